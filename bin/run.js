@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+// cdpctl entry point. `--version` is answered without loading oclif: it is
+// the most common health check in scripts and should cost no more than a
+// node start.
+import { readFileSync } from 'node:fs';
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
+} else {
+  const { execute } = await import('@oclif/core');
+  await execute({ dir: import.meta.url });
+}

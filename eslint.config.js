@@ -1,0 +1,24 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // core knows nothing of oclif; the model imports nothing of the program.
+    files: ['src/lib/core/**/*.ts', 'src/lib/model/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@oclif/*', '**/cli/**', '**/emulator/**', '**/commands/**'] }] },
+  },
+  {
+    files: ['src/lib/emulator/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@oclif/*', '**/cli/**', '**/commands/**'] }] },
+  },
+);

@@ -1,0 +1,40 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../lib/cli/base-command.js';
+import { globalFlags, inputFlags } from '../lib/cli/flags.js';
+import { checkRequest, runOperation } from '../lib/cli/run-operation.js';
+import { loadInputDocument, readAllStdin } from '../lib/cli/input.js';
+import { usageError } from '../lib/core/errors.js';
+import { loadService, topics } from '../lib/model/index.js';
+import { suggest } from '../lib/core/validate.js';
+
+export default class Api extends BaseCommand {
+  static summary = 'Call any operation of the model with a raw request document.';
+  static description =
+    'The escape hatch: names the wire service and operation (camelCase or kebab-case) and sends the request from --input as it is, after checking it against the model. Paging and --wait are not applied.';
+  static examples = [
+    '<%= config.bin %> api iam listUsers --input \'{"pageSize": 10}\'',
+    'echo \'{"groupName": "ops"}\' | <%= config.bin %> api iam createGroup --input -',
+    '<%= config.bin %> api datalake list-datalakes',
+  ];
+  static args = {
+    service: Args.string({ description: 'Wire service (iam, datalake, cloudprivatelinks, ...) or CLI topic.', required: true }),
+    operation: Args.string({ description: 'Operation name, e.g. listUsers or list-users.', required: true }),
+  };
+  static flags = { ...inputFlags, ...globalFlags, 'no-paginate': Flags.boolean({ hidden: true }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(Api);
+    this.errorStyle = { json: flags.output === 'json', debug: Boolean(flags.debug) };
+    let svc;
+    try {
+      svc = await loadService(args.service);
+    } catch {
+      throw usageError(`unknown service "${args.service}"${suggest(args.service, topics())}; known: ${topics().join(', ')}`);
+    }
+    const op = svc.findByName(args.operation);
+    if (!op) throw usageError(`${svc.name} has no operation "${args.operation}"${suggest(args.operation, svc.operationNames())}`);
+    const request = flags.input ? await loadInputDocument(flags.input, readAllStdin) : {};
+    checkRequest(op, request);
+    await runOperation(op, { ...flags, 'no-paginate': true }, { env: process.env, bin: this.config.bin, request });
+  }
+}

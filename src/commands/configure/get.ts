@@ -1,0 +1,26 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../lib/cli/base-command.js';
+import { loadProfile } from '../../lib/core/config.js';
+import { CdpError } from '../../lib/core/errors.js';
+
+export default class ConfigureGet extends BaseCommand {
+  static summary = 'Print one value of a profile.';
+  static description = 'Exits 1 when the value is not set. The private key is printed only with --show-secrets.';
+  static examples = ['<%= config.bin %> configure get cdp_region --profile prod'];
+  static args = { key: Args.string({ description: 'Setting name.', required: true }) };
+  static flags = {
+    profile: Flags.string({ description: 'Profile to read (default: $CDP_PROFILE or "default").' }),
+    'show-secrets': Flags.boolean({ description: 'Print the private key too.' }),
+  };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(ConfigureGet);
+    const settings = loadProfile(flags.profile);
+    const value = settings.values[args.key];
+    if (value === undefined) {
+      throw new CdpError({ kind: 'service', code: 'NOT_SET', message: `${args.key} is not set in profile "${settings.profile}"` });
+    }
+    const secret = args.key === 'cdp_private_key' && !flags['show-secrets'];
+    process.stdout.write(`${secret ? `****${value.slice(-4)}` : value}\n`);
+  }
+}

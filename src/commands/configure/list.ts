@@ -1,0 +1,40 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../lib/cli/base-command.js';
+import { configPaths, loadProfile, readIni } from '../../lib/core/config.js';
+
+export default class ConfigureList extends BaseCommand {
+  static summary = 'Show the settings of a profile and where each comes from, or list profiles.';
+  static examples = ['<%= config.bin %> configure list', '<%= config.bin %> configure list --profiles'];
+  static flags = {
+    profile: Flags.string({ description: 'Profile to show (default: $CDP_PROFILE or "default").' }),
+    profiles: Flags.boolean({ description: 'List the profile names instead.' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(ConfigureList);
+    const paths = configPaths();
+    if (flags.profiles) {
+      const names = new Set<string>();
+      for (const k of Object.keys(readIni(paths.credentials))) names.add(k);
+      for (const k of Object.keys(readIni(paths.config))) names.add(k.replace(/^profile /, ''));
+      process.stdout.write([...names].sort().join('\n') + (names.size ? '\n' : ''));
+      return;
+    }
+    const settings = loadProfile(flags.profile);
+    const rows: Array<[string, string, string]> = [['profile', settings.profile, settings.explicit ? 'flag or CDP_PROFILE' : 'default']];
+    const envId = process.env.CDP_ACCESS_KEY_ID;
+    for (const key of ['cdp_access_key_id', 'cdp_private_key', 'cdp_region', 'cdp_endpoint_url', 'output']) {
+      let value = settings.values[key];
+      let source = value === undefined ? '' : key.startsWith('cdp_access') || key === 'cdp_private_key' ? paths.credentials : paths.config;
+      if (key === 'cdp_access_key_id' && envId && process.env.CDP_PRIVATE_KEY) {
+        value = envId;
+        source = 'environment';
+      }
+      if (key === 'cdp_private_key' && value) value = `****${value.slice(-4)}`;
+      rows.push([key, value ?? '<not set>', source]);
+    }
+    const w = Math.max(...rows.map((r) => r[0].length));
+    const v = Math.max(...rows.map((r) => r[1].length));
+    process.stdout.write(rows.map(([k, val, s]) => `${k.padEnd(w)}  ${val.padEnd(v)}  ${s}`.trimEnd()).join('\n') + '\n');
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * Turns what the user typed into a wire request: flag strings converted by
+ * the field's type (JSON, `key=value` shorthand, `file://`), merged over an
+ * `--input` document (JSON or YAML, from a file or stdin).
+ */
+import { readFileSync } from 'node:fs';
+import type { Field, ShapeIndex, Type } from '../model/shapes.js';
+import { usageError } from '../core/errors.js';
+
+export type Doc = Record<string, unknown>;
+
+/** Reads `file://path` values; other text is returned as it is. */
+export function readValue(raw: string, label: string): string {
+  if (!raw.startsWith('file://')) return raw;
+  const path = raw.slice('file://'.length);
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path);
+  } catch (err) {
+    throw usageError(`${label}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+  return decodeUtf8(buf, `${label}: ${path}`);
+}
+
+/** Strict UTF-8: invalid bytes are an input error, not silently replaced. */
+export function decodeUtf8(buf: Buffer, label: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buf);
+  } catch {
+    throw usageError(`${label} is not valid UTF-8 text`);
+  }
+}
+
+function parseJson(text: string, label: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw usageError(`${label} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+/** Loads an --input document: JSON or YAML, from a path, `file://path` or `-` (stdin). */
+export async function loadInputDocument(spec: string, readStdin: () => Promise<Buffer>): Promise<Doc> {
+  const label = spec === '-' ? '--input (stdin)' : `--input ${spec}`;
+  let text: string;
+  if (spec === '-') text = decodeUtf8(await readStdin(), label);
+  else if (spec.trimStart().startsWith('{')) text = spec;
+  else text = readValue(spec.startsWith('file://') ? spec : `file://${spec}`, '--input');
+  let doc: unknown;
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) doc = parseJson(text, label);
+  else {
+    const { parse } = await import('yaml');
+    try {
+      doc = parse(text, { maxAliasCount: 100 });
+    } catch (err) {
+      throw usageError(`${label} is neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== 'object' || Array.isArray(doc)) throw usageError(`${label} must hold an object of request fields`);
+  return doc as Doc;
+}
+
+/** Splits on a separator outside brackets and quotes. */
+function splitTop(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let cur = '';
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = '';
+      else cur += ch;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      quote = ch;
+      continue;
+    }
+    if (ch === '[' || ch === '{') depth++;
+    if (ch === ']' || ch === '}') depth--;
+    if (ch === sep && depth === 0) {
+      out.push(cur);
+      cur = '';
+    } else cur += ch;
+  }
+  if (quote || depth !== 0) throw new Error('unbalanced brackets or quotes');
+  out.push(cur);
+  return out;
+}
+
+/**
+ * Parses `key=value,key2=[a,b],key3={x=1}` into an object. Values are typed
+ * by the struct's fields where known, else kept as strings.
+ */
+export function parseShorthand(text: string, shapes: ShapeIndex, type: Type, label: string): Doc {
+  const out: Doc = {};
+  const struct = shapes.struct(type);
+  let parts: string[];
+  try {
+    parts = splitTop(text, ',');
+  } catch (err) {
+    throw usageError(`${label}: ${(err as Error).message} in "${text}"`);
+  }
+  for (const part of parts) {
+    if (!part.trim()) continue;
+    const eq = part.indexOf('=');
+    if (eq <= 0) throw usageError(`${label}: expected key=value, got "${part}" (or give JSON)`);
+    const key = part.slice(0, eq).trim();
+    const raw = part.slice(eq + 1).trim();
+    const field = struct?.byName.get(key);
+    const fieldType: Type = field ? field.type : type.kind === 'map' ? (type.of ?? { kind: 'string' }) : { kind: 'string' };
+    out[key] = convertShorthandValue(raw, shapes, fieldType, `${label} ${key}`);
+  }
+  return out;
+}
+
+function convertShorthandValue(raw: string, shapes: ShapeIndex, type: Type, label: string): unknown {
+  const t = shapes.resolve(type);
+  if (t.kind === 'list') {
+    const inner = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
+    return splitTop(inner, ',')
+      .filter((s) => s !== '')
+      .map((s) => convertShorthandValue(s.trim(), shapes, t.of ?? { kind: 'string' }, label));
+  }
+  if (t.kind === 'ref' || t.kind === 'map' || t.kind === 'object') {
+    const inner = raw.startsWith('{') && raw.endsWith('}') ? raw.slice(1, -1) : raw;
+    return parseShorthand(inner, shapes, t, label);
+  }
+  return convertScalar(raw, t, label);
+}
+
+export function convertScalar(raw: string, type: Type, label: string): unknown {
+  switch (type.kind) {
+    case 'int32':
+    case 'int64': {
+      if (!/^-?\d+$/.test(raw.trim())) throw usageError(`${label} must be an integer; got "${clip(raw)}"`);
+      const n = Number(raw);
+      if (!Number.isSafeInteger(n)) throw usageError(`${label} is too large: ${clip(raw)}`);
+      return n;
+    }
+    case 'double': {
+      const n = Number(raw);
+      if (raw.trim() === '' || !Number.isFinite(n)) throw usageError(`${label} must be a number; got "${clip(raw)}"`);
+      return n;
+    }
+    case 'boolean':
+      if (raw === 'true') return true;
+      if (raw === 'false') return false;
+      throw usageError(`${label} must be true or false; got "${clip(raw)}"`);
+    default:
+      return raw;
+  }
+}
+
+const clip = (s: string): string => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+
+/** Converts the raw string values of one flag to the field's wire value. */
+export function convertFlag(values: readonly string[], field: Field, shapes: ShapeIndex, flag: string): unknown {
+  const label = `--${flag}`;
+  const type = shapes.resolve(field.type);
+  if (type.kind === 'list') {
+    const of = shapes.resolve(type.of ?? { kind: 'string' });
+    const out: unknown[] = [];
+    for (const rawValue of values) {
+      const raw = readValue(rawValue, label);
+      const trimmed = raw.trim();
+      if (trimmed.startsWith('[')) {
+        const parsed = parseJson(trimmed, label);
+        if (!Array.isArray(parsed)) throw usageError(`${label} must be a JSON list`);
+        out.push(...parsed);
+      } else if (of.kind === 'ref' || of.kind === 'map' || of.kind === 'object') {
+        out.push(trimmed.startsWith('{') ? parseJson(trimmed, label) : parseShorthand(trimmed, shapes, of, label));
+      } else {
+        for (const piece of splitTop(raw, ',')) if (piece !== '') out.push(convertScalar(piece.trim(), of, label));
+      }
+    }
+    return out;
+  }
+  const rawValue = values[values.length - 1] ?? '';
+  const raw = readValue(rawValue, label);
+  if (type.kind === 'ref' || type.kind === 'map' || type.kind === 'object') {
+    const trimmed = raw.trim();
+    if (trimmed.startsWith('{')) return parseJson(trimmed, label);
+    return parseShorthand(trimmed, shapes, type, label);
+  }
+  return convertScalar(raw, type, label);
+}
+
+/** Reads all of stdin. */
+export async function readAllStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** A request skeleton with every field, nested shapes expanded (cycles cut). */
+export function skeleton(shapes: ShapeIndex, shapeName: string, seen: ReadonlySet<string> = new Set()): Doc {
+  const shape = shapes.get(shapeName);
+  if (shape.kind !== 'struct') return {};
+  const out: Doc = {};
+  for (const f of shape.fields) out[f.name] = sample(shapes, f.type, new Set([...seen, shapeName]));
+  return out;
+}
+
+function sample(shapes: ShapeIndex, raw: Type, seen: ReadonlySet<string>): unknown {
+  const t = shapes.resolve(raw);
+  switch (t.kind) {
+    case 'string':
+      return t.enum ? t.enum[0] : '';
+    case 'datetime':
+      return '1970-01-01T00:00:00Z';
+    case 'bytes':
+      return '';
+    case 'int32':
+    case 'int64':
+    case 'double':
+      return 0;
+    case 'boolean':
+      return true;
+    case 'object':
+      return {};
+    case 'list':
+      return [sample(shapes, t.of ?? { kind: 'string' }, seen)];
+    case 'map':
+      return { KeyName: sample(shapes, t.of ?? { kind: 'string' }, seen) };
+    case 'ref':
+      return t.ref && !seen.has(t.ref) ? skeleton(shapes, t.ref, seen) : {};
+  }
+}

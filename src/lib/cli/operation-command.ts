@@ -1,0 +1,71 @@
+/**
+ * The command factory: one oclif command class per model operation. Classes
+ * are made on demand from a command id, and their flags come from the model
+ * when they run, so a command loads only its own service's model. The build
+ * makes fully described classes (`describedOperationCommand`) for the
+ * manifest that help and completion read.
+ */
+import type { Command } from '@oclif/core';
+import { loadService, type Operation } from '../model/index.js';
+import { BaseCommand } from './base-command.js';
+import { operationExamples, operationFlags } from './flags.js';
+import { runOperation } from './run-operation.js';
+
+/** oclif keeps ids colon-separated internally; the model's are space-separated. */
+export const oclifId = (commandId: string): string => commandId.replace(/ /g, ':');
+
+async function findOperation(oclifCommandId: string): Promise<Operation> {
+  const id = oclifCommandId.replace(/:/g, ' ');
+  const topic = id.split(' ')[0] ?? '';
+  const svc = await loadService(topic);
+  const op = svc.findByCommand(id);
+  if (!op) throw new Error(`no operation for command "${id}"`);
+  return op;
+}
+
+export abstract class OperationCommand extends BaseCommand {
+  static strict = true;
+
+  async run(): Promise<void> {
+    const op = await findOperation(this.id ?? '');
+    const { flags } = await this.parse({ flags: operationFlags(op), args: {}, strict: true, baseFlags: {} });
+    this.errorStyle = { json: flags.output === 'json', debug: Boolean(flags.debug) };
+    await runOperation(op, flags as Record<string, unknown>, { env: process.env, bin: this.config.bin });
+  }
+}
+
+/** A thin class for an id; its description comes from the manifest. */
+export function operationCommand(id: string): Command.Class {
+  return class extends OperationCommand {
+    static id = id;
+  } as unknown as Command.Class;
+}
+
+/** A fully described class for the manifest (flags, help, aliases). */
+export function describedOperationCommand(op: Operation): Command.Class {
+  const flags = operationFlags(op);
+  const deprecated = op.wire.deprecated
+    ? `Deprecated${op.cli.replacement ? `: use ${op.service.topic} ${op.cli.replacement}` : ''}.`
+    : undefined;
+  return class extends OperationCommand {
+    static id = oclifId(op.commandId);
+    static summary = op.cli.summary;
+    static description = [
+      op.cli.summary,
+      op.cli.description,
+      deprecated,
+      op.wire.beta ? 'Beta: may change without notice.' : undefined,
+      `API: ${op.service.name} ${op.name} (POST ${op.path})`,
+      op.paging ? `Pages automatically; --max-items, --starting-token, --page-size and --no-paginate control it.` : undefined,
+      op.cli.wait
+        ? `With --wait, polls ${op.cli.wait.poll} until ${op.cli.wait.success.join('/')}${op.cli.wait.failure?.length ? ` (exit 5 on ${op.cli.wait.failure.join('/')})` : ''}.`
+        : undefined,
+    ]
+      .filter(Boolean)
+      .join('\n\n');
+    static examples = operationExamples(op);
+    static flags = flags;
+    static hiddenAliases = [oclifId(op.aliasId)];
+    static hidden = Boolean(op.cli.hidden || op.wire.deprecated);
+  } as unknown as Command.Class;
+}

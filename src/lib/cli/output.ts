@@ -1,0 +1,150 @@
+/**
+ * Output formats (json, yaml, table, text, jsonl) and --query. Formatters are
+ * pure functions from a value to text; streaming variants write items of a
+ * paged listing as pages arrive so memory stays flat.
+ */
+export type OutputFormat = 'json' | 'yaml' | 'table' | 'text' | 'jsonl';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'table', 'text', 'jsonl'];
+
+export type Columns = Readonly<Record<string, string>>;
+
+type JsonValue = unknown;
+
+/** Compiles a JMESPath expression once; errors name the expression. */
+export async function compileQuery(expr: string): Promise<(v: JsonValue) => JsonValue> {
+  const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
+  let ast: ReturnType<typeof compile>;
+  try {
+    ast = compile(expr);
+  } catch (err) {
+    throw new Error(`--query "${expr}" is not valid JMESPath: ${(err as Error).message}`);
+  }
+  return (v) => TreeInterpreter.search(ast, v as Parameters<typeof TreeInterpreter.search>[1]);
+}
+
+export function formatJson(value: JsonValue): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
+
+export function formatJsonl(value: JsonValue, listKey?: string): string {
+  const items = listOf(value, listKey);
+  if (items) return items.map((i) => JSON.stringify(i)).join('\n') + (items.length ? '\n' : '');
+  return JSON.stringify(value) + '\n';
+}
+
+export async function formatYaml(value: JsonValue): Promise<string> {
+  const { stringify } = await import('yaml');
+  return stringify(value, { lineWidth: 0 });
+}
+
+/** The list a result holds: the named key, the only array field, or the value itself. */
+export function listOf(value: JsonValue, listKey?: string): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const obj = value as Record<string, unknown>;
+  if (listKey && Array.isArray(obj[listKey])) return obj[listKey] as unknown[];
+  const arrays = Object.values(obj).filter(Array.isArray);
+  const scalars = Object.entries(obj).filter(([k, v]) => !Array.isArray(v) && k !== 'nextToken' && k !== 'nextPageToken');
+  return arrays.length === 1 && scalars.length === 0 ? (arrays[0] as unknown[]) : undefined;
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** A cell: scalars as they are, times in the user's zone (tables only), objects as compact JSON. */
+export function cell(v: unknown, localTime = false): string {
+  if (v === undefined || v === null) return '';
+  if (typeof v === 'string') {
+    if (localTime && ISO.test(v)) {
+      const d = new Date(v);
+      if (!Number.isNaN(d.getTime())) return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    }
+    return v;
+  }
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/** Column set for items: the model's columns, else the scalar fields of the first item. */
+export function columnsFor(items: readonly unknown[], columns?: Columns): Array<[string, (item: unknown) => unknown]> {
+  if (columns) {
+    return Object.entries(columns).map(([header, path]) => [header, (item: unknown) => pick(item, path)]);
+  }
+  const keys = new Set<string>();
+  for (const item of items.slice(0, 50)) {
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
+      for (const [k, v] of Object.entries(item)) if (v === null || typeof v !== 'object') keys.add(k);
+    }
+  }
+  if (keys.size === 0) return [['value', (item: unknown) => item]];
+  return [...keys].map((k) => [k, (item: unknown) => (item as Record<string, unknown>)[k]]);
+}
+
+/** Dotted path lookup (columns use simple paths; --query is the full language). */
+export function pick(item: unknown, path: string): unknown {
+  let cur: unknown = item;
+  for (const part of path.split('.')) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
+}
+
+export function textRows(items: readonly unknown[], columns?: Columns): string {
+  const cols = columnsFor(items, columns);
+  return items.map((item) => cols.map(([, get]) => cell(get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n').join('');
+}
+
+/** Plain text for a non-list value: `path<TAB>value` lines. */
+export function textObject(value: unknown, prefix = ''): string {
+  if (value === null || typeof value !== 'object') return `${prefix ? prefix + '\t' : ''}${cell(value)}\n`;
+  if (Array.isArray(value)) return value.map((v, i) => textObject(v, `${prefix}[${i}]`)).join('');
+  return Object.entries(value)
+    .map(([k, v]) => textObject(v, prefix ? `${prefix}.${k}` : k))
+    .join('');
+}
+
+export async function formatTable(
+  value: unknown,
+  opts: { columns?: Columns; listKey?: string; width: number; color: boolean },
+): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const items = listOf(value, opts.listKey);
+  const style = { head: opts.color ? ['cyan'] : [], border: opts.color ? ['grey'] : [] };
+  if (items) {
+    if (items.length === 0) return '(no items)\n';
+    const cols = columnsFor(items, opts.columns);
+    const rows = items.map((item) => cols.map(([, get]) => cell(get(item), true)));
+    const widths = fitWidths(
+      cols.map(([h], i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
+      opts.width,
+    );
+    const table = new Table({ head: cols.map(([h]) => h), colWidths: widths, wordWrap: true, wrapOnWordBoundary: false, style });
+    for (const r of rows) table.push(r);
+    return table.toString() + '\n';
+  }
+  if (typeof value !== 'object' || value === null) return cell(value) + '\n';
+  const entries = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.entries(v).map(([k2, v2]) => [`${k}.${k2}`, v2] as const)
+      : [[k, v] as const],
+  );
+  const keyW = Math.min(40, Math.max(3, ...entries.map(([k]) => k.length)) + 2);
+  const valW = Math.max(10, opts.width - keyW - 3);
+  const table = new Table({ colWidths: [keyW, valW], wordWrap: true, wrapOnWordBoundary: false, style });
+  for (const [k, v] of entries) table.push([k, cell(v, true)]);
+  return table.toString() + '\n';
+}
+
+/** Shrinks the widest columns until the table fits the terminal (borders take 3 per column + 1). */
+export function fitWidths(natural: number[], width: number): number[] {
+  const w = natural.map((n) => n + 2);
+  const budget = Math.max(width - 1 - w.length, w.length * 6);
+  let total = w.reduce((a, b) => a + b, 0);
+  while (total > budget) {
+    const i = w.indexOf(Math.max(...w));
+    if ((w[i] ?? 0) <= 6) break;
+    w[i] = (w[i] ?? 0) - 1;
+    total--;
+  }
+  return w;
+}

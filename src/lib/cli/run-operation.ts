@@ -1,0 +1,242 @@
+/**
+ * Runs one API operation from parsed flags: builds and validates the
+ * request, calls (paging, uploading, waiting as the model says) and renders
+ * the result. Knows no oclif, so tests can drive it directly.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { CdpClient, type Doc } from '../core/client.js';
+import { CdpError, usageError } from '../core/errors.js';
+import { validateRequest } from '../core/validate.js';
+import { waitFor } from '../core/waiter.js';
+import { kebab } from '../model/names.js';
+import type { Operation } from '../model/index.js';
+import { convertFlag, loadInputDocument, readAllStdin, skeleton } from './input.js';
+import { IO } from './io.js';
+import { flagFields } from './flags.js';
+import { render, streamPages, type RenderOptions } from './render.js';
+import { confirm, promptMissing } from './prompt.js';
+import { Progress } from './progress.js';
+
+export type ParsedFlags = Readonly<Record<string, unknown>>;
+
+function num(flags: ParsedFlags, name: string, opts: { min?: number; integer?: boolean } = {}): number | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (
+    typeof raw !== 'string' ||
+    raw.trim() === '' ||
+    !Number.isFinite(n) ||
+    (opts.integer && !Number.isInteger(n)) ||
+    (opts.min !== undefined && n < opts.min)
+  ) {
+    throw usageError(
+      `--${name} must be ${opts.integer ? 'an integer' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}; got "${String(raw)}"`,
+    );
+  }
+  return n;
+}
+
+export function ioFor(flags: ParsedFlags, env: Readonly<Record<string, string | undefined>>): IO {
+  return new IO({
+    color: (flags.color as 'on' | 'off' | 'auto' | undefined) ?? 'auto',
+    pager: !flags['no-pager'],
+    noInput: Boolean(flags['no-input']),
+    env,
+  });
+}
+
+export function clientFor(flags: ParsedFlags, env: Readonly<Record<string, string | undefined>>, io: IO): CdpClient {
+  const read = num(flags, 'cli-read-timeout', { min: 0 });
+  const connect = num(flags, 'cli-connect-timeout', { min: 0 });
+  return new CdpClient({
+    profile: flags.profile as string | undefined,
+    endpointUrl: flags['endpoint-url'] as string | undefined,
+    region: flags['cdp-region'] as string | undefined,
+    env,
+    accessToken: flags['access-token'] as string | undefined,
+    http: {
+      ...(read !== undefined ? { readTimeoutMs: read === 0 ? 2 ** 31 - 1 : read * 1000 } : {}),
+      ...(connect !== undefined ? { connectTimeoutMs: connect === 0 ? 2 ** 31 - 1 : connect * 1000 } : {}),
+      verifyTls: !flags['no-verify-tls'],
+      caBundle: flags['ca-bundle'] as string | undefined,
+      ...(env.CDPCTL_MAX_ATTEMPTS ? { maxAttempts: Math.max(1, Number(env.CDPCTL_MAX_ATTEMPTS) || 1) } : {}),
+    },
+    debug: flags.debug ? (line) => io.err.write(`debug: ${line}\n`) : undefined,
+    warn: (line) => io.warn(line),
+  });
+}
+
+/** Request from --input and flags (flags win), converted by field type. */
+export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<Doc> {
+  const request: Doc = flags.input ? await loadInputDocument(String(flags.input), readAllStdin) : {};
+  const shapes = op.service.shapes;
+  for (const field of flagFields(op)) {
+    const name = kebab(field.name);
+    const v = flags[name];
+    if (v === undefined) continue;
+    if (typeof v === 'boolean') request[field.name] = v;
+    else request[field.name] = convertFlag(Array.isArray(v) ? v.map(String) : [String(v)], field, shapes, name);
+  }
+  return request;
+}
+
+/** Validation issues as one usage error whose lines name the flags. */
+export function checkRequest(op: Operation, request: Doc): void {
+  const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
+  if (issues.length === 0) return;
+  const flagged = issues.map((i) => {
+    const flag = i.field && op.service.requestShape(op).byName.has(i.field) ? `--${kebab(i.field)}` : '';
+    return flag && i.path === i.field ? `${flag}: ${i.message}` : flag ? `${flag}: ${i.message}` : i.message;
+  });
+  const [first, ...rest] = flagged;
+  throw usageError(first ?? 'invalid request', rest);
+}
+
+export interface RunContext {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly io?: IO;
+  /** The binary's name, for hints. */
+  readonly bin: string;
+  /** A request already built (the api command); flags then only steer output. */
+  readonly request?: Doc;
+}
+
+export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunContext): Promise<void> {
+  const io = ctx.io ?? ioFor(flags, ctx.env);
+  if (flags['generate-skeleton']) {
+    await io.write(JSON.stringify(skeleton(op.service.shapes, op.input), null, 2) + '\n');
+    return;
+  }
+  if (op.wire.deprecated) {
+    io.warn(`${op.commandId} is deprecated${op.cli.replacement ? `; use ${ctx.bin} ${op.cli.replacement}` : ''}.`);
+  }
+  const request = ctx.request ?? (await buildRequest(op, flags));
+  await promptMissing(op, request, io);
+  checkRequest(op, request);
+  const output = resolveOutput(flags, ctx);
+  const renderOpts: RenderOptions = {
+    format: output,
+    query: flags.query as string | undefined,
+    columns: op.cli.columns,
+    listKey: op.paging?.result ?? op.cli.listKey,
+    decode: flags.decode ? op.cli.decode : undefined,
+  };
+  if (op.cli.destructive && !flags.yes) {
+    const ok = await confirm(io, `${op.commandId}: ${summarizeTarget(request)}. Continue?`);
+    if (!ok)
+      throw new CdpError({
+        kind: 'usage',
+        code: 'NOT_CONFIRMED',
+        message: 'not confirmed; nothing was sent (use --yes to skip the question)',
+      });
+  }
+  const client = clientFor(flags, ctx.env, io);
+  try {
+    const upload = op.cli.upload ? openUpload(op, request) : undefined;
+    if (op.paging && !flags.wait) {
+      const maxItems = num(flags, 'max-items', { min: 1, integer: true });
+      const pageSize = num(flags, 'page-size', { min: 1, integer: true });
+      const pages = client.pages(op, request, {
+        maxItems,
+        pageSize,
+        startingToken: flags['starting-token'] as string | undefined,
+        noPaginate: Boolean(flags['no-paginate']),
+      });
+      await streamPages(io, pages, op.paging, renderOpts, { noPaginate: Boolean(flags['no-paginate']), maxItems });
+      return;
+    }
+    const response = await client.call(op, request, upload);
+    if (flags.wait && op.cli.wait) {
+      const progress = new Progress(io, op.commandId);
+      const controller = new AbortController();
+      const onSigint = (): void => controller.abort();
+      process.once('SIGINT', onSigint);
+      try {
+        const outcome = await waitFor(client, op, request, response, {
+          timeoutSec: num(flags, 'wait-timeout', { min: 0 }),
+          intervalSec: num(flags, 'poll-interval', { min: 0 }),
+          onState: (state, elapsed) => progress.update(state, elapsed),
+          signal: controller.signal,
+        });
+        progress.done(outcome.state, outcome.elapsedMs);
+        await render(io, outcome.final, renderOpts);
+      } catch (err) {
+        progress.fail();
+        if (err instanceof CdpError && err.kind === 'interrupted') {
+          throw new CdpError({
+            kind: 'interrupted',
+            code: 'INTERRUPTED',
+            message: 'stopped waiting; the operation goes on',
+            details: [await resumeHint(ctx.bin, op, request, response)],
+          });
+        }
+        throw err;
+      } finally {
+        process.removeListener('SIGINT', onSigint);
+      }
+      return;
+    }
+    await render(io, response, renderOpts);
+  } finally {
+    client.close();
+  }
+}
+
+function resolveOutput(flags: ParsedFlags, ctx: RunContext): RenderOptions['format'] {
+  const given = (flags.output as string | undefined) ?? ctx.env.CDP_DEFAULT_OUTPUT;
+  if (given) return given as RenderOptions['format'];
+  try {
+    // The profile's `output` setting, read without failing when there is no profile.
+    const client = new CdpClient({ profile: flags.profile as string | undefined, env: ctx.env });
+    const out = client.profile.values.output;
+    if (out && ['json', 'yaml', 'table', 'text', 'jsonl'].includes(out)) return out as RenderOptions['format'];
+  } catch {
+    // The call itself reports profile problems.
+  }
+  return 'json';
+}
+
+function summarizeTarget(request: Doc): string {
+  const parts = Object.entries(request)
+    .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
+    .slice(0, 3)
+    .map(([k, v]) => `${k}=${String(v)}`);
+  return parts.length ? parts.join(', ') : 'this cannot be undone';
+}
+
+function openUpload(op: Operation, request: Doc): { open: () => ReturnType<typeof createReadStream>; headers: Record<string, string> } {
+  const spec = op.cli.upload;
+  if (!spec) throw new Error('no upload');
+  const path = request[spec.fileField];
+  const flag = `--${kebab(spec.fileField)}`;
+  if (typeof path !== 'string' || !path) throw usageError(`${flag}: missing the file to upload`);
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) throw usageError(`${flag}: ${path} is not a file`);
+  } catch (err) {
+    if (err instanceof CdpError) throw err;
+    throw usageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const [field, header] of Object.entries(spec.headers)) {
+    const v = request[field];
+    if (v !== undefined && v !== null && v !== '')
+      headers[header] = encodeURIComponent(String(v)).replace(/%2F/g, '/').replace(/%3A/g, ':');
+  }
+  return { open: () => createReadStream(path, { highWaterMark: 256 * 1024 }), headers };
+}
+
+async function resumeHint(bin: string, op: Operation, request: Doc, response: Doc): Promise<string> {
+  const { pollRequest } = await import('../core/waiter.js');
+  const waiter = op.cli.wait;
+  if (!waiter) return '';
+  const poll = op.service.operation(waiter.poll);
+  const req = await pollRequest(op, request, response);
+  const args = Object.entries(req)
+    .map(([k, v]) => `--${kebab(k)} ${typeof v === 'string' ? quote(v) : quote(JSON.stringify(v))}`)
+    .join(' ');
+  return `Watch it with: ${bin} ${poll.commandId} ${args}`.trimEnd();
+}
+
+const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

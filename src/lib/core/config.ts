@@ -1,0 +1,179 @@
+/**
+ * Credentials and config, compatible with the official CLI's files and
+ * variables (DESIGN "Credentials, config, endpoints"). Reading is cheap and
+ * synchronous; writing is atomic (temp file + rename) under a lock file so
+ * that concurrent `configure set` runs never lose a key.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { decode, encode } from 'ini';
+import { authError, usageError } from './errors.js';
+
+export type Env = Readonly<Record<string, string | undefined>>;
+type IniData = Record<string, Record<string, unknown>>;
+
+export interface Paths {
+  readonly credentials: string;
+  readonly config: string;
+}
+
+export function configPaths(env: Env = process.env): Paths {
+  const home = env.HOME || homedir();
+  return {
+    credentials: env.CDP_SHARED_CREDENTIALS_FILE || join(home, '.cdp', 'credentials'),
+    config: env.CDP_CONFIG_FILE || join(home, '.cdp', 'config'),
+  };
+}
+
+export function readIni(path: string): IniData {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return {};
+  }
+  return decode(text) as IniData;
+}
+
+/** The config file names non-default profiles `[profile NAME]`; both forms are read. */
+function section(data: IniData, profile: string, configStyle: boolean): Record<string, unknown> | undefined {
+  if (configStyle && profile !== 'default') return data[`profile ${profile}`] ?? data[profile];
+  return data[profile];
+}
+
+export function sectionName(profile: string, file: 'credentials' | 'config'): string {
+  return file === 'config' && profile !== 'default' ? `profile ${profile}` : profile;
+}
+
+export interface ProfileSettings {
+  readonly profile: string;
+  /** Explicitly chosen (flag or CDP_PROFILE): then it must exist. */
+  readonly explicit: boolean;
+  readonly values: Readonly<Record<string, string>>;
+  readonly paths: Paths;
+}
+
+function strings(obj: Record<string, unknown> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(obj ?? {})) if (typeof v === 'string' || typeof v === 'number') out[k] = String(v);
+  return out;
+}
+
+/** Merges the profile's config and credentials sections (credentials win). */
+export function loadProfile(flagProfile: string | undefined, env: Env = process.env): ProfileSettings {
+  const paths = configPaths(env);
+  const profile = flagProfile || env.CDP_PROFILE || 'default';
+  const explicit = Boolean(flagProfile || env.CDP_PROFILE);
+  const config = section(readIni(paths.config), profile, true);
+  const creds = section(readIni(paths.credentials), profile, false);
+  if (explicit && !config && !creds) {
+    throw authError('PROFILE_NOT_FOUND', `profile "${profile}" was not found`, [
+      `Looked in ${paths.credentials} and ${paths.config}.`,
+      'Create it with: cdpctl configure --profile ' + profile,
+    ]);
+  }
+  return { profile, explicit, values: { ...strings(config), ...strings(creds) }, paths };
+}
+
+export interface Credentials {
+  readonly accessKeyId: string;
+  readonly privateKey: string;
+  readonly source: string;
+}
+
+/** Environment first, then the profile (DESIGN). CDP_PRIVATE_KEY may be a key file's path. */
+export function resolveCredentials(settings: ProfileSettings, env: Env = process.env): Credentials {
+  if (env.CDP_ACCESS_KEY_ID && env.CDP_PRIVATE_KEY) {
+    let key = env.CDP_PRIVATE_KEY;
+    try {
+      if (key.length < 4096 && existsSync(key) && statSync(key).isFile()) key = readFileSync(key, 'utf8');
+    } catch {
+      // Not a readable path: the value is the key itself.
+    }
+    return { accessKeyId: env.CDP_ACCESS_KEY_ID, privateKey: key, source: 'environment' };
+  }
+  const id = settings.values.cdp_access_key_id;
+  const key = settings.values.cdp_private_key;
+  if (id && key) return { accessKeyId: id, privateKey: key, source: `profile ${settings.profile}` };
+  throw authError('NO_CREDENTIALS', `no credentials found for profile "${settings.profile}"`, [
+    `Looked in CDP_ACCESS_KEY_ID/CDP_PRIVATE_KEY, ${settings.paths.credentials} and ${settings.paths.config}.`,
+    'Run `cdpctl configure` to add them, or `cdpctl emulator start` for a local profile named emulator.',
+  ]);
+}
+
+/** Warns (returns a message) when a credentials file can be read by others. */
+export function permissionWarning(path: string): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    const mode = statSync(path).mode & 0o077;
+    if (mode !== 0) return `${path} is readable by other users; run: chmod 600 ${path}`;
+  } catch {
+    // No file, nothing to warn about.
+  }
+  return undefined;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Runs fn while holding `<path>.lock`; a lock older than 30 s is taken as abandoned. */
+export async function withFileLock<T>(path: string, fn: () => T): Promise<T> {
+  const lock = `${path}.lock`;
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + 30_000;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      closeSync(openSync(lock, 'wx', 0o600));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      try {
+        if (Date.now() - statSync(lock).mtimeMs > 30_000) unlinkSync(lock);
+      } catch {
+        // Released meanwhile.
+      }
+      if (Date.now() > deadline) throw usageError(`could not lock ${path}: ${lock} is held by another process`);
+      await sleep(Math.min(5 + attempt * 5, 100) * (0.5 + Math.random()));
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    try {
+      unlinkSync(lock);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Writes a file atomically with mode 0600. */
+export function writeFileAtomic(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600 });
+  renameSync(tmp, path);
+}
+
+/** Read-modify-write of one INI file under its lock. */
+export async function updateIni(path: string, change: (data: IniData) => void): Promise<void> {
+  await withFileLock(path, () => {
+    const data = readIni(path);
+    change(data);
+    writeFileAtomic(path, encode(data, { whitespace: true }));
+  });
+}
+
+/** Keys that belong in the credentials file rather than config. */
+export const CREDENTIAL_KEYS = new Set(['cdp_access_key_id', 'cdp_private_key']);
+
+export async function setValue(profile: string, key: string, value: string, env: Env = process.env): Promise<string> {
+  const paths = configPaths(env);
+  const file = CREDENTIAL_KEYS.has(key) ? 'credentials' : 'config';
+  const path = paths[file];
+  await updateIni(path, (data) => {
+    const name = sectionName(profile, file);
+    data[name] = { ...(data[name] ?? {}), [key]: value };
+  });
+  return path;
+}

@@ -1,0 +1,257 @@
+/**
+ * Checks a request document against its shape and the operation's rules
+ * before anything is sent (CLI) or acted on (emulator). All problems are
+ * collected, each naming the field.
+ */
+import type { Field, ShapeIndex, Type } from '../model/shapes.js';
+import type { Rule } from '../model/types.js';
+
+export interface Issue {
+  /** Wire path: `userId`, `instances.instanceIds[0]`. */
+  readonly path: string;
+  /** Top-level field the issue belongs to. */
+  readonly field: string;
+  readonly message: string;
+}
+
+const MAX_DEPTH = 32;
+const INT32 = 2 ** 31;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}([Tt ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?([Zz]|[+-]\d{2}:?\d{2})?)?$/;
+const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function describe(type: Type, shapes: ShapeIndex): string {
+  const t = shapes.resolve(type);
+  switch (t.kind) {
+    case 'list':
+      return 'a list';
+    case 'map':
+    case 'object':
+      return 'an object';
+    case 'ref':
+      return 'an object';
+    case 'int32':
+    case 'int64':
+      return 'an integer';
+    case 'double':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    case 'datetime':
+      return 'a date-time (ISO 8601)';
+    case 'bytes':
+      return 'base64 text';
+    default:
+      return 'a string';
+  }
+}
+
+export function validateRequest(shapes: ShapeIndex, shapeName: string, request: unknown, rules: readonly Rule[] = []): Issue[] {
+  const issues: Issue[] = [];
+  if (!isObject(request)) return [{ path: '', field: '', message: 'the request must be a JSON object' }];
+  checkStruct(shapes, shapeName, request, '', '', issues, 0);
+  if (issues.length === 0) checkRules(rules, request, issues);
+  return issues;
+}
+
+function checkStruct(
+  shapes: ShapeIndex,
+  shapeName: string,
+  value: Record<string, unknown>,
+  prefix: string,
+  top: string,
+  issues: Issue[],
+  depth: number,
+): void {
+  const shape = shapes.get(shapeName);
+  if (shape.kind !== 'struct') return;
+  for (const key of Object.keys(value)) {
+    if (!shape.byName.has(key)) {
+      const path = prefix + key;
+      issues.push({ path, field: top || key, message: `unknown field "${path}"${suggest(key, [...shape.byName.keys()])}` });
+    }
+  }
+  for (const field of shape.fields) {
+    const path = prefix + field.name;
+    const v = value[field.name];
+    if (v === undefined || v === null) {
+      if (field.required) issues.push({ path, field: top || field.name, message: `missing required field "${path}"` });
+      continue;
+    }
+    checkValue(shapes, field, field.type, v, path, top || field.name, issues, depth + 1);
+  }
+}
+
+function checkValue(
+  shapes: ShapeIndex,
+  field: Field,
+  rawType: Type,
+  v: unknown,
+  path: string,
+  top: string,
+  issues: Issue[],
+  depth: number,
+): void {
+  if (depth > MAX_DEPTH) {
+    issues.push({ path, field: top, message: `"${path}" is nested too deeply` });
+    return;
+  }
+  const type = shapes.resolve(rawType);
+  const bad = (): void => {
+    issues.push({ path, field: top, message: `"${path}" must be ${describe(type, shapes)}` });
+  };
+  switch (type.kind) {
+    case 'string':
+    case 'datetime':
+    case 'bytes': {
+      if (typeof v !== 'string') return bad();
+      if (type.enum && !type.enum.includes(v)) {
+        issues.push({
+          path,
+          field: top,
+          message: `"${path}" must be one of ${type.enum.join(', ')}; got "${clip(v)}"${suggest(v, type.enum)}`,
+        });
+        return;
+      }
+      if (type.kind === 'datetime' && !ISO_DATE.test(v)) return bad();
+      if (type.kind === 'bytes' && !BASE64.test(v)) return bad();
+      if (field.minLen !== undefined && v.length < field.minLen)
+        issues.push({ path, field: top, message: `"${path}" must be at least ${field.minLen} characters` });
+      if (field.maxLen !== undefined && v.length > field.maxLen)
+        issues.push({ path, field: top, message: `"${path}" must be at most ${field.maxLen} characters; got ${v.length}` });
+      return;
+    }
+    case 'int32':
+    case 'int64': {
+      if (typeof v !== 'number' || !Number.isInteger(v)) return bad();
+      if (type.kind === 'int32' && (v < -INT32 || v >= INT32)) return bad();
+      if (!Number.isSafeInteger(v)) return bad();
+      return checkRange(field, v, path, top, issues);
+    }
+    case 'double':
+      if (typeof v !== 'number' || !Number.isFinite(v)) return bad();
+      return checkRange(field, v, path, top, issues);
+    case 'boolean':
+      if (typeof v !== 'boolean') return bad();
+      return;
+    case 'object':
+      if (!isObject(v)) return bad();
+      if (depthOf(v, depth) > MAX_DEPTH) issues.push({ path, field: top, message: `"${path}" is nested too deeply` });
+      return;
+    case 'list': {
+      if (!Array.isArray(v)) return bad();
+      const of = type.of ?? { kind: 'string' };
+      v.forEach((item, i) => checkValue(shapes, field, of, item, `${path}[${i}]`, top, issues, depth + 1));
+      if (field.unique && new Set(v.map((x) => JSON.stringify(x))).size !== v.length)
+        issues.push({ path, field: top, message: `"${path}" must not repeat items` });
+      return;
+    }
+    case 'map': {
+      if (!isObject(v)) return bad();
+      const of = type.of ?? { kind: 'string' };
+      for (const [k, item] of Object.entries(v)) checkValue(shapes, field, of, item, `${path}.${k}`, top, issues, depth + 1);
+      return;
+    }
+    case 'ref': {
+      if (!isObject(v)) return bad();
+      checkStruct(shapes, type.ref ?? '', v, `${path}.`, top, issues, depth + 1);
+      return;
+    }
+  }
+}
+
+function depthOf(v: unknown, depth: number): number {
+  if (depth > MAX_DEPTH) return depth;
+  if (Array.isArray(v)) return Math.max(depth, ...v.map((x) => depthOf(x, depth + 1)));
+  if (isObject(v)) return Math.max(depth, ...Object.values(v).map((x) => depthOf(x, depth + 1)));
+  return depth;
+}
+
+function checkRange(field: Field, v: number, path: string, top: string, issues: Issue[]): void {
+  const { min, max } = field;
+  if ((min !== undefined && v < min) || (max !== undefined && v > max)) {
+    const range =
+      min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
+    issues.push({ path, field: top, message: `"${path}" must be ${range}; got ${v}` });
+  }
+}
+
+const present = (r: Readonly<Record<string, unknown>>, f: string): boolean => r[f] !== undefined && r[f] !== null;
+
+function checkRules(rules: readonly Rule[], r: Readonly<Record<string, unknown>>, issues: Issue[]): void {
+  for (const rule of rules) {
+    switch (rule.kind) {
+      case 'pattern': {
+        const v = r[rule.field];
+        if (typeof v === 'string' && !rule.pattern.test(v)) issues.push({ path: rule.field, field: rule.field, message: rule.message });
+        break;
+      }
+      case 'exclusive': {
+        const given = rule.fields.filter((f) => present(r, f) && r[f] !== false);
+        if (given.length > 1)
+          issues.push({
+            path: given[1] ?? '',
+            field: given[1] ?? '',
+            message: rule.message ?? `give only one of ${given.map((f) => `"${f}"`).join(' and ')}`,
+          });
+        break;
+      }
+      case 'requires':
+        if (present(r, rule.field) && !present(r, rule.needs))
+          issues.push({ path: rule.field, field: rule.field, message: rule.message ?? `"${rule.field}" needs "${rule.needs}"` });
+        break;
+      case 'oneOf': {
+        const n = rule.fields.filter((f) => present(r, f)).length;
+        if (n !== 1)
+          issues.push({
+            path: rule.fields[0] ?? '',
+            field: rule.fields[0] ?? '',
+            message: rule.message ?? `give exactly one of ${rule.fields.map((f) => `"${f}"`).join(', ')}`,
+          });
+        break;
+      }
+      case 'anyOf':
+        if (!rule.fields.some((f) => present(r, f)))
+          issues.push({ path: rule.fields[0] ?? '', field: rule.fields[0] ?? '', message: rule.message });
+        break;
+      case 'custom': {
+        const message = rule.check(r);
+        if (message) issues.push({ path: rule.field, field: rule.field, message });
+        break;
+      }
+    }
+  }
+}
+
+const clip = (s: string): string => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+
+/** ` (did you mean "X"?)` for a near miss, else empty. */
+export function suggest(given: string, options: readonly string[]): string {
+  let best: string | undefined;
+  let bestD = Infinity;
+  const g = given.toLowerCase();
+  if (g.length > 64) return '';
+  for (const o of options) {
+    const d = distance(g, o.toLowerCase());
+    if (d < bestD) {
+      bestD = d;
+      best = o;
+    }
+  }
+  return best !== undefined && bestD <= Math.max(2, Math.floor(best.length / 3)) ? ` (did you mean "${best}"?)` : '';
+}
+
+function distance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0] ?? 0;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = prev[j] ?? 0;
+      prev[j] = Math.min((prev[j] ?? 0) + 1, (prev[j - 1] ?? 0) + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = tmp;
+    }
+  }
+  return prev[b.length] ?? 0;
+}

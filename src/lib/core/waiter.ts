@@ -1,0 +1,128 @@
+/**
+ * Polls a long-running operation until its waiter (model data) says it is
+ * done (DESIGN "Waiting"). Transient errors are survived; the interval backs
+ * off unless the user fixed it.
+ */
+import type { Operation } from '../model/index.js';
+import type { CdpClient, Doc } from './client.js';
+import { CdpError } from './errors.js';
+
+export interface WaitOptions {
+  readonly timeoutSec?: number;
+  /** A fixed interval chosen by the user. */
+  readonly intervalSec?: number;
+  readonly onState?: (state: string, elapsedMs: number) => void;
+  readonly signal?: AbortSignal;
+  readonly now?: () => number;
+}
+
+export interface WaitOutcome {
+  readonly final: Doc;
+  readonly polls: number;
+  readonly state: string;
+  readonly elapsedMs: number;
+}
+
+type Search = (expr: string, data: unknown) => unknown;
+
+async function jmes(): Promise<Search> {
+  const { search } = await import('@jmespath-community/jmespath');
+  return (expr, data) => search(data as Parameters<typeof search>[0], expr);
+}
+
+/** The poll operation's request, built from the first call. */
+export async function pollRequest(op: Operation, request: Doc, response: Doc): Promise<Doc> {
+  const waiter = op.cli.wait;
+  if (!waiter) throw new Error(`${op.name} has no waiter`);
+  const search = await jmes();
+  const out: Doc = {};
+  for (const [field, expr] of Object.entries(waiter.input)) {
+    const v = search(expr, { request, response });
+    if (v !== null && v !== undefined) out[field] = v;
+  }
+  return out;
+}
+
+function summarize(state: unknown): string {
+  if (Array.isArray(state)) {
+    const counts = new Map<string, number>();
+    for (const s of state) counts.set(String(s), (counts.get(String(s)) ?? 0) + 1);
+    return [...counts].map(([s, n]) => (state.length > 1 ? `${s} x${n}` : s)).join(', ') || 'PENDING';
+  }
+  return state === null || state === undefined ? 'PENDING' : String(state);
+}
+
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+
+export async function waitFor(client: CdpClient, op: Operation, request: Doc, response: Doc, opts: WaitOptions = {}): Promise<WaitOutcome> {
+  const waiter = op.cli.wait;
+  if (!waiter) throw new Error(`${op.name} has no waiter`);
+  const pollOp = op.service.operation(waiter.poll);
+  const req = await pollRequest(op, request, response);
+  const search = await jmes();
+  const now = opts.now ?? Date.now;
+  const start = now();
+  const timeoutMs = (opts.timeoutSec ?? waiter.timeout ?? 3600) * 1000;
+  let interval = (opts.intervalSec ?? waiter.interval ?? 5) * 1000;
+  let polls = 0;
+  let last = '';
+  for (;;) {
+    if (opts.signal?.aborted) throw new CdpError({ kind: 'interrupted', code: 'INTERRUPTED', message: 'stopped waiting' });
+    let res: Doc | undefined;
+    polls++;
+    try {
+      res = await client.call(pollOp, req);
+    } catch (err) {
+      if (err instanceof CdpError && waiter.goneIsSuccess && (err.code === 'NOT_FOUND' || err.status === 404)) {
+        opts.onState?.('DELETED', now() - start);
+        return { final: {}, polls, state: 'DELETED', elapsedMs: now() - start };
+      }
+      // Keep waiting through network trouble and throttling; anything else is final.
+      if (!(err instanceof CdpError) || !(err.kind === 'network' || err.status === 429 || (err.status ?? 0) >= 500)) throw err;
+    }
+    if (res) {
+      const state = search(waiter.state, res);
+      const shown = summarize(state);
+      if (shown !== last) {
+        last = shown;
+        opts.onState?.(shown, now() - start);
+      }
+      const states = Array.isArray(state) ? state.map(String) : state === null || state === undefined ? [] : [String(state)];
+      const failed = states.filter((s) => waiter.failure?.includes(s));
+      if (failed.length > 0) {
+        const reason = waiter.reason ? search(waiter.reason, res) : undefined;
+        const reasons = (Array.isArray(reason) ? reason : [reason]).filter((r) => r !== null && r !== undefined && r !== '').map(String);
+        throw new CdpError({
+          kind: 'waitFailed',
+          code: 'OPERATION_FAILED',
+          message: `${op.name} ended in ${failed[0]}${reasons.length === 1 ? `: ${reasons[0]}` : ''}`,
+          operation: `${op.service.name} ${op.name}`,
+          details: reasons.length > 1 ? reasons : [],
+        });
+      }
+      const done = states.length > 0 && states.every((s) => waiter.success.includes(s));
+      if (done) {
+        const final = waiter.result ? ((search(waiter.result, res) as Doc | null) ?? res) : res;
+        return { final, polls, state: shown, elapsedMs: now() - start };
+      }
+    }
+    const elapsed = now() - start;
+    if (elapsed >= timeoutMs) {
+      throw new CdpError({
+        kind: 'waitTimeout',
+        code: 'WAIT_TIMEOUT',
+        message: `gave up waiting after ${Math.round(elapsed / 1000)} s; last state ${last || 'unknown'}. The operation goes on.`,
+        operation: `${op.service.name} ${op.name}`,
+      });
+    }
+    await sleep(Math.min(interval, timeoutMs - elapsed), opts.signal);
+    if (opts.intervalSec === undefined) interval = Math.min(interval * 1.25, 30_000);
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The service registry. Services load on demand, so a command pays only for
+ * the model of the service it calls.
+ */
+import { Service } from './service.js';
+import type { ServiceDefinition } from './types.js';
+
+type Loader = () => Promise<{ default: ServiceDefinition }>;
+
+/** CLI topic -> loader. The one place a new service is registered. */
+const LOADERS: Readonly<Record<string, Loader>> = {
+  iam: () => import('./services/iam/index.js'),
+};
+
+/** Wire service name -> CLI topic. */
+const WIRE_NAMES: Readonly<Record<string, string>> = {
+  iam: 'iam',
+};
+
+const loaded = new Map<string, Promise<Service>>();
+
+export function topics(): string[] {
+  return Object.keys(LOADERS);
+}
+
+/** Topic for a wire service name or topic (`cloudprivatelinks` or `privatelink`). */
+export function topicFor(name: string): string | undefined {
+  if (Object.hasOwn(LOADERS, name)) return name;
+  return WIRE_NAMES[name];
+}
+
+export function loadService(topicOrName: string): Promise<Service> {
+  const topic = topicFor(topicOrName);
+  const loader = topic ? LOADERS[topic] : undefined;
+  if (!topic || !loader) return Promise.reject(new Error(`unknown service ${topicOrName}`));
+  let hit = loaded.get(topic);
+  if (!hit) {
+    hit = loader().then((m) => new Service(m.default));
+    loaded.set(topic, hit);
+  }
+  return hit;
+}
+
+export async function loadAllServices(): Promise<Service[]> {
+  return Promise.all(topics().map((t) => loadService(t)));
+}
+
+export { Service } from './service.js';
+export type { Operation } from './service.js';

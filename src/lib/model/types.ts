@@ -1,0 +1,101 @@
+/**
+ * The API model format. Each service is one folder under ./services:
+ * wire.ts holds the wire facts (see ./wire.ts) and index.ts the CLI half:
+ * command ids, summaries in our own words, examples, waiters and the
+ * client-side rules. The CLI, the docs generator and the emulator's request
+ * checks all read this one model.
+ */
+import type { PagingSpec, Shapes, WireOperations } from './wire.js';
+
+export type { FieldSpec, PagingSpec, ShapeSpec, Shapes, WireOperation, WireOperations } from './wire.js';
+
+/**
+ * A waiter turns `--wait` into polling. `poll` names an operation of the same
+ * service; `input` maps its request fields to JMESPath expressions evaluated
+ * over `{request, response}` of the first call. `state` is a JMESPath
+ * expression over the poll response giving a string, or an array of strings
+ * (then all must reach success, and any failure fails).
+ */
+export interface WaiterSpec {
+  readonly poll: string;
+  readonly input: Readonly<Record<string, string>>;
+  readonly state: string;
+  readonly success: readonly string[];
+  readonly failure?: readonly string[];
+  /** NOT_FOUND from the poll means the work is done (deletes). */
+  readonly goneIsSuccess?: boolean;
+  /** Seconds between polls when the user gives none. */
+  readonly interval?: number;
+  /** Default --wait-timeout in seconds. */
+  readonly timeout?: number;
+  /** JMESPath over the poll response giving why it failed. */
+  readonly reason?: string;
+  /** JMESPath over the poll response giving what to print at the end (default: all of it). */
+  readonly result?: string;
+}
+
+/** A rule beyond what the shapes say; checked by the CLI and the emulator alike. */
+export type Rule =
+  | { readonly kind: 'pattern'; readonly field: string; readonly pattern: RegExp; readonly message: string }
+  | { readonly kind: 'exclusive'; readonly fields: readonly string[]; readonly message?: string }
+  | { readonly kind: 'requires'; readonly field: string; readonly needs: string; readonly message?: string }
+  | { readonly kind: 'oneOf'; readonly fields: readonly string[]; readonly message?: string }
+  | { readonly kind: 'anyOf'; readonly fields: readonly string[]; readonly message: string }
+  | {
+      readonly kind: 'custom';
+      /** The field a failure is reported against. */
+      readonly field: string;
+      /** Returns a message when the request breaks the rule. */
+      readonly check: (request: Readonly<Record<string, unknown>>) => string | undefined;
+    };
+
+/** File upload: the body is the named file's bytes; other fields travel as headers. */
+export interface UploadSpec {
+  readonly path: string;
+  readonly fileField: string;
+  readonly headers: Readonly<Record<string, string>>; // field -> header name
+}
+
+/** The CLI half of an operation. */
+export interface OperationCli {
+  /** Command id under the service topic, space separated: `users create`. */
+  readonly command: string;
+  /** One line in our own words. */
+  readonly summary: string;
+  readonly description?: string;
+  /** Example flags following the command. */
+  readonly examples?: readonly string[];
+  readonly wait?: WaiterSpec;
+  readonly rules?: readonly Rule[];
+  /** Help for particular request fields. */
+  readonly fieldHelp?: Readonly<Record<string, string>>;
+  /** Default table columns: header -> JMESPath over one item. */
+  readonly columns?: Readonly<Record<string, string>>;
+  /** The response key holding the item list, when the operation is not paged. */
+  readonly listKey?: string;
+  /** Deletes or revokes something: ask first on a TTY unless --yes. */
+  readonly destructive?: boolean;
+  /** For deprecated operations: what to use instead. */
+  readonly replacement?: string;
+  readonly hidden?: boolean;
+  readonly upload?: UploadSpec;
+  /** Paging the facts do not mark (e.g. pageToken/nextPageToken). */
+  readonly paging?: PagingSpec;
+  /** Base64 (bytes) response fields worth showing decoded with --decode. */
+  readonly decode?: readonly string[];
+}
+
+export interface ServiceDefinition {
+  /** Wire service name (`iam`, `cloudprivatelinks`). */
+  readonly name: string;
+  /** CLI topic (`iam`, `privatelink`). */
+  readonly topic: string;
+  readonly summary: string;
+  /** How the endpoint is found: IAM host rules, the API host, or the workload token flow. */
+  readonly endpoint: 'iam' | 'api' | 'workload';
+  /** Resource topics under the service topic (`users`) with one-line descriptions. */
+  readonly topics: Readonly<Record<string, string>>;
+  readonly shapes: Shapes;
+  readonly wire: WireOperations;
+  readonly cli: Readonly<Record<string, OperationCli>>;
+}
