@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // cdpctl entry point. `--version` is answered without loading oclif: it is
 // the most common health check in scripts and should cost no more than a
-// node start.
+// node start. Global flags given before the command are moved after it.
 import { readFileSync } from 'node:fs';
 
 const argv = process.argv.slice(2);
@@ -9,6 +9,7 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
 } else {
+  const { hoistGlobalFlags } = await import('../dist/lib/cli/argv.js');
   const { execute } = await import('@oclif/core');
-  await execute({ dir: import.meta.url });
+  await execute({ args: hoistGlobalFlags(argv), dir: import.meta.url });
 }

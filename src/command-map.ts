@@ -10,6 +10,10 @@ import Configure from './commands/configure/index.js';
 import ConfigureGet from './commands/configure/get.js';
 import ConfigureList from './commands/configure/list.js';
 import ConfigureSet from './commands/configure/set.js';
+import EmulatorReset from './commands/emulator/reset.js';
+import EmulatorStart from './commands/emulator/start.js';
+import EmulatorStatus from './commands/emulator/status.js';
+import EmulatorStop from './commands/emulator/stop.js';
 import { describedOperationCommand, oclifId, operationCommand } from './lib/cli/operation-command.js';
 import { loadAllServices } from './lib/model/index.js';
 
@@ -19,6 +23,10 @@ const HANDWRITTEN: Record<string, Command.Class> = {
   'configure:get': ConfigureGet,
   'configure:list': ConfigureList,
   'configure:set': ConfigureSet,
+  'emulator:reset': EmulatorReset,
+  'emulator:start': EmulatorStart,
+  'emulator:status': EmulatorStatus,
+  'emulator:stop': EmulatorStop,
 };
 
 async function describeAll(): Promise<Record<string, Command.Class>> {

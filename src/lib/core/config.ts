@@ -7,7 +7,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { decode, encode } from 'ini';
+import { decode } from 'ini';
 import { authError, usageError } from './errors.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -155,12 +155,30 @@ export function writeFileAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
+/**
+ * Writes INI the way Python's configparser reads it: values verbatim, never
+ * quoted (a quoted base64 key would be read with its quotes).
+ */
+export function encodeIni(data: IniData): string {
+  const out: string[] = [];
+  for (const [name, section] of Object.entries(data)) {
+    if (typeof section !== 'object' || section === null) continue;
+    out.push(`[${name}]`);
+    for (const [k, v] of Object.entries(section)) {
+      if (v === undefined || v === null || typeof v === 'object') continue;
+      out.push(`${k} = ${String(v)}`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
 /** Read-modify-write of one INI file under its lock. */
 export async function updateIni(path: string, change: (data: IniData) => void): Promise<void> {
   await withFileLock(path, () => {
     const data = readIni(path);
     change(data);
-    writeFileAtomic(path, encode(data, { whitespace: true }));
+    writeFileAtomic(path, encodeIni(data));
   });
 }
 

@@ -1,0 +1,36 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../lib/cli/base-command.js';
+import { CdpError } from '../../lib/core/errors.js';
+
+export default class EmulatorStatus extends BaseCommand {
+  static summary = 'Say whether the emulator runs, where it listens and for which account.';
+  static description = 'Exits 0 when it runs, 1 when it does not. With --output json prints the details as JSON.';
+  static examples = ['<%= config.bin %> emulator status', '<%= config.bin %> emulator status --output json'];
+  static flags = {
+    'data-dir': Flags.string({ description: 'Data directory of the emulator (default ~/.cdpctl/emulator).' }),
+    output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(EmulatorStatus);
+    const { defaultDataDir, running } = await import('../../lib/emulator/control.js');
+    const dataDir = flags['data-dir'] ?? defaultDataDir();
+    const found = await running(dataDir);
+    if (!found) throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: `no emulator is running for ${dataDir}` });
+    const h = found.health;
+    const info = {
+      url: `http://localhost:${h.port}/`,
+      pid: h.pid,
+      accountId: h.accountId,
+      region: h.region,
+      dataDir: h.dataDir,
+      timeScale: h.timeScale,
+      requests: h.stats.requests,
+    };
+    if (flags.output === 'json') process.stdout.write(JSON.stringify(info, null, 2) + '\n');
+    else
+      process.stdout.write(
+        `running at ${info.url} (pid ${info.pid})\naccount ${info.accountId} in ${info.region}\ndata in ${info.dataDir}, time scale ${info.timeScale}, ${info.requests} requests served\n`,
+      );
+  }
+}

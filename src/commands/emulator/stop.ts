@@ -1,0 +1,18 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../lib/cli/base-command.js';
+
+export default class EmulatorStop extends BaseCommand {
+  static summary = 'Stop the emulator started for a data directory.';
+  static description = 'Signals only the process recorded in the data directory, after it confirms it is that emulator; never by name.';
+  static examples = ['<%= config.bin %> emulator stop'];
+  static flags = { 'data-dir': Flags.string({ description: 'Data directory of the emulator (default ~/.cdpctl/emulator).' }) };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(EmulatorStop);
+    const { defaultDataDir, stopEmulator } = await import('../../lib/emulator/control.js');
+    const stopped = await stopEmulator(flags['data-dir'] ?? defaultDataDir());
+    process.stderr.write(
+      stopped ? `stopped the emulator on port ${stopped.port} (pid ${stopped.pid})\n` : 'no emulator is running for that data directory\n',
+    );
+  }
+}

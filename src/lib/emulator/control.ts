@@ -1,0 +1,210 @@
+/**
+ * Starting, finding and stopping emulator processes. A running emulator is
+ * described by `emulator.json` in its data directory (pid, port, admin
+ * token; mode 0600); `stop` signals only the process named there, and only
+ * after that process confirms it is the one.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeFileAtomic, type Env } from '../core/config.js';
+import { CdpError } from '../core/errors.js';
+import { bootstrap, type BootstrapResult } from './bootstrap.js';
+import { Emulator, type FaultSettings } from './server.js';
+
+export interface StartOptions {
+  readonly dataDir: string;
+  readonly port: number;
+  readonly timeScale: number;
+  readonly faults?: FaultSettings;
+  readonly log?: (line: string) => void;
+}
+
+export interface PidFile {
+  readonly pid: number;
+  readonly port: number;
+  readonly adminToken: string;
+  readonly accountId: string;
+  readonly startedAt: string;
+}
+
+export const defaultDataDir = (env: Env = process.env): string =>
+  env.CDPCTL_EMULATOR_DIR || join(env.HOME || homedir(), '.cdpctl', 'emulator');
+export const DEFAULT_PORT = 48480;
+const pidPath = (dataDir: string): string => join(dataDir, 'emulator.json');
+
+export function readPidFile(dataDir: string): PidFile | undefined {
+  try {
+    return JSON.parse(readFileSync(pidPath(dataDir), 'utf8')) as PidFile;
+  } catch {
+    return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export interface Health {
+  readonly pid: number;
+  readonly port: number;
+  readonly accountId: string;
+  readonly region: string;
+  readonly dataDir: string;
+  readonly timeScale: number;
+  readonly stats: { requests: number; faults: number; errors: number };
+}
+
+export async function health(port: number, timeoutMs = 1000): Promise<Health | undefined> {
+  const http = await import('node:http');
+  return new Promise((resolve) => {
+    const req = http.get(
+      { host: '127.0.0.1', port, path: '/_emulator/health', headers: { host: `localhost:${port}` }, timeout: timeoutMs },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            resolve(res.statusCode === 200 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Health) : undefined);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      },
+    );
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(undefined));
+  });
+}
+
+/** The emulator running for a data directory, if its pid file names a live process that answers as itself. */
+export async function running(dataDir: string): Promise<{ pid: PidFile; health: Health } | undefined> {
+  const pid = readPidFile(dataDir);
+  if (!pid || !alive(pid.pid)) return undefined;
+  const h = await health(pid.port);
+  return h && h.pid === pid.pid ? { pid, health: h } : undefined;
+}
+
+/** Runs an emulator in this process until SIGINT/SIGTERM. */
+export async function startInProcess(
+  opts: StartOptions,
+  env: Env = process.env,
+): Promise<{ emu: Emulator; boot: BootstrapResult; stop: () => Promise<void> }> {
+  const already = await running(opts.dataDir);
+  if (already) {
+    throw new CdpError({
+      kind: 'usage',
+      code: 'ALREADY_RUNNING',
+      message: `an emulator for ${opts.dataDir} is already running on port ${already.pid.port} (pid ${already.pid.pid})`,
+    });
+  }
+  const emu = new Emulator({ dataDir: opts.dataDir, port: opts.port, timeScale: opts.timeScale, faults: opts.faults, log: opts.log });
+  try {
+    await emu.start();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new CdpError({
+        kind: 'usage',
+        code: 'PORT_IN_USE',
+        message: `port ${opts.port} is in use; choose another with --port (0 picks a free one)`,
+      });
+    }
+    throw err;
+  }
+  const boot = await bootstrap(emu, env);
+  const pid: PidFile = {
+    pid: process.pid,
+    port: emu.port,
+    adminToken: emu.adminToken,
+    accountId: boot.accountId,
+    startedAt: new Date().toISOString(),
+  };
+  writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pid));
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    await emu.stop();
+    const current = readPidFile(opts.dataDir);
+    if (current?.pid === process.pid) rmSync(pidPath(opts.dataDir), { force: true });
+  };
+  return { emu, boot, stop };
+}
+
+/** Starts a detached emulator process and returns once it answers. */
+export async function startDetached(opts: StartOptions, env: Env = process.env): Promise<{ pid: PidFile; health: Health }> {
+  const already = await running(opts.dataDir);
+  if (already) {
+    throw new CdpError({
+      kind: 'usage',
+      code: 'ALREADY_RUNNING',
+      message: `an emulator for ${opts.dataDir} is already running on port ${already.pid.port} (pid ${already.pid.pid})`,
+    });
+  }
+  const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
+  const logFile = join(opts.dataDir, 'emulator.log');
+  const { mkdirSync } = await import('node:fs');
+  mkdirSync(opts.dataDir, { recursive: true });
+  const out = openSync(logFile, 'a');
+  const args = [main, '--data-dir', opts.dataDir, '--port', String(opts.port), '--time-scale', String(opts.timeScale)];
+  if (opts.faults && opts.faults.rate > 0)
+    args.push('--fault-rate', String(opts.faults.rate), '--fault-kinds', opts.faults.kinds.join(','));
+  if (opts.faults && opts.faults.latencyMs > 0) args.push('--fault-latency', String(opts.faults.latencyMs));
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...env } as NodeJS.ProcessEnv,
+  });
+  closeSync(out);
+  let exited: number | null = null;
+  child.on('exit', (code) => (exited = code ?? 1));
+  child.unref();
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (exited !== null) {
+      const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ') : '';
+      throw new CdpError({
+        kind: 'service',
+        code: 'EMULATOR_FAILED',
+        message: `the emulator exited during start (code ${exited})${tail ? `: ${tail}` : ''}`,
+      });
+    }
+    const found = await running(opts.dataDir);
+    if (found && found.pid.pid === child.pid) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new CdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
+}
+
+/** Stops the emulator of a data directory: SIGTERM to the pid it recorded, then waits. */
+export async function stopEmulator(dataDir: string): Promise<PidFile | undefined> {
+  const found = await running(dataDir);
+  if (!found) {
+    const stale = readPidFile(dataDir);
+    if (stale && !alive(stale.pid)) rmSync(pidPath(dataDir), { force: true });
+    return undefined;
+  }
+  process.kill(found.pid.pid, 'SIGTERM');
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && alive(found.pid.pid)) await new Promise((r) => setTimeout(r, 50));
+  if (alive(found.pid.pid))
+    throw new CdpError({ kind: 'service', code: 'STOP_FAILED', message: `the emulator (pid ${found.pid.pid}) did not stop within 15 s` });
+  return found.pid;
+}
+
+/** Deletes all emulator state. Refuses while it runs: stop it first. */
+export async function resetEmulator(dataDir: string): Promise<void> {
+  if (await running(dataDir)) {
+    throw new CdpError({ kind: 'usage', code: 'RUNNING', message: 'the emulator is running; stop it first (cdpctl emulator stop)' });
+  }
+  for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'emulator.json']) rmSync(join(dataDir, f), { force: true });
+  rmSync(join(dataDir, 'uploads'), { recursive: true, force: true });
+}

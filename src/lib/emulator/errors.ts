@@ -1,0 +1,19 @@
+/** Errors an emulated service answers with: the wire's Error {code, message} and an HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    /** Extra response headers (e.g. Retry-After). */
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const invalid = (message: string): ApiError => new ApiError(400, 'INVALID_ARGUMENT', message);
+export const unauthenticated = (message: string): ApiError => new ApiError(401, 'UNAUTHENTICATED', message);
+export const forbidden = (message: string): ApiError => new ApiError(403, 'PERMISSION_DENIED', message);
+export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
+export const alreadyExists = (message: string): ApiError => new ApiError(409, 'ALREADY_EXISTS', message);
+export const failedPrecondition = (message: string): ApiError => new ApiError(409, 'FAILED_PRECONDITION', message);

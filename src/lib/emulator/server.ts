@@ -1,0 +1,295 @@
+/**
+ * The emulator: a real HTTP control plane on loopback. It routes by path to
+ * the model's operations, authenticates every request as the real service
+ * does, checks it against the same model the CLI uses, and runs the
+ * service's handler in one SQLite transaction.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
+import { validateRequest } from '../core/validate.js';
+import { loadAllServices, type Operation } from '../model/index.js';
+import { authenticateBearer, authenticateSigned } from './auth.js';
+import { Clock } from './clock.js';
+import { ApiError, invalid, notFound } from './errors.js';
+import { SERVICE_MODULES } from './services/index.js';
+import { Store } from './store.js';
+import type { Caller, Doc, EmulatorInfo, Handler, RequestContext } from './types.js';
+
+export interface FaultSettings {
+  /** Fraction (0..1) of API requests answered with a fault instead. */
+  readonly rate: number;
+  /** Extra milliseconds before every answer. */
+  readonly latencyMs: number;
+  /** Which faults to draw from: 503, 429, reset (connection dropped before the request is read). */
+  readonly kinds: ReadonlyArray<'503' | '429' | 'reset'>;
+}
+
+export interface EmulatorOptions {
+  readonly dataDir: string;
+  readonly port?: number;
+  readonly timeScale?: number;
+  readonly region?: string;
+  readonly faults?: FaultSettings;
+  /** Largest JSON body accepted, in bytes. */
+  readonly maxBodyBytes?: number;
+  readonly log?: (line: string) => void;
+}
+
+interface Route {
+  readonly op: Operation;
+  readonly handler?: Handler;
+  readonly upload: boolean;
+  readonly workload: boolean;
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export class Emulator {
+  readonly store: Store;
+  clock: Clock;
+  readonly adminToken = randomBytes(24).toString('hex');
+  private readonly routes = new Map<string, Route>();
+  private servers: Server[] = [];
+  private portNumber = 0;
+  private accountId = '';
+  readonly region: string;
+  private faults: FaultSettings;
+  /** Counts for tests and benchmarks. */
+  readonly stats = { requests: 0, faults: 0, errors: 0 };
+
+  constructor(private readonly opts: EmulatorOptions) {
+    this.store = new Store(join(opts.dataDir, 'state.db'));
+    this.clock = new Clock(opts.timeScale ?? 1, Number(this.store.meta('clock') ?? 0));
+    this.region = opts.region ?? 'us-west-1';
+    this.faults = opts.faults ?? { rate: 0, latencyMs: 0, kinds: [] };
+  }
+
+  get port(): number {
+    return this.portNumber;
+  }
+
+  get info(): EmulatorInfo {
+    return { accountId: this.accountId, region: this.region, baseUrl: `http://localhost:${this.portNumber}` };
+  }
+
+  get account(): string {
+    return this.accountId;
+  }
+
+  /** Loads the model and service modules and opens the loopback listeners. */
+  async start(): Promise<void> {
+    for (const svc of await loadAllServices()) {
+      const loader = SERVICE_MODULES[svc.name];
+      const mod = loader ? (await loader()).default : undefined;
+      for (const op of svc.operations()) {
+        const route: Route = { op, handler: mod?.handlers[op.name], upload: false, workload: svc.def.endpoint === 'workload' };
+        this.routes.set(op.path, route);
+        if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });
+      }
+    }
+    this.setAccount(this.store.meta('accountId') ?? '');
+    await this.listen(this.opts.port ?? 0);
+  }
+
+  /** Records the account once bootstrapped (see bootstrap.ts). */
+  setAccount(accountId: string): void {
+    this.accountId = accountId;
+    this.store.account = accountId;
+  }
+
+  private async listen(port: number): Promise<void> {
+    const make = (): Server => {
+      const s = createServer((req, res) => void this.handle(req, res));
+      s.keepAliveTimeout = 65_000;
+      s.headersTimeout = 70_000;
+      s.requestTimeout = 120_000;
+      return s;
+    };
+    const v4 = make();
+    await new Promise<void>((resolve, reject) => {
+      v4.once('error', reject);
+      v4.listen(port, '127.0.0.1', () => resolve());
+    });
+    const addr = v4.address();
+    this.portNumber = typeof addr === 'object' && addr ? addr.port : port;
+    this.servers.push(v4);
+    // The profile names `localhost`, which may resolve to ::1 first.
+    const v6 = make();
+    await new Promise<void>((resolve) => {
+      v6.once('error', () => resolve());
+      v6.listen(this.portNumber, '::1', () => {
+        this.servers.push(v6);
+        resolve();
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.servers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeAllConnections();
+          }),
+      ),
+    );
+    this.servers = [];
+    this.store.setMeta('clock', String(this.clock.now()));
+    this.store.close();
+  }
+
+  setFaults(f: FaultSettings): void {
+    this.faults = f;
+  }
+
+  private send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+    if (res.headersSent || res.destroyed) return;
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    res.end(text);
+  }
+
+  private fail(res: ServerResponse, err: unknown, route?: Route): void {
+    if (err instanceof ApiError) {
+      this.send(res, err.status, { code: err.code, message: err.message }, err.headers);
+      return;
+    }
+    this.stats.errors++;
+    this.opts.log?.(`internal error in ${route?.op.name ?? 'request'}: ${(err as Error).stack ?? String(err)}`);
+    this.send(res, 500, { code: 'INTERNAL_ERROR', message: 'the emulator failed to handle this request' });
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let route: Route | undefined;
+    try {
+      // DNS-rebinding guard: only loopback names may address this server.
+      const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
+      if (!LOOPBACK_HOSTS.has(host)) throw new ApiError(403, 'PERMISSION_DENIED', 'requests must address a loopback host name');
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      if (url.pathname.startsWith('/_emulator/')) return await this.admin(req, res, url.pathname);
+      route = this.routes.get(url.pathname);
+      if (!route) throw notFound(`no operation at ${url.pathname.slice(0, 200)}`);
+      if (req.method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method ?? ''} is not allowed; operations are POST`);
+      this.stats.requests++;
+      if (this.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, this.faults.latencyMs));
+      if (this.faults.rate > 0 && Math.random() < this.faults.rate && this.faults.kinds.length > 0) {
+        const kind = this.faults.kinds[Math.floor(Math.random() * this.faults.kinds.length)];
+        this.stats.faults++;
+        if (kind === 'reset') {
+          req.socket.destroy();
+          return;
+        }
+        throw new ApiError(kind === '429' ? 429 : 503, kind === '429' ? 'TOO_MANY_REQUESTS' : 'SERVICE_UNAVAILABLE', 'injected fault', {
+          'retry-after': '0',
+        });
+      }
+      const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      const caller = route.workload
+        ? authenticateBearer(this.store, this.accountId, req.headers)
+        : authenticateSigned(this.store, this.accountId, 'POST', url.pathname, req.headers);
+      if (route.upload) return await this.upload(req, res, route, caller);
+      if (contentType !== 'application/json') throw invalid('Content-Type must be application/json');
+      const body = await readBody(req, this.opts.maxBodyBytes ?? 4 * 1024 * 1024);
+      let request: unknown;
+      try {
+        request = body.length ? JSON.parse(body.toString('utf8')) : {};
+      } catch {
+        throw invalid('the request body is not valid JSON');
+      }
+      this.send(res, 200, this.dispatch(route, request, caller));
+    } catch (err) {
+      this.fail(res, err, route);
+      // An unread body would otherwise be taken as the next request on a kept-alive socket.
+      if (!req.complete) req.resume();
+    }
+  }
+
+  /** Validates and runs one request; the store transaction makes it all-or-nothing. */
+  private dispatch(route: Route, request: unknown, caller: Caller, upload?: RequestContext['upload']): Doc {
+    const op = route.op;
+    const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
+    if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
+    if (!route.handler) throw new ApiError(501, 'NOT_IMPLEMENTED', `the emulator does not implement ${op.service.name} ${op.name}`);
+    const handler = route.handler;
+    const ctx: RequestContext = { store: this.store, clock: this.clock, caller, info: this.info, upload };
+    return this.store.transaction(() => {
+      const out = handler(request as Doc, ctx);
+      if (op.mutating) this.store.setMeta('clock', String(this.clock.now()));
+      return out;
+    });
+  }
+
+  private async upload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
+    const spec = route.op.cli.upload;
+    if (!spec) throw notFound('no upload here');
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (contentType !== 'application/octet-stream') throw invalid('Content-Type must be application/octet-stream');
+    const dir = join(this.opts.dataDir, 'uploads');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
+    let size = 0;
+    req.on('data', (c: Buffer) => (size += c.length));
+    await pipeline(req, createWriteStream(path));
+    const headers: Record<string, string> = {};
+    const request: Doc = {};
+    for (const [field, header] of Object.entries(spec.headers)) {
+      const v = req.headers[header.toLowerCase()];
+      if (typeof v === 'string') {
+        headers[header] = decodeURIComponent(v);
+        request[field] = decodeURIComponent(v);
+      }
+    }
+    try {
+      this.send(res, 200, this.dispatch(route, request, caller, { path, size, headers }));
+    } catch (err) {
+      rmSync(path, { force: true });
+      throw err;
+    }
+  }
+
+  private async admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (path === '/_emulator/health' && req.method === 'GET') {
+      this.send(res, 200, {
+        ok: true,
+        pid: process.pid,
+        port: this.portNumber,
+        accountId: this.accountId,
+        region: this.region,
+        dataDir: this.opts.dataDir,
+        timeScale: this.clock.scale,
+        stats: this.stats,
+      });
+      return;
+    }
+    const token = req.headers['x-emulator-admin'];
+    const ok =
+      typeof token === 'string' &&
+      token.length === this.adminToken.length &&
+      timingSafeEqual(Buffer.from(token), Buffer.from(this.adminToken));
+    if (!ok) throw new ApiError(403, 'PERMISSION_DENIED', 'admin requests need the token from the pid file');
+    if (path === '/_emulator/faults' && req.method === 'POST') {
+      const body = JSON.parse((await readBody(req, 4096)).toString('utf8') || '{}') as Partial<FaultSettings>;
+      this.setFaults({ rate: Number(body.rate ?? 0), latencyMs: Number(body.latencyMs ?? 0), kinds: body.kinds ?? ['503', '429'] });
+      this.send(res, 200, { faults: this.faults });
+      return;
+    }
+    throw notFound(`no admin operation at ${path}`);
+  }
+}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limit) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body is over ${limit} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body is over ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}

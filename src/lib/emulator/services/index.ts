@@ -1,0 +1,11 @@
+/**
+ * Emulated services by wire name. Each module is loaded when the emulator
+ * starts; adding a service is one line here.
+ */
+import type { ServiceModule } from '../types.js';
+
+type Loader = () => Promise<{ default: ServiceModule }>;
+
+export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
+  iam: () => import('./iam/index.js'),
+};

@@ -1,0 +1,156 @@
+/**
+ * The emulator's state: one SQLite database (WAL) of JSON documents keyed by
+ * kind and id, with an optional unique CRN and a case-insensitive name for
+ * lookups. Every request runs in one transaction, so a 200 means it is on
+ * disk and a crash never leaves half a change.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export interface StoredDoc<T> {
+  readonly id: string;
+  readonly seq: number;
+  readonly doc: T;
+}
+
+interface Row {
+  id: string;
+  seq: number;
+  body: string;
+}
+
+export interface PutOptions {
+  /** Name for case-insensitive lookups (unique per kind and account when given). */
+  readonly name?: string;
+  readonly crn?: string;
+  /** Parent key for listing children (e.g. a data share's id). */
+  readonly parent?: string;
+}
+
+export class Store {
+  readonly db: Database.Database;
+  private readonly stmts: {
+    get: Database.Statement<[string, string], Row>;
+    byName: Database.Statement<[string, string, string], Row>;
+    byCrn: Database.Statement<[string], Row & { kind: string }>;
+    upsert: Database.Statement<[string, string, string, string | null, string | null, string | null, string]>;
+    del: Database.Statement<[string, string]>;
+    list: Database.Statement<[string, string, number, number], Row>;
+    children: Database.Statement<[string, string, string], Row>;
+    count: Database.Statement<[string, string], { n: number }>;
+    meta: Database.Statement<[string], { value: string }>;
+    setMeta: Database.Statement<[string, string]>;
+  };
+
+  constructor(
+    path: string,
+    public account: string = '',
+  ) {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode survives a process kill; only an OS crash could lose the last commits.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS docs (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        account TEXT NOT NULL,
+        name_lc TEXT,
+        crn TEXT UNIQUE,
+        parent TEXT,
+        body TEXT NOT NULL,
+        UNIQUE(kind, id)
+      );
+      CREATE INDEX IF NOT EXISTS docs_name ON docs(kind, account, name_lc);
+      CREATE INDEX IF NOT EXISTS docs_parent ON docs(kind, parent);
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `);
+    this.stmts = {
+      get: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND id = ?'),
+      byName: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND name_lc = ?'),
+      byCrn: this.db.prepare('SELECT kind, id, seq, body FROM docs WHERE crn = ?'),
+      upsert: this.db.prepare(
+        `INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(kind, id) DO UPDATE SET name_lc = excluded.name_lc, crn = excluded.crn, parent = excluded.parent, body = excluded.body`,
+      ),
+      del: this.db.prepare('DELETE FROM docs WHERE kind = ? AND id = ?'),
+      list: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      children: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND parent = ? ORDER BY seq'),
+      count: this.db.prepare('SELECT count(*) AS n FROM docs WHERE kind = ? AND account = ?'),
+      meta: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
+      setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
+    };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** Runs fn in one transaction (nested calls join the outer one). */
+  transaction<T>(fn: () => T): T {
+    if (this.db.inTransaction) return fn();
+    return this.db.transaction(fn).immediate();
+  }
+
+  get<T>(kind: string, id: string): T | undefined {
+    const row = this.stmts.get.get(kind, id);
+    return row ? (JSON.parse(row.body) as T) : undefined;
+  }
+
+  getByName<T>(kind: string, name: string): T | undefined {
+    const row = this.stmts.byName.get(kind, this.account, name.toLowerCase());
+    return row ? (JSON.parse(row.body) as T) : undefined;
+  }
+
+  getByCrn<T>(crn: string): { kind: string; id: string; doc: T } | undefined {
+    const row = this.stmts.byCrn.get(crn);
+    return row ? { kind: row.kind, id: row.id, doc: JSON.parse(row.body) as T } : undefined;
+  }
+
+  put<T>(kind: string, id: string, doc: T, opts: PutOptions = {}): T {
+    this.stmts.upsert.run(
+      kind,
+      id,
+      this.account,
+      opts.name?.toLowerCase() ?? null,
+      opts.crn ?? null,
+      opts.parent ?? null,
+      JSON.stringify(doc),
+    );
+    return doc;
+  }
+
+  delete(kind: string, id: string): boolean {
+    return this.stmts.del.run(kind, id).changes > 0;
+  }
+
+  /** Documents of a kind in creation order, after a sequence number (for paging). */
+  list<T>(kind: string, afterSeq = 0, limit = 1_000_000): Array<StoredDoc<T>> {
+    return this.stmts.list.all(kind, this.account, afterSeq, limit).map((r) => ({ id: r.id, seq: r.seq, doc: JSON.parse(r.body) as T }));
+  }
+
+  children<T>(kind: string, parent: string): Array<StoredDoc<T>> {
+    return this.stmts.children.all(kind, this.account, parent).map((r) => ({ id: r.id, seq: r.seq, doc: JSON.parse(r.body) as T }));
+  }
+
+  count(kind: string): number {
+    return this.stmts.count.get(kind, this.account)?.n ?? 0;
+  }
+
+  meta(key: string): string | undefined {
+    return this.stmts.meta.get(key)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.stmts.setMeta.run(key, value);
+  }
+
+  /** Drops all state (emulator reset). */
+  reset(): void {
+    this.db.exec('DELETE FROM docs; DELETE FROM meta;');
+  }
+}

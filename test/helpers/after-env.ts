@@ -1,0 +1,5 @@
+import { afterEach } from '@jest/globals';
+
+afterEach(() => {
+  process.exitCode = undefined;
+});

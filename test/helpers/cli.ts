@@ -1,0 +1,117 @@
+/**
+ * Test helpers that use cdpctl the way a user does: spawn bin/run.js in a
+ * temporary HOME, and start emulators through `cdpctl emulator start`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname ?? '.', '..', '..');
+export const BIN = join(ROOT, 'bin', 'run.js');
+
+export interface RunResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface RunOptions {
+  readonly env?: Record<string, string | undefined>;
+  readonly input?: string | Buffer;
+  readonly timeoutMs?: number;
+}
+
+/** A clean environment: no CDP_* or proxy variables from the developer's shell. */
+export function baseEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    if (/^(CDP_|CDPCTL_|HTTPS?_PROXY|https?_proxy|NO_PROXY|no_proxy|NODE_OPTIONS|FORCE_COLOR)/.test(k)) continue;
+    env[k] = v;
+  }
+  env.HOME = home;
+  env.NO_COLOR = '1';
+  env.CI = 'true';
+  env.OCLIF_SKIP_NEW_VERSION_CHECK = 'true';
+  return env;
+}
+
+export function run(args: readonly string[], opts: RunOptions & { home: string }): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const env = { ...baseEnv(opts.home), ...opts.env };
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+    const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code: code ?? (signal ? 128 : 1), stdout, stderr });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+export function tempHome(prefix = 'cdpctl-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export interface TestEmulator {
+  readonly home: string;
+  readonly dataDir: string;
+  readonly port: number;
+  /** Runs cdpctl with --profile emulator appended. */
+  cli(args: readonly string[], opts?: RunOptions): Promise<RunResult>;
+  /** Runs cdpctl as it is. */
+  raw(args: readonly string[], opts?: RunOptions): Promise<RunResult>;
+  /** Parses stdout as JSON; fails the test with stderr when the exit code is not 0. */
+  json<T = Record<string, unknown>>(args: readonly string[], opts?: RunOptions): Promise<T>;
+  stop(): Promise<void>;
+}
+
+/** Starts an emulator on a free port in a temp HOME, the way a user would. */
+export async function startEmulator(opts: { timeScale?: number; extra?: readonly string[]; home?: string } = {}): Promise<TestEmulator> {
+  const home = opts.home ?? tempHome();
+  const dataDir = join(home, 'emu');
+  const started = await run(
+    [
+      'emulator',
+      'start',
+      '--port',
+      '0',
+      '--data-dir',
+      dataDir,
+      '--time-scale',
+      String(opts.timeScale ?? 1000),
+      '--detach',
+      ...(opts.extra ?? []),
+    ],
+    { home },
+  );
+  if (started.code !== 0) throw new Error(`emulator start failed (${started.code}): ${started.stderr}${started.stdout}`);
+  const m = /localhost:(\d+)/.exec(started.stdout);
+  const port = Number(m?.[1]);
+  const raw = (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => run(args, { ...o, home });
+  const cli = (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => raw([...args, '--profile', 'emulator'], o);
+  return {
+    home,
+    dataDir,
+    port,
+    raw,
+    cli,
+    async json<T>(args: readonly string[], o: RunOptions = {}): Promise<T> {
+      const r = await cli([...args, '--output', 'json'], o);
+      if (r.code !== 0) throw new Error(`cdpctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
+      return JSON.parse(r.stdout) as T;
+    },
+    async stop(): Promise<void> {
+      await run(['emulator', 'stop', '--data-dir', dataDir], { home });
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
