@@ -1,0 +1,53 @@
+/** A loopback server that records every request and answers from a script, for wire-level CLI tests. */
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+
+export interface Recorded {
+  readonly method: string;
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+  readonly json: Record<string, unknown>;
+}
+
+export type Responder = (req: Recorded) => { status?: number; body?: unknown; headers?: Record<string, string> } | undefined;
+
+export interface RecordingServer {
+  readonly url: string;
+  readonly requests: Recorded[];
+  close(): Promise<void>;
+}
+
+export async function startRecordingServer(respond: Responder = () => undefined): Promise<RecordingServer> {
+  const requests: Recorded[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: Record<string, unknown> = {};
+      try {
+        json = body ? (JSON.parse(body) as Record<string, unknown>) : {};
+      } catch {
+        json = {};
+      }
+      const rec: Recorded = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json };
+      requests.push(rec);
+      const answer = respond(rec) ?? {};
+      const text = JSON.stringify(answer.body ?? {});
+      res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
+      res.end(text);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    close: () =>
+      new Promise<void>((r) => {
+        server.close(() => r());
+        server.closeAllConnections();
+      }),
+  };
+}
