@@ -38,8 +38,10 @@ export default class EmulatorStart extends BaseCommand {
     }
     const opts = { dataDir: flags['data-dir'] ?? defaultDataDir(), port: flags.port, timeScale, faults };
     if (flags.detach) {
-      const { pid } = await startDetached(opts);
-      process.stdout.write(`emulator running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId})\n`);
+      const { pid, already } = await startDetached(opts);
+      process.stdout.write(
+        `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId})\n`,
+      );
       process.stderr.write('profile "emulator" is ready: cdpctl --profile emulator iam users get\n');
       return;
     }

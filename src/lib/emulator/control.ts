@@ -140,15 +140,13 @@ export async function startInProcess(
 }
 
 /** Starts a detached emulator process and returns once it answers. */
-export async function startDetached(opts: StartOptions, env: Env = process.env): Promise<{ pid: PidFile; health: Health }> {
+export async function startDetached(
+  opts: StartOptions,
+  env: Env = process.env,
+): Promise<{ pid: PidFile; health: Health; already: boolean }> {
+  // Starting what already runs is not an error for a background start: scripts can call it unconditionally.
   const already = await running(opts.dataDir);
-  if (already) {
-    throw new CdpError({
-      kind: 'usage',
-      code: 'ALREADY_RUNNING',
-      message: `an emulator for ${opts.dataDir} is already running on port ${already.pid.port} (pid ${already.pid.pid})`,
-    });
-  }
+  if (already) return { ...already, already: true };
   const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
   const logFile = join(opts.dataDir, 'emulator.log');
   const { mkdirSync } = await import('node:fs');
@@ -178,7 +176,7 @@ export async function startDetached(opts: StartOptions, env: Env = process.env):
       });
     }
     const found = await running(opts.dataDir);
-    if (found && found.pid.pid === child.pid) return found;
+    if (found && found.pid.pid === child.pid) return { ...found, already: false };
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new CdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
