@@ -10,11 +10,17 @@ type Loader = () => Promise<{ default: ServiceDefinition }>;
 /** CLI topic -> loader. The one place a new service is registered. */
 const LOADERS: Readonly<Record<string, Loader>> = {
   iam: () => import('./services/iam/index.js'),
+  privatelink: () => import('./services/privatelink/index.js'),
+  datacatalog: () => import('./services/datacatalog/index.js'),
+  lakehouse: () => import('./services/lakehouse/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
 const WIRE_NAMES: Readonly<Record<string, string>> = {
   iam: 'iam',
+  cloudprivatelinks: 'privatelink',
+  datacatalog: 'datacatalog',
+  lakehouseopt: 'lakehouse',
 };
 
 const loaded = new Map<string, Promise<Service>>();

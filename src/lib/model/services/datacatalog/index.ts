@@ -1,0 +1,239 @@
+/**
+ * The data catalog: the CLI half of the datacatalog model. Data shares are
+ * named sets of tables offered to external users; most changes to a share
+ * are refused while it is shared. Profilers and tag suggestions live here too.
+ */
+import type { OperationCli, Rule, ServiceDefinition } from '../../types.js';
+import { operations, shapes } from './wire.js';
+
+const LAKE =
+  '--datalake-crn crn:cdp:datalake:us-west-1:acct:datalake:dl1 --environment-crn crn:cdp:environments:us-west-1:acct:environment:env1';
+const SHARE = `${LAKE} --data-share-id 6f0c2b8e-1d4a-4c3b-9e7f-2a1b3c4d5e6f`;
+
+const MAX_NODES: Rule = {
+  kind: 'custom',
+  field: 'maxNodes',
+  check: (r) =>
+    typeof r.maxNodes === 'number' && (r.maxNodes < 30 || r.maxNodes > 100)
+      ? `maxNodes must be between 30 and 100; got ${r.maxNodes}`
+      : undefined,
+};
+
+const NAME_NOT_BLANK: Rule = {
+  kind: 'custom',
+  field: 'dataShareName',
+  check: (r) =>
+    typeof r.dataShareName === 'string' && r.dataShareName.trim() === '' ? 'the data share name must not be blank' : undefined,
+};
+
+const NON_EMPTY = (field: string, what: string): Rule => ({
+  kind: 'custom',
+  field,
+  check: (r) => (Array.isArray(r[field]) && (r[field] as unknown[]).length === 0 ? `give at least one ${what}` : undefined),
+});
+
+const SHARE_COLUMNS = {
+  id: 'dataShareId',
+  name: 'dataShareName',
+  shared: 'isShared',
+  createdBy: 'createdBy',
+  created: 'createdAt',
+  expires: 'expiryTime',
+};
+
+const ASSET_HELP = 'Tables as JSON: [{"databaseName":"sales","tableName":"orders","columns":["id","total"]}]; columns default to all';
+
+const cli: Record<string, OperationCli> = {
+  createDataShare: {
+    command: 'shares create',
+    summary: 'Create a data share from tables of a data lake; it starts not shared.',
+    examples: [`${LAKE} --data-share-name q3-orders --assets '[{"databaseName":"sales","tableName":"orders"}]' --keywords sales,q3`],
+    fieldHelp: {
+      dataShareName: 'At most 512 characters',
+      assets: ASSET_HELP,
+      externalUsers: 'External users given access at once: [{"externalUserId":7,"expiryTime":"2027-01-01T00:00:00Z"}]',
+      expiryTime: 'When the share stops being available (ISO 8601)',
+    },
+    rules: [NAME_NOT_BLANK, NON_EMPTY('assets', 'asset')],
+  },
+  getDataShare: {
+    command: 'shares describe',
+    summary: 'Show a data share with its assets and external users.',
+    examples: [SHARE],
+  },
+  listDataShares: {
+    command: 'shares list',
+    summary: 'List the data shares of a data lake.',
+    examples: [`${LAKE} --output table`, `${LAKE} --name orders`],
+    fieldHelp: { name: 'Only shares whose name contains this text' },
+    columns: SHARE_COLUMNS,
+  },
+  updateDataShare: {
+    command: 'shares update',
+    summary: 'Rename a data share or change its keywords, expiry, summary or terms of use.',
+    examples: [`${SHARE} --data-share-name q3-orders-final --expiry-time 2027-01-01T00:00:00Z`],
+    fieldHelp: { dataShareName: 'New name; at most 512 characters' },
+    rules: [
+      NAME_NOT_BLANK,
+      {
+        kind: 'anyOf',
+        fields: ['dataShareName', 'keywords', 'expiryTime', 'summary', 'termsOfUse'],
+        message: 'nothing to update: give --data-share-name, --keywords, --expiry-time, --summary or --terms-of-use',
+      },
+    ],
+  },
+  deleteDataShare: {
+    command: 'shares delete',
+    summary: 'Delete a data share for good; only while it is not shared.',
+    examples: [`${SHARE} --yes`],
+    destructive: true,
+  },
+  shareDataShare: {
+    command: 'shares share',
+    summary: 'Share a data share: its assets become available to its external users.',
+    examples: [SHARE],
+  },
+  unshareDataShare: {
+    command: 'shares unshare',
+    summary: 'Stop sharing a data share; its external users lose access until it is shared again.',
+    examples: [SHARE],
+  },
+  addAssetsToDataShare: {
+    command: 'shares add-assets',
+    summary: 'Add tables to a data share; only while it is not shared.',
+    examples: [`${SHARE} --assets '[{"databaseName":"sales","tableName":"returns"}]'`],
+    fieldHelp: { assets: ASSET_HELP },
+    rules: [NON_EMPTY('assets', 'asset')],
+    listKey: 'assets',
+    columns: { resourceId: 'resourceId', database: 'databaseName', table: 'tableName', created: 'createTime' },
+  },
+  removeAssetsFromDataShare: {
+    command: 'shares remove-assets',
+    summary: 'Remove assets from a data share by resource id; only while it is not shared.',
+    examples: [`${SHARE} --resource-ids 3,4`],
+    fieldHelp: { resourceIds: 'The resourceId of each asset, as shares describe shows them' },
+    destructive: true,
+    rules: [NON_EMPTY('resourceIds', 'resource id')],
+  },
+  grantAccessToExternalUsersOnDataShare: {
+    command: 'shares grant-access',
+    summary: 'Give external users access to a data share, optionally until a date.',
+    examples: [`${SHARE} --external-users '[{"externalUserId":7,"expiryTime":"2027-01-01T00:00:00Z"}]'`],
+    fieldHelp: { externalUsers: 'JSON list of {externalUserId, expiryTime}' },
+    rules: [NON_EMPTY('externalUsers', 'external user')],
+  },
+  updateAccessOfExternalUsersOnDataShare: {
+    command: 'shares update-access',
+    summary: 'Add external users to a data share or change when their access ends.',
+    examples: [`${SHARE} --external-users '[{"externalUserId":7,"expiryTime":"2027-06-30T00:00:00Z"}]'`],
+    fieldHelp: { externalUsers: 'JSON list of {externalUserId, expiryTime}' },
+    rules: [NON_EMPTY('externalUsers', 'external user')],
+  },
+  removeAccessOfExternalUsersOnDataShare: {
+    command: 'shares remove-access',
+    summary: 'Take external users off a data share; only while it is not shared.',
+    examples: [`${SHARE} --external-user-ids 7,8`],
+    destructive: true,
+    rules: [NON_EMPTY('externalUserIds', 'external user id')],
+  },
+
+  // external users
+  createExternalUsers: {
+    command: 'external-users create',
+    summary: 'Create external users; each gets a client id and a secret shown only now.',
+    examples: [`${LAKE} --external-users '[{"email":"ana@partner.example","username":"ana","companyName":"Partner Ltd"}]'`],
+    fieldHelp: { externalUsers: 'JSON list of {email, username, companyName}' },
+    rules: [NON_EMPTY('externalUsers', 'external user')],
+    listKey: 'externalUsers',
+    columns: { userId: 'userId', username: 'username', clientId: 'clientId', secret: 'secret', error: 'error' },
+  },
+  listExternalUsers: {
+    command: 'external-users list',
+    summary: 'List the external users of a data lake.',
+    examples: [`${LAKE} --output table`, `${LAKE} --search-term partner`],
+    fieldHelp: { searchTerm: 'Matches user name, e-mail or company name' },
+    columns: {
+      userId: 'userId',
+      username: 'username',
+      email: 'email',
+      company: 'companyName',
+      clientId: 'clientId',
+      active: 'isActive',
+    },
+  },
+  deleteExternalUser: {
+    command: 'external-users delete',
+    summary: 'Delete an external user and their access to every share; cannot be undone.',
+    examples: [`${LAKE} --external-user-id 7 --yes`],
+    destructive: true,
+  },
+  revokeExternalUserCredentials: {
+    command: 'external-users revoke-credentials',
+    summary: "Disable an external user's credentials: they lose access to every share at once.",
+    examples: [`${LAKE} --external-user-id 7 --yes`],
+    destructive: true,
+  },
+  regenerateExternalUserCredentials: {
+    command: 'external-users regenerate-credentials',
+    summary: 'Issue new credentials to an external user; the old secret stops working.',
+    examples: [`${LAKE} --external-user-id 7`],
+  },
+
+  // tags
+  getSuggestedTags: {
+    command: 'tags suggested',
+    summary: 'Show the compliance tags the profilers suggest for tables or columns.',
+    examples: ['--datalake-crn crn:cdp:datalake:us-west-1:acct:datalake:dl1 --table-fqn sales.customers'],
+    fieldHelp: {
+      tableFQN: 'database.table',
+      columnFQN: 'database.table.column',
+      profiledSince: 'Only suggestions from profiling after this time (ISO 8601)',
+    },
+    listKey: 'suggestedTags',
+    columns: { asset: 'qualifiedName', tags: "join(', ', tags || `[]`)" },
+  },
+  reviewSuggestedTags: {
+    command: 'tags review',
+    summary: 'Accept or reject suggested tags; each asset reports ACCEPTED, REJECTED or FAILED.',
+    examples: [
+      '--datalake-crn crn:cdp:datalake:us-west-1:acct:datalake:dl1 --action ACCEPT --assets \'[{"qualifiedName":"sales.customers.email","tags":["PII"]}]\'',
+    ],
+    fieldHelp: { assets: 'JSON list of {qualifiedName, tags}', action: 'ACCEPT applies the tags; REJECT dismisses them' },
+    rules: [NON_EMPTY('assets', 'asset')],
+    listKey: 'reviewedTags',
+    columns: { asset: 'qualifiedName', status: 'status', tags: "join(', ', tagsUpdated || `[]`)" },
+  },
+
+  // profilers
+  launchProfilers: {
+    command: 'profilers launch',
+    summary: 'Launch the catalog profilers of a data lake on a new Data Hub cluster.',
+    examples: ['--datalake crn:cdp:datalake:us-west-1:acct:datalake:dl1', '--datalake dl1 --enable-ha --max-nodes 40'],
+    fieldHelp: {
+      datalake: 'Data lake name or CRN',
+      enableHA: 'Run highly available: more resilient, costs more',
+      maxNodes: 'Largest cluster size, 30 to 100; only for environments with compute clusters',
+      profilers: 'Which profilers to run; only for environments with compute clusters',
+      instanceTypes: 'Instance types to use; only for environments with compute clusters',
+    },
+    rules: [MAX_NODES],
+  },
+};
+
+const definition: ServiceDefinition = {
+  name: 'datacatalog',
+  topic: 'datacatalog',
+  summary: 'Data catalog: data shares for external users, profilers and tag suggestions.',
+  endpoint: 'api',
+  topics: {
+    shares: 'Data shares: tables offered to external users.',
+    'external-users': 'Users outside the platform who read data shares.',
+    tags: 'Compliance tags the profilers suggest.',
+    profilers: 'Catalog profilers of a data lake.',
+  },
+  shapes,
+  wire: operations,
+  cli,
+};
+
+export default definition;

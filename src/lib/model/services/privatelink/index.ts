@@ -1,0 +1,269 @@
+/**
+ * Private links to the control plane: the CLI half of the cloudprivatelinks
+ * model. Endpoint work is asynchronous; create, update, delete and migrate
+ * return a tracking id that `endpoints status` (and --wait) follows.
+ */
+import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
+import { operations, shapes } from './wire.js';
+
+type Req = Readonly<Record<string, unknown>>;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+
+/**
+ * How an account object names its credentials: AWS by a credential CRN or
+ * the cross-account role itself; Azure by a credential CRN or a client secret
+ * credential. Exactly one of the two.
+ */
+function credentialProblem(field: string, details: Record<string, unknown>, provider: 'AWS' | 'AZURE'): string | undefined {
+  const alt = provider === 'AWS' ? 'crossAccountRoleDetails' : 'azureClientSecretCredential';
+  const crn = given(details.credentialCrn);
+  const other = given(details[alt]);
+  if (crn && other) return `${field}: give either credentialCrn or ${alt}, not both`;
+  if (!crn && !other) return `${field}: credentials are missing; give credentialCrn or ${alt}`;
+  if (provider === 'AZURE' && isObj(details.azureClientSecretCredential)) {
+    const c = details.azureClientSecretCredential;
+    const missing = ['clientId', 'clientSecret', 'tenantId'].filter((k) => !given(c[k]));
+    if (missing.length > 0) return `${field}.azureClientSecretCredential needs ${missing.join(', ')}`;
+  }
+  return undefined;
+}
+
+/**
+ * The account object must match the cloud provider: AWS takes the AWS
+ * object, AZURE the Azure one, never both. `network` names the field that
+ * identifies the customer network and must be present.
+ */
+function accountRule(opts: {
+  aws: string;
+  azure: string;
+  /** The provider may be left out (then the object given decides). */
+  providerOptional?: boolean;
+  network?: { aws: string; azure: string };
+}): Rule {
+  return {
+    kind: 'custom',
+    field: 'cloudServiceProvider',
+    check: (r: Req) => {
+      const aws = r[opts.aws];
+      const azure = r[opts.azure];
+      if (given(aws) && given(azure)) return `give either ${opts.aws} or ${opts.azure}, not both`;
+      let provider = r.cloudServiceProvider as 'AWS' | 'AZURE' | undefined;
+      if (!provider && opts.providerOptional) provider = given(aws) ? 'AWS' : given(azure) ? 'AZURE' : undefined;
+      if (!provider) return `give ${opts.aws} (AWS) or ${opts.azure} (AZURE)`;
+      const field = provider === 'AWS' ? opts.aws : opts.azure;
+      const wrong = provider === 'AWS' ? opts.azure : opts.aws;
+      if (given(r[wrong])) return `${wrong} does not apply to ${provider}; give ${field}`;
+      const details = r[field];
+      if (!isObj(details)) return `${provider} needs ${field}`;
+      const network = opts.network?.[provider === 'AWS' ? 'aws' : 'azure'];
+      if (network && !given(details[network])) return `${field}.${network} is required`;
+      return credentialProblem(field, details, provider);
+    },
+  };
+}
+
+/** Authorize/revoke: AWS accounts are named by cloudAccountId, Azure ones by subscriptionId. */
+const ACCOUNT_ID_RULE: Rule = {
+  kind: 'custom',
+  field: 'cloudServiceProvider',
+  check: (r) => {
+    if (given(r.cloudAccountId) && given(r.subscriptionId)) return 'give either cloudAccountId (AWS) or subscriptionId (AZURE), not both';
+    if (r.cloudServiceProvider === 'AWS' && !given(r.cloudAccountId)) return 'AWS needs cloudAccountId';
+    if (r.cloudServiceProvider === 'AZURE' && !given(r.subscriptionId)) return 'AZURE needs subscriptionId';
+    if (r.cloudServiceProvider === 'AWS' && given(r.subscriptionId)) return 'subscriptionId does not apply to AWS';
+    if (r.cloudServiceProvider === 'AZURE' && given(r.cloudAccountId)) return 'cloudAccountId does not apply to AZURE';
+    if (!r.cloudServiceProvider && !given(r.cloudAccountId) && !given(r.subscriptionId))
+      return 'give cloudAccountId (AWS) or subscriptionId (AZURE)';
+    return undefined;
+  },
+};
+
+const STATUS_NETWORK_RULE: Rule = {
+  kind: 'custom',
+  field: 'cloudServiceProvider',
+  check: (r) => {
+    if (given(r.vpcId) && given(r.vNetId)) return 'give either vpcId (AWS) or vNetId (AZURE), not both';
+    if (r.cloudServiceProvider === 'AWS' && given(r.vNetId)) return 'vNetId does not apply to AWS; give vpcId';
+    if (r.cloudServiceProvider === 'AZURE' && given(r.vpcId)) return 'vpcId does not apply to AZURE; give vNetId';
+    if (!given(r.vpcId) && !given(r.vNetId)) return 'give vpcId (AWS) or vNetId (AZURE)';
+    return undefined;
+  },
+};
+
+/** Follows the endpoint work of a tracking id until every endpoint is done. */
+const WAIT: WaiterSpec = {
+  poll: 'listPrivateLinkEndpointStatuses',
+  input: { trackingId: 'response.trackingId' },
+  state: 'privatelinkEndpoints[].status',
+  success: ['SUCCESS'],
+  failure: ['ERROR'],
+  reason: "privatelinkEndpoints[?status=='ERROR'].join(': ', [serviceComponent || 'endpoint', error || 'failed'])",
+  interval: 5,
+  timeout: 1800,
+};
+
+const ENDPOINT_COLUMNS = {
+  component: 'serviceComponent',
+  status: 'status',
+  endpointId: 'endpointId',
+  dnsNames: "join(', ', dnsNames || `[]`)",
+  error: 'error',
+  created: 'creationTimestamp',
+};
+
+const SERVICE_COLUMNS = {
+  component: 'serviceComponent',
+  service: 'privateLinkService',
+  hostname: 'hostname',
+  zones: 'availabilityZoneList',
+  ports: 'vpceClientTcpPortList',
+};
+
+const AWS_DETAILS =
+  '\'{"cloudAccountId":"123456789012","credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d","subnetIds":["subnet-11","subnet-22"]}\'';
+
+const cli: Record<string, OperationCli> = {
+  createPrivateLinkEndpoint: {
+    command: 'endpoints create',
+    summary: 'Create private-link endpoints to the control plane in a customer network.',
+    description:
+      'The work runs in the background; the answer is a tracking id. With --wait, polls the endpoint statuses until every endpoint is SUCCESS (or one is ERROR, exit 5).',
+    examples: [
+      `--cloud-service-provider AWS --aws-account-details ${AWS_DETAILS} --enable-private-dns --wait`,
+      '--cloud-service-provider AZURE --azure-account-details \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:az-cred","subscriptionId":"sub-1","resourceGroup":"rg-net","location":"westus2","vNetId":"vnet-main","subnetId":"snet-1"}\'',
+    ],
+    fieldHelp: {
+      awsAccountDetails: 'AWS only: account, region, VPC, private subnets and credentials (credentialCrn or crossAccountRoleDetails)',
+      azureAccountDetails:
+        'AZURE only: subscription, resource group, location, VNet, subnet and credentials (credentialCrn or azureClientSecretCredential)',
+      enablePrivateDns: 'Create private DNS entries for the endpoints',
+      serviceGroup: 'Which endpoint services to connect; today only the control-plane group',
+      resourceTags: 'Tags put on the cloud resources created, e.g. key=team,value=data',
+    },
+    rules: [accountRule({ aws: 'awsAccountDetails', azure: 'azureAccountDetails', network: { aws: 'vpcId', azure: 'vNetId' } })],
+    wait: WAIT,
+  },
+  updatePrivateLinkEndpoint: {
+    command: 'endpoints update',
+    summary: 'Change the subnets, tags or resource group of existing private-link endpoints.',
+    examples: [
+      '--cloud-service-provider AWS --aws-account-info \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d"}\' --subnet-ids subnet-33 --update-operation APPEND --wait',
+    ],
+    fieldHelp: {
+      subnetIds: 'Subnets to add (APPEND) or to use instead of the current ones (REPLACE)',
+      updateOperation: 'APPEND (default) adds the subnets given; REPLACE swaps the current ones for them',
+      resourceTags: 'New tags for the cloud resources',
+      resourceGroup: 'AZURE only: the resource group to use',
+    },
+    rules: [
+      accountRule({ aws: 'awsAccountInfo', azure: 'azureAccountInfo', providerOptional: true, network: { aws: 'vpcId', azure: 'vNetId' } }),
+      {
+        kind: 'requires',
+        field: 'updateOperation',
+        needs: 'subnetIds',
+        message: '--update-operation applies to --subnet-ids; give the subnets',
+      },
+      {
+        kind: 'anyOf',
+        fields: ['subnetIds', 'resourceTags', 'resourceGroup'],
+        message: 'nothing to update: give --subnet-ids, --resource-tags or --resource-group',
+      },
+    ],
+    wait: WAIT,
+  },
+  deletePrivateLinkEndpoint: {
+    command: 'endpoints delete',
+    summary: 'Delete the private-link endpoints of a customer network.',
+    examples: [
+      '--cloud-service-provider AWS --aws-account-info \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d"}\' --yes --wait',
+    ],
+    destructive: true,
+    rules: [accountRule({ aws: 'awsAccountInfo', azure: 'azureAccountInfo', network: { aws: 'vpcId', azure: 'vNetId' } })],
+    wait: WAIT,
+  },
+  migratePrivateLinkEndpoints: {
+    command: 'endpoints migrate',
+    summary: 'Move AWS endpoints from the older endpoint services to the control-plane ones.',
+    description: 'AWS only. The VPC id, region and credentials are enough; everything else comes from what was stored at creation.',
+    examples: [
+      '--aws-account-info \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d"}\' --wait',
+    ],
+    rules: [
+      {
+        kind: 'custom',
+        field: 'awsAccountInfo',
+        check: (r) => {
+          const info = r.awsAccountInfo;
+          if (!isObj(info)) return undefined;
+          const missing = ['vpcId', 'region'].filter((k) => !given(info[k]));
+          if (missing.length > 0) return `awsAccountInfo needs ${missing.join(' and ')}`;
+          return credentialProblem('awsAccountInfo', info, 'AWS');
+        },
+      },
+    ],
+    wait: WAIT,
+  },
+  listPrivateLinkEndpointStatuses: {
+    command: 'endpoints status',
+    summary: 'Show how the endpoint work behind a tracking id is going, endpoint by endpoint.',
+    examples: ['--tracking-id 0f8a1c2e-7b3d-4e5f-9a6b-1c2d3e4f5a6b --output table'],
+    fieldHelp: { trackingId: 'The id returned by endpoints create, update, delete or migrate' },
+    columns: ENDPOINT_COLUMNS,
+    listKey: 'privatelinkEndpoints',
+  },
+  getPrivateLinkStatus: {
+    command: 'status',
+    summary: 'Tell whether a network has working private links: ENABLED, DISABLED or ERROR.',
+    examples: ['--cloud-service-provider AWS --vpc-id vpc-0a1b2c3d', '--cloud-service-provider AZURE --v-net-id vnet-main'],
+    fieldHelp: { vpcId: 'AWS VPC id', vNetId: 'Azure virtual network id', subnetIds: 'Deprecated; ignored' },
+    rules: [STATUS_NETWORK_RULE],
+  },
+  listPrivateLinkServicesForRegion: {
+    command: 'services list',
+    summary: 'List the private-link endpoint services offered in a region.',
+    examples: ['--region us-west-2 --output table'],
+    columns: SERVICE_COLUMNS,
+    listKey: 'listPrivateLinkServicesForRegionResults',
+  },
+  authorizePrivateLinkServiceAccess: {
+    command: 'access authorize',
+    summary: 'Allow a cloud account to connect to the private-link endpoint services.',
+    examples: [
+      '--cloud-service-provider AWS --cloud-account-id 123456789012 --region us-west-2',
+      '--cloud-service-provider AZURE --subscription-id 2f1e0d9c-8b7a-4654-3210-fedcba987654 --region westus2',
+    ],
+    fieldHelp: { cloudAccountId: 'AWS account id', subscriptionId: 'Azure subscription id' },
+    rules: [ACCOUNT_ID_RULE],
+    columns: { ...SERVICE_COLUMNS, status: 'authorizationStatus' },
+    listKey: 'authorizePrivateLinkServiceAccessResults',
+  },
+  revokePrivateLinkServiceAccess: {
+    command: 'access revoke',
+    summary: "Withdraw a cloud account's permission to connect to the private-link endpoint services.",
+    examples: ['--cloud-service-provider AWS --cloud-account-id 123456789012 --region us-west-2 --yes'],
+    fieldHelp: { cloudAccountId: 'AWS account id', subscriptionId: 'Azure subscription id' },
+    destructive: true,
+    rules: [ACCOUNT_ID_RULE],
+    columns: { component: 'serviceComponent', service: 'privateLinkService', status: 'revocationStatus' },
+    listKey: 'revokePrivateLinkServiceAccessResults',
+  },
+};
+
+const definition: ServiceDefinition = {
+  name: 'cloudprivatelinks',
+  topic: 'privatelink',
+  summary: 'Private-link endpoints from customer networks to the control plane.',
+  endpoint: 'api',
+  topics: {
+    endpoints: 'Private-link endpoints in a customer network and the work on them.',
+    services: 'Endpoint services offered per region.',
+    access: 'Which cloud accounts may connect to the endpoint services.',
+  },
+  shapes,
+  wire: operations,
+  cli,
+};
+
+export default definition;
