@@ -10,17 +10,23 @@ type Loader = () => Promise<{ default: ServiceDefinition }>;
 /** CLI topic -> loader. The one place a new service is registered. */
 const LOADERS: Readonly<Record<string, Loader>> = {
   iam: () => import('./services/iam/index.js'),
+  datalake: () => import('./services/datalake/index.js'),
+  compute: () => import('./services/compute/index.js'),
   privatelink: () => import('./services/privatelink/index.js'),
   datacatalog: () => import('./services/datacatalog/index.js'),
   lakehouse: () => import('./services/lakehouse/index.js'),
+  dataflow: () => import('./services/dataflow/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
 const WIRE_NAMES: Readonly<Record<string, string>> = {
   iam: 'iam',
+  datalake: 'datalake',
+  compute: 'compute',
   cloudprivatelinks: 'privatelink',
   datacatalog: 'datacatalog',
   lakehouseopt: 'lakehouse',
+  dfworkload: 'dataflow',
 };
 
 const loaded = new Map<string, Promise<Service>>();
