@@ -2,6 +2,8 @@
  * The one place that decides TTY, colour, terminal width, pager, prompts and
  * progress. Commands never touch process.stdout directly.
  */
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import type { Writable } from 'node:stream';
 
 export type ColorMode = 'on' | 'off' | 'auto';
@@ -15,7 +17,7 @@ export interface IOOptions {
 }
 
 export class IO {
-  readonly out: Writable & { isTTY?: boolean; columns?: number };
+  readonly out: Writable & { isTTY?: boolean; columns?: number; rows?: number };
   readonly err: Writable & { isTTY?: boolean };
   readonly stdinIsTTY: boolean;
   private readonly env: Readonly<Record<string, string | undefined>>;
@@ -38,8 +40,9 @@ export class IO {
     return Boolean(this.err.isTTY);
   }
 
+  /** Width tables fit: $COLUMNS, else the terminal's, else 100. */
   get columns(): number {
-    return this.out.columns ?? (Number(this.env.COLUMNS) || 100);
+    return Number(this.env.COLUMNS) || this.out.columns || 100;
   }
 
   /** Colour only on a terminal and never with NO_COLOR, unless forced on. */
@@ -57,8 +60,9 @@ export class IO {
     return this.stdinIsTTY && this.stdoutIsTTY;
   }
 
+  /** Paging only for a person at a terminal, and not with --no-pager. */
   get pagerWanted(): boolean {
-    return this.opts.pager !== false && this.stdoutIsTTY && this.env.CDPCTL_PAGER !== '';
+    return this.opts.pager !== false && this.stdoutIsTTY;
   }
 
   /** Writes to stdout and waits for the stream to drain (back-pressure for big listings). */
@@ -74,21 +78,61 @@ export class IO {
     this.err.write(`${message}\n`);
   }
 
-  /** Shows text through $PAGER (default `less -FRX`) when it is taller than the screen. */
-  async page(text: string): Promise<void> {
-    const rows = (process.stdout.rows ?? 40) - 1;
-    if (!this.pagerWanted || text.split('\n').length <= rows) return this.write(text);
-    const pager = this.env.CDPCTL_PAGER ?? this.env.PAGER ?? 'less -FRX';
-    const { spawn } = await import('node:child_process');
-    await new Promise<void>((resolve) => {
-      const child = spawn(pager, { shell: true, stdio: ['pipe', 'inherit', 'inherit'] });
-      child.on('error', () => {
-        this.out.write(text);
-        resolve();
-      });
-      child.stdin.on('error', () => undefined);
-      child.on('close', () => resolve());
-      child.stdin.end(text);
-    });
+  /** Terminal height (rows) of stdout; 40 when unknown. */
+  get rows(): number {
+    return this.out.rows ?? (Number(this.env.LINES) || 40);
   }
+
+  /**
+   * The pager command: $CDPCTL_PAGER, then $PAGER, then `less` if it is
+   * installed. Undefined when there is none, or it is set to "" or "cat".
+   */
+  pagerCommand(): string | undefined {
+    const given = this.env.CDPCTL_PAGER ?? this.env.PAGER;
+    if (given !== undefined) return given.trim() === '' || given.trim() === 'cat' ? undefined : given;
+    return onPath('less', this.env.PATH) ? 'less' : undefined;
+  }
+
+  /**
+   * Shows text through the pager when stdout is a terminal, paging is wanted
+   * and the text is taller than the screen; otherwise writes it. `less` gets
+   * LESS=FRX (quit if one screen, keep colours, leave the text on screen)
+   * unless the user set LESS. A pager that cannot start falls back to writing.
+   */
+  async page(text: string): Promise<void> {
+    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+    const pager = this.pagerWanted && lines >= this.rows ? this.pagerCommand() : undefined;
+    if (!pager) return this.write(text);
+    const { spawn } = await import('node:child_process');
+    const env: Record<string, string | undefined> = { ...this.env, LESS: this.env.LESS ?? 'FRX', LV: this.env.LV ?? '-c' };
+    const ok = await new Promise<boolean>((resolve) => {
+      const child = spawn(pager, { shell: true, env: env as NodeJS.ProcessEnv, stdio: ['pipe', this.pagerStdout(), 'inherit'] });
+      child.on('error', () => resolve(false));
+      child.stdin?.on('error', () => undefined);
+      // 127/126: the shell could not find or run the pager; nothing was shown.
+      child.on('close', (code) => resolve(code !== 127 && code !== 126));
+      child.stdin?.end(text);
+    });
+    if (!ok) await this.write(text);
+  }
+
+  /** The pager writes straight to our stdout's descriptor when it has one. */
+  private pagerStdout(): 'inherit' | number {
+    const fd = (this.out as { fd?: unknown }).fd;
+    return this.out === process.stdout ? 'inherit' : typeof fd === 'number' ? fd : 'inherit';
+  }
+}
+
+/** Whether a command name is an executable on PATH. */
+function onPath(name: string, path = ''): boolean {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return true;
+    } catch {
+      // keep looking
+    }
+  }
+  return false;
 }

@@ -50,14 +50,40 @@ export function listOf(value: JsonValue, listKey?: string): unknown[] | undefine
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/** A cell: scalars as they are, times in the user's zone (tables only), objects as compact JSON. */
-export function cell(v: unknown, localTime = false): string {
+/**
+ * A wire time in the user's time zone ($TZ, else the system's) for people:
+ * `2026-11-22 11:00:00 GMT+1`. Sortable, fixed width, and says which zone.
+ */
+export function localTime(iso: string, timeZone?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    })
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  ) as Record<string, string>;
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName ?? ''}`.trimEnd();
+}
+
+/**
+ * A cell: scalars as they are, objects as compact JSON. With `localTime`
+ * (tables), wire times are shown in the user's zone; json, yaml, jsonl and
+ * text keep the wire value.
+ */
+export function cell(v: unknown, localTimes: boolean | { timeZone?: string } = false): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') {
-    if (localTime && ISO.test(v)) {
-      const d = new Date(v);
-      if (!Number.isNaN(d.getTime())) return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-    }
+    if (localTimes && ISO.test(v)) return localTime(v, typeof localTimes === 'object' ? localTimes.timeZone : undefined);
     return v;
   }
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
@@ -105,7 +131,7 @@ export function textObject(value: unknown, prefix = ''): string {
 
 export async function formatTable(
   value: unknown,
-  opts: { columns?: Columns; listKey?: string; width: number; color: boolean },
+  opts: { columns?: Columns; listKey?: string; width: number; color: boolean; timeZone?: string },
 ): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const items = listOf(value, opts.listKey);
@@ -113,7 +139,8 @@ export async function formatTable(
   if (items) {
     if (items.length === 0) return '(no items)\n';
     const cols = columnsFor(items, opts.columns);
-    const rows = items.map((item) => cols.map(([, get]) => cell(get(item), true)));
+    const times = { timeZone: opts.timeZone };
+    const rows = items.map((item) => cols.map(([, get]) => cell(get(item), times)));
     const widths = fitWidths(
       cols.map(([h], i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
       opts.width,
@@ -131,7 +158,7 @@ export async function formatTable(
   const keyW = Math.min(40, Math.max(3, ...entries.map(([k]) => k.length)) + 2);
   const valW = Math.max(10, opts.width - keyW - 3);
   const table = new Table({ colWidths: [keyW, valW], wordWrap: true, wrapOnWordBoundary: false, style });
-  for (const [k, v] of entries) table.push([k, cell(v, true)]);
+  for (const [k, v] of entries) table.push([k, cell(v, { timeZone: opts.timeZone })]);
   return table.toString() + '\n';
 }
 
