@@ -1,13 +1,377 @@
-/** iam operations: wire in, plain result out; the rules live in backend.ts. */
-import type { Handler } from '../../types.js';
-import { notFound } from '../../errors.js';
-import { KIND, type UserRecord } from './records.js';
+/**
+ * iam operations: request in, backend call, plain wire response out. Each
+ * handler first says what access it needs: `read`/`write` on iam, unless the
+ * target is the caller itself (self-service: own user, keys, SSH keys,
+ * password). The rules themselves live in backend.ts.
+ */
+import type { Doc, Handler, RequestContext } from '../../types.js';
+import { page } from '../../paging.js';
+import { IamBackend } from './backend.js';
+
+const s = (v: unknown): string => String(v);
+const opt = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
+const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** Drops undefined nextToken so responses carry it only when there is more. */
+const paged = (key: string, items: unknown[], nextToken?: string): Doc => (nextToken ? { [key]: items, nextToken } : { [key]: items });
+
+type Op = (b: IamBackend, req: Doc, ctx: RequestContext) => Doc;
+
+const op =
+  (fn: Op): Handler =>
+  (req, ctx) =>
+    fn(new IamBackend(ctx), req, ctx);
+
+/** Open to every authenticated caller. */
+const open = op;
+const read =
+  (name: string, fn: Op): Handler =>
+  (req, ctx) => {
+    const b = new IamBackend(ctx);
+    b.authorize('read', name);
+    return fn(b, req, ctx);
+  };
+const write =
+  (name: string, fn: Op): Handler =>
+  (req, ctx) => {
+    const b = new IamBackend(ctx);
+    b.authorize('write', name);
+    return fn(b, req, ctx);
+  };
+
+const deleted = (r: ReturnType<IamBackend['deleteUser']>): Doc => ({ ...r });
 
 export const handlers: Record<string, Handler> = {
-  getUser: (req, ctx) => {
-    const id = typeof req.userId === 'string' ? req.userId : undefined;
-    const user = id ? ctx.store.get<UserRecord>(KIND.user, id) : ctx.store.getByCrn<UserRecord>(ctx.caller.actorCrn)?.doc;
-    if (!user) throw notFound(`user ${id ?? ctx.caller.actorCrn} not found`);
-    return { user };
-  },
+  // ---------------------------------------------------------------- users
+  createUser: write('createUser', (b, req) => ({ user: b.userOut(b.createUser(req)) })),
+  getUser: op((b, req) => {
+    const u = b.userOrCaller(req.userId);
+    b.authorize('read', 'getUser', u.crn);
+    return { user: b.userOut(u) };
+  }),
+  updateUser: write('updateUser', (b, req) => ({ user: b.userOut(b.updateUser(s(req.user), req.active)) })),
+  deleteUser: write('deleteUser', (b, req) => deleted(b.deleteUser(s(req.userId)))),
+  unlockUserInControlPlane: write('unlockUserInControlPlane', (b, req) => ({ user: b.userOut(b.unlockUser(s(req.user))) })),
+  listUsers: read('listUsers', (b, req) => {
+    const p = b.listUsers(req);
+    return paged(
+      'users',
+      p.items.map((u) => b.userOut(u)),
+      p.nextToken,
+    );
+  }),
+  migrateUsersToIdentityProvider: write('migrateUsersToIdentityProvider', (b, req) => ({
+    numberOfUpdatedUsers: b.migrateUsers(s(req.originalProviderName), s(req.newProviderName)),
+  })),
+
+  // ---------------------------------------------------------------- machine users
+  createMachineUser: write('createMachineUser', (b, req) => ({
+    machineUser: b.machineUserOut(b.createMachineUser(s(req.machineUserName))),
+  })),
+  deleteMachineUser: write('deleteMachineUser', (b, req) => deleted(b.deleteMachineUser(s(req.machineUserName)))),
+  unlockMachineUserInControlPlane: write('unlockMachineUserInControlPlane', (b, req) => ({
+    machineUser: b.machineUserOut(b.unlockMachineUser(s(req.machineUser))),
+  })),
+  listMachineUsers: read('listMachineUsers', (b, req) => {
+    const p = b.listMachineUsers(req);
+    return paged(
+      'machineUsers',
+      p.items.map((m) => b.machineUserOut(m)),
+      p.nextToken,
+    );
+  }),
+
+  // ---------------------------------------------------------------- groups and membership
+  createGroup: write('createGroup', (b, req) => ({ group: b.groupOut(b.createGroup(req)) })),
+  updateGroup: write('updateGroup', (b, req) => ({ group: b.groupOut(b.updateGroup(s(req.groupName), req.syncMembershipOnUserLogin)) })),
+  deleteGroup: write('deleteGroup', (b, req) => {
+    b.deleteGroup(s(req.groupName));
+    return {};
+  }),
+  listGroups: read('listGroups', (b, req) => {
+    const p = b.listGroups(req);
+    return paged(
+      'groups',
+      p.items.map((g) => b.groupOut(g)),
+      p.nextToken,
+    );
+  }),
+  addUserToGroup: write('addUserToGroup', (b, req) => {
+    b.addMember(s(req.groupName), b.user(s(req.userId)).crn);
+    return {};
+  }),
+  removeUserFromGroup: write('removeUserFromGroup', (b, req) => {
+    b.removeMember(s(req.groupName), b.user(s(req.userId)).crn);
+    return {};
+  }),
+  addMachineUserToGroup: write('addMachineUserToGroup', (b, req) => {
+    b.addMember(s(req.groupName), b.machineUser(s(req.machineUserName)).crn);
+    return {};
+  }),
+  removeMachineUserFromGroup: write('removeMachineUserFromGroup', (b, req) => {
+    b.removeMember(s(req.groupName), b.machineUser(s(req.machineUserName)).crn);
+    return {};
+  }),
+  listGroupMembers: read('listGroupMembers', (b, req) => {
+    const p = page(b.membersOf(b.group(s(req.groupName)).crn), req);
+    return paged('memberCrns', p.items, p.nextToken);
+  }),
+  listGroupsForUser: op((b, req) => {
+    const u = b.user(s(req.userId));
+    b.authorize('read', 'listGroupsForUser', u.crn);
+    const p = page(b.groupsOf(u.crn), req);
+    return paged('groupCrns', p.items, p.nextToken);
+  }),
+  listGroupsForMachineUser: op((b, req) => {
+    const m = b.machineUser(s(req.machineUserName));
+    b.authorize('read', 'listGroupsForMachineUser', m.crn);
+    const p = page(b.groupsOf(m.crn), req);
+    return paged('groupCrns', p.items, p.nextToken);
+  }),
+
+  // ---------------------------------------------------------------- roles
+  assignUserRole: write('assignUserRole', (b, req) => {
+    b.assignRole(b.user(s(req.user)).crn, s(req.role));
+    return {};
+  }),
+  unassignUserRole: write('unassignUserRole', (b, req) => {
+    b.unassignRole(b.user(s(req.user)).crn, s(req.role));
+    return {};
+  }),
+  assignMachineUserRole: write('assignMachineUserRole', (b, req) => {
+    b.assignRole(b.machineUser(s(req.machineUserName)).crn, s(req.role));
+    return {};
+  }),
+  unassignMachineUserRole: write('unassignMachineUserRole', (b, req) => {
+    b.unassignRole(b.machineUser(s(req.machineUserName)).crn, s(req.role));
+    return {};
+  }),
+  assignGroupRole: write('assignGroupRole', (b, req) => {
+    b.assignRole(b.group(s(req.groupName)).crn, s(req.role));
+    return {};
+  }),
+  unassignGroupRole: write('unassignGroupRole', (b, req) => {
+    b.unassignRole(b.group(s(req.groupName)).crn, s(req.role));
+    return {};
+  }),
+  assignUserResourceRole: write('assignUserResourceRole', (b, req) => {
+    b.assignResourceRole(b.user(s(req.user)).crn, s(req.resourceRoleCrn), s(req.resourceCrn));
+    return {};
+  }),
+  unassignUserResourceRole: write('unassignUserResourceRole', (b, req) => {
+    b.unassignResourceRole(b.user(s(req.user)).crn, s(req.resourceRoleCrn), s(req.resourceCrn));
+    return {};
+  }),
+  assignMachineUserResourceRole: write('assignMachineUserResourceRole', (b, req) => {
+    b.assignResourceRole(b.machineUser(s(req.machineUserName)).crn, s(req.resourceRoleCrn), s(req.resourceCrn));
+    return {};
+  }),
+  unassignMachineUserResourceRole: write('unassignMachineUserResourceRole', (b, req) => {
+    b.unassignResourceRole(b.machineUser(s(req.machineUserName)).crn, s(req.resourceRoleCrn), s(req.resourceCrn));
+    return {};
+  }),
+  assignGroupResourceRole: write('assignGroupResourceRole', (b, req) => {
+    b.assignResourceRole(b.group(s(req.groupName)).crn, s(req.resourceRoleCrn), s(req.resourceCrn));
+    return {};
+  }),
+  unassignGroupResourceRole: write('unassignGroupResourceRole', (b, req) => {
+    b.unassignResourceRole(b.group(s(req.groupName)).crn, s(req.resourceRoleCrn), s(req.resourceCrn));
+    return {};
+  }),
+  listUserAssignedRoles: op((b, req) => {
+    const crn = opt(req.user) ? b.user(s(req.user)).crn : b.caller.actorCrn;
+    b.authorize('read', 'listUserAssignedRoles', crn);
+    const p = page(b.assignedRoles(crn), req);
+    return paged('roleCrns', p.items, p.nextToken);
+  }),
+  listUserAssignedResourceRoles: op((b, req) => {
+    const crn = opt(req.user) ? b.user(s(req.user)).crn : b.caller.actorCrn;
+    b.authorize('read', 'listUserAssignedResourceRoles', crn);
+    const p = page(b.assignedResourceRoles(crn), req);
+    return paged('resourceAssignments', p.items, p.nextToken);
+  }),
+  listMachineUserAssignedRoles: op((b, req) => {
+    const crn = b.machineUser(s(req.machineUserName)).crn;
+    b.authorize('read', 'listMachineUserAssignedRoles', crn);
+    const p = page(b.assignedRoles(crn), req);
+    return paged('roleCrns', p.items, p.nextToken);
+  }),
+  listMachineUserAssignedResourceRoles: op((b, req) => {
+    const crn = b.machineUser(s(req.machineUserName)).crn;
+    b.authorize('read', 'listMachineUserAssignedResourceRoles', crn);
+    const p = page(b.assignedResourceRoles(crn), req);
+    return paged('resourceAssignments', p.items, p.nextToken);
+  }),
+  listGroupAssignedRoles: read('listGroupAssignedRoles', (b, req) => {
+    const p = page(b.assignedRoles(b.group(s(req.groupName)).crn), req);
+    return paged('roleCrns', p.items, p.nextToken);
+  }),
+  listGroupAssignedResourceRoles: read('listGroupAssignedResourceRoles', (b, req) => {
+    const p = page(b.assignedResourceRoles(b.group(s(req.groupName)).crn), req);
+    return paged('resourceAssignments', p.items, p.nextToken);
+  }),
+  listResourceAssignees: read('listResourceAssignees', (b, req) => {
+    const p = page(b.resourceAssignees(s(req.resourceCrn)), req);
+    return paged('resourceAssignees', p.items, p.nextToken);
+  }),
+  listRoles: open((b, req) => {
+    const p = page(b.listRoles(names(req.roleNames)), req);
+    return paged('roles', p.items, p.nextToken);
+  }),
+  listResourceRoles: open((b, req) => {
+    const p = page(b.listResourceRoles(names(req.resourceRoleNames)), req);
+    return paged('resourceRoles', p.items, p.nextToken);
+  }),
+
+  // ---------------------------------------------------------------- access keys
+  createUserAccessKey: op((b, req) => {
+    const actorCrn = opt(req.user) ? b.user(s(req.user)).crn : b.caller.actorCrn;
+    b.authorize('write', 'createUserAccessKey', actorCrn);
+    return b.createAccessKey(actorCrn, req.type);
+  }),
+  createMachineUserAccessKey: op((b, req) => {
+    const m = b.machineUser(s(req.machineUserName));
+    b.authorize('write', 'createMachineUserAccessKey', m.crn);
+    return b.createAccessKey(m.crn, req.type);
+  }),
+  getAccessKey: op((b, req) => {
+    const k = b.accessKeyOrCurrent(req.accessKeyId);
+    b.authorize('read', 'getAccessKey', k.actorCrn);
+    return { accessKey: b.keyOut(k) };
+  }),
+  updateAccessKey: op((b, req) => {
+    const k = b.accessKey(s(req.accessKeyId));
+    b.authorize('write', 'updateAccessKey', k.actorCrn);
+    return { accessKey: b.keyOut(b.updateAccessKey(k.accessKeyId, req.status)) };
+  }),
+  deleteAccessKey: op((b, req) => {
+    const k = b.accessKey(s(req.accessKeyId));
+    b.authorize('write', 'deleteAccessKey', k.actorCrn);
+    b.deleteAccessKey(k.accessKeyId);
+    return {};
+  }),
+  listAccessKeys: op((b, req) => {
+    // Callers who may not read iam see their own keys only.
+    const own = b.accessLevel() === 'none' ? b.caller.actorCrn : undefined;
+    const p = b.listAccessKeys(req, own);
+    return paged(
+      'accessKeys',
+      p.items.map((k) => b.keyOut(k)),
+      p.nextToken,
+    );
+  }),
+
+  // ---------------------------------------------------------------- SSH keys
+  addSshPublicKey: op((b, req) => {
+    const actorCrn = opt(req.actorCrn) ?? b.caller.actorCrn;
+    b.authorize('write', 'addSshPublicKey', actorCrn);
+    return { sshPublicKey: b.sshKeyOut(b.addSshKey(actorCrn, s(req.publicKey), req.description)) };
+  }),
+  describeSshPublicKey: op((b, req) => {
+    const actorCrn = opt(req.actorCrn) ?? b.caller.actorCrn;
+    b.authorize('read', 'describeSshPublicKey', actorCrn);
+    return { sshPublicKey: b.sshKeyOut(b.sshKey(actorCrn, s(req.crnOrFingerprint))) };
+  }),
+  deleteSshPublicKey: op((b, req) => {
+    const actorCrn = opt(req.actorCrn) ?? b.caller.actorCrn;
+    b.authorize('write', 'deleteSshPublicKey', actorCrn);
+    b.deleteSshKey(actorCrn, s(req.crnOrFingerprint));
+    return {};
+  }),
+  listSshPublicKeys: op((b, req) => {
+    const actorCrn = opt(req.actorCrn) ?? b.caller.actorCrn;
+    b.authorize('read', 'listSshPublicKeys', actorCrn);
+    return { sshPublicKeys: b.sshKeys(actorCrn).map((k) => b.sshKeyOut(k)) };
+  }),
+
+  // ---------------------------------------------------------------- identity providers
+  createSamlProvider: write('createSamlProvider', (b, req) => ({ samlProvider: b.samlProviderOut(b.createSamlProvider(req)) })),
+  updateSamlProvider: write('updateSamlProvider', (b, req) => ({ samlProvider: b.samlProviderOut(b.updateSamlProvider(req)) })),
+  describeSamlProvider: read('describeSamlProvider', (b, req) => ({
+    samlProvider: b.samlProviderOut(b.samlProvider(s(req.samlProviderName))),
+  })),
+  deleteSamlProvider: write('deleteSamlProvider', (b, req) => {
+    b.deleteSamlProvider(s(req.samlProviderName));
+    return {};
+  }),
+  listSamlProviders: read('listSamlProviders', (b, req) => {
+    const p = b.listSamlProviders(req);
+    return paged(
+      'samlProviders',
+      p.items.map((x) => b.samlProviderOut(x)),
+      p.nextToken,
+    );
+  }),
+  setSamlAuthnRequestSigningKey: write('setSamlAuthnRequestSigningKey', (b, req) => b.setAuthnRequestSigningKey(req)),
+  setSamlResponseDecryptionKey: write('setSamlResponseDecryptionKey', (b, req) => b.setResponseDecryptionKey(req)),
+  createLdapProvider: write('createLdapProvider', (b, req) => ({ ldapProvider: b.ldapProviderOut(b.createLdapProvider(req)) })),
+  updateLdapProvider: write('updateLdapProvider', (b, req) => ({ ldapProvider: b.ldapProviderOut(b.updateLdapProvider(req)) })),
+  getDefaultIdentityProvider: open((b) => ({ crn: b.defaultIdentityProviderCrn() })),
+  setDefaultIdentityProvider: write('setDefaultIdentityProvider', (b, req) => {
+    b.setDefaultIdentityProvider(s(req.nameOrCrn));
+    return {};
+  }),
+
+  // ---------------------------------------------------------------- SCIM tokens
+  createScimAccessToken: write('createScimAccessToken', (b, req) =>
+    b.createScimToken(s(req.identityProviderNameOrCrn), Number(req.accessTokenLifetimeDays)),
+  ),
+  listScimAccessTokens: read('listScimAccessTokens', (b, req) => {
+    const p = page(b.scimTokens(s(req.identityProviderNameOrCrn)), req);
+    return paged(
+      'accessTokens',
+      p.items.map((t) => b.scimTokenOut(t)),
+      p.nextToken,
+    );
+  }),
+  deleteScimAccessToken: write('deleteScimAccessToken', (b, req) => {
+    b.deleteScimToken(s(req.accessTokenIdOrCrn));
+    return {};
+  }),
+
+  // ---------------------------------------------------------------- account
+  getAccount: open((b) => ({ account: b.accountOut() })),
+  enableClouderaSSOLogin: write('enableClouderaSSOLogin', (b) => {
+    b.setAccountSwitch('clouderaSSOLoginEnabled', true);
+    return {};
+  }),
+  disableClouderaSSOLogin: write('disableClouderaSSOLogin', (b) => {
+    b.setAccountSwitch('clouderaSSOLoginEnabled', false);
+    return {};
+  }),
+  enableUserWorkloadPasswordChangedNotifications: write('enableUserWorkloadPasswordChangedNotifications', (b) => ({
+    account: b.accountOut(b.setAccountSwitch('userWorkloadPasswordChangedNotifications', true)),
+  })),
+  disableUserWorkloadPasswordChangedNotifications: write('disableUserWorkloadPasswordChangedNotifications', (b) => ({
+    account: b.accountOut(b.setAccountSwitch('userWorkloadPasswordChangedNotifications', false)),
+  })),
+  getAccountMessages: open((b) => {
+    const m = b.account().contactYourAdministratorMessage;
+    return m !== undefined ? { contactYourAdministratorMessage: m } : {};
+  }),
+  setAccountMessages: write('setAccountMessages', (b, req) => {
+    b.setAccountMessages(req.contactYourAdministratorMessage);
+    return {};
+  }),
+
+  // ---------------------------------------------------------------- workload passwords and tokens
+  setWorkloadPasswordPolicy: write('setWorkloadPasswordPolicy', (b, req) => {
+    b.setPasswordPolicy(req);
+    return {};
+  }),
+  unsetWorkloadPasswordPolicy: write('unsetWorkloadPasswordPolicy', (b, req) => {
+    b.unsetPasswordPolicy(req.unsetGlobalPasswordPolicy, req.unsetMachineUsersPasswordPolicy);
+    return {};
+  }),
+  setWorkloadPassword: op((b, req) => {
+    const actorCrn = opt(req.actorCrn) ?? b.caller.actorCrn;
+    b.authorize('write', 'setWorkloadPassword', actorCrn);
+    b.setWorkloadPassword(actorCrn, s(req.password));
+    return {};
+  }),
+  unsetWorkloadPasswordMinLifetime: write('unsetWorkloadPasswordMinLifetime', (b, req) => {
+    b.unsetPasswordMinLifetime(s(req.actorCrn));
+    return {};
+  }),
+  generateWorkloadAuthToken: open((b, req) => b.generateWorkloadToken(req)),
 };

@@ -7,6 +7,19 @@ export const KIND = {
   machineUser: 'iam.machineUser',
   accessKey: 'iam.accessKey',
   workloadToken: 'iam.workloadToken',
+  group: 'iam.group',
+  /** Two rows per membership: one under the group, one under the member. */
+  membership: 'iam.membership',
+  roleAssignment: 'iam.roleAssignment',
+  /** Two rows per assignment: one under the assignee, one under the resource. */
+  resourceAssignment: 'iam.resourceAssignment',
+  sshKey: 'iam.sshKey',
+  samlProvider: 'iam.samlProvider',
+  ldapProvider: 'iam.ldapProvider',
+  scimToken: 'iam.scimToken',
+  account: 'iam.account',
+  workloadPassword: 'iam.workloadPassword',
+  workloadUsername: 'iam.workloadUsername',
 } as const;
 
 export type AccessKeyType = 'V1' | 'V2' | 'V3';

@@ -1,0 +1,61 @@
+/**
+ * OpenSSH public keys (the one-line `type base64 [comment]` form, RFC 4253
+ * wire blob inside). Only RSA and Ed25519 are accepted; the fingerprint is
+ * what `ssh-keygen -l` prints: SHA256: and the unpadded base64 of the
+ * blob's sha256.
+ */
+import { createHash } from 'node:crypto';
+import { invalid } from '../../errors.js';
+
+export interface ParsedSshKey {
+  readonly type: 'ssh-rsa' | 'ssh-ed25519';
+  /** `type base64 [comment]`, whitespace normalised. */
+  readonly text: string;
+  readonly fingerprint: string;
+}
+
+/** Reads the length-prefixed fields of an SSH wire blob. */
+class BlobReader {
+  private at = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  field(): Buffer {
+    if (this.at + 4 > this.buf.length) throw invalid('the public key blob is truncated');
+    const len = this.buf.readUInt32BE(this.at);
+    const start = this.at + 4;
+    if (start + len > this.buf.length) throw invalid('the public key blob is truncated');
+    this.at = start + len;
+    return this.buf.subarray(start, start + len);
+  }
+
+  done(): boolean {
+    return this.at === this.buf.length;
+  }
+}
+
+export const sshFingerprint = (blob: Buffer): string => `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+
+export function parseSshPublicKey(input: string): ParsedSshKey {
+  const parts = input.trim().split(/\s+/);
+  const [type, body, ...comment] = parts;
+  if (!type || !body) throw invalid('the public key must be one line: "<type> <base64> [comment]"');
+  if (type === 'ssh-dss' || type.startsWith('ecdsa-') || type.startsWith('sk-')) {
+    throw invalid(`unsupported SSH key type ${type}: only RSA and ED25519 keys are accepted`);
+  }
+  if (type !== 'ssh-rsa' && type !== 'ssh-ed25519') throw invalid(`unsupported SSH key type ${type.slice(0, 64)}`);
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) throw invalid('the public key body is not base64');
+  const blob = Buffer.from(body, 'base64');
+  const r = new BlobReader(blob);
+  if (r.field().toString('latin1') !== type) throw invalid(`the key body does not hold a ${type} key`);
+  if (type === 'ssh-rsa') {
+    const e = r.field();
+    const n = r.field();
+    // mpint: a leading zero byte keeps the number positive; it is not part of the size.
+    const bits = (n[0] === 0 ? n.length - 1 : n.length) * 8;
+    if (e.length === 0 || bits < 1024) throw invalid('RSA keys must be at least 1024 bits');
+  } else if (r.field().length !== 32) {
+    throw invalid('an ED25519 public key is 32 bytes');
+  }
+  if (!r.done()) throw invalid('the public key blob has trailing data');
+  return { type, text: [type, body, ...comment].join(' '), fingerprint: sshFingerprint(blob) };
+}
