@@ -8,4 +8,6 @@ type Loader = () => Promise<{ default: ServiceModule }>;
 
 export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
   iam: () => import('./iam/index.js'),
+  cloudprivatelinks: () => import('./cloudprivatelinks/index.js'),
+  datacatalog: () => import('./datacatalog/index.js'),
 };
