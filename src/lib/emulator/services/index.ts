@@ -10,4 +10,5 @@ export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
   iam: () => import('./iam/index.js'),
   cloudprivatelinks: () => import('./cloudprivatelinks/index.js'),
   datacatalog: () => import('./datacatalog/index.js'),
+  lakehouseopt: () => import('./lakehouseopt/index.js'),
 };

@@ -190,7 +190,7 @@ const cli: Record<string, OperationCli> = {
       profiledSince: 'Only suggestions from profiling after this time (ISO 8601)',
     },
     listKey: 'suggestedTags',
-    columns: { asset: 'qualifiedName', tags: "join(', ', tags || `[]`)" },
+    columns: { asset: 'qualifiedName', tags: 'tags' },
   },
   reviewSuggestedTags: {
     command: 'tags review',
@@ -201,7 +201,7 @@ const cli: Record<string, OperationCli> = {
     fieldHelp: { assets: 'JSON list of {qualifiedName, tags}', action: 'ACCEPT applies the tags; REJECT dismisses them' },
     rules: [NON_EMPTY('assets', 'asset')],
     listKey: 'reviewedTags',
-    columns: { asset: 'qualifiedName', status: 'status', tags: "join(', ', tagsUpdated || `[]`)" },
+    columns: { asset: 'qualifiedName', status: 'status', tags: 'tagsUpdated' },
   },
 
   // profilers

@@ -140,7 +140,7 @@ const cli: Record<string, OperationCli> = {
       namespace: 'namespace',
       table: 'tableName',
       status: 'status',
-      policies: "join(', ', policies || `[]`)",
+      policies: 'policies',
       lastRun: 'lastExecutionTime',
     },
   },
@@ -272,7 +272,7 @@ const cli: Record<string, OperationCli> = {
     examples: [`${HUB} --policy-name nightly-compaction`],
     rules: required('datahubCrn', 'policyName'),
     listKey: 'associations',
-    columns: { namespace: 'namespace', tables: "join(', ', tables || `[]`)" },
+    columns: { namespace: 'namespace', tables: 'tables' },
   },
   getAssociatedNamespaces: {
     command: 'policies associated-namespaces',

@@ -108,7 +108,7 @@ const ENDPOINT_COLUMNS = {
   component: 'serviceComponent',
   status: 'status',
   endpointId: 'endpointId',
-  dnsNames: "join(', ', dnsNames || `[]`)",
+  dnsNames: 'dnsNames',
   error: 'error',
   created: 'creationTimestamp',
 };

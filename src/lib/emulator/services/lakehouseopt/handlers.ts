@@ -1,0 +1,36 @@
+/** lakehouseopt operations: wire in, plain result out; the rules live in backend.ts. */
+import type { Handler } from '../../types.js';
+import * as b from './backend.js';
+
+export const handlers: Record<string, Handler> = {
+  listEnvironments: (req, ctx) => b.listEnvironments(req, ctx),
+  getCloDatahub: (req, ctx) => b.getCloDatahub(req, ctx),
+  getDatahubCrn: (req, ctx) => b.getDatahubCrn(req, ctx),
+  getHealth: (req, ctx) => b.getHealth(req, ctx),
+  getNamespaces: (req, ctx) => b.getNamespaces(req, ctx),
+  getScripts: (req, ctx) => b.getScripts(req, ctx),
+  getTimezones: () => b.getTimezones(),
+  listTables: (req, ctx) => b.listTables(req, ctx),
+  getTableNames: (req, ctx) => b.getTableNames(req, ctx),
+  getTablePolicies: (req, ctx) => b.getTablePolicies(req, ctx),
+  getTableStatusDetails: (req, ctx) => b.getTableStatusDetails(req, ctx),
+  pauseTable: (req, ctx) => b.pauseTable(req, ctx),
+  unpauseTable: (req, ctx) => b.unpauseTable(req, ctx),
+  changeTablePolicy: (req, ctx) => b.changeTablePolicy(req, ctx),
+  createTablePoliciesAssociations: (req, ctx) => b.createTablePoliciesAssociations(req, ctx),
+  createPolicy: (req, ctx) => b.createPolicy(req, ctx),
+  updatePolicy: (req, ctx) => b.updatePolicy(req, ctx),
+  deletePolicy: (req, ctx) => b.deletePolicy(req, ctx),
+  getPolicy: (req, ctx) => b.describePolicy(req, ctx),
+  listPolicies: (req, ctx) => b.listPolicies(req, ctx),
+  getPolicyNames: (req, ctx) => b.getPolicyNames(req, ctx),
+  downloadPolicy: (req, ctx) => b.downloadPolicy(req, ctx),
+  executePolicy: (req, ctx) => b.executePolicy(req, ctx),
+  listTasks: (req, ctx) => b.listTasks(req, ctx),
+  createAssociations: (req, ctx) => b.createAssociations(req, ctx),
+  getAssociations: (req, ctx) => b.getAssociations(req, ctx),
+  getAssociatedNamespaces: (req, ctx) => b.getAssociatedNamespaces(req, ctx),
+  getAssociatedTables: (req, ctx) => b.getAssociatedTables(req, ctx),
+  getAssociationDetails: (req, ctx) => b.getAssociationDetails(req, ctx),
+  unsubscribePolicy: (req, ctx) => b.unsubscribePolicy(req, ctx),
+};
