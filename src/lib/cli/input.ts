@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Field, ShapeIndex, Type } from '../model/shapes.js';
 import { usageError } from '../core/errors.js';
+import { printable } from '../core/validate.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -101,17 +102,17 @@ export function parseShorthand(text: string, shapes: ShapeIndex, type: Type, lab
   try {
     parts = splitTop(text, ',');
   } catch (err) {
-    throw usageError(`${label}: ${(err as Error).message} in "${text}"`);
+    throw usageError(`${label}: ${(err as Error).message} in "${clip(text)}"`);
   }
   for (const part of parts) {
     if (!part.trim()) continue;
     const eq = part.indexOf('=');
-    if (eq <= 0) throw usageError(`${label}: expected key=value, got "${part}" (or give JSON)`);
+    if (eq <= 0) throw usageError(`${label}: expected key=value, got "${clip(part)}" (or give JSON)`);
     const key = part.slice(0, eq).trim();
     const raw = part.slice(eq + 1).trim();
     const field = struct?.byName.get(key);
     const fieldType: Type = field ? field.type : type.kind === 'map' ? (type.of ?? { kind: 'string' }) : { kind: 'string' };
-    out[key] = convertShorthandValue(raw, shapes, fieldType, `${label} ${key}`);
+    out[key] = convertShorthandValue(raw, shapes, fieldType, `${label} ${clip(key)}`);
   }
   return out;
 }
@@ -154,7 +155,8 @@ export function convertScalar(raw: string, type: Type, label: string): unknown {
   }
 }
 
-const clip = (s: string): string => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+/** User text quoted in a message: control characters escaped (one line), long text cut. */
+const clip = (s: string): string => printable(s, 40);
 
 /** Converts the raw string values of one flag to the field's wire value. */
 export function convertFlag(values: readonly string[], field: Field, shapes: ShapeIndex, flag: string): unknown {
@@ -173,7 +175,13 @@ export function convertFlag(values: readonly string[], field: Field, shapes: Sha
       } else if (of.kind === 'ref' || of.kind === 'map' || of.kind === 'object') {
         out.push(trimmed.startsWith('{') ? parseJson(trimmed, label) : parseShorthand(trimmed, shapes, of, label));
       } else {
-        for (const piece of splitTop(raw, ',')) if (piece !== '') out.push(convertScalar(piece.trim(), of, label));
+        let pieces: string[];
+        try {
+          pieces = splitTop(raw, ',');
+        } catch (err) {
+          throw usageError(`${label}: ${(err as Error).message} in "${clip(raw)}"`);
+        }
+        for (const piece of pieces) if (piece !== '') out.push(convertScalar(piece.trim(), of, label));
       }
     }
     return out;

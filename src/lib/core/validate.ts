@@ -69,14 +69,14 @@ function checkStruct(
   for (const key of Object.keys(value)) {
     if (!shape.byName.has(key)) {
       const path = prefix + key;
-      issues.push({ path, field: top || key, message: `unknown field "${path}"${suggest(key, [...shape.byName.keys()])}` });
+      issues.push({ path, field: top || key, message: `unknown field "${printable(path)}"${suggest(key, [...shape.byName.keys()])}` });
     }
   }
   for (const field of shape.fields) {
     const path = prefix + field.name;
     const v = value[field.name];
     if (v === undefined || v === null) {
-      if (field.required) issues.push({ path, field: top || field.name, message: `missing required field "${path}"` });
+      if (field.required) issues.push({ path, field: top || field.name, message: `missing required field "${printable(path)}"` });
       continue;
     }
     checkValue(shapes, field, field.type, v, path, top || field.name, issues, depth + 1);
@@ -94,12 +94,12 @@ function checkValue(
   depth: number,
 ): void {
   if (depth > MAX_DEPTH) {
-    issues.push({ path, field: top, message: `"${path}" is nested too deeply` });
+    issues.push({ path, field: top, message: `"${printable(path)}" is nested too deeply` });
     return;
   }
   const type = shapes.resolve(rawType);
   const bad = (): void => {
-    issues.push({ path, field: top, message: `"${path}" must be ${describe(type, shapes)}` });
+    issues.push({ path, field: top, message: `"${printable(path)}" must be ${describe(type, shapes)}` });
   };
   switch (type.kind) {
     case 'string':
@@ -110,16 +110,16 @@ function checkValue(
         issues.push({
           path,
           field: top,
-          message: `"${path}" must be one of ${type.enum.join(', ')}; got "${clip(v)}"${suggest(v, type.enum)}`,
+          message: `"${printable(path)}" must be one of ${type.enum.join(', ')}; got "${clip(v)}"${suggest(v, type.enum)}`,
         });
         return;
       }
       if (type.kind === 'datetime' && !ISO_DATE.test(v)) return bad();
       if (type.kind === 'bytes' && !BASE64.test(v)) return bad();
       if (field.minLen !== undefined && v.length < field.minLen)
-        issues.push({ path, field: top, message: `"${path}" must be at least ${field.minLen} characters` });
+        issues.push({ path, field: top, message: `"${printable(path)}" must be at least ${field.minLen} characters` });
       if (field.maxLen !== undefined && v.length > field.maxLen)
-        issues.push({ path, field: top, message: `"${path}" must be at most ${field.maxLen} characters; got ${v.length}` });
+        issues.push({ path, field: top, message: `"${printable(path)}" must be at most ${field.maxLen} characters; got ${v.length}` });
       return;
     }
     case 'int32':
@@ -137,14 +137,16 @@ function checkValue(
       return;
     case 'object':
       if (!isObject(v)) return bad();
-      if (depthOf(v, depth) > MAX_DEPTH) issues.push({ path, field: top, message: `"${path}" is nested too deeply` });
+      if (depthOf(v, depth) > MAX_DEPTH) issues.push({ path, field: top, message: `"${printable(path)}" is nested too deeply` });
       return;
     case 'list': {
       if (!Array.isArray(v)) return bad();
       const of = type.of ?? { kind: 'string' };
+      const before = issues.length;
       v.forEach((item, i) => checkValue(shapes, field, of, item, `${path}[${i}]`, top, issues, depth + 1));
-      if (field.unique && new Set(v.map((x) => JSON.stringify(x))).size !== v.length)
-        issues.push({ path, field: top, message: `"${path}" must not repeat items` });
+      // Only items that passed (so are not nested too deeply to serialise) are compared.
+      if (field.unique && issues.length === before && new Set(v.map((x) => JSON.stringify(x))).size !== v.length)
+        issues.push({ path, field: top, message: `"${printable(path)}" must not repeat items` });
       return;
     }
     case 'map': {
@@ -163,9 +165,15 @@ function checkValue(
 
 function depthOf(v: unknown, depth: number): number {
   if (depth > MAX_DEPTH) return depth;
-  if (Array.isArray(v)) return Math.max(depth, ...v.map((x) => depthOf(x, depth + 1)));
-  if (isObject(v)) return Math.max(depth, ...Object.values(v).map((x) => depthOf(x, depth + 1)));
-  return depth;
+  let deepest = depth;
+  // A loop, not Math.max(...items): a list of 200,000 items must not overflow the stack.
+  if (Array.isArray(v) || isObject(v)) {
+    for (const x of Object.values(v)) {
+      deepest = Math.max(deepest, depthOf(x, depth + 1));
+      if (deepest > MAX_DEPTH) break;
+    }
+  }
+  return deepest;
 }
 
 function checkRange(field: Field, v: number, path: string, top: string, issues: Issue[]): void {
@@ -173,7 +181,7 @@ function checkRange(field: Field, v: number, path: string, top: string, issues: 
   if ((min !== undefined && v < min) || (max !== undefined && v > max)) {
     const range =
       min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
-    issues.push({ path, field: top, message: `"${path}" must be ${range}; got ${v}` });
+    issues.push({ path, field: top, message: `"${printable(path)}" must be ${range}; got ${v}` });
   }
 }
 
@@ -224,7 +232,17 @@ function checkRules(rules: readonly Rule[], r: Readonly<Record<string, unknown>>
   }
 }
 
-const clip = (s: string): string => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+/**
+ * User text shown in a message: control and line-break characters escaped,
+ * so a message stays one line, and text over `max` characters cut.
+ */
+export function printable(s: string, max = 100): string {
+  const cut = s.length > max ? `${s.slice(0, max)}…` : s;
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+const clip = (s: string): string => printable(s, 40);
 
 /** ` (did you mean "X"?)` for a near miss, else empty. */
 export function suggest(given: string, options: readonly string[]): string {
