@@ -54,11 +54,16 @@ function summarize(state: unknown): string {
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    // One listener per sleep, removed when the sleep ends: long waits must not pile them up.
+    const onAbort = (): void => {
       clearTimeout(t);
       resolve();
-    });
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 export async function waitFor(client: CdpClient, op: Operation, request: Doc, response: Doc, opts: WaitOptions = {}): Promise<WaitOutcome> {

@@ -8,6 +8,8 @@ type Loader = () => Promise<{ default: ServiceModule }>;
 
 export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
   iam: () => import('./iam/index.js'),
+  datalake: () => import('./datalake/index.js'),
+  compute: () => import('./compute/index.js'),
   cloudprivatelinks: () => import('./cloudprivatelinks/index.js'),
   datacatalog: () => import('./datacatalog/index.js'),
   lakehouseopt: () => import('./lakehouseopt/index.js'),
