@@ -50,15 +50,14 @@ export function listOf(value: JsonValue, listKey?: string): unknown[] | undefine
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
 
-/**
- * A wire time in the user's time zone ($TZ, else the system's) for people:
- * `2026-11-22 11:00:00 GMT+1`. Sortable, fixed width, and says which zone.
- */
-export function localTime(iso: string, timeZone?: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** One formatter per zone: making one costs far more than using it. */
+function timeFormat(timeZone?: string): Intl.DateTimeFormat {
+  const key = timeZone ?? '';
+  let f = timeFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -68,7 +67,21 @@ export function localTime(iso: string, timeZone?: string): string {
       second: '2-digit',
       hourCycle: 'h23',
       timeZoneName: 'short',
-    })
+    });
+    timeFormats.set(key, f);
+  }
+  return f;
+}
+
+/**
+ * A wire time in the user's time zone ($TZ, else the system's) for people:
+ * `2026-11-22 11:00:00 GMT+1`. Sortable, fixed width, and says which zone.
+ */
+export function localTime(iso: string, timeZone?: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const parts = Object.fromEntries(
+    timeFormat(timeZone)
       .formatToParts(d)
       .map((p) => [p.type, p.value]),
   ) as Record<string, string>;
@@ -133,21 +146,18 @@ export async function formatTable(
   value: unknown,
   opts: { columns?: Columns; listKey?: string; width: number; color: boolean; timeZone?: string },
 ): Promise<string> {
-  const { default: Table } = await import('cli-table3');
   const items = listOf(value, opts.listKey);
-  const style = { head: opts.color ? ['cyan'] : [], border: opts.color ? ['grey'] : [] };
+  const times = { timeZone: opts.timeZone };
   if (items) {
     if (items.length === 0) return '(no items)\n';
     const cols = columnsFor(items, opts.columns);
-    const times = { timeZone: opts.timeZone };
+    const head = cols.map(([h]) => h);
     const rows = items.map((item) => cols.map(([, get]) => cell(get(item), times)));
     const widths = fitWidths(
-      cols.map(([h], i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length))),
+      head.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? '')))),
       opts.width,
     );
-    const table = new Table({ head: cols.map(([h]) => h), colWidths: widths, wordWrap: true, wrapOnWordBoundary: false, style });
-    for (const r of rows) table.push(r);
-    return table.toString() + '\n';
+    return drawTable(rows, widths, { head, color: opts.color });
   }
   if (typeof value !== 'object' || value === null) return cell(value) + '\n';
   const entries = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
@@ -155,11 +165,65 @@ export async function formatTable(
       ? Object.entries(v).map(([k2, v2]) => [`${k}.${k2}`, v2] as const)
       : [[k, v] as const],
   );
+  if (entries.length === 0) return '(empty)\n';
+  const rows = entries.map(([k, v]) => [k, cell(v, times)]);
   const keyW = Math.min(40, Math.max(3, ...entries.map(([k]) => k.length)) + 2);
-  const valW = Math.max(10, opts.width - keyW - 3);
-  const table = new Table({ colWidths: [keyW, valW], wordWrap: true, wrapOnWordBoundary: false, style });
-  for (const [k, v] of entries) table.push([k, cell(v, { timeZone: opts.timeZone })]);
-  return table.toString() + '\n';
+  const valNatural = Math.max(...rows.map((r) => textWidth(r[1] ?? ''))) + 2;
+  const valW = Math.max(10, Math.min(valNatural, opts.width - keyW - 3));
+  return drawTable(rows, [keyW, valW], { color: opts.color });
+}
+
+/** Display width of the widest line of a cell. */
+const textWidth = (s: string): number => Math.max(...s.split('\n').map((l) => [...l].length));
+
+/** A cell's lines hard-wrapped to `width` characters. */
+function wrap(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const chars = [...line];
+    if (chars.length === 0) out.push('');
+    for (let i = 0; i < chars.length; i += width) out.push(chars.slice(i, i + width).join(''));
+  }
+  return out;
+}
+
+/**
+ * Draws a boxed table. `widths` include one space of padding each side, as
+ * fitWidths gives them. Rows are separated by a rule only when some cell
+ * wraps, so simple listings stay compact.
+ */
+export function drawTable(
+  rows: readonly string[][],
+  widths: readonly number[],
+  opts: { head?: readonly string[]; color: boolean },
+): string {
+  const paint = (code: number, s: string): string => (opts.color ? `\u001b[${code}m${s}\u001b[39m` : s);
+  const border = (s: string): string => paint(90, s);
+  const rule = (l: string, m: string, r: string): string => border(l + widths.map((w) => '─'.repeat(w)).join(m) + r);
+  const line = (cells: readonly string[], head: boolean): string[] => {
+    const wrapped = widths.map((w, i) => wrap(cells[i] ?? '', Math.max(1, w - 2)));
+    const height = Math.max(...wrapped.map((c) => c.length));
+    const lines: string[] = [];
+    for (let j = 0; j < height; j++) {
+      const parts = wrapped.map((c, i) => {
+        const text = c[j] ?? '';
+        const padded = ` ${text}${' '.repeat(Math.max(0, (widths[i] ?? 2) - 2 - [...text].length))} `;
+        return head ? paint(36, padded) : padded;
+      });
+      lines.push(border('│') + parts.join(border('│')) + border('│'));
+    }
+    return lines;
+  };
+  const body = rows.map((r) => line(r, false));
+  const separate = body.some((b) => b.length > 1);
+  const out = [rule('┌', '┬', '┐')];
+  if (opts.head) out.push(...line(opts.head, true), rule('├', '┼', '┤'));
+  body.forEach((b, i) => {
+    if (separate && i > 0) out.push(rule('├', '┼', '┤'));
+    out.push(...b);
+  });
+  out.push(rule('└', '┴', '┘'));
+  return out.join('\n') + '\n';
 }
 
 /** Shrinks the widest columns until the table fits the terminal (borders take 3 per column + 1). */
