@@ -3,7 +3,7 @@
  * request, calls (paging, uploading, waiting as the model says) and renders
  * the result. Knows no oclif, so tests can drive it directly.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { CdpClient, type Doc } from '../core/client.js';
 import { CdpError, usageError } from '../core/errors.js';
 import { validateRequest } from '../core/validate.js';
@@ -211,18 +211,26 @@ function openUpload(op: Operation, request: Doc): { open: () => ReturnType<typeo
   const path = request[spec.fileField];
   const flag = `--${kebab(spec.fileField)}`;
   if (typeof path !== 'string' || !path) throw usageError(`${flag}: missing the file to upload`);
+  let size: number;
   try {
     const st = statSync(path);
     if (!st.isFile()) throw usageError(`${flag}: ${path} is not a file`);
+    accessSync(path, constants.R_OK);
+    size = st.size;
   } catch (err) {
     if (err instanceof CdpError) throw err;
     throw usageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  const headers: Record<string, string> = {};
+  // Header values go as given, the way the official CLI sends them (not URL-encoded);
+  // HTTP headers can carry only printable Latin-1 text.
+  const headers: Record<string, string> = { 'content-length': String(size) };
   for (const [field, header] of Object.entries(spec.headers)) {
     const v = request[field];
-    if (v !== undefined && v !== null && v !== '')
-      headers[header] = encodeURIComponent(String(v)).replace(/%2F/g, '/').replace(/%3A/g, ':');
+    if (v === undefined || v === null || v === '') continue;
+    const text = String(v);
+    if (/[^\t\x20-\x7e\xa0-\xff]/.test(text))
+      throw usageError(`--${kebab(field)}: only printable Latin-1 characters can be sent with an upload`);
+    headers[header] = text;
   }
   return { open: () => createReadStream(path, { highWaterMark: 256 * 1024 }), headers };
 }

@@ -238,9 +238,10 @@ export class Emulator {
     const request: Doc = {};
     for (const [field, header] of Object.entries(spec.headers)) {
       const v = req.headers[header.toLowerCase()];
+      // Values arrive as sent (not URL-encoded), like the real service takes them.
       if (typeof v === 'string') {
-        headers[header] = decodeURIComponent(v);
-        request[field] = decodeURIComponent(v);
+        headers[header] = v;
+        request[field] = v;
       }
     }
     try {

@@ -8,6 +8,7 @@ type Loader = () => Promise<{ default: ServiceModule }>;
 
 export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
   iam: () => import('./iam/index.js'),
+  dfworkload: () => import('./dfworkload/index.js'),
   datalake: () => import('./datalake/index.js'),
   compute: () => import('./compute/index.js'),
   cloudprivatelinks: () => import('./cloudprivatelinks/index.js'),
