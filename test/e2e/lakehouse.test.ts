@@ -1,0 +1,451 @@
+/**
+ * lakehouse through the real binary against the emulator: the built-in
+ * environments and Data Hub, a policy created, associated with a table,
+ * run as a dry run and for real, its task listed until it ends, table
+ * status, pause and unpause, versions and download with --decode, delete by
+ * scope, paging of environments, and the client-side rules.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+
+let em: TestEmulator;
+let hub: string;
+let envCrn: string;
+
+const HUB = (): string[] => ['--datahub-crn', hub];
+const ORDERS = (): string[] => [...HUB(), '--namespace', 'sales', '--table-name', 'orders'];
+const RESOURCES = JSON.stringify({ script: 'compaction', arguments: JSON.stringify({ schedule: '0 2 * * *', timezone: 'UTC' }) });
+
+interface Task {
+  taskId: string;
+  status: string;
+  policy: string;
+  table: string;
+  details: string;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Lists tasks until the given one has ended (the emulator runs at 1000x). */
+async function taskEnded(taskId: string): Promise<Task> {
+  for (let i = 0; i < 100; i++) {
+    const out = await em.json<{ tasks: Task[] }>(['lakehouse', 'tasks', 'list', ...HUB()]);
+    const t = out.tasks.find((x) => x.taskId === taskId);
+    if (t && (t.status === 'SUCCESS' || t.status === 'ERROR')) return t;
+    await sleep(100);
+  }
+  throw new Error(`task ${taskId} did not end`);
+}
+
+beforeAll(async () => {
+  em = await startEmulator();
+});
+
+afterAll(async () => {
+  await em?.stop();
+});
+
+describe('lakehouse environments and hub', () => {
+  test('environments list: one with the optimizer enabled', async () => {
+    const out = await em.json<{
+      environments: Array<{ environmentCrn: string; isCloEnabled: boolean; datahubCrn?: string }>;
+      totalEnvironments: number;
+    }>(['lakehouse', 'environments', 'list']);
+    expect(out.environments.length).toBe(out.totalEnvironments);
+    const on = out.environments.filter((e) => e.isCloEnabled);
+    expect(on).toHaveLength(1);
+    hub = on[0]?.datahubCrn ?? '';
+    envCrn = on[0]?.environmentCrn ?? '';
+    expect(hub).toMatch(/^crn:cdp:datahub:/);
+    const off = out.environments.find((e) => !e.isCloEnabled);
+    expect(off?.datahubCrn).toBeUndefined();
+  });
+
+  test('environments page by pageToken; ALL ignores the page size', async () => {
+    const paged = await em.json<{ environments: unknown[] }>(['lakehouse', 'environments', 'list', '--page-size', '1']);
+    expect(paged.environments).toHaveLength(3);
+    const first = await em.json<{ environments: unknown[]; nextPageToken?: string }>([
+      'lakehouse',
+      'environments',
+      'list',
+      '--max-items',
+      '1',
+      '--page-size',
+      '1',
+    ]);
+    expect(first.environments).toHaveLength(1);
+    expect(first.nextPageToken).toBeTruthy();
+    const all = await em.json<{ environments: unknown[] }>([
+      'lakehouse',
+      'environments',
+      'list',
+      '--starting-token',
+      'ALL',
+      '--page-size',
+      '1',
+      '--no-paginate',
+    ]);
+    expect(all.environments).toHaveLength(3);
+  });
+
+  test('datahub describe, datahub crn, health, namespaces, scripts, timezones', async () => {
+    const dh = await em.json<{ datahubCrn: string; environmentCrn: string }>([
+      'lakehouse',
+      'datahub',
+      'describe',
+      '--environment-crn',
+      envCrn,
+    ]);
+    expect(dh).toMatchObject({ datahubCrn: hub, environmentCrn: envCrn });
+    const crn = await em.cli(['lakehouse', 'datahub', 'crn', '--environment-crn', envCrn, '--query', 'datahubCrn', '--output', 'text']);
+    expect(crn.stdout.trim()).toBe(hub);
+    const health = await em.json<{ result: Record<string, { isHealthy: boolean }> }>(['lakehouse', 'health', ...HUB(), '--scope', 'Full']);
+    expect(Object.values(health.result).every((r) => r.isHealthy)).toBe(true);
+    const ns = await em.json<{ namespaces: string[] }>(['lakehouse', 'namespaces', 'list', ...HUB()]);
+    expect(ns.namespaces).toContain('sales');
+    const names = await em.json<{ tables: string[] }>(['lakehouse', 'tables', 'names', ...HUB(), '--namespace', 'sales']);
+    expect(names.tables).toContain('orders');
+    const scripts = await em.json<{ scripts: Array<{ name: string }> }>(['lakehouse', 'scripts', 'list', ...HUB()]);
+    expect(scripts.scripts.map((s) => s.name)).toContain('compaction');
+    const tz = await em.json<{ timezones: Array<{ id: string }> }>(['lakehouse', 'timezones', 'list']);
+    expect(tz.timezones.map((t) => t.id)).toContain('UTC');
+    const unknown = await em.cli(['lakehouse', 'namespaces', 'list', '--datahub-crn', 'crn:cdp:datahub:us-west-1:x:cluster:nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('NOT_FOUND');
+  });
+});
+
+describe('a maintenance policy', () => {
+  let taskId: string;
+
+  test('created, associated with a table, listed', async () => {
+    expect((await em.cli(['lakehouse', 'policies', 'create', ...HUB(), '--policy-name', 'nightly', '--resources', RESOURCES])).code).toBe(
+      0,
+    );
+    const dup = await em.cli(['lakehouse', 'policies', 'create', ...HUB(), '--policy-name', 'nightly', '--resources', RESOURCES]);
+    expect(dup.code).toBe(1);
+    const assoc = await em.json<{ associations: Array<{ namespace: string; tables: string[] }> }>([
+      'lakehouse',
+      'associations',
+      'create',
+      ...HUB(),
+      '--policy-name',
+      'nightly',
+      '--associations',
+      JSON.stringify([{ namespace: 'sales', tables: ['orders'] }]),
+    ]);
+    expect(assoc.associations).toEqual([{ namespace: 'sales', tables: ['orders'] }]);
+    const tp = await em.json<{ policies: Array<{ policyName: string }> }>(['lakehouse', 'tables', 'policies', ...ORDERS()]);
+    expect(tp.policies.map((p) => p.policyName)).toEqual(['nightly']);
+    const names = await em.json<{ policyNames: string[] }>(['lakehouse', 'policies', 'names', ...HUB(), '--namespace', '*']);
+    expect(names.policyNames).toEqual(['nightly']);
+    const nsAssoc = await em.json<{ associatedNamespaces: Array<{ namespace: string; isAssociated: boolean }> }>([
+      'lakehouse',
+      'policies',
+      'associated-namespaces',
+      ...HUB(),
+      '--policy-name',
+      'nightly',
+    ]);
+    expect(nsAssoc.associatedNamespaces.find((n) => n.namespace === 'sales')?.isAssociated).toBe(true);
+    expect(nsAssoc.associatedNamespaces.find((n) => n.namespace === 'finance')?.isAssociated).toBe(false);
+    const details = await em.json<{ directionAssociation: Array<{ namespace: string; tables: Array<{ tableName: string }> }> }>([
+      'lakehouse',
+      'associations',
+      'details',
+      ...HUB(),
+    ]);
+    expect(details.directionAssociation[0]?.tables.map((t) => t.tableName)).toEqual(['orders']);
+  });
+
+  test('a dry run answers only dryRunResult; --decode shows its details', async () => {
+    const dry = await em.json<Record<string, { actions?: string[]; details: string }>>([
+      'lakehouse',
+      'policies',
+      'execute',
+      ...ORDERS(),
+      '--policy-name',
+      'nightly',
+    ]);
+    expect(Object.keys(dry)).toEqual(['dryRunResult']);
+    expect(dry.dryRunResult?.actions).toEqual(['rewrite_data_files']);
+    const details = JSON.parse(Buffer.from(dry.dryRunResult?.details ?? '', 'base64').toString('utf8')) as { table: string };
+    expect(details.table).toBe('spark_catalog.sales.orders');
+    const yaml = await em.cli([
+      'lakehouse',
+      'policies',
+      'execute',
+      ...ORDERS(),
+      '--policy-name',
+      'nightly',
+      '--decode',
+      '--output',
+      'yaml',
+    ]);
+    expect(yaml.code).toBe(0);
+    expect(yaml.stdout).toContain('spark_catalog.sales.orders');
+    const notAssociated = await em.cli([
+      'lakehouse',
+      'policies',
+      'execute',
+      ...HUB(),
+      '--namespace',
+      'sales',
+      '--table-name',
+      'returns',
+      '--policy-name',
+      'nightly',
+    ]);
+    expect(notAssociated.code).toBe(1);
+  });
+
+  test('a real run answers only executionResult with a task that runs to SUCCESS', async () => {
+    const run = await em.json<Record<string, { taskId?: string; details: string }>>([
+      'lakehouse',
+      'policies',
+      'execute',
+      ...ORDERS(),
+      '--policy-name',
+      'nightly',
+      '--no-dry-run',
+    ]);
+    expect(Object.keys(run)).toEqual(['executionResult']);
+    taskId = run.executionResult?.taskId ?? '';
+    expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
+    const t = await taskEnded(taskId);
+    expect(t).toMatchObject({ status: 'SUCCESS', policy: 'nightly', table: 'orders' });
+    const tables = await em.json<{ tables: Array<{ tableName: string; status: string }> }>([
+      'lakehouse',
+      'tables',
+      'list',
+      ...HUB(),
+      '--namespace',
+      'sales',
+    ]);
+    expect(tables.tables.find((x) => x.tableName === 'orders')?.status).toBe('SUCCESS');
+    expect(tables.tables.find((x) => x.tableName === 'returns')?.status).toBe('UNAVAILABLE');
+    const st = await em.json<{ recentTask: { policyName: string; actions: Array<{ status: string }> } }>([
+      'lakehouse',
+      'tables',
+      'status',
+      ...ORDERS(),
+    ]);
+    expect(st.recentTask.policyName).toBe('nightly');
+    expect(st.recentTask.actions[0]?.status).toBe('SUCCESS');
+    const table = await em.cli(['lakehouse', 'tasks', 'list', ...HUB(), '--output', 'table']);
+    expect(table.stdout).toContain(taskId);
+  });
+
+  test('pause stops maintenance (PAUSED, runs refused); unpause resumes it', async () => {
+    expect((await em.cli(['lakehouse', 'tables', 'pause', ...ORDERS()])).code).toBe(0);
+    const tables = await em.json<{ tables: Array<{ tableName: string; status: string }> }>([
+      'lakehouse',
+      'tables',
+      'list',
+      ...HUB(),
+      '--namespace',
+      'sales',
+    ]);
+    expect(tables.tables.find((x) => x.tableName === 'orders')?.status).toBe('PAUSED');
+    const st = await em.json<{ pausedTable?: { message: string } }>(['lakehouse', 'tables', 'status', ...ORDERS()]);
+    expect(st.pausedTable?.message).toContain('paused');
+    const run = await em.cli(['lakehouse', 'policies', 'execute', ...ORDERS(), '--policy-name', 'nightly', '--no-dry-run']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('paused');
+    expect((await em.cli(['lakehouse', 'tables', 'pause', ...ORDERS()])).code).toBe(1);
+    expect((await em.cli(['lakehouse', 'tables', 'unpause', ...ORDERS()])).code).toBe(0);
+    const after = await em.json<{ tables: Array<{ tableName: string; status: string }> }>([
+      'lakehouse',
+      'tables',
+      'list',
+      ...HUB(),
+      '--namespace',
+      'sales',
+    ]);
+    expect(after.tables.find((x) => x.tableName === 'orders')?.status).toBe('SUCCESS');
+  });
+
+  test('a fail- policy makes its task end in ERROR and the table ERROR', async () => {
+    expect(
+      (await em.cli(['lakehouse', 'policies', 'create', ...HUB(), '--policy-name', 'fail-expire', '--resources', RESOURCES])).code,
+    ).toBe(0);
+    expect(
+      (
+        await em.cli([
+          'lakehouse',
+          'tables',
+          'add-policies',
+          ...HUB(),
+          '--namespace',
+          'finance',
+          '--table-name',
+          'ledger',
+          '--policies',
+          'fail-expire',
+        ])
+      ).code,
+    ).toBe(0);
+    const run = await em.json<{ executionResult: { taskId: string } }>([
+      'lakehouse',
+      'policies',
+      'execute',
+      ...HUB(),
+      '--namespace',
+      'finance',
+      '--table-name',
+      'ledger',
+      '--policy-name',
+      'fail-expire',
+      '--no-dry-run',
+    ]);
+    const t = await taskEnded(run.executionResult.taskId);
+    expect(t.status).toBe('ERROR');
+    const tasks = await em.cli(['lakehouse', 'tasks', 'list', ...HUB(), '--namespace', 'finance', '--decode', '--output', 'yaml']);
+    expect(tasks.stdout).toContain('failed');
+    const tables = await em.json<{ tables: Array<{ tableName: string; status: string }> }>([
+      'lakehouse',
+      'tables',
+      'list',
+      ...HUB(),
+      '--namespace',
+      'finance',
+    ]);
+    expect(tables.tables.find((x) => x.tableName === 'ledger')?.status).toBe('ERROR');
+  });
+
+  test('update makes a new version; download --decode shows script and arguments', async () => {
+    const newArgs = JSON.stringify({ schedule: '0 3 * * *' });
+    expect(
+      (
+        await em.cli([
+          'lakehouse',
+          'policies',
+          'update',
+          ...HUB(),
+          '--policy-name',
+          'nightly',
+          '--resources',
+          JSON.stringify({ arguments: newArgs }),
+        ])
+      ).code,
+    ).toBe(0);
+    const p = await em.json<{ versions: string[]; policyDetail: { version: string; arguments: string } }>([
+      'lakehouse',
+      'policies',
+      'describe',
+      ...HUB(),
+      '--policy-name',
+      'nightly',
+    ]);
+    expect(p.versions).toHaveLength(2);
+    expect(p.policyDetail.version).toBe(p.versions[1]);
+    expect(Buffer.from(p.policyDetail.arguments, 'base64').toString()).toBe(newArgs);
+    const raw = await em.json<{ script: string; arguments: string }>([
+      'lakehouse',
+      'policies',
+      'download',
+      ...HUB(),
+      '--policy-name',
+      'nightly',
+      '--policy-version',
+      p.versions[0] ?? '',
+    ]);
+    expect(Buffer.from(raw.arguments, 'base64').toString()).toContain('0 2 * * *');
+    const shown = await em.cli(['lakehouse', 'policies', 'download', ...HUB(), '--policy-name', 'nightly', '--decode', '--output', 'yaml']);
+    expect(shown.stdout).toContain('rewrite_data_files');
+    expect(shown.stdout).toContain('0 3 * * *');
+    const json = await em.cli(['lakehouse', 'policies', 'download', ...HUB(), '--policy-name', 'nightly', '--decode', '--output', 'json']);
+    expect(JSON.parse(json.stdout).arguments).toBe(Buffer.from(newArgs).toString('base64'));
+  });
+
+  test('change-policy, unsubscribe and delete by scope', async () => {
+    const tbl = [...HUB(), '--namespace', 'sales', '--table-name', 'customers'];
+    expect(
+      (await em.cli(['lakehouse', 'tables', 'change-policy', ...tbl, '--operation', 'APPEND', '--policies', 'nightly,fail-expire'])).code,
+    ).toBe(0);
+    expect(
+      (await em.cli(['lakehouse', 'tables', 'change-policy', ...tbl, '--operation', 'REPLACEALL', '--policies', 'nightly'])).code,
+    ).toBe(0);
+    let tp = await em.json<{ policies: Array<{ policyName: string }> }>(['lakehouse', 'tables', 'policies', ...tbl]);
+    expect(tp.policies.map((p) => p.policyName)).toEqual(['nightly']);
+    const unsub = await em.json<{ policies: string[] }>([
+      'lakehouse',
+      'policies',
+      'unsubscribe',
+      ...tbl,
+      '--policy-name',
+      'nightly',
+      '--yes',
+    ]);
+    expect(unsub.policies).toEqual([]);
+    const del = await em.json<{ deletedPolicies: number }>([
+      'lakehouse',
+      'policies',
+      'delete',
+      ...HUB(),
+      '--policy-name',
+      'nightly',
+      '--resource-scope',
+      'spark_catalog.sales.orders',
+      '--yes',
+    ]);
+    expect(del.deletedPolicies).toBe(1);
+    tp = await em.json(['lakehouse', 'tables', 'policies', ...ORDERS()]);
+    expect(tp.policies).toEqual([]);
+    const all = await em.json<{ deletedPolicies: number }>([
+      'lakehouse',
+      'policies',
+      'delete',
+      ...HUB(),
+      '--policy-name',
+      'nightly',
+      '--resource-scope',
+      'spark_catalog.*',
+      '--yes',
+    ]);
+    expect(all.deletedPolicies).toBe(2);
+    const gone = await em.cli(['lakehouse', 'policies', 'describe', ...HUB(), '--policy-name', 'nightly']);
+    expect(gone.code).toBe(1);
+    const listed = await em.json<{ policies: Array<{ policyName: string }> }>(['lakehouse', 'policies', 'list', ...HUB()]);
+    expect(listed.policies.map((p) => p.policyName)).toEqual(['fail-expire']);
+  });
+});
+
+describe('lakehouse rules (exit 2, nothing sent)', () => {
+  test.each([
+    [
+      'a scope without a table',
+      ['policies', 'delete', '--datahub-crn', 'h', '--policy-name', 'p', '--resource-scope', 'spark_catalog.sales', '--yes'],
+      'resourceScope',
+    ],
+    [
+      'a table with namespace *',
+      ['policies', 'delete', '--datahub-crn', 'h', '--policy-name', 'p', '--resource-scope', 'spark_catalog.*.orders', '--yes'],
+      'leave the table out',
+    ],
+    ['no scope', ['policies', 'delete', '--datahub-crn', 'h', '--policy-name', 'p', '--yes'], 'resourceScope'],
+    [
+      'an unknown change-policy operation',
+      ['tables', 'change-policy', '--datahub-crn', 'h', '--namespace', 'n', '--table-name', 't', '--operation', 'MERGE', '--policies', 'p'],
+      'APPEND',
+    ],
+    ['an unknown health scope', ['health', '--datahub-crn', 'h', '--scope', 'Deep'], 'Full'],
+    [
+      'an unknown table status',
+      ['tables', 'status', '--datahub-crn', 'h', '--namespace', 'n', '--table-name', 't', '--status', 'DONE'],
+      'PAUSED',
+    ],
+  ])('%s', async (_name, args, message) => {
+    const r = await em.cli(['lakehouse', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+
+  test('aliases answer --generate-skeleton', async () => {
+    const r = await em.cli(['lakehouse', 'execute-policy', '--generate-skeleton']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ datahubCrn: '', namespace: '', tableName: '', policyName: '', dryRun: true });
+    const clo = await em.cli(['lakehouse', 'get-clo-datahub', '--generate-skeleton']);
+    expect(JSON.parse(clo.stdout)).toEqual({ environmentCrn: '' });
+  });
+});
