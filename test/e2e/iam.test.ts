@@ -106,11 +106,12 @@ describe('iam e2e', () => {
   });
 
   // One test per key type: each signs with a different method (rsav1, ed25519v1, ecdsav1).
-  test.each([
+  const keyCases: Array<[string, string, string[]]> = [
     ['V1', 'user-v1', ['iam', 'access-keys', 'create', '--type', 'V1']],
     ['V2', 'machine-v2', ['iam', 'access-keys', 'create-for-machine-user', '--machine-user-name', 'ci-bot', '--type', 'V2']],
     ['V3', 'admin-v3', ['iam', 'access-keys', 'create', '--type', 'V3']],
-  ] as const)('an access key of type %s works as a second profile', async (type, profile, args) => {
+  ];
+  test.each(keyCases)('an access key of type %s works as a second profile', async (type, profile, args) => {
     const extra = profile === 'user-v1' ? ['--user', jdoe.userId] : [];
     const created = await em.json<{ accessKey: Key; privateKey: string }>([...args, ...extra]);
     expect(created.accessKey).toMatchObject({ type, status: 'ACTIVE' });
