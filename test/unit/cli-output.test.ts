@@ -255,3 +255,22 @@ describe('IO: pager', () => {
     expect(readFileSync(file, 'utf8')).toContain('user-59');
   });
 });
+
+describe('text output', () => {
+  test('rows of a multi-select query are tab separated, like aws-cli', () => {
+    expect(
+      textRows([
+        ['a', 'crn:1'],
+        ['b', 'crn:2'],
+      ]),
+    ).toBe('a\tcrn:1\nb\tcrn:2\n');
+  });
+
+  test('a list of scalars is one per line', () => {
+    expect(textRows(['x', 'y'])).toBe('x\ny\n');
+  });
+
+  test('objects are columns of their scalar fields, in order', () => {
+    expect(textRows([{ a: 1, b: 'two', nested: { x: 1 } }])).toBe('1\ttwo\n');
+  });
+});

@@ -108,6 +108,14 @@ export function columnsFor(items: readonly unknown[], columns?: Columns): Array<
   if (columns) {
     return Object.entries(columns).map(([header, path]) => [header, (item: unknown) => pick(item, path)]);
   }
+  // Rows of a query like `users[].[userId, email]`: one column per position.
+  if (items.length > 0 && items.every(Array.isArray)) {
+    const n = Math.max(...items.slice(0, 50).map((i) => (i as unknown[]).length));
+    return Array.from(
+      { length: n },
+      (_, i) => [`[${i}]`, (item: unknown) => (item as unknown[])[i]] as [string, (item: unknown) => unknown],
+    );
+  }
   const keys = new Set<string>();
   for (const item of items.slice(0, 50)) {
     if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
