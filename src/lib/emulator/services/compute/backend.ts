@@ -6,7 +6,8 @@
  * resets after a failure. A cluster whose name starts with `fail-` ends its
  * long-running work in the failure status (CREATE_FAILED, DELETE_FAILED,
  * UPGRADE_FAILED, ...); deleteCluster with force then removes it, and force
- * is refused in any other status.
+ * is refused in any other status. `fail-<action>-...` (e.g.
+ * `fail-upgrade-etl`) fails only that action's first run, so a retry works.
  */
 import { stateAt, timeline, type Timeline } from '../../clock.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
@@ -137,6 +138,17 @@ interface OperationRec {
   owner: Doc;
 }
 
+/**
+ * Whether an action fails on purpose: `fail-<action>-...` fails only that
+ * action and only its first run (a retry succeeds); any other `fail-...`
+ * name fails every long-running action, retries included.
+ */
+function failsOnPurpose(c: ClusterRec, action: string, retry: boolean): boolean {
+  const m = /^fail-(create|delete|suspend|resume|update|upgrade)-/.exec(c.clusterName);
+  if (m) return m[1] === action && !retry;
+  return c.fail;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const bool = (v: unknown): boolean => v === true;
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -184,9 +196,10 @@ function begin(
   const spec = ACTIONS[action];
   if (!spec) throw new Error(`unknown action ${action}`);
   const now = ctx.clock.now();
+  const fail = failsOnPurpose(c, action, false);
   const tl = timeline(now, [
     [spec.busy, spec.minutes],
-    [c.fail ? spec.failure : spec.success, 0],
+    [fail ? spec.failure : spec.success, 0],
   ]);
   let op: OperationRec | undefined;
   if (spec.workflow) {
@@ -196,9 +209,9 @@ function begin(
       workflow: spec.workflow,
       tl: timeline(now, [
         ['RUNNING', opts.dryRun ? 0.5 : spec.minutes],
-        [c.fail ? 'FAILED' : 'COMPLETED', 0],
+        [fail ? 'FAILED' : 'COMPLETED', 0],
       ]),
-      fail: c.fail,
+      fail,
       dryRun: bool(opts.dryRun),
       retryCount: 0,
       workflowId: `${spec.workflow.toLowerCase()}-${c.clusterId}-${uuid().slice(0, 8)}`,
@@ -226,8 +239,7 @@ function requireStatus(ctx: RequestContext, c: ClusterRec, allowed: readonly str
 const upgradesOf = (c: ClusterRec): string[] => K8S.slice(K8S.indexOf(c.kubernetesVersion) + 1, K8S.indexOf(c.kubernetesVersion) + 2);
 
 function message(ctx: RequestContext, c: ClusterRec, status: string): string {
-  if (status === c.activity.failure)
-    return c.fail ? `${c.activity.action} failed on purpose: the cluster name starts with "fail-"` : `${c.activity.action} failed`;
+  if (status === c.activity.failure) return `${c.activity.action} failed on purpose: the cluster name starts with "fail-"`;
   if (status === 'DELETED' && c.activity.effect?.forced) return 'force-deleted; cloud resources were not cleaned up';
   return status === ACTIONS[c.activity.action]?.busy ? `${c.activity.action} in progress` : `cluster is ${status.toLowerCase()}`;
 }
@@ -613,9 +625,11 @@ export function retryOperation(ctx: RequestContext, req: Doc): Doc {
     throw failedPrecondition(`compute cluster ${c.clusterName} is ${statusOf(ctx, c)}; the operation no longer applies`);
   const now = ctx.clock.now();
   const minutes = op.dryRun ? 0.5 : spec.minutes;
+  const fail = failsOnPurpose(c, action, true);
+  op.fail = fail;
   op.tl = timeline(now, [
     ['RUNNING', minutes],
-    [c.fail ? 'FAILED' : 'COMPLETED', 0],
+    [fail ? 'FAILED' : 'COMPLETED', 0],
   ]);
   op.retryCount++;
   op.runId = uuid();
@@ -625,7 +639,7 @@ export function retryOperation(ctx: RequestContext, req: Doc): Doc {
       action,
       tl: timeline(now, [
         [spec.busy, minutes],
-        [c.fail ? spec.failure : spec.success, 0],
+        [fail ? spec.failure : spec.success, 0],
       ]),
       success: spec.success,
       failure: spec.failure,

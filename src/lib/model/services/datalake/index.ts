@@ -194,6 +194,8 @@ const CREATE_HELP = {
   javaVersion: 'Java major version for the cluster services',
 };
 
+const { enableRangerRaz: _raz, ...GCP_HELP } = CREATE_HELP;
+
 const LAKE_NAME = { datalakeName: 'Name or CRN of the data lake' };
 const LAKE = { datalake: 'Name or CRN of the data lake' };
 const LAKE_CRN = { crn: 'CRN of the data lake' };
@@ -253,7 +255,7 @@ const cli: Record<string, OperationCli> = {
       '--datalake-name ml-lake --environment-name ml-env --cloud-provider-configuration serviceAccountEmail=idbroker@proj.iam.gserviceaccount.com,storageLocation=gs://ml-data/lake --wait',
     ],
     fieldHelp: {
-      ...CREATE_HELP,
+      ...GCP_HELP,
       cloudProviderConfiguration: 'serviceAccountEmail (the ID broker service account) and storageLocation (gs://bucket/path)',
     },
     rules: [DATALAKE_NAME, GCP_STORAGE, IMAGE_WITH_RUNTIME, uniqueGroups('recipes')],
