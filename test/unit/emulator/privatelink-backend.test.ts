@@ -1,0 +1,147 @@
+/**
+ * The private link service of the emulator in-process (no HTTP), and its
+ * model rules: endpoint work as a timeline on the clock, and the checks the
+ * CLI and the emulator share.
+ */
+import { beforeEach, describe, expect, test } from '@jest/globals';
+import { Clock } from '../../../src/lib/emulator/clock.js';
+import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { Store } from '../../../src/lib/emulator/store.js';
+import { handlers } from '../../../src/lib/emulator/services/cloudprivatelinks/handlers.js';
+import { validateRequest } from '../../../src/lib/core/validate.js';
+import { loadService } from '../../../src/lib/model/index.js';
+import { operations } from '../../../src/lib/model/services/privatelink/wire.js';
+import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
+
+const ACCOUNT = 'acct-1';
+const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
+const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
+
+let store: Store;
+let now: number;
+const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), scale: 1 } as unknown as Clock;
+
+function call(op: string, req: Doc): Doc {
+  const h = handlers[op];
+  if (!h) throw new Error(`no handler for ${op}`);
+  return store.transaction(() => h(req, { store, clock, caller, info }));
+}
+
+function fails(op: string, req: Doc): ApiError {
+  try {
+    call(op, req);
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error(`${op} did not fail`);
+}
+
+const CRED = 'crn:cdp:environments:us-west-1:acct:credential:c';
+const create = (vpcId: string): Doc => ({
+  cloudServiceProvider: 'AWS',
+  awsAccountDetails: { credentialCrn: CRED, region: 'us-west-2', vpcId, subnetIds: ['s-1'] },
+});
+const info_ = (vpcId: string): Doc => ({ credentialCrn: CRED, region: 'us-west-2', vpcId });
+const statuses = (trackingId: unknown): Array<Record<string, unknown>> =>
+  call('listPrivateLinkEndpointStatuses', { trackingId }).privatelinkEndpoints as Array<Record<string, unknown>>;
+
+beforeEach(() => {
+  store = new Store(':memory:', ACCOUNT);
+  now = Date.parse('2026-01-01T00:00:00Z');
+});
+
+describe('cloudprivatelinks emulator backend', () => {
+  test('implements every wire operation', () => {
+    expect(Object.keys(operations).filter((op) => !handlers[op])).toEqual([]);
+    expect(Object.keys(operations)).toHaveLength(9);
+  });
+
+  test('create: IN_PROGRESS, then SUCCESS with endpoint ids and DNS names', () => {
+    const { trackingId } = call('createPrivateLinkEndpoint', create('vpc-1'));
+    expect(statuses(trackingId).every((e) => e.status === 'IN_PROGRESS' && !e.endpointId)).toBe(true);
+    expect(call('getPrivateLinkStatus', { cloudServiceProvider: 'AWS', vpcId: 'vpc-1' }).status).toBe('DISABLED');
+    expect(fails('updatePrivateLinkEndpoint', { awsAccountInfo: info_('vpc-1'), subnetIds: ['s-2'] }).code).toBe('FAILED_PRECONDITION');
+    now += 10 * 60_000;
+    for (const e of statuses(trackingId)) {
+      expect(e.status).toBe('SUCCESS');
+      expect(e.endpointId).toBeTruthy();
+      expect((e.dnsNames as string[]).length).toBeGreaterThan(0);
+    }
+    expect(call('getPrivateLinkStatus', { vpcId: 'vpc-1' }).status).toBe('ENABLED');
+    expect(fails('createPrivateLinkEndpoint', create('vpc-1')).code).toBe('ALREADY_EXISTS');
+  });
+
+  test('fail- networks end in ERROR with an error per endpoint; create may be retried', () => {
+    const { trackingId } = call('createPrivateLinkEndpoint', create('fail-net'));
+    now += 10 * 60_000;
+    for (const e of statuses(trackingId)) {
+      expect(e.status).toBe('ERROR');
+      expect(e.error).toContain('fail-net');
+      expect(e.endpointId).toBeUndefined();
+    }
+    expect(call('getPrivateLinkStatus', { vpcId: 'fail-net' }).status).toBe('ERROR');
+    expect(fails('deletePrivateLinkEndpoint', { cloudServiceProvider: 'AWS', awsAccountInfo: info_('fail-net') }).code).toBe('NOT_FOUND');
+    expect(call('createPrivateLinkEndpoint', create('fail-net')).trackingId).toBeTruthy();
+  });
+
+  test('delete and migrate need endpoints; delete leaves the network DISABLED', () => {
+    expect(fails('migratePrivateLinkEndpoints', { awsAccountInfo: info_('vpc-2') }).code).toBe('NOT_FOUND');
+    call('createPrivateLinkEndpoint', create('vpc-2'));
+    now += 10 * 60_000;
+    call('migratePrivateLinkEndpoints', { awsAccountInfo: info_('vpc-2') });
+    now += 10 * 60_000;
+    const { trackingId } = call('deletePrivateLinkEndpoint', { cloudServiceProvider: 'AWS', awsAccountInfo: info_('vpc-2') });
+    expect(call('getPrivateLinkStatus', { vpcId: 'vpc-2' }).status).toBe('ENABLED');
+    now += 10 * 60_000;
+    expect(statuses(trackingId).every((e) => e.status === 'SUCCESS')).toBe(true);
+    expect(call('getPrivateLinkStatus', { vpcId: 'vpc-2' }).status).toBe('DISABLED');
+  });
+
+  test('unknown tracking ids, regions and service groups', () => {
+    expect(fails('listPrivateLinkEndpointStatuses', { trackingId: 'nope' }).code).toBe('NOT_FOUND');
+    expect(fails('listPrivateLinkServicesForRegion', { region: 'moon-1' }).code).toBe('INVALID_ARGUMENT');
+    expect(fails('listPrivateLinkServicesForRegion', { region: 'us-west-2', serviceGroup: 'OTHER' }).code).toBe('INVALID_ARGUMENT');
+    expect(
+      (call('listPrivateLinkServicesForRegion', { region: 'westus2' }).listPrivateLinkServicesForRegionResults as unknown[]).length,
+    ).toBe(3);
+  });
+});
+
+describe('privatelink rules', () => {
+  const issues = async (op: string, req: Doc): Promise<string[]> => {
+    const svc = await loadService('privatelink');
+    const o = svc.operation(op);
+    return validateRequest(svc.shapes, o.input, req, o.cli.rules).map((i) => i.message);
+  };
+
+  test('credentials: credentialCrn or the provider alternative, not both, not neither', async () => {
+    expect(await issues('createPrivateLinkEndpoint', create('v'))).toEqual([]);
+    const both = {
+      cloudServiceProvider: 'AWS',
+      awsAccountDetails: { credentialCrn: CRED, crossAccountRoleDetails: { crossAccountRole: 'r' }, vpcId: 'v' },
+    };
+    expect((await issues('createPrivateLinkEndpoint', both))[0]).toContain('not both');
+    const none = { cloudServiceProvider: 'AZURE', azureAccountDetails: { vNetId: 'v' } };
+    expect((await issues('createPrivateLinkEndpoint', none))[0]).toContain('azureClientSecretCredential');
+    const partial = { cloudServiceProvider: 'AZURE', azureAccountDetails: { vNetId: 'v', azureClientSecretCredential: { clientId: 'a' } } };
+    expect((await issues('createPrivateLinkEndpoint', partial))[0]).toContain('clientSecret, tenantId');
+  });
+
+  test('provider and account objects agree', async () => {
+    expect((await issues('deletePrivateLinkEndpoint', { cloudServiceProvider: 'AZURE', awsAccountInfo: info_('v') }))[0]).toContain(
+      'does not apply',
+    );
+    expect((await issues('updatePrivateLinkEndpoint', { subnetIds: ['s'] }))[0]).toContain('awsAccountInfo');
+    expect(await issues('updatePrivateLinkEndpoint', { awsAccountInfo: info_('v'), subnetIds: ['s'], updateOperation: 'REPLACE' })).toEqual(
+      [],
+    );
+    expect(
+      (await issues('updatePrivateLinkEndpoint', { awsAccountInfo: info_('v'), subnetIds: ['s'], updateOperation: 'SWAP' }))[0],
+    ).toContain('APPEND, REPLACE');
+    expect((await issues('authorizePrivateLinkServiceAccess', { cloudServiceProvider: 'AZURE', cloudAccountId: '1' }))[0]).toContain(
+      'subscriptionId',
+    );
+    expect((await issues('migratePrivateLinkEndpoints', { awsAccountInfo: { credentialCrn: CRED } }))[0]).toContain('vpcId and region');
+  });
+});
