@@ -109,7 +109,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
     return;
   }
   if (op.wire.deprecated) {
-    io.warn(`${op.commandId} is deprecated${op.cli.replacement ? `; use ${ctx.bin} ${op.cli.replacement}` : ''}.`);
+    io.warn(`${op.commandId} is deprecated${op.cli.replacement ? `; use ${ctx.bin} ${op.service.topic} ${op.cli.replacement}` : ''}.`);
   }
   const request = ctx.request ?? (await buildRequest(op, flags));
   await promptMissing(op, request, io);

@@ -112,15 +112,15 @@ export class CdpClient {
       });
       if (res.status === 401 && !this.settings.accessToken) {
         // The token may have been revoked or the clock skewed: exchange once more.
-        this.tokens?.forget(this.profile.profile, env);
+        this.tokens?.forget(this.tokenScope(), env);
         const fresh = await this.workloadAuth(env);
         res = await this.httpClient.send({
-          url,
+          url: joinUrl(fresh.origin, path),
           headers: { ...headers, authorization: `Bearer ${fresh.token}` },
           body: upload ? upload.open : Buffer.from(JSON.stringify(request)),
           mutating: op.mutating,
           operation: label,
-          debugBody,
+          debugBody: upload ? '<file contents>' : debugBody,
         });
       }
     } else {
@@ -167,13 +167,18 @@ export class CdpClient {
     throw serviceError(res.status, code, message, label);
   }
 
+  /** Tokens are cached per profile and control plane (a profile may point elsewhere later). */
+  private tokenScope(): string {
+    return `${this.profile.profile} ${this.baseUrl('iam')}`;
+  }
+
   private async workloadAuth(environmentCrn: string): Promise<{ origin: string; token: string }> {
     if (this.settings.accessToken) {
       const base = this.settings.endpointUrl ?? this.baseUrl('api');
       return { origin: base, token: this.settings.accessToken };
     }
     this.tokens ??= new WorkloadTokens(this.settings.env);
-    const profile = this.profile.profile;
+    const profile = this.tokenScope();
     const cached = this.tokens.get(profile, environmentCrn);
     if (cached) return cached;
     const iam = await loadService('iam');
