@@ -1,0 +1,184 @@
+/**
+ * The dataflow workload service of the emulator in-process (no HTTP): states
+ * read lazily off the clock, target-state calls that change nothing when
+ * repeated, versioned configurations, uploads kept with their owner, and the
+ * model's request checks for every handler. Also the CLI's workload token cache.
+ */
+import { beforeEach, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WorkloadTokens } from '../../../src/lib/core/workload.js';
+import type { Clock } from '../../../src/lib/emulator/clock.js';
+import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { Store } from '../../../src/lib/emulator/store.js';
+import { handlers } from '../../../src/lib/emulator/services/dfworkload/handlers.js';
+import { operations } from '../../../src/lib/model/services/dataflow/wire.js';
+import type { Caller, Doc, RequestContext } from '../../../src/lib/emulator/types.js';
+
+const ACCOUNT = 'acct-1';
+const ENV = 'crn:cdp:environments:us-west-1:acct-1:environment:env1';
+const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
+const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
+const MIN = 60_000;
+
+let store: Store;
+let now: number;
+const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), scale: 1 } as unknown as Clock;
+
+function call(op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc {
+  const h = handlers[op];
+  if (!h) throw new Error(`no handler for ${op}`);
+  return store.transaction(() => h({ environmentCrn: ENV, ...req }, { store, clock, caller, info, upload }));
+}
+
+function fails(op: string, req: Doc): ApiError {
+  try {
+    call(op, req);
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error(`${op} did not fail`);
+}
+
+let seq = 0;
+function deploy(name = 'd1'): string {
+  const out = call('createDeployment', {
+    name,
+    configurationVersion: 0,
+    deploymentRequestCrn: `crn:cdp:df:us-west-1:acct-1:deploymentRequest:r${++seq}`,
+  }) as { deployment: Doc };
+  return String(out.deployment.crn);
+}
+
+const state = (crn: string): unknown => ((call('resumeDeployment', { deploymentCrn: crn }).deployment as Doc).status as Doc).state;
+
+beforeEach(() => {
+  store = new Store(':memory:', ACCOUNT);
+  now = Date.parse('2026-01-01T00:00:00Z');
+});
+
+describe('dfworkload emulator backend', () => {
+  test('implements every wire operation', () => {
+    expect(Object.keys(operations).filter((op) => !handlers[op])).toEqual([]);
+    expect(Object.keys(operations)).toHaveLength(71);
+  });
+
+  test('a deployment deploys on the clock, read lazily; suspend repeated changes nothing', () => {
+    const crn = deploy();
+    expect(state(crn)).toBe('DEPLOYING');
+    now += 10 * MIN;
+    expect(state(crn)).toBe('GOOD_HEALTH');
+    const s1 = call('suspendDeployment', { deploymentCrn: crn }).deployment as Doc;
+    expect((s1.status as Doc).state).toBe('SUSPENDING');
+    now += 10_000;
+    expect(((call('suspendDeployment', { deploymentCrn: crn }).deployment as Doc).status as Doc).state).toBe('SUSPENDING');
+    now += 5 * MIN;
+    const s2 = call('suspendDeployment', { deploymentCrn: crn }).deployment as Doc;
+    expect((s2.status as Doc).state).toBe('SUSPENDED');
+    expect(((s2.deployedFlows as Doc[])[0]?.status as Doc).state).toBe('DEPLOYMENT_SUSPENDED');
+    expect(fails('restartDeployment', { deploymentCrn: crn }).code).toBe('FAILED_PRECONDITION');
+    expect(state(crn)).toBe('RESUMING');
+    now += 5 * MIN;
+    expect(state(crn)).toBe('GOOD_HEALTH');
+    call('terminateDeployment', { deploymentCrn: crn });
+    now += 5 * MIN;
+    expect(fails('getDeploymentConfiguration', { deploymentCrn: crn }).status).toBe(404);
+  });
+
+  test('configuration versions: stale updates fail with FAILED_PRECONDITION', () => {
+    const crn = deploy();
+    now += 10 * MIN;
+    const up = call('updateDeployment', { deploymentCrn: crn, configurationVersion: 0, staticNodeCount: 2 }) as {
+      deploymentConfiguration: Doc;
+    };
+    expect(up.deploymentConfiguration.configurationVersion).toBe(1);
+    const e = fails('updateDeployment', { deploymentCrn: crn, configurationVersion: 0, staticNodeCount: 3 });
+    expect([e.status, e.code]).toEqual([409, 'FAILED_PRECONDITION']);
+    const nar = call('createCustomNarConfiguration', {
+      username: 'u',
+      password: 'secret',
+      storageLocation: 's3a://bucket/nars',
+      configurationVersion: 0,
+    });
+    expect(nar.password).not.toBe('secret');
+    expect(
+      fails('updateCustomNarConfiguration', {
+        crn: nar.crn,
+        username: 'u',
+        password: 'p',
+        storageLocation: 's3a://b/n',
+        configurationVersion: 5,
+      }).code,
+    ).toBe('FAILED_PRECONDITION');
+    expect(
+      fails('createCustomNarConfiguration', { username: 'u', password: 'p', storageLocation: 'not a url', configurationVersion: 0 }).code,
+    ).toBe('INVALID_ARGUMENT');
+  });
+
+  test('uploaded assets belong to their request and move to the deployment created from it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'df-unit-'));
+    try {
+      const file = join(dir, 'blob');
+      writeFileSync(file, 'abc');
+      const req = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:assets';
+      call(
+        'uploadAsset',
+        { deploymentRequestCrn: req, parameterGroup: 'g', parameterName: 'p', filePath: '/home/me/a b.jks' },
+        { path: file, size: 3, headers: {} },
+      );
+      const details = call('getDeploymentRequestDetails', { deploymentRequestCrn: req }).deploymentConfigurationMetadata as Doc;
+      expect(JSON.stringify(details.parameterGroups)).toContain('"name":"a b.jks"');
+      const crn = String(
+        (call('createDeployment', { name: 'with-assets', configurationVersion: 0, deploymentRequestCrn: req }).deployment as Doc).crn,
+      );
+      const cfg = call('getDeploymentConfiguration', { deploymentCrn: crn }).deploymentConfiguration as Doc;
+      expect(JSON.stringify(cfg.parameterGroups)).toContain('"path":"/home/me/a b.jks"');
+      // A used request cannot be used again.
+      expect(fails('createDeployment', { name: 'again', configurationVersion: 0, deploymentRequestCrn: req }).code).toBe('ALREADY_EXISTS');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an upload operation called without a body is refused', () => {
+    expect(fails('uploadAsset', { deploymentRequestCrn: 'crn:x:y', parameterGroup: 'g', parameterName: 'p', filePath: 'f' }).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+  });
+
+  test('test sessions: each environment starts with two drafts, one with a running session', () => {
+    const drafts = call('listFlowDrafts').flowSummaries as Doc[];
+    expect(drafts).toHaveLength(2);
+    const sessions = call('listTestSessions').runtimeSessions as Doc[];
+    expect(sessions).toHaveLength(1);
+    const draft = String(sessions[0]?.crn);
+    expect(fails('deleteFlowDraft', { flowDraftCrn: draft }).code).toBe('FAILED_PRECONDITION');
+    call('terminateTestSession', { flowDraftCrn: draft });
+    now += MIN;
+    expect(call('listTestSessions').runtimeSessions).toEqual([]);
+    expect((call('deleteFlowDraft', { flowDraftCrn: draft }).flowMetadata as Doc).crn).toBe(draft);
+  });
+});
+
+describe('workload token cache', () => {
+  test('0600 file, per scope and environment, refreshed a minute before expiry', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'df-tokens-'));
+    try {
+      const path = join(dir, 'cache', 'tokens.json');
+      const t = new WorkloadTokens({ CDPCTL_TOKEN_CACHE: path });
+      t.put('p1', 'envA', { origin: 'http://a', token: 'tok-a', expireAt: Date.now() + 10 * MIN });
+      t.put('p1', 'envB', { origin: 'http://b', token: 'tok-b', expireAt: Date.now() + 30_000 });
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      const fresh = new WorkloadTokens({ CDPCTL_TOKEN_CACHE: path });
+      expect(fresh.get('p1', 'envA')).toEqual({ origin: 'http://a', token: 'tok-a' });
+      expect(fresh.get('p2', 'envA')).toBeUndefined();
+      expect(fresh.get('p1', 'envB')).toBeUndefined();
+      fresh.forget('p1', 'envA');
+      expect(new WorkloadTokens({ CDPCTL_TOKEN_CACHE: path }).get('p1', 'envA')).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
