@@ -1,0 +1,253 @@
+/**
+ * compute through the real binary against the emulator: cluster creation,
+ * suspend, resume and upgrade with --wait; deleteCluster --force only in
+ * DELETE_FAILED; a `fail-` cluster (exit 5); retrying a failed operation;
+ * deployments; client-side rules (exit 2, nothing sent); aliases.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+
+let em: TestEmulator;
+let crn = '';
+const ENV = 'crn:cdp:environments:us-west-1:acct:environment:compute-env';
+const FAST = ['--poll-interval', '0.05', '--wait-timeout', '60'];
+
+interface Cluster {
+  clusterCrn: string;
+  clusterName: string;
+  status: string;
+  kubernetesVersion: string;
+  clusterStateVersion: number;
+}
+
+const create = (name: string, extra: string[] = []): ReturnType<TestEmulator['cli']> =>
+  em.cli(['compute', 'clusters', 'create', '--environment', ENV, '--name', name, ...extra]);
+
+async function requests(): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${em.port}/_emulator/health`);
+  return ((await res.json()) as { stats: { requests: number } }).stats.requests;
+}
+
+beforeAll(async () => {
+  em = await startEmulator();
+  const r = await create('analytics', ['--wait', ...FAST, '--output', 'json']);
+  if (r.code !== 0) throw new Error(r.stderr);
+  crn = (JSON.parse(r.stdout) as Cluster).clusterCrn;
+});
+
+afterAll(async () => {
+  await em?.stop();
+});
+
+describe('compute clusters', () => {
+  test('create --wait reached RUNNING; list and describe show it', async () => {
+    const d = await em.json<Cluster>(['compute', 'clusters', 'describe', '--cluster-crn', crn]);
+    expect(d).toMatchObject({ clusterName: 'analytics', status: 'RUNNING' });
+    const l = await em.json<{ clusters: Cluster[] }>(['compute', 'clusters', 'list', '--env-name-or-crn', ENV]);
+    expect(l.clusters.map((c) => c.clusterName)).toContain('analytics');
+  });
+
+  test('delete --force is refused unless the cluster is DELETE_FAILED', async () => {
+    const r = await em.cli(['compute', 'clusters', 'delete', '--cluster-crn', crn, '--force', '--yes']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('DELETE_FAILED');
+  });
+
+  test('a fail- cluster: create exits 5, delete exits 5 in DELETE_FAILED, then --force deletes it', async () => {
+    const c = await create('fail-etl', ['--wait', ...FAST]);
+    expect(c.code).toBe(5);
+    expect(c.stderr).toContain('CREATE_FAILED');
+    const l = await em.json<{ clusters: Cluster[] }>(['compute', 'clusters', 'list', '--status', 'CREATE_FAILED']);
+    const failed = l.clusters.find((x) => x.clusterName === 'fail-etl');
+    expect(failed).toBeDefined();
+    const fcrn = failed?.clusterCrn ?? '';
+    const d = await em.cli(['compute', 'clusters', 'delete', '--cluster-crn', fcrn, '--yes', '--wait', ...FAST]);
+    expect(d.code).toBe(5);
+    expect(d.stderr).toContain('DELETE_FAILED');
+    const f = await em.json<{ clusterStatus: { status: string } }>([
+      'compute',
+      'clusters',
+      'delete',
+      '--cluster-crn',
+      fcrn,
+      '--force',
+      '--yes',
+    ]);
+    expect(f.clusterStatus.status).toBe('DELETED');
+    const after = await em.json<Cluster>(['compute', 'clusters', 'describe', '--cluster-crn', fcrn]);
+    expect(after.status).toBe('DELETED');
+  });
+
+  test('suspend --wait and resume --wait', async () => {
+    const s = await em.json<Cluster>(['compute', 'clusters', 'suspend', '--cluster-crn', crn, '--wait', ...FAST]);
+    expect(s.status).toBe('SUSPENDED');
+    const r = await em.json<Cluster>(['compute', 'clusters', 'resume', '--cluster-crn', crn, '--wait', ...FAST]);
+    expect(r.status).toBe('RUNNING');
+  });
+
+  test('upgrade --wait follows the operation to COMPLETED and the version moves on', async () => {
+    const before = await em.json<Cluster>(['compute', 'clusters', 'describe', '--cluster-crn', crn]);
+    const op = await em.json<{ operationStatus: string; workflowOperation: string }>([
+      'compute',
+      'clusters',
+      'upgrade',
+      '--cluster-crn',
+      crn,
+      '--wait',
+      ...FAST,
+    ]);
+    expect(op).toMatchObject({ operationStatus: 'COMPLETED', workflowOperation: 'UPGRADE' });
+    const after = await em.json<Cluster>(['compute', 'clusters', 'describe', '--cluster-crn', crn]);
+    expect(after.kubernetesVersion).not.toBe(before.kubernetesVersion);
+  });
+
+  test('a failed upgrade can be retried: retry resets the operation and it completes', async () => {
+    const c = await em.json<Cluster>([
+      'compute',
+      'clusters',
+      'create',
+      '--environment',
+      ENV,
+      '--name',
+      'fail-upgrade-ml',
+      '--wait',
+      ...FAST,
+    ]);
+    const up = await em.cli(['compute', 'clusters', 'upgrade', '--cluster-crn', c.clusterCrn, '--output', 'json']);
+    expect(up.code).toBe(0);
+    const opId = (JSON.parse(up.stdout) as { operationId: string }).operationId;
+    for (let i = 0; i < 100; i++) {
+      const s = await em.json<{ operationStatus: string }>(['compute', 'operations', 'status', '--operation-id', opId]);
+      if (s.operationStatus !== 'RUNNING') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const st = await em.json<{ operationStatus: string }>(['compute', 'operations', 'status', '--operation-id', opId]);
+    expect(st.operationStatus).toBe('FAILED');
+    const retried = await em.json<{ operationStatus: string }>([
+      'compute',
+      'operations',
+      'retry',
+      '--operation-id',
+      opId,
+      '--wait',
+      ...FAST,
+    ]);
+    expect(retried.operationStatus).toBe('COMPLETED');
+    const details = await em.json<{ retryCount: number; operationStatus: string }>([
+      'compute',
+      'operations',
+      'describe',
+      '--operation-id',
+      opId,
+    ]);
+    expect(details).toMatchObject({ retryCount: 1, operationStatus: 'COMPLETED' });
+    const d = await em.json<Cluster>(['compute', 'clusters', 'describe', '--cluster-crn', c.clusterCrn]);
+    expect(d.status).toBe('RUNNING');
+  });
+
+  test('deployments: list, upgrade to a newer chart, describe shows the history', async () => {
+    const l = await em.json<{ installedDeployments: Array<{ name: string; namespace: string; upgrades: unknown[] }> }>([
+      'compute',
+      'deployments',
+      'list',
+      '--cluster-crn',
+      crn,
+    ]);
+    const dep = l.installedDeployments.find((d) => d.name === 'metrics-server');
+    expect(dep?.upgrades.length).toBeGreaterThan(0);
+    const u = await em.json<{ revision: number; status: string }>([
+      'compute',
+      'deployments',
+      'upgrade',
+      '--cluster-crn',
+      crn,
+      '--namespace',
+      'kube-system',
+      '--name',
+      'metrics-server',
+    ]);
+    expect(u).toMatchObject({ revision: 2, status: 'DEPLOYED' });
+    const d = await em.json<{ history: Array<{ revision: number; status: string }> }>([
+      'compute',
+      'deployments',
+      'describe',
+      '--cluster-crn',
+      crn,
+      '--namespace',
+      'kube-system',
+      '--name',
+      'metrics-server',
+    ]);
+    expect(d.history.map((h) => h.status)).toEqual(['DEPLOYED', 'SUPERSEDED']);
+  });
+
+  test('update with a stale clusterStateVersion is refused', async () => {
+    const d = await em.json<Cluster>(['compute', 'clusters', 'describe', '--cluster-crn', crn]);
+    const stale = await em.cli([
+      'compute',
+      'clusters',
+      'update',
+      '--cluster-crn',
+      crn,
+      '--spec',
+      'refreshInstanceGroups=true',
+      '--cluster-state-version',
+      String(d.clusterStateVersion - 1),
+    ]);
+    expect(stale.code).toBe(1);
+    const ok = await em.json<Cluster>([
+      'compute',
+      'clusters',
+      'update',
+      '--cluster-crn',
+      crn,
+      '--spec',
+      'refreshInstanceGroups=true',
+      '--wait',
+      ...FAST,
+    ]);
+    expect(ok.status).toBe('RUNNING');
+  });
+});
+
+describe('compute client-side rules: exit 2 and nothing sent', () => {
+  test.each([
+    ['a cluster CRN that is not one', ['compute', 'clusters', 'describe', '--cluster-crn', 'analytics']],
+    [
+      'a pod CIDR that is not a CIDR',
+      ['compute', 'clusters', 'create', '--environment', ENV, '--name', 'x1', '--network', 'podCidr=10.0.0.0'],
+    ],
+    [
+      'deployment overrides that are not JSON',
+      [
+        'compute',
+        'deployments',
+        'upgrade',
+        '--cluster-crn',
+        'crn:cdp:compute:us-west-1:a:cluster:c',
+        '--namespace',
+        'n',
+        '--name',
+        'm',
+        '--overrides',
+        'replicas=2',
+      ],
+    ],
+    ['retry without an operation id', ['compute', 'operations', 'retry']],
+  ])('%s', async (_n, args) => {
+    const before = await requests();
+    const r = await em.cli(args);
+    expect(r.code).toBe(2);
+    expect(await requests()).toBe(before);
+  });
+
+  test.each([
+    ['create-cluster', ['environment', 'name', 'description', 'tags', 'network', 'skipValidation']],
+    ['delete-cluster', ['clusterCrn', 'force', 'skipWorkloadsValidation', 'skipValidation']],
+    ['get-operation-status', ['operationId']],
+  ])('compute %s --generate-skeleton', async (alias, fields) => {
+    const r = await em.cli(['compute', alias, '--generate-skeleton']);
+    expect(r.code).toBe(0);
+    expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(fields);
+  });
+});
