@@ -41,7 +41,7 @@ export function spawnPty(
   argv: readonly string[],
   opts: { env: Record<string, string | undefined>; cwd?: string; columns?: number; rows?: number },
 ): PtySession {
-  const env = { ...opts.env, TERM: opts.env.TERM ?? 'xterm-256color' };
+  const env: Record<string, string | undefined> = { ...opts.env, TERM: opts.env.TERM ?? 'xterm-256color' };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   const cmd = `stty cols ${opts.columns ?? 100} rows ${opts.rows ?? 40} 2>/dev/null; exec ${argv.map(shq).join(' ')}`;
   const child: ChildProcess = spawn('script', ['-qfec', cmd, '/dev/null'], {
