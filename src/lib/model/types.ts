@@ -69,7 +69,7 @@ export interface OperationCli {
   readonly rules?: readonly Rule[];
   /** Help for particular request fields. */
   readonly fieldHelp?: Readonly<Record<string, string>>;
-  /** Default table columns: header -> JMESPath over one item. */
+  /** Default table columns: header -> dotted path into one item (e.g. `status.state`). */
   readonly columns?: Readonly<Record<string, string>>;
   /** The response key holding the item list, when the operation is not paged. */
   readonly listKey?: string;
