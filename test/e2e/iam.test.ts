@@ -5,6 +5,9 @@
  * turned off, owners deleted, and state kept across a stop and start.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { run, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 interface Key {
@@ -169,6 +172,127 @@ describe('iam e2e', () => {
     expect(out.rolesUnassigned).toEqual(['crn:altus:iam:us-west-1:altus:role:IamViewer']);
     const refused = await as('user-v1', ['iam', 'access-keys', 'get']);
     expect(refused.code).toBe(3);
+  });
+
+  test('SSH keys, workload passwords, identity providers, account and workload tokens through the CLI', async () => {
+    const dir = mkdtempSync(join(em.home, 'ssh-'));
+    const made = spawnSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'e2e', '-f', join(dir, 'id')]);
+    expect(made.status).toBe(0);
+    const printed = spawnSync('ssh-keygen', ['-l', '-f', join(dir, 'id.pub')]).stdout.toString();
+    const fingerprint = printed.split(' ')[1];
+    const ecdsa = spawnSync('ssh-keygen', ['-q', '-t', 'ecdsa', '-N', '', '-f', join(dir, 'ec')]);
+    expect(ecdsa.status).toBe(0);
+    const metadata = join(dir, 'metadata.xml');
+    writeFileSync(metadata, '<EntityDescriptor entityID="https://idp.example.com"/>');
+    const [ssh, ec, policy, saml, ldap, badLdap, token] = await Promise.all([
+      em.json<{ sshPublicKey: { publicKeyFingerprint: string; crn: string } }>([
+        'iam',
+        'ssh-keys',
+        'add',
+        '--public-key',
+        `file://${join(dir, 'id.pub')}`,
+        '--description',
+        'laptop',
+      ]),
+      // The client refuses ECDSA keys itself; the emulator's own check is in the unit tests.
+      em.cli(['iam', 'ssh-keys', 'add', '--public-key', `file://${join(dir, 'ec.pub')}`]),
+      em.json([
+        'iam',
+        'workload-passwords',
+        'set-policy',
+        '--global-password-policy',
+        'minPasswordLength=10,mustIncludeNumbers=true,passwordHistorySize=3',
+      ]),
+      em.json<{ samlProvider: { samlProviderName: string; syncGroupsOnLogin: boolean; samlMetadataDocument: string } }>([
+        'iam',
+        'saml-providers',
+        'create',
+        '--saml-provider-name',
+        'okta',
+        '--saml-metadata-document',
+        `file://${metadata}`,
+      ]),
+      em.json<{ ldapProvider: { ldapDetails: { url: string } } }>([
+        'iam',
+        'ldap-providers',
+        'create',
+        '--ldap-provider-name',
+        'corp',
+        '--url',
+        'ldaps://ldap.example.com:636',
+        '--bind-dn',
+        'cn=svc,dc=example,dc=com',
+        '--bind-password',
+        'hunter2',
+        '--user-search-base',
+        'ou=people',
+        '--user-search-filter',
+        '(uid={0})',
+        '--group-search-base',
+        'ou=groups',
+        '--group-search-filter',
+        '(member={{dn}})',
+        '--username-mapping-attribute',
+        'uid',
+      ]),
+      em.cli(['api', 'iam', 'createLdapProvider', '--input', '-'], {
+        input: JSON.stringify({
+          ldapProviderName: 'bad',
+          url: 'http://ldap.example.com',
+          userSearchBase: 'a',
+          userSearchFilter: 'b',
+          groupSearchBase: 'c',
+          groupSearchFilter: 'd',
+          usernameMappingAttribute: 'e',
+        }),
+      }),
+      em.json<{ endpointUrl: string; token: string; expireAt: string }>([
+        'iam',
+        'workload-tokens',
+        'generate',
+        '--workload-name',
+        'DF',
+        '--environment-crn',
+        'crn:cdp:environments:us-west-1:acct:environment:env1',
+      ]),
+    ]);
+    expect(ssh.sshPublicKey.publicKeyFingerprint).toBe(fingerprint);
+    expect(ec.code).not.toBe(0);
+    expect(ec.stderr).toMatch(/ecdsa-sha2-nistp256 keys are not supported/);
+    expect(policy).toEqual({});
+    expect(saml.samlProvider).toMatchObject({ samlProviderName: 'okta', syncGroupsOnLogin: true });
+    expect(saml.samlProvider.samlMetadataDocument).toContain('idp.example.com');
+    expect(ldap.ldapProvider.ldapDetails.url).toBe('ldaps://ldap.example.com:636');
+    expect(JSON.stringify(ldap)).not.toContain('hunter2');
+    expect(badLdap.code).not.toBe(0);
+    expect(badLdap.stderr).toContain('ldap://');
+    expect(token.endpointUrl).toBe(`${endpoint}dfx/`);
+    expect(token.token.length).toBeGreaterThanOrEqual(43);
+    expect(Date.parse(token.expireAt) - Date.now()).toBeGreaterThan(50 * 60_000);
+
+    const [weak, strong, described, account] = await Promise.all([
+      em.cli(['iam', 'workload-passwords', 'set', '--password', 'short1']),
+      em.json(['iam', 'workload-passwords', 'set', '--password', 'long-enough-1']),
+      em.json<{ sshPublicKey: { crn: string; description: string } }>([
+        'iam',
+        'ssh-keys',
+        'describe',
+        '--crn-or-fingerprint',
+        String(fingerprint),
+      ]),
+      em.json<{ account: { clouderaSSOLoginEnabled: boolean; workloadPasswordPolicy: { minPasswordLength: number } } }>([
+        'iam',
+        'account',
+        'get',
+      ]),
+    ]);
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('at least 10 characters');
+    expect(strong).toEqual({});
+    expect(described.sshPublicKey).toMatchObject({ crn: ssh.sshPublicKey.crn, description: 'laptop' });
+    expect(account.account).toMatchObject({ clouderaSSOLoginEnabled: true, workloadPasswordPolicy: { minPasswordLength: 10 } });
+    const me = await em.json<{ user: { workloadPasswordDetails: { isPasswordSet: boolean } } }>(['iam', 'users', 'get']);
+    expect(me.user.workloadPasswordDetails.isPasswordSet).toBe(true);
   });
 
   test('stop and start keep everything', async () => {
