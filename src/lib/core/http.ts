@@ -137,7 +137,11 @@ export class HttpClient {
           throw new CdpError({
             kind: 'network',
             code: err.timeout ? 'TIMEOUT' : 'NETWORK_ERROR',
-            message: `${req.operation}: ${err.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}`,
+            message: `${req.operation}: ${err.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}${
+              !err.timeout && req.mutating && err.delivered
+                ? '; not sent again: the request had reached the server and may have been carried out'
+                : ''
+            }`,
             operation: req.operation,
           });
         }

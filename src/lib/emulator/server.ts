@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation } from '../model/index.js';
@@ -23,7 +23,12 @@ export interface FaultSettings {
   readonly rate: number;
   /** Extra milliseconds before every answer. */
   readonly latencyMs: number;
-  /** Which faults to draw from: 503, 429, reset (connection dropped before the request is read). */
+  /**
+   * Which faults to draw from: 503, 429 (answered with Retry-After: 0), reset
+   * (the request is read in full, then the connection is dropped without an
+   * answer and without processing it: what a client sees when a server dies
+   * mid-request). See docs/reliability.md.
+   */
   readonly kinds: ReadonlyArray<'503' | '429' | 'reset'>;
 }
 
@@ -45,6 +50,20 @@ interface Route {
   readonly workload: boolean;
 }
 
+/** Arrivals of one mutating request (path + exact body); see Emulator.deliveries. */
+export interface Delivery {
+  readonly path: string;
+  readonly sha256: string;
+  /** Times it arrived in full. */
+  received: number;
+  /** Answered with an injected 503 or 429 (a client may send it again). */
+  retryable: number;
+  /** Dropped by an injected reset, unprocessed (a client must not send it again). */
+  reset: number;
+  /** Handed to validation and the handler. */
+  processed: number;
+}
+
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export class Emulator {
@@ -59,6 +78,14 @@ export class Emulator {
   private faults: FaultSettings;
   /** Counts for tests and benchmarks. */
   readonly stats = { requests: 0, faults: 0, errors: 0 };
+  /**
+   * How often each mutating JSON request (path + exact body) arrived, was
+   * answered with an injected 503/429, was dropped by an injected reset, and
+   * was processed. Lets tests show a mutating request is never delivered
+   * again after an arrival that was not answered with a retryable status
+   * (GET /_emulator/deliveries). Bounded: the oldest entries are dropped.
+   */
+  private readonly deliveries = new Map<string, Delivery>();
 
   constructor(private readonly opts: EmulatorOptions) {
     this.store = new Store(join(opts.dataDir, 'state.db'));
@@ -163,8 +190,20 @@ export class Emulator {
     this.send(res, 500, { code: 'INTERNAL_ERROR', message: 'the emulator failed to handle this request' });
   }
 
+  private delivery(path: string, body: Buffer): Delivery {
+    const key = createHash('sha256').update(path).update('\n').update(body).digest('hex');
+    let d = this.deliveries.get(key);
+    if (!d) {
+      if (this.deliveries.size >= 10_000) this.deliveries.delete(this.deliveries.keys().next().value ?? '');
+      d = { path, sha256: key, received: 0, retryable: 0, reset: 0, processed: 0 };
+      this.deliveries.set(key, d);
+    }
+    return d;
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let route: Route | undefined;
+    let delivery: Delivery | undefined;
     try {
       // DNS-rebinding guard: only loopback names may address this server.
       const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
@@ -176,13 +215,25 @@ export class Emulator {
       if (req.method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method ?? ''} is not allowed; operations are POST`);
       this.stats.requests++;
       if (this.faults.latencyMs > 0) await new Promise((r) => setTimeout(r, this.faults.latencyMs));
+      const limit = this.opts.maxBodyBytes ?? 4 * 1024 * 1024;
+      // Mutating JSON requests are read first, so that every arrival is counted by its content.
+      let body: Buffer | undefined;
+      if (route.op.mutating && !route.upload) {
+        body = await readBody(req, limit);
+        delivery = this.delivery(url.pathname, body);
+        delivery.received++;
+      }
       if (this.faults.rate > 0 && Math.random() < this.faults.rate && this.faults.kinds.length > 0) {
         const kind = this.faults.kinds[Math.floor(Math.random() * this.faults.kinds.length)];
         this.stats.faults++;
         if (kind === 'reset') {
+          // The whole request has arrived; drop it unprocessed, with no answer.
+          if (!route.upload && !body) await readBody(req, limit);
+          if (delivery) delivery.reset++;
           req.socket.destroy();
           return;
         }
+        if (delivery) delivery.retryable++;
         throw new ApiError(kind === '429' ? 429 : 503, kind === '429' ? 'TOO_MANY_REQUESTS' : 'SERVICE_UNAVAILABLE', 'injected fault', {
           'retry-after': '0',
         });
@@ -193,13 +244,14 @@ export class Emulator {
         : authenticateSigned(this.store, this.accountId, 'POST', url.pathname, req.headers);
       if (route.upload) return await this.upload(req, res, route, caller);
       if (contentType !== 'application/json') throw invalid('Content-Type must be application/json');
-      const body = await readBody(req, this.opts.maxBodyBytes ?? 4 * 1024 * 1024);
+      body ??= await readBody(req, limit);
       let request: unknown;
       try {
         request = body.length ? JSON.parse(body.toString('utf8')) : {};
       } catch {
         throw invalid('the request body is not valid JSON');
       }
+      if (delivery) delivery.processed++;
       this.send(res, 200, this.dispatch(route, request, caller));
     } catch (err) {
       this.fail(res, err, route);
@@ -272,6 +324,10 @@ export class Emulator {
       token.length === this.adminToken.length &&
       timingSafeEqual(Buffer.from(token), Buffer.from(this.adminToken));
     if (!ok) throw new ApiError(403, 'PERMISSION_DENIED', 'admin requests need the token from the pid file');
+    if (path === '/_emulator/deliveries' && req.method === 'GET') {
+      this.send(res, 200, { deliveries: [...this.deliveries.values()] });
+      return;
+    }
     if (path === '/_emulator/faults' && req.method === 'POST') {
       const body = JSON.parse((await readBody(req, 4096)).toString('utf8') || '{}') as Partial<FaultSettings>;
       this.setFaults({ rate: Number(body.rate ?? 0), latencyMs: Number(body.latencyMs ?? 0), kinds: body.kinds ?? ['503', '429'] });
