@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { Store } from '../../../src/lib/emulator/store.js';
-import { tokenHash } from '../../../src/lib/emulator/auth.js';
+import { authenticateBearer, tokenHash } from '../../../src/lib/emulator/auth.js';
 import { handlers } from '../../../src/lib/emulator/services/iam/handlers.js';
 import { KIND, type UserRecord, type WorkloadTokenRecord } from '../../../src/lib/emulator/services/iam/records.js';
 import { operations } from '../../../src/lib/model/services/iam/wire.js';
@@ -354,6 +354,13 @@ describe('iam emulator backend', () => {
     const rec = store.get<WorkloadTokenRecord>(KIND.workloadToken, tokenHash(String(t.token)));
     expect(rec?.actorCrn).toBe(ADMIN_CRN);
     expect(JSON.stringify(rec)).not.toContain(String(t.token));
+    // the shared auth layer accepts it as a bearer token for the caller
+    const who = authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` });
+    expect(who.actorCrn).toBe(ADMIN_CRN);
+    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}x` })).toThrow(ApiError);
+    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, Date.now() + 3_700_000)).toThrow(
+      /expired/,
+    );
     const exp = Date.parse(String(t.expireAt));
     expect(exp).toBeGreaterThanOrEqual(before + 3_600_000 - 1000);
     expect(exp).toBeLessThanOrEqual(Date.now() + 3_600_000 + 1000);

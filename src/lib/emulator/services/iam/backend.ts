@@ -409,7 +409,10 @@ export class IamBackend {
     this.putUser(rec);
     this.store.put(IDENTITY, identityKey, { userId });
     for (const name of uniq(strings(req.groups))) {
-      const g = this.store.getByName<GroupRecord>(KIND.group, name) ?? this.createGroup({ groupName: name });
+      // A CRN must name an existing group; a missing name is created.
+      const g = isCrn(name)
+        ? this.group(name)
+        : (this.store.getByName<GroupRecord>(KIND.group, name) ?? this.createGroup({ groupName: name }));
       this.link(g.crn, userCrn);
     }
     return rec;
