@@ -613,7 +613,6 @@ const cli: Record<string, OperationCli> = {
     summary: 'List the NiFi versions deployments can run.',
     examples: [ENV],
     listKey: 'nifiVersions',
-    columns: { version: '@' },
   },
   listTestSessions: {
     command: 'test-sessions list',
