@@ -102,23 +102,25 @@ export async function streamPages(
   let count = 0;
   let last: Page | undefined;
   let columns: Array<[string, (item: unknown) => unknown]> | undefined;
-  if (opts.format === 'json') await io.write(`{\n  ${JSON.stringify(paging.result)}: [`);
+  // The JSON opening goes out with the first page: a call that fails before any
+  // page arrives leaves stdout empty rather than holding half a document.
+  const opening = `{\n  ${JSON.stringify(paging.result)}: [`;
   for await (const page of pages) {
+    let chunk = opts.format === 'json' && !last ? opening : '';
     last = page;
-    let chunk = '';
     for (const item of page.items) {
       if (opts.format === 'jsonl') chunk += JSON.stringify(item) + '\n';
       else if (opts.format === 'text') {
         columns ??= columnsFor(page.items, opts.columns);
         chunk += columns.map(([, get]) => cell(get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n';
-      } else chunk += (count > 0 || chunk ? ',' : '') + '\n    ' + JSON.stringify(item, null, 2).replace(/\n/g, '\n    ');
+      } else chunk += (count > 0 ? ',' : '') + '\n    ' + JSON.stringify(item, null, 2).replace(/\n/g, '\n    ');
       count++;
     }
     if (chunk) await io.write(chunk);
   }
   const token = last?.nextToken && (mode.noPaginate || mode.maxItems !== undefined) ? last.nextToken : undefined;
   if (opts.format === 'json') {
-    let tail = count > 0 ? '\n  ]' : ']';
+    let tail = (last ? '' : opening) + (count > 0 ? '\n  ]' : ']');
     for (const [k, v] of Object.entries(last?.response ?? {})) {
       if (k === paging.result || k === paging.outputToken) continue;
       tail += `,\n  ${JSON.stringify(k)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}`;
