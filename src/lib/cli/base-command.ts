@@ -4,6 +4,7 @@
  * exit code of DESIGN "Exit codes". Never a stack trace unless --debug.
  */
 import { Command } from '@oclif/core';
+import { suggest } from '../core/validate.js';
 import { CdpError, ExitCode } from '../core/errors.js';
 
 interface OclifishError extends Error {
@@ -55,10 +56,35 @@ export abstract class BaseCommand extends Command {
     const json = this.errorStyle.json || this.argvHas('output') === 'json' || this.argvHas('o') === 'json';
     const debug = this.errorStyle.debug || this.argv.includes('--debug');
     const color = Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined;
-    const code = reportError(err, { json, debug, color });
+    const code = reportError(withFlagHint(err), { json, debug, color });
     process.exitCode = code;
     // oclif's run() treats a thrown error as fatal output; we already reported it.
     const { Errors } = await import('@oclif/core');
     throw new Errors.ExitError(code);
   }
+}
+
+interface UnknownFlagError extends Error {
+  flags?: unknown;
+  parse?: { input?: { flags?: Record<string, { aliases?: string[]; hidden?: boolean }> } };
+}
+
+/** oclif's unknown-flag error, with `(did you mean "--x"?)` for a near miss among the command's flags. */
+export function withFlagHint<E>(err: E): E {
+  const e = err as unknown as UnknownFlagError;
+  const defs = e instanceof Error && Array.isArray(e.flags) ? e.parse?.input?.flags : undefined;
+  if (!defs || !/^Nonexistent flags?: /.test(e.message)) return err;
+  const known = Object.entries(defs)
+    .filter(([, f]) => !f.hidden)
+    .flatMap(([name, f]) => [name, ...(f.aliases ?? [])]);
+  const hints = (e.flags as unknown[]).map((f) => {
+    const name = String(f).replace(/^-+/, '').split('=')[0] ?? '';
+    const hint = suggest(name, known);
+    return hint ? hint.replace(/"([^"]+)"/, '"--$1"') : '';
+  });
+  if (hints.some(Boolean)) {
+    const line = `Nonexistent flag${hints.length > 1 ? 's' : ''}: ${(e.flags as unknown[]).map((f, i) => `${String(f)}${hints[i] ?? ''}`).join(', ')}`;
+    e.message = e.message.replace(/^Nonexistent flags?: [^\n]*/, line);
+  }
+  return err;
 }

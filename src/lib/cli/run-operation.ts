@@ -6,7 +6,7 @@
 import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { CdpClient, type Doc } from '../core/client.js';
 import { CdpError, usageError } from '../core/errors.js';
-import { validateRequest } from '../core/validate.js';
+import { printable, validateRequest } from '../core/validate.js';
 import { waitFor } from '../core/waiter.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
@@ -31,7 +31,7 @@ function num(flags: ParsedFlags, name: string, opts: { min?: number; integer?: b
     (opts.min !== undefined && n < opts.min)
   ) {
     throw usageError(
-      `--${name} must be ${opts.integer ? 'an integer' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}; got "${String(raw)}"`,
+      `--${name} must be ${opts.integer ? 'an integer' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}; got "${printable(String(raw), 40)}"`,
     );
   }
   return n;
