@@ -67,6 +67,7 @@ export class Store {
       );
       CREATE INDEX IF NOT EXISTS docs_name ON docs(kind, account, name_lc);
       CREATE INDEX IF NOT EXISTS docs_parent ON docs(kind, parent);
+      CREATE INDEX IF NOT EXISTS docs_seq ON docs(kind, account, seq);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
     this.stmts = {
