@@ -36,7 +36,7 @@ function typeOf(p) {
   }
 }
 
-function spec(p, required) {
+function spec(name, p, required) {
   let s = typeOf(p) + (required ? '!' : '');
   if (p.enum) s += ` enum=${p.enum.join('|')}`;
   if (p.minimum !== undefined) s += ` min=${p.minimum}`;
@@ -44,7 +44,8 @@ function spec(p, required) {
   if (p.minLength !== undefined) s += ` minLen=${p.minLength}`;
   if (p.maxLength !== undefined) s += ` maxLen=${p.maxLength}`;
   if (p.default !== undefined) s += ` default=${p.default}`;
-  if (p.sensitive) s += ' secret';
+  // Passwords are secrets whether or not the facts mark them (some do not).
+  if (p.sensitive || /(^p|P)assword$/.test(name)) s += ' secret';
   if (p.deprecated) s += ' deprecated';
   if (p.uniqueItems) s += ' unique';
   if (p.readOnly) s += ' readonly';
@@ -71,7 +72,7 @@ for (const [name, def] of Object.entries(facts.definitions)) {
     continue;
   }
   lines.push(`  ${q(name)}: {`);
-  for (const [pn, p] of props) lines.push(`    ${q(pn)}: ${JSON.stringify(spec(p, req.has(pn)))},`);
+  for (const [pn, p] of props) lines.push(`    ${q(pn)}: ${JSON.stringify(spec(pn, p, req.has(pn)))},`);
   lines.push('  },');
 }
 lines.push('};');

@@ -173,14 +173,14 @@ export const shapes: Shapes = {
   CreateCustomNarConfigurationRequest: {
     environmentCrn: 'string!',
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
   },
   CreateCustomNarConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -189,14 +189,14 @@ export const shapes: Shapes = {
   CreateCustomPythonConfigurationRequest: {
     environmentCrn: 'string!',
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
   },
   CreateCustomPythonConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -273,7 +273,7 @@ export const shapes: Shapes = {
   },
   DeleteCustomNarConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -286,7 +286,7 @@ export const shapes: Shapes = {
   },
   DeleteCustomPythonConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -477,7 +477,7 @@ export const shapes: Shapes = {
   },
   GetCustomNarConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -490,7 +490,7 @@ export const shapes: Shapes = {
   },
   GetCustomPythonConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -501,7 +501,7 @@ export const shapes: Shapes = {
   },
   GetDefaultCustomNarConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -1090,7 +1090,7 @@ export const shapes: Shapes = {
   UpdateCustomNarConfigurationRequest: {
     environmentCrn: 'string!',
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -1098,7 +1098,7 @@ export const shapes: Shapes = {
   },
   UpdateCustomNarConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -1107,7 +1107,7 @@ export const shapes: Shapes = {
   UpdateCustomPythonConfigurationRequest: {
     environmentCrn: 'string!',
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     crn: 'string!',
@@ -1115,7 +1115,7 @@ export const shapes: Shapes = {
   },
   UpdateCustomPythonConfigurationResponse: {
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -1194,7 +1194,7 @@ export const shapes: Shapes = {
   ValidateCustomNarConfigurationRequest: {
     environmentCrn: 'string!',
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
@@ -1203,7 +1203,7 @@ export const shapes: Shapes = {
   ValidateCustomPythonConfigurationRequest: {
     environmentCrn: 'string!',
     username: 'string!',
-    password: 'string!',
+    password: 'string! secret',
     storageLocation: 'string!',
     configurationVersion: 'int32!',
     projectCrn: 'string',
