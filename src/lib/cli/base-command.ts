@@ -5,41 +5,9 @@
  */
 import { Command } from '@oclif/core';
 import { suggest } from '../core/validate.js';
-import { CdpError, ExitCode } from '../core/errors.js';
+import { reportError } from './report.js';
 
-interface OclifishError extends Error {
-  oclif?: { exit?: number };
-  code?: string;
-}
-
-export function toCdpError(err: unknown): CdpError {
-  if (err instanceof CdpError) return err;
-  const e = err as OclifishError;
-  // oclif's own parse errors (unknown flag, bad option, missing arg) are usage errors.
-  if (e && typeof e === 'object' && e.oclif && e.oclif.exit !== 0) {
-    const message = e.message.replace(/\n\s*See more help with --help\s*$/, '').trim();
-    return new CdpError({ kind: 'usage', code: 'INVALID_INPUT', message });
-  }
-  if (e && typeof e === 'object' && e.code === 'EPIPE') return new CdpError({ kind: 'ok', code: 'EPIPE', message: '' });
-  return new CdpError({ kind: 'service', code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e), cause: err });
-}
-
-export function reportError(err: unknown, opts: { json: boolean; debug: boolean; color: boolean }): number {
-  const e = toCdpError(err);
-  if (e.code === 'EPIPE') return ExitCode.ok;
-  if (opts.json) {
-    process.stderr.write(JSON.stringify(e.toJSON()) + '\n');
-  } else {
-    const code = opts.color ? `\u001b[31m${e.code}\u001b[39m` : e.code;
-    process.stderr.write(`${code}: ${e.message}\n`);
-    for (const d of e.details) process.stderr.write(`  ${d}\n`);
-  }
-  if (opts.debug && e.code === 'INTERNAL_ERROR') {
-    const cause = (e as { cause?: unknown }).cause;
-    if (cause instanceof Error && cause.stack) process.stderr.write(cause.stack + '\n');
-  }
-  return e.exitCode;
-}
+export { reportError, toCdpError } from './report.js';
 
 export abstract class BaseCommand extends Command {
   /** Set by run() once flags are known, for error rendering. */

@@ -12,7 +12,7 @@ import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
 import { convertFlag, loadInputDocument, readAllStdin, skeleton } from './input.js';
 import { IO } from './io.js';
-import { flagFields } from './flags.js';
+import { flagFields } from './flag-spec.js';
 import { render, streamPages, type RenderOptions } from './render.js';
 import { confirm, promptMissing } from './prompt.js';
 import { Progress } from './progress.js';

@@ -1,0 +1,105 @@
+/**
+ * The fast path for the commands scripts run most: an API operation with
+ * well-formed flags runs without loading oclif (whose import and config
+ * loading cost several times a node start). Anything this parser is not
+ * sure about — help, unknown or repeated flags, positional arguments, values
+ * that look like flags, values outside a flag's options — is left to oclif,
+ * which then gives its usual answer or error. A command line it accepts
+ * parses to exactly the flags oclif would give (a unit test compares them).
+ */
+import { loadService, topicFor, type Operation } from '../model/index.js';
+import { operationFlagSpecs, type FlagSpec } from './flag-spec.js';
+
+export type FastFlags = Record<string, string | boolean | string[]>;
+
+/** Flags as oclif would parse them, or undefined to leave the line to oclif. */
+export function parseFlags(specs: Readonly<Record<string, FlagSpec>>, args: readonly string[]): FastFlags | undefined {
+  const byName = new Map<string, [string, FlagSpec]>();
+  const byChar = new Map<string, [string, FlagSpec]>();
+  for (const [name, spec] of Object.entries(specs)) {
+    byName.set(name, [name, spec]);
+    for (const alias of spec.aliases ?? []) byName.set(alias, [name, spec]);
+    if (spec.char) byChar.set(spec.char, [name, spec]);
+  }
+  const out: FastFlags = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    let hit: [string, FlagSpec] | undefined;
+    let inline: string | undefined;
+    let negated = false;
+    if (arg.startsWith('--') && arg.length > 2) {
+      const eq = arg.indexOf('=');
+      const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+      inline = eq < 0 ? undefined : arg.slice(eq + 1);
+      hit = byName.get(name);
+      if (!hit && name.startsWith('no-')) {
+        const positive = byName.get(name.slice(3));
+        if (positive && positive[1].type === 'boolean' && positive[1].allowNo) {
+          hit = positive;
+          negated = true;
+        }
+      }
+    } else if (/^-[A-Za-z]$/.test(arg)) {
+      hit = byChar.get(arg.slice(1));
+    }
+    if (!hit) return undefined;
+    const [name, spec] = hit;
+    if (spec.type === 'boolean') {
+      if (inline !== undefined || name in out) return undefined;
+      out[name] = !negated;
+      continue;
+    }
+    let value = inline;
+    if (value === undefined) {
+      value = args[i + 1];
+      i++;
+    }
+    if (value === undefined || value === '' || value.startsWith('-')) return undefined;
+    if (spec.options && !spec.options.includes(value)) return undefined;
+    if (spec.multiple) {
+      const list = (out[name] as string[] | undefined) ?? [];
+      list.push(value);
+      out[name] = list;
+    } else {
+      if (name in out) return undefined;
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+/** The operation a command line names, and the rest of the line. */
+async function findOperation(argv: readonly string[]): Promise<{ op: Operation; rest: string[] } | undefined> {
+  let n = 0;
+  while (n < argv.length && !(argv[n] ?? '-').startsWith('-')) n++;
+  const topic = argv[0];
+  if (n < 2 || !topic || topicFor(topic) !== topic) return undefined;
+  const svc = await loadService(topic);
+  const op = svc.findByCommand(argv.slice(0, n).join(' '));
+  return op ? { op, rest: argv.slice(n) } : undefined;
+}
+
+/**
+ * Runs the command line when it is a plain API operation; resolves false
+ * (having printed nothing) when oclif should take it.
+ */
+export async function fastRun(argv: readonly string[], bin = 'cdpctl'): Promise<boolean> {
+  const found = await findOperation(argv);
+  if (!found) return false;
+  const flags = parseFlags(operationFlagSpecs(found.op), found.rest);
+  if (!flags) return false;
+  const { runOperation } = await import('./run-operation.js');
+  try {
+    await runOperation(found.op, flags, { env: process.env, bin });
+  } catch (err) {
+    const { reportError } = await import('./report.js');
+    const code = reportError(err, {
+      json: flags.output === 'json',
+      debug: Boolean(flags.debug),
+      color: Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined,
+    });
+    // As oclif does after a command's error.
+    process.exit(code);
+  }
+  return true;
+}

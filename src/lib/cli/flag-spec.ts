@@ -1,0 +1,178 @@
+/**
+ * Flag definitions as plain data: the global flags every API command shares
+ * and the per-operation ones derived from the request shape. No oclif here:
+ * flags.ts turns these into oclif flags, and the fast path (fast-run.ts)
+ * parses a command line with them without loading oclif at all.
+ */
+import { kebab } from '../model/names.js';
+import type { Operation } from '../model/index.js';
+import type { Field, ShapeIndex } from '../model/shapes.js';
+import { OUTPUT_FORMATS } from './output.js';
+
+export interface FlagSpec {
+  readonly type: 'boolean' | 'string';
+  readonly description: string;
+  readonly char?: string;
+  readonly multiple?: boolean;
+  readonly options?: readonly string[];
+  /** Booleans: `--no-<name>` sets false. */
+  readonly allowNo?: boolean;
+  readonly aliases?: readonly string[];
+  readonly helpGroup?: string;
+  readonly helpValue?: string;
+  readonly hidden?: boolean;
+}
+
+export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
+
+const GLOBAL = 'GLOBAL';
+
+export const GLOBAL_FLAG_SPECS: FlagSpecs = {
+  profile: { type: 'string', description: 'Credential profile to use (default: $CDP_PROFILE or "default").', helpGroup: GLOBAL },
+  'endpoint-url': {
+    type: 'string',
+    description: 'Send requests to this base URL instead of the profile or region default.',
+    helpGroup: GLOBAL,
+  },
+  'cdp-region': {
+    type: 'string',
+    description: 'Region whose endpoint to use.',
+    options: ['us-west-1', 'eu-1', 'ap-1', 'usg-1'],
+    helpGroup: GLOBAL,
+  },
+  output: {
+    type: 'string',
+    char: 'o',
+    description: 'Output format (default: the profile\'s "output", else json).',
+    options: [...OUTPUT_FORMATS],
+    helpGroup: GLOBAL,
+  },
+  query: { type: 'string', description: 'JMESPath expression applied to the result before formatting.', helpGroup: GLOBAL },
+  debug: { type: 'boolean', description: 'Log each request and response to stderr (secrets redacted).', helpGroup: GLOBAL },
+  'no-verify-tls': { type: 'boolean', description: 'Do not verify TLS certificates.', helpGroup: GLOBAL },
+  'ca-bundle': { type: 'string', description: 'PEM file of certificate authorities to trust.', helpGroup: GLOBAL },
+  'cli-read-timeout': { type: 'string', description: 'Seconds to wait for an answer before giving up (default 60).', helpGroup: GLOBAL },
+  'cli-connect-timeout': { type: 'string', description: 'Seconds to wait for a connection (default 60).', helpGroup: GLOBAL },
+  color: {
+    type: 'string',
+    description: 'Colour output: on, off or auto (terminal only, never with NO_COLOR).',
+    options: ['on', 'off', 'auto'],
+    helpGroup: GLOBAL,
+  },
+  'no-pager': { type: 'boolean', description: 'Never page long output.', helpGroup: GLOBAL },
+  'no-input': { type: 'boolean', description: 'Never prompt; fail when something is missing.', helpGroup: GLOBAL },
+  yes: { type: 'boolean', char: 'y', description: 'Do not ask for confirmation.', helpGroup: GLOBAL },
+};
+
+export const INPUT_FLAG_SPECS: FlagSpecs = {
+  input: {
+    type: 'string',
+    aliases: ['cli-input-json'],
+    description: 'The whole request as JSON or YAML: a file path, file://path, or - for stdin. Flags override its fields.',
+    helpGroup: 'INPUT',
+  },
+  'generate-skeleton': { type: 'boolean', description: 'Print a request skeleton with every field and exit.', helpGroup: 'INPUT' },
+};
+
+export const PAGING_FLAG_SPECS: FlagSpecs = {
+  'max-items': { type: 'string', description: 'Stop after this many items and print nextToken to resume.', helpGroup: 'PAGING' },
+  'starting-token': { type: 'string', description: 'Resume a listing from a nextToken printed earlier.', helpGroup: 'PAGING' },
+  'page-size': { type: 'string', description: 'Items asked for per request.', helpGroup: 'PAGING' },
+  'no-paginate': { type: 'boolean', description: 'Make a single call and print that page with its token.', helpGroup: 'PAGING' },
+};
+
+export const WAIT_FLAG_SPECS: FlagSpecs = {
+  wait: { type: 'boolean', description: 'Wait until the work finishes, then print the final state.', helpGroup: 'WAIT' },
+  'wait-timeout': { type: 'string', description: 'Seconds to wait before giving up (exit 6).', helpGroup: 'WAIT' },
+  'poll-interval': {
+    type: 'string',
+    description: "Seconds between status checks (default: backs off from the model's interval).",
+    helpGroup: 'WAIT',
+  },
+};
+
+/** Operation-specific extras. */
+export const DECODE_FLAG_SPEC: FlagSpec = { type: 'boolean', description: 'Show base64 fields of the result decoded as text.' };
+export const ACCESS_TOKEN_FLAG_SPEC: FlagSpec = {
+  type: 'string',
+  description: 'Workload bearer token to use instead of exchanging one.',
+  hidden: true,
+};
+
+function typeWords(shapes: ShapeIndex, field: Field): string {
+  const t = shapes.resolve(field.type);
+  const base = (k: string): string =>
+    ({
+      int32: 'integer',
+      int64: 'integer',
+      double: 'number',
+      datetime: 'date-time',
+      bytes: 'base64',
+      object: 'JSON object',
+      map: 'key=value map',
+      ref: 'structure',
+    })[k] ?? k;
+  if (t.kind === 'list') {
+    const of = shapes.resolve(t.of ?? { kind: 'string' });
+    return `list of ${base(of.kind)}${of.enum ? ` (${of.enum.join('|')})` : ''}`;
+  }
+  return base(t.kind);
+}
+
+/** One help line: our words where the model has them, then type, limits, enum, required. */
+export function fieldDescription(op: Operation, field: Field): string {
+  const shapes = op.service.shapes;
+  const parts: string[] = [];
+  const help = op.cli.fieldHelp?.[field.name];
+  if (help) parts.push(help);
+  const meta: string[] = [typeWords(shapes, field)];
+  if (field.min !== undefined || field.max !== undefined) meta.push(`${field.min ?? ''}..${field.max ?? ''}`);
+  if (field.maxLen !== undefined) meta.push(`at most ${field.maxLen} chars`);
+  if (field.default !== undefined) meta.push(`default ${field.default}`);
+  if (field.deprecated) meta.push('deprecated');
+  const t = shapes.resolve(field.type);
+  const struct = shapes.struct(t.kind === 'list' ? (t.of ?? t) : t);
+  if (struct) meta.push(`fields: ${struct.fields.map((f) => f.name + (f.required ? '*' : '')).join(', ')}`);
+  parts.push(`[${meta.join('; ')}]`);
+  return (field.required ? '(required) ' : '') + parts.join(' ');
+}
+
+/** Request fields that become flags (paging fields are driven by the paging flags). */
+export function flagFields(op: Operation): Field[] {
+  const paging = op.paging;
+  const skip = new Set(paging ? [paging.inputToken, paging.pageSize] : []);
+  return op.service.requestFields(op).filter((f) => !skip.has(f.name));
+}
+
+/** Every flag of an operation's command, in help order. */
+export function operationFlagSpecs(op: Operation): Record<string, FlagSpec> {
+  const shapes = op.service.shapes;
+  const flags: Record<string, FlagSpec> = {};
+  for (const field of flagFields(op)) {
+    const t = shapes.resolve(field.type);
+    const name = kebab(field.name);
+    const description = fieldDescription(op, field);
+    if (t.kind === 'boolean') {
+      flags[name] = { type: 'boolean', description, allowNo: true };
+    } else {
+      const of = t.kind === 'list' ? shapes.resolve(t.of ?? { kind: 'string' }) : t;
+      // Enum values are listed for help and completion; the validator checks them.
+      const options = t.kind !== 'list' && of.enum ? [...of.enum] : undefined;
+      const helpValue = of.enum && t.kind !== 'list' ? undefined : `<${typeWords(shapes, field).replace(/ \(.*\)$/, '')}>`;
+      flags[name] = {
+        type: 'string',
+        description,
+        ...(options ? { options } : {}),
+        ...(helpValue !== undefined ? { helpValue } : {}),
+        ...(t.kind === 'list' ? { multiple: true } : {}),
+      };
+    }
+  }
+  Object.assign(flags, INPUT_FLAG_SPECS);
+  if (op.paging) Object.assign(flags, PAGING_FLAG_SPECS);
+  if (op.cli.wait) Object.assign(flags, WAIT_FLAG_SPECS);
+  if (op.cli.decode) flags.decode = DECODE_FLAG_SPEC;
+  if (op.service.def.endpoint === 'workload') flags['access-token'] = ACCESS_TOKEN_FLAG_SPEC;
+  Object.assign(flags, GLOBAL_FLAG_SPECS);
+  return flags;
+}
