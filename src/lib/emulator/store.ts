@@ -30,6 +30,8 @@ export interface PutOptions {
 
 export class Store {
   readonly db: Database.Database;
+  /** One transaction wrapper for every call (made once rather than per request). */
+  private run?: Database.Transaction<(f: () => unknown) => unknown>;
   private readonly stmts: {
     get: Database.Statement<[string, string], Row>;
     byName: Database.Statement<[string, string, string], Row>;
@@ -66,8 +68,9 @@ export class Store {
         UNIQUE(kind, id)
       );
       CREATE INDEX IF NOT EXISTS docs_name ON docs(kind, account, name_lc);
-      CREATE INDEX IF NOT EXISTS docs_parent ON docs(kind, parent);
+      -- Paging in creation order (list): a range scan per page, not a sort of the whole kind.
       CREATE INDEX IF NOT EXISTS docs_seq ON docs(kind, account, seq);
+      CREATE INDEX IF NOT EXISTS docs_parent ON docs(kind, parent);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
     this.stmts = {
@@ -91,10 +94,15 @@ export class Store {
     this.db.close();
   }
 
-  /** Runs fn in one transaction (nested calls join the outer one). */
-  transaction<T>(fn: () => T): T {
+  /**
+   * Runs fn in one transaction (nested calls join the outer one). Writers
+   * take the write lock up front (IMMEDIATE); `readOnly` work takes it only
+   * if it writes after all (DEFERRED), so reads never queue behind the lock.
+   */
+  transaction<T>(fn: () => T, opts: { readOnly?: boolean } = {}): T {
     if (this.db.inTransaction) return fn();
-    return this.db.transaction(fn).immediate();
+    this.run ??= this.db.transaction((f: () => unknown) => f());
+    return (opts.readOnly ? this.run.deferred(fn) : this.run.immediate(fn)) as T;
   }
 
   get<T>(kind: string, id: string): T | undefined {
