@@ -20,7 +20,7 @@ import { kebab } from '../../src/lib/model/names.js';
 import { loadAllServices, type Operation } from '../../src/lib/model/index.js';
 import { defectArb, flagStringArb, noiseArb, resolved, type Doc } from './fuzz.js';
 
-const RUNS_PER_OP = Number(process.env.RELIABILITY_RUNS ?? 8);
+const RUNS_PER_OP = Number(process.env.RELIABILITY_RUNS ?? 6);
 let ops: Operation[] = [];
 let dir = '';
 const files = { invalidUtf8: '', dir: '', missing: '', deepJson: '' };
