@@ -22,6 +22,18 @@ export class Clock {
   iso(at: number = this.now()): string {
     return new Date(at).toISOString();
   }
+
+  /**
+   * This clock stopped at one instant. A request sees a single "now": at
+   * high time scales a millisecond of work is seconds of emulated time, and
+   * records made in one request must not drift apart.
+   */
+  frozen(): Clock {
+    const at = this.now();
+    const view = Object.create(this) as Clock;
+    view.now = () => at;
+    return view;
+  }
 }
 
 /** One step of a timeline: after `afterMs` of emulated time, the state becomes `state`. */
