@@ -268,7 +268,7 @@ export class Emulator {
     if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
     if (!route.handler) throw new ApiError(501, 'NOT_IMPLEMENTED', `the emulator does not implement ${op.service.name} ${op.name}`);
     const handler = route.handler;
-    const ctx: RequestContext = { store: this.store, clock: this.clock, caller, info: this.info, upload };
+    const ctx: RequestContext = { store: this.store, clock: this.clock.frozen(), caller, info: this.info, upload };
     return this.store.transaction(
       () => {
         const out = handler(request as Doc, ctx);
