@@ -71,7 +71,7 @@ describe('datalake lifecycle', () => {
 
   test('a too-short --wait-timeout gives up with exit 6 while the work goes on', async () => {
     const r = await createAws('slow-lake', ['--wait', '--poll-interval', '0.05', '--wait-timeout', '0.1']);
-    expect(r.code).toBe(6);
+    expect({ code: r.code, stderr: r.stderr }).toMatchObject({ code: 6 });
     expect(r.stderr).toMatch(/gave up waiting/);
   });
 
