@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { readAllStdin, readValue, decodeUtf8 } from '../../lib/cli/input.js';
 import { setValue } from '../../lib/core/config.js';
 import { usageError } from '../../lib/core/errors.js';
 
@@ -16,23 +17,37 @@ export const KNOWN_KEYS = [
 
 export default class ConfigureSet extends BaseCommand {
   static summary = 'Set one value of a profile.';
-  static description = `Credential keys go to the credentials file, the rest to the config file; both are rewritten atomically with mode 0600. Known keys: ${KNOWN_KEYS.join(', ')}.`;
+  static description = [
+    `Credential keys go to the credentials file, the rest to the config file; both are rewritten atomically with mode 0600. Known keys: ${KNOWN_KEYS.join(', ')}.`,
+    'VALUE may be file://PATH or - (standard input); multi-line values such as PEM keys are stored on one line with \\n for each newline, as the official CLI reads them. A PEM value can also be given directly.',
+  ].join('\n\n');
   static examples = [
     '<%= config.bin %> configure set cdp_region eu-1',
     '<%= config.bin %> configure set cdp_endpoint_url http://localhost:8080/ --profile local',
+    '<%= config.bin %> configure set cdp_private_key file://key.pem --profile ci',
   ];
   static args = {
     key: Args.string({ description: 'Setting name, e.g. cdp_region.', required: true }),
-    value: Args.string({ description: 'Its new value.', required: true }),
+    value: Args.string({ description: 'Its new value, file://PATH, or - for standard input.', required: true }),
   };
   static flags = { profile: Flags.string({ description: 'Profile to change (default: $CDP_PROFILE or "default").' }) };
+  // Extra words are reported by run() with a clearer message than oclif's.
+  static strict = false;
 
   async run(): Promise<void> {
-    const { args, flags } = await this.parse(ConfigureSet);
+    // A PEM value starts with dashes and would be taken for a flag: pass it after `--`.
+    const pem = this.argv.findIndex((a) => a.startsWith('-----BEGIN'));
+    const argv = pem < 0 ? this.argv : [...this.argv.slice(0, pem), ...this.argv.slice(pem + 1), '--', this.argv[pem] ?? ''];
+    const { args, flags, argv: rest } = await this.parse(ConfigureSet, argv);
+    const extra = (rest as string[]).slice(2);
+    if (extra.length > 0) throw usageError('configure set takes one KEY and one VALUE (quote values with spaces)');
+    let value = args.value;
+    if (value === '-') value = decodeUtf8(await readAllStdin(), 'standard input');
+    else value = readValue(value, 'VALUE');
+    value = value.replace(/\r?\n$/, '').replace(/\r?\n/g, '\\n');
     if (!/^[A-Za-z0-9_.-]+$/.test(args.key)) throw usageError(`"${args.key}" is not a valid setting name`);
-    if (/[\r\n]/.test(args.value)) throw usageError('values are one line; write PEM newlines as \\n');
     if (!KNOWN_KEYS.includes(args.key)) process.stderr.write(`warning: "${args.key}" is not a setting cdpctl reads\n`);
     const profile = flags.profile || process.env.CDP_PROFILE || 'default';
-    await setValue(profile, args.key, args.value);
+    await setValue(profile, args.key, value);
   }
 }

@@ -4,6 +4,7 @@
  * unless --debug. Free of oclif, so the fast path (fast-run.ts) can use it.
  */
 import { CdpError, ExitCode } from '../core/errors.js';
+import { printable } from '../core/validate.js';
 
 interface OclifishError extends Error {
   oclif?: { exit?: number };
@@ -15,8 +16,19 @@ export function toCdpError(err: unknown): CdpError {
   const e = err as OclifishError;
   // oclif's own parse errors (unknown flag, bad option, missing arg) are usage errors.
   if (e && typeof e === 'object' && e.oclif && e.oclif.exit !== 0) {
-    const message = e.message.replace(/\n\s*See more help with --help\s*$/, '').trim();
-    return new CdpError({ kind: 'usage', code: 'INVALID_INPUT', message });
+    // oclif quotes what it could not parse; that may be a secret (a PEM key
+    // taken for a flag), so PEM blocks are masked and the message kept short.
+    const text = e.message
+      .replace(/\n\s*See more help with --help\s*$/, '')
+      .replace(/-----BEGIN [A-Z ]+-----[\s\S]*?(-----END [A-Z ]+-----|$)/g, '<PEM text>')
+      .trim();
+    const [first = '', ...rest] = text.split('\n').map((l) => l.trim());
+    return new CdpError({
+      kind: 'usage',
+      code: 'INVALID_INPUT',
+      message: printable(first, 300),
+      details: rest.filter(Boolean).map((l) => printable(l, 300)),
+    });
   }
   if (e && typeof e === 'object' && e.code === 'EPIPE') return new CdpError({ kind: 'ok', code: 'EPIPE', message: '' });
   return new CdpError({ kind: 'service', code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e), cause: err });
