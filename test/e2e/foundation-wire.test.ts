@@ -139,4 +139,14 @@ describe('wire format', () => {
     expect(r.stderr).not.toContain('S3cret-Passw0rd!');
     expect(r.stderr).not.toContain(key.privateKey);
   });
+
+  it('suggests the nearest command for a typo and exits 2, without prompting in scripts', async () => {
+    const before = server.requests.length;
+    const r = await cli(['iam', 'usrs', 'list']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('INVALID_INPUT: "iam usrs list" is not a cdpctl command (did you mean "iam users list"?)');
+    const alias = await cli(['iam', 'list-user']);
+    expect(alias.stderr).toContain('(did you mean "iam list-users"?)');
+    expect(server.requests.length).toBe(before);
+  });
 });
