@@ -110,6 +110,7 @@ describe('wire format', () => {
       ['iam', 'access-keys', 'create', '--type', 'V9'],
       ['iam', 'machine-users', 'create', '--machine-user-name', '__x'],
       ['iam', 'users', 'list', '--page-size', '0'],
+      ['iam', 'users', 'list', '--page-size', '501'],
       ['iam', 'users', 'update', '--user', 'u'],
       ['iam', 'ssh-keys', 'add', '--public-key', 'ssh-dss AAAA'],
     ];

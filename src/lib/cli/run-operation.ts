@@ -137,6 +137,15 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
     if (op.paging && !flags.wait) {
       const maxItems = num(flags, 'max-items', { min: 1, integer: true });
       const pageSize = num(flags, 'page-size', { min: 1, integer: true });
+      // The service's own page-size limits apply to --page-size as to the field.
+      const limits = op.service.requestShape(op).byName.get(op.paging.pageSize);
+      if (
+        pageSize !== undefined &&
+        limits &&
+        ((limits.min !== undefined && pageSize < limits.min) || (limits.max !== undefined && pageSize > limits.max))
+      ) {
+        throw usageError(`--page-size must be between ${limits.min ?? 1} and ${limits.max ?? '∞'}; got ${pageSize}`);
+      }
       const pages = client.pages(op, request, {
         maxItems,
         pageSize,
