@@ -36,7 +36,7 @@ export default class ConfigureSet extends BaseCommand {
 
   async run(): Promise<void> {
     // A PEM value starts with dashes and would be taken for a flag: pass it after `--`.
-    const pem = this.argv.findIndex((a) => a.startsWith('-----BEGIN'));
+    const pem = this.argv.includes('--') ? -1 : this.argv.findIndex((a) => a.startsWith('-----BEGIN'));
     const argv = pem < 0 ? this.argv : [...this.argv.slice(0, pem), ...this.argv.slice(pem + 1), '--', this.argv[pem] ?? ''];
     const { args, flags, argv: rest } = await this.parse(ConfigureSet, argv);
     const extra = (rest as string[]).slice(2);

@@ -101,7 +101,11 @@ export function authenticateSigned(
   if (!auth) throw unauthenticated('missing or repeated x-altus-auth header');
   if (!date) throw unauthenticated('missing or repeated x-altus-date header');
   const parts = auth.split('.');
-  if (parts.length !== 2 || !parts[0] || !parts[1]) throw unauthenticated('the x-altus-auth header is malformed');
+  // Both halves are padded base64url, as the control plane's decoder insists.
+  const padded = /^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}==|[A-Za-z0-9_-]{3}=)?$/;
+  if (parts.length !== 2 || !parts[0] || !parts[1] || !padded.test(parts[0]) || !padded.test(parts[1])) {
+    throw unauthenticated('the x-altus-auth header is malformed');
+  }
   const head = parseHead(parts[0]);
   const when = Date.parse(date);
   if (!Number.isFinite(when)) throw unauthenticated('the x-altus-date header is not a date');
