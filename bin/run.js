@@ -2,19 +2,30 @@
 // cdpctl entry point. `--version` is answered without loading oclif: it is
 // the most common health check in scripts and should cost no more than a
 // node start. Global flags given before the command are moved after it. A
-// plain API operation runs through the fast path (dist/lib/cli/fast-run.js)
-// without oclif; help, hand-written commands and anything the fast path is
-// unsure of go to oclif.
-import { readFileSync } from 'node:fs';
+// plain API operation runs through the fast path (src/lib/cli/fast-run.ts,
+// bundled into dist/fast/ by scripts/bundle.mjs) without oclif; help,
+// hand-written commands and anything the fast path is unsure of go to oclif.
+import { readFileSync, statSync } from 'node:fs';
+
+/** The bundled fast path (scripts/bundle.mjs) when it is at least as new as tsc's output, else tsc's output. */
+function fastPath() {
+  const bundled = new URL('../dist/fast/fast-run.js', import.meta.url);
+  const compiled = new URL('../dist/lib/cli/fast-run.js', import.meta.url);
+  try {
+    if (statSync(bundled).mtimeMs >= statSync(compiled).mtimeMs) return bundled.href;
+  } catch {
+    // No bundle: the compiled modules serve.
+  }
+  return compiled.href;
+}
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
 } else {
-  const { hoistGlobalFlags } = await import('../dist/lib/cli/argv.js');
+  const { fastRun, hoistGlobalFlags } = await import(fastPath());
   const args = hoistGlobalFlags(argv);
-  const { fastRun } = await import('../dist/lib/cli/fast-run.js');
   if (!(await fastRun(args))) {
     const { execute } = await import('@oclif/core');
     await execute({ args, dir: import.meta.url });

@@ -24,7 +24,15 @@ for (const svc of await loadAllServices()) {
   for (const [name, description] of Object.entries(svc.def.topics)) topics[`${svc.topic}:${name}`] = { description };
 }
 rc.topics = topics;
-writeFileSync(rcPath, JSON.stringify(rc, null, 2) + '\n');
+// Written as prettier writes it, so that `npm run lint` stays clean after a build.
+let rcText = JSON.stringify(rc, null, 2) + '\n';
+try {
+  const prettier = await import('prettier');
+  rcText = await prettier.format(rcText, { ...(await prettier.resolveConfig(rcPath)), filepath: rcPath });
+} catch {
+  // prettier is a dev dependency; without it the plain JSON serves.
+}
+writeFileSync(rcPath, rcText);
 
 rmSync(join(root, 'oclif.manifest.json'), { force: true });
 const { Config } = await import('@oclif/core');

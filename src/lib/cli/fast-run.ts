@@ -10,6 +10,8 @@
 import { loadService, topicFor, type Operation } from '../model/index.js';
 import { operationFlagSpecs, type FlagSpec } from './flag-spec.js';
 
+export { hoistGlobalFlags } from './argv.js';
+
 export type FastFlags = Record<string, string | boolean | string[]>;
 
 /** Flags as oclif would parse them, or undefined to leave the line to oclif. */
@@ -84,6 +86,7 @@ async function findOperation(argv: readonly string[]): Promise<{ op: Operation; 
  * (having printed nothing) when oclif should take it.
  */
 export async function fastRun(argv: readonly string[], bin = 'cdpctl'): Promise<boolean> {
+  if (argv.includes('--help') || argv.includes('-h')) return false;
   const found = await findOperation(argv);
   if (!found) return false;
   const flags = parseFlags(operationFlagSpecs(found.op), found.rest);
