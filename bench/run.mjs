@@ -1,0 +1,292 @@
+#!/usr/bin/env node
+// cdpctl benchmarks (npm run bench): every figure beside this machine's own
+// baseline measured in the same run. Needs a build (npm run build).
+//
+//   node bench/run.mjs [--runs 20] [--users 100000] [--seconds 5] [--only startup,paging,emulator,wait]
+//
+// Every node process runs without NODE_EXTRA_CA_CERTS or NODE_OPTIONS (a
+// user's machine has neither; the CA variable alone adds ~80 ms per start).
+// Writes the table to stdout and to bench/results/last.md (+ last.json).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { seedUsers } from './seed.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'run.js');
+const NODE = process.execPath;
+const { values: opt } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    users: { type: 'string', default: '100000' },
+    seconds: { type: 'string', default: '5' },
+    only: { type: 'string', default: 'startup,paging,emulator,wait' },
+  },
+});
+const RUNS = Number(opt.runs);
+const USERS = Number(opt.users);
+const only = new Set(opt.only.split(','));
+
+if (!existsSync(join(ROOT, 'dist', 'command-map.js'))) {
+  console.error('bench: build first (npm run build)');
+  process.exit(1);
+}
+
+const home = mkdtempSync(join(tmpdir(), 'cdpctl-bench-'));
+const dataDir = join(home, 'emu');
+/** A user's environment: no CA bundle variable, no NODE_OPTIONS, no CDP settings of the developer. */
+const env = {};
+for (const [k, v] of Object.entries(process.env)) {
+  if (v === undefined || /^(NODE_EXTRA_CA_CERTS|NODE_OPTIONS|CDP_|CDPCTL_|HTTPS?_PROXY|https?_proxy|FORCE_COLOR)/.test(k)) continue;
+  env[k] = v;
+}
+env.HOME = home;
+env.NO_COLOR = '1';
+
+const rows = [];
+const row = (r) => {
+  rows.push(r);
+  process.stderr.write(`  ${r.measure}: ${r.value}${r.baseline ? `  (baseline ${r.baseline})` : ''}${r.ratio ? `  ${r.ratio}` : ''}\n`);
+};
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const ms = (x) => `${x.toFixed(1)} ms`;
+
+function cdpctl(args, extra = {}) {
+  return spawnSync(NODE, [BIN, ...args], { env, encoding: 'utf8', ...extra });
+}
+
+// ---------------------------------------------------------------- emulator
+
+function startEmulator() {
+  const r = cdpctl(['emulator', 'start', '--port', '0', '--data-dir', dataDir, '--time-scale', '1000', '--detach']);
+  if (r.status !== 0) throw new Error(`emulator start failed: ${r.stderr}${r.stdout}`);
+}
+function stopEmulator() {
+  cdpctl(['emulator', 'stop', '--data-dir', dataDir]);
+}
+
+// ---------------------------------------------------------------- cold start
+/** Wall time of one process start to exit, in ms. */
+function timeOnce(argv) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(NODE, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const t = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return t;
+}
+
+function startup() {
+  process.stderr.write('cold start\n');
+  const cases = [
+    ['node -e ""', ['-e', '']],
+    ['cdpctl --version', [BIN, '--version']],
+    ['cdpctl --help', [BIN, '--help']],
+    ['cdpctl iam users create --help', [BIN, 'iam', 'users', 'create', '--help']],
+    ['cdpctl iam users list --help', [BIN, 'iam', 'users', 'list', '--help']],
+    ['cdpctl iam users list (signed, emulator)', [BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--max-items', '10']],
+  ];
+  const times = cases.map(() => []);
+  for (const [, argv] of cases) timeOnce(argv); // warm the file cache
+  // Round-robin, so that load from elsewhere on the machine falls on every case alike.
+  for (let i = 0; i < RUNS; i++) cases.forEach(([, argv], j) => times[j].push(timeOnce(argv)));
+  const base = median(times[0]);
+  row({ group: 'startup', measure: `node -e "" (baseline), median of ${RUNS}`, value: ms(base) });
+  const targets = { 'cdpctl --version': 2.5, 'cdpctl iam users list (signed, emulator)': 3 };
+  cases.slice(1).forEach(([name], j) => {
+    const m = median(times[j + 1]);
+    const ratio = m / base;
+    const target = targets[name];
+    row({
+      group: 'startup',
+      measure: `${name}, median of ${RUNS}`,
+      value: ms(m),
+      baseline: ms(base),
+      ratio: `${ratio.toFixed(2)}x`,
+      target: target ? `<= ${target}x` : '',
+      met: target ? (ratio <= target ? 'yes' : 'no') : '',
+    });
+  });
+}
+
+// ---------------------------------------------------------------- paging
+/** Lists every user; counts items as they stream past and reads peak RSS from /usr/bin/time. */
+function listAll(format) {
+  return new Promise((resolve, reject) => {
+    const rssFile = join(home, `rss-${format}`);
+    const args = [BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--output', format, '--no-pager'];
+    const useTime = existsSync('/usr/bin/time');
+    const child = useTime
+      ? spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, NODE, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const t0 = process.hrtime.bigint();
+    let items = 0;
+    let tail = '';
+    let stderr = '';
+    // Every seeded user's first name, once per item in every format.
+    const needle = 'Bench';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      const text = tail + chunk;
+      for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + needle.length)) items++;
+      tail = text.slice(-(needle.length - 1));
+    });
+    child.stderr.on('data', (c) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (code !== 0) return reject(new Error(`list --output ${format} exited ${code}: ${stderr.slice(0, 500)}`));
+      const rssKb = useTime ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) : NaN;
+      resolve({ items, seconds, rssMb: rssKb / 1024 });
+    });
+  });
+}
+
+async function paging() {
+  process.stderr.write(`paging ${USERS} users\n`);
+  stopEmulator();
+  // Seeded users carry a recognisable id prefix; the admin is not counted.
+  seedUsers(dataDir, USERS + 1);
+  startEmulator();
+  // The baseline: reading the same bytes through a pipe (cat of a file of the jsonl output).
+  for (const format of ['jsonl', 'json', 'table']) {
+    const r = await listAll(format);
+    const rate = r.items / r.seconds;
+    const streaming = format !== 'table';
+    row({
+      group: 'paging',
+      measure: `iam users list --output ${format}, ${r.items} users`,
+      value: `${Math.round(rate).toLocaleString('en-US')} items/s (${r.seconds.toFixed(2)} s), peak RSS ${r.rssMb.toFixed(0)} MB`,
+      target: streaming ? '>= 20,000 items/s; < 120 MB' : '',
+      met: streaming ? (rate >= 20_000 && r.rssMb < 120 && r.items === USERS ? 'yes' : 'no') : '',
+    });
+  }
+}
+
+// ---------------------------------------------------------------- emulator throughput
+function load(clients, seconds) {
+  const r = spawnSync(
+    NODE,
+    [join(ROOT, 'bench', 'load.mjs'), '--home', home, '--path', '/iam/getUser', '--clients', String(clients), '--seconds', String(seconds)],
+    { env, encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(`load client failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop());
+}
+
+function emulator() {
+  process.stderr.write('emulator throughput (iam getUser, signed)\n');
+  const seconds = Number(opt.seconds);
+  for (const clients of [1, 16]) {
+    const r = load(clients, seconds);
+    const target = clients === 16;
+    row({
+      group: 'emulator',
+      measure: `iam getUser, ${clients} signed client${clients > 1 ? 's' : ''} (keep-alive), ${seconds} s`,
+      value: `${Math.round(r.rps).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`,
+      target: target ? '>= 3,000 req/s, p99 < 25 ms, 0 errors' : '0 errors',
+      met: target ? (r.rps >= 3000 && r.p99 < 25 && r.errors === 0 ? 'yes' : 'no') : r.errors === 0 ? 'yes' : 'no',
+    });
+  }
+}
+
+// ---------------------------------------------------------------- --wait overhead
+/**
+ * A create --wait at a known time scale: `datalake create aws` is 10 emulated
+ * minutes of work (REQUESTED 0.5 + database 3 + stack 6.5, see the datalake
+ * emulator), 0.60 s at --time-scale 1000. The same create without --wait
+ * shows what the process and the call cost by themselves.
+ */
+function waitOverhead() {
+  process.stderr.write('--wait overhead\n');
+  if (!existsSync(join(ROOT, 'dist', 'lib', 'emulator', 'services', 'datalake'))) {
+    row({ group: 'wait', measure: '--wait overhead', value: 'not yet measurable: the emulator has no datalake service' });
+    return;
+  }
+  const own = 600 / 1000;
+  let n = 0;
+  const create = (extra) => {
+    n++;
+    const args = [
+      'datalake',
+      'create',
+      'aws',
+      '--profile',
+      'emulator',
+      '--datalake-name',
+      `bench-lake-${n}`,
+      '--environment-name',
+      `bench-env-${n}`,
+      '--cloud-provider-configuration',
+      'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://bench/lake',
+      '-o',
+      'json',
+      ...extra,
+    ];
+    const t0 = process.hrtime.bigint();
+    const r = cdpctl(args);
+    const s = Number(process.hrtime.bigint() - t0) / 1e9;
+    if (r.status !== 0) throw new Error(`datalake create ${extra.join(' ')} exited ${r.status}: ${r.stderr}`);
+    if (extra.includes('--wait') && !/"status": "RUNNING"/.test(r.stdout)) throw new Error('datalake create --wait did not end RUNNING');
+    return s;
+  };
+  const runs = 5;
+  const plain = median(Array.from({ length: runs }, () => create([])));
+  const fast = median(Array.from({ length: runs }, () => create(['--wait', '--poll-interval', '0.05'])));
+  const dflt = create(['--wait']);
+  row({
+    group: 'wait',
+    measure: `datalake create aws (no --wait): process + one call, median of ${runs}`,
+    value: `${(plain * 1000).toFixed(0)} ms`,
+  });
+  row({
+    group: 'wait',
+    measure: `datalake create aws --wait --poll-interval 0.05, operation ${own.toFixed(2)} s, median of ${runs}`,
+    value: `${fast.toFixed(2)} s: overhead ${((fast - own) * 1000).toFixed(0)} ms (${((fast - own - plain) * 1000).toFixed(0)} ms beyond the call without --wait)`,
+  });
+  row({
+    group: 'wait',
+    measure: `datalake create aws --wait (the model's 15 s interval), operation ${own.toFixed(2)} s`,
+    value: `${dflt.toFixed(2)} s: overhead ${(dflt - own).toFixed(2)} s (the first poll after the start comes one interval later)`,
+  });
+}
+
+// ---------------------------------------------------------------- main
+const started = Date.now();
+let failed;
+try {
+  startEmulator();
+  // Machine facts for the table's heading.
+  if (only.has('startup')) startup();
+  if (only.has('emulator')) emulator();
+  if (only.has('wait')) waitOverhead();
+  if (only.has('paging')) await paging();
+} catch (err) {
+  failed = err;
+} finally {
+  stopEmulator();
+  rmSync(home, { recursive: true, force: true });
+}
+if (failed) {
+  console.error(`bench: ${failed.stack ?? failed}`);
+  process.exit(1);
+}
+
+const head = `cdpctl benchmarks, ${new Date().toISOString().slice(0, 16)}Z, node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${((Date.now() - started) / 1000).toFixed(0)} s`;
+const lines = [
+  head,
+  '',
+  '| Measure | Result | Baseline (same run) | Ratio | Target | Met |',
+  '| --- | --- | --- | --- | --- | --- |',
+  ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met ?? ''} |`),
+];
+const table = lines.join('\n') + '\n';
+process.stdout.write(table);
+mkdirSync(join(ROOT, 'bench', 'results'), { recursive: true });
+writeFileSync(join(ROOT, 'bench', 'results', 'last.md'), table);
+writeFileSync(join(ROOT, 'bench', 'results', 'last.json'), JSON.stringify({ head, rows }, null, 2) + '\n');

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// Seeds users fast: straight into a stopped emulator's state.db, in the
+// document format the iam backend writes (kind iam.user, plus the identity
+// and workload-username claims createUser makes).
+//
+//   node bench/seed.mjs --data-dir DIR --users 100000   (the emulator must be stopped)
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Makes the account hold `count` users (the admin included), adding numbered ones. */
+export function seedUsers(dataDir, count) {
+  const require = createRequire(join(ROOT, 'package.json'));
+  const Database = require('better-sqlite3');
+  const db = new Database(join(dataDir, 'state.db'));
+  const account = db.prepare("SELECT value FROM meta WHERE key = 'accountId'").get().value;
+  const have = db.prepare("SELECT count(*) AS n FROM docs WHERE kind = 'iam.user' AND account = ?").get(account).n;
+  const admin = JSON.parse(
+    db.prepare("SELECT body FROM docs WHERE kind = 'iam.user' AND account = ? ORDER BY seq LIMIT 1").get(account).body,
+  );
+  const region = admin.crn.split(':')[3];
+  const put = db.prepare('INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, NULL, ?)');
+  const now = new Date().toISOString();
+  db.transaction(() => {
+    for (let i = have; i < count; i++) {
+      const hex = i.toString(16).padStart(12, '0');
+      const userId = `00000000-0000-4000-8000-${hex}`;
+      const crn = `crn:altus:iam:${region}:${account}:user:${userId}`;
+      const login = `bench${i}`;
+      const user = {
+        userId,
+        crn,
+        email: `${login}@example.com`,
+        firstName: 'Bench',
+        lastName: `User ${i}`,
+        creationDate: now,
+        accountAdmin: false,
+        identityProviderCrn: admin.identityProviderCrn,
+        status: 'ACTIVE',
+        workloadUsername: login,
+        identityProviderUserId: login,
+      };
+      put.run('iam.user', userId, account, userId, crn, JSON.stringify(user));
+      put.run('iam.identity', `${admin.identityProviderCrn}|${login}`, account, null, null, JSON.stringify({ userId }));
+      put.run('iam.workloadUsername', login, account, null, null, JSON.stringify({ owner: crn }));
+    }
+  })();
+  db.close();
+  return count;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, users: { type: 'string', default: '100000' } } });
+  if (!values['data-dir']) throw new Error('--data-dir is required');
+  seedUsers(values['data-dir'], Number(values.users));
+  console.log(`${values.users} users in ${values['data-dir']}`);
+}
