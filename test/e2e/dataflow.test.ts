@@ -267,6 +267,17 @@ describe('flows in a deployment', () => {
       'crn:cdp:df:us-west-1:acct:deployedFlowRequest:f1',
     ]);
     const flow = ['--deployed-flow-crn', added.deployedFlow.crn];
+    // A new flow imports first; stopping it is refused until it runs, so wait for that.
+    const running = await em.json<{ deployedFlow: { status: { state: string } } }>([
+      'dataflow',
+      'flows',
+      'start',
+      ...base,
+      ...flow,
+      '--wait',
+      ...FAST,
+    ]);
+    expect(running.deployedFlow.status.state).toBe('GOOD_HEALTH');
     const stopped = await em.json<{ deployedFlow: { status: { state: string } } }>([
       'dataflow',
       'flows',

@@ -75,7 +75,10 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
   const now = opts.now ?? Date.now;
   const start = now();
   const timeoutMs = (opts.timeoutSec ?? waiter.timeout ?? 3600) * 1000;
-  let interval = (opts.intervalSec ?? waiter.interval ?? 5) * 1000;
+  // Without a user-fixed interval, the first checks come quickly (short work
+  // ends early) and back off to the model's interval, then slowly beyond it.
+  const modelInterval = (waiter.interval ?? 5) * 1000;
+  let interval = opts.intervalSec !== undefined ? opts.intervalSec * 1000 : Math.min(1000, modelInterval);
   let polls = 0;
   let last = '';
   for (;;) {
@@ -128,6 +131,7 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
       });
     }
     await sleep(Math.min(interval, timeoutMs - elapsed), opts.signal);
-    if (opts.intervalSec === undefined) interval = Math.min(interval * 1.25, 30_000);
+    if (opts.intervalSec === undefined)
+      interval = interval < modelInterval ? Math.min(interval * 2, modelInterval) : Math.min(interval * 1.25, 30_000);
   }
 }
