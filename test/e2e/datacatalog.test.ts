@@ -424,3 +424,21 @@ describe('datacatalog rules (exit 2, nothing sent)', () => {
     expect(Object.keys(JSON.parse(r.stdout) as object).sort()).toEqual(['assets', 'dataShareId', 'datalakeCrn', 'environmentCrn']);
   });
 });
+
+describe('fine-grained access status', () => {
+  test('fgac-status answers per table; a table without databaseName is refused before sending', async () => {
+    const out = await em.json<{ listOfFgacStatus: Record<string, string> }>([
+      'datacatalog',
+      'fgac-status',
+      ...LAKE,
+      '--assets',
+      'databaseName=sales,tableName=customers',
+      '--assets',
+      'databaseName=sales,tableName=regions',
+    ]);
+    expect(out.listOfFgacStatus).toEqual({ 'sales.customers': 'FGAC_POLICY_FOUND', 'sales.regions': 'NO_FGAC_POLICY' });
+    const bad = await em.cli(['datacatalog', 'fgac-status', ...LAKE, '--assets', 'tableName=customers']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/databaseName/);
+  });
+});

@@ -32,7 +32,7 @@ async function skeletonOf(topic: string, alias: string): Promise<Record<string, 
 describe('--generate-skeleton through every alias', () => {
   test.each([
     ['privatelink', 9],
-    ['datacatalog', 20],
+    ['datacatalog', 21],
     ['lakehouse', 30],
   ])('%s: all %i operations', async (topic, count) => {
     const svc = services[topic] as Service;
@@ -101,7 +101,14 @@ describe('command ids', () => {
     ];
     const users = ['create', 'list', 'delete', 'revoke-credentials', 'regenerate-credentials'];
     expect(ids('datacatalog')).toEqual(
-      [...shares.map((v) => `shares ${v}`), ...users.map((v) => `external-users ${v}`), 'tags suggested', 'tags review', 'profilers launch']
+      [
+        ...shares.map((v) => `shares ${v}`),
+        ...users.map((v) => `external-users ${v}`),
+        'tags suggested',
+        'tags review',
+        'profilers launch',
+        'fgac-status',
+      ]
         .map((c) => `datacatalog ${c}`)
         .sort(),
     );

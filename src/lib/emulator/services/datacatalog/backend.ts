@@ -583,3 +583,18 @@ export function launchProfilers(req: Doc, ctx: RequestContext): Doc {
   ctx.store.put(KIND.profilers, key, cluster);
   return { datahubCluster: cluster };
 }
+
+/**
+ * Fine-grained access status per table: a table whose columns the profile
+ * tags as PII or PCI is covered by a masking policy; others have none.
+ */
+export function fgacStatus(req: Doc): Doc {
+  const out: Record<string, string> = {};
+  for (const a of req.assets as Doc[]) {
+    const table = `${String(a.databaseName)}.${String(a.tableName)}`;
+    const prefix = `${table.toLowerCase()}.`;
+    const sensitive = Object.entries(PROFILE).some(([qn, tags]) => qn.startsWith(prefix) && tags.some((t) => t === 'PII' || t === 'PCI'));
+    out[table] = sensitive ? 'FGAC_POLICY_FOUND' : 'NO_FGAC_POLICY';
+  }
+  return { listOfFgacStatus: out };
+}

@@ -23,4 +23,5 @@ export const handlers: Record<string, Handler> = {
   getSuggestedTags: (req, ctx) => b.suggestedTags(req, ctx),
   reviewSuggestedTags: (req, ctx) => b.reviewTags(req, ctx),
   launchProfilers: (req, ctx) => b.launchProfilers(req, ctx),
+  getFgacStatusByAssets: (req) => b.fgacStatus(req),
 };

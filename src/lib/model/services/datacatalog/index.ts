@@ -3,7 +3,7 @@
  * named sets of tables offered to external users; most changes to a share
  * are refused while it is shared. Profilers and tag suggestions live here too.
  */
-import type { OperationCli, Rule, ServiceDefinition } from '../../types.js';
+import type { OperationCli, Rule, ServiceDefinition, Shapes, WireOperations } from '../../types.js';
 import { operations, shapes } from './wire.js';
 
 const LAKE =
@@ -220,6 +220,26 @@ const cli: Record<string, OperationCli> = {
   },
 };
 
+/**
+ * getFgacStatusByAssets is in the service's 0.9.164 specification but not in
+ * the older wire facts wire.ts was made from; it is added here so that a
+ * regeneration of wire.ts keeps it.
+ */
+const SPEC_SHAPES: Shapes = {
+  AssetForFGACStatus: { databaseName: 'string!', tableName: 'string!' },
+  GetFgacStatusByAssetsRequest: { assets: '[AssetForFGACStatus]!', datalakeCrn: 'string!', environmentCrn: 'string!' },
+  GetFgacStatusByAssetsResponse: { listOfFgacStatus: '{string}' },
+};
+const SPEC_OPERATIONS: WireOperations = {
+  getFgacStatusByAssets: { path: '/api/v1/datacatalog/getFgacStatusByAssets', mutating: false },
+};
+cli.getFgacStatusByAssets = {
+  command: 'fgac-status',
+  summary: 'Tell for each table whether fine-grained access policies cover it.',
+  examples: [`${LAKE} --assets databaseName=sales,tableName=customers --assets databaseName=hr,tableName=employees`],
+  fieldHelp: { assets: 'Tables to check: databaseName=DB,tableName=TABLE (repeat for more)' },
+};
+
 const definition: ServiceDefinition = {
   name: 'datacatalog',
   topic: 'datacatalog',
@@ -231,8 +251,8 @@ const definition: ServiceDefinition = {
     tags: 'Compliance tags the profilers suggest.',
     profilers: 'Catalog profilers of a data lake.',
   },
-  shapes,
-  wire: operations,
+  shapes: { ...shapes, ...SPEC_SHAPES },
+  wire: { ...operations, ...SPEC_OPERATIONS },
   cli,
 };
 
