@@ -1,11 +1,11 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 
 export default class EmulatorReset extends BaseCommand {
   static summary = 'Delete all emulator state (it must be stopped).';
   static description = 'The next start creates a new account, admin and key, and rewrites the "emulator" profile.';
   static examples = ['<%= config.bin %> emulator stop && <%= config.bin %> emulator reset'];
-  static flags = { 'data-dir': Flags.string({ description: 'Data directory of the emulator (default ~/.cdpctl/emulator).' }) };
+  static flags = { 'data-dir': emulatorDataDirFlag };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(EmulatorReset);

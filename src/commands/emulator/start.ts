@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
 export default class EmulatorStart extends BaseCommand {
@@ -16,7 +17,7 @@ export default class EmulatorStart extends BaseCommand {
   ];
   static flags = {
     port: Flags.integer({ description: 'Port to listen on; 0 picks a free one.', default: 48480, min: 0, max: 65535 }),
-    'data-dir': Flags.string({ description: 'Where state is kept (default ~/.cdpctl/emulator).' }),
+    'data-dir': emulatorDataDirFlag,
     detach: Flags.boolean({ description: 'Run in the background; return once it answers.' }),
     'time-scale': Flags.string({ description: 'How much faster than real time long operations advance.', default: '1' }),
     'fault-rate': Flags.string({ description: 'Fraction (0..1) of requests answered with an injected fault.' }),

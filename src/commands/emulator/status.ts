@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { CdpError } from '../../lib/core/errors.js';
 
 export default class EmulatorStatus extends BaseCommand {
@@ -7,7 +8,7 @@ export default class EmulatorStatus extends BaseCommand {
   static description = 'Exits 0 when it runs, 1 when it does not. With --output json prints the details as JSON.';
   static examples = ['<%= config.bin %> emulator status', '<%= config.bin %> emulator status --output json'];
   static flags = {
-    'data-dir': Flags.string({ description: 'Data directory of the emulator (default ~/.cdpctl/emulator).' }),
+    'data-dir': emulatorDataDirFlag,
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.' }),
   };
 

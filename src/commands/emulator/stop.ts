@@ -1,11 +1,11 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 
 export default class EmulatorStop extends BaseCommand {
   static summary = 'Stop the emulator started for a data directory.';
   static description = 'Signals only the process recorded in the data directory, after it confirms it is that emulator; never by name.';
   static examples = ['<%= config.bin %> emulator stop'];
-  static flags = { 'data-dir': Flags.string({ description: 'Data directory of the emulator (default ~/.cdpctl/emulator).' }) };
+  static flags = { 'data-dir': emulatorDataDirFlag };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(EmulatorStop);

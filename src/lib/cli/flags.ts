@@ -77,3 +77,8 @@ export function operationExamples(op: Operation): string[] {
   const list = op.cli.examples ?? [];
   return list.length ? list.map((e) => `${base} ${e}`.trimEnd()) : [base];
 }
+
+/** The emulator commands' --data-dir (start, stop, status, reset). */
+export const emulatorDataDirFlag = Flags.string({
+  description: 'Data directory of the emulator (default ~/.cdpctl/emulator, or $CDPCTL_EMULATOR_DIR).',
+});
