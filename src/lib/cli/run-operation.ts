@@ -114,9 +114,9 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   const request = ctx.request ?? (await buildRequest(op, flags));
   await promptMissing(op, request, io);
   checkRequest(op, request);
-  const output = resolveOutput(flags, ctx);
+  const client = clientFor(flags, ctx.env, io);
   const renderOpts: RenderOptions = {
-    format: output,
+    format: resolveOutput(flags, ctx, client),
     query: flags.query as string | undefined,
     columns: op.cli.columns,
     listKey: op.paging?.result ?? op.cli.listKey,
@@ -131,7 +131,6 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
         message: 'not confirmed; nothing was sent (use --yes to skip the question)',
       });
   }
-  const client = clientFor(flags, ctx.env, io);
   try {
     const upload = op.cli.upload ? openUpload(op, request) : undefined;
     if (op.paging && !flags.wait) {
@@ -192,12 +191,11 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   }
 }
 
-function resolveOutput(flags: ParsedFlags, ctx: RunContext): RenderOptions['format'] {
+/** --output, else CDP_DEFAULT_OUTPUT, else the profile's `output` (read once, through the client that makes the call). */
+function resolveOutput(flags: ParsedFlags, ctx: RunContext, client: CdpClient): RenderOptions['format'] {
   const given = (flags.output as string | undefined) ?? ctx.env.CDP_DEFAULT_OUTPUT;
   if (given) return given as RenderOptions['format'];
   try {
-    // The profile's `output` setting, read without failing when there is no profile.
-    const client = new CdpClient({ profile: flags.profile as string | undefined, env: ctx.env });
     const out = client.profile.values.output;
     if (out && ['json', 'yaml', 'table', 'text', 'jsonl'].includes(out)) return out as RenderOptions['format'];
   } catch {

@@ -96,32 +96,24 @@ export class CdpClient {
           message: 'missing required field "environmentCrn" (--environment-crn)',
         });
       }
-      const auth = await this.workloadAuth(env);
       const path = upload ? (op.cli.upload?.path ?? op.path) : op.path;
-      const url = joinUrl(auth.origin, path);
-      const headers: Record<string, string> = upload
-        ? { 'content-type': 'application/octet-stream', ...upload.headers, authorization: `Bearer ${auth.token}` }
-        : { 'content-type': 'application/json', authorization: `Bearer ${auth.token}` };
-      res = await this.httpClient.send({
-        url,
-        headers,
-        body: upload ? upload.open : Buffer.from(JSON.stringify(request)),
-        mutating: op.mutating,
-        operation: label,
-        debugBody: upload ? '<file contents>' : debugBody,
-      });
-      if (res.status === 401 && !this.settings.accessToken) {
-        // The token may have been revoked or the clock skewed: exchange once more.
-        this.tokens?.forget(this.tokenScope(), env);
-        const fresh = await this.workloadAuth(env);
-        res = await this.httpClient.send({
-          url: joinUrl(fresh.origin, path),
-          headers: { ...headers, authorization: `Bearer ${fresh.token}` },
-          body: upload ? upload.open : Buffer.from(JSON.stringify(request)),
+      const body = upload ? upload.open : Buffer.from(JSON.stringify(request));
+      const sendWith = (auth: { origin: string; token: string }): Promise<HttpResponse> =>
+        this.httpClient.send({
+          url: joinUrl(auth.origin, path),
+          headers: upload
+            ? { 'content-type': 'application/octet-stream', ...upload.headers, authorization: `Bearer ${auth.token}` }
+            : { 'content-type': 'application/json', authorization: `Bearer ${auth.token}` },
+          body,
           mutating: op.mutating,
           operation: label,
           debugBody: upload ? '<file contents>' : debugBody,
         });
+      res = await sendWith(await this.workloadAuth(env));
+      if (res.status === 401 && !this.settings.accessToken) {
+        // The token may have been revoked or the clock skewed: exchange once more.
+        this.tokens?.forget(this.tokenScope(), env);
+        res = await sendWith(await this.workloadAuth(env));
       }
     } else {
       const url = joinUrl(this.baseUrl(svc.def.endpoint), op.path);
