@@ -5,7 +5,7 @@
  */
 import type { Hook } from '@oclif/core';
 import { Errors } from '@oclif/core';
-import { reportError } from '../lib/cli/report.js';
+import { reportError, stderrColor } from '../lib/cli/report.js';
 import { usageError } from '../lib/core/errors.js';
 import { suggest } from '../lib/core/validate.js';
 
@@ -44,7 +44,7 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const code = reportError(usageError(`"${typed}" is not a cdpctl command${hint}`, [`See ${where} for the commands there are.`]), {
     json: false,
     debug: false,
-    color: Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined,
+    color: stderrColor(),
   });
   throw new Errors.ExitError(code);
 };

@@ -5,7 +5,7 @@
  */
 import { Command } from '@oclif/core';
 import { suggest } from '../core/validate.js';
-import { reportError } from './report.js';
+import { reportError, stderrColor } from './report.js';
 
 export { reportError, toCdpError } from './report.js';
 
@@ -23,7 +23,7 @@ export abstract class BaseCommand extends Command {
   async catch(err: Error & { exitCode?: number }): Promise<void> {
     const json = this.errorStyle.json || this.argvHas('output') === 'json' || this.argvHas('o') === 'json';
     const debug = this.errorStyle.debug || this.argv.includes('--debug');
-    const color = Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined;
+    const color = stderrColor();
     const code = reportError(withFlagHint(err), { json, debug, color });
     process.exitCode = code;
     // oclif's run() treats a thrown error as fatal output; we already reported it.

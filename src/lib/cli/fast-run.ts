@@ -95,11 +95,11 @@ export async function fastRun(argv: readonly string[], bin = 'cdpctl'): Promise<
   try {
     await runOperation(found.op, flags, { env: process.env, bin });
   } catch (err) {
-    const { reportError } = await import('./report.js');
+    const { reportError, stderrColor } = await import('./report.js');
     const code = reportError(err, {
       json: flags.output === 'json',
       debug: Boolean(flags.debug),
-      color: Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined,
+      color: stderrColor(),
     });
     // As oclif does after a command's error.
     process.exit(code);

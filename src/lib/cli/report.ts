@@ -34,6 +34,9 @@ export function toCdpError(err: unknown): CdpError {
   return new CdpError({ kind: 'service', code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e), cause: err });
 }
 
+/** Errors are coloured only on a terminal and never with NO_COLOR. */
+export const stderrColor = (): boolean => Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined;
+
 export function reportError(err: unknown, opts: { json: boolean; debug: boolean; color: boolean }): number {
   const e = toCdpError(err);
   if (e.code === 'EPIPE') return ExitCode.ok;
