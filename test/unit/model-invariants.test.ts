@@ -10,6 +10,7 @@ import { globalFlags, inputFlags, operationFlags, pagingFlags, waitFlags } from 
 import { describedOperationCommand } from '../../src/lib/cli/operation-command.js';
 import { compileQuery } from '../../src/lib/cli/output.js';
 import { GLOBAL_FLAG_ARITY } from '../../src/lib/cli/argv.js';
+import { flagFields } from '../../src/lib/cli/flag-spec.js';
 import { loadAllServices, type Operation, type Service } from '../../src/lib/model/index.js';
 import { kebab } from '../../src/lib/model/names.js';
 
@@ -29,6 +30,12 @@ const check = (fn: (op: Operation) => Array<string | undefined> | string | undef
       .filter((p): p is string => Boolean(p))
       .map((p) => `${op.commandId} (${op.service.name} ${op.name}): ${p}`),
   );
+
+/**
+ * Services whose flags still show only their type in help (issue "Help that
+ * answers at once"); every other service must describe every flag.
+ */
+const PENDING_FLAG_HELP = new Set(['iam', 'datalake', 'compute', 'privatelink', 'datacatalog', 'lakehouse', 'dataflow']);
 
 const HANDWRITTEN = ['api', 'configure', 'configure get', 'configure list', 'configure set', 'emulator'];
 const SHARED_FLAGS = new Set([
@@ -177,6 +184,34 @@ describe('the model', () => {
         return problems;
       }),
     ).toEqual([]);
+  });
+
+  test("each service's facts are its own", () => {
+    const problems = services
+      .filter((s) => s.def.facts.name !== s.name)
+      .map((s) => `${s.topic}: facts of ${s.def.facts.name}, not ${s.name}`);
+    expect(problems).toEqual([]);
+  });
+
+  test('every operation flag says what it is, in our words', () => {
+    expect(
+      check((op) => {
+        if (PENDING_FLAG_HELP.has(op.service.topic)) return undefined;
+        return flagFields(op)
+          .filter((f) => !op.service.fieldHelp(op, f.name)?.trim())
+          .map((f) => `--${kebab(f.name)} (${f.name}) has no description`);
+      }),
+    ).toEqual([]);
+  });
+
+  test("a service's fieldHelp names a request field of one of its operations", () => {
+    const problems = services.flatMap((s) => {
+      const taken = new Set(s.operations().flatMap((op) => s.requestFields(op).map((f) => f.name)));
+      return Object.keys(s.def.fieldHelp ?? {})
+        .filter((k) => !taken.has(k))
+        .map((k) => `${s.topic}: fieldHelp for ${k}, which no operation takes`);
+    });
+    expect(problems).toEqual([]);
   });
 
   test('deprecated operations name a replacement command that exists', () => {

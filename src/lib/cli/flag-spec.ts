@@ -123,7 +123,7 @@ function typeWords(shapes: ShapeIndex, field: Field): string {
 export function fieldDescription(op: Operation, field: Field): string {
   const shapes = op.service.shapes;
   const parts: string[] = [];
-  const help = op.cli.fieldHelp?.[field.name];
+  const help = op.service.fieldHelp(op, field.name);
   if (help) parts.push(help);
   const meta: string[] = [typeWords(shapes, field)];
   if (field.min !== undefined || field.max !== undefined) meta.push(`${field.min ?? ''}..${field.max ?? ''}`);

@@ -37,7 +37,7 @@ export function questionFor(op: Operation, field: Field): Record<string, unknown
   const shapes = op.service.shapes;
   const t = shapes.resolve(field.type);
   const name = kebab(field.name);
-  const help = op.cli.fieldHelp?.[field.name];
+  const help = op.service.fieldHelp(op, field.name);
   const message = `--${name}${help ? ` (${help})` : ''}`;
   if (t.enum) return { type: 'select', message, choices: [...t.enum] };
   if (t.kind === 'boolean') return { type: 'confirm', message, initial: false };

@@ -97,6 +97,11 @@ export class Service {
     return hit ? this.operation(hit) : undefined;
   }
 
+  /** Help for one request field of an operation: the operation's own words, else the service's. */
+  fieldHelp(op: Operation, field: string): string | undefined {
+    return op.cli.fieldHelp?.[field] ?? this.def.fieldHelp?.[field];
+  }
+
   requestShape(op: Operation): Extract<Shape, { kind: 'struct' }> {
     const shape = this.shapes.get(op.input);
     if (shape.kind !== 'struct') throw new Error(`${op.input} is not a structure`);

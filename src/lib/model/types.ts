@@ -5,9 +5,9 @@
  * client-side rules. The CLI, the docs generator and the emulator's request
  * checks all read this one model.
  */
-import type { PagingSpec, Shapes, WireOperations } from './wire.js';
+import type { PagingSpec, ServiceFacts, Shapes, WireOperations } from './wire.js';
 
-export type { FieldSpec, PagingSpec, ShapeSpec, Shapes, WireOperation, WireOperations } from './wire.js';
+export type { FieldSpec, PagingSpec, ServiceFacts, ShapeSpec, Shapes, WireOperation, WireOperations } from './wire.js';
 
 /**
  * A waiter turns `--wait` into polling. `poll` names an operation of the same
@@ -93,8 +93,16 @@ export interface ServiceDefinition {
   readonly summary: string;
   /** How the endpoint is found: IAM host rules, the API host, or the workload token flow. */
   readonly endpoint: 'iam' | 'api' | 'workload';
+  /** The service-wide facts: endpoint name, products, form factors (generated into wire.ts). */
+  readonly facts: ServiceFacts;
   /** Resource topics under the service topic (`users`) with one-line descriptions. */
   readonly topics: Readonly<Record<string, string>>;
+  /**
+   * Help for request fields by wire name, for every operation of the service
+   * that does not say otherwise in its own `fieldHelp`: what the value is,
+   * its unit, and where it comes from.
+   */
+  readonly fieldHelp?: Readonly<Record<string, string>>;
   readonly shapes: Shapes;
   readonly wire: WireOperations;
   readonly cli: Readonly<Record<string, OperationCli>>;

@@ -39,3 +39,20 @@ export interface WireOperation {
 }
 
 export type WireOperations = Readonly<Record<string, WireOperation>>;
+
+/** What the facts say about a service as a whole. */
+export interface ServiceFacts {
+  /** Wire service name (`iam`, `cloudprivatelinks`). */
+  readonly name: string;
+  /** The path segment after /api/v1/ (`environments2` for environments). */
+  readonly endpointName: string;
+  /**
+   * Products the service belongs to: `CDP` only, or `ALTUS` and `CDP` (iam),
+   * which decides the config key and `%s` rule of its endpoint.
+   */
+  readonly products: readonly string[];
+  /** Where the service exists: the public cloud control plane, private cloud, or both. */
+  readonly formFactors: readonly string[];
+  /** The API version the facts were taken from. */
+  readonly version: string;
+}

@@ -5,7 +5,7 @@
  * and operation ids through getOperationStatus.
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
-import { operations, shapes } from './wire.js';
+import { operations, service, shapes } from './wire.js';
 
 const CLUSTER_CRN: Rule = {
   kind: 'pattern',
@@ -256,6 +256,7 @@ const definition: ServiceDefinition = {
   topic: 'compute',
   summary: 'Compute clusters (Kubernetes) of environments, their deployments and operations.',
   endpoint: 'api',
+  facts: service,
   topics: {
     clusters: 'Compute clusters: create, suspend, resume, upgrade, delete.',
     deployments: 'Charts installed in a compute cluster.',

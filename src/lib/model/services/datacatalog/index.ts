@@ -4,7 +4,7 @@
  * are refused while it is shared. Profilers and tag suggestions live here too.
  */
 import type { OperationCli, Rule, ServiceDefinition, Shapes, WireOperations } from '../../types.js';
-import { operations, shapes } from './wire.js';
+import { operations, service, shapes } from './wire.js';
 
 const LAKE =
   '--datalake-crn crn:cdp:datalake:us-west-1:acct:datalake:dl1 --environment-crn crn:cdp:environments:us-west-1:acct:environment:env1';
@@ -245,6 +245,7 @@ const definition: ServiceDefinition = {
   topic: 'datacatalog',
   summary: 'Data catalog: data shares for external users, profilers and tag suggestions.',
   endpoint: 'api',
+  facts: service,
   topics: {
     shares: 'Data shares: tables offered to external users.',
     'external-users': 'Users outside the platform who read data shares.',

@@ -12,7 +12,7 @@
  * waits until the configuration read answers NOT_FOUND.
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
-import { operations, shapes } from './wire.js';
+import { operations, service, shapes } from './wire.js';
 
 const ENV = '--environment-crn crn:cdp:environments:us-west-1:acct:environment:env1';
 const DEP = 'crn:cdp:df:us-west-1:acct:deployment:6f1c2d3e-0000-4000-8000-000000000001';
@@ -679,6 +679,7 @@ const definition: ServiceDefinition = {
   topic: 'dataflow',
   summary: 'DataFlow workloads: deployments, flows, parameter groups, assets and custom configurations.',
   endpoint: 'workload',
+  facts: service,
   topics: {
     deployments: 'Flow deployments: create, size, suspend, export and terminate.',
     flows: 'Flows inside a deployment.',

@@ -5,7 +5,7 @@
  * ids), describeDatalake (lake status) or the backup and restore status calls.
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
-import { operations, shapes } from './wire.js';
+import { operations, service, shapes } from './wire.js';
 
 type Req = Readonly<Record<string, unknown>>;
 
@@ -831,6 +831,7 @@ const definition: ServiceDefinition = {
   topic: 'datalake',
   summary: 'Data lakes: create, back up and restore, scale, upgrade, repair and diagnose.',
   endpoint: 'api',
+  facts: service,
   topics: {
     create: 'Create a data lake on AWS, AWS GovCloud, Azure or GCP.',
     backup: 'Back up a data lake, follow and cancel backups.',

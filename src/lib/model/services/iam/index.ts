@@ -3,7 +3,7 @@
  * ids group operations by the resource they act on; summaries are ours.
  */
 import type { OperationCli, Rule, ServiceDefinition } from '../../types.js';
-import { operations, shapes } from './wire.js';
+import { operations, service, shapes } from './wire.js';
 
 const MACHINE_USER_NAME: Rule = {
   kind: 'pattern',
@@ -519,6 +519,7 @@ const definition: ServiceDefinition = {
   topic: 'iam',
   summary: 'Identity and access: users, machine users, groups, roles, keys and identity providers.',
   endpoint: 'iam',
+  facts: service,
   topics: {
     users: 'Users who sign in through an identity provider.',
     'machine-users': 'Machine users: API access with keys only.',

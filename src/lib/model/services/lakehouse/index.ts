@@ -4,7 +4,7 @@
  * tables or whole namespaces of a Data Hub; the service runs them as tasks.
  */
 import type { OperationCli, PagingSpec, Rule, ServiceDefinition } from '../../types.js';
-import { operations, shapes } from './wire.js';
+import { operations, service, shapes } from './wire.js';
 
 const HUB = '--datahub-crn crn:cdp:datahub:us-west-1:acct:cluster:lakehouse-hub';
 
@@ -381,6 +381,7 @@ const definition: ServiceDefinition = {
   topic: 'lakehouse',
   summary: 'The lakehouse optimizer: maintenance policies for lakehouse tables.',
   endpoint: 'api',
+  facts: service,
   topics: {
     environments: 'Environments and whether the optimizer runs in them.',
     datahub: 'The Data Hub that runs the optimizer.',

@@ -4,7 +4,7 @@
  * return a tracking id that `endpoints status` (and --wait) follows.
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
-import { operations, shapes } from './wire.js';
+import { operations, service, shapes } from './wire.js';
 
 type Req = Readonly<Record<string, unknown>>;
 
@@ -256,6 +256,7 @@ const definition: ServiceDefinition = {
   topic: 'privatelink',
   summary: 'Private-link endpoints from customer networks to the control plane.',
   endpoint: 'api',
+  facts: service,
   topics: {
     endpoints: 'Private-link endpoints in a customer network and the work on them.',
     services: 'Endpoint services offered per region.',
