@@ -21,6 +21,8 @@ export interface RunOptions {
   readonly env?: Record<string, string | undefined>;
   readonly input?: string | Buffer;
   readonly timeoutMs?: number;
+  /** Working directory (default: this process's). */
+  readonly cwd?: string;
 }
 
 /** A clean environment: no CDP_* or proxy variables from the developer's shell. */
@@ -42,7 +44,11 @@ export function run(args: readonly string[], opts: RunOptions & { home: string }
   return new Promise((resolvePromise, reject) => {
     const env = { ...baseEnv(opts.home), ...opts.env };
     for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-    const child = spawn(process.execPath, [BIN, ...args], { env: env as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      cwd: opts.cwd,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
