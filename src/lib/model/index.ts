@@ -16,6 +16,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   datacatalog: () => import('./services/datacatalog/index.js'),
   lakehouse: () => import('./services/lakehouse/index.js'),
   dataflow: () => import('./services/dataflow/index.js'),
+  environments: () => import('./services/environments/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -27,6 +28,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   datacatalog: 'datacatalog',
   lakehouseopt: 'lakehouse',
   dfworkload: 'dataflow',
+  environments: 'environments',
 };
 
 const loaded = new Map<string, Promise<Service>>();
