@@ -16,6 +16,9 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   datacatalog: () => import('./services/datacatalog/index.js'),
   lakehouse: () => import('./services/lakehouse/index.js'),
   dataflow: () => import('./services/dataflow/index.js'),
+  ml: () => import('./services/ml/index.js'),
+  de: () => import('./services/de/index.js'),
+  opdb: () => import('./services/opdb/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -27,6 +30,9 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   datacatalog: 'datacatalog',
   lakehouseopt: 'lakehouse',
   dfworkload: 'dataflow',
+  ml: 'ml',
+  de: 'de',
+  opdb: 'opdb',
 };
 
 const loaded = new Map<string, Promise<Service>>();
