@@ -165,7 +165,10 @@ export async function generate() {
         if (op.cli.upload) facts.push(`Uploads the file named by \`--${kebabOf(op.cli.upload.fileField)}\`.`);
         L.push(...facts.map((f) => `- ${f}`), '');
         const flags = operationFlags(op);
-        const own = Object.fromEntries(Object.entries(flags).filter(([n]) => !shared.has(n)));
+        // A paging flag name on an operation that does not page is a request field of its own (ml getLogs --page-size).
+        const own = Object.fromEntries(
+          Object.entries(flags).filter(([n]) => !shared.has(n) || (!op.paging && Object.hasOwn(pagingFlags, n))),
+        );
         const rows = flagRows(own);
         if (rows.length) L.push(...rows, '');
         else L.push('No flags of its own.', '');

@@ -151,7 +151,9 @@ describe('the model', () => {
         const names = new Map<string, string>();
         for (const f of op.service.requestFields(op)) {
           const name = kebab(f.name);
-          if (SHARED_FLAGS.has(name) && !(op.paging && (f.name === op.paging.inputToken || f.name === op.paging.pageSize)))
+          // Paging flags exist only on paged operations; elsewhere a field may own the name (ml getLogs pageSize).
+          const paging = Object.hasOwn(pagingFlags, name);
+          if (SHARED_FLAGS.has(name) && (paging ? op.paging && f.name !== op.paging.inputToken && f.name !== op.paging.pageSize : true))
             problems.push(`--${name} (from ${f.name}) shadows a global flag`);
           const t = op.service.shapes.resolve(f.type);
           if (t.kind === 'boolean' && SHARED_FLAGS.has(`no-${name}`)) problems.push(`--no-${name} (from ${f.name}) shadows a global flag`);

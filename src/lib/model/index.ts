@@ -17,6 +17,9 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   lakehouse: () => import('./services/lakehouse/index.js'),
   dataflow: () => import('./services/dataflow/index.js'),
   environments: () => import('./services/environments/index.js'),
+  ml: () => import('./services/ml/index.js'),
+  de: () => import('./services/de/index.js'),
+  opdb: () => import('./services/opdb/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -29,6 +32,9 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   lakehouseopt: 'lakehouse',
   dfworkload: 'dataflow',
   environments: 'environments',
+  ml: 'ml',
+  de: 'de',
+  opdb: 'opdb',
 };
 
 const loaded = new Map<string, Promise<Service>>();
