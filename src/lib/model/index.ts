@@ -20,6 +20,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   ml: () => import('./services/ml/index.js'),
   de: () => import('./services/de/index.js'),
   opdb: () => import('./services/opdb/index.js'),
+  dw: () => import('./services/dw/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -35,6 +36,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   ml: 'ml',
   de: 'de',
   opdb: 'opdb',
+  dw: 'dw',
 };
 
 const loaded = new Map<string, Promise<Service>>();
