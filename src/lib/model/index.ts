@@ -17,6 +17,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   lakehouse: () => import('./services/lakehouse/index.js'),
   dataflow: () => import('./services/dataflow/index.js'),
   environments: () => import('./services/environments/index.js'),
+  replicationmanager: () => import('./services/replicationmanager/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -29,6 +30,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   lakehouseopt: 'lakehouse',
   dfworkload: 'dataflow',
   environments: 'environments',
+  replicationmanager: 'replicationmanager',
 };
 
 const loaded = new Map<string, Promise<Service>>();
