@@ -18,6 +18,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   dataflow: () => import('./services/dataflow/index.js'),
   environments: () => import('./services/environments/index.js'),
   replicationmanager: () => import('./services/replicationmanager/index.js'),
+  audit: () => import('./services/audit/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -31,6 +32,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   dfworkload: 'dataflow',
   environments: 'environments',
   replicationmanager: 'replicationmanager',
+  audit: 'audit',
 };
 
 const loaded = new Map<string, Promise<Service>>();
