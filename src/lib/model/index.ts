@@ -19,6 +19,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   environments: () => import('./services/environments/index.js'),
   replicationmanager: () => import('./services/replicationmanager/index.js'),
   audit: () => import('./services/audit/index.js'),
+  consumption: () => import('./services/consumption/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -33,6 +34,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   environments: 'environments',
   replicationmanager: 'replicationmanager',
   audit: 'audit',
+  consumption: 'consumption',
 };
 
 const loaded = new Map<string, Promise<Service>>();
