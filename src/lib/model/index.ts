@@ -20,6 +20,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   replicationmanager: () => import('./services/replicationmanager/index.js'),
   audit: () => import('./services/audit/index.js'),
   consumption: () => import('./services/consumption/index.js'),
+  drscp: () => import('./services/drscp/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -35,6 +36,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   replicationmanager: 'replicationmanager',
   audit: 'audit',
   consumption: 'consumption',
+  drscp: 'drscp',
 };
 
 const loaded = new Map<string, Promise<Service>>();
