@@ -21,6 +21,10 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   de: () => import('./services/de/index.js'),
   opdb: () => import('./services/opdb/index.js'),
   dw: () => import('./services/dw/index.js'),
+  replicationmanager: () => import('./services/replicationmanager/index.js'),
+  audit: () => import('./services/audit/index.js'),
+  consumption: () => import('./services/consumption/index.js'),
+  drscp: () => import('./services/drscp/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -37,6 +41,10 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   de: 'de',
   opdb: 'opdb',
   dw: 'dw',
+  replicationmanager: 'replicationmanager',
+  audit: 'audit',
+  consumption: 'consumption',
+  drscp: 'drscp',
 };
 
 const loaded = new Map<string, Promise<Service>>();
