@@ -25,6 +25,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   audit: () => import('./services/audit/index.js'),
   consumption: () => import('./services/consumption/index.js'),
   drscp: () => import('./services/drscp/index.js'),
+  datahub: () => import('./services/datahub/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -45,6 +46,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   audit: 'audit',
   consumption: 'consumption',
   drscp: 'drscp',
+  datahub: 'datahub',
 };
 
 const loaded = new Map<string, Promise<Service>>();
