@@ -26,6 +26,7 @@ const LOADERS: Readonly<Record<string, Loader>> = {
   consumption: () => import('./services/consumption/index.js'),
   drscp: () => import('./services/drscp/index.js'),
   datahub: () => import('./services/datahub/index.js'),
+  imagecatalog: () => import('./services/imagecatalog/index.js'),
 };
 
 /** Wire service name -> CLI topic. */
@@ -47,6 +48,7 @@ const WIRE_NAMES: Readonly<Record<string, string>> = {
   consumption: 'consumption',
   drscp: 'drscp',
   datahub: 'datahub',
+  imagecatalog: 'imagecatalog',
 };
 
 const loaded = new Map<string, Promise<Service>>();
