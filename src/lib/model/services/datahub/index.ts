@@ -117,8 +117,8 @@ const CLUSTER_COLUMNS = {
 const CREATE_HELP = {
   clusterName: 'Name of the new cluster: lower-case letters, digits and "-", unique in the account',
   image: 'Image to launch from: id and catalogName (see `imagecatalog catalogs describe`), or only os',
-  requestTemplate: 'A whole cluster request as JSON (an older form of a cluster definition); flags override its fields',
-  datahubDatabase: 'Cluster database: HA, NON_HA, or NONE (embedded)',
+  requestTemplate: 'The whole cluster request as a JSON template (not a cluster template); being phased out',
+  datahubDatabase: 'External database of the cluster services: highly available, single instance, or none (embedded)',
   clusterExtension: 'Extensions: customProperties, a base64-encoded JSON of custom properties',
   javaVersion: 'Java major version for the cluster services, e.g. 11 or 17',
 };
