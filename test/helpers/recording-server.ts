@@ -51,3 +51,44 @@ export async function startRecordingServer(respond: Responder = () => undefined)
       }),
   };
 }
+
+export interface Reply {
+  readonly status?: number;
+  readonly body?: unknown;
+}
+
+/** A recording server that plays the control plane from a script of answers per operation. */
+export interface ScriptedServer extends RecordingServer {
+  /**
+   * Forgets the requests so far and answers from `script` on: by operation
+   * name (the last path segment), each call takes the next answer and the
+   * last one repeats; an operation without answers gets `{}`.
+   */
+  play(script: Readonly<Record<string, readonly Reply[]>>): void;
+  /** The JSON bodies sent to an operation, in order; `prefix` narrows it to one service's paths. */
+  sent(operation: string, prefix?: string): Array<Record<string, unknown>>;
+}
+
+export async function startScriptedServer(): Promise<ScriptedServer> {
+  let script: Readonly<Record<string, readonly Reply[]>> = {};
+  const calls = new Map<string, number>();
+  const opOf = (path: string): string => path.split('?')[0]?.split('/').pop() ?? '';
+  const server = await startRecordingServer((req) => {
+    const op = opOf(req.path);
+    const answers = script[op];
+    if (!answers?.length) return { body: {} };
+    const n = calls.get(op) ?? 0;
+    calls.set(op, n + 1);
+    return answers[Math.min(n, answers.length - 1)];
+  });
+  return {
+    ...server,
+    play(next) {
+      server.requests.length = 0;
+      calls.clear();
+      script = next;
+    },
+    sent: (operation, prefix = '') =>
+      server.requests.filter((r) => r.path.startsWith(prefix) && opOf(r.path) === operation).map((r) => r.json),
+  };
+}
