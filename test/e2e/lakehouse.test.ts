@@ -6,7 +6,7 @@
  * scope, paging of environments, and the client-side rules.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 let hub: string;
@@ -14,7 +14,8 @@ let envCrn: string;
 
 const HUB = (): string[] => ['--datahub-crn', hub];
 const ORDERS = (): string[] => [...HUB(), '--namespace', 'sales', '--table-name', 'orders'];
-const RESOURCES = JSON.stringify({ script: 'compaction', arguments: JSON.stringify({ schedule: '0 2 * * *', timezone: 'UTC' }) });
+// 30 February never comes: these policies never run on their schedule, so only the runs a test starts make tasks.
+const RESOURCES = JSON.stringify({ script: 'compaction', arguments: JSON.stringify({ schedule: '0 2 30 2 *', timezone: 'UTC' }) });
 
 interface Task {
   taskId: string;
@@ -37,6 +38,10 @@ async function taskEnded(taskId: string): Promise<Task> {
   throw new Error(`task ${taskId} did not end`);
 }
 
+/** policies delete with a resource scope; its answer. */
+const deletePolicy = (name: string, scope: string): Promise<{ deletedPolicies: number }> =>
+  em.json(['lakehouse', 'policies', 'delete', ...HUB(), '--policy-name', name, '--resource-scope', scope, '--yes']);
+
 beforeAll(async () => {
   em = await startEmulator();
 });
@@ -58,12 +63,20 @@ describe('lakehouse environments and hub', () => {
     envCrn = on[0]?.environmentCrn ?? '';
     expect(hub).toMatch(/^crn:cdp:datahub:/);
     const off = out.environments.find((e) => !e.isCloEnabled);
-    expect(off?.datahubCrn).toBeUndefined();
+    // The seed: hub fields and status are null where the optimizer is not enabled.
+    expect(off).toMatchObject({ datahubCrn: null, datahubName: null, status: null });
   });
 
   test('environments page by pageToken; ALL ignores the page size', async () => {
-    const paged = await em.json<{ environments: unknown[] }>(['lakehouse', 'environments', 'list', '--page-size', '1']);
-    expect(paged.environments).toHaveLength(3);
+    const paged = await em.json<{ environments: unknown[]; totalEnvironments: number }>([
+      'lakehouse',
+      'environments',
+      'list',
+      '--page-size',
+      '1',
+    ]);
+    expect(paged.environments.length).toBeGreaterThan(1);
+    expect(paged.environments).toHaveLength(paged.totalEnvironments);
     const first = await em.json<{ environments: unknown[]; nextPageToken?: string }>([
       'lakehouse',
       'environments',
@@ -75,7 +88,7 @@ describe('lakehouse environments and hub', () => {
     ]);
     expect(first.environments).toHaveLength(1);
     expect(first.nextPageToken).toBeTruthy();
-    const all = await em.json<{ environments: unknown[] }>([
+    const all = await em.json<{ environments: unknown[]; totalEnvironments: number }>([
       'lakehouse',
       'environments',
       'list',
@@ -85,7 +98,7 @@ describe('lakehouse environments and hub', () => {
       '1',
       '--no-paginate',
     ]);
-    expect(all.environments).toHaveLength(3);
+    expect(all.environments).toHaveLength(all.totalEnvironments);
   });
 
   test('datahub describe, datahub crn, health, namespaces, scripts, timezones', async () => {
@@ -252,7 +265,13 @@ describe('a maintenance policy', () => {
     const run = await em.cli(['lakehouse', 'policies', 'execute', ...ORDERS(), '--policy-name', 'nightly', '--no-dry-run']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('paused');
-    expect((await em.cli(['lakehouse', 'tables', 'pause', ...ORDERS()])).code).toBe(1);
+    // any -> pauseTable -> PAUSED: pausing a paused table is a no-op that succeeds and keeps when it was paused.
+    const again = await em.cli(['lakehouse', 'tables', 'pause', ...ORDERS()]);
+    expect(again.code).toBe(0);
+    const st2 = await em.json<{ pausedTable?: { details: { pausedSince: string } } }>(['lakehouse', 'tables', 'status', ...ORDERS()]);
+    expect(st2.pausedTable?.details.pausedSince).toBe(
+      (st as { pausedTable?: { details: { pausedSince: string } } }).pausedTable?.details.pausedSince,
+    );
     expect((await em.cli(['lakehouse', 'tables', 'unpause', ...ORDERS()])).code).toBe(0);
     const after = await em.json<{ tables: Array<{ tableName: string; status: string }> }>([
       'lakehouse',
@@ -314,7 +333,7 @@ describe('a maintenance policy', () => {
   });
 
   test('update makes a new version; download --decode shows script and arguments', async () => {
-    const newArgs = JSON.stringify({ schedule: '0 3 * * *' });
+    const newArgs = JSON.stringify({ schedule: '0 3 30 2 *' });
     expect(
       (
         await em.cli([
@@ -350,10 +369,10 @@ describe('a maintenance policy', () => {
       '--policy-version',
       p.versions[0] ?? '',
     ]);
-    expect(Buffer.from(raw.arguments, 'base64').toString()).toContain('0 2 * * *');
+    expect(Buffer.from(raw.arguments, 'base64').toString()).toContain('0 2 30 2 *');
     const shown = await em.cli(['lakehouse', 'policies', 'download', ...HUB(), '--policy-name', 'nightly', '--decode', '--output', 'yaml']);
     expect(shown.stdout).toContain('rewrite_data_files');
-    expect(shown.stdout).toContain('0 3 * * *');
+    expect(shown.stdout).toContain('0 3 30 2 *');
     const json = await em.cli(['lakehouse', 'policies', 'download', ...HUB(), '--policy-name', 'nightly', '--decode', '--output', 'json']);
     expect(JSON.parse(json.stdout).arguments).toBe(Buffer.from(newArgs).toString('base64'));
   });
@@ -378,36 +397,141 @@ describe('a maintenance policy', () => {
       '--yes',
     ]);
     expect(unsub.policies).toEqual([]);
-    const del = await em.json<{ deletedPolicies: number }>([
-      'lakehouse',
-      'policies',
-      'delete',
-      ...HUB(),
-      '--policy-name',
-      'nightly',
-      '--resource-scope',
-      'spark_catalog.sales.orders',
-      '--yes',
-    ]);
-    expect(del.deletedPolicies).toBe(1);
+    const returns = [...HUB(), '--namespace', 'sales', '--table-name', 'returns'];
+    expect((await em.cli(['lakehouse', 'tables', 'add-policies', ...returns, '--policies', 'nightly'])).code).toBe(0);
+    // deletedPolicies is the number of versions deleted: the table loses the policy, which lives on (on returns).
+    const del = await deletePolicy('nightly', 'spark_catalog.sales.orders');
+    expect(del.deletedPolicies).toBe(0);
     tp = await em.json(['lakehouse', 'tables', 'policies', ...ORDERS()]);
     expect(tp.policies).toEqual([]);
-    const all = await em.json<{ deletedPolicies: number }>([
-      'lakehouse',
-      'policies',
-      'delete',
-      ...HUB(),
-      '--policy-name',
-      'nightly',
-      '--resource-scope',
-      'spark_catalog.*',
-      '--yes',
-    ]);
+    const kept = await em.json<{ versions: string[] }>(['lakehouse', 'policies', 'describe', ...HUB(), '--policy-name', 'nightly']);
+    expect(kept.versions).toHaveLength(2);
+    const all = await deletePolicy('nightly', 'spark_catalog.*');
     expect(all.deletedPolicies).toBe(2);
     const gone = await em.cli(['lakehouse', 'policies', 'describe', ...HUB(), '--policy-name', 'nightly']);
     expect(gone.code).toBe(1);
     const listed = await em.json<{ policies: Array<{ policyName: string }> }>(['lakehouse', 'policies', 'list', ...HUB()]);
     expect(listed.policies.map((p) => p.policyName)).toEqual(['fail-expire']);
+  });
+});
+
+describe('seed conformance', () => {
+  interface Listed {
+    taskId: string;
+    status: string;
+    policy: string;
+    table: string;
+    createdAt: number;
+    details: string;
+  }
+
+  const policy = (name: string, args: Record<string, unknown>): Promise<RunResult> =>
+    em.cli([
+      'lakehouse',
+      'policies',
+      'create',
+      ...HUB(),
+      '--policy-name',
+      name,
+      '--resources',
+      JSON.stringify({ script: 'compaction', arguments: JSON.stringify(args) }),
+    ]);
+
+  /** Lists the tasks of a policy until there are at least n. */
+  async function tasksOf(name: string, n: number): Promise<Listed[]> {
+    for (let i = 0; i < 300; i++) {
+      const out = await em.json<{ tasks: Listed[] }>(['lakehouse', 'tasks', 'list', ...HUB()]);
+      const mine = out.tasks.filter((t) => t.policy === name);
+      if (mine.length >= n) return mine;
+      await sleep(100);
+    }
+    throw new Error(`policy ${name} did not run ${n} times`);
+  }
+
+  test('an environment without the optimizer: datahub describe and crn answer null hub fields', async () => {
+    const out = await em.json<{ environments: Array<{ environmentCrn: string; isCloEnabled: boolean }> }>([
+      'lakehouse',
+      'environments',
+      'list',
+    ]);
+    const off = out.environments.find((e) => !e.isCloEnabled)?.environmentCrn ?? '';
+    const dh = await em.json<Record<string, unknown>>(['lakehouse', 'datahub', 'describe', '--environment-crn', off]);
+    expect(dh).toMatchObject({ environmentCrn: off, datahubCrn: null, datahubName: null, status: null });
+    const crn = await em.json<Record<string, unknown>>(['lakehouse', 'datahub', 'crn', '--environment-crn', off]);
+    expect(crn).toEqual({ datahubCrn: null });
+  });
+
+  test('delete by table scope on the last table of a policy deletes it with its versions', async () => {
+    expect((await policy('solo', {})).code).toBe(0);
+    const apps = [...HUB(), '--namespace', 'logs', '--table-name', 'app_events'];
+    expect((await em.cli(['lakehouse', 'tables', 'add-policies', ...apps, '--policies', 'solo'])).code).toBe(0);
+    const del = await deletePolicy('solo', 'spark_catalog.logs.app_events');
+    expect(del.deletedPolicies).toBe(1);
+    const gone = await em.cli(['lakehouse', 'policies', 'describe', ...HUB(), '--policy-name', 'solo']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('NOT_FOUND');
+  });
+
+  test('REMOVEALL on a table covered through its namespace is refused, naming the namespace; nothing changes', async () => {
+    expect((await policy('logs-wide', {})).code).toBe(0);
+    expect(
+      (
+        await em.cli([
+          'lakehouse',
+          'associations',
+          'create',
+          ...HUB(),
+          '--policy-name',
+          'logs-wide',
+          '--associations',
+          JSON.stringify([{ namespace: 'logs' }]),
+        ])
+      ).code,
+    ).toBe(0);
+    const web = [...HUB(), '--namespace', 'logs', '--table-name', 'web_events'];
+    const r = await em.cli(['lakehouse', 'tables', 'change-policy', ...web, '--operation', 'REMOVEALL']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('FAILED_PRECONDITION');
+    expect(r.stderr).toContain('namespace logs');
+    const tp = await em.json<{ policies: Array<{ policyName: string }> }>(['lakehouse', 'tables', 'policies', ...web]);
+    expect(tp.policies.map((p) => p.policyName)).toEqual(['logs-wide']);
+  });
+
+  test('a scheduled policy runs on the emulator clock: */5 makes a task every 5 minutes', async () => {
+    expect((await policy('every5', { schedule: '*/5 * * * *', timezone: 'UTC' })).code).toBe(0);
+    const invoices = [...HUB(), '--namespace', 'finance', '--table-name', 'invoices'];
+    expect((await em.cli(['lakehouse', 'tables', 'add-policies', ...invoices, '--policies', 'every5'])).code).toBe(0);
+    const runs = await tasksOf('every5', 3);
+    const times = runs.map((t) => t.createdAt).sort((a, b) => a - b);
+    for (const t of times) expect(t % 300_000).toBe(0);
+    for (let i = 1; i < times.length; i++) expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBe(300_000);
+    expect(runs.every((t) => t.table === 'invoices')).toBe(true);
+    const details = JSON.parse(Buffer.from(runs[0]?.details ?? '', 'base64').toString('utf8')) as { trigger: string };
+    expect(details.trigger).toBe('SCHEDULE');
+    const done = await tasksOf('every5', 4);
+    expect(done.some((t) => t.status === 'SUCCESS')).toBe(true);
+  });
+
+  test('a schedule runs at the local times of its time zone', async () => {
+    // 15 past the hour in Kolkata (UTC+05:30) is 45 past in UTC.
+    expect((await policy('kolkata', { schedule: '15 * * * *', timezone: 'Asia/Kolkata' })).code).toBe(0);
+    const customers = [...HUB(), '--namespace', 'sales', '--table-name', 'customers'];
+    expect((await em.cli(['lakehouse', 'tables', 'add-policies', ...customers, '--policies', 'kolkata'])).code).toBe(0);
+    const runs = await tasksOf('kolkata', 1);
+    expect((runs[0]?.createdAt ?? 0) % 3_600_000).toBe(45 * 60_000);
+  });
+
+  test.each([
+    ['a schedule of 4 fields', { schedule: '*/5 * * *' }, '5 fields'],
+    ['a minute out of range', { schedule: '61 * * * *' }, 'minute'],
+    ['a backwards range', { schedule: '0 9-5 * * *' }, 'backwards'],
+    ['a step of 0', { schedule: '*/0 * * * *' }, 'step'],
+    ['a time zone getTimezones does not list', { schedule: '0 2 * * *', timezone: 'Mars/Olympus' }, 'getTimezones'],
+  ])('refused with INVALID_ARGUMENT: %s', async (_what, args, message) => {
+    const r = await policy('bad-schedule', args);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('INVALID_ARGUMENT');
+    expect(r.stderr).toContain(message);
   });
 });
 

@@ -1,5 +1,5 @@
 /** Identifiers and CRNs as the control plane writes them. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 
 export const uuid = (): string => randomUUID();
 
@@ -14,3 +14,9 @@ export function crnId(value: string): string {
 }
 
 export const isCrn = (value: string): boolean => value.startsWith('crn:');
+
+/** A UUID-shaped id derived from a seed: the same seed gives the same id (stable across restarts and resets). */
+export function stableUuid(seed: string): string {
+  const h = createHash('sha256').update(seed).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}

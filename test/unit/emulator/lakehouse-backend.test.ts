@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { PRE_CREATED } from '../../../src/lib/emulator/environments.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { handlers } from '../../../src/lib/emulator/services/lakehouseopt/handlers.js';
 import { validateRequest } from '../../../src/lib/core/validate.js';
@@ -58,15 +59,29 @@ describe('lakehouseopt emulator backend', () => {
   });
 
   test('environments page by pageToken; ALL returns every one', () => {
-    const first = call('listEnvironments', { pageSize: 2 });
-    expect((first.environments as unknown[]).length).toBe(2);
-    expect(first.totalEnvironments).toBe(3);
-    const rest = call('listEnvironments', { pageSize: 2, pageToken: first.nextPageToken });
+    const total = PRE_CREATED.length;
+    const first = call('listEnvironments', { pageSize: total - 1 });
+    expect((first.environments as unknown[]).length).toBe(total - 1);
+    expect(first.totalEnvironments).toBe(total);
+    const rest = call('listEnvironments', { pageSize: total - 1, pageToken: first.nextPageToken });
     expect((rest.environments as unknown[]).length).toBe(1);
     expect(rest.nextPageToken).toBeUndefined();
-    expect((call('listEnvironments', { pageSize: 1, pageToken: 'ALL' }).environments as unknown[]).length).toBe(3);
+    expect((call('listEnvironments', { pageSize: 1, pageToken: 'ALL' }).environments as unknown[]).length).toBe(total);
+  });
+
+  test('an environment without the optimizer answers null hub fields; an unknown one is NOT_FOUND', () => {
     const off = (call('listEnvironments', { pageToken: 'ALL' }).environments as Doc[]).find((e) => !e.isCloEnabled);
-    expect(fails('getCloDatahub', { environmentCrn: off?.environmentCrn }).code).toBe('FAILED_PRECONDITION');
+    expect(off).toMatchObject({ datahubName: null, datahubCrn: null, status: null });
+    expect(call('getCloDatahub', { environmentCrn: off?.environmentCrn })).toEqual({
+      environmentName: off?.environmentName,
+      environmentCrn: off?.environmentCrn,
+      datahubName: null,
+      datahubCrn: null,
+      cloudPlatform: off?.cloudPlatform,
+      status: null,
+    });
+    expect(call('getDatahubCrn', { environmentCrn: off?.environmentCrn })).toEqual({ datahubCrn: null });
+    expect(fails('getCloDatahub', { environmentCrn: `crn:cdp:environments:us-west-1:${ACCOUNT}:environment:nope` }).code).toBe('NOT_FOUND');
   });
 
   test('a task goes INIT -> RUNNING -> SUCCESS; the table follows, then turns UNAVAILABLE', () => {
@@ -105,6 +120,10 @@ describe('lakehouseopt emulator backend', () => {
     expect(statusOf()).toBe('PAUSED');
     expect(fails('executePolicy', { ...TABLE(), policyName: 'p1', dryRun: false }).code).toBe('FAILED_PRECONDITION');
     expect(Object.keys(call('executePolicy', { ...TABLE(), policyName: 'p1' }))).toEqual(['dryRunResult']);
+    const since = (call('getTableStatusDetails', TABLE()).pausedTable as { details: Doc }).details.pausedSince;
+    now += 60_000;
+    expect(call('pauseTable', TABLE())).toEqual({});
+    expect((call('getTableStatusDetails', TABLE()).pausedTable as { details: Doc }).details.pausedSince).toBe(since);
     call('unpauseTable', TABLE());
     expect(statusOf()).toBe('UNAVAILABLE');
     expect(fails('unpauseTable', TABLE()).code).toBe('FAILED_PRECONDITION');
@@ -124,12 +143,81 @@ describe('lakehouseopt emulator backend', () => {
     }>;
     expect(tables.find((t) => t.namespace === 'finance')?.tables.every((t) => t.isAssociated)).toBe(true);
     expect((call('getAssociationDetails', { datahubCrn: hub }).starAssociation as unknown[]).length).toBe(1);
+    // The policy still covers finance: the table loses it, no version is deleted.
     expect(call('deletePolicy', { datahubCrn: hub, policyName: 'p1', resourceScope: 'spark_catalog.sales.orders' }).deletedPolicies).toBe(
-      1,
+      0,
+    );
+    expect((call('getPolicy', { datahubCrn: hub, policyName: 'p1' }).versions as string[]).length).toBe(2);
+    expect(fails('deletePolicy', { datahubCrn: hub, policyName: 'p1', resourceScope: 'spark_catalog.finance.ledger' }).message).toContain(
+      'namespace finance',
     );
     expect(fails('deletePolicy', { datahubCrn: hub, policyName: 'p1', resourceScope: 'other.sales.orders' }).code).toBe('NOT_FOUND');
     expect(call('deletePolicy', { datahubCrn: hub, policyName: 'p1', resourceScope: 'spark_catalog.*' }).deletedPolicies).toBe(2);
     expect(call('listPolicies', { datahubCrn: hub }).policies).toEqual([]);
+  });
+
+  test('REMOVEALL and REPLACEALL refuse to leave a table with a policy of its namespace; APPEND is fine', () => {
+    call('createPolicy', { datahubCrn: hub, policyName: 'wide', resources: { script: 'compaction' } });
+    call('createAssociations', { datahubCrn: hub, policyName: 'wide', associations: [{ namespace: 'sales' }] });
+    const e = fails('changeTablePolicy', { ...TABLE(), operation: 'REMOVEALL' });
+    expect(e.code).toBe('FAILED_PRECONDITION');
+    expect(e.message).toContain('namespace sales');
+    expect(fails('changeTablePolicy', { ...TABLE(), operation: 'REPLACEALL', policies: ['p1'] }).code).toBe('FAILED_PRECONDITION');
+    // Nothing changed: the request was refused as a whole.
+    expect((call('getTablePolicies', TABLE()).policies as Doc[]).map((p) => p.policyName)).toEqual(['p1', 'wide']);
+    call('changeTablePolicy', { ...TABLE(), operation: 'REPLACEALL', policies: ['wide'] });
+    expect((call('getTablePolicies', TABLE()).policies as Doc[]).map((p) => p.policyName)).toEqual(['wide']);
+  });
+});
+
+describe('scheduled policies', () => {
+  const MIN = 60_000;
+  const scheduled = (): Doc[] => (call('listTasks', { datahubCrn: hub, pageSize: 100 }).tasks as Doc[]).filter((t) => t.policy === 'sched');
+  const create = (args: Doc): Doc =>
+    call('createPolicy', { datahubCrn: hub, policyName: 'sched', resources: { script: 'compaction', arguments: JSON.stringify(args) } });
+
+  test('runs on the clock, one task per covered table at every fire; a paused table is skipped', () => {
+    create({ schedule: '*/5 * * * *', timezone: 'UTC' });
+    call('createTablePoliciesAssociations', { ...TABLE(), policies: ['sched'] });
+    now += 17 * MIN;
+    const times = scheduled()
+      .map((t) => Number(t.createdAt))
+      .sort((a, b) => a - b);
+    const start = Date.parse('2026-01-01T00:00:00Z');
+    expect(times).toEqual([5, 10, 15].map((m) => start + m * MIN));
+    call('pauseTable', TABLE());
+    now += 10 * MIN;
+    expect(scheduled()).toHaveLength(3);
+    call('unpauseTable', TABLE());
+    now += 5 * MIN;
+    expect(scheduled().map((t) => Number(t.createdAt))).toContain(start + 30 * MIN);
+    expect(scheduled()).toHaveLength(4);
+  });
+
+  test('a new version schedules from when it is made; the time zone shifts the fire times', () => {
+    create({ schedule: '0 * * * *' });
+    call('createTablePoliciesAssociations', { ...TABLE(), policies: ['sched'] });
+    now += 30 * MIN;
+    expect(scheduled()).toHaveLength(0);
+    call('updatePolicy', {
+      datahubCrn: hub,
+      policyName: 'sched',
+      resources: { arguments: JSON.stringify({ schedule: '0 * * * *', timezone: 'Asia/Kolkata' }) },
+    });
+    now += 60 * MIN;
+    // Whole hours in Kolkata (UTC+05:30) are half past in UTC; 00:30, when the version was made, is not a run of it.
+    expect(scheduled().map((t) => new Date(Number(t.createdAt)).toISOString())).toEqual(['2026-01-01T01:30:00.000Z']);
+  });
+
+  test('bad schedules and time zones are INVALID_ARGUMENT, on create and on update', () => {
+    for (const args of [{ schedule: '* * * *' }, { schedule: '60 * * * *' }, { schedule: 5 }, { timezone: 'Mars/Olympus' }]) {
+      const e = fails('createPolicy', { datahubCrn: hub, policyName: 'bad', resources: { script: 'x', arguments: JSON.stringify(args) } });
+      expect(e.code).toBe('INVALID_ARGUMENT');
+    }
+    expect(
+      fails('updatePolicy', { datahubCrn: hub, policyName: 'p1', resources: { arguments: JSON.stringify({ schedule: '0 0 32 * *' }) } })
+        .code,
+    ).toBe('INVALID_ARGUMENT');
   });
 });
 

@@ -10,9 +10,11 @@
  * in the last day, PAUSED while paused (pausing stops new runs).
  */
 import { stateAt, timeline, type Timeline } from '../../clock.js';
+import { CronError, firesBetween, parseCron, type Cron } from '../../cron.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { page } from '../../paging.js';
+import { requireEnvironment } from '../../environments.js';
 import type { Doc, RequestContext } from '../../types.js';
 import { CATALOG, NAMESPACES, SCRIPTS, TIMEZONES, environments, type EnvironmentEntry } from './catalogue.js';
 
@@ -41,6 +43,8 @@ interface PolicyRecord {
   tables: Record<string, string[]>;
   /** namespaces associated as a whole */
   namespaces: string[];
+  /** Scheduled runs up to this time (emulated ms) have been made; see runSchedules. */
+  scheduledThrough?: number;
 }
 
 interface TableRecord {
@@ -59,6 +63,8 @@ interface TaskRecord {
   actions: string[];
   createdAt: number;
   timeline: Timeline;
+  /** Made by the policy's schedule rather than by executePolicy. */
+  scheduled?: boolean;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -67,16 +73,33 @@ const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64
 // ---- the catalogue
 
 function envs(ctx: RequestContext): EnvironmentEntry[] {
-  return environments(ctx.caller.accountId, ctx.info.region);
+  return environments(ctx);
 }
 
-function envByCrn(ctx: RequestContext, req: Doc): EnvironmentEntry & { hub: NonNullable<EnvironmentEntry['hub']> } {
+/** The environment a request names (by CRN or name), with its optimizer hub if it has one. */
+function envOf(ctx: RequestContext, req: Doc): EnvironmentEntry {
   const want = str(req.environmentCrn);
   if (!want) throw invalid('environmentCrn is required');
-  const env = envs(ctx).find((e) => e.environmentCrn === want || e.environmentName === want);
+  const crn = requireEnvironment(ctx, want).crn;
+  const env = envs(ctx).find((e) => e.environmentCrn === crn);
   if (!env) throw notFound(`environment ${want} not found`);
-  if (!env.hub) throw failedPrecondition(`the lakehouse optimizer is not enabled in environment ${env.environmentName}`);
-  return env as EnvironmentEntry & { hub: NonNullable<EnvironmentEntry['hub']> };
+  return env;
+}
+
+/**
+ * An environment as the optimizer reports it: the hub fields and status are
+ * null where the optimizer is not enabled (the seed's Environment record).
+ */
+function envDoc(e: EnvironmentEntry): Doc {
+  return {
+    environmentName: e.environmentName,
+    environmentCrn: e.environmentCrn,
+    isCloEnabled: Boolean(e.hub),
+    datahubName: e.hub?.datahubName ?? null,
+    datahubCrn: e.hub?.datahubCrn ?? null,
+    cloudPlatform: e.cloudPlatform,
+    status: e.hub?.status ?? null,
+  };
 }
 
 /** The optimizer hub a request names by datahubCrn. */
@@ -85,6 +108,7 @@ function hubOf(ctx: RequestContext, req: Doc): string {
   if (!want) throw invalid('datahubCrn is required');
   const env = envs(ctx).find((e) => e.hub?.datahubCrn === want || e.hub?.datahubName === want);
   if (!env?.hub) throw notFound(`no lakehouse optimizer Data Hub ${want}`);
+  runSchedules(ctx, env.hub.datahubCrn);
   return env.hub.datahubCrn;
 }
 
@@ -182,13 +206,122 @@ function aggregate(statuses: string[]): string {
 
 function parseArguments(text: string | undefined): string {
   const args = text ?? '{}';
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(args);
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('not an object');
+    v = JSON.parse(args);
   } catch {
-    throw invalid('resources.arguments must be a JSON object in text, e.g. {"schedule":"0 2 * * *","timezone":"UTC"}');
+    v = undefined;
   }
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw invalid('resources.arguments must be a JSON object in text, e.g. {"schedule":"0 2 * * *","timezone":"UTC"}');
+  scheduleOf(args);
   return args;
+}
+
+/**
+ * The schedule in a policy's arguments (`schedule`: a five-field cron
+ * expression, `timezone`: an id from getTimezones, UTC when left out), or
+ * undefined when it has none. Throws INVALID_ARGUMENT for a bad one.
+ */
+function scheduleOf(args: string): { cron: Cron; offset: number } | undefined {
+  let v: Doc = {};
+  try {
+    v = JSON.parse(args) as Doc;
+  } catch {
+    return undefined;
+  }
+  const tz = v.timezone;
+  if (tz !== undefined && (typeof tz !== 'string' || !TIMEZONES.some((t) => t.id === tz)))
+    throw invalid(
+      `resources.arguments timezone ${JSON.stringify(tz)} is not a time zone of getTimezones (timezones list), e.g. UTC or Europe/Berlin`,
+    );
+  const offset = TIMEZONES.find((t) => t.id === (tz ?? 'UTC'))?.offset ?? 0;
+  if (v.schedule === undefined) return undefined;
+  if (typeof v.schedule !== 'string') throw invalid('resources.arguments schedule must be a cron expression in text, e.g. "0 2 * * *"');
+  try {
+    return { cron: parseCron(v.schedule), offset };
+  } catch (e) {
+    if (e instanceof CronError) throw invalid(`resources.arguments schedule "${v.schedule}" is not a valid cron expression: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The schedule of stored arguments (checked when stored; one stored before the check came in never runs). */
+function storedSchedule(args: string): ReturnType<typeof scheduleOf> {
+  try {
+    return scheduleOf(args);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Scheduled runs looked back over at most this far; the emulator keeps this many tasks per Data Hub. */
+const SCHEDULE_LOOKBACK_MS = 30 * 24 * 3_600_000;
+const TASKS_KEPT = 1000;
+
+/**
+ * Makes the tasks a hub's scheduled policies have run since they were last
+ * looked at, up to now: one task per covered, unpaused table at every time
+ * the policy's schedule fired. Called before every request that names the
+ * hub, so changes (associations, pauses, new versions) apply from the moment
+ * they are made; nothing runs in the background.
+ */
+function runSchedules(ctx: RequestContext, hub: string): void {
+  const now = ctx.clock.now();
+  let made = 0;
+  for (const p of policies(ctx, hub)) {
+    const since = Math.max(p.scheduledThrough ?? p.creationTime, now - SCHEDULE_LOOKBACK_MS);
+    if (since >= now) continue;
+    const sched = storedSchedule(latest(p).arguments);
+    if (!sched) continue;
+    const targets = coveredTables(p)
+      .flatMap((c) => c.tables.map((table) => ({ namespace: c.namespace, table })))
+      .filter((t) => !tableRecord(ctx, hub, t.namespace, t.table).paused);
+    const fires = firesBetween(sched.cron, sched.offset, since, now, Math.max(1, Math.ceil(TASKS_KEPT / Math.max(1, targets.length))));
+    if (fires.length === 0) continue;
+    for (const at of fires.reverse()) for (const t of targets) startTask(ctx, hub, p, t.namespace, t.table, at, true);
+    made += fires.length * targets.length;
+    p.scheduledThrough = now;
+    savePolicy(ctx, p);
+  }
+  if (made > 0) {
+    const old = tasks(ctx, hub)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(TASKS_KEPT);
+    for (const t of old) ctx.store.delete(KIND.task, t.taskId);
+  }
+}
+
+/** A maintenance task of a policy on a table, started at a time: INIT, RUNNING, then SUCCESS (ERROR for `fail-` policies). */
+function startTask(
+  ctx: RequestContext,
+  hub: string,
+  p: PolicyRecord,
+  namespace: string,
+  table: string,
+  at: number,
+  scheduled: boolean,
+): TaskRecord {
+  const v = latest(p);
+  const fail = p.policyName.toLowerCase().startsWith('fail-');
+  const task: TaskRecord = {
+    taskId: uuid(),
+    hubCrn: hub,
+    policy: p.policyName,
+    version: v.version,
+    namespace,
+    table,
+    actions: actionsOf(v.script),
+    createdAt: at,
+    timeline: timeline(at, [
+      ['INIT', 0.5],
+      ['RUNNING', 2],
+      [fail ? 'ERROR' : 'SUCCESS', 0],
+    ]),
+    ...(scheduled ? { scheduled } : {}),
+  };
+  ctx.store.put(KIND.task, task.taskId, task, { parent: hubKey(ctx, hub) });
+  return task;
 }
 
 function scriptText(script: string): string {
@@ -210,32 +343,19 @@ function actionsOf(script: string): string[] {
 // ---- environments and hub
 
 export function listEnvironments(req: Doc, ctx: RequestContext): Doc {
-  const all = envs(ctx).map((e) => ({
-    environmentName: e.environmentName,
-    environmentCrn: e.environmentCrn,
-    isCloEnabled: Boolean(e.hub),
-    ...(e.hub ? { datahubName: e.hub.datahubName, datahubCrn: e.hub.datahubCrn, status: e.hub.status } : {}),
-    cloudPlatform: e.cloudPlatform,
-  }));
+  const all = envs(ctx).map(envDoc);
   if (req.pageToken === 'ALL') return { environments: all, totalEnvironments: all.length };
   const p = page(all, req, { tokenField: 'pageToken', defaultSize: 100, maxSize: 100 });
   return { environments: p.items, totalEnvironments: all.length, ...(p.nextToken ? { nextPageToken: p.nextToken } : {}) };
 }
 
 export function getCloDatahub(req: Doc, ctx: RequestContext): Doc {
-  const env = envByCrn(ctx, req);
-  return {
-    environmentName: env.environmentName,
-    environmentCrn: env.environmentCrn,
-    datahubName: env.hub.datahubName,
-    datahubCrn: env.hub.datahubCrn,
-    cloudPlatform: env.cloudPlatform,
-    status: env.hub.status,
-  };
+  const { isCloEnabled: _, ...doc } = envDoc(envOf(ctx, req));
+  return doc;
 }
 
 export function getDatahubCrn(req: Doc, ctx: RequestContext): Doc {
-  return { datahubCrn: envByCrn(ctx, req).hub.datahubCrn };
+  return { datahubCrn: envOf(ctx, req).hub?.datahubCrn ?? null };
 }
 
 export function getHealth(req: Doc, ctx: RequestContext): Doc {
@@ -348,8 +468,8 @@ export function getTableStatusDetails(req: Doc, ctx: RequestContext): Doc {
 export function pauseTable(req: Doc, ctx: RequestContext): Doc {
   const hub = hubOf(ctx, req);
   const { namespace, table } = tableOf(req);
-  const rec = tableRecord(ctx, hub, namespace, table);
-  if (rec.paused) throw failedPrecondition(`maintenance of ${namespace}.${table} is already paused`);
+  // Pausing moves any state to PAUSED; a paused table stays as it is (since, reasons).
+  if (tableRecord(ctx, hub, namespace, table).paused) return {};
   ctx.store.put<TableRecord>(KIND.table, tableKey(ctx, hub, namespace, table), {
     paused: true,
     pausedSince: ctx.clock.iso(),
@@ -400,12 +520,29 @@ export function createTablePoliciesAssociations(req: Doc, ctx: RequestContext): 
   return { policies: policiesOfTable(ctx, hub, namespace, table) };
 }
 
+/**
+ * Why a table cannot lose a policy on its own: the policy applies to the
+ * whole namespace, and an association with a namespace has no exceptions
+ * (the wire has no way to show one).
+ */
+function throughNamespace(policy: string, ns: string, table: string): string {
+  return (
+    `table ${ns}.${table} gets policy ${policy} through its association with all of namespace ${ns}, which has no per-table exceptions; ` +
+    `pause the table (tables pause) or delete the policy (policies delete --resource-scope '${CATALOG}.*')`
+  );
+}
+
 export function changeTablePolicy(req: Doc, ctx: RequestContext): Doc {
   const hub = hubOf(ctx, req);
   const { namespace, table } = tableOf(req);
   const op = str(req.operation) ?? 'APPEND';
   const named = op === 'REMOVEALL' ? [] : policiesNamed(ctx, hub, req.policies);
   if (op !== 'APPEND') {
+    // REMOVEALL and REPLACEALL leave the table with exactly the policies named: refuse what would stay through the namespace.
+    const kept = policies(ctx, hub).find(
+      (p) => p.namespaces.includes(namespace) && !named.some((n) => n.policyName.toLowerCase() === p.policyName.toLowerCase()),
+    );
+    if (kept) throw failedPrecondition(`${op}: ${throughNamespace(kept.policyName, namespace, table)}`);
     for (const p of policies(ctx, hub)) if (dropTable(p, namespace, table)) savePolicy(ctx, p);
   }
   for (const p of named) {
@@ -453,6 +590,8 @@ export function updatePolicy(req: Doc, ctx: RequestContext): Doc {
     arguments: res.arguments !== undefined ? parseArguments(str(res.arguments)) : prev.arguments,
     creationTime: ctx.clock.now(),
   });
+  // The new version's schedule runs from now on (the old one's runs up to now were made by hubOf).
+  p.scheduledThrough = ctx.clock.now();
   savePolicy(ctx, p);
   return {};
 }
@@ -468,9 +607,18 @@ export function deletePolicy(req: Doc, ctx: RequestContext): Doc {
   }
   const ns = namespaceOf({ namespace });
   const t = tableOf({ namespace: ns, tableName: table });
-  if (!dropTable(p, t.namespace, t.table)) throw notFound(`policy ${p.policyName} is not associated with table ${ns}.${t.table}`);
+  if (!dropTable(p, t.namespace, t.table)) {
+    if (p.namespaces.includes(ns)) throw failedPrecondition(throughNamespace(p.policyName, ns, t.table));
+    throw notFound(`policy ${p.policyName} is not associated with table ${ns}.${t.table}`);
+  }
+  // The table loses the policy. A policy left on no table or namespace is deleted with its versions;
+  // otherwise it lives on elsewhere and no version is deleted (deletedPolicies counts versions).
+  if (coveredTables(p).length === 0) {
+    ctx.store.delete(KIND.policy, policyKey(ctx, hub, p.policyName));
+    return { deletedPolicies: p.versions.length };
+  }
   savePolicy(ctx, p);
-  return { deletedPolicies: 1 };
+  return { deletedPolicies: 0 };
 }
 
 function associationsOut(ctx: RequestContext, p: PolicyRecord, all: TaskRecord[]): Doc[] {
@@ -573,24 +721,7 @@ export function executePolicy(req: Doc, ctx: RequestContext): Doc {
   }
   if (tableRecord(ctx, hub, namespace, table).paused)
     throw failedPrecondition(`maintenance of ${namespace}.${table} is paused; unpause it to run policies`);
-  const now = ctx.clock.now();
-  const fail = p.policyName.toLowerCase().startsWith('fail-');
-  const task: TaskRecord = {
-    taskId: uuid(),
-    hubCrn: hub,
-    policy: p.policyName,
-    version: v.version,
-    namespace,
-    table,
-    actions,
-    createdAt: now,
-    timeline: timeline(now, [
-      ['INIT', 0.5],
-      ['RUNNING', 2],
-      [fail ? 'ERROR' : 'SUCCESS', 0],
-    ]),
-  };
-  ctx.store.put(KIND.task, task.taskId, task, { parent: hubKey(ctx, hub) });
+  const task = startTask(ctx, hub, p, namespace, table, ctx.clock.now(), false);
   const details = { taskId: task.taskId, policy: p.policyName, version: v.version, table: `${CATALOG}.${namespace}.${table}`, actions };
   return { executionResult: { taskId: task.taskId, details: b64(JSON.stringify(details)) } };
 }
@@ -606,7 +737,11 @@ export function listTasks(req: Doc, ctx: RequestContext): Doc {
   return {
     tasks: p.items.map((t) => {
       const st = taskState(t, now);
-      const details: Doc = { actions: t.actions.map((action) => ({ action, status: st.status })), version: t.version };
+      const details: Doc = {
+        actions: t.actions.map((action) => ({ action, status: st.status })),
+        version: t.version,
+        trigger: t.scheduled ? 'SCHEDULE' : 'ON_DEMAND',
+      };
       if (st.status === 'ERROR')
         details.error = `maintenance of ${t.namespace}.${t.table} failed: the policy ${t.policy} made the task fail`;
       return {
@@ -699,8 +834,7 @@ export function unsubscribePolicy(req: Doc, ctx: RequestContext): Doc {
   const { namespace, table } = tableOf(req);
   const p = getPolicy(ctx, hub, req.policyName);
   if (!dropTable(p, namespace, table)) {
-    if (p.namespaces.includes(namespace))
-      throw failedPrecondition(`policy ${p.policyName} applies to all of namespace ${namespace}; delete that association instead`);
+    if (p.namespaces.includes(namespace)) throw failedPrecondition(throughNamespace(p.policyName, namespace, table));
     throw notFound(`policy ${p.policyName} is not associated with table ${namespace}.${table}`);
   }
   savePolicy(ctx, p);

@@ -1,49 +1,46 @@
 /**
- * The lakehouse optimizer's fixed world in the emulator: a few environments
- * (one with the optimizer enabled on a Data Hub), the namespaces and tables
- * that hub sees, the built-in maintenance scripts and the time zones. IDs are
- * derived from the account, so they are stable across restarts and resets.
+ * The lakehouse optimizer's fixed world in the emulator: which of the
+ * account's environments run the optimizer on a Data Hub, the namespaces and
+ * tables that hub sees, the built-in maintenance scripts and the time zones.
+ * IDs are derived from the account, so they are stable across restarts and
+ * resets.
  */
-import { createHash } from 'node:crypto';
-import { crn } from '../../ids.js';
+import { environments as allEnvironments, type EnvironmentScope } from '../../environments.js';
+import { crn, stableUuid } from '../../ids.js';
 
 export const CATALOG = 'spark_catalog';
-
-/** A UUID-shaped id derived from a seed. */
-export function stableId(seed: string): string {
-  const h = createHash('sha256').update(seed).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 export interface EnvironmentEntry {
   environmentName: string;
   environmentCrn: string;
-  cloudPlatform: 'AWS' | 'AZURE';
+  cloudPlatform: string;
   /** Present when the optimizer runs in the environment. */
   hub?: { datahubName: string; datahubCrn: string; status: string };
 }
 
-const ENVIRONMENTS: ReadonlyArray<{ name: string; platform: 'AWS' | 'AZURE'; hub?: string }> = [
-  { name: 'lakehouse-aws', platform: 'AWS', hub: 'lakehouse-optimizer' },
-  { name: 'analytics-azure', platform: 'AZURE' },
-  { name: 'staging-aws', platform: 'AWS' },
-];
+/** Environment name -> the Data Hub that runs the optimizer there (the others do not have it). */
+const HUBS: Readonly<Record<string, string>> = { 'lakehouse-aws': 'lakehouse-optimizer' };
 
-export function environments(account: string, region: string): EnvironmentEntry[] {
-  return ENVIRONMENTS.map((e) => ({
-    environmentName: e.name,
-    environmentCrn: crn('environments', region, account, 'environment', stableId(`${account}/env/${e.name}`)),
-    cloudPlatform: e.platform,
-    ...(e.hub
-      ? {
-          hub: {
-            datahubName: e.hub,
-            datahubCrn: crn('datahub', region, account, 'cluster', stableId(`${account}/hub/${e.hub}`)),
-            status: 'AVAILABLE',
-          },
-        }
-      : {}),
-  }));
+/** The account's environments (shared with every service), with the optimizer hub where it runs. */
+export function environments(scope: EnvironmentScope): EnvironmentEntry[] {
+  const { accountId, region } = scope.info;
+  return allEnvironments(scope).map((e) => {
+    const hub = HUBS[e.environmentName];
+    return {
+      environmentName: e.environmentName,
+      environmentCrn: e.crn,
+      cloudPlatform: e.cloudPlatform,
+      ...(hub
+        ? {
+            hub: {
+              datahubName: hub,
+              datahubCrn: crn('datahub', region, accountId, 'cluster', stableUuid(`${accountId}/hub/${hub}`)),
+              status: 'AVAILABLE',
+            },
+          }
+        : {}),
+    };
+  });
 }
 
 /** Namespace -> tables of the optimizer's hub. */
