@@ -5,11 +5,12 @@
  * deployments; client-side rules (exit 2, nothing sent); aliases.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, startEmulator, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 let crn = '';
-const ENV = 'crn:cdp:environments:us-west-1:acct:environment:compute-env';
+/** The CRN of the pre-created AWS environment sales-env (set in beforeAll). */
+let ENV = '';
 const FAST = ['--poll-interval', '0.05', '--wait-timeout', '60'];
 
 interface Cluster {
@@ -30,6 +31,7 @@ async function requests(): Promise<number> {
 
 beforeAll(async () => {
   em = await startEmulator();
+  ENV = (await environmentCrns(em))['sales-env'] ?? '';
   const r = await create('analytics', ['--wait', ...FAST, '--output', 'json']);
   if (r.code !== 0) throw new Error(r.stderr);
   crn = (JSON.parse(r.stdout) as Cluster).clusterCrn;
@@ -207,6 +209,96 @@ describe('compute clusters', () => {
       ...FAST,
     ]);
     expect(ok.status).toBe('RUNNING');
+  });
+});
+
+describe('describeCluster has the fields the seed lists', () => {
+  test('clusterOwner names the creating user: e-mail, first and last name', async () => {
+    const d = await em.json<{ clusterOwner: Record<string, string> }>(['compute', 'clusters', 'describe', '--cluster-crn', crn]);
+    const me = await em.json<{ user: { userId: string; crn: string; email: string; firstName: string; lastName: string } }>([
+      'iam',
+      'users',
+      'get',
+    ]);
+    expect(d.clusterOwner).toMatchObject({
+      userId: me.user.userId,
+      crn: me.user.crn,
+      email: me.user.email,
+      firstName: me.user.firstName,
+      lastName: me.user.lastName,
+    });
+    expect(d.clusterOwner.accountId).toBeTruthy();
+  });
+
+  test('eks carries deployments: logging off, monitoring limited to 1000m CPU and 2048M memory', async () => {
+    const d = await em.json<{ eks: { deployments: { logging: { enabled: boolean }; monitoring: Record<string, unknown> } } }>([
+      'compute',
+      'clusters',
+      'describe',
+      '--cluster-crn',
+      crn,
+    ]);
+    expect(d.eks.deployments.logging).toEqual({ enabled: false });
+    expect(d.eks.deployments.monitoring).toMatchObject({ enabled: true, serverResourceLimits: { cpu: '1000m', memory: '2048M' } });
+  });
+
+  test('an Azure cluster: aks node pools with the seed fields, deployments, and the CIDRs it was created with', async () => {
+    const made = await em.json<{ clusterCrn: string }>([
+      'compute',
+      'clusters',
+      'create',
+      '--environment',
+      'ops-env',
+      '--name',
+      'azure-pool',
+      '--network',
+      'podCidr=10.50.0.0/16,serviceCidr=10.60.0.0/16',
+      '--wait',
+      ...FAST,
+    ]);
+    const d = await em.json<{
+      envCloudProvider: string;
+      computePlatform: string;
+      eks?: unknown;
+      aks: {
+        podCidr: string;
+        serviceCidr: string;
+        deployments: { logging: { enabled: boolean }; monitoring: { serverResourceLimits: Record<string, string> } };
+        instanceGroups: Record<string, Record<string, unknown>>;
+      };
+    }>(['compute', 'clusters', 'describe', '--cluster-crn', made.clusterCrn]);
+    expect(d).toMatchObject({ envCloudProvider: 'AZURE', computePlatform: 'AKS' });
+    expect(d.eks).toBeUndefined();
+    expect(d.aks).toMatchObject({ podCidr: '10.50.0.0/16', serviceCidr: '10.60.0.0/16' });
+    expect(d.aks.deployments.logging.enabled).toBe(false);
+    expect(d.aks.deployments.monitoring.serverResourceLimits).toEqual({ cpu: '1000m', memory: '2048M' });
+    const groups = Object.values(d.aks.instanceGroups);
+    expect(groups.map((g) => g.isSystem).sort()).toEqual([false, true]);
+    const seedFields = [
+      'availabilityZones',
+      'enableAutoScaling',
+      'instanceCount',
+      'instanceGroupId',
+      'instanceGroupName',
+      'instanceTier',
+      'instanceType',
+      'isSystem',
+      'kubeReservedCpu',
+      'kubeReservedMemory',
+      'kubeReservedStorage',
+      'systemReservedCpu',
+      'systemReservedMemory',
+      'systemReservedStorage',
+      'labels',
+      'maxInstance',
+      'minInstance',
+      'nodeVolumeSize',
+      'singleZone',
+      'tags',
+      'taints',
+    ];
+    for (const g of groups) expect(Object.keys(g)).toEqual(expect.arrayContaining(seedFields));
+    expect(groups.every((g) => typeof g.instanceType === 'string' && g.instanceType !== '')).toBe(true);
   });
 });
 

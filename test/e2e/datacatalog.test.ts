@@ -6,12 +6,14 @@
  * client-side rules.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, startEmulator, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
 const DL = 'crn:cdp:datalake:us-west-1:acct:datalake:dl1';
-const ENV = 'crn:cdp:environments:us-west-1:acct:environment:env1';
+// The environment is one of the emulator's (set in beforeAll); the client-side rule tables below
+// are built before that with this stand-in, which they never send.
+let ENV = 'crn:cdp:environments:us-west-1:acct:environment:env1';
 const LAKE = ['--datalake-crn', DL, '--environment-crn', ENV];
 
 interface ExternalUser {
@@ -40,6 +42,8 @@ const onShare = (verb: string, ...args: string[]): Promise<{ code: number; stdou
 
 beforeAll(async () => {
   em = await startEmulator();
+  ENV = (await environmentCrns(em))['sales-env'] ?? '';
+  LAKE[3] = ENV;
 });
 
 afterAll(async () => {

@@ -8,15 +8,19 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readdirSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, baseEnv, startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { BIN, baseEnv, environmentCrns, startEmulator, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 const SIZE = 200 * 1024 * 1024;
-const ENV = 'crn:cdp:environments:us-west-1:acct:environment:big';
+let ENV = '';
+const REQUEST = 'crn:cdp:df:us-west-1:acct:deploymentRequest:big';
 const TIME = '/usr/bin/time';
 
 beforeAll(async () => {
   em = await startEmulator();
+  ENV = (await environmentCrns(em))['sales-env'] ?? '';
+  // The request becomes known to the workload service once its details are read.
+  await em.json(['dataflow', 'deployments', 'request-details', '--environment-crn', ENV, '--deployment-request-crn', REQUEST]);
 });
 
 afterAll(async () => {
@@ -82,7 +86,7 @@ describe('large uploads', () => {
       '--environment-crn',
       ENV,
       '--deployment-request-crn',
-      'crn:cdp:df:us-west-1:acct:deploymentRequest:big',
+      REQUEST,
       '--parameter-group',
       'files',
       '--parameter-name',

@@ -10,12 +10,21 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadService } from '../../src/lib/model/index.js';
-import { startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
-const env = (name: string): string => `crn:cdp:environments:us-west-1:acct:environment:${name}`;
-const ENV = env('main');
+/** The emulator's pre-created environments, by the role they play here. */
+const ROLES = {
+  main: 'sales-env',
+  'tokens-a': 'ops-env',
+  'tokens-b': 'ml-env',
+  'tokens-expired': 'staging-aws',
+  'tokens-refused': 'analytics-azure',
+};
+let crns: Record<string, string> = {};
+const env = (role: keyof typeof ROLES): string => crns[ROLES[role]] ?? '';
+let ENV = '';
 const FAST = ['--poll-interval', '0.1', '--wait-timeout', '120'];
 let requestSeq = 0;
 const depRequest = (): string => `crn:cdp:df:us-west-1:acct:deploymentRequest:req-${++requestSeq}-${Date.now()}`;
@@ -35,6 +44,30 @@ interface Deployment {
   deployedFlows: Array<{ crn: string; name: string; status: { state: string } }>;
 }
 
+/** A deployment request from the control plane, made known to the workload service by reading its details. */
+async function registeredRequest(): Promise<string> {
+  const req = depRequest();
+  await df(['deployments', 'request-details', '--deployment-request-crn', req]);
+  return req;
+}
+
+/** deployments create as the user types it, without --wait: for the answers that are refusals. */
+const createRun = (name: string, request: string, extra: readonly string[] = []): Promise<RunResult> =>
+  em.cli([
+    'dataflow',
+    'deployments',
+    'create',
+    '--environment-crn',
+    ENV,
+    '--name',
+    name,
+    '--deployment-request-crn',
+    request,
+    '--configuration-version',
+    '0',
+    ...extra,
+  ]);
+
 async function createDeployment(name: string, extra: readonly string[] = []): Promise<Deployment> {
   const out = await df<{ deployment: Deployment }>([
     'deployments',
@@ -42,7 +75,7 @@ async function createDeployment(name: string, extra: readonly string[] = []): Pr
     '--name',
     name,
     '--deployment-request-crn',
-    depRequest(),
+    await registeredRequest(),
     '--configuration-version',
     '0',
     '--wait',
@@ -54,6 +87,8 @@ async function createDeployment(name: string, extra: readonly string[] = []): Pr
 
 beforeAll(async () => {
   em = await startEmulator();
+  crns = await environmentCrns(em);
+  ENV = env('main');
 });
 
 afterAll(async () => {
@@ -142,6 +177,29 @@ describe('workload tokens', () => {
     expect(bad.code).toBe(3);
   });
 
+  test('workload tokens are scoped: a DE token opens no dataflow path, a DF token only its own environment', async () => {
+    const de = await em.json<{ token: string }>(['iam', 'workload-tokens', 'generate', '--workload-name', 'DE']);
+    const withDe = await em.cli(['dataflow', 'nifi-versions', 'list', '--environment-crn', ENV, '--access-token', de.token]);
+    expect(withDe.code).not.toBe(0);
+    expect(withDe.stderr).toContain('PERMISSION_DENIED');
+    expect(withDe.stderr).toContain('DE workload');
+    const other = env('tokens-a');
+    const df = await em.json<{ token: string }>([
+      'iam',
+      'workload-tokens',
+      'generate',
+      '--workload-name',
+      'DF',
+      '--environment-crn',
+      other,
+    ]);
+    const elsewhere = await em.cli(['dataflow', 'nifi-versions', 'list', '--environment-crn', ENV, '--access-token', df.token]);
+    expect(elsewhere.code).not.toBe(0);
+    expect(elsewhere.stderr).toContain('PERMISSION_DENIED');
+    expect(elsewhere.stderr).toContain(other);
+    expect((await em.cli(['dataflow', 'nifi-versions', 'list', '--environment-crn', other, '--access-token', df.token])).code).toBe(0);
+  });
+
   test('every dataflow command needs --environment-crn (exit 2, nothing sent)', async () => {
     const r = await em.cli(['dataflow', 'parameter-groups', 'list', '--debug']);
     expect(r.code).toBe(2);
@@ -151,6 +209,69 @@ describe('workload tokens', () => {
 });
 
 describe('deployments', () => {
+  test('--cluster-size name=SMALL|MEDIUM|LARGE gets the cores and memory request-details lists; CUSTOM its own', async () => {
+    const req = await registeredRequest();
+    const details = await df<{
+      deploymentConfigurationMetadata: { clusterSizingOptions: Array<{ name: string; coresPerNode: number; memoryLimit: number }> };
+    }>(['deployments', 'request-details', '--deployment-request-crn', req]);
+    const options = details.deploymentConfigurationMetadata.clusterSizingOptions;
+    expect(options.find((o) => o.name === 'MEDIUM')).toMatchObject({ coresPerNode: 6, memoryLimit: 12 });
+    for (const [name, extra] of [
+      ['MEDIUM', []],
+      ['LARGE', ['--auto-scaling-enabled', '--auto-scale-min-nodes', '1', '--auto-scale-max-nodes', '2']],
+    ] as const) {
+      const d = await df<{ deployment: { crn: string; clusterSizeParams: { name: string; coresPerNode: number; memoryLimit: number } } }>([
+        'deployments',
+        'create',
+        '--name',
+        `sized-${name.toLowerCase()}`,
+        '--deployment-request-crn',
+        name === 'MEDIUM' ? req : await registeredRequest(),
+        '--configuration-version',
+        '0',
+        '--cluster-size',
+        `name=${name}`,
+        ...extra,
+      ]);
+      const listed = options.find((o) => o.name === name);
+      expect(d.deployment.clusterSizeParams).toMatchObject({ name, coresPerNode: listed?.coresPerNode, memoryLimit: listed?.memoryLimit });
+      const cfg = await df<{ deploymentConfiguration: { clusterSize: unknown } }>([
+        'deployments',
+        'configuration',
+        '--deployment-crn',
+        d.deployment.crn,
+      ]);
+      expect(cfg.deploymentConfiguration.clusterSize).toEqual({
+        name,
+        coresPerNode: listed?.coresPerNode,
+        memoryLimit: listed?.memoryLimit,
+      });
+    }
+    const custom = await df<{ deployment: { clusterSizeParams: { coresPerNode: number; memoryLimit: number } } }>([
+      'deployments',
+      'create',
+      '--name',
+      'sized-custom',
+      '--deployment-request-crn',
+      await registeredRequest(),
+      '--configuration-version',
+      '0',
+      '--cluster-size',
+      'name=CUSTOM,coresPerNode=4,memoryLimit=10',
+    ]);
+    expect(custom.deployment.clusterSizeParams).toMatchObject({ coresPerNode: 4, memoryLimit: 10 });
+    const clash = await createRun('sized-clash', await registeredRequest(), ['--cluster-size', 'name=SMALL,coresPerNode=5']);
+    expect(clash.code).toBe(1);
+    expect(clash.stderr).toContain('CUSTOM');
+  });
+
+  test('a deployment request whose details were never read is refused', async () => {
+    const r = await createRun('unregistered', depRequest());
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('NOT_FOUND');
+    expect(r.stderr).toContain('get-deployment-request-details');
+  });
+
   test('created, suspended, resumed and terminated with --wait', async () => {
     const d = await createDeployment('lifecycle');
     expect(d.status.state).toBe('GOOD_HEALTH');
@@ -166,6 +287,9 @@ describe('deployments', () => {
     const term = await em.cli(['dataflow', 'deployments', 'terminate', '--environment-crn', ENV, ...common, '--yes']);
     expect(term.code).toBe(0);
     expect(term.stderr).toContain('TERMINATING');
+    // It waits for TERMINATED, and says so (the deployment is gone then).
+    expect(term.stderr).toContain('TERMINATED');
+    expect(term.stderr).not.toContain('DELETED');
     const gone = await em.cli(['dataflow', 'deployments', 'configuration', '--environment-crn', ENV, '--deployment-crn', d.crn]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('NOT_FOUND');
@@ -174,21 +298,7 @@ describe('deployments', () => {
   });
 
   test('a deployment that fails to deploy ends --wait with exit 5', async () => {
-    const r = await em.cli([
-      'dataflow',
-      'deployments',
-      'create',
-      '--environment-crn',
-      ENV,
-      '--name',
-      'fail-deploy',
-      '--deployment-request-crn',
-      depRequest(),
-      '--configuration-version',
-      '0',
-      '--wait',
-      ...FAST,
-    ]);
+    const r = await createRun('fail-deploy', await registeredRequest(), ['--wait', ...FAST]);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('BAD_HEALTH');
   });
@@ -254,6 +364,8 @@ describe('flows in a deployment', () => {
   test('add, stop, start and change version with --wait', async () => {
     const d = await createDeployment('flows');
     const base = ['--environment-crn', ENV, '--deployment-crn', d.crn];
+    const flowRequest = 'crn:cdp:df:us-west-1:acct:deployedFlowRequest:f1';
+    await df(['flows', 'request-details', '--deployed-flow-request-crn', flowRequest]);
     const added = await em.json<{ deployedFlow: { crn: string; status: { state: string } } }>([
       'dataflow',
       'flows',
@@ -264,7 +376,7 @@ describe('flows in a deployment', () => {
       '--configuration-version',
       '0',
       '--deployed-flow-request-crn',
-      'crn:cdp:df:us-west-1:acct:deployedFlowRequest:f1',
+      flowRequest,
     ]);
     const flow = ['--deployed-flow-crn', added.deployedFlow.crn];
     // A new flow imports first; stopping it is refused until it runs, so wait for that.
@@ -321,7 +433,7 @@ describe('flows in a deployment', () => {
 
 describe('uploads', () => {
   test('an asset is uploaded with its fields as headers, as given, and shows on the request', async () => {
-    const req = depRequest();
+    const req = await registeredRequest();
     const file = join(em.home, 'trust store 100%.jks');
     writeFileSync(file, Buffer.alloc(4096, 7));
     const r = await em.cli([

@@ -25,7 +25,7 @@ beforeAll(async () => {
     '--datalake-name',
     'cancel-lake',
     '--environment-name',
-    'cancel-env',
+    'ml-env',
     '--cloud-provider-configuration',
     'serviceAccountEmail=idbroker@proj.iam.gserviceaccount.com,storageLocation=gs://cancel-data/lake',
     '--wait',

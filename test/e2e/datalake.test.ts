@@ -6,14 +6,14 @@
  * aliases with --generate-skeleton.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, startEmulator, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
 const FAST = ['--poll-interval', '0.05', '--wait-timeout', '60'];
 const AWS_CFG = 'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://sales-data/lake';
 
-const createAws = (name: string, extra: string[] = []): Promise<{ code: number; stdout: string; stderr: string }> =>
+const createAws = (name: string, extra: string[] = [], env = 'sales-env'): Promise<{ code: number; stdout: string; stderr: string }> =>
   em.cli([
     'datalake',
     'create',
@@ -21,7 +21,7 @@ const createAws = (name: string, extra: string[] = []): Promise<{ code: number; 
     '--datalake-name',
     name,
     '--environment-name',
-    `${name}-env`,
+    env,
     '--cloud-provider-configuration',
     AWS_CFG,
     ...extra,
@@ -42,6 +42,58 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await em?.stop();
+});
+
+describe('one environment, one CRN', () => {
+  test('sales-env has one CRN, the same in datalake, compute, lakehouse and dataflow', async () => {
+    const crn = (await environmentCrns(em))['sales-env'] ?? '';
+    expect(crn).toMatch(
+      /^crn:cdp:environments:us-west-1:[0-9a-f-]{36}:environment:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+    );
+    const lake = await em.json<{ datalake: { environmentCrn: string; environmentName: string } }>([
+      'datalake',
+      'describe',
+      '--datalake-name',
+      'sales-lake',
+    ]);
+    expect(lake.datalake.environmentCrn).toBe(crn);
+    const byCrn = await em.json<{ datalakes: Array<{ datalakeName: string }> }>(['datalake', 'list', '--environment-name', crn]);
+    expect(byCrn.datalakes.map((d) => d.datalakeName)).toContain('sales-lake');
+    // compute, given the name, files the cluster under the same CRN
+    const created = await em.json<{ clusterCrn: string }>([
+      'compute',
+      'clusters',
+      'create',
+      '--environment',
+      'sales-env',
+      '--name',
+      'same-env',
+    ]);
+    const cluster = await em.json<{ envCrn: string; envName: string }>([
+      'compute',
+      'clusters',
+      'describe',
+      '--cluster-crn',
+      created.clusterCrn,
+    ]);
+    expect(cluster).toMatchObject({ envCrn: crn, envName: 'sales-env' });
+    // dataflow knows it by that CRN (and its token is issued for it)
+    const df = await em.json<{ nifiVersions: unknown[] }>(['dataflow', 'nifi-versions', 'list', '--environment-crn', crn]);
+    expect(df.nifiVersions.length).toBeGreaterThan(0);
+  });
+
+  test('an environment the account does not have is NOT_FOUND; a lake must match its platform', async () => {
+    const missing = await createAws('nowhere-lake', [], 'no-such-env');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('NOT_FOUND');
+    expect(missing.stderr).toContain('sales-env');
+    const cluster = await em.cli(['compute', 'clusters', 'create', '--environment', 'no-such-env', '--name', 'nowhere']);
+    expect(cluster.code).toBe(1);
+    expect(cluster.stderr).toContain('NOT_FOUND');
+    const azure = await createAws('wrong-lake', [], 'ops-env');
+    expect(azure.code).toBe(1);
+    expect(azure.stderr).toContain('AZURE');
+  });
 });
 
 describe('datalake lifecycle', () => {

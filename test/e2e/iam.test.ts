@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, run, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 interface Key {
   accessKeyId: string;
@@ -253,7 +253,7 @@ describe('iam e2e', () => {
         '--workload-name',
         'DF',
         '--environment-crn',
-        'crn:cdp:environments:us-west-1:acct:environment:env1',
+        (await environmentCrns(em))['sales-env'] ?? '',
       ]),
     ]);
     expect(ssh.sshPublicKey.publicKeyFingerprint).toBe(fingerprint);

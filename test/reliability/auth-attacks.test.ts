@@ -12,6 +12,7 @@ import { authHead, b64url, parsePrivateKey, signRequest, type SigningKey } from 
 import { createAdminKey } from '../../src/lib/emulator/bootstrap.js';
 import { KIND, type AccessKeyRecord, type WorkloadTokenRecord } from '../../src/lib/emulator/services/iam/records.js';
 import { tokenHash } from '../../src/lib/emulator/auth.js';
+import { preCreatedEnvironmentCrn } from '../../src/lib/emulator/environments.js';
 import { send, sendRaw, signed, postJson, startInProcess, type InProcessEmulator, type Reply } from './helpers.js';
 
 let E: InProcessEmulator;
@@ -129,7 +130,7 @@ describe('bearer tokens', () => {
   test('truncated, extended, expired and foreign tokens are refused', async () => {
     const r = await postJson(E.port, E.key, '/iam/generateWorkloadAuthToken', {
       workloadName: 'DF',
-      environmentCrn: `crn:cdp:environments:us-west-1:${E.accountId}:environment:rel`,
+      environmentCrn: preCreatedEnvironmentCrn(E.accountId, E.emu.region, 'sales-env'),
     });
     expect(r.status).toBe(200);
     const token = String(r.json?.token);

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
+import { preCreatedEnvironmentCrn } from '../../src/lib/emulator/environments.js';
 import { loadAllServices, type Operation } from '../../src/lib/model/index.js';
 import { defectArb, noiseArb, type Doc } from './fuzz.js';
 import { isErrorBody, postJson, send, sendRaw, signed, startInProcess, type InProcessEmulator, type Reply } from './helpers.js';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   ops = (await loadAllServices()).flatMap((s) => s.operations());
   const r = await postJson(E.port, E.key, '/iam/generateWorkloadAuthToken', {
     workloadName: 'DF',
-    environmentCrn: `crn:cdp:environments:us-west-1:${E.accountId}:environment:rel-env`,
+    environmentCrn: preCreatedEnvironmentCrn(E.accountId, E.emu.region, 'sales-env'),
   });
   expect(r.status).toBe(200);
   bearer = String(r.json?.token ?? '');

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIni } from '../../src/lib/core/config.js';
-import { startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 let T: TestEmulator;
 let privateKey = '';
@@ -51,7 +51,7 @@ describe('files', () => {
     expect(statSync(credPath).mode & 0o777).toBe(0o600);
     expect(statSync(join(T.home, '.cdp', 'config')).mode & 0o777).toBe(0o600);
     // A workload call caches its bearer token.
-    const env = `crn:cdp:environments:us-west-1:${'0'.repeat(8)}:environment:rel`;
+    const env = (await environmentCrns(T))['sales-env'] ?? '';
     const df = await T.cli(['dataflow', 'parameter-groups', 'list', '--environment-crn', env, '--debug']);
     expect(df.stderr).not.toMatch(/INTERNAL_ERROR|\n\s+at /);
     const cachePath = join(T.home, '.cdpctl', 'cache', 'workload-tokens.json');

@@ -89,8 +89,10 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
       res = await client.call(pollOp, req);
     } catch (err) {
       if (err instanceof CdpError && waiter.goneIsSuccess && (err.code === 'NOT_FOUND' || err.status === 404)) {
-        opts.onState?.('DELETED', now() - start);
-        return { final: {}, polls, state: 'DELETED', elapsedMs: now() - start };
+        // Gone is the waiter's success state, in its words (DELETED, TERMINATED, ...).
+        const gone = waiter.success[0] ?? 'DELETED';
+        opts.onState?.(gone, now() - start);
+        return { final: {}, polls, state: gone, elapsedMs: now() - start };
       }
       // Keep waiting through network trouble and throttling; anything else is final.
       if (!(err instanceof CdpError) || !(err.kind === 'network' || err.status === 429 || (err.status ?? 0) >= 500)) throw err;

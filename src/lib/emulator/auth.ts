@@ -135,7 +135,17 @@ export function authenticateSigned(
 
 export const tokenHash = (token: string): string => createHash('sha256').update(token).digest('hex');
 
-export function authenticateBearer(store: Store, accountId: string, headers: IncomingHttpHeaders, now = Date.now()): Caller {
+/**
+ * A Bearer token issued by generateWorkloadAuthToken, for the workload the
+ * path belongs to (a DE token does not open DF paths).
+ */
+export function authenticateBearer(
+  store: Store,
+  accountId: string,
+  headers: IncomingHttpHeaders,
+  workload: string,
+  now = Date.now(),
+): Caller {
   const header = single(headers, 'authorization');
   const m = header ? /^Bearer ([A-Za-z0-9._~+/=-]{16,4096})$/.exec(header) : null;
   if (!m?.[1]) throw unauthenticated('missing or malformed bearer token');
@@ -144,5 +154,12 @@ export function authenticateBearer(store: Store, accountId: string, headers: Inc
   if (!rec || !timingSafeEqual(Buffer.from(rec.hash), Buffer.from(hash))) throw unauthenticated('the bearer token was not issued here');
   if (rec.expireAt <= now) throw unauthenticated('the bearer token has expired');
   const owner = actor(store, rec.actorCrn);
-  return { accountId, actorCrn: rec.actorCrn, kind: owner.kind };
+  if (rec.workloadName !== workload)
+    throw forbidden(`the bearer token was issued for the ${rec.workloadName.slice(0, 64)} workload; this path needs a ${workload} token`);
+  return {
+    accountId,
+    actorCrn: rec.actorCrn,
+    kind: owner.kind,
+    workload: { name: rec.workloadName, ...(rec.environmentCrn ? { environmentCrn: rec.environmentCrn } : {}) },
+  };
 }

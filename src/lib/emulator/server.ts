@@ -13,7 +13,7 @@ import { validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation } from '../model/index.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock } from './clock.js';
-import { ApiError, invalid, notFound } from './errors.js';
+import { ApiError, forbidden, invalid, notFound } from './errors.js';
 import { SERVICE_MODULES } from './services/index.js';
 import { Store } from './store.js';
 import type { Caller, Doc, EmulatorInfo, Handler, RequestContext } from './types.js';
@@ -47,7 +47,8 @@ interface Route {
   readonly op: Operation;
   readonly handler?: Handler;
   readonly upload: boolean;
-  readonly workload: boolean;
+  /** For a workload path: the workload name its Bearer tokens must carry (DF). */
+  readonly workload?: string;
 }
 
 /** Arrivals of one mutating request (path + exact body); see Emulator.deliveries. */
@@ -112,7 +113,8 @@ export class Emulator {
       const loader = SERVICE_MODULES[svc.name];
       const mod = loader ? (await loader()).default : undefined;
       for (const op of svc.operations()) {
-        const route: Route = { op, handler: mod?.handlers[op.name], upload: false, workload: svc.def.endpoint === 'workload' };
+        const workload = svc.def.endpoint === 'workload' ? (mod?.workloadName ?? svc.name) : undefined;
+        const route: Route = { op, handler: mod?.handlers[op.name], upload: false, workload };
         this.routes.set(op.path, route);
         if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });
       }
@@ -241,7 +243,7 @@ export class Emulator {
       }
       const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
       const caller = route.workload
-        ? authenticateBearer(this.store, this.accountId, req.headers)
+        ? authenticateBearer(this.store, this.accountId, req.headers, route.workload)
         : authenticateSigned(this.store, this.accountId, 'POST', url.pathname, req.headers);
       if (route.upload) return await this.upload(req, res, route, caller);
       if (contentType !== 'application/json') throw invalid('Content-Type must be application/json');
@@ -266,6 +268,7 @@ export class Emulator {
     const op = route.op;
     const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
     if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
+    checkWorkloadScope(caller, request);
     if (!route.handler) throw new ApiError(501, 'NOT_IMPLEMENTED', `the emulator does not implement ${op.service.name} ${op.name}`);
     const handler = route.handler;
     const ctx: RequestContext = { store: this.store, clock: this.clock.frozen(), caller, info: this.info, upload };
@@ -340,6 +343,17 @@ export class Emulator {
     }
     throw notFound(`no admin operation at ${path}`);
   }
+}
+
+/** A workload token works only for the environment it was issued for. */
+function checkWorkloadScope(caller: Caller, request: unknown): void {
+  const tokenEnv = caller.workload?.environmentCrn;
+  if (!tokenEnv || typeof request !== 'object' || request === null) return;
+  const asked = (request as Doc).environmentCrn;
+  if (typeof asked === 'string' && asked !== '' && asked !== tokenEnv)
+    throw forbidden(
+      `the workload token was issued for environment ${tokenEnv}, not ${asked.slice(0, 200)}; get a token for that environment`,
+    );
 }
 
 /** The path of a request target; plain paths skip URL parsing (the hot path), others are normalised by URL. */

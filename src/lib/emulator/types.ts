@@ -16,6 +16,8 @@ export interface Caller {
   readonly actorCrn: string;
   readonly accessKeyId?: string;
   readonly kind: 'user' | 'machineUser';
+  /** For a workload (Bearer) request: what the token was issued for. */
+  readonly workload?: { readonly name: string; readonly environmentCrn?: string };
 }
 
 export interface EmulatorInfo {
@@ -39,5 +41,7 @@ export type Handler = (request: Doc, ctx: RequestContext) => Doc;
 export interface ServiceModule {
   /** Wire service name: iam, datalake, cloudprivatelinks, ... */
   readonly service: string;
+  /** For a workload service: the workload name its Bearer tokens must be issued for (DF). */
+  readonly workloadName?: string;
   readonly handlers: Readonly<Record<string, Handler>>;
 }

@@ -6,6 +6,7 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { handlers } from '../../../src/lib/emulator/services/datacatalog/handlers.js';
 import { validateRequest } from '../../../src/lib/core/validate.js';
@@ -18,7 +19,7 @@ const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localho
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 const LAKE = {
   datalakeCrn: 'crn:cdp:datalake:us-west-1:acct:datalake:dl',
-  environmentCrn: 'crn:cdp:environments:us-west-1:acct:environment:e',
+  environmentCrn: preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env'),
 };
 
 let store: Store;

@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { WorkloadTokens } from '../../../src/lib/core/workload.js';
 import type { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { handlers } from '../../../src/lib/emulator/services/dfworkload/handlers.js';
 import { operations } from '../../../src/lib/model/services/dataflow/wire.js';
 import type { Caller, Doc, RequestContext } from '../../../src/lib/emulator/types.js';
 
 const ACCOUNT = 'acct-1';
-const ENV = 'crn:cdp:environments:us-west-1:acct-1:environment:env1';
+const ENV = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 const MIN = 60_000;
@@ -44,11 +45,9 @@ function fails(op: string, req: Doc): ApiError {
 
 let seq = 0;
 function deploy(name = 'd1'): string {
-  const out = call('createDeployment', {
-    name,
-    configurationVersion: 0,
-    deploymentRequestCrn: `crn:cdp:df:us-west-1:acct-1:deploymentRequest:r${++seq}`,
-  }) as { deployment: Doc };
+  const deploymentRequestCrn = `crn:cdp:df:us-west-1:acct-1:deploymentRequest:r${++seq}`;
+  call('getDeploymentRequestDetails', { deploymentRequestCrn });
+  const out = call('createDeployment', { name, configurationVersion: 0, deploymentRequestCrn }) as { deployment: Doc };
   return String(out.deployment.crn);
 }
 
@@ -123,6 +122,10 @@ describe('dfworkload emulator backend', () => {
       const file = join(dir, 'blob');
       writeFileSync(file, 'abc');
       const req = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:assets';
+      // Unknown until its details are read: uploads and deployments are refused.
+      expect(fails('createDeployment', { name: 'early', configurationVersion: 0, deploymentRequestCrn: req }).code).toBe('NOT_FOUND');
+      const first = call('getDeploymentRequestDetails', { deploymentRequestCrn: req }).deploymentConfigurationMetadata as Doc;
+      expect(first.flowName).toBeDefined();
       call(
         'uploadAsset',
         { deploymentRequestCrn: req, parameterGroup: 'g', parameterName: 'p', filePath: '/home/me/a b.jks' },

@@ -9,6 +9,7 @@ import { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { authenticateBearer, tokenHash } from '../../../src/lib/emulator/auth.js';
+import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
 import { handlers } from '../../../src/lib/emulator/services/iam/handlers.js';
 import { KIND, type UserRecord, type WorkloadTokenRecord } from '../../../src/lib/emulator/services/iam/records.js';
 import { operations } from '../../../src/lib/model/services/iam/wire.js';
@@ -348,19 +349,25 @@ describe('iam emulator backend', () => {
   test('workload tokens: random, stored as a hash, one hour of real time, DF endpoint', () => {
     expect(fails('generateWorkloadAuthToken', { workloadName: 'DF' }).status).toBe(400);
     const before = Date.now();
-    const t = call('generateWorkloadAuthToken', { workloadName: 'DF', environmentCrn: 'crn:cdp:environments:us-west-1:a:environment:e' });
+    const env = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
+    expect(fails('generateWorkloadAuthToken', { workloadName: 'DF', environmentCrn: `${env}x` }).status).toBe(404);
+    const t = call('generateWorkloadAuthToken', { workloadName: 'DF', environmentCrn: env });
     expect(t.endpointUrl).toBe('http://localhost:4242/dfx/');
     expect(String(t.token)).toMatch(/^[A-Za-z0-9_-]{43,}$/);
     const rec = store.get<WorkloadTokenRecord>(KIND.workloadToken, tokenHash(String(t.token)));
     expect(rec?.actorCrn).toBe(ADMIN_CRN);
     expect(JSON.stringify(rec)).not.toContain(String(t.token));
     // the shared auth layer accepts it as a bearer token for the caller
-    const who = authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` });
+    const who = authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, 'DF');
     expect(who.actorCrn).toBe(ADMIN_CRN);
-    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}x` })).toThrow(ApiError);
-    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, Date.now() + 3_700_000)).toThrow(
+    expect(who.workload).toEqual({ name: 'DF', environmentCrn: env });
+    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}x` }, 'DF')).toThrow(ApiError);
+    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, 'DF', Date.now() + 3_700_000)).toThrow(
       /expired/,
     );
+    // Scoped to its workload: a DE token does not open DF paths.
+    const de = call('generateWorkloadAuthToken', { workloadName: 'DE' });
+    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(de.token)}` }, 'DF')).toThrow(/DE workload/);
     const exp = Date.parse(String(t.expireAt));
     expect(exp).toBeGreaterThanOrEqual(before + 3_600_000 - 1000);
     expect(exp).toBeLessThanOrEqual(Date.now() + 3_600_000 + 1000);

@@ -11,6 +11,7 @@
  */
 import { stateAt, timeline, type Timeline } from '../../clock.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { findEnvironment, requireEnvironment, type EnvironmentRecord } from '../../environments.js';
 import { crn, crnId, isCrn, uuid } from '../../ids.js';
 import { page } from '../../paging.js';
 import type { Doc, RequestContext } from '../../types.js';
@@ -112,6 +113,8 @@ export interface ClusterRec {
   envName: string;
   envCrn: string;
   provider: 'AWS' | 'AZURE';
+  /** The environment's cloud region (older records lack it). */
+  region?: string;
   tags: Record<string, string>;
   network: Doc;
   createdAt: number;
@@ -150,6 +153,18 @@ function failsOnPurpose(c: ClusterRec, action: string, retry: boolean): boolean 
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The cluster owner: the calling user, with the e-mail and names its iam record has (machine users have none). */
+function ownerOf(ctx: RequestContext): Doc {
+  const who = ctx.store.getByCrn<Doc>(ctx.caller.actorCrn)?.doc ?? {};
+  const named = ['email', 'firstName', 'lastName'].filter((k) => typeof who[k] === 'string' && who[k] !== '');
+  return {
+    userId: crnId(ctx.caller.actorCrn),
+    accountId: ctx.info.accountId,
+    crn: ctx.caller.actorCrn,
+    ...Object.fromEntries(named.map((k) => [k, who[k]])),
+  };
+}
 const bool = (v: unknown): boolean => v === true;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -265,7 +280,7 @@ export function listItem(ctx: RequestContext, c: ClusterRec): Doc {
     updateTime: iso(c.updatedAt),
     clusterStateVersion: c.clusterStateVersion,
     clusterOwner: c.owner,
-    region: c.provider === 'AZURE' ? 'westus2' : 'us-west-2',
+    region: c.region ?? (c.provider === 'AZURE' ? 'westus2' : 'us-west-2'),
     message: message(ctx, c, status),
     account: ctx.info.accountId,
     availableUpgrades: status === 'RUNNING' ? upgradesOf(c) : [],
@@ -277,33 +292,144 @@ export function listItem(ctx: RequestContext, c: ClusterRec): Doc {
   };
 }
 
-export function describe(ctx: RequestContext, c: ClusterRec): Doc {
-  const item = listItem(ctx, c);
-  const size = Number(item.clusterSize);
-  const groups = {
-    'system-pool': {
-      instanceGroupName: 'system-pool',
-      instanceGroupId: `${c.clusterId}-system`,
-      instanceCount: Math.min(size, 2),
-      minInstance: 0,
-      maxInstance: 3,
-      instanceStates: { running: Math.min(size, 2), creating: 0, terminating: 0, total: Math.min(size, 2) },
-      labels: { pool: 'system' },
+/** Add-ons of every cluster (CommonDeploymentsResp) with the seed's defaults: logging off, monitoring limited to 1000m / 2048M. */
+function deploymentsOf(c: ClusterRec): Doc {
+  const installed = (chart: string): boolean => c.deployments.some((d) => d.chart === chart);
+  return {
+    autoscaler: {
+      scaleDownEnabled: true,
+      scaleDownDelayAfterAdd: '10m',
+      scaleDownDelayAfterDelete: '10s',
+      scaleDownDelayAfterFailure: '3m',
+      scaleDownUnneededTime: '10m',
+      scaleDownUnreadyTime: '20m',
+      scanInterval: '10s',
+      scaleDownUtilizationThreshold: 0.5,
+      scaleDownNonEmptyCandidatesCount: 30,
+      skipNodesWithLocalStorage: false,
+      skipNodesWithSystemPods: true,
+      maxGracefulTerminationSec: 600,
     },
-    'worker-pool': {
-      instanceGroupName: 'worker-pool',
-      instanceGroupId: `${c.clusterId}-worker`,
-      instanceCount: Math.max(size - 2, 0),
-      minInstance: 0,
-      maxInstance: 10,
-      instanceStates: { running: Math.max(size - 2, 0), creating: 0, terminating: 0, total: Math.max(size - 2, 0) },
-      labels: { pool: 'worker' },
+    horizontalPodAutoscaler: { enabled: installed('metrics-server') },
+    logging: { enabled: false },
+    metering: { enabled: true, services: [] },
+    monitoring: { enabled: true, alertmanager: { enabled: false }, serverResourceLimits: { cpu: '1000m', memory: '2048M' } },
+    istio: { enabled: false },
+    knox: { enabled: false },
+    nvidia: { gpuLabelKey: 'nvidia.com/gpu', gpuLabelValue: 'true' },
+    yunikorn: { enabled: installed('yunikorn') },
+    repository: 'container.repository.cloudera.com',
+  };
+}
+
+/** The two node pools every emulated cluster has: a system pool and a worker pool. */
+function pools(size: number): Array<{ system: boolean; name: string; count: number; max: number }> {
+  return [
+    { system: true, name: 'system-pool', count: Math.min(size, 2), max: 3 },
+    { system: false, name: 'worker-pool', count: Math.max(size - 2, 0), max: 10 },
+  ];
+}
+
+const RESERVED = {
+  kubeReservedCpu: 250,
+  kubeReservedMemory: 1024,
+  kubeReservedStorage: 1024,
+  systemReservedCpu: 100,
+  systemReservedMemory: 512,
+  systemReservedStorage: 1024,
+};
+
+function commonGroup(c: ClusterRec, p: ReturnType<typeof pools>[number]): Doc {
+  return {
+    instanceGroupName: p.name,
+    instanceGroupId: `${c.clusterId}-${p.system ? 'system' : 'worker'}`,
+    instanceCount: p.count,
+    minInstance: 0,
+    maxInstance: p.max,
+    instanceStates: { running: p.count, creating: 0, terminating: 0, total: p.count },
+    labels: { pool: p.system ? 'system' : 'worker' },
+    taints: p.system ? { CriticalAddonsOnly: 'true:NoSchedule' } : {},
+    tags: { ...c.tags },
+    nodeVolumeSize: p.system ? 128 : 256,
+    singleZone: false,
+    ...RESERVED,
+  };
+}
+
+/** The AKS (Azure) or EKS (AWS) state of a cluster: node pools, add-ons, and the network it was created with. */
+function platformState(ctx: RequestContext, c: ClusterRec, size: number): Doc {
+  const env = findEnvironment(ctx, c.envCrn);
+  const net = c.network;
+  const subnets = Array.isArray(net.subnets) && net.subnets.length > 0 ? (net.subnets as string[]) : (env?.network.subnetIds ?? []);
+  const base = { clusterDisplayName: c.clusterName, tags: c.tags, deployments: deploymentsOf(c), subnets };
+  if (c.provider === 'AZURE') {
+    const groups = Object.fromEntries(
+      pools(size).map((p) => [
+        p.name,
+        {
+          ...commonGroup(c, p),
+          instanceType: p.system ? 'Standard_D4s_v3' : 'Standard_D8s_v3',
+          instanceTier: 'Regular',
+          isSystem: p.system,
+          enableAutoScaling: true,
+          availabilityZones: [1, 2, 3],
+        },
+      ]),
+    );
+    return {
+      aks: {
+        ...base,
+        provider: 'azure',
+        virtualNetwork: env?.network.azure?.networkId ?? '',
+        virtualNetworkResourceGroup: env?.network.azure?.resourceGroupName ?? '',
+        clusterResourceGroup: `${c.clusterName}-rg`,
+        selectedSubnet: subnets[0] ?? '',
+        networkPlugin: 'azure',
+        podCidr: str(net.podCidr) ?? '10.244.0.0/16',
+        serviceCidr: str(net.serviceCidr) ?? '10.0.0.0/16',
+        networkCidrs: env ? [env.network.networkCidr] : [],
+        egressType: str(net.outboundType) ?? 'loadBalancer',
+        instanceGroups: groups,
+      },
+    };
+  }
+  const groups = Object.fromEntries(
+    pools(size).map((p) => [
+      p.name,
+      {
+        ...commonGroup(c, p),
+        ami: `ami-0${c.clusterId
+          .replace(/[^0-9a-f]/g, '')
+          .padEnd(16, '0')
+          .slice(0, 16)}`,
+        imageParam: '',
+        instanceTypes: [p.system ? 'm5.xlarge' : 'm5.2xlarge'],
+        instanceTier: 'on-demand',
+        autoscalingEnabled: true,
+        enableCfsQuota: true,
+        events: [],
+        imdsVersions: ['v2'],
+      },
+    ]),
+  );
+  return {
+    eks: {
+      ...base,
+      provider: 'aws',
+      virtualNetwork: env?.network.aws?.vpcId ?? '',
+      existingVirtualNetwork: true,
+      workerSubnets: subnets,
+      vpcCidr: env?.network.networkCidr ?? '',
+      networkPlugin: 'aws-vpc-cni',
+      serviceCidr: str(net.serviceCidr) ?? '172.20.0.0/16',
+      csiEnabled: true,
+      instanceGroups: groups,
     },
   };
-  const platform =
-    c.provider === 'AZURE'
-      ? { aks: { provider: 'azure', clusterDisplayName: c.clusterName, instanceGroups: groups, tags: c.tags } }
-      : { eks: { provider: 'aws', clusterDisplayName: c.clusterName, instanceGroups: groups, tags: c.tags, csiEnabled: true } };
+}
+
+export function describe(ctx: RequestContext, c: ClusterRec): Doc {
+  const item = listItem(ctx, c);
   return {
     ...item,
     description: c.description,
@@ -314,7 +440,7 @@ export function describe(ctx: RequestContext, c: ClusterRec): Doc {
     bootstrapScript: '',
     nodeImageUpgradeAvailable: false,
     nodeImageUpgrades: [],
-    ...platform,
+    ...platformState(ctx, c, Number(item.clusterSize)),
   };
 }
 
@@ -331,7 +457,8 @@ function cidr(text: string): [number, number] | undefined {
 
 function validations(ctx: RequestContext, req: Doc): Doc {
   const name = String(req.name);
-  const envCrn = envCrnOf(ctx, String(req.environment));
+  const env = environmentOf(ctx, req);
+  const envCrn = env.crn;
   const results: Doc[] = [];
   const add = (n: string, category: string, ok: boolean, okMsg: string, badMsg: string): void => {
     results.push({
@@ -362,7 +489,13 @@ function validations(ctx: RequestContext, req: Doc): Doc {
   const svc = str(net.serviceCidr) ? cidr(String(net.serviceCidr)) : undefined;
   const overlap = !!pod && !!svc && ((pod[0] & svc[1]) >>> 0 === svc[0] || (svc[0] & pod[1]) >>> 0 === pod[0]);
   add('NetworkCidrs', 'NETWORK', !overlap, 'pod and service CIDRs do not overlap', 'the pod CIDR and the service CIDR overlap');
-  add('EnvironmentAvailable', 'ENVIRONMENT', true, 'the environment is available', '');
+  add(
+    'EnvironmentAvailable',
+    'ENVIRONMENT',
+    env.status === 'AVAILABLE',
+    'the environment is available',
+    `environment ${env.environmentName} is ${env.status}`,
+  );
   const failed = results.filter((r) => r.status === 'FAILED').length;
   return {
     result: failed ? 'FAILED' : 'PASSED',
@@ -372,8 +505,15 @@ function validations(ctx: RequestContext, req: Doc): Doc {
   };
 }
 
-const envCrnOf = (ctx: RequestContext, env: string): string =>
-  isCrn(env) ? env : crn('environments', ctx.info.region, ctx.info.accountId, 'environment', env);
+/** The environment a cluster request names (name or CRN); compute clusters run in AWS and Azure environments. */
+function environmentOf(ctx: RequestContext, req: Doc): EnvironmentRecord {
+  const env = requireEnvironment(ctx, String(req.environment));
+  if (env.cloudPlatform !== 'AWS' && env.cloudPlatform !== 'AZURE')
+    throw invalid(
+      `environment ${env.environmentName} is a ${env.cloudPlatform} environment; compute clusters run in AWS and Azure environments`,
+    );
+  return env;
+}
 
 export const validateCluster = (ctx: RequestContext, req: Doc): Doc => validations(ctx, req);
 
@@ -381,8 +521,8 @@ export const validateCluster = (ctx: RequestContext, req: Doc): Doc => validatio
 
 export function createCluster(ctx: RequestContext, req: Doc): Doc {
   const name = String(req.name);
-  const env = String(req.environment);
-  const envCrn = envCrnOf(ctx, env);
+  const env = environmentOf(ctx, req);
+  const envCrn = env.crn;
   if (!bool(req.skipValidation)) {
     const v = validations(ctx, req);
     if (v.result === 'FAILED') return { clusterStatus: { status: 'VALIDATION_FAILED', message: String(v.message) }, validationResponse: v };
@@ -390,15 +530,15 @@ export function createCluster(ctx: RequestContext, req: Doc): Doc {
   if (ctx.store.getByName(KIND.cluster, `${envCrn}/${name}`)) throw alreadyExists(`the environment already has a cluster named ${name}`);
   const clusterId = `liftie-${uuid().replace(/-/g, '').slice(0, 8)}`;
   const now = ctx.clock.now();
-  const envName = crnId(env);
   const c: ClusterRec = {
     clusterId,
     clusterCrn: crn('compute', ctx.info.region, ctx.info.accountId, 'cluster', clusterId),
     clusterName: name,
     description: str(req.description),
-    envName,
+    envName: env.environmentName,
     envCrn,
-    provider: /azure/i.test(envName) ? 'AZURE' : 'AWS',
+    provider: env.cloudPlatform === 'AZURE' ? 'AZURE' : 'AWS',
+    region: env.region,
     tags: (req.tags as Record<string, string> | undefined) ?? {},
     network: (req.network as Doc | undefined) ?? {},
     createdAt: now,
@@ -406,7 +546,7 @@ export function createCluster(ctx: RequestContext, req: Doc): Doc {
     kubernetesVersion: DEFAULT_K8S,
     clusterStateVersion: 0,
     fail: name.startsWith('fail-'),
-    owner: { userId: crnId(ctx.caller.actorCrn), accountId: ctx.info.accountId, crn: ctx.caller.actorCrn },
+    owner: ownerOf(ctx),
     activity: { action: 'create', tl: timeline(now, [['CREATING', 0]]), success: 'RUNNING', failure: 'CREATE_FAILED' },
     deployments: INSTALLED.map(([namespace, chart]) => {
       const version = CHARTS.find((x) => x.name === chart)?.versions[0]?.deploymentVersion ?? '1.0.0';
@@ -492,13 +632,14 @@ export function upgradeCluster(ctx: RequestContext, req: Doc): Doc {
 }
 
 export function listClusters(ctx: RequestContext, req: Doc): Doc {
-  const env = str(req.envNameOrCrn);
+  const envRef = str(req.envNameOrCrn);
+  const env = envRef ? requireEnvironment(ctx, envRef).crn : undefined;
   const status = str(req.status);
   const shape = str(req.clusterShape);
   const all = ctx.store
     .list<ClusterRec>(KIND.cluster)
     .map((r) => settle(ctx, r.doc))
-    .filter((c) => !env || c.envCrn === env || c.envName.toLowerCase() === env.toLowerCase())
+    .filter((c) => !env || c.envCrn === env)
     .map((c) => listItem(ctx, c))
     .filter((i) => bool(req.includeDeleted) || i.status !== 'DELETED')
     .filter((i) => !status || i.status === status)

@@ -13,6 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId, uuid } from '../../ids.js';
 import { page } from '../../paging.js';
+import { requireEnvironment } from '../../environments.js';
 import type { Doc, RequestContext } from '../../types.js';
 
 export const KIND = {
@@ -86,18 +87,19 @@ const lakeKey = (ctx: RequestContext, datalakeCrn: string): string => `${ctx.cal
 const userKey = (ctx: RequestContext, userId: number): string => `${ctx.caller.accountId}:${userId}`;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-function lakeOf(req: Doc): { datalakeCrn: string; environmentCrn: string } {
+/** The data lake and the environment (one of the account's, by its CRN) a request names. */
+function lakeOf(req: Doc, ctx: RequestContext): { datalakeCrn: string; environmentCrn: string } {
   const datalakeCrn = String(req.datalakeCrn);
   const environmentCrn = String(req.environmentCrn);
   if (!datalakeCrn.startsWith('crn:')) throw invalid(`datalakeCrn must be a CRN; got "${datalakeCrn}"`);
   if (!environmentCrn.startsWith('crn:')) throw invalid(`environmentCrn must be a CRN; got "${environmentCrn}"`);
-  return { datalakeCrn, environmentCrn };
+  return { datalakeCrn, environmentCrn: requireEnvironment(ctx, environmentCrn).crn };
 }
 
 // ---- data shares
 
 function getShare(req: Doc, ctx: RequestContext): ShareRecord {
-  const { datalakeCrn } = lakeOf(req);
+  const { datalakeCrn } = lakeOf(req, ctx);
   const id = String(req.dataShareId);
   const share = ctx.store.get<ShareRecord>(KIND.share, id);
   if (!share || share.accountId !== ctx.caller.accountId || share.datalakeCrn !== datalakeCrn)
@@ -162,7 +164,7 @@ function grantAccess(ctx: RequestContext, share: ShareRecord, updates: Doc[]): v
 }
 
 export function createShare(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn, environmentCrn } = lakeOf(req);
+  const { datalakeCrn, environmentCrn } = lakeOf(req, ctx);
   const name = String(req.dataShareName);
   const taken = ctx.store
     .children<ShareRecord>(KIND.share, lakeKey(ctx, datalakeCrn))
@@ -237,7 +239,7 @@ function pageWithEmptyEnd<T>(items: readonly T[], req: Doc): { items: T[]; nextT
 }
 
 export function listShares(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn } = lakeOf(req);
+  const { datalakeCrn } = lakeOf(req, ctx);
   const filter = str(req.name)?.toLowerCase();
   const all = ctx.store
     .children<ShareRecord>(KIND.share, lakeKey(ctx, datalakeCrn))
@@ -360,7 +362,7 @@ function nextUserId(ctx: RequestContext): number {
 }
 
 function getUser(req: Doc, ctx: RequestContext): UserRecord {
-  const { datalakeCrn } = lakeOf(req);
+  const { datalakeCrn } = lakeOf(req, ctx);
   const id = Number(req.externalUserId);
   const user = ctx.store.get<UserRecord>(KIND.user, userKey(ctx, id));
   if (!user || user.datalakeCrn !== datalakeCrn) throw notFound(`external user ${id} not found in data lake ${datalakeCrn}`);
@@ -388,7 +390,7 @@ function dropEverywhere(ctx: RequestContext, user: UserRecord): void {
 }
 
 export function createUsers(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn, environmentCrn } = lakeOf(req);
+  const { datalakeCrn, environmentCrn } = lakeOf(req, ctx);
   const parent = lakeKey(ctx, datalakeCrn);
   const existing = ctx.store.children<UserRecord>(KIND.user, parent).map((r) => r.doc);
   const out: Doc[] = [];
@@ -436,7 +438,7 @@ export function createUsers(req: Doc, ctx: RequestContext): Doc {
 }
 
 export function listUsers(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn } = lakeOf(req);
+  const { datalakeCrn } = lakeOf(req, ctx);
   const term = str(req.searchTerm)?.toLowerCase();
   const all = ctx.store
     .children<UserRecord>(KIND.user, lakeKey(ctx, datalakeCrn))

@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { stateAt, timeline, type Timeline } from '../../clock.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { requireEnvironment } from '../../environments.js';
 import { crn, isCrn, uuid } from '../../ids.js';
 import type { Doc, RequestContext } from '../../types.js';
 
@@ -634,7 +635,14 @@ export function createLake(ctx: RequestContext, req: Doc, platform: LakeRec['clo
   const name = String(req.datalakeName);
   const existing = tryLake(ctx, name);
   if (existing) throw alreadyExists(`a data lake named ${name} already exists`);
-  const env = String(req.environmentName);
+  const env = requireEnvironment(ctx, String(req.environmentName));
+  const envGov = env.region.startsWith('us-gov-');
+  if (env.cloudPlatform !== platform || envGov !== gov) {
+    const kind = (p: string, g: boolean): string => (g ? 'AWS GovCloud' : p);
+    throw invalid(
+      `environment ${env.environmentName} is an ${kind(env.cloudPlatform, envGov)} environment; a ${kind(platform, gov)} data lake needs one of its own platform`,
+    );
+  }
   const cfg = (req.cloudProviderConfiguration ?? {}) as Doc;
   const image = (req.image ?? {}) as Doc;
   let runtime = str(req.runtime);
@@ -651,7 +659,7 @@ export function createLake(ctx: RequestContext, req: Doc, platform: LakeRec['clo
   img ??= IMAGES.filter((i) => i.runtime === runtime).pop();
   const shape = (str(req.scale) ?? 'LIGHT_DUTY') as Shape;
   const multiAz = bool(req.multiAz);
-  const region = platform === 'AZURE' ? 'westus2' : platform === 'GCP' ? 'us-west1' : gov ? 'us-gov-west-1' : 'us-west-2';
+  const region = env.region;
   const groups = makeGroups(name, shape, platform, region, multiAz);
   const custom = Array.isArray(req.customInstanceGroups) ? (req.customInstanceGroups as Doc[]) : [];
   for (const c of custom) {
@@ -670,9 +678,9 @@ export function createLake(ctx: RequestContext, req: Doc, platform: LakeRec['clo
     id,
     crn: crn('datalake', ctx.info.region, ctx.info.accountId, 'datalake', id),
     datalakeName: name,
-    environmentName: isCrn(env) ? (env.split(':').pop() ?? env) : env,
-    environmentCrn: isCrn(env) ? env : crn('environments', ctx.info.region, ctx.info.accountId, 'environment', hashId(`env:${env}`)),
-    credentialCrn: crn('environments', ctx.info.region, ctx.info.accountId, 'credential', hashId(`cred:${env}`)),
+    environmentName: env.environmentName,
+    environmentCrn: env.crn,
+    credentialCrn: crn('environments', ctx.info.region, ctx.info.accountId, 'credential', hashId(`cred:${env.credentialName}`)),
     cloudPlatform: platform,
     gov,
     region,
@@ -1354,13 +1362,14 @@ export function cancelDiagnostics(ctx: RequestContext, req: Doc): Doc {
 // ---- small reads -----------------------------------------------------------
 
 export function listLakes(ctx: RequestContext, req: Doc): Doc {
-  const env = str(req.environmentName);
+  const envRef = str(req.environmentName);
+  const env = envRef ? requireEnvironment(ctx, envRef).crn : undefined;
   const name = str(req.datalakeName);
   const lakes = ctx.store
     .list<LakeRec>(KIND.lake)
     .map((r) => settle(ctx, r.doc))
     .filter((l): l is LakeRec => !!l)
-    .filter((l) => !env || l.environmentName.toLowerCase() === env.toLowerCase() || l.environmentCrn === env)
+    .filter((l) => !env || l.environmentCrn === env)
     .filter((l) => !name || l.datalakeName.toLowerCase() === name.toLowerCase() || l.crn === name);
   return { datalakes: lakes.map((l) => listItem(ctx, l)) };
 }

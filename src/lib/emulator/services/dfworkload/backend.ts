@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { stateAt, timeline, type Timeline } from '../../clock.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId, uuid } from '../../ids.js';
+import { findEnvironment, requireEnvironment } from '../../environments.js';
 import type { Doc, RequestContext } from '../../types.js';
 
 export const KIND = {
@@ -216,10 +217,15 @@ export class DfWorkload {
     return crn('df', this.ctx.info.region, this.ctx.info.accountId, type, id);
   }
 
+  /**
+   * The CRN of the environment a request names; the workload token's
+   * environment when it names none (the server has checked they agree).
+   */
   private env(r: Doc): string {
-    const e = str(r.environmentCrn);
-    if (e && !e.startsWith('crn:')) throw invalid(`environmentCrn must be a CRN; got "${e.slice(0, 100)}"`);
-    return e ?? '';
+    const e = str(r.environmentCrn) ?? this.ctx.caller.workload?.environmentCrn;
+    if (!e) return '';
+    if (!e.startsWith('crn:')) throw invalid(`environmentCrn must be a CRN; got "${e.slice(0, 100)}"`);
+    return requireEnvironment(this.ctx, e).crn;
   }
 
   /** The caller's workload user name (what DataFlow shows as "deployed by"). */
@@ -293,12 +299,14 @@ export class DfWorkload {
     return [];
   }
 
+  /** The DataFlow service of an environment: named after it, in its cloud and region. */
   private serviceMeta(env: string): Doc {
+    const e = findEnvironment(this.ctx, env);
     return {
       crn: crn('df', this.ctx.info.region, this.ctx.info.accountId, 'service', crnId(env)),
-      name: crnId(env),
-      cloudPlatform: 'AWS',
-      region: { name: 'us-west-2', displayName: 'US West (Oregon)' },
+      name: e?.environmentName ?? crnId(env),
+      cloudPlatform: e?.cloudPlatform ?? 'AWS',
+      region: { name: e?.region ?? 'us-west-2', displayName: e?.region ?? 'us-west-2' },
       environmentCrn: env,
     };
   }
@@ -325,7 +333,7 @@ export class DfWorkload {
       updated: d.updated,
       validActions: this.validActions(s.state, s.detailedState),
       nifiUrl: `${this.ctx.info.baseUrl}/nifi/${d.id}/`,
-      clusterSizeParams: { name: 'EXTRA_SMALL', coresPerNode: 2, memoryLimit: 4, ...(c.clusterSize as Doc | undefined) },
+      clusterSizeParams: clusterSizeOf(c.clusterSize),
       autoscalingEnabled: Boolean(c.autoScalingEnabled),
       flowMetricsScalingEnabled: Boolean(c.flowMetricsScalingEnabled),
       ...(c.autoScalingEnabled
@@ -372,7 +380,7 @@ export class DfWorkload {
       kpis: list(c.kpis),
       cfmNifiVersion: d.cfmNifiVersion,
       autoStartFlow: c.autoStartFlow !== false,
-      clusterSize: { name: 'EXTRA_SMALL', ...(c.clusterSize as Doc | undefined) },
+      clusterSize: basicSize(c.clusterSize),
       nodeStorageProfileName: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
       kpisDirty: false,
       sizingAndScalingDirty: false,
@@ -405,16 +413,25 @@ export class DfWorkload {
     return req;
   }
 
-  /** A deployment or flow request; registered on first sight (it comes from the control plane). */
-  private request(env: string, requestCrn: unknown, kind: FlowRequest['kind']): FlowRequest {
+  /**
+   * A deployment or flow request. It comes from the DataFlow control plane;
+   * this service knows it once the details have been read
+   * (get-deployment-request-details or get-flow-request-details-in-deployment,
+   * which pass `register`), and every other use of an unknown one is refused.
+   */
+  private request(env: string, requestCrn: unknown, kind: FlowRequest['kind'], register = false): FlowRequest {
     const c = str(requestCrn);
     const field = kind === 'deployment' ? 'deploymentRequestCrn' : 'deployedFlowRequestCrn';
     if (!c) throw invalid(`${field} is required`);
     if (!c.startsWith('crn:')) throw invalid(`${field} must be a CRN`);
     const found = this.store.get<FlowRequest>(KIND.request, c);
     if (found) {
-      if (env && found.environmentCrn !== env) throw notFound(`request ${c} not found`);
+      if ((env && found.environmentCrn !== env) || found.kind !== kind) throw notFound(`request ${c} not found`);
       return found;
+    }
+    if (!register) {
+      const read = kind === 'deployment' ? 'get-deployment-request-details' : 'get-flow-request-details-in-deployment';
+      throw notFound(`${kind === 'deployment' ? 'deployment' : 'flow'} request ${c} is not known here; read its details first (${read})`);
     }
     const seed = crnId(c).replace(/[^A-Za-z0-9]/g, '');
     const rec: FlowRequest = {
@@ -458,6 +475,7 @@ export class DfWorkload {
       if (c) this.customConfig(f === 'customNarConfigurationCrn' ? KIND.nar : KIND.python, env, c);
     }
     if (r.useSharedParameterGroupCrn) this.parameterGroup(env, r.useSharedParameterGroupCrn);
+    if (r.clusterSize !== undefined) checkClusterSize(r.clusterSize);
     const req = this.useRequest(env, r.deploymentRequestCrn, 'deployment');
     const id = uuid();
     const d: Deployment = {
@@ -579,6 +597,7 @@ export class DfWorkload {
     this.checkVersion(d.configurationVersion, r.configurationVersion, 'deployment');
     if (typeof r.autoScaleMinNodes === 'number' && typeof r.autoScaleMaxNodes === 'number' && r.autoScaleMinNodes > r.autoScaleMaxNodes)
       throw invalid('autoScaleMinNodes is above autoScaleMaxNodes');
+    if (r.clusterSize !== undefined) checkClusterSize(r.clusterSize);
     for (const f of ['customNarConfigurationCrn', 'customPythonConfigurationCrn'] as const) {
       const c = str(r[f]);
       if (c) this.customConfig(f === 'customNarConfigurationCrn' ? KIND.nar : KIND.python, env, c);
@@ -809,7 +828,7 @@ export class DfWorkload {
       ...(num(c.autoScaleMinNodes) !== undefined ? { autoScaleMinNodes: c.autoScaleMinNodes } : {}),
       ...(num(c.autoScaleMaxNodes) !== undefined ? { autoScaleMaxNodes: c.autoScaleMaxNodes } : {}),
       staticNodeCount: num(c.staticNodeCount) ?? 1,
-      clusterSize: { name: 'EXTRA_SMALL', ...(c.clusterSize as Doc | undefined) },
+      clusterSize: basicSize(c.clusterSize),
       kpis: list(c.kpis),
       deployedFlowKpis: flows.flatMap((f) => list(f.kpis)),
       flowParameterGroups: flows.flatMap((f) => list(f.parameterGroups)),
@@ -889,7 +908,7 @@ export class DfWorkload {
 
   getDeploymentRequestDetails(r: Doc): Doc {
     const env = this.env(r);
-    const req = this.request(env, r.deploymentRequestCrn, 'deployment');
+    const req = this.request(env, r.deploymentRequestCrn, 'deployment', true);
     return {
       deploymentConfigurationMetadata: {
         ...this.requestMetadata(req),
@@ -1156,7 +1175,7 @@ export class DfWorkload {
   }
 
   getFlowRequestDetailsInDeployment(r: Doc): Doc {
-    const req = this.request(this.env(r), r.deployedFlowRequestCrn, 'flow');
+    const req = this.request(this.env(r), r.deployedFlowRequestCrn, 'flow', true);
     return { deployedFlowConfigurationMetadata: this.requestMetadata(req) };
   }
 
@@ -1282,6 +1301,7 @@ export class DfWorkload {
 
   uploadAsset(r: Doc): Doc {
     const env = this.env(r);
+    this.upload();
     let owner: string;
     if (r.assetUpdateRequestCrn) {
       const req = this.assetRequest(env, r.assetUpdateRequestCrn);
@@ -2008,6 +2028,40 @@ const CLUSTER_SIZES: Doc[] = [
   { name: 'MEDIUM', coresPerNode: 6, memoryLimit: 12, text: 'Medium', heapSize: 6, enabled: true },
   { name: 'LARGE', coresPerNode: 12, memoryLimit: 24, text: 'Large', heapSize: 12, enabled: true },
 ];
+
+/**
+ * A deployment's node size in full (a sizing option): a named size has the
+ * cores and memory the sizing options list; CUSTOM has the ones given.
+ */
+function clusterSizeOf(given: unknown): Doc {
+  const g = typeof given === 'object' && given !== null ? (given as Doc) : {};
+  const name = str(g.name) ?? 'EXTRA_SMALL';
+  const named = CLUSTER_SIZES.find((x) => x.name === name);
+  if (named) return { ...named };
+  return { name, coresPerNode: num(g.coresPerNode) ?? 2, memoryLimit: num(g.memoryLimit) ?? 4, text: 'Custom', enabled: true };
+}
+
+/** The BasicClusterSize of a deployment's configuration. */
+function basicSize(given: unknown): Doc {
+  const { name, coresPerNode, memoryLimit } = clusterSizeOf(given);
+  return { name, coresPerNode, memoryLimit };
+}
+
+/** A named size takes its own cores and memory; other values need CUSTOM, which needs both. */
+function checkClusterSize(given: unknown): void {
+  const g = typeof given === 'object' && given !== null ? (given as Doc) : {};
+  const named = CLUSTER_SIZES.find((x) => x.name === g.name);
+  if (named) {
+    for (const k of ['coresPerNode', 'memoryLimit'] as const)
+      if (g[k] !== undefined && g[k] !== named[k])
+        throw invalid(
+          `clusterSize ${String(g.name)} has ${String(named.coresPerNode)} cores and ${String(named.memoryLimit)} GB per node; give name=CUSTOM for other values`,
+        );
+    return;
+  }
+  if (g.name === 'CUSTOM' && (num(g.coresPerNode) === undefined || num(g.memoryLimit) === undefined))
+    throw invalid('clusterSize CUSTOM needs coresPerNode and memoryLimit');
+}
 
 const STORAGE_PROFILES: Doc[] = [
   {

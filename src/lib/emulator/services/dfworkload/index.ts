@@ -2,5 +2,5 @@
 import type { ServiceModule } from '../../types.js';
 import { handlers } from './handlers.js';
 
-const dfworkload: ServiceModule = { service: 'dfworkload', handlers };
+const dfworkload: ServiceModule = { service: 'dfworkload', workloadName: 'DF', handlers };
 export default dfworkload;

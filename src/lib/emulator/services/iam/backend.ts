@@ -12,6 +12,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { tokenHash } from '../../auth.js';
 import type { Clock } from '../../clock.js';
+import { requireEnvironment } from '../../environments.js';
 import { alreadyExists, failedPrecondition, forbidden, invalid, notFound } from '../../errors.js';
 import { crn, isCrn, uuid } from '../../ids.js';
 import { issueKey } from '../../keys.js';
@@ -1226,9 +1227,11 @@ export class IamBackend {
   /** A bearer token for a workload API; only its hash is stored. Tokens live one hour of real time. */
   generateWorkloadToken(req: Doc): Doc {
     const workloadName = String(req.workloadName);
-    const environmentCrn = typeof req.environmentCrn === 'string' && req.environmentCrn ? req.environmentCrn : undefined;
-    if (workloadName === 'DF' && !environmentCrn) throw invalid('environmentCrn is required for the DF workload');
-    if (environmentCrn && !isCrn(environmentCrn)) throw invalid('environmentCrn must be a CRN');
+    const asked = typeof req.environmentCrn === 'string' && req.environmentCrn ? req.environmentCrn : undefined;
+    if (workloadName === 'DF' && !asked) throw invalid('environmentCrn is required for the DF workload');
+    if (asked && !isCrn(asked)) throw invalid('environmentCrn must be a CRN');
+    // The token is scoped to the environment (the workload paths check it), which must exist.
+    const environmentCrn = asked ? requireEnvironment(this, asked).crn : undefined;
     const actorCrn = this.caller.actorCrn;
     const wall = Date.now();
     // Drop this actor's expired tokens so they do not pile up.
