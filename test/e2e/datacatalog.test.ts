@@ -416,6 +416,11 @@ describe('datacatalog rules (exit 2, nothing sent)', () => {
       '512',
     ],
     ['a share without assets', ['shares', 'create', ...LAKE, '--data-share-name', 'n', '--assets', '[]'], 'asset'],
+    [
+      'a rename to 513 characters',
+      ['shares', 'update', ...LAKE, '--data-share-id', '6f0c2b8e-1d4a-4c3b-9e7f-2a1b3c4d5e6f', '--data-share-name', 'x'.repeat(513)],
+      '512',
+    ],
   ])('%s', async (_name, args, message) => {
     const r = await em.cli(['datacatalog', ...args]);
     expect(r.code).toBe(2);

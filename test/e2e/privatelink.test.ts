@@ -157,8 +157,20 @@ describe('privatelink endpoints', () => {
       '--yes',
       '--wait',
       ...FAST,
+      '--output',
+      'json',
     ]);
     expect(del.code).toBe(0);
+    // SUCCESS endpoints carry endpointId and dnsNames, after a delete too (the seed: both populated on success).
+    const removed = (
+      JSON.parse(del.stdout) as { privatelinkEndpoints: Array<{ status: string; endpointId?: string; dnsNames?: string[] }> }
+    ).privatelinkEndpoints;
+    expect(removed.length).toBeGreaterThan(0);
+    for (const e of removed) {
+      expect(e.status).toBe('SUCCESS');
+      expect(e.endpointId).toBeTruthy();
+      expect(e.dnsNames?.length).toBeGreaterThan(0);
+    }
     const st = await em.json<{ status: string }>(['privatelink', 'status', '--cloud-service-provider', 'AWS', '--vpc-id', 'vpc-main']);
     expect(st.status).toBe('DISABLED');
     const again = await em.cli([
@@ -261,6 +273,23 @@ describe('privatelink rules (exit 2, nothing sent)', () => {
     const r = await em.cli(['privatelink', 'endpoints', 'create', ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
+  });
+
+  test.each([
+    [
+      'AZURE',
+      [
+        '--azure-account-details',
+        azure('v', { credentialCrn: CRED, azureClientSecretCredential: { clientId: 'a', clientSecret: 'b', tenantId: 'c' } }),
+      ],
+    ],
+    ['AZURE', []],
+    ['AWS', ['--aws-account-details', aws('v', { credentialCrn: undefined })]],
+  ])('create: a %s account object problem is reported against its own flag, not --cloud-service-provider', async (provider, args) => {
+    const r = await em.cli(['privatelink', 'endpoints', 'create', '--cloud-service-provider', provider, ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(provider === 'AWS' ? '--aws-account-details:' : '--azure-account-details:');
+    expect(r.stderr).not.toContain('--cloud-service-provider:');
   });
 
   test('update: an unknown update operation and an operation without subnets', async () => {

@@ -129,6 +129,12 @@ describe('datacatalog rules', () => {
     const share = { ...LAKE, assets: [{ databaseName: 'a', tableName: 'b' }] };
     expect(await issues('createDataShare', { ...share, dataShareName: 'x'.repeat(512) })).toEqual([]);
     expect(await issues('createDataShare', { ...share, dataShareName: 'x'.repeat(513) })).toHaveLength(1);
+    // The limit holds for a rename too (the emulator runs these same rules on every request).
+    const rename = { ...LAKE, dataShareId: 'id' };
+    expect(await issues('updateDataShare', { ...rename, dataShareName: 'x'.repeat(512) })).toEqual([]);
+    expect(await issues('updateDataShare', { ...rename, dataShareName: 'x'.repeat(513) })).toEqual([
+      '"dataShareName" must be at most 512 characters; got 513',
+    ]);
     expect(await issues('listDataShares', { ...LAKE, pageSize: 0 })).toHaveLength(1);
     expect(await issues('listExternalUsers', { ...LAKE, pageSize: 101 })).toHaveLength(1);
     expect(await issues('reviewSuggestedTags', { datalakeCrn: LAKE.datalakeCrn, action: 'ACCEPTED', assets: [] })).toHaveLength(1);

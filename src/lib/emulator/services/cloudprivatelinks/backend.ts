@@ -261,16 +261,15 @@ export function endpointStatuses(req: Doc, ctx: RequestContext): Doc {
     if (done && state === 'SUCCESS') {
       const svc = hex(`${w.network}/${component}`, 17);
       item.endpointId = w.provider === 'AWS' ? `vpce-${svc}` : `pe-${component.toLowerCase()}-${hex(w.network, 8)}`;
-      if (w.kind !== 'delete') {
-        const hostname = host(w.region);
-        item.dnsNames =
-          w.provider === 'AWS'
-            ? [
-                `${item.endpointId as string}.vpce-svc-${hex(component, 17)}.${w.region}.vpce.amazonaws.com`,
-                ...(w.privateDns ? [hostname] : []),
-              ]
-            : [`${hostname.split('.')[0] ?? 'api'}.privatelink.cdp.cloudera.com`, ...(w.privateDns ? [hostname] : [])];
-      }
+      // The seed: endpointId and dnsNames populated on success, for every kind of work (a delete names what it removed).
+      const hostname = host(w.region);
+      item.dnsNames =
+        w.provider === 'AWS'
+          ? [
+              `${item.endpointId as string}.vpce-svc-${hex(component, 17)}.${w.region}.vpce.amazonaws.com`,
+              ...(w.privateDns ? [hostname] : []),
+            ]
+          : [`${hostname.split('.')[0] ?? 'api'}.privatelink.cdp.cloudera.com`, ...(w.privateDns ? [hostname] : [])];
     }
     if (done && state === 'ERROR') {
       item.error = `could not ${w.kind} the ${component} endpoint in ${w.provider === 'AWS' ? 'VPC' : 'VNet'} ${w.network}: the network refused the endpoint`;

@@ -26,6 +26,17 @@ const NAME_NOT_BLANK: Rule = {
     typeof r.dataShareName === 'string' && r.dataShareName.trim() === '' ? 'the data share name must not be blank' : undefined,
 };
 
+/** The seed's limit on every data share name, also when a share is renamed (the update shape has no maxLen). */
+const NAME_LIMIT = 512;
+const NAME_LENGTH: Rule = {
+  kind: 'custom',
+  field: 'dataShareName',
+  check: (r) =>
+    typeof r.dataShareName === 'string' && r.dataShareName.length > NAME_LIMIT
+      ? `"dataShareName" must be at most ${NAME_LIMIT} characters; got ${r.dataShareName.length}`
+      : undefined,
+};
+
 const NON_EMPTY = (field: string, what: string): Rule => ({
   kind: 'custom',
   field,
@@ -72,9 +83,10 @@ const cli: Record<string, OperationCli> = {
     command: 'shares update',
     summary: 'Rename a data share or change its keywords, expiry, summary or terms of use.',
     examples: [`${SHARE} --data-share-name q3-orders-final --expiry-time 2027-01-01T00:00:00Z`],
-    fieldHelp: { dataShareName: 'New name; at most 512 characters' },
+    fieldHelp: { dataShareName: `New name; at most ${NAME_LIMIT} characters` },
     rules: [
       NAME_NOT_BLANK,
+      NAME_LENGTH,
       {
         kind: 'anyOf',
         fields: ['dataShareName', 'keywords', 'expiryTime', 'summary', 'termsOfUse'],

@@ -30,38 +30,56 @@ function credentialProblem(field: string, details: Record<string, unknown>, prov
   return undefined;
 }
 
-/**
- * The account object must match the cloud provider: AWS takes the AWS
- * object, AZURE the Azure one, never both. `network` names the field that
- * identifies the customer network and must be present.
- */
-function accountRule(opts: {
+interface AccountRuleOptions {
   aws: string;
   azure: string;
   /** The provider may be left out (then the object given decides). */
   providerOptional?: boolean;
   network?: { aws: string; azure: string };
-}): Rule {
-  return {
-    kind: 'custom',
-    field: 'cloudServiceProvider',
-    check: (r: Req) => {
-      const aws = r[opts.aws];
-      const azure = r[opts.azure];
-      if (given(aws) && given(azure)) return `give either ${opts.aws} or ${opts.azure}, not both`;
-      let provider = r.cloudServiceProvider as 'AWS' | 'AZURE' | undefined;
-      if (!provider && opts.providerOptional) provider = given(aws) ? 'AWS' : given(azure) ? 'AZURE' : undefined;
-      if (!provider) return `give ${opts.aws} (AWS) or ${opts.azure} (AZURE)`;
-      const field = provider === 'AWS' ? opts.aws : opts.azure;
-      const wrong = provider === 'AWS' ? opts.azure : opts.aws;
-      if (given(r[wrong])) return `${wrong} does not apply to ${provider}; give ${field}`;
-      const details = r[field];
-      if (!isObj(details)) return `${provider} needs ${field}`;
-      const network = opts.network?.[provider === 'AWS' ? 'aws' : 'azure'];
-      if (network && !given(details[network])) return `${field}.${network} is required`;
-      return credentialProblem(field, details, provider);
-    },
+}
+
+/** Which account object a request must carry, or what is wrong with the choice (reported against the provider). */
+function accountChoice(opts: AccountRuleOptions, r: Req): { problem?: string; provider?: 'AWS' | 'AZURE' } {
+  const aws = r[opts.aws];
+  const azure = r[opts.azure];
+  if (given(aws) && given(azure)) return { problem: `give either ${opts.aws} or ${opts.azure}, not both` };
+  let provider = r.cloudServiceProvider as 'AWS' | 'AZURE' | undefined;
+  if (!provider && opts.providerOptional) provider = given(aws) ? 'AWS' : given(azure) ? 'AZURE' : undefined;
+  if (!provider) return { problem: `give ${opts.aws} (AWS) or ${opts.azure} (AZURE)` };
+  const field = provider === 'AWS' ? opts.aws : opts.azure;
+  const wrong = provider === 'AWS' ? opts.azure : opts.aws;
+  if (given(r[wrong])) return { problem: `${wrong} does not apply to ${provider}; give ${field}` };
+  return { provider };
+}
+
+/**
+ * The account object must match the cloud provider: AWS takes the AWS
+ * object, AZURE the Azure one, never both. `network` names the field that
+ * identifies the customer network and must be present. A wrong choice is
+ * reported against --cloud-service-provider; what is wrong inside the object
+ * (missing, no network, credentials) against the object's own flag.
+ */
+function accountRules(opts: AccountRuleOptions): Rule[] {
+  const inside = (provider: 'AWS' | 'AZURE'): Rule => {
+    const field = provider === 'AWS' ? opts.aws : opts.azure;
+    return {
+      kind: 'custom',
+      field,
+      check: (r: Req) => {
+        if (accountChoice(opts, r).provider !== provider) return undefined;
+        const details = r[field];
+        if (!isObj(details)) return `${provider} needs ${field}`;
+        const network = opts.network?.[provider === 'AWS' ? 'aws' : 'azure'];
+        if (network && !given(details[network])) return `${field}.${network} is required`;
+        return credentialProblem(field, details, provider);
+      },
+    };
   };
+  return [
+    { kind: 'custom', field: 'cloudServiceProvider', check: (r: Req) => accountChoice(opts, r).problem },
+    inside('AWS'),
+    inside('AZURE'),
+  ];
 }
 
 /** Authorize/revoke: AWS accounts are named by cloudAccountId, Azure ones by subscriptionId. */
@@ -142,7 +160,7 @@ const cli: Record<string, OperationCli> = {
       serviceGroup: 'Which endpoint services to connect; today only the control-plane group',
       resourceTags: 'Tags put on the cloud resources created, e.g. key=team,value=data',
     },
-    rules: [accountRule({ aws: 'awsAccountDetails', azure: 'azureAccountDetails', network: { aws: 'vpcId', azure: 'vNetId' } })],
+    rules: accountRules({ aws: 'awsAccountDetails', azure: 'azureAccountDetails', network: { aws: 'vpcId', azure: 'vNetId' } }),
     wait: WAIT,
   },
   updatePrivateLinkEndpoint: {
@@ -158,7 +176,12 @@ const cli: Record<string, OperationCli> = {
       resourceGroup: 'AZURE only: the resource group to use',
     },
     rules: [
-      accountRule({ aws: 'awsAccountInfo', azure: 'azureAccountInfo', providerOptional: true, network: { aws: 'vpcId', azure: 'vNetId' } }),
+      ...accountRules({
+        aws: 'awsAccountInfo',
+        azure: 'azureAccountInfo',
+        providerOptional: true,
+        network: { aws: 'vpcId', azure: 'vNetId' },
+      }),
       {
         kind: 'requires',
         field: 'updateOperation',
@@ -180,7 +203,7 @@ const cli: Record<string, OperationCli> = {
       '--cloud-service-provider AWS --aws-account-info \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d"}\' --yes --wait',
     ],
     destructive: true,
-    rules: [accountRule({ aws: 'awsAccountInfo', azure: 'azureAccountInfo', network: { aws: 'vpcId', azure: 'vNetId' } })],
+    rules: accountRules({ aws: 'awsAccountInfo', azure: 'azureAccountInfo', network: { aws: 'vpcId', azure: 'vNetId' } }),
     wait: WAIT,
   },
   migratePrivateLinkEndpoints: {
