@@ -248,6 +248,59 @@ describe('datalake backup and restore', () => {
     expect(s).toMatchObject({ restoreId: r.restoreId, status: 'SUCCESSFUL' });
   });
 
+  test('backup and restore take --skip-validation with --validation-only (the seed refuses that for resize only)', async () => {
+    const both = ['--skip-validation', '--validation-only', '--wait', ...FAST];
+    const b = await em.json<{ status: string }>([
+      'datalake',
+      'backup',
+      '--datalake-name',
+      'sales-lake',
+      '--backup-name',
+      'checks',
+      ...both,
+    ]);
+    expect(b.status).toBe('VALIDATION_SUCCESSFUL');
+    const r = await em.json<{ status: string }>([
+      'datalake',
+      'restore',
+      '--datalake-name',
+      'sales-lake',
+      '--backup-name',
+      'nightly',
+      ...both,
+    ]);
+    expect(r.status).toBe('VALIDATION_SUCCESSFUL');
+  });
+
+  test('upgrade prepare takes --image-id with --runtime (the seed: one of them must be present)', async () => {
+    expect((await createAws('prep-lake', ['--wait', ...FAST])).code).toBe(0);
+    const available = await em.json<{ upgradeCandidates: Array<{ imageId: string }> }>([
+      'datalake',
+      'upgrade',
+      'start',
+      '--datalake-name',
+      'prep-lake',
+      '--runtime',
+      '7.3.1',
+      '--show-available-images',
+    ]);
+    const image = available.upgradeCandidates[0]?.imageId ?? '';
+    expect(image).not.toBe('');
+    const both = await em.json<{ operationId?: string; upgradeCandidates: Array<{ imageId: string }> }>([
+      'datalake',
+      'upgrade',
+      'prepare',
+      '--datalake',
+      'prep-lake',
+      '--runtime',
+      '7.3.1',
+      '--image-id',
+      image,
+    ]);
+    expect(both.upgradeCandidates.map((c) => c.imageId)).toEqual([image]);
+    expect(both.operationId).toBeTruthy();
+  });
+
   test('a fail- backup ends FAILED: exit 5 with the reason', async () => {
     const r = await em.cli(['datalake', 'backup', '--datalake-name', 'sales-lake', '--backup-name', 'fail-weekly', '--wait', ...FAST]);
     expect(r.code).toBe(5);

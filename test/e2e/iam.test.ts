@@ -318,3 +318,15 @@ describe('iam e2e', () => {
     );
   });
 });
+
+describe('emulator input limits', () => {
+  test('a request body over the emulator limit (4 MiB) gets its 413 answer, and the emulator goes on serving', async () => {
+    const file = join(em.home, 'big-user.json');
+    writeFileSync(file, JSON.stringify({ email: `${'x'.repeat(5 * 1024 * 1024)}@example.com`, identityProviderUserId: 'big' }));
+    const r = await em.cli(['iam', 'users', 'create', '--input', file]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('PAYLOAD_TOO_LARGE');
+    expect(r.stderr).not.toMatch(/EPIPE|ECONNRESET|socket hang up/);
+    expect((await em.cli(['iam', 'users', 'get'])).code).toBe(0);
+  });
+});

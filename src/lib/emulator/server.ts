@@ -248,12 +248,7 @@ export class Emulator {
       if (route.upload) return await this.upload(req, res, route, caller);
       if (contentType !== 'application/json') throw invalid('Content-Type must be application/json');
       body ??= await readBody(req, limit);
-      let request: unknown;
-      try {
-        request = body.length ? JSON.parse(body.toString('utf8')) : {};
-      } catch {
-        throw invalid('the request body is not valid JSON');
-      }
+      const request = parseJson(body);
       if (delivery) delivery.processed++;
       this.send(res, 200, this.dispatch(route, request, caller));
     } catch (err) {
@@ -354,6 +349,24 @@ function checkWorkloadScope(caller: Caller, request: unknown): void {
     throw forbidden(
       `the workload token was issued for environment ${tokenEnv}, not ${asked.slice(0, 200)}; get a token for that environment`,
     );
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A JSON body as the control plane takes it: UTF-8 (invalid bytes are refused, never replaced), then JSON. */
+function parseJson(body: Buffer): unknown {
+  if (body.length === 0) return {};
+  let text: string;
+  try {
+    text = UTF8.decode(body);
+  } catch {
+    throw invalid('the request body is not valid UTF-8');
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid('the request body is not valid JSON');
+  }
 }
 
 /** The path of a request target; plain paths skip URL parsing (the hot path), others are normalised by URL. */

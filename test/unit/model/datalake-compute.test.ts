@@ -137,6 +137,9 @@ describe('datalake rules', () => {
     const base = { datalakeName: 'l', targetSize: 'ENTERPRISE' };
     expect(issues(datalake, 'resizeDatalake', { ...base, skipValidation: true, validationOnly: true })).toHaveLength(1);
     expect(issues(datalake, 'resizeDatalake', { ...base, skipValidation: true, validationOnly: false })).toEqual([]);
+    // The seed states the error for resize only: backup and restore take both.
+    expect(issues(datalake, 'backupDatalake', { datalakeName: 'l', skipValidation: true, validationOnly: true })).toEqual([]);
+    expect(issues(datalake, 'restoreDatalake', { datalakeName: 'l', skipValidation: true, validationOnly: true })).toEqual([]);
     expect(issues(datalake, 'backupDatalakeStatus', { datalakeName: 'l', backupId: 'a', backupName: 'b' })).toHaveLength(1);
     expect(issues(datalake, 'restoreDatalake', { datalakeName: 'l', backupLocationOverride: 's3a://b/x' })).toHaveLength(1);
     expect(
@@ -144,6 +147,8 @@ describe('datalake rules', () => {
     ).toEqual([]);
     expect(issues(datalake, 'prepareDatalakeUpgrade', { datalake: 'l' })).toHaveLength(1);
     expect(issues(datalake, 'prepareDatalakeUpgrade', { datalake: 'l', runtime: '7.2.18' })).toEqual([]);
+    // One of them must be present (the seed), not exactly one.
+    expect(issues(datalake, 'prepareDatalakeUpgrade', { datalake: 'l', runtime: '7.2.18', imageId: 'i' })).toEqual([]);
     expect(
       issues(datalake, 'scaleHorizontally', { datalakeName: 'l', instanceGroupName: 'hms_scale_out', instanceGroupDesiredCount: 41 }),
     ).toHaveLength(1);

@@ -93,12 +93,6 @@ const nonEmptyList = (field: string, what: string): Rule => ({
   check: (r) => (Array.isArray(r[field]) && (r[field] as unknown[]).length === 0 ? `give at least one ${what}` : undefined),
 });
 
-const VALIDATION_FLAGS: Rule = {
-  kind: 'exclusive',
-  fields: ['skipValidation', 'validationOnly'],
-  message: '--skip-validation and --validation-only cannot be used together',
-};
-
 const DATE_ORDER: Rule = {
   kind: 'custom',
   field: 'endDate',
@@ -389,9 +383,8 @@ const cli: Record<string, OperationCli> = {
       skipRangerAudits: 'Leave out the Ranger audit collection',
       skipAtlasIndexes: 'Leave out the Atlas search indexes',
       skipValidation: 'Skip the checks that run before the backup',
-      validationOnly: 'Only run the checks',
+      validationOnly: 'Only run the checks, back up nothing (with --skip-validation too, the checks still run)',
     },
-    rules: [VALIDATION_FLAGS],
     wait: BACKUP_WAIT,
   },
   backupDatalakeStatus: {
@@ -444,11 +437,10 @@ const cli: Record<string, OperationCli> = {
       skipRangerAudits: 'Do not restore the Ranger audit collection',
       skipAtlasIndexes: 'Do not restore the Atlas search indexes',
       skipValidation: 'Skip the checks that run before the restore',
-      validationOnly: 'Only run the checks',
+      validationOnly: 'Only run the checks, restore nothing (with --skip-validation too, the checks still run)',
     },
     rules: [
       { kind: 'requires', field: 'backupLocationOverride', needs: 'backupId', message: '--backup-location-override needs --backup-id' },
-      VALIDATION_FLAGS,
     ],
     wait: RESTORE_WAIT,
   },
@@ -539,7 +531,8 @@ const cli: Record<string, OperationCli> = {
     summary: 'Check an upgrade and download its parcels ahead of time.',
     examples: ['--datalake sales-lake --runtime 7.2.18 --wait', '--datalake sales-lake --image-id 3b9f1c2e-6d7a-4e8b-9c0d-1e2f3a4b5c6d'],
     fieldHelp: { ...LAKE, imageId: 'Image to prepare', runtime: 'Runtime version to prepare' },
-    rules: [{ kind: 'oneOf', fields: ['imageId', 'runtime'], message: 'give --image-id or --runtime (one of them)' }],
+    // The seed: imageId or runtime must be present; both may be (an image of another runtime then has no candidate).
+    rules: [{ kind: 'anyOf', fields: ['imageId', 'runtime'], message: 'give --image-id or --runtime' }],
     wait: opWait('request.datalake'),
   },
   upgradeDatalake: {
