@@ -27,6 +27,10 @@ const createAws = (name: string, extra: string[] = [], env = 'sales-env'): Promi
     ...extra,
   ]);
 
+/** backup or restore of sales-lake by backup name; the answer. */
+const onSalesLake = <T>(verb: 'backup' | 'restore', backupName: string, extra: string[]): Promise<T> =>
+  em.json<T>(['datalake', verb, '--datalake-name', 'sales-lake', '--backup-name', backupName, ...extra]);
+
 /** API requests the emulator has answered so far. */
 async function requests(): Promise<number> {
   const res = await fetch(`http://127.0.0.1:${em.port}/_emulator/health`);
@@ -213,16 +217,11 @@ describe('datalake lifecycle', () => {
 
 describe('datalake backup and restore', () => {
   test('backup --wait then restore --wait succeed', async () => {
-    const b = await em.json<{ status: string; backupId: string; operationStates: { database: { database: { status: string } } } }>([
-      'datalake',
+    const b = await onSalesLake<{ status: string; backupId: string; operationStates: { database: { database: { status: string } } } }>(
       'backup',
-      '--datalake-name',
-      'sales-lake',
-      '--backup-name',
       'nightly',
-      '--wait',
-      ...FAST,
-    ]);
+      ['--wait', ...FAST],
+    );
     expect(b.status).toBe('SUCCESSFUL');
     expect(b.operationStates.database.database.status).toBe('SUCCESSFUL');
     const listed = await em.json<{ backups: Array<{ backupId: string; status: string }> }>([
@@ -233,16 +232,7 @@ describe('datalake backup and restore', () => {
       'sales-lake',
     ]);
     expect(listed.backups).toEqual(expect.arrayContaining([expect.objectContaining({ backupId: b.backupId, status: 'SUCCESSFUL' })]));
-    const r = await em.json<{ status: string; backupId: string; restoreId: string }>([
-      'datalake',
-      'restore',
-      '--datalake-name',
-      'sales-lake',
-      '--backup-name',
-      'nightly',
-      '--wait',
-      ...FAST,
-    ]);
+    const r = await onSalesLake<{ status: string; backupId: string; restoreId: string }>('restore', 'nightly', ['--wait', ...FAST]);
     expect(r).toMatchObject({ status: 'SUCCESSFUL', backupId: b.backupId });
     const s = await em.json<{ restoreId: string; status: string }>(['datalake', 'restore', 'status', '--datalake-name', 'sales-lake']);
     expect(s).toMatchObject({ restoreId: r.restoreId, status: 'SUCCESSFUL' });
@@ -250,25 +240,9 @@ describe('datalake backup and restore', () => {
 
   test('backup and restore take --skip-validation with --validation-only (the seed refuses that for resize only)', async () => {
     const both = ['--skip-validation', '--validation-only', '--wait', ...FAST];
-    const b = await em.json<{ status: string }>([
-      'datalake',
-      'backup',
-      '--datalake-name',
-      'sales-lake',
-      '--backup-name',
-      'checks',
-      ...both,
-    ]);
+    const b = await onSalesLake<{ status: string }>('backup', 'checks', both);
     expect(b.status).toBe('VALIDATION_SUCCESSFUL');
-    const r = await em.json<{ status: string }>([
-      'datalake',
-      'restore',
-      '--datalake-name',
-      'sales-lake',
-      '--backup-name',
-      'nightly',
-      ...both,
-    ]);
+    const r = await onSalesLake<{ status: string }>('restore', 'nightly', both);
     expect(r.status).toBe('VALIDATION_SUCCESSFUL');
   });
 
