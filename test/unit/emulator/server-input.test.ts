@@ -82,7 +82,11 @@ describe('a body over the size limit', () => {
 
 describe('a body that is not valid UTF-8', () => {
   test('is refused with INVALID_ARGUMENT and nothing is stored', async () => {
-    const bad = Buffer.concat([Buffer.from('{"email":"bad'), Buffer.from([0xff, 0xfe]), Buffer.from('@example.com","identityProviderUserId":"b"}')]);
+    const bad = Buffer.concat([
+      Buffer.from('{"email":"bad'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('@example.com","identityProviderUserId":"b"}'),
+    ]);
     const r = await send(E.port, { path: '/iam/createUser', headers: signed(E.key, '/iam/createUser'), body: bad });
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ code: 'INVALID_ARGUMENT', message: 'the request body is not valid UTF-8' });
