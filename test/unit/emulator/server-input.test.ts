@@ -83,7 +83,7 @@ describe('a body over the size limit', () => {
 describe('a body that is not valid UTF-8', () => {
   test('is refused with INVALID_ARGUMENT and nothing is stored', async () => {
     const bad = Buffer.concat([
-      Buffer.from('{"email":"bad'),
+      Buffer.from('{"email":"broken-bytes'),
       Buffer.from([0xff, 0xfe]),
       Buffer.from('@example.com","identityProviderUserId":"b"}'),
     ]);
@@ -91,8 +91,8 @@ describe('a body that is not valid UTF-8', () => {
     expect(r.status).toBe(400);
     expect(r.json).toEqual({ code: 'INVALID_ARGUMENT', message: 'the request body is not valid UTF-8' });
     const users = await postJson(E.port, E.key, '/iam/listUsers', {});
-    expect(JSON.stringify(users.json)).not.toContain('\ufffd');
-    expect(JSON.stringify(users.json)).not.toContain('bad');
+    const emails = ((users.json?.users ?? []) as Array<{ email: string }>).map((u) => u.email);
+    expect(emails.some((e) => e.includes('broken-bytes') || e.includes('\ufffd'))).toBe(false);
   });
 
   test('valid UTF-8 beyond ASCII is taken as it is', async () => {
