@@ -396,11 +396,13 @@ export async function awaitDeviceKey(
         `the console refused the device sign-in (HTTP ${res.status}): ${consoleMessage(res.body, res.status)}`,
       );
     }
-    if (Date.now() + code.intervalS * 1000 > deadline) {
+    // One last poll at the deadline, then give up.
+    const left = deadline - Date.now();
+    if (left <= 0) {
       throw loginError('LOGIN_TIMEOUT', `the code ${code.userCode} expired before anyone signed in with it; nothing was saved`, [
         'Run the command again for a new code.',
       ]);
     }
-    await pause(code.intervalS * 1000, opts.signal);
+    await pause(Math.min(code.intervalS * 1000, left), opts.signal);
   }
 }

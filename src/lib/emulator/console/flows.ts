@@ -291,7 +291,8 @@ export class ConsoleFlows {
     return {
       deviceCode: rec.deviceCode,
       userCode,
-      expiresIn: { low: Math.round(this.ttlMs / 1000), high: 0, unsigned: false },
+      // Rounded up: a client that waits this long never gives up on a code that still works.
+      expiresIn: { low: Math.ceil(this.ttlMs / 1000), high: 0, unsigned: false },
       verificationUrl: `${base}/consoleauth/device`,
       accessKeyUrl: `${base}/consoleauth/deviceAccessKey`,
       interval: DEVICE_POLL_INTERVAL_S,
@@ -363,10 +364,9 @@ export class ConsoleFlows {
       this.forget(rec);
       throw new Refusal(403, 'ACCESS_DENIED', 'Denied', 'The sign-in was denied in the browser.');
     }
-    if (rec.expiresAt <= this.now()) {
-      this.forget(rec);
+    // Kept until pushed out (MAX_PENDING), so that the page can still say the code expired.
+    if (rec.expiresAt <= this.now())
       throw new Refusal(410, 'EXPIRED', 'Expired', `The code ${rec.userCode} expired before anyone signed in with it.`);
-    }
     throw new Refusal(401, 'AUTHORIZATION_PENDING', 'Pending', 'Nobody has entered the code yet.');
   }
 }
