@@ -141,7 +141,7 @@ describe('the browser flow', () => {
     });
     const refused = await visit(await catcher.next());
     expect(refused.status).toBe(404);
-    expect(refused.html).toMatch(/Unknown account[\s\S]*There is no account no-such-account here/);
+    expect(refused.html).toMatch(/Unknown account[\s\S]*There is no account <code>no-such-account<\/code> here/);
     await login.waitFor(/Waiting for you to sign in/);
     login.child.kill('SIGINT');
     const r = await login.done;
@@ -197,7 +197,7 @@ describe('the device flow', () => {
     expect(m[1]).toBe(`${origin()}/consoleauth/device`);
     const wrong = await submit(m[1] ?? '', { userCode: 'BBBB-BBBB' });
     expect(wrong.status).toBe(404);
-    expect(wrong.html).toMatch(/No sign-in is waiting for the code BBBB-BBBB/);
+    expect(wrong.html).toMatch(/No sign-in is waiting for the code <code>BBBB-BBBB<\/code>/);
     expect(wrong.html).toMatch(/aria-invalid="true"/);
     const choose = await submit(m[1] ?? '', { userCode: (m[2] ?? '').toLowerCase() });
     expect(choose.status).toBe(200);
@@ -225,7 +225,7 @@ describe('the device flow', () => {
       expect(r.stderr).toMatch(/the code [A-Z]{4}-[A-Z]{4} expired before anyone signed in with it/i);
       const late = await submit(m[1] ?? '', { userCode: m[2] ?? '' });
       expect(late.status).toBe(410);
-      expect(late.html).toContain(`The code ${m[2] ?? ''} has expired`);
+      expect(late.html).toContain(`The code <code>${m[2] ?? ''}</code> has expired`);
       expect(readFileSync(path, 'utf8')).toBe(before);
     } finally {
       await short.stop();

@@ -21,7 +21,11 @@ export interface ConsoleHost {
   readonly info: EmulatorInfo;
 }
 
-/** A refusal: the HTTP status, a short title for the page and the reason. */
+/**
+ * A refusal: the HTTP status, a short title for the page and the reason.
+ * `{{…}}` in the reason marks a value the page shows as code (JSON answers
+ * drop the marks).
+ */
 export class Refusal extends ApiError {
   constructor(
     status: number,
@@ -93,7 +97,7 @@ export function checkReturnUrl(given: string | null): URL {
   const port = Number(m?.[2]);
   if (!m || !url || url.protocol !== 'http:' || url.hostname !== m[1] || url.port !== String(port) || port < 1 || port > 65535) {
     return refuse(
-      'The console sends access keys only to http://localhost:<port>/… or http://127.0.0.1:<port>/… on this computer; this request asked for another address.',
+      `The console sends access keys only to {{http://localhost:<port>/…}} or {{http://127.0.0.1:<port>/…}} on this computer; this request asked for {{${given.slice(0, 100)}}}.`,
     );
   }
   if (url.username || url.password) return refuse('The return address must not carry a user name or password.');
@@ -135,7 +139,7 @@ export class ConsoleFlows {
         404,
         'NOT_FOUND',
         'Unknown account',
-        `There is no account ${accountId} here; this emulator serves account ${this.accountId}.`,
+        `There is no account {{${accountId}}} here; this emulator serves account {{${this.accountId}}}.`,
       );
     }
     return accountId;
@@ -148,7 +152,7 @@ export class ConsoleFlows {
       return this.host.store.transaction(() => this.iam('').identityProviderCrn(idp), { readOnly: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
-        throw new Refusal(404, 'NOT_FOUND', 'Unknown identity provider', `The account has no identity provider ${idp}.`);
+        throw new Refusal(404, 'NOT_FOUND', 'Unknown identity provider', `The account has no identity provider {{${idp}}}.`);
       }
       throw err;
     }
@@ -314,7 +318,7 @@ export class ConsoleFlows {
         404,
         'NOT_FOUND',
         'Unknown code',
-        `No sign-in is waiting for the code ${code || '(empty)'}. Check the code in your terminal.`,
+        `No sign-in is waiting for the code {{${code || '(empty)'}}}. Check the code in your terminal.`,
       );
     }
     if (rec.expiresAt <= this.now()) {
@@ -322,7 +326,7 @@ export class ConsoleFlows {
         410,
         'EXPIRED',
         'This code has expired',
-        `The code ${code} has expired. Run the sign-in command again for a new one.`,
+        `The code {{${code}}} has expired. Run the sign-in command again for a new one.`,
       );
     }
     return rec;

@@ -164,7 +164,7 @@ export class ConsoleSite {
       const message = known ? err.message : 'The emulator failed to handle this request.';
       if (!known) this.log?.(`internal error in the console pages: ${(err as Error).stack ?? String(err)}`);
       if (!res.headersSent) {
-        if (wantsJson) this.json(res, status, { code, message });
+        if (wantsJson) this.json(res, status, { code, message: message.replace(/\{\{|\}\}/g, '') });
         else {
           const title = err instanceof Refusal ? err.title : known ? 'Sign-in refused' : 'Something went wrong';
           const again = url.pathname.startsWith('/consoleauth/device')

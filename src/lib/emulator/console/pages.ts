@@ -9,7 +9,7 @@ export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** Text with `{{code}}` parts set in <code>; everything escaped. */
-function prose(text: string): string {
+export function prose(text: string): string {
   return escapeHtml(text).replace(/\{\{(.*?)\}\}/g, '<code>$1</code>');
 }
 
@@ -23,9 +23,10 @@ header span{font-weight:400;opacity:.85}
 main{max-width:36rem;margin:2rem auto;padding:1.5rem 1.75rem;background:#fff;border:1px solid var(--line);border-radius:8px}
 h1{font-size:1.45rem;margin:0 0 .75rem}
 p{margin:.5rem 0 1rem}
-code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em;background:#eef1f4;padding:.05em .3em;border-radius:3px;overflow-wrap:anywhere}
+code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.92em;background:#eef1f4;padding:.05em .3em;border-radius:3px;white-space:nowrap}
+@media (max-width:32rem){code{white-space:normal;overflow-wrap:anywhere}}
 fieldset{border:0;margin:0 0 1rem;padding:0}
-legend{font-weight:600;margin-bottom:.5rem}
+legend{font-weight:600;margin-bottom:.5rem;padding:0}
 .choice{display:flex;align-items:flex-start;gap:.6rem;border:1px solid var(--line);border-radius:6px;padding:.6rem .75rem;margin-bottom:.5rem}
 .choice:has(input:checked){border-color:var(--accent);background:#f0f6fd}
 .choice input{margin-top:.3rem;width:1.1rem;height:1.1rem;flex:none}
@@ -147,7 +148,7 @@ export function deviceCodePage(site: SiteInfo, p: { error?: string; typed?: stri
     'Sign in a device',
     `<p>Enter the code your terminal shows, to sign in the command line that asked for it.</p>
 <form method="post" action="/consoleauth/device">
-${p.error ? `<p id="code-error" class="error" role="alert">${escapeHtml(p.error)}</p>` : ''}
+${p.error ? `<p id="code-error" class="error" role="alert">${prose(p.error)}</p>` : ''}
 <label class="field" for="user-code">Code</label>
 <input type="text" class="code" id="user-code" name="userCode" value="${escapeHtml(p.typed ?? '')}" required autofocus autocomplete="off" autocapitalize="characters" spellcheck="false" maxlength="16" aria-describedby="${described}"${p.error ? ' aria-invalid="true"' : ''}>
 <p id="code-hint" class="hint">Eight letters, such as BCDF-GHJK; the dash is optional.</p>
@@ -184,6 +185,6 @@ export function errorPage(site: SiteInfo, title: string, message: string, next?:
   return layout(
     site,
     title,
-    `<p role="alert">${escapeHtml(message)}</p>${next ? `\n<p><a href="${escapeHtml(next.href)}">${escapeHtml(next.text)}</a></p>` : ''}`,
+    `<p role="alert">${prose(message)}</p>${next ? `\n<p><a href="${escapeHtml(next.href)}">${escapeHtml(next.text)}</a></p>` : ''}`,
   );
 }
