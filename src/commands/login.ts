@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../lib/cli/base-command.js';
-import { globalFlags } from '../lib/cli/flags.js';
+import { CALL_FLAGS, globalFlagsUsing } from '../lib/cli/flags.js';
 import type { IO } from '../lib/cli/io.js';
 import { startSpinner } from '../lib/cli/progress.js';
 import { clientFor, ioFor } from '../lib/cli/run-operation.js';
@@ -47,7 +47,7 @@ export default class Login extends BaseCommand {
       hidden: true,
     }),
     timeout: Flags.integer({ description: `Seconds to wait for the sign-in (default ${DEFAULT_LOGIN_TIMEOUT_S}).`, min: 1, hidden: true }),
-    ...globalFlags,
+    ...globalFlagsUsing(CALL_FLAGS),
   };
 
   async run(): Promise<void> {

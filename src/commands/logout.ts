@@ -1,5 +1,5 @@
 import { BaseCommand } from '../lib/cli/base-command.js';
-import { globalFlags } from '../lib/cli/flags.js';
+import { globalFlagsUsing } from '../lib/cli/flags.js';
 import { ioFor } from '../lib/cli/run-operation.js';
 import { configPaths, readIni, sectionName, setCredentials } from '../lib/core/config.js';
 
@@ -10,7 +10,7 @@ export default class Logout extends BaseCommand {
     'The key itself stays valid in the account until it is deleted: `cdpctl iam access-keys delete --access-key-id ID`.',
   ].join('\n\n');
   static examples = ['<%= config.bin %> logout', '<%= config.bin %> logout --profile emulator'];
-  static flags = { ...globalFlags };
+  static flags = globalFlagsUsing(['profile', 'color']);
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Logout);

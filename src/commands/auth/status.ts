@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
-import { globalFlags } from '../../lib/cli/flags.js';
+import { CALL_FLAGS, globalFlagsUsing } from '../../lib/cli/flags.js';
 import { clientFor, ioFor } from '../../lib/cli/run-operation.js';
 import { toCdpError } from '../../lib/cli/report.js';
 import { ExitCode } from '../../lib/core/errors.js';
@@ -27,7 +27,7 @@ export default class AuthStatus extends BaseCommand {
     '<%= config.bin %> auth status --output json',
   ];
   static flags = {
-    ...globalFlags,
+    ...globalFlagsUsing(CALL_FLAGS),
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.', helpGroup: 'GLOBAL' }),
   };
 
@@ -55,8 +55,10 @@ export default class AuthStatus extends BaseCommand {
     } finally {
       client.close();
     }
-    if (flags.output === 'json') await io.write(JSON.stringify(status, null, 2) + '\n');
-    else await io.write(describe(status, io.colorOn('out'), this.config.bin));
+    if (flags.output === 'json') {
+      const { profile, endpoint, accessKey, identity, keyWorks, error } = status;
+      await io.write(JSON.stringify({ profile, endpoint, accessKey, identity, keyWorks, error }, null, 2) + '\n');
+    } else await io.write(describe(status, io.colorOn('out'), this.config.bin));
     if (exit !== ExitCode.ok) process.exitCode = exit;
   }
 }
