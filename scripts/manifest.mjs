@@ -16,6 +16,7 @@ const rcPath = join(root, '.oclifrc.json');
 const rc = JSON.parse(readFileSync(rcPath, 'utf8'));
 const topics = {
   api: { description: 'Call any operation with a raw request document.' },
+  auth: { description: 'Sign-in state of a profile: who its key signs as, and whether it works.' },
   configure: { description: 'Credential profiles, in the files the official CLI uses.' },
   emulator: { description: 'A local control plane for trying and testing cdpctl offline.' },
 };

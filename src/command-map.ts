@@ -6,6 +6,7 @@
  */
 import type { Command } from '@oclif/core';
 import Api from './commands/api.js';
+import AuthStatus from './commands/auth/status.js';
 import Configure from './commands/configure/index.js';
 import ConfigureGet from './commands/configure/get.js';
 import ConfigureList from './commands/configure/list.js';
@@ -14,11 +15,14 @@ import EmulatorReset from './commands/emulator/reset.js';
 import EmulatorStart from './commands/emulator/start.js';
 import EmulatorStatus from './commands/emulator/status.js';
 import EmulatorStop from './commands/emulator/stop.js';
+import Login from './commands/login.js';
+import Logout from './commands/logout.js';
 import { describedOperationCommand, oclifId, operationCommand } from './lib/cli/operation-command.js';
 import { loadAllServices } from './lib/model/index.js';
 
 const HANDWRITTEN: Record<string, Command.Class> = {
   api: Api,
+  'auth:status': AuthStatus,
   configure: Configure,
   'configure:get': ConfigureGet,
   'configure:list': ConfigureList,
@@ -27,6 +31,8 @@ const HANDWRITTEN: Record<string, Command.Class> = {
   'emulator:start': EmulatorStart,
   'emulator:status': EmulatorStatus,
   'emulator:stop': EmulatorStop,
+  login: Login,
+  logout: Logout,
 };
 
 async function describeAll(): Promise<Record<string, Command.Class>> {

@@ -2,7 +2,7 @@
  * Test helpers that use cdpctl the way a user does: spawn bin/run.js in a
  * temporary HOME, and start emulators through `cdpctl emulator start`.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,27 +41,72 @@ export function baseEnv(home: string): Record<string, string> {
 }
 
 export function run(args: readonly string[], opts: RunOptions & { home: string }): Promise<RunResult> {
-  return new Promise((resolvePromise, reject) => {
-    const env = { ...baseEnv(opts.home), ...opts.env };
-    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
-    const child = spawn(process.execPath, [BIN, ...args], {
-      env: env as NodeJS.ProcessEnv,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      cwd: opts.cwd,
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return start(args, opts).done;
+}
+
+/** A cdpctl run in progress: its output so far, signals to send, and its result. */
+export interface Running {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly stdout: () => string;
+  readonly stderr: () => string;
+  /** Resolves once stdout or stderr matches. */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  readonly done: Promise<RunResult>;
+}
+
+export function start(args: readonly string[], opts: RunOptions & { home: string }): Running {
+  const env = { ...baseEnv(opts.home), ...opts.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: env as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    cwd: opts.cwd,
+  });
+  let stdout = '';
+  let stderr = '';
+  const watchers = new Set<() => void>();
+  child.stdout.on('data', (c: Buffer) => {
+    stdout += c.toString();
+    watchers.forEach((w) => w());
+  });
+  child.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+    watchers.forEach((w) => w());
+  });
+  const done = new Promise<RunResult>((resolvePromise, reject) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      watchers.forEach((w) => w());
       resolvePromise({ code: code ?? (signal ? 128 : 1), stdout, stderr });
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(opts.input ?? '');
   });
+  let exited = false;
+  void done.then(() => (exited = true));
+  child.stdin.on('error', () => undefined);
+  child.stdin.end(opts.input ?? '');
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    done,
+    waitFor: (pattern) =>
+      new Promise((resolvePromise, reject) => {
+        const check = (): void => {
+          const m = pattern.exec(stdout) ?? pattern.exec(stderr);
+          if (m) {
+            watchers.delete(check);
+            resolvePromise(m);
+          } else if (exited || child.exitCode !== null) {
+            watchers.delete(check);
+            reject(new Error(`cdpctl ended before printing ${String(pattern)}:\n${stdout}${stderr}`));
+          }
+        };
+        watchers.add(check);
+        check();
+      }),
+  };
 }
 
 export function tempHome(prefix = 'cdpctl-test-'): string {

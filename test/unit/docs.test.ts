@@ -64,7 +64,7 @@ describe('docs/commands.md', () => {
   });
 
   test("holds cdpctl's own commands and the global flags", () => {
-    for (const id of ['api', 'configure', 'configure set', 'emulator start', 'emulator stop'])
+    for (const id of ['api', 'configure', 'configure set', 'emulator start', 'emulator stop', 'login', 'logout', 'auth status'])
       expect(generated).toContain(`### \`cdpctl ${id}\``);
     for (const flag of ['--profile', '--output', '--query', '--no-input', '--color', '--max-items', '--wait'])
       expect(generated).toContain(`\`${flag}\``);

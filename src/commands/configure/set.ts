@@ -13,6 +13,10 @@ export const KNOWN_KEYS = [
   'endpoint_url',
   'form_factor',
   'output',
+  'account_id',
+  'identity_provider',
+  'login_url',
+  'device_login_url',
 ];
 
 export default class ConfigureSet extends BaseCommand {

@@ -82,3 +82,27 @@ export function operationExamples(op: Operation): string[] {
 export const emulatorDataDirFlag = Flags.string({
   description: 'Data directory of the emulator (default ~/.cdpctl/emulator, or $CDPCTL_EMULATOR_DIR).',
 });
+
+/** What a command that makes signed calls of its own uses (login's check, auth status). */
+export const CALL_FLAGS = [
+  'profile',
+  'cdp-region',
+  'endpoint-url',
+  'debug',
+  'no-verify-tls',
+  'ca-bundle',
+  'cli-read-timeout',
+  'cli-connect-timeout',
+  'color',
+] as const;
+
+/**
+ * The global flags for a hand-written command that uses only some of them:
+ * all are accepted (a global flag may come before any command), the others
+ * are left out of its help.
+ */
+export function globalFlagsUsing(used: readonly string[]): FlagInput {
+  const out: FlagInput = {};
+  for (const [name, flag] of Object.entries(globalFlags)) out[name] = used.includes(name) ? flag : { ...flag, hidden: true };
+  return out;
+}

@@ -43,3 +43,23 @@ export class Progress {
     if (this.spinner && this.started) this.spinner.stop('stopped');
   }
 }
+
+/**
+ * A spinner with a message on stderr while something is awaited (oclif's
+ * ux.action) on a terminal; elsewhere the message is written once. The
+ * returned function stops it with a closing word ("done", "cancelled").
+ */
+export async function startSpinner(io: IO, message: string): Promise<(result: string) => void> {
+  if (!io.stderrIsTTY) {
+    io.info(`${message}…`);
+    return () => undefined;
+  }
+  const { ux } = await import('@oclif/core');
+  ux.action.start(message);
+  let stopped = false;
+  return (result) => {
+    if (stopped) return;
+    stopped = true;
+    ux.action.stop(result);
+  };
+}

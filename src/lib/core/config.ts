@@ -195,3 +195,18 @@ export async function setValue(profile: string, key: string, value: string, env:
   });
   return path;
 }
+
+/**
+ * Writes a profile's access key to the credentials file in one locked,
+ * atomic rewrite (other profiles and keys stay; mode 0600), as `cdp login`
+ * saves what the console sends and `cdp logout` blanks it. Newlines of a PEM
+ * key are written as the two characters `\n`. Returns the file's path.
+ */
+export async function setCredentials(profile: string, accessKeyId: string, privateKey: string, env: Env = process.env): Promise<string> {
+  const path = configPaths(env).credentials;
+  await updateIni(path, (data) => {
+    const name = sectionName(profile, 'credentials');
+    data[name] = { ...(data[name] ?? {}), cdp_access_key_id: accessKeyId, cdp_private_key: privateKey.replace(/[\r\n]+/g, '\\n') };
+  });
+  return path;
+}

@@ -24,6 +24,8 @@ export interface HttpOptions {
 }
 
 export interface HttpRequest {
+  /** POST unless said otherwise (every API operation is a POST; the console's device login also GETs). */
+  readonly method?: 'GET' | 'POST';
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
   /** The body, or a function that opens a fresh stream for every attempt. */
@@ -114,7 +116,7 @@ export class HttpClient {
       const headers = { ...req.headers, ...(req.sign ? req.sign() : {}) };
       if (debug) {
         const shown = Object.entries(headers).map(([k, v]) => `${k}: ${REDACTED_HEADERS.has(k.toLowerCase()) ? '<redacted>' : v}`);
-        debug(`> POST ${req.url.href} (attempt ${attempt})`);
+        debug(`> ${req.method ?? 'POST'} ${req.url.href} (attempt ${attempt})`);
         for (const h of shown) debug(`>   ${h}`);
         if (req.debugBody !== undefined) debug(`>   body: ${req.debugBody}`);
       }
@@ -168,7 +170,7 @@ export class HttpClient {
       };
       const r: ClientRequest = mod.request({
         ...this.target(req.url, viaProxy),
-        method: 'POST',
+        method: req.method ?? 'POST',
         agent,
         headers: {
           ...headers,

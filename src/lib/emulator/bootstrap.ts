@@ -1,8 +1,9 @@
 /**
  * First start: an account, an account-admin user and an Ed25519 access key.
  * Every start: the profile `emulator` in the user's credentials and config
- * files points at this server with a working key; other profiles are left
- * as they are.
+ * files points at this server with a working key, and names the account and
+ * the console sign-in addresses for `login`; other profiles are left as they
+ * are.
  */
 import { readIni, sectionName, updateIni, configPaths, type Env } from '../core/config.js';
 import { crn, uuid } from './ids.js';
@@ -85,7 +86,15 @@ export async function bootstrap(emu: Emulator, env: Env = process.env): Promise<
   }
   await updateIni(paths.config, (data) => {
     const name = sectionName(PROFILE, 'config');
-    data[name] = { ...(data[name] ?? {}), cdp_endpoint_url: `http://localhost:${emu.port}/`, cdp_region: emu.region };
+    data[name] = {
+      ...(data[name] ?? {}),
+      cdp_endpoint_url: `http://localhost:${emu.port}/`,
+      cdp_region: emu.region,
+      // `cdp login` / `cdpctl login --profile emulator` sign in on the emulator's own console pages.
+      account_id: emu.account,
+      login_url: `http://localhost:${emu.port}/consoleauth/login`,
+      device_login_url: `http://localhost:${emu.port}/consoleauth/deviceAuthorization`,
+    };
   });
   return { accountId, adminCrn, keyCreated };
 }

@@ -17,6 +17,7 @@ import { ApiError, forbidden, invalid, notFound } from './errors.js';
 import { SERVICE_MODULES } from './services/index.js';
 import { Store } from './store.js';
 import type { Caller, Doc, EmulatorInfo, Handler, RequestContext } from './types.js';
+import type { ConsoleSite } from './console/index.js';
 
 export interface FaultSettings {
   /** Fraction (0..1) of API requests answered with a fault instead. */
@@ -41,6 +42,8 @@ export interface EmulatorOptions {
   /** Largest JSON body accepted, in bytes. */
   readonly maxBodyBytes?: number;
   readonly log?: (line: string) => void;
+  /** How long a console sign-in page or device code stays usable (console/; default 10 minutes). */
+  readonly consoleTtlMs?: number;
 }
 
 interface Route {
@@ -212,6 +215,7 @@ export class Emulator {
       if (!LOOPBACK_HOSTS.has(host)) throw new ApiError(403, 'PERMISSION_DENIED', 'requests must address a loopback host name');
       const url = { pathname: pathOf(req.url ?? '/') };
       if (url.pathname.startsWith('/_emulator/')) return await this.admin(req, res, url.pathname);
+      if (url.pathname.startsWith('/consoleauth/')) return await this.consolePages(req, res);
       route = this.routes.get(url.pathname);
       if (!route) throw notFound(`no operation at ${url.pathname.slice(0, 200)}`);
       if (req.method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method ?? ''} is not allowed; operations are POST`);
@@ -304,6 +308,14 @@ export class Emulator {
       rmSync(path, { force: true });
       throw err;
     }
+  }
+
+  /** The console's sign-in pages (console/), loaded on first use. */
+  private consoleSite?: Promise<ConsoleSite>;
+
+  private async consolePages(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.consoleSite ??= import('./console/index.js').then((m) => new m.ConsoleSite(this, this.opts.consoleTtlMs, this.opts.log));
+    await (await this.consoleSite).handle(req, res);
   }
 
   private async admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

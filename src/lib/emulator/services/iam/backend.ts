@@ -746,6 +746,19 @@ export class IamBackend {
     return { accessKey: this.keyOut(rec), privateKey: issued.privateKey };
   }
 
+  /**
+   * A sign-in through the console (console/ serves the pages): the user must
+   * be active; the sign-in time is recorded and, as the real console does
+   * for `cdp login`, a new access key is made for the user.
+   */
+  consoleSignIn(userRef: string): { user: UserRecord; accessKey: Doc; privateKey: string } {
+    const u = this.user(userRef);
+    if (u.status !== 'ACTIVE') throw forbidden(`${u.email || u.userId} cannot sign in: the user is ${u.status}`);
+    u.lastInteractiveLogin = this.now();
+    this.putUser(u);
+    return { user: u, ...this.createAccessKey(u.crn, undefined) };
+  }
+
   accessKey(ref: string): AccessKeyRecord {
     const rec = isCrn(ref) ? this.byCrn<AccessKeyRecord>(ref, KIND.accessKey) : this.store.get<AccessKeyRecord>(KIND.accessKey, ref);
     if (!rec) throw notFound(`access key ${ref} not found`);

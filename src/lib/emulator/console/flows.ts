@@ -1,0 +1,376 @@
+/**
+ * The console's sign-in rules, apart from HTTP and HTML: which sign-ins and
+ * device codes are pending, what is refused, and the access key each
+ * sign-in makes through the iam backend. Pending sign-ins live in memory
+ * (they hold private keys until collected) and expire in real time, whatever
+ * the emulator's time scale: a person is at the browser.
+ */
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { ApiError } from '../errors.js';
+import { isCrn } from '../ids.js';
+import { IamBackend } from '../services/iam/backend.js';
+import { KIND, type UserRecord } from '../services/iam/records.js';
+import type { Store } from '../store.js';
+import type { Doc, EmulatorInfo } from '../types.js';
+
+/** What the console needs of the emulator. */
+export interface ConsoleHost {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly info: EmulatorInfo;
+}
+
+/**
+ * A refusal: the HTTP status, a short title for the page and the reason.
+ * `{{…}}` in the reason marks a value the page shows as code (JSON answers
+ * drop the marks).
+ */
+export class Refusal extends ApiError {
+  constructor(
+    status: number,
+    code: string,
+    readonly title: string,
+    message: string,
+  ) {
+    super(status, code, message);
+  }
+}
+
+/** How long a sign-in page or a device code stays usable. */
+export const DEFAULT_TTL_MS = 10 * 60_000;
+/** Seconds the CLI should wait between polls of the access key address. */
+export const DEVICE_POLL_INTERVAL_S = 1;
+/** Most pending sign-ins kept; the oldest go first. */
+const MAX_PENDING = 1000;
+/** Users listed on a page; beyond that the page asks for an email, user ID or CRN. */
+export const LISTED_USERS = 100;
+
+export interface SignInRequest {
+  readonly id: string;
+  readonly accountId: string;
+  readonly idpCrn?: string;
+  readonly returnUrl: URL;
+  readonly expiresAt: number;
+}
+
+export interface DeviceSignIn {
+  readonly deviceCode: string;
+  /** As shown: XXXX-XXXX. */
+  readonly userCode: string;
+  readonly clientId: string;
+  readonly accountId: string;
+  readonly idpCrn?: string;
+  readonly expiresAt: number;
+  state: 'pending' | 'approved' | 'denied';
+  userCrn?: string;
+  key?: { accessKeyId: string; privateKey: string };
+}
+
+/** Consonants only (no words, no 0/O or 1/I look-alikes), as RFC 8628 advises for user codes. */
+const CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
+
+/** A user code as typed: any case, with or without the dash or spaces. */
+export function normalizeUserCode(typed: string): string {
+  const plain = typed.toUpperCase().replace(/[\s-]/g, '');
+  return plain.length === 8 ? `${plain.slice(0, 4)}-${plain.slice(4)}` : plain;
+}
+
+/**
+ * Where the console may send a key: `http://localhost:<port>/…` or
+ * `http://127.0.0.1:<port>/…` and nowhere else, so that the emulator can
+ * never be used to hand a key to another host. Checked on the text as given
+ * and on the parsed URL (which would quietly turn `127.1` into `127.0.0.1`).
+ */
+export function checkReturnUrl(given: string | null): URL {
+  const refuse = (why: string): never => {
+    throw new Refusal(400, 'INVALID_ARGUMENT', 'This return address is not allowed', why);
+  };
+  if (!given) return refuse('The sign-in request names no returnUrl to send the access key to.');
+  const m = /^http:\/\/(localhost|127\.0\.0\.1):([0-9]{1,5})\//.exec(given);
+  let url: URL | undefined;
+  try {
+    url = new URL(given);
+  } catch {
+    url = undefined;
+  }
+  const port = Number(m?.[2]);
+  if (!m || !url || url.protocol !== 'http:' || url.hostname !== m[1] || url.port !== String(port) || port < 1 || port > 65535) {
+    return refuse(
+      `The console sends access keys only to {{http://localhost:<port>/…}} or {{http://127.0.0.1:<port>/…}} on this computer; this request asked for {{${given.slice(0, 100)}}}.`,
+    );
+  }
+  if (url.username || url.password) return refuse('The return address must not carry a user name or password.');
+  return url;
+}
+
+const token = (bytes: number): string => randomBytes(bytes).toString('base64url');
+
+export class ConsoleFlows {
+  private readonly signIns = new Map<string, SignInRequest>();
+  private readonly devices = new Map<string, DeviceSignIn>();
+  /** User code -> device code. */
+  private readonly byUserCode = new Map<string, string>();
+
+  constructor(
+    private readonly host: ConsoleHost,
+    readonly ttlMs: number = DEFAULT_TTL_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private get accountId(): string {
+    return this.host.info.accountId;
+  }
+
+  /** The backend as the given user (console sign-ins act on the user's own behalf). */
+  private iam(actorCrn: string): IamBackend {
+    return new IamBackend({
+      store: this.host.store,
+      clock: this.host.clock.frozen(),
+      info: this.host.info,
+      caller: { accountId: this.accountId, actorCrn, kind: 'user' },
+    });
+  }
+
+  private checkAccount(accountId: string | null): string {
+    if (!accountId) throw new Refusal(400, 'INVALID_ARGUMENT', 'No account named', 'The sign-in request names no accountId.');
+    if (accountId !== this.accountId) {
+      throw new Refusal(
+        404,
+        'NOT_FOUND',
+        'Unknown account',
+        `There is no account {{${accountId}}} here; this emulator serves account {{${this.accountId}}}.`,
+      );
+    }
+    return accountId;
+  }
+
+  /** The identity provider's CRN, or undefined when none is named. */
+  private identityProvider(idp: string | null): string | undefined {
+    if (!idp) return undefined;
+    try {
+      return this.host.store.transaction(() => this.iam('').identityProviderCrn(idp), { readOnly: true });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) {
+        throw new Refusal(404, 'NOT_FOUND', 'Unknown identity provider', `The account has no identity provider {{${idp}}}.`);
+      }
+      throw err;
+    }
+  }
+
+  private static trim<T>(map: Map<string, T>): void {
+    while (map.size >= MAX_PENDING) map.delete(map.keys().next().value ?? '');
+  }
+
+  /** Active users who may sign in (of the identity provider, when one is named): admins first, then by email. */
+  users(idpCrn?: string): { listed: UserRecord[]; total: number } {
+    const all = this.host.store
+      .list<UserRecord>(KIND.user)
+      .map((r) => r.doc)
+      .filter((u) => u.status === 'ACTIVE' && (!idpCrn || u.identityProviderCrn === idpCrn))
+      .sort((a, b) => Number(b.accountAdmin) - Number(a.accountAdmin) || a.email.localeCompare(b.email));
+    return { listed: all.slice(0, LISTED_USERS), total: all.length };
+  }
+
+  /** A user by CRN, user ID or email, who must be active and of the provider when one was named. */
+  private chosenUser(ref: string | null, idpCrn?: string): UserRecord {
+    const wanted = (ref ?? '').trim();
+    if (!wanted) throw new Refusal(400, 'INVALID_ARGUMENT', 'No user chosen', 'Choose the user to sign in as.');
+    const store = this.host.store;
+    let user: UserRecord | undefined;
+    if (isCrn(wanted)) {
+      const found = store.getByCrn<UserRecord>(wanted);
+      user = found?.kind === KIND.user ? found.doc : undefined;
+    } else {
+      user =
+        store.get<UserRecord>(KIND.user, wanted) ??
+        store
+          .list<UserRecord>(KIND.user)
+          .map((r) => r.doc)
+          .find((u) => u.email.toLowerCase() === wanted.toLowerCase());
+    }
+    if (!user || (idpCrn && user.identityProviderCrn !== idpCrn)) {
+      throw new Refusal(
+        404,
+        'NOT_FOUND',
+        'Unknown user',
+        `The account has no user ${wanted}${idpCrn ? ' at this identity provider' : ''}.`,
+      );
+    }
+    if (user.status !== 'ACTIVE') {
+      throw new Refusal(403, 'PERMISSION_DENIED', 'This user cannot sign in', `${user.email} cannot sign in: the user is ${user.status}.`);
+    }
+    return user;
+  }
+
+  /** A new access key for the user, made in one transaction. */
+  private issueKey(user: UserRecord): { accessKeyId: string; privateKey: string } {
+    const out = this.host.store.transaction(() => this.iam(user.crn).consoleSignIn(user.crn));
+    return { accessKeyId: String((out.accessKey as Doc).accessKeyId), privateKey: out.privateKey };
+  }
+
+  // ---------------------------------------------------------------- browser flow
+
+  /** Opens a sign-in from the login page's query; refused for another account, provider or return address. */
+  beginSignIn(q: URLSearchParams): SignInRequest {
+    const accountId = this.checkAccount(q.get('accountId'));
+    const idpCrn = this.identityProvider(q.get('idp'));
+    const returnUrl = checkReturnUrl(q.get('returnUrl'));
+    ConsoleFlows.trim(this.signIns);
+    const req: SignInRequest = { id: token(24), accountId, idpCrn, returnUrl, expiresAt: this.now() + this.ttlMs };
+    this.signIns.set(req.id, req);
+    return req;
+  }
+
+  private takeSignIn(id: string | null): SignInRequest {
+    const req = id ? this.signIns.get(id) : undefined;
+    if (!req) {
+      throw new Refusal(
+        404,
+        'NOT_FOUND',
+        'This sign-in is not pending',
+        'Start again from your terminal: this sign-in was used already or never began.',
+      );
+    }
+    this.signIns.delete(req.id);
+    if (req.expiresAt <= this.now()) {
+      throw new Refusal(410, 'EXPIRED', 'This sign-in has expired', 'The page was open too long. Start again from your terminal.');
+    }
+    return req;
+  }
+
+  /** The form's answer: a new key for the chosen user, sent to the return address. */
+  completeSignIn(id: string | null, userRef: string | null): { location: URL; user: UserRecord } {
+    const req = this.takeSignIn(id);
+    let user: UserRecord;
+    try {
+      user = this.chosenUser(userRef, req.idpCrn);
+    } catch (err) {
+      // A wrong choice may be corrected: the sign-in stays open.
+      this.signIns.set(req.id, req);
+      throw err;
+    }
+    const key = this.issueKey(user);
+    const location = new URL(req.returnUrl.href);
+    location.searchParams.set('accessKeyId', key.accessKeyId);
+    location.searchParams.set('privateKey', key.privateKey);
+    return { location, user };
+  }
+
+  /** Cancel: the return address hears `error`, and no key is made. */
+  cancelSignIn(id: string | null): URL {
+    const req = this.takeSignIn(id);
+    const location = new URL(req.returnUrl.href);
+    location.searchParams.set('error', 'access_denied: the sign-in was cancelled in the browser');
+    return location;
+  }
+
+  // ---------------------------------------------------------------- device flow
+
+  /** The device authorization's JSON answer, with a new code pair. */
+  authorizeDevice(q: URLSearchParams): Doc {
+    const accountId = this.checkAccount(q.get('accountId'));
+    const idpCrn = this.identityProvider(q.get('idp'));
+    const clientId = q.get('clientId');
+    if (!clientId) throw new Refusal(400, 'INVALID_ARGUMENT', 'No client', 'The device sign-in request names no clientId.');
+    ConsoleFlows.trim(this.devices);
+    let userCode: string;
+    do {
+      let plain = '';
+      for (let i = 0; i < 8; i++) plain += CODE_ALPHABET[randomInt(CODE_ALPHABET.length)];
+      userCode = normalizeUserCode(plain);
+    } while (this.byUserCode.has(userCode));
+    const rec: DeviceSignIn = {
+      deviceCode: token(32),
+      userCode,
+      clientId,
+      accountId,
+      idpCrn,
+      expiresAt: this.now() + this.ttlMs,
+      state: 'pending',
+    };
+    this.devices.set(rec.deviceCode, rec);
+    this.byUserCode.set(userCode, rec.deviceCode);
+    const base = this.host.info.baseUrl;
+    return {
+      deviceCode: rec.deviceCode,
+      userCode,
+      // Rounded up: a client that waits this long never gives up on a code that still works.
+      expiresIn: { low: Math.ceil(this.ttlMs / 1000), high: 0, unsigned: false },
+      verificationUrl: `${base}/consoleauth/device`,
+      accessKeyUrl: `${base}/consoleauth/deviceAccessKey`,
+      interval: DEVICE_POLL_INTERVAL_S,
+    };
+  }
+
+  private forget(rec: DeviceSignIn): void {
+    this.devices.delete(rec.deviceCode);
+    this.byUserCode.delete(rec.userCode);
+  }
+
+  /** The pending device sign-in a typed code names; refused when unknown, expired or already answered. */
+  deviceByUserCode(typed: string | null): DeviceSignIn {
+    const code = normalizeUserCode(typed ?? '');
+    const deviceCode = code ? this.byUserCode.get(code) : undefined;
+    const rec = deviceCode ? this.devices.get(deviceCode) : undefined;
+    if (!rec || rec.state !== 'pending') {
+      throw new Refusal(
+        404,
+        'NOT_FOUND',
+        'Unknown code',
+        `No sign-in is waiting for the code {{${code || '(empty)'}}}. Check the code in your terminal.`,
+      );
+    }
+    if (rec.expiresAt <= this.now()) {
+      throw new Refusal(
+        410,
+        'EXPIRED',
+        'This code has expired',
+        `The code {{${code}}} has expired. Run the sign-in command again for a new one.`,
+      );
+    }
+    return rec;
+  }
+
+  /** The user approved the code as the chosen user: the key waits for the CLI to collect it. */
+  approveDevice(typed: string | null, userRef: string | null): { rec: DeviceSignIn; user: UserRecord } {
+    const rec = this.deviceByUserCode(typed);
+    const user = this.chosenUser(userRef, rec.idpCrn);
+    rec.key = this.issueKey(user);
+    rec.userCrn = user.crn;
+    rec.state = 'approved';
+    return { rec, user };
+  }
+
+  denyDevice(typed: string | null): DeviceSignIn {
+    const rec = this.deviceByUserCode(typed);
+    rec.state = 'denied';
+    return rec;
+  }
+
+  /**
+   * The CLI's poll (form fields clientId, deviceCode, userCode): 401 while
+   * pending, the key once approved (then forgotten), 403 when denied or for
+   * another client, 410 once expired, 404 for a code never issued.
+   */
+  collectDeviceKey(form: URLSearchParams): Doc {
+    const deviceCode = form.get('deviceCode');
+    const rec = deviceCode ? this.devices.get(deviceCode) : undefined;
+    if (!rec) throw new Refusal(404, 'NOT_FOUND', 'Unknown device code', 'No device sign-in has this device code.');
+    if (form.get('clientId') !== rec.clientId || normalizeUserCode(form.get('userCode') ?? '') !== rec.userCode) {
+      throw new Refusal(403, 'PERMISSION_DENIED', 'Wrong client', 'The client ID or user code does not match this device code.');
+    }
+    if (rec.state === 'approved' && rec.key) {
+      this.forget(rec);
+      return { ...rec.key };
+    }
+    if (rec.state === 'denied') {
+      this.forget(rec);
+      throw new Refusal(403, 'ACCESS_DENIED', 'Denied', 'The sign-in was denied in the browser.');
+    }
+    // Kept until pushed out (MAX_PENDING), so that the page can still say the code expired.
+    if (rec.expiresAt <= this.now())
+      throw new Refusal(410, 'EXPIRED', 'Expired', `The code ${rec.userCode} expired before anyone signed in with it.`);
+    throw new Refusal(401, 'AUTHORIZATION_PENDING', 'Pending', 'Nobody has entered the code yet.');
+  }
+}

@@ -1,0 +1,188 @@
+/**
+ * The console's sign-in site under /consoleauth/, as `cdp login` and
+ * `cdpctl login` reach it through the `emulator` profile's `login_url` and
+ * `device_login_url`:
+ *
+ *   GET  /consoleauth/login?accountId&idp&returnUrl   the login page
+ *   POST /consoleauth/login                           sign in (or cancel): 303 to returnUrl
+ *   GET  /consoleauth/deviceAuthorization?accountId&idp&clientId   JSON: a device code
+ *   GET  /consoleauth/device                          the page to enter the code
+ *   POST /consoleauth/device                          the code: choose the user
+ *   POST /consoleauth/device/approve                  approve (or deny) the device
+ *   POST /consoleauth/deviceAccessKey                 the CLI's poll: JSON
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from '../errors.js';
+import { ConsoleFlows, Refusal, type ConsoleHost } from './flows.js';
+import { deviceCodePage, deviceDonePage, deviceUserPage, errorPage, loginPage, type SiteInfo } from './pages.js';
+
+const FORM_LIMIT = 64 * 1024;
+
+/** Pages allow nothing from elsewhere; forms post here and may be sent on to the loopback return address. */
+const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'",
+};
+
+function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    return Promise.reject(new Refusal(415, 'INVALID_ARGUMENT', 'Not a form', 'Expected a form post (application/x-www-form-urlencoded).'));
+  }
+  return new Promise<URLSearchParams>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > FORM_LIMIT) {
+        reject(new Refusal(413, 'PAYLOAD_TOO_LARGE', 'Too large', 'The form is larger than the console accepts.'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
+    req.on('error', reject);
+  });
+}
+
+export class ConsoleSite {
+  readonly flows: ConsoleFlows;
+
+  constructor(
+    private readonly host: ConsoleHost,
+    ttlMs?: number,
+    private readonly log?: (line: string) => void,
+  ) {
+    this.flows = new ConsoleFlows(host, ttlMs);
+  }
+
+  private get site(): SiteInfo {
+    return { baseUrl: this.host.info.baseUrl, accountId: this.host.info.accountId };
+  }
+
+  private page(res: ServerResponse, status: number, html: string): void {
+    res.writeHead(status, { ...PAGE_HEADERS, 'content-length': Buffer.byteLength(html) });
+    res.end(html);
+  }
+
+  private json(res: ServerResponse, status: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  }
+
+  private redirect(res: ServerResponse, location: URL): void {
+    res.writeHead(303, { location: location.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': 0 });
+    res.end();
+  }
+
+  /** A form post must come from this site's own pages (or from no page at all), never from another origin. */
+  private checkOrigin(req: IncomingMessage): void {
+    const origin = req.headers.origin;
+    if (origin === undefined || origin === 'null') return;
+    const host = req.headers.host ?? '';
+    if (origin !== `http://${host}`) {
+      throw new Refusal(403, 'PERMISSION_DENIED', 'Not allowed', 'Sign-in forms may only be sent from the console’s own pages.');
+    }
+  }
+
+  /** Serves one request under /consoleauth/; never throws. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const route = `${req.method ?? ''} ${url.pathname.replace(/\/+$/, '')}`;
+    const wantsJson = url.pathname === '/consoleauth/deviceAuthorization' || url.pathname === '/consoleauth/deviceAccessKey';
+    try {
+      switch (route) {
+        case 'GET /consoleauth/login': {
+          const sr = this.flows.beginSignIn(url.searchParams);
+          const { listed, total } = this.flows.users(sr.idpCrn);
+          return this.page(
+            res,
+            200,
+            loginPage(this.site, {
+              requestId: sr.id,
+              returnHost: sr.returnUrl.host,
+              idp: url.searchParams.get('idp') ?? undefined,
+              users: listed,
+              total,
+            }),
+          );
+        }
+        case 'POST /consoleauth/login': {
+          this.checkOrigin(req);
+          const form = await readForm(req);
+          if (form.get('action') === 'cancel') return this.redirect(res, this.flows.cancelSignIn(form.get('request')));
+          const user = form.get('otherUser')?.trim() || form.get('user');
+          return this.redirect(res, this.flows.completeSignIn(form.get('request'), user).location);
+        }
+        case 'GET /consoleauth/deviceAuthorization':
+          return this.json(res, 200, this.flows.authorizeDevice(url.searchParams));
+        case 'POST /consoleauth/deviceAccessKey':
+          return this.json(res, 200, this.flows.collectDeviceKey(await readForm(req)));
+        case 'GET /consoleauth/device':
+          return this.page(res, 200, deviceCodePage(this.site));
+        case 'POST /consoleauth/device': {
+          this.checkOrigin(req);
+          const form = await readForm(req);
+          const typed = form.get('userCode') ?? '';
+          let rec;
+          try {
+            rec = this.flows.deviceByUserCode(typed);
+          } catch (err) {
+            // A mistyped or stale code: the same page again, saying why.
+            if (!(err instanceof Refusal)) throw err;
+            return this.page(res, err.status, deviceCodePage(this.site, { error: err.message, typed }));
+          }
+          const { listed, total } = this.flows.users(rec.idpCrn);
+          return this.page(res, 200, deviceUserPage(this.site, { userCode: rec.userCode, users: listed, total }));
+        }
+        case 'POST /consoleauth/device/approve': {
+          this.checkOrigin(req);
+          const form = await readForm(req);
+          if (form.get('action') === 'deny') {
+            this.flows.denyDevice(form.get('userCode'));
+            return this.page(res, 200, deviceDonePage(this.site, { approved: false }));
+          }
+          const { user } = this.flows.approveDevice(form.get('userCode'), form.get('otherUser')?.trim() || form.get('user'));
+          return this.page(res, 200, deviceDonePage(this.site, { approved: true, who: user.email }));
+        }
+        default: {
+          const known = isKnownPath(url.pathname);
+          throw known
+            ? new Refusal(405, 'METHOD_NOT_ALLOWED', 'Not allowed', `${req.method ?? ''} is not allowed at ${url.pathname}.`)
+            : new Refusal(404, 'NOT_FOUND', 'Not found', `There is no page at ${url.pathname.slice(0, 200)}.`);
+        }
+      }
+    } catch (err) {
+      const known = err instanceof ApiError;
+      const status = known ? err.status : 500;
+      const code = known ? err.code : 'INTERNAL_ERROR';
+      const message = known ? err.message : 'The emulator failed to handle this request.';
+      if (!known) this.log?.(`internal error in the console pages: ${(err as Error).stack ?? String(err)}`);
+      if (!res.headersSent) {
+        if (wantsJson) this.json(res, status, { code, message: message.replace(/\{\{|\}\}/g, '') });
+        else {
+          const title = err instanceof Refusal ? err.title : known ? 'Sign-in refused' : 'Something went wrong';
+          const again = url.pathname.startsWith('/consoleauth/device')
+            ? { href: '/consoleauth/device', text: 'Enter a code again' }
+            : undefined;
+          this.page(res, status, errorPage(this.site, title, message, again));
+        }
+      }
+      if (!req.complete) req.resume();
+    }
+  }
+}
+
+const KNOWN = new Set([
+  '/consoleauth/login',
+  '/consoleauth/deviceAuthorization',
+  '/consoleauth/deviceAccessKey',
+  '/consoleauth/device',
+  '/consoleauth/device/approve',
+]);
+const isKnownPath = (path: string): boolean => KNOWN.has(path.replace(/\/+$/, ''));
