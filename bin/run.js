@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // cdpctl entry point. `--version` is answered without loading oclif: it is
 // the most common health check in scripts and should cost no more than a
-// node start. Global flags given before the command are moved after it. A
+// node start. The command line is normalised as the official CLI reads it
+// (global flags anywhere, `help` as the last word; src/lib/cli/argv.ts). A
 // plain API operation runs through the fast path (src/lib/cli/fast-run.ts,
 // bundled into dist/fast/ by scripts/bundle.mjs) without oclif; help,
 // hand-written commands and anything the fast path is unsure of go to oclif.
@@ -24,8 +25,8 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0]
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
 } else {
-  const { fastRun, hoistGlobalFlags } = await import(fastPath());
-  const args = hoistGlobalFlags(argv);
+  const { fastRun, normalizeCommandLine } = await import(fastPath());
+  const args = normalizeCommandLine(argv);
   if (!(await fastRun(args))) {
     const { execute } = await import('@oclif/core');
     await execute({ args, dir: import.meta.url });

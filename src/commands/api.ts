@@ -1,4 +1,4 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { BaseCommand } from '../lib/cli/base-command.js';
 import { globalFlags, inputFlags } from '../lib/cli/flags.js';
 import { checkRequest, runOperation } from '../lib/cli/run-operation.js';
@@ -20,7 +20,7 @@ export default class Api extends BaseCommand {
     service: Args.string({ description: 'Wire service (iam, datalake, cloudprivatelinks, ...) or CLI topic.', required: true }),
     operation: Args.string({ description: 'Operation name, e.g. listUsers or list-users.', required: true }),
   };
-  static flags = { ...inputFlags, ...globalFlags, 'no-paginate': Flags.boolean({ hidden: true }) };
+  static flags = { ...inputFlags, ...globalFlags };
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(Api);

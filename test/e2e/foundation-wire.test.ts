@@ -27,7 +27,8 @@ beforeAll(async () => {
       return { body: { users: USERS.slice(start, end), ...(end < USERS.length ? { nextToken: String(end) } : {}) } };
     }
     if (req.path === '/iam/createUser') return { body: { user: { userId: 'new', crn: 'crn:new', email: req.json.email } } };
-    if (req.path === '/iam/getUser') return { status: 404, body: { code: 'NOT_FOUND', message: 'user nobody not found' } };
+    if (req.path === '/iam/getUser')
+      return { status: 404, body: { code: 'NOT_FOUND', message: 'user nobody not found' }, headers: { 'x-altus-request-id': 'req-42' } };
     return { body: {} };
   });
 });
@@ -123,13 +124,23 @@ describe('wire format', () => {
     expect(server.requests.length).toBe(before);
   });
 
-  it('maps service errors to exit 1 with code: message, or a JSON error with --output json', async () => {
+  it('maps service errors to exit 1 with code: message and what support needs, or a JSON error with --output json', async () => {
     const r = await cli(['iam', 'users', 'get', '--user-id', 'nobody']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('NOT_FOUND: user nobody not found\n');
+    expect(r.stderr).toBe(
+      'NOT_FOUND: user nobody not found\n' +
+        '  (Status Code: 404; Error Code: NOT_FOUND; Service: iam; Operation: getUser; Request ID: req-42)\n',
+    );
     const j = await cli(['iam', 'users', 'get', '--user-id', 'nobody', '--output', 'json']);
     expect(JSON.parse(j.stderr)).toEqual({
-      error: { code: 'NOT_FOUND', message: 'user nobody not found', status: 404, operation: 'iam getUser' },
+      error: {
+        code: 'NOT_FOUND',
+        message: 'user nobody not found',
+        status: 404,
+        service: 'iam',
+        operation: 'getUser',
+        requestId: 'req-42',
+      },
     });
   });
 

@@ -30,6 +30,8 @@ async function writeProfile(profile: string, accessKeyId: string, privateKey: st
   const results = [
     await set('cdp_access_key_id', accessKeyId),
     await set('cdp_private_key', privateKey.replace(/\n/g, '\\n')),
+    // iam reads endpoint_url, the other services cdp_endpoint_url (as with the official CLI).
+    await set('endpoint_url', endpoint),
     await set('cdp_endpoint_url', endpoint),
   ];
   for (const r of results) expect(r).toMatchObject({ code: 0 });

@@ -1,5 +1,5 @@
 /** A loopback server that records every request and answers from a script, for wire-level CLI tests. */
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 export interface Recorded {
   readonly method: string;
@@ -12,14 +12,17 @@ export interface Recorded {
 export type Responder = (req: Recorded) => { status?: number; body?: unknown; headers?: Record<string, string> } | undefined;
 
 export interface RecordingServer {
+  /** http://127.0.0.1:PORT/ (a private-cloud URL to the official CLI's form-factor test). */
   readonly url: string;
+  /** http://localhost:PORT/ (a public-cloud URL to that test); the server answers on ::1 too. */
+  readonly localUrl: string;
   readonly requests: Recorded[];
   close(): Promise<void>;
 }
 
 export async function startRecordingServer(respond: Responder = () => undefined): Promise<RecordingServer> {
   const requests: Recorded[] = [];
-  const server: Server = createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -37,18 +40,35 @@ export async function startRecordingServer(respond: Responder = () => undefined)
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       res.end(text);
     });
-  });
+  };
+  const server: Server = createServer(handler);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
+  // `localhost` may resolve to ::1 first: answer there too when the host has IPv6 loopback.
+  const servers = [server];
+  const v6: Server = createServer(handler);
+  await new Promise<void>((r) => {
+    v6.once('error', () => r());
+    v6.listen(port, '::1', () => {
+      servers.push(v6);
+      r();
+    });
+  });
   return {
     url: `http://127.0.0.1:${port}/`,
+    localUrl: `http://localhost:${port}/`,
     requests,
     close: () =>
-      new Promise<void>((r) => {
-        server.close(() => r());
-        server.closeAllConnections();
-      }),
+      Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.close(() => r());
+              s.closeAllConnections();
+            }),
+        ),
+      ).then(() => undefined),
   };
 }
 

@@ -5,6 +5,7 @@ import { clientFor, ioFor } from '../../lib/cli/run-operation.js';
 import { toCdpError } from '../../lib/cli/report.js';
 import { ExitCode } from '../../lib/core/errors.js';
 import { keyInfo, whoAmI, type Identity, type KeyInfo } from '../../lib/core/whoami.js';
+import { loadService } from '../../lib/model/index.js';
 
 export interface StatusReport {
   readonly profile: string;
@@ -44,7 +45,7 @@ export default class AuthStatus extends BaseCommand {
     let exit: number = ExitCode.ok;
     try {
       status.profile = client.profile.profile;
-      status.endpoint = client.baseUrl('iam');
+      status.endpoint = client.baseUrl((await loadService('iam')).def.facts);
       status.accessKey = keyInfo(client);
       status.identity = await whoAmI(client);
       status.keyWorks = true;

@@ -23,7 +23,7 @@ export default class ConfigureList extends BaseCommand {
     const settings = loadProfile(flags.profile);
     const rows: Array<[string, string, string]> = [['profile', settings.profile, settings.explicit ? 'flag or CDP_PROFILE' : 'default']];
     const envId = process.env.CDP_ACCESS_KEY_ID;
-    for (const key of ['cdp_access_key_id', 'cdp_private_key', 'cdp_region', 'cdp_endpoint_url', 'output']) {
+    for (const key of ['cdp_access_key_id', 'cdp_private_key', 'cdp_region', 'endpoint_url', 'cdp_endpoint_url', 'form_factor', 'output']) {
       let value = settings.values[key];
       let source = value === undefined ? '' : key.startsWith('cdp_access') || key === 'cdp_private_key' ? paths.credentials : paths.config;
       if (key === 'cdp_access_key_id' && envId && process.env.CDP_PRIVATE_KEY) {

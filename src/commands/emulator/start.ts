@@ -6,7 +6,7 @@ import { usageError } from '../../lib/core/errors.js';
 export default class EmulatorStart extends BaseCommand {
   static summary = 'Start the local emulator of the control plane.';
   static description = [
-    'Serves all modelled services on loopback (127.0.0.1 and ::1), keeps state in SQLite under --data-dir, and writes a profile named "emulator" (credentials and cdp_endpoint_url) without touching other profiles.',
+    'Serves all modelled services on loopback (127.0.0.1 and ::1), keeps state in SQLite under --data-dir, and writes a profile named "emulator" (credentials, endpoint_url and cdp_endpoint_url) without touching other profiles.',
     'Long operations run on the emulator clock: --time-scale 1000 makes a 10-minute creation take 0.6 s.',
     'Resources whose name starts with "fail-" fail their long-running work, so failure paths can be tried.',
   ].join('\n\n');

@@ -1,11 +1,18 @@
 /**
- * Lets global flags come before the command, as with the official CLI
- * (`cdpctl --profile prod iam users list`): oclif wants the command id first,
- * so leading global flags are moved after it. Kept free of imports: it runs
+ * The command line as the official CLI reads it, rewritten into the form
+ * oclif and the fast path parse: global options may stand anywhere (`cdp`'s
+ * main parser takes them from any position), `help` as the last word asks
+ * for help, `--generate-cli-skeleton` takes an optional `input|output`, and
+ * the official service name may stand for the topic
+ * (`cloudprivatelinks` -> `privatelink`). Kept free of imports: it runs
  * before anything else is loaded.
  */
 
-/** Global flags and whether they take a value. A unit test keeps this in step with flags.ts. */
+/**
+ * Global flags and whether they take a value: every option of the official
+ * CLI's cli.json, plus cdpctl's own. A unit test keeps this in step with the
+ * global flag specs (flag-spec.ts).
+ */
 export const GLOBAL_FLAG_ARITY: Readonly<Record<string, 0 | 1>> = {
   '--profile': 1,
   '--endpoint-url': 1,
@@ -19,24 +26,103 @@ export const GLOBAL_FLAG_ARITY: Readonly<Record<string, 0 | 1>> = {
   '--cli-read-timeout': 1,
   '--cli-connect-timeout': 1,
   '--color': 1,
+  '--no-paginate': 0,
+  '--access-token': 1,
+  '--auth-config': 1,
+  '--form-factor': 1,
+  '--force-ipv4': 0,
+  '--ensure-ascii': 0,
+  '--deprecated': 0,
+  '--no-parameter-expansion': 0,
   '--no-pager': 0,
   '--no-input': 0,
   '--yes': 0,
   '-y': 0,
 };
 
-export function hoistGlobalFlags(argv: readonly string[]): string[] {
-  const moved: string[] = [];
-  let i = 0;
-  while (i < argv.length) {
-    const arg = argv[i] ?? '';
-    const name = arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg;
+const SKELETON_FLAGS = new Set(['--generate-cli-skeleton', '--generate-skeleton']);
+const SKELETON_KINDS = new Set(['input', 'output']);
+
+const nameOf = (arg: string): string => (arg.startsWith('--') && arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg);
+
+export interface NormalizeOptions {
+  /** Maps an official service name to its topic (`cloudprivatelinks` -> `privatelink`). */
+  readonly topicFor?: (name: string) => string | undefined;
+}
+
+/**
+ * Rewrites a command line: command words first, then the command's own
+ * flags in their order, then the global flags (the last of each wins, as
+ * with argparse). Nothing after `--` is touched.
+ */
+export function normalizeArgv(argv: readonly string[], opts: NormalizeOptions = {}): string[] {
+  const end = argv.indexOf('--');
+  const head = end < 0 ? [...argv] : argv.slice(0, end);
+  const tail = end < 0 ? [] : argv.slice(end);
+  const globals = new Map<string, string[]>();
+  const kept: string[] = [];
+  for (let i = 0; i < head.length; i++) {
+    const arg = head[i] ?? '';
+    const name = nameOf(arg);
     const arity = GLOBAL_FLAG_ARITY[name];
-    if (arity === undefined) break;
-    const take = arg.includes('=') ? 1 : 1 + arity;
-    moved.push(...argv.slice(i, i + take));
-    i += take;
+    if (arity !== undefined && (arity === 1 || !arg.includes('='))) {
+      const key = name === '-o' ? '--output' : name === '-y' ? '--yes' : name;
+      const take = arg.includes('=') || arity === 0 ? 1 : 2;
+      globals.delete(key);
+      globals.set(key, head.slice(i, i + take));
+      i += take - 1;
+      continue;
+    }
+    if (SKELETON_FLAGS.has(name)) {
+      const inline = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : undefined;
+      const next = head[i + 1];
+      let kind = inline ?? 'input';
+      if (inline === undefined && next !== undefined && SKELETON_KINDS.has(next)) {
+        kind = next;
+        i++;
+      }
+      kept.push(`--generate-skeleton=${kind}`);
+      continue;
+    }
+    kept.push(arg);
   }
-  if (moved.length === 0 || i >= argv.length) return [...argv];
-  return [...argv.slice(i), ...moved];
+  // `help` as the last word (`cdp iam list-users help`, `cdp iam help`), unless it is a flag's value.
+  const last = kept.length - 1;
+  if (last > 0 && kept[last] === 'help' && !(kept[last - 1] ?? '').startsWith('-')) kept[last] = '--help';
+  // The official service name as the topic.
+  const first = kept[0];
+  if (first !== undefined && !first.startsWith('-') && opts.topicFor) {
+    const topic = opts.topicFor(first);
+    if (topic && topic !== first) kept[0] = topic;
+  }
+  return [...kept, ...[...globals.values()].flat(), ...tail];
+}
+
+/** Kept for callers of the old name: global flags before the command move after it. */
+export const hoistGlobalFlags = (argv: readonly string[]): string[] => normalizeArgv(argv);
+
+/**
+ * Drops global flags a hand-written command does not declare: `cdp` accepts
+ * every global option with every command, so `cdpctl --no-paginate configure
+ * list` runs as `configure list`.
+ */
+export function dropUndeclaredGlobals(argv: readonly string[], declared: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const name = nameOf(arg);
+    const arity = GLOBAL_FLAG_ARITY[name];
+    const flag = name.replace(/^-+/, '');
+    const known = declared.has(flag) || (name === '-o' && declared.has('o')) || (name === '-y' && declared.has('y'));
+    if (arity === undefined || known) {
+      out.push(arg);
+      continue;
+    }
+    if (arity === 1 && !arg.includes('=')) i++;
+  }
+  return out;
 }

@@ -5,6 +5,7 @@
  */
 import { Command } from '@oclif/core';
 import { suggest } from '../core/validate.js';
+import { dropUndeclaredGlobals } from './argv.js';
 import { reportError, stderrColor } from './report.js';
 
 export { reportError, toCdpError } from './report.js';
@@ -12,9 +13,28 @@ export { reportError, toCdpError } from './report.js';
 export abstract class BaseCommand extends Command {
   /** Set by run() once flags are known, for error rendering. */
   protected errorStyle = { json: false, debug: false };
+  /** Global flags of the official CLI that this command does not declare are dropped, as `cdp` ignores them. */
+  protected dropsForeignGlobals = true;
 
+  async init(): Promise<void> {
+    if (this.dropsForeignGlobals) {
+      const ctor = this.constructor as typeof Command;
+      const flags = { ...(ctor.baseFlags ?? {}), ...(ctor.flags ?? {}) };
+      const declared = new Set<string>();
+      for (const [name, f] of Object.entries(flags)) {
+        declared.add(name);
+        if (f.char) declared.add(f.char);
+        for (const a of f.aliases ?? []) declared.add(a);
+      }
+      this.argv = dropUndeclaredGlobals(this.argv, declared);
+    }
+    await super.init();
+  }
+
+  /** The value of a flag on the command line (`--name v`, `--name=v`; a one-letter name is `-n v`). */
   protected argvHas(name: string): string | undefined {
-    const i = this.argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    const dash = name.length === 1 ? '-' : '--';
+    const i = this.argv.findIndex((a) => a === `${dash}${name}` || a.startsWith(`${dash}${name}=`));
     if (i < 0) return undefined;
     const a = this.argv[i] ?? '';
     return a.includes('=') ? a.slice(a.indexOf('=') + 1) : (this.argv[i + 1] ?? '');

@@ -8,9 +8,11 @@
  * parses to exactly the flags oclif would give (a unit test compares them).
  */
 import { loadService, topicFor, type Operation } from '../model/index.js';
+import { normalizeArgv } from './argv.js';
 import { operationFlagSpecs, type FlagSpec } from './flag-spec.js';
 
-export { hoistGlobalFlags } from './argv.js';
+/** The command line as oclif and the fast path take it (see argv.ts), with the registry's service names. */
+export const normalizeCommandLine = (argv: readonly string[]): string[] => normalizeArgv(argv, { topicFor });
 
 export type FastFlags = Record<string, string | boolean | string[]>;
 

@@ -31,13 +31,21 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
   profile: { type: 'string', description: 'Credential profile to use (default: $CDP_PROFILE or "default").', helpGroup: GLOBAL },
   'endpoint-url': {
     type: 'string',
-    description: 'Send requests to this base URL instead of the profile or region default.',
+    description:
+      'Send requests to this base URL instead of the profile or region default (a %s in it is filled in as by the official CLI).',
     helpGroup: GLOBAL,
   },
   'cdp-region': {
     type: 'string',
-    description: 'Region whose endpoint to use.',
-    options: ['us-west-1', 'eu-1', 'ap-1', 'usg-1'],
+    description: "Region whose endpoint to use (default: the profile's cdp_region, else us-west-1).",
+    options: ['default', 'us-west-1', 'eu-1', 'ap-1', 'usg-1'],
+    helpGroup: GLOBAL,
+  },
+  'form-factor': {
+    type: 'string',
+    description:
+      "The control plane's form factor; commands of services it does not offer are refused (default: the profile's form_factor, else guessed from the endpoint URL).",
+    options: ['public', 'private'],
     helpGroup: GLOBAL,
   },
   output: {
@@ -48,11 +56,46 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
     helpGroup: GLOBAL,
   },
   query: { type: 'string', description: 'JMESPath expression applied to the result before formatting.', helpGroup: GLOBAL },
+  'ensure-ascii': { type: 'boolean', description: 'Escape non-ASCII characters as \\uXXXX in JSON output.', helpGroup: GLOBAL },
+  'no-paginate': {
+    type: 'boolean',
+    description: 'Make a single call and print that page with its token (no effect on commands that do not page).',
+    helpGroup: GLOBAL,
+  },
   debug: { type: 'boolean', description: 'Log each request and response to stderr (secrets redacted).', helpGroup: GLOBAL },
   'no-verify-tls': { type: 'boolean', description: 'Do not verify TLS certificates.', helpGroup: GLOBAL },
   'ca-bundle': { type: 'string', description: 'PEM file of certificate authorities to trust.', helpGroup: GLOBAL },
-  'cli-read-timeout': { type: 'string', description: 'Seconds to wait for an answer before giving up (default 60).', helpGroup: GLOBAL },
-  'cli-connect-timeout': { type: 'string', description: 'Seconds to wait for a connection (default 60).', helpGroup: GLOBAL },
+  'cli-read-timeout': {
+    type: 'string',
+    description: 'Seconds to wait for an answer before giving up (default 60; 0 waits forever).',
+    helpGroup: GLOBAL,
+  },
+  'cli-connect-timeout': {
+    type: 'string',
+    description: 'Seconds to wait for a connection (default 60; 0 waits forever).',
+    helpGroup: GLOBAL,
+  },
+  'force-ipv4': { type: 'boolean', description: 'Connect over IPv4 only.', helpGroup: GLOBAL },
+  'access-token': {
+    type: 'string',
+    description: 'Send this bearer token instead of signing (workload services: instead of exchanging one).',
+    helpGroup: GLOBAL,
+  },
+  'auth-config': {
+    type: 'string',
+    description: 'JSON file with credentials: {"access_key_id", "private_key"} or {"access_token"}.',
+    helpGroup: GLOBAL,
+  },
+  'no-parameter-expansion': {
+    type: 'boolean',
+    description: 'Take values that start with file:// or fileb:// as they are, without reading the file.',
+    helpGroup: GLOBAL,
+  },
+  deprecated: {
+    type: 'boolean',
+    description: 'Accepted for the official CLI; no effect (cdpctl runs deprecated commands and lists them in the reference).',
+    helpGroup: GLOBAL,
+  },
   color: {
     type: 'string',
     description: 'Colour output: on, off or auto (terminal only, never with NO_COLOR).',
@@ -71,14 +114,29 @@ export const INPUT_FLAG_SPECS: FlagSpecs = {
     description: 'The whole request as JSON or YAML: a file path, file://path, or - for stdin. Flags override its fields.',
     helpGroup: 'INPUT',
   },
-  'generate-skeleton': { type: 'boolean', description: 'Print a request skeleton with every field and exit.', helpGroup: 'INPUT' },
+  'generate-skeleton': {
+    type: 'string',
+    aliases: ['generate-cli-skeleton'],
+    options: ['input', 'output'],
+    description:
+      'Print a skeleton of the request (input, the default when no value follows) or of the response (output) with every field, and exit.',
+    helpValue: '[input|output]',
+    helpGroup: 'INPUT',
+  },
 };
 
 export const PAGING_FLAG_SPECS: FlagSpecs = {
   'max-items': { type: 'string', description: 'Stop after this many items and print nextToken to resume.', helpGroup: 'PAGING' },
-  'starting-token': { type: 'string', description: 'Resume a listing from a nextToken printed earlier.', helpGroup: 'PAGING' },
-  'page-size': { type: 'string', description: 'Items asked for per request.', helpGroup: 'PAGING' },
-  'no-paginate': { type: 'boolean', description: 'Make a single call and print that page with its token.', helpGroup: 'PAGING' },
+  'starting-token': {
+    type: 'string',
+    description: "Resume a listing from a nextToken printed earlier (with --no-paginate: sent as the request's token).",
+    helpGroup: 'PAGING',
+  },
+  'page-size': {
+    type: 'string',
+    description: "Items asked for per request (with --no-paginate: sent as the request's page size).",
+    helpGroup: 'PAGING',
+  },
 };
 
 export const WAIT_FLAG_SPECS: FlagSpecs = {
@@ -93,11 +151,6 @@ export const WAIT_FLAG_SPECS: FlagSpecs = {
 
 /** Operation-specific extras. */
 export const DECODE_FLAG_SPEC: FlagSpec = { type: 'boolean', description: 'Show base64 fields of the result decoded as text.' };
-export const ACCESS_TOKEN_FLAG_SPEC: FlagSpec = {
-  type: 'string',
-  description: 'Workload bearer token to use instead of exchanging one.',
-  hidden: true,
-};
 
 function typeWords(shapes: ShapeIndex, field: Field): string {
   const t = shapes.resolve(field.type);
@@ -172,7 +225,6 @@ export function operationFlagSpecs(op: Operation): Record<string, FlagSpec> {
   if (op.paging) Object.assign(flags, PAGING_FLAG_SPECS);
   if (op.cli.wait) Object.assign(flags, WAIT_FLAG_SPECS);
   if (op.cli.decode) flags.decode = DECODE_FLAG_SPEC;
-  if (op.service.def.endpoint === 'workload') flags['access-token'] = ACCESS_TOKEN_FLAG_SPEC;
   Object.assign(flags, GLOBAL_FLAG_SPECS);
   return flags;
 }

@@ -7,7 +7,6 @@ import { Flags } from '@oclif/core';
 import type { AlphabetLowercase, FlagInput } from '@oclif/core/interfaces';
 import type { Operation } from '../model/index.js';
 import {
-  ACCESS_TOKEN_FLAG_SPEC,
   DECODE_FLAG_SPEC,
   GLOBAL_FLAG_SPECS,
   INPUT_FLAG_SPECS,
@@ -46,7 +45,6 @@ export const waitFlags = oclifFlags(WAIT_FLAG_SPECS);
 
 /** Operation-specific extras. */
 const decodeFlag = oclifFlag(DECODE_FLAG_SPEC);
-const accessTokenFlag = oclifFlag(ACCESS_TOKEN_FLAG_SPEC);
 
 export function operationFlags(op: Operation): FlagInput {
   const specs = operationFlagSpecs(op);
@@ -64,9 +62,7 @@ export function operationFlags(op: Operation): FlagInput {
               ? waitFlags[name]!
               : spec === DECODE_FLAG_SPEC
                 ? decodeFlag
-                : spec === ACCESS_TOKEN_FLAG_SPEC
-                  ? accessTokenFlag
-                  : oclifFlag(spec);
+                : oclifFlag(spec);
   }
   return flags;
 }

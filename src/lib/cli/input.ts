@@ -10,17 +10,56 @@ import { printable } from '../core/validate.js';
 
 export type Doc = Record<string, unknown>;
 
-/** Reads `file://path` values; other text is returned as it is. */
-export function readValue(raw: string, label: string): string {
-  if (!raw.startsWith('file://')) return raw;
-  const path = raw.slice('file://'.length);
-  let buf: Buffer;
+/** A local path as the official CLI expands one: a leading `~` and `$VAR`/`${VAR}` (unknown variables stay as written). */
+export function expandPath(path: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const home = env.HOME ?? '';
+  const p = home && (path === '~' || path.startsWith('~/')) ? home + path.slice(1) : path;
+  return p.replace(/\$(\w+)|\$\{(\w+)\}/g, (whole, a: string | undefined, b: string | undefined) => env[a ?? b ?? ''] ?? whole);
+}
+
+function readFile(path: string, label: string): Buffer {
   try {
-    buf = readFileSync(path);
+    return readFileSync(expandPath(path));
   } catch (err) {
     throw usageError(`${label}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  return decodeUtf8(buf, `${label}: ${path}`);
+}
+
+/** Reads `file://path` values (unless expansion is off: --no-parameter-expansion); other text is returned as it is. */
+export function readValue(raw: string, label: string, expand = true): string {
+  if (!expand || !raw.startsWith('file://')) return raw;
+  const path = raw.slice('file://'.length);
+  return decodeUtf8(readFile(path, label), `${label}: ${path}`);
+}
+
+/**
+ * Reads file references in string and base64 fields at any depth, as the
+ * official CLI does for flags and --cli-input-json alike: `file://path` as
+ * UTF-8 text, `fileb://path` (base64 fields only) as the file's bytes.
+ */
+export function expandFiles(shapes: ShapeIndex, type: Type, value: unknown, label: string): unknown {
+  const t = shapes.resolve(type);
+  if (typeof value === 'string') {
+    if (t.kind !== 'string' && t.kind !== 'bytes') return value;
+    if (value.startsWith('fileb://')) {
+      if (t.kind !== 'bytes') throw usageError(`${label}: fileb:// is for base64 fields; use file:// for text`);
+      return readFile(value.slice('fileb://'.length), label).toString('base64');
+    }
+    return readValue(value, label);
+  }
+  if (Array.isArray(value) && t.kind === 'list') return value.map((v) => expandFiles(shapes, t.of ?? { kind: 'string' }, v, label));
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const obj = value as Doc;
+  if (t.kind === 'map')
+    return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, expandFiles(shapes, t.of ?? { kind: 'string' }, v, label)]));
+  const struct = shapes.struct(t);
+  if (!struct) return value;
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(obj)) {
+    const f = struct.byName.get(k);
+    out[k] = f ? expandFiles(shapes, f.type, v, label) : v;
+  }
+  return out;
 }
 
 /** Strict UTF-8: invalid bytes are an input error, not silently replaced. */
@@ -158,15 +197,15 @@ export function convertScalar(raw: string, type: Type, label: string): unknown {
 /** User text quoted in a message: control characters escaped (one line), long text cut. */
 const clip = (s: string): string => printable(s, 40);
 
-/** Converts the raw string values of one flag to the field's wire value. */
-export function convertFlag(values: readonly string[], field: Field, shapes: ShapeIndex, flag: string): unknown {
+/** Converts the raw string values of one flag to the field's wire value (`file://` read unless `expand` is false). */
+export function convertFlag(values: readonly string[], field: Field, shapes: ShapeIndex, flag: string, expand = true): unknown {
   const label = `--${flag}`;
   const type = shapes.resolve(field.type);
   if (type.kind === 'list') {
     const of = shapes.resolve(type.of ?? { kind: 'string' });
     const out: unknown[] = [];
     for (const rawValue of values) {
-      const raw = readValue(rawValue, label);
+      const raw = readValue(rawValue, label, expand);
       const trimmed = raw.trim();
       if (trimmed.startsWith('[')) {
         const parsed = parseJson(trimmed, label);
@@ -187,7 +226,7 @@ export function convertFlag(values: readonly string[], field: Field, shapes: Sha
     return out;
   }
   const rawValue = values[values.length - 1] ?? '';
-  const raw = readValue(rawValue, label);
+  const raw = readValue(rawValue, label, expand);
   if (type.kind === 'ref' || type.kind === 'map' || type.kind === 'object') {
     const trimmed = raw.trim();
     if (trimmed.startsWith('{')) return parseJson(trimmed, label);

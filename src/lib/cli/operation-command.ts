@@ -25,6 +25,8 @@ async function findOperation(oclifCommandId: string): Promise<Operation> {
 
 export abstract class OperationCommand extends BaseCommand {
   static strict = true;
+  /** Every operation takes every global flag (its flags come from the model when it runs). */
+  protected dropsForeignGlobals = false;
 
   async run(): Promise<void> {
     const op = await findOperation(this.id ?? '');

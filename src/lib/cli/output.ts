@@ -1,26 +1,89 @@
 /**
- * Output formats (json, yaml, table, text, jsonl) and --query. Formatters are
- * pure functions from a value to text; streaming variants write items of a
- * paged listing as pages arrive so memory stays flat.
+ * Output formats (json, yaml, table, text, tsv, jsonl) and --query.
+ * Formatters are pure functions from a value to text; streaming variants
+ * write items of a paged listing as pages arrive so memory stays flat.
+ * `text` is the official CLI's layout (text.ts); `tsv` is cdpctl's compact
+ * one-row-per-item form.
  */
-export type OutputFormat = 'json' | 'yaml' | 'table' | 'text' | 'jsonl';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'table', 'text', 'jsonl'];
+import { CdpError } from '../core/errors.js';
+
+export type OutputFormat = 'json' | 'yaml' | 'table' | 'text' | 'tsv' | 'jsonl';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'table', 'text', 'tsv', 'jsonl'];
 
 export type Columns = Readonly<Record<string, string>>;
 
 type JsonValue = unknown;
 
-/** Compiles a JMESPath expression once; errors name the expression. */
-export async function compileQuery(expr: string): Promise<(v: JsonValue) => JsonValue> {
+/** A compiled --query: applied to a result, throws when the expression fails on it. */
+export type Query = ((v: JsonValue) => JsonValue) & { readonly expression: string };
+
+/**
+ * Backtick literals that are not JSON taken as strings (``users[?email==`a@x`]``),
+ * as the Python JMESPath library under the official and AWS CLIs reads them:
+ * the text, left-trimmed, becomes a JSON string literal. Raw strings and
+ * quoted identifiers are left alone.
+ */
+export function lenientLiterals(expr: string): string {
+  let out = '';
+  let i = 0;
+  while (i < expr.length) {
+    const ch = expr[i] ?? '';
+    if (ch === "'" || ch === '"') {
+      let j = i + 1;
+      while (j < expr.length && expr[j] !== ch) j += expr[j] === '\\' ? 2 : 1;
+      out += expr.slice(i, j + 1);
+      i = j + 1;
+      continue;
+    }
+    if (ch !== '`') {
+      out += ch;
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < expr.length && expr[j] !== '`') j += expr[j] === '\\' && expr[j + 1] === '`' ? 2 : 1;
+    if (j >= expr.length) {
+      out += expr.slice(i);
+      break;
+    }
+    const raw = expr.slice(i + 1, j);
+    const lexeme = raw.replace(/\\`/g, '`');
+    let literal = raw;
+    try {
+      JSON.parse(lexeme);
+    } catch {
+      try {
+        literal = JSON.stringify(JSON.parse(`"${lexeme.trimStart()}"`) as string).replace(/`/g, '\\`');
+      } catch {
+        // Neither JSON nor a string: the parser reports it.
+      }
+    }
+    out += `\`${literal}\``;
+    i = j + 1;
+  }
+  return out;
+}
+
+/** Compiles a JMESPath expression once; a syntax error is a usage error (nothing is sent). */
+export async function compileQuery(expr: string): Promise<Query> {
   const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
   let ast: ReturnType<typeof compile>;
   try {
-    ast = compile(expr);
+    ast = compile(lenientLiterals(expr));
   } catch (err) {
-    throw new Error(`--query "${expr}" is not valid JMESPath: ${(err as Error).message}`);
+    throw new CdpError({
+      kind: 'usage',
+      code: 'INVALID_QUERY',
+      message: `--query "${expr}" is not valid JMESPath: ${(err as Error).message}`,
+    });
   }
-  return (v) => TreeInterpreter.search(ast, v as Parameters<typeof TreeInterpreter.search>[1]);
+  const run = (v: JsonValue): JsonValue => TreeInterpreter.search(ast, v as Parameters<typeof TreeInterpreter.search>[1]);
+  return Object.assign(run, { expression: expr });
 }
+
+/** JSON as the official CLI's --ensure-ascii writes it: every non-ASCII UTF-16 unit as \\uXXXX. */
+export const asciiJson = (text: string): string =>
+  text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 export function formatJson(value: JsonValue): string {
   return JSON.stringify(value, null, 2) + '\n';

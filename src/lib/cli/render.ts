@@ -1,13 +1,17 @@
 /**
  * The one place results are written: --query, then the chosen format.
- * Paged listings stream in json, jsonl and text when no --query is given.
+ * Paged listings stream in json, jsonl and tsv when no --query is given;
+ * text, like the official CLI's, needs the whole merged result first (its
+ * columns are the union of every item's keys).
  */
 import type { Page } from '../core/client.js';
+import { CdpError } from '../core/errors.js';
+import type { ShapeIndex } from '../model/shapes.js';
 import type { PagingSpec } from '../model/types.js';
 import type { IO } from './io.js';
 import {
+  asciiJson,
   columnsFor,
-  compileQuery,
   formatJson,
   formatJsonl,
   formatTable,
@@ -18,37 +22,70 @@ import {
   cell,
   type Columns,
   type OutputFormat,
+  type Query,
 } from './output.js';
+import { formatText, textView } from './text.js';
 
 export interface RenderOptions {
   readonly format: OutputFormat;
-  readonly query?: string;
+  /** --query, compiled before anything was sent. */
+  readonly query?: Query;
   readonly columns?: Columns;
   readonly listKey?: string;
   /** Base64 fields (dotted paths, `[]` for lists) to show decoded. */
   readonly decode?: readonly string[];
+  /** The response's shape: text output reads the response by it, as the official CLI's parser does. */
+  readonly shape?: { readonly shapes: ShapeIndex; readonly name: string };
+  /** --ensure-ascii: JSON with every non-ASCII character escaped. */
+  readonly ascii?: boolean;
+}
+
+/** The formatted text of a value (after --query). */
+async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boolean): Promise<string> {
+  const columns = queried ? undefined : opts.columns;
+  const listKey = queried ? undefined : opts.listKey;
+  const ascii = (text: string): string => (opts.ascii ? asciiJson(text) : text);
+  switch (opts.format) {
+    case 'json':
+      return ascii(formatJson(v));
+    case 'jsonl':
+      return ascii(formatJsonl(v, listKey));
+    case 'yaml':
+      return formatYaml(v);
+    case 'text':
+      return formatText(v);
+    case 'tsv': {
+      const items = listOf(v, listKey);
+      return items ? textRows(items, columns) : textObject(v);
+    }
+    case 'table':
+      return formatTable(v, { columns, listKey, width: io.columns, color: io.colorOn() });
+  }
 }
 
 export async function render(io: IO, value: unknown, opts: RenderOptions): Promise<void> {
   let v = value;
   if (opts.decode?.length && opts.format !== 'json') v = decodeFields(v, opts.decode);
-  if (opts.query) v = (await compileQuery(opts.query))(v);
-  const columns = opts.query ? undefined : opts.columns;
-  const listKey = opts.query ? undefined : opts.listKey;
-  switch (opts.format) {
-    case 'json':
-      return io.write(formatJson(v));
-    case 'jsonl':
-      return io.write(formatJsonl(v, listKey));
-    case 'yaml':
-      return io.write(await formatYaml(v));
-    case 'text': {
-      const items = listOf(v, listKey);
-      return io.write(items ? textRows(items, columns) : textObject(v));
+  if (opts.format === 'text' && opts.shape) v = textView(opts.shape.shapes, { kind: 'ref', ref: opts.shape.name }, v);
+  let queried = false;
+  if (opts.query) {
+    try {
+      v = opts.query(v);
+      queried = true;
+    } catch (err) {
+      // The response is never lost to a bad expression: all of it goes out, then the error.
+      const whole = await formatted(io, v, opts, false);
+      await (opts.format === 'table' ? io.page(whole) : io.write(whole));
+      throw new CdpError({
+        kind: 'usage',
+        code: 'INVALID_QUERY',
+        message: `--query "${opts.query.expression}" failed on the response: ${(err as Error).message}`,
+        details: ['The whole response was printed instead.'],
+      });
     }
-    case 'table':
-      return io.page(await formatTable(v, { columns, listKey, width: io.columns, color: io.colorOn() }));
   }
+  const text = await formatted(io, v, opts, queried);
+  return opts.format === 'table' ? io.page(text) : io.write(text);
 }
 
 /** Replaces base64 text at the given paths with its UTF-8 decoding. */
@@ -77,6 +114,19 @@ export function decodeFields(value: unknown, paths: readonly string[]): unknown 
   return copy;
 }
 
+/**
+ * The token printed with a listing: with --no-paginate the page's own, as the
+ * service sent it (an empty one too); after --max-items the one to resume from.
+ */
+function endToken(last: Page | undefined, paging: PagingSpec, mode: { noPaginate: boolean; maxItems?: number }): string | undefined {
+  if (!last) return undefined;
+  if (mode.noPaginate) {
+    const sent = last.response[paging.outputToken];
+    return typeof sent === 'string' ? sent : undefined;
+  }
+  return mode.maxItems !== undefined ? last.nextToken : undefined;
+}
+
 /** Writes a paged listing; streams where the format allows so memory stays flat. */
 export async function streamPages(
   io: IO,
@@ -85,7 +135,7 @@ export async function streamPages(
   opts: RenderOptions,
   mode: { noPaginate: boolean; maxItems?: number },
 ): Promise<void> {
-  const streaming = !opts.query && (opts.format === 'jsonl' || opts.format === 'text' || opts.format === 'json');
+  const streaming = !opts.query && (opts.format === 'jsonl' || opts.format === 'tsv' || opts.format === 'json');
   if (!streaming) {
     const items: unknown[] = [];
     let last: Page | undefined;
@@ -96,7 +146,8 @@ export async function streamPages(
     const merged: Record<string, unknown> = { ...(last?.response ?? {}) };
     delete merged[paging.outputToken];
     merged[paging.result] = items;
-    if (last?.nextToken && (mode.noPaginate || mode.maxItems !== undefined)) merged[paging.outputToken] = last.nextToken;
+    const token = endToken(last, paging, mode);
+    if (token !== undefined) merged[paging.outputToken] = token;
     return render(io, merged, opts);
   }
   let count = 0;
@@ -110,23 +161,23 @@ export async function streamPages(
     last = page;
     for (const item of page.items) {
       if (opts.format === 'jsonl') chunk += JSON.stringify(item) + '\n';
-      else if (opts.format === 'text') {
+      else if (opts.format === 'tsv') {
         columns ??= columnsFor(page.items, opts.columns);
         chunk += columns.map(([, get]) => cell(get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n';
       } else chunk += (count > 0 ? ',' : '') + '\n    ' + JSON.stringify(item, null, 2).replace(/\n/g, '\n    ');
       count++;
     }
-    if (chunk) await io.write(chunk);
+    if (chunk) await io.write(opts.ascii && opts.format !== 'tsv' ? asciiJson(chunk) : chunk);
   }
-  const token = last?.nextToken && (mode.noPaginate || mode.maxItems !== undefined) ? last.nextToken : undefined;
+  const token = endToken(last, paging, mode);
   if (opts.format === 'json') {
     let tail = (last ? '' : opening) + (count > 0 ? '\n  ]' : ']');
     for (const [k, v] of Object.entries(last?.response ?? {})) {
       if (k === paging.result || k === paging.outputToken) continue;
       tail += `,\n  ${JSON.stringify(k)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}`;
     }
-    if (token) tail += `,\n  ${JSON.stringify(paging.outputToken)}: ${JSON.stringify(token)}`;
-    await io.write(tail + '\n}\n');
+    if (token !== undefined) tail += `,\n  ${JSON.stringify(paging.outputToken)}: ${JSON.stringify(token)}`;
+    await io.write((opts.ascii ? asciiJson(tail) : tail) + '\n}\n');
   } else if (token) {
     io.info(`${paging.outputToken}: ${token}  (resume with --starting-token ${token})`);
   }

@@ -45,6 +45,8 @@ export function reportError(err: unknown, opts: { json: boolean; debug: boolean;
   } else {
     const code = opts.color ? `\u001b[31m${e.code}\u001b[39m` : e.code;
     process.stderr.write(`${code}: ${e.message}\n`);
+    const context = e.context;
+    if (context) process.stderr.write(`  ${context}\n`);
     for (const d of e.details) process.stderr.write(`  ${d}\n`);
   }
   if (opts.debug && e.code === 'INTERNAL_ERROR') {

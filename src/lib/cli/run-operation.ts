@@ -7,15 +7,17 @@ import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { CdpClient, type Doc } from '../core/client.js';
 import { CdpError, usageError } from '../core/errors.js';
 import { printable, validateRequest } from '../core/validate.js';
-import { waitFor } from '../core/waiter.js';
+import { firstFailure, waitFor } from '../core/waiter.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
-import { convertFlag, loadInputDocument, readAllStdin, skeleton } from './input.js';
+import { convertFlag, expandFiles, expandPath, loadInputDocument, readAllStdin, skeleton } from './input.js';
 import { IO } from './io.js';
 import { flagFields } from './flag-spec.js';
+import { compileQuery, OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { render, streamPages, type RenderOptions } from './render.js';
 import { confirm, promptMissing } from './prompt.js';
 import { Progress } from './progress.js';
+import { uploadAssetReferences } from './asset-uploads.js';
 
 export type ParsedFlags = Readonly<Record<string, unknown>>;
 
@@ -53,9 +55,12 @@ export function clientFor(flags: ParsedFlags, env: Readonly<Record<string, strin
     profile: flags.profile as string | undefined,
     endpointUrl: flags['endpoint-url'] as string | undefined,
     region: flags['cdp-region'] as string | undefined,
+    formFactor: flags['form-factor'] as string | undefined,
+    authConfig: flags['auth-config'] as string | undefined,
     env,
     accessToken: flags['access-token'] as string | undefined,
     http: {
+      ...(flags['force-ipv4'] ? { ipv4Only: true } : {}),
       ...(read !== undefined ? { readTimeoutMs: read === 0 ? 2 ** 31 - 1 : read * 1000 } : {}),
       ...(connect !== undefined ? { connectTimeoutMs: connect === 0 ? 2 ** 31 - 1 : connect * 1000 } : {}),
       verifyTls: !flags['no-verify-tls'],
@@ -67,16 +72,30 @@ export function clientFor(flags: ParsedFlags, env: Readonly<Record<string, strin
   });
 }
 
-/** Request from --input and flags (flags win), converted by field type. */
+/**
+ * Request from --input and flags (flags win), converted by field type; file
+ * references in string fields at any depth are read (unless
+ * --no-parameter-expansion), as the official CLI does.
+ */
 export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<Doc> {
   const request: Doc = flags.input ? await loadInputDocument(String(flags.input), readAllStdin) : {};
   const shapes = op.service.shapes;
+  const expand = !flags['no-parameter-expansion'];
+  const fromFlags = new Set<string>();
   for (const field of flagFields(op)) {
     const name = kebab(field.name);
     const v = flags[name];
     if (v === undefined) continue;
+    fromFlags.add(field.name);
     if (typeof v === 'boolean') request[field.name] = v;
-    else request[field.name] = convertFlag(Array.isArray(v) ? v.map(String) : [String(v)], field, shapes, name);
+    else request[field.name] = convertFlag(Array.isArray(v) ? v.map(String) : [String(v)], field, shapes, name, expand);
+  }
+  if (expand) {
+    const fields = op.service.requestShape(op).byName;
+    for (const [k, v] of Object.entries(request)) {
+      const field = fields.get(k);
+      if (field) request[k] = expandFiles(shapes, field.type, v, fromFlags.has(k) ? `--${kebab(k)}` : `${k} (--input)`);
+    }
   }
   return request;
 }
@@ -93,6 +112,16 @@ export function checkRequest(op: Operation, request: Doc): void {
   throw usageError(first ?? 'invalid request', rest);
 }
 
+/** With --no-paginate, --page-size and --starting-token are the request's own page size and token. */
+function onePage(op: Operation, request: Doc, flags: ParsedFlags): void {
+  const paging = op.paging;
+  if (!paging) return;
+  const size = num(flags, 'page-size', { min: 1, integer: true });
+  if (size !== undefined) request[paging.pageSize] = size;
+  const token = flags['starting-token'];
+  if (typeof token === 'string') request[paging.inputToken] = token;
+}
+
 export interface RunContext {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly io?: IO;
@@ -104,23 +133,32 @@ export interface RunContext {
 
 export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunContext): Promise<void> {
   const io = ctx.io ?? ioFor(flags, ctx.env);
-  if (flags['generate-skeleton']) {
-    await io.write(JSON.stringify(skeleton(op.service.shapes, op.input), null, 2) + '\n');
+  const skeletonOf = flags['generate-skeleton'];
+  if (skeletonOf) {
+    const shape = skeletonOf === 'output' ? op.output : op.input;
+    await io.write(JSON.stringify(skeleton(op.service.shapes, shape), null, 2) + '\n');
     return;
   }
+  // A bad expression is found before anything is sent.
+  const query = typeof flags.query === 'string' ? await compileQuery(flags.query) : undefined;
   if (op.wire.deprecated) {
     io.warn(`${op.commandId} is deprecated${op.cli.replacement ? `; use ${ctx.bin} ${op.service.topic} ${op.cli.replacement}` : ''}.`);
   }
+  const noPaginate = Boolean(flags['no-paginate']);
   const request = ctx.request ?? (await buildRequest(op, flags));
+  if (noPaginate && !ctx.request) onePage(op, request, flags);
+  op.cli.prepare?.(request);
   await promptMissing(op, request, io);
   checkRequest(op, request);
   const client = clientFor(flags, ctx.env, io);
   const renderOpts: RenderOptions = {
     format: resolveOutput(flags, ctx, client),
-    query: flags.query as string | undefined,
+    query,
     columns: op.cli.columns,
     listKey: op.paging?.result ?? op.cli.listKey,
     decode: flags.decode ? op.cli.decode : undefined,
+    shape: { shapes: op.service.shapes, name: op.output },
+    ascii: Boolean(flags['ensure-ascii']),
   };
   if (op.cli.destructive && !flags.yes) {
     const ok = await confirm(io, `${op.commandId}: ${summarizeTarget(request)}. Continue?`);
@@ -133,9 +171,10 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   }
   try {
     const upload = op.cli.upload ? openUpload(op, request) : undefined;
+    if (op.cli.assetUploads) await uploadAssetReferences(client, op, request, { open: openUpload, check: checkRequest });
     if (op.paging && !flags.wait) {
       const maxItems = num(flags, 'max-items', { min: 1, integer: true });
-      const pageSize = num(flags, 'page-size', { min: 1, integer: true });
+      const pageSize = noPaginate ? undefined : num(flags, 'page-size', { min: 1, integer: true });
       // The service's own page-size limits apply to --page-size as to the field.
       const limits = op.service.requestShape(op).byName.get(op.paging.pageSize);
       if (
@@ -148,14 +187,20 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
       const pages = client.pages(op, request, {
         maxItems,
         pageSize,
-        startingToken: flags['starting-token'] as string | undefined,
-        noPaginate: Boolean(flags['no-paginate']),
+        startingToken: noPaginate ? undefined : (flags['starting-token'] as string | undefined),
+        noPaginate,
       });
-      await streamPages(io, pages, op.paging, renderOpts, { noPaginate: Boolean(flags['no-paginate']), maxItems });
+      await streamPages(io, pages, op.paging, renderOpts, { noPaginate, maxItems });
       return;
     }
     const response = await client.call(op, request, upload);
     if (flags.wait && op.cli.wait) {
+      // The answer may already say the work failed (a create refused by its validation): show it, poll nothing.
+      const failed = await firstFailure(op, response);
+      if (failed) {
+        await render(io, response, renderOpts);
+        throw failed;
+      }
       const progress = new Progress(io, op.commandId);
       const controller = new AbortController();
       const onSigint = (): void => controller.abort();
@@ -168,7 +213,8 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
           signal: controller.signal,
         });
         progress.done(outcome.state, outcome.elapsedMs);
-        await render(io, outcome.final, renderOpts);
+        const shape = outcome.shape ? { shapes: op.service.shapes, name: outcome.shape } : undefined;
+        await render(io, outcome.final, { ...renderOpts, shape });
       } catch (err) {
         progress.fail();
         if (err instanceof CdpError && err.kind === 'interrupted') {
@@ -197,7 +243,7 @@ function resolveOutput(flags: ParsedFlags, ctx: RunContext, client: CdpClient): 
   if (given) return given as RenderOptions['format'];
   try {
     const out = client.profile.values.output;
-    if (out && ['json', 'yaml', 'table', 'text', 'jsonl'].includes(out)) return out as RenderOptions['format'];
+    if (out && (OUTPUT_FORMATS as readonly string[]).includes(out)) return out as OutputFormat;
   } catch {
     // The call itself reports profile problems.
   }
@@ -212,17 +258,21 @@ function summarizeTarget(request: Doc): string {
   return parts.length ? parts.join(', ') : 'this cannot be undone';
 }
 
-function openUpload(op: Operation, request: Doc): { open: () => ReturnType<typeof createReadStream>; headers: Record<string, string> } {
+export function openUpload(
+  op: Operation,
+  request: Doc,
+): { open: () => ReturnType<typeof createReadStream>; headers: Record<string, string> } {
   const spec = op.cli.upload;
   if (!spec) throw new Error('no upload');
   const path = request[spec.fileField];
   const flag = `--${kebab(spec.fileField)}`;
   if (typeof path !== 'string' || !path) throw usageError(`${flag}: missing the file to upload`);
+  const local = expandPath(path);
   let size: number;
   try {
-    const st = statSync(path);
+    const st = statSync(local);
     if (!st.isFile()) throw usageError(`${flag}: ${path} is not a file`);
-    accessSync(path, constants.R_OK);
+    accessSync(local, constants.R_OK);
     size = st.size;
   } catch (err) {
     if (err instanceof CdpError) throw err;
@@ -239,7 +289,7 @@ function openUpload(op: Operation, request: Doc): { open: () => ReturnType<typeo
       throw usageError(`--${kebab(field)}: only printable Latin-1 characters can be sent with an upload`);
     headers[header] = text;
   }
-  return { open: () => createReadStream(path, { highWaterMark: 256 * 1024 }), headers };
+  return { open: () => createReadStream(local, { highWaterMark: 256 * 1024 }), headers };
 }
 
 async function resumeHint(bin: string, op: Operation, request: Doc, response: Doc): Promise<string> {

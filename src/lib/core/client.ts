@@ -4,24 +4,39 @@
  */
 import type { Readable } from 'node:stream';
 import { loadService, type Operation } from '../model/index.js';
-import { loadProfile, resolveCredentials, permissionWarning, type Env, type ProfileSettings } from './config.js';
-import { joinUrl, resolveEndpoint } from './endpoint.js';
+import type { ServiceFacts } from '../model/types.js';
+import { loadProfile, resolveCredentials, permissionWarning, type Credentials, type Env, type ProfileSettings } from './config.js';
+import { checkFormFactor, joinUrl, resolveEndpoint, type EndpointInput } from './endpoint.js';
 import { CdpError, serviceError } from './errors.js';
 import { DEFAULT_HTTP, HttpClient, type HttpOptions, type HttpResponse } from './http.js';
 import { redact } from './redact.js';
 import { parsePrivateKey, signRequest, type SigningKey } from './signing.js';
+import { userAgent } from './user-agent.js';
 import { WorkloadTokens } from './workload.js';
 
 export interface ClientSettings {
   readonly profile?: string;
   readonly endpointUrl?: string;
   readonly region?: string;
+  /** --form-factor: public or private. */
+  readonly formFactor?: string;
+  /** --auth-config: the official CLI's JSON credentials file. */
+  readonly authConfig?: string;
   readonly env: Env;
   readonly http?: Partial<Omit<HttpOptions, 'env' | 'debug'>>;
   readonly debug?: (line: string) => void;
   readonly warn?: (line: string) => void;
-  /** A workload bearer token given by the user (skips the exchange). */
+  /** --access-token: sent as the bearer token instead of signing (workload services: instead of exchanging one). */
   readonly accessToken?: string;
+}
+
+/** `Authorization` for a token given with or without its scheme: exactly one `Bearer `. */
+export const bearer = (token: string): string => (/^\S+\s+\S/.test(token.trim()) ? token.trim() : `Bearer ${token.trim()}`);
+
+/** The service's request id, for support: x-cdp-request-id, else x-altus-request-id. */
+function requestIdOf(res: HttpResponse): string | undefined {
+  const v = res.headers['x-cdp-request-id'] ?? res.headers['x-altus-request-id'];
+  return Array.isArray(v) ? v.join(', ') : v;
 }
 
 export type Doc = Record<string, unknown>;
@@ -43,9 +58,11 @@ export interface PagingOptions {
 
 export class CdpClient {
   private settingsCache?: ProfileSettings;
+  private credsCache?: Credentials;
   private keyCache?: SigningKey;
   private readonly httpClient: HttpClient;
   private tokens?: WorkloadTokens;
+  private readonly agent = userAgent();
 
   constructor(readonly settings: ClientSettings) {
     this.httpClient = new HttpClient({ ...DEFAULT_HTTP, ...settings.http, env: settings.env, debug: settings.debug });
@@ -56,15 +73,20 @@ export class CdpClient {
     return this.settingsCache;
   }
 
-  private signingKey(): SigningKey {
-    if (!this.keyCache) {
-      const creds = resolveCredentials(this.profile, this.settings.env);
-      if (creds.source !== 'environment') {
+  private credentials(): Credentials {
+    if (!this.credsCache) {
+      const creds = resolveCredentials(this.profile, this.settings.env, { authConfig: this.settings.authConfig });
+      if (creds.source.startsWith('profile ')) {
         const warning = permissionWarning(this.profile.paths.credentials);
         if (warning) this.settings.warn?.(warning);
       }
-      this.keyCache = parsePrivateKey(creds.accessKeyId, creds.privateKey);
+      this.credsCache = creds;
     }
+    return this.credsCache;
+  }
+
+  private signingKey(creds: Credentials): SigningKey {
+    this.keyCache ??= parsePrivateKey(creds.accessKeyId, creds.privateKey);
     return this.keyCache;
   }
 
@@ -72,20 +94,28 @@ export class CdpClient {
     this.httpClient.close();
   }
 
-  baseUrl(kind: 'iam' | 'api'): string {
-    return resolveEndpoint(kind, {
+  private endpointInput(): EndpointInput {
+    return {
       endpointUrl: this.settings.endpointUrl,
       region: this.settings.region,
+      formFactor: this.settings.formFactor,
       config: this.profile.values,
       env: this.settings.env,
-    });
+    };
+  }
+
+  /** The base URL of a service, by its facts (DESIGN "Credentials, config, endpoints"). */
+  baseUrl(facts: ServiceFacts): string {
+    return resolveEndpoint(facts, this.endpointInput());
   }
 
   /** Calls one operation; resolves with the response document. */
   async call(op: Operation, request: Doc, upload?: { open: () => Readable; headers: Record<string, string> }): Promise<Doc> {
     const svc = op.service;
-    const label = `${svc.name} ${op.name}`;
+    const where = { service: svc.name, operation: op.name };
+    checkFormFactor(svc.def.facts, this.endpointInput());
     const debugBody = this.settings.debug ? JSON.stringify(redact(svc.shapes, op.input, request)) : undefined;
+    const common = { 'user-agent': this.agent };
     let res: HttpResponse;
     if (svc.def.endpoint === 'workload') {
       const env = request.environmentCrn;
@@ -102,37 +132,44 @@ export class CdpClient {
         this.httpClient.send({
           url: joinUrl(auth.origin, path),
           headers: upload
-            ? { 'content-type': 'application/octet-stream', ...upload.headers, authorization: `Bearer ${auth.token}` }
-            : { 'content-type': 'application/json', authorization: `Bearer ${auth.token}` },
+            ? { ...common, 'content-type': 'application/octet-stream', ...upload.headers, authorization: bearer(auth.token) }
+            : { ...common, 'content-type': 'application/json', authorization: bearer(auth.token) },
           body,
           mutating: op.mutating,
-          operation: label,
+          ...where,
           debugBody: upload ? '<file contents>' : debugBody,
         });
-      res = await sendWith(await this.workloadAuth(env));
+      res = await sendWith(await this.workloadAuth(op, env));
       if (res.status === 401 && !this.settings.accessToken) {
         // The token may have been revoked or the clock skewed: exchange once more.
-        this.tokens?.forget(this.tokenScope(), env);
-        res = await sendWith(await this.workloadAuth(env));
+        this.tokens?.forget(await this.tokenScope(), env);
+        res = await sendWith(await this.workloadAuth(op, env));
       }
     } else {
-      const url = joinUrl(this.baseUrl(svc.def.endpoint), op.path);
-      const key = this.signingKey();
-      const body = Buffer.from(JSON.stringify(request));
+      const url = joinUrl(this.baseUrl(svc.def.facts), op.path);
+      const token = this.settings.accessToken ?? this.credentials().accessToken;
+      const sign = token ? undefined : this.signer(url);
       res = await this.httpClient.send({
         url,
-        headers: { 'content-type': 'application/json' },
-        body,
+        headers: { ...common, 'content-type': 'application/json', ...(token ? { authorization: bearer(token) } : {}) },
+        body: Buffer.from(JSON.stringify(request)),
         mutating: op.mutating,
-        operation: label,
-        sign: () => signRequest(key, 'POST', 'application/json', url.pathname),
+        ...where,
+        sign,
         debugBody,
       });
     }
-    return this.parse(res, op, label);
+    return this.parse(res, op);
   }
 
-  private parse(res: HttpResponse, op: Operation, label: string): Doc {
+  /** Signs each attempt afresh with the credentials' key. */
+  private signer(url: URL): () => Readonly<Record<string, string>> {
+    const key = this.signingKey(this.credentials());
+    return () => signRequest(key, 'POST', 'application/json', url.pathname);
+  }
+
+  private parse(res: HttpResponse, op: Operation): Doc {
+    const where = { service: op.service.name, operation: op.name, requestId: requestIdOf(res) };
     const text = res.body.toString('utf8');
     let doc: unknown = {};
     if (text.trim()) {
@@ -143,9 +180,9 @@ export class CdpClient {
           throw new CdpError({
             kind: 'service',
             code: 'BAD_RESPONSE',
-            message: `${label}: the answer is not JSON`,
+            message: `${op.service.name} ${op.name}: the answer is not JSON`,
             status: res.status,
-            operation: label,
+            ...where,
           });
         doc = {};
       }
@@ -156,22 +193,21 @@ export class CdpClient {
     if (res.status >= 200 && res.status < 300) return obj;
     const code = typeof obj.code === 'string' ? obj.code : `HTTP_${res.status}`;
     const message = typeof obj.message === 'string' ? obj.message : text.trim().slice(0, 200) || `HTTP ${res.status}`;
-    throw serviceError(res.status, code, message, label);
+    throw serviceError({ status: res.status, code, message, ...where });
   }
 
-  /** Tokens are cached per profile and control plane (a profile may point elsewhere later). */
-  private tokenScope(): string {
-    return `${this.profile.profile} ${this.baseUrl('iam')}`;
+  /** Tokens are cached per profile and issuing control plane (a profile may point elsewhere later). */
+  private async tokenScope(): Promise<string> {
+    const iam = await loadService('iam');
+    return `${this.profile.profile} ${this.baseUrl(iam.def.facts)}`;
   }
 
-  private async workloadAuth(environmentCrn: string): Promise<{ origin: string; token: string }> {
-    if (this.settings.accessToken) {
-      const base = this.settings.endpointUrl ?? this.baseUrl('api');
-      return { origin: base, token: this.settings.accessToken };
-    }
+  private async workloadAuth(op: Operation, environmentCrn: string): Promise<{ origin: string; token: string }> {
+    // A token given by the user is sent to the service's own endpoint, as the official CLI does.
+    if (this.settings.accessToken) return { origin: this.baseUrl(op.service.def.facts), token: this.settings.accessToken };
     this.tokens ??= new WorkloadTokens(this.settings.env);
-    const profile = this.tokenScope();
-    const cached = this.tokens.get(profile, environmentCrn);
+    const scope = await this.tokenScope();
+    const cached = this.tokens.get(scope, environmentCrn);
     if (cached) return cached;
     const iam = await loadService('iam');
     const res = await this.call(iam.operation('generateWorkloadAuthToken'), { workloadName: 'DF', environmentCrn });
@@ -182,7 +218,7 @@ export class CdpClient {
     }
     const origin = new URL(endpointUrl).origin;
     const expireAt = typeof res.expireAt === 'string' ? Date.parse(res.expireAt) : Date.now() + 5 * 60_000;
-    this.tokens.put(profile, environmentCrn, { origin, token, expireAt });
+    this.tokens.put(scope, environmentCrn, { origin, token, expireAt });
     return { origin, token };
   }
 

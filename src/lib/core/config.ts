@@ -50,6 +50,8 @@ export interface ProfileSettings {
   readonly profile: string;
   /** Explicitly chosen (flag or CDP_PROFILE): then it must exist. */
   readonly explicit: boolean;
+  /** Chosen with --profile: then, as with the official CLI, its credentials win over CDP_ACCESS_KEY_ID/CDP_PRIVATE_KEY. */
+  readonly fromFlag?: boolean;
   readonly values: Readonly<Record<string, string>>;
   readonly paths: Paths;
 }
@@ -63,8 +65,8 @@ function strings(obj: Record<string, unknown> | undefined): Record<string, strin
 /** Merges the profile's config and credentials sections (credentials win). */
 export function loadProfile(flagProfile: string | undefined, env: Env = process.env): ProfileSettings {
   const paths = configPaths(env);
-  const profile = flagProfile || env.CDP_PROFILE || 'default';
-  const explicit = Boolean(flagProfile || env.CDP_PROFILE);
+  const profile = flagProfile || env.CDP_DEFAULT_PROFILE || env.CDP_PROFILE || 'default';
+  const explicit = Boolean(flagProfile || env.CDP_DEFAULT_PROFILE || env.CDP_PROFILE);
   const config = section(readIni(paths.config), profile, true);
   const creds = section(readIni(paths.credentials), profile, false);
   if (explicit && !config && !creds) {
@@ -73,18 +75,50 @@ export function loadProfile(flagProfile: string | undefined, env: Env = process.
       'Create it with: cdpctl configure --profile ' + profile,
     ]);
   }
-  return { profile, explicit, values: { ...strings(config), ...strings(creds) }, paths };
+  return { profile, explicit, fromFlag: Boolean(flagProfile), values: { ...strings(config), ...strings(creds) }, paths };
 }
 
 export interface Credentials {
+  /** Empty when the credentials are a bearer token. */
   readonly accessKeyId: string;
   readonly privateKey: string;
+  /** A bearer token to send instead of signing (an --auth-config file's access_token, or cdp_access_token). */
+  readonly accessToken?: string;
   readonly source: string;
 }
 
-/** Environment first, then the profile (DESIGN). CDP_PRIVATE_KEY may be a key file's path. */
-export function resolveCredentials(settings: ProfileSettings, env: Env = process.env): Credentials {
-  if (env.CDP_ACCESS_KEY_ID && env.CDP_PRIVATE_KEY) {
+/** The official CLI's legacy --auth-config file: JSON with access_key_id and private_key, or access_token. */
+function authConfigCredentials(path: string): Credentials {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw authError('NO_CREDENTIALS', `Config file ${path} not found`);
+  }
+  let conf: Record<string, unknown>;
+  try {
+    conf = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    throw authError('BAD_CREDENTIALS', `--auth-config ${path} is not valid JSON`);
+  }
+  const str = (k: string): string => (typeof conf[k] === 'string' ? (conf[k] as string) : '');
+  if ('access_key_id' in conf || 'private_key' in conf) {
+    if (!str('access_key_id') || !str('private_key'))
+      throw authError('BAD_CREDENTIALS', `--auth-config ${path} needs both access_key_id and private_key`);
+    return { accessKeyId: str('access_key_id'), privateKey: str('private_key'), source: `auth config ${path}` };
+  }
+  if (str('access_token')) return { accessKeyId: '', privateKey: '', accessToken: str('access_token'), source: `auth config ${path}` };
+  throw authError('BAD_CREDENTIALS', `--auth-config ${path} has neither access_key_id nor access_token`);
+}
+
+/**
+ * Credentials in the official CLI's order: CDP_ACCESS_KEY_ID/CDP_PRIVATE_KEY
+ * (unless a profile was named with --profile), the --auth-config file, then
+ * the profile (a key pair, or cdp_access_token). CDP_PRIVATE_KEY may be a
+ * key file's path.
+ */
+export function resolveCredentials(settings: ProfileSettings, env: Env = process.env, opts: { authConfig?: string } = {}): Credentials {
+  if (env.CDP_ACCESS_KEY_ID && env.CDP_PRIVATE_KEY && !settings.fromFlag) {
     let key = env.CDP_PRIVATE_KEY;
     try {
       if (key.length < 4096 && existsSync(key) && statSync(key).isFile()) key = readFileSync(key, 'utf8');
@@ -93,9 +127,12 @@ export function resolveCredentials(settings: ProfileSettings, env: Env = process
     }
     return { accessKeyId: env.CDP_ACCESS_KEY_ID, privateKey: key, source: 'environment' };
   }
+  if (opts.authConfig) return authConfigCredentials(opts.authConfig);
   const id = settings.values.cdp_access_key_id;
   const key = settings.values.cdp_private_key;
   if (id && key) return { accessKeyId: id, privateKey: key, source: `profile ${settings.profile}` };
+  const token = settings.values.cdp_access_token;
+  if (token) return { accessKeyId: '', privateKey: '', accessToken: token, source: `profile ${settings.profile}` };
   throw authError('NO_CREDENTIALS', `no credentials found for profile "${settings.profile}"`, [
     `Looked in CDP_ACCESS_KEY_ID/CDP_PRIVATE_KEY, ${settings.paths.credentials} and ${settings.paths.config}.`,
     'Run `cdpctl configure` to add them, or `cdpctl emulator start` for a local profile named emulator.',
@@ -183,7 +220,7 @@ export async function updateIni(path: string, change: (data: IniData) => void): 
 }
 
 /** Keys that belong in the credentials file rather than config. */
-export const CREDENTIAL_KEYS = new Set(['cdp_access_key_id', 'cdp_private_key']);
+export const CREDENTIAL_KEYS = new Set(['cdp_access_key_id', 'cdp_private_key', 'cdp_access_token']);
 
 export async function setValue(profile: string, key: string, value: string, env: Env = process.env): Promise<string> {
   const paths = configPaths(env);

@@ -1,22 +1,51 @@
 /**
- * Which base URL a service's requests go to (DESIGN "Credentials, config,
- * endpoints"): --endpoint-url, then cdp_endpoint_url/endpoint_url in config
- * (`%s` becomes `iam` or `api`), then the region's default host.
+ * Which base URL a service's requests go to, and whether the service exists
+ * under the control plane's form factor, exactly as the official CLI decides
+ * (DESIGN "Credentials, config, endpoints"). Everything is driven by the
+ * service's facts: a CDP-only service reads `cdp_endpoint_url` and fills a
+ * `%s` with the API prefix `api`; an Altus (and CDP) service such as iam
+ * reads `endpoint_url`, fills `%s` with its endpoint name and has its own
+ * default host. Neither key falls back to the other.
  */
-import { usageError } from './errors.js';
+import { CdpError, usageError } from './errors.js';
 
 export const REGIONS = ['us-west-1', 'eu-1', 'ap-1', 'usg-1'] as const;
 export const DEFAULT_REGION = 'us-west-1';
 
+/** What endpoint resolution needs of a service's facts. */
+export interface EndpointFacts {
+  /** Wire service name (`iam`, `datalake`). */
+  readonly name: string;
+  /** The service's name in URLs (`iam`, `environments2`). */
+  readonly endpointName: string;
+  /** `CDP` alone, or with `ALTUS`. */
+  readonly products: readonly string[];
+  /** `public`, `private` or both. */
+  readonly formFactors: readonly string[];
+}
+
 export interface EndpointInput {
   readonly endpointUrl?: string; // --endpoint-url
   readonly region?: string; // --cdp-region
+  readonly formFactor?: string; // --form-factor
   readonly config: Readonly<Record<string, string>>;
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
+/** The API prefix the official CLI fills into `%s` for CDP-only services (its models' default `x-endpoint-prefix`). */
+const CDP_PREFIX = 'api';
+
+/** A CDP-only service (its products are exactly CDP); anything else follows the Altus rules. */
+export const isCdpOnly = (facts: Pick<EndpointFacts, 'products'>): boolean => facts.products.length === 1 && facts.products[0] === 'CDP';
+
+/** The config key that holds a service's endpoint URL. */
+export const endpointKey = (facts: Pick<EndpointFacts, 'products'>): 'cdp_endpoint_url' | 'endpoint_url' =>
+  isCdpOnly(facts) ? 'cdp_endpoint_url' : 'endpoint_url';
+
 export function resolveRegion(input: EndpointInput): string {
-  const region = input.region || input.env?.CDP_REGION || input.config.cdp_region || DEFAULT_REGION;
+  const explicit = input.region && input.region !== 'default' ? input.region : undefined;
+  const region = explicit || input.env?.CDP_REGION || input.config.cdp_region || DEFAULT_REGION;
+  if (region === 'default') return DEFAULT_REGION;
   if (!(REGIONS as readonly string[]).includes(region)) {
     throw usageError(`unknown region "${region}"; expected one of ${REGIONS.join(', ')}`);
   }
@@ -36,15 +65,59 @@ function checkUrl(url: string, source: string): string {
   return url;
 }
 
-/** Base URL for a service whose endpoint kind is `iam` or `api`. */
-export function resolveEndpoint(kind: 'iam' | 'api', input: EndpointInput): string {
-  if (input.endpointUrl) return checkUrl(input.endpointUrl, '--endpoint-url');
-  const configured = input.config.cdp_endpoint_url || input.config.endpoint_url;
-  if (configured) return checkUrl(configured.replace('%s', kind), 'cdp_endpoint_url');
+/** One `%s` is filled: the API prefix for CDP-only services, the endpoint name for the others. */
+function substitute(url: string, facts: EndpointFacts): string {
+  if (url.split('%s').length !== 2) return url;
+  return url.replace('%s', isCdpOnly(facts) ? CDP_PREFIX : facts.endpointName);
+}
+
+/** Base URL of a service: --endpoint-url, else its config key, else the region's default host. */
+export function resolveEndpoint(facts: EndpointFacts, input: EndpointInput): string {
+  if (input.endpointUrl) return checkUrl(substitute(input.endpointUrl, facts), '--endpoint-url');
+  const key = endpointKey(facts);
+  const configured = input.config[key];
+  if (configured) return checkUrl(substitute(configured, facts), key);
   const region = resolveRegion(input);
-  const domain = region === 'usg-1' ? 'cdp.clouderagovt.com' : 'cdp.cloudera.com';
-  if (kind === 'iam' && region === 'us-west-1') return 'https://iamapi.us-west-1.altus.cloudera.com';
-  return `https://api.${region}.${domain}`;
+  if (isCdpOnly(facts))
+    return region === 'usg-1' ? `https://${CDP_PREFIX}.usg-1.cdp.clouderagovt.com` : `https://${CDP_PREFIX}.${region}.cdp.cloudera.com`;
+  if (region === 'us-west-1') return `https://${facts.endpointName}api.us-west-1.altus.cloudera.com`;
+  return region === 'usg-1' ? 'https://api.usg-1.cdp.clouderagovt.com' : `https://api.${region}.cdp.cloudera.com`;
+}
+
+/**
+ * The official CLI's test of a public-cloud control plane URL; anything
+ * else is taken for a private cloud (so `http://127.0.0.1:P/` is private,
+ * `http://localhost:P/` public).
+ */
+const PUBLIC_URL = /^(.+(altus|cdp|dev|dev2|int|int2|stage).(cloudera|clouderagovt).com)|^(http:\/\/localhost:\d+.*)/;
+
+/** The control plane's form factor: --form-factor, the profile's form_factor, else guessed from the endpoint URL. */
+export function resolveFormFactor(input: EndpointInput): 'public' | 'private' {
+  if (input.formFactor) return input.formFactor === 'private' ? 'private' : 'public';
+  const configured = input.config.form_factor;
+  if (configured) {
+    if (configured !== 'public' && configured !== 'private')
+      throw usageError(`The configured form factor ${configured} is invalid. Valid values are: public, private`);
+    return configured;
+  }
+  const url = input.endpointUrl || input.config.cdp_endpoint_url;
+  return !url || PUBLIC_URL.test(url) ? 'public' : 'private';
+}
+
+/** Refuses a service the control plane's form factor does not offer, with the official CLI's words. */
+export function checkFormFactor(facts: EndpointFacts, input: EndpointInput): void {
+  const formFactor = resolveFormFactor(input);
+  if (facts.formFactors.includes(formFactor)) return;
+  throw new CdpError({
+    kind: 'usage',
+    code: 'WRONG_FORM_FACTOR',
+    message:
+      `The command ${facts.name} is not available under the ${formFactor} CDP form factor. ` +
+      `It is only available for these form factors: ${facts.formFactors.join(', ')}. ` +
+      'Check that your profile configuration specifies the correct form factor, or that the endpoint URL in profile ' +
+      'configuration or on the command line points to the correct control plane.',
+    details: [`Give --form-factor ${facts.formFactors[0] ?? 'public'} if the control plane is one.`],
+  });
 }
 
 /** Joins a base URL and an operation path with exactly one slash between them. */

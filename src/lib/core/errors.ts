@@ -19,18 +19,31 @@ export interface CdpErrorInit {
   kind: ErrorKind;
   code: string;
   message: string;
+  /** HTTP status of the service's answer. */
   status?: number;
+  /** Wire service name (`iam`). */
+  service?: string;
+  /** Wire operation name (`getUser`). */
   operation?: string;
+  /** The service's id for the request (x-cdp-request-id or x-altus-request-id), for support tickets. */
+  requestId?: string;
   /** Extra lines shown under the message (hints, per-item failures). */
   details?: readonly string[];
   cause?: unknown;
+}
+
+/** The `--output json` error object: what the text lines say, as fields. */
+export interface ErrorJson {
+  error: Omit<CdpErrorInit, 'kind' | 'cause'>;
 }
 
 export class CdpError extends Error {
   readonly kind: ErrorKind;
   readonly code: string;
   readonly status?: number;
+  readonly service?: string;
   readonly operation?: string;
+  readonly requestId?: string;
   readonly details: readonly string[];
 
   constructor(init: CdpErrorInit) {
@@ -39,7 +52,9 @@ export class CdpError extends Error {
     this.kind = init.kind;
     this.code = init.code;
     this.status = init.status;
+    this.service = init.service;
     this.operation = init.operation;
+    this.requestId = init.requestId;
     this.details = init.details ?? [];
   }
 
@@ -47,8 +62,31 @@ export class CdpError extends Error {
     return ExitCode[this.kind];
   }
 
-  toJSON(): { error: { code: string; message: string; status?: number; operation?: string } } {
-    return { error: { code: this.code, message: this.message, status: this.status, operation: this.operation } };
+  /**
+   * The official CLI's account of a service error, for a second line:
+   * `(Status Code: 404; Error Code: NOT_FOUND; Service: iam; Operation: getUser; Request ID: ...)`.
+   */
+  get context(): string | undefined {
+    if (this.status === undefined) return undefined;
+    const parts = [`Status Code: ${this.status}`, `Error Code: ${this.code}`];
+    if (this.service) parts.push(`Service: ${this.service}`);
+    if (this.operation) parts.push(`Operation: ${this.operation}`);
+    parts.push(`Request ID: ${this.requestId ?? 'none'}`);
+    return `(${parts.join('; ')})`;
+  }
+
+  toJSON(): ErrorJson {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        status: this.status,
+        service: this.service,
+        operation: this.operation,
+        requestId: this.requestId,
+        ...(this.details.length > 0 ? { details: this.details } : {}),
+      },
+    };
   }
 }
 
@@ -63,7 +101,14 @@ export function authError(code: string, message: string, details?: readonly stri
 }
 
 /** Maps an HTTP error answer from the service to a CdpError. */
-export function serviceError(status: number, code: string, message: string, operation: string): CdpError {
-  const kind: ErrorKind = status === 401 || status === 403 ? 'auth' : 'service';
-  return new CdpError({ kind, code, message, status, operation });
+export function serviceError(init: {
+  status: number;
+  code: string;
+  message: string;
+  service: string;
+  operation: string;
+  requestId?: string;
+}): CdpError {
+  const kind: ErrorKind = init.status === 401 || init.status === 403 ? 'auth' : 'service';
+  return new CdpError({ kind, ...init });
 }

@@ -21,6 +21,8 @@ export interface HttpOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Receives one line per request/response when --debug is on. */
   readonly debug?: (line: string) => void;
+  /** Connect over IPv4 only (--force-ipv4). */
+  readonly ipv4Only?: boolean;
 }
 
 export interface HttpRequest {
@@ -32,6 +34,8 @@ export interface HttpRequest {
   readonly body: Buffer | (() => Readable);
   /** Mutating calls are not retried once fully delivered, except on 429/503. */
   readonly mutating: boolean;
+  /** Wire service and operation names, for messages and errors (no service for other requests, e.g. the console's). */
+  readonly service?: string;
   readonly operation: string;
   /** Re-signs per attempt (the signature carries the date). */
   readonly sign?: () => Readonly<Record<string, string>>;
@@ -67,6 +71,9 @@ class AttemptError extends Error {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** `iam getUser`, or the request's own name when it is not a service operation. */
+const label = (req: HttpRequest): string => (req.service ? `${req.service} ${req.operation}` : req.operation);
 
 function noProxy(host: string, env: HttpOptions['env']): boolean {
   if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '::1') return true;
@@ -124,7 +131,7 @@ export class HttpClient {
       let retryAfterMs: number | undefined;
       try {
         const res = await this.attempt(req, headers);
-        debug?.(`< ${res.status} ${req.operation} in ${Date.now() - started} ms`);
+        debug?.(`< ${res.status} ${label(req)} in ${Date.now() - started} ms`);
         const retryable = res.status === 429 || res.status === 503 || (!req.mutating && res.status >= 500);
         if (!retryable || attempt >= this.opts.maxAttempts) return res;
         const after = Number(res.headers['retry-after']);
@@ -139,11 +146,12 @@ export class HttpClient {
           throw new CdpError({
             kind: 'network',
             code: err.timeout ? 'TIMEOUT' : 'NETWORK_ERROR',
-            message: `${req.operation}: ${err.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}${
+            message: `${label(req)}: ${err.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}${
               !err.timeout && req.mutating && err.delivered
                 ? '; not sent again: the request had reached the server and may have been carried out'
                 : ''
             }`,
+            service: req.service,
             operation: req.operation,
           });
         }
@@ -172,6 +180,7 @@ export class HttpClient {
         ...this.target(req.url, viaProxy),
         method: req.method ?? 'POST',
         agent,
+        ...(this.opts.ipv4Only ? { family: 4 } : {}),
         headers: {
           ...headers,
           ...(viaProxy ? { host: req.url.host } : {}),

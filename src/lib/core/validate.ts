@@ -51,8 +51,23 @@ export function validateRequest(shapes: ShapeIndex, shapeName: string, request: 
   const issues: Issue[] = [];
   if (!isObject(request)) return [{ path: '', field: '', message: 'the request must be a JSON object' }];
   checkStruct(shapes, shapeName, request, '', '', issues, 0);
-  if (issues.length === 0) checkRules(rules, request, issues);
+  // Everything wrong at once: the rules run too, except those about a field already found wrong or missing.
+  checkRules(rules, request, issues, new Set(issues.map((i) => i.field)));
   return issues;
+}
+
+/** The request fields a rule reads (for a custom rule, the one it reports against). */
+function ruleFields(rule: Rule): readonly string[] {
+  switch (rule.kind) {
+    case 'exclusive':
+    case 'oneOf':
+    case 'anyOf':
+      return rule.fields;
+    case 'requires':
+      return [rule.field, rule.needs];
+    default:
+      return [rule.field];
+  }
 }
 
 function checkStruct(
@@ -187,8 +202,9 @@ function checkRange(field: Field, v: number, path: string, top: string, issues: 
 
 const present = (r: Readonly<Record<string, unknown>>, f: string): boolean => r[f] !== undefined && r[f] !== null;
 
-function checkRules(rules: readonly Rule[], r: Readonly<Record<string, unknown>>, issues: Issue[]): void {
+function checkRules(rules: readonly Rule[], r: Readonly<Record<string, unknown>>, issues: Issue[], wrong: ReadonlySet<string>): void {
   for (const rule of rules) {
+    if (ruleFields(rule).some((f) => wrong.has(f))) continue;
     switch (rule.kind) {
       case 'pattern': {
         const v = r[rule.field];
@@ -224,7 +240,13 @@ function checkRules(rules: readonly Rule[], r: Readonly<Record<string, unknown>>
           issues.push({ path: rule.fields[0] ?? '', field: rule.fields[0] ?? '', message: rule.message });
         break;
       case 'custom': {
-        const message = rule.check(r);
+        let message: string | undefined;
+        try {
+          message = rule.check(r);
+        } catch {
+          // A rule that cannot read a field of the wrong type: the shape issue already says so.
+          message = wrong.size > 0 ? undefined : `"${rule.field}" is not valid`;
+        }
         if (message) issues.push({ path: rule.field, field: rule.field, message });
         break;
       }

@@ -21,6 +21,8 @@ export interface WaitOutcome {
   readonly polls: number;
   readonly state: string;
   readonly elapsedMs: number;
+  /** The shape of `final` when it is a whole poll response (the poll operation's output). */
+  readonly shape?: string;
 }
 
 type Search = (expr: string, data: unknown) => unknown;
@@ -41,6 +43,36 @@ export async function pollRequest(op: Operation, request: Doc, response: Doc): P
     if (v !== null && v !== undefined) out[field] = v;
   }
   return out;
+}
+
+/** Why a waited-for operation failed, from a JMESPath over a response: one reason, or one per item. */
+function reasonsOf(search: Search, expr: string | undefined, res: Doc): string[] {
+  const reason = expr ? search(expr, res) : undefined;
+  return (Array.isArray(reason) ? reason : [reason]).filter((r) => r !== null && r !== undefined && r !== '').map(String);
+}
+
+function failure(op: Operation, state: string, reasons: readonly string[]): CdpError {
+  return new CdpError({
+    kind: 'waitFailed',
+    code: 'OPERATION_FAILED',
+    message: `${op.name} ended in ${state}${reasons.length === 1 ? `: ${reasons[0]}` : ''}`,
+    service: op.service.name,
+    operation: op.name,
+    details: reasons.length > 1 ? reasons : [],
+  });
+}
+
+/**
+ * The failure the first call's answer already reports (the waiter's `first`
+ * state in its failure list), or undefined when there is work to wait for.
+ */
+export async function firstFailure(op: Operation, response: Doc): Promise<CdpError | undefined> {
+  const first = op.cli.wait?.first;
+  if (!first) return undefined;
+  const search = await jmes();
+  const state = search(first.state, response);
+  if (typeof state !== 'string' || !op.cli.wait?.failure?.includes(state)) return undefined;
+  return failure(op, state, reasonsOf(search, first.reason, response));
 }
 
 function summarize(state: unknown): string {
@@ -106,21 +138,12 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
       }
       const states = Array.isArray(state) ? state.map(String) : state === null || state === undefined ? [] : [String(state)];
       const failed = states.filter((s) => waiter.failure?.includes(s));
-      if (failed.length > 0) {
-        const reason = waiter.reason ? search(waiter.reason, res) : undefined;
-        const reasons = (Array.isArray(reason) ? reason : [reason]).filter((r) => r !== null && r !== undefined && r !== '').map(String);
-        throw new CdpError({
-          kind: 'waitFailed',
-          code: 'OPERATION_FAILED',
-          message: `${op.name} ended in ${failed[0]}${reasons.length === 1 ? `: ${reasons[0]}` : ''}`,
-          operation: `${op.service.name} ${op.name}`,
-          details: reasons.length > 1 ? reasons : [],
-        });
-      }
+      if (failed.length > 0) throw failure(op, failed[0] ?? 'FAILED', reasonsOf(search, waiter.reason, res));
       const done = states.length > 0 && states.every((s) => waiter.success.includes(s));
       if (done) {
-        const final = waiter.result ? ((search(waiter.result, res) as Doc | null) ?? res) : res;
-        return { final, polls, state: shown, elapsedMs: now() - start };
+        const picked = waiter.result ? (search(waiter.result, res) as Doc | null) : null;
+        const final = picked ?? res;
+        return { final, polls, state: shown, elapsedMs: now() - start, ...(picked ? {} : { shape: pollOp.output }) };
       }
     }
     const elapsed = now() - start;
@@ -129,7 +152,8 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
         kind: 'waitTimeout',
         code: 'WAIT_TIMEOUT',
         message: `gave up waiting after ${Math.round(elapsed / 1000)} s; last state ${last || 'unknown'}. The operation goes on.`,
-        operation: `${op.service.name} ${op.name}`,
+        service: op.service.name,
+        operation: op.name,
       });
     }
     await sleep(Math.min(interval, timeoutMs - elapsed), opts.signal);

@@ -86,8 +86,10 @@ export async function bootstrap(emu: Emulator, env: Env = process.env): Promise<
   }
   await updateIni(paths.config, (data) => {
     const name = sectionName(PROFILE, 'config');
+    // Both endpoint keys, as the official CLI reads them: endpoint_url for iam, cdp_endpoint_url for the CDP-only services.
     data[name] = {
       ...(data[name] ?? {}),
+      endpoint_url: `http://localhost:${emu.port}/`,
       cdp_endpoint_url: `http://localhost:${emu.port}/`,
       cdp_region: emu.region,
       // `cdp login` / `cdpctl login --profile emulator` sign in on the emulator's own console pages.

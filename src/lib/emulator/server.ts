@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation } from '../model/index.js';
@@ -181,7 +181,13 @@ export class Emulator {
   private send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+    // Every answer carries a fresh request id, as the control plane's do (clients show it with errors).
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      'x-cdp-request-id': randomUUID(),
+      ...headers,
+    });
     res.end(text);
   }
 
@@ -302,6 +308,9 @@ export class Emulator {
         request[field] = v;
       }
     }
+    // The environment is the one the bearer token was issued for: the official CLI sends no header for it.
+    const tokenEnv = caller.workload?.environmentCrn;
+    if (tokenEnv && request.environmentCrn === undefined && this.requestShapeHas(route, 'environmentCrn')) request.environmentCrn = tokenEnv;
     try {
       this.send(res, 200, this.dispatch(route, request, caller, { path, size, headers }));
     } catch (err) {
@@ -316,6 +325,10 @@ export class Emulator {
   private async consolePages(req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.consoleSite ??= import('./console/index.js').then((m) => new m.ConsoleSite(this, this.opts.consoleTtlMs, this.opts.log));
     await (await this.consoleSite).handle(req, res);
+  }
+
+  private requestShapeHas(route: Route, field: string): boolean {
+    return route.op.service.requestShape(route.op).byName.has(field);
   }
 
   private async admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

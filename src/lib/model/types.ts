@@ -32,6 +32,13 @@ export interface WaiterSpec {
   readonly reason?: string;
   /** JMESPath over the poll response giving what to print at the end (default: all of it). */
   readonly result?: string;
+  /**
+   * The first call's answer may already end the work: `state` (JMESPath over
+   * that response) in `failure` prints the response and fails at once, with
+   * `reason` as the why, and nothing is polled (a create refused by its own
+   * validation).
+   */
+  readonly first?: { readonly state: string; readonly reason?: string };
 }
 
 /** A rule beyond what the shapes say; checked by the CLI and the emulator alike. */
@@ -54,6 +61,21 @@ export interface UploadSpec {
   readonly path: string;
   readonly fileField: string;
   readonly headers: Readonly<Record<string, string>>; // field -> header name
+}
+
+/**
+ * Local files named by `parameterGroups[].parameters[].assetReferences[].path`
+ * are uploaded before the call, under an asset update request that the call
+ * then names, as the official CLI's DataFlow extension does. Each field names
+ * an operation of the same service: `open` takes the request's
+ * deploymentCrn, environmentCrn (and deployedFlowCrn) and answers with
+ * assetUpdateRequestCrn; `upload` is an upload operation; `abort` is sent
+ * when an upload fails.
+ */
+export interface AssetUploadSpec {
+  readonly open: string;
+  readonly upload: string;
+  readonly abort: string;
 }
 
 /** The CLI half of an operation. */
@@ -83,6 +105,12 @@ export interface OperationCli {
   readonly paging?: PagingSpec;
   /** Base64 (bytes) response fields worth showing decoded with --decode. */
   readonly decode?: readonly string[];
+  /**
+   * Fills in request fields before the request is checked and sent, as the
+   * official CLI's extension for the operation does (changes the request in place).
+   */
+  readonly prepare?: (request: Record<string, unknown>) => void;
+  readonly assetUploads?: AssetUploadSpec;
 }
 
 export interface ServiceDefinition {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProfile, resolveCredentials, setValue, permissionWarning } from '../../../src/lib/core/config.js';
-import { joinUrl, resolveEndpoint } from '../../../src/lib/core/endpoint.js';
+import { checkFormFactor, joinUrl, resolveEndpoint, resolveFormFactor } from '../../../src/lib/core/endpoint.js';
 
 function home(): string {
   const h = mkdtempSync(join(tmpdir(), 'cdpctl-cfg-'));
@@ -29,15 +29,31 @@ describe('credentials and profiles', () => {
     expect(loadProfile('default', { HOME: h, CDP_PROFILE: 'prod' }).profile).toBe('default');
   });
 
-  it('prefers CDP_ACCESS_KEY_ID/CDP_PRIVATE_KEY over any profile, reading the key from a path when it is one', () => {
+  it('prefers CDP_ACCESS_KEY_ID/CDP_PRIVATE_KEY over a profile not named by --profile, reading the key from a path when it is one', () => {
     const h = home();
     const keyFile = join(h, 'key.txt');
     writeFileSync(keyFile, 'file-key');
-    const env = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: keyFile };
-    const creds = resolveCredentials(loadProfile('prod', env), env);
+    const env = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: keyFile, CDP_PROFILE: 'prod' };
+    const creds = resolveCredentials(loadProfile(undefined, env), env);
     expect(creds).toMatchObject({ accessKeyId: 'env-id', privateKey: 'file-key', source: 'environment' });
+    // As with the official CLI, a profile named with --profile wins over the variables.
+    expect(resolveCredentials(loadProfile('prod', env), env)).toMatchObject({ accessKeyId: 'prod-id', source: 'profile prod' });
     const env2 = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: 'inline-key' };
     expect(resolveCredentials(loadProfile(undefined, env2), env2).privateKey).toBe('inline-key');
+  });
+
+  it('reads an --auth-config file (a key pair or an access token) and cdp_access_token from a profile', () => {
+    const h = home();
+    const pair = join(h, 'auth.json');
+    writeFileSync(pair, JSON.stringify({ access_key_id: 'file-id', private_key: 'file-key' }));
+    const token = join(h, 'token.json');
+    writeFileSync(token, JSON.stringify({ access_token: 'tok-1' }));
+    const env = { HOME: h };
+    expect(resolveCredentials(loadProfile(undefined, env), env, { authConfig: pair })).toMatchObject({ accessKeyId: 'file-id' });
+    expect(resolveCredentials(loadProfile(undefined, env), env, { authConfig: token })).toMatchObject({ accessToken: 'tok-1' });
+    expect(() => resolveCredentials(loadProfile(undefined, env), env, { authConfig: join(h, 'none.json') })).toThrow(/not found/);
+    writeFileSync(join(h, '.cdp', 'credentials'), '[default]\ncdp_access_token = tok-2\n');
+    expect(resolveCredentials(loadProfile(undefined, env), env)).toMatchObject({ accessToken: 'tok-2', accessKeyId: '' });
   });
 
   it('reads files named by CDP_SHARED_CREDENTIALS_FILE and CDP_CONFIG_FILE', () => {
@@ -77,22 +93,59 @@ describe('credentials and profiles', () => {
 
 describe('endpoint resolution', () => {
   const base = { config: {} as Record<string, string> };
-  it('uses the region defaults, with the IAM special case in us-west-1', () => {
-    expect(resolveEndpoint('api', base)).toBe('https://api.us-west-1.cdp.cloudera.com');
-    expect(resolveEndpoint('iam', base)).toBe('https://iamapi.us-west-1.altus.cloudera.com');
-    expect(resolveEndpoint('iam', { ...base, region: 'eu-1' })).toBe('https://api.eu-1.cdp.cloudera.com');
-    expect(resolveEndpoint('api', { config: { cdp_region: 'ap-1' } })).toBe('https://api.ap-1.cdp.cloudera.com');
-    expect(resolveEndpoint('api', { ...base, region: 'usg-1' })).toBe('https://api.usg-1.cdp.clouderagovt.com');
+  // Facts as the model gives them: an Altus-and-CDP service (iam) and CDP-only ones.
+  const iam = { name: 'iam', endpointName: 'iam', products: ['ALTUS', 'CDP'], formFactors: ['public', 'private'] };
+  const datalake = { name: 'datalake', endpointName: 'datalake', products: ['CDP'], formFactors: ['public'] };
+  const environments = { name: 'environments', endpointName: 'environments2', products: ['CDP'], formFactors: ['public', 'private'] };
+  const drscp = { name: 'drscp', endpointName: 'drscp', products: ['CDP'], formFactors: ['private'] };
+  it('uses the region defaults: CDP-only services the API host, Altus services their own host in us-west-1', () => {
+    expect(resolveEndpoint(datalake, base)).toBe('https://api.us-west-1.cdp.cloudera.com');
+    expect(resolveEndpoint(iam, base)).toBe('https://iamapi.us-west-1.altus.cloudera.com');
+    expect(resolveEndpoint(iam, { ...base, region: 'default' })).toBe('https://iamapi.us-west-1.altus.cloudera.com');
+    expect(resolveEndpoint(iam, { ...base, region: 'eu-1' })).toBe('https://api.eu-1.cdp.cloudera.com');
+    expect(resolveEndpoint(iam, { ...base, region: 'usg-1' })).toBe('https://api.usg-1.cdp.clouderagovt.com');
+    expect(resolveEndpoint(datalake, { config: { cdp_region: 'ap-1' } })).toBe('https://api.ap-1.cdp.cloudera.com');
+    expect(resolveEndpoint(datalake, { config: { cdp_region: 'ap-1' }, region: 'default' })).toBe('https://api.ap-1.cdp.cloudera.com');
+    expect(resolveEndpoint(datalake, { ...base, region: 'usg-1' })).toBe('https://api.usg-1.cdp.clouderagovt.com');
   });
-  it('prefers --endpoint-url, then cdp_endpoint_url with %s replaced', () => {
-    const config = { cdp_endpoint_url: 'https://%s.corp.test:8443/' };
-    expect(resolveEndpoint('iam', { config })).toBe('https://iam.corp.test:8443/');
-    expect(resolveEndpoint('api', { config })).toBe('https://api.corp.test:8443/');
-    expect(resolveEndpoint('api', { config, endpointUrl: 'http://localhost:1/' })).toBe('http://localhost:1/');
+  it('reads endpoint_url for Altus services and cdp_endpoint_url for CDP-only ones, never the other', () => {
+    const config = { cdp_endpoint_url: 'https://%s.corp.test:8443/', endpoint_url: 'https://%s.altus.test/' };
+    expect(resolveEndpoint(iam, { config })).toBe('https://iam.altus.test/');
+    expect(resolveEndpoint(datalake, { config })).toBe('https://api.corp.test:8443/');
+    expect(resolveEndpoint(environments, { config })).toBe('https://api.corp.test:8443/');
+    expect(resolveEndpoint(iam, { config: { cdp_endpoint_url: 'http://localhost:1/' } })).toBe(
+      'https://iamapi.us-west-1.altus.cloudera.com',
+    );
+    expect(resolveEndpoint(datalake, { config: { endpoint_url: 'http://localhost:1/' } })).toBe('https://api.us-west-1.cdp.cloudera.com');
+  });
+  it('fills one %s in --endpoint-url by the same rule, and leaves two alone', () => {
+    expect(resolveEndpoint(iam, { ...base, endpointUrl: 'http://h:1/%s/' })).toBe('http://h:1/iam/');
+    expect(resolveEndpoint(environments, { ...base, endpointUrl: 'http://h:1/%s/' })).toBe('http://h:1/api/');
+    expect(resolveEndpoint(datalake, { ...base, endpointUrl: 'http://h:1/%s/%s' })).toBe('http://h:1/%s/%s');
+    expect(resolveEndpoint(datalake, { config: { cdp_endpoint_url: 'http://x:2/' }, endpointUrl: 'http://localhost:1/' })).toBe(
+      'http://localhost:1/',
+    );
+  });
+  it("refuses a service its control plane's form factor does not offer, guessing it from the URL as the official CLI does", () => {
+    expect(resolveFormFactor(base)).toBe('public');
+    expect(resolveFormFactor({ ...base, endpointUrl: 'http://localhost:8080/' })).toBe('public');
+    expect(resolveFormFactor({ ...base, endpointUrl: 'https://api.eu-1.cdp.cloudera.com' })).toBe('public');
+    expect(resolveFormFactor({ ...base, endpointUrl: 'http://127.0.0.1:8080/' })).toBe('private');
+    expect(resolveFormFactor({ config: { cdp_endpoint_url: 'https://cp.corp.test/' } })).toBe('private');
+    // endpoint_url (iam's key) does not decide it.
+    expect(resolveFormFactor({ config: { endpoint_url: 'https://cp.corp.test/' } })).toBe('public');
+    expect(resolveFormFactor({ config: { form_factor: 'private' }, endpointUrl: 'http://localhost:1/' })).toBe('private');
+    expect(resolveFormFactor({ config: { form_factor: 'private' }, formFactor: 'public' })).toBe('public');
+    expect(() => resolveFormFactor({ config: { form_factor: 'hybrid' } })).toThrow(/form factor hybrid is invalid/);
+    const priv = { ...base, endpointUrl: 'http://127.0.0.1:1/' };
+    expect(() => checkFormFactor(datalake, priv)).toThrow(/The command datalake is not available under the private CDP form factor/);
+    expect(() => checkFormFactor(iam, priv)).not.toThrow();
+    expect(() => checkFormFactor(drscp, base)).toThrow(/only available for these form factors: private/);
+    expect(() => checkFormFactor(datalake, { ...priv, formFactor: 'public' })).not.toThrow();
   });
   it('rejects unknown regions and bad URLs as usage errors', () => {
-    expect(() => resolveEndpoint('api', { ...base, region: 'mars-1' })).toThrow(/unknown region/);
-    expect(() => resolveEndpoint('api', { ...base, endpointUrl: 'ftp://x' })).toThrow(/http/);
+    expect(() => resolveEndpoint(datalake, { ...base, region: 'mars-1' })).toThrow(/unknown region/);
+    expect(() => resolveEndpoint(datalake, { ...base, endpointUrl: 'ftp://x' })).toThrow(/http/);
   });
   it('joins a base path and the operation path with one slash', () => {
     expect(joinUrl('http://h:9/base/', '/iam/listUsers').pathname).toBe('/base/iam/listUsers');

@@ -50,6 +50,25 @@ const COMMON_HELP: Readonly<Record<string, string>> = {
   crn: 'CRN of the resource',
 };
 
+/**
+ * KPI alert units as the official CLI completes them before sending: a unit
+ * given by its id gets `label` (the id capitalised) and `abbreviation` (its
+ * first letter, lower case).
+ */
+function labelKpiUnits(r: Record<string, unknown>): void {
+  if (!Array.isArray(r.kpis)) return;
+  for (const kpi of r.kpis as unknown[]) {
+    const alert = (kpi as { alert?: { frequencyTolerance?: { unit?: Record<string, unknown> } } } | null)?.alert;
+    const unit = alert?.frequencyTolerance?.unit;
+    if (!unit || typeof unit.id !== 'string') continue;
+    unit.label = unit.id.charAt(0).toUpperCase() + unit.id.slice(1).toLowerCase();
+    unit.abbreviation = unit.id.charAt(0).toLowerCase();
+  }
+}
+
+/** Asset references naming local files are uploaded first (see AssetUploadSpec). */
+const ASSET_UPLOADS = { open: 'createAssetUpdateRequest', upload: 'uploadAsset', abort: 'abortAssetUpdateRequest' } as const;
+
 /** Target states reached by the deployment lifecycle calls (see the file comment). */
 const DEPLOYMENT_FAILED = ['BAD_HEALTH'];
 const deploymentWait = (poll: string, success: readonly string[]): WaiterSpec => ({
@@ -144,6 +163,12 @@ const cli: Record<string, OperationCli> = {
     examples: [`${ENV} --deployment-crn ${DEP} --configuration-version 3 --auto-scale-min-nodes 1 --auto-scale-max-nodes 4`],
     rules: [CONFIG_VERSION],
     fieldHelp: { deactivateInboundConnection: 'Detach the inbound connection endpoint' },
+    // As the official CLI sends it: always multi-flow aware, KPI units completed, local assets uploaded.
+    prepare: (r) => {
+      labelKpiUnits(r);
+      r.cliSupportsMultiFlow = true;
+    },
+    assetUploads: ASSET_UPLOADS,
   },
   terminateDeployment: {
     command: 'deployments terminate',
@@ -295,6 +320,8 @@ const cli: Record<string, OperationCli> = {
     ],
     rules: [CONFIG_VERSION],
     fieldHelp: { updateSharedParameterGroupCrns: 'Shared parameter groups to move to their latest version' },
+    prepare: labelKpiUnits,
+    assetUploads: ASSET_UPLOADS,
   },
   changeFlowVersionInDeployment: {
     command: 'flows change-version',
@@ -427,7 +454,8 @@ const cli: Record<string, OperationCli> = {
     upload: {
       path: '/dfx/api/rpc-v1/deployments/create-reporting-task-content',
       fileField: 'filePath',
-      headers: { environmentCrn: 'Environment-Crn', deploymentCrn: 'Deployment-Crn', filePath: 'File-Path' },
+      // As the official CLI sends it: the environment is the workload token's, never a header.
+      headers: { deploymentCrn: 'Deployment-Crn', filePath: 'File-Path' },
     },
   },
   deleteReportingTask: {
@@ -471,8 +499,8 @@ const cli: Record<string, OperationCli> = {
     upload: {
       path: '/dfx/api/rpc-v1/deployments/upload-asset-content',
       fileField: 'filePath',
+      // As the official CLI sends it: the environment is the workload token's, never a header.
       headers: {
-        environmentCrn: 'Environment-Crn',
         deploymentRequestCrn: 'Deployment-Request-Crn',
         deploymentName: 'Deployment-Name',
         assetUpdateRequestCrn: 'Asset-Update-Request-Crn',
