@@ -5,6 +5,7 @@
  */
 import type { Hook } from '@oclif/core';
 import { Errors } from '@oclif/core';
+import { wantsJsonErrors } from '../lib/cli/argv.js';
 import { reportError, stderrColor } from '../lib/cli/report.js';
 import { usageError } from '../lib/core/errors.js';
 import { suggest } from '../lib/core/validate.js';
@@ -42,7 +43,7 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const topic = typed.split(' ')[0] ?? '';
   const where = config.topics.some((t) => t.name === topic) ? `cdpctl ${topic} --help` : 'cdpctl --help';
   const code = reportError(usageError(`"${typed}" is not a cdpctl command${hint}`, [`See ${where} for the commands there are.`]), {
-    json: false,
+    json: wantsJsonErrors(opts.argv ?? []),
     debug: false,
     color: stderrColor(),
   });

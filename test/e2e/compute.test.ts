@@ -343,3 +343,23 @@ describe('compute client-side rules: exit 2 and nothing sent', () => {
     expect(Object.keys(JSON.parse(r.stdout) as object)).toEqual(fields);
   });
 });
+
+describe('create --wait when validation fails (issue 13, item 14)', () => {
+  test('prints the create answer with its validationResponse and exits 5; no describe is sent', async () => {
+    // The name is taken: the create answers VALIDATION_FAILED.
+    const r = await create('analytics', ['--wait', ...FAST, '--output', 'json', '--debug']);
+    expect(r.code).toBe(5);
+    const out = JSON.parse(r.stdout) as { clusterStatus: { status: string }; validationResponse: { result: string; message: string } };
+    expect(out.clusterStatus.status).toBe('VALIDATION_FAILED');
+    expect(out.validationResponse.result).toBe('FAILED');
+    expect(r.stderr).not.toContain('/describeCluster');
+    const err = JSON.parse(
+      r.stderr
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .at(-1) ?? '{}',
+    ) as { error: { code: string; message: string } };
+    expect(err.error.code).toBe('OPERATION_FAILED');
+    expect(err.error.message).toMatch(/^createCluster ended in VALIDATION_FAILED/);
+  });
+});

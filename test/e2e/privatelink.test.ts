@@ -337,3 +337,26 @@ describe('privatelink aliases', () => {
     expect(JSON.parse(st.stdout)).toEqual({ trackingId: '' });
   });
 });
+
+describe('--wait with --output json (issue 13, item 11)', () => {
+  test('a failed operation: the JSON error carries each endpoint error, as the text lines do', async () => {
+    const r = await em.cli([
+      'privatelink',
+      'endpoints',
+      'create',
+      '--cloud-service-provider',
+      'AWS',
+      '--aws-account-details',
+      aws('fail-vpc-json'),
+      '--wait',
+      ...FAST,
+      '--output',
+      'json',
+    ]);
+    expect(r.code).toBe(5);
+    const { error } = JSON.parse(r.stderr.trim().split('\n').at(-1) ?? '{}') as { error: { code: string; details?: string[] } };
+    expect(error.code).toBe('OPERATION_FAILED');
+    for (const c of ['API', 'IAM', 'CONSOLE'])
+      expect(error.details?.some((d) => d.startsWith(`${c}: could not create the ${c} endpoint in VPC fail-vpc-json`))).toBe(true);
+  });
+});

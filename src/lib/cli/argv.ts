@@ -98,6 +98,19 @@ export function normalizeArgv(argv: readonly string[], opts: NormalizeOptions = 
   return [...kept, ...[...globals.values()].flat(), ...tail];
 }
 
+/** The value given to a flag on a command line (`--output json`, `--output=json`, `-o json`), or undefined. */
+export function flagValue(argv: readonly string[], long: string, char?: string): string | undefined {
+  for (let i = argv.length - 1; i >= 0; i--) {
+    const a = argv[i] ?? '';
+    if (a.startsWith(`--${long}=`)) return a.slice(long.length + 3);
+    if (a === `--${long}` || (char !== undefined && a === `-${char}`)) return argv[i + 1];
+  }
+  return undefined;
+}
+
+/** `--output json` anywhere on the line: errors, usage errors too, are then one JSON line. */
+export const wantsJsonErrors = (argv: readonly string[]): boolean => flagValue(argv, 'output', 'o') === 'json';
+
 /** Kept for callers of the old name: global flags before the command move after it. */
 export const hoistGlobalFlags = (argv: readonly string[]): string[] => normalizeArgv(argv);
 

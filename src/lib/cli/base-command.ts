@@ -5,7 +5,7 @@
  */
 import { Command } from '@oclif/core';
 import { suggest } from '../core/validate.js';
-import { dropUndeclaredGlobals } from './argv.js';
+import { dropUndeclaredGlobals, wantsJsonErrors } from './argv.js';
 import { reportError, stderrColor } from './report.js';
 
 export { reportError, toCdpError } from './report.js';
@@ -31,17 +31,8 @@ export abstract class BaseCommand extends Command {
     await super.init();
   }
 
-  /** The value of a flag on the command line (`--name v`, `--name=v`; a one-letter name is `-n v`). */
-  protected argvHas(name: string): string | undefined {
-    const dash = name.length === 1 ? '-' : '--';
-    const i = this.argv.findIndex((a) => a === `${dash}${name}` || a.startsWith(`${dash}${name}=`));
-    if (i < 0) return undefined;
-    const a = this.argv[i] ?? '';
-    return a.includes('=') ? a.slice(a.indexOf('=') + 1) : (this.argv[i + 1] ?? '');
-  }
-
   async catch(err: Error & { exitCode?: number }): Promise<void> {
-    const json = this.errorStyle.json || this.argvHas('output') === 'json' || this.argvHas('o') === 'json';
+    const json = this.errorStyle.json || wantsJsonErrors(this.argv);
     const debug = this.errorStyle.debug || this.argv.includes('--debug');
     const color = stderrColor();
     const code = reportError(withFlagHint(err), { json, debug, color });

@@ -88,7 +88,10 @@ const cli: Record<string, OperationCli> = {
       tags: 'Tags for the cloud resources: key=value,key=value',
     },
     rules: [NETWORK],
-    wait: clusterWait(['RUNNING'], ['CREATE_FAILED']),
+    // A create refused by its own validation answers VALIDATION_FAILED at once: shown, exit 5, nothing polled.
+    wait: clusterWait(['RUNNING'], ['CREATE_FAILED', 'VALIDATION_FAILED'], {
+      first: { state: 'clusterStatus.status', reason: 'validationResponse.message || clusterStatus.message' },
+    }),
   },
   validateCluster: {
     command: 'clusters validate',
