@@ -24,7 +24,6 @@ import {
   type OutputFormat,
   type Query,
 } from './output.js';
-import { formatText, textView } from './text.js';
 
 export interface RenderOptions {
   readonly format: OutputFormat;
@@ -53,7 +52,7 @@ async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boole
     case 'yaml':
       return formatYaml(v);
     case 'text':
-      return formatText(v);
+      return (await import('./text.js')).formatText(v);
     case 'tsv': {
       const items = listOf(v, listKey);
       return items ? textRows(items, columns) : textObject(v);
@@ -66,7 +65,10 @@ async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boole
 export async function render(io: IO, value: unknown, opts: RenderOptions): Promise<void> {
   let v = value;
   if (opts.decode?.length && opts.format !== 'json') v = decodeFields(v, opts.decode);
-  if (opts.format === 'text' && opts.shape) v = textView(opts.shape.shapes, { kind: 'ref', ref: opts.shape.name }, v);
+  if (opts.format === 'text' && opts.shape) {
+    const { textView } = await import('./text.js');
+    v = textView(opts.shape.shapes, { kind: 'ref', ref: opts.shape.name }, v);
+  }
   let queried = false;
   if (opts.query) {
     try {

@@ -17,7 +17,6 @@ import { compileQuery, OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { render, streamPages, type RenderOptions } from './render.js';
 import { confirm, promptMissing } from './prompt.js';
 import { Progress } from './progress.js';
-import { uploadAssetReferences } from './asset-uploads.js';
 
 export type ParsedFlags = Readonly<Record<string, unknown>>;
 
@@ -171,7 +170,10 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   }
   try {
     const upload = op.cli.upload ? openUpload(op, request) : undefined;
-    if (op.cli.assetUploads) await uploadAssetReferences(client, op, request, { open: openUpload, check: checkRequest });
+    if (op.cli.assetUploads) {
+      const { uploadAssetReferences } = await import('./asset-uploads.js');
+      await uploadAssetReferences(client, op, request, { open: openUpload, check: checkRequest });
+    }
     if (op.paging && !flags.wait) {
       const maxItems = num(flags, 'max-items', { min: 1, integer: true });
       const pageSize = noPaginate ? undefined : num(flags, 'page-size', { min: 1, integer: true });

@@ -8,17 +8,15 @@ import { release, type } from 'node:os';
 
 let cached: string | undefined;
 
-/** cdpctl's version from its package.json, found above this module (dist/lib/core or dist/fast). */
+/** cdpctl's version from its package.json: two levels above the bundle (dist/fast), three above the modules (dist/lib/core, src/lib/core). */
 function version(): string {
-  let dir = new URL('.', import.meta.url);
-  for (let i = 0; i < 5; i++) {
+  for (const rel of ['../../package.json', '../../../package.json']) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('package.json', dir), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
       if (pkg.name === 'cdpctl' && pkg.version) return pkg.version;
     } catch {
-      // Not here: look one level up.
+      // Not here: the other layout.
     }
-    dir = new URL('..', dir);
   }
   return 'unknown';
 }
