@@ -602,3 +602,50 @@ describe('paging end markers (item 11)', () => {
     expect(users).not.toHaveProperty('nextToken');
   });
 });
+
+describe('usage errors (issue 13, items 19 and 20)', () => {
+  const jsonError = (r: RunResult): { code: string; message: string; details?: string[] } =>
+    (JSON.parse(r.stderr) as { error: { code: string; message: string; details?: string[] } }).error;
+
+  test('an invalid --query and an enum error exit 2; with --output json each is the JSON error line', async () => {
+    const before = server.requests.length;
+    const q = await cli(['iam', 'list-users', '--query', 'users[', '--output', 'json']);
+    expect(q.code).toBe(2);
+    expect(jsonError(q).code).toBe('INVALID_QUERY');
+    for (const line of [
+      ['iam', 'create-user-access-key', '--type', 'V4', '--output', 'json'],
+      ['-o', 'json', 'iam', 'create-user-access-key', '--type=V4'],
+      ['iam', 'no-such-command', '--output=json'],
+    ]) {
+      const r = await cli(line);
+      expect({ line, code: r.code }).toEqual({ line, code: 2 });
+      expect(jsonError(r).code).toBe('INVALID_INPUT');
+    }
+    expect(jsonError(await cli(['iam', 'create-user-access-key', '--type', 'V4', '--output', 'json'])).message).toContain('V1, V2, V3');
+    expect(server.requests.length).toBe(before);
+  });
+
+  test('everything wrong at once: every missing field and every rule error, a missing field hiding no rule', async () => {
+    const before = server.requests.length;
+    const r = await cli([
+      'iam',
+      'create-ldap-provider',
+      '--ldap-provider-name',
+      'corp',
+      '--url',
+      'http://ldap.example.com',
+      '--output',
+      'json',
+    ]);
+    expect(r.code).toBe(2);
+    const e = jsonError(r);
+    const lines = [e.message, ...(e.details ?? [])];
+    for (const flag of ['--user-search-base', '--user-search-filter', '--group-search-base', '--group-search-filter'])
+      expect(lines.some((l) => l.startsWith(`${flag}: missing required field`))).toBe(true);
+    expect(lines.some((l) => l.startsWith('--url: the LDAP url must start with ldap:// or ldaps://'))).toBe(true);
+    // The same lines as text.
+    const text = await cli(['iam', 'create-ldap-provider', '--ldap-provider-name', 'corp', '--url', 'http://ldap.example.com']);
+    expect(text.stderr.trimEnd().split('\n')).toHaveLength(lines.length);
+    expect(server.requests.length).toBe(before);
+  });
+});
