@@ -145,8 +145,11 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   }
   const noPaginate = Boolean(flags['no-paginate']);
   const request = ctx.request ?? (await buildRequest(op, flags));
-  if (noPaginate && !ctx.request) onePage(op, request, flags);
-  op.cli.prepare?.(request);
+  // A raw request (the api command) goes as it is; otherwise it is completed as the official CLI does.
+  if (!ctx.request) {
+    if (noPaginate) onePage(op, request, flags);
+    op.cli.prepare?.(request);
+  }
   await promptMissing(op, request, io);
   checkRequest(op, request);
   const client = clientFor(flags, ctx.env, io);
@@ -170,7 +173,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   }
   try {
     const upload = op.cli.upload ? openUpload(op, request) : undefined;
-    if (op.cli.assetUploads) {
+    if (op.cli.assetUploads && !ctx.request) {
       const { uploadAssetReferences } = await import('./asset-uploads.js');
       await uploadAssetReferences(client, op, request, { open: openUpload, check: checkRequest });
     }
