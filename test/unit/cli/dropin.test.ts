@@ -8,7 +8,7 @@ import { GLOBAL_FLAG_ARITY, dropUndeclaredGlobals, flagValue, normalizeArgv } fr
 import { GLOBAL_FLAG_SPECS } from '../../../src/lib/cli/flag-spec.js';
 import { lenientLiterals } from '../../../src/lib/cli/output.js';
 import { formatText, pyDateTime, pyFloat, pyStr } from '../../../src/lib/cli/text.js';
-import { topicFor } from '../../../src/lib/model/index.js';
+import { loadAllServices, topicFor, wireNameOf } from '../../../src/lib/model/index.js';
 
 describe('the command line as the official CLI reads it', () => {
   it('takes global options from anywhere, the last of each winning', () => {
@@ -59,6 +59,13 @@ describe('the command line as the official CLI reads it', () => {
     expect(normalizeArgv(['dfworkload', 'list-nifi-versions'], { topicFor })[0]).toBe('dataflow');
     expect(normalizeArgv(['lakehouseopt', 'help'], { topicFor })).toEqual(['lakehouse', '--help']);
     expect(normalizeArgv(['emulator', 'status'], { topicFor })).toEqual(['emulator', 'status']);
+  });
+
+  it('registers every service under its official name, as its facts give it', async () => {
+    for (const svc of await loadAllServices()) {
+      expect({ topic: svc.topic, wire: wireNameOf(svc.topic) }).toEqual({ topic: svc.topic, wire: svc.def.facts.name });
+      expect(topicFor(svc.def.facts.name)).toBe(svc.topic);
+    }
   });
 
   it('drops the globals a hand-written command does not declare', () => {
