@@ -76,7 +76,7 @@ describe('the zsh completion script', () => {
     expect(zshScript).toMatch(/"create\[/);
     expect(zshScript).toContain('--output');
     // Enum values come from the flags' options: the global --output and a model enum.
-    expect(zshScript).toContain('(json yaml table text jsonl)');
+    expect(zshScript).toContain('(json yaml table text tsv jsonl)');
     expect(zshScript).toContain('(ACTIVE INACTIVE)');
   });
 });
