@@ -19,7 +19,8 @@ const key = issueKey('V2');
 const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
 /** Runs one command line (words split on spaces) with quick polls against the recording server. */
-const cli = (line: string) => run([...line.split(' '), '--poll-interval', '0', '--endpoint-url', server.url], { home, env });
+// localhost: a public-cloud URL, where opdb exists (a numeric address is a private cloud, as to cdp).
+const cli = (line: string) => run([...line.split(' '), '--poll-interval', '0', '--endpoint-url', server.localUrl], { home, env });
 
 const gone = { status: 404, body: { code: 'NOT_FOUND', message: 'no such resource' } };
 const sent = (path: string): Recorded[] => server.requests.filter((r) => r.path === path);

@@ -24,7 +24,9 @@ const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey 
  */
 const cli = (line: string) => {
   const args = line.split(' ');
-  return run([...args, '--endpoint-url', server.url, ...(args.includes('--wait') ? ['--poll-interval', '0'] : [])], { home, env });
+  // drscp exists only in a private cloud (a numeric address, to cdp's form-factor test), the others in the public one (localhost).
+  const url = args[0] === 'drscp' ? server.url : server.localUrl;
+  return run([...args, '--endpoint-url', url, ...(args.includes('--wait') ? ['--poll-interval', '0'] : [])], { home, env });
 };
 const COLLECT = `replicationmanager diagnostics collect --cluster-crn ${CLUSTER} --policy-name sales-hdfs --wait`;
 const RANGE = '--from-timestamp 2024-04-01T00:00:00Z --to-timestamp 2024-05-01T00:00:00Z';
