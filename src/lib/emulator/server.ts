@@ -310,7 +310,8 @@ export class Emulator {
     }
     // The environment is the one the bearer token was issued for: the official CLI sends no header for it.
     const tokenEnv = caller.workload?.environmentCrn;
-    if (tokenEnv && request.environmentCrn === undefined && this.requestShapeHas(route, 'environmentCrn')) request.environmentCrn = tokenEnv;
+    if (tokenEnv && request.environmentCrn === undefined && this.requestShapeHas(route, 'environmentCrn'))
+      request.environmentCrn = tokenEnv;
     try {
       this.send(res, 200, this.dispatch(route, request, caller, { path, size, headers }));
     } catch (err) {
