@@ -16,7 +16,7 @@ const key = issueKey('V2');
 const home = tempHome('cdpctl-datahub-');
 const env = { CDP_ACCESS_KEY_ID: 'datahub-test-key', CDP_PRIVATE_KEY: key.privateKey };
 /** Runs a command line (words split on spaces, then any extra words) against the recording server. */
-const cli = (line: string, ...more: string[]) => run([...line.split(' '), ...more, '--endpoint-url', server.url], { home, env });
+const cli = (line: string, ...more: string[]) => run([...line.split(' '), ...more, '--endpoint-url', server.localUrl], { home, env });
 /** Waiting without pauses between polls (the model's intervals are tens of seconds). */
 const WAIT = ['--wait', '--poll-interval', '0'];
 const sent = (op: string) => server.sent(op, '/api/v1/datahub/');

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueKey } from '../../src/lib/emulator/keys.js';
-import { run, startEmulator, tempHome, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, run, startEmulator, tempHome, type RunResult, type TestEmulator } from '../helpers/cli.js';
 import { startRecordingServer, type Recorded, type RecordingServer } from '../helpers/recording-server.js';
 
 const key = issueKey('V2');
@@ -23,6 +23,8 @@ const home = tempHome('cdpctl-dropin-');
 const env = { CDP_ACCESS_KEY_ID: 'dropin-key', CDP_PRIVATE_KEY: key.privateKey };
 let server: RecordingServer;
 let em: TestEmulator;
+/** An environment the emulator knows (it has a fixed set). */
+let SALES = '';
 
 /** cdpctl against the recording server, as a public-cloud URL (`http://localhost:P/`). */
 const cli = (args: readonly string[], input?: string): Promise<RunResult> =>
@@ -136,6 +138,7 @@ beforeAll(async () => {
     }
   });
   em = await startEmulator();
+  SALES = (await environmentCrns(em))['sales-env'] ?? '';
 });
 
 afterAll(async () => {
@@ -358,12 +361,7 @@ describe('the official service names as topics (item 5)', () => {
   test('cloudprivatelinks, dfworkload and lakehouseopt run the hidden aliases', async () => {
     const pl = await em.cli(['cloudprivatelinks', 'list-private-link-services-for-region', '--region', 'us-west-2']);
     expect(pl.code).toBe(0);
-    const df = await em.cli([
-      'dfworkload',
-      'list-nifi-versions',
-      '--environment-crn',
-      'crn:cdp:environments:us-west-1:acct:environment:topics',
-    ]);
+    const df = await em.cli(['dfworkload', 'list-nifi-versions', '--environment-crn', SALES]);
     expect(df.code).toBe(0);
     expect(JSON.parse(df.stdout)).toHaveProperty('nifiVersions');
     const lh = await em.cli(['lakehouseopt', 'get-timezones']);
@@ -503,8 +501,17 @@ describe('DataFlow requests as cdp sends them (item 10)', () => {
   });
 
   test('asset references naming local files are uploaded under an asset update request that the update names', async () => {
+    const ENV = SALES;
     const depReq = `crn:cdp:df:us-west-1:acct:deploymentRequest:dropin-${Date.now()}`;
-    await em.cli(['dataflow', 'get-deployment-request-details', '--environment-crn', ENV, '--deployment-request-crn', depReq]);
+    const details = await em.cli([
+      'dataflow',
+      'get-deployment-request-details',
+      '--environment-crn',
+      ENV,
+      '--deployment-request-crn',
+      depReq,
+    ]);
+    expect(details.code).toBe(0);
     const created = await em.json<{ deployment: { crn: string } }>([
       'dataflow',
       'deployments',
@@ -582,12 +589,7 @@ describe('DataFlow requests as cdp sends them (item 10)', () => {
 
 describe('paging end markers (item 11)', () => {
   test('listDataShares ends with nextToken "", listExternalUsers without one', async () => {
-    const LAKE = [
-      '--datalake-crn',
-      'crn:cdp:datalake:us-west-1:acct:datalake:dropin',
-      '--environment-crn',
-      'crn:cdp:environments:us-west-1:acct:environment:dropin',
-    ];
+    const LAKE = ['--datalake-crn', 'crn:cdp:datalake:us-west-1:acct:datalake:dropin', '--environment-crn', SALES];
     const shares = await em.json<Record<string, unknown>>(['datacatalog', 'list-data-shares', ...LAKE, '--no-paginate']);
     expect(shares.nextToken).toBe('');
     await em.json([

@@ -261,18 +261,19 @@ describe('logout and auth status', () => {
       '--machine-user-name',
       'ci-bot',
     ]);
-    const env = { CDP_ACCESS_KEY_ID: key.accessKey.accessKeyId, CDP_PRIVATE_KEY: key.privateKey };
-    const bot = await emu.cli(['auth', 'status', '--output', 'json'], { env });
+    // The profile by CDP_PROFILE, not --profile: as with cdp, a profile named by the flag wins over these variables.
+    const env = { CDP_ACCESS_KEY_ID: key.accessKey.accessKeyId, CDP_PRIVATE_KEY: key.privateKey, CDP_PROFILE: 'emulator' };
+    const bot = await emu.raw(['auth', 'status', '--output', 'json'], { env });
     expect(bot.code).toBe(0);
     expect(JSON.parse(bot.stdout)).toMatchObject({
       keyWorks: true,
       identity: { kind: 'machineUser', name: 'ci-bot' },
       accessKey: { source: 'environment' },
     });
-    expect((await emu.cli(['auth', 'status'], { env })).stdout).toMatch(/✓ Signed in as ci-bot \(machine user\)/);
+    expect((await emu.raw(['auth', 'status'], { env })).stdout).toMatch(/✓ Signed in as ci-bot \(machine user\)/);
 
     expect((await emu.cli(['iam', 'access-keys', 'delete', '--access-key-id', key.accessKey.accessKeyId, '--yes'])).code).toBe(0);
-    const dead = await emu.cli(['auth', 'status'], { env });
+    const dead = await emu.raw(['auth', 'status'], { env });
     expect(dead.code).toBe(3);
     expect(dead.stdout).toMatch(/✗ The key does not work: UNAUTHENTICATED: /);
     expect(dead.stdout).toMatch(/To sign in: cdpctl login --profile emulator/);
