@@ -190,10 +190,16 @@ for (const name of wanted) {
       // cdp 0.9.158's own token exchange fails (it reads the iam answer as a
       // tuple), so workload operations are pinned with a token given by hand.
       const token = svc.def.endpoint === 'workload' ? ['--access-token', 'pinned-workload-token'] : [];
-      const argv = [svc.name, kebab(op.name), ...args, ...token];
+      let argv = [svc.name, kebab(op.name), ...args, ...token, ...(publicToo ? [] : ['--form-factor', 'private'])];
       const files = makeFiles(args);
       arrived = [];
-      const r = await runCdp([...argv, '--endpoint-url', url, ...(publicToo ? [] : ['--form-factor', 'private'])]);
+      let r = await runCdp([...argv, '--endpoint-url', url]);
+      // Some operations (and arguments) exist only in private cloud: ask again as a private cloud user would.
+      if (r.code !== 0 && /not available under the public CDP form factor/.test(r.stderr)) {
+        argv = [...argv, '--form-factor', 'private'];
+        arrived = [];
+        r = await runCdp([...argv, '--endpoint-url', url]);
+      }
       const entry = { operation: op.name, argv, ...(Object.keys(files).length ? { files } : {}), requests: arrived };
       if (r.code !== 0) {
         failed++;

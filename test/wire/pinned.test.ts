@@ -161,9 +161,8 @@ describe('requests match the official CLI for the same command line', () => {
           // localhost, as the examples were pinned: a numeric address is a private cloud to both CLIs.
           slot.replies = repliesFor(fixture, slot.server.localUrl);
           const [, alias, ...flags] = entry.argv;
-          // As pinned: a service only in private clouds was called with --form-factor private.
-          const formFactor = svc.def.facts.formFactors.includes('public') ? [] : ['--form-factor', 'private'];
-          const r = await run([svc.topic, alias ?? '', ...flags, '--endpoint-url', slot.server.localUrl, ...formFactor], {
+          // Private-cloud-only services and operations were pinned with --form-factor private in their argv.
+          const r = await run([svc.topic, alias ?? '', ...flags, '--endpoint-url', slot.server.localUrl], {
             home,
             cwd: home,
             env: { CDP_ACCESS_KEY_ID: 'pinned-key', CDP_PRIVATE_KEY: key.privateKey },
