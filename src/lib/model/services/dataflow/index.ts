@@ -46,9 +46,10 @@ const COMMON_HELP: Readonly<Record<string, string>> = {
   storageLocation: 'Object-store folder the NAR files or Python packages are read from, e.g. s3a://bucket/nars',
   username: 'User name for the storage location',
   password: 'Password or secret for the storage location',
-  strategy: 'How running data is handled while the version changes',
+  strategy:
+    'How queued data is handled while the version changes: STOP_AND_PROCESS_DATA lets it flow out first, STOP_AND_EMPTY_QUEUES drops it, ONLY_RESTART_AFFECTED_COMPONENTS restarts only what changed',
   cfmNifiVersion: 'NiFi version to run (see `dataflow nifi-versions list`)',
-  flowDraftCrn: 'CRN of the flow draft whose test session to act on',
+  flowDraftCrn: 'CRN of the flow draft (see `dataflow flow-drafts list`)',
   parameterGroupCrn: 'CRN of the parameter group (see `dataflow parameter-groups list`)',
   crn: 'CRN of the inbound connection endpoint (see `dataflow inbound-endpoints list`)',
   customNarConfigurationCrn: NAR_CRN,
@@ -327,7 +328,6 @@ const cli: Record<string, OperationCli> = {
       `${ENV} --deployment-crn ${DEP} --deployed-flow-crn ${FLOW} --configuration-version 2 --parameter-groups '[{"name":"kafka","parameters":[{"name":"topic","value":"orders"}]}]'`,
     ],
     rules: [CONFIG_VERSION],
-    fieldHelp: { updateSharedParameterGroupCrns: 'Shared parameter groups to move to their latest version' },
   },
   changeFlowVersionInDeployment: {
     command: 'flows change-version',

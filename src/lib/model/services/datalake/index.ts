@@ -344,7 +344,7 @@ const cli: Record<string, OperationCli> = {
     fieldHelp: {
       ...LAKE_NAME,
       instanceGroupName: 'One instance group to repair (older form of --instance-group-names)',
-      instanceGroupNames: 'Instance groups to repair',
+      instanceGroupNames: 'Instance groups to repair, e.g. master (see `datalake describe`)',
       instances: 'Instances to repair: {"instanceIds": [...]}',
     },
     rules: [
@@ -377,7 +377,7 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE_NAME,
-      targetSize: 'The new shape',
+      targetSize: 'The larger shape to move to',
       multiAz: 'Spread the resized lake over availability zones',
       skipValidation: 'Skip the checks that run before resizing',
       validationOnly: 'Only run the checks; change nothing',
@@ -411,7 +411,7 @@ const cli: Record<string, OperationCli> = {
       ...LAKE_NAME,
       backupLocation: 'Where to write the backup; default: the lake backup location of the environment',
       backupName: 'A name to find the backup by later',
-      closeDbConnections: 'Close database connections while backing up (default true)',
+      closeDbConnections: 'Close the open database connections while backing up',
       skipRangerHmsMetadata: 'Leave out the Ranger and Hive metastore database',
       skipAtlasMetadata: 'Leave out the Atlas metadata tables',
       skipRangerAudits: 'Leave out the Ranger audit collection',
@@ -570,7 +570,11 @@ const cli: Record<string, OperationCli> = {
     command: 'upgrade prepare',
     summary: 'Check an upgrade and download its parcels ahead of time.',
     examples: ['--datalake sales-lake --runtime 7.2.18 --wait', '--datalake sales-lake --image-id 3b9f1c2e-6d7a-4e8b-9c0d-1e2f3a4b5c6d'],
-    fieldHelp: { ...LAKE, imageId: 'Image to prepare', runtime: 'Runtime version to prepare' },
+    fieldHelp: {
+      ...LAKE,
+      imageId: 'ID of the image to prepare (see `datalake upgrade start --show-available-images`)',
+      runtime: 'Runtime version to prepare, e.g. 7.2.18',
+    },
     // The seed: imageId or runtime must be present; both may be (an image of another runtime then has no candidate).
     rules: [{ kind: 'anyOf', fields: ['imageId', 'runtime'], message: 'give --image-id or --runtime' }],
     wait: opWait('request.datalake'),
@@ -585,7 +589,7 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE_NAME,
-      imageId: 'Image to upgrade to (may be combined with --lock-components)',
+      imageId: 'ID of the image to upgrade to (see --show-available-images); may be combined with --lock-components',
       runtime: 'Runtime version to upgrade to',
       lockComponents: 'Only the OS: keep the runtime and Cloudera Manager versions',
       dryRun: 'Check the upgrade without doing it',
@@ -631,7 +635,7 @@ const cli: Record<string, OperationCli> = {
     examples: ['--datalake-name sales-lake --instance-group-name solr_scale_out --instance-group-desired-count 3 --wait'],
     fieldHelp: {
       ...LAKE_NAME,
-      instanceGroupName: 'The scale-out group',
+      instanceGroupName: 'The scale-out instance group to resize',
       instanceGroupDesiredCount: 'Instances wanted; fewer than now scales down',
     },
     wait: opWait('request.datalakeName'),
@@ -645,7 +649,7 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE,
-      group: 'Instance group to change',
+      group: 'Instance group to change, e.g. master (see `datalake describe`)',
       instanceTemplate: 'The new instance type',
       diskOptions: 'Disks to add or resize',
     },
@@ -662,7 +666,7 @@ const cli: Record<string, OperationCli> = {
     command: 'instances restart',
     summary: 'Restart instances of a data lake.',
     examples: ['--datalake-name sales-lake --instances i-0abc123,i-0def456 --wait'],
-    fieldHelp: { ...LAKE_NAME, instances: 'Instance ids' },
+    fieldHelp: { ...LAKE_NAME, instances: 'IDs of the instances to restart (see `datalake describe`)' },
     rules: [nonEmptyList('instances', 'instance id')],
     wait: opWait('request.datalakeName'),
   },

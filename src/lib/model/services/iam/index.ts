@@ -68,7 +68,7 @@ const keep = (help: string): string => `${help}; omit to keep the current value`
 const only = (what: string, ids: string): string => `Only these ${what}: ${ids}; default: all of them`;
 
 const SAML_SETTINGS = {
-  samlMetadataDocument: "The identity provider's SAML metadata XML; file:// reads it from a file (the limit counts bytes)",
+  samlMetadataDocument: "The identity provider's SAML metadata XML; file:// reads it from a file (the limit counts UTF-8 bytes)",
   enableScim:
     'Let the identity provider create and update users and groups over SCIM 2.0 (see `iam scim-tokens create`); not in the government edition',
   syncGroupsOnLogin: "Take each user's groups from the SAML assertion at every sign-in (default: on)",
