@@ -31,12 +31,6 @@ const check = (fn: (op: Operation) => Array<string | undefined> | string | undef
       .map((p) => `${op.commandId} (${op.service.name} ${op.name}): ${p}`),
   );
 
-/**
- * Services whose flags still show only their type in help (issue "Help that
- * answers at once"); every other service must describe every flag.
- */
-const PENDING_FLAG_HELP = new Set(['iam', 'datalake', 'compute', 'privatelink', 'datacatalog', 'lakehouse', 'dataflow']);
-
 const HANDWRITTEN = ['api', 'configure', 'configure get', 'configure list', 'configure set', 'emulator'];
 const SHARED_FLAGS = new Set([
   ...Object.keys(globalFlags),
@@ -197,12 +191,11 @@ describe('the model', () => {
 
   test('every operation flag says what it is, in our words', () => {
     expect(
-      check((op) => {
-        if (PENDING_FLAG_HELP.has(op.service.topic)) return undefined;
-        return flagFields(op)
+      check((op) =>
+        flagFields(op)
           .filter((f) => !op.service.fieldHelp(op, f.name)?.trim())
-          .map((f) => `--${kebab(f.name)} (${f.name}) has no description`);
-      }),
+          .map((f) => `--${kebab(f.name)} (${f.name}) has no description`),
+      ),
     ).toEqual([]);
   });
 

@@ -70,7 +70,15 @@ const OPERATION_WAIT: WaiterSpec = {
   timeout: 3 * 3600,
 };
 
-const CRN_HELP = { clusterCrn: 'CRN of the compute cluster' };
+const CRN_HELP = { clusterCrn: 'CRN of the compute cluster (see `compute clusters list`)' };
+const ENVIRONMENT = 'CRN or name of the environment (see `environments list`)';
+const NETWORK_HELP =
+  'Subnets and pod/service CIDRs: {"subnets":[...],"podCidr":"10.244.0.0/16","serviceCidr":"10.96.0.0/16"}; outboundType: only udr, where the platform supports it';
+const OPERATION_ID = 'ID of the long-running operation, as printed by the command that started it';
+const DEPLOYMENT = {
+  namespace: 'Kubernetes namespace of the deployment (see `compute deployments list`)',
+  name: 'Name of the deployment (see `compute deployments list`)',
+};
 
 const cli: Record<string, OperationCli> = {
   createCluster: {
@@ -81,11 +89,8 @@ const cli: Record<string, OperationCli> = {
       '--environment crn:cdp:environments:us-west-1:acct:environment:env1 --name analytics --network podCidr=10.244.0.0/16,serviceCidr=10.96.0.0/16 --tags team=data',
     ],
     fieldHelp: {
-      environment: 'CRN (or name) of the environment',
-      name: 'Cluster name, unique in the environment',
-      network: 'Subnets and pod/service CIDRs: {"subnets":[...],"podCidr":"10.244.0.0/16","serviceCidr":"10.96.0.0/16"}',
-      skipValidation: 'Create without running the validations first',
-      tags: 'Tags for the cloud resources: key=value,key=value',
+      name: 'Name of the new cluster, unique in the environment',
+      skipValidation: 'Create without running the validations first (see `compute clusters validate`)',
     },
     rules: [NETWORK],
     // A create refused by its own validation answers VALIDATION_FAILED at once: shown, exit 5, nothing polled.
@@ -97,7 +102,7 @@ const cli: Record<string, OperationCli> = {
     command: 'clusters validate',
     summary: 'Run the checks a cluster creation would run, without creating anything.',
     examples: ['--environment crn:cdp:environments:us-west-1:acct:environment:env1 --name analytics'],
-    fieldHelp: { environment: 'CRN (or name) of the environment', name: 'Cluster name to check' },
+    fieldHelp: { name: 'Cluster name to check' },
     rules: [NETWORK],
   },
   describeCluster: {
@@ -112,9 +117,9 @@ const cli: Record<string, OperationCli> = {
     summary: 'List compute clusters, optionally of one environment.',
     examples: ['--output table', '--env-name-or-crn sales-env --status RUNNING'],
     fieldHelp: {
-      envNameOrCrn: 'Only clusters of this environment',
-      workloads: 'Only clusters running this workload',
-      status: 'Only clusters in this status',
+      envNameOrCrn: 'Only clusters of this environment: name or CRN (see `environments list`)',
+      workloads: 'Only clusters running this workload, named as in the workloads that `compute clusters describe` shows',
+      status: 'Only clusters in this status, e.g. RUNNING',
       includeDeleted: 'Include deleted clusters',
       default: 'Only the default cluster of each environment',
       clusterShape: 'Only clusters of this shape (Embedded or Externalized)',
@@ -136,7 +141,8 @@ const cli: Record<string, OperationCli> = {
     fieldHelp: {
       ...CRN_HELP,
       spec: 'What to update: {"refreshInstanceGroups": true}',
-      clusterStateVersion: 'The version from describe; the update fails when the cluster changed since',
+      clusterStateVersion:
+        'The clusterStateVersion that `compute clusters describe` shows; the update fails when the cluster changed since',
     },
     rules: [
       { kind: 'anyOf', fields: ['clusterCrn'], message: 'give --cluster-crn' },
@@ -152,7 +158,7 @@ const cli: Record<string, OperationCli> = {
       '--cluster-crn crn:cdp:compute:us-west-1:acct:cluster:liftie-abc123 --wait',
       '--cluster-crn crn:cdp:compute:us-west-1:acct:cluster:liftie-abc123 --dry-run',
     ],
-    fieldHelp: { ...CRN_HELP, dryRun: 'Only check that the upgrade can run' },
+    fieldHelp: { ...CRN_HELP, dryRun: 'Only check that the upgrade can run; nothing changes' },
     rules: [CLUSTER_CRN],
     wait: OPERATION_WAIT,
   },
@@ -194,7 +200,11 @@ const cli: Record<string, OperationCli> = {
     command: 'deployments list',
     summary: 'List the charts installed in a compute cluster and those that can be.',
     examples: ['--cluster-crn crn:cdp:compute:us-west-1:acct:cluster:liftie-abc123 --output table'],
-    fieldHelp: { ...CRN_HELP, namespace: 'Only this namespace', verbose: 'Include chart values' },
+    fieldHelp: {
+      ...CRN_HELP,
+      namespace: 'Only deployments in this Kubernetes namespace; default: every namespace',
+      verbose: 'Include the chart details and default values (default: off)',
+    },
     rules: [CLUSTER_CRN],
     listKey: 'installedDeployments',
     columns: {
@@ -210,7 +220,7 @@ const cli: Record<string, OperationCli> = {
     command: 'deployments describe',
     summary: 'Show one deployment of a compute cluster with its revision history.',
     examples: ['--cluster-crn crn:cdp:compute:us-west-1:acct:cluster:liftie-abc123 --namespace kube-system --name cluster-autoscaler'],
-    fieldHelp: { ...CRN_HELP, namespace: 'Namespace of the deployment', name: 'Name of the deployment' },
+    fieldHelp: { ...CRN_HELP, ...DEPLOYMENT },
     rules: [CLUSTER_CRN],
   },
   upgradeDeployment: {
@@ -222,10 +232,9 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...CRN_HELP,
-      namespace: 'Namespace of the deployment',
-      name: 'Name of the deployment',
-      chartVersion: 'Chart version to move to; default: the newest available',
-      overrides: 'Chart values as escaped JSON text',
+      ...DEPLOYMENT,
+      chartVersion: 'Chart version to move to (see `compute deployments describe`); default: the newest available',
+      overrides: 'Chart values to set, as JSON text, e.g. \'{"replicas":2}\'',
     },
     rules: [CLUSTER_CRN, OVERRIDES_JSON],
   },
@@ -235,20 +244,23 @@ const cli: Record<string, OperationCli> = {
     command: 'operations status',
     summary: 'Show the status of a long-running cluster operation, by phase.',
     examples: ['--operation-id 6a1d9c3e-2f4b-4d8a-9e7f-1b2c3d4e5f60'],
-    fieldHelp: { operationId: 'Id of the operation' },
+    fieldHelp: { operationId: OPERATION_ID },
   },
   getOperationDetails: {
     command: 'operations describe',
     summary: 'Show a long-running cluster operation in detail: phases, workflows and activities.',
     examples: ['--operation-id 6a1d9c3e-2f4b-4d8a-9e7f-1b2c3d4e5f60'],
-    fieldHelp: { operationId: 'Id of the operation', runId: 'Id of one run of the operation' },
+    fieldHelp: {
+      operationId: OPERATION_ID,
+      runId: 'ID of one run of the operation, when it ran more than once (see `compute operations status`)',
+    },
     rules: [{ kind: 'anyOf', fields: ['operationId', 'runId'], message: 'give --operation-id (or --run-id)' }],
   },
   retryOperation: {
     command: 'operations retry',
     summary: 'Run a failed cluster operation again.',
     examples: ['--operation-id 6a1d9c3e-2f4b-4d8a-9e7f-1b2c3d4e5f60 --wait'],
-    fieldHelp: { operationId: 'Id of the failed operation' },
+    fieldHelp: { operationId: `${OPERATION_ID}; it must have failed` },
     rules: [{ kind: 'anyOf', fields: ['operationId'], message: 'give --operation-id' }],
     wait: OPERATION_WAIT,
   },
@@ -264,6 +276,14 @@ const definition: ServiceDefinition = {
     clusters: 'Compute clusters: create, suspend, resume, upgrade, delete.',
     deployments: 'Charts installed in a compute cluster.',
     operations: 'Long-running cluster operations.',
+  },
+  fieldHelp: {
+    ...CRN_HELP,
+    environment: ENVIRONMENT,
+    description: 'Free text shown with the cluster',
+    tags: 'Tags for the cloud resources: key=value,key=value',
+    network: NETWORK_HELP,
+    skipValidation: 'Skip the checks that run before the work starts',
   },
   shapes,
   wire: operations,

@@ -52,6 +52,10 @@ const SHARE_COLUMNS = {
   expires: 'expiryTime',
 };
 
+const KEEP = '; omit to keep the current value';
+const ACCESS_EXAMPLE = '[{"externalUserId":7,"expiryTime":"2027-01-01T00:00:00Z"}] (IDs: see `datacatalog external-users list`)';
+const DATALAKE_CRN = 'CRN of the data lake that holds the tables (see `datalake list`)';
+
 const ASSET_HELP = 'Tables as JSON: [{"databaseName":"sales","tableName":"orders","columns":["id","total"]}]; columns default to all';
 
 const cli: Record<string, OperationCli> = {
@@ -60,9 +64,9 @@ const cli: Record<string, OperationCli> = {
     summary: 'Create a data share from tables of a data lake; it starts not shared.',
     examples: [`${LAKE} --data-share-name q3-orders --assets '[{"databaseName":"sales","tableName":"orders"}]' --keywords sales,q3`],
     fieldHelp: {
-      dataShareName: 'At most 512 characters',
+      dataShareName: 'Name of the new data share',
       assets: ASSET_HELP,
-      externalUsers: 'External users given access at once: [{"externalUserId":7,"expiryTime":"2027-01-01T00:00:00Z"}]',
+      externalUsers: `External users given access at once, each until its expiryTime: ${ACCESS_EXAMPLE}`,
       expiryTime: 'When the share stops being available (ISO 8601)',
     },
     rules: [NAME_NOT_BLANK, NON_EMPTY('assets', 'asset')],
@@ -83,7 +87,13 @@ const cli: Record<string, OperationCli> = {
     command: 'shares update',
     summary: 'Rename a data share or change its keywords, expiry, summary or terms of use.',
     examples: [`${SHARE} --data-share-name q3-orders-final --expiry-time 2027-01-01T00:00:00Z`],
-    fieldHelp: { dataShareName: `New name; at most ${NAME_LIMIT} characters` },
+    fieldHelp: {
+      dataShareName: `New name; at most ${NAME_LIMIT} characters${KEEP}`,
+      keywords: `Words to find the share by, replacing the current ones${KEEP}`,
+      expiryTime: `When the share stops being available (ISO 8601)${KEEP}`,
+      summary: `Short description shown to the external users${KEEP}`,
+      termsOfUse: `Terms the external users accept${KEEP}`,
+    },
     rules: [
       NAME_NOT_BLANK,
       NAME_LENGTH,
@@ -123,7 +133,7 @@ const cli: Record<string, OperationCli> = {
     command: 'shares remove-assets',
     summary: 'Remove assets from a data share by resource id; only while it is not shared.',
     examples: [`${SHARE} --resource-ids 3,4`],
-    fieldHelp: { resourceIds: 'The resourceId of each asset, as shares describe shows them' },
+    fieldHelp: { resourceIds: 'The resourceId of each asset to remove, as `datacatalog shares describe` shows it' },
     destructive: true,
     rules: [NON_EMPTY('resourceIds', 'resource id')],
   },
@@ -131,14 +141,14 @@ const cli: Record<string, OperationCli> = {
     command: 'shares grant-access',
     summary: 'Give external users access to a data share, optionally until a date.',
     examples: [`${SHARE} --external-users '[{"externalUserId":7,"expiryTime":"2027-01-01T00:00:00Z"}]'`],
-    fieldHelp: { externalUsers: 'JSON list of {externalUserId, expiryTime}' },
+    fieldHelp: { externalUsers: `External users to give access, each until its expiryTime (ISO 8601): ${ACCESS_EXAMPLE}` },
     rules: [NON_EMPTY('externalUsers', 'external user')],
   },
   updateAccessOfExternalUsersOnDataShare: {
     command: 'shares update-access',
     summary: 'Add external users to a data share or change when their access ends.',
     examples: [`${SHARE} --external-users '[{"externalUserId":7,"expiryTime":"2027-06-30T00:00:00Z"}]'`],
-    fieldHelp: { externalUsers: 'JSON list of {externalUserId, expiryTime}' },
+    fieldHelp: { externalUsers: `External users to add, or whose access gets a new expiryTime (ISO 8601): ${ACCESS_EXAMPLE}` },
     rules: [NON_EMPTY('externalUsers', 'external user')],
   },
   removeAccessOfExternalUsersOnDataShare: {
@@ -154,7 +164,9 @@ const cli: Record<string, OperationCli> = {
     command: 'external-users create',
     summary: 'Create external users; each gets a client id and a secret shown only now.',
     examples: [`${LAKE} --external-users '[{"email":"ana@partner.example","username":"ana","companyName":"Partner Ltd"}]'`],
-    fieldHelp: { externalUsers: 'JSON list of {email, username, companyName}' },
+    fieldHelp: {
+      externalUsers: 'The users to create: [{"username":"ana","email":"ana@partner.example","companyName":"Partner Ltd"}]',
+    },
     rules: [NON_EMPTY('externalUsers', 'external user')],
     listKey: 'externalUsers',
     columns: { userId: 'userId', username: 'username', clientId: 'clientId', secret: 'secret', error: 'error' },
@@ -163,7 +175,7 @@ const cli: Record<string, OperationCli> = {
     command: 'external-users list',
     summary: 'List the external users of a data lake.',
     examples: [`${LAKE} --output table`, `${LAKE} --search-term partner`],
-    fieldHelp: { searchTerm: 'Matches user name, e-mail or company name' },
+    fieldHelp: { searchTerm: 'Only users whose user name, e-mail address or company name matches this text' },
     columns: {
       userId: 'userId',
       username: 'username',
@@ -197,8 +209,8 @@ const cli: Record<string, OperationCli> = {
     summary: 'Show the compliance tags the profilers suggest for tables or columns.',
     examples: ['--datalake-crn crn:cdp:datalake:us-west-1:acct:datalake:dl1 --table-fqn sales.customers'],
     fieldHelp: {
-      tableFQN: 'database.table',
-      columnFQN: 'database.table.column',
+      tableFQN: 'Only suggestions for this table: database.table',
+      columnFQN: 'Only suggestions for this column: database.table.column',
       profiledSince: 'Only suggestions from profiling after this time (ISO 8601)',
     },
     listKey: 'suggestedTags',
@@ -210,7 +222,11 @@ const cli: Record<string, OperationCli> = {
     examples: [
       '--datalake-crn crn:cdp:datalake:us-west-1:acct:datalake:dl1 --action ACCEPT --assets \'[{"qualifiedName":"sales.customers.email","tags":["PII"]}]\'',
     ],
-    fieldHelp: { assets: 'JSON list of {qualifiedName, tags}', action: 'ACCEPT applies the tags; REJECT dismisses them' },
+    fieldHelp: {
+      assets:
+        'Assets and the suggested tags to decide on: [{"qualifiedName":"db.table.column","tags":["PII"]}] (see `datacatalog tags suggested`)',
+      action: 'ACCEPT applies the tags; REJECT dismisses them',
+    },
     rules: [NON_EMPTY('assets', 'asset')],
     listKey: 'reviewedTags',
     columns: { asset: 'qualifiedName', status: 'status', tags: 'tagsUpdated' },
@@ -222,11 +238,11 @@ const cli: Record<string, OperationCli> = {
     summary: 'Launch the catalog profilers of a data lake on a new Data Hub cluster.',
     examples: ['--datalake crn:cdp:datalake:us-west-1:acct:datalake:dl1', '--datalake dl1 --enable-ha --max-nodes 40'],
     fieldHelp: {
-      datalake: 'Data lake name or CRN',
-      enableHA: 'Run highly available: more resilient, costs more',
-      maxNodes: 'Largest cluster size, 30 to 100; only for environments with compute clusters',
-      profilers: 'Which profilers to run; only for environments with compute clusters',
-      instanceTypes: 'Instance types to use; only for environments with compute clusters',
+      datalake: 'Data lake name or CRN (see `datalake list`)',
+      enableHA: 'Run highly available: more resilient, costs more (default: off)',
+      maxNodes: 'Most nodes the profiler node group may scale to, 30 to 100; only for environments with compute clusters',
+      profilers: 'Names of the profilers to launch; only for environments with compute clusters',
+      instanceTypes: 'Cloud instance types for the profiler node group; only for environments with compute clusters',
     },
     rules: [MAX_NODES],
   },
@@ -263,6 +279,16 @@ const definition: ServiceDefinition = {
     'external-users': 'Users outside the platform who read data shares.',
     tags: 'Compliance tags the profilers suggest.',
     profilers: 'Catalog profilers of a data lake.',
+  },
+  fieldHelp: {
+    datalakeCrn: DATALAKE_CRN,
+    environmentCrn: 'CRN of the environment of that data lake (see `environments list`)',
+    dataShareId: 'ID of the data share (see `datacatalog shares list`)',
+    externalUserId: 'Numeric ID of the external user (see `datacatalog external-users list`)',
+    externalUserIds: 'Numeric IDs of the external users (see `datacatalog shares describe`)',
+    summary: 'Short description shown to the external users',
+    termsOfUse: 'Terms the external users accept',
+    keywords: 'Words to find the share by',
   },
   shapes: { ...shapes, ...SPEC_SHAPES },
   wire: { ...operations, ...SPEC_OPERATIONS },

@@ -26,28 +26,55 @@ const INBOUND = 'crn:cdp:df:us-west-1:acct:inboundConnectionEndpoint:6f1c2d3e-00
 const DRAFT = 'crn:cdp:df:us-west-1:acct:flowDraft:6f1c2d3e-0000-4000-8000-000000000009';
 const ASSET_REQ = 'crn:cdp:df:us-west-1:acct:assetUpdateRequest:6f1c2d3e-0000-4000-8000-00000000000a';
 
-/** Help shared by every operation that has the field. */
+const NAR_CRN = 'CRN of a custom NAR configuration, as `dataflow nar-configs create` printed it';
+const PY_CRN = 'CRN of a custom Python configuration, as `dataflow python-configs create` printed it';
+
+/** Help shared by every operation that has the field (the service-wide fieldHelp). */
 const COMMON_HELP: Readonly<Record<string, string>> = {
-  environmentCrn: 'Environment whose DataFlow service to use; also picks the workload token',
-  deploymentCrn: 'CRN of the deployment',
-  deployedFlowCrn: 'CRN of the flow inside the deployment',
+  environmentCrn: 'Environment whose DataFlow service to use (see `environments list`); also picks the workload token',
+  deploymentCrn: 'CRN of the deployment, as `dataflow deployments create` printed it',
+  deployedFlowCrn: 'CRN of the flow inside the deployment, as `dataflow flows add` or `dataflow deployments create` printed it',
   deploymentRequestCrn: 'CRN of the deployment request started in the DataFlow control plane',
-  deployedFlowRequestCrn: 'CRN of the flow deployment request',
-  configurationVersion: 'The configuration version you last read; a stale version is refused',
-  projectCrn: 'Project the resource belongs to',
+  deployedFlowRequestCrn: 'CRN of the flow deployment request started in the DataFlow control plane',
+  configurationVersion: 'The configurationVersion the resource showed when you last read it (0 when creating); a stale version is refused',
+  projectCrn: 'Project the resource belongs to; default: none',
   parameterGroups: 'Parameter groups as JSON: [{"name":"...","parameters":[{"name":"...","value":"..."}]}]',
   kpis: 'Key performance indicators as JSON: [{"metricId":"cpuUtilization","alert":{...}}]',
   waitForFlowToStopInMinutes: 'Minutes to let the flow stop gracefully before it is forced',
-  assetUpdateRequestCrn: 'CRN from "assets update-request"',
+  assetUpdateRequestCrn: 'CRN of the asset update request, as `dataflow assets update-request` printed it',
   filePath: 'Local file to upload; it is streamed, never read into memory',
-  storageLocation: 'Object-store location of the archives, e.g. s3a://bucket/nars',
+  storageLocation: 'Object-store folder the NAR files or Python packages are read from, e.g. s3a://bucket/nars',
   username: 'User name for the storage location',
   password: 'Password or secret for the storage location',
-  strategy: 'How running data is handled while the version changes',
-  cfmNifiVersion: 'NiFi version to run (see "dataflow nifi-versions list")',
-  flowDraftCrn: 'CRN of the flow draft whose test session to act on',
-  parameterGroupCrn: 'CRN of the parameter group',
-  crn: 'CRN of the resource',
+  strategy:
+    'How queued data is handled while the version changes: STOP_AND_PROCESS_DATA lets it flow out first, STOP_AND_EMPTY_QUEUES drops it, ONLY_RESTART_AFFECTED_COMPONENTS restarts only what changed',
+  cfmNifiVersion: 'NiFi version to run (see `dataflow nifi-versions list`)',
+  flowDraftCrn: 'CRN of the flow draft (see `dataflow flow-drafts list`)',
+  parameterGroupCrn: 'CRN of the parameter group (see `dataflow parameter-groups list`)',
+  crn: 'CRN of the inbound connection endpoint (see `dataflow inbound-endpoints list`)',
+  customNarConfigurationCrn: NAR_CRN,
+  customPythonConfigurationCrn: PY_CRN,
+  reportingTaskCrn: 'CRN of the reporting task (see `dataflow reporting-tasks list`)',
+  archiveName: 'Name of the exported archive (see `dataflow deployments archives`)',
+  flowName: 'Name of the flow in the exported archive (see `dataflow deployments archives`)',
+  parameterName: 'Name of the parameter that refers to the file',
+  parameters: 'Parameters as JSON: [{"name":"...","value":"...","sensitive":false}]',
+  description: 'Free text shown with the parameter group',
+  ignoreCustomNarConfigurationCheck: 'Go on even when the flow has custom components and the deployment no custom NAR configuration',
+  ignoreCustomPythonConfigurationCheck:
+    'Go on even when the flow has custom Python processors and the deployment no custom Python configuration',
+  ignoreDeploymentInboundConfigurationChecks: 'Go on even when listening components of the flow have no inbound connection configured',
+  useSharedParameterGroupCrn: 'Shared parameter group to take parameter values from (see `dataflow parameter-groups list`)',
+  updateSharedParameterGroupCrns: 'Shared parameter groups to move to their latest version (see `dataflow parameter-groups list`)',
+  autoScaleMinNodes: 'Fewest nodes while auto-scaling (with --auto-scaling-enabled)',
+  autoScaleMaxNodes: 'Most nodes while auto-scaling (with --auto-scaling-enabled)',
+  staticNodeCount: 'Node count when auto-scaling is off',
+  clusterSize:
+    'Node size: name=EXTRA_SMALL|SMALL|MEDIUM|LARGE, or CUSTOM with coresPerNode and memoryLimit (see `dataflow deployments configuration-metadata`)',
+  inboundHostname:
+    'Host name of an inbound connection endpoint to attach, in full or just its first label (see `dataflow inbound-endpoints list`)',
+  listenComponents: 'Ports listening processors take inbound data on: [{"protocol":"TCP","port":9000}]',
+  inboundConnectionAuthorizedIpRanges: 'CIDR ranges allowed to send to the inbound connection endpoint, e.g. 10.0.0.0/8',
 };
 
 /**
@@ -147,12 +174,14 @@ const cli: Record<string, OperationCli> = {
     fieldHelp: {
       name: 'Deployment name, unique in the environment',
       autoScalingEnabled: 'Scale between --auto-scale-min-nodes and --auto-scale-max-nodes',
-      staticNodeCount: 'Node count when auto-scaling is off',
-      clusterSize: 'Node size: name=EXTRA_SMALL|SMALL|MEDIUM|LARGE (CUSTOM with coresPerNode and memoryLimit)',
+      flowMetricsScalingEnabled: 'Let flow metrics drive auto-scaling too (with --auto-scaling-enabled)',
       autoStartFlow: 'Start the flow once deployed (default true)',
-      inboundHostname: 'Host name of an inbound connection endpoint to attach',
-      customNarConfigurationCrn: 'Custom NAR configuration to use',
-      customPythonConfigurationCrn: 'Custom Python configuration to use',
+      deployedFlowName: 'Name the flow gets inside the deployment',
+      customNarConfigurationCrn: 'Custom NAR configuration the deployment reads extra NiFi archives from',
+      customPythonConfigurationCrn: 'Custom Python configuration the deployment reads Python processors from',
+      nodeStorageProfileName: 'Disk profile of the nodes; CUSTOM_AWS and CUSTOM_AZURE take --node-storage',
+      nodeStorage: 'Per-repository disk profiles (content, provenance, flow file) for a CUSTOM_* storage profile',
+      pythonWorkDirectorySize: 'Size of the extra volume mounted for flows with Python processors',
     },
     columns: DEPLOYMENT_COLUMNS,
     wait: deploymentWait('resumeDeployment', ['GOOD_HEALTH', 'CONCERNING_HEALTH']),
@@ -162,7 +191,12 @@ const cli: Record<string, OperationCli> = {
     summary: 'Change the sizing, scaling, KPIs or inbound settings of a deployment.',
     examples: [`${ENV} --deployment-crn ${DEP} --configuration-version 3 --auto-scale-min-nodes 1 --auto-scale-max-nodes 4`],
     rules: [CONFIG_VERSION],
-    fieldHelp: { deactivateInboundConnection: 'Detach the inbound connection endpoint' },
+    fieldHelp: {
+      deactivateInboundConnection: 'Detach the inbound connection endpoint',
+      customNarConfigurationCrn: 'Custom NAR configuration to switch to',
+      customPythonConfigurationCrn: 'Custom Python configuration to switch to',
+      cliSupportsMultiFlow: 'Internal; always sent as true, as the official CLI does',
+    },
     // As the official CLI sends it: always multi-flow aware, KPI units completed, local assets uploaded.
     prepare: (r) => {
       labelKpiUnits(r);
@@ -200,12 +234,12 @@ const cli: Record<string, OperationCli> = {
     command: 'deployments export',
     summary: 'Save a deployment and its flows as a named archive that can be imported later.',
     examples: [`${ENV} --deployment-crn ${DEP} --archive-description "before the upgrade"`],
+    fieldHelp: { archiveDescription: 'Free text stored with the archive' },
   },
   importDeployment: {
     command: 'deployments import',
     summary: 'Read the configuration of an exported archive into a deployment request.',
     examples: [`${ENV} --deployment-request-crn ${DEP_REQ} --archive-name sales-ingest-20260101T000000Z`],
-    fieldHelp: { archiveName: 'Archive name from "dataflow deployments archives"', flowName: 'Flow of the archive to import' },
   },
   listDeploymentArchives: {
     command: 'deployments archives',
@@ -319,7 +353,6 @@ const cli: Record<string, OperationCli> = {
       `${ENV} --deployment-crn ${DEP} --deployed-flow-crn ${FLOW} --configuration-version 2 --parameter-groups '[{"name":"kafka","parameters":[{"name":"topic","value":"orders"}]}]'`,
     ],
     rules: [CONFIG_VERSION],
-    fieldHelp: { updateSharedParameterGroupCrns: 'Shared parameter groups to move to their latest version' },
     prepare: labelKpiUnits,
     assetUploads: ASSET_UPLOADS,
   },
@@ -383,6 +416,7 @@ const cli: Record<string, OperationCli> = {
     examples: [
       `${ENV} --crn ${NAR} --storage-location s3a://bucket/nars2 --username svc-nars --password file://nar-secret.txt --configuration-version 1`,
     ],
+    fieldHelp: { crn: NAR_CRN },
     rules: [CONFIG_VERSION],
   },
   deleteCustomNarConfiguration: {
@@ -431,6 +465,7 @@ const cli: Record<string, OperationCli> = {
     examples: [
       `${ENV} --crn ${PY} --storage-location s3a://bucket/python2 --username svc-py --password file://py-secret.txt --configuration-version 1`,
     ],
+    fieldHelp: { crn: PY_CRN },
     rules: [CONFIG_VERSION],
   },
   deleteCustomPythonConfiguration: {
@@ -492,7 +527,6 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       parameterGroup: 'Parameter group (context) the parameter is in',
-      parameterName: 'Parameter that refers to the file',
       deploymentName: 'Name of the deployment being created',
       deployedFlowName: 'Flow of the deployment the asset is for',
     },
@@ -529,7 +563,6 @@ const cli: Record<string, OperationCli> = {
     examples: [`${ENV} --name kafka-prod --description "Kafka brokers" --parameters '[{"name":"brokers","value":"b1:9093"}]'`],
     fieldHelp: {
       name: 'Group name, unique in the environment',
-      parameters: 'Parameters as JSON: [{"name":"...","value":"...","sensitive":false}]',
     },
   },
   describeParameterGroup: {
@@ -552,11 +585,16 @@ const cli: Record<string, OperationCli> = {
     command: 'parameter-groups duplicate',
     summary: 'Copy a parameter group under a new name.',
     examples: [`${ENV} --parameter-group-crn ${PG} --new-parameter-group-name kafka-test`],
+    fieldHelp: { newParameterGroupName: 'Name of the copy, unique in the environment' },
   },
   listParameterGroups: {
     command: 'parameter-groups list',
     summary: 'List parameter groups.',
     examples: [ENV, `${ENV} --search-term kafka --output table`],
+    fieldHelp: {
+      projectCrns: 'Only groups of these projects (CRNs)',
+      searchTerm: 'Only groups whose name contains this text',
+    },
     listKey: 'parameterGroups',
     columns: { name: 'name', crn: 'crn', version: 'version', description: 'description' },
   },
@@ -564,6 +602,7 @@ const cli: Record<string, OperationCli> = {
     command: 'parameter-groups upload-asset',
     summary: 'Upload a file for a parameter of a parameter group.',
     examples: [`${ENV} --parameter-group-crn ${PG} --parameter-name truststore --file-path ./truststore.jks`],
+    fieldHelp: { parameterName: 'Parameter of the group that refers to the file' },
     rules: [
       {
         kind: 'custom',
@@ -616,6 +655,11 @@ const cli: Record<string, OperationCli> = {
       `${ENV} --crn ${INBOUND} --renew-server-certificate`,
       `${ENV} --crn ${INBOUND} --renew-client-certificates --revoke-client-certificates`,
     ],
+    fieldHelp: {
+      renewServerCertificate: 'Issue a new server certificate for the endpoint',
+      renewClientCertificates: 'Issue new client certificates (see `dataflow client-certificates`)',
+      revokeClientCertificates: 'Also revoke the current client certificates (with --renew-client-certificates)',
+    },
     rules: [
       {
         kind: 'custom',
@@ -684,23 +728,12 @@ const cli: Record<string, OperationCli> = {
     examples: [
       `${ENV} --workload-resource-summaries '[{"resourceCrn":"${DEP}"}]' --destination-project-crn crn:cdp:df:us-west-1:acct:project:p1`,
     ],
-    fieldHelp: { destinationProjectCrn: 'Project to move to; leave out to take the resources out of their project' },
+    fieldHelp: {
+      workloadResourceSummaries: 'Resources to move: [{"resourceCrn":"<CRN>","projectCrn":"<its current project, if any>"}]',
+      destinationProjectCrn: 'Project to move to; leave out to take the resources out of their project',
+    },
   },
 };
-
-// Every operation gets the shared field help for the fields its request has.
-for (const [name, op] of Object.entries(cli)) {
-  const wire = operations[name];
-  const input = wire?.input ?? `${name.charAt(0).toUpperCase()}${name.slice(1)}Request`;
-  const shape = shapes[input];
-  const fields = shape && typeof shape === 'object' ? Object.keys(shape) : [];
-  const help: Record<string, string> = {};
-  for (const f of fields) {
-    const h = COMMON_HELP[f];
-    if (h) help[f] = h;
-  }
-  cli[name] = { ...op, fieldHelp: { ...help, ...op.fieldHelp } };
-}
 
 const definition: ServiceDefinition = {
   name: 'dfworkload',
@@ -722,6 +755,7 @@ const definition: ServiceDefinition = {
     'flow-drafts': 'Flow designer drafts.',
     resources: 'Project assignment of workload resources.',
   },
+  fieldHelp: COMMON_HELP,
   shapes,
   wire: operations,
   cli,

@@ -190,9 +190,41 @@ const CREATE_HELP = {
 
 const { enableRangerRaz: _raz, ...GCP_HELP } = CREATE_HELP;
 
-const LAKE_NAME = { datalakeName: 'Name or CRN of the data lake' };
-const LAKE = { datalake: 'Name or CRN of the data lake' };
-const LAKE_CRN = { crn: 'CRN of the data lake' };
+const NAME_OR_CRN = 'Name or CRN of the data lake (see `datalake list`)';
+const CRN = 'CRN of the data lake (see `datalake list`)';
+const LAKE_NAME = { datalakeName: NAME_OR_CRN };
+const LAKE = { datalake: NAME_OR_CRN };
+const LAKE_CRN = { crn: CRN };
+const BACKUP_ID = 'ID of the backup (see `datalake backups list`)';
+const RESTORE_ID = 'ID of the restore, as `datalake restore` printed it';
+
+/** Diagnostics: shared by the log collection and the Cloudera Manager bundle. */
+const DIAGNOSTICS_HELP = {
+  destination:
+    'Where the bundle goes: SUPPORT (to vendor support), CLOUD_STORAGE (the log storage of the environment), ENG (to engineering) or LOCAL (stays on the hosts)',
+  description: 'Title of the collection, sent along with the bundle',
+  caseNumber: 'Support case number, for SUPPORT; otherwise kept as a note',
+  startDate: 'Only logs and metrics from this time on (ISO 8601)',
+  endDate: 'Only logs and metrics up to this time (ISO 8601)',
+  updatePackage: 'Install or upgrade the telemetry package (cdp-telemetry) on the hosts first; they need network access',
+  storageValidation: 'Check first that every host can write to the cloud storage (many hosts mean many parallel writes)',
+};
+
+/** Pre-upgrade backup parts: moot with --skip-backup. */
+const UPGRADE_BACKUP_HELP = {
+  skipRangerHmsMetadata: 'Leave the Ranger and Hive metastore databases out of the backup taken before upgrading (moot with --skip-backup)',
+  skipAtlasMetadata: 'Leave the Atlas metadata out of the backup taken before upgrading (moot with --skip-backup)',
+  skipRangerAudits: 'Leave the Ranger audits out of the backup taken before upgrading (moot with --skip-backup)',
+  skipBackupValidation: 'Skip the checks that run before that backup (moot with --skip-backup)',
+};
+
+/** Storage checks: shared by AWS and Azure. */
+const STORAGE_CHECK_HELP = {
+  clusterName: 'Name of the data lake the storage is for',
+  credentialCrn: 'CRN of the credential of the environment (see `environments credentials list`)',
+  blueprintName:
+    'Cluster template of the data lake shape, e.g. "7.2.18 - SDX Light Duty: Apache Hive Metastore, Apache Ranger, Apache Atlas"',
+};
 
 const cli: Record<string, OperationCli> = {
   // creation and lifecycle
@@ -206,7 +238,6 @@ const cli: Record<string, OperationCli> = {
     fieldHelp: {
       ...CREATE_HELP,
       cloudProviderConfiguration: 'instanceProfile (ARN of the ID broker instance profile) and storageBucketLocation (s3a://bucket/path)',
-      multiAz: 'Spread the lake over availability zones',
       architecture: 'CPU architecture of the instances',
     },
     rules: [DATALAKE_NAME, AWS_STORAGE, IMAGE_WITH_RUNTIME, uniqueGroups('recipes')],
@@ -259,7 +290,10 @@ const cli: Record<string, OperationCli> = {
     command: 'list',
     summary: 'List data lakes, optionally of one environment.',
     examples: ['', '--environment-name sales-env --output table'],
-    fieldHelp: { environmentName: 'Name or CRN of an environment', datalakeName: 'Name or CRN of one data lake' },
+    fieldHelp: {
+      environmentName: 'Only the data lake of this environment: name or CRN (see `environments list`)',
+      datalakeName: 'Only this data lake: name or CRN',
+    },
     listKey: 'datalakes',
     columns: LAKE_COLUMNS,
   },
@@ -310,7 +344,7 @@ const cli: Record<string, OperationCli> = {
     fieldHelp: {
       ...LAKE_NAME,
       instanceGroupName: 'One instance group to repair (older form of --instance-group-names)',
-      instanceGroupNames: 'Instance groups to repair',
+      instanceGroupNames: 'Instance groups to repair, e.g. master (see `datalake describe`)',
       instances: 'Instances to repair: {"instanceIds": [...]}',
     },
     rules: [
@@ -343,7 +377,7 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE_NAME,
-      targetSize: 'The new shape',
+      targetSize: 'The larger shape to move to',
       multiAz: 'Spread the resized lake over availability zones',
       skipValidation: 'Skip the checks that run before resizing',
       validationOnly: 'Only run the checks; change nothing',
@@ -377,7 +411,7 @@ const cli: Record<string, OperationCli> = {
       ...LAKE_NAME,
       backupLocation: 'Where to write the backup; default: the lake backup location of the environment',
       backupName: 'A name to find the backup by later',
-      closeDbConnections: 'Close database connections while backing up (default true)',
+      closeDbConnections: 'Close the open database connections while backing up',
       skipRangerHmsMetadata: 'Leave out the Ranger and Hive metastore database',
       skipAtlasMetadata: 'Leave out the Atlas metadata tables',
       skipRangerAudits: 'Leave out the Ranger audit collection',
@@ -391,7 +425,7 @@ const cli: Record<string, OperationCli> = {
     command: 'backup status',
     summary: 'Show the progress of a backup; the latest one when none is named.',
     examples: ['--datalake-name sales-lake', '--datalake-name sales-lake --backup-id 7c1a6f3e-2b4d-4e9a-8f1c-0d2e3b4a5c6d'],
-    fieldHelp: { ...LAKE_NAME, backupId: 'Id of the backup', backupName: 'Name of the backup (its latest run)' },
+    fieldHelp: { ...LAKE_NAME, backupId: BACKUP_ID, backupName: 'Name of the backup (its latest run)' },
     rules: [{ kind: 'exclusive', fields: ['backupId', 'backupName'], message: 'give --backup-id or --backup-name, not both' }],
   },
   listDatalakeBackups: {
@@ -414,7 +448,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Cancel a backup that is still running.',
     examples: ['--backup-id 7c1a6f3e-2b4d-4e9a-8f1c-0d2e3b4a5c6d --yes', '--backup-id 7c1a6f3e-2b4d-4e9a-8f1c-0d2e3b4a5c6d --force --yes'],
     fieldHelp: {
-      backupId: 'Id of the backup',
+      backupId: BACKUP_ID,
       force: 'Mark every unfinished step cancelled and end the backup now, without waiting for running steps',
     },
     destructive: true,
@@ -428,8 +462,8 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE_NAME,
-      backupId: 'Id of the backup (wins over --backup-name)',
-      backupName: 'Name of the backup',
+      backupId: `${BACKUP_ID}; wins over --backup-name`,
+      backupName: 'Name of the backup (see `datalake backups list`)',
       backupLocationOverride: 'Read the backup from here instead of where it was written; needs --backup-id',
       includeDatabase: 'Deprecated: the database is restored unless --skip-ranger-hms-metadata is given',
       skipRangerHmsMetadata: 'Do not restore the Ranger and Hive metastore database',
@@ -448,13 +482,13 @@ const cli: Record<string, OperationCli> = {
     command: 'restore status',
     summary: 'Show the progress of a restore; the latest one when none is named.',
     examples: ['--datalake-name sales-lake', '--datalake-name sales-lake --restore-id 0b5d3c2a-9e8f-4a1b-b6c7-d8e9f0a1b2c3'],
-    fieldHelp: { ...LAKE_NAME, restoreId: 'Id of the restore' },
+    fieldHelp: { ...LAKE_NAME, restoreId: `${RESTORE_ID}; default: the latest restore` },
   },
   cancelRestore: {
     command: 'restore cancel',
     summary: 'Cancel a restore that is still running.',
     examples: ['--restore-id 0b5d3c2a-9e8f-4a1b-b6c7-d8e9f0a1b2c3 --yes'],
-    fieldHelp: { restoreId: 'Id of the restore', force: 'Mark the restore cancelled whatever its progress' },
+    fieldHelp: { restoreId: RESTORE_ID, force: 'Mark the restore cancelled whatever its progress' },
     destructive: true,
   },
 
@@ -468,7 +502,10 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE_CRN,
-      destination: 'Where the bundle goes: SUPPORT, CLOUD_STORAGE, ENG or LOCAL',
+      skipUnresponsiveHosts: 'Leave out hosts that do not answer instead of failing',
+      includeNginxReport: 'Add the Nginx access report (made by GoAccess), where there is one',
+      includeSaltLogs: 'Add the Salt minion, master and API logs',
+      includeSarOutput: 'Add the system activity reports (sar), where there are any',
       labels: 'Only logs with these labels (see `datalake diagnostics log-descriptors`)',
       additionalLogs: 'Extra log paths with labels',
       hosts: 'Only these hosts',
@@ -484,8 +521,11 @@ const cli: Record<string, OperationCli> = {
     examples: ['--crn crn:cdp:datalake:us-west-1:acct:datalake:1a2b --destination SUPPORT --case-number 00123456 --wait'],
     fieldHelp: {
       ...LAKE_CRN,
+      destination:
+        'Where the bundle goes: SUPPORT (to vendor support), CLOUD_STORAGE (the log storage of the environment) or LOCAL (stays on the hosts)',
       roles: 'Only these Cloudera Manager roles (see `datalake diagnostics cm-roles`)',
-      bundleSizeLimit: 'Size limit in MB',
+      bundleSizeLimit: 'Size limit of the bundle in MB',
+      monitorMetricsCollection: 'Also collect the metrics behind the Cloudera Manager charts',
     },
     rules: [DATE_ORDER],
     wait: opWait('request.crn'),
@@ -530,7 +570,11 @@ const cli: Record<string, OperationCli> = {
     command: 'upgrade prepare',
     summary: 'Check an upgrade and download its parcels ahead of time.',
     examples: ['--datalake sales-lake --runtime 7.2.18 --wait', '--datalake sales-lake --image-id 3b9f1c2e-6d7a-4e8b-9c0d-1e2f3a4b5c6d'],
-    fieldHelp: { ...LAKE, imageId: 'Image to prepare', runtime: 'Runtime version to prepare' },
+    fieldHelp: {
+      ...LAKE,
+      imageId: 'ID of the image to prepare (see `datalake upgrade start --show-available-images`)',
+      runtime: 'Runtime version to prepare, e.g. 7.2.18',
+    },
     // The seed: imageId or runtime must be present; both may be (an image of another runtime then has no candidate).
     rules: [{ kind: 'anyOf', fields: ['imageId', 'runtime'], message: 'give --image-id or --runtime' }],
     wait: opWait('request.datalake'),
@@ -545,7 +589,7 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE_NAME,
-      imageId: 'Image to upgrade to (may be combined with --lock-components)',
+      imageId: 'ID of the image to upgrade to (see --show-available-images); may be combined with --lock-components',
       runtime: 'Runtime version to upgrade to',
       lockComponents: 'Only the OS: keep the runtime and Cloudera Manager versions',
       dryRun: 'Check the upgrade without doing it',
@@ -553,6 +597,7 @@ const cli: Record<string, OperationCli> = {
       showLatestAvailableImagePerRuntime: 'List the newest image of each runtime',
       skipBackup: 'Do not back up before upgrading',
       rollingUpgradeEnabled: 'Upgrade one node at a time (needs a highly available shape)',
+      ...UPGRADE_BACKUP_HELP,
     },
     rules: [
       UPGRADE_COMBOS,
@@ -590,7 +635,7 @@ const cli: Record<string, OperationCli> = {
     examples: ['--datalake-name sales-lake --instance-group-name solr_scale_out --instance-group-desired-count 3 --wait'],
     fieldHelp: {
       ...LAKE_NAME,
-      instanceGroupName: 'The scale-out group',
+      instanceGroupName: 'The scale-out instance group to resize',
       instanceGroupDesiredCount: 'Instances wanted; fewer than now scales down',
     },
     wait: opWait('request.datalakeName'),
@@ -604,7 +649,7 @@ const cli: Record<string, OperationCli> = {
     ],
     fieldHelp: {
       ...LAKE,
-      group: 'Instance group to change',
+      group: 'Instance group to change, e.g. master (see `datalake describe`)',
       instanceTemplate: 'The new instance type',
       diskOptions: 'Disks to add or resize',
     },
@@ -621,7 +666,7 @@ const cli: Record<string, OperationCli> = {
     command: 'instances restart',
     summary: 'Restart instances of a data lake.',
     examples: ['--datalake-name sales-lake --instances i-0abc123,i-0def456 --wait'],
-    fieldHelp: { ...LAKE_NAME, instances: 'Instance ids' },
+    fieldHelp: { ...LAKE_NAME, instances: 'IDs of the instances to restart (see `datalake describe`)' },
     rules: [nonEmptyList('instances', 'instance id')],
     wait: opWait('request.datalakeName'),
   },
@@ -683,7 +728,7 @@ const cli: Record<string, OperationCli> = {
     command: 'secrets list-types',
     summary: 'List the secret types of a data lake that can be rotated.',
     examples: ['--datalake crn:cdp:datalake:us-west-1:acct:datalake:1a2b --output table'],
-    fieldHelp: { datalake: 'CRN of the data lake' },
+    fieldHelp: { datalake: CRN },
     listKey: 'datalakeSecretTypes',
     columns: { type: 'secretType', description: 'description' },
   },
@@ -701,14 +746,18 @@ const cli: Record<string, OperationCli> = {
     command: 'operations describe',
     summary: 'Show a long-running operation of a data lake; the latest one when no id is given.',
     examples: ['--datalake-name sales-lake', '--datalake-name sales-lake --operation-id 5f4e3d2c-1b0a-4987-8654-3210fedcba98'],
-    fieldHelp: { ...LAKE_NAME, crn: 'CRN of the data lake (older form of --datalake-name)', operationId: 'Id of the operation' },
+    fieldHelp: {
+      ...LAKE_NAME,
+      crn: 'CRN of the data lake (older form of --datalake-name)',
+      operationId: 'ID of the operation, as the command that started it printed it; default: the latest',
+    },
     rules: [{ kind: 'anyOf', fields: ['datalakeName', 'crn'], message: 'name the data lake with --datalake-name' }],
   },
   getClusterHostStatus: {
     command: 'hosts status',
     summary: 'Show the health of each host of a data lake.',
     examples: ['--cluster-name sales-lake --output table'],
-    fieldHelp: { clusterName: 'Name or CRN of the data lake' },
+    fieldHelp: { clusterName: NAME_OR_CRN },
     listKey: 'hosts',
     columns: { host: 'hostname', id: 'hostid', health: 'healthSummary' },
   },
@@ -716,7 +765,7 @@ const cli: Record<string, OperationCli> = {
     command: 'services status',
     summary: 'Show the health of each service of a data lake.',
     examples: ['--cluster-name sales-lake --output table'],
-    fieldHelp: { clusterName: 'Name or CRN of the data lake' },
+    fieldHelp: { clusterName: NAME_OR_CRN },
     listKey: 'services',
     columns: { service: 'type', state: 'state', health: 'healthSummary' },
   },
@@ -724,7 +773,7 @@ const cli: Record<string, OperationCli> = {
     command: 'database-server describe',
     summary: 'Show the database server of a data lake.',
     examples: ['--cluster-crn crn:cdp:datalake:us-west-1:acct:datalake:1a2b'],
-    fieldHelp: { clusterCrn: 'CRN of the data lake' },
+    fieldHelp: { clusterCrn: CRN },
     rules: [{ kind: 'anyOf', fields: ['clusterCrn'], message: 'give --cluster-crn' }],
   },
   syncComponentVersionsFromCm: {
@@ -740,7 +789,7 @@ const cli: Record<string, OperationCli> = {
     command: 'catalog set',
     summary: 'Set the image catalog a data lake takes its upgrade images from.',
     examples: ['--datalake sales-lake --catalog-name cdp-default'],
-    fieldHelp: { ...LAKE, catalogName: 'Name of the image catalog' },
+    fieldHelp: { ...LAKE, catalogName: 'Name of the image catalog (see `imagecatalog catalogs list`)' },
   },
   setDefaultJavaVersion: {
     command: 'java set-default',
@@ -750,9 +799,9 @@ const cli: Record<string, OperationCli> = {
       '--crn crn:cdp:datalake:us-west-1:acct:datalake:1a2b --java-version 11 --rolling-restart',
     ],
     fieldHelp: {
-      crn: 'Name or CRN of the data lake',
+      crn: NAME_OR_CRN,
       javaVersion: 'Java major version, e.g. 11 or 17',
-      rollingRestart: 'Restart services one at a time (slower)',
+      rollingRestart: 'Restart services one at a time: slower, no downtime (default: off)',
     },
     rules: [
       { kind: 'anyOf', fields: ['crn'], message: 'give --crn' },
@@ -765,7 +814,7 @@ const cli: Record<string, OperationCli> = {
     command: 'orchestrator update-state',
     summary: 'Push the current orchestrator (Salt) state to the hosts of a data lake.',
     examples: ['--cluster-crn crn:cdp:datalake:us-west-1:acct:datalake:1a2b --wait'],
-    fieldHelp: { clusterCrn: 'CRN of the data lake' },
+    fieldHelp: { clusterCrn: CRN },
     wait: opWait('request.clusterCrn'),
   },
   updatePublicDnsEntries: {
@@ -797,6 +846,14 @@ const cli: Record<string, OperationCli> = {
     examples: [
       '--cluster-name sales-lake --data-access-role arn:aws:iam::123456789012:role/dl-data --ranger-audit-role arn:aws:iam::123456789012:role/dl-audit --credential-crn crn:cdp:environments:us-west-1:acct:credential:c1 --blueprint-name "7.2.18 - SDX Light Duty: Apache Hive Metastore, Apache Ranger, Apache Atlas" --storage-location s3a://sales-data/lake --instance-profile arn:aws:iam::123456789012:instance-profile/dl-idbroker',
     ],
+    fieldHelp: {
+      ...STORAGE_CHECK_HELP,
+      dataAccessRole: 'ARN of the IAM role that gives the data lake services access to the data',
+      rangerAuditRole: 'ARN of the IAM role that writes the Ranger audits',
+      rangerCloudAccessAuthorizerRole: 'ARN of the IAM role of Ranger RAZ, when fine-grained storage authorization is on',
+      storageLocation: 'Base location of the data lake storage: s3a://bucket/path',
+      instanceProfile: 'ARN of the ID broker instance profile',
+    },
     rules: [
       { kind: 'pattern', field: 'storageLocation', pattern: S3A, message: '--storage-location must be s3a:// followed by a bucket name' },
     ],
@@ -807,7 +864,17 @@ const cli: Record<string, OperationCli> = {
     examples: [
       '--cluster-name ops-lake --data-access-role /subscriptions/s/resourceGroups/rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/data --ranger-audit-role /subscriptions/s/resourceGroups/rg/providers/Microsoft.ManagedIdentity/userAssignedIdentities/audit --credential-crn crn:cdp:environments:us-west-1:acct:credential:c1 --blueprint-name "7.2.18 - SDX Light Duty" --storage-location abfs://data@opsstore.dfs.core.windows.net',
     ],
-    fieldHelp: { accountKey: 'Storage account key (secret)' },
+    fieldHelp: {
+      ...STORAGE_CHECK_HELP,
+      dataAccessRole: 'Resource id of the managed identity that gives the data lake services access to the data',
+      rangerAuditRole: 'Resource id of the managed identity that writes the Ranger audits',
+      rangerCloudAccessAuthorizerRole: 'Resource id of the managed identity of Ranger RAZ, when fine-grained storage authorization is on',
+      storageLocation: 'Base location of the data lake storage: abfs://<filesystem>@<account>.dfs.core.windows.net',
+      managedIdentity: 'Resource id of the ID broker managed identity',
+      accountName: 'Name of the storage account',
+      accountKey: 'Access key of the storage account (secret)',
+      secure: 'Reach the storage account over TLS',
+    },
     rules: [
       {
         kind: 'pattern',
@@ -848,6 +915,14 @@ const definition: ServiceDefinition = {
     dns: 'Public DNS entries.',
     imds: 'The AWS instance metadata service version.',
     storage: 'Cloud storage access checks.',
+  },
+  fieldHelp: {
+    datalakeName: NAME_OR_CRN,
+    datalake: NAME_OR_CRN,
+    crn: CRN,
+    ...DIAGNOSTICS_HELP,
+    multiAz: 'Spread the lake over the availability zones of the region',
+    enableRangerRms: 'Turn on the Ranger Resource Mapping Server, which applies Hive table permissions to the storage (default: off)',
   },
   shapes,
   wire: operations,

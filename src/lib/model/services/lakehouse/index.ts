@@ -81,7 +81,8 @@ const POLICY_COLUMNS = {
 };
 
 const RESOURCES_HELP =
-  'JSON {"script": "<script name or URI>", "arguments": "<JSON text of the arguments>"}, e.g. {"script":"compaction","arguments":"{\\"schedule\\":\\"0 2 * * *\\"}"}';
+  'JSON {"script": "<script name or URI>", "arguments": "<JSON text of the arguments>"}, e.g. {"script":"compaction","arguments":"{\\"schedule\\":\\"0 2 * * *\\"}"} (scripts: see `lakehouse scripts list`)';
+const POLICIES = 'Names of policies (see `lakehouse policies list`)';
 
 const TABLE = `${HUB} --namespace sales --table-name orders`;
 
@@ -118,7 +119,7 @@ const cli: Record<string, OperationCli> = {
     command: 'health',
     summary: "Check the optimizer's scheduler, dispatcher and data access.",
     examples: [HUB, `${HUB} --scope Full`],
-    fieldHelp: { scope: 'Partial (default): a quick check; Full: a deep one that opens an interactive session' },
+    fieldHelp: { scope: 'Partial: a quick check; Full: a deep check that also opens an interactive session' },
     rules: [...required('datahubCrn'), oneOfValues('scope', ['Full', 'Partial'])],
   },
   getNamespaces: {
@@ -163,7 +164,11 @@ const cli: Record<string, OperationCli> = {
     command: 'tables status',
     summary: 'Show why a table is paused or how its latest maintenance task went.',
     examples: [`${TABLE} --policy-name nightly-compaction --status ERROR`],
-    fieldHelp: { status: 'UNAVAILABLE, SUCCESS, ERROR or PAUSED' },
+    fieldHelp: {
+      policyName: 'Only tasks of this policy (see `lakehouse tables policies`)',
+      status:
+        "The table's status as `lakehouse tables list` shows it: UNAVAILABLE, no task ran recently; SUCCESS or ERROR, how the latest task ended; PAUSED, its maintenance is stopped",
+    },
     rules: [...required('datahubCrn', 'namespace', 'tableName'), oneOfValues('status', ['UNAVAILABLE', 'SUCCESS', 'ERROR', 'PAUSED'])],
   },
   pauseTable: {
@@ -183,7 +188,9 @@ const cli: Record<string, OperationCli> = {
     summary: "Add to, replace or clear a table's policy associations.",
     examples: [`${TABLE} --operation REPLACEALL --policies nightly-compaction`, `${TABLE} --operation REMOVEALL`],
     fieldHelp: {
-      operation: 'APPEND (default) adds the policies; REPLACEALL puts them instead of the current ones; REMOVEALL drops every association',
+      operation:
+        'APPEND adds the policies; REPLACEALL puts them in place of the current ones; REMOVEALL drops every association of the table',
+      policies: `${POLICIES} to add or put in place; not used with REMOVEALL`,
     },
     rules: [
       ...required('datahubCrn', 'namespace', 'tableName'),
@@ -206,7 +213,7 @@ const cli: Record<string, OperationCli> = {
     examples: [
       `${HUB} --policy-name nightly-compaction --resources '{"script":"compaction","arguments":"{\\"schedule\\":\\"0 2 * * *\\"}"}'`,
     ],
-    fieldHelp: { resources: RESOURCES_HELP },
+    fieldHelp: { policyName: 'Name of the new policy', resources: RESOURCES_HELP },
     rules: required('datahubCrn', 'policyName', 'resources'),
   },
   updatePolicy: {
@@ -223,7 +230,9 @@ const cli: Record<string, OperationCli> = {
       `${HUB} --policy-name nightly-compaction --resource-scope spark_catalog.sales.orders --yes`,
       `${HUB} --policy-name nightly-compaction --resource-scope 'spark_catalog.*' --yes`,
     ],
-    fieldHelp: { resourceScope: '<catalog>.<namespace>.<table>; <catalog>.* deletes it across all namespaces' },
+    fieldHelp: {
+      resourceScope: 'Where to delete it: <catalog>.<namespace>.<table> for one table, or <catalog>.* for every namespace of the catalog',
+    },
     destructive: true,
     rules: [...required('datahubCrn', 'policyName'), RESOURCE_SCOPE],
   },
@@ -238,7 +247,7 @@ const cli: Record<string, OperationCli> = {
     command: 'policies list',
     summary: 'List policies, of one namespace or of all.',
     examples: [`${HUB} --output table`, `${HUB} --namespace sales`],
-    fieldHelp: { namespace: 'Leave out for every namespace' },
+    fieldHelp: { namespace: 'Only policies of this namespace (see `lakehouse namespaces list`); default: every namespace' },
     rules: required('datahubCrn'),
     listKey: 'policies',
     columns: POLICY_COLUMNS,
@@ -247,6 +256,7 @@ const cli: Record<string, OperationCli> = {
     command: 'policies names',
     summary: 'List just the policy names of a namespace ("*" for all).',
     examples: [`${HUB} --namespace '*'`],
+    fieldHelp: { namespace: 'Namespace whose policies to name (see `lakehouse namespaces list`), or "*" for every namespace' },
     rules: required('datahubCrn'),
     listKey: 'policyNames',
   },
@@ -254,7 +264,7 @@ const cli: Record<string, OperationCli> = {
     command: 'policies download',
     summary: 'Fetch the script and arguments of a policy version (base64; --decode shows them as text).',
     examples: [`${HUB} --policy-name nightly-compaction --decode --output yaml`],
-    fieldHelp: { policyVersion: 'A version id from policies describe; the latest when left out' },
+    fieldHelp: { policyVersion: 'A version id (see `lakehouse policies describe`); default: the latest version' },
     rules: required('datahubCrn', 'policyName'),
     decode: ['script', 'arguments'],
   },
@@ -262,7 +272,7 @@ const cli: Record<string, OperationCli> = {
     command: 'policies execute',
     summary: 'Run a policy on a table now; a dry run (the default) only tells what it would do.',
     examples: [`${TABLE} --policy-name nightly-compaction`, `${TABLE} --policy-name nightly-compaction --no-dry-run`],
-    fieldHelp: { dryRun: 'true (default): evaluate only; --no-dry-run starts a maintenance task' },
+    fieldHelp: { dryRun: '--dry-run only evaluates and lists the actions it would take; --no-dry-run starts a maintenance task' },
     rules: required('datahubCrn', 'namespace', 'tableName', 'policyName'),
     decode: ['dryRunResult.details', 'executionResult.details'],
   },
@@ -305,7 +315,10 @@ const cli: Record<string, OperationCli> = {
       `${HUB} --policy-name nightly-compaction --associations '[{"namespace":"sales","tables":["orders","returns"]}]'`,
       `${HUB} --policy-name nightly-compaction --associations '[{"namespace":"finance"}]'`,
     ],
-    fieldHelp: { associations: 'JSON list of {namespace, tables}; no tables means every table of the namespace' },
+    fieldHelp: {
+      associations:
+        'Where the policy applies: [{"namespace":"sales","tables":["orders"]}]; no tables means every table of the namespace (see `lakehouse tables names`)',
+    },
     rules: [
       ...required('datahubCrn', 'policyName'),
       {
@@ -325,6 +338,7 @@ const cli: Record<string, OperationCli> = {
     command: 'tables add-policies',
     summary: 'Associate policies with one table.',
     examples: [`${TABLE} --policies nightly-compaction,weekly-expire`],
+    fieldHelp: { policies: `${POLICIES} to associate with the table` },
     rules: [
       ...required('datahubCrn', 'namespace', 'tableName'),
       {
@@ -362,6 +376,7 @@ const cli: Record<string, OperationCli> = {
     command: 'tasks list',
     summary: 'List the maintenance tasks of a Data Hub, newest first.',
     examples: [`${HUB} --output table`, `${HUB} --namespace sales --max-items 20`],
+    fieldHelp: { namespace: 'Only tasks on tables of this namespace (see `lakehouse namespaces list`)' },
     paging: TASK_PAGING,
     rules: [...required('datahubCrn'), POSITIVE_PAGE],
     decode: ['tasks[].details'],
@@ -392,6 +407,13 @@ const definition: ServiceDefinition = {
     scripts: 'Maintenance scripts.',
     timezones: 'Time zones for schedules.',
     tasks: 'Maintenance tasks the optimizer ran.',
+  },
+  fieldHelp: {
+    datahubCrn: 'CRN of the Data Hub that runs the optimizer (see `lakehouse datahub crn`)',
+    environmentCrn: 'CRN of the environment (see `lakehouse environments list`)',
+    namespace: 'Namespace (database) of the table (see `lakehouse namespaces list`)',
+    tableName: 'Name of the table in that namespace (see `lakehouse tables names`)',
+    policyName: 'Name of the maintenance policy (see `lakehouse policies list`)',
   },
   shapes,
   wire: operations,

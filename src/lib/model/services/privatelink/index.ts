@@ -139,6 +139,13 @@ const SERVICE_COLUMNS = {
   ports: 'vpceClientTcpPortList',
 };
 
+const SERVICE_GROUP = 'Group of endpoint services; only CDP-CONTROL-PLANE, the control plane, is offered';
+const CREDENTIALS_AWS = 'credentialCrn (see `environments credentials list`) or crossAccountRoleDetails (crossAccountRole ARN, externalId)';
+const CREDENTIALS_AZURE =
+  'credentialCrn (see `environments credentials list`) or azureClientSecretCredential (clientId, clientSecret, tenantId)';
+const AWS_INFO = `AWS only: the VPC the endpoints are in (vpcId, region) and ${CREDENTIALS_AWS}`;
+const AZURE_INFO = `AZURE only: the VNet the endpoints are in (vNetId, location) and ${CREDENTIALS_AZURE}`;
+
 const AWS_DETAILS =
   '\'{"cloudAccountId":"123456789012","credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d","subnetIds":["subnet-11","subnet-22"]}\'';
 
@@ -153,11 +160,9 @@ const cli: Record<string, OperationCli> = {
       '--cloud-service-provider AZURE --azure-account-details \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:az-cred","subscriptionId":"sub-1","resourceGroup":"rg-net","location":"westus2","vNetId":"vnet-main","subnetId":"snet-1"}\'',
     ],
     fieldHelp: {
-      awsAccountDetails: 'AWS only: account, region, VPC, private subnets and credentials (credentialCrn or crossAccountRoleDetails)',
-      azureAccountDetails:
-        'AZURE only: subscription, resource group, location, VNet, subnet and credentials (credentialCrn or azureClientSecretCredential)',
+      awsAccountDetails: `AWS only: account (cloudAccountId), region, VPC, private subnets (subnetIds) and ${CREDENTIALS_AWS}`,
+      azureAccountDetails: `AZURE only: subscription, resource group, location, VNet, subnet and ${CREDENTIALS_AZURE}`,
       enablePrivateDns: 'Create private DNS entries for the endpoints',
-      serviceGroup: 'Which endpoint services to connect; today only the control-plane group',
       resourceTags: 'Tags put on the cloud resources created, e.g. key=team,value=data',
     },
     rules: accountRules({ aws: 'awsAccountDetails', azure: 'azureAccountDetails', network: { aws: 'vpcId', azure: 'vNetId' } }),
@@ -170,10 +175,10 @@ const cli: Record<string, OperationCli> = {
       '--cloud-service-provider AWS --aws-account-info \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d"}\' --subnet-ids subnet-33 --update-operation APPEND --wait',
     ],
     fieldHelp: {
-      subnetIds: 'Subnets to add (APPEND) or to use instead of the current ones (REPLACE)',
+      subnetIds: 'IDs of the subnets to add (APPEND) or to use instead of the current ones (REPLACE)',
       updateOperation: 'APPEND (default) adds the subnets given; REPLACE swaps the current ones for them',
       resourceTags: 'New tags for the cloud resources',
-      resourceGroup: 'AZURE only: the resource group to use',
+      resourceGroup: 'AZURE only: the resource group the private endpoint is in',
     },
     rules: [
       ...accountRules({
@@ -203,6 +208,7 @@ const cli: Record<string, OperationCli> = {
       '--cloud-service-provider AWS --aws-account-info \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d"}\' --yes --wait',
     ],
     destructive: true,
+    fieldHelp: { cloudServiceProvider: 'Cloud of the network: AWS (give --aws-account-info) or AZURE (give --azure-account-info)' },
     rules: accountRules({ aws: 'awsAccountInfo', azure: 'azureAccountInfo', network: { aws: 'vpcId', azure: 'vNetId' } }),
     wait: WAIT,
   },
@@ -210,6 +216,7 @@ const cli: Record<string, OperationCli> = {
     command: 'endpoints migrate',
     summary: 'Move AWS endpoints from the older endpoint services to the control-plane ones.',
     description: 'AWS only. The VPC id, region and credentials are enough; everything else comes from what was stored at creation.',
+    fieldHelp: { awsAccountInfo: `The VPC whose endpoints move (vpcId, region) and ${CREDENTIALS_AWS}; subnets come from what was stored` },
     examples: [
       '--aws-account-info \'{"credentialCrn":"crn:cdp:environments:us-west-1:acct:credential:aws-cred","region":"us-west-2","vpcId":"vpc-0a1b2c3d"}\' --wait',
     ],
@@ -232,7 +239,7 @@ const cli: Record<string, OperationCli> = {
     command: 'endpoints status',
     summary: 'Show how the endpoint work behind a tracking id is going, endpoint by endpoint.',
     examples: ['--tracking-id 0f8a1c2e-7b3d-4e5f-9a6b-1c2d3e4f5a6b --output table'],
-    fieldHelp: { trackingId: 'The id returned by endpoints create, update, delete or migrate' },
+    fieldHelp: { trackingId: 'The trackingId printed by `privatelink endpoints create`, `update`, `delete` or `migrate`' },
     columns: ENDPOINT_COLUMNS,
     listKey: 'privatelinkEndpoints',
   },
@@ -240,13 +247,19 @@ const cli: Record<string, OperationCli> = {
     command: 'status',
     summary: 'Tell whether a network has working private links: ENABLED, DISABLED or ERROR.',
     examples: ['--cloud-service-provider AWS --vpc-id vpc-0a1b2c3d', '--cloud-service-provider AZURE --v-net-id vnet-main'],
-    fieldHelp: { vpcId: 'AWS VPC id', vNetId: 'Azure virtual network id', subnetIds: 'Deprecated; ignored' },
+    fieldHelp: {
+      cloudServiceProvider: 'Cloud of the network: AWS (give --vpc-id) or AZURE (give --v-net-id)',
+      vpcId: 'AWS only: ID of the VPC to check, e.g. vpc-0a1b2c3d',
+      vNetId: 'AZURE only: ID of the virtual network to check',
+      subnetIds: 'No longer used; ignored',
+    },
     rules: [STATUS_NETWORK_RULE],
   },
   listPrivateLinkServicesForRegion: {
     command: 'services list',
     summary: 'List the private-link endpoint services offered in a region.',
     examples: ['--region us-west-2 --output table'],
+    fieldHelp: { region: 'Cloud region whose endpoint services to list, e.g. us-west-2' },
     columns: SERVICE_COLUMNS,
     listKey: 'listPrivateLinkServicesForRegionResults',
   },
@@ -257,7 +270,10 @@ const cli: Record<string, OperationCli> = {
       '--cloud-service-provider AWS --cloud-account-id 123456789012 --region us-west-2',
       '--cloud-service-provider AZURE --subscription-id 2f1e0d9c-8b7a-4654-3210-fedcba987654 --region westus2',
     ],
-    fieldHelp: { cloudAccountId: 'AWS account id', subscriptionId: 'Azure subscription id' },
+    fieldHelp: {
+      cloudAccountId: 'AWS only: the 12-digit account ID to allow',
+      subscriptionId: 'AZURE only: the subscription ID to allow',
+    },
     rules: [ACCOUNT_ID_RULE],
     columns: { ...SERVICE_COLUMNS, status: 'authorizationStatus' },
     listKey: 'authorizePrivateLinkServiceAccessResults',
@@ -266,7 +282,10 @@ const cli: Record<string, OperationCli> = {
     command: 'access revoke',
     summary: "Withdraw a cloud account's permission to connect to the private-link endpoint services.",
     examples: ['--cloud-service-provider AWS --cloud-account-id 123456789012 --region us-west-2 --yes'],
-    fieldHelp: { cloudAccountId: 'AWS account id', subscriptionId: 'Azure subscription id' },
+    fieldHelp: {
+      cloudAccountId: 'AWS only: the 12-digit account ID to refuse from now on',
+      subscriptionId: 'AZURE only: the subscription ID to refuse from now on',
+    },
     destructive: true,
     rules: [ACCOUNT_ID_RULE],
     columns: { component: 'serviceComponent', service: 'privateLinkService', status: 'revocationStatus' },
@@ -284,6 +303,14 @@ const definition: ServiceDefinition = {
     endpoints: 'Private-link endpoints in a customer network and the work on them.',
     services: 'Endpoint services offered per region.',
     access: 'Which cloud accounts may connect to the endpoint services.',
+  },
+  fieldHelp: {
+    cloudServiceProvider: 'Cloud of the network: AWS or AZURE; it decides which of the AWS and AZURE flags apply',
+    serviceGroup: SERVICE_GROUP,
+    region: 'Cloud region of the endpoint services, e.g. us-west-2 or westus2',
+    awsAccountInfo: AWS_INFO,
+    azureAccountInfo: AZURE_INFO,
+    resourceTags: 'Tags for the cloud resources created: key=team,value=data (repeat for more)',
   },
   shapes,
   wire: operations,
