@@ -56,7 +56,8 @@ describe('wire format', () => {
     expect(req?.method).toBe('POST');
     expect(req?.path).toBe('/iam/createUser');
     expect(req?.headers['content-type']).toBe('application/json');
-    expect(req?.json).toEqual({ identityProviderUserId: 'jdoe', email: 'j@x', groups: ['a', 'b', 'c'] });
+    // As cdp reads it: a comma is part of the value; a repeated list flag adds its values.
+    expect(req?.json).toEqual({ identityProviderUserId: 'jdoe', email: 'j@x', groups: ['a,b', 'c'] });
     const auth = String(req?.headers['x-altus-auth']);
     const [head, sig] = auth.split('.');
     expect(fromB64url(head ?? '').toString()).toBe('{"access_key_id": "test-key-id", "auth_method": "ed25519v1"}');
@@ -89,6 +90,20 @@ describe('wire format', () => {
         .split('\n')
         .map((l) => (JSON.parse(l) as { userId: string }).userId),
     ).toEqual(['u3', 'u4']);
+  });
+
+  it('asks for --max-items per page up to the largest page the service takes, as cdp does', async () => {
+    const before = server.requests.length;
+    // Default page size 100, listUsers pageSize at most 500.
+    const r = await cli(['iam', 'users', 'list', '--max-items', '300']);
+    expect(r.code).toBe(0);
+    expect(server.requests.slice(before).map((q) => q.json.pageSize)).toEqual([300, 298, 296]);
+    const more = server.requests.length;
+    expect((await cli(['iam', 'users', 'list', '--max-items', '1000'])).code).toBe(0);
+    expect(server.requests.slice(more).map((q) => q.json.pageSize)).toEqual([500, 500, 500]);
+    const sized = server.requests.length;
+    expect((await cli(['iam', 'users', 'list', '--max-items', '300', '--page-size', '50'])).code).toBe(0);
+    expect(server.requests.slice(sized).map((q) => q.json.pageSize)).toEqual([50, 50, 50]);
   });
 
   it('sends the official page size by default and follows nextToken to the end', async () => {

@@ -66,7 +66,8 @@ describe('iam e2e', () => {
       '--email',
       'jdoe@example.com',
       '--groups',
-      'ops,dev',
+      'ops',
+      'dev',
     ]);
     jdoe = created.user;
     expect(created.user.workloadUsername).toBe('jdoe');

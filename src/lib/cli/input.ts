@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import type { Field, ShapeIndex, Type } from '../model/shapes.js';
 import { usageError } from '../core/errors.js';
 import { printable } from '../core/validate.js';
+import { parseShorthandText, takesShorthand, toInteger, toNumber, typeShorthand } from './shorthand.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -102,89 +103,22 @@ export async function loadInputDocument(spec: string, readStdin: () => Promise<B
   return doc as Doc;
 }
 
-/** Splits on a separator outside brackets and quotes. */
-function splitTop(text: string, sep: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quote = '';
-  let cur = '';
-  for (const ch of text) {
-    if (quote) {
-      if (ch === quote) quote = '';
-      else cur += ch;
-      continue;
-    }
-    if (ch === '"' || ch === "'") {
-      quote = ch;
-      continue;
-    }
-    if (ch === '[' || ch === '{') depth++;
-    if (ch === ']' || ch === '}') depth--;
-    if (ch === sep && depth === 0) {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  if (quote || depth !== 0) throw new Error('unbalanced brackets or quotes');
-  out.push(cur);
-  return out;
-}
-
 /**
- * Parses `key=value,key2=[a,b],key3={x=1}` into an object. Values are typed
- * by the struct's fields where known, else kept as strings.
+ * Parses `key=value,key2=[a,b],key3={x=1}` shorthand into an object typed by
+ * the structure's fields, as the official CLI reads it (see shorthand.ts).
  */
 export function parseShorthand(text: string, shapes: ShapeIndex, type: Type, label: string): Doc {
-  const out: Doc = {};
-  const struct = shapes.struct(type);
-  let parts: string[];
-  try {
-    parts = splitTop(text, ',');
-  } catch (err) {
-    throw usageError(`${label}: ${(err as Error).message} in "${clip(text)}"`);
-  }
-  for (const part of parts) {
-    if (!part.trim()) continue;
-    const eq = part.indexOf('=');
-    if (eq <= 0) throw usageError(`${label}: expected key=value, got "${clip(part)}" (or give JSON)`);
-    const key = part.slice(0, eq).trim();
-    const raw = part.slice(eq + 1).trim();
-    const field = struct?.byName.get(key);
-    const fieldType: Type = field ? field.type : type.kind === 'map' ? (type.of ?? { kind: 'string' }) : { kind: 'string' };
-    out[key] = convertShorthandValue(raw, shapes, fieldType, `${label} ${clip(key)}`);
-  }
-  return out;
+  return typeShorthand(parseShorthandText(text, label), type, shapes, label) as Doc;
 }
 
-function convertShorthandValue(raw: string, shapes: ShapeIndex, type: Type, label: string): unknown {
-  const t = shapes.resolve(type);
-  if (t.kind === 'list') {
-    const inner = raw.startsWith('[') && raw.endsWith(']') ? raw.slice(1, -1) : raw;
-    return splitTop(inner, ',')
-      .filter((s) => s !== '')
-      .map((s) => convertShorthandValue(s.trim(), shapes, t.of ?? { kind: 'string' }, label));
-  }
-  if (t.kind === 'ref' || t.kind === 'map' || t.kind === 'object') {
-    const inner = raw.startsWith('{') && raw.endsWith('}') ? raw.slice(1, -1) : raw;
-    return parseShorthand(inner, shapes, t, label);
-  }
-  return convertScalar(raw, t, label);
-}
-
+/** A scalar flag value as cdp converts it: Python's int() and float() for numbers. */
 export function convertScalar(raw: string, type: Type, label: string): unknown {
   switch (type.kind) {
     case 'int32':
-    case 'int64': {
-      if (!/^-?\d+$/.test(raw.trim())) throw usageError(`${label} must be an integer; got "${clip(raw)}"`);
-      const n = Number(raw);
-      if (!Number.isSafeInteger(n)) throw usageError(`${label} is too large: ${clip(raw)}`);
-      return n;
-    }
-    case 'double': {
-      const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw usageError(`${label} must be a number; got "${clip(raw)}"`);
-      return n;
-    }
+    case 'int64':
+      return toInteger(raw, label);
+    case 'double':
+      return toNumber(raw, label);
     case 'boolean':
       if (raw === 'true') return true;
       if (raw === 'false') return false;
@@ -197,41 +131,59 @@ export function convertScalar(raw: string, type: Type, label: string): unknown {
 /** User text quoted in a message: control characters escaped (one line), long text cut. */
 const clip = (s: string): string => printable(s, 40);
 
-/** Converts the raw string values of one flag to the field's wire value (`file://` read unless `expand` is false). */
+function jsonObject(text: string, label: string): Doc {
+  const v = parseJson(text, label);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw usageError(`${label} must be a JSON object`);
+  return v as Doc;
+}
+
+/** One structure value: JSON when it starts with `{`, else shorthand (a lone `Value` member takes the bare text). */
+function structValue(raw: string, type: Type, shapes: ShapeIndex, label: string): unknown {
+  const trimmed = raw.trim();
+  if (trimmed.startsWith('{')) return jsonObject(trimmed, label);
+  if (trimmed.startsWith('[')) throw usageError(`${label} must be a JSON object or key=value shorthand; got a list`);
+  const struct = shapes.struct(type);
+  const only = struct?.fields.length === 1 ? struct.fields[0] : undefined;
+  if (only?.name === 'Value' && shapes.resolve(only.type).kind === 'string' && !raw.includes('=')) return { Value: raw };
+  return parseShorthand(raw, shapes, type, label);
+}
+
+/**
+ * Converts the raw string values of one flag to the field's wire value, by
+ * the official CLI's rules (`file://` read unless `expand` is false):
+ * - a list takes its values as separate words (`--groups ops dev`, or the flag
+ *   repeated); a comma is part of a value (`--groups ops,dev` is one group);
+ *   one value starting with `[` is the whole list as JSON;
+ * - a list of structures takes one JSON object or one shorthand structure per
+ *   word (a structure of one field takes bare values: `--ids a b`);
+ * - a structure or map takes JSON or shorthand; a scalar its text.
+ */
 export function convertFlag(values: readonly string[], field: Field, shapes: ShapeIndex, flag: string, expand = true): unknown {
   const label = `--${flag}`;
   const type = shapes.resolve(field.type);
   if (type.kind === 'list') {
-    const of = shapes.resolve(type.of ?? { kind: 'string' });
-    const out: unknown[] = [];
-    for (const rawValue of values) {
-      const raw = readValue(rawValue, label, expand);
-      const trimmed = raw.trim();
-      if (trimmed.startsWith('[')) {
-        const parsed = parseJson(trimmed, label);
-        if (!Array.isArray(parsed)) throw usageError(`${label} must be a JSON list`);
-        out.push(...parsed);
-      } else if (of.kind === 'ref' || of.kind === 'map' || of.kind === 'object') {
-        out.push(trimmed.startsWith('{') ? parseJson(trimmed, label) : parseShorthand(trimmed, shapes, of, label));
-      } else {
-        let pieces: string[];
-        try {
-          pieces = splitTop(raw, ',');
-        } catch (err) {
-          throw usageError(`${label}: ${(err as Error).message} in "${clip(raw)}"`);
-        }
-        for (const piece of pieces) if (piece !== '') out.push(convertScalar(piece.trim(), of, label));
-      }
+    // As cdp does, a file is read only when it is the flag's one value.
+    const raw = values.length === 1 ? [readValue(values[0] ?? '', label, expand)] : [...values];
+    const first = (raw[0] ?? '').trim();
+    if (raw.length === 1 && first.startsWith('[')) {
+      const parsed = parseJson(first, label);
+      if (!Array.isArray(parsed)) throw usageError(`${label} must be a JSON list`);
+      return parsed;
     }
-    return out;
+    const ofType = type.of ?? { kind: 'string' };
+    const of = shapes.resolve(ofType);
+    if (takesShorthand(of, shapes)) {
+      if (first.startsWith('{') || first.startsWith('[')) return raw.map((v) => jsonObject(v.trim(), label));
+      const struct = shapes.struct(of);
+      const only = struct?.fields.length === 1 ? struct.fields[0] : undefined;
+      if (only) return raw.map((v) => ({ [only.name]: v }));
+      return raw.map((v) => parseShorthand(v, shapes, of, label));
+    }
+    return raw.map((v) => convertScalar(v, of, label));
   }
   const rawValue = values[values.length - 1] ?? '';
   const raw = readValue(rawValue, label, expand);
-  if (type.kind === 'ref' || type.kind === 'map' || type.kind === 'object') {
-    const trimmed = raw.trim();
-    if (trimmed.startsWith('{')) return parseJson(trimmed, label);
-    return parseShorthand(trimmed, shapes, type, label);
-  }
+  if (takesShorthand(type, shapes)) return structValue(raw, type, shapes, label);
   return convertScalar(raw, type, label);
 }
 

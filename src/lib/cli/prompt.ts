@@ -11,7 +11,7 @@ import type { Doc } from '../core/client.js';
 import { CdpError } from '../core/errors.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
-import type { Field } from '../model/shapes.js';
+import type { Field, Type } from '../model/shapes.js';
 import { convertFlag } from './input.js';
 import type { IO } from './io.js';
 
@@ -32,6 +32,10 @@ const cancelled = (): CdpError =>
 
 const missingValue = (request: Doc, f: Field): boolean => request[f.name] === undefined || request[f.name] === null;
 
+/** An answer for a list field is split into words, as a command line would be (one JSON list stays whole). */
+const answerWords = (raw: string, type: Type): string[] =>
+  type.kind === 'list' && !raw.trim().startsWith('[') ? raw.trim().split(/\s+/) : [raw];
+
 /** The enquirer question for one field, by its type. */
 export function questionFor(op: Operation, field: Field): Record<string, unknown> {
   const shapes = op.service.shapes;
@@ -43,7 +47,7 @@ export function questionFor(op: Operation, field: Field): Record<string, unknown
   if (t.kind === 'boolean') return { type: 'confirm', message, initial: false };
   const hint =
     t.kind === 'list'
-      ? ' [comma separated]'
+      ? ' [space separated, or JSON]'
       : t.kind === 'ref' || t.kind === 'map' || t.kind === 'object'
         ? ' [JSON or key=value,...]'
         : '';
@@ -54,7 +58,7 @@ export function questionFor(op: Operation, field: Field): Record<string, unknown
     validate: (raw: string) => {
       if (raw === '') return true;
       try {
-        convertFlag([raw], field, shapes, name);
+        convertFlag(answerWords(raw, t), field, shapes, name);
         return true;
       } catch (err) {
         return (err as Error).message;
@@ -78,7 +82,8 @@ export async function promptMissing(op: Operation, request: Doc, io: IO, ask?: A
       throw cancelled();
     }
     if (question.type === 'select' || question.type === 'confirm') request[field.name] = answer;
-    else if (typeof answer === 'string' && answer !== '') request[field.name] = convertFlag([answer], field, shapes, kebab(field.name));
+    else if (typeof answer === 'string' && answer !== '')
+      request[field.name] = convertFlag(answerWords(answer, shapes.resolve(field.type)), field, shapes, kebab(field.name));
   }
 }
 

@@ -62,7 +62,7 @@ const cli: Record<string, OperationCli> = {
   createDataShare: {
     command: 'shares create',
     summary: 'Create a data share from tables of a data lake; it starts not shared.',
-    examples: [`${LAKE} --data-share-name q3-orders --assets '[{"databaseName":"sales","tableName":"orders"}]' --keywords sales,q3`],
+    examples: [`${LAKE} --data-share-name q3-orders --assets '[{"databaseName":"sales","tableName":"orders"}]' --keywords sales q3`],
     fieldHelp: {
       dataShareName: 'Name of the new data share',
       assets: ASSET_HELP,
@@ -132,7 +132,7 @@ const cli: Record<string, OperationCli> = {
   removeAssetsFromDataShare: {
     command: 'shares remove-assets',
     summary: 'Remove assets from a data share by resource id; only while it is not shared.',
-    examples: [`${SHARE} --resource-ids 3,4`],
+    examples: [`${SHARE} --resource-ids 3 4`],
     fieldHelp: { resourceIds: 'The resourceId of each asset to remove, as `datacatalog shares describe` shows it' },
     destructive: true,
     rules: [NON_EMPTY('resourceIds', 'resource id')],
@@ -154,7 +154,7 @@ const cli: Record<string, OperationCli> = {
   removeAccessOfExternalUsersOnDataShare: {
     command: 'shares remove-access',
     summary: 'Take external users off a data share; only while it is not shared.',
-    examples: [`${SHARE} --external-user-ids 7,8`],
+    examples: [`${SHARE} --external-user-ids 7 8`],
     destructive: true,
     rules: [NON_EMPTY('externalUserIds', 'external user id')],
   },

@@ -338,7 +338,7 @@ const cli: Record<string, OperationCli> = {
     command: 'repair',
     summary: 'Replace failed instances of a data lake, by instance group or by instance.',
     examples: [
-      '--datalake-name sales-lake --instance-group-names master,idbroker --wait',
+      '--datalake-name sales-lake --instance-group-names master idbroker --wait',
       '--datalake-name sales-lake --instances instanceIds=i-0abc,i-0def',
     ],
     fieldHelp: {
@@ -665,7 +665,7 @@ const cli: Record<string, OperationCli> = {
   restartDatalakeInstances: {
     command: 'instances restart',
     summary: 'Restart instances of a data lake.',
-    examples: ['--datalake-name sales-lake --instances i-0abc123,i-0def456 --wait'],
+    examples: ['--datalake-name sales-lake --instances i-0abc123 i-0def456 --wait'],
     fieldHelp: { ...LAKE_NAME, instances: 'IDs of the instances to restart (see `datalake describe`)' },
     rules: [nonEmptyList('instances', 'instance id')],
     wait: opWait('request.datalakeName'),
@@ -719,7 +719,7 @@ const cli: Record<string, OperationCli> = {
   rotateSecrets: {
     command: 'secrets rotate',
     summary: 'Rotate secrets of a data lake by type.',
-    examples: ['--datalake sales-lake --secret-types CM_ADMIN_PASSWORD,SALT_PASSWORD --wait'],
+    examples: ['--datalake sales-lake --secret-types CM_ADMIN_PASSWORD SALT_PASSWORD --wait'],
     fieldHelp: { ...LAKE, secretTypes: 'Secret types (see `datalake secrets list-types`)' },
     rules: [nonEmptyList('secretTypes', 'secret type')],
     wait: opWait('request.datalake'),

@@ -115,7 +115,7 @@ const cli: Record<string, OperationCli> = {
   createUser: {
     command: 'users create',
     summary: 'Create a user who signs in through an identity provider.',
-    examples: ['--identity-provider-user-id jdoe --email jdoe@example.com --first-name Jane --last-name Doe --groups ops,dev'],
+    examples: ['--identity-provider-user-id jdoe --email jdoe@example.com --first-name Jane --last-name Doe --groups ops dev'],
     fieldHelp: {
       identityProviderUserId: "The user's ID at the identity provider: must equal the NameID its SAML response sends for this user",
       email: 'E-mail address, shown only; not used to sign in',
@@ -280,7 +280,7 @@ const cli: Record<string, OperationCli> = {
   listGroups: {
     command: 'groups list',
     summary: 'List groups, all or the named ones.',
-    examples: ['', '--group-names ops,dev --output table'],
+    examples: ['', '--group-names ops dev --output table'],
     fieldHelp: { groupNames: only('groups', 'names or CRNs') },
     columns: { name: 'groupName', crn: 'crn', syncOnLogin: 'syncMembershipOnUserLogin', created: 'creationDate' },
   },

@@ -337,7 +337,7 @@ const cli: Record<string, OperationCli> = {
   createTablePoliciesAssociations: {
     command: 'tables add-policies',
     summary: 'Associate policies with one table.',
-    examples: [`${TABLE} --policies nightly-compaction,weekly-expire`],
+    examples: [`${TABLE} --policies nightly-compaction weekly-expire`],
     fieldHelp: { policies: `${POLICIES} to associate with the table` },
     rules: [
       ...required('datahubCrn', 'namespace', 'tableName'),
