@@ -234,7 +234,9 @@ export class CdpClient {
     }
     let token = opts.startingToken;
     let remaining = opts.maxItems ?? Infinity;
-    const pageSize = opts.pageSize ?? paging.defaultMaxItems;
+    // As cdp asks: --page-size, else --max-items up to the service's largest page, else the default.
+    const largest = op.service.requestShape(op).byName.get(paging.pageSize)?.max ?? Infinity;
+    const pageSize = opts.pageSize ?? (opts.maxItems !== undefined ? Math.min(opts.maxItems, largest) : paging.defaultMaxItems);
     for (;;) {
       const size = Math.min(pageSize, remaining);
       const req: Doc = { ...request, [paging.pageSize]: size };
