@@ -67,6 +67,41 @@ describe('ml --wait', () => {
     expect(r.stderr).toMatch(/installation:failed: no capacity for m5.2xlarge/);
   });
 
+  it('model-registries create --wait finds the new registry in the list by the environment it names', async () => {
+    const registry = (env: string, status: string, crn: string) => ({
+      environmentName: env,
+      environmentCrn: `crn:env:${env}`,
+      status,
+      crn,
+    });
+    script = {
+      '/api/v1/ml/listModelRegistries': [
+        // Not listed yet; a registry of another environment and a deleted one of this environment do not count.
+        { body: { modelRegistries: [registry('other-env', 'installation:finished', 'r0')] } },
+        {
+          body: {
+            modelRegistries: [
+              registry('other-env', 'installation:finished', 'r0'),
+              registry('sales-env', 'deprovision:finished', 'r-old'),
+              registry('sales-env', 'installation:started', 'r1'),
+            ],
+          },
+        },
+        {
+          body: {
+            modelRegistries: [registry('sales-env', 'deprovision:finished', 'r-old'), registry('sales-env', 'installation:finished', 'r1')],
+          },
+        },
+      ],
+    };
+    const r = await cli('ml model-registries create --environment-name sales-env --environment-crn crn:env:sales-env --wait');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ crn: 'r1', status: 'installation:finished' });
+    expect(r.stderr).toMatch(/PENDING[\s\S]*installation:started[\s\S]*installation:finished/);
+    expect(sent('/api/v1/ml/createModelRegistry')).toHaveLength(1);
+    expect(sent('/api/v1/ml/listModelRegistries')).toHaveLength(3);
+  });
+
   it('workspaces delete by CRN counts a workbench that is gone as deleted', async () => {
     const crn = 'crn:cdp:ml:us-west-1:acct:workspace:w1';
     script = {

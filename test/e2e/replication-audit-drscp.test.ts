@@ -74,6 +74,56 @@ describe('replicationmanager', () => {
     expect(r.stderr).toContain('Policy sales-hdfs has no job runs');
   });
 
+  it('policies suspend --wait picks the named policy out of listPolicies until it reads SUSPENDED', async () => {
+    const policy = (name: string, status: string) => ({ policyId: `id-${name}`, name, status, jobs: [], report: {} });
+    answer('/api/v1/replicationmanager/suspendPolicy', { body: { clusterCrn: CLUSTER, status: 'Successful' } });
+    answer(
+      '/api/v1/replicationmanager/listPolicies',
+      // Another policy already suspended must not end the wait.
+      { body: { policies: [policy('other', 'SUSPENDED'), policy('sales-hdfs', 'RUNNING')] } },
+      { body: { policies: [policy('other', 'SUSPENDED'), policy('sales-hdfs', 'SUSPENDED')] } },
+    );
+    const r = await cli(`replicationmanager policies suspend --cluster-crn ${CLUSTER} --policy-name sales-hdfs --wait`);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('RUNNING');
+    expect(JSON.parse(r.stdout)).toMatchObject({ name: 'sales-hdfs', status: 'SUSPENDED' });
+    expect(sent('/api/v1/replicationmanager/suspendPolicy')).toHaveLength(1);
+    expect(sent('/api/v1/replicationmanager/listPolicies')).toHaveLength(2);
+    server.requests.length = 0;
+  });
+
+  it('policies create --wait fails (exit 5) with the last job message when the policy fails', async () => {
+    answer('/api/v1/replicationmanager/createPolicy', { body: { status: 'Successful' } });
+    answer(
+      '/api/v1/replicationmanager/listPolicies',
+      { body: { policies: [] } },
+      {
+        body: { policies: [{ name: 'sales-hdfs', status: 'FAILED', jobs: [{ id: 'j1', message: 'source path /data/sales not found' }] }] },
+      },
+    );
+    const definition = '{"name":"sales-hdfs","type":"FS","sourceDataset":{"hdfsArguments":{"path":"/data/sales"}},"frequencyInSec":86400}';
+    const r = await cli(
+      `replicationmanager policies create --cluster-crn ${CLUSTER} --policy-name sales-hdfs --policy-definition ${definition} --wait`,
+    );
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('source path /data/sales not found');
+    server.requests.length = 0;
+  });
+
+  it('hbase-policies delete --wait ends when the policy id is no longer listed, printing the answer to the delete', async () => {
+    answer('/api/v1/replicationmanager/deleteHbasePolicy', { body: { clusterCrn: CLUSTER, status: 'Successful' } });
+    answer(
+      '/api/v1/replicationmanager/listPolicies',
+      { body: { policies: [{ policyId: 'p-1', name: 'orders-hbase', status: 'RUNNING' }] } },
+      { body: { policies: [] } },
+    );
+    const r = await cli(`replicationmanager hbase-policies delete --cluster-crn ${CLUSTER} --policy-id p-1 --yes --wait`);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('DELETED');
+    expect(JSON.parse(r.stdout)).toEqual({ clusterCrn: CLUSTER, status: 'Successful' });
+    server.requests.length = 0;
+  });
+
   it('credentials create aws with --type ACCESSKEY and no keys is refused before sending', async () => {
     const before = server.requests.length;
     const r = await cli(`replicationmanager credentials create aws --name dr --clusters ${CLUSTER} --type ACCESSKEY`);

@@ -247,12 +247,13 @@ describe('the model', () => {
       const w = op.cli.wait;
       if (!w) continue;
       const who = `${op.commandId}`;
-      if (!op.service.has(w.poll)) {
-        problems.push(`${who}: waiter polls unknown operation ${w.poll}`);
+      const pollService = w.service ? services.find((s) => s.name === w.service) : op.service;
+      if (!pollService?.has(w.poll)) {
+        problems.push(`${who}: waiter polls unknown operation ${w.service ?? op.service.name} ${w.poll}`);
         continue;
       }
-      const poll = op.service.operation(w.poll);
-      const pollFields = op.service.requestShape(poll).byName;
+      const poll = pollService.operation(w.poll);
+      const pollFields = pollService.requestShape(poll).byName;
       for (const k of Object.keys(w.input)) if (!pollFields.has(k)) problems.push(`${who}: waiter input ${k} is not a field of ${w.poll}`);
       for (const f of pollFields.values())
         if (f.required && !(f.name in w.input)) problems.push(`${who}: waiter leaves ${w.poll} ${f.name} out`);

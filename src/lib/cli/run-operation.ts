@@ -298,10 +298,9 @@ export function openUpload(
 }
 
 async function resumeHint(bin: string, op: Operation, request: Doc, response: Doc): Promise<string> {
-  const { pollRequest } = await import('../core/waiter.js');
-  const waiter = op.cli.wait;
-  if (!waiter) return '';
-  const poll = op.service.operation(waiter.poll);
+  const { pollOperation, pollRequest } = await import('../core/waiter.js');
+  if (!op.cli.wait) return '';
+  const poll = await pollOperation(op);
   const req = await pollRequest(op, request, response);
   const args = Object.entries(req)
     .map(([k, v]) => `--${kebab(k)} ${typeof v === 'string' ? quote(v) : quote(JSON.stringify(v))}`)

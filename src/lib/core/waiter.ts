@@ -3,7 +3,7 @@
  * done (DESIGN "Waiting"). Transient errors are survived; the interval backs
  * off unless the user fixed it.
  */
-import type { Operation } from '../model/index.js';
+import { loadService, type Operation } from '../model/index.js';
 import type { CdpClient, Doc } from './client.js';
 import { CdpError } from './errors.js';
 
@@ -30,6 +30,30 @@ type Search = (expr: string, data: unknown) => unknown;
 async function jmes(): Promise<Search> {
   const { search } = await import('@jmespath-community/jmespath');
   return (expr, data) => search(data as Parameters<typeof search>[0], expr);
+}
+
+/** Names a waiter expression may use for the first call (see WaiterSpec). */
+const FIRST_CALL = /\$(?:request|response)\b/;
+
+/**
+ * Evaluates a waiter's `state`, `reason` or `result` over a poll response.
+ * An expression that names `$request` or `$response` sees the first call's
+ * request and response under those names (a JMESPath `let` over them);
+ * others see the poll response alone, as they always have.
+ */
+function overPoll(search: Search, request: Doc, response: Doc): Search {
+  return (expr, poll) =>
+    FIRST_CALL.test(expr)
+      ? search(`let $request = request, $response = response in poll | (${expr})`, { poll, request, response })
+      : search(expr, poll);
+}
+
+/** The operation a waiter polls: of the operation's own service, or of the one it names. */
+export async function pollOperation(op: Operation): Promise<Operation> {
+  const waiter = op.cli.wait;
+  if (!waiter) throw new Error(`${op.name} has no waiter`);
+  if (!waiter.service || waiter.service === op.service.name) return op.service.operation(waiter.poll);
+  return (await loadService(waiter.service)).operation(waiter.poll);
 }
 
 /** The poll operation's request, built from the first call. */
@@ -101,9 +125,9 @@ const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
 export async function waitFor(client: CdpClient, op: Operation, request: Doc, response: Doc, opts: WaitOptions = {}): Promise<WaitOutcome> {
   const waiter = op.cli.wait;
   if (!waiter) throw new Error(`${op.name} has no waiter`);
-  const pollOp = op.service.operation(waiter.poll);
+  const pollOp = await pollOperation(op);
   const req = await pollRequest(op, request, response);
-  const search = await jmes();
+  const search = overPoll(await jmes(), request, response);
   const now = opts.now ?? Date.now;
   const start = now();
   const timeoutMs = (opts.timeoutSec ?? waiter.timeout ?? 3600) * 1000;

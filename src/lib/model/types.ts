@@ -11,13 +11,22 @@ export type { FieldSpec, PagingSpec, ServiceFacts, ShapeSpec, Shapes, WireOperat
 
 /**
  * A waiter turns `--wait` into polling. `poll` names an operation of the same
- * service; `input` maps its request fields to JMESPath expressions evaluated
- * over `{request, response}` of the first call. `state` is a JMESPath
- * expression over the poll response giving a string, or an array of strings
- * (then all must reach success, and any failure fails).
+ * service (or of `service`); `input` maps its request fields to JMESPath
+ * expressions evaluated over `{request, response}` of the first call. `state`
+ * is a JMESPath expression over the poll response giving a string, or an
+ * array of strings (then all must reach success, and any failure fails).
+ * `state`, `reason` and `result` may name the first call's request and
+ * response as `$request` and `$response`, to pick the resource out of a list
+ * (`policies[?name == $request.policyName] | [0].status`).
  */
 export interface WaiterSpec {
   readonly poll: string;
+  /**
+   * The wire name of another service whose operation is polled (a workload
+   * change read back through the control plane's describe); the one client
+   * signs or uses the workload token as each service needs.
+   */
+  readonly service?: string;
   readonly input: Readonly<Record<string, string>>;
   readonly state: string;
   readonly success: readonly string[];

@@ -80,6 +80,14 @@ const registryWait = (input: string, success: string[], failure: string[], extra
   ...extra,
 });
 
+/**
+ * createModelRegistry answers without the new registry: --wait reads the
+ * list and picks the registry of the environment the request named ($request),
+ * leaving out registries already deleted there.
+ */
+const NEW_REGISTRY =
+  "modelRegistries[?status != 'deprovision:finished' && (($request.environmentCrn && environmentCrn == $request.environmentCrn) || ($request.environmentName && environmentName == $request.environmentName))] | [0]";
+
 const appWait = (input: string, success: string[], failure: string[], extra: Partial<WaiterSpec> = {}): WaiterSpec => ({
   poll: 'describeMlServingApp',
   input: { appCrn: input },
@@ -486,9 +494,9 @@ const cli: Record<string, OperationCli> = {
     command: 'model-registries create',
     summary: 'Create an AI registry (model registry) for an environment, on a cluster of its own.',
     description:
-      "The service answers without the new registry's CRN, so this command cannot --wait: follow it with `ml model-registries list`.",
+      "The service answers without the new registry's CRN; --wait finds it in `ml model-registries list` by the environment the request names.",
     examples: [
-      `--environment-name sales-env --environment-crn ${ENV_CRN} --use-public-load-balancer`,
+      `--environment-name sales-env --environment-crn ${ENV_CRN} --use-public-load-balancer --wait`,
       `--environment-name sales-env --environment-crn ${ENV_CRN} --private-cluster --subnets-for-load-balancers subnet-0a1b2c3d subnet-4e5f6a7b`,
     ],
     fieldHelp: {
@@ -503,6 +511,16 @@ const cli: Record<string, OperationCli> = {
       provisionK8sRequest: 'The Kubernetes cluster to provision (needed in the public cloud): optional tags and network',
       backupCrn: 'CRN of a backup to create the registry from',
       disableObjectStoreCsiDriver: 'Do not mount object storage through the CSI driver (it needs "Storage Account Contributor" on Azure)',
+    },
+    wait: {
+      poll: 'listModelRegistries',
+      input: {},
+      state: `${NEW_REGISTRY}.status`,
+      success: [READY],
+      failure: CREATE_FAILED,
+      result: NEW_REGISTRY,
+      interval: 30,
+      timeout: 2 * 3600,
     },
   },
   listModelRegistries: {

@@ -4,10 +4,10 @@
  * they run between, the cloud credentials policies write with, the clusters
  * the service can reach, and diagnostic bundles of a policy.
  *
- * The service has no describe call for one policy (listPolicies returns every
- * policy of every cluster), so policy changes take no --wait: a waiter's state
- * cannot pick one policy out of that list. Diagnostic bundles are Cloudera
- * Manager commands and wait on getCommandStatus.
+ * The service has no describe call for one policy: listPolicies returns every
+ * policy of every cluster, so policy changes --wait by reading that list and
+ * picking the policy the command named (by name, or by id for HBase).
+ * Diagnostic bundles are Cloudera Manager commands and wait on getCommandStatus.
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { kebab } from '../../names.js';
@@ -50,6 +50,44 @@ const BUNDLE_WAIT: WaiterSpec = {
   interval: 10,
   timeout: 3600,
 };
+
+/**
+ * Policy states as Replication Manager reports them: SUBMITTED and RUNNING
+ * are active, SUSPENDED was paused by an administrator,
+ * SUSPENDEDFORINTERVENTION was paused by the service and needs one, and an
+ * ended policy reads SUCCEEDED, SUCCEEDEDWITHSKIPPED, FAILED or
+ * FAILEDWITHSKIPPED.
+ */
+const ACTIVE = ['SUBMITTED', 'RUNNING'];
+const ENDED_WELL = ['SUCCEEDED', 'SUCCEEDEDWITHSKIPPED'];
+const BROKEN = ['FAILED', 'FAILEDWITHSKIPPED', 'SUSPENDEDFORINTERVENTION'];
+const BY_NAME = 'name == $request.policyName';
+const BY_ID = 'policyId == $request.policyId';
+
+/** The policy the command named, picked out of listPolicies ($request is the command's request). */
+const policyWait = (match: string, success: readonly string[], failure: readonly string[]): WaiterSpec => ({
+  poll: 'listPolicies',
+  input: {},
+  state: `policies[?${match}] | [0].status`,
+  success,
+  failure,
+  reason: `policies[?${match}] | [0].jobs[-1].message`,
+  result: `policies[?${match}] | [0]`,
+  interval: 10,
+  timeout: 1800,
+});
+
+/** Deleted when listPolicies no longer shows it; the delete's own answer is printed. */
+const policyGone = (match: string): WaiterSpec => ({
+  poll: 'listPolicies',
+  input: {},
+  state: `policies[?${match}] | [0].status || 'DELETED'`,
+  success: ['DELETED'],
+  failure: [],
+  result: '$response',
+  interval: 10,
+  timeout: 1800,
+});
 
 // ---- shared help ---------------------------------------------------------
 
@@ -170,7 +208,7 @@ const cli: Record<string, OperationCli> = {
     command: 'policies create',
     summary: 'Create an HDFS or Hive replication policy that copies data on a schedule.',
     examples: [
-      `--cluster-crn ${TARGET} --policy-name sales-hdfs --policy-definition '{"name":"sales-hdfs","type":"FS","sourceDataset":{"hdfsArguments":{"path":"/data/sales"}},"frequencyInSec":86400,"targetDataset":"s3a://dr-sales/data/sales","cloudCredential":"dr-aws-keys","sourceCluster":"us-west$prod-base"}'`,
+      `--cluster-crn ${TARGET} --policy-name sales-hdfs --policy-definition '{"name":"sales-hdfs","type":"FS","sourceDataset":{"hdfsArguments":{"path":"/data/sales"}},"frequencyInSec":86400,"targetDataset":"s3a://dr-sales/data/sales","cloudCredential":"dr-aws-keys","sourceCluster":"us-west$prod-base"}' --wait`,
       `--cluster-crn ${TARGET} --policy-name sales-hive --policy-definition '{"name":"sales-hive","type":"HIVE","sourceDataset":{"hiveArguments":{"databasesAndTables":[{"database":"sales","tablesIncludeRegex":".*"}]}},"frequencyInSec":3600,"sourceCluster":"us-west$prod-base","targetCluster":"us-east$dr-base"}'`,
     ],
     fieldHelp: {
@@ -179,25 +217,29 @@ const cli: Record<string, OperationCli> = {
       policyDefinition:
         'The policy as JSON: name, type (FS, HIVE or HBASE), sourceDataset (hdfsArguments with a path, or hiveArguments with databasesAndTables), frequencyInSec (seconds between runs), and optionally targetDataset, cloudCredential, sourceCluster and targetCluster ("dataCenter$cluster"), startTime, endTime, queueName',
     },
+    wait: policyWait(BY_NAME, [...ACTIVE, ...ENDED_WELL], BROKEN),
   },
   deletePolicy: {
     command: 'policies delete',
     summary: 'Delete a replication policy; data already copied stays where it is.',
-    examples: [`--cluster-crn ${TARGET} --policy-name sales-hdfs --yes`],
+    examples: [`--cluster-crn ${TARGET} --policy-name sales-hdfs --yes --wait`],
     fieldHelp: { policyName: 'Name of the policy (see `policies list`)' },
     destructive: true,
+    wait: policyGone(BY_NAME),
   },
   suspendPolicy: {
     command: 'policies suspend',
     summary: 'Stop the scheduled runs of a replication policy until it is resumed.',
-    examples: [`--cluster-crn ${TARGET} --policy-name sales-hdfs`],
+    examples: [`--cluster-crn ${TARGET} --policy-name sales-hdfs --wait`],
     fieldHelp: { policyName: 'Name of the policy (see `policies list`)' },
+    wait: policyWait(BY_NAME, ['SUSPENDED'], ['FAILED', 'FAILEDWITHSKIPPED']),
   },
   activatePolicy: {
     command: 'policies resume',
     summary: 'Resume the scheduled runs of a suspended replication policy.',
-    examples: [`--cluster-crn ${TARGET} --policy-name sales-hdfs`],
+    examples: [`--cluster-crn ${TARGET} --policy-name sales-hdfs --wait`],
     fieldHelp: { policyName: 'Name of the suspended policy (see `policies list`)' },
+    wait: policyWait(BY_NAME, [...ACTIVE, ...ENDED_WELL], BROKEN),
   },
 
   // HBase policies
@@ -207,7 +249,7 @@ const cli: Record<string, OperationCli> = {
     description:
       'Check the pair with `hbase-pairs verify` first. When the source is a classic cluster, restart its HBase service by hand and then run `hbase-policies continue-setup`.',
     examples: [
-      `--cluster-crn ${TARGET} --policy-name orders-hbase --policy-definition '{"hbasePolicyArguments":{"tables":["default:orders","default:customers"]},"sourceCluster":"us-west$prod-opdb","targetCluster":"us-east$dr-opdb","initialSnapshot":true,"description":"orders to DR"}'`,
+      `--cluster-crn ${TARGET} --policy-name orders-hbase --policy-definition '{"hbasePolicyArguments":{"tables":["default:orders","default:customers"]},"sourceCluster":"us-west$prod-opdb","targetCluster":"us-east$dr-opdb","initialSnapshot":true,"description":"orders to DR"}' --wait`,
     ],
     fieldHelp: {
       clusterCrn: DEST_CLUSTER,
@@ -215,6 +257,7 @@ const cli: Record<string, OperationCli> = {
       policyDefinition:
         'The policy as JSON: hbasePolicyArguments (tables as "namespace:table"; none means every table), sourceCluster and targetCluster ("dataCenter$cluster"), initialSnapshot (copy existing data first), and optionally description, machineUser, queueName, distcpMaxMaps, sourceRestartType and targetRestartType (RESTART or ROLLING_RESTART, the default)',
     },
+    wait: policyWait(BY_NAME, [...ACTIVE, ...ENDED_WELL], BROKEN),
   },
   updateHbasePolicy: {
     command: 'hbase-policies update',
@@ -236,24 +279,27 @@ const cli: Record<string, OperationCli> = {
   suspendHbasePolicy: {
     command: 'hbase-policies suspend',
     summary: 'Pause an HBase replication policy (on newer Cloudera Manager, every policy of the same cluster pair).',
-    examples: [`--cluster-crn ${TARGET} --policy-id ${HBASE_POLICY_ID}`],
+    examples: [`--cluster-crn ${TARGET} --policy-id ${HBASE_POLICY_ID} --wait`],
     fieldHelp: HBASE_POLICY,
+    wait: policyWait(BY_ID, ['SUSPENDED'], ['FAILED', 'FAILEDWITHSKIPPED']),
   },
   activateHbasePolicy: {
     command: 'hbase-policies resume',
     summary: 'Resume a paused HBase replication policy (on newer Cloudera Manager, every policy of the same cluster pair).',
-    examples: [`--cluster-crn ${TARGET} --policy-id ${HBASE_POLICY_ID}`],
+    examples: [`--cluster-crn ${TARGET} --policy-id ${HBASE_POLICY_ID} --wait`],
     fieldHelp: HBASE_POLICY,
+    wait: policyWait(BY_ID, [...ACTIVE, ...ENDED_WELL], BROKEN),
   },
   deleteHbasePolicy: {
     command: 'hbase-policies delete',
     summary: 'Delete an HBase replication policy; --force removes it even when the source cannot be reached.',
     examples: [
-      `--cluster-crn ${TARGET} --policy-id ${HBASE_POLICY_ID} --yes`,
+      `--cluster-crn ${TARGET} --policy-id ${HBASE_POLICY_ID} --yes --wait`,
       `--cluster-crn ${TARGET} --policy-id ${HBASE_POLICY_ID} --force --yes`,
     ],
     fieldHelp: { ...HBASE_POLICY, force: 'Delete even when a normal delete fails, e.g. because the source cluster is unreachable' },
     destructive: true,
+    wait: policyGone(BY_ID),
   },
 
   // HBase cluster pairs
