@@ -148,7 +148,8 @@ export async function generate() {
         L.push(`#### \`${BIN} ${op.commandId}\``, '');
         L.push(op.cli.summary, '');
         if (op.cli.description) L.push(op.cli.description, '');
-        const facts = [`API: \`${svc.name} ${op.name}\` (\`POST ${op.path}\`)`, `Alias: \`${BIN} ${op.aliasId}\``];
+        const call = op.composed ? 'run on the client, as `cdp` does' : `\`POST ${op.path}\``;
+        const facts = [`API: \`${svc.name} ${op.name}\` (${call})`, `Alias: \`${BIN} ${op.aliasId}\``];
         if (op.wire.deprecated) facts.push(`Deprecated${op.cli.replacement ? `: use \`${BIN} ${svc.topic} ${op.cli.replacement}\`` : ''}.`);
         if (op.wire.beta) facts.push('Beta: may change without notice.');
         if (op.cli.hidden) facts.push('Hidden from `--help` listings.');
@@ -156,7 +157,7 @@ export async function generate() {
         if (op.cli.wait) {
           const w = op.cli.wait;
           facts.push(
-            `*Waits*: \`--wait\` polls \`${w.poll}\` until ${w.success.map((s) => `\`${s}\``).join('/')}` +
+            `*Waits*: \`--wait\` polls \`${w.service ? `${w.service} ` : ''}${w.poll}\` until ${w.success.map((s) => `\`${s}\``).join('/')}` +
               (w.failure?.length ? ` (exit 5 on ${w.failure.map((s) => `\`${s}\``).join('/')})` : '') +
               '.',
           );

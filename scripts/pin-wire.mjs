@@ -58,9 +58,89 @@ export function splitArgs(text) {
  * Canned answers by service and request path, for operations whose client-side
  * steps read an earlier answer (the workload token exchange names the workload
  * endpoint). `$BASE` stands for the recorder's URL; the fixture keeps them so
- * the test answers cdpctl the same way.
+ * the test answers cdpctl the same way. An answer may be
+ * `{"__status": 307, "__headers": {...}, "__body": {...}}` for another status.
  */
-const REPLIES = {};
+const ACCT = '9d74eee4-1cad-45d7-b645-7ccf9edbb73d';
+const DF_ENV = `crn:cdp:environments:us-west-1:${ACCT}:environment:4b2f8a1c-6d3e-4f5a-9b7c-0e1d2c3b4a59`;
+const DF_SVC = `crn:cdp:df:us-west-1:${ACCT}:service:7c1e5a92-3b4d-4e6f-8a0b-1c2d3e4f5a6b`;
+const DF_DEP = `crn:cdp:df:us-west-1:${ACCT}:deployment:7c1e5a92-3b4d-4e6f-8a0b-1c2d3e4f5a6b/2e9d4c1b-8a7f-4b6e-9d5c-3f2a1b0c9d8e`;
+const DF_FLOW = `crn:cdp:df:us-west-1:${ACCT}:deployedFlow:7c1e5a92-3b4d-4e6f-8a0b-1c2d3e4f5a6b/5a4b3c2d-1e0f-4a9b-8c7d-6e5f4a3b2c1d`;
+const DFX = '/dfx/api/rpc-v1';
+const REPLIES = {
+  df: {
+    '/api/v1/df/initiateDeployment': {
+      deploymentRequestCrn: `crn:cdp:df:us-west-1:${ACCT}:deploymentRequest:0d1e2f3a`,
+      dfxLocalUrl: '$BASE',
+    },
+    '/api/v1/df/initiateFlowInDeployment': {
+      deployedFlowRequestCrn: `crn:cdp:df:us-west-1:${ACCT}:deployedFlowRequest:4b5c6d7e`,
+      dfxLocalUrl: '$BASE',
+    },
+    '/api/v1/df/listDeployableServicesForNewDeployments': {
+      services: [
+        { crn: `crn:cdp:df:us-west-1:${ACCT}:service:other`, environmentCrn: 'crn:other' },
+        { crn: DF_SVC, environmentCrn: DF_ENV },
+      ],
+    },
+    '/api/v1/df/describeDeployment': {
+      deployment: { crn: DF_DEP, name: 'sales-ingest', service: { crn: DF_SVC, name: 'sales', environmentCrn: DF_ENV } },
+    },
+    '/api/v1/df/describeFlowInDeployment': { deployedFlow: { crn: DF_FLOW, name: 'orders', deploymentCrn: DF_DEP } },
+    '/iam/generateWorkloadAuthToken': { token: 'pinned-df-workload-token', endpointUrl: '$BASEdfx/' },
+    [`${DFX}/deployments/import-deployment`]: {
+      rpcImportedDeploymentConfiguration: {
+        clusterSize: { name: 'SMALL' },
+        staticNodeCount: 2,
+        cfmNifiVersion: '1.27.0.2.3.15.0-12',
+        nodeStorageProfile: 'STANDARD_AWS',
+        autoScalingEnabled: true,
+        autoScaleMinNodes: 1,
+        autoScaleMaxNodes: 4,
+        inboundHostName: 'ingest',
+        listenComponents: [{ protocol: 'TCP', port: '9000' }],
+        inboundConnectionAuthorizedIpRanges: ['10.0.0.0/8'],
+        kpis: [{ id: 'kpi-1', metricId: 'cpuUtilization' }],
+      },
+    },
+    [`${DFX}/deployed-flows/import-flow-into-deployment`]: {
+      rpcImportedDeploymentConfiguration: { kpis: [{ id: 'kpi-2', metricId: 'flowFilesQueued', componentId: 'c1' }] },
+    },
+    [`${DFX}/custom-nar-configurations/create-custom-nar-configuration`]: { crn: 'crn:nar', configurationVersion: 0 },
+    [`${DFX}/custom-python-configurations/create-custom-python-configuration`]: { crn: 'crn:python', configurationVersion: 0 },
+    [`${DFX}/deployments/create-deployment`]: { deployment: { crn: DF_DEP } },
+    [`${DFX}/deployed-flows/add-flow-to-deployment`]: { deployedFlow: { crn: DF_FLOW } },
+    [`${DFX}/deployments/create-asset-update-request`]: { assetUpdateRequestCrn: `crn:cdp:df:us-west-1:${ACCT}:assetUpdateRequest:9a8b` },
+    [`${DFX}/deployments/change-flow-version`]: { deploymentConfiguration: { deploymentCrn: DF_DEP } },
+    [`${DFX}/deployed-flows/change-flow-version-in-deployment`]: { deployedFlowConfiguration: { deployedFlowCrn: DF_FLOW } },
+    '/api/v1/df/importFlowDefinition': { __status: 307, __headers: { Location: '$BASEcatalog/flows/upload?session=1' } },
+    '/api/v1/df/importFlowDefinitionVersion': { __status: 307, __headers: { Location: '$BASEcatalog/versions/upload?session=2' } },
+    '/catalog/flows/upload': { crn: `crn:cdp:df:us-west-1:${ACCT}:flow:sales-ingest`, name: 'sales-ingest', versionCount: 1 },
+    '/catalog/versions/upload': { crn: `crn:cdp:df:us-west-1:${ACCT}:flow:sales-ingest/v.2`, version: 2 },
+    '/api/v1/df/getFlowVersion': {
+      flowDefinition: Buffer.from('{"flowContents": {"name": "sales-ingest", "processors": []}}').toString('base64'),
+    },
+  },
+};
+
+/** Local files examples name by path (not file://), by service: path -> content. */
+const FILES = {
+  df: {
+    'assets/truststore.jks': 'pinned truststore bytes\n',
+    'sales-ingest.json': '{"flowContents": {"name": "sales-ingest"}}\n',
+    'sales-ingest-v2.json': '{"flowContents": {"name": "sales-ingest", "version": 2}}\n',
+  },
+};
+
+/**
+ * Services pinned with cdp patched (scripts/pin-wire-cdp): cdp 0.9.158's df
+ * extension reads (http, answer) tuples as answers and stops after the
+ * workload token exchange; the patch hands it the answer, so the rest of each
+ * client-side composition shows on the wire. The fixture says so.
+ */
+const PATCHED = {
+  df: 'generated client methods return the parsed answer (cdp 0.9.158 returns (http, answer), which its df extension reads as the answer)',
+};
 
 const wanted = process.argv.slice(2);
 if (wanted.length === 0) {
@@ -92,8 +172,14 @@ const server = createServer((req, res) => {
       contentType: type || undefined,
       ...(json !== undefined ? { body: json } : { bytes: body.length }),
     });
-    const text = JSON.stringify(replies[req.url?.split('?')[0] ?? ''] ?? {});
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    const reply = replies[req.url?.split('?')[0] ?? ''] ?? {};
+    const special = reply && typeof reply === 'object' && '__status' in reply;
+    const text = JSON.stringify(special ? (reply.__body ?? {}) : reply);
+    res.writeHead(special ? reply.__status : 200, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+      ...(special ? reply.__headers : {}),
+    });
     res.end(text);
   });
 });
@@ -150,8 +236,15 @@ function fileContent(path) {
 }
 
 /** Writes the files an example names (relative to HOME, where both CLIs run) and returns them for the fixture. */
-function makeFiles(args) {
+function makeFiles(args, service) {
   const files = {};
+  for (const [rel, content] of Object.entries(FILES[service] ?? {})) {
+    if (!args.some((a) => a === rel || a.includes(`"${rel}"`))) continue;
+    const full = join(home, rel);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+    files[rel] = content;
+  }
   for (const a of args) {
     for (const m of a.matchAll(/file:\/\/([^\s,]+)/g)) {
       const rel = m[1].replace(/^~\//, '');
@@ -166,9 +259,12 @@ function makeFiles(args) {
   return files;
 }
 
-function runCdp(args) {
+const patchedPython = join(root, 'scripts/pin-wire-cdp/python');
+
+function runCdp(args, patched = false) {
   return new Promise((resolve) => {
-    const child = spawn(refcli, args, { cwd: home, env: { ...process.env, HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const env = { ...process.env, HOME: home, ...(patched ? { REFCLI_PYTHON: patchedPython } : {}) };
+    const child = spawn(refcli, args, { cwd: home, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c) => (stdout += c));
@@ -191,14 +287,15 @@ for (const name of wanted) {
       // tuple), so workload operations are pinned with a token given by hand.
       const token = svc.def.endpoint === 'workload' ? ['--access-token', 'pinned-workload-token'] : [];
       let argv = [svc.name, kebab(op.name), ...args, ...token, ...(publicToo ? [] : ['--form-factor', 'private'])];
-      const files = makeFiles(args);
+      const files = makeFiles(args, svc.name);
       arrived = [];
-      let r = await runCdp([...argv, '--endpoint-url', url]);
+      const patched = Object.hasOwn(PATCHED, svc.name);
+      let r = await runCdp([...argv, '--endpoint-url', url], patched);
       // Some operations (and arguments) exist only in private cloud: ask again as a private cloud user would.
       if (r.code !== 0 && /not available under the public CDP form factor/.test(r.stderr)) {
         argv = [...argv, '--form-factor', 'private'];
         arrived = [];
-        r = await runCdp([...argv, '--endpoint-url', url]);
+        r = await runCdp([...argv, '--endpoint-url', url], patched);
       }
       const entry = { operation: op.name, argv, ...(Object.keys(files).length ? { files } : {}), requests: arrived };
       if (r.code !== 0) {
@@ -217,6 +314,7 @@ for (const name of wanted) {
       {
         service: svc.name,
         cdp: (await runCdp(['--version'])).stdout.trim(),
+        ...(PATCHED[svc.name] ? { cdpPatch: PATCHED[svc.name] } : {}),
         ...(Object.keys(canned).length ? { replies: canned } : {}),
         entries,
       },

@@ -75,6 +75,7 @@ export async function startRecordingServer(respond: Responder = () => undefined)
 export interface Reply {
   readonly status?: number;
   readonly body?: unknown;
+  readonly headers?: Record<string, string>;
 }
 
 /** A recording server that plays the control plane from a script of answers per operation. */

@@ -11,6 +11,7 @@ import { describedOperationCommand } from '../../src/lib/cli/operation-command.j
 import { compileQuery } from '../../src/lib/cli/output.js';
 import { GLOBAL_FLAG_ARITY } from '../../src/lib/cli/argv.js';
 import { flagFields } from '../../src/lib/cli/flag-spec.js';
+import { CUSTOMIZED, customizationOf } from '../../src/lib/customizations/index.js';
 import { loadAllServices, type Operation, type Service } from '../../src/lib/model/index.js';
 import { kebab } from '../../src/lib/model/names.js';
 
@@ -55,15 +56,36 @@ describe('the model', () => {
     expect(ops.length).toBeGreaterThan(10);
   });
 
-  test('every wire operation has a cli entry, and every cli entry a wire operation', () => {
+  test('every wire and composed operation has a cli entry, and every cli entry an operation', () => {
     const problems = services.flatMap((s) => [
       ...Object.keys(s.def.wire)
         .filter((n) => !Object.hasOwn(s.def.cli, n))
         .map((n) => `${s.name} ${n}: no cli entry`),
+      ...Object.keys(s.def.composed ?? {})
+        .filter((n) => !Object.hasOwn(s.def.cli, n) || Object.hasOwn(s.def.wire, n))
+        .map((n) => `${s.name} ${n}: a composed operation needs a cli entry and a name no wire operation has`),
       ...Object.keys(s.def.cli)
-        .filter((n) => !Object.hasOwn(s.def.wire, n))
-        .map((n) => `${s.name} ${n}: cli entry without a wire operation`),
+        .filter((n) => !s.has(n))
+        .map((n) => `${s.name} ${n}: cli entry without an operation`),
     ]);
+    expect(problems).toEqual([]);
+  });
+
+  test('customizations: every entry loads and names an operation; every composed operation has one', async () => {
+    const problems: string[] = [];
+    for (const key of CUSTOMIZED) {
+      const [service, name] = key.split(' ');
+      const svc = services.find((s) => s.name === service);
+      if (!svc?.has(name ?? '')) {
+        problems.push(`${key}: no such operation`);
+        continue;
+      }
+      const loader = customizationOf(svc.operation(name ?? ''));
+      const custom = loader ? await loader() : undefined;
+      if (typeof custom?.run !== 'function') problems.push(`${key}: does not load a customization`);
+    }
+    for (const op of ops)
+      if (op.composed && !customizationOf(op)) problems.push(`${op.service.name} ${op.name}: composed without a customization`);
     expect(problems).toEqual([]);
   });
 

@@ -35,8 +35,13 @@ interface Entry {
 
 interface Fixture {
   readonly service: string;
-  /** Canned answers by path (e.g. the workload token exchange), `$BASE` standing for the server's URL. */
+  /**
+   * Canned answers by path (e.g. the workload token exchange), `$BASE` standing for the server's URL;
+   * `{"__status", "__headers", "__body"}` answers with another status (a redirect).
+   */
   readonly replies?: Readonly<Record<string, unknown>>;
+  /** cdp was pinned with a patch (scripts/pin-wire-cdp), and why. */
+  readonly cdpPatch?: string;
   readonly entries: readonly Entry[];
 }
 
@@ -62,8 +67,10 @@ beforeAll(async () => {
   for (let i = 0; i < WORKERS; i++) {
     const slot: { server?: RecordingServer; replies: Readonly<Record<string, unknown>> } = { replies: {} };
     slot.server = await startRecordingServer((req) => {
-      const reply = slot.replies[req.path];
-      return reply === undefined ? undefined : { body: reply };
+      const reply = slot.replies[req.path.split('?')[0] ?? ''];
+      if (reply === undefined) return undefined;
+      const special = reply as { __status?: number; __headers?: Record<string, string>; __body?: unknown };
+      return special.__status ? { status: special.__status, headers: special.__headers, body: special.__body ?? {} } : { body: reply };
     });
     servers.push(slot as { server: RecordingServer; replies: Readonly<Record<string, unknown>> });
   }
@@ -97,19 +104,25 @@ function signatureProblem(req: Recorded): string | undefined {
   if (!head || !sig) return 'no x-altus-auth';
   const meta = JSON.parse(fromB64url(head).toString('utf8')) as { access_key_id?: string; auth_method?: string };
   if (meta.access_key_id !== 'pinned-key') return `signed by ${meta.access_key_id}`;
+  // The signed path leaves the query out (a redirect's upload URL carries one).
   const signed = canonicalString(
     'POST',
     String(req.headers['content-type'] ?? ''),
     String(req.headers['x-altus-date']),
-    req.path,
+    req.path.split('?')[0] ?? '',
     'ed25519v1',
   );
   return verify(null, Buffer.from(signed), publicKey, fromB64url(sig)) ? undefined : 'signature does not verify';
 }
 
-/** Workload calls carry the token given with --access-token, prefixed with `Bearer ` once. */
-function bearerProblem(req: Recorded, entry: Entry): string | undefined {
-  const token = entry.argv[entry.argv.indexOf('--access-token') + 1];
+/**
+ * Workload calls carry the token given with --access-token, else the one the
+ * canned token exchange issued, prefixed with `Bearer ` once.
+ */
+function bearerProblem(req: Recorded, entry: Entry, fixture: Fixture): string | undefined {
+  const given = entry.argv.indexOf('--access-token');
+  const exchanged = (fixture.replies?.['/iam/generateWorkloadAuthToken'] as { token?: string } | undefined)?.token;
+  const token = given >= 0 ? entry.argv[given + 1] : exchanged;
   return req.headers.authorization === `Bearer ${token}` ? undefined : `authorization is ${req.headers.authorization}`;
 }
 
@@ -172,7 +185,7 @@ describe('requests match the official CLI for the same command line', () => {
             }
           }
           for (const q of sent) {
-            const p = q.headers.authorization ? bearerProblem(q, entry) : signatureProblem(q);
+            const p = q.headers.authorization ? bearerProblem(q, entry, fixture) : signatureProblem(q);
             if (p) problems.push(`${who}: ${q.path}: ${p}`);
           }
           if (problems.length > before) differing.add(`${fixture.service} ${entry.operation}`);

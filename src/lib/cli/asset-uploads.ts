@@ -7,11 +7,11 @@
  * and the call names the request. An upload that fails aborts the request.
  * Every file is checked before anything is sent.
  */
-import { accessSync, constants, statSync, type ReadStream } from 'node:fs';
-import type { CdpClient, Doc } from '../core/client.js';
+import { accessSync, constants, statSync } from 'node:fs';
+import type { CdpClient, Doc, Upload } from '../core/client.js';
 import { usageError } from '../core/errors.js';
 import type { Operation } from '../model/index.js';
-import { expandPath } from './input.js';
+import { expandPath } from '../core/files.js';
 
 interface Reference {
   readonly group: string;
@@ -43,7 +43,7 @@ export function splitPath(path: string): [string, string] {
 }
 
 export interface AssetUploadHelpers {
-  readonly open: (op: Operation, request: Doc) => { open: () => ReadStream; headers: Record<string, string> };
+  readonly open: (op: Operation, request: Doc) => Upload;
   readonly check: (op: Operation, request: Doc) => void;
 }
 

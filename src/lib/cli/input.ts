@@ -6,17 +6,13 @@
 import { readFileSync } from 'node:fs';
 import type { Field, ShapeIndex, Type } from '../model/shapes.js';
 import { usageError } from '../core/errors.js';
+import { expandPath } from '../core/files.js';
 import { printable } from '../core/validate.js';
 import { parseShorthandText, takesShorthand, toInteger, toNumber, typeShorthand } from './shorthand.js';
 
 export type Doc = Record<string, unknown>;
 
-/** A local path as the official CLI expands one: a leading `~` and `$VAR`/`${VAR}` (unknown variables stay as written). */
-export function expandPath(path: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
-  const home = env.HOME ?? '';
-  const p = home && (path === '~' || path.startsWith('~/')) ? home + path.slice(1) : path;
-  return p.replace(/\$(\w+)|\$\{(\w+)\}/g, (whole, a: string | undefined, b: string | undefined) => env[a ?? b ?? ''] ?? whole);
-}
+export { expandPath } from '../core/files.js';
 
 function readFile(path: string, label: string): Buffer {
   try {

@@ -57,10 +57,10 @@ export function describedOperationCommand(op: Operation): Command.Class {
       op.cli.description,
       deprecated,
       op.wire.beta ? 'Beta: may change without notice.' : undefined,
-      `API: ${op.service.name} ${op.name} (POST ${op.path})`,
+      `API: ${op.service.name} ${op.name} (${op.composed ? 'run on the client, as the official CLI does' : `POST ${op.path}`})`,
       op.paging ? `Pages automatically; --max-items, --starting-token, --page-size and --no-paginate control it.` : undefined,
       op.cli.wait
-        ? `With --wait, polls ${op.cli.wait.poll} until ${op.cli.wait.success.join('/')}${op.cli.wait.failure?.length ? ` (exit 5 on ${op.cli.wait.failure.join('/')})` : ''}.`
+        ? `With --wait, polls ${op.cli.wait.service ? `${op.cli.wait.service} ` : ''}${op.cli.wait.poll} until ${op.cli.wait.success.join('/')}${op.cli.wait.failure?.length ? ` (exit 5 on ${op.cli.wait.failure.join('/')})` : ''}.`
         : undefined,
     ]
       .filter(Boolean)

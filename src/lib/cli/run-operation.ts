@@ -3,14 +3,15 @@
  * request, calls (paging, uploading, waiting as the model says) and renders
  * the result. Knows no oclif, so tests can drive it directly.
  */
-import { accessSync, constants, createReadStream, statSync } from 'node:fs';
 import { CdpClient, type Doc } from '../core/client.js';
+import { openUpload } from '../core/files.js';
 import { CdpError, usageError } from '../core/errors.js';
 import { printable, validateRequest } from '../core/validate.js';
 import { firstFailure, waitFor } from '../core/waiter.js';
+import { customizationOf } from '../customizations/index.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
-import { convertFlag, expandFiles, expandPath, loadInputDocument, readAllStdin, skeleton } from './input.js';
+import { convertFlag, expandFiles, loadInputDocument, readAllStdin, skeleton } from './input.js';
 import { IO } from './io.js';
 import { flagFields } from './flag-spec.js';
 import { compileQuery, OUTPUT_FORMATS, type OutputFormat } from './output.js';
@@ -152,6 +153,8 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   }
   await promptMissing(op, request, io);
   checkRequest(op, request);
+  // Operations the official CLI runs as steps of its own (src/lib/customizations).
+  const custom = await customizationOf(op)?.();
   const client = clientFor(flags, ctx.env, io);
   const renderOpts: RenderOptions = {
     format: resolveOutput(flags, ctx, client),
@@ -159,7 +162,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
     columns: op.cli.columns,
     listKey: op.paging?.result ?? op.cli.listKey,
     decode: flags.decode ? op.cli.decode : undefined,
-    shape: { shapes: op.service.shapes, name: op.output },
+    shape: custom?.freeForm ? undefined : { shapes: op.service.shapes, name: op.output },
     ascii: Boolean(flags['ensure-ascii']),
   };
   if (op.cli.destructive && !flags.yes) {
@@ -177,7 +180,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
       const { uploadAssetReferences } = await import('./asset-uploads.js');
       await uploadAssetReferences(client, op, request, { open: openUpload, check: checkRequest });
     }
-    if (op.paging && !flags.wait) {
+    if (op.paging && !flags.wait && !custom) {
       const maxItems = num(flags, 'max-items', { min: 1, integer: true });
       const pageSize = noPaginate ? undefined : num(flags, 'page-size', { min: 1, integer: true });
       // The service's own page-size limits apply to --page-size as to the field.
@@ -198,7 +201,9 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
       await streamPages(io, pages, op.paging, renderOpts, { noPaginate, maxItems });
       return;
     }
-    const response = await client.call(op, request, upload);
+    const response = custom
+      ? await custom.run({ client, op, request, warn: (line) => io.warn(line) })
+      : await client.call(op, request, upload);
     if (flags.wait && op.cli.wait) {
       // The answer may already say the work failed (a create refused by its validation): show it, poll nothing.
       const failed = await firstFailure(op, response);
@@ -261,40 +266,6 @@ function summarizeTarget(request: Doc): string {
     .slice(0, 3)
     .map(([k, v]) => `${k}=${String(v)}`);
   return parts.length ? parts.join(', ') : 'this cannot be undone';
-}
-
-export function openUpload(
-  op: Operation,
-  request: Doc,
-): { open: () => ReturnType<typeof createReadStream>; headers: Record<string, string> } {
-  const spec = op.cli.upload;
-  if (!spec) throw new Error('no upload');
-  const path = request[spec.fileField];
-  const flag = `--${kebab(spec.fileField)}`;
-  if (typeof path !== 'string' || !path) throw usageError(`${flag}: missing the file to upload`);
-  const local = expandPath(path);
-  let size: number;
-  try {
-    const st = statSync(local);
-    if (!st.isFile()) throw usageError(`${flag}: ${path} is not a file`);
-    accessSync(local, constants.R_OK);
-    size = st.size;
-  } catch (err) {
-    if (err instanceof CdpError) throw err;
-    throw usageError(`${flag}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
-  }
-  // Header values go as given, the way the official CLI sends them (not URL-encoded);
-  // HTTP headers can carry only printable Latin-1 text.
-  const headers: Record<string, string> = { 'content-length': String(size) };
-  for (const [field, header] of Object.entries(spec.headers)) {
-    const v = request[field];
-    if (v === undefined || v === null || v === '') continue;
-    const text = String(v);
-    if (/[^\t\x20-\x7e\xa0-\xff]/.test(text))
-      throw usageError(`--${kebab(field)}: only printable Latin-1 characters can be sent with an upload`);
-    headers[header] = text;
-  }
-  return { open: () => createReadStream(local, { highWaterMark: 256 * 1024 }), headers };
 }
 
 async function resumeHint(bin: string, op: Operation, request: Doc, response: Doc): Promise<string> {

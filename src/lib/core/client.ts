@@ -41,6 +41,17 @@ function requestIdOf(res: HttpResponse): string | undefined {
 
 export type Doc = Record<string, unknown>;
 
+/** A file streamed as a request's body, its fields travelling as headers. */
+export interface Upload {
+  /** A fresh stream of the bytes (one per attempt). */
+  readonly open: () => Readable;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Where the bytes go: an absolute URL (e.g. a redirect's Location); default the operation's upload path on its endpoint. */
+  readonly url?: string;
+  /** Content-Type of the body (default application/octet-stream); signed requests sign it. */
+  readonly contentType?: string;
+}
+
 export interface Page {
   readonly response: Doc;
   readonly items: readonly unknown[];
@@ -110,13 +121,49 @@ export class CdpClient {
   }
 
   /** Calls one operation; resolves with the response document. */
-  async call(op: Operation, request: Doc, upload?: { open: () => Readable; headers: Record<string, string> }): Promise<Doc> {
+  async call(op: Operation, request: Doc, upload?: Upload): Promise<Doc> {
+    return this.parse(await this.send(op, request, upload), op);
+  }
+
+  /**
+   * Sends a request the service answers with a redirect to where a file goes
+   * (the official CLI's redirect step), and resolves with that absolute URL.
+   */
+  async redirectOf(op: Operation, request: Doc): Promise<string> {
+    const res = await this.send(op, request);
+    if (res.status >= 400) this.parse(res, op);
+    const location = res.headers.location;
+    const where = Array.isArray(location) ? location[0] : location;
+    let url: URL | undefined;
+    try {
+      url = res.status >= 300 && res.status < 400 && where ? new URL(where) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url)
+      throw new CdpError({
+        kind: 'service',
+        code: 'NO_REDIRECT',
+        message: `${op.service.name} ${op.name}: the answer has no (absolute) redirect to send the file to`,
+        status: res.status,
+        service: op.service.name,
+        operation: op.name,
+        requestId: requestIdOf(res),
+      });
+    return url.href;
+  }
+
+  private async send(op: Operation, request: Doc, upload?: Upload): Promise<HttpResponse> {
     const svc = op.service;
+    if (op.composed) throw new Error(`${svc.name} ${op.name} runs on the client (see customizations); it has no request of its own`);
     const where = { service: svc.name, operation: op.name };
     checkFormFactor(svc.def.facts, this.endpointInput());
-    const debugBody = this.settings.debug ? JSON.stringify(redact(svc.shapes, op.input, request)) : undefined;
+    const debugBody = upload ? '<file contents>' : this.settings.debug ? JSON.stringify(redact(svc.shapes, op.input, request)) : undefined;
     const common = { 'user-agent': this.agent };
-    let res: HttpResponse;
+    const contentType = upload ? (upload.contentType ?? 'application/octet-stream') : 'application/json';
+    const path = upload ? (op.cli.upload?.path ?? op.path) : op.path;
+    const body = upload ? upload.open : Buffer.from(JSON.stringify(request));
+    const headers = { ...common, 'content-type': contentType, ...upload?.headers };
     if (svc.def.endpoint === 'workload') {
       const env = request.environmentCrn;
       if (typeof env !== 'string' || !env) {
@@ -126,46 +173,41 @@ export class CdpClient {
           message: 'missing required field "environmentCrn" (--environment-crn)',
         });
       }
-      const path = upload ? (op.cli.upload?.path ?? op.path) : op.path;
-      const body = upload ? upload.open : Buffer.from(JSON.stringify(request));
       const sendWith = (auth: { origin: string; token: string }): Promise<HttpResponse> =>
         this.httpClient.send({
-          url: joinUrl(auth.origin, path),
-          headers: upload
-            ? { ...common, 'content-type': 'application/octet-stream', ...upload.headers, authorization: bearer(auth.token) }
-            : { ...common, 'content-type': 'application/json', authorization: bearer(auth.token) },
+          url: upload?.url ? new URL(upload.url) : joinUrl(auth.origin, path),
+          headers: { ...headers, authorization: bearer(auth.token) },
           body,
           mutating: op.mutating,
           ...where,
-          debugBody: upload ? '<file contents>' : debugBody,
+          debugBody,
         });
-      res = await sendWith(await this.workloadAuth(op, env));
+      let res = await sendWith(await this.workloadAuth(op, env));
       if (res.status === 401 && !this.settings.accessToken) {
         // The token may have been revoked or the clock skewed: exchange once more.
         this.tokens?.forget(await this.tokenScope(), env);
         res = await sendWith(await this.workloadAuth(op, env));
       }
-    } else {
-      const url = joinUrl(this.baseUrl(svc.def.facts), op.path);
-      const token = this.settings.accessToken ?? this.credentials().accessToken;
-      const sign = token ? undefined : this.signer(url);
-      res = await this.httpClient.send({
-        url,
-        headers: { ...common, 'content-type': 'application/json', ...(token ? { authorization: bearer(token) } : {}) },
-        body: Buffer.from(JSON.stringify(request)),
-        mutating: op.mutating,
-        ...where,
-        sign,
-        debugBody,
-      });
+      return res;
     }
-    return this.parse(res, op);
+    const url = upload?.url ? new URL(upload.url) : joinUrl(this.baseUrl(svc.def.facts), path);
+    const token = this.settings.accessToken ?? this.credentials().accessToken;
+    const sign = token ? undefined : this.signer(url, contentType);
+    return this.httpClient.send({
+      url,
+      headers: { ...headers, ...(token ? { authorization: bearer(token) } : {}) },
+      body,
+      mutating: op.mutating,
+      ...where,
+      sign,
+      debugBody,
+    });
   }
 
   /** Signs each attempt afresh with the credentials' key. */
-  private signer(url: URL): () => Readonly<Record<string, string>> {
+  private signer(url: URL, contentType: string): () => Readonly<Record<string, string>> {
     const key = this.signingKey(this.credentials());
-    return () => signRequest(key, 'POST', 'application/json', url.pathname);
+    return () => signRequest(key, 'POST', contentType, url.pathname);
   }
 
   private parse(res: HttpResponse, op: Operation): Doc {

@@ -116,6 +116,7 @@ export class Emulator {
       const loader = SERVICE_MODULES[svc.name];
       const mod = loader ? (await loader()).default : undefined;
       for (const op of svc.operations()) {
+        if (op.composed) continue; // run on the client: no path of its own
         const workload = svc.def.endpoint === 'workload' ? (mod?.workloadName ?? svc.name) : undefined;
         const route: Route = { op, handler: mod?.handlers[op.name], upload: false, workload };
         this.routes.set(op.path, route);

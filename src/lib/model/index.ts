@@ -32,6 +32,7 @@ const REGISTRY: ReadonlyArray<{ readonly topic: string; readonly wire: string; r
   { topic: 'drscp', wire: 'drscp', load: () => import('./services/drscp/index.js') },
   { topic: 'datahub', wire: 'datahub', load: () => import('./services/datahub/index.js') },
   { topic: 'imagecatalog', wire: 'imagecatalog', load: () => import('./services/imagecatalog/index.js') },
+  { topic: 'df', wire: 'df', load: () => import('./services/df/index.js') },
 ];
 
 /** CLI topic -> loader. */

@@ -17,6 +17,8 @@ export interface Operation {
   readonly path: string;
   readonly mutating: boolean;
   readonly paging?: PagingSpec;
+  /** Run on the client from other calls (a ComposedOperation): no request of its own goes out. */
+  readonly composed: boolean;
   /** Full command id: `iam users create`. */
   readonly commandId: string;
   /** cdpcli-style alias: `iam create-user`. */
@@ -42,18 +44,21 @@ export class Service {
     return this.def.topic;
   }
 
+  /** Wire operations, then the operations composed on the client. */
   operationNames(): string[] {
-    return Object.keys(this.def.wire);
+    return [...Object.keys(this.def.wire), ...Object.keys(this.def.composed ?? {})];
   }
 
   has(name: string): boolean {
-    return Object.hasOwn(this.def.wire, name);
+    return Object.hasOwn(this.def.wire, name) || Object.hasOwn(this.def.composed ?? {}, name);
   }
 
   operation(name: string): Operation {
     const hit = this.ops.get(name);
     if (hit) return hit;
-    const wire = this.def.wire[name];
+    const onWire = Object.hasOwn(this.def.wire, name) ? this.def.wire[name] : undefined;
+    const composed = !onWire && this.def.composed && Object.hasOwn(this.def.composed, name) ? this.def.composed[name] : undefined;
+    const wire = onWire ?? (composed ? { path: '', ...composed } : undefined);
     const cli = this.def.cli[name];
     if (!wire || !cli) throw new Error(`unknown operation ${this.def.name} ${name}`);
     const op: Operation = {
@@ -66,6 +71,7 @@ export class Service {
       path: wire.path,
       mutating: wire.mutating,
       paging: cli.paging ?? wire.paging,
+      composed: composed !== undefined,
       commandId: `${this.def.topic} ${cli.command}`,
       aliasId: `${this.def.topic} ${kebab(name)}`,
     };

@@ -122,6 +122,19 @@ export interface OperationCli {
   readonly assetUploads?: AssetUploadSpec;
 }
 
+/**
+ * An operation the official CLI runs on the client, composing wire calls of
+ * this and other services (`cdp df create-deployment`). It has no path of
+ * its own: its request and response shapes are among the service's shapes
+ * and its steps are the service's customization (src/lib/customizations).
+ */
+export interface ComposedOperation {
+  readonly input: string;
+  readonly output: string;
+  readonly mutating: boolean;
+  readonly deprecated?: boolean;
+}
+
 export interface ServiceDefinition {
   /** Wire service name (`iam`, `cloudprivatelinks`). */
   readonly name: string;
@@ -142,5 +155,7 @@ export interface ServiceDefinition {
   readonly fieldHelp?: Readonly<Record<string, string>>;
   readonly shapes: Shapes;
   readonly wire: WireOperations;
+  /** Operations the official CLI composes on the client (no wire path); each has a `cli` entry too. */
+  readonly composed?: Readonly<Record<string, ComposedOperation>>;
   readonly cli: Readonly<Record<string, OperationCli>>;
 }

@@ -12,6 +12,7 @@
  * waits until the configuration read answers NOT_FOUND.
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
+import { labelKpiUnits } from './kpis.js';
 import { operations, service, shapes } from './wire.js';
 
 const ENV = '--environment-crn crn:cdp:environments:us-west-1:acct:environment:env1';
@@ -76,22 +77,6 @@ const COMMON_HELP: Readonly<Record<string, string>> = {
   listenComponents: 'Ports listening processors take inbound data on: [{"protocol":"TCP","port":9000}]',
   inboundConnectionAuthorizedIpRanges: 'CIDR ranges allowed to send to the inbound connection endpoint, e.g. 10.0.0.0/8',
 };
-
-/**
- * KPI alert units as the official CLI completes them before sending: a unit
- * given by its id gets `label` (the id capitalised) and `abbreviation` (its
- * first letter, lower case).
- */
-function labelKpiUnits(r: Record<string, unknown>): void {
-  if (!Array.isArray(r.kpis)) return;
-  for (const kpi of r.kpis as unknown[]) {
-    const alert = (kpi as { alert?: { frequencyTolerance?: { unit?: Record<string, unknown> } } } | null)?.alert;
-    const unit = alert?.frequencyTolerance?.unit;
-    if (!unit || typeof unit.id !== 'string') continue;
-    unit.label = unit.id.charAt(0).toUpperCase() + unit.id.slice(1).toLowerCase();
-    unit.abbreviation = unit.id.charAt(0).toLowerCase();
-  }
-}
 
 /** Asset references naming local files are uploaded first (see AssetUploadSpec). */
 const ASSET_UPLOADS = { open: 'createAssetUpdateRequest', upload: 'uploadAsset', abort: 'abortAssetUpdateRequest' } as const;

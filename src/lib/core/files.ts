@@ -1,0 +1,63 @@
+/**
+ * Local files a request names: paths expanded as the official CLI expands
+ * them, and files checked before anything is sent, then streamed (never read
+ * into memory) once per attempt.
+ */
+import { accessSync, constants, createReadStream, statSync, type ReadStream } from 'node:fs';
+import type { Operation } from '../model/index.js';
+import { kebab } from '../model/names.js';
+import type { Doc, Upload } from './client.js';
+import { CdpError, usageError } from './errors.js';
+
+/** A local path as the official CLI expands one: a leading `~` and `$VAR`/`${VAR}` (unknown variables stay as written). */
+export function expandPath(path: string, env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const home = env.HOME ?? '';
+  const p = home && (path === '~' || path.startsWith('~/')) ? home + path.slice(1) : path;
+  return p.replace(/\$(\w+)|\$\{(\w+)\}/g, (whole, a: string | undefined, b: string | undefined) => env[a ?? b ?? ''] ?? whole);
+}
+
+export interface LocalFile {
+  /** The expanded path. */
+  readonly path: string;
+  readonly size: number;
+  /** A fresh stream of the file's bytes (one per attempt). */
+  readonly open: () => ReadStream;
+}
+
+/** A regular, readable file, or a usage error naming `label` (a flag) and the path as given. */
+export function localFile(path: string, label: string): LocalFile {
+  const local = expandPath(path);
+  let size: number;
+  try {
+    const st = statSync(local);
+    if (!st.isFile()) throw usageError(`${label}: ${path} is not a file`);
+    accessSync(local, constants.R_OK);
+    size = st.size;
+  } catch (err) {
+    if (err instanceof CdpError) throw err;
+    throw usageError(`${label}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  return { path: local, size, open: () => createReadStream(local, { highWaterMark: 256 * 1024 }) };
+}
+
+/** The file of an operation with an upload (model data): checked now, its fields as the headers the spec names. */
+export function openUpload(op: Operation, request: Doc): Upload {
+  const spec = op.cli.upload;
+  if (!spec) throw new Error('no upload');
+  const path = request[spec.fileField];
+  const flag = `--${kebab(spec.fileField)}`;
+  if (typeof path !== 'string' || !path) throw usageError(`${flag}: missing the file to upload`);
+  const file = localFile(path, flag);
+  // Header values go as given, the way the official CLI sends them (not URL-encoded);
+  // HTTP headers can carry only printable Latin-1 text.
+  const headers: Record<string, string> = { 'content-length': String(file.size) };
+  for (const [field, header] of Object.entries(spec.headers)) {
+    const v = request[field];
+    if (v === undefined || v === null || v === '') continue;
+    const text = String(v);
+    if (/[^\t\x20-\x7e\xa0-\xff]/.test(text))
+      throw usageError(`--${kebab(field)}: only printable Latin-1 characters can be sent with an upload`);
+    headers[header] = text;
+  }
+  return { open: file.open, headers };
+}
