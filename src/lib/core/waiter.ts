@@ -150,8 +150,11 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
         opts.onState?.(gone, now() - start);
         return { final: {}, polls, state: gone, elapsedMs: now() - start };
       }
-      // Keep waiting through network trouble and throttling; anything else is final.
-      if (!(err instanceof CdpError) || !(err.kind === 'network' || err.status === 429 || (err.status ?? 0) >= 500)) throw err;
+      // Keep waiting through network trouble, throttling and server trouble; anything else
+      // (a 501: the poll is not implemented there) is final.
+      const transient =
+        err instanceof CdpError && (err.kind === 'network' || err.status === 429 || ((err.status ?? 0) >= 500 && err.status !== 501));
+      if (!transient) throw err;
     }
     if (res) {
       const state = search(waiter.state, res);

@@ -4,12 +4,12 @@
  * short-lived bearer token (see core/client.ts), so every command needs
  * --environment-crn. Command ids group operations by what they act on.
  *
- * --wait: the workload API has no read operation that reports the state of a
- * deployment or a deployed flow; only the lifecycle calls answer with it.
- * Waiters therefore poll a call that asks for the state being waited for
- * (asking again for a state that is already reached or being reached
- * changes nothing and answers with the resource as it is), and termination
- * waits until the configuration read answers NOT_FOUND.
+ * --wait: the workload API has no read that reports the state of a
+ * deployment or a deployed flow, so waiters read it from the DataFlow control
+ * plane (df describeDeployment, describeFlowInDeployment; signed, where the
+ * workload calls carry the workload token). A mutating call is never sent
+ * again to learn its state; termination ends when the deployment reads
+ * TERMINATED or is gone.
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { labelKpiUnits } from './kpis.js';
@@ -81,11 +81,12 @@ const COMMON_HELP: Readonly<Record<string, string>> = {
 /** Asset references naming local files are uploaded first (see AssetUploadSpec). */
 const ASSET_UPLOADS = { open: 'createAssetUpdateRequest', upload: 'uploadAsset', abort: 'abortAssetUpdateRequest' } as const;
 
-/** Target states reached by the deployment lifecycle calls (see the file comment). */
+/** A deployment's state, read from the control plane (see the file comment). */
 const DEPLOYMENT_FAILED = ['BAD_HEALTH'];
-const deploymentWait = (poll: string, success: readonly string[]): WaiterSpec => ({
-  poll,
-  input: { environmentCrn: 'request.environmentCrn', deploymentCrn: 'response.deployment.crn || request.deploymentCrn' },
+const deploymentWait = (success: readonly string[]): WaiterSpec => ({
+  service: 'df',
+  poll: 'describeDeployment',
+  input: { deploymentCrn: 'response.deployment.crn || request.deploymentCrn' },
   state: 'deployment.status.state',
   success,
   failure: DEPLOYMENT_FAILED,
@@ -94,25 +95,27 @@ const deploymentWait = (poll: string, success: readonly string[]): WaiterSpec =>
   timeout: 3600,
 });
 
-const flowWait = (poll: string, success: readonly string[]): WaiterSpec => ({
-  poll,
+/** A deployed flow's state, read from the control plane. */
+const flowWait = (success: readonly string[]): WaiterSpec => ({
+  service: 'df',
+  poll: 'describeFlowInDeployment',
   input: {
-    environmentCrn: 'request.environmentCrn',
     deploymentCrn: 'request.deploymentCrn',
-    deployedFlowCrn: 'request.deployedFlowCrn',
+    deployedFlowCrn: 'response.deployedFlow.crn || request.deployedFlowCrn',
   },
   state: 'deployedFlow.status.state',
   success,
-  failure: ['BAD_HEALTH', 'TERMINATED'],
+  failure: ['BAD_HEALTH'],
   reason: 'deployedFlow.status.message',
   interval: 5,
   timeout: 1800,
 });
 
 const TERMINATE_WAIT: WaiterSpec = {
-  poll: 'getDeploymentConfiguration',
-  input: { environmentCrn: 'request.environmentCrn', deploymentCrn: 'request.deploymentCrn' },
-  state: "'TERMINATING'",
+  service: 'df',
+  poll: 'describeDeployment',
+  input: { deploymentCrn: 'request.deploymentCrn' },
+  state: 'deployment.status.state',
   success: ['TERMINATED'],
   goneIsSuccess: true,
   interval: 5,
@@ -169,7 +172,7 @@ const cli: Record<string, OperationCli> = {
       pythonWorkDirectorySize: 'Size of the extra volume mounted for flows with Python processors',
     },
     columns: DEPLOYMENT_COLUMNS,
-    wait: deploymentWait('resumeDeployment', ['GOOD_HEALTH', 'CONCERNING_HEALTH']),
+    wait: deploymentWait(['GOOD_HEALTH', 'CONCERNING_HEALTH']),
   },
   updateDeployment: {
     command: 'deployments update',
@@ -200,20 +203,20 @@ const cli: Record<string, OperationCli> = {
     command: 'deployments suspend',
     summary: 'Suspend a deployment: its nodes are released and its flows stop.',
     examples: [`${ENV} --deployment-crn ${DEP} --wait`],
-    wait: deploymentWait('suspendDeployment', ['SUSPENDED']),
+    wait: deploymentWait(['SUSPENDED']),
   },
   resumeDeployment: {
     command: 'deployments resume',
     summary: 'Resume a suspended deployment.',
     examples: [`${ENV} --deployment-crn ${DEP} --wait`],
-    wait: deploymentWait('resumeDeployment', ['GOOD_HEALTH', 'CONCERNING_HEALTH']),
+    wait: deploymentWait(['GOOD_HEALTH', 'CONCERNING_HEALTH']),
   },
   restartDeployment: {
     command: 'deployments restart',
     summary: 'Restart the NiFi nodes of a deployment.',
     examples: [`${ENV} --deployment-crn ${DEP} --wait`, `${ENV} --deployment-crn ${DEP} --force-stop-flow`],
     fieldHelp: { forceStopFlow: 'Stop flows that do not stop on their own' },
-    wait: deploymentWait('resumeDeployment', ['GOOD_HEALTH', 'CONCERNING_HEALTH']),
+    wait: deploymentWait(['GOOD_HEALTH', 'CONCERNING_HEALTH']),
   },
   exportDeployment: {
     command: 'deployments export',
@@ -317,13 +320,13 @@ const cli: Record<string, OperationCli> = {
     command: 'flows start',
     summary: 'Start a flow of a deployment.',
     examples: [`${ENV} --deployment-crn ${DEP} --deployed-flow-crn ${FLOW} --wait`],
-    wait: flowWait('startFlowInDeployment', ['GOOD_HEALTH', 'CONCERNING_HEALTH']),
+    wait: flowWait(['GOOD_HEALTH', 'CONCERNING_HEALTH']),
   },
   stopFlowInDeployment: {
     command: 'flows stop',
     summary: 'Stop a flow of a deployment.',
     examples: [`${ENV} --deployment-crn ${DEP} --deployed-flow-crn ${FLOW} --wait`],
-    wait: flowWait('stopFlowInDeployment', ['FLOW_STOPPED']),
+    wait: flowWait(['FLOW_STOPPED']),
   },
   terminateFlowInDeployment: {
     command: 'flows terminate',
@@ -345,7 +348,7 @@ const cli: Record<string, OperationCli> = {
     command: 'flows change-version',
     summary: 'Move a flow of a deployment to another flow version.',
     examples: [`${ENV} --deployment-crn ${DEP} --deployed-flow-crn ${FLOW} --deployment-request-crn ${DEP_REQ} --wait`],
-    wait: flowWait('startFlowInDeployment', ['GOOD_HEALTH', 'CONCERNING_HEALTH']),
+    wait: flowWait(['GOOD_HEALTH', 'CONCERNING_HEALTH']),
   },
   cancelChangeFlowVersionInDeployment: {
     command: 'flows cancel-change-version',
