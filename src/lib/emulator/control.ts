@@ -82,6 +82,8 @@ export interface Health {
   readonly region: string;
   readonly dataDir: string;
   readonly timeScale: number;
+  /** The emulated time and whether the clock is paused (see emulator clock). */
+  readonly clock?: { readonly now: string; readonly paused: boolean };
   readonly stats: { requests: number; faults: number; errors: number };
 }
 
@@ -260,4 +262,60 @@ export async function resetEmulator(dataDir: string): Promise<void> {
   for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'emulator.json', 'requests.log', 'requests.1.log'])
     rmSync(join(dataDir, f), { force: true });
   rmSync(join(dataDir, 'uploads'), { recursive: true, force: true });
+}
+
+/** The emulator running for a data directory, or NOT_RUNNING naming what to do. */
+export async function requireRunning(dataDir: string, what: string): Promise<{ pid: PidFile; health: Health }> {
+  const found = await running(dataDir);
+  if (!found)
+    throw new CdpError({
+      kind: 'service',
+      code: 'NOT_RUNNING',
+      message: `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)`,
+    });
+  return found;
+}
+
+/** A request to a running emulator's admin API, with the token from its pid file. */
+export async function adminRequest(pid: PidFile, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const http = await import('node:http');
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: pid.port,
+        method,
+        path,
+        headers: {
+          host: `localhost:${pid.port}`,
+          'x-emulator-admin': pid.adminToken,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          let out: Record<string, unknown>;
+          try {
+            out = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          } catch {
+            return reject(
+              new CdpError({ kind: 'service', code: 'EMULATOR_ANSWER', message: `the emulator answered ${path} with no JSON` }),
+            );
+          }
+          if (res.statusCode === 200) return resolve(out);
+          const kind = res.statusCode === 400 ? 'usage' : 'service';
+          reject(
+            new CdpError({ kind, code: String(out.code ?? 'EMULATOR_ERROR'), message: String(out.message ?? `status ${res.statusCode}`) }),
+          );
+        });
+      },
+    );
+    req.on('error', (err) =>
+      reject(new CdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `the emulator did not answer: ${err.message}` })),
+    );
+    req.end(payload);
+  });
 }

@@ -57,7 +57,8 @@ export class RequestLog {
     if (this.stream) return this.stream;
     mkdirSync(this.dir, { recursive: true });
     this.size = existsSync(this.path) ? statSync(this.path).size : 0;
-    this.stream = createWriteStream(this.path, { flags: 'a', mode: 0o600 });
+    // Opened here, not by the stream later: a rotation renames the file this stream already writes to.
+    this.stream = createWriteStream('', { fd: openSync(this.path, 'a', 0o600) });
     this.stream.on('error', () => undefined);
     return this.stream;
   }

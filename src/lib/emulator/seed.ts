@@ -42,7 +42,7 @@ export function parseSeed(text: string, name: string): SeedFile {
   const lineOf = (node: Node | null | undefined): number => (node?.range ? lines.linePos(node.range[0]).line : 1);
   const first = doc.errors[0];
   if (first) {
-    const line = first.linePos?.[0]?.line ?? 1;
+    const line = lines.linePos(first.pos[0]).line;
     throw new SeedError(`${name} line ${line}: ${first.message.split('\n')[0] ?? 'not valid YAML or JSON'}`);
   }
   const root = doc.contents;

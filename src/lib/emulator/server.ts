@@ -14,7 +14,7 @@ import { loadAllServices, type Operation, type Service } from '../model/index.js
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock, type ClockState } from './clock.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
-import { pagingOf } from './paging.js';
+import { pagingOf, type Paging } from './paging.js';
 import { RequestLog } from './request-log.js';
 import { appliedKey, SeedError, type SeedFile } from './seed.js';
 import { SERVICE_MODULES } from './services/index.js';
@@ -364,21 +364,35 @@ export class Emulator {
   }
 
   /**
+   * Runs one operation in this process as the account admin, checked like
+   * any request (seeds, tests). Service and operation as routeOf takes them.
+   */
+  call(service: string, operation: string, request: unknown): Doc {
+    const adminCrn = this.store.meta('adminCrn');
+    if (!adminCrn) throw new Error('the emulator has no account yet (bootstrap first)');
+    return this.dispatch(this.routeOf(service, operation), request, { accountId: this.accountId, actorCrn: adminCrn, kind: 'user' });
+  }
+
+  /** The paged operations this emulator serves with a handler. */
+  pagedOperations(): Array<{ service: string; operation: string; paging: Paging }> {
+    return [...this.byName.values()]
+      .filter((r) => r.handler && r.ref.paging)
+      .map((r) => ({ service: r.ref.service, operation: r.ref.name, paging: r.ref.paging as Paging }));
+  }
+
+  /**
    * Applies a seed file as the account admin: every item checked and run
    * like a request, all in one transaction, so an error in any item (named
    * with its line) leaves nothing of the file behind. A file already applied
    * to this state is skipped; returns whether it was applied now.
    */
   applySeed(file: SeedFile): boolean {
-    const adminCrn = this.store.meta('adminCrn');
-    if (!adminCrn) throw new Error('the emulator has no account yet (bootstrap first)');
     if (this.store.meta(appliedKey(file))) return false;
-    const caller: Caller = { accountId: this.accountId, actorCrn: adminCrn, kind: 'user' };
     this.store.transaction(() => {
       for (const step of file.steps) {
         const where = `${file.name} line ${step.line}: ${step.service} ${step.operation}`;
         try {
-          this.dispatch(this.routeOf(step.service, step.operation), step.request, caller);
+          this.call(step.service, step.operation, step.request);
         } catch (err) {
           if (err instanceof ApiError) throw new SeedError(`${where}: ${err.code}: ${err.message}`);
           if (err instanceof SeedError) throw new SeedError(`${file.name} line ${step.line}: ${err.message}`);
