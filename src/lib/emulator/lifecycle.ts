@@ -273,6 +273,13 @@ export class Operations {
     return this.ctx.store.get<OperationRecord>(this.kind, id);
   }
 
+  /** An operation by id, or NOT_FOUND. */
+  get(id: string): OperationRecord {
+    const rec = this.find(id);
+    if (!rec) throw notFound(`operation ${id} not found`);
+    return rec;
+  }
+
   /** The newest operation of an owner. */
   latest(owner: string): OperationRecord | undefined {
     const all = this.ctx.store.children<OperationRecord>(this.kind, owner);

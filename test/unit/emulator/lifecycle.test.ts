@@ -173,6 +173,7 @@ describe('lifecycle engine', () => {
     store.transaction(() => ops.cancel(String(stop.operationId)));
     const cancelled = ops.find(String(stop.operationId));
     expect(cancelled && ops.view(cancelled)).toMatchObject({ operationStatus: 'CANCELLED' });
+    expect(() => ops.get('nope')).toThrow(ApiError);
     make('fail-c8');
     clock.advance(10 * MIN);
     const failed = ops.latest('fail-c8');
