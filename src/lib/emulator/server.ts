@@ -212,14 +212,17 @@ export class Emulator {
     this.faults = f;
   }
 
+  /** The request id of an API answer (given with its headers: a setHeader before writeHead makes node take its slow path). */
+  private readonly requestIds = new WeakMap<ServerResponse, string>();
+
   private send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(body);
-    // Every answer carries a fresh request id, as the control plane's do (clients show it with errors).
+    // Every answer carries a request id, as the control plane's do (clients show it with errors); an API answer's is in the request log.
     res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),
-      'x-cdp-request-id': randomUUID(),
+      'x-cdp-request-id': this.requestIds.get(res) ?? randomUUID(),
       ...headers,
     });
     res.end(text);
@@ -264,7 +267,7 @@ export class Emulator {
       if (url.pathname.startsWith('/_emulator/')) return await this.admin(req, res, url.pathname);
       if (url.pathname.startsWith('/consoleauth/')) return await this.consolePages(req, res);
       api = true;
-      res.setHeader('x-cdp-request-id', requestId);
+      this.requestIds.set(res, requestId);
       route = this.routes.get(url.pathname);
       if (!route) throw notFound(`no operation at ${url.pathname.slice(0, 200)}`);
       if (req.method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method ?? ''} is not allowed; operations are POST`);

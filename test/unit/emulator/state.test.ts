@@ -142,7 +142,7 @@ describe('export and import', () => {
 });
 
 describe('the request log', () => {
-  test('one JSON line a request; past its size the file moves aside, so at most two files are kept', async () => {
+  test('one JSON line a request, written in batches; past its size the file moves aside, so at most two files are kept', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cdpctl-log-'));
     try {
       const log = new RequestLog(dir, 2000);
@@ -155,7 +155,11 @@ describe('the request log', () => {
         status: 200,
         durationMs: 1,
       });
-      for (let i = 0; i < 100; i++) log.write(entry(i));
+      // Lines are written in batches (every tenth of a second in the emulator; here every ten lines).
+      for (let i = 0; i < 100; i++) {
+        log.write(entry(i));
+        if (i % 10 === 9) log.flush();
+      }
       await log.close();
       const kept = readLog(dir);
       expect(kept.length).toBeGreaterThan(5);
