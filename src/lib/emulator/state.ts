@@ -25,6 +25,7 @@ const CHANGED_IN_2 = [
   'datalake.restore',
   'datalake.diagnostics',
   'compute.cluster',
+  'compute.operation',
   'cloudprivatelinks.work',
   'dfworkload.deployment',
   'dfworkload.flow',
