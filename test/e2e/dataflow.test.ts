@@ -1,7 +1,9 @@
 /**
  * dataflow (dfworkload) through the real binary against the emulator:
  * workload tokens (one exchange per environment, cached 0600, refreshed when
- * expired or refused, never logged), the deployment lifecycle,
+ * expired or refused, never logged), the deployment lifecycle with --wait
+ * (which reads the state from the emulator's df service and never sends the
+ * change again: the request log shows one suspend, then reads),
  * versioned configurations, deprecated commands, uploads (headers as given,
  * a missing file refused before anything is sent), and a request skeleton for
  * every operation alias.
@@ -10,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadService } from '../../src/lib/model/index.js';
-import { environmentCrns, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, start, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
@@ -26,7 +28,6 @@ let crns: Record<string, string> = {};
 const env = (role: keyof typeof ROLES): string => crns[ROLES[role]] ?? '';
 let ENV = '';
 const FAST = ['--poll-interval', '0.1', '--wait-timeout', '120'];
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 let requestSeq = 0;
 const depRequest = (): string => `crn:cdp:df:us-west-1:acct:deploymentRequest:req-${++requestSeq}-${Date.now()}`;
 
@@ -38,11 +39,55 @@ async function df<T = Record<string, unknown>>(args: readonly string[], environm
   return em.json<T>(['dataflow', ...args, '--environment-crn', environmentCrn]);
 }
 
+/** A deployment as --wait prints it: df describeDeployment's answer. */
 interface Deployment {
   crn: string;
   name: string;
   status: { state: string; detailedState: string };
-  deployedFlows: Array<{ crn: string; name: string; status: { state: string } }>;
+}
+
+/** The states of a deployment's flows, read through the control plane (df). */
+async function flowStates(deploymentCrn: string): Promise<string[]> {
+  const out = await em.json<{ deployedFlows: Array<{ status: { state: string } }> }>([
+    'df',
+    'deployed-flows',
+    'list',
+    '--deployment-crn',
+    deploymentCrn,
+  ]);
+  return out.deployedFlows.map((f) => f.status.state);
+}
+
+interface LogLine {
+  readonly service: string;
+  readonly operation: string;
+  readonly status: number;
+}
+
+/**
+ * The calls `run` makes, from the emulator's request log: the log is written
+ * in batches, so a marker call (df listServices) before and after brackets
+ * them, and the log is read until the closing marker is in it.
+ */
+async function callsOf(run: () => Promise<void>): Promise<string[]> {
+  const mark = async (): Promise<void> => void (await em.json(['df', 'services', 'list']));
+  await mark();
+  await run();
+  await mark();
+  for (;;) {
+    const r = await em.raw(['emulator', 'log', '--output', 'json', '--data-dir', em.dataDir]);
+    const lines = r.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as LogLine)
+      .map((l) => `${l.service} ${l.operation}`);
+    const marks = lines.flatMap((l, i) => (l === 'df listServices' ? [i] : []));
+    const [open, close] = marks.slice(-2);
+    if (marks.length >= 2 && open !== undefined && close !== undefined && lines.length > close)
+      return lines.slice(open + 1, close).filter((l) => !l.startsWith('iam '));
+    await new Promise((res) => setTimeout(res, 100));
+  }
 }
 
 /** A deployment request from the control plane, made known to the workload service by reading its details. */
@@ -69,26 +114,6 @@ const createRun = (name: string, request: string, extra: readonly string[] = [])
     ...extra,
   ]);
 
-/**
- * Asks the emulator's workload API again until the state is reached. --wait
- * reads states from the df control plane, which the emulator does not
- * implement yet; its workload lifecycle calls answer with the resource as it
- * is when asked for a state already reached or being reached, which is what
- * this test helper relies on (a real service may refuse the repeat).
- */
-async function until<T>(args: readonly string[], state: (out: T) => string | undefined, want: readonly string[]): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const out = await df<T>(args);
-    const s = state(out);
-    if (s && want.includes(s)) return out;
-    await sleep(50);
-  }
-  throw new Error(`${args.join(' ')} never reached ${want.join('/')}`);
-}
-
-const deploymentState = (out: { deployment: Deployment }): string | undefined => out.deployment.status.state;
-const HEALTHY = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
-
 async function createDeployment(name: string, extra: readonly string[] = []): Promise<Deployment> {
   const out = await df<{ deployment: Deployment }>([
     'deployments',
@@ -99,10 +124,11 @@ async function createDeployment(name: string, extra: readonly string[] = []): Pr
     await registeredRequest(),
     '--configuration-version',
     '0',
+    '--wait',
+    ...FAST,
     ...extra,
   ]);
-  const ready = await until(['deployments', 'resume', '--deployment-crn', out.deployment.crn], deploymentState, HEALTHY);
-  return ready.deployment;
+  return out.deployment;
 }
 
 beforeAll(async () => {
@@ -292,50 +318,73 @@ describe('deployments', () => {
     expect(r.stderr).toContain('get-deployment-request-details');
   });
 
-  test('created, suspended, resumed, restarted and terminated', async () => {
+  test('created, suspended, resumed and terminated with --wait', async () => {
     const d = await createDeployment('lifecycle');
     expect(d.status.state).toBe('GOOD_HEALTH');
-    expect(d.deployedFlows[0]?.status.state).toBe('GOOD_HEALTH');
-    const common = ['--deployment-crn', d.crn];
-    const suspended = await until<{ deployment: Deployment }>(['deployments', 'suspend', ...common], deploymentState, ['SUSPENDED']);
-    expect(suspended.deployment.deployedFlows[0]?.status.state).toBe('DEPLOYMENT_SUSPENDED');
-    const resumed = await until<{ deployment: Deployment }>(['deployments', 'resume', ...common], deploymentState, HEALTHY);
+    expect(await flowStates(d.crn)).toEqual(['GOOD_HEALTH']);
+    const common = ['--deployment-crn', d.crn, '--wait', ...FAST];
+    const suspended = await df<{ deployment: Deployment }>(['deployments', 'suspend', ...common]);
+    expect(suspended.deployment.status.state).toBe('SUSPENDED');
+    expect(await flowStates(d.crn)).toEqual(['DEPLOYMENT_SUSPENDED']);
+    const resumed = await df<{ deployment: Deployment }>(['deployments', 'resume', ...common]);
     expect(resumed.deployment.status.state).toBe('GOOD_HEALTH');
-    await df(['deployments', 'restart', ...common]);
-    const restarted = await until<{ deployment: Deployment }>(['deployments', 'resume', ...common], deploymentState, HEALTHY);
+    const restarted = await df<{ deployment: Deployment }>(['deployments', 'restart', ...common]);
     expect(restarted.deployment.status.state).toBe('GOOD_HEALTH');
     const term = await em.cli(['dataflow', 'deployments', 'terminate', '--environment-crn', ENV, ...common, '--yes']);
     expect(term.code).toBe(0);
-    expect(term.stdout).toContain('TERMINATING');
-    let gone = await em.cli(['dataflow', 'deployments', 'configuration', '--environment-crn', ENV, ...common]);
-    for (let i = 0; i < 600 && gone.code === 0; i++) {
-      await sleep(50);
-      gone = await em.cli(['dataflow', 'deployments', 'configuration', '--environment-crn', ENV, ...common]);
-    }
+    expect(term.stderr).toContain('TERMINATING');
+    // It waits for TERMINATED, and says so (the deployment is gone then).
+    expect(term.stderr).toContain('TERMINATED');
+    expect(term.stderr).not.toContain('DELETED');
+    const gone = await em.cli(['dataflow', 'deployments', 'configuration', '--environment-crn', ENV, '--deployment-crn', d.crn]);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('NOT_FOUND');
     // The name is free again.
     expect((await createDeployment('lifecycle')).status.state).toBe('GOOD_HEALTH');
   });
 
-  test('a deployment that fails to deploy ends in BAD_HEALTH', async () => {
-    const r = await createRun('fail-deploy', await registeredRequest());
-    expect(r.code).toBe(0);
-    const crn = (JSON.parse(r.stdout) as { deployment: Deployment }).deployment.crn;
-    const failed = await until(['deployments', 'resume', '--deployment-crn', crn], deploymentState, ['BAD_HEALTH']);
-    expect(failed.deployment.status.state).toBe('BAD_HEALTH');
+  test('suspend --wait sends one suspend, then only reads (df describeDeployment), until SUSPENDED', async () => {
+    const d = await createDeployment('suspend-once');
+    const clock = (...flags: string[]): Promise<RunResult> => em.raw(['emulator', 'clock', ...flags, '--data-dir', em.dataDir]);
+    let r: RunResult | undefined;
+    const calls = await callsOf(async () => {
+      // The clock holds still while the suspension is under way, so --wait reads SUSPENDING at least once.
+      expect((await clock('--pause')).code).toBe(0);
+      const waiting = start(
+        [
+          'dataflow',
+          'deployments',
+          'suspend',
+          '--environment-crn',
+          ENV,
+          '--deployment-crn',
+          d.crn,
+          '--wait',
+          ...FAST,
+          '--profile',
+          'emulator',
+        ],
+        { home: em.home },
+      );
+      try {
+        await waiting.waitFor(/SUSPENDING/);
+      } finally {
+        await clock('--advance', '5m');
+        await clock('--resume');
+      }
+      r = await waiting.done;
+    });
+    expect(r?.code).toBe(0);
+    expect((JSON.parse(r?.stdout ?? '') as { deployment: Deployment }).deployment.status.state).toBe('SUSPENDED');
+    expect(calls.length).toBeGreaterThanOrEqual(3);
+    expect(calls[0]).toBe('dfworkload suspendDeployment');
+    expect(calls.slice(1)).toEqual(calls.slice(1).map(() => 'df describeDeployment'));
   });
 
-  test('--wait reads the state from df, which the emulator does not implement yet: a clear error, the change sent once', async () => {
-    const d = await createDeployment('wait-df');
-    const r = await em.cli(['dataflow', 'deployments', 'suspend', '--environment-crn', ENV, '--deployment-crn', d.crn, '--wait', ...FAST]);
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/NOT_IMPLEMENTED: the emulator does not implement df describeDeployment/);
-    // The suspension itself was sent, once.
-    const state = await until<{ deployment: Deployment }>(['deployments', 'suspend', '--deployment-crn', d.crn], deploymentState, [
-      'SUSPENDED',
-    ]);
-    expect(state.deployment.status.state).toBe('SUSPENDED');
+  test('a deployment that fails to deploy ends --wait with exit 5', async () => {
+    const r = await createRun('fail-deploy', await registeredRequest(), ['--wait', ...FAST]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('BAD_HEALTH');
   });
 
   test('an update with a stale configuration version fails with FAILED_PRECONDITION (409)', async () => {
@@ -384,7 +433,8 @@ describe('deployments', () => {
     const stop = await em.cli(['dataflow', 'deployments', 'stop-flow', '--environment-crn', ENV, '--deployment-crn', d.crn]);
     expect(stop.code).toBe(0);
     expect(stop.stderr).toMatch(/deprecated.*dataflow flows stop/);
-    expect((JSON.parse(stop.stdout) as { deployment: Deployment }).deployment.deployedFlows[0]?.status.state).toBe('STOPPING_FLOW');
+    const answer = JSON.parse(stop.stdout) as { deployment: { deployedFlows: Array<{ status: { state: string } }> } };
+    expect(answer.deployment.deployedFlows[0]?.status.state).toBe('STOPPING_FLOW');
     // The cdpcli-style alias works the same way.
     const start = await em.cli(['dataflow', 'start-flow', '--environment-crn', ENV, '--deployment-crn', d.crn]);
     expect(start.code).toBe(0);
@@ -395,8 +445,132 @@ describe('deployments', () => {
   });
 });
 
+describe('the df control plane reads the same deployments', () => {
+  interface Svc {
+    crn: string;
+    name: string;
+    environmentCrn: string;
+    deploymentCount: number;
+    status: { state: string };
+  }
+
+  test('services list and describe; deployments and their flows listed and described as the workload changes them', async () => {
+    const d = await createDeployment('seen-by-df');
+    const services = await em.json<{ services: Svc[] }>(['df', 'services', 'list']);
+    const sales = services.services.find((x) => x.environmentCrn === ENV);
+    expect(sales).toMatchObject({ name: 'sales-env', status: { state: 'GOOD_HEALTH' } });
+    expect(sales?.deploymentCount).toBeGreaterThanOrEqual(1);
+    const described = await em.json<{ service: Svc & { minK8sNodeCount: number } }>([
+      'df',
+      'services',
+      'describe',
+      '--service-crn',
+      sales?.crn ?? '',
+    ]);
+    expect(described.service).toMatchObject({ crn: sales?.crn, minK8sNodeCount: 3 });
+    const listed = await em.json<{ deployments: Array<{ crn: string; status: { state: string }; service: { crn: string } }> }>([
+      'df',
+      'deployments',
+      'list',
+      '--search-term',
+      'seen-by-df',
+    ]);
+    expect(listed.deployments).toEqual([
+      expect.objectContaining({ crn: d.crn, status: expect.objectContaining({ state: 'GOOD_HEALTH' }) }),
+    ]);
+    expect(listed.deployments[0]?.service.crn).toBe(sales?.crn);
+    await df(['deployments', 'suspend', '--deployment-crn', d.crn]);
+    const read = await em.json<{ deployment: Deployment }>(['df', 'deployments', 'describe', '--deployment-crn', d.crn]);
+    expect(['SUSPENDING', 'SUSPENDED']).toContain(read.deployment.status.state);
+    const flows = await em.json<{ deployedFlows: Array<{ crn: string }> }>(['df', 'deployed-flows', 'list', '--deployment-crn', d.crn]);
+    const flow = await em.json<{ deployedFlow: { crn: string; deploymentName: string } }>([
+      'df',
+      'deployed-flows',
+      'describe',
+      '--deployment-crn',
+      d.crn,
+      '--deployed-flow-crn',
+      flows.deployedFlows[0]?.crn ?? '',
+    ]);
+    expect(flow.deployedFlow.deploymentName).toBe('seen-by-df');
+    const table = await em.cli(['df', 'services', 'list', '--output', 'table']);
+    expect(table.stdout).toMatch(/sales-env .*GOOD_HEALTH/);
+  });
+
+  test('df deployments create runs the steps cdp runs, against the emulator: a request from df, its details, the workload call, then --wait reads df', async () => {
+    const services = await em.json<{ services: Svc[] }>(['df', 'services', 'list']);
+    const sales = services.services.find((x) => x.environmentCrn === ENV);
+    const account = ENV.split(':')[4] ?? '';
+    let created: RunResult | undefined;
+    const calls = await callsOf(async () => {
+      created = await em.cli([
+        'df',
+        'deployments',
+        'create',
+        '--service-crn',
+        sales?.crn ?? '',
+        '--flow-version-crn',
+        `crn:cdp:df:us-west-1:${account}:flow:orders/v.2`,
+        '--deployment-name',
+        'composed-orders',
+        '--wait',
+        ...FAST,
+      ]);
+    });
+    expect(created?.code).toBe(0);
+    const out = JSON.parse(created?.stdout ?? '') as { deployment: Deployment & { flowName: string; flowVersion: number } };
+    expect(out.deployment).toMatchObject({ name: 'composed-orders', flowName: 'orders', flowVersion: 2, status: { state: 'GOOD_HEALTH' } });
+    expect(calls.slice(0, 4)).toEqual([
+      'df initiateDeployment',
+      'df listDeployableServicesForNewDeployments',
+      'dfworkload getDeploymentRequestDetails',
+      'dfworkload createDeployment',
+    ]);
+    expect(new Set(calls.slice(4))).toEqual(new Set(['df describeDeployment']));
+  });
+
+  test('a service with deployments is not disabled unless they go with it; one is disabled and enabled again with --wait', async () => {
+    const services = await em.json<{ services: Svc[] }>(['df', 'services', 'list']);
+    const sales = services.services.find((x) => x.name === 'sales-env');
+    const refused = await em.cli(['df', 'services', 'disable', '--service-crn', sales?.crn ?? '', '--yes']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('FAILED_PRECONDITION');
+    const gov = services.services.find((x) => x.name === 'gov-env');
+    const off = await em.cli(['df', 'services', 'disable', '--service-crn', gov?.crn ?? '', '--yes', '--wait', ...FAST]);
+    expect(off.code).toBe(0);
+    expect(off.stderr).toContain('DISABLING');
+    const gone = await em.cli(['df', 'services', 'describe', '--service-crn', gov?.crn ?? '']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('NOT_FOUND');
+    const enable = [
+      'df',
+      'services',
+      'enable',
+      '--environment-crn',
+      gov?.environmentCrn ?? '',
+      '--min-k8s-node-count',
+      '3',
+      '--max-k8s-node-count',
+      '6',
+      '--use-public-load-balancer',
+    ];
+    const on = await em.json<{ service: Svc }>([...enable, '--wait', ...FAST]);
+    expect(on.service).toMatchObject({ crn: gov?.crn, name: 'gov-env', status: { state: 'GOOD_HEALTH' } });
+    const again = await em.cli(enable);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('ALREADY_EXISTS');
+  });
+
+  test('an operation df does not emulate answers 501 once (not retried), naming the operation', async () => {
+    const r = await em.cli(['df', 'projects', 'list', '--debug']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/df listProjects/);
+    expect(r.stderr.split('\n').filter((l) => /> POST \S+\/api\/v1\/df\/listProjects/.test(l))).toHaveLength(1);
+  });
+});
+
 describe('flows in a deployment', () => {
-  test('add, stop, start and change version', async () => {
+  test('add, stop, start and change version with --wait', async () => {
     const d = await createDeployment('flows');
     const base = ['--environment-crn', ENV, '--deployment-crn', d.crn];
     const flowRequest = 'crn:cdp:df:us-west-1:acct:deployedFlowRequest:f1';
@@ -413,25 +587,53 @@ describe('flows in a deployment', () => {
       '--deployed-flow-request-crn',
       flowRequest,
     ]);
-    const flow = ['--deployment-crn', d.crn, '--deployed-flow-crn', added.deployedFlow.crn];
-    type Flow = { deployedFlow: { status: { state: string }; flowVersion: number } };
-    const flowState = (out: Flow): string | undefined => out.deployedFlow.status.state;
+    const flow = ['--deployed-flow-crn', added.deployedFlow.crn];
     // A new flow imports first; stopping it is refused until it runs, so wait for that.
-    const running = await until<Flow>(['flows', 'start', ...flow], flowState, HEALTHY);
+    const running = await em.json<{ deployedFlow: { status: { state: string } } }>([
+      'dataflow',
+      'flows',
+      'start',
+      ...base,
+      ...flow,
+      '--wait',
+      ...FAST,
+    ]);
     expect(running.deployedFlow.status.state).toBe('GOOD_HEALTH');
-    const stopped = await until<Flow>(['flows', 'stop', ...flow], flowState, ['FLOW_STOPPED']);
+    const stopped = await em.json<{ deployedFlow: { status: { state: string } } }>([
+      'dataflow',
+      'flows',
+      'stop',
+      ...base,
+      ...flow,
+      '--wait',
+      ...FAST,
+    ]);
     expect(stopped.deployedFlow.status.state).toBe('FLOW_STOPPED');
-    const started = await until<Flow>(['flows', 'start', ...flow], flowState, HEALTHY);
+    const started = await em.json<{ deployedFlow: { status: { state: string } } }>([
+      'dataflow',
+      'flows',
+      'start',
+      ...base,
+      ...flow,
+      '--wait',
+      ...FAST,
+    ]);
     expect(started.deployedFlow.status.state).toBe('GOOD_HEALTH');
-    await df(['flows', 'change-version', ...flow]);
-    const changed = await until<Flow>(['flows', 'start', ...flow], flowState, HEALTHY);
+    const changed = await em.json<{ deployedFlow: { status: { state: string }; flowVersion: number } }>([
+      'dataflow',
+      'flows',
+      'change-version',
+      ...base,
+      ...flow,
+      '--wait',
+      ...FAST,
+    ]);
     expect(changed.deployedFlow.status.state).toBe('GOOD_HEALTH');
     const cfg = await em.json<{ deployedFlowConfiguration: { configurationVersion: number } }>([
       'dataflow',
       'flows',
       'configuration',
-      '--environment-crn',
-      ENV,
+      ...base,
       ...flow,
     ]);
     expect(cfg.deployedFlowConfiguration.configurationVersion).toBe(1);

@@ -152,6 +152,27 @@ describe('every paged operation the emulator serves, walked in this process', ()
     call('lakehouse', 'createTablePoliciesAssociations', { datahubCrn: hub, namespace: 'sales', tableName: 'orders', policies: ['p1'] });
     for (let i = 0; i < 3; i++)
       call('lakehouse', 'executePolicy', { datahubCrn: hub, namespace: 'sales', tableName: 'orders', policyName: 'p1', dryRun: false });
+    // df: services (one per pre-created environment), deployments of the workload and the flows of one.
+    const sales = String(env?.environmentCrn);
+    const deployments = ['dep-a', 'dep-b'].map((name) => {
+      const deploymentRequestCrn = `crn:cdp:df:us-west-1:${emu.account}:deploymentRequest:${name}`;
+      call('dfworkload', 'getDeploymentRequestDetails', { environmentCrn: sales, deploymentRequestCrn });
+      const out = call('dfworkload', 'createDeployment', { environmentCrn: sales, name, configurationVersion: 0, deploymentRequestCrn });
+      return String((out.deployment as Doc).crn);
+    });
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const deployedFlowRequestCrn = `crn:cdp:df:us-west-1:${emu.account}:deployedFlowRequest:second`;
+    call('dfworkload', 'getFlowRequestDetailsInDeployment', { environmentCrn: sales, deployedFlowRequestCrn });
+    call('dfworkload', 'addFlowToDeployment', {
+      environmentCrn: sales,
+      deploymentCrn: deployments[0],
+      name: 'second',
+      configurationVersion: 0,
+      deployedFlowRequestCrn,
+    });
+    requests['df listServices'] = {};
+    requests['df listDeployments'] = {};
+    requests['df listFlowsInDeployment'] = { deploymentCrn: deployments[0] };
     requests['lakehouseopt listEnvironments'] = {};
     requests['lakehouseopt listTasks'] = { datahubCrn: hub };
   }, 60_000);
