@@ -63,7 +63,7 @@ describe('ml --wait', () => {
       status,
       crn,
     });
-    script = {
+    server.play({
       '/api/v1/ml/listModelRegistries': [
         // Not listed yet; a registry of another environment and a deleted one of this environment do not count.
         { body: { modelRegistries: [registry('other-env', 'installation:finished', 'r0')] } },
@@ -82,7 +82,7 @@ describe('ml --wait', () => {
           },
         },
       ],
-    };
+    });
     const r = await cli('ml model-registries create --environment-name sales-env --environment-crn crn:env:sales-env --wait');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ crn: 'r1', status: 'installation:finished' });
