@@ -382,7 +382,8 @@ describe('a maintenance policy', () => {
   test('change-policy, unsubscribe and delete by scope', async () => {
     const tbl = [...HUB(), '--namespace', 'sales', '--table-name', 'customers'];
     expect(
-      (await em.cli(['lakehouse', 'tables', 'change-policy', ...tbl, '--operation', 'APPEND', '--policies', 'nightly,fail-expire'])).code,
+      (await em.cli(['lakehouse', 'tables', 'change-policy', ...tbl, '--operation', 'APPEND', '--policies', 'nightly', 'fail-expire']))
+        .code,
     ).toBe(0);
     expect(
       (await em.cli(['lakehouse', 'tables', 'change-policy', ...tbl, '--operation', 'REPLACEALL', '--policies', 'nightly'])).code,
