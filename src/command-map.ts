@@ -11,6 +11,7 @@ import Configure from './commands/configure/index.js';
 import ConfigureGet from './commands/configure/get.js';
 import ConfigureList from './commands/configure/list.js';
 import ConfigureSet from './commands/configure/set.js';
+import ConfigureUnset from './commands/configure/unset.js';
 import EmulatorReset from './commands/emulator/reset.js';
 import EmulatorStart from './commands/emulator/start.js';
 import EmulatorStatus from './commands/emulator/status.js';
@@ -27,6 +28,7 @@ const HANDWRITTEN: Record<string, Command.Class> = {
   'configure:get': ConfigureGet,
   'configure:list': ConfigureList,
   'configure:set': ConfigureSet,
+  'configure:unset': ConfigureUnset,
   'emulator:reset': EmulatorReset,
   'emulator:start': EmulatorStart,
   'emulator:status': EmulatorStatus,
