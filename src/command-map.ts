@@ -12,6 +12,10 @@ import ConfigureGet from './commands/configure/get.js';
 import ConfigureList from './commands/configure/list.js';
 import ConfigureSet from './commands/configure/set.js';
 import ConfigureUnset from './commands/configure/unset.js';
+import EmulatorClock from './commands/emulator/clock.js';
+import EmulatorExport from './commands/emulator/export.js';
+import EmulatorImport from './commands/emulator/import.js';
+import EmulatorLog from './commands/emulator/log.js';
 import EmulatorReset from './commands/emulator/reset.js';
 import EmulatorStart from './commands/emulator/start.js';
 import EmulatorStatus from './commands/emulator/status.js';
@@ -29,6 +33,10 @@ const HANDWRITTEN: Record<string, Command.Class> = {
   'configure:list': ConfigureList,
   'configure:set': ConfigureSet,
   'configure:unset': ConfigureUnset,
+  'emulator:clock': EmulatorClock,
+  'emulator:export': EmulatorExport,
+  'emulator:import': EmulatorImport,
+  'emulator:log': EmulatorLog,
   'emulator:reset': EmulatorReset,
   'emulator:start': EmulatorStart,
   'emulator:status': EmulatorStatus,
