@@ -11,6 +11,10 @@ import Configure from './commands/configure/index.js';
 import ConfigureGet from './commands/configure/get.js';
 import ConfigureList from './commands/configure/list.js';
 import ConfigureSet from './commands/configure/set.js';
+import EmulatorClock from './commands/emulator/clock.js';
+import EmulatorExport from './commands/emulator/export.js';
+import EmulatorImport from './commands/emulator/import.js';
+import EmulatorLog from './commands/emulator/log.js';
 import EmulatorReset from './commands/emulator/reset.js';
 import EmulatorStart from './commands/emulator/start.js';
 import EmulatorStatus from './commands/emulator/status.js';
@@ -27,6 +31,10 @@ const HANDWRITTEN: Record<string, Command.Class> = {
   'configure:get': ConfigureGet,
   'configure:list': ConfigureList,
   'configure:set': ConfigureSet,
+  'emulator:clock': EmulatorClock,
+  'emulator:export': EmulatorExport,
+  'emulator:import': EmulatorImport,
+  'emulator:log': EmulatorLog,
   'emulator:reset': EmulatorReset,
   'emulator:start': EmulatorStart,
   'emulator:status': EmulatorStatus,

@@ -71,6 +71,8 @@ describe('privatelink endpoints', () => {
   });
 
   test('without --wait the answer is a tracking id whose endpoints start IN_PROGRESS', async () => {
+    // The clock stands still meanwhile, so the work is still running when it is read.
+    expect((await em.raw(['emulator', 'clock', '--pause', '--data-dir', em.dataDir])).code).toBe(0);
     const created = await em.json<{ trackingId: string }>([
       'privatelink',
       'endpoints',
@@ -88,7 +90,16 @@ describe('privatelink endpoints', () => {
       '--tracking-id',
       created.trackingId,
     ]);
-    for (const e of st.privatelinkEndpoints) expect(['IN_PROGRESS', 'SUCCESS']).toContain(e.status);
+    for (const e of st.privatelinkEndpoints) expect(e.status).toBe('IN_PROGRESS');
+    expect((await em.raw(['emulator', 'clock', '--resume', '--advance', '5m', '--data-dir', em.dataDir])).code).toBe(0);
+    const done = await em.json<{ privatelinkEndpoints: Endpoint[] }>([
+      'privatelink',
+      'endpoints',
+      'status',
+      '--tracking-id',
+      created.trackingId,
+    ]);
+    for (const e of done.privatelinkEndpoints) expect(e.status).toBe('SUCCESS');
     const table = await em.cli(['privatelink', 'endpoints', 'status', '--tracking-id', created.trackingId, '--output', 'table']);
     expect(table.code).toBe(0);
     expect(table.stdout).toContain('component');

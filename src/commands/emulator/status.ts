@@ -26,12 +26,14 @@ export default class EmulatorStatus extends BaseCommand {
       region: h.region,
       dataDir: h.dataDir,
       timeScale: h.timeScale,
+      clock: h.clock?.now,
+      clockPaused: h.clock?.paused ?? false,
       requests: h.stats.requests,
     };
     if (flags.output === 'json') process.stdout.write(JSON.stringify(info, null, 2) + '\n');
     else
       process.stdout.write(
-        `running at ${info.url} (pid ${info.pid})\naccount ${info.accountId} in ${info.region}\ndata in ${info.dataDir}, time scale ${info.timeScale}, ${info.requests} requests served\n`,
+        `running at ${info.url} (pid ${info.pid})\naccount ${info.accountId} in ${info.region}\ndata in ${info.dataDir}, time scale ${info.timeScale}, ${info.requests} requests served\nclock at ${info.clock ?? '?'}${info.clockPaused ? ' (paused)' : ''}\n`,
       );
   }
 }

@@ -1,22 +1,75 @@
 /**
- * The emulator's clock. Long operations are timelines in emulated time;
- * --time-scale X makes it run X times faster, so a 10-minute data lake
- * creation takes 600 ms at 1000. Emulated time never runs backwards across
- * restarts: it resumes from the last time stored.
+ * The emulator's clock. Long-running work is laid out in emulated time and
+ * read off this clock (lifecycle.ts), so nothing runs in the background.
+ *
+ * The clock runs `scale` times faster than the wall clock (--time-scale), and
+ * can be driven: paused (emulated time stands still, so every resource stays
+ * in the state it is in), advanced by any amount (paused or not), and
+ * resumed. Emulated time never runs backwards, across restarts included: the
+ * server stores the time it has reached, and whether the clock is paused,
+ * with every change (see ClockState and Emulator).
  */
+
+/** What the store keeps of a clock: the time reached and whether it stands still. */
+export interface ClockState {
+  readonly now: number;
+  readonly paused: boolean;
+}
+
 export class Clock {
-  private readonly wallStart = Date.now();
-  private readonly base: number;
+  /** Emulated time at `anchorWall` (or the frozen time while paused). */
+  private anchorEmu: number;
+  private anchorWall: number;
+  private stopped: boolean;
 
   constructor(
     readonly scale: number = 1,
-    resumeFrom = 0,
+    resume: Partial<ClockState> = {},
+    private readonly wall: () => number = Date.now,
   ) {
-    this.base = Math.max(Date.now(), resumeFrom);
+    this.anchorWall = wall();
+    this.stopped = resume.paused === true;
+    // A running clock never starts behind the wall clock; a paused one resumes exactly where it stood.
+    this.anchorEmu = this.stopped && resume.now !== undefined ? resume.now : Math.max(this.anchorWall, resume.now ?? 0);
   }
 
   now(): number {
-    return this.base + (Date.now() - this.wallStart) * this.scale;
+    return this.stopped ? this.anchorEmu : this.anchorEmu + (this.wall() - this.anchorWall) * this.scale;
+  }
+
+  get paused(): boolean {
+    return this.stopped;
+  }
+
+  /** Stops emulated time where it is. */
+  pause(): void {
+    if (this.stopped) return;
+    this.anchorEmu = this.now();
+    this.stopped = true;
+  }
+
+  /** Lets emulated time run again from where it stood. */
+  resume(): void {
+    if (!this.stopped) return;
+    this.anchorWall = this.wall();
+    this.stopped = false;
+  }
+
+  /** Moves emulated time forward by `ms` (paused or running). */
+  advance(ms: number): void {
+    if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`the clock moves forward only; got ${ms} ms`);
+    this.anchorEmu += ms;
+  }
+
+  /** Puts the clock at a time (an imported state's), running or paused as given; it may go back. */
+  set(state: ClockState): void {
+    this.anchorEmu = state.now;
+    this.anchorWall = this.wall();
+    this.stopped = state.paused;
+  }
+
+  state(): ClockState {
+    return { now: this.now(), paused: this.stopped };
   }
 
   iso(at: number = this.now()): string {
@@ -36,34 +89,30 @@ export class Clock {
   }
 }
 
-/** One step of a timeline: after `afterMs` of emulated time, the state becomes `state`. */
-export interface Step {
-  readonly afterMs: number;
-  readonly state: string;
+/** `15m`, `2h30m`, `90s`, `1d`, `500ms` -> milliseconds; undefined when it is not a duration. */
+export function parseDuration(text: string): number | undefined {
+  const units: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+  const t = text.trim().toLowerCase();
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(t)) return undefined;
+  let total = 0;
+  for (const m of t.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) total += Number(m[1]) * (units[m[2] ?? ''] ?? 0);
+  return Math.round(total);
 }
 
-export interface Timeline {
-  readonly startedAt: number;
-  readonly steps: readonly Step[];
-}
-
-/** The state a timeline has reached, and whether it has finished. */
-export function stateAt(tl: Timeline, now: number): { state: string; index: number; done: boolean } {
-  let index = 0;
-  for (let i = 0; i < tl.steps.length; i++) {
-    const step = tl.steps[i];
-    if (step && now - tl.startedAt >= step.afterMs) index = i;
+/** A duration for people: `1d 2h 3m 4s` (whole seconds; `0s` for less). */
+export function formatDuration(ms: number): string {
+  const parts: string[] = [];
+  let s = Math.floor(Math.abs(ms) / 1000);
+  for (const [unit, size] of [
+    ['d', 86_400],
+    ['h', 3_600],
+    ['m', 60],
+  ] as const) {
+    if (s >= size) {
+      parts.push(`${Math.floor(s / size)}${unit}`);
+      s %= size;
+    }
   }
-  return { state: tl.steps[index]?.state ?? '', index, done: index === tl.steps.length - 1 };
-}
-
-/** Builds a timeline from [state, minutes] pairs: each state lasts its minutes. */
-export function timeline(startedAt: number, phases: ReadonlyArray<readonly [string, number]>): Timeline {
-  let t = 0;
-  const steps: Step[] = [];
-  for (const [state, minutes] of phases) {
-    steps.push({ afterMs: t, state });
-    t += minutes * 60_000;
-  }
-  return { startedAt, steps };
+  if (s > 0 || parts.length === 0) parts.push(`${s}s`);
+  return `${ms < 0 ? '-' : ''}${parts.join(' ')}`;
 }

@@ -7,19 +7,42 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic, type Env } from '../core/config.js';
 import { CdpError } from '../core/errors.js';
 import { bootstrap, type BootstrapResult } from './bootstrap.js';
+import { parseSeed, SeedError, type SeedFile } from './seed.js';
 import { Emulator, type FaultSettings } from './server.js';
+import { StateError } from './state.js';
 
 export interface StartOptions {
   readonly dataDir: string;
   readonly port: number;
   readonly timeScale: number;
   readonly faults?: FaultSettings;
+  /** A seed file (seed.ts) to apply once the account exists. */
+  readonly seed?: string;
   readonly log?: (line: string) => void;
+}
+
+/** Exit code of an emulator process that refused to start over bad input (a seed file, a data directory it cannot read). */
+export const EXIT_REFUSED = 2;
+
+/** Reads and parses a seed file; a bad one is a usage error naming the file and line. */
+export function readSeed(path: string): SeedFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${(err as Error).message}` });
+  }
+  try {
+    return parseSeed(text, path);
+  } catch (err) {
+    if (err instanceof SeedError) throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
+    throw err;
+  }
 }
 
 export interface PidFile {
@@ -59,6 +82,8 @@ export interface Health {
   readonly region: string;
   readonly dataDir: string;
   readonly timeScale: number;
+  /** The emulated time and whether the clock is paused (see emulator clock). */
+  readonly clock?: { readonly now: string; readonly paused: boolean };
   readonly stats: { requests: number; faults: number; errors: number };
 }
 
@@ -105,7 +130,27 @@ export async function startInProcess(
       message: `an emulator for ${opts.dataDir} is already running on port ${already.pid.port} (pid ${already.pid.pid})`,
     });
   }
-  const emu = new Emulator({ dataDir: opts.dataDir, port: opts.port, timeScale: opts.timeScale, faults: opts.faults, log: opts.log });
+  const seed = opts.seed ? readSeed(opts.seed) : undefined;
+  const startedAt = new Date().toISOString();
+  let emu: Emulator;
+  const pidFile = (accountId: string): PidFile => ({ pid: process.pid, port: emu.port, adminToken: emu.adminToken, accountId, startedAt });
+  try {
+    emu = new Emulator({
+      dataDir: opts.dataDir,
+      port: opts.port,
+      timeScale: opts.timeScale,
+      faults: opts.faults,
+      log: opts.log,
+      // After an import the account may be another one: the profile and the pid file follow.
+      onStateReplaced: async () => {
+        const b = await bootstrap(emu, env);
+        writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pidFile(b.accountId)));
+      },
+    });
+  } catch (err) {
+    if (err instanceof StateError) throw new CdpError({ kind: 'usage', code: 'STATE_FORMAT', message: err.message });
+    throw err;
+  }
   try {
     await emu.start();
   } catch (err) {
@@ -120,14 +165,18 @@ export async function startInProcess(
     throw err;
   }
   const boot = await bootstrap(emu, env);
-  const pid: PidFile = {
-    pid: process.pid,
-    port: emu.port,
-    adminToken: emu.adminToken,
-    accountId: boot.accountId,
-    startedAt: new Date().toISOString(),
-  };
-  writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pid));
+  if (seed) {
+    try {
+      const applied = emu.applySeed(seed);
+      opts.log?.(applied ? `seed ${seed.name} applied (${seed.steps.length} operations)` : `seed ${seed.name} was applied before; skipped`);
+    } catch (err) {
+      await emu.stop();
+      if (err instanceof SeedError)
+        throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `${err.message}; nothing of the seed file was applied` });
+      throw err;
+    }
+  }
+  writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pidFile(boot.accountId)));
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
@@ -152,7 +201,10 @@ export async function startDetached(
   const { mkdirSync } = await import('node:fs');
   mkdirSync(opts.dataDir, { recursive: true });
   const out = openSync(logFile, 'a');
+  // A bad seed file is refused here, before anything starts.
+  if (opts.seed) readSeed(opts.seed);
   const args = [main, '--data-dir', opts.dataDir, '--port', String(opts.port), '--time-scale', String(opts.timeScale)];
+  if (opts.seed) args.push('--seed', resolve(opts.seed));
   if (opts.faults && opts.faults.rate > 0)
     args.push('--fault-rate', String(opts.faults.rate), '--fault-kinds', opts.faults.kinds.join(','));
   if (opts.faults && opts.faults.latencyMs > 0) args.push('--fault-latency', String(opts.faults.latencyMs));
@@ -168,7 +220,11 @@ export async function startDetached(
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (exited !== null) {
-      const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n').slice(-3).join(' | ') : '';
+      const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
+      const refusal = lines.filter((l) => l.startsWith('emulator refused: ')).pop();
+      if (exited === EXIT_REFUSED && refusal)
+        throw new CdpError({ kind: 'usage', code: 'EMULATOR_REFUSED', message: refusal.slice('emulator refused: '.length) });
+      const tail = lines.slice(-3).join(' | ');
       throw new CdpError({
         kind: 'service',
         code: 'EMULATOR_FAILED',
@@ -203,6 +259,63 @@ export async function resetEmulator(dataDir: string): Promise<void> {
   if (await running(dataDir)) {
     throw new CdpError({ kind: 'usage', code: 'RUNNING', message: 'the emulator is running; stop it first (cdpctl emulator stop)' });
   }
-  for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'emulator.json']) rmSync(join(dataDir, f), { force: true });
+  for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'emulator.json', 'requests.log', 'requests.1.log'])
+    rmSync(join(dataDir, f), { force: true });
   rmSync(join(dataDir, 'uploads'), { recursive: true, force: true });
+}
+
+/** The emulator running for a data directory, or NOT_RUNNING naming what to do. */
+export async function requireRunning(dataDir: string, what: string): Promise<{ pid: PidFile; health: Health }> {
+  const found = await running(dataDir);
+  if (!found)
+    throw new CdpError({
+      kind: 'service',
+      code: 'NOT_RUNNING',
+      message: `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)`,
+    });
+  return found;
+}
+
+/** A request to a running emulator's admin API, with the token from its pid file. */
+export async function adminRequest(pid: PidFile, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const http = await import('node:http');
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port: pid.port,
+        method,
+        path,
+        headers: {
+          host: `localhost:${pid.port}`,
+          'x-emulator-admin': pid.adminToken,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          let out: Record<string, unknown>;
+          try {
+            out = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          } catch {
+            return reject(
+              new CdpError({ kind: 'service', code: 'EMULATOR_ANSWER', message: `the emulator answered ${path} with no JSON` }),
+            );
+          }
+          if (res.statusCode === 200) return resolve(out);
+          const kind = res.statusCode === 400 ? 'usage' : 'service';
+          reject(
+            new CdpError({ kind, code: String(out.code ?? 'EMULATOR_ERROR'), message: String(out.message ?? `status ${res.statusCode}`) }),
+          );
+        });
+      },
+    );
+    req.on('error', (err) =>
+      reject(new CdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `the emulator did not answer: ${err.message}` })),
+    );
+    req.end(payload);
+  });
 }

@@ -9,14 +9,27 @@ import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
-import { validateRequest } from '../core/validate.js';
-import { loadAllServices, type Operation } from '../model/index.js';
+import { suggest, validateRequest } from '../core/validate.js';
+import { loadAllServices, type Operation, type Service } from '../model/index.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
-import { Clock } from './clock.js';
+import { Clock, type ClockState } from './clock.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
+import { pagingOf, type Paging } from './paging.js';
+import { RequestLog } from './request-log.js';
+import { appliedKey, SeedError, type SeedFile } from './seed.js';
 import { SERVICE_MODULES } from './services/index.js';
+import {
+  checkStateFormat,
+  exportState,
+  importState,
+  loadClock,
+  parseStateFile,
+  saveClock,
+  saveClockTime,
+  type StateFile,
+} from './state.js';
 import { Store } from './store.js';
-import type { Caller, Doc, EmulatorInfo, Handler, RequestContext } from './types.js';
+import type { Caller, Doc, EmulatorInfo, Handler, OperationRef, RequestContext } from './types.js';
 import type { ConsoleSite } from './console/index.js';
 
 export interface FaultSettings {
@@ -44,10 +57,16 @@ export interface EmulatorOptions {
   readonly log?: (line: string) => void;
   /** How long a console sign-in page or device code stays usable (console/; default 10 minutes). */
   readonly consoleTtlMs?: number;
+  /** Keep the request log (request-log.ts) in the data directory; default true. */
+  readonly requestLog?: boolean;
+  /** Runs after an import replaced the state of the running emulator (the profile and pid file follow it). */
+  readonly onStateReplaced?: () => Promise<void>;
 }
 
 interface Route {
   readonly op: Operation;
+  /** What handlers see of the operation (its paging). */
+  readonly ref: OperationRef;
   readonly handler?: Handler;
   readonly upload: boolean;
   /** For a workload path: the workload name its Bearer tokens must carry (DF). */
@@ -72,9 +91,13 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 export class Emulator {
   readonly store: Store;
-  clock: Clock;
+  readonly clock: Clock;
   readonly adminToken = randomBytes(24).toString('hex');
   private readonly routes = new Map<string, Route>();
+  /** Routes by `<service> <operation>` (wire names), for seeds. */
+  private readonly byName = new Map<string, Route>();
+  private services: Service[] = [];
+  private readonly requestLog?: RequestLog;
   private servers: Server[] = [];
   private portNumber = 0;
   private accountId = '';
@@ -93,7 +116,14 @@ export class Emulator {
 
   constructor(private readonly opts: EmulatorOptions) {
     this.store = new Store(join(opts.dataDir, 'state.db'));
-    this.clock = new Clock(opts.timeScale ?? 1, Number(this.store.meta('clock') ?? 0));
+    try {
+      checkStateFormat(this.store, opts.dataDir);
+    } catch (err) {
+      this.store.close();
+      throw err;
+    }
+    this.clock = new Clock(opts.timeScale ?? 1, loadClock(this.store));
+    if (opts.requestLog !== false) this.requestLog = new RequestLog(opts.dataDir);
     this.region = opts.region ?? 'us-west-1';
     this.faults = opts.faults ?? { rate: 0, latencyMs: 0, kinds: [] };
   }
@@ -112,13 +142,16 @@ export class Emulator {
 
   /** Loads the model and service modules and opens the loopback listeners. */
   async start(): Promise<void> {
-    for (const svc of await loadAllServices()) {
+    this.services = await loadAllServices();
+    for (const svc of this.services) {
       const loader = SERVICE_MODULES[svc.name];
       const mod = loader ? (await loader()).default : undefined;
       for (const op of svc.operations()) {
         const workload = svc.def.endpoint === 'workload' ? (mod?.workloadName ?? svc.name) : undefined;
-        const route: Route = { op, handler: mod?.handlers[op.name], upload: false, workload };
+        const ref: OperationRef = { service: svc.name, name: op.name, paging: pagingOf(op) };
+        const route: Route = { op, ref, handler: mod?.handlers[op.name], upload: false, workload };
         this.routes.set(op.path, route);
+        this.byName.set(`${svc.name} ${op.name}`, route);
         if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });
       }
     }
@@ -170,7 +203,8 @@ export class Emulator {
       ),
     );
     this.servers = [];
-    this.store.setMeta('clock', String(this.clock.now()));
+    await this.requestLog?.close();
+    saveClock(this.store, this.clock.state());
     this.store.close();
   }
 
@@ -178,27 +212,32 @@ export class Emulator {
     this.faults = f;
   }
 
+  /** The request id of an API answer (given with its headers: a setHeader before writeHead makes node take its slow path). */
+  private readonly requestIds = new WeakMap<ServerResponse, string>();
+
   private send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(body);
-    // Every answer carries a fresh request id, as the control plane's do (clients show it with errors).
+    // Every answer carries a request id, as the control plane's do (clients show it with errors); an API answer's is in the request log.
     res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),
-      'x-cdp-request-id': randomUUID(),
+      'x-cdp-request-id': this.requestIds.get(res) ?? randomUUID(),
       ...headers,
     });
     res.end(text);
   }
 
-  private fail(res: ServerResponse, err: unknown, route?: Route): void {
+  /** Answers with the error; returns its code. */
+  private fail(res: ServerResponse, err: unknown, route?: Route): string {
     if (err instanceof ApiError) {
       this.send(res, err.status, { code: err.code, message: err.message }, err.headers);
-      return;
+      return err.code;
     }
     this.stats.errors++;
     this.opts.log?.(`internal error in ${route?.op.name ?? 'request'}: ${(err as Error).stack ?? String(err)}`);
     this.send(res, 500, { code: 'INTERNAL_ERROR', message: 'the emulator failed to handle this request' });
+    return 'INTERNAL_ERROR';
   }
 
   private delivery(path: string, body: Buffer): Delivery {
@@ -215,6 +254,11 @@ export class Emulator {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let route: Route | undefined;
     let delivery: Delivery | undefined;
+    let caller: Caller | undefined;
+    let api = false;
+    let code: string | undefined;
+    const arrived = performance.now();
+    const requestId = randomUUID();
     try {
       // DNS-rebinding guard: only loopback names may address this server.
       const host = (req.headers.host ?? '').toLowerCase().replace(/:\d+$/, '');
@@ -222,6 +266,8 @@ export class Emulator {
       const url = { pathname: pathOf(req.url ?? '/') };
       if (url.pathname.startsWith('/_emulator/')) return await this.admin(req, res, url.pathname);
       if (url.pathname.startsWith('/consoleauth/')) return await this.consolePages(req, res);
+      api = true;
+      this.requestIds.set(res, requestId);
       route = this.routes.get(url.pathname);
       if (!route) throw notFound(`no operation at ${url.pathname.slice(0, 200)}`);
       if (req.method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method ?? ''} is not allowed; operations are POST`);
@@ -252,7 +298,7 @@ export class Emulator {
         });
       }
       const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-      const caller = route.workload
+      caller = route.workload
         ? authenticateBearer(this.store, this.accountId, req.headers, route.workload)
         : authenticateSigned(this.store, this.accountId, 'POST', url.pathname, req.headers);
       if (route.upload) return await this.upload(req, res, route, caller);
@@ -262,10 +308,28 @@ export class Emulator {
       if (delivery) delivery.processed++;
       this.send(res, 200, this.dispatch(route, request, caller));
     } catch (err) {
-      this.fail(res, err, route);
+      code = this.fail(res, err, route);
       // An unread body would otherwise be taken as the next request on a kept-alive socket.
       if (!req.complete) req.resume();
+    } finally {
+      if (api && this.requestLog) this.logRequest({ requestId, arrived, route, caller, res, code });
     }
+  }
+
+  /** One line of the request log: who asked for what and how it ended; never a body. */
+  private logRequest(r: { requestId: string; arrived: number; route?: Route; caller?: Caller; res: ServerResponse; code?: string }): void {
+    const { requestId, arrived, route, caller, res } = r;
+    const status = res.headersSent ? res.statusCode : 0;
+    this.requestLog?.write({
+      time: new Date(performance.timeOrigin + arrived).toISOString(),
+      requestId,
+      service: route?.ref.service ?? '-',
+      operation: route?.ref.name ?? '-',
+      caller: caller?.actorCrn ?? '-',
+      status,
+      ...(status === 0 ? { code: 'CONNECTION_DROPPED' } : r.code ? { code: r.code } : {}),
+      durationMs: Math.round((performance.now() - arrived) * 100) / 100,
+    });
   }
 
   /** Validates and runs one request; the store transaction makes it all-or-nothing. */
@@ -276,15 +340,109 @@ export class Emulator {
     checkWorkloadScope(caller, request);
     if (!route.handler) throw new ApiError(501, 'NOT_IMPLEMENTED', `the emulator does not implement ${op.service.name} ${op.name}`);
     const handler = route.handler;
-    const ctx: RequestContext = { store: this.store, clock: this.clock.frozen(), caller, info: this.info, upload };
+    const ctx: RequestContext = { store: this.store, clock: this.clock.frozen(), caller, info: this.info, upload, op: route.ref };
     return this.store.transaction(
       () => {
         const out = handler(request as Doc, ctx);
-        if (op.mutating) this.store.setMeta('clock', String(this.clock.now()));
+        if (op.mutating) saveClockTime(this.store, ctx.clock.now());
         return out;
       },
       { readOnly: !op.mutating },
     );
+  }
+
+  /** The route of `<service> <operation>`: wire names, a CLI topic, or a cdp-style kebab operation name. */
+  private routeOf(service: string, operation: string): Route {
+    const svc = this.services.find((s) => s.name === service || s.topic === service);
+    if (!svc) {
+      const names = this.services.map((s) => s.name);
+      throw new SeedError(`unknown service "${service}"${suggest(service, names) ?? ''}; services: ${names.join(', ')}`);
+    }
+    const op = svc.findByName(operation);
+    if (!op) throw new SeedError(`${svc.name} has no operation "${operation}"${suggest(operation, svc.operationNames()) ?? ''}`);
+    const route = this.byName.get(`${svc.name} ${op.name}`);
+    if (!route) throw new SeedError(`${svc.name} ${op.name} is not served here`);
+    if (op.cli.upload) throw new SeedError(`${svc.name} ${op.name} takes a file upload, which a seed cannot give`);
+    return route;
+  }
+
+  /**
+   * Runs one operation in this process as the account admin, checked like
+   * any request (seeds, tests). Service and operation as routeOf takes them.
+   */
+  call(service: string, operation: string, request: unknown): Doc {
+    const adminCrn = this.store.meta('adminCrn');
+    if (!adminCrn) throw new Error('the emulator has no account yet (bootstrap first)');
+    return this.dispatch(this.routeOf(service, operation), request, { accountId: this.accountId, actorCrn: adminCrn, kind: 'user' });
+  }
+
+  /** The paged operations this emulator serves with a handler. */
+  pagedOperations(): Array<{ service: string; operation: string; paging: Paging }> {
+    return [...this.byName.values()]
+      .filter((r) => r.handler && r.ref.paging)
+      .map((r) => ({ service: r.ref.service, operation: r.ref.name, paging: r.ref.paging as Paging }));
+  }
+
+  /**
+   * Applies a seed file as the account admin: every item checked and run
+   * like a request, all in one transaction, so an error in any item (named
+   * with its line) leaves nothing of the file behind. A file already applied
+   * to this state is skipped; returns whether it was applied now.
+   */
+  applySeed(file: SeedFile): boolean {
+    if (this.store.meta(appliedKey(file))) return false;
+    this.store.transaction(() => {
+      for (const step of file.steps) {
+        const where = `${file.name} line ${step.line}: ${step.service} ${step.operation}`;
+        try {
+          this.call(step.service, step.operation, step.request);
+        } catch (err) {
+          if (err instanceof ApiError) throw new SeedError(`${where}: ${err.code}: ${err.message}`);
+          if (err instanceof SeedError) throw new SeedError(`${file.name} line ${step.line}: ${err.message}`);
+          throw err;
+        }
+      }
+      this.store.setMeta(appliedKey(file), new Date().toISOString());
+      saveClockTime(this.store, this.clock.now());
+    });
+    return true;
+  }
+
+  /** The whole state, as `cdpctl emulator export` writes it. */
+  exportState(): StateFile {
+    return this.store.transaction(() => exportState(this.store, this.opts.dataDir, this.clock.state()), { readOnly: true });
+  }
+
+  /** Replaces the whole state with an export's (all or nothing), the clock included. */
+  async importState(file: StateFile): Promise<void> {
+    const clock = importState(this.store, this.opts.dataDir, file);
+    this.clock.set(clock);
+    this.setAccount(this.store.meta('accountId') ?? '');
+    await this.opts.onStateReplaced?.();
+  }
+
+  /** Drives the clock: pause, resume, advance (in that order); the new state is stored at once. */
+  driveClock(change: { pause?: boolean; resume?: boolean; advanceMs?: number }): ClockState {
+    if (change.pause && change.resume) throw invalid('pause and resume cannot be asked for together');
+    if (change.advanceMs !== undefined && !(Number.isFinite(change.advanceMs) && change.advanceMs >= 0))
+      throw invalid('advance takes a duration of 0 or more; the clock never runs backwards');
+    if (change.pause) this.clock.pause();
+    if (change.resume) this.clock.resume();
+    if (change.advanceMs) this.clock.advance(change.advanceMs);
+    const state = this.clock.state();
+    this.store.transaction(() => saveClock(this.store, state));
+    return state;
+  }
+
+  private clockView(): Doc {
+    const { now, paused } = this.clock.state();
+    return {
+      now: new Date(now).toISOString(),
+      nowMs: Math.round(now),
+      paused,
+      timeScale: this.clock.scale,
+      aheadMs: Math.round(now - Date.now()),
+    };
   }
 
   private async upload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
@@ -342,6 +500,7 @@ export class Emulator {
         region: this.region,
         dataDir: this.opts.dataDir,
         timeScale: this.clock.scale,
+        clock: this.clockView(),
         stats: this.stats,
       });
       return;
@@ -352,18 +511,53 @@ export class Emulator {
       token.length === this.adminToken.length &&
       timingSafeEqual(Buffer.from(token), Buffer.from(this.adminToken));
     if (!ok) throw new ApiError(403, 'PERMISSION_DENIED', 'admin requests need the token from the pid file');
-    if (path === '/_emulator/deliveries' && req.method === 'GET') {
-      this.send(res, 200, { deliveries: [...this.deliveries.values()] });
-      return;
+    const route = `${req.method ?? ''} ${path}`;
+    switch (route) {
+      case 'GET /_emulator/deliveries':
+        return this.send(res, 200, { deliveries: [...this.deliveries.values()] });
+      case 'POST /_emulator/faults': {
+        const body = adminJson(await readBody(req, 4096)) as Partial<FaultSettings>;
+        this.setFaults({ rate: Number(body.rate ?? 0), latencyMs: Number(body.latencyMs ?? 0), kinds: body.kinds ?? ['503', '429'] });
+        return this.send(res, 200, { faults: this.faults });
+      }
+      case 'GET /_emulator/clock':
+        return this.send(res, 200, this.clockView());
+      case 'POST /_emulator/clock': {
+        const body = adminJson(await readBody(req, 4096));
+        const advance = body.advanceMs;
+        if (advance !== undefined && typeof advance !== 'number') throw invalid('advanceMs must be a number of milliseconds');
+        this.driveClock({ pause: body.pause === true, resume: body.resume === true, advanceMs: advance });
+        return this.send(res, 200, this.clockView());
+      }
+      case 'GET /_emulator/state':
+        return this.send(res, 200, this.exportState());
+      case 'POST /_emulator/state': {
+        let file: StateFile;
+        try {
+          file = parseStateFile((await readBody(req, 1024 * 1024 * 1024)).toString('utf8'), 'the state');
+        } catch (err) {
+          if (err instanceof ApiError) throw err;
+          throw invalid((err as Error).message);
+        }
+        await this.importState(file);
+        return this.send(res, 200, { imported: file.documents.length, accountId: this.accountId, clock: this.clockView() });
+      }
+      default:
+        throw notFound(`no admin operation at ${path}`);
     }
-    if (path === '/_emulator/faults' && req.method === 'POST') {
-      const body = JSON.parse((await readBody(req, 4096)).toString('utf8') || '{}') as Partial<FaultSettings>;
-      this.setFaults({ rate: Number(body.rate ?? 0), latencyMs: Number(body.latencyMs ?? 0), kinds: body.kinds ?? ['503', '429'] });
-      this.send(res, 200, { faults: this.faults });
-      return;
-    }
-    throw notFound(`no admin operation at ${path}`);
   }
+}
+
+/** An admin request's JSON object body. */
+function adminJson(body: Buffer): Doc {
+  let v: unknown;
+  try {
+    v = JSON.parse(body.toString('utf8') || '{}');
+  } catch {
+    throw invalid('the request body is not valid JSON');
+  }
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('the request body must be a JSON object');
+  return v as Doc;
 }
 
 /** A workload token works only for the environment it was issued for. */

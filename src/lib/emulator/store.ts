@@ -20,6 +20,19 @@ interface Row {
   body: string;
 }
 
+/** One stored document as export and import carry it. */
+export interface RawDoc {
+  readonly kind: string;
+  readonly id: string;
+  readonly account: string;
+  /** The lower-cased lookup name, or null. */
+  readonly name: string | null;
+  readonly crn: string | null;
+  readonly parent: string | null;
+  /** The document as JSON text. */
+  readonly body: string;
+}
+
 export interface PutOptions {
   /** Name for case-insensitive lookups (unique per kind and account when given). */
   readonly name?: string;
@@ -156,6 +169,37 @@ export class Store {
 
   setMeta(key: string, value: string): void {
     this.stmts.setMeta.run(key, value);
+  }
+
+  /** Every document in creation order, and every meta entry (export). */
+  dump(): { docs: RawDoc[]; meta: Record<string, string> } {
+    const docs = this.db.prepare('SELECT kind, id, account, name_lc AS name, crn, parent, body FROM docs ORDER BY seq').all() as RawDoc[];
+    const meta = Object.fromEntries(
+      (this.db.prepare('SELECT key, value FROM meta ORDER BY key').all() as Array<{ key: string; value: string }>).map((r) => [
+        r.key,
+        r.value,
+      ]),
+    );
+    return { docs, meta };
+  }
+
+  /** Replaces all state with what a dump holds, in one transaction: all of it or nothing (import). */
+  restore(state: { docs: readonly RawDoc[]; meta: Readonly<Record<string, string>> }): void {
+    const insert = this.db.prepare('INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.transaction(() => {
+      this.reset();
+      for (const d of state.docs) insert.run(d.kind, d.id, d.account, d.name, d.crn, d.parent, d.body);
+      for (const [k, v] of Object.entries(state.meta)) this.setMeta(k, v);
+    });
+  }
+
+  /** How many documents there are of these kinds (any account). */
+  countKinds(kinds: readonly string[]): number {
+    if (kinds.length === 0) return 0;
+    const row = this.db.prepare(`SELECT count(*) AS n FROM docs WHERE kind IN (${kinds.map(() => '?').join(',')})`).get(...kinds) as {
+      n: number;
+    };
+    return row.n;
   }
 
   /** Drops all state (emulator reset). */

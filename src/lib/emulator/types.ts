@@ -5,6 +5,7 @@
  * response document, synchronously, inside the request's transaction.
  */
 import type { Clock } from './clock.js';
+import type { Paging } from './paging.js';
 import type { Store } from './store.js';
 
 export type Doc = Record<string, unknown>;
@@ -27,13 +28,28 @@ export interface EmulatorInfo {
   readonly baseUrl: string;
 }
 
-export interface RequestContext {
+/** What a backend works with: the state, the clock, who calls, where. */
+export interface BackendContext {
   readonly store: Store;
   readonly clock: Clock;
   readonly caller: Caller;
   readonly info: EmulatorInfo;
   /** The raw body of an upload (octet-stream operations), already on disk. */
   readonly upload?: { readonly path: string; readonly size: number; readonly headers: Readonly<Record<string, string>> };
+}
+
+/** The operation a request is for, as the model describes it. */
+export interface OperationRef {
+  /** Wire service name. */
+  readonly service: string;
+  /** Wire operation name. */
+  readonly name: string;
+  /** How it pages, for paged listings (paging.ts). */
+  readonly paging?: Paging;
+}
+
+export interface RequestContext extends BackendContext {
+  readonly op: OperationRef;
 }
 
 export type Handler = (request: Doc, ctx: RequestContext) => Doc;

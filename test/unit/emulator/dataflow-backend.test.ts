@@ -16,10 +16,12 @@ import { Store } from '../../../src/lib/emulator/store.js';
 import { handlers } from '../../../src/lib/emulator/services/dfworkload/handlers.js';
 import { operations } from '../../../src/lib/model/services/dataflow/wire.js';
 import type { Caller, Doc, RequestContext } from '../../../src/lib/emulator/types.js';
+import { operationRefs } from '../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const ENV = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
+const opRef = await operationRefs('dfworkload');
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 const MIN = 60_000;
 
@@ -30,7 +32,7 @@ const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), s
 function call(op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h({ environmentCrn: ENV, ...req }, { store, clock, caller, info, upload }));
+  return store.transaction(() => h({ environmentCrn: ENV, ...req }, { store, clock, caller, info, upload, op: opRef(op) }));
 }
 
 function fails(op: string, req: Doc): ApiError {

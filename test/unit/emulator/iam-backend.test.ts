@@ -15,10 +15,12 @@ import { KIND, type UserRecord, type WorkloadTokenRecord } from '../../../src/li
 import { operations } from '../../../src/lib/model/services/iam/wire.js';
 import { parseSshPublicKey } from '../../../src/lib/emulator/services/iam/ssh.js';
 import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
+import { operationRefs } from '../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const ADMIN_CRN = `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin-id`;
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
+const opRef = await operationRefs('iam');
 
 let store: Store;
 let clock: Clock;
@@ -27,7 +29,7 @@ const admin: Caller = { accountId: ACCOUNT, actorCrn: ADMIN_CRN, accessKeyId: 'a
 function call(op: string, req: Doc = {}, caller: Caller = admin): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info }));
+  return store.transaction(() => h(req, { store, clock, caller, info, op: opRef(op) }));
 }
 
 function fails(op: string, req: Doc = {}, caller: Caller = admin): ApiError {

@@ -12,9 +12,11 @@ import { validateRequest } from '../../../src/lib/core/validate.js';
 import { loadService } from '../../../src/lib/model/index.js';
 import { operations } from '../../../src/lib/model/services/privatelink/wire.js';
 import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
+import { operationRefs } from '../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
+const opRef = await operationRefs('cloudprivatelinks');
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 
 let store: Store;
@@ -24,7 +26,7 @@ const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), s
 function call(op: string, req: Doc): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info }));
+  return store.transaction(() => h(req, { store, clock, caller, info, op: opRef(op) }));
 }
 
 function fails(op: string, req: Doc): ApiError {

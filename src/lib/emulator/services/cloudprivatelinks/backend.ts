@@ -1,16 +1,15 @@
 /**
  * Private links in the emulator: state and rules, no HTTP. Each create,
- * update, delete or migrate starts "work" on a customer network: one
- * endpoint per control-plane component, IN_PROGRESS for a while and then
- * SUCCESS (endpoint id and DNS names set) or ERROR (error set). The outcome
- * is a timeline read lazily, so nothing runs in the background. A VPC or
- * VNet id starting with `fail-` makes the work end in ERROR.
+ * update, delete or migrate starts work on a customer network: one endpoint
+ * per control-plane component, IN_PROGRESS for a while and then SUCCESS
+ * (endpoint id and DNS names set) or ERROR. The work is a lifecycle on the
+ * emulator clock (WORK below), read lazily. A VPC or VNet id starting with
+ * `fail-` makes the work end in ERROR.
  */
-import { createHash } from 'node:crypto';
-import { stateAt, timeline, type Timeline } from '../../clock.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import type { Doc, RequestContext } from '../../types.js';
+import { Resources, type Activity, type Lifecycle } from '../../lifecycle.js';
+import type { BackendContext } from '../../types.js';
 
 export const KIND = {
   work: 'cloudprivatelinks.work',
@@ -18,22 +17,27 @@ export const KIND = {
   access: 'cloudprivatelinks.access',
 } as const;
 
-type Provider = 'AWS' | 'AZURE';
-type WorkKind = 'create' | 'update' | 'delete' | 'migrate';
-
-/** Minutes endpoint work stays IN_PROGRESS. */
-const WORK_MINUTES = 3;
+export type Provider = 'AWS' | 'AZURE';
+export type WorkKind = 'create' | 'update' | 'delete' | 'migrate';
 
 export const SERVICE_GROUP = 'CDP-CONTROL-PLANE';
 
+/** Endpoint work: three minutes IN_PROGRESS, then SUCCESS or ERROR. */
+const WORK: Lifecycle = Object.fromEntries(
+  (['create', 'update', 'delete', 'migrate'] as const).map((k) => [
+    k,
+    { phases: [['IN_PROGRESS', 3]], success: 'SUCCESS', failure: 'ERROR' },
+  ]),
+);
+
 /** The control-plane components a network gets an endpoint for. */
-const COMPONENTS: ReadonlyArray<{ component: string; host: (region: string) => string }> = [
-  { component: 'API', host: () => 'api.us-west-1.cdp.cloudera.com' },
-  { component: 'IAM', host: () => 'iamapi.us-west-1.altus.cloudera.com' },
-  { component: 'CONSOLE', host: () => 'console.us-west-1.cdp.cloudera.com' },
+export const COMPONENTS: ReadonlyArray<{ component: string; hostname: string }> = [
+  { component: 'API', hostname: 'api.us-west-1.cdp.cloudera.com' },
+  { component: 'IAM', hostname: 'iamapi.us-west-1.altus.cloudera.com' },
+  { component: 'CONSOLE', hostname: 'console.us-west-1.cdp.cloudera.com' },
 ];
 
-const REGIONS: Readonly<Record<Provider, readonly string[]>> = {
+export const REGIONS: Readonly<Record<Provider, readonly string[]>> = {
   AWS: [
     'us-east-1',
     'us-east-2',
@@ -62,7 +66,7 @@ const REGIONS: Readonly<Record<Provider, readonly string[]>> = {
   ],
 };
 
-interface WorkRecord {
+export interface WorkRecord {
   trackingId: string;
   accountId: string;
   kind: WorkKind;
@@ -70,12 +74,11 @@ interface WorkRecord {
   network: string;
   region: string;
   privateDns: boolean;
-  fail: boolean;
-  timeline: Timeline;
   createdAt: string;
+  activity: Activity;
 }
 
-interface NetworkRecord {
+export interface NetworkRecord {
   key: string;
   provider: Provider;
   network: string;
@@ -96,248 +99,195 @@ interface AccessRecord {
   authorizedAt: string;
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-const obj = (v: unknown): Doc => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Doc) : {});
-const hex = (seed: string, n: number): string => createHash('sha256').update(seed).digest('hex').slice(0, n);
+/** Where a network's endpoints stand: whether it has them, whether work runs, its status. */
+export interface NetworkState {
+  readonly has: boolean;
+  readonly busy: boolean;
+  readonly status: 'ENABLED' | 'DISABLED' | 'ERROR';
+}
 
-function checkRegion(provider: Provider, region: string | undefined): string {
+/** A new set of endpoints. */
+export interface EndpointSpec {
+  readonly provider: Provider;
+  readonly network: string;
+  readonly region?: string;
+  readonly subnetIds: readonly string[];
+  readonly resourceTags: NetworkRecord['resourceTags'];
+  readonly resourceGroup?: string;
+  readonly privateDns: boolean;
+}
+
+/** A change to existing endpoints. */
+export interface EndpointChange {
+  readonly provider: Provider;
+  readonly network: string;
+  readonly subnetIds?: { readonly ids: readonly string[]; readonly replace: boolean };
+  readonly resourceTags?: NetworkRecord['resourceTags'];
+  readonly resourceGroup?: string;
+}
+
+/** A cloud account allowed to reach the private-link services of a region. */
+export interface AccessTarget {
+  readonly provider: Provider;
+  readonly account: string;
+  readonly region: string;
+}
+
+export function checkRegion(provider: Provider, region: string | undefined): string {
   if (!region) throw invalid(provider === 'AWS' ? 'the AWS region is required' : 'the Azure location is required');
   if (!REGIONS[provider].includes(region))
     throw invalid(`private links are not offered in ${provider} region "${region}"; use one of ${REGIONS[provider].join(', ')}`);
   return region;
 }
 
-function checkServiceGroup(group: unknown): void {
-  if (group !== undefined && group !== SERVICE_GROUP) throw invalid(`serviceGroup must be ${SERVICE_GROUP}; got "${String(group)}"`);
+export function checkServiceGroup(group: string | undefined): void {
+  if (group !== undefined && group !== SERVICE_GROUP) throw invalid(`serviceGroup must be ${SERVICE_GROUP}; got "${group}"`);
 }
 
-const networkKey = (ctx: RequestContext, provider: Provider, network: string): string =>
-  `${ctx.caller.accountId}:${provider}:${network.toLowerCase()}`;
+export class PrivateLinkBackend {
+  private readonly work: Resources<WorkRecord>;
 
-function workOutcome(w: WorkRecord, now: number): { state: string; done: boolean } {
-  const { state, done } = stateAt(w.timeline, now);
-  return { state, done };
-}
+  constructor(private readonly ctx: BackendContext) {
+    this.work = new Resources<WorkRecord>(ctx, {
+      kind: KIND.work,
+      noun: 'private-link work',
+      lifecycle: WORK,
+      id: (w) => w.trackingId,
+      name: (w) => w.network,
+      keys: () => ({}),
+    });
+  }
 
-/** What a network looks like now: whether it has endpoints, whether work is running, its status. */
-function networkState(ctx: RequestContext, net: NetworkRecord): { has: boolean; busy: boolean; status: 'ENABLED' | 'DISABLED' | 'ERROR' } {
-  const w = ctx.store.get<WorkRecord>(KIND.work, net.lastTrackingId);
-  if (!w) return { has: net.hadEndpoints, busy: false, status: net.hadEndpoints ? 'ENABLED' : 'DISABLED' };
-  const { state, done } = workOutcome(w, ctx.clock.now());
-  if (!done) return { has: net.hadEndpoints, busy: true, status: net.hadEndpoints ? 'ENABLED' : 'DISABLED' };
-  const ok = state === 'SUCCESS';
-  const has = w.kind === 'create' ? ok || net.hadEndpoints : w.kind === 'delete' ? !ok && net.hadEndpoints : net.hadEndpoints;
-  return { has, busy: false, status: !ok ? 'ERROR' : has ? 'ENABLED' : 'DISABLED' };
-}
+  private key(provider: Provider, network: string): string {
+    return `${this.ctx.caller.accountId}:${provider}:${network.toLowerCase()}`;
+  }
 
-function startWork(
-  ctx: RequestContext,
-  kind: WorkKind,
-  provider: Provider,
-  network: string,
-  region: string,
-  privateDns: boolean,
-  net: NetworkRecord | undefined,
-  changes: Partial<NetworkRecord>,
-): Doc {
-  const trackingId = uuid();
-  const now = ctx.clock.now();
-  const fail = network.toLowerCase().startsWith('fail-');
-  const work: WorkRecord = {
-    trackingId,
-    accountId: ctx.caller.accountId,
-    kind,
-    provider,
-    network,
-    region,
-    privateDns,
-    fail,
-    timeline: timeline(now, [
-      ['IN_PROGRESS', WORK_MINUTES],
-      [fail ? 'ERROR' : 'SUCCESS', 0],
-    ]),
-    createdAt: ctx.clock.iso(now),
-  };
-  ctx.store.put(KIND.work, trackingId, work);
-  const key = networkKey(ctx, provider, network);
-  const had = net ? networkState(ctx, net).has : false;
-  const next: NetworkRecord = {
-    key,
-    provider,
-    network,
-    region,
-    subnetIds: [],
-    resourceTags: [],
-    privateDns,
-    ...net,
-    ...changes,
-    hadEndpoints: had,
-    lastTrackingId: trackingId,
-  };
-  ctx.store.put(KIND.network, key, next);
-  return { trackingId };
-}
+  /** Work by tracking id (of the caller's account), or NOT_FOUND. */
+  workOf(trackingId: string): WorkRecord {
+    const w = this.work.byId(trackingId);
+    if (!w || w.accountId !== this.ctx.caller.accountId) throw notFound(`no private-link work with tracking id "${trackingId}"`);
+    return w;
+  }
 
-function findNetwork(ctx: RequestContext, provider: Provider, network: string): NetworkRecord | undefined {
-  return ctx.store.get<NetworkRecord>(KIND.network, networkKey(ctx, provider, network));
-}
+  workProgress(w: WorkRecord): { state: string; done: boolean } {
+    return this.work.progress(w);
+  }
 
-/** The network a change applies to: it must have endpoints and no work running. */
-function existingNetwork(ctx: RequestContext, provider: Provider, network: string): NetworkRecord {
-  const net = findNetwork(ctx, provider, network);
-  const st = net ? networkState(ctx, net) : undefined;
-  if (!net || !st) throw notFound(`no private-link endpoints in ${provider} network "${network}"`);
-  if (st.busy) throw failedPrecondition(`work on the endpoints of "${network}" is still in progress (tracking id ${net.lastTrackingId})`);
-  if (!st.has) throw notFound(`no private-link endpoints in ${provider} network "${network}"`);
-  return net;
-}
+  /** What a network looks like now: whether it has endpoints, whether work is running, its status. */
+  networkState(net: NetworkRecord): NetworkState {
+    const w = this.work.byId(net.lastTrackingId);
+    const before = { has: net.hadEndpoints, status: net.hadEndpoints ? ('ENABLED' as const) : ('DISABLED' as const) };
+    if (!w) return { ...before, busy: false };
+    const p = this.work.progress(w);
+    if (!p.done) return { ...before, busy: true };
+    const has =
+      w.kind === 'create' ? p.succeeded || net.hadEndpoints : w.kind === 'delete' ? !p.succeeded && net.hadEndpoints : net.hadEndpoints;
+    return { has, busy: false, status: !p.succeeded ? 'ERROR' : has ? 'ENABLED' : 'DISABLED' };
+  }
 
-function accountOf(req: Doc, provider: Provider, awsField: string, azureField: string): { details: Doc; network: string } {
-  const details = obj(req[provider === 'AWS' ? awsField : azureField]);
-  const network = str(provider === 'AWS' ? details.vpcId : details.vNetId);
-  if (!network) throw invalid(provider === 'AWS' ? `${awsField}.vpcId is required` : `${azureField}.vNetId is required`);
-  return { details, network };
-}
+  network(provider: Provider, network: string): NetworkRecord | undefined {
+    return this.ctx.store.get<NetworkRecord>(KIND.network, this.key(provider, network));
+  }
 
-export function createEndpoint(req: Doc, ctx: RequestContext): Doc {
-  const provider = req.cloudServiceProvider as Provider;
-  checkServiceGroup(req.serviceGroup);
-  const { details, network } = accountOf(req, provider, 'awsAccountDetails', 'azureAccountDetails');
-  const region = checkRegion(provider, str(provider === 'AWS' ? details.region : details.location));
-  if (provider === 'AWS' && !(Array.isArray(details.subnetIds) && details.subnetIds.length > 0))
-    throw invalid('awsAccountDetails.subnetIds: give the private subnets for the endpoints');
-  if (provider === 'AZURE' && !str(details.subnetId)) throw invalid('azureAccountDetails.subnetId is required');
-  const net = findNetwork(ctx, provider, network);
-  if (net) {
-    const st = networkState(ctx, net);
+  /** The network a change applies to: it must have endpoints and no work running. */
+  private existing(provider: Provider, network: string): NetworkRecord {
+    const net = this.network(provider, network);
+    const st = net ? this.networkState(net) : undefined;
+    if (!net || !st) throw notFound(`no private-link endpoints in ${provider} network "${network}"`);
     if (st.busy) throw failedPrecondition(`work on the endpoints of "${network}" is still in progress (tracking id ${net.lastTrackingId})`);
-    if (st.has) throw alreadyExists(`${provider} network "${network}" already has private-link endpoints; update them instead`);
+    if (!st.has) throw notFound(`no private-link endpoints in ${provider} network "${network}"`);
+    return net;
   }
-  return startWork(ctx, 'create', provider, network, region, req.enablePrivateDns === true, net, {
-    subnetIds: provider === 'AWS' ? (details.subnetIds as string[]) : [details.subnetId as string],
-    resourceTags: (req.resourceTags as NetworkRecord['resourceTags'] | undefined) ?? [],
-    resourceGroup: str(details.resourceGroup),
-    privateDns: req.enablePrivateDns === true,
-  });
-}
 
-export function updateEndpoint(req: Doc, ctx: RequestContext): Doc {
-  const provider: Provider = (req.cloudServiceProvider as Provider | undefined) ?? (req.awsAccountInfo ? 'AWS' : 'AZURE');
-  const { network } = accountOf(req, provider, 'awsAccountInfo', 'azureAccountInfo');
-  if (provider === 'AWS' && req.resourceGroup !== undefined) throw invalid('resourceGroup applies to AZURE only');
-  const net = existingNetwork(ctx, provider, network);
-  const changes: Partial<NetworkRecord> = {};
-  if (Array.isArray(req.subnetIds)) {
-    const given = req.subnetIds as string[];
-    changes.subnetIds = req.updateOperation === 'REPLACE' ? [...new Set(given)] : [...new Set([...net.subnetIds, ...given])];
+  private startWork(kind: WorkKind, net: Omit<NetworkRecord, 'key' | 'hadEndpoints' | 'lastTrackingId'>, had: boolean): WorkRecord {
+    const w = this.work.create(
+      {
+        trackingId: uuid(),
+        accountId: this.ctx.caller.accountId,
+        kind,
+        provider: net.provider,
+        network: net.network,
+        region: net.region,
+        privateDns: net.privateDns,
+        createdAt: this.ctx.clock.iso(),
+      },
+      kind,
+    );
+    const key = this.key(net.provider, net.network);
+    this.ctx.store.put<NetworkRecord>(KIND.network, key, { ...net, key, hadEndpoints: had, lastTrackingId: w.trackingId });
+    return w;
   }
-  if (Array.isArray(req.resourceTags)) changes.resourceTags = req.resourceTags as NetworkRecord['resourceTags'];
-  if (typeof req.resourceGroup === 'string') changes.resourceGroup = req.resourceGroup;
-  return startWork(ctx, 'update', provider, net.network, net.region, net.privateDns, net, changes);
-}
 
-export function deleteEndpoint(req: Doc, ctx: RequestContext): Doc {
-  const provider = req.cloudServiceProvider as Provider;
-  const { network } = accountOf(req, provider, 'awsAccountInfo', 'azureAccountInfo');
-  const net = existingNetwork(ctx, provider, network);
-  return startWork(ctx, 'delete', provider, net.network, net.region, net.privateDns, net, {});
-}
-
-export function migrateEndpoints(req: Doc, ctx: RequestContext): Doc {
-  const { network } = accountOf(req, 'AWS', 'awsAccountInfo', 'azureAccountInfo');
-  const net = existingNetwork(ctx, 'AWS', network);
-  const region = str(obj(req.awsAccountInfo).region);
-  if (region && region !== net.region) throw invalid(`the endpoints of "${network}" are in ${net.region}, not ${region}`);
-  return startWork(ctx, 'migrate', 'AWS', net.network, net.region, net.privateDns, net, {});
-}
-
-export function endpointStatuses(req: Doc, ctx: RequestContext): Doc {
-  const id = String(req.trackingId);
-  const w = ctx.store.get<WorkRecord>(KIND.work, id);
-  if (!w || w.accountId !== ctx.caller.accountId) throw notFound(`no private-link work with tracking id "${id}"`);
-  const { state, done } = workOutcome(w, ctx.clock.now());
-  const privatelinkEndpoints = COMPONENTS.map(({ component, host }) => {
-    const item: Doc = { serviceComponent: component, status: state, creationTimestamp: w.createdAt };
-    if (done && state === 'SUCCESS') {
-      const svc = hex(`${w.network}/${component}`, 17);
-      item.endpointId = w.provider === 'AWS' ? `vpce-${svc}` : `pe-${component.toLowerCase()}-${hex(w.network, 8)}`;
-      // The seed: endpointId and dnsNames populated on success, for every kind of work (a delete names what it removed).
-      const hostname = host(w.region);
-      item.dnsNames =
-        w.provider === 'AWS'
-          ? [
-              `${item.endpointId as string}.vpce-svc-${hex(component, 17)}.${w.region}.vpce.amazonaws.com`,
-              ...(w.privateDns ? [hostname] : []),
-            ]
-          : [`${hostname.split('.')[0] ?? 'api'}.privatelink.cdp.cloudera.com`, ...(w.privateDns ? [hostname] : [])];
+  createEndpoints(spec: EndpointSpec): WorkRecord {
+    const region = checkRegion(spec.provider, spec.region);
+    if (spec.provider === 'AWS' && spec.subnetIds.length === 0)
+      throw invalid('awsAccountDetails.subnetIds: give the private subnets for the endpoints');
+    if (spec.provider === 'AZURE' && spec.subnetIds.length === 0) throw invalid('azureAccountDetails.subnetId is required');
+    const net = this.network(spec.provider, spec.network);
+    if (net) {
+      const st = this.networkState(net);
+      if (st.busy)
+        throw failedPrecondition(`work on the endpoints of "${spec.network}" is still in progress (tracking id ${net.lastTrackingId})`);
+      if (st.has) throw alreadyExists(`${spec.provider} network "${spec.network}" already has private-link endpoints; update them instead`);
     }
-    if (done && state === 'ERROR') {
-      item.error = `could not ${w.kind} the ${component} endpoint in ${w.provider === 'AWS' ? 'VPC' : 'VNet'} ${w.network}: the network refused the endpoint`;
-    }
-    return item;
-  });
-  return { privatelinkEndpoints };
-}
+    return this.startWork(
+      'create',
+      {
+        provider: spec.provider,
+        network: spec.network,
+        region,
+        subnetIds: [...spec.subnetIds],
+        resourceTags: spec.resourceTags,
+        resourceGroup: spec.resourceGroup,
+        privateDns: spec.privateDns,
+      },
+      false,
+    );
+  }
 
-export function privateLinkStatus(req: Doc, ctx: RequestContext): Doc {
-  const provider: Provider = (req.cloudServiceProvider as Provider | undefined) ?? (str(req.vpcId) ? 'AWS' : 'AZURE');
-  const network = str(provider === 'AWS' ? req.vpcId : req.vNetId) ?? '';
-  const net = findNetwork(ctx, provider, network);
-  return { status: net ? networkState(ctx, net).status : 'DISABLED' };
-}
+  updateEndpoints(change: EndpointChange): WorkRecord {
+    if (change.provider === 'AWS' && change.resourceGroup !== undefined) throw invalid('resourceGroup applies to AZURE only');
+    const net = this.existing(change.provider, change.network);
+    const next = { ...net };
+    if (change.subnetIds)
+      next.subnetIds = change.subnetIds.replace
+        ? [...new Set(change.subnetIds.ids)]
+        : [...new Set([...net.subnetIds, ...change.subnetIds.ids])];
+    if (change.resourceTags) next.resourceTags = change.resourceTags;
+    if (change.resourceGroup !== undefined) next.resourceGroup = change.resourceGroup;
+    return this.startWork('update', next, this.networkState(net).has);
+  }
 
-function serviceResults(provider: Provider, region: string): Doc[] {
-  return COMPONENTS.map(({ component, host }) => ({
-    serviceComponent: component,
-    privateLinkService:
-      provider === 'AWS'
-        ? `com.amazonaws.vpce.${region}.vpce-svc-${hex(`${region}/${component}`, 17)}`
-        : `cdp-${component.toLowerCase()}-pls.${hex(`${region}/${component}`, 8)}.${region}.azure.privatelinkservice`,
-    availabilityZoneList: provider === 'AWS' ? ['a', 'b', 'c'].map((z) => `${region}${z}`).join(',') : '1,2,3',
-    vpceClientTcpPortList: '443',
-    hostname: host(region),
-  }));
-}
+  deleteEndpoints(provider: Provider, network: string): WorkRecord {
+    const net = this.existing(provider, network);
+    return this.startWork('delete', net, this.networkState(net).has);
+  }
 
-export function servicesForRegion(req: Doc): Doc {
-  checkServiceGroup(req.serviceGroup);
-  const region = String(req.region);
-  const provider: Provider = REGIONS.AZURE.includes(region) ? 'AZURE' : 'AWS';
-  checkRegion(provider, region);
-  return { listPrivateLinkServicesForRegionResults: serviceResults(provider, region) };
-}
+  migrateEndpoints(network: string, region?: string): WorkRecord {
+    const net = this.existing('AWS', network);
+    if (region && region !== net.region) throw invalid(`the endpoints of "${network}" are in ${net.region}, not ${region}`);
+    return this.startWork('migrate', net, this.networkState(net).has);
+  }
 
-function accessTarget(req: Doc): { provider: Provider; account: string; region: string; key: (ctx: RequestContext) => string } {
-  checkServiceGroup(req.serviceGroup);
-  const provider: Provider = (req.cloudServiceProvider as Provider | undefined) ?? (str(req.cloudAccountId) ? 'AWS' : 'AZURE');
-  const account = str(provider === 'AWS' ? req.cloudAccountId : req.subscriptionId) ?? '';
-  const region = checkRegion(provider, str(req.region));
-  return { provider, account, region, key: (ctx) => `${ctx.caller.accountId}:${provider}:${account}:${region}` };
-}
+  /** The status of a network's endpoints (DISABLED for a network without any). */
+  status(provider: Provider, network: string): NetworkState['status'] {
+    const net = this.network(provider, network);
+    return net ? this.networkState(net).status : 'DISABLED';
+  }
 
-export function authorizeAccess(req: Doc, ctx: RequestContext): Doc {
-  const t = accessTarget(req);
-  const rec: AccessRecord = { provider: t.provider, account: t.account, region: t.region, authorizedAt: ctx.clock.iso() };
-  ctx.store.put(KIND.access, t.key(ctx), rec);
-  return {
-    status: 'SUCCESS',
-    authorizePrivateLinkServiceAccessResults: serviceResults(t.provider, t.region).map((r) => ({
-      ...r,
-      authorizationStatus: 'AUTHORIZED',
-    })),
-  };
-}
+  private accessKey(t: AccessTarget): string {
+    return `${this.ctx.caller.accountId}:${t.provider}:${t.account}:${t.region}`;
+  }
 
-export function revokeAccess(req: Doc, ctx: RequestContext): Doc {
-  const t = accessTarget(req);
-  if (!ctx.store.delete(KIND.access, t.key(ctx)))
-    throw notFound(`${t.provider} account "${t.account}" is not authorized for private links in ${t.region}`);
-  return {
-    status: 'SUCCESS',
-    revokePrivateLinkServiceAccessResults: serviceResults(t.provider, t.region).map((r) => ({
-      privateLinkService: r.privateLinkService,
-      serviceComponent: r.serviceComponent,
-      revocationStatus: 'REVOKED',
-    })),
-  };
+  authorize(t: AccessTarget): void {
+    checkRegion(t.provider, t.region);
+    const rec: AccessRecord = { provider: t.provider, account: t.account, region: t.region, authorizedAt: this.ctx.clock.iso() };
+    this.ctx.store.put(KIND.access, this.accessKey(t), rec);
+  }
+
+  revoke(t: AccessTarget): void {
+    checkRegion(t.provider, t.region);
+    if (!this.ctx.store.delete(KIND.access, this.accessKey(t)))
+      throw notFound(`${t.provider} account "${t.account}" is not authorized for private links in ${t.region}`);
+  }
 }

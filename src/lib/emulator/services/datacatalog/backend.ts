@@ -12,9 +12,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId, uuid } from '../../ids.js';
-import { page } from '../../paging.js';
 import { requireEnvironment } from '../../environments.js';
-import type { Doc, RequestContext } from '../../types.js';
+import type { BackendContext, Doc } from '../../types.js';
+import { str } from '../../values.js';
 
 export const KIND = {
   share: 'datacatalog.share',
@@ -23,7 +23,7 @@ export const KIND = {
   profilers: 'datacatalog.profilers',
 } as const;
 
-interface Asset {
+export interface Asset {
   resourceId: string;
   guid: string;
   databaseName: string;
@@ -35,13 +35,13 @@ interface Asset {
   updatedBy: string;
 }
 
-interface Access {
+export interface Access {
   userId: number;
   sharedOn: string;
   validTill?: string;
 }
 
-interface ShareRecord {
+export interface ShareRecord {
   dataShareId: string;
   accountId: string;
   datalakeCrn: string;
@@ -60,7 +60,7 @@ interface ShareRecord {
   nextResourceId: number;
 }
 
-interface UserRecord {
+export interface UserRecord {
   userId: number;
   accountId: string;
   datalakeCrn: string;
@@ -83,411 +83,53 @@ interface ReviewRecord {
   accepted: Record<string, string[]>;
 }
 
-const lakeKey = (ctx: RequestContext, datalakeCrn: string): string => `${ctx.caller.accountId}|${datalakeCrn}`;
-const userKey = (ctx: RequestContext, userId: number): string => `${ctx.caller.accountId}:${userId}`;
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** The data lake and the environment (one of the account's, by its CRN) a request names. */
-function lakeOf(req: Doc, ctx: RequestContext): { datalakeCrn: string; environmentCrn: string } {
-  const datalakeCrn = String(req.datalakeCrn);
-  const environmentCrn = String(req.environmentCrn);
-  if (!datalakeCrn.startsWith('crn:')) throw invalid(`datalakeCrn must be a CRN; got "${datalakeCrn}"`);
-  if (!environmentCrn.startsWith('crn:')) throw invalid(`environmentCrn must be a CRN; got "${environmentCrn}"`);
-  return { datalakeCrn, environmentCrn: requireEnvironment(ctx, environmentCrn).crn };
+/** A data lake a request names, in one of the account's environments. */
+export interface Lake {
+  readonly datalakeCrn: string;
+  readonly environmentCrn: string;
 }
 
-// ---- data shares
-
-function getShare(req: Doc, ctx: RequestContext): ShareRecord {
-  const { datalakeCrn } = lakeOf(req, ctx);
-  const id = String(req.dataShareId);
-  const share = ctx.store.get<ShareRecord>(KIND.share, id);
-  if (!share || share.accountId !== ctx.caller.accountId || share.datalakeCrn !== datalakeCrn)
-    throw notFound(`data share "${id}" not found in data lake ${datalakeCrn}`);
-  return share;
+/** A table to put in a share. */
+export interface AssetSpec {
+  readonly databaseName: string;
+  readonly tableName: string;
+  readonly guid?: string;
+  readonly columns?: readonly string[];
 }
 
-function saveShare(ctx: RequestContext, share: ShareRecord): void {
-  ctx.store.put(KIND.share, share.dataShareId, share, { parent: lakeKey(ctx, share.datalakeCrn) });
+/** An external user's access to a share, until a time or for good. */
+export interface AccessSpec {
+  readonly userId: number;
+  readonly validTill?: string;
 }
 
-function mustBeNotShared(share: ShareRecord, what: string): void {
-  if (share.isShared)
-    throw failedPrecondition(
-      `data share "${share.dataShareName}" is shared; unshare it before you ${what} (changes are allowed only while Not Shared)`,
-    );
+export interface ShareSpec {
+  readonly name: string;
+  readonly keywords: readonly string[];
+  readonly expiryTime?: string;
+  readonly summary?: string;
+  readonly termsOfUse?: string;
+  readonly assets: readonly AssetSpec[];
+  readonly access: readonly AccessSpec[];
 }
 
-function makeAssets(ctx: RequestContext, share: ShareRecord, assets: Doc[]): Asset[] {
-  const now = ctx.clock.iso();
-  const out: Asset[] = [];
-  for (const a of assets) {
-    const databaseName = String(a.databaseName);
-    const tableName = String(a.tableName);
-    const same = (x: Asset): boolean =>
-      x.databaseName.toLowerCase() === databaseName.toLowerCase() && x.tableName.toLowerCase() === tableName.toLowerCase();
-    if (share.assets.some(same) || out.some(same))
-      throw alreadyExists(`table ${databaseName}.${tableName} is already in data share "${share.dataShareName}"`);
-    const asset: Asset = {
-      resourceId: String(share.nextResourceId++),
-      guid: str(a.guid) ?? uuid(),
-      databaseName,
-      tableName,
-      createTime: now,
-      createdBy: ctx.caller.actorCrn,
-      updateTime: now,
-      updatedBy: ctx.caller.actorCrn,
-    };
-    if (Array.isArray(a.columns) && a.columns.length > 0) asset.columns = a.columns.map(String);
-    out.push(asset);
-  }
-  return out;
+export interface ShareChange {
+  readonly name?: string;
+  readonly keywords?: readonly string[];
+  readonly expiryTime?: string;
+  readonly summary?: string;
+  readonly termsOfUse?: string;
 }
 
-/** The users of a grant must exist in the share's data lake and be active. */
-function grantAccess(ctx: RequestContext, share: ShareRecord, updates: Doc[]): void {
-  const now = ctx.clock.iso();
-  for (const u of updates) {
-    const userId = Number(u.externalUserId);
-    if (!Number.isInteger(userId)) throw invalid('externalUsers[].externalUserId is required');
-    const user = ctx.store.get<UserRecord>(KIND.user, userKey(ctx, userId));
-    if (!user || user.datalakeCrn !== share.datalakeCrn)
-      throw notFound(`external user ${userId} not found in data lake ${share.datalakeCrn}`);
-    if (!user.isActive) throw failedPrecondition(`external user ${userId} has revoked credentials; regenerate them first`);
-    const validTill = str(u.expiryTime);
-    const hit = share.access.find((x) => x.userId === userId);
-    if (hit) {
-      if (validTill) hit.validTill = validTill;
-      else delete hit.validTill;
-    } else share.access.push({ userId, sharedOn: now, ...(validTill ? { validTill } : {}) });
-  }
+export interface ExternalUserSpec {
+  readonly username: string;
+  readonly email: string;
+  readonly companyName: string;
 }
 
-export function createShare(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn, environmentCrn } = lakeOf(req, ctx);
-  const name = String(req.dataShareName);
-  const taken = ctx.store
-    .children<ShareRecord>(KIND.share, lakeKey(ctx, datalakeCrn))
-    .some((s) => s.doc.dataShareName.toLowerCase() === name.toLowerCase());
-  if (taken) throw alreadyExists(`a data share named "${name}" already exists in data lake ${datalakeCrn}`);
-  const now = ctx.clock.iso();
-  const share: ShareRecord = {
-    dataShareId: uuid(),
-    accountId: ctx.caller.accountId,
-    datalakeCrn,
-    environmentCrn,
-    dataShareName: name,
-    isShared: false,
-    createdAt: now,
-    updatedAt: now,
-    createdBy: ctx.caller.actorCrn,
-    keywords: Array.isArray(req.keywords) ? req.keywords.map(String) : [],
-    assets: [],
-    access: [],
-    nextResourceId: 1,
-  };
-  if (str(req.expiryTime)) share.expiryTime = str(req.expiryTime);
-  if (typeof req.summary === 'string') share.summary = req.summary;
-  if (typeof req.termsOfUse === 'string') share.termsOfUse = req.termsOfUse;
-  share.assets = makeAssets(ctx, share, (req.assets as Doc[] | undefined) ?? []);
-  grantAccess(ctx, share, (req.externalUsers as Doc[] | undefined) ?? []);
-  saveShare(ctx, share);
-  return { dataShareId: share.dataShareId, dataShareName: share.dataShareName, datalakeCrn };
-}
-
-function shareUsers(ctx: RequestContext, share: ShareRecord): Doc[] {
-  const out: Doc[] = [];
-  for (const a of share.access) {
-    const user = ctx.store.get<UserRecord>(KIND.user, userKey(ctx, a.userId));
-    if (!user) continue;
-    out.push({
-      userId: user.userId,
-      username: user.username,
-      clientId: user.clientId,
-      companyName: user.companyName,
-      permissions: ['READ'],
-      sharedOn: a.sharedOn,
-      ...(a.validTill ? { validTill: a.validTill } : {}),
-    });
-  }
-  return out;
-}
-
-export function describeShare(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  return {
-    dataShareId: s.dataShareId,
-    dataShareName: s.dataShareName,
-    isShared: s.isShared,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
-    createdBy: s.createdBy,
-    keywords: s.keywords,
-    tags: [...new Set(s.assets.flatMap((a) => acceptedTagsOf(ctx, s.datalakeCrn, `${a.databaseName}.${a.tableName}`)))],
-    ...(s.expiryTime ? { expiryTime: s.expiryTime } : {}),
-    assets: s.assets,
-    externalUsers: shareUsers(ctx, s),
-    ...(s.summary !== undefined ? { summary: s.summary } : {}),
-    ...(s.termsOfUse !== undefined ? { termsOfUse: s.termsOfUse } : {}),
-  };
-}
-
-/** The last page carries an empty nextToken, as the service does. */
-function pageWithEmptyEnd<T>(items: readonly T[], req: Doc): { items: T[]; nextToken: string } {
-  const p = page(items, req, { defaultSize: 100, maxSize: 100 });
-  return { items: p.items, nextToken: p.nextToken ?? '' };
-}
-
-export function listShares(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn } = lakeOf(req, ctx);
-  const filter = str(req.name)?.toLowerCase();
-  const all = ctx.store
-    .children<ShareRecord>(KIND.share, lakeKey(ctx, datalakeCrn))
-    .map((r) => r.doc)
-    .filter((s) => !filter || s.dataShareName.toLowerCase().includes(filter));
-  const p = pageWithEmptyEnd(all, req);
-  return {
-    dataShares: p.items.map((s) => ({
-      dataShareId: s.dataShareId,
-      dataShareName: s.dataShareName,
-      isShared: s.isShared,
-      createdAt: s.createdAt,
-      createdBy: s.createdBy,
-      keywords: s.keywords,
-      ...(s.expiryTime ? { expiryTime: s.expiryTime } : {}),
-    })),
-    nextToken: p.nextToken,
-  };
-}
-
-export function updateShare(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  const name = str(req.dataShareName);
-  if (name && name.toLowerCase() !== s.dataShareName.toLowerCase()) {
-    const taken = ctx.store
-      .children<ShareRecord>(KIND.share, lakeKey(ctx, s.datalakeCrn))
-      .some((x) => x.doc.dataShareId !== s.dataShareId && x.doc.dataShareName.toLowerCase() === name.toLowerCase());
-    if (taken) throw alreadyExists(`a data share named "${name}" already exists in data lake ${s.datalakeCrn}`);
-  }
-  if (name) s.dataShareName = name;
-  if (Array.isArray(req.keywords)) s.keywords = req.keywords.map(String);
-  if (str(req.expiryTime)) s.expiryTime = str(req.expiryTime);
-  if (typeof req.summary === 'string') s.summary = req.summary;
-  if (typeof req.termsOfUse === 'string') s.termsOfUse = req.termsOfUse;
-  s.updatedAt = ctx.clock.iso();
-  saveShare(ctx, s);
-  return {};
-}
-
-export function deleteShare(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  mustBeNotShared(s, 'delete it');
-  ctx.store.delete(KIND.share, s.dataShareId);
-  return {};
-}
-
-export function share(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  if (s.isShared) throw failedPrecondition(`data share "${s.dataShareName}" is already shared`);
-  s.isShared = true;
-  s.updatedAt = ctx.clock.iso();
-  saveShare(ctx, s);
-  return { success: true };
-}
-
-export function unshare(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  if (!s.isShared) throw failedPrecondition(`data share "${s.dataShareName}" is not shared`);
-  s.isShared = false;
-  s.updatedAt = ctx.clock.iso();
-  saveShare(ctx, s);
-  return {};
-}
-
-export function addAssets(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  mustBeNotShared(s, 'add assets');
-  const added = makeAssets(ctx, s, req.assets as Doc[]);
-  s.assets.push(...added);
-  s.updatedAt = ctx.clock.iso();
-  saveShare(ctx, s);
-  return { assets: added };
-}
-
-export function removeAssets(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  mustBeNotShared(s, 'remove assets');
-  const ids = (req.resourceIds as string[]).map(String);
-  const missing = ids.filter((id) => !s.assets.some((a) => a.resourceId === id));
-  if (missing.length > 0) throw notFound(`data share "${s.dataShareName}" has no asset with resource id ${missing.join(', ')}`);
-  s.assets = s.assets.filter((a) => !ids.includes(a.resourceId));
-  s.updatedAt = ctx.clock.iso();
-  saveShare(ctx, s);
-  return {};
-}
-
-export function grant(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  grantAccess(ctx, s, req.externalUsers as Doc[]);
-  s.updatedAt = ctx.clock.iso();
-  saveShare(ctx, s);
-  return {};
-}
-
-export function removeAccess(req: Doc, ctx: RequestContext): Doc {
-  const s = getShare(req, ctx);
-  mustBeNotShared(s, "remove external users' access");
-  const ids = (req.externalUserIds as number[]).map(Number);
-  const missing = ids.filter((id) => !s.access.some((a) => a.userId === id));
-  if (missing.length > 0) throw notFound(`external user ${missing.join(', ')} has no access to data share "${s.dataShareName}"`);
-  s.access = s.access.filter((a) => !ids.includes(a.userId));
-  s.updatedAt = ctx.clock.iso();
-  saveShare(ctx, s);
-  return {};
-}
-
-// ---- external users
-
-const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
-
-function newCredentials(): { clientId: string; secret: string } {
-  return { clientId: `ext-${randomBytes(10).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
-}
-
-function nextUserId(ctx: RequestContext): number {
-  const key = `datacatalog.nextUserId.${ctx.caller.accountId}`;
-  const n = Number(ctx.store.meta(key) ?? '1');
-  ctx.store.setMeta(key, String(n + 1));
-  return n;
-}
-
-function getUser(req: Doc, ctx: RequestContext): UserRecord {
-  const { datalakeCrn } = lakeOf(req, ctx);
-  const id = Number(req.externalUserId);
-  const user = ctx.store.get<UserRecord>(KIND.user, userKey(ctx, id));
-  if (!user || user.datalakeCrn !== datalakeCrn) throw notFound(`external user ${id} not found in data lake ${datalakeCrn}`);
-  return user;
-}
-
-const userOut = (u: UserRecord, secret?: string): Doc => ({
-  userId: u.userId,
-  username: u.username,
-  email: u.email,
-  companyName: u.companyName,
-  clientId: u.clientId,
-  ...(secret ? { secret } : {}),
-  createdAt: u.createdAt,
-  expiryTime: u.expiryTime,
-});
-
-/** Drops a user's access to every share of their data lake. */
-function dropEverywhere(ctx: RequestContext, user: UserRecord): void {
-  for (const { doc } of ctx.store.children<ShareRecord>(KIND.share, lakeKey(ctx, user.datalakeCrn))) {
-    if (!doc.access.some((a) => a.userId === user.userId)) continue;
-    doc.access = doc.access.filter((a) => a.userId !== user.userId);
-    saveShare(ctx, doc);
-  }
-}
-
-export function createUsers(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn, environmentCrn } = lakeOf(req, ctx);
-  const parent = lakeKey(ctx, datalakeCrn);
-  const existing = ctx.store.children<UserRecord>(KIND.user, parent).map((r) => r.doc);
-  const out: Doc[] = [];
-  const now = ctx.clock.now();
-  for (const raw of req.externalUsers as Doc[]) {
-    const username = String(raw.username);
-    const email = String(raw.email);
-    const companyName = String(raw.companyName);
-    const clash = existing.find(
-      (u) => u.username.toLowerCase() === username.toLowerCase() || u.email.toLowerCase() === email.toLowerCase(),
-    );
-    if (clash) {
-      out.push({
-        username,
-        email,
-        companyName,
-        error: clash.username.toLowerCase() === username.toLowerCase() ? `user name "${username}" is taken` : `e-mail ${email} is taken`,
-      });
-      continue;
-    }
-    if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) {
-      out.push({ username, email, companyName, error: `"${email}" is not an e-mail address` });
-      continue;
-    }
-    const { clientId, secret } = newCredentials();
-    const user: UserRecord = {
-      userId: nextUserId(ctx),
-      accountId: ctx.caller.accountId,
-      datalakeCrn,
-      environmentCrn,
-      username,
-      email,
-      companyName,
-      clientId,
-      secretHash: secretHash(secret),
-      createdAt: ctx.clock.iso(now),
-      expiryTime: ctx.clock.iso(now + 365 * 86_400_000),
-      isActive: true,
-    };
-    ctx.store.put(KIND.user, userKey(ctx, user.userId), user, { parent });
-    existing.push(user);
-    out.push(userOut(user, secret));
-  }
-  return { externalUsers: out };
-}
-
-export function listUsers(req: Doc, ctx: RequestContext): Doc {
-  const { datalakeCrn } = lakeOf(req, ctx);
-  const term = str(req.searchTerm)?.toLowerCase();
-  const all = ctx.store
-    .children<UserRecord>(KIND.user, lakeKey(ctx, datalakeCrn))
-    .map((r) => r.doc)
-    .filter((u) => !term || [u.username, u.email, u.companyName].some((f) => f.toLowerCase().includes(term)));
-  // Seed 001 says nothing of this list's end marker: the last page has no nextToken, as elsewhere.
-  const p = page(all, req, { defaultSize: 100, maxSize: 100 });
-  return {
-    externalUsers: p.items.map((u) => ({
-      userId: u.userId,
-      username: u.username,
-      email: u.email,
-      companyName: u.companyName,
-      clientId: u.clientId,
-      createdAt: u.createdAt,
-      isActive: u.isActive,
-    })),
-    ...(p.nextToken ? { nextToken: p.nextToken } : {}),
-  };
-}
-
-export function deleteUser(req: Doc, ctx: RequestContext): Doc {
-  const user = getUser(req, ctx);
-  dropEverywhere(ctx, user);
-  ctx.store.delete(KIND.user, userKey(ctx, user.userId));
-  return { success: true };
-}
-
-export function revokeUser(req: Doc, ctx: RequestContext): Doc {
-  const user = getUser(req, ctx);
-  if (!user.isActive) throw failedPrecondition(`the credentials of external user ${user.userId} are already revoked`);
-  user.isActive = false;
-  ctx.store.put(KIND.user, userKey(ctx, user.userId), user, { parent: lakeKey(ctx, user.datalakeCrn) });
-  dropEverywhere(ctx, user);
-  return { success: true };
-}
-
-export function regenerateUser(req: Doc, ctx: RequestContext): Doc {
-  const user = getUser(req, ctx);
-  const { clientId, secret } = newCredentials();
-  user.clientId = clientId;
-  user.secretHash = secretHash(secret);
-  user.isActive = true;
-  user.expiryTime = ctx.clock.iso(ctx.clock.now() + 365 * 86_400_000);
-  ctx.store.put(KIND.user, userKey(ctx, user.userId), user, { parent: lakeKey(ctx, user.datalakeCrn) });
-  return { externalUser: userOut(user, secret) };
-}
-
-// ---- tags and profilers
+/** A user made (with its secret, shown this once) or the reason it was not. */
+export type UserResult =
+  { readonly user: UserRecord; readonly secret: string } | { readonly spec: ExternalUserSpec; readonly error: string };
 
 /** What the built-in profile of every data lake finds: column -> suggested tags. */
 const PROFILE: Readonly<Record<string, readonly string[]>> = {
@@ -500,104 +142,407 @@ const PROFILE: Readonly<Record<string, readonly string[]>> = {
   'hr.employees.salary': ['CONFIDENTIAL'],
 };
 
-const reviewKey = (ctx: RequestContext, datalakeCrn: string): string => `${ctx.caller.accountId}|${datalakeCrn}`;
+const secretHash = (secret: string): string => createHash('sha256').update(secret).digest('hex');
 
-function reviewsOf(ctx: RequestContext, datalakeCrn: string): ReviewRecord {
-  return ctx.store.get<ReviewRecord>(KIND.review, reviewKey(ctx, datalakeCrn)) ?? { reviewed: {}, accepted: {} };
+function newCredentials(): { clientId: string; secret: string } {
+  return { clientId: `ext-${randomBytes(10).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
 }
 
-function acceptedTagsOf(ctx: RequestContext, datalakeCrn: string, tableFqn: string): string[] {
-  const { accepted } = reviewsOf(ctx, datalakeCrn);
-  return Object.entries(accepted)
-    .filter(([qn]) => qn.toLowerCase().startsWith(`${tableFqn.toLowerCase()}.`))
-    .flatMap(([, tags]) => tags);
-}
-
-export function suggestedTags(req: Doc, ctx: RequestContext): Doc {
-  const datalakeCrn = String(req.datalakeCrn);
-  const table = str(req.tableFQN)?.toLowerCase();
-  const column = str(req.columnFQN)?.toLowerCase();
-  const since = str(req.profiledSince);
-  if (since && Date.parse(since) > ctx.clock.now()) return { suggestedTags: [] };
-  const { reviewed } = reviewsOf(ctx, datalakeCrn);
-  const out: Doc[] = [];
-  for (const [qn, tags] of Object.entries(PROFILE)) {
-    if (column && qn !== column) continue;
-    if (table && !qn.startsWith(`${table}.`)) continue;
-    const pending = tags.filter((t) => !(reviewed[qn] ?? []).includes(t));
-    if (pending.length > 0) out.push({ qualifiedName: qn, tags: pending });
-  }
-  return { suggestedTags: out };
-}
-
-export function reviewTags(req: Doc, ctx: RequestContext): Doc {
-  const datalakeCrn = String(req.datalakeCrn);
-  const accept = req.action === 'ACCEPT';
-  const rec = reviewsOf(ctx, datalakeCrn);
-  const reviewedTags: Doc[] = [];
-  for (const a of req.assets as Doc[]) {
-    const qn = String(a.qualifiedName).toLowerCase();
-    const tags = (a.tags as string[]).map(String);
-    const done = rec.reviewed[qn] ?? [];
-    const pending = (PROFILE[qn] ?? []).filter((t) => !done.includes(t));
-    const hit = tags.filter((t) => pending.includes(t));
-    if (hit.length === 0) {
-      reviewedTags.push({ qualifiedName: a.qualifiedName, tagsUpdated: [], status: 'FAILED' });
-      continue;
-    }
-    rec.reviewed[qn] = [...done, ...hit];
-    if (accept) rec.accepted[qn] = [...(rec.accepted[qn] ?? []), ...hit];
-    reviewedTags.push({ qualifiedName: a.qualifiedName, tagsUpdated: hit, status: accept ? 'ACCEPTED' : 'REJECTED' });
-  }
-  ctx.store.put(KIND.review, reviewKey(ctx, datalakeCrn), rec);
-  return { reviewedTags };
-}
-
-export function launchProfilers(req: Doc, ctx: RequestContext): Doc {
-  const datalake = String(req.datalake);
-  const key = `${ctx.caller.accountId}|${datalake.startsWith('crn:') ? crnId(datalake) : datalake.toLowerCase()}`;
-  if (ctx.store.get(KIND.profilers, key)) throw alreadyExists(`the profilers of data lake ${datalake} are already launched`);
-  // The data lake's own record, when the datalake service of this emulator has one.
-  const lake = datalake.startsWith('crn:')
-    ? ctx.store.getByCrn<Doc>(datalake)?.doc
-    : ctx.store.getByName<Doc>('datalake.datalake', datalake);
-  const lakeName = str(lake?.datalakeName) ?? crnId(datalake);
-  const id = uuid();
-  const compute = req.maxNodes !== undefined || req.profilers !== undefined || req.instanceTypes !== undefined;
-  const cluster: Doc = {
-    clusterName: `${lakeName}-profilers`.slice(0, 40),
-    crn: crn('datahub', ctx.info.region, ctx.caller.accountId, 'cluster', id),
-    creationDate: ctx.clock.iso(),
-    clusterStatus: 'REQUESTED',
-    nodeCount: req.enableHA === true ? 3 : compute ? Math.min(Number(req.maxNodes ?? 30), 3) : 1,
-    workloadType: 'DataCatalogProfilers',
-    cloudPlatform: str(lake?.cloudPlatform) ?? 'AWS',
-    ...(str(lake?.environmentCrn) ? { environmentCrn: lake?.environmentCrn } : {}),
-    ...(str(lake?.credentialCrn) ? { credentialCrn: lake?.credentialCrn } : {}),
-    datalakeCrn: str(lake?.crn) ?? (datalake.startsWith('crn:') ? datalake : undefined),
-    clusterTemplateCrn: crn('datahub', ctx.info.region, 'cloudera', 'clustertemplate', 'datacatalog-profilers'),
-    imageDetails: {
-      name: 'runtime-7.3.1',
-      id: '2f6c1e3a-8d4b-4f7e-9a21-5c0b7d3e9f10',
-      catalogUrl: 'https://cloudbreak-imagecatalog.s3.amazonaws.com/v3-prod-cb-image-catalog.json',
-      catalogName: 'cdp-default',
-    },
-  };
-  ctx.store.put(KIND.profilers, key, cluster);
-  return { datahubCluster: cluster };
+function mustBeNotShared(share: ShareRecord, what: string): void {
+  if (share.isShared)
+    throw failedPrecondition(
+      `data share "${share.dataShareName}" is shared; unshare it before you ${what} (changes are allowed only while Not Shared)`,
+    );
 }
 
 /**
  * Fine-grained access status per table: a table whose columns the profile
  * tags as PII or PCI is covered by a masking policy; others have none.
  */
-export function fgacStatus(req: Doc): Doc {
+export function fgacStatus(tables: ReadonlyArray<{ databaseName: string; tableName: string }>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const a of req.assets as Doc[]) {
-    const table = `${String(a.databaseName)}.${String(a.tableName)}`;
+  for (const a of tables) {
+    const table = `${a.databaseName}.${a.tableName}`;
     const prefix = `${table.toLowerCase()}.`;
     const sensitive = Object.entries(PROFILE).some(([qn, tags]) => qn.startsWith(prefix) && tags.some((t) => t === 'PII' || t === 'PCI'));
     out[table] = sensitive ? 'FGAC_POLICY_FOUND' : 'NO_FGAC_POLICY';
   }
-  return { listOfFgacStatus: out };
+  return out;
+}
+
+export class DataCatalogBackend {
+  constructor(private readonly ctx: BackendContext) {}
+
+  private get account(): string {
+    return this.ctx.caller.accountId;
+  }
+
+  private lakeKey(datalakeCrn: string): string {
+    return `${this.account}|${datalakeCrn}`;
+  }
+
+  private userKey(userId: number): string {
+    return `${this.account}:${userId}`;
+  }
+
+  /** The data lake and the environment (one of the account's, by its CRN) a request names. */
+  lake(datalakeCrn: string, environmentCrn: string): Lake {
+    if (!datalakeCrn.startsWith('crn:')) throw invalid(`datalakeCrn must be a CRN; got "${datalakeCrn}"`);
+    if (!environmentCrn.startsWith('crn:')) throw invalid(`environmentCrn must be a CRN; got "${environmentCrn}"`);
+    return { datalakeCrn, environmentCrn: requireEnvironment(this.ctx, environmentCrn).crn };
+  }
+
+  // ---- data shares
+
+  share(lake: Lake, id: string): ShareRecord {
+    const share = this.ctx.store.get<ShareRecord>(KIND.share, id);
+    if (!share || share.accountId !== this.account || share.datalakeCrn !== lake.datalakeCrn)
+      throw notFound(`data share "${id}" not found in data lake ${lake.datalakeCrn}`);
+    return share;
+  }
+
+  private save(share: ShareRecord): void {
+    share.updatedAt = this.ctx.clock.iso();
+    this.ctx.store.put(KIND.share, share.dataShareId, share, { parent: this.lakeKey(share.datalakeCrn) });
+  }
+
+  /** The shares of a data lake, those whose name contains `filter` (any case) when given. */
+  shares(lake: Lake, filter?: string): ShareRecord[] {
+    const f = filter?.toLowerCase();
+    return this.ctx.store
+      .children<ShareRecord>(KIND.share, this.lakeKey(lake.datalakeCrn))
+      .map((r) => r.doc)
+      .filter((s) => !f || s.dataShareName.toLowerCase().includes(f));
+  }
+
+  private nameTaken(datalakeCrn: string, name: string, except?: string): boolean {
+    return this.ctx.store
+      .children<ShareRecord>(KIND.share, this.lakeKey(datalakeCrn))
+      .some((x) => x.doc.dataShareId !== except && x.doc.dataShareName.toLowerCase() === name.toLowerCase());
+  }
+
+  private makeAssets(share: ShareRecord, assets: readonly AssetSpec[]): Asset[] {
+    const now = this.ctx.clock.iso();
+    const out: Asset[] = [];
+    for (const a of assets) {
+      const same = (x: Asset): boolean =>
+        x.databaseName.toLowerCase() === a.databaseName.toLowerCase() && x.tableName.toLowerCase() === a.tableName.toLowerCase();
+      if (share.assets.some(same) || out.some(same))
+        throw alreadyExists(`table ${a.databaseName}.${a.tableName} is already in data share "${share.dataShareName}"`);
+      out.push({
+        resourceId: String(share.nextResourceId++),
+        guid: a.guid ?? uuid(),
+        databaseName: a.databaseName,
+        tableName: a.tableName,
+        ...(a.columns && a.columns.length > 0 ? { columns: [...a.columns] } : {}),
+        createTime: now,
+        createdBy: this.ctx.caller.actorCrn,
+        updateTime: now,
+        updatedBy: this.ctx.caller.actorCrn,
+      });
+    }
+    return out;
+  }
+
+  /** The users of a grant must exist in the share's data lake and be active. */
+  private grantAccess(share: ShareRecord, access: readonly AccessSpec[]): void {
+    const now = this.ctx.clock.iso();
+    for (const u of access) {
+      if (!Number.isInteger(u.userId)) throw invalid('externalUsers[].externalUserId is required');
+      const user = this.ctx.store.get<UserRecord>(KIND.user, this.userKey(u.userId));
+      if (!user || user.datalakeCrn !== share.datalakeCrn)
+        throw notFound(`external user ${u.userId} not found in data lake ${share.datalakeCrn}`);
+      if (!user.isActive) throw failedPrecondition(`external user ${u.userId} has revoked credentials; regenerate them first`);
+      const hit = share.access.find((x) => x.userId === u.userId);
+      if (hit) {
+        if (u.validTill) hit.validTill = u.validTill;
+        else delete hit.validTill;
+      } else share.access.push({ userId: u.userId, sharedOn: now, ...(u.validTill ? { validTill: u.validTill } : {}) });
+    }
+  }
+
+  createShare(lake: Lake, spec: ShareSpec): ShareRecord {
+    if (this.nameTaken(lake.datalakeCrn, spec.name))
+      throw alreadyExists(`a data share named "${spec.name}" already exists in data lake ${lake.datalakeCrn}`);
+    const now = this.ctx.clock.iso();
+    const share: ShareRecord = {
+      dataShareId: uuid(),
+      accountId: this.account,
+      datalakeCrn: lake.datalakeCrn,
+      environmentCrn: lake.environmentCrn,
+      dataShareName: spec.name,
+      isShared: false,
+      createdAt: now,
+      updatedAt: now,
+      createdBy: this.ctx.caller.actorCrn,
+      keywords: [...spec.keywords],
+      ...(spec.expiryTime ? { expiryTime: spec.expiryTime } : {}),
+      ...(spec.summary !== undefined ? { summary: spec.summary } : {}),
+      ...(spec.termsOfUse !== undefined ? { termsOfUse: spec.termsOfUse } : {}),
+      assets: [],
+      access: [],
+      nextResourceId: 1,
+    };
+    share.assets = this.makeAssets(share, spec.assets);
+    this.grantAccess(share, spec.access);
+    this.save(share);
+    return share;
+  }
+
+  updateShare(lake: Lake, id: string, change: ShareChange): void {
+    const s = this.share(lake, id);
+    if (
+      change.name &&
+      change.name.toLowerCase() !== s.dataShareName.toLowerCase() &&
+      this.nameTaken(s.datalakeCrn, change.name, s.dataShareId)
+    )
+      throw alreadyExists(`a data share named "${change.name}" already exists in data lake ${s.datalakeCrn}`);
+    if (change.name) s.dataShareName = change.name;
+    if (change.keywords) s.keywords = [...change.keywords];
+    if (change.expiryTime) s.expiryTime = change.expiryTime;
+    if (change.summary !== undefined) s.summary = change.summary;
+    if (change.termsOfUse !== undefined) s.termsOfUse = change.termsOfUse;
+    this.save(s);
+  }
+
+  deleteShare(lake: Lake, id: string): void {
+    const s = this.share(lake, id);
+    mustBeNotShared(s, 'delete it');
+    this.ctx.store.delete(KIND.share, s.dataShareId);
+  }
+
+  /** Shares or unshares: only a change is allowed (sharing a shared share fails). */
+  setShared(lake: Lake, id: string, shared: boolean): void {
+    const s = this.share(lake, id);
+    if (s.isShared === shared) throw failedPrecondition(`data share "${s.dataShareName}" is ${shared ? 'already shared' : 'not shared'}`);
+    s.isShared = shared;
+    this.save(s);
+  }
+
+  addAssets(lake: Lake, id: string, assets: readonly AssetSpec[]): Asset[] {
+    const s = this.share(lake, id);
+    mustBeNotShared(s, 'add assets');
+    const added = this.makeAssets(s, assets);
+    s.assets.push(...added);
+    this.save(s);
+    return added;
+  }
+
+  removeAssets(lake: Lake, id: string, resourceIds: readonly string[]): void {
+    const s = this.share(lake, id);
+    mustBeNotShared(s, 'remove assets');
+    const missing = resourceIds.filter((r) => !s.assets.some((a) => a.resourceId === r));
+    if (missing.length > 0) throw notFound(`data share "${s.dataShareName}" has no asset with resource id ${missing.join(', ')}`);
+    s.assets = s.assets.filter((a) => !resourceIds.includes(a.resourceId));
+    this.save(s);
+  }
+
+  grant(lake: Lake, id: string, access: readonly AccessSpec[]): void {
+    const s = this.share(lake, id);
+    this.grantAccess(s, access);
+    this.save(s);
+  }
+
+  removeAccess(lake: Lake, id: string, userIds: readonly number[]): void {
+    const s = this.share(lake, id);
+    mustBeNotShared(s, "remove external users' access");
+    const missing = userIds.filter((u) => !s.access.some((a) => a.userId === u));
+    if (missing.length > 0) throw notFound(`external user ${missing.join(', ')} has no access to data share "${s.dataShareName}"`);
+    s.access = s.access.filter((a) => !userIds.includes(a.userId));
+    this.save(s);
+  }
+
+  /** The users with access to a share, each with their access. */
+  shareUsers(share: ShareRecord): Array<{ user: UserRecord; access: Access }> {
+    return share.access.flatMap((access) => {
+      const user = this.ctx.store.get<UserRecord>(KIND.user, this.userKey(access.userId));
+      return user ? [{ user, access }] : [];
+    });
+  }
+
+  // ---- external users
+
+  private nextUserId(): number {
+    const key = `datacatalog.nextUserId.${this.account}`;
+    const n = Number(this.ctx.store.meta(key) ?? '1');
+    this.ctx.store.setMeta(key, String(n + 1));
+    return n;
+  }
+
+  user(lake: Lake, id: number): UserRecord {
+    const user = this.ctx.store.get<UserRecord>(KIND.user, this.userKey(id));
+    if (!user || user.datalakeCrn !== lake.datalakeCrn) throw notFound(`external user ${id} not found in data lake ${lake.datalakeCrn}`);
+    return user;
+  }
+
+  private saveUser(user: UserRecord): void {
+    this.ctx.store.put(KIND.user, this.userKey(user.userId), user, { parent: this.lakeKey(user.datalakeCrn) });
+  }
+
+  /** The users of a data lake, those matching `term` in name, e-mail or company when given. */
+  users(lake: Lake, term?: string): UserRecord[] {
+    const t = term?.toLowerCase();
+    return this.ctx.store
+      .children<UserRecord>(KIND.user, this.lakeKey(lake.datalakeCrn))
+      .map((r) => r.doc)
+      .filter((u) => !t || [u.username, u.email, u.companyName].some((f) => f.toLowerCase().includes(t)));
+  }
+
+  /** Makes users one by one: a name or e-mail taken, or an e-mail that is not one, fails that user only. */
+  createUsers(lake: Lake, specs: readonly ExternalUserSpec[]): UserResult[] {
+    const existing = this.users(lake);
+    const now = this.ctx.clock.now();
+    return specs.map((spec): UserResult => {
+      const clash = existing.find(
+        (u) => u.username.toLowerCase() === spec.username.toLowerCase() || u.email.toLowerCase() === spec.email.toLowerCase(),
+      );
+      if (clash)
+        return {
+          spec,
+          error:
+            clash.username.toLowerCase() === spec.username.toLowerCase()
+              ? `user name "${spec.username}" is taken`
+              : `e-mail ${spec.email} is taken`,
+        };
+      if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(spec.email)) return { spec, error: `"${spec.email}" is not an e-mail address` };
+      const { clientId, secret } = newCredentials();
+      const user: UserRecord = {
+        userId: this.nextUserId(),
+        accountId: this.account,
+        datalakeCrn: lake.datalakeCrn,
+        environmentCrn: lake.environmentCrn,
+        username: spec.username,
+        email: spec.email,
+        companyName: spec.companyName,
+        clientId,
+        secretHash: secretHash(secret),
+        createdAt: this.ctx.clock.iso(now),
+        expiryTime: this.ctx.clock.iso(now + 365 * 86_400_000),
+        isActive: true,
+      };
+      this.saveUser(user);
+      existing.push(user);
+      return { user, secret };
+    });
+  }
+
+  /** Drops a user's access to every share of their data lake. */
+  private dropEverywhere(user: UserRecord): void {
+    for (const { doc } of this.ctx.store.children<ShareRecord>(KIND.share, this.lakeKey(user.datalakeCrn))) {
+      if (!doc.access.some((a) => a.userId === user.userId)) continue;
+      doc.access = doc.access.filter((a) => a.userId !== user.userId);
+      this.ctx.store.put(KIND.share, doc.dataShareId, doc, { parent: this.lakeKey(doc.datalakeCrn) });
+    }
+  }
+
+  deleteUser(lake: Lake, id: number): void {
+    const user = this.user(lake, id);
+    this.dropEverywhere(user);
+    this.ctx.store.delete(KIND.user, this.userKey(user.userId));
+  }
+
+  revokeUser(lake: Lake, id: number): void {
+    const user = this.user(lake, id);
+    if (!user.isActive) throw failedPrecondition(`the credentials of external user ${user.userId} are already revoked`);
+    user.isActive = false;
+    this.saveUser(user);
+    this.dropEverywhere(user);
+  }
+
+  /** New credentials (the secret shown this once); the user is active again. */
+  regenerateUser(lake: Lake, id: number): { user: UserRecord; secret: string } {
+    const user = this.user(lake, id);
+    const { clientId, secret } = newCredentials();
+    user.clientId = clientId;
+    user.secretHash = secretHash(secret);
+    user.isActive = true;
+    user.expiryTime = this.ctx.clock.iso(this.ctx.clock.now() + 365 * 86_400_000);
+    this.saveUser(user);
+    return { user, secret };
+  }
+
+  // ---- tags and profilers
+
+  private reviews(datalakeCrn: string): ReviewRecord {
+    return this.ctx.store.get<ReviewRecord>(KIND.review, this.lakeKey(datalakeCrn)) ?? { reviewed: {}, accepted: {} };
+  }
+
+  /** The tags accepted for the columns of a table. */
+  acceptedTags(datalakeCrn: string, tableFqn: string): string[] {
+    return Object.entries(this.reviews(datalakeCrn).accepted)
+      .filter(([qn]) => qn.toLowerCase().startsWith(`${tableFqn.toLowerCase()}.`))
+      .flatMap(([, tags]) => tags);
+  }
+
+  /** The profile's tags not yet reviewed, of a table or column when given; none when profiled since a time to come. */
+  suggestedTags(
+    datalakeCrn: string,
+    filter: { table?: string; column?: string; since?: string },
+  ): Array<{ qualifiedName: string; tags: string[] }> {
+    if (filter.since && Date.parse(filter.since) > this.ctx.clock.now()) return [];
+    const { reviewed } = this.reviews(datalakeCrn);
+    const table = filter.table?.toLowerCase();
+    const column = filter.column?.toLowerCase();
+    const out: Array<{ qualifiedName: string; tags: string[] }> = [];
+    for (const [qn, tags] of Object.entries(PROFILE)) {
+      if (column && qn !== column) continue;
+      if (table && !qn.startsWith(`${table}.`)) continue;
+      const pending = tags.filter((t) => !(reviewed[qn] ?? []).includes(t));
+      if (pending.length > 0) out.push({ qualifiedName: qn, tags: pending });
+    }
+    return out;
+  }
+
+  /** Accepts or rejects suggested tags; a column with none of them pending fails alone. */
+  reviewTags(
+    datalakeCrn: string,
+    accept: boolean,
+    assets: ReadonlyArray<{ qualifiedName: string; tags: readonly string[] }>,
+  ): Array<{ qualifiedName: string; tagsUpdated: string[]; status: string }> {
+    const rec = this.reviews(datalakeCrn);
+    const out = assets.map((a) => {
+      const qn = a.qualifiedName.toLowerCase();
+      const done = rec.reviewed[qn] ?? [];
+      const pending = (PROFILE[qn] ?? []).filter((t) => !done.includes(t));
+      const hit = a.tags.filter((t) => pending.includes(t));
+      if (hit.length === 0) return { qualifiedName: a.qualifiedName, tagsUpdated: [], status: 'FAILED' };
+      rec.reviewed[qn] = [...done, ...hit];
+      if (accept) rec.accepted[qn] = [...(rec.accepted[qn] ?? []), ...hit];
+      return { qualifiedName: a.qualifiedName, tagsUpdated: hit, status: accept ? 'ACCEPTED' : 'REJECTED' };
+    });
+    this.ctx.store.put(KIND.review, this.lakeKey(datalakeCrn), rec);
+    return out;
+  }
+
+  /** Launches a data lake's profilers once: a Data Hub cluster record (HA: 3 nodes; with compute options up to maxNodes, at most 3). */
+  launchProfilers(datalake: string, opts: { enableHA: boolean; compute: boolean; maxNodes?: number }): Doc {
+    const key = `${this.account}|${datalake.startsWith('crn:') ? crnId(datalake) : datalake.toLowerCase()}`;
+    if (this.ctx.store.get(KIND.profilers, key)) throw alreadyExists(`the profilers of data lake ${datalake} are already launched`);
+    // The data lake's own record, when the datalake service of this emulator has one.
+    const lake = datalake.startsWith('crn:')
+      ? this.ctx.store.getByCrn<Doc>(datalake)?.doc
+      : this.ctx.store.getByName<Doc>('datalake.datalake', datalake);
+    const lakeName = str(lake?.datalakeName) ?? crnId(datalake);
+    const cluster: Doc = {
+      clusterName: `${lakeName}-profilers`.slice(0, 40),
+      crn: crn('datahub', this.ctx.info.region, this.account, 'cluster', uuid()),
+      creationDate: this.ctx.clock.iso(),
+      clusterStatus: 'REQUESTED',
+      nodeCount: opts.enableHA ? 3 : opts.compute ? Math.min(opts.maxNodes ?? 30, 3) : 1,
+      workloadType: 'DataCatalogProfilers',
+      cloudPlatform: str(lake?.cloudPlatform) ?? 'AWS',
+      ...(str(lake?.environmentCrn) ? { environmentCrn: lake?.environmentCrn } : {}),
+      ...(str(lake?.credentialCrn) ? { credentialCrn: lake?.credentialCrn } : {}),
+      datalakeCrn: str(lake?.crn) ?? (datalake.startsWith('crn:') ? datalake : undefined),
+      clusterTemplateCrn: crn('datahub', this.ctx.info.region, 'cloudera', 'clustertemplate', 'datacatalog-profilers'),
+      imageDetails: {
+        name: 'runtime-7.3.1',
+        id: '2f6c1e3a-8d4b-4f7e-9a21-5c0b7d3e9f10',
+        catalogUrl: 'https://cloudbreak-imagecatalog.s3.amazonaws.com/v3-prod-cb-image-catalog.json',
+        catalogName: 'cdp-default',
+      },
+    };
+    this.ctx.store.put(KIND.profilers, key, cluster);
+    return cluster;
+  }
 }

@@ -16,9 +16,10 @@ import { requireEnvironment } from '../../environments.js';
 import { alreadyExists, failedPrecondition, forbidden, invalid, notFound } from '../../errors.js';
 import { crn, isCrn, uuid } from '../../ids.js';
 import { issueKey } from '../../keys.js';
-import { page, type PageOf } from '../../paging.js';
+import { storeListing, type Listing } from '../../paging.js';
 import type { Store } from '../../store.js';
-import type { Caller, Doc, EmulatorInfo, RequestContext } from '../../types.js';
+import type { BackendContext, Caller, Doc, EmulatorInfo } from '../../types.js';
+import { strings, uniq } from '../../values.js';
 import { catalogue, type Catalogue } from './catalogue.js';
 import {
   DEFAULT_POLICY,
@@ -167,31 +168,6 @@ const SAML_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 const MACHINE_USER_NAME = /^(?!__)[A-Za-z0-9_-]{1,128}$/;
 const TOKEN_LIFETIME_MS = 3_600_000;
 
-const uniq = <T>(xs: readonly T[]): T[] => [...new Set(xs)];
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
-
-/** Pages over a kind in creation order, by sequence number: one indexed query per page however many documents there are. */
-function seqPage<T>(store: Store, kind: string, request: Doc, defaultSize = 100): PageOf<T> {
-  const size = typeof request.pageSize === 'number' && request.pageSize > 0 ? request.pageSize : defaultSize;
-  let after = 0;
-  const token = request.startingToken;
-  if (typeof token === 'string' && token) {
-    let s: unknown;
-    try {
-      s = (JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { s?: unknown }).s;
-    } catch {
-      s = undefined;
-    }
-    if (typeof s !== 'number' || !Number.isInteger(s) || s < 0) throw invalid('the starting token is not valid');
-    after = s;
-  }
-  const rows = store.list<T>(kind, after, size + 1);
-  const items = rows.slice(0, size);
-  const last = items[items.length - 1];
-  const nextToken = rows.length > size && last ? Buffer.from(JSON.stringify({ s: last.seq })).toString('base64url') : undefined;
-  return { items: items.map((r) => r.doc), nextToken };
-}
-
 export class IamBackend {
   readonly store: Store;
   readonly clock: Clock;
@@ -200,7 +176,7 @@ export class IamBackend {
   readonly roles: Catalogue;
   private level?: 'admin' | 'viewer' | 'none';
 
-  constructor(ctx: Pick<RequestContext, 'store' | 'clock' | 'info' | 'caller'>) {
+  constructor(ctx: Pick<BackendContext, 'store' | 'clock' | 'info' | 'caller'>) {
     this.store = ctx.store;
     this.clock = ctx.clock;
     this.info = ctx.info;
@@ -480,13 +456,10 @@ export class IamBackend {
     return { accessKeysDeleted, groupsModified, rolesUnassigned, resourcesUnassigned };
   }
 
-  listUsers(req: Doc): PageOf<UserRecord> {
-    const ids = uniq(strings(req.userIds));
-    if (ids.length === 0) return seqPage<UserRecord>(this.store, KIND.user, req);
-    return page(
-      ids.map((id) => this.user(id)),
-      req,
-    );
+  /** The users named (each must exist), or every user in creation order. */
+  listUsers(ids: readonly string[]): readonly UserRecord[] | Listing<UserRecord> {
+    if (ids.length === 0) return storeListing<UserRecord>(this.store, KIND.user);
+    return uniq(ids).map((id) => this.user(id));
   }
 
   migrateUsers(from: string, to: string): number {
@@ -548,13 +521,9 @@ export class IamBackend {
     return m;
   }
 
-  listMachineUsers(req: Doc): PageOf<MachineUserRecord> {
-    const names = uniq(strings(req.machineUserNames));
-    if (names.length === 0) return seqPage<MachineUserRecord>(this.store, KIND.machineUser, req);
-    return page(
-      names.map((n) => this.machineUser(n)),
-      req,
-    );
+  listMachineUsers(names: readonly string[]): readonly MachineUserRecord[] | Listing<MachineUserRecord> {
+    if (names.length === 0) return storeListing<MachineUserRecord>(this.store, KIND.machineUser);
+    return uniq(names).map((n) => this.machineUser(n));
   }
 
   // ---------------------------------------------------------------- groups and membership
@@ -592,13 +561,9 @@ export class IamBackend {
     this.store.delete(KIND.group, g.groupId);
   }
 
-  listGroups(req: Doc): PageOf<GroupRecord> {
-    const names = uniq(strings(req.groupNames));
-    if (names.length === 0) return seqPage<GroupRecord>(this.store, KIND.group, req);
-    return page(
-      names.map((n) => this.group(n)),
-      req,
-    );
+  listGroups(names: readonly string[]): readonly GroupRecord[] | Listing<GroupRecord> {
+    if (names.length === 0) return storeListing<GroupRecord>(this.store, KIND.group);
+    return uniq(names).map((n) => this.group(n));
   }
 
   private link(groupCrn: string, memberCrn: string): void {
@@ -793,15 +758,15 @@ export class IamBackend {
       .filter((k) => k.actorCrn === actorCrn);
   }
 
-  listAccessKeys(req: Doc, onlyActor?: string): PageOf<AccessKeyRecord> {
-    const refs = uniq(strings(req.accessKeyIds));
-    if (refs.length > 0) {
-      const keys = refs.map((r) => this.accessKey(r));
+  /** The keys named, or every key; only the keys of `onlyActor` when given. */
+  listAccessKeys(ids: readonly string[], onlyActor?: string): readonly AccessKeyRecord[] | Listing<AccessKeyRecord> {
+    if (ids.length > 0) {
+      const keys = uniq(ids).map((r) => this.accessKey(r));
       if (onlyActor && keys.some((k) => k.actorCrn !== onlyActor)) throw forbidden('you may list only your own access keys');
-      return page(keys, req);
+      return keys;
     }
-    if (onlyActor) return page(this.keysOf(onlyActor), req);
-    return seqPage<AccessKeyRecord>(this.store, KIND.accessKey, req);
+    if (onlyActor) return this.keysOf(onlyActor);
+    return storeListing<AccessKeyRecord>(this.store, KIND.accessKey);
   }
 
   // ---------------------------------------------------------------- SSH keys
@@ -951,13 +916,9 @@ export class IamBackend {
     this.store.delete(KIND.samlProvider, p.samlProviderId);
   }
 
-  listSamlProviders(req: Doc): PageOf<SamlProviderRecord> {
-    const names = uniq(strings(req.samlProviderNames));
-    if (names.length === 0) return seqPage<SamlProviderRecord>(this.store, KIND.samlProvider, req);
-    return page(
-      names.map((n) => this.samlProvider(n)),
-      req,
-    );
+  listSamlProviders(names: readonly string[]): readonly SamlProviderRecord[] | Listing<SamlProviderRecord> {
+    if (names.length === 0) return storeListing<SamlProviderRecord>(this.store, KIND.samlProvider);
+    return uniq(names).map((n) => this.samlProvider(n));
   }
 
   samlProviderOut(p: SamlProviderRecord): Doc {

@@ -4,23 +4,15 @@
  * target is the caller itself (self-service: own user, keys, SSH keys,
  * password). The rules themselves live in backend.ts.
  */
-import type { Doc, Handler, RequestContext } from '../../types.js';
-import { page } from '../../paging.js';
+import { perRequest, type Operation } from '../../service.js';
+import type { Doc, Handler } from '../../types.js';
+import { paged } from '../../paging.js';
+import { str as opt, strings as names, text as s } from '../../values.js';
 import { IamBackend } from './backend.js';
 
-const s = (v: unknown): string => String(v);
-const opt = (v: unknown): string | undefined => (typeof v === 'string' && v ? v : undefined);
-const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+type Op = Operation<IamBackend>;
 
-/** Drops undefined nextToken so responses carry it only when there is more. */
-const paged = (key: string, items: unknown[], nextToken?: string): Doc => (nextToken ? { [key]: items, nextToken } : { [key]: items });
-
-type Op = (b: IamBackend, req: Doc, ctx: RequestContext) => Doc;
-
-const op =
-  (fn: Op): Handler =>
-  (req, ctx) =>
-    fn(new IamBackend(ctx), req, ctx);
+const op = perRequest((ctx) => new IamBackend(ctx));
 
 /** Open to every authenticated caller. */
 const open = op;
@@ -52,13 +44,8 @@ export const handlers: Record<string, Handler> = {
   updateUser: write('updateUser', (b, req) => ({ user: b.userOut(b.updateUser(s(req.user), req.active)) })),
   deleteUser: write('deleteUser', (b, req) => deleted(b.deleteUser(s(req.userId)))),
   unlockUserInControlPlane: write('unlockUserInControlPlane', (b, req) => ({ user: b.userOut(b.unlockUser(s(req.user))) })),
-  listUsers: read('listUsers', (b, req) => {
-    const p = b.listUsers(req);
-    return paged(
-      'users',
-      p.items.map((u) => b.userOut(u)),
-      p.nextToken,
-    );
+  listUsers: read('listUsers', (b, req, ctx) => {
+    return paged(ctx, req, b.listUsers(names(req.userIds)), (u) => b.userOut(u));
   }),
   migrateUsersToIdentityProvider: write('migrateUsersToIdentityProvider', (b, req) => ({
     numberOfUpdatedUsers: b.migrateUsers(s(req.originalProviderName), s(req.newProviderName)),
@@ -72,13 +59,8 @@ export const handlers: Record<string, Handler> = {
   unlockMachineUserInControlPlane: write('unlockMachineUserInControlPlane', (b, req) => ({
     machineUser: b.machineUserOut(b.unlockMachineUser(s(req.machineUser))),
   })),
-  listMachineUsers: read('listMachineUsers', (b, req) => {
-    const p = b.listMachineUsers(req);
-    return paged(
-      'machineUsers',
-      p.items.map((m) => b.machineUserOut(m)),
-      p.nextToken,
-    );
+  listMachineUsers: read('listMachineUsers', (b, req, ctx) => {
+    return paged(ctx, req, b.listMachineUsers(names(req.machineUserNames)), (m) => b.machineUserOut(m));
   }),
 
   // ---------------------------------------------------------------- groups and membership
@@ -88,13 +70,8 @@ export const handlers: Record<string, Handler> = {
     b.deleteGroup(s(req.groupName));
     return {};
   }),
-  listGroups: read('listGroups', (b, req) => {
-    const p = b.listGroups(req);
-    return paged(
-      'groups',
-      p.items.map((g) => b.groupOut(g)),
-      p.nextToken,
-    );
+  listGroups: read('listGroups', (b, req, ctx) => {
+    return paged(ctx, req, b.listGroups(names(req.groupNames)), (g) => b.groupOut(g));
   }),
   addUserToGroup: write('addUserToGroup', (b, req) => {
     b.addMember(s(req.groupName), b.user(s(req.userId)).crn);
@@ -112,21 +89,18 @@ export const handlers: Record<string, Handler> = {
     b.removeMember(s(req.groupName), b.machineUser(s(req.machineUserName)).crn);
     return {};
   }),
-  listGroupMembers: read('listGroupMembers', (b, req) => {
-    const p = page(b.membersOf(b.group(s(req.groupName)).crn), req);
-    return paged('memberCrns', p.items, p.nextToken);
+  listGroupMembers: read('listGroupMembers', (b, req, ctx) => {
+    return paged(ctx, req, b.membersOf(b.group(s(req.groupName)).crn));
   }),
-  listGroupsForUser: op((b, req) => {
+  listGroupsForUser: op((b, req, ctx) => {
     const u = b.user(s(req.userId));
     b.authorize('read', 'listGroupsForUser', u.crn);
-    const p = page(b.groupsOf(u.crn), req);
-    return paged('groupCrns', p.items, p.nextToken);
+    return paged(ctx, req, b.groupsOf(u.crn));
   }),
-  listGroupsForMachineUser: op((b, req) => {
+  listGroupsForMachineUser: op((b, req, ctx) => {
     const m = b.machineUser(s(req.machineUserName));
     b.authorize('read', 'listGroupsForMachineUser', m.crn);
-    const p = page(b.groupsOf(m.crn), req);
-    return paged('groupCrns', p.items, p.nextToken);
+    return paged(ctx, req, b.groupsOf(m.crn));
   }),
 
   // ---------------------------------------------------------------- roles
@@ -178,49 +152,40 @@ export const handlers: Record<string, Handler> = {
     b.unassignResourceRole(b.group(s(req.groupName)).crn, s(req.resourceRoleCrn), s(req.resourceCrn));
     return {};
   }),
-  listUserAssignedRoles: op((b, req) => {
+  listUserAssignedRoles: op((b, req, ctx) => {
     const crn = opt(req.user) ? b.user(s(req.user)).crn : b.caller.actorCrn;
     b.authorize('read', 'listUserAssignedRoles', crn);
-    const p = page(b.assignedRoles(crn), req);
-    return paged('roleCrns', p.items, p.nextToken);
+    return paged(ctx, req, b.assignedRoles(crn));
   }),
-  listUserAssignedResourceRoles: op((b, req) => {
+  listUserAssignedResourceRoles: op((b, req, ctx) => {
     const crn = opt(req.user) ? b.user(s(req.user)).crn : b.caller.actorCrn;
     b.authorize('read', 'listUserAssignedResourceRoles', crn);
-    const p = page(b.assignedResourceRoles(crn), req);
-    return paged('resourceAssignments', p.items, p.nextToken);
+    return paged(ctx, req, b.assignedResourceRoles(crn));
   }),
-  listMachineUserAssignedRoles: op((b, req) => {
+  listMachineUserAssignedRoles: op((b, req, ctx) => {
     const crn = b.machineUser(s(req.machineUserName)).crn;
     b.authorize('read', 'listMachineUserAssignedRoles', crn);
-    const p = page(b.assignedRoles(crn), req);
-    return paged('roleCrns', p.items, p.nextToken);
+    return paged(ctx, req, b.assignedRoles(crn));
   }),
-  listMachineUserAssignedResourceRoles: op((b, req) => {
+  listMachineUserAssignedResourceRoles: op((b, req, ctx) => {
     const crn = b.machineUser(s(req.machineUserName)).crn;
     b.authorize('read', 'listMachineUserAssignedResourceRoles', crn);
-    const p = page(b.assignedResourceRoles(crn), req);
-    return paged('resourceAssignments', p.items, p.nextToken);
+    return paged(ctx, req, b.assignedResourceRoles(crn));
   }),
-  listGroupAssignedRoles: read('listGroupAssignedRoles', (b, req) => {
-    const p = page(b.assignedRoles(b.group(s(req.groupName)).crn), req);
-    return paged('roleCrns', p.items, p.nextToken);
+  listGroupAssignedRoles: read('listGroupAssignedRoles', (b, req, ctx) => {
+    return paged(ctx, req, b.assignedRoles(b.group(s(req.groupName)).crn));
   }),
-  listGroupAssignedResourceRoles: read('listGroupAssignedResourceRoles', (b, req) => {
-    const p = page(b.assignedResourceRoles(b.group(s(req.groupName)).crn), req);
-    return paged('resourceAssignments', p.items, p.nextToken);
+  listGroupAssignedResourceRoles: read('listGroupAssignedResourceRoles', (b, req, ctx) => {
+    return paged(ctx, req, b.assignedResourceRoles(b.group(s(req.groupName)).crn));
   }),
-  listResourceAssignees: read('listResourceAssignees', (b, req) => {
-    const p = page(b.resourceAssignees(s(req.resourceCrn)), req);
-    return paged('resourceAssignees', p.items, p.nextToken);
+  listResourceAssignees: read('listResourceAssignees', (b, req, ctx) => {
+    return paged(ctx, req, b.resourceAssignees(s(req.resourceCrn)));
   }),
-  listRoles: open((b, req) => {
-    const p = page(b.listRoles(names(req.roleNames)), req);
-    return paged('roles', p.items, p.nextToken);
+  listRoles: open((b, req, ctx) => {
+    return paged(ctx, req, b.listRoles(names(req.roleNames)));
   }),
-  listResourceRoles: open((b, req) => {
-    const p = page(b.listResourceRoles(names(req.resourceRoleNames)), req);
-    return paged('resourceRoles', p.items, p.nextToken);
+  listResourceRoles: open((b, req, ctx) => {
+    return paged(ctx, req, b.listResourceRoles(names(req.resourceRoleNames)));
   }),
 
   // ---------------------------------------------------------------- access keys
@@ -250,15 +215,10 @@ export const handlers: Record<string, Handler> = {
     b.deleteAccessKey(k.accessKeyId);
     return {};
   }),
-  listAccessKeys: op((b, req) => {
+  listAccessKeys: op((b, req, ctx) => {
     // Callers who may not read iam see their own keys only.
     const own = b.accessLevel() === 'none' ? b.caller.actorCrn : undefined;
-    const p = b.listAccessKeys(req, own);
-    return paged(
-      'accessKeys',
-      p.items.map((k) => b.keyOut(k)),
-      p.nextToken,
-    );
+    return paged(ctx, req, b.listAccessKeys(names(req.accessKeyIds), own), (k) => b.keyOut(k));
   }),
 
   // ---------------------------------------------------------------- SSH keys
@@ -294,13 +254,8 @@ export const handlers: Record<string, Handler> = {
     b.deleteSamlProvider(s(req.samlProviderName));
     return {};
   }),
-  listSamlProviders: read('listSamlProviders', (b, req) => {
-    const p = b.listSamlProviders(req);
-    return paged(
-      'samlProviders',
-      p.items.map((x) => b.samlProviderOut(x)),
-      p.nextToken,
-    );
+  listSamlProviders: read('listSamlProviders', (b, req, ctx) => {
+    return paged(ctx, req, b.listSamlProviders(names(req.samlProviderNames)), (x) => b.samlProviderOut(x));
   }),
   setSamlAuthnRequestSigningKey: write('setSamlAuthnRequestSigningKey', (b, req) => b.setAuthnRequestSigningKey(req)),
   setSamlResponseDecryptionKey: write('setSamlResponseDecryptionKey', (b, req) => b.setResponseDecryptionKey(req)),
@@ -316,13 +271,8 @@ export const handlers: Record<string, Handler> = {
   createScimAccessToken: write('createScimAccessToken', (b, req) =>
     b.createScimToken(s(req.identityProviderNameOrCrn), Number(req.accessTokenLifetimeDays)),
   ),
-  listScimAccessTokens: read('listScimAccessTokens', (b, req) => {
-    const p = page(b.scimTokens(s(req.identityProviderNameOrCrn)), req);
-    return paged(
-      'accessTokens',
-      p.items.map((t) => b.scimTokenOut(t)),
-      p.nextToken,
-    );
+  listScimAccessTokens: read('listScimAccessTokens', (b, req, ctx) => {
+    return paged(ctx, req, b.scimTokens(s(req.identityProviderNameOrCrn)), (t) => b.scimTokenOut(t));
   }),
   deleteScimAccessToken: write('deleteScimAccessToken', (b, req) => {
     b.deleteScimToken(s(req.accessTokenIdOrCrn));

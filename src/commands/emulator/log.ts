@@ -1,0 +1,57 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../lib/cli/base-command.js';
+import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
+import type { LogEntry } from '../../lib/emulator/request-log.js';
+
+/** `type:id` of a caller's CRN (the last two parts), or the text as it is. */
+const callerOf = (crn: string): string => (crn.startsWith('crn:') ? crn.split(':').slice(-2).join(':') : crn);
+
+function line(e: LogEntry): string {
+  const status = `${e.status === 0 ? 'dropped' : e.status}${e.code ? ` ${e.code}` : ''}`;
+  return [e.time, e.requestId, `${e.service} ${e.operation}`, callerOf(e.caller), status, `${e.durationMs.toFixed(1)} ms`].join('  ');
+}
+
+export default class EmulatorLog extends BaseCommand {
+  static summary = 'Show the requests the emulator answered: time, request id, service, operation, caller, status, duration.';
+  static description = [
+    'One line per API request, oldest first: when it arrived, the x-cdp-request-id of the answer, the operation, who signed it (the type and id of their CRN; the full CRN with --output json), the HTTP status with the error code of a failure, and how long it took. Bodies are never logged, so no field of a request or answer (secrets included) is ever shown.',
+    'The log lives in the data directory (requests.log) and keeps at most about 8 MiB: past 4 MiB the file moves to requests.1.log, replacing the one before. It works whether the emulator runs or not; --follow keeps printing new requests until interrupted.',
+  ].join('\n\n');
+  static examples = [
+    '<%= config.bin %> emulator log',
+    '<%= config.bin %> emulator log --tail 20',
+    '<%= config.bin %> emulator log --follow --output json',
+  ];
+  static flags = {
+    follow: Flags.boolean({ char: 'f', description: 'Keep printing requests as they are answered, until interrupted.' }),
+    tail: Flags.integer({ description: 'Only the last N requests logged so far.', min: 0 }),
+    'data-dir': emulatorDataDirFlag,
+    output: Flags.string({
+      char: 'o',
+      options: ['text', 'json'],
+      default: 'text',
+      description: 'Output format: text lines, or one JSON object per line.',
+    }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(EmulatorLog);
+    this.errorStyle.json = flags.output === 'json';
+    const { defaultDataDir } = await import('../../lib/emulator/control.js');
+    const { followLog, readLog } = await import('../../lib/emulator/request-log.js');
+    const dataDir = flags['data-dir'] ?? defaultDataDir();
+    const print = (e: LogEntry): void => void process.stdout.write(`${flags.output === 'json' ? JSON.stringify(e) : line(e)}\n`);
+    const past = readLog(dataDir);
+    for (const e of flags.tail === undefined ? past : past.slice(Math.max(0, past.length - flags.tail))) print(e);
+    if (!flags.follow) return;
+    const stop = followLog(dataDir, print);
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        stop();
+        resolve();
+      };
+      process.once('SIGINT', done);
+      process.once('SIGTERM', done);
+    });
+  }
+}

@@ -1,0 +1,166 @@
+/**
+ * The emulator's request log: one JSON line per API request it answered
+ * (time, request id, service, operation, caller, status, error code,
+ * duration), never a body or any field of one. Lines are written in
+ * batches, within a tenth of a second (a kill -9 can lose that much). It
+ * lives in the data directory as `requests.log`; past 4 MiB it becomes `requests.1.log` (the
+ * one before is dropped), so it never takes more than 8 MiB on disk.
+ * `cdpctl emulator log` reads it, and follows it with --follow.
+ */
+import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface LogEntry {
+  /** Wall-clock time the request arrived (ISO 8601). */
+  readonly time: string;
+  /** The x-cdp-request-id the answer carried. */
+  readonly requestId: string;
+  readonly service: string;
+  readonly operation: string;
+  /** CRN of the signed-in user or machine user; '-' when the request was not authenticated. */
+  readonly caller: string;
+  /** HTTP status; 0 when the connection was dropped on purpose (fault injection). */
+  readonly status: number;
+  /** The error code of a failed request. */
+  readonly code?: string;
+  readonly durationMs: number;
+}
+
+export const LOG_FILE = 'requests.log';
+export const OLD_LOG_FILE = 'requests.1.log';
+const MAX_BYTES = 4 * 1024 * 1024;
+const FLUSH_MS = 100;
+const FLUSH_BYTES = 64 * 1024;
+
+export class RequestLog {
+  private fd?: number;
+  private size = 0;
+  private pending: string[] = [];
+  private pendingBytes = 0;
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly dir: string,
+    private readonly maxBytes = MAX_BYTES,
+  ) {}
+
+  private get path(): string {
+    return join(this.dir, LOG_FILE);
+  }
+
+  /**
+   * Keeps the line; lines are written together within a tenth of a second
+   * (one write for many requests keeps the cost off each request).
+   */
+  write(e: LogEntry): void {
+    const line = `${JSON.stringify(e)}\n`;
+    this.pending.push(line);
+    this.pendingBytes += line.length;
+    if (this.pendingBytes >= FLUSH_BYTES) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes what is kept; past the size limit the file moves aside first. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.pending.length === 0) return;
+    const data = this.pending.join('');
+    this.pending = [];
+    this.pendingBytes = 0;
+    try {
+      if (this.fd === undefined) {
+        mkdirSync(this.dir, { recursive: true });
+        this.fd = openSync(this.path, 'a', 0o600);
+        this.size = fstatSync(this.fd).size;
+      }
+      if (this.size > 0 && this.size + Buffer.byteLength(data) > this.maxBytes) {
+        closeSync(this.fd);
+        renameSync(this.path, join(this.dir, OLD_LOG_FILE));
+        this.fd = openSync(this.path, 'a', 0o600);
+        this.size = 0;
+      }
+      this.size += writeSync(this.fd, data);
+    } catch {
+      // The log is for people: losing lines must never fail a request.
+    }
+  }
+
+  close(): Promise<void> {
+    this.flush();
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+    return Promise.resolve();
+  }
+}
+
+const parse = (text: string): LogEntry[] =>
+  text
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as LogEntry];
+      } catch {
+        return [];
+      }
+    });
+
+/** Every entry kept in a data directory, oldest first. */
+export function readLog(dir: string): LogEntry[] {
+  const read = (f: string): string => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '');
+  return [...parse(read(OLD_LOG_FILE)), ...parse(read(LOG_FILE))];
+}
+
+/**
+ * Follows the log from its current end: calls `onEntry` for every line
+ * written from now on, across rotations, until the returned stop is called.
+ */
+export function followLog(dir: string, onEntry: (e: LogEntry) => void, intervalMs = 200): () => void {
+  const path = join(dir, LOG_FILE);
+  const stat = (p: string): { ino: number; size: number } | undefined => {
+    try {
+      const s = statSync(p);
+      return { ino: s.ino, size: s.size };
+    } catch {
+      return undefined;
+    }
+  };
+  let at = stat(path) ?? { ino: -1, size: 0 };
+  let pending = '';
+  const readFrom = (p: string, from: number, to: number): void => {
+    if (to <= from) return;
+    const fd = openSync(p, 'r');
+    try {
+      const buf = Buffer.alloc(to - from);
+      readSync(fd, buf, 0, buf.length, from);
+      pending += buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const e of parse(lines.join('\n'))) onEntry(e);
+  };
+  const tick = (): void => {
+    const now = stat(path);
+    if (!now) return;
+    if (now.ino !== at.ino) {
+      // Rotated: the rest of the file we were reading is now the old one.
+      const old = stat(join(dir, OLD_LOG_FILE));
+      if (old && old.ino === at.ino) readFrom(join(dir, OLD_LOG_FILE), at.size, old.size);
+      pending = '';
+      at = { ino: now.ino, size: 0 };
+    }
+    readFrom(path, at.size, now.size);
+    at = now;
+  };
+  const timer = setInterval(tick, intervalMs);
+  return () => {
+    clearInterval(timer);
+    tick();
+  };
+}

@@ -1,0 +1,268 @@
+/**
+ * Backups and restores of data lakes: a plan of steps (admin operations,
+ * database, HBase tables, Solr collections), each skipped or timed, and an
+ * overall status on the emulator clock (BACKUP: STARTED, IN_PROGRESS, then
+ * SUCCESSFUL or FAILED; VALIDATION_* for a validation-only run; CANCELLED
+ * once cancelled). A backup whose name starts with `fail-` fails; so does a
+ * restore whose location contains `fail-`.
+ */
+import { failedPrecondition, notFound } from '../../errors.js';
+import { uuid } from '../../ids.js';
+import { progress, start, type Lifecycle, type Progress } from '../../lifecycle.js';
+import type { BackendContext } from '../../types.js';
+import type { Lakes } from './lakes.js';
+import { KIND, type BrRec, type LakeRec, type StagePlan } from './records.js';
+
+/** A backup or restore: STARTED for half a minute, IN_PROGRESS until its last step ends (the plan sets the length). */
+const BACKUP: Lifecycle = {
+  run: {
+    phases: [
+      ['STARTED', 0.5],
+      ['IN_PROGRESS', 0],
+    ],
+    success: 'SUCCESSFUL',
+    failure: 'FAILED',
+  },
+  validate: {
+    phases: [
+      ['STARTED', 0.5],
+      ['IN_PROGRESS', 0],
+    ],
+    success: 'VALIDATION_SUCCESSFUL',
+    failure: 'VALIDATION_FAILED',
+  },
+};
+
+/** What a backup or restore leaves out (the request's skip flags). */
+export interface BackupOptions {
+  readonly validationOnly: boolean;
+  readonly skipValidation: boolean;
+  /** false: services are not stopped and started around the backup. */
+  readonly closeDbConnections: boolean;
+  readonly skipRangerHmsMetadata: boolean;
+  readonly skipAtlasMetadata: boolean;
+  readonly skipRangerAudits: boolean;
+  readonly skipAtlasIndexes: boolean;
+}
+
+type Stage = readonly [StagePlan['section'], string, number];
+
+function plan(stages: readonly Stage[], skip: (s: Stage) => boolean): StagePlan[] {
+  let t = 0;
+  return stages.map((s) => {
+    const skipped = skip(s);
+    const p: StagePlan = { section: s[0], name: s[1], start: t, minutes: s[2], skipped };
+    if (!skipped) t += s[2];
+    return p;
+  });
+}
+
+const VALIDATION: readonly Stage[] = [['adminOperations', 'dryRunValidation', 0.5]];
+
+/** The steps the options leave out (a validation-only run keeps only its checks). */
+function planned(o: BackupOptions, stages: readonly Stage[], restore: boolean): StagePlan[] {
+  return plan(stages, ([section, name]) => {
+    if (o.validationOnly) return !(section === 'adminOperations' && name !== 'stopServices' && name !== 'startServices');
+    if (name === 'precheckStoragePermission' || name === 'rangerAuditCollectionValidation') return o.skipValidation;
+    if (!restore && (name === 'stopServices' || name === 'startServices')) return !o.closeDbConnections;
+    if (section === 'database') return o.skipRangerHmsMetadata;
+    if (section === 'hbase') return o.skipAtlasMetadata;
+    if (name.startsWith('rangerAuditsCollection')) return o.skipRangerAudits;
+    if (section === 'solr') return o.skipAtlasIndexes;
+    return false;
+  });
+}
+
+const COLLECTIONS = ['edgeIndexCollection', 'fulltextIndexCollection', 'rangerAuditsCollection', 'vertexIndexCollection'];
+const collectionMinutes = (c: string): number => (c === 'rangerAuditsCollection' ? 0.5 : 0.25);
+
+/** The steps of a backup or restore: checks, services stopped, database, HBase tables, Solr collections (a restore deletes each first), services started. */
+function stagesOf(o: BackupOptions, restore: boolean): StagePlan[] {
+  const solr: Stage[] = COLLECTIONS.flatMap((c) =>
+    restore
+      ? ([
+          ['solr', `${c}Delete`, 0.25],
+          ['solr', c, collectionMinutes(c)],
+        ] as Stage[])
+      : ([['solr', c, collectionMinutes(c)]] as Stage[]),
+  );
+  const stages: Stage[] = [
+    ['adminOperations', 'precheckStoragePermission', 0.25],
+    ['adminOperations', 'rangerAuditCollectionValidation', 0.25],
+    ...(o.validationOnly ? VALIDATION : []),
+    ['adminOperations', 'stopServices', 0.25],
+    ['database', 'database', 1.25],
+    ['hbase', 'atlasEntityAuditEventTable', 0.75],
+    ['hbase', 'atlasJanusTable', 0.75],
+    ...solr,
+    ['adminOperations', 'startServices', 0.25],
+  ];
+  return planned(o, stages, restore);
+}
+
+/** How long a plan runs (minutes). */
+export const totalMinutes = (r: BrRec): number => r.stages.filter((s) => !s.skipped).reduce((a, s) => Math.max(a, s.start + s.minutes), 0);
+
+/** The step a failing run fails in: its last one. */
+export const lastStage = (r: BrRec): StagePlan | undefined => r.stages.filter((s) => !s.skipped).pop();
+
+export function failReason(r: BrRec): string {
+  return r.kind === 'backup'
+    ? `writing to ${r.backupLocation} failed (the backup name starts with "fail-")`
+    : `reading the backup from ${r.backupLocation} failed (the location contains "fail-")`;
+}
+
+export class Backups {
+  constructor(
+    private readonly ctx: BackendContext,
+    private readonly lakes: Lakes,
+  ) {}
+
+  private get now(): number {
+    return this.ctx.clock.now();
+  }
+
+  progress(r: BrRec): Progress {
+    return progress(r.activity, this.now);
+  }
+
+  /** The step running now, if any. */
+  running(r: BrRec): StagePlan | undefined {
+    const elapsed = (this.now - r.activity.tl.startedAt) / 60_000;
+    return this.progress(r).done ? undefined : r.stages.find((s) => !s.skipped && elapsed >= s.start && elapsed < s.start + s.minutes);
+  }
+
+  private save(r: BrRec): void {
+    this.ctx.store.put(r.kind === 'backup' ? KIND.backup : KIND.restore, r.id, r, { parent: r.lakeId });
+  }
+
+  /** A backup or restore of the lake that is still running. */
+  private busyWith(lake: LakeRec): BrRec | undefined {
+    for (const kind of [KIND.backup, KIND.restore])
+      for (const { doc } of this.ctx.store.children<BrRec>(kind, lake.id)) if (!this.progress(doc).done) return doc;
+    return undefined;
+  }
+
+  private startRun(lake: LakeRec, r: Omit<BrRec, 'activity' | 'stages'>, stages: StagePlan[], fail: boolean): BrRec {
+    const rec: BrRec = { ...r, stages, activity: { action: '', tl: { startedAt: 0, steps: [] }, success: '', failure: '' } };
+    rec.activity = start(BACKUP, r.validationOnly ? 'validate' : 'run', this.now, { fail, minutes: totalMinutes(rec) });
+    this.save(rec);
+    return rec;
+  }
+
+  private ready(lake: LakeRec, what: string): void {
+    this.lakes.store.require(lake, ['RUNNING'], what);
+    const busy = this.busyWith(lake);
+    if (busy) throw failedPrecondition(`data lake ${lake.datalakeName} is busy with ${busy.kind} ${busy.restoreId ?? busy.backupId}`);
+  }
+
+  backup(lake: LakeRec, name: string | undefined, location: string | undefined, o: BackupOptions): BrRec {
+    this.ready(lake, 'a backup');
+    const id = uuid();
+    return this.startRun(
+      lake,
+      {
+        kind: 'backup',
+        id,
+        backupId: id,
+        backupName: name,
+        lakeId: lake.id,
+        datalakeName: lake.datalakeName,
+        accountId: this.ctx.info.accountId,
+        userCrn: this.ctx.caller.actorCrn,
+        backupLocation: `${location ?? `${lake.storage.replace(/\/$/, '')}/backups`}/${id}`,
+        runtimeVersion: lake.runtime,
+        validationOnly: o.validationOnly,
+      },
+      stagesOf(o, false),
+      name?.startsWith('fail-') ?? false,
+    );
+  }
+
+  /** A backup of the lake by id, or its latest (with that name, when given). */
+  find(lake: LakeRec, by: { id?: string; name?: string }): BrRec {
+    if (by.id) {
+      const rec = this.ctx.store.get<BrRec>(KIND.backup, by.id);
+      if (!rec || rec.lakeId !== lake.id) throw notFound(`backup ${by.id} of data lake ${lake.datalakeName} not found`);
+      return rec;
+    }
+    const all = this.list(lake);
+    const hit = (by.name ? all.filter((b) => b.backupName === by.name) : all).pop();
+    if (!hit)
+      throw notFound(
+        by.name ? `backup ${by.name} of data lake ${lake.datalakeName} not found` : `data lake ${lake.datalakeName} has no backups`,
+      );
+    return hit;
+  }
+
+  list(lake: LakeRec): BrRec[] {
+    return this.ctx.store.children<BrRec>(KIND.backup, lake.id).map((r) => r.doc);
+  }
+
+  /** Restores a backup (by id, of any lake; by name; or the lake's latest successful one). */
+  restore(lake: LakeRec, by: { id?: string; name?: string }, locationOverride: string | undefined, o: BackupOptions): BrRec {
+    this.ready(lake, 'a restore');
+    let source: BrRec;
+    if (by.id) {
+      // A backup id may name a backup of another lake (moving metadata between lakes).
+      const rec = this.ctx.store.get<BrRec>(KIND.backup, by.id);
+      if (!rec) throw notFound(`backup ${by.id} not found`);
+      source = rec;
+    } else if (by.name) source = this.find(lake, { name: by.name });
+    else {
+      const ok = this.list(lake)
+        .filter((b) => this.progress(b).state === 'SUCCESSFUL')
+        .pop();
+      if (!ok) throw failedPrecondition(`data lake ${lake.datalakeName} has no successful backup to restore`);
+      source = ok;
+    }
+    const sourceStatus = this.progress(source).state;
+    if (sourceStatus !== 'SUCCESSFUL')
+      throw failedPrecondition(`backup ${source.backupId} is ${sourceStatus}; only a SUCCESSFUL backup can be restored`);
+    const location = locationOverride ?? source.backupLocation;
+    const id = uuid();
+    return this.startRun(
+      lake,
+      {
+        kind: 'restore',
+        id,
+        backupId: source.backupId,
+        restoreId: id,
+        backupName: source.backupName,
+        lakeId: lake.id,
+        datalakeName: lake.datalakeName,
+        accountId: this.ctx.info.accountId,
+        userCrn: this.ctx.caller.actorCrn,
+        backupLocation: location,
+        runtimeVersion: source.runtimeVersion,
+        validationOnly: o.validationOnly,
+      },
+      stagesOf(o, true),
+      location.includes('fail-'),
+    );
+  }
+
+  /** A restore of the lake by id, or its latest. */
+  findRestore(lake: LakeRec, id: string | undefined): BrRec {
+    if (id) {
+      const rec = this.ctx.store.get<BrRec>(KIND.restore, id);
+      if (!rec || rec.lakeId !== lake.id) throw notFound(`restore ${id} of data lake ${lake.datalakeName} not found`);
+      return rec;
+    }
+    const rec = this.ctx.store.children<BrRec>(KIND.restore, lake.id).pop()?.doc;
+    if (!rec) throw notFound(`data lake ${lake.datalakeName} has no restores`);
+    return rec;
+  }
+
+  /** Cancels a running backup or restore; with force, its running steps too. */
+  cancel(kind: 'backup' | 'restore', id: string, force: boolean): void {
+    const rec = this.ctx.store.get<BrRec>(kind === 'backup' ? KIND.backup : KIND.restore, id);
+    if (!rec) throw notFound(`${kind} ${id} not found`);
+    const { state } = this.progress(rec);
+    if (state !== 'STARTED' && state !== 'IN_PROGRESS')
+      throw failedPrecondition(`${kind} ${id} is ${state}; only a ${kind} that is STARTED or IN_PROGRESS can be cancelled`);
+    rec.activity.cancelledAt = this.now;
+    rec.forced = force;
+    this.save(rec);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The datalake service's fixed world: runtimes and their images, secret
+ * types, log descriptors, Cloudera Manager roles and services, and the
+ * instance groups of each data lake shape.
+ */
+import { createHash } from 'node:crypto';
+
+export const RUNTIMES: ReadonlyArray<{ runtime: string; cm: string }> = [
+  { runtime: '7.2.16', cm: '7.9.0' },
+  { runtime: '7.2.17', cm: '7.11.3' },
+  { runtime: '7.2.18', cm: '7.12.0' },
+  { runtime: '7.3.1', cm: '7.13.1' },
+];
+export const DEFAULT_RUNTIME = '7.2.18';
+export const CATALOG = 'cdp-default';
+
+export interface Image {
+  readonly imageId: string;
+  readonly runtime: string;
+  readonly cm: string;
+  readonly index: number;
+  readonly created: number;
+}
+
+export const hashId = (text: string): string => {
+  const h = createHash('sha256').update(text).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
+};
+
+/** Two images per runtime, older first; image order follows runtime order. */
+export const IMAGES: readonly Image[] = RUNTIMES.flatMap((r, ri) =>
+  [0, 1].map((index) => ({
+    imageId: hashId(`image:${r.runtime}:${index}`),
+    runtime: r.runtime,
+    cm: r.cm,
+    index,
+    created: Date.UTC(2023, ri * 3 + index, 1) / 1000,
+  })),
+);
+export const imageOrder = (img: Image): number => IMAGES.indexOf(img);
+
+export const SECRET_TYPES: ReadonlyArray<readonly [string, string]> = [
+  ['CM_ADMIN_PASSWORD', 'Password of the Cloudera Manager admin user'],
+  ['CM_DB_PASSWORD', 'Password of the Cloudera Manager database user'],
+  ['CM_SERVICES_DB_PASSWORD', 'Database passwords of the cluster services'],
+  ['SALT_PASSWORD', 'Password of the orchestrator (Salt) API user'],
+  ['SALT_BOOT_SECRETS', 'Bootstrap secrets of the orchestrator'],
+  ['DATABASE_ROOT_PASSWORD', 'Root password of the external database server'],
+  ['GATEWAY_CERT', 'Certificate of the Knox gateway'],
+  ['CM_INTERMEDIATE_CA_CERT', 'Intermediate CA certificate of Cloudera Manager'],
+];
+
+export const LOG_DESCRIPTORS: ReadonlyArray<readonly [string, string]> = [
+  ['cm-server', '/var/log/cloudera-scm-server/cloudera-scm-server.log'],
+  ['cm-agent', '/var/log/cloudera-scm-agent/cloudera-scm-agent.log'],
+  ['ranger', '/var/log/ranger/admin/*.log'],
+  ['atlas', '/var/log/atlas/*.log'],
+  ['hms', '/var/log/hive/*.log'],
+  ['solr', '/var/log/solr/*.log'],
+  ['knox', '/var/log/knox/gateway/*.log'],
+  ['idbroker', '/var/log/knox/idbroker/*.log'],
+  ['salt', '/var/log/salt/minion'],
+];
+
+export const CM_ROLES = [
+  'ATLAS_SERVER',
+  'HIVEMETASTORE',
+  'RANGER_ADMIN',
+  'RANGER_USERSYNC',
+  'SOLR_SERVER',
+  'KNOX_GATEWAY',
+  'IDBROKER',
+  'ZOOKEEPER_SERVER',
+  'HBASE_MASTER',
+  'REGIONSERVER',
+  'KAFKA_BROKER',
+];
+export const SERVICES = ['ZOOKEEPER', 'RANGER', 'ATLAS', 'HIVE', 'SOLR', 'HBASE', 'HDFS', 'KNOX', 'KAFKA'];
+export const SCALE_OUT_GROUPS = ['solr_scale_out', 'hms_scale_out', 'raz_scale_out', 'kafka_scale_out', 'storage_scale_out'];
+
+export type Shape = 'LIGHT_DUTY' | 'MEDIUM_DUTY_HA' | 'ENTERPRISE';
+export const SHAPE_GROUPS: Readonly<Record<Shape, ReadonlyArray<readonly [string, number, string]>>> = {
+  LIGHT_DUTY: [
+    ['master', 1, 'm5.2xlarge'],
+    ['idbroker', 1, 't3.medium'],
+  ],
+  MEDIUM_DUTY_HA: [
+    ['master', 2, 'm5.2xlarge'],
+    ['gateway', 2, 'm5.2xlarge'],
+    ['core', 3, 'm5.2xlarge'],
+    ['auxiliary', 1, 'm5.2xlarge'],
+    ['idbroker', 2, 't3.medium'],
+  ],
+  ENTERPRISE: [
+    ['master', 2, 'm5.4xlarge'],
+    ['gateway', 2, 'm5.2xlarge'],
+    ['core', 3, 'r5.4xlarge'],
+    ['auxiliary', 1, 'm5.2xlarge'],
+    ['idbroker', 2, 't3.medium'],
+  ],
+};
+
+/** Database server versions, oldest first. */
+export const DB_VERSIONS = ['VERSION_11', 'VERSION_14', 'VERSION_17'];
+export const CERT_LIFETIME_DAYS = 365;
+export const CERT_WARNING_DAYS = 30;

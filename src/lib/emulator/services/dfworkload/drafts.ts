@@ -1,0 +1,124 @@
+/**
+ * Flow drafts and their test sessions. Drafts come from the flow designer,
+ * which is not part of this API: each environment starts with two, one with
+ * a running test session. A session follows SESSION on the emulator clock.
+ */
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
+import { crnId, uuid } from '../../ids.js';
+import { progress, settledIn, start, type Lifecycle } from '../../lifecycle.js';
+import type { DfBackend } from './backend.js';
+import { DEFAULT_NIFI } from './catalogue.js';
+import { KIND, STEADY_DEPLOYMENT, split, type FlowDraft, type Status } from './records.js';
+
+/** What test sessions do (states are STATE/DETAILED_STATE). */
+const SESSION: Lifecycle = {
+  restart: { phases: [['RESTARTING/RESTARTING', 1]], success: 'GOOD_HEALTH/GOOD_HEALTH' },
+  suspend: { phases: [['SUSPENDING/SUSPENDING', 0.5]], success: 'SUSPENDED/TEST_SESSION_SUSPENDED' },
+  terminate: { phases: [['TERMINATING/TERMINATING', 0.5]], success: 'TERMINATED/TEST_SESSION_TERMINATED' },
+};
+
+export class Drafts {
+  constructor(private readonly b: DfBackend) {}
+
+  /** The drafts of an environment (made the first time it is asked). */
+  list(env: string): FlowDraft[] {
+    const key = `dfworkload.draftsSeeded ${this.b.ctx.info.accountId} ${env}`;
+    if (!this.b.store.meta(key)) {
+      this.b.store.setMeta(key, '1');
+      const at = this.b.now;
+      for (const [name, session] of [
+        ['orders-draft', true],
+        ['metrics-draft', false],
+      ] as const) {
+        const id = uuid();
+        const draft: FlowDraft = {
+          crn: this.b.crnOf('flowDraft', id),
+          environmentCrn: env,
+          flowName: name,
+          created: at,
+          lastModified: at,
+          createdBy: this.b.actorName(),
+          runtimeVersion: DEFAULT_NIFI,
+          ...(session
+            ? {
+                session: {
+                  crn: this.b.crnOf('testSession', uuid()),
+                  name: `${name}-session`,
+                  created: at,
+                  activity: settledIn('start', 'GOOD_HEALTH/GOOD_HEALTH', at),
+                },
+              }
+            : {}),
+        };
+        this.b.store.put(KIND.draft, id, draft, { crn: draft.crn, parent: env });
+      }
+    }
+    return this.b.store.children<FlowDraft>(KIND.draft, env).map((x) => x.doc);
+  }
+
+  get(env: string, crn: string | undefined): FlowDraft {
+    if (!crn) throw invalid('flowDraftCrn is required');
+    const found = this.list(env).find((d) => d.crn === crn);
+    if (!found) throw notFound(`flow draft ${crn} not found`);
+    return found;
+  }
+
+  private save(d: FlowDraft): void {
+    d.lastModified = this.b.now;
+    this.b.store.put(KIND.draft, crnId(d.crn), d, { crn: d.crn, parent: d.environmentCrn });
+  }
+
+  /** The draft's test session state, when it has one. */
+  sessionState(d: FlowDraft): Status | undefined {
+    return d.session ? split(progress(d.session.activity, this.b.now).state) : undefined;
+  }
+
+  /** Restarts a test session (a new one when it has none or it was terminated). */
+  restartSession(env: string, crn: string | undefined): FlowDraft {
+    const d = this.get(env, crn);
+    const s = this.sessionState(d);
+    if (s?.state === 'TERMINATING') throw failedPrecondition(`the test session of ${d.flowName} is terminating`);
+    const activity = start(SESSION, 'restart', this.b.now);
+    if (!d.session || s?.state === 'TERMINATED')
+      d.session = { crn: this.b.crnOf('testSession', uuid()), name: `${d.flowName}-session`, created: this.b.now, activity };
+    else d.session.activity = activity;
+    this.save(d);
+    return d;
+  }
+
+  private withSession(env: string, crn: string | undefined): { d: FlowDraft & { session: NonNullable<FlowDraft['session']> }; s: Status } {
+    const d = this.get(env, crn);
+    const s = this.sessionState(d);
+    if (!d.session || !s || s.state === 'TERMINATED') throw failedPrecondition(`flow draft ${d.flowName} has no test session`);
+    return { d: d as FlowDraft & { session: NonNullable<FlowDraft['session']> }, s };
+  }
+
+  suspendSession(env: string, crn: string | undefined): FlowDraft {
+    const { d, s } = this.withSession(env, crn);
+    if (s.state !== 'SUSPENDING' && s.state !== 'SUSPENDED') {
+      if (!STEADY_DEPLOYMENT.has(s.state)) throw failedPrecondition(`the test session cannot be suspended while ${s.state}`);
+      d.session.activity = start(SESSION, 'suspend', this.b.now);
+      this.save(d);
+    }
+    return d;
+  }
+
+  terminateSession(env: string, crn: string | undefined): FlowDraft {
+    const { d, s } = this.withSession(env, crn);
+    if (s.state !== 'TERMINATING') {
+      d.session.activity = start(SESSION, 'terminate', this.b.now);
+      this.save(d);
+    }
+    return d;
+  }
+
+  /** Deletes a draft without a live test session. */
+  delete(env: string, crn: string | undefined): FlowDraft {
+    const d = this.get(env, crn);
+    const s = this.sessionState(d);
+    if (s && s.state !== 'TERMINATED')
+      throw failedPrecondition(`flow draft ${d.flowName} has a test session (${s.state}); terminate it first`);
+    this.b.store.delete(KIND.draft, crnId(d.crn));
+    return d;
+  }
+}

@@ -1,0 +1,177 @@
+/** What the DataFlow workload service stores. States are `STATE/DETAILED_STATE` pairs on lifecycles (see split). */
+import type { Activity } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+
+export const KIND = {
+  deployment: 'dfworkload.deployment',
+  flow: 'dfworkload.flow',
+  request: 'dfworkload.request',
+  assetRequest: 'dfworkload.assetRequest',
+  asset: 'dfworkload.asset',
+  nar: 'dfworkload.narConfig',
+  python: 'dfworkload.pythonConfig',
+  reportingTask: 'dfworkload.reportingTask',
+  parameterGroup: 'dfworkload.parameterGroup',
+  inbound: 'dfworkload.inboundEndpoint',
+  draft: 'dfworkload.flowDraft',
+  archive: 'dfworkload.archive',
+} as const;
+
+export interface Deployment {
+  id: string;
+  crn: string;
+  name: string;
+  environmentCrn: string;
+  projectCrn?: string;
+  creatorCrn: string;
+  deployedBy: string;
+  deploymentRequestCrn: string;
+  created: number;
+  updated: number;
+  configurationVersion: number;
+  config: Doc;
+  cfmNifiVersion: string;
+  previousNifiVersion?: string;
+  inboundEndpointCrn?: string;
+  activity: Activity;
+}
+
+export interface DeployedFlow {
+  id: string;
+  crn: string;
+  name: string;
+  deploymentCrn: string;
+  environmentCrn: string;
+  projectCrn?: string;
+  creatorCrn: string;
+  deployedBy: string;
+  created: number;
+  updated: number;
+  configurationVersion: number;
+  parameterGroups: Doc[];
+  kpis: Doc[];
+  flowName: string;
+  flowCrn: string;
+  flowVersion: number;
+  previousFlowVersion?: number;
+  sharedParameterGroupCrn?: string;
+  activity: Activity;
+}
+
+export interface FlowRequest {
+  crn: string;
+  kind: 'deployment' | 'flow';
+  environmentCrn: string;
+  status: 'OPEN' | 'USED' | 'ABORTED';
+  flowName: string;
+  flowVersion: number;
+  archive?: string;
+}
+
+export interface AssetRequest {
+  crn: string;
+  environmentCrn: string;
+  deploymentCrn: string;
+  deployedFlowCrn?: string;
+  status: 'OPEN' | 'USED' | 'ABORTED';
+}
+
+export interface Asset {
+  id: string;
+  environmentCrn: string;
+  owner: string;
+  parameterGroup: string;
+  parameterName: string;
+  name: string;
+  path: string;
+  size: number;
+  storedAt: string;
+  deployedFlowName?: string;
+  created: number;
+}
+
+export interface CustomConfig {
+  crn: string;
+  environmentCrn: string;
+  username: string;
+  password: string;
+  storageLocation: string;
+  configurationVersion: number;
+  projectCrn?: string;
+}
+
+export interface ParameterGroupRec {
+  id: string;
+  crn: string;
+  name: string;
+  environmentCrn: string;
+  description?: string;
+  parameters: Doc[];
+  version: number;
+  created: number;
+  updated: number;
+  createdBy: string;
+  projectCrn?: string;
+}
+
+export interface InboundEndpoint {
+  crn: string;
+  environmentCrn: string;
+  fullyQualifiedDomainName: string;
+  deploymentCrn?: string;
+  projectCrn?: string;
+  authorizedIpRanges: string[];
+  serverCertExpiry: number;
+  clientCertExpiry: number;
+  clientKeyId: string;
+}
+
+export interface FlowDraft {
+  crn: string;
+  environmentCrn: string;
+  flowName: string;
+  created: number;
+  lastModified: number;
+  createdBy: string;
+  runtimeVersion: string;
+  session?: { crn: string; name: string; created: number; activity: Activity };
+}
+
+export interface Archive {
+  archiveName: string;
+  environmentCrn: string;
+  deploymentName: string;
+  flowName: string;
+  deployedFlows: Doc[];
+  archiveDescription?: string;
+  modifiedTime: number;
+  uploadTime: number;
+  projectCrn?: string;
+  snapshot: Doc;
+}
+
+export interface ReportingTask {
+  crn: string;
+  identifier: string;
+  name: string;
+  type: string;
+  environmentCrn: string;
+  deploymentCrn?: string;
+  storedAt: string;
+  size: number;
+}
+
+/** A `STATE/DETAILED_STATE` lifecycle state as the wire has it. */
+export interface Status {
+  readonly state: string;
+  readonly detailedState: string;
+}
+
+export function split(step: string): Status {
+  const [state = 'UNKNOWN', detailedState = 'UNKNOWN'] = step.split('/');
+  return { state, detailedState };
+}
+
+export const HEALTHY = new Set(['GOOD_HEALTH', 'CONCERNING_HEALTH']);
+export const STEADY_DEPLOYMENT = new Set(['GOOD_HEALTH', 'CONCERNING_HEALTH', 'BAD_HEALTH']);
+export const STEADY_FLOW = new Set(['GOOD_HEALTH', 'CONCERNING_HEALTH', 'BAD_HEALTH', 'FLOW_STOPPED']);

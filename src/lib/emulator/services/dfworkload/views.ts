@@ -1,0 +1,388 @@
+/** dfworkload's wire views: records in, wire documents out. */
+import { randomBytes } from 'node:crypto';
+import { findEnvironment } from '../../environments.js';
+import { crn, crnId } from '../../ids.js';
+import type { Doc } from '../../types.js';
+import { docs, num, str } from '../../values.js';
+import type { DfBackend } from './backend.js';
+import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
+import type { Usage } from './parameter-groups.js';
+import {
+  HEALTHY,
+  type Archive,
+  type CustomConfig,
+  type DeployedFlow,
+  type Deployment,
+  type FlowDraft,
+  type FlowRequest,
+  type InboundEndpoint,
+  type ParameterGroupRec,
+} from './records.js';
+
+function validActions(state: string, detailed: string): string[] {
+  if (HEALTHY.has(state) || state === 'BAD_HEALTH') {
+    const base = ['VIEW_NIFI', 'EDIT', 'TERMINATE', 'VIEW_METRICS', 'UPDATE_NIFI_VERSION', 'RESTART_DEPLOYMENT', 'MANAGE_DEPLOYMENT'];
+    return [...base, 'EXPORT', 'SUSPEND', 'DOWNLOAD_LOG', 'CHANGE_FLOW_VERSION', 'DEPLOY_NEW_FLOW', 'START_ALL', 'STOP_ALL'];
+  }
+  if (state === 'SUSPENDED') return ['TERMINATE', 'RESUME', 'EDIT'];
+  if (detailed === 'UPDATING_NIFI_VERSION') return ['CANCEL_NIFI_VERSION_UPDATE'];
+  if (state === 'DEPLOYING') return ['CANCEL_CREATE'];
+  return [];
+}
+
+/** The DataFlow service of an environment: named after it, in its cloud and region. */
+export function serviceMeta(b: DfBackend, env: string): Doc {
+  const e = findEnvironment(b.ctx, env);
+  return {
+    crn: crn('df', b.ctx.info.region, b.ctx.info.accountId, 'service', crnId(env)),
+    name: e?.environmentName ?? crnId(env),
+    cloudPlatform: e?.cloudPlatform ?? 'AWS',
+    region: { name: e?.region ?? 'us-west-2', displayName: e?.region ?? 'us-west-2' },
+    environmentCrn: env,
+  };
+}
+
+export function deploymentDoc(b: DfBackend, d: Deployment): Doc {
+  const s = b.deployments.status(d);
+  const status: Doc = { state: s.state, detailedState: s.detailedState };
+  if (s.failed && d.activity.reason) status.message = d.activity.reason;
+  const c = d.config;
+  const running = HEALTHY.has(s.state) || s.state === 'BAD_HEALTH' || s.state === 'UPDATING' || s.state === 'RESTARTING';
+  const nodes = c.autoScalingEnabled ? (num(c.autoScaleMinNodes) ?? 1) : (num(c.staticNodeCount) ?? 1);
+  const flows = b.flows.of(d);
+  const first = flows[0];
+  const base = b.ctx.info.baseUrl;
+  return {
+    name: d.name,
+    crn: d.crn,
+    status,
+    runtimeStatus: status,
+    service: serviceMeta(b, d.environmentCrn),
+    activeInfoAlertCount: 0,
+    activeWarningAlertCount: 0,
+    activeErrorAlertCount: s.state === 'BAD_HEALTH' ? 1 : 0,
+    created: d.created,
+    updated: d.updated,
+    validActions: validActions(s.state, s.detailedState),
+    nifiUrl: `${base}/nifi/${d.id}/`,
+    clusterSizeParams: clusterSizeOf(c.clusterSize),
+    autoscalingEnabled: Boolean(c.autoScalingEnabled),
+    flowMetricsScalingEnabled: Boolean(c.flowMetricsScalingEnabled),
+    ...(c.autoScalingEnabled ? { autoscaleMinNodes: num(c.autoScaleMinNodes) ?? 1, autoscaleMaxNodes: num(c.autoScaleMaxNodes) ?? 3 } : {}),
+    staticNodeCount: num(c.staticNodeCount) ?? 1,
+    currentNodeCount: running ? nodes : 0,
+    creatorCrn: d.creatorCrn,
+    deployedByUsername: d.deployedBy,
+    deployedByName: d.deployedBy,
+    dfxLocalUrl: `${base}/dfx/`,
+    configurationVersion: d.configurationVersion,
+    lastUpdatedByUsername: d.deployedBy,
+    cfmNifiVersion: d.cfmNifiVersion,
+    testSession: false,
+    nodeStorageProfile: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
+    ...(d.inboundEndpointCrn ? { inboundConnectionEndpointId: crnId(d.inboundEndpointCrn) } : {}),
+    ...(Array.isArray(c.inboundConnectionAuthorizedIpRanges)
+      ? { inboundConnectionAuthorizedIpRanges: c.inboundConnectionAuthorizedIpRanges }
+      : {}),
+    ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
+    ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationId: crnId(String(c.customPythonConfigurationCrn)) } : {}),
+    ...(first ? { flowName: first.flowName, flowVersion: first.flowVersion, flowCrn: first.flowCrn } : {}),
+    deployedFlows: flows.map((f) => deployedFlowDoc(b, f, d, true)),
+    ...(d.projectCrn ? { projectCrn: d.projectCrn } : {}),
+  };
+}
+
+export function deploymentConfigDoc(b: DfBackend, d: Deployment): Doc {
+  const c = d.config;
+  const first = b.flows.of(d)[0];
+  return {
+    configurationVersion: d.configurationVersion,
+    deploymentId: d.id,
+    deploymentCrn: d.crn,
+    name: d.name,
+    parameterGroups: first ? b.assets.withAssets(first.parameterGroups, [d.crn, first.crn]) : [],
+    autoScalingEnabled: Boolean(c.autoScalingEnabled),
+    flowMetricsScalingEnabled: Boolean(c.flowMetricsScalingEnabled),
+    ...(c.autoScalingEnabled ? { autoScaleMinNodes: num(c.autoScaleMinNodes) ?? 1, autoScaleMaxNodes: num(c.autoScaleMaxNodes) ?? 3 } : {}),
+    staticNodeCount: num(c.staticNodeCount) ?? 1,
+    kpis: docs(c.kpis),
+    cfmNifiVersion: d.cfmNifiVersion,
+    autoStartFlow: c.autoStartFlow !== false,
+    clusterSize: basicSize(c.clusterSize),
+    nodeStorageProfileName: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
+    kpisDirty: false,
+    sizingAndScalingDirty: false,
+    customNarConfigurationDirty: false,
+    customPythonConfigurationDirty: false,
+    lastUpdatedByUsername: d.deployedBy,
+    ...(str(c.inboundHostname) ? { inboundHostname: c.inboundHostname } : {}),
+    ...(Array.isArray(c.listenComponents) ? { listenComponents: c.listenComponents } : {}),
+    ...(d.projectCrn ? { projectCrn: d.projectCrn } : {}),
+    assetConfigurationAvailable: true,
+    pythonWorkDirectorySize: num(c.pythonWorkDirectorySize) ?? 5,
+    ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
+    ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationId: crnId(String(c.customPythonConfigurationCrn)) } : {}),
+  };
+}
+
+/** getDeploymentConfigurationMetadata's answer. */
+export function deploymentConfigMetadata(b: DfBackend, d: Deployment): Doc {
+  const f = b.flows.of(d)[0];
+  const flowCrn = f?.flowCrn ?? b.crnOf('flow', 'none');
+  return {
+    flowCrn,
+    flowName: f?.flowName ?? '',
+    flowVersion: f?.flowVersion ?? 0,
+    flowVersionCrn: `${flowCrn}/v.${f?.flowVersion ?? 0}`,
+    service: serviceMeta(b, d.environmentCrn),
+    requiresEnvironmentSslContextService: false,
+    parameterGroups: f ? b.assets.withAssets(f.parameterGroups, [d.crn, f.crn]) : [],
+    kpiMetaData: KPI_METADATA,
+    clusterSizingOptions: CLUSTER_SIZES,
+    nodeStorageProfileMetadata: STORAGE_PROFILES,
+  };
+}
+
+/** What a deployment or flow request will deploy. */
+export function requestMetadata(b: DfBackend, req: FlowRequest): Doc {
+  const flowCrn = b.crnOf('flow', req.flowName);
+  return {
+    flowCrn,
+    flowName: req.flowName,
+    flowVersion: req.flowVersion,
+    flowVersionCrn: `${flowCrn}/v.${req.flowVersion}`,
+    requiresEnvironmentSslContextService: false,
+    artifactTypeName: 'flow',
+    parameterGroups: b.assets.withAssets([], [req.crn]),
+    kpiMetaData: KPI_METADATA,
+  };
+}
+
+export function deploymentRequestDetails(b: DfBackend, env: string, req: FlowRequest): Doc {
+  return {
+    ...requestMetadata(b, req),
+    service: serviceMeta(b, env),
+    clusterSizingOptions: CLUSTER_SIZES,
+    nodeStorageProfileMetadata: STORAGE_PROFILES,
+  };
+}
+
+export function deployedFlowDoc(b: DfBackend, f: DeployedFlow, d: Deployment, nested = false): Doc {
+  const s = b.flows.status(f, d);
+  const actions =
+    s.state === 'FLOW_STOPPED'
+      ? ['VIEW_NIFI', 'START_FLOW', 'EDIT', 'TERMINATE', 'CHANGE_FLOW_VERSION']
+      : HEALTHY.has(s.state) || s.state === 'BAD_HEALTH'
+        ? ['VIEW_NIFI', 'STOP_FLOW', 'EDIT', 'TERMINATE', 'CHANGE_FLOW_VERSION']
+        : s.state === 'CHANGING_FLOW_VERSION'
+          ? ['CANCEL_CHANGE_FLOW_VERSION']
+          : [];
+  return {
+    ...(nested ? { id: f.id, deploymentId: crnId(d.crn) } : {}),
+    name: f.name,
+    crn: f.crn,
+    status: s,
+    configurationVersion: f.configurationVersion,
+    targetProcessGroupId: f.id,
+    activeInfoAlertCount: 0,
+    activeWarningAlertCount: 0,
+    activeErrorAlertCount: s.state === 'BAD_HEALTH' ? 1 : 0,
+    environmentId: crnId(f.environmentCrn),
+    deploymentName: d.name,
+    artifactName: f.flowName,
+    flowVersion: f.flowVersion,
+    flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
+    flowCrn: f.flowCrn,
+    creatorCrn: f.creatorCrn,
+    artifactTypeName: 'flow',
+    deployedByUsername: f.deployedBy,
+    deployedByName: f.deployedBy,
+    created: f.created,
+    updated: f.updated,
+    validActions: actions,
+    ...(f.projectCrn ? { projectCrn: f.projectCrn } : {}),
+    ...(nested ? {} : { deploymentCrn: d.crn }),
+  };
+}
+
+export function flowConfigDoc(b: DfBackend, f: DeployedFlow, d: Deployment): Doc {
+  return {
+    configurationVersion: f.configurationVersion,
+    deployedFlowId: f.id,
+    deployedFlowName: f.name,
+    deployedFlowCrn: f.crn,
+    parametersDirty: false,
+    kpisDirty: false,
+    lastUpdatedByUsername: f.deployedBy,
+    parameterGroups: b.assets.withAssets(f.parameterGroups, [d.crn, f.crn]),
+    kpis: f.kpis,
+  };
+}
+
+export function flowConfigMetadata(b: DfBackend, f: DeployedFlow, d: Deployment): Doc {
+  return {
+    flowCrn: f.flowCrn,
+    flowName: f.flowName,
+    flowVersion: f.flowVersion,
+    flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
+    requiresEnvironmentSslContextService: false,
+    artifactTypeName: 'flow',
+    parameterGroups: b.assets.withAssets(f.parameterGroups, [d.crn, f.crn]),
+    kpiMetaData: KPI_METADATA,
+  };
+}
+
+/** The configuration an archive holds (of one flow of it, when named). */
+export function importedConfig(a: Archive, flowName?: string): Doc | undefined {
+  const snap = a.snapshot as { config: Doc; cfmNifiVersion: string; flows: Doc[] };
+  const flows = flowName ? snap.flows.filter((f) => f.name === flowName || f.flowName === flowName) : snap.flows;
+  if (flowName && flows.length === 0) return undefined;
+  const c = snap.config;
+  return {
+    autoScalingEnabled: Boolean(c.autoScalingEnabled),
+    flowMetricsScalingEnabled: Boolean(c.flowMetricsScalingEnabled),
+    ...(num(c.autoScaleMinNodes) !== undefined ? { autoScaleMinNodes: c.autoScaleMinNodes } : {}),
+    ...(num(c.autoScaleMaxNodes) !== undefined ? { autoScaleMaxNodes: c.autoScaleMaxNodes } : {}),
+    staticNodeCount: num(c.staticNodeCount) ?? 1,
+    clusterSize: basicSize(c.clusterSize),
+    kpis: docs(c.kpis),
+    deployedFlowKpis: flows.flatMap((f) => docs(f.kpis)),
+    flowParameterGroups: flows.flatMap((f) => docs(f.parameterGroups)),
+    cfmNifiVersion: snap.cfmNifiVersion,
+    ...(str(c.inboundHostname) ? { inboundHostName: c.inboundHostname } : {}),
+    nodeStorageProfile: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
+    ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
+    ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationCrn: c.customNarConfigurationCrn } : {}),
+    ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationCrn: c.customPythonConfigurationCrn } : {}),
+  };
+}
+
+export function archiveDoc(a: Archive): Doc {
+  return {
+    workloadVersion: '2.11.0',
+    deploymentName: a.deploymentName,
+    flowName: a.flowName,
+    deployedFlows: a.deployedFlows,
+    archiveName: a.archiveName,
+    modifiedTime: a.modifiedTime,
+    ...(a.archiveDescription ? { archiveDescription: a.archiveDescription } : {}),
+    uploadTime: a.uploadTime,
+    ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
+  };
+}
+
+/** A custom configuration; the stored secret is never sent back. */
+export function configDoc(c: CustomConfig): Doc {
+  return {
+    username: c.username,
+    password: '********',
+    storageLocation: c.storageLocation,
+    configurationVersion: c.configurationVersion,
+    ...(c.projectCrn ? { projectCrn: c.projectCrn } : {}),
+    crn: c.crn,
+  };
+}
+
+export function groupSummary(b: DfBackend, g: ParameterGroupRec): Doc {
+  return {
+    name: g.name,
+    id: g.id,
+    source: 'USER',
+    ...(g.projectCrn ? { projectId: crnId(g.projectCrn) } : {}),
+    usages: b.groups.usages(g).map(usageDoc),
+    created: g.created,
+    updated: g.updated,
+    ...(g.description !== undefined ? { description: g.description } : {}),
+    crn: g.crn,
+    createdBy: g.createdBy,
+    version: g.version,
+  };
+}
+
+const usageDoc = (u: Usage): Doc => ({
+  resourceId: u.flowId,
+  resourceType: 'DEPLOYED_FLOW',
+  parentResourceId: u.deploymentId,
+  resourceName: u.flowName,
+  status: u.status,
+});
+
+/** A group with its parameters; a sensitive value that is set is not shown. */
+export function groupDoc(b: DfBackend, g: ParameterGroupRec): Doc {
+  const parameters = g.parameters.map((p) => {
+    const out: Doc = { ...p, valueSet: p.value !== undefined && p.value !== null };
+    if (p.sensitive && out.valueSet) delete out.value;
+    return out;
+  });
+  return { ...groupSummary(b, g), parameters };
+}
+
+export function inboundDoc(b: DfBackend, e: InboundEndpoint): Doc {
+  const cert = (type: string, exp: number): Doc => ({ expiration: exp, certificateType: type, state: exp > b.now ? 'CURRENT' : 'EXPIRED' });
+  return {
+    fullyQualifiedDomainName: e.fullyQualifiedDomainName,
+    state: e.deploymentCrn ? 'ASSIGNED' : 'UNASSIGNED',
+    ...(e.deploymentCrn ? { deploymentCrn: e.deploymentCrn } : {}),
+    crn: e.crn,
+    certificateSummaries: [
+      cert('SERVER_ENTITY', e.serverCertExpiry),
+      cert('CLIENT_ENTITY', e.clientCertExpiry),
+      cert('CLIENT_CA', e.clientCertExpiry),
+    ],
+    ...(e.projectCrn ? { projectCrn: e.projectCrn } : {}),
+    authorizedIpRanges: e.authorizedIpRanges,
+  };
+}
+
+/** The client certificate and key of an endpoint (base64 of PEM). */
+export function clientCertificates(e: InboundEndpoint): Doc {
+  const pem = (label: string, seed: string): string => {
+    const body = Buffer.from(`${label}:${e.fullyQualifiedDomainName}:${seed}:${randomBytes(48).toString('hex')}`).toString('base64');
+    const lines = body.match(/.{1,64}/g) ?? [];
+    return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
+  };
+  return {
+    clientCertificate: Buffer.from(pem('CERTIFICATE', e.clientKeyId)).toString('base64'),
+    clientPrivateKey: Buffer.from(pem('PRIVATE KEY', e.clientKeyId)).toString('base64'),
+  };
+}
+
+export function sessionDoc(b: DfBackend, d: FlowDraft): Doc | undefined {
+  const s = b.drafts.sessionState(d);
+  if (!d.session || !s) return undefined;
+  return {
+    status: s,
+    runtimeStatus: s,
+    runtimeVersion: d.runtimeVersion,
+    createdTimestamp: d.session.created,
+    crn: d.session.crn,
+    name: d.session.name,
+  };
+}
+
+export function draftSummary(b: DfBackend, d: FlowDraft): Doc {
+  const session = sessionDoc(b, d);
+  return {
+    flowName: d.flowName,
+    created: d.created,
+    lastModified: d.lastModified,
+    lastModifiedBy: d.createdBy,
+    createdBy: d.createdBy,
+    resourceType: 'FLOW_DRAFT',
+    nifiMajorVersion: Number(d.runtimeVersion.split('.')[0]),
+    crn: d.crn,
+    ...(session ? { runtimeSession: session } : {}),
+  };
+}
+
+export function draftMetadata(d: FlowDraft): Doc {
+  return {
+    runtimeVersion: d.runtimeVersion,
+    flowName: d.flowName,
+    created: d.created,
+    updated: d.lastModified,
+    resourceType: 'FLOW_DRAFT',
+    crn: d.crn,
+    nifiMajorVersion: Number(d.runtimeVersion.split('.')[0]),
+  };
+}

@@ -1,0 +1,192 @@
+/**
+ * The emulator's whole state as one file, and the format of the state it
+ * keeps. `cdpctl emulator export` writes every service's documents, the
+ * store's meta entries, the clock, and the uploaded files documents refer
+ * to; `import` replaces a data directory's state with such a file in one
+ * transaction. The admin token lives in the pid file, never in the state, so
+ * an export never carries it. Private keys are never stored (only public
+ * keys and hashes), so an export has none either.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ClockState } from './clock.js';
+import type { RawDoc, Store } from './store.js';
+
+/**
+ * The layout of stored documents. 2: long-running work is kept as lifecycle
+ * activities (lifecycle.ts); the documents listed in CHANGED_IN_2 were kept
+ * differently before and cannot be read.
+ */
+export const STATE_FORMAT = 2;
+const CHANGED_IN_2 = [
+  'datalake.datalake',
+  'datalake.operation',
+  'datalake.backup',
+  'datalake.restore',
+  'datalake.diagnostics',
+  'compute.cluster',
+  'compute.operation',
+  'cloudprivatelinks.work',
+  'dfworkload.deployment',
+  'dfworkload.flow',
+  'dfworkload.flowDraft',
+  'lakehouseopt.task',
+];
+
+export class StateError extends Error {}
+
+/** Marks a store's format, or refuses state this emulator cannot read (written by an older or newer cdpctl). */
+export function checkStateFormat(store: Store, dataDir: string): void {
+  const have = store.meta('stateFormat');
+  if (have === String(STATE_FORMAT)) return;
+  if (have === undefined && store.countKinds(CHANGED_IN_2) === 0) {
+    store.setMeta('stateFormat', String(STATE_FORMAT));
+    return;
+  }
+  const by = have === undefined || Number(have) < STATE_FORMAT ? 'an older' : 'a newer';
+  throw new StateError(
+    `the emulator state in ${dataDir} was written by ${by} cdpctl (state format ${have ?? 1}; this one reads ${STATE_FORMAT}); ` +
+      `start with another --data-dir, or delete it with: cdpctl emulator reset --data-dir ${dataDir}`,
+  );
+}
+
+// ---- the clock in the store ----------------------------------------------------
+
+const CLOCK = 'clock';
+const PAUSED = 'clock.paused';
+
+export function loadClock(store: Store): Partial<ClockState> {
+  const now = Number(store.meta(CLOCK));
+  return { now: Number.isFinite(now) && now > 0 ? now : undefined, paused: store.meta(PAUSED) === '1' };
+}
+
+export function saveClock(store: Store, c: ClockState): void {
+  store.setMeta(CLOCK, String(Math.round(c.now)));
+  store.setMeta(PAUSED, c.paused ? '1' : '0');
+}
+
+/** Saves only the time reached (every mutating request does; cheap). */
+export function saveClockTime(store: Store, now: number): void {
+  store.setMeta(CLOCK, String(Math.round(now)));
+}
+
+// ---- export and import ---------------------------------------------------------
+
+const FORMAT = 'cdpctl-emulator-state';
+const UPLOADS = 'uploads';
+/** What stands for the uploads directory in exported documents. */
+const UPLOADS_MARK = 'cdpctl-emulator-uploads:';
+
+export interface StateFile {
+  readonly format: typeof FORMAT;
+  readonly version: 1;
+  readonly stateFormat: number;
+  readonly exportedAt: string;
+  readonly accountId?: string;
+  readonly clock: { readonly now: string; readonly nowMs: number; readonly paused: boolean };
+  readonly meta: Readonly<Record<string, string>>;
+  readonly documents: ReadonlyArray<Omit<RawDoc, 'body'> & { readonly body: unknown }>;
+  /** Uploaded files the documents refer to: file name -> base64. */
+  readonly uploads: Readonly<Record<string, string>>;
+}
+
+/** JSON text of a path as it appears inside JSON text. */
+const inJson = (s: string): string => JSON.stringify(s).slice(1, -1);
+
+/** The whole state of a store (and the files its documents refer to). */
+export function exportState(store: Store, dataDir: string, clock: ClockState): StateFile {
+  const { docs, meta } = store.dump();
+  const dir = inJson(`${join(dataDir, UPLOADS)}/`);
+  const uploads: Record<string, string> = {};
+  const documents = docs.map((d) => {
+    let body = d.body;
+    if (body.includes(dir)) {
+      for (const m of body.matchAll(new RegExp(`${escapeRe(dir)}([A-Za-z0-9._-]+)`, 'g'))) {
+        const name = m[1] ?? '';
+        const path = join(dataDir, UPLOADS, name);
+        if (!(name in uploads) && existsSync(path)) uploads[name] = readFileSync(path).toString('base64');
+      }
+      body = body.split(dir).join(UPLOADS_MARK);
+    }
+    return { ...d, body: JSON.parse(body) as unknown };
+  });
+  const { [CLOCK]: _c, [PAUSED]: _p, ...rest } = meta;
+  return {
+    format: FORMAT,
+    version: 1,
+    stateFormat: STATE_FORMAT,
+    exportedAt: new Date().toISOString(),
+    ...(meta.accountId ? { accountId: meta.accountId } : {}),
+    clock: { now: new Date(clock.now).toISOString(), nowMs: Math.round(clock.now), paused: clock.paused },
+    meta: rest,
+    documents,
+    uploads,
+  };
+}
+
+const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Reads an export, or says what is wrong with it. */
+export function parseStateFile(text: string, where: string): StateFile {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new StateError(`${where} is not JSON: ${(e as Error).message}`);
+  }
+  if (!isObj(v) || v.format !== FORMAT)
+    throw new StateError(
+      `${where} is not an emulator state export (it has no "format": "${FORMAT}"); make one with: cdpctl emulator export`,
+    );
+  if (v.version !== 1) throw new StateError(`${where} is an export of version ${String(v.version)}; this cdpctl reads version 1`);
+  if (v.stateFormat !== STATE_FORMAT)
+    throw new StateError(`${where} holds state format ${String(v.stateFormat)}; this cdpctl reads state format ${STATE_FORMAT}`);
+  const clock = v.clock;
+  if (!isObj(clock) || typeof clock.nowMs !== 'number' || typeof clock.paused !== 'boolean')
+    throw new StateError(`${where}: "clock" must hold nowMs (a number) and paused (true or false)`);
+  if (!isObj(v.meta) || !Object.values(v.meta).every((x) => typeof x === 'string'))
+    throw new StateError(`${where}: "meta" must map names to strings`);
+  if (!Array.isArray(v.documents)) throw new StateError(`${where}: "documents" must be a list`);
+  v.documents.forEach((d: unknown, i: number) => {
+    const ok =
+      isObj(d) &&
+      typeof d.kind === 'string' &&
+      typeof d.id === 'string' &&
+      typeof d.account === 'string' &&
+      ['name', 'crn', 'parent'].every((k) => d[k] === null || typeof d[k] === 'string') &&
+      d.body !== undefined;
+    if (!ok)
+      throw new StateError(
+        `${where}: document ${i + 1} needs kind, id and account (strings), name, crn and parent (string or null) and a body`,
+      );
+  });
+  if (!isObj(v.uploads) || !Object.entries(v.uploads).every(([k, x]) => /^[A-Za-z0-9._-]+$/.test(k) && typeof x === 'string'))
+    throw new StateError(`${where}: "uploads" must map plain file names to base64 text`);
+  return v as unknown as StateFile;
+}
+
+/** Replaces a store's state with an export's, all or nothing; returns the clock it had. */
+export function importState(store: Store, dataDir: string, file: StateFile): ClockState {
+  const dir = join(dataDir, UPLOADS);
+  const names = Object.keys(file.uploads);
+  if (names.length > 0) mkdirSync(dir, { recursive: true });
+  // Files first: should the transaction fail, they are only unreferenced copies.
+  for (const [name, data] of Object.entries(file.uploads)) writeFileSync(join(dir, name), Buffer.from(data, 'base64'), { mode: 0o600 });
+  const mark = inJson(`${dir}/`);
+  const docs: RawDoc[] = file.documents.map((d) => ({ ...d, body: JSON.stringify(d.body).split(UPLOADS_MARK).join(mark) }));
+  const clock: ClockState = { now: file.clock.nowMs, paused: file.clock.paused };
+  store.restore({
+    docs,
+    meta: { ...file.meta, stateFormat: String(STATE_FORMAT), [CLOCK]: String(clock.now), [PAUSED]: clock.paused ? '1' : '0' },
+  });
+  // Uploads no document refers to any more go.
+  if (existsSync(dir))
+    for (const f of readdirSync(dir)) if (!names.includes(f) && !referenced(store, `${mark}${f}`)) rmSync(join(dir, f), { force: true });
+  return clock;
+}
+
+function referenced(store: Store, text: string): boolean {
+  return store.db.prepare('SELECT 1 FROM docs WHERE instr(body, ?) > 0 LIMIT 1').get(text) !== undefined;
+}
