@@ -34,9 +34,14 @@ for (const svc of services) {
   for (const [name, description] of Object.entries(svc.def.topics)) topics[`${svc.topic}:${name}`] = { description };
 }
 
-// Every command oclif knows (cdpctl's own, the plugins', the model's), read from the classes, not a stale manifest.
-const { Config } = await import('@oclif/core');
-const config = await Config.load({ root, ignoreManifest: true });
+// Every command oclif knows (cdpctl's own, the plugins', the model's), cdpctl's read from the classes, never from
+// the manifest an earlier build wrote: Config.load reads the root plugin's oclif.manifest.json whenever there is one
+// (its ignoreManifest does not reach the root plugin), so cdpctl's commands come from a plugin loaded without it.
+const { Config, Plugin } = await import('@oclif/core');
+const config = await Config.load({ root });
+const own = new Plugin({ root, isRoot: true, ignoreManifest: true });
+await own.load();
+const oclifCommands = [...own.commands, ...config.commands.filter((c) => c.pluginName !== own.name)];
 const modelIds = new Set(services.flatMap((s) => s.operations().map((op) => op.commandId)));
 const commands = [
   ...services.flatMap((s) =>
@@ -47,7 +52,7 @@ const commands = [
       own: false,
     })),
   ),
-  ...config.commands
+  ...oclifCommands
     .map((c) => ({ ...c, id: c.id.replace(/:/g, ' ') }))
     .filter((c) => !modelIds.has(c.id))
     .map((c) => ({
@@ -82,6 +87,6 @@ try {
 writeFileSync(rcPath, rcText);
 
 rmSync(join(root, 'oclif.manifest.json'), { force: true });
-const manifest = config.plugins.get(config.pjson.name).manifest;
+const manifest = own.manifest;
 writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(manifest));
 console.log(`manifest: ${Object.keys(manifest.commands).length} commands; help index: ${Object.keys(index.commands).length} listed`);
