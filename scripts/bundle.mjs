@@ -2,18 +2,19 @@
 // Build step after tsc: bundles the fast path (dist/lib/cli/fast-run.js and
 // what it imports of ours) into dist/fast/, one file plus a chunk per lazily
 // loaded part (run-operation, help, each service's model). Packages stay in
-// node_modules (but ini). Loading a few files instead of ~30 saves node's
-// module loader ~20 ms per API call.
+// node_modules. Loading a few files instead of ~30 saves node's module loader
+// ~20 ms per API call.
 //
 // The chunks are CommonJS (.cjs), loaded with require() by bin/run.js (itself
 // CommonJS): a run that never imports an ES module never starts node's ESM
 // loader, which costs ~5 ms of every start. esbuild splits only ES modules, so
 // the split ES output is turned into CommonJS file by file: chunk imports and
-// node: builtins become require(), packages keep import() (some are ES only;
-// they load when a run needs them). bin/run.js uses the bundle only when it
+// node: builtins become require(), packages imported lazily keep import()
+// (some are ES only); a static import of an ES-only package fails the build. bin/run.js uses the bundle only when it
 // is newer than tsc's output, so a tsc-only rebuild is never shadowed by a
 // stale bundle.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
@@ -30,15 +31,12 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   write: false,
-  // Packages stay in node_modules, except ini: small, read by every API call,
-  // and CommonJS, which an ES import would have node's CJS lexer parse first.
+  // Packages stay in node_modules (the INI reader is our own now, src/lib/core/ini.ts).
   plugins: [
     {
-      name: 'packages-external-but-ini',
+      name: 'packages-external',
       setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path === 'ini' || args.path.startsWith('node:') ? undefined : { path: args.path, external: true },
-        );
+        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
       },
     },
   ],
@@ -46,12 +44,25 @@ const result = await build({
 });
 
 const cjsName = (file) => basename(file).replace(/\.js$/, '.cjs');
+const requireFromRoot = createRequire(join(root, 'package.json'));
+/** Whether require() can load the package (it is CommonJS); node 20 refuses to require an ES module. */
+function requirable(name) {
+  try {
+    requireFromRoot(name);
+    return true;
+  } catch (err) {
+    if (err && err.code === 'ERR_REQUIRE_ESM') return false;
+    throw err;
+  }
+}
 mkdirSync(outdir, { recursive: true });
 for (const file of result.outputFiles) {
-  // Chunk names end in .cjs; static package imports would become require(), which an ES-only package refuses.
+  // Chunk names end in .cjs; static package imports become require(), which an ES-only package refuses.
   const esm = file.text.replace(/(["'])\.\/([\w-]+)\.js\1/g, '$1./$2.cjs$1');
-  const staticPackage = /^import\s[^;]*?from\s*["'](?!\.|node:)([^"']+)["']/m.exec(esm);
-  if (staticPackage) throw new Error(`bundle: ${basename(file.path)} imports the package ${staticPackage[1]} statically; import it lazily`);
+  for (const [, name] of esm.matchAll(/^import\s[^;]*?from\s*["'](?!\.|node:)([^"']+)["']/gm)) {
+    if (!requirable(name))
+      throw new Error(`bundle: ${basename(file.path)} imports the ES-only package ${name} statically; import it lazily`);
+  }
   const { code } = await transform(esm, {
     format: 'cjs',
     platform: 'node',

@@ -4,7 +4,7 @@
  * fast path are CommonJS, so a signed call or a help page never starts node's
  * ES module loader; the call reads no stdin stream, resolves no host name for
  * localhost, loads no TLS for an http endpoint, and loads no package from
- * node_modules (ini is bundled; yaml, JMESPath, enquirer and oclif load only
+ * node_modules (the INI reader is our own; yaml, JMESPath, enquirer and oclif load only
  * when a run needs them).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
