@@ -22,6 +22,12 @@ export default tseslint.config(
     },
   },
   {
+    // The entry points are CommonJS (bin/package.json): a plain call never starts node's ES module loader.
+    files: ['bin/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', __dirname: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // core knows nothing of oclif; the model imports nothing of the program.
     files: ['src/lib/core/**/*.ts', 'src/lib/model/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@oclif/*', '**/cli/**', '**/emulator/**', '**/commands/**'] }] },

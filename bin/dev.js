@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // Development entry: builds nothing itself; run `npm run build` (or tsc -w) first.
-// Same as run.js but with oclif's development settings.
-const { execute } = await import('@oclif/core');
-await execute({ development: true, dir: import.meta.url });
+// Same as run.js but with oclif's development settings (CommonJS, as bin/package.json says).
+'use strict';
+const { join } = require('node:path');
+
+require('@oclif/core').execute({ development: true, dir: join(__dirname, '..') });

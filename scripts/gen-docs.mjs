@@ -29,17 +29,25 @@ const anchor = (s) =>
     .replace(/[^a-z0-9 -]/g, '')
     .replace(/ /g, '-');
 const example = (e) => e.replace(/<%= config.bin %>/g, BIN);
+const code = (s) => `\`${s}\``;
+/** Flag names in a sentence of help as code: `--wait`. */
+const codeFlags = (s) => s.replace(/(^|[\s(])(--[a-z][a-z0-9-]*)/g, '$1`$2`');
+// The help renderer's words: flag placeholders, notes, rules and the cdp name read as in `--help`.
+const { cdpEquivalent, operationNotes, ruleSentences, flagUsage } = await imp('lib/cli/help.js');
 
 function flagRows(flags, { skipGroups = [] } = {}) {
   const rows = [];
   for (const [name, f] of Object.entries(flags).sort(([a], [b]) => a.localeCompare(b))) {
     if (f.hidden || skipGroups.includes(f.helpGroup)) continue;
+    // The placeholder as help shows it; enum values are listed in the description instead.
+    const value = f.options?.length ? '' : flagUsage(name, f).slice(`--${name}`.length).trim().replace(/\|/g, '\\|');
     let flag = `\`--${name}\``;
+    if (value) flag += ` \`${value}\``;
     if (f.char) flag = `\`-${f.char}\`, ${flag}`;
     if (f.type === 'boolean' && f.allowNo) flag += ` / \`--no-${name}\``;
     let desc = f.description ?? '';
-    if (f.options?.length) desc += ` One of: ${f.options.map((o) => `\`${o}\``).join(', ')}.`;
-    if (f.multiple) desc += ' Repeatable.';
+    if (f.options?.length && !/One of:/.test(desc)) desc += ` One of: ${f.options.map((o) => `\`${o}\``).join(', ')}.`;
+    if (f.multiple) desc += ' Repeat the flag or give a comma list or a JSON array.';
     if (f.default !== undefined && typeof f.default !== 'function' && !/default/.test(desc)) desc += ` Default: \`${f.default}\`.`;
     if (f.required) desc = `(required) ${desc}`;
     rows.push(`| ${flag} | ${td(desc)} |`);
@@ -102,9 +110,9 @@ export async function generate() {
   L.push(...flagRows(globalFlags), '');
   L.push('### Input flags', '', 'Every API command takes these.', '');
   L.push(...flagRows(inputFlags), '');
-  L.push('### Paging flags', '', 'Commands that page (marked *Pages*) take these.', '');
+  L.push('### Paging flags', '', 'Commands that page (their entry says "Pages automatically") take these.', '');
   L.push(...flagRows(pagingFlags), '');
-  L.push('### Wait flags', '', 'Commands that start long-running work (marked *Waits*) take these.', '');
+  L.push('### Wait flags', '', 'Commands that start long-running work (their entry says "With --wait") take these.', '');
   L.push(...flagRows(waitFlags), '');
 
   L.push("## cdpctl's own commands", '');
@@ -148,22 +156,13 @@ export async function generate() {
         L.push(`#### \`${BIN} ${op.commandId}\``, '');
         L.push(op.cli.summary, '');
         if (op.cli.description) L.push(op.cli.description, '');
-        const call = op.composed ? 'run on the client, as `cdp` does' : `\`POST ${op.path}\``;
-        const facts = [`API: \`${svc.name} ${op.name}\` (${call})`, `Alias: \`${BIN} ${op.aliasId}\``];
-        if (op.wire.deprecated) facts.push(`Deprecated${op.cli.replacement ? `: use \`${BIN} ${svc.topic} ${op.cli.replacement}\`` : ''}.`);
-        if (op.wire.beta) facts.push('Beta: may change without notice.');
+        const facts = [
+          `API: \`${svc.name} ${op.name}\` (${op.composed ? 'run on the client, as `cdp` does' : `\`POST ${op.path}\``})`,
+          `Alias: \`${BIN} ${op.aliasId}\``,
+          `cdp equivalent: \`${cdpEquivalent(op)}\``,
+        ];
         if (op.cli.hidden) facts.push('Hidden from `--help` listings.');
-        if (op.paging) facts.push(`*Pages*: \`${op.paging.result}\`, ${op.paging.defaultMaxItems} per request by default.`);
-        if (op.cli.wait) {
-          const w = op.cli.wait;
-          facts.push(
-            `*Waits*: \`--wait\` polls \`${w.service ? `${w.service} ` : ''}${w.poll}\` until ${w.success.map((s) => `\`${s}\``).join('/')}` +
-              (w.failure?.length ? ` (exit 5 on ${w.failure.map((s) => `\`${s}\``).join('/')})` : '') +
-              '.',
-          );
-        }
-        if (op.cli.destructive) facts.push('Asks for confirmation on a terminal unless `--yes`.');
-        if (op.cli.upload) facts.push(`Uploads the file named by \`--${kebabOf(op.cli.upload.fileField)}\`.`);
+        facts.push(...[...operationNotes(op, BIN, code), ...ruleSentences(op)].map(codeFlags));
         L.push(...facts.map((f) => `- ${f}`), '');
         const flags = operationFlags(op);
         // A paging flag name on an operation that does not page is a request field of its own (ml getLogs --page-size).
@@ -182,14 +181,6 @@ export async function generate() {
       .replace(/\n{3,}/g, '\n\n')
       .trimEnd() + '\n'
   );
-}
-
-// The official CLI's kebab transform lives in the model; a tiny copy for one label.
-function kebabOf(s) {
-  return s
-    .replace(/(.)([A-Z][a-z]+)/g, '$1-$2')
-    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
-    .toLowerCase();
 }
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];

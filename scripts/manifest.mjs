@@ -1,17 +1,25 @@
 #!/usr/bin/env node
 // Build step: writes oclif.manifest.json from fully described command classes
-// (every operation of the model with its flags), and the topic list of
-// .oclifrc.json from the model, so help and completion never load models.
+// (every operation of the model with its flags), the topic list of
+// .oclifrc.json from the model, and dist/help-index.json, the compact list of
+// topics and commands that the root and topic help read (src/lib/cli/help.ts),
+// so that help and completion never load every model.
+//
+//   node scripts/manifest.mjs                write all three
+//   node scripts/manifest.mjs --help-index   print the help index only (a test compares it with the build's)
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const printIndexOnly = process.argv.includes('--help-index');
 process.env.CDPCTL_DESCRIBE_COMMANDS = '1';
 process.env.OCLIF_SKIP_NEW_VERSION_CHECK = 'true';
+const imp = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 
 // Topics first: oclif reads them from .oclifrc.json.
-const { loadAllServices } = await import(join(root, 'dist/lib/model/index.js'));
+const { loadAllServices } = await imp('lib/model/index.js');
+const { buildHelpIndex, HELP_INDEX_PATH } = await imp('lib/cli/help.js');
 const rcPath = join(root, '.oclifrc.json');
 const rc = JSON.parse(readFileSync(rcPath, 'utf8'));
 const topics = {
@@ -20,10 +28,53 @@ const topics = {
   configure: { description: 'Credential profiles, in the files the official CLI uses.' },
   emulator: { description: 'A local control plane for trying and testing cdpctl offline.' },
 };
-for (const svc of await loadAllServices()) {
+const services = await loadAllServices();
+for (const svc of services) {
   topics[svc.topic] = { description: svc.def.summary };
   for (const [name, description] of Object.entries(svc.def.topics)) topics[`${svc.topic}:${name}`] = { description };
 }
+
+// Every command oclif knows (cdpctl's own, the plugins', the model's), cdpctl's read from the classes, never from
+// the manifest an earlier build wrote: Config.load reads the root plugin's oclif.manifest.json whenever there is one
+// (its ignoreManifest does not reach the root plugin), so cdpctl's commands come from a plugin loaded without it.
+const { Config, Plugin } = await import('@oclif/core');
+const config = await Config.load({ root });
+const own = new Plugin({ root, isRoot: true, ignoreManifest: true });
+await own.load();
+const oclifCommands = [...own.commands, ...config.commands.filter((c) => c.pluginName !== own.name)];
+const modelIds = new Set(services.flatMap((s) => s.operations().map((op) => op.commandId)));
+const commands = [
+  ...services.flatMap((s) =>
+    s.operations().map((op) => ({
+      id: op.commandId,
+      summary: op.cli.summary,
+      hidden: Boolean(op.cli.hidden || op.wire.deprecated),
+      own: false,
+    })),
+  ),
+  ...oclifCommands
+    .map((c) => ({ ...c, id: c.id.replace(/:/g, ' ') }))
+    .filter((c) => !modelIds.has(c.id))
+    .map((c) => ({
+      id: c.id,
+      summary: (c.summary ?? c.description ?? '').split('\n')[0].replace(/<%= config.bin %>/g, config.bin),
+      hidden: Boolean(c.hidden),
+      own: true,
+    })),
+];
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const index = buildHelpIndex(
+  pkg,
+  commands,
+  Object.fromEntries(Object.entries(topics).map(([id, t]) => [id.replace(/:/g, ' '), t.description])),
+);
+const indexText = JSON.stringify(index) + '\n';
+if (printIndexOnly) {
+  process.stdout.write(indexText);
+  process.exit(0);
+}
+writeFileSync(join(root, HELP_INDEX_PATH), indexText);
+
 rc.topics = topics;
 // Written as prettier writes it, so that `npm run lint` stays clean after a build.
 let rcText = JSON.stringify(rc, null, 2) + '\n';
@@ -36,9 +87,6 @@ try {
 writeFileSync(rcPath, rcText);
 
 rmSync(join(root, 'oclif.manifest.json'), { force: true });
-const { Config } = await import('@oclif/core');
-const config = await Config.load({ root });
-const plugin = config.plugins.get(config.pjson.name);
-const manifest = plugin.manifest;
+const manifest = own.manifest;
 writeFileSync(join(root, 'oclif.manifest.json'), JSON.stringify(manifest));
-console.log(`manifest: ${Object.keys(manifest.commands).length} commands`);
+console.log(`manifest: ${Object.keys(manifest.commands).length} commands; help index: ${Object.keys(index.commands).length} listed`);

@@ -67,11 +67,11 @@ describe('package.json', () => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         const p = join(dir, e.name);
         if (e.isDirectory()) walk(p);
-        else if (p.endsWith('.js')) {
+        else if (/\.c?js$/.test(p)) {
           const text = readFileSync(p, 'utf8');
           for (const dev of Object.keys(pkg.devDependencies)) {
             if (dev.startsWith('@types/')) continue;
-            if (new RegExp(`(from\\s+|import\\()\\s*['"]${dev.replace(/[/.]/g, '\\$&')}(/[^'"]*)?['"]`).test(text))
+            if (new RegExp(`(from\\s+|import\\(|require\\()\\s*['"]${dev.replace(/[/.]/g, '\\$&')}(/[^'"]*)?['"]`).test(text))
               offenders.push(`${p}: ${dev}`);
           }
         }
@@ -103,6 +103,9 @@ maybe('npm pack and a global install from the tarball', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         'bin/run.js',
+        // bin/run.js is CommonJS by this file; without it node would read it as an ES module and fail.
+        'bin/package.json',
+        'dist/fast/fast-run.cjs',
         'package.json',
         'oclif.manifest.json',
         '.oclifrc.json',

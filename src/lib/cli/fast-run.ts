@@ -1,8 +1,10 @@
 /**
  * The fast path for the commands scripts run most: an API operation with
  * well-formed flags runs without loading oclif (whose import and config
- * loading cost several times a node start). Anything this parser is not
- * sure about — help, unknown or repeated flags, positional arguments, values
+ * loading cost several times a node start), and help for the root, topics
+ * and API commands is printed from the model (help.ts, which oclif's help
+ * uses too). Anything this parser is not sure about — unknown or repeated
+ * flags, positional arguments, values
  * that look like flags, values outside a flag's options — is left to oclif,
  * which then gives its usual answer or error. A command line it accepts
  * parses to exactly the flags oclif would give (a unit test compares them).
@@ -83,14 +85,53 @@ async function findOperation(argv: readonly string[]): Promise<{ op: Operation; 
   return op ? { op, rest: argv.slice(n) } : undefined;
 }
 
+export interface FastRunOptions {
+  /** The program name (`cdpctl`). */
+  readonly bin?: string;
+  /** The package root (where dist/help-index.json is); help is left to oclif without it. */
+  readonly root?: string;
+}
+
+/** Asks for help: nothing at all, the help command, or --help/-h before any `--`. */
+function asksForHelp(argv: readonly string[]): boolean {
+  if (argv.length === 0 || argv[0] === 'help') return true;
+  for (const a of argv) {
+    if (a === '--') return false;
+    if (a === '--help' || a === '-h') return true;
+  }
+  return false;
+}
+
+/** Prints help from the model (help.ts, the renderer oclif's help uses too); false when oclif should answer. */
+async function fastHelp(argv: readonly string[], bin: string, root: string | undefined): Promise<boolean> {
+  // The help command's own flags (--nested-commands) are oclif's.
+  if (!root || (argv[0] === 'help' && argv.some((a) => a.startsWith('-')))) return false;
+  const { helpContext, helpFor, writeHelp } = await import('./help.js');
+  let text: string | undefined;
+  try {
+    text = await helpFor(argv, helpContext(bin, root));
+  } catch {
+    // No index (a build without scripts/manifest.mjs): oclif answers.
+    return false;
+  }
+  if (text === undefined) return false;
+  await writeHelp(text);
+  return true;
+}
+
 /**
- * Runs the command line when it is a plain API operation; resolves false
- * (having printed nothing) when oclif should take it.
+ * Runs the command line when it is a plain API operation or a request for
+ * help that the model answers; resolves false (having printed nothing) when
+ * oclif should take it.
  */
-export async function fastRun(argv: readonly string[], bin = 'cdpctl'): Promise<boolean> {
-  if (argv.includes('--help') || argv.includes('-h')) return false;
+export async function fastRun(argv: readonly string[], opts: FastRunOptions = {}): Promise<boolean> {
+  const bin = opts.bin ?? 'cdpctl';
+  if (asksForHelp(argv)) return fastHelp(argv, bin, opts.root);
   const found = await findOperation(argv);
-  if (!found) return false;
+  if (!found) {
+    // A topic alone (`cdpctl iam users`) shows its help, as oclif does.
+    return argv.every((a) => !a.startsWith('-')) ? fastHelp(argv, bin, opts.root) : false;
+  }
   const flags = parseFlags(operationFlagSpecs(found.op), found.rest);
   if (!flags) return false;
   const { runOperation } = await import('./run-operation.js');

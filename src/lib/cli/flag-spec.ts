@@ -7,6 +7,7 @@
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
 import type { Field, ShapeIndex } from '../model/shapes.js';
+import { sentence } from './help-text.js';
 import { OUTPUT_FORMATS } from './output.js';
 
 export interface FlagSpec {
@@ -28,11 +29,17 @@ export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 const GLOBAL = 'GLOBAL';
 
 export const GLOBAL_FLAG_SPECS: FlagSpecs = {
-  profile: { type: 'string', description: 'Credential profile to use (default: $CDP_PROFILE or "default").', helpGroup: GLOBAL },
+  profile: {
+    type: 'string',
+    description: 'Credential profile to use (default: $CDP_PROFILE or "default").',
+    helpValue: '<name>',
+    helpGroup: GLOBAL,
+  },
   'endpoint-url': {
     type: 'string',
     description:
       'Send requests to this base URL instead of the profile or region default (a %s in it is filled in as by the official CLI).',
+    helpValue: '<url>',
     helpGroup: GLOBAL,
   },
   'cdp-region': {
@@ -55,7 +62,12 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
     options: [...OUTPUT_FORMATS],
     helpGroup: GLOBAL,
   },
-  query: { type: 'string', description: 'JMESPath expression applied to the result before formatting.', helpGroup: GLOBAL },
+  query: {
+    type: 'string',
+    description: 'JMESPath expression applied to the result before formatting.',
+    helpValue: '<jmespath>',
+    helpGroup: GLOBAL,
+  },
   'ensure-ascii': { type: 'boolean', description: 'Escape non-ASCII characters as \\uXXXX in JSON output.', helpGroup: GLOBAL },
   'no-paginate': {
     type: 'boolean',
@@ -64,26 +76,30 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
   },
   debug: { type: 'boolean', description: 'Log each request and response to stderr (secrets redacted).', helpGroup: GLOBAL },
   'no-verify-tls': { type: 'boolean', description: 'Do not verify TLS certificates.', helpGroup: GLOBAL },
-  'ca-bundle': { type: 'string', description: 'PEM file of certificate authorities to trust.', helpGroup: GLOBAL },
+  'ca-bundle': { type: 'string', description: 'PEM file of certificate authorities to trust.', helpValue: '<file>', helpGroup: GLOBAL },
   'cli-read-timeout': {
     type: 'string',
     description: 'Seconds to wait for an answer before giving up (default 60; 0 waits forever).',
+    helpValue: '<seconds>',
     helpGroup: GLOBAL,
   },
   'cli-connect-timeout': {
     type: 'string',
     description: 'Seconds to wait for a connection (default 60; 0 waits forever).',
+    helpValue: '<seconds>',
     helpGroup: GLOBAL,
   },
   'force-ipv4': { type: 'boolean', description: 'Connect over IPv4 only.', helpGroup: GLOBAL },
   'access-token': {
     type: 'string',
     description: 'Send this bearer token instead of signing (workload services: instead of exchanging one).',
+    helpValue: '<token>',
     helpGroup: GLOBAL,
   },
   'auth-config': {
     type: 'string',
     description: 'JSON file with credentials: {"access_key_id", "private_key"} or {"access_token"}.',
+    helpValue: '<file>',
     helpGroup: GLOBAL,
   },
   'no-parameter-expansion': {
@@ -112,6 +128,7 @@ export const INPUT_FLAG_SPECS: FlagSpecs = {
     type: 'string',
     aliases: ['cli-input-json'],
     description: 'The whole request as JSON or YAML: a file path, file://path, or - for stdin. Flags override its fields.',
+    helpValue: '<file|->',
     helpGroup: 'INPUT',
   },
   'generate-skeleton': {
@@ -126,25 +143,33 @@ export const INPUT_FLAG_SPECS: FlagSpecs = {
 };
 
 export const PAGING_FLAG_SPECS: FlagSpecs = {
-  'max-items': { type: 'string', description: 'Stop after this many items and print nextToken to resume.', helpGroup: 'PAGING' },
+  'max-items': {
+    type: 'string',
+    description: 'Stop after this many items and print nextToken to resume.',
+    helpValue: '<n>',
+    helpGroup: 'PAGING',
+  },
   'starting-token': {
     type: 'string',
     description: "Resume a listing from a nextToken printed earlier (with --no-paginate: sent as the request's token).",
+    helpValue: '<token>',
     helpGroup: 'PAGING',
   },
   'page-size': {
     type: 'string',
     description: "Items asked for per request (with --no-paginate: sent as the request's page size).",
+    helpValue: '<n>',
     helpGroup: 'PAGING',
   },
 };
 
 export const WAIT_FLAG_SPECS: FlagSpecs = {
   wait: { type: 'boolean', description: 'Wait until the work finishes, then print the final state.', helpGroup: 'WAIT' },
-  'wait-timeout': { type: 'string', description: 'Seconds to wait before giving up (exit 6).', helpGroup: 'WAIT' },
+  'wait-timeout': { type: 'string', description: 'Seconds to wait before giving up (exit 6).', helpValue: '<seconds>', helpGroup: 'WAIT' },
   'poll-interval': {
     type: 'string',
     description: "Seconds between status checks (default: backs off from the model's interval).",
+    helpValue: '<seconds>',
     helpGroup: 'WAIT',
   },
 };
@@ -152,42 +177,76 @@ export const WAIT_FLAG_SPECS: FlagSpecs = {
 /** Operation-specific extras. */
 export const DECODE_FLAG_SPEC: FlagSpec = { type: 'boolean', description: 'Show base64 fields of the result decoded as text.' };
 
-function typeWords(shapes: ShapeIndex, field: Field): string {
+/** What a value of a field's type is called in help: `string`, `integer`, `structure`, ... (of the items, for a list). */
+export function valueName(shapes: ShapeIndex, field: Field): string {
   const t = shapes.resolve(field.type);
-  const base = (k: string): string =>
-    ({
-      int32: 'integer',
-      int64: 'integer',
-      double: 'number',
-      datetime: 'date-time',
-      bytes: 'base64',
-      object: 'JSON object',
-      map: 'key=value map',
-      ref: 'structure',
-    })[k] ?? k;
-  if (t.kind === 'list') {
-    const of = shapes.resolve(t.of ?? { kind: 'string' });
-    return `list of ${base(of.kind)}${of.enum ? ` (${of.enum.join('|')})` : ''}`;
-  }
-  return base(t.kind);
+  const of = t.kind === 'list' ? shapes.resolve(t.of ?? { kind: 'string' }) : t;
+  return VALUE_NAMES[of.kind] ?? of.kind;
 }
 
-/** One help line: our words where the model has them, then type, limits, enum, required. */
-export function fieldDescription(op: Operation, field: Field): string {
+const VALUE_NAMES: Readonly<Record<string, string>> = {
+  int32: 'integer',
+  int64: 'integer',
+  double: 'number',
+  datetime: 'date-time',
+  bytes: 'base64',
+  object: 'json',
+  map: 'key=value,...',
+  ref: 'structure',
+};
+
+/** A field's help in parts: whether it is required, our words for it, and what its shape adds (limits, default, fields). */
+export interface FieldHelp {
+  readonly required: boolean;
+  readonly text?: string;
+  readonly notes: readonly string[];
+}
+
+/** Enum values shown in the value placeholder (`<A|B>`) when they fit; longer lists go into the notes. */
+export const INLINE_OPTIONS_MAX = 40;
+
+export function fieldHelp(op: Operation, field: Field): FieldHelp {
   const shapes = op.service.shapes;
-  const parts: string[] = [];
-  const help = op.service.fieldHelp(op, field.name);
-  if (help) parts.push(help);
-  const meta: string[] = [typeWords(shapes, field)];
-  if (field.min !== undefined || field.max !== undefined) meta.push(`${field.min ?? ''}..${field.max ?? ''}`);
-  if (field.maxLen !== undefined) meta.push(`at most ${field.maxLen} chars`);
-  if (field.default !== undefined) meta.push(`default ${field.default}`);
-  if (field.deprecated) meta.push('deprecated');
+  const text = op.service.fieldHelp(op, field.name)?.trim() || undefined;
+  const notes: string[] = [];
   const t = shapes.resolve(field.type);
-  const struct = shapes.struct(t.kind === 'list' ? (t.of ?? t) : t);
-  if (struct) meta.push(`fields: ${struct.fields.map((f) => f.name + (f.required ? '*' : '')).join(', ')}`);
-  parts.push(`[${meta.join('; ')}]`);
-  return (field.required ? '(required) ' : '') + parts.join(' ');
+  const of = t.kind === 'list' ? shapes.resolve(t.of ?? { kind: 'string' }) : t;
+  if (of.enum && (t.kind === 'list' || of.enum.join('|').length > INLINE_OPTIONS_MAX)) {
+    notes.push(`${t.kind === 'list' ? 'Values' : 'One of'}: ${of.enum.join(', ')}.`);
+  }
+  if (field.min !== undefined && field.max !== undefined) notes.push(`From ${field.min} to ${field.max}.`);
+  else if (field.min !== undefined) notes.push(`At least ${field.min}.`);
+  else if (field.max !== undefined) notes.push(`At most ${field.max}.`);
+  if (field.minLen !== undefined && field.maxLen !== undefined) notes.push(`${field.minLen} to ${field.maxLen} characters.`);
+  else if (field.maxLen !== undefined) notes.push(`At most ${field.maxLen} characters.`);
+  else if (field.minLen !== undefined && field.minLen > 1) notes.push(`At least ${field.minLen} characters.`);
+  if (field.default !== undefined && !/\bdefault\b/i.test(text ?? '')) notes.push(`Default: ${field.default}.`);
+  if (field.deprecated) notes.push('Deprecated.');
+  const struct = shapes.struct(of);
+  if (struct) {
+    const of = t.kind === 'list' ? 'Fields of each item' : 'Fields';
+    const required = struct.fields.filter((f) => f.required).map((f) => f.name);
+    const named = struct.fields.every((f) => new RegExp(`\\b${f.name}\\b`).test(text ?? ''));
+    // Our words may already name every field; then only which are required is news.
+    if (named) {
+      if (required.length) notes.push(`Required${t.kind === 'list' ? ' in each item' : ''}: ${required.join(', ')}.`);
+    } else {
+      const all = struct.fields.length > 1 && required.length === struct.fields.length;
+      const names = struct.fields.map((f) => (f.required && !all ? `${f.name} (required)` : f.name)).join(', ');
+      notes.push(`${of}: ${names}${all ? ' (all required)' : ''}.`);
+    }
+  }
+  return { required: field.required, ...(text ? { text } : {}), notes };
+}
+
+/**
+ * One line: our words where the model has them, then what the shape adds;
+ * `(required)` first (`required` overrides the shape's say, for rules that
+ * make a field necessary).
+ */
+export function fieldDescription(op: Operation, field: Field, required?: boolean): string {
+  const h = fieldHelp(op, field);
+  return [(required ?? h.required) ? '(required)' : '', h.text ? sentence(h.text) : '', ...h.notes].filter(Boolean).join(' ');
 }
 
 /** Request fields that become flags (paging fields are driven by the paging flags). */
@@ -211,7 +270,7 @@ export function operationFlagSpecs(op: Operation): Record<string, FlagSpec> {
       const of = t.kind === 'list' ? shapes.resolve(t.of ?? { kind: 'string' }) : t;
       // Enum values are listed for help and completion; the validator checks them.
       const options = t.kind !== 'list' && of.enum ? [...of.enum] : undefined;
-      const helpValue = of.enum && t.kind !== 'list' ? undefined : `<${typeWords(shapes, field).replace(/ \(.*\)$/, '')}>`;
+      const helpValue = options ? undefined : `<${valueName(shapes, field)}>`;
       flags[name] = {
         type: 'string',
         description,

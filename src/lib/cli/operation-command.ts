@@ -9,6 +9,7 @@ import type { Command } from '@oclif/core';
 import { loadService, type Operation } from '../model/index.js';
 import { BaseCommand } from './base-command.js';
 import { operationExamples, operationFlags } from './flags.js';
+import { operationNotes } from './help.js';
 import { runOperation } from './run-operation.js';
 
 /** oclif keeps ids colon-separated internally; the model's are space-separated. */
@@ -46,22 +47,14 @@ export function operationCommand(id: string): Command.Class {
 /** A fully described class for the manifest (flags, help, aliases). */
 export function describedOperationCommand(op: Operation): Command.Class {
   const flags = operationFlags(op);
-  const deprecated = op.wire.deprecated
-    ? `Deprecated${op.cli.replacement ? `: use ${op.service.topic} ${op.cli.replacement}` : ''}.`
-    : undefined;
   return class extends OperationCommand {
     static id = oclifId(op.commandId);
     static summary = op.cli.summary;
+    // The words help.ts prints (oclif's help delegates to it; completion and the manifest read these).
     static description = [
-      op.cli.summary,
       op.cli.description,
-      deprecated,
-      op.wire.beta ? 'Beta: may change without notice.' : undefined,
+      ...operationNotes(op, 'cdpctl'),
       `API: ${op.service.name} ${op.name} (${op.composed ? 'run on the client, as the official CLI does' : `POST ${op.path}`})`,
-      op.paging ? `Pages automatically; --max-items, --starting-token, --page-size and --no-paginate control it.` : undefined,
-      op.cli.wait
-        ? `With --wait, polls ${op.cli.wait.service ? `${op.cli.wait.service} ` : ''}${op.cli.wait.poll} until ${op.cli.wait.success.join('/')}${op.cli.wait.failure?.length ? ` (exit 5 on ${op.cli.wait.failure.join('/')})` : ''}.`
-        : undefined,
     ]
       .filter(Boolean)
       .join('\n\n');

@@ -162,29 +162,57 @@ export class HttpClient {
     }
   }
 
+  /**
+   * One attempt. `localhost` is connected to as the loopback addresses
+   * themselves, 127.0.0.1 then ::1 (as curl and browsers do: RFC 6761 keeps
+   * it loopback), so no resolver runs and node's costly check of whether the
+   * host is an IP address is skipped; the Host header still says localhost.
+   */
   private async attempt(req: HttpRequest, headers: OutgoingHttpHeaders): Promise<HttpResponse> {
     const { agent, viaProxy } = await this.agentFor(req.url);
+    const loopback = !viaProxy && req.url.hostname.toLowerCase() === 'localhost';
+    const addresses = loopback ? (this.opts.ipv4Only ? ['127.0.0.1'] : ['127.0.0.1', '::1']) : [undefined];
+    for (let i = 0; ; i++) {
+      try {
+        return await this.attemptTo(req, headers, agent, viaProxy, addresses[i]);
+      } catch (err) {
+        const refused = err instanceof AttemptError && err.code === 'ECONNREFUSED' && !err.delivered;
+        if (!refused || i + 1 >= addresses.length) throw err;
+      }
+    }
+  }
+
+  private async attemptTo(
+    req: HttpRequest,
+    headers: OutgoingHttpHeaders,
+    agent: Agent,
+    viaProxy: boolean,
+    address: string | undefined,
+  ): Promise<HttpResponse> {
     const mod = req.url.protocol === 'https:' ? await import('node:https') : await import('node:http');
     const body = req.body;
     return new Promise<HttpResponse>((resolve, reject) => {
       let delivered = false;
       let settled = false;
       let connectTimer: NodeJS.Timeout | undefined;
+      let upload: Readable | undefined;
       const fail = (message: string, code: string, timeout = false): void => {
         if (settled) return;
         settled = true;
         clearTimeout(connectTimer);
         reject(new AttemptError(message, code, delivered, timeout));
         r.destroy();
+        upload?.destroy();
       };
       const r: ClientRequest = mod.request({
         ...this.target(req.url, viaProxy),
+        ...(address ? { hostname: address, servername: req.url.hostname } : {}),
         method: req.method ?? 'POST',
         agent,
         ...(this.opts.ipv4Only ? { family: 4 } : {}),
         headers: {
           ...headers,
-          ...(viaProxy ? { host: req.url.host } : {}),
+          ...(viaProxy || address ? { host: req.url.host } : {}),
           ...(Buffer.isBuffer(body) ? { 'content-length': String(body.length) } : {}),
         },
         rejectUnauthorized: this.opts.verifyTls,
@@ -219,9 +247,9 @@ export class HttpClient {
       });
       if (Buffer.isBuffer(body)) r.end(body);
       else {
-        const stream = body();
-        stream.on('error', (err) => fail(`could not read the upload: ${err.message}`, 'UPLOAD_READ'));
-        stream.pipe(r);
+        upload = body();
+        upload.on('error', (err) => fail(`could not read the upload: ${err.message}`, 'UPLOAD_READ'));
+        upload.pipe(r);
       }
     });
   }
