@@ -197,10 +197,19 @@ describe('the help of an API command', () => {
   test('the --wait sentence says what ends the wait', async () => {
     const terminate = (await loadService('dataflow')).findByCommand('dataflow deployments terminate')!;
     expect(terminate.cli.wait?.goneIsSuccess).toBe(true);
-    const sentence = waitSentence(terminate)!;
-    expect(sentence).toContain('polls getDeploymentConfiguration until it answers NOT_FOUND (the resource is gone)');
-    expect(sentence).not.toContain('TERMINATED');
+    // It reads the state from another service (df), and the deployment may be gone by then.
+    expect(waitSentence(terminate)).toBe(
+      'With --wait, polls df describeDeployment until the state is TERMINATED, or until it answers NOT_FOUND (the resource is gone).',
+    );
     expect(renderOperationHelp(terminate, ctx())).toContain('NOT_FOUND');
+    // A waiter whose state is a constant that is no success state can end only by the resource being gone.
+    const constant = {
+      ...terminate,
+      cli: { ...terminate.cli, wait: { ...terminate.cli.wait!, service: undefined, state: "'TERMINATING'" } },
+    };
+    const sentence = waitSentence(constant)!;
+    expect(sentence).toContain('polls describeDeployment until it answers NOT_FOUND (the resource is gone)');
+    expect(sentence).not.toContain('TERMINATED');
     // A delete that may also end on a state says both.
     const both = ops.find((op) => op.cli.wait?.goneIsSuccess && !/^'/.test(op.cli.wait.state))!;
     expect(waitSentence(both)).toMatch(/until the state is .+, or until it answers NOT_FOUND/);
