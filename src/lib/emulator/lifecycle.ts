@@ -28,6 +28,9 @@ import { uuid } from './ids.js';
 import type { PutOptions } from './store.js';
 import type { BackendContext, Doc } from './types.js';
 
+/** What the engine needs of a request: its state and its (frozen) clock. */
+export type EngineContext = Pick<BackendContext, 'store' | 'clock'>;
+
 const MINUTE = 60_000;
 
 // ---- timelines ---------------------------------------------------------------
@@ -239,7 +242,7 @@ const FAILED = 'FAILED';
 /** The operation records of one service (a store kind), listed per owner. */
 export class Operations {
   constructor(
-    private readonly ctx: BackendContext,
+    private readonly ctx: EngineContext,
     readonly kind: string,
   ) {}
 
@@ -363,7 +366,7 @@ export interface BeginOptions {
 /** The resources of one kind, for one request: lookups settle what they find. */
 export class Resources<T extends Tracked> {
   constructor(
-    private readonly ctx: BackendContext,
+    private readonly ctx: EngineContext,
     readonly def: ResourceKind<T>,
   ) {}
 
