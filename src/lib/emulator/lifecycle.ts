@@ -283,6 +283,18 @@ export class Operations {
     return rec;
   }
 
+  /** An owner's operation by id, or its newest; NOT_FOUND when it has none or the id is another's. `what` names the owner in messages. */
+  ofOwner(owner: string, what: string, operationId?: string): OperationRecord {
+    if (!operationId) {
+      const latest = this.latest(owner);
+      if (!latest) throw notFound(`${what} has no operations`);
+      return latest;
+    }
+    const rec = this.get(operationId);
+    if (rec.owner !== owner) throw notFound(`operation ${operationId} is not an operation of ${what}`);
+    return rec;
+  }
+
   /** The newest operation of an owner. */
   latest(owner: string): OperationRecord | undefined {
     const all = this.ctx.store.children<OperationRecord>(this.kind, owner);

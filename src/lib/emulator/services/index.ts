@@ -15,4 +15,5 @@ export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
   datacatalog: () => import('./datacatalog/index.js'),
   lakehouseopt: () => import('./lakehouseopt/index.js'),
   environments: () => import('./environments/index.js'),
+  datahub: () => import('./datahub/index.js'),
 };

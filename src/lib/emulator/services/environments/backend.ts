@@ -266,14 +266,7 @@ export class EnvironmentsBackend {
   /** The operation an environment's work answered with, or its latest one. */
   operation(ref: string, operationId?: string): OperationRecord {
     const env = this.environment(ref);
-    if (!operationId) {
-      const latest = this.operations.latest(env.crn);
-      if (!latest) throw notFound(`environment ${env.environmentName} has no operations`);
-      return latest;
-    }
-    const rec = this.operations.get(operationId);
-    if (rec.owner !== env.crn) throw notFound(`operation ${operationId} is not an operation of environment ${env.environmentName}`);
-    return rec;
+    return this.operations.ofOwner(env.crn, `environment ${env.environmentName}`, operationId);
   }
 
   // ---- ID Broker mappings ------------------------------------------------------
