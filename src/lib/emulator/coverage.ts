@@ -41,20 +41,30 @@ export const COVERAGE_END = '<!-- emulator-coverage:end -->';
 
 const names = (ops: readonly string[]): string => ops.map((o) => `\`${o}\``).join(', ');
 
+/** A markdown table laid out as prettier lays it out (lint checks docs with prettier): the first column left, the others right. */
+function alignedTable(rows: readonly string[][]): string[] {
+  const widths = (rows[0] ?? []).map((_, c) => Math.max(3, ...rows.map((r) => (r[c] ?? '').length)));
+  const line = (cells: readonly string[]): string => `| ${cells.join(' | ')} |`;
+  const cell = (r: readonly string[], c: number): string =>
+    c === 0 ? (r[c] ?? '').padEnd(widths[c] ?? 0) : (r[c] ?? '').padStart(widths[c] ?? 0);
+  const [head = [], ...body] = rows;
+  return [
+    line(head.map((_, c) => cell(head, c))),
+    line(widths.map((w, c) => (c === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`))),
+    ...body.map((r) => line(r.map((_, c) => cell(r, c)))),
+  ];
+}
+
 /** The markdown between the markers: a count table, then each service's operations by name. */
 export function coverageMarkdown(rows: readonly ServiceCoverage[]): string {
   const total = (f: (r: ServiceCoverage) => number): number => rows.reduce((t, r) => t + f(r), 0);
-  const lines = [
-    COVERAGE_START,
-    '',
-    '| service | operations | implemented | not emulated (501 `NOT_EMULATED`) |',
-    '| ------- | ---------: | ----------: | --------------------------------: |',
-    ...rows.map(
-      (r) => `| ${r.service} | ${r.implemented.length + r.notEmulated.length} | ${r.implemented.length} | ${r.notEmulated.length} |`,
-    ),
-    `| **all** | ${total((r) => r.implemented.length + r.notEmulated.length)} | ${total((r) => r.implemented.length)} | ${total((r) => r.notEmulated.length)} |`,
-    '',
+  const count = (r: ServiceCoverage): number => r.implemented.length + r.notEmulated.length;
+  const table = [
+    ['service', 'operations', 'implemented', 'not emulated (501 `NOT_EMULATED`)'],
+    ...rows.map((r) => [r.service, count(r), r.implemented.length, r.notEmulated.length].map(String)),
+    ['**all**', total(count), total((r) => r.implemented.length), total((r) => r.notEmulated.length)].map(String),
   ];
+  const lines = [COVERAGE_START, '', ...alignedTable(table), ''];
   for (const r of rows) {
     lines.push(`- **${r.service}**`);
     lines.push(
