@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
 import { run, tempHome } from '../helpers/cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
 
-let server: RecordingServer;
+let server: ScriptedServer;
 const key = issueKey('V2');
 const home = tempHome('cdpctl-dw-');
 const env = { CDP_ACCESS_KEY_ID: 'dw-test-key', CDP_PRIVATE_KEY: key.privateKey };
@@ -19,28 +19,13 @@ const cli = (args: string[]) => run(['dw', ...args, '--endpoint-url', server.url
 const WAIT = ['--wait', '--poll-interval', '0'];
 
 const BASE = '/api/v1/dw/';
-/** Answers per operation: each call takes the next one, the last one repeats. */
-let script: Record<string, Array<{ status?: number; body: unknown }>> = {};
-const calls = new Map<string, number>();
-
 const sent = (op: string) => server.requests.filter((r) => r.path === `${BASE}${op}`).map((r) => r.json);
 
 beforeAll(async () => {
-  server = await startRecordingServer((req) => {
-    const op = req.path.slice(BASE.length);
-    const answers = script[op];
-    if (!answers?.length) return { body: {} };
-    const n = calls.get(op) ?? 0;
-    calls.set(op, n + 1);
-    return answers[Math.min(n, answers.length - 1)];
-  });
+  server = await startScriptedServer();
 });
 afterAll(async () => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  calls.clear();
-  script = {};
-});
+beforeEach(() => server.play());
 
 const CLUSTER = 'env-sq7hfv';
 const DBC = 'warehouse-1696571829-pps2';
@@ -49,13 +34,13 @@ const notFound = { status: 404, body: { code: 'NOT_FOUND', message: 'not found' 
 
 describe('dw --wait', () => {
   it('vws create polls describeVw with the new id until Running', async () => {
-    script = {
+    server.play({
       createVw: [{ body: { vwId: 'compute-1700000000-abcd' } }],
       describeVw: [
         { body: { vw: { id: 'compute-1700000000-abcd', status: 'Creating' } } },
         { body: { vw: { id: 'compute-1700000000-abcd', status: 'Running' } } },
       ],
-    };
+    });
     const r = await cli(['vws', 'create', '--cluster-id', CLUSTER, '--dbc-id', DBC, '--vw-type', 'hive', '--name', 'sales-hive', ...WAIT]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ vw: { id: 'compute-1700000000-abcd', status: 'Running' } });
@@ -67,13 +52,13 @@ describe('dw --wait', () => {
   });
 
   it('clusters create aws polls describeCluster with the cluster id it answers', async () => {
-    script = {
+    server.play({
       createAwsCluster: [{ body: { clusterId: CLUSTER } }],
       describeCluster: [
         { body: { cluster: { id: CLUSTER, status: 'Accepted' } } },
         { body: { cluster: { id: CLUSTER, status: 'Running' } } },
       ],
-    };
+    });
     const r = await cli([
       'clusters',
       'create',
@@ -92,9 +77,9 @@ describe('dw --wait', () => {
   });
 
   it('dbcs suspend ends with exit 5 when the catalog goes to Error', async () => {
-    script = {
+    server.play({
       describeDbc: [{ body: { dbc: { id: DBC, status: 'Stopping' } } }, { body: { dbc: { id: DBC, status: 'Error' } } }],
-    };
+    });
     const r = await cli(['dbcs', 'suspend', '--cluster-id', CLUSTER, '--dbc-id', DBC, ...WAIT]);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('suspendDbc ended in Error');
@@ -103,9 +88,9 @@ describe('dw --wait', () => {
   });
 
   it('data-visualizations delete is done when describe answers NOT_FOUND', async () => {
-    script = {
+    server.play({
       describeDataVisualization: [{ body: { dataVisualization: { id: 'viz-1', status: 'Deleting' } } }, notFound],
-    };
+    });
     const r = await cli(['data-visualizations', 'delete', '--cluster-id', CLUSTER, '--data-visualization-id', 'viz-1', '--yes', ...WAIT]);
     expect(r.code).toBe(0);
     expect(sent('deleteDataVisualization')).toEqual([{ clusterId: CLUSTER, dataVisualizationId: 'viz-1' }]);
@@ -113,13 +98,13 @@ describe('dw --wait', () => {
   });
 
   it('clusters diagnostics create follows the job it started until Succeeded', async () => {
-    script = {
+    server.play({
       createClusterDiagnosticDataJob: [{ body: { id: 'job-7', status: 'Starting' } }],
       describeClusterDiagnosticDataJob: [
         { body: { job: { jobId: 'job-7', status: 'Running' } } },
         { body: { job: { jobId: 'job-7', status: 'Succeeded', url: 'https://x/b.zip' } } },
       ],
-    };
+    });
     const r = await cli(['clusters', 'diagnostics', 'create', '--cluster-id', CLUSTER, '--destination', 'DOWNLOAD', ...WAIT]);
     expect(r.code).toBe(0);
     expect(sent('describeClusterDiagnosticDataJob').at(-1)).toEqual({ clusterId: CLUSTER, jobId: 'job-7' });
@@ -128,13 +113,13 @@ describe('dw --wait', () => {
 
   it('backups create fails (exit 5) on a partially failed job and says why', async () => {
     const crn = 'crn:cdp:dw:us-west-1:acct:backup:b1';
-    script = {
+    server.play({
       createBackup: [{ body: { backupCrn: crn } }],
       describeBackup: [
         { body: { backup: { backupCrn: crn, backupJobState: 'IN_PROGRESS' } } },
         { body: { backup: { backupCrn: crn, backupJobState: 'PARTIALLY_FAILED', errors: [{ text: 'volume snapshot timed out' }] } } },
       ],
-    };
+    });
     const r = await cli(['backups', 'create', '--backup-name', 'nightly', ...WAIT]);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('PARTIALLY_FAILED: volume snapshot timed out');
@@ -143,10 +128,10 @@ describe('dw --wait', () => {
 
   it('backups restore polls describeRestore until COMPLETED', async () => {
     const crn = 'crn:cdp:dw:us-west-1:acct:restore:r1';
-    script = {
+    server.play({
       restoreBackup: [{ body: { restoreCrn: crn } }],
       describeRestore: [{ body: { restore: { restoreCrn: crn, restoreJobState: 'COMPLETED' } } }],
-    };
+    });
     const r = await cli(['backups', 'restore', '--backup-crn', 'crn:cdp:dw:us-west-1:acct:backup:b1', ...WAIT]);
     expect(r.code).toBe(0);
     expect(sent('describeRestore')).toEqual([{ restoreCrn: crn }]);
@@ -177,7 +162,7 @@ describe('dw input checks', () => {
 
 describe('dw lists', () => {
   it('vws list --output table shows the id, name and status of each warehouse', async () => {
-    script = {
+    server.play({
       listVws: [
         {
           body: {
@@ -188,7 +173,7 @@ describe('dw lists', () => {
           },
         },
       ],
-    };
+    });
     const r = await cli(['vws', 'list', '--cluster-id', CLUSTER, '--output', 'table']);
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');

@@ -9,13 +9,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
 import { run, tempHome } from '../helpers/cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
 
-type Reply = { status?: number; body?: unknown };
-
-let server: RecordingServer;
-/** Replies by operation name, given in order; the last one repeats. */
-let script: Record<string, Reply[]> = {};
+let server: ScriptedServer;
 const key = issueKey('V2');
 const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
@@ -29,18 +25,10 @@ const environment = (status: string, statusReason?: string) => ({
 });
 
 beforeAll(async () => {
-  server = await startRecordingServer((req) => {
-    const op = req.path.replace('/api/v1/environments2/', '');
-    const replies = script[op];
-    if (!replies?.length) return { body: {} };
-    return replies.length > 1 ? replies.shift() : replies[0];
-  });
+  server = await startScriptedServer();
 });
 afterAll(async () => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  script = {};
-});
+beforeEach(() => server.play());
 
 const AWS_CREATE = [
   'create',
@@ -155,8 +143,8 @@ describe('client-side rules refuse bad input and send nothing', () => {
 
 describe('--wait polls the service', () => {
   it('waits for a new environment to become AVAILABLE through describeEnvironment', async () => {
-    script.createAWSEnvironment = [environment('CREATION_INITIATED')];
-    script.describeEnvironment = [
+    server.script.createAWSEnvironment = [environment('CREATION_INITIATED')];
+    server.script.describeEnvironment = [
       environment('NETWORK_CREATION_IN_PROGRESS'),
       environment('FREEIPA_CREATION_IN_PROGRESS'),
       environment('AVAILABLE'),
@@ -169,7 +157,7 @@ describe('--wait polls the service', () => {
   });
 
   it('exits 5 with the status reason when creation fails', async () => {
-    script.describeEnvironment = [environment('CREATE_FAILED', 'subnet-1 is not in vpc-1')];
+    server.script.describeEnvironment = [environment('CREATE_FAILED', 'subnet-1 is not in vpc-1')];
     const r = await cli([...AWS_CREATE, '--security-access', 'cidr=10.0.0.0/16', '--wait', ...FAST]);
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('CREATE_FAILED');
@@ -177,7 +165,7 @@ describe('--wait polls the service', () => {
   });
 
   it('counts a deleted environment that is gone as done', async () => {
-    script.describeEnvironment = [
+    server.script.describeEnvironment = [
       environment('DELETE_INITIATED'),
       { status: 404, body: { code: 'NOT_FOUND', message: 'environment sales-env not found' } },
     ];
@@ -187,8 +175,8 @@ describe('--wait polls the service', () => {
   });
 
   it('follows a stop through getOperation with the operation id it answered', async () => {
-    script.stopEnvironment = [{ body: { operationId: 'op-7' } }];
-    script.getOperation = [
+    server.script.stopEnvironment = [{ body: { operationId: 'op-7' } }];
+    server.script.getOperation = [
       { body: { operationId: 'op-7', operationStatus: 'RUNNING' } },
       { body: { operationId: 'op-7', operationStatus: 'FINISHED' } },
     ];
@@ -201,8 +189,8 @@ describe('--wait polls the service', () => {
   });
 
   it('follows a FreeIPA repair through getRepairFreeipaStatus and fails on FAILED', async () => {
-    script.repairFreeipa = [{ body: { operationId: 'rep-1', status: 'REQUESTED' } }];
-    script.getRepairFreeipaStatus = [
+    server.script.repairFreeipa = [{ body: { operationId: 'rep-1', status: 'REQUESTED' } }];
+    server.script.getRepairFreeipaStatus = [
       { body: { status: 'RUNNING' } },
       { body: { status: 'FAILED', error: 'instance i-1 did not come back' } },
     ];
@@ -213,8 +201,11 @@ describe('--wait polls the service', () => {
   });
 
   it('follows a user sync through syncStatus', async () => {
-    script.syncAllUsers = [{ body: { operationId: 'sync-3', status: 'REQUESTED' } }];
-    script.syncStatus = [{ body: { operationId: 'sync-3', status: 'RUNNING' } }, { body: { operationId: 'sync-3', status: 'COMPLETED' } }];
+    server.script.syncAllUsers = [{ body: { operationId: 'sync-3', status: 'REQUESTED' } }];
+    server.script.syncStatus = [
+      { body: { operationId: 'sync-3', status: 'RUNNING' } },
+      { body: { operationId: 'sync-3', status: 'COMPLETED' } },
+    ];
     const r = await cli(['users', 'sync', '--environment-names', 'sales-env', 'ops-env', '--wait', ...FAST]);
     expect(r.code).toBe(0);
     expect(sent()[0]).toEqual({ op: 'syncAllUsers', json: { environmentNames: ['sales-env', 'ops-env'] } });
@@ -222,7 +213,7 @@ describe('--wait polls the service', () => {
   });
 
   it('follows an ID Broker mappings sync and reports the data lake error', async () => {
-    script.getIdBrokerMappingsSyncStatus = [
+    server.script.getIdBrokerMappingsSyncStatus = [
       { body: { syncNeeded: true, globalStatus: 'RUNNING', statuses: {} } },
       {
         body: { syncNeeded: true, globalStatus: 'FAILED', statuses: { 'crn:dl': { status: 'FAILED', errorDetail: 'role not assumable' } } },

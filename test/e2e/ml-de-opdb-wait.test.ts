@@ -8,13 +8,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
 import { run, tempHome } from '../helpers/cli.js';
-import { startRecordingServer, type Recorded, type RecordingServer } from '../helpers/recording-server.js';
+import { startScriptedServer, type Recorded, type ScriptedServer } from '../helpers/recording-server.js';
 
-type Reply = { status?: number; body?: unknown } | undefined;
-
-let server: RecordingServer;
-/** Answers by path: a list is played in order (the last answer repeats). */
-let script: Record<string, Reply[]> = {};
+let server: ScriptedServer;
 const key = issueKey('V2');
 const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
@@ -26,16 +22,9 @@ const gone = { status: 404, body: { code: 'NOT_FOUND', message: 'no such resourc
 const sent = (path: string): Recorded[] => server.requests.filter((r) => r.path === path);
 
 beforeAll(async () => {
-  server = await startRecordingServer((req) => {
-    const replies = script[req.path];
-    if (!replies?.length) return { body: {} };
-    return replies.length > 1 ? replies.shift() : replies[0];
-  });
+  server = await startScriptedServer();
 });
-beforeEach(() => {
-  server.requests.length = 0;
-  script = {};
-});
+beforeEach(() => server.play());
 afterAll(async () => server.close());
 
 describe('ml --wait', () => {
@@ -44,9 +33,9 @@ describe('ml --wait', () => {
 
   it('workspaces create polls describeWorkspace by environment and name until installation:finished', async () => {
     const ws = (status: string) => ({ body: { workspace: { instanceName: 'ds-bench', instanceStatus: status } } });
-    script = {
+    server.play({
       '/api/v1/ml/describeWorkspace': [ws('provision:started'), ws('installation:started'), ws('installation:finished')],
-    };
+    });
     const r = await cli(`ml workspaces create ${NEW_WORKBENCH}`);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ workspace: { instanceName: 'ds-bench', instanceStatus: 'installation:finished' } });
@@ -57,11 +46,11 @@ describe('ml --wait', () => {
   });
 
   it('a failed installation ends the wait with exit 5 and the failure message', async () => {
-    script = {
+    server.play({
       '/api/v1/ml/describeWorkspace': [
         { body: { workspace: { instanceStatus: 'installation:failed', failureMessage: 'no capacity for m5.2xlarge' } } },
       ],
-    };
+    });
     const r = await cli(`ml create-workspace ${NEW_WORKBENCH}`);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/installation:failed: no capacity for m5.2xlarge/);
@@ -69,9 +58,9 @@ describe('ml --wait', () => {
 
   it('workspaces delete by CRN counts a workbench that is gone as deleted', async () => {
     const crn = 'crn:cdp:ml:us-west-1:acct:workspace:w1';
-    script = {
+    server.play({
       '/api/v1/ml/describeWorkspace': [{ body: { workspace: { instanceStatus: 'deprovision:started' } } }, gone],
-    };
+    });
     const r = await cli(`ml workspaces delete --workspace-crn ${crn} --no-force --yes --wait`);
     expect(r.code).toBe(0);
     expect(sent('/api/v1/ml/deleteWorkspace')[0]?.json).toEqual({ force: false, workspaceCrn: crn });
@@ -80,10 +69,10 @@ describe('ml --wait', () => {
 
   it('serving-apps create polls the appCrn the service answered with', async () => {
     const app = 'crn:cdp:ml:us-west-1:acct:mlserving:a1';
-    script = {
+    server.play({
       '/api/v1/ml/createMlServingApp': [{ body: { appCrn: app } }],
       '/api/v1/ml/describeMlServingApp': [{ body: { app: { appCrn: app, status: 'installation:finished' } } }],
-    };
+    });
     const r = await cli(`ml serving-apps create --app-name inference --environment-crn crn:env --wait`);
     expect(r.code).toBe(0);
     expect(sent('/api/v1/ml/describeMlServingApp')[0]?.json).toEqual({ appCrn: app });
@@ -91,13 +80,13 @@ describe('ml --wait', () => {
 
   it('model-registries upgrade polls the registry by its CRN', async () => {
     const crn = 'crn:cdp:ml:us-west-1:acct:modelregistry:r1';
-    script = {
+    server.play({
       '/api/v1/ml/upgradeModelRegistry': [{ body: { crn } }],
       '/api/v1/ml/describeModelRegistry': [
         { body: { modelRegistry: { crn, status: 'upgrade:started' } } },
         { body: { modelRegistry: { crn, status: 'upgrade:finished' } } },
       ],
-    };
+    });
     const r = await cli(`ml model-registries upgrade --crn ${crn} --wait`);
     expect(r.code).toBe(0);
     expect(sent('/api/v1/ml/describeModelRegistry').map((q) => q.json)).toEqual([{ modelRegistryCrn: crn }, { modelRegistryCrn: crn }]);
@@ -106,13 +95,13 @@ describe('ml --wait', () => {
 
 describe('de --wait', () => {
   it('services enable follows the clusterId of the answer and fails on a *Failed status', async () => {
-    script = {
+    server.play({
       '/api/v1/de/enableService': [{ body: { service: { clusterId: 'cluster-abc', status: 'ClusterCreationInProgress' } } }],
       '/api/v1/de/describeService': [
         { body: { service: { clusterId: 'cluster-abc', status: 'ClusterProvisioningInProgress' } } },
         { body: { service: { clusterId: 'cluster-abc', status: 'ClusterProvisioningFailed' } } },
       ],
-    };
+    });
     const r = await cli(
       `de services enable --name sales-de --env sales-env --instance-type m5.2xlarge --minimum-instances 1 --maximum-instances 4 --wait`,
     );
@@ -122,13 +111,13 @@ describe('de --wait', () => {
   });
 
   it('vcs create polls describeVc with the service and the new vcId', async () => {
-    script = {
+    server.play({
       '/api/v1/de/createVc': [{ body: { Vc: { vcId: 'dex-app-1', vcName: 'etl', clusterId: 'cluster-abc' } } }],
       '/api/v1/de/describeVc': [
         { body: { vc: { vcId: 'dex-app-1', status: 'AppInstalling' } } },
         { body: { vc: { vcId: 'dex-app-1', status: 'AppInstalled' } } },
       ],
-    };
+    });
     const r = await cli(`de vcs create --name etl --cluster-id cluster-abc --cpu-requests 20 --memory-requests 80Gi --wait`);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ vc: { vcId: 'dex-app-1', status: 'AppInstalled' } });
@@ -136,12 +125,12 @@ describe('de --wait', () => {
   });
 
   it('vcs suspend waits until every step is completed, without re-sending the suspend', async () => {
-    script = {
+    server.play({
       '/api/v1/de/getSuspendResumeStatus': [
         { body: { statusMessage: 'suspending jobs', allStepsCompleted: false } },
         { body: { statusMessage: 'done', allStepsCompleted: true } },
       ],
-    };
+    });
     const r = await cli(`de vcs suspend --cluster-id cluster-abc --vc-id dex-app-1 --wait`);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/suspending jobs/);
@@ -150,12 +139,12 @@ describe('de --wait', () => {
   });
 
   it('services disable counts a deleted service as done', async () => {
-    script = {
+    server.play({
       '/api/v1/de/describeService': [
         { body: { service: { clusterId: 'cluster-abc', status: 'ClusterDeletionInProgress' } } },
         { body: { service: { clusterId: 'cluster-abc', status: 'ClusterDeletionCompleted' } } },
       ],
-    };
+    });
     const r = await cli(`de services disable --cluster-id cluster-abc --yes --wait`);
     expect(r.code).toBe(0);
   });
@@ -166,34 +155,34 @@ describe('opdb --wait', () => {
   const details = (status: string) => ({ body: { databaseDetails: { databaseName: 'orders', status } } });
 
   it('databases create polls describeDatabase until AVAILABLE', async () => {
-    script = {
+    server.play({
       '/api/v1/opdb/describeDatabase': [details('CREATE_IN_PROGRESS'), details('AVAILABLE')],
-    };
+    });
     const r = await cli(`opdb databases create ${DB} --wait`);
     expect(r.code).toBe(0);
     expect(sent('/api/v1/opdb/describeDatabase')[0]?.json).toEqual({ environmentName: 'sales-env', databaseName: 'orders' });
   });
 
   it('databases stop fails with exit 5 on STOP_FAILED', async () => {
-    script = { '/api/v1/opdb/describeDatabase': [details('STOP_IN_PROGRESS'), details('STOP_FAILED')] };
+    server.play({ '/api/v1/opdb/describeDatabase': [details('STOP_IN_PROGRESS'), details('STOP_FAILED')] });
     const r = await cli(`opdb databases stop ${DB} --wait`);
     expect(r.code).toBe(5);
   });
 
   it('databases drop ends when the database is gone', async () => {
-    script = { '/api/v1/opdb/describeDatabase': [details('DELETE_IN_PROGRESS'), gone] };
+    server.play({ '/api/v1/opdb/describeDatabase': [details('DELETE_IN_PROGRESS'), gone] });
     const r = await cli(`opdb databases drop ${DB} --yes --wait`);
     expect(r.code).toBe(0);
   });
 
   it('snapshots create follows the snapshots of its command id', async () => {
-    script = {
+    server.play({
       '/api/v1/opdb/createSnapshot': [{ body: { status: 'IN_PROGRESS', commandID: 77 } }],
       '/api/v1/opdb/listSnapshots': [
         { body: { snapshots: [{ snapshotName: 's1', tableName: 't', snapshotId: 1, status: 'IN_PROGRESS' }] } },
         { body: { snapshots: [{ snapshotName: 's1', tableName: 't', snapshotId: 1, status: 'SUCCESSFUL' }] } },
       ],
-    };
+    });
     const r = await cli(
       `opdb snapshots create ${DB} --table-name default:t --snapshot-name s1 --snapshot-location s3a://bucket/snap --wait`,
     );

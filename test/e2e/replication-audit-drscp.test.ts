@@ -7,14 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
 import { run, tempHome } from '../helpers/cli.js';
-import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { startScriptedServer, type Reply, type ScriptedServer } from '../helpers/recording-server.js';
 
 const ACCOUNT = '9d74eee4-1cad-45d7-b645-7ccf9edbb73d';
 const CLUSTER = `crn:cdp:datahub:us-east-1:${ACCOUNT}:cluster:0e6c2b8a-7d41-4f3e-b2a9-61c5d8e4f7a3`;
 const BACKUP = `crn:cdp:drscp:us-west-1:${ACCOUNT}:backup:6e2a9f1c-4b7d-4c3e-8a5f-0d1b2c3e4f5a`;
 const RESTORE = `crn:cdp:drscp:us-west-1:${ACCOUNT}:restore:b3d8e1f0-7a2c-4e9b-9c6d-2f4a5b6c7d8e`;
 
-let server: RecordingServer;
+let server: ScriptedServer;
 const key = issueKey('V2');
 const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
@@ -31,19 +31,14 @@ const cli = (line: string) => {
 const COLLECT = `replicationmanager diagnostics collect --cluster-crn ${CLUSTER} --policy-name sales-hdfs --wait`;
 const RANGE = '--from-timestamp 2024-04-01T00:00:00Z --to-timestamp 2024-05-01T00:00:00Z';
 
-/** Answers per path, taken in turn; the last one repeats. */
-const script = new Map<string, Array<{ status?: number; body: unknown }>>();
-const answer = (path: string, ...answers: Array<{ status?: number; body: unknown }>): void => {
-  script.set(path, answers);
+/** Answers for a path, taken in turn; the last one repeats. */
+const answer = (path: string, ...answers: Reply[]): void => {
+  server.script[path] = answers;
 };
 const sent = (path: string) => server.requests.filter((r) => r.path === path);
 
 beforeAll(async () => {
-  server = await startRecordingServer((req) => {
-    const queue = script.get(req.path);
-    if (!queue?.length) return { body: {} };
-    return queue.length > 1 ? queue.shift() : queue[0];
-  });
+  server = await startScriptedServer();
 });
 afterAll(async () => server.close());
 

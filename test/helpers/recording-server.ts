@@ -77,36 +77,43 @@ export interface Reply {
   readonly body?: unknown;
 }
 
-/** A recording server that plays the control plane from a script of answers per operation. */
+/** A recording server that plays the control plane from a script of answers. */
 export interface ScriptedServer extends RecordingServer {
   /**
-   * Forgets the requests so far and answers from `script` on: by operation
-   * name (the last path segment), each call takes the next answer and the
-   * last one repeats; an operation without answers gets `{}`.
+   * The answers, by whole path (`/api/v1/dw/describeCluster`) or by operation
+   * name (the last path segment): each call takes the next answer and the last
+   * one repeats; a call without answers gets `{}`. Tests may add to it between
+   * commands.
    */
-  play(script: Readonly<Record<string, readonly Reply[]>>): void;
+  readonly script: Record<string, readonly Reply[]>;
+  /** Forgets the requests and answers so far and answers from `script` on. */
+  play(script?: Readonly<Record<string, readonly Reply[]>>): void;
   /** The JSON bodies sent to an operation, in order; `prefix` narrows it to one service's paths. */
   sent(operation: string, prefix?: string): Array<Record<string, unknown>>;
 }
 
 export async function startScriptedServer(): Promise<ScriptedServer> {
-  let script: Readonly<Record<string, readonly Reply[]>> = {};
-  const calls = new Map<string, number>();
+  const script: Record<string, readonly Reply[]> = {};
+  // Counted per list of answers, so that a list put in place mid-test starts from its first answer.
+  let calls = new WeakMap<readonly Reply[], number>();
   const opOf = (path: string): string => path.split('?')[0]?.split('/').pop() ?? '';
   const server = await startRecordingServer((req) => {
-    const op = opOf(req.path);
-    const answers = script[op];
+    const path = req.path.split('?')[0] ?? '';
+    const key = path in script ? path : opOf(path);
+    const answers = script[key];
     if (!answers?.length) return { body: {} };
-    const n = calls.get(op) ?? 0;
-    calls.set(op, n + 1);
+    const n = calls.get(answers) ?? 0;
+    calls.set(answers, n + 1);
     return answers[Math.min(n, answers.length - 1)];
   });
   return {
     ...server,
-    play(next) {
+    script,
+    play(next = {}) {
       server.requests.length = 0;
-      calls.clear();
-      script = next;
+      calls = new WeakMap();
+      for (const k of Object.keys(script)) delete script[k];
+      Object.assign(script, next);
     },
     sent: (operation, prefix = '') =>
       server.requests.filter((r) => r.path.startsWith(prefix) && opOf(r.path) === operation).map((r) => r.json),

@@ -5,6 +5,7 @@
  */
 import type { OperationCli, Rule, ServiceDefinition, Shapes, WireOperations } from '../../types.js';
 import { operations, service, shapes } from './wire.js';
+import { atLeastOne } from '../../rules.js';
 
 const LAKE =
   '--datalake-crn crn:cdp:datalake:us-west-1:acct:datalake:dl1 --environment-crn crn:cdp:environments:us-west-1:acct:environment:env1';
@@ -37,12 +38,6 @@ const NAME_LENGTH: Rule = {
       : undefined,
 };
 
-const NON_EMPTY = (field: string, what: string): Rule => ({
-  kind: 'custom',
-  field,
-  check: (r) => (Array.isArray(r[field]) && (r[field] as unknown[]).length === 0 ? `give at least one ${what}` : undefined),
-});
-
 const SHARE_COLUMNS = {
   id: 'dataShareId',
   name: 'dataShareName',
@@ -69,7 +64,7 @@ const cli: Record<string, OperationCli> = {
       externalUsers: `External users given access at once, each until its expiryTime: ${ACCESS_EXAMPLE}`,
       expiryTime: 'When the share stops being available (ISO 8601)',
     },
-    rules: [NAME_NOT_BLANK, NON_EMPTY('assets', 'asset')],
+    rules: [NAME_NOT_BLANK, atLeastOne('assets', 'asset')],
   },
   getDataShare: {
     command: 'shares describe',
@@ -125,7 +120,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Add tables to a data share; only while it is not shared.',
     examples: [`${SHARE} --assets '[{"databaseName":"sales","tableName":"returns"}]'`],
     fieldHelp: { assets: ASSET_HELP },
-    rules: [NON_EMPTY('assets', 'asset')],
+    rules: [atLeastOne('assets', 'asset')],
     listKey: 'assets',
     columns: { resourceId: 'resourceId', database: 'databaseName', table: 'tableName', created: 'createTime' },
   },
@@ -135,28 +130,28 @@ const cli: Record<string, OperationCli> = {
     examples: [`${SHARE} --resource-ids 3,4`],
     fieldHelp: { resourceIds: 'The resourceId of each asset to remove, as `datacatalog shares describe` shows it' },
     destructive: true,
-    rules: [NON_EMPTY('resourceIds', 'resource id')],
+    rules: [atLeastOne('resourceIds', 'resource id')],
   },
   grantAccessToExternalUsersOnDataShare: {
     command: 'shares grant-access',
     summary: 'Give external users access to a data share, optionally until a date.',
     examples: [`${SHARE} --external-users '[{"externalUserId":7,"expiryTime":"2027-01-01T00:00:00Z"}]'`],
     fieldHelp: { externalUsers: `External users to give access, each until its expiryTime (ISO 8601): ${ACCESS_EXAMPLE}` },
-    rules: [NON_EMPTY('externalUsers', 'external user')],
+    rules: [atLeastOne('externalUsers', 'external user')],
   },
   updateAccessOfExternalUsersOnDataShare: {
     command: 'shares update-access',
     summary: 'Add external users to a data share or change when their access ends.',
     examples: [`${SHARE} --external-users '[{"externalUserId":7,"expiryTime":"2027-06-30T00:00:00Z"}]'`],
     fieldHelp: { externalUsers: `External users to add, or whose access gets a new expiryTime (ISO 8601): ${ACCESS_EXAMPLE}` },
-    rules: [NON_EMPTY('externalUsers', 'external user')],
+    rules: [atLeastOne('externalUsers', 'external user')],
   },
   removeAccessOfExternalUsersOnDataShare: {
     command: 'shares remove-access',
     summary: 'Take external users off a data share; only while it is not shared.',
     examples: [`${SHARE} --external-user-ids 7,8`],
     destructive: true,
-    rules: [NON_EMPTY('externalUserIds', 'external user id')],
+    rules: [atLeastOne('externalUserIds', 'external user id')],
   },
 
   // external users
@@ -167,7 +162,7 @@ const cli: Record<string, OperationCli> = {
     fieldHelp: {
       externalUsers: 'The users to create: [{"username":"ana","email":"ana@partner.example","companyName":"Partner Ltd"}]',
     },
-    rules: [NON_EMPTY('externalUsers', 'external user')],
+    rules: [atLeastOne('externalUsers', 'external user')],
     listKey: 'externalUsers',
     columns: { userId: 'userId', username: 'username', clientId: 'clientId', secret: 'secret', error: 'error' },
   },
@@ -227,7 +222,7 @@ const cli: Record<string, OperationCli> = {
         'Assets and the suggested tags to decide on: [{"qualifiedName":"db.table.column","tags":["PII"]}] (see `datacatalog tags suggested`)',
       action: 'ACCEPT applies the tags; REJECT dismisses them',
     },
-    rules: [NON_EMPTY('assets', 'asset')],
+    rules: [atLeastOne('assets', 'asset')],
     listKey: 'reviewedTags',
     columns: { asset: 'qualifiedName', status: 'status', tags: 'tagsUpdated' },
   },

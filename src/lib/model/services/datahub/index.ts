@@ -14,10 +14,7 @@
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { operations, service, shapes } from './wire.js';
-
-type Req = Readonly<Record<string, unknown>>;
-
-const given = (r: Req, f: string): boolean => r[f] !== undefined && r[f] !== null && r[f] !== false;
+import { atLeastOne, given } from '../../rules.js';
 
 // ---- rules ---------------------------------------------------------------
 
@@ -48,18 +45,11 @@ const UPGRADE_COMBOS: Rule = {
   kind: 'custom',
   field: 'runtime',
   check: (r) => {
-    if (given(r, 'runtime') && given(r, 'imageId')) return 'give --image-id or --runtime, not both';
-    if (given(r, 'runtime') && given(r, 'lockComponents'))
-      return '--lock-components upgrades the OS only; do not combine it with --runtime';
+    if (given(r.runtime) && given(r.imageId)) return 'give --image-id or --runtime, not both';
+    if (given(r.runtime) && given(r.lockComponents)) return '--lock-components upgrades the OS only; do not combine it with --runtime';
     return undefined;
   },
 };
-
-const nonEmptyList = (field: string, what: string): Rule => ({
-  kind: 'custom',
-  field,
-  check: (r) => (Array.isArray(r[field]) && (r[field] as unknown[]).length === 0 ? `give at least one ${what}` : undefined),
-});
 
 // ---- waiters -------------------------------------------------------------
 
@@ -455,7 +445,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Restart instances of a cluster at the cloud provider.',
     examples: ['--cluster sales-etl --instances i-0a1b2c3d4e5f60718 i-0f1e2d3c4b5a69788 --wait'],
     fieldHelp: { instances: 'Ids of the instances to restart (see `datahub clusters describe`)' },
-    rules: [nonEmptyList('instances', 'instance id')],
+    rules: [atLeastOne('instances', 'instance id')],
     wait: opWait('request.cluster'),
   },
   startInstances: {
@@ -476,7 +466,7 @@ const cli: Record<string, OperationCli> = {
       instanceIds: 'Ids of the instances to stop (see `datahub clusters describe`)',
       forced: 'Stop them even when something would normally prevent it',
     },
-    rules: [nonEmptyList('instanceIds', 'instance id')],
+    rules: [atLeastOne('instanceIds', 'instance id')],
     wait: opWait('request.cluster'),
   },
   deleteInstances: {
@@ -487,7 +477,7 @@ const cli: Record<string, OperationCli> = {
       instanceIds: 'Ids of the instances to remove (see `datahub clusters describe`)',
       force: 'Terminate them even when something would normally prevent it',
     },
-    rules: [nonEmptyList('instanceIds', 'instance id')],
+    rules: [atLeastOne('instanceIds', 'instance id')],
     destructive: true,
     wait: opWait('request.clusterName'),
   },
@@ -606,7 +596,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Delete cluster templates of the account.',
     examples: ['--cluster-template-names sales-etl-template --yes', '--cluster-template-names sales-etl-template old-etl-template --yes'],
     fieldHelp: { clusterTemplateNames: 'Names or CRNs of the templates to delete' },
-    rules: [nonEmptyList('clusterTemplateNames', 'cluster template')],
+    rules: [atLeastOne('clusterTemplateNames', 'cluster template')],
     destructive: true,
   },
 
@@ -649,7 +639,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Delete cluster definitions of the account.',
     examples: ['--cluster-definition-names sales-etl-aws --yes', '--cluster-definition-names sales-etl-aws old-etl-aws --yes'],
     fieldHelp: { clusterDefinitionNames: 'Names or CRNs of the definitions to delete' },
-    rules: [nonEmptyList('clusterDefinitionNames', 'cluster definition')],
+    rules: [atLeastOne('clusterDefinitionNames', 'cluster definition')],
     destructive: true,
   },
 
@@ -686,7 +676,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Delete recipes of the account.',
     examples: ['--recipe-names install-agent --yes', '--recipe-names install-agent tune-kernel --yes'],
     fieldHelp: { recipeNames: 'Names or CRNs of the recipes to delete' },
-    rules: [nonEmptyList('recipeNames', 'recipe')],
+    rules: [atLeastOne('recipeNames', 'recipe')],
     destructive: true,
   },
   replaceRecipes: {
@@ -728,7 +718,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Delete sets of custom configurations.',
     examples: ['--custom-configurations spark-tuning --yes'],
     fieldHelp: { customConfigurations: 'Names or CRNs of the custom configurations to delete' },
-    rules: [nonEmptyList('customConfigurations', 'custom configurations name')],
+    rules: [atLeastOne('customConfigurations', 'custom configurations name')],
     destructive: true,
   },
   getVmTypes: {
@@ -865,7 +855,7 @@ const cli: Record<string, OperationCli> = {
       datahub: CLUSTER_CRN,
       secretTypes: 'Secret types to rotate (see `datahub secrets list-types`)',
     },
-    rules: [nonEmptyList('secretTypes', 'secret type')],
+    rules: [atLeastOne('secretTypes', 'secret type')],
     wait: opWait('request.datahub'),
   },
   listDatahubSecretTypes: {

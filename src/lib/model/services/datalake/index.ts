@@ -6,11 +6,7 @@
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { operations, service, shapes } from './wire.js';
-
-type Req = Readonly<Record<string, unknown>>;
-
-const obj = (v: unknown): Req | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Req) : undefined);
-const given = (r: Req, f: string): boolean => r[f] !== undefined && r[f] !== null && r[f] !== false;
+import { asObject, atLeastOne, given } from '../../rules.js';
 
 // ---- rules ---------------------------------------------------------------
 
@@ -31,7 +27,7 @@ const AWS_STORAGE: Rule = {
   kind: 'custom',
   field: 'cloudProviderConfiguration',
   check: (r) => {
-    const loc = obj(r.cloudProviderConfiguration)?.storageBucketLocation;
+    const loc = asObject(r.cloudProviderConfiguration)?.storageBucketLocation;
     return typeof loc === 'string' && !S3A.test(loc)
       ? `storageBucketLocation must be s3a:// followed by a bucket name (and an optional path); got "${loc}"`
       : undefined;
@@ -42,7 +38,7 @@ const AZURE_STORAGE: Rule = {
   kind: 'custom',
   field: 'cloudProviderConfiguration',
   check: (r) => {
-    const loc = obj(r.cloudProviderConfiguration)?.storageLocation;
+    const loc = asObject(r.cloudProviderConfiguration)?.storageLocation;
     return typeof loc === 'string' && !ABFS.test(loc)
       ? `storageLocation must look like abfs://<filesystem>@<storage-account>.dfs.core.windows.net; got "${loc}"`
       : undefined;
@@ -53,7 +49,7 @@ const GCP_STORAGE: Rule = {
   kind: 'custom',
   field: 'cloudProviderConfiguration',
   check: (r) => {
-    const loc = obj(r.cloudProviderConfiguration)?.storageLocation;
+    const loc = asObject(r.cloudProviderConfiguration)?.storageLocation;
     return typeof loc === 'string' && !GS.test(loc) ? `storageLocation must be gs:// followed by a bucket name; got "${loc}"` : undefined;
   },
 };
@@ -63,7 +59,7 @@ const IMAGE_WITH_RUNTIME: Rule = {
   kind: 'custom',
   field: 'image',
   check: (r) => {
-    const image = obj(r.image);
+    const image = asObject(r.image);
     if (!image || r.runtime === undefined) return undefined;
     return image.id !== undefined || image.catalogName !== undefined
       ? 'with --runtime the image may only set "os"; give either --runtime or an image id and catalog'
@@ -78,19 +74,13 @@ const uniqueGroups = (field: string, key = 'instanceGroupName'): Rule => ({
     const list = Array.isArray(r[field]) ? (r[field] as unknown[]) : [];
     const seen = new Set<string>();
     for (const item of list) {
-      const name = obj(item)?.[key];
+      const name = asObject(item)?.[key];
       if (typeof name !== 'string') continue;
       if (seen.has(name)) return `instance group "${name}" appears more than once in ${field}`;
       seen.add(name);
     }
     return undefined;
   },
-});
-
-const nonEmptyList = (field: string, what: string): Rule => ({
-  kind: 'custom',
-  field,
-  check: (r) => (Array.isArray(r[field]) && (r[field] as unknown[]).length === 0 ? `give at least one ${what}` : undefined),
 });
 
 const DATE_ORDER: Rule = {
@@ -106,8 +96,8 @@ const UPGRADE_COMBOS: Rule = {
   kind: 'custom',
   field: 'runtime',
   check: (r) => {
-    if (given(r, 'runtime') && given(r, 'imageId')) return 'give --image-id or --runtime, not both';
-    if (given(r, 'runtime') && given(r, 'lockComponents'))
+    if (given(r.runtime) && given(r.imageId)) return 'give --image-id or --runtime, not both';
+    if (given(r.runtime) && given(r.lockComponents))
       return '--lock-components upgrades within the runtime; do not combine it with --runtime';
     return undefined;
   },
@@ -667,7 +657,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Restart instances of a data lake.',
     examples: ['--datalake-name sales-lake --instances i-0abc123,i-0def456 --wait'],
     fieldHelp: { ...LAKE_NAME, instances: 'IDs of the instances to restart (see `datalake describe`)' },
-    rules: [nonEmptyList('instances', 'instance id')],
+    rules: [atLeastOne('instances', 'instance id')],
     wait: opWait('request.datalakeName'),
   },
   replaceRecipes: {
@@ -721,7 +711,7 @@ const cli: Record<string, OperationCli> = {
     summary: 'Rotate secrets of a data lake by type.',
     examples: ['--datalake sales-lake --secret-types CM_ADMIN_PASSWORD,SALT_PASSWORD --wait'],
     fieldHelp: { ...LAKE, secretTypes: 'Secret types (see `datalake secrets list-types`)' },
-    rules: [nonEmptyList('secretTypes', 'secret type')],
+    rules: [atLeastOne('secretTypes', 'secret type')],
     wait: opWait('request.datalake'),
   },
   listDatalakeSecretTypes: {

@@ -12,11 +12,7 @@
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { operations, service, shapes } from './wire.js';
-
-type Req = Readonly<Record<string, unknown>>;
-
-const obj = (v: unknown): Req | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Req) : undefined);
-const given = (v: unknown): boolean => v !== undefined && v !== null;
+import { asObject, given } from '../../rules.js';
 
 // ---- example values ------------------------------------------------------
 
@@ -40,7 +36,7 @@ const IMPALA_SPILL: Rule = {
   kind: 'custom',
   field: 'impalaOptions',
   check: (r) => {
-    const o = obj(r.impalaOptions);
+    const o = asObject(r.impalaOptions);
     return o && given(o.spillToS3Uri) && given(o.scratchSpaceLimit)
       ? 'impalaOptions: give spillToS3Uri or scratchSpaceLimit, not both'
       : undefined;
@@ -59,7 +55,7 @@ const HIVE_SCALING: Rule = {
   kind: 'custom',
   field: 'autoscaling',
   check: (r) => {
-    const a = obj(r.autoscaling);
+    const a = asObject(r.autoscaling);
     return a && given(a.hiveScaleWaitTimeSeconds) && given(a.hiveDesiredFreeCapacity)
       ? 'autoscaling: give hiveScaleWaitTimeSeconds or hiveDesiredFreeCapacity, not both'
       : undefined;
@@ -71,7 +67,7 @@ const ADMISSION_CONTROLLER: Rule = {
   kind: 'custom',
   field: 'impalaHaSettings',
   check: (r) => {
-    const ha = obj(r.impalaHaSettings);
+    const ha = asObject(r.impalaHaSettings);
     if (!ha || ha.impalaEnableGlobalAdmissionController !== true) return undefined;
     const mode = ha.highAvailabilityMode;
     return mode !== undefined && mode !== 'ACTIVE_ACTIVE'

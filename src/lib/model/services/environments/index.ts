@@ -12,11 +12,10 @@
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { kebab } from '../../names.js';
 import { operations, service, shapes } from './wire.js';
+import { asObject, given } from '../../rules.js';
 
-type Req = Readonly<Record<string, unknown>>;
-
-const obj = (v: unknown): Req | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Req) : undefined);
-const set = (v: unknown): boolean => v !== undefined && v !== null && v !== false && v !== '' && !(Array.isArray(v) && v.length === 0);
+/** Given, and not an empty list. */
+const set = (v: unknown): boolean => given(v) && !(Array.isArray(v) && v.length === 0);
 
 // ---- example values ------------------------------------------------------
 
@@ -49,7 +48,7 @@ const SECURITY_ACCESS: Rule = {
   kind: 'custom',
   field: 'securityAccess',
   check: (r) => {
-    const s = obj(r.securityAccess);
+    const s = asObject(r.securityAccess);
     if (!s || !set(s.cidr)) return undefined;
     const groups = ['securityGroupIdForKnox', 'defaultSecurityGroupId', 'securityGroupIDsForKnox', 'defaultSecurityGroupIDs'].filter((k) =>
       set(s[k]),
@@ -64,7 +63,7 @@ const AUTHENTICATION: Rule = {
   kind: 'custom',
   field: 'authentication',
   check: (r) => {
-    const a = obj(r.authentication);
+    const a = asObject(r.authentication);
     return a && set(a.publicKey) && set(a.publicKeyId) ? 'authentication takes either publicKey or publicKeyId, not both' : undefined;
   },
 };
@@ -73,7 +72,7 @@ const COMPUTE_CLUSTER: Rule = {
   kind: 'custom',
   field: 'computeClusterConfiguration',
   check: (r) => {
-    const c = obj(r.computeClusterConfiguration);
+    const c = asObject(r.computeClusterConfiguration);
     return c && c.privateCluster === true && set(c.kubeApiAuthorizedIpRanges)
       ? 'a private compute cluster takes no kubeApiAuthorizedIpRanges: give one or the other'
       : undefined;
@@ -85,7 +84,7 @@ const logStorage = (format: RegExp, shape: string): Rule => ({
   kind: 'custom',
   field: 'logStorage',
   check: (r) => {
-    const l = obj(r.logStorage);
+    const l = asObject(r.logStorage);
     for (const key of ['storageLocationBase', 'backupStorageLocationBase']) {
       const loc = l?.[key];
       if (typeof loc === 'string' && !format.test(loc)) return `logStorage ${key} must be ${shape}; got "${loc}"`;
@@ -105,7 +104,7 @@ const AZURE_SECRET_IDS: Rule = {
   kind: 'custom',
   field: 'appBased',
   check: (r) => {
-    if (obj(r.appBased)?.authenticationType !== 'SECRET') return undefined;
+    if (asObject(r.appBased)?.authenticationType !== 'SECRET') return undefined;
     const missing = ['subscriptionId', 'tenantId'].filter((k) => !set(r[k]));
     return missing.length ? `a SECRET credential needs ${missing.map((k) => `--${kebab(k)}`).join(' and ')}` : undefined;
   },

@@ -5,10 +5,9 @@
  */
 import type { OperationCli, PagingSpec, Rule, ServiceDefinition } from '../../types.js';
 import { operations, service, shapes } from './wire.js';
+import { given } from '../../rules.js';
 
 const HUB = '--datahub-crn crn:cdp:datahub:us-west-1:acct:cluster:lakehouse-hub';
-
-const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
 /** A string field limited to some values (the facts type them as plain strings). */
 const oneOfValues = (field: string, values: readonly string[]): Rule => ({

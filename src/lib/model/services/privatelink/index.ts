@@ -5,11 +5,9 @@
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { operations, service, shapes } from './wire.js';
-
-type Req = Readonly<Record<string, unknown>>;
+import { given, type Req } from '../../rules.js';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
 
 /**
  * How an account object names its credentials: AWS by a credential CRN or

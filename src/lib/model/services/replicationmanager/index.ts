@@ -12,6 +12,7 @@
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { kebab } from '../../names.js';
 import { operations, service, shapes } from './wire.js';
+import { given } from '../../rules.js';
 
 const ACCOUNT = '9d74eee4-1cad-45d7-b645-7ccf9edbb73d';
 const SOURCE = `crn:cdp:datahub:us-west-1:${ACCOUNT}:cluster:5b1f7d52-3c6e-4a2b-9f1e-8a0c2d4e6f10`;
@@ -20,15 +21,13 @@ const HBASE_POLICY_ID = 'a4c1e7f2-58b3-4d6a-9e0f-3b7c2d1a8e56';
 
 // ---- rules ---------------------------------------------------------------
 
-const given = (r: Readonly<Record<string, unknown>>, f: string): boolean => r[f] !== undefined && r[f] !== null && r[f] !== '';
-
 /** What each credential type needs beyond name, clusters and type, as the service documents it. */
 const credentialNeeds = (needs: Readonly<Record<string, readonly string[]>>): Rule => ({
   kind: 'custom',
   field: 'type',
   check: (r) => {
     const type = typeof r.type === 'string' ? r.type : '';
-    const missing = (needs[type] ?? []).filter((f) => !given(r, f));
+    const missing = (needs[type] ?? []).filter((f) => !given(r[f]));
     return missing.length > 0 ? `a ${type} credential needs ${missing.map((f) => `--${kebab(f)}`).join(' and ')}` : undefined;
   },
 });
