@@ -17,6 +17,7 @@ import {
   ENVIRONMENT_OPERATION_KIND,
   ID_BROKER_KIND,
   environmentResources,
+  environments,
   networkOf,
   requireEnvironment,
   type CloudPlatform,
@@ -169,6 +170,11 @@ export class EnvironmentsBackend {
 
   environment(ref: string): EnvironmentRecord {
     return requireEnvironment(this.ctx, ref);
+  }
+
+  /** Every environment of the account with its current status. */
+  environments(): EnvironmentRecord[] {
+    return environments(this.ctx);
   }
 
   create(spec: EnvironmentSpec): EnvironmentRecord {

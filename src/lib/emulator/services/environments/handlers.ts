@@ -155,7 +155,7 @@ export const handlers: Record<string, Handler> = {
   createAzureEnvironment: createEnvironment('AZURE'),
   createGCPEnvironment: createEnvironment('GCP'),
   describeEnvironment: op((b, req) => ({ environment: described(b, text(req.environmentName)) })),
-  listEnvironments: op((b) => ({ environments: b.envs.all().map((e) => environmentSummary(b.environment(e.crn))) })),
+  listEnvironments: op((b) => ({ environments: b.environments().map(environmentSummary) })),
   deleteEnvironment: op((b, req) => {
     b.delete(text(req.environmentName), { cascading: bool(req.cascading), forced: bool(req.forced) });
     return {};
