@@ -162,8 +162,9 @@ async function paging() {
       group: 'paging',
       measure: `iam users list --output ${format}, ${r.items} users`,
       value: `${Math.round(rate).toLocaleString('en-US')} items/s (${r.seconds.toFixed(2)} s), peak RSS ${r.rssMb.toFixed(0)} MB`,
-      target: streaming ? '>= 20,000 items/s; < 120 MB' : '',
-      met: streaming ? (rate >= 20_000 && r.rssMb < 120 && r.items === USERS ? 'yes' : 'no') : '',
+      // A table streams too: laid out from its first page (issue 16).
+      target: streaming ? '>= 20,000 items/s; < 120 MB' : '< 150 MB',
+      met: (streaming ? rate >= 20_000 && r.rssMb < 120 : r.rssMb < 150) && r.items === USERS ? 'yes' : 'no',
     });
   }
 }

@@ -2,7 +2,7 @@
 // Build step after tsc: bundles the fast path (dist/lib/cli/fast-run.js and
 // what it imports of ours) into dist/fast/, one file plus a chunk per lazily
 // loaded part (run-operation, each service's model). Packages stay in
-// node_modules (but ini). Loading a few files instead of ~30 saves node's ESM loader
+// node_modules. Loading a few files instead of ~30 saves node's ESM loader
 // ~20 ms per API call. bin/run.js uses the bundle only when it is newer than
 // tsc's output, so a tsc-only rebuild is never shadowed by a stale bundle.
 import { rmSync } from 'node:fs';
@@ -21,15 +21,12 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Packages stay in node_modules, except ini: small, read by every API call,
-  // and CommonJS, which an ES import would have node's CJS lexer parse first.
+  // Packages stay in node_modules (the INI reader is our own now, src/lib/core/ini.ts).
   plugins: [
     {
-      name: 'packages-external-but-ini',
+      name: 'packages-external',
       setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) =>
-          args.path === 'ini' || args.path.startsWith('node:') ? undefined : { path: args.path, external: true },
-        );
+        b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('node:') ? undefined : { path: args.path, external: true }));
       },
     },
   ],

@@ -11,6 +11,7 @@ import Configure from './commands/configure/index.js';
 import ConfigureGet from './commands/configure/get.js';
 import ConfigureList from './commands/configure/list.js';
 import ConfigureSet from './commands/configure/set.js';
+import ConfigureUnset from './commands/configure/unset.js';
 import EmulatorClock from './commands/emulator/clock.js';
 import EmulatorExport from './commands/emulator/export.js';
 import EmulatorImport from './commands/emulator/import.js';
@@ -31,6 +32,7 @@ const HANDWRITTEN: Record<string, Command.Class> = {
   'configure:get': ConfigureGet,
   'configure:list': ConfigureList,
   'configure:set': ConfigureSet,
+  'configure:unset': ConfigureUnset,
   'emulator:clock': EmulatorClock,
   'emulator:export': EmulatorExport,
   'emulator:import': EmulatorImport,

@@ -97,7 +97,7 @@ export default class Login extends BaseCommand {
           await io.write(
             `To sign in, use a web browser to open the page ${code.verificationUrl} and enter the code ${code.userCode} to authenticate.\n`,
           );
-          stopSpinner = await startSpinner(
+          stopSpinner = startSpinner(
             io,
             `Waiting for the code to be entered (it expires in ${minutes(code.expiresInS)}; Ctrl-C to cancel)`,
           );
@@ -121,11 +121,11 @@ export default class Login extends BaseCommand {
               const restart = Boolean(stopSpinner);
               stopSpinner?.('no browser');
               io.info(`Could not open a web browser. To sign in, open this address in one:\n\n  ${full.href}\n`);
-              if (restart) void startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)').then((s) => (stopSpinner = s));
+              if (restart) stopSpinner = startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)');
             };
             const opened = await openBrowser(full.href, { env, onFailure: showAddress });
             if (opened.started) io.info('Opened the sign-in page in your web browser.');
-            stopSpinner = await startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)');
+            stopSpinner = startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)');
           },
         });
         stopSpinner?.('done');

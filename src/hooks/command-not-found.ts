@@ -1,17 +1,21 @@
 /**
- * A mistyped command: suggest the nearest command or alias. On a terminal
- * the user may run the suggestion at once; in scripts it is a usage error
- * (exit 2) with the suggestion in the message, never a prompt.
+ * A mistyped command: suggest the nearest command or alias. When a person
+ * is at the terminal (stdin and stdout both terminals, as IO decides) the
+ * suggestion may be run at once; inside `$(...)`, in scripts and in CI it is
+ * a usage error (exit 2) with the suggestion in the message, never a prompt.
  */
 import type { Hook } from '@oclif/core';
 import { Errors } from '@oclif/core';
 import { wantsJsonErrors } from '../lib/cli/argv.js';
-import { reportError, stderrColor } from '../lib/cli/report.js';
+import { colorModeOf, IO, yesNo } from '../lib/cli/io.js';
+import { reportError } from '../lib/cli/report.js';
 import { usageError } from '../lib/core/errors.js';
 import { suggest } from '../lib/core/validate.js';
 
 const hook: Hook<'command_not_found'> = async function (opts) {
   const config = opts.config;
+  const argv = opts.argv ?? [];
+  const io = new IO({ color: colorModeOf(argv), noInput: argv.includes('--no-input') });
   const ids = new Set<string>();
   for (const c of config.commands) {
     if (c.hidden) continue;
@@ -24,18 +28,10 @@ const hook: Hook<'command_not_found'> = async function (opts) {
     [...ids].map((i) => i.replace(/:/g, ' ')),
   );
   const best = /"([^"]+)"/.exec(hint)?.[1];
-  const interactive = Boolean(process.stdin.isTTY && process.stderr.isTTY) && !process.env.CI && !(opts.argv ?? []).includes('--no-input');
-  if (best && interactive) {
-    const { default: Enquirer } = await import('enquirer');
+  if (best && io.canPrompt) {
     try {
-      const { run } = (await Enquirer.prompt({
-        type: 'confirm',
-        name: 'run',
-        message: `"${typed}" is not a command. Run "${best}"?`,
-        initial: true,
-        stdout: process.stderr,
-      })) as { run: boolean };
-      if (run) return config.runCommand(best.replace(/ /g, ':'), opts.argv);
+      const run = await io.ask({ type: 'confirm', message: `"${typed}" is not a command. Run "${best}"?`, initial: true, format: yesNo });
+      if (run === true) return config.runCommand(best.replace(/ /g, ':'), argv);
     } catch {
       // Ctrl-C: fall through to the usage error.
     }
@@ -43,9 +39,9 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const topic = typed.split(' ')[0] ?? '';
   const where = config.topics.some((t) => t.name === topic) ? `cdpctl ${topic} --help` : 'cdpctl --help';
   const code = reportError(usageError(`"${typed}" is not a cdpctl command${hint}`, [`See ${where} for the commands there are.`]), {
-    json: wantsJsonErrors(opts.argv ?? []),
+    json: wantsJsonErrors(argv),
     debug: false,
-    color: stderrColor(),
+    io,
   });
   throw new Errors.ExitError(code);
 };

@@ -643,7 +643,7 @@ describe('usage errors (issue 13, items 19 and 20)', () => {
     const e = jsonError(r);
     const lines = [e.message, ...(e.details ?? [])];
     for (const flag of ['--user-search-base', '--user-search-filter', '--group-search-base', '--group-search-filter'])
-      expect(lines.some((l) => l.startsWith(`${flag}: missing required field`))).toBe(true);
+      expect(lines.some((l) => l === `${flag} is required`)).toBe(true);
     expect(lines.some((l) => l.startsWith('--url: the LDAP url must start with ldap:// or ldaps://'))).toBe(true);
     // The same lines as text.
     const text = await cli(['iam', 'create-ldap-provider', '--ldap-provider-name', 'corp', '--url', 'http://ldap.example.com']);

@@ -62,9 +62,15 @@ describePty('on a terminal', () => {
     expect(requestsTo('updateAccessKey').at(-1)).toEqual({ accessKeyId: 'k-1', status: 'INACTIVE' });
   });
 
-  test('masks a secret while it is typed', async () => {
+  test('masks a secret while it is typed, and asks a new password twice until both agree', async () => {
     const s = cdpctl(['iam', 'workload-passwords', 'set']);
     await s.expect('--password');
+    s.type('s3cret-Passw0rd!' + KEYS.enter);
+    await s.expect('once more');
+    s.type('s3cret-Typo!' + KEYS.enter);
+    await s.expect(/differ[\s\S]*\? --password/);
+    s.type('s3cret-Passw0rd!' + KEYS.enter);
+    await s.expect(/differ[\s\S]*once more/);
     s.type('s3cret-Passw0rd!' + KEYS.enter);
     expect(await s.exit()).toBe(0);
     expect(requestsTo('setWorkloadPassword').at(-1)).toMatchObject({ password: 's3cret-Passw0rd!' });
@@ -74,8 +80,11 @@ describePty('on a terminal', () => {
   test('asks before a destructive operation; answering no sends nothing and exits 2', async () => {
     const before = requestsTo('deleteUser').length;
     const s = cdpctl(['iam', 'users', 'delete', '--user-id', 'jdoe']);
-    await s.expect('Continue?');
+    // The question names the flags as typed and reads y/N.
+    await s.expect('iam users delete --user-id jdoe: this cannot be undone. Continue? (y/N)');
     s.type('n');
+    await s.expect(/Continue\? .*no/);
+    expect(plain(s.output())).not.toMatch(/true|false/);
     expect(await s.exit()).toBe(2);
     expect(plain(s.output())).toContain('NOT_CONFIRMED');
     expect(requestsTo('deleteUser').length).toBe(before);
@@ -94,6 +103,26 @@ describePty('on a terminal', () => {
     expect(await s.exit()).toBe(0);
     expect(plain(s.output())).not.toContain('Continue?');
     expect(requestsTo('deleteUser').at(-1)).toEqual({ userId: 'jdoe-2' });
+  });
+
+  test('a wrong answer is refused at once, in CLI words, and asked again', async () => {
+    const s = cdpctl(['iam', 'machine-users', 'create']);
+    await s.expect('--machine-user-name');
+    s.type('__bad name' + KEYS.enter);
+    await s.expect('--machine-user-name: machine user names use letters');
+    for (let i = 0; i < 10; i++) s.type('\u007f');
+    s.type('svc-60' + KEYS.enter);
+    expect(await s.exit()).toBe(0);
+    expect(requestsTo('createMachineUser').at(-1)).toEqual({ machineUserName: 'svc-60' });
+  });
+
+  test('a list prompt says how to give a list, and the answer is split at commas', async () => {
+    const s = cdpctl(['datahub', 'recipes', 'delete', '--yes', '--form-factor', 'public']);
+    await s.expect('separate the values with commas');
+    s.type('r-1, r-2' + KEYS.enter);
+    const code = await s.exit();
+    expect(code === 0 ? '' : plain(s.output()).slice(-300)).toBe('');
+    expect(requestsTo('deleteRecipes').at(-1)).toEqual({ recipeNames: ['r-1', 'r-2'] });
   });
 
   test('Ctrl-C at a prompt sends nothing and exits 130', async () => {
@@ -116,7 +145,7 @@ describePty('on a terminal', () => {
   test('CI set never asks', async () => {
     const s = spawnPty([process.execPath, BIN, 'iam', 'users', 'create', '--endpoint-url', server.url], { env: { ...env, CI: 'true' } });
     expect(await s.exit()).toBe(2);
-    expect(plain(s.output())).toContain('missing required field');
+    expect(plain(s.output())).toContain('--identity-provider-user-id is required');
   });
 });
 

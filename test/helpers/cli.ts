@@ -159,7 +159,8 @@ export async function startEmulator(opts: { timeScale?: number; extra?: readonly
     async json<T>(args: readonly string[], o: RunOptions = {}): Promise<T> {
       const r = await cli([...args, '--output', 'json'], o);
       if (r.code !== 0) throw new Error(`cdpctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
-      return JSON.parse(r.stdout) as T;
+      // An empty answer prints nothing, as the official CLI does: read as {}.
+      return (r.stdout === '' ? {} : JSON.parse(r.stdout)) as T;
     },
     async stop(): Promise<void> {
       await run(['emulator', 'stop', '--data-dir', dataDir], { home });

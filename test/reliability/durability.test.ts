@@ -9,9 +9,9 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import Database from 'better-sqlite3';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { decode } from 'ini';
 import { parsePrivateKey } from '../../src/lib/core/signing.js';
 import { readIni } from '../../src/lib/core/config.js';
+import { parseIni } from '../../src/lib/core/ini.js';
 import { run, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
 import { postJson } from './helpers.js';
 
@@ -120,7 +120,7 @@ describe('concurrent configure set', () => {
     const results = await Promise.all(jobs);
     for (const r of results) expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
     const credPath = join(home, '.cdp', 'credentials');
-    const creds = decode(readFileSync(credPath, 'utf8')) as Record<string, Record<string, string>>;
+    const creds = parseIni(readFileSync(credPath, 'utf8'));
     for (let i = 0; i < 8; i++) {
       expect(creds[`p${i}`]?.cdp_access_key_id).toBe(`key-${i}`);
     }

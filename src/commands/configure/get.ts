@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { loadProfile } from '../../lib/core/config.js';
 import { CdpError } from '../../lib/core/errors.js';
 
@@ -21,6 +22,6 @@ export default class ConfigureGet extends BaseCommand {
       throw new CdpError({ kind: 'service', code: 'NOT_SET', message: `${args.key} is not set in profile "${settings.profile}"` });
     }
     const secret = args.key === 'cdp_private_key' && !flags['show-secrets'];
-    process.stdout.write(`${secret ? `****${value.slice(-4)}` : value}\n`);
+    await new IO().write(`${secret ? `****${value.slice(-4)}` : value}\n`);
   }
 }

@@ -1,14 +1,21 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { IO, type Question } from '../../lib/cli/io.js';
+import { OUTPUT_FORMATS } from '../../lib/cli/output.js';
+import { SETTINGS } from '../../lib/cli/settings.js';
 import { configPaths, loadProfile, setValue } from '../../lib/core/config.js';
-import { usageError } from '../../lib/core/errors.js';
-import { parsePrivateKey } from '../../lib/core/signing.js';
+import { REGIONS } from '../../lib/core/endpoint.js';
+import { CdpError, usageError } from '../../lib/core/errors.js';
+
+/** Both endpoint settings: iam reads endpoint_url, every other service cdp_endpoint_url. */
+const ENDPOINT_KEYS = ['cdp_endpoint_url', 'endpoint_url'] as const;
 
 export default class Configure extends BaseCommand {
   static summary = 'Set up a credential profile interactively.';
-  static description =
-    'Asks for the access key ID, private key, region and output format, and writes them to the same files the official CLI reads (~/.cdp/credentials and ~/.cdp/config, mode 0600). Values you leave empty keep what is there. Without a terminal, use `configure set`.';
+  static description = [
+    'Asks for the access key ID, private key, region, endpoint (optional: blank keeps the public endpoints of the region) and output format, and writes them to the same files the official CLI reads (~/.cdp/credentials and ~/.cdp/config, mode 0600, edited in place). An endpoint is written as both cdp_endpoint_url and endpoint_url, so iam goes there too.',
+    'Each answer is checked as it is typed. Values you leave empty keep what is there. Without a terminal, use `configure set`.',
+  ].join('\n\n');
   static examples = ['<%= config.bin %> configure', '<%= config.bin %> configure --profile prod'];
   static flags = {
     profile: Flags.string({ description: 'Profile to write (default: $CDP_PROFILE or "default").' }),
@@ -24,37 +31,58 @@ export default class Configure extends BaseCommand {
     let current: Record<string, string> = {};
     try {
       current = { ...loadProfile(profile, { ...process.env, CDP_PROFILE: undefined }).values };
-    } catch {
-      current = {};
+    } catch (err) {
+      if (!(err instanceof CdpError) || err.code !== 'PROFILE_NOT_FOUND') throw err;
     }
-    const { default: Enquirer } = await import('enquirer');
     const mask = (v?: string): string => (v ? `****${v.slice(-4)}` : 'none');
-    const answers = (await Enquirer.prompt([
-      { type: 'input', name: 'cdp_access_key_id', message: `Access key ID [${current.cdp_access_key_id ?? 'none'}]` },
-      { type: 'password', name: 'cdp_private_key', message: `Private key [${mask(current.cdp_private_key)}]` },
-      {
-        type: 'select',
-        name: 'cdp_region',
-        message: 'Region',
-        choices: ['us-west-1', 'eu-1', 'ap-1', 'usg-1'],
-        initial: Math.max(0, ['us-west-1', 'eu-1', 'ap-1', 'usg-1'].indexOf(current.cdp_region ?? 'us-west-1')),
-      },
-      {
-        type: 'select',
-        name: 'output',
-        message: 'Output format',
-        choices: ['json', 'yaml', 'table', 'text', 'jsonl'],
-        initial: Math.max(0, ['json', 'yaml', 'table', 'text', 'jsonl'].indexOf(current.output ?? 'json')),
-      },
-    ])) as Record<string, string>;
-    if (answers.cdp_private_key) {
-      // Refuse a key we could not sign with, before writing it anywhere.
-      parsePrivateKey(answers.cdp_access_key_id || current.cdp_access_key_id || 'new-key', answers.cdp_private_key);
-      answers.cdp_private_key = answers.cdp_private_key.replace(/\r?\n/g, '\\n');
+    /** An answer checked as the setting is checked; blank keeps the current value. */
+    const checked = (key: string) => (v: string) => (v === '' ? true : (SETTINGS[key]?.check?.(v.replace(/\r?\n/g, '\\n')) ?? true));
+    const regions = ['us-west-1', ...REGIONS.filter((r) => r !== 'us-west-1')];
+    const questions: Array<[string, Question]> = [
+      ['cdp_access_key_id', { type: 'input', message: `Access key ID [${current.cdp_access_key_id ?? 'none'}]` }],
+      [
+        'cdp_private_key',
+        { type: 'password', message: `Private key [${mask(current.cdp_private_key)}]`, validate: checked('cdp_private_key') },
+      ],
+      [
+        'cdp_region',
+        { type: 'select', message: 'Region', choices: regions, initial: Math.max(0, regions.indexOf(current.cdp_region ?? 'us-west-1')) },
+      ],
+      [
+        'cdp_endpoint_url',
+        {
+          type: 'input',
+          message: `Endpoint URL (blank: the region's public endpoints) [${current.cdp_endpoint_url ?? current.endpoint_url ?? 'none'}]`,
+          validate: checked('cdp_endpoint_url'),
+        },
+      ],
+      [
+        'output',
+        {
+          type: 'select',
+          message: 'Output format',
+          choices: [...OUTPUT_FORMATS],
+          initial: Math.max(0, OUTPUT_FORMATS.indexOf((current.output ?? 'json') as (typeof OUTPUT_FORMATS)[number])),
+        },
+      ],
+    ];
+    const answers: Record<string, string> = {};
+    for (const [key, question] of questions) {
+      let answer: unknown;
+      try {
+        answer = await io.ask(question);
+      } catch {
+        throw new CdpError({ kind: 'interrupted', code: 'CANCELLED', message: 'cancelled; nothing was written' });
+      }
+      answers[key] = String(answer ?? '').trim();
     }
+    if (answers.cdp_private_key) answers.cdp_private_key = answers.cdp_private_key.replace(/\r?\n/g, '\\n');
+    const endpoint = answers.cdp_endpoint_url;
+    delete answers.cdp_endpoint_url;
     for (const [key, value] of Object.entries(answers)) {
       if (value && value !== current[key]) await setValue(profile, key, value);
     }
+    if (endpoint) for (const key of ENDPOINT_KEYS) if (endpoint !== current[key]) await setValue(profile, key, endpoint);
     const paths = configPaths();
     io.info(`Profile "${profile}" saved to ${paths.credentials} and ${paths.config}.`);
   }

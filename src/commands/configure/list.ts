@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
-import { configPaths, loadProfile, readIni } from '../../lib/core/config.js';
+import { IO } from '../../lib/cli/io.js';
+import { configPaths, configProfile, loadProfile, readIni } from '../../lib/core/config.js';
 
 export default class ConfigureList extends BaseCommand {
   static summary = 'Show the settings of a profile and where each comes from, or list profiles.';
@@ -12,12 +13,16 @@ export default class ConfigureList extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ConfigureList);
+    const io = new IO();
     const paths = configPaths();
     if (flags.profiles) {
       const names = new Set<string>();
       for (const k of Object.keys(readIni(paths.credentials))) names.add(k);
-      for (const k of Object.keys(readIni(paths.config))) names.add(k.replace(/^profile /, ''));
-      process.stdout.write([...names].sort().join('\n') + (names.size ? '\n' : ''));
+      for (const k of Object.keys(readIni(paths.config))) {
+        const name = configProfile(k);
+        if (name) names.add(name);
+      }
+      await io.write([...names].sort().join('\n') + (names.size ? '\n' : ''));
       return;
     }
     const settings = loadProfile(flags.profile);
@@ -35,6 +40,6 @@ export default class ConfigureList extends BaseCommand {
     }
     const w = Math.max(...rows.map((r) => r[0].length));
     const v = Math.max(...rows.map((r) => r[1].length));
-    process.stdout.write(rows.map(([k, val, s]) => `${k.padEnd(w)}  ${val.padEnd(v)}  ${s}`.trimEnd()).join('\n') + '\n');
+    await io.write(rows.map(([k, val, s]) => `${k.padEnd(w)}  ${val.padEnd(v)}  ${s}`.trimEnd()).join('\n') + '\n');
   }
 }

@@ -1,28 +1,15 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
 import { readAllStdin, readValue, decodeUtf8 } from '../../lib/cli/input.js';
+import { checkSetting, settingFor, SETTING_NAMES } from '../../lib/cli/settings.js';
 import { setValue } from '../../lib/core/config.js';
 import { usageError } from '../../lib/core/errors.js';
-
-/** Keys cdpctl reads; others are accepted (the files are shared with other tools) with a warning. */
-export const KNOWN_KEYS = [
-  'cdp_access_key_id',
-  'cdp_private_key',
-  'cdp_region',
-  'cdp_endpoint_url',
-  'endpoint_url',
-  'form_factor',
-  'output',
-  'account_id',
-  'identity_provider',
-  'login_url',
-  'device_login_url',
-];
 
 export default class ConfigureSet extends BaseCommand {
   static summary = 'Set one value of a profile.';
   static description = [
-    `Credential keys go to the credentials file, the rest to the config file; both are rewritten atomically with mode 0600. Known keys: ${KNOWN_KEYS.join(', ')}.`,
+    `Credential keys go to the credentials file, the rest to the config file; the file is edited in place (comments and other keys stay) and written atomically with mode 0600. Settings: ${SETTING_NAMES.join(', ')}; any other name is refused, so a typo is never written.`,
+    'Values are checked before they are written: cdp_region and form_factor must be known values, output a known format, the URL settings http(s) URLs, cdp_private_key a key cdpctl can sign with.',
     'VALUE may be file://PATH or - (standard input); multi-line values such as PEM keys are stored on one line with \\n for each newline, as the official CLI reads them. A PEM value can also be given directly.',
   ].join('\n\n');
   static examples = [
@@ -45,12 +32,13 @@ export default class ConfigureSet extends BaseCommand {
     const { args, flags, argv: rest } = await this.parse(ConfigureSet, argv);
     const extra = (rest as string[]).slice(2);
     if (extra.length > 0) throw usageError('configure set takes one KEY and one VALUE (quote values with spaces)');
+    // A misspelled name is refused before anything is read or written.
+    settingFor(args.key);
     let value = args.value;
     if (value === '-') value = decodeUtf8(await readAllStdin(), 'standard input');
     else value = readValue(value, 'VALUE');
     value = value.replace(/\r?\n$/, '').replace(/\r?\n/g, '\\n');
-    if (!/^[A-Za-z0-9_.-]+$/.test(args.key)) throw usageError(`"${args.key}" is not a valid setting name`);
-    if (!KNOWN_KEYS.includes(args.key)) process.stderr.write(`warning: "${args.key}" is not a setting cdpctl reads\n`);
+    checkSetting(args.key, value);
     const profile = flags.profile || process.env.CDP_PROFILE || 'default';
     await setValue(profile, args.key, value);
   }

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
@@ -42,15 +43,14 @@ export default class EmulatorClock extends BaseCommand {
     const clock = change
       ? await adminRequest(pid, 'POST', '/_emulator/clock', { pause: flags.pause, resume: flags.resume, advanceMs })
       : await adminRequest(pid, 'GET', '/_emulator/clock');
+    const io = new IO();
     if (flags.output === 'json') {
-      process.stdout.write(`${JSON.stringify(clock, null, 2)}\n`);
+      await io.write(`${JSON.stringify(clock, null, 2)}\n`);
       return;
     }
     const ahead = Number(clock.aheadMs);
     const relation =
       Math.abs(ahead) < 1000 ? 'at real time' : `${formatDuration(Math.abs(ahead))} ${ahead > 0 ? 'ahead of' : 'behind'} real time`;
-    process.stdout.write(
-      `${String(clock.now)}  ${clock.paused ? 'paused' : 'running'} (time scale ${String(clock.timeScale)}, ${relation})\n`,
-    );
+    await io.write(`${String(clock.now)}  ${clock.paused ? 'paused' : 'running'} (time scale ${String(clock.timeScale)}, ${relation})\n`);
   }
 }

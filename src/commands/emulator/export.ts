@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
@@ -34,13 +35,12 @@ export default class EmulatorExport extends BaseCommand {
     }
     const text = `${JSON.stringify(state, null, 2)}\n`;
     const documents = (state as { documents?: unknown[] }).documents?.length ?? 0;
-    if (flags.file === '-') process.stdout.write(text);
+    const io = new IO();
+    if (flags.file === '-') await io.write(text);
     else {
       const { writeFileAtomic } = await import('../../lib/core/config.js');
       writeFileAtomic(flags.file, text);
     }
-    process.stderr.write(
-      `exported ${documents} records${flags.file === '-' ? '' : ` to ${flags.file}`} (${found ? 'running' : 'stopped'} emulator)\n`,
-    );
+    io.info(`exported ${documents} records${flags.file === '-' ? '' : ` to ${flags.file}`} (${found ? 'running' : 'stopped'} emulator)`);
   }
 }

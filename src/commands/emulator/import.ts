@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { readFileSync } from 'node:fs';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
@@ -43,8 +44,8 @@ export default class EmulatorImport extends BaseCommand {
       const { importStopped } = await import('../../lib/emulator/offline.js');
       importStopped(dataDir, file);
     }
-    process.stderr.write(
-      `imported ${file.documents.length} records (account ${file.accountId ?? 'none'}, clock ${file.clock.now}${file.clock.paused ? ', paused' : ''}) into the ${found ? 'running' : 'stopped'} emulator of ${dataDir}\n`,
+    new IO().info(
+      `imported ${file.documents.length} records (account ${file.accountId ?? 'none'}, clock ${file.clock.now}${file.clock.paused ? ', paused' : ''}) into the ${found ? 'running' : 'stopped'} emulator of ${dataDir}`,
     );
   }
 }

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import type { LogEntry } from '../../lib/emulator/request-log.js';
 
@@ -40,7 +41,8 @@ export default class EmulatorLog extends BaseCommand {
     const { defaultDataDir } = await import('../../lib/emulator/control.js');
     const { followLog, readLog } = await import('../../lib/emulator/request-log.js');
     const dataDir = flags['data-dir'] ?? defaultDataDir();
-    const print = (e: LogEntry): void => void process.stdout.write(`${flags.output === 'json' ? JSON.stringify(e) : line(e)}\n`);
+    const io = new IO();
+    const print = (e: LogEntry): void => void io.write(`${flags.output === 'json' ? JSON.stringify(e) : line(e)}\n`);
     const past = readLog(dataDir);
     for (const e of flags.tail === undefined ? past : past.slice(Math.max(0, past.length - flags.tail))) print(e);
     if (!flags.follow) return;

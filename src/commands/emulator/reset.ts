@@ -1,4 +1,5 @@
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 
 export default class EmulatorReset extends BaseCommand {
@@ -12,6 +13,6 @@ export default class EmulatorReset extends BaseCommand {
     const { defaultDataDir, resetEmulator } = await import('../../lib/emulator/control.js');
     const dataDir = flags['data-dir'] ?? defaultDataDir();
     await resetEmulator(dataDir);
-    process.stderr.write(`emulator state in ${dataDir} deleted\n`);
+    new IO().info(`emulator state in ${dataDir} deleted`);
   }
 }

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
@@ -40,15 +41,16 @@ export default class EmulatorStart extends BaseCommand {
     } catch (err) {
       throw usageError((err as Error).message);
     }
+    const io = new IO();
     const opts = { dataDir: flags['data-dir'] ?? defaultDataDir(), port: flags.port, timeScale, faults, seed: flags.seed };
     if (flags.detach) {
       const { pid, already } = await startDetached(opts);
-      process.stdout.write(
+      await io.write(
         `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId})\n`,
       );
-      process.stderr.write('profile "emulator" is ready: cdpctl --profile emulator iam users get\n');
+      io.info(`profile "emulator" is ready: ${this.config.bin} --profile emulator iam users get`);
       return;
     }
-    await serve(opts, (line) => process.stderr.write(`${line}\n`));
+    await serve(opts, (line) => io.info(line));
   }
 }

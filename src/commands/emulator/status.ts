@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { CdpError } from '../../lib/core/errors.js';
 
@@ -30,9 +31,10 @@ export default class EmulatorStatus extends BaseCommand {
       clockPaused: h.clock?.paused ?? false,
       requests: h.stats.requests,
     };
-    if (flags.output === 'json') process.stdout.write(JSON.stringify(info, null, 2) + '\n');
+    const io = new IO();
+    if (flags.output === 'json') await io.write(JSON.stringify(info, null, 2) + '\n');
     else
-      process.stdout.write(
+      await io.write(
         `running at ${info.url} (pid ${info.pid})\naccount ${info.accountId} in ${info.region}\ndata in ${info.dataDir}, time scale ${info.timeScale}, ${info.requests} requests served\nclock at ${info.clock ?? '?'}${info.clockPaused ? ' (paused)' : ''}\n`,
       );
   }

@@ -1,4 +1,5 @@
 import { BaseCommand } from '../../lib/cli/base-command.js';
+import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 
 export default class EmulatorStop extends BaseCommand {
@@ -11,8 +12,8 @@ export default class EmulatorStop extends BaseCommand {
     const { flags } = await this.parse(EmulatorStop);
     const { defaultDataDir, stopEmulator } = await import('../../lib/emulator/control.js');
     const stopped = await stopEmulator(flags['data-dir'] ?? defaultDataDir());
-    process.stderr.write(
-      stopped ? `stopped the emulator on port ${stopped.port} (pid ${stopped.pid})\n` : 'no emulator is running for that data directory\n',
+    new IO().info(
+      stopped ? `stopped the emulator on port ${stopped.port} (pid ${stopped.pid})` : 'no emulator is running for that data directory',
     );
   }
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Field, ShapeIndex, Type } from '../model/shapes.js';
-import { usageError } from '../core/errors.js';
+import { fileProblem, usageError } from '../core/errors.js';
 import { printable } from '../core/validate.js';
 
 export type Doc = Record<string, unknown>;
@@ -21,7 +21,7 @@ function readFile(path: string, label: string): Buffer {
   try {
     return readFileSync(expandPath(path));
   } catch (err) {
-    throw usageError(`${label}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw usageError(`${label}: cannot read ${path}: ${fileProblem(err)}`);
   }
 }
 
@@ -242,7 +242,15 @@ export async function readAllStdin(): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** A request skeleton with every field, nested shapes expanded (cycles cut). */
+/** The date a skeleton shows in a date-time field (the official CLI's). */
+export const SKELETON_DATETIME = '2002-10-02T13:00:00+00:00';
+
+/**
+ * A request skeleton with every field, nested shapes expanded (cycles cut),
+ * as the official CLI's --generate-cli-skeleton writes it: "" for text and
+ * enums, 0 for numbers, true for booleans, one sample item in lists,
+ * `{"KeyName": ...}` for maps.
+ */
 export function skeleton(shapes: ShapeIndex, shapeName: string, seen: ReadonlySet<string> = new Set()): Doc {
   const shape = shapes.get(shapeName);
   if (shape.kind !== 'struct') return {};
@@ -255,11 +263,10 @@ function sample(shapes: ShapeIndex, raw: Type, seen: ReadonlySet<string>): unkno
   const t = shapes.resolve(raw);
   switch (t.kind) {
     case 'string':
-      return t.enum ? t.enum[0] : '';
-    case 'datetime':
-      return '1970-01-01T00:00:00Z';
     case 'bytes':
       return '';
+    case 'datetime':
+      return SKELETON_DATETIME;
     case 'int32':
     case 'int64':
     case 'double':
@@ -274,5 +281,58 @@ function sample(shapes: ShapeIndex, raw: Type, seen: ReadonlySet<string>): unkno
       return { KeyName: sample(shapes, t.of ?? { kind: 'string' }, seen) };
     case 'ref':
       return t.ref && !seen.has(t.ref) ? skeleton(shapes, t.ref, seen) : {};
+  }
+}
+
+/** Marks a value left out. */
+const ABSENT = Symbol('absent');
+
+/**
+ * An --input document with the skeleton's placeholders that were not filled
+ * in left out, so an edited skeleton sends only what was filled in: "" in a
+ * text or enum field, the skeleton's date, a list of nothing but
+ * placeholders, a `{"KeyName": ...}` map, and a structure whose every field
+ * was a placeholder. Numbers and booleans are values (0, true) and stay.
+ * Fields the request does not have are kept for the validator to report.
+ */
+export function withoutPlaceholders(shapes: ShapeIndex, shapeName: string, doc: Doc): Doc {
+  const out = strip(shapes, { kind: 'ref', ref: shapeName }, doc);
+  return out === ABSENT ? {} : (out as Doc);
+}
+
+function strip(shapes: ShapeIndex, raw: Type, value: unknown): unknown {
+  const t = shapes.resolve(raw);
+  switch (t.kind) {
+    case 'string':
+    case 'bytes':
+      return value === '' ? ABSENT : value;
+    case 'datetime':
+      return value === '' || value === SKELETON_DATETIME ? ABSENT : value;
+    case 'list': {
+      if (!Array.isArray(value) || value.length === 0) return value;
+      const items = value.map((v) => strip(shapes, t.of ?? { kind: 'string' }, v));
+      return items.every((v) => v === ABSENT) ? ABSENT : items.map((v, i) => (v === ABSENT ? value[i] : v));
+    }
+    case 'map': {
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      const keys = Object.keys(value);
+      const only = keys.length === 1 && keys[0] === 'KeyName';
+      return only && strip(shapes, t.of ?? { kind: 'string' }, (value as Doc).KeyName) === ABSENT ? ABSENT : value;
+    }
+    case 'ref': {
+      const struct = shapes.struct(t);
+      if (!struct || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+      const entries = Object.entries(value as Doc);
+      if (entries.length === 0) return value;
+      const out: Doc = {};
+      for (const [k, v] of entries) {
+        const f = struct.byName.get(k);
+        const kept = f ? strip(shapes, f.type, v) : v;
+        if (kept !== ABSENT) out[k] = kept;
+      }
+      return Object.keys(out).length === 0 ? ABSENT : out;
+    }
+    default:
+      return value;
   }
 }

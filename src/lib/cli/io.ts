@@ -1,12 +1,15 @@
 /**
  * The one place that decides TTY, colour, terminal width, pager, prompts and
- * progress. Commands never touch process.stdout directly.
+ * progress, and the one way commands reach the terminal: results through
+ * write/page/pagedWriter on stdout, messages, warnings, prompts and spinners
+ * on stderr. Commands never touch process.stdout or process.stderr directly.
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Writable } from 'node:stream';
 
 export type ColorMode = 'on' | 'off' | 'auto';
+export const COLOR_MODES: readonly ColorMode[] = ['on', 'off', 'auto'];
 
 export interface IOOptions {
   readonly color?: ColorMode;
@@ -16,20 +19,46 @@ export interface IOOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
+type Terminal = Writable & { isTTY?: boolean; columns?: number; rows?: number };
+
+/** A question for IO.ask (enquirer's prompt options; `name` is filled in). */
+export type Question = Record<string, unknown>;
+
+/** SGR codes used for colour. */
+export const STYLE = { red: 31, green: 32, yellow: 33, magenta: 35, cyan: 36, grey: 90 } as const;
+
+/** Enquirer's `format` for a confirm: the answer shown as it reads, yes or no (never true or false), once given. */
+export function yesNo(this: { value?: unknown; state?: { submitted?: boolean } }, value?: unknown): string {
+  if (!this.state?.submitted) return '';
+  const v = value ?? this.value;
+  return v === true ? 'yes' : 'no';
+}
+
+/** A word as a shell reads it back: as it is when plain, else single-quoted. */
+export const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+
+/** A chunked writer for long output: direct, or through the pager once the text is taller than the screen. */
+export interface PagedWriter {
+  write(text: string): Promise<void>;
+  end(): Promise<void>;
+}
+
 export class IO {
-  readonly out: Writable & { isTTY?: boolean; columns?: number; rows?: number };
-  readonly err: Writable & { isTTY?: boolean };
+  readonly out: Terminal;
+  readonly err: Terminal;
   readonly stdinIsTTY: boolean;
   private readonly env: Readonly<Record<string, string | undefined>>;
+  private asker?: (q: Question) => Promise<unknown>;
 
   constructor(
     private readonly opts: IOOptions = {},
-    streams: { out?: IO['out']; err?: IO['err']; stdinIsTTY?: boolean } = {},
+    streams: { out?: Terminal; err?: Terminal; stdinIsTTY?: boolean; ask?: (q: Question) => Promise<unknown> } = {},
   ) {
     this.out = streams.out ?? process.stdout;
     this.err = streams.err ?? process.stderr;
     this.stdinIsTTY = streams.stdinIsTTY ?? Boolean(process.stdin.isTTY);
     this.env = opts.env ?? process.env;
+    this.asker = streams.ask;
   }
 
   get stdoutIsTTY(): boolean {
@@ -45,12 +74,22 @@ export class IO {
     return Number(this.env.COLUMNS) || this.out.columns || 100;
   }
 
+  /** Width of the terminal stderr writes to (spinner lines must not wrap). */
+  get errColumns(): number {
+    return this.err.columns || Number(this.env.COLUMNS) || 80;
+  }
+
   /** Colour only on a terminal and never with NO_COLOR, unless forced on. */
   colorOn(stream: 'out' | 'err' = 'out'): boolean {
     if (this.opts.color === 'on') return true;
     if (this.opts.color === 'off' || this.env.NO_COLOR !== undefined) return false;
     if (this.env.FORCE_COLOR && this.env.FORCE_COLOR !== '0') return true;
     return stream === 'out' ? this.stdoutIsTTY : this.stderrIsTTY;
+  }
+
+  /** Text in a colour when the stream gets colour, else as it is. */
+  paint(stream: 'out' | 'err', code: number, text: string): string {
+    return this.colorOn(stream) ? `\u001b[${code}m${text}\u001b[39m` : text;
   }
 
   /** A person is there to answer: both ends are terminals, and nobody said not to ask. */
@@ -60,9 +99,31 @@ export class IO {
     return this.stdinIsTTY && this.stdoutIsTTY;
   }
 
+  /** A spinner is for a person watching stderr. */
+  get spinnerWanted(): boolean {
+    return this.stderrIsTTY;
+  }
+
   /** Paging only for a person at a terminal, and not with --no-pager. */
   get pagerWanted(): boolean {
     return this.opts.pager !== false && this.stdoutIsTTY;
+  }
+
+  /**
+   * Asks one question on stderr (so stdout only ever carries results) and
+   * returns the answer. Rejects when the person cancels (Ctrl-C, Esc).
+   * Only call when canPrompt says someone is there.
+   */
+  async ask(question: Question): Promise<unknown> {
+    if (!this.asker) {
+      const { default: Enquirer } = await import('enquirer');
+      const err = this.err;
+      this.asker = async (q) => {
+        const answers = (await Enquirer.prompt({ ...q, name: 'v', stdin: process.stdin, stdout: err } as never)) as { v: unknown };
+        return answers.v;
+      };
+    }
+    return this.asker(question);
   }
 
   /** Writes to stdout and waits for the stream to drain (back-pressure for big listings). */
@@ -71,7 +132,7 @@ export class IO {
   }
 
   warn(message: string): void {
-    this.err.write(`${this.colorOn('err') ? '\u001b[33mwarning\u001b[39m' : 'warning'}: ${message}\n`);
+    this.err.write(`${this.paint('err', STYLE.yellow, 'warning')}: ${message}\n`);
   }
 
   info(message: string): void {
@@ -89,31 +150,97 @@ export class IO {
    */
   pagerCommand(): string | undefined {
     const given = this.env.CDPCTL_PAGER ?? this.env.PAGER;
-    if (given !== undefined) return given.trim() === '' || given.trim() === 'cat' ? undefined : given;
-    return onPath('less', this.env.PATH) ? 'less' : undefined;
+    if (given === undefined) return onPath('less', this.env.PATH) ? 'less' : undefined;
+    const cmd = given.trim();
+    if (cmd === '' || cmd === 'cat') return undefined;
+    // A plain command name that is not installed is no pager (a shell line is left to the shell).
+    return /^[\w.+-]+(\s|$)/.test(cmd) && !onPath(cmd.split(/\s/)[0] ?? '', this.env.PATH) ? undefined : given;
+  }
+
+  /** Shows text through the pager when it is taller than the screen (see pagedWriter). */
+  async page(text: string): Promise<void> {
+    const w = this.pagedWriter();
+    await w.write(text);
+    await w.end();
   }
 
   /**
-   * Shows text through the pager when stdout is a terminal, paging is wanted
-   * and the text is taller than the screen; otherwise writes it. `less` gets
-   * LESS=FRX (quit if one screen, keep colours, leave the text on screen)
-   * unless the user set LESS. A pager that cannot start falls back to writing.
+   * Output that may be long, written in chunks: held back until it is taller
+   * than the screen, then sent through the pager (when stdout is a terminal
+   * and paging is wanted), else written as it comes. `less` gets LESS=FRX
+   * (quit if one screen, keep colours, leave the text on screen) unless the
+   * user set LESS. A pager that cannot start falls back to writing.
    */
-  async page(text: string): Promise<void> {
-    const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
-    const pager = this.pagerWanted && lines >= this.rows ? this.pagerCommand() : undefined;
-    if (!pager) return this.write(text);
+  pagedWriter(): PagedWriter {
+    const pager = this.pagerWanted ? this.pagerCommand() : undefined;
+    if (!pager) return { write: (t) => this.write(t), end: async () => undefined };
+    let held: string[] = [];
+    let lines = 0;
+    let sink: PagedWriter | undefined;
+    const limit = this.rows;
+    return {
+      write: async (text) => {
+        if (sink) return sink.write(text);
+        held.push(text);
+        for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
+        if (lines < limit) return;
+        sink = await this.startPager(pager);
+        const first = held.join('');
+        held = [];
+        await sink.write(first);
+      },
+      end: async () => {
+        if (sink) return sink.end();
+        await this.write(held.join(''));
+      },
+    };
+  }
+
+  /** A running pager as a writer; if it cannot start, stdout. */
+  private async startPager(pager: string): Promise<PagedWriter> {
     const { spawn } = await import('node:child_process');
     const env: Record<string, string | undefined> = { ...this.env, LESS: this.env.LESS ?? 'FRX', LV: this.env.LV ?? '-c' };
-    const ok = await new Promise<boolean>((resolve) => {
-      const child = spawn(pager, { shell: true, env: env as NodeJS.ProcessEnv, stdio: ['pipe', this.pagerStdout(), 'inherit'] });
-      child.on('error', () => resolve(false));
-      child.stdin?.on('error', () => undefined);
+    const child = spawn(pager, { shell: true, env: env as NodeJS.ProcessEnv, stdio: ['pipe', this.pagerStdout(), 'inherit'] });
+    const stdin = child.stdin;
+    if (!stdin) return { write: (t) => this.write(t), end: async () => undefined };
+    let failed = false;
+    let quit = false;
+    const closed = new Promise<void>((resolve) => {
+      child.on('error', () => {
+        failed = true;
+        resolve();
+      });
       // 127/126: the shell could not find or run the pager; nothing was shown.
-      child.on('close', (code) => resolve(code !== 127 && code !== 126));
-      child.stdin?.end(text);
+      child.on('close', (code) => {
+        if (code === 127 || code === 126) failed = true;
+        quit = true;
+        resolve();
+      });
     });
-    if (!ok) await this.write(text);
+    stdin.on('error', () => undefined);
+    // What went to a pager that then turns out not to run is written out
+    // instead. A pipe holds 64 KB, so a pager that never ran took little more;
+    // past 1 MB it certainly runs and nothing more is kept.
+    let sent: string[] | undefined = [];
+    let kept = 0;
+    const direct = (): Promise<void> => this.write((sent ?? []).join(''));
+    return {
+      write: async (text) => {
+        if (failed) return this.write(text);
+        if (quit) return; // The person quit the pager: the rest is not wanted.
+        if (sent) {
+          sent.push(text);
+          kept += text.length;
+          if (kept > 1 << 20) sent = undefined;
+        }
+        if (!stdin.write(text)) await Promise.race([new Promise<void>((r) => stdin.once('drain', () => r())), closed]);
+      },
+      end: async () => {
+        stdin.end();
+        await closed;
+        if (failed) await direct();
+      },
+    };
   }
 
   /** The pager writes straight to our stdout's descriptor when it has one. */
@@ -121,6 +248,16 @@ export class IO {
     const fd = (this.out as { fd?: unknown }).fd;
     return this.out === process.stdout ? 'inherit' : typeof fd === 'number' ? fd : 'inherit';
   }
+}
+
+/** The --color value on a command line (`--color off`, `--color=off`), for errors reported before flags are parsed. */
+export function colorModeOf(argv: readonly string[]): ColorMode | undefined {
+  let mode: ColorMode | undefined;
+  argv.forEach((a, i) => {
+    const v = a === '--color' ? argv[i + 1] : a.startsWith('--color=') ? a.slice('--color='.length) : undefined;
+    if (v !== undefined && (COLOR_MODES as readonly string[]).includes(v)) mode = v as ColorMode;
+  });
+  return mode;
 }
 
 /** Whether a command name is an executable on PATH. */

@@ -151,33 +151,55 @@ export function localTime(iso: string, timeZone?: string): string {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName ?? ''}`.trimEnd();
 }
 
+/** Field names that hold a moment in time (`created`, `creationTime`, `expiresAt`). */
+const TIME_KEY =
+  /^(created|updated|modified|deleted|started|ended|timestamp|time|date|expiration|expiry|expires)$|[a-z](Time|Timestamp|Date|At|From|Until|Expiry|Expiration|Created|Updated|Modified)$/;
+
+/** An epoch number in a time field as an ISO time: seconds (2001..2286) or milliseconds. */
+function epoch(v: number, key: string | undefined): string | undefined {
+  if (!key || !Number.isFinite(v) || !TIME_KEY.test(key.slice(key.lastIndexOf('.') + 1))) return undefined;
+  if (v >= 1e9 && v < 1e10) return new Date(v * 1000).toISOString();
+  if (v >= 1e12 && v < 1e13) return new Date(v).toISOString();
+  return undefined;
+}
+
 /**
- * A cell: scalars as they are, objects as compact JSON. With `localTime`
- * (tables), wire times are shown in the user's zone; json, yaml, jsonl and
- * text keep the wire value.
+ * A cell: scalars as they are, objects as compact JSON. With `localTimes`
+ * (tables), wire times are shown in the user's zone, and so are epoch
+ * numbers in a time field (`key` is the field's name or dotted path); json,
+ * yaml, jsonl and text keep the wire value.
  */
-export function cell(v: unknown, localTimes: boolean | { timeZone?: string } = false): string {
+export function cell(v: unknown, localTimes: boolean | { timeZone?: string } = false, key?: string): string {
   if (v === undefined || v === null) return '';
+  const zone = typeof localTimes === 'object' ? localTimes.timeZone : undefined;
   if (typeof v === 'string') {
-    if (localTimes && ISO.test(v)) return localTime(v, typeof localTimes === 'object' ? localTimes.timeZone : undefined);
+    if (localTimes && ISO.test(v)) return localTime(v, zone);
     return v;
   }
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v === 'number') {
+    const iso = localTimes ? epoch(v, key) : undefined;
+    return iso ? localTime(iso, zone) : String(v);
+  }
+  if (typeof v === 'boolean') return String(v);
   return JSON.stringify(v);
 }
 
-/** Column set for items: the model's columns, else the scalar fields of the first item. */
-export function columnsFor(items: readonly unknown[], columns?: Columns): Array<[string, (item: unknown) => unknown]> {
+/** A table or tsv column: its header, the dotted path it shows (when it is one) and how to get the value. */
+export interface Column {
+  readonly header: string;
+  readonly path?: string;
+  readonly get: (item: unknown) => unknown;
+}
+
+/** Column set for items: the model's columns, else the scalar fields of the first items. */
+export function columnsFor(items: readonly unknown[], columns?: Columns): Column[] {
   if (columns) {
-    return Object.entries(columns).map(([header, path]) => [header, (item: unknown) => pick(item, path)]);
+    return Object.entries(columns).map(([header, path]) => ({ header, path, get: (item: unknown) => pick(item, path) }));
   }
   // Rows of a query like `users[].[userId, email]`: one column per position.
   if (items.length > 0 && items.every(Array.isArray)) {
     const n = Math.max(...items.slice(0, 50).map((i) => (i as unknown[]).length));
-    return Array.from(
-      { length: n },
-      (_, i) => [`[${i}]`, (item: unknown) => (item as unknown[])[i]] as [string, (item: unknown) => unknown],
-    );
+    return Array.from({ length: n }, (_, i) => ({ header: `[${i}]`, get: (item: unknown) => (item as unknown[])[i] }));
   }
   const keys = new Set<string>();
   for (const item of items.slice(0, 50)) {
@@ -185,8 +207,8 @@ export function columnsFor(items: readonly unknown[], columns?: Columns): Array<
       for (const [k, v] of Object.entries(item)) if (v === null || typeof v !== 'object') keys.add(k);
     }
   }
-  if (keys.size === 0) return [['value', (item: unknown) => item]];
-  return [...keys].map((k) => [k, (item: unknown) => (item as Record<string, unknown>)[k]]);
+  if (keys.size === 0) return [{ header: 'value', get: (item: unknown) => item }];
+  return [...keys].map((k) => ({ header: k, path: k, get: (item: unknown) => (item as Record<string, unknown>)[k] }));
 }
 
 /** Dotted path lookup (columns use simple paths; --query is the full language). */
@@ -201,7 +223,7 @@ export function pick(item: unknown, path: string): unknown {
 
 export function textRows(items: readonly unknown[], columns?: Columns): string {
   const cols = columnsFor(items, columns);
-  return items.map((item) => cols.map(([, get]) => cell(get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n').join('');
+  return items.map((item) => cols.map((c) => cell(c.get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n').join('');
 }
 
 /** Plain text for a non-list value: `path<TAB>value` lines. */
@@ -213,100 +235,38 @@ export function textObject(value: unknown, prefix = ''): string {
     .join('');
 }
 
+/**
+ * A table of a value: a list as rows with the model's columns, a resource as
+ * key/value rows (a response that only wraps one resource, `{datalake: {...}}`,
+ * shows the resource). Loads the table code only when a table is asked for.
+ */
 export async function formatTable(
   value: unknown,
-  opts: { columns?: Columns; listKey?: string; width: number; color: boolean; timeZone?: string },
+  opts: {
+    columns?: Columns;
+    listKey?: string;
+    width: number;
+    color: boolean;
+    timeZone?: string;
+    /** Told the headers of columns left out to fit the width. */
+    onLeftOut?: (headers: readonly string[]) => void;
+  },
 ): Promise<string> {
+  const { ListTable, recordTable } = await import('./table.js');
   const items = listOf(value, opts.listKey);
-  const times = { timeZone: opts.timeZone };
   if (items) {
-    if (items.length === 0) return '(no items)\n';
-    const cols = columnsFor(items, opts.columns);
-    const head = cols.map(([h]) => h);
-    const rows = items.map((item) => cols.map(([, get]) => cell(get(item), times)));
-    const widths = fitWidths(
-      head.map((h, i) => Math.max(textWidth(h), ...rows.map((r) => textWidth(r[i] ?? '')))),
-      opts.width,
-    );
-    return drawTable(rows, widths, { head, color: opts.color });
+    const table = new ListTable(columnsFor(items, opts.columns), opts);
+    const text = table.page(items) + table.end();
+    if (table.leftOut.length) opts.onLeftOut?.(table.leftOut);
+    return text;
   }
   if (typeof value !== 'object' || value === null) return cell(value) + '\n';
-  const entries = Object.entries(value as Record<string, unknown>).flatMap(([k, v]) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.entries(v).map(([k2, v2]) => [`${k}.${k2}`, v2] as const)
-      : [[k, v] as const],
-  );
-  if (entries.length === 0) return '(empty)\n';
-  const rows = entries.map(([k, v]) => [k, cell(v, times)]);
-  const keyW = Math.min(40, Math.max(3, ...entries.map(([k]) => k.length)) + 2);
-  const valNatural = Math.max(...rows.map((r) => textWidth(r[1] ?? ''))) + 2;
-  const valW = Math.max(10, Math.min(valNatural, opts.width - keyW - 3));
-  return drawTable(rows, [keyW, valW], { color: opts.color });
+  return recordTable(unwrapped(value as Record<string, unknown>), opts);
 }
 
-/** Display width of the widest line of a cell. */
-const textWidth = (s: string): number => Math.max(...s.split('\n').map((l) => [...l].length));
-
-/** A cell's lines hard-wrapped to `width` characters. */
-function wrap(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    const chars = [...line];
-    if (chars.length === 0) out.push('');
-    for (let i = 0; i < chars.length; i += width) out.push(chars.slice(i, i + width).join(''));
-  }
-  return out;
-}
-
-/**
- * Draws a boxed table. `widths` include one space of padding each side, as
- * fitWidths gives them. Rows are separated by a rule only when some cell
- * wraps, so simple listings stay compact.
- */
-export function drawTable(
-  rows: readonly string[][],
-  widths: readonly number[],
-  opts: { head?: readonly string[]; color: boolean },
-): string {
-  const paint = (code: number, s: string): string => (opts.color ? `\u001b[${code}m${s}\u001b[39m` : s);
-  const border = (s: string): string => paint(90, s);
-  const rule = (l: string, m: string, r: string): string => border(l + widths.map((w) => '─'.repeat(w)).join(m) + r);
-  const line = (cells: readonly string[], head: boolean): string[] => {
-    const wrapped = widths.map((w, i) => wrap(cells[i] ?? '', Math.max(1, w - 2)));
-    const height = Math.max(...wrapped.map((c) => c.length));
-    const lines: string[] = [];
-    for (let j = 0; j < height; j++) {
-      const parts = wrapped.map((c, i) => {
-        const text = c[j] ?? '';
-        const padded = ` ${text}${' '.repeat(Math.max(0, (widths[i] ?? 2) - 2 - [...text].length))} `;
-        return head ? paint(36, padded) : padded;
-      });
-      lines.push(border('│') + parts.join(border('│')) + border('│'));
-    }
-    return lines;
-  };
-  const body = rows.map((r) => line(r, false));
-  const separate = body.some((b) => b.length > 1);
-  const out = [rule('┌', '┬', '┐')];
-  if (opts.head) out.push(...line(opts.head, true), rule('├', '┼', '┤'));
-  body.forEach((b, i) => {
-    if (separate && i > 0) out.push(rule('├', '┼', '┤'));
-    out.push(...b);
-  });
-  out.push(rule('└', '┴', '┘'));
-  return out.join('\n') + '\n';
-}
-
-/** Shrinks the widest columns until the table fits the terminal (borders take 3 per column + 1). */
-export function fitWidths(natural: number[], width: number): number[] {
-  const w = natural.map((n) => n + 2);
-  const budget = Math.max(width - 1 - w.length, w.length * 6);
-  let total = w.reduce((a, b) => a + b, 0);
-  while (total > budget) {
-    const i = w.indexOf(Math.max(...w));
-    if ((w[i] ?? 0) <= 6) break;
-    w[i] = (w[i] ?? 0) - 1;
-    total--;
-  }
-  return w;
+/** The resource a response holds when it holds nothing else. */
+export function unwrapped(value: Record<string, unknown>): Record<string, unknown> {
+  const entries = Object.entries(value);
+  const only = entries.length === 1 ? entries[0]?.[1] : undefined;
+  return typeof only === 'object' && only !== null && !Array.isArray(only) ? (only as Record<string, unknown>) : value;
 }

@@ -1,65 +1,144 @@
 /**
- * Progress of a --wait on stderr: a spinner with state and elapsed time on a
- * terminal (oclif's ux.action), one line per state change otherwise.
+ * Progress on stderr. On a terminal: a spinner whose line is redrawn in
+ * place, its clock ticking every second, replaced at the end by one line that
+ * says how it ended. Elsewhere (a file, a pipe, CI logs): one line per change,
+ * never a control character.
  */
-import type { IO } from './io.js';
+import { clock, duration } from '../core/duration.js';
+import { STYLE, type IO } from './io.js';
 
-const secs = (ms: number): string => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)}s`;
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+const TICK_MS = 100;
 
-export class Progress {
-  private spinner?: { start: (a: string, s?: string) => void; set status(s: string); stop: (m?: string) => void };
-  private started = false;
+/** A spinner line on a terminal: `⠋ text (12s)`. */
+class Spinner {
+  private timer?: ReturnType<typeof setInterval>;
+  private frame = 0;
+  private drawn = false;
+  private stopped = false;
+  private startedAt: number;
+
+  constructor(
+    private readonly io: IO,
+    private text: string,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.startedAt = now();
+  }
+
+  start(): void {
+    this.draw();
+    this.timer = setInterval(() => this.draw(), TICK_MS);
+    // The spinner never keeps the process alive.
+    this.timer.unref?.();
+  }
+
+  /** Counts elapsed time from this many milliseconds ago. */
+  since(elapsedMs: number): void {
+    this.startedAt = this.now() - elapsedMs;
+  }
+
+  update(text: string): void {
+    this.text = text;
+    this.draw();
+  }
+
+  /** Removes the spinner line and writes the closing line, if any. Nothing is drawn after this. */
+  stop(closing?: string): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    if (this.drawn) this.io.err.write('\r\u001b[2K');
+    if (closing !== undefined) this.io.err.write(`${closing}\n`);
+  }
+
+  private draw(): void {
+    if (this.stopped) return;
+    const frame = this.io.paint('err', STYLE.magenta, FRAMES[this.frame++ % FRAMES.length] ?? '');
+    const line = `${this.text} (${clock(this.now() - this.startedAt)})`;
+    // One terminal line, never wrapped: a wrapped line could not be redrawn in place.
+    const room = Math.max(10, this.io.errColumns - 3);
+    const fitted = [...line].length > room ? `${[...line].slice(0, room - 1).join('')}…` : line;
+    this.io.err.write(`\r\u001b[2K${frame} ${fitted}`);
+    this.drawn = true;
+  }
+}
+
+/** How a wait ended, for its closing line. */
+export type WaitEnd =
+  | { readonly kind: 'done'; readonly state: string }
+  | { readonly kind: 'failed'; readonly state?: string }
+  | { readonly kind: 'timeout' }
+  | { readonly kind: 'interrupted' };
+
+/** Progress of a --wait: the state and a ticking clock, then how it ended. */
+export class WaitProgress {
+  private spinner?: Spinner;
+  private state = '';
+  private elapsedMs = 0;
 
   constructor(
     private readonly io: IO,
     private readonly label: string,
+    private readonly now: () => number = Date.now,
   ) {}
 
-  private async ensureSpinner(): Promise<void> {
-    if (this.spinner || !this.io.stderrIsTTY) return;
-    const { ux } = await import('@oclif/core');
-    this.spinner = ux.action as unknown as Progress['spinner'];
-  }
-
+  /** A new state after `elapsedMs` of waiting. */
   update(state: string, elapsedMs: number): void {
-    if (this.io.stderrIsTTY) {
-      void this.ensureSpinner().then(() => {
-        if (!this.spinner) return;
-        if (!this.started) {
-          this.spinner.start(`Waiting for ${this.label}`, `${state} (${secs(elapsedMs)})`);
-          this.started = true;
-        } else this.spinner.status = `${state} (${secs(elapsedMs)})`;
-      });
+    this.state = state;
+    this.elapsedMs = elapsedMs;
+    if (!this.io.spinnerWanted) {
+      this.io.info(`${this.label}: ${state} after ${duration(elapsedMs)}`);
       return;
     }
-    this.io.err.write(`${this.label}: ${state} after ${secs(elapsedMs)}\n`);
+    const text = `Waiting for ${this.label}: ${state}`;
+    if (!this.spinner) {
+      this.spinner = new Spinner(this.io, text, this.now);
+      this.spinner.since(elapsedMs);
+      this.spinner.start();
+    } else {
+      this.spinner.since(elapsedMs);
+      this.spinner.update(text);
+    }
   }
 
-  done(state: string, elapsedMs: number): void {
-    if (this.spinner && this.started) this.spinner.stop(`${state} after ${secs(elapsedMs)}`);
-  }
-
-  fail(): void {
-    if (this.spinner && this.started) this.spinner.stop('stopped');
+  /** Ends the spinner with one line saying how the wait ended; called before anything else is printed. */
+  end(how: WaitEnd, elapsedMs = this.elapsedMs): void {
+    if (!this.spinner) return;
+    const took = duration(elapsedMs);
+    const ok = (text: string): string => `${this.io.paint('err', STYLE.green, '✓')} ${text}`;
+    const bad = (text: string): string => `${this.io.paint('err', STYLE.red, '✗')} ${text}`;
+    const at = this.state ? ` at ${this.state}` : '';
+    let line: string;
+    switch (how.kind) {
+      case 'done':
+        line = ok(`${this.label}: ${how.state} after ${took}`);
+        break;
+      case 'failed':
+        line = bad(`${this.label}: failed${how.state ? ` (${how.state})` : ''} after ${took}`);
+        break;
+      case 'timeout':
+        line = bad(`${this.label}: gave up waiting${at} after ${took}`);
+        break;
+      case 'interrupted':
+        line = bad(`${this.label}: stopped waiting${at} after ${took}`);
+        break;
+    }
+    this.spinner.stop(line);
   }
 }
 
 /**
- * A spinner with a message on stderr while something is awaited (oclif's
- * ux.action) on a terminal; elsewhere the message is written once. The
- * returned function stops it with a closing word ("done", "cancelled").
+ * A spinner with a message while something is awaited, on a terminal;
+ * elsewhere the message is written once. The returned function stops it
+ * with a closing word ("done", "cancelled"), once.
  */
-export async function startSpinner(io: IO, message: string): Promise<(result: string) => void> {
-  if (!io.stderrIsTTY) {
+export function startSpinner(io: IO, message: string): (result: string) => void {
+  if (!io.spinnerWanted) {
     io.info(`${message}…`);
     return () => undefined;
   }
-  const { ux } = await import('@oclif/core');
-  ux.action.start(message);
-  let stopped = false;
-  return (result) => {
-    if (stopped) return;
-    stopped = true;
-    ux.action.stop(result);
-  };
+  const spinner = new Spinner(io, message);
+  spinner.start();
+  return (result) => spinner.stop(`${message}... ${result}`);
 }

@@ -1,8 +1,10 @@
 /**
  * The one place results are written: --query, then the chosen format.
- * Paged listings stream in json, jsonl and tsv when no --query is given;
- * text, like the official CLI's, needs the whole merged result first (its
- * columns are the union of every item's keys).
+ * Paged listings stream in json, jsonl, tsv and table when no --query is
+ * given (a table takes its layout from the first page); text, like the
+ * official CLI's, needs the whole merged result first (its columns are the
+ * union of every item's keys). An empty answer (`{}`) prints nothing, as
+ * the official CLI does.
  */
 import type { Page } from '../core/client.js';
 import { CdpError } from '../core/errors.js';
@@ -20,6 +22,7 @@ import {
   textObject,
   textRows,
   cell,
+  type Column,
   type Columns,
   type OutputFormat,
   type Query,
@@ -39,8 +42,12 @@ export interface RenderOptions {
   readonly ascii?: boolean;
 }
 
-/** The formatted text of a value (after --query). */
-async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boolean): Promise<string> {
+/** Says which columns a table left out to fit the terminal. */
+const leftOutNote = (columns: readonly string[], width: number): string =>
+  `(${columns.join(', ')} left out to fit ${width} columns; see ${columns.length > 1 ? 'them' : 'it'} with --output json or a wider terminal)`;
+
+/** The formatted text of a value (after --query); `notes` collects what to say on stderr once it is written. */
+async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boolean, notes: string[] = []): Promise<string> {
   const columns = queried ? undefined : opts.columns;
   const listKey = queried ? undefined : opts.listKey;
   const ascii = (text: string): string => (opts.ascii ? asciiJson(text) : text);
@@ -58,12 +65,22 @@ async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boole
       return items ? textRows(items, columns) : textObject(v);
     }
     case 'table':
-      return formatTable(v, { columns, listKey, width: io.columns, color: io.colorOn() });
+      return formatTable(v, {
+        columns,
+        listKey,
+        width: io.columns,
+        color: io.colorOn(),
+        onLeftOut: (cols) => notes.push(leftOutNote(cols, io.columns)),
+      });
   }
 }
 
+/** An answer with nothing in it: `{}`. */
+const isEmpty = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
+
 export async function render(io: IO, value: unknown, opts: RenderOptions): Promise<void> {
   let v = value;
+  if (isEmpty(v) && !opts.query) return;
   if (opts.decode?.length && opts.format !== 'json') v = decodeFields(v, opts.decode);
   if (opts.format === 'text' && opts.shape) {
     const { textView } = await import('./text.js');
@@ -86,8 +103,11 @@ export async function render(io: IO, value: unknown, opts: RenderOptions): Promi
       });
     }
   }
-  const text = await formatted(io, v, opts, queried);
-  return opts.format === 'table' ? io.page(text) : io.write(text);
+  if (isEmpty(v)) return;
+  const notes: string[] = [];
+  const text = await formatted(io, v, opts, queried, notes);
+  await (opts.format === 'table' ? io.page(text) : io.write(text));
+  for (const note of notes) io.info(note);
 }
 
 /** Replaces base64 text at the given paths with its UTF-8 decoding. */
@@ -137,7 +157,8 @@ export async function streamPages(
   opts: RenderOptions,
   mode: { noPaginate: boolean; maxItems?: number },
 ): Promise<void> {
-  const streaming = !opts.query && (opts.format === 'jsonl' || opts.format === 'tsv' || opts.format === 'json');
+  const streaming = !opts.query && (opts.format === 'jsonl' || opts.format === 'tsv' || opts.format === 'json' || opts.format === 'table');
+  if (streaming && opts.format === 'table') return streamTable(io, pages, paging, opts, mode);
   if (!streaming) {
     const items: unknown[] = [];
     let last: Page | undefined;
@@ -154,7 +175,7 @@ export async function streamPages(
   }
   let count = 0;
   let last: Page | undefined;
-  let columns: Array<[string, (item: unknown) => unknown]> | undefined;
+  let columns: Column[] | undefined;
   // The JSON opening goes out with the first page: a call that fails before any
   // page arrives leaves stdout empty rather than holding half a document.
   const opening = `{\n  ${JSON.stringify(paging.result)}: [`;
@@ -165,7 +186,7 @@ export async function streamPages(
       if (opts.format === 'jsonl') chunk += JSON.stringify(item) + '\n';
       else if (opts.format === 'tsv') {
         columns ??= columnsFor(page.items, opts.columns);
-        chunk += columns.map(([, get]) => cell(get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n';
+        chunk += columns.map((c) => cell(c.get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n';
       } else chunk += (count > 0 ? ',' : '') + '\n    ' + JSON.stringify(item, null, 2).replace(/\n/g, '\n    ');
       count++;
     }
@@ -183,4 +204,36 @@ export async function streamPages(
   } else if (token) {
     io.info(`${paging.outputToken}: ${token}  (resume with --starting-token ${token})`);
   }
+}
+
+/**
+ * A paged listing as a table, page by page: the first page lays it out (see
+ * ListTable), so memory stays flat however long the listing. Long output on
+ * a terminal goes through the pager as it comes.
+ */
+async function streamTable(
+  io: IO,
+  pages: AsyncGenerator<Page>,
+  paging: PagingSpec,
+  opts: RenderOptions,
+  mode: { noPaginate: boolean; maxItems?: number },
+): Promise<void> {
+  const { ListTable } = await import('./table.js');
+  const out = io.pagedWriter();
+  let table: InstanceType<typeof ListTable> | undefined;
+  let last: Page | undefined;
+  try {
+    for await (const page of pages) {
+      last = page;
+      if (page.items.length === 0) continue;
+      table ??= new ListTable(columnsFor(page.items, opts.columns), { width: io.columns, color: io.colorOn() });
+      await out.write(table.page(page.items));
+    }
+    await out.write(table ? table.end() : '(no items)\n');
+  } finally {
+    await out.end();
+  }
+  if (table?.leftOut.length) io.info(leftOutNote(table.leftOut, io.columns));
+  const token = endToken(last, paging, mode);
+  if (token) io.info(`${paging.outputToken}: ${token}  (resume with --starting-token ${token})`);
 }

@@ -5,6 +5,7 @@
  */
 import { CdpError, ExitCode } from '../core/errors.js';
 import { printable } from '../core/validate.js';
+import { colorModeOf, IO, STYLE } from './io.js';
 
 interface OclifishError extends Error {
   oclif?: { exit?: number };
@@ -34,24 +35,33 @@ export function toCdpError(err: unknown): CdpError {
   return new CdpError({ kind: 'service', code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e), cause: err });
 }
 
-/** Errors are coloured only on a terminal and never with NO_COLOR. */
-export const stderrColor = (): boolean => Boolean(process.stderr.isTTY) && process.env.NO_COLOR === undefined;
+/**
+ * The IO errors are reported through: colour as --color on the command line
+ * says (read from argv, as an error may come before flags are parsed), else
+ * only on a terminal and never with NO_COLOR.
+ */
+export const errorIO = (argv: readonly string[] = process.argv.slice(2)): IO => new IO({ color: colorModeOf(argv) });
 
-export function reportError(err: unknown, opts: { json: boolean; debug: boolean; color: boolean }): number {
+/** Whether error output is coloured (see errorIO). */
+export const stderrColor = (): boolean => errorIO().colorOn('err');
+
+export function reportError(err: unknown, opts: { json: boolean; debug: boolean; color?: boolean; io?: IO }): number {
   const e = toCdpError(err);
   if (e.code === 'EPIPE') return ExitCode.ok;
+  const io = opts.io ?? errorIO();
+  const write = (line: string): void => void io.err.write(line + '\n');
   if (opts.json) {
-    process.stderr.write(JSON.stringify(e.toJSON()) + '\n');
+    write(JSON.stringify(e.toJSON()));
   } else {
-    const code = opts.color ? `\u001b[31m${e.code}\u001b[39m` : e.code;
-    process.stderr.write(`${code}: ${e.message}\n`);
+    const color = opts.color ?? io.colorOn('err');
+    write(`${color ? `\u001b[${STYLE.red}m${e.code}\u001b[39m` : e.code}: ${e.message}`);
     const context = e.context;
-    if (context) process.stderr.write(`  ${context}\n`);
-    for (const d of e.details) process.stderr.write(`  ${d}\n`);
+    if (context) write(`  ${context}`);
+    for (const d of e.details) write(`  ${d}`);
   }
   if (opts.debug && e.code === 'INTERNAL_ERROR') {
     const cause = (e as { cause?: unknown }).cause;
-    if (cause instanceof Error && cause.stack) process.stderr.write(cause.stack + '\n');
+    if (cause instanceof Error && cause.stack) write(cause.stack);
   }
   return e.exitCode;
 }

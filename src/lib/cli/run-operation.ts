@@ -10,13 +10,14 @@ import { printable, validateRequest } from '../core/validate.js';
 import { firstFailure, waitFor } from '../core/waiter.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
-import { convertFlag, expandFiles, expandPath, loadInputDocument, readAllStdin, skeleton } from './input.js';
-import { IO } from './io.js';
+import { convertFlag, expandFiles, expandPath, loadInputDocument, readAllStdin, skeleton, withoutPlaceholders } from './input.js';
+import { IO, shellQuote } from './io.js';
 import { flagFields } from './flag-spec.js';
 import { compileQuery, OUTPUT_FORMATS, type OutputFormat } from './output.js';
 import { render, streamPages, type RenderOptions } from './render.js';
-import { confirm, promptMissing } from './prompt.js';
-import { Progress } from './progress.js';
+import { asFlags, confirm, issueText, promptMissing } from './prompt.js';
+import { WaitProgress } from './progress.js';
+import { GLOBAL_FLAG_SPECS } from './flag-spec.js';
 
 export type ParsedFlags = Readonly<Record<string, unknown>>;
 
@@ -77,8 +78,9 @@ export function clientFor(flags: ParsedFlags, env: Readonly<Record<string, strin
  * --no-parameter-expansion), as the official CLI does.
  */
 export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<Doc> {
-  const request: Doc = flags.input ? await loadInputDocument(String(flags.input), readAllStdin) : {};
   const shapes = op.service.shapes;
+  // An edited --generate-skeleton: what was left as a placeholder is not sent.
+  const request: Doc = flags.input ? withoutPlaceholders(shapes, op.input, await loadInputDocument(String(flags.input), readAllStdin)) : {};
   const expand = !flags['no-parameter-expansion'];
   const fromFlags = new Set<string>();
   for (const field of flagFields(op)) {
@@ -99,15 +101,11 @@ export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<D
   return request;
 }
 
-/** Validation issues as one usage error whose lines name the flags. */
+/** Every validation issue at once, as one usage error whose lines name the flags (`--group-name is required`). */
 export function checkRequest(op: Operation, request: Doc): void {
   const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
   if (issues.length === 0) return;
-  const flagged = issues.map((i) => {
-    const flag = i.field && op.service.requestShape(op).byName.has(i.field) ? `--${kebab(i.field)}` : '';
-    return flag && i.path === i.field ? `${flag}: ${i.message}` : flag ? `${flag}: ${i.message}` : i.message;
-  });
-  const [first, ...rest] = flagged;
+  const [first, ...rest] = issues.map((i) => issueText(op, i));
   throw usageError(first ?? 'invalid request', rest);
 }
 
@@ -163,7 +161,8 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
     ascii: Boolean(flags['ensure-ascii']),
   };
   if (op.cli.destructive && !flags.yes) {
-    const ok = await confirm(io, `${op.commandId}: ${summarizeTarget(request)}. Continue?`);
+    const target = asFlags(op, request);
+    const ok = await confirm(io, `${op.commandId}${target ? ` ${target}` : ''}: this cannot be undone. Continue?`);
     if (!ok)
       throw new CdpError({
         kind: 'usage',
@@ -206,7 +205,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
         await render(io, response, renderOpts);
         throw failed;
       }
-      const progress = new Progress(io, op.commandId);
+      const progress = new WaitProgress(io, op.commandId);
       const controller = new AbortController();
       const onSigint = (): void => controller.abort();
       process.once('SIGINT', onSigint);
@@ -217,19 +216,33 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
           onState: (state, elapsed) => progress.update(state, elapsed),
           signal: controller.signal,
         });
-        progress.done(outcome.state, outcome.elapsedMs);
+        // The spinner ends before the result is written, never after.
+        progress.end({ kind: 'done', state: outcome.state }, outcome.elapsedMs);
         const shape = outcome.shape ? { shapes: op.service.shapes, name: outcome.shape } : undefined;
         await render(io, outcome.final, { ...renderOpts, shape });
       } catch (err) {
-        progress.fail();
-        if (err instanceof CdpError && err.kind === 'interrupted') {
+        const e = err instanceof CdpError ? err : undefined;
+        if (e?.kind === 'interrupted') {
+          progress.end({ kind: 'interrupted' });
           throw new CdpError({
             kind: 'interrupted',
             code: 'INTERRUPTED',
             message: 'stopped waiting; the operation goes on',
-            details: [await resumeHint(ctx.bin, op, request, response)],
+            details: [await resumeHint(ctx.bin, op, request, response, flags)],
           });
         }
+        if (e?.kind === 'waitTimeout') {
+          progress.end({ kind: 'timeout' });
+          throw new CdpError({
+            kind: e.kind,
+            code: e.code,
+            message: e.message,
+            service: op.service.name,
+            operation: op.name,
+            details: [...e.details, await resumeHint(ctx.bin, op, request, response, flags)],
+          });
+        }
+        progress.end({ kind: 'failed', state: e?.kind === 'waitFailed' ? failedState(e) : undefined });
         throw err;
       } finally {
         process.removeListener('SIGINT', onSigint);
@@ -253,14 +266,6 @@ function resolveOutput(flags: ParsedFlags, ctx: RunContext, client: CdpClient): 
     // The call itself reports profile problems.
   }
   return 'json';
-}
-
-function summarizeTarget(request: Doc): string {
-  const parts = Object.entries(request)
-    .filter(([, v]) => typeof v === 'string' || typeof v === 'number')
-    .slice(0, 3)
-    .map(([k, v]) => `${k}=${String(v)}`);
-  return parts.length ? parts.join(', ') : 'this cannot be undone';
 }
 
 export function openUpload(
@@ -297,16 +302,34 @@ export function openUpload(
   return { open: () => createReadStream(local, { highWaterMark: 256 * 1024 }), headers };
 }
 
-async function resumeHint(bin: string, op: Operation, request: Doc, response: Doc): Promise<string> {
+/** The state a failed wait ended in, from its message (`createX ended in CREATE_FAILED: ...`). */
+function failedState(e: CdpError): string | undefined {
+  return /ended in ([A-Z0-9_]+)/.exec(e.message)?.[1];
+}
+
+/** Global flags that say nothing about where or how to call, left out of a resume hint. */
+const NOT_FOR_RESUMING = new Set(['yes', 'no-paginate', 'deprecated', 'query']);
+
+/**
+ * The whole command that checks on the work again: the poll operation with
+ * its request, and every global flag given on this command line (--profile,
+ * --endpoint-url, ...), so it reaches the same place the same way.
+ */
+export async function resumeHint(bin: string, op: Operation, request: Doc, response: Doc, flags: ParsedFlags): Promise<string> {
   const { pollRequest } = await import('../core/waiter.js');
   const waiter = op.cli.wait;
   if (!waiter) return '';
   const poll = op.service.operation(waiter.poll);
   const req = await pollRequest(op, request, response);
-  const args = Object.entries(req)
-    .map(([k, v]) => `--${kebab(k)} ${typeof v === 'string' ? quote(v) : quote(JSON.stringify(v))}`)
-    .join(' ');
-  return `Watch it with: ${bin} ${poll.commandId} ${args}`.trimEnd();
+  const args = Object.entries(req).map(
+    ([k, v]) => `--${kebab(k)} ${typeof v === 'string' ? shellQuote(v) : shellQuote(JSON.stringify(v))}`,
+  );
+  for (const [name, spec] of Object.entries(GLOBAL_FLAG_SPECS)) {
+    const v = flags[name];
+    if (v === undefined || v === false || NOT_FOR_RESUMING.has(name)) continue;
+    // A bearer token is not repeated on the screen.
+    if (name === 'access-token') args.push(`--${name} "$CDP_ACCESS_TOKEN"`);
+    else args.push(spec.type === 'boolean' ? `--${name}` : `--${name} ${shellQuote(String(v))}`);
+  }
+  return `Check on it with: ${[bin, poll.commandId, ...args].join(' ')}`;
 }
-
-const quote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

@@ -1,17 +1,18 @@
 /**
  * Credentials and config, compatible with the official CLI's files and
- * variables (DESIGN "Credentials, config, endpoints"). Reading is cheap and
- * synchronous; writing is atomic (temp file + rename) under a lock file so
- * that concurrent `configure set` runs never lose a key.
+ * variables (DESIGN "Credentials, config, endpoints"). The files are read as
+ * configparser reads them (ini.ts). Reading is cheap and synchronous;
+ * writing edits the file in place (comments and other keys stay), atomically
+ * (temp file + rename) under a lock file so that concurrent `configure set`
+ * runs never lose a key.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { decode } from 'ini';
-import { authError, usageError } from './errors.js';
+import { authError, fileProblem, usageError } from './errors.js';
+import { IniDocument, IniError, type IniData } from './ini.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
-type IniData = Record<string, Record<string, unknown>>;
 
 export interface Paths {
   readonly credentials: string;
@@ -26,19 +27,48 @@ export function configPaths(env: Env = process.env): Paths {
   };
 }
 
-export function readIni(path: string): IniData {
+/** A file the official CLI could not read either: said with its line, nothing written. */
+function badFile(path: string, err: IniError): never {
+  throw authError('BAD_CONFIG_FILE', `${path} cannot be read: ${err.message}`, [
+    "The official CLI reads this file with Python's configparser and refuses it too; fix that line.",
+  ]);
+}
+
+function readDocument(path: string): IniDocument {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
-    return {};
+    return IniDocument.parse('');
   }
-  return decode(text) as IniData;
+  try {
+    return IniDocument.parse(text);
+  } catch (err) {
+    if (err instanceof IniError) badFile(path, err);
+    throw err;
+  }
+}
+
+/** The sections of an INI file as the official CLI reads them; a missing file is empty. */
+export function readIni(path: string): IniData {
+  return readDocument(path).data();
+}
+
+/** The profile a config file section is for, as the official CLI splits `[profile NAME]` (shlex); else undefined. */
+export function configProfile(section: string): string | undefined {
+  if (section === 'default') return 'default';
+  if (!section.startsWith('profile')) return undefined;
+  const parts = [...section.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+  return parts.length === 2 && parts[0] === 'profile' ? parts[1] : undefined;
 }
 
 /** The config file names non-default profiles `[profile NAME]`; both forms are read. */
-function section(data: IniData, profile: string, configStyle: boolean): Record<string, unknown> | undefined {
-  if (configStyle && profile !== 'default') return data[`profile ${profile}`] ?? data[profile];
+function section(data: IniData, profile: string, configStyle: boolean): Record<string, string> | undefined {
+  if (configStyle && profile !== 'default') {
+    const named = Object.keys(data).filter((k) => configProfile(k) === profile);
+    const key = named[named.length - 1];
+    return key !== undefined ? data[key] : data[profile];
+  }
   return data[profile];
 }
 
@@ -56,12 +86,6 @@ export interface ProfileSettings {
   readonly paths: Paths;
 }
 
-function strings(obj: Record<string, unknown> | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(obj ?? {})) if (typeof v === 'string' || typeof v === 'number') out[k] = String(v);
-  return out;
-}
-
 /** Merges the profile's config and credentials sections (credentials win). */
 export function loadProfile(flagProfile: string | undefined, env: Env = process.env): ProfileSettings {
   const paths = configPaths(env);
@@ -75,7 +99,7 @@ export function loadProfile(flagProfile: string | undefined, env: Env = process.
       'Create it with: cdpctl configure --profile ' + profile,
     ]);
   }
-  return { profile, explicit, fromFlag: Boolean(flagProfile), values: { ...strings(config), ...strings(creds) }, paths };
+  return { profile, explicit, fromFlag: Boolean(flagProfile), values: { ...config, ...creds }, paths };
 }
 
 export interface Credentials {
@@ -119,13 +143,7 @@ function authConfigCredentials(path: string): Credentials {
  */
 export function resolveCredentials(settings: ProfileSettings, env: Env = process.env, opts: { authConfig?: string } = {}): Credentials {
   if (env.CDP_ACCESS_KEY_ID && env.CDP_PRIVATE_KEY && !settings.fromFlag) {
-    let key = env.CDP_PRIVATE_KEY;
-    try {
-      if (key.length < 4096 && existsSync(key) && statSync(key).isFile()) key = readFileSync(key, 'utf8');
-    } catch {
-      // Not a readable path: the value is the key itself.
-    }
-    return { accessKeyId: env.CDP_ACCESS_KEY_ID, privateKey: key, source: 'environment' };
+    return { accessKeyId: env.CDP_ACCESS_KEY_ID, privateKey: keyFromEnvironment(env.CDP_PRIVATE_KEY), source: 'environment' };
   }
   if (opts.authConfig) return authConfigCredentials(opts.authConfig);
   const id = settings.values.cdp_access_key_id;
@@ -137,6 +155,30 @@ export function resolveCredentials(settings: ProfileSettings, env: Env = process
     `Looked in CDP_ACCESS_KEY_ID/CDP_PRIVATE_KEY, ${settings.paths.credentials} and ${settings.paths.config}.`,
     'Run `cdpctl configure` to add them, or `cdpctl emulator start` for a local profile named emulator.',
   ]);
+}
+
+/** Text that is a key itself rather than a file's path: PEM, or 44 characters (an Ed25519 seed, as the official CLI decides). */
+const isKeyText = (v: string): boolean => v.includes('-----BEGIN') || v.trim().length === 44;
+
+/** Text that reads as a file's path (and so may be shown; key material never is). */
+const looksLikePath = (v: string): boolean => v.length < 300 && /^(~|\.{0,2}\/|[A-Za-z]:\\)|\.(pem|key|der|txt)$/i.test(v);
+
+/**
+ * CDP_PRIVATE_KEY is first a key file's path (as the official CLI reads
+ * it), else the key itself. A value that is no key and names no readable
+ * file says so ("no such file"), not what OpenSSL makes of a path.
+ */
+function keyFromEnvironment(value: string): string {
+  if (isKeyText(value)) return value;
+  try {
+    if (value.length < 4096 && existsSync(value) && statSync(value).isFile()) return readFileSync(value, 'utf8');
+    throw Object.assign(new Error('not a file'), { code: existsSync(value) ? 'EISDIR' : 'ENOENT' });
+  } catch (err) {
+    const what = looksLikePath(value) ? `names the key file ${value}` : 'is neither a key nor the path of a key file';
+    throw authError('NO_CREDENTIALS', `CDP_PRIVATE_KEY ${what}: ${fileProblem(err)}`, [
+      'Set CDP_PRIVATE_KEY to the path of a key file, or to the key itself (PEM, or the 44-character Ed25519 key).',
+    ]);
+  }
 }
 
 /** Warns (returns a message) when a credentials file can be read by others. */
@@ -193,29 +235,23 @@ export function writeFileAtomic(path: string, text: string): void {
 }
 
 /**
- * Writes INI the way Python's configparser reads it: values verbatim, never
- * quoted (a quoted base64 key would be read with its quotes).
+ * Read-modify-write of one INI file under its lock. `change` edits the
+ * sections' own keys (DEFAULT is a section here); the file is then edited
+ * in place, so comments, order and other keys stay as they were.
  */
-export function encodeIni(data: IniData): string {
-  const out: string[] = [];
-  for (const [name, section] of Object.entries(data)) {
-    if (typeof section !== 'object' || section === null) continue;
-    out.push(`[${name}]`);
-    for (const [k, v] of Object.entries(section)) {
-      if (v === undefined || v === null || typeof v === 'object') continue;
-      out.push(`${k} = ${String(v)}`);
-    }
-    out.push('');
-  }
-  return out.join('\n');
-}
-
-/** Read-modify-write of one INI file under its lock. */
 export async function updateIni(path: string, change: (data: IniData) => void): Promise<void> {
   await withFileLock(path, () => {
-    const data = readIni(path);
-    change(data);
-    writeFileAtomic(path, encodeIni(data));
+    const doc = readDocument(path);
+    const before = doc.raw();
+    const after = structuredClone(before);
+    change(after);
+    try {
+      doc.apply(before, after);
+    } catch (err) {
+      if (err instanceof IniError) throw usageError(`${path}: ${err.reason}`);
+      throw err;
+    }
+    writeFileAtomic(path, doc.toString());
   });
 }
 
@@ -231,6 +267,21 @@ export async function setValue(profile: string, key: string, value: string, env:
     data[name] = { ...(data[name] ?? {}), [key]: value };
   });
   return path;
+}
+
+/** Removes a key from a profile; the file's path, or undefined when the key was not set there. */
+export async function unsetValue(profile: string, key: string, env: Env = process.env): Promise<string | undefined> {
+  const file = CREDENTIAL_KEYS.has(key) ? 'credentials' : 'config';
+  const path = configPaths(env)[file];
+  let removed = false;
+  await updateIni(path, (data) => {
+    const values = data[sectionName(profile, file)];
+    if (values && key in values) {
+      delete values[key];
+      removed = true;
+    }
+  });
+  return removed ? path : undefined;
 }
 
 /**

@@ -114,3 +114,21 @@ export function serviceError(init: {
   const kind: ErrorKind = init.status === 401 || init.status === 403 ? 'auth' : init.status === 501 ? 'notImplemented' : 'service';
   return new CdpError({ kind, ...init });
 }
+
+/** Why a file could not be read, in words (`no such file`), from a node error. */
+export function fileProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory, not a file';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+      return 'a part of the path is not a directory';
+    default:
+      return code ?? (err instanceof Error ? err.message : String(err));
+  }
+}

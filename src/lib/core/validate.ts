@@ -11,8 +11,18 @@ export interface Issue {
   readonly path: string;
   /** Top-level field the issue belongs to. */
   readonly field: string;
+  /** In the wire's words, naming the wire path (what the emulator answers). */
   readonly message: string;
+  /** The message without its subject (`is required`, `must be a string`), for a caller that names the field its own way. */
+  readonly problem?: string;
+  /** The message with each wire field named by `name` (a rule's own wording about several fields). */
+  readonly say?: (name: (field: string) => string) => string;
+  /** Which rule of the operation found it; shape checks have none. */
+  readonly rule?: Rule['kind'];
 }
+
+/** An issue about the value at `path`: `"path" problem`. */
+const at = (path: string, field: string, problem: string): Issue => ({ path, field, message: `"${printable(path)}" ${problem}`, problem });
 
 const MAX_DEPTH = 32;
 const INT32 = 2 ** 31;
@@ -84,14 +94,21 @@ function checkStruct(
   for (const key of Object.keys(value)) {
     if (!shape.byName.has(key)) {
       const path = prefix + key;
-      issues.push({ path, field: top || key, message: `unknown field "${printable(path)}"${suggest(key, [...shape.byName.keys()])}` });
+      const hint = suggest(key, [...shape.byName.keys()]);
+      issues.push({
+        path,
+        field: top || key,
+        message: `unknown field "${printable(path)}"${hint}`,
+        problem: `is not a field of the request${hint}`,
+      });
     }
   }
   for (const field of shape.fields) {
     const path = prefix + field.name;
     const v = value[field.name];
     if (v === undefined || v === null) {
-      if (field.required) issues.push({ path, field: top || field.name, message: `missing required field "${printable(path)}"` });
+      if (field.required)
+        issues.push({ path, field: top || field.name, message: `missing required field "${printable(path)}"`, problem: 'is required' });
       continue;
     }
     checkValue(shapes, field, field.type, v, path, top || field.name, issues, depth + 1);
@@ -109,12 +126,12 @@ function checkValue(
   depth: number,
 ): void {
   if (depth > MAX_DEPTH) {
-    issues.push({ path, field: top, message: `"${printable(path)}" is nested too deeply` });
+    issues.push(at(path, top, 'is nested too deeply'));
     return;
   }
   const type = shapes.resolve(rawType);
   const bad = (): void => {
-    issues.push({ path, field: top, message: `"${printable(path)}" must be ${describe(type, shapes)}` });
+    issues.push(at(path, top, `must be ${describe(type, shapes)}`));
   };
   switch (type.kind) {
     case 'string':
@@ -122,19 +139,14 @@ function checkValue(
     case 'bytes': {
       if (typeof v !== 'string') return bad();
       if (type.enum && !type.enum.includes(v)) {
-        issues.push({
-          path,
-          field: top,
-          message: `"${printable(path)}" must be one of ${type.enum.join(', ')}; got "${clip(v)}"${suggest(v, type.enum)}`,
-        });
+        issues.push(at(path, top, `must be one of ${type.enum.join(', ')}; got "${clip(v)}"${suggest(v, type.enum)}`));
         return;
       }
       if (type.kind === 'datetime' && !ISO_DATE.test(v)) return bad();
       if (type.kind === 'bytes' && !BASE64.test(v)) return bad();
-      if (field.minLen !== undefined && v.length < field.minLen)
-        issues.push({ path, field: top, message: `"${printable(path)}" must be at least ${field.minLen} characters` });
+      if (field.minLen !== undefined && v.length < field.minLen) issues.push(at(path, top, `must be at least ${field.minLen} characters`));
       if (field.maxLen !== undefined && v.length > field.maxLen)
-        issues.push({ path, field: top, message: `"${printable(path)}" must be at most ${field.maxLen} characters; got ${v.length}` });
+        issues.push(at(path, top, `must be at most ${field.maxLen} characters; got ${v.length}`));
       return;
     }
     case 'int32':
@@ -152,7 +164,7 @@ function checkValue(
       return;
     case 'object':
       if (!isObject(v)) return bad();
-      if (depthOf(v, depth) > MAX_DEPTH) issues.push({ path, field: top, message: `"${printable(path)}" is nested too deeply` });
+      if (depthOf(v, depth) > MAX_DEPTH) issues.push(at(path, top, 'is nested too deeply'));
       return;
     case 'list': {
       if (!Array.isArray(v)) return bad();
@@ -161,7 +173,7 @@ function checkValue(
       v.forEach((item, i) => checkValue(shapes, field, of, item, `${path}[${i}]`, top, issues, depth + 1));
       // Only items that passed (so are not nested too deeply to serialise) are compared.
       if (field.unique && issues.length === before && new Set(v.map((x) => JSON.stringify(x))).size !== v.length)
-        issues.push({ path, field: top, message: `"${printable(path)}" must not repeat items` });
+        issues.push(at(path, top, 'must not repeat items'));
       return;
     }
     case 'map': {
@@ -196,9 +208,11 @@ function checkRange(field: Field, v: number, path: string, top: string, issues: 
   if ((min !== undefined && v < min) || (max !== undefined && v > max)) {
     const range =
       min !== undefined && max !== undefined ? `between ${min} and ${max}` : min !== undefined ? `at least ${min}` : `at most ${max}`;
-    issues.push({ path, field: top, message: `"${printable(path)}" must be ${range}; got ${v}` });
+    issues.push(at(path, top, `must be ${range}; got ${v}`));
   }
 }
+
+const quoted = (f: string): string => `"${f}"`;
 
 const present = (r: Readonly<Record<string, unknown>>, f: string): boolean => r[f] !== undefined && r[f] !== null;
 
@@ -208,46 +222,47 @@ function checkRules(rules: readonly Rule[], r: Readonly<Record<string, unknown>>
     switch (rule.kind) {
       case 'pattern': {
         const v = r[rule.field];
-        if (typeof v === 'string' && !rule.pattern.test(v)) issues.push({ path: rule.field, field: rule.field, message: rule.message });
+        if (typeof v === 'string' && !rule.pattern.test(v))
+          issues.push({ path: rule.field, field: rule.field, message: rule.message, rule: rule.kind });
         break;
       }
       case 'exclusive': {
         const given = rule.fields.filter((f) => present(r, f) && r[f] !== false);
-        if (given.length > 1)
-          issues.push({
-            path: given[1] ?? '',
-            field: given[1] ?? '',
-            message: rule.message ?? `give only one of ${given.map((f) => `"${f}"`).join(' and ')}`,
-          });
+        if (given.length > 1) {
+          const say = (name: (f: string) => string): string => rule.message ?? `give only one of ${given.map(name).join(' and ')}`;
+          issues.push({ path: given[1] ?? '', field: given[1] ?? '', message: say(quoted), say, rule: rule.kind });
+        }
         break;
       }
       case 'requires':
-        if (present(r, rule.field) && !present(r, rule.needs))
-          issues.push({ path: rule.field, field: rule.field, message: rule.message ?? `"${rule.field}" needs "${rule.needs}"` });
+        if (present(r, rule.field) && !present(r, rule.needs)) {
+          const say = (name: (f: string) => string): string => rule.message ?? `${name(rule.field)} needs ${name(rule.needs)}`;
+          issues.push({ path: rule.field, field: rule.field, message: say(quoted), say, rule: rule.kind });
+        }
         break;
       case 'oneOf': {
         const n = rule.fields.filter((f) => present(r, f)).length;
-        if (n !== 1)
-          issues.push({
-            path: rule.fields[0] ?? '',
-            field: rule.fields[0] ?? '',
-            message: rule.message ?? `give exactly one of ${rule.fields.map((f) => `"${f}"`).join(', ')}`,
-          });
+        if (n !== 1) {
+          const say = (name: (f: string) => string): string => rule.message ?? `give exactly one of ${rule.fields.map(name).join(', ')}`;
+          issues.push({ path: rule.fields[0] ?? '', field: rule.fields[0] ?? '', message: say(quoted), say, rule: rule.kind });
+        }
         break;
       }
       case 'anyOf':
         if (!rule.fields.some((f) => present(r, f)))
-          issues.push({ path: rule.fields[0] ?? '', field: rule.fields[0] ?? '', message: rule.message });
+          issues.push({ path: rule.fields[0] ?? '', field: rule.fields[0] ?? '', message: rule.message, rule: rule.kind });
         break;
       case 'custom': {
         let message: string | undefined;
+        let problem: string | undefined;
         try {
           message = rule.check(r);
         } catch {
           // A rule that cannot read a field of the wrong type: the shape issue already says so.
-          message = wrong.size > 0 ? undefined : `"${rule.field}" is not valid`;
+          problem = wrong.size > 0 ? undefined : 'is not valid';
+          message = problem && `"${rule.field}" ${problem}`;
         }
-        if (message) issues.push({ path: rule.field, field: rule.field, message });
+        if (message) issues.push({ path: rule.field, field: rule.field, message, ...(problem ? { problem } : {}), rule: rule.kind });
         break;
       }
     }

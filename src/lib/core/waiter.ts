@@ -5,6 +5,7 @@
  */
 import type { Operation } from '../model/index.js';
 import type { CdpClient, Doc } from './client.js';
+import { duration } from './duration.js';
 import { CdpError } from './errors.js';
 
 export interface WaitOptions {
@@ -151,7 +152,7 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
       throw new CdpError({
         kind: 'waitTimeout',
         code: 'WAIT_TIMEOUT',
-        message: `gave up waiting after ${Math.round(elapsed / 1000)} s; last state ${last || 'unknown'}. The operation goes on.`,
+        message: `gave up waiting after ${duration(elapsed)}; last state ${last || 'unknown'}. The operation goes on.`,
         service: op.service.name,
         operation: op.name,
       });

@@ -38,8 +38,13 @@ describe('credentials and profiles', () => {
     expect(creds).toMatchObject({ accessKeyId: 'env-id', privateKey: 'file-key', source: 'environment' });
     // As with the official CLI, a profile named with --profile wins over the variables.
     expect(resolveCredentials(loadProfile('prod', env), env)).toMatchObject({ accessKeyId: 'prod-id', source: 'profile prod' });
-    const env2 = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: 'inline-key' };
-    expect(resolveCredentials(loadProfile(undefined, env2), env2).privateKey).toBe('inline-key');
+    // Key text is taken as the key: an Ed25519 seed (44 characters) or PEM.
+    const seed = Buffer.alloc(32, 7).toString('base64');
+    const env2 = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: seed };
+    expect(resolveCredentials(loadProfile(undefined, env2), env2).privateKey).toBe(seed);
+    const pem = '-----BEGIN PRIVATE KEY-----\\nabc\\n-----END PRIVATE KEY-----';
+    const env3 = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: pem };
+    expect(resolveCredentials(loadProfile(undefined, env3), env3).privateKey).toBe(pem);
   });
 
   it('reads an --auth-config file (a key pair or an access token) and cdp_access_token from a profile', () => {
@@ -150,5 +155,29 @@ describe('endpoint resolution', () => {
   it('joins a base path and the operation path with one slash', () => {
     expect(joinUrl('http://h:9/base/', '/iam/listUsers').pathname).toBe('/base/iam/listUsers');
     expect(joinUrl('http://h:9', '/iam/listUsers').pathname).toBe('/iam/listUsers');
+  });
+});
+
+describe('CDP_PRIVATE_KEY naming a key file', () => {
+  it('says "no such file" for a key file that is not there, naming the path but never key text', () => {
+    const h = home();
+    const missing = join(h, 'keys', 'dev.pem');
+    const env = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: missing };
+    expect(() => resolveCredentials(loadProfile(undefined, env), env)).toThrow(
+      `CDP_PRIVATE_KEY names the key file ${missing}: no such file`,
+    );
+    const env2 = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: 'not-a-key-and-no-file' };
+    let message = '';
+    try {
+      resolveCredentials(loadProfile(undefined, env2), env2);
+    } catch (err) {
+      message = (err as Error).message;
+      expect((err as { exitCode: number }).exitCode).toBe(3);
+    }
+    expect(message).toBe('CDP_PRIVATE_KEY is neither a key nor the path of a key file: no such file');
+    const dir = join(h, 'keys-dir.pem');
+    mkdirSync(dir);
+    const env3 = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: dir };
+    expect(() => resolveCredentials(loadProfile(undefined, env3), env3)).toThrow(/it is a directory, not a file/);
   });
 });

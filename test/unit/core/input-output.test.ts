@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { loadService } from '../../../src/lib/model/index.js';
 import { kebab } from '../../../src/lib/model/names.js';
 import { convertFlag, parseShorthand, skeleton } from '../../../src/lib/cli/input.js';
-import { formatJsonl, formatTable, textObject, textRows, fitWidths } from '../../../src/lib/cli/output.js';
+import { formatJsonl, formatTable, textObject, textRows } from '../../../src/lib/cli/output.js';
 import { validateRequest } from '../../../src/lib/core/validate.js';
 import { hoistGlobalFlags } from '../../../src/lib/cli/argv.js';
 
@@ -123,6 +123,5 @@ describe('formatters', () => {
     const wide = [{ id: 'x'.repeat(200), note: 'y'.repeat(200) }];
     const out = await formatTable(wide, { width: 80, color: false });
     for (const line of out.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
-    expect(fitWidths([10, 10], 100)).toEqual([12, 12]);
   });
 });

@@ -132,6 +132,7 @@ const cli: Record<string, OperationCli> = {
       kubernetes: 'kubernetesVersion',
       nodes: 'clusterSize',
       created: 'creationTime',
+      crn: 'clusterCrn',
     },
   },
   updateCluster: {
