@@ -132,7 +132,8 @@ export class HttpClient {
       try {
         const res = await this.attempt(req, headers);
         debug?.(`< ${res.status} ${label(req)} in ${Date.now() - started} ms`);
-        const retryable = res.status === 429 || res.status === 503 || (!req.mutating && res.status >= 500);
+        // 501 (not implemented) is an answer, not a fault: asking again cannot change it.
+        const retryable = res.status === 429 || res.status === 503 || (!req.mutating && res.status >= 500 && res.status !== 501);
         if (!retryable || attempt >= this.opts.maxAttempts) return res;
         const after = Number(res.headers['retry-after']);
         if (Number.isFinite(after) && after >= 0) retryAfterMs = Math.min(after * 1000, 30_000);
