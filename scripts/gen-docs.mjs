@@ -4,7 +4,8 @@
 // docs` does both). Every command: id, summary, alias, API name, flags with
 // type, required mark, enum values and limits, and its examples.
 //
-//   node scripts/gen-docs.mjs            write docs/commands.md
+//   node scripts/gen-docs.mjs            write docs/commands.md and the emulator coverage table of
+//                                        docs/emulator-services.md
 //   node scripts/gen-docs.mjs --stdout   print it (the docs test compares)
 //   node scripts/gen-docs.mjs --check    exit 1 when docs/commands.md is stale
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -201,5 +202,10 @@ if (isMain) {
   } else {
     writeFileSync(OUT, text);
     console.log(`wrote ${relative(root, OUT)} (${text.split('\n').length} lines)`);
+    // The table of what the emulator implements, in docs/emulator-services.md, from its registry.
+    const cov = await imp('lib/emulator/coverage.js');
+    const EMU = join(root, 'docs', 'emulator-services.md');
+    writeFileSync(EMU, cov.withCoverage(readFileSync(EMU, 'utf8'), await cov.emulatorCoverage()));
+    console.log(`wrote ${relative(root, EMU)} (emulator coverage)`);
   }
 }

@@ -10,6 +10,8 @@ export const ExitCode = {
   network: 4,
   waitFailed: 5,
   waitTimeout: 6,
+  /** The service answered 501: it does not implement the operation (the emulator's NOT_EMULATED). */
+  notImplemented: 7,
   interrupted: 130,
 } as const;
 
@@ -109,7 +111,7 @@ export function serviceError(init: {
   operation: string;
   requestId?: string;
 }): CdpError {
-  const kind: ErrorKind = init.status === 401 || init.status === 403 ? 'auth' : 'service';
+  const kind: ErrorKind = init.status === 401 || init.status === 403 ? 'auth' : init.status === 501 ? 'notImplemented' : 'service';
   return new CdpError({ kind, ...init });
 }
 

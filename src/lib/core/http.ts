@@ -132,7 +132,7 @@ export class HttpClient {
       try {
         const res = await this.attempt(req, headers);
         debug?.(`< ${res.status} ${label(req)} in ${Date.now() - started} ms`);
-        // 501 (not implemented there) never changes by asking again.
+        // 501 (not implemented) is an answer, not a fault: asking again cannot change it.
         const retryable = res.status === 429 || res.status === 503 || (!req.mutating && res.status >= 500 && res.status !== 501);
         if (!retryable || attempt >= this.opts.maxAttempts) return res;
         const after = Number(res.headers['retry-after']);

@@ -3,27 +3,90 @@
  * service. A service that takes an environment (by name or CRN) looks it up
  * here and uses the record's one CRN, in the control plane's form
  * `crn:cdp:environments:<region>:<account>:environment:<uuid>`, so an
- * environment is the same thing in datalake, compute, dataflow, lakehouse
- * and datacatalog. The records keep the wire `Environment` shape of the
- * environments service, whose handlers can work on them as they are.
+ * environment is the same thing in datalake, compute, dataflow, lakehouse,
+ * datacatalog, datahub and the environments service itself
+ * (services/environments/), which creates, stops, starts and deletes them.
+ * The records keep the wire `Environment` shape, with the lifecycle's
+ * `activity`; `status` is read off the clock on every lookup (ENVIRONMENT).
  *
  * The emulator pre-creates a few environments per account (PRE_CREATED),
- * the first time anything asks; their CRNs are derived from the account, so
- * they stay the same across restarts and resets. An environment the
- * emulator does not have is NOT_FOUND, as on the real control plane.
+ * with their credentials, the first time anything asks; their CRNs are
+ * derived from the account, so they stay the same across restarts and
+ * resets. An environment the emulator does not have (never created, or
+ * deleted) is NOT_FOUND, as on the real control plane.
  */
 import { notFound } from './errors.js';
 import { crn, stableUuid } from './ids.js';
-import type { Clock } from './clock.js';
-import type { Store } from './store.js';
-import type { EmulatorInfo } from './types.js';
+import { Resources, settledIn, type Activity, type EngineContext, type Lifecycle } from './lifecycle.js';
+import type { BackendContext } from './types.js';
 
 export const ENVIRONMENT_KIND = 'environments.environment';
+export const CREDENTIAL_KIND = 'environments.credential';
+/** Operation records of environment work (getOperation). */
+export const ENVIRONMENT_OPERATION_KIND = 'environments.operation';
+/** Kinds of other services whose records belong to an environment (environmentCrn): a delete refuses while there are any, a cascading delete removes them first. */
+export const ENVIRONMENT_DEPENDENTS: ReadonlyArray<{ readonly kind: string; readonly noun: string; readonly name: string }> = [
+  { kind: 'datalake.datalake', noun: 'data lake', name: 'datalakeName' },
+  { kind: 'datahub.cluster', noun: 'Data Hub cluster', name: 'clusterName' },
+];
+
+/**
+ * What environments do, and how long it takes (emulated minutes); the state
+ * names are the environment service's. A name starting with `fail-` fails
+ * every action, `fail-<action>-` that action once (lifecycle.ts).
+ */
+export const ENVIRONMENT: Lifecycle = {
+  create: {
+    phases: [
+      ['CREATION_INITIATED', 0.5],
+      ['ENVIRONMENT_VALIDATION_IN_PROGRESS', 1],
+      ['NETWORK_CREATION_IN_PROGRESS', 2],
+      ['FREEIPA_CREATION_IN_PROGRESS', 8],
+    ],
+    success: 'AVAILABLE',
+    failure: 'CREATE_FAILED',
+    operation: 'CREATE',
+  },
+  stop: {
+    from: ['AVAILABLE', 'STOP_FREEIPA_FAILED'],
+    phases: [
+      ['STOP_DATAHUB_STARTED', 2],
+      ['STOP_DATALAKE_STARTED', 3],
+      ['STOP_FREEIPA_STARTED', 2],
+    ],
+    success: 'ENV_STOPPED',
+    failure: 'STOP_FREEIPA_FAILED',
+    operation: 'STOP',
+  },
+  start: {
+    from: ['ENV_STOPPED', 'START_FREEIPA_FAILED'],
+    phases: [
+      ['START_FREEIPA_STARTED', 3],
+      ['START_DATALAKE_STARTED', 4],
+      ['START_DATAHUB_STARTED', 2],
+    ],
+    success: 'AVAILABLE',
+    failure: 'START_FREEIPA_FAILED',
+    operation: 'START',
+  },
+  delete: {
+    phases: [
+      ['DELETE_INITIATED', 0.5],
+      ['FREEIPA_DELETE_IN_PROGRESS', 3],
+      ['NETWORK_DELETE_IN_PROGRESS', 1.5],
+    ],
+    success: 'ARCHIVED',
+    failure: 'DELETE_FAILED',
+    operation: 'DELETE',
+    removes: true,
+  },
+};
 
 export type CloudPlatform = 'AWS' | 'AZURE' | 'GCP';
 
 /** The wire `Environment` of the environments service (the fields the emulator fills). */
 export interface EnvironmentRecord {
+  activity: Activity;
   environmentName: string;
   crn: string;
   status: string;
@@ -38,6 +101,7 @@ export interface EnvironmentRecord {
     networkName: string;
     subnetIds: string[];
     networkCidr: string;
+    endpointAccessGatewayScheme?: string;
     aws?: { vpcId: string };
     azure?: { networkId: string; resourceGroupName: string; usePublicIp: boolean };
     gcp?: { networkName: string; usePublicIp: boolean };
@@ -49,8 +113,27 @@ export interface EnvironmentRecord {
     gcpDetails?: Record<string, string>;
   };
   computeClusterEnabled: boolean;
-  environmentType: 'PUBLIC_CLOUD';
+  environmentType: 'PUBLIC_CLOUD' | 'HYBRID';
   tags: { userDefined: Record<string, string>; defaults: Record<string, string> };
+  statusReason?: string;
+  authentication?: { publicKey?: string; publicKeyId?: string; loginUserName: string };
+  securityAccess?: { cidr?: string; securityGroupIdForKnox?: string; defaultSecurityGroupId?: string };
+  proxyConfigName?: string;
+  workloadAnalytics?: boolean;
+  /** FreeIPA: instances per group (1 or 2) and whether they spread over zones. */
+  freeipa: { instanceCountByGroup: number; multiAz: boolean; recipes: string[] };
+}
+
+/** A credential of the environments service (the wire `Credential`). */
+export interface CredentialRecord {
+  credentialName: string;
+  crn: string;
+  cloudPlatform: CloudPlatform;
+  created: string;
+  description?: string;
+  awsCredentialProperties?: { roleArn: string; govCloud: boolean };
+  azureCredentialProperties?: { subscriptionId?: string; tenantId?: string; appId?: string; authenticationType?: string };
+  gcpCredentialProperties?: { keyType: string };
 }
 
 /** The environments every emulated account starts with. */
@@ -69,26 +152,36 @@ export const PRE_CREATED: ReadonlyArray<{
   { name: 'staging-aws', platform: 'AWS', region: 'us-east-1', about: 'AWS staging environment' },
 ];
 
-/** What a lookup needs: the store, and the account and region CRNs are made in. */
-export interface EnvironmentScope {
-  readonly store: Store;
-  readonly info: Pick<EmulatorInfo, 'accountId' | 'region'>;
-  readonly clock?: Pick<Clock, 'iso'>;
-}
+/** What a lookup needs: the state, the clock, and the account and region CRNs are made in. */
+export type EnvironmentScope = EngineContext & Pick<BackendContext, 'info'>;
 
 /** The CRN a pre-created environment has in an account. */
 export function preCreatedEnvironmentCrn(accountId: string, region: string, name: string): string {
   return crn('environments', region, accountId, 'environment', stableUuid(`${accountId}/env/${name}`));
 }
 
+/** The network of an environment: given subnets, or three made-up ones named after it. */
+export function networkOf(
+  name: string,
+  platform: CloudPlatform,
+  given: { id?: string; subnets?: string[]; cidr?: string } = {},
+): EnvironmentRecord['network'] {
+  const subnets = given.subnets && given.subnets.length > 0 ? [...given.subnets] : ['a', 'b', 'c'].map((z) => `${name}-subnet-${z}`);
+  const network: EnvironmentRecord['network'] = {
+    networkName: `${name}-network`,
+    subnetIds: subnets,
+    networkCidr: given.cidr ?? '10.10.0.0/16',
+  };
+  if (platform === 'AWS') network.aws = { vpcId: given.id ?? `vpc-${stableUuid(name).slice(0, 8)}` };
+  if (platform === 'AZURE') network.azure = { networkId: given.id ?? `${name}-vnet`, resourceGroupName: `${name}-rg`, usePublicIp: false };
+  if (platform === 'GCP') network.gcp = { networkName: given.id ?? `${name}-network`, usePublicIp: false };
+  return network;
+}
+
 function preCreated(scope: EnvironmentScope, e: (typeof PRE_CREATED)[number], created: string, creator?: string): EnvironmentRecord {
   const { accountId, region } = scope.info;
   const id = stableUuid(`${accountId}/env/${e.name}`).slice(0, 8);
-  const subnets = ['a', 'b', 'c'].map((z) => `${e.name}-subnet-${z}`);
-  const network: EnvironmentRecord['network'] = { networkName: `${e.name}-network`, subnetIds: subnets, networkCidr: '10.10.0.0/16' };
-  if (e.platform === 'AWS') network.aws = { vpcId: `vpc-${id}` };
-  if (e.platform === 'AZURE') network.azure = { networkId: `${e.name}-vnet`, resourceGroupName: `${e.name}-rg`, usePublicIp: false };
-  if (e.platform === 'GCP') network.gcp = { networkName: `${e.name}-network`, usePublicIp: false };
+  const network = networkOf(e.name, e.platform, e.platform === 'AWS' ? { id: `vpc-${id}` } : {});
   const logs =
     e.platform === 'AWS'
       ? {
@@ -106,6 +199,7 @@ function preCreated(scope: EnvironmentScope, e: (typeof PRE_CREATED)[number], cr
           }
         : { gcpDetails: { storageLocationBase: `gs://${e.name}-logs/`, serviceAccountEmail: `logger@${e.name}.iam.gserviceaccount.com` } };
   return {
+    activity: settledIn('create', 'AVAILABLE', scope.clock.now()),
     environmentName: e.name,
     crn: preCreatedEnvironmentCrn(accountId, region, e.name),
     status: 'AVAILABLE',
@@ -120,38 +214,120 @@ function preCreated(scope: EnvironmentScope, e: (typeof PRE_CREATED)[number], cr
     computeClusterEnabled: e.platform !== 'GCP',
     environmentType: 'PUBLIC_CLOUD',
     tags: { userDefined: {}, defaults: { owner: 'emulator' } },
+    freeipa: { instanceCountByGroup: 1, multiAz: false, recipes: [] },
   };
 }
 
-/** Creates the pre-created environments of the account once (the first time anything asks). */
+/** The credential a pre-created environment was made with. */
+function preCreatedCredential(scope: EnvironmentScope, e: (typeof PRE_CREATED)[number], created: string): CredentialRecord {
+  const { accountId, region } = scope.info;
+  const name = `${e.name}-credential`;
+  const rec: CredentialRecord = {
+    credentialName: name,
+    crn: crn('environments', region, accountId, 'credential', stableUuid(`${accountId}/credential/${name}`)),
+    cloudPlatform: e.platform,
+    created,
+    description: `Credential of ${e.name}`,
+  };
+  if (e.platform === 'AWS')
+    rec.awsCredentialProperties = {
+      roleArn: `arn:aws:iam::123456789012:role/${e.name}-cross-account`,
+      govCloud: e.region.startsWith('us-gov-'),
+    };
+  if (e.platform === 'AZURE') rec.azureCredentialProperties = { appId: stableUuid(`${name}/app`), authenticationType: 'SECRET' };
+  if (e.platform === 'GCP') rec.gcpCredentialProperties = { keyType: 'JSON' };
+  return rec;
+}
+
+/** Creates the pre-created environments and their credentials once (the first time anything asks). */
 function ensure(scope: EnvironmentScope): void {
   const flag = `environments.seeded:${scope.info.accountId}`;
-  if (scope.store.meta(flag)) return;
-  const created = scope.clock?.iso() ?? new Date().toISOString();
+  if (scope.store.meta(flag)) {
+    if (!scope.store.meta(TRACKED)) track(scope);
+    return;
+  }
+  const created = scope.clock.iso();
   const creator = scope.store.meta('adminCrn');
   scope.store.transaction(() => {
     for (const e of PRE_CREATED) {
       const rec = preCreated(scope, e, created, creator);
       scope.store.put(ENVIRONMENT_KIND, rec.crn, rec, { name: rec.environmentName, crn: rec.crn });
+      const cred = preCreatedCredential(scope, e, created);
+      scope.store.put(CREDENTIAL_KIND, cred.crn, cred, { name: cred.credentialName, crn: cred.crn });
     }
     scope.store.setMeta(flag, '1');
+    scope.store.setMeta(TRACKED, '1');
   });
+}
+
+/** Set once every environment record carries its lifecycle activity. */
+const TRACKED = 'environments.tracked';
+
+/** State kept before environments had a lifecycle: its records (all pre-created, all available) get one, once. */
+function track(scope: EnvironmentScope): void {
+  scope.store.transaction(() => {
+    for (const { id, doc } of scope.store.list<Partial<EnvironmentRecord> & { crn: string; environmentName: string }>(ENVIRONMENT_KIND)) {
+      if (doc.activity) continue;
+      const rec = {
+        ...doc,
+        activity: settledIn('create', 'AVAILABLE', scope.clock.now()),
+        freeipa: doc.freeipa ?? { instanceCountByGroup: 1, multiAz: false, recipes: [] },
+      };
+      scope.store.put(ENVIRONMENT_KIND, id, rec, { name: doc.environmentName, crn: doc.crn });
+    }
+    scope.store.setMeta(TRACKED, '1');
+  });
+}
+
+/**
+ * The environments of a request, as lifecycle resources: lookups settle
+ * what they read (a deletion that has succeeded removes the record, with
+ * its ID Broker mappings), and every record read has its current `status`.
+ */
+export function environmentResources(scope: EnvironmentScope): Resources<EnvironmentRecord> {
+  ensure(scope);
+  return new Resources<EnvironmentRecord>(scope, {
+    kind: ENVIRONMENT_KIND,
+    noun: 'environment',
+    lifecycle: ENVIRONMENT,
+    operations: ENVIRONMENT_OPERATION_KIND,
+    id: (e) => e.crn,
+    name: (e) => e.environmentName,
+    keys: (e) => ({ name: e.environmentName, crn: e.crn }),
+    ended: (e, end) => {
+      e.status = end.state;
+      if (end.failed) e.statusReason = e.activity.reason;
+      else delete e.statusReason;
+    },
+    remove: (e) => {
+      scope.store.delete(ENVIRONMENT_KIND, e.crn);
+      scope.store.delete(ID_BROKER_KIND, e.crn);
+    },
+  });
+}
+
+/** ID Broker mappings of an environment, by its CRN. */
+export const ID_BROKER_KIND = 'environments.idbroker';
+
+/** The record with its status as of now. */
+function current(all: Resources<EnvironmentRecord>, e: EnvironmentRecord): EnvironmentRecord {
+  e.status = all.state(e);
+  if (all.progress(e).failed) e.statusReason = e.activity.reason;
+  return e;
 }
 
 /** Every environment of the account, in creation order. */
 export function environments(scope: EnvironmentScope): EnvironmentRecord[] {
-  ensure(scope);
-  return scope.store.list<EnvironmentRecord>(ENVIRONMENT_KIND).map((r) => r.doc);
+  const all = environmentResources(scope);
+  return all.all().map((e) => current(all, e));
 }
 
 /** The environment a name (any case) or CRN names, if the account has it. */
 export function findEnvironment(scope: EnvironmentScope, ref: string): EnvironmentRecord | undefined {
-  ensure(scope);
-  if (ref.startsWith('crn:')) {
-    const hit = scope.store.getByCrn<EnvironmentRecord>(ref);
-    return hit?.kind === ENVIRONMENT_KIND && hit.doc.crn.split(':')[4] === scope.info.accountId ? hit.doc : undefined;
-  }
-  return scope.store.getByName<EnvironmentRecord>(ENVIRONMENT_KIND, ref);
+  const all = environmentResources(scope);
+  const e = all.find(ref);
+  if (!e || (ref.startsWith('crn:') && e.crn.split(':')[4] !== scope.info.accountId)) return undefined;
+  return current(all, e);
 }
 
 /** The environment a request names, or NOT_FOUND naming the environments there are. */
@@ -159,5 +335,5 @@ export function requireEnvironment(scope: EnvironmentScope, ref: string): Enviro
   const env = findEnvironment(scope, ref);
   if (env) return env;
   const names = environments(scope).map((e) => e.environmentName);
-  throw notFound(`environment ${ref.slice(0, 200)} not found; this account has ${names.join(', ')}`);
+  throw notFound(`environment ${ref.slice(0, 200)} not found; this account has ${names.length > 0 ? names.join(', ') : 'none'}`);
 }

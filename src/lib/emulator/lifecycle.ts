@@ -28,6 +28,9 @@ import { uuid } from './ids.js';
 import type { PutOptions } from './store.js';
 import type { BackendContext, Doc } from './types.js';
 
+/** What the engine needs of a request: its state and its (frozen) clock. */
+export type EngineContext = Pick<BackendContext, 'store' | 'clock'>;
+
 const MINUTE = 60_000;
 
 // ---- timelines ---------------------------------------------------------------
@@ -239,7 +242,7 @@ const FAILED = 'FAILED';
 /** The operation records of one service (a store kind), listed per owner. */
 export class Operations {
   constructor(
-    private readonly ctx: BackendContext,
+    private readonly ctx: EngineContext,
     readonly kind: string,
   ) {}
 
@@ -277,6 +280,18 @@ export class Operations {
   get(id: string): OperationRecord {
     const rec = this.find(id);
     if (!rec) throw notFound(`operation ${id} not found`);
+    return rec;
+  }
+
+  /** An owner's operation by id, or its newest; NOT_FOUND when it has none or the id is another's. `what` names the owner in messages. */
+  ofOwner(owner: string, what: string, operationId?: string): OperationRecord {
+    if (!operationId) {
+      const latest = this.latest(owner);
+      if (!latest) throw notFound(`${what} has no operations`);
+      return latest;
+    }
+    const rec = this.get(operationId);
+    if (rec.owner !== owner) throw notFound(`operation ${operationId} is not an operation of ${what}`);
     return rec;
   }
 
@@ -363,7 +378,7 @@ export interface BeginOptions {
 /** The resources of one kind, for one request: lookups settle what they find. */
 export class Resources<T extends Tracked> {
   constructor(
-    private readonly ctx: BackendContext,
+    private readonly ctx: EngineContext,
     readonly def: ResourceKind<T>,
   ) {}
 

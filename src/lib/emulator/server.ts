@@ -13,6 +13,7 @@ import { suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock, type ClockState } from './clock.js';
+import { NOT_EMULATED, notEmulatedMessage } from './coverage.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
 import { pagingOf, type Paging } from './paging.js';
 import { RequestLog } from './request-log.js';
@@ -339,7 +340,7 @@ export class Emulator {
     const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
     if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
     checkWorkloadScope(caller, request);
-    if (!route.handler) throw new ApiError(501, 'NOT_IMPLEMENTED', `the emulator does not implement ${op.service.name} ${op.name}`);
+    if (!route.handler) throw new ApiError(501, NOT_EMULATED, notEmulatedMessage(op.service.name, op.name));
     const handler = route.handler;
     const ctx: RequestContext = { store: this.store, clock: this.clock.frozen(), caller, info: this.info, upload, op: route.ref };
     return this.store.transaction(

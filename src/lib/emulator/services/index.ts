@@ -14,5 +14,7 @@ export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
   cloudprivatelinks: () => import('./cloudprivatelinks/index.js'),
   datacatalog: () => import('./datacatalog/index.js'),
   lakehouseopt: () => import('./lakehouseopt/index.js'),
+  environments: () => import('./environments/index.js'),
+  datahub: () => import('./datahub/index.js'),
   df: () => import('./df/index.js'),
 };

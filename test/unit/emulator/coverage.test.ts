@@ -1,0 +1,45 @@
+/**
+ * docs/emulator-services.md carries a table of what the emulator implements,
+ * generated from its registry (coverage.ts, `npm run docs`). This fails when
+ * the committed table is stale, and checks the table's counts add up to the
+ * model's operations.
+ */
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  COVERAGE_END,
+  COVERAGE_START,
+  coverageMarkdown,
+  emulatorCoverage,
+  type ServiceCoverage,
+} from '../../../src/lib/emulator/coverage.js';
+import { loadAllServices } from '../../../src/lib/model/index.js';
+import { ROOT } from '../../helpers/cli.js';
+
+let rows: ServiceCoverage[] = [];
+beforeAll(async () => {
+  rows = await emulatorCoverage();
+});
+
+describe('the emulator coverage table', () => {
+  test('docs/emulator-services.md holds the table the registry gives (run `npm run docs` when this fails)', () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'emulator-services.md'), 'utf8');
+    const a = doc.indexOf(COVERAGE_START);
+    const b = doc.indexOf(COVERAGE_END);
+    expect(a).toBeGreaterThanOrEqual(0);
+    expect(doc.slice(a, b + COVERAGE_END.length)).toBe(coverageMarkdown(rows));
+  });
+
+  test('every operation of every service is either implemented or answered NOT_EMULATED, once', async () => {
+    const services = await loadAllServices();
+    expect(rows.map((r) => r.service)).toEqual(services.map((s) => s.name));
+    for (const s of services) {
+      const r = rows.find((x) => x.service === s.name);
+      expect([...(r?.implemented ?? []), ...(r?.notEmulated ?? [])].sort()).toEqual([...s.operationNames()].sort());
+    }
+    const count = (name: string): number => rows.find((r) => r.service === name)?.implemented.length ?? 0;
+    expect(count('environments')).toBeGreaterThan(20);
+    expect(count('dw')).toBe(0);
+  });
+});
