@@ -232,7 +232,9 @@ function valueNotes(op: Operation, specs: Readonly<Record<string, FlagSpec>>): s
   const has = (pred: (s: FlagSpec) => boolean): boolean => own.some(pred);
   const notes: string[] = [];
   if (has((s) => Boolean(s.multiple)))
-    notes.push('A value followed by ... may be given several times: repeat the flag, or give a comma list or a JSON array.');
+    notes.push(
+      'A value followed by ... takes several values: give them as separate words, repeat the flag, or give a JSON array. A comma is part of a value, as in cdp.',
+    );
   if (has((s) => Boolean(s.helpValue?.startsWith('<structure>'))))
     notes.push('A <structure> is JSON ({"key": "value"}) or key=value,key2=value2.');
   if (has((s) => s.helpValue === '<key=value,...>')) notes.push('A <key=value,...> map may also be a JSON object.');
