@@ -75,87 +75,110 @@ export interface EnvironmentSpec {
   readonly enableComputeCluster: boolean;
 }
 
+/**
+ * Records without a lifecycle that environments name: unique by name in the
+ * account, found by name or CRN, and kept while an environment uses them.
+ */
+class NamedRecords<T extends { readonly crn: string }> {
+  constructor(
+    private readonly ctx: BackendContext,
+    private readonly kind: string,
+    private readonly noun: string,
+    private readonly nameOf: (r: T) => string,
+  ) {}
+
+  add(rec: T): T {
+    const name = this.nameOf(rec);
+    if (this.ctx.store.getByName(this.kind, name)) throw alreadyExists(`a ${this.noun} named ${name} already exists`);
+    this.ctx.store.put(this.kind, rec.crn, rec, { name, crn: rec.crn });
+    return rec;
+  }
+
+  get(ref: string): T {
+    const r = ref.startsWith('crn:') ? this.ctx.store.getByCrn<T>(ref)?.doc : this.ctx.store.getByName<T>(this.kind, ref);
+    if (!r) throw notFound(`${this.noun} ${ref.slice(0, 200)} not found`);
+    return r;
+  }
+
+  /** All of them, or those a name (any case) or CRN names. */
+  list(ref?: string): T[] {
+    const all = this.ctx.store.list<T>(this.kind).map((d) => d.doc);
+    return ref ? all.filter((r) => this.nameOf(r).toLowerCase() === ref.toLowerCase() || r.crn === ref) : all;
+  }
+
+  /** Deletes one that no environment uses; `hint` tells the user what to do when some do. */
+  remove(ref: string, users: (r: T) => readonly EnvironmentRecord[], hint: string): T {
+    const r = this.get(ref);
+    const using = users(r);
+    if (using.length > 0)
+      throw failedPrecondition(
+        `${this.noun} ${this.nameOf(r)} is used by environment ${using.map((e) => e.environmentName).join(', ')}; ${hint}`,
+      );
+    this.ctx.store.delete(this.kind, r.crn);
+    return r;
+  }
+}
+
 const LOG_DETAILS = { AWS: 'awsDetails', AZURE: 'azureDetails', GCP: 'gcpDetails' } as const;
 
 export class EnvironmentsBackend {
   readonly envs: Resources<EnvironmentRecord>;
   readonly operations: Operations;
 
+  private readonly credentialRecords: NamedRecords<CredentialRecord>;
+  private readonly proxyRecords: NamedRecords<ProxyRecord>;
+
   constructor(readonly ctx: BackendContext) {
     this.envs = environmentResources(ctx);
     this.operations = new Operations(ctx, ENVIRONMENT_OPERATION_KIND);
+    this.credentialRecords = new NamedRecords(ctx, CREDENTIAL_KIND, 'credential', (c) => c.credentialName);
+    this.proxyRecords = new NamedRecords(ctx, PROXY_KIND, 'proxy configuration', (p) => p.proxyConfigName);
   }
 
   private crnOf(type: string): string {
     return crn('environments', this.ctx.info.region, this.ctx.info.accountId, type, uuid());
   }
 
-  // ---- credentials -------------------------------------------------------------
+  // ---- credentials and proxy configurations ---------------------------------------
 
   createCredential(rec: Omit<CredentialRecord, 'crn' | 'created'>): CredentialRecord {
-    if (this.ctx.store.getByName(CREDENTIAL_KIND, rec.credentialName))
-      throw alreadyExists(`a credential named ${rec.credentialName} already exists`);
-    const full: CredentialRecord = { ...rec, crn: this.crnOf('credential'), created: this.ctx.clock.iso() };
-    this.ctx.store.put(CREDENTIAL_KIND, full.crn, full, { name: full.credentialName, crn: full.crn });
-    return full;
+    return this.credentialRecords.add({ ...rec, crn: this.crnOf('credential'), created: this.ctx.clock.iso() });
   }
 
-  credential(name: string): CredentialRecord {
-    const c = name.startsWith('crn:')
-      ? this.ctx.store.getByCrn<CredentialRecord>(name)?.doc
-      : this.ctx.store.getByName<CredentialRecord>(CREDENTIAL_KIND, name);
-    if (!c) throw notFound(`credential ${name.slice(0, 200)} not found`);
-    return c;
+  credential(ref: string): CredentialRecord {
+    return this.credentialRecords.get(ref);
   }
 
-  credentials(name?: string): CredentialRecord[] {
-    const all = this.ctx.store.list<CredentialRecord>(CREDENTIAL_KIND).map((d) => d.doc);
-    return name ? all.filter((c) => c.credentialName.toLowerCase() === name.toLowerCase() || c.crn === name) : all;
+  credentials(ref?: string): CredentialRecord[] {
+    return this.credentialRecords.list(ref);
   }
 
-  deleteCredential(name: string): CredentialRecord {
-    const c = this.credential(name);
-    const users = this.envs.all().filter((e) => e.credentialName === c.credentialName);
-    if (users.length > 0)
-      throw failedPrecondition(
-        `credential ${c.credentialName} is used by environment ${users.map((e) => e.environmentName).join(', ')}; change their credential or delete them first`,
-      );
-    this.ctx.store.delete(CREDENTIAL_KIND, c.crn);
-    return c;
+  deleteCredential(ref: string): CredentialRecord {
+    return this.credentialRecords.remove(
+      ref,
+      (c) => this.envs.all().filter((e) => e.credentialName === c.credentialName),
+      'change their credential or delete them first',
+    );
   }
-
-  // ---- proxy configurations ----------------------------------------------------
 
   createProxy(rec: Omit<ProxyRecord, 'crn'>): ProxyRecord {
-    if (this.ctx.store.getByName(PROXY_KIND, rec.proxyConfigName))
-      throw alreadyExists(`a proxy configuration named ${rec.proxyConfigName} already exists`);
-    const full: ProxyRecord = { ...rec, crn: this.crnOf('proxyConfig') };
-    this.ctx.store.put(PROXY_KIND, full.crn, full, { name: full.proxyConfigName, crn: full.crn });
-    return full;
+    return this.proxyRecords.add({ ...rec, crn: this.crnOf('proxyConfig') });
   }
 
-  proxy(name: string): ProxyRecord {
-    const p = name.startsWith('crn:')
-      ? this.ctx.store.getByCrn<ProxyRecord>(name)?.doc
-      : this.ctx.store.getByName<ProxyRecord>(PROXY_KIND, name);
-    if (!p) throw notFound(`proxy configuration ${name.slice(0, 200)} not found`);
-    return p;
+  proxy(ref: string): ProxyRecord {
+    return this.proxyRecords.get(ref);
   }
 
-  proxies(name?: string): ProxyRecord[] {
-    const all = this.ctx.store.list<ProxyRecord>(PROXY_KIND).map((d) => d.doc);
-    return name ? all.filter((p) => p.proxyConfigName.toLowerCase() === name.toLowerCase() || p.crn === name) : all;
+  proxies(ref?: string): ProxyRecord[] {
+    return this.proxyRecords.list(ref);
   }
 
-  deleteProxy(name: string): ProxyRecord {
-    const p = this.proxy(name);
-    const users = this.envs.all().filter((e) => e.proxyConfigName === p.proxyConfigName);
-    if (users.length > 0)
-      throw failedPrecondition(
-        `proxy configuration ${p.proxyConfigName} is used by environment ${users.map((e) => e.environmentName).join(', ')}; remove it from them first`,
-      );
-    this.ctx.store.delete(PROXY_KIND, p.crn);
-    return p;
+  deleteProxy(ref: string): ProxyRecord {
+    return this.proxyRecords.remove(
+      ref,
+      (p) => this.envs.all().filter((e) => e.proxyConfigName === p.proxyConfigName),
+      'remove it from them first',
+    );
   }
 
   /** Sets (or, with no name, removes) an environment's proxy configuration. */
