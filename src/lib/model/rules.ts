@@ -23,3 +23,11 @@ export const atLeastOne = (field: string, what: string): Rule => ({
   field,
   check: (r) => (Array.isArray(r[field]) && (r[field] as unknown[]).length === 0 ? `give at least one ${what}` : undefined),
 });
+
+/** A name of lower-case letters, digits and "-" (the length comes from the facts). */
+export const lowerCaseName = (field: string, what: string): Rule => ({
+  kind: 'pattern',
+  field,
+  pattern: /^[a-z0-9-]+$/,
+  message: `${what} names use only lower-case letters, digits and "-"`,
+});

@@ -14,24 +14,14 @@
  */
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { operations, service, shapes } from './wire.js';
-import { atLeastOne, given } from '../../rules.js';
+import { atLeastOne, given, lowerCaseName } from '../../rules.js';
 
 // ---- rules ---------------------------------------------------------------
 
 /** Documented for every create: lower-case letters, digits and hyphens (length from the facts). */
-const CLUSTER_NAME: Rule = {
-  kind: 'pattern',
-  field: 'clusterName',
-  pattern: /^[a-z0-9-]+$/,
-  message: 'cluster names use only lower-case letters, digits and "-"',
-};
+const CLUSTER_NAME: Rule = lowerCaseName('clusterName', 'cluster');
 
-const RECIPE_NAME: Rule = {
-  kind: 'pattern',
-  field: 'recipeName',
-  pattern: /^[a-z0-9-]+$/,
-  message: 'recipe names use only lower-case letters, digits and "-"',
-};
+const RECIPE_NAME: Rule = lowerCaseName('recipeName', 'recipe');
 
 /** A deprecated field and the field that replaced it carry the same value: one of them. */
 const notBoth = (older: string, newer: string, flagOld: string, flagNew: string): Rule => ({

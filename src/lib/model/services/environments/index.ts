@@ -12,7 +12,7 @@
 import type { OperationCli, Rule, ServiceDefinition, WaiterSpec } from '../../types.js';
 import { kebab } from '../../names.js';
 import { operations, service, shapes } from './wire.js';
-import { asObject, given } from '../../rules.js';
+import { asObject, given, lowerCaseName } from '../../rules.js';
 
 /** Given, and not an empty list. */
 const set = (v: unknown): boolean => given(v) && !(Array.isArray(v) && v.length === 0);
@@ -36,12 +36,7 @@ const AZURE_MI = (name: string): string =>
 
 // ---- rules ---------------------------------------------------------------
 
-const ENVIRONMENT_NAME: Rule = {
-  kind: 'pattern',
-  field: 'environmentName',
-  pattern: /^[a-z0-9-]+$/,
-  message: 'environment names use only lower-case letters, digits and "-"',
-};
+const ENVIRONMENT_NAME: Rule = lowerCaseName('environmentName', 'environment');
 
 /** The security access request: a CIDR or security groups, not both. */
 const SECURITY_ACCESS: Rule = {
