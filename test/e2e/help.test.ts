@@ -109,6 +109,10 @@ describe('what the help says', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('"iam usrs" is not a cdpctl command');
       expect(r.stdout).toBe('');
+      // A global option's value before the words is not one of them.
+      const after = await run(['--profile', 'ops', 'iam', 'usrs', 'list', '--help'], { home, env });
+      expect(after.code).toBe(2);
+      expect(after.stderr).toContain('"iam usrs list" is not a cdpctl command (did you mean "iam users list"?)');
     }
   });
 });

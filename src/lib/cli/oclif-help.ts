@@ -7,7 +7,7 @@
  * Words that name no command get the same answer as a mistyped command.
  */
 import { CommandHelp, Help, type Interfaces } from '@oclif/core';
-import { helpContext, helpFor, writeHelp } from './help.js';
+import { helpContext, helpFor, helpWords, writeHelp } from './help.js';
 import { helpWidth, synopsisUnits, wrapSynopsis } from './help-text.js';
 
 class OwnCommandHelp extends CommandHelp {
@@ -47,7 +47,7 @@ export default class CdpctlHelp extends Help {
     } catch (err) {
       // oclif's "Command x not found": answered as a mistyped command is (the nearest one named), without a prompt.
       if (!/not found/i.test((err as Error).message)) throw err;
-      const id = argv.filter((a) => !a.startsWith('-')).join(':');
+      const id = helpWords(argv).join(':');
       const result = await this.config.runHook('command_not_found', { id, argv: [...argv, '--no-input'] });
       throw result.failures[0]?.error ?? err;
     }
