@@ -111,9 +111,6 @@ export function flagValue(argv: readonly string[], long: string, char?: string):
 /** `--output json` anywhere on the line: errors, usage errors too, are then one JSON line. */
 export const wantsJsonErrors = (argv: readonly string[]): boolean => flagValue(argv, 'output', 'o') === 'json';
 
-/** Kept for callers of the old name: global flags before the command move after it. */
-export const hoistGlobalFlags = (argv: readonly string[]): string[] => normalizeArgv(argv);
-
 /**
  * Drops global flags a hand-written command does not declare: `cdp` accepts
  * every global option with every command, so `cdpctl --no-paginate configure

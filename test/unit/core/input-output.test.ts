@@ -4,7 +4,7 @@ import { kebab } from '../../../src/lib/model/names.js';
 import { convertFlag, parseShorthand, skeleton } from '../../../src/lib/cli/input.js';
 import { formatJsonl, formatTable, textObject, textRows } from '../../../src/lib/cli/output.js';
 import { validateRequest } from '../../../src/lib/core/validate.js';
-import { hoistGlobalFlags } from '../../../src/lib/cli/argv.js';
+import { normalizeArgv } from '../../../src/lib/cli/argv.js';
 
 describe('names', () => {
   it('follows the official CLI transform', () => {
@@ -42,7 +42,7 @@ describe('flag values', () => {
     expect(convertFlag(['["x","y"]'], groups, iam.shapes, 'groups')).toEqual(['x', 'y']);
   });
   it('moves global flags given before the command after it', () => {
-    expect(hoistGlobalFlags(['--profile', 'p', '--debug', 'iam', 'users', 'get'])).toEqual([
+    expect(normalizeArgv(['--profile', 'p', '--debug', 'iam', 'users', 'get'])).toEqual([
       'iam',
       'users',
       'get',
@@ -50,8 +50,8 @@ describe('flag values', () => {
       'p',
       '--debug',
     ]);
-    expect(hoistGlobalFlags(['--output=json', 'iam', 'users', 'list'])).toEqual(['iam', 'users', 'list', '--output=json']);
-    expect(hoistGlobalFlags(['iam', 'users', 'get', '--profile', 'p'])).toEqual(['iam', 'users', 'get', '--profile', 'p']);
+    expect(normalizeArgv(['--output=json', 'iam', 'users', 'list'])).toEqual(['iam', 'users', 'list', '--output=json']);
+    expect(normalizeArgv(['iam', 'users', 'get', '--profile', 'p'])).toEqual(['iam', 'users', 'get', '--profile', 'p']);
   });
 });
 
