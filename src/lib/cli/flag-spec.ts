@@ -4,6 +4,7 @@
  * flags.ts turns these into oclif flags, and the fast path (fast-run.ts)
  * parses a command line with them without loading oclif at all.
  */
+import { REGIONS } from '../core/endpoint.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
 import type { Field, ShapeIndex } from '../model/shapes.js';
@@ -45,7 +46,7 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
   'cdp-region': {
     type: 'string',
     description: "Region whose endpoint to use (default: the profile's cdp_region, else us-west-1).",
-    options: ['default', 'us-west-1', 'eu-1', 'ap-1', 'usg-1'],
+    options: ['default', ...REGIONS],
     helpGroup: GLOBAL,
   },
   'form-factor': {
