@@ -12,33 +12,18 @@
 //   node scripts/gen-model.mjs dw df      only these services
 import { readFileSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const factsDir = join(root, 'src/lib/model/facts');
 
-/** Wire service name -> CLI topic. Every service in facts/ must be listed. */
-export const TOPICS = {
-  iam: 'iam',
-  datalake: 'datalake',
-  compute: 'compute',
-  cloudprivatelinks: 'privatelink',
-  datacatalog: 'datacatalog',
-  lakehouseopt: 'lakehouse',
-  dfworkload: 'dataflow',
-  environments: 'environments',
-  datahub: 'datahub',
-  dw: 'dw',
-  de: 'de',
-  ml: 'ml',
-  df: 'df',
-  opdb: 'opdb',
-  replicationmanager: 'replicationmanager',
-  audit: 'audit',
-  consumption: 'consumption',
-  drscp: 'drscp',
-  imagecatalog: 'imagecatalog',
-};
+/**
+ * Wire service name -> CLI topic (the folder of its model), from the one
+ * service registry, src/lib/model/registry.ts, as the build compiled it:
+ * run `npm run build` first after adding a service there.
+ */
+const { SERVICES } = await import(pathToFileURL(join(root, 'dist/lib/model/registry.js')).href);
+export const TOPICS = Object.fromEntries(SERVICES.map((e) => [e.wire, e.topic]));
 
 function typeOf(p) {
   if (p.ref) return p.ref;
@@ -161,7 +146,7 @@ export async function generate(services) {
     const facts = JSON.parse(readFileSync(join(factsDir, file), 'utf8'));
     if (services.length > 0 && !services.includes(facts.service)) continue;
     const topic = TOPICS[facts.service];
-    if (!topic) throw new Error(`${file}: no CLI topic for service ${facts.service}; add it to TOPICS in scripts/gen-model.mjs`);
+    if (!topic) throw new Error(`${file}: no CLI topic for service ${facts.service}; add it to src/lib/model/registry.ts and build`);
     const path = join(root, 'src/lib/model/services', topic, 'wire.ts');
     const factsFile = relative(root, join(factsDir, file));
     out.set(facts.service, { path, text: await format(source(facts, factsFile), path) });

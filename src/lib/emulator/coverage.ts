@@ -5,7 +5,8 @@
  * a generated table (`npm run docs`); a test fails when it is stale.
  */
 import { loadAllServices } from '../model/index.js';
-import { SERVICE_MODULES } from './services/index.js';
+import { serve } from './engine/index.js';
+import { loadServiceModule } from './services/index.js';
 
 export const NOT_EMULATED = 'NOT_EMULATED';
 
@@ -24,8 +25,8 @@ export interface ServiceCoverage {
 export async function emulatorCoverage(): Promise<ServiceCoverage[]> {
   const out: ServiceCoverage[] = [];
   for (const svc of await loadAllServices()) {
-    const loader = SERVICE_MODULES[svc.name];
-    const handlers = loader ? (await loader()).default.handlers : {};
+    const mod = await loadServiceModule(svc.topic);
+    const handlers = serve(svc, mod).handlers;
     // Operations composed on the client (cdp df create-deployment...) send no request of their own.
     const names = svc
       .operationNames()

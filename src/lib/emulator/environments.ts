@@ -24,11 +24,6 @@ export const ENVIRONMENT_KIND = 'environments.environment';
 export const CREDENTIAL_KIND = 'environments.credential';
 /** Operation records of environment work (getOperation). */
 export const ENVIRONMENT_OPERATION_KIND = 'environments.operation';
-/** Kinds of other services whose records belong to an environment (environmentCrn): a delete refuses while there are any, a cascading delete removes them first. */
-export const ENVIRONMENT_DEPENDENTS: ReadonlyArray<{ readonly kind: string; readonly noun: string; readonly name: string }> = [
-  { kind: 'datalake.datalake', noun: 'data lake', name: 'datalakeName' },
-  { kind: 'datahub.cluster', noun: 'Data Hub cluster', name: 'clusterName' },
-];
 
 /**
  * What environments do, and how long it takes (emulated minutes); the state

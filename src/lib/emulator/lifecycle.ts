@@ -356,6 +356,8 @@ export interface ResourceKind<T extends Tracked> {
   readonly operationOwner?: (r: T) => string;
   /** Runs on every save (e.g. to stamp when it changed). */
   readonly touched?: (r: T, now: number) => void;
+  /** Runs when an action begins, with the activity it replaces (e.g. to keep a history). */
+  readonly began?: (r: T, previous: Activity) => void;
   /** Runs once when an action has ended (after a success's effect), before the resource is saved. */
   readonly ended?: (r: T, end: Progress) => void;
   /** Takes the resource away once an action that removes it has succeeded (default: deletes its document); reads answer NOT_FOUND. */
@@ -492,6 +494,7 @@ export class Resources<T extends Tracked> {
     });
     if (spec.operation && this.def.operations && act.operationId)
       new Operations(this.ctx, this.def.operations).recordActivity((this.def.operationOwner ?? this.def.id)(r), spec.operation, act);
+    this.def.began?.(r, r.activity);
     r.activity = act;
     this.save(r);
     return act;

@@ -14,11 +14,12 @@ import { loadAllServices, type Operation, type Service } from '../model/index.js
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock, type ClockState } from './clock.js';
 import { NOT_EMULATED, notEmulatedMessage } from './coverage.js';
+import { serve } from './engine/index.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
 import { pagingOf, type Paging } from './paging.js';
 import { RequestLog } from './request-log.js';
 import { appliedKey, SeedError, type SeedFile } from './seed.js';
-import { SERVICE_MODULES } from './services/index.js';
+import { loadServiceModule } from './services/index.js';
 import {
   checkStateFormat,
   exportState,
@@ -30,8 +31,9 @@ import {
   type StateFile,
 } from './state.js';
 import { Store } from './store.js';
-import type { Caller, Doc, EmulatorInfo, Handler, OperationRef, RequestContext } from './types.js';
+import type { Caller, CallObserver, Doc, EmulatorInfo, Handler, OperationRef, RequestContext, ServedCall } from './types.js';
 import type { ConsoleSite } from './console/index.js';
+import { World, type DependentKind } from './world.js';
 
 export interface FaultSettings {
   /** Fraction (0..1) of API requests answered with a fault instead. */
@@ -98,6 +100,10 @@ export class Emulator {
   /** Routes by `<service> <operation>` (wire names), for seeds. */
   private readonly byName = new Map<string, Route>();
   private services: Service[] = [];
+  /** What every service's records have to do with environments (world.ts); made at start from the service modules. */
+  private world = World.empty;
+  /** The modules that see every mutating call (the audit trail). */
+  private observers: CallObserver[] = [];
   private readonly requestLog?: RequestLog;
   private servers: Server[] = [];
   private portNumber = 0;
@@ -144,19 +150,24 @@ export class Emulator {
   /** Loads the model and service modules and opens the loopback listeners. */
   async start(): Promise<void> {
     this.services = await loadAllServices();
+    const dependents: DependentKind[] = [];
     for (const svc of this.services) {
-      const loader = SERVICE_MODULES[svc.name];
-      const mod = loader ? (await loader()).default : undefined;
+      const mod = await loadServiceModule(svc.topic);
+      const served = serve(svc, mod);
+      const handlers = served.handlers;
+      dependents.push(...served.dependents);
+      if (mod.observe) this.observers.push(mod.observe);
       for (const op of svc.operations()) {
         if (op.composed) continue; // run on the client: no path of its own
         const workload = svc.def.endpoint === 'workload' ? (mod?.workloadName ?? svc.name) : undefined;
         const ref: OperationRef = { service: svc.name, name: op.name, paging: pagingOf(op) };
-        const route: Route = { op, ref, handler: mod?.handlers[op.name], upload: false, workload };
+        const route: Route = { op, ref, handler: handlers[op.name], upload: false, workload };
         this.routes.set(op.path, route);
         this.byName.set(`${svc.name} ${op.name}`, route);
         if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });
       }
     }
+    this.world = new World(dependents);
     this.setAccount(this.store.meta('accountId') ?? '');
     await this.listen(this.opts.port ?? 0);
   }
@@ -308,7 +319,7 @@ export class Emulator {
       body ??= await readBody(req, limit);
       const request = parseJson(body);
       if (delivery) delivery.processed++;
-      this.send(res, 200, this.dispatch(route, request, caller));
+      this.send(res, 200, this.dispatch(route, request, caller, origin(req, requestId)));
     } catch (err) {
       code = this.fail(res, err, route);
       // An unread body would otherwise be taken as the next request on a kept-alive socket.
@@ -334,23 +345,52 @@ export class Emulator {
     });
   }
 
-  /** Validates and runs one request; the store transaction makes it all-or-nothing. */
-  private dispatch(route: Route, request: unknown, caller: Caller, upload?: RequestContext['upload']): Doc {
+  /**
+   * Validates and runs one request; the store transaction makes it
+   * all-or-nothing. A mutating call is shown to the modules that observe
+   * calls (the audit trail): a served one inside its transaction, a refused
+   * one after it rolled back, in a transaction of its own.
+   */
+  private dispatch(route: Route, request: unknown, caller: Caller, how: CallOrigin, upload?: RequestContext['upload']): Doc {
     const op = route.op;
-    const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
-    if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
-    checkWorkloadScope(caller, request);
-    if (!route.handler) throw new ApiError(501, NOT_EMULATED, notEmulatedMessage(op.service.name, op.name));
-    const handler = route.handler;
-    const ctx: RequestContext = { store: this.store, clock: this.clock.frozen(), caller, info: this.info, upload, op: route.ref };
-    return this.store.transaction(
-      () => {
-        const out = handler(request as Doc, ctx);
-        if (op.mutating) saveClockTime(this.store, ctx.clock.now());
-        return out;
-      },
-      { readOnly: !op.mutating },
-    );
+    const clock = this.clock.frozen();
+    const observed = (result: ServedCall['result']): ServedCall => ({
+      service: op.service.name,
+      operation: op.name,
+      requestId: how.requestId,
+      caller,
+      request: withoutSecrets(op, request),
+      result,
+      at: clock.now(),
+      ...(how.sourceIp ? { sourceIp: how.sourceIp } : {}),
+      ...(how.userAgent ? { userAgent: how.userAgent } : {}),
+    });
+    const scope = { store: this.store, clock, info: this.info };
+    try {
+      const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
+      if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
+      checkWorkloadScope(caller, request);
+      if (!route.handler) throw new ApiError(501, NOT_EMULATED, notEmulatedMessage(op.service.name, op.name));
+      const handler = route.handler;
+      const ctx: RequestContext = { store: this.store, clock, caller, info: this.info, world: this.world, upload, op: route.ref };
+      return this.store.transaction(
+        () => {
+          const out = handler(request as Doc, ctx);
+          if (op.mutating) {
+            saveClockTime(this.store, clock.now());
+            for (const o of this.observers) o(observed({ code: 'SUCCESS' }), scope);
+          }
+          return out;
+        },
+        { readOnly: !op.mutating },
+      );
+    } catch (err) {
+      if (op.mutating && err instanceof ApiError && this.observers.length > 0 && !this.store.db.inTransaction)
+        this.store.transaction(() => {
+          for (const o of this.observers) o(observed({ code: err.code, message: err.message }), scope);
+        });
+      throw err;
+    }
   }
 
   /** The route of `<service> <operation>`: wire names, a CLI topic, or a cdp-style kebab operation name. */
@@ -375,7 +415,8 @@ export class Emulator {
   call(service: string, operation: string, request: unknown): Doc {
     const adminCrn = this.store.meta('adminCrn');
     if (!adminCrn) throw new Error('the emulator has no account yet (bootstrap first)');
-    return this.dispatch(this.routeOf(service, operation), request, { accountId: this.accountId, actorCrn: adminCrn, kind: 'user' });
+    const caller: Caller = { accountId: this.accountId, actorCrn: adminCrn, kind: 'user' };
+    return this.dispatch(this.routeOf(service, operation), request, caller, { requestId: randomUUID() });
   }
 
   /** The paged operations this emulator serves with a handler. */
@@ -473,7 +514,11 @@ export class Emulator {
     if (tokenEnv && request.environmentCrn === undefined && this.requestShapeHas(route, 'environmentCrn'))
       request.environmentCrn = tokenEnv;
     try {
-      this.send(res, 200, this.dispatch(route, request, caller, { path, size, headers }));
+      this.send(
+        res,
+        200,
+        this.dispatch(route, request, caller, origin(req, this.requestIds.get(res) ?? randomUUID()), { path, size, headers }),
+      );
     } catch (err) {
       rmSync(path, { force: true });
       throw err;
@@ -560,6 +605,27 @@ function adminJson(body: Buffer): Doc {
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw invalid('the request body must be a JSON object');
   return v as Doc;
+}
+
+/** Where a request came from, for the calls observed. */
+interface CallOrigin {
+  readonly requestId: string;
+  readonly sourceIp?: string;
+  readonly userAgent?: string;
+}
+
+function origin(req: IncomingMessage, requestId: string): CallOrigin {
+  const agent = req.headers['user-agent'];
+  return { requestId, ...(req.socket.remoteAddress ? { sourceIp: req.socket.remoteAddress } : {}), ...(agent ? { userAgent: agent } : {}) };
+}
+
+/** A request as an observer may keep it: the fields the model marks secret left out. */
+function withoutSecrets(op: Operation, request: unknown): Doc {
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return {};
+  const shape = op.service.requestShape(op);
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(request as Doc)) if (!shape.byName.get(k)?.secret) out[k] = v;
+  return out;
 }
 
 /** A workload token works only for the environment it was issued for. */

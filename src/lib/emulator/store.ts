@@ -53,6 +53,8 @@ export class Store {
     del: Database.Statement<[string, string]>;
     list: Database.Statement<[string, string, number, number], Row>;
     children: Database.Statement<[string, string, string], Row>;
+    childrenAfter: Database.Statement<[string, string, string, number, number], Row>;
+    childByName: Database.Statement<[string, string, string, string], Row>;
     count: Database.Statement<[string, string], { n: number }>;
     meta: Database.Statement<[string], { value: string }>;
     setMeta: Database.Statement<[string, string]>;
@@ -84,6 +86,8 @@ export class Store {
       -- Paging in creation order (list): a range scan per page, not a sort of the whole kind.
       CREATE INDEX IF NOT EXISTS docs_seq ON docs(kind, account, seq);
       CREATE INDEX IF NOT EXISTS docs_parent ON docs(kind, parent);
+      -- Paging the children of one parent in creation order (the engine's scoped listings).
+      CREATE INDEX IF NOT EXISTS docs_parent_seq ON docs(kind, parent, seq);
       CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `);
     this.stmts = {
@@ -97,6 +101,10 @@ export class Store {
       del: this.db.prepare('DELETE FROM docs WHERE kind = ? AND id = ?'),
       list: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND seq > ? ORDER BY seq LIMIT ?'),
       children: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND parent = ? ORDER BY seq'),
+      childrenAfter: this.db.prepare(
+        'SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND parent = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ),
+      childByName: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND parent = ? AND name_lc = ?'),
       count: this.db.prepare('SELECT count(*) AS n FROM docs WHERE kind = ? AND account = ?'),
       meta: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -157,6 +165,19 @@ export class Store {
 
   children<T>(kind: string, parent: string): Array<StoredDoc<T>> {
     return this.stmts.children.all(kind, this.account, parent).map((r) => ({ id: r.id, seq: r.seq, doc: JSON.parse(r.body) as T }));
+  }
+
+  /** Children of a parent in creation order, after a sequence number (for paging). */
+  childrenAfter<T>(kind: string, parent: string, afterSeq = 0, limit = 1_000_000): Array<StoredDoc<T>> {
+    return this.stmts.childrenAfter
+      .all(kind, this.account, parent, afterSeq, limit)
+      .map((r) => ({ id: r.id, seq: r.seq, doc: JSON.parse(r.body) as T }));
+  }
+
+  /** The child of a parent with a name (any case). */
+  childByName<T>(kind: string, parent: string, name: string): T | undefined {
+    const row = this.stmts.childByName.get(kind, this.account, parent, name.toLowerCase());
+    return row ? (JSON.parse(row.body) as T) : undefined;
   }
 
   count(kind: string): number {

@@ -6,7 +6,9 @@
  */
 import type { Clock } from './clock.js';
 import type { Paging } from './paging.js';
+import type { EngineSpec } from './engine/spec.js';
 import type { Store } from './store.js';
+import type { DependentKind, World } from './world.js';
 
 export type Doc = Record<string, unknown>;
 
@@ -28,12 +30,13 @@ export interface EmulatorInfo {
   readonly baseUrl: string;
 }
 
-/** What a backend works with: the state, the clock, who calls, where. */
+/** What a backend works with: the state, the clock, who calls, where, and what every service's records have to do with each other. */
 export interface BackendContext {
   readonly store: Store;
   readonly clock: Clock;
   readonly caller: Caller;
   readonly info: EmulatorInfo;
+  readonly world: World;
   /** The raw body of an upload (octet-stream operations), already on disk. */
   readonly upload?: { readonly path: string; readonly size: number; readonly headers: Readonly<Record<string, string>> };
 }
@@ -54,10 +57,37 @@ export interface RequestContext extends BackendContext {
 
 export type Handler = (request: Doc, ctx: RequestContext) => Doc;
 
+/** A mutating call as the emulator served or refused it (the audit trail's event). */
+export interface ServedCall {
+  /** Wire service and operation names. */
+  readonly service: string;
+  readonly operation: string;
+  readonly requestId: string;
+  readonly caller: Caller;
+  /** The request, without the fields the model marks secret. */
+  readonly request: Doc;
+  /** `SUCCESS`, or the error code and message it was refused with. */
+  readonly result: { readonly code: string; readonly message?: string };
+  /** Emulated time. */
+  readonly at: number;
+  readonly sourceIp?: string;
+  readonly userAgent?: string;
+}
+
+/** Sees each mutating call: a served one inside its transaction, a refused one in a transaction of its own. */
+export type CallObserver = (call: ServedCall, scope: Pick<BackendContext, 'store' | 'clock' | 'info'>) => void;
+
 export interface ServiceModule {
   /** Wire service name: iam, datalake, cloudprivatelinks, ... */
   readonly service: string;
   /** For a workload service: the workload name its Bearer tokens must be issued for (DF). */
   readonly workloadName?: string;
-  readonly handlers: Readonly<Record<string, Handler>>;
+  /** Operations served by the module's own code. */
+  readonly handlers?: Readonly<Record<string, Handler>>;
+  /** Resources served by the resource engine (engine/), derived from the model. */
+  readonly engine?: EngineSpec;
+  /** Kinds of its records that live in environments (world.ts); the engine's environment resources are added to them. */
+  readonly dependents?: readonly DependentKind[];
+  /** Sees every mutating call of every service (the audit service keeps them as events). */
+  readonly observe?: CallObserver;
 }

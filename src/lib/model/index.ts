@@ -3,43 +3,22 @@
  * the model of the service it calls.
  */
 import { Service } from './service.js';
+import { SERVICES } from './registry.js';
 import type { ServiceDefinition } from './types.js';
 
 type Loader = () => Promise<{ default: ServiceDefinition }>;
 
-/**
- * The one place a new service is registered: its CLI topic, its official
- * (wire) service name, which the official CLI uses as its topic and cdpctl
- * accepts for the hidden aliases (`cdpctl cloudprivatelinks ...`), and its
- * loader. A test checks each entry's wire name against the loaded facts.
- */
-const REGISTRY: ReadonlyArray<{ readonly topic: string; readonly wire: string; readonly load: Loader }> = [
-  { topic: 'iam', wire: 'iam', load: () => import('./services/iam/index.js') },
-  { topic: 'datalake', wire: 'datalake', load: () => import('./services/datalake/index.js') },
-  { topic: 'compute', wire: 'compute', load: () => import('./services/compute/index.js') },
-  { topic: 'privatelink', wire: 'cloudprivatelinks', load: () => import('./services/privatelink/index.js') },
-  { topic: 'datacatalog', wire: 'datacatalog', load: () => import('./services/datacatalog/index.js') },
-  { topic: 'lakehouse', wire: 'lakehouseopt', load: () => import('./services/lakehouse/index.js') },
-  { topic: 'dataflow', wire: 'dfworkload', load: () => import('./services/dataflow/index.js') },
-  { topic: 'environments', wire: 'environments', load: () => import('./services/environments/index.js') },
-  { topic: 'ml', wire: 'ml', load: () => import('./services/ml/index.js') },
-  { topic: 'de', wire: 'de', load: () => import('./services/de/index.js') },
-  { topic: 'opdb', wire: 'opdb', load: () => import('./services/opdb/index.js') },
-  { topic: 'dw', wire: 'dw', load: () => import('./services/dw/index.js') },
-  { topic: 'replicationmanager', wire: 'replicationmanager', load: () => import('./services/replicationmanager/index.js') },
-  { topic: 'audit', wire: 'audit', load: () => import('./services/audit/index.js') },
-  { topic: 'consumption', wire: 'consumption', load: () => import('./services/consumption/index.js') },
-  { topic: 'drscp', wire: 'drscp', load: () => import('./services/drscp/index.js') },
-  { topic: 'datahub', wire: 'datahub', load: () => import('./services/datahub/index.js') },
-  { topic: 'imagecatalog', wire: 'imagecatalog', load: () => import('./services/imagecatalog/index.js') },
-  { topic: 'df', wire: 'df', load: () => import('./services/df/index.js') },
-];
+/** Loads a service's model from its folder (services/<topic>/index.js); the bundler splits each into a chunk of its own. */
+const loaderOf =
+  (topic: string): Loader =>
+  () =>
+    import(`./services/${topic}/index.js`) as Promise<{ default: ServiceDefinition }>;
 
 /** CLI topic -> loader. */
-const LOADERS: Readonly<Record<string, Loader>> = Object.fromEntries(REGISTRY.map((e) => [e.topic, e.load]));
+const LOADERS: Readonly<Record<string, Loader>> = Object.fromEntries(SERVICES.map((e) => [e.topic, loaderOf(e.topic)]));
 
 /** Wire service name -> CLI topic. */
-const WIRE_NAMES: Readonly<Record<string, string>> = Object.fromEntries(REGISTRY.map((e) => [e.wire, e.topic]));
+const WIRE_NAMES: Readonly<Record<string, string>> = Object.fromEntries(SERVICES.map((e) => [e.wire, e.topic]));
 
 const loaded = new Map<string, Promise<Service>>();
 
@@ -55,7 +34,7 @@ export function topicFor(name: string): string | undefined {
 
 /** The official service name of a topic (`privatelink` -> `cloudprivatelinks`). */
 export function wireNameOf(topic: string): string | undefined {
-  return REGISTRY.find((e) => e.topic === topic)?.wire;
+  return SERVICES.find((e) => e.topic === topic)?.wire;
 }
 
 export function loadService(topicOrName: string): Promise<Service> {
@@ -75,4 +54,5 @@ export async function loadAllServices(): Promise<Service[]> {
 }
 
 export { Service } from './service.js';
+export { SERVICES, type ServiceEntry } from './registry.js';
 export type { Operation } from './service.js';

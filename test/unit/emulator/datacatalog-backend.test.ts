@@ -14,6 +14,7 @@ import { loadService } from '../../../src/lib/model/index.js';
 import { operations } from '../../../src/lib/model/services/datacatalog/wire.js';
 import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
 import { operationRefs } from '../../helpers/emulator-unit.js';
+import { World } from '../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
@@ -30,7 +31,7 @@ let clock: Clock;
 function call(op: string, req: Doc): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h({ ...LAKE, ...req }, { store, clock, caller, info, op: opRef(op) }));
+  return store.transaction(() => h({ ...LAKE, ...req }, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
 function fails(op: string, req: Doc): ApiError {

@@ -13,10 +13,11 @@ import type { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
 import { Store } from '../../../src/lib/emulator/store.js';
-import { handlers } from '../../../src/lib/emulator/services/dfworkload/handlers.js';
+import { handlers } from '../../../src/lib/emulator/services/dataflow/handlers.js';
 import { operations } from '../../../src/lib/model/services/dataflow/wire.js';
 import type { Caller, Doc, RequestContext } from '../../../src/lib/emulator/types.js';
 import { operationRefs } from '../../helpers/emulator-unit.js';
+import { World } from '../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const ENV = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
@@ -32,7 +33,9 @@ const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), s
 function call(op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h({ environmentCrn: ENV, ...req }, { store, clock, caller, info, upload, op: opRef(op) }));
+  return store.transaction(() =>
+    h({ environmentCrn: ENV, ...req }, { store, clock, caller, info, world: World.empty, upload, op: opRef(op) }),
+  );
 }
 
 function fails(op: string, req: Doc): ApiError {

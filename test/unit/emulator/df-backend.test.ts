@@ -11,9 +11,10 @@ import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { handlers } from '../../../src/lib/emulator/services/df/handlers.js';
-import { handlers as workload } from '../../../src/lib/emulator/services/dfworkload/handlers.js';
+import { handlers as workload } from '../../../src/lib/emulator/services/dataflow/handlers.js';
 import type { Caller, Doc, Handler } from '../../../src/lib/emulator/types.js';
 import { operationRefs } from '../../helpers/emulator-unit.js';
+import { World } from '../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const SALES = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
@@ -31,7 +32,7 @@ const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), s
 function run(table: Readonly<Record<string, Handler>>, ref: typeof dfRef, op: string, req: Doc): Doc {
   const h = table[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, op: ref(op) }));
+  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: ref(op) }));
 }
 const df = (op: string, req: Doc = {}): Doc => run(handlers, dfRef, op, req);
 const dfx = (op: string, req: Doc): Doc => run(workload, workloadRef, op, { environmentCrn: SALES, ...req });

@@ -18,6 +18,7 @@ import {
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import type { BackendContext } from '../../../src/lib/emulator/types.js';
+import { World } from '../../../src/lib/emulator/world.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -34,6 +35,7 @@ beforeEach(() => {
     clock,
     caller: { accountId: 'acct', actorCrn: 'crn:altus:iam:us-west-1:acct:user:u', kind: 'user' },
     info: { accountId: 'acct', region: 'us-west-1', baseUrl: 'http://localhost:1' },
+    world: World.empty,
   };
 });
 

@@ -16,6 +16,7 @@ import { operations } from '../../../src/lib/model/services/iam/wire.js';
 import { parseSshPublicKey } from '../../../src/lib/emulator/services/iam/ssh.js';
 import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
 import { operationRefs } from '../../helpers/emulator-unit.js';
+import { World } from '../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const ADMIN_CRN = `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin-id`;
@@ -29,7 +30,7 @@ const admin: Caller = { accountId: ACCOUNT, actorCrn: ADMIN_CRN, accessKeyId: 'a
 function call(op: string, req: Doc = {}, caller: Caller = admin): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, op: opRef(op) }));
+  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
 function fails(op: string, req: Doc = {}, caller: Caller = admin): ApiError {

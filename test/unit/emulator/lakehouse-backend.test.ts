@@ -8,12 +8,13 @@ import type { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { PRE_CREATED } from '../../../src/lib/emulator/environments.js';
 import { Store } from '../../../src/lib/emulator/store.js';
-import { handlers } from '../../../src/lib/emulator/services/lakehouseopt/handlers.js';
+import { handlers } from '../../../src/lib/emulator/services/lakehouse/handlers.js';
 import { validateRequest } from '../../../src/lib/core/validate.js';
 import { loadService } from '../../../src/lib/model/index.js';
 import { operations } from '../../../src/lib/model/services/lakehouse/wire.js';
 import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
 import { operationRefs } from '../../helpers/emulator-unit.js';
+import { World } from '../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
@@ -28,7 +29,7 @@ const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), s
 function call(op: string, req: Doc = {}): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, op: opRef(op) }));
+  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
 function fails(op: string, req: Doc): ApiError {

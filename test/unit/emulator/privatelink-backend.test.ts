@@ -7,12 +7,13 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { Store } from '../../../src/lib/emulator/store.js';
-import { handlers } from '../../../src/lib/emulator/services/cloudprivatelinks/handlers.js';
+import { handlers } from '../../../src/lib/emulator/services/privatelink/handlers.js';
 import { validateRequest } from '../../../src/lib/core/validate.js';
 import { loadService } from '../../../src/lib/model/index.js';
 import { operations } from '../../../src/lib/model/services/privatelink/wire.js';
 import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
 import { operationRefs } from '../../helpers/emulator-unit.js';
+import { World } from '../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
@@ -26,7 +27,7 @@ const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), s
 function call(op: string, req: Doc): Doc {
   const h = handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, op: opRef(op) }));
+  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
 function fails(op: string, req: Doc): ApiError {

@@ -1,20 +1,12 @@
 /**
- * Emulated services by wire name. Each module is loaded when the emulator
- * starts; adding a service is one line here.
+ * The emulated services: one module a service, in the folder the service
+ * registry (src/lib/model/registry.ts) names by its CLI topic, the same
+ * folder name as its model's. Each module is loaded when the emulator
+ * starts; every service of the registry has one.
  */
 import type { ServiceModule } from '../types.js';
 
-type Loader = () => Promise<{ default: ServiceModule }>;
-
-export const SERVICE_MODULES: Readonly<Record<string, Loader>> = {
-  iam: () => import('./iam/index.js'),
-  dfworkload: () => import('./dfworkload/index.js'),
-  datalake: () => import('./datalake/index.js'),
-  compute: () => import('./compute/index.js'),
-  cloudprivatelinks: () => import('./cloudprivatelinks/index.js'),
-  datacatalog: () => import('./datacatalog/index.js'),
-  lakehouseopt: () => import('./lakehouseopt/index.js'),
-  environments: () => import('./environments/index.js'),
-  datahub: () => import('./datahub/index.js'),
-  df: () => import('./df/index.js'),
-};
+/** The emulator module of a service, by its registry topic. */
+export async function loadServiceModule(topic: string): Promise<ServiceModule> {
+  return ((await import(`./${topic}/index.js`)) as { default: ServiceModule }).default;
+}

@@ -12,7 +12,7 @@
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { findEnvironment, requireEnvironment, type CloudPlatform, type EnvironmentRecord } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, Resources, type Lifecycle, type OperationRecord, type Tracked } from '../../lifecycle.js';
+import { Operations, Resources, type EngineContext, type Lifecycle, type OperationRecord, type Tracked } from '../../lifecycle.js';
 import type { BackendContext } from '../../types.js';
 import { hex } from '../../values.js';
 
@@ -148,24 +148,29 @@ const zoneOf = (env: EnvironmentRecord, i: number): string =>
       ? `${env.region}-${'abc'[i % 3] ?? 'a'}`
       : String((i % 3) + 1);
 
+/** The Data Hub clusters of a request: lookups settle what they read. */
+export function clusterResources(ctx: EngineContext): Resources<ClusterRec> {
+  return new Resources<ClusterRec>(ctx, {
+    kind: KIND.cluster,
+    noun: 'cluster',
+    lifecycle: CLUSTER,
+    operations: KIND.operation,
+    id: (c) => c.crn,
+    name: (c) => c.clusterName,
+    keys: (c) => ({ name: c.clusterName, crn: c.crn }),
+    ended: (c, end) => {
+      if (end.failed) c.statusReason = c.activity.reason;
+      else delete c.statusReason;
+    },
+  });
+}
+
 export class DatahubBackend {
   readonly clusters: Resources<ClusterRec>;
   readonly operations: Operations;
 
   constructor(readonly ctx: BackendContext) {
-    this.clusters = new Resources<ClusterRec>(ctx, {
-      kind: KIND.cluster,
-      noun: 'cluster',
-      lifecycle: CLUSTER,
-      operations: KIND.operation,
-      id: (c) => c.crn,
-      name: (c) => c.clusterName,
-      keys: (c) => ({ name: c.clusterName, crn: c.crn }),
-      ended: (c, end) => {
-        if (end.failed) c.statusReason = c.activity.reason;
-        else delete c.statusReason;
-      },
-    });
+    this.clusters = clusterResources(ctx);
     this.operations = new Operations(ctx, KIND.operation);
   }
 

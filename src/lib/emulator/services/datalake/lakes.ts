@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { requireEnvironment } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, Resources, type Lifecycle, type OperationRecord } from '../../lifecycle.js';
+import { Operations, Resources, type EngineContext, type Lifecycle, type OperationRecord } from '../../lifecycle.js';
 import type { BackendContext, Doc } from '../../types.js';
 import {
   CATALOG,
@@ -189,20 +189,25 @@ function makeGroups(name: string, shape: Shape, platform: CloudPlatform, region:
   }));
 }
 
+/** The data lakes of a request: lookups settle what they read. */
+export function lakeResources(ctx: EngineContext): Resources<LakeRec> {
+  return new Resources<LakeRec>(ctx, {
+    kind: KIND.lake,
+    noun: 'data lake',
+    lifecycle: LAKE,
+    id: (l) => l.id,
+    name: (l) => l.datalakeName,
+    keys: (l) => ({ name: l.datalakeName, crn: l.crn }),
+    operations: KIND.operation,
+  });
+}
+
 export class Lakes {
   readonly store: Resources<LakeRec>;
   readonly operations: Operations;
 
   constructor(private readonly ctx: BackendContext) {
-    this.store = new Resources<LakeRec>(ctx, {
-      kind: KIND.lake,
-      noun: 'data lake',
-      lifecycle: LAKE,
-      id: (l) => l.id,
-      name: (l) => l.datalakeName,
-      keys: (l) => ({ name: l.datalakeName, crn: l.crn }),
-      operations: KIND.operation,
-    });
+    this.store = lakeResources(ctx);
     this.operations = new Operations(ctx, KIND.operation);
   }
 

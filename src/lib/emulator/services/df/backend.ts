@@ -12,8 +12,8 @@ import { PRE_CREATED, environments, requireEnvironment } from '../../environment
 import { crn, crnId, uuid } from '../../ids.js';
 import { Resources, settledIn, type Activity, type Lifecycle } from '../../lifecycle.js';
 import type { BackendContext } from '../../types.js';
-import { DfBackend as WorkloadBackend } from '../dfworkload/backend.js';
-import { KIND as WORKLOAD, type DeployedFlow, type Deployment, type FlowRequest } from '../dfworkload/records.js';
+import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
+import { KIND as WORKLOAD, type DeployedFlow, type Deployment, type FlowRequest } from '../dataflow/records.js';
 
 export const KIND = { service: 'df.service' } as const;
 

@@ -1,10 +1,10 @@
 /** df's wire views: services, and the workload's deployments and flows as the control plane shows them. */
 import type { Doc } from '../../types.js';
 import { num } from '../../values.js';
-import type { DfBackend as WorkloadBackend } from '../dfworkload/backend.js';
-import { HEALTHY } from '../dfworkload/records.js';
-import { deployedFlowDoc, deploymentDoc } from '../dfworkload/views.js';
-import type { DeployedFlow, Deployment } from '../dfworkload/records.js';
+import type { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
+import { HEALTHY } from '../dataflow/records.js';
+import { deployedFlowDoc, deploymentDoc } from '../dataflow/views.js';
+import type { DeployedFlow, Deployment } from '../dataflow/records.js';
 import type { DfServiceBackend, ServiceRec } from './backend.js';
 
 function serviceActions(state: string): string[] {

@@ -13,7 +13,6 @@
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import {
   CREDENTIAL_KIND,
-  ENVIRONMENT_DEPENDENTS,
   ENVIRONMENT_OPERATION_KIND,
   ID_BROKER_KIND,
   environmentResources,
@@ -246,12 +245,20 @@ export class EnvironmentsBackend {
     return env;
   }
 
+  /** Stops an environment, and with it what runs in it (data lake, Data Hubs, data services), as the service does. */
   stop(ref: string): string {
-    return this.envs.begin(this.environment(ref), 'stop').operationId ?? '';
+    const env = this.environment(ref);
+    const id = this.envs.begin(env, 'stop').operationId ?? '';
+    this.ctx.world.follow(this.ctx, env.crn, 'stop');
+    return id;
   }
 
+  /** Starts an environment, and what was stopped with it. */
   start(ref: string): string {
-    return this.envs.begin(this.environment(ref), 'start').operationId ?? '';
+    const env = this.environment(ref);
+    const id = this.envs.begin(env, 'start').operationId ?? '';
+    this.ctx.world.follow(this.ctx, env.crn, 'start');
+    return id;
   }
 
   /** Starts deleting an environment; with `cascading` its data lakes and Data Hubs go with it. */
@@ -260,18 +267,14 @@ export class EnvironmentsBackend {
     const state = this.envs.state(env);
     if (env.activity.action === 'delete' && this.envs.busy(env))
       throw failedPrecondition(`environment ${env.environmentName} is already being deleted (${state})`);
-    const deps = ENVIRONMENT_DEPENDENTS.flatMap((d) =>
-      this.ctx.store
-        .list<Record<string, unknown> & { environmentCrn?: string }>(d.kind)
-        .filter((x) => x.doc.environmentCrn === env.crn)
-        .map((x) => ({ kind: d.kind, id: x.id, what: `${d.noun} ${String(x.doc[d.name] ?? x.id)}` })),
-    );
+    // What every service runs in it, read settled: a delete that has ended is gone, whoever asked since.
+    const deps = this.ctx.world.inEnvironment(this.ctx, env.crn);
     if (deps.length > 0 && !opts.cascading)
       throw failedPrecondition(
         `environment ${env.environmentName} still has ${deps.map((d) => d.what).join(', ')}; delete them first, or delete with --cascading`,
       );
     // Cascading: what runs in the environment goes first (at once here), then the environment.
-    for (const d of deps) this.ctx.store.delete(d.kind, d.id);
+    for (const d of deps) d.remove();
     return this.envs.begin(env, 'delete', { anyState: true, ...(opts.forced ? { fail: false } : {}) }).operationId ?? '';
   }
 

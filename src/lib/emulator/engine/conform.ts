@@ -1,0 +1,172 @@
+/**
+ * Documents that conform to a shape of the model. The engine builds every
+ * answer from stored records; this is where a record meets the wire: only
+ * the shape's fields are kept, values of the wrong type are dropped, enum
+ * values are the model's, and a required field the record does not have is
+ * made up once, deterministically, from the field's name and type (`crn` a
+ * CRN, `*Url` a URL, `*Time` a time...). Records are made with `fill: 'known'`
+ * so that what an answer shows was stored when the resource was made, and
+ * answers are conformed again so that they always validate against the
+ * model (test/unit/emulator/engine-conformance.test.ts checks every
+ * operation).
+ */
+import type { Field, ShapeIndex, Type } from '../../model/shapes.js';
+import { crn as makeCrn, stableUuid } from '../ids.js';
+import { hex } from '../values.js';
+import type { Doc } from '../types.js';
+
+/** What made-up values are made of. */
+export interface FillContext {
+  /** Makes made-up values stable for one record: the same seed and path give the same value. */
+  readonly seed: string;
+  readonly now: number;
+  readonly service: string;
+  readonly region: string;
+  readonly account: string;
+  /** The resource type in made-up CRNs (`database`). */
+  readonly resource?: string;
+}
+
+/**
+ * Which absent fields get a made-up value: `required` only those the model
+ * requires; `known` also optional ones whose meaning the name tells (ids,
+ * CRNs, names, times, URLs, versions), the fields a record is expected to show.
+ */
+export type FillMode = 'none' | 'required' | 'known';
+
+const MAX_DEPTH = 12;
+
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Field names whose meaning a made-up value can honour. */
+const KNOWN =
+  /(^id$|Id$|^crn$|Crn$|^name$|Name$|Url$|^url$|Uri$|Endpoint$|^endpoint$|^created|Created$|^creat\w*(Time|Date|Timestamp)$|(Time|Date|Timestamp|At)$|^version$|Version$|^creator|Creator)/;
+
+export class Conformer {
+  constructor(private readonly shapes: ShapeIndex) {}
+
+  /**
+   * `value` made to conform to the struct `shape`: unknown fields dropped,
+   * wrong types dropped, absent fields filled by `mode`.
+   */
+  struct(shape: string, value: unknown, ctx: FillContext, mode: FillMode = 'required', path = '', depth = 0): Doc {
+    const s = this.shapes.get(shape);
+    const src = isObject(value) ? value : {};
+    const out: Doc = {};
+    if (s.kind !== 'struct') return out;
+    for (const f of s.fields) {
+      const v = this.value(f, f.type, src[f.name], ctx, mode, `${path}${f.name}`, depth + 1);
+      if (v !== undefined) out[f.name] = v;
+      else if (f.required || (mode === 'known' && depth === 0 && KNOWN.test(f.name) && !f.deprecated)) {
+        const made = this.make(f, f.type, ctx, mode === 'known' ? 'required' : mode, `${path}${f.name}`, depth + 1);
+        if (made !== undefined) out[f.name] = made;
+      }
+    }
+    return out;
+  }
+
+  /** A value of a field: the given one when it fits the type, else undefined. */
+  private value(field: Field, raw: Type, v: unknown, ctx: FillContext, mode: FillMode, path: string, depth: number): unknown {
+    if (v === undefined || v === null) return undefined;
+    const type = this.shapes.resolve(raw);
+    switch (type.kind) {
+      case 'string':
+      case 'bytes':
+        if (typeof v === 'number' || typeof v === 'boolean') v = String(v);
+        if (typeof v !== 'string') return undefined;
+        if (type.enum && !type.enum.includes(v)) return enumValue(type.enum, v);
+        return v;
+      case 'datetime':
+        if (typeof v === 'number') return new Date(v).toISOString();
+        return typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? v : undefined;
+      case 'int32':
+      case 'int64':
+        if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
+        return typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : undefined;
+      case 'double':
+        return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+      case 'boolean':
+        return typeof v === 'boolean' ? v : undefined;
+      case 'object':
+        return isObject(v) ? v : undefined;
+      case 'list': {
+        if (!Array.isArray(v)) return undefined;
+        const of = type.of ?? { kind: 'string' };
+        return v.map((x, i) => this.value(field, of, x, ctx, mode, `${path}[${i}]`, depth + 1)).filter((x) => x !== undefined);
+      }
+      case 'map': {
+        if (!isObject(v)) return undefined;
+        const of = type.of ?? { kind: 'string' };
+        const out: Doc = {};
+        for (const [k, x] of Object.entries(v)) {
+          const c = this.value(field, of, x, ctx, mode, `${path}.${k}`, depth + 1);
+          if (c !== undefined) out[k] = c;
+        }
+        return out;
+      }
+      case 'ref': {
+        if (!isObject(v) || depth > MAX_DEPTH) return undefined;
+        return this.struct(type.ref ?? '', v, ctx, mode === 'known' ? 'required' : mode, `${path}.`, depth);
+      }
+    }
+  }
+
+  /** A made-up value for an absent field. */
+  private make(field: Field, raw: Type, ctx: FillContext, mode: FillMode, path: string, depth: number): unknown {
+    if (mode === 'none' || depth > MAX_DEPTH) return undefined;
+    const type = this.shapes.resolve(raw);
+    const name = field.name;
+    switch (type.kind) {
+      case 'string':
+        return type.enum ? type.enum[0] : madeUpText(name, ctx, path);
+      case 'bytes':
+        return Buffer.from(madeUpText(name, ctx, path)).toString('base64');
+      case 'datetime':
+        return new Date(ctx.now).toISOString();
+      case 'int32':
+      case 'int64':
+        return /(Time|Date|Timestamp|At)$|^created/i.test(name) && type.kind === 'int64' ? ctx.now : (field.min ?? 0);
+      case 'double':
+        return field.min ?? 0;
+      case 'boolean':
+        return field.default === 'true';
+      case 'object':
+      case 'map':
+        return {};
+      case 'list':
+        return [];
+      case 'ref':
+        return this.struct(type.ref ?? '', {}, ctx, mode, `${path}.`, depth);
+    }
+  }
+}
+
+/** The enum value a given value stands for (any case, `-`/`_`/space alike), else the first. */
+function enumValue(values: readonly string[], v: string): string | undefined {
+  const norm = (s: string): string => s.toLowerCase().replace(/[-_ ]/g, '');
+  const hit = values.find((x) => norm(x) === norm(v));
+  return hit ?? values[0];
+}
+
+/** Text for a string field by what its name says it holds. */
+function madeUpText(name: string, ctx: FillContext, path: string): string {
+  const tag = hex(`${ctx.seed}/${path}`, 8);
+  const lower = name.toLowerCase();
+  if (lower === 'crn' || name.endsWith('Crn') || name.endsWith('CRN'))
+    return makeCrn(ctx.service, ctx.region, ctx.account, resourceOf(name, ctx), stableUuid(`${ctx.seed}/${path}`));
+  if (/(url|uri|endpoint|link|address|host)$/i.test(name)) return `https://${tag}.${ctx.service}.${ctx.region}.emulator.invalid`;
+  if (/(time|date|timestamp|at)$/i.test(name) || lower.startsWith('created')) return new Date(ctx.now).toISOString();
+  if (/version$/i.test(name)) return '7.2.18';
+  if (/email$/i.test(name)) return `user-${tag}@example.com`;
+  if (lower === 'id' || name.endsWith('Id') || name.endsWith('ID')) return stableUuid(`${ctx.seed}/${path}`);
+  if (/(status|state)$/i.test(name)) return 'UNKNOWN';
+  return `${kebabName(name)}-${tag}`;
+}
+
+/** The resource type a CRN field names: `environmentCrn` -> environment, `crn` -> the record's own. */
+function resourceOf(field: string, ctx: FillContext): string {
+  if (field === 'crn') return ctx.resource ?? 'resource';
+  return field.replace(/(Crn|CRN)$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) || (ctx.resource ?? 'resource');
+}
+
+const kebabName = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^-/, '');

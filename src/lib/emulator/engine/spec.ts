@@ -1,0 +1,101 @@
+/**
+ * What a service module declares to the resource engine: its resources, each
+ * in a few lines of data, and hooks for what the model cannot say. Everything
+ * else is derived from the service's model (derive.ts): the record shape,
+ * which operation is which verb on which resource, the name, id and CRN
+ * fields, the lifecycle from the status enum and the CLI's waiters, paging.
+ */
+import type { Service } from '../../model/service.js';
+import type { Lifecycle } from '../lifecycle.js';
+import type { Doc, Handler, RequestContext } from '../types.js';
+import type { Engine } from './index.js';
+import type { EngineRecord, EngineResources } from './records.js';
+
+/** The standard verbs the engine serves from records. */
+export type Verb = 'create' | 'read' | 'list' | 'delete' | 'update' | 'events' | { readonly action: string };
+
+/** How one operation is served: a verb on a resource, with an optional computed answer. */
+export interface Binding {
+  readonly resource: string;
+  readonly verb: Verb;
+  /**
+   * Computes the answer from the record (read, update and action verbs) or
+   * the records (list), instead of the derived answer. What it returns is
+   * conformed to the operation's response shape.
+   */
+  readonly answer?: (h: Hook, rec: EngineRecord, request: Doc) => Doc;
+  /** For a list: the records to show, instead of those in the request's scope. */
+  readonly select?: (h: Hook, request: Doc) => EngineRecord[];
+  /** Request fields that name the resource for this operation, instead of the resource's keys. */
+  readonly keys?: readonly string[];
+  /** Request fields that name the environment for this operation. */
+  readonly environment?: readonly string[];
+  /** The lifecycle action an update or create starts (default: `update`, `create`). */
+  readonly action?: string;
+}
+
+/** A resource of a service, as data. */
+export interface ResourceSpec {
+  /** Nouns it has in operation names (`Vw`, `Database`); default: its key, capitalised. */
+  readonly nouns?: readonly string[];
+  /** What it is called in messages (`Virtual Warehouse`); default: its key. */
+  readonly noun?: string;
+  /** Its record's shape; default: what its describe (or list) operation answers. */
+  readonly shape?: string;
+  /** Request fields that name it (by id, name or CRN), in the order they are tried. */
+  readonly keys: readonly string[];
+  /** Request fields that name the environment it lives in (name or CRN). */
+  readonly environment?: readonly string[];
+  /** The resource it lives in (its key in the service's resources); requests name it by that resource's keys. */
+  readonly parent?: string;
+  /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
+  readonly lifecycle?: Lifecycle | 'derive';
+  /** The record field its status is shown in; default `status` when the shape has one. */
+  readonly status?: string;
+  /** Makes a new id; default a UUID. */
+  readonly newId?: (h: Hook) => string;
+  /** Its actions record operations of this kind (getOperation-style calls). */
+  readonly operations?: boolean;
+  /** Operation names the derivation cannot place, or places wrongly. */
+  readonly ops?: Readonly<Record<string, Verb | Omit<Binding, 'resource'>>>;
+  /** Verb words of this service that mean a standard verb (`grant` is create, `revoke` delete). */
+  readonly verbs?: Readonly<Record<string, 'create' | 'delete' | 'update' | 'read' | 'list'>>;
+  /** Hand-written rules and computed fields. */
+  readonly hooks?: ResourceHooks;
+  /** Request fields that mean "remove what it holds too" on delete; default: force, cascade, cascading. */
+  readonly forceFields?: readonly string[];
+  /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
+  readonly singleton?: boolean;
+  /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
+  readonly follows?: Partial<Record<'stop' | 'start', string>>;
+}
+
+/** Hooks run inside the request's transaction; they throw ApiErrors for the service's rules. */
+export interface ResourceHooks {
+  /** Before a new record is saved: check rules, set computed fields on `rec.doc` or `rec.data`. */
+  readonly creating?: (h: Hook, rec: EngineRecord, request: Doc) => void;
+  /** Before an update is saved (`rec.doc` already has the request's fields). */
+  readonly updating?: (h: Hook, rec: EngineRecord, request: Doc) => void;
+  /** Before an action starts; may return the fields its success sets. */
+  readonly acting?: (h: Hook, rec: EngineRecord, action: string, request: Doc) => Doc | void;
+  /** Before a delete starts or the record is removed. */
+  readonly deleting?: (h: Hook, rec: EngineRecord, request: Doc) => void;
+}
+
+/** What a hook works with: the request's context and the engine's lookups for this service. */
+export interface Hook {
+  readonly ctx: RequestContext;
+  readonly service: Service;
+  /** The records of a resource of this service. */
+  readonly resources: (name: string) => EngineResources;
+  readonly engine: Engine;
+}
+
+/** A service on the engine: its resources, and handlers written by hand for what the engine cannot serve. */
+export interface EngineSpec {
+  readonly resources: Readonly<Record<string, ResourceSpec>>;
+  /** Operations served by hand, with the engine's lookups at hand. */
+  readonly handlers?: Readonly<Record<string, (h: Hook, request: Doc) => Doc>>;
+  /** Plain handlers (the service module's own backend). */
+  readonly plain?: Readonly<Record<string, Handler>>;
+}

@@ -1,0 +1,5 @@
+/** The consumption service of the emulator: not emulated yet (every operation answers NOT_EMULATED). */
+import type { ServiceModule } from '../../types.js';
+
+const service: ServiceModule = { service: 'consumption' };
+export default service;
