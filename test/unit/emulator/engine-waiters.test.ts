@@ -1,0 +1,49 @@
+/**
+ * The CLI's waiters and the engine's lifecycles tell the same story: for
+ * every operation the engine serves as a lifecycle action and the CLI can
+ * `--wait` on, the action ends in a state the waiter takes for success (or
+ * removes the resource, where the waiter takes NOT_FOUND for success), and
+ * fails in a state the waiter takes for failure. Otherwise a `--wait`
+ * against the emulator would never end, or end wrongly.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { Engine } from '../../../src/lib/emulator/engine/index.js';
+import { loadServiceModule } from '../../../src/lib/emulator/services/index.js';
+import { loadAllServices } from '../../../src/lib/model/index.js';
+
+const services = await loadAllServices();
+const engines: Engine[] = [];
+for (const svc of services) {
+  const mod = await loadServiceModule(svc.topic);
+  if (mod.engine) engines.push(new Engine(svc, mod.engine));
+}
+
+const cases = engines.flatMap((e) =>
+  [...e.model.bindings].flatMap(([op, b]) => {
+    const wait = e.service.operation(op).cli.wait;
+    const r = e.model.resources.get(b.resource);
+    const verb = b.verb;
+    const action =
+      typeof verb === 'object'
+        ? verb.action
+        : verb === 'create' || verb === 'delete'
+          ? (b.action ?? verb)
+          : verb === 'update'
+            ? (b.action ?? 'update')
+            : undefined;
+    const spec = action ? r?.lifecycle?.[action] : undefined;
+    return wait && spec && !wait.service ? [{ id: `${e.service.name} ${op}`, wait, spec }] : [];
+  }),
+);
+
+describe('every waited-on action of the engine ends where its waiter looks', () => {
+  test('there are such actions', () => {
+    expect(cases.length).toBeGreaterThan(3);
+  });
+
+  test.each(cases)('$id', ({ wait, spec }) => {
+    if (spec.removes && wait.goneIsSuccess) expect(spec.removes).toBe(true);
+    else expect(wait.success).toContain(spec.success);
+    if (spec.failure && wait.failure) expect(wait.failure).toContain(spec.failure);
+  });
+});
