@@ -310,6 +310,9 @@ function deriveLifecycle(
   for (const { op, b } of ops) {
     const a = typeof b.verb === 'object' ? b.verb.action : b.verb === 'create' || b.verb === 'delete' ? b.verb : undefined;
     if (a && !actions.has(a)) actions.set(a, op);
+    // An update passes through the enum's update states, when it has some.
+    if (b.verb === 'update' && !actions.has('update') && values.some((v) => /^(UPDATEINPROGRESS|UPDATING)$/.test(norm(v))))
+      actions.set('update', op);
   }
   actions.set('create', actions.get('create'));
   const lc: Record<string, ActionSpec> = {};
