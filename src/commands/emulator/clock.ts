@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
 import { IO } from '../../lib/cli/io.js';
-import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
+import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
 export default class EmulatorClock extends BaseCommand {
@@ -25,6 +25,7 @@ export default class EmulatorClock extends BaseCommand {
     }),
     resume: Flags.boolean({ description: 'Let emulated time run again.', exclusive: ['pause'] }),
     'data-dir': emulatorDataDirFlag,
+    profile: emulatorProfileFlag,
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.' }),
   };
 
@@ -32,13 +33,13 @@ export default class EmulatorClock extends BaseCommand {
     const { flags } = await this.parse(EmulatorClock);
     this.errorStyle.json = flags.output === 'json';
     const { parseDuration, formatDuration } = await import('../../lib/emulator/clock.js');
-    const { adminRequest, defaultDataDir, requireRunning } = await import('../../lib/emulator/control.js');
+    const { adminRequest, emulatorDir, requireRunning } = await import('../../lib/emulator/control.js');
     let advanceMs: number | undefined;
     if (flags.advance !== undefined) {
       advanceMs = parseDuration(flags.advance);
       if (advanceMs === undefined) throw usageError(`--advance takes a duration such as 30s, 15m, 2h, 1d or 1h30m; got "${flags.advance}"`);
     }
-    const { pid } = await requireRunning(flags['data-dir'] ?? defaultDataDir(), 'the clock runs with it');
+    const { pid } = await requireRunning(await emulatorDir(flags), 'the clock runs with it');
     const change = flags.pause || flags.resume || advanceMs !== undefined;
     const clock = change
       ? await adminRequest(pid, 'POST', '/_emulator/clock', { pause: flags.pause, resume: flags.resume, advanceMs })

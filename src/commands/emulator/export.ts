@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
 import { IO } from '../../lib/cli/io.js';
-import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
+import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
 export default class EmulatorExport extends BaseCommand {
@@ -14,12 +14,13 @@ export default class EmulatorExport extends BaseCommand {
   static flags = {
     file: Flags.string({ description: 'Where to write the state; - for stdout.', required: true }),
     'data-dir': emulatorDataDirFlag,
+    profile: emulatorProfileFlag,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(EmulatorExport);
-    const { adminRequest, defaultDataDir, running } = await import('../../lib/emulator/control.js');
-    const dataDir = flags['data-dir'] ?? defaultDataDir();
+    const { adminRequest, emulatorDir, running } = await import('../../lib/emulator/control.js');
+    const dataDir = await emulatorDir(flags);
     const found = await running(dataDir);
     let state: unknown;
     if (found) state = await adminRequest(found.pid, 'GET', '/_emulator/state');

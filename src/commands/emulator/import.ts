@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { readFileSync } from 'node:fs';
 import { BaseCommand } from '../../lib/cli/base-command.js';
 import { IO } from '../../lib/cli/io.js';
-import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
+import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
 export default class EmulatorImport extends BaseCommand {
@@ -18,12 +18,13 @@ export default class EmulatorImport extends BaseCommand {
   static flags = {
     file: Flags.string({ description: 'The state to load; - for stdin.', required: true }),
     'data-dir': emulatorDataDirFlag,
+    profile: emulatorProfileFlag,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(EmulatorImport);
     const { StateError, parseStateFile } = await import('../../lib/emulator/state.js');
-    const { adminRequest, defaultDataDir, running } = await import('../../lib/emulator/control.js');
+    const { adminRequest, emulatorDir, running } = await import('../../lib/emulator/control.js');
     let text: string;
     try {
       text = readFileSync(flags.file === '-' ? 0 : flags.file, 'utf8');
@@ -37,7 +38,7 @@ export default class EmulatorImport extends BaseCommand {
       if (err instanceof StateError) throw usageError(err.message);
       throw err;
     }
-    const dataDir = flags['data-dir'] ?? defaultDataDir();
+    const dataDir = await emulatorDir(flags);
     const found = await running(dataDir);
     if (found) await adminRequest(found.pid, 'POST', '/_emulator/state', file);
     else {

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../lib/cli/base-command.js';
 import { IO } from '../../lib/cli/io.js';
-import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
+import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import type { LogEntry } from '../../lib/emulator/request-log.js';
 
 /** `type:id` of a caller's CRN (the last two parts), or the text as it is. */
@@ -27,6 +27,7 @@ export default class EmulatorLog extends BaseCommand {
     follow: Flags.boolean({ char: 'f', description: 'Keep printing requests as they are answered, until interrupted.' }),
     tail: Flags.integer({ description: 'Only the last N requests logged so far.', min: 0 }),
     'data-dir': emulatorDataDirFlag,
+    profile: emulatorProfileFlag,
     output: Flags.string({
       char: 'o',
       options: ['text', 'json'],
@@ -38,9 +39,9 @@ export default class EmulatorLog extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(EmulatorLog);
     this.errorStyle.json = flags.output === 'json';
-    const { defaultDataDir } = await import('../../lib/emulator/control.js');
+    const { emulatorDir } = await import('../../lib/emulator/control.js');
     const { followLog, readLog } = await import('../../lib/emulator/request-log.js');
-    const dataDir = flags['data-dir'] ?? defaultDataDir();
+    const dataDir = await emulatorDir(flags);
     const io = new IO();
     const print = (e: LogEntry): void => void io.write(`${flags.output === 'json' ? JSON.stringify(e) : line(e)}\n`);
     const past = readLog(dataDir);

@@ -7,22 +7,31 @@ import { usageError } from '../../lib/core/errors.js';
 export default class EmulatorStart extends BaseCommand {
   static summary = 'Start the local emulator of the control plane.';
   static description = [
-    'Serves all modelled services on loopback (127.0.0.1 and ::1), keeps state in SQLite under --data-dir, and writes a profile named "emulator" (credentials, endpoint_url and cdp_endpoint_url) without touching other profiles.',
-    'Long operations run on the emulator clock: --time-scale 1000 makes a 10-minute creation take 0.6 s.',
+    'Time: long operations run on the emulator clock, 60 times faster than real time by default (an emulated minute a second: a 10-minute data lake creation takes 10 s); --time-scale 1 keeps real time, --time-scale 1000 suits tests. Move it yourself with `cdpctl emulator clock --advance 15m`, or hold it with --pause.',
+    'Serves all modelled services on loopback (127.0.0.1 and ::1), keeps state in SQLite under --data-dir, and writes a profile (--profile, default "emulator": credentials, endpoint_url and cdp_endpoint_url) without touching other profiles. Each data directory remembers its profile; two instances never share one. `emulator stop` gives the profile back as it was before the instance took it, or removes it.',
+    'A new account starts with a few environments (sales-env, ops-env, ...) and their credentials, ready to try things; --empty gives only the account and its admin user, for automation that assumes a clean account.',
     'Resources whose name starts with "fail-" fail their long-running work, so failure paths can be tried.',
-    '--seed FILE applies a YAML or JSON list of operations once the account exists, as its admin, each checked like any request (`- iam createGroup: {groupName: data-eng}`); all of it or, with an error naming the line, none of it. A file already applied to the data directory is skipped. Drive the clock with `emulator clock`; save and load state with `emulator export` and `emulator import`.',
+    '--seed FILE applies a YAML or JSON list of operations once the account exists, as its admin, each checked like any request (`- iam createGroup: {groupName: data-eng}`); all of it or, with an error naming the line, none of it. A file already applied to the data directory is skipped. Save and load state with `emulator export` and `emulator import`; see what runs with `emulator status`.',
   ].join('\n\n');
   static examples = [
     '<%= config.bin %> emulator start --detach',
+    '<%= config.bin %> emulator clock --advance 15m',
+    '<%= config.bin %> emulator start --detach --empty --data-dir /tmp/ci-emu --port 0 --profile ci --seed fixtures/seed.yaml',
     '<%= config.bin %> emulator start --port 0 --data-dir /tmp/emu --time-scale 1000 --detach',
     '<%= config.bin %> emulator start --fault-rate 0.2 --fault-kinds 503,429',
-    '<%= config.bin %> emulator start --detach --seed fixtures/seed.yaml',
   ];
   static flags = {
+    'time-scale': Flags.string({
+      description: 'How much faster than real time long operations advance (60: an emulated minute a second; 1: real time).',
+      default: '60',
+    }),
     port: Flags.integer({ description: 'Port to listen on; 0 picks a free one.', default: 48480, min: 0, max: 65535 }),
     'data-dir': emulatorDataDirFlag,
+    profile: Flags.string({
+      description: 'Profile to write for this emulator (default: the one its data directory remembers, else "emulator").',
+    }),
+    empty: Flags.boolean({ description: 'A new account with only its admin user: no pre-created environments or credentials.' }),
     detach: Flags.boolean({ description: 'Run in the background; return once it answers.' }),
-    'time-scale': Flags.string({ description: 'How much faster than real time long operations advance.', default: '1' }),
     'fault-rate': Flags.string({ description: 'Fraction (0..1) of requests answered with an injected fault.' }),
     'fault-kinds': Flags.string({ description: 'Faults to inject: 503, 429, reset (comma separated).', default: '503,429' }),
     'fault-latency': Flags.string({ description: 'Milliseconds added before every answer.' }),
@@ -35,6 +44,8 @@ export default class EmulatorStart extends BaseCommand {
     const { parseFaults, serve } = await import('../../lib/emulator/serve.js');
     const timeScale = Number(flags['time-scale']);
     if (!(timeScale > 0)) throw usageError(`--time-scale must be a positive number; got "${flags['time-scale']}"`);
+    if (flags.profile !== undefined && !/^[A-Za-z0-9_.-]+$/.test(flags.profile))
+      throw usageError(`--profile must be letters, digits, "_", "." or "-"; got "${flags.profile}"`);
     let faults;
     try {
       faults = parseFaults(flags['fault-rate'], flags['fault-kinds'], flags['fault-latency']);
@@ -42,13 +53,26 @@ export default class EmulatorStart extends BaseCommand {
       throw usageError((err as Error).message);
     }
     const io = new IO();
-    const opts = { dataDir: flags['data-dir'] ?? defaultDataDir(), port: flags.port, timeScale, faults, seed: flags.seed };
+    const opts = {
+      dataDir: flags['data-dir'] ?? defaultDataDir(),
+      port: flags.port,
+      timeScale,
+      faults,
+      seed: flags.seed,
+      profile: flags.profile,
+      empty: flags.empty,
+    };
     if (flags.detach) {
-      const { pid, already } = await startDetached(opts);
+      const { pid, health, already, repaired } = await startDetached(opts);
+      const profile = repaired?.profile ?? health.profile ?? 'emulator';
       await io.write(
-        `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId})\n`,
+        `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId}, time scale ${health.timeScale})\n`,
       );
-      io.info(`profile "emulator" is ready: ${this.config.bin} --profile emulator iam users get`);
+      if (repaired?.repaired)
+        io.info(
+          `profile "${profile}" ${repaired.was ? `pointed at ${repaired.was}` : 'was missing or held a key this emulator does not take'}; repaired: it points at this emulator again`,
+        );
+      io.info(`profile "${profile}" is ready: ${this.config.bin} --profile ${profile} iam users get`);
       return;
     }
     await serve(opts, (line) => io.info(line));

@@ -3,11 +3,32 @@ import { BaseCommand } from '../../lib/cli/base-command.js';
 import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { CdpError } from '../../lib/core/errors.js';
+import type { Health } from '../../lib/emulator/control.js';
+
+/** What status shows of one instance. */
+function describe(h: Health, dataDir: string, profile: string): Record<string, unknown> {
+  return {
+    url: `http://localhost:${h.port}/`,
+    port: h.port,
+    pid: h.pid,
+    profile,
+    accountId: h.accountId,
+    region: h.region,
+    dataDir,
+    timeScale: h.timeScale,
+    clock: h.clock?.now,
+    clockPaused: h.clock?.paused ?? false,
+    requests: h.stats.requests,
+  };
+}
 
 export default class EmulatorStatus extends BaseCommand {
-  static summary = 'Say whether the emulator runs, where it listens and for which account.';
-  static description = 'Exits 0 when it runs, 1 when it does not. With --output json prints the details as JSON.';
-  static examples = ['<%= config.bin %> emulator status', '<%= config.bin %> emulator status --output json'];
+  static summary = 'List the running emulators: port, data directory, profile and clock.';
+  static description = [
+    'Without --data-dir, lists every emulator running for this user (this HOME); with it, that one. Exits 0 when one runs, 1 when none does.',
+    'With --output json prints the details as JSON (a list without --data-dir).',
+  ].join('\n\n');
+  static examples = ['<%= config.bin %> emulator status', '<%= config.bin %> emulator status --data-dir /tmp/ci-emu --output json'];
   static flags = {
     'data-dir': emulatorDataDirFlag,
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.' }),
@@ -15,27 +36,33 @@ export default class EmulatorStatus extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(EmulatorStatus);
-    const { defaultDataDir, running } = await import('../../lib/emulator/control.js');
-    const dataDir = flags['data-dir'] ?? defaultDataDir();
-    const found = await running(dataDir);
-    if (!found) throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: `no emulator is running for ${dataDir}` });
-    const h = found.health;
-    const info = {
-      url: `http://localhost:${h.port}/`,
-      pid: h.pid,
-      accountId: h.accountId,
-      region: h.region,
-      dataDir: h.dataDir,
-      timeScale: h.timeScale,
-      clock: h.clock?.now,
-      clockPaused: h.clock?.paused ?? false,
-      requests: h.stats.requests,
-    };
+    const { running, runningInstances } = await import('../../lib/emulator/control.js');
+    const { profileOf } = await import('../../lib/emulator/instances.js');
     const io = new IO();
-    if (flags.output === 'json') await io.write(JSON.stringify(info, null, 2) + '\n');
-    else
-      await io.write(
-        `running at ${info.url} (pid ${info.pid})\naccount ${info.accountId} in ${info.region}\ndata in ${info.dataDir}, time scale ${info.timeScale}, ${info.requests} requests served\nclock at ${info.clock ?? '?'}${info.clockPaused ? ' (paused)' : ''}\n`,
-      );
+    const dataDir = flags['data-dir'];
+    if (dataDir !== undefined) {
+      const found = await running(dataDir);
+      if (!found) throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: `no emulator is running for ${dataDir}` });
+      const info = describe(found.health, found.health.dataDir, found.health.profile ?? profileOf(dataDir));
+      if (flags.output === 'json') await io.write(JSON.stringify(info, null, 2) + '\n');
+      else await io.write(lines(info));
+      return;
+    }
+    const all = (await runningInstances()).map((i) => describe(i.health, i.entry.dataDir, i.entry.profile));
+    if (all.length === 0)
+      throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: 'no emulator is running (cdpctl emulator start --detach)' });
+    if (flags.output === 'json') await io.write(JSON.stringify(all, null, 2) + '\n');
+    else await io.write(all.map(lines).join('\n'));
   }
+}
+
+function lines(i: Record<string, unknown>): string {
+  return (
+    [
+      `running at ${String(i.url)} (pid ${String(i.pid)}), profile "${String(i.profile)}"`,
+      `account ${String(i.accountId)} in ${String(i.region)}`,
+      `data in ${String(i.dataDir)}, time scale ${String(i.timeScale)}, ${String(i.requests)} requests served`,
+      `clock at ${String(i.clock ?? '?')}${i.clockPaused ? ' (paused)' : ''}`,
+    ].join('\n') + '\n'
+  );
 }

@@ -79,6 +79,12 @@ export const emulatorDataDirFlag = Flags.string({
   description: 'Data directory of the emulator (default ~/.cdpctl/emulator, or $CDPCTL_EMULATOR_DIR).',
 });
 
+/** The running emulator that writes a profile, instead of naming its data directory. */
+export const emulatorProfileFlag = Flags.string({
+  description: 'The running emulator that writes this profile (see emulator status), instead of --data-dir.',
+  exclusive: ['data-dir'],
+});
+
 /** What a command that makes signed calls of its own uses (login's check, auth status). */
 export const CALL_FLAGS = [
   'profile',

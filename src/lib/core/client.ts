@@ -9,6 +9,7 @@ import { loadProfile, resolveCredentials, permissionWarning, type Credentials, t
 import { checkFormFactor, joinUrl, resolveEndpoint, type EndpointInput } from './endpoint.js';
 import { CdpError, serviceError } from './errors.js';
 import { DEFAULT_HTTP, HttpClient, type HttpOptions, type HttpResponse } from './http.js';
+import { EMULATOR_TIME_SCALE } from './emulator-protocol.js';
 import { redact } from './redact.js';
 import { parsePrivateKey, signRequest, type SigningKey } from './signing.js';
 import { userAgent } from './user-agent.js';
@@ -67,6 +68,8 @@ export interface PagingOptions {
   readonly noPaginate?: boolean;
 }
 
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
 export class CdpClient {
   private settingsCache?: ProfileSettings;
   private credsCache?: Credentials;
@@ -74,6 +77,12 @@ export class CdpClient {
   private readonly httpClient: HttpClient;
   private tokens?: WorkloadTokens;
   private readonly agent = userAgent();
+  /**
+   * How much faster than real time the control plane's long-running work
+   * advances, as a local emulator says it in its answers (1 otherwise):
+   * waiters poll that much more often when the user fixed no interval.
+   */
+  pace = 1;
 
   constructor(readonly settings: ClientSettings) {
     this.httpClient = new HttpClient({ ...DEFAULT_HTTP, ...settings.http, env: settings.env, debug: settings.debug });
@@ -123,6 +132,12 @@ export class CdpClient {
   /** Calls one operation; resolves with the response document. */
   async call(op: Operation, request: Doc, upload?: Upload): Promise<Doc> {
     return this.parse(await this.send(op, request, upload), op);
+  }
+
+  /** Notes an emulator's time scale; only a loopback server is believed (the real control plane says none). */
+  private notePace(url: URL, res: HttpResponse): void {
+    const said = Number(res.headers[EMULATOR_TIME_SCALE]);
+    if (Number.isFinite(said) && said > 0 && LOOPBACK.has(url.hostname.toLowerCase())) this.pace = said;
   }
 
   /**
@@ -182,18 +197,21 @@ export class CdpClient {
           ...where,
           debugBody,
         });
-      let res = await sendWith(await this.workloadAuth(op, env));
+      let auth = await this.workloadAuth(op, env);
+      let res = await sendWith(auth);
       if (res.status === 401 && !this.settings.accessToken) {
         // The token may have been revoked or the clock skewed: exchange once more.
         this.tokens?.forget(await this.tokenScope(), env);
-        res = await sendWith(await this.workloadAuth(op, env));
+        auth = await this.workloadAuth(op, env);
+        res = await sendWith(auth);
       }
+      this.notePace(new URL(auth.origin), res);
       return res;
     }
     const url = upload?.url ? new URL(upload.url) : joinUrl(this.baseUrl(svc.def.facts), path);
     const token = this.settings.accessToken ?? this.credentials().accessToken;
     const sign = token ? undefined : this.signer(url, contentType);
-    return this.httpClient.send({
+    const res = await this.httpClient.send({
       url,
       headers: { ...headers, ...(token ? { authorization: bearer(token) } : {}) },
       body,
@@ -202,6 +220,8 @@ export class CdpClient {
       sign,
       debugBody,
     });
+    this.notePace(url, res);
+    return res;
   }
 
   /** Signs each attempt afresh with the credentials' key. */

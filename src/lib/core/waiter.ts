@@ -1,7 +1,9 @@
 /**
  * Polls a long-running operation until its waiter (model data) says it is
  * done (DESIGN "Waiting"). Transient errors are survived; the interval backs
- * off unless the user fixed it.
+ * off unless the user fixed it, and shrinks by the time scale a local
+ * emulator answers with (client.pace), so that a wait notices a state within
+ * one emulated interval, a jump of the emulator's clock included.
  */
 import { loadService, type Operation } from '../model/index.js';
 import type { CdpClient, Doc } from './client.js';
@@ -109,6 +111,9 @@ function summarize(state: unknown): string {
   return state === null || state === undefined ? 'PENDING' : String(state);
 }
 
+/** The shortest pause between polls of a fast emulator. */
+const MIN_PACED_MS = 50;
+
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     // One listener per sleep, removed when the sleep ends: long waits must not pile them up.
@@ -184,7 +189,9 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
         operation: op.name,
       });
     }
-    await sleep(Math.min(interval, timeoutMs - elapsed), opts.signal);
+    // Against the local emulator, intervals are in its time: a clock running 60 times faster is polled 60 times as often.
+    const pace = opts.intervalSec === undefined ? client.pace : 1;
+    await sleep(Math.min(Math.max(MIN_PACED_MS, interval / pace), timeoutMs - elapsed), opts.signal);
     if (opts.intervalSec === undefined)
       interval = interval < modelInterval ? Math.min(interval * 2, modelInterval) : Math.min(interval * 1.25, 30_000);
   }

@@ -1,22 +1,37 @@
 /**
- * First start: an account, an account-admin user and an Ed25519 access key.
- * Every start: the profile `emulator` in the user's credentials and config
- * files points at this server with a working key, and names the account and
- * the console sign-in addresses for `login`; other profiles are left as they
- * are.
+ * First start: an account, an account-admin user and an Ed25519 access key
+ * (and, with `empty`, nothing else: no pre-created environments).
+ * Every start: the instance's profile (`emulator` unless the data directory
+ * was started with another, instances.ts) in the user's credentials and
+ * config files points at this server with a working key, and names the
+ * account and the console sign-in addresses for `login`; other profiles are
+ * left as they are. What the profile held before the instance first took it
+ * is remembered, to be given back when it stops.
  */
-import { readIni, sectionName, updateIni, configPaths, type Env } from '../core/config.js';
+import { type Env } from '../core/config.js';
+import { EMPTY_ACCOUNT } from './environments.js';
 import { crn, uuid } from './ids.js';
+import { DEFAULT_PROFILE, endpointOf, loopbackPort, profileSections, readInstance, writeInstance, writeProfile } from './instances.js';
 import { issueKey } from './keys.js';
 import type { Emulator } from './server.js';
 import { KIND, type AccessKeyRecord, type UserRecord } from './services/iam/records.js';
 
-export const PROFILE = 'emulator';
+export interface BootstrapOptions {
+  /** The profile to write; default: the one the data directory remembers, else `emulator`. */
+  readonly profile?: string;
+  /** A new account gets only its admin user. */
+  readonly empty?: boolean;
+  /** The data directory, where the instance's profile is remembered. */
+  readonly dataDir?: string;
+}
 
 export interface BootstrapResult {
   readonly accountId: string;
   readonly adminCrn: string;
   readonly keyCreated: boolean;
+  readonly profile: string;
+  /** The account holds only what was made in it (started with --empty). */
+  readonly empty: boolean;
 }
 
 /** Creates the admin's access key record and returns the private key. */
@@ -36,10 +51,11 @@ export function createAdminKey(emu: Emulator, adminCrn: string): { accessKeyId: 
   return { accessKeyId, privateKey: issued.privateKey };
 }
 
-export async function bootstrap(emu: Emulator, env: Env = process.env): Promise<BootstrapResult> {
+export async function bootstrap(emu: Emulator, env: Env = process.env, opts: BootstrapOptions = {}): Promise<BootstrapResult> {
   const store = emu.store;
   let accountId = store.meta('accountId');
   let adminCrn = store.meta('adminCrn');
+  const fresh = !accountId || !adminCrn;
   if (!accountId || !adminCrn) {
     accountId = uuid();
     emu.setAccount(accountId);
@@ -59,44 +75,74 @@ export async function bootstrap(emu: Emulator, env: Env = process.env): Promise<
     };
     const a = accountId;
     const c = adminCrn;
+    const empty = opts.empty === true;
     store.transaction(() => {
       store.put(KIND.user, userId, admin, { crn: c, name: userId });
       store.setMeta('accountId', a);
       store.setMeta('adminCrn', c);
+      if (empty) store.setMeta(EMPTY_ACCOUNT, '1');
     });
   }
   emu.setAccount(accountId);
+  const empty = store.meta(EMPTY_ACCOUNT) === '1';
+  if (opts.empty && !empty && !fresh)
+    throw new StartRefusal(
+      'this data directory already holds an account with pre-created resources; --empty makes a new account only: use another --data-dir, or `cdpctl emulator reset` first',
+    );
 
-  // Reuse the profile's key when the emulator still knows it and it works.
-  const paths = configPaths(env);
-  const existing = readIni(paths.credentials)[sectionName(PROFILE, 'credentials')] as Record<string, unknown> | undefined;
-  const keyId = typeof existing?.cdp_access_key_id === 'string' ? existing.cdp_access_key_id : undefined;
-  const known = keyId ? store.get<AccessKeyRecord>(KIND.accessKey, keyId) : undefined;
-  const usable = Boolean(
-    known && known.status === 'ACTIVE' && known.actorCrn === adminCrn && typeof existing?.cdp_private_key === 'string',
-  );
-  let keyCreated = false;
-  if (!usable) {
-    const c = adminCrn;
-    const key = store.transaction(() => createAdminKey(emu, c));
-    await updateIni(paths.credentials, (data) => {
-      data[sectionName(PROFILE, 'credentials')] = { cdp_access_key_id: key.accessKeyId, cdp_private_key: key.privateKey };
+  const inst = opts.dataDir ? readInstance(opts.dataDir) : undefined;
+  const profile = opts.profile ?? inst?.profile ?? DEFAULT_PROFILE;
+  const before = profileSections(profile, env);
+  // Remember what the profile held before this instance took it (once, until it is given back at stop).
+  if (opts.dataDir) {
+    const taken = inst !== undefined && inst.profile === profile && 'previous' in inst;
+    const mine = loopbackPort(before) === emu.port;
+    writeInstance(opts.dataDir, {
+      profile,
+      ...(empty ? { empty } : {}),
+      previous: taken ? inst.previous : mine ? null : before.config || before.credentials ? before : null,
     });
-    keyCreated = true;
   }
-  await updateIni(paths.config, (data) => {
-    const name = sectionName(PROFILE, 'config');
-    // Both endpoint keys, as the official CLI reads them: endpoint_url for iam, cdp_endpoint_url for the CDP-only services.
-    data[name] = {
-      ...(data[name] ?? {}),
-      endpoint_url: `http://localhost:${emu.port}/`,
-      cdp_endpoint_url: `http://localhost:${emu.port}/`,
-      cdp_region: emu.region,
-      // `cdp login` / `cdpctl login --profile emulator` sign in on the emulator's own console pages.
-      account_id: emu.account,
-      login_url: `http://localhost:${emu.port}/consoleauth/login`,
-      device_login_url: `http://localhost:${emu.port}/consoleauth/deviceAuthorization`,
-    };
-  });
-  return { accountId, adminCrn, keyCreated };
+  const { keyCreated } = await writeEmulatorProfile(emu, profile, adminCrn, env);
+  return { accountId, adminCrn, keyCreated, profile, empty };
+}
+
+/** A start refused over what the data directory holds (exit 2, nothing started). */
+export class StartRefusal extends Error {}
+
+/**
+ * Points a profile at this emulator: its endpoint for every service, and a
+ * working admin key (the profile's own when the emulator still knows it and
+ * it is active, else a new one).
+ */
+export async function writeEmulatorProfile(emu: Emulator, profile: string, adminCrn: string, env: Env): Promise<{ keyCreated: boolean }> {
+  const before = profileSections(profile, env);
+  const keyId = before.credentials?.cdp_access_key_id;
+  const known = keyId ? emu.store.get<AccessKeyRecord>(KIND.accessKey, keyId) : undefined;
+  const usable = Boolean(known && known.status === 'ACTIVE' && known.actorCrn === adminCrn && before.credentials?.cdp_private_key);
+  let credentials = usable ? before.credentials : undefined;
+  if (!credentials) {
+    const key = emu.store.transaction(() => createAdminKey(emu, adminCrn));
+    credentials = { cdp_access_key_id: key.accessKeyId, cdp_private_key: key.privateKey };
+  }
+  const url = endpointOf(emu.port);
+  await writeProfile(
+    profile,
+    {
+      credentials,
+      config: {
+        ...(before.config ?? {}),
+        // Both endpoint keys, as the official CLI reads them: endpoint_url for iam, cdp_endpoint_url for the CDP-only services.
+        endpoint_url: url,
+        cdp_endpoint_url: url,
+        cdp_region: emu.region,
+        // `cdp login` / `cdpctl login --profile NAME` sign in on the emulator's own console pages.
+        account_id: emu.account,
+        login_url: `${url}consoleauth/login`,
+        device_login_url: `${url}consoleauth/deviceAuthorization`,
+      },
+    },
+    env,
+  );
+  return { keyCreated: !usable };
 }

@@ -11,7 +11,21 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic, type Env } from '../core/config.js';
 import { CdpError } from '../core/errors.js';
-import { bootstrap, type BootstrapResult } from './bootstrap.js';
+import { bootstrap, StartRefusal, writeEmulatorProfile, type BootstrapResult } from './bootstrap.js';
+import {
+  DEFAULT_PROFILE,
+  forget,
+  loopbackPort,
+  readInstance,
+  profileOf,
+  profileSections,
+  register,
+  registered,
+  releaseProfile,
+  unregister,
+  type Release,
+  type RunningEntry,
+} from './instances.js';
 import { parseSeed, SeedError, type SeedFile } from './seed.js';
 import { Emulator, type FaultSettings } from './server.js';
 import { StateError } from './state.js';
@@ -24,6 +38,10 @@ export interface StartOptions {
   /** A seed file (seed.ts) to apply once the account exists. */
   readonly seed?: string;
   readonly log?: (line: string) => void;
+  /** The profile to write (default: the one the data directory remembers, else `emulator`). */
+  readonly profile?: string;
+  /** A new account gets only its admin user: no pre-created environments. */
+  readonly empty?: boolean;
 }
 
 /** Exit code of an emulator process that refused to start over bad input (a seed file, a data directory it cannot read). */
@@ -56,6 +74,31 @@ export interface PidFile {
 export const defaultDataDir = (env: Env = process.env): string =>
   env.CDPCTL_EMULATOR_DIR || join(env.HOME || homedir(), '.cdpctl', 'emulator');
 export const DEFAULT_PORT = 48480;
+/**
+ * How much faster than real time long operations advance by default: an
+ * emulated minute a second, so the usual 5-15 minute creates finish in
+ * seconds. `--time-scale 1` keeps real time.
+ */
+export const DEFAULT_TIME_SCALE = 60;
+
+/**
+ * The data directory an emulator command is about: that of the running
+ * instance writing `--profile`, else `--data-dir`, else the default one.
+ */
+export async function emulatorDir(
+  flags: { readonly 'data-dir'?: string; readonly profile?: string },
+  env: Env = process.env,
+): Promise<string> {
+  if (flags.profile === undefined) return flags['data-dir'] ?? defaultDataDir(env);
+  const found = (await runningInstances(env)).find((i) => i.entry.profile === flags.profile)?.entry.dataDir;
+  if (!found)
+    throw new CdpError({
+      kind: 'service',
+      code: 'NOT_RUNNING',
+      message: `no running emulator writes profile "${flags.profile}" (see cdpctl emulator status)`,
+    });
+  return found;
+}
 const pidPath = (dataDir: string): string => join(dataDir, 'emulator.json');
 
 export function readPidFile(dataDir: string): PidFile | undefined {
@@ -78,6 +121,8 @@ function alive(pid: number): boolean {
 export interface Health {
   readonly pid: number;
   readonly port: number;
+  /** The profile it writes. */
+  readonly profile?: string;
   readonly accountId: string;
   readonly region: string;
   readonly dataDir: string;
@@ -131,6 +176,8 @@ export async function startInProcess(
     });
   }
   const seed = opts.seed ? readSeed(opts.seed) : undefined;
+  const profile = profileOf(opts.dataDir, opts.profile);
+  await refuseTakenProfile(opts.dataDir, profile, env);
   const startedAt = new Date().toISOString();
   let emu: Emulator;
   const pidFile = (accountId: string): PidFile => ({ pid: process.pid, port: emu.port, adminToken: emu.adminToken, accountId, startedAt });
@@ -141,11 +188,13 @@ export async function startInProcess(
       timeScale: opts.timeScale,
       faults: opts.faults,
       log: opts.log,
+      profile,
       // After an import the account may be another one: the profile and the pid file follow.
       onStateReplaced: async () => {
-        const b = await bootstrap(emu, env);
+        const b = await bootstrap(emu, env, { dataDir: opts.dataDir, profile });
         writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pidFile(b.accountId)));
       },
+      repairProfile: () => repairProfile(emu, profile, env),
     });
   } catch (err) {
     if (err instanceof StateError) throw new CdpError({ kind: 'usage', code: 'STATE_FORMAT', message: err.message });
@@ -164,7 +213,14 @@ export async function startInProcess(
     }
     throw err;
   }
-  const boot = await bootstrap(emu, env);
+  let boot: BootstrapResult;
+  try {
+    boot = await bootstrap(emu, env, { dataDir: opts.dataDir, profile, empty: opts.empty });
+  } catch (err) {
+    await emu.stop();
+    if (err instanceof StartRefusal) throw new CdpError({ kind: 'usage', code: 'NOT_EMPTY', message: err.message });
+    throw err;
+  }
   if (seed) {
     try {
       const applied = emu.applySeed(seed);
@@ -177,11 +233,19 @@ export async function startInProcess(
     }
   }
   writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pidFile(boot.accountId)));
+  register({ dataDir: opts.dataDir, port: emu.port, pid: process.pid, profile }, env);
   let stopped = false;
   const stop = async (): Promise<void> => {
     if (stopped) return;
     stopped = true;
+    const port = emu.port;
     await emu.stop();
+    unregister(opts.dataDir, process.pid, env);
+    // No profile is left naming a dead port: given back to what it held, or removed (instances.ts).
+    const { release } = await releaseProfile(opts.dataDir, port, env, async (p) => (await health(p)) !== undefined);
+    opts.log?.(
+      `profile "${profile}" ${release === 'restored' ? 'restored to what it held before' : release === 'removed' ? 'removed' : 'left as it is (it names something else now)'}`,
+    );
     const current = readPidFile(opts.dataDir);
     if (current?.pid === process.pid) rmSync(pidPath(opts.dataDir), { force: true });
   };
@@ -192,10 +256,27 @@ export async function startInProcess(
 export async function startDetached(
   opts: StartOptions,
   env: Env = process.env,
-): Promise<{ pid: PidFile; health: Health; already: boolean }> {
+): Promise<{ pid: PidFile; health: Health; already: boolean; repaired?: ProfileRepair }> {
   // Starting what already runs is not an error for a background start: scripts can call it unconditionally.
   const already = await running(opts.dataDir);
-  if (already) return { ...already, already: true };
+  if (already) {
+    const profile = already.health.profile ?? profileOf(opts.dataDir);
+    if (opts.profile && opts.profile !== profile)
+      throw new CdpError({
+        kind: 'usage',
+        code: 'ALREADY_RUNNING',
+        message: `the emulator for ${opts.dataDir} is already running and writes profile "${profile}"; stop it (cdpctl emulator stop --data-dir ${opts.dataDir}) to start it with profile "${opts.profile}"`,
+      });
+    if (opts.empty)
+      throw new CdpError({
+        kind: 'usage',
+        code: 'ALREADY_RUNNING',
+        message: `the emulator for ${opts.dataDir} is already running; --empty applies to a new account only (use another --data-dir)`,
+      });
+    const repaired = (await adminRequest(already.pid, 'POST', '/_emulator/profile')) as unknown as ProfileRepair;
+    return { ...already, already: true, repaired };
+  }
+  await refuseTakenProfile(opts.dataDir, profileOf(opts.dataDir, opts.profile), env);
   const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
   const logFile = join(opts.dataDir, 'emulator.log');
   const { mkdirSync } = await import('node:fs');
@@ -205,6 +286,8 @@ export async function startDetached(
   if (opts.seed) readSeed(opts.seed);
   const args = [main, '--data-dir', opts.dataDir, '--port', String(opts.port), '--time-scale', String(opts.timeScale)];
   if (opts.seed) args.push('--seed', resolve(opts.seed));
+  if (opts.profile) args.push('--profile', opts.profile);
+  if (opts.empty) args.push('--empty');
   if (opts.faults && opts.faults.rate > 0)
     args.push('--fault-rate', String(opts.faults.rate), '--fault-kinds', opts.faults.kinds.join(','));
   if (opts.faults && opts.faults.latencyMs > 0) args.push('--fault-latency', String(opts.faults.latencyMs));
@@ -238,8 +321,12 @@ export async function startDetached(
   throw new CdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
 }
 
-/** Stops the emulator of a data directory: SIGTERM to the pid it recorded, then waits. */
-export async function stopEmulator(dataDir: string): Promise<PidFile | undefined> {
+/**
+ * Stops the emulator of a data directory: SIGTERM to the pid it recorded,
+ * then waits; then gives its profile back (restored to what it held before,
+ * or removed), so that no profile names a dead port.
+ */
+export async function stopEmulator(dataDir: string): Promise<(PidFile & { profile: string; release: Release }) | undefined> {
   const found = await running(dataDir);
   if (!found) {
     const stale = readPidFile(dataDir);
@@ -251,7 +338,55 @@ export async function stopEmulator(dataDir: string): Promise<PidFile | undefined
   while (Date.now() < deadline && alive(found.pid.pid)) await new Promise((r) => setTimeout(r, 50));
   if (alive(found.pid.pid))
     throw new CdpError({ kind: 'service', code: 'STOP_FAILED', message: `the emulator (pid ${found.pid.pid}) did not stop within 15 s` });
-  return found.pid;
+  // The emulator gave its profile back as it stopped (instances.ts) and wrote down how.
+  const inst = readInstance(dataDir);
+  return { ...found.pid, profile: inst?.profile ?? DEFAULT_PROFILE, release: inst?.released ?? 'untouched' };
+}
+
+/** What `start` did about the profile of an emulator that was already running. */
+export interface ProfileRepair {
+  readonly profile: string;
+  readonly repaired: boolean;
+  /** Where the profile pointed before it was repaired (none: it was missing). */
+  readonly was?: string;
+}
+
+/** Points the instance's profile at it again when it names another port or holds a key the emulator does not take. */
+async function repairProfile(emu: Emulator, profile: string, env: Env): Promise<ProfileRepair> {
+  const before = profileSections(profile, env);
+  const adminCrn = emu.store.meta('adminCrn') ?? '';
+  const was = before.config?.cdp_endpoint_url ?? before.config?.endpoint_url;
+  const { keyCreated } = await writeEmulatorProfile(emu, profile, adminCrn, env);
+  const repaired = keyCreated || loopbackPort(before) !== emu.port || before.config?.endpoint_url !== before.config?.cdp_endpoint_url;
+  return { profile, repaired, ...(repaired && was ? { was } : {}) };
+}
+
+/** Refuses to start an instance on a profile another running instance writes. */
+async function refuseTakenProfile(dataDir: string, profile: string, env: Env): Promise<void> {
+  for (const e of registered(env)) {
+    if (resolve(e.dataDir) === resolve(dataDir) || e.profile !== profile) continue;
+    const other = await running(e.dataDir);
+    if (!other) {
+      forget(e, env);
+      continue;
+    }
+    throw new CdpError({
+      kind: 'usage',
+      code: 'PROFILE_IN_USE',
+      message: `profile "${profile}" belongs to the emulator running for ${e.dataDir} on port ${e.port}; give this one a profile of its own with --profile NAME`,
+    });
+  }
+}
+
+/** Every emulator running for this user (the registry), with its health; entries of dead ones are dropped. */
+export async function runningInstances(env: Env = process.env): Promise<Array<{ entry: RunningEntry; health: Health }>> {
+  const out: Array<{ entry: RunningEntry; health: Health }> = [];
+  for (const e of registered(env)) {
+    const found = await running(e.dataDir);
+    if (found) out.push({ entry: e, health: found.health });
+    else forget(e, env);
+  }
+  return out.sort((a, b) => a.entry.port - b.entry.port);
 }
 
 /** Deletes all emulator state. Refuses while it runs: stop it first. */

@@ -234,13 +234,17 @@ function preCreatedCredential(scope: EnvironmentScope, e: (typeof PRE_CREATED)[n
   return rec;
 }
 
-/** Creates the pre-created environments and their credentials once (the first time anything asks). */
+/** Set in a store whose account was made empty (`emulator start --empty`): nothing is pre-created in it. */
+export const EMPTY_ACCOUNT = 'account.empty';
+
+/** Creates the pre-created environments and their credentials once (the first time anything asks), unless the account was made empty. */
 function ensure(scope: EnvironmentScope): void {
   const flag = `environments.seeded:${scope.info.accountId}`;
   if (scope.store.meta(flag)) {
     if (!scope.store.meta(TRACKED)) track(scope);
     return;
   }
+  if (scope.store.meta(EMPTY_ACCOUNT) === '1') return;
   const created = scope.clock.iso();
   const creator = scope.store.meta('adminCrn');
   scope.store.transaction(() => {

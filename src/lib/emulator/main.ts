@@ -1,7 +1,7 @@
 /**
  * The emulator as a process: `node dist/lib/emulator/main.js --data-dir D
- * --port P [--time-scale X] [--seed FILE] [--fault-rate R --fault-kinds
- * 503,429,reset] [--fault-latency MS]`. `cdpctl emulator start --detach`
+ * --port P [--time-scale X] [--seed FILE] [--profile NAME] [--empty]
+ * [--fault-rate R --fault-kinds 503,429,reset] [--fault-latency MS]`. `cdpctl emulator start --detach`
  * runs this. A start refused over bad input (a seed file, a data directory
  * it cannot read) prints `emulator refused: <why>` and exits 2.
  */
@@ -22,6 +22,8 @@ try {
       port: Number(get('port') ?? 0),
       timeScale: Number(get('time-scale') ?? 1),
       seed: get('seed'),
+      profile: get('profile'),
+      empty: args.includes('--empty'),
       faults: parseFaults(get('fault-rate'), get('fault-kinds'), get('fault-latency')),
     },
     log,

@@ -18,7 +18,9 @@ export async function serve(opts: StartOptions, log: (line: string) => void): Pr
   log(
     `cdpctl emulator listening on http://localhost:${emu.port}/ (account ${boot.accountId}, data ${opts.dataDir}, time scale ${opts.timeScale})`,
   );
-  log(`profile "emulator" ${boot.keyCreated ? 'written with a new access key' : 'updated'}; try: cdpctl --profile emulator iam users get`);
+  log(
+    `profile "${boot.profile}" ${boot.keyCreated ? 'written with a new access key' : 'updated'}${boot.empty ? ' (an empty account)' : ''}; try: cdpctl --profile ${boot.profile} iam users get`,
+  );
   await new Promise<void>((resolve) => {
     const done = (): void => void stop().then(resolve);
     process.once('SIGINT', done);

@@ -9,6 +9,7 @@ import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import { EMULATOR_TIME_SCALE } from '../core/emulator-protocol.js';
 import { suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
@@ -64,6 +65,10 @@ export interface EmulatorOptions {
   readonly requestLog?: boolean;
   /** Runs after an import replaced the state of the running emulator (the profile and pid file follow it). */
   readonly onStateReplaced?: () => Promise<void>;
+  /** The profile this instance writes (shown by health). */
+  readonly profile?: string;
+  /** Points the instance's profile at it again, when it names something else (`emulator start` on a running instance). */
+  readonly repairProfile?: () => Promise<unknown>;
 }
 
 interface Route {
@@ -232,10 +237,12 @@ export class Emulator {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(body);
     // Every answer carries a request id, as the control plane's do (clients show it with errors); an API answer's is in the request log.
+    // The time scale lets a waiting client poll in emulated time (core/waiter.ts).
     res.writeHead(status, {
       'content-type': 'application/json',
       'content-length': Buffer.byteLength(text),
       'x-cdp-request-id': this.requestIds.get(res) ?? randomUUID(),
+      [EMULATOR_TIME_SCALE]: String(this.clock.scale),
       ...headers,
     });
     res.end(text);
@@ -543,6 +550,7 @@ export class Emulator {
         ok: true,
         pid: process.pid,
         port: this.portNumber,
+        ...(this.opts.profile ? { profile: this.opts.profile } : {}),
         accountId: this.accountId,
         region: this.region,
         dataDir: this.opts.dataDir,
@@ -566,6 +574,10 @@ export class Emulator {
         const body = adminJson(await readBody(req, 4096)) as Partial<FaultSettings>;
         this.setFaults({ rate: Number(body.rate ?? 0), latencyMs: Number(body.latencyMs ?? 0), kinds: body.kinds ?? ['503', '429'] });
         return this.send(res, 200, { faults: this.faults });
+      }
+      case 'POST /_emulator/profile': {
+        if (!this.opts.repairProfile) throw notFound('this emulator writes no profile');
+        return this.send(res, 200, (await this.opts.repairProfile()) as Doc);
       }
       case 'GET /_emulator/clock':
         return this.send(res, 200, this.clockView());
