@@ -89,7 +89,7 @@ export default class Login extends BaseCommand {
           env,
           verifyTls: !flags['no-verify-tls'],
           caBundle: flags['ca-bundle'],
-          debug: flags.debug ? (line) => io.err.write(`debug: ${line}\n`) : undefined,
+          debug: flags.debug ? (line) => io.debug(line) : undefined,
         });
         try {
           const code = await requestDeviceCode(http, url);

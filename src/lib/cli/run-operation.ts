@@ -74,7 +74,7 @@ export function clientFor(flags: ParsedFlags, env: Readonly<Record<string, strin
       caBundle: flags['ca-bundle'] as string | undefined,
       ...(env.CDPCTL_MAX_ATTEMPTS ? { maxAttempts: Math.max(1, Number(env.CDPCTL_MAX_ATTEMPTS) || 1) } : {}),
     },
-    debug: flags.debug ? (line) => io.err.write(`debug: ${line}\n`) : undefined,
+    debug: flags.debug ? (line) => io.debug(line) : undefined,
     warn: (line) => io.warn(line),
   });
 }
