@@ -80,7 +80,7 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
   'ca-bundle': { type: 'string', description: 'PEM file of certificate authorities to trust.', helpValue: '<file>', helpGroup: GLOBAL },
   'cli-read-timeout': {
     type: 'string',
-    description: 'Seconds to wait for an answer before giving up (default 60; 0 waits forever).',
+    description: 'Seconds the whole answer may take before giving up (default 60; 0 waits forever).',
     helpValue: '<seconds>',
     helpGroup: GLOBAL,
   },

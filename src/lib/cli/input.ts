@@ -3,9 +3,9 @@
  * the field's type (JSON, `key=value` shorthand, `file://`), merged over an
  * `--input` document (JSON or YAML, from a file or stdin).
  */
-import { readFileSync } from 'node:fs';
 import type { Field, ShapeIndex, Type } from '../model/shapes.js';
-import { fileProblem, usageError } from '../core/errors.js';
+import { READ_LIMITS, readBounded, readStreamBounded } from '../core/bounded-read.js';
+import { CdpError, fileProblem, usageError } from '../core/errors.js';
 import { expandPath } from '../core/files.js';
 import { printable } from '../core/validate.js';
 import { parseShorthandText, takesShorthand, toInteger, toNumber, typeShorthand } from './shorthand.js';
@@ -14,10 +14,12 @@ export type Doc = Record<string, unknown>;
 
 export { expandPath } from '../core/files.js';
 
+/** A file a value names, within the request cap; a pipe (`file://<(…)`) is read too. */
 function readFile(path: string, label: string): Buffer {
   try {
-    return readFileSync(expandPath(path));
+    return readBounded(expandPath(path), { label, maxBytes: READ_LIMITS.request, pipes: true });
   } catch (err) {
+    if (err instanceof CdpError) throw err;
     throw usageError(`${label}: cannot read ${path}: ${fileProblem(err)}`);
   }
 }
@@ -183,11 +185,9 @@ export function convertFlag(values: readonly string[], field: Field, shapes: Sha
   return convertScalar(raw, type, label);
 }
 
-/** Reads all of stdin. */
-export async function readAllStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/** Reads all of stdin (`--input -`), within the request cap. */
+export function readAllStdin(): Promise<Buffer> {
+  return readStreamBounded(process.stdin, { label: '--input', name: 'stdin', maxBytes: READ_LIMITS.request });
 }
 
 /** The date a skeleton shows in a date-time field (the official CLI's). */

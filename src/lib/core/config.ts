@@ -6,10 +6,11 @@
  * (temp file + rename) under a lock file so that concurrent `configure set`
  * runs never lose a key.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { authError, fileProblem, usageError } from './errors.js';
+import { READ_LIMITS, readBounded, type ReadBounds } from './bounded-read.js';
+import { authError, CdpError, fileProblem, usageError } from './errors.js';
 import { IniDocument, IniError, type IniData } from './ini.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -34,11 +35,16 @@ function badFile(path: string, err: IniError): never {
   ]);
 }
 
+/** The bounds of every file of settings this module reads: a regular file of a few MiB. */
+const settingsFile = (label: string): ReadBounds => ({ label, maxBytes: READ_LIMITS.settings });
+
 function readDocument(path: string): IniDocument {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readBounded(path, settingsFile('profile file')).toString('utf8');
+  } catch (err) {
+    // A file that is not there (or cannot be opened) holds no settings; one that is no file at all, or too big, is refused.
+    if (err instanceof CdpError) throw err;
     return IniDocument.parse('');
   }
   try {
@@ -115,8 +121,9 @@ export interface Credentials {
 function authConfigCredentials(path: string): Credentials {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readBounded(path, settingsFile('--auth-config')).toString('utf8');
+  } catch (err) {
+    if (err instanceof CdpError) throw err;
     throw authError('NO_CREDENTIALS', `Config file ${path} not found`);
   }
   let conf: Record<string, unknown>;
@@ -171,9 +178,10 @@ const looksLikePath = (v: string): boolean => v.length < 300 && /^(~|\.{0,2}\/|[
 function keyFromEnvironment(value: string): string {
   if (isKeyText(value)) return value;
   try {
-    if (value.length < 4096 && existsSync(value) && statSync(value).isFile()) return readFileSync(value, 'utf8');
-    throw Object.assign(new Error('not a file'), { code: existsSync(value) ? 'EISDIR' : 'ENOENT' });
+    if (value.length >= 4096) throw Object.assign(new Error('not a path'), { code: 'ENOENT' });
+    return readBounded(value, settingsFile('CDP_PRIVATE_KEY')).toString('utf8');
   } catch (err) {
+    if (err instanceof CdpError) throw err;
     const what = looksLikePath(value) ? `names the key file ${value}` : 'is neither a key nor the path of a key file';
     throw authError('NO_CREDENTIALS', `CDP_PRIVATE_KEY ${what}: ${fileProblem(err)}`, [
       'Set CDP_PRIVATE_KEY to the path of a key file, or to the key itself (PEM, or the 44-character Ed25519 key).',

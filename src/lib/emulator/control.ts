@@ -5,12 +5,13 @@
  * after that process confirms it is the one.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic, type Env } from '../core/config.js';
-import { CdpError } from '../core/errors.js';
+import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
+import { CdpError, fileProblem } from '../core/errors.js';
 import { bootstrap, type BootstrapResult } from './bootstrap.js';
 import { parseSeed, SeedError, type SeedFile } from './seed.js';
 import { Emulator, type FaultSettings } from './server.js';
@@ -33,9 +34,10 @@ export const EXIT_REFUSED = 2;
 export function readSeed(path: string): SeedFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBounded(path, { label: 'the seed file', maxBytes: READ_LIMITS.request }).toString('utf8');
   } catch (err) {
-    throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${(err as Error).message}` });
+    if (err instanceof CdpError) throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
+    throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${fileProblem(err)}` });
   }
   try {
     return parseSeed(text, path);
@@ -60,7 +62,7 @@ const pidPath = (dataDir: string): string => join(dataDir, 'emulator.json');
 
 export function readPidFile(dataDir: string): PidFile | undefined {
   try {
-    return JSON.parse(readFileSync(pidPath(dataDir), 'utf8')) as PidFile;
+    return JSON.parse(readBounded(pidPath(dataDir), { label: 'the pid file', maxBytes: READ_LIMITS.settings }).toString('utf8')) as PidFile;
   } catch {
     return undefined;
   }
@@ -220,7 +222,7 @@ export async function startDetached(
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (exited !== null) {
-      const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
+      const lines = tailOf(logFile).trim().split('\n');
       const refusal = lines.filter((l) => l.startsWith('emulator refused: ')).pop();
       if (exited === EXIT_REFUSED && refusal)
         throw new CdpError({ kind: 'usage', code: 'EMULATOR_REFUSED', message: refusal.slice('emulator refused: '.length) });
@@ -236,6 +238,23 @@ export async function startDetached(
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new CdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
+}
+
+/** The last 64 KiB of a log file (what a failed start said last), or nothing. */
+function tailOf(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(size, 64 * 1024));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      return buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
 }
 
 /** Stops the emulator of a data directory: SIGTERM to the pid it recorded, then waits. */

@@ -9,6 +9,7 @@ import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import { READ_LIMITS } from '../core/bounded-read.js';
 import { suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
@@ -536,7 +537,7 @@ export class Emulator {
       case 'POST /_emulator/state': {
         let file: StateFile;
         try {
-          file = parseStateFile((await readBody(req, 1024 * 1024 * 1024)).toString('utf8'), 'the state');
+          file = parseStateFile((await readBody(req, READ_LIMITS.state)).toString('utf8'), 'the state');
         } catch (err) {
           if (err instanceof ApiError) throw err;
           throw invalid((err as Error).message);
