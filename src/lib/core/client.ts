@@ -28,6 +28,12 @@ export interface ClientSettings {
   readonly warn?: (line: string) => void;
   /** --access-token: sent as the bearer token instead of signing (workload services: instead of exchanging one). */
   readonly accessToken?: string;
+  /**
+   * A key to sign with instead of the profile's: login checks the key it
+   * received before saving it (the profile may not exist yet; its endpoint
+   * settings still apply).
+   */
+  readonly credentials?: { readonly accessKeyId: string; readonly privateKey: string };
 }
 
 /** `Authorization` for a token given with or without its scheme: exactly one `Bearer `. */
@@ -80,11 +86,14 @@ export class CdpClient {
   }
 
   get profile(): ProfileSettings {
-    this.settingsCache ??= loadProfile(this.settings.profile, this.settings.env);
+    this.settingsCache ??= loadProfile(this.settings.profile, this.settings.env, { missingOk: Boolean(this.settings.credentials) });
     return this.settingsCache;
   }
 
-  private credentials(): Credentials {
+  /** The credentials calls are signed with (given ones, else the official CLI's order; see resolveCredentials). */
+  credentials(): Credentials {
+    const given = this.settings.credentials;
+    if (given) return { ...given, source: 'given' };
     if (!this.credsCache) {
       const creds = resolveCredentials(this.profile, this.settings.env, { authConfig: this.settings.authConfig });
       if (creds.source.startsWith('profile ')) {

@@ -92,14 +92,18 @@ export interface ProfileSettings {
   readonly paths: Paths;
 }
 
-/** Merges the profile's config and credentials sections (credentials win). */
-export function loadProfile(flagProfile: string | undefined, env: Env = process.env): ProfileSettings {
+/**
+ * Merges the profile's config and credentials sections (credentials win).
+ * A profile named explicitly must exist, unless `missingOk` (a login that
+ * is about to create it).
+ */
+export function loadProfile(flagProfile: string | undefined, env: Env = process.env, opts: { missingOk?: boolean } = {}): ProfileSettings {
   const paths = configPaths(env);
   const profile = flagProfile || env.CDP_DEFAULT_PROFILE || env.CDP_PROFILE || 'default';
   const explicit = Boolean(flagProfile || env.CDP_DEFAULT_PROFILE || env.CDP_PROFILE);
   const config = section(readIni(paths.config), profile, true);
   const creds = section(readIni(paths.credentials), profile, false);
-  if (explicit && !config && !creds) {
+  if (explicit && !config && !creds && !opts.missingOk) {
     throw authError('PROFILE_NOT_FOUND', `profile "${profile}" was not found`, [
       `Looked in ${paths.credentials} and ${paths.config}.`,
       'Create it with: cdpctl configure --profile ' + profile,
