@@ -7,6 +7,7 @@ import { startSpinner } from '../lib/cli/progress.js';
 import { clientFor, ioFor } from '../lib/cli/run-operation.js';
 import { openBrowser } from '../lib/core/browser.js';
 import { loadProfile, setCredentials, type Env } from '../lib/core/config.js';
+import { checkCleartext } from '../lib/core/endpoint.js';
 import { CdpError } from '../lib/core/errors.js';
 import { DEFAULT_HTTP, HttpClient } from '../lib/core/http.js';
 import {
@@ -77,6 +78,9 @@ export default class Login extends BaseCommand {
     });
     // The account as the console is asked for it (an account in --login-url wins, as in cdp).
     const accountId = url.searchParams.get('accountId') ?? '';
+    // The console sends a private key back: not over plain HTTP from another machine unless that is wanted.
+    const cleartext = { allowed: Boolean(flags['no-verify-tls']) || config.allow_http === 'true', warn: (line: string) => io.warn(line) };
+    checkCleartext(url, cleartext);
 
     const abort = new AbortController();
     const onInterrupt = (): void => abort.abort();
@@ -103,6 +107,7 @@ export default class Login extends BaseCommand {
         });
         try {
           const code = await requestDeviceCode(http, url);
+          checkCleartext(new URL(code.accessKeyUrl), cleartext);
           // The official CLI's words, on stdout as there.
           await io.write(
             `To sign in, use a web browser to open the page ${code.verificationUrl} and enter the code ${code.userCode} to authenticate.\n`,

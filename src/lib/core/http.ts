@@ -8,6 +8,7 @@
 import type { Agent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { byteSize, READ_LIMITS, readBounded } from './bounded-read.js';
+import { isLoopbackHost } from './endpoint.js';
 import { CdpError, fileProblem, usageError } from './errors.js';
 
 export interface HttpOptions {
@@ -83,7 +84,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const label = (req: HttpRequest): string => (req.service ? `${req.service} ${req.operation}` : req.operation);
 
 function noProxy(host: string, env: HttpOptions['env']): boolean {
-  if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '::1') return true;
+  if (isLoopbackHost(host)) return true;
   const list = (env.NO_PROXY ?? env.no_proxy ?? '').split(',').map((s) => s.trim().toLowerCase());
   return list.some((e) => e === '*' || (e !== '' && (host === e.replace(/^\./, '') || host.endsWith(e.startsWith('.') ? e : `.${e}`))));
 }
