@@ -53,12 +53,13 @@ export function expandFiles(shapes: ShapeIndex, type: Type, value: unknown, labe
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, expandFiles(shapes, t.of ?? { kind: 'string' }, v, label)]));
   const struct = shapes.struct(t);
   if (!struct) return value;
-  const out: Doc = {};
-  for (const [k, v] of Object.entries(obj)) {
-    const f = struct.byName.get(k);
-    out[k] = f ? expandFiles(shapes, f.type, v, label) : v;
-  }
-  return out;
+  // fromEntries defines own properties: a `__proto__` key stays a key, for the validator to refuse like any unknown field.
+  return Object.fromEntries(
+    Object.entries(obj).map(([k, v]) => {
+      const f = struct.byName.get(k);
+      return [k, f ? expandFiles(shapes, f.type, v, label) : v];
+    }),
+  );
 }
 
 /** Strict UTF-8: invalid bytes are an input error, not silently replaced. */
@@ -272,13 +273,14 @@ function strip(shapes: ShapeIndex, raw: Type, value: unknown): unknown {
       if (!struct || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
       const entries = Object.entries(value as Doc);
       if (entries.length === 0) return value;
-      const out: Doc = {};
-      for (const [k, v] of entries) {
-        const f = struct.byName.get(k);
-        const kept = f ? strip(shapes, f.type, v) : v;
-        if (kept !== ABSENT) out[k] = kept;
-      }
-      return Object.keys(out).length === 0 ? ABSENT : out;
+      const kept = entries
+        .map(([k, v]): [string, unknown] => {
+          const f = struct.byName.get(k);
+          return [k, f ? strip(shapes, f.type, v) : v];
+        })
+        .filter(([, v]) => v !== ABSENT);
+      // As own properties (fromEntries), so that a `__proto__` key is kept and refused, never taken for the prototype.
+      return kept.length === 0 ? ABSENT : Object.fromEntries(kept);
     }
     default:
       return value;

@@ -6,9 +6,9 @@
  * (temp file + rename) under a lock file so that concurrent `configure set`
  * runs never lose a key.
  */
-import { closeSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { READ_LIMITS, readBounded, type ReadBounds } from './bounded-read.js';
 import { authError, CdpError, fileProblem, usageError } from './errors.js';
 import { IniDocument, IniError, type IniData } from './ini.js';
@@ -207,10 +207,15 @@ export function permissionWarning(path: string): string | undefined {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Runs fn while holding `<path>.lock`; a lock older than 30 s is taken as abandoned. */
+/**
+ * Runs fn while holding `<file>.lock` next to the file the path stands for
+ * (through symbolic links, so every name of one file shares one lock); a
+ * lock older than 30 s is taken as abandoned.
+ */
 export async function withFileLock<T>(path: string, fn: () => T): Promise<T> {
-  const lock = `${path}.lock`;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const file = linkTarget(path);
+  const lock = `${file}.lock`;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + 30_000;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -238,12 +243,34 @@ export async function withFileLock<T>(path: string, fn: () => T): Promise<T> {
   }
 }
 
-/** Writes a file atomically with mode 0600. */
+/**
+ * The file a path stands for: itself, or what its symbolic links lead to
+ * (a ~/.cdp/credentials kept in a dotfiles repository), so that a rewrite
+ * replaces the file and keeps the link. A path that does not exist yet, or
+ * a dangling link's target, is written as it is.
+ */
+export function linkTarget(path: string): string {
+  let at = path;
+  for (let hops = 0; hops < 32; hops++) {
+    let link: boolean;
+    try {
+      link = lstatSync(at).isSymbolicLink();
+    } catch {
+      return at;
+    }
+    if (!link) return at;
+    at = resolve(dirname(at), readlinkSync(at));
+  }
+  throw usageError(`${path}: too many levels of symbolic links`);
+}
+
+/** Writes a file atomically with mode 0600; a symbolic link is written through (linkTarget), never replaced. */
 export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const target = linkTarget(path);
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
+  renameSync(tmp, target);
 }
 
 /**

@@ -13,6 +13,7 @@ import { writeFileAtomic, type Env } from '../core/config.js';
 import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
 import { CdpError, fileProblem } from '../core/errors.js';
 import { bootstrap, type BootstrapResult } from './bootstrap.js';
+import { privateDir, tighten } from './data-dir.js';
 import { parseSeed, SeedError, type SeedFile } from './seed.js';
 import { Emulator, type FaultSettings } from './server.js';
 import { StateError } from './state.js';
@@ -200,9 +201,9 @@ export async function startDetached(
   if (already) return { ...already, already: true };
   const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
   const logFile = join(opts.dataDir, 'emulator.log');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(opts.dataDir, { recursive: true });
-  const out = openSync(logFile, 'a');
+  privateDir(opts.dataDir);
+  const out = openSync(logFile, 'a', 0o600);
+  tighten(logFile, 0o600);
   // A bad seed file is refused here, before anything starts.
   if (opts.seed) readSeed(opts.seed);
   const args = [main, '--data-dir', opts.dataDir, '--port', String(opts.port), '--time-scale', String(opts.timeScale)];

@@ -7,9 +7,10 @@
  * one before is dropped), so it never takes more than 8 MiB on disk.
  * `cdpctl emulator log` reads it, and follows it with --follow.
  */
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
+import { privateDir, tighten } from './data-dir.js';
 
 export interface LogEntry {
   /** Wall-clock time the request arrived (ISO 8601). */
@@ -74,8 +75,9 @@ export class RequestLog {
     this.pendingBytes = 0;
     try {
       if (this.fd === undefined) {
-        mkdirSync(this.dir, { recursive: true });
+        privateDir(this.dir);
         this.fd = openSync(this.path, 'a', 0o600);
+        tighten(this.path, 0o600);
         this.size = fstatSync(this.fd).size;
       }
       if (this.size > 0 && this.size + Buffer.byteLength(data) > this.maxBytes) {
