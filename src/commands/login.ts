@@ -189,7 +189,8 @@ async function checkReceivedKey(
   accountId: string,
   io: IO,
 ): Promise<Identity> {
-  const client = clientFor({ ...flags, profile }, process.env, io, { credentials: key });
+  // Signed with the received key alone (never a bearer token given for other calls).
+  const client = clientFor({ ...flags, profile, 'access-token': undefined }, process.env, io, { credentials: key });
   let who: Identity;
   try {
     who = await whoAmI(client);
