@@ -7,6 +7,7 @@ import { startSpinner } from '../lib/cli/progress.js';
 import { clientFor, ioFor } from '../lib/cli/run-operation.js';
 import { openBrowser } from '../lib/core/browser.js';
 import { loadProfile, setCredentials, type Env } from '../lib/core/config.js';
+import { checkCleartext } from '../lib/core/endpoint.js';
 import { CdpError } from '../lib/core/errors.js';
 import { DEFAULT_HTTP, HttpClient } from '../lib/core/http.js';
 import {
@@ -15,12 +16,14 @@ import {
   browserLogin,
   consoleAddress,
   interrupted,
+  loginError,
+  newLoginState,
   requestDeviceCode,
   signInAddress,
   type ReceivedKey,
 } from '../lib/core/login.js';
 import { parsePrivateKey } from '../lib/core/signing.js';
-import { whoAmI } from '../lib/core/whoami.js';
+import { whoAmI, type Identity } from '../lib/core/whoami.js';
 
 export default class Login extends BaseCommand {
   static summary = 'Sign in through the CDP console and save a new access key to a profile.';
@@ -28,6 +31,7 @@ export default class Login extends BaseCommand {
     'Opens the console sign-in page in your browser ($BROWSER when set, else the system opener); after you sign in, the console sends a new access key back to cdpctl, which saves it to the profile in ~/.cdp/credentials (other profiles stay, mode 0600). When no browser can be opened, the address is printed to open by hand.',
     'With --use-device-code there is no browser on this machine to involve: cdpctl prints an address and a code to enter in a browser anywhere (for SSH sessions).',
     "The account comes from --account-id or the profile's account_id, the identity provider from --identity-provider or identity_provider, the console from the profile's login_url / device_login_url or the region. The profile \"emulator\" that `cdpctl emulator start` writes signs in on the emulator's own console pages.",
+    "Only the console's answer to this sign-in is taken (it carries back the random state cdpctl sent), and the key is saved only once it has signed a call as a user of the account asked for; any other key fails the sign-in with nothing written (exit 3).",
     'Ctrl-C stops waiting and saves nothing (exit 130); a sign-in the console refuses exits 3.',
   ].join('\n\n');
   static examples = [
@@ -65,19 +69,29 @@ export default class Login extends BaseCommand {
       env,
     });
     const clientId = device ? randomUUID() : undefined;
+    const state = newLoginState();
     const url = signInAddress(base, {
       accountId: flags['account-id'] ?? config.account_id,
       identityProvider: flags['identity-provider'] ?? config.identity_provider,
       clientId,
+      state,
     });
+    // The account as the console is asked for it (an account in --login-url wins, as in cdp).
+    const accountId = url.searchParams.get('accountId') ?? '';
+    // The console sends a private key back: not over plain HTTP from another machine unless that is wanted.
+    const cleartext = { allowed: Boolean(flags['no-verify-tls']) || config.allow_http === 'true', warn: (line: string) => io.warn(line) };
+    checkCleartext(url, cleartext);
 
     const abort = new AbortController();
     const onInterrupt = (): void => abort.abort();
     process.on('SIGINT', onInterrupt);
     let stopSpinner: ((result: string) => void) | undefined;
+    let who: Identity | undefined;
     const save = async (key: ReceivedKey): Promise<void> => {
       // A key cdpctl could not sign with is refused before it is written anywhere.
       parsePrivateKey(key.accessKeyId, key.privateKey);
+      // And so is one that does not sign as a user of the account asked for: a key planted by someone else.
+      who = await checkReceivedKey(flags, profile, key, accountId, io);
       if (abort.signal.aborted) throw interrupted();
       await setCredentials(profile, key.accessKeyId, key.privateKey, env);
     };
@@ -89,10 +103,11 @@ export default class Login extends BaseCommand {
           env,
           verifyTls: !flags['no-verify-tls'],
           caBundle: flags['ca-bundle'],
-          debug: flags.debug ? (line) => io.err.write(`debug: ${line}\n`) : undefined,
+          debug: flags.debug ? (line) => io.debug(line) : undefined,
         });
         try {
           const code = await requestDeviceCode(http, url);
+          checkCleartext(new URL(code.accessKeyUrl), cleartext);
           // The official CLI's words, on stdout as there.
           await io.write(
             `To sign in, use a web browser to open the page ${code.verificationUrl} and enter the code ${code.userCode} to authenticate.\n`,
@@ -101,7 +116,7 @@ export default class Login extends BaseCommand {
             io,
             `Waiting for the code to be entered (it expires in ${minutes(code.expiresInS)}; Ctrl-C to cancel)`,
           );
-          key = await awaitDeviceKey(http, code, clientId, { signal: abort.signal });
+          key = await awaitDeviceKey(http, code, clientId, { signal: abort.signal, state });
           await save(key);
           stopSpinner('done');
           await io.write('Device login is successful.\n');
@@ -116,6 +131,8 @@ export default class Login extends BaseCommand {
           signal: abort.signal,
           profile,
           save,
+          state,
+          onForeignAnswer: () => io.warn('refused an answer at the sign-in listener that does not belong to this sign-in; still waiting'),
           onListening: async (full) => {
             const showAddress = (): void => {
               const restart = Boolean(stopSpinner);
@@ -136,7 +153,13 @@ export default class Login extends BaseCommand {
     } finally {
       process.removeListener('SIGINT', onInterrupt);
     }
-    await confirm(io, flags, profile, key);
+    if (process.env.CDP_ACCESS_KEY_ID && process.env.CDP_PRIVATE_KEY) {
+      io.warn('CDP_ACCESS_KEY_ID and CDP_PRIVATE_KEY are set: commands use them rather than the key just saved.');
+    }
+    if (who)
+      io.info(
+        `Signed in as ${who.name} (${roleOf(who)}) in account ${who.accountId}; the access key ${key.accessKeyId} is saved in profile "${profile}".`,
+      );
   }
 }
 
@@ -152,21 +175,39 @@ function profileValues(flagProfile: string | undefined, env: Env): Readonly<Reco
 
 const minutes = (s: number): string => (s >= 120 ? `${Math.round(s / 60)} minutes` : `${Math.round(s)} s`);
 
-/** Says who the saved key signs as (one iam getUser with it); a failure here is a warning, the key is saved. */
-async function confirm(io: IO, flags: Record<string, unknown>, profile: string, key: ReceivedKey): Promise<void> {
-  const env: Env = { ...process.env, CDP_ACCESS_KEY_ID: undefined, CDP_PRIVATE_KEY: undefined };
-  const saved = `the access key ${key.accessKeyId} is saved in profile "${profile}"`;
-  if (process.env.CDP_ACCESS_KEY_ID && process.env.CDP_PRIVATE_KEY) {
-    io.warn('CDP_ACCESS_KEY_ID and CDP_PRIVATE_KEY are set: commands use them rather than the key just saved.');
-  }
-  const client = clientFor({ ...flags, profile }, env, io);
+const roleOf = (who: Identity): string => (who.kind === 'machineUser' ? 'machine user' : who.accountAdmin ? 'user, account admin' : 'user');
+
+/**
+ * Who a received key signs as (one iam getUser signed with it, at the
+ * profile's endpoint), which must be a user of the account the sign-in asked
+ * for; anything else fails the login before the key is saved (exit 3).
+ */
+async function checkReceivedKey(
+  flags: Record<string, unknown>,
+  profile: string,
+  key: ReceivedKey,
+  accountId: string,
+  io: IO,
+): Promise<Identity> {
+  // Signed with the received key alone (never a bearer token given for other calls).
+  const client = clientFor({ ...flags, profile, 'access-token': undefined }, process.env, io, { credentials: key });
+  let who: Identity;
   try {
-    const who = await whoAmI(client);
-    const role = who.kind === 'machineUser' ? 'machine user' : who.accountAdmin ? 'user, account admin' : 'user';
-    io.info(`Signed in as ${who.name} (${role}) in account ${who.accountId}; ${saved}.`);
+    who = await whoAmI(client);
   } catch (err) {
-    io.warn(`${saved}, but checking it failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw loginError(
+      'LOGIN_FAILED',
+      `the access key ${key.accessKeyId} the console sent could not be checked, so it was not saved: ${err instanceof Error ? err.message : String(err)}`,
+    );
   } finally {
     client.close();
   }
+  if (who.kind !== 'user' || who.accountId !== accountId) {
+    throw loginError(
+      'LOGIN_FAILED',
+      `the access key ${key.accessKeyId} the console sent signs as ${who.crn || 'nobody known'}, not as a user of account ${accountId}; it was not saved`,
+      ['Someone else may have sent a key to this sign-in. Run the command again.'],
+    );
+  }
+  return who;
 }

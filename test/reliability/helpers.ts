@@ -5,12 +5,13 @@
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readIni } from '../../src/lib/core/config.js';
 import { parsePrivateKey, signRequest, type SigningKey } from '../../src/lib/core/signing.js';
 import { bootstrap } from '../../src/lib/emulator/bootstrap.js';
+import { issueKey } from '../../src/lib/emulator/keys.js';
 import { Emulator, type FaultSettings } from '../../src/lib/emulator/server.js';
 
 export interface Reply {
@@ -161,3 +162,30 @@ export async function recordingServer(): Promise<{ port: number; requests: strin
 export function isErrorBody(r: Reply): boolean {
   return typeof r.json?.code === 'string' && typeof r.json?.message === 'string';
 }
+
+/** A temporary HOME whose profile `ops` signs with a new key (for cdpctl runs against a scripted server). */
+export function opsHome(prefix: string): string {
+  const home = mkdtempSync(join(tmpdir(), prefix));
+  mkdirSync(join(home, '.cdp'), { recursive: true });
+  const key = issueKey('V2');
+  writeFileSync(join(home, '.cdp', 'credentials'), `[ops]\ncdp_access_key_id = ops-key\ncdp_private_key = ${key.privateKey}\n`, {
+    mode: 0o600,
+  });
+  return home;
+}
+
+/** `ml workspaces create --wait`, polling describeWorkspace without pause: a scripted server plays the states. */
+export const WAIT_FOR_WORKSPACE = [
+  'ml',
+  'workspaces',
+  'create',
+  '--environment-name',
+  'env',
+  '--workspace-name',
+  'ds',
+  '--provision-k8s-request',
+  '{"environmentName":"env","instanceGroups":[{"instanceType":"m5.2xlarge"}]}',
+  '--wait',
+  '--poll-interval',
+  '0',
+] as const;

@@ -4,6 +4,7 @@ import { CALL_FLAGS, globalFlagsUsing } from '../../lib/cli/flags.js';
 import { clientFor, ioFor } from '../../lib/cli/run-operation.js';
 import { toCdpError } from '../../lib/cli/report.js';
 import { ExitCode } from '../../lib/core/errors.js';
+import { visibleValue } from '../../lib/core/visible.js';
 import { keyInfo, whoAmI, type Identity, type KeyInfo } from '../../lib/core/whoami.js';
 import { loadService } from '../../lib/model/index.js';
 
@@ -59,7 +60,7 @@ export default class AuthStatus extends BaseCommand {
     if (flags.output === 'json') {
       const { profile, endpoint, accessKey, identity, keyWorks, error } = status;
       await io.write(JSON.stringify({ profile, endpoint, accessKey, identity, keyWorks, error }, null, 2) + '\n');
-    } else await io.write(describe(status, io.colorOn('out'), this.config.bin));
+    } else await io.writeStyled(describe(visibleValue(status) as StatusReport, io.colorOn('out'), this.config.bin));
     if (exit !== ExitCode.ok) process.exitCode = exit;
   }
 }

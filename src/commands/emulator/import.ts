@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core';
-import { readFileSync } from 'node:fs';
 import { BaseCommand } from '../../lib/cli/base-command.js';
 import { IO } from '../../lib/cli/io.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
-import { usageError } from '../../lib/core/errors.js';
+import { READ_LIMITS, readBounded, readStreamBounded } from '../../lib/core/bounded-read.js';
+import { CdpError, fileProblem, usageError } from '../../lib/core/errors.js';
 
 export default class EmulatorImport extends BaseCommand {
   static summary = "Replace the emulator's state with a file `emulator export` wrote.";
@@ -25,11 +25,15 @@ export default class EmulatorImport extends BaseCommand {
     const { flags } = await this.parse(EmulatorImport);
     const { StateError, parseStateFile } = await import('../../lib/emulator/state.js');
     const { adminRequest, emulatorDir, running } = await import('../../lib/emulator/control.js');
+    const bounds = { label: '--file', maxBytes: READ_LIMITS.state };
     let text: string;
     try {
-      text = readFileSync(flags.file === '-' ? 0 : flags.file, 'utf8');
+      const bytes =
+        flags.file === '-' ? await readStreamBounded(process.stdin, { ...bounds, name: 'stdin' }) : readBounded(flags.file, bounds);
+      text = bytes.toString('utf8');
     } catch (err) {
-      throw usageError(`cannot read ${flags.file}: ${(err as Error).message}`);
+      if (err instanceof CdpError) throw err;
+      throw usageError(`--file: cannot read ${flags.file}: ${fileProblem(err)}`);
     }
     let file;
     try {

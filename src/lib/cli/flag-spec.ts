@@ -76,11 +76,15 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
     helpGroup: GLOBAL,
   },
   debug: { type: 'boolean', description: 'Log each request and response to stderr (secrets redacted).', helpGroup: GLOBAL },
-  'no-verify-tls': { type: 'boolean', description: 'Do not verify TLS certificates.', helpGroup: GLOBAL },
+  'no-verify-tls': {
+    type: 'boolean',
+    description: 'Do not verify TLS certificates (and allow plain http:// to other machines, with a warning).',
+    helpGroup: GLOBAL,
+  },
   'ca-bundle': { type: 'string', description: 'PEM file of certificate authorities to trust.', helpValue: '<file>', helpGroup: GLOBAL },
   'cli-read-timeout': {
     type: 'string',
-    description: 'Seconds to wait for an answer before giving up (default 60; 0 waits forever).',
+    description: 'Seconds the whole answer may take before giving up (default 60; 0 waits forever).',
     helpValue: '<seconds>',
     helpGroup: GLOBAL,
   },

@@ -3,9 +3,9 @@
  * the field's type (JSON, `key=value` shorthand, `file://`), merged over an
  * `--input` document (JSON or YAML, from a file or stdin).
  */
-import { readFileSync } from 'node:fs';
 import type { Field, ShapeIndex, Type } from '../model/shapes.js';
-import { fileProblem, usageError } from '../core/errors.js';
+import { READ_LIMITS, readBounded, readStreamBounded } from '../core/bounded-read.js';
+import { CdpError, fileProblem, usageError } from '../core/errors.js';
 import { expandPath } from '../core/files.js';
 import { printable } from '../core/validate.js';
 import { parseShorthandText, takesShorthand, toInteger, toNumber, typeShorthand } from './shorthand.js';
@@ -14,10 +14,12 @@ export type Doc = Record<string, unknown>;
 
 export { expandPath } from '../core/files.js';
 
+/** A file a value names, within the request cap; a pipe (`file://<(…)`) is read too. */
 function readFile(path: string, label: string): Buffer {
   try {
-    return readFileSync(expandPath(path));
+    return readBounded(expandPath(path), { label, maxBytes: READ_LIMITS.request, pipes: true });
   } catch (err) {
+    if (err instanceof CdpError) throw err;
     throw usageError(`${label}: cannot read ${path}: ${fileProblem(err)}`);
   }
 }
@@ -51,12 +53,13 @@ export function expandFiles(shapes: ShapeIndex, type: Type, value: unknown, labe
     return Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, expandFiles(shapes, t.of ?? { kind: 'string' }, v, label)]));
   const struct = shapes.struct(t);
   if (!struct) return value;
-  const out: Doc = {};
-  for (const [k, v] of Object.entries(obj)) {
-    const f = struct.byName.get(k);
-    out[k] = f ? expandFiles(shapes, f.type, v, label) : v;
-  }
-  return out;
+  // fromEntries defines own properties: a `__proto__` key stays a key, for the validator to refuse like any unknown field.
+  return Object.fromEntries(
+    Object.entries(obj).map(([k, v]) => {
+      const f = struct.byName.get(k);
+      return [k, f ? expandFiles(shapes, f.type, v, label) : v];
+    }),
+  );
 }
 
 /** Strict UTF-8: invalid bytes are an input error, not silently replaced. */
@@ -183,11 +186,9 @@ export function convertFlag(values: readonly string[], field: Field, shapes: Sha
   return convertScalar(raw, type, label);
 }
 
-/** Reads all of stdin. */
-export async function readAllStdin(): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+/** Reads all of stdin (`--input -`), within the request cap. */
+export function readAllStdin(): Promise<Buffer> {
+  return readStreamBounded(process.stdin, { label: '--input', name: 'stdin', maxBytes: READ_LIMITS.request });
 }
 
 /** The date a skeleton shows in a date-time field (the official CLI's). */
@@ -272,13 +273,14 @@ function strip(shapes: ShapeIndex, raw: Type, value: unknown): unknown {
       if (!struct || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
       const entries = Object.entries(value as Doc);
       if (entries.length === 0) return value;
-      const out: Doc = {};
-      for (const [k, v] of entries) {
-        const f = struct.byName.get(k);
-        const kept = f ? strip(shapes, f.type, v) : v;
-        if (kept !== ABSENT) out[k] = kept;
-      }
-      return Object.keys(out).length === 0 ? ABSENT : out;
+      const kept = entries
+        .map(([k, v]): [string, unknown] => {
+          const f = struct.byName.get(k);
+          return [k, f ? strip(shapes, f.type, v) : v];
+        })
+        .filter(([, v]) => v !== ABSENT);
+      // As own properties (fromEntries), so that a `__proto__` key is kept and refused, never taken for the prototype.
+      return kept.length === 0 ? ABSENT : Object.fromEntries(kept);
     }
     default:
       return value;

@@ -3,10 +3,17 @@
  * progress, and the one way commands reach the terminal: results through
  * write/page/pagedWriter on stdout, messages, warnings, prompts and spinners
  * on stderr. Commands never touch process.stdout or process.stderr directly.
+ *
+ * It is also where text from servers and stores is neutralised (visible.ts):
+ * results written to a terminal, and everything said on stderr, show control
+ * characters escaped; results written to a pipe or a file go byte for byte.
+ * Text that carries cdpctl's own styling (tables, `auth status`) goes out
+ * through writeStyled/pagedWriter, its data made visible by whoever built it.
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { visible } from '../core/visible.js';
 
 export type ColorMode = 'on' | 'off' | 'auto';
 export const COLOR_MODES: readonly ColorMode[] = ['on', 'off', 'auto'];
@@ -56,6 +63,7 @@ export class IO {
   ) {
     this.out = streams.out ?? process.stdout;
     this.err = streams.err ?? process.stderr;
+    if (this.out === process.stdout) endQuietlyOnClosedPipe();
     this.stdinIsTTY = streams.stdinIsTTY ?? Boolean(process.stdin.isTTY);
     this.env = opts.env ?? process.env;
     this.asker = streams.ask;
@@ -123,20 +131,31 @@ export class IO {
         return answers.v;
       };
     }
-    return this.asker(question);
+    const message = question.message;
+    return this.asker(typeof message === 'string' ? { ...question, message: visible(message) } : question);
   }
 
-  /** Writes to stdout and waits for the stream to drain (back-pressure for big listings). */
+  /** Writes a result to stdout (control characters escaped on a terminal) and waits for the stream to drain. */
   async write(text: string): Promise<void> {
+    await this.writeStyled(this.stdoutIsTTY ? visible(text) : text);
+  }
+
+  /** Writes text with cdpctl's own styling as it is; its data must already be visible (visibleValue). */
+  async writeStyled(text: string): Promise<void> {
     if (!this.out.write(text)) await new Promise<void>((r) => this.out.once('drain', () => r()));
   }
 
   warn(message: string): void {
-    this.err.write(`${this.paint('err', STYLE.yellow, 'warning')}: ${message}\n`);
+    this.err.write(`${this.paint('err', STYLE.yellow, 'warning')}: ${visible(message)}\n`);
   }
 
   info(message: string): void {
-    this.err.write(`${message}\n`);
+    this.err.write(`${visible(message)}\n`);
+  }
+
+  /** One --debug line on stderr. */
+  debug(line: string): void {
+    this.err.write(`debug: ${visible(line)}\n`);
   }
 
   /** Terminal height (rows) of stdout; 40 when unknown. */
@@ -157,7 +176,7 @@ export class IO {
     return /^[\w.+-]+(\s|$)/.test(cmd) && !onPath(cmd.split(/\s/)[0] ?? '', this.env.PATH) ? undefined : given;
   }
 
-  /** Shows text through the pager when it is taller than the screen (see pagedWriter). */
+  /** Shows styled text through the pager when it is taller than the screen (see pagedWriter). */
   async page(text: string): Promise<void> {
     const w = this.pagedWriter();
     await w.write(text);
@@ -169,11 +188,12 @@ export class IO {
    * than the screen, then sent through the pager (when stdout is a terminal
    * and paging is wanted), else written as it comes. `less` gets LESS=FRX
    * (quit if one screen, keep colours, leave the text on screen) unless the
-   * user set LESS. A pager that cannot start falls back to writing.
+   * user set LESS. A pager that cannot start falls back to writing. The text
+   * is written as it is (writeStyled): its data must already be visible.
    */
   pagedWriter(): PagedWriter {
     const pager = this.pagerWanted ? this.pagerCommand() : undefined;
-    if (!pager) return { write: (t) => this.write(t), end: async () => undefined };
+    if (!pager) return { write: (t) => this.writeStyled(t), end: async () => undefined };
     let held: string[] = [];
     let lines = 0;
     let sink: PagedWriter | undefined;
@@ -191,7 +211,7 @@ export class IO {
       },
       end: async () => {
         if (sink) return sink.end();
-        await this.write(held.join(''));
+        await this.writeStyled(held.join(''));
       },
     };
   }
@@ -202,7 +222,7 @@ export class IO {
     const env: Record<string, string | undefined> = { ...this.env, LESS: this.env.LESS ?? 'FRX', LV: this.env.LV ?? '-c' };
     const child = spawn(pager, { shell: true, env: env as NodeJS.ProcessEnv, stdio: ['pipe', this.pagerStdout(), 'inherit'] });
     const stdin = child.stdin;
-    if (!stdin) return { write: (t) => this.write(t), end: async () => undefined };
+    if (!stdin) return { write: (t) => this.writeStyled(t), end: async () => undefined };
     let failed = false;
     let quit = false;
     const closed = new Promise<void>((resolve) => {
@@ -223,10 +243,10 @@ export class IO {
     // past 1 MB it certainly runs and nothing more is kept.
     let sent: string[] | undefined = [];
     let kept = 0;
-    const direct = (): Promise<void> => this.write((sent ?? []).join(''));
+    const direct = (): Promise<void> => this.writeStyled((sent ?? []).join(''));
     return {
       write: async (text) => {
-        if (failed) return this.write(text);
+        if (failed) return this.writeStyled(text);
         if (quit) return; // The person quit the pager: the rest is not wanted.
         if (sent) {
           sent.push(text);
@@ -248,6 +268,26 @@ export class IO {
     const fd = (this.out as { fd?: unknown }).fd;
     return this.out === process.stdout ? 'inherit' : typeof fd === 'number' ? fd : 'inherit';
   }
+}
+
+let pipesWatched = false;
+
+/**
+ * A reader that goes away before the output ends (`| head -1`) is the
+ * reader's choice, not a failure: stdout's EPIPE ends the run at once with
+ * exit 0 and nothing more said, in every output format. Without a listener
+ * node would throw it as an unhandled 'error' event with a stack trace.
+ * stderr going away (`2>&1 | head`) only silences it. Installed once.
+ */
+function endQuietlyOnClosedPipe(): void {
+  if (pipesWatched) return;
+  pipesWatched = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    process.stderr.write(`cdpctl: cannot write the output: ${err.code ?? err.message}\n`);
+    process.exit(1);
+  });
+  process.stderr.on('error', () => undefined);
 }
 
 /** The --color value on a command line (`--color off`, `--color=off`), for errors reported before flags are parsed. */

@@ -5,6 +5,7 @@
  * never a control character.
  */
 import { clock, duration } from '../core/duration.js';
+import { oneLine } from '../core/visible.js';
 import { STYLE, type IO } from './io.js';
 
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -55,7 +56,8 @@ class Spinner {
   private draw(): void {
     if (this.stopped) return;
     const frame = this.io.paint('err', STYLE.magenta, FRAMES[this.frame++ % FRAMES.length] ?? '');
-    const line = `${this.text} (${clock(this.now() - this.startedAt)})`;
+    // The text may hold a state the server named: one line, its control characters escaped.
+    const line = `${oneLine(this.text)} (${clock(this.now() - this.startedAt)})`;
     // One terminal line, never wrapped: a wrapped line could not be redrawn in place.
     const room = Math.max(10, this.io.errColumns - 3);
     const fitted = [...line].length > room ? `${[...line].slice(0, room - 1).join('')}…` : line;
@@ -88,7 +90,7 @@ export class WaitProgress {
     this.state = state;
     this.elapsedMs = elapsedMs;
     if (!this.io.spinnerWanted) {
-      this.io.info(`${this.label}: ${state} after ${duration(elapsedMs)}`);
+      this.io.info(`${this.label}: ${oneLine(state)} after ${duration(elapsedMs)}`);
       return;
     }
     const text = `Waiting for ${this.label}: ${state}`;
@@ -108,14 +110,15 @@ export class WaitProgress {
     const took = duration(elapsedMs);
     const ok = (text: string): string => `${this.io.paint('err', STYLE.green, '✓')} ${text}`;
     const bad = (text: string): string => `${this.io.paint('err', STYLE.red, '✗')} ${text}`;
-    const at = this.state ? ` at ${this.state}` : '';
+    const state = oneLine(this.state);
+    const at = state ? ` at ${state}` : '';
     let line: string;
     switch (how.kind) {
       case 'done':
-        line = ok(`${this.label}: ${how.state} after ${took}`);
+        line = ok(`${this.label}: ${oneLine(how.state)} after ${took}`);
         break;
       case 'failed':
-        line = bad(`${this.label}: failed${how.state ? ` (${how.state})` : ''} after ${took}`);
+        line = bad(`${this.label}: failed${how.state ? ` (${oneLine(how.state)})` : ''} after ${took}`);
         break;
       case 'timeout':
         line = bad(`${this.label}: gave up waiting${at} after ${took}`);
@@ -140,5 +143,5 @@ export function startSpinner(io: IO, message: string): (result: string) => void 
   }
   const spinner = new Spinner(io, message);
   spinner.start();
-  return (result) => spinner.stop(`${message}... ${result}`);
+  return (result) => spinner.stop(oneLine(`${message}... ${result}`));
 }

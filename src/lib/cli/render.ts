@@ -4,10 +4,12 @@
  * given (a table takes its layout from the first page); text, like the
  * official CLI's, needs the whole merged result first (its columns are the
  * union of every item's keys). An empty answer (`{}`) prints nothing, as
- * the official CLI does.
+ * the official CLI does. What reaches a terminal shows control characters
+ * escaped (IO.write; tables always); pipes and files get the bytes as sent.
  */
 import type { Page } from '../core/client.js';
 import { CdpError } from '../core/errors.js';
+import { visibleValue } from '../core/visible.js';
 import type { ShapeIndex } from '../model/shapes.js';
 import type { PagingSpec } from '../model/types.js';
 import type { IO } from './io.js';
@@ -65,7 +67,8 @@ async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boole
       return items ? textRows(items, columns) : textObject(v);
     }
     case 'table':
-      return formatTable(v, {
+      // Tables are for reading only, so their data is always shown visible (they carry cdpctl's colours).
+      return formatTable(visibleValue(v), {
         columns,
         listKey,
         width: io.columns,
@@ -226,8 +229,9 @@ async function streamTable(
     for await (const page of pages) {
       last = page;
       if (page.items.length === 0) continue;
-      table ??= new ListTable(columnsFor(page.items, opts.columns), { width: io.columns, color: io.colorOn() });
-      await out.write(table.page(page.items));
+      const items = page.items.map(visibleValue);
+      table ??= new ListTable(columnsFor(items, opts.columns), { width: io.columns, color: io.colorOn() });
+      await out.write(table.page(items));
     }
     await out.write(table ? table.end() : '(no items)\n');
   } finally {

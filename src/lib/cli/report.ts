@@ -1,10 +1,12 @@
 /**
  * Turns any error into `code: message` (or a JSON error with --output json)
  * on stderr and the exit code of DESIGN "Exit codes". Never a stack trace
- * unless --debug. Free of oclif, so the fast path (fast-run.ts) can use it.
+ * unless --debug. Each message is one line, its control characters escaped.
+ * Free of oclif, so the fast path (fast-run.ts) can use it.
  */
 import { CdpError, ExitCode } from '../core/errors.js';
 import { printable } from '../core/validate.js';
+import { oneLine, visible } from '../core/visible.js';
 import { colorModeOf, IO, STYLE } from './io.js';
 
 interface OclifishError extends Error {
@@ -49,15 +51,17 @@ export function reportError(err: unknown, opts: { json: boolean; debug: boolean;
   const e = toCdpError(err);
   if (e.code === 'EPIPE') return ExitCode.ok;
   const io = opts.io ?? errorIO();
-  const write = (line: string): void => void io.err.write(line + '\n');
+  // Messages carry a server's words and names from its data: each line shows its control characters escaped.
+  const write = (line: string): void => void io.err.write(visible(line) + '\n');
   if (opts.json) {
     write(JSON.stringify(e.toJSON()));
   } else {
     const color = opts.color ?? io.colorOn('err');
-    write(`${color ? `\u001b[${STYLE.red}m${e.code}\u001b[39m` : e.code}: ${e.message}`);
+    const code = oneLine(e.code);
+    io.err.write(`${color ? `\u001b[${STYLE.red}m${code}\u001b[39m` : code}: ${oneLine(e.message)}\n`);
     const context = e.context;
-    if (context) write(`  ${context}`);
-    for (const d of e.details) write(`  ${d}`);
+    if (context) write(`  ${oneLine(context)}`);
+    for (const d of e.details) write(`  ${oneLine(d)}`);
   }
   if (opts.debug && e.code === 'INTERNAL_ERROR') {
     const cause = (e as { cause?: unknown }).cause;

@@ -4,7 +4,7 @@
  * the result. Knows no oclif, so tests can drive it directly.
  */
 import { isatty } from 'node:tty';
-import { CdpClient, type Doc } from '../core/client.js';
+import { CdpClient, type ClientSettings, type Doc } from '../core/client.js';
 import { openUpload } from '../core/files.js';
 import { CdpError, usageError } from '../core/errors.js';
 import { printable, validateRequest } from '../core/validate.js';
@@ -55,10 +55,17 @@ export function ioFor(flags: ParsedFlags, env: Readonly<Record<string, string | 
   );
 }
 
-export function clientFor(flags: ParsedFlags, env: Readonly<Record<string, string | undefined>>, io: IO): CdpClient {
+/** A client for the call flags describe; `extra` settings (a key to check) go with them. */
+export function clientFor(
+  flags: ParsedFlags,
+  env: Readonly<Record<string, string | undefined>>,
+  io: IO,
+  extra: Pick<ClientSettings, 'credentials'> = {},
+): CdpClient {
   const read = num(flags, 'cli-read-timeout', { min: 0 });
   const connect = num(flags, 'cli-connect-timeout', { min: 0 });
   return new CdpClient({
+    ...extra,
     profile: flags.profile as string | undefined,
     endpointUrl: flags['endpoint-url'] as string | undefined,
     region: flags['cdp-region'] as string | undefined,
@@ -74,7 +81,7 @@ export function clientFor(flags: ParsedFlags, env: Readonly<Record<string, strin
       caBundle: flags['ca-bundle'] as string | undefined,
       ...(env.CDPCTL_MAX_ATTEMPTS ? { maxAttempts: Math.max(1, Number(env.CDPCTL_MAX_ATTEMPTS) || 1) } : {}),
     },
-    debug: flags.debug ? (line) => io.err.write(`debug: ${line}\n`) : undefined,
+    debug: flags.debug ? (line) => io.debug(line) : undefined,
     warn: (line) => io.warn(line),
   });
 }

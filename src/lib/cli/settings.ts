@@ -59,6 +59,11 @@ export const SETTINGS: Readonly<Record<string, Setting>> = {
   identity_provider: { file: 'config', about: 'identity provider to sign in with' },
   login_url: { file: 'config', about: 'console sign-in page for login', check: url },
   device_login_url: { file: 'config', about: 'console device sign-in page for login --use-device-code', check: url },
+  allow_http: {
+    file: 'config',
+    about: 'true: allow plain http:// endpoints on other machines (clear text; warned each time)',
+    check: oneOf(['true', 'false']),
+  },
 };
 
 export const SETTING_NAMES = Object.keys(SETTINGS);

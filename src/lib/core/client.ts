@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { loadService, type Operation } from '../model/index.js';
 import type { ServiceFacts } from '../model/types.js';
 import { loadProfile, resolveCredentials, permissionWarning, type Credentials, type Env, type ProfileSettings } from './config.js';
-import { checkFormFactor, joinUrl, resolveEndpoint, type EndpointInput } from './endpoint.js';
+import { checkCleartext, checkFormFactor, joinUrl, resolveEndpoint, type EndpointInput } from './endpoint.js';
 import { CdpError, serviceError } from './errors.js';
 import { DEFAULT_HTTP, HttpClient, type HttpOptions, type HttpResponse } from './http.js';
 import { EMULATOR_TIME_SCALE } from './emulator-protocol.js';
@@ -29,6 +29,12 @@ export interface ClientSettings {
   readonly warn?: (line: string) => void;
   /** --access-token: sent as the bearer token instead of signing (workload services: instead of exchanging one). */
   readonly accessToken?: string;
+  /**
+   * A key to sign with instead of the profile's: login checks the key it
+   * received before saving it (the profile may not exist yet; its endpoint
+   * settings still apply).
+   */
+  readonly credentials?: { readonly accessKeyId: string; readonly privateKey: string };
 }
 
 /** `Authorization` for a token given with or without its scheme: exactly one `Bearer `. */
@@ -89,11 +95,14 @@ export class CdpClient {
   }
 
   get profile(): ProfileSettings {
-    this.settingsCache ??= loadProfile(this.settings.profile, this.settings.env);
+    this.settingsCache ??= loadProfile(this.settings.profile, this.settings.env, { missingOk: Boolean(this.settings.credentials) });
     return this.settingsCache;
   }
 
-  private credentials(): Credentials {
+  /** The credentials calls are signed with (given ones, else the official CLI's order; see resolveCredentials). */
+  credentials(): Credentials {
+    const given = this.settings.credentials;
+    if (given) return { ...given, source: 'given' };
     if (!this.credsCache) {
       const creds = resolveCredentials(this.profile, this.settings.env, { authConfig: this.settings.authConfig });
       if (creds.source.startsWith('profile ')) {
@@ -190,7 +199,7 @@ export class CdpClient {
       }
       const sendWith = (auth: { origin: string; token: string }): Promise<HttpResponse> =>
         this.httpClient.send({
-          url: upload?.url ? new URL(upload.url) : joinUrl(auth.origin, path),
+          url: this.target(op, auth.origin, path, upload),
           headers: { ...headers, authorization: bearer(auth.token) },
           body,
           mutating: op.mutating,
@@ -208,7 +217,7 @@ export class CdpClient {
       this.notePace(new URL(auth.origin), res);
       return res;
     }
-    const url = upload?.url ? new URL(upload.url) : joinUrl(this.baseUrl(svc.def.facts), path);
+    const url = this.target(op, this.baseUrl(svc.def.facts), path, upload);
     const token = this.settings.accessToken ?? this.credentials().accessToken;
     const sign = token ? undefined : this.signer(url, contentType);
     const res = await this.httpClient.send({
@@ -223,6 +232,40 @@ export class CdpClient {
     this.notePace(url, res);
     return res;
   }
+
+  /**
+   * Where a request goes: the operation's path on its base URL, or where the
+   * control plane redirected an upload. A signature or token is made for
+   * that one place, so a redirect may lead only within the same origin: one
+   * to another origin (a compromised or confused control plane sending the
+   * upload, signed, to a host of its choosing) is refused and nothing is
+   * sent. Plain http:// to another machine is refused too (checkCleartext).
+   */
+  private target(op: Operation, base: string, path: string, upload?: Upload): URL {
+    const origin = new URL(base).origin;
+    const url = upload?.url ? new URL(upload.url) : joinUrl(base, path);
+    if (url.origin !== origin) {
+      throw new CdpError({
+        kind: 'service',
+        code: 'REDIRECT_REFUSED',
+        message: `${op.service.name} ${op.name}: the control plane redirected the request to ${url.origin}, another origin than ${origin}; a signed request is never sent there, so nothing was sent`,
+        service: op.service.name,
+        operation: op.name,
+      });
+    }
+    checkCleartext(url, {
+      allowed: this.settings.http?.verifyTls === false || this.profile.values.allow_http === 'true',
+      warn: (line) => {
+        if (this.warnedCleartext.has(url.origin)) return;
+        this.warnedCleartext.add(url.origin);
+        this.settings.warn?.(line);
+      },
+    });
+    return url;
+  }
+
+  /** Origins the clear-text warning was given for (once each). */
+  private readonly warnedCleartext = new Set<string>();
 
   /** Signs each attempt afresh with the credentials' key. */
   private signer(url: URL, contentType: string): () => Readonly<Record<string, string>> {
@@ -249,7 +292,17 @@ export class CdpClient {
         doc = {};
       }
     }
-    const obj = (typeof doc === 'object' && doc !== null && !Array.isArray(doc) ? doc : {}) as Doc;
+    const isObject = typeof doc === 'object' && doc !== null && !Array.isArray(doc);
+    // Every operation answers an object: `[]`, `null` or `42` is a broken or hostile server, not an empty result.
+    if (!isObject && res.status >= 200 && res.status < 300)
+      throw new CdpError({
+        kind: 'service',
+        code: 'BAD_RESPONSE',
+        message: `${op.service.name} ${op.name}: the answer is not a JSON object (it is ${Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`})`,
+        status: res.status,
+        ...where,
+      });
+    const obj = (isObject ? doc : {}) as Doc;
     if (this.settings.debug)
       this.settings.debug(`< body: ${JSON.stringify(res.status === 200 ? redact(op.service.shapes, op.output, obj) : obj)}`);
     if (res.status >= 200 && res.status < 300) return obj;

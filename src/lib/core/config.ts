@@ -6,10 +6,11 @@
  * (temp file + rename) under a lock file so that concurrent `configure set`
  * runs never lose a key.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { authError, fileProblem, usageError } from './errors.js';
+import { dirname, join, resolve } from 'node:path';
+import { READ_LIMITS, readBounded, type ReadBounds } from './bounded-read.js';
+import { authError, CdpError, fileProblem, usageError } from './errors.js';
 import { IniDocument, IniError, type IniData } from './ini.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -34,11 +35,16 @@ function badFile(path: string, err: IniError): never {
   ]);
 }
 
+/** The bounds of every file of settings this module reads: a regular file of a few MiB. */
+const settingsFile = (label: string): ReadBounds => ({ label, maxBytes: READ_LIMITS.settings });
+
 function readDocument(path: string): IniDocument {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readBounded(path, settingsFile('profile file')).toString('utf8');
+  } catch (err) {
+    // A file that is not there (or cannot be opened) holds no settings; one that is no file at all, or too big, is refused.
+    if (err instanceof CdpError) throw err;
     return IniDocument.parse('');
   }
   try {
@@ -86,14 +92,18 @@ export interface ProfileSettings {
   readonly paths: Paths;
 }
 
-/** Merges the profile's config and credentials sections (credentials win). */
-export function loadProfile(flagProfile: string | undefined, env: Env = process.env): ProfileSettings {
+/**
+ * Merges the profile's config and credentials sections (credentials win).
+ * A profile named explicitly must exist, unless `missingOk` (a login that
+ * is about to create it).
+ */
+export function loadProfile(flagProfile: string | undefined, env: Env = process.env, opts: { missingOk?: boolean } = {}): ProfileSettings {
   const paths = configPaths(env);
   const profile = flagProfile || env.CDP_DEFAULT_PROFILE || env.CDP_PROFILE || 'default';
   const explicit = Boolean(flagProfile || env.CDP_DEFAULT_PROFILE || env.CDP_PROFILE);
   const config = section(readIni(paths.config), profile, true);
   const creds = section(readIni(paths.credentials), profile, false);
-  if (explicit && !config && !creds) {
+  if (explicit && !config && !creds && !opts.missingOk) {
     throw authError('PROFILE_NOT_FOUND', `profile "${profile}" was not found`, [
       `Looked in ${paths.credentials} and ${paths.config}.`,
       'Create it with: cdpctl configure --profile ' + profile,
@@ -115,8 +125,9 @@ export interface Credentials {
 function authConfigCredentials(path: string): Credentials {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readBounded(path, settingsFile('--auth-config')).toString('utf8');
+  } catch (err) {
+    if (err instanceof CdpError) throw err;
     throw authError('NO_CREDENTIALS', `Config file ${path} not found`);
   }
   let conf: Record<string, unknown>;
@@ -171,9 +182,10 @@ const looksLikePath = (v: string): boolean => v.length < 300 && /^(~|\.{0,2}\/|[
 function keyFromEnvironment(value: string): string {
   if (isKeyText(value)) return value;
   try {
-    if (value.length < 4096 && existsSync(value) && statSync(value).isFile()) return readFileSync(value, 'utf8');
-    throw Object.assign(new Error('not a file'), { code: existsSync(value) ? 'EISDIR' : 'ENOENT' });
+    if (value.length >= 4096) throw Object.assign(new Error('not a path'), { code: 'ENOENT' });
+    return readBounded(value, settingsFile('CDP_PRIVATE_KEY')).toString('utf8');
   } catch (err) {
+    if (err instanceof CdpError) throw err;
     const what = looksLikePath(value) ? `names the key file ${value}` : 'is neither a key nor the path of a key file';
     throw authError('NO_CREDENTIALS', `CDP_PRIVATE_KEY ${what}: ${fileProblem(err)}`, [
       'Set CDP_PRIVATE_KEY to the path of a key file, or to the key itself (PEM, or the 44-character Ed25519 key).',
@@ -195,10 +207,15 @@ export function permissionWarning(path: string): string | undefined {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Runs fn while holding `<path>.lock`; a lock older than 30 s is taken as abandoned. */
+/**
+ * Runs fn while holding `<file>.lock` next to the file the path stands for
+ * (through symbolic links, so every name of one file shares one lock); a
+ * lock older than 30 s is taken as abandoned.
+ */
 export async function withFileLock<T>(path: string, fn: () => T): Promise<T> {
-  const lock = `${path}.lock`;
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  const file = linkTarget(path);
+  const lock = `${file}.lock`;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + 30_000;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -226,12 +243,34 @@ export async function withFileLock<T>(path: string, fn: () => T): Promise<T> {
   }
 }
 
-/** Writes a file atomically with mode 0600. */
+/**
+ * The file a path stands for: itself, or what its symbolic links lead to
+ * (a ~/.cdp/credentials kept in a dotfiles repository), so that a rewrite
+ * replaces the file and keeps the link. A path that does not exist yet, or
+ * a dangling link's target, is written as it is.
+ */
+export function linkTarget(path: string): string {
+  let at = path;
+  for (let hops = 0; hops < 32; hops++) {
+    let link: boolean;
+    try {
+      link = lstatSync(at).isSymbolicLink();
+    } catch {
+      return at;
+    }
+    if (!link) return at;
+    at = resolve(dirname(at), readlinkSync(at));
+  }
+  throw usageError(`${path}: too many levels of symbolic links`);
+}
+
+/** Writes a file atomically with mode 0600; a symbolic link is written through (linkTarget), never replaced. */
 export function writeFileAtomic(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  const target = linkTarget(path);
+  mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
   writeFileSync(tmp, text, { mode: 0o600 });
-  renameSync(tmp, path);
+  renameSync(tmp, target);
 }
 
 /**

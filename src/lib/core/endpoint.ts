@@ -126,3 +126,31 @@ export function joinUrl(base: string, path: string): URL {
   url.pathname = url.pathname.replace(/\/+$/, '') + '/' + path.replace(/^\/+/, '');
   return url;
 }
+
+/** A host name that is this machine: `localhost`, 127.0.0.0/8 or ::1 (requests to it never cross a network). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Plain http:// to another machine carries signatures, tokens and the keys
+ * the console sends in clear text, for anyone on the path to read and
+ * replay. It is refused (exit 2) unless the user said it is wanted
+ * (`allowed`: --no-verify-tls or the profile's `allow_http = true`), and
+ * then it goes with a warning. Loopback is fine: it never leaves the machine.
+ */
+export function checkCleartext(url: URL, opts: { readonly allowed: boolean; readonly warn?: (line: string) => void }): void {
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
+  if (!opts.allowed) {
+    throw new CdpError({
+      kind: 'usage',
+      code: 'INSECURE_TRANSPORT',
+      message: `${url.origin} is plain HTTP to another machine: requests and keys would cross the network in clear text; nothing was sent`,
+      details: [
+        'Use https://, or, if this is really wanted (a lab network), allow it with --no-verify-tls or: cdpctl configure set allow_http true',
+      ],
+    });
+  }
+  opts.warn?.(`${url.origin} is plain HTTP: requests and keys cross the network in clear text`);
+}

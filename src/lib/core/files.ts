@@ -1,11 +1,14 @@
 /**
  * Local files a request names: paths expanded as the official CLI expands
- * them, and files checked before anything is sent, then streamed (never read
- * into memory) once per attempt.
+ * them, and files checked before anything is sent (regular files within the
+ * upload cap, bounded-read.ts), then streamed (never read into memory) once
+ * per attempt.
  */
-import { accessSync, constants, createReadStream, statSync, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
 import type { Operation } from '../model/index.js';
 import { kebab } from '../model/names.js';
+import { READ_LIMITS, regularFileSize } from './bounded-read.js';
 import type { Doc, Upload } from './client.js';
 import { CdpError, usageError } from './errors.js';
 
@@ -21,23 +24,26 @@ export interface LocalFile {
   readonly path: string;
   readonly size: number;
   /** A fresh stream of the file's bytes (one per attempt). */
-  readonly open: () => ReadStream;
+  readonly open: () => Readable;
 }
 
-/** A regular, readable file, or a usage error naming `label` (a flag) and the path as given. */
+/**
+ * A regular, readable file within the upload cap, or a usage error naming
+ * `label` (a flag) and the path as given. Each stream sends exactly the
+ * size checked here (the Content-Length), even if the file grows meanwhile.
+ */
 export function localFile(path: string, label: string): LocalFile {
   const local = expandPath(path);
   let size: number;
   try {
-    const st = statSync(local);
-    if (!st.isFile()) throw usageError(`${label}: ${path} is not a file`);
-    accessSync(local, constants.R_OK);
-    size = st.size;
+    size = regularFileSize(local, { label, maxBytes: READ_LIMITS.upload });
   } catch (err) {
     if (err instanceof CdpError) throw err;
     throw usageError(`${label}: cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  return { path: local, size, open: () => createReadStream(local, { highWaterMark: 256 * 1024 }) };
+  const open = (): Readable =>
+    size === 0 ? Readable.from([]) : createReadStream(local, { highWaterMark: 256 * 1024, start: 0, end: size - 1 });
+  return { path: local, size, open };
 }
 
 /** The file of an operation with an upload (model data): checked now, its fields as the headers the spec names. */

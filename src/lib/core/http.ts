@@ -6,14 +6,19 @@
  * per process start) and streams request bodies from files natively.
  */
 import type { Agent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { readFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { CdpError } from './errors.js';
+import { byteSize, READ_LIMITS, readBounded } from './bounded-read.js';
+import { isLoopbackHost } from './endpoint.js';
+import { CdpError, fileProblem, usageError } from './errors.js';
 
 export interface HttpOptions {
   /** Milliseconds to wait for a connection. */
   readonly connectTimeoutMs: number;
-  /** Milliseconds of silence from the server before giving up. */
+  /**
+   * Milliseconds the whole answer may take once the request is sent (and
+   * the most silence allowed while it is being sent): a server that drips
+   * its answer a byte at a time is cut off all the same.
+   */
   readonly readTimeoutMs: number;
   readonly verifyTls: boolean;
   readonly caBundle?: string;
@@ -51,6 +56,9 @@ export interface HttpResponse {
 
 const REDACTED_HEADERS = new Set(['x-altus-auth', 'authorization']);
 
+/** The largest answer read: far above any page of JSON, far below what would exhaust memory. */
+const MAX_ANSWER_BYTES = 128 * 1024 * 1024;
+
 export const DEFAULT_HTTP: Omit<HttpOptions, 'env'> = {
   connectTimeoutMs: 60_000,
   readTimeoutMs: 60_000,
@@ -76,7 +84,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 const label = (req: HttpRequest): string => (req.service ? `${req.service} ${req.operation}` : req.operation);
 
 function noProxy(host: string, env: HttpOptions['env']): boolean {
-  if (host === 'localhost' || host === '127.0.0.1' || host === '[::1]' || host === '::1') return true;
+  if (isLoopbackHost(host)) return true;
   const list = (env.NO_PROXY ?? env.no_proxy ?? '').split(',').map((s) => s.trim().toLowerCase());
   return list.some((e) => e === '*' || (e !== '' && (host === e.replace(/^\./, '') || host.endsWith(e.startsWith('.') ? e : `.${e}`))));
 }
@@ -97,7 +105,7 @@ export class HttpClient {
     const hit = this.agents.get(key);
     if (hit) return { agent: hit, viaProxy: Boolean(proxy) && !secure };
     let agent: Agent;
-    const tls = { rejectUnauthorized: this.opts.verifyTls, ca: this.opts.caBundle ? readFileSync(this.opts.caBundle) : undefined };
+    const tls = { rejectUnauthorized: this.opts.verifyTls, ca: this.opts.caBundle ? readCaBundle(this.opts.caBundle) : undefined };
     if (proxy && secure) {
       const { HttpsProxyAgent } = await import('https-proxy-agent');
       agent = new HttpsProxyAgent(proxy, { keepAlive: true, ...tls }) as unknown as Agent;
@@ -195,14 +203,26 @@ export class HttpClient {
       let delivered = false;
       let settled = false;
       let connectTimer: NodeJS.Timeout | undefined;
+      let answerTimer: NodeJS.Timeout | undefined;
       let upload: Readable | undefined;
-      const fail = (message: string, code: string, timeout = false): void => {
-        if (settled) return;
+      const stop = (): void => {
         settled = true;
         clearTimeout(connectTimer);
-        reject(new AttemptError(message, code, delivered, timeout));
+        clearTimeout(answerTimer);
         r.destroy();
         upload?.destroy();
+      };
+      const fail = (message: string, code: string, timeout = false): void => {
+        if (settled) return;
+        stop();
+        reject(new AttemptError(message, code, delivered, timeout));
+      };
+      /** The answer must be complete this long after the request was sent (or the answer began, if sooner). */
+      const startAnswerClock = (): void => {
+        answerTimer ??= setTimeout(
+          () => fail(`no complete answer from ${req.url.host} within ${this.opts.readTimeoutMs} ms`, 'READ_TIMEOUT', true),
+          this.opts.readTimeoutMs,
+        );
       };
       const r: ClientRequest = mod.request({
         ...this.target(req.url, viaProxy),
@@ -231,17 +251,38 @@ export class HttpClient {
       );
       r.on('finish', () => {
         delivered = true;
+        startAnswerClock();
       });
       r.on('error', (err: NodeJS.ErrnoException) => fail(describeNetError(err, req.url), err.code ?? 'ERROR'));
       r.on('response', (res) => {
         clearTimeout(connectTimer);
+        startAnswerClock();
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size <= MAX_ANSWER_BYTES) chunks.push(c);
+          else {
+            // Not an attempt's failure: asking again would get the same.
+            if (settled) return;
+            stop();
+            reject(
+              new CdpError({
+                kind: 'service',
+                code: 'BAD_RESPONSE',
+                message: `${label(req)}: the answer from ${req.url.host} is larger than ${byteSize(MAX_ANSWER_BYTES)}`,
+                service: req.service,
+                operation: req.operation,
+              }),
+            );
+          }
+        });
         res.on('error', (err: NodeJS.ErrnoException) => fail(describeNetError(err, req.url), err.code ?? 'ERROR'));
         res.on('aborted', () => fail('the connection closed before the answer was complete', 'ECONNRESET'));
         res.on('end', () => {
           if (settled) return;
           settled = true;
+          clearTimeout(answerTimer);
           resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
         });
       });
@@ -261,6 +302,16 @@ export class HttpClient {
     }
     const proxy = new URL(this.opts.env.HTTP_PROXY ?? this.opts.env.http_proxy ?? '');
     return { protocol: proxy.protocol, hostname: proxy.hostname, port: proxy.port, path: url.href };
+  }
+}
+
+/** The certificates of --ca-bundle: a regular file within the settings cap. */
+function readCaBundle(path: string): Buffer {
+  try {
+    return readBounded(path, { label: '--ca-bundle', maxBytes: READ_LIMITS.settings });
+  } catch (err) {
+    if (err instanceof CdpError) throw err;
+    throw usageError(`--ca-bundle: cannot read ${path}: ${fileProblem(err)}`);
   }
 }
 

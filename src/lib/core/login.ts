@@ -4,7 +4,18 @@
  * back) and the device flow (ask the console for a code, let the user enter
  * it in any browser, poll for the key). No oclif, no terminal output: the
  * command shows progress and saves through the callbacks it passes.
+ *
+ * Each sign-in carries a `state` (OAuth 2.0's defence against login CSRF,
+ * RFC 6749 section 10.12): a random value sent to the console with the
+ * sign-in, and made part of the return address's path, so that it comes back
+ * with the key whether the console echoes it or only redirects to the
+ * address it was given. The listener takes a
+ * key only with that value, so no other local process or web page can plant
+ * its own key during the login window; the device flow checks it in the
+ * console's answer too. The key itself is then checked by the command
+ * before it is saved (it must sign a call as a user of the account asked for).
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Env } from './config.js';
 import { resolveRegion } from './endpoint.js';
@@ -64,7 +75,14 @@ export function consoleAddress(
  */
 export function signInAddress(
   base: string,
-  params: { readonly accountId?: string; readonly identityProvider?: string; readonly returnUrl?: string; readonly clientId?: string },
+  params: {
+    readonly accountId?: string;
+    readonly identityProvider?: string;
+    readonly returnUrl?: string;
+    readonly clientId?: string;
+    /** The sign-in's state (newLoginState), which the console sends back with the key. */
+    readonly state?: string;
+  },
 ): URL {
   const url = new URL(base);
   const q = url.searchParams;
@@ -79,7 +97,19 @@ export function signInAddress(
   if (!q.has('idp') && params.identityProvider) q.set('idp', params.identityProvider);
   if (params.clientId !== undefined) q.set('clientId', params.clientId);
   if (params.returnUrl !== undefined) q.set('returnUrl', params.returnUrl);
+  if (params.state !== undefined) q.set('state', params.state);
   return url;
+}
+
+/** A new sign-in's state: 256 random bits, URL-safe. */
+export const newLoginState = (): string => randomBytes(32).toString('base64url');
+
+/** Whether an answer carries this sign-in's state (compared in constant time). */
+export function sameState(given: string | null | undefined, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** The console refused or failed the sign-in (exit 3). */
@@ -131,6 +161,10 @@ export interface BrowserLoginOptions {
   readonly save: (key: ReceivedKey) => Promise<void>;
   /** Named on the closing page. */
   readonly profile: string;
+  /** The state sent with the sign-in (in loginUrl); only an answer carrying it is taken. */
+  readonly state: string;
+  /** Told of an answer refused for not carrying the state (someone else's, or forged); the wait goes on. */
+  readonly onForeignAnswer?: () => void;
 }
 
 function listen(server: Server, port: number, host: string): Promise<number> {
@@ -185,8 +219,20 @@ export async function browserLogin(opts: BrowserLoginOptions): Promise<ReceivedK
       return;
     }
     const url = new URL(req.url ?? '/', `http://localhost:${port}`);
-    if (req.method !== 'GET' || url.pathname !== RETURN_PATH || settled) {
+    // The state comes back in the return address's path (where no console needs to echo it), or as `state`.
+    const inPath = url.pathname.startsWith(`${RETURN_PATH}/`) ? decodeURIComponent(url.pathname.slice(RETURN_PATH.length + 1)) : undefined;
+    if (req.method !== 'GET' || (url.pathname !== RETURN_PATH && inPath === undefined) || settled) {
       answer(res, 404, listenerPage('Not found', ['cdpctl is waiting for the console to send you back here after signing in.'], false));
+      return;
+    }
+    // Only the sign-in this listener started: anything else (a forged key, a forged error) is refused and the wait goes on.
+    if (!sameState(inPath, opts.state) && !sameState(url.searchParams.get('state'), opts.state)) {
+      answer(
+        res,
+        403,
+        listenerPage('Not this sign-in', ['This answer does not belong to the sign-in cdpctl started. Nothing was saved.'], false),
+      );
+      opts.onForeignAnswer?.();
       return;
     }
     const error = url.searchParams.get('error');
@@ -258,7 +304,9 @@ export async function browserLogin(opts: BrowserLoginOptions): Promise<ReceivedK
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const url = new URL(opts.loginUrl.href);
-    url.searchParams.set('returnUrl', `http://localhost:${port}${RETURN_PATH}`);
+    // The state rides in the return address too: a console that sends the browser back to it unchanged carries it,
+    // whether or not it knows to echo a `state` parameter.
+    url.searchParams.set('returnUrl', `http://localhost:${port}${RETURN_PATH}/${opts.state}`);
     await opts.onListening(url);
     return await outcome;
   } finally {
@@ -366,10 +414,16 @@ export async function awaitDeviceKey(
   http: HttpClient,
   code: DeviceCode,
   clientId: string,
-  opts: { readonly signal?: AbortSignal } = {},
+  opts: {
+    readonly signal?: AbortSignal;
+    /** The state sent with the device authorization: sent with each poll, and required in the answer with the key. */
+    readonly state?: string;
+  } = {},
 ): Promise<ReceivedKey> {
   const url = new URL(code.accessKeyUrl);
-  const body = Buffer.from(new URLSearchParams({ clientId, deviceCode: code.deviceCode, userCode: code.userCode }).toString());
+  const form = new URLSearchParams({ clientId, deviceCode: code.deviceCode, userCode: code.userCode });
+  if (opts.state !== undefined) form.set('state', opts.state);
+  const body = Buffer.from(form.toString());
   const deadline = Date.now() + code.expiresInS * 1000;
   for (;;) {
     if (opts.signal?.aborted) throw interrupted();
@@ -387,6 +441,12 @@ export async function awaitDeviceKey(
       const privateKey = doc.privateKey;
       if (typeof accessKeyId !== 'string' || !accessKeyId || typeof privateKey !== 'string' || !privateKey) {
         throw loginError('DEVICE_LOGIN_FAILED', 'the console answered without an access key');
+      }
+      if (opts.state !== undefined && !sameState(typeof doc.state === 'string' ? doc.state : undefined, opts.state)) {
+        throw loginError(
+          'DEVICE_LOGIN_FAILED',
+          "the console's answer does not belong to this sign-in (its state differs); nothing was saved",
+        );
       }
       return { accessKeyId, privateKey };
     }

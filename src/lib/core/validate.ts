@@ -5,6 +5,7 @@
  */
 import type { Field, ShapeIndex, Type } from '../model/shapes.js';
 import type { Rule } from '../model/types.js';
+import { oneLine } from './visible.js';
 
 export interface Issue {
   /** Wire path: `userId`, `instances.instanceIds[0]`. */
@@ -274,9 +275,7 @@ function checkRules(rules: readonly Rule[], r: Readonly<Record<string, unknown>>
  * so a message stays one line, and text over `max` characters cut.
  */
 export function printable(s: string, max = 100): string {
-  const cut = s.length > max ? `${s.slice(0, max)}…` : s;
-  // eslint-disable-next-line no-control-regex -- matching control characters is the point
-  return cut.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return oneLine(s.length > max ? `${s.slice(0, max)}…` : s);
 }
 
 const clip = (s: string): string => printable(s, 40);

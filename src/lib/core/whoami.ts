@@ -6,7 +6,6 @@
  */
 import { loadService } from '../model/index.js';
 import type { CdpClient } from './client.js';
-import { resolveCredentials } from './config.js';
 import { CdpError } from './errors.js';
 import { parsePrivateKey } from './signing.js';
 
@@ -38,7 +37,7 @@ export interface Identity {
 
 /** The key the client would sign with; throws NO_CREDENTIALS or INVALID_PRIVATE_KEY (exit 3). */
 export function keyInfo(client: CdpClient): KeyInfo {
-  const creds = resolveCredentials(client.profile, client.settings.env);
+  const creds = client.credentials();
   const key = parsePrivateKey(creds.accessKeyId, creds.privateKey);
   const kind = KEY_TYPES[key.method] ?? { type: 'unknown', algorithm: key.method };
   return {

@@ -2,9 +2,9 @@
  * Workload bearer tokens, cached per profile and environment until shortly
  * before they expire. The cache file is 0600 and its content never logged.
  */
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { READ_LIMITS, readBounded } from './bounded-read.js';
 import { writeFileAtomic, type Env } from './config.js';
 
 interface Entry {
@@ -27,8 +27,10 @@ export class WorkloadTokens {
   private load(): Record<string, Entry> {
     if (!this.data) {
       try {
-        this.data = JSON.parse(readFileSync(this.path, 'utf8')) as Record<string, Entry>;
+        const text = readBounded(this.path, { label: 'the token cache', maxBytes: READ_LIMITS.settings }).toString('utf8');
+        this.data = JSON.parse(text) as Record<string, Entry>;
       } catch {
+        // A cache that cannot be read (missing, garbled, not a file, too big) is no cache: tokens are asked for again.
         this.data = {};
       }
     }

@@ -5,13 +5,15 @@
  * after that process confirms it is the one.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic, type Env } from '../core/config.js';
-import { CdpError } from '../core/errors.js';
+import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
+import { CdpError, fileProblem } from '../core/errors.js';
 import { bootstrap, StartRefusal, writeEmulatorProfile, type BootstrapResult } from './bootstrap.js';
+import { privateDir, tighten } from './data-dir.js';
 import {
   DEFAULT_PROFILE,
   forget,
@@ -51,9 +53,10 @@ export const EXIT_REFUSED = 2;
 export function readSeed(path: string): SeedFile {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBounded(path, { label: 'the seed file', maxBytes: READ_LIMITS.request }).toString('utf8');
   } catch (err) {
-    throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${(err as Error).message}` });
+    if (err instanceof CdpError) throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
+    throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${fileProblem(err)}` });
   }
   try {
     return parseSeed(text, path);
@@ -103,7 +106,7 @@ const pidPath = (dataDir: string): string => join(dataDir, 'emulator.json');
 
 export function readPidFile(dataDir: string): PidFile | undefined {
   try {
-    return JSON.parse(readFileSync(pidPath(dataDir), 'utf8')) as PidFile;
+    return JSON.parse(readBounded(pidPath(dataDir), { label: 'the pid file', maxBytes: READ_LIMITS.settings }).toString('utf8')) as PidFile;
   } catch {
     return undefined;
   }
@@ -279,9 +282,9 @@ export async function startDetached(
   await refuseTakenProfile(opts.dataDir, profileOf(opts.dataDir, opts.profile), env);
   const main = join(dirname(fileURLToPath(import.meta.url)), 'main.js');
   const logFile = join(opts.dataDir, 'emulator.log');
-  const { mkdirSync } = await import('node:fs');
-  mkdirSync(opts.dataDir, { recursive: true });
-  const out = openSync(logFile, 'a');
+  privateDir(opts.dataDir);
+  const out = openSync(logFile, 'a', 0o600);
+  tighten(logFile, 0o600);
   // A bad seed file is refused here, before anything starts.
   if (opts.seed) readSeed(opts.seed);
   const args = [main, '--data-dir', opts.dataDir, '--port', String(opts.port), '--time-scale', String(opts.timeScale)];
@@ -303,7 +306,7 @@ export async function startDetached(
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (exited !== null) {
-      const lines = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim().split('\n') : [];
+      const lines = tailOf(logFile).trim().split('\n');
       const refusal = lines.filter((l) => l.startsWith('emulator refused: ')).pop();
       if (exited === EXIT_REFUSED && refusal)
         throw new CdpError({ kind: 'usage', code: 'EMULATOR_REFUSED', message: refusal.slice('emulator refused: '.length) });
@@ -319,6 +322,23 @@ export async function startDetached(
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new CdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
+}
+
+/** The last 64 KiB of a log file (what a failed start said last), or nothing. */
+function tailOf(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const size = fstatSync(fd).size;
+      const buf = Buffer.alloc(Math.min(size, 64 * 1024));
+      readSync(fd, buf, 0, buf.length, size - buf.length);
+      return buf.toString('utf8');
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return '';
+  }
 }
 
 /**

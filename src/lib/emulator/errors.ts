@@ -1,4 +1,11 @@
-/** Errors an emulated service answers with: the wire's Error {code, message} and an HTTP status. */
+import { oneLine } from '../core/visible.js';
+
+/**
+ * Errors an emulated service answers with: the wire's Error {code, message}
+ * and an HTTP status. Messages echo names from requests and the store, so
+ * every message is made one line here, its control characters escaped
+ * (`\u001b`), before any client shows it.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -7,7 +14,7 @@ export class ApiError extends Error {
     /** Extra response headers (e.g. Retry-After). */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(message);
+    super(oneLine(message));
   }
 }
 

@@ -1,7 +1,8 @@
 /** Export and import on a stopped emulator: straight on its state database. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { StateError, checkStateFormat, exportState, importState, loadClock, type StateFile } from './state.js';
+import { privateDir } from './data-dir.js';
 import { Store } from './store.js';
 
 /** The state of a stopped emulator (its clock as it was stored). */
@@ -22,7 +23,7 @@ export function exportStopped(dataDir: string): StateFile {
 
 /** Replaces a stopped emulator's state (the data directory is made when missing). */
 export function importStopped(dataDir: string, file: StateFile): void {
-  mkdirSync(dataDir, { recursive: true });
+  privateDir(dataDir);
   const store = new Store(join(dataDir, 'state.db'));
   try {
     importState(store, dataDir, file);

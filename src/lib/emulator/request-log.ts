@@ -7,8 +7,10 @@
  * one before is dropped), so it never takes more than 8 MiB on disk.
  * `cdpctl emulator log` reads it, and follows it with --follow.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
+import { privateDir, tighten } from './data-dir.js';
 
 export interface LogEntry {
   /** Wall-clock time the request arrived (ISO 8601). */
@@ -73,8 +75,9 @@ export class RequestLog {
     this.pendingBytes = 0;
     try {
       if (this.fd === undefined) {
-        mkdirSync(this.dir, { recursive: true });
+        privateDir(this.dir);
         this.fd = openSync(this.path, 'a', 0o600);
+        tighten(this.path, 0o600);
         this.size = fstatSync(this.fd).size;
       }
       if (this.size > 0 && this.size + Buffer.byteLength(data) > this.maxBytes) {
@@ -97,13 +100,26 @@ export class RequestLog {
   }
 }
 
+/** A line as the log writes it; anything else in the file (a torn or tampered line) is skipped. */
+function isEntry(v: unknown): v is LogEntry {
+  if (typeof v !== 'object' || v === null) return false;
+  const e = v as Record<string, unknown>;
+  return (
+    ['time', 'requestId', 'service', 'operation', 'caller'].every((k) => typeof e[k] === 'string') &&
+    typeof e.status === 'number' &&
+    typeof e.durationMs === 'number' &&
+    (e.code === undefined || typeof e.code === 'string')
+  );
+}
+
 const parse = (text: string): LogEntry[] =>
   text
     .split('\n')
     .filter((l) => l.trim() !== '')
     .flatMap((l) => {
       try {
-        return [JSON.parse(l) as LogEntry];
+        const v: unknown = JSON.parse(l);
+        return isEntry(v) ? [v] : [];
       } catch {
         return [];
       }
@@ -111,7 +127,14 @@ const parse = (text: string): LogEntry[] =>
 
 /** Every entry kept in a data directory, oldest first. */
 export function readLog(dir: string): LogEntry[] {
-  const read = (f: string): string => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : '');
+  const read = (f: string): string => {
+    try {
+      return readBounded(join(dir, f), { label: 'the request log', maxBytes: READ_LIMITS.request }).toString('utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw err;
+    }
+  };
   return [...parse(read(OLD_LOG_FILE)), ...parse(read(LOG_FILE))];
 }
 

@@ -5,15 +5,17 @@
  * service's handler in one SQLite transaction.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import { READ_LIMITS } from '../core/bounded-read.js';
 import { EMULATOR_TIME_SCALE } from '../core/emulator-protocol.js';
 import { suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock, type ClockState } from './clock.js';
+import { privateDir } from './data-dir.js';
 import { NOT_EMULATED, notEmulatedMessage } from './coverage.js';
 import { serve } from './engine/index.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
@@ -233,7 +235,21 @@ export class Emulator {
   /** The request id of an API answer (given with its headers: a setHeader before writeHead makes node take its slow path). */
   private readonly requestIds = new WeakMap<ServerResponse, string>();
 
-  private send(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+  /**
+   * Answers. With `drained` (a request whose body is still arriving) the
+   * whole answer is written at once, for a client that reads while it
+   * writes, but the exchange ends only once the rest of the body has been
+   * read and dropped: ending earlier would close a `Connection: close`
+   * socket under a client that is still writing, which then gets a reset
+   * (EPIPE) instead of the answer. A body past the drain cap is cut off.
+   */
+  private send(
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Readonly<Record<string, string>> = {},
+    drained?: Promise<boolean>,
+  ): void {
     if (res.headersSent || res.destroyed) return;
     const text = JSON.stringify(body);
     // Every answer carries a request id, as the control plane's do (clients show it with errors); an API answer's is in the request log.
@@ -245,18 +261,23 @@ export class Emulator {
       [EMULATOR_TIME_SCALE]: String(this.clock.scale),
       ...headers,
     });
-    res.end(text);
+    if (!drained) {
+      res.end(text);
+      return;
+    }
+    res.write(text);
+    void drained.then((whole) => res.end(() => (whole ? undefined : res.socket?.destroy())));
   }
 
-  /** Answers with the error; returns its code. */
-  private fail(res: ServerResponse, err: unknown, route?: Route): string {
+  /** Answers with the error (see send for `drained`); returns its code. */
+  private fail(res: ServerResponse, err: unknown, route?: Route, drained?: Promise<boolean>): string {
     if (err instanceof ApiError) {
-      this.send(res, err.status, { code: err.code, message: err.message }, err.headers);
+      this.send(res, err.status, { code: err.code, message: err.message }, err.headers, drained);
       return err.code;
     }
     this.stats.errors++;
     this.opts.log?.(`internal error in ${route?.op.name ?? 'request'}: ${(err as Error).stack ?? String(err)}`);
-    this.send(res, 500, { code: 'INTERNAL_ERROR', message: 'the emulator failed to handle this request' });
+    this.send(res, 500, { code: 'INTERNAL_ERROR', message: 'the emulator failed to handle this request' }, {}, drained);
     return 'INTERNAL_ERROR';
   }
 
@@ -328,9 +349,8 @@ export class Emulator {
       if (delivery) delivery.processed++;
       this.send(res, 200, this.dispatch(route, request, caller, origin(req, requestId)));
     } catch (err) {
-      code = this.fail(res, err, route);
-      // An unread body would otherwise be taken as the next request on a kept-alive socket.
-      if (!req.complete) req.resume();
+      // An unread body (a 413, a refusal before the body was read) is read and dropped before the exchange ends.
+      code = this.fail(res, err, route, req.complete ? undefined : drain(req, DRAIN_LIMIT));
     } finally {
       if (api && this.requestLog) this.logRequest({ requestId, arrived, route, caller, res, code });
     }
@@ -501,11 +521,11 @@ export class Emulator {
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
     if (contentType !== 'application/octet-stream') throw invalid('Content-Type must be application/octet-stream');
     const dir = join(this.opts.dataDir, 'uploads');
-    mkdirSync(dir, { recursive: true });
+    privateDir(dir);
     const path = join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
     let size = 0;
     req.on('data', (c: Buffer) => (size += c.length));
-    await pipeline(req, createWriteStream(path));
+    await pipeline(req, createWriteStream(path, { mode: 0o600 }));
     const headers: Record<string, string> = {};
     const request: Doc = {};
     for (const [field, header] of Object.entries(spec.headers)) {
@@ -593,7 +613,7 @@ export class Emulator {
       case 'POST /_emulator/state': {
         let file: StateFile;
         try {
-          file = parseStateFile((await readBody(req, 1024 * 1024 * 1024)).toString('utf8'), 'the state');
+          file = parseStateFile((await readBody(req, READ_LIMITS.state)).toString('utf8'), 'the state');
         } catch (err) {
           if (err instanceof ApiError) throw err;
           throw invalid((err as Error).message);
@@ -674,6 +694,35 @@ function pathOf(target: string): string {
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
   return /^\/[A-Za-z0-9_/-]*$/.test(path) && !path.includes('//') ? path : new URL(target, 'http://localhost').pathname;
+}
+
+/** The most of a refused request's body read and dropped before the connection is cut: a client that writes first gets its answer. */
+const DRAIN_LIMIT = 64 * 1024 * 1024;
+
+/** Reads and drops the rest of a request body, up to `limit` bytes; resolves whether it all arrived. */
+function drain(req: IncomingMessage, limit: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    let size = 0;
+    const finish = (whole: boolean): void => {
+      req.removeListener('data', onData);
+      req.removeListener('end', onEnd);
+      req.removeListener('close', onClose);
+      req.removeListener('error', onError);
+      resolve(whole);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) finish(false);
+    };
+    const onEnd = (): void => finish(true);
+    const onClose = (): void => finish(req.complete);
+    const onError = (): void => finish(false);
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('close', onClose);
+    req.on('error', onError);
+    req.resume();
+  });
 }
 
 /** Reads the whole body with plain listeners (an async iterator costs several times more per request). */

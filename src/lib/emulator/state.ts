@@ -7,9 +7,10 @@
  * an export never carries it. Private keys are never stored (only public
  * keys and hashes), so an export has none either.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClockState } from './clock.js';
+import { privateDir } from './data-dir.js';
 import type { RawDoc, Store } from './store.js';
 
 /**
@@ -171,7 +172,7 @@ export function parseStateFile(text: string, where: string): StateFile {
 export function importState(store: Store, dataDir: string, file: StateFile): ClockState {
   const dir = join(dataDir, UPLOADS);
   const names = Object.keys(file.uploads);
-  if (names.length > 0) mkdirSync(dir, { recursive: true });
+  if (names.length > 0) privateDir(dir);
   // Files first: should the transaction fail, they are only unreferenced copies.
   for (const [name, data] of Object.entries(file.uploads)) writeFileSync(join(dir, name), Buffer.from(data, 'base64'), { mode: 0o600 });
   const mark = inJson(`${dir}/`);

@@ -5,8 +5,8 @@
  * disk and a crash never leaves half a change.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { privateDir, privateFile, tighten } from './data-dir.js';
 
 export interface StoredDoc<T> {
   readonly id: string;
@@ -64,7 +64,12 @@ export class Store {
     path: string,
     public account: string = '',
   ) {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      // Users, public keys and token hashes: the owner's alone (data-dir.ts).
+      privateDir(dirname(path));
+      privateFile(path);
+      for (const journal of [`${path}-wal`, `${path}-shm`]) tighten(journal, 0o600);
+    }
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode survives a process kill; only an OS crash could lose the last commits.

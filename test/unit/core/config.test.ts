@@ -178,6 +178,6 @@ describe('CDP_PRIVATE_KEY naming a key file', () => {
     const dir = join(h, 'keys-dir.pem');
     mkdirSync(dir);
     const env3 = { HOME: h, CDP_ACCESS_KEY_ID: 'env-id', CDP_PRIVATE_KEY: dir };
-    expect(() => resolveCredentials(loadProfile(undefined, env3), env3)).toThrow(/it is a directory, not a file/);
+    expect(() => resolveCredentials(loadProfile(undefined, env3), env3)).toThrow(/CDP_PRIVATE_KEY: .* is a directory, not a regular file/);
   });
 });

@@ -148,6 +148,7 @@ function get(url: string, host?: string): Promise<{ status: number; body: string
 
 describe('the browser flow listener', () => {
   const base = new URL('https://console.example.test/login?accountId=acct');
+  const STATE = 'the-state-of-this-sign-in';
 
   /** Runs browserLogin; `visit` plays the console and browser with the full login address. */
   async function login(
@@ -159,6 +160,7 @@ describe('the browser flow listener', () => {
     try {
       const key = await browserLogin({
         loginUrl: base,
+        state: STATE,
         timeoutMs: opts.timeoutMs ?? 30_000,
         signal: opts.signal,
         profile: 'p',
@@ -181,9 +183,15 @@ describe('the browser flow listener', () => {
     const r = await login(async (url, ret) => {
       expect(url.origin + url.pathname).toBe('https://console.example.test/login');
       expect(url.searchParams.get('accountId')).toBe('acct');
-      expect(ret).toMatch(/^http:\/\/localhost:\d+\/interactiveLogin$/);
+      // The state rides in the return address's path, so a console that only redirects there brings it back.
+      expect(ret).toBe(`http://localhost:${new URL(ret).port}/interactiveLogin/${STATE}`);
+      const plain = `${new URL(ret).origin}/interactiveLogin`;
       // Stray requests (a favicon, another path) are answered 404 and do not end the wait.
-      expect((await get(ret.replace('/interactiveLogin', '/favicon.ico'))).status).toBe(404);
+      expect((await get(`${new URL(ret).origin}/favicon.ico`)).status).toBe(404);
+      // An answer without this sign-in's state (a forged key) is refused, and the wait goes on.
+      expect((await get(`${plain}?accessKeyId=evil&privateKey=evil`)).status).toBe(403);
+      expect((await get(`${plain}?accessKeyId=evil&privateKey=evil&state=guess`)).status).toBe(403);
+      expect((await get(`${plain}/guess?accessKeyId=evil&privateKey=evil`)).status).toBe(403);
       const res = await get(`${ret}?accessKeyId=k-1&privateKey=${encodeURIComponent('a+b/c=')}`);
       page = res.body;
     });
@@ -194,7 +202,11 @@ describe('the browser flow listener', () => {
   });
 
   it("reports the console's error as LOGIN_FAILED (exit 3) and saves nothing", async () => {
-    const r = await login(async (_url, ret) => void (await get(`${ret}?error=${encodeURIComponent('access_denied: <b>no</b>')}`)));
+    // A console that echoes the state as a parameter is believed too.
+    const r = await login(
+      async (_url, ret) =>
+        void (await get(`${new URL(ret).origin}/interactiveLogin?error=${encodeURIComponent('access_denied: <b>no</b>')}&state=${STATE}`)),
+    );
     expect(r.error?.code).toBe('LOGIN_FAILED');
     expect(r.error?.exitCode).toBe(3);
     expect(r.error?.message).toMatch(/access_denied: <b>no<\/b>/);
@@ -204,8 +216,8 @@ describe('the browser flow listener', () => {
   it('refuses requests addressed to another host name (DNS rebinding)', async () => {
     let status = 0;
     const r = await login(async (_url, ret) => {
-      status = (await get(`${ret}?accessKeyId=k&privateKey=p`, 'evil.example.test')).status;
-      await get(`${ret}?error=stop`);
+      status = (await get(`${ret}?accessKeyId=k&privateKey=p&state=${STATE}`, 'evil.example.test')).status;
+      await get(`${ret}?error=stop&state=${STATE}`);
     });
     expect(status).toBe(403);
     expect(r.saved).toEqual([]);
@@ -224,7 +236,7 @@ describe('the browser flow listener', () => {
 
   it('answers 500 and fails when the key cannot be saved', async () => {
     let status = 0;
-    const r = await login(async (_url, ret) => void (status = (await get(`${ret}?accessKeyId=k&privateKey=p`)).status), {
+    const r = await login(async (_url, ret) => void (status = (await get(`${ret}?accessKeyId=k&privateKey=p&state=${STATE}`)).status), {
       save: async () => {
         throw new CdpError({ kind: 'auth', code: 'INVALID_PRIVATE_KEY', message: 'bad key' });
       },
@@ -286,6 +298,20 @@ describe('the device flow', () => {
     expect(await awaitDeviceKey(client, code, 'c-1')).toEqual({ accessKeyId: 'k-9', privateKey: 'pk' });
     expect(c.bodies).toHaveLength(3);
     expect(c.bodies[0]).toBe('application/x-www-form-urlencoded clientId=c-1&deviceCode=dev-1&userCode=BCDF-GHJK');
+    client.close();
+  });
+
+  it("sends the sign-in's state with each poll, and refuses a key whose answer carries another", async () => {
+    const c = await console_([
+      [401, {}],
+      [200, { accessKeyId: 'k-9', privateKey: 'pk', state: 'someone-else' }],
+    ]);
+    const client = http();
+    const code = await requestDeviceCode(client, c.url);
+    const err = (await awaitDeviceKey(client, code, 'c-1', { state: 'mine' }).catch((e: unknown) => e)) as CdpError;
+    expect(err.code).toBe('DEVICE_LOGIN_FAILED');
+    expect(err.message).toMatch(/does not belong to this sign-in/);
+    expect(c.bodies[0]).toBe('application/x-www-form-urlencoded clientId=c-1&deviceCode=dev-1&userCode=BCDF-GHJK&state=mine');
     client.close();
   });
 

@@ -6,6 +6,7 @@
  * the emulator's time scale: a person is at the browser.
  */
 import { randomBytes, randomInt } from 'node:crypto';
+import { sameState } from '../../core/login.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
 import { isCrn } from '../ids.js';
@@ -32,8 +33,9 @@ export class Refusal extends ApiError {
     code: string,
     readonly title: string,
     message: string,
+    headers: Readonly<Record<string, string>> = {},
   ) {
-    super(status, code, message);
+    super(status, code, message, headers);
   }
 }
 
@@ -45,12 +47,25 @@ export const DEVICE_POLL_INTERVAL_S = 1;
 const MAX_PENDING = 1000;
 /** Users listed on a page; beyond that the page asks for an email, user ID or CRN. */
 export const LISTED_USERS = 100;
+/**
+ * Guessing user codes (RFC 8628 section 5.1): each client (remote address)
+ * may enter this many codes a minute, and this many wrong codes within
+ * LOCK_MS lock it out for LOCK_MS. A person mistypes a few times; a script
+ * trying 300 codes a second gets five.
+ */
+export const CODE_ENTRIES_PER_MINUTE = 10;
+export const MISSES_BEFORE_LOCK = 5;
+export const LOCK_MS = 15 * 60_000;
+/** A sign-in's state as a client may send it: URL-safe text of reasonable length. */
+const STATE = /^[A-Za-z0-9._~-]{1,512}$/;
 
 export interface SignInRequest {
   readonly id: string;
   readonly accountId: string;
   readonly idpCrn?: string;
   readonly returnUrl: URL;
+  /** The client's state, sent back with the key (or the error). */
+  readonly state?: string;
   readonly expiresAt: number;
 }
 
@@ -61,6 +76,8 @@ export interface DeviceSignIn {
   readonly clientId: string;
   readonly accountId: string;
   readonly idpCrn?: string;
+  /** The client's state: its polls must carry it, and the key is answered with it. */
+  readonly clientState?: string;
   readonly expiresAt: number;
   state: 'pending' | 'approved' | 'denied';
   userCrn?: string;
@@ -106,11 +123,29 @@ export function checkReturnUrl(given: string | null): URL {
 
 const token = (bytes: number): string => randomBytes(bytes).toString('base64url');
 
+/** A client's state, checked for form (it is echoed into a redirect); none is fine (`cdp login` sends none). */
+function clientState(given: string | null): string | undefined {
+  if (given === null || given === '') return undefined;
+  if (!STATE.test(given)) {
+    throw new Refusal(400, 'INVALID_ARGUMENT', 'This sign-in is not valid', 'The state must be 1 to 512 URL-safe characters.');
+  }
+  return given;
+}
+
+/** Code entries of one client: when they came, when it missed, until when it is locked out. */
+interface Attempts {
+  entries: number[];
+  misses: number[];
+  lockedUntil: number;
+}
+
 export class ConsoleFlows {
   private readonly signIns = new Map<string, SignInRequest>();
   private readonly devices = new Map<string, DeviceSignIn>();
   /** User code -> device code. */
   private readonly byUserCode = new Map<string, string>();
+  /** Code entries by client (remote address). */
+  private readonly attempts = new Map<string, Attempts>();
 
   constructor(
     private readonly host: ConsoleHost,
@@ -216,8 +251,9 @@ export class ConsoleFlows {
     const accountId = this.checkAccount(q.get('accountId'));
     const idpCrn = this.identityProvider(q.get('idp'));
     const returnUrl = checkReturnUrl(q.get('returnUrl'));
+    const state = clientState(q.get('state'));
     ConsoleFlows.trim(this.signIns);
-    const req: SignInRequest = { id: token(24), accountId, idpCrn, returnUrl, expiresAt: this.now() + this.ttlMs };
+    const req: SignInRequest = { id: token(24), accountId, idpCrn, returnUrl, state, expiresAt: this.now() + this.ttlMs };
     this.signIns.set(req.id, req);
     return req;
   }
@@ -251,7 +287,7 @@ export class ConsoleFlows {
       throw err;
     }
     const key = this.issueKey(user);
-    const location = new URL(req.returnUrl.href);
+    const location = ConsoleFlows.answerTo(req);
     location.searchParams.set('accessKeyId', key.accessKeyId);
     location.searchParams.set('privateKey', key.privateKey);
     return { location, user };
@@ -260,8 +296,15 @@ export class ConsoleFlows {
   /** Cancel: the return address hears `error`, and no key is made. */
   cancelSignIn(id: string | null): URL {
     const req = this.takeSignIn(id);
-    const location = new URL(req.returnUrl.href);
+    const location = ConsoleFlows.answerTo(req);
     location.searchParams.set('error', 'access_denied: the sign-in was cancelled in the browser');
+    return location;
+  }
+
+  /** The return address with the client's state, to which the answer's own parameters are added. */
+  private static answerTo(req: SignInRequest): URL {
+    const location = new URL(req.returnUrl.href);
+    if (req.state !== undefined) location.searchParams.set('state', req.state);
     return location;
   }
 
@@ -273,6 +316,7 @@ export class ConsoleFlows {
     const idpCrn = this.identityProvider(q.get('idp'));
     const clientId = q.get('clientId');
     if (!clientId) throw new Refusal(400, 'INVALID_ARGUMENT', 'No client', 'The device sign-in request names no clientId.');
+    const stateOfClient = clientState(q.get('state'));
     ConsoleFlows.trim(this.devices);
     let userCode: string;
     do {
@@ -286,6 +330,7 @@ export class ConsoleFlows {
       clientId,
       accountId,
       idpCrn,
+      clientState: stateOfClient,
       expiresAt: this.now() + this.ttlMs,
       state: 'pending',
     };
@@ -308,12 +353,54 @@ export class ConsoleFlows {
     this.byUserCode.delete(rec.userCode);
   }
 
-  /** The pending device sign-in a typed code names; refused when unknown, expired or already answered. */
-  deviceByUserCode(typed: string | null): DeviceSignIn {
+  /**
+   * Counts one code entry of a client, refused with 429 (and how long to
+   * wait) when it comes too fast or the client is locked out after missing.
+   */
+  private admit(client: string): Attempts {
+    const now = this.now();
+    let a = this.attempts.get(client);
+    if (!a) {
+      ConsoleFlows.trim(this.attempts);
+      a = { entries: [], misses: [], lockedUntil: 0 };
+      this.attempts.set(client, a);
+    }
+    const tooMany = (until: number, why: string): never => {
+      throw new Refusal(429, 'TOO_MANY_ATTEMPTS', 'Too many attempts', why, {
+        'retry-after': String(Math.max(1, Math.ceil((until - now) / 1000))),
+      });
+    };
+    if (a.lockedUntil > now)
+      tooMany(a.lockedUntil, 'Too many wrong codes were entered from here. Wait, then run the sign-in command again.');
+    a.entries = a.entries.filter((t) => t > now - 60_000);
+    if (a.entries.length >= CODE_ENTRIES_PER_MINUTE)
+      tooMany((a.entries[0] ?? now) + 60_000, 'Codes are entered too fast from here. Wait a minute.');
+    a.entries.push(now);
+    return a;
+  }
+
+  /** A wrong code: counted, and the client locked out once it has missed too often. */
+  private missed(a: Attempts): void {
+    const now = this.now();
+    a.misses = [...a.misses.filter((t) => t > now - LOCK_MS), now];
+    if (a.misses.length >= MISSES_BEFORE_LOCK) {
+      a.lockedUntil = now + LOCK_MS;
+      a.misses = [];
+    }
+  }
+
+  /**
+   * The pending device sign-in a typed code names; refused when unknown,
+   * expired or already answered. Entries from a `client` (the browser's
+   * address) are throttled (admit).
+   */
+  deviceByUserCode(typed: string | null, client?: string): DeviceSignIn {
+    const attempts = client === undefined ? undefined : this.admit(client);
     const code = normalizeUserCode(typed ?? '');
     const deviceCode = code ? this.byUserCode.get(code) : undefined;
     const rec = deviceCode ? this.devices.get(deviceCode) : undefined;
     if (!rec || rec.state !== 'pending') {
+      if (attempts) this.missed(attempts);
       throw new Refusal(
         404,
         'NOT_FOUND',
@@ -333,8 +420,8 @@ export class ConsoleFlows {
   }
 
   /** The user approved the code as the chosen user: the key waits for the CLI to collect it. */
-  approveDevice(typed: string | null, userRef: string | null): { rec: DeviceSignIn; user: UserRecord } {
-    const rec = this.deviceByUserCode(typed);
+  approveDevice(typed: string | null, userRef: string | null, client?: string): { rec: DeviceSignIn; user: UserRecord } {
+    const rec = this.deviceByUserCode(typed, client);
     const user = this.chosenUser(userRef, rec.idpCrn);
     rec.key = this.issueKey(user);
     rec.userCrn = user.crn;
@@ -342,8 +429,8 @@ export class ConsoleFlows {
     return { rec, user };
   }
 
-  denyDevice(typed: string | null): DeviceSignIn {
-    const rec = this.deviceByUserCode(typed);
+  denyDevice(typed: string | null, client?: string): DeviceSignIn {
+    const rec = this.deviceByUserCode(typed, client);
     rec.state = 'denied';
     return rec;
   }
@@ -360,9 +447,12 @@ export class ConsoleFlows {
     if (form.get('clientId') !== rec.clientId || normalizeUserCode(form.get('userCode') ?? '') !== rec.userCode) {
       throw new Refusal(403, 'PERMISSION_DENIED', 'Wrong client', 'The client ID or user code does not match this device code.');
     }
+    if (rec.clientState !== undefined && !sameState(form.get('state'), rec.clientState)) {
+      throw new Refusal(403, 'PERMISSION_DENIED', 'Wrong client', 'The state does not match the one this device sign-in began with.');
+    }
     if (rec.state === 'approved' && rec.key) {
       this.forget(rec);
-      return { ...rec.key };
+      return { ...rec.key, ...(rec.clientState !== undefined ? { state: rec.clientState } : {}) };
     }
     if (rec.state === 'denied') {
       this.forget(rec);

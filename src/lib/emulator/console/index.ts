@@ -3,13 +3,13 @@
  * `cdpctl login` reach it through the `emulator` profile's `login_url` and
  * `device_login_url`:
  *
- *   GET  /consoleauth/login?accountId&idp&returnUrl   the login page
- *   POST /consoleauth/login                           sign in (or cancel): 303 to returnUrl
- *   GET  /consoleauth/deviceAuthorization?accountId&idp&clientId   JSON: a device code
+ *   GET  /consoleauth/login?accountId&idp&returnUrl&state   the login page
+ *   POST /consoleauth/login                           sign in (or cancel): 303 to returnUrl (with the state)
+ *   GET  /consoleauth/deviceAuthorization?accountId&idp&clientId&state   JSON: a device code
  *   GET  /consoleauth/device                          the page to enter the code
- *   POST /consoleauth/device                          the code: choose the user
- *   POST /consoleauth/device/approve                  approve (or deny) the device
- *   POST /consoleauth/deviceAccessKey                 the CLI's poll: JSON
+ *   POST /consoleauth/device                          the code: choose the user (throttled per client)
+ *   POST /consoleauth/device/approve                  approve (or deny) the device (throttled per client)
+ *   POST /consoleauth/deviceAccessKey                 the CLI's poll (with the state): JSON
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors.js';
@@ -64,14 +64,19 @@ export class ConsoleSite {
     return { baseUrl: this.host.info.baseUrl, accountId: this.host.info.accountId };
   }
 
-  private page(res: ServerResponse, status: number, html: string): void {
-    res.writeHead(status, { ...PAGE_HEADERS, 'content-length': Buffer.byteLength(html) });
+  private page(res: ServerResponse, status: number, html: string, headers: Readonly<Record<string, string>> = {}): void {
+    res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'content-length': Buffer.byteLength(html) });
     res.end(html);
   }
 
-  private json(res: ServerResponse, status: number, body: unknown): void {
+  private json(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
     const text = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(status, {
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+      ...headers,
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
   }
 
@@ -94,6 +99,8 @@ export class ConsoleSite {
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const route = `${req.method ?? ''} ${url.pathname.replace(/\/+$/, '')}`;
+    // Who enters device codes, for throttling guesses: the browser's address.
+    const client = req.socket.remoteAddress ?? 'unknown';
     const wantsJson = url.pathname === '/consoleauth/deviceAuthorization' || url.pathname === '/consoleauth/deviceAccessKey';
     try {
       switch (route) {
@@ -131,11 +138,11 @@ export class ConsoleSite {
           const typed = form.get('userCode') ?? '';
           let rec;
           try {
-            rec = this.flows.deviceByUserCode(typed);
+            rec = this.flows.deviceByUserCode(typed, client);
           } catch (err) {
             // A mistyped or stale code: the same page again, saying why.
             if (!(err instanceof Refusal)) throw err;
-            return this.page(res, err.status, deviceCodePage(this.site, { error: err.message, typed }));
+            return this.page(res, err.status, deviceCodePage(this.site, { error: err.message, typed }), err.headers);
           }
           const { listed, total } = this.flows.users(rec.idpCrn);
           return this.page(res, 200, deviceUserPage(this.site, { userCode: rec.userCode, users: listed, total }));
@@ -144,10 +151,10 @@ export class ConsoleSite {
           this.checkOrigin(req);
           const form = await readForm(req);
           if (form.get('action') === 'deny') {
-            this.flows.denyDevice(form.get('userCode'));
+            this.flows.denyDevice(form.get('userCode'), client);
             return this.page(res, 200, deviceDonePage(this.site, { approved: false }));
           }
-          const { user } = this.flows.approveDevice(form.get('userCode'), form.get('otherUser')?.trim() || form.get('user'));
+          const { user } = this.flows.approveDevice(form.get('userCode'), form.get('otherUser')?.trim() || form.get('user'), client);
           return this.page(res, 200, deviceDonePage(this.site, { approved: true, who: user.email }));
         }
         default: {
@@ -164,13 +171,14 @@ export class ConsoleSite {
       const message = known ? err.message : 'The emulator failed to handle this request.';
       if (!known) this.log?.(`internal error in the console pages: ${(err as Error).stack ?? String(err)}`);
       if (!res.headersSent) {
-        if (wantsJson) this.json(res, status, { code, message: message.replace(/\{\{|\}\}/g, '') });
+        const headers = known ? err.headers : {};
+        if (wantsJson) this.json(res, status, { code, message: message.replace(/\{\{|\}\}/g, '') }, headers);
         else {
           const title = err instanceof Refusal ? err.title : known ? 'Sign-in refused' : 'Something went wrong';
           const again = url.pathname.startsWith('/consoleauth/device')
             ? { href: '/consoleauth/device', text: 'Enter a code again' }
             : undefined;
-          this.page(res, status, errorPage(this.site, title, message, again));
+          this.page(res, status, errorPage(this.site, title, message, again), headers);
         }
       }
       if (!req.complete) req.resume();
