@@ -137,7 +137,7 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
       lifecycle,
       initialState: lifecycle ? initialStateOf(service, shape, fields, lifecycle) : undefined,
       operationKind: rs.operations ? `${service.name}.operation` : undefined,
-      crnType: key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      crnType: rs.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
       children: [],
     });
   }
@@ -203,6 +203,7 @@ function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec
     environmentName: pick('environmentName', 'envName', 'environment'),
     created: like(/^(created|creationDate|creationTime|createdAt|creationTimestamp|createTime|createdDate|creationDateTime|created_at)$/i),
     creator: like(/^(creator|creatorCrn|createdBy|creatorName|ownerCrn)$/),
+    ...rs.fields,
   };
 }
 

@@ -8,6 +8,7 @@
 import type { Service } from '../../model/service.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { Doc, Handler, RequestContext } from '../types.js';
+import type { RecordFields } from './derive.js';
 import type { Engine } from './index.js';
 import type { EngineRecord, EngineResources } from './records.js';
 
@@ -52,6 +53,10 @@ export interface ResourceSpec {
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
   readonly status?: string;
+  /** The roles of its record's fields that their names do not tell (`instanceName` its name, `failureMessage` why it failed). */
+  readonly fields?: Partial<RecordFields>;
+  /** The resource type in its CRNs (`workspace`); default: its key in kebab case. */
+  readonly crnType?: string;
   /** Makes a new id; default a UUID. */
   readonly newId?: (h: Hook) => string;
   /** Its actions record operations of this kind (getOperation-style calls). */
