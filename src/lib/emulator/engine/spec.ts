@@ -85,6 +85,8 @@ export interface ResourceHooks {
   readonly acting?: (h: Hook, rec: EngineRecord, action: string, request: Doc) => Doc | void;
   /** Before a delete starts or the record is removed. */
   readonly deleting?: (h: Hook, rec: EngineRecord, request: Doc) => void;
+  /** Computed fields every answer shows of the record (describe, list, the answers of its verbs), from its stored view. */
+  readonly showing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
 }
 
 /** What a hook works with: the request's context and the engine's lookups for this service. */
