@@ -96,9 +96,10 @@ export class Engine {
     return this.conformer.struct(shape, value, this.fill(ctx, seed, r), mode);
   }
 
-  private serve(op: Operation, b: Binding, req: Doc, ctx: RequestContext): Doc {
+  private serve(op: Operation, b: Binding, sent: Doc, ctx: RequestContext): Doc {
     const r = this.resource(b.resource);
     const h = this.hook(ctx);
+    const req = b.request ? b.request(h, sent) : sent;
     const verb = b.verb;
     if (verb === 'create') return this.create(h, op, b, r, req);
     if (verb === 'list') return this.list(h, op, b, r, req);
@@ -156,7 +157,7 @@ export class Engine {
     if (r.spec.environment && !place.env && !b.environment)
       throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
     const all = this.records(h.ctx, r);
-    const name = this.nameIn(op, r, req);
+    const name = this.nameIn(op, r, req, b.request !== undefined);
     if (name !== undefined && all.find(name, place.scope ?? ''))
       throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
     const id = r.spec.newId?.(h) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
@@ -396,11 +397,12 @@ export class Engine {
     return n;
   }
 
-  /** The name a create gives its resource: the first of the name-like request fields it has. */
-  private nameIn(op: Operation, r: ResourceModel, req: Doc): string | undefined {
+  /** The name a create gives its resource: the first of the name-like request fields it has (`made`: by the binding). */
+  private nameIn(op: Operation, r: ResourceModel, req: Doc, made = false): string | undefined {
     const k = r.key;
     const candidates = [...r.spec.keys.filter((f) => /Name$/.test(f)), `${k}Name`, 'name', r.fields.name ?? ''];
-    for (const c of candidates) if (str(req[c]) && this.requestHas(op, c)) return str(req[c]);
+    // A request the binding made holds only what it means; one as sent, only the operation's own fields.
+    for (const c of candidates) if (str(req[c]) && (made || this.requestHas(op, c))) return str(req[c]);
     return undefined;
   }
 

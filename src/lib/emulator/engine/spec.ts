@@ -33,6 +33,11 @@ export interface Binding {
   readonly environment?: readonly string[];
   /** The lifecycle action an update or create starts (default: `update`, `create`). */
   readonly action?: string;
+  /**
+   * The request as the verb and the hooks read it, made from the one sent
+   * (a restore's new resource, given in a nested field); default: as sent.
+   */
+  readonly request?: (h: Hook, request: Doc) => Doc;
 }
 
 /** A resource of a service, as data. */
