@@ -200,9 +200,11 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    if (held.length > 0 && !force)
+    // Parts of the record go with it; what merely lives in it needs force.
+    const blocking = held.filter((x) => !x.model.spec.partOfParent);
+    if (blocking.length > 0 && !force)
       throw failedPrecondition(
-        `${r.noun} ${rec.name ?? rec.id} still has ${held.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
+        `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
     for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     r.spec.hooks?.deleting?.(h, rec, req);

@@ -54,6 +54,8 @@ export interface ResourceSpec {
   readonly environment?: readonly string[];
   /** The resource it lives in (its key in the service's resources); requests name it by that resource's keys. */
   readonly parent?: string;
+  /** It is a part of its parent (an access grant to a cluster): deleting the parent takes it along, without force. */
+  readonly partOfParent?: boolean;
   /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
