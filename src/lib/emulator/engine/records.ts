@@ -182,6 +182,22 @@ export class EngineResources {
     return this.tracked.save(r);
   }
 
+  /**
+   * Ends the action under way now, in its failure state, for `reason` (a
+   * workflow cancelled on request): its timeline keeps the states it has
+   * passed and ends now. False when no action that can fail is under way.
+   */
+  abort(r: EngineRecord, reason: string): boolean {
+    const act = r.activity;
+    if (!this.busy(r) || act.failure === '') return false;
+    const elapsed = this.now - act.tl.startedAt;
+    const passed = act.tl.steps.slice(0, -1).filter((s) => s.afterMs <= elapsed);
+    act.tl = { startedAt: act.tl.startedAt, steps: [...passed, { afterMs: elapsed, state: act.failure }] };
+    act.reason = reason;
+    this.tracked.save(r);
+    return true;
+  }
+
   remove(r: EngineRecord): void {
     this.ctx.store.delete(this.kind, r.id);
   }
