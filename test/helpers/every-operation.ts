@@ -216,7 +216,10 @@ export function plausibleRequest(svc: Service, op: Operation, pool: ValuePool, e
   for (const [k, v] of Object.entries(example)) {
     const seen = pool.get(k);
     const inEnv = envValue(k, env);
+    // An example's CRN says what kind of resource the field names, which its name alone may not (`crn`, `resourceCrn`).
+    const like = typeof v === 'string' ? pool.crnLike(v) : undefined;
     if (inEnv !== undefined) out[k] = inEnv;
+    else if (like !== undefined) out[k] = like;
     else if (!naming(k) || seen === undefined) out[k] = localised(v, env, pool);
   }
   return out;
