@@ -142,7 +142,12 @@ function fill(svc: Service, shape: string, pool: ValuePool, op: string, depth: n
   const out: Doc = {};
   for (const f of s.fields) {
     if (f.deprecated && !f.required) continue;
-    const known = top && pool.get(f.name) !== undefined && /(Id|Name|Crn|^id|^name|^crn)$/.test(f.name);
+    const seen = pool.get(f.name);
+    // An optional field is filled with what another service answered only when it names an environment: a CRN of
+    // another service under the same field name is most often something else (a Data Hub's clusterCrn is no compute cluster).
+    const foreign =
+      typeof seen === 'string' && seen.startsWith('crn:') && seen.split(':')[2] !== svc.name && envValue(f.name, env) === undefined;
+    const known = top && seen !== undefined && !foreign && /(Id|Name|Crn|^id|^name|^crn)$/.test(f.name);
     if (!f.required && !known) continue;
     const v = valueFor(svc, f, f.type, pool, op, depth, env);
     if (v !== undefined) out[f.name] = v;
