@@ -192,7 +192,7 @@ function envValue(field: string, env: Doc): unknown {
 }
 
 /** Whether a request field names something (an id, name or CRN, or an environment). */
-const naming = (field: string): boolean => /(Id|Name|Crn|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+const naming = (field: string): boolean => /(Id|ID|Name|Crn|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
 
 /**
  * An example's value inside a request, made to name what this emulator has:
