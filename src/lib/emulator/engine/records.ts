@@ -170,7 +170,9 @@ export class EngineResources {
   /** Starts an action of the lifecycle (its `from` states checked); success sets `patch` on the document. */
   begin(r: EngineRecord, action: string, opts: { patch?: Doc; anyState?: boolean; fail?: boolean } = {}): Activity {
     const { patch, ...rest } = opts;
-    const act: EngineActivity = this.tracked.begin(r, action, rest);
+    // An action the record has been through before is a retry: a `fail-<action>-` name fails only the first run.
+    const retry = r.activity.action === action || (r.past ?? []).some((p) => p.action === action);
+    const act: EngineActivity = this.tracked.begin(r, action, { retry, ...rest });
     if (patch && Object.keys(patch).length > 0) {
       act.patch = patch;
       this.tracked.save(r);
