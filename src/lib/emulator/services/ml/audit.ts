@@ -117,7 +117,7 @@ function logLines(h: Hook, e: AuditRecord): Array<{ at: number; log: string }> {
   for (const s of reached) lines.push({ at: w.startedAt + s.afterMs, log: `${w.type}: ${s.state}` });
   const last = reached[reached.length - 1];
   if (last && last === current.steps[current.steps.length - 1] && current.reason)
-    lines.push({ at: w.startedAt + last.afterMs, log: `${w.type}: ${current.reason}` });
+    lines.push({ at: w.startedAt + last.afterMs, log: current.reason });
   return lines;
 }
 

@@ -111,7 +111,7 @@ function instances(env: EnvironmentRecord, cluster: string, group: string, count
       };
     if (env.cloudPlatform === 'GCP')
       return { instanceId: `gke-${cluster}-${group}-${seed.slice(0, 8)}`, availabilityZone: `${env.region}-${ZONES[zone] ?? 'a'}` };
-    return { instanceId: `i-0${seed}`, availabilityZone: `${env.region}${ZONES[zone] ?? 'a'}` };
+    return { instanceId: `i-0${seed.slice(0, 16)}`, availabilityZone: `${env.region}${ZONES[zone] ?? 'a'}` };
   });
 }
 
@@ -203,11 +203,9 @@ export function modifiedGroups(env: EnvironmentRecord, cluster: string, groups: 
   const min = num(req.min) ?? Number(g.minInstances);
   const max = num(req.max) ?? Number(g.maxInstances);
   const count = Math.min(Math.max(Number(g.instanceCount), min), max);
-  const extra = {
-    ...g,
-    ...(req.name !== undefined ? { name: req.name } : {}),
-    ...(req.accelerator !== undefined ? { accelerator: req.accelerator } : {}),
-  };
+  // A new type brings its own GPUs, unless an accelerator is given.
+  const accelerator = req.accelerator ?? (type === g.instanceType ? g.accelerator : undefined);
+  const extra = { ...g, ...(req.name !== undefined ? { name: req.name } : {}), accelerator };
   const changed = groupDoc(env, cluster, name, type, sizing(min, max, count, `instance group ${name}`), extra, docs(g.tags));
   return groups.map((x) => (x === g ? changed : x));
 }

@@ -9,7 +9,7 @@
 import type { EnvironmentRecord } from '../../environments.js';
 import type { EngineRecord, Hook } from '../../engine/index.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { crn } from '../../ids.js';
+import { crn, crnId } from '../../ids.js';
 import { progress, type Activity } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { docs, hex, obj, str, text } from '../../values.js';
@@ -58,8 +58,17 @@ export function creatingRegistry(h: Hook, rec: EngineRecord, req: Doc): void {
     domain: `modelregistry-${hex(rec.id, 8)}.${domainOf(env)}`,
     endpointPublicAccess: req.usePublicLoadBalancer === true,
     creator: str(req.creatorCrn) ?? h.ctx.caller.actorCrn,
-    machineUserCrn: crn('iam', region, accountId, 'machineUser', `srv_modelregistry_${hex(rec.id, 8)}/${rec.id}`, 'altus'),
+    machineUserCrn: crn(
+      'iam',
+      region,
+      accountId,
+      'machineUser',
+      `srv_modelregistry_${hex(rec.id, 8)}/${crnId(rec.crn ?? rec.id)}`,
+      'altus',
+    ),
   });
+  // Ozone storage is for the private cloud: shown only when the request gives it.
+  if (!str(req.s3Endpoint)) delete rec.doc.s3Endpoint;
   rec.data = { ...rec.data, network, ...(str(req.backupCrn) ? { restoredFrom: req.backupCrn } : {}) };
 }
 
@@ -151,7 +160,8 @@ export function creatingApp(h: Hook, rec: EngineRecord, req: Doc): void {
       authorizedIpRangesAllowList: false,
       tags,
       instanceGroups: provision ? newGroups(env, cluster, [], docs(provision.instanceGroups), tags) : [],
-      clusterCrn: on ? on.clusterCrn : crn('compute', h.ctx.info.region, h.ctx.info.accountId, 'cluster', rec.id),
+      // A cluster of the compute service only when it runs on one; a cluster it provisions is its own.
+      ...(on ? { clusterCrn: on.clusterCrn } : {}),
     },
   });
   rec.data = { ...rec.data, ...(req.ozoneS3Creds ? { s3: { default: obj(req.ozoneS3Creds) } } : {}) };

@@ -108,14 +108,12 @@ export function creatingWorkbench(h: Hook, rec: EngineRecord, req: Doc): void {
     tags,
     instanceGroups: newGroups(env, cluster, [], groups, tags),
     ...(env.cloudPlatform === 'GCP' ? { secondaryPodRangeNames: [`${cluster}-pods`] } : {}),
-    ...(Object.keys(pool).length > 0
-      ? {
-          resourcePoolName: `${pool.parentPoolName ?? 'root'}.${nameOf(rec)}`,
-          parentResourcePoolName: pool.parentPoolName ?? 'root',
-          quota: pool.workspaceQuota,
-        }
-      : {}),
   });
+  // Resource pools are for the private cloud: shown only when the request configures one.
+  if (Object.keys(pool).length > 0) {
+    const parent = str(pool.parentPoolName) ?? 'root';
+    Object.assign(rec.doc, { resourcePoolName: `${parent}.${nameOf(rec)}`, parentResourcePoolName: parent, quota: pool.workspaceQuota });
+  } else for (const f of ['resourcePoolName', 'parentResourcePoolName']) delete rec.doc[f];
   rec.data = { ...rec.data, ...(subdomain ? { staticSubdomain: subdomain } : {}), ...(backup ? { restoredFrom: backup.crn } : {}) };
 }
 
