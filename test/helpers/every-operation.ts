@@ -37,9 +37,29 @@ function rank(name: string): number {
   return 2;
 }
 
+/** The resource type a CRN names (`crn:cdp:ml:<region>:<account>:workspace:<id>` -> workspace). */
+const crnType = (v: string): string | undefined => (v.startsWith('crn:') ? v.split(':')[5] : undefined);
+
 /** Values seen in answers, by field name (newest last), to fill later requests with. */
 export class ValuePool {
   private readonly byField = new Map<string, unknown[]>();
+  /** The newest CRN the emulator answered with, by the resource type it names. */
+  private readonly crnByType = new Map<string, string>();
+
+  /** A CRN the emulator made of the type an example's CRN names, to stand for it. */
+  crnLike(example: string): string | undefined {
+    const type = crnType(example);
+    return type ? this.crnByType.get(type) : undefined;
+  }
+
+  /** Keeps the CRNs of an answer by the resource type they name. */
+  collectCrns(doc: unknown): void {
+    if (typeof doc === 'string') {
+      const type = crnType(doc);
+      if (type) this.crnByType.set(type, doc);
+    } else if (Array.isArray(doc)) for (const x of doc.slice(0, 3)) this.collectCrns(x);
+    else if (isObject(doc)) for (const v of Object.values(doc)) this.collectCrns(v);
+  }
 
   add(field: string, v: unknown): void {
     if (v === undefined || v === null || v === '') return;
@@ -122,7 +142,12 @@ function fill(svc: Service, shape: string, pool: ValuePool, op: string, depth: n
   const out: Doc = {};
   for (const f of s.fields) {
     if (f.deprecated && !f.required) continue;
-    const known = top && pool.get(f.name) !== undefined && /(Id|Name|Crn|^id|^name|^crn)$/.test(f.name);
+    const seen = pool.get(f.name);
+    // An optional field is filled with what another service answered only when it names an environment: a CRN of
+    // another service under the same field name is most often something else (a Data Hub's clusterCrn is no compute cluster).
+    const foreign =
+      typeof seen === 'string' && seen.startsWith('crn:') && seen.split(':')[2] !== svc.name && envValue(f.name, env) === undefined;
+    const known = top && seen !== undefined && !foreign && /(Id|Name|Crn|^id|^name|^crn)$/.test(f.name);
     if (!f.required && !known) continue;
     const v = valueFor(svc, f, f.type, pool, op, depth, env);
     if (v !== undefined) out[f.name] = v;
@@ -167,7 +192,22 @@ function envValue(field: string, env: Doc): unknown {
 }
 
 /** Whether a request field names something (an id, name or CRN, or an environment). */
-const naming = (field: string): boolean => /(Id|Name|Crn|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+const naming = (field: string): boolean => /(Id|ID|Name|Crn|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+
+/**
+ * An example's value inside a request, made to name what this emulator has:
+ * fields that name an environment name the harness's, and a CRN stands for
+ * one of the same resource type the emulator answered with (examples name
+ * resources of their own).
+ */
+function localised(v: unknown, env: Doc, pool: ValuePool): unknown {
+  if (typeof v === 'string') return pool.crnLike(v) ?? v;
+  if (Array.isArray(v)) return v.map((x) => localised(x, env, pool));
+  if (!isObject(v)) return v;
+  const out: Doc = {};
+  for (const [k, x] of Object.entries(v)) out[k] = envValue(k, env) ?? localised(x, env, pool);
+  return out;
+}
 
 /**
  * The request a script that knows only the model would send: the skeleton's
@@ -181,8 +221,11 @@ export function plausibleRequest(svc: Service, op: Operation, pool: ValuePool, e
   for (const [k, v] of Object.entries(example)) {
     const seen = pool.get(k);
     const inEnv = envValue(k, env);
+    // An example's CRN says what kind of resource the field names, which its name alone may not (`crn`, `resourceCrn`).
+    const like = typeof v === 'string' ? pool.crnLike(v) : undefined;
     if (inEnv !== undefined) out[k] = inEnv;
-    else if (!naming(k) || seen === undefined) out[k] = v;
+    else if (like !== undefined) out[k] = like;
+    else if (!naming(k) || seen === undefined) out[k] = localised(v, env, pool);
   }
   return out;
 }
@@ -227,6 +270,7 @@ function attempt(em: Emulator, svc: Service, op: Operation, pool: ValuePool, env
     try {
       const answer = em.call(svc.name, op.name, request);
       pool.collect(answer);
+      pool.collectCrns(answer);
       pool.collect(request);
       const issues = validateRequest(svc.shapes, op.output, answer).map((i) => i.message);
       return { operation: op.name, request, status: 200, shapeIssues: issues };

@@ -62,7 +62,6 @@ afterAll(async () => {
 /** Services whose emulation is still being written: their operations may answer 501 NOT_EMULATED until they are done. */
 const STILL_PARTIAL = new Set([
   'environments',
-  'ml',
   'de',
   'dw',
   'replicationmanager',

@@ -137,7 +137,7 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
       lifecycle,
       initialState: lifecycle ? initialStateOf(service, shape, fields, lifecycle) : undefined,
       operationKind: rs.operations ? `${service.name}.operation` : undefined,
-      crnType: key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      crnType: rs.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
       children: [],
     });
   }
@@ -152,7 +152,8 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
   return { service, resources, bindings: placed };
 }
 
-const isVerb = (b: Verb | Omit<Binding, 'resource'>): b is Verb => typeof b === 'string' || 'action' in b;
+// A binding has a verb (and may name the action it starts); a verb alone is a word or `{ action }`.
+const isVerb = (b: Verb | Omit<Binding, 'resource'>): b is Verb => typeof b === 'string' || !('verb' in b);
 
 /** The verb an operation name's word and rest make on a noun, if they name it. */
 function verbOf(word: string, rest: string, noun: string, rs: ResourceSpec): Verb | undefined {
@@ -203,6 +204,7 @@ function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec
     environmentName: pick('environmentName', 'envName', 'environment'),
     created: like(/^(created|creationDate|creationTime|createdAt|creationTimestamp|createTime|createdDate|creationDateTime|created_at)$/i),
     creator: like(/^(creator|creatorCrn|createdBy|creatorName|ownerCrn)$/),
+    ...rs.fields,
   };
 }
 

@@ -96,9 +96,10 @@ export class Engine {
     return this.conformer.struct(shape, value, this.fill(ctx, seed, r), mode);
   }
 
-  private serve(op: Operation, b: Binding, req: Doc, ctx: RequestContext): Doc {
+  private serve(op: Operation, b: Binding, sent: Doc, ctx: RequestContext): Doc {
     const r = this.resource(b.resource);
     const h = this.hook(ctx);
+    const req = b.request ? b.request(h, sent) : sent;
     const verb = b.verb;
     if (verb === 'create') return this.create(h, op, b, r, req);
     if (verb === 'list') return this.list(h, op, b, r, req);
@@ -156,7 +157,7 @@ export class Engine {
     if (r.spec.environment && !place.env && !b.environment)
       throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
     const all = this.records(h.ctx, r);
-    const name = this.nameIn(op, r, req);
+    const name = this.nameIn(op, r, req, b.request !== undefined);
     if (name !== undefined && all.find(name, place.scope ?? ''))
       throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
     const id = r.spec.newId?.(h) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
@@ -180,7 +181,7 @@ export class Engine {
   private list(h: Hook, op: Operation, b: Binding, r: ResourceModel, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
-    const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, all.view(rec), rec.id) : all.view(rec));
+    const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
     if (b.select) return this.answerList(h, op, item?.field, b.select(h, req).map(view), req);
     const place = this.place(h, r, req, b.environment);
     const keep = this.filters(op, r, req);
@@ -199,9 +200,11 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    if (held.length > 0 && !force)
+    // Parts of the record go with it; what merely lives in it needs force.
+    const blocking = held.filter((x) => !x.model.spec.partOfParent);
+    if (blocking.length > 0 && !force)
       throw failedPrecondition(
-        `${r.noun} ${rec.name ?? rec.id} still has ${held.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
+        `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
     for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     r.spec.hooks?.deleting?.(h, rec, req);
@@ -313,9 +316,8 @@ export class Engine {
    * and the record's operation; conformed to the shape.
    */
   answer(h: Hook, op: Operation, b: Binding | undefined, r: ResourceModel, rec: EngineRecord, req: Doc, extra: Doc = {}): Doc {
-    const all = this.records(h.ctx, r);
     if (b?.answer) return this.conform(h.ctx, op.output, b.answer(h, rec, req), `${rec.id}/${op.name}`);
-    const view = all.view(rec);
+    const view = this.view(h, r, rec);
     const out = this.service.shapes.get(op.output);
     if (out.kind !== 'struct') return {};
     const doc: Doc = {};
@@ -325,6 +327,13 @@ export class Engine {
       if (v !== undefined) doc[f.name] = v;
     }
     return this.conform(h.ctx, op.output, doc, `${rec.id}/${op.name}`);
+  }
+
+  /** A record as answers show it: its stored view with its current status, and the fields its `showing` hook computes. */
+  view(h: Hook, r: ResourceModel, rec: EngineRecord): Doc {
+    const stored = this.records(h.ctx, r).view(rec);
+    const computed = r.spec.hooks?.showing?.(h, rec, stored);
+    return computed ? { ...stored, ...computed } : stored;
   }
 
   private valueFor(h: Hook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {
@@ -390,11 +399,12 @@ export class Engine {
     return n;
   }
 
-  /** The name a create gives its resource: the first of the name-like request fields it has. */
-  private nameIn(op: Operation, r: ResourceModel, req: Doc): string | undefined {
+  /** The name a create gives its resource: the first of the name-like request fields it has (`made`: by the binding). */
+  private nameIn(op: Operation, r: ResourceModel, req: Doc, made = false): string | undefined {
     const k = r.key;
     const candidates = [...r.spec.keys.filter((f) => /Name$/.test(f)), `${k}Name`, 'name', r.fields.name ?? ''];
-    for (const c of candidates) if (str(req[c]) && this.requestHas(op, c)) return str(req[c]);
+    // A request the binding made holds only what it means; one as sent, only the operation's own fields.
+    for (const c of candidates) if (str(req[c]) && (made || this.requestHas(op, c))) return str(req[c]);
     return undefined;
   }
 

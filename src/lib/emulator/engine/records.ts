@@ -170,7 +170,9 @@ export class EngineResources {
   /** Starts an action of the lifecycle (its `from` states checked); success sets `patch` on the document. */
   begin(r: EngineRecord, action: string, opts: { patch?: Doc; anyState?: boolean; fail?: boolean } = {}): Activity {
     const { patch, ...rest } = opts;
-    const act: EngineActivity = this.tracked.begin(r, action, rest);
+    // An action the record has been through before is a retry: a `fail-<action>-` name fails only the first run.
+    const retry = r.activity.action === action || (r.past ?? []).some((p) => p.action === action);
+    const act: EngineActivity = this.tracked.begin(r, action, { retry, ...rest });
     if (patch && Object.keys(patch).length > 0) {
       act.patch = patch;
       this.tracked.save(r);
@@ -180,6 +182,22 @@ export class EngineResources {
 
   save(r: EngineRecord): EngineRecord {
     return this.tracked.save(r);
+  }
+
+  /**
+   * Ends the action under way now, in its failure state, for `reason` (a
+   * workflow cancelled on request): its timeline keeps the states it has
+   * passed and ends now. False when no action that can fail is under way.
+   */
+  abort(r: EngineRecord, reason: string): boolean {
+    const act = r.activity;
+    if (!this.busy(r) || act.failure === '') return false;
+    const elapsed = this.now - act.tl.startedAt;
+    const passed = act.tl.steps.slice(0, -1).filter((s) => s.afterMs <= elapsed);
+    act.tl = { startedAt: act.tl.startedAt, steps: [...passed, { afterMs: elapsed, state: act.failure }] };
+    act.reason = reason;
+    this.tracked.save(r);
+    return true;
   }
 
   remove(r: EngineRecord): void {

@@ -8,6 +8,7 @@
 import type { Service } from '../../model/service.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { Doc, Handler, RequestContext } from '../types.js';
+import type { RecordFields } from './derive.js';
 import type { Engine } from './index.js';
 import type { EngineRecord, EngineResources } from './records.js';
 
@@ -32,6 +33,11 @@ export interface Binding {
   readonly environment?: readonly string[];
   /** The lifecycle action an update or create starts (default: `update`, `create`). */
   readonly action?: string;
+  /**
+   * The request as the verb and the hooks read it, made from the one sent
+   * (a restore's new resource, given in a nested field); default: as sent.
+   */
+  readonly request?: (h: Hook, request: Doc) => Doc;
 }
 
 /** A resource of a service, as data. */
@@ -48,10 +54,16 @@ export interface ResourceSpec {
   readonly environment?: readonly string[];
   /** The resource it lives in (its key in the service's resources); requests name it by that resource's keys. */
   readonly parent?: string;
+  /** It is a part of its parent (an access grant to a cluster): deleting the parent takes it along, without force. */
+  readonly partOfParent?: boolean;
   /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
   readonly status?: string;
+  /** The roles of its record's fields that their names do not tell (`instanceName` its name, `failureMessage` why it failed). */
+  readonly fields?: Partial<RecordFields>;
+  /** The resource type in its CRNs (`workspace`); default: its key in kebab case. */
+  readonly crnType?: string;
   /** Makes a new id; default a UUID. */
   readonly newId?: (h: Hook) => string;
   /** Its actions record operations of this kind (getOperation-style calls). */
@@ -80,6 +92,8 @@ export interface ResourceHooks {
   readonly acting?: (h: Hook, rec: EngineRecord, action: string, request: Doc) => Doc | void;
   /** Before a delete starts or the record is removed. */
   readonly deleting?: (h: Hook, rec: EngineRecord, request: Doc) => void;
+  /** Computed fields every answer shows of the record (describe, list, the answers of its verbs), from its stored view. */
+  readonly showing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
 }
 
 /** What a hook works with: the request's context and the engine's lookups for this service. */

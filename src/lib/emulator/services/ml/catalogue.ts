@@ -1,0 +1,203 @@
+/**
+ * Cloudera AI's fixed world in the emulator: the releases of workbenches,
+ * AI registries and inference services, the instance types each cloud
+ * offers (what `ml instance-types list` filters and instance groups show),
+ * and the statuses its resources read.
+ *
+ * Statuses are `<phase>:<started|finished|failed>`, as the service writes
+ * them: `installation:finished` is a ready workbench, `deprovision:started`
+ * one on its way out.
+ */
+import type { CloudPlatform } from '../../environments.js';
+import { invalid } from '../../errors.js';
+import type { Doc } from '../../types.js';
+import { str } from '../../values.js';
+
+/** Releases, oldest first: the emulator deploys `deployed`; `latest` is the newest, where upgrades go. */
+export interface Releases {
+  readonly all: readonly string[];
+  readonly deployed: string;
+  readonly latest: string;
+}
+
+const releases = (all: readonly string[], deployed: string): Releases => ({ all, deployed, latest: all[all.length - 1] ?? deployed });
+
+/** A new workbench runs the release before the newest, so that an upgrade has somewhere to go. */
+export const WORKBENCH_RELEASES = releases(['2.0.46-b210', '2.0.47-b359', '2.0.48-b210', '2.0.49-b11', '2.0.50-b58'], '2.0.49-b11');
+export const REGISTRY_RELEASES = releases(['1.10.0', '1.11.0', '1.12.0'], '1.11.0');
+export const SERVING_RELEASES = releases(['1.3.0', '1.4.0', '1.5.0'], '1.4.0');
+
+/** Whether release `a` comes after `b` (numeric parts compared in order: 2.0.50-b58 after 2.0.49-b11). */
+export const newer = (a: string, b: string): boolean => a.localeCompare(b, undefined, { numeric: true }) > 0;
+
+// ---- statuses ------------------------------------------------------------------
+
+export const READY = 'installation:finished';
+
+/** Workbench states in which it serves its users and may take on new work. */
+export const WORKBENCH_READY = [
+  READY,
+  'modify:finished',
+  'modify:failed',
+  'upgrade:finished',
+  'resume:finished',
+  'rollback:finished',
+  'failover:finished',
+  'failover:failed',
+  'suspend:failed',
+];
+
+/** Whether the cluster of a workbench, registry or inference service is installed and reachable (it may be busy changing). */
+export const installed = (state: string): boolean => WORKBENCH_READY.includes(state) || /^(modify|upgrade|rollback|failover):/.test(state);
+
+/** Whether its cluster exists (installed, or a workbench's suspended one). */
+export const clusterExists = (state: string): boolean => installed(state) || /^(suspend|resume):/.test(state);
+
+/** Registry and inference service states in which they serve and may take on new work. */
+export const REGISTRY_READY = [READY, 'upgrade:finished', 'rollback:finished'];
+export const SERVING_READY = [READY, 'upgrade:finished', 'modify:finished', 'modify:failed'];
+
+// ---- instance types -----------------------------------------------------------------
+
+export interface InstanceType {
+  readonly name: string;
+  readonly category: 'CPU' | 'GPU';
+  readonly cpu: number;
+  /** GiB. */
+  readonly memory: number;
+  readonly gpu: number;
+  /** The GPU's full name, its short type, its memory (GiB), its CUDA compute capability and how GPUs connect. */
+  readonly gpuModel?: string;
+  readonly gpuType?: string;
+  readonly gpuMemory?: number;
+  readonly computeCapability?: string;
+  readonly interconnectType?: string;
+}
+
+const cpuType = (name: string, cpu: number, memory: number): InstanceType => ({ name, category: 'CPU', cpu, memory, gpu: 0 });
+
+/** GPUs by short type: full name, memory (GiB), compute capability. */
+const GPUS: Readonly<Record<string, readonly [string, number, string]>> = {
+  T4: ['NVIDIA Tesla T4', 16, '7.5'],
+  V100: ['NVIDIA Tesla V100', 16, '7.0'],
+  A10G: ['NVIDIA A10G', 24, '8.6'],
+  L4: ['NVIDIA L4', 24, '8.9'],
+  A100: ['NVIDIA A100', 40, '8.0'],
+  A100_80: ['NVIDIA A100 80GB', 80, '8.0'],
+};
+
+function gpuType(name: string, cpu: number, memory: number, gpus: number, type: keyof typeof GPUS, link = 'PCIe'): InstanceType {
+  const [model, gpuMemory, cc] = GPUS[type] ?? ['', 0, ''];
+  return {
+    name,
+    category: 'GPU',
+    cpu,
+    memory,
+    gpu: gpus,
+    gpuModel: model,
+    gpuType: type.replace('_80', ''),
+    gpuMemory,
+    computeCapability: cc,
+    interconnectType: link,
+  };
+}
+
+/** The instance types each cloud offers Cloudera AI. */
+export const INSTANCE_TYPES: Readonly<Record<CloudPlatform, readonly InstanceType[]>> = {
+  AWS: [
+    cpuType('m5.xlarge', 4, 16),
+    cpuType('m5.2xlarge', 8, 32),
+    cpuType('m5.4xlarge', 16, 64),
+    cpuType('m5.8xlarge', 32, 128),
+    cpuType('r5.2xlarge', 8, 64),
+    cpuType('r5.4xlarge', 16, 128),
+    cpuType('c5.4xlarge', 16, 32),
+    gpuType('g4dn.xlarge', 4, 16, 1, 'T4'),
+    gpuType('g4dn.2xlarge', 8, 32, 1, 'T4'),
+    gpuType('p3.2xlarge', 8, 61, 1, 'V100'),
+    gpuType('p3.8xlarge', 32, 244, 4, 'V100', 'NVLink'),
+    gpuType('g5.2xlarge', 8, 32, 1, 'A10G'),
+    gpuType('g5.4xlarge', 16, 64, 1, 'A10G'),
+    gpuType('g5.12xlarge', 48, 192, 4, 'A10G'),
+    gpuType('p4d.24xlarge', 96, 1152, 8, 'A100', 'NVSwitch'),
+  ],
+  AZURE: [
+    cpuType('Standard_D8s_v3', 8, 32),
+    cpuType('Standard_D16s_v3', 16, 64),
+    cpuType('Standard_E8s_v3', 8, 64),
+    cpuType('Standard_E16s_v3', 16, 128),
+    gpuType('Standard_NC4as_T4_v3', 4, 28, 1, 'T4'),
+    gpuType('Standard_NC6s_v3', 6, 112, 1, 'V100'),
+    gpuType('Standard_NC24ads_A100_v4', 24, 220, 1, 'A100_80'),
+  ],
+  GCP: [
+    cpuType('e2-standard-8', 8, 32),
+    cpuType('n2-standard-8', 8, 32),
+    cpuType('n2-standard-16', 16, 64),
+    cpuType('n2-highmem-8', 8, 64),
+    gpuType('g2-standard-8', 8, 32, 1, 'L4'),
+    gpuType('a2-highgpu-1g', 12, 85, 1, 'A100'),
+    gpuType('a2-highgpu-4g', 48, 340, 4, 'A100', 'NVLink'),
+  ],
+};
+
+/** An instance type a cloud offers, by name (any case). */
+export const instanceType = (cloud: CloudPlatform, name: string): InstanceType | undefined =>
+  INSTANCE_TYPES[cloud].find((t) => t.name.toLowerCase() === name.toLowerCase());
+
+/** An instance type as InstanceDetails shows it (numbers as the service writes them, in text). */
+export function instanceDetails(t: InstanceType): Doc {
+  return {
+    name: t.name,
+    category: t.category,
+    cpu: String(t.cpu),
+    memory: String(t.memory),
+    gpu: String(t.gpu),
+    ...(t.gpuModel
+      ? {
+          gpuModel: t.gpuModel,
+          gpuType: t.gpuType,
+          gpuMemory: String(t.gpuMemory),
+          computeCapability: t.computeCapability,
+          interconnectType: t.interconnectType,
+        }
+      : {}),
+  };
+}
+
+/** The category a request asks for: CPU or GPU. */
+export function category(v: unknown): 'CPU' | 'GPU' {
+  const c = str(v)?.toUpperCase();
+  if (c !== 'CPU' && c !== 'GPU') throw invalid(`instanceCategory is CPU or GPU, not ${String(v)}`);
+  return c;
+}
+
+/** The leading number of a quantity as requests give it (`32Gi`, `8`, `7.5`). */
+const amount = (v: unknown): number | undefined => {
+  const m = /^\s*(\d+(\.\d+)?)/.exec(str(v) ?? '');
+  return m ? Number(m[1]) : undefined;
+};
+
+/** The instance types of a cloud of a category that offer at least what `info` asks for (RequestResourceInfo). */
+export function relevantInstances(cloud: CloudPlatform, wanted: 'CPU' | 'GPU', info: Doc): InstanceType[] {
+  const atLeast = (have: number | undefined, field: string): boolean => {
+    const want = amount(info[field]);
+    return want === undefined || (have ?? 0) >= want;
+  };
+  const like = (have: string | undefined, field: string): boolean => {
+    const want = str(info[field])?.toLowerCase();
+    return want === undefined || (have ?? '').toLowerCase().includes(want);
+  };
+  return INSTANCE_TYPES[cloud].filter(
+    (t) =>
+      t.category === wanted &&
+      atLeast(t.cpu, 'cpu') &&
+      atLeast(t.memory, 'memory') &&
+      atLeast(t.gpu, 'gpu') &&
+      atLeast(t.gpuMemory, 'gpuMemory') &&
+      atLeast(Number(t.computeCapability ?? 0), 'computeCapability') &&
+      like(t.gpuModel, 'gpuModel') &&
+      like(t.gpuType, 'gpuType') &&
+      like(t.interconnectType, 'interconnectType'),
+  );
+}
