@@ -238,6 +238,7 @@ export class Engine {
           const all = new EngineResources(scope, r);
           return all.all(environmentCrn).map((rec) => ({
             service: this.service.name,
+            name: rec.name ?? rec.id,
             what: `${r.noun} ${rec.name ?? rec.id}`,
             remove: () => {
               for (const x of this.held(scope, r, rec)) new EngineResources(scope, x.model).remove(x.rec);
