@@ -230,7 +230,7 @@ export class Engine {
   /** The resources that live directly in environments, as the world sees them (world.ts). */
   dependents(): DependentKind[] {
     return [...this.model.resources.values()]
-      .filter((r) => r.spec.environment && !r.parent)
+      .filter((r) => r.spec.environment && !r.parent && !r.spec.partOfEnvironment)
       .map((r) => ({
         service: this.service.name,
         noun: r.noun,
