@@ -814,6 +814,13 @@ describe('bad input', () => {
     }
   });
 
+  test('a FreeIPA of four servers is refused and nothing is made', async () => {
+    const r = await createEnv('big-ipa-env', ['--free-ipa', 'instanceCountByGroup=4']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/INVALID_ARGUMENT: FreeIPA runs one to three servers/);
+    expect((await em.cli(env('describe', '--environment-name', 'big-ipa-env'))).code).toBe(1);
+  });
+
   test('a value outside the model is refused before it is sent (exit 2)', async () => {
     const r = await em.cli(env('freeipa', 'scale', 'up', '--environment-name', 'sales-env', '--target-availability-type', 'HUGE'));
     expect(r.code).toBe(2);

@@ -317,6 +317,11 @@ export class EnvironmentsBackend {
       throw invalid(
         `credential ${cred.credentialName} is for ${credGov ? 'AWS GovCloud' : cred.cloudPlatform}; this environment needs a ${spec.gov ? 'AWS GovCloud' : spec.platform} credential`,
       );
+    const servers = spec.freeipa.instanceCountByGroup;
+    if (!Number.isInteger(servers) || servers < 1 || servers > 3)
+      throw invalid(`FreeIPA runs one to three servers (freeIpa instanceCountByGroup 1-3); got ${servers}`);
+    if (spec.platform === 'AZURE' && spec.availabilityZones?.some((z) => !AZURE_ZONES.includes(z)))
+      throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${spec.availabilityZones.join(', ')}`);
     const proxy = spec.proxyConfigName ? this.proxy(spec.proxyConfigName).proxyConfigName : undefined;
     const network: EnvRecord['network'] = networkOf(spec.name, spec.platform, spec.network);
     if (spec.endpointAccessGatewayScheme) network.endpointAccessGatewayScheme = spec.endpointAccessGatewayScheme;
@@ -379,8 +384,6 @@ export class EnvironmentsBackend {
         recipes: [...spec.freeipa.recipes],
       },
     };
-    if (spec.platform === 'AZURE' && spec.availabilityZones?.some((z) => !AZURE_ZONES.includes(z)))
-      throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${spec.availabilityZones.join(', ')}`);
     const env = this.envs.create(rec, 'create');
     this.freeipa.create(env, spec.freeipa);
     env.status = this.envs.state(env);
