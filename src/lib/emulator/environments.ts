@@ -300,13 +300,29 @@ export function environmentResources(scope: EnvironmentScope): Resources<Environ
     },
     remove: (e) => {
       scope.store.delete(ENVIRONMENT_KIND, e.crn);
-      scope.store.delete(ID_BROKER_KIND, e.crn);
+      for (const kind of ENVIRONMENT_PARTS) {
+        scope.store.delete(kind, e.crn);
+        for (const part of scope.store.children(kind, e.crn)) scope.store.delete(kind, part.id);
+      }
     },
   });
 }
 
 /** ID Broker mappings of an environment, by its CRN. */
 export const ID_BROKER_KIND = 'environments.idbroker';
+
+/**
+ * Kinds of the environments service's records that are parts of one
+ * environment, stored under its CRN (as their id or their parent): its ID
+ * Broker mappings, its FreeIPA, FreeIPA's log collections and its operation
+ * records. They go when it goes.
+ */
+export const ENVIRONMENT_PARTS: readonly string[] = [
+  ID_BROKER_KIND,
+  'environments.freeipa',
+  'environments.freeipaDiagnostics',
+  ENVIRONMENT_OPERATION_KIND,
+];
 
 /** The record with its status as of now. */
 function current(all: Resources<EnvironmentRecord>, e: EnvironmentRecord): EnvironmentRecord {

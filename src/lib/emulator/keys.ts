@@ -24,13 +24,15 @@ function derLength(n: number): Buffer {
   return Buffer.from([0x80 | bytes.length, ...bytes]);
 }
 
-const der = (tag: number, body: Buffer): Buffer => Buffer.concat([Buffer.from([tag]), derLength(body.length), body]);
+/** A DER element: its tag, its length, its body. */
+export const der = (tag: number, body: Buffer): Buffer => Buffer.concat([Buffer.from([tag]), derLength(body.length), body]);
 
 // id-ecPublicKey and prime256v1 (P-256) object identifiers, DER encoded.
 const OID_EC_PUBLIC_KEY = Buffer.from('06072a8648ce3d0201', 'hex');
 const OID_P256 = Buffer.from('06082a8648ce3d030107', 'hex');
 
-const pem = (label: string, body: Buffer): string =>
+/** DER bytes as PEM text under a label (`CERTIFICATE`). */
+export const pem = (label: string, body: Buffer): string =>
   `-----BEGIN ${label}-----\n${body
     .toString('base64')
     .match(/.{1,64}/g)

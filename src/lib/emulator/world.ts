@@ -23,6 +23,8 @@ export type EnvironmentChange = 'stop' | 'start';
 /** One record that lives in an environment, as the environment sees it. */
 export interface Dependent {
   readonly service: string;
+  /** Its name: `cdp-lake`. */
+  readonly name: string;
   /** `data lake cdp-lake` */
   readonly what: string;
   /** Removes it at once (a cascading environment delete). */
@@ -61,6 +63,7 @@ export function dependentKind<T extends Tracked>(def: {
         : res.all().filter((r) => def.environmentOf(r) === environmentCrn);
       return records.map((r) => ({
         service: def.service,
+        name: def.nameOf(r),
         what: `${def.noun} ${def.nameOf(r)}`,
         remove: () => scope.store.delete(res.def.kind, res.def.id(r)),
         follow: (change) => {

@@ -60,18 +60,7 @@ afterAll(async () => {
 });
 
 /** Services whose emulation is still being written: their operations may answer 501 NOT_EMULATED until they are done. */
-const STILL_PARTIAL = new Set([
-  'environments',
-  'de',
-  'dw',
-  'replicationmanager',
-  'audit',
-  'consumption',
-  'drscp',
-  'datahub',
-  'imagecatalog',
-  'df',
-]);
+const STILL_PARTIAL = new Set(['de', 'dw', 'replicationmanager', 'audit', 'consumption', 'drscp', 'datahub', 'imagecatalog', 'df']);
 
 /**
  * How many operations of a service succeed at least (a ratchet: raise it
@@ -87,6 +76,10 @@ const FLOOR: Readonly<Record<string, number>> = {
   datacatalog: 10,
   lakehouseopt: 4,
   dfworkload: 22,
+  // FreeIPA runs one operation at a time and an environment one change at a time, while this harness starts
+  // them at the same emulated instant; trust needs a hybrid environment and the Azure updates an Azure one
+  // (sales-env is neither); the creates reuse sales-env's name.
+  environments: 67,
 };
 
 const show = (o: OperationOutcome): string => `${o.operation} ${o.status} ${o.code ?? ''} ${o.message ?? ''} ${o.shapeIssues.join('; ')}`;

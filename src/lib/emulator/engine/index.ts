@@ -233,7 +233,7 @@ export class Engine {
   /** The resources that live directly in environments, as the world sees them (world.ts). */
   dependents(): DependentKind[] {
     return [...this.model.resources.values()]
-      .filter((r) => r.spec.environment && !r.parent)
+      .filter((r) => r.spec.environment && !r.parent && !r.spec.partOfEnvironment)
       .map((r) => ({
         service: this.service.name,
         noun: r.noun,
@@ -241,6 +241,7 @@ export class Engine {
           const all = new EngineResources(scope, r);
           return all.all(environmentCrn).map((rec) => ({
             service: this.service.name,
+            name: rec.name ?? rec.id,
             what: `${r.noun} ${rec.name ?? rec.id}`,
             remove: () => {
               for (const x of this.held(scope, r, rec)) new EngineResources(scope, x.model).remove(x.rec);

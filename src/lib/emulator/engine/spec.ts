@@ -80,6 +80,13 @@ export interface ResourceSpec {
   readonly singleton?: boolean;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
   readonly follows?: Partial<Record<'stop' | 'start', string>>;
+  /**
+   * It is a part of its environment (FreeIPA's log collections), not something
+   * that runs in it: it is none of the environment's dependents in the world
+   * (it neither holds up the environment's delete nor follows its stop and
+   * start), and it goes when the environment goes.
+   */
+  readonly partOfEnvironment?: boolean;
 }
 
 /** Hooks run inside the request's transaction; they throw ApiErrors for the service's rules. */

@@ -1,15 +1,22 @@
 /**
  * The environments service: credentials, proxy configurations, environments
  * with their lifecycle (ENVIRONMENT in ../../environments.ts, the records
- * every other service refers to), ID Broker mappings and FreeIPA's state.
+ * every other service refers to, and this service's own changes in
+ * lifecycles.ts), ID Broker mappings; its parts: FreeIPA (freeipa.ts), the
+ * changes of an environment after it is made (changes.ts) and the account's
+ * settings and checks (account.ts).
  *
  * Rules, as the control plane has them: names are unique per account; an
  * environment needs a credential of its own cloud (GovCloud for GovCloud)
  * and, when it names one, an existing proxy configuration; a credential or
  * proxy configuration an environment uses cannot be deleted; an environment
  * with data lakes or Data Hubs is deleted only with `cascading`, which
- * removes them as the delete starts; `forced` deletes never fail.
+ * removes them as the delete starts; `forced` deletes never fail. Stopping an
+ * environment stops what runs in it (its Data Hubs, data lake and data
+ * services) with it; starting it starts them again, its Data Hubs only when
+ * asked to.
  */
+import { createHash } from 'node:crypto';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import {
   CREDENTIAL_KIND,
@@ -24,8 +31,16 @@ import {
   type EnvironmentRecord,
 } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, type OperationRecord, type Resources } from '../../lifecycle.js';
+import { Operations, Resources, type OperationRecord } from '../../lifecycle.js';
 import type { BackendContext } from '../../types.js';
+import { AccountPart } from './account.js';
+import { AZURE_ZONES } from './catalogue.js';
+import { EnvironmentChanges } from './changes.js';
+import { selfSignedCertificate } from './credentials.js';
+import { Freeipa, type FreeipaSpec } from './freeipa.js';
+import { usersFingerprint } from './identity.js';
+import { ACTION_WORDS, ENVIRONMENT_WORK } from './lifecycles.js';
+import type { ComputeClusterConfiguration, CredentialRec, EnvRecord } from './records.js';
 
 export const PROXY_KIND = 'environments.proxyconfig';
 
@@ -67,11 +82,28 @@ export interface EnvironmentSpec {
   readonly authentication?: EnvironmentRecord['authentication'];
   readonly securityAccess?: EnvironmentRecord['securityAccess'];
   readonly usePublicIp: boolean;
-  readonly freeipa: EnvironmentRecord['freeipa'];
+  readonly freeipa: FreeipaSpec;
   readonly tags: Record<string, string>;
   readonly proxyConfigName?: string;
   readonly workloadAnalytics?: boolean;
   readonly enableComputeCluster: boolean;
+  readonly computeCluster?: ComputeClusterConfiguration;
+  readonly environmentType?: 'PUBLIC_CLOUD' | 'HYBRID';
+  readonly enableTunnel: boolean;
+  readonly encryptionKeyArn?: string;
+  readonly customDockerRegistry?: string;
+  readonly availabilityZones?: string[];
+  readonly endpointAccessGatewaySubnetIds?: string[];
+  readonly azure?: {
+    resourceGroupName?: string;
+    sharedManagedIdentity?: string;
+    aksPrivateDnsZoneId?: string;
+    databasePrivateDnsZoneId?: string;
+    flexibleServerSubnetIds?: string[];
+    encryptionKeyUrl?: string;
+    encryptionKeyResourceGroupName?: string;
+    encryptionUserManagedIdentity?: string;
+  };
 }
 
 /**
@@ -94,9 +126,15 @@ class NamedRecords<T extends { readonly crn: string }> {
   }
 
   get(ref: string): T {
-    const r = ref.startsWith('crn:') ? this.ctx.store.getByCrn<T>(ref)?.doc : this.ctx.store.getByName<T>(this.kind, ref);
+    const hit = ref.startsWith('crn:') ? this.ctx.store.getByCrn<T>(ref) : undefined;
+    const r = ref.startsWith('crn:') ? (hit?.kind === this.kind ? hit.doc : undefined) : this.ctx.store.getByName<T>(this.kind, ref);
     if (!r) throw notFound(`${this.noun} ${ref.slice(0, 200)} not found`);
     return r;
+  }
+
+  save(rec: T): T {
+    this.ctx.store.put(this.kind, rec.crn, rec, { name: this.nameOf(rec), crn: rec.crn });
+    return rec;
   }
 
   /** All of them, or those a name (any case) or CRN names. */
@@ -121,20 +159,27 @@ class NamedRecords<T extends { readonly crn: string }> {
 const LOG_DETAILS = { AWS: 'awsDetails', AZURE: 'azureDetails', GCP: 'gcpDetails' } as const;
 
 export class EnvironmentsBackend {
-  readonly envs: Resources<EnvironmentRecord>;
+  /** The environments, with every action of this service (ENVIRONMENT_WORK) and this service's own fields. */
+  readonly envs: Resources<EnvRecord>;
   readonly operations: Operations;
+  readonly freeipa: Freeipa;
+  readonly changes: EnvironmentChanges;
+  readonly account: AccountPart;
 
-  private readonly credentialRecords: NamedRecords<CredentialRecord>;
+  private readonly credentialRecords: NamedRecords<CredentialRec>;
   private readonly proxyRecords: NamedRecords<ProxyRecord>;
 
   constructor(readonly ctx: BackendContext) {
-    this.envs = environmentResources(ctx);
+    this.envs = new Resources<EnvRecord>(ctx, { ...environmentResources(ctx).def, lifecycle: ENVIRONMENT_WORK });
     this.operations = new Operations(ctx, ENVIRONMENT_OPERATION_KIND);
     this.credentialRecords = new NamedRecords(ctx, CREDENTIAL_KIND, 'credential', (c) => c.credentialName);
     this.proxyRecords = new NamedRecords(ctx, PROXY_KIND, 'proxy configuration', (p) => p.proxyConfigName);
+    this.freeipa = new Freeipa(this);
+    this.changes = new EnvironmentChanges(this);
+    this.account = new AccountPart(this);
   }
 
-  private crnOf(type: string): string {
+  crnOf(type: string): string {
     return crn('environments', this.ctx.info.region, this.ctx.info.accountId, type, uuid());
   }
 
@@ -144,12 +189,68 @@ export class EnvironmentsBackend {
     return this.credentialRecords.add({ ...rec, crn: this.crnOf('credential'), created: this.ctx.clock.iso() });
   }
 
-  credential(ref: string): CredentialRecord {
+  credential(ref: string): CredentialRec {
     return this.credentialRecords.get(ref);
   }
 
-  credentials(ref?: string): CredentialRecord[] {
+  credentials(ref?: string): CredentialRec[] {
     return this.credentialRecords.list(ref);
+  }
+
+  /** Points an AWS credential at another role; `fail-` role names cannot be assumed when permissions are verified. */
+  updateAwsCredential(
+    ref: string,
+    change: { roleArn: string; description?: string; skipOrgPolicyDecisions: boolean; verifyPermissions: boolean },
+  ): CredentialRec {
+    const c = this.credential(ref);
+    const props = c.awsCredentialProperties;
+    if (c.cloudPlatform !== 'AWS' || !props)
+      throw invalid(`credential ${c.credentialName} is an ${c.cloudPlatform} credential; update it with its own cloud's command`);
+    const partition = props.govCloud ? 'aws-us-gov' : 'aws';
+    const arn = new RegExp(`^arn:${partition}:iam::\\d{12}:role/(.+)$`).exec(change.roleArn);
+    if (!arn) throw invalid(`${change.roleArn.slice(0, 200)} is not an IAM role ARN of the ${partition} partition`);
+    if (change.verifyPermissions && /(^|\/)fail-/.test(arn[1] ?? ''))
+      throw failedPrecondition(
+        `the control plane could not assume ${change.roleArn} (a role named fail-... fails on purpose); the credential is unchanged`,
+      );
+    c.awsCredentialProperties = { ...props, roleArn: change.roleArn };
+    if (change.description !== undefined) c.description = change.description;
+    c.skipOrgPolicyDecisions = change.skipOrgPolicyDecisions;
+    c.verifyPermissions = change.verifyPermissions;
+    return this.credentialRecords.save(c);
+  }
+
+  /** Changes the subscription, tenant or app of an Azure credential; a certificate-based one gets a new certificate. */
+  updateAzureCredential(
+    ref: string,
+    change: { subscriptionId: string; tenantId: string; appId?: string; authenticationType?: string; description?: string },
+  ): CredentialRec {
+    const c = this.credential(ref);
+    if (c.cloudPlatform !== 'AZURE')
+      throw invalid(`credential ${c.credentialName} is an ${c.cloudPlatform} credential; update it with its own cloud's command`);
+    const type = change.authenticationType ?? c.azureCredentialProperties?.authenticationType ?? 'SECRET';
+    const certificate =
+      type === 'CERTIFICATE'
+        ? selfSignedCertificate({ commonName: c.credentialName, organization: change.tenantId }, this.ctx.clock.now(), 1)
+        : undefined;
+    c.azureCredentialProperties = {
+      subscriptionId: change.subscriptionId,
+      tenantId: change.tenantId,
+      appId: change.appId ?? c.azureCredentialProperties?.appId,
+      authenticationType: type,
+      ...(certificate
+        ? {
+            certificate: {
+              status: 'ACTIVE',
+              expirationDate: new Date(certificate.notAfter).toISOString(),
+              sha512: createHash('sha512').update(certificate.der).digest('hex'),
+              base64: certificate.der.toString('base64'),
+            },
+          }
+        : {}),
+    };
+    if (change.description !== undefined) c.description = change.description;
+    return this.credentialRecords.save(c);
   }
 
   deleteCredential(ref: string): CredentialRecord {
@@ -190,16 +291,18 @@ export class EnvironmentsBackend {
 
   // ---- environments ------------------------------------------------------------
 
-  environment(ref: string): EnvironmentRecord {
-    return requireEnvironment(this.ctx, ref);
+  /** The environment a request names, with its current status; NOT_FOUND naming the account's environments. */
+  environment(ref: string): EnvRecord {
+    // The records of this kind are written by this service: they are EnvRecords (the shared type knows only the shared fields).
+    return requireEnvironment(this.ctx, ref) as EnvRecord;
   }
 
   /** Every environment of the account with its current status. */
-  environments(): EnvironmentRecord[] {
-    return environments(this.ctx);
+  environments(): EnvRecord[] {
+    return environments(this.ctx) as EnvRecord[];
   }
 
-  create(spec: EnvironmentSpec): EnvironmentRecord {
+  create(spec: EnvironmentSpec): EnvRecord {
     if (this.envs.find(spec.name)) throw alreadyExists(`an environment named ${spec.name} already exists`);
     const gov = spec.region.startsWith('us-gov-');
     if (spec.platform === 'AWS' && gov !== spec.gov)
@@ -214,12 +317,25 @@ export class EnvironmentsBackend {
       throw invalid(
         `credential ${cred.credentialName} is for ${credGov ? 'AWS GovCloud' : cred.cloudPlatform}; this environment needs a ${spec.gov ? 'AWS GovCloud' : spec.platform} credential`,
       );
+    const servers = spec.freeipa.instanceCountByGroup;
+    if (!Number.isInteger(servers) || servers < 1 || servers > 3)
+      throw invalid(`FreeIPA runs one to three servers (freeIpa instanceCountByGroup 1-3); got ${servers}`);
+    if (spec.platform === 'AZURE' && spec.availabilityZones?.some((z) => !AZURE_ZONES.includes(z)))
+      throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${spec.availabilityZones.join(', ')}`);
     const proxy = spec.proxyConfigName ? this.proxy(spec.proxyConfigName).proxyConfigName : undefined;
-    const network = networkOf(spec.name, spec.platform, spec.network);
+    const network: EnvRecord['network'] = networkOf(spec.name, spec.platform, spec.network);
     if (spec.endpointAccessGatewayScheme) network.endpointAccessGatewayScheme = spec.endpointAccessGatewayScheme;
-    if (network.azure) network.azure.usePublicIp = spec.usePublicIp;
+    if (spec.endpointAccessGatewaySubnetIds?.length) network.endpointAccessGatewaySubnetIds = spec.endpointAccessGatewaySubnetIds;
+    if (network.azure) {
+      network.azure.usePublicIp = spec.usePublicIp;
+      if (spec.azure?.resourceGroupName) network.azure.resourceGroupName = spec.azure.resourceGroupName;
+      if (spec.azure?.databasePrivateDnsZoneId) network.azure.databasePrivateDnsZoneId = spec.azure.databasePrivateDnsZoneId;
+      if (spec.azure?.aksPrivateDnsZoneId) network.azure.aksPrivateDnsZoneId = spec.azure.aksPrivateDnsZoneId;
+      if (spec.azure?.flexibleServerSubnetIds?.length) network.azure.flexibleServerSubnetIds = spec.azure.flexibleServerSubnetIds;
+    }
     if (network.gcp) network.gcp.usePublicIp = spec.usePublicIp;
-    const rec: Omit<EnvironmentRecord, 'activity'> = {
+    const az = spec.azure;
+    const rec: Omit<EnvRecord, 'activity'> = {
       environmentName: spec.name,
       crn: this.crnOf('environment'),
       status: '',
@@ -232,32 +348,79 @@ export class EnvironmentsBackend {
       network,
       logStorage: { enabled: true, [LOG_DETAILS[spec.platform]]: spec.logStorage },
       computeClusterEnabled: spec.enableComputeCluster,
-      environmentType: 'PUBLIC_CLOUD',
+      ...(spec.enableComputeCluster && spec.platform === 'AWS' ? { awsComputeClusterConfiguration: spec.computeCluster ?? {} } : {}),
+      ...(spec.enableComputeCluster && spec.platform === 'AZURE' ? { azureComputeClusterConfiguration: spec.computeCluster ?? {} } : {}),
+      environmentType: spec.environmentType ?? 'PUBLIC_CLOUD',
+      tunnel: spec.enableTunnel ? 'CCMV2_JUMPGATE' : 'DIRECT',
+      usersSeen: { fingerprint: usersFingerprint(this.ctx), at: this.ctx.clock.now() },
+      ...(spec.encryptionKeyArn ? { encryptionKeyArn: spec.encryptionKeyArn } : {}),
+      ...(spec.customDockerRegistry ? { customDockerRegistry: { crn: spec.customDockerRegistry } } : {}),
+      ...(spec.availabilityZones?.length ? { availabilityZones: spec.availabilityZones } : {}),
+      ...(az?.sharedManagedIdentity ? { dataServices: { azure: { sharedManagedIdentity: az.sharedManagedIdentity } } } : {}),
+      ...(spec.platform === 'AZURE'
+        ? {
+            azureDetails: {
+              resourceGroupName: network.azure?.resourceGroupName,
+              ...(az?.encryptionKeyUrl
+                ? {
+                    resourceEncryptionParameters: {
+                      encryptionKeyUrl: az.encryptionKeyUrl,
+                      encryptionKeyResourceGroupName: az.encryptionKeyResourceGroupName,
+                      encryptionUserManagedIdentity: az.encryptionUserManagedIdentity,
+                    },
+                  }
+                : {}),
+            },
+          }
+        : {}),
       tags: { userDefined: spec.tags, defaults: { 'Cloudera-Environment-Resource-Name': spec.name } },
       ...(spec.authentication ? { authentication: spec.authentication } : {}),
       ...(spec.securityAccess ? { securityAccess: spec.securityAccess } : {}),
       ...(proxy ? { proxyConfigName: proxy } : {}),
       ...(spec.workloadAnalytics !== undefined ? { workloadAnalytics: spec.workloadAnalytics } : {}),
-      freeipa: spec.freeipa,
+      freeipa: {
+        instanceCountByGroup: spec.freeipa.instanceCountByGroup,
+        multiAz: spec.freeipa.multiAz,
+        recipes: [...spec.freeipa.recipes],
+      },
     };
     const env = this.envs.create(rec, 'create');
+    this.freeipa.create(env, spec.freeipa);
     env.status = this.envs.state(env);
     return env;
   }
 
-  /** Stops an environment, and with it what runs in it (data lake, Data Hubs, data services), as the service does. */
+  /** FAILED_PRECONDITION while FreeIPA works: the environment waits for it. */
+  private freeipaIdle(env: EnvRecord, what: string): void {
+    if (!this.freeipa.busy(env)) return;
+    const f = this.freeipa.of(env);
+    throw failedPrecondition(
+      `FreeIPA of environment ${env.environmentName} is ${this.freeipa.records.state(f)} (${ACTION_WORDS[f.activity.action] ?? f.activity.action}); ${what} waits until it is done`,
+    );
+  }
+
+  /** Stops an environment, and with it what runs in it (its Data Hubs, data lake and data services), as the service does. */
   stop(ref: string): string {
     const env = this.environment(ref);
+    if (env.privateCloud) throw failedPrecondition(`environment ${env.environmentName} is a private cloud environment; it does not stop`);
+    this.freeipaIdle(env, 'a stop');
     const id = this.envs.begin(env, 'stop').operationId ?? '';
     this.ctx.world.follow(this.ctx, env.crn, 'stop');
     return id;
   }
 
-  /** Starts an environment, and what was stopped with it. */
-  start(ref: string): string {
+  /**
+   * Starts an environment: FreeIPA (which syncs the users it missed), its data
+   * lake and data services, and its Data Hubs when `withDatahubs`.
+   */
+  start(ref: string, withDatahubs: boolean): string {
     const env = this.environment(ref);
-    const id = this.envs.begin(env, 'start').operationId ?? '';
-    this.ctx.world.follow(this.ctx, env.crn, 'start');
+    if (env.privateCloud)
+      throw failedPrecondition(`environment ${env.environmentName} is a private cloud environment; it does not stop or start`);
+    this.freeipaIdle(env, 'a start');
+    const usersSeen = { fingerprint: usersFingerprint(this.ctx), at: this.ctx.clock.now() };
+    const id = this.envs.begin(env, 'start', { effect: { usersSeen } }).operationId ?? '';
+    for (const d of this.ctx.world.inEnvironment(this.ctx, env.crn)) if (withDatahubs || d.service !== 'datahub') d.follow('start');
     return id;
   }
 
@@ -278,7 +441,7 @@ export class EnvironmentsBackend {
     return this.envs.begin(env, 'delete', { anyState: true, ...(opts.forced ? { fail: false } : {}) }).operationId ?? '';
   }
 
-  changeCredential(ref: string, credentialName: string): EnvironmentRecord {
+  changeCredential(ref: string, credentialName: string): EnvRecord {
     const env = this.environment(ref);
     const cred = this.credential(credentialName);
     if (cred.cloudPlatform !== env.cloudPlatform)
@@ -289,7 +452,7 @@ export class EnvironmentsBackend {
     return this.envs.save(env);
   }
 
-  updateTags(ref: string, tags: Record<string, string>): EnvironmentRecord {
+  updateTags(ref: string, tags: Record<string, string>): EnvRecord {
     const env = this.environment(ref);
     env.tags.userDefined = { ...env.tags.userDefined, ...tags };
     return this.envs.save(env);

@@ -1,77 +1,48 @@
 /** Environments records -> wire documents (Environment, EnvironmentSummary, Credential, ProxyConfig, FreeIPA). */
-import type { CredentialRecord, EnvironmentRecord } from '../../environments.js';
 import type { Doc } from '../../types.js';
-import { compact, hex } from '../../values.js';
+import { compact } from '../../values.js';
 import type { IdBrokerRecord, ProxyRecord } from './backend.js';
+import { DEFAULT_FREEIPA_IMAGE, FREEIPA_CATALOG, type FreeipaImage } from './catalogue.js';
+import { domainOf, imageById, type Freeipa } from './freeipa.js';
+import type { CredentialRec, EnvRecord, FreeipaRecord } from './records.js';
 
-/** FreeIPA's status while its environment is in a state. */
-const FREEIPA_STATUS: Readonly<Record<string, string>> = {
-  CREATION_INITIATED: 'REQUESTED',
-  ENVIRONMENT_VALIDATION_IN_PROGRESS: 'REQUESTED',
-  NETWORK_CREATION_IN_PROGRESS: 'REQUESTED',
-  FREEIPA_CREATION_IN_PROGRESS: 'CREATE_IN_PROGRESS',
-  CREATE_FAILED: 'CREATE_FAILED',
-  STOP_FREEIPA_STARTED: 'STOP_IN_PROGRESS',
-  STOP_FREEIPA_FAILED: 'STOP_FAILED',
-  ENV_STOPPED: 'STOPPED',
-  START_FREEIPA_STARTED: 'START_IN_PROGRESS',
-  START_FREEIPA_FAILED: 'START_FAILED',
-  FREEIPA_DELETE_IN_PROGRESS: 'DELETE_IN_PROGRESS',
-  NETWORK_DELETE_IN_PROGRESS: 'DELETE_COMPLETED',
-  DELETE_FAILED: 'DELETE_FAILED',
-};
+/** The wire `ImageInfoResponse` of a FreeIPA image. */
+export const imageView = (i: FreeipaImage, catalog: string): Doc => ({
+  catalog,
+  id: i.id,
+  os: i.os,
+  imageName: i.imageName,
+  date: i.date,
+  catalogName: catalog === FREEIPA_CATALOG.url ? FREEIPA_CATALOG.name : 'custom',
+});
 
-/** Each FreeIPA node's status while FreeIPA is in a state. */
-const NODE_STATUS: Readonly<Record<string, string>> = {
-  REQUESTED: 'REQUESTED',
-  CREATE_IN_PROGRESS: 'REQUESTED',
-  CREATE_FAILED: 'FAILED',
-  STOPPED: 'STOPPED',
-  DELETE_COMPLETED: 'TERMINATED',
-  DELETE_IN_PROGRESS: 'DELETE_REQUESTED',
-};
-
-export const freeipaStatus = (e: EnvironmentRecord): string => FREEIPA_STATUS[e.status] ?? 'AVAILABLE';
-
-const domainOf = (e: EnvironmentRecord): string => `${e.environmentName}.${hex(e.crn, 4)}-${hex(`${e.crn}/d`, 4)}.cloudera.site`;
-
-/** FreeIPA's instances: `instanceCountByGroup` servers in the environment's first subnets. */
-function freeipaNodes(e: EnvironmentRecord): Array<{ id: string; fqdn: string; ip: string; subnet: string }> {
-  return Array.from({ length: e.freeipa.instanceCountByGroup }, (_, i) => ({
-    id: `${e.cloudPlatform === 'AWS' ? 'i-' : ''}${hex(`${e.crn}/ipa/${i}`, 17)}`,
-    fqdn: `ipaserver${i}.${domainOf(e)}`,
-    ip: `10.10.${i}.${10 + (parseInt(hex(`${e.crn}/ip/${i}`, 2), 16) % 200)}`,
-    subnet: e.network.subnetIds[i % Math.max(1, e.network.subnetIds.length)] ?? '',
-  }));
-}
-
-export function freeipaStatusView(e: EnvironmentRecord): Doc {
-  const status = freeipaStatus(e);
-  const node = NODE_STATUS[status] ?? 'CREATED';
+export function freeipaStatusView(e: EnvRecord, f: FreeipaRecord, ipa: Freeipa): Doc {
   return {
     environmentCrn: e.crn,
     environmentName: e.environmentName,
-    status,
-    instances: Object.fromEntries(freeipaNodes(e).map((n) => [n.id, { hostname: n.fqdn, status: node, instanceId: n.id }])),
+    status: ipa.status(e, f),
+    instances: Object.fromEntries(f.instances.map((n) => [n.id, { hostname: n.fqdn, status: ipa.nodeStatus(e, f, n), instanceId: n.id }])),
   };
 }
 
-function freeipaDetails(e: EnvironmentRecord): Doc {
-  const nodes = freeipaNodes(e);
+function freeipaDetails(e: EnvRecord, f: FreeipaRecord, ipa: Freeipa): Doc {
+  const image = imageById(f.image) ?? DEFAULT_FREEIPA_IMAGE;
   return {
     crn: e.crn.replace(':environments:', ':freeipa:').replace(':environment:', ':freeipa:'),
     domain: domainOf(e),
     hostname: 'ipaserver',
-    serverIP: nodes.map((n) => n.ip),
-    recipes: e.freeipa.recipes,
-    instanceCountByGroup: e.freeipa.instanceCountByGroup,
-    multiAz: e.freeipa.multiAz,
-    instances: nodes.map((n) => ({
+    serverIP: f.instances.map((n) => n.ip),
+    recipes: f.recipes,
+    instanceCountByGroup: f.instances.length,
+    multiAz: f.multiAz,
+    imageDetails: { imageId: image.id, imageCatalogName: f.catalog ?? FREEIPA_CATALOG.name, imageOs: image.os },
+    instances: f.instances.map((n) => ({
       instanceId: n.id,
       discoveryFQDN: n.fqdn,
       instanceGroup: 'master',
-      instanceStatus: NODE_STATUS[freeipaStatus(e)] ?? 'CREATED',
+      instanceStatus: ipa.nodeStatus(e, f, n),
       instanceType: 'GATEWAY_PRIMARY',
+      instanceVmType: f.instanceType,
       privateIP: n.ip,
       sshPort: 22,
       subnetId: n.subnet,
@@ -79,33 +50,50 @@ function freeipaDetails(e: EnvironmentRecord): Doc {
   };
 }
 
-/** The wire `Environment`. */
-export function environmentView(e: EnvironmentRecord, proxy?: ProxyRecord): Doc {
-  const { activity: _activity, freeipa: _freeipa, proxyConfigName: _proxy, ...wire } = e;
+/** What an environment's answers all show of it. */
+const basics = (e: EnvRecord): Doc => ({
+  environmentName: e.environmentName,
+  crn: e.crn,
+  status: e.status,
+  region: e.region,
+  cloudPlatform: e.cloudPlatform,
+  credentialName: e.credentialName,
+  description: e.description,
+  created: e.created,
+});
+
+/** The wire `Environment`: the shared record's wire fields and this service's, never its own bookkeeping. */
+export function environmentView(e: EnvRecord, ipa: Freeipa, proxy?: ProxyRecord): Doc {
+  const f = ipa.find(e);
+  const { networkCidr, ...network } = e.network;
   return compact({
-    ...wire,
+    ...basics(e),
+    network: compact({ ...network, networkCidr: networkCidr || undefined }),
+    logStorage: e.logStorage,
+    authentication: e.authentication,
+    securityAccess: e.securityAccess,
     statusReason: e.statusReason,
-    freeipa: freeipaDetails(e),
+    creator: e.creator,
+    azureDetails: e.azureDetails ? compact({ ...e.azureDetails }) : undefined,
+    workloadAnalytics: e.workloadAnalytics,
+    freeipa: f ? freeipaDetails(e, f, ipa) : undefined,
     proxyConfig: proxy ? proxyView(proxy) : undefined,
+    tags: e.tags,
+    dataServices: e.dataServices,
+    customDockerRegistry: e.customDockerRegistry,
+    awsComputeClusterConfiguration: e.awsComputeClusterConfiguration,
+    azureComputeClusterConfiguration: e.azureComputeClusterConfiguration,
+    computeClusterEnabled: e.computeClusterEnabled,
+    // A private cloud environment is neither a public cloud nor a hybrid one.
+    environmentType: e.privateCloud ? undefined : e.environmentType,
   });
 }
 
 /** The wire `EnvironmentSummary`. */
-export const environmentSummary = (e: EnvironmentRecord): Doc =>
-  compact({
-    environmentName: e.environmentName,
-    crn: e.crn,
-    status: e.status,
-    region: e.region,
-    cloudPlatform: e.cloudPlatform,
-    credentialName: e.credentialName,
-    description: e.description,
-    created: e.created,
-    proxyConfigName: e.proxyConfigName,
-    computeClusterEnabled: e.computeClusterEnabled,
-  });
+export const environmentSummary = (e: EnvRecord): Doc =>
+  compact({ ...basics(e), proxyConfigName: e.proxyConfigName, computeClusterEnabled: e.computeClusterEnabled });
 
-export const credentialView = (c: CredentialRecord): Doc => ({ ...c });
+export const credentialView = (c: CredentialRec): Doc => ({ ...c });
 
 /** The wire `ProxyConfig`; the password is never answered. */
 export const proxyView = (p: ProxyRecord): Doc => {

@@ -1,0 +1,238 @@
+/**
+ * User sync: the account's users, machine users and groups (iam's records)
+ * pushed into the FreeIPA of environments, and workload passwords set in
+ * them. Each sync is an operation record of the resource engine (userSync),
+ * REQUESTED, RUNNING, then COMPLETED, or FAILED when an environment could
+ * not take it (not running, FreeIPA busy, or named `fail-...`: `fail-usersync-`
+ * fails its first sync only); one that overlaps a running sync of the same
+ * environment is REJECTED. `users sync-state` compares what iam has now with
+ * what the environment last got: at its creation or start, or by its last
+ * full sync.
+ */
+import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import { invalid, notFound } from '../../errors.js';
+import { uuid } from '../../ids.js';
+import { failsOnPurpose, type Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { iso, str, strings, text } from '../../values.js';
+import { policyViolation } from '../iam/passwords.js';
+import { EnvironmentsBackend } from './backend.js';
+import { usersFingerprint, workloadActor, workloadPasswordPolicy } from './identity.js';
+import { ENVIRONMENT_WORK } from './lifecycles.js';
+import type { EnvRecord, UsersSeen } from './records.js';
+
+const SYNC: Lifecycle = {
+  create: {
+    phases: [
+      ['REQUESTED', 0.2],
+      ['RUNNING', 1.8],
+    ],
+    success: 'COMPLETED',
+    failure: 'FAILED',
+  },
+  reject: { phases: [], success: 'REJECTED' },
+};
+
+type SyncType = 'USER_SYNC' | 'SET_PASSWORD';
+
+interface Outcome {
+  readonly crn: string;
+  readonly name: string;
+  /** Why it failed in this environment. */
+  readonly failed?: string;
+}
+
+/** What a sync record keeps besides its status. */
+interface SyncData {
+  readonly type: SyncType;
+  /** Every user of the account (syncAllUsers), or only `actor`. */
+  readonly all: boolean;
+  readonly actor?: string;
+  /** iam's users and groups as the sync took them. */
+  readonly fingerprint: string;
+  readonly outcomes: readonly Outcome[];
+  readonly rejected?: string;
+}
+
+/** A sync record's own data (only this module writes it). */
+const dataOf = (rec: EngineRecord): SyncData => rec.data?.sync as SyncData;
+
+const includes = (rec: EngineRecord, crn: string): boolean => dataOf(rec).outcomes.some((o) => o.crn === crn);
+
+export const USER_SYNC: ResourceSpec = {
+  noun: 'user sync operation',
+  shape: 'SyncStatusResponse',
+  keys: ['operationId'],
+  lifecycle: SYNC,
+  ops: { syncStatus: { verb: 'read', answer: (h, rec) => syncView(h, rec) } },
+};
+
+function syncView(h: Hook, rec: EngineRecord): Doc {
+  const p = h.resources('userSync').progress(rec);
+  const d = dataOf(rec);
+  const started = rec.activity.tl.startedAt;
+  const failed = d.outcomes.filter((o) => o.failed);
+  const what = d.type === 'SET_PASSWORD' ? 'set the workload password' : d.all ? 'synced the users and groups' : 'synced the user';
+  return {
+    operationId: rec.id,
+    operationType: d.type,
+    status: p.state,
+    success:
+      p.done && !d.rejected
+        ? d.outcomes.filter((o) => !o.failed).map((o) => ({ environmentCrn: o.crn, message: `${what} in environment ${o.name}` }))
+        : [],
+    failure: p.done && !d.rejected ? failed.map((o) => ({ environmentCrn: o.crn, message: o.failed })) : [],
+    ...(d.rejected
+      ? { error: d.rejected }
+      : p.failed
+        ? { error: `failed in ${failed.map((o) => `${o.name} (${o.failed ?? ''})`).join(', ')}` }
+        : {}),
+    startTime: String(started),
+    startDate: iso(started),
+    ...(p.done ? { endTime: String(p.endsAt), endDate: iso(p.endsAt) } : {}),
+  };
+}
+
+/** Newest first: the syncs of users (not passwords) that took in an environment. */
+function syncsOf(h: Hook, crn: string, all?: boolean): EngineRecord[] {
+  return h
+    .resources('userSync')
+    .all('')
+    .filter((r) => dataOf(r).type === 'USER_SYNC' && includes(r, crn) && (all === undefined || dataOf(r).all === all))
+    .reverse();
+}
+
+/** The environments a sync goes to: those named, else every running public cloud environment. */
+function targets(b: EnvironmentsBackend, refs: readonly string[]): EnvRecord[] {
+  if (refs.length > 0) return [...new Map(refs.map((r) => b.environment(r)).map((e) => [e.crn, e])).values()];
+  return b.environments().filter((e) => !e.privateCloud && e.status === 'AVAILABLE');
+}
+
+function outcome(h: Hook, b: EnvironmentsBackend, e: EnvRecord): Outcome {
+  const at = { crn: e.crn, name: e.environmentName };
+  if (e.privateCloud) return { ...at, failed: 'a private cloud environment takes its users from its Cloudera Manager' };
+  if (e.status !== 'AVAILABLE') return { ...at, failed: `the environment is ${e.status}` };
+  const ipa = b.freeipa.status(e, b.freeipa.of(e));
+  if (ipa !== 'AVAILABLE') return { ...at, failed: `its FreeIPA is ${ipa}` };
+  const before = h
+    .resources('userSync')
+    .all('')
+    .some((r) => includes(r, e.crn));
+  if (failsOnPurpose(e.environmentName, 'usersync', ENVIRONMENT_WORK, before))
+    return { ...at, failed: 'user sync failed on purpose: the environment name starts with "fail-"' };
+  return at;
+}
+
+/** Starts a sync (or password change) in environments; answers its record's view. */
+function startSync(h: Hook, type: SyncType, all: boolean, refs: readonly string[], actor?: string): Doc {
+  const b = new EnvironmentsBackend(h.ctx);
+  const envs = targets(b, refs);
+  const syncs = h.resources('userSync');
+  const running =
+    type === 'USER_SYNC'
+      ? syncs.all('').find((r) => syncs.busy(r) && dataOf(r).type === 'USER_SYNC' && envs.some((e) => includes(r, e.crn)))
+      : undefined;
+  const outcomes = envs.map((e) => outcome(h, b, e));
+  const data: SyncData = {
+    type,
+    all,
+    ...(actor ? { actor } : {}),
+    fingerprint: usersFingerprint(h.ctx),
+    outcomes,
+    ...(running
+      ? {
+          rejected: `a user sync (${running.id}) is already running in ${dataOf(running)
+            .outcomes.map((o) => o.name)
+            .join(', ')}`,
+        }
+      : {}),
+  };
+  const id = uuid();
+  const rec = syncs.create(
+    { id, scope: '', doc: { operationId: id, operationType: type }, data: { sync: data } },
+    running ? 'reject' : 'create',
+    { fail: outcomes.some((o) => o.failed) },
+  );
+  return syncView(h, rec);
+}
+
+/** The caller, as a workload user. */
+const callerOf = (h: Hook): string => {
+  const actor = h.ctx.caller.actorCrn;
+  workloadActor(h.ctx, actor);
+  return actor;
+};
+
+/** Why a sync failed in an environment, if it did. */
+const failedIn = (rec: EngineRecord, crn: string): string | undefined =>
+  dataOf(rec).rejected ? undefined : dataOf(rec).outcomes.find((o) => o.crn === crn)?.failed;
+
+/** What an environment's FreeIPA has of iam now: the newer of its own baseline (creation, start) and its last full sync. */
+function syncState(h: Hook, e: EnvRecord): { state: string; last?: EngineRecord } {
+  const syncs = h.resources('userSync');
+  const mine = syncsOf(h, e.crn);
+  const last = mine[0];
+  if (last && syncs.busy(last)) return { state: 'SYNC_IN_PROGRESS', last };
+  const full = mine.find((r) => dataOf(r).all && !dataOf(r).rejected && !failedIn(r, e.crn));
+  const seen: UsersSeen[] = [
+    ...(e.usersSeen ? [e.usersSeen] : []),
+    ...(full ? [{ fingerprint: dataOf(full).fingerprint, at: full.activity.tl.startedAt }] : []),
+  ];
+  const newest = seen.sort((a, b) => b.at - a.at)[0];
+  if (last && failedIn(last, e.crn) && last.activity.tl.startedAt >= (newest?.at ?? 0)) return { state: 'SYNC_FAILED', last };
+  return { state: newest?.fingerprint === usersFingerprint(h.ctx) ? 'UP_TO_DATE' : 'STALE', ...(last ? { last } : {}) };
+}
+
+const PENDING: Readonly<Record<string, string>> = {
+  UP_TO_DATE: 'SYNCED',
+  STALE: 'SYNC_PENDING',
+  SYNC_IN_PROGRESS: 'SYNC_PENDING',
+  SYNC_FAILED: 'SYNC_HALTED',
+};
+
+export const userSyncHandlers: Readonly<Record<string, (h: Hook, req: Doc) => Doc>> = {
+  syncAllUsers: (h, req) => startSync(h, 'USER_SYNC', true, strings(req.environmentNames)),
+  syncUser: (h) => startSync(h, 'USER_SYNC', false, [], callerOf(h)),
+  setPassword: (h, req) => {
+    const actor = callerOf(h);
+    const violation = policyViolation(text(req.password), workloadPasswordPolicy(h.ctx));
+    if (violation) throw invalid(violation);
+    return startSync(h, 'SET_PASSWORD', false, strings(req.environmentCRNs), actor);
+  },
+  lastSyncStatus: (h, req) => {
+    const ref = str(req.environment) ?? str(req.envNameOrCrn);
+    if (!ref) throw invalid('give --environment to name the environment');
+    const e = new EnvironmentsBackend(h.ctx).environment(ref);
+    const last = syncsOf(h, e.crn)[0];
+    if (!last) throw notFound(`no user sync has run in environment ${e.environmentName}; run environments users sync`);
+    return h.engine.conform(h.ctx, 'LastSyncStatusResponse', syncView(h, last), last.id, 'none');
+  },
+  getEnvironmentUserSyncState: (h, req) => {
+    const b = new EnvironmentsBackend(h.ctx);
+    const e = b.environment(text(req.environmentName));
+    b.freeipa.of(e);
+    const { state, last } = syncState(h, e);
+    return { state, ...(last ? { userSyncOperationId: last.id } : {}) };
+  },
+  getAutomatedSyncEnvironmentStatus: (h, req) => {
+    const b = new EnvironmentsBackend(h.ctx);
+    const e = b.environment(text(req.environmentName));
+    if (e.privateCloud) return { environmentCrn: e.crn, syncPendingState: 'UNKNOWN' };
+    const { state, last } = syncState(h, e);
+    const p = last ? h.resources('userSync').progress(last) : undefined;
+    const failed = last ? failedIn(last, e.crn) : undefined;
+    return {
+      environmentCrn: e.crn,
+      syncPendingState: PENDING[state] ?? 'UNKNOWN',
+      ...(last && p
+        ? {
+            lastSyncStatus: {
+              timestamp: iso(p.done ? p.endsAt : last.activity.tl.startedAt),
+              status: !p.done ? 'UNKNOWN' : failed ? 'FAILED' : 'SUCCESS',
+              statusMessages: [failed ?? (p.done ? `synced by operation ${last.id}` : `operation ${last.id} is ${p.state}`)],
+            },
+          }
+        : {}),
+    };
+  },
+};

@@ -1,0 +1,55 @@
+/**
+ * An environment's parts go with it: once its delete has ended, its FreeIPA,
+ * FreeIPA's log collections, its ID Broker mappings and its operation
+ * records are gone from the store, whoever reads the environment first;
+ * another environment's parts stay. Run against an emulator in this process.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { bootstrap } from '../../../src/lib/emulator/bootstrap.js';
+import { ENVIRONMENT_PARTS } from '../../../src/lib/emulator/environments.js';
+import { Emulator } from '../../../src/lib/emulator/server.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cdpctl-env-parts-'));
+let em: Emulator;
+const HOUR = 3_600_000;
+
+beforeAll(async () => {
+  em = new Emulator({ dataDir: join(dir, 'emu'), timeScale: 1, requestLog: false });
+  await em.start();
+  await bootstrap(em, { HOME: dir });
+});
+
+afterAll(async () => {
+  await em.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The parts stored under an environment's CRN, by kind. */
+const partsOf = (crn: string): Record<string, number> =>
+  Object.fromEntries(ENVIRONMENT_PARTS.map((k) => [k, (em.store.get(k, crn) ? 1 : 0) + em.store.children(k, crn).length]));
+
+test('a deleted environment takes its FreeIPA, log collections, mappings and operations with it', () => {
+  const crnOf = (name: string): string =>
+    (em.call('environments', 'describeEnvironment', { environmentName: name }) as { environment: { crn: string } }).environment.crn;
+  const doomed = crnOf('gov-env');
+  const kept = crnOf('ops-env');
+  for (const name of ['gov-env', 'ops-env']) {
+    em.call('environments', 'upscaleFreeipa', { environmentName: name, targetAvailabilityType: 'HA' });
+    em.call('environments', 'collectFreeipaDiagnostics', { environmentName: name, destination: 'LOCAL', description: 'logs' });
+    em.call('environments', 'setIdBrokerMappings', { environmentName: name, dataAccessRole: 'role', setEmptyMappings: true });
+  }
+  em.driveClock({ advanceMs: HOUR });
+  expect(Object.values(partsOf(doomed)).every((n) => n > 0)).toBe(true);
+
+  em.call('environments', 'deleteEnvironment', { environmentName: 'gov-env' });
+  em.driveClock({ advanceMs: HOUR });
+  // Another service reads the environments first: the delete settles there.
+  const supported = em.call('opdb', 'listSupportedEnvironments', {}) as { environments: Array<{ name: string }> };
+  expect(supported.environments.map((e) => e.name)).not.toContain('gov-env');
+  expect(partsOf(doomed)).toEqual(Object.fromEntries(ENVIRONMENT_PARTS.map((k) => [k, 0])));
+  expect(() => em.call('environments', 'describeEnvironment', { environmentName: 'gov-env' })).toThrow(/not found/);
+  expect(Object.values(partsOf(kept)).every((n) => n > 0)).toBe(true);
+});
