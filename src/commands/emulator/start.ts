@@ -73,6 +73,7 @@ export default class EmulatorStart extends BaseCommand {
           `profile "${profile}" ${repaired.was ? `pointed at ${repaired.was}` : 'was missing or held a key this emulator does not take'}; repaired: it points at this emulator again`,
         );
       io.info(`profile "${profile}" is ready: ${this.config.bin} --profile ${profile} iam users get`);
+      io.info(`console: http://localhost:${pid.port}/console (what the account holds, the request log, the clock)`);
       return;
     }
     await serve(opts, (line) => io.info(line));

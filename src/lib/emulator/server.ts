@@ -20,7 +20,7 @@ import { NOT_EMULATED, notEmulatedMessage } from './coverage.js';
 import { serve } from './engine/index.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
 import { pagingOf, type Paging } from './paging.js';
-import { RequestLog } from './request-log.js';
+import { RequestLog, type LogEntry } from './request-log.js';
 import { appliedKey, SeedError, type SeedFile } from './seed.js';
 import { loadServiceModule } from './services/index.js';
 import {
@@ -35,6 +35,7 @@ import {
 } from './state.js';
 import { Store } from './store.js';
 import type { Caller, CallObserver, Doc, EmulatorInfo, Handler, OperationRef, RequestContext, ServedCall } from './types.js';
+import type { ConsoleBoard } from './console/board.js';
 import type { ConsoleSite } from './console/index.js';
 import { World, type DependentKind } from './world.js';
 
@@ -232,6 +233,21 @@ export class Emulator {
     this.faults = f;
   }
 
+  /** The faults injected now. */
+  get faultSettings(): FaultSettings {
+    return this.faults;
+  }
+
+  /** The requests this process answered last, oldest first (the console's log). */
+  recentRequests(): readonly LogEntry[] {
+    return this.requestLog?.recent() ?? [];
+  }
+
+  /** What every service's records have to do with environments. */
+  get worldView(): World {
+    return this.world;
+  }
+
   /** The request id of an API answer (given with its headers: a setHeader before writeHead makes node take its slow path). */
   private readonly requestIds = new WeakMap<ServerResponse, string>();
 
@@ -307,6 +323,7 @@ export class Emulator {
       const url = { pathname: pathOf(req.url ?? '/') };
       if (url.pathname.startsWith('/_emulator/')) return await this.admin(req, res, url.pathname);
       if (url.pathname.startsWith('/consoleauth/')) return await this.consolePages(req, res);
+      if (url.pathname === '/console' || url.pathname.startsWith('/console/')) return await this.consoleBoard(req, res);
       api = true;
       this.requestIds.set(res, requestId);
       route = this.routes.get(url.pathname);
@@ -556,8 +573,20 @@ export class Emulator {
   private consoleSite?: Promise<ConsoleSite>;
 
   private async consolePages(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    await (await this.site()).handle(req, res);
+  }
+
+  private site(): Promise<ConsoleSite> {
     this.consoleSite ??= import('./console/index.js').then((m) => new m.ConsoleSite(this, this.opts.consoleTtlMs, this.opts.log));
-    await (await this.consoleSite).handle(req, res);
+    return this.consoleSite;
+  }
+
+  /** The console page (console/board.ts), signed in through the same users as the sign-in pages. */
+  private board?: Promise<ConsoleBoard>;
+
+  private async consoleBoard(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.board ??= Promise.all([import('./console/board.js'), this.site()]).then(([m, site]) => new m.ConsoleBoard(this, site.flows));
+    await (await this.board).handle(req, res);
   }
 
   private requestShapeHas(route: Route, field: string): boolean {

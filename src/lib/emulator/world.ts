@@ -23,10 +23,18 @@ export type EnvironmentChange = 'stop' | 'start';
 /** One record that lives in an environment, as the environment sees it. */
 export interface Dependent {
   readonly service: string;
+  /** What it is: `data lake`. */
+  readonly noun: string;
   /** Its name: `cdp-lake`. */
   readonly name: string;
   /** `data lake cdp-lake` */
   readonly what: string;
+  /** Its state now ('' for a record without a lifecycle). */
+  readonly status: string;
+  /** Names it among its environment's dependents: `<store kind>/<id>`. */
+  readonly ref: string;
+  /** The record as its service shows it. */
+  view(): unknown;
   /** Removes it at once (a cascading environment delete). */
   remove(): void;
   /** Begins the change on it, when its lifecycle has the action and its state allows it; returns whether it began. */
@@ -63,8 +71,16 @@ export function dependentKind<T extends Tracked>(def: {
         : res.all().filter((r) => def.environmentOf(r) === environmentCrn);
       return records.map((r) => ({
         service: def.service,
+        noun: def.noun,
         name: def.nameOf(r),
         what: `${def.noun} ${def.nameOf(r)}`,
+        status: res.state(r),
+        ref: `${res.def.kind}/${res.def.id(r)}`,
+        view: () => {
+          // The stored record, with its state as of now in place of the lifecycle's bookkeeping.
+          const { activity: _activity, ...shown } = r as T & Record<string, unknown>;
+          return { ...shown, status: res.state(r) };
+        },
         remove: () => scope.store.delete(res.def.kind, res.def.id(r)),
         follow: (change) => {
           const action = def.follows?.[change] ?? change;

@@ -241,8 +241,12 @@ export class Engine {
           const all = new EngineResources(scope, r);
           return all.all(environmentCrn).map((rec) => ({
             service: this.service.name,
+            noun: r.noun,
             name: rec.name ?? rec.id,
             what: `${r.noun} ${rec.name ?? rec.id}`,
+            status: r.lifecycle ? all.state(rec) : '',
+            ref: `${r.kind}/${rec.id}`,
+            view: () => all.view(rec),
             remove: () => {
               for (const x of this.held(scope, r, rec)) new EngineResources(scope, x.model).remove(x.rec);
               all.remove(rec);
