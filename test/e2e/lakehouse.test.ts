@@ -67,6 +67,10 @@ describe('lakehouse environments and hub', () => {
     const off = out.environments.find((e) => !e.isCloEnabled);
     // The seed: hub fields and status are null where the optimizer is not enabled.
     expect(off).toMatchObject({ datahubCrn: null, datahubName: null, status: null });
+    // The optimizer runs on two platforms, and its environments are those (the account's GCP ml-env is not among them).
+    const platforms = (out.environments as Array<{ cloudPlatform: string; environmentName: string }>).map((e) => e.cloudPlatform);
+    expect(new Set(platforms)).toEqual(new Set(['AWS', 'AZURE']));
+    expect((out.environments as Array<{ environmentName: string }>).map((e) => e.environmentName)).not.toContain('ml-env');
   });
 
   test('environments page by pageToken; ALL ignores the page size', async () => {
