@@ -55,7 +55,13 @@ afterAll(async () => {
 describe('lakehouse environments and hub', () => {
   test('environments list: one with the optimizer enabled', async () => {
     const out = await em.json<{
-      environments: Array<{ environmentCrn: string; isCloEnabled: boolean; datahubCrn?: string }>;
+      environments: Array<{
+        environmentCrn: string;
+        environmentName: string;
+        cloudPlatform: string;
+        isCloEnabled: boolean;
+        datahubCrn?: string;
+      }>;
       totalEnvironments: number;
     }>(['lakehouse', 'environments', 'list']);
     expect(out.environments.length).toBe(out.totalEnvironments);
@@ -68,9 +74,8 @@ describe('lakehouse environments and hub', () => {
     // The seed: hub fields and status are null where the optimizer is not enabled.
     expect(off).toMatchObject({ datahubCrn: null, datahubName: null, status: null });
     // The optimizer runs on two platforms, and its environments are those (the account's GCP ml-env is not among them).
-    const platforms = (out.environments as Array<{ cloudPlatform: string; environmentName: string }>).map((e) => e.cloudPlatform);
-    expect(new Set(platforms)).toEqual(new Set(['AWS', 'AZURE']));
-    expect((out.environments as Array<{ environmentName: string }>).map((e) => e.environmentName)).not.toContain('ml-env');
+    expect(new Set(out.environments.map((e) => e.cloudPlatform))).toEqual(new Set(['AWS', 'AZURE']));
+    expect(out.environments.map((e) => e.environmentName)).not.toContain('ml-env');
   });
 
   test('environments page by pageToken; ALL ignores the page size', async () => {
