@@ -180,7 +180,7 @@ export class Engine {
   private list(h: Hook, op: Operation, b: Binding, r: ResourceModel, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
-    const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, all.view(rec), rec.id) : all.view(rec));
+    const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
     if (b.select) return this.answerList(h, op, item?.field, b.select(h, req).map(view), req);
     const place = this.place(h, r, req, b.environment);
     const keep = this.filters(op, r, req);
@@ -313,9 +313,8 @@ export class Engine {
    * and the record's operation; conformed to the shape.
    */
   answer(h: Hook, op: Operation, b: Binding | undefined, r: ResourceModel, rec: EngineRecord, req: Doc, extra: Doc = {}): Doc {
-    const all = this.records(h.ctx, r);
     if (b?.answer) return this.conform(h.ctx, op.output, b.answer(h, rec, req), `${rec.id}/${op.name}`);
-    const view = all.view(rec);
+    const view = this.view(h, r, rec);
     const out = this.service.shapes.get(op.output);
     if (out.kind !== 'struct') return {};
     const doc: Doc = {};
@@ -325,6 +324,12 @@ export class Engine {
       if (v !== undefined) doc[f.name] = v;
     }
     return this.conform(h.ctx, op.output, doc, `${rec.id}/${op.name}`);
+  }
+
+  /** A record as its shape shows it: its document, its current status, and the fields its `viewing` hook computes. */
+  view(h: Hook, r: ResourceModel, rec: EngineRecord): Doc {
+    const shown = this.records(h.ctx, r).view(rec);
+    return r.spec.hooks?.viewing?.(h, rec, shown) ?? shown;
   }
 
   private valueFor(h: Hook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {
