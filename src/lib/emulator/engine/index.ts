@@ -17,7 +17,7 @@ import { crn, stableUuid, uuid } from '../ids.js';
 import { Operations } from '../lifecycle.js';
 import { paged } from '../paging.js';
 import type { Doc, Handler, RequestContext, ServiceModule } from '../types.js';
-import type { DependentKind, WorldScope } from '../world.js';
+import { runsAtAll, runsOf, type DependentKind, type WorldScope } from '../world.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
 import { EngineResources, type EngineRecord, type PastActivity } from './records.js';
@@ -250,6 +250,16 @@ export class Engine {
               all.begin(rec, action);
               return true;
             },
+            ...(r.lifecycle && runsAtAll(r.lifecycle)
+              ? {
+                  running: () => ({
+                    name: rec.name ?? rec.id,
+                    crn: rec.crn,
+                    runs: runsOf(r.lifecycle ?? {}, all.events(rec), scope.clock.now()),
+                    record: rec.doc,
+                  }),
+                }
+              : {}),
           }));
         },
       }));
