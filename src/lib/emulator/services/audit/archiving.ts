@@ -118,11 +118,14 @@ export class Archiving {
 
   // ---- tasks -----------------------------------------------------------------------
 
-  private tasks(kind: TaskRecord['kind']): TaskRecord[] {
-    return this.ctx.store
-      .list<TaskRecord>(TASK_KIND)
-      .map((t) => t.doc)
-      .filter((t) => t.kind === kind);
+  /** Where the newest task of a kind is noted (one of a kind runs at a time: only the newest can be open). */
+  private latestKey(kind: TaskRecord['kind']): string {
+    return `audit.latestTask:${kind}:${this.account}`;
+  }
+
+  private latest(kind: TaskRecord['kind']): TaskRecord | undefined {
+    const id = this.ctx.store.meta(this.latestKey(kind));
+    return id === undefined ? undefined : this.ctx.store.get<TaskRecord>(TASK_KIND, id);
   }
 
   /** A task by id, or NOT_FOUND. */
@@ -134,7 +137,7 @@ export class Archiving {
 
   /** The newest batching task, or NOT_FOUND. */
   latestBatching(): TaskRecord {
-    const t = this.tasks('batch').pop();
+    const t = this.latest('batch');
     if (!t) throw notFound('no task has batched events for archiving yet; start one with: cdpctl audit archive-batches create');
     return t;
   }
@@ -145,8 +148,9 @@ export class Archiving {
 
   /** One task of a kind at a time. */
   private refuseBusy(kind: TaskRecord['kind'], what: string): void {
-    const open = this.tasks(kind).find((t) => !progress(t.activity, this.now).done);
-    if (open) throw failedPrecondition(`${what} task ${open.taskId} is still in progress; wait for it to end (its status is OPEN)`);
+    const open = this.latest(kind);
+    if (open && !progress(open.activity, this.now).done)
+      throw failedPrecondition(`${what} task ${open.taskId} is still in progress; wait for it to end (its status is OPEN)`);
   }
 
   private newTask(kind: TaskRecord['kind'], batches: BatchRecord[], fail: boolean): TaskRecord {
@@ -165,6 +169,7 @@ export class Archiving {
       this.ctx.store.put(BATCH_KIND, b.archiveId, b);
     }
     this.ctx.store.put(TASK_KIND, t.taskId, t);
+    this.ctx.store.setMeta(this.latestKey(kind), t.taskId);
     return t;
   }
 
