@@ -13,6 +13,7 @@ import { READ_LIMITS } from '../core/bounded-read.js';
 import { EMULATOR_TIME_SCALE } from '../core/emulator-protocol.js';
 import { suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
+import type { ShapeIndex, Type } from '../model/shapes.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock, type ClockState } from './clock.js';
 import { privateDir } from './data-dir.js';
@@ -680,12 +681,26 @@ function origin(req: IncomingMessage, requestId: string): CallOrigin {
   return { requestId, ...(req.socket.remoteAddress ? { sourceIp: req.socket.remoteAddress } : {}), ...(agent ? { userAgent: agent } : {}) };
 }
 
-/** A request as an observer may keep it: the fields the model marks secret left out. */
+/** A request as an observer may keep it: the fields the model marks secret left out, at any depth (a password inside a configuration object too). */
 function withoutSecrets(op: Operation, request: unknown): Doc {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) return {};
-  const shape = op.service.requestShape(op);
+  return stripSecrets(op.service.shapes, { kind: 'ref', ref: op.input }, request, 0) as Doc;
+}
+
+function stripSecrets(shapes: ShapeIndex, type: Type, value: unknown, depth: number): unknown {
+  if (depth > 40 || typeof value !== 'object' || value === null) return value;
+  const t = shapes.resolve(type);
+  if (Array.isArray(value))
+    return t.kind === 'list' ? value.map((v) => stripSecrets(shapes, t.of ?? { kind: 'string' }, v, depth + 1)) : value;
+  if (t.kind === 'map')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stripSecrets(shapes, t.of ?? { kind: 'string' }, v, depth + 1)]));
+  const struct = shapes.struct(t);
+  if (!struct) return value;
   const out: Doc = {};
-  for (const [k, v] of Object.entries(request as Doc)) if (!shape.byName.get(k)?.secret) out[k] = v;
+  for (const [k, v] of Object.entries(value)) {
+    const field = struct.byName.get(k);
+    if (!field?.secret) out[k] = field ? stripSecrets(shapes, field.type, v, depth + 1) : v;
+  }
   return out;
 }
 

@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 /** Services whose emulation is still being written: their operations may answer 501 NOT_EMULATED until they are done. */
-const STILL_PARTIAL = new Set(['de', 'dw', 'replicationmanager', 'audit', 'consumption', 'drscp', 'datahub', 'imagecatalog', 'df']);
+const STILL_PARTIAL = new Set(['de', 'dw', 'replicationmanager', 'datahub', 'df']);
 
 /**
  * How many operations of a service succeed at least (a ratchet: raise it
@@ -80,6 +80,9 @@ const FLOOR: Readonly<Record<string, number>> = {
   // them at the same emulated instant; trust needs a hybrid environment and the Azure updates an Azure one
   // (sales-env is neither); the creates reuse sales-env's name.
   environments: 67,
+  // Archiving needs an environments credential the skeleton does not name (configureArchiving), archive runs that configuration,
+  // and a batch's calls a batch of events (the skeleton's range is the wall clock's now, which holds none).
+  audit: 7,
 };
 
 const show = (o: OperationOutcome): string => `${o.operation} ${o.status} ${o.code ?? ''} ${o.message ?? ''} ${o.shapeIssues.join('; ')}`;

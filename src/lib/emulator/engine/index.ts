@@ -17,7 +17,7 @@ import { crn, stableUuid, uuid } from '../ids.js';
 import { Operations } from '../lifecycle.js';
 import { paged } from '../paging.js';
 import type { Doc, Handler, RequestContext, ServiceModule } from '../types.js';
-import type { DependentKind, WorldScope } from '../world.js';
+import { runsAtAll, runsOf, type DependentKind, type WorldScope } from '../world.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
 import { EngineResources, type EngineRecord, type PastActivity } from './records.js';
@@ -200,8 +200,8 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    // Parts of the record go with it; what merely lives in it needs force.
-    const blocking = held.filter((x) => !x.model.spec.partOfParent);
+    // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force.
+    const blocking = r.spec.cascades ? [] : held.filter((x) => !x.model.spec.partOfParent);
     if (blocking.length > 0 && !force)
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
@@ -258,6 +258,16 @@ export class Engine {
               all.begin(rec, action);
               return true;
             },
+            ...(r.lifecycle && runsAtAll(r.lifecycle)
+              ? {
+                  running: () => ({
+                    name: rec.name ?? rec.id,
+                    crn: rec.crn,
+                    runs: runsOf(r.lifecycle ?? {}, all.events(rec), scope.clock.now()),
+                    record: rec.doc,
+                  }),
+                }
+              : {}),
           }));
         },
       }));
@@ -334,10 +344,10 @@ export class Engine {
     return this.conform(h.ctx, op.output, doc, `${rec.id}/${op.name}`);
   }
 
-  /** A record as answers show it: its stored view with its current status, and the fields its `showing` hook computes. */
+  /** A record as answers show it: its stored view with its current status, and the fields its `viewing` hook computes. */
   view(h: Hook, r: ResourceModel, rec: EngineRecord): Doc {
     const stored = this.records(h.ctx, r).view(rec);
-    const computed = r.spec.hooks?.showing?.(h, rec, stored);
+    const computed = r.spec.hooks?.viewing?.(h, rec, stored);
     return computed ? { ...stored, ...computed } : stored;
   }
 

@@ -76,6 +76,8 @@ export interface ResourceSpec {
   readonly hooks?: ResourceHooks;
   /** Request fields that mean "remove what it holds too" on delete; default: force, cascade, cascading. */
   readonly forceFields?: readonly string[];
+  /** Deleting it removes the records it holds with it, as its API says (default: refused while it holds any, unless forced). */
+  readonly cascades?: boolean;
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
   readonly singleton?: boolean;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
@@ -99,8 +101,11 @@ export interface ResourceHooks {
   readonly acting?: (h: Hook, rec: EngineRecord, action: string, request: Doc) => Doc | void;
   /** Before a delete starts or the record is removed. */
   readonly deleting?: (h: Hook, rec: EngineRecord, request: Doc) => void;
-  /** Computed fields every answer shows of the record (describe, list, the answers of its verbs), from its stored view. */
-  readonly showing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
+  /**
+   * Fields computed whenever the record is shown, in answers and listings
+   * alike (a phase read off the clock): shown over its stored view.
+   */
+  readonly viewing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
 }
 
 /** What a hook works with: the request's context and the engine's lookups for this service. */
