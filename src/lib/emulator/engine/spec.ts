@@ -52,6 +52,8 @@ export interface ResourceSpec {
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
   readonly status?: string;
+  /** The resource type its CRNs carry (`clustertemplate`); default: its key in kebab case. */
+  readonly crnType?: string;
   /** Makes a new id; default a UUID. */
   readonly newId?: (h: Hook) => string;
   /** Its actions record operations of this kind (getOperation-style calls). */
