@@ -4,8 +4,10 @@
  * operation's skeleton filled with plausible values, and values the
  * emulator answered earlier (ids, names, CRNs) are used again for the
  * fields of the same name, so that describes, updates and deletes find what
- * the creates made. Operations run creates first, then reads and changes,
- * deletes last. Each answer is checked against the model's response shape.
+ * the creates made; an example's made-up CRN gives way to one of the same
+ * type the emulator made. Operations run creates first, then reads and
+ * changes, deletes last. Each answer is checked against the model's
+ * response shape.
  */
 import { convertFlag } from '../../src/lib/cli/input.js';
 import { validateRequest } from '../../src/lib/core/validate.js';
@@ -40,9 +42,12 @@ function rank(name: string): number {
 /** Values seen in answers, by field name (newest last), to fill later requests with. */
 export class ValuePool {
   private readonly byField = new Map<string, unknown[]>();
+  /** Every CRN seen, newest last. */
+  private readonly crns: string[] = [];
 
   add(field: string, v: unknown): void {
     if (v === undefined || v === null || v === '') return;
+    if (typeof v === 'string' && v.startsWith('crn:')) this.crns.push(v);
     const list = this.byField.get(field) ?? [];
     list.push(v);
     if (list.length > 20) list.shift();
@@ -53,6 +58,20 @@ export class ValuePool {
     for (const name of [field, `${field}Name`, `${field}Id`, `${field}Crn`]) {
       const list = this.byField.get(name);
       if (list && list.length > 0) return list[list.length - 1];
+    }
+    return undefined;
+  }
+
+  /** Whether a value was seen under exactly this field name. */
+  has(field: string): boolean {
+    return (this.byField.get(field)?.length ?? 0) > 0;
+  }
+
+  /** The newest CRN seen of a resource type of a service (`datahub`, `cluster`), in any field. */
+  crnOf(service: string, type: string): string | undefined {
+    for (let i = this.crns.length - 1; i >= 0; i--) {
+      const [, , svc, , , t] = (this.crns[i] ?? '').split(':');
+      if (svc === service && t === type) return this.crns[i];
     }
     return undefined;
   }
@@ -181,8 +200,13 @@ export function plausibleRequest(svc: Service, op: Operation, pool: ValuePool, e
   for (const [k, v] of Object.entries(example)) {
     const seen = pool.get(k);
     const inEnv = envValue(k, env);
+    // An example's CRN names a made-up resource: a script uses one of that type the emulator made.
+    const made = typeof v === 'string' && v.startsWith('crn:') ? pool.crnOf(v.split(':')[2] ?? '', v.split(':')[5] ?? '') : undefined;
+    // A field named after a thing the emulator answered with (`credential`, with `credentialCrn` seen) names one too.
+    const names = naming(k) || ['Name', 'Crn', 'Id'].some((s) => pool.has(`${k}${s}`));
     if (inEnv !== undefined) out[k] = inEnv;
-    else if (!naming(k) || seen === undefined) out[k] = v;
+    else if (made !== undefined) out[k] = made;
+    else if (!names || seen === undefined) out[k] = v;
   }
   return out;
 }
@@ -193,8 +217,9 @@ const HOUR = 3_600_000;
  * Runs every operation of a service (those a request can reach: not
  * composed, not uploads) in rounds, as a script that waits would: creates;
  * three hours later (on the emulator's clock) reads and changes, and the
- * creates that were refused; later again what was refused then; deletes
- * last. An operation's outcome is that of its last try.
+ * creates that were refused; later again, twice, what was refused then (work
+ * refused while other work ran on the same resource); deletes last. An
+ * operation's outcome is that of its last try.
  */
 export function exerciseService(
   em: Emulator,
@@ -216,6 +241,7 @@ export function exerciseService(
   };
   round(byRank(0));
   round([...failed(byRank(0)), ...byRank(1), ...byRank(2)]);
+  round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
   round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
   round(byRank(3));
   return ops.map((op) => outcomes.get(op.name)).filter((o): o is OperationOutcome => o !== undefined);
