@@ -69,7 +69,6 @@ const STILL_PARTIAL = new Set([
   'audit',
   'consumption',
   'drscp',
-  'datahub',
   'imagecatalog',
   'df',
 ]);
