@@ -4,7 +4,7 @@
  * accepts (each listed definition builds a cluster with the create of its
  * cloud, in an environment of that cloud, and describes as listed), every
  * listed template builds one on its own, and a name the lists do not show is
- * refused.
+ * refused. The older request template gives a create the fields it lacks.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -81,5 +81,18 @@ describe('datahub built-in catalogue', () => {
     expect(refused({ clusterTemplate: '7.2.18 - Data Science' })).toMatch(/^NOT_FOUND: cluster template/);
     const names = (call('listClusters', {}).clusters as Doc[]).map((c) => c.clusterName);
     expect(names).not.toContain('odd-hub');
+  });
+
+  test('the older request template (a cluster request as JSON) gives the fields the request lacks; not JSON is refused', () => {
+    const template = JSON.stringify({
+      environment: 'sales-env',
+      clusterDefinition: '7.2.18 - Data Mart for AWS',
+      clusterName: 'other-name',
+    });
+    const made = call('createAWSCluster', { clusterName: 'templated-hub', requestTemplate: template }).cluster as Doc;
+    expect([made.clusterName, made.workloadType]).toEqual(['templated-hub', '7.2.18 - Data Mart: Apache Impala, Hue']);
+    expect(() => call('createAWSCluster', { clusterName: 'templated-two', requestTemplate: 'mart please' })).toThrow(
+      /requestTemplate is not JSON/,
+    );
   });
 });

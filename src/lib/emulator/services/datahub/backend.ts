@@ -273,6 +273,7 @@ export class DatahubBackend {
     }));
     const { accountId, region } = this.ctx.info;
     const credential = this.ctx.store.getByName<{ crn?: string }>(CREDENTIAL_KIND, env.credentialName);
+    const lake = this.lake(env.crn);
     const database = spec.database ?? 'NON_HA';
     return this.clusters.create(
       {
@@ -281,7 +282,7 @@ export class DatahubBackend {
         environmentCrn: env.crn,
         cloudPlatform: env.cloudPlatform,
         region: env.region,
-        ...(this.lake(env.crn) ? { datalakeCrn: this.lake(env.crn)?.crn } : {}),
+        ...(lake ? { datalakeCrn: lake.crn } : {}),
         ...(credential?.crn ? { credentialCrn: credential.crn } : {}),
         clusterTemplateName: template.name,
         clusterTemplateCrn: template.crn,
@@ -607,7 +608,7 @@ export class DatahubBackend {
   /** Upgrades the external database server: to the given version, else the next; the same one only with force. */
   databaseUpgrade(ref: string, target: string | undefined, force: boolean): { target: string; operationId: string } {
     const c = this.cluster(ref);
-    if ((c.database ?? 'NON_HA') === 'NONE' || !(c.dbVersion ?? DEFAULT_DB_VERSION))
+    if ((c.database ?? 'NON_HA') === 'NONE')
       throw failedPrecondition(`cluster ${c.clusterName} has no external database (created with --datahub-database NONE)`);
     const current = c.dbVersion ?? DEFAULT_DB_VERSION;
     const at = DB_VERSIONS.indexOf(current);

@@ -88,19 +88,23 @@ function builtInDefinitionDoc(d: BuiltInDefinition): Doc {
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 const named = (ref: string) => (x: { name: string; crn: string }) => same(x.name, ref) || x.crn === ref;
 
+/** A JSON object given as text (`what` in messages, `hint` says what it should be), or INVALID_ARGUMENT. */
+export function jsonObject(text: string, what: string, hint: string): Doc {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid(`${what} is not JSON: give ${hint} (file:// reads one from a file)`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid(`${what} must be a JSON object`);
+  return parsed as Doc;
+}
+
 // ---- templates -----------------------------------------------------------------------
 
 /** What a template's content says: its runtime, services and host groups (a Cloudera Manager template). */
 function readTemplate(content: string): { runtime: string; services: string[]; groups: GroupDef[] } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content);
-  } catch {
-    throw invalid('the cluster template content is not JSON: give a Cloudera Manager cluster template (file:// reads one from a file)');
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-    throw invalid('the cluster template content must be a JSON object');
-  const t = parsed as Doc;
+  const t = jsonObject(content, 'the cluster template content', 'a Cloudera Manager cluster template');
   const runtime = str(t.cdhVersion);
   if (!runtime) throw invalid('the cluster template content has no "cdhVersion" (the runtime it is for, e.g. 7.2.18)');
   if (!runtimeOf(runtime))
@@ -185,16 +189,7 @@ function readDefinition(
   h: Hook,
   workload: string,
 ): { env: ReturnType<typeof requireEnvironment>; template: TemplateRef; groups: GroupDef[] } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(workload);
-  } catch {
-    throw invalid(
-      'the workload template is not JSON: give the cluster request JSON the definition stands for (file:// reads one from a file)',
-    );
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid('the workload template must be a JSON object');
-  const w = parsed as Doc;
+  const w = jsonObject(workload, 'the workload template', 'the cluster request JSON the definition stands for');
   const envRef = str(w.environment) ?? str(w.environmentName);
   if (!envRef) throw invalid('the workload template must name the environment it is for ("environmentName"), a running one');
   const env = requireEnvironment(h.ctx, envRef);

@@ -12,7 +12,7 @@ import { paged } from '../../paging.js';
 import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { DatahubBackend, type ClusterSpec } from './backend.js';
-import { findDefinition, requireRecipe, requireTemplate } from './blueprints.js';
+import { findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
 import { LOG_DESCRIPTORS, VM_TYPES, type Image } from './catalogue.js';
 import { Maintenance, type CollectionSpec } from './maintenance.js';
 import type { ClusterRec } from './records.js';
@@ -50,7 +50,10 @@ const ref = (req: Doc, field: string): string => {
 const started = (operationId: string): Doc => ({ operationId });
 
 function create(platform: CloudPlatform, gov = false) {
-  return op((b, req) => {
+  return op((b, given) => {
+    // The older request template: a cluster request as JSON, whose fields the request's own override.
+    const template = str(given.requestTemplate);
+    const req: Doc = template ? { ...jsonObject(template, 'requestTemplate', 'the cluster request as JSON'), ...given } : given;
     const image = obj(req.image);
     const spec: ClusterSpec = {
       name: text(req.clusterName),
@@ -70,8 +73,6 @@ function create(platform: CloudPlatform, gov = false) {
       tags: docs(req.tags).map((t) => ({ key: text(t.key), value: text(t.value) })),
       subnetIds: [...strings(req.subnetIds), ...(str(req.subnetId) ? [text(req.subnetId)] : [])],
     };
-    if (str(req.requestTemplate))
-      throw invalid('requestTemplate is being phased out; give --cluster-definition and --cluster-template instead');
     const c = b.create(spec);
     return { cluster: clusterView(b, c), operationId: c.activity.operationId };
   });
