@@ -417,19 +417,10 @@ describe('an operation the emulator does not implement', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^NOT_EMULATED: dw listClusters is not emulated/);
     expect(r.stderr).toMatch(/Status Code: 501; Error Code: NOT_EMULATED; Service: dw; Operation: listClusters/);
-    const alias = await em.cli([
-      'datahub',
-      'create-cluster-template',
-      '--cluster-template-name',
-      'my-template',
-      '--cluster-template-content',
-      '{"cdhVersion":"7.2.18"}',
-      '--output',
-      'json',
-    ]);
+    const alias = await em.cli(['dw', 'list-clusters', '--output', 'json']);
     expect(alias.code).toBe(7);
     const err = JSON.parse(alias.stderr) as { error: Record<string, unknown> };
-    expect(err.error).toMatchObject({ code: 'NOT_EMULATED', status: 501, service: 'datahub', operation: 'createClusterTemplate' });
-    expect(String(err.error.message)).toMatch(/datahub createClusterTemplate is not emulated/);
+    expect(err.error).toMatchObject({ code: 'NOT_EMULATED', status: 501, service: 'dw', operation: 'listClusters' });
+    expect(String(err.error.message)).toMatch(/dw listClusters is not emulated/);
   });
 });

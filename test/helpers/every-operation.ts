@@ -4,8 +4,10 @@
  * operation's skeleton filled with plausible values, and values the
  * emulator answered earlier (ids, names, CRNs) are used again for the
  * fields of the same name, so that describes, updates and deletes find what
- * the creates made. Operations run creates first, then reads and changes,
- * deletes last. Each answer is checked against the model's response shape.
+ * the creates made; an example's made-up CRN gives way to one of the same
+ * type the emulator made. Operations run creates first, then reads and
+ * changes, deletes last. Each answer is checked against the model's
+ * response shape.
  */
 import { convertFlag } from '../../src/lib/cli/input.js';
 import { validateRequest } from '../../src/lib/core/validate.js';
@@ -38,31 +40,16 @@ function rank(name: string): number {
 }
 
 /** The resource type a CRN names (`crn:cdp:ml:<region>:<account>:workspace:<id>` -> workspace). */
-const crnType = (v: string): string | undefined => (v.startsWith('crn:') ? v.split(':')[5] : undefined);
 
 /** Values seen in answers, by field name (newest last), to fill later requests with. */
 export class ValuePool {
   private readonly byField = new Map<string, unknown[]>();
-  /** The newest CRN the emulator answered with, by the resource type it names. */
-  private readonly crnByType = new Map<string, string>();
-
-  /** A CRN the emulator made of the type an example's CRN names, to stand for it. */
-  crnLike(example: string): string | undefined {
-    const type = crnType(example);
-    return type ? this.crnByType.get(type) : undefined;
-  }
-
-  /** Keeps the CRNs of an answer by the resource type they name. */
-  collectCrns(doc: unknown): void {
-    if (typeof doc === 'string') {
-      const type = crnType(doc);
-      if (type) this.crnByType.set(type, doc);
-    } else if (Array.isArray(doc)) for (const x of doc.slice(0, 3)) this.collectCrns(x);
-    else if (isObject(doc)) for (const v of Object.values(doc)) this.collectCrns(v);
-  }
+  /** Every CRN seen, newest last. */
+  private readonly crns: string[] = [];
 
   add(field: string, v: unknown): void {
     if (v === undefined || v === null || v === '') return;
+    if (typeof v === 'string' && v.startsWith('crn:')) this.crns.push(v);
     const list = this.byField.get(field) ?? [];
     list.push(v);
     if (list.length > 20) list.shift();
@@ -77,10 +64,34 @@ export class ValuePool {
     return undefined;
   }
 
+  /** Whether a value was seen under exactly this field name. */
+  has(field: string): boolean {
+    return (this.byField.get(field)?.length ?? 0) > 0;
+  }
+
+  /** A CRN the emulator made to stand for an example's (of the same service and resource type). */
+  crnLike(example: string): string | undefined {
+    if (!example.startsWith('crn:')) return undefined;
+    const [, , service = '', , , type = ''] = example.split(':');
+    return this.crnOf(service, type);
+  }
+
+  /** The newest CRN seen of a resource type of a service (`datahub`, `cluster`), in any field. */
+  crnOf(service: string, type: string): string | undefined {
+    for (let i = this.crns.length - 1; i >= 0; i--) {
+      const [, , svc, , , t] = (this.crns[i] ?? '').split(':');
+      if (svc === service && t === type) return this.crns[i];
+    }
+    return undefined;
+  }
+
   /** Collects the values of an answer: `{vw: {id}}` also gives `vwId`, `{cluster: {crn}}` `clusterCrn`. */
   collect(doc: unknown, parent = ''): void {
     if (Array.isArray(doc)) {
-      for (const x of doc.slice(0, 3)) this.collect(x, parent);
+      for (const x of doc.slice(0, 3)) {
+        if (typeof x === 'string' && x.startsWith('crn:')) this.crns.push(x);
+        else this.collect(x, parent);
+      }
       return;
     }
     if (!isObject(doc)) return;
@@ -221,11 +232,16 @@ export function plausibleRequest(svc: Service, op: Operation, pool: ValuePool, e
   for (const [k, v] of Object.entries(example)) {
     const seen = pool.get(k);
     const inEnv = envValue(k, env);
-    // An example's CRN says what kind of resource the field names, which its name alone may not (`crn`, `resourceCrn`).
-    const like = typeof v === 'string' ? pool.crnLike(v) : undefined;
+    // An example's CRN names a made-up resource: a script uses one of that type the emulator made.
+    const made = typeof v === 'string' ? pool.crnLike(v) : undefined;
+    // A field named after a thing the emulator answered with (`credential`, with `credentialCrn` seen) names one too.
+    const names = naming(k) || ['Name', 'Crn', 'Id'].some((s) => pool.has(`${k}${s}`));
+    // A field whose help says it names the new thing (`Name of the new catalog`) keeps the example's name: it is not one seen before.
+    const newName = /\bnew\b/i.test(svc.fieldHelp(op, k) ?? '');
     if (inEnv !== undefined) out[k] = inEnv;
-    else if (like !== undefined) out[k] = like;
-    else if (!naming(k) || seen === undefined) out[k] = localised(v, env, pool);
+    else if (newName) out[k] = v;
+    else if (made !== undefined) out[k] = made;
+    else if (!names || seen === undefined) out[k] = localised(v, env, pool);
   }
   return out;
 }
@@ -236,8 +252,9 @@ const HOUR = 3_600_000;
  * Runs every operation of a service (those a request can reach: not
  * composed, not uploads) in rounds, as a script that waits would: creates;
  * three hours later (on the emulator's clock) reads and changes, and the
- * creates that were refused; later again what was refused then; deletes
- * last. An operation's outcome is that of its last try.
+ * creates that were refused; later again, twice, what was refused then (work
+ * refused while other work ran on the same resource); deletes last. An
+ * operation's outcome is that of its last try.
  */
 export function exerciseService(
   em: Emulator,
@@ -260,6 +277,7 @@ export function exerciseService(
   round(byRank(0));
   round([...failed(byRank(0)), ...byRank(1), ...byRank(2)]);
   round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
+  round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
   round(byRank(3));
   return ops.map((op) => outcomes.get(op.name)).filter((o): o is OperationOutcome => o !== undefined);
 }
@@ -270,7 +288,6 @@ function attempt(em: Emulator, svc: Service, op: Operation, pool: ValuePool, env
     try {
       const answer = em.call(svc.name, op.name, request);
       pool.collect(answer);
-      pool.collectCrns(answer);
       pool.collect(request);
       const issues = validateRequest(svc.shapes, op.output, answer).map((i) => i.message);
       return { operation: op.name, request, status: 200, shapeIssues: issues };

@@ -195,6 +195,21 @@ describe('every paged operation the emulator serves, walked in this process', ()
     requests['audit listOutstandingArchiveBatches'] = {};
     // consumption: the hours each environment's FreeIPA has run.
     requests['consumption listComputeUsageRecords'] = always;
+    // datahub: a cluster's lifecycle events and two scaling activities; custom configurations.
+    const definition = '7.2.18 - Data Engineering for AWS';
+    call('datahub', 'createAWSCluster', { clusterName: 'page-hub', environment: 'sales-env', clusterDefinition: definition });
+    for (const count of [3, 2]) {
+      emu.driveClock({ advanceMs: 30 * 60_000 });
+      call('datahub', 'scaleCluster', { clusterName: 'page-hub', instanceGroupName: 'compute', instanceGroupDesiredCount: count });
+    }
+    for (const n of ['tune-a', 'tune-b', 'tune-c'])
+      call('datahub', 'createCustomConfigurations', {
+        customConfigurationsName: n,
+        configurations: [{ configName: 'dfs_replication', configValue: '2', serviceType: 'HDFS' }],
+      });
+    requests['datahub listClusterLifecycleEvents'] = { cluster: 'page-hub' };
+    requests['datahub listScalingActivities'] = { cluster: 'page-hub', duration: 1440 };
+    requests['datahub listCustomConfigurations'] = {};
   }, 60_000);
 
   afterAll(async () => {

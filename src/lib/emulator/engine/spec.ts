@@ -62,7 +62,7 @@ export interface ResourceSpec {
   readonly status?: string;
   /** The roles of its record's fields that their names do not tell (`instanceName` its name, `failureMessage` why it failed). */
   readonly fields?: Partial<RecordFields>;
-  /** The resource type in its CRNs (`workspace`); default: its key in kebab case. */
+  /** The resource type its CRNs carry (`workspace`, `clustertemplate`); default: its key in kebab case. */
   readonly crnType?: string;
   /** Makes a new id; default a UUID. */
   readonly newId?: (h: Hook) => string;
