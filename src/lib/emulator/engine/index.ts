@@ -159,7 +159,7 @@ export class Engine {
     const name = this.nameIn(op, r, req);
     if (name !== undefined && all.find(name, place.scope ?? ''))
       throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
-    const id = r.spec.newId?.(h) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
+    const id = r.spec.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
       ...(name !== undefined ? { name } : {}),

@@ -52,8 +52,8 @@ export interface ResourceSpec {
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
   readonly status?: string;
-  /** Makes a new id; default a UUID. */
-  readonly newId?: (h: Hook) => string;
+  /** Makes a new id from the create request (ids that tell the kind, `impala-...`); default a UUID. */
+  readonly newId?: (h: Hook, request: Doc) => string;
   /** Its actions record operations of this kind (getOperation-style calls). */
   readonly operations?: boolean;
   /** Operation names the derivation cannot place, or places wrongly. */
