@@ -54,6 +54,12 @@ export interface ResourceSpec {
   readonly status?: string;
   /** Makes a new id from the create request (ids that tell the kind, `impala-...`); default a UUID. */
   readonly newId?: (h: Hook, request: Doc) => string;
+  /**
+   * The name the `fail-` rule reads (default: its name). For a resource named
+   * after something that cannot fail on purpose itself, such as the
+   * environment it activates, or one without a name (a job).
+   */
+  readonly subject?: (rec: EngineRecord) => string | undefined;
   /** Its actions record operations of this kind (getOperation-style calls). */
   readonly operations?: boolean;
   /** Operation names the derivation cannot place, or places wrongly. */
