@@ -199,9 +199,10 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    if (held.length > 0 && !force)
+    const keeping = held.filter((x) => !x.model.spec.comesWith?.(x.rec));
+    if (keeping.length > 0 && !force)
       throw failedPrecondition(
-        `${r.noun} ${rec.name ?? rec.id} still has ${held.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
+        `${r.noun} ${rec.name ?? rec.id} still has ${keeping.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
     for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     r.spec.hooks?.deleting?.(h, rec, req);

@@ -70,6 +70,12 @@ export interface ResourceSpec {
   readonly hooks?: ResourceHooks;
   /** Request fields that mean "remove what it holds too" on delete; default: force, cascade, cascading. */
   readonly forceFields?: readonly string[];
+  /**
+   * Which of its records go with their parent's delete without the request's
+   * force (default: none; each one keeps its parent): what the parent made
+   * itself (a default catalog) or keeps about itself (users, settings).
+   */
+  readonly comesWith?: (rec: EngineRecord) => boolean;
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
   readonly singleton?: boolean;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
