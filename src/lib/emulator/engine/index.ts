@@ -180,10 +180,11 @@ export class Engine {
   private list(h: Hook, op: Operation, b: Binding, r: ResourceModel, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
-    const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, all.view(rec), rec.id) : all.view(rec));
+    const view = (rec: EngineRecord): Doc =>
+      item ? this.conform(h.ctx, item.shape, this.shown(h, r, rec), rec.id) : this.shown(h, r, rec);
     if (b.select) return this.answerList(h, op, item?.field, b.select(h, req).map(view), req);
     const place = this.place(h, r, req, b.environment);
-    const keep = this.filters(op, r, req);
+    const keep = this.filters(h, op, r, req);
     if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, all.listing(place.scope, keep), view), op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, req);
@@ -314,9 +315,8 @@ export class Engine {
    * and the record's operation; conformed to the shape.
    */
   answer(h: Hook, op: Operation, b: Binding | undefined, r: ResourceModel, rec: EngineRecord, req: Doc, extra: Doc = {}): Doc {
-    const all = this.records(h.ctx, r);
     if (b?.answer) return this.conform(h.ctx, op.output, b.answer(h, rec, req), `${rec.id}/${op.name}`);
-    const view = all.view(rec);
+    const view = this.shown(h, r, rec);
     const out = this.service.shapes.get(op.output);
     if (out.kind !== 'struct') return {};
     const doc: Doc = {};
@@ -326,6 +326,12 @@ export class Engine {
       if (v !== undefined) doc[f.name] = v;
     }
     return this.conform(h.ctx, op.output, doc, `${rec.id}/${op.name}`);
+  }
+
+  /** A record as answers show it: its document, its current status, and the fields its resource computes. */
+  shown(h: Hook, r: ResourceModel, rec: EngineRecord): Doc {
+    const view = this.records(h.ctx, r).view(rec);
+    return r.spec.hooks?.viewing?.(h, rec, view) ?? view;
   }
 
   private valueFor(h: Hook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {
@@ -462,7 +468,7 @@ export class Engine {
   }
 
   /** A list's filters: request fields (beyond the scope and paging) the records show, compared as given. */
-  private filters(op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
+  private filters(h: Hook, op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
     const skip = new Set([
       ...(r.spec.environment ?? []),
       ...(r.parent?.spec.keys ?? []),
@@ -475,8 +481,11 @@ export class Engine {
       if (!skip.has(f) && shape.byName.has(f) && (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number'))
         tests.push([f, v]);
     if (tests.length === 0) return () => true;
-    return (rec) =>
-      tests.every(([f, v]) => rec.doc[f] === v || (typeof v === 'string' && String(rec.doc[f] ?? '').toLowerCase() === v.toLowerCase()));
+    // Compared with what the record shows now: its current status, not the one it last settled in.
+    return (rec) => {
+      const shown = this.shown(h, r, rec);
+      return tests.every(([f, v]) => shown[f] === v || (typeof v === 'string' && String(shown[f] ?? '').toLowerCase() === v.toLowerCase()));
+    };
   }
 
   /** The operation records of a service on the engine (getOperation-style calls). */

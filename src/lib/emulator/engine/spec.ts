@@ -92,6 +92,12 @@ export interface ResourceHooks {
   readonly acting?: (h: Hook, rec: EngineRecord, action: string, request: Doc) => Doc | void;
   /** Before a delete starts or the record is removed. */
   readonly deleting?: (h: Hook, rec: EngineRecord, request: Doc) => void;
+  /**
+   * Fields computed when the record is shown (describe, list, and the answers
+   * built from it): those that follow the clock, such as when its status last
+   * changed. Gets the record as stored with its current status; returns what to show.
+   */
+  readonly viewing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
 }
 
 /** What a hook works with: the request's context and the engine's lookups for this service. */
