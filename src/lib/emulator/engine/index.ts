@@ -279,6 +279,9 @@ export class Engine {
   private act(h: Hook, op: Operation, b: Binding, r: ResourceModel, rec: EngineRecord, action: string, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const previous = all.state(rec);
+    const there = r.lifecycle?.[action]?.success;
+    if (r.spec.idempotent?.includes(action) && there === previous && !all.busy(rec))
+      return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
     const hooked = r.spec.hooks?.acting?.(h, rec, action, req);
     const patch = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
     if (all.has(action)) all.begin(rec, action, { patch });

@@ -76,6 +76,8 @@ export interface ResourceSpec {
    * itself (a default catalog) or keeps about itself (users, settings).
    */
   readonly comesWith?: (rec: EngineRecord) => boolean;
+  /** Actions that have no effect on a record already in the state they end in (`suspend` of a suspended warehouse). */
+  readonly idempotent?: readonly string[];
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
   readonly singleton?: boolean;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
