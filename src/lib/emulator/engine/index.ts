@@ -56,11 +56,20 @@ export class Engine {
   /** Handlers for the placed operations and the hand-written ones. */
   handlers(): Record<string, Handler> {
     const out: Record<string, Handler> = {};
+    const setup = this.spec.setup;
     for (const [name, b] of this.model.bindings) {
       const op = this.service.operation(name);
-      out[name] = (req, ctx) => this.serve(op, b, req, ctx);
+      out[name] = (req, ctx) => {
+        setup?.(this.hook(ctx));
+        return this.serve(op, b, req, ctx);
+      };
     }
-    for (const [name, fn] of Object.entries(this.spec.handlers ?? {})) out[name] = (req, ctx) => fn(this.hook(ctx), req);
+    for (const [name, fn] of Object.entries(this.spec.handlers ?? {}))
+      out[name] = (req, ctx) => {
+        const h = this.hook(ctx);
+        setup?.(h);
+        return fn(h, req);
+      };
     Object.assign(out, this.spec.plain ?? {});
     return out;
   }

@@ -114,6 +114,11 @@ export interface Hook {
 /** A service on the engine: its resources, and handlers written by hand for what the engine cannot serve. */
 export interface EngineSpec {
   readonly resources: Readonly<Record<string, ResourceSpec>>;
+  /**
+   * Runs before each of its operations: makes what the service has from the
+   * start in an account (built-in templates), once; it checks that cheaply.
+   */
+  readonly setup?: (h: Hook) => void;
   /** Operations served by hand, with the engine's lookups at hand. */
   readonly handlers?: Readonly<Record<string, (h: Hook, request: Doc) => Doc>>;
   /** Plain handlers (the service module's own backend). */
