@@ -119,6 +119,17 @@ export class Engine {
     return this.act(h, op, b, r, rec, verb.action, req);
   }
 
+  /**
+   * Serves one of the operations the engine has placed, as a request would
+   * be served: for hand-written operations made of others (a restore that
+   * creates what a backup holds). Its hooks and rules apply.
+   */
+  perform(h: Hook, opName: string, req: Doc): Doc {
+    const b = this.model.bindings.get(opName);
+    if (!b) throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
+    return this.serve(this.service.operation(opName), b, req, h.ctx);
+  }
+
   // ---- finding -----------------------------------------------------------------
 
   /** Where a request puts a resource of `r`: its parent (found, or NOT_FOUND), or its environment. */
