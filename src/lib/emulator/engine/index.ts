@@ -15,7 +15,7 @@ import { requireEnvironment, type EnvironmentRecord } from '../environments.js';
 import { alreadyExists, failedPrecondition, invalid } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
 import { Operations } from '../lifecycle.js';
-import { paged } from '../paging.js';
+import { paged, pagingOf } from '../paging.js';
 import type { Doc, Handler, RequestContext, ServiceModule } from '../types.js';
 import type { DependentKind, WorldScope } from '../world.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
@@ -127,7 +127,9 @@ export class Engine {
   perform(h: Hook, opName: string, req: Doc): Doc {
     const b = this.model.bindings.get(opName);
     if (!b) throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
-    return this.serve(this.service.operation(opName), b, req, h.ctx);
+    const op = this.service.operation(opName);
+    const ctx: RequestContext = { ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } };
+    return this.serve(op, b, req, ctx);
   }
 
   // ---- finding -----------------------------------------------------------------
