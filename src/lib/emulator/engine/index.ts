@@ -179,7 +179,7 @@ export class Engine {
       throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
     const all = this.records(h.ctx, r);
     const name = this.nameIn(op, r, req);
-    if (name !== undefined && all.find(name, place.scope ?? ''))
+    if (name !== undefined && r.spec.uniqueNames !== false && all.find(name, place.scope ?? ''))
       throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
     const id = r.spec.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {

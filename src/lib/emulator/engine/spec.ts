@@ -76,6 +76,8 @@ export interface ResourceSpec {
    * itself (a default catalog) or keeps about itself (users, settings).
    */
   readonly comesWith?: (rec: EngineRecord) => boolean;
+  /** Whether two of its records may not share a name in a scope (default: true; backups taken every night may). */
+  readonly uniqueNames?: boolean;
   /** Actions that have no effect on a record already in the state they end in (`suspend` of a suspended warehouse). */
   readonly idempotent?: readonly string[];
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
