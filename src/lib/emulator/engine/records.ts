@@ -168,10 +168,16 @@ export class EngineResources {
     return this.model.lifecycle?.[action] !== undefined;
   }
 
-  /** Starts an action of the lifecycle (its `from` states checked); success sets `patch` on the document. */
+  /**
+   * Starts an action of the lifecycle (its `from` states checked); success
+   * sets `patch` on the document. Once a run of the action has failed, the
+   * next is a retry: a `fail-<action>-` name fails only the first.
+   */
   begin(r: EngineRecord, action: string, opts: { patch?: Doc; anyState?: boolean; fail?: boolean } = {}): Activity {
     const { patch, ...rest } = opts;
-    const act: EngineActivity = this.tracked.begin(r, action, rest);
+    const failedBefore =
+      (r.activity.action === action && this.tracked.progress(r).failed) || (r.past ?? []).some((p) => p.action === action && p.failed);
+    const act: EngineActivity = this.tracked.begin(r, action, { ...rest, ...(failedBefore ? { retry: true } : {}) });
     if (patch && Object.keys(patch).length > 0) {
       act.patch = patch;
       this.tracked.save(r);
