@@ -64,7 +64,6 @@ const STILL_PARTIAL = new Set([
   'environments',
   'ml',
   'de',
-  'dw',
   'replicationmanager',
   'audit',
   'consumption',
