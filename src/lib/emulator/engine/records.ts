@@ -67,7 +67,8 @@ export class EngineResources {
       ...(m.spec.subject ? { subject: m.spec.subject } : {}),
       keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
       began: (r, prev) => {
-        if (!prev.action || prev.tl.steps.length === 0) return;
+        // A new record's placeholder (settled in no state) is no action it went through.
+        if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
         const p = this.tracked.progress(r);
         r.past = [
           ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
