@@ -315,6 +315,31 @@ describe('failing on purpose', () => {
   });
 });
 
+describe('one world with the environment', () => {
+  test('the cluster stops and starts with its environment, and keeps the environment from being deleted', async () => {
+    const activated = await waited<{ cluster: { id: string } }>(`clusters create aws --environment-crn ${await envCrn('gov-env')}`);
+    expect(activated.code).toBe(0);
+    const cluster = activated.out.cluster.id;
+    const stop = await em.cli(['environments', 'stop', '--environment-name', 'gov-env', ...WAIT]);
+    expect(stop.code).toBe(0);
+    const stopped = await dwJson<{ cluster: { status: string } }>(`clusters describe --cluster-id ${cluster}`);
+    expect(stopped.cluster.status).toBe('Stopped');
+    const dbc = (await dwJson<{ dbcs: Array<{ id: string }> }>(`dbcs list --cluster-id ${cluster}`)).dbcs[0]?.id ?? '';
+    const vw = await dw(`vws create --cluster-id ${cluster} --dbc-id ${dbc} --vw-type hive --name while-stopped`);
+    expect([vw.code, vw.stderr]).toEqual([
+      1,
+      expect.stringContaining(`Data Warehouse cluster ${cluster} is Stopped; a new Virtual Warehouse needs it Running`),
+    ]);
+    const start = await em.cli(['environments', 'start', '--environment-name', 'gov-env', ...WAIT]);
+    expect(start.code).toBe(0);
+    // The environment reports itself started before the services in it are: wait for the cluster too.
+    const running = await dw(`clusters describe --cluster-id ${cluster}`, '--query', 'cluster.status', '--output', 'text');
+    expect(['Starting', 'Running']).toContain(running.stdout.trim());
+    const del = await em.cli(['environments', 'delete', '--environment-name', 'gov-env', '--yes']);
+    expect([del.code, del.stderr]).toEqual([1, expect.stringContaining(`still has Data Warehouse cluster ${cluster}`)]);
+  });
+});
+
 describe('bad input is refused with a 4xx and writes nothing', () => {
   test('a cluster in an environment that does not exist: NOT_FOUND', async () => {
     const before = await clusters();

@@ -256,7 +256,7 @@ export function getLogs(h: Hook, req: Doc): Doc {
     return {
       logs:
         [
-          line(deletion.at, `DeleteStarted: backup ${deletion.backupName || deletion.backupCrn}`),
+          line(deletion.at, `DeleteRequested: backup ${deletion.backupName || deletion.backupCrn}`),
           ...(gone ? [line(deletion.at + DELETE_MS, `DeleteCompleted: backup ${deletion.backupName || deletion.backupCrn} removed`)] : []),
         ].join('\n') + '\n',
     };

@@ -43,10 +43,11 @@ export function actionEvents(h: Hook, key: string, rec: EngineRecord, noun: stri
     const current = i === acts.length - 1;
     const ended = !current || now.done;
     const word = cap(a.action === 'sshKey' ? 'sshKeyUpdate' : a.action);
+    const what = a.action === 'sshKey' ? 'SSH key update' : a.action;
     const start: DwEvent = {
       serviceId: rec.id,
       event: `${word}Requested`,
-      message: `${noun} ${name}: ${a.action} requested`,
+      message: `${noun} ${name}: ${what} requested`,
       at: a.startedAt,
     };
     if (!ended) return [start];
@@ -54,7 +55,7 @@ export function actionEvents(h: Hook, key: string, rec: EngineRecord, noun: stri
     const end: DwEvent = {
       serviceId: rec.id,
       event: a.failed ? `${word}Failed` : `${word}Completed`,
-      message: a.failed ? `${noun} ${name}: ${a.action} failed${why}` : `${noun} ${name}: ${a.action} completed, ${a.state}`,
+      message: a.failed ? `${noun} ${name}: ${what} failed${why}` : `${noun} ${name}: ${what} completed, ${a.state}`,
       at: a.endedAt,
     };
     return [start, end];
@@ -92,7 +93,7 @@ export const eventsAnswer =
 
 /** What `listEvents --service-id` may name, and what each is called. */
 const SERVICES: ReadonlyArray<readonly [key: string, noun: string]> = [
-  ['cluster', 'cluster'],
+  ['cluster', 'Data Warehouse cluster'],
   ['dbc', 'Database Catalog'],
   ['vw', 'Virtual Warehouse'],
   ['dataVisualization', 'Data Visualization'],
