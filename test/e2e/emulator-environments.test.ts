@@ -412,11 +412,11 @@ describe('a Data Hub cluster', () => {
 
 describe('an operation the emulator does not implement', () => {
   test('answers 501 NOT_EMULATED naming the service and operation; cdpctl exits 7, also as the cdp-style alias', async () => {
-    const r = await em.cli(['dw', 'clusters', 'list']);
+    const r = await em.cli(['datahub', 'cluster-templates', 'list']);
     expect(r.code).toBe(7);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^NOT_EMULATED: dw listClusters is not emulated/);
-    expect(r.stderr).toMatch(/Status Code: 501; Error Code: NOT_EMULATED; Service: dw; Operation: listClusters/);
+    expect(r.stderr).toMatch(/^NOT_EMULATED: datahub listClusterTemplates is not emulated/);
+    expect(r.stderr).toMatch(/Status Code: 501; Error Code: NOT_EMULATED; Service: datahub; Operation: listClusterTemplates/);
     const alias = await em.cli([
       'datahub',
       'create-cluster-template',
