@@ -250,11 +250,12 @@ const HOUR = 3_600_000;
 
 /**
  * Runs every operation of a service (those a request can reach: not
- * composed, not uploads) in rounds, as a script that waits would: creates;
- * three hours later (on the emulator's clock) reads and changes, and the
- * creates that were refused; later again, twice, what was refused then (work
- * refused while other work ran on the same resource); deletes last. An
- * operation's outcome is that of its last try.
+ * composed, not uploads) in rounds three hours apart (on the emulator's
+ * clock), as a script that waits would: creates; the creates that were
+ * refused (what they need now exists); reads and changes; the creates and
+ * then the reads and changes refused before; deletes last. An operation's
+ * outcome is that of its last try.
+  round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
  */
 export function exerciseService(
   em: Emulator,
@@ -275,8 +276,11 @@ export function exerciseService(
     em.driveClock({ advanceMs: 3 * HOUR });
   };
   round(byRank(0));
-  round([...failed(byRank(0)), ...byRank(1), ...byRank(2)]);
-  round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
+  // Creates that needed what others made are tried again once that has settled, and settle before they are used.
+  round(failed(byRank(0)));
+  round([...byRank(1), ...byRank(2)]);
+  round(failed(byRank(0)));
+  round(failed([...byRank(1), ...byRank(2)]));
   round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
   round(byRank(3));
   return ops.map((op) => outcomes.get(op.name)).filter((o): o is OperationOutcome => o !== undefined);

@@ -69,6 +69,12 @@ export interface EmulatorOptions {
   readonly requestLog?: boolean;
   /** Runs after an import replaced the state of the running emulator (the profile and pid file follow it). */
   readonly onStateReplaced?: () => Promise<void>;
+  /**
+   * Operations (`<service> <operation>`, wire names) answered 501
+   * NOT_EMULATED as if this emulator had no code for them: what a client
+   * meets when its model is newer than the emulator (tests of that path).
+   */
+  readonly notEmulated?: readonly string[];
   /** The profile this instance writes (shown by health). */
   readonly profile?: string;
   /** Points the instance's profile at it again, when it names something else (`emulator start` on a running instance). */
@@ -170,7 +176,8 @@ export class Emulator {
         if (op.composed) continue; // run on the client: no path of its own
         const workload = svc.def.endpoint === 'workload' ? (mod?.workloadName ?? svc.name) : undefined;
         const ref: OperationRef = { service: svc.name, name: op.name, paging: pagingOf(op) };
-        const route: Route = { op, ref, handler: handlers[op.name], upload: false, workload };
+        const served = !this.opts.notEmulated?.includes(`${svc.name} ${op.name}`);
+        const route: Route = { op, ref, handler: served ? handlers[op.name] : undefined, upload: false, workload };
         this.routes.set(op.path, route);
         this.byName.set(`${svc.name} ${op.name}`, route);
         if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });

@@ -210,6 +210,24 @@ describe('every paged operation the emulator serves, walked in this process', ()
     requests['datahub listClusterLifecycleEvents'] = { cluster: 'page-hub' };
     requests['datahub listScalingActivities'] = { cluster: 'page-hub', duration: 1440 };
     requests['datahub listCustomConfigurations'] = {};
+    // dw: two diagnostic bundles each of a cluster, its default catalog and a warehouse on it.
+    const staging = (call('lakehouse', 'listEnvironments', { pageToken: 'ALL' }).environments as Doc[]).find(
+      (e) => e.environmentName === 'staging-aws',
+    );
+    const clusterId = String(call('dw', 'createAwsCluster', { environmentCrn: String(staging?.environmentCrn) }).clusterId);
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const dbcId = String(((call('dw', 'listDbcs', { clusterId }).dbcs as Doc[])[0] as Doc).id);
+    const vwId = String(call('dw', 'createVw', { clusterId, dbcId, vwType: 'hive', name: 'paged' }).vwId);
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const owners: Array<[string, Doc]> = [
+      ['Cluster', { clusterId }],
+      ['Dbc', { clusterId, dbcId }],
+      ['Vw', { clusterId, vwId }],
+    ];
+    for (const [noun, owner] of owners) {
+      for (let i = 0; i < 2; i++) call('dw', `create${noun}DiagnosticDataJob`, { ...owner, destination: 'DOWNLOAD', force: true });
+      requests[`dw list${noun}DiagnosticDataJobs`] = owner;
+    }
   }, 60_000);
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ import { requireEnvironment, type EnvironmentRecord } from '../environments.js';
 import { alreadyExists, failedPrecondition, invalid } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
 import { Operations } from '../lifecycle.js';
-import { paged } from '../paging.js';
+import { paged, pagingOf } from '../paging.js';
 import type { Doc, Handler, RequestContext, ServiceModule } from '../types.js';
 import { runsAtAll, runsOf, type DependentKind, type WorldScope } from '../world.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
@@ -56,11 +56,20 @@ export class Engine {
   /** Handlers for the placed operations and the hand-written ones. */
   handlers(): Record<string, Handler> {
     const out: Record<string, Handler> = {};
+    const setup = this.spec.setup;
     for (const [name, b] of this.model.bindings) {
       const op = this.service.operation(name);
-      out[name] = (req, ctx) => this.serve(op, b, req, ctx);
+      out[name] = (req, ctx) => {
+        setup?.(this.hook(ctx));
+        return this.serve(op, b, req, ctx);
+      };
     }
-    for (const [name, fn] of Object.entries(this.spec.handlers ?? {})) out[name] = (req, ctx) => fn(this.hook(ctx), req);
+    for (const [name, fn] of Object.entries(this.spec.handlers ?? {}))
+      out[name] = (req, ctx) => {
+        const h = this.hook(ctx);
+        setup?.(h);
+        return fn(h, req);
+      };
     Object.assign(out, this.spec.plain ?? {});
     return out;
   }
@@ -111,6 +120,19 @@ export class Engine {
     return this.act(h, op, b, r, rec, verb.action, req);
   }
 
+  /**
+   * Serves one of the operations the engine has placed, as a request would
+   * be served: for hand-written operations made of others (a restore that
+   * creates what a backup holds). Its hooks and rules apply.
+   */
+  perform(h: Hook, opName: string, req: Doc): Doc {
+    const b = this.model.bindings.get(opName);
+    if (!b) throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
+    const op = this.service.operation(opName);
+    const ctx: RequestContext = { ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } };
+    return this.serve(op, b, req, ctx);
+  }
+
   // ---- finding -----------------------------------------------------------------
 
   /** Where a request puts a resource of `r`: its parent (found, or NOT_FOUND), or its environment. */
@@ -158,9 +180,9 @@ export class Engine {
       throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
     const all = this.records(h.ctx, r);
     const name = this.nameIn(op, r, req, b.request !== undefined);
-    if (name !== undefined && all.find(name, place.scope ?? ''))
+    if (name !== undefined && r.spec.uniqueNames !== false && all.find(name, place.scope ?? ''))
       throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
-    const id = r.spec.newId?.(h) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
+    const id = r.spec.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
       ...(name !== undefined ? { name } : {}),
@@ -184,7 +206,7 @@ export class Engine {
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
     if (b.select) return this.answerList(h, op, item?.field, b.select(h, req).map(view), req);
     const place = this.place(h, r, req, b.environment);
-    const keep = this.filters(op, r, req);
+    const keep = this.filters(h, op, r, req);
     if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, all.listing(place.scope, keep), view), op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, req);
@@ -201,7 +223,7 @@ export class Engine {
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
     // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force.
-    const blocking = r.spec.cascades ? [] : held.filter((x) => !x.model.spec.partOfParent);
+    const blocking = r.spec.cascades ? [] : held.filter((x) => !partOf(x.model, x.rec));
     if (blocking.length > 0 && !force)
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
@@ -295,6 +317,9 @@ export class Engine {
   private act(h: Hook, op: Operation, b: Binding, r: ResourceModel, rec: EngineRecord, action: string, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const previous = all.state(rec);
+    const there = r.lifecycle?.[action]?.success;
+    if (r.spec.idempotent?.includes(action) && there === previous && !all.busy(rec))
+      return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
     const hooked = r.spec.hooks?.acting?.(h, rec, action, req);
     const patch = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
     if (all.has(action)) all.begin(rec, action, { patch });
@@ -486,7 +511,7 @@ export class Engine {
   }
 
   /** A list's filters: request fields (beyond the scope and paging) the records show, compared as given. */
-  private filters(op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
+  private filters(h: Hook, op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
     const skip = new Set([
       ...(r.spec.environment ?? []),
       ...(r.parent?.spec.keys ?? []),
@@ -499,14 +524,23 @@ export class Engine {
       if (!skip.has(f) && shape.byName.has(f) && (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number'))
         tests.push([f, v]);
     if (tests.length === 0) return () => true;
-    return (rec) =>
-      tests.every(([f, v]) => rec.doc[f] === v || (typeof v === 'string' && String(rec.doc[f] ?? '').toLowerCase() === v.toLowerCase()));
+    // Compared with what the record shows now: its current status, not the one it last settled in.
+    return (rec) => {
+      const shown = this.view(h, r, rec);
+      return tests.every(([f, v]) => shown[f] === v || (typeof v === 'string' && String(shown[f] ?? '').toLowerCase() === v.toLowerCase()));
+    };
   }
 
   /** The operation records of a service on the engine (getOperation-style calls). */
   operations(ctx: RequestContext): Operations {
     return new Operations(ctx, `${this.service.name}.operation`);
   }
+}
+
+/** Whether a record is a part of its parent, which goes with it without force (a default catalog, a workspace's instance group). */
+function partOf(model: ResourceModel, rec: EngineRecord): boolean {
+  const part = model.spec.partOfParent;
+  return typeof part === 'function' ? part(rec) : part === true;
 }
 
 const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

@@ -64,9 +64,11 @@ export class EngineResources {
       operations: m.operationKind,
       id: (r) => r.id,
       name: (r) => r.name ?? r.id,
+      ...(m.spec.subject ? { subject: m.spec.subject } : {}),
       keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
       began: (r, prev) => {
-        if (!prev.action || prev.tl.steps.length === 0) return;
+        // A new record's placeholder (settled in no state) is no action it went through.
+        if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
         const p = this.tracked.progress(r);
         r.past = [
           ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
@@ -167,12 +169,16 @@ export class EngineResources {
     return this.model.lifecycle?.[action] !== undefined;
   }
 
-  /** Starts an action of the lifecycle (its `from` states checked); success sets `patch` on the document. */
+  /**
+   * Starts an action of the lifecycle (its `from` states checked); success
+   * sets `patch` on the document. Once a run of the action has failed, the
+   * next is a retry: a `fail-<action>-` name fails only the first.
+   */
   begin(r: EngineRecord, action: string, opts: { patch?: Doc; anyState?: boolean; fail?: boolean } = {}): Activity {
     const { patch, ...rest } = opts;
-    // An action the record has been through before is a retry: a `fail-<action>-` name fails only the first run.
-    const retry = r.activity.action === action || (r.past ?? []).some((p) => p.action === action);
-    const act: EngineActivity = this.tracked.begin(r, action, { retry, ...rest });
+    const failedBefore =
+      (r.activity.action === action && this.tracked.progress(r).failed) || (r.past ?? []).some((p) => p.action === action && p.failed);
+    const act: EngineActivity = this.tracked.begin(r, action, { ...rest, ...(failedBefore ? { retry: true } : {}) });
     if (patch && Object.keys(patch).length > 0) {
       act.patch = patch;
       this.tracked.save(r);
