@@ -29,6 +29,8 @@ export { EngineResources } from './records.js';
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A request value that names a record: a string, or a number (the id of an int64 id field). */
+const refOf = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
 
 /** Where a request puts a resource: the scope it lives in, its environment, its parent. */
 interface Place {
@@ -115,7 +117,7 @@ export class Engine {
   /** Where a request puts a resource of `r`: its parent (found, or NOT_FOUND), or its environment. */
   place(h: Hook, r: ResourceModel, req: Doc, envFields?: readonly string[]): Place {
     if (r.parent) {
-      const parentKeys = r.parent.spec.keys.filter((k) => str(req[k]) !== undefined);
+      const parentKeys = r.parent.spec.keys.filter((k) => refOf(req[k]) !== undefined);
       if (parentKeys.length === 0) return {};
       const parent = this.locate(h, r.parent, req);
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
@@ -134,7 +136,7 @@ export class Engine {
   locate(h: Hook, r: ResourceModel, req: Doc, b?: Binding): EngineRecord {
     const place = this.place(h, r, req, b?.environment);
     const keys = b?.keys ?? r.spec.keys;
-    const ref = keys.map((k) => str(req[k])).find(Boolean);
+    const ref = keys.map((k) => refOf(req[k])).find(Boolean);
     const all = this.records(h.ctx, r);
     if (!ref) {
       // A resource the scope holds one of (a service enabled in an environment) is named by the scope alone.
@@ -338,8 +340,8 @@ export class Engine {
       return undefined;
     }
     const k = r.key;
-    if (f.name === `${k}Id` || f.name === 'id') return rec.doc[r.fields.id ?? ''] ?? rec.id;
-    if (f.name === `${k}Crn` || f.name === 'crn') return rec.crn;
+    if (f.name === `${k}Id` || f.name === `${k}ID` || f.name === 'id') return rec.doc[r.fields.id ?? ''] ?? rec.id;
+    if (f.name === `${k}Crn` || f.name === `${k}CRN` || f.name === 'crn') return rec.crn;
     if (f.name === `${k}Name`) return rec.name;
     if (f.name === 'operationId' && rec.activity.operationId) return rec.activity.operationId;
     if (view[f.name] !== undefined) return view[f.name];
