@@ -152,7 +152,8 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
   return { service, resources, bindings: placed };
 }
 
-const isVerb = (b: Verb | Omit<Binding, 'resource'>): b is Verb => typeof b === 'string' || 'action' in b;
+// A binding has a verb; a lifecycle action verb (`{ action }`) has none.
+const isVerb = (b: Verb | Omit<Binding, 'resource'>): b is Verb => typeof b === 'string' || !('verb' in b);
 
 /** The verb an operation name's word and rest make on a noun, if they name it. */
 function verbOf(word: string, rest: string, noun: string, rs: ResourceSpec): Verb | undefined {
