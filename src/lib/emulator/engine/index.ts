@@ -205,7 +205,7 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    if (held.length > 0 && !force)
+    if (held.length > 0 && !force && !r.spec.cascades)
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${held.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );

@@ -64,6 +64,7 @@ export class EngineResources {
       operations: m.operationKind,
       id: (r) => r.id,
       name: (r) => r.name ?? r.id,
+      ...(m.spec.subject ? { subject: m.spec.subject } : {}),
       keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
       began: (r, prev) => {
         if (!prev.action || prev.tl.steps.length === 0) return;

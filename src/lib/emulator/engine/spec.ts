@@ -66,6 +66,10 @@ export interface ResourceSpec {
   readonly forceFields?: readonly string[];
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
   readonly singleton?: boolean;
+  /** Deleting it removes what it holds without being asked to, as the API says (a service disabled with its virtual clusters). */
+  readonly cascades?: boolean;
+  /** The name the `fail-` rule reads (default: its name); for a resource without one, or one named by something else. */
+  readonly subject?: (rec: EngineRecord) => string | undefined;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
   readonly follows?: Partial<Record<'stop' | 'start', string>>;
 }
