@@ -122,6 +122,12 @@ export class Engine {
       const parent = this.locate(h, r.parent, req);
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
     }
+    const within = r.spec.within;
+    if (within) {
+      const ref = within.fields.map((f) => str(req[f])).find(Boolean);
+      if (!ref) return {};
+      return within.find(h, ref);
+    }
     const fields = envFields ?? r.spec.environment;
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);
@@ -157,6 +163,8 @@ export class Engine {
       throw invalid(`give ${r.parent.spec.keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.parent.noun} it belongs to`);
     if (r.spec.environment && !place.env && !b.environment)
       throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
+    if (r.spec.within && place.scope === undefined)
+      throw invalid(`give ${r.spec.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
     const all = this.records(h.ctx, r);
     const name = this.nameIn(op, r, req);
     if (name !== undefined && all.find(name, place.scope ?? ''))
@@ -425,7 +433,7 @@ export class Engine {
 
   /** The fields an update or action sets: the request's fields the shape has, except those that name the resource. */
   private patchFrom(h: Hook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const keys = new Set([...r.spec.keys, ...(r.spec.environment ?? []), ...(r.parent?.spec.keys ?? [])]);
+    const keys = new Set([...r.spec.keys, ...(r.spec.environment ?? []), ...(r.spec.within?.fields ?? []), ...(r.parent?.spec.keys ?? [])]);
     const given: Doc = {};
     for (const [f, v] of Object.entries(this.fromRequest(op, r, req))) if (!keys.has(f) && f !== r.fields.name) given[f] = v;
     if (Object.keys(given).length === 0) return {};
@@ -470,6 +478,7 @@ export class Engine {
   private filters(op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
     const skip = new Set([
       ...(r.spec.environment ?? []),
+      ...(r.spec.within?.fields ?? []),
       ...(r.parent?.spec.keys ?? []),
       ...(op.paging ? [op.paging.pageSize, op.paging.inputToken] : []),
     ]);

@@ -48,6 +48,12 @@ export interface ResourceSpec {
   readonly environment?: readonly string[];
   /** The resource it lives in (its key in the service's resources); requests name it by that resource's keys. */
   readonly parent?: string;
+  /**
+   * What it lives in when that is neither an environment nor a resource of
+   * this service (a cluster of another service): the request fields that
+   * name it, and how to find it (throwing NOT_FOUND when there is none).
+   */
+  readonly within?: Within;
   /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
@@ -72,6 +78,13 @@ export interface ResourceSpec {
   readonly subject?: (rec: EngineRecord) => string | undefined;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
   readonly follows?: Partial<Record<'stop' | 'start', string>>;
+}
+
+/** Where a resource lives outside its service, as `ResourceSpec.within` finds it. */
+export interface Within {
+  readonly fields: readonly string[];
+  /** The scope its records are kept under (the thing's CRN) and the words messages name it by. */
+  readonly find: (h: Hook, ref: string) => { readonly scope: string; readonly where: string };
 }
 
 /** Hooks run inside the request's transaction; they throw ApiErrors for the service's rules. */
