@@ -122,7 +122,7 @@ function fill(svc: Service, shape: string, pool: ValuePool, op: string, depth: n
   const out: Doc = {};
   for (const f of s.fields) {
     if (f.deprecated && !f.required) continue;
-    const known = top && pool.get(f.name) !== undefined && /(Id|Name|Crn|^id|^name|^crn)$/.test(f.name);
+    const known = top && pool.get(f.name) !== undefined && /(Id|ID|Name|Crn|CRN|^id|^name|^crn)$/.test(f.name);
     if (!f.required && !known) continue;
     const v = valueFor(svc, f, f.type, pool, op, depth, env);
     if (v !== undefined) out[f.name] = v;
@@ -167,7 +167,15 @@ function envValue(field: string, env: Doc): unknown {
 }
 
 /** Whether a request field names something (an id, name or CRN, or an environment). */
-const naming = (field: string): boolean => /(Id|Name|Crn|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+const naming = (field: string): boolean => /(Id|ID|Name|Crn|CRN|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+
+/**
+ * The field whose values a request field takes, where the model's help says
+ * so: `serviceId`, "Id of the service (clusterId in `de services list`)",
+ * takes the clusterId values seen.
+ */
+const sourceOf = (svc: Service, op: Operation, field: string): string | undefined =>
+  /\((\w+) in `[^`]+`\)/.exec(svc.fieldHelp(op, field) ?? '')?.[1];
 
 /**
  * The request a script that knows only the model would send: the skeleton's
@@ -183,6 +191,11 @@ export function plausibleRequest(svc: Service, op: Operation, pool: ValuePool, e
     const inEnv = envValue(k, env);
     if (inEnv !== undefined) out[k] = inEnv;
     else if (!naming(k) || seen === undefined) out[k] = v;
+  }
+  for (const f of svc.requestFields(op)) {
+    const from = f.name in out && pool.get(f.name) === undefined ? sourceOf(svc, op, f.name) : undefined;
+    const seen = from ? pool.get(from) : undefined;
+    if (seen !== undefined && typeof seen === typeof out[f.name]) out[f.name] = seen;
   }
   return out;
 }
