@@ -67,7 +67,8 @@ export class EngineResources {
       ...(m.spec.subject ? { subject: m.spec.subject } : {}),
       keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
       began: (r, prev) => {
-        if (!prev.action || prev.tl.steps.length === 0) return;
+        // The empty activity a record is created with (no state yet) is no part of its history.
+        if (!prev.action || prev.tl.steps.length === 0 || (prev.tl.steps.length === 1 && prev.tl.steps[0]?.state === '')) return;
         const p = this.tracked.progress(r);
         r.past = [
           ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
