@@ -60,19 +60,7 @@ afterAll(async () => {
 });
 
 /** Services whose emulation is still being written: their operations may answer 501 NOT_EMULATED until they are done. */
-const STILL_PARTIAL = new Set([
-  'environments',
-  'ml',
-  'de',
-  'dw',
-  'replicationmanager',
-  'audit',
-  'consumption',
-  'drscp',
-  'datahub',
-  'imagecatalog',
-  'df',
-]);
+const STILL_PARTIAL = new Set(['environments', 'ml', 'dw', 'audit', 'consumption', 'drscp', 'datahub', 'imagecatalog', 'df']);
 
 /**
  * How many operations of a service succeed at least (a ratchet: raise it
@@ -88,6 +76,11 @@ const FLOOR: Readonly<Record<string, number>> = {
   datacatalog: 10,
   lakehouseopt: 4,
   dfworkload: 22,
+  // Its policies name their clusters inside JSON definitions ("dataCenter$cluster"), its credentials
+  // take lists of cluster CRNs, and HBase needs two clusters with HBase: the harness's one Data
+  // Engineering Data Hub cannot hold them, so every policy, credential and bundle call is refused
+  // NOT_FOUND. test/e2e/emulator-replicationmanager.test.ts drives each of them.
+  replicationmanager: 7,
 };
 
 const show = (o: OperationOutcome): string => `${o.operation} ${o.status} ${o.code ?? ''} ${o.message ?? ''} ${o.shapeIssues.join('; ')}`;
