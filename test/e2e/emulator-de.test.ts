@@ -320,6 +320,12 @@ describe('the everyday workflow', () => {
     expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('INVALID_ARGUMENT')]);
   });
 
+  test('its environment cannot be deleted while it holds the service', async () => {
+    const r = await em.cli(['environments', 'delete', '--environment-name', 'sales-env', '--yes']);
+    expect([r.code, r.stderr]).toEqual([1, expect.stringContaining('Data Engineering service sales-de')]);
+    expect((await service(svc.clusterId)).status).toBe('ClusterCreationCompleted');
+  });
+
   test('services disable --wait removes the service with its virtual clusters; the backup stays', async () => {
     const r = await em.cli(['de', 'services', 'disable', '--cluster-id', svc.clusterId, '--yes', ...WAIT]);
     expect(r.code).toBe(0);
