@@ -158,7 +158,7 @@ function fill(svc: Service, shape: string, pool: ValuePool, op: string, depth: n
     // another service under the same field name is most often something else (a Data Hub's clusterCrn is no compute cluster).
     const foreign =
       typeof seen === 'string' && seen.startsWith('crn:') && seen.split(':')[2] !== svc.name && envValue(f.name, env) === undefined;
-    const known = top && seen !== undefined && !foreign && /(Id|Name|Crn|^id|^name|^crn)$/.test(f.name);
+    const known = top && seen !== undefined && !foreign && /(Id|ID|Name|Crn|CRN|^id|^name|^crn)$/.test(f.name);
     if (!f.required && !known) continue;
     const v = valueFor(svc, f, f.type, pool, op, depth, env);
     if (v !== undefined) out[f.name] = v;
@@ -203,7 +203,15 @@ function envValue(field: string, env: Doc): unknown {
 }
 
 /** Whether a request field names something (an id, name or CRN, or an environment). */
-const naming = (field: string): boolean => /(Id|ID|Name|Crn|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+const naming = (field: string): boolean => /(Id|ID|Name|Crn|CRN|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+
+/**
+ * The field whose values a request field takes, where the model's help says
+ * so: `serviceId`, "Id of the service (clusterId in `de services list`)",
+ * takes the clusterId values seen.
+ */
+const sourceOf = (svc: Service, op: Operation, field: string): string | undefined =>
+  /\((\w+) in `[^`]+`\)/.exec(svc.fieldHelp(op, field) ?? '')?.[1];
 
 /**
  * An example's value inside a request, made to name what this emulator has:
@@ -242,6 +250,11 @@ export function plausibleRequest(svc: Service, op: Operation, pool: ValuePool, e
     else if (newName) out[k] = v;
     else if (made !== undefined) out[k] = made;
     else if (!names || seen === undefined) out[k] = localised(v, env, pool);
+  }
+  for (const f of svc.requestFields(op)) {
+    const from = f.name in out && pool.get(f.name) === undefined ? sourceOf(svc, op, f.name) : undefined;
+    const seen = from ? pool.get(from) : undefined;
+    if (seen !== undefined && typeof seen === typeof out[f.name]) out[f.name] = seen;
   }
   return out;
 }

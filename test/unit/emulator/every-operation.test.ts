@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 /** Services whose emulation is still being written: their operations may answer 501 NOT_EMULATED until they are done. */
-const STILL_PARTIAL = new Set(['de', 'replicationmanager', 'df']);
+const STILL_PARTIAL = new Set(['df']);
 
 /**
  * How many operations of a service succeed at least (a ratchet: raise it
@@ -83,6 +83,11 @@ const FLOOR: Readonly<Record<string, number>> = {
   // Archiving needs an environments credential the skeleton does not name (configureArchiving), archive runs that configuration,
   // and a batch's calls a batch of events (the skeleton's range is the wall clock's now, which holds none).
   audit: 7,
+  // Its policies name their clusters inside JSON definitions ("dataCenter$cluster"), its credentials
+  // take lists of cluster CRNs, and HBase needs two clusters with HBase: the harness's one Data
+  // Engineering Data Hub cannot hold them, so every policy, credential and bundle call is refused
+  // NOT_FOUND. test/e2e/emulator-replicationmanager.test.ts drives each of them.
+  replicationmanager: 7,
 };
 
 const show = (o: OperationOutcome): string => `${o.operation} ${o.status} ${o.code ?? ''} ${o.message ?? ''} ${o.shapeIssues.join('; ')}`;

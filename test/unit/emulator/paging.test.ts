@@ -228,6 +228,33 @@ describe('every paged operation the emulator serves, walked in this process', ()
       for (let i = 0; i < 2; i++) call('dw', `create${noun}DiagnosticDataJob`, { ...owner, destination: 'DOWNLOAD', force: true });
       requests[`dw list${noun}DiagnosticDataJobs`] = owner;
     }
+    // de: a service on the data lake of sales-env, with two backups; its init log and a backup's log.
+    call('datalake', 'createAWSDatalake', {
+      datalakeName: 'page-lake',
+      environmentName: 'sales-env',
+      cloudProviderConfiguration: {
+        instanceProfile: 'arn:aws:iam::123456789012:instance-profile/dl',
+        storageBucketLocation: 's3a://page/lake',
+      },
+    });
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const cde = String(
+      (
+        call('de', 'enableService', {
+          name: 'page-de',
+          env: 'sales-env',
+          instanceType: 'm5.2xlarge',
+          minimumInstances: 1,
+          maximumInstances: 2,
+        }).service as Doc
+      ).clusterId,
+    );
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const backups = [1, 2].map((i) => call('de', 'createBackup', { serviceId: cde, description: `b${i}` }).backupID);
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    requests['de listBackups'] = {};
+    requests['de getServiceInitLogs'] = { serviceID: cde };
+    requests['de getBackupLogs'] = { backupID: backups[0] };
   }, 60_000);
 
   afterAll(async () => {

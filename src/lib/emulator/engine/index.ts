@@ -29,6 +29,8 @@ export { EngineResources } from './records.js';
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A request value that names a record: a string, or a number (the id of an int64 id field). */
+const refOf = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
 
 /** Where a request puts a resource: the scope it lives in, its environment, its parent. */
 interface Place {
@@ -138,10 +140,16 @@ export class Engine {
   /** Where a request puts a resource of `r`: its parent (found, or NOT_FOUND), or its environment. */
   place(h: Hook, r: ResourceModel, req: Doc, envFields?: readonly string[]): Place {
     if (r.parent) {
-      const parentKeys = r.parent.spec.keys.filter((k) => str(req[k]) !== undefined);
+      const parentKeys = r.parent.spec.keys.filter((k) => refOf(req[k]) !== undefined);
       if (parentKeys.length === 0) return {};
       const parent = this.locate(h, r.parent, req);
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
+    }
+    const within = r.spec.within;
+    if (within) {
+      const ref = within.fields.map((f) => str(req[f])).find(Boolean);
+      if (!ref) return {};
+      return within.find(h, ref);
     }
     const fields = envFields ?? r.spec.environment;
     if (fields) {
@@ -157,7 +165,7 @@ export class Engine {
   locate(h: Hook, r: ResourceModel, req: Doc, b?: Binding): EngineRecord {
     const place = this.place(h, r, req, b?.environment);
     const keys = b?.keys ?? r.spec.keys;
-    const ref = keys.map((k) => str(req[k])).find(Boolean);
+    const ref = keys.map((k) => refOf(req[k])).find(Boolean);
     const all = this.records(h.ctx, r);
     if (!ref) {
       // A resource the scope holds one of (a service enabled in an environment) is named by the scope alone.
@@ -178,6 +186,8 @@ export class Engine {
       throw invalid(`give ${r.parent.spec.keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.parent.noun} it belongs to`);
     if (r.spec.environment && !place.env && !b.environment)
       throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
+    if (r.spec.within && place.scope === undefined)
+      throw invalid(`give ${r.spec.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
     const all = this.records(h.ctx, r);
     const name = this.nameIn(op, r, req, b.request !== undefined);
     if (name !== undefined && r.spec.uniqueNames !== false && all.find(name, place.scope ?? ''))
@@ -204,7 +214,11 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
-    if (b.select) return this.answerList(h, op, item?.field, b.select(h, req).map(view), req);
+    if (b.select) {
+      const chosen = b.select(h, req);
+      if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, chosen, view), op.name);
+      return this.answerList(h, op, item?.field, chosen.map(view), req);
+    }
     const place = this.place(h, r, req, b.environment);
     const keep = this.filters(h, op, r, req);
     if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, all.listing(place.scope, keep), view), op.name);
@@ -387,8 +401,8 @@ export class Engine {
       return undefined;
     }
     const k = r.key;
-    if (f.name === `${k}Id` || f.name === 'id') return rec.doc[r.fields.id ?? ''] ?? rec.id;
-    if (f.name === `${k}Crn` || f.name === 'crn') return rec.crn;
+    if (f.name === `${k}Id` || f.name === `${k}ID` || f.name === 'id') return rec.doc[r.fields.id ?? ''] ?? rec.id;
+    if (f.name === `${k}Crn` || f.name === `${k}CRN` || f.name === 'crn') return rec.crn;
     if (f.name === `${k}Name`) return rec.name;
     if (f.name === 'operationId' && rec.activity.operationId) return rec.activity.operationId;
     if (view[f.name] !== undefined) return view[f.name];
@@ -469,7 +483,7 @@ export class Engine {
 
   /** The fields an update or action sets: the request's fields the shape has, except those that name the resource. */
   private patchFrom(h: Hook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const keys = new Set([...r.spec.keys, ...(r.spec.environment ?? []), ...(r.parent?.spec.keys ?? [])]);
+    const keys = new Set([...r.spec.keys, ...(r.spec.environment ?? []), ...(r.spec.within?.fields ?? []), ...(r.parent?.spec.keys ?? [])]);
     const given: Doc = {};
     for (const [f, v] of Object.entries(this.fromRequest(op, r, req))) if (!keys.has(f) && f !== r.fields.name) given[f] = v;
     if (Object.keys(given).length === 0) return {};
@@ -514,6 +528,7 @@ export class Engine {
   private filters(h: Hook, op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
     const skip = new Set([
       ...(r.spec.environment ?? []),
+      ...(r.spec.within?.fields ?? []),
       ...(r.parent?.spec.keys ?? []),
       ...(op.paging ? [op.paging.pageSize, op.paging.inputToken] : []),
     ]);

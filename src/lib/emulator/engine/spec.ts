@@ -61,6 +61,12 @@ export interface ResourceSpec {
    * decides per record.
    */
   readonly partOfParent?: boolean | ((rec: EngineRecord) => boolean);
+  /**
+   * What it lives in when that is neither an environment nor a resource of
+   * this service (a cluster of another service): the request fields that
+   * name it, and how to find it (throwing NOT_FOUND when there is none).
+   */
+  readonly within?: Within;
   /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
@@ -104,6 +110,13 @@ export interface ResourceSpec {
    * start), and it goes when the environment goes.
    */
   readonly partOfEnvironment?: boolean;
+}
+
+/** Where a resource lives outside its service, as `ResourceSpec.within` finds it. */
+export interface Within {
+  readonly fields: readonly string[];
+  /** The scope its records are kept under (the thing's CRN) and the words messages name it by. */
+  readonly find: (h: Hook, ref: string) => { readonly scope: string; readonly where: string };
 }
 
 /** Hooks run inside the request's transaction; they throw ApiErrors for the service's rules. */
