@@ -137,7 +137,7 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
       lifecycle,
       initialState: lifecycle ? initialStateOf(service, shape, fields, lifecycle) : undefined,
       operationKind: rs.operations ? `${service.name}.operation` : undefined,
-      crnType: key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      crnType: rs.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
       children: [],
     });
   }

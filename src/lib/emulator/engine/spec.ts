@@ -40,6 +40,8 @@ export interface ResourceSpec {
   readonly nouns?: readonly string[];
   /** What it is called in messages (`Virtual Warehouse`); default: its key. */
   readonly noun?: string;
+  /** The resource type its CRNs carry (`catalogCollection`); default: its key in kebab case. */
+  readonly crnType?: string;
   /** Its record's shape; default: what its describe (or list) operation answers. */
   readonly shape?: string;
   /** Request fields that name it (by id, name or CRN), in the order they are tried. */
