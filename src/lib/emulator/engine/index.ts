@@ -120,6 +120,7 @@ export class Engine {
       const parent = this.locate(h, r.parent, req);
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
     }
+    if (r.spec.scope) return r.spec.scope(h, req) ?? {};
     const fields = envFields ?? r.spec.environment;
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);

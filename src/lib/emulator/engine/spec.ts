@@ -50,6 +50,12 @@ export interface ResourceSpec {
   readonly environment?: readonly string[];
   /** The resource it lives in (its key in the service's resources); requests name it by that resource's keys. */
   readonly parent?: string;
+  /**
+   * Where it lives when that is a record the engine does not hold (one of the
+   * module's own resources): the scope a request names and its words in
+   * messages; undefined when the request names none (any scope).
+   */
+  readonly scope?: (h: Hook, request: Doc) => { readonly scope: string; readonly where: string } | undefined;
   /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
