@@ -200,19 +200,21 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    if (held.length > 0 && !force)
+    if (held.length > 0 && !force && !r.spec.cascades)
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${held.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
-    for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     r.spec.hooks?.deleting?.(h, rec, req);
     if (all.has('delete') && !r.spec.singleton) {
       if (rec.activity.action === 'delete' && all.busy(rec))
         throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
+      for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
       all.begin(rec, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
       return this.answer(h, op, b, r, rec, req);
     }
+    // The answer shows what was removed, as it was.
     const answer = this.answer(h, op, b, r, rec, req);
+    for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     all.remove(rec);
     return answer;
   }

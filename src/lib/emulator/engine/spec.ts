@@ -72,6 +72,8 @@ export interface ResourceSpec {
   readonly hooks?: ResourceHooks;
   /** Request fields that mean "remove what it holds too" on delete; default: force, cascade, cascading. */
   readonly forceFields?: readonly string[];
+  /** Deleting it always removes the records it holds, as the API says it does (default: refused unless forced). */
+  readonly cascades?: boolean;
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
   readonly singleton?: boolean;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
