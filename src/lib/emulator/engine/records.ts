@@ -46,6 +46,7 @@ export interface EngineRecord {
 type EngineActivity = Activity & { patch?: Doc };
 
 const PAST_KEPT = 100;
+const textOf = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const NO_LIFECYCLE: Lifecycle = {};
 
 /** The records of one resource of one service, for one request. */
@@ -57,6 +58,7 @@ export class EngineResources {
     readonly model: ResourceModel,
   ) {
     const m = model;
+    const subject = m.spec.subject;
     this.tracked = new Resources<EngineRecord>(ctx, {
       kind: m.kind,
       noun: m.noun,
@@ -64,6 +66,7 @@ export class EngineResources {
       operations: m.operationKind,
       id: (r) => r.id,
       name: (r) => r.name ?? r.id,
+      ...(subject ? { subject: (r: EngineRecord) => textOf(r.doc[subject]) } : {}),
       keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
       began: (r, prev) => {
         if (!prev.action || prev.tl.steps.length === 0) return;

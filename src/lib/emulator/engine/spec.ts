@@ -74,6 +74,8 @@ export interface ResourceSpec {
   readonly forceFields?: readonly string[];
   /** Deleting it always removes the records it holds, as the API says it does (default: refused unless forced). */
   readonly cascades?: boolean;
+  /** The field of its document the `fail-` rule reads, for a resource without a name (default: its name). */
+  readonly subject?: string;
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
   readonly singleton?: boolean;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
