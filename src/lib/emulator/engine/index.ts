@@ -77,7 +77,8 @@ export class Engine {
   }
 
   records(ctx: RequestContext, r: ResourceModel): EngineResources {
-    return new EngineResources(ctx, r);
+    const viewing = r.spec.hooks?.viewing;
+    return new EngineResources(ctx, r, viewing ? (rec, view) => viewing(this.hook(ctx), rec, view) : undefined);
   }
 
   fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {

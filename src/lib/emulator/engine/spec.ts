@@ -92,6 +92,8 @@ export interface ResourceHooks {
   readonly acting?: (h: Hook, rec: EngineRecord, action: string, request: Doc) => Doc | void;
   /** Before a delete starts or the record is removed. */
   readonly deleting?: (h: Hook, rec: EngineRecord, request: Doc) => void;
+  /** Computed fields of every view of the record (what other records say of it), added to `view`. */
+  readonly viewing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
 }
 
 /** What a hook works with: the request's context and the engine's lookups for this service. */
