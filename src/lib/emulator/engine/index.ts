@@ -183,7 +183,11 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, all.view(rec), rec.id) : all.view(rec));
-    if (b.select) return this.answerList(h, op, item?.field, b.select(h, req).map(view), req);
+    if (b.select) {
+      const chosen = b.select(h, req);
+      if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, chosen, view), op.name);
+      return this.answerList(h, op, item?.field, chosen.map(view), req);
+    }
     const place = this.place(h, r, req, b.environment);
     const keep = this.filters(op, r, req);
     if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, all.listing(place.scope, keep), view), op.name);
