@@ -191,7 +191,7 @@ const HOUR = 3_600_000;
 
 /**
  * Runs every operation of a service (those a request can reach: not
- * composed, not uploads) in rounds, as a script that waits would: creates;
+ * composed, taking no file) in rounds, as a script that waits would: creates;
  * three hours later (on the emulator's clock) reads and changes, and the
  * creates that were refused; later again what was refused then; deletes
  * last. An operation's outcome is that of its last try.
@@ -206,7 +206,8 @@ export function exerciseService(
   // What the service's operations refer to in other services (a data lake, a Data Hub): made first, as a script would.
   for (const w of world) attempt(em, w.service, w.service.operation(w.operation), pool, env);
   if (world.length > 0) em.driveClock({ advanceMs: 3 * HOUR });
-  const ops = svc.operations().filter((op) => !op.composed && !op.cli.upload);
+  // A file cannot be given in this process: operations that take one (an upload, or a redirected upload) are left out.
+  const ops = svc.operations().filter((op) => !op.composed && !em.takesFile(svc.name, op.name));
   const byRank = (n: number): Operation[] => ops.filter((op) => rank(op.name) === n).sort((a, b) => a.name.localeCompare(b.name));
   const outcomes = new Map<string, OperationOutcome>();
   const failed = (list: Operation[]): Operation[] => list.filter((op) => outcomes.get(op.name)?.status !== 200);
