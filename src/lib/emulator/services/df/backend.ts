@@ -23,7 +23,13 @@ import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
 import { KIND as WORKLOAD, type DeployedFlow, type Deployment, type FlowRequest } from '../dataflow/records.js';
 
 /** Store kinds: the services (here), and the engine's kinds (`df.<resource>`) of the catalog and projects, read by CRN. */
-export const KIND = { service: 'df.service', flow: 'df.flow', flowVersion: 'df.flowVersion', project: 'df.project' } as const;
+export const KIND = {
+  service: 'df.service',
+  flow: 'df.flow',
+  flowVersion: 'df.flowVersion',
+  project: 'df.project',
+  diagnostics: 'df.diagnostics',
+} as const;
 
 const HEALTHY = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
 
@@ -386,8 +392,13 @@ export class DfServiceBackend {
     ].join('\n');
   }
 
-  /** Disables a service; its deployments are refused unless they are to be terminated with it. */
-  disable(serviceCrn: string, terminateDeployments: boolean): ServiceRec {
+  /**
+   * Disables a service; its deployments are refused unless they are to be
+   * terminated with it. Its projects and diagnostics records go with it,
+   * unless they are to persist (a service enabled again in the environment
+   * has the same CRN, and finds them).
+   */
+  disable(serviceCrn: string, terminateDeployments: boolean, persist = false): ServiceRec {
     const s = this.service(serviceCrn);
     const deployments = this.deploymentsOf(s);
     if (deployments.length && !terminateDeployments)
@@ -396,6 +407,9 @@ export class DfServiceBackend {
       );
     this.act(s, 'disable');
     for (const d of deployments) this.workload.deployments.terminate('', d.crn);
+    if (!persist)
+      for (const kind of [KIND.project, KIND.diagnostics])
+        for (const { id } of this.ctx.store.children(kind, s.crn)) this.ctx.store.delete(kind, id);
     return s;
   }
 

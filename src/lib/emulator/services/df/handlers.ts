@@ -91,7 +91,7 @@ export const handlers = {
   rotatePassword: op((b, req) => (b.rotatePassword(text(req.serviceCrn)), {})),
   updateNodeImages: op((b, req) => (b.updateNodeImages(text(req.serviceCrn)), {})),
   disableService: op((b, req) => {
-    const s = b.disable(text(req.serviceCrn), bool(req.terminateDeployments));
+    const s = b.disable(text(req.serviceCrn), bool(req.terminateDeployments), bool(req.persist));
     return { status: { state: b.state(s), detailedState: b.state(s) } };
   }),
   resetService: op((b, req) => (b.reset(text(req.serviceCrn)), {})),
