@@ -89,7 +89,20 @@ interface Route {
   readonly upload: boolean;
   /** For a workload path: the workload name its Bearer tokens must carry (DF). */
   readonly workload?: string;
+  /** Where the operation's file goes (a redirected upload, see ServiceModule): on its JSON route, the path; on that path, set. */
+  readonly redirect?: string;
 }
+
+/** A checked request of a redirected upload, waiting for its file. */
+interface UploadSession {
+  readonly route: Route;
+  readonly request: Doc;
+  readonly actorCrn: string;
+  readonly expires: number;
+}
+
+/** How long a redirected upload's session waits for its file (real time). */
+const UPLOAD_SESSION_MS = 10 * 60_000;
 
 /** Arrivals of one mutating request (path + exact body); see Emulator.deliveries. */
 export interface Delivery {
@@ -177,10 +190,19 @@ export class Emulator {
         const workload = svc.def.endpoint === 'workload' ? (mod?.workloadName ?? svc.name) : undefined;
         const ref: OperationRef = { service: svc.name, name: op.name, paging: pagingOf(op) };
         const served = !this.opts.notEmulated?.includes(`${svc.name} ${op.name}`);
-        const route: Route = { op, ref, handler: served ? handlers[op.name] : undefined, upload: false, workload };
+        const redirect = mod.redirectedUploads?.[op.name];
+        const route: Route = {
+          op,
+          ref,
+          handler: served ? handlers[op.name] : undefined,
+          upload: false,
+          workload,
+          ...(redirect ? { redirect } : {}),
+        };
         this.routes.set(op.path, route);
         this.byName.set(`${svc.name} ${op.name}`, route);
         if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });
+        if (redirect) this.routes.set(redirect, { ...route, upload: true });
       }
     }
     this.world = new World(dependents);
@@ -372,6 +394,7 @@ export class Emulator {
       body ??= await readBody(req, limit);
       const request = parseJson(body);
       if (delivery) delivery.processed++;
+      if (route.redirect) return this.redirectUpload(res, route, request, caller);
       this.send(res, 200, this.dispatch(route, request, caller, origin(req, requestId)));
     } catch (err) {
       // An unread body (a 413, a refusal before the body was read) is read and dropped before the exchange ends.
@@ -419,11 +442,7 @@ export class Emulator {
     });
     const scope = { store: this.store, clock, info: this.info };
     try {
-      const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
-      if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
-      checkWorkloadScope(caller, request);
-      if (!route.handler) throw new ApiError(501, NOT_EMULATED, notEmulatedMessage(op.service.name, op.name));
-      const handler = route.handler;
+      const handler = this.check(route, request, caller);
       const ctx: RequestContext = { store: this.store, clock, caller, info: this.info, world: this.world, upload, op: route.ref };
       return this.store.transaction(
         () => {
@@ -445,6 +464,35 @@ export class Emulator {
     }
   }
 
+  /** Checks a request against the model (and a workload token's scope); returns the handler that serves it. */
+  private check(route: Route, request: unknown, caller: Caller): Handler {
+    const op = route.op;
+    const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
+    if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
+    checkWorkloadScope(caller, request);
+    if (!route.handler) throw new ApiError(501, NOT_EMULATED, notEmulatedMessage(op.service.name, op.name));
+    return route.handler;
+  }
+
+  /** Checked requests of redirected uploads waiting for their files, by session. */
+  private readonly uploadSessions = new Map<string, UploadSession>();
+
+  /** The first half of a redirected upload: the request is checked, then redirected to where its file goes. */
+  private redirectUpload(res: ServerResponse, route: Route, request: unknown, caller: Caller): void {
+    this.check(route, request, caller);
+    const now = Date.now();
+    for (const [id, s] of this.uploadSessions) if (s.expires < now || this.uploadSessions.size > 1000) this.uploadSessions.delete(id);
+    const session = randomBytes(12).toString('hex');
+    this.uploadSessions.set(session, { route, request: request as Doc, actorCrn: caller.actorCrn, expires: now + UPLOAD_SESSION_MS });
+    this.send(res, 307, {}, { location: `${this.info.baseUrl}${route.redirect ?? ''}?session=${session}` });
+  }
+
+  /** Whether an operation takes a file (an upload, or a redirected one): such an operation cannot be called in this process. */
+  takesFile(service: string, operation: string): boolean {
+    const route = this.byName.get(`${service} ${operation}`);
+    return Boolean(route?.op.cli.upload || route?.redirect);
+  }
+
   /** The route of `<service> <operation>`: wire names, a CLI topic, or a cdp-style kebab operation name. */
   private routeOf(service: string, operation: string): Route {
     const svc = this.services.find((s) => s.name === service || s.topic === service);
@@ -456,7 +504,7 @@ export class Emulator {
     if (!op) throw new SeedError(`${svc.name} has no operation "${operation}"${suggest(operation, svc.operationNames()) ?? ''}`);
     const route = this.byName.get(`${svc.name} ${op.name}`);
     if (!route) throw new SeedError(`${svc.name} ${op.name} is not served here`);
-    if (op.cli.upload) throw new SeedError(`${svc.name} ${op.name} takes a file upload, which a seed cannot give`);
+    if (op.cli.upload || route.redirect) throw new SeedError(`${svc.name} ${op.name} takes a file upload, which a seed cannot give`);
     return route;
   }
 
@@ -540,17 +588,48 @@ export class Emulator {
     };
   }
 
-  private async upload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
-    const spec = route.op.cli.upload;
-    if (!spec) throw notFound('no upload here');
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (contentType !== 'application/octet-stream') throw invalid('Content-Type must be application/octet-stream');
+  /** Streams an upload's body into the uploads directory. */
+  private async receive(req: IncomingMessage): Promise<{ path: string; size: number }> {
     const dir = join(this.opts.dataDir, 'uploads');
     privateDir(dir);
     const path = join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
     let size = 0;
     req.on('data', (c: Buffer) => (size += c.length));
     await pipeline(req, createWriteStream(path, { mode: 0o600 }));
+    return { path, size };
+  }
+
+  /** The second half of a redirected upload: the file, any content type, for the request its session carries. */
+  private async redirectedUpload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
+    const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('session') ?? '';
+    const session = this.uploadSessions.get(id);
+    if (!session || session.route.op !== route.op || session.expires < Date.now())
+      throw notFound('no upload is waiting here (it may have expired); send the request again to be redirected');
+    if (session.actorCrn !== caller.actorCrn) throw forbidden('this upload was started by another caller');
+    this.uploadSessions.delete(id);
+    const { path, size } = await this.receive(req);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+    try {
+      const answer = this.dispatch(route, session.request, caller, origin(req, this.requestIds.get(res) ?? randomUUID()), {
+        path,
+        size,
+        headers,
+      });
+      this.send(res, 200, answer);
+    } catch (err) {
+      rmSync(path, { force: true });
+      throw err;
+    }
+  }
+
+  private async upload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
+    if (route.redirect) return this.redirectedUpload(req, res, route, caller);
+    const spec = route.op.cli.upload;
+    if (!spec) throw notFound('no upload here');
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (contentType !== 'application/octet-stream') throw invalid('Content-Type must be application/octet-stream');
+    const { path, size } = await this.receive(req);
     const headers: Record<string, string> = {};
     const request: Doc = {};
     for (const [field, header] of Object.entries(spec.headers)) {

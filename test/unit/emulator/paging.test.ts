@@ -171,7 +171,7 @@ describe('every paged operation the emulator serves, walked in this process', ()
     emu.driveClock({ advanceMs: 30 * 60_000 });
     const deployedFlowRequestCrn = `crn:cdp:df:us-west-1:${emu.account}:deployedFlowRequest:second`;
     call('dfworkload', 'getFlowRequestDetailsInDeployment', { environmentCrn: sales, deployedFlowRequestCrn });
-    call('dfworkload', 'addFlowToDeployment', {
+    const second = call('dfworkload', 'addFlowToDeployment', {
       environmentCrn: sales,
       deploymentCrn: deployments[0],
       name: 'second',
@@ -181,6 +181,30 @@ describe('every paged operation the emulator serves, walked in this process', ()
     requests['df listServices'] = {};
     requests['df listDeployments'] = {};
     requests['df listFlowsInDeployment'] = { deploymentCrn: deployments[0] };
+    // df: the catalog (ReadyFlows, two of them added), collections, projects and diagnostics of a service; events of a
+    // suspended deployment and of a stopped flow (created, then suspended or stopped).
+    const dfService = (call('df', 'listServices', {}).services as Doc[]).find((s) => s.environmentCrn === sales)?.crn;
+    const readyflows = (call('df', 'listReadyflows', {}).readyflows as Doc[]).map((r) => r.readyflowCrn);
+    for (const readyflowCrn of readyflows.slice(0, 2)) call('df', 'addReadyflow', { readyflowCrn });
+    for (const name of ['ingest', 'egress']) call('df', 'createCollection', { name });
+    for (const name of ['sales', 'ops']) call('df', 'createProject', { name, serviceCrn: dfService });
+    for (const description of ['first', 'second']) {
+      call('df', 'startGetDiagnosticsCollection', { dfServiceCrn: dfService, destination: 'SUPPORT', description });
+      emu.driveClock({ advanceMs: 10 * 60_000 });
+    }
+    const flowCrn = String((second.deployedFlow as Doc).crn);
+    emu.driveClock({ advanceMs: 10 * 60_000 });
+    call('dfworkload', 'suspendDeployment', { environmentCrn: sales, deploymentCrn: deployments[1] });
+    call('dfworkload', 'stopFlowInDeployment', { environmentCrn: sales, deploymentCrn: deployments[0], deployedFlowCrn: flowCrn });
+    Object.assign(requests, {
+      'df listReadyflows': {},
+      'df listFlowDefinitions': {},
+      'df listCollections': {},
+      'df listProjects': {},
+      'df listDiagnostics': { dfServiceCrn: dfService },
+      'df listDeploymentEvents': { deploymentCrn: deployments[1] },
+      'df listFlowEventsInDeployment': { deploymentCrn: deployments[0], deployedFlowCrn: flowCrn },
+    });
     requests['lakehouseopt listEnvironments'] = {};
     requests['lakehouseopt listTasks'] = { datahubCrn: hub };
     // audit: every call above is an event; batches of them, a task each (one at a time), for more batches than a page holds.

@@ -87,8 +87,10 @@ export class Engine {
     return r;
   }
 
+  /** The records of a resource for a request; their views carry the fields its `viewing` hook computes. */
   records(ctx: RequestContext, r: ResourceModel): EngineResources {
-    return new EngineResources(ctx, r);
+    const viewing = r.spec.hooks?.viewing;
+    return new EngineResources(ctx, r, viewing ? (rec, view) => viewing(this.hook(ctx), rec, view) : undefined);
   }
 
   fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {
@@ -151,6 +153,7 @@ export class Engine {
       if (!ref) return {};
       return within.find(h, ref);
     }
+    if (r.spec.scope) return r.spec.scope(h, req) ?? {};
     const fields = envFields ?? r.spec.environment;
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);
@@ -242,15 +245,17 @@ export class Engine {
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
-    for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     r.spec.hooks?.deleting?.(h, rec, req);
     if (all.has('delete') && !r.spec.singleton) {
       if (rec.activity.action === 'delete' && all.busy(rec))
         throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
+      for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
       all.begin(rec, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
       return this.answer(h, op, b, r, rec, req);
     }
+    // The answer shows what was removed, as it was.
     const answer = this.answer(h, op, b, r, rec, req);
+    for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     all.remove(rec);
     return answer;
   }
@@ -383,11 +388,9 @@ export class Engine {
     return this.conform(h.ctx, op.output, doc, `${rec.id}/${op.name}`);
   }
 
-  /** A record as answers show it: its stored view with its current status, and the fields its `viewing` hook computes. */
+  /** A record as answers show it: its stored view with its current status, and the fields its `viewing` hook computes (records()). */
   view(h: Hook, r: ResourceModel, rec: EngineRecord): Doc {
-    const stored = this.records(h.ctx, r).view(rec);
-    const computed = r.spec.hooks?.viewing?.(h, rec, stored);
-    return computed ? { ...stored, ...computed } : stored;
+    return this.records(h.ctx, r).view(rec);
   }
 
   private valueFor(h: Hook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {

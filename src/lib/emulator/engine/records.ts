@@ -52,9 +52,14 @@ const NO_LIFECYCLE: Lifecycle = {};
 export class EngineResources {
   private readonly tracked: Resources<EngineRecord>;
 
+  /**
+   * `computed` adds the fields other records say of a record to its views
+   * (the resource's `viewing` hook).
+   */
   constructor(
     private readonly ctx: EngineContext,
     readonly model: ResourceModel,
+    private readonly computed?: (r: EngineRecord, view: Doc) => Doc,
   ) {
     const m = model;
     this.tracked = new Resources<EngineRecord>(ctx, {
@@ -227,14 +232,16 @@ export class EngineResources {
     this.tracked.require(r, allowed, what);
   }
 
-  /** The record as its shape shows it: the document with its current status. */
+  /** The record as its shape shows it: the document with its current status (and its computed fields). */
   view(r: EngineRecord): Doc {
     const f = this.model.fields;
-    if (!f.status || !this.model.lifecycle) return r.doc;
-    const p = this.tracked.progress(r);
-    const out: Doc = { ...r.doc, [f.status]: p.state || r.doc[f.status] };
-    if (f.statusReason && p.failed && r.activity.reason) out[f.statusReason] = r.activity.reason;
-    return out;
+    let out: Doc = r.doc;
+    if (f.status && this.model.lifecycle) {
+      const p = this.tracked.progress(r);
+      out = { ...r.doc, [f.status]: p.state || r.doc[f.status] };
+      if (f.statusReason && p.failed && r.activity.reason) out[f.statusReason] = r.activity.reason;
+    }
+    return this.computed ? { ...out, ...this.computed(r, out) } : out;
   }
 
   /** Its actions as events, oldest first: those it has been through, then the current one. */

@@ -67,13 +67,19 @@ export interface ResourceSpec {
    * name it, and how to find it (throwing NOT_FOUND when there is none).
    */
   readonly within?: Within;
+  /**
+   * Where it lives when that is a record the engine does not hold (one of the
+   * module's own resources): the scope a request names and its words in
+   * messages; undefined when the request names none (any scope).
+   */
+  readonly scope?: (h: Hook, request: Doc) => { readonly scope: string; readonly where: string } | undefined;
   /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
   readonly status?: string;
   /** The roles of its record's fields that their names do not tell (`instanceName` its name, `failureMessage` why it failed). */
   readonly fields?: Partial<RecordFields>;
-  /** The resource type its CRNs carry (`workspace`, `clustertemplate`); default: its key in kebab case. */
+  /** The resource type its CRNs carry (`workspace`, `clustertemplate`, `catalogCollection`); default: its key in kebab case. */
   readonly crnType?: string;
   /** Makes a new id from the create request (ids that tell the kind, `impala-...`); default a UUID. */
   readonly newId?: (h: Hook, request: Doc) => string;
