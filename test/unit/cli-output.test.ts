@@ -10,8 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { IO, type IOOptions } from '../../src/lib/cli/io.js';
-import { cell, formatJson, formatTable, localTime, textRows } from '../../src/lib/cli/output.js';
+import { cell, localTime } from '../../src/lib/cli/cells.js';
+import { formatValue, type FormatOptions, type OutputFormat } from '../../src/lib/cli/output.js';
 import { render } from '../../src/lib/cli/render.js';
+
+/** A whole answer in a format, as render writes it. */
+const formatted = async (v: unknown, format: OutputFormat, opts: FormatOptions = {}): Promise<string> =>
+  (await formatValue(v, format, opts)).text;
 
 class FakeOut extends Writable {
   text = '';
@@ -53,25 +58,25 @@ const users = {
 
 describe('formatTable', () => {
   test.each([40, 60, 100, 160])('fits a %i-column terminal', async (width) => {
-    const text = await formatTable(users, { listKey: 'users', width, color: false, timeZone: 'UTC' });
+    const text = await formatted(users, 'table', { listKey: 'users', width, color: false, timeZone: 'UTC' });
     const longest = Math.max(...text.split('\n').map((l) => strip(l).length));
     expect(longest).toBeLessThanOrEqual(width);
     expect(text).toContain('user-59');
   });
 
   test('a single resource is a key/value table that fits', async () => {
-    const text = await formatTable({ user: users.users[0] }, { width: 60, color: false, timeZone: 'UTC' });
+    const text = await formatted({ user: users.users[0] }, 'table', { width: 60, color: false, timeZone: 'UTC' });
     expect(text).toMatch(/│ userId +│ user-0 +│/);
     expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
   });
 
   test('colour only when asked', async () => {
-    expect(await formatTable(users, { listKey: 'users', width: 100, color: false })).not.toMatch(ANSI);
-    expect(await formatTable(users, { listKey: 'users', width: 100, color: true })).toMatch(ANSI);
+    expect(await formatted(users, 'table', { listKey: 'users', width: 100, color: false })).not.toMatch(ANSI);
+    expect(await formatted(users, 'table', { listKey: 'users', width: 100, color: true })).toMatch(ANSI);
   });
 
   test('an empty list says so', async () => {
-    expect(await formatTable({ users: [] }, { listKey: 'users', width: 80, color: false })).toBe('(no items)\n');
+    expect(await formatted({ users: [] }, 'table', { listKey: 'users', width: 80, color: false })).toBe('(no items)\n');
   });
 });
 
@@ -83,11 +88,11 @@ describe('times', () => {
     expect(cell('2026-11-22T10:00:00.000Z', { timeZone: 'Asia/Tokyo' })).toBe('2026-11-22 19:00:00 GMT+9');
   });
 
-  test('json, text and plain cells keep the wire value', () => {
+  test('json, text and plain cells keep the wire value', async () => {
     const v = { users: [{ userId: 'u', creationDate: '2026-11-22T10:00:00.000Z' }] };
     expect(cell('2026-11-22T10:00:00.000Z')).toBe('2026-11-22T10:00:00.000Z');
-    expect(formatJson(v)).toContain('"2026-11-22T10:00:00.000Z"');
-    expect(textRows(v.users)).toBe('u\t2026-11-22T10:00:00.000Z\n');
+    expect(await formatted(v, 'json')).toContain('"2026-11-22T10:00:00.000Z"');
+    expect(await formatted(v.users, 'tsv')).toBe('u\t2026-11-22T10:00:00.000Z\n');
   });
 
   test('strings that only look like times are left alone', () => {
@@ -239,20 +244,23 @@ describe('IO: pager', () => {
 });
 
 describe('text output', () => {
-  test('rows of a multi-select query are tab separated, like aws-cli', () => {
+  test('rows of a multi-select query are tab separated, like aws-cli', async () => {
     expect(
-      textRows([
-        ['a', 'crn:1'],
-        ['b', 'crn:2'],
-      ]),
+      await formatted(
+        [
+          ['a', 'crn:1'],
+          ['b', 'crn:2'],
+        ],
+        'tsv',
+      ),
     ).toBe('a\tcrn:1\nb\tcrn:2\n');
   });
 
-  test('a list of scalars is one per line', () => {
-    expect(textRows(['x', 'y'])).toBe('x\ny\n');
+  test('a list of scalars is one per line', async () => {
+    expect(await formatted(['x', 'y'], 'tsv')).toBe('x\ny\n');
   });
 
-  test('objects are columns of their scalar fields, in order', () => {
-    expect(textRows([{ a: 1, b: 'two', nested: { x: 1 } }])).toBe('1\ttwo\n');
+  test('objects are columns of their scalar fields, in order', async () => {
+    expect(await formatted([{ a: 1, b: 'two', nested: { x: 1 } }], 'tsv')).toBe('1\ttwo\n');
   });
 });

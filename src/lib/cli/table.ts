@@ -10,7 +10,7 @@
  * nested objects are indented rows.
  */
 import stringWidth from 'string-width';
-import { cell, type Column } from './output.js';
+import { cell, type Column } from './cells.js';
 
 const PLAIN = /^[\x20-\x7e]*$/;
 

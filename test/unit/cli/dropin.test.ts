@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { GLOBAL_FLAG_ARITY, dropUndeclaredGlobals, flagValue, normalizeArgv } from '../../../src/lib/cli/argv.js';
 import { GLOBAL_FLAG_SPECS } from '../../../src/lib/cli/flag-spec.js';
-import { lenientLiterals } from '../../../src/lib/cli/output.js';
+import { lenientLiterals } from '../../../src/lib/cli/query.js';
 import { formatText, pyDateTime, pyFloat, pyStr } from '../../../src/lib/cli/text.js';
 import { loadAllServices, topicFor, wireNameOf } from '../../../src/lib/model/index.js';
 

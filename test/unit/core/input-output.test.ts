@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { loadService } from '../../../src/lib/model/index.js';
 import { kebab } from '../../../src/lib/model/names.js';
 import { convertFlag, parseShorthand, skeleton } from '../../../src/lib/cli/input.js';
-import { formatJsonl, formatTable, textObject, textRows } from '../../../src/lib/cli/output.js';
+import { formatValue, textObject, type FormatOptions, type OutputFormat } from '../../../src/lib/cli/output.js';
 import { validateRequest } from '../../../src/lib/core/validate.js';
 import { normalizeArgv } from '../../../src/lib/cli/argv.js';
 
@@ -106,22 +106,26 @@ describe('validation messages', () => {
   });
 });
 
+/** A whole answer in a format, as render writes it. */
+const formatted = async (v: unknown, format: OutputFormat, opts: FormatOptions = {}): Promise<string> =>
+  (await formatValue(v, format, opts)).text;
+
 describe('formatters', () => {
   const items = [
     { userId: 'a', email: 'a@x', nested: { k: 1 } },
     { userId: 'b', email: 'b@x', nested: { k: 2 } },
   ];
-  it('writes jsonl and tab-separated text', () => {
-    expect(formatJsonl({ users: items }, 'users')).toBe(
+  it('writes jsonl and tab-separated text', async () => {
+    expect(await formatted({ users: items }, 'jsonl', { listKey: 'users' })).toBe(
       '{"userId":"a","email":"a@x","nested":{"k":1}}\n{"userId":"b","email":"b@x","nested":{"k":2}}\n',
     );
-    expect(textRows(items)).toBe('a\ta@x\nb\tb@x\n');
-    expect(textRows(items, { id: 'userId', k: 'nested.k' })).toBe('a\t1\nb\t2\n');
+    expect(await formatted(items, 'tsv')).toBe('a\ta@x\nb\tb@x\n');
+    expect(await formatted(items, 'tsv', { columns: { id: 'userId', k: 'nested.k' } })).toBe('a\t1\nb\t2\n');
     expect(textObject({ a: { b: 1 }, c: [true] })).toBe('a.b\t1\nc[0]\ttrue\n');
   });
   it('fits tables to the terminal width', async () => {
     const wide = [{ id: 'x'.repeat(200), note: 'y'.repeat(200) }];
-    const out = await formatTable(wide, { width: 80, color: false });
+    const out = await formatted(wide, 'table', { width: 80, color: false });
     for (const line of out.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
   });
 });
