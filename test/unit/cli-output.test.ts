@@ -8,37 +8,16 @@ import { afterAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { IO, type IOOptions } from '../../src/lib/cli/io.js';
 import { cell, localTime } from '../../src/lib/cli/cells.js';
 import { formatValue, type FormatOptions, type OutputFormat } from '../../src/lib/cli/output.js';
 import { render } from '../../src/lib/cli/render.js';
+import { bufferIO } from '../helpers/fakes.js';
 
 /** A whole answer in a format, as render writes it. */
 const formatted = async (v: unknown, format: OutputFormat, opts: FormatOptions = {}): Promise<string> =>
   (await formatValue(v, format, opts)).text;
 
-class FakeOut extends Writable {
-  text = '';
-  constructor(
-    readonly isTTY = false,
-    readonly columns?: number,
-    readonly rows?: number,
-  ) {
-    super();
-  }
-  override _write(chunk: Buffer, _enc: string, cb: () => void): void {
-    this.text += chunk.toString();
-    cb();
-  }
-}
-
-const fakeIO = (opts: IOOptions & { tty?: boolean; stdinTTY?: boolean; columns?: number; rows?: number } = {}) => {
-  const out = new FakeOut(opts.tty ?? false, opts.columns, opts.rows);
-  const err = new FakeOut(opts.tty ?? false);
-  const io = new IO({ env: {}, ...opts }, { out, err, stdinIsTTY: opts.stdinTTY ?? opts.tty ?? false });
-  return { io, out, err };
-};
+const fakeIO = bufferIO;
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
