@@ -7,7 +7,7 @@
 import type { Hook } from '@oclif/core';
 import { Errors } from '@oclif/core';
 import { wantsJsonErrors } from '../lib/cli/argv.js';
-import { colorModeOf, IO, yesNo } from '../lib/cli/io.js';
+import { ioForArgv, yesNo } from '../lib/cli/io.js';
 import { reportError } from '../lib/cli/report.js';
 import { usageError } from '../lib/core/errors.js';
 import { suggest } from '../lib/core/validate.js';
@@ -15,7 +15,7 @@ import { suggest } from '../lib/core/validate.js';
 const hook: Hook<'command_not_found'> = async function (opts) {
   const config = opts.config;
   const argv = opts.argv ?? [];
-  const io = new IO({ color: colorModeOf(argv), noInput: argv.includes('--no-input') });
+  const io = ioForArgv(argv);
   const ids = new Set<string>();
   for (const c of config.commands) {
     if (c.hidden) continue;

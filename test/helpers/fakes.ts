@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import type { Clock } from '../../src/lib/core/clock.js';
 import type { ProfileSettings } from '../../src/lib/core/config.js';
 import type { HttpRequest, HttpResponse, Transport } from '../../src/lib/core/http.js';
+import { RunContext, type ParsedFlags } from '../../src/lib/cli/context.js';
 import { IO, type IOOptions, type Question } from '../../src/lib/cli/io.js';
 
 /** A request as the fake transport saw it: the body read (a stream's bytes counted). */
@@ -153,4 +154,37 @@ export function fakeProfile(values: Readonly<Record<string, string>> = {}, profi
     values,
     paths: { credentials: '/nonexistent/credentials', config: '/nonexistent/config' },
   };
+}
+
+export interface FakeContextOptions extends Omit<BufferIOOptions, keyof IOOptions> {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly transport?: FakeTransport;
+  readonly clock?: FakeClock;
+}
+
+/**
+ * A run context as an entry builds it from a command line's flags, on
+ * fakes: buffers for terminals, a transport that answers from a script, a
+ * clock that only moves when slept, no environment but what is given, and
+ * Ctrl-C only when the test calls `interrupt`.
+ */
+export function fakeContext(flags: ParsedFlags = {}, opts: FakeContextOptions = {}) {
+  const out = new BufferStream(opts.tty ?? false, opts.columns, opts.rows);
+  const err = new BufferStream(opts.tty ?? false, opts.columns);
+  const transport = opts.transport ?? new FakeTransport();
+  const clock = opts.clock ?? new FakeClock();
+  const listeners = new Set<() => void>();
+  const ctx = new RunContext(flags, {
+    // No HOME of the machine: profiles are read from files that are not there unless a test writes them.
+    env: { HOME: '/nonexistent/cdpctl-test-home', ...opts.env },
+    streams: { out, err, stdinIsTTY: opts.stdinTTY ?? opts.tty ?? false, ask: opts.ask },
+    transport: () => transport,
+    clock,
+    onInterrupt: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  });
+  const interrupt = (): void => listeners.forEach((l) => l());
+  return { ctx, out, err, transport, clock, interrupt };
 }

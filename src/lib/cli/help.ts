@@ -14,7 +14,15 @@ import { join } from 'node:path';
 import { loadService, topicFor, type Operation, type Service } from '../model/index.js';
 import { kebab } from '../model/names.js';
 import type { Field } from '../model/shapes.js';
-import { GLOBAL_FLAG_SPECS, INLINE_OPTIONS_MAX, fieldDescription, flagFields, operationFlagSpecs, type FlagSpec } from './flag-spec.js';
+import {
+  GLOBAL_FLAG_SPECS,
+  INLINE_OPTIONS_MAX,
+  fieldDescription,
+  flagFields,
+  operationFlagSpecs,
+  type FlagSpec,
+  type FlagSpecs,
+} from './flag-spec.js';
 import { helpWidth, orList, section, sentence, twoColumns, wrap, wrapCommand, wrapSynopsis } from './help-text.js';
 
 /** What the listings need, written at build time from the model and the oclif commands. */
@@ -329,7 +337,7 @@ export function renderOperationHelp(op: Operation, ctx: HelpContext): string {
   });
   const values = valueNotes(op, specs);
   if (values.length) parts.push(section('VALUES', wrap(values.join('\n'), width, 2)));
-  const globals = Object.entries(GLOBAL_FLAG_SPECS)
+  const globals = Object.entries(GLOBAL_FLAG_SPECS as FlagSpecs)
     .filter(([, s]) => !s.hidden)
     .map(([name, s]) => (s.char ? `-${s.char}/--${name}` : `--${name}`));
   parts.push(section('GLOBAL FLAGS', wrap(`${globals.join(', ')}. See \`${bin} --help\` for what they do.`, width, 2)));

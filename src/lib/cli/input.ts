@@ -14,6 +14,29 @@ export type Doc = Record<string, unknown>;
 
 export { expandPath } from '../core/files.js';
 
+/** A numeric flag's value (`--max-items 10`), or undefined when it is not given; anything else is a usage error. */
+export function numberFlag(
+  flags: Readonly<Record<string, unknown>>,
+  name: string,
+  opts: { min?: number; integer?: boolean } = {},
+): number | undefined {
+  const raw = flags[name];
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (
+    typeof raw !== 'string' ||
+    raw.trim() === '' ||
+    !Number.isFinite(n) ||
+    (opts.integer && !Number.isInteger(n)) ||
+    (opts.min !== undefined && n < opts.min)
+  ) {
+    throw usageError(
+      `--${name} must be ${opts.integer ? 'an integer' : 'a number'}${opts.min !== undefined ? ` of at least ${opts.min}` : ''}; got "${printable(String(raw), 40)}"`,
+    );
+  }
+  return n;
+}
+
 /** A file a value names, within the request cap; a pipe (`file://<(…)`) is read too. */
 function readFile(path: string, label: string): Buffer {
   try {

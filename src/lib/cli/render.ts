@@ -37,6 +37,72 @@ export interface ListingMode {
   readonly maxItems?: number;
 }
 
+/** A line said on stderr once a command's result is written. */
+export type Note = { readonly info: string } | { readonly warn: string };
+
+/**
+ * What a command has to show. Commands return it and their caller renders
+ * it (show): an answer or a paged listing in the chosen format, the
+ * command's own text, or lines as they come; then the notes on stderr.
+ */
+export type Output = (
+  | {
+      readonly kind: 'answer';
+      readonly value: unknown;
+      readonly render: RenderOptions;
+      /** Thrown once the answer is shown: the work it started has already failed. */
+      readonly failure?: Error;
+    }
+  | {
+      readonly kind: 'listing';
+      readonly pages: AsyncIterable<Page>;
+      readonly paging: PagingSpec;
+      readonly mode: ListingMode;
+      readonly render: RenderOptions;
+    }
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      /** Carries cdpctl's own styling: written as it is, its data already made visible. */
+      readonly styled?: boolean;
+    }
+  | { readonly kind: 'lines'; readonly lines: AsyncIterable<string> }
+  | { readonly kind: 'nothing' }
+) & {
+  readonly notes?: readonly Note[];
+  /** The exit code of a command that shows its result and still does not end ok (`auth status` of a key that fails). */
+  readonly exitCode?: number;
+};
+
+/** Nothing on stdout; perhaps a few lines on stderr. */
+export const nothing = (...notes: Note[]): Output => ({ kind: 'nothing', notes });
+
+/** Renders what a command returned; resolves with the exit code it asks for (0 unless it says). */
+export async function show(io: IO, output: Output): Promise<number> {
+  switch (output.kind) {
+    case 'answer':
+      await render(io, output.value, output.render);
+      if (output.failure) throw output.failure;
+      break;
+    case 'listing':
+      await streamPages(io, output.pages, output.paging, output.render, output.mode);
+      break;
+    case 'text':
+      await (output.styled ? io.writeStyled(output.text) : io.write(output.text));
+      break;
+    case 'lines':
+      for await (const line of output.lines) await io.write(line);
+      break;
+    case 'nothing':
+      break;
+  }
+  for (const note of output.notes ?? []) {
+    if ('warn' in note) io.warn(note.warn);
+    else io.info(note.info);
+  }
+  return output.exitCode ?? 0;
+}
+
 /** The formatter options of a render: a --query result has no model columns or list key. */
 const formatOptions = (io: IO, opts: RenderOptions, queried: boolean) => ({
   columns: queried ? undefined : opts.columns,

@@ -7,7 +7,7 @@
 import { CdpError, ExitCode } from '../core/errors.js';
 import { printable } from '../core/validate.js';
 import { oneLine, visible } from '../core/visible.js';
-import { colorModeOf, IO, STYLE } from './io.js';
+import { ioForArgv, STYLE, type IO } from './io.js';
 
 interface OclifishError extends Error {
   oclif?: { exit?: number };
@@ -38,11 +38,11 @@ export function toCdpError(err: unknown): CdpError {
 }
 
 /**
- * The IO errors are reported through: colour as --color on the command line
- * says (read from argv, as an error may come before flags are parsed), else
- * only on a terminal and never with NO_COLOR.
+ * The IO errors are reported through when the caller has none: colour as
+ * --color on the command line says (read from argv, as an error may come
+ * before flags are parsed), else only on a terminal and never with NO_COLOR.
  */
-export const errorIO = (argv: readonly string[] = process.argv.slice(2)): IO => new IO({ color: colorModeOf(argv) });
+export const errorIO = (argv: readonly string[] = process.argv.slice(2)): IO => ioForArgv(argv);
 
 /** Whether error output is coloured (see errorIO). */
 export const stderrColor = (): boolean => errorIO().colorOn('err');

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { GLOBAL_FLAG_ARITY, dropUndeclaredGlobals, flagValue, normalizeArgv } from '../../../src/lib/cli/argv.js';
-import { GLOBAL_FLAG_SPECS } from '../../../src/lib/cli/flag-spec.js';
+import { GLOBAL_FLAG_SPECS, type FlagSpecs } from '../../../src/lib/cli/flag-spec.js';
 import { lenientLiterals } from '../../../src/lib/cli/query.js';
 import { formatText, pyDateTime, pyFloat, pyStr } from '../../../src/lib/cli/text.js';
 import { loadAllServices, topicFor, wireNameOf } from '../../../src/lib/model/index.js';
@@ -80,7 +80,7 @@ describe('the command line as the official CLI reads it', () => {
 
   it('knows every global flag with its arity (kept in step with the flag specs)', () => {
     const fromSpecs: Record<string, 0 | 1> = {};
-    for (const [name, spec] of Object.entries(GLOBAL_FLAG_SPECS)) {
+    for (const [name, spec] of Object.entries(GLOBAL_FLAG_SPECS as FlagSpecs)) {
       fromSpecs[`--${name}`] = spec.type === 'boolean' ? 0 : 1;
       if (spec.char) fromSpecs[`-${spec.char}`] = spec.type === 'boolean' ? 0 : 1;
     }
