@@ -561,11 +561,12 @@ describe('the df control plane reads the same deployments', () => {
     expect(again.stderr).toContain('ALREADY_EXISTS');
   });
 
-  test('an operation df does not emulate answers 501 once (not retried), naming the operation', async () => {
-    const r = await em.cli(['df', 'projects', 'list', '--debug']);
-    expect(r.code).toBe(7); // not implemented there (see docs/scripting.md)
-    expect(r.stderr).toMatch(/df listProjects/);
-    expect(r.stderr.split('\n').filter((l) => /> POST \S+\/api\/v1\/df\/listProjects/.test(l))).toHaveLength(1);
+  test('a df refusal is answered once (not retried), naming the operation', async () => {
+    // df emulates every operation (no 501 left to show): a project that does not exist is NOT_FOUND, not retried.
+    const r = await em.cli(['df', 'projects', 'describe', '--project-crn', 'crn:cdp:df:us-west-1:acct:project:none', '--debug']);
+    expect(r.code).toBe(1); // a request the service refused (see docs/scripting.md)
+    expect(r.stderr).toMatch(/df describeProject/);
+    expect(r.stderr.split('\n').filter((l) => /> POST \S+\/api\/v1\/df\/describeProject/.test(l))).toHaveLength(1);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Data Warehouse commands through bin/run.js against a loopback recording
- * server (the emulator does not implement dw): --wait polls the describe
- * call of the resource it changed with the ids of the first call, ends on
+ * server (the wire; emulator-dw.test.ts drives the emulator): --wait polls
+ * the describe call of the resource it changed with the ids of the first call, ends on
  * the states the model names (exit 5 on Error or a failed job, NOT_FOUND
  * after a delete is success), and rejected input sends nothing.
  */

@@ -10,7 +10,11 @@
  * NOT_EMULATED, exit 7).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { bootstrap } from '../../src/lib/emulator/bootstrap.js';
+import { Emulator } from '../../src/lib/emulator/server.js';
+import { run, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
@@ -412,24 +416,27 @@ describe('a Data Hub cluster', () => {
 
 describe('an operation the emulator does not implement', () => {
   test('answers 501 NOT_EMULATED naming the service and operation; cdpctl exits 7, also as the cdp-style alias', async () => {
-    const r = await em.cli(['dw', 'clusters', 'list']);
-    expect(r.code).toBe(7);
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^NOT_EMULATED: dw listClusters is not emulated/);
-    expect(r.stderr).toMatch(/Status Code: 501; Error Code: NOT_EMULATED; Service: dw; Operation: listClusters/);
-    const alias = await em.cli([
-      'datahub',
-      'create-cluster-template',
-      '--cluster-template-name',
-      'my-template',
-      '--cluster-template-content',
-      '{"cdhVersion":"7.2.18"}',
-      '--output',
-      'json',
-    ]);
-    expect(alias.code).toBe(7);
-    const err = JSON.parse(alias.stderr) as { error: Record<string, unknown> };
-    expect(err.error).toMatchObject({ code: 'NOT_EMULATED', status: 501, service: 'datahub', operation: 'createClusterTemplate' });
-    expect(String(err.error.message)).toMatch(/datahub createClusterTemplate is not emulated/);
+    // Every operation of today's model is served: an emulator that lacks one is what a client with a newer model meets.
+    const home = tempHome('cdpctl-not-emulated-');
+    const older = new Emulator({ dataDir: join(home, 'emu'), timeScale: 1000, notEmulated: ['dw listClusters'] });
+    await older.start();
+    try {
+      await bootstrap(older, { HOME: home });
+      const r = await run(['dw', 'clusters', 'list', '--profile', 'emulator'], { home });
+      expect(r.code).toBe(7);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^NOT_EMULATED: dw listClusters is not emulated/);
+      expect(r.stderr).toMatch(/Status Code: 501; Error Code: NOT_EMULATED; Service: dw; Operation: listClusters/);
+      const alias = await run(['dw', 'list-clusters', '--output', 'json', '--profile', 'emulator'], { home });
+      expect(alias.code).toBe(7);
+      const err = JSON.parse(alias.stderr) as { error: Record<string, unknown> };
+      expect(err.error).toMatchObject({ code: 'NOT_EMULATED', status: 501, service: 'dw', operation: 'listClusters' });
+      expect(String(err.error.message)).toMatch(/dw listClusters is not emulated/);
+      // The others are served as ever.
+      expect((await run(['dw', 'clusters', 'describe', '--cluster-id', 'env-none', '--profile', 'emulator'], { home })).code).toBe(1);
+    } finally {
+      await older.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

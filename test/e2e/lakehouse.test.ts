@@ -55,7 +55,13 @@ afterAll(async () => {
 describe('lakehouse environments and hub', () => {
   test('environments list: one with the optimizer enabled', async () => {
     const out = await em.json<{
-      environments: Array<{ environmentCrn: string; isCloEnabled: boolean; datahubCrn?: string }>;
+      environments: Array<{
+        environmentCrn: string;
+        environmentName: string;
+        cloudPlatform: string;
+        isCloEnabled: boolean;
+        datahubCrn?: string;
+      }>;
       totalEnvironments: number;
     }>(['lakehouse', 'environments', 'list']);
     expect(out.environments.length).toBe(out.totalEnvironments);
@@ -67,6 +73,9 @@ describe('lakehouse environments and hub', () => {
     const off = out.environments.find((e) => !e.isCloEnabled);
     // The seed: hub fields and status are null where the optimizer is not enabled.
     expect(off).toMatchObject({ datahubCrn: null, datahubName: null, status: null });
+    // The optimizer runs on two platforms, and its environments are those (the account's GCP ml-env is not among them).
+    expect(new Set(out.environments.map((e) => e.cloudPlatform))).toEqual(new Set(['AWS', 'AZURE']));
+    expect(out.environments.map((e) => e.environmentName)).not.toContain('ml-env');
   });
 
   test('environments page by pageToken; ALL ignores the page size', async () => {

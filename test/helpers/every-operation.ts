@@ -4,8 +4,10 @@
  * operation's skeleton filled with plausible values, and values the
  * emulator answered earlier (ids, names, CRNs) are used again for the
  * fields of the same name, so that describes, updates and deletes find what
- * the creates made. Operations run creates first, then reads and changes,
- * deletes last. Each answer is checked against the model's response shape.
+ * the creates made; an example's made-up CRN gives way to one of the same
+ * type the emulator made. Operations run creates first, then reads and
+ * changes, deletes last. Each answer is checked against the model's
+ * response shape.
  */
 import { convertFlag } from '../../src/lib/cli/input.js';
 import { validateRequest } from '../../src/lib/core/validate.js';
@@ -38,31 +40,16 @@ function rank(name: string): number {
 }
 
 /** The resource type a CRN names (`crn:cdp:ml:<region>:<account>:workspace:<id>` -> workspace). */
-const crnType = (v: string): string | undefined => (v.startsWith('crn:') ? v.split(':')[5] : undefined);
 
 /** Values seen in answers, by field name (newest last), to fill later requests with. */
 export class ValuePool {
   private readonly byField = new Map<string, unknown[]>();
-  /** The newest CRN the emulator answered with, by the resource type it names. */
-  private readonly crnByType = new Map<string, string>();
-
-  /** A CRN the emulator made of the type an example's CRN names, to stand for it. */
-  crnLike(example: string): string | undefined {
-    const type = crnType(example);
-    return type ? this.crnByType.get(type) : undefined;
-  }
-
-  /** Keeps the CRNs of an answer by the resource type they name. */
-  collectCrns(doc: unknown): void {
-    if (typeof doc === 'string') {
-      const type = crnType(doc);
-      if (type) this.crnByType.set(type, doc);
-    } else if (Array.isArray(doc)) for (const x of doc.slice(0, 3)) this.collectCrns(x);
-    else if (isObject(doc)) for (const v of Object.values(doc)) this.collectCrns(v);
-  }
+  /** Every CRN seen, newest last. */
+  private readonly crns: string[] = [];
 
   add(field: string, v: unknown): void {
     if (v === undefined || v === null || v === '') return;
+    if (typeof v === 'string' && v.startsWith('crn:')) this.crns.push(v);
     const list = this.byField.get(field) ?? [];
     list.push(v);
     if (list.length > 20) list.shift();
@@ -77,10 +64,34 @@ export class ValuePool {
     return undefined;
   }
 
+  /** Whether a value was seen under exactly this field name. */
+  has(field: string): boolean {
+    return (this.byField.get(field)?.length ?? 0) > 0;
+  }
+
+  /** A CRN the emulator made to stand for an example's (of the same service and resource type). */
+  crnLike(example: string): string | undefined {
+    if (!example.startsWith('crn:')) return undefined;
+    const [, , service = '', , , type = ''] = example.split(':');
+    return this.crnOf(service, type);
+  }
+
+  /** The newest CRN seen of a resource type of a service (`datahub`, `cluster`), in any field. */
+  crnOf(service: string, type: string): string | undefined {
+    for (let i = this.crns.length - 1; i >= 0; i--) {
+      const [, , svc, , , t] = (this.crns[i] ?? '').split(':');
+      if (svc === service && t === type) return this.crns[i];
+    }
+    return undefined;
+  }
+
   /** Collects the values of an answer: `{vw: {id}}` also gives `vwId`, `{cluster: {crn}}` `clusterCrn`. */
   collect(doc: unknown, parent = ''): void {
     if (Array.isArray(doc)) {
-      for (const x of doc.slice(0, 3)) this.collect(x, parent);
+      for (const x of doc.slice(0, 3)) {
+        if (typeof x === 'string' && x.startsWith('crn:')) this.crns.push(x);
+        else this.collect(x, parent);
+      }
       return;
     }
     if (!isObject(doc)) return;
@@ -147,7 +158,7 @@ function fill(svc: Service, shape: string, pool: ValuePool, op: string, depth: n
     // another service under the same field name is most often something else (a Data Hub's clusterCrn is no compute cluster).
     const foreign =
       typeof seen === 'string' && seen.startsWith('crn:') && seen.split(':')[2] !== svc.name && envValue(f.name, env) === undefined;
-    const known = top && seen !== undefined && !foreign && /(Id|Name|Crn|^id|^name|^crn)$/.test(f.name);
+    const known = top && seen !== undefined && !foreign && /(Id|ID|Name|Crn|CRN|^id|^name|^crn)$/.test(f.name);
     if (!f.required && !known) continue;
     const v = valueFor(svc, f, f.type, pool, op, depth, env);
     if (v !== undefined) out[f.name] = v;
@@ -192,7 +203,15 @@ function envValue(field: string, env: Doc): unknown {
 }
 
 /** Whether a request field names something (an id, name or CRN, or an environment). */
-const naming = (field: string): boolean => /(Id|ID|Name|Crn|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+const naming = (field: string): boolean => /(Id|ID|Name|Crn|CRN|^id|^name|^crn|^environment|^database|^cluster)$/.test(field);
+
+/**
+ * The field whose values a request field takes, where the model's help says
+ * so: `serviceId`, "Id of the service (clusterId in `de services list`)",
+ * takes the clusterId values seen.
+ */
+const sourceOf = (svc: Service, op: Operation, field: string): string | undefined =>
+  /\((\w+) in `[^`]+`\)/.exec(svc.fieldHelp(op, field) ?? '')?.[1];
 
 /**
  * An example's value inside a request, made to name what this emulator has:
@@ -221,11 +240,21 @@ export function plausibleRequest(svc: Service, op: Operation, pool: ValuePool, e
   for (const [k, v] of Object.entries(example)) {
     const seen = pool.get(k);
     const inEnv = envValue(k, env);
-    // An example's CRN says what kind of resource the field names, which its name alone may not (`crn`, `resourceCrn`).
-    const like = typeof v === 'string' ? pool.crnLike(v) : undefined;
+    // An example's CRN names a made-up resource: a script uses one of that type the emulator made.
+    const made = typeof v === 'string' ? pool.crnLike(v) : undefined;
+    // A field named after a thing the emulator answered with (`credential`, with `credentialCrn` seen) names one too.
+    const names = naming(k) || ['Name', 'Crn', 'Id'].some((s) => pool.has(`${k}${s}`));
+    // A field whose help says it names the new thing (`Name of the new catalog`) keeps the example's name: it is not one seen before.
+    const newName = /\bnew\b/i.test(svc.fieldHelp(op, k) ?? '');
     if (inEnv !== undefined) out[k] = inEnv;
-    else if (like !== undefined) out[k] = like;
-    else if (!naming(k) || seen === undefined) out[k] = localised(v, env, pool);
+    else if (newName) out[k] = v;
+    else if (made !== undefined) out[k] = made;
+    else if (!names || seen === undefined) out[k] = localised(v, env, pool);
+  }
+  for (const f of svc.requestFields(op)) {
+    const from = f.name in out && pool.get(f.name) === undefined ? sourceOf(svc, op, f.name) : undefined;
+    const seen = from ? pool.get(from) : undefined;
+    if (seen !== undefined && typeof seen === typeof out[f.name]) out[f.name] = seen;
   }
   return out;
 }
@@ -234,10 +263,12 @@ const HOUR = 3_600_000;
 
 /**
  * Runs every operation of a service (those a request can reach: not
- * composed, not uploads) in rounds, as a script that waits would: creates;
- * three hours later (on the emulator's clock) reads and changes, and the
- * creates that were refused; later again what was refused then; deletes
- * last. An operation's outcome is that of its last try.
+ * composed, taking no file) in rounds three hours apart (on the emulator's
+ * clock), as a script that waits would: creates; the creates that were
+ * refused (what they need now exists); reads and changes; the creates and
+ * then the reads and changes refused before; all of those once more
+ * (work refused while other work ran); deletes last. An operation's
+ * outcome is that of its last try.
  */
 export function exerciseService(
   em: Emulator,
@@ -249,7 +280,8 @@ export function exerciseService(
   // What the service's operations refer to in other services (a data lake, a Data Hub): made first, as a script would.
   for (const w of world) attempt(em, w.service, w.service.operation(w.operation), pool, env);
   if (world.length > 0) em.driveClock({ advanceMs: 3 * HOUR });
-  const ops = svc.operations().filter((op) => !op.composed && !op.cli.upload);
+  // A file cannot be given in this process: operations that take one (an upload, or a redirected upload) are left out.
+  const ops = svc.operations().filter((op) => !op.composed && !em.takesFile(svc.name, op.name));
   const byRank = (n: number): Operation[] => ops.filter((op) => rank(op.name) === n).sort((a, b) => a.name.localeCompare(b.name));
   const outcomes = new Map<string, OperationOutcome>();
   const failed = (list: Operation[]): Operation[] => list.filter((op) => outcomes.get(op.name)?.status !== 200);
@@ -258,7 +290,11 @@ export function exerciseService(
     em.driveClock({ advanceMs: 3 * HOUR });
   };
   round(byRank(0));
-  round([...failed(byRank(0)), ...byRank(1), ...byRank(2)]);
+  // Creates that needed what others made are tried again once that has settled, and settle before they are used.
+  round(failed(byRank(0)));
+  round([...byRank(1), ...byRank(2)]);
+  round(failed(byRank(0)));
+  round(failed([...byRank(1), ...byRank(2)]));
   round(failed([...byRank(0), ...byRank(1), ...byRank(2)]));
   round(byRank(3));
   return ops.map((op) => outcomes.get(op.name)).filter((o): o is OperationOutcome => o !== undefined);
@@ -270,7 +306,6 @@ function attempt(em: Emulator, svc: Service, op: Operation, pool: ValuePool, env
     try {
       const answer = em.call(svc.name, op.name, request);
       pool.collect(answer);
-      pool.collectCrns(answer);
       pool.collect(request);
       const issues = validateRequest(svc.shapes, op.output, answer).map((i) => i.message);
       return { operation: op.name, request, status: 200, shapeIssues: issues };

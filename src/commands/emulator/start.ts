@@ -70,6 +70,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
           info: `profile "${profile}" ${repaired.was ? `pointed at ${repaired.was}` : 'was missing or held a key this emulator does not take'}; repaired: it points at this emulator again`,
         });
       notes.push({ info: `profile "${profile}" is ready: ${ctx.bin} --profile ${profile} iam users get` });
+      notes.push({ info: `console: http://localhost:${pid.port}/console (what the account holds, the request log, the clock)` });
       return {
         kind: 'text',
         text: `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId}, time scale ${health.timeScale})\n`,

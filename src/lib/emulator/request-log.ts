@@ -33,6 +33,8 @@ export const OLD_LOG_FILE = 'requests.1.log';
 const MAX_BYTES = 4 * 1024 * 1024;
 const FLUSH_MS = 100;
 const FLUSH_BYTES = 64 * 1024;
+/** Entries kept in memory for the console. */
+export const RECENT_KEPT = 1000;
 
 export class RequestLog {
   private fd?: number;
@@ -40,6 +42,8 @@ export class RequestLog {
   private pending: string[] = [];
   private pendingBytes = 0;
   private timer?: NodeJS.Timeout;
+  /** The newest entries, in memory (the console shows them without reading the file). */
+  private readonly latest: LogEntry[] = [];
 
   constructor(
     private readonly dir: string,
@@ -55,6 +59,8 @@ export class RequestLog {
    * (one write for many requests keeps the cost off each request).
    */
   write(e: LogEntry): void {
+    this.latest.push(e);
+    if (this.latest.length > RECENT_KEPT) this.latest.splice(0, this.latest.length - RECENT_KEPT);
     const line = `${JSON.stringify(e)}\n`;
     this.pending.push(line);
     this.pendingBytes += line.length;
@@ -63,6 +69,11 @@ export class RequestLog {
       this.timer = setTimeout(() => this.flush(), FLUSH_MS);
       this.timer.unref();
     }
+  }
+
+  /** The newest entries this process answered, oldest first (at most RECENT_KEPT). */
+  recent(): readonly LogEntry[] {
+    return this.latest;
   }
 
   /** Writes what is kept; past the size limit the file moves aside first. */

@@ -13,6 +13,7 @@ import { READ_LIMITS } from '../core/bounded-read.js';
 import { EMULATOR_TIME_SCALE } from '../core/emulator-protocol.js';
 import { suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
+import type { ShapeIndex, Type } from '../model/shapes.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock, type ClockState } from './clock.js';
 import { privateDir } from './data-dir.js';
@@ -20,7 +21,7 @@ import { NOT_EMULATED, notEmulatedMessage } from './coverage.js';
 import { serve } from './engine/index.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
 import { pagingOf, type Paging } from './paging.js';
-import { RequestLog } from './request-log.js';
+import { RequestLog, type LogEntry } from './request-log.js';
 import { appliedKey, SeedError, type SeedFile } from './seed.js';
 import { loadServiceModule } from './services/index.js';
 import {
@@ -35,6 +36,7 @@ import {
 } from './state.js';
 import { Store } from './store.js';
 import type { Caller, CallObserver, Doc, EmulatorInfo, Handler, OperationRef, RequestContext, ServedCall } from './types.js';
+import type { ConsoleBoard } from './console/board.js';
 import type { ConsoleSite } from './console/index.js';
 import { World, type DependentKind } from './world.js';
 
@@ -67,6 +69,12 @@ export interface EmulatorOptions {
   readonly requestLog?: boolean;
   /** Runs after an import replaced the state of the running emulator (the profile and pid file follow it). */
   readonly onStateReplaced?: () => Promise<void>;
+  /**
+   * Operations (`<service> <operation>`, wire names) answered 501
+   * NOT_EMULATED as if this emulator had no code for them: what a client
+   * meets when its model is newer than the emulator (tests of that path).
+   */
+  readonly notEmulated?: readonly string[];
   /** The profile this instance writes (shown by health). */
   readonly profile?: string;
   /** Points the instance's profile at it again, when it names something else (`emulator start` on a running instance). */
@@ -81,7 +89,20 @@ interface Route {
   readonly upload: boolean;
   /** For a workload path: the workload name its Bearer tokens must carry (DF). */
   readonly workload?: string;
+  /** Where the operation's file goes (a redirected upload, see ServiceModule): on its JSON route, the path; on that path, set. */
+  readonly redirect?: string;
 }
+
+/** A checked request of a redirected upload, waiting for its file. */
+interface UploadSession {
+  readonly route: Route;
+  readonly request: Doc;
+  readonly actorCrn: string;
+  readonly expires: number;
+}
+
+/** How long a redirected upload's session waits for its file (real time). */
+const UPLOAD_SESSION_MS = 10 * 60_000;
 
 /** Arrivals of one mutating request (path + exact body); see Emulator.deliveries. */
 export interface Delivery {
@@ -168,10 +189,20 @@ export class Emulator {
         if (op.composed) continue; // run on the client: no path of its own
         const workload = svc.def.endpoint === 'workload' ? (mod?.workloadName ?? svc.name) : undefined;
         const ref: OperationRef = { service: svc.name, name: op.name, paging: pagingOf(op) };
-        const route: Route = { op, ref, handler: handlers[op.name], upload: false, workload };
+        const served = !this.opts.notEmulated?.includes(`${svc.name} ${op.name}`);
+        const redirect = mod.redirectedUploads?.[op.name];
+        const route: Route = {
+          op,
+          ref,
+          handler: served ? handlers[op.name] : undefined,
+          upload: false,
+          workload,
+          ...(redirect ? { redirect } : {}),
+        };
         this.routes.set(op.path, route);
         this.byName.set(`${svc.name} ${op.name}`, route);
         if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });
+        if (redirect) this.routes.set(redirect, { ...route, upload: true });
       }
     }
     this.world = new World(dependents);
@@ -230,6 +261,21 @@ export class Emulator {
 
   setFaults(f: FaultSettings): void {
     this.faults = f;
+  }
+
+  /** The faults injected now. */
+  get faultSettings(): FaultSettings {
+    return this.faults;
+  }
+
+  /** The requests this process answered last, oldest first (the console's log). */
+  recentRequests(): readonly LogEntry[] {
+    return this.requestLog?.recent() ?? [];
+  }
+
+  /** What every service's records have to do with environments. */
+  get worldView(): World {
+    return this.world;
   }
 
   /** The request id of an API answer (given with its headers: a setHeader before writeHead makes node take its slow path). */
@@ -307,6 +353,7 @@ export class Emulator {
       const url = { pathname: pathOf(req.url ?? '/') };
       if (url.pathname.startsWith('/_emulator/')) return await this.admin(req, res, url.pathname);
       if (url.pathname.startsWith('/consoleauth/')) return await this.consolePages(req, res);
+      if (url.pathname === '/console' || url.pathname.startsWith('/console/')) return await this.consoleBoard(req, res);
       api = true;
       this.requestIds.set(res, requestId);
       route = this.routes.get(url.pathname);
@@ -347,6 +394,7 @@ export class Emulator {
       body ??= await readBody(req, limit);
       const request = parseJson(body);
       if (delivery) delivery.processed++;
+      if (route.redirect) return this.redirectUpload(res, route, request, caller);
       this.send(res, 200, this.dispatch(route, request, caller, origin(req, requestId)));
     } catch (err) {
       // An unread body (a 413, a refusal before the body was read) is read and dropped before the exchange ends.
@@ -394,11 +442,7 @@ export class Emulator {
     });
     const scope = { store: this.store, clock, info: this.info };
     try {
-      const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
-      if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
-      checkWorkloadScope(caller, request);
-      if (!route.handler) throw new ApiError(501, NOT_EMULATED, notEmulatedMessage(op.service.name, op.name));
-      const handler = route.handler;
+      const handler = this.check(route, request, caller);
       const ctx: RequestContext = { store: this.store, clock, caller, info: this.info, world: this.world, upload, op: route.ref };
       return this.store.transaction(
         () => {
@@ -420,6 +464,35 @@ export class Emulator {
     }
   }
 
+  /** Checks a request against the model (and a workload token's scope); returns the handler that serves it. */
+  private check(route: Route, request: unknown, caller: Caller): Handler {
+    const op = route.op;
+    const issues = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
+    if (issues.length > 0) throw invalid(issues.map((i) => i.message).join('; '));
+    checkWorkloadScope(caller, request);
+    if (!route.handler) throw new ApiError(501, NOT_EMULATED, notEmulatedMessage(op.service.name, op.name));
+    return route.handler;
+  }
+
+  /** Checked requests of redirected uploads waiting for their files, by session. */
+  private readonly uploadSessions = new Map<string, UploadSession>();
+
+  /** The first half of a redirected upload: the request is checked, then redirected to where its file goes. */
+  private redirectUpload(res: ServerResponse, route: Route, request: unknown, caller: Caller): void {
+    this.check(route, request, caller);
+    const now = Date.now();
+    for (const [id, s] of this.uploadSessions) if (s.expires < now || this.uploadSessions.size > 1000) this.uploadSessions.delete(id);
+    const session = randomBytes(12).toString('hex');
+    this.uploadSessions.set(session, { route, request: request as Doc, actorCrn: caller.actorCrn, expires: now + UPLOAD_SESSION_MS });
+    this.send(res, 307, {}, { location: `${this.info.baseUrl}${route.redirect ?? ''}?session=${session}` });
+  }
+
+  /** Whether an operation takes a file (an upload, or a redirected one): such an operation cannot be called in this process. */
+  takesFile(service: string, operation: string): boolean {
+    const route = this.byName.get(`${service} ${operation}`);
+    return Boolean(route?.op.cli.upload || route?.redirect);
+  }
+
   /** The route of `<service> <operation>`: wire names, a CLI topic, or a cdp-style kebab operation name. */
   private routeOf(service: string, operation: string): Route {
     const svc = this.services.find((s) => s.name === service || s.topic === service);
@@ -431,7 +504,7 @@ export class Emulator {
     if (!op) throw new SeedError(`${svc.name} has no operation "${operation}"${suggest(operation, svc.operationNames()) ?? ''}`);
     const route = this.byName.get(`${svc.name} ${op.name}`);
     if (!route) throw new SeedError(`${svc.name} ${op.name} is not served here`);
-    if (op.cli.upload) throw new SeedError(`${svc.name} ${op.name} takes a file upload, which a seed cannot give`);
+    if (op.cli.upload || route.redirect) throw new SeedError(`${svc.name} ${op.name} takes a file upload, which a seed cannot give`);
     return route;
   }
 
@@ -515,17 +588,48 @@ export class Emulator {
     };
   }
 
-  private async upload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
-    const spec = route.op.cli.upload;
-    if (!spec) throw notFound('no upload here');
-    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-    if (contentType !== 'application/octet-stream') throw invalid('Content-Type must be application/octet-stream');
+  /** Streams an upload's body into the uploads directory. */
+  private async receive(req: IncomingMessage): Promise<{ path: string; size: number }> {
     const dir = join(this.opts.dataDir, 'uploads');
     privateDir(dir);
     const path = join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
     let size = 0;
     req.on('data', (c: Buffer) => (size += c.length));
     await pipeline(req, createWriteStream(path, { mode: 0o600 }));
+    return { path, size };
+  }
+
+  /** The second half of a redirected upload: the file, any content type, for the request its session carries. */
+  private async redirectedUpload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
+    const id = new URL(req.url ?? '/', 'http://localhost').searchParams.get('session') ?? '';
+    const session = this.uploadSessions.get(id);
+    if (!session || session.route.op !== route.op || session.expires < Date.now())
+      throw notFound('no upload is waiting here (it may have expired); send the request again to be redirected');
+    if (session.actorCrn !== caller.actorCrn) throw forbidden('this upload was started by another caller');
+    this.uploadSessions.delete(id);
+    const { path, size } = await this.receive(req);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string') headers[k] = v;
+    try {
+      const answer = this.dispatch(route, session.request, caller, origin(req, this.requestIds.get(res) ?? randomUUID()), {
+        path,
+        size,
+        headers,
+      });
+      this.send(res, 200, answer);
+    } catch (err) {
+      rmSync(path, { force: true });
+      throw err;
+    }
+  }
+
+  private async upload(req: IncomingMessage, res: ServerResponse, route: Route, caller: Caller): Promise<void> {
+    if (route.redirect) return this.redirectedUpload(req, res, route, caller);
+    const spec = route.op.cli.upload;
+    if (!spec) throw notFound('no upload here');
+    const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+    if (contentType !== 'application/octet-stream') throw invalid('Content-Type must be application/octet-stream');
+    const { path, size } = await this.receive(req);
     const headers: Record<string, string> = {};
     const request: Doc = {};
     for (const [field, header] of Object.entries(spec.headers)) {
@@ -556,8 +660,20 @@ export class Emulator {
   private consoleSite?: Promise<ConsoleSite>;
 
   private async consolePages(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    await (await this.site()).handle(req, res);
+  }
+
+  private site(): Promise<ConsoleSite> {
     this.consoleSite ??= import('./console/index.js').then((m) => new m.ConsoleSite(this, this.opts.consoleTtlMs, this.opts.log));
-    await (await this.consoleSite).handle(req, res);
+    return this.consoleSite;
+  }
+
+  /** The console page (console/board.ts), signed in through the same users as the sign-in pages. */
+  private board?: Promise<ConsoleBoard>;
+
+  private async consoleBoard(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.board ??= Promise.all([import('./console/board.js'), this.site()]).then(([m, site]) => new m.ConsoleBoard(this, site.flows));
+    await (await this.board).handle(req, res);
   }
 
   private requestShapeHas(route: Route, field: string): boolean {
@@ -651,12 +767,26 @@ function origin(req: IncomingMessage, requestId: string): CallOrigin {
   return { requestId, ...(req.socket.remoteAddress ? { sourceIp: req.socket.remoteAddress } : {}), ...(agent ? { userAgent: agent } : {}) };
 }
 
-/** A request as an observer may keep it: the fields the model marks secret left out. */
+/** A request as an observer may keep it: the fields the model marks secret left out, at any depth (a password inside a configuration object too). */
 function withoutSecrets(op: Operation, request: unknown): Doc {
   if (typeof request !== 'object' || request === null || Array.isArray(request)) return {};
-  const shape = op.service.requestShape(op);
+  return stripSecrets(op.service.shapes, { kind: 'ref', ref: op.input }, request, 0) as Doc;
+}
+
+function stripSecrets(shapes: ShapeIndex, type: Type, value: unknown, depth: number): unknown {
+  if (depth > 40 || typeof value !== 'object' || value === null) return value;
+  const t = shapes.resolve(type);
+  if (Array.isArray(value))
+    return t.kind === 'list' ? value.map((v) => stripSecrets(shapes, t.of ?? { kind: 'string' }, v, depth + 1)) : value;
+  if (t.kind === 'map')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, stripSecrets(shapes, t.of ?? { kind: 'string' }, v, depth + 1)]));
+  const struct = shapes.struct(t);
+  if (!struct) return value;
   const out: Doc = {};
-  for (const [k, v] of Object.entries(request as Doc)) if (!shape.byName.get(k)?.secret) out[k] = v;
+  for (const [k, v] of Object.entries(value)) {
+    const field = struct.byName.get(k);
+    if (!field?.secret) out[k] = field ? stripSecrets(shapes, field.type, v, depth + 1) : v;
+  }
   return out;
 }
 

@@ -90,4 +90,12 @@ export interface ServiceModule {
   readonly dependents?: readonly DependentKind[];
   /** Sees every mutating call of every service (the audit service keeps them as events). */
   readonly observe?: CallObserver;
+  /**
+   * Operations that take their file at another address, as the DataFlow
+   * catalog's imports do: operation name -> the path the file goes to. The
+   * JSON request is checked and answered with a redirect there (carrying a
+   * session); the file sent there, signed, runs the handler with that
+   * request and the file as its upload.
+   */
+  readonly redirectedUploads?: Readonly<Record<string, string>>;
 }

@@ -44,7 +44,8 @@ test('a deleted environment takes its FreeIPA, log collections, mappings and ope
   em.driveClock({ advanceMs: HOUR });
   expect(Object.values(partsOf(doomed)).every((n) => n > 0)).toBe(true);
 
-  em.call('environments', 'deleteEnvironment', { environmentName: 'gov-env' });
+  // Cascading: DataFlow is enabled in the pre-created environments, and goes with it.
+  em.call('environments', 'deleteEnvironment', { environmentName: 'gov-env', cascading: true });
   em.driveClock({ advanceMs: HOUR });
   // Another service reads the environments first: the delete settles there.
   const supported = em.call('opdb', 'listSupportedEnvironments', {}) as { environments: Array<{ name: string }> };

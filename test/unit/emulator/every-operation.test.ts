@@ -59,9 +59,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Services whose emulation is still being written: their operations may answer 501 NOT_EMULATED until they are done. */
-const STILL_PARTIAL = new Set(['de', 'dw', 'replicationmanager', 'audit', 'consumption', 'drscp', 'datahub', 'imagecatalog', 'df']);
-
 /**
  * How many operations of a service succeed at least (a ratchet: raise it
  * when more do). Services not listed: 70% of their operations. The others
@@ -69,26 +66,36 @@ const STILL_PARTIAL = new Set(['de', 'dw', 'replicationmanager', 'audit', 'consu
  * this harness does not make), never by a gap.
  */
 const FLOOR: Readonly<Record<string, number>> = {
-  iam: 57,
-  datalake: 20,
-  compute: 8,
+  iam: 61,
+  datalake: 24,
+  compute: 9,
   cloudprivatelinks: 9,
-  datacatalog: 10,
+  datacatalog: 14,
   lakehouseopt: 4,
-  dfworkload: 22,
+  dfworkload: 31,
   // FreeIPA runs one operation at a time and an environment one change at a time, while this harness starts
   // them at the same emulated instant; trust needs a hybrid environment and the Azure updates an Azure one
   // (sales-env is neither); the creates reuse sales-env's name.
-  environments: 67,
+  environments: 70,
+  // Archiving needs an environments credential the skeleton does not name (configureArchiving), archive runs that configuration,
+  // and a batch's calls a batch of events (the skeleton's range is the wall clock's now, which holds none).
+  audit: 7,
+  // Its policies name their clusters inside JSON definitions ("dataCenter$cluster"), its credentials
+  // take lists of cluster CRNs, and HBase needs two clusters with HBase: the harness's one Data
+  // Engineering Data Hub cannot hold them, so every policy, credential and bundle call is refused
+  // NOT_FOUND. test/e2e/emulator-replicationmanager.test.ts drives each of them.
+  replicationmanager: 9,
+  // 13 of df's operations read a deployment, which only the client-side `df deployments create` makes (df and
+  // dfworkload calls this harness does not compose); the catalog's flows come in the last round (from a ReadyFlow,
+  // imports taking a file); project changes name a revision, service changes wait for each other.
+  df: 36,
 };
 
 const show = (o: OperationOutcome): string => `${o.operation} ${o.status} ${o.code ?? ''} ${o.message ?? ''} ${o.shapeIssues.join('; ')}`;
 
 describe.each(services.map((s) => [s.name]))('%s', (name) => {
   test('no operation answers 501 NOT_EMULATED or 500', () => {
-    const bad = (outcomes.get(name) ?? []).filter(
-      (o) => (o.status === 501 && !STILL_PARTIAL.has(name)) || (o.status >= 500 && o.status !== 501),
-    );
+    const bad = (outcomes.get(name) ?? []).filter((o) => o.status >= 500);
     expect(bad.map(show)).toEqual([]);
   });
 
@@ -98,7 +105,6 @@ describe.each(services.map((s) => [s.name]))('%s', (name) => {
   });
 
   test('most operations succeed on plausible requests', () => {
-    if (STILL_PARTIAL.has(name)) return;
     const all = outcomes.get(name) ?? [];
     const refused = all.filter((o) => o.status !== 200);
     const floor = FLOOR[name] ?? Math.ceil(all.length * 0.7);

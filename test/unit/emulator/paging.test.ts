@@ -1,9 +1,10 @@
 /**
  * Paging from the model, in one place: the page function under every paging
  * spec the model has (every service, served or not), and every paged
- * operation the emulator serves walked page by page in this process — one
- * item a page, following the token under the operation's own field names —
- * giving exactly what one big page gives.
+ * operation the emulator serves walked page by page in this process — the
+ * smallest page it takes (one item, unless its model says more), following
+ * the token under the operation's own field names — giving exactly what one
+ * big page gives.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,6 +22,13 @@ const services = await loadAllServices();
 const specs = services.flatMap((s) =>
   s.operations().flatMap((op) => (op.paging ? [{ id: `${s.name} ${op.name}`, paging: pagingOf(op) as Paging }] : [])),
 );
+
+/** The smallest page an operation takes (one item, unless its model says more) and a big one (100, unless it takes fewer). */
+function pageSizes(service: string, operation: string, paging: Paging): { small: number; big: number } {
+  const svc = services.find((s) => s.name === service);
+  const field = svc?.requestFields(svc.operation(operation)).find((f) => f.name === paging.pageSize);
+  return { small: Math.max(1, field?.min ?? 1), big: Math.min(100, field?.max ?? 100) };
+}
 
 /** Follows the tokens of a listing from the first page to the last. */
 function walk<T>(paging: Paging, size: number, get: (req: Doc) => Doc): T[] {
@@ -163,7 +171,7 @@ describe('every paged operation the emulator serves, walked in this process', ()
     emu.driveClock({ advanceMs: 30 * 60_000 });
     const deployedFlowRequestCrn = `crn:cdp:df:us-west-1:${emu.account}:deployedFlowRequest:second`;
     call('dfworkload', 'getFlowRequestDetailsInDeployment', { environmentCrn: sales, deployedFlowRequestCrn });
-    call('dfworkload', 'addFlowToDeployment', {
+    const second = call('dfworkload', 'addFlowToDeployment', {
       environmentCrn: sales,
       deploymentCrn: deployments[0],
       name: 'second',
@@ -173,8 +181,104 @@ describe('every paged operation the emulator serves, walked in this process', ()
     requests['df listServices'] = {};
     requests['df listDeployments'] = {};
     requests['df listFlowsInDeployment'] = { deploymentCrn: deployments[0] };
+    // df: the catalog (ReadyFlows, two of them added), collections, projects and diagnostics of a service; events of a
+    // suspended deployment and of a stopped flow (created, then suspended or stopped).
+    const dfService = (call('df', 'listServices', {}).services as Doc[]).find((s) => s.environmentCrn === sales)?.crn;
+    const readyflows = (call('df', 'listReadyflows', {}).readyflows as Doc[]).map((r) => r.readyflowCrn);
+    for (const readyflowCrn of readyflows.slice(0, 2)) call('df', 'addReadyflow', { readyflowCrn });
+    for (const name of ['ingest', 'egress']) call('df', 'createCollection', { name });
+    for (const name of ['sales', 'ops']) call('df', 'createProject', { name, serviceCrn: dfService });
+    for (const description of ['first', 'second']) {
+      call('df', 'startGetDiagnosticsCollection', { dfServiceCrn: dfService, destination: 'SUPPORT', description });
+      emu.driveClock({ advanceMs: 10 * 60_000 });
+    }
+    const flowCrn = String((second.deployedFlow as Doc).crn);
+    emu.driveClock({ advanceMs: 10 * 60_000 });
+    call('dfworkload', 'suspendDeployment', { environmentCrn: sales, deploymentCrn: deployments[1] });
+    call('dfworkload', 'stopFlowInDeployment', { environmentCrn: sales, deploymentCrn: deployments[0], deployedFlowCrn: flowCrn });
+    Object.assign(requests, {
+      'df listReadyflows': {},
+      'df listFlowDefinitions': {},
+      'df listCollections': {},
+      'df listProjects': {},
+      'df listDiagnostics': { dfServiceCrn: dfService },
+      'df listDeploymentEvents': { deploymentCrn: deployments[1] },
+      'df listFlowEventsInDeployment': { deploymentCrn: deployments[0], deployedFlowCrn: flowCrn },
+    });
     requests['lakehouseopt listEnvironments'] = {};
     requests['lakehouseopt listTasks'] = { datahubCrn: hub };
+    // audit: every call above is an event; batches of them, a task each (one at a time), for more batches than a page holds.
+    const always = { fromTimestamp: '1970-01-01T00:00:00Z', toTimestamp: '2999-01-01T00:00:00Z' };
+    for (let i = 0; i < 21; i++) {
+      const from = new Date(emu.clock.now()).toISOString();
+      call('iam', 'createGroup', { groupName: `batched-${i}` });
+      call('audit', 'batchEventsForArchiving', { fromTimestamp: from, toTimestamp: new Date(emu.clock.now() + 1).toISOString() });
+      emu.driveClock({ advanceMs: 5 * 60_000 });
+    }
+    requests['audit listEvents'] = always;
+    requests['audit listOutstandingArchiveBatches'] = {};
+    // consumption: the hours each environment's FreeIPA has run.
+    requests['consumption listComputeUsageRecords'] = always;
+    // datahub: a cluster's lifecycle events and two scaling activities; custom configurations.
+    const definition = '7.2.18 - Data Engineering for AWS';
+    call('datahub', 'createAWSCluster', { clusterName: 'page-hub', environment: 'sales-env', clusterDefinition: definition });
+    for (const count of [3, 2]) {
+      emu.driveClock({ advanceMs: 30 * 60_000 });
+      call('datahub', 'scaleCluster', { clusterName: 'page-hub', instanceGroupName: 'compute', instanceGroupDesiredCount: count });
+    }
+    for (const n of ['tune-a', 'tune-b', 'tune-c'])
+      call('datahub', 'createCustomConfigurations', {
+        customConfigurationsName: n,
+        configurations: [{ configName: 'dfs_replication', configValue: '2', serviceType: 'HDFS' }],
+      });
+    requests['datahub listClusterLifecycleEvents'] = { cluster: 'page-hub' };
+    requests['datahub listScalingActivities'] = { cluster: 'page-hub', duration: 1440 };
+    requests['datahub listCustomConfigurations'] = {};
+    // dw: two diagnostic bundles each of a cluster, its default catalog and a warehouse on it.
+    const staging = (call('lakehouse', 'listEnvironments', { pageToken: 'ALL' }).environments as Doc[]).find(
+      (e) => e.environmentName === 'staging-aws',
+    );
+    const clusterId = String(call('dw', 'createAwsCluster', { environmentCrn: String(staging?.environmentCrn) }).clusterId);
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const dbcId = String(((call('dw', 'listDbcs', { clusterId }).dbcs as Doc[])[0] as Doc).id);
+    const vwId = String(call('dw', 'createVw', { clusterId, dbcId, vwType: 'hive', name: 'paged' }).vwId);
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const owners: Array<[string, Doc]> = [
+      ['Cluster', { clusterId }],
+      ['Dbc', { clusterId, dbcId }],
+      ['Vw', { clusterId, vwId }],
+    ];
+    for (const [noun, owner] of owners) {
+      for (let i = 0; i < 2; i++) call('dw', `create${noun}DiagnosticDataJob`, { ...owner, destination: 'DOWNLOAD', force: true });
+      requests[`dw list${noun}DiagnosticDataJobs`] = owner;
+    }
+    // de: a service on the data lake of sales-env, with two backups; its init log and a backup's log.
+    call('datalake', 'createAWSDatalake', {
+      datalakeName: 'page-lake',
+      environmentName: 'sales-env',
+      cloudProviderConfiguration: {
+        instanceProfile: 'arn:aws:iam::123456789012:instance-profile/dl',
+        storageBucketLocation: 's3a://page/lake',
+      },
+    });
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const cde = String(
+      (
+        call('de', 'enableService', {
+          name: 'page-de',
+          env: 'sales-env',
+          instanceType: 'm5.2xlarge',
+          minimumInstances: 1,
+          maximumInstances: 2,
+        }).service as Doc
+      ).clusterId,
+    );
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    const backups = [1, 2].map((i) => call('de', 'createBackup', { serviceId: cde, description: `b${i}` }).backupID);
+    emu.driveClock({ advanceMs: 30 * 60_000 });
+    requests['de listBackups'] = {};
+    requests['de getServiceInitLogs'] = { serviceID: cde };
+    requests['de getBackupLogs'] = { backupID: backups[0] };
   }, 60_000);
 
   afterAll(async () => {
@@ -187,15 +291,16 @@ describe('every paged operation the emulator serves, walked in this process', ()
     expect(served.filter((id) => !(id in requests))).toEqual([]);
   });
 
-  test('one item a page gives what one big page gives, in order, under the operation’s own field names', () => {
+  test('the smallest page gives what one big page gives, in order, under the operation’s own field names', () => {
     // Work in progress (lakehouse tasks) moves on with the clock: hold it still so both walks read the same world.
     emu.driveClock({ pause: true });
     for (const { service, operation, paging } of emu.pagedOperations()) {
       const base = requests[`${service} ${operation}`] ?? {};
       const get = (req: Doc): Doc => emu.call(service, operation, { ...base, ...req });
-      const whole = walk<unknown>(paging, 100, get);
-      expect({ op: `${service} ${operation}`, enough: whole.length >= 2 }).toEqual({ op: `${service} ${operation}`, enough: true });
-      expect({ op: `${service} ${operation}`, items: walk<unknown>(paging, 1, get) }).toEqual({
+      const { small, big } = pageSizes(service, operation, paging);
+      const whole = walk<unknown>(paging, big, get);
+      expect({ op: `${service} ${operation}`, enough: whole.length > small }).toEqual({ op: `${service} ${operation}`, enough: true });
+      expect({ op: `${service} ${operation}`, items: walk<unknown>(paging, small, get) }).toEqual({
         op: `${service} ${operation}`,
         items: whole,
       });

@@ -208,7 +208,7 @@ export class ConsoleFlows {
   }
 
   /** A user by CRN, user ID or email, who must be active and of the provider when one was named. */
-  private chosenUser(ref: string | null, idpCrn?: string): UserRecord {
+  chosenUser(ref: string | null, idpCrn?: string): UserRecord {
     const wanted = (ref ?? '').trim();
     if (!wanted) throw new Refusal(400, 'INVALID_ARGUMENT', 'No user chosen', 'Choose the user to sign in as.');
     const store = this.host.store;

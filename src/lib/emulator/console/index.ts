@@ -14,39 +14,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors.js';
 import { ConsoleFlows, Refusal, type ConsoleHost } from './flows.js';
+import { pageHeaders, readSmallBody } from './http.js';
 import { deviceCodePage, deviceDonePage, deviceUserPage, errorPage, loginPage, type SiteInfo } from './pages.js';
 
 const FORM_LIMIT = 64 * 1024;
 
 /** Pages allow nothing from elsewhere; forms post here and may be sent on to the loopback return address. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'cache-control': 'no-store',
-  'referrer-policy': 'no-referrer',
-  'x-frame-options': 'DENY',
-  'x-content-type-options': 'nosniff',
-  'content-security-policy':
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'",
-};
+const PAGE_HEADERS = pageHeaders(
+  "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'self' http://localhost:* http://127.0.0.1:*; frame-ancestors 'none'; base-uri 'none'",
+);
 
-function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/x-www-form-urlencoded') {
-    return Promise.reject(new Refusal(415, 'INVALID_ARGUMENT', 'Not a form', 'Expected a form post (application/x-www-form-urlencoded).'));
-  }
-  return new Promise<URLSearchParams>((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > FORM_LIMIT) {
-        reject(new Refusal(413, 'PAYLOAD_TOO_LARGE', 'Too large', 'The form is larger than the console accepts.'));
-        req.destroy();
-      } else chunks.push(c);
-    });
-    req.on('end', () => resolve(new URLSearchParams(Buffer.concat(chunks).toString('utf8'))));
-    req.on('error', reject);
-  });
+  if (type !== 'application/x-www-form-urlencoded')
+    throw new Refusal(415, 'INVALID_ARGUMENT', 'Not a form', 'Expected a form post (application/x-www-form-urlencoded).');
+  return new URLSearchParams(await readSmallBody(req, FORM_LIMIT, 'form'));
 }
 
 export class ConsoleSite {

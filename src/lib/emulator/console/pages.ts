@@ -95,8 +95,8 @@ function userChoices(users: readonly UserRecord[], total: number): string {
   return `<fieldset>\n<legend>Sign in as</legend>\n${items.join('\n')}\n</fieldset>\n${more}`;
 }
 
-/** A page whose form chooses the user to sign in as: accept signs in, the other button refuses. */
-function chooseUserPage(
+/** A page whose form chooses the user to sign in as: accept signs in, the other button (when there is one) refuses. */
+export function chooseUserPage(
   site: SiteInfo,
   title: string,
   intro: string,
@@ -106,7 +106,7 @@ function chooseUserPage(
     users: readonly UserRecord[];
     total: number;
     accept: string;
-    refuse: readonly [string, string];
+    refuse: readonly [string, string] | undefined;
   },
 ): string {
   return layout(
@@ -118,7 +118,7 @@ function chooseUserPage(
 ${userChoices(f.users, f.total)}
 <div class="actions">
 ${f.total > 0 ? `<button type="submit" name="action" value="${f.accept}">Sign in</button>` : ''}
-<button type="submit" name="action" value="${f.refuse[0]}" class="secondary">${f.refuse[1]}</button>
+${f.refuse ? `<button type="submit" name="action" value="${f.refuse[0]}" class="secondary">${f.refuse[1]}</button>` : ''}
 </div>
 </form>`,
   );

@@ -199,7 +199,7 @@ function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec
     name: pick('name', `${k}Name`, 'displayName'),
     crn: pick('crn', `${k}Crn`, `${k}CRN`),
     status: rs.status ?? pick('status', `${k}Status`, 'state', `${k}State`),
-    statusReason: pick('statusReason', 'statusMessage', 'failureReason'),
+    statusReason: pick('statusReason', 'statusMessage', 'failureReason', 'errorMessage'),
     environmentCrn: pick('environmentCrn', 'envCrn', 'environmentCRN'),
     environmentName: pick('environmentName', 'envName', 'environment'),
     created: like(/^(created|creationDate|creationTime|createdAt|creationTimestamp|createTime|createdDate|creationDateTime|created_at)$/i),

@@ -15,9 +15,9 @@ import { requireEnvironment, type EnvironmentRecord } from '../environments.js';
 import { alreadyExists, failedPrecondition, invalid } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
 import { Operations } from '../lifecycle.js';
-import { paged } from '../paging.js';
+import { paged, pagingOf } from '../paging.js';
 import type { Doc, Handler, RequestContext, ServiceModule } from '../types.js';
-import type { DependentKind, WorldScope } from '../world.js';
+import { runsAtAll, runsOf, type DependentKind, type WorldScope } from '../world.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
 import { EngineResources, type EngineRecord, type PastActivity } from './records.js';
@@ -29,6 +29,8 @@ export { EngineResources } from './records.js';
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+/** A request value that names a record: a string, or a number (the id of an int64 id field). */
+const refOf = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
 
 /** Where a request puts a resource: the scope it lives in, its environment, its parent. */
 interface Place {
@@ -56,11 +58,20 @@ export class Engine {
   /** Handlers for the placed operations and the hand-written ones. */
   handlers(): Record<string, Handler> {
     const out: Record<string, Handler> = {};
+    const setup = this.spec.setup;
     for (const [name, b] of this.model.bindings) {
       const op = this.service.operation(name);
-      out[name] = (req, ctx) => this.serve(op, b, req, ctx);
+      out[name] = (req, ctx) => {
+        setup?.(this.hook(ctx));
+        return this.serve(op, b, req, ctx);
+      };
     }
-    for (const [name, fn] of Object.entries(this.spec.handlers ?? {})) out[name] = (req, ctx) => fn(this.hook(ctx), req);
+    for (const [name, fn] of Object.entries(this.spec.handlers ?? {}))
+      out[name] = (req, ctx) => {
+        const h = this.hook(ctx);
+        setup?.(h);
+        return fn(h, req);
+      };
     Object.assign(out, this.spec.plain ?? {});
     return out;
   }
@@ -76,8 +87,10 @@ export class Engine {
     return r;
   }
 
+  /** The records of a resource for a request; their views carry the fields its `viewing` hook computes. */
   records(ctx: RequestContext, r: ResourceModel): EngineResources {
-    return new EngineResources(ctx, r);
+    const viewing = r.spec.hooks?.viewing;
+    return new EngineResources(ctx, r, viewing ? (rec, view) => viewing(this.hook(ctx), rec, view) : undefined);
   }
 
   fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {
@@ -111,16 +124,36 @@ export class Engine {
     return this.act(h, op, b, r, rec, verb.action, req);
   }
 
+  /**
+   * Serves one of the operations the engine has placed, as a request would
+   * be served: for hand-written operations made of others (a restore that
+   * creates what a backup holds). Its hooks and rules apply.
+   */
+  perform(h: Hook, opName: string, req: Doc): Doc {
+    const b = this.model.bindings.get(opName);
+    if (!b) throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
+    const op = this.service.operation(opName);
+    const ctx: RequestContext = { ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } };
+    return this.serve(op, b, req, ctx);
+  }
+
   // ---- finding -----------------------------------------------------------------
 
   /** Where a request puts a resource of `r`: its parent (found, or NOT_FOUND), or its environment. */
   place(h: Hook, r: ResourceModel, req: Doc, envFields?: readonly string[]): Place {
     if (r.parent) {
-      const parentKeys = r.parent.spec.keys.filter((k) => str(req[k]) !== undefined);
+      const parentKeys = r.parent.spec.keys.filter((k) => refOf(req[k]) !== undefined);
       if (parentKeys.length === 0) return {};
       const parent = this.locate(h, r.parent, req);
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
     }
+    const within = r.spec.within;
+    if (within) {
+      const ref = within.fields.map((f) => str(req[f])).find(Boolean);
+      if (!ref) return {};
+      return within.find(h, ref);
+    }
+    if (r.spec.scope) return r.spec.scope(h, req) ?? {};
     const fields = envFields ?? r.spec.environment;
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);
@@ -135,7 +168,7 @@ export class Engine {
   locate(h: Hook, r: ResourceModel, req: Doc, b?: Binding): EngineRecord {
     const place = this.place(h, r, req, b?.environment);
     const keys = b?.keys ?? r.spec.keys;
-    const ref = keys.map((k) => str(req[k])).find(Boolean);
+    const ref = keys.map((k) => refOf(req[k])).find(Boolean);
     const all = this.records(h.ctx, r);
     if (!ref) {
       // A resource the scope holds one of (a service enabled in an environment) is named by the scope alone.
@@ -156,11 +189,13 @@ export class Engine {
       throw invalid(`give ${r.parent.spec.keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.parent.noun} it belongs to`);
     if (r.spec.environment && !place.env && !b.environment)
       throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
+    if (r.spec.within && place.scope === undefined)
+      throw invalid(`give ${r.spec.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
     const all = this.records(h.ctx, r);
     const name = this.nameIn(op, r, req, b.request !== undefined);
-    if (name !== undefined && all.find(name, place.scope ?? ''))
+    if (name !== undefined && r.spec.uniqueNames !== false && all.find(name, place.scope ?? ''))
       throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
-    const id = r.spec.newId?.(h) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
+    const id = r.spec.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
       ...(name !== undefined ? { name } : {}),
@@ -182,9 +217,13 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
-    if (b.select) return this.answerList(h, op, item?.field, b.select(h, req).map(view), req);
+    if (b.select) {
+      const chosen = b.select(h, req);
+      if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, chosen, view), op.name);
+      return this.answerList(h, op, item?.field, chosen.map(view), req);
+    }
     const place = this.place(h, r, req, b.environment);
-    const keep = this.filters(op, r, req);
+    const keep = this.filters(h, op, r, req);
     if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, all.listing(place.scope, keep), view), op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, req);
@@ -200,21 +239,23 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    // Parts of the record go with it; what merely lives in it needs force.
-    const blocking = held.filter((x) => !x.model.spec.partOfParent);
+    // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force.
+    const blocking = r.spec.cascades ? [] : held.filter((x) => !partOf(x.model, x.rec));
     if (blocking.length > 0 && !force)
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
-    for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     r.spec.hooks?.deleting?.(h, rec, req);
     if (all.has('delete') && !r.spec.singleton) {
       if (rec.activity.action === 'delete' && all.busy(rec))
         throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
+      for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
       all.begin(rec, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
       return this.answer(h, op, b, r, rec, req);
     }
+    // The answer shows what was removed, as it was.
     const answer = this.answer(h, op, b, r, rec, req);
+    for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
     all.remove(rec);
     return answer;
   }
@@ -241,8 +282,12 @@ export class Engine {
           const all = new EngineResources(scope, r);
           return all.all(environmentCrn).map((rec) => ({
             service: this.service.name,
+            noun: r.noun,
             name: rec.name ?? rec.id,
             what: `${r.noun} ${rec.name ?? rec.id}`,
+            status: r.lifecycle ? all.state(rec) : '',
+            ref: `${r.kind}/${rec.id}`,
+            view: () => all.view(rec),
             remove: () => {
               for (const x of this.held(scope, r, rec)) new EngineResources(scope, x.model).remove(x.rec);
               all.remove(rec);
@@ -254,6 +299,16 @@ export class Engine {
               all.begin(rec, action);
               return true;
             },
+            ...(r.lifecycle && runsAtAll(r.lifecycle)
+              ? {
+                  running: () => ({
+                    name: rec.name ?? rec.id,
+                    crn: rec.crn,
+                    runs: runsOf(r.lifecycle ?? {}, all.events(rec), scope.clock.now()),
+                    record: rec.doc,
+                  }),
+                }
+              : {}),
           }));
         },
       }));
@@ -281,6 +336,9 @@ export class Engine {
   private act(h: Hook, op: Operation, b: Binding, r: ResourceModel, rec: EngineRecord, action: string, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const previous = all.state(rec);
+    const there = r.lifecycle?.[action]?.success;
+    if (r.spec.idempotent?.includes(action) && there === previous && !all.busy(rec))
+      return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
     const hooked = r.spec.hooks?.acting?.(h, rec, action, req);
     const patch = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
     if (all.has(action)) all.begin(rec, action, { patch });
@@ -330,11 +388,9 @@ export class Engine {
     return this.conform(h.ctx, op.output, doc, `${rec.id}/${op.name}`);
   }
 
-  /** A record as answers show it: its stored view with its current status, and the fields its `showing` hook computes. */
+  /** A record as answers show it: its stored view with its current status, and the fields its `viewing` hook computes (records()). */
   view(h: Hook, r: ResourceModel, rec: EngineRecord): Doc {
-    const stored = this.records(h.ctx, r).view(rec);
-    const computed = r.spec.hooks?.showing?.(h, rec, stored);
-    return computed ? { ...stored, ...computed } : stored;
+    return this.records(h.ctx, r).view(rec);
   }
 
   private valueFor(h: Hook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {
@@ -348,8 +404,8 @@ export class Engine {
       return undefined;
     }
     const k = r.key;
-    if (f.name === `${k}Id` || f.name === 'id') return rec.doc[r.fields.id ?? ''] ?? rec.id;
-    if (f.name === `${k}Crn` || f.name === 'crn') return rec.crn;
+    if (f.name === `${k}Id` || f.name === `${k}ID` || f.name === 'id') return rec.doc[r.fields.id ?? ''] ?? rec.id;
+    if (f.name === `${k}Crn` || f.name === `${k}CRN` || f.name === 'crn') return rec.crn;
     if (f.name === `${k}Name`) return rec.name;
     if (f.name === 'operationId' && rec.activity.operationId) return rec.activity.operationId;
     if (view[f.name] !== undefined) return view[f.name];
@@ -430,7 +486,7 @@ export class Engine {
 
   /** The fields an update or action sets: the request's fields the shape has, except those that name the resource. */
   private patchFrom(h: Hook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const keys = new Set([...r.spec.keys, ...(r.spec.environment ?? []), ...(r.parent?.spec.keys ?? [])]);
+    const keys = new Set([...r.spec.keys, ...(r.spec.environment ?? []), ...(r.spec.within?.fields ?? []), ...(r.parent?.spec.keys ?? [])]);
     const given: Doc = {};
     for (const [f, v] of Object.entries(this.fromRequest(op, r, req))) if (!keys.has(f) && f !== r.fields.name) given[f] = v;
     if (Object.keys(given).length === 0) return {};
@@ -472,9 +528,10 @@ export class Engine {
   }
 
   /** A list's filters: request fields (beyond the scope and paging) the records show, compared as given. */
-  private filters(op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
+  private filters(h: Hook, op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
     const skip = new Set([
       ...(r.spec.environment ?? []),
+      ...(r.spec.within?.fields ?? []),
       ...(r.parent?.spec.keys ?? []),
       ...(op.paging ? [op.paging.pageSize, op.paging.inputToken] : []),
     ]);
@@ -485,14 +542,23 @@ export class Engine {
       if (!skip.has(f) && shape.byName.has(f) && (typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number'))
         tests.push([f, v]);
     if (tests.length === 0) return () => true;
-    return (rec) =>
-      tests.every(([f, v]) => rec.doc[f] === v || (typeof v === 'string' && String(rec.doc[f] ?? '').toLowerCase() === v.toLowerCase()));
+    // Compared with what the record shows now: its current status, not the one it last settled in.
+    return (rec) => {
+      const shown = this.view(h, r, rec);
+      return tests.every(([f, v]) => shown[f] === v || (typeof v === 'string' && String(shown[f] ?? '').toLowerCase() === v.toLowerCase()));
+    };
   }
 
   /** The operation records of a service on the engine (getOperation-style calls). */
   operations(ctx: RequestContext): Operations {
     return new Operations(ctx, `${this.service.name}.operation`);
   }
+}
+
+/** Whether a record is a part of its parent, which goes with it without force (a default catalog, a workspace's instance group). */
+function partOf(model: ResourceModel, rec: EngineRecord): boolean {
+  const part = model.spec.partOfParent;
+  return typeof part === 'function' ? part(rec) : part === true;
 }
 
 const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);

@@ -52,9 +52,14 @@ const NO_LIFECYCLE: Lifecycle = {};
 export class EngineResources {
   private readonly tracked: Resources<EngineRecord>;
 
+  /**
+   * `computed` adds the fields other records say of a record to its views
+   * (the resource's `viewing` hook).
+   */
   constructor(
     private readonly ctx: EngineContext,
     readonly model: ResourceModel,
+    private readonly computed?: (r: EngineRecord, view: Doc) => Doc,
   ) {
     const m = model;
     this.tracked = new Resources<EngineRecord>(ctx, {
@@ -64,9 +69,11 @@ export class EngineResources {
       operations: m.operationKind,
       id: (r) => r.id,
       name: (r) => r.name ?? r.id,
+      ...(m.spec.subject ? { subject: m.spec.subject } : {}),
       keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
       began: (r, prev) => {
-        if (!prev.action || prev.tl.steps.length === 0) return;
+        // A new record's placeholder (settled in no state) is no action it went through.
+        if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
         const p = this.tracked.progress(r);
         r.past = [
           ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
@@ -167,12 +174,16 @@ export class EngineResources {
     return this.model.lifecycle?.[action] !== undefined;
   }
 
-  /** Starts an action of the lifecycle (its `from` states checked); success sets `patch` on the document. */
+  /**
+   * Starts an action of the lifecycle (its `from` states checked); success
+   * sets `patch` on the document. Once a run of the action has failed, the
+   * next is a retry: a `fail-<action>-` name fails only the first.
+   */
   begin(r: EngineRecord, action: string, opts: { patch?: Doc; anyState?: boolean; fail?: boolean } = {}): Activity {
     const { patch, ...rest } = opts;
-    // An action the record has been through before is a retry: a `fail-<action>-` name fails only the first run.
-    const retry = r.activity.action === action || (r.past ?? []).some((p) => p.action === action);
-    const act: EngineActivity = this.tracked.begin(r, action, { retry, ...rest });
+    const failedBefore =
+      (r.activity.action === action && this.tracked.progress(r).failed) || (r.past ?? []).some((p) => p.action === action && p.failed);
+    const act: EngineActivity = this.tracked.begin(r, action, { ...rest, ...(failedBefore ? { retry: true } : {}) });
     if (patch && Object.keys(patch).length > 0) {
       act.patch = patch;
       this.tracked.save(r);
@@ -221,14 +232,16 @@ export class EngineResources {
     this.tracked.require(r, allowed, what);
   }
 
-  /** The record as its shape shows it: the document with its current status. */
+  /** The record as its shape shows it: the document with its current status (and its computed fields). */
   view(r: EngineRecord): Doc {
     const f = this.model.fields;
-    if (!f.status || !this.model.lifecycle) return r.doc;
-    const p = this.tracked.progress(r);
-    const out: Doc = { ...r.doc, [f.status]: p.state || r.doc[f.status] };
-    if (f.statusReason && p.failed && r.activity.reason) out[f.statusReason] = r.activity.reason;
-    return out;
+    let out: Doc = r.doc;
+    if (f.status && this.model.lifecycle) {
+      const p = this.tracked.progress(r);
+      out = { ...r.doc, [f.status]: p.state || r.doc[f.status] };
+      if (f.statusReason && p.failed && r.activity.reason) out[f.statusReason] = r.activity.reason;
+    }
+    return this.computed ? { ...out, ...this.computed(r, out) } : out;
   }
 
   /** Its actions as events, oldest first: those it has been through, then the current one. */

@@ -54,18 +54,41 @@ export interface ResourceSpec {
   readonly environment?: readonly string[];
   /** The resource it lives in (its key in the service's resources); requests name it by that resource's keys. */
   readonly parent?: string;
-  /** It is a part of its parent (an access grant to a cluster): deleting the parent takes it along, without force. */
-  readonly partOfParent?: boolean;
+  /**
+   * It is a part of its parent (an access grant to a cluster, what a parent
+   * made itself such as a default catalog, or keeps about itself such as its
+   * users): deleting the parent takes it along without force. A function
+   * decides per record.
+   */
+  readonly partOfParent?: boolean | ((rec: EngineRecord) => boolean);
+  /**
+   * What it lives in when that is neither an environment nor a resource of
+   * this service (a cluster of another service): the request fields that
+   * name it, and how to find it (throwing NOT_FOUND when there is none).
+   */
+  readonly within?: Within;
+  /**
+   * Where it lives when that is a record the engine does not hold (one of the
+   * module's own resources): the scope a request names and its words in
+   * messages; undefined when the request names none (any scope).
+   */
+  readonly scope?: (h: Hook, request: Doc) => { readonly scope: string; readonly where: string } | undefined;
   /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
   readonly lifecycle?: Lifecycle | 'derive';
   /** The record field its status is shown in; default `status` when the shape has one. */
   readonly status?: string;
   /** The roles of its record's fields that their names do not tell (`instanceName` its name, `failureMessage` why it failed). */
   readonly fields?: Partial<RecordFields>;
-  /** The resource type in its CRNs (`workspace`); default: its key in kebab case. */
+  /** The resource type its CRNs carry (`workspace`, `clustertemplate`, `catalogCollection`); default: its key in kebab case. */
   readonly crnType?: string;
-  /** Makes a new id; default a UUID. */
-  readonly newId?: (h: Hook) => string;
+  /** Makes a new id from the create request (ids that tell the kind, `impala-...`); default a UUID. */
+  readonly newId?: (h: Hook, request: Doc) => string;
+  /**
+   * The name the `fail-` rule reads (default: its name). For a resource named
+   * after something that cannot fail on purpose itself, such as the
+   * environment it activates, or one without a name (a job).
+   */
+  readonly subject?: (rec: EngineRecord) => string | undefined;
   /** Its actions record operations of this kind (getOperation-style calls). */
   readonly operations?: boolean;
   /** Operation names the derivation cannot place, or places wrongly. */
@@ -76,6 +99,12 @@ export interface ResourceSpec {
   readonly hooks?: ResourceHooks;
   /** Request fields that mean "remove what it holds too" on delete; default: force, cascade, cascading. */
   readonly forceFields?: readonly string[];
+  /** Deleting it removes the records it holds with it, as its API says (default: refused while it holds any, unless forced). */
+  readonly cascades?: boolean;
+  /** Whether two of its records may not share a name in a scope (default: true; backups taken every night may). */
+  readonly uniqueNames?: boolean;
+  /** Actions that have no effect on a record already in the state they end in (`suspend` of a suspended warehouse). */
+  readonly idempotent?: readonly string[];
   /** Deleting it removes it at once even when its lifecycle has a delete (default: the delete action runs). */
   readonly singleton?: boolean;
   /** What it does as its environment stops or starts: an action of its lifecycle (default: `stop`, `start` when it has them). */
@@ -89,6 +118,13 @@ export interface ResourceSpec {
   readonly partOfEnvironment?: boolean;
 }
 
+/** Where a resource lives outside its service, as `ResourceSpec.within` finds it. */
+export interface Within {
+  readonly fields: readonly string[];
+  /** The scope its records are kept under (the thing's CRN) and the words messages name it by. */
+  readonly find: (h: Hook, ref: string) => { readonly scope: string; readonly where: string };
+}
+
 /** Hooks run inside the request's transaction; they throw ApiErrors for the service's rules. */
 export interface ResourceHooks {
   /** Before a new record is saved: check rules, set computed fields on `rec.doc` or `rec.data`. */
@@ -99,8 +135,12 @@ export interface ResourceHooks {
   readonly acting?: (h: Hook, rec: EngineRecord, action: string, request: Doc) => Doc | void;
   /** Before a delete starts or the record is removed. */
   readonly deleting?: (h: Hook, rec: EngineRecord, request: Doc) => void;
-  /** Computed fields every answer shows of the record (describe, list, the answers of its verbs), from its stored view. */
-  readonly showing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
+  /**
+   * Fields computed whenever the record is shown, in answers and listings
+   * alike (a phase read off the clock, when its status last changed): shown
+   * over its stored view.
+   */
+  readonly viewing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
 }
 
 /** What a hook works with: the request's context and the engine's lookups for this service. */
@@ -115,6 +155,11 @@ export interface Hook {
 /** A service on the engine: its resources, and handlers written by hand for what the engine cannot serve. */
 export interface EngineSpec {
   readonly resources: Readonly<Record<string, ResourceSpec>>;
+  /**
+   * Runs before each of its operations: makes what the service has from the
+   * start in an account (built-in templates), once; it checks that cheaply.
+   */
+  readonly setup?: (h: Hook) => void;
   /** Operations served by hand, with the engine's lookups at hand. */
   readonly handlers?: Readonly<Record<string, (h: Hook, request: Doc) => Doc>>;
   /** Plain handlers (the service module's own backend). */

@@ -1,122 +1,51 @@
 /**
  * Data Hub clusters: their lifecycle (CLUSTER, on the emulator clock, read
- * lazily), creation in one of the account's environments (by name or CRN,
- * of the create's cloud, and available), and the actions on a cluster:
- * start, stop, scale (one instance group's node count, up or down), repair
- * and delete.
- * Effects (new node counts, replaced instances) are applied by the first
- * read after the action succeeded. A cluster named `fail-...` fails every
- * action (`fail-<action>-...`: that action only, once); a forced delete
- * never fails.
+ * lazily), creation in one of the account's environments from a cluster
+ * definition and/or template (the built-in ones and the account's own), and
+ * the actions that change a cluster's status: start, stop, scale (one
+ * instance group's node count), delete instances, repair, upgrade (the image
+ * or the runtime, on the paths the runtimes allow), vertical scaling, the
+ * database upgrade, retry and delete. Maintenance beside the status is in
+ * maintenance.ts. Effects (new node counts, replaced instances, a new image)
+ * are applied by the first read after the action succeeded. A cluster named
+ * `fail-...` fails every action (`fail-<action>-...`: that action only,
+ * once); a forced delete never fails.
  */
+import type { Hook } from '../../engine/index.js';
+import { CREDENTIAL_KIND, findEnvironment, requireEnvironment, type CloudPlatform, type EnvironmentRecord } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { findEnvironment, requireEnvironment, type CloudPlatform, type EnvironmentRecord } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, Resources, type EngineContext, type Lifecycle, type OperationRecord, type Tracked } from '../../lifecycle.js';
-import type { BackendContext } from '../../types.js';
-import { hex } from '../../values.js';
+import { Operations, Resources, progress, type Activity, type EngineContext, type OperationRecord } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { hex, str } from '../../values.js';
+import {
+  compareRuntimes,
+  DB_VERSIONS,
+  DEFAULT_CATALOG,
+  DEFAULT_DB_VERSION,
+  IMAGES,
+  newestImage,
+  runtimeOf,
+  UPGRADES,
+  VM_TYPES,
+  type Image,
+} from './catalogue.js';
+import {
+  findDefinition,
+  overrideGroups,
+  requireCustomConfigurations,
+  requireRecipe,
+  requireTemplate,
+  type TemplateRef,
+} from './blueprints.js';
+import { Autoscale } from './autoscale.js';
+import { CLUSTER, FAILED_STATES, KIND, WORK, type ClusterRec, type GroupRec, type InstanceRec, type VolumeRec } from './records.js';
+import { Works } from './work.js';
 
-export const KIND = { cluster: 'datahub.cluster', operation: 'datahub.operation' } as const;
+export { CLUSTER, KIND } from './records.js';
+export type { ClusterRec, GroupRec, InstanceRec } from './records.js';
 
-/** What Data Hub clusters do, and how long it takes (emulated minutes); state names are the service's StackStatus values. */
-export const CLUSTER: Lifecycle = {
-  create: {
-    phases: [
-      ['REQUESTED', 0.5],
-      ['CREATE_IN_PROGRESS', 9.5],
-    ],
-    success: 'AVAILABLE',
-    failure: 'CREATE_FAILED',
-    operation: 'PROVISION',
-  },
-  stop: {
-    from: ['AVAILABLE', 'STOP_FAILED'],
-    phases: [['STOP_IN_PROGRESS', 3]],
-    success: 'STOPPED',
-    failure: 'STOP_FAILED',
-    operation: 'STOP',
-  },
-  start: {
-    from: ['STOPPED', 'START_FAILED'],
-    phases: [['START_IN_PROGRESS', 4]],
-    success: 'AVAILABLE',
-    failure: 'START_FAILED',
-    operation: 'START',
-  },
-  upscale: {
-    from: ['AVAILABLE'],
-    phases: [['UPDATE_IN_PROGRESS', 2]],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'UPSCALE',
-  },
-  downscale: {
-    from: ['AVAILABLE'],
-    phases: [['UPDATE_IN_PROGRESS', 1]],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'DOWNSCALE',
-  },
-  repair: {
-    from: ['AVAILABLE', 'NODE_FAILURE'],
-    phases: [['UPDATE_IN_PROGRESS', 3]],
-    success: 'AVAILABLE',
-    failure: 'REPAIR_FAILED',
-    operation: 'REPAIR',
-  },
-  delete: {
-    phases: [['DELETE_IN_PROGRESS', 2]],
-    success: 'DELETE_COMPLETED',
-    failure: 'DELETE_FAILED',
-    operation: 'DELETION',
-    removes: true,
-  },
-};
-
-export interface InstanceRec {
-  id: string;
-  fqdn: string;
-  privateIp: string;
-  subnetId: string;
-  availabilityZone: string;
-}
-
-export interface GroupRec {
-  name: string;
-  /** GATEWAY (the Cloudera Manager host) or CORE. */
-  type: string;
-  instanceType: string;
-  nodeCount: number;
-  recipes: string[];
-  instances: InstanceRec[];
-}
-
-export interface ClusterRec extends Tracked {
-  clusterName: string;
-  crn: string;
-  environmentCrn: string;
-  cloudPlatform: CloudPlatform;
-  region: string;
-  datalakeCrn?: string;
-  clusterTemplateName: string;
-  clusterTemplateCrn: string;
-  clusterDefinitionName?: string;
-  workloadType: string;
-  creationDate: string;
-  multiAz: boolean;
-  groups: GroupRec[];
-  statusReason?: string;
-}
-
-/** An instance group asked for at creation. */
-export interface GroupSpec {
-  readonly name: string;
-  readonly type: string;
-  readonly instanceType?: string;
-  readonly nodeCount: number;
-  readonly recipes: readonly string[];
-}
-
+/** A cluster create, as the request asks for it. */
 export interface ClusterSpec {
   readonly name: string;
   readonly platform: CloudPlatform;
@@ -124,22 +53,24 @@ export interface ClusterSpec {
   readonly environment: string;
   readonly template?: string;
   readonly definition?: string;
-  readonly groups: readonly GroupSpec[];
+  /** The request's instance groups (each overrides the template's group of its name). */
+  readonly groups: readonly Doc[];
   readonly multiAz: boolean;
+  readonly image?: { readonly id?: string; readonly catalogName?: string };
+  readonly database?: string;
+  readonly javaVersion?: number;
+  readonly customConfigurations?: string;
+  readonly loadBalancer: boolean;
+  readonly lbSku?: string;
+  readonly tags: ReadonlyArray<{ key: string; value: string }>;
+  readonly subnetIds: readonly string[];
 }
 
-const VM_TYPE: Readonly<Record<CloudPlatform, { gateway: string; core: string }>> = {
-  AWS: { gateway: 'm5.4xlarge', core: 'm5.2xlarge' },
-  AZURE: { gateway: 'Standard_D16s_v3', core: 'Standard_D8s_v3' },
-  GCP: { gateway: 'e2-standard-16', core: 'e2-standard-8' },
+const DEFAULT_VOLUME: Readonly<Record<CloudPlatform, VolumeRec>> = {
+  AWS: { count: 1, volumeType: 'gp3', size: 500 },
+  AZURE: { count: 1, volumeType: 'StandardSSD_LRS', size: 500 },
+  GCP: { count: 1, volumeType: 'pd-ssd', size: 500 },
 };
-
-/** The groups a cluster definition gives when the request names none. */
-const DEFAULT_GROUPS: readonly GroupSpec[] = [
-  { name: 'master', type: 'GATEWAY', nodeCount: 1, recipes: [] },
-  { name: 'worker', type: 'CORE', nodeCount: 3, recipes: [] },
-  { name: 'compute', type: 'CORE', nodeCount: 1, recipes: [] },
-];
 
 const zoneOf = (env: EnvironmentRecord, i: number): string =>
   env.cloudPlatform === 'AWS'
@@ -147,6 +78,12 @@ const zoneOf = (env: EnvironmentRecord, i: number): string =>
     : env.cloudPlatform === 'GCP'
       ? `${env.region}-${'abc'[i % 3] ?? 'a'}`
       : String((i % 3) + 1);
+
+/** `fail-<action>-` naming maintenance: the cluster's own actions never fail for it. */
+const namesWork = (name: string): boolean => {
+  const action = /^fail-([a-z0-9]+)-/.exec(name.toLowerCase())?.[1];
+  return action !== undefined && action in WORK;
+};
 
 /** The Data Hub clusters of a request: lookups settle what they read. */
 export function clusterResources(ctx: EngineContext): Resources<ClusterRec> {
@@ -157,6 +94,7 @@ export function clusterResources(ctx: EngineContext): Resources<ClusterRec> {
     operations: KIND.operation,
     id: (c) => c.crn,
     name: (c) => c.clusterName,
+    subject: (c) => (namesWork(c.clusterName) ? undefined : c.clusterName),
     keys: (c) => ({ name: c.clusterName, crn: c.crn }),
     ended: (c, end) => {
       if (end.failed) c.statusReason = c.activity.reason;
@@ -165,13 +103,29 @@ export function clusterResources(ctx: EngineContext): Resources<ClusterRec> {
   });
 }
 
+/** The runtime a data lake runs now (an upgrade that has succeeded counts, read or not). */
+function lakeRuntime(lake: { runtime?: string; activity?: Activity }, now: number): string | undefined {
+  const act = lake.activity;
+  const upgraded =
+    act && act.effect && typeof act.effect.runtime === 'string' && progress(act, now).succeeded ? act.effect.runtime : undefined;
+  return upgraded ?? lake.runtime;
+}
+
 export class DatahubBackend {
   readonly clusters: Resources<ClusterRec>;
   readonly operations: Operations;
+  readonly works: Works;
+  readonly autoscale: Autoscale;
 
-  constructor(readonly ctx: BackendContext) {
-    this.clusters = clusterResources(ctx);
-    this.operations = new Operations(ctx, KIND.operation);
+  constructor(readonly h: Hook) {
+    this.clusters = clusterResources(h.ctx);
+    this.operations = new Operations(h.ctx, KIND.operation);
+    this.works = new Works(h.ctx);
+    this.autoscale = new Autoscale(h, (c) => this.clusters.save(c));
+  }
+
+  get ctx(): Hook['ctx'] {
+    return this.h.ctx;
   }
 
   environment(ref: string): EnvironmentRecord {
@@ -183,8 +137,14 @@ export class DatahubBackend {
     return findEnvironment(this.ctx, envCrn)?.environmentName;
   }
 
+  /** A cluster by name or CRN, with what its finished maintenance changed. */
   cluster(ref: string): ClusterRec {
-    return this.clusters.get(ref);
+    return this.settled(this.clusters.get(ref));
+  }
+
+  private settled(c: ClusterRec): ClusterRec {
+    if (this.works.settle(c)) this.clusters.save(c);
+    return c;
   }
 
   status(c: ClusterRec): string {
@@ -193,65 +153,128 @@ export class DatahubBackend {
 
   list(environment?: string): ClusterRec[] {
     const env = environment ? this.environment(environment).crn : undefined;
-    return this.clusters.all().filter((c) => !env || c.environmentCrn === env);
+    return this.clusters
+      .all()
+      .filter((c) => !env || c.environmentCrn === env)
+      .map((c) => this.settled(c));
   }
 
-  /** `count` instances of a group, numbered from `from`, spread over the environment's subnets. */
-  private instances(env: EnvironmentRecord, cluster: string, group: string, from: number, count: number): InstanceRec[] {
+  /** The data lake of an environment, as the datalake service stores it. */
+  lake(envCrn: string): { name: string; crn: string; runtime?: string } | undefined {
+    const lake = this.ctx.store
+      .list<{ environmentCrn?: string; crn?: string; datalakeName?: string; runtime?: string; activity?: Activity }>('datalake.datalake')
+      .find((l) => l.doc.environmentCrn === envCrn)?.doc;
+    if (!lake?.crn) return undefined;
+    return { name: lake.datalakeName ?? lake.crn, crn: lake.crn, runtime: lakeRuntime(lake, this.ctx.clock.now()) };
+  }
+
+  /** A Data Hub runs no newer runtime than its data lake. */
+  private checkLake(envCrn: string, runtime: string, what: string): void {
+    const lake = this.lake(envCrn);
+    if (lake?.runtime && compareRuntimes(runtime, lake.runtime) > 0)
+      throw failedPrecondition(
+        `data lake ${lake.name} runs runtime ${lake.runtime}; ${what} runtime ${runtime} needs the data lake on ${runtime} or newer first`,
+      );
+  }
+
+  /** `count` instances of a group, numbered from `from`, spread over the subnets. */
+  private instances(
+    env: EnvironmentRecord,
+    subnets: readonly string[],
+    cluster: string,
+    group: string,
+    from: number,
+    count: number,
+  ): InstanceRec[] {
+    const nets = subnets.length > 0 ? subnets : env.network.subnetIds;
     return Array.from({ length: count }, (_, k) => {
       const i = from + k;
       const seed = `${cluster}/${group}/${i}/${uuid()}`;
+      const subnet = nets[i % Math.max(1, nets.length)] ?? '';
+      const at = env.network.subnetIds.indexOf(subnet);
       return {
         id: `${env.cloudPlatform === 'AWS' ? 'i-0' : ''}${hex(seed, 16)}`,
         fqdn: `${cluster}-${group}${i}.${cluster}.${hex(env.crn, 4)}-${hex(`${env.crn}/d`, 4)}.cloudera.site`,
         privateIp: `10.${parseInt(hex(seed, 2), 16) % 250}.${parseInt(hex(`${seed}/b`, 2), 16) % 250}.${(i % 250) + 4}`,
-        subnetId: env.network.subnetIds[i % Math.max(1, env.network.subnetIds.length)] ?? '',
-        availabilityZone: zoneOf(env, i),
+        subnetId: subnet,
+        // A subnet is in one zone: the environment's n-th subnet in its n-th zone.
+        availabilityZone: zoneOf(env, at >= 0 ? at : i),
       };
     });
   }
+
+  private subnetsOf(c: ClusterRec): string[] {
+    return [...new Set(c.groups.flatMap((g) => g.instances.map((i) => i.subnetId)))];
+  }
+
+  // ---- create --------------------------------------------------------------------------
 
   create(spec: ClusterSpec): ClusterRec {
     if (this.clusters.find(spec.name)) throw alreadyExists(`a Data Hub cluster named ${spec.name} already exists`);
     const env = this.environment(spec.environment);
     const envGov = env.region.startsWith('us-gov-');
-    if (env.cloudPlatform !== spec.platform || envGov !== spec.gov) {
-      const kind = (p: string, g: boolean): string => (g ? 'AWS GovCloud' : p);
+    const kind = (p: string, g: boolean): string => (g ? 'AWS GovCloud' : p);
+    if (env.cloudPlatform !== spec.platform || envGov !== spec.gov)
       throw invalid(
         `environment ${env.environmentName} is an ${kind(env.cloudPlatform, envGov)} environment; a ${kind(spec.platform, spec.gov)} cluster needs one of its own platform`,
       );
-    }
     if (env.status !== 'AVAILABLE')
       throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; a Data Hub cluster needs it AVAILABLE`);
     if (!spec.template && !spec.definition)
       throw invalid(
         'say what to build: give --cluster-definition (with the template it names), or --cluster-template with --instance-groups',
       );
-    const byName = new Map(DEFAULT_GROUPS.map((g) => [g.name, g] as const));
-    if (spec.groups.length > 0) {
-      byName.clear();
-      for (const g of spec.groups) {
-        if (byName.has(g.name)) throw invalid(`instance group ${g.name} is given twice`);
-        byName.set(g.name, g);
-      }
-      if (![...byName.values()].some((g) => g.type === 'GATEWAY'))
-        throw invalid('instance groups need one GATEWAY group (the Cloudera Manager host)');
+    const def = spec.definition ? findDefinition(this.h, spec.definition) : undefined;
+    if (spec.definition && !def)
+      throw notFound(
+        `cluster definition ${spec.definition.slice(0, 200)} not found; \`datahub cluster-definitions list\` shows those a cluster can be created with`,
+      );
+    if (def) {
+      if (def.platform !== spec.platform || (def.gov !== undefined && def.gov !== spec.gov))
+        throw invalid(
+          `cluster definition ${def.name} is for ${kind(def.platform, def.gov ?? false)}, not for ${kind(spec.platform, spec.gov)}`,
+        );
+      if (def.environmentCrn && def.environmentCrn !== env.crn)
+        throw invalid(
+          `cluster definition ${def.name} is for environment ${this.environmentName(def.environmentCrn) ?? def.environmentCrn}, not ${env.environmentName}`,
+        );
+      if (!def.template.crn)
+        throw failedPrecondition(`cluster template ${def.template.name} of cluster definition ${def.name} no longer exists`);
     }
-    const vm = VM_TYPE[spec.platform];
-    const groups: GroupRec[] = [...byName.values()].map((g) => ({
+    const template: TemplateRef = spec.template ? requireTemplate(this.h, spec.template) : (def?.template as TemplateRef);
+    if (def && template.runtime !== def.template.runtime)
+      throw invalid(
+        `cluster template ${template.name} is for runtime ${template.runtime}; cluster definition ${def.name} is for ${def.template.runtime}`,
+      );
+    const groups = overrideGroups({ ...template, groups: def?.groups ?? template.groups }, spec.groups);
+    for (const g of groups) g.recipes = g.recipes.map((r) => requireRecipe(this.h, r).name ?? r);
+    const custom = spec.customConfigurations ? requireCustomConfigurations(this.h, spec.customConfigurations) : undefined;
+    const customRuntime = str(custom?.doc.runtimeVersion);
+    if (customRuntime && customRuntime !== template.runtime)
+      throw invalid(`custom configurations ${custom?.name} are for runtime ${customRuntime}; the cluster runs ${template.runtime}`);
+    this.checkLake(env.crn, template.runtime, 'a cluster of');
+    const image = this.imageFor(template.runtime, spec.image);
+    const runtime = runtimeOf(template.runtime);
+    if (spec.javaVersion !== undefined && !runtime?.java.includes(spec.javaVersion))
+      throw invalid(`runtime ${template.runtime} runs on Java ${runtime?.java.join(', ')}, not ${spec.javaVersion}`);
+    for (const s of spec.subnetIds)
+      if (!env.network.subnetIds.includes(s))
+        throw invalid(`subnet ${s} is not a subnet of environment ${env.environmentName}; it has ${env.network.subnetIds.join(', ')}`);
+    const subnets = spec.subnetIds.length > 0 ? spec.subnetIds : spec.multiAz ? env.network.subnetIds : env.network.subnetIds.slice(0, 1);
+    const vm = VM_TYPES[spec.platform];
+    const records: GroupRec[] = groups.map((g) => ({
       name: g.name,
       type: g.type,
       instanceType: g.instanceType ?? (g.type === 'GATEWAY' ? vm.gateway : vm.core),
       nodeCount: g.nodeCount,
-      recipes: [...g.recipes],
-      instances: this.instances(env, spec.name, g.name, 0, g.nodeCount),
+      recipes: g.recipes,
+      instances: this.instances(env, subnets, spec.name, g.name, 0, g.nodeCount),
+      volumes: { ...DEFAULT_VOLUME[spec.platform] },
     }));
-    // A definition names its template: "7.2.18 - Data Engineering for AWS" builds "7.2.18 - Data Engineering".
-    const template = spec.template ?? (spec.definition ?? '').replace(/ for (AWS GovCloud|AWS|Azure|GCP)\b.*$/i, '');
     const { accountId, region } = this.ctx.info;
-    const lake = this.ctx.store
-      .list<{ environmentCrn?: string; crn?: string }>('datalake.datalake')
-      .find((l) => l.doc.environmentCrn === env.crn)?.doc.crn;
+    const credential = this.ctx.store.getByName<{ crn?: string }>(CREDENTIAL_KIND, env.credentialName);
+    const lake = this.lake(env.crn);
+    const database = spec.database ?? 'NON_HA';
     return this.clusters.create(
       {
         clusterName: spec.name,
@@ -259,40 +282,97 @@ export class DatahubBackend {
         environmentCrn: env.crn,
         cloudPlatform: env.cloudPlatform,
         region: env.region,
-        ...(lake ? { datalakeCrn: lake } : {}),
-        clusterTemplateName: template,
-        clusterTemplateCrn: crn('datahub', region, accountId, 'clustertemplate', `${hex(template, 8)}-${hex(`${template}/t`, 4)}`),
-        ...(spec.definition ? { clusterDefinitionName: spec.definition } : {}),
-        workloadType: template,
+        ...(lake ? { datalakeCrn: lake.crn } : {}),
+        ...(credential?.crn ? { credentialCrn: credential.crn } : {}),
+        clusterTemplateName: template.name,
+        clusterTemplateCrn: template.crn,
+        ...(def ? { clusterDefinitionName: def.name } : {}),
+        workloadType: template.name,
         creationDate: this.ctx.clock.iso(),
         multiAz: spec.multiAz,
-        groups,
+        groups: records,
+        runtime: template.runtime,
+        imageId: image.imageId,
+        catalogName: spec.image?.catalogName ?? DEFAULT_CATALOG,
+        services: [...template.services],
+        database,
+        ...(database !== 'NONE' ? { dbVersion: DEFAULT_DB_VERSION } : {}),
+        javaVersion: spec.javaVersion ?? runtime?.java[0] ?? 8,
+        ...(spec.platform === 'AWS' ? { imds: 'v2' } : {}),
+        ...(spec.platform === 'AZURE' ? { lbSku: spec.lbSku ?? 'BASIC' } : {}),
+        loadBalancer: spec.loadBalancer,
+        ...(custom ? { customConfigurations: custom.name } : {}),
+        tags: [...spec.tags],
+        ...(template.services.includes('KAFKA') ? { kraft: 'ZOOKEEPER' as const } : {}),
+        certIssuedAt: this.ctx.clock.now(),
       },
       'create',
     );
   }
 
+  /** The image a new cluster launches from: the one asked for (of its runtime), else the runtime's newest. */
+  private imageFor(runtime: string, asked?: ClusterSpec['image']): Image {
+    const newest = newestImage(runtime);
+    if (!newest) throw invalid(`runtime ${runtime} has no images`);
+    const id = asked?.id;
+    if (!id) return newest;
+    const image = IMAGES.find((i) => i.imageId === id);
+    if (image && image.runtime !== runtime)
+      throw invalid(`image ${id} is an image of runtime ${image.runtime}; the cluster template is for ${runtime}`);
+    if (image) return image;
+    // An image of a custom catalog: the emulator knows only the default catalog's, and takes the runtime's versions for it.
+    if ((asked?.catalogName ?? DEFAULT_CATALOG) !== DEFAULT_CATALOG) return { ...newest, imageId: id };
+    throw notFound(`image ${id} is not in image catalog ${DEFAULT_CATALOG}`);
+  }
+
+  // ---- status-changing actions ----------------------------------------------------------
+
+  /** FAILED_PRECONDITION while instances of the cluster are being restarted, stopped or started. */
+  private requireNoInstanceWork(c: ClusterRec, what: string): void {
+    const w = this.works.running(c, 'restart')[0];
+    if (w)
+      throw failedPrecondition(
+        `cluster ${c.clusterName} has instance work running (operation ${w.operationId}); ${what} waits for it to end`,
+      );
+  }
+
   private begin(c: ClusterRec, action: string, opts: Parameters<Resources<ClusterRec>['begin']>[2] = {}): string {
-    return this.clusters.begin(c, action, opts).operationId ?? '';
+    // `fail-<action>-` fails an action's first run only: a run after a failure of the same action is a retry.
+    const again = c.activity.action === action && this.clusters.progress(c).failed;
+    return this.clusters.begin(c, action, { retry: again, ...opts }).operationId ?? '';
   }
 
-  start(ref: string): string {
-    return this.begin(this.cluster(ref), 'start');
+  /** Starts a stopped cluster; one that is already available is left as it is (no operation). */
+  start(ref: string): string | undefined {
+    const c = this.cluster(ref);
+    if (this.status(c) === 'AVAILABLE') return undefined;
+    return this.begin(c, 'start');
   }
 
-  stop(ref: string): string {
-    return this.begin(this.cluster(ref), 'stop');
+  /** Stops an available cluster; one that is already stopped is left as it is (no operation). */
+  stop(ref: string): string | undefined {
+    const c = this.cluster(ref);
+    if (this.status(c) === 'STOPPED') return undefined;
+    this.requireNoInstanceWork(c, 'stopping');
+    const w = this.works.running(c)[0];
+    if (w)
+      throw failedPrecondition(
+        `cluster ${c.clusterName} is running ${WORK[w.activity.action]?.operation ?? w.activity.action} (operation ${w.operationId}); stop it when that has ended`,
+      );
+    return this.begin(c, 'stop');
   }
 
   /** Sets one instance group's node count: instances are added (numbered on) or the newest removed. */
-  scale(ref: string, groupName: string, count: number): string {
+  scale(ref: string, groupName: string, count: number, reason?: string): string {
     const c = this.cluster(ref);
     const g = c.groups.find((x) => x.name === groupName);
     if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${groupName}; it has ${c.groups.map((x) => x.name).join(', ')}`);
     if (count < 0) throw invalid('instanceGroupDesiredCount must be 0 or more');
     if (g.type === 'GATEWAY') throw invalid(`instance group ${g.name} holds Cloudera Manager (GATEWAY) and cannot be scaled`);
     if (count === g.nodeCount) throw invalid(`instance group ${g.name} already has ${count} node(s)`);
+    this.requireNoInstanceWork(c, 'scaling');
     const env = this.environment(c.environmentCrn);
+    const subnets = this.subnetsOf(c);
     const groups = c.groups.map((x) =>
       x.name !== g.name
         ? x
@@ -302,10 +382,47 @@ export class DatahubBackend {
             instances:
               count < x.instances.length
                 ? x.instances.slice(0, count)
-                : [...x.instances, ...this.instances(env, c.clusterName, x.name, x.instances.length, count - x.instances.length)],
+                : [...x.instances, ...this.instances(env, subnets, c.clusterName, x.name, x.instances.length, count - x.instances.length)],
           },
     );
-    return this.begin(c, count > g.nodeCount ? 'upscale' : 'downscale', { effect: { groups } });
+    const up = count > g.nodeCount;
+    const id = this.begin(c, up ? 'upscale' : 'downscale', { effect: { groups } });
+    this.note(c, id, reason ?? `Manual ${up ? 'upscale' : 'downscale'} of instance group ${g.name} from ${g.nodeCount} to ${count} nodes`);
+    return id;
+  }
+
+  private note(c: ClusterRec, operationId: string, reason: string): void {
+    c.scalingReasons = { ...(c.scalingReasons ?? {}), [operationId]: reason };
+    this.clusters.save(c);
+  }
+
+  /** The instances of the cluster with these ids; NOT_FOUND naming the first that is not one of them. */
+  private instancesById(c: ClusterRec, ids: readonly string[]): Array<{ group: GroupRec; instance: InstanceRec }> {
+    if (ids.length === 0) throw invalid('give at least one instance id');
+    return ids.map((id) => {
+      for (const group of c.groups) {
+        const instance = group.instances.find((i) => i.id === id);
+        if (instance) return { group, instance };
+      }
+      throw notFound(`cluster ${c.clusterName} has no instance ${id}`);
+    });
+  }
+
+  /** Removes instances (downscaling their groups); Cloudera Manager's host stays. */
+  deleteInstances(ref: string, ids: readonly string[]): { cluster: ClusterRec; operationId: string } {
+    const c = this.cluster(ref);
+    const found = this.instancesById(c, ids);
+    for (const { group, instance } of found)
+      if (group.type === 'GATEWAY')
+        throw invalid(`instance ${instance.id} is in instance group ${group.name}, which holds Cloudera Manager`);
+    this.requireNoInstanceWork(c, 'deleting instances');
+    const groups = c.groups.map((g) => {
+      const instances = g.instances.filter((i) => !ids.includes(i.id));
+      return { ...g, instances, nodeCount: instances.length };
+    });
+    const operationId = this.begin(c, 'downscale', { effect: { groups } });
+    this.note(c, operationId, `Instances ${ids.join(', ')} removed`);
+    return { cluster: c, operationId };
   }
 
   /** Replaces the instances of the groups (or the instances) named; every group's when none is named. */
@@ -315,6 +432,7 @@ export class DatahubBackend {
       if (!c.groups.some((g) => g.name === n)) throw notFound(`cluster ${c.clusterName} has no instance group ${n}`);
     const all = c.groups.flatMap((g) => g.instances.map((i) => i.id));
     for (const id of instanceIds) if (!all.includes(id)) throw notFound(`cluster ${c.clusterName} has no instance ${id}`);
+    this.requireNoInstanceWork(c, 'a repair');
     const env = this.environment(c.environmentCrn);
     const picked = (g: GroupRec, i: InstanceRec): boolean =>
       instanceIds.length > 0 ? instanceIds.includes(i.id) : groupNames.length === 0 || groupNames.includes(g.name);
@@ -324,11 +442,21 @@ export class DatahubBackend {
           ? [i]
           : removeOnly
             ? []
-            : this.instances(env, c.clusterName, g.name, k, 1).map((n) => ({ ...n, fqdn: i.fqdn, subnetId: i.subnetId })),
+            : this.instances(env, [i.subnetId], c.clusterName, g.name, k, 1).map((n) => ({ ...n, fqdn: i.fqdn, subnetId: i.subnetId })),
       );
       return { ...g, instances, nodeCount: instances.length };
     });
     return this.begin(c, 'repair', { effect: { groups } });
+  }
+
+  /** Runs the action that failed again, from where it failed. */
+  retry(ref: string): void {
+    const c = this.cluster(ref);
+    const state = this.status(c);
+    if (!FAILED_STATES.includes(state) || !this.clusters.progress(c).failed)
+      throw failedPrecondition(`cluster ${c.clusterName} is ${state}; only a failed cluster operation can be retried`);
+    const act = c.activity;
+    this.clusters.begin(c, act.action, { retry: true, anyState: true, ...(act.effect ? { effect: act.effect } : {}) });
   }
 
   delete(ref: string, force: boolean): string {
@@ -342,5 +470,155 @@ export class DatahubBackend {
   operation(ref: string, operationId?: string): OperationRecord {
     const c = this.cluster(ref);
     return this.operations.ofOwner(c.crn, `cluster ${c.clusterName}`, operationId);
+  }
+
+  /** Every operation of a cluster, oldest first. */
+  operationsOf(c: ClusterRec): OperationRecord[] {
+    return this.ctx.store.children<OperationRecord>(KIND.operation, c.crn).map((x) => x.doc);
+  }
+
+  // ---- upgrades --------------------------------------------------------------------------
+
+  /** The cluster's image now. */
+  image(c: ClusterRec): Image {
+    const runtime = c.runtime ?? '7.2.18';
+    const known = IMAGES.find((i) => i.imageId === c.imageId);
+    const newest = newestImage(runtime);
+    if (known) return known;
+    if (!newest) throw new Error(`no image of runtime ${runtime}`);
+    return c.imageId ? { ...newest, imageId: c.imageId } : newest;
+  }
+
+  /**
+   * The images the cluster can be upgraded to: newer images of its runtime
+   * (an OS upgrade), and the images of the runtimes its runtime upgrades to
+   * (unless `osOnly`), no newer than its data lake's runtime.
+   */
+  candidates(c: ClusterRec, osOnly: boolean): { images: Image[]; reason?: string } {
+    const current = this.image(c);
+    const lake = this.lake(c.environmentCrn);
+    const next = osOnly ? [] : (UPGRADES[current.runtime] ?? []);
+    const os = IMAGES.filter((i) => i.runtime === current.runtime && i.created > current.created);
+    const runtimes = IMAGES.filter((i) => next.includes(i.runtime));
+    const allowed = runtimes.filter((i) => !lake?.runtime || compareRuntimes(i.runtime, lake.runtime) <= 0);
+    const images = [...os, ...allowed];
+    if (images.length > 0) return { images };
+    const held = runtimes.length > allowed.length ? `; runtime ${next.join(', ')} needs data lake ${lake?.name} upgraded first` : '';
+    return {
+      images,
+      reason: `cluster ${c.clusterName} runs the newest image of runtime ${current.runtime}${osOnly ? '' : ` and no runtime it can be upgraded to${held ? '' : ' is available'}`}${held}`,
+    };
+  }
+
+  /** The image an upgrade (or its preparation) goes to, as the request picks it; FAILED_PRECONDITION when none fits. */
+  target(c: ClusterRec, ask: { imageId?: string; runtime?: string; osOnly: boolean }): Image {
+    const current = this.image(c);
+    if (ask.osOnly && ask.runtime) throw invalid('--lock-components upgrades the OS only; do not combine it with --runtime');
+    if (ask.runtime && !runtimeOf(ask.runtime))
+      throw invalid(
+        `runtime ${ask.runtime} does not exist; runtimes: ${IMAGES.map((i) => i.runtime)
+          .filter((r, i, a) => a.indexOf(r) === i)
+          .join(', ')}`,
+      );
+    if (ask.runtime && compareRuntimes(ask.runtime, current.runtime) < 0)
+      throw failedPrecondition(`cluster ${c.clusterName} runs runtime ${current.runtime}; it cannot go back to ${ask.runtime}`);
+    const { images, reason } = this.candidates(c, ask.osOnly);
+    if (ask.imageId) {
+      const hit = images.find((i) => i.imageId === ask.imageId);
+      if (hit) return hit;
+      if (!IMAGES.some((i) => i.imageId === ask.imageId))
+        throw notFound(`image ${ask.imageId} is not in image catalog ${c.catalogName ?? DEFAULT_CATALOG}`);
+      throw failedPrecondition(
+        `image ${ask.imageId} is not an upgrade candidate of cluster ${c.clusterName}${reason ? `: ${reason}` : ''}`,
+      );
+    }
+    const pool = ask.runtime ? images.filter((i) => i.runtime === ask.runtime) : images;
+    const pick = pool.at(-1);
+    if (pick) return pick;
+    if (ask.runtime && ask.runtime !== current.runtime && !(UPGRADES[current.runtime] ?? []).includes(ask.runtime))
+      throw failedPrecondition(
+        `cluster ${c.clusterName} runs runtime ${current.runtime}, which upgrades to ${(UPGRADES[current.runtime] ?? []).join(', ') || 'no newer runtime'}; not to ${ask.runtime}`,
+      );
+    throw failedPrecondition(reason ?? `no upgrade of cluster ${c.clusterName} to runtime ${ask.runtime} is available`);
+  }
+
+  /** Starts the upgrade of a cluster to an image. */
+  upgrade(c: ClusterRec, to: Image): string {
+    if (this.works.running(c, 'prepare')[0])
+      throw failedPrecondition(`cluster ${c.clusterName} is still preparing an upgrade; wait for it to end`);
+    this.requireNoInstanceWork(c, 'an upgrade');
+    this.checkLake(c.environmentCrn, to.runtime, 'an upgrade to');
+    return this.begin(c, 'upgrade', { effect: { runtime: to.runtime, imageId: to.imageId, prepared: undefined } });
+  }
+
+  // ---- vertical scaling, database ----------------------------------------------------------
+
+  /** Changes the instance type (on a stopped cluster) and/or the disks of every instance of a group. */
+  verticalScale(ref: string, groupName: string, instanceType: string | undefined, disks: Doc | undefined): string {
+    const c = this.cluster(ref);
+    const g = c.groups.find((x) => x.name === groupName);
+    if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${groupName}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+    const state = this.status(c);
+    if (instanceType !== undefined && state !== 'STOPPED')
+      throw failedPrecondition(`cluster ${c.clusterName} is ${state}; changing the instance type needs it STOPPED (stop it first)`);
+    if (instanceType !== undefined && instanceType === g.instanceType)
+      throw invalid(`instance group ${g.name} already runs on ${instanceType}`);
+    const volumes = { ...(g.volumes ?? DEFAULT_VOLUME[c.cloudPlatform]) };
+    let rootVolumeSize = g.rootVolumeSize;
+    if (disks) {
+      const add = disks.addDisks as Doc | undefined;
+      const modify = disks.modifyDisks as Doc | undefined;
+      const remove = disks.deleteDisks === true;
+      if ([add, modify, remove || undefined].filter(Boolean).length !== 1)
+        throw invalid('diskOptions: give one of addDisks, modifyDisks or deleteDisks');
+      if (add) {
+        const size = Number(add.size);
+        if (size < 1) throw invalid('diskOptions.addDisks.size must be 1 GB or more');
+        volumes.count += Number(add.numberOfDisks);
+        volumes.size = size;
+        volumes.volumeType = String(add.volumeType);
+      }
+      if (modify) {
+        const size = Number(modify.size);
+        if (modify.diskType === 'ROOT_DISK') {
+          if (size <= (g.rootVolumeSize ?? 100))
+            throw invalid(`the root disks of ${g.name} are ${g.rootVolumeSize ?? 100} GB; they can only grow`);
+          rootVolumeSize = size;
+        } else {
+          if (volumes.count === 0) throw failedPrecondition(`instance group ${g.name} has no attached disks to modify`);
+          if (size < volumes.size) throw invalid(`the disks of ${g.name} are ${volumes.size} GB; they can only grow`);
+          volumes.size = size;
+          if (str(modify.volumeType)) volumes.volumeType = String(modify.volumeType);
+        }
+      }
+      if (remove) {
+        if (volumes.count === 0) throw failedPrecondition(`instance group ${g.name} has no attached disks to delete`);
+        volumes.count = 0;
+      }
+    }
+    this.requireNoInstanceWork(c, 'vertical scaling');
+    const groups = c.groups.map((x) =>
+      x.name !== g.name
+        ? x
+        : { ...x, instanceType: instanceType ?? x.instanceType, volumes, ...(rootVolumeSize ? { rootVolumeSize } : {}) },
+    );
+    return this.begin(c, 'verticalScale', { effect: { groups } });
+  }
+
+  /** Upgrades the external database server: to the given version, else the next; the same one only with force. */
+  databaseUpgrade(ref: string, target: string | undefined, force: boolean): { target: string; operationId: string } {
+    const c = this.cluster(ref);
+    if ((c.database ?? 'NON_HA') === 'NONE')
+      throw failedPrecondition(`cluster ${c.clusterName} has no external database (created with --datahub-database NONE)`);
+    const current = c.dbVersion ?? DEFAULT_DB_VERSION;
+    const at = DB_VERSIONS.indexOf(current);
+    const to = target ?? DB_VERSIONS[at + 1];
+    if (!to) throw failedPrecondition(`the database of cluster ${c.clusterName} is already at the newest version, ${current}`);
+    const diff = DB_VERSIONS.indexOf(to) - at;
+    if (diff < 0) throw failedPrecondition(`the database of cluster ${c.clusterName} is at ${current}; it cannot go back to ${to}`);
+    if (diff === 0 && !force)
+      throw failedPrecondition(`the database of cluster ${c.clusterName} is already at ${to}; use --force to run the upgrade again`);
+    this.requireNoInstanceWork(c, 'a database upgrade');
+    return { target: to, operationId: this.begin(c, 'databaseUpgrade', { effect: { dbVersion: to } }) };
   }
 }

@@ -1,18 +1,60 @@
-/** datahub operations: unpack the wire request, call the backend, build the wire answer. */
-import type { CloudPlatform } from '../../environments.js';
-import { perRequest } from '../../service.js';
-import type { Doc, Handler } from '../../types.js';
-import { bool, docs, num, obj, str, strings, text } from '../../values.js';
+/**
+ * datahub operations on clusters, written by hand: unpack the wire request,
+ * call the backend (backend.ts, maintenance.ts, autoscale.ts), build the
+ * wire answer (views.ts), conformed to the operation's response shape. The
+ * engine's lookups (templates, definitions, recipes, custom configurations)
+ * are at hand through the Hook.
+ */
+import type { Hook } from '../../engine/index.js';
+import { CREDENTIAL_KIND, type CloudPlatform } from '../../environments.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
+import { paged } from '../../paging.js';
+import type { Doc } from '../../types.js';
+import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { DatahubBackend, type ClusterSpec } from './backend.js';
-import { clusterView, summaryView } from './views.js';
+import { findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
+import { LOG_DESCRIPTORS, VM_TYPES, type Image } from './catalogue.js';
+import { Maintenance, type CollectionSpec } from './maintenance.js';
+import type { ClusterRec } from './records.js';
+import {
+  autoscaleView,
+  clusterView,
+  collectionView,
+  hostStatuses,
+  imageInfo,
+  lifecycleEvents,
+  scalingActivities,
+  serviceStatuses,
+  summaryView,
+} from './views.js';
 
-const op = perRequest((ctx) => new DatahubBackend(ctx));
+type Served = (b: DatahubBackend, req: Doc, m: Maintenance) => Doc;
 
-/** The cluster a request names (by name or CRN). */
-const named = (req: Doc): string => text(req.clusterName);
+/** A handler: a backend for the request, the answer conformed to the operation's response shape. */
+const op =
+  (fn: Served) =>
+  (h: Hook, req: Doc): Doc => {
+    const b = new DatahubBackend(h);
+    const answer = fn(b, req, new Maintenance(b));
+    return h.engine.conform(h.ctx, h.service.operation(h.ctx.op.name).output, answer, h.ctx.op.name);
+  };
 
-function create(platform: CloudPlatform, gov = false): Handler {
-  return op((b, req) => {
+/** The cluster a request names, by the field the operation names it with (name or CRN). */
+const ref = (req: Doc, field: string): string => {
+  const v = str(req[field]);
+  if (!v) throw invalid(`give "${field}" to name the cluster`);
+  return v;
+};
+
+/** An answer that is an operation of a maintenance call. */
+const started = (operationId: string): Doc => ({ operationId });
+
+function create(platform: CloudPlatform, gov = false) {
+  return op((b, given) => {
+    // The older request template: a cluster request as JSON, whose fields the request's own override.
+    const template = str(given.requestTemplate);
+    const req: Doc = template ? { ...jsonObject(template, 'requestTemplate', 'the cluster request as JSON'), ...given } : given;
+    const image = obj(req.image);
     const spec: ClusterSpec = {
       name: text(req.clusterName),
       platform,
@@ -20,36 +62,313 @@ function create(platform: CloudPlatform, gov = false): Handler {
       environment: str(req.environment) ?? text(req.environmentName),
       template: str(req.clusterTemplate) ?? str(req.clusterTemplateName),
       definition: str(req.clusterDefinition) ?? str(req.clusterDefinitionName),
-      groups: docs(req.instanceGroups).map((g) => ({
-        name: text(g.instanceGroupName),
-        type: text(g.instanceGroupType),
-        instanceType: str(g.instanceType),
-        nodeCount: num(g.nodeCount) ?? 0,
-        recipes: strings(g.recipeNames),
-      })),
+      groups: docs(req.instanceGroups),
       multiAz: bool(req.multiAz),
+      ...(str(image.id) || str(image.catalogName) ? { image: { id: str(image.id), catalogName: str(image.catalogName) } } : {}),
+      database: str(req.datahubDatabase),
+      javaVersion: num(req.javaVersion),
+      customConfigurations: str(req.customConfigurationsName),
+      loadBalancer: bool(req.enableLoadBalancer),
+      lbSku: str(req.loadBalancerSku),
+      tags: docs(req.tags).map((t) => ({ key: text(t.key), value: text(t.value) })),
+      subnetIds: [...strings(req.subnetIds), ...(str(req.subnetId) ? [text(req.subnetId)] : [])],
     };
     const c = b.create(spec);
     return { cluster: clusterView(b, c), operationId: c.activity.operationId };
   });
 }
 
-export const handlers: Record<string, Handler> = {
+/** Upgrade candidates as the request asks to see them: all, or the newest of each runtime. */
+function shown(images: readonly Image[], latestPerRuntime: boolean): Image[] {
+  if (!latestPerRuntime) return [...images];
+  const newest = new Map<string, Image>();
+  for (const i of images) newest.set(i.runtime, i);
+  return [...newest.values()];
+}
+
+function collection(kind: 'diagnostics' | 'cmdiagnostics') {
+  return op((b, req, m) => {
+    const spec: CollectionSpec = {
+      destination: text(req.destination),
+      description: str(req.description),
+      caseNumber: str(req.caseNumber),
+      labels: strings(req.labels),
+      hosts: strings(req.hosts),
+      hostGroups: strings(req.hostGroups),
+      roles: strings(req.roles),
+    };
+    return started(m.collect(text(req.crn), kind, spec));
+  });
+}
+
+const MINUTE = 60_000;
+
+export const handlers: Record<string, (h: Hook, req: Doc) => Doc> = {
   createAWSCluster: create('AWS'),
   createAWSGovCloudCluster: create('AWS', true),
   createAzureCluster: create('AZURE'),
   createGCPCluster: create('GCP'),
-  describeCluster: op((b, req) => ({ cluster: clusterView(b, b.cluster(named(req))) })),
+  describeCluster: op((b, req) => ({ cluster: clusterView(b, b.cluster(ref(req, 'clusterName'))) })),
   listClusters: op((b, req) => ({ clusters: b.list(str(req.environmentName)).map((c) => summaryView(b, c)) })),
-  startCluster: op((b, req) => ({ operationId: b.start(named(req)) })),
-  stopCluster: op((b, req) => ({ operationId: b.stop(named(req)) })),
-  scaleCluster: op((b, req) => ({
-    operationId: b.scale(named(req), text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0),
-  })),
+  startCluster: op((b, req) => {
+    const id = b.start(ref(req, 'clusterName'));
+    return id ? { operationId: id } : {};
+  }),
+  stopCluster: op((b, req) => {
+    const id = b.stop(ref(req, 'clusterName'));
+    return id ? { operationId: id } : {};
+  }),
+  retryCluster: op((b, req) => {
+    b.retry(ref(req, 'clusterName'));
+    return {};
+  }),
+  syncCluster: op((b, req) => {
+    const c = b.cluster(ref(req, 'clusterName'));
+    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.clusterName} is being deleted`);
+    return {};
+  }),
+  scaleCluster: op((b, req) => {
+    const c = b.cluster(ref(req, 'clusterName'));
+    const preferred = [...strings(req.preferredSubnetIds), ...strings(req.preferredZones)];
+    if (strings(req.preferredSubnetIds).length > 0 && c.cloudPlatform !== 'AWS')
+      throw invalid('preferredSubnetIds are for AWS clusters; Azure and GCP clusters take preferredZones');
+    if (strings(req.preferredZones).length > 0 && c.cloudPlatform === 'AWS')
+      throw invalid('preferredZones are for Azure and GCP clusters; AWS clusters take preferredSubnetIds');
+    const known = new Set(c.groups.flatMap((g) => g.instances.flatMap((i) => [i.subnetId, i.availabilityZone])));
+    const env = b.environment(c.environmentCrn);
+    for (const p of preferred)
+      if (!known.has(p) && !env.network.subnetIds.includes(p))
+        throw invalid(`${p} is not a subnet or zone of environment ${env.environmentName}`);
+    return { operationId: b.scale(c.crn, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
+  }),
   repairCluster: op((b, req) => {
     const inst = obj(req.instances);
-    return { operationId: b.repair(named(req), strings(req.instanceGroupNames), strings(inst.instanceIds), bool(req.removeOnly)) };
+    return {
+      operationId: b.repair(ref(req, 'clusterName'), strings(req.instanceGroupNames), strings(inst.instanceIds), bool(req.removeOnly)),
+    };
   }),
-  deleteCluster: op((b, req) => ({ operationId: b.delete(named(req), bool(req.force)) })),
-  getOperation: op((b, req) => b.operations.view(b.operation(str(req.clusterName) ?? text(req.crn), str(req.operationId)))),
+  deleteCluster: op((b, req) => ({ operationId: b.delete(ref(req, 'clusterName'), bool(req.force)) })),
+  getOperation: op((b, req) => {
+    const cluster = str(req.clusterName) ?? str(req.crn);
+    if (!cluster) throw invalid('give "clusterName" (or the older "crn") to name the cluster');
+    return b.operations.view(b.operation(cluster, str(req.operationId)));
+  }),
+  listClusterLifecycleEvents: op((b, req, _m) => {
+    const c = b.cluster(ref(req, 'cluster'));
+    return paged(b.ctx, req, lifecycleEvents(b, c));
+  }),
+  getClusterHostStatus: op((b, req) => ({ hosts: hostStatuses(b, b.cluster(ref(req, 'clusterName'))) })),
+  getClusterServiceStatus: op((b, req) => ({ services: serviceStatuses(b, b.cluster(ref(req, 'clusterName'))) })),
+
+  // ---- instances
+  deleteInstances: op((b, req) => {
+    const { cluster, operationId } = b.deleteInstances(ref(req, 'clusterName'), strings(req.instanceIds));
+    return { cluster: clusterView(b, cluster), operationId };
+  }),
+  restartClusterInstances: op((_b, req, m) => started(m.restartInstances(ref(req, 'cluster'), strings(req.instances)))),
+  stopInstances: op((_b, req, m) => started(m.stopInstances(ref(req, 'cluster'), strings(req.instanceIds)))),
+  startInstances: op((_b, req, m) => started(m.startInstances(ref(req, 'cluster'), text(req.hostGroup), num(req.instanceCount)))),
+  startClusterVerticalScaling: op((b, req) => {
+    const template = req.instanceTemplate === undefined ? undefined : str(obj(req.instanceTemplate).instanceType);
+    if (req.instanceTemplate !== undefined && !template) throw invalid('instanceTemplate needs an instanceType');
+    const disks = req.diskOptions === undefined ? undefined : obj(req.diskOptions);
+    if (template === undefined && !disks) throw invalid('nothing to change: give instanceTemplate and/or diskOptions');
+    const group = text(req.group);
+    const operationId = b.verticalScale(ref(req, 'datahub'), group, template, disks);
+    return { result: `vertical scaling of instance group ${group} started`, operationId };
+  }),
+
+  // ---- upgrades
+  upgradeCluster: op((b, req) => {
+    const c = b.cluster(ref(req, 'clusterName'));
+    const current = imageInfo(b.image(c), c.catalogName);
+    const osOnly = bool(req.lockComponents);
+    if (bool(req.showAvailableImages) || bool(req.showLatestAvailableImagePerRuntime)) {
+      const { images, reason } = b.candidates(c, osOnly);
+      const list = shown(images, bool(req.showLatestAvailableImagePerRuntime));
+      return { current, upgradeCandidates: list.map((i) => imageInfo(i, c.catalogName)), ...(reason ? { reason } : {}) };
+    }
+    const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly });
+    if (bool(req.dryRun)) return { current, upgradeCandidates: [imageInfo(to, c.catalogName)], reason: 'dry run: the upgrade can be done' };
+    return { current, upgradeCandidates: [imageInfo(to, c.catalogName)], operationId: b.upgrade(c, to) };
+  }),
+  prepareClusterUpgrade: op((b, req, m) => {
+    const c = b.cluster(ref(req, 'cluster'));
+    if (!str(req.imageId) && !str(req.runtime)) throw invalid('say what to prepare for: give --image-id or --runtime');
+    const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly: false });
+    const operationId = m.prepareUpgrade(c, to);
+    return { current: imageInfo(b.image(c), c.catalogName), upgradeCandidates: [imageInfo(to, c.catalogName)], operationId };
+  }),
+  startDatabaseUpgrade: op((b, req) => {
+    const r = b.databaseUpgrade(ref(req, 'cluster'), str(req.targetVersion), bool(req.force));
+    return { targetVersion: r.target, operationId: r.operationId };
+  }),
+  syncComponentVersionsFromCm: op((_b, req, m) => started(m.syncComponentVersions(ref(req, 'datahubName')))),
+  setCatalog: op((b, req) => {
+    const c = b.cluster(ref(req, 'cluster'));
+    const catalog = text(req.catalogName).trim();
+    if (!catalog) throw invalid('give the name of the image catalog');
+    c.catalogName = catalog;
+    b.clusters.save(c);
+    return {};
+  }),
+  setDefaultJavaVersion: op((_b, req, m) => {
+    const version = str(req.javaVersion);
+    if (!version) throw invalid('give --java-version, e.g. 17');
+    return started(m.setJava(ref(req, 'clusterCrn'), version));
+  }),
+
+  // ---- maintenance
+  updateOrchestratorState: op((_b, req, m) => started(m.updateOrchestratorState(ref(req, 'clusterCrn')))),
+  updatePublicDnsEntries: op((_b, req, m) => started(m.updatePublicDns(ref(req, 'datahub')))),
+  updateToAwsImdsV1: op((_b, req, m) => started(m.imds(ref(req, 'crn'), 'v1'))),
+  updateToAwsImdsV2: op((_b, req, m) => started(m.imds(ref(req, 'crn'), 'v2'))),
+  migrateSkus: op((_b, req, m) => started(m.migrateSkus(ref(req, 'clusterName'), bool(req.force)))),
+  migrateZookeeperToKraft: op((_b, req, m) => ({
+    operationId: m.migrateToKraft(ref(req, 'crn')),
+    message: 'Kafka brokers are moving to KRaft; finalize or roll back once it has finished',
+  })),
+  finalizeZookeeperToKraftMigration: op((_b, req, m) => ({
+    operationId: m.finalizeKraft(ref(req, 'crn')),
+    message: 'Kafka brokers are leaving ZooKeeper for good',
+  })),
+  rollbackZookeeperToKraftMigration: op((_b, req, m) => ({
+    operationId: m.rollbackKraft(ref(req, 'crn')),
+    message: 'Kafka brokers are going back to ZooKeeper',
+  })),
+  renewCertificate: op((_b, req, m) => started(m.renewPublicCertificate(ref(req, 'clusterName')))),
+  renewPublicCertificate: op((_b, req, m) => started(m.renewPublicCertificate(ref(req, 'datahub')))),
+  rotatePrivateCertificates: op((_b, req, m) => started(m.rotatePrivateCertificates(ref(req, 'datahub')))),
+  rotateAutoTlsCertificates: op((_b, req, m) => started(m.rotatePrivateCertificates(ref(req, 'datahubName')))),
+  rotateDbCertificate: op((_b, req, m) => started(m.rotateDbCertificate(ref(req, 'datahubName')))),
+  rotateSecrets: op((_b, req, m) => started(m.rotateSecrets(ref(req, 'datahub'), strings(req.secretTypes)))),
+  rotateSaltPassword: op((_b, req, m) => started(m.rotateSecrets(ref(req, 'cluster'), ['SALT_PASSWORD']))),
+  listDatahubSecretTypes: op((b, req, m) => ({
+    datahubSecretTypes: m.secretTypes(b.cluster(ref(req, 'datahub'))).map(([secretType, description]) => ({ secretType, description })),
+  })),
+  replaceRecipes: op((b, req) => {
+    const c = b.cluster(ref(req, 'datahub'));
+    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.clusterName} is being deleted`);
+    const attached: Doc[] = [];
+    const detached: Doc[] = [];
+    const seen = new Set<string>();
+    for (const item of docs(req.instanceGroupRecipes)) {
+      const name = text(item.instanceGroupName);
+      const g = c.groups.find((x) => x.name === name);
+      if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${name}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+      if (seen.has(name)) throw invalid(`instance group ${name} is given twice`);
+      seen.add(name);
+      const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(b.h, r).name ?? r))];
+      const added = next.filter((r) => !g.recipes.includes(r));
+      const removed = g.recipes.filter((r) => !next.includes(r));
+      if (added.length > 0) attached.push({ instanceGroupName: name, recipeNames: added });
+      if (removed.length > 0) detached.push({ instanceGroupName: name, recipeNames: removed });
+      g.recipes = next;
+    }
+    b.clusters.save(c);
+    return { attachedRecipes: attached, detachedRecipes: detached };
+  }),
+  getVmTypes: op((b, req) => {
+    requireTemplate(b.h, text(req.clusterTemplate));
+    const definition = str(req.clusterDefinitionName);
+    if (definition && !findDefinition(b.h, definition)) throw notFound(`cluster definition ${definition.slice(0, 200)} not found`);
+    const cref = text(req.credential);
+    const credential = cref.startsWith('crn:')
+      ? b.ctx.store.getByCrn<{ cloudPlatform?: CloudPlatform }>(cref)?.doc
+      : b.ctx.store.getByName<{ cloudPlatform?: CloudPlatform }>(CREDENTIAL_KIND, cref);
+    if (!credential?.cloudPlatform) throw notFound(`credential ${cref.slice(0, 200)} not found; see \`environments credentials list\``);
+    const types = VM_TYPES[credential.cloudPlatform].all;
+    return {
+      vmTypes: types.map(([name]) => name),
+      vmTypesWithMetadata: types.map(([name, cpu, memory]) => ({
+        name,
+        properties: JSON.stringify({ Cpu: cpu, Memory: memory, region: text(req.region) }),
+      })),
+    };
+  }),
+
+  // ---- autoscaling
+  createAutoScaleRules: op((b, req) => {
+    const c = b.cluster(ref(req, 'clusterName'));
+    b.autoscale.create(c, docs(req.autoScalePolicies), optBool(req.enabled) ?? true);
+    return { autoScaleRules: autoscaleView(c) };
+  }),
+  updateAutoScaleRules: op((b, req) => {
+    const c = b.cluster(ref(req, 'clusterName'));
+    b.autoscale.update(c, req.autoScalePolicies === undefined ? undefined : docs(req.autoScalePolicies), optBool(req.enabled));
+    return { autoScaleRules: autoscaleView(c) };
+  }),
+  describeAutoScaleRules: op((b, req) => {
+    const c = b.cluster(ref(req, 'clusterName'));
+    b.autoscale.rules(c);
+    return { autoScaleRules: autoscaleView(c) };
+  }),
+  deleteAutoScaleRules: op((b, req) => {
+    b.autoscale.delete(b.cluster(ref(req, 'clusterName')));
+    return {};
+  }),
+  listAutoScaleHistory: op((b, req) => {
+    const c = b.cluster(ref(req, 'clusterName'));
+    return {
+      historyEvents: b.autoscale
+        .history(c, num(req.count))
+        .map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
+    };
+  }),
+  listScalingActivities: op((b, req) => {
+    const c = b.cluster(ref(req, 'cluster'));
+    const now = b.ctx.clock.now();
+    const duration = num(req.duration);
+    const startTime = num(req.startTime);
+    const endTime = num(req.endTime);
+    if (duration === undefined && (startTime === undefined || endTime === undefined))
+      throw invalid('say which activities: give duration (minutes back from now), or startTime with endTime');
+    if (duration !== undefined && startTime !== undefined) throw invalid('give duration or a startTime/endTime range, not both');
+    const from = duration !== undefined ? now - duration * MINUTE : (startTime ?? 0);
+    const to = duration !== undefined ? now : (endTime ?? now);
+    if (from > to) throw invalid('startTime is after endTime');
+    const failedOnly = bool(req.onlyFailedScalingActivities);
+    const items = scalingActivities(b, c)
+      .filter(({ op: o }) => o.tl.startedAt >= from && o.tl.startedAt <= to)
+      .filter(({ doc }) => !failedOnly || doc.activityStatus === 'SCALING_FLOW_FAILED')
+      .map(({ doc }) => doc);
+    return paged(b.ctx, req, items);
+  }),
+  describeScalingActivity: op((b, req) => {
+    const c = b.cluster(ref(req, 'cluster'));
+    const id = text(req.operationId);
+    const hit = scalingActivities(b, c).find(({ op: o }) => o.operationId === id);
+    if (!hit) throw notFound(`cluster ${c.clusterName} has no scaling activity ${id.slice(0, 100)}`);
+    return { scalingActivity: hit.doc };
+  }),
+
+  // ---- diagnostics
+  collectDatahubDiagnostics: collection('diagnostics'),
+  collectCmDiagnostics: collection('cmdiagnostics'),
+  listDatahubDiagnostics: op((b, req, m) => {
+    const c = b.cluster(ref(req, 'crn'));
+    return { collections: m.collections(c).map((w) => collectionView(b, c, w)) };
+  }),
+  cancelDatahubDiagnostics: op((b, req, m) => {
+    m.cancelCollections(b.cluster(ref(req, 'crn')));
+    return {};
+  }),
+  getDatahubLogDescriptors: op(() => ({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) })),
+  getCmRoles: op((b, req, m) => ({ roles: m.cmRoles(b.cluster(ref(req, 'crn'))) })),
 };
+
+/** What uses templates, recipes and custom configurations: the clusters of the account. */
+export function clustersUsing(h: Hook, what: 'template' | 'recipe' | 'customConfigurations', name: string): string[] {
+  const b = new DatahubBackend(h);
+  const lc = name.toLowerCase();
+  const uses = (c: ClusterRec): boolean =>
+    what === 'template'
+      ? c.clusterTemplateName.toLowerCase() === lc
+      : what === 'recipe'
+        ? c.groups.some((g) => g.recipes.some((r) => r.toLowerCase() === lc))
+        : (c.customConfigurations ?? '').toLowerCase() === lc;
+  return b.clusters
+    .all()
+    .filter(uses)
+    .map((c) => c.clusterName);
+}

@@ -1,12 +1,26 @@
-/** The datahub service of the emulator. */
+/**
+ * The datahub service of the emulator. Cluster templates, cluster
+ * definitions, recipes and custom configurations are resources of the
+ * engine (blueprints.ts: created, described and listed from the model, with
+ * the built-in templates and definitions beside the account's); the clusters
+ * and everything done to them are written by hand (handlers.ts) on the
+ * cluster records and their lifecycle (backend.ts, maintenance.ts,
+ * autoscale.ts), with the engine's lookups at hand.
+ */
 import type { ServiceModule } from '../../types.js';
 import { dependentKind } from '../../world.js';
 import { clusterResources } from './backend.js';
-import { handlers } from './handlers.js';
+import { blueprints } from './blueprints.js';
+import { clustersUsing, handlers } from './handlers.js';
+
+const built = blueprints({ clustersUsing });
 
 const datahub: ServiceModule = {
   service: 'datahub',
-  handlers,
+  engine: {
+    resources: built.resources,
+    handlers: { ...built.handlers, ...handlers },
+  },
   dependents: [
     dependentKind({
       service: 'datahub',

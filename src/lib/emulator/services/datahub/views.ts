@@ -1,35 +1,43 @@
-/** Data Hub records -> wire documents (Cluster, ClusterSummary, InstanceGroup, Instance). */
+/** Data Hub records -> wire documents (Cluster, ClusterSummary, instances, images, events, statuses, collections). */
+import type { OperationRecord } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
-import { compact } from '../../values.js';
-import type { ClusterRec, DatahubBackend, GroupRec } from './backend.js';
+import { compact, iso } from '../../values.js';
+import type { DatahubBackend } from './backend.js';
+import { CATALOG_URL, CERT_LIFETIME_DAYS, CERT_WARNING_DAYS, DEFAULT_CATALOG, ENDPOINTS, runtimeOf, type Image } from './catalogue.js';
+import type { ClusterRec, GroupRec, WorkRec } from './records.js';
+
+const DAY = 86_400_000;
 
 /** An instance's state and Cloudera Manager status while its cluster is in a state. */
-function instanceStates(status: string): { state: string; status: string } {
+function instanceStates(status: string, stopped: boolean): { state: string; status: string } {
+  if (stopped || status === 'STOPPED') return { state: 'STOPPED', status: 'STOPPED' };
   if (status === 'AVAILABLE') return { state: 'HEALTHY', status: 'SERVICES_HEALTHY' };
-  if (status === 'STOPPED') return { state: 'STOPPED', status: 'STOPPED' };
   if (status === 'REQUESTED' || status === 'CREATE_IN_PROGRESS') return { state: 'REQUESTED', status: 'REQUESTED' };
   if (status.endsWith('_FAILED')) return { state: 'UNHEALTHY', status: 'FAILED' };
   return { state: 'HEALTHY', status: 'SERVICES_RUNNING' };
 }
 
 function groupView(g: GroupRec, status: string): Doc {
-  const st = instanceStates(status);
   return {
     name: g.name,
-    instances: g.instances.map((i, k) => ({
-      id: i.id,
-      state: st.state,
-      instanceType: g.type === 'GATEWAY' ? (k === 0 ? 'GATEWAY_PRIMARY' : 'GATEWAY') : 'CORE',
-      privateIp: i.privateIp,
-      fqdn: i.fqdn,
-      status: st.status,
-      sshPort: 22,
-      clouderaManagerServer: g.type === 'GATEWAY' && k === 0,
-      instanceGroup: g.name,
-      availabilityZone: i.availabilityZone,
-      instanceVmType: g.instanceType,
-      subnetId: i.subnetId,
-    })),
+    instances: g.instances.map((i, k) => {
+      const st = instanceStates(status, i.stopped === true);
+      return {
+        id: i.id,
+        state: st.state,
+        instanceType: g.type === 'GATEWAY' ? (k === 0 ? 'GATEWAY_PRIMARY' : 'GATEWAY') : 'CORE',
+        privateIp: i.privateIp,
+        fqdn: i.fqdn,
+        status: st.status,
+        sshPort: 22,
+        clouderaManagerServer: g.type === 'GATEWAY' && k === 0,
+        instanceGroup: g.name,
+        ...(g.volumes && g.volumes.count > 0 ? { attachedVolumes: [{ ...g.volumes }] } : {}),
+        availabilityZone: i.availabilityZone,
+        instanceVmType: g.instanceType,
+        subnetId: i.subnetId,
+      };
+    }),
     subnetIds: [...new Set(g.instances.map((i) => i.subnetId))],
     availabilityZones: [...new Set(g.instances.map((i) => i.availabilityZone))],
     recipes: g.recipes,
@@ -38,9 +46,50 @@ function groupView(g: GroupRec, status: string): Doc {
 
 const nodeCount = (c: ClusterRec): number => c.groups.reduce((n, g) => n + g.instances.length, 0);
 
+/** The gateway host of a cluster: its Cloudera Manager host's name. */
+const gatewayHost = (c: ClusterRec): string =>
+  c.groups.find((g) => g.type === 'GATEWAY')?.instances[0]?.fqdn ?? `${c.clusterName}.cloudera.site`;
+
+function endpoints(c: ClusterRec): Doc[] {
+  const host = c.loadBalancer ? `${c.clusterName}-gateway.${gatewayHost(c).split('.').slice(1).join('.')}` : gatewayHost(c);
+  const base = `https://${host}/${c.clusterName}/cdp-proxy`;
+  const cm = {
+    serviceName: 'CM-UI',
+    serviceUrl: `${base}/cmf/home/`,
+    displayName: 'Cloudera Manager',
+    knoxService: 'CM-UI',
+    mode: 'PAM',
+    open: true,
+  };
+  return [
+    cm,
+    ...(c.services ?? [])
+      .filter((s) => ENDPOINTS[s])
+      .map((s) => {
+        const [knox, display] = ENDPOINTS[s] ?? [s, s];
+        return {
+          serviceName: knox,
+          serviceUrl: `${base}/${knox.toLowerCase()}/`,
+          displayName: display,
+          knoxService: knox,
+          mode: 'SSO_PROVIDER',
+          open: true,
+        };
+      }),
+  ];
+}
+
+/** Whether the cluster's host certificates are in their last month. */
+export function certificateState(b: DatahubBackend, c: ClusterRec): string {
+  const issued = c.certIssuedAt ?? Date.parse(c.creationDate);
+  const left = issued + CERT_LIFETIME_DAYS * DAY - b.ctx.clock.now();
+  return left < CERT_WARNING_DAYS * DAY ? 'HOST_CERT_EXPIRING' : 'VALID';
+}
+
 /** The wire `Cluster` (describeCluster, the creates). */
 export function clusterView(b: DatahubBackend, c: ClusterRec): Doc {
   const status = b.status(c);
+  const image = b.image(c);
   return compact({
     clusterName: c.clusterName,
     crn: c.crn,
@@ -50,11 +99,20 @@ export function clusterView(b: DatahubBackend, c: ClusterRec): Doc {
     instanceGroups: c.groups.map((g) => groupView(g, status)),
     workloadType: c.workloadType,
     cloudPlatform: c.cloudPlatform,
+    // The image by id and OS; upgrade answers (ImageInfo) name it.
+    imageDetails: {
+      id: image.imageId,
+      os: image.os,
+      catalogUrl: CATALOG_URL,
+      catalogName: c.catalogName ?? DEFAULT_CATALOG,
+    },
     environmentCrn: c.environmentCrn,
+    credentialCrn: c.credentialCrn,
     datalakeCrn: c.datalakeCrn,
     clusterTemplateCrn: c.clusterTemplateCrn,
     statusReason: c.statusReason ?? (b.clusters.progress(c).failed ? c.activity.reason : undefined),
-    clouderaManager: { version: '7.12.0', platformVersion: '7.2.18' },
+    clouderaManager: { version: image.cm, platformVersion: image.runtime },
+    endpoints: status === 'AVAILABLE' ? { endpoints: endpoints(c) } : undefined,
     multiAz: c.multiAz,
   });
 }
@@ -73,6 +131,161 @@ export function summaryView(b: DatahubBackend, c: ClusterRec): Doc {
     creationDate: c.creationDate,
     datalakeCrn: c.datalakeCrn,
     clusterTemplateCrn: c.clusterTemplateCrn,
-    certificateExpirationState: 'VALID',
+    certificateExpirationState: certificateState(b, c),
   });
+}
+
+/** An image's name in the catalog. */
+const imageName = (i: Image): string => `cdh-${i.runtime}-${i.os}-${i.patch}`;
+
+/** The wire `ImageInfo`. */
+export function imageInfo(i: Image, catalog = DEFAULT_CATALOG): Doc {
+  return {
+    imageName: imageName(i),
+    imageId: i.imageId,
+    imageCatalogName: catalog,
+    created: i.created,
+    componentVersions: { cm: runtimeOf(i.runtime)?.cm ?? i.cm, cdp: i.runtime, os: i.os, osPatchLevel: i.patch },
+  };
+}
+
+/** The lifecycle events of a cluster: each of its operations began, and ended (ClusterLifecycleEvents). */
+export function lifecycleEvents(b: DatahubBackend, c: ClusterRec): Doc[] {
+  const status = b.status(c);
+  const base = {
+    cloudType: c.cloudPlatform,
+    region: c.region,
+    clusterName: c.clusterName,
+    stackCrn: c.crn,
+    stackName: c.clusterName,
+    blueprintName: c.clusterTemplateName,
+    nodeCount: nodeCount(c),
+  };
+  const ops = b.operationsOf(c);
+  return ops.flatMap((op, n) => {
+    const { status: opStatus, ended } = b.operations.status(op);
+    const name = op.operationName;
+    const words = name.toLowerCase().replace(/_/g, ' ');
+    const last = n === ops.length - 1;
+    const began = {
+      ...base,
+      eventType: name,
+      eventTimestamp: iso(op.tl.startedAt),
+      eventMessage: `${words} started`,
+      notificationType: 'IN_PROGRESS',
+    };
+    if (ended === undefined) return [{ ...began, ...(last ? { stackStatus: status } : {}) }];
+    const how = opStatus === 'FINISHED' ? 'finished' : opStatus === 'CANCELLED' ? 'was cancelled' : 'failed';
+    return [
+      began,
+      {
+        ...base,
+        eventType: name,
+        eventTimestamp: iso(ended),
+        eventMessage: `${words} ${how}`,
+        notificationType: opStatus === 'FINISHED' ? 'SUCCESS' : 'ERROR',
+        ...(last ? { stackStatus: status } : {}),
+      },
+    ];
+  });
+}
+
+const SCALING = ['UPSCALE', 'DOWNSCALE'];
+
+/** The scaling activities of a cluster (its upscale and downscale operations), oldest first. */
+export function scalingActivities(b: DatahubBackend, c: ClusterRec): Array<{ op: OperationRecord; doc: Doc }> {
+  return b
+    .operationsOf(c)
+    .filter((op) => SCALING.includes(op.operationName))
+    .map((op) => {
+      const { status } = b.operations.status(op);
+      const end = op.tl.startedAt + (op.tl.steps.at(-1)?.afterMs ?? 0);
+      return {
+        op,
+        doc: {
+          operationId: op.operationId,
+          startTime: iso(op.tl.startedAt),
+          endTime: iso(end),
+          scalingActivityReason: c.scalingReasons?.[op.operationId] ?? `${op.operationName.toLowerCase()} of cluster ${c.clusterName}`,
+          activityStatus:
+            status === 'RUNNING' ? 'SCALING_FLOW_IN_PROGRESS' : status === 'FINISHED' ? 'SCALING_FLOW_SUCCESS' : 'SCALING_FLOW_FAILED',
+        },
+      };
+    });
+}
+
+/** Cloudera Manager's health of each host. */
+export function hostStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
+  const status = b.status(c);
+  return c.groups.flatMap((g) =>
+    g.instances.map((i) => ({
+      hostid: i.id,
+      hostname: i.fqdn,
+      healthSummary: health(status, i.stopped === true),
+    })),
+  );
+}
+
+function health(status: string, stopped = false): string {
+  if (stopped || status === 'STOPPED') return 'DISABLED';
+  if (status === 'AVAILABLE' || status === 'UPDATE_IN_PROGRESS') return 'GOOD';
+  if (status.endsWith('_FAILED') || status === 'NODE_FAILURE') return 'BAD';
+  return 'NOT_AVAILABLE';
+}
+
+/** Cloudera Manager's state and health of each service. */
+export function serviceStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
+  const status = b.status(c);
+  const state = status === 'STOPPED' ? 'STOPPED' : status === 'AVAILABLE' || status === 'UPDATE_IN_PROGRESS' ? 'STARTED' : 'UNKNOWN';
+  const summary = health(status);
+  return (c.services ?? []).map((s) => ({
+    type: s,
+    state,
+    healthSummary: summary,
+    healthChecks: [{ name: `${s}_HEALTH`, summary }],
+  }));
+}
+
+/** A diagnostics collection (DatahubDiagnosticsCollectionResponse). */
+export function collectionView(b: DatahubBackend, c: ClusterRec, w: WorkRec): Doc {
+  const p = b.works.progress(w);
+  const total = p.endsAt - w.activity.tl.startedAt;
+  const done = Math.min(1, total > 0 ? (b.ctx.clock.now() - w.activity.tl.startedAt) / total : 1);
+  const status = p.cancelled ? 'CANCELLED' : !p.done ? 'RUNNING' : p.failed ? 'FAILED' : 'FINISHED';
+  const d = w.details ?? {};
+  const destination = String(d.destination ?? 'LOCAL');
+  const logs = b.environment(c.environmentCrn).logStorage;
+  const base = logs.awsDetails?.storageLocationBase ?? logs.azureDetails?.storageLocationBase ?? logs.gcpDetails?.storageLocationBase;
+  const output =
+    destination === 'CLOUD_STORAGE'
+      ? `${String(base ?? '').replace(/\/?$/, '/')}diagnostics/${w.operationId}`
+      : destination === 'LOCAL'
+        ? `/var/lib/filecollector/${w.operationId}.tar.gz`
+        : `${destination.toLowerCase()}://${w.operationId}`;
+  return {
+    status,
+    flowId: w.operationId,
+    flowState:
+      status === 'RUNNING'
+        ? w.activity.action === 'cmdiagnostics'
+          ? 'CM_DIAGNOSTICS_COLLECTION_STATE'
+          : 'DIAGNOSTICS_COLLECTION_STATE'
+        : `DIAGNOSTICS_${status}_STATE`,
+    created: iso(w.created),
+    progressPercentage: status === 'FINISHED' ? 100 : Math.floor(done * 100),
+    collectionDetails: compact({
+      case: d.caseNumber,
+      output,
+      destination,
+      description: d.description,
+      accountId: b.ctx.info.accountId,
+      resourceCrn: c.crn,
+      clusterVersion: c.runtime ?? '7.2.18',
+    }),
+  };
+}
+
+/** The wire AutoScaleRulesResponse. */
+export function autoscaleView(c: ClusterRec): Doc {
+  return { clusterName: c.clusterName, enabled: c.autoscale?.enabled ?? false, autoScalePolicies: c.autoscale?.policies ?? [] };
 }

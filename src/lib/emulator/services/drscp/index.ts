@@ -1,5 +1,267 @@
-/** The drscp service of the emulator: not emulated yet (every operation answers NOT_EMULATED). */
-import type { ServiceModule } from '../../types.js';
+/**
+ * The Data Recovery Service of a private cloud control plane, on the
+ * resource engine. A backup is a real export of the emulator's state
+ * (state.ts, what `cdpctl emulator export` writes), taken when it is asked
+ * for; its job then runs its phases on the emulator clock. A restore
+ * imports a completed backup's state at once, in the request's transaction,
+ * and its job runs its phases after. What a restore leaves as it is: the
+ * backups and restores themselves (restoring an old backup must not lose
+ * the newer ones, nor the restore that is running) and the audit trail
+ * (a restore is audited; it never rewrites the audit log). The clock is not
+ * restored: emulated time never runs backwards.
+ *
+ * Failing on purpose: a backup named `fail-...` fails; one named
+ * `fail-restore-...` backs up, and restores from it fail (restoring
+ * nothing).
+ */
+import { dirname, isAbsolute } from 'node:path';
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
+import { crn, uuid } from '../../ids.js';
+import { failsOnPurpose, type ActionSpec, type Lifecycle } from '../../lifecycle.js';
+import { exportState, importState, type StateFile } from '../../state.js';
+import type { Store } from '../../store.js';
+import type { Doc, ServiceModule } from '../../types.js';
+import { iso, str, strings, text } from '../../values.js';
 
-const service: ServiceModule = { service: 'drscp' };
+/** What the control plane can back up: its namespace. */
+const ITEMS = ['cdp'];
+
+/** A job's phases and their minutes; the job is NOT_STARTED in the first, IN_PROGRESS in the others, and FINISHED after. */
+const BACKUP_PHASES: ReadonlyArray<readonly [string, number]> = [
+  ['PENDING', 0.5],
+  ['PRE_VALIDATION', 0.5],
+  ['SAVING_OBJECTS', 2],
+  ['CREATING_SNAPSHOTS', 1.5],
+];
+const RESTORE_PHASES: ReadonlyArray<readonly [string, number]> = [
+  ['PENDING', 0.5],
+  ['PRE_VALIDATION', 0.5],
+  ['STOPPING_APPS', 1],
+  ['DELETING_OBJECTS', 1],
+  ['DELETING_OBJECTS_PVC', 0.5],
+  ['RESTORING_PVC', 1],
+  ['RESTORING_OBJECTS', 1],
+  ['STARTING_APPS', 1.5],
+];
+
+const minutes = (phases: ReadonlyArray<readonly [string, number]>): number => phases.slice(1).reduce((t, [, m]) => t + m, 0);
+const job = (phases: ReadonlyArray<readonly [string, number]>): ActionSpec => ({
+  phases: [
+    ['NOT_STARTED', phases[0]?.[1] ?? 0],
+    ['IN_PROGRESS', minutes(phases)],
+  ],
+  success: 'COMPLETED',
+  failure: 'FAILED',
+});
+
+const BACKUP: Lifecycle = { create: job(BACKUP_PHASES), delete: { phases: [['TERMINATING', 1]], success: 'DELETED', removes: true } };
+const RESTORE: Lifecycle = { restore: job(RESTORE_PHASES) };
+/** Every job a backup's name can fail on purpose (`fail-restore-`: its restores). */
+const JOBS: Lifecycle = { ...BACKUP, ...RESTORE };
+
+/** What a backup holds and a restore leaves as it is: these services' own records. */
+const KEPT = ['drscp.', 'audit.'];
+const kept = (kind: string): boolean => KEPT.some((p) => kind.startsWith(p));
+/** Meta entries of the kept services (the audit trail's count, numbered ids of theirs). */
+const keptMeta = (key: string): boolean => KEPT.some((p) => key.startsWith(p) || key.startsWith(`engine.seq:${p}`));
+
+const SNAPSHOT_KIND = 'drscp.snapshot';
+
+/** The data directory of the state (uploaded files live beside it). */
+function dataDirOf(store: Store): string {
+  const file = store.db.name;
+  if (!isAbsolute(file)) throw new Error('drscp needs the emulator state in a file');
+  return dirname(file);
+}
+
+/** The phase a job is in, read off its timeline: FINISHED once it ended. */
+function phaseOf(h: Hook, rec: EngineRecord, phases: ReadonlyArray<readonly [string, number]>): { phase: string; since: number } {
+  const started = rec.activity.tl.startedAt;
+  const elapsed = h.ctx.clock.now() - started;
+  let t = 0;
+  for (const [phase, m] of phases) {
+    if (elapsed < (t + m) * 60_000) return { phase, since: started + t * 60_000 };
+    t += m;
+  }
+  return { phase: 'FINISHED', since: started + t * 60_000 };
+}
+
+/** A job's record as shown: its phase, when it last changed, and why it failed. */
+const jobView =
+  (kind: 'backup' | 'restore', phases: ReadonlyArray<readonly [string, number]>) =>
+  (h: Hook, rec: EngineRecord, view: Doc): Doc => {
+    const { phase, since } = phaseOf(h, rec, phases);
+    const p = h.resources(kind).progress(rec);
+    const out: Doc = { ...view, [`${kind}Phase`]: phase, [`${kind}UpdatedTime`]: iso(since) };
+    if (p.failed) out.errors = [{ text: rec.activity.reason ?? `${kind} failed`, timestamp: iso(p.endsAt), namespace: ITEMS[0] }];
+    return out;
+  };
+
+function requireNoRestore(h: Hook, what: string): void {
+  const running = h
+    .resources('restore')
+    .all()
+    .find((r) => h.resources('restore').busy(r));
+  if (running)
+    throw failedPrecondition(`the control plane is being restored (restore ${running.crn ?? running.id}); ${what} after it ends`);
+}
+
+/** The state now, without what a restore keeps. */
+function snapshot(h: Hook): StateFile {
+  const full = exportState(h.ctx.store, dataDirOf(h.ctx.store), h.ctx.clock.state());
+  return {
+    ...full,
+    meta: Object.fromEntries(Object.entries(full.meta).filter(([k]) => !keptMeta(k))),
+    documents: full.documents.filter((d) => !kept(d.kind)),
+  };
+}
+
+/** Replaces the state with a backup's, keeping the kept services' records and meta entries and the clock. */
+function restoreState(h: Hook, backup: StateFile): void {
+  const store = h.ctx.store;
+  const now = exportState(store, dataDirOf(store), h.ctx.clock.state());
+  const file: StateFile = {
+    ...backup,
+    clock: now.clock,
+    meta: { ...backup.meta, ...Object.fromEntries(Object.entries(now.meta).filter(([k]) => keptMeta(k))) },
+    documents: [...backup.documents, ...now.documents.filter((d) => kept(d.kind))],
+  };
+  importState(store, dataDirOf(store), file);
+}
+
+function createBackup(h: Hook, req: Doc): Doc {
+  requireNoRestore(h, 'back it up');
+  const item = str(req.itemName) ?? ITEMS[0] ?? '';
+  if (!ITEMS.includes(item)) throw invalid(`${item.slice(0, 100)} cannot be backed up; what can: ${ITEMS.join(', ')}`);
+  const id = uuid();
+  const now = h.ctx.clock.now();
+  const name = str(req.backupName) ?? `backup-${iso(now).replace(/[-:]/g, '').replace(/\..*$/, '')}`;
+  const fail = failsOnPurpose(name, 'create', JOBS);
+  const backupCrn = crn('drscp', h.ctx.info.region, h.ctx.info.accountId, 'backup', id);
+  // The state as it is now: what a restore from this backup brings back (a failing backup keeps nothing).
+  if (!fail) h.ctx.store.put(SNAPSHOT_KIND, id, snapshot(h), { parent: id });
+  const doc = h.engine.conform(
+    h.ctx,
+    'Backup',
+    { backupCrn, backupName: name, backupCreationTime: iso(now), backupJob: `backup-${id.slice(0, 8)}`, includedNamespaces: [item] },
+    id,
+    'none',
+  );
+  h.resources('backup').create({ id, name, crn: backupCrn, scope: '', doc }, 'create', { fail });
+  return { backupCrn };
+}
+
+function restoreBackup(h: Hook, req: Doc): Doc {
+  const backups = h.resources('backup');
+  const backup = backups.get(text(req.backupCrn));
+  backups.require(backup, ['COMPLETED'], 'a restore');
+  requireNoRestore(h, 'restore again');
+  const state = h.ctx.store.get<StateFile>(SNAPSHOT_KIND, backup.id);
+  if (!state) throw failedPrecondition(`backup ${backup.name ?? backup.id} holds no state to restore`);
+  const fail = failsOnPurpose(backup.name, 'restore', JOBS);
+  const id = uuid();
+  const restoreCrn = crn('drscp', h.ctx.info.region, h.ctx.info.accountId, 'restore', id);
+  const doc = h.engine.conform(
+    h.ctx,
+    'Restore',
+    {
+      restoreCrn,
+      backupCrn: backup.crn,
+      restoreCreationTime: iso(h.ctx.clock.now()),
+      includedNamespaces: strings(backup.doc.includedNamespaces),
+      excludedResources: [],
+      restoreJob: `restore-${id.slice(0, 8)}`,
+    },
+    id,
+    'none',
+  );
+  // The restore is kept through the state it replaces; a failing one replaces nothing.
+  h.resources('restore').create({ id, name: backup.name, crn: restoreCrn, scope: '', doc }, 'restore', { fail });
+  if (!fail) restoreState(h, state);
+  return { restoreCrn };
+}
+
+/** The job log of a backup or restore: a line per phase it has reached. */
+function getLogs(h: Hook, req: Doc): Doc {
+  const ref = text(req.crn);
+  for (const [kind, phases] of [
+    ['backup', BACKUP_PHASES],
+    ['restore', RESTORE_PHASES],
+  ] as const) {
+    const rec = h.resources(kind).find(ref);
+    if (!rec || !ref.startsWith('crn:')) continue;
+    const now = h.ctx.clock.now();
+    const p = h.resources(kind).progress(rec);
+    const lines: string[] = [];
+    let t = rec.activity.tl.startedAt;
+    for (const [phase, m] of phases) {
+      if (t > now) break;
+      lines.push(`${iso(t)} INFO ${kind} ${rec.name ?? rec.id}: phase ${phase}`);
+      t += m * 60_000;
+    }
+    if (p.done)
+      lines.push(
+        p.failed
+          ? `${iso(p.endsAt)} ERROR ${kind} ${rec.name ?? rec.id}: ${rec.activity.reason ?? 'failed'}`
+          : `${iso(p.endsAt)} INFO ${kind} ${rec.name ?? rec.id}: phase FINISHED, job COMPLETED`,
+      );
+    return { logs: lines.join('\n') };
+  }
+  throw notFound(`no backup or restore has the CRN ${ref.slice(0, 200)}`);
+}
+
+/** A list filtered by job states (and the fields given), as the list operations take them. */
+const byJobStates =
+  (kind: 'backup' | 'restore', field: string) =>
+  (h: Hook, req: Doc): EngineRecord[] => {
+    const states = strings(req.jobStates);
+    const all = h.resources(kind);
+    const value = str(req[field]);
+    return all
+      .all()
+      .filter((r) => (states.length === 0 || states.includes(all.state(r))) && (value === undefined || r.doc[field] === value));
+  };
+
+const service: ServiceModule = {
+  service: 'drscp',
+  engine: {
+    resources: {
+      backup: {
+        keys: ['backupCrn'],
+        shape: 'Backup',
+        status: 'backupJobState',
+        lifecycle: BACKUP,
+        ops: { listBackups: { verb: 'list', select: byJobStates('backup', 'backupName') } },
+        hooks: {
+          viewing: jobView('backup', BACKUP_PHASES),
+          deleting: (h, rec) => {
+            const restoring = h
+              .resources('restore')
+              .all()
+              .find((r) => r.doc.backupCrn === rec.crn && h.resources('restore').busy(r));
+            if (restoring)
+              throw failedPrecondition(`backup ${rec.name ?? rec.id} is being restored from; delete it after the restore ends`);
+            h.ctx.store.delete(SNAPSHOT_KIND, rec.id);
+          },
+        },
+      },
+      restore: {
+        keys: ['restoreCrn'],
+        shape: 'Restore',
+        status: 'restoreJobState',
+        lifecycle: RESTORE,
+        ops: { listRestores: { verb: 'list', select: byJobStates('restore', 'backupCrn') } },
+        hooks: { viewing: jobView('restore', RESTORE_PHASES) },
+      },
+    },
+    handlers: {
+      createBackup,
+      restoreBackup,
+      getLogs,
+      listBackupEntities: () => ({ items: ITEMS }),
+    },
+  },
+};
+
 export default service;

@@ -1,5 +1,251 @@
-/** The imagecatalog service of the emulator: not emulated yet (every operation answers NOT_EMULATED). */
-import type { ServiceModule } from '../../types.js';
+/**
+ * Image catalogs on the resource engine. Custom catalogs are named records;
+ * their Runtime and FreeIPA images live in them (deleting a catalog takes
+ * its images with it). An image customises an image of the default catalog
+ * of the same type (its source: the provider, package versions and source
+ * date come from there) and is published as cloud images per region, whose
+ * regions say which cloud it is for.
+ *
+ * The default catalog is the account's from its first use, kept as records
+ * like everything else: the Runtime images are those the data lake service
+ * creates lakes from (datalake/catalogue.ts: one world, so an image found
+ * here is one `datalake create --image` takes), two FreeIPA images, each
+ * published in a few regions of every cloud. Lookups find the newest image
+ * of a type for a cloud, a runtime (default: the data lake service's
+ * default runtime) and an architecture.
+ */
+import { DEFAULT_RUNTIME, IMAGES } from '../datalake/catalogue.js';
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { alreadyExists, invalid, notFound } from '../../errors.js';
+import { uuid } from '../../ids.js';
+import type { Doc, ServiceModule } from '../../types.js';
+import { docs, hex, str, text } from '../../values.js';
 
-const service: ServiceModule = { service: 'imagecatalog' };
+type Provider = 'AWS' | 'AZURE' | 'GCP';
+type ImageType = 'RUNTIME' | 'FREEIPA';
+
+/** The shape images are kept in (custom and default). */
+const IMAGE_SHAPE = 'DescribeCustomImageResponse';
+const DEFAULT_CATALOG = 'cdp-default';
+const ARCHITECTURE = 'X86_64';
+
+/** Where the default catalog publishes its images. */
+const PUBLISHED: Readonly<Record<Provider, readonly string[]>> = {
+  AWS: ['us-east-1', 'us-east-2', 'us-west-2', 'eu-central-1', 'eu-west-1', 'ap-southeast-2', 'us-gov-west-1'],
+  AZURE: ['eastus', 'eastus2', 'westus2', 'westeurope', 'centralindia'],
+  GCP: ['us-west1', 'us-central1', 'us-east1', 'europe-west4', 'asia-southeast1'],
+};
+
+/** The cloud a region name belongs to, by how each cloud writes them: us-west-2, westus2, us-west1. */
+function providerOfRegion(region: string): Provider | undefined {
+  if (/^[a-z]{2}(-gov)?-[a-z]+-\d$/.test(region)) return 'AWS';
+  if (/^[a-z]+-[a-z]+\d+$/.test(region)) return 'GCP';
+  if (/^[a-z]+\d?$/.test(region)) return 'AZURE';
+  return undefined;
+}
+
+/** A cloud image reference as each cloud writes it. */
+function reference(provider: Provider, name: string, region: string): string {
+  const tag = hex(`${name}/${region}`, 17);
+  if (provider === 'AWS') return `ami-${tag}`;
+  if (provider === 'AZURE') return `https://cldr${region}.blob.core.windows.net/images/${name}-${tag.slice(0, 8)}.vhd`;
+  return `cloudera-images/${name}-${tag.slice(0, 8)}`;
+}
+
+const published = (name: string): Doc[] =>
+  (Object.keys(PUBLISHED) as Provider[]).flatMap((p) =>
+    PUBLISHED[p].map((region) => ({ region, imageReference: reference(p, name, region) })),
+  );
+
+/** The default catalog's FreeIPA images, older first; the newest has the id the command examples use (as sales-env is an environment of every account). */
+const FREEIPA = [
+  { imageId: '6c0a4e2d-9b1f-4d3a-8e5c-7f6a5b4c3d2e', version: '4.9.13' },
+  { imageId: '2f7b9c1d-4e6a-4b8c-9d0e-1f2a3b4c5d6e', version: '4.10.2' },
+];
+
+/** The default catalog's images as records to seed: the data lake service's Runtime images and two FreeIPA images. */
+function defaultCatalog(): Doc[] {
+  const runtime = IMAGES.map((img) => ({
+    imageId: img.imageId,
+    imageDate: img.created,
+    imageType: 'RUNTIME',
+    versions: { cdp: img.runtime, cm: img.cm, os: 'redhat8' },
+    vmImages: published(`cdp-${img.runtime.replace(/\./g, '-')}-${img.index}`),
+  }));
+  const freeipa = FREEIPA.map(({ imageId, version }, index) => ({
+    imageId,
+    imageDate: Date.UTC(2024, index * 6, 1) / 1000,
+    imageType: 'FREEIPA',
+    versions: { freeipa: version, os: 'redhat8' },
+    vmImages: published(`freeipa-${version.replace(/\./g, '-')}`),
+  }));
+  return [...runtime, ...freeipa];
+}
+
+/** The default catalog's images, seeded the first time the account asks. */
+function defaultImages(h: Hook): EngineRecord[] {
+  const all = h.resources('defaultImage');
+  const seeded = `imagecatalog.defaultCatalog:${h.ctx.info.accountId}`;
+  if (!h.ctx.store.meta(seeded)) {
+    for (const doc of defaultCatalog()) {
+      const id = String(doc.imageId);
+      all.create({ id, scope: '', doc: h.engine.conform(h.ctx, IMAGE_SHAPE, doc, id, 'none'), data: { architecture: ARCHITECTURE } });
+    }
+    h.ctx.store.setMeta(seeded, '1');
+  }
+  return all.all();
+}
+
+function defaultImage(h: Hook, imageId: string): EngineRecord {
+  const img = defaultImages(h).find((r) => r.id === imageId);
+  if (!img)
+    throw notFound(
+      `image ${imageId.slice(0, 200)} is not in the default catalog; find one with: cdpctl imagecatalog default-images find --provider AWS --image-type RUNTIME`,
+    );
+  return img;
+}
+
+/** The cloud images of a record for one cloud (all of them without one). */
+const vmImagesOf = (rec: EngineRecord, provider?: Provider): Doc[] =>
+  docs(rec.doc.vmImages).filter((v) => !provider || providerOfRegion(String(v.region)) === provider);
+
+const versionOf = (rec: EngineRecord): string | undefined => str((rec.doc.versions as Doc | undefined)?.cdp);
+
+/** The newest default image of a type for a cloud, runtime and architecture, or NOT_FOUND saying what there is. */
+function findDefault(h: Hook, req: Doc): Doc {
+  const provider = text(req.provider) as Provider;
+  const type = text(req.imageType) as ImageType;
+  const arch = (str(req.architecture) ?? ARCHITECTURE).toUpperCase();
+  const ofType = defaultImages(h).filter((r) => r.doc.imageType === type && vmImagesOf(r, provider).length > 0);
+  const version = type === 'RUNTIME' ? (str(req.runtimeVersion) ?? DEFAULT_RUNTIME) : undefined;
+  const versions = [...new Set(ofType.map(versionOf).filter((v): v is string => v !== undefined))];
+  if (version && !versions.includes(version))
+    throw notFound(`the default catalog has no ${provider} Runtime image for runtime ${version}; runtimes: ${versions.join(', ')}`);
+  const hits = ofType.filter((r) => (!version || versionOf(r) === version) && r.data?.architecture === arch);
+  const newest = hits.sort((a, b) => Number(b.doc.imageDate) - Number(a.doc.imageDate))[0];
+  if (!newest)
+    throw notFound(
+      `the default catalog has no ${arch} ${provider} ${type} image${version ? ` for runtime ${version}` : ''}; images are ${ARCHITECTURE}`,
+    );
+  return { imageId: newest.doc.imageId, vmImages: vmImagesOf(newest, provider) };
+}
+
+/** The cloud of a custom image's cloud images (all of one cloud), from their regions. */
+function providerOf(vmImages: readonly Doc[]): Provider {
+  if (vmImages.length === 0) throw invalid('vmImages must give at least one cloud image: [{"region": ..., "imageReference": ...}]');
+  const seen = new Set<string>();
+  const providers = new Set<Provider>();
+  for (const v of vmImages) {
+    const region = text(v.region);
+    const provider = providerOfRegion(region);
+    if (!provider) throw invalid(`vmImages: ${region.slice(0, 100)} is not a region of AWS, Azure or GCP`);
+    if (text(v.imageReference).trim() === '') throw invalid(`vmImages: the image in ${region} has no imageReference`);
+    if (seen.has(region)) throw invalid(`vmImages: region ${region} is given twice`);
+    seen.add(region);
+    providers.add(provider);
+  }
+  if (providers.size > 1) throw invalid(`vmImages mixes clouds (${[...providers].join(', ')}); an image is for one cloud`);
+  return [...providers][0] as Provider;
+}
+
+const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
+const typeName = (t: unknown): string => (t === 'FREEIPA' ? 'FreeIPA' : 'Runtime');
+
+/** Adds or updates a Runtime or FreeIPA image of a custom catalog, customising a default image of the same type. */
+const setImage =
+  (type: ImageType) =>
+  (h: Hook, req: Doc): Doc => {
+    const catalog = h.engine.locate(h, h.engine.resource('catalog'), req);
+    const source = defaultImage(h, text(req.sourceImageId));
+    if (source.doc.imageType !== type)
+      throw invalid(
+        `source image ${source.id} is a ${typeName(source.doc.imageType)} image; a ${typeName(type)} image customises a ${typeName(type)} image`,
+      );
+    const vmImages = docs(req.vmImages);
+    const provider = providerOf(vmImages);
+    const imageId = str(req.imageId) ?? uuid();
+    if (!isUuid(imageId)) throw invalid(`imageId ${imageId.slice(0, 100)} is not a UUID; leave it out for a new one`);
+    const images = h.resources('image');
+    const existing = images.find(imageId, catalog.id);
+    if (existing && existing.doc.imageType !== type)
+      throw invalid(`image ${imageId} of catalog ${catalog.name ?? ''} is a ${typeName(existing.doc.imageType)} image`);
+    const doc = h.engine.conform(
+      h.ctx,
+      IMAGE_SHAPE,
+      {
+        imageId,
+        imageDate: Math.floor(h.ctx.clock.now() / 1000),
+        imageType: type,
+        sourceImageId: source.id,
+        sourceImageDate: source.doc.imageDate,
+        versions: source.doc.versions,
+        provider,
+        ...(str(req.baseParcelUrl) ? { baseParcelUrl: req.baseParcelUrl } : {}),
+        vmImages: vmImages.map((v) => ({ region: v.region, imageReference: v.imageReference })),
+      },
+      imageId,
+      'none',
+    );
+    if (existing) images.save({ ...existing, doc });
+    else images.create({ id: `${catalog.id}/${imageId}`, name: imageId, scope: catalog.id, doc });
+    return { imageId };
+  };
+
+/** Deleting a Runtime image as a FreeIPA one (or the other way round) is refused. */
+function deletingImage(h: Hook, rec: EngineRecord): void {
+  const asked: ImageType = h.ctx.op.name === 'deleteFreeipaImage' ? 'FREEIPA' : 'RUNTIME';
+  if (rec.doc.imageType !== asked) throw invalid(`image ${rec.name ?? rec.id} is a ${typeName(rec.doc.imageType)} image; delete it as one`);
+}
+
+const service: ServiceModule = {
+  service: 'imagecatalog',
+  engine: {
+    resources: {
+      catalog: {
+        nouns: ['CustomCatalog'],
+        noun: 'image catalog',
+        shape: 'CustomImageCatalog',
+        keys: ['catalogName'],
+        cascades: true,
+        ops: {
+          describeCustomCatalog: {
+            verb: 'read',
+            answer: (h, rec) => ({
+              catalogName: rec.name,
+              description: rec.doc.description,
+              images: h
+                .resources('image')
+                .all(rec.id)
+                .map((img) => h.engine.conform(h.ctx, 'ImageItemResponse', img.doc, img.id, 'none')),
+            }),
+          },
+        },
+        hooks: {
+          creating: (_h, rec) => {
+            if (rec.name?.toLowerCase() === DEFAULT_CATALOG)
+              throw alreadyExists(`${DEFAULT_CATALOG} is the default catalog; name yours otherwise`);
+          },
+        },
+      },
+      image: {
+        parent: 'catalog',
+        nouns: ['CustomImage', 'RuntimeImage', 'FreeipaImage'],
+        shape: IMAGE_SHAPE,
+        keys: ['imageId'],
+        hooks: { deleting: deletingImage },
+      },
+      defaultImage: { nouns: ['DefaultImage'], noun: 'default image', shape: IMAGE_SHAPE, keys: ['imageId'] },
+    },
+    handlers: {
+      setRuntimeImage: setImage('RUNTIME'),
+      setFreeipaImage: setImage('FREEIPA'),
+      findDefaultImage: findDefault,
+      describeDefaultImage: (h, req) => {
+        const img = defaultImage(h, text(req.imageId));
+        return { imageId: img.id, vmImages: vmImagesOf(img) };
+      },
+    },
+  },
+};
+
 export default service;

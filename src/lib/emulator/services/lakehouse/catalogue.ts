@@ -21,26 +21,31 @@ export interface EnvironmentEntry {
 /** Environment name -> the Data Hub that runs the optimizer there (the others do not have it). */
 const HUBS: Readonly<Record<string, string>> = { 'lakehouse-aws': 'lakehouse-optimizer' };
 
-/** The account's environments (shared with every service), with the optimizer hub where it runs. */
+/** The two platforms the optimizer runs on (its Environment's cloudPlatform is one of them, the seed says). */
+const OPTIMIZER_PLATFORMS: ReadonlySet<string> = new Set(['AWS', 'AZURE']);
+
+/** The account's AWS and Azure environments (shared with every service), with the optimizer hub where it runs. */
 export function environments(scope: EnvironmentScope): EnvironmentEntry[] {
   const { accountId, region } = scope.info;
-  return allEnvironments(scope).map((e) => {
-    const hub = HUBS[e.environmentName];
-    return {
-      environmentName: e.environmentName,
-      environmentCrn: e.crn,
-      cloudPlatform: e.cloudPlatform,
-      ...(hub
-        ? {
-            hub: {
-              datahubName: hub,
-              datahubCrn: crn('datahub', region, accountId, 'cluster', stableUuid(`${accountId}/hub/${hub}`)),
-              status: 'AVAILABLE',
-            },
-          }
-        : {}),
-    };
-  });
+  return allEnvironments(scope)
+    .flatMap((e) => (OPTIMIZER_PLATFORMS.has(e.cloudPlatform) ? [e] : []))
+    .map((e) => {
+      const hub = HUBS[e.environmentName];
+      return {
+        environmentName: e.environmentName,
+        environmentCrn: e.crn,
+        cloudPlatform: e.cloudPlatform,
+        ...(hub
+          ? {
+              hub: {
+                datahubName: hub,
+                datahubCrn: crn('datahub', region, accountId, 'cluster', stableUuid(`${accountId}/hub/${hub}`)),
+                status: 'AVAILABLE',
+              },
+            }
+          : {}),
+      };
+    });
 }
 
 /** Namespace -> tables of the optimizer's hub. */

@@ -231,7 +231,7 @@ const service: ServiceModule = {
             WORKBENCH_UPDATES[h.ctx.op.name]?.(h, rec, req);
           },
           acting: (h, rec, _action, req) => WORKBENCH_ACTIONS[h.ctx.op.name]?.(h, rec, req),
-          showing: showWorkbench,
+          viewing: showWorkbench,
         },
       },
       workspaceAccess: access('workspace', 'WorkspaceAccess'),
@@ -298,7 +298,7 @@ const service: ServiceModule = {
             APP_UPDATES[h.ctx.op.name]?.(h, rec, req);
           },
           acting: (h, rec, _action, req) => APP_ACTIONS[h.ctx.op.name]?.(h, rec, req),
-          showing: showApp,
+          viewing: showApp,
         },
       },
       mlServingAppAccess: access('app', 'MlServingAppAccess'),

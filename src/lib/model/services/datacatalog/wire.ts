@@ -172,7 +172,7 @@ export const shapes: Shapes = {
     profiledSince: 'datetime',
   },
   GetSuggestedTagsResponse: {
-    suggestedTags: '[object]',
+    suggestedTags: '[GetSuggestedTagsResponseSuggestedTags]',
   },
   GetSuggestedTagsResponseSuggestedTags: {
     qualifiedName: 'string',
@@ -251,12 +251,12 @@ export const shapes: Shapes = {
     action: 'string! enum=ACCEPT|REJECT',
   },
   ReviewSuggestedTagsResponse: {
-    reviewedTags: '[object]',
+    reviewedTags: '[ReviewSuggestedTagsResponseReviewedTags]',
   },
   ReviewSuggestedTagsResponseReviewedTags: {
     qualifiedName: 'string',
     tagsUpdated: '[string]',
-    status: 'string',
+    status: 'string enum=ACCEPTED|REJECTED|FAILED',
   },
   RevokeExternalUserCredentialsRequest: {
     datalakeCrn: 'string!',

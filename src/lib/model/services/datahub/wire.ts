@@ -667,38 +667,38 @@ export const shapes: Shapes = {
     eventMessage: 'string',
   },
   IndividualScheduleRequest: {
-    configuration: 'object!',
+    configuration: 'IndividualScheduleRequestConfiguration!',
     identifier: 'string minLen=5 maxLen=200',
     description: 'string minLen=0 maxLen=1000',
   },
   IndividualScheduleRequestConfiguration: {
-    trigger: 'IndividualScheduleRequestConfigurationTrigger',
-    action: 'IndividualScheduleRequestConfigurationAction',
+    trigger: 'IndividualScheduleRequestConfigurationTrigger!',
+    action: 'IndividualScheduleRequestConfigurationAction!',
   },
   IndividualScheduleRequestConfigurationAction: {
-    resourceAdjustmentType: 'string',
-    resourceAdjustmentValue: 'int32',
+    resourceAdjustmentType: 'string enum=ABSOLUTE_COUNT',
+    resourceAdjustmentValue: 'int32! min=0',
   },
   IndividualScheduleRequestConfigurationTrigger: {
-    cronExpression: 'string',
-    timeZone: 'string',
+    cronExpression: 'string! minLen=1 maxLen=100',
+    timeZone: 'string! minLen=1 maxLen=50',
   },
   IndividualScheduleResponse: {
-    configuration: 'object!',
+    configuration: 'IndividualScheduleResponseConfiguration!',
     identifier: 'string!',
     description: 'string',
   },
   IndividualScheduleResponseConfiguration: {
-    trigger: 'IndividualScheduleResponseConfigurationTrigger',
-    action: 'IndividualScheduleResponseConfigurationAction',
+    trigger: 'IndividualScheduleResponseConfigurationTrigger!',
+    action: 'IndividualScheduleResponseConfigurationAction!',
   },
   IndividualScheduleResponseConfigurationAction: {
-    resourceAdjustmentType: 'string',
-    resourceAdjustmentValue: 'int32',
+    resourceAdjustmentType: 'string enum=ABSOLUTE_COUNT',
+    resourceAdjustmentValue: 'int32!',
   },
   IndividualScheduleResponseConfigurationTrigger: {
-    cronExpression: 'string',
-    timeZone: 'string',
+    cronExpression: 'string! minLen=1 maxLen=100',
+    timeZone: 'string! minLen=1 maxLen=50',
   },
   Instance: {
     id: 'string!',

@@ -614,7 +614,7 @@ export const shapes: Shapes = {
     secretName: 'string!',
   },
   DeleteSecretResponse: {
-    result: 'object',
+    result: 'DeleteSecretResponseResult',
   },
   DeleteSecretResponseResult: {
     secretName: 'string',
@@ -1163,7 +1163,7 @@ export const shapes: Shapes = {
   RestoreBackupResponse: {
     restoreCrn: 'string!',
     message: 'string',
-    restorePlan: 'object',
+    restorePlan: 'RestoreBackupResponseRestorePlan',
   },
   RestoreBackupResponseRestorePlan: {
     dbc: '[RestoreClusterEntityPlan]',
@@ -1203,7 +1203,7 @@ export const shapes: Shapes = {
     secretName: 'string',
     secretProviderKey: 'string',
     createdBy: 'string',
-    properties: 'object',
+    properties: 'SecretProperties',
   },
   SecretProperties: {
     cloudProvider: 'string',
@@ -1307,8 +1307,8 @@ export const shapes: Shapes = {
     whitelistIpCIDRs: '[string]',
     whitelistK8sClusterAccessIpCIDRs: '[string]',
     whitelistWorkloadAccessIpCIDRs: '[string]',
-    awsUpdate: 'object',
-    azureUpdate: 'object',
+    awsUpdate: 'UpdateClusterRequestAwsUpdate',
+    azureUpdate: 'UpdateClusterRequestAzureUpdate',
     observabilityConfig: 'UpdateClusterObservabilityConfig deprecated',
   },
   UpdateClusterRequestAwsUpdate: {
@@ -1476,9 +1476,9 @@ export const shapes: Shapes = {
     memoryCapacity: 'int32',
     nodeCount: 'int32',
     availabilityZone: 'string',
-    endpoints: 'object',
-    supportedAuthMethods: 'object',
-    jwtAuth: 'object',
+    endpoints: 'VwSummaryEndpoints',
+    supportedAuthMethods: 'VwSummarySupportedAuthMethods',
+    jwtAuth: 'VwSummaryJwtAuth',
     impalaQueryLog: 'boolean',
     logHiveQueries: 'boolean',
     tags: '[TagResponse]',
@@ -1504,7 +1504,11 @@ export const shapes: Shapes = {
     hiveKerberosJdbc: 'string',
     impalaJdbc: 'string',
     impalaKerberosJdbc: 'string',
+    impalaFENGJdbc: 'string deprecated',
+    impalaFengKerberosJdbc: 'string deprecated',
     impalaShell: 'string',
+    fengImpalaShell: 'string deprecated',
+    fengKerberosImpalaShell: 'string deprecated',
     kerberosImpalaShell: 'string',
     trinoCli: 'string',
     hue: 'string',
@@ -1518,9 +1522,9 @@ export const shapes: Shapes = {
     provider: 'string',
   },
   VwSummarySupportedAuthMethods: {
-    ldap: 'boolean',
-    jwt: 'boolean',
-    sso: 'boolean',
+    ldap: 'boolean!',
+    jwt: 'boolean!',
+    sso: 'boolean!',
   },
   VwType: 'enum hive impala',
 };

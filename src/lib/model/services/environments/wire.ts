@@ -147,9 +147,9 @@ export const shapes: Shapes = {
   },
   BackupStorage: {
     enabled: 'boolean',
-    awsDetails: 'object',
-    azureDetails: 'object',
-    gcpDetails: 'object',
+    awsDetails: 'BackupStorageAwsDetails',
+    azureDetails: 'BackupStorageAzureDetails',
+    gcpDetails: 'BackupStorageGcpDetails',
   },
   BackupStorageAwsDetails: {
     storageLocationBase: 'string',
@@ -331,15 +331,15 @@ export const shapes: Shapes = {
   },
   CreateAzureCredentialRequest: {
     credentialName: 'string!',
-    appBased: 'object!',
+    appBased: 'CreateAzureCredentialRequestAppBased!',
     subscriptionId: 'string',
     tenantId: 'string',
     description: 'string',
   },
   CreateAzureCredentialRequestAppBased: {
-    authenticationType: 'string',
+    authenticationType: 'AzureAuthenticationTypeProperties',
     applicationId: 'string',
-    secretKey: 'string',
+    secretKey: 'string secret',
   },
   CreateAzureCredentialResponse: {
     credential: 'Credential!',
@@ -428,15 +428,15 @@ export const shapes: Shapes = {
     domain: 'string',
     platform: 'string default=OPENSHIFT',
     dockerConfigJson: 'string secret',
-    dockerUserPass: 'object',
+    dockerUserPass: 'CreatePrivateEnvironmentRequestDockerUserPass',
     description: 'string',
     storageClass: 'string',
   },
   CreatePrivateEnvironmentRequestDockerUserPass: {
-    username: 'string',
-    password: 'string secret',
+    username: 'string!',
+    password: 'string! secret',
     email: 'string',
-    server: 'string',
+    server: 'string!',
   },
   CreatePrivateEnvironmentResponse: {
     environment: 'Environment!',
@@ -542,9 +542,9 @@ export const shapes: Shapes = {
     statusReason: 'string',
     created: 'datetime',
     creator: 'string',
-    awsDetails: 'object',
-    azureDetails: 'object',
-    gcpDetails: 'object',
+    awsDetails: 'EnvironmentAwsDetails',
+    azureDetails: 'EnvironmentAzureDetails',
+    gcpDetails: 'EnvironmentGcpDetails',
     workloadAnalytics: 'boolean',
     reportDeploymentLogs: 'boolean default=false deprecated',
     freeipa: 'FreeipaDetails',
@@ -558,7 +558,7 @@ export const shapes: Shapes = {
     environmentType: 'string enum=PUBLIC_CLOUD|HYBRID',
   },
   EnvironmentAwsDetails: {
-    s3GuardTableName: 'string',
+    s3GuardTableName: 'string deprecated',
   },
   EnvironmentAzureDetails: {
     resourceGroupName: 'string',
@@ -990,9 +990,9 @@ export const shapes: Shapes = {
   },
   LogStorage: {
     enabled: 'boolean!',
-    awsDetails: 'object',
-    azureDetails: 'object',
-    gcpDetails: 'object',
+    awsDetails: 'LogStorageAwsDetails',
+    azureDetails: 'LogStorageAzureDetails',
+    gcpDetails: 'LogStorageGcpDetails',
   },
   LogStorageAwsDetails: {
     storageLocationBase: 'string',
@@ -1134,11 +1134,11 @@ export const shapes: Shapes = {
   SetAzureAuditCredentialRequest: {
     subscriptionId: 'string!',
     tenantId: 'string!',
-    appBased: 'object!',
+    appBased: 'SetAzureAuditCredentialRequestAppBased!',
   },
   SetAzureAuditCredentialRequestAppBased: {
-    applicationId: 'string',
-    secretKey: 'string',
+    applicationId: 'string!',
+    secretKey: 'string! secret',
   },
   SetAzureAuditCredentialResponse: {
     credential: 'Credential!',
@@ -1330,12 +1330,12 @@ export const shapes: Shapes = {
     credentialName: 'string!',
     subscriptionId: 'string!',
     tenantId: 'string!',
-    appBased: 'object!',
+    appBased: 'UpdateAzureCredentialRequestAppBased!',
     description: 'string',
   },
   UpdateAzureCredentialRequestAppBased: {
-    authenticationType: 'string',
-    applicationId: 'string',
+    authenticationType: 'AzureAuthenticationTypeProperties!',
+    applicationId: 'string!',
   },
   UpdateAzureCredentialResponse: {
     credential: 'Credential',

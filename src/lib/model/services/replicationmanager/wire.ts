@@ -219,12 +219,12 @@ export const shapes: Shapes = {
     clusterCrn: 'string',
     cmApiVersion: 'int32',
     underlyingFsForHive: 'string enum=HDFS|S3|WASB|ABFS|GCS',
-    dmx: 'object',
+    dmx: 'GetClusterConfigResponseDmx',
     featureSupport: '{boolean}',
     services: '[ServiceConfiguration]',
   },
   GetClusterConfigResponseDmx: {
-    hbaseSuspend: 'string',
+    hbaseSuspend: 'HbaseSuspendType',
   },
   GetCommandStatusRequest: {
     clusterCrn: 'string!',
@@ -471,8 +471,8 @@ export const shapes: Shapes = {
     pairingStatus: 'string',
     pairedStatus: 'string',
     pairingMessage: 'string',
-    beforePolicySteps: 'object',
-    afterPolicySteps: 'object',
+    beforePolicySteps: 'VerifyHbaseClusterPairResponseBeforePolicySteps',
+    afterPolicySteps: 'VerifyHbaseClusterPairResponseAfterPolicySteps',
   },
   VerifyHbaseClusterPairResponseAfterPolicySteps: {
     summary: 'string',

@@ -1,0 +1,466 @@
+/**
+ * What Data Hub clusters are built from, on the resource engine: cluster
+ * templates (a Cloudera Manager template: the services and host groups),
+ * cluster definitions (a cluster request for one environment: the cloud
+ * settings and the template it builds), recipes (scripts for instance
+ * groups) and custom configurations (service properties for a runtime).
+ * Creating, describing and listing are the engine's; what is written here is
+ * what the model cannot say: the built-in templates and definitions of the
+ * catalogue listed and found beside the account's own, the content of a
+ * template and of a definition read and checked, the deletes that take a
+ * list of names, and what refuses a delete (built-ins, and what a cluster or
+ * a definition still uses).
+ */
+import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import { requireEnvironment, type CloudPlatform } from '../../environments.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { settledIn } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { docs, num, str, strings, text } from '../../values.js';
+import { builtIns, runtimeOf, RUNTIMES, type BuiltInDefinition, type BuiltInTemplate, type GroupDef } from './catalogue.js';
+
+/** A template as a cluster create uses it. */
+export interface TemplateRef {
+  readonly name: string;
+  readonly crn: string;
+  readonly runtime: string;
+  readonly services: readonly string[];
+  readonly groups: readonly GroupDef[];
+  readonly builtIn: boolean;
+}
+
+/** A definition as a cluster create uses it: its cloud, the template it builds and its instance groups. */
+export interface DefinitionRef {
+  readonly name: string;
+  readonly crn: string;
+  readonly platform: CloudPlatform;
+  /** Built-in definitions are made for AWS GovCloud or not; an account's for the environment it names. */
+  readonly gov?: boolean;
+  readonly environmentCrn?: string;
+  readonly template: TemplateRef;
+  readonly groups: ReadonlyArray<GroupDef & { readonly instanceType?: string }>;
+}
+
+const RECIPE_TYPES = ['PRE_SERVICE_DEPLOYMENT', 'POST_CLOUDERA_MANAGER_START', 'POST_SERVICE_DEPLOYMENT', 'PRE_TERMINATION'];
+/** Host group names that hold Cloudera Manager in a template written by hand. */
+const GATEWAY_NAMES = ['master', 'manager', 'gateway', 'management'];
+
+const platform = (h: Hook): ReturnType<typeof builtIns> => builtIns(h.ctx.info.region);
+
+/** A built-in template or definition as a record of the engine (listed, never stored). */
+const fixedRecord = (name: string, crn: string, doc: Doc): EngineRecord => ({
+  id: crn,
+  name,
+  crn,
+  scope: '',
+  doc,
+  activity: settledIn('create', '', 0),
+  createdAt: 0,
+});
+
+const builtInTemplateDoc = (t: BuiltInTemplate): Doc => ({
+  clusterTemplateName: t.name,
+  crn: t.crn,
+  description: t.workload.description,
+  productVersion: t.runtime,
+  instanceGroupCount: t.workload.groups.length,
+  status: 'DEFAULT',
+  tags: [],
+  clusterTemplateContent: t.content,
+});
+
+function builtInDefinitionDoc(d: BuiltInDefinition): Doc {
+  return {
+    clusterDefinitionName: d.name,
+    crn: d.crn,
+    type: d.workload.type,
+    nodeCount: d.workload.groups.reduce((n, x) => n + x.nodeCount, 0),
+    cloudPlatform: d.cloud.platform,
+    productVersion: d.runtime,
+    description: `${d.workload.description}, on ${d.cloud.label}`,
+    workloadTemplate: JSON.stringify({
+      clusterTemplateName: d.template.name,
+      instanceGroups: d.workload.groups.map((x) => ({ instanceGroupName: x.name, instanceGroupType: x.type, nodeCount: x.nodeCount })),
+    }),
+  };
+}
+
+const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
+const named = (ref: string) => (x: { name: string; crn: string }) => same(x.name, ref) || x.crn === ref;
+
+/** A JSON object given as text (`what` in messages, `hint` says what it should be), or INVALID_ARGUMENT. */
+export function jsonObject(text: string, what: string, hint: string): Doc {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalid(`${what} is not JSON: give ${hint} (file:// reads one from a file)`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw invalid(`${what} must be a JSON object`);
+  return parsed as Doc;
+}
+
+// ---- templates -----------------------------------------------------------------------
+
+/** What a template's content says: its runtime, services and host groups (a Cloudera Manager template). */
+function readTemplate(content: string): { runtime: string; services: string[]; groups: GroupDef[] } {
+  const t = jsonObject(content, 'the cluster template content', 'a Cloudera Manager cluster template');
+  const runtime = str(t.cdhVersion);
+  if (!runtime) throw invalid('the cluster template content has no "cdhVersion" (the runtime it is for, e.g. 7.2.18)');
+  if (!runtimeOf(runtime))
+    throw invalid(`runtime ${runtime} of the cluster template is not available; available: ${RUNTIMES.map((r) => r.runtime).join(', ')}`);
+  const hosts = docs(t.hostTemplates).map((x) => ({ name: text(x.refName), nodeCount: num(x.cardinality) ?? 1 }));
+  const gateway = hosts.find((x) => GATEWAY_NAMES.includes(x.name)) ?? hosts[0];
+  return {
+    runtime,
+    services: docs(t.services).map((s) => text(s.serviceType)),
+    groups: hosts.map((x) => ({ ...x, type: x === gateway ? 'GATEWAY' : 'CORE' })),
+  };
+}
+
+function templateRef(rec: EngineRecord): TemplateRef {
+  const read = readTemplate(String(rec.doc.clusterTemplateContent ?? '{}'));
+  return { name: rec.name ?? '', crn: rec.crn ?? '', ...read, builtIn: false };
+}
+
+const builtInTemplateRef = (t: BuiltInTemplate): TemplateRef => ({
+  name: t.name,
+  crn: t.crn,
+  runtime: t.runtime,
+  services: t.workload.services,
+  groups: t.workload.groups,
+  builtIn: true,
+});
+
+/** A template by name or CRN: the account's, or a built-in one. */
+export function findTemplate(h: Hook, ref: string): TemplateRef | undefined {
+  const own = h.resources('clusterTemplate').find(ref, '');
+  if (own) return templateRef(own);
+  const t = platform(h).templates.find(named(ref));
+  return t ? builtInTemplateRef(t) : undefined;
+}
+
+export function requireTemplate(h: Hook, ref: string): TemplateRef {
+  const t = findTemplate(h, ref);
+  if (!t) throw notFound(`cluster template ${ref.slice(0, 200)} not found; see \`datahub cluster-templates list\``);
+  return t;
+}
+
+// ---- definitions ---------------------------------------------------------------------
+
+/** Instance groups of a template with those a cluster request overrides (same name: its count and type). */
+export function overrideGroups(
+  template: TemplateRef,
+  given: readonly Doc[],
+): Array<GroupDef & { instanceType?: string; recipes: string[] }> {
+  const groups = template.groups.map((x) => ({ ...x, recipes: [] as string[] }) as GroupDef & { instanceType?: string; recipes: string[] });
+  const seen = new Set<string>();
+  for (const x of given) {
+    const name = text(x.instanceGroupName);
+    if (seen.has(name)) throw invalid(`instance group ${name} is given twice`);
+    seen.add(name);
+    const i = groups.findIndex((y) => y.name === name);
+    if (i < 0)
+      throw invalid(
+        `instance group ${name} is not a host group of cluster template ${template.name}; it has ${template.groups.map((y) => y.name).join(', ')}`,
+      );
+    const base = groups[i];
+    if (!base) continue;
+    const type = str(x.instanceGroupType)?.toUpperCase();
+    if (type && type !== 'GATEWAY' && type !== 'CORE')
+      throw invalid(`instance group ${name}: instanceGroupType is GATEWAY or CORE, not ${type}`);
+    groups[i] = {
+      name,
+      type: (type ?? base.type) as GroupDef['type'],
+      nodeCount: num(x.nodeCount) ?? base.nodeCount,
+      ...(str(x.instanceType) ? { instanceType: str(x.instanceType) } : {}),
+      recipes: strings(x.recipeNames),
+    };
+  }
+  if (!groups.some((x) => x.type === 'GATEWAY')) throw invalid('instance groups need one GATEWAY group (the Cloudera Manager host)');
+  for (const x of groups)
+    if (x.nodeCount < 0) throw invalid(`instance group ${x.name}: nodeCount must be 0 or more`);
+    else if (x.type === 'GATEWAY' && x.nodeCount < 1) throw invalid(`instance group ${x.name} holds Cloudera Manager: it needs a node`);
+  return groups;
+}
+
+/** What a definition's workload template says: the environment it is for, its template and instance groups. */
+function readDefinition(
+  h: Hook,
+  workload: string,
+): { env: ReturnType<typeof requireEnvironment>; template: TemplateRef; groups: GroupDef[] } {
+  const w = jsonObject(workload, 'the workload template', 'the cluster request JSON the definition stands for');
+  const envRef = str(w.environment) ?? str(w.environmentName);
+  if (!envRef) throw invalid('the workload template must name the environment it is for ("environmentName"), a running one');
+  const env = requireEnvironment(h.ctx, envRef);
+  if (env.status !== 'AVAILABLE')
+    throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; a cluster definition needs a running one`);
+  const tRef = str(w.clusterTemplate) ?? str(w.clusterTemplateName);
+  if (!tRef) throw invalid('the workload template must name its cluster template ("clusterTemplateName")');
+  const template = requireTemplate(h, tRef);
+  const groups = overrideGroups(template, docs(w.instanceGroups));
+  return { env, template, groups };
+}
+
+function definitionRef(h: Hook, rec: EngineRecord): DefinitionRef {
+  const template = findTemplate(h, String(rec.data?.template ?? ''));
+  const groups = (rec.data?.groups as GroupDef[] | undefined) ?? [];
+  return {
+    name: rec.name ?? '',
+    crn: rec.crn ?? '',
+    platform: String(rec.doc.cloudPlatform) as CloudPlatform,
+    environmentCrn: str(rec.doc.environmentCrn),
+    // A definition whose template was deleted since cannot build a cluster: its create says so.
+    template: template ?? { name: String(rec.data?.template ?? ''), crn: '', runtime: '', services: [], groups, builtIn: false },
+    groups,
+  };
+}
+
+const builtInDefinitionRef = (d: BuiltInDefinition): DefinitionRef => ({
+  name: d.name,
+  crn: d.crn,
+  platform: d.cloud.platform,
+  gov: d.cloud.gov,
+  template: builtInTemplateRef(d.template),
+  groups: d.workload.groups,
+});
+
+export function findDefinition(h: Hook, ref: string): DefinitionRef | undefined {
+  const own = h.resources('clusterDefinition').find(ref, '');
+  if (own) return definitionRef(h, own);
+  const d = platform(h).definitions.find(named(ref));
+  return d ? builtInDefinitionRef(d) : undefined;
+}
+
+// ---- the account's records in use --------------------------------------------------
+
+/** What tells which clusters use a template, recipe or custom configurations (the cluster records are the handlers'). */
+export interface Users {
+  /** Clusters (names) that use something, by what it is: `template`, `recipe`, `customConfigurations`. */
+  clustersUsing(h: Hook, what: 'template' | 'recipe' | 'customConfigurations', name: string): string[];
+}
+
+/** A hand-written answer, conformed to the operation's response shape. */
+const answerOf = (h: Hook, doc: Doc): Doc => h.engine.conform(h.ctx, h.service.operation(h.ctx.op.name).output, doc, h.ctx.op.name);
+
+/** Deletes the records a list of names or CRNs names, all or none: built-in ones and those in use are refused. */
+function deleteMany(
+  resource: string,
+  noun: string,
+  field: string,
+  list: string,
+  check: (h: Hook, rec: EngineRecord) => void,
+  builtIn: (h: Hook, ref: string) => boolean,
+) {
+  return (h: Hook, req: Doc): Doc => {
+    const all = h.resources(resource);
+    const refs = strings(req[field]);
+    if (refs.length === 0) throw invalid(`give the ${noun}s to delete`);
+    const found = refs.map((ref) => {
+      const rec = all.find(ref, '');
+      if (!rec && builtIn(h, ref)) throw failedPrecondition(`${noun} ${ref} is built in; only an account's own ${noun}s can be deleted`);
+      if (!rec) throw notFound(`${noun} ${ref.slice(0, 200)} not found`);
+      check(h, rec);
+      return rec;
+    });
+    const out = found.map((rec) => all.view(rec));
+    for (const rec of new Map(found.map((r) => [r.id, r])).values()) all.remove(rec);
+    return answerOf(h, { [list]: out });
+  };
+}
+
+/** Built-in records of a resource (the platform's): listed and described beside the account's, never stored. */
+function catalogued<T extends { readonly name: string; readonly crn: string }>(c: {
+  readonly resource: string;
+  readonly noun: string;
+  /** The request field a describe names it with, and the answer field it is shown in. */
+  readonly field: string;
+  readonly answer: string;
+  readonly builtIns: (h: Hook) => readonly T[];
+  readonly doc: (t: T) => Doc;
+}) {
+  const isBuiltIn = (h: Hook, ref: string): boolean => c.builtIns(h).some(named(ref));
+  return {
+    isBuiltIn,
+    list: {
+      verb: 'list' as const,
+      select: (h: Hook): EngineRecord[] => [
+        ...c.builtIns(h).map((t) => fixedRecord(t.name, t.crn, c.doc(t))),
+        ...h.resources(c.resource).all(''),
+      ],
+    },
+    describe: (h: Hook, req: Doc): Doc => {
+      const ref = text(req[c.field]);
+      const own = h.resources(c.resource).find(ref, '')?.doc;
+      const builtIn = c.builtIns(h).find(named(ref));
+      const doc = own ?? (builtIn ? c.doc(builtIn) : undefined);
+      if (!doc) throw notFound(`${c.noun} ${ref.slice(0, 200)} not found`);
+      return answerOf(h, { [c.answer]: doc });
+    },
+    /** A new record of the account may not take a built-in name. */
+    refuseBuiltInName: (h: Hook, name: string): void => {
+      if (isBuiltIn(h, name)) throw alreadyExists(`${c.noun} ${name} already exists (a built-in one)`);
+    },
+  };
+}
+
+const templates = catalogued({
+  resource: 'clusterTemplate',
+  noun: 'cluster template',
+  field: 'clusterTemplateName',
+  answer: 'clusterTemplate',
+  builtIns: (h) => platform(h).templates,
+  doc: builtInTemplateDoc,
+});
+
+const definitions = catalogued({
+  resource: 'clusterDefinition',
+  noun: 'cluster definition',
+  field: 'clusterDefinitionName',
+  answer: 'clusterDefinition',
+  builtIns: (h) => platform(h).definitions,
+  doc: builtInDefinitionDoc,
+});
+
+/** The engine resources and hand-written handlers of what clusters are built from. */
+export function blueprints(users: Users): {
+  resources: Record<string, ResourceSpec>;
+  handlers: Record<string, (h: Hook, req: Doc) => Doc>;
+} {
+  const refuseInUse = (what: 'template' | 'recipe' | 'customConfigurations', noun: string) => (h: Hook, rec: EngineRecord) => {
+    const clusters = users.clustersUsing(h, what, rec.name ?? '');
+    if (clusters.length > 0)
+      throw failedPrecondition(
+        `${noun} ${rec.name} is used by cluster${clusters.length > 1 ? 's' : ''} ${clusters.join(', ')}; delete them first`,
+      );
+  };
+  return {
+    resources: {
+      clusterTemplate: {
+        keys: ['clusterTemplateName'],
+        noun: 'cluster template',
+        // What describe shows (written here: describe is by hand, for the built-ins); lists show its summary.
+        shape: 'ClusterTemplate',
+        crnType: 'clustertemplate',
+        ops: {
+          listClusterTemplates: templates.list,
+        },
+        hooks: {
+          creating: (h, rec) => {
+            templates.refuseBuiltInName(h, rec.name ?? '');
+            const t = readTemplate(String(rec.doc.clusterTemplateContent ?? ''));
+            Object.assign(rec.doc, { status: 'USER_MANAGED', instanceGroupCount: t.groups.length, productVersion: t.runtime });
+          },
+        },
+      },
+      clusterDefinition: {
+        keys: ['clusterDefinitionName'],
+        noun: 'cluster definition',
+        shape: 'ClusterDefinition',
+        crnType: 'clusterdefinition',
+        ops: {
+          listClusterDefinitions: definitions.list,
+        },
+        hooks: {
+          creating: (h, rec) => {
+            definitions.refuseBuiltInName(h, rec.name ?? '');
+            const d = readDefinition(h, String(rec.doc.workloadTemplate ?? ''));
+            Object.assign(rec.doc, {
+              type: 'USER_MANAGED',
+              cloudPlatform: d.env.cloudPlatform,
+              environmentCrn: d.env.crn,
+              productVersion: d.template.runtime,
+              nodeCount: d.groups.reduce((n, x) => n + x.nodeCount, 0),
+            });
+            rec.data = { ...rec.data, template: d.template.name, groups: d.groups };
+          },
+        },
+      },
+      recipe: {
+        keys: ['recipeName'],
+        hooks: {
+          creating: (_h, rec) => {
+            const type = String(rec.doc.type ?? '');
+            if (!RECIPE_TYPES.includes(type)) throw invalid(`recipe type ${type} is not one of ${RECIPE_TYPES.join(', ')}`);
+            if (String(rec.doc.recipeContent ?? '').trim() === '') throw invalid('the recipe has no content');
+          },
+        },
+      },
+      customConfigurations: {
+        keys: ['customConfigurations', 'customConfigurationsName'],
+        nouns: ['CustomConfigurations'],
+        noun: 'custom configurations',
+        crnType: 'customconfigurations',
+        hooks: {
+          creating: (h, rec) => {
+            const runtime = str(rec.doc.runtimeVersion);
+            if (runtime && !runtimeOf(runtime))
+              throw invalid(`runtime ${runtime} is not available; available: ${RUNTIMES.map((r) => r.runtime).join(', ')}`);
+            const props = docs(rec.doc.configurations);
+            if (props.length === 0) throw invalid('give at least one configuration property');
+            const seen = new Set<string>();
+            for (const p of props) {
+              const key = `${text(p.serviceType)}/${text(p.roleType)}/${text(p.configName)}`;
+              if (seen.has(key)) throw invalid(`property ${text(p.configName)} of ${text(p.serviceType)} is given twice`);
+              seen.add(key);
+            }
+            rec.doc.accountId = h.ctx.info.accountId;
+          },
+        },
+      },
+    },
+    handlers: {
+      describeClusterTemplate: templates.describe,
+      describeClusterDefinition: definitions.describe,
+      deleteClusterTemplates: deleteMany(
+        'clusterTemplate',
+        'cluster template',
+        'clusterTemplateNames',
+        'clusterTemplates',
+        (h, rec) => {
+          refuseInUse('template', 'cluster template')(h, rec);
+          const defs = h
+            .resources('clusterDefinition')
+            .all('')
+            .filter((d) => same(String(d.data?.template ?? ''), rec.name ?? ''));
+          if (defs.length > 0)
+            throw failedPrecondition(
+              `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
+            );
+        },
+        templates.isBuiltIn,
+      ),
+      deleteClusterDefinitions: deleteMany(
+        'clusterDefinition',
+        'cluster definition',
+        'clusterDefinitionNames',
+        'clusterDefinitions',
+        () => undefined,
+        definitions.isBuiltIn,
+      ),
+      deleteRecipes: deleteMany('recipe', 'recipe', 'recipeNames', 'recipes', refuseInUse('recipe', 'recipe'), () => false),
+      deleteCustomConfigurations: deleteMany(
+        'customConfigurations',
+        'custom configurations',
+        'customConfigurations',
+        'customConfigurations',
+        refuseInUse('customConfigurations', 'custom configurations'),
+        () => false,
+      ),
+    },
+  };
+}
+
+/** A recipe of the account by name or CRN, or NOT_FOUND. */
+export function requireRecipe(h: Hook, ref: string): EngineRecord {
+  const r = h.resources('recipe').find(ref, '');
+  if (!r) throw notFound(`recipe ${ref.slice(0, 200)} not found; see \`datahub recipes list\``);
+  return r;
+}
+
+/** Custom configurations of the account by name or CRN, or NOT_FOUND. */
+export function requireCustomConfigurations(h: Hook, ref: string): EngineRecord {
+  const r = h.resources('customConfigurations').find(ref, '');
+  if (!r) throw notFound(`custom configurations ${ref.slice(0, 200)} not found; see \`datahub custom-configurations list\``);
+  return r;
+}

@@ -1,0 +1,244 @@
+/**
+ * What the datahub service stores, and the two kinds of long-running work a
+ * cluster does. CLUSTER is the work that changes the cluster's status (the
+ * StackStatus values): creating, starting, stopping, scaling, repairing,
+ * upgrading, scaling vertically, upgrading its database, deleting; one at a
+ * time. WORK is maintenance that runs beside the status while the cluster's
+ * instances are up (certificates, secrets, DNS, IMDS, the orchestrator
+ * state, Java, diagnostics, instance restarts, the KRaft migration...): each
+ * is an operation record (RUNNING, then FINISHED or FAILED) and at most one
+ * of a kind runs at a time.
+ */
+import type { CloudPlatform } from '../../environments.js';
+import type { Lifecycle, Tracked } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+
+export const KIND = { cluster: 'datahub.cluster', operation: 'datahub.operation', work: 'datahub.work' } as const;
+
+/** What clusters do, and how long it takes (emulated minutes); state names are the service's StackStatus values. */
+export const CLUSTER: Lifecycle = {
+  create: {
+    phases: [
+      ['REQUESTED', 0.5],
+      ['CREATE_IN_PROGRESS', 9.5],
+    ],
+    success: 'AVAILABLE',
+    failure: 'CREATE_FAILED',
+    operation: 'PROVISION',
+  },
+  stop: {
+    from: ['AVAILABLE', 'STOP_FAILED'],
+    phases: [['STOP_IN_PROGRESS', 3]],
+    success: 'STOPPED',
+    failure: 'STOP_FAILED',
+    operation: 'STOP',
+  },
+  start: {
+    from: ['STOPPED', 'START_FAILED'],
+    phases: [['START_IN_PROGRESS', 4]],
+    success: 'AVAILABLE',
+    failure: 'START_FAILED',
+    operation: 'START',
+  },
+  upscale: {
+    from: ['AVAILABLE'],
+    phases: [['UPDATE_IN_PROGRESS', 2]],
+    success: 'AVAILABLE',
+    failure: 'UPDATE_FAILED',
+    operation: 'UPSCALE',
+  },
+  downscale: {
+    from: ['AVAILABLE'],
+    phases: [['UPDATE_IN_PROGRESS', 1]],
+    success: 'AVAILABLE',
+    failure: 'UPDATE_FAILED',
+    operation: 'DOWNSCALE',
+  },
+  repair: {
+    from: ['AVAILABLE', 'NODE_FAILURE'],
+    phases: [['UPDATE_IN_PROGRESS', 3]],
+    success: 'AVAILABLE',
+    // StackStatus has no repair state of its own: a failed repair leaves the cluster UPDATE_FAILED.
+    failure: 'UPDATE_FAILED',
+    operation: 'REPAIR',
+  },
+  upgrade: {
+    from: ['AVAILABLE'],
+    phases: [['UPDATE_IN_PROGRESS', 12]],
+    success: 'AVAILABLE',
+    failure: 'UPDATE_FAILED',
+    operation: 'UPGRADE',
+  },
+  // Instance types change on a stopped cluster, disks on a running one too: it ends where it began.
+  verticalScale: {
+    from: ['AVAILABLE', 'STOPPED'],
+    phases: [['UPDATE_IN_PROGRESS', 5]],
+    failure: 'UPDATE_FAILED',
+    operation: 'VERTICAL_SCALE',
+  },
+  databaseUpgrade: {
+    from: ['AVAILABLE'],
+    phases: [['UPDATE_IN_PROGRESS', 8]],
+    success: 'AVAILABLE',
+    failure: 'UPDATE_FAILED',
+    operation: 'DATABASE_UPGRADE',
+  },
+  delete: {
+    phases: [['DELETE_IN_PROGRESS', 2]],
+    success: 'DELETE_COMPLETED',
+    failure: 'DELETE_FAILED',
+    operation: 'DELETION',
+    removes: true,
+  },
+};
+
+/** The states a failed action of CLUSTER ends in: a retry runs that action again. */
+export const FAILED_STATES = ['CREATE_FAILED', 'STOP_FAILED', 'START_FAILED', 'UPDATE_FAILED'];
+
+/** The states in which a cluster's instances are up and maintenance can run. */
+export const RUNNING_STATES = ['AVAILABLE', 'UPDATE_IN_PROGRESS', 'UPDATE_FAILED', 'NODE_FAILURE'];
+
+const work = (operation: string, minutes: number): Lifecycle[string] => ({
+  phases: [['RUNNING', minutes]],
+  success: 'FINISHED',
+  failure: 'FAILED',
+  operation,
+});
+
+/** Maintenance of a running cluster: the action's name (as `fail-<action>-` names it), its operation and length. */
+export const WORK: Lifecycle = {
+  prepare: work('UPGRADE_PREPARATION', 5),
+  renew: work('CERTIFICATE_RENEWAL', 3),
+  rotate: work('CERTIFICATE_ROTATION', 4),
+  dbcert: work('DATABASE_CERTIFICATE_ROTATION', 3),
+  secrets: work('SECRET_ROTATION', 3),
+  dns: work('UPDATE_PUBLIC_DNS', 1),
+  orchestrator: work('SALT_UPDATE', 2),
+  imds: work('UPDATE_IMDS', 2),
+  java: work('SET_DEFAULT_JAVA_VERSION', 5),
+  sync: work('SYNC_COMPONENT_VERSIONS', 1),
+  diagnostics: work('DIAGNOSTICS_COLLECTION', 5),
+  cmdiagnostics: work('CM_DIAGNOSTICS_COLLECTION', 6),
+  restart: work('RESTART_INSTANCES', 3),
+  stopinstances: work('STOP_INSTANCES', 2),
+  startinstances: work('START_INSTANCES', 3),
+  kraft: work('ZOOKEEPER_TO_KRAFT_MIGRATION', 10),
+  finalize: work('ZOOKEEPER_TO_KRAFT_MIGRATION_FINALIZATION', 3),
+  rollback: work('ZOOKEEPER_TO_KRAFT_MIGRATION_ROLLBACK', 5),
+  skus: work('SKU_MIGRATION', 4),
+};
+
+/** Work that cannot run beside each other: what acts on instances, and the steps of the KRaft migration. */
+export const WORK_GROUP: Readonly<Record<string, string>> = {
+  restart: 'instances',
+  stopinstances: 'instances',
+  startinstances: 'instances',
+  kraft: 'kraft',
+  finalize: 'kraft',
+  rollback: 'kraft',
+};
+
+/** Every action name, for the fail- rule (`fail-rotate-...` fails certificate rotations only). */
+export const ALL_ACTIONS: Lifecycle = { ...CLUSTER, ...WORK };
+
+export interface InstanceRec {
+  id: string;
+  fqdn: string;
+  privateIp: string;
+  subnetId: string;
+  availabilityZone: string;
+  /** Stopped on its own (stopInstances) while its cluster runs. */
+  stopped?: boolean;
+}
+
+export interface VolumeRec {
+  count: number;
+  volumeType: string;
+  size: number;
+}
+
+export interface GroupRec {
+  name: string;
+  /** GATEWAY (the Cloudera Manager host) or CORE. */
+  type: string;
+  instanceType: string;
+  nodeCount: number;
+  recipes: string[];
+  instances: InstanceRec[];
+  volumes?: VolumeRec;
+  rootVolumeSize?: number;
+}
+
+export interface AutoscaleRec {
+  enabled: boolean;
+  /** The policies as the response shows them (identifiers made up where the request had none). */
+  policies: Doc[];
+}
+
+/** Where a Kafka cluster's metadata lives: ZooKeeper, both (migrated, not finalized), or KRaft. */
+export type KraftState = 'ZOOKEEPER' | 'MIGRATED' | 'KRAFT';
+
+export interface ClusterRec extends Tracked {
+  clusterName: string;
+  crn: string;
+  environmentCrn: string;
+  cloudPlatform: CloudPlatform;
+  region: string;
+  datalakeCrn?: string;
+  credentialCrn?: string;
+  clusterTemplateName: string;
+  clusterTemplateCrn: string;
+  clusterDefinitionName?: string;
+  workloadType: string;
+  creationDate: string;
+  multiAz: boolean;
+  groups: GroupRec[];
+  statusReason?: string;
+  // Set by clusters made before these were kept: views fall back to the defaults.
+  runtime?: string;
+  imageId?: string;
+  catalogName?: string;
+  services?: string[];
+  /** External database: HA, NON_HA or NONE (embedded). */
+  database?: string;
+  dbVersion?: string;
+  javaVersion?: number;
+  /** AWS: the instance metadata service version the instances require (v1 or v2). */
+  imds?: string;
+  /** Azure: the SKU of its load balancers and public IPs. */
+  lbSku?: string;
+  loadBalancer?: boolean;
+  customConfigurations?: string;
+  tags?: Array<{ key: string; value: string }>;
+  kraft?: KraftState;
+  /** When its certificates were last issued (emulated ms). */
+  certIssuedAt?: number;
+  /** The image an upgrade preparation readied the cluster for. */
+  prepared?: string;
+  autoscale?: AutoscaleRec;
+  autoscaleHistory?: Array<{ at: number; message: string }>;
+  /** Why each scaling operation ran, by operation id. */
+  scalingReasons?: Record<string, string>;
+}
+
+/** What a finished piece of work changes on its cluster. */
+export interface WorkEffect {
+  /** Fields set as they are. */
+  readonly fields?: Partial<ClusterRec>;
+  /** Instances stopped, or started again. */
+  readonly stop?: readonly string[];
+  readonly start?: readonly string[];
+}
+
+/** A piece of maintenance of a cluster; its operation record has the same id. */
+export interface WorkRec extends Tracked {
+  operationId: string;
+  clusterCrn: string;
+  clusterName: string;
+  created: number;
+  effect?: WorkEffect;
+  /** Set once its effect is on the cluster (or it ended without one). */
+  done?: boolean;
+  /** What a diagnostics collection was asked for. */
+  details?: Doc;
+}

@@ -1,0 +1,248 @@
+/**
+ * Backups of Data Engineering services, and services restored from them. A
+ * backup keeps what restoring needs: the service's settings and, unless
+ * left out, its virtual clusters; so a service can be restored after it was
+ * disabled, into the environment it was backed up from.
+ */
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { failedPrecondition, invalid } from '../../errors.js';
+import type { Lifecycle } from '../../lifecycle.js';
+import { paged } from '../../paging.js';
+import type { Doc } from '../../types.js';
+import { num, obj, str, strings, text } from '../../values.js';
+import { callerOf, shortId, timelineLog, USABLE } from './common.js';
+import { makeService } from './service.js';
+
+/** What backups do, and how long it takes (emulated minutes); the states are the service's own words. */
+export const BACKUP: Lifecycle = {
+  create: {
+    phases: [
+      ['pending', 1],
+      ['running', 4],
+    ],
+    success: 'completed',
+    failure: 'failed',
+  },
+  /** Only a backup that has not started running can be cancelled. */
+  cancel: { from: ['pending'], phases: [], success: 'cancelled' },
+};
+
+/** What a backup keeps to restore from. */
+interface Kept {
+  readonly settings: Doc;
+  readonly vcs: ReadonlyArray<{ readonly name: string; readonly doc: Doc }>;
+}
+
+/** A new backup of a service that is up: its settings and, unless left out, its virtual clusters. */
+export function creating(h: Hook, rec: EngineRecord, req: Doc): void {
+  const svc = h.engine.locate(h, h.engine.resource('cluster'), { clusterId: req.serviceId });
+  h.resources('cluster').require(svc, USABLE, 'a backup');
+  const path = str(req.backupPath);
+  if (path && (path.startsWith('/') || path.split('/').includes('..') || /\.(zip|tar|tgz|gz)$/i.test(path)))
+    throw invalid(`backupPath ${path} must be a folder relative to the service backup location, without a file name`);
+  const timeout = num(req.timeout);
+  if (timeout !== undefined && timeout <= 0) throw invalid('timeout must be a number of seconds above 0');
+  const vcs = req.includeVc === false ? [] : h.resources('vc').all(svc.id);
+  const caller = callerOf(h.ctx);
+  const base = String(svc.doc.backupLocation);
+  Object.assign(rec.doc, {
+    serviceID: svc.id,
+    serviceName: svc.name,
+    serviceVersion: svc.doc.version,
+    environmentName: svc.doc.environmentName,
+    environmentCrn: svc.doc.environmentCrn,
+    creator: caller.name,
+    creatorCrn: caller.crn,
+    cloudPlatform: svc.doc.cloudPlatform,
+    archiveBasePath: base,
+    archiveLocation: `${path ? `${path.replace(/\/$/, '')}/` : ''}archive-${svc.id}-${rec.id}.zip`,
+  });
+  const kept: Kept = {
+    settings: (svc.data?.settings as Doc | undefined) ?? {},
+    vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })),
+  };
+  rec.data = { ...rec.data, kept };
+}
+
+/** A backup is deleted once it has ended (a pending one is cancelled first). */
+export function deleting(h: Hook, rec: EngineRecord): void {
+  const backups = h.resources('backup');
+  if (backups.busy(rec))
+    throw failedPrecondition(`backup ${rec.id} is ${backups.state(rec)}; cancel it (while pending) or wait until it ends, then delete it`);
+}
+
+/** The backup's log, as far as the clock has got. */
+export function logs(h: Hook, rec: EngineRecord, req: Doc): Doc {
+  const backups = h.resources('backup');
+  const spec = BACKUP.create;
+  const kept = rec.data?.kept as Kept | undefined;
+  const p = backups.progress(rec);
+  const first = rec.past?.[0];
+  const startedAt = first?.startedAt ?? rec.activity.tl.startedAt;
+  const lines = spec
+    ? timelineLog(
+        spec,
+        startedAt,
+        first ? first.endedAt : h.ctx.clock.now(),
+        {
+          begin: `backup ${rec.id} of service ${String(rec.doc.serviceName)} (${String(rec.doc.serviceID)}), ${kept?.vcs.length ?? 0} virtual cluster(s): ${(kept?.vcs ?? []).map((v) => v.name).join(', ') || 'none'}`,
+          success: `archive written to ${String(rec.doc.archiveBasePath)}/${String(rec.doc.archiveLocation)}`,
+          failure: `backup failed: ${String(rec.doc.errorMessage ?? rec.activity.reason ?? 'see the backup status')}`,
+        },
+        first ? first.failed : p.failed,
+      )
+    : [];
+  if (rec.activity.action === 'cancel') lines.push(`${new Date(rec.activity.tl.startedAt).toISOString()} INFO backup cancelled`);
+  return paged(h.ctx, req, lines);
+}
+
+/** Fields a backup listing filters and orders by, as the service names them, and where a backup shows them. */
+const BY: Readonly<Record<string, string>> = {
+  id: 'id',
+  clusterID: 'serviceID',
+  cdeVersion: 'serviceVersion',
+  environment: 'environmentName',
+  environmentCrn: 'environmentCrn',
+  created: 'created',
+  status: 'status',
+};
+
+const FILTER = /^(\w+)\((eq|noteq|lte|lt|gte|gt|in|notin|like|rlike|is|isnot)\)(.*)$/s;
+
+/** Compares two values of a backup field: ids as numbers, the rest as text. */
+const compare = (a: unknown, b: string): number =>
+  typeof a === 'number' ? a - Number(b) : text(a).localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
+
+/** One `field(operator)argument` condition as a test of a backup's view. */
+function condition(filter: string): (view: Doc) => boolean {
+  const m = FILTER.exec(filter);
+  const field = m ? BY[m[1] ?? ''] : undefined;
+  if (!m || !field)
+    throw invalid(
+      `filter ${filter} is not field(operator)argument with a field of ${Object.keys(BY).join(', ')} and an operator such as eq`,
+    );
+  const op = m[2] ?? 'eq';
+  const arg = m[3] ?? '';
+  const list = arg.split(',').map((s) => s.trim());
+  const like = (pattern: string): RegExp =>
+    new RegExp(
+      `^${pattern
+        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+        .replace(/%/g, '.*')
+        .replace(/_/g, '.')}$`,
+      'i',
+    );
+  let rlike: RegExp | undefined;
+  if (op === 'rlike')
+    try {
+      rlike = new RegExp(arg);
+    } catch {
+      throw invalid(`filter ${filter}: ${arg} is not a regular expression`);
+    }
+  return (view) => {
+    const v = view[field];
+    switch (op) {
+      case 'eq':
+        return compare(v, arg) === 0;
+      case 'noteq':
+        return compare(v, arg) !== 0;
+      case 'lt':
+        return compare(v, arg) < 0;
+      case 'lte':
+        return compare(v, arg) <= 0;
+      case 'gt':
+        return compare(v, arg) > 0;
+      case 'gte':
+        return compare(v, arg) >= 0;
+      case 'in':
+        return list.some((x) => compare(v, x) === 0);
+      case 'notin':
+        return !list.some((x) => compare(v, x) === 0);
+      case 'like':
+        return like(arg).test(text(v));
+      case 'rlike':
+        return rlike?.test(text(v)) ?? false;
+      case 'is':
+        return arg.toLowerCase() === 'null' ? v === undefined : compare(v, arg) === 0;
+      default:
+        return arg.toLowerCase() === 'null' ? v !== undefined : compare(v, arg) !== 0;
+    }
+  };
+}
+
+/** The backups a listing shows: filtered, in the order asked for (newest first by default). */
+export function select(h: Hook, req: Doc): EngineRecord[] {
+  const backups = h.resources('backup');
+  const tests = strings(req.filter).map(condition);
+  const orderBy = str(req.orderBy) ?? 'id';
+  const field = BY[orderBy];
+  if (!field) throw invalid(`orderBy ${orderBy} is not one of ${Object.keys(BY).join(', ')}`);
+  const desc = str(req.order) !== 'ASC';
+  const views = backups.all('').map((rec) => ({ rec, view: backups.view(rec) }));
+  return views
+    .filter(({ view }) => tests.every((t) => t(view)))
+    .sort((a, b) => (desc ? -1 : 1) * compare(a.view[field], text(b.view[field])))
+    .map(({ rec }) => rec);
+}
+
+/**
+ * A service restored from a completed backup, into the environment it was
+ * backed up from, under the backup's name (or the one asked for) and id (a
+ * new one, or the one asked for); its virtual clusters come back with it.
+ */
+export function restoring(h: Hook, rec: EngineRecord, req: Doc): void {
+  const backups = h.resources('backup');
+  const backup = backups.get(String(req.backupID));
+  backups.require(backup, ['completed'], 'a restore');
+  const envCrn = rec.env ?? '';
+  if (backup.doc.environmentCrn !== envCrn)
+    throw invalid(
+      `backup ${backup.id} was taken in environment ${String(backup.doc.environmentName)}; a service can be restored only into the environment it was backed up from`,
+    );
+  const kept = backup.data?.kept as Kept | undefined;
+  const services = h.resources('cluster');
+  const name = str(req.serviceName) ?? String(backup.doc.serviceName);
+  if (services.find(name, envCrn))
+    throw failedPrecondition(
+      `environment ${String(backup.doc.environmentName)} already has a service named ${name}; give another --service-name`,
+    );
+  const id = str(req.serviceId);
+  if (id) {
+    if (services.byId(id)) throw failedPrecondition(`a service with id ${id} already exists; give another --service-id`);
+    rec.id = id;
+  }
+  rec.name = name;
+  const settings = { ...(kept?.settings ?? {}), ...overrides(obj(req.servicePropertyOverride)), name };
+  makeService(h, rec, settings, 'a restore');
+  rec.doc.clusterId = rec.id;
+  const vcs = h.resources('vc');
+  const was = String(backup.doc.serviceID);
+  const suffix = (id: string): string => id.replace(/^cluster-/, '');
+  const moved = (text: string, from: string, to: string): string => text.split(from).join(to);
+  for (const vc of kept?.vcs ?? []) {
+    const before = String(vc.doc.vcId);
+    // A virtual cluster keeps its id unless the service it was backed up from still has it.
+    const vcId = vcs.byId(before) ? shortId('dex-app') : before;
+    const text = moved(moved(moved(JSON.stringify(vc.doc), was, rec.id), suffix(was), suffix(rec.id)), before, vcId);
+    const doc = JSON.parse(text) as Doc;
+    vcs.create({ id: vcId, name: vc.name, scope: rec.id, env: envCrn, doc }, 'restore');
+  }
+}
+
+/** Service property overrides (strings) as the settings they change, typed as the enable request types them. */
+function overrides(given: Doc): Doc {
+  const out: Doc = {};
+  for (const [k, v] of Object.entries(given)) {
+    const s = text(v);
+    if (/^(minimum|maximum|initial|rootVolume|allPurpose\w*(Instances|Size))/.test(k)) {
+      if (!/^\d+$/.test(s)) throw invalid(`service property ${k} takes a whole number, not ${s}`);
+      out[k] = Number(s);
+    } else if (/^(enable|deploy|use|skip|disable)/.test(k)) {
+      if (!/^(true|false)$/.test(s)) throw invalid(`service property ${k} takes true or false, not ${s}`);
+      out[k] = s === 'true';
+    } else if (/^(instanceType|allPurposeInstanceType|networkOutboundType)$/.test(k)) out[k] = s;
+    else
+      throw invalid(`service property ${k} cannot be overridden; properties are the settings of enable-service, such as minimumInstances`);
+  }
+  return out;
+}

@@ -1,0 +1,256 @@
+/**
+ * Data Engineering services: a Kubernetes cluster enabled in an environment
+ * that has a running data lake. What a service shows is made from the
+ * settings it was enabled with (kept on its record, so that a backup can
+ * restore it), its environment and the environment's data lake.
+ */
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { requireEnvironment, type EnvironmentRecord } from '../../environments.js';
+import { failedPrecondition, invalid } from '../../errors.js';
+import type { Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { b64, hex, iso, num, str, strings } from '../../values.js';
+import { dataLakeOf, type WorldCluster } from '../replicationmanager/clusters.js';
+import { callerOf, LATEST_VERSION, PREVIOUS_VERSION, READY, timelineLog, USABLE } from './common.js';
+
+/** What services do, and how long it takes (emulated minutes); the states are the service's own words. */
+export const SERVICE: Lifecycle = {
+  create: {
+    phases: [
+      ['ClusterCreationInProgress', 2],
+      ['ClusterProvisioningInProgress', 14],
+    ],
+    success: READY,
+    failure: 'ClusterCreationFailed',
+  },
+  restore: {
+    phases: [
+      ['ClusterRestoreInProgress', 4],
+      ['ClusterProvisioningInProgress', 14],
+    ],
+    success: READY,
+    failure: 'ClusterCreationFailed',
+  },
+  upgrade: { from: USABLE, phases: [['ClusterUpgradeInProgress', 12]], success: READY, failure: 'ClusterUpgradeFailed' },
+  delete: {
+    phases: [['ClusterDeletionInProgress', 6]],
+    success: 'ClusterDeletionCompleted',
+    failure: 'ClusterDeletionFailed',
+    removes: true,
+  },
+};
+
+/** Service names as the service takes them. */
+const SERVICE_NAME = /^[a-zA-Z][a-zA-Z0-9.-]+[a-zA-Z0-9]$/;
+
+/** Settings only an Azure environment takes. */
+const AZURE_ONLY = [
+  'azureFilesharePrivateDNSZoneId',
+  'azureDatabasePrivateDNSZoneId',
+  'customAzureFilesConfigs',
+  'azureServiceManagedIdentity',
+  'azureVirtualClusterManagedIdentities',
+];
+
+/** The environment's data lake, when the environment is available and its data lake running; else FAILED_PRECONDITION. */
+export function readyLake(h: Hook, env: EnvironmentRecord, what: string): WorldCluster {
+  if (env.status !== 'AVAILABLE')
+    throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; ${what} needs it AVAILABLE`);
+  const lake = dataLakeOf(h.ctx, env.crn);
+  if (!lake) throw failedPrecondition(`environment ${env.environmentName} has no data lake; ${what} needs a running one`);
+  if (!lake.up)
+    throw failedPrecondition(`data lake ${lake.name} of environment ${env.environmentName} is ${lake.state}; ${what} needs it RUNNING`);
+  return lake;
+}
+
+/** A lower and an upper bound, and where a start value sits between them. */
+function range(s: Doc, low: string, high: string, start?: string): void {
+  const [a, b, c] = [num(s[low]), num(s[high]), start ? num(s[start]) : undefined];
+  if (a !== undefined && a < 0) throw invalid(`${low} must be 0 or more`);
+  if (a !== undefined && b !== undefined && a > b) throw invalid(`${low} (${a}) is above ${high} (${b})`);
+  if (c !== undefined && ((a !== undefined && c < a) || (b !== undefined && c > b)))
+    throw invalid(`${start} (${c}) must lie between ${low} (${a ?? 0}) and ${high} (${b ?? '-'})`);
+}
+
+/** The rules the settings of a service follow in its environment. */
+function check(s: Doc, env: EnvironmentRecord): void {
+  range(s, 'minimumInstances', 'maximumInstances', 'initialInstances');
+  range(s, 'minimumSpotInstances', 'maximumSpotInstances', 'initialSpotInstances');
+  range(s, 'allPurposeMinimumInstances', 'allPurposeMaximumInstances', 'allPurposeInitialInstances');
+  range(s, 'allPurposeMinimumSpotInstances', 'allPurposeMaximumSpotInstances', 'allPurposeInitialSpotInstances');
+  if (s.useSsd === true && env.cloudPlatform !== 'AWS')
+    throw invalid(`useSsd is supported on AWS only; environment ${env.environmentName} is on ${env.cloudPlatform}`);
+  const azure = AZURE_ONLY.filter((f) => s[f] !== undefined);
+  if (azure.length > 0 && env.cloudPlatform !== 'AZURE')
+    throw invalid(`${azure.join(', ')} apply to Azure environments only; environment ${env.environmentName} is on ${env.cloudPlatform}`);
+  if (s.enablePrivateNetwork === true && s.enablePublicEndpoint === true)
+    throw invalid('a fully private service (enablePrivateNetwork) has no public endpoint (enablePublicEndpoint)');
+  const foreign = strings(s.subnets).filter((id) => !env.network.subnetIds.includes(id));
+  if (foreign.length > 0)
+    throw invalid(
+      `subnet ${foreign.join(', ')} is not a subnet of environment ${env.environmentName}; it has ${env.network.subnetIds.join(', ')}`,
+    );
+}
+
+const count = (v: unknown, otherwise: number): string => String(num(v) ?? otherwise);
+
+/** The resources of a service as it shows them (counts as strings). */
+function resourcesOf(s: Doc): Doc {
+  const min = num(s.minimumInstances) ?? 0;
+  const minSpot = num(s.minimumSpotInstances) ?? 0;
+  const allPurpose = str(s.allPurposeInstanceType);
+  const apMin = num(s.allPurposeMinimumInstances) ?? 0;
+  const apMinSpot = num(s.allPurposeMinimumSpotInstances) ?? 0;
+  return {
+    instance_type: str(s.instanceType),
+    min_instances: String(min),
+    max_instances: count(s.maximumInstances, min),
+    initial_instances: count(s.initialInstances, min),
+    min_spot_instances: String(minSpot),
+    max_spot_instances: count(s.maximumSpotInstances, 0),
+    initial_spot_instances: count(s.initialSpotInstances, minSpot),
+    root_vol_size: count(s.rootVolumeSize, 200),
+    ...(allPurpose
+      ? {
+          allPurposeInstanceGroupDetails: {
+            instance_type: allPurpose,
+            min_instances: String(apMin),
+            max_instances: count(s.allPurposeMaximumInstances, apMin),
+            initial_instances: count(s.allPurposeInitialInstances, apMin),
+            min_spot_instances: String(apMinSpot),
+            max_spot_instances: count(s.allPurposeMaximumSpotInstances, 0),
+            initial_spot_instances: count(s.allPurposeInitialSpotInstances, apMinSpot),
+            root_vol_size: count(s.allPurposeRootVolumeSize, 200),
+          },
+        }
+      : {}),
+  };
+}
+
+/** What a service shows, made from its settings, its environment and the environment's data lake. */
+function serviceFields(h: Hook, rec: EngineRecord, env: EnvironmentRecord, lake: WorldCluster, s: Doc): Doc {
+  const base = (lake.storage ?? `s3a://${env.environmentName}-storage`).replace(/\/$/, '');
+  const host = `${rec.id.replace(/^cluster-/, '')}.cde-${hex(env.crn, 8)}.${env.environmentName}.emulator.invalid`;
+  const caller = callerOf(h.ctx);
+  const list = (field: string): string | undefined => (Array.isArray(s[field]) ? strings(s[field]).join(',') : undefined);
+  return {
+    name: rec.name,
+    tenantId: h.ctx.info.accountId,
+    ...(caller.email ? { creatorEmail: caller.email } : {}),
+    creatorCrn: caller.crn,
+    enablingTime: iso(h.ctx.clock.now()),
+    clusterFqdn: host,
+    cloudPlatform: env.cloudPlatform,
+    dataLakeFileSystems: base,
+    logLocation: `${base}/dex/logs`,
+    backupLocation: `${base}/dex/backups/${rec.id}`,
+    dataLakeAtlasUIEndpoint: `https://${lake.hosts[0] ?? `${lake.name}.emulator.invalid`}/${lake.name}/cdp-proxy/atlas/`,
+    ...(Array.isArray(s.chartValueOverrides) ? { chartValueOverrides: s.chartValueOverrides } : {}),
+    whitelistIps: list('whitelistIps'),
+    loadbalancerAllowlist: list('loadbalancerAllowlist'),
+    subnets: list('subnets') ?? env.network.subnetIds.join(','),
+    privateClusterEnabled: s.enablePrivateNetwork === true,
+    publicEndpointEnabled: s.enablePublicEndpoint === true,
+    networkOutboundType: str(s.networkOutboundType),
+    previousVersionDeployed: s.deployPreviousVersion === true,
+    workloadAnalyticsEnabled: s.enableWorkloadAnalytics === true,
+    ssdUsed: s.useSsd === true,
+    version: s.deployPreviousVersion === true ? PREVIOUS_VERSION : LATEST_VERSION,
+    resources: resourcesOf(s),
+  };
+}
+
+/**
+ * Makes a service from its settings (an enable request, or a backed-up one):
+ * its name, its environment and data lake, the rules its settings follow.
+ */
+export function makeService(h: Hook, rec: EngineRecord, settings: Doc, what: string): void {
+  const name = rec.name ?? '';
+  if (!SERVICE_NAME.test(name))
+    throw invalid(
+      `service name ${name} is not valid: at least 3 letters, digits, "-" or "."; it begins with a letter and ends with a letter or digit`,
+    );
+  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  const lake = readyLake(h, env, what);
+  check(settings, env);
+  rec.data = { ...rec.data, settings };
+  Object.assign(rec.doc, serviceFields(h, rec, env, lake, settings));
+}
+
+/** An update: the new autoscaling range and allowlists, on a service that is up. */
+export function updating(h: Hook, rec: EngineRecord, req: Doc): void {
+  h.resources('cluster').require(rec, USABLE, 'an update');
+  const before = (rec.data?.settings as Doc | undefined) ?? {};
+  const given = Object.fromEntries(Object.entries(req).filter(([k]) => k !== 'clusterId'));
+  const settings: Doc = { ...before, ...given };
+  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  check(settings, env);
+  rec.data = { ...rec.data, settings };
+  const list = (field: string): string | undefined => (Array.isArray(settings[field]) ? strings(settings[field]).join(',') : undefined);
+  Object.assign(rec.doc, {
+    resources: { ...(rec.doc.resources as Doc | undefined), ...resourcesOf(settings) },
+    whitelistIps: list('whitelistIps'),
+    loadbalancerAllowlist: list('loadbalancerAllowlist'),
+  });
+}
+
+/** A disable waits for work under way to end, unless forced. */
+export function deleting(h: Hook, rec: EngineRecord, req: Doc): void {
+  const services = h.resources('cluster');
+  if (services.busy(rec) && rec.activity.action !== 'delete' && req.force !== true)
+    throw failedPrecondition(`service ${rec.name ?? rec.id} is ${services.state(rec)}; disable it once that has ended, or with --force`);
+}
+
+/** The kubeconfig of the service's Kubernetes cluster, for the caller. */
+export function kubeconfig(h: Hook, rec: EngineRecord): Doc {
+  h.resources('cluster').require(rec, USABLE, 'a kubeconfig');
+  const user = callerOf(h.ctx).name;
+  const host = String(rec.doc.clusterFqdn ?? `${rec.id}.emulator.invalid`);
+  const ca = b64(`-----BEGIN CERTIFICATE-----\n${b64(hex(`${rec.id}/ca`, 48))}\n-----END CERTIFICATE-----\n`);
+  const token = hex(`${rec.id}/${h.ctx.caller.actorCrn}/token`, 40);
+  return {
+    kubeconfig: [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: ${rec.id}`,
+      '  cluster:',
+      `    server: https://api.${host}:443`,
+      `    certificate-authority-data: ${ca}`,
+      'contexts:',
+      `- name: ${rec.id}`,
+      '  context:',
+      `    cluster: ${rec.id}`,
+      `    user: ${user}`,
+      `current-context: ${rec.id}`,
+      'users:',
+      `- name: ${user}`,
+      '  user:',
+      `    token: ${token}`,
+      '',
+    ].join('\n'),
+  };
+}
+
+/** The log of the service's first action (its enabling or restoring), as far as the clock has got. */
+export function initLogLines(h: Hook, rec: EngineRecord): string[] {
+  const services = h.resources('cluster');
+  const first = rec.past?.[0];
+  const action = first?.action ?? rec.activity.action;
+  const startedAt = first?.startedAt ?? rec.activity.tl.startedAt;
+  const failed = first ? first.failed : services.progress(rec).failed;
+  const spec = SERVICE[action] ?? SERVICE.create;
+  if (!spec) return [];
+  const what = action === 'restore' ? 'restoring' : 'enabling';
+  return timelineLog(
+    spec,
+    startedAt,
+    h.ctx.clock.now(),
+    {
+      begin: `${what} Data Engineering service ${rec.name ?? rec.id} (${rec.id}) in environment ${String(rec.doc.environmentName)}`,
+      success: `service ${rec.name ?? rec.id} is ready: version ${String(rec.doc.version)}, endpoint ${String(rec.doc.clusterFqdn)}`,
+      failure: `${what} failed: ${rec.activity.reason ?? 'see the service status'}`,
+    },
+    failed,
+  );
+}

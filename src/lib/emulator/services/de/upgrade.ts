@@ -1,0 +1,142 @@
+/**
+ * The in-place upgrade of a Data Engineering service, in the steps the
+ * service takes it: prepare, backup (a real backup of the service), upgrade
+ * (the service itself, ClusterUpgradeInProgress), resume. Each step is
+ * started on its own once the one before has ended; cancel drops an upgrade
+ * whose upgrade step has not begun. getUpgradeStatus reads where it stands.
+ */
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { failedPrecondition } from '../../errors.js';
+import type { Doc } from '../../types.js';
+import { LATEST_VERSION, older, USABLE } from './common.js';
+
+const STEPS = ['prepare', 'backup', 'upgrade', 'resume'] as const;
+type Step = (typeof STEPS)[number];
+
+/** Minutes the steps the service runs on its own take; backup and upgrade take what their backup and upgrade take. */
+const MINUTES: Readonly<Partial<Record<Step, number>>> = { prepare: 3, resume: 3 };
+
+interface StepRun {
+  readonly step: Step;
+  readonly at: number;
+  /** The backup the backup step made. */
+  readonly backupId?: string;
+}
+
+/** An upgrade of a service, kept on its record. */
+interface UpgradeRun {
+  readonly from: string;
+  readonly to: string;
+  readonly steps: StepRun[];
+}
+
+type StepState = 'running' | 'done' | 'failed';
+
+const runOf = (rec: EngineRecord): UpgradeRun | undefined => rec.data?.upgrade as UpgradeRun | undefined;
+
+/** Where a step stands: by its own clock, its backup's status, or the service's upgrade. */
+function stateOf(h: Hook, rec: EngineRecord, s: StepRun): { state: StepState; why?: string } {
+  if (s.step === 'backup') {
+    const backups = h.resources('backup');
+    const b = backups.byId(s.backupId ?? '');
+    const state = b ? backups.state(b) : 'deleted';
+    if (state === 'completed') return { state: 'done' };
+    if (state === 'pending' || state === 'running') return { state: 'running' };
+    return { state: 'failed', why: `backup ${s.backupId ?? ''} is ${state}` };
+  }
+  if (s.step === 'upgrade') {
+    const p = h.resources('cluster').progress(rec);
+    if (rec.activity.action !== 'upgrade') return { state: 'done' };
+    if (!p.done) return { state: 'running' };
+    return p.failed ? { state: 'failed', why: rec.activity.reason ?? p.state } : { state: 'done' };
+  }
+  return { state: h.ctx.clock.now() >= s.at + (MINUTES[s.step] ?? 0) * 60_000 ? 'done' : 'running' };
+}
+
+/** Where an upgrade stands: its last step and how that is going. */
+function standing(h: Hook, rec: EngineRecord, run: UpgradeRun): { last: StepRun; state: StepState; why?: string } | undefined {
+  const last = run.steps[run.steps.length - 1];
+  return last ? { last, ...stateOf(h, rec, last) } : undefined;
+}
+
+const nextOf = (step: Step): Step | undefined => STEPS[STEPS.indexOf(step) + 1];
+
+/** getUpgradeStatus: what has been done, and the step to take next. */
+export function upgradeStatus(h: Hook, rec: EngineRecord): Doc {
+  const version = String(rec.doc.version);
+  const run = runOf(rec);
+  const at = run ? standing(h, rec, run) : undefined;
+  if (!run || !at) {
+    return older(version, LATEST_VERSION)
+      ? {
+          upgradeStatusMessage: `version ${LATEST_VERSION} is available (the service runs ${version}); begin with the prepare step`,
+          nextStep: 'prepare',
+          allStepsCompleted: false,
+        }
+      : { upgradeStatusMessage: `the service runs the newest version, ${version}`, allStepsCompleted: true };
+  }
+  const { last, state, why } = at;
+  if (state === 'running')
+    return { upgradeStatusMessage: `upgrade from ${run.from} to ${run.to}: ${last.step} in progress`, allStepsCompleted: false };
+  if (state === 'failed')
+    return {
+      upgradeStatusMessage: `upgrade from ${run.from} to ${run.to}: ${last.step} failed (${why ?? 'unknown'}); run it again, or cancel`,
+      nextStep: last.step,
+      allStepsCompleted: false,
+    };
+  const next = nextOf(last.step);
+  if (!next) return { upgradeStatusMessage: `upgraded from ${run.from} to ${run.to}`, allStepsCompleted: true };
+  return {
+    upgradeStatusMessage: `upgrade from ${run.from} to ${run.to}: ${last.step} completed; next: ${next}`,
+    nextStep: next,
+    allStepsCompleted: false,
+  };
+}
+
+/** upgradeService: starts one step of the upgrade (or cancels it). */
+export function upgradeStep(h: Hook, req: Doc): Doc {
+  const services = h.resources('cluster');
+  const rec = h.engine.locate(h, h.engine.resource('cluster'), req);
+  const step = String(req.step);
+  const name = rec.name ?? rec.id;
+  const run = runOf(rec);
+  const at = run ? standing(h, rec, run) : undefined;
+  const open = run && at && !(at.last.step === 'resume' && at.state === 'done');
+  if (step === 'cancel') {
+    if (!run || !open) throw failedPrecondition(`service ${name} has no upgrade under way`);
+    if (run.steps.some((s) => s.step === 'upgrade'))
+      throw failedPrecondition(`the upgrade step of service ${name} has begun; the upgrade cannot be cancelled`);
+    rec.data = { ...rec.data, upgrade: undefined };
+    services.save(rec);
+    return { message: `the upgrade of service ${name} to ${run.to} is cancelled` };
+  }
+  if (step === 'prepare') {
+    if (open)
+      throw failedPrecondition(
+        `service ${name} is already being upgraded to ${run.to}; ${String(upgradeStatus(h, rec).upgradeStatusMessage)}`,
+      );
+    const version = String(rec.doc.version);
+    if (!older(version, LATEST_VERSION))
+      throw failedPrecondition(`service ${name} runs the newest version, ${version}; there is nothing to upgrade to`);
+    services.require(rec, USABLE, 'an upgrade');
+    const started: UpgradeRun = { from: version, to: LATEST_VERSION, steps: [{ step: 'prepare', at: h.ctx.clock.now() }] };
+    rec.data = { ...rec.data, upgrade: started };
+    services.save(rec);
+    return { message: 'prepare step triggered successfully' };
+  }
+  if (!run || !at || !open) throw failedPrecondition(`service ${name} has no upgrade under way; begin with the prepare step`);
+  if (at.state === 'running') throw failedPrecondition(`the ${at.last.step} step of service ${name} is still running`);
+  const expected = at.state === 'failed' ? at.last.step : nextOf(at.last.step);
+  if (step !== expected) throw failedPrecondition(`the next step of the upgrade of service ${name} is ${expected ?? 'none'}, not ${step}`);
+  const now = h.ctx.clock.now();
+  let added: StepRun = { step: step as Step, at: now };
+  if (step === 'backup') {
+    const made = h.engine.handlers().createBackup?.({ serviceId: rec.id, description: `before the upgrade to ${run.to}` }, h.ctx);
+    added = { ...added, backupId: String(made?.backupID) };
+  }
+  if (step === 'upgrade') services.begin(rec, 'upgrade', { patch: { version: run.to }, ...(at.state === 'failed' ? { fail: false } : {}) });
+  const again = at.state === 'failed' ? run.steps.slice(0, -1) : run.steps;
+  rec.data = { ...rec.data, upgrade: { ...run, steps: [...again, added] } };
+  services.save(rec);
+  return { message: `${step} step triggered successfully` };
+}

@@ -1,0 +1,171 @@
+/**
+ * Virtual clusters of a Data Engineering service: their quota, Spark version
+ * and access, the endpoints their id and service give, and suspend and
+ * resume, whose progress getSuspendResumeStatus reports in steps.
+ */
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { failedPrecondition, invalid } from '../../errors.js';
+import type { Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { iso, num, str, strings, text } from '../../values.js';
+import { dataLakeOf } from '../replicationmanager/clusters.js';
+import { callerOf, older, serviceOf, USABLE } from './common.js';
+
+export const INSTALLED = 'AppInstalled';
+const SUSPENDED = 'AppSuspended';
+
+/** What virtual clusters do, and how long it takes (emulated minutes). */
+export const VC: Lifecycle = {
+  create: { phases: [['AppInstalling', 4]], success: INSTALLED, failure: 'AppInstallationFailed' },
+  /** A virtual cluster brought back by a service restore: installed as its service is provisioned. */
+  restore: { phases: [['AppInstalling', 18]], success: INSTALLED, failure: 'AppInstallationFailed' },
+  suspend: { from: [INSTALLED], phases: [['AppSuspending', 2]], success: SUSPENDED, failure: 'AppSuspensionFailed' },
+  resume: { from: [SUSPENDED, 'AppResumptionFailed'], phases: [['AppResuming', 3]], success: INSTALLED, failure: 'AppResumptionFailed' },
+  delete: {
+    phases: [
+      ['AppDeletionInitiated', 1],
+      ['AppDeletionInProgress', 2],
+    ],
+    success: 'AppDeleted',
+    failure: 'AppDeletionFailed',
+    removes: true,
+  },
+};
+
+/** The Data Engineering version each Spark version needs, from the service's own description. */
+const SPARK_SINCE: Readonly<Record<string, string>> = { SPARK3_3: '1.19.0', SPARK3_5: '1.21.0', SPARK3_5_4: '1.25.0' };
+/** The data lake runtime from which SPARK3_5_4 replaces SPARK3_5. */
+const SPARK3_5_4_RUNTIME = '7.3.1';
+
+const CPU = /^\d+(\.\d+)?$/;
+const MEMORY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|K|M|G|T)?$/;
+
+/** Who may use a virtual cluster, from a create or update request (given lists replace those it had). */
+function accessOf(req: Doc, before: Doc = {}): Doc {
+  const acl = str(req.aclUsers);
+  const pick = (f: string): string[] | undefined => (Array.isArray(req[f]) ? strings(req[f]) : (before[f] as string[] | undefined));
+  return {
+    users:
+      acl !== undefined
+        ? acl
+            .split(',')
+            .map((u) => u.trim())
+            .filter(Boolean)
+        : (before.users ?? []),
+    fullAccessUsers: pick('fullAccessUsers') ?? [],
+    fullAccessGroups: pick('fullAccessGroups') ?? [],
+    viewOnlyUsers: pick('viewOnlyUsers') ?? [],
+    viewOnlyGroups: pick('viewOnlyGroups') ?? [],
+  };
+}
+
+/** The Spark version a new virtual cluster gets: the one asked for, if its service and data lake take it. */
+function sparkVersion(h: Hook, svc: EngineRecord, req: Doc): string {
+  const version = String(svc.doc.version);
+  const runtime = dataLakeOf(h.ctx, svc.env ?? '')?.runtime ?? '7.2.18';
+  const newLake = !older(runtime, SPARK3_5_4_RUNTIME);
+  const asked = str(req.sparkVersion);
+  if (!asked) return newLake && !older(version, SPARK_SINCE.SPARK3_5_4 ?? '') ? 'SPARK3_5_4' : 'SPARK3_5';
+  const since = SPARK_SINCE[asked];
+  if (since && older(version, since))
+    throw invalid(`${asked} needs Data Engineering ${since} or later; service ${svc.name} runs ${version}`);
+  if (asked === 'SPARK3_5' && newLake) throw invalid(`with data lake runtime ${runtime}, use SPARK3_5_4 instead of SPARK3_5`);
+  return asked;
+}
+
+/** A new virtual cluster: its service up, its quota well-formed, its Spark version one the service takes. */
+export function creating(h: Hook, rec: EngineRecord, req: Doc): void {
+  const svc = serviceOf(h, rec);
+  h.resources('cluster').require(svc, USABLE, 'a new virtual cluster');
+  const cpu = text(req.cpuRequests);
+  const memory = text(req.memoryRequests);
+  if (!CPU.test(cpu) || Number(cpu) <= 0) throw invalid(`cpuRequests ${cpu} is not a number of CPU cores, such as 40`);
+  if (!MEMORY.test(memory) || parseFloat(memory) <= 0) throw invalid(`memoryRequests ${memory} is not an amount of memory, such as 160Gi`);
+  const spot = str(req.runtimeSpotComponent);
+  if (spot) {
+    if (svc.doc.cloudPlatform !== 'AWS')
+      throw invalid(`runtimeSpotComponent applies to AWS services only; service ${svc.name} is on ${String(svc.doc.cloudPlatform)}`);
+    if (Number((svc.doc.resources as Doc | undefined)?.max_spot_instances ?? 0) === 0)
+      throw failedPrecondition(`runtimeSpotComponent needs spot instances; service ${svc.name} has none (maximumSpotInstances 0)`);
+  }
+  const caller = callerOf(h.ctx);
+  const host = `${rec.id}.cde-${svc.id.replace(/^cluster-/, '')}.${String(svc.doc.environmentName)}.emulator.invalid`;
+  const smtp = req.smtpConfigs as Doc | undefined;
+  Object.assign(rec.doc, {
+    clusterId: svc.id,
+    resources: {
+      cpuRequests: cpu,
+      memRequests: memory,
+      // Livy, Airflow and the job scheduler run in the virtual cluster beside its jobs.
+      actualCpuRequests: String(Number(cpu) + 4),
+      actualMemoryRequests: `${parseFloat(memory) + 16}${/[A-Za-z]+$/.exec(memory)?.[0] ?? ''}`,
+    },
+    ...(caller.email ? { creatorEmail: caller.email } : {}),
+    creatorID: caller.id,
+    creatorName: caller.name,
+    vcApiUrl: `https://${host}/dex/api/v1`,
+    VcUiUrl: `https://console.${String(svc.doc.environmentName)}.emulator.invalid/dex/ui/vc/${rec.id}?cluster=${svc.id}`,
+    historyServerUrl: `https://${host}/hs`,
+    livyServerUrl: `https://${host}/dex/livy`,
+    safariUrl: `https://${host}/safari`,
+    creationTime: iso(h.ctx.clock.now()),
+    sparkVersion: sparkVersion(h, svc, req),
+    sparkOSName: str(req.sparkOSName) ?? 'SECURITYHARDENED',
+    vcTier: str(req.vcTier) ?? 'CORE',
+    sessionTimeout: str(req.sessionTimeout) ?? '8h',
+    accessControl: accessOf(req),
+    ...(smtp ? { smtpConfig: { ...smtp, port: num(smtp.port) ?? 25, startTls: smtp.startTls !== false, ssl: smtp.ssl === true } } : {}),
+  });
+}
+
+/** States a virtual cluster takes updates in: installed, suspended, or on its way between the two. */
+const UPDATABLE = [INSTALLED, SUSPENDED, 'AppSuspending', 'AppResuming'];
+
+/** An update: who may use it and its Spark settings (what it is, not what runs in it). */
+export function updating(h: Hook, rec: EngineRecord, req: Doc): void {
+  h.resources('vc').require(rec, UPDATABLE, 'an update');
+  rec.doc.accessControl = accessOf(req, (rec.doc.accessControl as Doc | undefined) ?? {});
+  if (req.discardSparkConfigs === true) delete rec.doc.sparkConfigs;
+}
+
+/** Suspend or resume a virtual cluster of a service that is up. */
+export function suspendOrResume(h: Hook, req: Doc, action: 'suspend' | 'resume'): Doc {
+  const vc = h.engine.locate(h, h.engine.resource('vc'), req);
+  h.resources('cluster').require(serviceOf(h, vc), USABLE, `a ${action}`);
+  h.resources('vc').begin(vc, action);
+  return { status: `${action === 'suspend' ? 'suspending' : 'resuming'} virtual cluster ${vc.name ?? vc.id}` };
+}
+
+/** How far a virtual cluster's suspend or resume has got. */
+function progressOf(h: Hook, vc: EngineRecord): { message: string; done: boolean; next?: string } {
+  const vcs = h.resources('vc');
+  const action = vc.activity.action;
+  const name = vc.name ?? vc.id;
+  if (action !== 'suspend' && action !== 'resume')
+    return { message: `virtual cluster ${name} is ${vcs.state(vc)}`, done: true, next: 'suspend' };
+  const p = vcs.progress(vc);
+  const ing = action === 'suspend' ? 'suspending' : 'resuming';
+  if (p.failed) return { message: `${ing} virtual cluster ${name} failed: ${vc.activity.reason ?? p.state}`, done: false, next: action };
+  if (!p.done) return { message: `${ing} virtual cluster ${name}: ${p.state}`, done: false };
+  return {
+    message: `virtual cluster ${name} is ${action === 'suspend' ? 'suspended' : 'resumed'}`,
+    done: true,
+    next: action === 'suspend' ? 'resume' : 'suspend',
+  };
+}
+
+/** getSuspendResumeStatus: of one virtual cluster, or of every one of the service. */
+export function suspendResumeStatus(h: Hook, req: Doc): Doc {
+  const svc = h.engine.locate(h, h.engine.resource('cluster'), { clusterId: req.clusterId });
+  const vcs = str(req.vcId) ? [h.engine.locate(h, h.engine.resource('vc'), req)] : h.resources('vc').all(svc.id);
+  if (vcs.length === 0) return { statusMessage: `service ${svc.name ?? svc.id} has no virtual clusters`, allStepsCompleted: true };
+  const each = vcs.map((vc) => progressOf(h, vc));
+  const pending = each.filter((p) => !p.done);
+  const shown = pending.length > 0 ? pending : each;
+  const next = vcs.length === 1 ? each[0]?.next : undefined;
+  return {
+    statusMessage: shown.map((p) => p.message).join('; '),
+    ...(next ? { nextStep: next } : {}),
+    allStepsCompleted: pending.length === 0,
+  };
+}

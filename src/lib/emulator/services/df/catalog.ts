@@ -1,0 +1,508 @@
+/**
+ * The flow catalog of an account, on the resource engine: flow definitions
+ * (`flow`), their versions (`flowVersion`, CRN `<flow CRN>/v.<n>`), the tags
+ * of a version (`flowVersionTag`, unique in their version) and collections
+ * that group flow definitions (`catalogCollection`). A flow definition is
+ * imported from a NiFi flow definition file (the file comes to the address
+ * the import is redirected to, see index.ts), or added from a ReadyFlow
+ * (readyflows.ts) with all its versions. A flow definition's CRN carries its
+ * name (a ReadyFlow's, its slug), as deployments name the flow they run.
+ *
+ * Rules: names are unique in the catalog (flows, and collections); a flow
+ * definition a deployment runs cannot be deleted; a collection is deleted
+ * only empty; a ReadyFlow gets no versions of the account's own. What the
+ * records say of each other (versions and tags of a flow, the flows of a
+ * collection, how many deployments run a version) is computed as they are
+ * read.
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { crn, uuid } from '../../ids.js';
+import { paged } from '../../paging.js';
+import type { Doc, RequestContext } from '../../types.js';
+import { docs, num, str, text } from '../../values.js';
+import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
+import { userNameOf } from './backend.js';
+import { searched, sorted } from './listing.js';
+import { READYFLOWS, publishedAt, readyflowCrn, readyflowDefinition, type ReadyFlow } from './readyflows.js';
+
+/** The largest flow definition file the catalog takes. */
+const MAX_DEFINITION_BYTES = 20 * 1024 * 1024;
+const TAG_COLOR = /^#[0-9a-fA-F]{3}([0-9a-fA-F]{3})?$/;
+
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What a flow definition keeps beside its document. */
+interface FlowData {
+  /** The ReadyFlow it was added from (its slug). */
+  readyflow?: string;
+  /** The bucket its versions are in. */
+  bucket: string;
+}
+
+/** Where a version's definition is: the uploaded file, or (a ReadyFlow's) the definition itself. */
+interface VersionData {
+  storedAt?: string;
+  definition?: string;
+}
+
+const flowData = (rec: EngineRecord): FlowData => (rec.data ?? { bucket: rec.id }) as unknown as FlowData;
+const versionData = (rec: EngineRecord): VersionData => (rec.data ?? {}) as VersionData;
+const versionOf = (rec: EngineRecord): number => num(rec.doc.version) ?? 0;
+
+/** How many flows of deployments run each flow version (by version CRN), once a request. */
+const deployedCache = new WeakMap<RequestContext, Map<string, number>>();
+function deployedVersions(ctx: RequestContext): Map<string, number> {
+  let counts = deployedCache.get(ctx);
+  if (!counts) {
+    counts = new Map();
+    for (const f of new WorkloadBackend(ctx).flows.all()) {
+      const key = `${f.flowCrn}/v.${f.flowVersion}`;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    deployedCache.set(ctx, counts);
+  }
+  return counts;
+}
+
+/** A name of the catalog: text of 1 to 128 characters, without `/` or `:` (a flow's CRN carries its name). */
+function catalogName(what: string, given: unknown): string {
+  const name = text(given).trim();
+  if (!name) throw invalid(`the ${what} needs a name`);
+  if (name.length > 128) throw invalid(`a ${what} name has at most 128 characters`);
+  if (/[/:\p{Cc}]/u.test(name)) throw invalid(`a ${what} name cannot hold "/", ":" or control characters; got "${name.slice(0, 128)}"`);
+  return name;
+}
+
+/** A tag's name and colour: a name, and a colour (when given) as a CSS hex colour. */
+function checkedTag(given: Doc): { tagName: string; tagColor?: string } {
+  const tagName = text(given.tagName).trim();
+  if (!tagName) throw invalid('a tag needs a tagName');
+  const tagColor = str(given.tagColor);
+  if (tagColor !== undefined && !TAG_COLOR.test(tagColor))
+    throw invalid(`tagColor must be a hex colour like #1b75bc; got "${tagColor.slice(0, 20)}"`);
+  return { tagName, ...(tagColor ? { tagColor } : {}) };
+}
+
+/** Tags as a request gives them: each checked, names unique (any case). */
+function tagsOf(given: unknown): Array<{ tagName: string; tagColor?: string }> {
+  const seen = new Set<string>();
+  return docs(given).map((t) => {
+    const tag = checkedTag(t);
+    if (seen.has(tag.tagName.toLowerCase())) throw invalid(`tag ${tag.tagName} is given twice`);
+    seen.add(tag.tagName.toLowerCase());
+    return tag;
+  });
+}
+
+/** The flow definition file of an import: uploaded, JSON, a NiFi flow definition. */
+function uploadedDefinition(ctx: RequestContext): { path: string; size: number } {
+  const u = ctx.upload;
+  if (!u)
+    throw invalid(
+      'the flow definition file goes to the address this request is redirected to (as `cdpctl df flows import --file` sends it); it cannot come in the request',
+    );
+  if (u.size === 0) throw invalid('the flow definition file is empty');
+  if (u.size > MAX_DEFINITION_BYTES) throw invalid(`the flow definition file is over ${MAX_DEFINITION_BYTES / 1024 / 1024} MiB`);
+  let def: unknown;
+  try {
+    def = JSON.parse(readFileSync(u.path, 'utf8'));
+  } catch {
+    throw invalid('the flow definition is not JSON: export it from NiFi with "Download flow definition"');
+  }
+  if (!isObject(def) || !isObject(def.flowContents)) throw invalid('the file is not a NiFi flow definition: it has no flowContents');
+  return u;
+}
+
+// ---- records ---------------------------------------------------------------------------
+
+/** The flow definition a request names by `flowCrn`, or NOT_FOUND. */
+function flowNamed(h: Hook, flowCrn: string): EngineRecord {
+  return h.resources('flow').get(flowCrn);
+}
+
+/** The versions of a flow definition, oldest first. */
+function versionsOf(h: Hook, flow: EngineRecord): EngineRecord[] {
+  return h
+    .resources('flowVersion')
+    .all(flow.id)
+    .sort((a, b) => versionOf(a) - versionOf(b));
+}
+
+/** The collection a request names, or NOT_FOUND. */
+function collectionNamed(h: Hook, ref: string): EngineRecord {
+  return h.resources('catalogCollection').get(ref);
+}
+
+/** Adds a version to a flow definition (with its tags): the next number, by the caller, now. */
+function addVersion(
+  h: Hook,
+  flow: EngineRecord,
+  spec: { comments?: string; tags: ReadonlyArray<{ tagName: string; tagColor?: string }>; data: VersionData; author?: string; at?: number },
+): EngineRecord {
+  const versions = h.resources('flowVersion');
+  const n = 1 + Math.max(0, ...versionsOf(h, flow).map(versionOf));
+  const versionCrn = `${flow.crn ?? ''}/v.${n}`;
+  const at = spec.at ?? h.ctx.clock.now();
+  const v = versions.create({
+    id: uuid(),
+    name: `v.${n}`,
+    crn: versionCrn,
+    scope: flow.id,
+    doc: {
+      crn: versionCrn,
+      bucketIdentifier: flowData(flow).bucket,
+      author: spec.author ?? userNameOf(h.ctx, h.ctx.caller.actorCrn),
+      version: n,
+      timestamp: at,
+      ...(spec.comments ? { comments: spec.comments } : {}),
+    },
+    data: { ...spec.data },
+  });
+  const tags = h.resources('flowVersionTag');
+  for (const t of spec.tags) tags.create({ id: uuid(), name: t.tagName, scope: v.id, doc: { ...t } });
+  flow.doc.modifiedTimestamp = at;
+  h.resources('flow').save(flow);
+  return v;
+}
+
+/** A new flow definition of the catalog (its first version comes next). */
+function newFlow(
+  h: Hook,
+  spec: { name: string; slug: string; description?: string; collectionCrn?: string; readyflow?: string },
+): EngineRecord {
+  const flows = h.resources('flow');
+  const flowCrn = crn('df', h.ctx.info.region, h.ctx.info.accountId, 'flow', spec.slug);
+  const clash = flows.find(spec.name, '') ?? flows.find(flowCrn);
+  if (clash) throw alreadyExists(`the catalog already has a flow definition named ${clash.name ?? spec.name}`);
+  const now = h.ctx.clock.now();
+  return flows.create({
+    id: uuid(),
+    name: spec.name,
+    crn: flowCrn,
+    scope: '',
+    doc: {
+      crn: flowCrn,
+      name: spec.name,
+      createdTimestamp: now,
+      modifiedTimestamp: now,
+      ...(spec.description ? { description: spec.description } : {}),
+      ...(spec.collectionCrn ? { collectionCrn: spec.collectionCrn } : {}),
+    },
+    data: { bucket: uuid(), ...(spec.readyflow ? { readyflow: spec.readyflow } : {}) },
+  });
+}
+
+/** Refuses to remove a flow definition a deployment runs; otherwise its stored files go. */
+function releasing(h: Hook, flow: EngineRecord): void {
+  const counts = deployedVersions(h.ctx);
+  const running = versionsOf(h, flow).filter((v) => (counts.get(v.crn ?? '') ?? 0) > 0);
+  if (running.length > 0)
+    throw failedPrecondition(
+      `flow definition ${flow.name ?? flow.id} is deployed (version ${running.map(versionOf).join(', ')}); terminate its deployments first`,
+    );
+  for (const v of versionsOf(h, flow)) {
+    const stored = versionData(v).storedAt;
+    if (stored) rmSync(stored, { force: true });
+  }
+}
+
+/** Removes a flow definition with its versions and their tags (deleteAddedReadyflow; deleteFlow is the engine's). */
+function removeFlow(h: Hook, flow: EngineRecord): void {
+  releasing(h, flow);
+  const versions = h.resources('flowVersion');
+  const tags = h.resources('flowVersionTag');
+  for (const v of versionsOf(h, flow)) {
+    for (const t of tags.all(v.id)) tags.remove(t);
+    versions.remove(v);
+  }
+  h.resources('flow').remove(flow);
+}
+
+// ---- ReadyFlows ------------------------------------------------------------------------
+
+function readyflowOf(h: Hook, ref: string): ReadyFlow {
+  const r = READYFLOWS.find((x) => readyflowCrn(h.ctx.info, x) === ref);
+  if (!r) throw notFound(`ready flow ${ref.slice(0, 200)} not found (see df readyflows list)`);
+  return r;
+}
+
+/** The flow definition a ReadyFlow was added as, if it was. */
+function addedAs(h: Hook, r: ReadyFlow): EngineRecord | undefined {
+  return h
+    .resources('flow')
+    .all('')
+    .find((f) => flowData(f).readyflow === r.slug);
+}
+
+function readyflowSummary(h: Hook, r: ReadyFlow): Doc {
+  const added = addedAs(h, r);
+  return {
+    readyflowCrn: readyflowCrn(h.ctx.info, r),
+    name: r.name,
+    summary: r.summary,
+    source: r.source,
+    destination: r.destination,
+    latestVersion: r.latestVersion,
+    imported: added !== undefined,
+    ...(added?.crn ? { importedArtifactCrn: added.crn } : {}),
+  };
+}
+
+function readyflowDetails(h: Hook, r: ReadyFlow): Doc {
+  return {
+    readyflowCrn: readyflowCrn(h.ctx.info, r),
+    name: r.name,
+    author: 'Cloudera',
+    summary: r.summary,
+    description: r.description,
+    documentationLink: `https://docs.cloudera.com/dataflow/cloud/readyflow-overview/topics/cdf-readyflow-${r.slug}.html`,
+    ...(r.notes ? { notes: r.notes } : {}),
+    source: r.source,
+    sourceDataFormat: r.sourceDataFormat,
+    destination: r.destination,
+    destinationDataFormat: r.destinationDataFormat,
+    imported: addedAs(h, r) !== undefined,
+    modifiedTimestamp: r.modified,
+  };
+}
+
+/** The added ReadyFlow an `addedReadyflowCrn` names: a flow definition added from a ReadyFlow, or NOT_FOUND. */
+function addedReadyflow(h: Hook, ref: string): { flow: EngineRecord; readyflow: ReadyFlow } {
+  const flow = h.resources('flow').find(ref);
+  const slug = flow ? flowData(flow).readyflow : undefined;
+  const readyflow = READYFLOWS.find((r) => r.slug === slug);
+  if (!flow || !readyflow)
+    throw notFound(`added ready flow ${ref.slice(0, 200)} not found (see importedArtifactCrn in df readyflows list)`);
+  return { flow, readyflow };
+}
+
+function addedDetails(h: Hook, flow: EngineRecord, r: ReadyFlow): Doc {
+  const versions = h.resources('flowVersion');
+  return {
+    addedReadyflowCrn: flow.crn,
+    readyflow: readyflowDetails(h, r),
+    versions: versionsOf(h, flow).map((v) => versions.view(v)),
+  };
+}
+
+const conform = (h: Hook, shape: string, doc: Doc, seed: string): Doc => h.engine.conform(h.ctx, shape, doc, seed);
+
+// ---- resources ------------------------------------------------------------------------
+
+export const catalogResources: Readonly<Record<string, ResourceSpec>> = {
+  catalogCollection: {
+    nouns: ['Collection'],
+    noun: 'collection',
+    crnType: 'catalogCollection',
+    keys: ['catalogCollectionCrn'],
+    ops: {
+      listCollections: {
+        verb: 'list',
+        select: (h, req) =>
+          sorted(
+            searched(h.resources('catalogCollection').all(''), req.searchTerm, (c) => c.name ?? ''),
+            req.sorts,
+            { name: (c) => (c.name ?? '').toLowerCase(), created: (c) => c.createdAt },
+          ),
+      },
+    },
+    hooks: {
+      creating: (_h, rec) => {
+        rec.name = catalogName('collection', rec.name);
+        rec.doc.name = rec.name;
+      },
+      updating: (h, rec, req) => {
+        if (req.name === undefined) return;
+        const name = catalogName('collection', req.name);
+        const other = h.resources('catalogCollection').find(name, '');
+        if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? name}`);
+        rec.name = name;
+        rec.doc.name = name;
+      },
+      deleting: (h, rec) => {
+        const held = h
+          .resources('flow')
+          .all('')
+          .filter((f) => f.doc.collectionCrn === rec.crn);
+        if (held.length > 0)
+          throw failedPrecondition(
+            `collection ${rec.name ?? rec.id} still holds ${held.map((f) => f.name ?? f.id).join(', ')}; move them out first (df flows set-collection)`,
+          );
+      },
+      viewing: (h, rec) => {
+        const flows = h.resources('flow');
+        const held = flows.all('').filter((f) => f.doc.collectionCrn === rec.crn);
+        return { flowSummaries: held.map((f) => flows.view(f)), flowCount: held.length };
+      },
+    },
+  },
+  flow: {
+    nouns: ['FlowDefinition', 'Flow'],
+    noun: 'flow definition',
+    shape: 'Flow',
+    keys: ['flowCrn'],
+    // Deleting a flow definition deletes its versions: "Delete a flow definition and all its versions".
+    cascades: true,
+    ops: {
+      assignToCollection: 'update',
+      listFlowDefinitions: {
+        verb: 'list',
+        select: (h, req) => {
+          const collection = str(req.collectionCrn);
+          if (collection) collectionNamed(h, collection);
+          const all = h
+            .resources('flow')
+            .all('')
+            .filter((f) => !collection || f.doc.collectionCrn === collection);
+          return sorted(
+            searched(all, req.searchTerm, (f) => f.name ?? ''),
+            req.sorts,
+            {
+              name: (f) => (f.name ?? '').toLowerCase(),
+              modifiedTimestamp: (f) => num(f.doc.modifiedTimestamp) ?? 0,
+              createdTimestamp: (f) => num(f.doc.createdTimestamp) ?? 0,
+            },
+          );
+        },
+      },
+    },
+    hooks: {
+      updating: (h, rec, req) => {
+        const to = str(req.catalogCollectionCrn);
+        if (to) rec.doc.collectionCrn = collectionNamed(h, to).crn;
+        else delete rec.doc.collectionCrn;
+        rec.doc.modifiedTimestamp = h.ctx.clock.now();
+      },
+      deleting: (h, rec) => releasing(h, rec),
+      viewing: (h, rec) => {
+        const versions = h.resources('flowVersion');
+        const list = versionsOf(h, rec).map((v) => versions.view(v));
+        const collection = str(rec.doc.collectionCrn);
+        const held = collection ? h.resources('catalogCollection').find(collection) : undefined;
+        return {
+          versions: list,
+          versionCount: list.length,
+          ...(list.length > 0 ? { author: list[list.length - 1]?.author } : {}),
+          artifactType: flowData(rec).readyflow ? 'READYFLOW' : 'FLOW',
+          ...(held ? { collectionName: held.name } : {}),
+        };
+      },
+    },
+  },
+  flowVersion: {
+    nouns: ['FlowDefinitionVersion', 'FlowVersion'],
+    noun: 'flow version',
+    shape: 'FlowVersion',
+    parent: 'flow',
+    keys: ['flowVersionCrn'],
+    ops: {
+      getFlowVersion: {
+        verb: 'read',
+        answer: (_h, rec) => {
+          const data = versionData(rec);
+          if (data.definition) return { flowDefinition: data.definition };
+          let bytes: Buffer;
+          try {
+            bytes = readFileSync(data.storedAt ?? '');
+          } catch {
+            throw failedPrecondition(
+              `the definition of flow version ${rec.crn ?? rec.id} is no longer stored (an import without its uploads?)`,
+            );
+          }
+          return { flowDefinition: bytes.toString('base64') };
+        },
+      },
+      listFlowDefinitionVersions: {
+        verb: 'list',
+        select: (h, req) => {
+          const flow = flowNamed(h, text(req.flowCrn));
+          const tags = h.resources('flowVersionTag');
+          return searched(versionsOf(h, flow), req.searchTerm, (v) => tags.all(v.id).map((t) => t.name ?? ''));
+        },
+      },
+    },
+    hooks: {
+      viewing: (h, rec) => ({
+        tags: h
+          .resources('flowVersionTag')
+          .all(rec.id)
+          .map((t) => t.doc),
+        deploymentCount: deployedVersions(h.ctx).get(rec.crn ?? '') ?? 0,
+      }),
+    },
+  },
+  flowVersionTag: {
+    nouns: ['FlowVersionTag'],
+    noun: 'tag',
+    shape: 'FlowVersionTag',
+    parent: 'flowVersion',
+    keys: ['tagName'],
+    hooks: { creating: (_h, rec) => void checkedTag(rec.doc) },
+  },
+};
+
+// ---- hand-written operations -------------------------------------------------------------
+
+export const catalogHandlers: Readonly<Record<string, (h: Hook, req: Doc) => Doc>> = {
+  /** The file has come to the redirected address: the flow definition and its first version. */
+  importFlowDefinition: (h, req) => {
+    const name = catalogName('flow definition', req.name);
+    const collection = str(req.collectionCrn);
+    const collectionCrn = collection ? collectionNamed(h, collection).crn : undefined;
+    const tags = tagsOf(req.tags);
+    const file = uploadedDefinition(h.ctx);
+    const flow = newFlow(h, { name, slug: name, description: str(req.description), collectionCrn });
+    addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
+    return conform(h, 'ImportFlowDefinitionResponse', h.resources('flow').view(flow), flow.id);
+  },
+  importFlowDefinitionVersion: (h, req) => {
+    const flow = flowNamed(h, text(req.flowCrn));
+    if (flowData(flow).readyflow)
+      throw failedPrecondition(
+        `${flow.name ?? flow.id} is a ReadyFlow: it gets new versions from Cloudera only; import yours as a flow definition of its own`,
+      );
+    const tags = tagsOf(req.tags);
+    const file = uploadedDefinition(h.ctx);
+    const v = addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
+    return conform(h, 'ImportFlowDefinitionVersionResponse', h.resources('flowVersion').view(v), v.id);
+  },
+  listReadyflows: (h, req) =>
+    h.engine.conform(
+      h.ctx,
+      'ListReadyflowsResponse',
+      paged(
+        h.ctx,
+        req,
+        searched(READYFLOWS, req.searchTerm, (r) => [r.name, r.summary]).map((r) => readyflowSummary(h, r)),
+      ),
+      'readyflows',
+    ),
+  describeReadyflow: (h, req) =>
+    conform(h, 'DescribeReadyflowResponse', { readyflowDetail: readyflowDetails(h, readyflowOf(h, text(req.readyflowCrn))) }, 'rf'),
+  addReadyflow: (h, req) => {
+    const r = readyflowOf(h, text(req.readyflowCrn));
+    const there = addedAs(h, r);
+    if (there) throw alreadyExists(`ready flow ${r.name} is already in the catalog as ${there.crn ?? there.id}`);
+    const flow = newFlow(h, { name: r.name, slug: r.slug, description: r.summary, readyflow: r.slug });
+    for (let n = 1; n <= r.latestVersion; n++)
+      addVersion(h, flow, {
+        comments: `${r.name} version ${n}`,
+        tags: [],
+        author: 'Cloudera',
+        at: publishedAt(r, n),
+        data: { definition: Buffer.from(JSON.stringify(readyflowDefinition(r, n))).toString('base64') },
+      });
+    return conform(h, 'AddReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, r) }, flow.id);
+  },
+  describeAddedReadyflow: (h, req) => {
+    const { flow, readyflow } = addedReadyflow(h, text(req.addedReadyflowCrn));
+    return conform(h, 'DescribeAddedReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, readyflow) }, flow.id);
+  },
+  deleteAddedReadyflow: (h, req) => {
+    const { flow, readyflow } = addedReadyflow(h, text(req.addedReadyflowCrn));
+    removeFlow(h, flow);
+    return conform(h, 'DeleteAddedReadyflowResponse', { readyflowDetail: readyflowDetails(h, readyflow) }, flow.id);
+  },
+};

@@ -1,0 +1,613 @@
+/**
+ * Data Warehouse clusters: the activation of the service in one
+ * environment (one cluster each), on AWS, Azure or a private cloud. The
+ * environment must be AVAILABLE and on the cloud the activation is for; the
+ * subnets asked for must be the environment's. Activation makes the
+ * cluster's default Database Catalog. A cluster with other catalogs or with
+ * Virtual Warehouses is deleted only with `force`, which removes them with
+ * it and goes on past a failing step. Its kubeconfig, the latest versions
+ * of what runs on it, and a backup of its settings (restorable into it or
+ * into another environment) are computed from its records.
+ */
+import { createHash } from 'node:crypto';
+import { requireEnvironment, type EnvironmentRecord } from '../../environments.js';
+import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
+import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import { uuid } from '../../ids.js';
+import type { Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { b64, docs, obj, str, strings, text } from '../../values.js';
+import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank } from './catalogue.js';
+import { actor, cloudOf, step, token, UPDATE } from './common.js';
+import { currentConfig, type ServiceConfig } from './configs.js';
+import { logEvent } from './events.js';
+import { makeDefaultCatalog, versionOf } from './warehouses.js';
+
+/** What a cluster does, in the statuses the service reports, and how long it takes (emulated minutes). */
+const CLUSTER: Lifecycle = {
+  create: step([
+    ['Accepted', 0.5],
+    ['Creating', 14.5],
+  ]),
+  update: UPDATE,
+  renew: step([['Updating', 3]], { from: ['Running'] }),
+  // Pushing the environment's SSH key to the nodes: at once, on a running cluster.
+  sshKey: { from: ['Running'], phases: [] },
+  // With its environment.
+  stop: step([['Stopping', 3]], { from: ['Running'], to: 'Stopped' }),
+  start: step([['Starting', 4]], { from: ['Stopped'] }),
+  delete: { ...step([['Deleting', 5]], { to: 'Deleted' }), removes: true },
+};
+
+type Form = 'AWS' | 'AZURE' | 'PRIVATE';
+
+/** Which kind of activation a request is, checked against its environment's cloud. */
+function formOf(op: string, env: EnvironmentRecord, req: Doc): Form {
+  if (op === 'createPrivateCluster' || (op === 'createCluster' && req.privateCloudOptions !== undefined)) return 'PRIVATE';
+  if (env.cloudPlatform === 'GCP')
+    throw invalid(`environment ${env.environmentName} is on GCP; the Data Warehouse is activated in AWS and Azure environments`);
+  const want: Form = op === 'createAwsCluster' ? 'AWS' : op === 'createAzureCluster' ? 'AZURE' : env.cloudPlatform;
+  if (want !== env.cloudPlatform)
+    throw invalid(
+      `environment ${env.environmentName} is on ${env.cloudPlatform}; activate it with \`dw clusters create ${env.cloudPlatform === 'AWS' ? 'aws' : 'azure'}\``,
+    );
+  if (op === 'createCluster') {
+    if (want === 'AWS' && req.azureOptions !== undefined)
+      throw invalid(`azureOptions are for Azure environments; ${env.environmentName} is on AWS`);
+    if (want === 'AZURE' && req.awsOptions !== undefined)
+      throw invalid(`awsOptions are for AWS environments; ${env.environmentName} is on Azure`);
+  }
+  return want;
+}
+
+const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
+
+/** CIDRs as the cluster shows them (one comma-separated string), each checked. */
+function cidrs(list: readonly string[], field: string): string {
+  for (const c of list) {
+    const m = CIDR.exec(c.trim());
+    if (!m || m.slice(1, 5).some((x) => Number(x) > 255) || Number(m[5]) > 32)
+      throw invalid(`${field}: ${c} is not an IP address CIDR such as 203.0.113.0/24`);
+  }
+  return list.map((c) => c.trim()).join(',');
+}
+
+/** A CIDR list field of the cluster, when it has any. */
+const allowed = (field: string, list: readonly string[]): Doc => (list.length > 0 ? { [field]: cidrs(list, field) } : {});
+
+/** The environment's subnets a request names, each checked to be one of them. */
+function subnetsIn(env: EnvironmentRecord, asked: readonly string[], field: string): string[] {
+  const own = env.network.subnetIds;
+  for (const s of asked)
+    if (!own.includes(s))
+      throw invalid(`${field}: ${s} is not a subnet of environment ${env.environmentName}; its subnets are ${own.join(', ')}`);
+  return [...asked];
+}
+
+/** The availability zones subnets are in: the environment's region and the zone letter the subnet's name ends with. */
+function zonesOf(env: EnvironmentRecord, subnets: readonly string[]): string[] {
+  const letters = subnets.map((s, i) => /-([a-f])$/.exec(s)?.[1] ?? 'abc'.charAt(i % 3));
+  return [...new Set(letters)].map((l) => `${env.region}${l}`);
+}
+
+function awsOptions(env: EnvironmentRecord, op: string, req: Doc): { options: Doc; spot: boolean } {
+  const o = op === 'createCluster' ? obj(req.awsOptions) : req;
+  const workers = subnetsIn(env, strings(o.workerSubnetIds), 'workerSubnetIds');
+  const lbs = subnetsIn(env, strings(o.lbSubnetIds), 'lbSubnetIds');
+  const used = workers.length > 0 ? workers : env.network.subnetIds;
+  const proxy = obj(o.nonTransparentProxy);
+  return {
+    spot: o.enableSpotInstances === true,
+    options: {
+      subnetIds: [...new Set([...used, ...lbs])],
+      workerSubnetIds: used,
+      lbSubnetIds: lbs.length > 0 ? lbs : used,
+      availabilityZones: zonesOf(env, used),
+      ...(str(o.customAmiId) ? { customAmiId: str(o.customAmiId) } : {}),
+      reducedPermissionMode: o.reducedPermissionMode === true,
+      ...(Object.keys(proxy).length > 0
+        ? { nonTransparentProxy: { use: proxy.use === true, bypassedDomains: strings(proxy.bypassedDomains) } }
+        : {}),
+    },
+  };
+}
+
+const IDENTITY = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.ManagedIdentity\/userAssignedIdentities\/[^/]+$/i;
+
+function azureOptions(env: EnvironmentRecord, op: string, req: Doc): { options: Doc; spot: boolean } {
+  const generic = op === 'createCluster';
+  const o = generic ? obj(req.azureOptions) : req;
+  const identity = str(o.userAssignedManagedIdentity);
+  if (!identity) throw invalid('an Azure activation needs userAssignedManagedIdentity: the managed identity AKS runs as');
+  if (!IDENTITY.test(identity))
+    throw invalid(
+      `userAssignedManagedIdentity ${identity} is not the resource id of a managed identity (/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.ManagedIdentity/userAssignedIdentities/<name>)`,
+    );
+  const subnet = str(generic ? o.subnetId : req.subnetName);
+  if (!subnet) throw invalid(`an Azure activation needs ${generic ? 'subnetId' : 'subnetName'}: the subnet to deploy the cluster in`);
+  const name = subnet.split('/').pop() ?? subnet;
+  subnetsIn(env, [name], generic ? 'subnetId' : 'subnetName');
+  if (o.enablePrivateSQL === true && !str(o.privateSQLSubnetName))
+    throw invalid('enablePrivateSQL needs privateSQLSubnetName: the delegated subnet of the private PostgreSQL server');
+  if (str(o.aksPodCIDR)) cidrs([text(o.aksPodCIDR)], 'aksPodCIDR');
+  return {
+    spot: o.enableSpotInstances === true,
+    options: {
+      subnetId: subnet.includes('/') ? subnet : `${String(env.network.azure?.networkId ?? env.network.networkName)}/subnets/${subnet}`,
+      enableAZ: o.enableAZ === true,
+      ...(str(o.outboundType) ? { outboundType: str(o.outboundType) } : { outboundType: 'LoadBalancer' }),
+      ...(str(o.aksPodCIDR) ? { aksPodCIDR: str(o.aksPodCIDR) } : {}),
+      ...(str(o.logAnalyticsWorkspaceId) ? { logAnalyticsWorkspaceId: str(o.logAnalyticsWorkspaceId) } : {}),
+      ...(str(o.privateSQLSubnetName) ? { privateSQLSubnetName: str(o.privateSQLSubnetName) } : {}),
+      ...(str(o.privateDNSZoneSQL) ? { privateDNSZoneSQL: str(o.privateDNSZoneSQL) } : {}),
+      enablePrivateSQL: o.enablePrivateSQL === true,
+      ...(str(o.privateDNSZoneAKS) ? { privateDNSZoneAKS: str(o.privateDNSZoneAKS) } : {}),
+      enablePrivateAKS: o.enablePrivateAks === true,
+      userAssignedManagedIdentity: identity,
+    },
+  };
+}
+
+function checkPrivate(op: string, req: Doc): void {
+  const o = op === 'createCluster' ? obj(req.privateCloudOptions) : req;
+  const creds = o.dbClientCredentials === undefined ? undefined : obj(o.dbClientCredentials);
+  if (creds && !/-----BEGIN [A-Z ]*CERTIFICATE-----/.test(text(creds.certificate)))
+    throw invalid('dbClientCredentials: certificate must be the text of a PEM certificate (-----BEGIN CERTIFICATE-----)');
+  if (creds && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text(creds.privateKey)))
+    throw invalid('dbClientCredentials: privateKey must be the text of a PEM private key (-----BEGIN PRIVATE KEY-----)');
+}
+
+/** The creating hook of a cluster: the activation's rules, and what it shows from them. */
+function activate(h: Hook, rec: EngineRecord, req: Doc): void {
+  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  const op = h.ctx.op.name;
+  const form = formOf(op, env, req);
+  if (env.status !== 'AVAILABLE')
+    throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; activating the Data Warehouse needs it AVAILABLE`);
+  const existing = h.resources('cluster').all(env.crn)[0];
+  if (existing) throw alreadyExists(`environment ${env.environmentName} already has Data Warehouse cluster ${existing.id}`);
+  const registry = obj(req.customRegistryOptions);
+  const registryType = str(registry.registryType);
+  if (registryType && ((registryType === 'ECR' && form !== 'AWS') || (registryType === 'ACR' && form !== 'AZURE')))
+    throw invalid(`customRegistryOptions: ${registryType} registries are for ${registryType === 'ECR' ? 'AWS' : 'Azure'} clusters`);
+  if (registryType && !str(registry.repositoryUrl)) throw invalid('customRegistryOptions: give the repositoryUrl of the registry');
+  const k8s = strings(req.whitelistK8sClusterAccessIpCIDRs);
+  const workload = strings(req.whitelistWorkloadAccessIpCIDRs);
+  const legacy = str(req.whitelistIpCIDRs)?.split(',') ?? [];
+  let options: Doc = {};
+  let spot = false;
+  if (form === 'AWS') ({ options, spot } = awsOptions(env, op, req));
+  if (form === 'AZURE') ({ options, spot } = azureOptions(env, op, req));
+  if (form === 'PRIVATE') checkPrivate(op, req);
+  const now = h.ctx.clock.now();
+  Object.assign(rec.doc, {
+    name: env.environmentName,
+    creator: actor(h),
+    version: DEFAULT_RELEASE.version,
+    productSupport: {
+      status: 'COVERED',
+      expiryDate: new Date(now + 365 * 86_400_000).toISOString(),
+      message: `Version ${DEFAULT_RELEASE.version} has active support`,
+    },
+    ...allowed('whitelistK8sClusterAccessIpCIDRs', k8s.length > 0 ? k8s : legacy),
+    ...allowed('whitelistWorkloadAccessIpCIDRs', workload.length > 0 ? workload : legacy),
+    useOverlayNetwork: req.useOverlayNetwork === true || req.useOverlayNetworking === true,
+    enablePrivateLoadBalancer: req.usePrivateLoadBalancer === true || req.useInternalLoadBalancer === true,
+    externalBuckets: [],
+    ...(form === 'PRIVATE'
+      ? { resourcePool: 'root.default' }
+      : { cloudPlatform: form, enableSpotInstances: spot, [form === 'AWS' ? 'awsOptions' : 'azureOptions']: options }),
+  });
+  // The private key stays in the cluster; the record keeps no copy of it.
+  const kept = obj(rec.data?.request);
+  const creds = obj(obj(kept.privateCloudOptions).dbClientCredentials ?? kept.dbClientCredentials);
+  delete creds.privateKey;
+  makeDefaultCatalog(h, rec);
+}
+
+/** The changes of `clusters update` the engine cannot take as they are. */
+function updateCluster(h: Hook, rec: EngineRecord, req: Doc): void {
+  const cloud = cloudOf(rec);
+  if (req.awsUpdate !== undefined && cloud !== 'AWS') throw invalid('awsUpdate is for AWS clusters');
+  if (req.azureUpdate !== undefined && cloud !== 'AZURE') throw invalid('azureUpdate is for Azure clusters');
+  const both = req.whitelistIpCIDRs;
+  if (Array.isArray(both)) {
+    if (rec.doc.whitelistK8sClusterAccessIpCIDRs !== rec.doc.whitelistWorkloadAccessIpCIDRs)
+      throw failedPrecondition(
+        'the cluster allows different CIDRs for Kubernetes and for workloads; change them with whitelistK8sClusterAccessIpCIDRs and whitelistWorkloadAccessIpCIDRs',
+      );
+    const joined = cidrs(strings(both), 'whitelistIpCIDRs');
+    Object.assign(rec.doc, { whitelistK8sClusterAccessIpCIDRs: joined, whitelistWorkloadAccessIpCIDRs: joined });
+  }
+  if (Array.isArray(req.whitelistK8sClusterAccessIpCIDRs))
+    rec.doc.whitelistK8sClusterAccessIpCIDRs = cidrs(strings(req.whitelistK8sClusterAccessIpCIDRs), 'whitelistK8sClusterAccessIpCIDRs');
+  if (Array.isArray(req.whitelistWorkloadAccessIpCIDRs))
+    rec.doc.whitelistWorkloadAccessIpCIDRs = cidrs(strings(req.whitelistWorkloadAccessIpCIDRs), 'whitelistWorkloadAccessIpCIDRs');
+  const buckets = obj(obj(req.awsUpdate).externalBuckets);
+  if (Object.keys(buckets).length > 0) {
+    const list = docs(rec.doc.externalBuckets).filter((b) => !(String(b.name) in buckets));
+    for (const [name, info] of Object.entries(buckets)) {
+      const i = obj(info);
+      list.push({
+        name,
+        accessInfo: { accessMode: str(i.accessMode) ?? 'READ', ...(str(i.kmsCmkArn) ? { kmsCmkArn: str(i.kmsCmkArn) } : {}) },
+      });
+    }
+    rec.doc.externalBuckets = list;
+  }
+  if (obj(req.azureUpdate).renewCertificate === true) rec.data = { ...rec.data, certificateRenewedAt: h.ctx.clock.now() };
+}
+
+/** A kubeconfig for the Kubernetes cluster behind a Data Warehouse cluster. */
+function kubeconfig(h: Hook, rec: EngineRecord): Doc {
+  h.resources('cluster').require(rec, ['Running', 'PreUpdate', 'Updating', 'Stopped'], 'a kubeconfig');
+  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  const cloud = cloudOf(rec);
+  const server =
+    cloud === 'AWS'
+      ? `https://${rec.id}.eks.${env.region}.emulator.invalid`
+      : cloud === 'AZURE'
+        ? `https://${rec.id}-dns.hcp.${env.region}.azmk8s.emulator.invalid:443`
+        : `https://${env.environmentName}.k8s.emulator.invalid:6443`;
+  const user =
+    cloud === 'AWS'
+      ? [
+          '    exec:',
+          '      apiVersion: client.authentication.k8s.io/v1beta1',
+          '      command: aws',
+          `      args: ["eks", "get-token", "--cluster-name", "${rec.id}"]`,
+        ]
+      : cloud === 'AZURE'
+        ? [
+            '    exec:',
+            '      apiVersion: client.authentication.k8s.io/v1beta1',
+            '      command: kubelogin',
+            '      args: ["get-token", "--login", "azurecli"]',
+          ]
+        : [`    token: ${b64(`${rec.id}:${h.ctx.caller.actorCrn}`)}`];
+  const ca = b64(`-----BEGIN CERTIFICATE-----\n${b64(`ca of ${rec.id}`)}\n-----END CERTIFICATE-----\n`);
+  return {
+    kubeconfig: [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: ${rec.id}`,
+      '  cluster:',
+      `    server: ${server}`,
+      `    certificate-authority-data: ${ca}`,
+      'contexts:',
+      `- name: ${rec.id}`,
+      '  context:',
+      `    cluster: ${rec.id}`,
+      `    user: ${rec.id}-user`,
+      `current-context: ${rec.id}`,
+      'users:',
+      `- name: ${rec.id}-user`,
+      '  user:',
+      ...user,
+      '',
+    ].join('\n'),
+  };
+}
+
+/** The catalogs, warehouses and visualizations of a cluster. */
+const holdings = (h: Hook, cluster: EngineRecord) => ({
+  dbcs: h.resources('dbc').all(cluster.id),
+  vws: h.resources('vw').all(cluster.id),
+  vizzes: h.resources('dataVisualization').all(cluster.id),
+});
+
+/** What `clusters backup` gives back: the settings of a cluster and of what runs on it. */
+interface ClusterBackup {
+  format: typeof BACKUP_FORMAT;
+  clusterId: string;
+  environmentCrn: string;
+  cloudPlatform?: string;
+  settings: Doc;
+  dbcs: Array<{ ref: string; name: string; isDefault: boolean; imageVersion: string; resourceTemplateId?: string; config: ServiceConfig }>;
+  vws: Array<{ ref: string; name: string; dbcRef: string; request: Doc; config: ServiceConfig }>;
+  dataVisualizations: Array<{ ref: string; name: string; request: Doc }>;
+}
+
+const BACKUP_FORMAT = 'cdw-cluster-backup/1';
+
+/** A warehouse as the create request that makes it again. */
+function warehouseRequest(v: EngineRecord): Doc {
+  const a = obj(v.doc.autoscalingOptions);
+  const ha = obj(v.doc.impalaHaSettingsOptions);
+  return {
+    vwType: v.doc.vwType,
+    nodeCount: v.doc.nodeCount,
+    imageVersion: v.doc.imageVersion,
+    ...(v.doc.instanceType ? { instanceType: v.doc.instanceType } : {}),
+    autoscaling: Object.fromEntries(
+      Object.entries(a).filter(([k]) => !['impalaExecutorGroupSets', 'enableUnifiedAnalytics', 'impalaHighAvailabilityMode'].includes(k)),
+    ),
+    ...(v.doc.vwType === 'impala' && ha.highAvailabilityMode
+      ? { impalaHaSettings: { highAvailabilityMode: ha.highAvailabilityMode } }
+      : {}),
+    tags: docs(v.doc.tags),
+    ...(v.doc.impalaQueryLog !== undefined ? { impalaQueryLog: v.doc.impalaQueryLog } : {}),
+    ...(v.doc.logHiveQueries !== undefined ? { logHiveQueries: v.doc.logHiveQueries } : {}),
+  };
+}
+
+function backupCluster(h: Hook, rec: EngineRecord): Doc {
+  h.resources('cluster').require(rec, ['Running', 'Stopped'], 'a backup');
+  const { dbcs, vws, vizzes } = holdings(h, rec);
+  const payload: ClusterBackup = {
+    format: BACKUP_FORMAT,
+    clusterId: rec.id,
+    environmentCrn: rec.env ?? '',
+    ...(rec.doc.cloudPlatform ? { cloudPlatform: String(rec.doc.cloudPlatform) } : {}),
+    settings: {
+      ...(rec.doc.description ? { description: rec.doc.description } : {}),
+      whitelistK8sClusterAccessIpCIDRs: rec.doc.whitelistK8sClusterAccessIpCIDRs,
+      whitelistWorkloadAccessIpCIDRs: rec.doc.whitelistWorkloadAccessIpCIDRs,
+      ...(rec.doc.azureOptions ? { azureOptions: rec.doc.azureOptions } : {}),
+    },
+    dbcs: dbcs.map((d) => ({
+      ref: d.id,
+      name: d.name ?? d.id,
+      isDefault: d.data?.isDefault === true,
+      imageVersion: versionOf(d),
+      ...(d.doc.resourceTemplateId ? { resourceTemplateId: String(d.doc.resourceTemplateId) } : {}),
+      config: currentConfig(h, rec.id, d.id).config,
+    })),
+    vws: vws.map((v) => ({
+      ref: v.id,
+      name: v.name ?? v.id,
+      dbcRef: String(v.doc.dbcId),
+      request: warehouseRequest(v),
+      config: currentConfig(h, rec.id, v.id).config,
+    })),
+    dataVisualizations: vizzes.map((z) => ({
+      ref: z.id,
+      name: z.name ?? z.id,
+      request: {
+        config: { userGroups: strings(z.doc.userGroups), adminGroups: strings(z.doc.adminGroups) },
+        imageVersion: z.doc.imageVersion,
+        resourceTemplate: z.doc.size,
+      },
+    })),
+  };
+  const data = b64(JSON.stringify(payload));
+  const operationId = uuid();
+  logEvent(h, {
+    operationId,
+    serviceId: rec.id,
+    event: 'BackupCreated',
+    message: `backup of cluster ${rec.id}: ${dbcs.length} Database Catalog(s), ${vws.length} Virtual Warehouse(s), ${vizzes.length} Data Visualization(s)`,
+  });
+  return {
+    clusterId: rec.id,
+    operationId,
+    timestamp: new Date(h.ctx.clock.now()).toISOString(),
+    data,
+    md5: createHash('md5').update(data).digest('hex'),
+  };
+}
+
+function decodeBackup(data: string): ClusterBackup {
+  try {
+    const parsed = JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as Partial<ClusterBackup>;
+    if (parsed.format === BACKUP_FORMAT && Array.isArray(parsed.dbcs) && Array.isArray(parsed.vws)) return parsed as ClusterBackup;
+  } catch {
+    // Not JSON: refused below, as anything else that is not a backup.
+  }
+  throw invalid('data is not what `dw clusters backup` gave back (its `data`, base64)');
+}
+
+/** A configuration as the ServiceConfigReq that applies it again (SSO stays as the warehouse was made). */
+const configRequest = (c: ServiceConfig): Doc => ({
+  commonConfigs: c.commonConfigs,
+  applicationConfigs: c.applicationConfigs,
+  ldapGroups: c.ldapGroups,
+});
+
+type Plan = { ref: string; id?: string; action: 'Create' | 'Update' | 'Skip'; message: string };
+
+/** Activates the Data Warehouse in an environment from a backup's settings. */
+function activateFrom(h: Hook, env: EnvironmentRecord, backup: ClusterBackup): EngineRecord {
+  const s = backup.settings;
+  const cidr = (v: unknown): string[] => (typeof v === 'string' && v !== '' ? v.split(',') : []);
+  const common = {
+    environmentCrn: env.crn,
+    whitelistK8sClusterAccessIpCIDRs: cidr(s.whitelistK8sClusterAccessIpCIDRs),
+    whitelistWorkloadAccessIpCIDRs: cidr(s.whitelistWorkloadAccessIpCIDRs),
+  };
+  let out: Doc;
+  if (env.cloudPlatform === 'AZURE') {
+    const az = obj(s.azureOptions);
+    if (!str(az.userAssignedManagedIdentity) || !str(az.subnetId))
+      throw invalid(
+        `the backup holds no Azure settings to activate ${env.environmentName} with; activate it with \`dw clusters create azure\` and restore into the cluster`,
+      );
+    out = h.engine.perform(h, 'createAzureCluster', {
+      ...common,
+      userAssignedManagedIdentity: az.userAssignedManagedIdentity,
+      subnetName: text(az.subnetId).split('/').pop(),
+    });
+  } else out = h.engine.perform(h, 'createAwsCluster', common);
+  return h.resources('cluster').get(text(out.clusterId));
+}
+
+/** `clusters restore`: recreates what a backup holds that the cluster does not have (by name); the default catalog gets its configuration. */
+export function restoreCluster(h: Hook, req: Doc): Doc {
+  const backup = decodeBackup(text(req.data));
+  const target = text(req.clusterId);
+  const clusters = h.resources('cluster');
+  let cluster: EngineRecord;
+  let action: Plan['action'] = 'Skip';
+  let message: string;
+  if (target.startsWith('crn:')) {
+    const env = requireEnvironment(h.ctx, target);
+    const existing = clusters.all(env.crn)[0];
+    if (existing) {
+      cluster = existing;
+      message = `environment ${env.environmentName} already has cluster ${existing.id}; restoring into it`;
+    } else {
+      cluster = activateFrom(h, env, backup);
+      action = 'Create';
+      message = `activating the Data Warehouse in environment ${env.environmentName} as cluster ${cluster.id}`;
+    }
+  } else {
+    cluster = h.engine.locate(h, h.engine.resource('cluster'), { clusterId: target });
+    message = `restoring into cluster ${cluster.id}`;
+  }
+  const operationId = uuid();
+  const state = clusters.state(cluster);
+  const later = (what: string): string => `${what} when the cluster is Running (it is ${state}): restore again then`;
+  const running = state === 'Running';
+  const { dbcs, vws, vizzes } = holdings(h, cluster);
+  const byName = (list: EngineRecord[], name: string): EngineRecord | undefined =>
+    list.find((r) => r.name?.toLowerCase() === name.toLowerCase());
+  const catalogs = h.resources('dbc');
+  const dbcFor = new Map<string, EngineRecord>();
+
+  const dbcPlans: Plan[] = backup.dbcs.map((b) => {
+    const there = b.isDefault ? dbcs.find((d) => d.data?.isDefault === true) : byName(dbcs, b.name);
+    if (there) dbcFor.set(b.ref, there);
+    if (!running)
+      return { ref: b.ref, ...(there ? { id: there.id } : {}), action: 'Skip', message: later(b.isDefault ? 'configured' : 'created') };
+    if (there && !b.isDefault) return { ref: b.ref, id: there.id, action: 'Skip', message: `Database Catalog ${b.name} already exists` };
+    if (there) {
+      if (catalogs.state(there) !== 'Running')
+        return {
+          ref: b.ref,
+          id: there.id,
+          action: 'Skip',
+          message: `the default Database Catalog is ${catalogs.state(there)}; restore again once it is Running`,
+        };
+      h.engine.perform(h, 'updateDbc', { clusterId: cluster.id, dbcId: there.id, config: configRequest(b.config) });
+      return { ref: b.ref, id: there.id, action: 'Update', message: 'the default Database Catalog gets the configuration of the backup' };
+    }
+    const made = h.engine.perform(h, 'createDbc', { clusterId: cluster.id, name: b.name, imageVersion: b.imageVersion });
+    return { ref: b.ref, id: text(made.dbcId), action: 'Create', message: `Database Catalog ${b.name} created` };
+  });
+
+  const vwPlans = backup.vws.map((b): Plan & { type: string } => {
+    const type = String(b.request.vwType);
+    const there = byName(vws, b.name);
+    if (there) return { type, ref: b.ref, id: there.id, action: 'Skip', message: `Virtual Warehouse ${b.name} already exists` };
+    if (!running) return { type, ref: b.ref, action: 'Skip', message: later('created') };
+    const catalog = dbcFor.get(b.dbcRef);
+    if (!catalog || catalogs.state(catalog) !== 'Running')
+      return {
+        type,
+        ref: b.ref,
+        action: 'Skip',
+        message: `its Database Catalog is ${catalog ? catalogs.state(catalog) : 'not in the cluster'}; restore again once it is Running`,
+      };
+    const cloud = cloudOf(cluster);
+    const request: Doc = {
+      ...b.request,
+      clusterId: cluster.id,
+      dbcId: catalog.id,
+      name: b.name,
+      config: { ...configRequest(b.config), enableSSO: b.config.enableSSO },
+    };
+    // What the target cannot take is left to its defaults: another cloud's instance type, a release newer than the catalog's.
+    if (!cloud || !INSTANCE_TYPES[cloud][type === 'impala' ? 'impala' : 'hive'].includes(String(request.instanceType)))
+      delete request.instanceType;
+    if (rank(String(request.imageVersion)) > rank(versionOf(catalog))) delete request.imageVersion;
+    const made = h.engine.perform(h, 'createVw', request);
+    return { type, ref: b.ref, id: text(made.vwId), action: 'Create', message: `Virtual Warehouse ${b.name} created` };
+  });
+
+  const vizPlans: Plan[] = (backup.dataVisualizations ?? []).map((b) => {
+    const there = byName(vizzes, b.name);
+    if (there) return { ref: b.ref, id: there.id, action: 'Skip', message: `Data Visualization ${b.name} already exists` };
+    if (!running) return { ref: b.ref, action: 'Skip', message: later('created') };
+    const template = str(b.request.resourceTemplate);
+    const known =
+      template &&
+      h
+        .resources('template')
+        .all('')
+        .some((t) => t.doc.entityType === 'viz' && t.name === template);
+    const request: Doc = { ...b.request, clusterId: cluster.id, name: b.name };
+    if (!known) delete request.resourceTemplate;
+    const made = h.engine.perform(h, 'createDataVisualization', request);
+    return { ref: b.ref, id: text(made.dataVisualizationId), action: 'Create', message: `Data Visualization ${b.name} created` };
+  });
+
+  const all = [...dbcPlans, ...vwPlans, ...vizPlans];
+  logEvent(h, { operationId, serviceId: cluster.id, event: action === 'Create' ? 'RestoreActivation' : 'RestoreStarted', message });
+  for (const p of all) logEvent(h, { operationId, serviceId: p.id ?? cluster.id, event: `Restore${p.action}`, message: p.message });
+  const plan = (p: Plan): Doc => ({ ref: p.ref, ...(p.id ? { id: p.id } : {}), action: p.action, message: p.message });
+  return {
+    clusterId: cluster.id,
+    operationId,
+    action,
+    message,
+    dbcRestorePlans: dbcPlans.map(plan),
+    hiveRestorePlans: vwPlans.filter((p) => p.type !== 'impala').map(plan),
+    impalaRestorePlans: vwPlans.filter((p) => p.type === 'impala').map(plan),
+    vizRestorePlans: vizPlans.map(plan),
+    hueRestorePlans: [],
+    cdwHueRestorePlans: [],
+    trinoRestorePlans: [],
+    dwxSecretsRestorePlans: [],
+  };
+}
+
+export const cluster: ResourceSpec = {
+  noun: 'Data Warehouse cluster',
+  nouns: ['Cluster', 'AwsCluster', 'AzureCluster', 'PrivateCluster'],
+  keys: ['clusterId'],
+  environment: ['environmentCrn'],
+  lifecycle: CLUSTER,
+  newId: () => `env-${token(6)}`,
+  // An environment named fail-... cannot be AVAILABLE; a custom subdomain can say fail- instead.
+  subject: (rec) => str(obj(rec.data?.request).customSubdomain) ?? str(rec.doc.name),
+  ops: {
+    listClusters: {
+      verb: 'list',
+      select: (h, req) => {
+        const all = h.resources('cluster');
+        const name = str(req.name)?.toLowerCase();
+        return all
+          .all()
+          .filter(
+            (c) =>
+              (!str(req.environmentCrn) || c.env === req.environmentCrn) &&
+              (!str(req.clusterId) || c.id === req.clusterId) &&
+              (!name || String(c.doc.name).toLowerCase() === name) &&
+              (!str(req.status) || all.state(c) === req.status) &&
+              (!str(req.cloudPlatform) || c.doc.cloudPlatform === req.cloudPlatform),
+          );
+      },
+    },
+    describeKubeconfig: { verb: 'read', answer: kubeconfig },
+    renewCertificates: { verb: { action: 'renew' } },
+    updateSshKey: {
+      verb: { action: 'sshKey' },
+      answer: (h, rec) => {
+        const env = requireEnvironment(h.ctx, rec.env ?? '');
+        const key = env.authentication?.publicKeyId ?? (env.authentication?.publicKey ? 'its public key' : 'its SSH key');
+        return {
+          status: h.resources('cluster').state(rec),
+          message: `pushed ${key} of environment ${env.environmentName} to the nodes of cluster ${rec.id}`,
+        };
+      },
+    },
+    backupCluster: { verb: 'read', answer: backupCluster },
+    listLatestVersions: {
+      verb: 'read',
+      answer: (h, rec) => {
+        const { dbcs, vws } = holdings(h, rec);
+        return { idToLatestVersionsMap: Object.fromEntries([...dbcs, ...vws].map((r) => [r.id, NEWEST_RELEASE.version])) };
+      },
+    },
+  },
+  hooks: {
+    creating: activate,
+    updating: updateCluster,
+    acting: (_h, rec, action) => {
+      if (action === 'renew' && !cloudOf(rec))
+        throw failedPrecondition('certificates are renewed on public cloud clusters; this is a private cloud cluster');
+      return undefined;
+    },
+  },
+};

@@ -1,0 +1,82 @@
+/**
+ * What the Data Warehouse's resources share: their ids as the service
+ * writes them (`env-sq7hfv`, `warehouse-1696571829-pps2`), who made them
+ * (an ActorResponse), when their status last changed, and the cluster a
+ * catalog, warehouse or visualization lives in.
+ */
+import { randomBytes } from 'node:crypto';
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { progress, type ActionSpec } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Random lower-case letters and digits. */
+export function token(n: number): string {
+  return [...randomBytes(n)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
+}
+
+/** `<prefix>-<unix seconds>-<4 characters>`: the ids of catalogs, warehouses, visualizations and configurations. */
+export const entityId = (h: Hook, prefix: string): string => `${prefix}-${Math.floor(h.ctx.clock.now() / 1000)}-${token(4)}`;
+
+/** The caller as an ActorResponse: its CRN, and its names when the account knows it. */
+export function actor(h: Hook): Doc {
+  const crn = h.ctx.caller.actorCrn;
+  const known = h.ctx.store.getByCrn<Doc>(crn)?.doc ?? {};
+  const name = typeof known.workloadUsername === 'string' ? known.workloadUsername : undefined;
+  return {
+    crn,
+    ...(typeof known.email === 'string' ? { email: known.email } : {}),
+    ...(name ? (h.ctx.caller.kind === 'machineUser' ? { machineUsername: name } : { workloadUsername: name }) : {}),
+  };
+}
+
+/** When a record's current status began (ISO 8601): the start of the phase its activity is in. */
+export function statusSince(h: Hook, rec: EngineRecord): string {
+  const now = h.ctx.clock.now();
+  const act = rec.activity;
+  const p = progress(act, now);
+  if (p.cancelled) return new Date(p.endsAt).toISOString();
+  let since = act.tl.startedAt;
+  for (const step of act.tl.steps) if (act.tl.startedAt + step.afterMs <= now) since = act.tl.startedAt + step.afterMs;
+  return new Date(since).toISOString();
+}
+
+/** The cluster a record of the cluster lives in (its scope). */
+export function clusterOf(h: Hook, rec: EngineRecord): EngineRecord {
+  const cluster = h.resources('cluster').byId(rec.scope);
+  if (!cluster) throw new Error(`dw record ${rec.id} has no cluster ${rec.scope}`);
+  return cluster;
+}
+
+/** FAILED_PRECONDITION unless the cluster is Running: what catalogs, warehouses and visualizations need of it. */
+export function requireRunningCluster(h: Hook, cluster: EngineRecord, what: string): void {
+  h.resources('cluster').require(cluster, ['Running'], what);
+}
+
+/** The cloud a cluster runs on; undefined for a private cloud cluster. */
+export const cloudOf = (cluster: EngineRecord): 'AWS' | 'AZURE' | undefined => {
+  const p = cluster.doc.cloudPlatform;
+  return p === 'AWS' || p === 'AZURE' ? p : undefined;
+};
+
+/**
+ * An action of a cluster, catalog, warehouse or visualization: the statuses
+ * it passes through (emulated minutes), the one it ends in (Running unless
+ * said), Error when it fails; `from`: the statuses it may start in.
+ */
+export const step = (phases: ActionSpec['phases'], opts: { from?: readonly string[]; to?: string } = {}): ActionSpec => ({
+  ...(opts.from ? { from: opts.from } : {}),
+  phases,
+  success: opts.to ?? 'Running',
+  failure: 'Error',
+});
+
+/** An update of a running cluster, catalog, warehouse or visualization. */
+export const UPDATE = step(
+  [
+    ['PreUpdate', 0.5],
+    ['Updating', 2.5],
+  ],
+  { from: ['Running'] },
+);

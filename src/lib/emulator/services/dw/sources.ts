@@ -1,0 +1,169 @@
+/**
+ * What a cluster keeps to reach external data sources and its users:
+ * secrets (stored in its Kubernetes cluster, or registered from the cloud
+ * provider's vault), connectors (a kind of source and its connection
+ * properties) with the jobs that test them, and the cloud users and groups
+ * that may use it. They go with their cluster.
+ */
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
+import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { str, stringMap, text } from '../../values.js';
+import { cloudOf, clusterOf } from './common.js';
+
+/** Kinds of data source connectors are made for. */
+const CONNECTOR_TEMPLATES = [
+  'postgresql',
+  'mysql',
+  'mariadb',
+  'oracle',
+  'mssql',
+  'db2',
+  'hive',
+  'iceberg',
+  'kudu',
+  'snowflake',
+  'redshift',
+];
+
+// ---- users -----------------------------------------------------------------------
+
+const AWS_PRINCIPAL = /^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user|group)\/.+$/;
+const AZURE_OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const user: ResourceSpec = {
+  noun: 'user',
+  nouns: ['User'],
+  keys: ['userId'],
+  parent: 'cluster',
+  partOfParent: true,
+  hooks: {
+    creating: (h, rec, req) => {
+      const cluster = clusterOf(h, rec);
+      const id = text(req.userId);
+      const cloud = cloudOf(cluster);
+      if (cloud === 'AWS' && !AWS_PRINCIPAL.test(id))
+        throw invalid(`userId ${id} is not an IAM user, role or group ARN (arn:aws:iam::<account>:role/<name>), as AWS clusters take`);
+      if (cloud === 'AZURE' && !AZURE_OBJECT_ID.test(id))
+        throw invalid(`userId ${id} is not the object id of an Azure AD group, as Azure clusters take`);
+      if (h.resources('user').find(id, cluster.id)) throw failedPrecondition(`${id} already has access to cluster ${cluster.id}`);
+      rec.name = id;
+    },
+  },
+};
+
+// ---- secrets -----------------------------------------------------------------------
+
+export const secret: ResourceSpec = {
+  noun: 'secret',
+  nouns: ['Secret'],
+  keys: ['secretName'],
+  parent: 'cluster',
+  partOfParent: true,
+  ops: { deleteSecret: { verb: 'delete', answer: (_h, rec) => ({ result: { secretName: rec.name } }) } },
+  hooks: {
+    creating: (h, rec, req) => {
+      const cluster = clusterOf(h, rec);
+      if (!rec.name) throw invalid('give the secret a secretName');
+      const cloud = cloudOf(cluster);
+      if (h.ctx.op.name === 'createSecret') {
+        if (!str(req.secretValue)) throw invalid('give the secretValue to store');
+        rec.doc.properties = { cloudProvider: 'KUBERNETES', version: '1' };
+        rec.doc.secretProviderKey = rec.name;
+        return;
+      }
+      if (!str(req.secretProviderKey)) throw invalid('give the secretProviderKey: the name of the secret in the vault');
+      const vault = str(req.azureVaultName);
+      if (cloud === 'AZURE' && !vault) throw invalid('secrets of Azure clusters are registered from a key vault: give azureVaultName');
+      if (cloud !== 'AZURE' && vault) throw invalid('azureVaultName is for Azure clusters');
+      rec.doc.properties = { cloudProvider: cloud ?? 'KUBERNETES', version: '1', ...(vault ? { azureVaultName: vault } : {}) };
+    },
+  },
+};
+
+// ---- connectors --------------------------------------------------------------------
+
+function checkTemplate(t: string): void {
+  if (!CONNECTOR_TEMPLATES.includes(t))
+    throw invalid(`template ${t} is not a kind of data source; kinds: ${CONNECTOR_TEMPLATES.join(', ')}`);
+}
+
+/** The warehouses that use a connector. */
+const usersOf = (h: Hook, c: EngineRecord): EngineRecord[] =>
+  h
+    .resources('vw')
+    .all(c.scope)
+    .filter((v) => Object.values((v.doc.associatedConnectors as Record<string, Doc> | undefined) ?? {}).some((a) => a.name === c.name));
+
+export const connector: ResourceSpec = {
+  noun: 'connector',
+  nouns: ['Connector'],
+  keys: ['connectorId'],
+  parent: 'cluster',
+  partOfParent: true,
+  hooks: {
+    creating: (h, rec, req) => {
+      if (!rec.name) throw invalid('give the connector a name');
+      checkTemplate(text(req.template));
+      Object.assign(rec.doc, { config: stringMap(req.config), updatedAt: h.ctx.clock.now(), updatedBy: h.ctx.caller.actorCrn });
+    },
+    updating: (h, rec, req) => {
+      const name = str(req.name);
+      if (name && name.toLowerCase() !== rec.name?.toLowerCase()) {
+        if (h.resources('connector').find(name, rec.scope))
+          throw failedPrecondition(`a connector named ${name} already exists in the cluster`);
+        rec.name = name;
+        rec.doc.name = name;
+      }
+      if (str(req.template)) checkTemplate(text(req.template));
+      Object.assign(rec.doc, { updatedAt: h.ctx.clock.now(), updatedBy: h.ctx.caller.actorCrn });
+    },
+    deleting: (h, rec) => {
+      const using = usersOf(h, rec);
+      if (using.length > 0)
+        throw failedPrecondition(
+          `connector ${rec.name ?? rec.id} is used by ${using.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}`,
+        );
+    },
+  },
+};
+
+/** A test of a connection: it runs a minute, and fails for a connector named fail-... */
+const TEST: Lifecycle = { create: { phases: [['Running', 1]], success: 'Succeeded', failure: 'Failed' } };
+
+export const connectorTest: ResourceSpec = {
+  noun: 'connector test job',
+  nouns: ['ConnectorTestJob'],
+  keys: ['jobId'],
+  parent: 'cluster',
+  lifecycle: TEST,
+  partOfParent: true,
+  subject: (rec) => str(rec.data?.connectorName),
+  hooks: {
+    creating: (h, rec, req) => {
+      const byId = str(req.connectorId);
+      const byName = str(req.connectorName);
+      const connectors = h.resources('connector');
+      const c = byId ? connectors.get(byId, rec.scope, `cluster ${rec.scope}`) : byName ? connectors.find(byName, rec.scope) : undefined;
+      if (byName && !c) throw notFound(`connector ${byName} not found in cluster ${rec.scope}`);
+      const config = { ...stringMap(c?.doc.config), ...stringMap(req.config) };
+      if (!c && Object.keys(config).length === 0)
+        throw invalid('say what to test: connectorId, connectorName, or the connection properties in config');
+      const url = config['connection-url'] ?? config.url ?? '(no connection-url)';
+      Object.assign(rec.doc, {
+        jobId: rec.id,
+        jobStartTime: new Date(h.ctx.clock.now()).toISOString(),
+        labels: { ...(c ? { connector: c.name ?? c.id, template: String(c.doc.template) } : {}) },
+      });
+      rec.data = { ...rec.data, connectorName: c?.name ?? '', url };
+    },
+    viewing: (h, rec, view) => {
+      const p = h.resources('connectorTest').progress(rec);
+      const url = String(rec.data?.url ?? '');
+      const log = [`connecting to ${url}`];
+      if (p.done) log.push(p.failed ? `connection failed: ${rec.activity.reason ?? 'refused'}` : 'connected; the source answered');
+      return { ...view, outputLog: log.join('\n'), ...(p.done ? { jobFinishTime: new Date(p.endsAt).toISOString() } : {}) };
+    },
+  },
+};

@@ -1,0 +1,172 @@
+/**
+ * Resource templates: the CPU and memory sizes catalogs, warehouses and
+ * visualizations are made with. Every account has the built-in ones (a
+ * default and a reduced one per kind); users add their own. A template is
+ * versioned: an update makes a new version, and one version can be deleted
+ * (the template goes back to the one before). Built-in default templates
+ * and templates a catalog or visualization uses are not deleted.
+ */
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
+import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import { stableUuid } from '../../ids.js';
+import type { Doc } from '../../types.js';
+import { num, obj, str, text } from '../../values.js';
+import { BUILT_IN_TEMPLATES, TEMPLATE_ENTITIES, type TemplateEntity } from './catalogue.js';
+
+interface TemplateVersion {
+  version: number;
+  name: string;
+  description?: string;
+  resources: Doc;
+}
+
+const versionsOf = (rec: EngineRecord): TemplateVersion[] => (rec.data?.versions as TemplateVersion[] | undefined) ?? [];
+
+/** Makes the built-in templates of the account, once (the engine's setup runs it before every operation). */
+export function ensureTemplates(h: Hook): void {
+  const flag = `dw.templates:${h.ctx.info.accountId}`;
+  if (h.ctx.store.meta(flag)) return;
+  const all = h.resources('template');
+  for (const t of BUILT_IN_TEMPLATES) {
+    const id = stableUuid(`${h.ctx.info.accountId}/dw/template/${t.name}`);
+    const version: TemplateVersion = { version: 1, name: t.name, description: t.description, resources: t.resources };
+    all.create({
+      id,
+      name: t.name,
+      scope: '',
+      doc: { id, name: t.name, version: 1, entityType: t.entityType, description: t.description, isDefault: t.isDefault },
+      data: { versions: [version], builtIn: true },
+    });
+  }
+  h.ctx.store.setMeta(flag, '1');
+}
+
+/** The resources a template gives each component (of its current version). */
+export const templateResources = (rec: EngineRecord): Doc => versionsOf(rec).at(-1)?.resources ?? {};
+
+const isEntity = (s: string): s is TemplateEntity => (TEMPLATE_ENTITIES as readonly string[]).includes(s);
+
+/** A template by id for an entity type: NOT_FOUND, or INVALID_ARGUMENT when it sizes another kind. */
+export function templateById(h: Hook, id: string, entity: TemplateEntity): EngineRecord {
+  const t = h.resources('template').get(id);
+  if (t.doc.entityType !== entity)
+    throw invalid(`resource template ${t.name ?? id} sizes ${String(t.doc.entityType)}, not ${entity}; see \`dw resource-templates list\``);
+  return t;
+}
+
+/** A template by name for an entity type (Data Visualizations name theirs), or NOT_FOUND naming those there are. */
+export function templateByName(h: Hook, name: string, entity: TemplateEntity): EngineRecord {
+  const all = h
+    .resources('template')
+    .all('')
+    .filter((t) => t.doc.entityType === entity);
+  const hit = all.find((t) => t.name?.toLowerCase() === name.toLowerCase());
+  if (!hit) throw notFound(`resource template ${name} not found for ${entity}; there are ${all.map((t) => t.name).join(', ')}`);
+  return hit;
+}
+
+/** The default template of an entity type. */
+export function defaultTemplate(h: Hook, entity: TemplateEntity): EngineRecord {
+  const hit = h
+    .resources('template')
+    .all('')
+    .find((t) => t.doc.entityType === entity && t.doc.isDefault === true);
+  if (!hit) throw new Error(`dw has no default ${entity} template`);
+  return hit;
+}
+
+/** The resources of a request (CreateApplicationResources by component), as stored. */
+function resourcesOf(raw: unknown): Doc {
+  const out: Doc = {};
+  for (const [component, r] of Object.entries(obj(raw))) {
+    const res = obj(r);
+    out[component] = {
+      ...(num(res.cpu) !== undefined ? { cpu: num(res.cpu) } : {}),
+      ...(str(res.memory) ? { memory: str(res.memory) } : {}),
+      ...(res.breakdown !== undefined ? { breakdown: obj(res.breakdown) } : {}),
+      ...(str(res.ephemeralStorage) ? { ephemeralStorage: str(res.ephemeralStorage) } : {}),
+      ...(res.localStorageSize !== undefined ? { localStorageSize: obj(res.localStorageSize) } : {}),
+    };
+  }
+  return out;
+}
+
+/** What uses a template: the catalogs sized by it and the visualizations sized by its name. */
+function usersOf(h: Hook, t: EngineRecord): string[] {
+  const catalogs = h
+    .resources('dbc')
+    .all()
+    .filter((d) => d.doc.resourceTemplateId === t.id)
+    .map((d) => `Database Catalog ${d.name ?? d.id}`);
+  const vizzes =
+    t.doc.entityType === 'viz'
+      ? h
+          .resources('dataVisualization')
+          .all()
+          .filter((v) => v.doc.size === t.name)
+          .map((v) => `Data Visualization ${v.name ?? v.id}`)
+      : [];
+  return [...catalogs, ...vizzes];
+}
+
+export const template: ResourceSpec = {
+  noun: 'resource template',
+  nouns: ['ResourceTemplate'],
+  keys: ['templateId'],
+  hooks: {
+    creating: (_h, rec, req) => {
+      const entity = text(req.entityType).toLowerCase();
+      if (!isEntity(entity)) throw invalid(`--entity-type must be one of ${TEMPLATE_ENTITIES.join(', ')}`);
+      if (!rec.name) throw invalid('give the template a --name');
+      const resources = resourcesOf(req.resources);
+      if (Object.keys(resources).length === 0) throw invalid('give --resources: the cpu and memory of each component');
+      Object.assign(rec.doc, { entityType: entity, version: 1, isDefault: false });
+      rec.data = { ...rec.data, versions: [{ version: 1, name: rec.name, description: str(req.description), resources }] };
+    },
+    updating: (h, rec, req) => {
+      const versions = versionsOf(rec);
+      const last = versions.at(-1);
+      const name = str(req.name) ?? rec.name ?? '';
+      if (name.toLowerCase() !== rec.name?.toLowerCase() && h.resources('template').find(name, ''))
+        throw failedPrecondition(`a resource template named ${name} already exists`);
+      const version = (last?.version ?? 0) + 1;
+      const resources = { ...(last?.resources ?? {}), ...resourcesOf(req.resources) };
+      rec.name = name;
+      Object.assign(rec.doc, { name, version });
+      rec.data = { ...rec.data, versions: [...versions, { version, name, description: str(rec.doc.description), resources }] };
+    },
+  },
+};
+
+/**
+ * Deletes a template, or one version of it (the template then shows the
+ * newest version left; deleting its only version deletes it).
+ */
+export function deleteTemplate(h: Hook, req: Doc): Doc {
+  const all = h.resources('template');
+  const t = all.get(text(req.templateId));
+  if (t.doc.isDefault === true) throw failedPrecondition(`resource template ${t.name ?? t.id} is a default template and cannot be deleted`);
+  const versions = versionsOf(t);
+  const which = num(req.templateVersion);
+  if (which !== undefined && versions.length > 1) {
+    if (!versions.some((v) => v.version === which))
+      throw notFound(
+        `resource template ${t.name ?? t.id} has no version ${which}; its versions are ${versions.map((v) => v.version).join(', ')}`,
+      );
+    const left = versions.filter((v) => v.version !== which);
+    const shown = left.at(-1);
+    t.data = { ...t.data, versions: left };
+    if (shown) {
+      t.name = shown.name;
+      Object.assign(t.doc, { name: shown.name, version: shown.version, description: shown.description });
+    }
+    all.save(t);
+    return { templateId: t.id };
+  }
+  if (which !== undefined && !versions.some((v) => v.version === which))
+    throw notFound(`resource template ${t.name ?? t.id} has no version ${which}`);
+  const users = usersOf(h, t);
+  if (users.length > 0) throw failedPrecondition(`resource template ${t.name ?? t.id} is used by ${users.join(', ')}`);
+  all.remove(t);
+  return { templateId: t.id };
+}

@@ -1,0 +1,631 @@
+/**
+ * Database Catalogs, Virtual Warehouses and Data Visualizations: what each
+ * needs of the others and computes from them. A catalog lives in a Running
+ * cluster (activation makes its default one, which goes only with the
+ * cluster); a warehouse queries a Running catalog of its cluster, runs a
+ * release no newer than its catalog's (so a catalog is upgraded first),
+ * starts only while its catalog runs, and is sized by its t-shirt size and
+ * instance type; a catalog is deleted only once it has no warehouses.
+ * Everything a describe shows is computed here once (endpoints, cores and
+ * memory, autoscaling, high availability) or on every read (replicas, when
+ * the status changed, the configuration in use).
+ */
+import { failedPrecondition, invalid } from '../../errors.js';
+import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import { crn, stableUuid } from '../../ids.js';
+import type { Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { docs, num, obj, optBool, str, strings, text } from '../../values.js';
+import {
+  DEFAULT_RELEASE,
+  DEFAULT_T_SHIRT,
+  DEFAULT_VIZ_RELEASE,
+  INSTANCE_SIZES,
+  INSTANCE_TYPES,
+  NEWEST_RELEASE,
+  PRIVATE_NODE,
+  rank,
+  RELEASES,
+  releaseOf,
+  SERVER_SETTINGS,
+  T_SHIRT_NODES,
+  VIZ_RELEASES,
+} from './catalogue.js';
+import { actor, cloudOf, clusterOf, entityId, requireRunningCluster, statusSince, step, UPDATE } from './common.js';
+import {
+  applyComponentSet,
+  applyServiceConfig,
+  currentConfig,
+  initialConfig,
+  recordConfig,
+  versionsOf,
+  type ConfigKind,
+} from './configs.js';
+import { eventsAnswer } from './events.js';
+import { defaultTemplate, templateById, templateByName, templateResources } from './templates.js';
+
+/**
+ * What catalogs, warehouses and visualizations do, in the statuses the
+ * service reports (Accepted, Creating, Running, Stopping, Stopped...), and
+ * how long it takes in emulated minutes. Each ends in Error when it fails.
+ */
+export const WORKLOAD: Lifecycle = {
+  create: step([
+    ['Accepted', 0.5],
+    ['Creating', 4.5],
+  ]),
+  update: UPDATE,
+  suspend: step([['Stopping', 2]], { from: ['Running'], to: 'Stopped' }),
+  start: step([['Starting', 3]], { from: ['Stopped'] }),
+  upgrade: step([['Upgrading', 6]], { from: ['Running'] }),
+  rebuild: step(
+    [
+      ['Restarting', 1],
+      ['Creating', 4],
+    ],
+    { from: ['Running', 'Stopped', 'Error', 'Failed'] },
+  ),
+  delete: { ...step([['Deleting', 2]], { to: 'Deleted' }), removes: true },
+};
+
+/** The release a version names, or INVALID_ARGUMENT listing those there are. */
+function release(version: string): { version: string; runtime: string } {
+  const r = releaseOf(version);
+  if (!r) throw invalid(`image version ${version} is not a Data Warehouse release; releases: ${RELEASES.map((x) => x.version).join(', ')}`);
+  return r;
+}
+
+const versionOf = (rec: EngineRecord): string => String(rec.doc.imageVersion ?? DEFAULT_RELEASE.version);
+
+/** What an upgrade can go to: the newest release, and the newest one no newer than `ceiling` (what it is compatible with). */
+function upgradeVersions(current: string, ceiling: string): Doc {
+  const compatible = releaseOf(rank(ceiling) > rank(current) ? ceiling : current) ?? NEWEST_RELEASE;
+  return {
+    latestVersion: NEWEST_RELEASE.version,
+    compatibleVersion: compatible.version,
+    latestCDPVersion: NEWEST_RELEASE.runtime,
+    compatibleCDPVersion: compatible.runtime,
+  };
+}
+
+/** The configuration operations of catalogs and warehouses, each on the record they name. */
+const configOps = (noun: 'Dbc' | 'Vw', what: string) => ({
+  [`describe${noun}Config`]: {
+    verb: 'read' as const,
+    answer: (h: Hook, rec: EngineRecord) => ({ config: currentConfig(h, rec.scope, rec.id).config }),
+  },
+  [`update${noun}Config`]: 'update' as const,
+  [`list${noun}Configs`]: {
+    verb: 'read' as const,
+    answer: (h: Hook, rec: EngineRecord) => ({ configHistory: versionsOf(h, rec.scope, rec.id).map((c) => c.doc) }),
+  },
+  [`list${noun}Events`]: { verb: 'read' as const, answer: eventsAnswer(noun.toLowerCase(), what) },
+});
+
+/** The server setting of a key, as the account has it now. */
+function setting(h: Hook, key: string): boolean {
+  const overrides = h.ctx.store.get<Record<string, boolean>>(SETTINGS_KIND, 'overrides') ?? {};
+  return overrides[key] ?? SERVER_SETTINGS.find((s) => s.key === key)?.enabled ?? false;
+}
+
+/** Where the account's changes to the server settings are kept. */
+export const SETTINGS_KIND = 'dw.serverSettings';
+
+// ---- Database Catalogs -----------------------------------------------------------
+
+/** The catalog fields a new catalog is given: its template, version, creator and first configuration. */
+function catalogFields(h: Hook, rec: Omit<EngineRecord, 'activity' | 'createdAt'>, cluster: EngineRecord, req: Doc): void {
+  const templateId = str(req.resourceTemplateId);
+  const t = templateId ? templateById(h, templateId, 'dbc') : defaultTemplate(h, 'dbc');
+  const version = str(req.imageVersion) ? release(text(req.imageVersion)).version : DEFAULT_RELEASE.version;
+  Object.assign(rec.doc, {
+    resourceTemplateId: t.id,
+    creator: actor(h),
+    resources: templateResources(t),
+    imageVersion: version,
+    ...(cloudOf(cluster) ? {} : { resourcePool: String(cluster.doc.resourcePool ?? 'root.default') }),
+  });
+  rec.data = { ...rec.data, loadDemoData: req.loadDemoData === true };
+  recordConfig(h, cluster, rec.id, initialConfig('dbc'));
+}
+
+/** The default catalog an activation makes: named after the environment, gone only with its cluster. */
+export function makeDefaultCatalog(h: Hook, cluster: Omit<EngineRecord, 'activity' | 'createdAt'>): void {
+  const id = entityId(h, 'warehouse');
+  const name = `${String(cluster.doc.name ?? cluster.id)}-default`;
+  const recCrn = crn('dw', h.ctx.info.region, h.ctx.info.accountId, 'dbc', stableUuid(id));
+  const rec = {
+    id,
+    name,
+    crn: recCrn,
+    scope: cluster.id,
+    ...(cluster.env ? { env: cluster.env } : {}),
+    doc: { id, name, crn: recCrn, creationDate: new Date(h.ctx.clock.now()).toISOString() },
+    data: { isDefault: true },
+  };
+  catalogFields(h, rec, cluster as EngineRecord, {});
+  h.resources('dbc').create(rec);
+}
+
+/** The warehouses that query a catalog. */
+const warehousesOn = (h: Hook, dbc: EngineRecord): EngineRecord[] =>
+  h
+    .resources('vw')
+    .all(dbc.scope)
+    .filter((v) => v.doc.dbcId === dbc.id);
+
+export const dbc: ResourceSpec = {
+  noun: 'Database Catalog',
+  nouns: ['Dbc'],
+  keys: ['dbcId'],
+  parent: 'cluster',
+  lifecycle: WORKLOAD,
+  newId: (h) => entityId(h, 'warehouse'),
+  idempotent: ['suspend', 'start'],
+  partOfParent: (rec) => rec.data?.isDefault === true,
+  ops: {
+    ...configOps('Dbc', 'Database Catalog'),
+    getUpgradeDbcVersions: { verb: 'read', answer: (_h, rec) => upgradeVersions(versionOf(rec), NEWEST_RELEASE.version) },
+  },
+  hooks: {
+    creating: (h, rec, req) => {
+      const cluster = clusterOf(h, rec);
+      requireRunningCluster(h, cluster, 'a new Database Catalog');
+      if (req.isDefault === true)
+        throw invalid('creating a default Database Catalog is no longer allowed: activating the cluster made its default one');
+      catalogFields(h, rec, cluster, req);
+    },
+    updating: (h, rec, req) => {
+      const cluster = clusterOf(h, rec);
+      const what = `Database Catalog ${rec.name ?? rec.id}`;
+      const current = currentConfig(h, cluster.id, rec.id).config;
+      if (req.component !== undefined) {
+        recordConfig(h, cluster, rec.id, applyComponentSet(current, text(req.component), req.set, 'dbc', what));
+        return;
+      }
+      const templateId = str(req.resourceTemplateId);
+      if (templateId) {
+        const t = templateById(h, templateId, 'dbc');
+        Object.assign(rec.doc, { resourceTemplateId: t.id, resources: templateResources(t) });
+      }
+      if (req.config !== undefined) recordConfig(h, cluster, rec.id, applyServiceConfig(current, req.config, 'dbc', what));
+    },
+    acting: (h, rec, action, req) => {
+      const cluster = clusterOf(h, rec);
+      if (action !== 'suspend')
+        requireRunningCluster(
+          h,
+          cluster,
+          `${action === 'start' ? 'starting' : action === 'upgrade' ? 'upgrading' : 'rebuilding'} a Database Catalog`,
+        );
+      if (action === 'upgrade') {
+        const to = release(text(req.imageVersion));
+        if (rank(to.version) <= rank(versionOf(rec)))
+          throw failedPrecondition(`Database Catalog ${rec.name ?? rec.id} runs ${versionOf(rec)}; ${to.version} is not newer`);
+        return { imageVersion: to.version };
+      }
+      return undefined;
+    },
+    deleting: (h, rec) => {
+      if (rec.data?.isDefault === true)
+        throw failedPrecondition(
+          `Database Catalog ${rec.name ?? rec.id} is the default one of its cluster; it goes when the cluster is deleted`,
+        );
+      const on = warehousesOn(h, rec);
+      if (on.length > 0)
+        throw failedPrecondition(
+          `Database Catalog ${rec.name ?? rec.id} still has ${on.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}; delete them first`,
+        );
+    },
+    viewing: (h, rec, view) => ({ ...view, statusChangedAt: statusSince(h, rec) }),
+  },
+};
+
+// ---- Virtual Warehouses ----------------------------------------------------------------
+
+type WarehouseType = 'hive' | 'impala';
+const typeOf = (rec: EngineRecord): WarehouseType => (rec.doc.vwType === 'impala' ? 'impala' : 'hive');
+
+/** Where a warehouse answers: its hosts under the environment's Data Warehouse domain. */
+function endpoints(rec: EngineRecord, cluster: EngineRecord, jwt: boolean): Doc {
+  const name = rec.name ?? rec.id;
+  const domain = `dw-${String(cluster.doc.name ?? cluster.id)}.${cluster.id}.emulator.invalid`;
+  const hue = `https://hue-${name}.${domain}/`;
+  if (typeOf(rec) === 'impala') {
+    const host = `coordinator-${name}.${domain}`;
+    return {
+      hostname: host,
+      port: 443,
+      impalaJdbc: `jdbc:impala://${host}:443/default;AuthMech=3;transportMode=http;httpPath=cliservice;ssl=1`,
+      impalaKerberosJdbc: `jdbc:impala://${host}:443/default;AuthMech=1;transportMode=http;httpPath=cliservice;ssl=1`,
+      impalaShell: `impala-shell --protocol='hs2-http' --ssl -i '${host}:443' -l`,
+      kerberosImpalaShell: `impala-shell --protocol='hs2-http' --ssl -i '${host}:443' -k`,
+      hue,
+      ...(jwt ? { jwtConnectionString: `jdbc:impala://${host}:443/default;AuthMech=14;transportMode=http;httpPath=cliservice;ssl=1` } : {}),
+      ...(jwt ? { jwtTokenGenUrl: `https://${domain}/jwt/token` } : {}),
+    };
+  }
+  const host = `hs2-${name}.${domain}`;
+  return {
+    hostname: host,
+    port: 443,
+    hiveJdbc: `jdbc:hive2://${host}/default;transportMode=http;httpPath=cliservice;socketTimeout=60;ssl=true;retries=3;`,
+    hiveKerberosJdbc: `jdbc:hive2://${host}/default;transportMode=http;httpPath=cliservice;ssl=true;retries=3;kerberosEnableCanonicalHostnameCheck=false;principal=hive/_HOST@EXAMPLE.INVALID`,
+    hue,
+    das: `https://das-${name}.${domain}/`,
+    ...(jwt ? { jwtConnectionString: `jdbc:hive2://${host}/default;transportMode=http;httpPath=cliservice;ssl=true;auth=jwt` } : {}),
+    ...(jwt ? { jwtTokenGenUrl: `https://${domain}/jwt/token` } : {}),
+  };
+}
+
+/** The executor group sets of a request, as the warehouse shows them. */
+function groupSets(raw: unknown): Doc | undefined {
+  const sets = obj(raw);
+  if (Object.keys(sets).length === 0) return undefined;
+  return Object.fromEntries(Object.entries(sets).map(([name, s]) => [name, { ...obj(s), groupSetPrefix: name }]));
+}
+
+/** Autoscaling as a warehouse keeps it, from a create request. */
+function autoscalingOf(type: WarehouseType, raw: unknown): Doc {
+  const a = obj(raw);
+  const min = num(a.minClusters) ?? 1;
+  const max = num(a.maxClusters) ?? 5;
+  if (min > max) throw invalid(`autoscaling: minClusters ${min} is more than maxClusters ${max}`);
+  const common = {
+    minClusters: min,
+    maxClusters: max,
+    disableAutoSuspend: a.disableAutoSuspend === true,
+    autoSuspendTimeoutSeconds: num(a.autoSuspendTimeoutSeconds) ?? 300,
+  };
+  if (type === 'hive') {
+    const wait = num(a.hiveScaleWaitTimeSeconds);
+    return {
+      ...common,
+      hiveScaleWaitTimeSeconds: wait ?? 60,
+      hiveDesiredFreeCapacity: wait !== undefined ? 0 : (num(a.hiveDesiredFreeCapacity) ?? 1),
+    };
+  }
+  const sets = groupSets(a.impalaExecutorGroupSets);
+  return {
+    ...common,
+    impalaScaleUpDelaySeconds: num(a.impalaScaleUpDelaySeconds) ?? 20,
+    impalaScaleDownDelaySeconds: num(a.impalaScaleDownDelaySeconds) ?? 300,
+    ...(sets ? { impalaExecutorGroupSets: sets } : {}),
+  };
+}
+
+/** Impala high availability of a create request (the top-level settings win over the deprecated autoscaling ones). */
+function haOf(req: Doc): Doc {
+  const ha = obj(req.impalaHaSettings);
+  const legacy = obj(req.autoscaling);
+  const mode = str(ha.highAvailabilityMode) ?? str(legacy.impalaHighAvailabilityMode) ?? 'ACTIVE_PASSIVE';
+  return {
+    highAvailabilityMode: mode,
+    enableShutdownOfCoordinator: optBool(ha.enableShutdownOfCoordinator) ?? false,
+    shutdownOfCoordinatorDelaySeconds: num(ha.shutdownOfCoordinatorDelaySeconds) ?? 360,
+    numOfActiveCoordinators: num(ha.numOfActiveCoordinators) ?? (mode === 'ACTIVE_ACTIVE' ? 2 : 1),
+    enableCatalogHighAvailability: optBool(ha.enableCatalogHighAvailability) ?? mode !== 'DISABLED',
+    enableStatestoreHighAvailability: optBool(ha.enableStatestoreHighAvailability) ?? mode !== 'DISABLED',
+    impalaEnableGlobalAdmissionController: ha.impalaEnableGlobalAdmissionController === true,
+  };
+}
+
+/** Cores and memory of a warehouse of so many nodes of an instance type. */
+function capacity(nodes: number, instanceType: string | undefined): Doc {
+  const size = (instanceType ? INSTANCE_SIZES[instanceType] : undefined) ?? PRIVATE_NODE;
+  return { nodeCount: nodes, numOfCores: nodes * size.cores, memoryCapacity: nodes * size.memoryMb };
+}
+
+/** The instance type a warehouse runs on: the one asked for (allowed on the cloud for the engine), or the default. */
+function instanceTypeFor(cluster: EngineRecord, type: WarehouseType, asked: string | undefined): string | undefined {
+  const cloud = cloudOf(cluster);
+  if (!cloud) {
+    if (asked) throw invalid('instance types are chosen on AWS and Azure clusters; this is a private cloud cluster');
+    return undefined;
+  }
+  const allowed = INSTANCE_TYPES[cloud][type];
+  if (asked && !allowed.includes(asked))
+    throw invalid(
+      `instance type ${asked} is not allowed for ${type} on ${cloud}; allowed: ${allowed.join(', ')} (see \`dw instance-types describe\`)`,
+    );
+  return asked ?? allowed[0];
+}
+
+function checkCreate(cluster: EngineRecord, type: WarehouseType, req: Doc): void {
+  const cloud = cloudOf(cluster);
+  if (req.ebsLLAPSpillGB !== undefined && (type !== 'hive' || cloud !== 'AWS'))
+    throw invalid('ebsLLAPSpillGB is for Hive Virtual Warehouses on AWS');
+  const zone = str(req.availabilityZone);
+  if (zone) {
+    if (cloud !== 'AWS') throw invalid('availabilityZone is for AWS clusters');
+    const zones = strings(obj(cluster.doc.awsOptions).availabilityZones);
+    if (!zones.includes(zone)) throw invalid(`availability zone ${zone} is not one of the cluster's: ${zones.join(', ')}`);
+  }
+  const spill = str(obj(req.impalaOptions).spillToS3Uri);
+  if (spill && cloud === 'AZURE') throw invalid('spilling to a remote storage is not supported on Azure; use scratchSpaceLimit');
+  if (spill && !/^s3a?:\/\/[^/]+/.test(spill)) throw invalid(`impalaOptions: spillToS3Uri ${spill} is not an s3://bucket/path URI`);
+  if (str(req.hiveServerHaMode) && cloud) throw invalid('hiveServerHaMode is for private cloud clusters');
+}
+
+/** The zone a warehouse runs in on AWS: the one asked for, else one of the cluster's. */
+function zoneFor(cluster: EngineRecord, rec: { id: string }, asked: string | undefined): string | undefined {
+  if (cloudOf(cluster) !== 'AWS') return undefined;
+  const zones = strings(obj(cluster.doc.awsOptions).availabilityZones);
+  return asked ?? zones[parseInt(stableUuid(rec.id).slice(0, 2), 16) % Math.max(1, zones.length)];
+}
+
+/** The connectors a warehouse is given (by name), each of its cluster. */
+function connectorsFor(h: Hook, cluster: EngineRecord, raw: unknown): Doc {
+  const out: Doc = {};
+  for (const [key, c] of Object.entries(obj(raw))) {
+    const name = str(obj(c).name) ?? key;
+    const found = h.resources('connector').get(name, cluster.id, `cluster ${cluster.id}`);
+    out[key] = { name: found.name ?? name, configId: str(obj(c).configId) ?? found.id };
+  }
+  return out;
+}
+
+/** The replicas a warehouse has scheduled and ready in its status. */
+function replicas(rec: EngineRecord, status: string): Doc {
+  const nodes = Number(rec.doc.nodeCount ?? 0) * Number(obj(rec.doc.autoscalingOptions).minClusters ?? 1);
+  const ha = obj(rec.doc.impalaHaSettingsOptions);
+  const coordinators =
+    typeOf(rec) === 'impala'
+      ? ha.highAvailabilityMode === 'DISABLED'
+        ? 1
+        : Math.max(2, Number(ha.numOfActiveCoordinators ?? 1))
+      : rec.doc.hiveServerHaMode === 'ACTIVE_PASSIVE'
+        ? 2
+        : 1;
+  const up = ['Running', 'Updating', 'PreUpdate', 'Upgrading'].includes(status);
+  const scheduled = status !== 'Stopped';
+  return {
+    totalExecutorReplicas: scheduled ? nodes : 0,
+    readyExecutorReplicas: up ? nodes : 0,
+    totalCoordinatorReplicas: scheduled ? coordinators : 0,
+    readyCoordinatorReplicas: up ? coordinators : 0,
+  };
+}
+
+export const vw: ResourceSpec = {
+  noun: 'Virtual Warehouse',
+  nouns: ['Vw'],
+  keys: ['vwId'],
+  parent: 'cluster',
+  lifecycle: WORKLOAD,
+  newId: (h, req) => entityId(h, req.vwType === 'impala' ? 'impala' : 'compute'),
+  idempotent: ['suspend', 'start'],
+  ops: {
+    ...configOps('Vw', 'Virtual Warehouse'),
+    getUpgradeVwVersions: { verb: 'read', answer: (h, rec) => upgradeVersions(versionOf(rec), compatibleVersion(h, rec)) },
+    listVws: {
+      verb: 'list',
+      select: (h, req) => {
+        const cluster = h.engine.locate(h, h.engine.resource('cluster'), req);
+        const f = obj(req.filter);
+        return h
+          .resources('vw')
+          .all(cluster.id)
+          .filter(
+            (v) =>
+              (f.vwType === undefined || v.doc.vwType === f.vwType) &&
+              (f.dbcId === undefined || v.doc.dbcId === f.dbcId) &&
+              (f.compactor === undefined || v.doc.compactor === f.compactor) &&
+              (f.viz === undefined || v.doc.viz === f.viz),
+          );
+      },
+    },
+  },
+  hooks: {
+    creating: (h, rec, req) => {
+      const cluster = clusterOf(h, rec);
+      requireRunningCluster(h, cluster, 'a new Virtual Warehouse');
+      const catalog = h.resources('dbc').get(text(req.dbcId), cluster.id, `cluster ${cluster.id}`);
+      h.resources('dbc').require(catalog, ['Running'], 'a new Virtual Warehouse on it');
+      const type: WarehouseType = req.vwType === 'impala' ? 'impala' : 'hive';
+      checkCreate(cluster, type, req);
+      const version = str(req.imageVersion) ? release(text(req.imageVersion)) : releaseOf(versionOf(catalog));
+      if (!version || rank(version.version) > rank(versionOf(catalog)))
+        throw failedPrecondition(
+          `Database Catalog ${catalog.name ?? catalog.id} runs ${versionOf(catalog)}; a Virtual Warehouse on it runs that release or an older one`,
+        );
+      const instanceType = instanceTypeFor(cluster, type, str(req.instanceType));
+      const nodes = (num(req.nodeCount) ?? 0) > 0 ? Number(req.nodeCount) : (T_SHIRT_NODES[str(req.tShirtSize) ?? DEFAULT_T_SHIRT] ?? 2);
+      const jwt = req.platformJwtAuth === true;
+      const config = applyServiceConfig(
+        initialConfig(type as ConfigKind),
+        req.config ?? {},
+        type,
+        `Virtual Warehouse ${rec.name ?? rec.id}`,
+        true,
+      );
+      const zone = zoneFor(cluster, rec, str(req.availabilityZone));
+      Object.assign(rec.doc, {
+        vwType: type,
+        dbcId: catalog.id,
+        creator: actor(h),
+        imageVersion: version.version,
+        cdhVersion: version.runtime,
+        ...(instanceType ? { instanceType } : {}),
+        ...capacity(nodes, instanceType),
+        ...(zone ? { availabilityZone: zone } : {}),
+        endpoints: endpoints(rec as EngineRecord, cluster, jwt),
+        supportedAuthMethods: { ldap: true, jwt, sso: config.enableSSO },
+        ...(jwt ? { jwtAuth: { provider: 'CDP' } } : {}),
+        tags: docs(req.tags),
+        compactor: false,
+        viz: false,
+        autoscalingOptions: autoscalingOf(type, req.autoscaling),
+        queryIsolationOptions: {
+          maxQueries: num(obj(req.queryIsolationOptions).maxQueries) ?? 0,
+          maxNodesPerQuery: num(obj(req.queryIsolationOptions).maxNodesPerQuery) ?? 0,
+        },
+        resources: templateResources(defaultTemplate(h, type)),
+        ...(type === 'impala'
+          ? {
+              impalaHaSettingsOptions: haOf(req),
+              impalaOptions: obj(req.impalaOptions),
+              impalaQueryLog: optBool(req.impalaQueryLog) ?? setting(h, 'dwx.impala.query.log'),
+            }
+          : { logHiveQueries: optBool(req.logHiveQueries) ?? setting(h, 'dwx.hive.query.history') }),
+        ...(cloudOf(cluster)
+          ? {}
+          : {
+              resourcePool: str(req.resourcePool) ?? String(cluster.doc.resourcePool ?? 'root.default'),
+              hiveServerHaMode: str(req.hiveServerHaMode) ?? 'DISABLED',
+            }),
+      });
+      recordConfig(h, cluster, rec.id, config);
+    },
+    updating: (h, rec, req) => {
+      const cluster = clusterOf(h, rec);
+      const type = typeOf(rec);
+      const what = `Virtual Warehouse ${rec.name ?? rec.id}`;
+      const current = currentConfig(h, cluster.id, rec.id).config;
+      if (req.component !== undefined) {
+        recordConfig(h, cluster, rec.id, applyComponentSet(current, text(req.component), req.set, type, what));
+        return;
+      }
+      // As it is now: the request's own fields are already on rec.doc.
+      const before = h.resources('vw').byId(rec.id)?.doc ?? rec.doc;
+      const size = str(req.tShirtSize);
+      const nodes =
+        (num(req.nodeCount) ?? 0) > 0 ? Number(req.nodeCount) : size ? (T_SHIRT_NODES[size] ?? 2) : Number(before.nodeCount ?? 2);
+      Object.assign(rec.doc, capacity(nodes, str(before.instanceType)));
+      const a = obj(req.autoscaling);
+      if (Object.keys(a).length > 0) {
+        const was = obj(before.autoscalingOptions);
+        const next: Doc = { ...was };
+        for (const [k, v] of Object.entries(a)) if (k !== 'impalaExecutorGroupSets' && v !== undefined) next[k] = v;
+        // Zero leaves the number of executor groups as it is.
+        if (!num(a.minClusters)) next.minClusters = was.minClusters;
+        if (!num(a.maxClusters)) next.maxClusters = was.maxClusters;
+        if (num(a.hiveScaleWaitTimeSeconds) !== undefined) next.hiveDesiredFreeCapacity = 0;
+        const sets = groupSets(a.impalaExecutorGroupSets);
+        if (sets) {
+          const all = { ...obj(was.impalaExecutorGroupSets), ...sets };
+          for (const [k, s] of Object.entries(sets)) if (obj(s).deleteGroupSet === true) delete all[k];
+          next.impalaExecutorGroupSets = all;
+        }
+        if (Number(next.minClusters) > Number(next.maxClusters))
+          throw invalid(`autoscaling: minClusters ${String(next.minClusters)} is more than maxClusters ${String(next.maxClusters)}`);
+        rec.doc.autoscalingOptions = next;
+      }
+      const ha = obj(req.impalaHaSettings);
+      if (Object.keys(ha).length > 0 && type === 'impala') {
+        const was = obj(before.impalaHaSettingsOptions);
+        if (ha.impalaEnableGlobalAdmissionController === true && was.highAvailabilityMode !== 'ACTIVE_ACTIVE')
+          throw failedPrecondition(
+            `the global admission controller needs high availability mode ACTIVE_ACTIVE; ${what} runs ${String(was.highAvailabilityMode)}`,
+          );
+        rec.doc.impalaHaSettingsOptions = { ...was, ...ha };
+      }
+      if (req.platformJwtAuth !== undefined) {
+        const jwt = req.platformJwtAuth === true;
+        rec.doc.endpoints = endpoints(rec, cluster, jwt);
+        rec.doc.supportedAuthMethods = { ...obj(before.supportedAuthMethods), jwt };
+        if (jwt) rec.doc.jwtAuth = { provider: 'CDP' };
+      }
+      if (req.associatedConnectors !== undefined) rec.doc.associatedConnectors = connectorsFor(h, cluster, req.associatedConnectors);
+      if (req.config !== undefined) recordConfig(h, cluster, rec.id, applyServiceConfig(current, req.config, type, what));
+    },
+    acting: (h, rec, action, req) => {
+      const cluster = clusterOf(h, rec);
+      const catalog = h.resources('dbc').byId(String(rec.doc.dbcId));
+      if (action === 'start' || action === 'rebuild' || action === 'upgrade') {
+        requireRunningCluster(
+          h,
+          cluster,
+          `${action === 'start' ? 'starting' : action === 'rebuild' ? 'rebuilding' : 'upgrading'} a Virtual Warehouse`,
+        );
+        if (catalog)
+          h.resources('dbc').require(
+            catalog,
+            ['Running'],
+            `${action === 'start' ? 'starting' : action === 'rebuild' ? 'rebuilding' : 'upgrading'} a Virtual Warehouse on it`,
+          );
+      }
+      if (action !== 'upgrade') return undefined;
+      if (text(req.dbcId) !== rec.doc.dbcId)
+        throw invalid(`Virtual Warehouse ${rec.name ?? rec.id} is on Database Catalog ${String(rec.doc.dbcId)}, not ${text(req.dbcId)}`);
+      const to = release(text(req.imageVersion));
+      if (rank(to.version) <= rank(versionOf(rec)))
+        throw failedPrecondition(`Virtual Warehouse ${rec.name ?? rec.id} runs ${versionOf(rec)}; ${to.version} is not newer`);
+      if (catalog && rank(to.version) > rank(versionOf(catalog)))
+        throw failedPrecondition(
+          `Database Catalog ${catalog.name ?? catalog.id} runs ${versionOf(catalog)}; upgrade it to ${to.version} before its Virtual Warehouses`,
+        );
+      return {
+        imageVersion: to.version,
+        cdhVersion: to.runtime,
+        ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}),
+      };
+    },
+    viewing: (h, rec, view) => ({
+      ...view,
+      statusChangedAt: statusSince(h, rec),
+      replicaStatus: replicas(rec, String(view.status ?? '')),
+      configId: currentConfig(h, rec.scope, rec.id).id,
+    }),
+  },
+};
+
+/** The newest release a warehouse can go to: its catalog's. */
+function compatibleVersion(h: Hook, rec: EngineRecord): string {
+  const catalog = h.resources('dbc').byId(String(rec.doc.dbcId));
+  return catalog ? versionOf(catalog) : versionOf(rec);
+}
+
+export { versionOf };
+// ---- Data Visualizations ---------------------------------------------------------------
+
+export const dataVisualization: ResourceSpec = {
+  noun: 'Data Visualization',
+  nouns: ['DataVisualization'],
+  keys: ['dataVisualizationId'],
+  parent: 'cluster',
+  lifecycle: WORKLOAD,
+  newId: (h) => entityId(h, 'viz'),
+  // A cluster is kept only by its catalogs and warehouses (see its delete's force); visualizations go with it.
+  partOfParent: true,
+  ops: {
+    getDataVisualizationUpgradeVersion: {
+      verb: 'read',
+      answer: () => ({ upgradeVersions: { latestVersion: VIZ_RELEASES[VIZ_RELEASES.length - 1] } }),
+    },
+  },
+  hooks: {
+    creating: (h, rec, req) => {
+      const cluster = clusterOf(h, rec);
+      requireRunningCluster(h, cluster, 'a new Data Visualization');
+      const asked = str(req.imageVersion);
+      if (asked && !VIZ_RELEASES.includes(asked))
+        throw invalid(`image version ${asked} is not a Data Visualization release; releases: ${VIZ_RELEASES.join(', ')}`);
+      const t = str(req.resourceTemplate) ? templateByName(h, text(req.resourceTemplate), 'viz') : defaultTemplate(h, 'viz');
+      const config = obj(req.config);
+      Object.assign(rec.doc, {
+        imageVersion: asked ?? DEFAULT_VIZ_RELEASE,
+        size: t.name,
+        userGroups: strings(config.userGroups),
+        adminGroups: strings(config.adminGroups),
+        ...(cloudOf(cluster) ? {} : { resourcePool: str(req.resourcePool) ?? String(cluster.doc.resourcePool ?? 'root.default') }),
+      });
+    },
+    updating: (_h, rec, req) => {
+      const config = obj(req.config);
+      if (Array.isArray(config.userGroups)) rec.doc.userGroups = strings(config.userGroups);
+      if (Array.isArray(config.adminGroups)) rec.doc.adminGroups = strings(config.adminGroups);
+    },
+    acting: (h, rec, action, req) => {
+      if (action !== 'upgrade') return undefined;
+      requireRunningCluster(h, clusterOf(h, rec), 'upgrading a Data Visualization');
+      const to = text(req.imageVersion);
+      const at = VIZ_RELEASES.indexOf(String(rec.doc.imageVersion));
+      if (!VIZ_RELEASES.includes(to))
+        throw invalid(`image version ${to} is not a Data Visualization release; releases: ${VIZ_RELEASES.join(', ')}`);
+      if (VIZ_RELEASES.indexOf(to) <= at)
+        throw failedPrecondition(`Data Visualization ${rec.name ?? rec.id} runs ${String(rec.doc.imageVersion)}; ${to} is not newer`);
+      return { imageVersion: to, ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}) };
+    },
+  },
+};

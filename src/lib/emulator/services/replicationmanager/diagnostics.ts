@@ -1,0 +1,122 @@
+/**
+ * Diagnostic bundles of policies: a Cloudera Manager command on the
+ * policy's cluster that collects the logs of its jobs. While it runs its
+ * bundle is IN_PROGRESS; then the bundle (a zip) can be downloaded here
+ * (DOWNLOADABLE_WITH_CLI) or from its result URL. A bundle of a policy named
+ * `fail-...` fails.
+ */
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { failedPrecondition } from '../../errors.js';
+import type { Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { iso } from '../../values.js';
+import { hasRun, jobLines, policyView } from './policies.js';
+import { clusterByCrn, managerUrl, reachable } from './sites.js';
+
+export const BUNDLE: Lifecycle = {
+  create: { phases: [['IN_PROGRESS', 3]], success: 'DOWNLOADABLE_WITH_CLI', failure: 'FAILED' },
+};
+
+/** A new collection, of a policy on a running cluster that has run at least once. */
+export function collecting(h: Hook, rec: EngineRecord, req: Doc): void {
+  const cluster = reachable(clusterByCrn(h, rec.scope), 'a diagnostic bundle');
+  const policy = h.resources('policy').get(String(req.policyName), rec.scope, `cluster ${cluster.name}`);
+  if (!hasRun(h, policy))
+    throw failedPrecondition(`policy ${policy.name ?? policy.id} has no job runs yet; its bundle would collect their logs`);
+  // It ends when it ends (commandView says when).
+  delete rec.doc.endTime;
+  Object.assign(rec.doc, {
+    name: policy.name,
+    startTime: iso(h.ctx.clock.now()),
+    resultDataUrl: `${managerUrl(cluster).replace(/home\/$/, '')}command/${rec.id}/download`,
+  });
+  rec.data = { ...rec.data, policy: policy.id };
+}
+
+/** The command as getCommandStatus (and collectDiagnosticBundle) show it. */
+export function commandView(h: Hook, rec: EngineRecord): Doc {
+  const commands = h.resources('command');
+  const p = commands.progress(rec);
+  const why = `collecting the bundle failed on purpose: policy ${String(rec.doc.name)} is named "fail-..."`;
+  return {
+    ...commands.view(rec),
+    active: !p.done,
+    ...(p.done ? { success: p.succeeded, endTime: iso(p.endsAt) } : {}),
+    resultMessage: !p.done ? 'collecting the diagnostic bundle' : p.failed ? why : 'diagnostic bundle collected',
+    bundleStatusMessage: !p.done
+      ? 'the bundle is being collected'
+      : p.failed
+        ? `no bundle was made: ${why}`
+        : 'download the bundle with download-diagnostic-bundle, or from its result URL',
+  };
+}
+
+// ---- the bundle: a zip of text files ----------------------------------------------
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(data: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of data) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** A zip of files, stored (not compressed): what `unzip` reads. */
+function zip(files: ReadonlyArray<readonly [name: string, text: string]>): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  let offset = 0;
+  for (const [name, text] of files) {
+    const data = Buffer.from(text, 'utf8');
+    const fileName = Buffer.from(name, 'utf8');
+    const crc = crc32(data);
+    // A file's checksum, sizes (stored: both the same) and name length, as both of its headers carry them.
+    const facts = (header: Buffer, at: number): Buffer => {
+      header.writeUInt32LE(crc, at);
+      header.writeUInt32LE(data.length, at + 4);
+      header.writeUInt32LE(data.length, at + 8);
+      header.writeUInt16LE(fileName.length, at + 12);
+      return header;
+    };
+    const local = facts(Buffer.alloc(30), 14);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    const entry = facts(Buffer.alloc(46), 16);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, data);
+    central.push(entry, fileName);
+    offset += local.length + fileName.length + data.length;
+  }
+  const dir = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(files.length, 8);
+  end.writeUInt16LE(files.length, 10);
+  end.writeUInt32LE(dir.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, dir, end]);
+}
+
+/** downloadDiagnosticBundle: the bundle, once it can be downloaded here. */
+export function bundle(h: Hook, rec: EngineRecord): Doc {
+  const commands = h.resources('command');
+  commands.require(rec, ['DOWNLOADABLE_WITH_CLI'], 'a download');
+  const policy = h.resources('policy').byId(String(rec.data?.policy ?? ''));
+  const files: Array<readonly [string, string]> = [
+    ['README.txt', `Diagnostic bundle ${rec.id} of replication policy ${String(rec.doc.name)}, collected ${String(rec.doc.startTime)}.\n`],
+    ...(policy
+      ? ([
+          ['policy.json', `${JSON.stringify(policyView(h, policy), null, 2)}\n`],
+          ['jobs.log', `${jobLines(h, policy).join('\n')}\n`],
+        ] as const)
+      : []),
+  ];
+  return { bundleFile: zip(files).toString('base64') };
+}

@@ -1,0 +1,463 @@
+/**
+ * Replication policies. An HDFS or Hive policy runs a job every
+ * `frequencyInSec` from its start time (to its end time, if it has one) on
+ * the cluster it was created on: its destination, or, when it copies to
+ * cloud storage, its source. An HBase policy sets up replication between
+ * two clusters with HBase (copying a first snapshot when asked) and then
+ * replicates continuously. Jobs are read off the clock, never stored; a
+ * suspended policy starts none. A policy's status follows its jobs:
+ * SUBMITTED before the first, RUNNING while one runs (and while an HBase
+ * policy replicates), then how the last ended (SUCCEEDED or FAILED), or
+ * SUSPENDED. A policy named `fail-...` fails each of its jobs as it starts.
+ */
+import type { EngineRecord, Hook } from '../../engine/index.js';
+import { failedPrecondition, invalid } from '../../errors.js';
+import { failsOnPurpose, type Lifecycle } from '../../lifecycle.js';
+import type { Doc } from '../../types.js';
+import { docs, hex, iso, num, obj, str, strings } from '../../values.js';
+import type { WorldCluster } from './clusters.js';
+import { clusterByCrn, clusterBySite, hbaseSuspend, reachable, runs, siteName } from './sites.js';
+
+/**
+ * What an administrator does to a policy. The state is the policy's own
+ * (running or suspended); the status a policy shows is read off its jobs.
+ */
+export const POLICY: Lifecycle = {
+  create: { phases: [], success: 'RUNNING' },
+  suspend: { from: ['RUNNING'], phases: [], success: 'SUSPENDED' },
+  activate: { from: ['SUSPENDED'], phases: [], success: 'RUNNING' },
+};
+
+/** Minutes a job of each kind takes. */
+const JOB_MINUTES: Readonly<Record<string, number>> = {
+  HDFS_REPLICATION: 4,
+  HIVE_REPLICATION: 6,
+  HBASE_SETUP: 2,
+  HBASE_INITIAL_SNAPSHOT: 8,
+};
+
+/** How far back a policy shows its jobs. */
+const JOBS_SHOWN = 10;
+
+/** What a policy keeps beside what it shows, to read its jobs off the clock. */
+interface Schedule {
+  readonly type: 'FS' | 'HIVE' | 'HBASE';
+  readonly start: number;
+  readonly end?: number;
+  /** Seconds between runs; 0 for an HBase policy, which replicates continuously after its first job. */
+  readonly every: number;
+  readonly job: string;
+  readonly source: string;
+  readonly target?: string;
+  /** The cloud credential it writes with. */
+  readonly credential?: string;
+}
+
+const scheduleOf = (rec: EngineRecord): Schedule => rec.data?.schedule as Schedule;
+
+const CLOUD = /^(s3a|abfss?|gs|wasbs?|adl):\/\//i;
+/** The credential provider each cloud storage scheme takes. */
+const PROVIDER_OF: Readonly<Record<string, string>> = { s3a: 'AWS', abfs: 'ADLS', abfss: 'ADLS' };
+
+const timeOf = (v: unknown, field: string): number | undefined => {
+  const s = str(v);
+  if (s === undefined) return undefined;
+  const t = Date.parse(s);
+  if (Number.isNaN(t)) throw invalid(`${field} ${s} is not a time`);
+  return t;
+};
+
+/** The policy an HBase operation or a plain one is asked of must be of its kind. */
+export function requireKind(h: Hook, rec: EngineRecord): void {
+  const hbaseOp = /Hbase/.test(h.ctx.op.name);
+  const hbase = scheduleOf(rec).type === 'HBASE';
+  if (hbaseOp !== hbase)
+    throw invalid(
+      `policy ${rec.name ?? rec.id} is ${hbase ? 'an HBase' : `a ${scheduleOf(rec).type}`} policy; use the ${hbase ? 'hbase-policies' : 'policies'} commands for it`,
+    );
+}
+
+/** The cluster a policy was created on, which has to be running to take a change. */
+function onCluster(h: Hook, rec: EngineRecord, what: string): WorldCluster {
+  return reachable(clusterByCrn(h, rec.scope), what);
+}
+
+/** A new HDFS or Hive policy: its definition checked against the clusters and credentials it names. */
+export function creatingPolicy(h: Hook, rec: EngineRecord, req: Doc): void {
+  const on = onCluster(h, rec, 'a new policy');
+  const def = obj(req.policyDefinition);
+  const name = rec.name ?? '';
+  if (str(def.name) !== name) throw invalid(`policyName ${name} and the name in policyDefinition (${String(def.name)}) differ`);
+  const type = String(def.type);
+  if (type === 'HBASE') throw invalid('HBase policies are created with createHbasePolicy (hbase-policies create)');
+  const every = num(def.frequencyInSec) ?? 0;
+  if (every <= 0) throw invalid('frequencyInSec must be a number of seconds above 0');
+  const now = h.ctx.clock.now();
+  const start = timeOf(def.startTime, 'startTime') ?? now;
+  const end = timeOf(def.endTime, 'endTime');
+  if (end !== undefined && end <= start) throw invalid('endTime must come after startTime');
+  const source = obj(def.sourceDataset);
+  const hdfs = obj(source.hdfsArguments);
+  const hive = obj(source.hiveArguments);
+  const path = str(hdfs.path);
+  const databases = docs(hive.databasesAndTables);
+  if (type === 'FS' && !path?.startsWith('/')) throw invalid('an FS policy needs sourceDataset.hdfsArguments.path, an absolute HDFS path');
+  if (type === 'HIVE' && databases.length === 0) throw invalid('a HIVE policy needs sourceDataset.hiveArguments.databasesAndTables');
+  for (const d of databases)
+    for (const field of ['tablesIncludeRegex', 'tablesExcludeRegex'])
+      try {
+        new RegExp(str(d[field]) ?? '');
+      } catch {
+        throw invalid(`${field} ${String(d[field])} of database ${String(d.database)} is not a regular expression`);
+      }
+  const targetPath = str(def.targetDataset);
+  const cloud = targetPath !== undefined && CLOUD.test(targetPath);
+  let from: WorldCluster;
+  let to: WorldCluster | undefined;
+  let credential: string | undefined;
+  if (cloud) {
+    if (type !== 'FS') throw invalid('a HIVE policy replicates to a cluster with Hive (targetCluster), not to a cloud path');
+    from = def.sourceCluster !== undefined ? clusterBySite(h, String(def.sourceCluster), 'sourceCluster') : on;
+    if (from.crn !== on.crn)
+      throw invalid(
+        `a policy that copies to cloud storage runs on its source cluster: create it with clusterCrn ${from.crn} (${from.name})`,
+      );
+    credential = str(def.cloudCredential);
+    if (!credential) throw invalid(`copying to ${targetPath} needs a cloudCredential of cluster ${on.name}`);
+    const cred = h.resources('credential').find(credential, on.crn);
+    if (!cred) throw failedPrecondition(`cluster ${on.name} has no credential ${credential}; create it first (credentials create)`);
+    const scheme = (/^(\w+):/.exec(targetPath)?.[1] ?? '').toLowerCase();
+    const wanted = PROVIDER_OF[scheme];
+    if (!wanted) throw invalid(`${scheme}:// targets are not supported; copy to s3a:// or abfs(s)://`);
+    if (cred.doc.provider !== wanted)
+      throw invalid(`credential ${credential} is a ${String(cred.doc.provider)} credential; ${scheme}:// needs a ${wanted} one`);
+  } else {
+    if (def.sourceCluster === undefined) throw invalid('give sourceCluster (dataCenter$cluster), or a cloud storage targetDataset');
+    from = reachable(clusterBySite(h, String(def.sourceCluster), 'sourceCluster'), 'replicating from it');
+    to = def.targetCluster !== undefined ? clusterBySite(h, String(def.targetCluster), 'targetCluster') : on;
+    if (to.crn !== on.crn)
+      throw invalid(`a policy that copies between clusters runs on its destination: create it with clusterCrn ${to.crn} (${to.name})`);
+    if (from.crn === to.crn) throw invalid(`the source and destination of a policy are the same cluster, ${from.name}`);
+  }
+  const needs = type === 'FS' ? 'HDFS' : 'HIVE';
+  for (const c of [from, ...(to ? [to] : [])])
+    if (!runs(c, needs))
+      throw failedPrecondition(
+        `cluster ${c.name} runs no ${needs} service; a ${type} policy needs it on ${c === from ? 'its source' : 'its destination'}`,
+      );
+  const sourceDataset = type === 'FS' ? [path ?? ''] : databases.map((d) => `${String(d.database)}.${str(d.tablesIncludeRegex) ?? '*'}`);
+  const custom: Doc = {};
+  for (const f of ['queueName', 'distcpMaxMaps', 'distcpMapBandwidth', 'cloudCredential', 'tdeSameKey', 'enableSnapshotBasedReplication'])
+    if (def[f] !== undefined) custom[f] = String(def[f]);
+  // A policy to cloud storage has no target cluster.
+  delete rec.doc.targetClusterCrn;
+  Object.assign(rec.doc, {
+    type,
+    frequency: every,
+    description: str(def.description),
+    executionType: 'SCHEDULED',
+    sourceDataset,
+    targetDataset: cloud ? [targetPath] : targetPath ? [targetPath] : sourceDataset,
+    startTime: iso(start),
+    sourceCluster: siteName(from),
+    sourceClusterCrn: from.crn,
+    ...(to ? { targetCluster: siteName(to), targetClusterCrn: to.crn } : {}),
+    customProperties: custom,
+    plugins: strings(def.plugins),
+    target: { environmentCrn: (to ?? from).environmentCrn },
+  });
+  const schedule: Schedule = {
+    type: type === 'HIVE' ? 'HIVE' : 'FS',
+    start,
+    ...(end !== undefined ? { end } : {}),
+    every,
+    job: type === 'HIVE' ? 'HIVE_REPLICATION' : 'HDFS_REPLICATION',
+    source: from.crn,
+    ...(to ? { target: to.crn } : {}),
+    ...(credential ? { credential } : {}),
+  };
+  rec.data = { ...rec.data, schedule, credential };
+}
+
+const TABLE = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
+
+function checkTables(tables: readonly string[]): void {
+  const bad = tables.filter((t) => !TABLE.test(t));
+  if (bad.length > 0) throw invalid(`table ${bad.join(', ')} is not namespace:table`);
+}
+
+/** A new HBase policy: created on its destination, between two running clusters with HBase. */
+export function creatingHbasePolicy(h: Hook, rec: EngineRecord, req: Doc): void {
+  const on = onCluster(h, rec, 'a new HBase policy');
+  const def = obj(req.policyDefinition);
+  const args = obj(def.hbasePolicyArguments);
+  const from = reachable(clusterBySite(h, String(def.sourceCluster), 'sourceCluster'), 'replicating from it');
+  const to = clusterBySite(h, String(def.targetCluster), 'targetCluster');
+  if (to.crn !== on.crn) throw invalid(`an HBase policy is created on its destination: create it with clusterCrn ${to.crn} (${to.name})`);
+  if (from.crn === to.crn) throw invalid(`the source and destination of a policy are the same cluster, ${from.name}`);
+  for (const c of [from, to])
+    if (!runs(c, 'HBASE')) throw failedPrecondition(`cluster ${c.name} runs no HBase service; an HBase policy needs it on both clusters`);
+  const tables = strings(args.tables);
+  checkTables(tables);
+  const snapshot = def.initialSnapshot === true;
+  const custom: Doc = {};
+  for (const f of ['queueName', 'distcpMaxMaps', 'sourceRestartType', 'targetRestartType'])
+    if (def[f] !== undefined) custom[f] = String(def[f]);
+  if (!custom.sourceRestartType) custom.sourceRestartType = 'ROLLING_RESTART';
+  if (!custom.targetRestartType) custom.targetRestartType = 'ROLLING_RESTART';
+  const strategy = str(obj(args.databaseArguments).replicationStrategy) ?? 'ALL_TABLES';
+  Object.assign(rec.doc, {
+    type: 'HBASE',
+    frequency: 0,
+    description: str(def.description),
+    executionType: 'CONTINUOUS',
+    sourceDataset: tables.length > 0 ? tables : [`* (${strategy})`],
+    targetDataset: tables.length > 0 ? tables : [`* (${strategy})`],
+    startTime: iso(h.ctx.clock.now()),
+    sourceCluster: siteName(from),
+    sourceClusterCrn: from.crn,
+    targetCluster: siteName(to),
+    targetClusterCrn: to.crn,
+    customProperties: custom,
+    target: { environmentCrn: to.environmentCrn },
+  });
+  const machineUser = obj(def.machineUser);
+  // The machine user's password is a secret: the request is kept without it.
+  delete obj(obj(obj(rec.data?.request).policyDefinition).machineUser).password;
+  const schedule: Schedule = {
+    type: 'HBASE',
+    start: h.ctx.clock.now(),
+    every: 0,
+    job: snapshot ? 'HBASE_INITIAL_SNAPSHOT' : 'HBASE_SETUP',
+    source: from.crn,
+    target: to.crn,
+    ...(str(args.cloudCredential) ? { credential: str(args.cloudCredential) } : {}),
+  };
+  rec.data = { ...rec.data, schedule, ...(str(machineUser.user) ? { machineUser: str(machineUser.user) } : {}) };
+}
+
+/** updateHbasePolicy: a new name, description or tables. */
+export function updatingHbasePolicy(h: Hook, rec: EngineRecord, req: Doc): void {
+  requireKind(h, rec);
+  onCluster(h, rec, 'an update');
+  const def = obj(req.updateHbasePolicyDefinition);
+  const name = str(def.name);
+  if (name && name !== rec.name) {
+    if (h.resources('policy').find(name, rec.scope)) throw failedPrecondition(`this cluster already has a policy named ${name}`);
+    rec.name = name;
+    rec.doc.name = name;
+  }
+  if (def.description !== undefined) rec.doc.description = str(def.description);
+  if (Array.isArray(def.tables)) {
+    const tables = strings(def.tables);
+    checkTables(tables);
+    rec.doc.sourceDataset = tables;
+    rec.doc.targetDataset = tables;
+  }
+}
+
+/** suspend and activate: of HBase policies, as the destination's Cloudera Manager does them. */
+export function acting(h: Hook, rec: EngineRecord, action: string): void {
+  requireKind(h, rec);
+  const on = onCluster(h, rec, `a ${action === 'activate' ? 'resume' : action}`);
+  const s = scheduleOf(rec);
+  if (s.type !== 'HBASE') return;
+  const scope = hbaseSuspend(on);
+  if (scope === 'NOT_SUPPORTED')
+    throw failedPrecondition(`cluster ${on.name} (Cloudera Manager API ${on.runtime}) cannot suspend or resume HBase policies`);
+  if (scope === 'POLICY') return;
+  // Above API version 50 the pair is suspended or resumed: every HBase policy between the same two clusters.
+  const policies = h.resources('policy');
+  const from = action === 'suspend' ? 'RUNNING' : 'SUSPENDED';
+  for (const other of policies.all(rec.scope))
+    if (
+      other.id !== rec.id &&
+      scheduleOf(other).type === 'HBASE' &&
+      scheduleOf(other).source === s.source &&
+      policies.state(other) === from
+    )
+      policies.begin(other, action);
+}
+
+/** A delete: on a running cluster; an HBase policy whose source cannot be reached only with force. */
+export function deleting(h: Hook, rec: EngineRecord, req: Doc): void {
+  requireKind(h, rec);
+  onCluster(h, rec, 'a delete');
+  const s = scheduleOf(rec);
+  if (s.type !== 'HBASE' || req.force === true) return;
+  const source = clusterByCrnOrNone(h, s.source);
+  if (!source?.up)
+    throw failedPrecondition(
+      `the source cluster of HBase policy ${rec.name ?? rec.id} ${source ? `is ${source.state}` : 'is gone'} and cannot be reached; delete it with --force`,
+    );
+}
+
+function clusterByCrnOrNone(h: Hook, crn: string): WorldCluster | undefined {
+  try {
+    return clusterByCrn(h, crn);
+  } catch {
+    return undefined;
+  }
+}
+
+/** continueHbaseSetup: only a classic source waits for it, and these clusters are all Data Hubs and data lakes. */
+export function continueSetup(h: Hook, rec: EngineRecord): Doc {
+  requireKind(h, rec);
+  const source = clusterByCrnOrNone(h, scheduleOf(rec).source);
+  throw failedPrecondition(
+    `the source of HBase policy ${rec.name ?? rec.id} is ${source ? `a ${source.type} cluster (${source.name})` : 'gone'}: its HBase restarted with the policy setup, so there is nothing to continue; only a classic cluster source needs this`,
+  );
+}
+
+// ---- jobs and status, read off the clock ----------------------------------------
+
+interface Job {
+  readonly index: number;
+  readonly start: number;
+  readonly end: number;
+  readonly failed: boolean;
+}
+
+/** The times a policy ran, from its history: running from creation and each activate, until each suspend. */
+function activeWindows(rec: EngineRecord, now: number): Array<readonly [number, number]> {
+  const changes = [
+    ...(rec.past ?? []).map((p) => [p.startedAt, p.action] as const),
+    [rec.activity.tl.startedAt, rec.activity.action] as const,
+  ];
+  const out: Array<readonly [number, number]> = [];
+  changes.forEach(([at, action], i) => {
+    if (action !== 'suspend') out.push([at, changes[i + 1]?.[0] ?? now]);
+  });
+  return out;
+}
+
+/** Its jobs, newest first (at most JOBS_SHOWN). */
+function jobsOf(rec: EngineRecord, now: number): Job[] {
+  const s = scheduleOf(rec);
+  const failing = failsOnPurpose(rec.name, 'run', {});
+  const minutes = failing ? 0 : (JOB_MINUTES[s.job] ?? 4);
+  const job = (index: number, start: number): Job => ({ index, start, end: start + minutes * 60_000, failed: failing });
+  if (s.every === 0) return s.start <= now ? [job(0, s.start)] : [];
+  const step = s.every * 1000;
+  const out: Job[] = [];
+  const windows = activeWindows(rec, now).reverse();
+  for (const [from, until] of windows) {
+    const last = Math.min(until === now ? now : until - 1, s.end ?? Infinity);
+    if (last < s.start) continue;
+    const first = Math.max(0, Math.ceil((from - s.start) / step));
+    for (let k = Math.floor((last - s.start) / step); k >= first && out.length < JOBS_SHOWN; k--) out.push(job(k, s.start + k * step));
+    if (out.length >= JOBS_SHOWN) break;
+  }
+  return out;
+}
+
+/** The next job's start: the next slot after now, while it runs and before its end. */
+function nextRun(rec: EngineRecord, state: string, now: number): number | undefined {
+  const s = scheduleOf(rec);
+  if (state !== 'RUNNING' || s.every === 0) return undefined;
+  const step = s.every * 1000;
+  const at = now < s.start ? s.start : s.start + (Math.floor((now - s.start) / step) + 1) * step;
+  return s.end !== undefined && at > s.end ? undefined : at;
+}
+
+/** The status a policy shows: read off its jobs, or SUSPENDED. */
+function statusOf(rec: EngineRecord, state: string, jobs: readonly Job[], now: number): string {
+  if (state === 'SUSPENDED') return 'SUSPENDED';
+  const latest = jobs[0];
+  if (!latest) return 'SUBMITTED';
+  if (now < latest.end) return 'RUNNING';
+  if (latest.failed) return 'FAILED';
+  return scheduleOf(rec).type === 'HBASE' ? 'RUNNING' : 'SUCCEEDED';
+}
+
+function jobView(rec: EngineRecord, j: Job, now: number): Doc {
+  const s = scheduleOf(rec);
+  const done = now >= j.end;
+  const total = s.job.startsWith('HBASE') ? 3 : 5;
+  const completed = done
+    ? j.failed
+      ? 1
+      : total
+    : Math.min(total - 1, Math.floor(((now - j.start) / Math.max(1, j.end - j.start)) * total));
+  const what =
+    rec.doc.type === 'HBASE'
+      ? `${s.job === 'HBASE_SETUP' ? 'set up replication' : 'copied the initial snapshot'}`
+      : `replicated ${strings(rec.doc.sourceDataset).join(', ')}`;
+  return {
+    id: String(parseInt(hex(`${rec.id}/${j.index}`, 8), 16)),
+    policyId: rec.id,
+    status: done ? (j.failed ? 'FAILED' : 'SUCCEEDED') : 'RUNNING',
+    startTime: iso(j.start),
+    ...(done ? { endTime: iso(j.end) } : {}),
+    trackingInfo: JSON.stringify({
+      progress: Math.round((completed / total) * 100),
+      filesCopied: done && !j.failed ? 120 + (j.index % 7) * 13 : 0,
+    }),
+    message: done
+      ? j.failed
+        ? `job ${j.index + 1} of policy ${rec.name ?? rec.id} failed on purpose: the policy name starts with "fail-"`
+        : `${what} to ${strings(rec.doc.targetDataset).join(', ')}`
+      : `running: step ${completed + 1} of ${total}`,
+    jobType: s.job,
+    totalSteps: total,
+    completedSteps: completed,
+  };
+}
+
+/** A policy as listPolicies shows it: its record, with its jobs and status read off the clock. */
+export function policyView(h: Hook, rec: EngineRecord): Doc {
+  const policies = h.resources('policy');
+  const now = h.ctx.clock.now();
+  const state = policies.state(rec);
+  const jobs = jobsOf(rec, now);
+  const status = statusOf(rec, state, jobs, now);
+  const s = scheduleOf(rec);
+  const next = nextRun(rec, state, now);
+  const ended = jobs.filter((j) => now >= j.end);
+  const lastOk = ended.find((j) => !j.failed);
+  const lastFailed = ended.find((j) => j.failed);
+  const report = (j: Job | undefined): Doc | undefined =>
+    j ? { status: j.failed ? 'FAILED' : 'SUCCEEDED', endTime: iso(j.end) } : undefined;
+  return {
+    ...policies.view(rec),
+    status,
+    jobs: jobs.map((j) => jobView(rec, j, now)),
+    report: { lastSucceededInstance: report(lastOk), lastFailedInstance: report(lastFailed) },
+    endTime: iso(s.end ?? next ?? jobs[0]?.end ?? s.start),
+    ...(next !== undefined ? { nextRun: iso(next) } : {}),
+  };
+}
+
+/** Whether a policy has run at least once (a diagnostic bundle collects its jobs' logs). */
+export const hasRun = (h: Hook, rec: EngineRecord): boolean => jobsOf(rec, h.ctx.clock.now()).length > 0;
+
+/** The job lines of a policy, for its diagnostic bundle. */
+export function jobLines(h: Hook, rec: EngineRecord): string[] {
+  const now = h.ctx.clock.now();
+  return jobsOf(rec, now)
+    .reverse()
+    .map((j) => {
+      const v = jobView(rec, j, now);
+      return `${String(v.startTime)} ${String(v.jobType)} ${String(v.status)} ${String(v.message)}`;
+    });
+}
+
+/** The HBase cluster pairs with an active policy. */
+export function activePairs(h: Hook): Array<readonly [string, string]> {
+  const policies = h.resources('policy');
+  const pairs = new Map<string, readonly [string, string]>();
+  for (const p of policies.all()) {
+    const s = scheduleOf(p);
+    if (s.type === 'HBASE' && s.target && policies.state(p) === 'RUNNING') pairs.set(`${s.source} ${s.target}`, [s.source, s.target]);
+  }
+  return [...pairs.values()];
+}
+
+/** The answer of a change to a policy. */
+export const done =
+  (what: string) =>
+  (_h: Hook, rec: EngineRecord, req: Doc): Doc => ({
+    clusterCrn: req.clusterCrn,
+    message: `policy ${rec.name ?? rec.id} ${what}`,
+    status: 'Successful',
+  });
