@@ -74,27 +74,36 @@ export abstract class BaseCommand<T extends typeof Command = typeof Command> ext
   }
 }
 
+/**
+ * oclif's NonExistentFlagsError, told by what it carries (the flags it did
+ * not know, and the parse they failed in); oclif does not export the class.
+ */
 interface UnknownFlagError extends Error {
-  flags?: unknown;
-  parse?: { input?: { flags?: Record<string, { aliases?: string[]; hidden?: boolean }> } };
+  flags: unknown[];
+  parse: { input?: { flags?: Record<string, { aliases?: string[]; hidden?: boolean }> } };
 }
+
+const isUnknownFlagError = (err: unknown): err is UnknownFlagError =>
+  err instanceof Errors.CLIError && 'parse' in err && Array.isArray((err as { flags?: unknown }).flags);
 
 /** oclif's unknown-flag error, with `(did you mean "--x"?)` for a near miss among the command's flags. */
 export function withFlagHint<E>(err: E): E {
-  const e = err as unknown as UnknownFlagError;
-  const defs = e instanceof Error && Array.isArray(e.flags) ? e.parse?.input?.flags : undefined;
-  if (!defs || !/^Nonexistent flags?: /.test(e.message)) return err;
+  if (!isUnknownFlagError(err)) return err;
+  const defs = err.parse.input?.flags;
+  if (!defs) return err;
   const known = Object.entries(defs)
     .filter(([, f]) => !f.hidden)
     .flatMap(([name, f]) => [name, ...(f.aliases ?? [])]);
-  const hints = (e.flags as unknown[]).map((f) => {
-    const name = String(f).replace(/^-+/, '').split('=')[0] ?? '';
-    const hint = suggest(name, known);
+  const given = err.flags.map(String);
+  const hints = given.map((f) => {
+    const hint = suggest(f.replace(/^-+/, '').split('=')[0] ?? '', known);
     return hint ? hint.replace(/"([^"]+)"/, '"--$1"') : '';
   });
-  if (hints.some(Boolean)) {
-    const line = `Nonexistent flag${hints.length > 1 ? 's' : ''}: ${(e.flags as unknown[]).map((f, i) => `${String(f)}${hints[i] ?? ''}`).join(', ')}`;
-    e.message = e.message.replace(/^Nonexistent flags?: [^\n]*/, line);
+  // The first line is the one oclif's class writes from the flags; the hinted line takes its place.
+  const plain = `Nonexistent flag${given.length === 1 ? '' : 's'}: ${given.join(', ')}`;
+  if (hints.some(Boolean) && err.message.startsWith(plain)) {
+    const hinted = `Nonexistent flag${given.length === 1 ? '' : 's'}: ${given.map((f, i) => `${f}${hints[i] ?? ''}`).join(', ')}`;
+    err.message = hinted + err.message.slice(plain.length);
   }
   return err;
 }

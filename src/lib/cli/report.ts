@@ -9,22 +9,28 @@ import { printable } from '../core/validate.js';
 import { oneLine, visible } from '../core/visible.js';
 import { ioForArgv, STYLE, type IO } from './io.js';
 
+/**
+ * What oclif's errors carry: an exit code under `oclif` (every CLIError, and
+ * a flag's value its parser refused). Told by that rather than by class, as
+ * this module loads without oclif.
+ */
 interface OclifishError extends Error {
   oclif?: { exit?: number };
   code?: string;
 }
 
+/** The line oclif appends to the message of a command line it could not parse. */
+const PARSE_HELP_HINT = '\nSee more help with --help';
+
 export function toCdpError(err: unknown): CdpError {
   if (err instanceof CdpError) return err;
   const e = err as OclifishError;
-  // oclif's own parse errors (unknown flag, bad option, missing arg) are usage errors.
+  // oclif's own errors that end the command (its parse errors among them) are usage errors.
   if (e && typeof e === 'object' && e.oclif && e.oclif.exit !== 0) {
+    const message = e.message.endsWith(PARSE_HELP_HINT) ? e.message.slice(0, -PARSE_HELP_HINT.length) : e.message;
     // oclif quotes what it could not parse; that may be a secret (a PEM key
     // taken for a flag), so PEM blocks are masked and the message kept short.
-    const text = e.message
-      .replace(/\n\s*See more help with --help\s*$/, '')
-      .replace(/-----BEGIN [A-Z ]+-----[\s\S]*?(-----END [A-Z ]+-----|$)/g, '<PEM text>')
-      .trim();
+    const text = message.replace(/-----BEGIN [A-Z ]+-----[\s\S]*?(-----END [A-Z ]+-----|$)/g, '<PEM text>').trim();
     const [first = '', ...rest] = text.split('\n').map((l) => l.trim());
     return new CdpError({
       kind: 'usage',
