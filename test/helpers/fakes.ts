@@ -188,3 +188,13 @@ export function fakeContext(flags: ParsedFlags = {}, opts: FakeContextOptions = 
   const interrupt = (): void => listeners.forEach((l) => l());
   return { ctx, out, err, transport, clock, interrupt };
 }
+
+/** A listing of sixty users, each row wider than a terminal: long CRNs and emails, a wire time. */
+export const sixtyUsers = {
+  users: Array.from({ length: 60 }, (_, i) => ({
+    userId: `user-${i}`,
+    crn: `crn:altus:iam:us-west-1:0f5e8c3a-7d7b-4f0e-9b8e-3f1c2d4e5a6b:user:${String(i).padStart(8, '0')}-aaaa-bbbb-cccc-dddddddddddd`,
+    email: `user-${i}@a-rather-long-domain-name.example.com`,
+    creationDate: '2026-11-22T10:00:00.000Z',
+  })),
+};
