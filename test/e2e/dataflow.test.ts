@@ -20,7 +20,7 @@ let em: TestEmulator;
 const ROLES = {
   main: 'sales-env',
   'tokens-a': 'ops-env',
-  'tokens-b': 'ml-env',
+  'tokens-b': 'lakehouse-aws',
   'tokens-expired': 'staging-aws',
   'tokens-refused': 'analytics-azure',
 };
