@@ -3,6 +3,7 @@ import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
 import type { RunContext } from '../../lib/cli/context.js';
 import type { Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
+import { formatterFor } from '../../lib/cli/output.js';
 import type { LogEntry } from '../../lib/emulator/request-log.js';
 
 /** `type:id` of a caller's CRN (the last two parts), or the text as it is. */
@@ -41,7 +42,9 @@ export default class EmulatorLog extends BaseCommand<typeof EmulatorLog> {
     const { emulatorDir } = await import('../../lib/emulator/control.js');
     const { followLog, readLog } = await import('../../lib/emulator/request-log.js');
     const dataDir = await emulatorDir(flags);
-    const format = (e: LogEntry): string => `${flags.output === 'json' ? JSON.stringify(e) : line(e)}\n`;
+    // --output json is one compact JSON object a line: the jsonl formatter's items, one at a time as they come.
+    const jsonl = flags.output === 'json' ? (await formatterFor('jsonl')).listing : undefined;
+    const format = (e: LogEntry): string => (jsonl ? jsonl.items([e]) : `${line(e)}\n`);
     const past = readLog(dataDir);
     const shown = flags.tail === undefined ? past : past.slice(Math.max(0, past.length - flags.tail));
     // Followed from the moment the past was read, so that nothing logged in between is missed.
