@@ -60,6 +60,12 @@ const commands = [
       summary: (c.summary ?? c.description ?? '').split('\n')[0].replace(/<%= config.bin %>/g, config.bin),
       hidden: Boolean(c.hidden),
       own: true,
+      // For completion: each visible flag's fixed values ([] for any value), null for a switch.
+      flags: Object.fromEntries(
+        Object.entries(c.flags ?? {})
+          .filter(([, f]) => !f.hidden)
+          .map(([name, f]) => [name, f.type === 'option' ? (f.options ?? []) : null]),
+      ),
     })),
 ];
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
