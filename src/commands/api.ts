@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import { BaseCommand } from '../lib/cli/base-command.js';
 import { globalFlags, inputFlags } from '../lib/cli/flags.js';
 import { checkRequest, runOperation } from '../lib/cli/run-operation.js';
-import { loadInputDocument, readAllStdin } from '../lib/cli/input.js';
+import { inputFlagOf, loadInputDocument, readAllStdin } from '../lib/cli/input.js';
 import { usageError } from '../lib/core/errors.js';
 import { loadService, topics } from '../lib/model/index.js';
 import { suggest } from '../lib/core/validate.js';
@@ -33,7 +33,7 @@ export default class Api extends BaseCommand {
     }
     const op = svc.findByName(args.operation);
     if (!op) throw usageError(`${svc.name} has no operation "${args.operation}"${suggest(args.operation, svc.operationNames())}`);
-    const request = flags.input ? await loadInputDocument(flags.input, readAllStdin) : {};
+    const request = flags.input ? await loadInputDocument(flags.input, readAllStdin, inputFlagOf(this.argv)) : {};
     checkRequest(op, request);
     await runOperation(op, { ...flags, 'no-paginate': true }, { env: process.env, bin: this.config.bin, request });
   }

@@ -12,7 +12,7 @@ import { firstFailure, waitFor } from '../core/waiter.js';
 import { customizationOf } from '../customizations/index.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
-import { convertFlag, expandFiles, loadInputDocument, readAllStdin, skeleton, withoutPlaceholders } from './input.js';
+import { convertFlag, expandFiles, inputFlagOf, loadInputDocument, readAllStdin, skeleton, withoutPlaceholders } from './input.js';
 import { IO, shellQuote } from './io.js';
 import { flagFields } from './flag-spec.js';
 import { compileQuery, OUTPUT_FORMATS, type OutputFormat } from './output.js';
@@ -93,8 +93,11 @@ export function clientFor(
  */
 export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<Doc> {
   const shapes = op.service.shapes;
-  // An edited --generate-skeleton: what was left as a placeholder is not sent.
-  const request: Doc = flags.input ? withoutPlaceholders(shapes, op.input, await loadInputDocument(String(flags.input), readAllStdin)) : {};
+  // An edited --generate-skeleton under --input: what was left as a placeholder is not sent
+  // (under cdp's --cli-input-json, everything is, as cdp sends it).
+  const inputFlag = inputFlagOf(process.argv);
+  const document = flags.input ? await loadInputDocument(String(flags.input), readAllStdin, inputFlag) : {};
+  const request: Doc = inputFlag === '--input' ? withoutPlaceholders(shapes, op.input, document) : document;
   const expand = !flags['no-parameter-expansion'];
   const fromFlags = new Set<string>();
   for (const field of flagFields(op)) {
