@@ -14,7 +14,16 @@ import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
 import { RunContext, type ContextDeps, type ParsedFlags } from './context.js';
 import { GLOBAL_FLAG_SPECS, flagFields } from './flag-spec.js';
-import { convertFlag, expandFiles, loadInputDocument, numberFlag, readAllStdin, skeleton, withoutPlaceholders } from './input.js';
+import {
+  convertFlag,
+  expandFiles,
+  inputFlagOf,
+  loadInputDocument,
+  numberFlag,
+  readAllStdin,
+  skeleton,
+  withoutPlaceholders,
+} from './input.js';
 import { shellQuote } from './io.js';
 import { WaitProgress } from './progress.js';
 import { asFlags, confirm, issueText, promptMissing } from './prompt.js';
@@ -29,8 +38,11 @@ import { reportError } from './report.js';
  */
 export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<Doc> {
   const shapes = op.service.shapes;
-  // An edited --generate-skeleton: what was left as a placeholder is not sent.
-  const request: Doc = flags.input ? withoutPlaceholders(shapes, op.input, await loadInputDocument(String(flags.input), readAllStdin)) : {};
+  // An edited --generate-skeleton under --input: what was left as a placeholder is not sent
+  // (under cdp's --cli-input-json, everything is, as cdp sends it).
+  const inputFlag = inputFlagOf(process.argv);
+  const document = flags.input ? await loadInputDocument(String(flags.input), readAllStdin, inputFlag) : {};
+  const request: Doc = inputFlag === '--input' ? withoutPlaceholders(shapes, op.input, document) : document;
   const expand = !flags['no-parameter-expansion'];
   const fromFlags = new Set<string>();
   for (const field of flagFields(op)) {
