@@ -10,21 +10,22 @@
 // anything the fast path is unsure of go to oclif. CDPCTL_NO_FAST_PATH=1
 // sends everything to oclif (tests compare the two).
 'use strict';
-const { readFileSync, statSync } = require('node:fs');
+const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 
-/** The bundled fast path when it is at least as new as tsc's output, else tsc's output (an ES module). */
-async function loadFastPath() {
-  const bundled = join(root, 'dist', 'fast', 'fast-run.cjs');
-  const compiled = join(root, 'dist', 'lib', 'cli', 'fast-run.js');
+/** The fast path: always the bundle that `npm run build` writes. */
+function loadFastPath() {
   try {
-    if (statSync(bundled).mtimeMs >= statSync(compiled).mtimeMs) return require(bundled);
-  } catch {
-    // No bundle: the compiled modules serve.
+    return require(join(root, 'dist', 'fast', 'fast-run.cjs'));
+  } catch (err) {
+    if (err && err.code === 'MODULE_NOT_FOUND' && String(err.message).includes('fast-run.cjs')) {
+      process.stderr.write('cdpctl: dist/fast/fast-run.cjs is missing; build first (npm run build)\n');
+      process.exit(1);
+    }
+    throw err;
   }
-  return import(require('node:url').pathToFileURL(compiled).href);
 }
 
 async function main(argv) {
@@ -33,11 +34,17 @@ async function main(argv) {
     process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
     return;
   }
-  const { fastRun, normalizeCommandLine } = await loadFastPath();
+  const { completeForShell, fastRun, normalizeCommandLine } = loadFastPath();
+  // The completion script's question at each TAB (src/lib/cli/completion.ts): the raw line, never normalised.
+  if (argv[0] === '__complete') return completeForShell(argv.slice(1), { root });
   const args = normalizeCommandLine(argv);
-  if (process.env.CDPCTL_NO_FAST_PATH === '1' || !(await fastRun(args, { root }))) {
+  const code = process.env.CDPCTL_NO_FAST_PATH === '1' ? undefined : await fastRun(args, { root });
+  if (code === undefined) {
     const { execute } = require('@oclif/core');
     await execute({ args, dir: root });
+  } else if (code !== 0) {
+    // As oclif does after a command's error.
+    process.exit(code);
   }
 }
 

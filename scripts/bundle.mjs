@@ -10,9 +10,8 @@
 // loader, which costs ~5 ms of every start. esbuild splits only ES modules, so
 // the split ES output is turned into CommonJS file by file: chunk imports and
 // node: builtins become require(), packages imported lazily keep import()
-// (some are ES only); a static import of an ES-only package fails the build. bin/run.js uses the bundle only when it
-// is newer than tsc's output, so a tsc-only rebuild is never shadowed by a
-// stale bundle.
+// (some are ES only); a static import of an ES-only package fails the build. bin/run.js loads this bundle and no
+// other build of the fast path, so `npm run build` (tsc, then this) is what makes a change reach it.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';

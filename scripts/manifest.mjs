@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Build step: writes oclif.manifest.json from fully described command classes
-// (every operation of the model with its flags), the topic list of
-// .oclifrc.json from the model, and dist/help-index.json, the compact list of
+// (every operation of the model with its flags), .oclifrc.json (oclif's
+// configuration, below, with the topic list from the model), and dist/help-index.json, the compact list of
 // topics and commands that the root and topic help read (src/lib/cli/help.ts),
 // so that help and completion never load every model.
 //
@@ -17,11 +17,23 @@ process.env.CDPCTL_DESCRIBE_COMMANDS = '1';
 process.env.OCLIF_SKIP_NEW_VERSION_CHECK = 'true';
 const imp = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 
+// oclif's configuration. The file is made here at every build and never tracked (like the manifest), so what
+// oclif reads is always what this build's model says; its topics are written below.
+const OCLIF_CONFIG = {
+  bin: 'cdpctl',
+  dirname: 'cdpctl',
+  topicSeparator: ' ',
+  commands: { strategy: 'explicit', target: './dist/command-map.js', identifier: 'COMMANDS' },
+  plugins: ['@oclif/plugin-help'],
+  helpClass: './dist/lib/cli/oclif-help.js',
+  additionalHelpFlags: ['-h'],
+  hooks: { command_not_found: './dist/hooks/command-not-found.js' },
+};
+
 // Topics first: oclif reads them from .oclifrc.json.
 const { loadAllServices } = await imp('lib/model/index.js');
 const { buildHelpIndex, HELP_INDEX_PATH } = await imp('lib/cli/help.js');
 const rcPath = join(root, '.oclifrc.json');
-const rc = JSON.parse(readFileSync(rcPath, 'utf8'));
 const topics = {
   api: { description: 'Call any operation with a raw request document.' },
   auth: { description: 'Sign-in state of a profile: who its key signs as, and whether it works.' },
@@ -33,6 +45,9 @@ for (const svc of services) {
   topics[svc.topic] = { description: svc.def.summary };
   for (const [name, description] of Object.entries(svc.def.topics)) topics[`${svc.topic}:${name}`] = { description };
 }
+
+// Written before oclif loads its configuration from it (a clean checkout has none yet).
+writeFileSync(rcPath, JSON.stringify({ ...OCLIF_CONFIG, topics }, null, 2) + '\n');
 
 // Every command oclif knows (cdpctl's own, the plugins', the model's), cdpctl's read from the classes, never from
 // the manifest an earlier build wrote: Config.load reads the root plugin's oclif.manifest.json whenever there is one
@@ -60,6 +75,12 @@ const commands = [
       summary: (c.summary ?? c.description ?? '').split('\n')[0].replace(/<%= config.bin %>/g, config.bin),
       hidden: Boolean(c.hidden),
       own: true,
+      // For completion: each visible flag's fixed values ([] for any value), null for a switch.
+      flags: Object.fromEntries(
+        Object.entries(c.flags ?? {})
+          .filter(([, f]) => !f.hidden)
+          .map(([name, f]) => [name, f.type === 'option' ? (f.options ?? []) : null]),
+      ),
     })),
 ];
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -74,17 +95,6 @@ if (printIndexOnly) {
   process.exit(0);
 }
 writeFileSync(join(root, HELP_INDEX_PATH), indexText);
-
-rc.topics = topics;
-// Written as prettier writes it, so that `npm run lint` stays clean after a build.
-let rcText = JSON.stringify(rc, null, 2) + '\n';
-try {
-  const prettier = await import('prettier');
-  rcText = await prettier.format(rcText, { ...(await prettier.resolveConfig(rcPath)), filepath: rcPath });
-} catch {
-  // prettier is a dev dependency; without it the plain JSON serves.
-}
-writeFileSync(rcPath, rcText);
 
 rmSync(join(root, 'oclif.manifest.json'), { force: true });
 const manifest = own.manifest;

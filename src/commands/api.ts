@@ -1,13 +1,15 @@
 import { Args } from '@oclif/core';
-import { BaseCommand } from '../lib/cli/base-command.js';
+import { BaseCommand, type ParsedLine } from '../lib/cli/base-command.js';
+import type { RunContext } from '../lib/cli/context.js';
 import { globalFlags, inputFlags } from '../lib/cli/flags.js';
 import { checkRequest, runOperation } from '../lib/cli/run-operation.js';
-import { loadInputDocument, readAllStdin } from '../lib/cli/input.js';
+import { inputFlagOf, loadInputDocument, readAllStdin } from '../lib/cli/input.js';
+import type { Output } from '../lib/cli/render.js';
 import { usageError } from '../lib/core/errors.js';
 import { loadService, topics } from '../lib/model/index.js';
 import { suggest } from '../lib/core/validate.js';
 
-export default class Api extends BaseCommand {
+export default class Api extends BaseCommand<typeof Api> {
   static summary = 'Call any operation of the model with a raw request document.';
   static description =
     'The escape hatch: names the wire service and operation (camelCase or kebab-case) and sends the request from --input as it is, after checking it against the model. Paging and --wait are not applied.';
@@ -22,9 +24,7 @@ export default class Api extends BaseCommand {
   };
   static flags = { ...inputFlags, ...globalFlags };
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(Api);
-    this.errorStyle = { json: flags.output === 'json', debug: Boolean(flags.debug) };
+  protected async execute(ctx: RunContext, { args, flags }: ParsedLine<typeof Api>): Promise<Output> {
     let svc;
     try {
       svc = await loadService(args.service);
@@ -33,8 +33,8 @@ export default class Api extends BaseCommand {
     }
     const op = svc.findByName(args.operation);
     if (!op) throw usageError(`${svc.name} has no operation "${args.operation}"${suggest(args.operation, svc.operationNames())}`);
-    const request = flags.input ? await loadInputDocument(flags.input, readAllStdin) : {};
+    const request = flags.input ? await loadInputDocument(flags.input, readAllStdin, inputFlagOf(this.argv)) : {};
     checkRequest(op, request);
-    await runOperation(op, { ...flags, 'no-paginate': true }, { env: process.env, bin: this.config.bin, request });
+    return runOperation(op, { ...flags, 'no-paginate': true }, ctx, { request });
   }
 }

@@ -1,15 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../lib/cli/base-command.js';
+import { BaseCommand, type ParsedLine } from '../lib/cli/base-command.js';
+import type { RunContext } from '../lib/cli/context.js';
 import { CALL_FLAGS, globalFlagsUsing } from '../lib/cli/flags.js';
-import type { IO } from '../lib/cli/io.js';
 import { startSpinner } from '../lib/cli/progress.js';
-import { clientFor, ioFor } from '../lib/cli/run-operation.js';
+import type { Note, Output } from '../lib/cli/render.js';
 import { openBrowser } from '../lib/core/browser.js';
 import { loadProfile, setCredentials, type Env } from '../lib/core/config.js';
 import { checkCleartext } from '../lib/core/endpoint.js';
 import { CdpError } from '../lib/core/errors.js';
-import { DEFAULT_HTTP, HttpClient } from '../lib/core/http.js';
 import {
   DEFAULT_LOGIN_TIMEOUT_S,
   awaitDeviceKey,
@@ -25,7 +24,7 @@ import {
 import { parsePrivateKey } from '../lib/core/signing.js';
 import { whoAmI, type Identity } from '../lib/core/whoami.js';
 
-export default class Login extends BaseCommand {
+export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Sign in through the CDP console and save a new access key to a profile.';
   static description = [
     'Opens the console sign-in page in your browser ($BROWSER when set, else the system opener); after you sign in, the console sends a new access key back to cdpctl, which saves it to the profile in ~/.cdp/credentials (other profiles stay, mode 0600). When no browser can be opened, the address is printed to open by hand.',
@@ -54,11 +53,9 @@ export default class Login extends BaseCommand {
     ...globalFlagsUsing(CALL_FLAGS),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(Login);
-    this.errorStyle = { json: flags.output === 'json', debug: Boolean(flags.debug) };
-    const env = process.env;
-    const io = ioFor(flags, env);
+  protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof Login>): Promise<Output> {
+    const env = ctx.env;
+    const io = ctx.io;
     const profile = flags.profile || env.CDP_PROFILE || 'default';
     const config = profileValues(flags.profile, env);
     const device = flags['use-device-code'];
@@ -83,28 +80,22 @@ export default class Login extends BaseCommand {
     checkCleartext(url, cleartext);
 
     const abort = new AbortController();
-    const onInterrupt = (): void => abort.abort();
-    process.on('SIGINT', onInterrupt);
+    const stopListening = ctx.onInterrupt(() => abort.abort());
     let stopSpinner: ((result: string) => void) | undefined;
     let who: Identity | undefined;
     const save = async (key: ReceivedKey): Promise<void> => {
       // A key cdpctl could not sign with is refused before it is written anywhere.
       parsePrivateKey(key.accessKeyId, key.privateKey);
       // And so is one that does not sign as a user of the account asked for: a key planted by someone else.
-      who = await checkReceivedKey(flags, profile, key, accountId, io);
+      who = await checkReceivedKey(ctx, profile, key, accountId);
       if (abort.signal.aborted) throw interrupted();
       await setCredentials(profile, key.accessKeyId, key.privateKey, env);
     };
     let key: ReceivedKey;
+    let said: string | undefined;
     try {
       if (device && clientId) {
-        const http = new HttpClient({
-          ...DEFAULT_HTTP,
-          env,
-          verifyTls: !flags['no-verify-tls'],
-          caBundle: flags['ca-bundle'],
-          debug: flags.debug ? (line) => io.debug(line) : undefined,
-        });
+        const http = ctx.transport({ verifyTls: !flags['no-verify-tls'], caBundle: flags['ca-bundle'] });
         try {
           const code = await requestDeviceCode(http, url);
           checkCleartext(new URL(code.accessKeyUrl), cleartext);
@@ -115,11 +106,12 @@ export default class Login extends BaseCommand {
           stopSpinner = startSpinner(
             io,
             `Waiting for the code to be entered (it expires in ${minutes(code.expiresInS)}; Ctrl-C to cancel)`,
+            ctx.clock,
           );
           key = await awaitDeviceKey(http, code, clientId, { signal: abort.signal, state });
           await save(key);
           stopSpinner('done');
-          await io.write('Device login is successful.\n');
+          said = 'Device login is successful.\n';
         } finally {
           http.close();
         }
@@ -138,11 +130,11 @@ export default class Login extends BaseCommand {
               const restart = Boolean(stopSpinner);
               stopSpinner?.('no browser');
               io.info(`Could not open a web browser. To sign in, open this address in one:\n\n  ${full.href}\n`);
-              if (restart) stopSpinner = startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)');
+              if (restart) stopSpinner = startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)', ctx.clock);
             };
             const opened = await openBrowser(full.href, { env, onFailure: showAddress });
             if (opened.started) io.info('Opened the sign-in page in your web browser.');
-            stopSpinner = startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)');
+            stopSpinner = startSpinner(io, 'Waiting for you to sign in (Ctrl-C to cancel)', ctx.clock);
           },
         });
         stopSpinner?.('done');
@@ -151,15 +143,17 @@ export default class Login extends BaseCommand {
       stopSpinner?.(err instanceof CdpError && err.kind === 'interrupted' ? 'cancelled' : 'failed');
       throw err;
     } finally {
-      process.removeListener('SIGINT', onInterrupt);
+      stopListening();
     }
-    if (process.env.CDP_ACCESS_KEY_ID && process.env.CDP_PRIVATE_KEY) {
-      io.warn('CDP_ACCESS_KEY_ID and CDP_PRIVATE_KEY are set: commands use them rather than the key just saved.');
+    const notes: Note[] = [];
+    if (env.CDP_ACCESS_KEY_ID && env.CDP_PRIVATE_KEY) {
+      notes.push({ warn: 'CDP_ACCESS_KEY_ID and CDP_PRIVATE_KEY are set: commands use them rather than the key just saved.' });
     }
     if (who)
-      io.info(
-        `Signed in as ${who.name} (${roleOf(who)}) in account ${who.accountId}; the access key ${key.accessKeyId} is saved in profile "${profile}".`,
-      );
+      notes.push({
+        info: `Signed in as ${who.name} (${roleOf(who)}) in account ${who.accountId}; the access key ${key.accessKeyId} is saved in profile "${profile}".`,
+      });
+    return said === undefined ? { kind: 'nothing', notes } : { kind: 'text', text: said, notes };
   }
 }
 
@@ -182,15 +176,9 @@ const roleOf = (who: Identity): string => (who.kind === 'machineUser' ? 'machine
  * profile's endpoint), which must be a user of the account the sign-in asked
  * for; anything else fails the login before the key is saved (exit 3).
  */
-async function checkReceivedKey(
-  flags: Record<string, unknown>,
-  profile: string,
-  key: ReceivedKey,
-  accountId: string,
-  io: IO,
-): Promise<Identity> {
+async function checkReceivedKey(ctx: RunContext, profile: string, key: ReceivedKey, accountId: string): Promise<Identity> {
   // Signed with the received key alone (never a bearer token given for other calls).
-  const client = clientFor({ ...flags, profile, 'access-token': undefined }, process.env, io, { credentials: key });
+  const client = ctx.client({ profile, credentials: key, accessToken: undefined });
   let who: Identity;
   try {
     who = await whoAmI(client);

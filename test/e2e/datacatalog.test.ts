@@ -68,8 +68,8 @@ describe('external users', () => {
     [ana, bo] = out.externalUsers as [ExternalUser, ExternalUser];
     for (const u of [ana, bo]) {
       expect(typeof u.userId).toBe('number');
-      expect(u.clientId).toBeTruthy();
-      expect(u.secret).toBeTruthy();
+      expect(u.clientId).toMatch(/^\S+$/);
+      expect(u.secret).toMatch(/^\S+$/);
     }
     expect(out.externalUsers[2]?.error).toContain('taken');
     expect(out.externalUsers[2]?.secret).toBeUndefined();
@@ -87,7 +87,7 @@ describe('external users', () => {
       '1',
     ]);
     expect(page.externalUsers).toHaveLength(1);
-    expect(page.nextToken).toBeTruthy();
+    expect(page.nextToken).toMatch(/^\S+$/);
     const all = await em.json<{ externalUsers: ExternalUser[] }>(['datacatalog', 'external-users', 'list', ...LAKE, '--page-size', '1']);
     expect(all.externalUsers.map((u) => u.username)).toEqual(['ana', 'bo']);
     // The last page has no nextToken (listDataShares alone ends with ""; see the unit tests).
@@ -235,7 +235,7 @@ describe('the data share life cycle', () => {
       '2',
     ]);
     expect(one.dataShares).toHaveLength(2);
-    expect(one.nextToken).toBeTruthy();
+    expect(one.nextToken).toMatch(/^\S+$/);
     const named = await em.json<{ dataShares: unknown[] }>(['datacatalog', 'shares', 'list', ...LAKE, '--name', 's-b']);
     expect(named.dataShares).toHaveLength(1);
   });
@@ -289,7 +289,7 @@ describe('external user credentials', () => {
       ...LAKE,
       ...user,
     ]);
-    expect(regen.externalUser.secret).toBeTruthy();
+    expect(regen.externalUser.secret).toMatch(/^\S+$/);
     expect(regen.externalUser.secret).not.toBe(bo.secret);
     expect(regen.externalUser.clientId).not.toBe(bo.clientId);
     const after = await em.json<{ externalUsers: Array<{ userId: number; isActive: boolean; clientId: string }> }>([

@@ -20,7 +20,7 @@ let em: TestEmulator;
 const ROLES = {
   main: 'sales-env',
   'tokens-a': 'ops-env',
-  'tokens-b': 'ml-env',
+  'tokens-b': 'lakehouse-aws',
   'tokens-expired': 'staging-aws',
   'tokens-refused': 'analytics-azure',
 };
@@ -177,7 +177,7 @@ describe('workload tokens', () => {
     expect((await em.cli(['dataflow', 'nifi-versions', 'list', '--environment-crn', envC])).code).toBe(0);
     const cache = JSON.parse(readFileSync(cachePath(), 'utf8')) as Record<string, { expireAt: number }>;
     const key = Object.keys(cache).find((k) => k.endsWith(envC));
-    expect(key).toBeDefined();
+    expect(key?.slice(-envC.length)).toBe(envC);
     cache[key as string] = { ...cache[key as string], expireAt: Date.now() - 1000 } as { expireAt: number };
     writeFileSync(cachePath(), JSON.stringify(cache));
     const r = await em.cli(['dataflow', 'nifi-versions', 'list', '--environment-crn', envC, '--debug']);

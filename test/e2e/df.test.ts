@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueKey } from '../../src/lib/emulator/keys.js';
 import { run, tempHome } from '../helpers/cli.js';
-import { startScriptedServer, type Recorded, type Reply, type ScriptedServer } from '../helpers/recording-server.js';
+import { SIGNED, startScriptedServer, type Recorded, type Reply, type ScriptedServer } from '../helpers/recording-server.js';
 
 const ACCT = '9d74eee4-1cad-45d7-b645-7ccf9edbb73d';
 const ENV = `crn:cdp:environments:us-west-1:${ACCT}:environment:env-1`;
@@ -121,7 +121,7 @@ describe('df deployments create (steps cdp runs on the client)', () => {
       environmentCrn: ENV,
     });
     // df is signed; the workload calls carry the token.
-    expect(last('/api/v1/df/describeDeployment')?.headers['x-altus-auth']).toBeTruthy();
+    expect(last('/api/v1/df/describeDeployment')?.headers['x-altus-auth']).toMatch(SIGNED);
     expect(last('/api/v1/df/describeDeployment')?.json).toEqual({ deploymentCrn: DEP });
   });
 
@@ -310,7 +310,7 @@ describe('the flow catalog', () => {
       'flow-definition-tags': '%7B%20%22tags%22%3A%20%5B%7B%22tagName%22%3A%20%22prod%22%2C%20%22tagColor%22%3A%20%22%231b75bc%22%7D%5D%7D',
     });
     expect(upload?.headers['flow-definition-collection-identifier']).toBeUndefined();
-    expect(upload?.headers['x-altus-auth']).toBeTruthy();
+    expect(upload?.headers['x-altus-auth']).toMatch(SIGNED);
   });
 
   it('an import the control plane does not redirect fails clearly (exit 1)', async () => {

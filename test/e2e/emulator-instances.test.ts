@@ -222,8 +222,8 @@ describe('the CI recipe of docs/getting-started.md', () => {
     const section = doc.slice(doc.indexOf('## The emulator in a CI job'));
     const seed = /```yaml\n# fixtures\/ci-seed.yaml[^\n]*\n([\s\S]*?)```/.exec(section)?.[1];
     const script = /```sh\n(set -euo pipefail[\s\S]*?)```/.exec(section)?.[1];
-    expect(seed).toBeDefined();
-    expect(script).toBeDefined();
+    expect(seed).toContain('- iam createGroup:');
+    expect(script).toContain('cdpctl emulator start --detach');
     writeFileSync(join(home, 'ci-seed.yaml'), seed ?? '');
     // `cdpctl` is bin/run.js; the seed file is where the recipe names it.
     const bin = join(home, 'bin');

@@ -139,7 +139,7 @@ describe('iam e2e', () => {
 
   test('a key set INACTIVE is refused (exit 3) and works again when ACTIVE', async () => {
     const key = profileKeys['user-v1'];
-    expect(key).toBeDefined();
+    expect(key).toMatchObject({ accessKeyId: expect.any(String) });
     if (!key) return;
     const off = await em.json<{ accessKey: Key }>([
       'iam',

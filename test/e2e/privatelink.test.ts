@@ -179,7 +179,7 @@ describe('privatelink endpoints', () => {
     expect(removed.length).toBeGreaterThan(0);
     for (const e of removed) {
       expect(e.status).toBe('SUCCESS');
-      expect(e.endpointId).toBeTruthy();
+      expect(e.endpointId).toMatch(/^\S+$/);
       expect(e.dnsNames?.length).toBeGreaterThan(0);
     }
     const st = await em.json<{ status: string }>(['privatelink', 'status', '--cloud-service-provider', 'AWS', '--vpc-id', 'vpc-main']);

@@ -1,6 +1,9 @@
 /** A loopback server that records every request and answers from a script, for wire-level CLI tests. */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
+/** What `x-altus-auth` of a signed request looks like: a base64url JSON head, a dot, a base64url signature. */
+export const SIGNED = /^[\w-]+=*\.[\w-]+=*$/;
+
 export interface Recorded {
   readonly method: string;
   readonly path: string;

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { run, type RunResult } from '../helpers/cli.js';
-import { startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
+import { SIGNED, startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
 import { opsHome } from './helpers.js';
 
 let controlPlane: ScriptedServer;
@@ -51,7 +51,7 @@ describe('redirects', () => {
     const same = await cdpctl(['df', 'flows', 'import', '--file', 'flow.json', '--name', 'f', '--endpoint-url', controlPlane.localUrl]);
     expect(same.code).toBe(0);
     expect(controlPlane.requests.map((q) => q.path)).toEqual(['/api/v1/df/importFlowDefinition', '/upload/flows?session=1']);
-    expect(controlPlane.requests[1]?.headers['x-altus-auth']).toBeTruthy();
+    expect(controlPlane.requests[1]?.headers['x-altus-auth']).toMatch(SIGNED);
   });
 
   test('a redirect answering a plain call is not followed', async () => {

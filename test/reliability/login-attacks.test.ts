@@ -150,7 +150,7 @@ describe("the emulator's console", () => {
     expect(signed.status).toBe(303);
     const back = new URL(signed.location ?? '');
     expect(back.searchParams.get('state')).toBe('s-1');
-    expect(back.searchParams.get('accessKeyId')).toBeTruthy();
+    expect(back.searchParams.get('accessKeyId')).toMatch(/^\S+$/);
     const page2 = await begin('s-2');
     const cancelled = await post(at('/consoleauth/login'), { request: hidden(page2.html, 'request'), action: 'cancel' }, false);
     expect(new URL(cancelled.location ?? '').searchParams.get('state')).toBe('s-2');

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { globalFlags, inputFlags, operationFlags, pagingFlags, waitFlags } from '../../src/lib/cli/flags.js';
 import { describedOperationCommand } from '../../src/lib/cli/operation-command.js';
-import { compileQuery } from '../../src/lib/cli/output.js';
+import { compileQuery } from '../../src/lib/cli/query.js';
 import { GLOBAL_FLAG_ARITY } from '../../src/lib/cli/argv.js';
 import { flagFields } from '../../src/lib/cli/flag-spec.js';
 import { CUSTOMIZED, customizationOf } from '../../src/lib/customizations/index.js';

@@ -7,49 +7,12 @@
  * with `cdp` itself as the oracle).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createPublicKey, verify } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { canonicalString, fromB64url } from '../../src/lib/core/signing.js';
-import { issueKey } from '../../src/lib/emulator/keys.js';
 import { loadService } from '../../src/lib/model/index.js';
-import { ROOT, run, tempHome } from '../helpers/cli.js';
-import { startRecordingServer, type Recorded, type RecordingServer } from '../helpers/recording-server.js';
-
-interface PinnedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly contentType?: string;
-  readonly body?: unknown;
-  readonly bytes?: number;
-}
-
-interface Entry {
-  readonly operation: string;
-  readonly argv: readonly string[];
-  readonly files?: Readonly<Record<string, string>>;
-  readonly requests: readonly PinnedRequest[];
-  /** cdp refused the example (e.g. a form-factor-only argument): nothing to compare. */
-  readonly cdpExit?: number;
-}
-
-interface Fixture {
-  readonly service: string;
-  /**
-   * Canned answers by path (e.g. the workload token exchange), `$BASE` standing for the server's URL;
-   * `{"__status", "__headers", "__body"}` answers with another status (a redirect).
-   */
-  readonly replies?: Readonly<Record<string, unknown>>;
-  /** cdp was pinned with a patch (scripts/pin-wire-cdp), and why. */
-  readonly cdpPatch?: string;
-  readonly entries: readonly Entry[];
-}
-
-const DIR = join(ROOT, 'test/fixtures/wire');
-const fixtures: Fixture[] = readdirSync(DIR)
-  .filter((f) => f.endsWith('.json'))
-  .sort()
-  .map((f) => JSON.parse(readFileSync(join(DIR, f), 'utf8')) as Fixture);
+import { run, tempHome } from '../helpers/cli.js';
+import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
+import { PINNED_ENV, asPinned, authProblem, cannedReply, fixtures, type Fixture } from '../helpers/wire-fixtures.js';
 
 /**
  * Examples where cdpctl is known to send something else than `cdp`, with why.
@@ -57,74 +20,22 @@ const fixtures: Fixture[] = readdirSync(DIR)
  */
 const KNOWN_DIFFERENCES: Readonly<Record<string, string>> = {};
 
-const key = issueKey('V2');
-const publicKey = createPublicKey(key.publicKey);
 const WORKERS = 4;
 /** One recording server per concurrent run: workload calls go to an origin (cdp drops any base path), so runs cannot share one. */
-const servers: Array<{ server: RecordingServer; replies: Readonly<Record<string, unknown>> }> = [];
+const servers: Array<{ server: RecordingServer; fixture?: Fixture }> = [];
 
 beforeAll(async () => {
   for (let i = 0; i < WORKERS; i++) {
-    const slot: { server?: RecordingServer; replies: Readonly<Record<string, unknown>> } = { replies: {} };
-    slot.server = await startRecordingServer((req) => {
-      const reply = slot.replies[req.path.split('?')[0] ?? ''];
-      if (reply === undefined) return undefined;
-      const special = reply as { __status?: number; __headers?: Record<string, string>; __body?: unknown };
-      return special.__status ? { status: special.__status, headers: special.__headers, body: special.__body ?? {} } : { body: reply };
-    });
-    servers.push(slot as { server: RecordingServer; replies: Readonly<Record<string, unknown>> });
+    const slot: { server?: RecordingServer; fixture?: Fixture } = {};
+    slot.server = await startRecordingServer((req) =>
+      slot.fixture && slot.server ? cannedReply(slot.fixture, slot.server.localUrl, req.path) : undefined,
+    );
+    servers.push(slot as { server: RecordingServer; fixture?: Fixture });
   }
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.server.close()));
 });
-
-/** A fixture's canned replies for one server: `$BASE` stands for its URL. */
-function repliesFor(fixture: Fixture, base: string): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(fixture.replies ?? {}).replaceAll('$BASE', base)) as Record<string, unknown>;
-}
-
-/** What a recorded request must equal, in the fixture's terms. */
-function asPinned(req: Recorded): PinnedRequest {
-  const type = String(req.headers['content-type'] ?? '');
-  return {
-    method: req.method,
-    path: req.path,
-    ...(type ? { contentType: type } : {}),
-    ...(type.startsWith('application/json')
-      ? { body: req.body ? (JSON.parse(req.body) as unknown) : undefined }
-      : { bytes: Buffer.byteLength(req.body) }),
-  };
-}
-
-/** Problems with one signature, or undefined when it verifies as the control plane would. */
-function signatureProblem(req: Recorded): string | undefined {
-  const auth = String(req.headers['x-altus-auth'] ?? '');
-  const [head, sig] = auth.split('.');
-  if (!head || !sig) return 'no x-altus-auth';
-  const meta = JSON.parse(fromB64url(head).toString('utf8')) as { access_key_id?: string; auth_method?: string };
-  if (meta.access_key_id !== 'pinned-key') return `signed by ${meta.access_key_id}`;
-  // The signed path leaves the query out (a redirect's upload URL carries one).
-  const signed = canonicalString(
-    'POST',
-    String(req.headers['content-type'] ?? ''),
-    String(req.headers['x-altus-date']),
-    req.path.split('?')[0] ?? '',
-    'ed25519v1',
-  );
-  return verify(null, Buffer.from(signed), publicKey, fromB64url(sig)) ? undefined : 'signature does not verify';
-}
-
-/**
- * Workload calls carry the token given with --access-token, else the one the
- * canned token exchange issued, prefixed with `Bearer ` once.
- */
-function bearerProblem(req: Recorded, entry: Entry, fixture: Fixture): string | undefined {
-  const given = entry.argv.indexOf('--access-token');
-  const exchanged = (fixture.replies?.['/iam/generateWorkloadAuthToken'] as { token?: string } | undefined)?.token;
-  const token = given >= 0 ? entry.argv[given + 1] : exchanged;
-  return req.headers.authorization === `Bearer ${token}` ? undefined : `authorization is ${req.headers.authorization}`;
-}
 
 /** Whether a problem line belongs to an example of the named `service operation`. */
 function differingEntry(fixture: Fixture, known: string, problem: string): boolean {
@@ -164,19 +75,19 @@ describe('requests match the official CLI for the same command line', () => {
           }
           slot.server.requests.length = 0;
           // localhost, as the examples were pinned: a numeric address is a private cloud to both CLIs.
-          slot.replies = repliesFor(fixture, slot.server.localUrl);
+          slot.fixture = fixture;
           const [, alias, ...flags] = entry.argv;
           // Private-cloud-only services and operations were pinned with --form-factor private in their argv.
           const r = await run([svc.topic, alias ?? '', ...flags, '--endpoint-url', slot.server.localUrl], {
             home,
             cwd: home,
-            env: { CDP_ACCESS_KEY_ID: 'pinned-key', CDP_PRIVATE_KEY: key.privateKey },
+            env: PINNED_ENV,
           });
           const sent = [...slot.server.requests];
           const who = `${entry.argv.join(' ')}`;
           const before = problems.length;
           if (r.code !== 0) problems.push(`${who}: exit ${r.code}: ${r.stderr.trim().split('\n')[0]}`);
-          const got = sent.map((q) => asPinned(q));
+          const got = sent.map((q) => asPinned(q.method, q.path, String(q.headers['content-type'] ?? ''), q.body));
           if (JSON.stringify(got) !== JSON.stringify(entry.requests)) {
             try {
               expect(got).toEqual(entry.requests);
@@ -185,7 +96,7 @@ describe('requests match the official CLI for the same command line', () => {
             }
           }
           for (const q of sent) {
-            const p = q.headers.authorization ? bearerProblem(q, entry, fixture) : signatureProblem(q);
+            const p = authProblem(q.headers, q.path, entry, fixture);
             if (p) problems.push(`${who}: ${q.path}: ${p}`);
           }
           if (problems.length > before) differing.add(`${fixture.service} ${entry.operation}`);

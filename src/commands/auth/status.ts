@@ -1,7 +1,8 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
 import { CALL_FLAGS, globalFlagsUsing } from '../../lib/cli/flags.js';
-import { clientFor, ioFor } from '../../lib/cli/run-operation.js';
+import type { Output } from '../../lib/cli/render.js';
 import { toCdpError } from '../../lib/cli/report.js';
 import { ExitCode } from '../../lib/core/errors.js';
 import { visibleValue } from '../../lib/core/visible.js';
@@ -17,7 +18,7 @@ export interface StatusReport {
   readonly error?: { readonly code: string; readonly message: string };
 }
 
-export default class AuthStatus extends BaseCommand {
+export default class AuthStatus extends BaseCommand<typeof AuthStatus> {
   static summary = 'Show who a profile signs in as, and whether its key works.';
   static description = [
     'For the profile: the user or machine user its access key belongs to, the account, the key ID and type, the endpoint, and whether the key works: one signed `iam getUser` tells.',
@@ -33,17 +34,13 @@ export default class AuthStatus extends BaseCommand {
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.', helpGroup: 'GLOBAL' }),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(AuthStatus);
-    this.errorStyle = { json: flags.output === 'json', debug: Boolean(flags.debug) };
-    const env = process.env;
-    const io = ioFor(flags, env);
-    const client = clientFor(flags, env, io);
+  protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof AuthStatus>): Promise<Output> {
+    const client = ctx.client();
     const status: { -readonly [K in keyof StatusReport]: StatusReport[K] } = {
-      profile: flags.profile || env.CDP_PROFILE || 'default',
+      profile: flags.profile || ctx.env.CDP_PROFILE || 'default',
       keyWorks: false,
     };
-    let exit: number = ExitCode.ok;
+    let exitCode: number = ExitCode.ok;
     try {
       status.profile = client.profile.profile;
       status.endpoint = client.baseUrl((await loadService('iam')).def.facts);
@@ -53,15 +50,13 @@ export default class AuthStatus extends BaseCommand {
     } catch (err) {
       const e = toCdpError(err);
       status.error = { code: e.code, message: e.message };
-      exit = e.exitCode;
-    } finally {
-      client.close();
+      exitCode = e.exitCode;
     }
     if (flags.output === 'json') {
       const { profile, endpoint, accessKey, identity, keyWorks, error } = status;
-      await io.write(JSON.stringify({ profile, endpoint, accessKey, identity, keyWorks, error }, null, 2) + '\n');
-    } else await io.writeStyled(describe(visibleValue(status) as StatusReport, io.colorOn('out'), this.config.bin));
-    if (exit !== ExitCode.ok) process.exitCode = exit;
+      return { kind: 'answer', value: { profile, endpoint, accessKey, identity, keyWorks, error }, render: { format: 'json' }, exitCode };
+    }
+    return { kind: 'text', text: describe(visibleValue(status) as StatusReport, ctx.io.colorOn('out'), ctx.bin), styled: true, exitCode };
   }
 }
 

@@ -1,10 +1,10 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
-import { loadProfile } from '../../lib/core/config.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import type { Output } from '../../lib/cli/render.js';
 import { CdpError } from '../../lib/core/errors.js';
 
-export default class ConfigureGet extends BaseCommand {
+export default class ConfigureGet extends BaseCommand<typeof ConfigureGet> {
   static summary = 'Print one value of a profile.';
   static description = 'Exits 1 when the value is not set. The private key is printed only with --show-secrets.';
   static examples = ['<%= config.bin %> configure get cdp_region --profile prod'];
@@ -14,14 +14,13 @@ export default class ConfigureGet extends BaseCommand {
     'show-secrets': Flags.boolean({ description: 'Print the private key too.' }),
   };
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(ConfigureGet);
-    const settings = loadProfile(flags.profile);
+  protected async execute(ctx: RunContext, { args, flags }: ParsedLine<typeof ConfigureGet>): Promise<Output> {
+    const settings = ctx.profile();
     const value = settings.values[args.key];
     if (value === undefined) {
       throw new CdpError({ kind: 'service', code: 'NOT_SET', message: `${args.key} is not set in profile "${settings.profile}"` });
     }
     const secret = args.key === 'cdp_private_key' && !flags['show-secrets'];
-    await new IO().write(`${secret ? `****${value.slice(-4)}` : value}\n`);
+    return { kind: 'text', text: `${secret ? `****${value.slice(-4)}` : value}\n` };
   }
 }

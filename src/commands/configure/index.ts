@@ -1,7 +1,9 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO, type Question } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import type { Question } from '../../lib/cli/io.js';
 import { OUTPUT_FORMATS } from '../../lib/cli/output.js';
+import { nothing, type Output } from '../../lib/cli/render.js';
 import { SETTINGS } from '../../lib/cli/settings.js';
 import { configPaths, loadProfile, setValue } from '../../lib/core/config.js';
 import { REGIONS } from '../../lib/core/endpoint.js';
@@ -10,7 +12,7 @@ import { CdpError, usageError } from '../../lib/core/errors.js';
 /** Both endpoint settings: iam reads endpoint_url, every other service cdp_endpoint_url. */
 const ENDPOINT_KEYS = ['cdp_endpoint_url', 'endpoint_url'] as const;
 
-export default class Configure extends BaseCommand {
+export default class Configure extends BaseCommand<typeof Configure> {
   static summary = 'Set up a credential profile interactively.';
   static description = [
     'Asks for the access key ID, private key, region, endpoint (optional: blank keeps the public endpoints of the region) and output format, and writes them to the same files the official CLI reads (~/.cdp/credentials and ~/.cdp/config, mode 0600, edited in place). An endpoint is written as both cdp_endpoint_url and endpoint_url, so iam goes there too.',
@@ -21,16 +23,15 @@ export default class Configure extends BaseCommand {
     profile: Flags.string({ description: 'Profile to write (default: $CDP_PROFILE or "default").' }),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(Configure);
-    const io = new IO();
-    const profile = flags.profile || process.env.CDP_PROFILE || 'default';
+  protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof Configure>): Promise<Output> {
+    const io = ctx.io;
+    const profile = flags.profile || ctx.env.CDP_PROFILE || 'default';
     if (!io.canPrompt) {
       throw usageError('configure needs a terminal to ask questions; use `cdpctl configure set KEY VALUE --profile NAME` in scripts');
     }
     let current: Record<string, string> = {};
     try {
-      current = { ...loadProfile(profile, { ...process.env, CDP_PROFILE: undefined }).values };
+      current = { ...loadProfile(profile, { ...ctx.env, CDP_PROFILE: undefined }).values };
     } catch (err) {
       if (!(err instanceof CdpError) || err.code !== 'PROFILE_NOT_FOUND') throw err;
     }
@@ -80,10 +81,10 @@ export default class Configure extends BaseCommand {
     const endpoint = answers.cdp_endpoint_url;
     delete answers.cdp_endpoint_url;
     for (const [key, value] of Object.entries(answers)) {
-      if (value && value !== current[key]) await setValue(profile, key, value);
+      if (value && value !== current[key]) await setValue(profile, key, value, ctx.env);
     }
-    if (endpoint) for (const key of ENDPOINT_KEYS) if (endpoint !== current[key]) await setValue(profile, key, endpoint);
-    const paths = configPaths();
-    io.info(`Profile "${profile}" saved to ${paths.credentials} and ${paths.config}.`);
+    if (endpoint) for (const key of ENDPOINT_KEYS) if (endpoint !== current[key]) await setValue(profile, key, endpoint, ctx.env);
+    const paths = configPaths(ctx.env);
+    return nothing({ info: `Profile "${profile}" saved to ${paths.credentials} and ${paths.config}.` });
   }
 }

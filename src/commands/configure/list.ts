@@ -1,9 +1,10 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
-import { configPaths, configProfile, loadProfile, readIni } from '../../lib/core/config.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import type { Output } from '../../lib/cli/render.js';
+import { configPaths, configProfile, readIni } from '../../lib/core/config.js';
 
-export default class ConfigureList extends BaseCommand {
+export default class ConfigureList extends BaseCommand<typeof ConfigureList> {
   static summary = 'Show the settings of a profile and where each comes from, or list profiles.';
   static examples = ['<%= config.bin %> configure list', '<%= config.bin %> configure list --profiles'];
   static flags = {
@@ -11,10 +12,8 @@ export default class ConfigureList extends BaseCommand {
     profiles: Flags.boolean({ description: 'List the profile names instead.' }),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(ConfigureList);
-    const io = new IO();
-    const paths = configPaths();
+  protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof ConfigureList>): Promise<Output> {
+    const paths = configPaths(ctx.env);
     if (flags.profiles) {
       const names = new Set<string>();
       for (const k of Object.keys(readIni(paths.credentials))) names.add(k);
@@ -22,16 +21,15 @@ export default class ConfigureList extends BaseCommand {
         const name = configProfile(k);
         if (name) names.add(name);
       }
-      await io.write([...names].sort().join('\n') + (names.size ? '\n' : ''));
-      return;
+      return { kind: 'text', text: [...names].sort().join('\n') + (names.size ? '\n' : '') };
     }
-    const settings = loadProfile(flags.profile);
+    const settings = ctx.profile();
     const rows: Array<[string, string, string]> = [['profile', settings.profile, settings.explicit ? 'flag or CDP_PROFILE' : 'default']];
-    const envId = process.env.CDP_ACCESS_KEY_ID;
+    const envId = ctx.env.CDP_ACCESS_KEY_ID;
     for (const key of ['cdp_access_key_id', 'cdp_private_key', 'cdp_region', 'endpoint_url', 'cdp_endpoint_url', 'form_factor', 'output']) {
       let value = settings.values[key];
       let source = value === undefined ? '' : key.startsWith('cdp_access') || key === 'cdp_private_key' ? paths.credentials : paths.config;
-      if (key === 'cdp_access_key_id' && envId && process.env.CDP_PRIVATE_KEY) {
+      if (key === 'cdp_access_key_id' && envId && ctx.env.CDP_PRIVATE_KEY) {
         value = envId;
         source = 'environment';
       }
@@ -40,6 +38,6 @@ export default class ConfigureList extends BaseCommand {
     }
     const w = Math.max(...rows.map((r) => r[0].length));
     const v = Math.max(...rows.map((r) => r[1].length));
-    await io.write(rows.map(([k, val, s]) => `${k.padEnd(w)}  ${val.padEnd(v)}  ${s}`.trimEnd()).join('\n') + '\n');
+    return { kind: 'text', text: rows.map(([k, val, s]) => `${k.padEnd(w)}  ${val.padEnd(v)}  ${s}`.trimEnd()).join('\n') + '\n' };
   }
 }

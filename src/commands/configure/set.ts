@@ -1,11 +1,13 @@
 import { Args, Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
 import { readAllStdin, readValue, decodeUtf8 } from '../../lib/cli/input.js';
+import { nothing, type Output } from '../../lib/cli/render.js';
 import { checkSetting, settingFor, SETTING_NAMES } from '../../lib/cli/settings.js';
 import { setValue } from '../../lib/core/config.js';
 import { usageError } from '../../lib/core/errors.js';
 
-export default class ConfigureSet extends BaseCommand {
+export default class ConfigureSet extends BaseCommand<typeof ConfigureSet> {
   static summary = 'Set one value of a profile.';
   static description = [
     `Credential keys go to the credentials file, the rest to the config file; the file is edited in place (comments and other keys stay) and written atomically with mode 0600. Settings: ${SETTING_NAMES.join(', ')}; any other name is refused, so a typo is never written.`,
@@ -25,12 +27,14 @@ export default class ConfigureSet extends BaseCommand {
   // Extra words are reported by run() with a clearer message than oclif's.
   static strict = false;
 
-  async run(): Promise<void> {
-    // A PEM value starts with dashes and would be taken for a flag: pass it after `--`.
+  /** A PEM value starts with dashes and would be taken for a flag: it is parsed as if given after `--`. */
+  protected async parseLine(): Promise<ParsedLine<typeof ConfigureSet>> {
     const pem = this.argv.includes('--') ? -1 : this.argv.findIndex((a) => a.startsWith('-----BEGIN'));
-    const argv = pem < 0 ? this.argv : [...this.argv.slice(0, pem), ...this.argv.slice(pem + 1), '--', this.argv[pem] ?? ''];
-    const { args, flags, argv: rest } = await this.parse(ConfigureSet, argv);
-    const extra = (rest as string[]).slice(2);
+    return super.parseLine(pem < 0 ? this.argv : [...this.argv.slice(0, pem), ...this.argv.slice(pem + 1), '--', this.argv[pem] ?? '']);
+  }
+
+  protected async execute(ctx: RunContext, { args, flags, argv: rest }: ParsedLine<typeof ConfigureSet>): Promise<Output> {
+    const extra = rest.slice(2);
     if (extra.length > 0) throw usageError('configure set takes one KEY and one VALUE (quote values with spaces)');
     // A misspelled name is refused before anything is read or written.
     settingFor(args.key);
@@ -39,7 +43,8 @@ export default class ConfigureSet extends BaseCommand {
     else value = readValue(value, 'VALUE');
     value = value.replace(/\r?\n$/, '').replace(/\r?\n/g, '\\n');
     checkSetting(args.key, value);
-    const profile = flags.profile || process.env.CDP_PROFILE || 'default';
-    await setValue(profile, args.key, value);
+    const profile = flags.profile || ctx.env.CDP_PROFILE || 'default';
+    await setValue(profile, args.key, value, ctx.env);
+    return nothing();
   }
 }

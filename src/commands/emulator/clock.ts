@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import type { Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
-export default class EmulatorClock extends BaseCommand {
+export default class EmulatorClock extends BaseCommand<typeof EmulatorClock> {
   static summary = "Show or drive the emulator's clock: pause it, advance it, resume it.";
   static description = [
     'Long-running work in the emulator (creations, upgrades, backups, deployments, tasks) is laid out on its clock and read off it, so the clock decides what state everything is in.',
@@ -29,9 +30,7 @@ export default class EmulatorClock extends BaseCommand {
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.' }),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorClock);
-    this.errorStyle.json = flags.output === 'json';
+  protected async execute(_ctx: RunContext, { flags }: ParsedLine<typeof EmulatorClock>): Promise<Output> {
     const { parseDuration, formatDuration } = await import('../../lib/emulator/clock.js');
     const { adminRequest, emulatorDir, requireRunning } = await import('../../lib/emulator/control.js');
     let advanceMs: number | undefined;
@@ -44,14 +43,13 @@ export default class EmulatorClock extends BaseCommand {
     const clock = change
       ? await adminRequest(pid, 'POST', '/_emulator/clock', { pause: flags.pause, resume: flags.resume, advanceMs })
       : await adminRequest(pid, 'GET', '/_emulator/clock');
-    const io = new IO();
-    if (flags.output === 'json') {
-      await io.write(`${JSON.stringify(clock, null, 2)}\n`);
-      return;
-    }
+    if (flags.output === 'json') return { kind: 'answer', value: clock, render: { format: 'json' } };
     const ahead = Number(clock.aheadMs);
     const relation =
       Math.abs(ahead) < 1000 ? 'at real time' : `${formatDuration(Math.abs(ahead))} ${ahead > 0 ? 'ahead of' : 'behind'} real time`;
-    await io.write(`${String(clock.now)}  ${clock.paused ? 'paused' : 'running'} (time scale ${String(clock.timeScale)}, ${relation})\n`);
+    return {
+      kind: 'text',
+      text: `${String(clock.now)}  ${clock.paused ? 'paused' : 'running'} (time scale ${String(clock.timeScale)}, ${relation})\n`,
+    };
   }
 }

@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import { nothing, type Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
-export default class EmulatorExport extends BaseCommand {
+export default class EmulatorExport extends BaseCommand<typeof EmulatorExport> {
   static summary = "Write the emulator's whole state to a file: every service, the clock.";
   static description = [
     'The file is JSON: every stored record of every service, the files uploaded to the emulator, and the clock (its time and whether it is paused). It holds no private keys (the emulator keeps only public keys and hashes) and never the admin token.',
@@ -17,8 +18,7 @@ export default class EmulatorExport extends BaseCommand {
     profile: emulatorProfileFlag,
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorExport);
+  protected async execute(_ctx: RunContext, { flags }: ParsedLine<typeof EmulatorExport>): Promise<Output> {
     const { adminRequest, emulatorDir, running } = await import('../../lib/emulator/control.js');
     const dataDir = await emulatorDir(flags);
     const found = await running(dataDir);
@@ -36,12 +36,12 @@ export default class EmulatorExport extends BaseCommand {
     }
     const text = `${JSON.stringify(state, null, 2)}\n`;
     const documents = (state as { documents?: unknown[] }).documents?.length ?? 0;
-    const io = new IO();
-    if (flags.file === '-') await io.write(text);
-    else {
-      const { writeFileAtomic } = await import('../../lib/core/config.js');
-      writeFileAtomic(flags.file, text);
-    }
-    io.info(`exported ${documents} records${flags.file === '-' ? '' : ` to ${flags.file}`} (${found ? 'running' : 'stopped'} emulator)`);
+    const done = {
+      info: `exported ${documents} records${flags.file === '-' ? '' : ` to ${flags.file}`} (${found ? 'running' : 'stopped'} emulator)`,
+    };
+    if (flags.file === '-') return { kind: 'text', text, notes: [done] };
+    const { writeFileAtomic } = await import('../../lib/core/config.js');
+    writeFileAtomic(flags.file, text);
+    return nothing(done);
   }
 }

@@ -1,11 +1,12 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import { nothing, type Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import { READ_LIMITS, readBounded, readStreamBounded } from '../../lib/core/bounded-read.js';
 import { CdpError, fileProblem, usageError } from '../../lib/core/errors.js';
 
-export default class EmulatorImport extends BaseCommand {
+export default class EmulatorImport extends BaseCommand<typeof EmulatorImport> {
   static summary = "Replace the emulator's state with a file `emulator export` wrote.";
   static description = [
     'All or nothing: the state is replaced in one transaction, the clock included (its time and pause); a file that is not a valid export changes nothing.',
@@ -21,8 +22,7 @@ export default class EmulatorImport extends BaseCommand {
     profile: emulatorProfileFlag,
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorImport);
+  protected async execute(_ctx: RunContext, { flags }: ParsedLine<typeof EmulatorImport>): Promise<Output> {
     const { StateError, parseStateFile } = await import('../../lib/emulator/state.js');
     const { adminRequest, emulatorDir, running } = await import('../../lib/emulator/control.js');
     const bounds = { label: '--file', maxBytes: READ_LIMITS.state };
@@ -49,8 +49,8 @@ export default class EmulatorImport extends BaseCommand {
       const { importStopped } = await import('../../lib/emulator/offline.js');
       importStopped(dataDir, file);
     }
-    new IO().info(
-      `imported ${file.documents.length} records (account ${file.accountId ?? 'none'}, clock ${file.clock.now}${file.clock.paused ? ', paused' : ''}) into the ${found ? 'running' : 'stopped'} emulator of ${dataDir}`,
-    );
+    return nothing({
+      info: `imported ${file.documents.length} records (account ${file.accountId ?? 'none'}, clock ${file.clock.now}${file.clock.paused ? ', paused' : ''}) into the ${found ? 'running' : 'stopped'} emulator of ${dataDir}`,
+    });
   }
 }

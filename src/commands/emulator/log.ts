@@ -1,7 +1,9 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import type { Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
+import { formatterFor } from '../../lib/cli/output.js';
 import type { LogEntry } from '../../lib/emulator/request-log.js';
 
 /** `type:id` of a caller's CRN (the last two parts), or the text as it is. */
@@ -12,7 +14,7 @@ function line(e: LogEntry): string {
   return [e.time, e.requestId, `${e.service} ${e.operation}`, callerOf(e.caller), status, `${e.durationMs.toFixed(1)} ms`].join('  ');
 }
 
-export default class EmulatorLog extends BaseCommand {
+export default class EmulatorLog extends BaseCommand<typeof EmulatorLog> {
   static summary = 'Show the requests the emulator answered: time, request id, service, operation, caller, status, duration.';
   static description = [
     'One line per API request, oldest first: when it arrived, the x-cdp-request-id of the answer, the operation, who signed it (the type and id of their CRN; the full CRN with --output json), the HTTP status with the error code of a failure, and how long it took. Bodies are never logged, so no field of a request or answer (secrets included) is ever shown.',
@@ -36,25 +38,52 @@ export default class EmulatorLog extends BaseCommand {
     }),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorLog);
-    this.errorStyle.json = flags.output === 'json';
+  protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof EmulatorLog>): Promise<Output> {
     const { emulatorDir } = await import('../../lib/emulator/control.js');
     const { followLog, readLog } = await import('../../lib/emulator/request-log.js');
     const dataDir = await emulatorDir(flags);
-    const io = new IO();
-    const print = (e: LogEntry): void => void io.write(`${flags.output === 'json' ? JSON.stringify(e) : line(e)}\n`);
+    // --output json is one compact JSON object a line: the jsonl formatter's items, one at a time as they come.
+    const jsonl = flags.output === 'json' ? (await formatterFor('jsonl')).listing : undefined;
+    const format = (e: LogEntry): string => (jsonl ? jsonl.items([e]) : `${line(e)}\n`);
     const past = readLog(dataDir);
-    for (const e of flags.tail === undefined ? past : past.slice(Math.max(0, past.length - flags.tail))) print(e);
-    if (!flags.follow) return;
-    const stop = followLog(dataDir, print);
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        stop();
-        resolve();
-      };
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-    });
+    const shown = flags.tail === undefined ? past : past.slice(Math.max(0, past.length - flags.tail));
+    // Followed from the moment the past was read, so that nothing logged in between is missed.
+    const later = flags.follow ? following((onEntry) => followLog(dataDir, onEntry), ctx) : undefined;
+    return { kind: 'lines', lines: entries(shown, later, format) };
   }
+}
+
+async function* entries(past: readonly LogEntry[], later: AsyncIterable<LogEntry> | undefined, format: (e: LogEntry) => string) {
+  for (const e of past) yield format(e);
+  if (later) for await (const e of later) yield format(e);
+}
+
+/** The entries a follower reports, from now until Ctrl-C or SIGTERM. */
+function following(follow: (onEntry: (e: LogEntry) => void) => () => void, ctx: RunContext): AsyncIterable<LogEntry> {
+  const queue: LogEntry[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  const stopFollowing = follow((e) => {
+    queue.push(e);
+    wake?.();
+  });
+  const end = (): void => {
+    ended = true;
+    wake?.();
+  };
+  const stopListening = ctx.onInterrupt(end);
+  process.once('SIGTERM', end);
+  return (async function* () {
+    try {
+      for (;;) {
+        for (let e = queue.shift(); e; e = queue.shift()) yield e;
+        if (ended) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      stopFollowing();
+      stopListening();
+      process.removeListener('SIGTERM', end);
+    }
+  })();
 }

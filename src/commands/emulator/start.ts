@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import { nothing, type Note, type Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { usageError } from '../../lib/core/errors.js';
 
-export default class EmulatorStart extends BaseCommand {
+export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
   static summary = 'Start the local emulator of the control plane.';
   static description = [
     'Time: long operations run on the emulator clock, 60 times faster than real time by default (an emulated minute a second: a 10-minute data lake creation takes 10 s); --time-scale 1 keeps real time, --time-scale 1000 suits tests. Move it yourself with `cdpctl emulator clock --advance 15m`, or hold it with --pause.',
@@ -38,8 +39,7 @@ export default class EmulatorStart extends BaseCommand {
     seed: Flags.string({ description: 'A YAML or JSON list of operations to apply at start (see the description).' }),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorStart);
+  protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof EmulatorStart>): Promise<Output> {
     const { defaultDataDir, startDetached } = await import('../../lib/emulator/control.js');
     const { parseFaults, serve } = await import('../../lib/emulator/serve.js');
     const timeScale = Number(flags['time-scale']);
@@ -52,7 +52,6 @@ export default class EmulatorStart extends BaseCommand {
     } catch (err) {
       throw usageError((err as Error).message);
     }
-    const io = new IO();
     const opts = {
       dataDir: flags['data-dir'] ?? defaultDataDir(),
       port: flags.port,
@@ -65,17 +64,21 @@ export default class EmulatorStart extends BaseCommand {
     if (flags.detach) {
       const { pid, health, already, repaired } = await startDetached(opts);
       const profile = repaired?.profile ?? health.profile ?? 'emulator';
-      await io.write(
-        `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId}, time scale ${health.timeScale})\n`,
-      );
+      const notes: Note[] = [];
       if (repaired?.repaired)
-        io.info(
-          `profile "${profile}" ${repaired.was ? `pointed at ${repaired.was}` : 'was missing or held a key this emulator does not take'}; repaired: it points at this emulator again`,
-        );
-      io.info(`profile "${profile}" is ready: ${this.config.bin} --profile ${profile} iam users get`);
-      io.info(`console: http://localhost:${pid.port}/console (what the account holds, the request log, the clock)`);
-      return;
+        notes.push({
+          info: `profile "${profile}" ${repaired.was ? `pointed at ${repaired.was}` : 'was missing or held a key this emulator does not take'}; repaired: it points at this emulator again`,
+        });
+      notes.push({ info: `profile "${profile}" is ready: ${ctx.bin} --profile ${profile} iam users get` });
+      notes.push({ info: `console: http://localhost:${pid.port}/console (what the account holds, the request log, the clock)` });
+      return {
+        kind: 'text',
+        text: `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId}, time scale ${health.timeScale})\n`,
+        notes,
+      };
     }
-    await serve(opts, (line) => io.info(line));
+    // In the foreground it serves until stopped, saying what it does as it goes.
+    await serve(opts, (line) => ctx.io.info(line));
+    return nothing();
   }
 }

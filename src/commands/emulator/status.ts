@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import type { Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
 import { CdpError } from '../../lib/core/errors.js';
 import type { Health } from '../../lib/emulator/control.js';
@@ -22,7 +23,7 @@ function describe(h: Health, dataDir: string, profile: string): Record<string, u
   };
 }
 
-export default class EmulatorStatus extends BaseCommand {
+export default class EmulatorStatus extends BaseCommand<typeof EmulatorStatus> {
   static summary = 'List the running emulators: port, data directory, profile and clock.';
   static description = [
     'Without --data-dir, lists every emulator running for this user (this HOME); with it, that one. Exits 0 when one runs, 1 when none does.',
@@ -34,25 +35,21 @@ export default class EmulatorStatus extends BaseCommand {
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.' }),
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorStatus);
+  protected async execute(_ctx: RunContext, { flags }: ParsedLine<typeof EmulatorStatus>): Promise<Output> {
     const { running, runningInstances } = await import('../../lib/emulator/control.js');
     const { profileOf } = await import('../../lib/emulator/instances.js');
-    const io = new IO();
+    const json = (value: unknown): Output => ({ kind: 'answer', value, render: { format: 'json' } });
     const dataDir = flags['data-dir'];
     if (dataDir !== undefined) {
       const found = await running(dataDir);
       if (!found) throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: `no emulator is running for ${dataDir}` });
       const info = describe(found.health, found.health.dataDir, found.health.profile ?? profileOf(dataDir));
-      if (flags.output === 'json') await io.write(JSON.stringify(info, null, 2) + '\n');
-      else await io.write(lines(info));
-      return;
+      return flags.output === 'json' ? json(info) : { kind: 'text', text: lines(info) };
     }
     const all = (await runningInstances()).map((i) => describe(i.health, i.entry.dataDir, i.entry.profile));
     if (all.length === 0)
       throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: 'no emulator is running (cdpctl emulator start --detach)' });
-    if (flags.output === 'json') await io.write(JSON.stringify(all, null, 2) + '\n');
-    else await io.write(all.map(lines).join('\n'));
+    return flags.output === 'json' ? json(all) : { kind: 'text', text: all.map(lines).join('\n') };
   }
 }
 

@@ -1,8 +1,9 @@
-import { BaseCommand } from '../../lib/cli/base-command.js';
-import { IO } from '../../lib/cli/io.js';
+import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
+import type { RunContext } from '../../lib/cli/context.js';
+import { nothing, type Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 
-export default class EmulatorStop extends BaseCommand {
+export default class EmulatorStop extends BaseCommand<typeof EmulatorStop> {
   static summary = 'Stop an emulator, by its data directory or its profile.';
   static description = [
     'Signals only the process recorded in the data directory, after it confirms it is that emulator; never by name.',
@@ -18,21 +19,18 @@ export default class EmulatorStop extends BaseCommand {
     profile: emulatorProfileFlag,
   };
 
-  async run(): Promise<void> {
-    const { flags } = await this.parse(EmulatorStop);
+  protected async execute(_ctx: RunContext, { flags }: ParsedLine<typeof EmulatorStop>): Promise<Output> {
     const { emulatorDir, stopEmulator } = await import('../../lib/emulator/control.js');
     const stopped = await stopEmulator(await emulatorDir(flags));
-    const io = new IO();
-    if (!stopped) {
-      io.info('no emulator is running for that data directory');
-      return;
-    }
-    io.info(`stopped the emulator on port ${stopped.port} (pid ${stopped.pid})`);
+    if (!stopped) return nothing({ info: 'no emulator is running for that data directory' });
     const said = {
       restored: 'restored to what it held before this emulator took it',
       removed: 'removed (it held nothing before, or named an emulator that no longer runs)',
       untouched: 'left as it is: it names something else now',
     } as const;
-    io.info(`profile "${stopped.profile}" ${said[stopped.release]}`);
+    return nothing(
+      { info: `stopped the emulator on port ${stopped.port} (pid ${stopped.pid})` },
+      { info: `profile "${stopped.profile}" ${said[stopped.release]}` },
+    );
   }
 }

@@ -4,41 +4,24 @@
  * main parser takes them from any position), `help` as the last word asks
  * for help, `--generate-cli-skeleton` takes an optional `input|output`, and
  * the official service name may stand for the topic
- * (`cloudprivatelinks` -> `privatelink`). Kept free of imports: it runs
- * before anything else is loaded.
+ * (`cloudprivatelinks` -> `privatelink`). Which words are global flags, and
+ * whether they take a value, comes from the one list of them (flag-spec.ts).
  */
+import { GLOBAL_FLAG_SPECS, type FlagSpecs } from './flag-spec.js';
 
-/**
- * Global flags and whether they take a value: every option of the official
- * CLI's cli.json, plus cdpctl's own. A unit test keeps this in step with the
- * global flag specs (flag-spec.ts).
- */
-export const GLOBAL_FLAG_ARITY: Readonly<Record<string, 0 | 1>> = {
-  '--profile': 1,
-  '--endpoint-url': 1,
-  '--cdp-region': 1,
-  '--output': 1,
-  '-o': 1,
-  '--query': 1,
-  '--debug': 0,
-  '--no-verify-tls': 0,
-  '--ca-bundle': 1,
-  '--cli-read-timeout': 1,
-  '--cli-connect-timeout': 1,
-  '--color': 1,
-  '--no-paginate': 0,
-  '--access-token': 1,
-  '--auth-config': 1,
-  '--form-factor': 1,
-  '--force-ipv4': 0,
-  '--ensure-ascii': 0,
-  '--deprecated': 0,
-  '--no-parameter-expansion': 0,
-  '--no-pager': 0,
-  '--no-input': 0,
-  '--yes': 0,
-  '-y': 0,
-};
+/** How many words a global flag takes after it, by how it is written (`--output`, `-o`). */
+function arityOf(specs: FlagSpecs): Readonly<Record<string, 0 | 1>> {
+  const arity: Record<string, 0 | 1> = {};
+  for (const [name, spec] of Object.entries(specs)) {
+    const takes = spec.type === 'boolean' ? 0 : 1;
+    arity[`--${name}`] = takes;
+    if (spec.char) arity[`-${spec.char}`] = takes;
+  }
+  return arity;
+}
+
+/** Global flags and whether they take a value: every option of the official CLI's cli.json, plus cdpctl's own. */
+export const GLOBAL_FLAG_ARITY = arityOf(GLOBAL_FLAG_SPECS);
 
 const SKELETON_FLAGS = new Set(['--generate-cli-skeleton', '--generate-skeleton']);
 const SKELETON_KINDS = new Set(['input', 'output']);

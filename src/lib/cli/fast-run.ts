@@ -11,6 +11,7 @@
  */
 import { loadService, topicFor, type Operation } from '../model/index.js';
 import { normalizeArgv } from './argv.js';
+import type { ContextDeps } from './context.js';
 import { operationFlagSpecs, type FlagSpec } from './flag-spec.js';
 
 /** The command line as oclif and the fast path take it (see argv.ts), with the registry's service names. */
@@ -90,6 +91,8 @@ export interface FastRunOptions {
   readonly bin?: string;
   /** The package root (where dist/help-index.json is); help is left to oclif without it. */
   readonly root?: string;
+  /** What the run context is built on (in-process tests: a fake transport, buffers for terminals). */
+  readonly deps?: Omit<ContextDeps, 'bin'>;
 }
 
 /** Asks for help: nothing at all, the help command, or --help/-h before any `--`. */
@@ -102,50 +105,56 @@ function asksForHelp(argv: readonly string[]): boolean {
   return false;
 }
 
-/** Prints help from the model (help.ts, the renderer oclif's help uses too); false when oclif should answer. */
-async function fastHelp(argv: readonly string[], bin: string, root: string | undefined): Promise<boolean> {
+/** Prints help from the model (help.ts, the renderer oclif's help uses too); undefined when oclif should answer. */
+async function fastHelp(argv: readonly string[], bin: string, root: string | undefined): Promise<0 | undefined> {
   // The help command's own flags (--nested-commands) are oclif's.
-  if (!root || (argv[0] === 'help' && argv.some((a) => a.startsWith('-')))) return false;
+  if (!root || (argv[0] === 'help' && argv.some((a) => a.startsWith('-')))) return undefined;
   const { helpContext, helpFor, writeHelp } = await import('./help.js');
   let text: string | undefined;
   try {
     text = await helpFor(argv, helpContext(bin, root));
   } catch {
     // No index (a build without scripts/manifest.mjs): oclif answers.
-    return false;
+    return undefined;
   }
-  if (text === undefined) return false;
+  if (text === undefined) return undefined;
   await writeHelp(text);
-  return true;
+  return 0;
 }
 
 /**
  * Runs the command line when it is a plain API operation or a request for
- * help that the model answers; resolves false (having printed nothing) when
- * oclif should take it.
+ * help that the model answers, and resolves with its exit code; resolves
+ * undefined (having printed nothing) when oclif should take it.
  */
-export async function fastRun(argv: readonly string[], opts: FastRunOptions = {}): Promise<boolean> {
+export async function fastRun(argv: readonly string[], opts: FastRunOptions = {}): Promise<number | undefined> {
   const bin = opts.bin ?? 'cdpctl';
   if (asksForHelp(argv)) return fastHelp(argv, bin, opts.root);
   const found = await findOperation(argv);
   if (!found) {
     // A topic alone (`cdpctl iam users`) shows its help, as oclif does.
-    return argv.every((a) => !a.startsWith('-')) ? fastHelp(argv, bin, opts.root) : false;
+    return argv.every((a) => !a.startsWith('-')) ? fastHelp(argv, bin, opts.root) : undefined;
   }
   const flags = parseFlags(operationFlagSpecs(found.op), found.rest);
-  if (!flags) return false;
-  const { runOperation } = await import('./run-operation.js');
+  if (!flags) return undefined;
+  const { runToEnd } = await import('./run-operation.js');
+  return runToEnd(found.op, flags, { ...opts.deps, bin });
+}
+
+/**
+ * `cdpctl __complete <shell> "<line up to the cursor>"`, what the completion
+ * script asks at each TAB (completion.ts): the candidates on stdout, one per
+ * line. It never prints an error: a prompt is no place for one.
+ */
+export async function completeForShell(args: readonly string[], opts: FastRunOptions = {}): Promise<void> {
+  const [shell = '', line = ''] = args;
+  let out = '';
   try {
-    await runOperation(found.op, flags, { env: process.env, bin });
-  } catch (err) {
-    const { reportError, stderrColor } = await import('./report.js');
-    const code = reportError(err, {
-      json: flags.output === 'json',
-      debug: Boolean(flags.debug),
-      color: stderrColor(),
-    });
-    // As oclif does after a command's error.
-    process.exit(code);
+    const { completeLine } = await import('./completion.js');
+    const { helpContext } = await import('./help.js');
+    out = await completeLine(shell, line, helpContext(opts.bin ?? 'cdpctl', opts.root ?? '.').index(), process.env);
+  } catch {
+    out = '';
   }
-  return true;
+  process.stdout.write(out);
 }

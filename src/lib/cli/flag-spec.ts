@@ -29,7 +29,7 @@ export type FlagSpecs = Readonly<Record<string, FlagSpec>>;
 
 const GLOBAL = 'GLOBAL';
 
-export const GLOBAL_FLAG_SPECS: FlagSpecs = {
+export const GLOBAL_FLAG_SPECS = {
   profile: {
     type: 'string',
     description: 'Credential profile to use (default: $CDP_PROFILE or "default").',
@@ -126,9 +126,9 @@ export const GLOBAL_FLAG_SPECS: FlagSpecs = {
   'no-pager': { type: 'boolean', description: 'Never page long output.', helpGroup: GLOBAL },
   'no-input': { type: 'boolean', description: 'Never prompt; fail when something is missing.', helpGroup: GLOBAL },
   yes: { type: 'boolean', char: 'y', description: 'Do not ask for confirmation.', helpGroup: GLOBAL },
-};
+} satisfies FlagSpecs;
 
-export const INPUT_FLAG_SPECS: FlagSpecs = {
+export const INPUT_FLAG_SPECS = {
   input: {
     type: 'string',
     aliases: ['cli-input-json'],
@@ -145,9 +145,9 @@ export const INPUT_FLAG_SPECS: FlagSpecs = {
     helpValue: '[input|output]',
     helpGroup: 'INPUT',
   },
-};
+} satisfies FlagSpecs;
 
-export const PAGING_FLAG_SPECS: FlagSpecs = {
+export const PAGING_FLAG_SPECS = {
   'max-items': {
     type: 'string',
     description: 'Stop after this many items and print nextToken to resume.',
@@ -166,9 +166,9 @@ export const PAGING_FLAG_SPECS: FlagSpecs = {
     helpValue: '<n>',
     helpGroup: 'PAGING',
   },
-};
+} satisfies FlagSpecs;
 
-export const WAIT_FLAG_SPECS: FlagSpecs = {
+export const WAIT_FLAG_SPECS = {
   wait: { type: 'boolean', description: 'Wait until the work finishes, then print the final state.', helpGroup: 'WAIT' },
   'wait-timeout': { type: 'string', description: 'Seconds to wait before giving up (exit 6).', helpValue: '<seconds>', helpGroup: 'WAIT' },
   'poll-interval': {
@@ -177,7 +177,7 @@ export const WAIT_FLAG_SPECS: FlagSpecs = {
     helpValue: '<seconds>',
     helpGroup: 'WAIT',
   },
-};
+} satisfies FlagSpecs;
 
 /** Operation-specific extras. */
 export const DECODE_FLAG_SPEC: FlagSpec = { type: 'boolean', description: 'Show base64 fields of the result decoded as text.' };

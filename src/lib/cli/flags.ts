@@ -4,7 +4,7 @@
  * from the request shape.
  */
 import { Flags } from '@oclif/core';
-import type { AlphabetLowercase, FlagInput } from '@oclif/core/interfaces';
+import type { AlphabetLowercase, BooleanFlag, FlagInput, OptionFlag } from '@oclif/core/interfaces';
 import type { Operation } from '../model/index.js';
 import {
   DECODE_FLAG_SPEC,
@@ -32,10 +32,20 @@ export function oclifFlag(spec: FlagSpec): FlagInput[string] {
   return multiple ? Flags.string({ ...opts, multiple: true }) : Flags.string(opts);
 }
 
-function oclifFlags(specs: FlagSpecs): FlagInput {
+/** The oclif flag a spec makes, as a type: what parsing it gives. */
+type OclifFlagOf<S extends FlagSpec> = S['type'] extends 'boolean'
+  ? BooleanFlag<boolean>
+  : S['multiple'] extends true
+    ? OptionFlag<string[] | undefined>
+    : OptionFlag<string | undefined>;
+
+/** Flags by name, typed by their specs, so that a command's parsed flags have their names and types. */
+export type OclifFlags<S extends FlagSpecs> = { [K in keyof S]: OclifFlagOf<S[K]> };
+
+function oclifFlags<S extends FlagSpecs>(specs: S): OclifFlags<S> {
   const out: FlagInput = {};
   for (const [name, spec] of Object.entries(specs)) out[name] = oclifFlag(spec);
-  return out;
+  return out as OclifFlags<S>;
 }
 
 export const globalFlags = oclifFlags(GLOBAL_FLAG_SPECS);
@@ -43,27 +53,22 @@ export const inputFlags = oclifFlags(INPUT_FLAG_SPECS);
 export const pagingFlags = oclifFlags(PAGING_FLAG_SPECS);
 export const waitFlags = oclifFlags(WAIT_FLAG_SPECS);
 
-/** Operation-specific extras. */
-const decodeFlag = oclifFlag(DECODE_FLAG_SPEC);
+/** The oclif flag of each shared spec (global, input, paging, wait, decode): every command holds the same object. */
+const SHARED = new Map<FlagSpec, FlagInput[string]>(
+  (
+    [
+      [GLOBAL_FLAG_SPECS, globalFlags],
+      [INPUT_FLAG_SPECS, inputFlags],
+      [PAGING_FLAG_SPECS, pagingFlags],
+      [WAIT_FLAG_SPECS, waitFlags],
+      [{ decode: DECODE_FLAG_SPEC }, { decode: oclifFlag(DECODE_FLAG_SPEC) }],
+    ] as Array<[FlagSpecs, FlagInput]>
+  ).flatMap(([specs, flags]) => Object.entries(specs).map(([name, spec]): [FlagSpec, FlagInput[string]] => [spec, flags[name]!])),
+);
 
 export function operationFlags(op: Operation): FlagInput {
-  const specs = operationFlagSpecs(op);
   const flags: FlagInput = {};
-  for (const [name, spec] of Object.entries(specs)) {
-    // The shared flags keep one object each, as before.
-    flags[name] =
-      name in GLOBAL_FLAG_SPECS
-        ? globalFlags[name]!
-        : name in INPUT_FLAG_SPECS
-          ? inputFlags[name]!
-          : op.paging && name in PAGING_FLAG_SPECS
-            ? pagingFlags[name]!
-            : op.cli.wait && name in WAIT_FLAG_SPECS
-              ? waitFlags[name]!
-              : spec === DECODE_FLAG_SPEC
-                ? decodeFlag
-                : oclifFlag(spec);
-  }
+  for (const [name, spec] of Object.entries(operationFlagSpecs(op))) flags[name] = SHARED.get(spec) ?? oclifFlag(spec);
   return flags;
 }
 
@@ -103,8 +108,8 @@ export const CALL_FLAGS = [
  * all are accepted (a global flag may come before any command), the others
  * are left out of its help.
  */
-export function globalFlagsUsing(used: readonly string[]): FlagInput {
+export function globalFlagsUsing(used: readonly string[]): typeof globalFlags {
   const out: FlagInput = {};
   for (const [name, flag] of Object.entries(globalFlags)) out[name] = used.includes(name) ? flag : { ...flag, hidden: true };
-  return out;
+  return out as typeof globalFlags;
 }

@@ -14,7 +14,15 @@ import { join } from 'node:path';
 import { loadService, topicFor, type Operation, type Service } from '../model/index.js';
 import { kebab } from '../model/names.js';
 import type { Field } from '../model/shapes.js';
-import { GLOBAL_FLAG_SPECS, INLINE_OPTIONS_MAX, fieldDescription, flagFields, operationFlagSpecs, type FlagSpec } from './flag-spec.js';
+import {
+  GLOBAL_FLAG_SPECS,
+  INLINE_OPTIONS_MAX,
+  fieldDescription,
+  flagFields,
+  operationFlagSpecs,
+  type FlagSpec,
+  type FlagSpecs,
+} from './flag-spec.js';
 import { helpWidth, orList, section, sentence, twoColumns, wrap, wrapCommand, wrapSynopsis } from './help-text.js';
 
 /** What the listings need, written at build time from the model and the oclif commands. */
@@ -29,6 +37,8 @@ export interface HelpIndex {
   readonly commands: Readonly<Record<string, string>>;
   /** Ids of cdpctl's own commands (not from the model); their help is oclif's. */
   readonly own: readonly string[];
+  /** Their flags, for completion: a flag's fixed values (empty: any value), or null for a switch. */
+  readonly ownFlags?: Readonly<Record<string, Readonly<Record<string, readonly string[] | null>>>>;
 }
 
 export interface HelpContext {
@@ -329,7 +339,7 @@ export function renderOperationHelp(op: Operation, ctx: HelpContext): string {
   });
   const values = valueNotes(op, specs);
   if (values.length) parts.push(section('VALUES', wrap(values.join('\n'), width, 2)));
-  const globals = Object.entries(GLOBAL_FLAG_SPECS)
+  const globals = Object.entries(GLOBAL_FLAG_SPECS as FlagSpecs)
     .filter(([, s]) => !s.hidden)
     .map(([name, s]) => (s.char ? `-${s.char}/--${name}` : `--${name}`));
   parts.push(section('GLOBAL FLAGS', wrap(`${globals.join(', ')}. See \`${bin} --help\` for what they do.`, width, 2)));
@@ -370,6 +380,8 @@ export interface IndexedCommand {
   readonly hidden: boolean;
   /** One of cdpctl's own commands (oclif renders its help), not an API command. */
   readonly own: boolean;
+  /** An own command's visible flags: fixed values, [] for any value, null for a switch. */
+  readonly flags?: Readonly<Record<string, readonly string[] | null>>;
 }
 
 /** The index the listings read (scripts/manifest.mjs writes it at build time; a test checks it is current). */
@@ -391,6 +403,12 @@ export function buildHelpIndex(
       .filter((c) => c.own)
       .map((c) => c.id)
       .sort(),
+    ownFlags: Object.fromEntries(
+      commands
+        .filter((c) => c.own && !c.hidden && c.flags)
+        .sort((a, b) => byText(a.id, b.id))
+        .map((c) => [c.id, c.flags ?? {}]),
+    ),
   };
 }
 

@@ -26,7 +26,7 @@ export interface IOOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-type Terminal = Writable & { isTTY?: boolean; columns?: number; rows?: number };
+export type Terminal = Writable & { isTTY?: boolean; columns?: number; rows?: number };
 
 /** A question for IO.ask (enquirer's prompt options; `name` is filled in). */
 export type Question = Record<string, unknown>;
@@ -44,6 +44,15 @@ export function yesNo(this: { value?: unknown; state?: { submitted?: boolean } }
 /** A word as a shell reads it back: as it is when plain, else single-quoted. */
 export const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
+/** The terminals IO writes to and asks on: stdout, stderr, whether stdin is a terminal, who answers questions. */
+export interface IOStreams {
+  readonly out?: Terminal;
+  readonly err?: Terminal;
+  readonly stdinIsTTY?: boolean;
+  /** Answers a question in place of enquirer (tests). */
+  readonly ask?: (q: Question) => Promise<unknown>;
+}
+
 /** A chunked writer for long output: direct, or through the pager once the text is taller than the screen. */
 export interface PagedWriter {
   write(text: string): Promise<void>;
@@ -59,7 +68,7 @@ export class IO {
 
   constructor(
     private readonly opts: IOOptions = {},
-    streams: { out?: Terminal; err?: Terminal; stdinIsTTY?: boolean; ask?: (q: Question) => Promise<unknown> } = {},
+    streams: IOStreams = {},
   ) {
     this.out = streams.out ?? process.stdout;
     this.err = streams.err ?? process.stderr;
@@ -298,6 +307,15 @@ export function colorModeOf(argv: readonly string[]): ColorMode | undefined {
     if (v !== undefined && (COLOR_MODES as readonly string[]).includes(v)) mode = v as ColorMode;
   });
   return mode;
+}
+
+/**
+ * The IO of a command line before any run context exists (oclif's parse
+ * errors, a mistyped command): colour as its --color says, else only on a
+ * terminal and never with NO_COLOR; no questions with --no-input.
+ */
+export function ioForArgv(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): IO {
+  return new IO({ color: colorModeOf(argv), noInput: argv.includes('--no-input'), env });
 }
 
 /** Whether a command name is an executable on PATH. */

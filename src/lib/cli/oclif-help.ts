@@ -6,7 +6,7 @@
  * not repeated under DESCRIPTION, and USAGE never breaks a flag from its value.
  * Words that name no command get the same answer as a mistyped command.
  */
-import { CommandHelp, Help, type Interfaces } from '@oclif/core';
+import { CommandHelp, Errors, Help, type Interfaces } from '@oclif/core';
 import { helpContext, helpFor, helpWords, writeHelp } from './help.js';
 import { helpWidth, synopsisUnits, wrapSynopsis } from './help-text.js';
 
@@ -45,9 +45,11 @@ export default class CdpctlHelp extends Help {
     try {
       await super.showHelp(argv);
     } catch (err) {
-      // oclif's "Command x not found": answered as a mistyped command is (the nearest one named), without a prompt.
-      if (!/not found/i.test((err as Error).message)) throw err;
+      // oclif's own error for words that name neither a command nor a topic: answered as a mistyped
+      // command is (the nearest one named), without a prompt.
       const id = helpWords(argv).join(':');
+      const namesNothing = id !== '' && !this.config.findCommand(id) && !this.config.findTopic(id);
+      if (!(err instanceof Errors.CLIError) || err instanceof Errors.ModuleLoadError || !namesNothing) throw err;
       const result = await this.config.runHook('command_not_found', { id, argv: [...argv, '--no-input'] });
       throw result.failures[0]?.error ?? err;
     }

@@ -7,9 +7,11 @@
  */
 import type { Command } from '@oclif/core';
 import { loadService, type Operation } from '../model/index.js';
-import { BaseCommand } from './base-command.js';
+import { BaseCommand, type ParsedLine } from './base-command.js';
+import type { ParsedFlags, RunContext } from './context.js';
 import { operationExamples, operationFlags } from './flags.js';
 import { operationNotes } from './help.js';
+import type { Output } from './render.js';
 import { runOperation } from './run-operation.js';
 
 /** oclif keeps ids colon-separated internally; the model's are space-separated. */
@@ -28,12 +30,18 @@ export abstract class OperationCommand extends BaseCommand {
   static strict = true;
   /** Every operation takes every global flag (its flags come from the model when it runs). */
   protected dropsForeignGlobals = false;
+  private op?: Operation;
 
-  async run(): Promise<void> {
-    const op = await findOperation(this.id ?? '');
-    const { flags } = await this.parse({ flags: operationFlags(op), args: {}, strict: true, baseFlags: {} });
-    this.errorStyle = { json: flags.output === 'json', debug: Boolean(flags.debug) };
-    await runOperation(op, flags as Record<string, unknown>, { env: process.env, bin: this.config.bin });
+  /** The command line parsed by the operation's flags, from the model of its service alone. */
+  protected async parseLine(): Promise<ParsedLine<typeof Command>> {
+    this.op = await findOperation(this.id ?? '');
+    const { flags, args, argv } = await this.parse({ flags: operationFlags(this.op), args: {}, strict: true, baseFlags: {} });
+    return { flags, args, argv };
+  }
+
+  protected async execute(ctx: RunContext, line: ParsedLine<typeof Command>): Promise<Output> {
+    if (!this.op) throw new Error('parseLine() runs before execute()');
+    return runOperation(this.op, line.flags as ParsedFlags, ctx);
   }
 }
 

@@ -1,229 +1,137 @@
 /**
- * Output formats (json, yaml, table, text, tsv, jsonl) and --query.
- * Formatters are pure functions from a value to text; streaming variants
- * write items of a paged listing as pages arrive so memory stays flat.
- * `text` is the official CLI's layout (text.ts); `tsv` is cdpctl's compact
- * one-row-per-item form.
+ * The output formats, one formatter each: json, yaml, jsonl, tsv, text and
+ * table. A formatter writes a whole answer (`value`), or a listing as it
+ * arrives (`begin`, `items` a page at a time, `end`), and it is the one place
+ * its format is written: render.ts feeds it a single answer or a paged stream
+ * alike. Items come a page at a time because tsv and tables lay out their
+ * columns from the first page.
+ *
+ * `text` is the official CLI's layout (text.ts) and `yaml` the yaml
+ * library's: both need the whole answer, so they take only `value`. `tsv` is
+ * cdpctl's compact one-row-per-item form. The table and text code, and the
+ * yaml library, load only when their format is asked for.
  */
-import { CdpError } from '../core/errors.js';
+import { visibleValue } from '../core/visible.js';
+import { cell, columnsFor, listOf, unwrapped, type Column, type Columns } from './cells.js';
 
 export type OutputFormat = 'json' | 'yaml' | 'table' | 'text' | 'tsv' | 'jsonl';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'table', 'text', 'tsv', 'jsonl'];
 
-export type Columns = Readonly<Record<string, string>>;
-
-type JsonValue = unknown;
-
-/** A compiled --query: applied to a result, throws when the expression fails on it. */
-export type Query = ((v: JsonValue) => JsonValue) & { readonly expression: string };
-
-/**
- * Backtick literals that are not JSON taken as strings (``users[?email==`a@x`]``),
- * as the Python JMESPath library under the official and AWS CLIs reads them:
- * the text, left-trimmed, becomes a JSON string literal. Raw strings and
- * quoted identifiers are left alone.
- */
-export function lenientLiterals(expr: string): string {
-  let out = '';
-  let i = 0;
-  while (i < expr.length) {
-    const ch = expr[i] ?? '';
-    if (ch === "'" || ch === '"') {
-      let j = i + 1;
-      while (j < expr.length && expr[j] !== ch) j += expr[j] === '\\' ? 2 : 1;
-      out += expr.slice(i, j + 1);
-      i = j + 1;
-      continue;
-    }
-    if (ch !== '`') {
-      out += ch;
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < expr.length && expr[j] !== '`') j += expr[j] === '\\' && expr[j + 1] === '`' ? 2 : 1;
-    if (j >= expr.length) {
-      out += expr.slice(i);
-      break;
-    }
-    const raw = expr.slice(i + 1, j);
-    const lexeme = raw.replace(/\\`/g, '`');
-    let literal = raw;
-    try {
-      JSON.parse(lexeme);
-    } catch {
-      try {
-        literal = JSON.stringify(JSON.parse(`"${lexeme.trimStart()}"`) as string).replace(/`/g, '\\`');
-      } catch {
-        // Neither JSON nor a string: the parser reports it.
-      }
-    }
-    out += `\`${literal}\``;
-    i = j + 1;
-  }
-  return out;
+/** Where a listing resumes: the name of the answer's token field and the token, for formats that say it on stderr. */
+export interface Resume {
+  readonly field: string;
+  readonly token?: string;
 }
 
-/** Compiles a JMESPath expression once; a syntax error is a usage error (nothing is sent). */
-export async function compileQuery(expr: string): Promise<Query> {
-  const { compile, TreeInterpreter } = await import('@jmespath-community/jmespath');
-  let ast: ReturnType<typeof compile>;
-  try {
-    ast = compile(lenientLiterals(expr));
-  } catch (err) {
-    throw new CdpError({
-      kind: 'usage',
-      code: 'INVALID_QUERY',
-      message: `--query "${expr}" is not valid JMESPath: ${(err as Error).message}`,
-    });
-  }
-  const run = (v: JsonValue): JsonValue => TreeInterpreter.search(ast, v as Parameters<typeof TreeInterpreter.search>[1]);
-  return Object.assign(run, { expression: expr });
+/** A format that writes a listing as it arrives. */
+export interface ListingFormatter {
+  /** The opening of a listing whose items sit under `key`. */
+  begin(key: string): string;
+  /** The next items of the listing (a page, or all the items of one answer). */
+  items(items: readonly unknown[]): string;
+  /** The close of the listing: `fields` are the answer's other fields (json keeps them; the others say the token on stderr). */
+  end(fields: Readonly<Record<string, unknown>>, resume: Resume): string;
+}
+
+export interface Formatter {
+  /**
+   * Tables carry cdpctl's own styling (their data made visible here) and go
+   * through the pager; every other format is written through IO.write.
+   */
+  readonly styled: boolean;
+  /** Writes an answer that holds a list as that list's items (jsonl, tsv, table) rather than whole. */
+  readonly byItem: boolean;
+  /** A whole answer. */
+  value(v: unknown): string | Promise<string>;
+  /** Present when the format can write a listing page by page (json, jsonl, tsv, table). */
+  readonly listing?: ListingFormatter;
+  /** What to say on stderr once the output is written (columns a table left out, the token to resume from). */
+  readonly notes: readonly string[];
+}
+
+export interface FormatOptions {
+  /** The model's columns for tsv and tables (none for a --query result). */
+  readonly columns?: Columns;
+  /** The key of the answer's list (none for a --query result). */
+  readonly listKey?: string;
+  /** --ensure-ascii: JSON with every non-ASCII character escaped. */
+  readonly ascii?: boolean;
+  /** Tables: the width to fit and whether to colour the headers. */
+  readonly width?: number;
+  readonly color?: boolean;
+  /** Tables: the zone wire times are shown in ($TZ, else the system's, when not given). */
+  readonly timeZone?: string;
 }
 
 /** JSON as the official CLI's --ensure-ascii writes it: every non-ASCII UTF-16 unit as \\uXXXX. */
 export const asciiJson = (text: string): string =>
   text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-export function formatJson(value: JsonValue): string {
-  return JSON.stringify(value, null, 2) + '\n';
-}
+/** The stderr line after a listing that stopped early: where to resume. */
+const resumeNote = (resume: Resume): string => `${resume.field}: ${resume.token}  (resume with --starting-token ${resume.token})`;
 
-export function formatJsonl(value: JsonValue, listKey?: string): string {
-  const items = listOf(value, listKey);
-  if (items) return items.map((i) => JSON.stringify(i)).join('\n') + (items.length ? '\n' : '');
-  return JSON.stringify(value) + '\n';
-}
+/** Says which columns a table left out to fit the terminal. */
+const leftOutNote = (columns: readonly string[], width: number): string =>
+  `(${columns.join(', ')} left out to fit ${width} columns; see ${columns.length > 1 ? 'them' : 'it'} with --output json or a wider terminal)`;
 
-export async function formatYaml(value: JsonValue): Promise<string> {
-  const { stringify } = await import('yaml');
-  return stringify(value, { lineWidth: 0 });
-}
-
-/** The list a result holds: the named key, the only array field, or the value itself. */
-export function listOf(value: JsonValue, listKey?: string): unknown[] | undefined {
-  if (Array.isArray(value)) return value;
-  if (typeof value !== 'object' || value === null) return undefined;
-  const obj = value as Record<string, unknown>;
-  if (listKey && Array.isArray(obj[listKey])) return obj[listKey] as unknown[];
-  const arrays = Object.values(obj).filter(Array.isArray);
-  const scalars = Object.entries(obj).filter(([k, v]) => !Array.isArray(v) && k !== 'nextToken' && k !== 'nextPageToken');
-  return arrays.length === 1 && scalars.length === 0 ? (arrays[0] as unknown[]) : undefined;
-}
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})$/;
-
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** One formatter per zone: making one costs far more than using it. */
-function timeFormat(timeZone?: string): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let f = timeFormats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-      timeZoneName: 'short',
-    });
-    timeFormats.set(key, f);
-  }
-  return f;
-}
+/** Indents every line but the first. */
+const indented = (text: string, by: string): string => text.replace(/\n/g, `\n${by}`);
 
 /**
- * A wire time in the user's time zone ($TZ, else the system's) for people:
- * `2026-11-22 11:00:00 GMT+1`. Sortable, fixed width, and says which zone.
+ * JSON as `JSON.stringify(answer, null, 2)` writes it. A listing is the
+ * same document written as it arrives: the list first, then the answer's
+ * other fields and the token; its opening goes out with the first page, so
+ * a call that fails before any page leaves stdout empty.
  */
-export function localTime(iso: string, timeZone?: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const parts = Object.fromEntries(
-    timeFormat(timeZone)
-      .formatToParts(d)
-      .map((p) => [p.type, p.value]),
-  ) as Record<string, string>;
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second} ${parts.timeZoneName ?? ''}`.trimEnd();
+function json(opts: FormatOptions): Formatter {
+  const out = (text: string): string => (opts.ascii ? asciiJson(text) : text);
+  let count = 0;
+  return {
+    styled: false,
+    byItem: false,
+    notes: [],
+    value: (v) => out(JSON.stringify(v, null, 2) + '\n'),
+    listing: {
+      begin: (key) => out(`{\n  ${JSON.stringify(key)}: [`),
+      items(items) {
+        let text = '';
+        for (const item of items) text += (count++ > 0 ? ',' : '') + '\n    ' + indented(JSON.stringify(item, null, 2), '    ');
+        return out(text);
+      },
+      end(fields, resume) {
+        let text = count > 0 ? '\n  ]' : ']';
+        for (const [k, v] of Object.entries(fields)) text += `,\n  ${JSON.stringify(k)}: ${indented(JSON.stringify(v, null, 2), '  ')}`;
+        if (resume.token !== undefined) text += `,\n  ${JSON.stringify(resume.field)}: ${JSON.stringify(resume.token)}`;
+        return out(text + '\n}\n');
+      },
+    },
+  };
 }
 
-/** Field names that hold a moment in time (`created`, `creationTime`, `expiresAt`). */
-const TIME_KEY =
-  /^(created|updated|modified|deleted|started|ended|timestamp|time|date|expiration|expiry|expires)$|[a-z](Time|Timestamp|Date|At|From|Until|Expiry|Expiration|Created|Updated|Modified)$/;
-
-/** An epoch number in a time field as an ISO time: seconds (2001..2286) or milliseconds. */
-function epoch(v: number, key: string | undefined): string | undefined {
-  if (!key || !Number.isFinite(v) || !TIME_KEY.test(key.slice(key.lastIndexOf('.') + 1))) return undefined;
-  if (v >= 1e9 && v < 1e10) return new Date(v * 1000).toISOString();
-  if (v >= 1e12 && v < 1e13) return new Date(v).toISOString();
-  return undefined;
+/** The listing formats that write items only: the answer's other fields are left out, the token said on stderr. */
+function itemsOnly(notes: string[], items: (items: readonly unknown[]) => string, close = (): string => ''): ListingFormatter {
+  return {
+    begin: () => '',
+    items,
+    end(_fields, resume) {
+      const text = close();
+      if (resume.token) notes.push(resumeNote(resume));
+      return text;
+    },
+  };
 }
 
-/**
- * A cell: scalars as they are, objects as compact JSON. With `localTimes`
- * (tables), wire times are shown in the user's zone, and so are epoch
- * numbers in a time field (`key` is the field's name or dotted path); json,
- * yaml, jsonl and text keep the wire value.
- */
-export function cell(v: unknown, localTimes: boolean | { timeZone?: string } = false, key?: string): string {
-  if (v === undefined || v === null) return '';
-  const zone = typeof localTimes === 'object' ? localTimes.timeZone : undefined;
-  if (typeof v === 'string') {
-    if (localTimes && ISO.test(v)) return localTime(v, zone);
-    return v;
-  }
-  if (typeof v === 'number') {
-    const iso = localTimes ? epoch(v, key) : undefined;
-    return iso ? localTime(iso, zone) : String(v);
-  }
-  if (typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
-}
-
-/** A table or tsv column: its header, the dotted path it shows (when it is one) and how to get the value. */
-export interface Column {
-  readonly header: string;
-  readonly path?: string;
-  readonly get: (item: unknown) => unknown;
-}
-
-/** Column set for items: the model's columns, else the scalar fields of the first items. */
-export function columnsFor(items: readonly unknown[], columns?: Columns): Column[] {
-  if (columns) {
-    return Object.entries(columns).map(([header, path]) => ({ header, path, get: (item: unknown) => pick(item, path) }));
-  }
-  // Rows of a query like `users[].[userId, email]`: one column per position.
-  if (items.length > 0 && items.every(Array.isArray)) {
-    const n = Math.max(...items.slice(0, 50).map((i) => (i as unknown[]).length));
-    return Array.from({ length: n }, (_, i) => ({ header: `[${i}]`, get: (item: unknown) => (item as unknown[])[i] }));
-  }
-  const keys = new Set<string>();
-  for (const item of items.slice(0, 50)) {
-    if (typeof item === 'object' && item !== null && !Array.isArray(item)) {
-      for (const [k, v] of Object.entries(item)) if (v === null || typeof v !== 'object') keys.add(k);
-    }
-  }
-  if (keys.size === 0) return [{ header: 'value', get: (item: unknown) => item }];
-  return [...keys].map((k) => ({ header: k, path: k, get: (item: unknown) => (item as Record<string, unknown>)[k] }));
-}
-
-/** Dotted path lookup (columns use simple paths; --query is the full language). */
-export function pick(item: unknown, path: string): unknown {
-  let cur: unknown = item;
-  for (const part of path.split('.')) {
-    if (typeof cur !== 'object' || cur === null) return undefined;
-    cur = (cur as Record<string, unknown>)[part];
-  }
-  return cur;
-}
-
-export function textRows(items: readonly unknown[], columns?: Columns): string {
-  const cols = columnsFor(items, columns);
-  return items.map((item) => cols.map((c) => cell(c.get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n').join('');
+/** One compact JSON document a line: an item of a list, or the whole answer. */
+function jsonl(opts: FormatOptions): Formatter {
+  const out = (text: string): string => (opts.ascii ? asciiJson(text) : text);
+  const notes: string[] = [];
+  return {
+    styled: false,
+    byItem: true,
+    notes,
+    value: (v) => out(JSON.stringify(v) + '\n'),
+    listing: itemsOnly(notes, (items) => out(items.map((i) => JSON.stringify(i) + '\n').join(''))),
+  };
 }
 
 /** Plain text for a non-list value: `path<TAB>value` lines. */
@@ -235,38 +143,96 @@ export function textObject(value: unknown, prefix = ''): string {
     .join('');
 }
 
-/**
- * A table of a value: a list as rows with the model's columns, a resource as
- * key/value rows (a response that only wraps one resource, `{datalake: {...}}`,
- * shows the resource). Loads the table code only when a table is asked for.
- */
-export async function formatTable(
-  value: unknown,
-  opts: {
-    columns?: Columns;
-    listKey?: string;
-    width: number;
-    color: boolean;
-    timeZone?: string;
-    /** Told the headers of columns left out to fit the width. */
-    onLeftOut?: (headers: readonly string[]) => void;
-  },
-): Promise<string> {
-  const { ListTable, recordTable } = await import('./table.js');
-  const items = listOf(value, opts.listKey);
-  if (items) {
-    const table = new ListTable(columnsFor(items, opts.columns), opts);
-    const text = table.page(items) + table.end();
-    if (table.leftOut.length) opts.onLeftOut?.(table.leftOut);
-    return text;
-  }
-  if (typeof value !== 'object' || value === null) return cell(value) + '\n';
-  return recordTable(unwrapped(value as Record<string, unknown>), opts);
+/** Tab-separated rows of the columns the first items have; anything else as `path<TAB>value` lines. */
+function tsv(opts: FormatOptions): Formatter {
+  const notes: string[] = [];
+  let columns: Column[] | undefined;
+  return {
+    styled: false,
+    byItem: true,
+    notes,
+    value: (v) => textObject(v),
+    listing: itemsOnly(notes, (items) => {
+      if (items.length === 0) return '';
+      columns ??= columnsFor(items, opts.columns);
+      const cols = columns;
+      return items.map((item) => cols.map((c) => cell(c.get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n').join('');
+    }),
+  };
 }
 
-/** The resource a response holds when it holds nothing else. */
-export function unwrapped(value: Record<string, unknown>): Record<string, unknown> {
-  const entries = Object.entries(value);
-  const only = entries.length === 1 ? entries[0]?.[1] : undefined;
-  return typeof only === 'object' && only !== null && !Array.isArray(only) ? (only as Record<string, unknown>) : value;
+async function yaml(): Promise<Formatter> {
+  const { stringify } = await import('yaml');
+  return { styled: false, byItem: false, notes: [], value: (v) => stringify(v, { lineWidth: 0 }) };
+}
+
+async function text(): Promise<Formatter> {
+  const { formatText } = await import('./text.js');
+  return { styled: false, byItem: false, notes: [], value: (v) => formatText(v) };
+}
+
+/**
+ * Boxed tables (table.ts): a list laid out from its first page and written
+ * page by page, a resource as key/value rows. Tables are for reading only, so
+ * their data is always shown visible.
+ */
+async function table(opts: FormatOptions): Promise<Formatter> {
+  const { ListTable, recordTable } = await import('./table.js');
+  const layout = { width: opts.width ?? 100, color: opts.color ?? false, timeZone: opts.timeZone };
+  const notes: string[] = [];
+  let list: InstanceType<typeof ListTable> | undefined;
+  return {
+    styled: true,
+    byItem: true,
+    notes,
+    value(v) {
+      const shown = visibleValue(v);
+      if (typeof shown !== 'object' || shown === null) return cell(shown) + '\n';
+      return recordTable(unwrapped(shown as Record<string, unknown>), layout);
+    },
+    listing: itemsOnly(
+      notes,
+      (items) => {
+        if (items.length === 0) return '';
+        const shown = items.map(visibleValue);
+        list ??= new ListTable(columnsFor(shown, opts.columns), layout);
+        return list.page(shown);
+      },
+      () => {
+        if (list?.leftOut.length) notes.push(leftOutNote(list.leftOut, layout.width));
+        return list ? list.end() : '(no items)\n';
+      },
+    ),
+  };
+}
+
+/** The formatter of a format, fresh for one answer or one listing. */
+export async function formatterFor(format: OutputFormat, opts: FormatOptions = {}): Promise<Formatter> {
+  switch (format) {
+    case 'json':
+      return json(opts);
+    case 'jsonl':
+      return jsonl(opts);
+    case 'tsv':
+      return tsv(opts);
+    case 'yaml':
+      return yaml();
+    case 'text':
+      return text();
+    case 'table':
+      return table(opts);
+  }
+}
+
+/** A whole answer in a format: an answer that holds a list as its items where the format writes items. */
+export async function formatValue(
+  v: unknown,
+  format: OutputFormat,
+  opts: FormatOptions = {},
+): Promise<{ text: string; notes: readonly string[] }> {
+  const f = await formatterFor(format, opts);
+  const items = f.byItem && f.listing ? listOf(v, opts.listKey) : undefined;
+  const text =
+    items && f.listing ? f.listing.begin(opts.listKey ?? '') + f.listing.items(items) + f.listing.end({}, { field: '' }) : await f.value(v);
+  return { text, notes: f.notes };
 }

@@ -4,6 +4,7 @@
  * says how it ended. Elsewhere (a file, a pipe, CI logs): one line per change,
  * never a control character.
  */
+import { systemClock, type Clock } from '../core/clock.js';
 import { clock, duration } from '../core/duration.js';
 import { oneLine } from '../core/visible.js';
 import { STYLE, type IO } from './io.js';
@@ -13,7 +14,7 @@ const TICK_MS = 100;
 
 /** A spinner line on a terminal: `⠋ text (12s)`. */
 class Spinner {
-  private timer?: ReturnType<typeof setInterval>;
+  private stopTicking?: () => void;
   private frame = 0;
   private drawn = false;
   private stopped = false;
@@ -22,21 +23,20 @@ class Spinner {
   constructor(
     private readonly io: IO,
     private text: string,
-    private readonly now: () => number = Date.now,
+    private readonly time: Clock,
   ) {
-    this.startedAt = now();
+    this.startedAt = time.now();
   }
 
   start(): void {
     this.draw();
-    this.timer = setInterval(() => this.draw(), TICK_MS);
-    // The spinner never keeps the process alive.
-    this.timer.unref?.();
+    // The clock's ticks never keep the process alive.
+    this.stopTicking = this.time.every(TICK_MS, () => this.draw());
   }
 
   /** Counts elapsed time from this many milliseconds ago. */
   since(elapsedMs: number): void {
-    this.startedAt = this.now() - elapsedMs;
+    this.startedAt = this.time.now() - elapsedMs;
   }
 
   update(text: string): void {
@@ -48,7 +48,7 @@ class Spinner {
   stop(closing?: string): void {
     if (this.stopped) return;
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.stopTicking?.();
     if (this.drawn) this.io.err.write('\r\u001b[2K');
     if (closing !== undefined) this.io.err.write(`${closing}\n`);
   }
@@ -57,7 +57,7 @@ class Spinner {
     if (this.stopped) return;
     const frame = this.io.paint('err', STYLE.magenta, FRAMES[this.frame++ % FRAMES.length] ?? '');
     // The text may hold a state the server named: one line, its control characters escaped.
-    const line = `${oneLine(this.text)} (${clock(this.now() - this.startedAt)})`;
+    const line = `${oneLine(this.text)} (${clock(this.time.now() - this.startedAt)})`;
     // One terminal line, never wrapped: a wrapped line could not be redrawn in place.
     const room = Math.max(10, this.io.errColumns - 3);
     const fitted = [...line].length > room ? `${[...line].slice(0, room - 1).join('')}…` : line;
@@ -82,7 +82,7 @@ export class WaitProgress {
   constructor(
     private readonly io: IO,
     private readonly label: string,
-    private readonly now: () => number = Date.now,
+    private readonly time: Clock = systemClock,
   ) {}
 
   /** A new state after `elapsedMs` of waiting. */
@@ -95,7 +95,7 @@ export class WaitProgress {
     }
     const text = `Waiting for ${this.label}: ${state}`;
     if (!this.spinner) {
-      this.spinner = new Spinner(this.io, text, this.now);
+      this.spinner = new Spinner(this.io, text, this.time);
       this.spinner.since(elapsedMs);
       this.spinner.start();
     } else {
@@ -136,12 +136,12 @@ export class WaitProgress {
  * elsewhere the message is written once. The returned function stops it
  * with a closing word ("done", "cancelled"), once.
  */
-export function startSpinner(io: IO, message: string): (result: string) => void {
+export function startSpinner(io: IO, message: string, time: Clock = systemClock): (result: string) => void {
   if (!io.spinnerWanted) {
     io.info(`${message}…`);
     return () => undefined;
   }
-  const spinner = new Spinner(io, message);
+  const spinner = new Spinner(io, message, time);
   spinner.start();
   return (result) => spinner.stop(oneLine(`${message}... ${result}`));
 }

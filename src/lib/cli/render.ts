@@ -1,34 +1,21 @@
 /**
- * The one place results are written: --query, then the chosen format.
+ * The one place results are written: --query, then the chosen format's
+ * formatter (output.ts), for a single answer and a paged listing alike.
  * Paged listings stream in json, jsonl, tsv and table when no --query is
- * given (a table takes its layout from the first page); text, like the
- * official CLI's, needs the whole merged result first (its columns are the
- * union of every item's keys). An empty answer (`{}`) prints nothing, as
+ * given (a table takes its layout from the first page); yaml and text, like
+ * the official CLI's, need the whole merged result first (text's columns are
+ * the union of every item's keys). An empty answer (`{}`) prints nothing, as
  * the official CLI does. What reaches a terminal shows control characters
  * escaped (IO.write; tables always); pipes and files get the bytes as sent.
  */
 import type { Page } from '../core/client.js';
 import { CdpError } from '../core/errors.js';
-import { visibleValue } from '../core/visible.js';
 import type { ShapeIndex } from '../model/shapes.js';
 import type { PagingSpec } from '../model/types.js';
-import type { IO } from './io.js';
-import {
-  asciiJson,
-  columnsFor,
-  formatJson,
-  formatJsonl,
-  formatTable,
-  formatYaml,
-  listOf,
-  textObject,
-  textRows,
-  cell,
-  type Column,
-  type Columns,
-  type OutputFormat,
-  type Query,
-} from './output.js';
+import type { Columns } from './cells.js';
+import type { IO, PagedWriter } from './io.js';
+import { formatterFor, formatValue, type Formatter, type OutputFormat } from './output.js';
+import type { Query } from './query.js';
 
 export interface RenderOptions {
   readonly format: OutputFormat;
@@ -44,38 +31,96 @@ export interface RenderOptions {
   readonly ascii?: boolean;
 }
 
-/** Says which columns a table left out to fit the terminal. */
-const leftOutNote = (columns: readonly string[], width: number): string =>
-  `(${columns.join(', ')} left out to fit ${width} columns; see ${columns.length > 1 ? 'them' : 'it'} with --output json or a wider terminal)`;
+/** How a listing was asked for: its token is printed with --no-paginate, and after --max-items stopped it. */
+export interface ListingMode {
+  readonly noPaginate: boolean;
+  readonly maxItems?: number;
+}
 
-/** The formatted text of a value (after --query); `notes` collects what to say on stderr once it is written. */
-async function formatted(io: IO, v: unknown, opts: RenderOptions, queried: boolean, notes: string[] = []): Promise<string> {
-  const columns = queried ? undefined : opts.columns;
-  const listKey = queried ? undefined : opts.listKey;
-  const ascii = (text: string): string => (opts.ascii ? asciiJson(text) : text);
-  switch (opts.format) {
-    case 'json':
-      return ascii(formatJson(v));
-    case 'jsonl':
-      return ascii(formatJsonl(v, listKey));
-    case 'yaml':
-      return formatYaml(v);
-    case 'text':
-      return (await import('./text.js')).formatText(v);
-    case 'tsv': {
-      const items = listOf(v, listKey);
-      return items ? textRows(items, columns) : textObject(v);
+/** A line said on stderr once a command's result is written. */
+export type Note = { readonly info: string } | { readonly warn: string };
+
+/**
+ * What a command has to show. Commands return it and their caller renders
+ * it (show): an answer or a paged listing in the chosen format, the
+ * command's own text, or lines as they come; then the notes on stderr.
+ */
+export type Output = (
+  | {
+      readonly kind: 'answer';
+      readonly value: unknown;
+      readonly render: RenderOptions;
+      /** Thrown once the answer is shown: the work it started has already failed. */
+      readonly failure?: Error;
     }
-    case 'table':
-      // Tables are for reading only, so their data is always shown visible (they carry cdpctl's colours).
-      return formatTable(visibleValue(v), {
-        columns,
-        listKey,
-        width: io.columns,
-        color: io.colorOn(),
-        onLeftOut: (cols) => notes.push(leftOutNote(cols, io.columns)),
-      });
+  | {
+      readonly kind: 'listing';
+      readonly pages: AsyncIterable<Page>;
+      readonly paging: PagingSpec;
+      readonly mode: ListingMode;
+      readonly render: RenderOptions;
+    }
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      /** Carries cdpctl's own styling: written as it is, its data already made visible. */
+      readonly styled?: boolean;
+    }
+  | { readonly kind: 'lines'; readonly lines: AsyncIterable<string> }
+  | { readonly kind: 'nothing' }
+) & {
+  readonly notes?: readonly Note[];
+  /** The exit code of a command that shows its result and still does not end ok (`auth status` of a key that fails). */
+  readonly exitCode?: number;
+};
+
+/** Nothing on stdout; perhaps a few lines on stderr. */
+export const nothing = (...notes: Note[]): Output => ({ kind: 'nothing', notes });
+
+/** Renders what a command returned; resolves with the exit code it asks for (0 unless it says). */
+export async function show(io: IO, output: Output): Promise<number> {
+  switch (output.kind) {
+    case 'answer':
+      await render(io, output.value, output.render);
+      if (output.failure) throw output.failure;
+      break;
+    case 'listing':
+      await streamPages(io, output.pages, output.paging, output.render, output.mode);
+      break;
+    case 'text':
+      await (output.styled ? io.writeStyled(output.text) : io.write(output.text));
+      break;
+    case 'lines':
+      for await (const line of output.lines) await io.write(line);
+      break;
+    case 'nothing':
+      break;
   }
+  for (const note of output.notes ?? []) {
+    if ('warn' in note) io.warn(note.warn);
+    else io.info(note.info);
+  }
+  return output.exitCode ?? 0;
+}
+
+/** The formatter options of a render: a --query result has no model columns or list key. */
+const formatOptions = (io: IO, opts: RenderOptions, queried: boolean) => ({
+  columns: queried ? undefined : opts.columns,
+  listKey: queried ? undefined : opts.listKey,
+  ascii: opts.ascii,
+  width: io.columns,
+  color: io.colorOn(),
+});
+
+/** Where a format writes: tables through the pager (as styled text), the rest through IO.write. */
+function sinkFor(io: IO, formatter: Formatter): PagedWriter {
+  return formatter.styled ? io.pagedWriter() : { write: (text) => io.write(text), end: async () => undefined };
+}
+
+/** Writes formatted text where its format goes, then what the formatter has to say on stderr. */
+async function emit(io: IO, formatted: { text: string; notes: readonly string[] }, styled: boolean): Promise<void> {
+  await (styled ? io.page(formatted.text) : io.write(formatted.text));
+  for (const note of formatted.notes) io.info(note);
 }
 
 /** An answer with nothing in it: `{}`. */
@@ -89,6 +134,7 @@ export async function render(io: IO, value: unknown, opts: RenderOptions): Promi
     const { textView } = await import('./text.js');
     v = textView(opts.shape.shapes, { kind: 'ref', ref: opts.shape.name }, v);
   }
+  const styled = opts.format === 'table';
   let queried = false;
   if (opts.query) {
     try {
@@ -96,8 +142,8 @@ export async function render(io: IO, value: unknown, opts: RenderOptions): Promi
       queried = true;
     } catch (err) {
       // The response is never lost to a bad expression: all of it goes out, then the error.
-      const whole = await formatted(io, v, opts, false);
-      await (opts.format === 'table' ? io.page(whole) : io.write(whole));
+      const whole = await formatValue(v, opts.format, formatOptions(io, opts, false));
+      await emit(io, { text: whole.text, notes: [] }, styled);
       throw new CdpError({
         kind: 'usage',
         code: 'INVALID_QUERY',
@@ -107,10 +153,7 @@ export async function render(io: IO, value: unknown, opts: RenderOptions): Promi
     }
   }
   if (isEmpty(v)) return;
-  const notes: string[] = [];
-  const text = await formatted(io, v, opts, queried, notes);
-  await (opts.format === 'table' ? io.page(text) : io.write(text));
-  for (const note of notes) io.info(note);
+  await emit(io, await formatValue(v, opts.format, formatOptions(io, opts, queried)), styled);
 }
 
 /** Replaces base64 text at the given paths with its UTF-8 decoding. */
@@ -143,7 +186,7 @@ export function decodeFields(value: unknown, paths: readonly string[]): unknown 
  * The token printed with a listing: with --no-paginate the page's own, as the
  * service sent it (an empty one too); after --max-items the one to resume from.
  */
-function endToken(last: Page | undefined, paging: PagingSpec, mode: { noPaginate: boolean; maxItems?: number }): string | undefined {
+function endToken(last: Page | undefined, paging: PagingSpec, mode: ListingMode): string | undefined {
   if (!last) return undefined;
   if (mode.noPaginate) {
     const sent = last.response[paging.outputToken];
@@ -152,17 +195,21 @@ function endToken(last: Page | undefined, paging: PagingSpec, mode: { noPaginate
   return mode.maxItems !== undefined ? last.nextToken : undefined;
 }
 
-/** Writes a paged listing; streams where the format allows so memory stays flat. */
+/**
+ * Writes a paged listing: page by page where the format can (memory stays
+ * flat, and long output on a terminal goes through the pager as it comes),
+ * else merged into one answer first.
+ */
 export async function streamPages(
   io: IO,
-  pages: AsyncGenerator<Page>,
+  pages: AsyncIterable<Page>,
   paging: PagingSpec,
   opts: RenderOptions,
-  mode: { noPaginate: boolean; maxItems?: number },
+  mode: ListingMode,
 ): Promise<void> {
-  const streaming = !opts.query && (opts.format === 'jsonl' || opts.format === 'tsv' || opts.format === 'json' || opts.format === 'table');
-  if (streaming && opts.format === 'table') return streamTable(io, pages, paging, opts, mode);
-  if (!streaming) {
+  const formatter = opts.query ? undefined : await formatterFor(opts.format, formatOptions(io, opts, false));
+  const listing = formatter?.listing;
+  if (!formatter || !listing) {
     const items: unknown[] = [];
     let last: Page | undefined;
     for await (const page of pages) {
@@ -176,68 +223,20 @@ export async function streamPages(
     if (token !== undefined) merged[paging.outputToken] = token;
     return render(io, merged, opts);
   }
-  let count = 0;
-  let last: Page | undefined;
-  let columns: Column[] | undefined;
-  // The JSON opening goes out with the first page: a call that fails before any
-  // page arrives leaves stdout empty rather than holding half a document.
-  const opening = `{\n  ${JSON.stringify(paging.result)}: [`;
-  for await (const page of pages) {
-    let chunk = opts.format === 'json' && !last ? opening : '';
-    last = page;
-    for (const item of page.items) {
-      if (opts.format === 'jsonl') chunk += JSON.stringify(item) + '\n';
-      else if (opts.format === 'tsv') {
-        columns ??= columnsFor(page.items, opts.columns);
-        chunk += columns.map((c) => cell(c.get(item)).replace(/[\t\n]/g, ' ')).join('\t') + '\n';
-      } else chunk += (count > 0 ? ',' : '') + '\n    ' + JSON.stringify(item, null, 2).replace(/\n/g, '\n    ');
-      count++;
-    }
-    if (chunk) await io.write(opts.ascii && opts.format !== 'tsv' ? asciiJson(chunk) : chunk);
-  }
-  const token = endToken(last, paging, mode);
-  if (opts.format === 'json') {
-    let tail = (last ? '' : opening) + (count > 0 ? '\n  ]' : ']');
-    for (const [k, v] of Object.entries(last?.response ?? {})) {
-      if (k === paging.result || k === paging.outputToken) continue;
-      tail += `,\n  ${JSON.stringify(k)}: ${JSON.stringify(v, null, 2).replace(/\n/g, '\n  ')}`;
-    }
-    if (token !== undefined) tail += `,\n  ${JSON.stringify(paging.outputToken)}: ${JSON.stringify(token)}`;
-    await io.write((opts.ascii ? asciiJson(tail) : tail) + '\n}\n');
-  } else if (token) {
-    io.info(`${paging.outputToken}: ${token}  (resume with --starting-token ${token})`);
-  }
-}
-
-/**
- * A paged listing as a table, page by page: the first page lays it out (see
- * ListTable), so memory stays flat however long the listing. Long output on
- * a terminal goes through the pager as it comes.
- */
-async function streamTable(
-  io: IO,
-  pages: AsyncGenerator<Page>,
-  paging: PagingSpec,
-  opts: RenderOptions,
-  mode: { noPaginate: boolean; maxItems?: number },
-): Promise<void> {
-  const { ListTable } = await import('./table.js');
-  const out = io.pagedWriter();
-  let table: InstanceType<typeof ListTable> | undefined;
+  const out = sinkFor(io, formatter);
   let last: Page | undefined;
   try {
     for await (const page of pages) {
+      const text = (last ? '' : listing.begin(paging.result)) + listing.items(page.items);
       last = page;
-      if (page.items.length === 0) continue;
-      const items = page.items.map(visibleValue);
-      table ??= new ListTable(columnsFor(items, opts.columns), { width: io.columns, color: io.colorOn() });
-      await out.write(table.page(items));
+      if (text) await out.write(text);
     }
-    await out.write(table ? table.end() : '(no items)\n');
+    const fields: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(last?.response ?? {})) if (k !== paging.result && k !== paging.outputToken) fields[k] = v;
+    const close = listing.end(fields, { field: paging.outputToken, token: endToken(last, paging, mode) });
+    await out.write((last ? '' : listing.begin(paging.result)) + close);
   } finally {
     await out.end();
   }
-  if (table?.leftOut.length) io.info(leftOutNote(table.leftOut, io.columns));
-  const token = endToken(last, paging, mode);
-  if (token) io.info(`${paging.outputToken}: ${token}  (resume with --starting-token ${token})`);
+  for (const note of formatter.notes) io.info(note);
 }

@@ -7,24 +7,30 @@
 import { CdpError, ExitCode } from '../core/errors.js';
 import { printable } from '../core/validate.js';
 import { oneLine, visible } from '../core/visible.js';
-import { colorModeOf, IO, STYLE } from './io.js';
+import { ioForArgv, STYLE, type IO } from './io.js';
 
+/**
+ * What oclif's errors carry: an exit code under `oclif` (every CLIError, and
+ * a flag's value its parser refused). Told by that rather than by class, as
+ * this module loads without oclif.
+ */
 interface OclifishError extends Error {
   oclif?: { exit?: number };
   code?: string;
 }
 
+/** The line oclif appends to the message of a command line it could not parse. */
+const PARSE_HELP_HINT = '\nSee more help with --help';
+
 export function toCdpError(err: unknown): CdpError {
   if (err instanceof CdpError) return err;
   const e = err as OclifishError;
-  // oclif's own parse errors (unknown flag, bad option, missing arg) are usage errors.
+  // oclif's own errors that end the command (its parse errors among them) are usage errors.
   if (e && typeof e === 'object' && e.oclif && e.oclif.exit !== 0) {
+    const message = e.message.endsWith(PARSE_HELP_HINT) ? e.message.slice(0, -PARSE_HELP_HINT.length) : e.message;
     // oclif quotes what it could not parse; that may be a secret (a PEM key
     // taken for a flag), so PEM blocks are masked and the message kept short.
-    const text = e.message
-      .replace(/\n\s*See more help with --help\s*$/, '')
-      .replace(/-----BEGIN [A-Z ]+-----[\s\S]*?(-----END [A-Z ]+-----|$)/g, '<PEM text>')
-      .trim();
+    const text = message.replace(/-----BEGIN [A-Z ]+-----[\s\S]*?(-----END [A-Z ]+-----|$)/g, '<PEM text>').trim();
     const [first = '', ...rest] = text.split('\n').map((l) => l.trim());
     return new CdpError({
       kind: 'usage',
@@ -38,11 +44,11 @@ export function toCdpError(err: unknown): CdpError {
 }
 
 /**
- * The IO errors are reported through: colour as --color on the command line
- * says (read from argv, as an error may come before flags are parsed), else
- * only on a terminal and never with NO_COLOR.
+ * The IO errors are reported through when the caller has none: colour as
+ * --color on the command line says (read from argv, as an error may come
+ * before flags are parsed), else only on a terminal and never with NO_COLOR.
  */
-export const errorIO = (argv: readonly string[] = process.argv.slice(2)): IO => new IO({ color: colorModeOf(argv) });
+export const errorIO = (argv: readonly string[] = process.argv.slice(2)): IO => ioForArgv(argv);
 
 /** Whether error output is coloured (see errorIO). */
 export const stderrColor = (): boolean => errorIO().colorOn('err');

@@ -5,10 +5,11 @@
 import type { Readable } from 'node:stream';
 import { loadService, type Operation } from '../model/index.js';
 import type { ServiceFacts } from '../model/types.js';
+import type { Clock } from './clock.js';
 import { loadProfile, resolveCredentials, permissionWarning, type Credentials, type Env, type ProfileSettings } from './config.js';
 import { checkCleartext, checkFormFactor, joinUrl, resolveEndpoint, type EndpointInput } from './endpoint.js';
 import { CdpError, serviceError } from './errors.js';
-import { DEFAULT_HTTP, HttpClient, type HttpOptions, type HttpResponse } from './http.js';
+import { DEFAULT_HTTP, HttpClient, type HttpOptions, type HttpResponse, type Transport } from './http.js';
 import { EMULATOR_TIME_SCALE } from './emulator-protocol.js';
 import { redact } from './redact.js';
 import { parsePrivateKey, signRequest, type SigningKey } from './signing.js';
@@ -35,6 +36,12 @@ export interface ClientSettings {
    * settings still apply).
    */
   readonly credentials?: { readonly accessKeyId: string; readonly privateKey: string };
+  /** The profile's settings as the caller has read them (once for a whole run); default read from the files here. */
+  readonly profileSettings?: () => ProfileSettings;
+  /** Sends the requests: default an HttpClient made from `http`; tests give a fake. */
+  readonly transport?: Transport;
+  /** Dates the signatures; default the system's. */
+  readonly clock?: Pick<Clock, 'now'>;
 }
 
 /** `Authorization` for a token given with or without its scheme: exactly one `Bearer `. */
@@ -80,7 +87,7 @@ export class CdpClient {
   private settingsCache?: ProfileSettings;
   private credsCache?: Credentials;
   private keyCache?: SigningKey;
-  private readonly httpClient: HttpClient;
+  private readonly transport: Transport;
   private tokens?: WorkloadTokens;
   private readonly agent = userAgent();
   /**
@@ -91,11 +98,13 @@ export class CdpClient {
   pace = 1;
 
   constructor(readonly settings: ClientSettings) {
-    this.httpClient = new HttpClient({ ...DEFAULT_HTTP, ...settings.http, env: settings.env, debug: settings.debug });
+    this.transport = settings.transport ?? new HttpClient({ ...DEFAULT_HTTP, ...settings.http, env: settings.env, debug: settings.debug });
   }
 
   get profile(): ProfileSettings {
-    this.settingsCache ??= loadProfile(this.settings.profile, this.settings.env, { missingOk: Boolean(this.settings.credentials) });
+    this.settingsCache ??=
+      this.settings.profileSettings?.() ??
+      loadProfile(this.settings.profile, this.settings.env, { missingOk: Boolean(this.settings.credentials) });
     return this.settingsCache;
   }
 
@@ -120,7 +129,7 @@ export class CdpClient {
   }
 
   close(): void {
-    this.httpClient.close();
+    this.transport.close();
   }
 
   private endpointInput(): EndpointInput {
@@ -198,7 +207,7 @@ export class CdpClient {
         });
       }
       const sendWith = (auth: { origin: string; token: string }): Promise<HttpResponse> =>
-        this.httpClient.send({
+        this.transport.send({
           url: this.target(op, auth.origin, path, upload),
           headers: { ...headers, authorization: bearer(auth.token) },
           body,
@@ -220,7 +229,7 @@ export class CdpClient {
     const url = this.target(op, this.baseUrl(svc.def.facts), path, upload);
     const token = this.settings.accessToken ?? this.credentials().accessToken;
     const sign = token ? undefined : this.signer(url, contentType);
-    const res = await this.httpClient.send({
+    const res = await this.transport.send({
       url,
       headers: { ...headers, ...(token ? { authorization: bearer(token) } : {}) },
       body,
@@ -270,7 +279,8 @@ export class CdpClient {
   /** Signs each attempt afresh with the credentials' key. */
   private signer(url: URL, contentType: string): () => Readonly<Record<string, string>> {
     const key = this.signingKey(this.credentials());
-    return () => signRequest(key, 'POST', contentType, url.pathname);
+    const clock = this.settings.clock;
+    return () => signRequest(key, 'POST', contentType, url.pathname, clock ? new Date(clock.now()) : undefined);
   }
 
   private parse(res: HttpResponse, op: Operation): Doc {

@@ -54,6 +54,16 @@ export interface HttpResponse {
   readonly body: Buffer;
 }
 
+/**
+ * What carries a request to its server and brings the answer back: the
+ * HttpClient below, or, in tests, a fake that answers from a script.
+ */
+export interface Transport {
+  send(req: HttpRequest): Promise<HttpResponse>;
+  /** Lets go of connections kept open. */
+  close(): void;
+}
+
 const REDACTED_HEADERS = new Set(['x-altus-auth', 'authorization']);
 
 /** The largest answer read: far above any page of JSON, far below what would exhaust memory. */
@@ -89,7 +99,7 @@ function noProxy(host: string, env: HttpOptions['env']): boolean {
   return list.some((e) => e === '*' || (e !== '' && (host === e.replace(/^\./, '') || host.endsWith(e.startsWith('.') ? e : `.${e}`))));
 }
 
-export class HttpClient {
+export class HttpClient implements Transport {
   private agents = new Map<string, Agent>();
 
   constructor(private readonly opts: HttpOptions) {}

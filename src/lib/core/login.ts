@@ -20,7 +20,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Env } from './config.js';
 import { resolveRegion } from './endpoint.js';
 import { CdpError, usageError } from './errors.js';
-import type { HttpClient } from './http.js';
+import type { Transport } from './http.js';
 import { printable } from './validate.js';
 
 /** Seconds `cdp login` waits for the browser before giving up. */
@@ -358,7 +358,7 @@ function seconds(v: unknown): number | undefined {
 }
 
 /** Asks the console for a device code (GET on the device login address). */
-export async function requestDeviceCode(http: HttpClient, url: URL): Promise<DeviceCode> {
+export async function requestDeviceCode(http: Transport, url: URL): Promise<DeviceCode> {
   const res = await http.send({
     method: 'GET',
     url,
@@ -411,7 +411,7 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
  * mean nobody has entered the code yet. Gives up when the code expires.
  */
 export async function awaitDeviceKey(
-  http: HttpClient,
+  http: Transport,
   code: DeviceCode,
   clientId: string,
   opts: {

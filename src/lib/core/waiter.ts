@@ -7,6 +7,7 @@
  */
 import { loadService, type Operation } from '../model/index.js';
 import type { CdpClient, Doc } from './client.js';
+import { systemClock, type Clock } from './clock.js';
 import { duration } from './duration.js';
 import { CdpError } from './errors.js';
 
@@ -16,7 +17,8 @@ export interface WaitOptions {
   readonly intervalSec?: number;
   readonly onState?: (state: string, elapsedMs: number) => void;
   readonly signal?: AbortSignal;
-  readonly now?: () => number;
+  /** Measures the wait and paces the polls; default the system's. */
+  readonly clock?: Pick<Clock, 'now' | 'sleep'>;
 }
 
 export interface WaitOutcome {
@@ -114,27 +116,14 @@ function summarize(state: unknown): string {
 /** The shortest pause between polls of a fast emulator. */
 const MIN_PACED_MS = 50;
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    // One listener per sleep, removed when the sleep ends: long waits must not pile them up.
-    const onAbort = (): void => {
-      clearTimeout(t);
-      resolve();
-    };
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
 export async function waitFor(client: CdpClient, op: Operation, request: Doc, response: Doc, opts: WaitOptions = {}): Promise<WaitOutcome> {
   const waiter = op.cli.wait;
   if (!waiter) throw new Error(`${op.name} has no waiter`);
   const pollOp = await pollOperation(op);
   const req = await pollRequest(op, request, response);
   const search = overPoll(await jmes(), request, response);
-  const now = opts.now ?? Date.now;
+  const clock = opts.clock ?? systemClock;
+  const now = (): number => clock.now();
   const start = now();
   const timeoutMs = (opts.timeoutSec ?? waiter.timeout ?? 3600) * 1000;
   // Without a user-fixed interval, the first checks come quickly (short work
@@ -191,7 +180,7 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
     }
     // Against the local emulator, intervals are in its time: a clock running 60 times faster is polled 60 times as often.
     const pace = opts.intervalSec === undefined ? client.pace : 1;
-    await sleep(Math.min(Math.max(MIN_PACED_MS, interval / pace), timeoutMs - elapsed), opts.signal);
+    await clock.sleep(Math.min(Math.max(MIN_PACED_MS, interval / pace), timeoutMs - elapsed), opts.signal);
     if (opts.intervalSec === undefined)
       interval = interval < modelInterval ? Math.min(interval * 2, modelInterval) : Math.min(interval * 1.25, 30_000);
   }

@@ -19,7 +19,7 @@ describe('fast path flag parsing', () => {
     const iam = await loadService('iam');
     const list = iam.findByCommand('iam users list');
     const get = iam.findByCommand('iam users get');
-    expect(list && get).toBeTruthy();
+    expect([list?.name, get?.name]).toEqual(['listUsers', 'getUser']);
     const ops = [list!, get!];
     // Operations with booleans (allowNo) and lists, whatever services exist.
     for (const svc of await loadAllServices()) {

@@ -5,11 +5,11 @@
  * the ones the issue asks for.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { PassThrough } from 'node:stream';
-import { IO } from '../../../src/lib/cli/io.js';
+import { show } from '../../../src/lib/cli/render.js';
 import { runOperation } from '../../../src/lib/cli/run-operation.js';
 import { loadService, type Service } from '../../../src/lib/model/index.js';
 import { kebab } from '../../../src/lib/model/names.js';
+import { fakeContext } from '../../helpers/fakes.js';
 
 const services: Record<string, Service> = {};
 
@@ -21,12 +21,10 @@ async function skeletonOf(topic: string, alias: string): Promise<Record<string, 
   const svc = services[topic];
   const op = svc?.findByCommand(`${topic} ${alias}`);
   if (!op) throw new Error(`no operation answers ${topic} ${alias}`);
-  const out = new PassThrough();
-  let text = '';
-  out.on('data', (c: Buffer) => (text += c.toString()));
-  const io = new IO({ pager: false, env: {} }, { out, err: new PassThrough(), stdinIsTTY: false });
-  await runOperation(op, { 'generate-skeleton': true }, { env: {}, io, bin: 'cdpctl' });
-  return JSON.parse(text) as Record<string, unknown>;
+  const flags = { 'generate-skeleton': true };
+  const { ctx, out } = fakeContext(flags);
+  await show(ctx.io, await runOperation(op, flags, ctx));
+  return JSON.parse(out.text) as Record<string, unknown>;
 }
 
 describe('--generate-skeleton through every alias', () => {

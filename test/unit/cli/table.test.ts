@@ -5,9 +5,12 @@
  * indented rows, and a streamed list keeps the layout of its first page.
  */
 import { describe, expect, test } from '@jest/globals';
-import { formatTable } from '../../../src/lib/cli/output.js';
+import { columnsFor } from '../../../src/lib/cli/cells.js';
+import { formatValue, type FormatOptions } from '../../../src/lib/cli/output.js';
 import { chunks, ListTable, recordRows, textWidth, wrap } from '../../../src/lib/cli/table.js';
-import { columnsFor } from '../../../src/lib/cli/output.js';
+
+/** A value as --output table writes it. */
+const formatTable = async (v: unknown, opts: FormatOptions): Promise<string> => (await formatValue(v, 'table', opts)).text;
 
 const lines = (text: string): string[] => text.trimEnd().split('\n');
 /** The display column of every border bar on a line. */

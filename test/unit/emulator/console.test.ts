@@ -63,7 +63,7 @@ beforeEach(() => {
 /** The key works: its private half signs what its stored public half verifies. */
 function keyWorks(accessKeyId: string, privateKey: string): AccessKeyRecord {
   const rec = store.get<AccessKeyRecord>(KIND.accessKey, accessKeyId);
-  expect(rec).toBeDefined();
+  expect(rec).toMatchObject({ accessKeyId });
   const seed = Buffer.from(privateKey, 'base64');
   const priv = createPrivateKey({
     key: Buffer.concat([Buffer.from('302e020100300506032b657004220420', 'hex'), seed]),
@@ -112,7 +112,7 @@ describe('the browser flow', () => {
     const rec = keyWorks(location.searchParams.get('accessKeyId') ?? '', location.searchParams.get('privateKey') ?? '');
     expect(rec.actorCrn).toBe(created.crn);
     expect(rec.type).toBe('V2');
-    expect(store.get<UserRecord>(KIND.user, String(created.userId))?.lastInteractiveLogin).toBeDefined();
+    expect(store.get<UserRecord>(KIND.user, String(created.userId))?.lastInteractiveLogin).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d/);
     // One use only.
     expect(refusal(() => flows.completeSignIn(sr.id, ADMIN_CRN)).status).toBe(404);
   });

@@ -62,7 +62,7 @@ describe('datacatalog emulator backend', () => {
     for (const n of ['a', 'b', 'c']) newShare(n);
     const first = call('listDataShares', { pageSize: 2 });
     expect((first.dataShares as unknown[]).length).toBe(2);
-    expect(first.nextToken).toBeTruthy();
+    expect(first.nextToken).toMatch(/^\S+$/);
     const last = call('listDataShares', { pageSize: 2, startingToken: first.nextToken });
     expect((last.dataShares as unknown[]).length).toBe(1);
     expect(last.nextToken).toBe('');

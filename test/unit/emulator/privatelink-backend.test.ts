@@ -68,7 +68,7 @@ describe('cloudprivatelinks emulator backend', () => {
     now += 10 * 60_000;
     for (const e of statuses(trackingId)) {
       expect(e.status).toBe('SUCCESS');
-      expect(e.endpointId).toBeTruthy();
+      expect(e.endpointId).toMatch(/^\S+$/);
       expect((e.dnsNames as string[]).length).toBeGreaterThan(0);
     }
     expect(call('getPrivateLinkStatus', { vpcId: 'vpc-1' }).status).toBe('ENABLED');
@@ -85,7 +85,7 @@ describe('cloudprivatelinks emulator backend', () => {
     }
     expect(call('getPrivateLinkStatus', { vpcId: 'fail-net' }).status).toBe('ERROR');
     expect(fails('deletePrivateLinkEndpoint', { cloudServiceProvider: 'AWS', awsAccountInfo: info_('fail-net') }).code).toBe('NOT_FOUND');
-    expect(call('createPrivateLinkEndpoint', create('fail-net')).trackingId).toBeTruthy();
+    expect(call('createPrivateLinkEndpoint', create('fail-net')).trackingId).toMatch(/^\S+$/);
   });
 
   test('delete and migrate need endpoints; delete leaves the network DISABLED', () => {

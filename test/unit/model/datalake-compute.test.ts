@@ -107,7 +107,7 @@ describe('datalake and compute models', () => {
       if (/^(delete|cancel)/.test(op.name)) expect({ op: op.name, d: op.cli.destructive }).toEqual({ op: op.name, d: true });
     }
     for (const name of ['renewCertificate', 'rotateAutoTlsCertificates', 'rotateSaltPassword'])
-      expect(datalake.operation(name).cli.replacement).toBeTruthy();
+      expect(datalake.operation(name).cli.replacement).toMatch(/^[a-z-]+ [a-z-]+/);
     for (const name of ['startDatalake', 'stopDatalake']) expect(datalake.operation(name).cli.description).toMatch(/environment/);
   });
 });

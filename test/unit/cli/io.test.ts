@@ -1,111 +1,22 @@
 /**
- * Output polish over the pure formatters and IO with fake streams: tables fit
- * the terminal, colour only on a TTY (NO_COLOR, --color on|off|auto), a pager
- * for long tables on a TTY (--no-pager), times in the user's zone in tables
- * while json keeps the wire value, and who may be asked questions.
+ * IO with fake streams: colour only on a TTY (NO_COLOR, --color
+ * on|off|auto), the terminal's size, who may be asked questions, and a pager
+ * for long tables on a TTY (--no-pager).
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { IO, type IOOptions } from '../../src/lib/cli/io.js';
-import { cell, formatJson, formatTable, localTime, textRows } from '../../src/lib/cli/output.js';
-import { render } from '../../src/lib/cli/render.js';
+import { render } from '../../../src/lib/cli/render.js';
+import { bufferIO, sixtyUsers as users } from '../../helpers/fakes.js';
 
-class FakeOut extends Writable {
-  text = '';
-  constructor(
-    readonly isTTY = false,
-    readonly columns?: number,
-    readonly rows?: number,
-  ) {
-    super();
-  }
-  override _write(chunk: Buffer, _enc: string, cb: () => void): void {
-    this.text += chunk.toString();
-    cb();
-  }
-}
-
-const fakeIO = (opts: IOOptions & { tty?: boolean; stdinTTY?: boolean; columns?: number; rows?: number } = {}) => {
-  const out = new FakeOut(opts.tty ?? false, opts.columns, opts.rows);
-  const err = new FakeOut(opts.tty ?? false);
-  const io = new IO({ env: {}, ...opts }, { out, err, stdinIsTTY: opts.stdinTTY ?? opts.tty ?? false });
-  return { io, out, err };
-};
+const fakeIO = bufferIO;
 
 // eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
-const strip = (s: string): string => s.replace(ANSI, '');
 
 const tmp = mkdtempSync(join(tmpdir(), 'cdpctl-cli-output-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-const users = {
-  users: Array.from({ length: 60 }, (_, i) => ({
-    userId: `user-${i}`,
-    crn: `crn:altus:iam:us-west-1:0f5e8c3a-7d7b-4f0e-9b8e-3f1c2d4e5a6b:user:${String(i).padStart(8, '0')}-aaaa-bbbb-cccc-dddddddddddd`,
-    email: `user-${i}@a-rather-long-domain-name.example.com`,
-    creationDate: '2026-11-22T10:00:00.000Z',
-  })),
-};
-
-describe('formatTable', () => {
-  test.each([40, 60, 100, 160])('fits a %i-column terminal', async (width) => {
-    const text = await formatTable(users, { listKey: 'users', width, color: false, timeZone: 'UTC' });
-    const longest = Math.max(...text.split('\n').map((l) => strip(l).length));
-    expect(longest).toBeLessThanOrEqual(width);
-    expect(text).toContain('user-59');
-  });
-
-  test('a single resource is a key/value table that fits', async () => {
-    const text = await formatTable({ user: users.users[0] }, { width: 60, color: false, timeZone: 'UTC' });
-    expect(text).toMatch(/│ userId +│ user-0 +│/);
-    expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(60);
-  });
-
-  test('colour only when asked', async () => {
-    expect(await formatTable(users, { listKey: 'users', width: 100, color: false })).not.toMatch(ANSI);
-    expect(await formatTable(users, { listKey: 'users', width: 100, color: true })).toMatch(ANSI);
-  });
-
-  test('an empty list says so', async () => {
-    expect(await formatTable({ users: [] }, { listKey: 'users', width: 80, color: false })).toBe('(no items)\n');
-  });
-});
-
-describe('times', () => {
-  test('tables show wire times in the given zone, with the zone named', () => {
-    expect(localTime('2026-11-22T10:00:00.000Z', 'UTC')).toBe('2026-11-22 10:00:00 UTC');
-    expect(localTime('2026-11-22T10:00:00Z', 'Europe/Berlin')).toBe('2026-11-22 11:00:00 GMT+1');
-    expect(localTime('2026-07-01T23:30:00+00:00', 'America/New_York')).toBe('2026-07-01 19:30:00 EDT');
-    expect(cell('2026-11-22T10:00:00.000Z', { timeZone: 'Asia/Tokyo' })).toBe('2026-11-22 19:00:00 GMT+9');
-  });
-
-  test('json, text and plain cells keep the wire value', () => {
-    const v = { users: [{ userId: 'u', creationDate: '2026-11-22T10:00:00.000Z' }] };
-    expect(cell('2026-11-22T10:00:00.000Z')).toBe('2026-11-22T10:00:00.000Z');
-    expect(formatJson(v)).toContain('"2026-11-22T10:00:00.000Z"');
-    expect(textRows(v.users)).toBe('u\t2026-11-22T10:00:00.000Z\n');
-  });
-
-  test('strings that only look like times are left alone', () => {
-    expect(cell('2026-11-22', true)).toBe('2026-11-22');
-    expect(cell('not a date', true)).toBe('not a date');
-  });
-
-  test('render: a table shows local time, json the wire value', async () => {
-    const v = { users: [{ userId: 'u', creationDate: '2026-11-22T10:00:00.000Z' }] };
-    const table = fakeIO({ columns: 100 });
-    await render(table.io, v, { format: 'table', listKey: 'users' });
-    expect(table.out.text).not.toContain('2026-11-22T10:00:00.000Z');
-    expect(table.out.text).toMatch(/2026-11-2[23] \d\d:\d\d:00/);
-    const json = fakeIO();
-    await render(json.io, v, { format: 'json', listKey: 'users' });
-    expect(JSON.parse(json.out.text)).toEqual(v);
-  });
-});
 
 describe('IO: colour', () => {
   test('auto: on a terminal only', () => {
@@ -235,24 +146,5 @@ describe('IO: pager', () => {
     await render(io, users, { format: 'table', listKey: 'users' });
     expect(out.text).toBe('');
     expect(readFileSync(file, 'utf8')).toContain('user-59');
-  });
-});
-
-describe('text output', () => {
-  test('rows of a multi-select query are tab separated, like aws-cli', () => {
-    expect(
-      textRows([
-        ['a', 'crn:1'],
-        ['b', 'crn:2'],
-      ]),
-    ).toBe('a\tcrn:1\nb\tcrn:2\n');
-  });
-
-  test('a list of scalars is one per line', () => {
-    expect(textRows(['x', 'y'])).toBe('x\ny\n');
-  });
-
-  test('objects are columns of their scalar fields, in order', () => {
-    expect(textRows([{ a: 1, b: 'two', nested: { x: 1 } }])).toBe('1\ttwo\n');
   });
 });
