@@ -65,8 +65,24 @@ export async function seedEngineRecords(dataDir, count, clusterId) {
   await emu.start();
   try {
     emu.setAccount(emu.store.meta('accountId') ?? '');
+    // One job made through the engine's own create; the rest are copies of its stored row under new ids
+    // (made one by one, 100,000 creates take minutes; the listing is what is measured).
+    const made = emu.call('dw', 'createClusterDiagnosticDataJob', { clusterId, destination: 'DOWNLOAD', force: true });
+    const jobId = String(made.jobId ?? made.id ?? '');
+    const db = emu.store.db;
+    const row = db
+      .prepare(
+        'SELECT kind, id, account, name_lc, crn, parent, body FROM docs WHERE id = ? OR instr(body, ?) > 0 ORDER BY seq DESC LIMIT 1',
+      )
+      .get(jobId, jobId);
+    if (!row) throw new Error(`the made job ${jobId} is not in the store`);
+    const insert = db.prepare('INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
     emu.store.transaction(() => {
-      for (let i = 0; i < count; i++) emu.call('dw', 'createClusterDiagnosticDataJob', { clusterId, destination: 'DOWNLOAD', force: true });
+      for (let i = 1; i < count; i++) {
+        const id = `${row.id}-${i}`;
+        const swap = (s) => (s === null ? null : s.split(row.id).join(id));
+        insert.run(row.kind, id, row.account, swap(row.name_lc), swap(row.crn), row.parent, swap(row.body));
+      }
     });
   } finally {
     await emu.stop();

@@ -63,9 +63,10 @@ describePty('--wait on a terminal', () => {
     expect(await s.exit()).toBe(0);
     const raw = s.output();
     const shown = plain(raw);
-    expect(shown).toMatch(/✓ ml workspaces create: installation:finished after \d/);
+    // The line names the workspace it waits on (the poll's name, not the environment's).
+    expect(shown).toMatch(/✓ ml workspaces create ds-bench: installation:finished after \d/);
     const result = raw.indexOf('"instanceStatus"');
-    expect(result).toBeGreaterThan(raw.indexOf('✓ ml workspaces create'));
+    expect(result).toBeGreaterThan(raw.indexOf('✓ ml workspaces create ds-bench'));
     expect(FRAME.test(raw.slice(result))).toBe(false);
   });
 

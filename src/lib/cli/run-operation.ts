@@ -7,8 +7,8 @@
 import type { CdpClient, Doc } from '../core/client.js';
 import { openUpload } from '../core/files.js';
 import { CdpError, usageError } from '../core/errors.js';
-import { validateRequest } from '../core/validate.js';
-import { firstFailure, waitFor } from '../core/waiter.js';
+import { printable, validateRequest } from '../core/validate.js';
+import { firstFailure, pollRequest, waitFor } from '../core/waiter.js';
 import { customizationOf } from '../customizations/index.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
@@ -198,7 +198,7 @@ async function waitUntilDone(
   // The answer may already say the work failed (a create refused by its validation): show it, poll nothing.
   const failed = await firstFailure(op, response);
   if (failed) return { kind: 'answer', value: response, render, failure: failed };
-  const progress = new WaitProgress(ctx.io, op.commandId, ctx.clock);
+  const progress = new WaitProgress(ctx.io, await waitLabel(op, request, response), ctx.clock);
   const controller = new AbortController();
   const stopListening = ctx.onInterrupt(() => controller.abort());
   try {
@@ -239,6 +239,22 @@ async function waitUntilDone(
   } finally {
     stopListening();
   }
+}
+
+/**
+ * What a wait line calls the work: the command and the thing it waits on,
+ * by the name the poll asks for (`datahub clusters create aws repro-etl`),
+ * else the last part of its CRN or id. The environment names the thing only
+ * when nothing else does (ml workspaces are polled by both).
+ */
+export async function waitLabel(op: Operation, request: Doc, response: Doc): Promise<string> {
+  const req = op.cli.wait ? await pollRequest(op, request, response).catch(() => ({}) as Doc) : {};
+  const fields = Object.entries(req).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '');
+  const named = fields.filter(([k]) => /Name$/.test(k));
+  const pick = named.find(([k]) => k !== 'environmentName') ?? fields.find(([k]) => /(Crn|Id)$/.test(k)) ?? named[0];
+  if (!pick) return op.commandId;
+  const value = pick[1].startsWith('crn:') ? (pick[1].split(/[:/]/).at(-1) ?? pick[1]) : pick[1];
+  return `${op.commandId} ${printable(value, 60)}`;
 }
 
 /** The state a failed wait ended in, from its message (`createX ended in CREATE_FAILED: ...`). */
