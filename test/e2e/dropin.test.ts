@@ -173,7 +173,7 @@ describe('--query never costs a response (item 1)', () => {
     // The one-time secret is not lost: the error carries the response for --debug.
     const shown = await cli(['iam', 'create-machine-user-access-key', '--machine-user-name', 'bot', '--query', 'length(nope)', '--debug']);
     expect([shown.code, shown.stdout]).toEqual([2, '']);
-    expect(shown.stderr).toMatch(/INVALID_QUERY: [^\n]*\n  Nothing was printed[^\n]*\n  \{\n    "accessKey"/);
+    expect(shown.stderr).toMatch(/INVALID_QUERY: [^\n]*\n {2}Nothing was printed[^\n]*\n {2}\{\n {4}"accessKey"/);
     expect(shown.stderr).toContain('"privateKey": "ONE-TIME-SECRET"');
     const json = await cli([
       'iam',
