@@ -77,7 +77,7 @@ describePty('--wait on a terminal', () => {
     const s = cdpctl([...CREATE, '--poll-interval', '0']);
     expect(await s.exit()).toBe(5);
     const shown = plain(s.output());
-    expect(shown).toMatch(/✗ ml workspaces create: failed/);
+    expect(shown).toMatch(/✗ ml workspaces create ds-bench: failed/);
     expect(shown).not.toMatch(/stopped/);
   });
 
