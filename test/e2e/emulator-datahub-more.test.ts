@@ -359,9 +359,14 @@ describe('autoscale rules', () => {
       [load(1, 4, 'compute,gpu'), /cluster team-hub has no instance group gpu/],
       [JSON.stringify([{ hostGroups: 'compute' }]), /give a loadBasedPolicy or a scheduleBasedPolicy/],
       [schedule('every morning', 4), /cronExpression "every morning" is not a Quartz cron expression/],
-      [schedule('0 0 8 ? * MON-FRI', 'ten'), /configuration: .*resourceAdjustmentValue/],
     ];
     for (const [policies, message] of bad) await refused(create(policies), new RegExp(`INVALID_ARGUMENT: .*${message.source}`));
+    // A value of the wrong type is refused by the CLI before anything is sent: it checks nested fields as cdp does.
+    const typed = await create(schedule('0 0 8 ? * MON-FRI', 'ten'));
+    expect([typed.code, typed.stderr]).toEqual([
+      2,
+      expect.stringMatching(/INVALID_INPUT: --auto-scale-policies: .*configuration\.action\.resourceAdjustmentValue must be an integer/),
+    ]);
     await refused(dh('autoscale-rules describe --cluster-name team-hub'), /NOT_FOUND/);
   });
 
