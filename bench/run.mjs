@@ -2,7 +2,8 @@
 // cdpctl benchmarks (npm run bench): every figure beside this machine's own
 // baseline measured in the same run. Needs a build (npm run build).
 //
-//   node bench/run.mjs [--runs 20] [--users 100000] [--seconds 5] [--only startup,paging,emulator,wait]
+//   node bench/run.mjs [--runs 20] [--users 100000] [--records 100000] [--seconds 5]
+//                      [--only startup,paging,emulator,wait,engine]
 //
 // Every node process runs without NODE_EXTRA_CA_CERTS or NODE_OPTIONS (a
 // user's machine has neither; the CA variable alone adds ~80 ms per start).
@@ -23,11 +24,13 @@ const { values: opt } = parseArgs({
     runs: { type: 'string', default: '20' },
     users: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'startup,paging,emulator,wait' },
+    only: { type: 'string', default: 'startup,paging,emulator,wait,engine' },
+    records: { type: 'string', default: '100000' },
   },
 });
 const RUNS = Number(opt.runs);
 const USERS = Number(opt.users);
+const RECORDS = Number(opt.records);
 const only = new Set(opt.only.split(','));
 
 if (!existsSync(join(ROOT, 'dist', 'command-map.js'))) {
@@ -194,10 +197,13 @@ async function paging() {
 }
 
 // ---------------------------------------------------------------- emulator throughput
-function load(clients, seconds) {
+function load(clients, seconds, path = '/iam/getUser', body = '{}') {
   const r = spawnSync(
     NODE,
-    [join(ROOT, 'bench', 'load.mjs'), '--home', home, '--path', '/iam/getUser', '--clients', String(clients), '--seconds', String(seconds)],
+    [
+      join(ROOT, 'bench', 'load.mjs'),
+      ...['--home', home, '--path', path, '--body', body, '--clients', String(clients), '--seconds', String(seconds)],
+    ],
     { env, encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`load client failed: ${r.stderr}`);
@@ -317,6 +323,121 @@ function waitOverhead() {
   });
 }
 
+// ---------------------------------------------------------------- the resource engine
+/** The JSON answer of a signed cdpctl call against the bench emulator. */
+function callJson(args) {
+  const r = cdpctl([...args, '--profile', 'emulator', '-o', 'json']);
+  if (r.status !== 0) throw new Error(`${args.slice(0, 3).join(' ')} exited ${r.status}: ${r.stderr}`);
+  return JSON.parse(r.stdout || '{}');
+}
+
+/** Peak resident memory of a process so far (VmHWM), in MB. */
+function peakRssMb(pid) {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/**
+ * The emulator with all 779 operations served: how long a start takes
+ * (a fresh data directory, `emulator start --detach` until it answers), the
+ * throughput of an operation the engine serves (dw describeVw) beside iam
+ * getUser in the same run, and a listing of RECORDS records of one resource
+ * (a dw cluster's diagnostic jobs, paged as the model pages them) with the
+ * memory of the emulator and of the CLI.
+ */
+async function engine() {
+  process.stderr.write('emulator start-up and the resource engine\n');
+  const starts = [];
+  const base = [];
+  for (let i = 0; i < 7; i++) {
+    base.push(timeOnce(NODE, ['-e', '']));
+    const dir = join(home, `start-${i}`);
+    const t0 = process.hrtime.bigint();
+    const r = cdpctl(['emulator', 'start', '--detach', '--port', '0', '--data-dir', dir, '--profile', `start-${i}`]);
+    starts.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    if (r.status !== 0) throw new Error(`emulator start failed: ${r.stderr}`);
+    cdpctl(['emulator', 'stop', '--data-dir', dir]);
+  }
+  const b = median(base);
+  const s = median(starts.slice(1));
+  row({
+    group: 'engine',
+    measure: 'emulator start --detach of a new data directory, until it answers (779 operations), median of 6',
+    value: ms(s),
+    baseline: ms(b),
+    ratio: `${(s / b).toFixed(2)}x`,
+  });
+
+  // An engine operation beside getUser, in the same run.
+  const env_ = callJson(['environments', 'describe', '--environment-name', 'staging-aws']).environment;
+  const clusterId = callJson(['dw', 'clusters', 'create', 'aws', '--environment-crn', env_.crn, '--wait', '--poll-interval', '0.05'])
+    .cluster.id;
+  const dbcId = callJson(['dw', 'dbcs', 'list', '--cluster-id', clusterId]).dbcs[0].id;
+  const vwId = callJson(['dw', 'vws', 'create', '--cluster-id', clusterId, '--dbc-id', dbcId, '--vw-type', 'hive', '--name', 'bench']).vwId;
+  const seconds = Number(opt.seconds);
+  const user = load(16, seconds);
+  const vw = load(16, seconds, '/api/v1/dw/describeVw', JSON.stringify({ clusterId, vwId }));
+  const fmt = (r) =>
+    `${Math.round(r.rps).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`;
+  row({ group: 'engine', measure: `iam getUser, 16 signed clients, ${seconds} s (same run)`, value: fmt(user) });
+  row({
+    group: 'engine',
+    measure: `dw describeVw (the engine), 16 signed clients, ${seconds} s`,
+    value: fmt(vw),
+    ratio: `${(vw.rps / user.rps).toFixed(2)}x getUser`,
+    target: 'within 20% of getUser, 0 errors',
+    met: vw.rps >= 0.8 * user.rps && vw.errors === 0 ? 'yes' : 'no',
+  });
+
+  // RECORDS records of one resource, made through the engine's own create (in one transaction, the emulator stopped).
+  stopEmulator();
+  const seeded = spawnSync(
+    NODE,
+    [join(ROOT, 'bench', 'seed.mjs'), '--data-dir', dataDir, '--engine-records', String(RECORDS), '--cluster-id', clusterId],
+    { env, encoding: 'utf8' },
+  );
+  if (seeded.status !== 0) throw new Error(`seeding failed: ${seeded.stderr}`);
+  startEmulator();
+  const emuPid = JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8')).pid;
+  const before = peakRssMb(emuPid);
+  const rssFile = join(home, 'rss-engine');
+  const t0 = process.hrtime.bigint();
+  const list = spawnSync(
+    '/usr/bin/time',
+    [
+      '-f',
+      '%M',
+      '-o',
+      rssFile,
+      NODE,
+      BIN,
+      'dw',
+      'clusters',
+      'diagnostics',
+      'list',
+      '--cluster-id',
+      clusterId,
+      '--profile',
+      'emulator',
+      '--output',
+      'jsonl',
+    ],
+    { env, encoding: 'utf8', maxBuffer: 1 << 30 },
+  );
+  const secs = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (list.status !== 0) throw new Error(`listing failed: ${list.stderr}`);
+  const items = list.stdout.split('\n').filter((l) => l.trim() !== '').length;
+  const cliMb = Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) / 1024;
+  const emuMb = peakRssMb(emuPid);
+  row({
+    group: 'engine',
+    measure: `dw clusters diagnostics list --output jsonl, ${items.toLocaleString('en-US')} engine records (pages of 100)`,
+    value: `${Math.round(items / secs).toLocaleString('en-US')} items/s (${secs.toFixed(1)} s); CLI peak RSS ${cliMb.toFixed(0)} MB; emulator peak RSS ${emuMb.toFixed(0)} MB (${before.toFixed(0)} MB before)`,
+    target: 'bounded: CLI < 120 MB, emulator grows < 100 MB',
+    met: items === RECORDS && cliMb < 120 && emuMb - before < 100 ? 'yes' : 'no',
+  });
+}
+
 // ---------------------------------------------------------------- main
 const started = Date.now();
 let failed;
@@ -327,6 +448,7 @@ try {
   if (only.has('emulator')) emulator();
   if (only.has('wait')) waitOverhead();
   if (only.has('paging')) await paging();
+  if (only.has('engine')) await engine();
 } catch (err) {
   failed = err;
 } finally {

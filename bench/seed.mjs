@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // Seeds users fast: straight into a stopped emulator's state.db, in the
 // document format the iam backend writes (kind iam.user, plus the identity
-// and workload-username claims createUser makes).
+// and workload-username claims createUser makes); and records of the
+// resource engine through its own create.
 //
 //   node bench/seed.mjs --data-dir DIR --users 100000   (the emulator must be stopped)
+//   node bench/seed.mjs --data-dir DIR --engine-records 100000 --cluster-id ID
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,9 +54,57 @@ export function seedUsers(dataDir, count) {
   return count;
 }
 
+/**
+ * Makes `count` diagnostic jobs of a dw cluster through the resource engine's
+ * own create (the emulator's dispatch, request checks included), in one
+ * transaction: the records a listing of the engine pages through.
+ */
+export async function seedEngineRecords(dataDir, count, clusterId) {
+  const { Emulator } = await import(new URL('../dist/lib/emulator/server.js', import.meta.url).href);
+  const emu = new Emulator({ dataDir, requestLog: false });
+  await emu.start();
+  try {
+    emu.setAccount(emu.store.meta('accountId') ?? '');
+    // One job made through the engine's own create; the rest are copies of its stored row under new ids
+    // (made one by one, 100,000 creates take minutes; the listing is what is measured).
+    const made = emu.call('dw', 'createClusterDiagnosticDataJob', { clusterId, destination: 'DOWNLOAD', force: true });
+    const jobId = String(made.jobId ?? made.id ?? '');
+    const db = emu.store.db;
+    const row = db
+      .prepare(
+        'SELECT kind, id, account, name_lc, crn, parent, body FROM docs WHERE id = ? OR instr(body, ?) > 0 ORDER BY seq DESC LIMIT 1',
+      )
+      .get(jobId, jobId);
+    if (!row) throw new Error(`the made job ${jobId} is not in the store`);
+    const insert = db.prepare('INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    emu.store.transaction(() => {
+      for (let i = 1; i < count; i++) {
+        const id = `${row.id}-${i}`;
+        const swap = (s) => (s === null ? null : s.split(row.id).join(id));
+        insert.run(row.kind, id, row.account, swap(row.name_lc), swap(row.crn), row.parent, swap(row.body));
+      }
+    });
+  } finally {
+    await emu.stop();
+  }
+  return count;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const { values } = parseArgs({ options: { 'data-dir': { type: 'string' }, users: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({
+    options: {
+      'data-dir': { type: 'string' },
+      users: { type: 'string' },
+      'engine-records': { type: 'string' },
+      'cluster-id': { type: 'string' },
+    },
+  });
   if (!values['data-dir']) throw new Error('--data-dir is required');
-  seedUsers(values['data-dir'], Number(values.users));
-  console.log(`${values.users} users in ${values['data-dir']}`);
+  if (values['engine-records']) {
+    await seedEngineRecords(values['data-dir'], Number(values['engine-records']), values['cluster-id']);
+    console.log(`${values['engine-records']} dw diagnostic jobs in ${values['data-dir']}`);
+  } else {
+    seedUsers(values['data-dir'], Number(values.users ?? 100000));
+    console.log(`${values.users ?? 100000} users in ${values['data-dir']}`);
+  }
 }

@@ -34,7 +34,9 @@ async function main(argv) {
     process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
     return;
   }
-  const { fastRun, normalizeCommandLine } = loadFastPath();
+  const { completeForShell, fastRun, normalizeCommandLine } = loadFastPath();
+  // The completion script's question at each TAB (src/lib/cli/completion.ts): the raw line, never normalised.
+  if (argv[0] === '__complete') return completeForShell(argv.slice(1), { root });
   const args = normalizeCommandLine(argv);
   const code = process.env.CDPCTL_NO_FAST_PATH === '1' ? undefined : await fastRun(args, { root });
   if (code === undefined) {

@@ -24,7 +24,7 @@ const OCLIF_CONFIG = {
   dirname: 'cdpctl',
   topicSeparator: ' ',
   commands: { strategy: 'explicit', target: './dist/command-map.js', identifier: 'COMMANDS' },
-  plugins: ['@oclif/plugin-help', '@oclif/plugin-autocomplete'],
+  plugins: ['@oclif/plugin-help'],
   helpClass: './dist/lib/cli/oclif-help.js',
   additionalHelpFlags: ['-h'],
   hooks: { command_not_found: './dist/hooks/command-not-found.js' },
@@ -45,6 +45,9 @@ for (const svc of services) {
   topics[svc.topic] = { description: svc.def.summary };
   for (const [name, description] of Object.entries(svc.def.topics)) topics[`${svc.topic}:${name}`] = { description };
 }
+
+// Written before oclif loads its configuration from it (a clean checkout has none yet).
+writeFileSync(rcPath, JSON.stringify({ ...OCLIF_CONFIG, topics }, null, 2) + '\n');
 
 // Every command oclif knows (cdpctl's own, the plugins', the model's), cdpctl's read from the classes, never from
 // the manifest an earlier build wrote: Config.load reads the root plugin's oclif.manifest.json whenever there is one
@@ -72,6 +75,12 @@ const commands = [
       summary: (c.summary ?? c.description ?? '').split('\n')[0].replace(/<%= config.bin %>/g, config.bin),
       hidden: Boolean(c.hidden),
       own: true,
+      // For completion: each visible flag's fixed values ([] for any value), null for a switch.
+      flags: Object.fromEntries(
+        Object.entries(c.flags ?? {})
+          .filter(([, f]) => !f.hidden)
+          .map(([name, f]) => [name, f.type === 'option' ? (f.options ?? []) : null]),
+      ),
     })),
 ];
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -86,8 +95,6 @@ if (printIndexOnly) {
   process.exit(0);
 }
 writeFileSync(join(root, HELP_INDEX_PATH), indexText);
-
-writeFileSync(rcPath, JSON.stringify({ ...OCLIF_CONFIG, topics }, null, 2) + '\n');
 
 rmSync(join(root, 'oclif.manifest.json'), { force: true });
 const manifest = own.manifest;

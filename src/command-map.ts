@@ -7,6 +7,7 @@
 import type { Command } from '@oclif/core';
 import Api from './commands/api.js';
 import AuthStatus from './commands/auth/status.js';
+import Autocomplete from './commands/autocomplete.js';
 import Configure from './commands/configure/index.js';
 import ConfigureGet from './commands/configure/get.js';
 import ConfigureList from './commands/configure/list.js';
@@ -28,6 +29,7 @@ import { loadAllServices } from './lib/model/index.js';
 const HANDWRITTEN: Record<string, Command.Class> = {
   api: Api,
   'auth:status': AuthStatus,
+  autocomplete: Autocomplete,
   configure: Configure,
   'configure:get': ConfigureGet,
   'configure:list': ConfigureList,

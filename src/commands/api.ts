@@ -3,7 +3,7 @@ import { BaseCommand, type ParsedLine } from '../lib/cli/base-command.js';
 import type { RunContext } from '../lib/cli/context.js';
 import { globalFlags, inputFlags } from '../lib/cli/flags.js';
 import { checkRequest, runOperation } from '../lib/cli/run-operation.js';
-import { loadInputDocument, readAllStdin } from '../lib/cli/input.js';
+import { inputFlagOf, loadInputDocument, readAllStdin } from '../lib/cli/input.js';
 import type { Output } from '../lib/cli/render.js';
 import { usageError } from '../lib/core/errors.js';
 import { loadService, topics } from '../lib/model/index.js';
@@ -33,7 +33,7 @@ export default class Api extends BaseCommand<typeof Api> {
     }
     const op = svc.findByName(args.operation);
     if (!op) throw usageError(`${svc.name} has no operation "${args.operation}"${suggest(args.operation, svc.operationNames())}`);
-    const request = flags.input ? await loadInputDocument(flags.input, readAllStdin) : {};
+    const request = flags.input ? await loadInputDocument(flags.input, readAllStdin, inputFlagOf(this.argv)) : {};
     checkRequest(op, request);
     return runOperation(op, { ...flags, 'no-paginate': true }, ctx, { request });
   }

@@ -1,5 +1,5 @@
 /**
- * A mistyped command: suggest the nearest command or alias. When a person
+ * A mistyped command: suggest the nearest commands or aliases. When a person
  * is at the terminal (stdin and stdout both terminals, as IO decides) the
  * suggestion may be run at once; inside `$(...)`, in scripts and in CI it is
  * a usage error (exit 2) with the suggestion in the message, never a prompt.
@@ -23,9 +23,11 @@ const hook: Hook<'command_not_found'> = async function (opts) {
     for (const a of c.hiddenAliases ?? []) ids.add(a);
   }
   const typed = opts.id.replace(/:/g, ' ');
+  // Up to three, as the official CLI's "maybe you meant" lists them; the first is the one offered to run.
   const hint = suggest(
     typed,
     [...ids].map((i) => i.replace(/:/g, ' ')),
+    3,
   );
   const best = /"([^"]+)"/.exec(hint)?.[1];
   if (best && io.canPrompt) {

@@ -535,11 +535,11 @@ describe('the df control plane reads the same deployments', () => {
     const refused = await em.cli(['df', 'services', 'disable', '--service-crn', sales?.crn ?? '', '--yes']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('FAILED_PRECONDITION');
-    const gov = services.services.find((x) => x.name === 'gov-env');
-    const off = await em.cli(['df', 'services', 'disable', '--service-crn', gov?.crn ?? '', '--yes', '--wait', ...FAST]);
+    const idle = services.services.find((x) => x.name === 'analytics-azure');
+    const off = await em.cli(['df', 'services', 'disable', '--service-crn', idle?.crn ?? '', '--yes', '--wait', ...FAST]);
     expect(off.code).toBe(0);
     expect(off.stderr).toContain('DISABLING');
-    const gone = await em.cli(['df', 'services', 'describe', '--service-crn', gov?.crn ?? '']);
+    const gone = await em.cli(['df', 'services', 'describe', '--service-crn', idle?.crn ?? '']);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('NOT_FOUND');
     const enable = [
@@ -547,7 +547,7 @@ describe('the df control plane reads the same deployments', () => {
       'services',
       'enable',
       '--environment-crn',
-      gov?.environmentCrn ?? '',
+      idle?.environmentCrn ?? '',
       '--min-k8s-node-count',
       '3',
       '--max-k8s-node-count',
@@ -555,7 +555,7 @@ describe('the df control plane reads the same deployments', () => {
       '--use-public-load-balancer',
     ];
     const on = await em.json<{ service: Svc }>([...enable, '--wait', ...FAST]);
-    expect(on.service).toMatchObject({ crn: gov?.crn, name: 'gov-env', status: { state: 'GOOD_HEALTH' } });
+    expect(on.service).toMatchObject({ crn: idle?.crn, name: 'analytics-azure', status: { state: 'GOOD_HEALTH' } });
     const again = await em.cli(enable);
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('ALREADY_EXISTS');

@@ -164,11 +164,30 @@ describe('--query never costs a response (item 1)', () => {
     expect(server.requests.length).toBe(before);
   });
 
-  test('an expression that fails on the response prints the whole response, then the error (exit 2)', async () => {
+  test('an expression that fails on the response prints nothing on stdout (exit 2); --debug shows the response', async () => {
     const r = await cli(['iam', 'create-machine-user-access-key', '--machine-user-name', 'bot', '--query', 'length(nope)']);
-    expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toMatchObject({ privateKey: 'ONE-TIME-SECRET' });
+    expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(/^INVALID_QUERY: --query "length\(nope\)" failed on the response/);
+    expect(r.stderr).toContain('--debug shows the response');
+    expect(r.stderr).not.toContain('ONE-TIME-SECRET');
+    // The one-time secret is not lost: the error carries the response for --debug.
+    const shown = await cli(['iam', 'create-machine-user-access-key', '--machine-user-name', 'bot', '--query', 'length(nope)', '--debug']);
+    expect([shown.code, shown.stdout]).toEqual([2, '']);
+    expect(shown.stderr).toMatch(/INVALID_QUERY: [^\n]*\n {2}Nothing was printed[^\n]*\n {2}\{\n {4}"accessKey"/);
+    expect(shown.stderr).toContain('"privateKey": "ONE-TIME-SECRET"');
+    const json = await cli([
+      'iam',
+      'create-machine-user-access-key',
+      '--machine-user-name',
+      'bot',
+      '--query',
+      'length(nope)',
+      '--debug',
+      '--output',
+      'json',
+    ]);
+    const line = json.stderr.split('\n').find((l) => l.startsWith('{"error"')) ?? '{}';
+    expect(JSON.parse(line)).toMatchObject({ error: { code: 'INVALID_QUERY', debug: expect.stringContaining('ONE-TIME-SECRET') } });
   });
 
   test('backtick literals that are not JSON are strings, as in the AWS and cdp habit', async () => {

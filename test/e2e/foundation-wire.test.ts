@@ -173,7 +173,13 @@ describe('wire format', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('INVALID_INPUT: "iam usrs list" is not a cdpctl command (did you mean "iam users list"?)');
     const alias = await cli(['iam', 'list-user']);
-    expect(alias.stderr).toContain('(did you mean "iam list-users"?)');
+    expect(alias.stderr).toContain('(did you mean "iam list-users", ');
+    // The longer names a cdp user half-remembers come before a verb that merely looks alike (cdp lists up to three too).
+    const key = await cli(['iam', 'create-access-key']);
+    expect([key.code, key.stderr.split('\n')[0]]).toEqual([
+      2,
+      'INVALID_INPUT: "iam create-access-key" is not a cdpctl command (did you mean "iam create-user-access-key", "iam create-machine-user-access-key" or "iam get-access-key"?)',
+    ]);
     expect(server.requests.length).toBe(before);
   });
 });

@@ -54,6 +54,28 @@ describe('--generate-skeleton, edited and fed back with --input', () => {
   });
 });
 
+describe("cdp's --cli-input-json", () => {
+  it('sends the document as cdp does, "" included; cdpctl --input leaves an unfilled placeholder out', async () => {
+    const doc = JSON.stringify({ clusterId: 'env-abc', name: 'sales-dbc', imageVersion: '' });
+    expect((await cli(['dw', 'create-dbc', '--cli-input-json', doc])).code).toBe(0);
+    expect(sentTo('createDbc').at(-1)).toEqual({ clusterId: 'env-abc', name: 'sales-dbc', imageVersion: '' });
+    expect((await cli(['dw', 'create-dbc', '--input', doc])).code).toBe(0);
+    expect(sentTo('createDbc').at(-1)).toEqual({ clusterId: 'env-abc', name: 'sales-dbc' });
+  });
+
+  it('an error names the flag that was typed', async () => {
+    const before = server.requests.length;
+    const r = await cli(['iam', 'create-group', '--cli-input-json', '{"groupName": ']);
+    expect([r.code, r.stderr.split('\n')[0]]).toEqual([
+      2,
+      expect.stringMatching(/^INVALID_INPUT: --cli-input-json \{"groupName": +is not valid JSON/),
+    ]);
+    const missing = await cli(['iam', 'create-group', '--cli-input-json', 'file:///no/such/req.json']);
+    expect(missing.stderr).toContain('INVALID_INPUT: --cli-input-json: cannot read /no/such/req.json: no such file');
+    expect(server.requests.length).toBe(before);
+  });
+});
+
 describe('messages in CLI words', () => {
   it('an empty answer prints nothing', async () => {
     const r = await cli(['iam', 'groups', 'delete', '--group-name', 'g1', '--yes']);

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueKey } from '../../src/lib/emulator/keys.js';
+import { textWidth } from '../../src/lib/cli/table.js';
 import { BIN, baseEnv, run, tempHome } from '../helpers/cli.js';
 import { KEYS, plain, ptyAvailable, spawnPty } from '../helpers/pty.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
@@ -62,9 +63,10 @@ describePty('--wait on a terminal', () => {
     expect(await s.exit()).toBe(0);
     const raw = s.output();
     const shown = plain(raw);
-    expect(shown).toMatch(/✓ ml workspaces create: installation:finished after \d/);
+    // The line names the workspace it waits on (the poll's name, not the environment's).
+    expect(shown).toMatch(/✓ ml workspaces create ds-bench: installation:finished after \d/);
     const result = raw.indexOf('"instanceStatus"');
-    expect(result).toBeGreaterThan(raw.indexOf('✓ ml workspaces create'));
+    expect(result).toBeGreaterThan(raw.indexOf('✓ ml workspaces create ds-bench'));
     expect(FRAME.test(raw.slice(result))).toBe(false);
   });
 
@@ -133,5 +135,70 @@ describePty('colour', () => {
     expect(await off.exit()).toBe(2);
     expect(off.output()).toContain('INVALID_INPUT: --group-name is required');
     expect(off.output()).not.toContain('\u001b[31m');
+  });
+});
+
+describePty('tables on a terminal', () => {
+  const crn = 'crn:altus:iam:us-west-1:9d74eee4-1cad-45d7-b645-7ccf9edbb73d:user:4f6c2e1a-8b9d-4c3e-a7f1-2b5d8e9c0a13';
+  const user = {
+    userId: '4f6c2e1a-8b9d-4c3e-a7f1-2b5d8e9c0a13',
+    crn,
+    email: 'yamada.hanako@example.co.jp',
+    firstName: '花子',
+    lastName: '山田',
+    accountAdmin: false,
+    status: 'ACTIVE',
+    creationDate: '2026-11-22T11:13:37.702Z',
+  };
+  const table = (args: readonly string[], columns: number) =>
+    spawnPty([process.execPath, BIN, ...args, '--output', 'table', '--no-pager', '--endpoint-url', server.localUrl, '--profile', 'ops'], {
+      env: { ...env, TZ: 'UTC' },
+      columns,
+    });
+  /** The lines of the drawn table, colours taken off. */
+  const lines = async (s: ReturnType<typeof table>): Promise<string[]> => {
+    expect(await s.exit()).toBe(0);
+    return plain(s.output()).split(/\r?\n/);
+  };
+
+  const boxed = (shown: readonly string[]): string[] => shown.filter((l) => /^[┌├│└]/.test(l));
+
+  it.each([80, 120])("a list at %i columns: the users' firstName is headed as such, wide names fit", async (columns) => {
+    server.play({ '/iam/listUsers': [{ body: { users: [user, { ...user, firstName: 'Jo', lastName: 'Lee' }] } }] });
+    const shown = boxed(await lines(table(['iam', 'users', 'list'], columns)));
+    const head = shown.find((l) => l.includes('userId')) ?? '';
+    expect(head).toMatch(/│ firstName +│ lastName/);
+    expect(head).not.toMatch(/│ name /);
+    for (const l of shown) expect(textWidth(l)).toBeLessThanOrEqual(columns);
+  });
+
+  it.each([80, 120])('a list at %i columns: CRNs break only between their parts, and a time stays with its zone', async (columns) => {
+    const group = {
+      groupName: 'data-platform-engineers',
+      crn: crn.replace(':user:', ':group:'),
+      syncMembershipOnUserLogin: true,
+      creationDate: user.creationDate,
+    };
+    server.play({ '/iam/listGroups': [{ body: { groups: [group, { ...group, groupName: 'ops' }] } }] });
+    const shown = boxed(await lines(table(['iam', 'groups', 'list'], columns)));
+    for (const l of shown) expect(textWidth(l)).toBeLessThanOrEqual(columns);
+    const text = shown.join('\n');
+    // A CRN line ends after a `:` or `/`, never inside `us-west-1` or an account id.
+    expect(text).not.toMatch(/us-west-\s+│/);
+    expect(text).toMatch(/crn:altus:iam:/);
+    expect(shown.some((l) => /│\s*UTC\s*│/.test(l))).toBe(false);
+    // At 80 columns the time makes way for the CRN (the table says so below it); at 120 it is whole.
+    if (columns >= 120) expect(text).toContain('2026-11-22 11:13:37 UTC');
+  });
+
+  it('a resource whose rows wrap is ruled between rows', async () => {
+    server.play({ '/iam/getUser': [{ body: { user } }] });
+    const shown = await lines(table(['iam', 'users', 'get'], 80));
+    const body = shown.filter((l) => l.startsWith('│') || l.startsWith('├'));
+    // Each key row is followed by a rule (but the last), so a wrapped CRN reads as one row.
+    expect(body.filter((l) => l.startsWith('├')).length).toBe(Object.keys(user).length - 1);
+    const crnLines = body.filter((l) => /crn:altus|user:4f6c|9d74eee4/.test(l));
+    expect(crnLines.length).toBeGreaterThan(1);
+    for (const l of crnLines) expect(l).not.toMatch(/us-west-\s+│$/);
   });
 });

@@ -171,16 +171,10 @@ export async function startEmulator(opts: { timeScale?: number; extra?: readonly
 
 /**
  * The CRNs of the emulator's pre-created environments by name, found the way
- * a user finds them (`lakehouse environments list` lists the account's
- * environments); see docs/emulator-services.md.
+ * a user finds them (`environments list`, which pages through them all
+ * itself); see docs/emulator-services.md.
  */
 export async function environmentCrns(em: TestEmulator): Promise<Record<string, string>> {
-  const out = await em.json<{ environments: Array<{ environmentName: string; environmentCrn: string }> }>([
-    'lakehouse',
-    'environments',
-    'list',
-    '--starting-token',
-    'ALL',
-  ]);
-  return Object.fromEntries(out.environments.map((e) => [e.environmentName, e.environmentCrn]));
+  const out = await em.json<{ environments: Array<{ environmentName: string; crn: string }> }>(['environments', 'list']);
+  return Object.fromEntries(out.environments.map((e) => [e.environmentName, e.crn]));
 }

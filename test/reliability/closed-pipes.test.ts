@@ -88,7 +88,7 @@ describePty('after a spinner on a terminal', () => {
     });
     expect(await s.exit()).toBe(0);
     const shown = plain(s.output());
-    expect(shown).toMatch(/✓ ml workspaces create: installation:finished/);
+    expect(shown).toMatch(/✓ ml workspaces create ds: installation:finished/);
     expect(shown).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
     expect(shown).toMatch(/status=0/);
   });

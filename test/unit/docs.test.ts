@@ -5,6 +5,7 @@
  * command with its summary, alias, API name and flags, and that the guides
  * link to files that exist.
  */
+import { GLOBAL_FLAG_SPECS } from '../../src/lib/cli/flag-spec.js';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -83,6 +84,51 @@ describe('the guides', () => {
       .filter((href) => !/^[a-z]+:/.test(href))
       .filter((href) => !existsSync(join(dirname(path), href)));
     expect(broken).toEqual([]);
+  });
+
+  describe("migrating.md's claims about cdp 0.9.158", () => {
+    const text = readFileSync(join(ROOT, 'docs', 'migrating.md'), 'utf8');
+    const same = text.slice(text.indexOf('## What stays the same'), text.indexOf('## A side-by-side'));
+    const differs = text.slice(text.indexOf('## Where cdpctl still differs'));
+
+    test('every global option of cdp (its cli.json) is one of ours and named in the page', () => {
+      // cdpcli/data/cli.json "options" of 0.9.158, less --version (answered before any command).
+      const cdpOptions = [
+        'debug',
+        'no-verify-tls',
+        'ca-bundle',
+        'endpoint-url',
+        'form-factor',
+        'force-ipv4',
+        'access-token',
+        'output',
+        'color',
+        'cli-read-timeout',
+        'cli-connect-timeout',
+        'no-paginate',
+        'auth-config',
+        'profile',
+        'cdp-region',
+        'ensure-ascii',
+        'deprecated',
+        'no-parameter-expansion',
+      ];
+      for (const o of cdpOptions) {
+        expect(Object.keys(GLOBAL_FLAG_SPECS)).toContain(o);
+        expect(same).toContain(`\`--${o}\``);
+      }
+    });
+
+    test("the default output: cdp reads only --output, so the profile's output and CDP_DEFAULT_OUTPUT are a difference", () => {
+      // cdpcli/clidriver.py: `output = parsed_globals.output`, `"json"` when None; nothing else is read.
+      expect(same).not.toMatch(/form_factor`, `output`/);
+      expect(differs).toMatch(/ignores a profile's `output` setting and\s+`CDP_DEFAULT_OUTPUT`/);
+    });
+
+    test('an empty answer prints nothing in both (never `{}`)', () => {
+      expect(text).not.toMatch(/empty answer as `\{\}`/);
+      expect(differs).toMatch(/empty\s+answer \(`\{\}`\) prints nothing in both/);
+    });
   });
 
   test('scripting.md documents every exit code', () => {

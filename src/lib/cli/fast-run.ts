@@ -140,3 +140,21 @@ export async function fastRun(argv: readonly string[], opts: FastRunOptions = {}
   const { runToEnd } = await import('./run-operation.js');
   return runToEnd(found.op, flags, { ...opts.deps, bin });
 }
+
+/**
+ * `cdpctl __complete <shell> "<line up to the cursor>"`, what the completion
+ * script asks at each TAB (completion.ts): the candidates on stdout, one per
+ * line. It never prints an error: a prompt is no place for one.
+ */
+export async function completeForShell(args: readonly string[], opts: FastRunOptions = {}): Promise<void> {
+  const [shell = '', line = ''] = args;
+  let out = '';
+  try {
+    const { completeLine } = await import('./completion.js');
+    const { helpContext } = await import('./help.js');
+    out = await completeLine(shell, line, helpContext(opts.bin ?? 'cdpctl', opts.root ?? '.').index(), process.env);
+  } catch {
+    out = '';
+  }
+  process.stdout.write(out);
+}

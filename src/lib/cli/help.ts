@@ -37,6 +37,8 @@ export interface HelpIndex {
   readonly commands: Readonly<Record<string, string>>;
   /** Ids of cdpctl's own commands (not from the model); their help is oclif's. */
   readonly own: readonly string[];
+  /** Their flags, for completion: a flag's fixed values (empty: any value), or null for a switch. */
+  readonly ownFlags?: Readonly<Record<string, Readonly<Record<string, readonly string[] | null>>>>;
 }
 
 export interface HelpContext {
@@ -378,6 +380,8 @@ export interface IndexedCommand {
   readonly hidden: boolean;
   /** One of cdpctl's own commands (oclif renders its help), not an API command. */
   readonly own: boolean;
+  /** An own command's visible flags: fixed values, [] for any value, null for a switch. */
+  readonly flags?: Readonly<Record<string, readonly string[] | null>>;
 }
 
 /** The index the listings read (scripts/manifest.mjs writes it at build time; a test checks it is current). */
@@ -399,6 +403,12 @@ export function buildHelpIndex(
       .filter((c) => c.own)
       .map((c) => c.id)
       .sort(),
+    ownFlags: Object.fromEntries(
+      commands
+        .filter((c) => c.own && !c.hidden && c.flags)
+        .sort((a, b) => byText(a.id, b.id))
+        .map((c) => [c.id, c.flags ?? {}]),
+    ),
   };
 }
 

@@ -102,13 +102,22 @@ function parseJson(text: string, label: string): unknown {
   }
 }
 
-/** Loads an --input document: JSON or YAML, from a path, `file://path` or `-` (stdin). */
-export async function loadInputDocument(spec: string, readStdin: () => Promise<Buffer>): Promise<Doc> {
-  const label = spec === '-' ? '--input (stdin)' : `--input ${spec}`;
+/**
+ * The name the request document's flag was given on the command line. A
+ * `cdp` user types `--cli-input-json`: errors name what they typed, and the
+ * document is sent as `cdp` sends it (see withoutPlaceholders).
+ */
+export function inputFlagOf(argv: readonly string[]): '--input' | '--cli-input-json' {
+  return argv.some((a) => a === '--cli-input-json' || a.startsWith('--cli-input-json=')) ? '--cli-input-json' : '--input';
+}
+
+/** Loads an --input document: JSON or YAML, from a path, `file://path` or `-` (stdin); `flag` is how it was given. */
+export async function loadInputDocument(spec: string, readStdin: () => Promise<Buffer>, flag = '--input'): Promise<Doc> {
+  const label = spec === '-' ? `${flag} (stdin)` : `${flag} ${spec}`;
   let text: string;
   if (spec === '-') text = decodeUtf8(await readStdin(), label);
   else if (spec.trimStart().startsWith('{')) text = spec;
-  else text = readValue(spec.startsWith('file://') ? spec : `file://${spec}`, '--input');
+  else text = readValue(spec.startsWith('file://') ? spec : `file://${spec}`, flag);
   let doc: unknown;
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) doc = parseJson(text, label);
@@ -261,7 +270,10 @@ const ABSENT = Symbol('absent');
 
 /**
  * An --input document with the skeleton's placeholders that were not filled
- * in left out, so an edited skeleton sends only what was filled in: "" in a
+ * in left out, so an edited skeleton sends only what was filled in. Only for
+ * cdpctl's own `--input`: under `--cli-input-json` the document goes as
+ * `cdp` sends it, "" and all (`"imageVersion": ""` can mean "the default"
+ * to a service). Left out: "" in a
  * text or enum field, the skeleton's date, a list of nothing but
  * placeholders, a `{"KeyName": ...}` map, and a structure whose every field
  * was a placeholder. Numbers and booleans are values (0, true) and stay.

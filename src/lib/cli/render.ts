@@ -141,14 +141,14 @@ export async function render(io: IO, value: unknown, opts: RenderOptions): Promi
       v = opts.query(v);
       queried = true;
     } catch (err) {
-      // The response is never lost to a bad expression: all of it goes out, then the error.
-      const whole = await formatValue(v, opts.format, formatOptions(io, opts, false));
-      await emit(io, { text: whole.text, notes: [] }, styled);
+      // Nothing on stdout: `x=$(cdpctl ... --query ...)` must not capture a document it did not ask for.
+      // The response is not lost: it rides in the error, and --debug shows it (a one-time secret included).
       throw new CdpError({
         kind: 'usage',
         code: 'INVALID_QUERY',
         message: `--query "${opts.query.expression}" failed on the response: ${(err as Error).message}`,
-        details: ['The whole response was printed instead.'],
+        details: ['Nothing was printed; --debug shows the response (the call was made).'],
+        debugText: JSON.stringify(value, null, 2),
       });
     }
   }

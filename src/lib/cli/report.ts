@@ -59,8 +59,10 @@ export function reportError(err: unknown, opts: { json: boolean; debug: boolean;
   const io = opts.io ?? errorIO();
   // Messages carry a server's words and names from its data: each line shows its control characters escaped.
   const write = (line: string): void => void io.err.write(visible(line) + '\n');
+  const debugText = opts.debug ? e.debugText : undefined;
   if (opts.json) {
-    write(JSON.stringify(e.toJSON()));
+    const json = e.toJSON();
+    write(JSON.stringify(debugText === undefined ? json : { error: { ...json.error, debug: debugText } }));
   } else {
     const color = opts.color ?? io.colorOn('err');
     const code = oneLine(e.code);
@@ -68,6 +70,7 @@ export function reportError(err: unknown, opts: { json: boolean; debug: boolean;
     const context = e.context;
     if (context) write(`  ${oneLine(context)}`);
     for (const d of e.details) write(`  ${oneLine(d)}`);
+    if (debugText !== undefined) for (const line of debugText.replace(/\n$/, '').split('\n')) write(`  ${line}`);
   }
   if (opts.debug && e.code === 'INTERNAL_ERROR') {
     const cause = (e as { cause?: unknown }).cause;

@@ -7,14 +7,23 @@
 import type { CdpClient, Doc } from '../core/client.js';
 import { openUpload } from '../core/files.js';
 import { CdpError, usageError } from '../core/errors.js';
-import { validateRequest } from '../core/validate.js';
-import { firstFailure, waitFor } from '../core/waiter.js';
+import { printable, validateRequest } from '../core/validate.js';
+import { firstFailure, pollRequest, waitFor } from '../core/waiter.js';
 import { customizationOf } from '../customizations/index.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
 import { RunContext, type ContextDeps, type ParsedFlags } from './context.js';
 import { GLOBAL_FLAG_SPECS, flagFields } from './flag-spec.js';
-import { convertFlag, expandFiles, loadInputDocument, numberFlag, readAllStdin, skeleton, withoutPlaceholders } from './input.js';
+import {
+  convertFlag,
+  expandFiles,
+  inputFlagOf,
+  loadInputDocument,
+  numberFlag,
+  readAllStdin,
+  skeleton,
+  withoutPlaceholders,
+} from './input.js';
 import { shellQuote } from './io.js';
 import { WaitProgress } from './progress.js';
 import { asFlags, confirm, issueText, promptMissing } from './prompt.js';
@@ -29,8 +38,11 @@ import { reportError } from './report.js';
  */
 export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<Doc> {
   const shapes = op.service.shapes;
-  // An edited --generate-skeleton: what was left as a placeholder is not sent.
-  const request: Doc = flags.input ? withoutPlaceholders(shapes, op.input, await loadInputDocument(String(flags.input), readAllStdin)) : {};
+  // An edited --generate-skeleton under --input: what was left as a placeholder is not sent
+  // (under cdp's --cli-input-json, everything is, as cdp sends it).
+  const inputFlag = inputFlagOf(process.argv);
+  const document = flags.input ? await loadInputDocument(String(flags.input), readAllStdin, inputFlag) : {};
+  const request: Doc = inputFlag === '--input' ? withoutPlaceholders(shapes, op.input, document) : document;
   const expand = !flags['no-parameter-expansion'];
   const fromFlags = new Set<string>();
   for (const field of flagFields(op)) {
@@ -186,7 +198,7 @@ async function waitUntilDone(
   // The answer may already say the work failed (a create refused by its validation): show it, poll nothing.
   const failed = await firstFailure(op, response);
   if (failed) return { kind: 'answer', value: response, render, failure: failed };
-  const progress = new WaitProgress(ctx.io, op.commandId, ctx.clock);
+  const progress = new WaitProgress(ctx.io, await waitLabel(op, request, response), ctx.clock);
   const controller = new AbortController();
   const stopListening = ctx.onInterrupt(() => controller.abort());
   try {
@@ -227,6 +239,22 @@ async function waitUntilDone(
   } finally {
     stopListening();
   }
+}
+
+/**
+ * What a wait line calls the work: the command and the thing it waits on,
+ * by the name the poll asks for (`datahub clusters create aws repro-etl`),
+ * else the last part of its CRN or id. The environment names the thing only
+ * when nothing else does (ml workspaces are polled by both).
+ */
+export async function waitLabel(op: Operation, request: Doc, response: Doc): Promise<string> {
+  const req = op.cli.wait ? await pollRequest(op, request, response).catch(() => ({}) as Doc) : {};
+  const fields = Object.entries(req).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '');
+  const named = fields.filter(([k]) => /Name$/.test(k));
+  const pick = named.find(([k]) => k !== 'environmentName') ?? fields.find(([k]) => /(Crn|Id)$/.test(k)) ?? named[0];
+  if (!pick) return op.commandId;
+  const value = pick[1].startsWith('crn:') ? (pick[1].split(/[:/]/).at(-1) ?? pick[1]) : pick[1];
+  return `${op.commandId} ${printable(value, 60)}`;
 }
 
 /** The state a failed wait ended in, from its message (`createX ended in CREATE_FAILED: ...`). */

@@ -36,6 +36,8 @@ const wide = (ch: string): boolean => ch > '\u007f' && stringWidth(ch) === 2;
  */
 export function chunks(word: string, camel = false): string[] {
   if (word.length <= 1) return [word];
+  // A CRN breaks only between its parts (after `:` and `/`), never inside a region such as `us-west-1`.
+  const crn = word.startsWith('crn:');
   const keep = new Uint8Array(word.length);
   if (word.length >= 36) {
     for (const m of word.matchAll(UUID)) keep.fill(1, m.index, m.index + m[0].length - 1);
@@ -51,7 +53,8 @@ export function chunks(word: string, camel = false): string[] {
     let cut = false;
     if (!keep[pos]) {
       if (AFTER.has(ch)) {
-        cut = next !== ch && !(DIGIT.test(word[pos - 1] ?? '') && DIGIT.test(next)) && !AFTER.has(next);
+        cut =
+          next !== ch && !(DIGIT.test(word[pos - 1] ?? '') && DIGIT.test(next)) && !AFTER.has(next) && (!crn || ch === ':' || ch === '/');
       } else if (ch > '\u007f' || next > '\u007f') {
         cut = wide(ch) || wide(next);
       } else if (camel) {
@@ -88,9 +91,21 @@ function hardCut(piece: string, width: number): string[] {
   return out;
 }
 
+/** A date and time with its zone (`2026-11-22 11:13:37 UTC`, `... +05:30`): one unbreakable piece. */
+const DATE_TIME = /\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: (?:[A-Z]{2,5}|[A-Za-z_]+\/[A-Za-z_]+|[+-]\d{2}:?\d{2}))?/g;
+const GLUE = '\u00a0';
+/** The spaces inside dates and times made unbreakable (a no-break space, one column wide like a space). */
+const glueTimes = (text: string): string => (text.length < 16 ? text : text.replace(DATE_TIME, (m) => m.replace(/ /g, GLUE)));
+
 /** A cell's text as lines of at most `width` display columns (`camel`: a header, which may break inside camelCase). */
 export function wrap(text: string, width: number, camel = false): string[] {
   if (!text.includes('\n') && textWidth(text) <= width) return [text];
+  const glued = glueTimes(text);
+  if (glued !== text) return wrapLines(glued, width, camel).map((l) => l.replaceAll(GLUE, ' '));
+  return wrapLines(text, width, camel);
+}
+
+function wrapLines(text: string, width: number, camel: boolean): string[] {
   const lines: string[] = [];
   for (const line of text.split('\n')) {
     let cur = '';
@@ -132,7 +147,7 @@ export function wrap(text: string, width: number, camel = false): string[] {
 /** The widest piece a cell cannot be broken below without cutting a token. */
 function unbreakable(text: string, camel = false): number {
   let w = 0;
-  for (const word of text.split(/[\s]+/)) {
+  for (const word of glueTimes(text).split(/[ \t\n]+/)) {
     if (textWidth(word) <= w) continue;
     for (const piece of chunks(word, camel)) w = Math.max(w, textWidth(piece));
   }
@@ -363,7 +378,8 @@ export function recordTable(value: Readonly<Record<string, unknown>>, opts: Tabl
   const keyW = Math.min(keyNatural, Math.max(12, Math.floor(available * 0.45)));
   const valueW = Math.max(8, Math.min(valueNatural, available - keyW));
   const box = new Box([keyW, valueW], opts.color);
-  let text = box.top();
-  for (const [k, v] of rows) text += box.row([k, v]).text;
-  return text + box.bottom();
+  const drawn = rows.map(([k, v]) => box.row([k, v]));
+  // As in a list: once a row wraps, rules keep each row apart from the next.
+  const rule = drawn.some((r) => r.height > 1) ? box.middle() : '';
+  return box.top() + drawn.map((r) => r.text).join(rule) + box.bottom();
 }

@@ -96,6 +96,8 @@ export class CdpClient {
    * waiters poll that much more often when the user fixed no interval.
    */
   pace = 1;
+  /** True once a local emulator has answered (it says its time scale): its clock can jump at any moment. */
+  emulated = false;
 
   constructor(readonly settings: ClientSettings) {
     this.transport = settings.transport ?? new HttpClient({ ...DEFAULT_HTTP, ...settings.http, env: settings.env, debug: settings.debug });
@@ -155,7 +157,10 @@ export class CdpClient {
   /** Notes an emulator's time scale; only a loopback server is believed (the real control plane says none). */
   private notePace(url: URL, res: HttpResponse): void {
     const said = Number(res.headers[EMULATOR_TIME_SCALE]);
-    if (Number.isFinite(said) && said > 0 && LOOPBACK.has(url.hostname.toLowerCase())) this.pace = said;
+    if (Number.isFinite(said) && said > 0 && LOOPBACK.has(url.hostname.toLowerCase())) {
+      this.pace = said;
+      this.emulated = true;
+    }
   }
 
   /**

@@ -31,12 +31,14 @@ export interface CdpErrorInit {
   requestId?: string;
   /** Extra lines shown under the message (hints, per-item failures). */
   details?: readonly string[];
+  /** Text shown only with --debug, under the details (the response a --query failed on). */
+  debugText?: string;
   cause?: unknown;
 }
 
 /** The `--output json` error object: what the text lines say, as fields. */
 export interface ErrorJson {
-  error: Omit<CdpErrorInit, 'kind' | 'cause'>;
+  error: Omit<CdpErrorInit, 'kind' | 'cause' | 'debugText'> & { debug?: string };
 }
 
 export class CdpError extends Error {
@@ -47,6 +49,7 @@ export class CdpError extends Error {
   readonly operation?: string;
   readonly requestId?: string;
   readonly details: readonly string[];
+  readonly debugText?: string;
 
   constructor(init: CdpErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -58,6 +61,7 @@ export class CdpError extends Error {
     this.operation = init.operation;
     this.requestId = init.requestId;
     this.details = init.details ?? [];
+    this.debugText = init.debugText;
   }
 
   get exitCode(): number {

@@ -280,20 +280,106 @@ export function printable(s: string, max = 100): string {
 
 const clip = (s: string): string => printable(s, 40);
 
-/** ` (did you mean "X"?)` for a near miss, else empty. */
-export function suggest(given: string, options: readonly string[]): string {
-  let best: string | undefined;
-  let bestD = Infinity;
+/**
+ * ` (did you mean "X"?)` for a near miss, else empty; with `max` above one,
+ * up to that many (` (did you mean "X", "Y" or "Z"?)`), the closest first.
+ */
+export function suggest(given: string, options: readonly string[], max = 1): string {
+  const near = nearest(given, options, max);
+  if (near.length === 0) return '';
+  const quoted = near.map((o) => `"${o}"`);
+  const last = quoted.pop() ?? '';
+  return ` (did you mean ${quoted.length > 0 ? `${quoted.join(', ')} or ${last}` : last}?)`;
+}
+
+const wordsOf = (s: string): string[] =>
+  s
+    .toLowerCase()
+    .split(/[\s:_-]+/)
+    .filter(Boolean);
+
+/** True when every word of `typed` appears in `option`, in order (`create-access-key` in `create-user-access-key`). */
+function wordsWithin(typed: readonly string[], option: readonly string[]): boolean {
+  let i = 0;
+  for (const w of option) if (w === typed[i]) i++;
+  return i === typed.length;
+}
+
+/**
+ * The options nearest to what was typed, closest first. Three kinds of near,
+ * in this order: a typo or two away (`list-user` for `list-users`); the
+ * typed words all there with a word or two more (the longer names a `cdp`
+ * user half-remembers: `create-access-key` for `create-user-access-key` and
+ * `create-machine-user-access-key`); then what Python's difflib calls close
+ * (a similarity of 0.8 or more, the cut-off the official CLI uses for its
+ * "maybe you meant"). When none is, the one fewest typing mistakes away
+ * within a third of its length.
+ */
+export function nearest(given: string, options: readonly string[], max = 1): string[] {
   const g = given.toLowerCase();
-  if (g.length > 64) return '';
-  for (const o of options) {
-    const d = distance(g, o.toLowerCase());
-    if (d < bestD) {
-      bestD = d;
-      best = o;
-    }
+  if (g.length > 64 || max < 1) return [];
+  const typed = wordsOf(g);
+  // A command path is compared after the topic both share (`datalake describe-datalakes`
+  // beside `datalake resize-datalake` is two verbs apart, not a shared prefix alike).
+  const space = g.indexOf(' ');
+  const topic = space > 0 ? g.slice(0, space + 1) : '';
+  const body = (o: string): string => (topic && o.startsWith(topic) ? o.slice(topic.length) : o);
+  const candidates = options.map((o) => {
+    const lower = o.toLowerCase();
+    const a = topic && lower.startsWith(topic) ? g.slice(topic.length) : g;
+    return { o, words: wordsOf(lower), typos: distance(a, body(lower)), ratio: similarity(a, body(lower)), size: body(lower).length };
+  });
+  const out: string[] = [];
+  const take = (list: ReadonlyArray<{ o: string }>): void => {
+    for (const { o } of list) if (out.length < max && !out.includes(o) && o.toLowerCase() !== g) out.push(o);
+  };
+  take(candidates.filter((c) => c.typos <= 2 && c.typos < c.size / 3).sort((a, b) => a.typos - b.typos || a.o.localeCompare(b.o)));
+  if (typed.length >= 2)
+    take(
+      candidates
+        .filter((c) => c.words.length > typed.length && c.words.length <= typed.length + 2 && wordsWithin(typed, c.words))
+        .sort((a, b) => a.words.length - b.words.length || a.o.localeCompare(b.o)),
+    );
+  take(candidates.filter((c) => c.ratio >= 0.8).sort((a, b) => b.ratio - a.ratio || a.o.localeCompare(b.o)));
+  if (out.length === 0) {
+    const best = candidates.reduce<(typeof candidates)[number] | undefined>((m, c) => (!m || c.typos < m.typos ? c : m), undefined);
+    if (best && best.typos <= Math.max(2, Math.floor(best.o.length / 3))) take([best]);
   }
-  return best !== undefined && bestD <= Math.max(2, Math.floor(best.length / 3)) ? ` (did you mean "${best}"?)` : '';
+  return out;
+}
+
+/**
+ * Ratcliff and Obershelp's similarity, as Python's difflib.SequenceMatcher
+ * computes it (without its junk heuristic): twice the characters in matching
+ * blocks over the length of both. The longest common block is taken first,
+ * then the same again on each side of it.
+ */
+function similarity(a: string, b: string): number {
+  if (a.length + b.length === 0) return 1;
+  const matched = (aLo: number, aHi: number, bLo: number, bHi: number): number => {
+    let bestI = aLo;
+    let bestJ = bLo;
+    let size = 0;
+    // run[j] = length of the common block ending at a[i-1], b[j-1].
+    let run = new Array<number>(bHi - bLo + 1).fill(0);
+    for (let i = aLo; i < aHi; i++) {
+      const next = new Array<number>(bHi - bLo + 1).fill(0);
+      for (let j = bLo; j < bHi; j++) {
+        if (a[i] !== b[j]) continue;
+        const k = (run[j - bLo] ?? 0) + 1;
+        next[j - bLo + 1] = k;
+        if (k > size) {
+          size = k;
+          bestI = i - k + 1;
+          bestJ = j - k + 1;
+        }
+      }
+      run = next;
+    }
+    if (size === 0) return 0;
+    return size + matched(aLo, bestI, bLo, bestJ) + matched(bestI + size, aHi, bestJ + size, bHi);
+  };
+  return (2 * matched(0, a.length, 0, b.length)) / (a.length + b.length);
 }
 
 function distance(a: string, b: string): number {

@@ -3,7 +3,8 @@
  * done (DESIGN "Waiting"). Transient errors are survived; the interval backs
  * off unless the user fixed it, and shrinks by the time scale a local
  * emulator answers with (client.pace), so that a wait notices a state within
- * one emulated interval, a jump of the emulator's clock included.
+ * one emulated interval, and never waits more than a second between polls
+ * of an emulator, whose clock may jump.
  */
 import { loadService, type Operation } from '../model/index.js';
 import type { CdpClient, Doc } from './client.js';
@@ -115,6 +116,12 @@ function summarize(state: unknown): string {
 
 /** The shortest pause between polls of a fast emulator. */
 const MIN_PACED_MS = 50;
+/**
+ * The longest pause between polls of a local emulator: asking it costs
+ * next to nothing, and its clock can be moved on at any moment (`emulator
+ * clock advance`), so a wait notices what describe already shows within a second.
+ */
+const MAX_EMULATED_MS = 1000;
 
 export async function waitFor(client: CdpClient, op: Operation, request: Doc, response: Doc, opts: WaitOptions = {}): Promise<WaitOutcome> {
   const waiter = op.cli.wait;
@@ -179,8 +186,10 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
       });
     }
     // Against the local emulator, intervals are in its time: a clock running 60 times faster is polled 60 times as often.
-    const pace = opts.intervalSec === undefined ? client.pace : 1;
-    await clock.sleep(Math.min(Math.max(MIN_PACED_MS, interval / pace), timeoutMs - elapsed), opts.signal);
+    const chosen = opts.intervalSec !== undefined;
+    const pace = chosen ? 1 : client.pace;
+    const longest = !chosen && client.emulated ? MAX_EMULATED_MS : Infinity;
+    await clock.sleep(Math.min(Math.max(MIN_PACED_MS, interval / pace), longest, timeoutMs - elapsed), opts.signal);
     if (opts.intervalSec === undefined)
       interval = interval < modelInterval ? Math.min(interval * 2, modelInterval) : Math.min(interval * 1.25, 30_000);
   }

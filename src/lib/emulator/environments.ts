@@ -137,13 +137,15 @@ export const PRE_CREATED: ReadonlyArray<{
   readonly platform: CloudPlatform;
   readonly region: string;
   readonly about: string;
+  /** DataFlow is enabled in it from the start (staging-aws, gov-env and ml-env are left bare, so a whole teardown can be tried). */
+  readonly dataflow?: boolean;
 }> = [
-  { name: 'sales-env', platform: 'AWS', region: 'us-west-2', about: 'AWS environment for sales analytics' },
+  { name: 'sales-env', platform: 'AWS', region: 'us-west-2', about: 'AWS environment for sales analytics', dataflow: true },
   { name: 'gov-env', platform: 'AWS', region: 'us-gov-west-1', about: 'AWS GovCloud environment' },
-  { name: 'ops-env', platform: 'AZURE', region: 'westus2', about: 'Azure environment for operations' },
+  { name: 'ops-env', platform: 'AZURE', region: 'westus2', about: 'Azure environment for operations', dataflow: true },
   { name: 'ml-env', platform: 'GCP', region: 'us-west1', about: 'GCP environment for machine learning' },
-  { name: 'lakehouse-aws', platform: 'AWS', region: 'us-west-2', about: 'AWS environment running the lakehouse optimizer' },
-  { name: 'analytics-azure', platform: 'AZURE', region: 'westus2', about: 'Azure analytics environment' },
+  { name: 'lakehouse-aws', platform: 'AWS', region: 'us-west-2', about: 'AWS environment running the lakehouse optimizer', dataflow: true },
+  { name: 'analytics-azure', platform: 'AZURE', region: 'westus2', about: 'Azure analytics environment', dataflow: true },
   { name: 'staging-aws', platform: 'AWS', region: 'us-east-1', about: 'AWS staging environment' },
 ];
 

@@ -128,7 +128,13 @@ export class Store {
   transaction<T>(fn: () => T, opts: { readOnly?: boolean } = {}): T {
     if (this.db.inTransaction) return fn();
     this.run ??= this.db.transaction((f: () => unknown) => f());
-    return (opts.readOnly ? this.run.deferred(fn) : this.run.immediate(fn)) as T;
+    try {
+      return (opts.readOnly ? this.run.deferred(fn) : this.run.immediate(fn)) as T;
+    } catch (err) {
+      // Rolled back: meta written inside it is undone too.
+      this.metaCache.clear();
+      throw err;
+    }
   }
 
   get<T>(kind: string, id: string): T | undefined {
@@ -189,12 +195,26 @@ export class Store {
     return this.stmts.count.get(kind, this.account)?.n ?? 0;
   }
 
+  /**
+   * Meta entries are read on every request (the account's admin, built-in
+   * catalogues' flags) and change seldom, so they are kept in memory. This
+   * process is the only writer while it has the database open (one emulator
+   * per data directory; export and import of a stopped one open their own),
+   * every write goes through setMeta or reset, and a transaction that fails
+   * forgets them all, since its writes are undone.
+   */
+  private readonly metaCache = new Map<string, string | undefined>();
+
   meta(key: string): string | undefined {
-    return this.stmts.meta.get(key)?.value;
+    if (this.metaCache.has(key)) return this.metaCache.get(key);
+    const value = this.stmts.meta.get(key)?.value;
+    this.metaCache.set(key, value);
+    return value;
   }
 
   setMeta(key: string, value: string): void {
     this.stmts.setMeta.run(key, value);
+    this.metaCache.set(key, value);
   }
 
   /** Every document in creation order, and every meta entry (export). */
@@ -231,5 +251,6 @@ export class Store {
   /** Drops all state (emulator reset). */
   reset(): void {
     this.db.exec('DELETE FROM docs; DELETE FROM meta;');
+    this.metaCache.clear();
   }
 }

@@ -78,7 +78,8 @@ describe('--wait', () => {
     const { out, err, clock } = await runCommand(stopDatalake, { 'datalake-name': 'sales-lake', wait: true }, { transport: transport() });
     expect(JSON.parse(out.text)).toEqual({ datalake: { datalakeName: 'sales-lake', status: 'STOPPED' } });
     expect(err.text).toBe(
-      'warning: datalake stop is deprecated.\ndatalake stop: STOP_IN_PROGRESS after 0 ms\ndatalake stop: STOPPED after 1.0 s\n',
+      // Each line names the data lake it waits on.
+      'warning: datalake stop is deprecated.\ndatalake stop sales-lake: STOP_IN_PROGRESS after 0 ms\ndatalake stop sales-lake: STOPPED after 1.0 s\n',
     );
     expect(clock.slept).toEqual([1000]);
   });

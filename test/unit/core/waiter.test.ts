@@ -118,6 +118,19 @@ describe('waitFor', () => {
     expect(userClock.slept).toEqual([3000, 3000]);
   });
 
+  test('an emulator in real time is still asked at least every second: its clock may jump', async () => {
+    const answers = [lake('STOP_IN_PROGRESS'), lake('STOP_IN_PROGRESS'), lake('STOP_IN_PROGRESS'), lake('STOPPED')];
+    const emulator = lakeClient(answers, { 'x-cdp-emulator-time-scale': '1' });
+    const clock = new FakeClock();
+    await waitFor(emulator.client, stop, request, {}, { clock });
+    expect(clock.slept).toEqual([1000, 1000, 1000]);
+    // The real control plane says no time scale: the back-off is the model's.
+    const real = lakeClient(answers);
+    const realClock = new FakeClock();
+    await waitFor(real.client, stop, request, {}, { clock: realClock });
+    expect(realClock.slept).toEqual([1000, 2000, 4000]);
+  });
+
   test('an aborted wait stops before the next poll (exit 130)', async () => {
     const { client, transport } = lakeClient([lake('STOP_IN_PROGRESS')]);
     const controller = new AbortController();

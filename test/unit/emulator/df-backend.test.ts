@@ -8,7 +8,7 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
+import { PRE_CREATED, preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { handlers } from '../../../src/lib/emulator/services/df/handlers.js';
 import { handlers as workload } from '../../../src/lib/emulator/services/dataflow/handlers.js';
@@ -18,7 +18,8 @@ import { World } from '../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const SALES = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
-const GOV = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'gov-env');
+/** A pre-created environment with DataFlow enabled and nothing deployed in it. */
+const IDLE = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'analytics-azure');
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
 const dfRef = await operationRefs('df');
 const workloadRef = await operationRefs('dfworkload');
@@ -58,9 +59,13 @@ beforeEach(() => {
 });
 
 describe('services', () => {
-  test('every pre-created environment has DataFlow enabled, named after it, its CRN the one the workload names', () => {
+  test('the pre-created environments marked for it have DataFlow enabled, named after them, each CRN the one the workload names', () => {
     const list = services();
-    expect(list.length).toBeGreaterThanOrEqual(7);
+    expect(list.map((s) => s.name).sort()).toEqual(
+      PRE_CREATED.filter((e) => e.dataflow)
+        .map((e) => e.name)
+        .sort(),
+    );
     expect(list.every((s) => s.status.state === 'GOOD_HEALTH')).toBe(true);
     const sales = list.find((s) => s.environmentCrn === SALES);
     expect(sales?.name).toBe('sales-env');
@@ -69,35 +74,35 @@ describe('services', () => {
   });
 
   test('disable (DISABLING, then gone), enable (ENABLING, then GOOD_HEALTH), update and upgrade on the clock', () => {
-    const gov = serviceOf(GOV);
-    expect((df('disableService', { serviceCrn: gov }).status as Doc).state).toBe('DISABLING');
+    const idle = serviceOf(IDLE);
+    expect((df('disableService', { serviceCrn: idle }).status as Doc).state).toBe('DISABLING');
     now += 6 * MIN;
-    expect(fails('describeService', { serviceCrn: gov }).code).toBe('NOT_FOUND');
-    expect(serviceOf(GOV)).toBe('');
-    const enabled = df('enableService', { environmentCrn: GOV, minK8sNodeCount: 3, maxK8sNodeCount: 5, usePublicLoadBalancer: true });
-    expect((enabled.service as Doc).crn).toBe(gov);
-    expect(stateOf(gov)).toBe('ENABLING');
-    expect(df('listDeployableServicesForNewDeployments').services).not.toContainEqual(expect.objectContaining({ crn: gov }));
-    expect(fails('enableService', { environmentCrn: GOV, minK8sNodeCount: 3, maxK8sNodeCount: 5, usePublicLoadBalancer: true }).code).toBe(
+    expect(fails('describeService', { serviceCrn: idle }).code).toBe('NOT_FOUND');
+    expect(serviceOf(IDLE)).toBe('');
+    const enabled = df('enableService', { environmentCrn: IDLE, minK8sNodeCount: 3, maxK8sNodeCount: 5, usePublicLoadBalancer: true });
+    expect((enabled.service as Doc).crn).toBe(idle);
+    expect(stateOf(idle)).toBe('ENABLING');
+    expect(df('listDeployableServicesForNewDeployments').services).not.toContainEqual(expect.objectContaining({ crn: idle }));
+    expect(fails('enableService', { environmentCrn: IDLE, minK8sNodeCount: 3, maxK8sNodeCount: 5, usePublicLoadBalancer: true }).code).toBe(
       'ALREADY_EXISTS',
     );
-    expect(fails('updateService', { serviceCrn: gov, minK8sNodeCount: 3, maxK8sNodeCount: 9 }).code).toBe('FAILED_PRECONDITION');
+    expect(fails('updateService', { serviceCrn: idle, minK8sNodeCount: 3, maxK8sNodeCount: 9 }).code).toBe('FAILED_PRECONDITION');
     now += 11 * MIN;
-    expect(stateOf(gov)).toBe('GOOD_HEALTH');
-    df('updateService', { serviceCrn: gov, minK8sNodeCount: 4, maxK8sNodeCount: 9 });
-    expect(stateOf(gov)).toBe('UPDATING');
+    expect(stateOf(idle)).toBe('GOOD_HEALTH');
+    df('updateService', { serviceCrn: idle, minK8sNodeCount: 4, maxK8sNodeCount: 9 });
+    expect(stateOf(idle)).toBe('UPDATING');
     now += 3 * MIN;
-    expect(df('describeService', { serviceCrn: gov }).service).toMatchObject({
+    expect(df('describeService', { serviceCrn: idle }).service).toMatchObject({
       minK8sNodeCount: 4,
       maxK8sNodeCount: 9,
       status: { state: 'GOOD_HEALTH' },
     });
-    const before = (df('describeService', { serviceCrn: gov }).service as Doc).workloadVersion;
-    df('upgradeService', { serviceCrn: gov });
+    const before = (df('describeService', { serviceCrn: idle }).service as Doc).workloadVersion;
+    df('upgradeService', { serviceCrn: idle });
     now += 9 * MIN;
-    const after = (df('describeService', { serviceCrn: gov }).service as Doc).workloadVersion;
+    const after = (df('describeService', { serviceCrn: idle }).service as Doc).workloadVersion;
     expect(after).not.toBe(before);
-    expect(fails('upgradeService', { serviceCrn: gov }).code).toBe('FAILED_PRECONDITION');
+    expect(fails('upgradeService', { serviceCrn: idle }).code).toBe('FAILED_PRECONDITION');
   });
 });
 
@@ -145,9 +150,9 @@ describe('deployments are the workload records', () => {
   });
 
   test('a request needs a healthy service and a flow version CRN', () => {
-    const gov = serviceOf(GOV);
-    df('disableService', { serviceCrn: gov });
-    expect(fails('initiateDeployment', { serviceCrn: gov, flowVersionCrn: `crn:cdp:df:us-west-1:${ACCOUNT}:flow:x/v.1` }).code).toBe(
+    const idle = serviceOf(IDLE);
+    df('disableService', { serviceCrn: idle });
+    expect(fails('initiateDeployment', { serviceCrn: idle, flowVersionCrn: `crn:cdp:df:us-west-1:${ACCOUNT}:flow:x/v.1` }).code).toBe(
       'FAILED_PRECONDITION',
     );
     expect(fails('initiateDeployment', { serviceCrn: serviceOf(SALES), flowVersionCrn: 'orders' }).code).toBe('INVALID_ARGUMENT');

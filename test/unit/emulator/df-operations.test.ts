@@ -185,13 +185,13 @@ describe('every df operation on a world that has what it needs', () => {
   test('a service is disabled with its deployments and projects (kept with persist), and one whose enable failed is reset', () => {
     call('disableService', { serviceCrn: service, terminateDeployments: true });
     expect(call('listProjects', { filters: [`service:${service}`] }).projects ?? []).toEqual([]);
-    const gov = first(call('listServices', { searchTerm: 'gov-env' }).services);
-    call('createProject', { name: 'kept', serviceCrn: gov.crn });
-    call('disableService', { serviceCrn: gov.crn, persist: true });
+    const idle = first(call('listServices', { searchTerm: 'analytics-azure' }).services);
+    call('createProject', { name: 'kept', serviceCrn: idle.crn });
+    call('disableService', { serviceCrn: idle.crn, persist: true });
     advance(10);
-    call('enableService', { environmentCrn: gov.environmentCrn, minK8sNodeCount: 3, maxK8sNodeCount: 5, usePublicLoadBalancer: true });
+    call('enableService', { environmentCrn: idle.environmentCrn, minK8sNodeCount: 3, maxK8sNodeCount: 5, usePublicLoadBalancer: true });
     advance(20);
-    expect((call('listProjects', { filters: [`service:${String(gov.crn)}`] }).projects as Doc[]).map((p) => p.name)).toEqual(['kept']);
+    expect((call('listProjects', { filters: [`service:${String(idle.crn)}`] }).projects as Doc[]).map((p) => p.name)).toEqual(['kept']);
     // An environment named fail-stop- is created (only its stop fails); DataFlow's enable in it fails.
     const made = em.call('environments', 'createAWSEnvironment', {
       environmentName: 'fail-stop-flows',

@@ -161,11 +161,11 @@ function serviceRecord(scope: EnvironmentScope, environmentCrn: string, spec: Se
   };
 }
 
-/** DataFlow is enabled in the pre-created environments once, the first time df (or an environment's delete) asks. */
+/** DataFlow is enabled in the pre-created environments that say so once, the first time df (or an environment's delete) asks. */
 function ensurePreEnabled(scope: EnvironmentScope, services: Resources<ServiceRec>): void {
   const flag = `df.seeded:${scope.info.accountId}`;
   if (scope.store.meta(flag)) return;
-  const names = new Set(PRE_CREATED.map((e) => e.name));
+  const names = new Set(PRE_CREATED.filter((e) => e.dataflow).map((e) => e.name));
   for (const e of environments(scope))
     if (names.has(e.environmentName) && !services.find(serviceCrnOf(scope, e.crn)))
       services.save({

@@ -142,10 +142,16 @@ export function applyComponentSet(current: ServiceConfig, component: string, set
 /** The configuration a config record holds. */
 export const configIn = (rec: EngineRecord): ServiceConfig => rec.data?.config as ServiceConfig;
 
-/** Records a new configuration version of a catalog or warehouse (`serviceId`) of a cluster; returns its id. */
-export function recordConfig(h: Hook, cluster: EngineRecord, serviceId: string, config: ServiceConfig): string {
+/**
+ * Records a new configuration version of a catalog or warehouse (`service`,
+ * being created or changed) of a cluster; returns its id. The service keeps
+ * the id of its newest version, so a describe need not read every version.
+ */
+export function recordConfig(h: Hook, cluster: EngineRecord, service: { id: string; data?: Doc }, config: ServiceConfig): string {
+  const serviceId = service.id;
   const now = h.ctx.clock.now();
   const id = entityId(h, 'config');
+  service.data = { ...service.data, configId: id };
   h.resources('config').create({
     id,
     scope: cluster.id,
@@ -164,6 +170,10 @@ export function versionsOf(h: Hook, clusterId: string, serviceId: string): Engin
     .filter((c) => c.doc.serviceId === serviceId)
     .reverse();
 }
+
+/** The id of the configuration a service runs with, as the service keeps it (recordConfig). */
+export const currentConfigId = (h: Hook, service: EngineRecord): string =>
+  typeof service.data?.configId === 'string' ? service.data.configId : currentConfig(h, service.scope, service.id).id;
 
 /** The configuration a service runs with: its newest version. */
 export function currentConfig(h: Hook, clusterId: string, serviceId: string): { id: string; config: ServiceConfig } {

@@ -37,6 +37,7 @@ import {
   applyServiceConfig,
   currentConfig,
   initialConfig,
+  currentConfigId,
   recordConfig,
   versionsOf,
   type ConfigKind,
@@ -126,7 +127,7 @@ function catalogFields(h: Hook, rec: Omit<EngineRecord, 'activity' | 'createdAt'
     ...(cloudOf(cluster) ? {} : { resourcePool: String(cluster.doc.resourcePool ?? 'root.default') }),
   });
   rec.data = { ...rec.data, loadDemoData: req.loadDemoData === true };
-  recordConfig(h, cluster, rec.id, initialConfig('dbc'));
+  recordConfig(h, cluster, rec, initialConfig('dbc'));
 }
 
 /** The default catalog an activation makes: named after the environment, gone only with its cluster. */
@@ -180,7 +181,7 @@ export const dbc: ResourceSpec = {
       const what = `Database Catalog ${rec.name ?? rec.id}`;
       const current = currentConfig(h, cluster.id, rec.id).config;
       if (req.component !== undefined) {
-        recordConfig(h, cluster, rec.id, applyComponentSet(current, text(req.component), req.set, 'dbc', what));
+        recordConfig(h, cluster, rec, applyComponentSet(current, text(req.component), req.set, 'dbc', what));
         return;
       }
       const templateId = str(req.resourceTemplateId);
@@ -188,7 +189,7 @@ export const dbc: ResourceSpec = {
         const t = templateById(h, templateId, 'dbc');
         Object.assign(rec.doc, { resourceTemplateId: t.id, resources: templateResources(t) });
       }
-      if (req.config !== undefined) recordConfig(h, cluster, rec.id, applyServiceConfig(current, req.config, 'dbc', what));
+      if (req.config !== undefined) recordConfig(h, cluster, rec, applyServiceConfig(current, req.config, 'dbc', what));
     },
     acting: (h, rec, action, req) => {
       const cluster = clusterOf(h, rec);
@@ -475,7 +476,7 @@ export const vw: ResourceSpec = {
               hiveServerHaMode: str(req.hiveServerHaMode) ?? 'DISABLED',
             }),
       });
-      recordConfig(h, cluster, rec.id, config);
+      recordConfig(h, cluster, rec, config);
     },
     updating: (h, rec, req) => {
       const cluster = clusterOf(h, rec);
@@ -483,7 +484,7 @@ export const vw: ResourceSpec = {
       const what = `Virtual Warehouse ${rec.name ?? rec.id}`;
       const current = currentConfig(h, cluster.id, rec.id).config;
       if (req.component !== undefined) {
-        recordConfig(h, cluster, rec.id, applyComponentSet(current, text(req.component), req.set, type, what));
+        recordConfig(h, cluster, rec, applyComponentSet(current, text(req.component), req.set, type, what));
         return;
       }
       // As it is now: the request's own fields are already on rec.doc.
@@ -527,7 +528,7 @@ export const vw: ResourceSpec = {
         if (jwt) rec.doc.jwtAuth = { provider: 'CDP' };
       }
       if (req.associatedConnectors !== undefined) rec.doc.associatedConnectors = connectorsFor(h, cluster, req.associatedConnectors);
-      if (req.config !== undefined) recordConfig(h, cluster, rec.id, applyServiceConfig(current, req.config, type, what));
+      if (req.config !== undefined) recordConfig(h, cluster, rec, applyServiceConfig(current, req.config, type, what));
     },
     acting: (h, rec, action, req) => {
       const cluster = clusterOf(h, rec);
@@ -565,7 +566,7 @@ export const vw: ResourceSpec = {
       ...view,
       statusChangedAt: statusSince(h, rec),
       replicaStatus: replicas(rec, String(view.status ?? '')),
-      configId: currentConfig(h, rec.scope, rec.id).id,
+      configId: currentConfigId(h, rec),
     }),
   },
 };

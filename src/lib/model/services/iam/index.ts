@@ -102,7 +102,7 @@ const PASSWORD_POLICY =
 const USER_COLUMNS = {
   userId: 'userId',
   email: 'email',
-  name: 'firstName',
+  firstName: 'firstName',
   lastName: 'lastName',
   status: 'status',
   admin: 'accountAdmin',
