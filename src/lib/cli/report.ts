@@ -17,17 +17,17 @@ import { ioForArgv, STYLE, type IO } from './io.js';
 interface OclifishError extends Error {
   oclif?: { exit?: number };
   code?: string;
+  /** Only on a parse error (CLIParseError), whose constructor appends a line pointing at --help. */
+  parse?: unknown;
 }
-
-/** The line oclif appends to the message of a command line it could not parse. */
-const PARSE_HELP_HINT = '\nSee more help with --help';
 
 export function toCdpError(err: unknown): CdpError {
   if (err instanceof CdpError) return err;
   const e = err as OclifishError;
   // oclif's own errors that end the command (its parse errors among them) are usage errors.
   if (e && typeof e === 'object' && e.oclif && e.oclif.exit !== 0) {
-    const message = e.message.endsWith(PARSE_HELP_HINT) ? e.message.slice(0, -PARSE_HELP_HINT.length) : e.message;
+    // A parse error's last line is the pointer to --help its constructor appends; our hints replace it.
+    const message = e.parse !== undefined ? e.message.slice(0, Math.max(0, e.message.lastIndexOf('\n'))) || e.message : e.message;
     // oclif quotes what it could not parse; that may be a secret (a PEM key
     // taken for a flag), so PEM blocks are masked and the message kept short.
     const text = message.replace(/-----BEGIN [A-Z ]+-----[\s\S]*?(-----END [A-Z ]+-----|$)/g, '<PEM text>').trim();
