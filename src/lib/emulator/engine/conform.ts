@@ -7,7 +7,7 @@
  * CRN, `*Url` a URL, `*Time` a time...). Records are made with `fill: 'known'`
  * so that what an answer shows was stored when the resource was made, and
  * answers are conformed again so that they always validate against the
- * model (test/unit/emulator/engine-conformance.test.ts checks every
+ * model (test/unit/emulator/every-operation.test.ts checks every
  * operation).
  */
 import type { Field, ShapeIndex, Type } from '../../model/shapes.js';

@@ -5,18 +5,18 @@
  */
 import { describe, expect, test, beforeEach } from '@jest/globals';
 import { generateKeyPairSync } from 'node:crypto';
-import { Clock } from '../../../src/lib/emulator/clock.js';
-import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { Store } from '../../../src/lib/emulator/store.js';
-import { authenticateBearer, tokenHash } from '../../../src/lib/emulator/auth.js';
-import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
-import { handlers } from '../../../src/lib/emulator/services/iam/handlers.js';
-import { KIND, type UserRecord, type WorkloadTokenRecord } from '../../../src/lib/emulator/services/iam/records.js';
-import { operations } from '../../../src/lib/model/services/iam/wire.js';
-import { parseSshPublicKey } from '../../../src/lib/emulator/services/iam/ssh.js';
-import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../helpers/emulator-unit.js';
-import { World } from '../../../src/lib/emulator/world.js';
+import { Clock } from '../../../../../src/lib/emulator/clock.js';
+import { ApiError } from '../../../../../src/lib/emulator/errors.js';
+import { Store } from '../../../../../src/lib/emulator/store.js';
+import { authenticateBearer, tokenHash } from '../../../../../src/lib/emulator/auth.js';
+import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
+import { handlers } from '../../../../../src/lib/emulator/services/iam/handlers.js';
+import { KIND, type UserRecord, type WorkloadTokenRecord } from '../../../../../src/lib/emulator/services/iam/records.js';
+import { operations } from '../../../../../src/lib/model/services/iam/wire.js';
+import { parseSshPublicKey } from '../../../../../src/lib/emulator/services/iam/ssh.js';
+import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
+import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const ADMIN_CRN = `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin-id`;

@@ -4,17 +4,17 @@
  * versions, and the resourceScope rule.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import type { Clock } from '../../../src/lib/emulator/clock.js';
-import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { PRE_CREATED } from '../../../src/lib/emulator/environments.js';
-import { Store } from '../../../src/lib/emulator/store.js';
-import { handlers } from '../../../src/lib/emulator/services/lakehouse/handlers.js';
-import { validateRequest } from '../../../src/lib/core/validate.js';
-import { loadService } from '../../../src/lib/model/index.js';
-import { operations } from '../../../src/lib/model/services/lakehouse/wire.js';
-import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../helpers/emulator-unit.js';
-import { World } from '../../../src/lib/emulator/world.js';
+import type { Clock } from '../../../../../src/lib/emulator/clock.js';
+import { ApiError } from '../../../../../src/lib/emulator/errors.js';
+import { PRE_CREATED } from '../../../../../src/lib/emulator/environments.js';
+import { Store } from '../../../../../src/lib/emulator/store.js';
+import { handlers } from '../../../../../src/lib/emulator/services/lakehouse/handlers.js';
+import { validateRequest } from '../../../../../src/lib/core/validate.js';
+import { loadService } from '../../../../../src/lib/model/index.js';
+import { operations } from '../../../../../src/lib/model/services/lakehouse/wire.js';
+import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
+import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };

@@ -9,12 +9,12 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrap } from '../../../src/lib/emulator/bootstrap.js';
-import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { Emulator } from '../../../src/lib/emulator/server.js';
-import { EVENT_KIND, EventLog } from '../../../src/lib/emulator/services/audit/events.js';
-import { Store } from '../../../src/lib/emulator/store.js';
-import type { ServedCall } from '../../../src/lib/emulator/types.js';
+import { bootstrap } from '../../../../../src/lib/emulator/bootstrap.js';
+import { ApiError } from '../../../../../src/lib/emulator/errors.js';
+import { Emulator } from '../../../../../src/lib/emulator/server.js';
+import { EVENT_KIND, EventLog } from '../../../../../src/lib/emulator/services/audit/events.js';
+import { Store } from '../../../../../src/lib/emulator/store.js';
+import type { ServedCall } from '../../../../../src/lib/emulator/types.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cdpctl-audit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,13 +5,13 @@
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
-import { Clock } from '../../../src/lib/emulator/clock.js';
-import { ConsoleFlows, Refusal, checkReturnUrl, normalizeUserCode } from '../../../src/lib/emulator/console/flows.js';
-import { errorPage, loginPage } from '../../../src/lib/emulator/console/pages.js';
-import { handlers } from '../../../src/lib/emulator/services/iam/handlers.js';
-import { KIND, type AccessKeyRecord, type UserRecord } from '../../../src/lib/emulator/services/iam/records.js';
-import { Store } from '../../../src/lib/emulator/store.js';
-import type { Caller, Doc } from '../../../src/lib/emulator/types.js';
+import { Clock } from '../../../../src/lib/emulator/clock.js';
+import { ConsoleFlows, Refusal, checkReturnUrl, normalizeUserCode } from '../../../../src/lib/emulator/console/flows.js';
+import { errorPage, loginPage } from '../../../../src/lib/emulator/console/pages.js';
+import { handlers } from '../../../../src/lib/emulator/services/iam/handlers.js';
+import { KIND, type AccessKeyRecord, type UserRecord } from '../../../../src/lib/emulator/services/iam/records.js';
+import { Store } from '../../../../src/lib/emulator/store.js';
+import type { Caller, Doc } from '../../../../src/lib/emulator/types.js';
 
 const ACCOUNT = 'acct-1';
 const ADMIN_CRN = `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin-id`;

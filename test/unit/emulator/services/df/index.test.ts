@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { validateRequest } from '../../../src/lib/core/validate.js';
-import { bootstrap } from '../../../src/lib/emulator/bootstrap.js';
-import { Emulator } from '../../../src/lib/emulator/server.js';
-import type { Doc } from '../../../src/lib/emulator/types.js';
-import { loadService } from '../../../src/lib/model/index.js';
+import { validateRequest } from '../../../../../src/lib/core/validate.js';
+import { bootstrap } from '../../../../../src/lib/emulator/bootstrap.js';
+import { Emulator } from '../../../../../src/lib/emulator/server.js';
+import type { Doc } from '../../../../../src/lib/emulator/types.js';
+import { loadService } from '../../../../../src/lib/model/index.js';
 
 const df = await loadService('df');
 const dir = mkdtempSync(join(tmpdir(), 'cdpctl-df-ops-'));

@@ -6,15 +6,15 @@
  * the workload service's records read through df.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import type { Clock } from '../../../src/lib/emulator/clock.js';
-import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { PRE_CREATED, preCreatedEnvironmentCrn } from '../../../src/lib/emulator/environments.js';
-import { Store } from '../../../src/lib/emulator/store.js';
-import { handlers } from '../../../src/lib/emulator/services/df/handlers.js';
-import { handlers as workload } from '../../../src/lib/emulator/services/dataflow/handlers.js';
-import type { Caller, Doc, Handler } from '../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../helpers/emulator-unit.js';
-import { World } from '../../../src/lib/emulator/world.js';
+import type { Clock } from '../../../../../src/lib/emulator/clock.js';
+import { ApiError } from '../../../../../src/lib/emulator/errors.js';
+import { PRE_CREATED, preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
+import { Store } from '../../../../../src/lib/emulator/store.js';
+import { handlers } from '../../../../../src/lib/emulator/services/df/handlers.js';
+import { handlers as workload } from '../../../../../src/lib/emulator/services/dataflow/handlers.js';
+import type { Caller, Doc, Handler } from '../../../../../src/lib/emulator/types.js';
+import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
 const SALES = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrap } from '../../../src/lib/emulator/bootstrap.js';
-import { ENVIRONMENT_PARTS } from '../../../src/lib/emulator/environments.js';
-import { Emulator } from '../../../src/lib/emulator/server.js';
+import { bootstrap } from '../../../../../src/lib/emulator/bootstrap.js';
+import { ENVIRONMENT_PARTS } from '../../../../../src/lib/emulator/environments.js';
+import { Emulator } from '../../../../../src/lib/emulator/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cdpctl-env-parts-'));
 let em: Emulator;

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bootstrap } from '../../../src/lib/emulator/bootstrap.js';
-import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { Emulator } from '../../../src/lib/emulator/server.js';
-import type { Doc } from '../../../src/lib/emulator/types.js';
+import { bootstrap } from '../../../../../src/lib/emulator/bootstrap.js';
+import { ApiError } from '../../../../../src/lib/emulator/errors.js';
+import { Emulator } from '../../../../../src/lib/emulator/server.js';
+import type { Doc } from '../../../../../src/lib/emulator/types.js';
 
 const HOUR = 3_600_000;
 const dir = mkdtempSync(join(tmpdir(), 'cdpctl-ml-rules-'));
