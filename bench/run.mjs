@@ -85,16 +85,8 @@ function timeOnce(cmd, argv) {
   return t;
 }
 
-/** The bash completion script of `cdpctl autocomplete` (written once into the bench HOME's cache). */
-function completionScript() {
-  const r = cdpctl(['autocomplete', '--refresh-cache']);
-  if (r.status !== 0) throw new Error(`autocomplete --refresh-cache failed: ${r.stderr}`);
-  return join(env.XDG_CACHE_HOME, 'cdpctl', 'autocomplete', 'functions', 'bash', 'cdpctl.bash');
-}
-
 function startup() {
   process.stderr.write('cold start\n');
-  const bash = completionScript();
   const signed = 'cdpctl iam users list (signed, emulator)';
   const helps = [
     ['cdpctl --help', ['--help']],
@@ -111,12 +103,9 @@ function startup() {
     ['cdpctl --version', NODE, [BIN, '--version']],
     ...helps.map(([name, args]) => [name, NODE, [BIN, ...args]]),
     [signed, NODE, [BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--max-items', '10']],
-    ['cdpctl autocomplete script bash (a shell start)', NODE, [BIN, 'autocomplete', 'script', 'bash']],
-    [
-      'bash completion of `cdpctl iam users <TAB>`',
-      'bash',
-      ['-c', `source '${bash}'; COMP_WORDS=(cdpctl iam users ''); COMP_CWORD=3; _cdpctl_autocomplete`],
-    ],
+    ['cdpctl autocomplete bash (the script, a shell start)', NODE, [BIN, 'autocomplete', 'bash']],
+    // What the script asks at each TAB (src/lib/cli/completion.ts).
+    ['one TAB: cdpctl __complete bash "cdpctl iam list-u"', NODE, [BIN, '__complete', 'bash', 'cdpctl iam list-u']],
   ];
   const times = cases.map(() => []);
   for (const [, cmd, argv] of cases) timeOnce(cmd, argv); // warm the file cache

@@ -158,3 +158,17 @@ export async function completeForShell(args: readonly string[], opts: FastRunOpt
   }
   process.stdout.write(out);
 }
+
+/**
+ * `cdpctl autocomplete bash|zsh` inside `$(...)`: the script alone, without
+ * oclif, since a shell's rc file runs it at every shell start. Undefined
+ * when this is not that line (a terminal gets the setup advice from oclif's
+ * command).
+ */
+export async function completionScriptFor(argv: readonly string[], stdoutIsTTY: boolean): Promise<string | undefined> {
+  const [command, shell, ...rest] = argv;
+  if (command !== 'autocomplete' || rest.length > 0 || stdoutIsTTY) return undefined;
+  const { completionScript, SHELLS } = await import('./completion.js');
+  const known = SHELLS.find((s) => s === shell);
+  return known ? completionScript(known, 'cdpctl') : undefined;
+}
