@@ -6,6 +6,7 @@
  * link to files that exist.
  */
 import { GLOBAL_FLAG_SPECS } from '../../src/lib/cli/flag-spec.js';
+import { CDP_GLOBAL_OPTIONS } from '../helpers/cdp-reference.js';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -92,28 +93,7 @@ describe('the guides', () => {
     const differs = text.slice(text.indexOf('## Where cdpctl still differs'));
 
     test('every global option of cdp (its cli.json) is one of ours and named in the page', () => {
-      // cdpcli/data/cli.json "options" of 0.9.158, less --version (answered before any command).
-      const cdpOptions = [
-        'debug',
-        'no-verify-tls',
-        'ca-bundle',
-        'endpoint-url',
-        'form-factor',
-        'force-ipv4',
-        'access-token',
-        'output',
-        'color',
-        'cli-read-timeout',
-        'cli-connect-timeout',
-        'no-paginate',
-        'auth-config',
-        'profile',
-        'cdp-region',
-        'ensure-ascii',
-        'deprecated',
-        'no-parameter-expansion',
-      ];
-      for (const o of cdpOptions) {
+      for (const o of CDP_GLOBAL_OPTIONS) {
         expect(Object.keys(GLOBAL_FLAG_SPECS)).toContain(o);
         expect(same).toContain(`\`--${o}\``);
       }

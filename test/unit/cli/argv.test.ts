@@ -1,4 +1,5 @@
 /** The command line as the official CLI reads it, rewritten for oclif and the fast path. */
+import { CDP_GLOBAL_OPTIONS } from '../../helpers/cdp-reference.js';
 import { describe, expect, it } from '@jest/globals';
 import { GLOBAL_FLAG_ARITY, dropUndeclaredGlobals, flagValue, normalizeArgv } from '../../../src/lib/cli/argv.js';
 import { GLOBAL_FLAG_SPECS } from '../../../src/lib/cli/flag-spec.js';
@@ -78,26 +79,6 @@ describe('the command line as the official CLI reads it', () => {
       Object.keys(GLOBAL_FLAG_SPECS).map((name) => `--${name}`),
     );
     // Every option of the official CLI's cli.json is one.
-    for (const name of [
-      'debug',
-      'no-verify-tls',
-      'ca-bundle',
-      'endpoint-url',
-      'form-factor',
-      'force-ipv4',
-      'access-token',
-      'output',
-      'color',
-      'cli-read-timeout',
-      'cli-connect-timeout',
-      'no-paginate',
-      'auth-config',
-      'profile',
-      'cdp-region',
-      'ensure-ascii',
-      'deprecated',
-      'no-parameter-expansion',
-    ])
-      expect(GLOBAL_FLAG_SPECS).toHaveProperty([name]);
+    for (const name of CDP_GLOBAL_OPTIONS) expect(GLOBAL_FLAG_SPECS).toHaveProperty([name]);
   });
 });
