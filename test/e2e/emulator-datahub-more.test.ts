@@ -15,11 +15,10 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { startEmulator, type RunResult, type TestEmulator, FAST_WAIT as WAIT } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
-const WAIT = ['--wait', '--poll-interval', '0.05', '--wait-timeout', '60'];
 const DE_AWS = '7.2.18 - Data Engineering for AWS';
 const DE_TEMPLATE = '7.2.18 - Data Engineering: Apache Spark3, Apache Hive, Apache Oozie';
 

@@ -10,22 +10,9 @@
  * written).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { startEmulator, type TestEmulator, FAST_WAIT as WAIT, SALES_LAKE as LAKE } from '../helpers/cli.js';
 
 let em: TestEmulator;
-
-const WAIT = ['--wait', '--poll-interval', '0.05', '--wait-timeout', '60'];
-const LAKE = [
-  'datalake',
-  'create',
-  'aws',
-  '--datalake-name',
-  'sales-lake',
-  '--environment-name',
-  'sales-env',
-  '--cloud-provider-configuration',
-  'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://sales-data/lake',
-];
 
 interface Service {
   name: string;

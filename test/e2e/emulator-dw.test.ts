@@ -13,11 +13,9 @@
  * nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { startEmulator, type TestEmulator, FAST_WAIT as WAIT } from '../helpers/cli.js';
 
 let em: TestEmulator;
-
-const WAIT = ['--wait', '--poll-interval', '0.05', '--wait-timeout', '60'];
 
 interface Vw {
   id: string;

@@ -13,11 +13,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { X509Certificate } from 'node:crypto';
-import { startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { startEmulator, type RunResult, type TestEmulator, FAST_WAIT as WAIT } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
-const WAIT = ['--wait', '--poll-interval', '0.05', '--wait-timeout', '60'];
 const LAKE_CFG = 'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://team-data/lake';
 const SSH_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIEAHpXQkrJ5e6dICESCOP3PRuqTFVJP/bcx0vlgn7or ops@example.com';
 

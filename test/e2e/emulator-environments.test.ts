@@ -14,11 +14,10 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bootstrap } from '../../src/lib/emulator/bootstrap.js';
 import { Emulator } from '../../src/lib/emulator/server.js';
-import { run, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { run, startEmulator, tempHome, type TestEmulator, FAST_WAIT as WAIT } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
-const WAIT = ['--wait', '--poll-interval', '0.05', '--wait-timeout', '60'];
 const LAKE_CFG = 'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://team-data/lake';
 
 /** `environments create aws` of a new environment with credential team-cred. */

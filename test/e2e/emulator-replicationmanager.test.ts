@@ -11,22 +11,10 @@
  * with exit 5) and bad input (4xx, nothing written).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { startEmulator, type TestEmulator, FAST_WAIT as WAIT, SALES_LAKE as LAKE } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
-const WAIT = ['--wait', '--poll-interval', '0.05', '--wait-timeout', '60'];
-const LAKE = [
-  'datalake',
-  'create',
-  'aws',
-  '--datalake-name',
-  'sales-lake',
-  '--environment-name',
-  'sales-env',
-  '--cloud-provider-configuration',
-  'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://sales-data/lake',
-];
 const TEMPLATES = {
   base: ['7.2.18 - Data Engineering: Apache Spark3, Apache Hive, Apache Oozie', '7.2.18 - Data Engineering for AWS'],
   opdb: ['7.2.18 - Operational Database: Apache HBase, Phoenix', '7.2.18 - Operational Database for AWS'],

@@ -178,3 +178,19 @@ export async function environmentCrns(em: TestEmulator): Promise<Record<string, 
   const out = await em.json<{ environments: Array<{ environmentName: string; crn: string }> }>(['environments', 'list']);
   return Object.fromEntries(out.environments.map((e) => [e.environmentName, e.crn]));
 }
+
+/** --wait with quick polls and a minute's patience, for emulators started by startEmulator() (--time-scale 1000). */
+export const FAST_WAIT: string[] = ['--wait', '--poll-interval', '0.05', '--wait-timeout', '60'];
+
+/** `datalake create aws` of sales-lake in the pre-created sales-env: where the workflows of other services start. */
+export const SALES_LAKE: string[] = [
+  'datalake',
+  'create',
+  'aws',
+  '--datalake-name',
+  'sales-lake',
+  '--environment-name',
+  'sales-env',
+  '--cloud-provider-configuration',
+  'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://sales-data/lake',
+];
