@@ -8,7 +8,7 @@ import type { CdpClient, Doc } from '../core/client.js';
 import { openUpload } from '../core/files.js';
 import { CdpError, usageError } from '../core/errors.js';
 import { printable, validateRequest } from '../core/validate.js';
-import { firstFailure, pollRequest, waitFor } from '../core/waiter.js';
+import { firstFailure, pollOperation, pollRequest, waitFor } from '../core/waiter.js';
 import { customizationOf } from '../customizations/index.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
@@ -271,7 +271,6 @@ const NOT_FOR_RESUMING = new Set(['yes', 'no-paginate', 'deprecated', 'query']);
  * --endpoint-url, ...), so it reaches the same place the same way.
  */
 export async function resumeHint(bin: string, op: Operation, request: Doc, response: Doc, flags: ParsedFlags): Promise<string> {
-  const { pollOperation, pollRequest } = await import('../core/waiter.js');
   if (!op.cli.wait) return '';
   // The poll may be another service's (dataflow waits read df).
   const poll = await pollOperation(op);
