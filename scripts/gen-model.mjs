@@ -52,7 +52,8 @@ function spec(name, p, required) {
   if (p.maximum !== undefined) s += ` max=${p.maximum}`;
   if (p.minLength !== undefined) s += ` minLen=${p.minLength}`;
   if (p.maxLength !== undefined) s += ` maxLen=${p.maxLength}`;
-  if (p.default !== undefined) s += ` default=${p.default}`;
+  // A default with spaces (a sentence) is written as a JSON string, so that it stays one attribute.
+  if (p.default !== undefined) s += ` default=${/[\s"]/.test(String(p.default)) ? JSON.stringify(String(p.default)) : p.default}`;
   // Passwords are secrets whether or not the facts mark them (some do not).
   if (p.sensitive || /(^p|P)assword$/.test(name)) s += ' secret';
   if (p.deprecated) s += ' deprecated';

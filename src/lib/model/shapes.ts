@@ -47,12 +47,22 @@ function parseType(text: string): Type {
   return { kind: 'ref', ref: text };
 }
 
-/** Splits on spaces outside brackets: `[string enum=A|B]! min=1` -> two parts. */
+/** Splits on spaces outside brackets and JSON strings: `[string enum=A|B]! default="a b"` -> two parts. */
 function tokens(spec: string): string[] {
   const out: string[] = [];
   let depth = 0;
+  let quoted = false;
+  let escaped = false;
   let cur = '';
   for (const ch of spec) {
+    if (quoted) {
+      cur += ch;
+      if (escaped) escaped = false;
+      else if (ch === '\\') escaped = true;
+      else if (ch === '"') quoted = false;
+      continue;
+    }
+    if (ch === '"') quoted = true;
     if (ch === '[' || ch === '{') depth++;
     if (ch === ']' || ch === '}') depth--;
     if (ch === ' ' && depth === 0) {
@@ -98,7 +108,7 @@ export function parseSpec(name: string, spec: string): Field {
         field.maxLen = Number(value);
         break;
       case 'default':
-        field.default = value;
+        field.default = value.startsWith('"') ? (JSON.parse(value) as string) : value;
         break;
       case 'secret':
         field.secret = true;

@@ -9,7 +9,8 @@
  * - type: string | int32 | int64 | double | boolean | datetime | bytes |
  *   object (free-form JSON object) | `[T]` (list) | `{T}` (string map) | a shape name
  * - `!` marks a required field
- * - attrs: `enum=A|B`, `min=N`, `max=N`, `minLen=N`, `maxLen=N`, `default=V`,
+ * - attrs: `enum=A|B`, `min=N`, `max=N`, `minLen=N`, `maxLen=N`, `default=V`
+ *   (`default="a JSON string"` when it holds spaces),
  *   `secret` (redacted in logs), `deprecated`, `unique`, `readonly`
  */
 export type FieldSpec = string;

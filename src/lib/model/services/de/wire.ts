@@ -387,7 +387,7 @@ export const shapes: Shapes = {
     step: 'string! enum=prepare|backup|upgrade|cancel|resume',
   },
   UpgradeServiceResponse: {
-    message: 'string default=upgrade step triggered successfully',
+    message: 'string default="upgrade step triggered successfully"',
   },
   VcDescription: {
     vcId: 'string!',
