@@ -41,6 +41,25 @@ export interface PutOptions {
   readonly parent?: string;
 }
 
+const DOC_CACHE_ENTRIES = 2048;
+const DOC_CACHE_BYTES = 16 * 1024;
+
+const docKey = (kind: string, id: string): string => `${kind}\u0000${id}`;
+
+/** A copy of a value JSON.parse made (plain objects, arrays and primitives only). */
+function copyJson(v: unknown): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) return v.map(copyJson);
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v)) {
+    const x = copyJson((v as Record<string, unknown>)[k]);
+    // A key a client sent may be "__proto__": an own field, as JSON.parse made it, never the prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+    else out[k] = x;
+  }
+  return out;
+}
+
 export class Store {
   readonly db: Database.Database;
   /** One transaction wrapper for every call (made once rather than per request). */
@@ -131,28 +150,58 @@ export class Store {
     try {
       return (opts.readOnly ? this.run.deferred(fn) : this.run.immediate(fn)) as T;
     } catch (err) {
-      // Rolled back: meta written inside it is undone too.
+      // Rolled back: what was written inside it is undone, so nothing kept from it may stay.
       this.metaCache.clear();
+      this.docCache.clear();
       throw err;
     }
   }
 
+  /**
+   * Documents read by id, parsed, for the reads that follow (a describe
+   * reads its resource and its parent on every poll). Kept on the same terms
+   * as the meta entries below: every write to a document goes through put,
+   * delete, reset or restore, which drop what is kept of it, and a failed
+   * transaction drops all. Callers get a copy (they change what they read
+   * before they put it back), which costs a fraction of a parse. At most
+   * DOC_CACHE_ENTRIES documents of at most DOC_CACHE_BYTES each are kept,
+   * the oldest dropped first, so a listing of many records or a big
+   * snapshot never makes the process grow.
+   */
+  private readonly docCache = new Map<string, unknown>();
+
+  private parsed(kind: string, row: Row): unknown {
+    const key = docKey(kind, row.id);
+    const hit = this.docCache.get(key);
+    if (hit !== undefined) return copyJson(hit);
+    const doc: unknown = JSON.parse(row.body);
+    if (row.body.length <= DOC_CACHE_BYTES) {
+      if (this.docCache.size >= DOC_CACHE_ENTRIES) this.docCache.delete(this.docCache.keys().next().value as string);
+      this.docCache.set(key, doc);
+      return copyJson(doc);
+    }
+    return doc;
+  }
+
   get<T>(kind: string, id: string): T | undefined {
+    const hit = this.docCache.get(docKey(kind, id));
+    if (hit !== undefined) return copyJson(hit) as T;
     const row = this.stmts.get.get(kind, id);
-    return row ? (JSON.parse(row.body) as T) : undefined;
+    return row ? (this.parsed(kind, row) as T) : undefined;
   }
 
   getByName<T>(kind: string, name: string): T | undefined {
     const row = this.stmts.byName.get(kind, this.account, name.toLowerCase());
-    return row ? (JSON.parse(row.body) as T) : undefined;
+    return row ? (this.parsed(kind, row) as T) : undefined;
   }
 
   getByCrn<T>(crn: string): { kind: string; id: string; doc: T } | undefined {
     const row = this.stmts.byCrn.get(crn);
-    return row ? { kind: row.kind, id: row.id, doc: JSON.parse(row.body) as T } : undefined;
+    return row ? { kind: row.kind, id: row.id, doc: this.parsed(row.kind, row) as T } : undefined;
   }
 
   put<T>(kind: string, id: string, doc: T, opts: PutOptions = {}): T {
+    this.docCache.delete(docKey(kind, id));
     this.stmts.upsert.run(
       kind,
       id,
@@ -166,6 +215,7 @@ export class Store {
   }
 
   delete(kind: string, id: string): boolean {
+    this.docCache.delete(docKey(kind, id));
     return this.stmts.del.run(kind, id).changes > 0;
   }
 
@@ -188,7 +238,7 @@ export class Store {
   /** The child of a parent with a name (any case). */
   childByName<T>(kind: string, parent: string, name: string): T | undefined {
     const row = this.stmts.childByName.get(kind, this.account, parent, name.toLowerCase());
-    return row ? (JSON.parse(row.body) as T) : undefined;
+    return row ? (this.parsed(kind, row) as T) : undefined;
   }
 
   count(kind: string): number {
@@ -252,5 +302,6 @@ export class Store {
   reset(): void {
     this.db.exec('DELETE FROM docs; DELETE FROM meta;');
     this.metaCache.clear();
+    this.docCache.clear();
   }
 }

@@ -36,39 +36,83 @@ export type FillMode = 'none' | 'required' | 'known';
 
 const MAX_DEPTH = 12;
 
+const STRING: Type = { kind: 'string' };
+const EMPTY: Doc = {};
+
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Field names whose meaning a made-up value can honour. */
 const KNOWN =
   /(^id$|Id$|^crn$|Crn$|^name$|Name$|Url$|^url$|Uri$|Endpoint$|^endpoint$|^created|Created$|^creat\w*(Time|Date|Timestamp)$|(Time|Date|Timestamp|At)$|^version$|Version$|^creator|Creator)/;
 
+/** A field of a struct, with what the walk needs of it worked out once. */
+interface FieldPlan {
+  readonly field: Field;
+  /** Its type with a ref to an enum resolved to a string of those values. */
+  readonly type: Type;
+  /** Absent at the top of a `known` fill, it gets a made-up value. */
+  readonly known: boolean;
+}
+
 export class Conformer {
+  /**
+   * Each struct's fields, worked out when the shape is first conformed to:
+   * answers are conformed on every request (a poll of a describe), so the
+   * walk does no lookups of shapes or types, and builds a field's path
+   * (what made-up values are seeded with) only where something is made.
+   */
+  private readonly plans = new Map<string, readonly FieldPlan[] | undefined>();
+  /** Element types of lists and maps, resolved. */
+  private readonly elements = new WeakMap<Type, Type>();
+
   constructor(private readonly shapes: ShapeIndex) {}
+
+  private plan(shape: string): readonly FieldPlan[] | undefined {
+    if (this.plans.has(shape)) return this.plans.get(shape);
+    const s = this.shapes.get(shape);
+    const plan =
+      s.kind === 'struct'
+        ? s.fields.map((field) => ({ field, type: this.shapes.resolve(field.type), known: KNOWN.test(field.name) && !field.deprecated }))
+        : undefined;
+    this.plans.set(shape, plan);
+    return plan;
+  }
+
+  private element(of: Type | undefined): Type {
+    if (!of) return STRING;
+    let t = this.elements.get(of);
+    if (!t) {
+      t = this.shapes.resolve(of);
+      this.elements.set(of, t);
+    }
+    return t;
+  }
 
   /**
    * `value` made to conform to the struct `shape`: unknown fields dropped,
    * wrong types dropped, absent fields filled by `mode`.
    */
   struct(shape: string, value: unknown, ctx: FillContext, mode: FillMode = 'required', path = '', depth = 0): Doc {
-    const s = this.shapes.get(shape);
-    const src = isObject(value) ? value : {};
     const out: Doc = {};
-    if (s.kind !== 'struct') return out;
-    for (const f of s.fields) {
-      const v = this.value(f, f.type, src[f.name], ctx, mode, `${path}${f.name}`, depth + 1);
-      if (v !== undefined) out[f.name] = v;
-      else if (f.required || (mode === 'known' && depth === 0 && KNOWN.test(f.name) && !f.deprecated)) {
-        const made = this.make(f, f.type, ctx, mode === 'known' ? 'required' : mode, `${path}${f.name}`, depth + 1);
-        if (made !== undefined) out[f.name] = made;
+    const plan = this.plan(shape);
+    if (!plan) return out;
+    const src = isObject(value) ? value : EMPTY;
+    const fillKnown = mode === 'known' && depth === 0;
+    for (const p of plan) {
+      const name = p.field.name;
+      const given = src[name];
+      const v = given === undefined || given === null ? undefined : this.value(p.type, given, ctx, mode, path, name, depth + 1);
+      if (v !== undefined) out[name] = v;
+      else if (p.field.required || (fillKnown && p.known)) {
+        const made = this.make(p.field, p.type, ctx, mode === 'known' ? 'required' : mode, `${path}${name}`, depth + 1);
+        if (made !== undefined) out[name] = made;
       }
     }
     return out;
   }
 
-  /** A value of a field: the given one when it fits the type, else undefined. */
-  private value(field: Field, raw: Type, v: unknown, ctx: FillContext, mode: FillMode, path: string, depth: number): unknown {
-    if (v === undefined || v === null) return undefined;
-    const type = this.shapes.resolve(raw);
+  /** A given value of a type (resolved): as given when it fits, else undefined. `at` + `key` is its path. */
+  private value(type: Type, v: unknown, ctx: FillContext, mode: FillMode, at: string, key: string, depth: number): unknown {
     switch (type.kind) {
       case 'string':
       case 'bytes':
@@ -91,30 +135,37 @@ export class Conformer {
         return isObject(v) ? v : undefined;
       case 'list': {
         if (!Array.isArray(v)) return undefined;
-        const of = type.of ?? { kind: 'string' };
-        return v.map((x, i) => this.value(field, of, x, ctx, mode, `${path}[${i}]`, depth + 1)).filter((x) => x !== undefined);
+        const of = this.element(type.of);
+        const path = `${at}${key}`;
+        const out: unknown[] = [];
+        for (let i = 0; i < v.length; i++) {
+          const x: unknown = v[i];
+          const c = x === undefined || x === null ? undefined : this.value(of, x, ctx, mode, path, `[${i}]`, depth + 1);
+          if (c !== undefined) out.push(c);
+        }
+        return out;
       }
       case 'map': {
         if (!isObject(v)) return undefined;
-        const of = type.of ?? { kind: 'string' };
+        const of = this.element(type.of);
+        const path = `${at}${key}.`;
         const out: Doc = {};
         for (const [k, x] of Object.entries(v)) {
-          const c = this.value(field, of, x, ctx, mode, `${path}.${k}`, depth + 1);
+          const c = x === undefined || x === null ? undefined : this.value(of, x, ctx, mode, path, k, depth + 1);
           if (c !== undefined) out[k] = c;
         }
         return out;
       }
       case 'ref': {
         if (!isObject(v) || depth > MAX_DEPTH) return undefined;
-        return this.struct(type.ref ?? '', v, ctx, mode === 'known' ? 'required' : mode, `${path}.`, depth);
+        return this.struct(type.ref ?? '', v, ctx, mode === 'known' ? 'required' : mode, `${at}${key}.`, depth);
       }
     }
   }
 
-  /** A made-up value for an absent field. */
-  private make(field: Field, raw: Type, ctx: FillContext, mode: FillMode, path: string, depth: number): unknown {
+  /** A made-up value for an absent field of a type (resolved). */
+  private make(field: Field, type: Type, ctx: FillContext, mode: FillMode, path: string, depth: number): unknown {
     if (mode === 'none' || depth > MAX_DEPTH) return undefined;
-    const type = this.shapes.resolve(raw);
     const name = field.name;
     switch (type.kind) {
       case 'string':
