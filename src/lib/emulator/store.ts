@@ -66,14 +66,14 @@ export class Store {
   private run?: Database.Transaction<(f: () => unknown) => unknown>;
   private readonly stmts: {
     get: Database.Statement<[string, string], Row>;
-    byName: Database.Statement<[string, string, string], Row>;
-    byCrn: Database.Statement<[string], Row & { kind: string }>;
+    byName: Database.Statement<[string, string, string], { id: string }>;
+    byCrn: Database.Statement<[string], { kind: string; id: string }>;
     upsert: Database.Statement<[string, string, string, string | null, string | null, string | null, string]>;
     del: Database.Statement<[string, string]>;
     list: Database.Statement<[string, string, number, number], Row>;
     children: Database.Statement<[string, string, string], Row>;
     childrenAfter: Database.Statement<[string, string, string, number, number], Row>;
-    childByName: Database.Statement<[string, string, string, string], Row>;
+    childByName: Database.Statement<[string, string, string, string], { id: string }>;
     count: Database.Statement<[string, string], { n: number }>;
     meta: Database.Statement<[string], { value: string }>;
     setMeta: Database.Statement<[string, string]>;
@@ -116,8 +116,9 @@ export class Store {
     `);
     this.stmts = {
       get: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND id = ?'),
-      byName: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND name_lc = ?'),
-      byCrn: this.db.prepare('SELECT kind, id, seq, body FROM docs WHERE crn = ?'),
+      // Lookups by name or CRN find the id only: the document is then read by id, most often from docCache.
+      byName: this.db.prepare('SELECT id FROM docs WHERE kind = ? AND account = ? AND name_lc = ?'),
+      byCrn: this.db.prepare('SELECT kind, id FROM docs WHERE crn = ?'),
       upsert: this.db.prepare(
         `INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(kind, id) DO UPDATE SET name_lc = excluded.name_lc, crn = excluded.crn, parent = excluded.parent, body = excluded.body`,
@@ -128,7 +129,7 @@ export class Store {
       childrenAfter: this.db.prepare(
         'SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND parent = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
-      childByName: this.db.prepare('SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND parent = ? AND name_lc = ?'),
+      childByName: this.db.prepare('SELECT id FROM docs WHERE kind = ? AND account = ? AND parent = ? AND name_lc = ?'),
       count: this.db.prepare('SELECT count(*) AS n FROM docs WHERE kind = ? AND account = ?'),
       meta: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -170,34 +171,28 @@ export class Store {
    */
   private readonly docCache = new Map<string, unknown>();
 
-  private parsed(kind: string, row: Row): unknown {
-    const key = docKey(kind, row.id);
-    const hit = this.docCache.get(key);
-    if (hit !== undefined) return copyJson(hit);
-    const doc: unknown = JSON.parse(row.body);
-    if (row.body.length <= DOC_CACHE_BYTES) {
-      if (this.docCache.size >= DOC_CACHE_ENTRIES) this.docCache.delete(this.docCache.keys().next().value as string);
-      this.docCache.set(key, doc);
-      return copyJson(doc);
-    }
-    return doc;
-  }
-
   get<T>(kind: string, id: string): T | undefined {
-    const hit = this.docCache.get(docKey(kind, id));
+    const key = docKey(kind, id);
+    const hit = this.docCache.get(key);
     if (hit !== undefined) return copyJson(hit) as T;
     const row = this.stmts.get.get(kind, id);
-    return row ? (this.parsed(kind, row) as T) : undefined;
+    if (!row) return undefined;
+    const doc: unknown = JSON.parse(row.body);
+    if (row.body.length > DOC_CACHE_BYTES) return doc as T;
+    if (this.docCache.size >= DOC_CACHE_ENTRIES) this.docCache.delete(this.docCache.keys().next().value as string);
+    this.docCache.set(key, doc);
+    return copyJson(doc) as T;
   }
 
   getByName<T>(kind: string, name: string): T | undefined {
     const row = this.stmts.byName.get(kind, this.account, name.toLowerCase());
-    return row ? (this.parsed(kind, row) as T) : undefined;
+    return row ? this.get<T>(kind, row.id) : undefined;
   }
 
   getByCrn<T>(crn: string): { kind: string; id: string; doc: T } | undefined {
     const row = this.stmts.byCrn.get(crn);
-    return row ? { kind: row.kind, id: row.id, doc: this.parsed(row.kind, row) as T } : undefined;
+    const doc = row ? this.get<T>(row.kind, row.id) : undefined;
+    return row && doc !== undefined ? { kind: row.kind, id: row.id, doc } : undefined;
   }
 
   put<T>(kind: string, id: string, doc: T, opts: PutOptions = {}): T {
@@ -238,7 +233,7 @@ export class Store {
   /** The child of a parent with a name (any case). */
   childByName<T>(kind: string, parent: string, name: string): T | undefined {
     const row = this.stmts.childByName.get(kind, this.account, parent, name.toLowerCase());
-    return row ? (this.parsed(kind, row) as T) : undefined;
+    return row ? this.get<T>(kind, row.id) : undefined;
   }
 
   count(kind: string): number {
