@@ -3,7 +3,13 @@
 // baseline measured in the same run. Needs a build (npm run build).
 //
 //   node bench/run.mjs [--runs 20] [--users 100000] [--records 100000] [--seconds 5]
-//                      [--only startup,paging,emulator,wait,engine]
+//                      [--only startup,paging,emulator,wait,engine] [--before DIR]
+//
+// --before DIR: a built checkout of an earlier commit (the one an issue was
+// filed at, say). The engine group then also measures that build's emulator
+// start-up and its getUser throughput in the same run, alternating with this
+// build's, so that a target stated against "today's" figure is checked on
+// this machine rather than against a number from another one.
 //
 // Every node process runs without NODE_EXTRA_CA_CERTS or NODE_OPTIONS (a
 // user's machine has neither; the CA variable alone adds ~80 ms per start).
@@ -11,7 +17,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { seedUsers } from './seed.mjs';
@@ -26,6 +32,7 @@ const { values: opt } = parseArgs({
     seconds: { type: 'string', default: '5' },
     only: { type: 'string', default: 'startup,paging,emulator,wait,engine' },
     records: { type: 'string', default: '100000' },
+    before: { type: 'string' },
   },
 });
 const RUNS = Number(opt.runs);
@@ -49,6 +56,17 @@ for (const [k, v] of Object.entries(process.env)) {
 env.HOME = home;
 env.XDG_CACHE_HOME = join(home, '.cache');
 env.NO_COLOR = '1';
+
+/** The earlier build (--before), run with a home of its own. */
+const BEFORE = opt.before ? resolve(opt.before) : undefined;
+const beforeHome = join(home, 'before');
+const beforeEnv = { ...env, HOME: beforeHome, XDG_CACHE_HOME: join(beforeHome, '.cache') };
+const beforeCommit = BEFORE
+  ? spawnSync('git', ['-C', BEFORE, 'log', '-1', '--format=%h'], { encoding: 'utf8' }).stdout.trim() || BEFORE
+  : undefined;
+function beforeCli(args) {
+  return spawnSync(NODE, [join(BEFORE, 'bin', 'run.js'), ...args], { env: beforeEnv, encoding: 'utf8' });
+}
 
 const rows = [];
 const row = (r) => {
@@ -186,12 +204,12 @@ async function paging() {
 }
 
 // ---------------------------------------------------------------- emulator throughput
-function load(clients, seconds, path = '/iam/getUser', body = '{}') {
+function load(clients, seconds, path = '/iam/getUser', body = '{}', at = home) {
   const r = spawnSync(
     NODE,
     [
       join(ROOT, 'bench', 'load.mjs'),
-      ...['--home', home, '--path', path, '--body', body, '--clients', String(clients), '--seconds', String(seconds)],
+      ...['--home', at, '--path', path, '--body', body, '--clients', String(clients), '--seconds', String(seconds)],
     ],
     { env, encoding: 'utf8' },
   );
@@ -337,25 +355,44 @@ function peakRssMb(pid) {
 async function engine() {
   process.stderr.write('emulator start-up and the resource engine\n');
   const starts = [];
+  const beforeStarts = [];
   const base = [];
+  const timed = (run) => {
+    const t0 = process.hrtime.bigint();
+    const r = run();
+    if (r.status !== 0) throw new Error(`emulator start failed: ${r.stderr}`);
+    return Number(process.hrtime.bigint() - t0) / 1e6;
+  };
   for (let i = 0; i < 7; i++) {
     base.push(timeOnce(NODE, ['-e', '']));
     const dir = join(home, `start-${i}`);
-    const t0 = process.hrtime.bigint();
-    const r = cdpctl(['emulator', 'start', '--detach', '--port', '0', '--data-dir', dir, '--profile', `start-${i}`]);
-    starts.push(Number(process.hrtime.bigint() - t0) / 1e6);
-    if (r.status !== 0) throw new Error(`emulator start failed: ${r.stderr}`);
+    starts.push(timed(() => cdpctl(['emulator', 'start', '--detach', '--port', '0', '--data-dir', dir, '--profile', `start-${i}`])));
     cdpctl(['emulator', 'stop', '--data-dir', dir]);
+    if (BEFORE) {
+      const old = join(beforeHome, `start-${i}`);
+      beforeStarts.push(timed(() => beforeCli(['emulator', 'start', '--detach', '--port', '0', '--data-dir', old])));
+      beforeCli(['emulator', 'stop', '--data-dir', old]);
+    }
   }
   const b = median(base);
   const s = median(starts.slice(1));
+  const sBefore = BEFORE ? median(beforeStarts.slice(1)) : undefined;
   row({
     group: 'engine',
     measure: 'emulator start --detach of a new data directory, until it answers (779 operations), median of 6',
     value: ms(s),
     baseline: ms(b),
-    ratio: `${(s / b).toFixed(2)}x`,
+    ratio: `${(s / b).toFixed(2)}x${sBefore ? `; ${(s / sBefore).toFixed(2)}x of ${beforeCommit}'s` : ''}`,
+    ...(sBefore ? { target: `no slower than ${beforeCommit}'s`, met: s <= sBefore ? 'yes' : 'no' } : {}),
   });
+  if (sBefore)
+    row({
+      group: 'engine',
+      measure: `the same at ${beforeCommit} (--before), median of 6`,
+      value: ms(sBefore),
+      baseline: ms(b),
+      ratio: `${(sBefore / b).toFixed(2)}x`,
+    });
 
   // An engine operation beside getUser, in the same run.
   const env_ = callJson(['environments', 'describe', '--environment-name', 'staging-aws']).environment;
@@ -364,18 +401,44 @@ async function engine() {
   const dbcId = callJson(['dw', 'dbcs', 'list', '--cluster-id', clusterId]).dbcs[0].id;
   const vwId = callJson(['dw', 'vws', 'create', '--cluster-id', clusterId, '--dbc-id', dbcId, '--vw-type', 'hive', '--name', 'bench']).vwId;
   const seconds = Number(opt.seconds);
-  const user = load(16, seconds);
-  const vw = load(16, seconds, '/api/v1/dw/describeVw', JSON.stringify({ clusterId, vwId }));
+  const vwBody = JSON.stringify({ clusterId, vwId });
+  const cases = {
+    user: () => load(16, seconds),
+    vw: () => load(16, seconds, '/api/v1/dw/describeVw', vwBody),
+  };
+  if (BEFORE) {
+    const r = beforeCli(['emulator', 'start', '--detach', '--port', '0', '--data-dir', join(beforeHome, 'emu')]);
+    if (r.status !== 0) throw new Error(`the --before emulator did not start: ${r.stderr}`);
+    cases.beforeUser = () => load(16, seconds, '/iam/getUser', '{}', beforeHome);
+  }
+  // Two rounds, the second in reverse order, so that drift on the machine falls on every case alike.
+  const order = Object.keys(cases);
+  const runs = Object.fromEntries(order.map((k) => [k, []]));
+  for (const k of [...order, ...[...order].reverse()]) runs[k].push(cases[k]());
+  if (BEFORE) beforeCli(['emulator', 'stop', '--data-dir', join(beforeHome, 'emu')]);
+  const mean = (rs) => ({
+    rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length,
+    p50: Math.max(...rs.map((r) => r.p50)),
+    p99: Math.max(...rs.map((r) => r.p99)),
+    errors: rs.reduce((a, r) => a + r.errors, 0),
+  });
+  const user = mean(runs.user);
+  const vw = mean(runs.vw);
+  const today = runs.beforeUser ? mean(runs.beforeUser) : undefined;
   const fmt = (r) =>
     `${Math.round(r.rps).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`;
-  row({ group: 'engine', measure: `iam getUser, 16 signed clients, ${seconds} s (same run)`, value: fmt(user) });
+  const each = `16 signed clients, mean of 2 x ${seconds} s`;
+  row({ group: 'engine', measure: `iam getUser, ${each} (same run)`, value: fmt(user) });
+  if (today) row({ group: 'engine', measure: `iam getUser at ${beforeCommit} (--before), ${each} (same run)`, value: fmt(today) });
+  // The issue's target is stated against getUser as it was before the engine: with --before it is checked against that build.
+  const against = today ?? user;
   row({
     group: 'engine',
-    measure: `dw describeVw (the engine), 16 signed clients, ${seconds} s`,
+    measure: `dw describeVw (the engine), ${each}`,
     value: fmt(vw),
-    ratio: `${(vw.rps / user.rps).toFixed(2)}x getUser`,
-    target: 'within 20% of getUser, 0 errors',
-    met: vw.rps >= 0.8 * user.rps && vw.errors === 0 ? 'yes' : 'no',
+    ratio: `${(vw.rps / user.rps).toFixed(2)}x getUser${today ? `; ${(vw.rps / today.rps).toFixed(2)}x ${beforeCommit}'s getUser` : ''}`,
+    target: `within 20% of ${today ? `${beforeCommit}'s ` : ''}getUser, 0 errors`,
+    met: vw.rps >= 0.8 * against.rps && vw.errors === 0 ? 'yes' : 'no',
   });
 
   // RECORDS records of one resource, made through the engine's own create (in one transaction, the emulator stopped).
