@@ -325,8 +325,8 @@ function waitOverhead() {
   });
   row({
     group: 'wait',
-    measure: `datalake create aws --wait (the model's 15 s interval), operation ${own.toFixed(2)} s`,
-    value: `${dflt.toFixed(2)} s: overhead ${(dflt - own).toFixed(2)} s (the first poll after the start comes one interval later)`,
+    measure: `datalake create aws --wait (the model's 15 s interval, in the emulator's time), operation ${own.toFixed(2)} s`,
+    value: `${dflt.toFixed(2)} s: overhead ${(dflt - own).toFixed(2)} s`,
   });
 }
 
