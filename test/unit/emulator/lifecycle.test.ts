@@ -18,6 +18,7 @@ import {
   type Lifecycle,
 } from '../../../src/lib/emulator/lifecycle.js';
 import { Store } from '../../../src/lib/emulator/store.js';
+import { refusal } from '../../helpers/emulator-unit.js';
 import type { BackendContext } from '../../../src/lib/emulator/types.js';
 import { World } from '../../../src/lib/emulator/world.js';
 
@@ -84,15 +85,7 @@ beforeEach(() => {
 const make = (name: string): Cluster =>
   store.transaction(() => clusters.create({ id: name, crn: `crn:cdp:test:us-west-1:acct:cluster:${name}`, name, nodes: 3 }, 'create'));
 const stateOf = (name: string): string => store.transaction(() => clusters.state(clusters.get(name)));
-const fails = (fn: () => unknown): ApiError => {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error('did not fail');
-};
+const fails = (fn: () => unknown): ApiError => refusal(fn, 'the call');
 
 describe('lifecycle engine', () => {
   test('a create walks its phases on the clock; a paused clock holds it; advancing moves it', () => {

@@ -13,7 +13,7 @@ import { validateRequest } from '../../../../../src/lib/core/validate.js';
 import { loadService } from '../../../../../src/lib/model/index.js';
 import { operations } from '../../../../../src/lib/model/services/datacatalog/wire.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
 import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
@@ -34,15 +34,7 @@ function call(op: string, req: Doc): Doc {
   return store.transaction(() => h({ ...LAKE, ...req }, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
-function fails(op: string, req: Doc): ApiError {
-  try {
-    call(op, req);
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error(`${op} did not fail`);
-}
+const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
 beforeEach(() => {
   store = new Store(':memory:', ACCOUNT);

@@ -9,14 +9,13 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkloadTokens } from '../../../../../src/lib/core/workload.js';
-import type { Clock } from '../../../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import { handlers } from '../../../../../src/lib/emulator/services/dataflow/handlers.js';
 import { operations } from '../../../../../src/lib/model/services/dataflow/wire.js';
 import type { Caller, Doc, RequestContext } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
 import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
@@ -28,7 +27,7 @@ const MIN = 60_000;
 
 let store: Store;
 let now: number;
-const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), scale: 1 } as unknown as Clock;
+const clock = clockAt(() => now);
 
 function call(op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc {
   const h = handlers[op];
@@ -38,15 +37,7 @@ function call(op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc
   );
 }
 
-function fails(op: string, req: Doc): ApiError {
-  try {
-    call(op, req);
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error(`${op} did not fail`);
-}
+const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
 let seq = 0;
 function deploy(name = 'd1'): string {

@@ -6,14 +6,13 @@
  * the workload service's records read through df.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import type { Clock } from '../../../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { PRE_CREATED, preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import { handlers } from '../../../../../src/lib/emulator/services/df/handlers.js';
 import { handlers as workload } from '../../../../../src/lib/emulator/services/dataflow/handlers.js';
 import type { Caller, Doc, Handler } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
 import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
@@ -28,7 +27,7 @@ const MIN = 60_000;
 
 let store: Store;
 let now: number;
-const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), scale: 1 } as unknown as Clock;
+const clock = clockAt(() => now);
 
 function run(table: Readonly<Record<string, Handler>>, ref: typeof dfRef, op: string, req: Doc): Doc {
   const h = table[op];
@@ -38,15 +37,7 @@ function run(table: Readonly<Record<string, Handler>>, ref: typeof dfRef, op: st
 const df = (op: string, req: Doc = {}): Doc => run(handlers, dfRef, op, req);
 const dfx = (op: string, req: Doc): Doc => run(workload, workloadRef, op, { environmentCrn: SALES, ...req });
 
-function fails(op: string, req: Doc): ApiError {
-  try {
-    df(op, req);
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error(`${op} did not fail`);
-}
+const fails = (op: string, req: Doc): ApiError => refusal(() => df(op, req), op);
 
 const services = (): Array<{ crn: string; name: string; environmentCrn: string; status: { state: string } }> =>
   df('listServices').services as Array<{ crn: string; name: string; environmentCrn: string; status: { state: string } }>;

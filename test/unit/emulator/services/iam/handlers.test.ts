@@ -15,7 +15,7 @@ import { KIND, type UserRecord, type WorkloadTokenRecord } from '../../../../../
 import { operations } from '../../../../../src/lib/model/services/iam/wire.js';
 import { parseSshPublicKey } from '../../../../../src/lib/emulator/services/iam/ssh.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
 import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
@@ -33,15 +33,7 @@ function call(op: string, req: Doc = {}, caller: Caller = admin): Doc {
   return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
-function fails(op: string, req: Doc = {}, caller: Caller = admin): ApiError {
-  try {
-    call(op, req, caller);
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error(`${op} did not fail`);
-}
+const fails = (op: string, req: Doc = {}, caller: Caller = admin): ApiError => refusal(() => call(op, req, caller), op);
 
 beforeEach(() => {
   store = new Store(':memory:', ACCOUNT);

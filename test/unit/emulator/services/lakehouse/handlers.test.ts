@@ -4,7 +4,6 @@
  * versions, and the resourceScope rule.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import type { Clock } from '../../../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { PRE_CREATED } from '../../../../../src/lib/emulator/environments.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
@@ -13,7 +12,7 @@ import { validateRequest } from '../../../../../src/lib/core/validate.js';
 import { loadService } from '../../../../../src/lib/model/index.js';
 import { operations } from '../../../../../src/lib/model/services/lakehouse/wire.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
 import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
@@ -24,7 +23,7 @@ const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:
 let store: Store;
 let now: number;
 let hub: string;
-const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), scale: 1 } as unknown as Clock;
+const clock = clockAt(() => now);
 
 function call(op: string, req: Doc = {}): Doc {
   const h = handlers[op];
@@ -32,15 +31,7 @@ function call(op: string, req: Doc = {}): Doc {
   return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
-function fails(op: string, req: Doc): ApiError {
-  try {
-    call(op, req);
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error(`${op} did not fail`);
-}
+const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
 const TABLE = (): Doc => ({ datahubCrn: hub, namespace: 'sales', tableName: 'orders' });
 const statusOf = (table = 'orders'): unknown =>

@@ -4,7 +4,6 @@
  * CLI and the emulator share.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import { Clock } from '../../../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import { handlers } from '../../../../../src/lib/emulator/services/privatelink/handlers.js';
@@ -12,7 +11,7 @@ import { validateRequest } from '../../../../../src/lib/core/validate.js';
 import { loadService } from '../../../../../src/lib/model/index.js';
 import { operations } from '../../../../../src/lib/model/services/privatelink/wire.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs } from '../../../../helpers/emulator-unit.js';
+import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
 import { World } from '../../../../../src/lib/emulator/world.js';
 
 const ACCOUNT = 'acct-1';
@@ -22,7 +21,7 @@ const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:
 
 let store: Store;
 let now: number;
-const clock = { now: () => now, iso: (at = now) => new Date(at).toISOString(), scale: 1 } as unknown as Clock;
+const clock = clockAt(() => now);
 
 function call(op: string, req: Doc): Doc {
   const h = handlers[op];
@@ -30,15 +29,7 @@ function call(op: string, req: Doc): Doc {
   return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
 }
 
-function fails(op: string, req: Doc): ApiError {
-  try {
-    call(op, req);
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error(`${op} did not fail`);
-}
+const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
 const CRED = 'crn:cdp:environments:us-west-1:acct:credential:c';
 const create = (vpcId: string): Doc => ({
