@@ -100,8 +100,7 @@ export class Conformer {
     const fillKnown = mode === 'known' && depth === 0;
     for (const p of plan) {
       const name = p.field.name;
-      const given = src[name];
-      const v = given === undefined || given === null ? undefined : this.value(p.type, given, ctx, mode, path, name, depth + 1);
+      const v = this.value(p.type, src[name], ctx, mode, path, name, depth + 1);
       if (v !== undefined) out[name] = v;
       else if (p.field.required || (fillKnown && p.known)) {
         const made = this.make(p.field, p.type, ctx, mode === 'known' ? 'required' : mode, `${path}${name}`, depth + 1);
@@ -113,6 +112,7 @@ export class Conformer {
 
   /** A given value of a type (resolved): as given when it fits, else undefined. `at` + `key` is its path. */
   private value(type: Type, v: unknown, ctx: FillContext, mode: FillMode, at: string, key: string, depth: number): unknown {
+    if (v === undefined || v === null) return undefined;
     switch (type.kind) {
       case 'string':
       case 'bytes':
@@ -139,8 +139,7 @@ export class Conformer {
         const path = `${at}${key}`;
         const out: unknown[] = [];
         for (let i = 0; i < v.length; i++) {
-          const x: unknown = v[i];
-          const c = x === undefined || x === null ? undefined : this.value(of, x, ctx, mode, path, `[${i}]`, depth + 1);
+          const c = this.value(of, v[i], ctx, mode, path, `[${i}]`, depth + 1);
           if (c !== undefined) out.push(c);
         }
         return out;
@@ -151,7 +150,7 @@ export class Conformer {
         const path = `${at}${key}.`;
         const out: Doc = {};
         for (const [k, x] of Object.entries(v)) {
-          const c = x === undefined || x === null ? undefined : this.value(of, x, ctx, mode, path, k, depth + 1);
+          const c = this.value(of, x, ctx, mode, path, k, depth + 1);
           if (c !== undefined) out[k] = c;
         }
         return out;
