@@ -152,8 +152,7 @@ export class Store {
       return (opts.readOnly ? this.run.deferred(fn) : this.run.immediate(fn)) as T;
     } catch (err) {
       // Rolled back: what was written inside it is undone, so nothing kept from it may stay.
-      this.metaCache.clear();
-      this.docCache.clear();
+      this.forgetKept();
       throw err;
     }
   }
@@ -296,6 +295,11 @@ export class Store {
   /** Drops all state (emulator reset). */
   reset(): void {
     this.db.exec('DELETE FROM docs; DELETE FROM meta;');
+    this.forgetKept();
+  }
+
+  /** Drops every document and meta entry kept in memory (after a reset or a rollback). */
+  private forgetKept(): void {
     this.metaCache.clear();
     this.docCache.clear();
   }
