@@ -64,8 +64,10 @@ const beforeEnv = { ...env, HOME: beforeHome, XDG_CACHE_HOME: join(beforeHome, '
 const beforeCommit = BEFORE
   ? spawnSync('git', ['-C', BEFORE, 'log', '-1', '--format=%h'], { encoding: 'utf8' }).stdout.trim() || BEFORE
   : undefined;
+const BEFORE_BIN = BEFORE ? join(BEFORE, 'bin', 'run.js') : undefined;
+const beforeDataDir = join(beforeHome, 'emu');
 function beforeCli(args) {
-  return spawnSync(NODE, [join(BEFORE, 'bin', 'run.js'), ...args], { env: beforeEnv, encoding: 'utf8' });
+  return spawnSync(NODE, [BEFORE_BIN, ...args], { env: beforeEnv, encoding: 'utf8' });
 }
 
 const rows = [];
@@ -95,9 +97,9 @@ function stopEmulator() {
 
 // ---------------------------------------------------------------- cold start
 /** Wall time of one process start to exit, in ms. */
-function timeOnce(cmd, argv) {
+function timeOnce(cmd, argv, runEnv = env) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, argv, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(cmd, argv, { env: runEnv, stdio: ['ignore', 'ignore', 'pipe'] });
   const t = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
   return t;
@@ -357,20 +359,14 @@ async function engine() {
   const starts = [];
   const beforeStarts = [];
   const base = [];
-  const timed = (run) => {
-    const t0 = process.hrtime.bigint();
-    const r = run();
-    if (r.status !== 0) throw new Error(`emulator start failed: ${r.stderr}`);
-    return Number(process.hrtime.bigint() - t0) / 1e6;
-  };
   for (let i = 0; i < 7; i++) {
     base.push(timeOnce(NODE, ['-e', '']));
     const dir = join(home, `start-${i}`);
-    starts.push(timed(() => cdpctl(['emulator', 'start', '--detach', '--port', '0', '--data-dir', dir, '--profile', `start-${i}`])));
+    starts.push(timeOnce(NODE, [BIN, 'emulator', 'start', '--detach', '--port', '0', '--data-dir', dir, '--profile', `start-${i}`]));
     cdpctl(['emulator', 'stop', '--data-dir', dir]);
     if (BEFORE) {
       const old = join(beforeHome, `start-${i}`);
-      beforeStarts.push(timed(() => beforeCli(['emulator', 'start', '--detach', '--port', '0', '--data-dir', old])));
+      beforeStarts.push(timeOnce(NODE, [BEFORE_BIN, 'emulator', 'start', '--detach', '--port', '0', '--data-dir', old], beforeEnv));
       beforeCli(['emulator', 'stop', '--data-dir', old]);
     }
   }
@@ -407,7 +403,7 @@ async function engine() {
     vw: () => load(16, seconds, '/api/v1/dw/describeVw', vwBody),
   };
   if (BEFORE) {
-    const r = beforeCli(['emulator', 'start', '--detach', '--port', '0', '--data-dir', join(beforeHome, 'emu')]);
+    const r = beforeCli(['emulator', 'start', '--detach', '--port', '0', '--data-dir', beforeDataDir]);
     if (r.status !== 0) throw new Error(`the --before emulator did not start: ${r.stderr}`);
     cases.beforeUser = () => load(16, seconds, '/iam/getUser', '{}', beforeHome);
   }
@@ -415,7 +411,7 @@ async function engine() {
   const order = Object.keys(cases);
   const runs = Object.fromEntries(order.map((k) => [k, []]));
   for (const k of [...order, ...[...order].reverse()]) runs[k].push(cases[k]());
-  if (BEFORE) beforeCli(['emulator', 'stop', '--data-dir', join(beforeHome, 'emu')]);
+  if (BEFORE) beforeCli(['emulator', 'stop', '--data-dir', beforeDataDir]);
   const mean = (rs) => ({
     rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length,
     p50: Math.max(...rs.map((r) => r.p50)),
@@ -505,6 +501,8 @@ try {
   failed = err;
 } finally {
   stopEmulator();
+  // The earlier build's, if a failure left it running (stopping a stopped one does nothing).
+  if (BEFORE) beforeCli(['emulator', 'stop', '--data-dir', beforeDataDir]);
   rmSync(home, { recursive: true, force: true });
 }
 if (failed) {
