@@ -56,6 +56,21 @@ describe('configure set and unset', () => {
   });
 });
 
+describe('configure list --profiles', () => {
+  it("names each profile once, sorted, from the credentials file's sections and the config file's [profile NAME] and [default]", async () => {
+    const h = tempHome('cdpctl-configure-list-');
+    mkdirSync(join(h, '.cdp'), { recursive: true });
+    writeFileSync(join(h, '.cdp', 'credentials'), '[prod]\ncdp_access_key_id = a\n[default]\ncdp_access_key_id = b\n');
+    writeFileSync(
+      join(h, '.cdp', 'config'),
+      '[profile lab]\ncdp_region = us-west-1\n[profile prod]\noutput = json\n[not a profile]\nx = 1\n',
+    );
+    const r = await run(['configure', 'list', '--profiles'], { home: h });
+    expect([r.code, r.stdout]).toEqual([0, 'default\nlab\nprod\n']);
+    rmSync(h, { recursive: true, force: true });
+  });
+});
+
 (ptyAvailable() ? describe : describe.skip)('interactive configure', () => {
   it('asks for the endpoint too, checks it as it is typed, and writes it for iam and the other services', async () => {
     const h = tempHome('cdpctl-configure-pty-');

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
 import type { RunContext } from '../../lib/cli/context.js';
 import type { Output } from '../../lib/cli/render.js';
-import { configPaths, configProfile, readIni } from '../../lib/core/config.js';
+import { configPaths, profileNames } from '../../lib/core/config.js';
 
 export default class ConfigureList extends BaseCommand<typeof ConfigureList> {
   static summary = 'Show the settings of a profile and where each comes from, or list profiles.';
@@ -15,13 +15,8 @@ export default class ConfigureList extends BaseCommand<typeof ConfigureList> {
   protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof ConfigureList>): Promise<Output> {
     const paths = configPaths(ctx.env);
     if (flags.profiles) {
-      const names = new Set<string>();
-      for (const k of Object.keys(readIni(paths.credentials))) names.add(k);
-      for (const k of Object.keys(readIni(paths.config))) {
-        const name = configProfile(k);
-        if (name) names.add(name);
-      }
-      return { kind: 'text', text: [...names].sort().join('\n') + (names.size ? '\n' : '') };
+      const names = profileNames(ctx.env);
+      return { kind: 'text', text: names.join('\n') + (names.length ? '\n' : '') };
     }
     const settings = ctx.profile();
     const rows: Array<[string, string, string]> = [['profile', settings.profile, settings.explicit ? 'flag or CDP_PROFILE' : 'default']];

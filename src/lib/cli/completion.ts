@@ -9,7 +9,7 @@
  * profile files). Nothing is cached, so an upgrade never leaves completion
  * stale. Why not @oclif/plugin-autocomplete: see docs/architecture.md.
  */
-import { configPaths, configProfile, readIni, type Env } from '../core/config.js';
+import { profileNames, readIni, type Env } from '../core/config.js';
 import { loadService, SERVICES, topicFor, type Operation } from '../model/index.js';
 import { GLOBAL_FLAG_SPECS, operationFlagSpecs, type FlagSpec } from './flag-spec.js';
 import type { HelpIndex } from './help.js';
@@ -28,24 +28,15 @@ export function wordsOfLine(line: string): string[] {
   return words.slice(1);
 }
 
-/** The profiles of the credential and config files, for --profile. */
-function profileNames(env: Env): string[] {
-  const names = new Set<string>();
-  const paths = configPaths(env);
-  for (const [file, named] of [
-    [paths.credentials, (s: string): string => s],
-    [paths.config, (s: string): string | undefined => configProfile(s)],
-  ] as const) {
+/** The profiles of the credential and config files, for --profile; a file that cannot be read gives none. */
+function profileNamesOrNone(env: Env): string[] {
+  return profileNames(env, (file) => {
     try {
-      for (const section of Object.keys(readIni(file))) {
-        const name = named(section);
-        if (name) names.add(name);
-      }
+      return readIni(file);
     } catch {
-      // No such file, or one that cannot be read: no names from it.
+      return {};
     }
-  }
-  return [...names].sort();
+  });
 }
 
 const specValues = (spec: FlagSpec): FlagValues => (spec.type === 'boolean' ? null : (spec.options ?? []));
@@ -108,13 +99,13 @@ export async function complete(shell: Shell, words: readonly string[], index: He
   if (previous?.startsWith('--') && !previous.includes('=')) {
     const name = previous.slice(2);
     const values = place.flags[name];
-    if (values !== null && values !== undefined) return pick(name === 'profile' ? profileNames(env) : values);
+    if (values !== null && values !== undefined) return pick(name === 'profile' ? profileNamesOrNone(env) : values);
   }
   if (current.startsWith('--') && current.includes('=')) {
     const [flag = '', typed = ''] = current.slice(2).split(/=(.*)/s);
     const values = place.flags[flag];
     if (!values) return [];
-    const list = (flag === 'profile' ? profileNames(env) : values).filter((v) => v.startsWith(typed));
+    const list = (flag === 'profile' ? profileNamesOrNone(env) : values).filter((v) => v.startsWith(typed));
     // bash completes the word after the `=` (COMP_WORDBREAKS has it); zsh the whole word.
     return shell === 'bash' ? list : list.map((v) => `--${flag}=${v}`);
   }

@@ -68,6 +68,21 @@ export function configProfile(section: string): string | undefined {
   return parts.length === 2 && parts[0] === 'profile' ? parts[1] : undefined;
 }
 
+/**
+ * The names of the profiles the credentials and config files hold, sorted.
+ * `read` reads one file (a caller that must not fail, such as completion,
+ * passes one that reads an unreadable file as empty).
+ */
+export function profileNames(env: Env = process.env, read: (path: string) => IniData = readIni): string[] {
+  const paths = configPaths(env);
+  const names = new Set(Object.keys(read(paths.credentials)));
+  for (const k of Object.keys(read(paths.config))) {
+    const name = configProfile(k);
+    if (name) names.add(name);
+  }
+  return [...names].sort();
+}
+
 /** The config file names non-default profiles `[profile NAME]`; both forms are read. */
 function section(data: IniData, profile: string, configStyle: boolean): Record<string, string> | undefined {
   if (configStyle && profile !== 'default') {
