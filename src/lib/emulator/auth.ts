@@ -79,10 +79,12 @@ function verifySignature(method: string, key: KeyObject, data: Buffer, sig: Buff
 
 /** The owner of a key or token must exist and be allowed in. */
 function actor(store: Store, actorCrn: string): { kind: Caller['kind'] } {
-  const found = store.getByCrn<UserRecord | MachineUserRecord>(actorCrn);
-  if (!found || (found.kind !== KIND.user && found.kind !== KIND.machineUser))
+  // Every signed request reads its key and its owner: as kept, without copies (Store.peek).
+  const found = store.idByCrn(actorCrn);
+  const doc = found ? store.peek<UserRecord | MachineUserRecord>(found.kind, found.id) : undefined;
+  if (!found || !doc || (found.kind !== KIND.user && found.kind !== KIND.machineUser))
     throw unauthenticated('the owner of this credential no longer exists');
-  const status = found.doc.status;
+  const status = doc.status;
   if (status === 'DEACTIVATED') throw forbidden('the owner of this credential is deactivated');
   if (status === 'CONTROL_PLANE_LOCKED_OUT') throw forbidden('the owner of this credential is locked out of the control plane');
   return { kind: found.kind === KIND.user ? 'user' : 'machineUser' };
@@ -110,7 +112,7 @@ export function authenticateSigned(
   const when = Date.parse(date);
   if (!Number.isFinite(when)) throw unauthenticated('the x-altus-date header is not a date');
   if (Math.abs(now - when) > MAX_SKEW_MS) throw unauthenticated('the request date is more than 15 minutes away from the server time');
-  const key = store.get<AccessKeyRecord>(KIND.accessKey, head.access_key_id);
+  const key = store.peek<AccessKeyRecord>(KIND.accessKey, head.access_key_id);
   if (!key) throw unauthenticated(`unknown access key ${head.access_key_id.slice(0, 64)}`);
   if (AUTH_METHOD[key.type] !== head.auth_method)
     throw unauthenticated(`access key ${key.accessKeyId} does not sign with ${head.auth_method.slice(0, 32)}`);

@@ -388,15 +388,25 @@ export class Resources<T extends Tracked> {
     return this.ctx.clock.now();
   }
 
+  /** Whether the success of its action removes the resource. */
+  private removes(r: T): boolean {
+    return this.def.lifecycle[r.activity.action]?.removes === true;
+  }
+
+  /** Whether reading the resource now applies the end of its action (a write): settle() would change it. */
+  private unsettled(r: T): boolean {
+    // An end that changes nothing (no effect, no end hook, no removal) needs no write.
+    if (!r.activity.effect && !this.def.ended && !this.removes(r)) return false;
+    return !r.activity.applied && progress(r.activity, this.now).done;
+  }
+
   /** Settles a resource read from the store; undefined once it has been removed. */
   private settled(r: T): T | undefined {
-    // An end that changes nothing (no effect, no end hook, no removal) needs no write.
-    const removes = this.def.lifecycle[r.activity.action]?.removes === true;
-    if (!r.activity.effect && !this.def.ended && !removes) return r;
+    if (!this.unsettled(r)) return r;
     const end = settle(r, this.now);
     if (!end) return r;
     this.def.ended?.(r, end);
-    if (end.succeeded && removes) {
+    if (end.succeeded && this.removes(r)) {
       if (this.def.remove) this.def.remove(r);
       else this.ctx.store.delete(this.def.kind, this.def.id(r));
       return undefined;
@@ -410,14 +420,34 @@ export class Resources<T extends Tracked> {
     return r ? this.settled(r) : undefined;
   }
 
+  /**
+   * By id, as kept (frozen: Store.peek), for a caller that only looks at it.
+   * One whose action has ended since it was last written is read as byId
+   * reads it, so that the end is applied and saved once.
+   */
+  peekById(id: string): Readonly<T> | undefined {
+    const r = this.ctx.store.peek<T>(this.def.kind, id);
+    if (!r) return undefined;
+    return this.unsettled(r as T) ? this.byId(id) : r;
+  }
+
   /** By CRN, or by name (any case) when the kind indexes names. */
   find(ref: string): T | undefined {
-    if (ref.startsWith('crn:')) {
-      const hit = this.ctx.store.getByCrn<T>(ref);
-      return hit?.kind === this.def.kind ? this.settled(hit.doc) : undefined;
-    }
-    const r = this.ctx.store.getByName<T>(this.def.kind, ref);
-    return r ? this.settled(r) : undefined;
+    const id = this.idOf(ref);
+    return id !== undefined ? this.byId(id) : undefined;
+  }
+
+  /** As find, as kept (peekById). */
+  peek(ref: string): Readonly<T> | undefined {
+    const id = this.idOf(ref);
+    return id !== undefined ? this.peekById(id) : undefined;
+  }
+
+  /** The id of the resource a CRN or a name (any case) names. */
+  private idOf(ref: string): string | undefined {
+    if (!ref.startsWith('crn:')) return this.ctx.store.idByName(this.def.kind, ref);
+    const hit = this.ctx.store.idByCrn(ref);
+    return hit?.kind === this.def.kind ? hit.id : undefined;
   }
 
   /** By CRN or name, or NOT_FOUND. */

@@ -60,6 +60,13 @@ function copyJson(v: unknown): unknown {
   return out;
 }
 
+/** Freezes a parsed document and everything in it, so that a peeked document cannot be changed in place. */
+function deepFreeze(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const x of Object.values(v)) deepFreeze(x);
+}
+
 export class Store {
   readonly db: Database.Database;
   /** One transaction wrapper for every call (made once rather than per request). */
@@ -178,24 +185,90 @@ export class Store {
     if (!row) return undefined;
     const doc: unknown = JSON.parse(row.body);
     if (row.body.length > DOC_CACHE_BYTES) return doc as T;
-    if (this.docCache.size >= DOC_CACHE_ENTRIES) this.docCache.delete(this.docCache.keys().next().value as string);
-    this.docCache.set(key, doc);
+    this.keep(key, doc);
     return copyJson(doc) as T;
   }
 
+  /**
+   * A document as it is kept, without the copy `get` hands out: frozen, so
+   * that a caller who changes it gets a TypeError rather than corrupting
+   * what later reads see. For read paths that only look (a describe polled
+   * by a `--wait`); anything that may change what it read uses `get`.
+   */
+  peek<T>(kind: string, id: string): Readonly<T> | undefined {
+    const key = docKey(kind, id);
+    let doc = this.docCache.get(key);
+    if (doc === undefined) {
+      const row = this.stmts.get.get(kind, id);
+      if (!row) return undefined;
+      doc = JSON.parse(row.body);
+      if (row.body.length <= DOC_CACHE_BYTES) this.keep(key, doc);
+    }
+    deepFreeze(doc);
+    return doc as T;
+  }
+
+  private keep(key: string, doc: unknown): void {
+    if (this.docCache.size >= DOC_CACHE_ENTRIES) this.docCache.delete(this.docCache.keys().next().value as string);
+    this.docCache.set(key, doc);
+  }
+
   getByName<T>(kind: string, name: string): T | undefined {
-    const row = this.stmts.byName.get(kind, this.account, name.toLowerCase());
-    return row ? this.get<T>(kind, row.id) : undefined;
+    const id = this.idByName(kind, name);
+    return id !== undefined ? this.get<T>(kind, id) : undefined;
+  }
+
+  /** The id of the document of a kind with a name (any case), without reading the document. */
+  idByName(kind: string, name: string): string | undefined {
+    return this.stmts.byName.get(kind, this.account, name.toLowerCase())?.id;
   }
 
   getByCrn<T>(crn: string): { kind: string; id: string; doc: T } | undefined {
-    const row = this.stmts.byCrn.get(crn);
+    const row = this.idByCrn(crn);
     const doc = row ? this.get<T>(row.kind, row.id) : undefined;
     return row && doc !== undefined ? { kind: row.kind, id: row.id, doc } : undefined;
   }
 
+  /**
+   * Where the documents with CRNs are, as found (every signed request looks
+   * up its caller by CRN): on the same terms as docCache, dropped by a write
+   * to the document and by a failed transaction. `crnAt` is the other way
+   * round, so that a write finds the entry of the CRN its document had.
+   */
+  private readonly crnCache = new Map<string, { kind: string; id: string }>();
+  private readonly crnAt = new Map<string, string>();
+
+  /** The kind and id of the document with a CRN, without reading the document. */
+  idByCrn(crn: string): { kind: string; id: string } | undefined {
+    const hit = this.crnCache.get(crn);
+    if (hit) return hit;
+    const row = this.stmts.byCrn.get(crn);
+    if (!row) return undefined;
+    if (this.crnCache.size >= DOC_CACHE_ENTRIES) this.forgetCrns();
+    const at = { kind: row.kind, id: row.id };
+    this.crnCache.set(crn, at);
+    this.crnAt.set(docKey(at.kind, at.id), crn);
+    return at;
+  }
+
+  /** Drops what is kept of one document: before it is written or deleted. */
+  private forget(kind: string, id: string): void {
+    const key = docKey(kind, id);
+    this.docCache.delete(key);
+    const crn = this.crnAt.get(key);
+    if (crn !== undefined) {
+      this.crnCache.delete(crn);
+      this.crnAt.delete(key);
+    }
+  }
+
+  private forgetCrns(): void {
+    this.crnCache.clear();
+    this.crnAt.clear();
+  }
+
   put<T>(kind: string, id: string, doc: T, opts: PutOptions = {}): T {
-    this.docCache.delete(docKey(kind, id));
+    this.forget(kind, id);
     this.stmts.upsert.run(
       kind,
       id,
@@ -209,7 +282,7 @@ export class Store {
   }
 
   delete(kind: string, id: string): boolean {
-    this.docCache.delete(docKey(kind, id));
+    this.forget(kind, id);
     return this.stmts.del.run(kind, id).changes > 0;
   }
 
@@ -231,8 +304,13 @@ export class Store {
 
   /** The child of a parent with a name (any case). */
   childByName<T>(kind: string, parent: string, name: string): T | undefined {
-    const row = this.stmts.childByName.get(kind, this.account, parent, name.toLowerCase());
-    return row ? this.get<T>(kind, row.id) : undefined;
+    const id = this.childIdByName(kind, parent, name);
+    return id !== undefined ? this.get<T>(kind, id) : undefined;
+  }
+
+  /** The id of the child of a parent with a name (any case), without reading the document. */
+  childIdByName(kind: string, parent: string, name: string): string | undefined {
+    return this.stmts.childByName.get(kind, this.account, parent, name.toLowerCase())?.id;
   }
 
   count(kind: string): number {
@@ -302,5 +380,6 @@ export class Store {
   private forgetKept(): void {
     this.metaCache.clear();
     this.docCache.clear();
+    this.forgetCrns();
   }
 }

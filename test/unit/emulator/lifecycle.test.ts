@@ -124,6 +124,28 @@ describe('lifecycle engine', () => {
     );
   });
 
+  test('a peek is the record as kept (frozen) until its action ends; then it is read, settled and saved once, as a get would', () => {
+    make('p1');
+    clock.advance(10 * MIN);
+    const kept = store.transaction(() => clusters.peekById('p1'));
+    expect(Object.isFrozen(kept)).toBe(true);
+    expect(store.transaction(() => clusters.peekById('p1'))).toBe(kept);
+    store.transaction(() => clusters.begin(clusters.get('p1'), 'scale', { effect: { nodes: 7 } }));
+    expect(store.transaction(() => clusters.peek('p1'))?.nodes).toBe(3);
+    clock.advance(2 * MIN);
+    // The first read after the end applies the effect and saves it; the store has it from then on.
+    const settled = store.transaction(() => clusters.peek('crn:cdp:test:us-west-1:acct:cluster:p1'));
+    expect(settled?.nodes).toBe(7);
+    expect(store.get<Cluster>('test.cluster', 'p1')?.nodes).toBe(7);
+    expect(store.get<Cluster>('test.cluster', 'p1')?.activity.applied).toBe(true);
+    expect(Object.isFrozen(store.transaction(() => clusters.peekById('p1')))).toBe(true);
+    // A delete that has ended removes the record on the peek that finds it so.
+    store.transaction(() => clusters.begin(clusters.get('p1'), 'delete'));
+    clock.advance(2 * MIN);
+    expect(store.transaction(() => clusters.peekById('p1'))).toBeUndefined();
+    expect(store.get('test.cluster', 'p1')).toBeUndefined();
+  });
+
   test('the fail- rule: fail- fails every action; fail-<action>- only that action, and not its retry', () => {
     expect(failsOnPurpose('fail-x', 'create', CLUSTER)).toBe(true);
     expect(failsOnPurpose('fail-x', 'stop', CLUSTER, true)).toBe(true);

@@ -1,8 +1,9 @@
 /**
  * The store's documents read by id are kept parsed between requests; these
  * pin that what is kept never differs from what is stored: readers get
- * copies, every write and a rolled-back transaction drop what was kept, and
- * a key "__proto__" stays a field.
+ * copies (or, peeking, the kept document frozen), every write and a
+ * rolled-back transaction drop what was kept (documents and where CRNs
+ * are), and a key "__proto__" stays a field.
  */
 import { describe, expect, test } from '@jest/globals';
 import { Store } from '../../../src/lib/emulator/store.js';
@@ -88,5 +89,67 @@ describe('documents read by id', () => {
     for (let i = 0; i < 5000; i++) s.put('k', `d${i}`, { i });
     for (let i = 0; i < 5000; i++) expect(s.get<{ i: number }>('k', `d${i}`)?.i).toBe(i);
     for (let i = 0; i < 5000; i += 499) expect(s.get<{ i: number }>('k', `d${i}`)?.i).toBe(i);
+  });
+});
+
+describe('documents peeked at (read as kept)', () => {
+  test('a peek is the kept document, frozen throughout: changing it throws and changes nothing', () => {
+    const s = fresh();
+    const kept = s.peek<Doc>('k', 'a');
+    expect(kept).toEqual({ name: 'a', tags: ['x'], nested: { n: 1 } });
+    expect(s.peek<Doc>('k', 'a')).toBe(kept);
+    if (!kept) throw new Error('no document');
+    expect(Object.isFrozen(kept) && Object.isFrozen(kept.tags) && Object.isFrozen(kept.nested)).toBe(true);
+    expect(() => {
+      (kept as Doc).nested.n = 2;
+    }).toThrow(TypeError);
+    expect(() => (kept as Doc).tags.push('y')).toThrow(TypeError);
+    // A reader that gets a copy of it can change the copy.
+    const copy = s.get<Doc>('k', 'a');
+    if (!copy) throw new Error('no document');
+    copy.nested.n = 3;
+    expect(s.peek<Doc>('k', 'a')?.nested.n).toBe(1);
+  });
+
+  test('a put after a peek is seen by the next peek; a delete too; and a document too big to keep is frozen all the same', () => {
+    const s = fresh();
+    const before = s.peek<Doc>('k', 'a');
+    s.put('k', 'a', { name: 'a', tags: [], nested: { n: 4 } });
+    expect(s.peek<Doc>('k', 'a')).not.toBe(before);
+    expect(s.peek<Doc>('k', 'a')?.nested.n).toBe(4);
+    s.delete('k', 'a');
+    expect(s.peek('k', 'a')).toBeUndefined();
+    s.put('k', 'big', { text: 'x'.repeat(64 * 1024) });
+    expect(Object.isFrozen(s.peek('k', 'big'))).toBe(true);
+    expect(Object.isFrozen(s.get('k', 'big'))).toBe(false);
+  });
+});
+
+describe('documents found by CRN', () => {
+  test('a CRN found once leads to its document until the document is written with another CRN, or deleted', () => {
+    const s = fresh();
+    expect(s.idByCrn('crn:a')).toEqual({ kind: 'k', id: 'a' });
+    s.put('k', 'a', { name: 'a', tags: [], nested: { n: 1 } }, { name: 'a', crn: 'crn:a2' });
+    expect(s.idByCrn('crn:a')).toBeUndefined();
+    expect(s.getByCrn('crn:a')).toBeUndefined();
+    expect(s.idByCrn('crn:a2')).toEqual({ kind: 'k', id: 'a' });
+    // The old CRN may now be another document's.
+    s.put('k', 'b', { name: 'b', tags: [], nested: { n: 2 } }, { name: 'b', crn: 'crn:a' });
+    expect(s.getByCrn<Doc>('crn:a')?.doc.name).toBe('b');
+    s.delete('k', 'b');
+    expect(s.idByCrn('crn:a')).toBeUndefined();
+  });
+
+  test('a rolled-back transaction forgets where the CRNs it wrote were', () => {
+    const s = fresh();
+    expect(() =>
+      s.transaction(() => {
+        s.put('k', 'c', { name: 'c', tags: [], nested: { n: 1 } }, { name: 'c', crn: 'crn:c' });
+        expect(s.idByCrn('crn:c')).toEqual({ kind: 'k', id: 'c' });
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(s.idByCrn('crn:c')).toBeUndefined();
+    expect(s.idByCrn('crn:a')).toEqual({ kind: 'k', id: 'a' });
   });
 });
