@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { Conformer, type FillContext } from '../../../src/lib/emulator/engine/conform.js';
+import { loadAllServices } from '../../../src/lib/model/index.js';
 import { ShapeIndex } from '../../../src/lib/model/shapes.js';
 
 const shapes = new ShapeIndex({
@@ -104,5 +105,89 @@ describe('conforming to a shape', () => {
     }
     expect(depth).toBeGreaterThan(3);
     expect(depth).toBeLessThan(30);
+  });
+});
+
+/** A deep copy, frozen throughout: a document as Store.peek hands it out. */
+function frozen<T>(v: T): T {
+  const copy = structuredClone(v);
+  const freeze = (x: unknown): void => {
+    if (typeof x !== 'object' || x === null) return;
+    Object.freeze(x);
+    for (const y of Object.values(x)) freeze(y);
+  };
+  freeze(copy);
+  return copy;
+}
+
+describe('frozen values (documents as the store keeps them)', () => {
+  const c = new Conformer(shapes);
+  const good = { thingId: 't1', crn: 'crn:x', status: 'RUNNING', size: 3, labels: { a: 'b' }, parts: [{ partName: 'p', sizes: { x: 1 } }] };
+
+  test('one that conforms already is its own conformed copy, at the top and inside a new document', () => {
+    const kept = frozen(good);
+    expect(c.struct('Thing', kept, ctx)).toBe(kept);
+    const view = { ...kept, status: 'STOPPED' };
+    const out = c.struct('Thing', view, ctx);
+    expect(out).not.toBe(view);
+    expect(out.parts).toBe(kept.parts);
+    expect(out.labels).toBe(kept.labels);
+    expect(out).toEqual({ ...good, status: 'STOPPED' });
+  });
+
+  test('one that does not is conformed exactly as its unfrozen copy is: same fields, values and order', () => {
+    const cases: Array<Record<string, unknown>> = [
+      { ...good, unknown: 1 },
+      { status: 'RUNNING', thingId: 't1' },
+      { ...good, size: '7' },
+      { ...good, size: 2.5 },
+      { ...good, status: 'running' },
+      { ...good, crn: null },
+      { crn: 'crn:x', status: 'RUNNING' },
+      { ...good, parts: [{ sizes: { x: 1 } }] },
+      { ...good, parts: [{ partName: 'p', sizes: { x: 'one' } }] },
+      { ...good, createdAt: 1767322800000 },
+      { ...good, createdAt: 'not a date' },
+      { ...good, labels: { a: 5 } },
+    ];
+    for (const doc of cases)
+      for (const mode of ['none', 'required', 'known'] as const) {
+        const plain = JSON.stringify(c.struct('Thing', structuredClone(doc), ctx, mode));
+        expect(JSON.stringify(c.struct('Thing', frozen(doc), ctx, mode))).toBe(plain);
+        expect(JSON.stringify(c.struct('Thing', { ...frozen(doc) }, ctx, mode))).toBe(plain);
+      }
+  });
+
+  test('a frozen shape that holds itself is cut off as deep as an unfrozen one, wherever it was seen first', () => {
+    // Whole at the top of an answer; cut off when it sits two levels down (Thing.parts[0]).
+    for (const levels of [10, 13, 14, 30]) {
+      let deep: Record<string, unknown> = { partName: 'leaf' };
+      for (let i = 1; i < levels; i++) deep = { partName: `p${i}`, inner: deep };
+      const fresh = new Conformer(shapes);
+      const kept = frozen(deep);
+      const top = JSON.stringify(c.struct('Part', structuredClone(deep), ctx));
+      const below = JSON.stringify(c.struct('Thing', { parts: [structuredClone(deep)] }, ctx));
+      expect(JSON.stringify(fresh.struct('Part', kept, ctx))).toBe(top);
+      expect(JSON.stringify(fresh.struct('Thing', { parts: [kept] }, ctx))).toBe(below);
+      expect(JSON.stringify(fresh.struct('Part', kept, ctx))).toBe(top);
+    }
+  });
+
+  test("every struct of every service's model: a filled document, frozen, conforms as it does unfrozen", async () => {
+    let checked = 0;
+    for (const svc of await loadAllServices()) {
+      const conformer = new Conformer(svc.shapes);
+      for (const name of svc.shapes.names()) {
+        if (svc.shapes.get(name).kind !== 'struct') continue;
+        const filled = conformer.struct(name, {}, { ...ctx, seed: name }, 'known');
+        const reversed = Object.fromEntries(Object.entries(filled).reverse());
+        for (const doc of [filled, reversed, { ...filled, notAField: true }]) {
+          const plain = JSON.stringify(conformer.struct(name, structuredClone(doc), ctx));
+          expect(JSON.stringify(conformer.struct(name, frozen(doc), ctx))).toBe(plain);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(3000);
   });
 });

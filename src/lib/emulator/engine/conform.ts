@@ -54,6 +54,13 @@ interface FieldPlan {
   readonly known: boolean;
 }
 
+/** A struct's field plans, and where each field stands in its order (what a conformed document's keys follow). */
+interface StructPlan {
+  readonly fields: readonly FieldPlan[];
+  readonly at: ReadonlyMap<string, number>;
+  readonly required: readonly string[];
+}
+
 export class Conformer {
   /**
    * Each struct's fields, worked out when the shape is first conformed to:
@@ -61,21 +68,47 @@ export class Conformer {
    * walk does no lookups of shapes or types, and builds a field's path
    * (what made-up values are seeded with) only where something is made.
    */
-  private readonly plans = new Map<string, readonly FieldPlan[] | undefined>();
+  private readonly plans = new Map<string, StructPlan | undefined>();
   /** Element types of lists and maps, resolved. */
   private readonly elements = new WeakMap<Type, Type>();
+  /**
+   * Frozen values (documents as the store keeps them: Store.peek) found to
+   * conform already, with the type and the deepest position they were found
+   * so at: such a value is its own conformed copy, and cannot change.
+   */
+  private readonly conforming = new WeakMap<object, { type: Type; depth: number }>();
+  private readonly refs = new Map<string, Type>();
 
   constructor(private readonly shapes: ShapeIndex) {}
 
-  private plan(shape: string): readonly FieldPlan[] | undefined {
+  private plan(shape: string): StructPlan | undefined {
     if (this.plans.has(shape)) return this.plans.get(shape);
     const s = this.shapes.get(shape);
-    const plan =
-      s.kind === 'struct'
-        ? s.fields.map((field) => ({ field, type: this.shapes.resolve(field.type), known: KNOWN.test(field.name) && !field.deprecated }))
-        : undefined;
+    let plan: StructPlan | undefined;
+    if (s.kind === 'struct') {
+      const fields = s.fields.map((field) => ({
+        field,
+        type: this.shapes.resolve(field.type),
+        known: KNOWN.test(field.name) && !field.deprecated,
+      }));
+      plan = {
+        fields,
+        at: new Map(fields.map((p, i) => [p.field.name, i])),
+        required: fields.filter((p) => p.field.required).map((p) => p.field.name),
+      };
+    }
     this.plans.set(shape, plan);
     return plan;
+  }
+
+  /** A ref to a struct, one per shape (conformsAsKept remembers values by type). */
+  private refTo(shape: string): Type {
+    let t = this.refs.get(shape);
+    if (!t) {
+      t = { kind: 'ref', ref: shape };
+      this.refs.set(shape, t);
+    }
+    return t;
   }
 
   private element(of: Type | undefined): Type {
@@ -98,7 +131,8 @@ export class Conformer {
     if (!plan) return out;
     const src = isObject(value) ? value : EMPTY;
     const fillKnown = mode === 'known' && depth === 0;
-    for (const p of plan) {
+    if (!fillKnown && Object.isFrozen(src) && src !== EMPTY && this.conformsAsKept(this.refTo(shape), src, depth)) return src;
+    for (const p of plan.fields) {
       const name = p.field.name;
       const v = this.value(p.type, src[name], ctx, mode, path, name, depth + 1);
       if (v !== undefined) out[name] = v;
@@ -113,6 +147,8 @@ export class Conformer {
   /** A given value of a type (resolved): as given when it fits, else undefined. `at` + `key` is its path. */
   private value(type: Type, v: unknown, ctx: FillContext, mode: FillMode, at: string, key: string, depth: number): unknown {
     if (v === undefined || v === null) return undefined;
+    // A frozen value that conforms already is its own conformed copy: nothing in it is rebuilt.
+    if (typeof v === 'object' && Object.isFrozen(v) && this.conformsAsKept(type, v, depth)) return v;
     switch (type.kind) {
       case 'string':
       case 'bytes':
@@ -158,6 +194,69 @@ export class Conformer {
       case 'ref': {
         if (!isObject(v) || depth > MAX_DEPTH) return undefined;
         return this.struct(type.ref ?? '', v, ctx, mode === 'known' ? 'required' : mode, `${at}${key}.`, depth);
+      }
+    }
+  }
+
+  /** Whether a frozen value at a depth conforms to a type as it is (value() would give an equal copy), remembered. */
+  private conformsAsKept(type: Type, v: object, depth: number): boolean {
+    const seen = this.conforming.get(v);
+    // At a shallower position there is more room below it before MAX_DEPTH cuts it off.
+    if (seen && seen.type === type && depth <= seen.depth) return true;
+    if (!this.conforms(type, v, depth)) return false;
+    this.conforming.set(v, { type, depth });
+    return true;
+  }
+
+  /**
+   * Whether value() gives `v` back unchanged: every value of the type, no
+   * field it drops or converts, no field it would make up (required ones
+   * present), a struct's fields in the shape's order. False sends the value
+   * through the walk, which is always right; true must be exact.
+   */
+  private conforms(type: Type, v: unknown, depth: number): boolean {
+    if (v === undefined || v === null) return false;
+    switch (type.kind) {
+      case 'string':
+      case 'bytes':
+        return typeof v === 'string' && (!type.enum || type.enum.includes(v));
+      case 'datetime':
+        return typeof v === 'string' && !Number.isNaN(Date.parse(v));
+      case 'int32':
+      case 'int64':
+        return typeof v === 'number' && Number.isFinite(v) && Math.trunc(v) === v;
+      case 'double':
+        return typeof v === 'number' && Number.isFinite(v);
+      case 'boolean':
+        return typeof v === 'boolean';
+      case 'object':
+        return isObject(v);
+      case 'list': {
+        if (!Array.isArray(v)) return false;
+        const of = this.element(type.of);
+        for (const x of v as unknown[]) if (!this.conforms(of, x, depth + 1)) return false;
+        return true;
+      }
+      case 'map': {
+        if (!isObject(v)) return false;
+        const of = this.element(type.of);
+        for (const x of Object.values(v)) if (!this.conforms(of, x, depth + 1)) return false;
+        return true;
+      }
+      case 'ref': {
+        if (!isObject(v) || depth > MAX_DEPTH) return false;
+        const plan = this.plan(type.ref ?? '');
+        if (!plan) return false;
+        let last = -1;
+        for (const k of Object.keys(v)) {
+          const i = plan.at.get(k);
+          if (i === undefined || i <= last) return false;
+          last = i;
+          const p = plan.fields[i];
+          if (!p || !this.conforms(p.type, v[k], depth + 1)) return false;
+        }
+        for (const name of plan.required) if (v[name] === undefined || v[name] === null) return false;
+        return true;
       }
     }
   }

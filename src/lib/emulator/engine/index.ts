@@ -37,7 +37,8 @@ interface Place {
   /** The scope to look in; undefined: the request does not say (any scope of the account). */
   readonly scope?: string;
   readonly env?: EnvironmentRecord;
-  readonly parent?: EngineRecord;
+  /** As the store keeps it: frozen (EngineResources.peek). */
+  readonly parent?: Readonly<EngineRecord>;
   /** The scope in messages: `environment sales-env`. */
   readonly where?: string;
 }
@@ -116,7 +117,8 @@ export class Engine {
     const verb = b.verb;
     if (verb === 'create') return this.create(h, op, b, r, req);
     if (verb === 'list') return this.list(h, op, b, r, req);
-    const rec = this.locate(h, r, req, b);
+    // A read only shows its record: it gets it as the store keeps it, frozen, without a copy.
+    const rec = this.locate(h, r, req, b, verb === 'read');
     if (verb === 'read') return this.answer(h, op, b, r, rec, req);
     if (verb === 'delete') return this.remove(h, op, b, r, rec, req);
     if (verb === 'update') return this.update(h, op, b, r, rec, req);
@@ -144,7 +146,8 @@ export class Engine {
     if (r.parent) {
       const parentKeys = r.parent.spec.keys.filter((k) => refOf(req[k]) !== undefined);
       if (parentKeys.length === 0) return {};
-      const parent = this.locate(h, r.parent, req);
+      // The parent only places the record (its id, name and environment): read as kept, frozen.
+      const parent = this.locate(h, r.parent, req, undefined, true);
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
     }
     const within = r.spec.within;
@@ -164,8 +167,12 @@ export class Engine {
     return { scope: '' };
   }
 
-  /** The record a request names (by the binding's or resource's keys), or NOT_FOUND. */
-  locate(h: Hook, r: ResourceModel, req: Doc, b?: Binding): EngineRecord {
+  /**
+   * The record a request names (by the binding's or resource's keys), or
+   * NOT_FOUND; `asKept`: frozen, as EngineResources.peek reads it, for a
+   * caller that only looks at it.
+   */
+  locate(h: Hook, r: ResourceModel, req: Doc, b?: Binding, asKept = false): EngineRecord {
     const place = this.place(h, r, req, b?.environment);
     const keys = b?.keys ?? r.spec.keys;
     const ref = keys.map((k) => refOf(req[k])).find(Boolean);
@@ -178,7 +185,7 @@ export class Engine {
       }
       throw invalid(`give ${keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.noun}`);
     }
-    return all.get(ref, place.scope, place.where);
+    return all.get(ref, place.scope, place.where, asKept);
   }
 
   // ---- verbs ---------------------------------------------------------------------

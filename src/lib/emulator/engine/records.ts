@@ -106,22 +106,40 @@ export class EngineResources {
 
   /** By CRN, id or name (any case); within a scope when one is given. */
   find(ref: string, scope?: string): EngineRecord | undefined {
+    return this.lookup(ref, scope, false);
+  }
+
+  /**
+   * As find, but the record as the store keeps it: frozen (Store.peek), no
+   * copy made. For a read that only shows it (a describe, its parent).
+   */
+  peek(ref: string, scope?: string): Readonly<EngineRecord> | undefined {
+    return this.lookup(ref, scope, true);
+  }
+
+  private lookup(ref: string, scope: string | undefined, asKept: boolean): EngineRecord | undefined {
+    const t = this.tracked;
+    const byId = (id: string): EngineRecord | undefined => (asKept ? t.peekById(id) : t.byId(id));
+    const byRef = (): EngineRecord | undefined => (asKept ? t.peek(ref) : t.find(ref));
     let r: EngineRecord | undefined;
-    if (ref.startsWith('crn:')) r = this.tracked.find(ref);
+    if (ref.startsWith('crn:')) r = byRef();
     else {
-      r = this.tracked.byId(ref);
+      r = byId(ref);
       if (!r && scope !== undefined) {
-        const hit = this.ctx.store.childByName<EngineRecord>(this.kind, scope, ref);
-        r = hit ? this.tracked.byId(hit.id) : undefined;
-      } else if (!r) r = this.tracked.find(ref);
+        const id = this.ctx.store.childIdByName(this.kind, scope, ref);
+        r = id !== undefined ? byId(id) : undefined;
+      } else if (!r) r = byRef();
     }
     if (r && scope !== undefined && r.scope !== scope) return undefined;
     return r;
   }
 
-  /** By CRN, id or name, or NOT_FOUND naming what was looked for (and where). */
-  get(ref: string, scope?: string, where?: string): EngineRecord {
-    const r = this.find(ref, scope);
+  /**
+   * By CRN, id or name, or NOT_FOUND naming what was looked for (and where);
+   * `asKept`: as peek finds it.
+   */
+  get(ref: string, scope?: string, where?: string, asKept = false): EngineRecord {
+    const r = this.lookup(ref, scope, asKept);
     if (!r) throw notFound(`${this.model.noun} ${ref.slice(0, 200)} not found${where ? ` in ${where}` : ''}`);
     return r;
   }
@@ -232,16 +250,22 @@ export class EngineResources {
     this.tracked.require(r, allowed, what);
   }
 
-  /** The record as its shape shows it: the document with its current status (and its computed fields). */
+  /**
+   * The record as its shape shows it: the document with its current status
+   * and its computed fields, in one new object; the document itself (as
+   * kept, perhaps frozen) when there is nothing to add to it.
+   */
   view(r: EngineRecord): Doc {
     const f = this.model.fields;
-    let out: Doc = r.doc;
-    if (f.status && this.model.lifecycle) {
+    const status = f.status && this.model.lifecycle ? f.status : undefined;
+    if (!status && !this.computed) return r.doc;
+    const out: Doc = { ...r.doc };
+    if (status) {
       const p = this.tracked.progress(r);
-      out = { ...r.doc, [f.status]: p.state || r.doc[f.status] };
+      out[status] = p.state || r.doc[status];
       if (f.statusReason && p.failed && r.activity.reason) out[f.statusReason] = r.activity.reason;
     }
-    return this.computed ? { ...out, ...this.computed(r, out) } : out;
+    return this.computed ? Object.assign(out, this.computed(r, out)) : out;
   }
 
   /** Its actions as events, oldest first: those it has been through, then the current one. */

@@ -138,7 +138,8 @@ export interface ResourceHooks {
   /**
    * Fields computed whenever the record is shown, in answers and listings
    * alike (a phase read off the clock, when its status last changed): shown
-   * over its stored view.
+   * over its stored view. It returns those fields only; `view` is the view
+   * so far, and `rec` may be frozen (a describe reads it as kept).
    */
   readonly viewing?: (h: Hook, rec: EngineRecord, view: Doc) => Doc;
 }

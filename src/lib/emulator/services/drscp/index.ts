@@ -90,10 +90,10 @@ function phaseOf(h: Hook, rec: EngineRecord, phases: ReadonlyArray<readonly [str
 /** A job's record as shown: its phase, when it last changed, and why it failed. */
 const jobView =
   (kind: 'backup' | 'restore', phases: ReadonlyArray<readonly [string, number]>) =>
-  (h: Hook, rec: EngineRecord, view: Doc): Doc => {
+  (h: Hook, rec: EngineRecord): Doc => {
     const { phase, since } = phaseOf(h, rec, phases);
     const p = h.resources(kind).progress(rec);
-    const out: Doc = { ...view, [`${kind}Phase`]: phase, [`${kind}UpdatedTime`]: iso(since) };
+    const out: Doc = { [`${kind}Phase`]: phase, [`${kind}UpdatedTime`]: iso(since) };
     if (p.failed) out.errors = [{ text: rec.activity.reason ?? `${kind} failed`, timestamp: iso(p.endsAt), namespace: ITEMS[0] }];
     return out;
   };

@@ -90,7 +90,6 @@ function jobView(prefix: 'backup' | 'restore') {
     const p = h.resources(prefix).progress(rec);
     const when = statusSince(h, rec);
     return {
-      ...view,
       [`${prefix}Phase`]: PHASE[state] ?? state,
       [`${prefix}UpdatedTime`]: when,
       warnings: [],

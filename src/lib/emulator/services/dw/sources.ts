@@ -158,12 +158,12 @@ export const connectorTest: ResourceSpec = {
       });
       rec.data = { ...rec.data, connectorName: c?.name ?? '', url };
     },
-    viewing: (h, rec, view) => {
+    viewing: (h, rec) => {
       const p = h.resources('connectorTest').progress(rec);
       const url = String(rec.data?.url ?? '');
       const log = [`connecting to ${url}`];
       if (p.done) log.push(p.failed ? `connection failed: ${rec.activity.reason ?? 'refused'}` : 'connected; the source answered');
-      return { ...view, outputLog: log.join('\n'), ...(p.done ? { jobFinishTime: new Date(p.endsAt).toISOString() } : {}) };
+      return { outputLog: log.join('\n'), ...(p.done ? { jobFinishTime: new Date(p.endsAt).toISOString() } : {}) };
     },
   },
 };

@@ -218,7 +218,7 @@ export const dbc: ResourceSpec = {
           `Database Catalog ${rec.name ?? rec.id} still has ${on.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}; delete them first`,
         );
     },
-    viewing: (h, rec, view) => ({ ...view, statusChangedAt: statusSince(h, rec) }),
+    viewing: (h, rec) => ({ statusChangedAt: statusSince(h, rec) }),
   },
 };
 
@@ -563,7 +563,6 @@ export const vw: ResourceSpec = {
       };
     },
     viewing: (h, rec, view) => ({
-      ...view,
       statusChangedAt: statusSince(h, rec),
       replicaStatus: replicas(rec, String(view.status ?? '')),
       configId: currentConfigId(h, rec),
