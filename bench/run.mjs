@@ -354,28 +354,39 @@ function peakRssMb(pid) {
  * (a dw cluster's diagnostic jobs, paged as the model pages them) with the
  * memory of the emulator and of the CLI.
  */
+/** Emulator starts timed per build (after one that warms up, left out). */
+const START_RUNS = 10;
+/** Rounds of the engine's throughput cases. */
+const LOAD_ROUNDS = 4;
+
 async function engine() {
   process.stderr.write('emulator start-up and the resource engine\n');
   const starts = [];
   const beforeStarts = [];
   const base = [];
-  for (let i = 0; i < 7; i++) {
-    base.push(timeOnce(NODE, ['-e', '']));
+  const startThis = (i) => {
     const dir = join(home, `start-${i}`);
     starts.push(timeOnce(NODE, [BIN, 'emulator', 'start', '--detach', '--port', '0', '--data-dir', dir, '--profile', `start-${i}`]));
     cdpctl(['emulator', 'stop', '--data-dir', dir]);
-    if (BEFORE) {
-      const old = join(beforeHome, `start-${i}`);
-      beforeStarts.push(timeOnce(NODE, [BEFORE_BIN, 'emulator', 'start', '--detach', '--port', '0', '--data-dir', old], beforeEnv));
-      beforeCli(['emulator', 'stop', '--data-dir', old]);
-    }
+  };
+  const startBefore = (i) => {
+    const old = join(beforeHome, `start-${i}`);
+    beforeStarts.push(timeOnce(NODE, [BEFORE_BIN, 'emulator', 'start', '--detach', '--port', '0', '--data-dir', old], beforeEnv));
+    beforeCli(['emulator', 'stop', '--data-dir', old]);
+  };
+  for (let i = 0; i < START_RUNS + 1; i++) {
+    base.push(timeOnce(NODE, ['-e', '']));
+    // With --before, the two builds take turns going first: whichever starts second finds the page cache warmer.
+    if (BEFORE && i % 2 === 1) startBefore(i);
+    startThis(i);
+    if (BEFORE && i % 2 === 0) startBefore(i);
   }
   const b = median(base);
   const s = median(starts.slice(1));
   const sBefore = BEFORE ? median(beforeStarts.slice(1)) : undefined;
   row({
     group: 'engine',
-    measure: 'emulator start --detach of a new data directory, until it answers (779 operations), median of 6',
+    measure: `emulator start --detach of a new data directory, until it answers (779 operations), median of ${START_RUNS}`,
     value: ms(s),
     baseline: ms(b),
     ratio: `${(s / b).toFixed(2)}x${sBefore ? `; ${(s / sBefore).toFixed(2)}x of ${beforeCommit}'s` : ''}`,
@@ -384,7 +395,7 @@ async function engine() {
   if (sBefore)
     row({
       group: 'engine',
-      measure: `the same at ${beforeCommit} (--before), median of 6`,
+      measure: `the same at ${beforeCommit} (--before), median of ${START_RUNS}`,
       value: ms(sBefore),
       baseline: ms(b),
       ratio: `${(sBefore / b).toFixed(2)}x`,
@@ -407,10 +418,12 @@ async function engine() {
     if (r.status !== 0) throw new Error(`the --before emulator did not start: ${r.stderr}`);
     cases.beforeUser = () => load(16, seconds, '/iam/getUser', '{}', beforeHome);
   }
-  // Two rounds, the second in reverse order, so that drift on the machine falls on every case alike.
+  // LOAD_ROUNDS rounds, every other one in reverse order, so that drift on the machine falls on every case alike
+  // (a 2-core machine's load moves one 5 s figure by up to ±20%; four rounds halve what that does to the mean).
   const order = Object.keys(cases);
   const runs = Object.fromEntries(order.map((k) => [k, []]));
-  for (const k of [...order, ...[...order].reverse()]) runs[k].push(cases[k]());
+  for (let round = 0; round < LOAD_ROUNDS; round++)
+    for (const k of round % 2 === 0 ? order : [...order].reverse()) runs[k].push(cases[k]());
   if (BEFORE) beforeCli(['emulator', 'stop', '--data-dir', beforeDataDir]);
   const mean = (rs) => ({
     rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length,
@@ -423,7 +436,7 @@ async function engine() {
   const today = runs.beforeUser ? mean(runs.beforeUser) : undefined;
   const fmt = (r) =>
     `${Math.round(r.rps).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`;
-  const each = `16 signed clients, mean of 2 x ${seconds} s`;
+  const each = `16 signed clients, mean of ${LOAD_ROUNDS} x ${seconds} s`;
   row({ group: 'engine', measure: `iam getUser, ${each} (same run)`, value: fmt(user) });
   if (today) row({ group: 'engine', measure: `iam getUser at ${beforeCommit} (--before), ${each} (same run)`, value: fmt(today) });
   // The issue's target is stated against getUser as it was before the engine: with --before it is checked against that build.

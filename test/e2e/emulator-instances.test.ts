@@ -5,11 +5,14 @@
  * leaves no profile pointing at a dead port (restoring what was there, or
  * removing it); `status` listing every instance; `--empty` accounts; a
  * `--wait` that polls in emulated time and so sees a jump of the clock at
- * its next poll; and the CI recipe of docs/getting-started.md, run as
- * written there.
+ * its next poll; the emulator process telling its starter when it
+ * answers (so a start waits for no poll); and the CI recipe of
+ * docs/getting-started.md, run as written there.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import { join } from 'node:path';
 import { ROOT, run, start, tempHome, type RunResult } from '../helpers/cli.js';
 
@@ -218,6 +221,48 @@ describe('time that suits the use', () => {
       .map((e) => Date.parse(e.time));
     expect(arrived.filter((t) => t >= asked).length).toBeGreaterThanOrEqual(1);
     expect(arrived.filter((t) => t > jumped).length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('a start that waits for no poll', () => {
+  test('the emulator process writes a line on --ready-fd once it answers, then closes it; without a seed it loads no yaml', async () => {
+    const { home } = newHome();
+    const dataDir = join(home, 'a');
+    // What the process loaded through require (the yaml package is CommonJS), written when it exits.
+    const probe = join(home, 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('PROBE ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));\n",
+    );
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'dist', 'emulator', 'main.mjs'), '--data-dir', dataDir, '--port', '0', '--profile', 'ready', '--ready-fd', '3'],
+      { env: { ...process.env, HOME: home, NODE_OPTIONS: `--require ${probe}` }, stdio: ['ignore', 'ignore', 'pipe', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+    const pipe = child.stdio[3] as Readable;
+    let said = '';
+    pipe.on('data', (d: Buffer) => (said += d.toString()));
+    await new Promise((resolve) => pipe.on('end', resolve));
+    expect(said).toBe('ready\n');
+    // Once it says so, its pid file is there and it answers.
+    const pidFile = JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8')) as { pid: number; port: number };
+    expect(pidFile.pid).toBe(child.pid);
+    const health = await fetch(`http://127.0.0.1:${pidFile.port}/_emulator/health`);
+    expect(health.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(existsSync(join(dataDir, 'emulator.json'))).toBe(false);
+    const files = JSON.parse(
+      stderr
+        .split('\n')
+        .find((l) => l.startsWith('PROBE '))
+        ?.slice('PROBE '.length) ?? 'null',
+    ) as string[];
+    expect(files.some((f) => f.includes('better-sqlite3'))).toBe(true);
+    expect(files.filter((f) => f.includes(`node_modules/yaml/`))).toEqual([]);
   });
 });
 

@@ -5,6 +5,7 @@
  * after that process confirms it is the one.
  */
 import { spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -289,7 +290,8 @@ export async function startDetached(
   tighten(logFile, 0o600);
   // A bad seed file is refused here, before anything starts.
   if (opts.seed) readSeed(opts.seed);
-  const args = [main, '--data-dir', opts.dataDir, '--port', String(opts.port), '--time-scale', String(opts.timeScale)];
+  // fd 3: a pipe the emulator writes a line to once it answers (main.ts), so that the wait below ends then rather than at its next poll.
+  const args = [main, '--data-dir', opts.dataDir, '--port', String(opts.port), '--time-scale', String(opts.timeScale), '--ready-fd', '3'];
   if (opts.seed) args.push('--seed', resolve(opts.seed));
   if (opts.profile) args.push('--profile', opts.profile);
   if (opts.empty) args.push('--empty');
@@ -298,15 +300,55 @@ export async function startDetached(
   if (opts.faults && opts.faults.latencyMs > 0) args.push('--fault-latency', String(opts.faults.latencyMs));
   const child = spawn(process.execPath, args, {
     detached: true,
-    stdio: ['ignore', out, out],
+    stdio: ['ignore', out, out, 'pipe'],
     env: { ...process.env, ...env } as NodeJS.ProcessEnv,
   });
   closeSync(out);
   let exited: number | null = null;
-  child.on('exit', (code) => (exited = code ?? 1));
+  // A pause between polls ends early once the emulator writes its ready line or exits; a ring between pauses ends the next one.
+  let rang = false;
+  let wake: (() => void) | undefined;
+  const ring = (): void => {
+    rang = true;
+    wake?.();
+  };
+  const pause = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        wake = undefined;
+        rang = false;
+        resolve();
+      };
+      const timer = setTimeout(done, rang ? 0 : ms);
+      wake = done;
+    });
+  child.on('exit', (code) => {
+    exited = code ?? 1;
+    ring();
+  });
+  const readyPipe = child.stdio[3] as Readable | null;
+  readyPipe?.on('data', ring).on('error', () => undefined);
   child.unref();
+  try {
+    return await waitForStart(opts.dataDir, child.pid, logFile, () => exited, pause);
+  } finally {
+    // Nothing of the child may keep this process alive once the wait is over.
+    readyPipe?.destroy();
+  }
+}
+
+/** Waits until the emulator a detached start spawned answers; its exit or a timeout is an error. */
+async function waitForStart(
+  dataDir: string,
+  pid: number | undefined,
+  logFile: string,
+  exitCode: () => number | null,
+  pause: (ms: number) => Promise<void>,
+): Promise<{ pid: PidFile; health: Health; already: boolean }> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
+    const exited = exitCode();
     if (exited !== null) {
       const lines = tailOf(logFile).trim().split('\n');
       const refusal = lines.filter((l) => l.startsWith('emulator refused: ')).pop();
@@ -319,9 +361,9 @@ export async function startDetached(
         message: `the emulator exited during start (code ${exited})${tail ? `: ${tail}` : ''}`,
       });
     }
-    const found = await running(opts.dataDir);
-    if (found && found.pid.pid === child.pid) return { ...found, already: false };
-    await new Promise((r) => setTimeout(r, 50));
+    const found = await running(dataDir);
+    if (found && found.pid.pid === pid) return { ...found, already: false };
+    await pause(50);
   }
   throw new CdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
 }

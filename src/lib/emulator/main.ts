@@ -1,10 +1,14 @@
 /**
  * The emulator as a process: `node dist/lib/emulator/main.js --data-dir D
  * --port P [--time-scale X] [--seed FILE] [--profile NAME] [--empty]
- * [--fault-rate R --fault-kinds 503,429,reset] [--fault-latency MS]`. `cdpctl emulator start --detach`
- * runs this. A start refused over bad input (a seed file, a data directory
- * it cannot read) prints `emulator refused: <why>` and exits 2.
+ * [--fault-rate R --fault-kinds 503,429,reset] [--fault-latency MS]
+ * [--ready-fd N]`. `cdpctl emulator start --detach` runs this. A start
+ * refused over bad input (a seed file, a data directory it cannot read)
+ * prints `emulator refused: <why>` and exits 2. With `--ready-fd`, a line
+ * is written to that descriptor (a pipe from the starting process) once the
+ * emulator answers, and the descriptor closed: the starter need not poll.
  */
+import { closeSync, writeSync } from 'node:fs';
 import { CdpError } from '../core/errors.js';
 import { EXIT_REFUSED } from './control.js';
 import { parseFaults, serve } from './serve.js';
@@ -15,6 +19,16 @@ const get = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const log = (line: string): void => void process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+const readyFd = get('ready-fd') === undefined ? undefined : Number(get('ready-fd'));
+const ready = (): void => {
+  if (readyFd === undefined || !Number.isInteger(readyFd)) return;
+  try {
+    writeSync(readyFd, 'ready\n');
+    closeSync(readyFd);
+  } catch {
+    // The starter stopped waiting (it gave up, or was killed): it polls the pid file and health anyway.
+  }
+};
 try {
   await serve(
     {
@@ -27,6 +41,7 @@ try {
       faults: parseFaults(get('fault-rate'), get('fault-kinds'), get('fault-latency')),
     },
     log,
+    ready,
   );
 } catch (err) {
   if (err instanceof CdpError && err.kind === 'usage') {

@@ -13,8 +13,18 @@
  * behind. A file applied once to a data directory is not applied again.
  */
 import { createHash } from 'node:crypto';
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as YamlModule from 'yaml';
+import type { Node } from 'yaml';
 import type { Doc } from './types.js';
+
+let yamlModule: typeof YamlModule | undefined;
+/**
+ * The yaml package, loaded when a seed file is first parsed: most starts
+ * have no seed, and loading it costs ~35 ms of the start-up every CI job
+ * waits for (in the emulator process and in `emulator start` itself).
+ */
+const yaml = (): typeof YamlModule => (yamlModule ??= createRequire(import.meta.url)('yaml') as typeof YamlModule);
 
 export class SeedError extends Error {}
 
@@ -37,6 +47,7 @@ const EXAMPLE = '- iam createGroup: {groupName: data-eng}';
 
 /** Parses a seed file's text; errors name the file and line. */
 export function parseSeed(text: string, name: string): SeedFile {
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const lineOf = (node: Node | null | undefined): number => (node?.range ? lines.linePos(node.range[0]).line : 1);

@@ -13,8 +13,10 @@ export function parseFaults(rate?: string, kinds?: string, latency?: string): Fa
   return { rate: r, latencyMs: l, kinds: k as FaultSettings['kinds'] };
 }
 
-export async function serve(opts: StartOptions, log: (line: string) => void): Promise<void> {
+/** Runs an emulator until SIGINT/SIGTERM; `ready` is called once it answers (its pid file written). */
+export async function serve(opts: StartOptions, log: (line: string) => void, ready?: () => void): Promise<void> {
   const { emu, boot, stop } = await startInProcess({ ...opts, log });
+  ready?.();
   log(
     `cdpctl emulator listening on http://localhost:${emu.port}/ (account ${boot.accountId}, data ${opts.dataDir}, time scale ${opts.timeScale})`,
   );
