@@ -19,9 +19,9 @@ const get = (name: string): string | undefined => {
   return i >= 0 ? args[i + 1] : undefined;
 };
 const log = (line: string): void => void process.stdout.write(`${new Date().toISOString()} ${line}\n`);
-const readyFd = get('ready-fd') === undefined ? undefined : Number(get('ready-fd'));
+const readyFd = Number(get('ready-fd'));
 const ready = (): void => {
-  if (readyFd === undefined || !Number.isInteger(readyFd)) return;
+  if (!Number.isInteger(readyFd)) return;
   try {
     writeSync(readyFd, 'ready\n');
     closeSync(readyFd);

@@ -15,7 +15,6 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type * as YamlModule from 'yaml';
-import type { Node } from 'yaml';
 import type { Doc } from './types.js';
 
 let yamlModule: typeof YamlModule | undefined;
@@ -50,7 +49,7 @@ export function parseSeed(text: string, name: string): SeedFile {
   const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const lineOf = (node: Node | null | undefined): number => (node?.range ? lines.linePos(node.range[0]).line : 1);
+  const lineOf = (node: YamlModule.Node | null | undefined): number => (node?.range ? lines.linePos(node.range[0]).line : 1);
   const first = doc.errors[0];
   if (first) {
     const line = lines.linePos(first.pos[0]).line;
@@ -60,7 +59,7 @@ export function parseSeed(text: string, name: string): SeedFile {
   if (root === null) return { name, digest: digest(text), steps: [] };
   if (!isSeq(root)) throw new SeedError(`${name} line ${lineOf(root)}: a seed file is a list of operations, e.g. ${EXAMPLE}`);
   const steps: SeedStep[] = root.items.map((item) => {
-    const line = lineOf(item as Node);
+    const line = lineOf(item as YamlModule.Node);
     if (!isMap(item) || item.items.length !== 1)
       throw new SeedError(`${name} line ${line}: each item is one "<service> <operation>: {request}" entry, e.g. ${EXAMPLE}`);
     const pair = item.items[0];
@@ -68,7 +67,7 @@ export function parseSeed(text: string, name: string): SeedFile {
     const parts = key.trim().split(/\s+/);
     if (parts.length !== 2 || !parts[0] || !parts[1])
       throw new SeedError(`${name} line ${line}: "${key.slice(0, 100)}" is not "<service> <operation>", e.g. ${EXAMPLE}`);
-    const value: unknown = pair?.value === null || pair?.value === undefined ? {} : (pair.value as Node).toJSON();
+    const value: unknown = pair?.value === null || pair?.value === undefined ? {} : (pair.value as YamlModule.Node).toJSON();
     const request = value === null ? {} : value;
     if (typeof request !== 'object' || Array.isArray(request))
       throw new SeedError(`${name} line ${line}: the request of ${key} must be an object of its fields, e.g. {groupName: data-eng}`);

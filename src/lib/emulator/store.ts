@@ -178,15 +178,10 @@ export class Store {
   private readonly docCache = new Map<string, unknown>();
 
   get<T>(kind: string, id: string): T | undefined {
-    const key = docKey(kind, id);
-    const hit = this.docCache.get(key);
-    if (hit !== undefined) return copyJson(hit) as T;
-    const row = this.stmts.get.get(kind, id);
-    if (!row) return undefined;
-    const doc: unknown = JSON.parse(row.body);
-    if (row.body.length > DOC_CACHE_BYTES) return doc as T;
-    this.keep(key, doc);
-    return copyJson(doc) as T;
+    const found = this.read(kind, id);
+    if (!found) return undefined;
+    // A document too big to keep was parsed for this read alone: it needs no copy.
+    return (found.kept ? copyJson(found.doc) : found.doc) as T;
   }
 
   /**
@@ -196,21 +191,24 @@ export class Store {
    * by a `--wait`); anything that may change what it read uses `get`.
    */
   peek<T>(kind: string, id: string): Readonly<T> | undefined {
-    const key = docKey(kind, id);
-    let doc = this.docCache.get(key);
-    if (doc === undefined) {
-      const row = this.stmts.get.get(kind, id);
-      if (!row) return undefined;
-      doc = JSON.parse(row.body);
-      if (row.body.length <= DOC_CACHE_BYTES) this.keep(key, doc);
-    }
-    deepFreeze(doc);
-    return doc as T;
+    const found = this.read(kind, id);
+    if (!found) return undefined;
+    deepFreeze(found.doc);
+    return found.doc as T;
   }
 
-  private keep(key: string, doc: unknown): void {
+  /** A document parsed, from docCache or from the database (then kept, unless it is too big to keep). */
+  private read(kind: string, id: string): { doc: unknown; kept: boolean } | undefined {
+    const key = docKey(kind, id);
+    const hit = this.docCache.get(key);
+    if (hit !== undefined) return { doc: hit, kept: true };
+    const row = this.stmts.get.get(kind, id);
+    if (!row) return undefined;
+    const doc: unknown = JSON.parse(row.body);
+    if (row.body.length > DOC_CACHE_BYTES) return { doc, kept: false };
     if (this.docCache.size >= DOC_CACHE_ENTRIES) this.docCache.delete(this.docCache.keys().next().value as string);
     this.docCache.set(key, doc);
+    return { doc, kept: true };
   }
 
   getByName<T>(kind: string, name: string): T | undefined {
