@@ -1,16 +1,20 @@
-/** The request log keeps its newest entries in memory for the console: the last RECENT_KEPT, oldest first. */
+/**
+ * The request log: one JSON line a request, in files of a bounded size (at
+ * most two kept), and its newest entries in memory for the console (the
+ * last RECENT_KEPT, oldest first).
+ */
 import { describe, expect, test } from '@jest/globals';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RECENT_KEPT, RequestLog, type LogEntry } from '../../../src/lib/emulator/request-log.js';
+import { RECENT_KEPT, RequestLog, readLog, type LogEntry } from '../../../src/lib/emulator/request-log.js';
 
 const entry = (i: number): LogEntry => ({
   time: new Date(i).toISOString(),
   requestId: `r${i}`,
   service: 'iam',
   operation: 'getUser',
-  caller: '-',
+  caller: 'crn:altus:iam:us-west-1:a:user:u',
   status: 200,
   durationMs: 1,
 });
@@ -29,4 +33,29 @@ describe('the newest entries in memory', () => {
       await log.close();
     },
   );
+});
+
+describe('the request log', () => {
+  test('one JSON line a request, written in batches; past its size the file moves aside, so at most two files are kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdpctl-log-'));
+    try {
+      const log = new RequestLog(dir, 2000);
+      // Lines are written in batches (every tenth of a second in the emulator; here every ten lines).
+      for (let i = 0; i < 100; i++) {
+        log.write(entry(i));
+        if (i % 10 === 9) log.flush();
+      }
+      await log.close();
+      const kept = readLog(dir);
+      expect(kept.length).toBeGreaterThan(5);
+      expect(kept.length).toBeLessThan(100);
+      expect(kept[kept.length - 1]?.requestId).toBe('r99');
+      expect(kept.map((e) => Number(e.requestId.slice(1)))).toEqual(
+        [...kept.map((e) => Number(e.requestId.slice(1)))].sort((x, y) => x - y),
+      );
+      expect(statSync(join(dir, 'requests.log')).size + statSync(join(dir, 'requests.1.log')).size).toBeLessThan(4 * 2000 + 400);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

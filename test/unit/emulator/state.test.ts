@@ -1,14 +1,13 @@
 /**
  * Saving and loading emulator state in-process: seed files parsed with the
  * line of each item (and refused naming the line), a whole-state export
- * and import with the clock and uploaded files, the state-format check, and
- * the request log kept to its size.
+ * and import with the clock and uploaded files, and the state-format check
+ * (the request log: request-log.test.ts).
  */
 import { describe, expect, test } from '@jest/globals';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RequestLog, readLog, type LogEntry } from '../../../src/lib/emulator/request-log.js';
 import { SeedError, parseSeed } from '../../../src/lib/emulator/seed.js';
 import { StateError, checkStateFormat, exportState, importState, parseStateFile } from '../../../src/lib/emulator/state.js';
 import { Store } from '../../../src/lib/emulator/store.js';
@@ -135,40 +134,6 @@ describe('export and import', () => {
       s.put('datalake.datalake', 'l1', { tl: {} });
       expect(() => checkStateFormat(s, dir)).toThrow(/older cdpctl.*emulator reset/);
       s.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('the request log', () => {
-  test('one JSON line a request, written in batches; past its size the file moves aside, so at most two files are kept', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'cdpctl-log-'));
-    try {
-      const log = new RequestLog(dir, 2000);
-      const entry = (i: number): LogEntry => ({
-        time: new Date(i).toISOString(),
-        requestId: `r${i}`,
-        service: 'iam',
-        operation: 'getUser',
-        caller: 'crn:altus:iam:us-west-1:a:user:u',
-        status: 200,
-        durationMs: 1,
-      });
-      // Lines are written in batches (every tenth of a second in the emulator; here every ten lines).
-      for (let i = 0; i < 100; i++) {
-        log.write(entry(i));
-        if (i % 10 === 9) log.flush();
-      }
-      await log.close();
-      const kept = readLog(dir);
-      expect(kept.length).toBeGreaterThan(5);
-      expect(kept.length).toBeLessThan(100);
-      expect(kept[kept.length - 1]?.requestId).toBe('r99');
-      expect(kept.map((e) => Number(e.requestId.slice(1)))).toEqual(
-        [...kept.map((e) => Number(e.requestId.slice(1)))].sort((x, y) => x - y),
-      );
-      expect(statSync(join(dir, 'requests.log')).size + statSync(join(dir, 'requests.1.log')).size).toBeLessThan(4 * 2000 + 400);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
