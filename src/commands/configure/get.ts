@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
 import type { RunContext } from '../../lib/cli/context.js';
 import type { Output } from '../../lib/cli/render.js';
-import { CdpError } from '../../lib/core/errors.js';
+import { cdpError } from '../../lib/core/errors.js';
 
 export default class ConfigureGet extends BaseCommand<typeof ConfigureGet> {
   static summary = 'Print one value of a profile.';
@@ -18,7 +18,7 @@ export default class ConfigureGet extends BaseCommand<typeof ConfigureGet> {
     const settings = ctx.profile();
     const value = settings.values[args.key];
     if (value === undefined) {
-      throw new CdpError({ kind: 'service', code: 'NOT_SET', message: `${args.key} is not set in profile "${settings.profile}"` });
+      throw cdpError({ kind: 'service', code: 'NOT_SET', message: `${args.key} is not set in profile "${settings.profile}"` });
     }
     const secret = args.key === 'cdp_private_key' && !flags['show-secrets'];
     return { kind: 'text', text: `${secret ? `****${value.slice(-4)}` : value}\n` };

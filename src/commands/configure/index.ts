@@ -7,7 +7,7 @@ import { nothing, type Output } from '../../lib/cli/render.js';
 import { SETTINGS } from '../../lib/cli/settings.js';
 import { configPaths, loadProfile, setValue } from '../../lib/core/config.js';
 import { REGIONS } from '../../lib/core/endpoint.js';
-import { CdpError, usageError } from '../../lib/core/errors.js';
+import { CdpError, usageError, cdpError } from '../../lib/core/errors.js';
 
 /** Both endpoint settings: iam reads endpoint_url, every other service cdp_endpoint_url. */
 const ENDPOINT_KEYS = ['cdp_endpoint_url', 'endpoint_url'] as const;
@@ -73,7 +73,7 @@ export default class Configure extends BaseCommand<typeof Configure> {
       try {
         answer = await io.ask(question);
       } catch {
-        throw new CdpError({ kind: 'interrupted', code: 'CANCELLED', message: 'cancelled; nothing was written' });
+        throw cdpError({ kind: 'interrupted', code: 'CANCELLED', message: 'cancelled; nothing was written' });
       }
       answers[key] = String(answer ?? '').trim();
     }

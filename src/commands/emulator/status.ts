@@ -3,7 +3,7 @@ import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
 import type { RunContext } from '../../lib/cli/context.js';
 import type { Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
-import { CdpError } from '../../lib/core/errors.js';
+import { cdpError } from '../../lib/core/errors.js';
 import type { Health } from '../../lib/emulator/control.js';
 
 /** What status shows of one instance. */
@@ -42,13 +42,13 @@ export default class EmulatorStatus extends BaseCommand<typeof EmulatorStatus> {
     const dataDir = flags['data-dir'];
     if (dataDir !== undefined) {
       const found = await running(dataDir);
-      if (!found) throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: `no emulator is running for ${dataDir}` });
+      if (!found) throw cdpError({ kind: 'service', code: 'NOT_RUNNING', message: `no emulator is running for ${dataDir}` });
       const info = describe(found.health, found.health.dataDir, found.health.profile ?? profileOf(dataDir));
       return flags.output === 'json' ? json(info) : { kind: 'text', text: lines(info) };
     }
     const all = (await runningInstances()).map((i) => describe(i.health, i.entry.dataDir, i.entry.profile));
     if (all.length === 0)
-      throw new CdpError({ kind: 'service', code: 'NOT_RUNNING', message: 'no emulator is running (cdpctl emulator start --detach)' });
+      throw cdpError({ kind: 'service', code: 'NOT_RUNNING', message: 'no emulator is running (cdpctl emulator start --detach)' });
     return flags.output === 'json' ? json(all) : { kind: 'text', text: all.map(lines).join('\n') };
   }
 }

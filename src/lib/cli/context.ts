@@ -9,7 +9,7 @@
  * CLI's factory and IOStreams).
  */
 import { isatty } from 'node:tty';
-import { CdpClient, type ClientSettings } from '../core/client.js';
+import { OperationClient, type ClientSettings } from '../core/client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { loadProfile, type Env, type ProfileSettings } from '../core/config.js';
 import { DEFAULT_HTTP, HttpClient, type HttpOptions, type Transport } from '../core/http.js';
@@ -32,6 +32,8 @@ export interface ContextDeps {
   readonly clock?: Clock;
   /** Where Ctrl-C is heard (default the process's SIGINT). */
   readonly onInterrupt?: (listener: () => void) => () => void;
+  /** The command line as given, before parsing (default the process's): how a flag was spelt matters to some answers. */
+  readonly argv?: readonly string[];
 }
 
 const onSigint = (listener: () => void): (() => void) => {
@@ -47,9 +49,11 @@ export class RunContext {
   readonly env: Env;
   readonly bin: string;
   readonly clock: Clock;
+  /** The command line as given (see ContextDeps.argv). */
+  readonly argv: readonly string[];
   private readonly makeTransport: (options: HttpOptions) => Transport;
   private read?: { readonly settings?: ProfileSettings; readonly error?: unknown };
-  private readonly clients: CdpClient[] = [];
+  private readonly clients: OperationClient[] = [];
   private readonly transports: Transport[] = [];
 
   constructor(
@@ -59,6 +63,7 @@ export class RunContext {
     this.env = deps.env ?? process.env;
     this.bin = deps.bin ?? 'cdpctl';
     this.clock = deps.clock ?? systemClock;
+    this.argv = deps.argv ?? process.argv.slice(2);
     this.makeTransport = deps.transport ?? ((options) => new HttpClient(options));
     this.io = new IO(
       {
@@ -132,11 +137,11 @@ export class RunContext {
    * another profile or give a key to sign with (login's check): such a
    * client reads its profile itself.
    */
-  client(overrides: Partial<Pick<ClientSettings, 'profile' | 'credentials' | 'accessToken'>> = {}): CdpClient {
+  client(overrides: Partial<Pick<ClientSettings, 'profile' | 'credentials' | 'accessToken'>> = {}): OperationClient {
     const flags = this.flags;
     const http = this.httpSettings();
     const own = 'profile' in overrides || 'credentials' in overrides;
-    const client = new CdpClient({
+    const client = new OperationClient({
       profile: flags.profile as string | undefined,
       endpointUrl: flags['endpoint-url'] as string | undefined,
       region: flags['cdp-region'] as string | undefined,

@@ -106,19 +106,22 @@ function asksForHelp(argv: readonly string[]): boolean {
 }
 
 /** Prints help from the model (help.ts, the renderer oclif's help uses too); undefined when oclif should answer. */
-async function fastHelp(argv: readonly string[], bin: string, root: string | undefined): Promise<0 | undefined> {
+async function fastHelp(argv: readonly string[], bin: string, opts: FastRunOptions): Promise<0 | undefined> {
+  const root = opts.root;
   // The help command's own flags (--nested-commands) are oclif's.
   if (!root || (argv[0] === 'help' && argv.some((a) => a.startsWith('-')))) return undefined;
   const { helpContext, helpFor, writeHelp } = await import('./help.js');
   let text: string | undefined;
   try {
-    text = await helpFor(argv, helpContext(bin, root));
+    text = await helpFor(argv, helpContext(bin, root, opts.deps?.env));
   } catch {
     // No index (a build without scripts/manifest.mjs): oclif answers.
     return undefined;
   }
   if (text === undefined) return undefined;
-  await writeHelp(text);
+  const out = opts.deps?.streams?.out;
+  if (out) out.write(text);
+  else await writeHelp(text);
   return 0;
 }
 
@@ -129,11 +132,11 @@ async function fastHelp(argv: readonly string[], bin: string, root: string | und
  */
 export async function fastRun(argv: readonly string[], opts: FastRunOptions = {}): Promise<number | undefined> {
   const bin = opts.bin ?? 'cdpctl';
-  if (asksForHelp(argv)) return fastHelp(argv, bin, opts.root);
+  if (asksForHelp(argv)) return fastHelp(argv, bin, opts);
   const found = await findOperation(argv);
   if (!found) {
     // A topic alone (`cdpctl iam users`) shows its help, as oclif does.
-    return argv.every((a) => !a.startsWith('-')) ? fastHelp(argv, bin, opts.root) : undefined;
+    return argv.every((a) => !a.startsWith('-')) ? fastHelp(argv, bin, opts) : undefined;
   }
   const flags = parseFlags(operationFlagSpecs(found.op), found.rest);
   if (!flags) return undefined;

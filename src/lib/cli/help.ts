@@ -413,11 +413,11 @@ export function buildHelpIndex(
 }
 
 /** The context both the fast path and oclif's help use: same width, same index, same bytes. */
-export function helpContext(bin: string, root: string): HelpContext {
+export function helpContext(bin: string, root: string, env?: Readonly<Record<string, string | undefined>>): HelpContext {
   let index: HelpIndex | undefined;
   return {
     bin,
-    width: helpWidth(),
+    width: helpWidth(env),
     index: () => (index ??= JSON.parse(readFileSync(join(root, HELP_INDEX_PATH), 'utf8')) as HelpIndex),
   };
 }

@@ -218,7 +218,7 @@ export function convertFlag(values: readonly string[], field: Field, shapes: Sha
   return convertScalar(raw, type, label);
 }
 
-/** Reads all of stdin (`--input -`), within the request cap. */
+/** Reads all of the process's stdin (`--input -`), within the request cap; a run context reads its IO's (IO.readInput). */
 export function readAllStdin(): Promise<Buffer> {
   return readStreamBounded(process.stdin, { label: '--input', name: 'stdin', maxBytes: READ_LIMITS.request });
 }

@@ -12,7 +12,8 @@
  */
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+import { READ_LIMITS, readStreamBounded } from '../core/bounded-read.js';
 import { visible } from '../core/visible.js';
 
 export type ColorMode = 'on' | 'off' | 'auto';
@@ -49,6 +50,8 @@ export interface IOStreams {
   readonly out?: Terminal;
   readonly err?: Terminal;
   readonly stdinIsTTY?: boolean;
+  /** Standard input, read by `--input -` (default the process's). */
+  readonly in?: Readable;
   /** Answers a question in place of enquirer (tests). */
   readonly ask?: (q: Question) => Promise<unknown>;
 }
@@ -76,6 +79,14 @@ export class IO {
     this.stdinIsTTY = streams.stdinIsTTY ?? Boolean(process.stdin.isTTY);
     this.env = opts.env ?? process.env;
     this.asker = streams.ask;
+    this.input = streams.in;
+  }
+
+  private readonly input?: Readable;
+
+  /** All of standard input (`--input -`), within the request cap. */
+  readInput(): Promise<Buffer> {
+    return readStreamBounded(this.input ?? process.stdin, { label: '--input', name: 'stdin', maxBytes: READ_LIMITS.request });
   }
 
   get stdoutIsTTY(): boolean {

@@ -10,7 +10,7 @@
  * missing (exit 2).
  */
 import type { Doc } from '../core/client.js';
-import { CdpError } from '../core/errors.js';
+import { CdpError, cdpError } from '../core/errors.js';
 import { validateRequest, type Issue } from '../core/validate.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
@@ -20,7 +20,7 @@ import { shellQuote, yesNo, type IO, type Question } from './io.js';
 
 /** Ctrl-C or Esc at a prompt: stop, send nothing, exit 130. */
 const cancelled = (): CdpError =>
-  new CdpError({ kind: 'interrupted', code: 'CANCELLED', message: 'cancelled at the prompt; nothing was sent' });
+  cdpError({ kind: 'interrupted', code: 'CANCELLED', message: 'cancelled at the prompt; nothing was sent' });
 
 const missingValue = (request: Doc, f: Field): boolean => request[f.name] === undefined || request[f.name] === null;
 

@@ -3,7 +3,7 @@
  * applied to a result before it is formatted. Literals are read as the
  * Python library under the official CLI reads them.
  */
-import { CdpError } from '../core/errors.js';
+import { cdpError } from '../core/errors.js';
 
 /** A compiled --query: applied to a result, throws when the expression fails on it. */
 export type Query = ((v: unknown) => unknown) & { readonly expression: string };
@@ -62,7 +62,7 @@ export async function compileQuery(expr: string): Promise<Query> {
   try {
     ast = compile(lenientLiterals(expr));
   } catch (err) {
-    throw new CdpError({
+    throw cdpError({
       kind: 'usage',
       code: 'INVALID_QUERY',
       message: `--query "${expr}" is not valid JMESPath: ${(err as Error).message}`,

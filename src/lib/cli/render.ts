@@ -9,7 +9,7 @@
  * escaped (IO.write; tables always); pipes and files get the bytes as sent.
  */
 import type { Page } from '../core/client.js';
-import { CdpError } from '../core/errors.js';
+import { cdpError } from '../core/errors.js';
 import type { ShapeIndex } from '../model/shapes.js';
 import type { PagingSpec } from '../model/types.js';
 import type { Columns } from './cells.js';
@@ -143,7 +143,7 @@ export async function render(io: IO, value: unknown, opts: RenderOptions): Promi
     } catch (err) {
       // Nothing on stdout: `x=$(cdpctl ... --query ...)` must not capture a document it did not ask for.
       // The response is not lost: it rides in the error, and --debug shows it (a one-time secret included).
-      throw new CdpError({
+      throw cdpError({
         kind: 'usage',
         code: 'INVALID_QUERY',
         message: `--query "${opts.query.expression}" failed on the response: ${(err as Error).message}`,

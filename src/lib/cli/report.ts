@@ -4,7 +4,7 @@
  * unless --debug. Each message is one line, its control characters escaped.
  * Free of oclif, so the fast path (fast-run.ts) can use it.
  */
-import { CdpError, ExitCode } from '../core/errors.js';
+import { CdpError, ExitCode, cdpError } from '../core/errors.js';
 import { printable } from '../core/validate.js';
 import { oneLine, visible } from '../core/visible.js';
 import { ioForArgv, STYLE, type IO } from './io.js';
@@ -32,15 +32,15 @@ export function toCdpError(err: unknown): CdpError {
     // taken for a flag), so PEM blocks are masked and the message kept short.
     const text = message.replace(/-----BEGIN [A-Z ]+-----[\s\S]*?(-----END [A-Z ]+-----|$)/g, '<PEM text>').trim();
     const [first = '', ...rest] = text.split('\n').map((l) => l.trim());
-    return new CdpError({
+    return cdpError({
       kind: 'usage',
       code: 'INVALID_INPUT',
       message: printable(first, 300),
       details: rest.filter(Boolean).map((l) => printable(l, 300)),
     });
   }
-  if (e && typeof e === 'object' && e.code === 'EPIPE') return new CdpError({ kind: 'ok', code: 'EPIPE', message: '' });
-  return new CdpError({ kind: 'service', code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e), cause: err });
+  if (e && typeof e === 'object' && e.code === 'EPIPE') return cdpError({ kind: 'ok', code: 'EPIPE', message: '' });
+  return cdpError({ kind: 'service', code: 'INTERNAL_ERROR', message: e instanceof Error ? e.message : String(e), cause: err });
 }
 
 /**

@@ -4,9 +4,9 @@
  * what there is to show. Knows no oclif: the fast path and the oclif
  * command call it alike, with the run context of their entry.
  */
-import type { CdpClient, Doc } from '../core/client.js';
+import type { OperationClient, Doc } from '../core/client.js';
 import { openUpload } from '../core/files.js';
-import { CdpError, usageError } from '../core/errors.js';
+import { CdpError, usageError, cdpError } from '../core/errors.js';
 import { printable, validateRequest } from '../core/validate.js';
 import { firstFailure, pollOperation, pollRequest, waitFor } from '../core/waiter.js';
 import { customizationOf } from '../customizations/index.js';
@@ -31,17 +31,25 @@ import { compileQuery } from './query.js';
 import { show, type Output, type RenderOptions } from './render.js';
 import { reportError } from './report.js';
 
+/** Where a request's words come from beyond its parsed flags: the command line as given, and standard input. */
+export interface RequestSource {
+  readonly argv: readonly string[];
+  readonly readStdin: () => Promise<Buffer>;
+}
+
+const PROCESS_SOURCE: RequestSource = { argv: process.argv, readStdin: readAllStdin };
+
 /**
  * Request from --input and flags (flags win), converted by field type; file
  * references in string fields at any depth are read (unless
  * --no-parameter-expansion), as the official CLI does.
  */
-export async function buildRequest(op: Operation, flags: ParsedFlags): Promise<Doc> {
+export async function buildRequest(op: Operation, flags: ParsedFlags, source: RequestSource = PROCESS_SOURCE): Promise<Doc> {
   const shapes = op.service.shapes;
   // An edited --generate-skeleton under --input: what was left as a placeholder is not sent
   // (under cdp's --cli-input-json, everything is, as cdp sends it).
-  const inputFlag = inputFlagOf(process.argv);
-  const document = flags.input ? await loadInputDocument(String(flags.input), readAllStdin, inputFlag) : {};
+  const inputFlag = inputFlagOf(source.argv);
+  const document = flags.input ? await loadInputDocument(String(flags.input), source.readStdin, inputFlag) : {};
   const request: Doc = inputFlag === '--input' ? withoutPlaceholders(shapes, op.input, document) : document;
   const expand = !flags['no-parameter-expansion'];
   const fromFlags = new Set<string>();
@@ -105,7 +113,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
     io.warn(`${op.commandId} is deprecated${op.cli.replacement ? `; use ${ctx.bin} ${op.service.topic} ${op.cli.replacement}` : ''}.`);
   }
   const noPaginate = Boolean(flags['no-paginate']);
-  const request = opts.request ?? (await buildRequest(op, flags));
+  const request = opts.request ?? (await buildRequest(op, flags, { argv: ctx.argv, readStdin: () => io.readInput() }));
   // A raw request (the api command) goes as it is; otherwise it is completed as the official CLI does.
   if (!opts.request) {
     if (noPaginate) onePage(op, request, flags);
@@ -129,7 +137,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
     const target = asFlags(op, request);
     const ok = await confirm(io, `${op.commandId}${target ? ` ${target}` : ''}: this cannot be undone. Continue?`);
     if (!ok)
-      throw new CdpError({
+      throw cdpError({
         kind: 'usage',
         code: 'NOT_CONFIRMED',
         message: 'not confirmed; nothing was sent (use --yes to skip the question)',
@@ -137,7 +145,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
   }
   const upload = op.cli.upload ? openUpload(op, request) : undefined;
   if (op.cli.assetUploads && !opts.request) {
-    const { uploadAssetReferences } = await import('./asset-uploads.js');
+    const { uploadAssetReferences } = await import('../core/asset-uploads.js');
     await uploadAssetReferences(client, op, request, { open: openUpload, check: checkRequest });
   }
   if (op.paging && !flags.wait && !custom) {
@@ -192,7 +200,7 @@ async function waitUntilDone(
   op: Operation,
   flags: ParsedFlags,
   ctx: RunContext,
-  call: { readonly client: CdpClient; readonly request: Doc; readonly response: Doc; readonly render: RenderOptions },
+  call: { readonly client: OperationClient; readonly request: Doc; readonly response: Doc; readonly render: RenderOptions },
 ): Promise<Output> {
   const { client, request, response, render } = call;
   // The answer may already say the work failed (a create refused by its validation): show it, poll nothing.
@@ -216,7 +224,7 @@ async function waitUntilDone(
     const e = err instanceof CdpError ? err : undefined;
     if (e?.kind === 'interrupted') {
       progress.end({ kind: 'interrupted' });
-      throw new CdpError({
+      throw cdpError({
         kind: 'interrupted',
         code: 'INTERRUPTED',
         message: 'stopped waiting; the operation goes on',
@@ -225,7 +233,7 @@ async function waitUntilDone(
     }
     if (e?.kind === 'waitTimeout') {
       progress.end({ kind: 'timeout' });
-      throw new CdpError({
+      throw cdpError({
         kind: e.kind,
         code: e.code,
         message: e.message,

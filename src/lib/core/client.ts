@@ -8,7 +8,7 @@ import type { ServiceFacts } from '../model/types.js';
 import type { Clock } from './clock.js';
 import { loadProfile, resolveCredentials, permissionWarning, type Credentials, type Env, type ProfileSettings } from './config.js';
 import { checkCleartext, checkFormFactor, joinUrl, resolveEndpoint, type EndpointInput } from './endpoint.js';
-import { CdpError, serviceError } from './errors.js';
+import { serviceError, cdpError } from './errors.js';
 import { DEFAULT_HTTP, HttpClient, type HttpOptions, type HttpResponse, type Transport } from './http.js';
 import { EMULATOR_TIME_SCALE } from './emulator-protocol.js';
 import { redact } from './redact.js';
@@ -83,7 +83,12 @@ export interface PagingOptions {
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-export class CdpClient {
+/**
+ * Sends operations of the model for one set of call settings (a profile, an
+ * endpoint, credentials): the one way every request leaves cdpctl. The CLI's
+ * run context and the library's CdpClient (src/lib/sdk) both build on it.
+ */
+export class OperationClient {
   private settingsCache?: ProfileSettings;
   private credsCache?: Credentials;
   private keyCache?: SigningKey;
@@ -179,7 +184,7 @@ export class CdpClient {
       url = undefined;
     }
     if (!url)
-      throw new CdpError({
+      throw cdpError({
         kind: 'service',
         code: 'NO_REDIRECT',
         message: `${op.service.name} ${op.name}: the answer has no (absolute) redirect to send the file to`,
@@ -205,7 +210,7 @@ export class CdpClient {
     if (svc.def.endpoint === 'workload') {
       const env = request.environmentCrn;
       if (typeof env !== 'string' || !env) {
-        throw new CdpError({
+        throw cdpError({
           kind: 'usage',
           code: 'INVALID_INPUT',
           message: 'missing required field "environmentCrn" (--environment-crn)',
@@ -259,7 +264,7 @@ export class CdpClient {
     const origin = new URL(base).origin;
     const url = upload?.url ? new URL(upload.url) : joinUrl(base, path);
     if (url.origin !== origin) {
-      throw new CdpError({
+      throw cdpError({
         kind: 'service',
         code: 'REDIRECT_REFUSED',
         message: `${op.service.name} ${op.name}: the control plane redirected the request to ${url.origin}, another origin than ${origin}; a signed request is never sent there, so nothing was sent`,
@@ -297,7 +302,7 @@ export class CdpClient {
         doc = JSON.parse(text);
       } catch {
         if (res.status === 200)
-          throw new CdpError({
+          throw cdpError({
             kind: 'service',
             code: 'BAD_RESPONSE',
             message: `${op.service.name} ${op.name}: the answer is not JSON`,
@@ -310,7 +315,7 @@ export class CdpClient {
     const isObject = typeof doc === 'object' && doc !== null && !Array.isArray(doc);
     // Every operation answers an object: `[]`, `null` or `42` is a broken or hostile server, not an empty result.
     if (!isObject && res.status >= 200 && res.status < 300)
-      throw new CdpError({
+      throw cdpError({
         kind: 'service',
         code: 'BAD_RESPONSE',
         message: `${op.service.name} ${op.name}: the answer is not a JSON object (it is ${Array.isArray(doc) ? 'a list' : doc === null ? 'null' : `a ${typeof doc}`})`,
@@ -344,7 +349,7 @@ export class CdpClient {
     const token = typeof res.token === 'string' ? res.token : '';
     const endpointUrl = typeof res.endpointUrl === 'string' ? res.endpointUrl : '';
     if (!token || !endpointUrl) {
-      throw new CdpError({ kind: 'auth', code: 'NO_WORKLOAD_TOKEN', message: 'generateWorkloadAuthToken returned no token or endpoint' });
+      throw cdpError({ kind: 'auth', code: 'NO_WORKLOAD_TOKEN', message: 'generateWorkloadAuthToken returned no token or endpoint' });
     }
     const origin = new URL(endpointUrl).origin;
     const expireAt = typeof res.expireAt === 'string' ? Date.parse(res.expireAt) : Date.now() + 5 * 60_000;

@@ -7,7 +7,7 @@
  * reads `endpoint_url`, fills `%s` with its endpoint name and has its own
  * default host. Neither key falls back to the other.
  */
-import { CdpError, usageError } from './errors.js';
+import { usageError, cdpError } from './errors.js';
 
 export const REGIONS = ['us-west-1', 'eu-1', 'ap-1', 'usg-1'] as const;
 export const DEFAULT_REGION = 'us-west-1';
@@ -108,7 +108,7 @@ export function resolveFormFactor(input: EndpointInput): 'public' | 'private' {
 export function checkFormFactor(facts: EndpointFacts, input: EndpointInput): void {
   const formFactor = resolveFormFactor(input);
   if (facts.formFactors.includes(formFactor)) return;
-  throw new CdpError({
+  throw cdpError({
     kind: 'usage',
     code: 'WRONG_FORM_FACTOR',
     message:
@@ -143,7 +143,7 @@ export function isLoopbackHost(hostname: string): boolean {
 export function checkCleartext(url: URL, opts: { readonly allowed: boolean; readonly warn?: (line: string) => void }): void {
   if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
   if (!opts.allowed) {
-    throw new CdpError({
+    throw cdpError({
       kind: 'usage',
       code: 'INSECURE_TRANSPORT',
       message: `${url.origin} is plain HTTP to another machine: requests and keys would cross the network in clear text; nothing was sent`,

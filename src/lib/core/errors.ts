@@ -1,6 +1,8 @@
 /**
- * One error type for everything cdpctl reports, and the one table that maps
- * an error's kind to the process exit code (DESIGN "Exit codes").
+ * The errors cdpctl reports: one class a kind under one base (so a library
+ * user can `catch (e) { if (e instanceof ServiceError) ... }`), made by one
+ * factory, and the one table that maps an error's kind to the process exit
+ * code (DESIGN "Exit codes").
  */
 export const ExitCode = {
   ok: 0,
@@ -41,6 +43,7 @@ export interface ErrorJson {
   error: Omit<CdpErrorInit, 'kind' | 'cause' | 'debugText'> & { debug?: string };
 }
 
+/** Every error cdpctl raises: what failed (`code`, the API's where it answered), and where. Made by cdpError(). */
 export class CdpError extends Error {
   readonly kind: ErrorKind;
   readonly code: string;
@@ -51,9 +54,9 @@ export class CdpError extends Error {
   readonly details: readonly string[];
   readonly debugText?: string;
 
-  constructor(init: CdpErrorInit) {
+  protected constructor(init: CdpErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
-    this.name = 'CdpError';
+    this.name = new.target.name;
     this.kind = init.kind;
     this.code = init.code;
     this.status = init.status;
@@ -96,14 +99,97 @@ export class CdpError extends Error {
   }
 }
 
+type KindInit = Omit<CdpErrorInit, 'kind'>;
+
+/** The control plane answered with an error (exit 1): `code` is the API's (`NOT_FOUND`), with its HTTP `status` and `requestId`. */
+export class ServiceError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'service' });
+  }
+}
+
+/** The input was refused before anything was sent: a missing or invalid field, an unknown profile (exit 2). */
+export class UsageError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'usage' });
+  }
+}
+
+/** Credentials are missing or unusable, or the control plane refused them (401/403; exit 3). */
+export class AuthError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'auth' });
+  }
+}
+
+/** The control plane could not be reached, or stopped answering, after every retry (exit 4). */
+export class NetworkError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'network' });
+  }
+}
+
+/** Long-running work that was waited for ended in a failure state (exit 5). */
+export class WaitFailedError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'waitFailed' });
+  }
+}
+
+/** A wait ran out of time; the work goes on (exit 6). */
+export class WaitTimeoutError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'waitTimeout' });
+  }
+}
+
+/** The control plane does not implement the operation (501; the emulator's NOT_EMULATED; exit 7). */
+export class NotImplementedError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'notImplemented' });
+  }
+}
+
+/** Stopped by the user (Ctrl-C) or an abort signal (exit 130). */
+export class InterruptedError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'interrupted' });
+  }
+}
+
+/** Whoever read the output went away (EPIPE: `cdpctl ... | head`): the run ends quietly, not as a failure (exit 0). */
+export class OutputClosedError extends CdpError {
+  constructor(init: KindInit) {
+    super({ ...init, kind: 'ok' });
+  }
+}
+
+const CLASSES: { readonly [K in ErrorKind]: new (init: KindInit) => CdpError } = {
+  ok: OutputClosedError,
+  service: ServiceError,
+  usage: UsageError,
+  auth: AuthError,
+  network: NetworkError,
+  waitFailed: WaitFailedError,
+  waitTimeout: WaitTimeoutError,
+  notImplemented: NotImplementedError,
+  interrupted: InterruptedError,
+};
+
+/** The error of a kind, as the class of that kind. */
+export function cdpError(init: CdpErrorInit): CdpError {
+  const { kind, ...rest } = init;
+  return new CLASSES[kind](rest);
+}
+
 /** Input rejected before anything was sent (exit 2). */
 export function usageError(message: string, details?: readonly string[]): CdpError {
-  return new CdpError({ kind: 'usage', code: 'INVALID_INPUT', message, details });
+  return new UsageError({ code: 'INVALID_INPUT', message, details });
 }
 
 /** Credentials missing or unusable (exit 3). */
 export function authError(code: string, message: string, details?: readonly string[]): CdpError {
-  return new CdpError({ kind: 'auth', code, message, details });
+  return new AuthError({ code, message, details });
 }
 
 /** Maps an HTTP error answer from the service to a CdpError. */
@@ -116,7 +202,7 @@ export function serviceError(init: {
   requestId?: string;
 }): CdpError {
   const kind: ErrorKind = init.status === 401 || init.status === 403 ? 'auth' : init.status === 501 ? 'notImplemented' : 'service';
-  return new CdpError({ kind, ...init });
+  return cdpError({ kind, ...init });
 }
 
 /** Why a file could not be read, in words (`no such file`), from a node error. */

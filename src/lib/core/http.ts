@@ -9,7 +9,7 @@ import type { Agent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 
 import type { Readable } from 'node:stream';
 import { byteSize, READ_LIMITS, readBounded } from './bounded-read.js';
 import { isLoopbackHost } from './endpoint.js';
-import { CdpError, fileProblem, usageError } from './errors.js';
+import { CdpError, fileProblem, usageError, cdpError } from './errors.js';
 
 export interface HttpOptions {
   /** Milliseconds to wait for a connection. */
@@ -162,7 +162,7 @@ export class HttpClient implements Transport {
         // carried out: sending it again could do it twice.
         const retryable = !err.timeout && (!req.mutating || !err.delivered);
         if (!retryable || attempt >= this.opts.maxAttempts) {
-          throw new CdpError({
+          throw cdpError({
             kind: 'network',
             code: err.timeout ? 'TIMEOUT' : 'NETWORK_ERROR',
             message: `${label(req)}: ${err.message}${attempt > 1 ? ` (after ${attempt} attempts)` : ''}${
@@ -277,7 +277,7 @@ export class HttpClient implements Transport {
             if (settled) return;
             stop();
             reject(
-              new CdpError({
+              cdpError({
                 kind: 'service',
                 code: 'BAD_RESPONSE',
                 message: `${label(req)}: the answer from ${req.url.host} is larger than ${byteSize(MAX_ANSWER_BYTES)}`,

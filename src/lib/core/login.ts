@@ -19,7 +19,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Env } from './config.js';
 import { resolveRegion } from './endpoint.js';
-import { CdpError, usageError } from './errors.js';
+import { CdpError, usageError, cdpError } from './errors.js';
 import type { Transport } from './http.js';
 import { printable } from './validate.js';
 
@@ -114,12 +114,12 @@ export function sameState(given: string | null | undefined, expected: string): b
 
 /** The console refused or failed the sign-in (exit 3). */
 export function loginError(code: string, message: string, details?: readonly string[]): CdpError {
-  return new CdpError({ kind: 'auth', code, message, details });
+  return cdpError({ kind: 'auth', code, message, details });
 }
 
 /** Ctrl-C while waiting (exit 130); nothing has been saved. */
 export function interrupted(): CdpError {
-  return new CdpError({ kind: 'interrupted', code: 'INTERRUPTED', message: 'sign-in cancelled; nothing was saved' });
+  return cdpError({ kind: 'interrupted', code: 'INTERRUPTED', message: 'sign-in cancelled; nothing was saved' });
 }
 
 const escapeHtml = (s: string): string =>

@@ -3,7 +3,7 @@
  * Pure node:crypto; the emulator uses the same canonical string to verify.
  */
 import { createPrivateKey, sign as cryptoSign, type KeyObject } from 'node:crypto';
-import { CdpError } from './errors.js';
+import { cdpError } from './errors.js';
 
 export type AuthMethod = 'ed25519v1' | 'ecdsav1' | 'rsav1';
 
@@ -38,7 +38,7 @@ export function parsePrivateKey(accessKeyId: string, text: string): SigningKey {
         throw new Error(`unsupported key type ${key.asymmetricKeyType ?? 'unknown'}`);
     }
   } catch (err) {
-    throw new CdpError({
+    throw cdpError({
       kind: 'auth',
       code: 'INVALID_PRIVATE_KEY',
       message: `the private key for access key ${accessKeyId} could not be read: ${(err as Error).message.split('\n')[0]}`,

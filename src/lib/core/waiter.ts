@@ -7,10 +7,10 @@
  * of an emulator, whose clock may jump.
  */
 import { loadService, type Operation } from '../model/index.js';
-import type { CdpClient, Doc } from './client.js';
+import type { OperationClient, Doc } from './client.js';
 import { systemClock, type Clock } from './clock.js';
 import { duration } from './duration.js';
-import { CdpError } from './errors.js';
+import { CdpError, cdpError } from './errors.js';
 
 export interface WaitOptions {
   readonly timeoutSec?: number;
@@ -82,7 +82,7 @@ function reasonsOf(search: Search, expr: string | undefined, res: Doc): string[]
 }
 
 function failure(op: Operation, state: string, reasons: readonly string[]): CdpError {
-  return new CdpError({
+  return cdpError({
     kind: 'waitFailed',
     code: 'OPERATION_FAILED',
     message: `${op.name} ended in ${state}${reasons.length === 1 ? `: ${reasons[0]}` : ''}`,
@@ -123,7 +123,13 @@ const MIN_PACED_MS = 50;
  */
 const MAX_EMULATED_MS = 1000;
 
-export async function waitFor(client: CdpClient, op: Operation, request: Doc, response: Doc, opts: WaitOptions = {}): Promise<WaitOutcome> {
+export async function waitFor(
+  client: OperationClient,
+  op: Operation,
+  request: Doc,
+  response: Doc,
+  opts: WaitOptions = {},
+): Promise<WaitOutcome> {
   const waiter = op.cli.wait;
   if (!waiter) throw new Error(`${op.name} has no waiter`);
   const pollOp = await pollOperation(op);
@@ -140,7 +146,7 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
   let polls = 0;
   let last = '';
   for (;;) {
-    if (opts.signal?.aborted) throw new CdpError({ kind: 'interrupted', code: 'INTERRUPTED', message: 'stopped waiting' });
+    if (opts.signal?.aborted) throw cdpError({ kind: 'interrupted', code: 'INTERRUPTED', message: 'stopped waiting' });
     let res: Doc | undefined;
     polls++;
     try {
@@ -177,7 +183,7 @@ export async function waitFor(client: CdpClient, op: Operation, request: Doc, re
     }
     const elapsed = now() - start;
     if (elapsed >= timeoutMs) {
-      throw new CdpError({
+      throw cdpError({
         kind: 'waitTimeout',
         code: 'WAIT_TIMEOUT',
         message: `gave up waiting after ${duration(elapsed)}; last state ${last || 'unknown'}. The operation goes on.`,

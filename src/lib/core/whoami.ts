@@ -5,7 +5,7 @@
  * `login` to confirm the key it saved.
  */
 import { loadService } from '../model/index.js';
-import type { CdpClient } from './client.js';
+import type { OperationClient } from './client.js';
 import { CdpError } from './errors.js';
 import { parsePrivateKey } from './signing.js';
 
@@ -36,7 +36,7 @@ export interface Identity {
 }
 
 /** The key the client would sign with; throws NO_CREDENTIALS or INVALID_PRIVATE_KEY (exit 3). */
-export function keyInfo(client: CdpClient): KeyInfo {
+export function keyInfo(client: OperationClient): KeyInfo {
   const creds = client.credentials();
   const key = parsePrivateKey(creds.accessKeyId, creds.privateKey);
   const kind = KEY_TYPES[key.method] ?? { type: 'unknown', algorithm: key.method };
@@ -63,7 +63,7 @@ function machineUserName(crn: string): string {
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** Signs `iam getUser` with the client's key; errors are the call's (401/403: exit 3, network: exit 4). */
-export async function whoAmI(client: CdpClient): Promise<Identity> {
+export async function whoAmI(client: OperationClient): Promise<Identity> {
   const iam = await loadService('iam');
   try {
     const res = await client.call(iam.operation('getUser'), {});

@@ -27,8 +27,8 @@
  * checked before anything is sent (cdp finds a missing file only after it
  * started the deployment request).
  */
-import type { CdpClient, Doc } from '../core/client.js';
-import { CdpError, usageError } from '../core/errors.js';
+import type { OperationClient, Doc } from '../core/client.js';
+import { CdpError, usageError, cdpError } from '../core/errors.js';
 import { expandPath, localFile, openUpload } from '../core/files.js';
 import { validateRequest } from '../core/validate.js';
 import { loadService } from '../model/index.js';
@@ -49,7 +49,7 @@ const given = (v: unknown): boolean => v !== undefined && v !== null;
 const truthy = (v: unknown): boolean => (Array.isArray(v) ? v.length > 0 : isObj(v) ? Object.keys(v).length > 0 : Boolean(v));
 
 /** One call of a step, checked against the model first as cdp checks each of its calls. */
-async function send(client: CdpClient, service: string, operation: string, request: Doc): Promise<Doc> {
+async function send(client: OperationClient, service: string, operation: string, request: Doc): Promise<Doc> {
   const op = (await loadService(service)).operation(operation);
   const [first, ...rest] = validateRequest(op.service.shapes, op.input, request, op.cli.rules);
   if (first)
@@ -60,15 +60,15 @@ async function send(client: CdpClient, service: string, operation: string, reque
   return client.call(op, request);
 }
 
-const df = (client: CdpClient, operation: string, request: Doc): Promise<Doc> => send(client, 'df', operation, request);
-const workload = (client: CdpClient, operation: string, request: Doc): Promise<Doc> => send(client, 'dfworkload', operation, request);
+const df = (client: OperationClient, operation: string, request: Doc): Promise<Doc> => send(client, 'df', operation, request);
+const workload = (client: OperationClient, operation: string, request: Doc): Promise<Doc> => send(client, 'dfworkload', operation, request);
 
 /** A value the service must have answered with. */
 function answered(doc: Doc, path: string, what: string): string {
   let v: unknown = doc;
   for (const k of path.split('.')) v = isObj(v) ? v[k] : undefined;
   const s = str(v);
-  if (!s) throw new CdpError({ kind: 'service', code: 'BAD_RESPONSE', message: `the answer has no ${what} (${path})` });
+  if (!s) throw cdpError({ kind: 'service', code: 'BAD_RESPONSE', message: `the answer has no ${what} (${path})` });
   return s;
 }
 
@@ -85,12 +85,12 @@ async function tidy(ctx: CustomizationContext, what: string, step: () => Promise
 const cleansUp = (err: unknown): boolean => err instanceof CdpError && (err.kind === 'service' || err.kind === 'usage');
 
 /** The environment of a service, from the services the caller may deploy to. */
-async function environmentOf(client: CdpClient, serviceCrn: unknown): Promise<string> {
+async function environmentOf(client: OperationClient, serviceCrn: unknown): Promise<string> {
   const res = await df(client, 'listDeployableServicesForNewDeployments', {});
   const hit = list(res.services).find((s) => s.crn === serviceCrn);
   const env = hit ? str(hit.environmentCrn) : undefined;
   if (!env)
-    throw new CdpError({
+    throw cdpError({
       kind: 'service',
       code: 'NOT_FOUND',
       message: `service ${String(serviceCrn)} is not among the services you may deploy to (see \`df services deployable\`)`,
@@ -107,7 +107,7 @@ function splitPath(path: string): [string, string] {
   return [/^\/+$/.test(head) ? head : head.replace(/\/+$/, ''), path.slice(i)];
 }
 
-async function uploadAsset(client: CdpClient, request: Doc): Promise<void> {
+async function uploadAsset(client: OperationClient, request: Doc): Promise<void> {
   const op = (await loadService('dfworkload')).operation('uploadAsset');
   await client.call(op, request, openUpload(op, request));
 }
@@ -137,7 +137,7 @@ function newAssets(request: Doc): NewAsset[] {
 }
 
 /** Uploads each file under the deployment (or flow) request and rewrites the references as the request expects them. */
-async function uploadNewAssets(client: CdpClient, assets: readonly NewAsset[], fields: Doc): Promise<void> {
+async function uploadNewAssets(client: OperationClient, assets: readonly NewAsset[], fields: Doc): Promise<void> {
   for (const a of assets) {
     const refs: Doc[] = [];
     for (const path of a.paths) {
@@ -162,8 +162,7 @@ async function uploadNewAssets(client: CdpClient, assets: readonly NewAsset[], f
 function importedKpis(imported: Doc): Doc[] | undefined {
   const kpis = imported.kpis;
   if (!given(kpis)) return undefined;
-  if (!Array.isArray(kpis))
-    throw new CdpError({ kind: 'service', code: 'BAD_RESPONSE', message: 'the KPIs of the archive are not a list' });
+  if (!Array.isArray(kpis)) throw cdpError({ kind: 'service', code: 'BAD_RESPONSE', message: 'the KPIs of the archive are not a list' });
   return kpis.filter(isObj).map(({ id: _id, ...rest }) => rest);
 }
 
@@ -241,7 +240,7 @@ function deploymentFromArchive(request: Doc, requestCrn: string, imported: Doc):
 }
 
 /** Creates the custom NAR configuration; one that exists (409) is the environment's default, updated. */
-async function narConfiguration(client: CdpClient, given: Doc, environmentCrn: string): Promise<Doc> {
+async function narConfiguration(client: OperationClient, given: Doc, environmentCrn: string): Promise<Doc> {
   const request: Doc = { ...given, environmentCrn };
   try {
     return await workload(client, 'createCustomNarConfiguration', request);
@@ -255,7 +254,7 @@ async function narConfiguration(client: CdpClient, given: Doc, environmentCrn: s
 }
 
 async function importArchive(
-  client: CdpClient,
+  client: OperationClient,
   operation: string,
   requestField: Doc,
   archiveName: unknown,
@@ -633,13 +632,13 @@ export const getFlowVersion: Customization = {
   async run(ctx) {
     const res = await ctx.client.call(ctx.op, ctx.request);
     const encodedDefinition = str(res.flowDefinition);
-    if (!encodedDefinition) throw new CdpError({ kind: 'service', code: 'BAD_RESPONSE', message: 'the answer has no flowDefinition' });
+    if (!encodedDefinition) throw cdpError({ kind: 'service', code: 'BAD_RESPONSE', message: 'the answer has no flowDefinition' });
     const text = Buffer.from(encodedDefinition, 'base64').toString('utf8');
     try {
       const doc: unknown = JSON.parse(text);
       return (isObj(doc) ? doc : { flowDefinition: doc }) as Doc;
     } catch {
-      throw new CdpError({ kind: 'service', code: 'BAD_RESPONSE', message: 'the flow definition is not JSON' });
+      throw cdpError({ kind: 'service', code: 'BAD_RESPONSE', message: 'the flow definition is not JSON' });
     }
   },
 };

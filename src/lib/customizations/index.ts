@@ -10,11 +10,11 @@
  * A customization may call any operation of any service through the one
  * client: df calls are signed, dfworkload calls carry the workload token.
  */
-import type { CdpClient, Doc } from '../core/client.js';
+import type { OperationClient, Doc } from '../core/client.js';
 import type { Operation } from '../model/index.js';
 
 export interface CustomizationContext {
-  readonly client: CdpClient;
+  readonly client: OperationClient;
   readonly op: Operation;
   /** The request as the user gave it, checked against the model. */
   readonly request: Doc;

@@ -51,7 +51,23 @@ export function createAdminKey(emu: Emulator, adminCrn: string): { accessKeyId: 
   return { accessKeyId, privateKey: issued.privateKey };
 }
 
-export async function bootstrap(emu: Emulator, env: Env = process.env, opts: BootstrapOptions = {}): Promise<BootstrapResult> {
+/** The account of a store: made on its first start (an admin user, and nothing else when `empty`). */
+export interface Account {
+  readonly accountId: string;
+  readonly adminCrn: string;
+  /** Made by this call. */
+  readonly fresh: boolean;
+  /** The account holds only what was made in it. */
+  readonly empty: boolean;
+}
+
+/**
+ * The account of the emulator's store, made on its first start: an account
+ * id and its admin user; with `empty`, a mark that nothing is to be
+ * pre-created in it. A store that already holds a non-empty account refuses
+ * `empty` (StartRefusal). Touches no file outside the store.
+ */
+export function ensureAccount(emu: Emulator, opts: { readonly empty?: boolean } = {}): Account {
   const store = emu.store;
   let accountId = store.meta('accountId');
   let adminCrn = store.meta('adminCrn');
@@ -89,7 +105,11 @@ export async function bootstrap(emu: Emulator, env: Env = process.env, opts: Boo
     throw new StartRefusal(
       'this data directory already holds an account with pre-created resources; --empty makes a new account only: use another --data-dir, or `cdpctl emulator reset` first',
     );
+  return { accountId, adminCrn, fresh, empty };
+}
 
+export async function bootstrap(emu: Emulator, env: Env = process.env, opts: BootstrapOptions = {}): Promise<BootstrapResult> {
+  const { accountId, adminCrn, empty } = ensureAccount(emu, opts);
   const inst = opts.dataDir ? readInstance(opts.dataDir) : undefined;
   const profile = opts.profile ?? inst?.profile ?? DEFAULT_PROFILE;
   const before = profileSections(profile, env);

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFileAtomic, type Env } from '../core/config.js';
 import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
-import { CdpError, fileProblem } from '../core/errors.js';
+import { CdpError, fileProblem, cdpError } from '../core/errors.js';
 import { bootstrap, StartRefusal, writeEmulatorProfile, type BootstrapResult } from './bootstrap.js';
 import { privateDir, tighten } from './data-dir.js';
 import {
@@ -56,13 +56,13 @@ export function readSeed(path: string): SeedFile {
   try {
     text = readBounded(path, { label: 'the seed file', maxBytes: READ_LIMITS.request }).toString('utf8');
   } catch (err) {
-    if (err instanceof CdpError) throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
-    throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${fileProblem(err)}` });
+    if (err instanceof CdpError) throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
+    throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${fileProblem(err)}` });
   }
   try {
     return parseSeed(text, path);
   } catch (err) {
-    if (err instanceof SeedError) throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
+    if (err instanceof SeedError) throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
     throw err;
   }
 }
@@ -96,7 +96,7 @@ export async function emulatorDir(
   if (flags.profile === undefined) return flags['data-dir'] ?? defaultDataDir(env);
   const found = (await runningInstances(env)).find((i) => i.entry.profile === flags.profile)?.entry.dataDir;
   if (!found)
-    throw new CdpError({
+    throw cdpError({
       kind: 'service',
       code: 'NOT_RUNNING',
       message: `no running emulator writes profile "${flags.profile}" (see cdpctl emulator status)`,
@@ -173,7 +173,7 @@ export async function startInProcess(
 ): Promise<{ emu: Emulator; boot: BootstrapResult; stop: () => Promise<void> }> {
   const already = await running(opts.dataDir);
   if (already) {
-    throw new CdpError({
+    throw cdpError({
       kind: 'usage',
       code: 'ALREADY_RUNNING',
       message: `an emulator for ${opts.dataDir} is already running on port ${already.pid.port} (pid ${already.pid.pid})`,
@@ -201,7 +201,7 @@ export async function startInProcess(
       repairProfile: () => repairProfile(emu, profile, env),
     });
   } catch (err) {
-    if (err instanceof StateError) throw new CdpError({ kind: 'usage', code: 'STATE_FORMAT', message: err.message });
+    if (err instanceof StateError) throw cdpError({ kind: 'usage', code: 'STATE_FORMAT', message: err.message });
     throw err;
   }
   try {
@@ -209,7 +209,7 @@ export async function startInProcess(
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') {
-      throw new CdpError({
+      throw cdpError({
         kind: 'usage',
         code: 'PORT_IN_USE',
         message: `port ${opts.port} is in use; choose another with --port (0 picks a free one)`,
@@ -222,7 +222,7 @@ export async function startInProcess(
     boot = await bootstrap(emu, env, { dataDir: opts.dataDir, profile, empty: opts.empty });
   } catch (err) {
     await emu.stop();
-    if (err instanceof StartRefusal) throw new CdpError({ kind: 'usage', code: 'NOT_EMPTY', message: err.message });
+    if (err instanceof StartRefusal) throw cdpError({ kind: 'usage', code: 'NOT_EMPTY', message: err.message });
     throw err;
   }
   if (seed) {
@@ -232,7 +232,7 @@ export async function startInProcess(
     } catch (err) {
       await emu.stop();
       if (err instanceof SeedError)
-        throw new CdpError({ kind: 'usage', code: 'SEED_FILE', message: `${err.message}; nothing of the seed file was applied` });
+        throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: `${err.message}; nothing of the seed file was applied` });
       throw err;
     }
   }
@@ -266,13 +266,13 @@ export async function startDetached(
   if (already) {
     const profile = already.health.profile ?? profileOf(opts.dataDir);
     if (opts.profile && opts.profile !== profile)
-      throw new CdpError({
+      throw cdpError({
         kind: 'usage',
         code: 'ALREADY_RUNNING',
         message: `the emulator for ${opts.dataDir} is already running and writes profile "${profile}"; stop it (cdpctl emulator stop --data-dir ${opts.dataDir}) to start it with profile "${opts.profile}"`,
       });
     if (opts.empty)
-      throw new CdpError({
+      throw cdpError({
         kind: 'usage',
         code: 'ALREADY_RUNNING',
         message: `the emulator for ${opts.dataDir} is already running; --empty applies to a new account only (use another --data-dir)`,
@@ -353,9 +353,9 @@ async function waitForStart(
       const lines = tailOf(logFile).trim().split('\n');
       const refusal = lines.filter((l) => l.startsWith('emulator refused: ')).pop();
       if (exited === EXIT_REFUSED && refusal)
-        throw new CdpError({ kind: 'usage', code: 'EMULATOR_REFUSED', message: refusal.slice('emulator refused: '.length) });
+        throw cdpError({ kind: 'usage', code: 'EMULATOR_REFUSED', message: refusal.slice('emulator refused: '.length) });
       const tail = lines.slice(-3).join(' | ');
-      throw new CdpError({
+      throw cdpError({
         kind: 'service',
         code: 'EMULATOR_FAILED',
         message: `the emulator exited during start (code ${exited})${tail ? `: ${tail}` : ''}`,
@@ -365,7 +365,7 @@ async function waitForStart(
     if (found && found.pid.pid === pid) return { ...found, already: false };
     await pause(50);
   }
-  throw new CdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
+  throw cdpError({ kind: 'network', code: 'EMULATOR_TIMEOUT', message: `the emulator did not answer within 30 s; see ${logFile}` });
 }
 
 /** The last 64 KiB of a log file (what a failed start said last), or nothing. */
@@ -401,7 +401,7 @@ export async function stopEmulator(dataDir: string): Promise<(PidFile & { profil
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && alive(found.pid.pid)) await new Promise((r) => setTimeout(r, 50));
   if (alive(found.pid.pid))
-    throw new CdpError({ kind: 'service', code: 'STOP_FAILED', message: `the emulator (pid ${found.pid.pid}) did not stop within 15 s` });
+    throw cdpError({ kind: 'service', code: 'STOP_FAILED', message: `the emulator (pid ${found.pid.pid}) did not stop within 15 s` });
   // The emulator gave its profile back as it stopped (instances.ts) and wrote down how.
   const inst = readInstance(dataDir);
   return { ...found.pid, profile: inst?.profile ?? DEFAULT_PROFILE, release: inst?.released ?? 'untouched' };
@@ -434,7 +434,7 @@ async function refuseTakenProfile(dataDir: string, profile: string, env: Env): P
       forget(e, env);
       continue;
     }
-    throw new CdpError({
+    throw cdpError({
       kind: 'usage',
       code: 'PROFILE_IN_USE',
       message: `profile "${profile}" belongs to the emulator running for ${e.dataDir} on port ${e.port}; give this one a profile of its own with --profile NAME`,
@@ -456,7 +456,7 @@ export async function runningInstances(env: Env = process.env): Promise<Array<{ 
 /** Deletes all emulator state. Refuses while it runs: stop it first. */
 export async function resetEmulator(dataDir: string): Promise<void> {
   if (await running(dataDir)) {
-    throw new CdpError({ kind: 'usage', code: 'RUNNING', message: 'the emulator is running; stop it first (cdpctl emulator stop)' });
+    throw cdpError({ kind: 'usage', code: 'RUNNING', message: 'the emulator is running; stop it first (cdpctl emulator stop)' });
   }
   for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'emulator.json', 'requests.log', 'requests.1.log'])
     rmSync(join(dataDir, f), { force: true });
@@ -467,7 +467,7 @@ export async function resetEmulator(dataDir: string): Promise<void> {
 export async function requireRunning(dataDir: string, what: string): Promise<{ pid: PidFile; health: Health }> {
   const found = await running(dataDir);
   if (!found)
-    throw new CdpError({
+    throw cdpError({
       kind: 'service',
       code: 'NOT_RUNNING',
       message: `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)`,
@@ -500,20 +500,18 @@ export async function adminRequest(pid: PidFile, method: 'GET' | 'POST', path: s
           try {
             out = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
           } catch {
-            return reject(
-              new CdpError({ kind: 'service', code: 'EMULATOR_ANSWER', message: `the emulator answered ${path} with no JSON` }),
-            );
+            return reject(cdpError({ kind: 'service', code: 'EMULATOR_ANSWER', message: `the emulator answered ${path} with no JSON` }));
           }
           if (res.statusCode === 200) return resolve(out);
           const kind = res.statusCode === 400 ? 'usage' : 'service';
           reject(
-            new CdpError({ kind, code: String(out.code ?? 'EMULATOR_ERROR'), message: String(out.message ?? `status ${res.statusCode}`) }),
+            cdpError({ kind, code: String(out.code ?? 'EMULATOR_ERROR'), message: String(out.message ?? `status ${res.statusCode}`) }),
           );
         });
       },
     );
     req.on('error', (err) =>
-      reject(new CdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `the emulator did not answer: ${err.message}` })),
+      reject(cdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `the emulator did not answer: ${err.message}` })),
     );
     req.end(payload);
   });

@@ -45,14 +45,11 @@ export class RequestLog {
   /** The newest entries, in memory (the console shows them without reading the file). */
   private readonly latest: LogEntry[] = [];
 
+  /** `dir` undefined: the entries are kept in memory only (an emulator started by the library in memory). */
   constructor(
-    private readonly dir: string,
+    private readonly dir: string | undefined,
     private readonly maxBytes = MAX_BYTES,
   ) {}
-
-  private get path(): string {
-    return join(this.dir, LOG_FILE);
-  }
 
   /**
    * Keeps the line; lines are written together within a tenth of a second
@@ -62,6 +59,7 @@ export class RequestLog {
     this.latest.push(e);
     // Trimmed by RECENT_KEPT at a time, not one each request: shifting a thousand entries on every request costs more than the rest of the log.
     if (this.latest.length >= 2 * RECENT_KEPT) this.latest.splice(0, this.latest.length - RECENT_KEPT);
+    if (this.dir === undefined) return;
     const line = `${JSON.stringify(e)}\n`;
     this.pending.push(line);
     this.pendingBytes += line.length;
@@ -81,21 +79,23 @@ export class RequestLog {
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.length === 0) return;
+    const dir = this.dir;
+    if (this.pending.length === 0 || dir === undefined) return;
+    const path = join(dir, LOG_FILE);
     const data = this.pending.join('');
     this.pending = [];
     this.pendingBytes = 0;
     try {
       if (this.fd === undefined) {
-        privateDir(this.dir);
-        this.fd = openSync(this.path, 'a', 0o600);
-        tighten(this.path, 0o600);
+        privateDir(dir);
+        this.fd = openSync(path, 'a', 0o600);
+        tighten(path, 0o600);
         this.size = fstatSync(this.fd).size;
       }
       if (this.size > 0 && this.size + Buffer.byteLength(data) > this.maxBytes) {
         closeSync(this.fd);
-        renameSync(this.path, join(this.dir, OLD_LOG_FILE));
-        this.fd = openSync(this.path, 'a', 0o600);
+        renameSync(path, join(dir, OLD_LOG_FILE));
+        this.fd = openSync(path, 'a', 0o600);
         this.size = 0;
       }
       this.size += writeSync(this.fd, data);

@@ -67,6 +67,12 @@ export interface EmulatorOptions {
   readonly consoleTtlMs?: number;
   /** Keep the request log (request-log.ts) in the data directory; default true. */
   readonly requestLog?: boolean;
+  /**
+   * Keep the state in memory, not in the data directory's database (the
+   * library's startEmulator): nothing survives stop, and the request log is
+   * kept in memory only. The data directory still receives uploads.
+   */
+  readonly inMemory?: boolean;
   /** Runs after an import replaced the state of the running emulator (the profile and pid file follow it). */
   readonly onStateReplaced?: () => Promise<void>;
   /**
@@ -150,7 +156,7 @@ export class Emulator {
   private readonly deliveries = new Map<string, Delivery>();
 
   constructor(private readonly opts: EmulatorOptions) {
-    this.store = new Store(join(opts.dataDir, 'state.db'));
+    this.store = new Store(opts.inMemory ? ':memory:' : join(opts.dataDir, 'state.db'));
     try {
       checkStateFormat(this.store, opts.dataDir);
     } catch (err) {
@@ -158,7 +164,7 @@ export class Emulator {
       throw err;
     }
     this.clock = new Clock(opts.timeScale ?? 1, loadClock(this.store));
-    if (opts.requestLog !== false) this.requestLog = new RequestLog(opts.dataDir);
+    if (opts.requestLog !== false) this.requestLog = new RequestLog(opts.inMemory ? undefined : opts.dataDir);
     this.region = opts.region ?? 'us-west-1';
     this.faults = opts.faults ?? { rate: 0, latencyMs: 0, kinds: [] };
   }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { reportError, toCdpError } from '../../../src/lib/cli/report.js';
-import { CdpError, ExitCode, serviceError, usageError } from '../../../src/lib/core/errors.js';
+import { ExitCode, serviceError, usageError, cdpError } from '../../../src/lib/core/errors.js';
 import { bufferIO } from '../../helpers/fakes.js';
 
 const report = (err: unknown, opts: { json?: boolean; debug?: boolean; color?: boolean } = {}) => {
@@ -47,7 +47,7 @@ describe('reportError', () => {
   });
 
   test('control characters from a server are shown escaped, and a message stays on one line', () => {
-    const e = new CdpError({ kind: 'service', code: 'BAD\u001b[31m', message: 'line one\nline two \u0007' });
+    const e = cdpError({ kind: 'service', code: 'BAD\u001b[31m', message: 'line one\nline two \u0007' });
     expect(report(e).stderr).toBe('BAD\\u001b[31m: line one\\u000aline two \\u0007\n');
   });
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { CdpClient, type ClientSettings } from '../../../src/lib/core/client.js';
+import { OperationClient, type ClientSettings } from '../../../src/lib/core/client.js';
 import { CdpError } from '../../../src/lib/core/errors.js';
 import { altusDate, canonicalString, fromB64url } from '../../../src/lib/core/signing.js';
 import { issueKey } from '../../../src/lib/emulator/keys.js';
@@ -31,8 +31,8 @@ beforeAll(async () => {
   listFlowDrafts = (await loadService('dataflow')).operation('listFlowDrafts');
 });
 
-function client(transport: FakeTransport, settings: Partial<ClientSettings> = {}, clock = new FakeClock()): CdpClient {
-  return new CdpClient({
+function client(transport: FakeTransport, settings: Partial<ClientSettings> = {}, clock = new FakeClock()): OperationClient {
+  return new OperationClient({
     endpointUrl: BASE,
     env: { CDP_ACCESS_KEY_ID: 'test-key', CDP_PRIVATE_KEY: key.privateKey, CDPCTL_TOKEN_CACHE: join(tmp, 'tokens.json') },
     profileSettings: () => fakeProfile(),

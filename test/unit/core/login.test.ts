@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { browserCommands, splitCommand } from '../../../src/lib/core/browser.js';
 import { readIni, setCredentials } from '../../../src/lib/core/config.js';
-import { CdpError } from '../../../src/lib/core/errors.js';
+import { CdpError, cdpError } from '../../../src/lib/core/errors.js';
 import { DEFAULT_HTTP, HttpClient } from '../../../src/lib/core/http.js';
 import {
   awaitDeviceKey,
@@ -238,7 +238,7 @@ describe('the browser flow listener', () => {
     let status = 0;
     const r = await login(async (_url, ret) => void (status = (await get(`${ret}?accessKeyId=k&privateKey=p&state=${STATE}`)).status), {
       save: async () => {
-        throw new CdpError({ kind: 'auth', code: 'INVALID_PRIVATE_KEY', message: 'bad key' });
+        throw cdpError({ kind: 'auth', code: 'INVALID_PRIVATE_KEY', message: 'bad key' });
       },
     });
     expect(status).toBe(500);

@@ -4,7 +4,7 @@
  * pauses can be read back.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { CdpClient } from '../../../src/lib/core/client.js';
+import { OperationClient } from '../../../src/lib/core/client.js';
 import { CdpError } from '../../../src/lib/core/errors.js';
 import { firstFailure, pollRequest, waitFor } from '../../../src/lib/core/waiter.js';
 import { issueKey } from '../../../src/lib/emulator/keys.js';
@@ -26,9 +26,12 @@ const lake = (status: string, statusReason?: string): Reply => ({
 });
 
 /** A client whose describeDatalake answers come from `answers`, one a poll (the last repeats). */
-function lakeClient(answers: readonly Reply[], headers: Record<string, string> = {}): { client: CdpClient; transport: FakeTransport } {
+function lakeClient(
+  answers: readonly Reply[],
+  headers: Record<string, string> = {},
+): { client: OperationClient; transport: FakeTransport } {
   const transport = FakeTransport.byPath({ '/api/v1/datalake/describeDatalake': answers.map((a) => ({ ...a, headers })) });
-  const client = new CdpClient({
+  const client = new OperationClient({
     endpointUrl: 'http://localhost:8080/',
     env: { CDP_ACCESS_KEY_ID: 'k', CDP_PRIVATE_KEY: key.privateKey },
     profileSettings: () => fakeProfile(),

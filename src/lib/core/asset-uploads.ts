@@ -8,10 +8,10 @@
  * Every file is checked before anything is sent.
  */
 import { accessSync, constants, statSync } from 'node:fs';
-import type { CdpClient, Doc, Upload } from '../core/client.js';
-import { usageError } from '../core/errors.js';
+import type { OperationClient, Doc, Upload } from './client.js';
+import { usageError } from './errors.js';
 import type { Operation } from '../model/index.js';
-import { expandPath } from '../core/files.js';
+import { expandPath } from './files.js';
 
 interface Reference {
   readonly group: string;
@@ -47,7 +47,12 @@ export interface AssetUploadHelpers {
   readonly check: (op: Operation, request: Doc) => void;
 }
 
-export async function uploadAssetReferences(client: CdpClient, op: Operation, request: Doc, helpers: AssetUploadHelpers): Promise<void> {
+export async function uploadAssetReferences(
+  client: OperationClient,
+  op: Operation,
+  request: Doc,
+  helpers: AssetUploadHelpers,
+): Promise<void> {
   const spec = op.cli.assetUploads;
   const refs = localReferences(request);
   if (!spec || refs.length === 0) return;
