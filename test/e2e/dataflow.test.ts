@@ -435,6 +435,8 @@ describe('deployments', () => {
     expect(stop.stderr).toMatch(/deprecated.*dataflow flows stop/);
     const answer = JSON.parse(stop.stdout) as { deployment: { deployedFlows: Array<{ status: { state: string } }> } };
     expect(answer.deployment.deployedFlows[0]?.status.state).toBe('STOPPING_FLOW');
+    // The flow stops while the user types the next command.
+    await em.advance('5m');
     // The cdpcli-style alias works the same way.
     const start = await em.cli(['dataflow', 'start-flow', '--environment-crn', ENV, '--deployment-crn', d.crn]);
     expect(start.code).toBe(0);

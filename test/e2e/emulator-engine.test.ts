@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, start, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { run, start, startEmulator, startEmulatorProcess, tempHome, type TestEmulator } from '../helpers/cli.js';
 
 const LAKE = [
   'datalake',
@@ -84,7 +84,7 @@ describe('the driven clock', () => {
 
 describe('export and import', () => {
   test('export, stop, reset, import, start: the same state, the clock as it was; no admin token, no private key', async () => {
-    const e = await startEmulator();
+    const e = await startEmulatorProcess();
     try {
       await e.json(['iam', 'groups', 'create', '--group-name', 'exported-group']);
       await e.json(['iam', 'machine-users', 'create', '--machine-user-name', 'exported-mu']);

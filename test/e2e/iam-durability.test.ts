@@ -6,7 +6,7 @@
 import { afterAll, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { run, startEmulatorProcess, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator | undefined;
 
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 
 test('kill -9 during a burst of concurrent writes loses no write that got exit 0', async () => {
-  em = await startEmulator();
+  em = await startEmulatorProcess();
   const e = em;
   const { pid } = JSON.parse(readFileSync(join(e.dataDir, 'emulator.json'), 'utf8')) as { pid: number };
   const N = 24;

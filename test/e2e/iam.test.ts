@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { environmentCrns, run, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, run, startEmulatorProcess, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 interface Key {
   accessKeyId: string;
@@ -41,7 +41,7 @@ async function writeProfile(profile: string, accessKeyId: string, privateKey: st
 const as = (profile: string, args: readonly string[]): Promise<RunResult> => em.raw([...args, '--profile', profile, '--output', 'json']);
 
 beforeAll(async () => {
-  em = await startEmulator();
+  em = await startEmulatorProcess();
   endpoint = `http://localhost:${em.port}/`;
 });
 

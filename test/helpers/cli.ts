@@ -7,6 +7,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startInProcess } from '../../src/lib/emulator/control.js';
+import { parseDuration } from '../../src/lib/emulator/clock.js';
+import { parseFaults } from '../../src/lib/emulator/serve.js';
+import { emulatorWaitClock } from '../../src/lib/sdk/emulator.js';
+import { runInProcess } from './in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'run.js');
@@ -121,13 +126,71 @@ export interface TestEmulator {
   cli(args: readonly string[], opts?: RunOptions): Promise<RunResult>;
   /** Runs cdpctl as it is. */
   raw(args: readonly string[], opts?: RunOptions): Promise<RunResult>;
+  /**
+   * Moves the emulator's clock on by a duration (`5m`), as `emulator clock
+   * --advance` does: where a test needs work to have gone on between two
+   * commands (in-process commands take no time of their own).
+   */
+  advance(by: string): Promise<void>;
   /** Parses stdout as JSON; fails the test with stderr when the exit code is not 0. */
   json<T = Record<string, unknown>>(args: readonly string[], opts?: RunOptions): Promise<T>;
   stop(): Promise<void>;
 }
 
-/** Starts an emulator on a free port in a temp HOME, the way a user would. */
-export async function startEmulator(opts: { timeScale?: number; extra?: readonly string[]; home?: string } = {}): Promise<TestEmulator> {
+/** What a test's emulator starts with: its time scale, more `emulator start` flags, a HOME of the test's own. */
+export interface EmulatorStart {
+  readonly timeScale?: number;
+  /** More `emulator start` flags: --seed FILE, --empty, --profile NAME, --fault-rate R, --fault-kinds K, --fault-latency MS. */
+  readonly extra?: readonly string[];
+  readonly home?: string;
+}
+
+/**
+ * Starts an emulator on a free port in a temp HOME, inside this process:
+ * the same start as `cdpctl emulator start` (the profile written, the pid
+ * file and the running list, so that `emulator clock`, `export` or `log`
+ * run as processes find it), its commands run in this process too
+ * (in-process.ts), and a wait moves its clock rather than waiting. A test
+ * that must stop or kill the emulator's process uses startEmulatorProcess.
+ */
+export async function startEmulator(opts: EmulatorStart = {}): Promise<TestEmulator> {
+  const home = opts.home ?? tempHome();
+  const dataDir = join(home, 'emu');
+  const env = baseEnv(home);
+  const extra = startFlags(opts.extra ?? []);
+  const started = await startInProcess(
+    {
+      dataDir,
+      port: 0,
+      timeScale: opts.timeScale ?? 1000,
+      seed: extra.seed,
+      profile: extra.profile,
+      empty: extra.empty,
+      faults: parseFaults(extra.faultRate, extra.faultKinds, extra.faultLatency),
+    },
+    env,
+  );
+  const clock = emulatorWaitClock(started.emu);
+  const raw = async (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => {
+    if (args[0] === 'emulator' && (args[1] === 'stop' || args[1] === 'reset'))
+      throw new Error(`this emulator runs in the test's process: "emulator ${args[1]}" would stop the test; use startEmulatorProcess`);
+    const inProcess =
+      o.cwd === undefined ? await runInProcess(args, { root: ROOT, env: withEnv(env, o.env), input: o.input, clock }) : undefined;
+    return inProcess ?? run(args, { ...o, home });
+  };
+  const advance = async (by: string): Promise<void> => {
+    const ms = parseDuration(by);
+    if (ms === undefined) throw new Error(`not a duration: ${by}`);
+    started.emu.driveClock({ advanceMs: ms });
+  };
+  return testEmulator({ home, dataDir, port: started.emu.port, raw, advance, stop: started.stop });
+}
+
+/**
+ * Starts an emulator as its own process, `cdpctl emulator start --detach`,
+ * the way a user would: for tests that stop, restart or kill it.
+ */
+export async function startEmulatorProcess(opts: EmulatorStart = {}): Promise<TestEmulator> {
   const home = opts.home ?? tempHome();
   const dataDir = join(home, 'emu');
   const started = await run(
@@ -148,7 +211,34 @@ export async function startEmulator(opts: { timeScale?: number; extra?: readonly
   if (started.code !== 0) throw new Error(`emulator start failed (${started.code}): ${started.stderr}${started.stdout}`);
   const m = /localhost:(\d+)/.exec(started.stdout);
   const port = Number(m?.[1]);
-  const raw = (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => run(args, { ...o, home });
+  // Its commands still run in this process where they can (their waits in real time: the clock is the emulator process's).
+  const raw = async (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => {
+    const inProcess =
+      o.cwd === undefined ? await runInProcess(args, { root: ROOT, env: withEnv(baseEnv(home), o.env), input: o.input }) : undefined;
+    return inProcess ?? run(args, { ...o, home });
+  };
+  return testEmulator({
+    home,
+    dataDir,
+    port,
+    raw,
+    advance: async (by) => {
+      const r = await run(['emulator', 'clock', '--advance', by, '--data-dir', dataDir], { home });
+      if (r.code !== 0) throw new Error(`emulator clock --advance ${by}: ${r.stderr}`);
+    },
+    stop: async () => void (await run(['emulator', 'stop', '--data-dir', dataDir], { home })),
+  });
+}
+
+function testEmulator(e: {
+  home: string;
+  dataDir: string;
+  port: number;
+  raw: (args: readonly string[], o?: RunOptions) => Promise<RunResult>;
+  advance: (by: string) => Promise<void>;
+  stop: () => Promise<void>;
+}): TestEmulator {
+  const { home, dataDir, port, raw } = e;
   const cli = (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => raw([...args, '--profile', 'emulator'], o);
   return {
     home,
@@ -156,6 +246,7 @@ export async function startEmulator(opts: { timeScale?: number; extra?: readonly
     port,
     raw,
     cli,
+    advance: e.advance,
     async json<T>(args: readonly string[], o: RunOptions = {}): Promise<T> {
       const r = await cli([...args, '--output', 'json'], o);
       if (r.code !== 0) throw new Error(`cdpctl ${args.join(' ')} exited ${r.code}: ${r.stderr}`);
@@ -163,10 +254,42 @@ export async function startEmulator(opts: { timeScale?: number; extra?: readonly
       return (r.stdout === '' ? {} : JSON.parse(r.stdout)) as T;
     },
     async stop(): Promise<void> {
-      await run(['emulator', 'stop', '--data-dir', dataDir], { home });
+      await e.stop();
       rmSync(home, { recursive: true, force: true });
     },
   };
+}
+
+/** The `emulator start` flags a test gives in `extra`, read as the emulator's process reads them. */
+function startFlags(extra: readonly string[]): {
+  seed?: string;
+  profile?: string;
+  empty: boolean;
+  faultRate?: string;
+  faultKinds?: string;
+  faultLatency?: string;
+} {
+  const value = (name: string): string | undefined => {
+    const i = extra.indexOf(`--${name}`);
+    return i >= 0 ? extra[i + 1] : undefined;
+  };
+  const known = new Set(['--seed', '--profile', '--empty', '--fault-rate', '--fault-kinds', '--fault-latency']);
+  for (const word of extra) if (word.startsWith('--') && !known.has(word)) throw new Error(`startEmulator: no in-process form of ${word}`);
+  return {
+    seed: value('seed'),
+    profile: value('profile'),
+    empty: extra.includes('--empty'),
+    faultRate: value('fault-rate'),
+    faultKinds: value('fault-kinds'),
+    faultLatency: value('fault-latency'),
+  };
+}
+
+/** The environment with a run's own variables laid over it (undefined removes one). */
+function withEnv(base: Record<string, string>, more: RunOptions['env']): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...base, ...more };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  return env;
 }
 
 /**

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { parsePrivateKey } from '../../src/lib/core/signing.js';
 import { readIni } from '../../src/lib/core/config.js';
 import { parseIni } from '../../src/lib/core/ini.js';
-import { run, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { run, startEmulatorProcess, tempHome, type TestEmulator } from '../helpers/cli.js';
 import { postJson } from './helpers.js';
 
 const emulators: TestEmulator[] = [];
@@ -39,7 +39,7 @@ function alive(pid: number): boolean {
 describe('kill -9 under 16 concurrent writers', () => {
   test('every acknowledged write survives; integrity_check passes; nothing half-written', async () => {
     const home = tempHome('cdpctl-rel-dur-');
-    let emu = await startEmulator({ home });
+    let emu = await startEmulatorProcess({ home });
     emulators.push(emu);
     for (let round = 0; round < 2; round++) {
       const creds = readIni(join(home, '.cdp', 'credentials')).emulator as Record<string, string>;
@@ -84,7 +84,7 @@ describe('kill -9 under 16 concurrent writers', () => {
       db.close();
 
       // Restart on the same data and read back through the API.
-      emu = await startEmulator({ home });
+      emu = await startEmulatorProcess({ home });
       emulators.push(emu);
       const list = await emu.json<{ groups: Array<{ groupName: string; crn: string; creationDate: string }> }>(['iam', 'groups', 'list']);
       const found = new Map(list.groups.filter((g) => g.groupName.startsWith(`r${round}-`)).map((g) => [g.groupName, g]));
