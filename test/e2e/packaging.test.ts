@@ -1,17 +1,26 @@
 /**
  * The npm package as a user gets it: `npm pack` makes a tarball holding the
- * build (dist/, oclif.manifest.json) and nothing of the sources or tests;
- * `npm install -g --prefix` from it needs no TypeScript build and pulls in no
- * dev dependency; the installed `cdpctl` answers --version and runs the
- * emulator quick start. One install (better-sqlite3 may compile from source,
- * a few minutes); it works offline from the local npm cache.
+ * build (dist/, oclif.manifest.json, the .d.ts files) and nothing of the
+ * sources or tests; `npm install -g --prefix` from it needs no TypeScript
+ * build and pulls in no dev dependency; the installed `cdpctl` answers
+ * --version and runs the emulator quick start; and a fresh TypeScript
+ * project that installs it imports the library (`cdpctl`, `cdpctl/emulator`),
+ * type-checks against its declarations and runs a script against an
+ * emulator it starts. The installs work offline from the local npm cache.
+ *
+ * better-sqlite3's own install step (download a prebuilt binary, else
+ * compile for minutes) is better-sqlite3's to test, and `npm ci` has just
+ * run it on this machine: the installs here skip install scripts and take
+ * its binary from this checkout, for the same node, when the versions match
+ * (they compile it otherwise). cdpctl itself has no install script (checked
+ * above).
  *
  * Packs with --ignore-scripts: `npm test` has just built, and rebuilding here
  * would rewrite dist/ under the other tests' feet.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, baseEnv } from '../helpers/cli.js';
@@ -23,6 +32,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   files: string[];
   engines: Record<string, string>;
   license: string;
+  exports: Record<string, unknown>;
   description: string;
   keywords: string[];
   dependencies: Record<string, string>;
@@ -46,6 +56,40 @@ const npm = (args: readonly string[], opts: { cwd: string; env?: NodeJS.ProcessE
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 
+/** The environment npm runs in: the developer's (its cache, its npmrc), with the CA certificates scripts/test.mjs kept aside for it. */
+function npmEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.NODE_OPTIONS;
+  if (env.CDPCTL_TEST_NPM_CA_CERTS) env.NODE_EXTRA_CA_CERTS = env.CDPCTL_TEST_NPM_CA_CERTS;
+  return env;
+}
+
+const versionOf = (dir: string): string | undefined => {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * Installs the tarball where `args` say, without install scripts, then gives
+ * the installed better-sqlite3 this checkout's binary (see the top of this
+ * file), or builds it when the versions differ.
+ */
+function installTarball(args: readonly string[], cwd: string, modules: string): void {
+  // npm keeps the developer's HOME: its cache (so the install works offline) and npmrc (e.g. nodedir).
+  const env = npmEnv();
+  npm(['install', ...args, '--ignore-scripts', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd, env, timeout: 10 * 60_000 });
+  const installed = join(modules, 'better-sqlite3');
+  const ours = join(ROOT, 'node_modules', 'better-sqlite3');
+  if (versionOf(installed) !== undefined && versionOf(installed) === versionOf(ours)) {
+    cpSync(join(ours, 'build', 'Release', 'better_sqlite3.node'), join(installed, 'build', 'Release', 'better_sqlite3.node'));
+  } else {
+    npm(['rebuild', 'better-sqlite3'], { cwd: join(modules, '..'), env, timeout: 14 * 60_000 });
+  }
+}
+
 describe('package.json', () => {
   test('has the fields the npm ecosystem expects', () => {
     expect(pkg.name).toBe('cdpctl');
@@ -54,6 +98,12 @@ describe('package.json', () => {
     expect(pkg.description.length).toBeGreaterThan(20);
     expect(pkg.keywords).toEqual(expect.arrayContaining(['cdp', 'cli']));
     expect(pkg.engines.node).toMatch(/^>=20/);
+    // The library: two public entries, each with its types; nothing else importable.
+    expect(pkg.exports).toEqual({
+      '.': { types: './dist/lib/sdk/index.d.ts', import: './dist/lib/sdk/index.js' },
+      './emulator': { types: './dist/lib/sdk/emulator.d.ts', import: './dist/lib/sdk/emulator.js' },
+      './package.json': './package.json',
+    });
     expect(pkg.files).toEqual(expect.arrayContaining(['dist', 'oclif.manifest.json', '.oclifrc.json', 'bin/run.js']));
     // The build runs when packing and on a clone's `npm ci`, never on a user's install.
     expect(pkg.scripts.prepare).toContain('build');
@@ -114,9 +164,17 @@ maybe('npm pack and a global install from the tarball', () => {
         'dist/lib/cli/operation-command.js',
         'dist/lib/model/index.js',
         'dist/lib/emulator/server.js',
+        // The library's entries and their declarations.
+        'dist/lib/sdk/index.js',
+        'dist/lib/sdk/index.d.ts',
+        'dist/lib/sdk/emulator.js',
+        'dist/lib/sdk/emulator.d.ts',
+        'dist/lib/sdk/services/iam.d.ts',
       ]),
     );
-    expect(files.filter((f) => /^(src|test|scripts|bench|node_modules)\//.test(f) || f.endsWith('.ts'))).toEqual([]);
+    expect(files.filter((f) => /^(src|test|scripts|bench|node_modules)\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual(
+      [],
+    );
   });
 
   test(
@@ -125,16 +183,9 @@ maybe('npm pack and a global install from the tarball', () => {
       const prefix = join(work, 'prefix');
       const home = join(work, 'home');
       mkdirSync(home, { recursive: true });
-      // npm keeps the developer's HOME: its cache (so the install works offline) and npmrc (e.g. nodedir).
-      const npmEnv: NodeJS.ProcessEnv = { ...process.env };
-      delete npmEnv.NODE_OPTIONS;
-      npm(['install', '-g', '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund', tarball], {
-        cwd: work,
-        env: npmEnv,
-        timeout: 14 * 60_000,
-      });
-      const env: NodeJS.ProcessEnv = baseEnv(home);
       const installed = join(prefix, 'lib', 'node_modules', 'cdpctl');
+      installTarball(['-g', '--prefix', prefix], work, join(installed, 'node_modules'));
+      const env: NodeJS.ProcessEnv = baseEnv(home);
       // No dev dependency anywhere in the installed tree.
       const present = new Set<string>();
       const collect = (dir: string): void => {
@@ -174,6 +225,76 @@ maybe('npm pack and a global install from the tarball', () => {
       } finally {
         cdpctl(['emulator', 'stop', '--data-dir', dataDir]);
       }
+    },
+    15 * 60_000,
+  );
+
+  test(
+    'a fresh TypeScript project imports the library from the tarball: types check, a script runs against its emulator',
+    () => {
+      const project = join(work, 'project');
+      mkdirSync(project, { recursive: true });
+      writeFileSync(
+        join(project, 'package.json'),
+        JSON.stringify({ name: 'uses-cdpctl', version: '1.0.0', private: true, type: 'module' }),
+      );
+      installTarball([], project, join(project, 'node_modules'));
+      // A TypeScript project on node has node's types; the library's declarations need no other package's.
+      const nodeTypes = versionOf(join(ROOT, 'node_modules', '@types', 'node'));
+      npm(['install', '--prefer-offline', '--no-audit', '--no-fund', `@types/node@${nodeTypes}`], { cwd: project, env: npmEnv() });
+      writeFileSync(
+        join(project, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            outDir: 'out',
+            types: ['node'],
+          },
+          include: ['main.ts'],
+        }),
+      );
+      writeFileSync(
+        join(project, 'main.ts'),
+        [
+          "import { CdpClient, ServiceError, type iam } from 'cdpctl';",
+          "import { startEmulator } from 'cdpctl/emulator';",
+          'const emu = await startEmulator();',
+          'try {',
+          '  const client: CdpClient = emu.client;',
+          '  const me: iam.GetUserResponse = await client.iam.getUser({});',
+          '  const groups: string[] = [];',
+          "  await client.iam.createGroup({ groupName: 'from-the-tarball' });",
+          '  for await (const g of client.iam.paginate.listGroups({}, { pageSize: 1 })) groups.push(g.groupName);',
+          "  const missing = await client.iam.getUser({ userId: 'nobody' }).catch((e: unknown) => e);",
+          '  const code = missing instanceof ServiceError ? missing.code : String(missing);',
+          "  const lake = await client.opdb.wait.createDatabase({ environmentName: 'sales-env', databaseName: 'typed' });",
+          '  console.log(JSON.stringify({ email: me.user.email, groups, code, state: lake.state }));',
+          '} finally {',
+          '  await emu.stop();',
+          '}',
+          '',
+        ].join('\n'),
+      );
+      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+      const compiled = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8' });
+      expect(compiled.stdout + compiled.stderr).toBe('');
+      expect(compiled.status).toBe(0);
+      const ran = spawnSync(process.execPath, [join(project, 'out', 'main.js')], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+      expect(ran.stderr).toBe('');
+      expect(JSON.parse(ran.stdout)).toEqual({
+        email: expect.any(String),
+        groups: ['from-the-tarball'],
+        code: 'NOT_FOUND',
+        state: 'AVAILABLE',
+      });
+      // The declarations type the requests: a wrong field type does not compile.
+      writeFileSync(join(project, 'main.ts'), "import { CdpClient } from 'cdpctl';\nawait new CdpClient().iam.getUser({ userId: 42 });\n");
+      const wrong = spawnSync(process.execPath, [tsc, '-p', project], { cwd: project, encoding: 'utf8' });
+      expect(wrong.status).not.toBe(0);
+      expect(wrong.stdout).toMatch(/main\.ts.*TS2322/);
     },
     15 * 60_000,
   );

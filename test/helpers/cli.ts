@@ -11,6 +11,7 @@ import { startInProcess } from '../../src/lib/emulator/control.js';
 import { parseDuration } from '../../src/lib/emulator/clock.js';
 import { parseFaults } from '../../src/lib/emulator/serve.js';
 import { emulatorWaitClock } from '../../src/lib/sdk/emulator.js';
+import type { Clock } from '../../src/lib/core/clock.js';
 import { runInProcess } from './in-process.js';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -47,6 +48,20 @@ export function baseEnv(home: string): Record<string, string> {
 
 export function run(args: readonly string[], opts: RunOptions & { home: string }): Promise<RunResult> {
   return start(args, opts).done;
+}
+
+/**
+ * Runs cdpctl in this process where it can (in-process.ts: the fast path,
+ * with the HOME and variables a process would get), else as a process: a
+ * line the fast path leaves to oclif, or one that needs a working directory.
+ */
+export async function runCli(args: readonly string[], opts: RunOptions & { home: string; clock?: Clock }): Promise<RunResult> {
+  const { clock, ...rest } = opts;
+  const inProcess =
+    opts.cwd === undefined
+      ? await runInProcess(args, { root: ROOT, env: withEnv(baseEnv(opts.home), opts.env), input: opts.input, clock })
+      : undefined;
+  return inProcess ?? run(args, rest);
 }
 
 /** A cdpctl run in progress: its output so far, signals to send, and its result. */
@@ -174,9 +189,7 @@ export async function startEmulator(opts: EmulatorStart = {}): Promise<TestEmula
   const raw = async (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => {
     if (args[0] === 'emulator' && (args[1] === 'stop' || args[1] === 'reset'))
       throw new Error(`this emulator runs in the test's process: "emulator ${args[1]}" would stop the test; use startEmulatorProcess`);
-    const inProcess =
-      o.cwd === undefined ? await runInProcess(args, { root: ROOT, env: withEnv(env, o.env), input: o.input, clock }) : undefined;
-    return inProcess ?? run(args, { ...o, home });
+    return runCli(args, { ...o, home, clock });
   };
   const advance = async (by: string): Promise<void> => {
     const ms = parseDuration(by);
@@ -212,11 +225,7 @@ export async function startEmulatorProcess(opts: EmulatorStart = {}): Promise<Te
   const m = /localhost:(\d+)/.exec(started.stdout);
   const port = Number(m?.[1]);
   // Its commands still run in this process where they can (their waits in real time: the clock is the emulator process's).
-  const raw = async (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => {
-    const inProcess =
-      o.cwd === undefined ? await runInProcess(args, { root: ROOT, env: withEnv(baseEnv(home), o.env), input: o.input }) : undefined;
-    return inProcess ?? run(args, { ...o, home });
-  };
+  const raw = (args: readonly string[], o: RunOptions = {}): Promise<RunResult> => runCli(args, { ...o, home });
   return testEmulator({
     home,
     dataDir,

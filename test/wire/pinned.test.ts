@@ -4,13 +4,14 @@
  * which pinned the paths and JSON bodies it sent in test/fixtures/wire/. Here
  * bin/run.js gets the same argv against a recording server and must send the
  * same requests, each one signed (aws-cli's per-operation functional tests,
- * with `cdp` itself as the oracle).
+ * with `cdp` itself as the oracle). The lines run in this process (the
+ * fast path, as bin/run.js runs it), but for those that read files.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadService } from '../../src/lib/model/index.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 import { PINNED_ENV, asPinned, authProblem, cannedReply, fixtures, type Fixture } from '../helpers/wire-fixtures.js';
 
@@ -78,9 +79,10 @@ describe('requests match the official CLI for the same command line', () => {
           slot.fixture = fixture;
           const [, alias, ...flags] = entry.argv;
           // Private-cloud-only services and operations were pinned with --form-factor private in their argv.
-          const r = await run([svc.topic, alias ?? '', ...flags, '--endpoint-url', slot.server.localUrl], {
+          // Examples that name files read them from where they were pinned: a process in that directory.
+          const r = await runCli([svc.topic, alias ?? '', ...flags, '--endpoint-url', slot.server.localUrl], {
             home,
-            cwd: home,
+            ...(entry.files ? { cwd: home } : {}),
             env: PINNED_ENV,
           });
           const sent = [...slot.server.requests];

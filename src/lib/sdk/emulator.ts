@@ -18,7 +18,7 @@ import { parseDuration } from '../emulator/clock.js';
 import { readSeed } from '../emulator/control.js';
 import { endpointOf, writeProfile as writeProfileSections } from '../emulator/instances.js';
 import type { LogEntry } from '../emulator/request-log.js';
-import { Emulator, type FaultSettings } from '../emulator/server.js';
+import { Emulator } from '../emulator/server.js';
 import { StateError } from '../emulator/state.js';
 import { CdpClient, type ClientOptions } from './client.js';
 
@@ -38,7 +38,22 @@ export interface StartEmulatorOptions {
   /** The region its CRNs and endpoints name; default us-west-1. */
   readonly region?: string;
   /** Faults injected into API answers (docs/reliability.md). */
-  readonly faults?: Partial<FaultSettings>;
+  readonly faults?: EmulatorFaults;
+}
+
+/** Faults injected into API answers: what a client meets from a control plane having a bad day. */
+export interface EmulatorFaults {
+  /** Fraction (0..1) of API requests answered with a fault instead. */
+  readonly rate?: number;
+  /** Extra milliseconds before every answer. */
+  readonly latencyMs?: number;
+  /** Which faults to draw from (default 503 and 429): `reset` drops the connection after the request arrived, unprocessed. */
+  readonly kinds?: ReadonlyArray<'503' | '429' | 'reset'>;
+}
+
+/** What a wait clock needs of the emulator's clock (kept apart from the emulator's class, so that the public declarations name none of its insides). */
+interface DrivenClock {
+  readonly clock: { readonly scale: number; readonly paused: boolean; advance(ms: number): void };
 }
 
 /** The emulator's clock, driven by the caller. */
@@ -81,9 +96,8 @@ export interface RunningEmulator {
    * `cdpctl` or `cdp` itself. Default profile `emulator`, environment process.env.
    */
   writeProfile(name?: string, env?: Env): Promise<void>;
-  /** Closes its listeners and drops its state (unless it has a data directory). */
+  /** Closes its listeners and drops its state (unless it has a data directory). Safe to call twice. */
   stop(): Promise<void>;
-  [Symbol.asyncDispose](): Promise<void>;
 }
 
 /**
@@ -93,7 +107,7 @@ export interface RunningEmulator {
  * measures itself on it (so timeouts still end a wait); signatures keep
  * the system's time, which the emulator checks them against.
  */
-export function emulatorWaitClock(emu: Pick<Emulator, 'clock'>): ClientClock {
+export function emulatorWaitClock(emu: DrivenClock): ClientClock {
   let slept = 0;
   return {
     now: () => Date.now() + slept,
@@ -207,6 +221,5 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       );
     },
     stop,
-    [Symbol.asyncDispose]: stop,
   };
 }
