@@ -8,4 +8,6 @@ export default {
   setupFiles: ['<rootDir>/test/helpers/setup-console.ts'],
   setupFilesAfterEnv: ['<rootDir>/test/helpers/after-env.ts'],
   testTimeout: 60_000,
+  // Two at a time: most files now run in process, and CI has two cores.
+  maxWorkers: 2,
 };

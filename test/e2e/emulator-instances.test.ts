@@ -14,7 +14,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { join } from 'node:path';
-import { ROOT, run, start, tempHome, type RunResult } from '../helpers/cli.js';
+import { ROOT, run, runCli, start, tempHome, type RunResult } from '../helpers/cli.js';
 
 const homes: string[] = [];
 afterAll(async () => {
@@ -28,7 +28,7 @@ afterAll(async () => {
 function newHome(): { home: string; cdpctl: (args: readonly string[], input?: string) => Promise<RunResult> } {
   const home = tempHome('cdpctl-instances-');
   homes.push(home);
-  return { home, cdpctl: (args, input) => run(args, { home, ...(input !== undefined ? { input } : {}) }) };
+  return { home, cdpctl: (args, input) => runCli(args, { home, ...(input !== undefined ? { input } : {}) }) };
 }
 
 const ok = (r: RunResult): RunResult => {

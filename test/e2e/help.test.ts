@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, run, tempHome } from '../helpers/cli.js';
+import { ROOT, run, runCli, tempHome } from '../helpers/cli.js';
 
 let home: string;
 let probe: string;
@@ -52,7 +52,7 @@ describe('one renderer, two paths', () => {
   test.each(FORMS.map((f) => [f.join(' ') || '(nothing)', f]))(
     'cdpctl %s: the fast path and oclif print the same bytes',
     async (_, form) => {
-      const fast = await run(form as string[], { home });
+      const fast = await runCli(form as string[], { home });
       const oclif = await run(form as string[], { home, env: { CDPCTL_NO_FAST_PATH: '1' } });
       expect(fast.code).toBe(0);
       expect(oclif.code).toBe(0);
@@ -64,7 +64,7 @@ describe('one renderer, two paths', () => {
 
   test('at another width too ($COLUMNS)', async () => {
     for (const form of [['--help'], ['iam', 'users', 'create', '--help']]) {
-      const fast = await run(form, { home, env: { COLUMNS: '100' } });
+      const fast = await runCli(form, { home, env: { COLUMNS: '100' } });
       const oclif = await run(form, { home, env: { COLUMNS: '100', CDPCTL_NO_FAST_PATH: '1' } });
       expect(fast.stdout).toBe(oclif.stdout);
       expect(Math.max(...fast.stdout.split('\n').map((l) => l.length))).toBeGreaterThan(80);
@@ -83,7 +83,7 @@ describe('one renderer, two paths', () => {
 
 describe('what the help says', () => {
   test("the root lists the services and cdpctl's own commands", async () => {
-    const r = await run(['--help'], { home });
+    const r = await runCli(['--help'], { home });
     for (const id of ['iam', 'datalake', 'api', 'configure', 'configure set', 'emulator start', 'login', 'logout', 'auth status'])
       expect(r.stdout).toMatch(new RegExp(`^ {2}${id} {2,}\\S`, 'm'));
     expect(r.stdout).toContain('GLOBAL FLAGS');
