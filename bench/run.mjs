@@ -3,7 +3,7 @@
 // baseline measured in the same run. Needs a build (npm run build).
 //
 //   node bench/run.mjs [--runs 20] [--users 100000] [--records 100000] [--seconds 5]
-//                      [--only startup,paging,emulator,wait,engine] [--before DIR]
+//                      [--only startup,paging,emulator,wait,engine,library] [--before DIR]
 //
 // --before DIR: a built checkout of an earlier commit (the one an issue was
 // filed at, say). The engine group then also measures that build's emulator
@@ -30,7 +30,7 @@ const { values: opt } = parseArgs({
     runs: { type: 'string', default: '20' },
     users: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'startup,paging,emulator,wait,engine' },
+    only: { type: 'string', default: 'startup,paging,emulator,wait,engine,library' },
     records: { type: 'string', default: '100000' },
     before: { type: 'string' },
   },
@@ -510,6 +510,7 @@ try {
   if (only.has('wait')) waitOverhead();
   if (only.has('paging')) await paging();
   if (only.has('engine')) await engine();
+  if (only.has('library')) for (const r of await (await import('./library.mjs')).libraryRows()) row(r);
 } catch (err) {
   failed = err;
 } finally {

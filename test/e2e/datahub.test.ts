@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
 
 let server: ScriptedServer;
@@ -16,7 +16,7 @@ const key = issueKey('V2');
 const home = tempHome('cdpctl-datahub-');
 const env = { CDP_ACCESS_KEY_ID: 'datahub-test-key', CDP_PRIVATE_KEY: key.privateKey };
 /** Runs a command line (words split on spaces, then any extra words) against the recording server. */
-const cli = (line: string, ...more: string[]) => run([...line.split(' '), ...more, '--endpoint-url', server.localUrl], { home, env });
+const cli = (line: string, ...more: string[]) => runCli([...line.split(' '), ...more, '--endpoint-url', server.localUrl], { home, env });
 /** Waiting without pauses between polls (the model's intervals are tens of seconds). */
 const WAIT = ['--wait', '--poll-interval', '0'];
 const sent = (op: string) => server.sent(op, '/api/v1/datahub/');

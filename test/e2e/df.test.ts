@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { issueKey } from '../../src/lib/emulator/keys.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { SIGNED, startScriptedServer, type Recorded, type Reply, type ScriptedServer } from '../helpers/recording-server.js';
 
 const ACCT = '9d74eee4-1cad-45d7-b645-7ccf9edbb73d';
@@ -29,7 +29,7 @@ const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
 /** Runs a command line against the server; with --wait, polls come back to back. */
 const cli = (args: readonly string[]) =>
-  run([...args, '--endpoint-url', server.localUrl, ...(args.includes('--wait') ? ['--poll-interval', '0'] : [])], {
+  runCli([...args, '--endpoint-url', server.localUrl, ...(args.includes('--wait') ? ['--poll-interval', '0'] : [])], {
     home,
     cwd: home,
     env,

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
 
 let server: ScriptedServer;
 const key = issueKey('V2');
 const home = tempHome('cdpctl-dw-');
 const env = { CDP_ACCESS_KEY_ID: 'dw-test-key', CDP_PRIVATE_KEY: key.privateKey };
-const cli = (args: string[]) => run(['dw', ...args, '--endpoint-url', server.url], { home, env });
+const cli = (args: string[]) => runCli(['dw', ...args, '--endpoint-url', server.url], { home, env });
 /** Waiting without pauses between polls (the model's intervals are tens of seconds). */
 const WAIT = ['--wait', '--poll-interval', '0'];
 

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startScriptedServer, type ScriptedServer } from '../helpers/recording-server.js';
 
 let server: ScriptedServer;
@@ -16,7 +16,7 @@ const key = issueKey('V2');
 const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
 const FAST = ['--poll-interval', '0.05', '--wait-timeout', '60'];
-const cli = (args: string[]) => run(['environments', ...args, '--endpoint-url', server.url], { home, env });
+const cli = (args: string[]) => runCli(['environments', ...args, '--endpoint-url', server.url], { home, env });
 const sent = (): Array<{ op: string; json: Record<string, unknown> }> =>
   server.requests.map((r) => ({ op: r.path.replace('/api/v1/environments2/', ''), json: r.json }));
 

@@ -7,14 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createPublicKey, verify } from 'node:crypto';
 import { issueKey } from '../../src/lib/emulator/keys.js';
 import { canonicalString, fromB64url } from '../../src/lib/core/signing.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 
 let server: RecordingServer;
 const key = issueKey('V2');
 const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
-const cli = (args: string[], input?: string) => run([...args, '--endpoint-url', server.url], { home, env, input });
+const cli = (args: string[], input?: string) => runCli([...args, '--endpoint-url', server.url], { home, env, input });
 
 const USERS = Array.from({ length: 5 }, (_, i) => ({ userId: `u${i}`, crn: `crn:u${i}`, email: `u${i}@x` }));
 

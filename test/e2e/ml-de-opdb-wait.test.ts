@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startScriptedServer, type Recorded, type ScriptedServer } from '../helpers/recording-server.js';
 
 let server: ScriptedServer;
@@ -16,7 +16,7 @@ const home = tempHome();
 const env = { CDP_ACCESS_KEY_ID: 'test-key-id', CDP_PRIVATE_KEY: key.privateKey };
 /** Runs one command line (words split on spaces) with quick polls against the recording server. */
 // localhost: a public-cloud URL, where opdb exists (a numeric address is a private cloud, as to cdp).
-const cli = (line: string) => run([...line.split(' '), '--poll-interval', '0', '--endpoint-url', server.localUrl], { home, env });
+const cli = (line: string) => runCli([...line.split(' '), '--poll-interval', '0', '--endpoint-url', server.localUrl], { home, env });
 
 const gone = { status: 404, body: { code: 'NOT_FOUND', message: 'no such resource' } };
 const sent = (path: string): Recorded[] => server.requests.filter((r) => r.path === path);

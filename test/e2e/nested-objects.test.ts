@@ -8,13 +8,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 
 let server: RecordingServer;
 const home = tempHome('cdpctl-nested-');
 const env = { CDP_ACCESS_KEY_ID: 'nested-key', CDP_PRIVATE_KEY: randomBytes(32).toString('base64') };
-const cli = (args: readonly string[]) => run([...args, '--endpoint-url', server.url, '--no-input'], { home, env });
+const cli = (args: readonly string[]) => runCli([...args, '--endpoint-url', server.url, '--no-input'], { home, env });
 
 beforeAll(async () => {
   server = await startRecordingServer();

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { issueKey } from '../../src/lib/emulator/keys.js';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startScriptedServer, type Reply, type ScriptedServer } from '../helpers/recording-server.js';
 
 const ACCOUNT = '9d74eee4-1cad-45d7-b645-7ccf9edbb73d';
@@ -26,7 +26,7 @@ const cli = (line: string) => {
   const args = line.split(' ');
   // drscp exists only in a private cloud (a numeric address, to cdp's form-factor test), the others in the public one (localhost).
   const url = args[0] === 'drscp' ? server.url : server.localUrl;
-  return run([...args, '--endpoint-url', url, ...(args.includes('--wait') ? ['--poll-interval', '0'] : [])], { home, env });
+  return runCli([...args, '--endpoint-url', url, ...(args.includes('--wait') ? ['--poll-interval', '0'] : [])], { home, env });
 };
 const COLLECT = `replicationmanager diagnostics collect --cluster-crn ${CLUSTER} --policy-name sales-hdfs --wait`;
 const RANGE = '--from-timestamp 2024-04-01T00:00:00Z --to-timestamp 2024-05-01T00:00:00Z';

@@ -10,13 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, tempHome } from '../helpers/cli.js';
+import { runCli, tempHome } from '../helpers/cli.js';
 import { startRecordingServer, type RecordingServer } from '../helpers/recording-server.js';
 
 let server: RecordingServer;
 const home = tempHome('cdpctl-skeleton-');
 const env = { CDP_ACCESS_KEY_ID: 'skeleton-key', CDP_PRIVATE_KEY: randomBytes(32).toString('base64') };
-const cli = (args: readonly string[], e: Record<string, string> = env) => run([...args, '--endpoint-url', server.url], { home, env: e });
+const cli = (args: readonly string[], e: Record<string, string> = env) => runCli([...args, '--endpoint-url', server.url], { home, env: e });
 const sentTo = (op: string) => server.requests.filter((r) => r.path.endsWith(`/${op}`)).map((r) => r.json);
 
 beforeAll(async () => {

@@ -53,7 +53,7 @@ export interface HelpContext {
 /** Where the build writes the index, relative to the package root. */
 export const HELP_INDEX_PATH = 'dist/help-index.json';
 
-/** `cdpctl/0.1.0 linux-x64 node-v20.20.2`, as oclif's --version says it. */
+/** `cdpctl/0.2.0 linux-x64 node-v20.20.2`, as oclif's --version says it. */
 export const versionLine = (bin: string, version: string): string =>
   `${bin}/${version} ${process.platform}-${process.arch} node-${process.version}`;
 

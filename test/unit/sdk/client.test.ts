@@ -56,7 +56,20 @@ describe('calls', () => {
   });
 
   test('every service is there by its official name', () => {
-    for (const name of ['iam', 'environments', 'datalake', 'datahub', 'dw', 'ml', 'de', 'df', 'dfworkload', 'opdb', 'cloudprivatelinks', 'lakehouseopt'])
+    for (const name of [
+      'iam',
+      'environments',
+      'datalake',
+      'datahub',
+      'dw',
+      'ml',
+      'de',
+      'df',
+      'dfworkload',
+      'opdb',
+      'cloudprivatelinks',
+      'lakehouseopt',
+    ])
       expect(typeof (emu.client as unknown as Record<string, Record<string, unknown>>)[name]?.paginate).toBe('object');
   });
 });
@@ -84,7 +97,9 @@ describe('errors', () => {
   });
 
   test('a key the control plane does not know is an AuthError (401)', async () => {
-    const stranger = emu.createClient({ credentials: { accessKeyId: '00000000-0000-0000-0000-000000000000', privateKey: emu.credentials.privateKey } });
+    const stranger = emu.createClient({
+      credentials: { accessKeyId: '00000000-0000-0000-0000-000000000000', privateKey: emu.credentials.privateKey },
+    });
     const err = await stranger.iam.getUser().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AuthError);
     expect((err as AuthError).status).toBe(401);

@@ -16,7 +16,10 @@ import { runInProcess } from '../../helpers/in-process.js';
 const LAKE = {
   datalakeName: 'clock-lake',
   environmentName: 'sales-env',
-  cloudProviderConfiguration: { instanceProfile: 'arn:aws:iam::123456789012:instance-profile/x', storageBucketLocation: 's3a://sales-data/lake' },
+  cloudProviderConfiguration: {
+    instanceProfile: 'arn:aws:iam::123456789012:instance-profile/x',
+    storageBucketLocation: 's3a://sales-data/lake',
+  },
 };
 
 describe('startEmulator', () => {

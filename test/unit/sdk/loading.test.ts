@@ -20,7 +20,10 @@ beforeAll(() => {
     join(dir, 'hooks.mjs'),
     `import { appendFileSync } from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); appendFileSync(${JSON.stringify(join(dir, 'loaded.txt'))}, r.url + '\\n'); return r; }\n`,
   );
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`);
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)});\n`,
+  );
 });
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,7 +46,9 @@ function script(code: string): { status: number | null; stdout: string; stderr: 
 
 describe('import("cdpctl")', () => {
   test('loads the built client and no oclif module, and nothing of the command line', () => {
-    const r = script(`const m = await import('cdpctl'); const c = new m.CdpClient({ env: {} }); console.log(typeof c.iam.getUser, typeof c.iam.paginate.listUsers, typeof m.ServiceError);`);
+    const r = script(
+      `const m = await import('cdpctl'); const c = new m.CdpClient({ env: {} }); console.log(typeof c.iam.getUser, typeof c.iam.paginate.listUsers, typeof m.ServiceError);`,
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('function function function');
     expect(r.loaded.some((u) => u.includes('/dist/lib/sdk/index.js'))).toBe(true);
