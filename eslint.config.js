@@ -38,6 +38,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: ['@oclif/*', '**/cli/**', '**/emulator/**', '**/commands/**'] }] },
   },
   {
+    // The library (`cdpctl`, `cdpctl/emulator`) stands on core, the model and the emulator: no oclif, nothing of the command line.
+    files: ['src/lib/sdk/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: ['@oclif/*', '**/cli/**', '**/commands/**'] }] },
+  },
+  {
     files: ['src/lib/emulator/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: ['@oclif/*', '**/cli/**', '**/commands/**'] }] },
   },
