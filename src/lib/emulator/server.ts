@@ -206,6 +206,9 @@ export class Emulator {
           ...(redirect ? { redirect } : {}),
         };
         this.routes.set(op.path, route);
+        // The API gateway's form of every path, which clients of the private cloud and the
+        // Ansible collection post to: the same route, authentication and checks.
+        this.routes.set(gatewayPath(svc.name, op.name), route);
         this.byName.set(`${svc.name} ${op.name}`, route);
         if (op.cli.upload) this.routes.set(op.cli.upload.path, { ...route, upload: true });
         if (redirect) this.routes.set(redirect, { ...route, upload: true });
@@ -748,6 +751,9 @@ export class Emulator {
     }
   }
 }
+
+/** `/api/v1/<service>/<operation>`: where the control plane's gateway answers every operation (for most services, its own path). */
+export const gatewayPath = (service: string, operation: string): string => `/api/v1/${service}/${operation}`;
 
 /** An admin request's JSON object body. */
 function adminJson(body: Buffer): Doc {
