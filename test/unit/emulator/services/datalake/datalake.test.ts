@@ -15,6 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
 import type { datalake } from '../../../../../src/lib/sdk/index.js';
+import { AWS_LAKE_STORAGE, runningAwsLake } from '../../../../helpers/lake.js';
 import { refused } from '../../../../helpers/refused.js';
 
 let emu: RunningEmulator;
@@ -27,12 +28,6 @@ afterAll(async () => {
   await emu?.stop();
 });
 
-const AWS_STORAGE = {
-  cloudProviderConfiguration: {
-    instanceProfile: 'arn:aws:iam::123456789012:instance-profile/idbroker',
-    storageBucketLocation: 's3a://lake-bucket/data',
-  },
-};
 const AZURE_STORAGE = {
   cloudProviderConfiguration: {
     managedIdentity: '/subscriptions/sub1/resourceGroups/rg1/providers/Microsoft.ManagedIdentity/userAssignedIdentities/idbroker',
@@ -45,15 +40,13 @@ const describeLake = async (datalakeName: string): Promise<datalake.DatalakeDeta
 const statusOf = async (datalakeName: string): Promise<string | undefined> => (await describeLake(datalakeName)).status;
 const groupsOf = async (datalakeName: string): Promise<string[]> =>
   ((await describeLake(datalakeName)).instanceGroups ?? []).map((g) => `${g.name}:${g.instances.length}`);
-/** An AWS lake made and left to run (its create takes ten emulated minutes). */
+/** An AWS lake made and left to run. */
 async function running(
   datalakeName: string,
   environmentName: string,
   more: Partial<datalake.CreateAWSDatalakeRequest> = {},
 ): Promise<void> {
-  await emu.client.datalake.createAWSDatalake({ datalakeName, environmentName, ...AWS_STORAGE, ...more });
-  emu.clock.advance('10m');
-  expect(await statusOf(datalakeName)).toBe('RUNNING');
+  expect(await runningAwsLake(emu, datalakeName, environmentName, more)).toBe('RUNNING');
 }
 
 describe('creating', () => {
@@ -61,7 +54,7 @@ describe('creating', () => {
     const made = await emu.client.datalake.createAWSDatalake({
       datalakeName: 'stage-lake',
       environmentName: 'staging-aws',
-      ...AWS_STORAGE,
+      ...AWS_LAKE_STORAGE,
     });
     expect(made.datalake).toMatchObject({
       datalakeName: 'stage-lake',
@@ -89,7 +82,7 @@ describe('creating', () => {
     expect([azure.code, azure.status]).toEqual(['INVALID_ARGUMENT', 400]);
     expect(azure.message).toBe('environment staging-aws is an AWS environment; a AZURE data lake needs one of its own platform');
     const gov = await refused(
-      emu.client.datalake.createAWSGovCloudDatalake({ datalakeName: 'gov-lake', environmentName: 'staging-aws', ...AWS_STORAGE }),
+      emu.client.datalake.createAWSGovCloudDatalake({ datalakeName: 'gov-lake', environmentName: 'staging-aws', ...AWS_LAKE_STORAGE }),
     );
     expect(gov.code).toBe('INVALID_ARGUMENT');
     const ok = await emu.client.datalake.createAzureDatalake({ datalakeName: 'ops-lake', environmentName: 'ops-env', ...AZURE_STORAGE });
@@ -98,14 +91,19 @@ describe('creating', () => {
 
   test('names are unique in the account (ALREADY_EXISTS, 409); a runtime must be one of listRuntimes', async () => {
     const dup = await refused(
-      emu.client.datalake.createAWSDatalake({ datalakeName: 'stage-lake', environmentName: 'sales-env', ...AWS_STORAGE }),
+      emu.client.datalake.createAWSDatalake({ datalakeName: 'stage-lake', environmentName: 'sales-env', ...AWS_LAKE_STORAGE }),
     );
     expect([dup.code, dup.status, dup.message]).toEqual(['ALREADY_EXISTS', 409, 'a data lake named stage-lake already exists']);
     const runtimes = await emu.client.datalake.listRuntimes({});
     expect(runtimes.versions.map((v) => v.runtimeVersion)).toEqual(['7.2.16', '7.2.17', '7.2.18', '7.3.1']);
     expect(runtimes.versions.filter((v) => v.defaultRuntimeVersion).map((v) => v.runtimeVersion)).toEqual(['7.2.18']);
     const old = await refused(
-      emu.client.datalake.createAWSDatalake({ datalakeName: 'old-lake', environmentName: 'sales-env', runtime: '6.0', ...AWS_STORAGE }),
+      emu.client.datalake.createAWSDatalake({
+        datalakeName: 'old-lake',
+        environmentName: 'sales-env',
+        runtime: '6.0',
+        ...AWS_LAKE_STORAGE,
+      }),
     );
     expect([old.code, old.message]).toEqual([
       'INVALID_ARGUMENT',
@@ -125,7 +123,7 @@ describe('creating', () => {
 
 describe('actions from the states they start in', () => {
   test('a resize needs the lake RUNNING; validationOnly checks without starting; the new shape applies once it has succeeded', async () => {
-    await emu.client.datalake.createAWSDatalake({ datalakeName: 'young-lake', environmentName: 'sales-env', ...AWS_STORAGE });
+    await emu.client.datalake.createAWSDatalake({ datalakeName: 'young-lake', environmentName: 'sales-env', ...AWS_LAKE_STORAGE });
     const young = await refused(emu.client.datalake.resizeDatalake({ datalakeName: 'young-lake', targetSize: 'MEDIUM_DUTY_HA' }));
     expect([young.code, young.status, young.message]).toEqual([
       'FAILED_PRECONDITION',
@@ -301,7 +299,7 @@ describe('failing on purpose, retry and recovery', () => {
   });
 
   test('a lake named fail-... fails its create (PROVISIONING_FAILED)', async () => {
-    await emu.client.datalake.createAWSDatalake({ datalakeName: 'fail-lake', environmentName: 'sales-env', ...AWS_STORAGE });
+    await emu.client.datalake.createAWSDatalake({ datalakeName: 'fail-lake', environmentName: 'sales-env', ...AWS_LAKE_STORAGE });
     emu.clock.advance('10m');
     expect(await statusOf('fail-lake')).toBe('PROVISIONING_FAILED');
   });
@@ -401,7 +399,7 @@ describe('deleting', () => {
       'FAILED_PRECONDITION',
       'environment staging-aws still has data lake stage-lake; delete them first, or delete with --cascading',
     ]);
-    await emu.client.datalake.createAWSDatalake({ datalakeName: 'busy-lake', environmentName: 'sales-env', ...AWS_STORAGE });
+    await emu.client.datalake.createAWSDatalake({ datalakeName: 'busy-lake', environmentName: 'sales-env', ...AWS_LAKE_STORAGE });
     const busy = await refused(emu.client.datalake.deleteDatalake({ datalakeName: 'busy-lake' }));
     expect(busy.message).toBe('data lake busy-lake is REQUESTED; wait for it to finish or delete with --force');
     const forced = await emu.client.datalake.deleteDatalake({ datalakeName: 'busy-lake', force: true });

@@ -15,6 +15,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
 import { UsageError, type de } from '../../../../../src/lib/sdk/index.js';
+import { AWS_LAKE_STORAGE } from '../../../../helpers/lake.js';
 import { refused } from '../../../../helpers/refused.js';
 
 let emu: RunningEmulator;
@@ -55,10 +56,7 @@ describe('enabling a service', () => {
     await emu.client.datalake.createAWSDatalake({
       datalakeName: 'sales-lake',
       environmentName: 'sales-env',
-      cloudProviderConfiguration: {
-        instanceProfile: 'arn:aws:iam::123456789012:instance-profile/idbroker',
-        storageBucketLocation: 's3a://sales-data/lake',
-      },
+      ...AWS_LAKE_STORAGE,
     });
     const creating = await refused(emu.client.de.enableService(SERVICE));
     expect(creating.message).toBe(

@@ -14,6 +14,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
 import type { replicationmanager } from '../../../../../src/lib/sdk/index.js';
+import { AWS_LAKE_STORAGE } from '../../../../helpers/lake.js';
 import { refused } from '../../../../helpers/refused.js';
 
 let emu: RunningEmulator;
@@ -58,10 +59,7 @@ describe('clusters', () => {
     await emu.client.datalake.createAWSDatalake({
       datalakeName: 'sales-lake',
       environmentName: 'sales-env',
-      cloudProviderConfiguration: {
-        instanceProfile: 'arn:aws:iam::123456789012:instance-profile/idbroker',
-        storageBucketLocation: 's3a://sales-data/lake',
-      },
+      ...AWS_LAKE_STORAGE,
     });
     const hub = (clusterName: string, environment: string) =>
       emu.client.datahub.createAWSCluster({ clusterName, environment, clusterTemplate: TEMPLATE, clusterDefinition: DEFINITION });
