@@ -174,7 +174,7 @@ export class Emulator {
   }
 
   get info(): EmulatorInfo {
-    return { accountId: this.accountId, region: this.region, baseUrl: `http://localhost:${this.portNumber}` };
+    return { accountId: this.accountId, region: this.region, baseUrl: `http://localhost:${this.portNumber}`, dataDir: this.opts.dataDir };
   }
 
   get account(): string {

@@ -28,6 +28,8 @@ export interface EmulatorInfo {
   readonly region: string;
   /** http://localhost:PORT */
   readonly baseUrl: string;
+  /** The emulator's data directory: uploaded files live under it, also when the state is kept in memory. */
+  readonly dataDir?: string;
 }
 
 /** What a backend works with: the state, the clock, who calls, where, and what every service's records have to do with each other. */

@@ -14,13 +14,11 @@
  * `fail-restore-...` backs up, and restores from it fail (restoring
  * nothing).
  */
-import { dirname, isAbsolute } from 'node:path';
 import type { EngineRecord, Hook } from '../../engine/index.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
 import { failsOnPurpose, type ActionSpec, type Lifecycle } from '../../lifecycle.js';
 import { exportState, importState, type StateFile } from '../../state.js';
-import type { Store } from '../../store.js';
 import type { Doc, ServiceModule } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
 
@@ -68,11 +66,15 @@ const keptMeta = (key: string): boolean => KEPT.some((p) => key.startsWith(p) ||
 
 const SNAPSHOT_KIND = 'drscp.snapshot';
 
-/** The data directory of the state (uploaded files live beside it). */
-function dataDirOf(store: Store): string {
-  const file = store.db.name;
-  if (!isAbsolute(file)) throw new Error('drscp needs the emulator state in a file');
-  return dirname(file);
+/**
+ * The emulator's data directory, where uploaded files live: the one the
+ * server exports and imports state with, also when the state is kept in
+ * memory (the library's default), which has no database file to find it by.
+ */
+function dataDirOf(h: Hook): string {
+  const dir = h.ctx.info.dataDir;
+  if (!dir) throw new Error("drscp needs the emulator's data directory");
+  return dir;
 }
 
 /** The phase a job is in, read off its timeline: FINISHED once it ended. */
@@ -109,7 +111,7 @@ function requireNoRestore(h: Hook, what: string): void {
 
 /** The state now, without what a restore keeps. */
 function snapshot(h: Hook): StateFile {
-  const full = exportState(h.ctx.store, dataDirOf(h.ctx.store), h.ctx.clock.state());
+  const full = exportState(h.ctx.store, dataDirOf(h), h.ctx.clock.state());
   return {
     ...full,
     meta: Object.fromEntries(Object.entries(full.meta).filter(([k]) => !keptMeta(k))),
@@ -120,14 +122,14 @@ function snapshot(h: Hook): StateFile {
 /** Replaces the state with a backup's, keeping the kept services' records and meta entries and the clock. */
 function restoreState(h: Hook, backup: StateFile): void {
   const store = h.ctx.store;
-  const now = exportState(store, dataDirOf(store), h.ctx.clock.state());
+  const now = exportState(store, dataDirOf(h), h.ctx.clock.state());
   const file: StateFile = {
     ...backup,
     clock: now.clock,
     meta: { ...backup.meta, ...Object.fromEntries(Object.entries(now.meta).filter(([k]) => keptMeta(k))) },
     documents: [...backup.documents, ...now.documents.filter((d) => kept(d.kind))],
   };
-  importState(store, dataDirOf(store), file);
+  importState(store, dataDirOf(h), file);
 }
 
 function createBackup(h: Hook, req: Doc): Doc {
