@@ -50,6 +50,14 @@ async function refusedWith(p: Promise<unknown>): Promise<CdpError> {
   return outcome;
 }
 
+/** The CdpError a start is refused with; a start that succeeds is stopped again, so that a failing test does not leave it running. */
+async function refusedStart(dataDir: string, more: Partial<Parameters<typeof startInProcess>[0]> = {}): Promise<CdpError> {
+  const started = await start(dataDir, more).catch((e: unknown) => e);
+  if (started instanceof CdpError) return started;
+  if (started && typeof started === 'object' && 'stop' in started) await (started as { stop: () => Promise<void> }).stop();
+  throw new Error(`the start for ${dataDir} was not refused`);
+}
+
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'cdpctl-control-'));
   const home = join(root, 'home');
@@ -81,14 +89,14 @@ describe('a started emulator', () => {
   });
 
   test('a second start for the same data directory is refused (ALREADY_RUNNING)', async () => {
-    const again = await refusedWith(start(dirA));
+    const again = await refusedStart(dirA);
     expect([again.kind, again.code]).toEqual(['usage', 'ALREADY_RUNNING']);
     expect(again.message).toBe(`an emulator for ${dirA} is already running on port ${a.emu.port} (pid ${process.pid})`);
   });
 
   test('another data directory is refused the profile this one writes (PROFILE_IN_USE), and starts with one of its own', async () => {
     const dirB = join(root, 'b');
-    const taken = await refusedWith(start(dirB));
+    const taken = await refusedStart(dirB);
     expect(taken.code).toBe('PROFILE_IN_USE');
     expect(taken.message).toMatch(/^profile "emulator" belongs to the emulator running for /);
     expect(existsSync(join(dirB, 'emulator.json'))).toBe(false);
@@ -165,7 +173,7 @@ describe('starts refused before anything runs', () => {
     const twice = join(root, 'twice-seed.yaml');
     writeFileSync(twice, '- iam createGroup: {groupName: a}\n- iam createGroup: {groupName: a}\n');
     const dir = join(root, 'seeded');
-    const applied = await refusedWith(start(dir, { seed: twice, profile: 'seeded' }));
+    const applied = await refusedStart(dir, { seed: twice, profile: 'seeded' });
     expect(applied.code).toBe('SEED_FILE');
     expect(applied.message).toMatch(/line 2: iam createGroup: ALREADY_EXISTS: .*; nothing of the seed file was applied$/);
     expect(readPidFile(dir)).toBeUndefined();
@@ -173,7 +181,7 @@ describe('starts refused before anything runs', () => {
   });
 
   test('a port in use is PORT_IN_USE; --empty on a store with pre-created resources is NOT_EMPTY', async () => {
-    const busy = await refusedWith(start(join(root, 'busy'), { port: a.emu.port, profile: 'busy' }));
+    const busy = await refusedStart(join(root, 'busy'), { port: a.emu.port, profile: 'busy' });
     expect([busy.code, busy.message]).toEqual([
       'PORT_IN_USE',
       `port ${a.emu.port} is in use; choose another with --port (0 picks a free one)`,
@@ -181,7 +189,7 @@ describe('starts refused before anything runs', () => {
     const full = join(root, 'full');
     const first = await start(full, { profile: 'full' });
     await first.stop();
-    const empty = await refusedWith(start(full, { profile: 'full', empty: true }));
+    const empty = await refusedStart(full, { profile: 'full', empty: true });
     expect(empty.code).toBe('NOT_EMPTY');
     expect(await running(full)).toBeUndefined();
   });
