@@ -1,0 +1,146 @@
+/**
+ * What the resource engine derives from a service's model (engine/derive.ts),
+ * on the opdb model and spec and on small specs of its own: each operation's
+ * verb and resource from its name (the longest noun first, explicit
+ * bindings before names, hand-written operations left out), each
+ * resource's shape and the roles of its fields, parents and children, and
+ * lifecycles from the status enum and the CLI's waiters (in-progress
+ * states, the waiter's success and failure, where stop and start may begin,
+ * a delete that removes); and the spec mistakes it refuses at start.
+ */
+import { describe, expect, test } from '@jest/globals';
+import { deriveService, plural } from '../../../../src/lib/emulator/engine/derive.js';
+import type { EngineSpec } from '../../../../src/lib/emulator/engine/spec.js';
+import { loadServiceModule } from '../../../../src/lib/emulator/services/index.js';
+import { loadService } from '../../../../src/lib/model/index.js';
+
+const opdb = await loadService('opdb');
+const spec = (await loadServiceModule('opdb')).engine as EngineSpec;
+const model = deriveService(opdb, spec);
+const verbOf = (op: string): unknown => model.bindings.get(op)?.verb;
+const resourceOf = (op: string): string | undefined => model.bindings.get(op)?.resource;
+
+describe('plural', () => {
+  test('as operation names write plurals: -s, -es after s/x/sh/ch (and the noun itself), -ies after a consonant and y', () => {
+    expect(plural('Vw')).toEqual(['Vws']);
+    expect(plural('Access')).toEqual(['Accesses', 'Access']);
+    expect(plural('Box')).toEqual(['Boxes', 'Box']);
+    expect(plural('Policy')).toEqual(['Policies', 'Policys']);
+    expect(plural('Key')).toEqual(['Keys']);
+  });
+});
+
+describe('operations placed as verbs on resources', () => {
+  test('by the word their name begins with: create, describe, list, drop, update, and lifecycle actions', () => {
+    expect([verbOf('createDatabase'), resourceOf('createDatabase')]).toEqual(['create', 'database']);
+    expect(verbOf('describeDatabase')).toBe('read');
+    expect(verbOf('listDatabases')).toBe('list');
+    expect(verbOf('dropDatabase')).toBe('delete');
+    expect(verbOf('updateDatabase')).toBe('update');
+    expect(verbOf('startDatabase')).toEqual({ action: 'start' });
+    expect(verbOf('stopDatabase')).toEqual({ action: 'stop' });
+  });
+
+  test("the longest noun wins: createSnapshot is the snapshot's, not the database's", () => {
+    expect([resourceOf('createSnapshot'), verbOf('createSnapshot')]).toEqual(['snapshot', 'create']);
+    expect([resourceOf('listSnapshots'), verbOf('listSnapshots')]).toEqual(['snapshot', 'list']);
+    expect([resourceOf('deleteSnapshot'), verbOf('deleteSnapshot')]).toEqual(['snapshot', 'delete']);
+  });
+
+  test('explicit bindings place what names cannot, with their answers; hand-written operations are not placed', () => {
+    expect([resourceOf('restoreSnapshot'), verbOf('restoreSnapshot')]).toEqual(['restore', 'create']);
+    expect(resourceOf('collectDiagnostics')).toBe('diagnostics');
+    expect(verbOf('upgradeDatabase')).toEqual({ action: 'upgrade' });
+    expect(typeof model.bindings.get('describeClientConnectivity')?.answer).toBe('function');
+    expect(model.bindings.has('listSupportedEnvironments')).toBe(false);
+  });
+});
+
+describe('resources', () => {
+  test("a resource's shape is what its describe shows; its fields' roles are read off their names", () => {
+    const db = model.resources.get('database');
+    expect(db).toMatchObject({ kind: 'opdb.database', shape: 'DatabaseDetails', crnType: 'database', initialState: 'AVAILABLE' });
+    expect(db?.fields).toEqual({
+      name: 'databaseName',
+      crn: 'crn',
+      status: 'status',
+      environmentCrn: 'environmentCrn',
+      environmentName: 'environmentName',
+      created: 'creationDate',
+      creator: 'creatorCrn',
+    });
+    expect(model.resources.get('snapshot')?.fields).toMatchObject({
+      id: 'snapshotId',
+      name: 'snapshotName',
+      statusReason: 'failureReason',
+    });
+  });
+
+  test('parents know their children, children their parent', () => {
+    expect(model.resources.get('database')?.children.map((c) => c.key)).toEqual(['snapshot', 'restore', 'diagnostics']);
+    expect(model.resources.get('snapshot')?.parent?.key).toBe('database');
+  });
+});
+
+describe('derived lifecycles', () => {
+  const lc = model.resources.get('database')?.lifecycle ?? {};
+
+  test('create passes its in-progress state for five minutes and ends where the waiter looks, failing in CREATE_FAILED', () => {
+    expect(lc.create).toEqual({ phases: [['CREATE_IN_PROGRESS', 5]], success: 'AVAILABLE', failure: 'CREATE_FAILED' });
+  });
+
+  test('stop and start pass their REQUESTED and IN_PROGRESS states, from the up or stopped state or their own failure', () => {
+    expect(lc.stop).toEqual({
+      phases: [
+        ['STOP_REQUESTED', 1.5],
+        ['STOP_IN_PROGRESS', 1.5],
+      ],
+      success: 'STOPPED',
+      failure: 'STOP_FAILED',
+      from: ['AVAILABLE', 'STOP_FAILED'],
+    });
+    expect(lc.start?.from).toEqual(['STOPPED', 'START_FAILED']);
+    expect(lc.start?.success).toBe('AVAILABLE');
+  });
+
+  test("a delete ends in the waiter's DELETE_COMPLETED and removes the record; an action without states of its own passes the update states", () => {
+    expect(lc.delete).toEqual({
+      phases: [['DELETE_IN_PROGRESS', 2]],
+      success: 'DELETE_COMPLETED',
+      failure: 'DELETE_FAILED',
+      removes: true,
+    });
+    expect(lc.upgrade).toEqual({ phases: [['UPDATE_IN_PROGRESS', 3]], success: 'AVAILABLE', failure: 'UPDATE_FAILED' });
+  });
+
+  test('a lifecycle declared in the spec is taken as it is', () => {
+    expect(model.resources.get('diagnostics')?.lifecycle).toEqual({
+      create: { phases: [['IN_PROGRESS', 3]], success: 'FINISHED', failure: 'FAILED' },
+    });
+  });
+});
+
+describe('spec mistakes refused when the engine is made', () => {
+  const derive = (resources: EngineSpec['resources']) => () => deriveService(opdb, { resources });
+
+  test('an explicit binding of an operation the model does not have', () => {
+    expect(derive({ database: { keys: ['databaseName'], ops: { nothing: 'read' } } })).toThrow(
+      'opdb resource database: no operation nothing',
+    );
+  });
+
+  test('a resource no operation shows, without a shape', () => {
+    expect(derive({ widget: { keys: ['widgetName'] } })).toThrow(
+      'opdb resource widget: no describe or list operation shows its shape; give it a shape',
+    );
+  });
+
+  test('a lifecycle to derive from a shape without a status enum, and a parent that is not a resource', () => {
+    expect(derive({ connector: { keys: ['name'], shape: 'Connector', lifecycle: 'derive' } })).toThrow(
+      "opdb Connector: lifecycle 'derive' needs a status enum; declare the lifecycle",
+    );
+    expect(derive({ snapshot: { keys: ['snapshotName'], parent: 'database' } })).toThrow(
+      'opdb resource snapshot: no parent resource database',
+    );
+  });
+});
