@@ -41,10 +41,22 @@ describe('operations placed as verbs on resources', () => {
     expect(verbOf('stopDatabase')).toEqual({ action: 'stop' });
   });
 
-  test("the longest noun wins: createSnapshot is the snapshot's, not the database's", () => {
+  test("a name places an operation only on the noun it spells out: createSnapshot is the snapshot's, not the database's", () => {
     expect([resourceOf('createSnapshot'), verbOf('createSnapshot')]).toEqual(['snapshot', 'create']);
     expect([resourceOf('listSnapshots'), verbOf('listSnapshots')]).toEqual(['snapshot', 'list']);
     expect([resourceOf('deleteSnapshot'), verbOf('deleteSnapshot')]).toEqual(['snapshot', 'delete']);
+  });
+
+  test('where two nouns fit a name, the longer one wins', () => {
+    const both = deriveService(opdb, {
+      resources: {
+        snapshot: { keys: ['snapshotName'], shape: 'Snapshot' },
+        snapshotList: { nouns: ['Snapshots'], keys: ['snapshotName'], shape: 'Snapshot' },
+      },
+    });
+    // listSnapshots is the list of Snapshot and the noun Snapshots alike.
+    expect(both.bindings.get('listSnapshots')).toEqual({ resource: 'snapshotList', verb: 'list' });
+    expect(both.bindings.get('createSnapshot')).toEqual({ resource: 'snapshot', verb: 'create' });
   });
 
   test('explicit bindings place what names cannot, with their answers; hand-written operations are not placed', () => {
