@@ -163,7 +163,7 @@ describe('creating', () => {
 });
 
 describe('deleting', () => {
-  test('a record holding others is refused without force, naming them; with force it and what it holds go', () => {
+  test('a record holding others is refused without force, naming them; with force its delete starts and what it holds goes at once', () => {
     const { call, fails } = engineOf({ database: DATABASE, snapshot: SNAPSHOT });
     call('createDatabase', at('orders'));
     call('createSnapshot', { ...at('orders'), snapshotName: 'nightly', tableName: 't', snapshotLocation: 'l' });
@@ -174,8 +174,7 @@ describe('deleting', () => {
     expect(call('dropDatabase', { ...at('orders'), force: true })).toEqual({ status: 'DELETE_IN_PROGRESS' });
     expect(call('listSnapshots', at('orders')).snapshots).toEqual([]);
     expect(fails('dropDatabase', { ...at('orders'), force: true }).message).toBe('database orders is already being deleted');
-    clock.advance(2 * MIN);
-    expect(fails('describeDatabase', at('orders')).code).toBe('NOT_FOUND');
+    // What a record shows once its delete has ended is not pinned here: how deletes end is about to change.
   });
 
   test('a resource that cascades, or whose records are parts of it, takes them along without force', () => {
