@@ -16,6 +16,7 @@ import { UsageError } from '../core/errors.js';
 import { createAdminKey, ensureAccount, StartRefusal } from '../emulator/bootstrap.js';
 import { parseDuration } from '../emulator/clock.js';
 import { readSeed } from '../emulator/control.js';
+import { SeedError } from '../emulator/seed.js';
 import { endpointOf, writeProfile as writeProfileSections } from '../emulator/instances.js';
 import type { LogEntry } from '../emulator/request-log.js';
 import { Emulator } from '../emulator/server.js';
@@ -134,7 +135,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const seed = options.seed ? readSeed(options.seed) : undefined;
   const own = options.dataDir === undefined;
   // In memory, the data directory only receives uploads, and goes at stop.
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'cdpctl-emulator-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), `cdpctl-emulator-${process.pid}-`));
   const faults = options.faults
     ? { rate: options.faults.rate ?? 0, latencyMs: options.faults.latencyMs ?? 0, kinds: options.faults.kinds ?? ['503', '429'] }
     : undefined;
@@ -160,6 +161,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   } catch (err) {
     await cleanUp();
     if (err instanceof StartRefusal) throw new UsageError({ code: 'NOT_EMPTY', message: err.message });
+    if (err instanceof SeedError)
+      throw new UsageError({ code: 'SEED_FILE', message: `${err.message}; nothing of the seed file was applied` });
     throw err;
   }
   const endpoint = endpointOf(emu.port);

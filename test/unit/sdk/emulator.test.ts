@@ -24,9 +24,12 @@ const LAKE = {
 
 describe('startEmulator', () => {
   test('in memory: its own port and account, isolated from another one; stop leaves nothing on disk', async () => {
-    const before = readdirSync(tmpdir()).filter((f) => f.startsWith('cdpctl-emulator-'));
+    // Its temporary directory (for uploads) is named by its process, so other test processes' do not count.
+    const ours = (): string[] => readdirSync(tmpdir()).filter((f) => f.startsWith(`cdpctl-emulator-${process.pid}-`));
+    const before = ours();
     const a = await startEmulator();
     const b = await startEmulator();
+    expect(ours()).toHaveLength(before.length + 2);
     try {
       expect(a.port).not.toBe(b.port);
       expect(a.endpoint).toBe(`http://localhost:${a.port}/`);
@@ -39,7 +42,7 @@ describe('startEmulator', () => {
       await b.stop();
       await a.stop();
     }
-    expect(readdirSync(tmpdir()).filter((f) => f.startsWith('cdpctl-emulator-'))).toEqual(before);
+    expect(ours()).toEqual(before);
     await expect(a.client.iam.getUser()).rejects.toMatchObject({ kind: 'network' });
   });
 
@@ -127,5 +130,15 @@ describe('startEmulator', () => {
     }
     await expect(startEmulator({ timeScale: 0 })).rejects.toThrow(UsageError);
     await expect(startEmulator({ seed: '/nonexistent/seed.yaml' })).rejects.toMatchObject({ code: 'SEED_FILE' });
+    // An item the emulator refuses: a UsageError too, naming the line, and nothing applied.
+    const dir = mkdtempSync(join(tmpdir(), 'cdpctl-emu-badseed-'));
+    writeFileSync(join(dir, 'seed.yaml'), '- iam createGroup: { groupName: fine }\n- iam getUser: { userId: nobody }\n');
+    const refused = await startEmulator({ seed: join(dir, 'seed.yaml') }).catch((e: unknown) => e);
+    rmSync(dir, { recursive: true, force: true });
+    expect(refused).toBeInstanceOf(UsageError);
+    expect(refused).toMatchObject({
+      code: 'SEED_FILE',
+      message: expect.stringMatching(/line 2: iam getUser: NOT_FOUND.*nothing of the seed file was applied/),
+    });
   });
 });
