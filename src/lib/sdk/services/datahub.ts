@@ -352,7 +352,7 @@ export interface CreateAWSClusterRequest {
    * @deprecated
    */
   clusterDefinitionName?: string;
-  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`) */
+  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`); its runtime may be no newer than the data lake's */
   clusterDefinition?: string;
   /**
    * Older form of --environment
@@ -407,7 +407,7 @@ export interface CreateAWSGovCloudClusterRequest {
    * Limits: 5 characters or more, 40 characters or fewer.
    */
   clusterName?: string;
-  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`) */
+  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`); its runtime may be no newer than the data lake's */
   clusterDefinition?: string;
   /** Name or CRN of the AWS GovCloud environment to create the cluster in (see `environments list`) */
   environment?: string;
@@ -464,7 +464,7 @@ export interface CreateAzureClusterRequest {
    * Limits: 5 characters or more, 40 characters or fewer.
    */
   clusterName?: string;
-  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`) */
+  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`); its runtime may be no newer than the data lake's */
   clusterDefinitionName?: string;
   /** Name or CRN of the Azure environment to create the cluster in (see `environments list`) */
   environmentName?: string;
@@ -567,7 +567,7 @@ export interface CreateGCPClusterRequest {
    * Limits: 5 characters or more, 40 characters or fewer.
    */
   clusterName?: string;
-  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`) */
+  /** Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`); its runtime may be no newer than the data lake's */
   clusterDefinitionName?: string;
   /** Name or CRN of the GCP environment to create the cluster in (see `environments list`) */
   environmentName?: string;

@@ -255,7 +255,7 @@ export interface CreateAWSDatalakeRequest {
   scale?: DatalakeScaleType;
   /** Tags for the cloud resources, e.g. [{"key":"team","value":"data"}] */
   tags?: DatalakeResourceTagRequest[];
-  /** Runtime version, e.g. 7.2.18 (see `datalake runtimes list`); default: the newest */
+  /** Runtime version, e.g. 7.2.18; default: the one `datalake runtimes list` marks as the default (not always the newest). A Data Hub in the environment can run no newer runtime than its data lake */
   runtime?: string;
   /** Image to launch from: id and catalogName, or only os when --runtime is given */
   image?: ImageRequest;
@@ -294,7 +294,7 @@ export interface CreateAWSGovCloudDatalakeRequest {
   scale?: DatalakeScaleType;
   /** Tags for the cloud resources, e.g. [{"key":"team","value":"data"}] */
   tags?: DatalakeResourceTagRequest[];
-  /** Runtime version, e.g. 7.2.18 (see `datalake runtimes list`); default: the newest */
+  /** Runtime version, e.g. 7.2.18; default: the one `datalake runtimes list` marks as the default (not always the newest). A Data Hub in the environment can run no newer runtime than its data lake */
   runtime?: string;
   /** Image to launch from: id and catalogName, or only os when --runtime is given */
   image?: ImageRequest;
@@ -329,7 +329,7 @@ export interface CreateAzureDatalakeRequest {
   scale?: DatalakeScaleType;
   /** Tags for the cloud resources, e.g. [{"key":"team","value":"data"}] */
   tags?: DatalakeResourceTagRequest[];
-  /** Runtime version, e.g. 7.2.18 (see `datalake runtimes list`); default: the newest */
+  /** Runtime version, e.g. 7.2.18; default: the one `datalake runtimes list` marks as the default (not always the newest). A Data Hub in the environment can run no newer runtime than its data lake */
   runtime?: string;
   /** Image to launch from: id and catalogName, or only os when --runtime is given */
   image?: ImageRequest;
@@ -373,7 +373,7 @@ export interface CreateGCPDatalakeRequest {
   tags?: DatalakeResourceGCPTagRequest[];
   /** Size and availability: LIGHT_DUTY (default), MEDIUM_DUTY_HA or ENTERPRISE */
   scale?: DatalakeScaleType;
-  /** Runtime version, e.g. 7.2.18 (see `datalake runtimes list`); default: the newest */
+  /** Runtime version, e.g. 7.2.18; default: the one `datalake runtimes list` marks as the default (not always the newest). A Data Hub in the environment can run no newer runtime than its data lake */
   runtime?: string;
   /** Image to launch from: id and catalogName, or only os when --runtime is given */
   image?: ImageRequest;
@@ -1453,7 +1453,7 @@ export interface DatalakeOperations {
    */
   listDatalakes(request?: ListDatalakesRequest): Promise<ListDatalakesResponse>;
   /**
-   * List the runtime versions a data lake can be created with.
+   * List the runtime versions a data lake can be created with, and the one it gets by default.
    * API: datalake listRuntimes; command: `cdpctl datalake runtimes list`.
    */
   listRuntimes(request?: ListRuntimesRequest): Promise<ListRuntimesResponse>;

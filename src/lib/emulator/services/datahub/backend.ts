@@ -168,12 +168,12 @@ export class DatahubBackend {
     return { name: lake.datalakeName ?? lake.crn, crn: lake.crn, runtime: lakeRuntime(lake, this.ctx.clock.now()) };
   }
 
-  /** A Data Hub runs no newer runtime than its data lake. */
-  private checkLake(envCrn: string, runtime: string, what: string): void {
+  /** A Data Hub runs no newer runtime than its data lake; `instead` is the other way out than upgrading the lake. */
+  private checkLake(envCrn: string, runtime: string, what: string, instead: (lakeRuntime: string) => string): void {
     const lake = this.lake(envCrn);
     if (lake?.runtime && compareRuntimes(runtime, lake.runtime) > 0)
       throw failedPrecondition(
-        `data lake ${lake.name} runs runtime ${lake.runtime}; ${what} runtime ${runtime} needs the data lake on ${runtime} or newer first`,
+        `data lake ${lake.name} runs runtime ${lake.runtime}; ${what} runtime ${runtime} needs the data lake on ${runtime} or newer first: upgrade the data lake (\`datalake upgrade start --datalake-name ${lake.name} --runtime ${runtime}\`), or ${instead(lake.runtime)}`,
       );
   }
 
@@ -252,7 +252,7 @@ export class DatahubBackend {
     const customRuntime = str(custom?.doc.runtimeVersion);
     if (customRuntime && customRuntime !== template.runtime)
       throw invalid(`custom configurations ${custom?.name} are for runtime ${customRuntime}; the cluster runs ${template.runtime}`);
-    this.checkLake(env.crn, template.runtime, 'a cluster of');
+    this.checkLake(env.crn, template.runtime, 'a cluster of', (r) => `create the cluster from a ${r} cluster definition`);
     const image = this.imageFor(template.runtime, spec.image);
     const runtime = runtimeOf(template.runtime);
     if (spec.javaVersion !== undefined && !runtime?.java.includes(spec.javaVersion))
@@ -547,7 +547,7 @@ export class DatahubBackend {
     if (this.works.running(c, 'prepare')[0])
       throw failedPrecondition(`cluster ${c.clusterName} is still preparing an upgrade; wait for it to end`);
     this.requireNoInstanceWork(c, 'an upgrade');
-    this.checkLake(c.environmentCrn, to.runtime, 'an upgrade to');
+    this.checkLake(c.environmentCrn, to.runtime, 'an upgrade to', (r) => `upgrade the cluster to ${r} at most`);
     return this.begin(c, 'upgrade', { effect: { runtime: to.runtime, imageId: to.imageId, prepared: undefined } });
   }
 

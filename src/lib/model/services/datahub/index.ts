@@ -108,7 +108,8 @@ const SUBNET = 'Subnet to place the cluster in; default: one the environment cho
 const LOAD_BALANCER = 'Put a load balancer in front of the service endpoints (for highly available shapes)';
 
 const TEMPLATE_HELP = 'Name or CRN of the cluster template: the services and roles (see `datahub cluster-templates list`)';
-const DEFINITION_HELP = 'Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`)';
+const DEFINITION_HELP =
+  "Name or CRN of the cluster definition: the cloud settings (see `datahub cluster-definitions list`); its runtime may be no newer than the data lake's";
 
 /** Fields of the AWS and AWS GovCloud creates. */
 const AWS_HELP = {

@@ -169,7 +169,8 @@ const CREATE_HELP = {
   datalakeName: 'Name of the new data lake: lower-case letters, digits and "-"',
   environmentName: 'Name or CRN of the environment the lake belongs to',
   scale: 'Size and availability: LIGHT_DUTY (default), MEDIUM_DUTY_HA or ENTERPRISE',
-  runtime: 'Runtime version, e.g. 7.2.18 (see `datalake runtimes list`); default: the newest',
+  runtime:
+    'Runtime version, e.g. 7.2.18; default: the one `datalake runtimes list` marks as the default (not always the newest). A Data Hub in the environment can run no newer runtime than its data lake',
   image: 'Image to launch from: id and catalogName, or only os when --runtime is given',
   tags: 'Tags for the cloud resources, e.g. [{"key":"team","value":"data"}]',
   recipes: 'Recipes to run per instance group',
@@ -612,7 +613,7 @@ const cli: Record<string, OperationCli> = {
   },
   listRuntimes: {
     command: 'runtimes list',
-    summary: 'List the runtime versions a data lake can be created with.',
+    summary: 'List the runtime versions a data lake can be created with, and the one it gets by default.',
     examples: ['', '--output table'],
     listKey: 'versions',
     columns: { runtime: 'runtimeVersion', default: 'defaultRuntimeVersion' },
