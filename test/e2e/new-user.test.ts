@@ -11,7 +11,9 @@
  * --empty` on a data directory that is no longer empty.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { FAST_WAIT, SALES_LAKE, startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { FAST_WAIT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
 
@@ -70,5 +72,38 @@ describe('the runtime a data lake gets: help, default and the Data Hub check agr
     expect(hub.stderr).toContain(`or create the cluster from a ${marked} cluster definition`);
     const defHelp = await em.raw(['datahub', 'clusters', 'create', 'aws', '--help']);
     expect(defHelp.stdout.replace(/\s+/g, ' ')).toContain("its runtime may be no newer than the data lake's");
+  });
+});
+
+describe('emulator start --empty on a data directory that is no longer empty', () => {
+  test('is refused with exit 2, naming what the account holds; without --empty it starts', async () => {
+    const home = tempHome('cdpctl-empty-');
+    const dir = join(home, 'emu');
+    const startLine = ['emulator', 'start', '--detach', '--port', '0', '--data-dir', dir, '--time-scale', '1000'];
+    try {
+      expect((await run([...startLine, '--empty'], { home })).code).toBe(0);
+      expect((await run(['iam', 'groups', 'create', '--group-name', 'ops', '--profile', 'emulator'], { home })).code).toBe(0);
+      expect((await run(['emulator', 'stop', '--data-dir', dir], { home })).code).toBe(0);
+      const refused = await run([...startLine, '--empty'], { home });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('the account of this data directory is no longer empty: it holds');
+      expect(refused.stderr).toContain('1 iam.group');
+      expect(refused.stderr).toContain('start without --empty to keep what it holds');
+      const kept = await run(startLine, { home });
+      expect(kept.code).toBe(0);
+      const groups = await run(['iam', 'groups', 'list', '--profile', 'emulator', '--output', 'json'], { home });
+      expect(JSON.parse(groups.stdout)).toMatchObject({ groups: [expect.objectContaining({ groupName: 'ops' })] });
+      // An account made empty and still empty may be started --empty again (its admin's keys do not count).
+      expect((await run(['emulator', 'stop', '--data-dir', dir], { home })).code).toBe(0);
+      const clean = join(home, 'clean');
+      const cleanLine = ['emulator', 'start', '--detach', '--port', '0', '--data-dir', clean, '--empty', '--profile', 'clean'];
+      expect((await run(cleanLine, { home })).code).toBe(0);
+      expect((await run(['emulator', 'stop', '--data-dir', clean], { home })).code).toBe(0);
+      expect((await run(cleanLine, { home })).code).toBe(0);
+      expect((await run(['emulator', 'stop', '--data-dir', clean], { home })).code).toBe(0);
+    } finally {
+      await run(['emulator', 'stop', '--data-dir', dir], { home });
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });

@@ -64,8 +64,8 @@ export interface Account {
 /**
  * The account of the emulator's store, made on its first start: an account
  * id and its admin user; with `empty`, a mark that nothing is to be
- * pre-created in it. A store that already holds a non-empty account refuses
- * `empty` (StartRefusal). Touches no file outside the store.
+ * pre-created in it. A store whose account holds more than that refuses
+ * `empty` (StartRefusal): pre-created resources, or anything made in it since. Touches no file outside the store.
  */
 export function ensureAccount(emu: Emulator, opts: { readonly empty?: boolean } = {}): Account {
   const store = emu.store;
@@ -101,11 +101,33 @@ export function ensureAccount(emu: Emulator, opts: { readonly empty?: boolean } 
   }
   emu.setAccount(accountId);
   const empty = store.meta(EMPTY_ACCOUNT) === '1';
-  if (opts.empty && !empty && !fresh)
-    throw new StartRefusal(
-      'this data directory already holds an account with pre-created resources; --empty makes a new account only: use another --data-dir, or `cdpctl emulator reset` first',
-    );
+  if (opts.empty && !fresh) {
+    const ways = 'use another --data-dir, or `cdpctl emulator reset` first';
+    if (!empty)
+      throw new StartRefusal(
+        `this data directory already holds an account with pre-created resources; --empty makes a new account only: ${ways}`,
+      );
+    const made = madeInAccount(store);
+    if (made.length > 0)
+      throw new StartRefusal(
+        `the account of this data directory is no longer empty: it holds ${made.join(', ')}; --empty starts from a clean account only: start without --empty to keep what it holds, ${ways}`,
+      );
+  }
   return { accountId, adminCrn, fresh, empty };
+}
+
+/**
+ * What was made in an account beyond what its first start made: its admin
+ * user and the admin's access keys (which a start or a console sign-in adds),
+ * as `N <kind>` by kind.
+ */
+function madeInAccount(store: Emulator['store']): string[] {
+  const counts = store.kindCounts();
+  const users = counts[KIND.user] ?? 0;
+  return Object.entries(counts)
+    .map(([kind, n]): [string, number] => [kind, kind === KIND.user ? n - 1 : kind === KIND.accessKey && users <= 1 ? 0 : n])
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}`);
 }
 
 export async function bootstrap(emu: Emulator, env: Env = process.env, opts: BootstrapOptions = {}): Promise<BootstrapResult> {

@@ -368,6 +368,15 @@ export class Store {
     return row.n;
   }
 
+  /** How many documents there are of each kind (any account). */
+  kindCounts(): Record<string, number> {
+    const rows = this.db.prepare('SELECT kind, count(*) AS n FROM docs GROUP BY kind ORDER BY kind').all() as Array<{
+      kind: string;
+      n: number;
+    }>;
+    return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
+  }
+
   /** Drops all state (emulator reset). */
   reset(): void {
     this.db.exec('DELETE FROM docs; DELETE FROM meta;');
