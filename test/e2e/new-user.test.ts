@@ -11,7 +11,7 @@
  * --empty` on a data directory that is no longer empty.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAST_WAIT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
 
@@ -72,6 +72,59 @@ describe('the runtime a data lake gets: help, default and the Data Hub check agr
     expect(hub.stderr).toContain(`or create the cluster from a ${marked} cluster definition`);
     const defHelp = await em.raw(['datahub', 'clusters', 'create', 'aws', '--help']);
     expect(defHelp.stdout.replace(/\s+/g, ' ')).toContain("its runtime may be no newer than the data lake's");
+  });
+});
+
+describe('--wait lines name what is waited on as users know it', () => {
+  /**
+   * Runs a command with --wait and checks every line the wait wrote on
+   * stderr (no terminal: one line a change) calls the work `<command> <name>`.
+   */
+  async function waitedAs(args: readonly string[], command: string, name: string | RegExp): Promise<string[]> {
+    const r = await em.cli([...args, ...FAST_WAIT]);
+    expect([r.code, r.stderr]).toEqual([0, expect.any(String)]);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith(command));
+    expect(lines.length).toBeGreaterThan(0);
+    const label = typeof name === 'string' ? name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') : name.source;
+    for (const line of lines) expect(line).toMatch(new RegExp(`^${command} (${label}): [A-Za-z_]+ after `));
+    return lines;
+  }
+
+  test('a Data Hub by its name, not the UUID of its CRN', async () => {
+    const definition = '7.2.18 - Data Engineering for AWS';
+    const create = ['datahub', 'clusters', 'create', 'aws', '--cluster-name', 'etl-named', '--environment', 'sales-env'];
+    await waitedAs([...create, '--cluster-definition', definition], 'datahub clusters create aws', 'etl-named');
+  });
+
+  test('a DataFlow service by its environment, a deployment by its name', async () => {
+    const services = await em.json<{ services: Array<{ crn: string; name: string }> }>(['df', 'services', 'list']);
+    const service = services.services.find((s) => s.name === 'sales-env')?.crn ?? '';
+    const sizes = ['--min-k8s-node-count', '3', '--max-k8s-node-count', '12'];
+    await waitedAs(['df', 'services', 'update', '--service-crn', service, ...sizes], 'df services update', 'sales-env');
+
+    const flowFile = join(em.home, 'feed.json');
+    writeFileSync(flowFile, JSON.stringify({ flowContents: { name: 'sales-feed', version: 1, processors: [] } }));
+    const flow = await em.json<{ crn: string }>(['df', 'flows', 'import', '--file', flowFile, '--name', 'sales-feed']);
+    const deploy = ['df', 'deployments', 'create', '--service-crn', service, '--flow-version-crn', `${flow.crn}/v.1`];
+    await waitedAs([...deploy, '--deployment-name', 'sales-feed-prod'], 'df deployments create', 'sales-feed-prod');
+  });
+
+  test('a DE virtual cluster by its name, not the id of the service it is in', async () => {
+    const sizes = ['--instance-type', 'm5.2xlarge', '--minimum-instances', '1', '--maximum-instances', '20'];
+    await waitedAs(['de', 'services', 'enable', '--name', 'sales-de', '--env', 'sales-env', ...sizes], 'de services enable', 'sales-de');
+    const services = await em.json<{ services: Array<{ clusterId: string; name: string }> }>(['de', 'services', 'list']);
+    const clusterId = services.services.find((s) => s.name === 'sales-de')?.clusterId ?? '';
+    const quota = ['--cpu-requests', '8', '--memory-requests', '32Gi'];
+    await waitedAs(['de', 'vcs', 'create', '--cluster-id', clusterId, '--name', 'etl-vc', ...quota], 'de vcs create', 'etl-vc');
+    const vcs = await em.json<{ vcs: Array<{ vcId: string; vcName: string }> }>(['de', 'vcs', 'list', '--cluster-id', clusterId]);
+    const vcId = vcs.vcs.find((v) => v.vcName === 'etl-vc')?.vcId ?? '';
+    // By its name while it is there to say it, else by its own id; never by the service's cluster id.
+    const deleted = await waitedAs(
+      ['de', 'vcs', 'delete', '--cluster-id', clusterId, '--vc-id', vcId, '--yes'],
+      'de vcs delete',
+      new RegExp(`etl-vc|${vcId}`),
+    );
+    for (const line of deleted) expect(line).not.toContain(clusterId);
   });
 });
 

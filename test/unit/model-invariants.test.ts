@@ -14,6 +14,7 @@ import { flagFields } from '../../src/lib/cli/flag-spec.js';
 import { CUSTOMIZED, customizationOf } from '../../src/lib/customizations/index.js';
 import { loadAllServices, type Operation, type Service } from '../../src/lib/model/index.js';
 import { kebab } from '../../src/lib/model/names.js';
+import type { Type } from '../../src/lib/model/shapes.js';
 
 let services: Service[] = [];
 let ops: Operation[] = [];
@@ -280,7 +281,13 @@ describe('the model', () => {
       for (const f of pollFields.values())
         if (f.required && !(f.name in w.input)) problems.push(`${who}: waiter leaves ${w.poll} ${f.name} out`);
       if (w.success.length === 0) problems.push(`${who}: waiter has no success state`);
-      for (const expr of [w.state, w.reason, w.result, ...Object.values(w.input)]) {
+      // A label is a path to a field of the poll's answer: a typo would leave the wait named by its id.
+      if (w.label !== undefined) {
+        let type: Type | undefined = { kind: 'ref', ref: poll.output };
+        for (const part of w.label.split('.')) type = type && pollService.shapes.struct(type)?.byName.get(part)?.type;
+        if (!type) problems.push(`${who}: waiter label ${w.label} is no field of ${poll.output}`);
+      }
+      for (const expr of [w.state, w.reason, w.result, w.label, ...Object.values(w.input)]) {
         if (expr === undefined) continue;
         try {
           await compileQuery(expr);

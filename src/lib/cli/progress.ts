@@ -81,9 +81,14 @@ export class WaitProgress {
 
   constructor(
     private readonly io: IO,
-    private readonly label: string,
+    private label: string,
     private readonly time: Clock = systemClock,
   ) {}
+
+  /** Calls the work by a better name from now on (the poll named it). */
+  rename(label: string): void {
+    this.label = label;
+  }
 
   /** A new state after `elapsedMs` of waiting. */
   update(state: string, elapsedMs: number): void {

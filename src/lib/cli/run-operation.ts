@@ -214,6 +214,7 @@ async function waitUntilDone(
       timeoutSec: numberFlag(flags, 'wait-timeout', { min: 0 }),
       intervalSec: numberFlag(flags, 'poll-interval', { min: 0 }),
       onState: (state, elapsed) => progress.update(state, elapsed),
+      onName: (name) => progress.rename(`${op.commandId} ${printable(name, 60)}`),
       signal: controller.signal,
       clock: ctx.clock,
     });
@@ -250,16 +251,18 @@ async function waitUntilDone(
 }
 
 /**
- * What a wait line calls the work: the command and the thing it waits on,
- * by the name the poll asks for (`datahub clusters create aws repro-etl`),
- * else the last part of its CRN or id. The environment names the thing only
- * when nothing else does (ml workspaces are polled by both).
+ * What a wait line calls the work until the first poll names it (the
+ * waiter's `label`): the command and the thing it waits on, by the name the
+ * poll asks for (`datahub clusters create aws repro-etl`), else the last part
+ * of its CRN or id; of several ids, the last (`vcId` after the `clusterId`
+ * of the service it is in). The environment names the thing only when
+ * nothing else does (ml workspaces are polled by both).
  */
 export async function waitLabel(op: Operation, request: Doc, response: Doc): Promise<string> {
   const req = op.cli.wait ? await pollRequest(op, request, response).catch(() => ({}) as Doc) : {};
   const fields = Object.entries(req).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '');
   const named = fields.filter(([k]) => /Name$/.test(k));
-  const pick = named.find(([k]) => k !== 'environmentName') ?? fields.find(([k]) => /(Crn|Id)$/.test(k)) ?? named[0];
+  const pick = named.find(([k]) => k !== 'environmentName') ?? fields.findLast(([k]) => /(Crn|Id)$/.test(k)) ?? named[0];
   if (!pick) return op.commandId;
   const value = pick[1].startsWith('crn:') ? (pick[1].split(/[:/]/).at(-1) ?? pick[1]) : pick[1];
   return `${op.commandId} ${printable(value, 60)}`;

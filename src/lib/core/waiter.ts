@@ -17,6 +17,8 @@ export interface WaitOptions {
   /** A fixed interval chosen by the user. */
   readonly intervalSec?: number;
   readonly onState?: (state: string, elapsedMs: number) => void;
+  /** The waiter's `label` as the first poll that has it reads it: called once, before that poll's onState. */
+  readonly onName?: (name: string) => void;
   readonly signal?: AbortSignal;
   /** Measures the wait and paces the polls; default the system's. */
   readonly clock?: Pick<Clock, 'now' | 'sleep'>;
@@ -145,6 +147,7 @@ export async function waitFor(
   let interval = opts.intervalSec !== undefined ? opts.intervalSec * 1000 : Math.min(1000, modelInterval);
   let polls = 0;
   let last = '';
+  let named = false;
   for (;;) {
     if (opts.signal?.aborted) throw cdpError({ kind: 'interrupted', code: 'INTERRUPTED', message: 'stopped waiting' });
     let res: Doc | undefined;
@@ -165,6 +168,13 @@ export async function waitFor(
       if (!transient) throw err;
     }
     if (res) {
+      if (waiter.label && !named) {
+        const name = search(waiter.label, res);
+        if (typeof name === 'string' && name !== '') {
+          named = true;
+          opts.onName?.(name);
+        }
+      }
       const state = search(waiter.state, res);
       const shown = summarize(state);
       if (shown !== last) {

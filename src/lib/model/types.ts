@@ -42,6 +42,12 @@ export interface WaiterSpec {
   /** JMESPath over the poll response giving what to print at the end (default: all of it). */
   readonly result?: string;
   /**
+   * JMESPath over the poll response naming what is waited on as its users
+   * know it (`cluster.clusterName`), where the first call names it only by
+   * CRN or id; the wait's lines use it from the first poll on.
+   */
+  readonly label?: string;
+  /**
    * The first call's answer may already end the work: `state` (JMESPath over
    * that response) in `failure` prints the response and fails at once, with
    * `reason` as the why, and nothing is polled (a create refused by its own

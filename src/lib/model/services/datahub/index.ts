@@ -48,6 +48,7 @@ const clusterWait = (cluster: string, success: string[], failure: string[], extr
   poll: 'describeCluster',
   input: { clusterName: cluster },
   state: 'cluster.status',
+  label: 'cluster.clusterName',
   success,
   failure,
   reason: 'cluster.statusReason',
