@@ -128,6 +128,16 @@ describe('--wait lines name what is waited on as users know it', () => {
   });
 });
 
+describe('emulator status --profile', () => {
+  test('shows the emulator that writes that profile, and refuses one no emulator writes', async () => {
+    const r = await em.raw(['emulator', 'status', '--profile', 'emulator', '--output', 'json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ profile: 'emulator', port: em.port });
+    const none = await em.raw(['emulator', 'status', '--profile', 'nobody']);
+    expect([none.code, none.stderr]).toEqual([1, expect.stringContaining('no running emulator writes profile "nobody"')]);
+  });
+});
+
 describe('emulator start --empty on a data directory that is no longer empty', () => {
   test('is refused with exit 2, naming what the account holds; without --empty it starts', async () => {
     const home = tempHome('cdpctl-empty-');

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
 import type { RunContext } from '../../lib/cli/context.js';
 import type { Output } from '../../lib/cli/render.js';
-import { emulatorDataDirFlag } from '../../lib/cli/flags.js';
+import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
 import { cdpError } from '../../lib/core/errors.js';
 import type { Health } from '../../lib/emulator/control.js';
 
@@ -26,21 +26,27 @@ function describe(h: Health, dataDir: string, profile: string): Record<string, u
 export default class EmulatorStatus extends BaseCommand<typeof EmulatorStatus> {
   static summary = 'List the running emulators: port, data directory, profile and clock.';
   static description = [
-    'Without --data-dir, lists every emulator running for this user (this HOME); with it, that one. Exits 0 when one runs, 1 when none does.',
-    'With --output json prints the details as JSON (a list without --data-dir).',
+    'Without --data-dir or --profile, lists every emulator running for this user (this HOME); with one of them, that emulator only. Exits 0 when one runs, 1 when none does.',
+    'With --output json prints the details as JSON (a list without --data-dir or --profile).',
   ].join('\n\n');
-  static examples = ['<%= config.bin %> emulator status', '<%= config.bin %> emulator status --data-dir /tmp/ci-emu --output json'];
+  static examples = [
+    '<%= config.bin %> emulator status',
+    '<%= config.bin %> emulator status --profile ci',
+    '<%= config.bin %> emulator status --data-dir /tmp/ci-emu --output json',
+  ];
   static flags = {
     'data-dir': emulatorDataDirFlag,
+    profile: emulatorProfileFlag,
     output: Flags.string({ char: 'o', options: ['text', 'json'], default: 'text', description: 'Output format.' }),
   };
 
   protected async execute(_ctx: RunContext, { flags }: ParsedLine<typeof EmulatorStatus>): Promise<Output> {
-    const { running, runningInstances } = await import('../../lib/emulator/control.js');
+    const { emulatorDir, running, runningInstances } = await import('../../lib/emulator/control.js');
     const { profileOf } = await import('../../lib/emulator/instances.js');
     const json = (value: unknown): Output => ({ kind: 'answer', value, render: { format: 'json' } });
-    const dataDir = flags['data-dir'];
-    if (dataDir !== undefined) {
+    if (flags['data-dir'] !== undefined || flags.profile !== undefined) {
+      // The one emulator named: by its data directory, or by the profile it writes.
+      const dataDir = await emulatorDir(flags);
       const found = await running(dataDir);
       if (!found) throw cdpError({ kind: 'service', code: 'NOT_RUNNING', message: `no emulator is running for ${dataDir}` });
       const info = describe(found.health, found.health.dataDir, found.health.profile ?? profileOf(dataDir));
