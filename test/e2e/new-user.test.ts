@@ -11,7 +11,7 @@
  * --empty` on a data directory that is no longer empty.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FAST_WAIT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
 
@@ -135,6 +135,20 @@ describe('emulator status --profile', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ profile: 'emulator', port: em.port });
     const none = await em.raw(['emulator', 'status', '--profile', 'nobody']);
     expect([none.code, none.stderr]).toEqual([1, expect.stringContaining('no running emulator writes profile "nobody"')]);
+  });
+});
+
+describe('emulator export FILE', () => {
+  test('points at --file, and writes nothing', async () => {
+    const target = join(em.home, 'state.json');
+    const r = await em.raw(['emulator', 'export', target]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`"emulator export" takes no arguments: give "${target}" as --file ${target}`);
+    expect(r.stderr).not.toContain('not a cdpctl command');
+    expect(() => readFileSync(target)).toThrow();
+    const json = await em.raw(['emulator', 'import', 'state.json', '--output', 'json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr).error.message).toContain('give "state.json" as --file state.json');
   });
 });
 
