@@ -39,7 +39,7 @@ describe('refused before sending', () => {
   it('Azure app-based credentials: an unknown key', async () => {
     await refused(
       ['environments', 'create-azure-credential', ...AZURE, '--app-based', '{"applicationId":"a","secretKey":"k","tenant":"x"}'],
-      ['INVALID_INPUT: --app-based: tenant is not a field of the request'],
+      ['INVALID_INPUT: --app-based: unknown field "tenant"; must be one of: authenticationType, applicationId, secretKey'],
     );
     await refused(
       [
@@ -52,7 +52,7 @@ describe('refused before sending', () => {
         '--app-based',
         '{"applicationId":"a","bogus":1}',
       ],
-      ['--app-based: bogus is not a field of the request'],
+      ['--app-based: unknown field "bogus"; must be one of: applicationId, secretKey'],
     );
     await refused(
       ['environments', 'update-azure-credential', ...AZURE, '--app-based', '{}'],
@@ -76,11 +76,11 @@ describe('refused before sending', () => {
   it('dw update-cluster: awsUpdate and azureUpdate', async () => {
     await refused(
       ['dw', 'update-cluster', '--cluster-id', 'env-1', '--aws-update', '{"bogus":1}'],
-      ['--aws-update: bogus is not a field of the request'],
+      ['--aws-update: unknown field "bogus"; must be one of: externalBuckets'],
     );
     await refused(
       ['dw', 'update-cluster', '--cluster-id', 'env-1', '--azure-update', '{"x":1}'],
-      ['--azure-update: x is not a field of the request'],
+      ['--azure-update: unknown field "x"; must be one of: '],
     );
   });
 
@@ -96,7 +96,7 @@ describe('refused before sending', () => {
         '--auto-scale-policies',
         schedule({ action: { resourceAdjustmentValue: 1 }, bogus: 2 }),
       ],
-      ['--auto-scale-policies: [0].scheduleBasedPolicy.schedules[0].configuration.bogus is not a field of the request'],
+      ['--auto-scale-policies: unknown field "[0].scheduleBasedPolicy.schedules[0].configuration.bogus"; must be one of: trigger, action'],
     );
     await refused(
       [

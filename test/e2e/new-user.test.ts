@@ -128,6 +128,45 @@ describe('--wait lines name what is waited on as users know it', () => {
   });
 });
 
+describe('an unknown field in --cli-input-json', () => {
+  test("is answered with the fields there are, as cdp's validator lists them, and nothing is sent", async () => {
+    // cdpcli/validate.py: 'Unknown parameter in input: "pageSizee", must be one of: userIds, pageSize, startingToken'
+    const before = await em.json<{ users: unknown[] }>(['iam', 'users', 'list']);
+    const r = await em.cli(['iam', 'list-users', '--cli-input-json', '{"pageSizee": 1}']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'unknown field "pageSizee" in the input (did you mean "pageSize"?); must be one of: userIds, pageSize, startingToken',
+    );
+    const group = await em.cli(['iam', 'groups', 'create', '--cli-input-json', '{"groupName": "ops", "members": ["a"]}']);
+    expect(group.code).toBe(2);
+    expect(group.stderr).toContain('unknown field "members" in the input; must be one of: groupName, syncMembershipOnUserLogin');
+    // Inside an object of the request: the fields of that object.
+    const nested = await em.cli([
+      'datalake',
+      'create',
+      'aws',
+      '--cli-input-json',
+      JSON.stringify({
+        datalakeName: 'input-lake',
+        environmentName: 'sales-env',
+        cloudProviderConfiguration: {
+          instanceProfile: 'arn:aws:iam::1:instance-profile/x',
+          storageBucketLocation: 's3a://b/l',
+          bucket: 'x',
+        },
+      }),
+    ]);
+    expect(nested.code).toBe(2);
+    expect(nested.stderr).toContain(
+      '--cloud-provider-configuration: unknown field "bucket"; must be one of: instanceProfile, storageBucketLocation',
+    );
+    expect((await em.json<{ groups: Array<{ groupName: string }> }>(['iam', 'groups', 'list'])).groups).not.toContainEqual(
+      expect.objectContaining({ groupName: 'ops' }),
+    );
+    expect((await em.json<{ users: unknown[] }>(['iam', 'users', 'list'])).users).toHaveLength(before.users.length);
+  });
+});
+
 describe('emulator status --profile', () => {
   test('shows the emulator that writes that profile, and refuses one no emulator writes', async () => {
     const r = await em.raw(['emulator', 'status', '--profile', 'emulator', '--output', 'json']);

@@ -88,7 +88,7 @@ describe('bad input through bin/run.js sends nothing', () => {
       [['iam', 'groups', 'create', '--input', '{"groupName": 5}'], /--group-name/],
       [
         ['iam', 'groups', 'create', '--input', '{"groupName": "x", "groupNam": "y"}'],
-        /unknown field "groupNam" \(did you mean "groupName"\?\)/,
+        /unknown field "groupNam" in the input \(did you mean "groupName"\?\); must be one of: groupName, syncMembershipOnUserLogin/,
       ],
       [['iam', 'users', 'list', '--max-items', 'line1\nline2\u001b[31m'], /--max-items must be an integer.*line1\\u000aline2\\u001b/],
       [['iam', 'groups', 'create', '--group-name', 'x', '--sync-membership-on-user-login=maybe'], /Unexpected argument: maybe/],

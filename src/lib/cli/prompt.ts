@@ -11,7 +11,7 @@
  */
 import type { Doc } from '../core/client.js';
 import { CdpError, cdpError } from '../core/errors.js';
-import { validateRequest, type Issue } from '../core/validate.js';
+import { printable, validateRequest, type Issue } from '../core/validate.js';
 import { kebab } from '../model/names.js';
 import type { Operation } from '../model/index.js';
 import type { Field } from '../model/shapes.js';
@@ -29,11 +29,25 @@ export function issueText(op: Operation, issue: Issue): string {
   const fields = op.service.requestShape(op).byName;
   const flag = (f: string): string => (fields.has(f) ? `--${kebab(f)}` : `"${f}"`);
   if (issue.say) return issue.say(flag);
+  if (issue.unknown) return unknownFieldText(issue, issue.unknown, flag);
   if (!fields.has(issue.field)) return issue.message;
   // A rule's own sentence about one field: said after the flag it is about.
   if (issue.problem === undefined) return `${flag(issue.field)}: ${issue.message}`;
   const rest = issue.path === issue.field ? '' : issue.path.slice(issue.field.length).replace(/^\./, '');
   return rest ? `${flag(issue.field)}: ${rest} ${issue.problem}` : `${flag(issue.field)} ${issue.problem}`;
+}
+
+/**
+ * A field its object does not have, with the fields it does have, as `cdp`
+ * lists them ("must be one of: ..."): at the top, a field of the input
+ * (--cli-input-json, --input) that is no field of the request; deeper, one
+ * inside a flag's JSON value.
+ */
+function unknownFieldText(issue: Issue, unknown: NonNullable<Issue['unknown']>, flag: (f: string) => string): string {
+  const valid = `must be one of: ${unknown.known.join(', ')}`;
+  if (issue.path === issue.field) return `unknown field "${printable(issue.path)}" in the input${unknown.hint}; ${valid}`;
+  const inner = issue.path.slice(issue.field.length).replace(/^\./, '');
+  return `${flag(issue.field)}: unknown field "${printable(inner)}"${unknown.hint}; ${valid}`;
 }
 
 /** How to type a value of this kind, said in the question. */

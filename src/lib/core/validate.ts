@@ -20,6 +20,8 @@ export interface Issue {
   readonly say?: (name: (field: string) => string) => string;
   /** Which rule of the operation found it; shape checks have none. */
   readonly rule?: Rule['kind'];
+  /** A field its object does not have: the fields it has, in the model's order, and the nearest of them as a hint. */
+  readonly unknown?: { readonly known: readonly string[]; readonly hint: string };
 }
 
 /** An issue about the value at `path`: `"path" problem`. */
@@ -95,12 +97,14 @@ function checkStruct(
   for (const key of Object.keys(value)) {
     if (!shape.byName.has(key)) {
       const path = prefix + key;
-      const hint = suggest(key, [...shape.byName.keys()]);
+      const known = [...shape.byName.keys()];
+      const hint = suggest(key, known);
       issues.push({
         path,
         field: top || key,
         message: `unknown field "${printable(path)}"${hint}`,
         problem: `is not a field of the request${hint}`,
+        unknown: { known, hint },
       });
     }
   }
