@@ -13,7 +13,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAST_WAIT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { readIni } from '../../src/lib/core/config.js';
+import { BIN, baseEnv, FAST_WAIT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { plain, ptyAvailable, spawnPty } from '../helpers/pty.js';
 
 let em: TestEmulator;
 
@@ -26,6 +28,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await em?.stop();
+});
+
+/** The profile the emulator wrote, as the files hold it. */
+const emulatorProfile = (): { config: Record<string, string>; credentials: Record<string, string> } => ({
+  config: (readIni(join(em.home, '.cdp', 'config'))['profile emulator'] ?? {}) as Record<string, string>,
+  credentials: (readIni(join(em.home, '.cdp', 'credentials')).emulator ?? {}) as Record<string, string>,
 });
 
 describe('the runtime a data lake gets: help, default and the Data Hub check agree', () => {
@@ -164,6 +172,39 @@ describe('an unknown field in --cli-input-json', () => {
       expect.objectContaining({ groupName: 'ops' }),
     );
     expect((await em.json<{ users: unknown[] }>(['iam', 'users', 'list'])).users).toHaveLength(before.users.length);
+  });
+});
+
+describe('configure get and list show secrets as cdp does', () => {
+  test('into a pipe, `configure get cdp_private_key` prints the key as the file holds it', async () => {
+    const { credentials } = emulatorProfile();
+    const r = await em.raw(['configure', 'get', 'cdp_private_key', '--profile', 'emulator']);
+    expect([r.code, r.stdout]).toEqual([0, `${credentials.cdp_private_key}\n`]);
+    expect(r.stdout).not.toContain('****');
+  });
+
+  test('`configure list` masks the access key id too: sixteen stars and the last four characters', async () => {
+    const { credentials } = emulatorProfile();
+    const id = credentials.cdp_access_key_id ?? '';
+    const key = credentials.cdp_private_key ?? '';
+    const r = await em.raw(['configure', 'list', '--profile', 'emulator']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^cdp_access_key_id +\\*{16}${id.slice(-4)} `, 'm'));
+    expect(r.stdout).toMatch(new RegExp(`^cdp_private_key +\\*{16}${key.slice(-4).replace(/[+/=]/g, '\\$&')} `, 'm'));
+    expect(r.stdout).not.toContain(id);
+  });
+
+  (ptyAvailable() ? test : test.skip)('on a terminal the key is masked, and stderr says how to see it', async () => {
+    const { credentials } = emulatorProfile();
+    const key = credentials.cdp_private_key ?? '';
+    const s = spawnPty([process.execPath, BIN, 'configure', 'get', 'cdp_private_key', '--profile', 'emulator'], {
+      env: { ...baseEnv(em.home), CI: undefined },
+    });
+    expect(await s.exit()).toBe(0);
+    const shown = plain(s.output());
+    expect(shown).toContain(`****************${key.slice(-4)}`);
+    expect(shown).not.toContain(key);
+    expect(shown).toContain('--show-secrets');
   });
 });
 

@@ -4,7 +4,7 @@ import type { RunContext } from '../../lib/cli/context.js';
 import type { Question } from '../../lib/cli/io.js';
 import { OUTPUT_FORMATS } from '../../lib/cli/output.js';
 import { nothing, type Output } from '../../lib/cli/render.js';
-import { SETTINGS } from '../../lib/cli/settings.js';
+import { masked, SETTINGS } from '../../lib/cli/settings.js';
 import { configPaths, loadProfile, setValue } from '../../lib/core/config.js';
 import { REGIONS } from '../../lib/core/endpoint.js';
 import { CdpError, usageError, cdpError } from '../../lib/core/errors.js';
@@ -35,12 +35,12 @@ export default class Configure extends BaseCommand<typeof Configure> {
     } catch (err) {
       if (!(err instanceof CdpError) || err.code !== 'PROFILE_NOT_FOUND') throw err;
     }
-    const mask = (v?: string): string => (v ? `****${v.slice(-4)}` : 'none');
+    const mask = (v?: string): string => (v ? masked(v) : 'none');
     /** An answer checked as the setting is checked; blank keeps the current value. */
     const checked = (key: string) => (v: string) => (v === '' ? true : (SETTINGS[key]?.check?.(v.replace(/\r?\n/g, '\\n')) ?? true));
     const regions = ['us-west-1', ...REGIONS.filter((r) => r !== 'us-west-1')];
     const questions: Array<[string, Question]> = [
-      ['cdp_access_key_id', { type: 'input', message: `Access key ID [${current.cdp_access_key_id ?? 'none'}]` }],
+      ['cdp_access_key_id', { type: 'input', message: `Access key ID [${mask(current.cdp_access_key_id)}]` }],
       [
         'cdp_private_key',
         { type: 'password', message: `Private key [${mask(current.cdp_private_key)}]`, validate: checked('cdp_private_key') },

@@ -3,6 +3,7 @@ import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
 import type { RunContext } from '../../lib/cli/context.js';
 import type { Output } from '../../lib/cli/render.js';
 import { configPaths, profileNames } from '../../lib/core/config.js';
+import { masked } from '../../lib/cli/settings.js';
 
 export default class ConfigureList extends BaseCommand<typeof ConfigureList> {
   static summary = 'Show the settings of a profile and where each comes from, or list profiles.';
@@ -28,7 +29,8 @@ export default class ConfigureList extends BaseCommand<typeof ConfigureList> {
         value = envId;
         source = 'environment';
       }
-      if (key === 'cdp_private_key' && value) value = `****${value.slice(-4)}`;
+      // Both halves of the key masked, as `cdp configure list` shows them.
+      if ((key === 'cdp_access_key_id' || key === 'cdp_private_key') && value) value = masked(value);
       rows.push([key, value ?? '<not set>', source]);
     }
     const w = Math.max(...rows.map((r) => r[0].length));

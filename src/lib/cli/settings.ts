@@ -20,6 +20,9 @@ export interface Setting {
   readonly secret?: boolean;
 }
 
+/** A credential as `cdp configure list` shows it: sixteen stars and its last four characters. */
+export const masked = (value: string): string => `${'*'.repeat(16)}${value.slice(-4)}`;
+
 const oneOf =
   (values: readonly string[]) =>
   (v: string): string | undefined =>
