@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIni } from '../../src/lib/core/config.js';
-import { BIN, baseEnv, FAST_WAIT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { BIN, baseEnv, FAST_WAIT, ROOT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
 import { plain, ptyAvailable, spawnPty } from '../helpers/pty.js';
 
 let em: TestEmulator;
@@ -230,6 +230,26 @@ describe('emulator export FILE', () => {
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stderr).error.message).toContain('give "state.json" as --file state.json');
   });
+});
+
+describe('--output text of a model newer than cdp 0.9.158', () => {
+  test("a DE service's version is a text column cdp 0.9.158 does not print, and migrating.md says so", async () => {
+    const text = await em.cli(['de', 'services', 'describe', '--cluster-id', await deCluster(), '--output', 'text']);
+    expect(text.code).toBe(0);
+    const version = (await em.json<{ service: { version: string } }>(['de', 'services', 'describe', '--cluster-id', await deCluster()]))
+      .service.version;
+    expect(version).toBeTruthy();
+    expect(text.stdout.split('\n')[0]?.split('\t')).toContain(version);
+    const doc = readFileSync(join(ROOT, 'docs', 'migrating.md'), 'utf8');
+    expect(doc).toMatch(/\| `de services describe` +\| `cdp de describe-service` +\| `service\.version` +\|/);
+    expect(doc).toMatch(/\| `dw vws list` +\| `cdp dw list-vws` +\| `vws\[\]\.imageVersion` +\|/);
+  });
+
+  /** The cluster id of a DE service (enabled by the --wait test above, or here). */
+  async function deCluster(): Promise<string> {
+    const list = await em.json<{ services?: Array<{ clusterId: string }> }>(['de', 'services', 'list']);
+    return list.services?.[0]?.clusterId ?? '';
+  }
 });
 
 describe('emulator start --empty on a data directory that is no longer empty', () => {

@@ -6,7 +6,7 @@
  * link to files that exist.
  */
 import { GLOBAL_FLAG_SPECS } from '../../src/lib/cli/flag-spec.js';
-import { CDP_GLOBAL_OPTIONS } from '../helpers/cdp-reference.js';
+import { CDP_GLOBAL_OPTIONS, CDP_MODEL_LACKS } from '../helpers/cdp-reference.js';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -108,6 +108,54 @@ describe('the guides', () => {
     test('an empty answer prints nothing in both (never `{}`)', () => {
       expect(text).not.toMatch(/empty answer as `\{\}`/);
       expect(differs).toMatch(/empty\s+answer \(`\{\}`\) prints nothing in both/);
+    });
+  });
+
+  describe("migrating.md's list of what the model has that cdp 0.9.158 lacks", () => {
+    const START = '<!-- newer-than-cdp:';
+    const END = '<!-- newer-than-cdp: end -->';
+    const text = readFileSync(join(ROOT, 'docs', 'migrating.md'), 'utf8');
+    const committed = text.slice(text.indexOf(START), text.indexOf(END) + END.length);
+    let section = '';
+    beforeAll(() => {
+      const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'gen-docs.mjs'), '--newer-than-cdp'], { cwd: ROOT, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`gen-docs failed (run npm run build first): ${r.stderr}`);
+      section = r.stdout.trimEnd();
+    });
+    /** The rows of the table under a bold heading that starts with `title`. */
+    const rows = (title: string): string[] => {
+      const from = section.indexOf(`**${title}`);
+      const table = section.slice(from).split('\n\n')[1] ?? '';
+      return table.split('\n').slice(2);
+    };
+    /** `cdp <service> <operation>` and a path, as a row of the generated tables shows them. */
+    const row = (entry: string): [string, string] => {
+      const [service = '', operation = '', path = ''] = entry.split(' ');
+      return [`\`cdp ${service} ${kebab(operation)}\``, `\`${path}\``];
+    };
+
+    test('is what the model says (run `npm run docs` when this fails)', () => {
+      expect(committed).toBe(section);
+    });
+
+    test("lists exactly what cdp 0.9.158's own models lack: the model's marks of where each field comes from are right", () => {
+      for (const [title, pinned] of [
+        ['Fields in answers', CDP_MODEL_LACKS.answers],
+        ['Request fields', CDP_MODEL_LACKS.requests],
+      ] as const) {
+        const listed = rows(title);
+        expect(listed).toHaveLength(pinned.length);
+        for (const entry of pinned) {
+          const [cdp, path] = row(entry);
+          expect([entry, listed.some((r) => r.includes(cdp) && r.includes(path))]).toEqual([entry, true]);
+        }
+      }
+      const operations = rows('Operations').join('\n');
+      const commands = new Map(ops.map((op) => [`${op.service.name} ${op.name}`, op.commandId]));
+      for (const entry of CDP_MODEL_LACKS.operations)
+        expect([entry, operations.includes(`\`${commands.get(entry)}\``)]).toEqual([entry, true]);
+      expect(operations.match(/`[a-z]+ [a-z -]+`/g)?.length).toBe(CDP_MODEL_LACKS.operations.length);
+      for (const service of CDP_MODEL_LACKS.services) expect(operations).toContain(`the whole service (\`${service}\``);
     });
   });
 
