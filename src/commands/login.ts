@@ -7,7 +7,8 @@ import { startSpinner } from '../lib/cli/progress.js';
 import type { Note, Output } from '../lib/cli/render.js';
 import { openBrowser } from '../lib/core/browser.js';
 import { loadProfile, setCredentials, type Env } from '../lib/core/config.js';
-import { checkCleartext } from '../lib/core/endpoint.js';
+import type { OperationClient } from '../lib/core/client.js';
+import { checkCleartext, isLoopbackHost } from '../lib/core/endpoint.js';
 import { CdpError } from '../lib/core/errors.js';
 import {
   DEFAULT_LOGIN_TIMEOUT_S,
@@ -23,6 +24,7 @@ import {
 } from '../lib/core/login.js';
 import { parsePrivateKey } from '../lib/core/signing.js';
 import { whoAmI, type Identity } from '../lib/core/whoami.js';
+import { loadService } from '../lib/model/index.js';
 
 export default class Login extends BaseCommand<typeof Login> {
   static summary = 'Sign in through the CDP console and save a new access key to a profile.';
@@ -30,7 +32,7 @@ export default class Login extends BaseCommand<typeof Login> {
     'Opens the console sign-in page in your browser ($BROWSER when set, else the system opener); after you sign in, the console sends a new access key back to cdpctl, which saves it to the profile in ~/.cdp/credentials (other profiles stay, mode 0600). When no browser can be opened, the address is printed to open by hand.',
     'With --use-device-code there is no browser on this machine to involve: cdpctl prints an address and a code to enter in a browser anywhere (for SSH sessions).',
     "The account comes from --account-id or the profile's account_id, the identity provider from --identity-provider or identity_provider, the console from the profile's login_url / device_login_url or the region. The profile \"emulator\" that `cdpctl emulator start` writes signs in on the emulator's own console pages.",
-    "Only the console's answer to this sign-in is taken (it carries back the random state cdpctl sent), and the key is saved only once it has signed a call as a user of the account asked for; any other key fails the sign-in with nothing written (exit 3).",
+    "Only the console's answer to this sign-in is taken (it carries back the random state cdpctl sent), and the key is saved only once it has signed a call as a user of the account asked for, at the profile's endpoint (or --endpoint-url); any other key fails the sign-in with nothing written (exit 3), and the browser page and the terminal say why. A console on this machine (an emulator's, by --login-url) is its own control plane: when no endpoint is named, the key is checked there.",
     'Ctrl-C stops waiting and saves nothing (exit 130); a sign-in the console refuses exits 3.',
   ].join('\n\n');
   static examples = [
@@ -83,11 +85,12 @@ export default class Login extends BaseCommand<typeof Login> {
     const stopListening = ctx.onInterrupt(() => abort.abort());
     let stopSpinner: ((result: string) => void) | undefined;
     let who: Identity | undefined;
+    const checkAt = endpointOfConsole(url, flags['endpoint-url'], config);
     const save = async (key: ReceivedKey): Promise<void> => {
       // A key cdpctl could not sign with is refused before it is written anywhere.
       parsePrivateKey(key.accessKeyId, key.privateKey);
       // And so is one that does not sign as a user of the account asked for: a key planted by someone else.
-      who = await checkReceivedKey(ctx, profile, key, accountId);
+      who = await checkReceivedKey(ctx, profile, key, accountId, checkAt);
       if (abort.signal.aborted) throw interrupted();
       await setCredentials(profile, key.accessKeyId, key.privateKey, env);
     };
@@ -153,6 +156,10 @@ export default class Login extends BaseCommand<typeof Login> {
       notes.push({
         info: `Signed in as ${who.name} (${roleOf(who)}) in account ${who.accountId}; the access key ${key.accessKeyId} is saved in profile "${profile}".`,
       });
+    if (checkAt)
+      notes.push({
+        warn: `profile "${profile}" names no endpoint, so its commands go to the region's control plane, not to ${checkAt}; to use it there: cdpctl configure set endpoint_url ${checkAt} --profile ${profile} (and cdp_endpoint_url)`,
+      });
     return said === undefined ? { kind: 'nothing', notes } : { kind: 'text', text: said, notes };
   }
 }
@@ -169,23 +176,55 @@ function profileValues(flagProfile: string | undefined, env: Env): Readonly<Reco
 
 const minutes = (s: number): string => (s >= 120 ? `${Math.round(s / 60)} minutes` : `${Math.round(s)} s`);
 
+/** Where the client's iam calls go, to name in a message. */
+async function iamEndpoint(client: OperationClient): Promise<string> {
+  try {
+    return client.baseUrl((await loadService('iam')).def.facts);
+  } catch {
+    return "the profile's endpoint";
+  }
+}
+
 const roleOf = (who: Identity): string => (who.kind === 'machineUser' ? 'machine user' : who.accountAdmin ? 'user, account admin' : 'user');
 
 /**
- * Who a received key signs as (one iam getUser signed with it, at the
- * profile's endpoint), which must be a user of the account the sign-in asked
- * for; anything else fails the login before the key is saved (exit 3).
+ * Where to check a received key when that is not where the profile's iam
+ * calls go: a console on this machine (an emulator's) is its own control
+ * plane, so when neither --endpoint-url nor the profile names an endpoint,
+ * the key is checked there rather than at the region's host, which never
+ * issued it.
  */
-async function checkReceivedKey(ctx: RunContext, profile: string, key: ReceivedKey, accountId: string): Promise<Identity> {
+function endpointOfConsole(signIn: URL, endpointUrl: string | undefined, config: Readonly<Record<string, string>>): string | undefined {
+  if (endpointUrl || config.endpoint_url || config.cdp_endpoint_url) return undefined;
+  return isLoopbackHost(signIn.hostname) ? `${signIn.origin}/` : undefined;
+}
+
+/**
+ * Who a received key signs as (one iam getUser signed with it, at the
+ * profile's endpoint or `endpointUrl`), which must be a user of the account
+ * the sign-in asked for; anything else fails the login before the key is
+ * saved (exit 3), saying why and where it was checked.
+ */
+async function checkReceivedKey(
+  ctx: RunContext,
+  profile: string,
+  key: ReceivedKey,
+  accountId: string,
+  endpointUrl: string | undefined,
+): Promise<Identity> {
   // Signed with the received key alone (never a bearer token given for other calls).
-  const client = ctx.client({ profile, credentials: key, accessToken: undefined });
+  const client = ctx.client({ profile, credentials: key, accessToken: undefined, ...(endpointUrl ? { endpointUrl } : {}) });
   let who: Identity;
   try {
     who = await whoAmI(client);
   } catch (err) {
+    const at = await iamEndpoint(client);
     throw loginError(
       'LOGIN_FAILED',
-      `the access key ${key.accessKeyId} the console sent could not be checked, so it was not saved: ${err instanceof Error ? err.message : String(err)}`,
+      `the access key ${key.accessKeyId} the console sent could not be checked at ${at}, so it was not saved: ${err instanceof Error ? err.message : String(err)}`,
+      [
+        `The key is checked with iam getUser at the profile's endpoint (--endpoint-url, else endpoint_url of profile "${profile}", else the region's): it must be the control plane whose console signed you in.`,
+      ],
     );
   } finally {
     client.close();

@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIni } from '../../src/lib/core/config.js';
-import { BIN, baseEnv, FAST_WAIT, ROOT, run, SALES_LAKE, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { urlCatcher, type UrlCatcher } from '../helpers/browser.js';
+import { BIN, baseEnv, FAST_WAIT, ROOT, run, SALES_LAKE, start, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
 import { plain, ptyAvailable, spawnPty } from '../helpers/pty.js';
 
 let em: TestEmulator;
@@ -250,6 +251,75 @@ describe('--output text of a model newer than cdp 0.9.158', () => {
     const list = await em.json<{ services?: Array<{ clusterId: string }> }>(['de', 'services', 'list']);
     return list.services?.[0]?.clusterId ?? '';
   }
+});
+
+describe("login at an emulator's console for a new profile", () => {
+  let catcher: UrlCatcher;
+  beforeAll(async () => {
+    catcher = await urlCatcher();
+  });
+  afterAll(async () => {
+    await catcher.close();
+  });
+
+  const hidden = (html: string, name: string): string => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
+  const adminChoice = (html: string): string =>
+    /value="([^"]+)"[^>]*>\s*<label[^>]*>(?:(?!<\/label>).)*admin@example\.com/s.exec(html)?.[1] ?? '';
+  /** Signs in as the admin on the console page the login opened; the page the browser ends on. */
+  async function signIn(): Promise<string> {
+    const page = await (await fetch(await catcher.next())).text();
+    const res = await fetch(`http://localhost:${em.port}/consoleauth/login`, {
+      method: 'POST',
+      body: new URLSearchParams({ request: hidden(page, 'request'), user: adminChoice(page), action: 'signin' }),
+      redirect: 'follow',
+    });
+    return res.text();
+  }
+  const login = (profile: string, ...more: string[]): ReturnType<typeof start> =>
+    start(
+      [
+        'login',
+        '--profile',
+        profile,
+        '--login-url',
+        `http://localhost:${em.port}/consoleauth/login`,
+        '--account-id',
+        emulatorProfile().config.account_id ?? '',
+        ...more,
+      ],
+      { home: em.home, env: { BROWSER: catcher.browser, CDPCTL_MAX_ATTEMPTS: '1' } },
+    );
+
+  test('the key is checked at that emulator, not at the production host, and saved', async () => {
+    const running = login('fresh');
+    const page = await signIn();
+    expect(page).toContain('Signed in');
+    const r = await running.done;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/Signed in as admin@example\.com \(user, account admin\)/);
+    expect(r.stderr).toContain(`profile "fresh" names no endpoint`);
+    expect(r.stderr).toContain(`cdpctl configure set endpoint_url http://localhost:${em.port}/ --profile fresh`);
+    const saved = readIni(join(em.home, '.cdp', 'credentials')).fresh;
+    expect(saved?.cdp_access_key_id).toBeTruthy();
+    // And the key works there.
+    const me = await em.raw(['iam', 'users', 'get', '--profile', 'fresh', '--endpoint-url', `http://localhost:${em.port}/`]);
+    expect(me.code).toBe(0);
+  });
+
+  test('where the check fails, the page and the terminal say why; nothing is saved', async () => {
+    const before = readFileSync(join(em.home, '.cdp', 'credentials'), 'utf8');
+    // An endpoint named on the line is where the key is checked: here one that answers nothing.
+    const running = login('elsewhere', '--endpoint-url', 'http://localhost:9/');
+    const page = await signIn();
+    const r = await running.done;
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(
+      /LOGIN_FAILED: the access key \S+ the console sent could not be checked at http:\/\/localhost:9\/, so it was not saved: /,
+    );
+    expect(page).toContain('Sign-in failed');
+    expect(page).toMatch(/could not be checked at http:\/\/localhost:9\/, so it was not saved: \S/);
+    expect(readFileSync(join(em.home, '.cdp', 'credentials'), 'utf8')).toBe(before);
+  });
 });
 
 describe('emulator start --empty on a data directory that is no longer empty', () => {

@@ -102,6 +102,8 @@ describe('the browser flow', () => {
     const url = new URL(await catcher.next());
     const answer = await get(forged(url.searchParams.get('returnUrl') ?? '', await accountKey(), url.searchParams.get('state') ?? ''));
     expect(answer.status).toBe(500);
+    // The page says why, as the terminal does.
+    expect(answer.html).toMatch(/Sign-in failed[\s\S]*not as a user of account 00000000-0000-4000-8000-000000000000; it was not saved/);
     const r = await login.done;
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(new RegExp(`LOGIN_FAILED: .* not as a user of account ${otherAccount}; it was not saved`));

@@ -135,9 +135,9 @@ export class RunContext {
    * A client for the call flags of the command line (endpoint, region,
    * credentials, timeouts, TLS), closed with the context. `overrides` name
    * another profile or give a key to sign with (login's check): such a
-   * client reads its profile itself.
+   * client reads its profile itself; or another endpoint to call.
    */
-  client(overrides: Partial<Pick<ClientSettings, 'profile' | 'credentials' | 'accessToken'>> = {}): OperationClient {
+  client(overrides: Partial<Pick<ClientSettings, 'profile' | 'credentials' | 'accessToken' | 'endpointUrl'>> = {}): OperationClient {
     const flags = this.flags;
     const http = this.httpSettings();
     const own = 'profile' in overrides || 'credentials' in overrides;

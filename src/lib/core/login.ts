@@ -258,8 +258,13 @@ export async function browserLogin(opts: BrowserLoginOptions): Promise<ReceivedK
     try {
       await opts.save(key);
     } catch (err) {
-      answer(res, 500, listenerPage('Sign-in failed', ['cdpctl could not save the access key; see your terminal.'], false), () =>
-        finish(err),
+      // The browser is told why, as the terminal is: a page that only says it failed leaves the person guessing.
+      const why = printable(err instanceof Error ? err.message : String(err), 600);
+      answer(
+        res,
+        500,
+        listenerPage('Sign-in failed', [`cdpctl refused the access key the console sent: ${why}`, 'Return to your terminal.'], false),
+        () => finish(err),
       );
       return;
     }

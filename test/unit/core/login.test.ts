@@ -234,14 +234,16 @@ describe('the browser flow listener', () => {
     expect(late.error?.exitCode).toBe(3);
   });
 
-  it('answers 500 and fails when the key cannot be saved', async () => {
-    let status = 0;
-    const r = await login(async (_url, ret) => void (status = (await get(`${ret}?accessKeyId=k&privateKey=p&state=${STATE}`)).status), {
+  it('answers 500 and fails when the key cannot be saved, and the page says why', async () => {
+    let page = { status: 0, body: '' };
+    const r = await login(async (_url, ret) => void (page = await get(`${ret}?accessKeyId=k&privateKey=p&state=${STATE}`)), {
       save: async () => {
-        throw cdpError({ kind: 'auth', code: 'INVALID_PRIVATE_KEY', message: 'bad key' });
+        throw cdpError({ kind: 'auth', code: 'INVALID_PRIVATE_KEY', message: 'bad <key>' });
       },
     });
-    expect(status).toBe(500);
+    expect(page.status).toBe(500);
+    expect(page.body).toContain('<h1>Sign-in failed</h1>');
+    expect(page.body).toContain('cdpctl refused the access key the console sent: bad &lt;key&gt;');
     expect(r.error?.code).toBe('INVALID_PRIVATE_KEY');
   });
 });
