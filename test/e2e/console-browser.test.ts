@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { CHROMIUM_ARGS, chromiumPath } from '../helpers/browser.js';
-import { startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { consoleSecret, startEmulator, type TestEmulator } from '../helpers/cli.js';
 
 const executable = chromiumPath();
 const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
@@ -81,7 +81,8 @@ describeBrowser('the console page in a real browser', () => {
     page.locator('#resources tr', { has: page.getByRole('button', { name, exact: true }) }).locator('.badge');
 
   test('signs in, watches a database become AVAILABLE as the clock is advanced, and pauses and resumes the clock', async () => {
-    await page.goto(`${base()}/console`);
+    // The console link `emulator start` prints carries the console's secret.
+    await page.goto(`${base()}/console?token=${consoleSecret(emu.dataDir)}`);
     // Not signed in: the sign-in page, with the account's users.
     expect(page.url()).toMatch(/\/console\/signin$/);
     await screenshot('console-signin');
@@ -144,16 +145,26 @@ describeBrowser('the console page in a real browser', () => {
   });
 });
 
-/** A raw HTTP exchange with the emulator (no browser). */
+/** A raw HTTP exchange with the emulator (no browser), with the console's secret as the cookie its link sets unless `secret` is false. */
 function http(
   method: string,
   path: string,
   headers: Record<string, string> = {},
   body?: string,
+  secret = true,
 ): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
+  const cookie = [secret ? `cdpctl_console_key_${emu.port}=${consoleSecret(emu.dataDir)}` : '', headers.cookie ?? '']
+    .filter(Boolean)
+    .join('; ');
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: emu.port, method, path, headers: { host: `localhost:${emu.port}`, ...headers } },
+      {
+        host: '127.0.0.1',
+        port: emu.port,
+        method,
+        path,
+        headers: { host: `localhost:${emu.port}`, ...headers, ...(cookie ? { cookie } : {}) },
+      },
       (res) => {
         let text = '';
         res.on('data', (c: Buffer) => (text += c.toString()));
@@ -166,6 +177,24 @@ function http(
 }
 
 describe('what the console refuses', () => {
+  test("without the console's secret every page and call is refused, sign-in first", async () => {
+    for (const [method, path] of [
+      ['GET', '/console'],
+      ['GET', '/console/signin'],
+      ['POST', '/console/signin'],
+      ['GET', '/console/api/state'],
+    ] as const) {
+      const r = await http(method, path, {}, undefined, false);
+      expect([method, path, r.status]).toEqual([method, path, 403]);
+    }
+    expect((await http('GET', `/console/signin?token=${'x'.repeat(43)}`, {}, undefined, false)).status).toBe(403);
+    const opened = await http('GET', `/console/signin?token=${consoleSecret(emu.dataDir)}`, {}, undefined, false);
+    expect(opened.status).toBe(200);
+    expect(String(opened.headers['set-cookie'])).toMatch(
+      new RegExp(`^cdpctl_console_key_${emu.port}=[\\w-]{43}; Path=/; HttpOnly; SameSite=Strict$`),
+    );
+  });
+
   test('no session: the page sends to sign-in, its parts and API answer 401', async () => {
     expect((await http('GET', '/console')).status).toBe(303);
     expect((await http('GET', '/console/part/resources')).status).toBe(401);

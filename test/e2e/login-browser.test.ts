@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { readIni } from '../../src/lib/core/config.js';
 import { CHROMIUM_ARGS, chromiumPath, urlCatcher, type UrlCatcher } from '../helpers/browser.js';
-import { start, startEmulator, type TestEmulator } from '../helpers/cli.js';
+import { consoleSecret, start, startEmulator, type TestEmulator } from '../helpers/cli.js';
 
 const executable = chromiumPath();
 const inCI = Boolean(process.env.CI) && process.env.CI !== 'false' && process.env.CI !== '0';
@@ -157,7 +157,7 @@ describeBrowser('signing in with a real browser', () => {
   test('a refused sign-in shows an error page', async () => {
     const page = await context.newPage();
     const res = await page.goto(
-      `http://localhost:${emu.port}/consoleauth/login?accountId=no-such-account&returnUrl=${encodeURIComponent('http://localhost:9/interactiveLogin')}`,
+      `http://localhost:${emu.port}/consoleauth/login?accountId=no-such-account&returnUrl=${encodeURIComponent('http://localhost:9/interactiveLogin')}&token=${consoleSecret(emu.dataDir)}`,
     );
     expect(res?.status()).toBe(404);
     expect(await page.locator('h1').textContent()).toBe('Unknown account');
@@ -165,7 +165,7 @@ describeBrowser('signing in with a real browser', () => {
     await screenshot(page, 'error-unknown-account');
     const account = String(readIni(join(emu.home, '.cdp', 'config'))['profile emulator']?.account_id);
     const bad = await page.goto(
-      `http://localhost:${emu.port}/consoleauth/login?accountId=${account}&returnUrl=${encodeURIComponent('http://evil.example.test:80/steal')}`,
+      `http://localhost:${emu.port}/consoleauth/login?accountId=${account}&returnUrl=${encodeURIComponent('http://evil.example.test:80/steal')}&token=${consoleSecret(emu.dataDir)}`,
     );
     expect(bad?.status()).toBe(400);
     expect(await page.locator('h1').textContent()).toBe('This return address is not allowed');

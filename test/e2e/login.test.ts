@@ -12,7 +12,7 @@ import { readIni } from '../../src/lib/core/config.js';
 import { bootstrap } from '../../src/lib/emulator/bootstrap.js';
 import { Emulator } from '../../src/lib/emulator/server.js';
 import { BIN, baseEnv, start, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
-import { urlCatcher, type UrlCatcher } from '../helpers/browser.js';
+import { plainBrowser, urlCatcher, type UrlCatcher } from '../helpers/browser.js';
 import { plain, ptyAvailable, spawnPty, KEYS } from '../helpers/pty.js';
 
 let emu: TestEmulator;
@@ -47,17 +47,8 @@ afterAll(async () => {
   await emu.stop();
 });
 
-/** What a browser would see at an address, without following redirects. */
-async function visit(url: string): Promise<{ status: number; html: string; location: string | null }> {
-  const res = await fetch(url, { redirect: 'manual' });
-  return { status: res.status, html: await res.text(), location: res.headers.get('location') };
-}
-
-/** Posts a page's form as a browser would, following the redirect (to cdpctl's listener). */
-async function submit(url: string, form: Record<string, string>): Promise<{ status: number; html: string }> {
-  const res = await fetch(url, { method: 'POST', body: new URLSearchParams(form), redirect: 'follow' });
-  return { status: res.status, html: await res.text() };
-}
+/** What a browser would see at an address (without following redirects), and its form posts (following them, to cdpctl's listener). */
+const { visit, submit } = plainBrowser();
 
 const hidden = (html: string, name: string): string => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
 
@@ -66,6 +57,9 @@ const userValue = (html: string, email: string): string =>
   new RegExp(`value="([^"]+)"[^>]*>\\s*<label[^>]*>(?:(?!</label>).)*${email.replace('.', '\\.')}`, 's').exec(html)?.[1] ?? '';
 
 const origin = (): string => `http://localhost:${emu.port}`;
+/** The console's secret, as the profile's login address carries it (console/secret.ts). */
+const secret = (): string =>
+  new URL(String(readIni(join(emu.home, '.cdp', 'config'))['profile emulator']?.login_url)).searchParams.get('token') ?? '';
 
 const keyCount = async (): Promise<number> =>
   ((await emu.json(['iam', 'access-keys', 'list'])) as { accessKeys: unknown[] }).accessKeys.length;
@@ -160,17 +154,19 @@ describe('the browser flow', () => {
       'http://localhost:8080@evil.example.test/interactiveLogin',
       'http://127.1:8080/interactiveLogin',
     ]) {
-      const page = await visit(`${origin()}/consoleauth/login?${new URLSearchParams({ accountId: String(acct), returnUrl })}`);
+      const page = await visit(
+        `${origin()}/consoleauth/login?${new URLSearchParams({ accountId: String(acct), returnUrl, token: secret() })}`,
+      );
       expect([returnUrl, page.status]).toEqual([returnUrl, 400]);
       expect(page.html).toContain('This return address is not allowed');
       expect(page.html).not.toContain('name="request"');
     }
     const ok = await visit(
-      `${origin()}/consoleauth/login?${new URLSearchParams({ accountId: String(acct), returnUrl: 'http://127.0.0.1:8080/x' })}`,
+      `${origin()}/consoleauth/login?${new URLSearchParams({ accountId: String(acct), returnUrl: 'http://127.0.0.1:8080/x', token: secret() })}`,
     );
     expect(ok.status).toBe(200);
-    // A form post from another site's page is refused too.
-    const res = await fetch(`${origin()}/consoleauth/login`, {
+    // A form post from another site's page is refused too, the console's secret notwithstanding.
+    const res = await fetch(`${origin()}/consoleauth/login?token=${secret()}`, {
       method: 'POST',
       headers: { origin: 'http://evil.example.test' },
       body: new URLSearchParams({ request: hidden(ok.html, 'request'), user: userValue(ok.html, 'admin@example.com'), action: 'signin' }),
@@ -194,7 +190,8 @@ describe('the device flow', () => {
     const before = readFileSync(credentialsPath, 'utf8');
     const login = start(['login', '--profile', 'emulator', '--use-device-code'], { home: emu.home });
     const m = await login.waitFor(/open the page (\S+) and enter the code ([A-Z]{4}-[A-Z]{4}) to authenticate\./);
-    expect(m[1]).toBe(`${origin()}/consoleauth/device`);
+    // The page's address carries the console's secret.
+    expect(m[1]).toBe(`${origin()}/consoleauth/device?token=${secret()}`);
     const wrong = await submit(m[1] ?? '', { userCode: 'BBBB-BBBB' });
     expect(wrong.status).toBe(404);
     expect(wrong.html).toMatch(/No sign-in is waiting for the code <code>BBBB-BBBB<\/code>/);
@@ -288,7 +285,10 @@ describe('logout and auth status', () => {
     const after = credentials();
     expect(after.emulator).toEqual({ cdp_access_key_id: '', cdp_private_key: '' });
     expect(after.keep).toEqual({ cdp_access_key_id: 'keep-id', cdp_private_key: 'keep-key' });
-    expect(readIni(join(emu.home, '.cdp', 'config'))['profile emulator']?.login_url).toBe(`${origin()}/consoleauth/login`);
+    expect(readIni(join(emu.home, '.cdp', 'config'))['profile emulator']?.login_url).toBe(
+      `${origin()}/consoleauth/login?token=${secret()}`,
+    );
+    expect(secret()).toMatch(/^[\w-]{43}$/);
     expect(statSync(credentialsPath).mode & 0o777).toBe(0o600);
     const status = await emu.cli(['auth', 'status', '--output', 'json']);
     expect(status.code).toBe(3);

@@ -14,8 +14,20 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIni } from '../../src/lib/core/config.js';
-import { urlCatcher, type UrlCatcher } from '../helpers/browser.js';
-import { BIN, baseEnv, FAST_WAIT, ROOT, run, SALES_LAKE, start, startEmulator, tempHome, type TestEmulator } from '../helpers/cli.js';
+import { plainBrowser, urlCatcher, type UrlCatcher } from '../helpers/browser.js';
+import {
+  BIN,
+  baseEnv,
+  consoleSecret,
+  FAST_WAIT,
+  ROOT,
+  run,
+  SALES_LAKE,
+  start,
+  startEmulator,
+  tempHome,
+  type TestEmulator,
+} from '../helpers/cli.js';
 import { plain, ptyAvailable, spawnPty } from '../helpers/pty.js';
 
 let em: TestEmulator;
@@ -265,15 +277,16 @@ describe("login at an emulator's console for a new profile", () => {
   const hidden = (html: string, name: string): string => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1] ?? '';
   const adminChoice = (html: string): string =>
     /value="([^"]+)"[^>]*>\s*<label[^>]*>(?:(?!<\/label>).)*admin@example\.com/s.exec(html)?.[1] ?? '';
-  /** Signs in as the admin on the console page the login opened; the page the browser ends on. */
+  /** Signs in as the admin on the console page the login opened (a browser keeps the cookie it sets); the page the browser ends on. */
   async function signIn(): Promise<string> {
-    const page = await (await fetch(await catcher.next())).text();
-    const res = await fetch(`http://localhost:${em.port}/consoleauth/login`, {
-      method: 'POST',
-      body: new URLSearchParams({ request: hidden(page, 'request'), user: adminChoice(page), action: 'signin' }),
-      redirect: 'follow',
+    const browser = plainBrowser();
+    const page = (await browser.visit(await catcher.next())).html;
+    const done = await browser.submit(`http://localhost:${em.port}/consoleauth/login`, {
+      request: hidden(page, 'request'),
+      user: adminChoice(page),
+      action: 'signin',
     });
-    return res.text();
+    return done.html;
   }
   const login = (profile: string, ...more: string[]): ReturnType<typeof start> =>
     start(
@@ -282,7 +295,8 @@ describe("login at an emulator's console for a new profile", () => {
         '--profile',
         profile,
         '--login-url',
-        `http://localhost:${em.port}/consoleauth/login`,
+        // The console's link, with its secret (as `emulator start` shows it, and emulator.json keeps it).
+        `http://localhost:${em.port}/consoleauth/login?token=${consoleSecret(em.dataDir)}`,
         '--account-id',
         emulatorProfile().config.account_id ?? '',
         ...more,

@@ -56,6 +56,44 @@ r.end(process.argv[2] ?? '');
   };
 }
 
+export interface Visited {
+  readonly status: number;
+  readonly html: string;
+  readonly location: string | null;
+}
+
+/**
+ * Plain HTTP standing in for a browser, with the one thing of a browser the
+ * console's pages need: the cookies a page sets are sent back (the console's
+ * secret rides in one once a link carrying it was opened).
+ */
+export function plainBrowser(): {
+  visit(url: string): Promise<Visited>;
+  submit(url: string, form: Record<string, string>, follow?: boolean): Promise<Visited>;
+} {
+  const jar = new Map<string, string>();
+  const go = async (url: string, init: RequestInit): Promise<Visited> => {
+    const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const res = await fetch(url, { ...init, headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) } });
+    for (const set of res.headers.getSetCookie()) {
+      const [pair = ''] = set.split(';');
+      const at = pair.indexOf('=');
+      if (at > 0) jar.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return { status: res.status, html: await res.text(), location: res.headers.get('location') };
+  };
+  return {
+    visit: (url) => go(url, { redirect: 'manual' }),
+    submit: (url, form, follow = true) =>
+      go(url, {
+        method: 'POST',
+        body: new URLSearchParams(form).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        redirect: follow ? 'follow' : 'manual',
+      }),
+  };
+}
+
 /** Debian's chromium, or the one $CDPCTL_CHROMIUM names; undefined when there is none. */
 export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const candidates = [env.CDPCTL_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser'];

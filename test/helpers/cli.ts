@@ -3,7 +3,7 @@
  * temporary HOME, and start emulators through `cdpctl emulator start`.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -309,6 +309,11 @@ function withEnv(base: Record<string, string>, more: RunOptions['env']): Record<
 export async function environmentCrns(em: TestEmulator): Promise<Record<string, string>> {
   const out = await em.json<{ environments: Array<{ environmentName: string; crn: string }> }>(['environments', 'list']);
   return Object.fromEntries(out.environments.map((e) => [e.environmentName, e.crn]));
+}
+
+/** The secret a running emulator's console asks for, as its pid file keeps it (what the links it gives out carry). */
+export function consoleSecret(dataDir: string): string {
+  return String((JSON.parse(readFileSync(join(dataDir, 'emulator.json'), 'utf8')) as { consoleToken?: string }).consoleToken);
 }
 
 /** --wait with quick polls and a minute's patience, for emulators started by startEmulator() (--time-scale 1000). */

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIni } from '../../src/lib/core/config.js';
 import { MISSES_BEFORE_LOCK, CODE_ENTRIES_PER_MINUTE } from '../../src/lib/emulator/console/flows.js';
-import { urlCatcher, type UrlCatcher } from '../helpers/browser.js';
+import { plainBrowser, urlCatcher, type UrlCatcher } from '../helpers/browser.js';
 import { start, startEmulator, type TestEmulator } from '../helpers/cli.js';
 import { startInProcess, type InProcessEmulator } from './helpers.js';
 
@@ -36,18 +36,14 @@ const hidden = (html: string, name: string): string => new RegExp(`name="${name}
 const adminValue = (html: string): string =>
   /value="([^"]+)"[^>]*>\s*<label[^>]*>(?:(?!<\/label>).)*admin@example\.com/s.exec(html)?.[1] ?? '';
 
-/** A request from "any local process": plain HTTP, no browser. */
-const get = async (url: string): Promise<{ status: number; html: string }> => {
-  const res = await fetch(url, { redirect: 'manual' });
-  return { status: res.status, html: await res.text() };
-};
-const post = async (
-  url: string,
-  form: Record<string, string>,
-  follow = true,
-): Promise<{ status: number; html: string; location: string | null }> => {
-  const res = await fetch(url, { method: 'POST', body: new URLSearchParams(form), redirect: follow ? 'follow' : 'manual' });
-  return { status: res.status, html: await res.text(), location: res.headers.get('location') };
+/** Plain HTTP, keeping the cookies a page sets as a browser does (the console's secret rides in one). */
+const { visit: get, submit: post } = plainBrowser();
+
+/** An address of an in-process emulator's console, with its secret (console/secret.ts). */
+const consoleAt = (emu: InProcessEmulator, path: string): string => {
+  const url = new URL(`http://localhost:${emu.port}${path}`);
+  url.searchParams.set('token', emu.emu.consoleToken);
+  return url.href;
 };
 
 /** An access key of the emulator's account admin: a real, working key of account A. */
@@ -134,7 +130,7 @@ describe("the emulator's console", () => {
     emu = await startInProcess();
   });
   afterAll(async () => emu.stop());
-  const at = (path: string): string => `http://localhost:${emu.port}${path}`;
+  const at = (path: string): string => consoleAt(emu, path);
 
   test('the browser flow sends the state back with the key and with a cancel; a malformed state is refused', async () => {
     const begin = (state: string): Promise<{ status: number; html: string }> =>
@@ -209,7 +205,7 @@ describe("the emulator's console", () => {
 test(`device codes: a client may enter ${CODE_ENTRIES_PER_MINUTE} codes a minute`, async () => {
   const emu = await startInProcess();
   try {
-    const at = (path: string): string => `http://localhost:${emu.port}${path}`;
+    const at = (path: string): string => consoleAt(emu, path);
     const auth = (await (
       await fetch(at(`/consoleauth/deviceAuthorization?${new URLSearchParams({ accountId: emu.accountId, clientId: 'c-3' })}`))
     ).json()) as Record<string, string>;

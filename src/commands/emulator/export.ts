@@ -3,7 +3,7 @@ import { BaseCommand, type ParsedLine } from '../../lib/cli/base-command.js';
 import type { RunContext } from '../../lib/cli/context.js';
 import { nothing, type Output } from '../../lib/cli/render.js';
 import { emulatorDataDirFlag, emulatorProfileFlag } from '../../lib/cli/flags.js';
-import { usageError } from '../../lib/core/errors.js';
+import { CdpError, fileProblem, usageError } from '../../lib/core/errors.js';
 
 export default class EmulatorExport extends BaseCommand<typeof EmulatorExport> {
   static summary = "Write the emulator's whole state to a file: every service, the clock.";
@@ -41,7 +41,12 @@ export default class EmulatorExport extends BaseCommand<typeof EmulatorExport> {
     };
     if (flags.file === '-') return { kind: 'text', text, notes: [done] };
     const { writeFileAtomic } = await import('../../lib/core/config.js');
-    writeFileAtomic(flags.file, text);
+    try {
+      writeFileAtomic(flags.file, text);
+    } catch (err) {
+      if (err instanceof CdpError) throw err;
+      throw usageError(`--file: cannot write ${flags.file}: ${fileProblem(err)}`);
+    }
     return nothing(done);
   }
 }

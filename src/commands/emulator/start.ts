@@ -40,7 +40,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
   };
 
   protected async execute(ctx: RunContext, { flags }: ParsedLine<typeof EmulatorStart>): Promise<Output> {
-    const { defaultDataDir, startDetached } = await import('../../lib/emulator/control.js');
+    const { consoleAddress, defaultDataDir, startDetached } = await import('../../lib/emulator/control.js');
     const { parseFaults, serve } = await import('../../lib/emulator/serve.js');
     const timeScale = Number(flags['time-scale']);
     if (!(timeScale > 0)) throw usageError(`--time-scale must be a positive number; got "${flags['time-scale']}"`);
@@ -70,7 +70,7 @@ export default class EmulatorStart extends BaseCommand<typeof EmulatorStart> {
           info: `profile "${profile}" ${repaired.was ? `pointed at ${repaired.was}` : 'was missing or held a key this emulator does not take'}; repaired: it points at this emulator again`,
         });
       notes.push({ info: `profile "${profile}" is ready: ${ctx.bin} --profile ${profile} iam users get` });
-      notes.push({ info: `console: http://localhost:${pid.port}/console (what the account holds, the request log, the clock)` });
+      notes.push({ info: `console: ${consoleAddress(pid)} (what the account holds, the request log, the clock)` });
       return {
         kind: 'text',
         text: `emulator ${already ? 'already ' : ''}running on http://localhost:${pid.port}/ (pid ${pid.pid}, account ${pid.accountId}, time scale ${health.timeScale})\n`,

@@ -34,6 +34,8 @@ export interface ReadBounds {
   readonly maxBytes: number;
   /** A pipe (a FIFO, `/dev/fd/N` of `<(…)`) may be read as well as a regular file. */
   readonly pipes?: boolean;
+  /** The path's last part must not be a symbolic link (ELOOP): files of the emulator's data directory. */
+  readonly noFollow?: boolean;
 }
 
 /** `16 MiB`, `512 KiB`, `100 bytes`. */
@@ -68,7 +70,10 @@ const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedA
  * caller to word.
  */
 export function readBounded(path: string, bounds: ReadBounds): Buffer {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
+  const fd = openSync(
+    path,
+    constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (bounds.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0),
+  );
   try {
     const st = fstatSync(fd);
     const pipe = st.isFIFO() || st.isSocket();

@@ -7,6 +7,7 @@
  * runs never lose a key.
  */
 import { closeSync, lstatSync, mkdirSync, openSync, readlinkSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { READ_LIMITS, readBounded, type ReadBounds } from './bounded-read.js';
@@ -262,18 +263,23 @@ export async function withFileLock<T>(path: string, fn: () => T): Promise<T> {
  * The file a path stands for: itself, or what its symbolic links lead to
  * (a ~/.cdp/credentials kept in a dotfiles repository), so that a rewrite
  * replaces the file and keeps the link. A path that does not exist yet, or
- * a dangling link's target, is written as it is.
+ * a dangling link's target, is written as it is. Only the user's own links
+ * (or root's) are followed, as the kernel's protected_symlinks would have
+ * it: one another user planted (in a shared /tmp) is refused.
  */
 export function linkTarget(path: string): string {
   let at = path;
+  const uid = process.geteuid?.();
   for (let hops = 0; hops < 32; hops++) {
-    let link: boolean;
+    let st;
     try {
-      link = lstatSync(at).isSymbolicLink();
+      st = lstatSync(at);
     } catch {
       return at;
     }
-    if (!link) return at;
+    if (!st.isSymbolicLink()) return at;
+    if (uid !== undefined && st.uid !== uid && st.uid !== 0)
+      throw usageError(`${path}: ${at} is a symbolic link of another user (uid ${st.uid}); cdpctl does not write through it`);
     at = resolve(dirname(at), readlinkSync(at));
   }
   throw usageError(`${path}: too many levels of symbolic links`);
@@ -283,8 +289,9 @@ export function linkTarget(path: string): string {
 export function writeFileAtomic(path: string, text: string): void {
   const target = linkTarget(path);
   mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-  const tmp = `${target}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
+  // A new file (O_EXCL, an unguessable name): nothing planted there is written through.
+  const tmp = `${target}.${randomBytes(6).toString('hex')}.tmp`;
+  writeFileSync(tmp, text, { mode: 0o600, flag: 'wx' });
   renameSync(tmp, target);
 }
 

@@ -195,18 +195,22 @@ function checkValue(
   }
 }
 
-function depthOf(v: unknown, depth: number): number {
-  if (depth > MAX_DEPTH) return depth;
+/** How deep a value nests below `depth`, counted no further than one past `limit` (so never deeper than that on the stack). */
+function depthOf(v: unknown, depth: number, limit = MAX_DEPTH): number {
+  if (depth > limit) return depth;
   let deepest = depth;
   // A loop, not Math.max(...items): a list of 200,000 items must not overflow the stack.
   if (Array.isArray(v) || isObject(v)) {
     for (const x of Object.values(v)) {
-      deepest = Math.max(deepest, depthOf(x, depth + 1));
-      if (deepest > MAX_DEPTH) break;
+      deepest = Math.max(deepest, depthOf(x, depth + 1, limit));
+      if (deepest > limit) break;
     }
   }
   return deepest;
 }
+
+/** Whether a value nests lists and objects more than `limit` levels deep (a JSON document as a server receives it). */
+export const deeperThan = (v: unknown, limit: number): boolean => depthOf(v, 0, limit) > limit;
 
 function checkRange(field: Field, v: number, path: string, top: string, issues: Issue[]): void {
   const { min, max } = field;

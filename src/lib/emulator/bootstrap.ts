@@ -9,6 +9,7 @@
  * is remembered, to be given back when it stops.
  */
 import { type Env } from '../core/config.js';
+import { consoleLink } from './console/secret.js';
 import { EMPTY_ACCOUNT } from './environments.js';
 import { crn, uuid } from './ids.js';
 import { DEFAULT_PROFILE, endpointOf, loopbackPort, profileSections, readInstance, writeInstance, writeProfile } from './instances.js';
@@ -178,10 +179,11 @@ export async function writeEmulatorProfile(emu: Emulator, profile: string, admin
         endpoint_url: url,
         cdp_endpoint_url: url,
         cdp_region: emu.region,
-        // `cdp login` / `cdpctl login --profile NAME` sign in on the emulator's own console pages.
+        // `cdp login` / `cdpctl login --profile NAME` sign in on the emulator's own console pages,
+        // whose links carry its secret (console/secret.ts; both CLIs keep the parameters a login address carries).
         account_id: emu.account,
-        login_url: `${url}consoleauth/login`,
-        device_login_url: `${url}consoleauth/deviceAuthorization`,
+        login_url: consoleLink(url, '/consoleauth/login', emu.consoleToken),
+        device_login_url: consoleLink(url, '/consoleauth/deviceAuthorization', emu.consoleToken),
       },
     },
     env,

@@ -1,20 +1,24 @@
 /**
  * Starting, finding and stopping emulator processes. A running emulator is
  * described by `emulator.json` in its data directory (pid, port, admin
- * token; mode 0600); `stop` signals only the process named there, and only
- * after that process confirms it is the one.
+ * token, the console's sign-in secret; mode 0600), read only from a data
+ * directory that passes data-dir.ts; `stop` signals only the process named
+ * there, and only after the process answering on its port has proved it
+ * holds that file's admin token (identity.ts).
  */
 import { spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { closeSync, fstatSync, openSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeFileAtomic, type Env } from '../core/config.js';
+import type { Env } from '../core/config.js';
 import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
 import { CdpError, fileProblem, cdpError } from '../core/errors.js';
 import { bootstrap, StartRefusal, writeEmulatorProfile, type BootstrapResult } from './bootstrap.js';
-import { privateDir, tighten } from './data-dir.js';
+import { checkDataDir, DATA_DIR_ENTRIES, openPrivateFile, writePrivateFile } from './data-dir.js';
+import { CHALLENGE_HEADER, newChallenge, proves } from './identity.js';
+import { consoleLink } from './console/secret.js';
 import {
   DEFAULT_PROFILE,
   forget,
@@ -47,6 +51,12 @@ export interface StartOptions {
   readonly empty?: boolean;
 }
 
+/** The console's address with its secret (console/secret.ts), as the emulator's starter is shown it. */
+export function consoleAddress(pid: Pick<PidFile, 'port' | 'consoleToken'>): string {
+  const base = `http://localhost:${pid.port}`;
+  return pid.consoleToken ? consoleLink(base, '/console', pid.consoleToken) : `${base}/console`;
+}
+
 /** Exit code of an emulator process that refused to start over bad input (a seed file, a data directory it cannot read). */
 export const EXIT_REFUSED = 2;
 
@@ -71,6 +81,8 @@ export interface PidFile {
   readonly pid: number;
   readonly port: number;
   readonly adminToken: string;
+  /** The secret the console's sign-in pages ask for (console/secret.ts); carried in the links the emulator gives out. */
+  readonly consoleToken?: string;
   readonly accountId: string;
   readonly startedAt: string;
 }
@@ -105,9 +117,14 @@ export async function emulatorDir(
 }
 const pidPath = (dataDir: string): string => join(dataDir, 'emulator.json');
 
+/** The pid file of a data directory (which is checked first: an unsafe one is refused, data-dir.ts); undefined when there is none that reads. */
 export function readPidFile(dataDir: string): PidFile | undefined {
+  if (!checkDataDir(dataDir, { create: false })) return undefined;
   try {
-    return JSON.parse(readBounded(pidPath(dataDir), { label: 'the pid file', maxBytes: READ_LIMITS.settings }).toString('utf8')) as PidFile;
+    const v = JSON.parse(
+      readBounded(pidPath(dataDir), { label: 'the pid file', maxBytes: READ_LIMITS.settings, noFollow: true }).toString('utf8'),
+    ) as PidFile;
+    return Number.isInteger(v.pid) && v.pid > 0 && Number.isInteger(v.port) && typeof v.adminToken === 'string' ? v : undefined;
   } catch {
     return undefined;
   }
@@ -136,34 +153,62 @@ export interface Health {
   readonly stats: { requests: number; faults: number; errors: number };
 }
 
-export async function health(port: number, timeoutMs = 1000): Promise<Health | undefined> {
+/** The most of a health answer read: it is a few hundred bytes. */
+const HEALTH_MAX_BYTES = 64 * 1024;
+
+/**
+ * The health answer on a port, or undefined: the whole answer must arrive
+ * within `timeoutMs` (a deadline, not an idle timeout, so a port that drips
+ * a byte at a time cannot hold a caller), within HEALTH_MAX_BYTES. With a
+ * `challenge`, the answer carries the emulator's proof of it (identity.ts).
+ */
+export async function health(port: number, timeoutMs = 1000, challenge?: string): Promise<(Health & { proof?: unknown }) | undefined> {
   const http = await import('node:http');
   return new Promise((resolve) => {
-    const req = http.get(
-      { host: '127.0.0.1', port, path: '/_emulator/health', headers: { host: `localhost:${port}` }, timeout: timeoutMs },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          try {
-            resolve(res.statusCode === 200 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Health) : undefined);
-          } catch {
-            resolve(undefined);
-          }
-        });
-      },
-    );
-    req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(undefined));
+    const headers: Record<string, string> = { host: `localhost:${port}`, ...(challenge ? { [CHALLENGE_HEADER]: challenge } : {}) };
+    const req = http.get({ host: '127.0.0.1', port, path: '/_emulator/health', headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > HEALTH_MAX_BYTES) req.destroy();
+        else chunks.push(c);
+      });
+      res.on('end', () => {
+        clearTimeout(deadline);
+        try {
+          resolve(res.statusCode === 200 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Health) : undefined);
+        } catch {
+          resolve(undefined);
+        }
+      });
+      res.on('error', () => resolve(undefined));
+    });
+    const deadline = setTimeout(() => req.destroy(), timeoutMs);
+    req.on('error', () => {
+      clearTimeout(deadline);
+      resolve(undefined);
+    });
+    req.on('close', () => {
+      clearTimeout(deadline);
+      resolve(undefined);
+    });
   });
 }
 
-/** The emulator running for a data directory, if its pid file names a live process that answers as itself. */
+/**
+ * The emulator running for a data directory: its pid file names a live
+ * process, and what answers on the port says it is that pid and proves it
+ * holds the pid file's admin token.
+ */
 export async function running(dataDir: string): Promise<{ pid: PidFile; health: Health } | undefined> {
   const pid = readPidFile(dataDir);
   if (!pid || !alive(pid.pid)) return undefined;
-  const h = await health(pid.port);
-  return h && h.pid === pid.pid ? { pid, health: h } : undefined;
+  const challenge = newChallenge();
+  const h = await health(pid.port, 1000, challenge);
+  if (!h || h.pid !== pid.pid || !proves(h.proof, pid.adminToken, challenge, pid.pid)) return undefined;
+  const { proof: _proof, ...answer } = h;
+  return { pid, health: answer };
 }
 
 /** Runs an emulator in this process until SIGINT/SIGTERM. */
@@ -184,7 +229,14 @@ export async function startInProcess(
   await refuseTakenProfile(opts.dataDir, profile, env);
   const startedAt = new Date().toISOString();
   let emu: Emulator;
-  const pidFile = (accountId: string): PidFile => ({ pid: process.pid, port: emu.port, adminToken: emu.adminToken, accountId, startedAt });
+  const pidFile = (accountId: string): PidFile => ({
+    pid: process.pid,
+    port: emu.port,
+    adminToken: emu.adminToken,
+    consoleToken: emu.consoleToken,
+    accountId,
+    startedAt,
+  });
   try {
     emu = new Emulator({
       dataDir: opts.dataDir,
@@ -196,7 +248,7 @@ export async function startInProcess(
       // After an import the account may be another one: the profile and the pid file follow.
       onStateReplaced: async () => {
         const b = await bootstrap(emu, env, { dataDir: opts.dataDir, profile });
-        writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pidFile(b.accountId)));
+        writePrivateFile(pidPath(opts.dataDir), JSON.stringify(pidFile(b.accountId)));
       },
       repairProfile: () => repairProfile(emu, profile, env),
     });
@@ -236,7 +288,7 @@ export async function startInProcess(
       throw err;
     }
   }
-  writeFileAtomic(pidPath(opts.dataDir), JSON.stringify(pidFile(boot.accountId)));
+  writePrivateFile(pidPath(opts.dataDir), JSON.stringify(pidFile(boot.accountId)));
   register({ dataDir: opts.dataDir, port: emu.port, pid: process.pid, profile }, env);
   let stopped = false;
   const stop = async (): Promise<void> => {
@@ -285,9 +337,8 @@ export async function startDetached(
   // in a fraction of the time ~180 modules take, and start-up is what every CI job waits for.
   const main = fileURLToPath(new URL('../../emulator/main.mjs', import.meta.url));
   const logFile = join(opts.dataDir, 'emulator.log');
-  privateDir(opts.dataDir);
-  const out = openSync(logFile, 'a', 0o600);
-  tighten(logFile, 0o600);
+  checkDataDir(opts.dataDir, { create: true });
+  const out = openPrivateFile(logFile);
   // A bad seed file is refused here, before anything starts.
   if (opts.seed) readSeed(opts.seed);
   // fd 3: a pipe the emulator writes a line to once it answers (main.ts), so that the wait below ends then rather than at its next poll.
@@ -371,8 +422,9 @@ async function waitForStart(
 /** The last 64 KiB of a log file (what a failed start said last), or nothing. */
 function tailOf(path: string): string {
   try {
-    const fd = openSync(path, 'r');
+    const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
     try {
+      if (!fstatSync(fd).isFile()) return '';
       const size = fstatSync(fd).size;
       const buf = Buffer.alloc(Math.min(size, 64 * 1024));
       readSync(fd, buf, 0, buf.length, size - buf.length);
@@ -429,7 +481,7 @@ async function repairProfile(emu: Emulator, profile: string, env: Env): Promise<
 async function refuseTakenProfile(dataDir: string, profile: string, env: Env): Promise<void> {
   for (const e of registered(env)) {
     if (resolve(e.dataDir) === resolve(dataDir) || e.profile !== profile) continue;
-    const other = await running(e.dataDir);
+    const other = await runningListed(e);
     if (!other) {
       forget(e, env);
       continue;
@@ -442,11 +494,20 @@ async function refuseTakenProfile(dataDir: string, profile: string, env: Env): P
   }
 }
 
+/** The emulator a registry entry names, if it runs; a data directory no longer safe to use (data-dir.ts) runs nothing to trust. */
+async function runningListed(e: RunningEntry): Promise<Awaited<ReturnType<typeof running>>> {
+  try {
+    return await running(e.dataDir);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Every emulator running for this user (the registry), with its health; entries of dead ones are dropped. */
 export async function runningInstances(env: Env = process.env): Promise<Array<{ entry: RunningEntry; health: Health }>> {
   const out: Array<{ entry: RunningEntry; health: Health }> = [];
   for (const e of registered(env)) {
-    const found = await running(e.dataDir);
+    const found = await runningListed(e);
     if (found) out.push({ entry: e, health: found.health });
     else forget(e, env);
   }
@@ -458,9 +519,9 @@ export async function resetEmulator(dataDir: string): Promise<void> {
   if (await running(dataDir)) {
     throw cdpError({ kind: 'usage', code: 'RUNNING', message: 'the emulator is running; stop it first (cdpctl emulator stop)' });
   }
-  for (const f of ['state.db', 'state.db-wal', 'state.db-shm', 'emulator.json', 'requests.log', 'requests.1.log'])
-    rmSync(join(dataDir, f), { force: true });
-  rmSync(join(dataDir, 'uploads'), { recursive: true, force: true });
+  // Everything but the log of the emulator's own process and the profile it remembers (instance.json).
+  for (const f of DATA_DIR_ENTRIES)
+    if (f !== 'emulator.log' && f !== 'instance.json') rmSync(join(dataDir, f), { recursive: true, force: true });
 }
 
 /** The emulator running for a data directory, or NOT_RUNNING naming what to do. */

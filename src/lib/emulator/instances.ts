@@ -9,11 +9,17 @@
  * reads and which keeps two instances from writing one profile.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
 import { configPaths, readIni, sectionName, updateIni, writeFileAtomic, type Env } from '../core/config.js';
 import type { IniData } from '../core/ini.js';
+import { checkDataDir, writePrivateFile } from './data-dir.js';
+
+/** A small JSON file of ours: a regular file (never a FIFO that would hang the reader), never through a link, within bounds. */
+const readSmallJson = (path: string, label: string): unknown =>
+  JSON.parse(readBounded(path, { label, maxBytes: READ_LIMITS.settings, noFollow: true }).toString('utf8'));
 
 export const DEFAULT_PROFILE = 'emulator';
 
@@ -38,7 +44,7 @@ const instancePath = (dataDir: string): string => join(dataDir, 'instance.json')
 
 export function readInstance(dataDir: string): InstanceFile | undefined {
   try {
-    const v = JSON.parse(readFileSync(instancePath(dataDir), 'utf8')) as InstanceFile;
+    const v = readSmallJson(instancePath(dataDir), 'instance.json') as InstanceFile;
     return typeof v.profile === 'string' ? v : undefined;
   } catch {
     return undefined;
@@ -46,8 +52,8 @@ export function readInstance(dataDir: string): InstanceFile | undefined {
 }
 
 export function writeInstance(dataDir: string, file: InstanceFile): void {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  writeFileAtomic(instancePath(dataDir), JSON.stringify(file, null, 2) + '\n');
+  checkDataDir(dataDir, { create: true });
+  writePrivateFile(instancePath(dataDir), JSON.stringify(file, null, 2) + '\n');
 }
 
 /** The profile a data directory writes: the one asked for, else the one it remembers, else `emulator`. */
@@ -137,7 +143,7 @@ export function register(entry: RunningEntry, env: Env): void {
 export function unregister(dataDir: string, pid: number, env: Env): void {
   const path = join(registryDir(env), entryName(dataDir));
   try {
-    const e = JSON.parse(readFileSync(path, 'utf8')) as RunningEntry;
+    const e = readSmallJson(path, 'a running entry') as RunningEntry;
     if (e.pid === pid) rmSync(path, { force: true });
   } catch {
     // Not registered: nothing to take away.
@@ -156,11 +162,11 @@ export function registered(env: Env): RunningEntry[] {
   const out: RunningEntry[] = [];
   for (const n of names) {
     try {
-      const e = JSON.parse(readFileSync(join(dir, n), 'utf8')) as RunningEntry;
+      const e = readSmallJson(join(dir, n), 'a running entry') as RunningEntry;
       if (typeof e.dataDir === 'string' && Number.isInteger(e.port) && Number.isInteger(e.pid) && typeof e.profile === 'string')
         out.push(e);
     } catch {
-      // A half-written or foreign file: skipped.
+      // A half-written or foreign file, or anything not a regular file: skipped.
     }
   }
   return out;

@@ -7,10 +7,10 @@
  * one before is dropped), so it never takes more than 8 MiB on disk.
  * `cdpctl emulator log` reads it, and follows it with --follow.
  */
-import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { READ_LIMITS, readBounded } from '../core/bounded-read.js';
-import { privateDir, tighten } from './data-dir.js';
+import { checkDataDir, openPrivateFile } from './data-dir.js';
 
 export interface LogEntry {
   /** Wall-clock time the request arrived (ISO 8601). */
@@ -87,15 +87,14 @@ export class RequestLog {
     this.pendingBytes = 0;
     try {
       if (this.fd === undefined) {
-        privateDir(dir);
-        this.fd = openSync(path, 'a', 0o600);
-        tighten(path, 0o600);
+        checkDataDir(dir, { create: true });
+        this.fd = openPrivateFile(path);
         this.size = fstatSync(this.fd).size;
       }
       if (this.size > 0 && this.size + Buffer.byteLength(data) > this.maxBytes) {
         closeSync(this.fd);
         renameSync(path, join(dir, OLD_LOG_FILE));
-        this.fd = openSync(path, 'a', 0o600);
+        this.fd = openPrivateFile(path);
         this.size = 0;
       }
       this.size += writeSync(this.fd, data);
@@ -141,7 +140,7 @@ const parse = (text: string): LogEntry[] =>
 export function readLog(dir: string): LogEntry[] {
   const read = (f: string): string => {
     try {
-      return readBounded(join(dir, f), { label: 'the request log', maxBytes: READ_LIMITS.request }).toString('utf8');
+      return readBounded(join(dir, f), { label: 'the request log', maxBytes: READ_LIMITS.request, noFollow: true }).toString('utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
       throw err;
@@ -158,8 +157,9 @@ export function followLog(dir: string, onEntry: (e: LogEntry) => void, intervalM
   const path = join(dir, LOG_FILE);
   const stat = (p: string): { ino: number; size: number } | undefined => {
     try {
-      const s = statSync(p);
-      return { ino: s.ino, size: s.size };
+      // Only a regular file, never through a link (data-dir.ts).
+      const s = lstatSync(p);
+      return s.isFile() ? { ino: s.ino, size: s.size } : undefined;
     } catch {
       return undefined;
     }
@@ -168,7 +168,13 @@ export function followLog(dir: string, onEntry: (e: LogEntry) => void, intervalM
   let pending = '';
   const readFrom = (p: string, from: number, to: number): void => {
     if (to <= from) return;
-    const fd = openSync(p, 'r');
+    let fd: number;
+    try {
+      fd = openSync(p, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOFOLLOW ?? 0));
+    } catch {
+      // Gone, or replaced by something that is not the log, since it was looked at: read at the next tick.
+      return;
+    }
     try {
       const buf = Buffer.alloc(to - from);
       readSync(fd, buf, 0, buf.length, from);

@@ -1,5 +1,5 @@
 /** Running an emulator in the foreground, and parsing fault settings. */
-import { startInProcess, type StartOptions } from './control.js';
+import { consoleAddress, startInProcess, type StartOptions } from './control.js';
 import type { FaultSettings } from './server.js';
 
 export function parseFaults(rate?: string, kinds?: string, latency?: string): FaultSettings | undefined {
@@ -23,6 +23,8 @@ export async function serve(opts: StartOptions, log: (line: string) => void, rea
   log(
     `profile "${boot.profile}" ${boot.keyCreated ? 'written with a new access key' : 'updated'}${boot.empty ? ' (an empty account)' : ''}; try: cdpctl --profile ${boot.profile} iam users get`,
   );
+  // The console's link carries its secret (console/secret.ts): shown to whoever started it (the log is 0600 in the data directory).
+  log(`console: ${consoleAddress({ port: emu.port, consoleToken: emu.consoleToken })}`);
   await new Promise<void>((resolve) => {
     const done = (): void => void stop().then(resolve);
     process.once('SIGINT', done);

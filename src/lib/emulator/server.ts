@@ -11,12 +11,11 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { pipeline } from 'node:stream/promises';
 import { READ_LIMITS } from '../core/bounded-read.js';
 import { EMULATOR_TIME_SCALE } from '../core/emulator-protocol.js';
-import { suggest, validateRequest } from '../core/validate.js';
+import { deeperThan, suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
 import type { ShapeIndex, Type } from '../model/shapes.js';
 import { authenticateBearer, authenticateSigned } from './auth.js';
 import { Clock, type ClockState } from './clock.js';
-import { privateDir } from './data-dir.js';
 import { NOT_EMULATED, notEmulatedMessage } from './coverage.js';
 import { serve } from './engine/index.js';
 import { ApiError, forbidden, invalid, notFound } from './errors.js';
@@ -35,9 +34,11 @@ import {
   type StateFile,
 } from './state.js';
 import { Store } from './store.js';
+import { newUploadPath } from './uploads.js';
 import type { Caller, CallObserver, Doc, EmulatorInfo, Handler, OperationRef, RequestContext, ServedCall } from './types.js';
 import type { ConsoleBoard } from './console/board.js';
 import type { ConsoleSite } from './console/index.js';
+import { CHALLENGE_HEADER, proofOf } from './identity.js';
 import { World, type DependentKind } from './world.js';
 
 export interface FaultSettings {
@@ -130,6 +131,8 @@ export class Emulator {
   readonly store: Store;
   readonly clock: Clock;
   readonly adminToken = randomBytes(24).toString('hex');
+  /** The secret the console's pages ask for, made at start (console/secret.ts, loaded with the console). */
+  readonly consoleToken = randomBytes(32).toString('base64url');
   private readonly routes = new Map<string, Route>();
   /** Routes by `<service> <operation>` (wire names), for seeds. */
   private readonly byName = new Map<string, Route>();
@@ -599,12 +602,11 @@ export class Emulator {
 
   /** Streams an upload's body into the uploads directory. */
   private async receive(req: IncomingMessage): Promise<{ path: string; size: number }> {
-    const dir = join(this.opts.dataDir, 'uploads');
-    privateDir(dir);
-    const path = join(dir, `${Date.now()}-${randomBytes(6).toString('hex')}`);
+    const path = newUploadPath(this.opts.dataDir);
     let size = 0;
     req.on('data', (c: Buffer) => (size += c.length));
-    await pipeline(req, createWriteStream(path, { mode: 0o600 }));
+    // A new file (O_EXCL): nothing planted under its name is written through.
+    await pipeline(req, createWriteStream(path, { mode: 0o600, flags: 'wx' }));
     return { path, size };
   }
 
@@ -681,12 +683,20 @@ export class Emulator {
   private board?: Promise<ConsoleBoard>;
 
   private async consoleBoard(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    this.board ??= Promise.all([import('./console/board.js'), this.site()]).then(([m, site]) => new m.ConsoleBoard(this, site.flows));
+    // One after the other: the two share modules, which jest's module linker cannot load twice at once.
+    this.board ??= this.site().then(async (site) => new (await import('./console/board.js')).ConsoleBoard(this, site.flows));
     await (await this.board).handle(req, res);
   }
 
   private requestShapeHas(route: Route, field: string): boolean {
     return route.op.service.requestShape(route.op).byName.has(field);
+  }
+
+  /** The health answer's proof that this process holds the admin token, when a prober sent a challenge (identity.ts). */
+  private identityProof(req: IncomingMessage): { proof?: string } {
+    const challenge = req.headers[CHALLENGE_HEADER];
+    const proof = proofOf(this.adminToken, typeof challenge === 'string' ? challenge : undefined, process.pid);
+    return proof ? { proof } : {};
   }
 
   private async admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -702,6 +712,7 @@ export class Emulator {
         timeScale: this.clock.scale,
         clock: this.clockView(),
         stats: this.stats,
+        ...this.identityProof(req),
       });
       return;
     }
@@ -754,6 +765,9 @@ export class Emulator {
 
 /** `/api/v1/<service>/<operation>`: where the control plane's gateway answers every operation (for most services, its own path). */
 export const gatewayPath = (service: string, operation: string): string => `/api/v1/${service}/${operation}`;
+
+/** A JSON request nested deeper than this is refused before anything walks it (validation refuses past 32 levels anyway). */
+const MAX_REQUEST_DEPTH = 64;
 
 /** An admin request's JSON object body. */
 function adminJson(body: Buffer): Doc {
@@ -824,11 +838,15 @@ function parseJson(body: Buffer): unknown {
   } catch {
     throw invalid('the request body is not valid UTF-8');
   }
+  let v: unknown;
   try {
-    return JSON.parse(text);
+    v = JSON.parse(text);
   } catch {
     throw invalid('the request body is not valid JSON');
   }
+  // Validation, the audit trail's copy and the store all walk a document recursively: a deep one is refused here, as a 400.
+  if (deeperThan(v, MAX_REQUEST_DEPTH)) throw invalid(`the request body is nested more than ${MAX_REQUEST_DEPTH} levels deep`);
+  return v;
 }
 
 /** The path of a request target; plain paths skip URL parsing (the hot path), others are normalised by URL. */

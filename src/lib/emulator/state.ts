@@ -7,11 +7,14 @@
  * an export never carries it. Private keys are never stored (only public
  * keys and hashes), so an export has none either.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { READ_LIMITS } from '../core/bounded-read.js';
+import { deeperThan, printable } from '../core/validate.js';
 import type { ClockState } from './clock.js';
-import { privateDir } from './data-dir.js';
+import { isPlainDir, privateSubdir, writePrivateFile } from './data-dir.js';
 import type { RawDoc, Store } from './store.js';
+import { isUploadName, readUpload, STORED_AT, UPLOADS, uploadsDir } from './uploads.js';
 
 /**
  * The layout of stored documents. 2: long-running work is kept as lifecycle
@@ -74,7 +77,6 @@ export function saveClockTime(store: Store, now: number): void {
 // ---- export and import ---------------------------------------------------------
 
 const FORMAT = 'cdpctl-emulator-state';
-const UPLOADS = 'uploads';
 /** What stands for the uploads directory in exported documents. */
 const UPLOADS_MARK = 'cdpctl-emulator-uploads:';
 
@@ -104,8 +106,10 @@ export function exportState(store: Store, dataDir: string, clock: ClockState): S
     if (body.includes(dir)) {
       for (const m of body.matchAll(new RegExp(`${escapeRe(dir)}([A-Za-z0-9._-]+)`, 'g'))) {
         const name = m[1] ?? '';
-        const path = join(dataDir, UPLOADS, name);
-        if (!(name in uploads) && existsSync(path)) uploads[name] = readFileSync(path).toString('base64');
+        if (name in uploads) continue;
+        // By the one rule for stored paths (uploads.ts): a plain name, never through a link.
+        const bytes = readUpload(dataDir, join(dataDir, UPLOADS, name), READ_LIMITS.state);
+        if (bytes) uploads[name] = bytes.toString('base64');
       }
       body = body.split(dir).join(UPLOADS_MARK);
     }
@@ -163,18 +167,71 @@ export function parseStateFile(text: string, where: string): StateFile {
         `${where}: document ${i + 1} needs kind, id and account (strings), name, crn and parent (string or null) and a body`,
       );
   });
-  if (!isObj(v.uploads) || !Object.entries(v.uploads).every(([k, x]) => /^[A-Za-z0-9._-]+$/.test(k) && typeof x === 'string'))
-    throw new StateError(`${where}: "uploads" must map plain file names to base64 text`);
+  checkDocuments(v.documents as StateFile['documents'], where);
+  if (!isObj(v.uploads) || !Object.entries(v.uploads).every(([k, x]) => isUploadName(k) && typeof x === 'string'))
+    throw new StateError(`${where}: "uploads" must map plain file names (letters, digits, ".", "_", "-"; not "." or "..") to base64 text`);
   return v as unknown as StateFile;
+}
+
+/** How deep a stored document may nest: far more than any service's records, and little enough for every walk over it. */
+export const MAX_DOCUMENT_DEPTH = 64;
+
+/**
+ * What the store and the services need of an export's documents: each
+ * (kind, id) and each CRN once, bodies nested no deeper than
+ * MAX_DOCUMENT_DEPTH, and every stored file named as an upload of the
+ * export (uploads.ts), never as a path of its own.
+ */
+function checkDocuments(documents: StateFile['documents'], where: string): void {
+  const ids = new Set<string>();
+  const crns = new Set<string>();
+  documents.forEach((d, i) => {
+    const which = `document ${i + 1} (${printable(d.kind, 60)} ${printable(d.id, 80)})`;
+    const key = `${d.kind}\u0000${d.id}`;
+    if (ids.has(key)) throw new StateError(`${where}: ${which} comes twice; an export holds each document once`);
+    ids.add(key);
+    if (d.crn !== null) {
+      if (crns.has(d.crn))
+        throw new StateError(`${where}: ${which} has the CRN ${printable(d.crn, 120)} of an earlier document; a CRN names one document`);
+      crns.add(d.crn);
+    }
+    if (deeperThan(d.body, MAX_DOCUMENT_DEPTH))
+      throw new StateError(`${where}: ${which} is nested more than ${MAX_DOCUMENT_DEPTH} levels deep`);
+    for (const stored of storedPaths(d.body)) {
+      const name = typeof stored === 'string' && stored.startsWith(UPLOADS_MARK) ? stored.slice(UPLOADS_MARK.length) : undefined;
+      if (name === undefined || !isUploadName(name))
+        throw new StateError(
+          `${where}: ${which} keeps a file at ${typeof stored === 'string' ? `"${printable(stored, 120)}"` : 'a value that is no path'}; an export names a stored file only as "${UPLOADS_MARK}<plain name>"`,
+        );
+    }
+  });
+}
+
+/** Every value a document keeps under the stored-file field, at any depth. */
+function storedPaths(body: unknown): unknown[] {
+  const found: unknown[] = [];
+  const todo: unknown[] = [body];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (typeof v !== 'object' || v === null) continue;
+    for (const [k, x] of Object.entries(v)) {
+      if (k === STORED_AT && !Array.isArray(v)) found.push(x);
+      else todo.push(x);
+    }
+  }
+  return found;
 }
 
 /** Replaces a store's state with an export's, all or nothing; returns the clock it had. */
 export function importState(store: Store, dataDir: string, file: StateFile): ClockState {
-  const dir = join(dataDir, UPLOADS);
+  const dir = uploadsDir(dataDir);
   const names = Object.keys(file.uploads);
-  if (names.length > 0) privateDir(dir);
-  // Files first: should the transaction fail, they are only unreferenced copies.
-  for (const [name, data] of Object.entries(file.uploads)) writeFileSync(join(dir, name), Buffer.from(data, 'base64'), { mode: 0o600 });
+  // parseStateFile checked an export's names; a state made otherwise (a drscp backup kept in the store) is checked here, where files are written.
+  const bad = names.find((n) => !isUploadName(n));
+  if (bad !== undefined) throw new StateError(`"${printable(bad, 60)}" is no plain file name for the uploads directory`);
+  if (names.length > 0) privateSubdir(dir);
+  // Files first: should the transaction fail, they are only unreferenced copies. Each replaces what has its name (a link too), never written through.
+  for (const [name, data] of Object.entries(file.uploads)) writePrivateFile(join(dir, name), Buffer.from(data, 'base64'));
   const mark = inJson(`${dir}/`);
   const docs: RawDoc[] = file.documents.map((d) => ({ ...d, body: JSON.stringify(d.body).split(UPLOADS_MARK).join(mark) }));
   const clock: ClockState = { now: file.clock.nowMs, paused: file.clock.paused };
@@ -183,7 +240,8 @@ export function importState(store: Store, dataDir: string, file: StateFile): Clo
     meta: { ...file.meta, stateFormat: String(STATE_FORMAT), [CLOCK]: String(clock.now), [PAUSED]: clock.paused ? '1' : '0' },
   });
   // Uploads no document refers to any more go.
-  if (existsSync(dir))
+  // Only in the data directory's own uploads directory, never in one a link leads to.
+  if (isPlainDir(dir))
     for (const f of readdirSync(dir)) if (!names.includes(f) && !referenced(store, `${mark}${f}`)) rmSync(join(dir, f), { force: true });
   return clock;
 }

@@ -6,7 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { dirname } from 'node:path';
-import { privateDir, privateFile, tighten } from './data-dir.js';
+import { checkDataDir, checkPrivateFile, privateFile } from './data-dir.js';
 
 export interface StoredDoc<T> {
   readonly id: string;
@@ -92,9 +92,9 @@ export class Store {
   ) {
     if (path !== ':memory:') {
       // Users, public keys and token hashes: the owner's alone (data-dir.ts).
-      privateDir(dirname(path));
+      checkDataDir(dirname(path), { create: true });
       privateFile(path);
-      for (const journal of [`${path}-wal`, `${path}-shm`]) tighten(journal, 0o600);
+      for (const journal of [`${path}-wal`, `${path}-shm`]) checkPrivateFile(journal);
     }
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');

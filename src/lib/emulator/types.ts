@@ -28,7 +28,7 @@ export interface EmulatorInfo {
   readonly region: string;
   /** http://localhost:PORT */
   readonly baseUrl: string;
-  /** The emulator's data directory: uploaded files live under it, also when the state is kept in memory. */
+  /** The emulator's data directory: uploaded files live under it (uploads.ts), also when the state is kept in memory; none: no stored file can be read back. */
   readonly dataDir?: string;
 }
 

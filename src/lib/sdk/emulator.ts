@@ -15,7 +15,7 @@ import { type Env } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
 import { createAdminKey, ensureAccount, StartRefusal } from '../emulator/bootstrap.js';
 import { parseDuration } from '../emulator/clock.js';
-import { readSeed } from '../emulator/control.js';
+import { consoleAddress, readSeed } from '../emulator/control.js';
 import { SeedError } from '../emulator/seed.js';
 import { endpointOf, writeProfile as writeProfileSections } from '../emulator/instances.js';
 import type { LogEntry } from '../emulator/request-log.js';
@@ -78,6 +78,8 @@ export type RequestLogEntry = LogEntry;
 export interface RunningEmulator {
   /** `http://localhost:PORT/`: the endpoint of every service. */
   readonly endpoint: string;
+  /** `http://localhost:PORT/console?token=…`: the console, with the secret every console page asks for. */
+  readonly consoleUrl: string;
   readonly port: number;
   readonly accountId: string;
   readonly region: string;
@@ -205,6 +207,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   };
   return {
     endpoint,
+    consoleUrl: consoleAddress({ port: emu.port, consoleToken: emu.consoleToken }),
     port: emu.port,
     accountId: emu.account,
     region: emu.region,

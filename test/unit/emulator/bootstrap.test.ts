@@ -99,8 +99,9 @@ describe("the instance's profile", () => {
       cdp_endpoint_url: url,
       cdp_region: 'us-west-1',
       account_id: emu.account,
-      login_url: `${url}consoleauth/login`,
-      device_login_url: `${url}consoleauth/deviceAuthorization`,
+      // The console's links carry its secret (console/secret.ts).
+      login_url: `${url}consoleauth/login?token=${emu.consoleToken}`,
+      device_login_url: `${url}consoleauth/deviceAuthorization?token=${emu.consoleToken}`,
     });
     const keyId = written.credentials?.cdp_access_key_id ?? '';
     expect(emu.store.get<AccessKeyRecord>(KIND.accessKey, keyId)?.status).toBe('ACTIVE');

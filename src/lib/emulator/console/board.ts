@@ -19,7 +19,9 @@
  *   POST /console/api/clock          {pause} | {resume} | {advance: "15m"}
  *   POST /console/api/faults         {rate, kinds, latencyMs}
  *
- * Every POST needs the session and its token in `x-console-token` (a page of
+ * Every request needs the console's secret (secret.ts: `?token=` in the
+ * link `emulator start` prints, then the cookie it sets); every POST needs
+ * the session and its token in `x-console-token` (a page of
  * another origin can send neither), and a form post to sign in needs the
  * one-time id of the page it came from. Every value shown is escaped on the
  * server, and set as text (never as markup) by the script.
@@ -35,7 +37,8 @@ import type { UserRecord } from '../services/iam/records.js';
 import type { World } from '../world.js';
 import { APP_SCRIPT, boardPage, boardSignInPage, clockPart, logPart, resourcesPart, type BoardState } from './board-page.js';
 import { Refusal, type ConsoleFlows, type ConsoleHost } from './flows.js';
-import { pageHeaders, readSmallBody } from './http.js';
+import { pageHeaders, readSmallBody, requireSecret } from './http.js';
+import { ConsoleGate } from './secret.js';
 import type { SiteInfo } from './pages.js';
 
 /** What the board needs of the emulator beyond the sign-in pages' host. */
@@ -91,11 +94,15 @@ export class ConsoleBoard {
   /** One-time ids of sign-in pages served (a form post must carry one). */
   private readonly signIns = new Map<string, number>();
 
+  private readonly gate: ConsoleGate;
+
   constructor(
     private readonly host: BoardHost,
     private readonly flows: ConsoleFlows,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.gate = new ConsoleGate(host.consoleToken ?? '');
+  }
 
   private get site(): SiteInfo {
     return { baseUrl: this.host.info.baseUrl, accountId: this.host.info.accountId };
@@ -118,6 +125,8 @@ export class ConsoleBoard {
     const path = url.pathname.replace(/\/+$/, '') || '/console';
     const api = path.startsWith('/console/api/') || path.startsWith('/console/part/');
     try {
+      // Every page and call asks for the console's secret (secret.ts), a signed-in one too.
+      requireSecret(this.gate, req, url, res);
       const route = `${req.method ?? ''} ${path}`;
       if (route === 'GET /console/app.js') return this.send(res, 200, APP_SCRIPT, 'text/javascript; charset=utf-8');
       if (route === 'GET /console/signin') return this.signInPage(res);

@@ -14,12 +14,15 @@ import { IamBackend } from '../services/iam/backend.js';
 import { KIND, type UserRecord } from '../services/iam/records.js';
 import type { Store } from '../store.js';
 import type { Doc, EmulatorInfo } from '../types.js';
+import { consoleLink } from './secret.js';
 
 /** What the console needs of the emulator. */
 export interface ConsoleHost {
   readonly store: Store;
   readonly clock: Clock;
   readonly info: EmulatorInfo;
+  /** The secret every page asks for (secret.ts); a host without one serves no pages (the flows' unit tests). */
+  readonly consoleToken?: string;
 }
 
 /**
@@ -56,6 +59,20 @@ export const LISTED_USERS = 100;
 export const CODE_ENTRIES_PER_MINUTE = 10;
 export const MISSES_BEFORE_LOCK = 5;
 export const LOCK_MS = 15 * 60_000;
+/**
+ * The same limits for every client together, since a local process has the
+ * whole of 127.0.0.0/8 to send from: all clients may enter this many codes a
+ * minute, and this many wrong codes within LOCK_MS lock code entry for
+ * everyone for LOCK_MS.
+ */
+export const ALL_CODE_ENTRIES_PER_MINUTE = 30;
+export const ALL_MISSES_BEFORE_LOCK = 20;
+/**
+ * And by the code guessed: a code that has seen this many wrong entries
+ * (from anyone) while it waited is withdrawn, so the guesses a code can
+ * ever face are bounded whatever the throttles above allow.
+ */
+export const MISSES_PER_CODE = 10;
 /** A sign-in's state as a client may send it: URL-safe text of reasonable length. */
 const STATE = /^[A-Za-z0-9._~-]{1,512}$/;
 
@@ -79,7 +96,9 @@ export interface DeviceSignIn {
   /** The client's state: its polls must carry it, and the key is answered with it. */
   readonly clientState?: string;
   readonly expiresAt: number;
-  state: 'pending' | 'approved' | 'denied';
+  state: 'pending' | 'approved' | 'denied' | 'withdrawn';
+  /** Wrong codes entered (by anyone) while this one waited (MISSES_PER_CODE). */
+  missesSeen: number;
   userCrn?: string;
   key?: { accessKeyId: string; privateKey: string };
 }
@@ -146,6 +165,8 @@ export class ConsoleFlows {
   private readonly byUserCode = new Map<string, string>();
   /** Code entries by client (remote address). */
   private readonly attempts = new Map<string, Attempts>();
+  /** Code entries of every client together. */
+  private readonly everyone: Attempts = { entries: [], misses: [], lockedUntil: 0 };
 
   constructor(
     private readonly host: ConsoleHost,
@@ -333,6 +354,7 @@ export class ConsoleFlows {
       clientState: stateOfClient,
       expiresAt: this.now() + this.ttlMs,
       state: 'pending',
+      missesSeen: 0,
     };
     this.devices.set(rec.deviceCode, rec);
     this.byUserCode.set(userCode, rec.deviceCode);
@@ -342,7 +364,10 @@ export class ConsoleFlows {
       userCode,
       // Rounded up: a client that waits this long never gives up on a code that still works.
       expiresIn: { low: Math.ceil(this.ttlMs / 1000), high: 0, unsigned: false },
-      verificationUrl: `${base}/consoleauth/device`,
+      // The page to enter the code asks for the console's secret: the address carries it (secret.ts).
+      verificationUrl: this.host.consoleToken
+        ? consoleLink(base, '/consoleauth/device', this.host.consoleToken)
+        : `${base}/consoleauth/device`,
       accessKeyUrl: `${base}/consoleauth/deviceAccessKey`,
       interval: DEVICE_POLL_INTERVAL_S,
     };
@@ -355,7 +380,8 @@ export class ConsoleFlows {
 
   /**
    * Counts one code entry of a client, refused with 429 (and how long to
-   * wait) when it comes too fast or the client is locked out after missing.
+   * wait) when it comes too fast or the client is locked out after missing,
+   * from there or from everywhere together.
    */
   private admit(client: string): Attempts {
     const now = this.now();
@@ -370,22 +396,42 @@ export class ConsoleFlows {
         'retry-after': String(Math.max(1, Math.ceil((until - now) / 1000))),
       });
     };
+    const all = this.everyone;
+    if (all.lockedUntil > now) tooMany(all.lockedUntil, 'Too many wrong codes were entered. Wait, then run the sign-in command again.');
     if (a.lockedUntil > now)
       tooMany(a.lockedUntil, 'Too many wrong codes were entered from here. Wait, then run the sign-in command again.');
+    all.entries = all.entries.filter((t) => t > now - 60_000);
     a.entries = a.entries.filter((t) => t > now - 60_000);
+    if (all.entries.length >= ALL_CODE_ENTRIES_PER_MINUTE)
+      tooMany((all.entries[0] ?? now) + 60_000, 'Codes are entered too fast. Wait a minute.');
     if (a.entries.length >= CODE_ENTRIES_PER_MINUTE)
       tooMany((a.entries[0] ?? now) + 60_000, 'Codes are entered too fast from here. Wait a minute.');
+    all.entries.push(now);
     a.entries.push(now);
     return a;
   }
 
-  /** A wrong code: counted, and the client locked out once it has missed too often. */
+  /**
+   * A wrong code: counted against the client, against everyone together
+   * (each locked out once it has missed too often) and against every code
+   * waiting (each withdrawn once it has seen too many).
+   */
   private missed(a: Attempts): void {
     const now = this.now();
-    a.misses = [...a.misses.filter((t) => t > now - LOCK_MS), now];
-    if (a.misses.length >= MISSES_BEFORE_LOCK) {
-      a.lockedUntil = now + LOCK_MS;
-      a.misses = [];
+    for (const [who, limit] of [
+      [a, MISSES_BEFORE_LOCK],
+      [this.everyone, ALL_MISSES_BEFORE_LOCK],
+    ] as const) {
+      who.misses = [...who.misses.filter((t) => t > now - LOCK_MS), now];
+      if (who.misses.length >= limit) {
+        who.lockedUntil = now + LOCK_MS;
+        who.misses = [];
+      }
+    }
+    for (const rec of this.devices.values()) {
+      if (rec.state !== 'pending' || rec.expiresAt <= now) continue;
+      rec.missesSeen++;
+      if (rec.missesSeen >= MISSES_PER_CODE) rec.state = 'withdrawn';
     }
   }
 
@@ -457,6 +503,15 @@ export class ConsoleFlows {
     if (rec.state === 'denied') {
       this.forget(rec);
       throw new Refusal(403, 'ACCESS_DENIED', 'Denied', 'The sign-in was denied in the browser.');
+    }
+    if (rec.state === 'withdrawn') {
+      this.forget(rec);
+      throw new Refusal(
+        403,
+        'ACCESS_DENIED',
+        'Withdrawn',
+        `Too many wrong codes were entered while the code ${rec.userCode} waited, so it was withdrawn; run the sign-in again.`,
+      );
     }
     // Kept until pushed out (MAX_PENDING), so that the page can still say the code expired.
     if (rec.expiresAt <= this.now())

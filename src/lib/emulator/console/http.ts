@@ -1,6 +1,12 @@
-/** What the console's pages share of HTTP: the headers every page carries, and reading a small body. */
-import type { IncomingMessage } from 'node:http';
+/** What the console's pages share of HTTP: the headers every page carries, reading a small body, asking for the secret. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Refusal } from './flows.js';
+import { NO_SECRET, type ConsoleGate } from './secret.js';
+
+/** Refuses (403) a request that does not carry the console's secret (secret.ts). */
+export function requireSecret(gate: ConsoleGate, req: IncomingMessage, url: URL, res: ServerResponse): void {
+  if (!gate.admits(req, url, res)) throw new Refusal(403, 'PERMISSION_DENIED', NO_SECRET.title, NO_SECRET.message);
+}
 
 /** Headers of a console page: never cached, never framed, nothing from elsewhere beyond what `csp` allows. */
 export function pageHeaders(csp: string): Readonly<Record<string, string>> {

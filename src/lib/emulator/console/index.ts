@@ -10,11 +10,15 @@
  *   POST /consoleauth/device                          the code: choose the user (throttled per client)
  *   POST /consoleauth/device/approve                  approve (or deny) the device (throttled per client)
  *   POST /consoleauth/deviceAccessKey                 the CLI's poll (with the state): JSON
+ *
+ * Every one but the CLI's poll asks for the console's secret (secret.ts):
+ * `?token=` in the link, or the cookie a page opened through one set.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors.js';
 import { ConsoleFlows, Refusal, type ConsoleHost } from './flows.js';
-import { pageHeaders, readSmallBody } from './http.js';
+import { pageHeaders, readSmallBody, requireSecret } from './http.js';
+import { ConsoleGate } from './secret.js';
 import { deviceCodePage, deviceDonePage, deviceUserPage, errorPage, loginPage, type SiteInfo } from './pages.js';
 
 const FORM_LIMIT = 64 * 1024;
@@ -33,6 +37,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 
 export class ConsoleSite {
   readonly flows: ConsoleFlows;
+  readonly gate: ConsoleGate;
 
   constructor(
     private readonly host: ConsoleHost,
@@ -40,6 +45,7 @@ export class ConsoleSite {
     private readonly log?: (line: string) => void,
   ) {
     this.flows = new ConsoleFlows(host, ttlMs);
+    this.gate = new ConsoleGate(host.consoleToken ?? '');
   }
 
   private get site(): SiteInfo {
@@ -85,6 +91,8 @@ export class ConsoleSite {
     const client = req.socket.remoteAddress ?? 'unknown';
     const wantsJson = url.pathname === '/consoleauth/deviceAuthorization' || url.pathname === '/consoleauth/deviceAccessKey';
     try {
+      // The CLI's poll carries the device code, which only a caller with the secret was given.
+      if (route !== 'POST /consoleauth/deviceAccessKey') requireSecret(this.gate, req, url, res);
       switch (route) {
         case 'GET /consoleauth/login': {
           const sr = this.flows.beginSignIn(url.searchParams);

@@ -25,8 +25,11 @@ interface Answer {
   readonly headers: Headers;
 }
 
+/** An exchange with the board, carrying the console's secret as the cookie its link sets (console/secret.ts). */
 async function http(method: 'GET' | 'POST', path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
-  const res = await fetch(new URL(path, emu.endpoint), { method, headers, body, redirect: 'manual' });
+  const secret = `cdpctl_console_key_${emu.port}=${new URL(emu.consoleUrl).searchParams.get('token') ?? ''}`;
+  const cookies = [secret, headers.cookie].filter(Boolean).join('; ');
+  const res = await fetch(new URL(path, emu.endpoint), { method, headers: { ...headers, cookie: cookies }, body, redirect: 'manual' });
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 const json = async <T>(path: string, query = ''): Promise<T> => JSON.parse((await http('GET', `${path}${query}`, { cookie })).text) as T;

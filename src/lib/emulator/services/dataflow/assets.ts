@@ -4,9 +4,10 @@
  * their owner), asset update requests, and reporting task definitions. The
  * bytes are on disk (the server wrote them); records point at them.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
+import { removeUpload } from '../../uploads.js';
 import type { BackendContext, Doc } from '../../types.js';
 import { docs, str } from '../../values.js';
 import type { DfBackend } from './backend.js';
@@ -67,7 +68,7 @@ export class Assets {
   }
 
   drop(a: { id: string; storedAt: string }): void {
-    rmSync(a.storedAt, { force: true });
+    removeUpload(this.b.ctx.info.dataDir, a.storedAt);
     this.b.store.delete(KIND.asset, a.id);
   }
 
@@ -188,7 +189,7 @@ export class Assets {
     const found = this.b.store.getByCrn<ReportingTask>(crn);
     if (!found || found.kind !== KIND.reportingTask || found.doc.environmentCrn !== env || found.doc.deploymentCrn !== deploymentCrn)
       throw notFound(`reporting task ${crn} not found`);
-    rmSync(found.doc.storedAt, { force: true });
+    removeUpload(this.b.ctx.info.dataDir, found.doc.storedAt);
     this.b.store.delete(KIND.reportingTask, found.id);
     return found.doc;
   }

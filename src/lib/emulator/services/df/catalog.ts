@@ -15,11 +15,12 @@
  * collection, how many deployments run a version) is computed as they are
  * read.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
 import { paged } from '../../paging.js';
+import { readUpload, removeUpload } from '../../uploads.js';
 import type { Doc, RequestContext } from '../../types.js';
 import { docs, num, str, text } from '../../values.js';
 import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
@@ -203,8 +204,7 @@ function releasing(h: Hook, flow: EngineRecord): void {
       `flow definition ${flow.name ?? flow.id} is deployed (version ${running.map(versionOf).join(', ')}); terminate its deployments first`,
     );
   for (const v of versionsOf(h, flow)) {
-    const stored = versionData(v).storedAt;
-    if (stored) rmSync(stored, { force: true });
+    removeUpload(h.ctx.info.dataDir, versionData(v).storedAt);
   }
 }
 
@@ -400,17 +400,14 @@ export const catalogResources: Readonly<Record<string, ResourceSpec>> = {
     ops: {
       getFlowVersion: {
         verb: 'read',
-        answer: (_h, rec) => {
+        answer: (h, rec) => {
           const data = versionData(rec);
           if (data.definition) return { flowDefinition: data.definition };
-          let bytes: Buffer;
-          try {
-            bytes = readFileSync(data.storedAt ?? '');
-          } catch {
+          const bytes = readUpload(h.ctx.info.dataDir, data.storedAt, MAX_DEFINITION_BYTES);
+          if (!bytes)
             throw failedPrecondition(
               `the definition of flow version ${rec.crn ?? rec.id} is no longer stored (an import without its uploads?)`,
             );
-          }
           return { flowDefinition: bytes.toString('base64') };
         },
       },
