@@ -218,6 +218,22 @@ describe('malformed HTTP', () => {
       expect(r.status).toBeLessThan(500);
     }
   });
+
+  test('a field holding lists nested 5,000 deep gets 400, not 500 (the audit trail keeps refused calls too)', async () => {
+    const errors = E.emu.stats.errors;
+    for (const depth of [5_000, 30_000]) {
+      tried.http++;
+      const path = '/iam/createGroup';
+      const r = await send(E.port, { path, headers: signed(E.key, path), body: `{"groupName": ${'['.repeat(depth)}${']'.repeat(depth)}}` });
+      expect4xx(r, `${depth} nested lists`);
+      expect([r.status, r.json?.code, r.json?.message]).toEqual([
+        400,
+        'INVALID_ARGUMENT',
+        'the request body is nested more than 64 levels deep',
+      ]);
+    }
+    expect(E.emu.stats.errors).toBe(errors);
+  });
 });
 
 describe('fuzzed request documents for every operation', () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIni } from '../../src/lib/core/config.js';
-import { environmentCrns, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
+import { environmentCrns, run, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 let T: TestEmulator;
 let privateKey = '';
@@ -132,5 +132,16 @@ describe('--debug and error output', () => {
     // Only the command whose purpose is to show a new key prints it, on stdout.
     for (const [what, r] of runs)
       if (what !== 'iam access-keys create') expectClean(r.stdout, [privateKey, password, bindPassword], `${what} stdout`);
+  });
+
+  test('a user name and password in --endpoint-url are not shown by --debug', async () => {
+    const r = await run(
+      ['iam', 'users', 'get', '--debug', '--profile', 'emulator', '--endpoint-url', `http://ops:hunter2-pw@localhost:${T.port}/`],
+      {
+        home: T.home,
+      },
+    );
+    expect(r.stderr).toMatch(new RegExp(`debug: > POST http://<redacted>@localhost:${T.port}/iam/getUser \\(attempt 1\\)`));
+    expectClean(r.stderr, ['hunter2-pw', 'ops:'], '--debug with userinfo');
   });
 });

@@ -80,6 +80,26 @@ describePty('on a terminal', () => {
     expect(r.raw).toContain(expected);
   });
 
+  test('bidirectional controls (a right-to-left override) are shown escaped in tables and text, not obeyed', async () => {
+    // Shows as "invoice-fdp.exe" reversed: a terminal obeying U+202E displays "invoice-exe.pdf".
+    const spoof = 'invoice-\u202efdp.exe';
+    const others = '\u2066a\u2069\u200f\u061c';
+    expect((await T.cli(['iam', 'create-group', '--group-name', spoof])).code).toBe(0);
+    expect((await T.cli(['iam', 'create-group', '--group-name', `rtl${others}`])).code).toBe(0);
+    for (const flags of [
+      ['--output', 'table', '--no-pager'],
+      ['--output', 'text'],
+      ['--output', 'json'],
+    ]) {
+      const r = await onTerminal(['iam', 'list-groups', ...flags]);
+      expect(r.code).toBe(0);
+      for (const c of ['\u202e', '\u2066', '\u2069', '\u200f', '\u061c'])
+        if (r.raw.includes(c)) throw new Error(`${flags.join(' ')}: the terminal received U+${c.charCodeAt(0).toString(16)}`);
+      expect(r.raw).toContain('invoice-\\u202efdp.exe');
+      expect(r.raw).toContain('\\u2066a\\u2069\\u200f\\u061c');
+    }
+  });
+
   test("the emulator's NOT_FOUND echoes the name escaped, and so does cdpctl", async () => {
     const r = await onTerminal(['iam', 'list-group-members', '--group-name', `${HOSTILE}-missing`]);
     expect(r.code).toBe(1);

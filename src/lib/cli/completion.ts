@@ -161,22 +161,33 @@ async function placeOf(path: readonly string[], index: HelpIndex): Promise<Place
   return { path, flags: own ?? GLOBAL_VALUES };
 }
 
-/** What `<bin> __complete <shell> "<line>"` prints: the candidates, one per line. */
+/** What `<bin> __complete <shell> "<line>"` prints: the candidates, one per line (one that holds a line break cannot be said so, and is left out). */
 export async function completeLine(shell: string, line: string, index: HelpIndex, env: Env): Promise<string> {
   if (!(SHELLS as readonly string[]).includes(shell)) return '';
-  const found = await complete(shell as Shell, wordsOfLine(line), index, env);
+  const found = (await complete(shell as Shell, wordsOfLine(line), index, env)).filter((c) => !/[\n\r]/.test(c));
   return found.length > 0 ? `${found.join('\n')}\n` : '';
 }
 
-/** The script a shell sources; it asks `<bin> __complete <shell> "<line up to the cursor>"` at each TAB. */
+/**
+ * The script a shell sources; it asks `<bin> __complete <shell> "<line up
+ * to the cursor>"` at each TAB. Candidates are data, never code: a profile
+ * may be named `` zb$(touch pwned) `` or `*`. bash reads them a line at a
+ * time into the reply (no word splitting, no globbing) and quotes each with
+ * `printf %q`, since bash inserts a reply as it is; zsh's compadd quotes
+ * them itself (no -Q).
+ */
 export function completionScript(shell: Shell, bin: string): string {
   const fn = `_${bin.replace(/[^A-Za-z0-9_]/g, '_')}_complete`;
   if (shell === 'bash')
     return [
       `# ${bin} completion for bash: eval "$(${bin} autocomplete bash)" in ~/.bashrc`,
       `${fn}() {`,
-      `  local IFS=$'\\n'`,
-      `  COMPREPLY=($(${bin} __complete bash "\${COMP_LINE:0:COMP_POINT}" 2>/dev/null))`,
+      `  local candidate quoted`,
+      `  COMPREPLY=()`,
+      `  while IFS= read -r candidate; do`,
+      `    printf -v quoted '%q' "$candidate"`,
+      `    COMPREPLY+=("$quoted")`,
+      `  done < <(${bin} __complete bash "\${COMP_LINE:0:COMP_POINT}" 2>/dev/null)`,
       `}`,
       // Nothing offered (a file argument): the shell's own file names.
       `complete -o default -o bashdefault -F ${fn} ${bin}`,
@@ -188,7 +199,7 @@ export function completionScript(shell: Shell, bin: string): string {
     `${fn}() {`,
     `  local -a reply`,
     `  reply=("\${(@f)$(${bin} __complete zsh "\${(j: :)words[1,CURRENT]}" 2>/dev/null)}")`,
-    `  if [[ -n "\${reply[1]}" ]]; then compadd -Q -- "\${reply[@]}"; else _files; fi`,
+    `  if [[ -n "\${reply[1]}" ]]; then compadd -- "\${reply[@]}"; else _files; fi`,
     `}`,
     `(( $+functions[compdef] )) || { autoload -Uz compinit && compinit; }`,
     `compdef ${fn} ${bin}`,

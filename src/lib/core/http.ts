@@ -10,6 +10,7 @@ import type { Readable } from 'node:stream';
 import { byteSize, READ_LIMITS, readBounded } from './bounded-read.js';
 import { isLoopbackHost } from './endpoint.js';
 import { CdpError, fileProblem, usageError, cdpError } from './errors.js';
+import { redactUrl } from './redact.js';
 
 export interface HttpOptions {
   /** Milliseconds to wait for a connection. */
@@ -141,7 +142,7 @@ export class HttpClient implements Transport {
       const headers = { ...req.headers, ...(req.sign ? req.sign() : {}) };
       if (debug) {
         const shown = Object.entries(headers).map(([k, v]) => `${k}: ${REDACTED_HEADERS.has(k.toLowerCase()) ? '<redacted>' : v}`);
-        debug(`> ${req.method ?? 'POST'} ${req.url.href} (attempt ${attempt})`);
+        debug(`> ${req.method ?? 'POST'} ${redactUrl(req.url)} (attempt ${attempt})`);
         for (const h of shown) debug(`>   ${h}`);
         if (req.debugBody !== undefined) debug(`>   body: ${req.debugBody}`);
       }

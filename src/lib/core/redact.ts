@@ -1,7 +1,13 @@
-/** Copies a document with every field the model marks secret replaced. */
+/** Copies a document with every field the model marks secret replaced; a URL without the user name and password it carries. */
 import type { ShapeIndex, Type } from '../model/shapes.js';
 
 export const REDACTED = '<redacted>';
+
+/** A URL as --debug shows it: user information (`http://user:password@host/`) replaced, the rest as it is. */
+export function redactUrl(url: URL): string {
+  if (url.username === '' && url.password === '') return url.href;
+  return `${url.protocol}//${REDACTED}@${url.host}${url.pathname}${url.search}${url.hash}`;
+}
 
 export function redact(shapes: ShapeIndex, shapeName: string, value: unknown): unknown {
   if (!shapes.has(shapeName)) return value;
