@@ -27,8 +27,10 @@ export interface Resume {
 export interface ListingFormatter {
   /** The opening of a listing whose items sit under `key`. */
   begin(key: string): string;
-  /** The next items of the listing (a page, or all the items of one answer). */
+  /** The next items of the listing (a slice of a page, or of all the items of one answer). */
   items(items: readonly unknown[]): string;
+  /** Sees each whole page before its slices are written (a table lays itself out from the first). */
+  page?(items: readonly unknown[]): void;
   /** The close of the listing: `fields` are the answer's other fields (json keeps them; the others say the token on stderr). */
   end(fields: Readonly<Record<string, unknown>>, resume: Resume): string;
 }
@@ -43,6 +45,8 @@ export interface Formatter {
   readonly byItem: boolean;
   /** A whole answer. */
   value(v: unknown): string | Promise<string>;
+  /** A whole answer a part at a time, for a format that can (text): a huge answer never becomes one string. */
+  readonly parts?: (v: unknown) => Iterable<string>;
   /** Present when the format can write a listing page by page (json, jsonl, tsv, table). */
   readonly listing?: ListingFormatter;
   /** What to say on stderr once the output is written (columns a table left out, the token to resume from). */
@@ -167,8 +171,8 @@ async function yaml(): Promise<Formatter> {
 }
 
 async function text(): Promise<Formatter> {
-  const { formatText } = await import('./text.js');
-  return { styled: false, byItem: false, notes: [], value: (v) => formatText(v) };
+  const { formatText, textParts } = await import('./text.js');
+  return { styled: false, byItem: false, notes: [], value: (v) => formatText(v), parts: textParts };
 }
 
 /**
@@ -190,19 +194,28 @@ async function table(opts: FormatOptions): Promise<Formatter> {
       if (typeof shown !== 'object' || shown === null) return cell(shown) + '\n';
       return recordTable(unwrapped(shown as Record<string, unknown>), layout);
     },
-    listing: itemsOnly(
-      notes,
-      (items) => {
-        if (items.length === 0) return '';
-        const shown = items.map(visibleValue);
-        list ??= new ListTable(columnsFor(shown, opts.columns), layout);
-        return list.page(shown);
+    listing: {
+      ...itemsOnly(
+        notes,
+        (items) => {
+          if (items.length === 0) return '';
+          const shown = items.map(visibleValue);
+          list ??= new ListTable(columnsFor(shown, opts.columns), layout);
+          return list.page(shown);
+        },
+        () => {
+          if (list?.leftOut.length) notes.push(leftOutNote(list.leftOut, layout.width));
+          return list ? list.end() : '(no items)\n';
+        },
+      ),
+      // The first page lays the table out, a long one by a sample across it rather than by its first slice alone.
+      page(items) {
+        if (list || items.length === 0) return;
+        const sample = sampleOf(items).map(visibleValue);
+        list = new ListTable(columnsFor(sample, opts.columns), layout);
+        list.plan(sample);
       },
-      () => {
-        if (list?.leftOut.length) notes.push(leftOutNote(list.leftOut, layout.width));
-        return list ? list.end() : '(no items)\n';
-      },
-    ),
+    },
   };
 }
 
@@ -224,15 +237,54 @@ export async function formatterFor(format: OutputFormat, opts: FormatOptions = {
   }
 }
 
+/**
+ * Items a listing formatter is given at a time. A page of a million items is
+ * written in slices, so that its text is never one string, a table is laid
+ * out from its first slice, and memory stays near the answer's own size.
+ */
+export const SLICE = 1000;
+
+/** The items of a list a slice at a time (SLICE). */
+export function* slices<T>(items: readonly T[]): Generator<readonly T[]> {
+  for (let i = 0; i < items.length; i += SLICE) yield items.length <= SLICE ? items : items.slice(i, i + SLICE);
+}
+
+/** A page's items, or for a long one its first SLICE items and SLICE more spread evenly to its end: what a layout needs to see. */
+export function sampleOf<T>(items: readonly T[]): readonly T[] {
+  if (items.length <= 2 * SLICE) return items;
+  const sample = items.slice(0, SLICE);
+  const step = (items.length - SLICE) / SLICE;
+  for (let i = 1; i <= SLICE; i++) sample.push(items[Math.min(items.length - 1, SLICE - 1 + Math.round(i * step))] as T);
+  return sample;
+}
+
 /** A whole answer in a format: an answer that holds a list as its items where the format writes items. */
 export async function formatValue(
   v: unknown,
   format: OutputFormat,
   opts: FormatOptions = {},
 ): Promise<{ text: string; notes: readonly string[] }> {
+  const { parts, notes } = await formatParts(v, format, opts);
+  return { text: [...parts].join(''), notes };
+}
+
+/** The same, a part at a time (the notes are complete once the parts are written). */
+export async function formatParts(
+  v: unknown,
+  format: OutputFormat,
+  opts: FormatOptions = {},
+): Promise<{ parts: Iterable<string>; notes: readonly string[] }> {
   const f = await formatterFor(format, opts);
   const items = f.byItem && f.listing ? listOf(v, opts.listKey) : undefined;
-  const text =
-    items && f.listing ? f.listing.begin(opts.listKey ?? '') + f.listing.items(items) + f.listing.end({}, { field: '' }) : await f.value(v);
-  return { text, notes: f.notes };
+  const listing = f.listing;
+  if (items && listing) {
+    const parts = function* (): Generator<string> {
+      yield listing.begin(opts.listKey ?? '');
+      listing.page?.(items);
+      for (const slice of slices(items)) yield listing.items(slice);
+      yield listing.end({}, { field: '' });
+    };
+    return { parts: parts(), notes: f.notes };
+  }
+  return { parts: f.parts ? f.parts(v) : [await f.value(v)], notes: f.notes };
 }

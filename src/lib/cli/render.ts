@@ -14,7 +14,7 @@ import type { ShapeIndex } from '../model/shapes.js';
 import type { PagingSpec } from '../model/types.js';
 import type { Columns } from './cells.js';
 import type { IO, PagedWriter } from './io.js';
-import { formatterFor, formatValue, type Formatter, type OutputFormat } from './output.js';
+import { formatParts, formatterFor, slices, type OutputFormat } from './output.js';
 import type { Query } from './query.js';
 
 export interface RenderOptions {
@@ -113,13 +113,18 @@ const formatOptions = (io: IO, opts: RenderOptions, queried: boolean) => ({
 });
 
 /** Where a format writes: tables through the pager (as styled text), the rest through IO.write. */
-function sinkFor(io: IO, formatter: Formatter): PagedWriter {
-  return formatter.styled ? io.pagedWriter() : { write: (text) => io.write(text), end: async () => undefined };
+function sinkFor(io: IO, styled: boolean): PagedWriter {
+  return styled ? io.pagedWriter() : { write: (text) => io.write(text), end: async () => undefined };
 }
 
-/** Writes formatted text where its format goes, then what the formatter has to say on stderr. */
-async function emit(io: IO, formatted: { text: string; notes: readonly string[] }, styled: boolean): Promise<void> {
-  await (styled ? io.page(formatted.text) : io.write(formatted.text));
+/** Writes formatted text where its format goes, a part at a time, then what the formatter has to say on stderr. */
+async function emit(io: IO, formatted: { parts: Iterable<string>; notes: readonly string[] }, styled: boolean): Promise<void> {
+  const out = sinkFor(io, styled);
+  try {
+    for (const part of formatted.parts) if (part) await out.write(part);
+  } finally {
+    await out.end();
+  }
   for (const note of formatted.notes) io.info(note);
 }
 
@@ -153,7 +158,7 @@ export async function render(io: IO, value: unknown, opts: RenderOptions): Promi
     }
   }
   if (isEmpty(v)) return;
-  await emit(io, await formatValue(v, opts.format, formatOptions(io, opts, queried)), styled);
+  await emit(io, await formatParts(v, opts.format, formatOptions(io, opts, queried)), styled);
 }
 
 /** Replaces base64 text at the given paths with its UTF-8 decoding. */
@@ -213,7 +218,8 @@ export async function streamPages(
     const items: unknown[] = [];
     let last: Page | undefined;
     for await (const page of pages) {
-      items.push(...page.items);
+      // A loop, not push(...items): a page of 200,000 items must not overflow the stack.
+      for (const item of page.items) items.push(item);
       last = page;
     }
     const merged: Record<string, unknown> = { ...(last?.response ?? {}) };
@@ -223,12 +229,19 @@ export async function streamPages(
     if (token !== undefined) merged[paging.outputToken] = token;
     return render(io, merged, opts);
   }
-  const out = sinkFor(io, formatter);
+  const out = sinkFor(io, formatter.styled);
   let last: Page | undefined;
   try {
     for await (const page of pages) {
-      const text = (last ? '' : listing.begin(paging.result)) + listing.items(page.items);
+      let text = last ? '' : listing.begin(paging.result);
+      listing.page?.(page.items);
       last = page;
+      // A slice at a time (output.ts SLICE): a huge page never becomes one string.
+      for (const slice of slices(page.items)) {
+        text += listing.items(slice);
+        if (text) await out.write(text);
+        text = '';
+      }
       if (text) await out.write(text);
     }
     const fields: Record<string, unknown> = {};

@@ -17,6 +17,13 @@ const PLAIN = /^[\x20-\x7e]*$/;
 /** Display width of one line of text. */
 export const textWidth = (s: string): number => (PLAIN.test(s) ? s.length : stringWidth(s));
 
+/** The largest of `f` over the items, at least `floor` (a loop: Math.max(...items) overflows the stack on a long list). */
+function widest<T>(items: readonly T[], f: (item: T) => number, floor: number): number {
+  let w = floor;
+  for (const item of items) w = Math.max(w, f(item));
+  return w;
+}
+
 const lineWidth = (s: string): number => {
   if (!s.includes('\n')) return textWidth(s);
   let w = 0;
@@ -71,13 +78,16 @@ export function chunks(word: string, camel = false): string[] {
   return out;
 }
 
+/** One segmenter for every cut: making one costs more than most cuts. */
+let graphemes: Intl.Segmenter | undefined;
+
 /** Cuts a piece wider than `width` into lines of at most `width`, between characters (emoji kept whole). */
 function hardCut(piece: string, width: number): string[] {
   const out: string[] = [];
   let cur = '';
   let w = 0;
-  const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-  for (const { segment } of segmenter.segment(piece)) {
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+  for (const { segment } of graphemes.segment(piece)) {
     const sw = textWidth(segment);
     if (w + sw > width && cur) {
       out.push(cur);
@@ -234,8 +244,9 @@ function keptColumns(columns: readonly Column[]): Set<number> {
 
 /**
  * A list table written page by page. The first page (with the headers)
- * decides which columns are shown and how wide they are; later pages keep
- * that layout, wrapping what is longer. Columns that cannot fit the
+ * decides which columns are shown and how wide they are (a long one by a
+ * sample across it, plan()); later pages keep that layout, wrapping what is
+ * longer. Columns that cannot fit the
  * terminal even at their narrowest are left out, from the right, keeping
  * the first and the identifier; `leftOut` names them.
  */
@@ -244,6 +255,7 @@ export class ListTable {
   private shown: Column[] = [];
   private separate = false;
   private rows = 0;
+  private headed = false;
   leftOut: string[] = [];
 
   constructor(
@@ -258,7 +270,7 @@ export class ListTable {
 
   private layout(items: readonly unknown[]): void {
     const all = items.map((item) => this.cells(item, this.columns));
-    const natural = this.columns.map((c, i) => Math.max(textWidth(c.header), ...all.map((r) => lineWidth(r[i] ?? ''))));
+    const natural = this.columns.map((c, i) => widest(all, (r) => lineWidth(r[i] ?? ''), textWidth(c.header)));
     // Narrowest a column goes before columns are left out: its longest unbroken piece, and not
     // below a width that keeps a cell to a line or two.
     const minimum = this.columns.map((c, i) =>
@@ -267,7 +279,10 @@ export class ListTable {
         Math.max(
           unbreakable(c.header, true),
           COMFORTABLE,
-          Math.min(MAX_MIN_WIDTH, Math.max(1, ...all.map((r) => unbreakable(r[i] ?? '')))),
+          Math.min(
+            MAX_MIN_WIDTH,
+            widest(all, (r) => unbreakable(r[i] ?? ''), 1),
+          ),
         ),
       ),
     );
@@ -304,12 +319,18 @@ export class ListTable {
   }
 
   /** The text of the next page of items (the first also lays the table out and has the head). */
+  /** Lays the table out from these items before any row is written: a sample of a first page too long to lay out whole. */
+  plan(items: readonly unknown[]): void {
+    if (!this.box && items.length > 0) this.layout(items);
+  }
+
   page(items: readonly unknown[]): string {
     if (items.length === 0) return '';
     let text = '';
-    if (!this.box) {
-      this.layout(items);
-      const box = this.box as unknown as Box;
+    if (!this.box) this.layout(items);
+    const box = this.box as unknown as Box;
+    if (!this.headed) {
+      this.headed = true;
       text +=
         box.top() +
         box.row(
@@ -318,7 +339,6 @@ export class ListTable {
         ).text +
         box.middle();
     }
-    const box = this.box as unknown as Box;
     for (const item of items) {
       if (this.separate && this.rows > 0) text += box.middle();
       text += box.row(this.cells(item, this.shown)).text;
@@ -373,8 +393,8 @@ export function recordTable(value: Readonly<Record<string, unknown>>, opts: Tabl
   const rows = recordRows(value, opts);
   if (rows.length === 0) return '(empty)\n';
   const available = Math.max(20, opts.width - 7);
-  const keyNatural = Math.max(...rows.map(([k]) => textWidth(k)));
-  const valueNatural = Math.max(1, ...rows.map(([, v]) => lineWidth(v)));
+  const keyNatural = widest(rows, ([k]) => textWidth(k), 0);
+  const valueNatural = widest(rows, ([, v]) => lineWidth(v), 1);
   const keyW = Math.min(keyNatural, Math.max(12, Math.floor(available * 0.45)));
   const valueW = Math.max(8, Math.min(valueNatural, available - keyW));
   const box = new Box([keyW, valueW], opts.color);

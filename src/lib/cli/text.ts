@@ -134,43 +134,62 @@ export function textView(shapes: ShapeIndex, type: Type, value: unknown): unknow
 
 /** The whole text output of a value. */
 export function formatText(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join('');
+  return [...textParts(value)].join('');
 }
 
-function write(item: unknown, out: string[], identifier?: string, scalarKeys?: readonly string[]): void {
-  if (Array.isArray(item)) writeList(item, out, identifier);
-  else if (isObj(item)) writeDict(item, out, identifier, scalarKeys);
-  else out.push(`${pyStr(item)}\n`);
+/** About how much text a part holds. */
+const PART_CHARS = 64 * 1024;
+
+/**
+ * The text output of a value, a part of about PART_CHARS at a time: an
+ * answer of a million items is written as it is made, never held as one
+ * string. Lists are walked with loops (no recursion on their length), only
+ * on their nesting.
+ */
+export function* textParts(value: unknown): Generator<string> {
+  let part = '';
+  for (const line of lines(value)) {
+    part += line;
+    if (part.length >= PART_CHARS) {
+      yield part;
+      part = '';
+    }
+  }
+  if (part) yield part;
 }
 
-function writeList(items: readonly unknown[], out: string[], identifier?: string): void {
+function* lines(item: unknown, identifier?: string, scalarKeys?: readonly string[]): Generator<string> {
+  if (Array.isArray(item)) yield* listLines(item, identifier);
+  else if (isObj(item)) yield* dictLines(item, identifier, scalarKeys);
+  else yield `${pyStr(item)}\n`;
+}
+
+function* listLines(items: readonly unknown[], identifier?: string): Generator<string> {
   if (items.length === 0) return;
   if (items.some(isObj)) {
     const keys = new Set<string>();
     for (const el of items) if (isObj(el)) for (const [k, v] of Object.entries(el)) if (isScalar(v)) keys.add(k);
     const all = [...keys].sort();
-    for (const el of items) write(el, out, identifier, all);
+    for (const el of items) yield* lines(el, identifier, all);
     return;
   }
   if (items.some(Array.isArray)) {
     const scalars = items.filter(isScalar);
-    if (scalars.length > 0) writeScalars(scalars, out, identifier);
-    for (const el of items) if (!isScalar(el)) write(el, out, identifier);
+    if (scalars.length > 0) yield* scalarLines(scalars, identifier);
+    for (const el of items) if (!isScalar(el)) yield* lines(el, identifier);
     return;
   }
-  writeScalars(items, out, identifier);
+  yield* scalarLines(items, identifier);
 }
 
-function writeScalars(items: readonly unknown[], out: string[], identifier?: string): void {
-  if (identifier !== undefined) for (const v of items) out.push(`${identifier.toUpperCase()}\t${pyStr(v)}\n`);
-  else out.push(`${items.map(pyStr).join('\t')}\n`);
+function* scalarLines(items: readonly unknown[], identifier?: string): Generator<string> {
+  if (identifier !== undefined) for (const v of items) yield `${identifier.toUpperCase()}\t${pyStr(v)}\n`;
+  else yield `${items.map(pyStr).join('\t')}\n`;
 }
 
 const byKey = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function writeDict(item: Obj, out: string[], identifier?: string, scalarKeys?: readonly string[]): void {
+function* dictLines(item: Obj, identifier?: string, scalarKeys?: readonly string[]): Generator<string> {
   const scalars: string[] = [];
   const nested: Array<[string, unknown]> = [];
   if (scalarKeys === undefined) {
@@ -186,7 +205,7 @@ function writeDict(item: Obj, out: string[], identifier?: string, scalarKeys?: r
   }
   if (scalars.length > 0) {
     if (identifier !== undefined) scalars.unshift(identifier.toUpperCase());
-    out.push(`${scalars.join('\t')}\n`);
+    yield `${scalars.join('\t')}\n`;
   }
-  for (const [key, v] of nested) write(v, out, key);
+  for (const [key, v] of nested) yield* lines(v, key);
 }
