@@ -11,6 +11,7 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { pipeline } from 'node:stream/promises';
 import { READ_LIMITS } from '../core/bounded-read.js';
 import { EMULATOR_TIME_SCALE } from '../core/emulator-protocol.js';
+import { CdpError } from '../core/errors.js';
 import { deeperThan, suggest, validateRequest } from '../core/validate.js';
 import { loadAllServices, type Operation, type Service } from '../model/index.js';
 import type { ShapeIndex, Type } from '../model/shapes.js';
@@ -754,7 +755,13 @@ export class Emulator {
           if (err instanceof ApiError) throw err;
           throw invalid((err as Error).message);
         }
-        await this.importState(file);
+        try {
+          await this.importState(file);
+        } catch (err) {
+          // The data directory refused a file (a link planted among its uploads): nothing was imported, and the answer says why.
+          if (err instanceof CdpError && err.kind === 'usage') throw invalid(err.message);
+          throw err;
+        }
         return this.send(res, 200, { imported: file.documents.length, accountId: this.accountId, clock: this.clockView() });
       }
       default:
