@@ -77,6 +77,37 @@ export class Engine {
     return out;
   }
 
+  /**
+   * How an operation of this service is served (coverage.ts): the map that
+   * wins at run time (handlers() puts bindings, then `handlers`, then
+   * `plain`), and for a binding the hand-written code its verb runs.
+   */
+  servedBy(name: string): ServedBy | undefined {
+    if (Object.hasOwn(this.spec.plain ?? {}, name)) return { how: 'code', what: 'engine plain' };
+    if (Object.hasOwn(this.spec.handlers ?? {}, name)) return { how: 'code', what: 'engine handlers' };
+    const b = this.model.bindings.get(name);
+    if (!b) return undefined;
+    const rs = this.resource(b.resource).spec;
+    const verb = typeof b.verb === 'object' ? 'action' : b.verb;
+    const h = rs.hooks ?? {};
+    const hooks = [
+      ...(verb === 'create' && h.creating ? ['creating'] : []),
+      ...(verb === 'update' && h.updating ? ['updating'] : []),
+      ...(verb === 'action' && h.acting ? ['acting'] : []),
+      ...(verb === 'delete' && h.deleting ? ['deleting'] : []),
+      // A delete's answer shows the record too (answer()), so `viewing` runs for every verb but events.
+      ...(verb !== 'events' && h.viewing ? ['viewing'] : []),
+      ...(verb === 'create' && rs.newId ? ['newId'] : []),
+      ...(rs.scope ? ['scope'] : []),
+      ...(rs.within ? ['within.find'] : []),
+      ...(b.answer ? ['answer'] : []),
+      ...(b.select ? ['select'] : []),
+      ...(b.request ? ['request'] : []),
+    ];
+    const what = `${b.resource}.${verbName(b.verb)}`;
+    return hooks.length > 0 ? { how: 'hook', what, hooks } : { how: 'declared', what };
+  }
+
   /** The engine's lookups for one request. */
   hook(ctx: RequestContext): Hook {
     return { ctx, service: this.service, resources: (name) => this.records(ctx, this.resource(name)), engine: this };
@@ -593,11 +624,35 @@ function eventDoc(e: PastActivity, i: number, rec: EngineRecord, r: ResourceMode
   };
 }
 
-/** What a service module serves: the engine's handlers (when it has a spec) and its own, and the kinds of its records that live in environments. */
-export function serve(service: Service, mod: ServiceModule): { handlers: Record<string, Handler>; dependents: DependentKind[] } {
-  const engine = mod.engine ? new Engine(service, mod.engine) : undefined;
-  return {
-    handlers: { ...(engine?.handlers() ?? {}), ...(mod.handlers ?? {}) },
-    dependents: [...(engine?.dependents() ?? []), ...(mod.dependents ?? [])],
-  };
+/**
+ * How one operation is served, as the coverage table shows it (coverage.ts):
+ * `declared`, a verb on a resource that runs no hand-written code; `hook`,
+ * a verb on a resource with the hooks that run for it named; `code`, a
+ * hand-written function (or, for a service not moved onto the table yet,
+ * the map of hand-written handlers it is in).
+ */
+export interface ServedBy {
+  readonly how: 'declared' | 'hook' | 'code';
+  /** The verb entry (`database.read`, `cluster.act:stop`), or the function. */
+  readonly what: string;
+  /** The hand-written code a verb entry runs: hooks and entry functions, by name. */
+  readonly hooks?: readonly string[];
 }
+
+/** What a service module serves: the engine's handlers (when it has a spec) and its own, how each is served, and the kinds of its records that live in environments. */
+export function serve(
+  service: Service,
+  mod: ServiceModule,
+): { handlers: Record<string, Handler>; servedBy: Record<string, ServedBy>; dependents: DependentKind[] } {
+  const engine = mod.engine ? new Engine(service, mod.engine) : undefined;
+  const handlers = { ...(engine?.handlers() ?? {}), ...(mod.handlers ?? {}) };
+  const servedBy: Record<string, ServedBy> = {};
+  for (const name of Object.keys(handlers))
+    servedBy[name] = Object.hasOwn(mod.handlers ?? {}, name)
+      ? { how: 'code', what: 'module handlers' }
+      : (engine?.servedBy(name) ?? { how: 'code', what: 'module handlers' });
+  return { handlers, servedBy, dependents: [...(engine?.dependents() ?? []), ...(mod.dependents ?? [])] };
+}
+
+/** The verb of a binding as the coverage table names it. */
+const verbName = (verb: Binding['verb']): string => (typeof verb === 'object' ? `act:${verb.action}` : verb);
