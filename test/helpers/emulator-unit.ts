@@ -1,19 +1,18 @@
 /**
- * For unit tests that call an emulator service's handlers in this process:
- * what the server hands a handler about its operation (its paging, from the
- * model), so handlers run exactly as they do behind HTTP.
+ * For unit tests that run an emulator service's operations in this process:
+ * a caller that serves them as the server does (serviceCaller: the same
+ * handlers, the operation's paging from the model), so they run exactly as
+ * they do behind HTTP.
  */
 import { loadService } from '../../src/lib/model/index.js';
 import type { Clock } from '../../src/lib/emulator/clock.js';
+import { serve } from '../../src/lib/emulator/engine/index.js';
 import { ApiError } from '../../src/lib/emulator/errors.js';
 import { pagingOf } from '../../src/lib/emulator/paging.js';
-import type { OperationRef } from '../../src/lib/emulator/types.js';
-
-/** A lookup of the OperationRef of each operation of a service (wire name or CLI topic). */
-export async function operationRefs(service: string): Promise<(op: string) => OperationRef> {
-  const svc = await loadService(service);
-  return (op) => ({ service: svc.name, name: op, paging: pagingOf(svc.operation(op)) });
-}
+import { loadServiceModule } from '../../src/lib/emulator/services/index.js';
+import type { Store } from '../../src/lib/emulator/store.js';
+import type { Caller, Doc, EmulatorInfo, RequestContext } from '../../src/lib/emulator/types.js';
+import { World } from '../../src/lib/emulator/world.js';
 
 /** The ApiError `run` refuses with; any other error is thrown on, and `what did not fail` when it succeeds. */
 export function refusal(run: () => unknown, what: string): ApiError {
@@ -29,3 +28,48 @@ export function refusal(run: () => unknown, what: string): ApiError {
 /** A clock that reads `now()`: a test moves time by changing what that returns. */
 export const clockAt = (now: () => number): Clock =>
   ({ now, iso: (at = now()) => new Date(at).toISOString(), scale: 1 }) as unknown as Clock;
+
+/** What a request of a unit test runs with: the test's store, clock, caller and account. */
+export interface UnitScope {
+  readonly store: Store;
+  readonly clock: Clock;
+  readonly caller: Caller;
+  readonly info: EmulatorInfo;
+}
+
+/** A service's operations for a unit test, served as the server serves them. */
+export interface ServiceCaller {
+  /** Runs one operation in the scope's store transaction (an upload: the file it carries). */
+  call(op: string, req?: Doc, upload?: RequestContext['upload']): Doc;
+  /** Whether the service has code for the operation (else the server answers 501 NOT_EMULATED). */
+  serves(op: string): boolean;
+}
+
+/**
+ * A service's operations served through the same path the server takes
+ * (`serve()` over the module its registry topic names): a unit test calls
+ * them by wire name without knowing which map or entry serves each. `scope`
+ * is read at every call (tests make a new store for each case).
+ */
+export async function serviceCaller(service: string, scope: () => UnitScope): Promise<ServiceCaller> {
+  const svc = await loadService(service);
+  const { handlers } = serve(svc, await loadServiceModule(svc.topic));
+  return {
+    call(op, req = {}, upload) {
+      const h = handlers[op];
+      if (!h) throw new Error(`no handler for ${svc.name} ${op}`);
+      const s = scope();
+      const ctx: RequestContext = {
+        store: s.store,
+        clock: s.clock,
+        caller: s.caller,
+        info: s.info,
+        world: World.empty,
+        ...(upload ? { upload } : {}),
+        op: { service: svc.name, name: op, paging: pagingOf(svc.operation(op)) },
+      };
+      return s.store.transaction(() => h(req, ctx));
+    },
+    serves: (op) => Object.hasOwn(handlers, op),
+  };
+}

@@ -10,7 +10,7 @@ import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { authHead, b64url, parsePrivateKey, signRequest, type SigningKey } from '../../src/lib/core/signing.js';
 import { createAdminKey } from '../../src/lib/emulator/bootstrap.js';
-import { KIND, type AccessKeyRecord, type WorkloadTokenRecord } from '../../src/lib/emulator/services/iam/records.js';
+import { putAccessKey, putWorkloadToken, storedAccessKey, storedWorkloadToken } from '../helpers/iam-records.js';
 import { tokenHash } from '../../src/lib/emulator/auth.js';
 import { preCreatedEnvironmentCrn } from '../../src/lib/emulator/environments.js';
 import { send, sendRaw, signed, postJson, startInProcess, type InProcessEmulator, type Reply } from './helpers.js';
@@ -116,11 +116,11 @@ describe('signed requests', () => {
   });
 
   test('an inactive key is refused even with a good signature', async () => {
-    const rec = E.emu.store.get<AccessKeyRecord>(KIND.accessKey, B.accessKeyId);
+    const rec = storedAccessKey(E.emu.store, B.accessKeyId);
     if (!rec) throw new Error('no key record');
-    E.emu.store.put(KIND.accessKey, B.accessKeyId, { ...rec, status: 'INACTIVE' }, { crn: rec.crn });
+    putAccessKey(E.emu.store, { ...rec, status: 'INACTIVE' });
     expectRefused(await attempt(signed(B, PATH)), 'inactive key');
-    E.emu.store.put(KIND.accessKey, B.accessKeyId, rec, { crn: rec.crn });
+    putAccessKey(E.emu.store, rec);
     expect((await attempt(signed(B, PATH))).status).toBe(200);
   });
 });
@@ -144,9 +144,9 @@ describe('bearer tokens', () => {
     // Signed headers do not open a workload path.
     expectRefused(await attempt(signed(E.key, DF), DF), 'signed on a workload path');
     const hash = tokenHash(token);
-    const rec = E.emu.store.get<WorkloadTokenRecord>(KIND.workloadToken, hash);
+    const rec = storedWorkloadToken(E.emu.store, hash);
     if (!rec) throw new Error('token not stored');
-    E.emu.store.put(KIND.workloadToken, hash, { ...rec, expireAt: Date.now() - 1 }, { parent: rec.actorCrn });
+    putWorkloadToken(E.emu.store, { ...rec, expireAt: Date.now() - 1 });
     expectRefused(await attempt(h(token), DF), 'expired token', token);
   });
 });

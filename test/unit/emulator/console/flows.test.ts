@@ -8,10 +8,17 @@ import { createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 import { Clock } from '../../../../src/lib/emulator/clock.js';
 import { ConsoleFlows, Refusal, checkReturnUrl, normalizeUserCode } from '../../../../src/lib/emulator/console/flows.js';
 import { errorPage, loginPage } from '../../../../src/lib/emulator/console/pages.js';
-import { handlers } from '../../../../src/lib/emulator/services/iam/handlers.js';
-import { KIND, type AccessKeyRecord, type UserRecord } from '../../../../src/lib/emulator/services/iam/records.js';
 import { Store } from '../../../../src/lib/emulator/store.js';
 import type { Caller, Doc } from '../../../../src/lib/emulator/types.js';
+import { serviceCaller } from '../../../helpers/emulator-unit.js';
+import {
+  accessKeyCount,
+  putUser,
+  storedAccessKey,
+  storedUser,
+  type AccessKeyRecord,
+  type UserRecord,
+} from '../../../helpers/iam-records.js';
 
 const ACCOUNT = 'acct-1';
 const ADMIN_CRN = `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin-id`;
@@ -23,8 +30,8 @@ let clock: Clock;
 let now: number;
 let flows: ConsoleFlows;
 
-const iam = (op: string, req: Doc): Doc =>
-  store.transaction(() => (handlers[op] as (r: Doc, c: unknown) => Doc)(req, { store, clock, caller: admin, info }));
+const iamService = await serviceCaller('iam', () => ({ store, clock, caller: admin, info }));
+const iam = (op: string, req: Doc): Doc => iamService.call(op, req);
 
 function refusal(fn: () => unknown): Refusal {
   try {
@@ -43,7 +50,7 @@ beforeEach(() => {
   store = new Store(':memory:', ACCOUNT);
   clock = new Clock(1);
   now = 1_000_000;
-  const rec: UserRecord = {
+  putUser(store, {
     userId: 'admin-id',
     crn: ADMIN_CRN,
     email: 'admin@example.com',
@@ -54,15 +61,14 @@ beforeEach(() => {
     identityProviderCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:samlProvider:cdp-default`,
     status: 'ACTIVE',
     workloadUsername: 'admin',
-  };
-  store.put(KIND.user, rec.userId, rec, { crn: rec.crn, name: rec.userId });
+  });
   store.setMeta('adminCrn', ADMIN_CRN);
   flows = new ConsoleFlows({ store, clock, info }, 60_000, () => now);
 });
 
 /** The key works: its private half signs what its stored public half verifies. */
 function keyWorks(accessKeyId: string, privateKey: string): AccessKeyRecord {
-  const rec = store.get<AccessKeyRecord>(KIND.accessKey, accessKeyId);
+  const rec = storedAccessKey(store, accessKeyId);
   expect(rec).toMatchObject({ accessKeyId });
   const seed = Buffer.from(privateKey, 'base64');
   const priv = createPrivateKey({
@@ -112,7 +118,7 @@ describe('the browser flow', () => {
     const rec = keyWorks(location.searchParams.get('accessKeyId') ?? '', location.searchParams.get('privateKey') ?? '');
     expect(rec.actorCrn).toBe(created.crn);
     expect(rec.type).toBe('V2');
-    expect(store.get<UserRecord>(KIND.user, String(created.userId))?.lastInteractiveLogin).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    expect(storedUser(store, String(created.userId))?.lastInteractiveLogin).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d/);
     // One use only.
     expect(refusal(() => flows.completeSignIn(sr.id, ADMIN_CRN)).status).toBe(404);
   });
@@ -139,11 +145,11 @@ describe('the browser flow', () => {
     const sr = flows.beginSignIn(q({ accountId: ACCOUNT, returnUrl: RETURN }));
     expect(refusal(() => flows.completeSignIn(sr.id, String(bob.crn))).status).toBe(403);
 
-    const keysBefore = store.count(KIND.accessKey);
+    const keysBefore = accessKeyCount(store);
     const late = flows.beginSignIn(q({ accountId: ACCOUNT, returnUrl: RETURN }));
     now += 60_001;
     expect(refusal(() => flows.completeSignIn(late.id, ADMIN_CRN)).status).toBe(410);
-    expect(store.count(KIND.accessKey)).toBe(keysBefore);
+    expect(accessKeyCount(store)).toBe(keysBefore);
   });
 
   test('lists only the users of a named identity provider', () => {
@@ -155,12 +161,12 @@ describe('the browser flow', () => {
   });
 
   test('cancel sends the error back and makes no key', () => {
-    const keysBefore = store.count(KIND.accessKey);
+    const keysBefore = accessKeyCount(store);
     const sr = flows.beginSignIn(q({ accountId: ACCOUNT, returnUrl: RETURN }));
     const loc = flows.cancelSignIn(sr.id);
     expect(loc.searchParams.get('error')).toMatch(/^access_denied/);
     expect(loc.searchParams.has('accessKeyId')).toBe(false);
-    expect(store.count(KIND.accessKey)).toBe(keysBefore);
+    expect(accessKeyCount(store)).toBe(keysBefore);
   });
 });
 
@@ -199,13 +205,13 @@ describe('the device flow', () => {
     flows.denyDevice(String(denied.userCode));
     expect(refusal(() => poll(denied)).code).toBe('ACCESS_DENIED');
 
-    const keysBefore = store.count(KIND.accessKey);
+    const keysBefore = accessKeyCount(store);
     const late = start();
     now += 60_001;
     expect(refusal(() => flows.deviceByUserCode(String(late.userCode))).status).toBe(410);
     expect(refusal(() => flows.approveDevice(String(late.userCode), ADMIN_CRN)).status).toBe(410);
     expect(refusal(() => poll(late)).status).toBe(410);
-    expect(store.count(KIND.accessKey)).toBe(keysBefore);
+    expect(accessKeyCount(store)).toBe(keysBefore);
   });
 
   test('reads codes as people type them', () => {
@@ -218,7 +224,7 @@ describe('the device flow', () => {
 describe('pages', () => {
   test('escape what they show and label every control', () => {
     const site = { baseUrl: 'http://localhost:4242', accountId: ACCOUNT };
-    const user = { ...(store.get<UserRecord>(KIND.user, 'admin-id') as UserRecord), firstName: '<script>x</script>' };
+    const user = { ...(storedUser(store, 'admin-id') as UserRecord), firstName: '<script>x</script>' };
     const html = loginPage(site, { requestId: 'r"1', returnHost: 'localhost:5555', idp: '<i>', users: [user], total: 1 });
     expect(html).not.toMatch(/<script>|<i>/);
     expect(html).toMatch(/value="r&quot;1"/);

@@ -8,17 +8,14 @@ import { Clock } from '../../../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
-import { handlers } from '../../../../../src/lib/emulator/services/datacatalog/handlers.js';
 import { validateRequest } from '../../../../../src/lib/core/validate.js';
 import { loadService } from '../../../../../src/lib/model/index.js';
 import { operations } from '../../../../../src/lib/model/services/datacatalog/wire.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
-import { World } from '../../../../../src/lib/emulator/world.js';
+import { refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
-const opRef = await operationRefs('datacatalog');
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 const LAKE = {
   datalakeCrn: 'crn:cdp:datalake:us-west-1:acct:datalake:dl',
@@ -27,12 +24,9 @@ const LAKE = {
 
 let store: Store;
 let clock: Clock;
+const datacatalog = await serviceCaller('datacatalog', () => ({ store, clock, caller, info }));
 
-function call(op: string, req: Doc): Doc {
-  const h = handlers[op];
-  if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h({ ...LAKE, ...req }, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
-}
+const call = (op: string, req: Doc): Doc => datacatalog.call(op, { ...LAKE, ...req });
 
 const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
@@ -46,7 +40,7 @@ const newShare = (name: string): string =>
 
 describe('datacatalog emulator backend', () => {
   test('implements every wire operation', () => {
-    expect(Object.keys(operations).filter((op) => !handlers[op])).toEqual([]);
+    expect(Object.keys(operations).filter((op) => !datacatalog.serves(op))).toEqual([]);
     expect(Object.keys(operations)).toHaveLength(20);
   });
 

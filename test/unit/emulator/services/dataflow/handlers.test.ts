@@ -12,16 +12,13 @@ import { WorkloadTokens } from '../../../../../src/lib/core/workload.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
-import { handlers } from '../../../../../src/lib/emulator/services/dataflow/handlers.js';
 import { operations } from '../../../../../src/lib/model/services/dataflow/wire.js';
 import type { Caller, Doc, RequestContext } from '../../../../../src/lib/emulator/types.js';
-import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
-import { World } from '../../../../../src/lib/emulator/world.js';
+import { clockAt, refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const ENV = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
-const opRef = await operationRefs('dfworkload');
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 const MIN = 60_000;
 
@@ -29,13 +26,10 @@ let store: Store;
 let now: number;
 const clock = clockAt(() => now);
 
-function call(op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc {
-  const h = handlers[op];
-  if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() =>
-    h({ environmentCrn: ENV, ...req }, { store, clock, caller, info, world: World.empty, upload, op: opRef(op) }),
-  );
-}
+const dfworkload = await serviceCaller('dfworkload', () => ({ store, clock, caller, info }));
+
+const call = (op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc =>
+  dfworkload.call(op, { environmentCrn: ENV, ...req }, upload);
 
 const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
@@ -56,7 +50,7 @@ beforeEach(() => {
 
 describe('dfworkload emulator backend', () => {
   test('implements every wire operation', () => {
-    expect(Object.keys(operations).filter((op) => !handlers[op])).toEqual([]);
+    expect(Object.keys(operations).filter((op) => !dfworkload.serves(op))).toEqual([]);
     expect(Object.keys(operations)).toHaveLength(71);
   });
 

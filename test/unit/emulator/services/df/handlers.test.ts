@@ -9,19 +9,14 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { PRE_CREATED, preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
-import { handlers } from '../../../../../src/lib/emulator/services/df/handlers.js';
-import { handlers as workload } from '../../../../../src/lib/emulator/services/dataflow/handlers.js';
-import type { Caller, Doc, Handler } from '../../../../../src/lib/emulator/types.js';
-import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
-import { World } from '../../../../../src/lib/emulator/world.js';
+import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
+import { clockAt, refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const SALES = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'sales-env');
 /** A pre-created environment with DataFlow enabled and nothing deployed in it. */
 const IDLE = preCreatedEnvironmentCrn(ACCOUNT, 'us-west-1', 'analytics-azure');
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
-const dfRef = await operationRefs('df');
-const workloadRef = await operationRefs('dfworkload');
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 const MIN = 60_000;
 
@@ -29,13 +24,10 @@ let store: Store;
 let now: number;
 const clock = clockAt(() => now);
 
-function run(table: Readonly<Record<string, Handler>>, ref: typeof dfRef, op: string, req: Doc): Doc {
-  const h = table[op];
-  if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: ref(op) }));
-}
-const df = (op: string, req: Doc = {}): Doc => run(handlers, dfRef, op, req);
-const dfx = (op: string, req: Doc): Doc => run(workload, workloadRef, op, { environmentCrn: SALES, ...req });
+const dfService = await serviceCaller('df', () => ({ store, clock, caller, info }));
+const workload = await serviceCaller('dfworkload', () => ({ store, clock, caller, info }));
+const df = (op: string, req: Doc = {}): Doc => dfService.call(op, req);
+const dfx = (op: string, req: Doc): Doc => workload.call(op, { environmentCrn: SALES, ...req });
 
 const fails = (op: string, req: Doc): ApiError => refusal(() => df(op, req), op);
 

@@ -10,27 +10,26 @@ import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import { authenticateBearer, tokenHash } from '../../../../../src/lib/emulator/auth.js';
 import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
-import { handlers } from '../../../../../src/lib/emulator/services/iam/handlers.js';
-import { KIND, type UserRecord, type WorkloadTokenRecord } from '../../../../../src/lib/emulator/services/iam/records.js';
 import { operations } from '../../../../../src/lib/model/services/iam/wire.js';
 import { parseSshPublicKey } from '../../../../../src/lib/emulator/services/iam/ssh.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
-import { World } from '../../../../../src/lib/emulator/world.js';
+import { refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
+import { putUser, storedWorkloadPasswords, storedWorkloadToken } from '../../../../helpers/iam-records.js';
 
 const ACCOUNT = 'acct-1';
 const ADMIN_CRN = `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin-id`;
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
-const opRef = await operationRefs('iam');
 
 let store: Store;
 let clock: Clock;
 const admin: Caller = { accountId: ACCOUNT, actorCrn: ADMIN_CRN, accessKeyId: 'admin-key', kind: 'user' };
 
-function call(op: string, req: Doc = {}, caller: Caller = admin): Doc {
-  const h = handlers[op];
-  if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
+let caller: Caller = admin;
+const iam = await serviceCaller('iam', () => ({ store, clock, caller, info }));
+
+function call(op: string, req: Doc = {}, as: Caller = admin): Doc {
+  caller = as;
+  return iam.call(op, req);
 }
 
 const fails = (op: string, req: Doc = {}, caller: Caller = admin): ApiError => refusal(() => call(op, req, caller), op);
@@ -38,7 +37,7 @@ const fails = (op: string, req: Doc = {}, caller: Caller = admin): ApiError => r
 beforeEach(() => {
   store = new Store(':memory:', ACCOUNT);
   clock = new Clock(1);
-  const rec: UserRecord = {
+  putUser(store, {
     userId: 'admin-id',
     crn: ADMIN_CRN,
     email: 'admin@example.com',
@@ -49,8 +48,7 @@ beforeEach(() => {
     identityProviderCrn: 'x',
     status: 'ACTIVE',
     workloadUsername: 'admin',
-  };
-  store.put(KIND.user, rec.userId, rec, { crn: rec.crn, name: rec.userId });
+  });
   store.setMeta('adminCrn', ADMIN_CRN);
 });
 
@@ -59,7 +57,7 @@ const newUser = (id: string, extra: Doc = {}): Doc =>
 
 describe('iam emulator backend', () => {
   test('implements every wire operation', () => {
-    expect(Object.keys(operations).filter((op) => !handlers[op])).toEqual([]);
+    expect(Object.keys(operations).filter((op) => !iam.serves(op))).toEqual([]);
     expect(Object.keys(operations)).toHaveLength(79);
   });
 
@@ -329,7 +327,7 @@ describe('iam emulator backend', () => {
     call('unsetWorkloadPasswordMinLifetime', { actorCrn: ADMIN_CRN });
     // history size 2: the first password is old enough again
     call('setWorkloadPassword', { password: 'longenough1#' });
-    expect(JSON.stringify(store.list(KIND.workloadPassword))).not.toContain('longenough1#');
+    expect(JSON.stringify(storedWorkloadPasswords(store))).not.toContain('longenough1#');
 
     // machine users take their own policy when one is set
     const m = call('createMachineUser', { machineUserName: 'svc' }).machineUser as Doc;
@@ -349,7 +347,7 @@ describe('iam emulator backend', () => {
     const t = call('generateWorkloadAuthToken', { workloadName: 'DF', environmentCrn: env });
     expect(t.endpointUrl).toBe('http://localhost:4242/dfx/');
     expect(String(t.token)).toMatch(/^[A-Za-z0-9_-]{43,}$/);
-    const rec = store.get<WorkloadTokenRecord>(KIND.workloadToken, tokenHash(String(t.token)));
+    const rec = storedWorkloadToken(store, tokenHash(String(t.token)));
     expect(rec?.actorCrn).toBe(ADMIN_CRN);
     expect(JSON.stringify(rec)).not.toContain(String(t.token));
     // the shared auth layer accepts it as a bearer token for the caller

@@ -7,17 +7,14 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { PRE_CREATED } from '../../../../../src/lib/emulator/environments.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
-import { handlers } from '../../../../../src/lib/emulator/services/lakehouse/handlers.js';
 import { validateRequest } from '../../../../../src/lib/core/validate.js';
 import { loadService } from '../../../../../src/lib/model/index.js';
 import { operations } from '../../../../../src/lib/model/services/lakehouse/wire.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
-import { World } from '../../../../../src/lib/emulator/world.js';
+import { clockAt, refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
-const opRef = await operationRefs('lakehouseopt');
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 
 let store: Store;
@@ -25,11 +22,9 @@ let now: number;
 let hub: string;
 const clock = clockAt(() => now);
 
-function call(op: string, req: Doc = {}): Doc {
-  const h = handlers[op];
-  if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
-}
+const lakehouse = await serviceCaller('lakehouseopt', () => ({ store, clock, caller, info }));
+
+const call = (op: string, req: Doc = {}): Doc => lakehouse.call(op, req);
 
 const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
@@ -48,7 +43,7 @@ beforeEach(() => {
 
 describe('lakehouseopt emulator backend', () => {
   test('implements every wire operation', () => {
-    expect(Object.keys(operations).filter((op) => !handlers[op])).toEqual([]);
+    expect(Object.keys(operations).filter((op) => !lakehouse.serves(op))).toEqual([]);
     expect(Object.keys(operations)).toHaveLength(30);
   });
 

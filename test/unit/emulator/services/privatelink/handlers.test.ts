@@ -6,28 +6,23 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
-import { handlers } from '../../../../../src/lib/emulator/services/privatelink/handlers.js';
 import { validateRequest } from '../../../../../src/lib/core/validate.js';
 import { loadService } from '../../../../../src/lib/model/index.js';
 import { operations } from '../../../../../src/lib/model/services/privatelink/wire.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { clockAt, operationRefs, refusal } from '../../../../helpers/emulator-unit.js';
-import { World } from '../../../../../src/lib/emulator/world.js';
+import { clockAt, refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
 
 const ACCOUNT = 'acct-1';
 const info = { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
-const opRef = await operationRefs('cloudprivatelinks');
 const caller: Caller = { accountId: ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:user:admin`, kind: 'user' };
 
 let store: Store;
 let now: number;
 const clock = clockAt(() => now);
 
-function call(op: string, req: Doc): Doc {
-  const h = handlers[op];
-  if (!h) throw new Error(`no handler for ${op}`);
-  return store.transaction(() => h(req, { store, clock, caller, info, world: World.empty, op: opRef(op) }));
-}
+const privatelink = await serviceCaller('cloudprivatelinks', () => ({ store, clock, caller, info }));
+
+const call = (op: string, req: Doc): Doc => privatelink.call(op, req);
 
 const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
@@ -47,7 +42,7 @@ beforeEach(() => {
 
 describe('cloudprivatelinks emulator backend', () => {
   test('implements every wire operation', () => {
-    expect(Object.keys(operations).filter((op) => !handlers[op])).toEqual([]);
+    expect(Object.keys(operations).filter((op) => !privatelink.serves(op))).toEqual([]);
     expect(Object.keys(operations)).toHaveLength(9);
   });
 
