@@ -128,6 +128,14 @@ function source(facts, factsFile) {
     lines.push(`  ${name}: { ${parts.join(', ')} },`);
   }
   lines.push('};');
+  lines.push('');
+  // A union of the names, so that what lists every operation (the emulator's operation table) is checked by the compiler.
+  lines.push('/** Every operation of this service on the wire, by name. */');
+  lines.push(
+    `export type OperationName = ${Object.keys(facts.operations)
+      .map((n) => `'${n}'`)
+      .join(' | ')};`,
+  );
   return lines.join('\n') + '\n';
 }
 

@@ -29,6 +29,11 @@ export function refusal(run: () => unknown, what: string): ApiError {
 export const clockAt = (now: () => number): Clock =>
   ({ now, iso: (at = now()) => new Date(at).toISOString(), scale: 1 }) as unknown as Clock;
 
+/** The account of a unit test's requests, and its admin user as the caller. */
+export const UNIT_ACCOUNT = 'acct-1';
+export const UNIT_INFO: EmulatorInfo = { accountId: UNIT_ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:4242' };
+export const UNIT_ADMIN: Caller = { accountId: UNIT_ACCOUNT, actorCrn: `crn:altus:iam:us-west-1:${UNIT_ACCOUNT}:user:admin`, kind: 'user' };
+
 /** What a request of a unit test runs with: the test's store, clock, caller and account. */
 export interface UnitScope {
   readonly store: Store;

@@ -41,7 +41,12 @@ export async function emulatorCoverage(): Promise<ServiceCoverage[]> {
       service: svc.name,
       implemented,
       notEmulated: names.filter((n) => !Object.hasOwn(handlers, n)),
-      servedBy: Object.fromEntries(implemented.flatMap((n) => (servedBy[n] ? [[n, servedBy[n]]] : []))),
+      servedBy: Object.fromEntries(
+        implemented.flatMap((n) => {
+          const s = servedBy(n);
+          return s ? [[n, s]] : [];
+        }),
+      ),
     });
   }
   return out;

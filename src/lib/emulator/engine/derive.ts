@@ -4,28 +4,21 @@
  * environment, and its lifecycle; for each operation the verb it is on
  * which resource. Operation names carry most of it (`createVw`,
  * `describeVw`, `listVws`, `suspendVw`, `listVwEvents`), the response shapes
- * the rest (`describeVw` answers `{vw: VwSummary}`), and the CLI's waiters
- * say which states an action ends in. A service's spec (spec.ts) gives only
- * what the names cannot: which request fields name a resource, where it
- * lives, and what the data cannot say.
+ * the rest (`describeVw` answers `{vw: VwSummary}`), and the model's
+ * resource facts (model/services/<topic>/resources.ts) say what states each
+ * action passes through and ends in; the emulator adds only how many
+ * emulated minutes each takes. A service's spec (spec.ts) gives only what
+ * the names cannot: which request fields name a resource, where it lives,
+ * and what the data cannot say.
  */
+import type { ActionFacts, FieldRoles, ResourceFacts } from '../../model/resources.js';
 import type { Operation, Service } from '../../model/service.js';
 import type { Field, Type } from '../../model/shapes.js';
 import type { ActionSpec, Lifecycle } from '../lifecycle.js';
 import type { Binding, EngineSpec, ResourceSpec, Verb } from './spec.js';
 
 /** The roles of a record's fields, by name in its shape. */
-export interface RecordFields {
-  readonly id?: string;
-  readonly name?: string;
-  readonly crn?: string;
-  readonly status?: string;
-  readonly statusReason?: string;
-  readonly environmentCrn?: string;
-  readonly environmentName?: string;
-  readonly created?: string;
-  readonly creator?: string;
-}
+export type RecordFields = FieldRoles;
 
 export interface ResourceModel {
   /** Its key in the service's resources (`vw`). */
@@ -37,6 +30,8 @@ export interface ResourceModel {
   readonly noun: string;
   readonly nouns: readonly string[];
   readonly spec: ResourceSpec;
+  /** What the model's resource facts say of it, when it has facts. */
+  readonly facts?: ResourceFacts;
   readonly shape: string;
   readonly fields: RecordFields;
   readonly lifecycle?: Lifecycle;
@@ -89,6 +84,14 @@ const VERB_WORDS: Readonly<Record<string, 'create' | 'read' | 'list' | 'delete' 
 /** Derives the resources and bindings of a service from its model and spec. */
 export function deriveService(service: Service, spec: EngineSpec): ServiceModel {
   const resources = new Map<string, ResourceModel>();
+  const factsOf = (key: string): ResourceFacts | undefined => spec.facts?.resources[key];
+  // A lifecycle is declared, or made of the model's facts and the emulated minutes the spec gives.
+  const lifecycles = new Map<string, Lifecycle | undefined>(
+    Object.entries(spec.resources).map(([key, rs]) => {
+      const facts = factsOf(key);
+      return [key, facts?.lifecycle ? lifecycleOf(facts, rs.minutes) : rs.lifecycle];
+    }),
+  );
   const placed = new Map<string, Binding>();
   const handWritten = new Set([...Object.keys(spec.handlers ?? {}), ...Object.keys(spec.plain ?? {})]);
   const served = service.operations().filter((op) => !op.composed && !handWritten.has(op.name));
@@ -111,7 +114,7 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
     if (!m) continue;
     const [, word = '', rest = ''] = m;
     for (const { key, rs, noun } of candidates) {
-      const verb = verbOf(word, rest, noun, rs);
+      const verb = verbOf(word, rest, noun, rs, lifecycles.get(key));
       if (verb) {
         placed.set(op.name, { resource: key, verb });
         break;
@@ -121,10 +124,11 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
 
   for (const [key, rs] of Object.entries(spec.resources)) {
     const ops = [...placed.entries()].filter(([, b]) => b.resource === key).map(([name, b]) => ({ op: service.operation(name), b }));
-    const shape = rs.shape ?? shapeFromOperations(service, ops);
+    const facts = factsOf(key);
+    const shape = facts?.shape ?? rs.shape ?? shapeFromOperations(service, ops);
     if (!shape) throw new Error(`${service.name} resource ${key}: no describe or list operation shows its shape; give it a shape`);
-    const fields = fieldsOf(service, shape, key, rs);
-    const lifecycle = rs.lifecycle === 'derive' ? deriveLifecycle(service, shape, fields, ops) : rs.lifecycle;
+    const fields = fieldsOf(service, shape, key, rs, facts);
+    const lifecycle = lifecycles.get(key);
     resources.set(key, {
       key,
       service: service.name,
@@ -132,12 +136,13 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
       noun: rs.noun ?? key,
       nouns: nounsOf(key, rs),
       spec: rs,
+      ...(facts ? { facts } : {}),
       shape,
       fields,
       lifecycle,
       initialState: lifecycle ? initialStateOf(service, shape, fields, lifecycle) : undefined,
       operationKind: rs.operations ? `${service.name}.operation` : undefined,
-      crnType: rs.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      crnType: facts?.crnType ?? rs.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
       children: [],
     });
   }
@@ -156,16 +161,14 @@ export function deriveService(service: Service, spec: EngineSpec): ServiceModel 
 const isVerb = (b: Verb | Omit<Binding, 'resource'>): b is Verb => typeof b === 'string' || !('verb' in b);
 
 /** The verb an operation name's word and rest make on a noun, if they name it. */
-function verbOf(word: string, rest: string, noun: string, rs: ResourceSpec): Verb | undefined {
+function verbOf(word: string, rest: string, noun: string, rs: ResourceSpec, lc: Lifecycle | undefined): Verb | undefined {
   const std = rs.verbs?.[word] ?? VERB_WORDS[word];
   if (rest === `${noun}Events` && (word === 'list' || word === 'get' || word === 'describe')) return 'events';
   if (word === 'list' && (plural(noun).includes(rest) || rest === noun)) return 'list';
   if (rest !== noun) return undefined;
   if (std === 'list') return 'list';
   if (std) return std;
-  const lc = rs.lifecycle;
-  if (lc && lc !== 'derive' && lc[word]) return { action: word };
-  if (lc === 'derive' && DERIVABLE_ACTIONS.has(word)) return { action: word };
+  if (lc?.[word]) return { action: word };
   return undefined;
 }
 
@@ -187,7 +190,7 @@ function shapeFromOperations(service: Service, ops: ReadonlyArray<{ op: Operatio
   return undefined;
 }
 
-function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec): RecordFields {
+function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec, facts?: ResourceFacts): RecordFields {
   const s = service.shapes.get(shape);
   if (s.kind !== 'struct') throw new Error(`${service.name} resource ${key}: ${shape} is not a structure`);
   const has = (n: string): boolean => s.byName.has(n);
@@ -205,49 +208,38 @@ function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec
     created: like(/^(created|creationDate|creationTime|createdAt|creationTimestamp|createTime|createdDate|creationDateTime|created_at)$/i),
     creator: like(/^(creator|creatorCrn|createdBy|creatorName|ownerCrn)$/),
     ...rs.fields,
+    ...facts?.fields,
   };
 }
 
-// ---- lifecycles from status enums ------------------------------------------------
+// ---- lifecycles from the model's facts ----------------------------------------------
 
-/** Actions a derived lifecycle may have, besides create and delete. */
-const DERIVABLE_ACTIONS = new Set([
-  'start',
-  'stop',
-  'suspend',
-  'resume',
-  'restart',
-  'upgrade',
-  'rebuild',
-  'repair',
-  'scale',
-  'backup',
-  'restore',
-  'renew',
-  'rotate',
-  'sync',
-  'refresh',
-  'retry',
-  'rollback',
-]);
+/** Emulated minutes an action takes when the spec gives none. */
+const DEFAULT_MINUTES: Readonly<Record<string, number>> = { create: 5, delete: 2 };
+const OTHER_MINUTES = 3;
 
-/** The -ing form as status names write it. */
-const ING: Readonly<Record<string, string>> = {
-  create: 'CREATING',
-  delete: 'DELETING',
-  start: 'STARTING',
-  stop: 'STOPPING',
-  suspend: 'SUSPENDING',
-  resume: 'RESUMING',
-  restart: 'RESTARTING',
-  upgrade: 'UPGRADING',
-  rebuild: 'REBUILDING',
-  repair: 'REPAIRING',
-  scale: 'SCALING',
-  backup: 'BACKING_UP',
-  restore: 'RESTORING',
-  update: 'UPDATING',
-};
+/**
+ * A lifecycle from a resource's facts: each action's states in order, each
+ * lasting its share of the action's emulated minutes (a number, spread
+ * evenly; or one number per state), ending in its success or failure
+ * state. A delete removes the record unless the facts keep it (`kept`).
+ */
+export function lifecycleOf(facts: ResourceFacts, minutes: ResourceSpec['minutes'] = {}): Lifecycle {
+  const lc: Record<string, ActionSpec> = {};
+  for (const [action, a] of Object.entries(facts.lifecycle ?? {}) as Array<[string, ActionFacts]>) {
+    const given = minutes[action] ?? DEFAULT_MINUTES[action] ?? OTHER_MINUTES;
+    const each = (i: number): number => (typeof given === 'number' ? given / a.through.length : (given[i] ?? 0));
+    lc[action] = {
+      phases: a.through.map((state, i) => [state, each(i)] as const),
+      ...(a.success !== undefined ? { success: a.success } : {}),
+      ...(a.failure !== undefined ? { failure: a.failure } : {}),
+      ...(a.from ? { from: a.from } : {}),
+      ...(a.operation ? { operation: a.operation } : {}),
+      ...(action === 'delete' && facts.deleted?.ends !== 'kept' ? { removes: true } : {}),
+    };
+  }
+  return lc;
+}
 
 const norm = (s: string): string => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
@@ -283,85 +275,4 @@ function initialStateOf(service: Service, shape: string, fields: RecordFields, l
   if (create?.success) return create.success;
   const values = statusValues(service, shape, fields);
   return values.find((v) => UP.includes(norm(v))) ?? values[0];
-}
-
-/**
- * A lifecycle from the status enum: for each action the resource has
- * operations for, its in-progress states (`CREATE_IN_PROGRESS`, `Creating`),
- * the state success ends in (the waiter's, else the enum's up or stopped
- * state), and its failure state (`CREATE_FAILED`, else `FAILED` or `ERROR`).
- */
-function deriveLifecycle(
-  service: Service,
-  shape: string,
-  fields: RecordFields,
-  ops: ReadonlyArray<{ op: Operation; b: Binding }>,
-): Lifecycle {
-  const values = statusValues(service, shape, fields);
-  if (values.length === 0) throw new Error(`${service.name} ${shape}: lifecycle 'derive' needs a status enum; declare the lifecycle`);
-  const find = (...names: string[]): string | undefined => {
-    for (const n of names) {
-      const hit = values.find((v) => norm(v) === norm(n));
-      if (hit) return hit;
-    }
-    return undefined;
-  };
-  const up = values.find((v) => UP.includes(norm(v))) ?? values[0] ?? '';
-  const stopped = find('STOPPED', 'SUSPENDED', 'PAUSED', 'DISABLED');
-  const actions = new Map<string, Operation | undefined>();
-  for (const { op, b } of ops) {
-    const a = typeof b.verb === 'object' ? b.verb.action : b.verb === 'create' || b.verb === 'delete' ? b.verb : undefined;
-    if (a && !actions.has(a)) actions.set(a, op);
-    // An update passes through the enum's update states, when it has some.
-    if (b.verb === 'update' && !actions.has('update') && values.some((v) => /^(UPDATEINPROGRESS|UPDATING)$/.test(norm(v))))
-      actions.set('update', op);
-  }
-  actions.set('create', actions.get('create'));
-  const lc: Record<string, ActionSpec> = {};
-  for (const [action, op] of actions) {
-    const stem = action.toUpperCase();
-    const wait = op?.cli.wait;
-    const waited = (list: readonly string[] | undefined): string | undefined => (list ?? []).map((s) => find(s)).find(Boolean);
-    const inProgress = values.filter((v) => {
-      const n = norm(v);
-      return (
-        n === norm(ING[action] ?? `${stem}ING`) ||
-        (n.startsWith(stem) && /(INPROGRESS|REQUESTED|INITIATED|STARTED|PENDING)$/.test(n) && !n.endsWith('FAILED'))
-      );
-    });
-    if (action === 'create' && inProgress.length === 0) {
-      const early = find('REQUESTED', 'PROVISIONING', 'ACCEPTED', 'PENDING', 'IN_PROGRESS', 'NEW', 'STARTING');
-      if (early) inProgress.push(early);
-    }
-    // Other changes pass through the enum's general update states (UPDATE_IN_PROGRESS) when they have none of their own.
-    const general = !['create', 'delete', 'start', 'stop'].includes(action);
-    if (general && inProgress.length === 0) {
-      const updating = values.find((v) => /^(UPDATEINPROGRESS|UPDATING|INPROGRESS)$/.test(norm(v)));
-      if (updating) inProgress.push(updating);
-    }
-    const failure =
-      waited(wait?.failure) ??
-      values.find((v) => norm(v).startsWith(stem) && norm(v).endsWith('FAILED')) ??
-      (general ? find('UPDATE_FAILED') : undefined) ??
-      find('FAILED', 'ERROR', 'FAILURE');
-    let success: string | undefined;
-    if (action === 'delete')
-      success = waited(wait?.success) ?? find('DELETED', 'DELETE_COMPLETED', 'TERMINATED', 'ARCHIVED', 'DELETECOMPLETED');
-    else if (action === 'stop') success = waited(wait?.success) ?? find('STOPPED') ?? stopped;
-    else if (action === 'suspend') success = waited(wait?.success) ?? find('SUSPENDED', 'STOPPED', 'PAUSED') ?? stopped;
-    else success = waited(wait?.success) ?? up;
-    const minutes = action === 'create' ? 5 : action === 'delete' ? 2 : 3;
-    const phases: Array<readonly [string, number]> =
-      inProgress.length > 0 ? inProgress.slice(0, 3).map((s) => [s, minutes / Math.min(3, inProgress.length)] as const) : [];
-    const spec: ActionSpec = {
-      phases,
-      ...(success ? { success } : {}),
-      ...(failure ? { failure } : {}),
-      ...(action === 'start' || action === 'resume' ? (stopped ? { from: [stopped, ...(failure ? [failure] : [])] } : {}) : {}),
-      ...(action === 'stop' || action === 'suspend' ? { from: [up, ...(failure ? [failure] : [])] } : {}),
-      ...(action === 'delete' ? { removes: true } : {}),
-    };
-    lc[action] = spec;
-  }
-  return lc;
 }

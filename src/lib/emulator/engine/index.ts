@@ -639,18 +639,18 @@ export interface ServedBy {
   readonly hooks?: readonly string[];
 }
 
-/** What a service module serves: the engine's handlers (when it has a spec) and its own, how each is served, and the kinds of its records that live in environments. */
+/** What a service module serves: the engine's handlers (when it has a spec) and its own, how each is served (asked by coverage.ts only), and the kinds of its records that live in environments. */
 export function serve(
   service: Service,
   mod: ServiceModule,
-): { handlers: Record<string, Handler>; servedBy: Record<string, ServedBy>; dependents: DependentKind[] } {
+): { handlers: Record<string, Handler>; servedBy: (op: string) => ServedBy | undefined; dependents: DependentKind[] } {
   const engine = mod.engine ? new Engine(service, mod.engine) : undefined;
   const handlers = { ...(engine?.handlers() ?? {}), ...(mod.handlers ?? {}) };
-  const servedBy: Record<string, ServedBy> = {};
-  for (const name of Object.keys(handlers))
-    servedBy[name] = Object.hasOwn(mod.handlers ?? {}, name)
-      ? { how: 'code', what: 'module handlers' }
-      : (engine?.servedBy(name) ?? { how: 'code', what: 'module handlers' });
+  const servedBy = (op: string): ServedBy | undefined => {
+    if (!Object.hasOwn(handlers, op)) return undefined;
+    if (Object.hasOwn(mod.handlers ?? {}, op)) return { how: 'code', what: 'module handlers' };
+    return engine?.servedBy(op);
+  };
   return { handlers, servedBy, dependents: [...(engine?.dependents() ?? []), ...(mod.dependents ?? [])] };
 }
 

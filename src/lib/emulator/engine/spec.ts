@@ -3,8 +3,9 @@
  * in a few lines of data, and hooks for what the model cannot say. Everything
  * else is derived from the service's model (derive.ts): the record shape,
  * which operation is which verb on which resource, the name, id and CRN
- * fields, the lifecycle from the status enum and the CLI's waiters, paging.
+ * fields, the lifecycle from the model's resource facts, paging.
  */
+import type { ServiceResources } from '../../model/resources.js';
 import type { Service } from '../../model/service.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { Doc, Handler, RequestContext } from '../types.js';
@@ -73,8 +74,14 @@ export interface ResourceSpec {
    * messages; undefined when the request names none (any scope).
    */
   readonly scope?: (h: Hook, request: Doc) => { readonly scope: string; readonly where: string } | undefined;
-  /** Its lifecycle; `derive`: from its status enum and the CLI's waiters. Left out: it has no status. */
-  readonly lifecycle?: Lifecycle | 'derive';
+  /** Its lifecycle, when the service's model has no facts of it (facts win). Left out: it has no status. */
+  readonly lifecycle?: Lifecycle;
+  /**
+   * Emulated minutes each action of a lifecycle made of the model's facts
+   * takes: a number (spread evenly over its states) or one for each state;
+   * default create 5, delete 2, any other 3.
+   */
+  readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   /** The record field its status is shown in; default `status` when the shape has one. */
   readonly status?: string;
   /** The roles of its record's fields that their names do not tell (`instanceName` its name, `failureMessage` why it failed). */
@@ -155,6 +162,8 @@ export interface Hook {
 
 /** A service on the engine: its resources, and handlers written by hand for what the engine cannot serve. */
 export interface EngineSpec {
+  /** What the model says of the service's resources (model/services/<topic>/resources.ts): shapes, CRN types, lifecycles. */
+  readonly facts?: ServiceResources;
   readonly resources: Readonly<Record<string, ResourceSpec>>;
   /**
    * Runs before each of its operations: makes what the service has from the

@@ -1,14 +1,15 @@
 /**
  * Operational databases (COD) on the resource engine. Databases live in an
- * environment, named by environment and database name; their lifecycle is
- * derived from the StatusType enum and the CLI's waiters (create, drop,
- * start, stop, update for scaling, upgrade). Snapshots of a table live in
+ * environment, named by environment and database name; their states are the
+ * model's (model/services/opdb/resources.ts: create, drop, start, stop,
+ * update for scaling, upgrade). Snapshots of a table live in
  * their database, and a restore takes a snapshot into a database of any
  * environment. What the model cannot say is written here: the client
  * connectivity a database's name and environment give (HBase and Phoenix
  * JDBC URLs through its gateway, its Kerberos realm), the runtime versions an
  * upgrade can go to, and which environments the service runs in.
  */
+import { resources as facts } from '../../../model/services/opdb/resources.js';
 import { environments } from '../../environments.js';
 import { failedPrecondition } from '../../errors.js';
 import type { EngineRecord, Hook } from '../../engine/index.js';
@@ -77,11 +78,11 @@ const component = (cdp: string): Doc => ({ cdp, cm: cdp, os: 'redhat8', osPatchL
 const service: ServiceModule = {
   service: 'opdb',
   engine: {
+    facts,
     resources: {
       database: {
         keys: ['databaseName', 'database'],
         environment: ['environmentName', 'environment'],
-        lifecycle: 'derive',
         ops: {
           describeClientConnectivity: { verb: 'read', answer: connectivity },
           describeUpgradeDatabase: {
@@ -137,7 +138,6 @@ const service: ServiceModule = {
       snapshot: {
         parent: 'database',
         keys: ['snapshotName'],
-        lifecycle: 'derive',
         hooks: {
           creating: (h, rec) => {
             const db = h.resources('database');
@@ -150,7 +150,6 @@ const service: ServiceModule = {
         parent: 'database',
         nouns: ['RestoreSnapshot'],
         keys: ['restoreId'],
-        lifecycle: 'derive',
         ops: { restoreSnapshot: 'create' },
         hooks: {
           creating: (h, rec, req) => {
@@ -174,9 +173,7 @@ const service: ServiceModule = {
         parent: 'database',
         nouns: ['Diagnostics'],
         keys: ['id'],
-        lifecycle: {
-          create: { phases: [['IN_PROGRESS', 3]], success: 'FINISHED', failure: 'FAILED' },
-        },
+        minutes: { create: 3 },
         ops: { collectDiagnostics: 'create' },
       },
     },

@@ -215,3 +215,17 @@ export const operations: WireOperations = {
   listRecentArchiveRuns: { path: '/api/v1/audit/listRecentArchiveRuns', mutating: false },
   markArchiveBatchesAsSuccessful: { path: '/api/v1/audit/markArchiveBatchesAsSuccessful', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'archiveAuditEvents'
+  | 'batchEventsForArchiving'
+  | 'configureArchiving'
+  | 'getArchivingConfig'
+  | 'getArchivingStatus'
+  | 'getBatchEventsForArchivingStatus'
+  | 'listEvents'
+  | 'listEventsInArchiveBatch'
+  | 'listOutstandingArchiveBatches'
+  | 'listRecentArchiveRuns'
+  | 'markArchiveBatchesAsSuccessful';

@@ -690,3 +690,21 @@ export const operations: WireOperations = {
   upgradeDeployment: { path: '/api/v1/compute/upgradeDeployment', mutating: true },
   validateCluster: { path: '/api/v1/compute/validateCluster', mutating: false },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'createCluster'
+  | 'deleteCluster'
+  | 'describeCluster'
+  | 'describeDeployment'
+  | 'getOperationDetails'
+  | 'getOperationStatus'
+  | 'listClusters'
+  | 'listDeployments'
+  | 'resumeCluster'
+  | 'retryOperation'
+  | 'suspendCluster'
+  | 'updateCluster'
+  | 'upgradeCluster'
+  | 'upgradeDeployment'
+  | 'validateCluster';

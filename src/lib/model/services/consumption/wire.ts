@@ -55,3 +55,6 @@ export const operations: WireOperations = {
     paging: { result: 'records', inputToken: 'pageToken', outputToken: 'nextPageToken', pageSize: 'pageSize', defaultMaxItems: 100 },
   },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName = 'listComputeUsageRecords';

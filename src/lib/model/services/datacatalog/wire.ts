@@ -330,3 +330,26 @@ export const operations: WireOperations = {
   updateAccessOfExternalUsersOnDataShare: { path: '/api/v1/datacatalog/updateAccessOfExternalUsersOnDataShare', mutating: true },
   updateDataShare: { path: '/api/v1/datacatalog/updateDataShare', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'addAssetsToDataShare'
+  | 'createDataShare'
+  | 'createExternalUsers'
+  | 'deleteDataShare'
+  | 'deleteExternalUser'
+  | 'getDataShare'
+  | 'getSuggestedTags'
+  | 'grantAccessToExternalUsersOnDataShare'
+  | 'launchProfilers'
+  | 'listDataShares'
+  | 'listExternalUsers'
+  | 'regenerateExternalUserCredentials'
+  | 'removeAccessOfExternalUsersOnDataShare'
+  | 'removeAssetsFromDataShare'
+  | 'reviewSuggestedTags'
+  | 'revokeExternalUserCredentials'
+  | 'shareDataShare'
+  | 'unshareDataShare'
+  | 'updateAccessOfExternalUsersOnDataShare'
+  | 'updateDataShare';

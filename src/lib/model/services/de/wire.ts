@@ -468,3 +468,30 @@ export const operations: WireOperations = {
   updateVc: { path: '/api/v1/de/updateVc', mutating: true },
   upgradeService: { path: '/api/v1/de/upgradeService', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'cancelBackup'
+  | 'createBackup'
+  | 'createVc'
+  | 'deleteBackup'
+  | 'deleteVc'
+  | 'describeBackup'
+  | 'describeService'
+  | 'describeVc'
+  | 'disableService'
+  | 'enableService'
+  | 'getBackupLogs'
+  | 'getKubeconfig'
+  | 'getServiceInitLogs'
+  | 'getSuspendResumeStatus'
+  | 'getUpgradeStatus'
+  | 'listBackups'
+  | 'listServices'
+  | 'listVcs'
+  | 'restoreService'
+  | 'resumeVc'
+  | 'suspendVc'
+  | 'updateService'
+  | 'updateVc'
+  | 'upgradeService';

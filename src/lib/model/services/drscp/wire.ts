@@ -131,3 +131,15 @@ export const operations: WireOperations = {
   listRestores: { path: '/api/v1/drscp/listRestores', mutating: false },
   restoreBackup: { path: '/api/v1/drscp/restoreBackup', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'createBackup'
+  | 'deleteBackup'
+  | 'describeBackup'
+  | 'describeRestore'
+  | 'getLogs'
+  | 'listBackupEntities'
+  | 'listBackups'
+  | 'listRestores'
+  | 'restoreBackup';

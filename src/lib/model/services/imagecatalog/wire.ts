@@ -141,3 +141,17 @@ export const operations: WireOperations = {
   setFreeipaImage: { path: '/api/v1/imagecatalog/setFreeipaImage', mutating: true },
   setRuntimeImage: { path: '/api/v1/imagecatalog/setRuntimeImage', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'createCustomCatalog'
+  | 'deleteCustomCatalog'
+  | 'deleteFreeipaImage'
+  | 'deleteRuntimeImage'
+  | 'describeCustomCatalog'
+  | 'describeCustomImage'
+  | 'describeDefaultImage'
+  | 'findDefaultImage'
+  | 'listCustomCatalogs'
+  | 'setFreeipaImage'
+  | 'setRuntimeImage';

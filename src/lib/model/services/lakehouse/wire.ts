@@ -431,3 +431,36 @@ export const operations: WireOperations = {
   unsubscribePolicy: { path: '/api/v1/lakehouseopt/unsubscribePolicy', mutating: true },
   updatePolicy: { path: '/api/v1/lakehouseopt/updatePolicy', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'changeTablePolicy'
+  | 'createAssociations'
+  | 'createPolicy'
+  | 'createTablePoliciesAssociations'
+  | 'deletePolicy'
+  | 'downloadPolicy'
+  | 'executePolicy'
+  | 'getAssociatedNamespaces'
+  | 'getAssociatedTables'
+  | 'getAssociationDetails'
+  | 'getAssociations'
+  | 'getCloDatahub'
+  | 'getDatahubCrn'
+  | 'getHealth'
+  | 'getNamespaces'
+  | 'getPolicy'
+  | 'getPolicyNames'
+  | 'getScripts'
+  | 'getTableNames'
+  | 'getTablePolicies'
+  | 'getTableStatusDetails'
+  | 'getTimezones'
+  | 'listEnvironments'
+  | 'listPolicies'
+  | 'listTables'
+  | 'listTasks'
+  | 'pauseTable'
+  | 'unpauseTable'
+  | 'unsubscribePolicy'
+  | 'updatePolicy';

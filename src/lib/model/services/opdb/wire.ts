@@ -381,3 +381,25 @@ export const operations: WireOperations = {
   updateDatabase: { path: '/api/v1/opdb/updateDatabase', mutating: true },
   upgradeDatabase: { path: '/api/v1/opdb/upgradeDatabase', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'collectDiagnostics'
+  | 'createDatabase'
+  | 'createSnapshot'
+  | 'deleteSnapshot'
+  | 'describeClientConnectivity'
+  | 'describeDatabase'
+  | 'describeUpgradeDatabase'
+  | 'dropDatabase'
+  | 'listDatabases'
+  | 'listDiagnostics'
+  | 'listRestoreSnapshots'
+  | 'listSnapshots'
+  | 'listSupportedEnvironments'
+  | 'prepareUpgradeDatabase'
+  | 'restoreSnapshot'
+  | 'startDatabase'
+  | 'stopDatabase'
+  | 'updateDatabase'
+  | 'upgradeDatabase';

@@ -183,3 +183,15 @@ export const operations: WireOperations = {
   revokePrivateLinkServiceAccess: { path: '/api/v1/cloudprivatelinks/revokePrivateLinkServiceAccess', mutating: true },
   updatePrivateLinkEndpoint: { path: '/api/v1/cloudprivatelinks/updatePrivateLinkEndpoint', mutating: true },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'authorizePrivateLinkServiceAccess'
+  | 'createPrivateLinkEndpoint'
+  | 'deletePrivateLinkEndpoint'
+  | 'getPrivateLinkStatus'
+  | 'listPrivateLinkEndpointStatuses'
+  | 'listPrivateLinkServicesForRegion'
+  | 'migratePrivateLinkEndpoints'
+  | 'revokePrivateLinkServiceAccess'
+  | 'updatePrivateLinkEndpoint';

@@ -513,3 +513,30 @@ export const operations: WireOperations = {
   updateHbasePolicy: { path: '/api/v1/replicationmanager/updateHbasePolicy', mutating: true },
   verifyHbaseClusterPair: { path: '/api/v1/replicationmanager/verifyHbaseClusterPair', mutating: false },
 };
+
+/** Every operation of this service on the wire, by name. */
+export type OperationName =
+  | 'activateHbasePolicy'
+  | 'activatePolicy'
+  | 'collectDiagnosticBundle'
+  | 'continueHbaseSetup'
+  | 'createAbfsCredential'
+  | 'createAwsCredential'
+  | 'createHbasePolicy'
+  | 'createPolicy'
+  | 'deleteCredential'
+  | 'deleteHbasePolicy'
+  | 'deletePolicy'
+  | 'downloadDiagnosticBundle'
+  | 'getClusterConfig'
+  | 'getCommandStatus'
+  | 'getCredentials'
+  | 'listAllCredentials'
+  | 'listClusterServiceStatuses'
+  | 'listClusters'
+  | 'listPairedHbaseClusters'
+  | 'listPolicies'
+  | 'suspendHbasePolicy'
+  | 'suspendPolicy'
+  | 'updateHbasePolicy'
+  | 'verifyHbaseClusterPair';

@@ -1,0 +1,53 @@
+/**
+ * What the API says of opdb's resources (the format: ../../resources.ts):
+ * the states each long-running action of a database, a snapshot, a restore
+ * and a diagnostics bundle passes through, from StatusType and the
+ * dropDatabase / createDatabase waiters. Read by the emulator; checked
+ * against the wire by test/unit/model/resource-facts.test.ts.
+ */
+import type { ServiceResources } from '../../resources.js';
+
+export const resources = {
+  resources: {
+    database: {
+      shape: 'DatabaseDetails',
+      crnType: 'database',
+      lifecycle: {
+        create: { through: ['CREATE_IN_PROGRESS'], success: 'AVAILABLE', failure: 'CREATE_FAILED' },
+        delete: { through: ['DELETE_IN_PROGRESS'], success: 'DELETE_COMPLETED', failure: 'DELETE_FAILED' },
+        start: {
+          from: ['STOPPED', 'START_FAILED'],
+          through: ['START_REQUESTED', 'START_IN_PROGRESS'],
+          success: 'AVAILABLE',
+          failure: 'START_FAILED',
+        },
+        stop: {
+          from: ['AVAILABLE', 'STOP_FAILED'],
+          through: ['STOP_REQUESTED', 'STOP_IN_PROGRESS'],
+          success: 'STOPPED',
+          failure: 'STOP_FAILED',
+        },
+        // Requested, then in progress: the order a client polling it sees (the enum lists them the other way round).
+        update: { through: ['UPDATE_REQUESTED', 'UPDATE_IN_PROGRESS'], success: 'AVAILABLE', failure: 'UPDATE_FAILED' },
+        upgrade: { through: ['UPDATE_IN_PROGRESS'], success: 'AVAILABLE', failure: 'UPDATE_FAILED' },
+      },
+      deleted: { ends: 'gone' },
+    },
+    snapshot: {
+      shape: 'Snapshot',
+      lifecycle: {
+        create: { through: ['IN_PROGRESS'], success: 'SUCCESSFUL', failure: 'FAILED' },
+        delete: { through: ['DELETING'], success: 'DELETED', failure: 'FAILED' },
+      },
+      deleted: { ends: 'gone' },
+    },
+    restore: {
+      shape: 'RestoreSnapshot',
+      lifecycle: { create: { through: ['IN_PROGRESS'], success: 'SUCCESSFUL', failure: 'FAILED' } },
+    },
+    diagnostics: {
+      shape: 'DiagnosticsBundle',
+      lifecycle: { create: { through: ['IN_PROGRESS'], success: 'FINISHED', failure: 'FAILED' } },
+    },
+  },
+} as const satisfies ServiceResources;
