@@ -1,5 +1,5 @@
 /** Identifiers and CRNs as the control plane writes them. */
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 
 export const uuid = (): string => randomUUID();
 
@@ -20,3 +20,8 @@ export function stableUuid(seed: string): string {
   const h = createHash('sha256').update(seed).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
+
+const TOKEN_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** `n` random lower-case letters and digits: the tail of ids that tell their kind (`liftie-6gqzwzb4`). */
+export const randomToken = (n: number): string => Array.from(randomBytes(n), (b) => TOKEN_CHARS[b % TOKEN_CHARS.length]).join('');

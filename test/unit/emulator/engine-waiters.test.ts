@@ -14,8 +14,8 @@ import { loadAllServices } from '../../../src/lib/model/index.js';
 const services = await loadAllServices();
 const engines: Engine[] = [];
 for (const svc of services) {
-  const mod = await loadServiceModule(svc.topic);
-  if (mod.engine) engines.push(new Engine(svc, mod.engine));
+  const engine = Engine.of(svc, await loadServiceModule(svc.topic));
+  if (engine) engines.push(engine);
 }
 
 const cases = engines.flatMap((e) =>
@@ -25,7 +25,9 @@ const cases = engines.flatMap((e) =>
     const verb = b.verb;
     const action =
       typeof verb === 'object'
-        ? verb.action
+        ? 'action' in verb
+          ? verb.action
+          : undefined
         : verb === 'create' || verb === 'delete'
           ? (b.action ?? verb)
           : verb === 'update'

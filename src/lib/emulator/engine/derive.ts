@@ -7,15 +7,16 @@
  * the rest (`describeVw` answers `{vw: VwSummary}`), and the model's
  * resource facts (model/services/<topic>/resources.ts) say what states each
  * action passes through and ends in; the emulator adds only how many
- * emulated minutes each takes. A service's spec (spec.ts) gives only what
+ * emulated minutes each takes. A service's declaration gives only what
  * the names cannot: which request fields name a resource, where it lives,
  * and what the data cannot say.
  */
 import type { ActionFacts, FieldRoles, ResourceFacts } from '../../model/resources.js';
 import type { Operation, Service } from '../../model/service.js';
 import type { Field, Type } from '../../model/shapes.js';
-import type { ActionSpec, Lifecycle } from '../lifecycle.js';
-import type { Binding, EngineSpec, ResourceSpec, Verb } from './spec.js';
+import type { Bound, Declared, ResourceRules } from './compile.js';
+import type { Verb } from './declare.js';
+import type { ActionSpec, Lifecycle } from './timeline.js';
 
 /** The roles of a record's fields, by name in its shape. */
 export type RecordFields = FieldRoles;
@@ -29,7 +30,8 @@ export interface ResourceModel {
   readonly kind: string;
   readonly noun: string;
   readonly nouns: readonly string[];
-  readonly spec: ResourceSpec;
+  /** What its declaration says: where it lives, how it is named and deleted, its hooks. */
+  readonly rules: ResourceRules;
   /** What the model's resource facts say of it, when it has facts. */
   readonly facts?: ResourceFacts;
   readonly shape: string;
@@ -43,12 +45,14 @@ export interface ResourceModel {
   readonly crnType: string;
   parent?: ResourceModel;
   readonly children: ResourceModel[];
+  /** The child resource that holds work beside its records (the `work` verb). */
+  work?: ResourceModel;
 }
 
 export interface ServiceModel {
   readonly service: Service;
   readonly resources: ReadonlyMap<string, ResourceModel>;
-  readonly bindings: ReadonlyMap<string, Binding>;
+  readonly bindings: ReadonlyMap<string, Bound>;
 }
 
 const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
@@ -81,88 +85,107 @@ const VERB_WORDS: Readonly<Record<string, 'create' | 'read' | 'list' | 'delete' 
   edit: 'update',
 };
 
-/** Derives the resources and bindings of a service from its model and spec. */
-export function deriveService(service: Service, spec: EngineSpec): ServiceModel {
+/** Derives the resources and bindings of a service from its model and declaration. */
+export function deriveService(service: Service, declared: Declared): ServiceModel {
   const resources = new Map<string, ResourceModel>();
-  const factsOf = (key: string): ResourceFacts | undefined => spec.facts?.resources[key];
-  // A lifecycle is declared, or made of the model's facts and the emulated minutes the spec gives.
+  const factsOf = (key: string): ResourceFacts | undefined => declared.facts?.resources[key];
+  // A lifecycle is made of the model's facts and the emulated minutes the declaration gives (an older spec may declare it).
   const lifecycles = new Map<string, Lifecycle | undefined>(
-    Object.entries(spec.resources).map(([key, rs]) => {
+    [...declared.resources].map(([key, rules]) => {
       const facts = factsOf(key);
-      return [key, facts?.lifecycle ? lifecycleOf(facts, rs.minutes) : rs.lifecycle];
+      return [key, facts?.lifecycle ? lifecycleOf(facts, rules.minutes) : rules.spec?.lifecycle];
     }),
   );
-  const placed = new Map<string, Binding>();
-  const handWritten = new Set([...Object.keys(spec.handlers ?? {}), ...Object.keys(spec.plain ?? {})]);
-  const served = service.operations().filter((op) => !op.composed && !handWritten.has(op.name));
+  const placed = new Map<string, Bound>();
+  for (const [op, b] of declared.bindings) {
+    if (!service.has(op)) throw new Error(`${service.name}: no operation ${op}`);
+    if (!declared.resources.has(b.resource)) throw new Error(`${service.name} ${op}: no resource ${b.resource}`);
+    placed.set(op, b);
+  }
 
-  // Explicit bindings first: they also tell the derivation which operations are whose.
-  for (const [key, rs] of Object.entries(spec.resources))
-    for (const [opName, b] of Object.entries(rs.ops ?? {})) {
-      if (!service.has(opName)) throw new Error(`${service.name} resource ${key}: no operation ${opName}`);
-      placed.set(opName, isVerb(b) ? { resource: key, verb: b } : { resource: key, ...b });
-    }
-
-  // Name matching: the longest noun wins (`DbcConfig` before `Dbc`).
-  const nounsOf = (key: string, rs: ResourceSpec): string[] => [...(rs.nouns ?? [cap(key)])];
-  const candidates = Object.entries(spec.resources)
-    .flatMap(([key, rs]) => nounsOf(key, rs).map((noun) => ({ key, rs, noun })))
-    .sort((a, b) => b.noun.length - a.noun.length);
-  for (const op of served) {
-    if (placed.has(op.name)) continue;
-    const m = /^([a-z]+)([A-Z]\w*)$/.exec(op.name);
-    if (!m) continue;
-    const [, word = '', rest = ''] = m;
-    for (const { key, rs, noun } of candidates) {
-      const verb = verbOf(word, rest, noun, rs, lifecycles.get(key));
-      if (verb) {
-        placed.set(op.name, { resource: key, verb });
-        break;
+  // An older spec: the rest placed by their names, the longest noun first (`DbcConfig` before `Dbc`).
+  const nounsOf = (key: string, rules: ResourceRules): string[] => [...(rules.spec?.nouns ?? [cap(key)])];
+  if (declared.matchNames) {
+    const handWritten = new Set([...declared.code.keys(), ...Object.keys(declared.plain)]);
+    const candidates = [...declared.resources]
+      .flatMap(([key, rules]) => nounsOf(key, rules).map((noun) => ({ key, rules, noun })))
+      .sort((a, b) => b.noun.length - a.noun.length);
+    for (const op of service.operations()) {
+      if (op.composed || handWritten.has(op.name) || placed.has(op.name)) continue;
+      const m = /^([a-z]+)([A-Z]\w*)$/.exec(op.name);
+      if (!m) continue;
+      const [, word = '', rest = ''] = m;
+      for (const { key, rules, noun } of candidates) {
+        const verb = verbOf(word, rest, noun, rules, lifecycles.get(key));
+        if (verb) {
+          placed.set(op.name, { resource: key, verb, named: [] });
+          break;
+        }
       }
     }
   }
 
-  for (const [key, rs] of Object.entries(spec.resources)) {
+  for (const [key, rules] of declared.resources) {
     const ops = [...placed.entries()].filter(([, b]) => b.resource === key).map(([name, b]) => ({ op: service.operation(name), b }));
     const facts = factsOf(key);
-    const shape = facts?.shape ?? rs.shape ?? shapeFromOperations(service, ops);
+    const shape = facts?.shape ?? rules.spec?.shape ?? shapeFromOperations(service, ops);
     if (!shape) throw new Error(`${service.name} resource ${key}: no describe or list operation shows its shape; give it a shape`);
-    const fields = fieldsOf(service, shape, key, rs, facts);
+    const fields = fieldsOf(service, shape, key, rules, facts);
     const lifecycle = lifecycles.get(key);
+    const names = Object.values(facts?.lifecycle ?? {}).some((a) => a.operation !== undefined);
     resources.set(key, {
       key,
       service: service.name,
       kind: `${service.name}.${key}`,
-      noun: rs.noun ?? key,
-      nouns: nounsOf(key, rs),
-      spec: rs,
+      noun: rules.noun ?? key,
+      nouns: nounsOf(key, rules),
+      rules,
       ...(facts ? { facts } : {}),
       shape,
       fields,
       lifecycle,
       initialState: lifecycle ? initialStateOf(service, shape, fields, lifecycle) : undefined,
-      operationKind: rs.operations ? `${service.name}.operation` : undefined,
-      crnType: facts?.crnType ?? rs.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      // Operation records: an older spec says so; facts, by naming an action's operation (work always has them).
+      operationKind: rules.spec?.operations || names || rules.work ? `${service.name}.operation` : undefined,
+      crnType: facts?.crnType ?? rules.spec?.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
       children: [],
     });
   }
   for (const r of resources.values()) {
-    const parentKey = r.spec.parent;
+    const parentKey = r.rules.parent;
     if (!parentKey) continue;
     const parent = resources.get(parentKey);
     if (!parent) throw new Error(`${service.name} resource ${r.key}: no parent resource ${parentKey}`);
     r.parent = parent;
     parent.children.push(r);
+    if (r.rules.work) {
+      if (parent.work) throw new Error(`${service.name} resource ${parentKey}: two resources hold its work (${parent.work.key}, ${r.key})`);
+      parent.work = r;
+    }
   }
+  // A table's entries are checked at start; an older spec's bindings were placed by names the derivation checked.
+  if (!declared.matchNames) for (const [op, b] of placed) checkBinding(service, op, b, resources);
   return { service, resources, bindings: placed };
 }
 
-// A binding has a verb (and may name the action it starts); a verb alone is a word or `{ action }`.
-const isVerb = (b: Verb | Omit<Binding, 'resource'>): b is Verb => typeof b === 'string' || !('verb' in b);
+/** What the compiler cannot check of an entry: its action and work kind exist, its keys are request fields. */
+function checkBinding(service: Service, op: string, b: Bound, resources: ReadonlyMap<string, ResourceModel>): void {
+  const r = resources.get(b.resource);
+  if (!r) throw new Error(`${service.name} ${op}: no resource ${b.resource}`);
+  const verb = b.verb;
+  if (typeof verb === 'object' && 'action' in verb && !r.lifecycle?.[verb.action])
+    throw new Error(`${service.name} ${op}: ${r.key} has no action ${verb.action} in its lifecycle`);
+  if (typeof verb === 'object' && 'work' in verb && !r.work?.lifecycle?.[verb.work])
+    throw new Error(`${service.name} ${op}: ${r.key} has no work resource whose lifecycle has ${verb.work}`);
+  if (b.action && !r.lifecycle?.[b.action]) throw new Error(`${service.name} ${op}: ${r.key} has no action ${b.action} in its lifecycle`);
+  const request = service.requestShape(service.operation(op));
+  for (const k of [...(b.keys ?? []), ...(b.environment ?? [])])
+    if (!b.rewrite && !request.byName.has(k)) throw new Error(`${service.name} ${op}: its request has no field ${k}`);
+}
 
 /** The verb an operation name's word and rest make on a noun, if they name it. */
-function verbOf(word: string, rest: string, noun: string, rs: ResourceSpec, lc: Lifecycle | undefined): Verb | undefined {
-  const std = rs.verbs?.[word] ?? VERB_WORDS[word];
+function verbOf(word: string, rest: string, noun: string, rules: ResourceRules, lc: Lifecycle | undefined): Verb | undefined {
+  const std = rules.spec?.verbs?.[word] ?? VERB_WORDS[word];
   if (rest === `${noun}Events` && (word === 'list' || word === 'get' || word === 'describe')) return 'events';
   if (word === 'list' && (plural(noun).includes(rest) || rest === noun)) return 'list';
   if (rest !== noun) return undefined;
@@ -173,7 +196,7 @@ function verbOf(word: string, rest: string, noun: string, rs: ResourceSpec, lc: 
 }
 
 /** The shape a resource's describe (or get, or list, or create) operation shows it in. */
-function shapeFromOperations(service: Service, ops: ReadonlyArray<{ op: Operation; b: Binding }>): string | undefined {
+function shapeFromOperations(service: Service, ops: ReadonlyArray<{ op: Operation; b: Bound }>): string | undefined {
   const order: ReadonlyArray<Verb> = ['read', 'list', 'create'];
   for (const verb of order)
     for (const { op, b } of ops) {
@@ -190,7 +213,7 @@ function shapeFromOperations(service: Service, ops: ReadonlyArray<{ op: Operatio
   return undefined;
 }
 
-function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec, facts?: ResourceFacts): RecordFields {
+function fieldsOf(service: Service, shape: string, key: string, rules: ResourceRules, facts?: ResourceFacts): RecordFields {
   const s = service.shapes.get(shape);
   if (s.kind !== 'struct') throw new Error(`${service.name} resource ${key}: ${shape} is not a structure`);
   const has = (n: string): boolean => s.byName.has(n);
@@ -201,13 +224,13 @@ function fieldsOf(service: Service, shape: string, key: string, rs: ResourceSpec
     id: pick('id', `${k}Id`, `${k}ID`),
     name: pick('name', `${k}Name`, 'displayName'),
     crn: pick('crn', `${k}Crn`, `${k}CRN`),
-    status: rs.status ?? pick('status', `${k}Status`, 'state', `${k}State`),
+    status: rules.spec?.status ?? pick('status', `${k}Status`, 'state', `${k}State`),
     statusReason: pick('statusReason', 'statusMessage', 'failureReason', 'errorMessage'),
     environmentCrn: pick('environmentCrn', 'envCrn', 'environmentCRN'),
     environmentName: pick('environmentName', 'envName', 'environment'),
     created: like(/^(created|creationDate|creationTime|createdAt|creationTimestamp|createTime|createdDate|creationDateTime|created_at)$/i),
     creator: like(/^(creator|creatorCrn|createdBy|creatorName|ownerCrn)$/),
-    ...rs.fields,
+    ...rules.spec?.fields,
     ...facts?.fields,
   };
 }
@@ -224,7 +247,7 @@ const OTHER_MINUTES = 3;
  * evenly; or one number per state), ending in its success or failure
  * state. A delete removes the record unless the facts keep it (`kept`).
  */
-export function lifecycleOf(facts: ResourceFacts, minutes: ResourceSpec['minutes'] = {}): Lifecycle {
+export function lifecycleOf(facts: ResourceFacts, minutes: ResourceRules['minutes'] = {}): Lifecycle {
   const lc: Record<string, ActionSpec> = {};
   for (const [action, a] of Object.entries(facts.lifecycle ?? {}) as Array<[string, ActionFacts]>) {
     const given = minutes[action] ?? DEFAULT_MINUTES[action] ?? OTHER_MINUTES;

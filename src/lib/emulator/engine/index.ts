@@ -12,20 +12,27 @@
 import type { Operation, Service } from '../../model/service.js';
 import type { Field } from '../../model/shapes.js';
 import { requireEnvironment, type EnvironmentRecord } from '../environments.js';
-import { alreadyExists, failedPrecondition, invalid } from '../errors.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
-import { Operations } from '../lifecycle.js';
 import { paged, pagingOf } from '../paging.js';
-import type { Doc, Handler, RequestContext, ServiceModule } from '../types.js';
-import { runsAtAll, runsOf, type DependentKind, type WorldScope } from '../world.js';
+import type { ServiceModule } from '../types.js';
+import type { DependentKind, WorldScope } from '../world.js';
+import { bind, fromSpec, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
+import type { Doc, Handler, RequestContext } from './context.js';
+import type { Verb } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
-import { EngineResources, type EngineRecord, type PastActivity } from './records.js';
-import type { Binding, EngineSpec, Hook } from './spec.js';
+import { Records, type EngineRecord, type PastActivity } from './records.js';
+import { runsAtAll } from './runs.js';
+import type { Hook } from './spec.js';
+import { isTable, type EmulatedService } from './table.js';
+import { failsOnPurpose } from './timeline.js';
 
 export type { EngineSpec, Hook, ResourceSpec, Binding } from './spec.js';
 export type { EngineRecord } from './records.js';
-export { EngineResources } from './records.js';
+export { Records } from './records.js';
+/** The records of a resource, by the name the older specs use (Records). */
+export { Records as EngineResources } from './records.js';
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -50,67 +57,70 @@ export class Engine {
 
   constructor(
     readonly service: Service,
-    readonly spec: EngineSpec,
+    readonly declared: Declared,
   ) {
-    this.model = deriveService(service, spec);
+    this.model = deriveService(service, declared);
     this.conformer = new Conformer(service.shapes);
   }
 
-  /** Handlers for the placed operations and the hand-written ones. */
+  /** The engine of a service module, whichever way it is declared; none for a module of handlers alone. */
+  static of(service: Service, mod: ServiceModule | EmulatedService): Engine | undefined {
+    if (isTable(mod)) return new Engine(service, fromTable(mod));
+    return mod.engine ? new Engine(service, fromSpec(mod.engine)) : undefined;
+  }
+
+  /** Handlers for the placed operations and the hand-written ones; each runs the service's setup and guard first. */
   handlers(): Record<string, Handler> {
     const out: Record<string, Handler> = {};
-    const setup = this.spec.setup;
+    const { setup, guard } = this.declared;
+    const begin = (name: string, req: Doc, ctx: RequestContext): EngineHook => {
+      const h = this.hook(ctx);
+      setup?.(h);
+      guard?.(h, name, req);
+      return h;
+    };
     for (const [name, b] of this.model.bindings) {
       const op = this.service.operation(name);
-      out[name] = (req, ctx) => {
-        setup?.(this.hook(ctx));
-        return this.serve(op, b, req, ctx);
-      };
+      out[name] = (req, ctx) => this.serveBound(begin(name, req, ctx), op, b, req);
     }
-    for (const [name, fn] of Object.entries(this.spec.handlers ?? {}))
-      out[name] = (req, ctx) => {
-        const h = this.hook(ctx);
-        setup?.(h);
-        return fn(h, req);
-      };
-    Object.assign(out, this.spec.plain ?? {});
+    for (const [name, fn] of this.declared.code) out[name] = (req, ctx) => fn.run(begin(name, req, ctx), req);
+    Object.assign(out, this.declared.plain);
     return out;
   }
 
   /**
-   * How an operation of this service is served (coverage.ts): the map that
-   * wins at run time (handlers() puts bindings, then `handlers`, then
-   * `plain`), and for a binding the hand-written code its verb runs.
+   * How an operation of this service is served (coverage.ts): a binding's
+   * verb and the hand-written code it runs, or the code that serves it.
    */
   servedBy(name: string): ServedBy | undefined {
-    if (Object.hasOwn(this.spec.plain ?? {}, name)) return { how: 'code', what: 'engine plain' };
-    if (Object.hasOwn(this.spec.handlers ?? {}, name)) return { how: 'code', what: 'engine handlers' };
+    if (Object.hasOwn(this.declared.plain, name)) return { how: 'code', what: 'engine plain' };
+    const code: CodeFn | undefined = this.declared.code.get(name);
+    if (code) return { how: 'code', what: code.name };
     const b = this.model.bindings.get(name);
     if (!b) return undefined;
-    const rs = this.resource(b.resource).spec;
-    const verb = typeof b.verb === 'object' ? 'action' : b.verb;
-    const h = rs.hooks ?? {};
-    const hooks = [
-      ...(verb === 'create' && h.creating ? ['creating'] : []),
-      ...(verb === 'update' && h.updating ? ['updating'] : []),
-      ...(verb === 'action' && h.acting ? ['acting'] : []),
-      ...(verb === 'delete' && h.deleting ? ['deleting'] : []),
-      // A delete's answer shows the record too (answer()), so `viewing` runs for every verb but events.
-      ...(verb !== 'events' && h.viewing ? ['viewing'] : []),
-      ...(verb === 'create' && rs.newId ? ['newId'] : []),
-      ...(rs.scope ? ['scope'] : []),
-      ...(rs.within ? ['within.find'] : []),
-      ...(b.answer ? ['answer'] : []),
-      ...(b.select ? ['select'] : []),
-      ...(b.request ? ['request'] : []),
-    ];
+    const r = this.resource(b.resource);
+    const w = typeof b.verb === 'object' && 'work' in b.verb ? r.work : undefined;
+    const hooks = [...(w ?? r).rules.hooks.names(b.verb), ...b.named];
     const what = `${b.resource}.${verbName(b.verb)}`;
     return hooks.length > 0 ? { how: 'hook', what, hooks } : { how: 'declared', what };
   }
 
-  /** The engine's lookups for one request. */
-  hook(ctx: RequestContext): Hook {
-    return { ctx, service: this.service, resources: (name) => this.records(ctx, this.resource(name)), engine: this };
+  /** What hooks and code get for one request: the engine's lookups for this service. */
+  hook(ctx: RequestContext): EngineHook {
+    const records = (name: string): Records => this.records(ctx, this.resource(name));
+    const h: EngineHook = {
+      ctx,
+      service: this.service,
+      engine: this,
+      resources: records,
+      records,
+      locate: (name, req) => this.locate(h, this.resource(name), req),
+      perform: (op, req) => this.perform(h, op, req),
+      serve: (entry, req) => this.serveBound(h, this.service.operation(ctx.op.name), bind(entry), req),
+      conform: (shape, doc, seed) => this.conform(ctx, shape, doc, seed),
+      crn: (name, id) => this.crnOf(ctx, this.resource(name), id),
+    };
+    return h;
   }
 
   resource(name: string): ResourceModel {
@@ -119,10 +129,15 @@ export class Engine {
     return r;
   }
 
-  /** The records of a resource for a request; their views carry the fields its `viewing` hook computes. */
-  records(ctx: RequestContext, r: ResourceModel): EngineResources {
-    const viewing = r.spec.hooks?.viewing;
-    return new EngineResources(ctx, r, viewing ? (rec, view) => viewing(this.hook(ctx), rec, view) : undefined);
+  /** The records of a resource for a request; their views carry the fields its `show` hook computes (records()). */
+  records(ctx: RequestContext, r: ResourceModel): Records {
+    const view = r.rules.hooks.view;
+    return new Records(ctx, r, view ? (rec, v) => view(this.hook(ctx), rec, v) : undefined);
+  }
+
+  /** The CRN of a record of a resource: the one place the engine mints one. */
+  crnOf(ctx: RequestContext, r: ResourceModel, id: string): string {
+    return crn(this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, isUuid(id) ? id : stableUuid(id));
   }
 
   fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {
@@ -141,54 +156,62 @@ export class Engine {
     return this.conformer.struct(shape, value, this.fill(ctx, seed, r), mode);
   }
 
-  private serve(op: Operation, b: Binding, sent: Doc, ctx: RequestContext): Doc {
+  /** Serves one placed operation: its verb on its resource, for the request as its entry reads it. */
+  private serveBound(h: EngineHook, op: Operation, b: Bound, sent: Doc): Doc {
     const r = this.resource(b.resource);
-    const h = this.hook(ctx);
-    const req = b.request ? b.request(h, sent) : sent;
+    const req = b.rewrite ? b.rewrite(h, sent) : sent;
     const verb = b.verb;
     if (verb === 'create') return this.create(h, op, b, r, req);
     if (verb === 'list') return this.list(h, op, b, r, req);
+    if (verb === 'operation') return this.operation(h, op, b, r, req);
     // A read only shows its record: it gets it as the store keeps it, frozen, without a copy.
     const rec = this.locate(h, r, req, b, verb === 'read');
     if (verb === 'read') return this.answer(h, op, b, r, rec, req);
+    if (verb === 'events') return this.events(h, op, r, rec, req);
+    const records = this.records(h.ctx, r);
+    if (records.isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is ${verb === 'delete' ? 'already ' : ''}deleted`);
     if (verb === 'delete') return this.remove(h, op, b, r, rec, req);
     if (verb === 'update') return this.update(h, op, b, r, rec, req);
-    if (verb === 'events') return this.events(h, op, r, rec, req);
+    if ('work' in verb) return this.work(h, op, b, r, rec, verb.work, req);
     return this.act(h, op, b, r, rec, verb.action, req);
   }
 
   /**
-   * Serves one of the operations the engine has placed, as a request would
-   * be served: for hand-written operations made of others (a restore that
-   * creates what a backup holds). Its hooks and rules apply.
+   * Serves an operation of this service as a request would be served (its
+   * hooks and rules apply): for hand-written operations made of others (a
+   * restore that creates what a backup holds).
    */
   perform(h: Hook, opName: string, req: Doc): Doc {
-    const b = this.model.bindings.get(opName);
-    if (!b) throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
     const op = this.service.operation(opName);
     const ctx: RequestContext = { ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } };
-    return this.serve(op, b, req, ctx);
+    const b = this.model.bindings.get(opName);
+    if (b) return this.serveBound(this.hook(ctx), op, b, req);
+    const code = this.declared.code.get(opName);
+    if (code) return code.run(this.hook(ctx), req);
+    throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
   }
 
   // ---- finding -----------------------------------------------------------------
 
   /** Where a request puts a resource of `r`: its parent (found, or NOT_FOUND), or its environment. */
-  place(h: Hook, r: ResourceModel, req: Doc, envFields?: readonly string[]): Place {
+  place(hook: Hook, r: ResourceModel, req: Doc, envFields?: readonly string[]): Place {
+    // Every hook is one the engine made (hook()): the older specs' type names fewer of its lookups.
+    const h = hook as EngineHook;
     if (r.parent) {
-      const parentKeys = r.parent.spec.keys.filter((k) => refOf(req[k]) !== undefined);
+      const parentKeys = r.parent.rules.keys.filter((k) => refOf(req[k]) !== undefined);
       if (parentKeys.length === 0) return {};
       // The parent only places the record (its id, name and environment): read as kept, frozen.
       const parent = this.locate(h, r.parent, req, undefined, true);
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
     }
-    const within = r.spec.within;
+    const within = r.rules.within;
     if (within) {
       const ref = within.fields.map((f) => str(req[f])).find(Boolean);
       if (!ref) return {};
       return within.find(h, ref);
     }
-    if (r.spec.scope) return r.spec.scope(h, req) ?? {};
-    const fields = envFields ?? r.spec.environment;
+    if (r.rules.scope) return r.rules.scope(h, req) ?? {};
+    const fields = envFields ?? r.rules.environment;
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);
       if (!ref) return {};
@@ -200,12 +223,13 @@ export class Engine {
 
   /**
    * The record a request names (by the binding's or resource's keys), or
-   * NOT_FOUND; `asKept`: frozen, as EngineResources.peek reads it, for a
-   * caller that only looks at it.
+   * NOT_FOUND; `asKept`: frozen, as Records.peek reads it, for a caller that
+   * only looks at it.
    */
-  locate(h: Hook, r: ResourceModel, req: Doc, b?: Binding, asKept = false): EngineRecord {
+  locate(hook: Hook, r: ResourceModel, req: Doc, b?: Bound, asKept = false): EngineRecord {
+    const h = hook as EngineHook;
     const place = this.place(h, r, req, b?.environment);
-    const keys = b?.keys ?? r.spec.keys;
+    const keys = b?.keys ?? r.rules.keys;
     const ref = keys.map((k) => refOf(req[k])).find(Boolean);
     const all = this.records(h.ctx, r);
     if (!ref) {
@@ -221,37 +245,36 @@ export class Engine {
 
   // ---- verbs ---------------------------------------------------------------------
 
-  private create(h: Hook, op: Operation, b: Binding, r: ResourceModel, req: Doc): Doc {
+  private create(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc): Doc {
     const place = this.place(h, r, req, b.environment);
     if (r.parent && !place.parent)
-      throw invalid(`give ${r.parent.spec.keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.parent.noun} it belongs to`);
-    if (r.spec.environment && !place.env && !b.environment)
-      throw invalid(`give ${r.spec.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
-    if (r.spec.within && place.scope === undefined)
-      throw invalid(`give ${r.spec.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
+      throw invalid(`give ${r.parent.rules.keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.parent.noun} it belongs to`);
+    if (place.parent?.deleted) throw notFound(`${r.parent?.noun ?? ''} ${place.parent.name ?? place.parent.id} is deleted`);
+    if (r.rules.environment && !place.env && !b.environment)
+      throw invalid(`give ${r.rules.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
+    if (r.rules.within && place.scope === undefined)
+      throw invalid(`give ${r.rules.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
     const all = this.records(h.ctx, r);
-    const name = this.nameIn(op, r, req, b.request !== undefined);
-    if (name !== undefined && r.spec.uniqueNames !== false && all.find(name, place.scope ?? ''))
+    const name = this.nameIn(op, r, req, b.rewrite !== undefined);
+    if (name !== undefined && r.rules.uniqueNames && all.find(name, place.scope ?? ''))
       throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
-    const id = r.spec.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
+    const id = r.rules.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
       ...(name !== undefined ? { name } : {}),
-      ...(r.fields.crn
-        ? { crn: crn(this.service.name, h.ctx.info.region, h.ctx.info.accountId, r.crnType, isUuid(id) ? id : stableUuid(id)) }
-        : {}),
+      ...(r.fields.crn ? { crn: this.crnOf(h.ctx, r, id) } : {}),
       scope: place.scope ?? '',
       ...(place.env ? { env: place.env.crn } : place.parent?.env ? { env: place.parent.env } : {}),
       doc: {},
       data: { request: this.kept(op, req) },
     };
     rec.doc = this.conform(h.ctx, r.shape, { ...this.fromRequest(op, r, req), ...this.made(h, r, rec, place) }, id, 'known', r);
-    r.spec.hooks?.creating?.(h, rec as EngineRecord, req);
+    r.rules.hooks.create?.(h, rec as EngineRecord, req);
     const made = all.create(rec, b.action ?? 'create');
     return this.answer(h, op, b, r, made, req);
   }
 
-  private list(h: Hook, op: Operation, b: Binding, r: ResourceModel, req: Doc): Doc {
+  private list(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
@@ -261,39 +284,53 @@ export class Engine {
       return this.answerList(h, op, item?.field, chosen.map(view), req);
     }
     const place = this.place(h, r, req, b.environment);
-    const keep = this.filters(h, op, r, req);
+    const filter = this.filters(h, op, r, req);
+    const shown = this.deletedShown(r, req);
+    const keep = shown ? filter : (rec: EngineRecord): boolean => !rec.deleted && filter(rec);
     if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, all.listing(place.scope, keep), view), op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, req);
   }
 
-  private answerList(h: Hook, op: Operation, field: string | undefined, items: Doc[], req: Doc): Doc {
+  /** Whether a list shows deleted records that are kept (the model's `listed`: a flag that hides or shows them). */
+  private deletedShown(r: ResourceModel, req: Doc): boolean {
+    const d = r.facts?.deleted;
+    if (d?.ends !== 'kept' || !d.listed) return true;
+    return 'hiddenWhen' in d.listed ? req[d.listed.hiddenWhen] !== true : req[d.listed.shownWhen] === true;
+  }
+
+  private answerList(h: EngineHook, op: Operation, field: string | undefined, items: Doc[], req: Doc): Doc {
     const out: Doc = { ...this.echo(op, req) };
     if (field) out[field] = items;
     return this.conform(h.ctx, op.output, out, op.name);
   }
 
-  private remove(h: Hook, op: Operation, b: Binding, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
+  private remove(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
     const all = this.records(h.ctx, r);
-    const force = (r.spec.forceFields ?? ['force', 'forced', 'cascade', 'cascading', 'forceDelete']).some((f) => req[f] === true);
+    const force = r.rules.forceFields.some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
     // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force.
-    const blocking = r.spec.cascades ? [] : held.filter((x) => !partOf(x.model, x.rec));
+    const blocking = r.rules.cascades ? [] : held.filter((x) => !partOf(x.model, x.rec));
     if (blocking.length > 0 && !force)
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
-    r.spec.hooks?.deleting?.(h, rec, req);
-    if (all.has('delete') && !r.spec.singleton) {
+    r.rules.hooks.remove?.(h, rec, req);
+    const atOnce = force && r.rules.forcedAtOnce;
+    if (all.has('delete') && !r.rules.immediate && !atOnce) {
       if (rec.activity.action === 'delete' && all.busy(rec))
         throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
       for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
       all.begin(rec, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
       return this.answer(h, op, b, r, rec, req);
     }
-    // The answer shows what was removed, as it was.
-    const answer = this.answer(h, op, b, r, rec, req);
     for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
+    // A resource that keeps its deleted records ends in its deleted state now; any other is gone. The answer shows it as it was left.
+    if (all.keepsDeleted) {
+      all.endDeleted(rec, force);
+      return this.answer(h, op, b, r, rec, req);
+    }
+    const answer = this.answer(h, op, b, r, rec, req);
     all.remove(rec);
     return answer;
   }
@@ -302,86 +339,82 @@ export class Engine {
   private held(ctx: WorldScope, r: ResourceModel, rec: EngineRecord): Array<{ model: ResourceModel; rec: EngineRecord }> {
     const out: Array<{ model: ResourceModel; rec: EngineRecord }> = [];
     for (const child of r.children)
-      for (const c of new EngineResources(ctx, child).all(rec.id)) {
+      for (const c of new Records(ctx, child).all(rec.id)) {
         out.push({ model: child, rec: c });
         out.push(...this.held(ctx, child, c));
       }
     return out;
   }
 
-  /** The resources that live directly in environments, as the world sees them (world.ts). */
+  /** The resources that live directly in environments, as the world sees them (world.ts); deleted records that are kept are not. */
   dependents(): DependentKind[] {
     return [...this.model.resources.values()]
-      .filter((r) => r.spec.environment && !r.parent && !r.spec.partOfEnvironment)
+      .filter((r) => r.rules.environment && !r.parent && !r.rules.partOfEnvironment)
       .map((r) => ({
         service: this.service.name,
         noun: r.noun,
         in: (scope: WorldScope, environmentCrn: string) => {
-          const all = new EngineResources(scope, r);
-          return all.all(environmentCrn).map((rec) => ({
-            service: this.service.name,
-            noun: r.noun,
-            name: rec.name ?? rec.id,
-            what: `${r.noun} ${rec.name ?? rec.id}`,
-            status: r.lifecycle ? all.state(rec) : '',
-            ref: `${r.kind}/${rec.id}`,
-            view: () => all.view(rec),
-            remove: () => {
-              for (const x of this.held(scope, r, rec)) new EngineResources(scope, x.model).remove(x.rec);
-              all.remove(rec);
-            },
-            follow: (change: 'stop' | 'start') => {
-              const action = r.spec.follows?.[change] ?? change;
-              const spec = r.lifecycle?.[action];
-              if (!spec || all.busy(rec) || (spec.from && !spec.from.includes(all.state(rec)))) return false;
-              all.begin(rec, action);
-              return true;
-            },
-            ...(r.lifecycle && runsAtAll(r.lifecycle)
-              ? {
-                  running: () => ({
-                    name: rec.name ?? rec.id,
-                    crn: rec.crn,
-                    runs: runsOf(r.lifecycle ?? {}, all.events(rec), scope.clock.now()),
-                    record: rec.doc,
-                  }),
-                }
-              : {}),
-          }));
+          const all = new Records(scope, r);
+          return all
+            .all(environmentCrn)
+            .filter((rec) => !rec.deleted)
+            .map((rec) => ({
+              service: this.service.name,
+              noun: r.noun,
+              name: rec.name ?? rec.id,
+              what: `${r.noun} ${rec.name ?? rec.id}`,
+              status: r.lifecycle ? all.state(rec) : '',
+              ref: `${r.kind}/${rec.id}`,
+              view: () => all.view(rec),
+              remove: () => {
+                for (const x of this.held(scope, r, rec)) new Records(scope, x.model).remove(x.rec);
+                all.remove(rec);
+              },
+              follow: (change: 'stop' | 'start') => {
+                const action = r.rules.follows[change] ?? change;
+                const spec = r.lifecycle?.[action];
+                if (!spec || all.busy(rec) || (spec.from && !spec.from.includes(all.state(rec)))) return false;
+                all.begin(rec, action);
+                return true;
+              },
+              ...(r.lifecycle && runsAtAll(r.lifecycle)
+                ? { running: () => ({ name: rec.name ?? rec.id, crn: rec.crn, runs: all.runs(rec), record: rec.doc }) }
+                : {}),
+            }));
         },
       }));
   }
 
-  private update(h: Hook, op: Operation, b: Binding, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
+  private update(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const patch = this.patchFrom(h, op, r, rec, req);
     const action = b.action ?? 'update';
     if (all.has(action)) {
       const before = rec.doc;
       rec.doc = { ...rec.doc, ...patch };
-      r.spec.hooks?.updating?.(h, rec, req);
+      r.rules.hooks.update?.(h, rec, req);
       const changed = rec.doc;
       rec.doc = before;
-      all.begin(rec, action, { patch: changed });
+      all.begin(rec, action, { effect: changed });
     } else {
       rec.doc = { ...rec.doc, ...patch };
-      r.spec.hooks?.updating?.(h, rec, req);
+      r.rules.hooks.update?.(h, rec, req);
       all.save(rec);
     }
     return this.answer(h, op, b, r, rec, req);
   }
 
-  private act(h: Hook, op: Operation, b: Binding, r: ResourceModel, rec: EngineRecord, action: string, req: Doc): Doc {
+  private act(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, action: string, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const previous = all.state(rec);
     const there = r.lifecycle?.[action]?.success;
-    if (r.spec.idempotent?.includes(action) && there === previous && !all.busy(rec))
+    if (r.rules.idempotent.includes(action) && there === previous && !all.busy(rec))
       return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
-    const hooked = r.spec.hooks?.acting?.(h, rec, action, req);
-    const patch = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
-    if (all.has(action)) all.begin(rec, action, { patch });
+    const hooked = r.rules.hooks.act?.(h, rec, action, req);
+    const effect = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
+    if (all.has(action)) all.begin(rec, action, { effect });
     else {
-      rec.doc = { ...rec.doc, ...patch };
+      rec.doc = { ...rec.doc, ...effect };
       all.save(rec);
     }
     // `wasStarted`, `wasStopped`: the action was taken (a refused one answered with an error).
@@ -393,7 +426,60 @@ export class Engine {
     return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous, ...taken });
   }
 
-  private events(h: Hook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
+  /**
+   * Work of a kind beside a record (its resource's `work` child): refused
+   * while work of its group runs on the record; a record of its own whose
+   * action is the kind, with an operation record under the record it is
+   * for; what it sets (its `effect`) reaches that record once it has ended
+   * (Records). The record's status stays.
+   */
+  private work(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, kind: string, req: Doc): Doc {
+    const w = r.work;
+    if (!w?.rules.work) throw new Error(`${this.service.name} ${op.name}: ${r.key} holds no work`);
+    const groups = w.rules.work.groups;
+    const groupOf = (k: string): string => groups[k] ?? (Object.keys(groups).length > 0 ? k : '');
+    const works = this.records(h.ctx, w);
+    const mine = works.all(rec.id);
+    const running = mine.find((x) => works.busy(x) && groupOf(x.activity.action) === groupOf(kind));
+    if (running)
+      throw failedPrecondition(
+        `${r.noun} ${rec.name ?? rec.id} is already running ${running.activity.action} (operation ${running.id}); wait for it to end`,
+      );
+    const effect = w.rules.hooks.work?.(h, rec, kind, req) ?? {};
+    const id = uuid();
+    const ranBefore = mine.some((x) => x.activity.action === kind && works.progress(x).failed);
+    const subject = r.rules.subject ? r.rules.subject(rec) : (rec.name ?? rec.id);
+    const made = works.create(
+      { id, scope: rec.id, ...(rec.env ? { env: rec.env } : {}), doc: {}, data: { request: this.kept(op, req) } },
+      kind,
+      { effect, operationId: id, fail: failsOnPurpose(subject, kind, w.lifecycle ?? {}, ranBefore) },
+    );
+    // Work always has an operation record (getOperation by the record it is for), named by its facts or its kind.
+    if (!w.lifecycle?.[kind]?.operation) works.operations().recordActivity(rec.id, kind.toUpperCase(), made.activity);
+    return this.answer(h, op, b, r, rec, req, { operationId: id });
+  }
+
+  /**
+   * An operation record of a record (getOperation-style): by the request's
+   * `operationId`, or the record's newest; one named by id alone when the
+   * request names no record.
+   */
+  private operation(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc): Doc {
+    const all = this.records(h.ctx, r);
+    const id = str(req.operationId);
+    const keys = b.keys ?? r.rules.keys;
+    const named = keys.some((k) => refOf(req[k]) !== undefined);
+    if (!named && !id) throw invalid(`give "operationId" or ${keys.map((k) => `"${k}"`).join(' or ')}`);
+    const ops = all.operations();
+    const found = named ? all.operation(this.locate(h, r, req, b, true), id) : ops.get(id ?? '');
+    const owner = all.byId(found.owner);
+    const shown = ops.view(found);
+    if (b.answer && owner) return this.conform(h.ctx, op.output, b.answer(h, owner, req), `${found.operationId}/${op.name}`);
+    if (!owner) return this.conform(h.ctx, op.output, shown, `${found.operationId}/${op.name}`);
+    return this.answer(h, op, b, r, owner, req, shown);
+  }
+
+  private events(h: EngineHook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
     const all = this.records(h.ctx, r);
     const out = this.service.shapes.get(op.output);
     const list = out.kind === 'struct' ? out.fields.find((f) => f.type.kind === 'list') : undefined;
@@ -412,7 +498,7 @@ export class Engine {
    * `crn`, `status`... the record's values), the request (fields it echoes)
    * and the record's operation; conformed to the shape.
    */
-  answer(h: Hook, op: Operation, b: Binding | undefined, r: ResourceModel, rec: EngineRecord, req: Doc, extra: Doc = {}): Doc {
+  answer(h: EngineHook, op: Operation, b: Bound | undefined, r: ResourceModel, rec: EngineRecord, req: Doc, extra: Doc = {}): Doc {
     if (b?.answer) return this.conform(h.ctx, op.output, b.answer(h, rec, req), `${rec.id}/${op.name}`);
     const view = this.view(h, r, rec);
     const out = this.service.shapes.get(op.output);
@@ -427,11 +513,11 @@ export class Engine {
   }
 
   /** A record as answers show it: its stored view with its current status, and the fields its `viewing` hook computes (records()). */
-  view(h: Hook, r: ResourceModel, rec: EngineRecord): Doc {
+  view(h: EngineHook, r: ResourceModel, rec: EngineRecord): Doc {
     return this.records(h.ctx, r).view(rec);
   }
 
-  private valueFor(h: Hook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {
+  private valueFor(h: EngineHook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {
     const shapes = this.service.shapes;
     const s = shapes.struct(f.type);
     if (s) {
@@ -497,7 +583,7 @@ export class Engine {
   /** The name a create gives its resource: the first of the name-like request fields it has (`made`: by the binding). */
   private nameIn(op: Operation, r: ResourceModel, req: Doc, made = false): string | undefined {
     const k = r.key;
-    const candidates = [...r.spec.keys.filter((f) => /Name$/.test(f)), `${k}Name`, 'name', r.fields.name ?? ''];
+    const candidates = [...r.rules.keys.filter((f) => /Name$/.test(f)), `${k}Name`, 'name', r.fields.name ?? ''];
     // A request the binding made holds only what it means; one as sent, only the operation's own fields.
     for (const c of candidates) if (str(req[c]) && (made || this.requestHas(op, c))) return str(req[c]);
     return undefined;
@@ -523,8 +609,13 @@ export class Engine {
   }
 
   /** The fields an update or action sets: the request's fields the shape has, except those that name the resource. */
-  private patchFrom(h: Hook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const keys = new Set([...r.spec.keys, ...(r.spec.environment ?? []), ...(r.spec.within?.fields ?? []), ...(r.parent?.spec.keys ?? [])]);
+  private patchFrom(h: EngineHook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
+    const keys = new Set([
+      ...r.rules.keys,
+      ...(r.rules.environment ?? []),
+      ...(r.rules.within?.fields ?? []),
+      ...(r.parent?.rules.keys ?? []),
+    ]);
     const given: Doc = {};
     for (const [f, v] of Object.entries(this.fromRequest(op, r, req))) if (!keys.has(f) && f !== r.fields.name) given[f] = v;
     if (Object.keys(given).length === 0) return {};
@@ -535,7 +626,7 @@ export class Engine {
   }
 
   /** What a new record is given besides the request: its id, name, CRN, environment, creator and creation time. */
-  private made(h: Hook, r: ResourceModel, rec: Omit<EngineRecord, 'activity' | 'createdAt'>, place: Place): Doc {
+  private made(h: EngineHook, r: ResourceModel, rec: Omit<EngineRecord, 'activity' | 'createdAt'>, place: Place): Doc {
     const f = r.fields;
     const doc: Doc = {};
     if (f.id) doc[f.id] = rec.id;
@@ -566,11 +657,11 @@ export class Engine {
   }
 
   /** A list's filters: request fields (beyond the scope and paging) the records show, compared as given. */
-  private filters(h: Hook, op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
+  private filters(h: EngineHook, op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
     const skip = new Set([
-      ...(r.spec.environment ?? []),
-      ...(r.spec.within?.fields ?? []),
-      ...(r.parent?.spec.keys ?? []),
+      ...(r.rules.environment ?? []),
+      ...(r.rules.within?.fields ?? []),
+      ...(r.parent?.rules.keys ?? []),
       ...(op.paging ? [op.paging.pageSize, op.paging.inputToken] : []),
     ]);
     const shape = this.service.shapes.get(r.shape);
@@ -586,17 +677,11 @@ export class Engine {
       return tests.every(([f, v]) => shown[f] === v || (typeof v === 'string' && String(shown[f] ?? '').toLowerCase() === v.toLowerCase()));
     };
   }
-
-  /** The operation records of a service on the engine (getOperation-style calls). */
-  operations(ctx: RequestContext): Operations {
-    return new Operations(ctx, `${this.service.name}.operation`);
-  }
 }
 
 /** Whether a record is a part of its parent, which goes with it without force (a default catalog, a workspace's instance group). */
 function partOf(model: ResourceModel, rec: EngineRecord): boolean {
-  const part = model.spec.partOfParent;
-  return typeof part === 'function' ? part(rec) : part === true;
+  return model.rules.part?.(rec) === true;
 }
 
 const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
@@ -639,20 +724,21 @@ export interface ServedBy {
   readonly hooks?: readonly string[];
 }
 
-/** What a service module serves: the engine's handlers (when it has a spec) and its own, how each is served (asked by coverage.ts only), and the kinds of its records that live in environments. */
+/** What a service module serves: the engine's handlers (when it has a table or a spec) and its own, how each is served (asked by coverage.ts only), and the kinds of its records that live in environments. */
 export function serve(
   service: Service,
-  mod: ServiceModule,
+  mod: ServiceModule | EmulatedService,
 ): { handlers: Record<string, Handler>; servedBy: (op: string) => ServedBy | undefined; dependents: DependentKind[] } {
-  const engine = mod.engine ? new Engine(service, mod.engine) : undefined;
-  const handlers = { ...(engine?.handlers() ?? {}), ...(mod.handlers ?? {}) };
+  const engine = Engine.of(service, mod);
+  const own = isTable(mod) ? {} : (mod.handlers ?? {});
+  const handlers = { ...(engine?.handlers() ?? {}), ...own };
   const servedBy = (op: string): ServedBy | undefined => {
     if (!Object.hasOwn(handlers, op)) return undefined;
-    if (Object.hasOwn(mod.handlers ?? {}, op)) return { how: 'code', what: 'module handlers' };
+    if (Object.hasOwn(own, op)) return { how: 'code', what: 'module handlers' };
     return engine?.servedBy(op);
   };
-  return { handlers, servedBy, dependents: [...(engine?.dependents() ?? []), ...(mod.dependents ?? [])] };
+  return { handlers, servedBy, dependents: [...(engine?.dependents() ?? []), ...(isTable(mod) ? [] : (mod.dependents ?? []))] };
 }
 
 /** The verb of a binding as the coverage table names it. */
-const verbName = (verb: Binding['verb']): string => (typeof verb === 'object' ? `act:${verb.action}` : verb);
+const verbName = (verb: Verb): string => (typeof verb === 'string' ? verb : 'action' in verb ? `act:${verb.action}` : `work:${verb.work}`);

@@ -1,17 +1,32 @@
 /**
- * The engine's records: one stored document per resource, whatever the
- * service. A record keeps the resource as the model shows it (`doc`, made to
- * conform to the resource's shape when it was created), where it lives
- * (`scope`: its parent's id or its environment's CRN), its lifecycle
- * activity (lifecycle.ts, read off the clock), and the actions it has been
- * through (`past`: events and usage are read from them). Lookups take an id,
- * a name (any case) or a CRN, within a scope when the request gives one.
+ * The records of the emulator: THE record API. A resource's records are one
+ * stored document each, whatever the service (`EngineRecord`): the resource
+ * as the model shows it (`doc`, made to conform to its shape when it was
+ * created), where it lives (`scope`: its parent's id or its environment's
+ * CRN), its lifecycle activity (timeline.ts, read off the clock), the
+ * actions it has been through (`past`: events and runs are read from them),
+ * and how its delete ended when the model keeps deleted records. `Records`
+ * looks them up by id, a name (any case) or a CRN, within a scope when a
+ * request gives one, and settles what it reads: an action that has ended
+ * has its effect merged into the document and its end state written, once;
+ * a delete that has ended removes the record (`gone`) or keeps it in its
+ * deleted state with its name freed, for its retention on the emulator
+ * clock (`kept`: model/resources.ts); work beside a record (the `work` verb)
+ * brings its effect to the record once it has ended.
+ *
+ * `Resources<T>` is the same machinery over a layout of a service's own
+ * (its id, name and keys read by functions): kept for the services that are
+ * not on the operation table yet, and removed with them.
  */
-import { notFound } from '../errors.js';
-import { Resources, settledIn, type Activity, type EngineContext, type Lifecycle, type Progress } from '../lifecycle.js';
+import { failedPrecondition, notFound } from '../errors.js';
+import { uuid } from '../ids.js';
 import type { Listing } from '../paging.js';
-import type { Doc } from '../types.js';
+import type { PutOptions } from '../store.js';
+import type { Doc } from './context.js';
 import type { ResourceModel } from './derive.js';
+import { Operations, type OperationRecord } from './operations.js';
+import { runsOf, type Run } from './runs.js';
+import { progress, settle, settledIn, start, type Activity, type EngineContext, type Lifecycle, type Progress } from './timeline.js';
 
 /** An action a record has been through. */
 export interface PastActivity {
@@ -40,21 +55,47 @@ export interface EngineRecord {
   /** Actions it has been through, oldest first (at most PAST_KEPT). */
   past?: PastActivity[];
   createdAt: number;
+  /** When its delete ended, for a resource whose deleted records are kept; `forced`: at once, by a forced delete. */
+  deleted?: { readonly at: number; readonly forced?: true };
+  /** Work beside a record (the `work` verb): its effect has reached the record it was for. */
+  delivered?: true;
 }
-
-/** An activity of an engine record: success merges `patch` into the record's document. */
-type EngineActivity = Activity & { patch?: Doc };
 
 const PAST_KEPT = 100;
 const NO_LIFECYCLE: Lifecycle = {};
+const DURATION = /^(\d+)(s|m|h|d)$/;
+const UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** A retention as the model writes it (`1h`, `30m`, `7d`), in ms. */
+export function durationMs(text: string): number {
+  const m = DURATION.exec(text);
+  if (!m) throw new Error(`not a duration: ${text} (a number and s, m, h or d)`);
+  return Number(m[1]) * (UNIT_MS[m[2] ?? ''] ?? 0);
+}
+
+/** Options of an action's start. */
+export interface BeginOptions {
+  /** Fields success sets (merged into an engine record's document). */
+  readonly effect?: Doc;
+  /** When it starts (emulated ms; now when left out). */
+  readonly at?: number;
+  readonly fail?: boolean;
+  readonly retry?: boolean;
+  readonly minutes?: number;
+  /** Skip the spec's `from` check (e.g. a forced delete). */
+  readonly anyState?: boolean;
+  /** The id its operation record gets (a new one when left out). */
+  readonly operationId?: string;
+}
 
 /** The records of one resource of one service, for one request. */
-export class EngineResources {
+export class Records {
   private readonly tracked: Resources<EngineRecord>;
+  private readonly retention?: number;
 
   /**
    * `computed` adds the fields other records say of a record to its views
-   * (the resource's `viewing` hook).
+   * (the resource's `show` hook).
    */
   constructor(
     private readonly ctx: EngineContext,
@@ -62,6 +103,8 @@ export class EngineResources {
     private readonly computed?: (r: EngineRecord, view: Doc) => Doc,
   ) {
     const m = model;
+    const deleted = m.facts?.deleted;
+    if (deleted?.ends === 'kept' && deleted.retention) this.retention = durationMs(deleted.retention);
     this.tracked = new Resources<EngineRecord>(ctx, {
       kind: m.kind,
       noun: m.noun,
@@ -69,8 +112,11 @@ export class EngineResources {
       operations: m.operationKind,
       id: (r) => r.id,
       name: (r) => r.name ?? r.id,
-      ...(m.spec.subject ? { subject: m.spec.subject } : {}),
-      keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
+      ...(m.rules.subject ? { subject: m.rules.subject } : {}),
+      // A deleted record that is kept frees its name.
+      keys: (r) => ({ ...(r.name !== undefined && !r.deleted ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
+      // Work's operations are its parent's (getOperation names the parent).
+      ...(m.rules.work ? { operationOwner: (r: EngineRecord) => r.scope } : {}),
       began: (r, prev) => {
         // A new record's placeholder (settled in no state) is no action it went through.
         if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
@@ -81,6 +127,10 @@ export class EngineResources {
         ];
       },
       ended: (r, end) => this.ended(r, end),
+      // An engine record's effect is fields of its document; work's reaches its parent instead (settleWork).
+      effect: (r, effect) => {
+        if (!m.rules.work) Object.assign(r.doc, effect);
+      },
     });
   }
 
@@ -92,16 +142,66 @@ export class EngineResources {
     return this.model.kind;
   }
 
-  /** Writes how an action ended into the record's document (its status, why it failed). */
+  /** Writes how an action ended into the record's document (its status, why it failed), and a kept delete's end. */
   private ended(r: EngineRecord, end: Progress): void {
     const f = this.model.fields;
-    const patch = (r.activity as EngineActivity).patch;
-    if (end.succeeded && patch) Object.assign(r.doc, patch);
     if (f.status) r.doc[f.status] = end.state;
     if (f.statusReason) {
       if (end.failed && r.activity.reason) r.doc[f.statusReason] = r.activity.reason;
       else delete r.doc[f.statusReason];
     }
+    if (end.succeeded && r.activity.action === 'delete' && this.keepsDeleted) r.deleted = { at: end.endsAt };
+  }
+
+  /** Whether its deleted records stay visible (the model's `kept` deletion end). */
+  get keepsDeleted(): boolean {
+    return this.model.facts?.deleted?.ends === 'kept';
+  }
+
+  /** Whether a record's delete has ended and it is kept in its deleted state. */
+  isDeleted(r: Readonly<EngineRecord>): boolean {
+    return r.deleted !== undefined;
+  }
+
+  /** A kept deleted record past its retention: it is gone (removed now, as the read that finds it). */
+  private expired(r: Readonly<EngineRecord>): boolean {
+    if (!r.deleted || this.retention === undefined || this.now < r.deleted.at + this.retention) return false;
+    this.ctx.store.delete(this.kind, r.id);
+    return true;
+  }
+
+  /** A record as read: undefined when its retention is over; work beside it delivered. */
+  private read<R extends Readonly<EngineRecord>>(r: R | undefined): R | undefined {
+    if (!r || this.expired(r)) return undefined;
+    return this.model.work && !Object.isFrozen(r) ? (this.settleWork(r as EngineRecord) as R) : r;
+  }
+
+  /**
+   * Brings what ended work beside a record changed to the record, once
+   * (the `work` verb: a certificate renewed, a version moved on).
+   */
+  private settleWork(r: EngineRecord): EngineRecord {
+    const w = this.model.work;
+    if (!w) return r;
+    const works = new Records(this.ctx, w);
+    let changed = false;
+    for (const x of works.all(r.id)) {
+      const p = works.progress(x);
+      if (x.delivered || !p.done) continue;
+      if (p.succeeded && x.activity.effect) Object.assign(r.doc, x.activity.effect);
+      x.delivered = true;
+      works.save(x);
+      changed = true;
+    }
+    if (changed) this.save(r);
+    return r;
+  }
+
+  /** Whether a record has ended work not yet delivered to it (a read that looks must then read a copy). */
+  private undelivered(id: string): boolean {
+    const w = this.model.work;
+    if (!w) return false;
+    return this.ctx.store.children<EngineRecord>(w.kind, id).some((x) => !x.doc.delivered && progress(x.doc.activity, this.now).done);
   }
 
   /** By CRN, id or name (any case); within a scope when one is given. */
@@ -119,8 +219,12 @@ export class EngineResources {
 
   private lookup(ref: string, scope: string | undefined, asKept: boolean): EngineRecord | undefined {
     const t = this.tracked;
-    const byId = (id: string): EngineRecord | undefined => (asKept ? t.peekById(id) : t.byId(id));
-    const byRef = (): EngineRecord | undefined => (asKept ? t.peek(ref) : t.find(ref));
+    const kept = asKept && !this.model.work;
+    const byId = (id: string): EngineRecord | undefined => (kept && !this.undelivered(id) ? t.peekById(id) : t.byId(id));
+    const byRef = (): EngineRecord | undefined => {
+      const id = t.idOf(ref);
+      return id !== undefined ? byId(id) : undefined;
+    };
     let r: EngineRecord | undefined;
     if (ref.startsWith('crn:')) r = byRef();
     else {
@@ -131,7 +235,7 @@ export class EngineResources {
       } else if (!r) r = byRef();
     }
     if (r && scope !== undefined && r.scope !== scope) return undefined;
-    return r;
+    return this.read(r);
   }
 
   /**
@@ -145,12 +249,13 @@ export class EngineResources {
   }
 
   byId(id: string): EngineRecord | undefined {
-    return this.tracked.byId(id);
+    return this.read(this.tracked.byId(id));
   }
 
   /** Every record in a scope (every one of the account when none is given), settled, in creation order. */
   all(scope?: string): EngineRecord[] {
-    return scope === undefined ? this.tracked.all() : this.tracked.children(scope);
+    const rs = scope === undefined ? this.tracked.all() : this.tracked.children(scope);
+    return rs.flatMap((r) => this.read(r) ?? []);
   }
 
   /** The records in a scope as a paged listing: one range scan a page. */
@@ -167,7 +272,7 @@ export class EngineResources {
               ? store.list<EngineRecord>(this.kind, from, count)
               : store.childrenAfter<EngineRecord>(this.kind, scope, from, count);
           for (const row of rows) {
-            const r = this.tracked.byId(row.id);
+            const r = this.byId(row.id);
             if (r && keep(r)) out.push({ item: r, position: row.seq });
             if (out.length === count) return out;
           }
@@ -179,7 +284,7 @@ export class EngineResources {
   }
 
   /** Stores a new record; with a lifecycle, its first action (`create`) starts now. */
-  create(rec: Omit<EngineRecord, 'activity' | 'createdAt'>, action = 'create', opts: { fail?: boolean } = {}): EngineRecord {
+  create(rec: Omit<EngineRecord, 'activity' | 'createdAt'>, action = 'create', opts: BeginOptions = {}): EngineRecord {
     const full = { ...rec, createdAt: this.now } as EngineRecord;
     const lc = this.model.lifecycle;
     if (lc && lc[action]) return this.tracked.create(full, action, opts);
@@ -194,19 +299,31 @@ export class EngineResources {
 
   /**
    * Starts an action of the lifecycle (its `from` states checked); success
-   * sets `patch` on the document. Once a run of the action has failed, the
+   * sets `effect` on the document. Once a run of the action has failed, the
    * next is a retry: a `fail-<action>-` name fails only the first.
    */
-  begin(r: EngineRecord, action: string, opts: { patch?: Doc; anyState?: boolean; fail?: boolean } = {}): Activity {
-    const { patch, ...rest } = opts;
+  begin(r: EngineRecord, action: string, opts: BeginOptions = {}): Activity {
+    const { effect, ...rest } = opts;
     const failedBefore =
       (r.activity.action === action && this.tracked.progress(r).failed) || (r.past ?? []).some((p) => p.action === action && p.failed);
-    const act: EngineActivity = this.tracked.begin(r, action, { ...rest, ...(failedBefore ? { retry: true } : {}) });
-    if (patch && Object.keys(patch).length > 0) {
-      act.patch = patch;
-      this.tracked.save(r);
-    }
-    return act;
+    return this.tracked.begin(r, action, {
+      ...rest,
+      ...(effect && Object.keys(effect).length > 0 ? { effect } : {}),
+      ...(failedBefore ? { retry: true } : {}),
+    });
+  }
+
+  /** Ends a record's delete now, in its deleted state (a forced delete that ends at once, of a resource that keeps deleted records). */
+  endDeleted(r: EngineRecord, forced: boolean): void {
+    const kept = this.model.facts?.deleted;
+    const state = kept?.ends === 'kept' ? kept.status : (this.model.lifecycle?.delete?.success ?? '');
+    // The action it was in goes to its past, as an action that begins puts it there.
+    this.tracked.def.began?.(r, r.activity);
+    r.activity = settledIn('delete', state, this.now);
+    const f = this.model.fields;
+    if (f.status) r.doc[f.status] = state;
+    r.deleted = { at: this.now, ...(forced ? { forced: true as const } : {}) };
+    this.save(r);
   }
 
   save(r: EngineRecord): EngineRecord {
@@ -279,5 +396,212 @@ export class EngineResources {
       failed: p.failed,
     };
     return [...(r.past ?? []), current];
+  }
+
+  /** When it ran (its instances up), on the emulator clock: what usage is computed from. */
+  runs(r: EngineRecord): Run[] {
+    return runsOf(this.model.lifecycle ?? NO_LIFECYCLE, this.events(r), this.now);
+  }
+
+  /** The operation records of its service (getOperation-style calls). */
+  operations(): Operations {
+    return new Operations(this.ctx, this.model.operationKind ?? `${this.model.service}.operation`);
+  }
+
+  /** A record's operation by id, or its newest; NOT_FOUND when it has none or the id is another's. */
+  operation(r: EngineRecord, operationId?: string): OperationRecord {
+    return this.operations().ofOwner(r.id, `${this.model.noun} ${r.name ?? r.id}`, operationId);
+  }
+}
+
+// ---- the machinery over a service's own layout (the services not yet on the table) ----
+
+/** A stored resource with a lifecycle. */
+export interface Tracked {
+  activity: Activity;
+}
+
+/** How the resources of one kind are stored, named and ended. */
+export interface ResourceKind<T extends Tracked> {
+  /** Store kind: `datalake.datalake`. */
+  readonly kind: string;
+  /** What it is called in messages: `data lake`. */
+  readonly noun: string;
+  readonly lifecycle: Lifecycle;
+  /** Its store id. */
+  readonly id: (r: T) => string;
+  /** Its name in messages. */
+  readonly name: (r: T) => string;
+  /** The name the fail- rule reads (default: its name; undefined: it never fails on purpose). */
+  readonly subject?: (r: T) => string | undefined;
+  /** Its lookup keys (unique name, CRN, parent); see Store.put. */
+  readonly keys: (r: T) => PutOptions;
+  /** The store kind of its operation records, when its actions name operations. */
+  readonly operations?: string;
+  /** Whose operations they are (getOperation by resource); default: the resource's own id. */
+  readonly operationOwner?: (r: T) => string;
+  /** Runs on every save (e.g. to stamp when it changed). */
+  readonly touched?: (r: T, now: number) => void;
+  /** Runs when an action begins, with the activity it replaces (e.g. to keep a history). */
+  readonly began?: (r: T, previous: Activity) => void;
+  /** Runs once when an action has ended (after a success's effect), before the resource is saved. */
+  readonly ended?: (r: T, end: Progress) => void;
+  /** Takes the resource away once an action that removes it has succeeded (default: deletes its document); reads answer NOT_FOUND. */
+  readonly remove?: (r: T) => void;
+  /** Where a success's effect goes (default: its fields set on the record itself). */
+  readonly effect?: (r: T, effect: Doc) => void;
+}
+
+/** The resources of one kind, for one request: lookups settle what they find. */
+export class Resources<T extends Tracked> {
+  constructor(
+    private readonly ctx: EngineContext,
+    readonly def: ResourceKind<T>,
+  ) {}
+
+  private get now(): number {
+    return this.ctx.clock.now();
+  }
+
+  /** Whether the success of its action removes the resource. */
+  private removes(r: T): boolean {
+    return this.def.lifecycle[r.activity.action]?.removes === true;
+  }
+
+  /** Whether reading the resource now applies the end of its action (a write): settle() would change it. */
+  private unsettled(r: T): boolean {
+    // An end that changes nothing (no effect, no end hook, no removal) needs no write.
+    if (!r.activity.effect && !this.def.ended && !this.removes(r)) return false;
+    return !r.activity.applied && progress(r.activity, this.now).done;
+  }
+
+  /** Settles a resource read from the store; undefined once it has been removed. */
+  private settled(r: T): T | undefined {
+    if (!this.unsettled(r)) return r;
+    const end = settle(r, this.now, this.def.effect);
+    if (!end) return r;
+    this.def.ended?.(r, end);
+    if (end.succeeded && this.removes(r)) {
+      if (this.def.remove) this.def.remove(r);
+      else this.ctx.store.delete(this.def.kind, this.def.id(r));
+      return undefined;
+    }
+    this.save(r);
+    return r;
+  }
+
+  byId(id: string): T | undefined {
+    const r = this.ctx.store.get<T>(this.def.kind, id);
+    return r ? this.settled(r) : undefined;
+  }
+
+  /**
+   * By id, as kept (frozen: Store.peek), for a caller that only looks at it.
+   * One whose action has ended since it was last written is read as byId
+   * reads it, so that the end is applied and saved once.
+   */
+  peekById(id: string): Readonly<T> | undefined {
+    const r = this.ctx.store.peek<T>(this.def.kind, id);
+    if (!r) return undefined;
+    return this.unsettled(r as T) ? this.byId(id) : r;
+  }
+
+  /** By CRN, or by name (any case) when the kind indexes names. */
+  find(ref: string): T | undefined {
+    const id = this.idOf(ref);
+    return id !== undefined ? this.byId(id) : undefined;
+  }
+
+  /** As find, as kept (peekById). */
+  peek(ref: string): Readonly<T> | undefined {
+    const id = this.idOf(ref);
+    return id !== undefined ? this.peekById(id) : undefined;
+  }
+
+  /** The id of the resource a CRN or a name (any case) names. */
+  idOf(ref: string): string | undefined {
+    if (!ref.startsWith('crn:')) return this.ctx.store.idByName(this.def.kind, ref);
+    const hit = this.ctx.store.idByCrn(ref);
+    return hit?.kind === this.def.kind ? hit.id : undefined;
+  }
+
+  /** By CRN or name, or NOT_FOUND. */
+  get(ref: string): T {
+    const r = this.find(ref);
+    if (!r) throw notFound(`${this.def.noun} ${ref.slice(0, 200)} not found`);
+    return r;
+  }
+
+  /** Every one of the account, in creation order, settled; removed ones left out. */
+  all(): T[] {
+    return this.ctx.store
+      .list<T>(this.def.kind)
+      .map((x) => this.settled(x.doc))
+      .filter((r): r is T => r !== undefined);
+  }
+
+  /** Those under a parent key, settled. */
+  children(parent: string): T[] {
+    return this.ctx.store
+      .children<T>(this.def.kind, parent)
+      .map((x) => this.settled(x.doc))
+      .filter((r): r is T => r !== undefined);
+  }
+
+  save(r: T): T {
+    this.def.touched?.(r, this.now);
+    this.ctx.store.put(this.def.kind, this.def.id(r), r, this.def.keys(r));
+    return r;
+  }
+
+  progress(r: T): Progress {
+    return progress(r.activity, this.now);
+  }
+
+  state(r: T): string {
+    return this.progress(r).state;
+  }
+
+  /** Whether an action is still under way. */
+  busy(r: T): boolean {
+    return !this.progress(r).done;
+  }
+
+  /** FAILED_PRECONDITION unless the resource is in one of the states (or the test passes). */
+  require(r: T, allowed: readonly string[] | ((state: string) => boolean), what: string): void {
+    const state = this.state(r);
+    const ok = typeof allowed === 'function' ? allowed(state) : allowed.includes(state);
+    if (!ok)
+      throw failedPrecondition(
+        `${this.def.noun} ${this.def.name(r)} is ${state}; ${what} needs it ${typeof allowed === 'function' ? 'in another state' : allowed.join(' or ')}`,
+      );
+  }
+
+  /** Stores a new resource whose first action starts now (`from` is not checked: it has no state yet). */
+  create(fields: Omit<T, 'activity'>, action: string, opts: BeginOptions = {}): T {
+    const r = { ...fields, activity: settledIn(action, '', this.now) } as T;
+    this.begin(r, action, { ...opts, anyState: true });
+    return r;
+  }
+
+  /** Starts an action on a resource: checks the state it may start from, records its operation, saves. */
+  begin(r: T, action: string, opts: BeginOptions = {}): Activity {
+    const spec = this.def.lifecycle[action];
+    if (!spec) throw new Error(`no action ${action} for ${this.def.noun}`);
+    const current = this.state(r);
+    if (spec.from && !opts.anyState) this.require(r, spec.from, action);
+    const act = start(this.def.lifecycle, action, this.now, {
+      subject: this.def.subject ? this.def.subject(r) : this.def.name(r),
+      subjectNoun: `${this.def.noun} name`,
+      current,
+      ...opts,
+      operationId: spec.operation && this.def.operations ? (opts.operationId ?? uuid()) : undefined,
+    });
+    if (spec.operation && this.def.operations && act.operationId)
+      new Operations(this.ctx, this.def.operations).recordActivity((this.def.operationOwner ?? this.def.id)(r), spec.operation, act);
+    this.def.began?.(r, r.activity);
+    r.activity = act;
+    this.save(r);
+    return act;
   }
 }

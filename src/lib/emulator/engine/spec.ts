@@ -1,5 +1,7 @@
 /**
- * What a service module declares to the resource engine: its resources, each
+ * The older way a service module declares itself to the resource engine,
+ * kept until every service is on the operation table (table.ts, declare.ts):
+ * its resources, each
  * in a few lines of data, and hooks for what the model cannot say. Everything
  * else is derived from the service's model (derive.ts): the record shape,
  * which operation is which verb on which resource, the name, id and CRN
@@ -7,11 +9,11 @@
  */
 import type { ServiceResources } from '../../model/resources.js';
 import type { Service } from '../../model/service.js';
-import type { Lifecycle } from '../lifecycle.js';
-import type { Doc, Handler, RequestContext } from '../types.js';
+import type { Lifecycle } from './timeline.js';
+import type { Doc, Handler, RequestContext } from './context.js';
 import type { RecordFields } from './derive.js';
 import type { Engine } from './index.js';
-import type { EngineRecord, EngineResources } from './records.js';
+import type { EngineRecord, Records } from './records.js';
 
 /** The standard verbs the engine serves from records. */
 export type Verb = 'create' | 'read' | 'list' | 'delete' | 'update' | 'events' | { readonly action: string };
@@ -156,7 +158,7 @@ export interface Hook {
   readonly ctx: RequestContext;
   readonly service: Service;
   /** The records of a resource of this service. */
-  readonly resources: (name: string) => EngineResources;
+  readonly resources: (name: string) => Records;
   readonly engine: Engine;
 }
 

@@ -134,7 +134,8 @@ export function upgradeStep(h: Hook, req: Doc): Doc {
     const made = h.engine.handlers().createBackup?.({ serviceId: rec.id, description: `before the upgrade to ${run.to}` }, h.ctx);
     added = { ...added, backupId: String(made?.backupID) };
   }
-  if (step === 'upgrade') services.begin(rec, 'upgrade', { patch: { version: run.to }, ...(at.state === 'failed' ? { fail: false } : {}) });
+  if (step === 'upgrade')
+    services.begin(rec, 'upgrade', { effect: { version: run.to }, ...(at.state === 'failed' ? { fail: false } : {}) });
   const again = at.state === 'failed' ? run.steps.slice(0, -1) : run.steps;
   rec.data = { ...rec.data, upgrade: { ...run, steps: [...again, added] } };
   services.save(rec);

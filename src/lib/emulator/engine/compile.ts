@@ -1,0 +1,346 @@
+/**
+ * The two ways a service is declared, made into the one form the engine
+ * serves: a service on the operation table (table.ts, declare.ts: each
+ * operation an entry) and, until each has moved, an engine spec of the
+ * older shape (spec.ts: resources with `ops`, hooks named by when they run,
+ * operations placed by their names). Both become `Declared`: the rules of
+ * each resource (where it lives, how it is named and deleted, its hooks as
+ * the engine calls them) and the operations placed on verbs or code.
+ */
+import type { ServiceResources } from '../../model/resources.js';
+import { invalid } from '../errors.js';
+import { randomToken } from '../ids.js';
+import type { Doc, Handler } from './context.js';
+import type { EntryOptions, Hook, Resource, Verb, VerbEntry } from './declare.js';
+import type { EngineRecord } from './records.js';
+import type { Binding, EngineSpec, Hook as SpecHook, ResourceSpec, Within } from './spec.js';
+import type { EmulatedService } from './table.js';
+
+/** The hook object every hand-written function of a service gets: both declaration shapes' names for the engine's lookups. */
+export interface EngineHook extends Hook<string>, SpecHook {}
+
+/** A resource's hand-written code, as the engine calls it. */
+export interface RuleHooks {
+  /** Before a new record is saved: refuses, or sets computed fields on its document. */
+  readonly create?: (h: EngineHook, rec: EngineRecord, req: Doc) => void;
+  /** Before an update is saved (`rec.doc` already has the request's fields). */
+  readonly update?: (h: EngineHook, rec: EngineRecord, req: Doc) => void;
+  /** Before an action starts; may return the fields its success sets. */
+  readonly act?: (h: EngineHook, rec: EngineRecord, action: string, req: Doc) => Doc | void;
+  /** Before a delete starts or the record is removed. */
+  readonly remove?: (h: EngineHook, rec: EngineRecord, req: Doc) => void;
+  /** Fields computed whenever it is shown. */
+  readonly view?: (h: EngineHook, rec: EngineRecord, view: Doc) => Doc;
+  /** Before work of a kind starts beside `parent` (this resource holds work): refuses, or returns what its success sets on the parent. */
+  readonly work?: (h: EngineHook, parent: EngineRecord, kind: string, req: Doc) => Doc | void;
+  /** The hand-written hooks that run for a verb, by name (the coverage table). */
+  readonly names: (verb: Verb) => string[];
+}
+
+/** A resource as the engine serves it: what its declaration says beyond the model's facts. */
+export interface ResourceRules {
+  readonly noun?: string;
+  /** Request fields that name it, tried in order. */
+  readonly keys: readonly string[];
+  /** Request fields that name the environment it lives in. */
+  readonly environment?: readonly string[];
+  /** The resource of this service it lives in. */
+  readonly parent?: string;
+  /** Whether a record is a part of its parent (goes with it without force). */
+  readonly part?: (rec: EngineRecord) => boolean;
+  /** Where it lives when that is a record of another service. */
+  readonly within?: Within;
+  /** Where it lives when that is a record the engine does not hold (older specs only). */
+  readonly scope?: ResourceSpec['scope'];
+  readonly newId?: (h: EngineHook, req: Doc) => string;
+  readonly uniqueNames: boolean;
+  /** The name the fail- rule reads. */
+  readonly subject?: (rec: EngineRecord) => string | undefined;
+  readonly idempotent: readonly string[];
+  readonly forceFields: readonly string[];
+  readonly cascades: boolean;
+  /** A delete ends at once even when its lifecycle has one. */
+  readonly immediate: boolean;
+  /** A forced delete ends now, in the deleted state. */
+  readonly forcedAtOnce: boolean;
+  readonly follows: Partial<Record<'stop' | 'start', string>>;
+  readonly partOfEnvironment: boolean;
+  /** Its records are work beside its parent: one at a time a parent, or a group of kinds. */
+  readonly work?: { readonly groups: Readonly<Record<string, string>> };
+  readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
+  readonly hooks: RuleHooks;
+  /** An older spec's own facts (shape, status field, field roles, CRN type, lifecycle, operations, nouns and verb words). */
+  readonly spec?: ResourceSpec;
+}
+
+/** How an operation is placed on a resource's verb, as the engine serves it. */
+export interface Bound {
+  readonly resource: string;
+  readonly verb: Verb;
+  readonly keys?: readonly string[];
+  readonly environment?: readonly string[];
+  readonly action?: string;
+  readonly answer?: (h: EngineHook, rec: EngineRecord, req: Doc) => Doc;
+  readonly select?: (h: EngineHook, req: Doc) => EngineRecord[];
+  readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
+  /** What the entry's own functions are called in the coverage table (v2: answer, select, rewrite; older specs: request for rewrite). */
+  readonly named: readonly string[];
+}
+
+/** A hand-written operation with the engine's lookups at hand. */
+export interface CodeFn {
+  readonly run: (h: EngineHook, req: Doc) => Doc;
+  /** Its name in the coverage table. */
+  readonly name: string;
+}
+
+/** A service as the engine serves it, whichever way it was declared. */
+export interface Declared {
+  readonly facts?: ServiceResources;
+  readonly resources: ReadonlyMap<string, ResourceRules>;
+  /** Operations on verbs, as declared. */
+  readonly bindings: ReadonlyMap<string, Bound>;
+  readonly code: ReadonlyMap<string, CodeFn>;
+  /** Plain handlers of an older module (its own backend). */
+  readonly plain: Readonly<Record<string, Handler>>;
+  /** Whether the rest of the operations are placed by their names (older specs). */
+  readonly matchNames: boolean;
+  readonly setup?: (h: EngineHook) => void;
+  readonly guard?: (h: EngineHook, op: string, req: Doc) => void;
+}
+
+const FORCE_FIELDS = ['force', 'forced', 'cascade', 'cascading', 'forceDelete'];
+
+// ---- the operation table ---------------------------------------------------------
+
+/** A record path (`doc.description`, `data.owner`) read off a record. */
+function atPath(rec: EngineRecord, path: string): unknown {
+  const [root, ...rest] = path.split('.');
+  let v: unknown = root === 'data' ? rec.data : rec.doc;
+  for (const k of rest) v = typeof v === 'object' && v !== null ? (v as Doc)[k] : undefined;
+  return v;
+}
+
+/** A resource's id maker from its declared style. */
+function idMaker(ids: NonNullable<Resource['ids']>): (h: EngineHook, req: Doc) => string {
+  return (h, req) => {
+    const p = ids.prefix;
+    const prefix = typeof p === 'string' ? p : (p.map[String(req[p.field])] ?? p.otherwise);
+    return ids.style === 'short'
+      ? `${prefix}-${randomToken(ids.length ?? 8)}`
+      : `${prefix}-${Math.floor(h.ctx.clock.now() / 1000)}-${randomToken(ids.length ?? 4)}`;
+  };
+}
+
+/** The hooks of a resource on the table, as the engine calls them, and their names per verb. */
+function tableHooks(res: Resource): RuleHooks {
+  const hk = res.hooks ?? {};
+  const check = hk.check ?? {};
+  const effect = hk.effect ?? {};
+  const fill = hk.fill;
+  const show = hk.show;
+  const names = (verb: Verb): string[] => {
+    const change = typeof verb === 'string' ? verb : 'action' in verb ? verb.action : verb.work;
+    const out: string[] = [];
+    if (typeof verb === 'object' && 'work' in verb) {
+      if (check[change]) out.push(`check.${change}`);
+      if (effect[change]) out.push(`effect.${change}`);
+      return out;
+    }
+    if (check[change]) out.push(`check.${change}`);
+    if (verb === 'create' && fill) out.push('fill');
+    if (typeof verb === 'object' && effect[change]) out.push(`effect.${change}`);
+    if (verb !== 'events' && verb !== 'operation' && show) out.push('show');
+    return out;
+  };
+  return {
+    names,
+    ...(check.create || fill
+      ? {
+          create: (h, rec, req) => {
+            check.create?.(h, rec, req);
+            if (fill) Object.assign(rec.doc, fill(h, rec, req));
+          },
+        }
+      : {}),
+    ...(check.update ? { update: check.update } : {}),
+    ...(check.delete ? { remove: check.delete } : {}),
+    act: (h, rec, action, req) => {
+      check[action]?.(h, rec, req);
+      return effect[action]?.(h, rec, req);
+    },
+    work: (h, parent, kind, req) => {
+      check[kind]?.(h, parent, req);
+      return effect[kind]?.(h, parent, req);
+    },
+    ...(show ? { view: show } : {}),
+  };
+}
+
+/** A resource on the table as the engine serves it. */
+function tableRules(res: Resource): ResourceRules {
+  const lives = res.lives ?? { in: 'account' };
+  const del = res.deletes ?? {};
+  const withEnv = res.withEnvironment;
+  const part = lives.in === 'parent' ? lives.part : undefined;
+  const failsBy = res.failsBy;
+  return {
+    ...(res.noun ? { noun: res.noun } : {}),
+    keys: res.keys,
+    ...(lives.in === 'environment' ? { environment: lives.by } : {}),
+    ...(lives.in === 'parent' ? { parent: lives.parent } : {}),
+    ...(part === true ? { part: () => true } : part ? { part: (rec: EngineRecord) => atPath(rec, part) === true } : {}),
+    ...(lives.in === 'world' ? { within: worldPlace(lives.place, lives.by) } : {}),
+    ...(res.ids ? { newId: idMaker(res.ids) } : {}),
+    uniqueNames: res.names !== 'repeat',
+    ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
+    idempotent: res.idempotent ?? [],
+    forceFields: del.force ?? FORCE_FIELDS,
+    cascades: del.cascades === true,
+    immediate: del.immediate === true,
+    forcedAtOnce: del.forcedAtOnce === true,
+    follows: typeof withEnv === 'object' ? withEnv : {},
+    partOfEnvironment: withEnv === 'part',
+    ...(res.work ? { work: { groups: res.work === true ? {} : res.work.groups } } : {}),
+    ...(res.minutes ? { minutes: res.minutes } : {}),
+    hooks: tableHooks(res),
+  };
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** A resource that lives in a record of another service: found through the world's places, by the request's fields. */
+function worldPlace(place: string, by: readonly string[]): Within {
+  return {
+    fields: by,
+    find: (h, ref) => {
+      const found = h.ctx.world.place(h.ctx, place, ref);
+      if (!found) throw invalid(`${ref.slice(0, 200)} names nothing a ${place} place holds`);
+      return found;
+    },
+  };
+}
+
+/** The options of a verb entry as the engine binds them. */
+function boundOf(entry: VerbEntry, o: EntryOptions): Bound {
+  return {
+    resource: entry.resource,
+    verb: entry.verb,
+    ...(o.keys ? { keys: o.keys } : {}),
+    ...(o.environment ? { environment: o.environment } : {}),
+    ...(o.action ? { action: o.action } : {}),
+    ...(o.answer ? { answer: o.answer } : {}),
+    ...(o.select ? { select: o.select } : {}),
+    ...(o.rewrite ? { rewrite: o.rewrite } : {}),
+    named: (['answer', 'select', 'rewrite'] as const).filter((k) => o[k]),
+  };
+}
+
+/** A verb entry, bound (for a code entry that serves one: `h.serve(verbs('cluster').create(), req)`). */
+export const bind = (entry: VerbEntry): Bound => boundOf(entry, entry.options);
+
+/** A service on the operation table, as the engine serves it. */
+export function fromTable(svc: EmulatedService): Declared {
+  const bindings = new Map<string, Bound>();
+  const code = new Map<string, CodeFn>();
+  for (const [op, entry] of Object.entries(svc.operations)) {
+    if (entry.serve === 'code') code.set(op, { run: entry.run, name: entry.run.name || op });
+    else bindings.set(op, bind(entry));
+  }
+  const resources = new Map(Object.entries(svc.resources).map(([k, r]) => [k, tableRules(r as Resource)]));
+  const setup = svc.setup;
+  const guard = svc.guard;
+  return {
+    facts: svc.facts,
+    resources,
+    bindings,
+    code,
+    plain: {},
+    matchNames: false,
+    ...(setup ? { setup: (h: EngineHook) => setup(h) } : {}),
+    ...(guard ? { guard: (h: EngineHook, op: string, req: Doc) => guard(h, op, req) } : {}),
+  };
+}
+
+// ---- an engine spec of the older shape --------------------------------------------
+
+/** The hooks of an older spec's resource, named by when they run. */
+function specHooks(rs: ResourceSpec): RuleHooks {
+  const h = rs.hooks ?? {};
+  const names = (verb: Verb): string[] => {
+    const v = typeof verb === 'object' ? 'action' : verb;
+    return [
+      ...(v === 'create' && h.creating ? ['creating'] : []),
+      ...(v === 'update' && h.updating ? ['updating'] : []),
+      ...(v === 'action' && h.acting ? ['acting'] : []),
+      ...(v === 'delete' && h.deleting ? ['deleting'] : []),
+      // A delete's answer shows the record too, so `viewing` runs for every verb but events.
+      ...(v !== 'events' && h.viewing ? ['viewing'] : []),
+      ...(v === 'create' && rs.newId ? ['newId'] : []),
+      ...(rs.scope ? ['scope'] : []),
+      ...(rs.within ? ['within.find'] : []),
+    ];
+  };
+  return {
+    names,
+    ...(h.creating ? { create: h.creating } : {}),
+    ...(h.updating ? { update: h.updating } : {}),
+    ...(h.acting ? { act: h.acting } : {}),
+    ...(h.deleting ? { remove: h.deleting } : {}),
+    ...(h.viewing ? { view: h.viewing } : {}),
+  };
+}
+
+function specRules(rs: ResourceSpec): ResourceRules {
+  const part = rs.partOfParent;
+  return {
+    ...(rs.noun ? { noun: rs.noun } : {}),
+    keys: rs.keys,
+    ...(rs.environment ? { environment: rs.environment } : {}),
+    ...(rs.parent ? { parent: rs.parent } : {}),
+    ...(typeof part === 'function' ? { part } : part === true ? { part: () => true } : {}),
+    ...(rs.within ? { within: rs.within } : {}),
+    ...(rs.scope ? { scope: rs.scope } : {}),
+    ...(rs.newId ? { newId: rs.newId } : {}),
+    uniqueNames: rs.uniqueNames !== false,
+    ...(rs.subject ? { subject: rs.subject } : {}),
+    idempotent: rs.idempotent ?? [],
+    forceFields: rs.forceFields ?? FORCE_FIELDS,
+    cascades: rs.cascades === true,
+    immediate: rs.singleton === true,
+    forcedAtOnce: false,
+    follows: rs.follows ?? {},
+    partOfEnvironment: rs.partOfEnvironment === true,
+    ...(rs.minutes ? { minutes: rs.minutes } : {}),
+    hooks: specHooks(rs),
+    spec: rs,
+  };
+}
+
+// A binding has a verb (and may name the action it starts); a verb alone is a word or `{ action }`.
+const isVerb = (b: Binding['verb'] | Omit<Binding, 'resource'>): b is Binding['verb'] => typeof b === 'string' || !('verb' in b);
+
+/** An engine spec of the older shape, as the engine serves it. */
+export function fromSpec(spec: EngineSpec): Declared {
+  const bindings = new Map<string, Bound>();
+  for (const [key, rs] of Object.entries(spec.resources))
+    for (const [op, b] of Object.entries(rs.ops ?? {})) {
+      const full: Binding = isVerb(b) ? { resource: key, verb: b } : { resource: key, ...b };
+      const { request, ...rest } = full;
+      bindings.set(op, {
+        ...rest,
+        ...(request ? { rewrite: request } : {}),
+        named: [...(full.answer ? ['answer'] : []), ...(full.select ? ['select'] : []), ...(request ? ['request'] : [])],
+      });
+    }
+  const code = new Map<string, CodeFn>(Object.entries(spec.handlers ?? {}).map(([op, run]) => [op, { run, name: 'engine handlers' }]));
+  return {
+    ...(spec.facts ? { facts: spec.facts } : {}),
+    resources: new Map(Object.entries(spec.resources).map(([k, rs]) => [k, specRules(rs)])),
+    bindings,
+    code,
+    plain: spec.plain ?? {},
+    matchNames: true,
+    ...(spec.setup ? { setup: spec.setup } : {}),
+  };
+}
