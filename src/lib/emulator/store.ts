@@ -81,6 +81,8 @@ export class Store {
     children: Database.Statement<[string, string, string], Row>;
     childrenAfter: Database.Statement<[string, string, string, number, number], Row>;
     childByName: Database.Statement<[string, string, string, string], { id: string }>;
+    allByName: Database.Statement<[string, string, string], { id: string }>;
+    allChildrenByName: Database.Statement<[string, string, string, string], { id: string }>;
     count: Database.Statement<[string, string], { n: number }>;
     meta: Database.Statement<[string], { value: string }>;
     setMeta: Database.Statement<[string, string]>;
@@ -137,6 +139,10 @@ export class Store {
         'SELECT id, seq, body FROM docs WHERE kind = ? AND account = ? AND parent = ? AND seq > ? ORDER BY seq LIMIT ?',
       ),
       childByName: this.db.prepare('SELECT id FROM docs WHERE kind = ? AND account = ? AND parent = ? AND name_lc = ?'),
+      allByName: this.db.prepare('SELECT id FROM docs WHERE kind = ? AND account = ? AND name_lc = ? ORDER BY seq DESC'),
+      allChildrenByName: this.db.prepare(
+        'SELECT id FROM docs WHERE kind = ? AND account = ? AND parent = ? AND name_lc = ? ORDER BY seq DESC',
+      ),
       count: this.db.prepare('SELECT count(*) AS n FROM docs WHERE kind = ? AND account = ?'),
       meta: this.db.prepare('SELECT value FROM meta WHERE key = ?'),
       setMeta: this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value'),
@@ -309,6 +315,19 @@ export class Store {
   /** The id of the child of a parent with a name (any case), without reading the document. */
   childIdByName(kind: string, parent: string, name: string): string | undefined {
     return this.stmts.childByName.get(kind, this.account, parent, name.toLowerCase())?.id;
+  }
+
+  /**
+   * The ids of the documents of a kind with a name (any case), newest first,
+   * within a parent when one is given: a kind whose deleted records keep
+   * their names may have several (engine/records.ts picks the live one).
+   */
+  idsByName(kind: string, name: string, parent?: string): string[] {
+    const rows =
+      parent === undefined
+        ? this.stmts.allByName.all(kind, this.account, name.toLowerCase())
+        : this.stmts.allChildrenByName.all(kind, this.account, parent, name.toLowerCase());
+    return rows.map((r) => r.id);
   }
 
   count(kind: string): number {

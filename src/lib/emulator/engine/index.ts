@@ -256,8 +256,8 @@ export class Engine {
       throw invalid(`give ${r.rules.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
     const all = this.records(h.ctx, r);
     const name = this.nameIn(op, r, req, b.rewrite !== undefined);
-    if (name !== undefined && r.rules.uniqueNames && all.find(name, place.scope ?? ''))
-      throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
+    const taken = name !== undefined && r.rules.uniqueNames ? all.find(name, place.scope ?? '') : undefined;
+    if (taken && !taken.deleted) throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
     const id = r.rules.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
@@ -452,7 +452,11 @@ export class Engine {
     const made = works.create(
       { id, scope: rec.id, ...(rec.env ? { env: rec.env } : {}), doc: {}, data: { request: this.kept(op, req) } },
       kind,
-      { effect, operationId: id, fail: failsOnPurpose(subject, kind, w.lifecycle ?? {}, ranBefore) },
+      {
+        effect,
+        operationId: id,
+        fail: failsOnPurpose(subject, kind, [...Object.keys(r.lifecycle ?? {}), ...Object.keys(w.lifecycle ?? {})], ranBefore),
+      },
     );
     // Work always has an operation record (getOperation by the record it is for), named by its facts or its kind.
     if (!w.lifecycle?.[kind]?.operation) works.operations().recordActivity(rec.id, kind.toUpperCase(), made.activity);

@@ -113,8 +113,10 @@ export class Records {
       id: (r) => r.id,
       name: (r) => r.name ?? r.id,
       ...(m.rules.subject ? { subject: m.rules.subject } : {}),
-      // A deleted record that is kept frees its name.
-      keys: (r) => ({ ...(r.name !== undefined && !r.deleted ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
+      // `fail-renew-` names work of a record: the record's own actions do not fail for it.
+      ...(m.work ? { failActions: [...Object.keys(m.lifecycle ?? {}), ...Object.keys(m.work.lifecycle ?? {})] } : {}),
+      // A deleted record that is kept keeps its name too: a name finds a live record first (lookup).
+      keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
       // Work's operations are its parent's (getOperation names the parent).
       ...(m.rules.work ? { operationOwner: (r: EngineRecord) => r.scope } : {}),
       began: (r, prev) => {
@@ -220,22 +222,33 @@ export class Records {
   private lookup(ref: string, scope: string | undefined, asKept: boolean): EngineRecord | undefined {
     const t = this.tracked;
     const kept = asKept && !this.model.work;
-    const byId = (id: string): EngineRecord | undefined => (kept && !this.undelivered(id) ? t.peekById(id) : t.byId(id));
-    const byRef = (): EngineRecord | undefined => {
-      const id = t.idOf(ref);
-      return id !== undefined ? byId(id) : undefined;
-    };
+    const byId = (id: string): EngineRecord | undefined => this.read(kept && !this.undelivered(id) ? t.peekById(id) : t.byId(id));
     let r: EngineRecord | undefined;
-    if (ref.startsWith('crn:')) r = byRef();
-    else {
-      r = byId(ref);
-      if (!r && scope !== undefined) {
-        const id = this.ctx.store.childIdByName(this.kind, scope, ref);
-        r = id !== undefined ? byId(id) : undefined;
-      } else if (!r) r = byRef();
-    }
+    if (ref.startsWith('crn:')) {
+      const id = t.idOf(ref);
+      r = id !== undefined ? byId(id) : undefined;
+    } else r = byId(ref) ?? this.byName(ref, scope, byId);
     if (r && scope !== undefined && r.scope !== scope) return undefined;
-    return this.read(r);
+    return r;
+  }
+
+  /**
+   * By name (any case), within a scope when one is given: the live record
+   * that has it, else the newest deleted one that is kept (a name is free
+   * once its record is deleted, and still finds it until another takes it).
+   */
+  private byName(name: string, scope: string | undefined, byId: (id: string) => EngineRecord | undefined): EngineRecord | undefined {
+    if (!this.keepsDeleted) {
+      const id = scope !== undefined ? this.ctx.store.childIdByName(this.kind, scope, name) : this.ctx.store.idByName(this.kind, name);
+      return id !== undefined ? byId(id) : undefined;
+    }
+    let deleted: EngineRecord | undefined;
+    for (const id of this.ctx.store.idsByName(this.kind, name, scope)) {
+      const r = byId(id);
+      if (r && !r.deleted) return r;
+      deleted ??= r;
+    }
+    return deleted;
   }
 
   /**
@@ -450,6 +463,8 @@ export interface ResourceKind<T extends Tracked> {
   readonly remove?: (r: T) => void;
   /** Where a success's effect goes (default: its fields set on the record itself). */
   readonly effect?: (r: T, effect: Doc) => void;
+  /** The actions the fail- rule knows a `fail-<action>-` name by (default: the lifecycle's; a record with work adds its work's kinds). */
+  readonly failActions?: readonly string[];
 }
 
 /** The resources of one kind, for one request: lookups settle what they find. */
@@ -592,6 +607,7 @@ export class Resources<T extends Tracked> {
     if (spec.from && !opts.anyState) this.require(r, spec.from, action);
     const act = start(this.def.lifecycle, action, this.now, {
       subject: this.def.subject ? this.def.subject(r) : this.def.name(r),
+      ...(this.def.failActions ? { actions: this.def.failActions } : {}),
       subjectNoun: `${this.def.noun} name`,
       current,
       ...opts,

@@ -140,11 +140,16 @@ export function willFail(act: Activity): boolean {
  * fails every action, unless it names one of the lifecycle's actions as
  * `fail-<action>-...`: then only that action fails, and only its first run.
  */
-export function failsOnPurpose(subject: string | undefined, action: string, lifecycle: Lifecycle, retry = false): boolean {
+export function failsOnPurpose(
+  subject: string | undefined,
+  action: string,
+  lifecycle: Lifecycle | readonly string[],
+  retry = false,
+): boolean {
   const s = subject?.toLowerCase() ?? '';
   if (!s.startsWith('fail-')) return false;
   const named = /^fail-([a-z0-9]+)-/.exec(s)?.[1];
-  const actions = Object.keys(lifecycle).map((a) => a.toLowerCase());
+  const actions = (Array.isArray(lifecycle) ? lifecycle : Object.keys(lifecycle)).map((a: string) => a.toLowerCase());
   if (named && actions.includes(named)) return named === action.toLowerCase() && !retry;
   return true;
 }
@@ -156,6 +161,8 @@ export interface StartOptions {
   readonly subjectNoun?: string;
   /** Decides failure instead of the fail- rule. */
   readonly fail?: boolean;
+  /** The actions the fail- rule knows a `fail-<action>-` name by (default: the lifecycle's). */
+  readonly actions?: readonly string[];
   /** A retry: a `fail-<action>-` subject does not fail it again. */
   readonly retry?: boolean;
   /** Fields success sets on the resource. */
@@ -187,7 +194,7 @@ function fit(phases: ActionSpec['phases'], minutes: number): ActionSpec['phases'
 export function start(lifecycle: Lifecycle, action: string, now: number, opts: StartOptions = {}): Activity {
   const spec = lifecycle[action];
   if (!spec) throw new Error(`no action ${action} in this lifecycle`);
-  const fail = spec.failure !== undefined && (opts.fail ?? failsOnPurpose(opts.subject, action, lifecycle, opts.retry));
+  const fail = spec.failure !== undefined && (opts.fail ?? failsOnPurpose(opts.subject, action, opts.actions ?? lifecycle, opts.retry));
   const success = spec.success ?? opts.current;
   if (success === undefined) throw new Error(`action ${action} returns to the current state, which was not given`);
   const phases = opts.minutes === undefined ? spec.phases : fit(spec.phases, opts.minutes);

@@ -1,0 +1,266 @@
+/**
+ * The operation table and the declaration language (engine/table.ts,
+ * declare.ts) on a made-up service (test/helpers/engine-fixture.ts): each
+ * verb (create, read, list, update, delete, an action, work, an operation
+ * record, events), code entries that hand on to a verb, the hooks keyed by
+ * the change they are for, both deletion ends (kept with a retention and a
+ * list flag, gone), ids, a place another service provides, the guard, and
+ * how the coverage table names each entry.
+ */
+import { beforeEach, describe, expect, test } from '@jest/globals';
+import type { Doc, RequestContext } from '../../../src/lib/emulator/engine/context.js';
+import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
+import { defineService, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
+import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { pagingOf } from '../../../src/lib/emulator/paging.js';
+import { Store } from '../../../src/lib/emulator/store.js';
+import { World } from '../../../src/lib/emulator/world.js';
+import { guarded, VERSIONS, widgetFacts, widgetModel, widgets, type WidgetOperation } from '../../helpers/engine-fixture.js';
+import { clockAt, refusal, UNIT_ACCOUNT, UNIT_ADMIN, UNIT_INFO } from '../../helpers/emulator-unit.js';
+
+const MIN = 60_000;
+const HOST = 'crn:cdp:hosts:us-west-1:acct-1:host:h1';
+const world = new World([], { hosts: (_s, ref) => (ref === HOST ? { scope: ref, where: 'host h1' } : undefined) });
+const served = serve(widgetModel, widgets);
+
+let store: Store;
+let now: number;
+const clock = clockAt(() => now);
+
+function call(op: WidgetOperation, req: Doc = {}): Doc {
+  const h = served.handlers[op];
+  if (!h) throw new Error(`no handler for ${op}`);
+  const o = widgetModel.operation(op);
+  const ctx: RequestContext = {
+    store,
+    clock,
+    caller: UNIT_ADMIN,
+    info: UNIT_INFO,
+    world,
+    op: { service: 'widgets', name: op, paging: pagingOf(o) },
+  };
+  return store.transaction(() => h(req, ctx));
+}
+const fails = (op: WidgetOperation, req: Doc = {}): ApiError => refusal(() => call(op, req), op);
+const cluster = (name = 'c1'): Doc => call('describeCluster', { clusterName: name }).cluster as Doc;
+const CLUSTER = { environmentName: 'sales-env', clusterName: 'c1' };
+
+beforeEach(() => {
+  store = new Store(':memory:', UNIT_ACCOUNT);
+  now = Date.parse('2026-01-01T00:00:00Z');
+  guarded.length = 0;
+});
+
+describe('the table', () => {
+  test('is exact at compile time: an operation left out, or one the model does not have, is a type error', () => {
+    const r = { cluster: {}, certificate: {}, backup: {}, note: {}, mount: {} } as const;
+    const make = defineService<'createNote' | 'listNotes'>();
+    // Every operation there: fine.
+    const ok = make({
+      service: 'x',
+      facts: widgetFacts,
+      resources: { ...r, note: { keys: ['noteName'] } } as never,
+      operations: (v) => ({ createNote: v.note.create(), listNotes: v.note.list() }),
+    });
+    expect(Object.keys(ok.operations)).toEqual(['createNote', 'listNotes']);
+    // Checked by the compiler (npm run typecheck), never run: each call below must be a type error.
+    const wrong = (): void => {
+      // @ts-expect-error listNotes is missing
+      make({ service: 'x', facts: widgetFacts, resources: r as never, operations: (v) => ({ createNote: v.note.create() }) });
+      make({
+        service: 'x',
+        facts: widgetFacts,
+        resources: r as never,
+        // @ts-expect-error listNotez is no operation of the model, even through a spread
+        operations: (v) => ({ ...{ listNotez: v.note.list() }, createNote: v.note.create(), listNotes: v.note.list() }),
+      });
+      make({
+        service: 'x',
+        facts: widgetFacts,
+        resources: r as never,
+        // @ts-expect-error notes is no resource of the facts
+        operations: (v) => ({ createNote: v.notes.create(), listNotes: v.note.list() }),
+      });
+    };
+    expect(typeof wrong).toBe('function');
+    const table: OperationTable<'a', 'note'> = { a: { serve: 'code', run: () => ({}) } };
+    expect(table.a.serve).toBe('code');
+  });
+
+  test('refuses at start what the compiler cannot check: an action its resource does not have', () => {
+    const bad = {
+      ...widgets,
+      operations: { ...widgets.operations, stopCluster: { ...widgets.operations.stopCluster, verb: { action: 'halt' } } },
+    };
+    expect(() => Engine.of(widgetModel, bad)).toThrow(/no action halt/);
+  });
+
+  test('names how each operation is served: declared, with the hooks that run, or the code entry', () => {
+    expect(served.servedBy('listBackups')).toEqual({ how: 'declared', what: 'backup.list' });
+    expect(served.servedBy('createCluster')).toEqual({ how: 'hook', what: 'cluster.create', hooks: ['check.create', 'fill', 'show'] });
+    expect(served.servedBy('upgradeCluster')?.hooks).toEqual(['check.upgrade', 'effect.upgrade', 'show']);
+    expect(served.servedBy('renewCertificate')).toEqual({
+      how: 'hook',
+      what: 'cluster.work:renew',
+      hooks: ['check.renew', 'effect.renew'],
+    });
+    expect(served.servedBy('describeNote')).toEqual({ how: 'hook', what: 'note.read', hooks: ['answer'] });
+    expect(served.servedBy('validateCluster')).toEqual({ how: 'code', what: 'validateCluster' });
+    expect(served.servedBy('getOperation')).toEqual({ how: 'declared', what: 'cluster.operation' });
+  });
+
+  test('the guard runs before every entry, code ones too', () => {
+    call('listNotes');
+    call('validateCluster', { ...CLUSTER, clusterName: 'bad_name' });
+    expect(guarded).toEqual(['listNotes', 'validateCluster']);
+  });
+});
+
+describe('verbs', () => {
+  test('create and read: the lifecycle from the facts, the minutes from the declaration, fill and show', () => {
+    const made = call('createCluster', CLUSTER).cluster as Doc;
+    expect(made).toMatchObject({ clusterName: 'c1', status: 'CREATING', version: '1.0', phase: 'busy' });
+    expect(String(made.clusterId)).toMatch(/^widget-[a-z0-9]{8}$/);
+    expect(String(made.crn)).toMatch(/^crn:cdp:widgets:us-west-1:acct-1:cluster:/);
+    now += 10 * MIN;
+    expect(cluster()).toMatchObject({ status: 'RUNNING', phase: 'idle' });
+    expect(fails('createCluster', CLUSTER).code).toBe('ALREADY_EXISTS');
+    expect(fails('createCluster', { ...CLUSTER, clusterName: 'taken' }).message).toBe('that name is reserved');
+  });
+
+  test('an action: its from states, its check and effect; an idempotent one answers as it is', () => {
+    call('createCluster', CLUSTER);
+    expect(fails('stopCluster', { clusterName: 'c1' }).message).toMatch(/is CREATING; stop needs it RUNNING or STOP_FAILED/);
+    now += 10 * MIN;
+    call('upgradeCluster', { clusterName: 'c1' });
+    expect(cluster()).toMatchObject({ status: 'UPGRADING', version: '1.0' });
+    now += 4 * MIN;
+    expect(cluster()).toMatchObject({ status: 'RUNNING', version: '1.1' });
+    call('upgradeCluster', { clusterName: 'c1' });
+    now += 4 * MIN;
+    expect(cluster().version).toBe(VERSIONS[2]);
+    expect(fails('upgradeCluster', { clusterName: 'c1' }).message).toBe('already the newest');
+    call('stopCluster', { clusterName: 'c1' });
+    now += 3 * MIN;
+    expect(call('stopCluster', { clusterName: 'c1' }).cluster).toMatchObject({ status: 'STOPPED' });
+  });
+
+  test('an update starts the update action; what it sets shows once it has succeeded', () => {
+    call('createCluster', { ...CLUSTER, size: 3 });
+    now += 10 * MIN;
+    call('updateCluster', { clusterName: 'c1', size: 5 });
+    expect(cluster()).toMatchObject({ status: 'UPGRADING', size: 3 });
+    now += MIN;
+    expect(cluster()).toMatchObject({ status: 'RUNNING', size: 5 });
+  });
+
+  test('operation records: the newest of a record, or one by id; events of its actions', () => {
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    call('upgradeCluster', { clusterName: 'c1' });
+    const newest = call('getOperation', { clusterName: 'c1' });
+    expect(newest).toMatchObject({ operationName: 'UPGRADE', operationStatus: 'RUNNING' });
+    now += 4 * MIN;
+    expect(call('getOperation', { operationId: newest.operationId })).toMatchObject({ operationStatus: 'FINISHED' });
+    expect(fails('getOperation', {}).code).toBe('INVALID_ARGUMENT');
+    const events = call('listClusterEvents', { clusterName: 'c1' }).events as Doc[];
+    expect(events.map((e) => e.eventType)).toEqual(['CREATE', 'UPGRADE']);
+  });
+
+  test('work beside a record: one at a time, its own operation, the status stays, the effect reaches the record when it ends', () => {
+    call('createCluster', CLUSTER);
+    expect(fails('renewCertificate', { clusterName: 'c1' }).message).toMatch(/a certificate renewal needs it RUNNING/);
+    now += 10 * MIN;
+    const { operationId } = call('renewCertificate', { clusterName: 'c1' });
+    expect(typeof operationId).toBe('string');
+    expect(cluster()).toMatchObject({ status: 'RUNNING', certIssued: 0 });
+    expect(fails('renewCertificate', { clusterName: 'c1' }).message).toMatch(/already running renew \(operation /);
+    expect(call('getOperation', { operationId })).toMatchObject({ operationName: 'RENEW_CERTIFICATE', operationStatus: 'RUNNING' });
+    const started = now;
+    now += 5 * MIN;
+    expect(cluster()).toMatchObject({ status: 'RUNNING', certIssued: started });
+    expect(call('getOperation', { operationId }).operationStatus).toBe('FINISHED');
+    // Once delivered, a later read does not apply it again.
+    now += MIN;
+    expect(cluster().certIssued).toBe(started);
+    call('renewCertificate', { clusterName: 'c1' });
+  });
+
+  test('work of a record named fail-<kind>- fails its first run only', () => {
+    call('createCluster', { ...CLUSTER, clusterName: 'fail-renew-x' });
+    now += 10 * MIN;
+    const first = call('renewCertificate', { clusterName: 'fail-renew-x' });
+    now += 5 * MIN;
+    expect(call('getOperation', { operationId: first.operationId }).operationStatus).toBe('FAILED');
+    expect(cluster('fail-renew-x').certIssued).toBe(0);
+    const again = call('renewCertificate', { clusterName: 'fail-renew-x' });
+    now += 5 * MIN;
+    expect(call('getOperation', { operationId: again.operationId }).operationStatus).toBe('FINISHED');
+  });
+
+  test('a code entry answers first, or hands the request on to a verb', () => {
+    expect(call('validateCluster', { ...CLUSTER, clusterName: 'bad_name' })).toEqual({ valid: false });
+    const ok = call('validateCluster', CLUSTER);
+    expect(ok).toMatchObject({ valid: true, cluster: { clusterName: 'c1', status: 'CREATING' } });
+  });
+
+  test('an entry answer; stamped ids; repeated names', () => {
+    const note = call('createNote', { noteName: 'n1', text: 'hi' }).note as Doc;
+    expect(String(note.noteId)).toMatch(/^note-\d+-[a-z0-9]{4}$/);
+    expect(call('describeNote', { noteName: 'n1' }).note).toMatchObject({ text: 'hi!' });
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    call('createBackup', { clusterName: 'c1', backupName: 'nightly' });
+    call('createBackup', { clusterName: 'c1', backupName: 'nightly' });
+    expect((call('listBackups', { clusterName: 'c1' }).backups as Doc[]).length).toBe(2);
+  });
+
+  test('a resource that lives in a record of another service, found through the world', () => {
+    call('createMount', { hostCrn: HOST, mountName: 'm1' });
+    expect(call('listMounts', { hostCrn: HOST }).mounts).toEqual([{ mountName: 'm1', hostCrn: HOST }]);
+    expect(fails('createMount', { hostCrn: `${HOST}x`, mountName: 'm1' }).code).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('deletion ends', () => {
+  test('kept: the deleted status stays visible for its retention, lists show it only when asked, its name is free', () => {
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    call('deleteCluster', { clusterName: 'c1' });
+    expect(cluster().status).toBe('DELETING');
+    now += 2 * MIN;
+    const deleted = cluster();
+    expect(deleted.status).toBe('DELETED');
+    expect(call('listClusters', { environmentName: 'sales-env' }).clusters).toEqual([]);
+    expect((call('listClusters', { environmentName: 'sales-env', includeDeleted: true }).clusters as Doc[]).map((c) => c.status)).toEqual([
+      'DELETED',
+    ]);
+    expect(fails('deleteCluster', { clusterName: 'c1' }).message).toBe('cluster c1 is already deleted');
+    expect(fails('stopCluster', { clusterName: 'c1' }).code).toBe('NOT_FOUND');
+    // Its name is free: a new cluster takes it, and the name finds the new one.
+    call('createCluster', CLUSTER);
+    expect(cluster()).toMatchObject({ status: 'CREATING' });
+    expect(call('describeCluster', { clusterName: String(deleted.clusterId) }).cluster).toMatchObject({ status: 'DELETED' });
+    now += 60 * MIN;
+    expect(fails('describeCluster', { clusterName: String(deleted.clusterId) }).code).toBe('NOT_FOUND');
+  });
+
+  test('kept: a forced delete ends at once, in the deleted state', () => {
+    call('createCluster', CLUSTER);
+    const answer = call('deleteCluster', { clusterName: 'c1', force: true }).cluster as Doc;
+    expect(answer.status).toBe('DELETED');
+    expect(cluster().status).toBe('DELETED');
+  });
+
+  test('gone: NOT_FOUND once the delete is over; a record holding others is refused without force', () => {
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    call('createBackup', { clusterName: 'c1', backupName: 'b1' });
+    now += 5 * MIN;
+    expect(fails('deleteCluster', { clusterName: 'c1' }).message).toMatch(/still has backup b1/);
+    call('deleteBackup', { clusterName: 'c1', backupName: 'b1' });
+    expect((call('listBackups', { clusterName: 'c1' }).backups as Doc[])[0]?.status).toBe('DELETING');
+    now += 2 * MIN;
+    expect(call('listBackups', { clusterName: 'c1' }).backups).toEqual([]);
+  });
+});
