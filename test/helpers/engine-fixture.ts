@@ -14,7 +14,7 @@ import type { ServiceResources } from '../../src/lib/model/resources.js';
 import type { Doc } from '../../src/lib/emulator/engine/context.js';
 import type { Hook } from '../../src/lib/emulator/engine/declare.js';
 import { failedPrecondition } from '../../src/lib/emulator/errors.js';
-import { code, defineService, verbs } from '../../src/lib/emulator/engine/table.js';
+import { code, defineService, fixed, verbs } from '../../src/lib/emulator/engine/table.js';
 
 const shapes = {
   ClusterStatus:
@@ -42,6 +42,11 @@ const shapes = {
   UpdateClusterRequest: { clusterName: 'string!', size: 'int32' },
   UpgradeClusterRequest: { clusterName: 'string!', version: 'string' },
   OperationResponse: { operationId: 'string' },
+  ClusterStatusDetail: { status: 'ClusterStatus', message: 'string' },
+  StopClusterResponse: { clusterStatus: 'ClusterStatusDetail' },
+  ListSizesRequest: {},
+  ListSizesResponse: { sizes: '[Size]' },
+  Size: { name: 'string!', nodes: 'int32' },
   GetOperationRequest: { clusterName: 'string', operationId: 'string' },
   GetOperationResponse: { operationId: 'string', operationName: 'string', operationStatus: 'string', started: 'string', ended: 'string' },
   ClusterEvent: { eventType: 'string', message: 'string', status: 'string' },
@@ -75,7 +80,8 @@ const OPS = {
   listClusters: ['ListClustersRequest', 'ListClustersResponse'],
   updateCluster: ['UpdateClusterRequest', 'ClusterResponse'],
   deleteCluster: ['DeleteClusterRequest', 'ClusterResponse'],
-  stopCluster: ['ClusterRequest', 'ClusterResponse'],
+  stopCluster: ['ClusterRequest', 'StopClusterResponse'],
+  listSizes: ['ListSizesRequest', 'ListSizesResponse'],
   startCluster: ['ClusterRequest', 'ClusterResponse'],
   upgradeCluster: ['UpgradeClusterRequest', 'ClusterResponse'],
   renewCertificate: ['ClusterRequest', 'OperationResponse'],
@@ -185,7 +191,11 @@ export const widgets = defineService<WidgetOperation>()({
           },
         },
         effect: { upgrade: (_h, rec) => ({ version: VERSIONS[VERSIONS.indexOf(String(rec.doc.version)) + 1] }) },
-        show: (h, rec) => ({ phase: h.records('cluster').busy(rec) ? 'busy' : 'idle' }),
+        // `clusterStatus` is no field of a cluster: the engine places it in the answers that have it (stopCluster's).
+        show: (h, rec, view) => ({
+          phase: h.records('cluster').busy(rec) ? 'busy' : 'idle',
+          clusterStatus: { status: view.status, message: `the cluster is ${String(view.status).toLowerCase()}` },
+        }),
       },
     },
     certificate: {
@@ -225,6 +235,12 @@ export const widgets = defineService<WidgetOperation>()({
     listNotes: r.note.list(),
     createMount: r.mount.create(),
     listMounts: r.mount.list(),
+    listSizes: fixed({
+      sizes: [
+        { name: 'small', nodes: 3 },
+        { name: 'large', nodes: 10, extra: true },
+      ],
+    }),
   }),
   guard: (_h, op) => {
     guarded.push(op);

@@ -107,6 +107,7 @@ describe('the table', () => {
     expect(served.servedBy('describeNote')).toEqual({ how: 'hook', what: 'note.read', hooks: ['answer'] });
     expect(served.servedBy('validateCluster')).toEqual({ how: 'code', what: 'validateCluster' });
     expect(served.servedBy('getOperation')).toEqual({ how: 'declared', what: 'cluster.operation' });
+    expect(served.servedBy('listSizes')).toEqual({ how: 'declared', what: 'fixed answer' });
   });
 
   test('the guard runs before every entry, code ones too', () => {
@@ -140,9 +141,13 @@ describe('verbs', () => {
     now += 4 * MIN;
     expect(cluster().version).toBe(VERSIONS[2]);
     expect(fails('upgradeCluster', { clusterName: 'c1' }).message).toBe('already the newest');
-    call('stopCluster', { clusterName: 'c1' });
+    // The answer has no cluster: the `clusterStatus` its show hook computes is placed there.
+    expect(call('stopCluster', { clusterName: 'c1' })).toEqual({
+      clusterStatus: { status: 'STOPPING', message: 'the cluster is stopping' },
+    });
     now += 3 * MIN;
-    expect(call('stopCluster', { clusterName: 'c1' }).cluster).toMatchObject({ status: 'STOPPED' });
+    expect(call('stopCluster', { clusterName: 'c1' }).clusterStatus).toMatchObject({ status: 'STOPPED' });
+    expect(cluster().clusterStatus).toBeUndefined();
   });
 
   test('an update starts the update action; what it sets shows once it has succeeded', () => {
@@ -202,6 +207,15 @@ describe('verbs', () => {
     expect(call('validateCluster', { ...CLUSTER, clusterName: 'bad_name' })).toEqual({ valid: false });
     const ok = call('validateCluster', CLUSTER);
     expect(ok).toMatchObject({ valid: true, cluster: { clusterName: 'c1', status: 'CREATING' } });
+  });
+
+  test('a fixed answer: the data, conformed to the response shape', () => {
+    expect(call('listSizes')).toEqual({
+      sizes: [
+        { name: 'small', nodes: 3 },
+        { name: 'large', nodes: 10 },
+      ],
+    });
   });
 
   test('an entry answer; stamped ids; repeated names', () => {

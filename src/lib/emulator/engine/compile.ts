@@ -101,6 +101,8 @@ export interface Declared {
   /** Operations on verbs, as declared. */
   readonly bindings: ReadonlyMap<string, Bound>;
   readonly code: ReadonlyMap<string, CodeFn>;
+  /** Operations that answer the same whatever the state. */
+  readonly fixed: ReadonlyMap<string, Doc>;
   /** Plain handlers of an older module (its own backend). */
   readonly plain: Readonly<Record<string, Handler>>;
   /** Whether the rest of the operations are placed by their names (older specs). */
@@ -243,8 +245,10 @@ export const bind = (entry: VerbEntry): Bound => boundOf(entry, entry.options);
 export function fromTable(svc: EmulatedService): Declared {
   const bindings = new Map<string, Bound>();
   const code = new Map<string, CodeFn>();
+  const fixed = new Map<string, Doc>();
   for (const [op, entry] of Object.entries(svc.operations)) {
     if (entry.serve === 'code') code.set(op, { run: entry.run, name: entry.run.name || op });
+    else if (entry.serve === 'fixed') fixed.set(op, entry.answer);
     else bindings.set(op, bind(entry));
   }
   const resources = new Map(Object.entries(svc.resources).map(([k, r]) => [k, tableRules(r as Resource)]));
@@ -255,6 +259,7 @@ export function fromTable(svc: EmulatedService): Declared {
     resources,
     bindings,
     code,
+    fixed,
     plain: {},
     matchNames: false,
     ...(setup ? { setup: (h: EngineHook) => setup(h) } : {}),
@@ -339,6 +344,7 @@ export function fromSpec(spec: EngineSpec): Declared {
     resources: new Map(Object.entries(spec.resources).map(([k, rs]) => [k, specRules(rs)])),
     bindings,
     code,
+    fixed: new Map(),
     plain: spec.plain ?? {},
     matchNames: true,
     ...(spec.setup ? { setup: spec.setup } : {}),

@@ -106,7 +106,7 @@ export function deriveService(service: Service, declared: Declared): ServiceMode
   // An older spec: the rest placed by their names, the longest noun first (`DbcConfig` before `Dbc`).
   const nounsOf = (key: string, rules: ResourceRules): string[] => [...(rules.spec?.nouns ?? [cap(key)])];
   if (declared.matchNames) {
-    const handWritten = new Set([...declared.code.keys(), ...Object.keys(declared.plain)]);
+    const handWritten = new Set([...declared.code.keys(), ...declared.fixed.keys(), ...Object.keys(declared.plain)]);
     const candidates = [...declared.resources]
       .flatMap(([key, rules]) => nounsOf(key, rules).map((noun) => ({ key, rules, noun })))
       .sort((a, b) => b.noun.length - a.noun.length);

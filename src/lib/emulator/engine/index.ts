@@ -84,6 +84,13 @@ export class Engine {
       out[name] = (req, ctx) => this.serveBound(begin(name, req, ctx), op, b, req);
     }
     for (const [name, fn] of this.declared.code) out[name] = (req, ctx) => fn.run(begin(name, req, ctx), req);
+    for (const [name, answer] of this.declared.fixed) {
+      const op = this.service.operation(name);
+      out[name] = (req, ctx) => {
+        begin(name, req, ctx);
+        return this.fixedAnswer(ctx, op, answer, req);
+      };
+    }
     Object.assign(out, this.declared.plain);
     return out;
   }
@@ -96,6 +103,7 @@ export class Engine {
     if (Object.hasOwn(this.declared.plain, name)) return { how: 'code', what: 'engine plain' };
     const code: CodeFn | undefined = this.declared.code.get(name);
     if (code) return { how: 'code', what: code.name };
+    if (this.declared.fixed.has(name)) return { how: 'declared', what: 'fixed answer' };
     const b = this.model.bindings.get(name);
     if (!b) return undefined;
     const r = this.resource(b.resource);
@@ -156,6 +164,14 @@ export class Engine {
     return this.conformer.struct(shape, value, this.fill(ctx, seed, r), mode);
   }
 
+  /** A fixed answer: conformed to the response shape, its list paged when the operation pages. */
+  private fixedAnswer(ctx: RequestContext, op: Operation, answer: Doc, req: Doc): Doc {
+    const result = op.paging?.result;
+    const items = result ? answer[result] : undefined;
+    if (op.paging && Array.isArray(items)) return this.conform(ctx, op.output, { ...answer, ...paged(ctx, req, items) }, op.name);
+    return this.conform(ctx, op.output, answer, op.name);
+  }
+
   /** Serves one placed operation: its verb on its resource, for the request as its entry reads it. */
   private serveBound(h: EngineHook, op: Operation, b: Bound, sent: Doc): Doc {
     const r = this.resource(b.resource);
@@ -188,6 +204,8 @@ export class Engine {
     if (b) return this.serveBound(this.hook(ctx), op, b, req);
     const code = this.declared.code.get(opName);
     if (code) return code.run(this.hook(ctx), req);
+    const answer = this.declared.fixed.get(opName);
+    if (answer) return this.fixedAnswer(ctx, op, answer, req);
     throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
   }
 
@@ -526,6 +544,8 @@ export class Engine {
     const s = shapes.struct(f.type);
     if (s) {
       if (s.name === r.shape) return view;
+      // A structure the record shows beside its shape (a `show` hook's `clusterStatus`) is placed at its name.
+      if (view[f.name] !== undefined) return view[f.name];
       // The one structure of an answer, or one named after the resource, shows the record in that shape.
       if (onlyStruct || f.name === r.key || r.nouns.some((n) => n.toLowerCase() === f.name.toLowerCase()))
         return this.conform(h.ctx, s.name, view, rec.id);

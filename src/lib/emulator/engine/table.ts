@@ -3,9 +3,10 @@
  * `defineService<OperationName>()({ service, facts, resources, operations })`:
  * `OperationName` is the union the model generates into the service's
  * wire.ts, the resource names are the keys of its resource facts, and the
- * table maps every operation, exactly once, to either a verb on a resource
- * (`r.cluster.act('stop')`, served by the engine from the declaration) or
- * `code(namedFunction)` of the service's own files. An operation left out,
+ * table maps every operation, exactly once, to a verb on a resource
+ * (`r.cluster.act('stop')`, served by the engine from the declaration), a
+ * fixed answer (`fixed({...})`, a static catalogue), or `code(namedFunction)`
+ * of the service's own files. An operation left out,
  * or one the model does not have, is a type error (spreads included); the
  * engine serves the table and nothing else.
  */
@@ -19,7 +20,17 @@ export interface CodeEntry<R extends string = string> {
   readonly run: (h: Hook<R>, req: Doc) => Doc;
 }
 
-export type Entry<R extends string = string> = VerbEntry<R> | CodeEntry<R>;
+/**
+ * An operation that answers the same whatever the state (a static
+ * catalogue: log descriptors, secret types, instance types): its answer as
+ * data, conformed to the response shape and paged as the operation pages.
+ */
+export interface FixedEntry {
+  readonly serve: 'fixed';
+  readonly answer: Doc;
+}
+
+export type Entry<R extends string = string> = VerbEntry<R> | CodeEntry<R> | FixedEntry;
 
 /** Every operation of a service, exactly once. */
 export type OperationTable<Op extends string, R extends string> = { readonly [op in Op]: Entry<R> };
@@ -55,6 +66,9 @@ export function verbs<R extends string>(resource: R): Verbs<R> {
     work: (kind, o) => v({ work: kind }, o),
   };
 }
+
+/** The operation answers this, whatever the state (a static catalogue). */
+export const fixed = (answer: Doc): FixedEntry => ({ serve: 'fixed', answer });
 
 /** A named function of the service's own files serves the operation. */
 export const code = <R extends string>(run: (h: Hook<R>, req: Doc) => Doc): CodeEntry<R> => ({ serve: 'code', run });
