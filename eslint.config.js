@@ -1,6 +1,31 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+/** What no part of the emulator imports: the command line. */
+const EMULATOR = [{ group: ['@oclif/*', '**/cli/**', '**/commands/**'] }];
+const GROUND = 'the engine, the world contracts and the shared builders import no service, world.ts, server, console or control';
+/** Outside services/, only the registry loader (services/index.ts) reaches a service's folder. */
+const SERVICE_FOLDERS = {
+  regex: '(^|/)services/(?!index\\.js$)[a-z]+/',
+  message: 'read what a service knows through the world (world/contracts.ts), not its folder',
+};
+/** From inside services/<topic>/: `../<other>/`, another service's folder (but `allowed`). */
+const otherService = (allowed) => ({
+  regex: allowed ? `^\\.\\./(?!${allowed}/)[a-z]+/` : '^\\.\\./[a-z]+/',
+  message: 'a service reads another only through the world (world/contracts.ts); see docs/architecture.md',
+});
+/**
+ * The imports of one service's folder by another when issue 29 began (15), by the
+ * service imported: each service's move onto the operation table removes its own.
+ */
+const SERVICE_IMPORTS = {
+  dataflow: ['df/backend.ts', 'df/catalog.ts', 'df/monitoring.ts', 'df/views.ts'],
+  iam: ['environments/identity.ts', 'environments/usersync.ts'],
+  replicationmanager: ['de/service.ts', 'de/vcs.ts'],
+  compute: ['consumption/index.ts'],
+  datalake: ['imagecatalog/index.ts'],
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
@@ -44,6 +69,31 @@ export default tseslint.config(
   },
   {
     files: ['src/lib/emulator/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: ['@oclif/*', '**/cli/**', '**/commands/**'] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [...EMULATOR, SERVICE_FOLDERS] }] },
   },
+  {
+    // The engine stands on the ground floor: it imports no service, nor the world that binds them, the server or the console.
+    files: ['src/lib/emulator/engine/**/*.ts', 'src/lib/emulator/world/contracts.ts', 'src/lib/emulator/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...EMULATOR,
+            { regex: '^\\.\\./(services|console|http)/|^\\.\\./(world|server|environments|control)\\.js$', message: GROUND },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A service reads another only through the world (world/contracts.ts): no import of another service's folder.
+    files: ['src/lib/emulator/services/*/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...EMULATOR, otherService()] }] },
+  },
+  // Today's imports of one service by another, each allowed only where it is until the move of its service removes it.
+  ...Object.entries(SERVICE_IMPORTS).map(([to, files]) => ({
+    files: files.map((f) => `src/lib/emulator/services/${f}`),
+    rules: { 'no-restricted-imports': ['error', { patterns: [...EMULATOR, otherService(to)] }] },
+  })),
 );

@@ -4,7 +4,7 @@
  * handlers, the operation's paging from the model), so they run exactly as
  * they do behind HTTP.
  */
-import { loadService } from '../../src/lib/model/index.js';
+import { loadAllServices, loadService } from '../../src/lib/model/index.js';
 import type { Clock } from '../../src/lib/emulator/clock.js';
 import { serve } from '../../src/lib/emulator/engine/index.js';
 import { ApiError } from '../../src/lib/emulator/errors.js';
@@ -12,7 +12,7 @@ import { pagingOf } from '../../src/lib/emulator/paging.js';
 import { loadServiceModule } from '../../src/lib/emulator/services/index.js';
 import type { Store } from '../../src/lib/emulator/store.js';
 import type { Caller, Doc, EmulatorInfo, RequestContext } from '../../src/lib/emulator/types.js';
-import { World } from '../../src/lib/emulator/world.js';
+import { World, type Providers } from '../../src/lib/emulator/world.js';
 
 /** The ApiError `run` refuses with; any other error is thrown on, and `what did not fail` when it succeeds. */
 export function refusal(run: () => unknown, what: string): ApiError {
@@ -28,6 +28,29 @@ export function refusal(run: () => unknown, what: string): ApiError {
 /** A clock that reads `now()`: a test moves time by changing what that returns. */
 export const clockAt = (now: () => number): Clock =>
   ({ now, iso: (at = now()) => new Date(at).toISOString(), scale: 1 }) as unknown as Clock;
+
+/** What every service provides the world (world/contracts.ts), as the server gathers it at start. */
+let gathered: Promise<{ providers: Providers; world: World }> | undefined;
+function gather(): Promise<{ providers: Providers; world: World }> {
+  gathered ??= (async () => {
+    const modules: Array<{ service: string; provides: Providers }> = [];
+    const dependents = [];
+    for (const svc of await loadAllServices()) {
+      const served = serve(svc, await loadServiceModule(svc.topic));
+      modules.push({ service: svc.name, provides: served.provides });
+      dependents.push(...served.dependents);
+    }
+    const providers = Object.assign({}, ...modules.map((m) => m.provides)) as Providers;
+    return { providers, world: World.of(dependents, modules) };
+  })();
+  return gathered;
+}
+
+/** The world as the server makes it from every service module: their contracts and what lives in environments. */
+export const emulatedWorld = async (): Promise<World> => (await gather()).world;
+
+/** Every service's providers of the world's contracts: for a world of a test's own (one contract replaced). */
+export const worldProviders = async (): Promise<Providers> => (await gather()).providers;
 
 /** The account of a unit test's requests, and its admin user as the caller. */
 export const UNIT_ACCOUNT = 'acct-1';
@@ -59,6 +82,7 @@ export interface ServiceCaller {
 export async function serviceCaller(service: string, scope: () => UnitScope): Promise<ServiceCaller> {
   const svc = await loadService(service);
   const { handlers } = serve(svc, await loadServiceModule(svc.topic));
+  const world = await emulatedWorld();
   return {
     call(op, req = {}, upload) {
       const h = handlers[op];
@@ -69,7 +93,7 @@ export async function serviceCaller(service: string, scope: () => UnitScope): Pr
         clock: s.clock,
         caller: s.caller,
         info: s.info,
-        world: World.empty,
+        world,
         ...(upload ? { upload } : {}),
         op: { service: svc.name, name: op, paging: pagingOf(svc.operation(op)) },
       };

@@ -5,8 +5,8 @@
  * declaration language. Clusters live in an environment, stop, start and
  * upgrade, run work beside them (certificates) and stay visible for an hour
  * once deleted; backups live in a cluster and are gone once deleted; notes
- * live in the account with stamped ids; mounts live in a host the world
- * provides.
+ * live in the account with stamped ids; mounts live in a cluster the world
+ * knows (its `clusters` place).
  */
 import { Service } from '../../src/lib/model/service.js';
 import type { OperationCli, ServiceDefinition } from '../../src/lib/model/types.js';
@@ -212,7 +212,7 @@ export const widgets = defineService<WidgetOperation>()({
     },
     backup: { keys: ['backupName'], lives: { in: 'parent', parent: 'cluster' }, names: 'repeat' },
     note: { keys: ['noteName'], ids: { style: 'stamped', prefix: 'note' } },
-    mount: { keys: ['mountName'], lives: { in: 'world', place: 'hosts', by: ['hostCrn'] } },
+    mount: { keys: ['mountName'], lives: { in: 'world', place: 'clusters', by: ['hostCrn'] } },
   },
   operations: (r) => ({
     createCluster: r.cluster.create(),

@@ -9,16 +9,9 @@ import { createHash, createPublicKey, timingSafeEqual, verify, type KeyObject } 
 import type { IncomingHttpHeaders } from 'node:http';
 import { canonicalString, fromB64url } from '../core/signing.js';
 import { forbidden, unauthenticated } from './errors.js';
-import type { Store } from './store.js';
+import { AUTH_METHOD } from './keys.js';
 import type { Caller } from './types.js';
-import {
-  AUTH_METHOD,
-  KIND,
-  type AccessKeyRecord,
-  type MachineUserRecord,
-  type UserRecord,
-  type WorkloadTokenRecord,
-} from './services/iam/records.js';
+import type { Identities } from './world/contracts.js';
 
 const MAX_SKEW_MS = 15 * 60_000;
 const keyCache = new Map<string, KeyObject>();
@@ -78,20 +71,17 @@ function verifySignature(method: string, key: KeyObject, data: Buffer, sig: Buff
 }
 
 /** The owner of a key or token must exist and be allowed in. */
-function actor(store: Store, actorCrn: string): { kind: Caller['kind'] } {
-  // Every signed request reads its key and its owner: as kept, without copies (Store.peek).
-  const found = store.idByCrn(actorCrn);
-  const doc = found ? store.peek<UserRecord | MachineUserRecord>(found.kind, found.id) : undefined;
-  if (!found || !doc || (found.kind !== KIND.user && found.kind !== KIND.machineUser))
-    throw unauthenticated('the owner of this credential no longer exists');
-  const status = doc.status;
-  if (status === 'DEACTIVATED') throw forbidden('the owner of this credential is deactivated');
-  if (status === 'CONTROL_PLANE_LOCKED_OUT') throw forbidden('the owner of this credential is locked out of the control plane');
-  return { kind: found.kind === KIND.user ? 'user' : 'machineUser' };
+function actor(identities: Identities, actorCrn: string): { kind: Caller['kind'] } {
+  const who = identities.actor(actorCrn);
+  if (!who) throw unauthenticated('the owner of this credential no longer exists');
+  if (who.status === 'DEACTIVATED') throw forbidden('the owner of this credential is deactivated');
+  if (who.status === 'CONTROL_PLANE_LOCKED_OUT') throw forbidden('the owner of this credential is locked out of the control plane');
+  return { kind: who.kind };
 }
 
+/** A request signed with an access key (x-altus-auth), checked against the keys iam keeps (the world's `identities`). */
 export function authenticateSigned(
-  store: Store,
+  identities: Identities,
   accountId: string,
   method: string,
   path: string,
@@ -112,7 +102,8 @@ export function authenticateSigned(
   const when = Date.parse(date);
   if (!Number.isFinite(when)) throw unauthenticated('the x-altus-date header is not a date');
   if (Math.abs(now - when) > MAX_SKEW_MS) throw unauthenticated('the request date is more than 15 minutes away from the server time');
-  const key = store.peek<AccessKeyRecord>(KIND.accessKey, head.access_key_id);
+  // Every signed request reads its key and its owner: as kept, without copies.
+  const key = identities.accessKey(head.access_key_id);
   if (!key) throw unauthenticated(`unknown access key ${head.access_key_id.slice(0, 64)}`);
   if (AUTH_METHOD[key.type] !== head.auth_method)
     throw unauthenticated(`access key ${key.accessKeyId} does not sign with ${head.auth_method.slice(0, 32)}`);
@@ -131,7 +122,7 @@ export function authenticateSigned(
     verified.add(memo);
   }
   if (key.status !== 'ACTIVE') throw unauthenticated(`access key ${key.accessKeyId} is inactive`);
-  const owner = actor(store, key.actorCrn);
+  const owner = actor(identities, key.actorCrn);
   return { accountId, actorCrn: key.actorCrn, accessKeyId: key.accessKeyId, kind: owner.kind };
 }
 
@@ -142,7 +133,7 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
  * path belongs to (a DE token does not open DF paths).
  */
 export function authenticateBearer(
-  store: Store,
+  identities: Identities,
   accountId: string,
   headers: IncomingHttpHeaders,
   workload: string,
@@ -152,10 +143,10 @@ export function authenticateBearer(
   const m = header ? /^Bearer ([A-Za-z0-9._~+/=-]{16,4096})$/.exec(header) : null;
   if (!m?.[1]) throw unauthenticated('missing or malformed bearer token');
   const hash = tokenHash(m[1]);
-  const rec = store.get<WorkloadTokenRecord>(KIND.workloadToken, hash);
+  const rec = identities.workloadToken(hash);
   if (!rec || !timingSafeEqual(Buffer.from(rec.hash), Buffer.from(hash))) throw unauthenticated('the bearer token was not issued here');
   if (rec.expireAt <= now) throw unauthenticated('the bearer token has expired');
-  const owner = actor(store, rec.actorCrn);
+  const owner = actor(identities, rec.actorCrn);
   if (rec.workloadName !== workload)
     throw forbidden(`the bearer token was issued for the ${rec.workloadName.slice(0, 64)} workload; this path needs a ${workload} token`);
   return {

@@ -11,11 +11,10 @@
 import { type Env } from '../core/config.js';
 import { consoleLink } from './console/secret.js';
 import { EMPTY_ACCOUNT } from './environments.js';
-import { crn, uuid } from './ids.js';
+import { uuid } from './ids.js';
 import { DEFAULT_PROFILE, endpointOf, loopbackPort, profileSections, readInstance, writeInstance, writeProfile } from './instances.js';
-import { issueKey } from './keys.js';
 import type { Emulator } from './server.js';
-import { KIND, type AccessKeyRecord, type UserRecord } from './services/iam/records.js';
+import type { Identities } from './world/contracts.js';
 
 export interface BootstrapOptions {
   /** The profile to write; default: the one the data directory remembers, else `emulator`. */
@@ -35,21 +34,12 @@ export interface BootstrapResult {
   readonly empty: boolean;
 }
 
-/** Creates the admin's access key record and returns the private key. */
+/** The account's users and keys, as iam keeps them (the world's `identities`). */
+const identitiesOf = (emu: Emulator): Identities => emu.worldView.in({ store: emu.store, clock: emu.clock, info: emu.info }).identities;
+
+/** Creates an access key of the admin and returns its private key. */
 export function createAdminKey(emu: Emulator, adminCrn: string): { accessKeyId: string; privateKey: string } {
-  const issued = issueKey('V2');
-  const accessKeyId = uuid();
-  const rec: AccessKeyRecord = {
-    accessKeyId,
-    crn: crn('iam', emu.region, emu.account, 'accessKey', accessKeyId, 'altus'),
-    actorCrn: adminCrn,
-    creationDate: emu.clock.iso(),
-    status: 'ACTIVE',
-    type: 'V2',
-    publicKey: issued.publicKey,
-  };
-  emu.store.put(KIND.accessKey, accessKeyId, rec, { crn: rec.crn });
-  return { accessKeyId, privateKey: issued.privateKey };
+  return identitiesOf(emu).issueAccessKey(adminCrn);
 }
 
 /** The account of a store: made on its first start (an admin user, and nothing else when `empty`). */
@@ -76,28 +66,14 @@ export function ensureAccount(emu: Emulator, opts: { readonly empty?: boolean } 
   if (!accountId || !adminCrn) {
     accountId = uuid();
     emu.setAccount(accountId);
-    const userId = uuid();
-    adminCrn = crn('iam', emu.region, accountId, 'user', userId, 'altus');
-    const admin: UserRecord = {
-      userId,
-      crn: adminCrn,
-      email: 'admin@example.com',
-      firstName: 'Account',
-      lastName: 'Admin',
-      creationDate: emu.clock.iso(),
-      accountAdmin: true,
-      identityProviderCrn: crn('iam', emu.region, accountId, 'samlProvider', 'cdp-default', 'altus'),
-      status: 'ACTIVE',
-      workloadUsername: 'admin',
-    };
     const a = accountId;
-    const c = adminCrn;
     const empty = opts.empty === true;
-    store.transaction(() => {
-      store.put(KIND.user, userId, admin, { crn: c, name: userId });
+    adminCrn = store.transaction(() => {
+      const c = identitiesOf(emu).createAdmin(uuid()).crn;
       store.setMeta('accountId', a);
       store.setMeta('adminCrn', c);
       if (empty) store.setMeta(EMPTY_ACCOUNT, '1');
+      return c;
     });
   }
   emu.setAccount(accountId);
@@ -108,7 +84,7 @@ export function ensureAccount(emu: Emulator, opts: { readonly empty?: boolean } 
       throw new StartRefusal(
         `this data directory already holds an account with pre-created resources; --empty makes a new account only: ${ways}`,
       );
-    const made = madeInAccount(store);
+    const made = madeInAccount(emu);
     if (made.length > 0)
       throw new StartRefusal(
         `the account of this data directory is no longer empty: it holds ${made.join(', ')}; --empty starts from a clean account only: start without --empty to keep what it holds, ${ways}`,
@@ -122,8 +98,9 @@ export function ensureAccount(emu: Emulator, opts: { readonly empty?: boolean } 
  * user and the admin's access keys (which a start or a console sign-in adds),
  * as `N <kind>` by kind.
  */
-function madeInAccount(store: Emulator['store']): string[] {
-  const counts = store.kindCounts();
+function madeInAccount(emu: Emulator): string[] {
+  const counts = emu.store.kindCounts();
+  const KIND = identitiesOf(emu).firstStartKinds();
   const users = counts[KIND.user] ?? 0;
   return Object.entries(counts)
     .map(([kind, n]): [string, number] => [kind, kind === KIND.user ? n - 1 : kind === KIND.accessKey && users <= 1 ? 0 : n])
@@ -161,7 +138,7 @@ export class StartRefusal extends Error {}
 export async function writeEmulatorProfile(emu: Emulator, profile: string, adminCrn: string, env: Env): Promise<{ keyCreated: boolean }> {
   const before = profileSections(profile, env);
   const keyId = before.credentials?.cdp_access_key_id;
-  const known = keyId ? emu.store.get<AccessKeyRecord>(KIND.accessKey, keyId) : undefined;
+  const known = keyId ? identitiesOf(emu).accessKey(keyId) : undefined;
   const usable = Boolean(known && known.status === 'ACTIVE' && known.actorCrn === adminCrn && before.credentials?.cdp_private_key);
   let credentials = usable ? before.credentials : undefined;
   if (!credentials) {

@@ -6,7 +6,10 @@
  * the outer algorithm identifier, which that CLI's parser rejects).
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { AccessKeyType } from './services/iam/records.js';
+import type { AccessKeyType } from './world/contracts.js';
+
+/** The signing method each kind of access key signs with (x-altus-auth's `auth_method`). */
+export const AUTH_METHOD: Readonly<Record<AccessKeyType, string>> = { V1: 'rsav1', V2: 'ed25519v1', V3: 'ecdsav1' };
 
 export interface IssuedKey {
   readonly privateKey: string;

@@ -40,7 +40,7 @@ import type { Caller, CallObserver, Doc, EmulatorInfo, Handler, OperationRef, Re
 import type { ConsoleBoard } from './console/board.js';
 import type { ConsoleSite } from './console/index.js';
 import { CHALLENGE_HEADER, proofOf } from './identity.js';
-import { World, type DependentKind } from './world.js';
+import { World, type DependentKind, type Providers } from './world.js';
 
 export interface FaultSettings {
   /** Fraction (0..1) of API requests answered with a fault instead. */
@@ -189,11 +189,13 @@ export class Emulator {
   async start(): Promise<void> {
     this.services = await loadAllServices();
     const dependents: DependentKind[] = [];
+    const provided: Array<{ service: string; provides: Providers }> = [];
     for (const svc of this.services) {
       const mod = await loadServiceModule(svc.topic);
       const served = serve(svc, mod);
       const handlers = served.handlers;
       dependents.push(...served.dependents);
+      provided.push({ service: svc.name, provides: served.provides });
       if (mod.observe) this.observers.push(mod.observe);
       for (const op of svc.operations()) {
         if (op.composed) continue; // run on the client: no path of its own
@@ -218,7 +220,7 @@ export class Emulator {
         if (redirect) this.routes.set(redirect, { ...route, upload: true });
       }
     }
-    this.world = new World(dependents);
+    this.world = World.of(dependents, provided);
     this.setAccount(this.store.meta('accountId') ?? '');
     await this.listen(this.opts.port ?? 0);
   }
@@ -399,9 +401,10 @@ export class Emulator {
         });
       }
       const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      const identities = this.world.in({ store: this.store, clock: this.clock, info: this.info }).identities;
       caller = route.workload
-        ? authenticateBearer(this.store, this.accountId, req.headers, route.workload)
-        : authenticateSigned(this.store, this.accountId, 'POST', url.pathname, req.headers);
+        ? authenticateBearer(identities, this.accountId, req.headers, route.workload)
+        : authenticateSigned(identities, this.accountId, 'POST', url.pathname, req.headers);
       if (route.upload) return await this.upload(req, res, route, caller);
       if (contentType !== 'application/json') throw invalid('Content-Type must be application/json');
       body ??= await readBody(req, limit);

@@ -8,7 +8,7 @@
  */
 import type { EngineSpec } from './engine/spec.js';
 import type { CallObserver, Handler } from './engine/context.js';
-import type { DependentKind } from './world.js';
+import type { DependentKind, Providers } from './world.js';
 
 export type {
   BackendContext,
@@ -36,6 +36,8 @@ export interface ServiceModule {
   readonly dependents?: readonly DependentKind[];
   /** Sees every mutating call of every service (the audit service keeps them as events). */
   readonly observe?: CallObserver;
+  /** What it tells the other services (world/contracts.ts): each contract has one provider. */
+  readonly provides?: Providers;
   /**
    * Operations that take their file at another address, as the DataFlow
    * catalog's imports do: operation name -> the path the file goes to. The

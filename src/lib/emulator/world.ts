@@ -1,68 +1,39 @@
 /**
- * One world across services: what every service's records have to do with
- * the environments they live in, gathered when the emulator starts from the
- * service modules (their `dependents`, and every environment-scoped resource
- * of the engine). The environments service reads it to refuse deleting an
- * environment that still holds data lakes, Data Hubs, warehouses,
- * workspaces... (or to remove them, cascading), and to stop and start them
- * with their environment. Records are read settled (lifecycle.ts), so a
- * delete that has ended is gone for every service at once, whether or not
- * its own service has been asked since. The emulator gives the world to
- * every request (RequestContext.world); two emulators in one process each
- * have their own.
+ * One world across services, made when the emulator starts from the service
+ * modules. What services read of each other (world/contracts.ts): each
+ * contract is provided by exactly one service (its `provides`; the start
+ * fails otherwise), and read bound to the reading request (`in(scope)`: the
+ * same store transaction and frozen clock). And what every service's
+ * records have to do with the environments they live in (their
+ * `dependents`, and every environment-scoped resource of the engine): the
+ * environments service reads it to refuse deleting an environment that
+ * still holds data lakes, Data Hubs, warehouses, workspaces... (or to remove
+ * them, cascading), and to stop and start them with their environment.
+ * Records are read settled, so a delete that has ended is gone for every
+ * service at once, whether or not its own service has been asked since. The
+ * emulator gives the world to every request (RequestContext.world); two
+ * emulators in one process each have their own.
  */
-import { createdAtOf, runsAtAll, runsOf, spansOf, type Run } from './engine/runs.js';
+import type {
+  Dependent,
+  DependentKind,
+  EnvironmentChange,
+  Provider,
+  Providers,
+  Running,
+  Scope,
+  WorldAccess,
+  WorldPlace,
+} from './engine/context.js';
+import { createdAtOf, runsAtAll, runsOf, spansOf } from './engine/runs.js';
 import type { Resources, Tracked } from './lifecycle.js';
-import type { BackendContext } from './types.js';
+import { CONTRACTS, type ContractName, type WorldReads } from './world/contracts.js';
 
 export { createdAtOf, runsAtAll, runsOf, spansOf, type ActionSpan, type Run } from './engine/runs.js';
+export type { Dependent, DependentKind, EnvironmentChange, Provider, ProviderScope, Providers, Running } from './engine/context.js';
 
 /** What a dependent's lookups need: the request's state, clock and account. */
-export type WorldScope = Pick<BackendContext, 'store' | 'clock' | 'info'>;
-
-/** How an environment's change reaches what runs in it. */
-export type EnvironmentChange = 'stop' | 'start';
-
-/** One record that lives in an environment, as the environment sees it. */
-export interface Dependent {
-  readonly service: string;
-  /** What it is: `data lake`. */
-  readonly noun: string;
-  /** Its name: `cdp-lake`. */
-  readonly name: string;
-  /** `data lake cdp-lake` */
-  readonly what: string;
-  /** Its state now ('' for a record without a lifecycle). */
-  readonly status: string;
-  /** Names it among its environment's dependents: `<store kind>/<id>`. */
-  readonly ref: string;
-  /** The record as its service shows it. */
-  view(): unknown;
-  /** Removes it at once (a cascading environment delete). */
-  remove(): void;
-  /** Begins the change on it, when its lifecycle has the action and its state allows it; returns whether it began. */
-  follow(change: EnvironmentChange): boolean;
-  /** When it has run, for a record that runs (a cluster, a database; not a backup): what usage is computed from. */
-  readonly running?: () => Running;
-}
-
-/** What a record that runs tells of its runs. */
-export interface Running {
-  readonly name: string;
-  readonly crn?: string;
-  /** When it ran (its instances up), oldest first; the last ends now while it runs. */
-  readonly runs: readonly Run[];
-  /** The record as stored, for what usage shows of it (instance types and counts, tags). */
-  readonly record: unknown;
-}
-
-/** A kind of record that lives in environments. */
-export interface DependentKind {
-  readonly service: string;
-  readonly noun: string;
-  /** Its records in an environment now, settled. */
-  in(scope: WorldScope, environmentCrn: string): Dependent[];
-}
+export type WorldScope = Scope;
 
 /** A dependent kind over a lifecycle resource: its records, which environment each is in, and its name. */
 export function dependentKind<T extends Tracked>(def: {
@@ -120,31 +91,111 @@ export function dependentKind<T extends Tracked>(def: {
   };
 }
 
-/** Finds a record of another service that records can live in (a data lake or Data Hub by CRN): its CRN as their scope, and its words in messages. */
-export type PlaceFinder = (scope: WorldScope, ref: string) => { readonly scope: string; readonly where: string } | undefined;
+/** A contract that is also a place records of other services live in (`lives: { in: 'world', place }`). */
+interface PlaceContract {
+  place(ref: string): WorldPlace | undefined;
+}
 
-export class World {
+export class World implements WorldAccess {
   static readonly empty = new World([]);
 
   constructor(
     readonly dependents: readonly DependentKind[],
-    readonly places: Readonly<Record<string, PlaceFinder>> = {},
+    private readonly providers: Providers = {},
   ) {}
 
+  /**
+   * The world of a set of service modules: their dependents, and the
+   * contracts they provide, each by exactly one of them (else an Error that
+   * names the contract: the emulator does not start).
+   */
+  static of(
+    dependents: readonly DependentKind[],
+    modules: ReadonlyArray<{ readonly service: string; readonly provides?: Providers }>,
+  ): World {
+    const providers: Record<string, unknown> = {};
+    const by: Record<string, string> = {};
+    for (const m of modules)
+      for (const [name, p] of Object.entries(m.provides ?? {})) {
+        if (!(CONTRACTS as readonly string[]).includes(name)) throw new Error(`${m.service} provides ${name}, which is no world contract`);
+        if (by[name]) throw new Error(`the world contract ${name} is provided twice: by ${by[name]} and ${m.service}`);
+        by[name] = m.service;
+        providers[name] = p;
+      }
+    const missing = CONTRACTS.filter((c) => !by[c]);
+    if (missing.length > 0) throw new Error(`no service provides the world contract${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+    return new World(dependents, providers as Providers);
+  }
+
+  /** The contracts, read in a scope (the reading request's store and frozen clock). */
+  in(scope: Scope): WorldReads {
+    return new BoundWorld(this, scope);
+  }
+
+  /** The provider of a contract, made for a scope. */
+  provide<K extends ContractName>(name: K, scope: Scope): WorldReads[K] {
+    const p = this.providers[name] as Provider<K> | undefined;
+    if (!p) throw new Error(`no service provides the world contract ${name}`);
+    return p({ ...scope, world: this });
+  }
+
   /** The record of another service a reference names, as a place records live in (`lives: { in: 'world' }`). */
-  place(scope: WorldScope, name: string, ref: string): { readonly scope: string; readonly where: string } | undefined {
-    const find = this.places[name];
-    if (!find) throw new Error(`no service provides the world's place ${name}`);
-    return find(scope, ref);
+  place(scope: Scope, name: string, ref: string): WorldPlace | undefined {
+    const contract = (this.in(scope) as unknown as Record<string, unknown>)[name] as Partial<PlaceContract> | undefined;
+    if (typeof contract?.place !== 'function') throw new Error(`the world contract ${name} is no place records live in`);
+    return contract.place(ref);
   }
 
   /** Everything that lives in an environment now, every service's. */
-  inEnvironment(scope: WorldScope, environmentCrn: string): Dependent[] {
+  inEnvironment(scope: Scope, environmentCrn: string): Dependent[] {
     return this.dependents.flatMap((k) => k.in(scope, environmentCrn));
   }
 
   /** Stops or starts what lives in an environment with it; returns what followed. */
-  follow(scope: WorldScope, environmentCrn: string, change: EnvironmentChange): Dependent[] {
+  follow(scope: Scope, environmentCrn: string, change: EnvironmentChange): Dependent[] {
     return this.inEnvironment(scope, environmentCrn).filter((d) => d.follow(change));
+  }
+}
+
+/** The contracts bound to one scope: each made by its provider when first read. */
+class BoundWorld implements WorldReads {
+  private readonly made = new Map<ContractName, unknown>();
+
+  constructor(
+    private readonly world: World,
+    private readonly scope: Scope,
+  ) {}
+
+  private get<K extends ContractName>(name: K): WorldReads[K] {
+    let c = this.made.get(name) as WorldReads[K] | undefined;
+    if (!c) {
+      c = this.world.provide(name, this.scope);
+      this.made.set(name, c);
+    }
+    return c;
+  }
+
+  get environments(): WorldReads['environments'] {
+    return this.get('environments');
+  }
+
+  get identities(): WorldReads['identities'] {
+    return this.get('identities');
+  }
+
+  get lakes(): WorldReads['lakes'] {
+    return this.get('lakes');
+  }
+
+  get hubs(): WorldReads['hubs'] {
+    return this.get('hubs');
+  }
+
+  get clusters(): WorldReads['clusters'] {
+    return this.get('clusters');
+  }
+
+  get computeClusters(): WorldReads['computeClusters'] {
+    return this.get('computeClusters');
   }
 }

@@ -16,11 +16,21 @@ import { pagingOf } from '../../../src/lib/emulator/paging.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { World } from '../../../src/lib/emulator/world.js';
 import { guarded, VERSIONS, widgetFacts, widgetModel, widgets, type WidgetOperation } from '../../helpers/engine-fixture.js';
-import { clockAt, refusal, UNIT_ACCOUNT, UNIT_ADMIN, UNIT_INFO } from '../../helpers/emulator-unit.js';
+import { clockAt, refusal, UNIT_ACCOUNT, UNIT_ADMIN, UNIT_INFO, worldProviders } from '../../helpers/emulator-unit.js';
 
 const MIN = 60_000;
 const HOST = 'crn:cdp:hosts:us-west-1:acct-1:host:h1';
-const world = new World([], { hosts: (_s, ref) => (ref === HOST ? { scope: ref, where: 'host h1' } : undefined) });
+const providers = await worldProviders();
+/** The world as the server makes it, but for its clusters: one made-up host a mount lives in. */
+const world = new World([], {
+  ...providers,
+  clusters: () => ({
+    all: () => [],
+    find: () => undefined,
+    lakeOf: () => undefined,
+    place: (ref) => (ref === HOST ? { scope: ref, where: 'host h1' } : undefined),
+  }),
+});
 const served = serve(widgetModel, widgets);
 
 let store: Store;

@@ -7,8 +7,7 @@
  */
 import type { LogEntry } from '../request-log.js';
 import type { FaultSettings } from '../server.js';
-import type { UserRecord } from '../services/iam/records.js';
-import { chooseUserPage, escapeHtml, layout, type SiteInfo } from './pages.js';
+import { chooseUserPage, escapeHtml, layout, type SignInUser, type SiteInfo } from './pages.js';
 
 export interface BoardResource {
   readonly service: string;
@@ -209,7 +208,7 @@ export function boardPage(site: SiteInfo, s: BoardState, log: readonly LogEntry[
 /** Choose the user to sign in to the console as. */
 export function boardSignInPage(
   site: SiteInfo,
-  p: { requestId: string; users: readonly UserRecord[]; total: number; error?: string },
+  p: { requestId: string; users: readonly SignInUser[]; total: number; error?: string },
 ): string {
   if (p.error)
     return layout(site, 'Console', `<p role="alert" class="error">${e(p.error)}</p><p><a href="/console/signin">Sign in again</a></p>`);

@@ -33,7 +33,6 @@ import { environments, findEnvironment, type EnvironmentRecord } from '../enviro
 import { ApiError } from '../errors.js';
 import type { LogEntry } from '../request-log.js';
 import type { FaultSettings } from '../server.js';
-import type { UserRecord } from '../services/iam/records.js';
 import type { World } from '../world.js';
 import { APP_SCRIPT, boardPage, boardSignInPage, clockPart, logPart, resourcesPart, type BoardState } from './board-page.js';
 import { Refusal, type ConsoleFlows, type ConsoleHost } from './flows.js';
@@ -212,10 +211,10 @@ export class ConsoleBoard {
         'Sign-in expired',
         'This sign-in page has expired or was used; open /console/signin again.',
       );
-    const user: UserRecord = this.flows.chosenUser(form.get('otherUser')?.trim() || form.get('user'));
+    const user = this.flows.chosenUser(form.get('otherUser')?.trim() || form.get('user'));
     while (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value ?? '');
     const sid = secret();
-    this.sessions.set(sid, { userCrn: user.crn, email: user.email, token: secret(), expiresAt: this.now() + SESSION_MS });
+    this.sessions.set(sid, { userCrn: user.crn, email: user.email ?? user.id, token: secret(), expiresAt: this.now() + SESSION_MS });
     res.writeHead(303, {
       location: '/console',
       'set-cookie': `${COOKIE}=${sid}; Path=/console; Max-Age=${SESSION_MS / 1000}; HttpOnly; SameSite=Strict`,

@@ -10,8 +10,8 @@ import { sameState } from '../../core/login.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from '../errors.js';
 import { isCrn } from '../ids.js';
-import { IamBackend } from '../services/iam/backend.js';
-import { KIND, type UserRecord } from '../services/iam/records.js';
+import type { WorldAccess } from '../engine/context.js';
+import type { ActorView, Identities } from '../world/contracts.js';
 import type { Store } from '../store.js';
 import type { Doc, EmulatorInfo } from '../types.js';
 import { consoleLink } from './secret.js';
@@ -23,6 +23,8 @@ export interface ConsoleHost {
   readonly info: EmulatorInfo;
   /** The secret every page asks for (secret.ts); a host without one serves no pages (the flows' unit tests). */
   readonly consoleToken?: string;
+  /** The world, whose `identities` (iam) the sign-ins read and make keys through. */
+  readonly worldView: WorldAccess;
 }
 
 /**
@@ -178,14 +180,11 @@ export class ConsoleFlows {
     return this.host.info.accountId;
   }
 
-  /** The backend as the given user (console sign-ins act on the user's own behalf). */
-  private iam(actorCrn: string): IamBackend {
-    return new IamBackend({
-      store: this.host.store,
-      clock: this.host.clock.frozen(),
-      info: this.host.info,
-      caller: { accountId: this.accountId, actorCrn, kind: 'user' },
-    });
+  /** The account's users and keys as iam keeps them; a sign-in acts on the user's own behalf. */
+  private iam(actorCrn: string): Identities {
+    const { store, info } = this.host;
+    const scope = { store, clock: this.host.clock.frozen(), info, caller: { accountId: this.accountId, actorCrn, kind: 'user' as const } };
+    return this.host.worldView.in(scope).identities;
   }
 
   private checkAccount(accountId: string | null): string {
@@ -205,7 +204,7 @@ export class ConsoleFlows {
   private identityProvider(idp: string | null): string | undefined {
     if (!idp) return undefined;
     try {
-      return this.host.store.transaction(() => this.iam('').identityProviderCrn(idp), { readOnly: true });
+      return this.host.store.transaction(() => this.iam('').identityProvider(idp), { readOnly: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
         throw new Refusal(404, 'NOT_FOUND', 'Unknown identity provider', `The account has no identity provider {{${idp}}}.`);
@@ -219,32 +218,24 @@ export class ConsoleFlows {
   }
 
   /** Active users who may sign in (of the identity provider, when one is named): admins first, then by email. */
-  users(idpCrn?: string): { listed: UserRecord[]; total: number } {
-    const all = this.host.store
-      .list<UserRecord>(KIND.user)
-      .map((r) => r.doc)
+  users(idpCrn?: string): { listed: ActorView[]; total: number } {
+    const all = this.iam('')
+      .users()
       .filter((u) => u.status === 'ACTIVE' && (!idpCrn || u.identityProviderCrn === idpCrn))
-      .sort((a, b) => Number(b.accountAdmin) - Number(a.accountAdmin) || a.email.localeCompare(b.email));
+      .sort((a, b) => Number(b.accountAdmin) - Number(a.accountAdmin) || (a.email ?? '').localeCompare(b.email ?? ''));
     return { listed: all.slice(0, LISTED_USERS), total: all.length };
   }
 
   /** A user by CRN, user ID or email, who must be active and of the provider when one was named. */
-  chosenUser(ref: string | null, idpCrn?: string): UserRecord {
+  chosenUser(ref: string | null, idpCrn?: string): ActorView {
     const wanted = (ref ?? '').trim();
     if (!wanted) throw new Refusal(400, 'INVALID_ARGUMENT', 'No user chosen', 'Choose the user to sign in as.');
-    const store = this.host.store;
-    let user: UserRecord | undefined;
+    const iam = this.iam('');
+    let user: ActorView | undefined;
     if (isCrn(wanted)) {
-      const found = store.getByCrn<UserRecord>(wanted);
-      user = found?.kind === KIND.user ? found.doc : undefined;
-    } else {
-      user =
-        store.get<UserRecord>(KIND.user, wanted) ??
-        store
-          .list<UserRecord>(KIND.user)
-          .map((r) => r.doc)
-          .find((u) => u.email.toLowerCase() === wanted.toLowerCase());
-    }
+      const found = iam.actor(wanted);
+      user = found?.kind === 'user' ? found : undefined;
+    } else user = iam.users().find((u) => u.id === wanted || u.email?.toLowerCase() === wanted.toLowerCase());
     if (!user || (idpCrn && user.identityProviderCrn !== idpCrn)) {
       throw new Refusal(
         404,
@@ -254,15 +245,19 @@ export class ConsoleFlows {
       );
     }
     if (user.status !== 'ACTIVE') {
-      throw new Refusal(403, 'PERMISSION_DENIED', 'This user cannot sign in', `${user.email} cannot sign in: the user is ${user.status}.`);
+      throw new Refusal(
+        403,
+        'PERMISSION_DENIED',
+        'This user cannot sign in',
+        `${user.email ?? user.id} cannot sign in: the user is ${user.status}.`,
+      );
     }
     return user;
   }
 
   /** A new access key for the user, made in one transaction. */
-  private issueKey(user: UserRecord): { accessKeyId: string; privateKey: string } {
-    const out = this.host.store.transaction(() => this.iam(user.crn).consoleSignIn(user.crn));
-    return { accessKeyId: String((out.accessKey as Doc).accessKeyId), privateKey: out.privateKey };
+  private issueKey(user: ActorView): { accessKeyId: string; privateKey: string } {
+    return this.host.store.transaction(() => this.iam(user.crn).issueAccessKey(user.crn, { signIn: true }));
   }
 
   // ---------------------------------------------------------------- browser flow
@@ -297,9 +292,9 @@ export class ConsoleFlows {
   }
 
   /** The form's answer: a new key for the chosen user, sent to the return address. */
-  completeSignIn(id: string | null, userRef: string | null): { location: URL; user: UserRecord } {
+  completeSignIn(id: string | null, userRef: string | null): { location: URL; user: ActorView } {
     const req = this.takeSignIn(id);
-    let user: UserRecord;
+    let user: ActorView;
     try {
       user = this.chosenUser(userRef, req.idpCrn);
     } catch (err) {
@@ -466,7 +461,7 @@ export class ConsoleFlows {
   }
 
   /** The user approved the code as the chosen user: the key waits for the CLI to collect it. */
-  approveDevice(typed: string | null, userRef: string | null, client?: string): { rec: DeviceSignIn; user: UserRecord } {
+  approveDevice(typed: string | null, userRef: string | null, client?: string): { rec: DeviceSignIn; user: ActorView } {
     const rec = this.deviceByUserCode(typed, client);
     const user = this.chosenUser(userRef, rec.idpCrn);
     rec.key = this.issueKey(user);

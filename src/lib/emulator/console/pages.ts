@@ -3,7 +3,11 @@
  * controls in fieldsets, everything reachable by keyboard, no script and no
  * external assets (the styles are inline, the icon is empty).
  */
-import type { UserRecord } from '../services/iam/records.js';
+import type { ActorView } from '../world/contracts.js';
+
+/** A user a sign-in page offers: what it shows of one (a user of iam, as the world's `identities` tells it). */
+export type SignInUser = Pick<ActorView, 'crn' | 'workloadUsername'> &
+  Partial<Pick<ActorView, 'id' | 'email' | 'firstName' | 'lastName' | 'accountAdmin'>>;
 
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -74,17 +78,17 @@ ${body}
 `;
 }
 
-const displayName = (u: UserRecord): string => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.workloadUsername || u.userId;
+const displayName = (u: SignInUser): string => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.workloadUsername || (u.id ?? '');
 
 /** The radio list of users; the first is chosen, so Enter signs in at once. */
-function userChoices(users: readonly UserRecord[], total: number): string {
+function userChoices(users: readonly SignInUser[], total: number): string {
   if (users.length === 0) return '<p class="error" role="alert">No active user of this account can sign in here.</p>';
   const items = users.map(
     (
       u,
       i,
     ) => `<div class="choice"><input type="radio" id="user-${i}" name="user" value="${escapeHtml(u.crn)}"${i === 0 ? ' checked autofocus' : ''}>
-<label for="user-${i}"><span class="who">${escapeHtml(displayName(u))}${u.accountAdmin ? '<span class="tag">account admin</span>' : ''}</span><span class="email">${escapeHtml(u.email)}</span></label></div>`,
+<label for="user-${i}"><span class="who">${escapeHtml(displayName(u))}${u.accountAdmin ? '<span class="tag">account admin</span>' : ''}</span><span class="email">${escapeHtml(u.email ?? '')}</span></label></div>`,
   );
   const more =
     total > users.length
@@ -103,7 +107,7 @@ export function chooseUserPage(
   f: {
     action: string;
     hidden: readonly [string, string];
-    users: readonly UserRecord[];
+    users: readonly SignInUser[];
     total: number;
     accept: string;
     refuse: readonly [string, string] | undefined;
@@ -126,7 +130,7 @@ ${f.refuse ? `<button type="submit" name="action" value="${f.refuse[0]}" class="
 
 export function loginPage(
   site: SiteInfo,
-  p: { requestId: string; returnHost: string; idp?: string; users: readonly UserRecord[]; total: number },
+  p: { requestId: string; returnHost: string; idp?: string; users: readonly SignInUser[]; total: number },
 ): string {
   const intro = prose(
     `A command line on this computer asked to sign in to account {{${site.accountId}}}${p.idp ? ` through the identity provider {{${p.idp}}}` : ''}. The user you choose gets a new access key, which the console sends to {{${p.returnHost}}}.`,
@@ -157,7 +161,7 @@ ${p.error ? `<p id="code-error" class="error" role="alert">${prose(p.error)}</p>
   );
 }
 
-export function deviceUserPage(site: SiteInfo, p: { userCode: string; idp?: string; users: readonly UserRecord[]; total: number }): string {
+export function deviceUserPage(site: SiteInfo, p: { userCode: string; idp?: string; users: readonly SignInUser[]; total: number }): string {
   const intro = prose(
     `The code {{${p.userCode}}} asks to sign in a command line to account {{${site.accountId}}}${p.idp ? ` through the identity provider {{${p.idp}}}` : ''}. Choose the user; the command line gets a new access key for them. Deny if you did not start this.`,
   );

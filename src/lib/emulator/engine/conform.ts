@@ -13,7 +13,7 @@
 import type { Field, ShapeIndex, Type } from '../../model/shapes.js';
 import { crn as makeCrn, stableUuid } from '../ids.js';
 import { hex } from '../values.js';
-import type { Doc } from '../types.js';
+import type { Doc } from './context.js';
 
 /** What made-up values are made of. */
 export interface FillContext {

@@ -12,6 +12,7 @@
  * what an action's success sets. An entry's `answer`, `select` and
  * `rewrite` compute its answer, its records, or the request it reads.
  */
+import type { PlaceName, WorldReads } from '../world/contracts.js';
 import type { Doc, RequestContext } from './context.js';
 import type { EngineRecord, Records } from './records.js';
 
@@ -29,9 +30,10 @@ export type Lives<R extends string = string> =
   | { readonly in: 'parent'; readonly parent: R; readonly part?: true | `${'doc' | 'data'}.${string}` }
   /**
    * In a record of another service, found through the world by these
-   * request fields (world/contracts.ts `places`: a data lake or Data Hub by CRN).
+   * request fields (a contract that is a place: `clusters`, a data lake or
+   * Data Hub by CRN).
    */
-  | { readonly in: 'world'; readonly place: string; readonly by: readonly string[] };
+  | { readonly in: 'world'; readonly place: PlaceName; readonly by: readonly string[] };
 
 /** Refuses a change the service's rules forbid (throws an ApiError). */
 export type CheckFn<R extends string> = (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => void;
@@ -153,8 +155,10 @@ export interface VerbEntry<R extends string = string> {
 
 /** What hooks and code entries work with: the request, and this service's records. */
 export interface Hook<R extends string = string> {
-  /** The request: store, clock (frozen), caller, account, operation, world. */
+  /** The request: store, clock (frozen), caller, account, operation. */
   readonly ctx: RequestContext;
+  /** What this service reads of the others (world/contracts.ts), in this request. */
+  readonly world: WorldReads;
   /** The records of a resource of this service. */
   records(resource: R): Records;
   /** The record a request names, as a verb finds it (NOT_FOUND otherwise). */

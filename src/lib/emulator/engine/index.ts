@@ -11,15 +11,14 @@
  */
 import type { Operation, Service } from '../../model/service.js';
 import type { Field } from '../../model/shapes.js';
-import { requireEnvironment, type EnvironmentRecord } from '../environments.js';
+import type { EnvironmentView, WorldReads } from '../world/contracts.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
 import { paged, pagingOf } from '../paging.js';
 import type { ServiceModule } from '../types.js';
-import type { DependentKind, WorldScope } from '../world.js';
 import { bind, fromSpec, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
-import type { Doc, Handler, RequestContext } from './context.js';
+import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope } from './context.js';
 import type { Verb } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
 import { Records, type EngineRecord, type PastActivity } from './records.js';
@@ -43,7 +42,7 @@ const refOf = (v: unknown): string | undefined => (typeof v === 'number' && Numb
 interface Place {
   /** The scope to look in; undefined: the request does not say (any scope of the account). */
   readonly scope?: string;
-  readonly env?: EnvironmentRecord;
+  readonly env?: EnvironmentView;
   /** As the store keeps it: frozen (EngineResources.peek). */
   readonly parent?: Readonly<EngineRecord>;
   /** The scope in messages: `environment sales-env`. */
@@ -113,11 +112,34 @@ export class Engine {
     return hooks.length > 0 ? { how: 'hook', what, hooks } : { how: 'declared', what };
   }
 
+  /**
+   * The contracts a service on the table provides, each made for the
+   * reading request with a hook of this service (the reader's caller, this
+   * service's name).
+   */
+  providers(svc: EmulatedService): Providers {
+    const out: Record<string, (scope: ProviderScope) => unknown> = {};
+    for (const [name, provide] of Object.entries(svc.provides ?? {}) as Array<[string, (h: EngineHook) => unknown]>)
+      out[name] = (scope) =>
+        provide(
+          this.hook({
+            ...scope,
+            caller: scope.caller ?? { accountId: scope.info.accountId, actorCrn: '', kind: 'user' },
+            op: { service: this.service.name, name: scope.op?.name ?? '' },
+          }),
+        );
+    return out as Providers;
+  }
+
   /** What hooks and code get for one request: the engine's lookups for this service. */
   hook(ctx: RequestContext): EngineHook {
     const records = (name: string): Records => this.records(ctx, this.resource(name));
+    let world: WorldReads | undefined;
     const h: EngineHook = {
       ctx,
+      get world(): WorldReads {
+        return (world ??= ctx.world.in(ctx));
+      },
       service: this.service,
       engine: this,
       resources: records,
@@ -233,7 +255,7 @@ export class Engine {
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);
       if (!ref) return {};
-      const env = requireEnvironment(h.ctx, ref);
+      const env = h.world.environments.require(ref);
       return { scope: env.crn, env, where: `environment ${env.environmentName}` };
     }
     return { scope: '' };
@@ -354,7 +376,7 @@ export class Engine {
   }
 
   /** The records a record holds, children before their own children (all of them, deepest last). */
-  private held(ctx: WorldScope, r: ResourceModel, rec: EngineRecord): Array<{ model: ResourceModel; rec: EngineRecord }> {
+  private held(ctx: Scope, r: ResourceModel, rec: EngineRecord): Array<{ model: ResourceModel; rec: EngineRecord }> {
     const out: Array<{ model: ResourceModel; rec: EngineRecord }> = [];
     for (const child of r.children)
       for (const c of new Records(ctx, child).all(rec.id)) {
@@ -371,7 +393,7 @@ export class Engine {
       .map((r) => ({
         service: this.service.name,
         noun: r.noun,
-        in: (scope: WorldScope, environmentCrn: string) => {
+        in: (scope: Scope, environmentCrn: string) => {
           const all = new Records(scope, r);
           return all
             .all(environmentCrn)
@@ -752,7 +774,12 @@ export interface ServedBy {
 export function serve(
   service: Service,
   mod: ServiceModule | EmulatedService,
-): { handlers: Record<string, Handler>; servedBy: (op: string) => ServedBy | undefined; dependents: DependentKind[] } {
+): {
+  handlers: Record<string, Handler>;
+  servedBy: (op: string) => ServedBy | undefined;
+  dependents: DependentKind[];
+  provides: Providers;
+} {
   const engine = Engine.of(service, mod);
   const own = isTable(mod) ? {} : (mod.handlers ?? {});
   const handlers = { ...(engine?.handlers() ?? {}), ...own };
@@ -761,7 +788,12 @@ export function serve(
     if (Object.hasOwn(own, op)) return { how: 'code', what: 'module handlers' };
     return engine?.servedBy(op);
   };
-  return { handlers, servedBy, dependents: [...(engine?.dependents() ?? []), ...(isTable(mod) ? [] : (mod.dependents ?? []))] };
+  return {
+    handlers,
+    servedBy,
+    dependents: [...(engine?.dependents() ?? []), ...(isTable(mod) ? [] : (mod.dependents ?? []))],
+    provides: isTable(mod) ? (engine?.providers(mod) ?? {}) : (mod.provides ?? {}),
+  };
 }
 
 /** The verb of a binding as the coverage table names it. */

@@ -11,6 +11,7 @@
  * engine serves the table and nothing else.
  */
 import type { ServiceResources } from '../../model/resources.js';
+import type { ContractName, WorldReads } from '../world/contracts.js';
 import type { CallObserver, Doc } from './context.js';
 import type { EntryOptions, Hook, Resource, Verb, VerbEntry } from './declare.js';
 
@@ -82,9 +83,11 @@ export interface EmulatedService<Op extends string = string, R extends string = 
   readonly resources: { readonly [key in R]: Resource<R> };
   readonly operations: OperationTable<Op, R>;
   /** Runs before each of its operations: makes what the service has from the start in an account (built-in templates), once. */
-  readonly setup?: (h: Hook<R>) => void;
+  setup?(h: Hook<R>): void;
   /** Runs before every entry: refuses a caller the operation is not for (iam's read and write access). */
-  readonly guard?: (h: Hook<R>, op: Op, req: Doc) => void;
+  guard?(h: Hook<R>, op: Op, req: Doc): void;
+  /** What it tells the other services (world/contracts.ts): each contract has exactly one provider. */
+  readonly provides?: { readonly [K in ContractName]?: Provide<R, K> };
   /** Sees every mutating call of every service (the audit trail). */
   readonly observe?: CallObserver;
   /** For a workload service: the workload name its Bearer tokens must be issued for (DF). */
@@ -92,6 +95,9 @@ export interface EmulatedService<Op extends string = string, R extends string = 
   /** Operations that take their file at another address: operation name -> the path the file goes to. */
   readonly redirectedUploads?: { readonly [op in Op]?: string };
 }
+
+/** A provider of a contract (a method's type, so that a service of any operations is an EmulatedService). */
+type Provide<R extends string, K extends ContractName> = { make(h: Hook<R>): WorldReads[K] }['make'];
 
 /** The optional parts of a service, as defineService takes them. */
 type ServiceOptions<Op extends string, R extends string> = Omit<EmulatedService<Op, R>, 'service' | 'facts' | 'resources' | 'operations'>;

@@ -10,7 +10,7 @@ import { ConsoleFlows, Refusal, checkReturnUrl, normalizeUserCode } from '../../
 import { errorPage, loginPage } from '../../../../src/lib/emulator/console/pages.js';
 import { Store } from '../../../../src/lib/emulator/store.js';
 import type { Caller, Doc } from '../../../../src/lib/emulator/types.js';
-import { serviceCaller } from '../../../helpers/emulator-unit.js';
+import { emulatedWorld, serviceCaller } from '../../../helpers/emulator-unit.js';
 import {
   accessKeyCount,
   putUser,
@@ -30,6 +30,7 @@ let clock: Clock;
 let now: number;
 let flows: ConsoleFlows;
 
+const world = await emulatedWorld();
 const iamService = await serviceCaller('iam', () => ({ store, clock, caller: admin, info }));
 const iam = (op: string, req: Doc): Doc => iamService.call(op, req);
 
@@ -63,7 +64,7 @@ beforeEach(() => {
     workloadUsername: 'admin',
   });
   store.setMeta('adminCrn', ADMIN_CRN);
-  flows = new ConsoleFlows({ store, clock, info }, 60_000, () => now);
+  flows = new ConsoleFlows({ store, clock, info, worldView: world }, 60_000, () => now);
 });
 
 /** The key works: its private half signs what its stored public half verifies. */

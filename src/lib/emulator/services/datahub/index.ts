@@ -12,6 +12,7 @@ import { dependentKind } from '../../world.js';
 import { clusterResources } from './backend.js';
 import { blueprints } from './blueprints.js';
 import { clustersUsing, handlers } from './handlers.js';
+import { hubs } from './provides.js';
 
 const built = blueprints({ clustersUsing });
 
@@ -21,6 +22,7 @@ const datahub: ServiceModule = {
     resources: built.resources,
     handlers: { ...built.handlers, ...handlers },
   },
+  provides: { hubs },
   dependents: [
     dependentKind({
       service: 'datahub',

@@ -3,10 +3,12 @@ import type { ServiceModule } from '../../types.js';
 import { dependentKind } from '../../world.js';
 import { handlers } from './handlers.js';
 import { lakeResources } from './lakes.js';
+import { lakes } from './provides.js';
 
 const datalake: ServiceModule = {
   service: 'datalake',
   handlers,
+  provides: { lakes },
   dependents: [
     dependentKind({
       service: 'datalake',

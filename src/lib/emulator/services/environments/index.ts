@@ -11,6 +11,7 @@ import { AUDIT_CREDENTIAL } from './audit-credentials.js';
 import { FREEIPA_DIAGNOSTICS, diagnosticsHandlers } from './diagnostics.js';
 import { freeipaHandlers } from './freeipa-handlers.js';
 import { handlers } from './handlers.js';
+import { environments as environmentsContract } from './provides.js';
 import { USER_SYNC, userSyncHandlers } from './usersync.js';
 
 const environments: ServiceModule = {
@@ -20,5 +21,6 @@ const environments: ServiceModule = {
     resources: { auditCredential: AUDIT_CREDENTIAL, freeipaDiagnostics: FREEIPA_DIAGNOSTICS, userSync: USER_SYNC },
     handlers: { ...userSyncHandlers, ...diagnosticsHandlers },
   },
+  provides: { environments: environmentsContract },
 };
 export default environments;

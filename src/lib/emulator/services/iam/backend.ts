@@ -716,6 +716,24 @@ export class IamBackend {
    * be active; the sign-in time is recorded and, as the real console does
    * for `cdp login`, a new access key is made for the user.
    */
+  /** The account's first administrator (its first start, bootstrap.ts), with this id. */
+  createAdmin(userId: string): UserRecord {
+    const admin: UserRecord = {
+      userId,
+      crn: this.crn('user', userId),
+      email: 'admin@example.com',
+      firstName: 'Account',
+      lastName: 'Admin',
+      creationDate: this.now(),
+      accountAdmin: true,
+      identityProviderCrn: this.builtinIdentityProviderCrn(),
+      status: 'ACTIVE',
+      workloadUsername: 'admin',
+    };
+    this.putUser(admin);
+    return admin;
+  }
+
   consoleSignIn(userRef: string): { user: UserRecord; accessKey: Doc; privateKey: string } {
     const u = this.user(userRef);
     if (u.status !== 'ACTIVE') throw forbidden(`${u.email || u.userId} cannot sign in: the user is ${u.status}`);

@@ -22,7 +22,8 @@ export const KIND = {
   workloadUsername: 'iam.workloadUsername',
 } as const;
 
-export type AccessKeyType = 'V1' | 'V2' | 'V3';
+export type { AccessKeyType } from '../../world/contracts.js';
+import type { AccessKeyType } from '../../world/contracts.js';
 
 export interface UserRecord {
   userId: string;
@@ -69,5 +70,3 @@ export interface WorkloadTokenRecord {
   /** Wall-clock ms (tokens expire in real time, whatever the time scale). */
   expireAt: number;
 }
-
-export const AUTH_METHOD: Readonly<Record<AccessKeyType, string>> = { V1: 'rsav1', V2: 'ed25519v1', V3: 'ecdsav1' };

@@ -8,32 +8,10 @@
  */
 import { findEnvironment, type EnvironmentScope } from '../../environments.js';
 import { progress, type Activity } from '../../lifecycle.js';
+import type { ClusterView } from '../../world/contracts.js';
 
-/** A cluster Replication Manager can know: a data lake (SDX) or a Data Hub cluster (DISTROX). */
-export interface WorldCluster {
-  readonly crn: string;
-  readonly name: string;
-  readonly type: 'SDX' | 'DISTROX';
-  readonly environmentCrn: string;
-  readonly environmentName: string;
-  readonly cloudPlatform: string;
-  /** The cloud region its environment runs in. */
-  readonly region: string;
-  /** Its state, as its own service shows it (RUNNING, AVAILABLE, STOPPED...). */
-  readonly state: string;
-  /** Running: its Cloudera Manager answers. */
-  readonly up: boolean;
-  /** Its creation has ended: other services know of it (it may have failed or been stopped since). */
-  readonly registered: boolean;
-  /** The Cloudera Runtime it runs (7.2.18). */
-  readonly runtime: string;
-  /** What it was built from: the Data Hub's template, `Data Lake` for a data lake. */
-  readonly template: string;
-  /** Its hosts' names; the first runs Cloudera Manager. */
-  readonly hosts: readonly string[];
-  /** A data lake's cloud storage base location. */
-  readonly storage?: string;
-}
+/** A cluster Replication Manager can know: a data lake (SDX) or a Data Hub cluster (DISTROX), as the world's `clusters` tells them. */
+export type WorldCluster = ClusterView;
 
 /** The fields of the datalake service's records this reads. */
 interface StoredLake {

@@ -17,6 +17,7 @@ import { str } from '../../values.js';
 import { allCredentials, createCredential, credentialsOf, deleteCredential } from './credentials.js';
 import { BUNDLE, bundle, collecting, commandView } from './diagnostics.js';
 import * as policies from './policies.js';
+import { clusters } from './provides.js';
 import {
   clusterByCrn,
   clusterView,
@@ -133,6 +134,7 @@ const policy: ResourceSpec = {
 
 const replicationmanager: ServiceModule = {
   service: 'replicationmanager',
+  provides: { clusters },
   engine: {
     resources: {
       credential: {

@@ -13,7 +13,8 @@ import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/enviro
 import { operations } from '../../../../../src/lib/model/services/iam/wire.js';
 import { parseSshPublicKey } from '../../../../../src/lib/emulator/services/iam/ssh.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
-import { refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
+import type { Identities } from '../../../../../src/lib/emulator/world/contracts.js';
+import { emulatedWorld, refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';
 import { putUser, storedWorkloadPasswords, storedWorkloadToken } from '../../../../helpers/iam-records.js';
 
 const ACCOUNT = 'acct-1';
@@ -25,6 +26,9 @@ let clock: Clock;
 const admin: Caller = { accountId: ACCOUNT, actorCrn: ADMIN_CRN, accessKeyId: 'admin-key', kind: 'user' };
 
 let caller: Caller = admin;
+const world = await emulatedWorld();
+/** iam's identities as the server authenticates with them. */
+const identities = (): Identities => world.in({ store, clock, info }).identities;
 const iam = await serviceCaller('iam', () => ({ store, clock, caller, info }));
 
 function call(op: string, req: Doc = {}, as: Caller = admin): Doc {
@@ -351,16 +355,16 @@ describe('iam emulator backend', () => {
     expect(rec?.actorCrn).toBe(ADMIN_CRN);
     expect(JSON.stringify(rec)).not.toContain(String(t.token));
     // the shared auth layer accepts it as a bearer token for the caller
-    const who = authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, 'DF');
+    const who = authenticateBearer(identities(), ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, 'DF');
     expect(who.actorCrn).toBe(ADMIN_CRN);
     expect(who.workload).toEqual({ name: 'DF', environmentCrn: env });
-    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}x` }, 'DF')).toThrow(ApiError);
-    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, 'DF', Date.now() + 3_700_000)).toThrow(
-      /expired/,
-    );
+    expect(() => authenticateBearer(identities(), ACCOUNT, { authorization: `Bearer ${String(t.token)}x` }, 'DF')).toThrow(ApiError);
+    expect(() =>
+      authenticateBearer(identities(), ACCOUNT, { authorization: `Bearer ${String(t.token)}` }, 'DF', Date.now() + 3_700_000),
+    ).toThrow(/expired/);
     // Scoped to its workload: a DE token does not open DF paths.
     const de = call('generateWorkloadAuthToken', { workloadName: 'DE' });
-    expect(() => authenticateBearer(store, ACCOUNT, { authorization: `Bearer ${String(de.token)}` }, 'DF')).toThrow(/DE workload/);
+    expect(() => authenticateBearer(identities(), ACCOUNT, { authorization: `Bearer ${String(de.token)}` }, 'DF')).toThrow(/DE workload/);
     const exp = Date.parse(String(t.expireAt));
     expect(exp).toBeGreaterThanOrEqual(before + 3_600_000 - 1000);
     expect(exp).toBeLessThanOrEqual(Date.now() + 3_600_000 + 1000);

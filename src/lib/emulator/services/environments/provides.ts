@@ -1,0 +1,22 @@
+/**
+ * What the environments service tells the rest of the emulator
+ * (world/contracts.ts `environments`): the account's environments, settled
+ * on the clock with their status as of now, and its credentials. A thin
+ * adapter over the shared environment records (emulator/environments.ts),
+ * until this service holds them itself.
+ */
+import { CREDENTIAL_KIND, environments as all, findEnvironment, requireEnvironment, type CredentialRecord } from '../../environments.js';
+import type { ProviderScope } from '../../world.js';
+import type { Environments } from '../../world/contracts.js';
+
+export function environments(scope: ProviderScope): Environments {
+  return {
+    find: (ref) => findEnvironment(scope, ref),
+    require: (ref) => requireEnvironment(scope, ref),
+    all: () => all(scope),
+    credential: (ref) =>
+      ref.startsWith('crn:')
+        ? scope.store.getByCrn<CredentialRecord>(ref)?.doc
+        : scope.store.getByName<CredentialRecord>(CREDENTIAL_KIND, ref),
+  };
+}
