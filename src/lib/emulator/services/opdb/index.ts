@@ -1,38 +1,41 @@
 /**
- * Operational databases (COD) on the resource engine. Databases live in an
+ * Operational databases (COD) on the operation table. Databases live in an
  * environment, named by environment and database name; their states are the
  * model's (model/services/opdb/resources.ts: create, drop, start, stop,
- * update for scaling, upgrade). Snapshots of a table live in
- * their database, and a restore takes a snapshot into a database of any
+ * update for scaling, upgrade). Snapshots of a table live in their
+ * database, and a restore takes a snapshot into a database of any
  * environment. What the model cannot say is written here: the client
  * connectivity a database's name and environment give (HBase and Phoenix
  * JDBC URLs through its gateway, its Kerberos realm), the runtime versions an
  * upgrade can go to, and which environments the service runs in.
  */
-import { resources as facts } from '../../../model/services/opdb/resources.js';
-import { environments } from '../../environments.js';
+import type { OperationName } from '../../../model/services/opdb/wire.js';
+import { resources } from '../../../model/services/opdb/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { code, defineService } from '../../engine/table.js';
 import { failedPrecondition } from '../../errors.js';
-import type { EngineRecord, Hook } from '../../engine/index.js';
-import type { ServiceModule, Doc } from '../../types.js';
+import { DEFAULT_RUNTIME, newerRuntimes, runtimesFrom } from '../../shared/runtimes.js';
 import { str, text } from '../../values.js';
 
-/** Runtime versions a database can be on; the last is the newest. */
-const RUNTIMES = ['7.2.17', '7.2.18', '7.3.1'];
-const CURRENT_RUNTIME = '7.2.18';
+type R = keyof typeof resources.resources;
+type Rec = Readonly<EngineRecord>;
+
+/** The runtimes a database can be on, oldest first. */
+const RUNTIMES = runtimesFrom('7.2.17');
+const versions = RUNTIMES.map((r) => r.version);
 
 /** Where a database answers: its gateway host, made of its name and environment. */
-function gateway(rec: EngineRecord): string {
-  const env = String(rec.doc.environmentName ?? 'env');
-  return `${rec.name ?? rec.id}-gateway.${env}.cod.emulator.invalid`;
-}
+const gateway = (rec: Rec): string => `${rec.name ?? rec.id}-gateway.${String(rec.doc.environmentName ?? 'env')}.cod.emulator.invalid`;
 
-function connectivity(h: Hook, rec: EngineRecord): Doc {
+function connectivity(_h: Hook<R>, rec: Rec): Doc {
   const db = rec.name ?? rec.id;
   const host = gateway(rec);
   const realm = `${String(rec.doc.environmentName ?? 'ENV')
     .toUpperCase()
     .replace(/[^A-Z0-9]/g, '')}.EMULATOR.INVALID`;
-  const kerberos = rec.data?.request && (rec.data.request as Doc).disableKerberos === true ? undefined : realm;
+  const kerberos = (rec.data?.request as Doc | undefined)?.disableKerberos === true ? undefined : realm;
   return {
     connectors: [
       {
@@ -68,123 +71,119 @@ function connectivity(h: Hook, rec: EngineRecord): Doc {
   };
 }
 
-function versions(rec: EngineRecord): { current: string; newer: string[] } {
-  const current = String(rec.doc.dbVersion ?? CURRENT_RUNTIME);
-  return { current, newer: RUNTIMES.filter((v) => v.localeCompare(current, undefined, { numeric: true }) > 0) };
+/** The runtime a database runs, and the newer ones it may go to. */
+function runtimesOf(rec: Rec): { current: string; newer: string[] } {
+  const current = String(rec.doc.dbVersion ?? DEFAULT_RUNTIME);
+  return { current, newer: newerRuntimes(current, RUNTIMES) };
 }
 
 const component = (cdp: string): Doc => ({ cdp, cm: cdp, os: 'redhat8', osPatchLevel: '2026-10' });
 
-const service: ServiceModule = {
+function upgradeOptions(_h: Hook<R>, rec: Rec): Doc {
+  const v = runtimesOf(rec);
+  return {
+    currentComponentVersion: component(v.current),
+    availableComponentVersions: v.newer.map(component),
+    isRuntimeUpgradeAvailable: v.newer.length > 0,
+    isOSUpgradeAvailable: true,
+    statusReason: v.newer.length > 0 ? `runtime ${v.newer.join(', ')} available` : 'the database runs the newest runtime',
+  };
+}
+
+function upgradeCheck(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const runtime = str(req.runtime);
+  if (runtime && !versions.includes(runtime))
+    throw failedPrecondition(`runtime ${runtime} is not available; available: ${versions.join(', ')}`);
+  h.records('database').require(rec, ['AVAILABLE'], 'an upgrade check');
+  return { statusReason: `the database is ready to upgrade${runtime ? ` to ${runtime}` : ''}` };
+}
+
+/** The runtime an upgrade moves to: the one asked for, else the newest (none for an OS upgrade alone). */
+function upgradeTo(_h: Hook<R>, rec: Rec, req: Doc): Doc {
+  if (req.osUpgradeOnly === true) return {};
+  const v = runtimesOf(rec);
+  const to = str(req.runtime) ?? v.newer[v.newer.length - 1];
+  if (!to) throw failedPrecondition(`database ${rec.name ?? rec.id} already runs the newest runtime ${v.current}`);
+  if (!v.newer.includes(to))
+    throw failedPrecondition(`runtime ${to} is not newer than ${v.current}; available: ${v.newer.join(', ') || 'none'}`);
+  return { dbVersion: to };
+}
+
+/** A restore: the snapshot it takes, into a target database that must be up. */
+function restoreOf(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const snapshot = h.records('snapshot').get(text(req.snapshotName), rec.scope, `database ${text(req.databaseName)}`);
+  const target = h.locate('database', { environmentName: req.targetEnvironmentName, databaseName: req.targetDatabaseName });
+  h.records('database').require(target, ['AVAILABLE'], 'a restore into it');
+  return {
+    snapshotId: snapshot.doc.snapshotId,
+    snapshotName: snapshot.name,
+    restoreTime: h.ctx.clock.now(),
+    commandID: Number(rec.doc.restoreId),
+  };
+}
+
+/** The environments COD runs in: AWS and Azure ones that are up. */
+function listSupportedEnvironments(h: Hook<R>): Doc {
+  const up = h.world.environments.all().filter((e) => e.cloudPlatform !== 'GCP' && e.status === 'AVAILABLE');
+  return { environments: up.map((e) => ({ crn: e.crn, name: e.environmentName })) };
+}
+
+/** Upgrades name the database and its environment in fields of their own. */
+const UPGRADE = { keys: ['database'], environment: ['environment'] } as const;
+
+export default defineService<OperationName>()({
   service: 'opdb',
-  engine: {
-    facts,
-    resources: {
-      database: {
-        keys: ['databaseName', 'database'],
-        environment: ['environmentName', 'environment'],
-        ops: {
-          describeClientConnectivity: { verb: 'read', answer: connectivity },
-          describeUpgradeDatabase: {
-            verb: 'read',
-            keys: ['database'],
-            environment: ['environment'],
-            answer: (_h, rec) => {
-              const v = versions(rec);
-              return {
-                currentComponentVersion: component(v.current),
-                availableComponentVersions: v.newer.map(component),
-                isRuntimeUpgradeAvailable: v.newer.length > 0,
-                isOSUpgradeAvailable: true,
-                statusReason: v.newer.length > 0 ? `runtime ${v.newer.join(', ')} available` : 'the database runs the newest runtime',
-              };
-            },
-          },
-          prepareUpgradeDatabase: {
-            verb: 'read',
-            keys: ['database'],
-            environment: ['environment'],
-            answer: (h, rec, req) => {
-              const runtime = str(req.runtime);
-              if (runtime && !RUNTIMES.includes(runtime))
-                throw failedPrecondition(`runtime ${runtime} is not available; available: ${RUNTIMES.join(', ')}`);
-              h.resources('database').require(rec, ['AVAILABLE'], 'an upgrade check');
-              return { statusReason: `the database is ready to upgrade${runtime ? ` to ${runtime}` : ''}` };
-            },
-          },
-          upgradeDatabase: { verb: { action: 'upgrade' }, keys: ['database'], environment: ['environment'] },
-        },
-        hooks: {
-          creating: (_h, rec) => {
-            rec.doc.dbVersion = CURRENT_RUNTIME;
-            rec.doc.hueEndpoint = `https://${gateway(rec)}/${rec.name ?? rec.id}/cdp-proxy/hue/`;
-            rec.doc.storageLocation = `s3a://${String(rec.doc.environmentName)}-cod/${rec.name ?? rec.id}`;
-            rec.doc.internalName = `cod-${rec.id.slice(0, 12)}`;
-          },
-          acting: (h, rec, action, req) => {
-            if (action !== 'upgrade') return;
-            h.resources('database').require(rec, ['AVAILABLE'], 'an upgrade');
-            const runtime = str(req.runtime);
-            if (req.osUpgradeOnly === true) return {};
-            const v = versions(rec);
-            const to = runtime ?? v.newer[v.newer.length - 1];
-            if (!to) throw failedPrecondition(`database ${rec.name ?? rec.id} already runs the newest runtime ${v.current}`);
-            if (!v.newer.includes(to))
-              throw failedPrecondition(`runtime ${to} is not newer than ${v.current}; available: ${v.newer.join(', ') || 'none'}`);
-            return { dbVersion: to };
-          },
-        },
+  facts: resources,
+  resources: {
+    database: {
+      keys: ['databaseName', 'database'],
+      lives: { in: 'environment', by: ['environmentName', 'environment'] },
+      hooks: {
+        fill: (_h, rec) => ({
+          dbVersion: DEFAULT_RUNTIME,
+          hueEndpoint: `https://${gateway(rec)}/${rec.name ?? rec.id}/cdp-proxy/hue/`,
+          storageLocation: `s3a://${String(rec.doc.environmentName)}-cod/${rec.name ?? rec.id}`,
+          internalName: `cod-${rec.id.slice(0, 12)}`,
+        }),
+        check: { upgrade: (h, rec) => h.records('database').require(rec, ['AVAILABLE'], 'an upgrade') },
+        effect: { upgrade: upgradeTo },
       },
-      snapshot: {
-        parent: 'database',
-        keys: ['snapshotName'],
-        hooks: {
-          creating: (h, rec) => {
-            const db = h.resources('database');
+    },
+    snapshot: {
+      keys: ['snapshotName'],
+      lives: { in: 'parent', parent: 'database' },
+      hooks: {
+        check: {
+          create: (h, rec) => {
+            const db = h.records('database');
             const parent = db.byId(rec.scope);
             if (parent) db.require(parent, ['AVAILABLE'], 'a snapshot');
           },
         },
       },
-      restore: {
-        parent: 'database',
-        nouns: ['RestoreSnapshot'],
-        keys: ['restoreId'],
-        ops: { restoreSnapshot: 'create' },
-        hooks: {
-          creating: (h, rec, req) => {
-            const snapshot = h.resources('snapshot').get(text(req.snapshotName), rec.scope, `database ${text(req.databaseName)}`);
-            const dbs = h.resources('database');
-            const target = h.engine.locate(h, h.engine.resource('database'), {
-              environmentName: req.targetEnvironmentName,
-              databaseName: req.targetDatabaseName,
-            });
-            dbs.require(target, ['AVAILABLE'], 'a restore into it');
-            Object.assign(rec.doc, {
-              snapshotId: snapshot.doc.snapshotId,
-              snapshotName: snapshot.name,
-              restoreTime: h.ctx.clock.now(),
-              commandID: Number(rec.doc.restoreId),
-            });
-          },
-        },
-      },
-      diagnostics: {
-        parent: 'database',
-        nouns: ['Diagnostics'],
-        keys: ['id'],
-        minutes: { create: 3 },
-        ops: { collectDiagnostics: 'create' },
-      },
     },
-    handlers: {
-      listSupportedEnvironments: (h) => ({
-        environments: environments(h.ctx)
-          .filter((e) => e.cloudPlatform !== 'GCP' && e.status === 'AVAILABLE')
-          .map((e) => ({ crn: e.crn, name: e.environmentName })),
-      }),
-    },
+    restore: { keys: ['restoreId'], lives: { in: 'parent', parent: 'database' }, hooks: { fill: restoreOf } },
+    diagnostics: { keys: ['id'], lives: { in: 'parent', parent: 'database' }, minutes: { create: 3 } },
   },
-};
-
-export default service;
+  operations: (r) => ({
+    createDatabase: r.database.create(),
+    describeDatabase: r.database.read(),
+    listDatabases: r.database.list(),
+    updateDatabase: r.database.update(),
+    dropDatabase: r.database.delete(),
+    startDatabase: r.database.act('start'),
+    stopDatabase: r.database.act('stop'),
+    upgradeDatabase: r.database.act('upgrade', UPGRADE),
+    describeClientConnectivity: r.database.read({ answer: connectivity }),
+    describeUpgradeDatabase: r.database.read({ ...UPGRADE, answer: upgradeOptions }),
+    prepareUpgradeDatabase: r.database.read({ ...UPGRADE, answer: upgradeCheck }),
+    createSnapshot: r.snapshot.create(),
+    listSnapshots: r.snapshot.list(),
+    deleteSnapshot: r.snapshot.delete(),
+    restoreSnapshot: r.restore.create(),
+    listRestoreSnapshots: r.restore.list(),
+    collectDiagnostics: r.diagnostics.create(),
+    listDiagnostics: r.diagnostics.list(),
+    listSupportedEnvironments: code(listSupportedEnvironments),
+  }),
+});
