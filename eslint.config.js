@@ -22,7 +22,6 @@ const SERVICE_IMPORTS = {
   dataflow: ['df/backend.ts', 'df/catalog.ts', 'df/monitoring.ts', 'df/views.ts'],
   iam: ['environments/identity.ts', 'environments/usersync.ts'],
   replicationmanager: ['de/service.ts', 'de/vcs.ts'],
-  compute: ['consumption/index.ts'],
   datalake: ['imagecatalog/index.ts'],
 };
 

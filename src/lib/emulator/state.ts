@@ -18,24 +18,29 @@ import { isUploadName, readUpload, STORED_AT, UPLOADS, uploadsDir } from './uplo
 
 /**
  * The layout of stored documents. 2: long-running work is kept as lifecycle
- * activities (lifecycle.ts); the documents listed in CHANGED_IN_2 were kept
- * differently before and cannot be read.
+ * activities (lifecycle.ts). 3: compute's clusters and operations are
+ * records of the resource engine (engine/records.ts). A store of an older
+ * format is read as it is when it holds no documents of the kinds whose
+ * layout changed since (CHANGED_IN); else it is refused.
  */
-export const STATE_FORMAT = 2;
-const CHANGED_IN_2 = [
-  'datalake.datalake',
-  'datalake.operation',
-  'datalake.backup',
-  'datalake.restore',
-  'datalake.diagnostics',
-  'compute.cluster',
-  'compute.operation',
-  'cloudprivatelinks.work',
-  'dfworkload.deployment',
-  'dfworkload.flow',
-  'dfworkload.flowDraft',
-  'lakehouseopt.task',
-];
+export const STATE_FORMAT = 3;
+const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
+  2: [
+    'datalake.datalake',
+    'datalake.operation',
+    'datalake.backup',
+    'datalake.restore',
+    'datalake.diagnostics',
+    'compute.cluster',
+    'compute.operation',
+    'cloudprivatelinks.work',
+    'dfworkload.deployment',
+    'dfworkload.flow',
+    'dfworkload.flowDraft',
+    'lakehouseopt.task',
+  ],
+  3: ['compute.cluster', 'compute.operation'],
+};
 
 export class StateError extends Error {}
 
@@ -43,11 +48,13 @@ export class StateError extends Error {}
 export function checkStateFormat(store: Store, dataDir: string): void {
   const have = store.meta('stateFormat');
   if (have === String(STATE_FORMAT)) return;
-  if (have === undefined && store.countKinds(CHANGED_IN_2) === 0) {
+  const from = have === undefined ? 1 : Number(have);
+  const changed = Object.entries(CHANGED_IN).flatMap(([format, kinds]) => (Number(format) > from ? kinds : []));
+  if (from < STATE_FORMAT && store.countKinds([...new Set(changed)]) === 0) {
     store.setMeta('stateFormat', String(STATE_FORMAT));
     return;
   }
-  const by = have === undefined || Number(have) < STATE_FORMAT ? 'an older' : 'a newer';
+  const by = from < STATE_FORMAT ? 'an older' : 'a newer';
   throw new StateError(
     `the emulator state in ${dataDir} was written by ${by} cdpctl (state format ${have ?? 1}; this one reads ${STATE_FORMAT}); ` +
       `start with another --data-dir, or delete it with: cdpctl emulator reset --data-dir ${dataDir}`,

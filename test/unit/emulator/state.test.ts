@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SeedError, parseSeed } from '../../../src/lib/emulator/seed.js';
-import { StateError, checkStateFormat, exportState, importState, parseStateFile } from '../../../src/lib/emulator/state.js';
+import { STATE_FORMAT, StateError, checkStateFormat, exportState, importState, parseStateFile } from '../../../src/lib/emulator/state.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 
 const seedError = (text: string): string => {
@@ -92,7 +92,7 @@ describe('export and import', () => {
       expect(asset?.storedAt).toBe(join(b, 'uploads', 'blob-1'));
       expect(readFileSync(String(asset?.storedAt), 'utf8')).toBe('file bytes');
       expect(existsSync(join(b, 'uploads', 'stale'))).toBe(false);
-      expect([dst.meta('clock'), dst.meta('clock.paused'), dst.meta('stateFormat')]).toEqual(['1800000000000', '1', '2']);
+      expect([dst.meta('clock'), dst.meta('clock.paused'), dst.meta('stateFormat')]).toEqual(['1800000000000', '1', String(STATE_FORMAT)]);
       dst.close();
     } finally {
       rmSync(a, { recursive: true, force: true });
@@ -113,7 +113,7 @@ describe('export and import', () => {
     const ok = {
       format: 'cdpctl-emulator-state',
       version: 1,
-      stateFormat: 2,
+      stateFormat: STATE_FORMAT,
       clock: { nowMs: 1, paused: false },
       meta: {},
       documents: [],
@@ -123,6 +123,7 @@ describe('export and import', () => {
     expect(bad('{')).toMatch(/^f\.json is not JSON/);
     expect(bad({ ...ok, format: 'x' })).toMatch(/not an emulator state export/);
     expect(bad({ ...ok, stateFormat: 1 })).toMatch(/state format 1/);
+    expect(bad({ ...ok, stateFormat: 2 })).toMatch(/state format 2; this cdpctl reads state format 3/);
     expect(bad({ ...ok, documents: [{ kind: 'k' }] })).toMatch(/document 1 needs/);
     expect(bad({ ...ok, uploads: { '../x': 'aa' } })).toMatch(/plain file names/);
   });
@@ -133,6 +134,25 @@ describe('export and import', () => {
       const s = new Store(join(dir, 'state.db'), 'acct');
       s.put('datalake.datalake', 'l1', { tl: {} });
       expect(() => checkStateFormat(s, dir)).toThrow(/older cdpctl.*emulator reset/);
+      s.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('state of format 2 is read on when it holds none of the kinds whose layout changed since (the compute ones), else refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdpctl-state-2-'));
+    try {
+      const s = new Store(join(dir, 'state.db'), 'acct');
+      s.setMeta('stateFormat', '2');
+      s.put('iam.group', 'g1', { groupName: 'one' });
+      checkStateFormat(s, dir);
+      expect(s.meta('stateFormat')).toBe(String(STATE_FORMAT));
+      s.setMeta('stateFormat', '2');
+      s.put('compute.cluster', 'c1', { clusterName: 'c1' });
+      expect(() => checkStateFormat(s, dir)).toThrow(
+        /state format 2; this one reads 3\); start with another --data-dir, or delete it with: cdpctl emulator reset/,
+      );
       s.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -107,7 +107,9 @@ export class Engine {
     if (!b) return undefined;
     const r = this.resource(b.resource);
     const w = typeof b.verb === 'object' && 'work' in b.verb ? r.work : undefined;
-    const hooks = [...(w ?? r).rules.hooks.names(b.verb), ...b.named];
+    // An entry's own answer shows no view of the record, so the hooks that compute views do not run for it (but a list's items).
+    const shows = (name: string): boolean => !(b.answer && b.verb !== 'list' && (name === 'show' || name === 'viewing'));
+    const hooks = [...(w ?? r).rules.hooks.names(b.verb).filter(shows), ...b.named];
     const what = `${b.resource}.${verbName(b.verb)}`;
     return hooks.length > 0 ? { how: 'hook', what, hooks } : { how: 'declared', what };
   }
@@ -318,18 +320,31 @@ export class Engine {
     const all = this.records(h.ctx, r);
     const item = this.listField(op, r);
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
+    const total = this.totalField(op, item?.field);
     if (b.select) {
       const chosen = b.select(h, req);
-      if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, chosen, view), op.name);
-      return this.answerList(h, op, item?.field, chosen.map(view), req);
+      const counted = total ? { [total]: chosen.length } : {};
+      if (op.paging) return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, chosen, view), ...counted }, op.name);
+      return this.answerList(h, op, item?.field, chosen.map(view), { ...req, ...counted });
     }
     const place = this.place(h, r, req, b.environment);
     const filter = this.filters(h, op, r, req);
     const shown = this.deletedShown(r, req);
     const keep = shown ? filter : (rec: EngineRecord): boolean => !rec.deleted && filter(rec);
-    if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, all.listing(place.scope, keep), view), op.name);
+    // A count of them all, where the answer has one (`totalClusters`): a read of every record the list keeps.
+    const counted = total ? { [total]: all.all(place.scope).filter(keep).length } : {};
+    if (op.paging)
+      return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, all.listing(place.scope, keep), view), ...counted }, op.name);
     const items = all.all(place.scope).filter(keep).map(view);
-    return this.answerList(h, op, item?.field, items, req);
+    return this.answerList(h, op, item?.field, items, { ...req, ...counted });
+  }
+
+  /** The answer's field that counts every item of a list (`totalClusters` beside `clusters`), when it has one. */
+  private totalField(op: Operation, field: string | undefined): string | undefined {
+    if (!field) return undefined;
+    const name = `total${field.charAt(0).toUpperCase()}${field.slice(1)}`;
+    const f = this.outputFields(op).find((x) => x.name === name);
+    return f && (f.type.kind === 'int32' || f.type.kind === 'int64') ? name : undefined;
   }
 
   /** Whether a list shows deleted records that are kept (the model's `listed`: a flag that hides or shows them). */

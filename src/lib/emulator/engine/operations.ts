@@ -18,6 +18,20 @@ export interface OperationRecord {
   owner: string;
   tl: Timeline;
   cancelledAt?: number;
+  /** Who started it (the caller's CRN). */
+  startedBy?: string;
+  /** What the service keeps with it beyond its timeline (a retry count, a dry run). */
+  data?: Doc;
+}
+
+/** What an operation record is made with beyond its timeline. */
+export interface OperationOptions {
+  readonly at?: number;
+  readonly minutes: number;
+  readonly failed: boolean;
+  readonly operationId?: string;
+  readonly startedBy?: string;
+  readonly data?: Doc;
 }
 
 const FINISHED = 'FINISHED';
@@ -31,7 +45,7 @@ export class Operations {
   ) {}
 
   /** Records an operation that runs `minutes` from `at` and then finishes or fails. */
-  record(owner: string, name: string, opts: { at?: number; minutes: number; failed: boolean; operationId?: string }): OperationRecord {
+  record(owner: string, name: string, opts: OperationOptions): OperationRecord {
     const rec: OperationRecord = {
       operationId: opts.operationId ?? uuid(),
       operationName: name,
@@ -40,20 +54,28 @@ export class Operations {
         ['RUNNING', opts.minutes],
         [opts.failed ? FAILED : FINISHED, 0],
       ]),
+      ...(opts.startedBy ? { startedBy: opts.startedBy } : {}),
+      ...(opts.data ? { data: opts.data } : {}),
     };
     this.ctx.store.put(this.kind, rec.operationId, rec, { parent: owner });
     return rec;
   }
 
   /** Records the operation of an activity that has just started. */
-  recordActivity(owner: string, name: string, act: Activity): OperationRecord {
+  recordActivity(owner: string, name: string, act: Activity, more: Pick<OperationOptions, 'startedBy' | 'data'> = {}): OperationRecord {
     const p = progress(act, act.tl.startedAt);
     return this.record(owner, name, {
       at: act.tl.startedAt,
       minutes: (p.endsAt - act.tl.startedAt) / MINUTE,
       failed: willFail(act),
       operationId: act.operationId,
+      ...more,
     });
+  }
+
+  /** Keeps what a service adds to an operation record (a retry count). */
+  save(rec: OperationRecord): void {
+    this.ctx.store.put(this.kind, rec.operationId, rec, { parent: rec.owner });
   }
 
   find(id: string): OperationRecord | undefined {

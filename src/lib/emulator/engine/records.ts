@@ -22,7 +22,7 @@ import { failedPrecondition, notFound } from '../errors.js';
 import { uuid } from '../ids.js';
 import type { Listing } from '../paging.js';
 import type { PutOptions } from '../store.js';
-import type { Doc } from './context.js';
+import type { Doc, RequestContext } from './context.js';
 import type { ResourceModel } from './derive.js';
 import { Operations, type OperationRecord } from './operations.js';
 import { runsOf, type Run } from './runs.js';
@@ -86,6 +86,8 @@ export interface BeginOptions {
   readonly anyState?: boolean;
   /** The id its operation record gets (a new one when left out). */
   readonly operationId?: string;
+  /** Who starts it, kept with its operation record. */
+  readonly startedBy?: string;
 }
 
 /** The records of one resource of one service, for one request. */
@@ -140,6 +142,11 @@ export class Records {
     return this.ctx.clock.now();
   }
 
+  /** Who the request is from, when it is a request (what operation records keep of who started them). */
+  private get caller(): string | undefined {
+    return (this.ctx as Partial<RequestContext>).caller?.actorCrn || undefined;
+  }
+
   get kind(): string {
     return this.model.kind;
   }
@@ -147,6 +154,9 @@ export class Records {
   /** Writes how an action ended into the record's document (its status, why it failed), and a kept delete's end. */
   private ended(r: EngineRecord, end: Progress): void {
     const f = this.model.fields;
+    // Stored before state format 3, an engine activity named its effect `patch`: it is applied as the effect it is.
+    const stored = (r.activity as Activity & { patch?: Doc }).patch;
+    if (end.succeeded && stored && !r.activity.effect) Object.assign(r.doc, stored);
     if (f.status) r.doc[f.status] = end.state;
     if (f.statusReason) {
       if (end.failed && r.activity.reason) r.doc[f.statusReason] = r.activity.reason;
@@ -300,7 +310,7 @@ export class Records {
   create(rec: Omit<EngineRecord, 'activity' | 'createdAt'>, action = 'create', opts: BeginOptions = {}): EngineRecord {
     const full = { ...rec, createdAt: this.now } as EngineRecord;
     const lc = this.model.lifecycle;
-    if (lc && lc[action]) return this.tracked.create(full, action, opts);
+    if (lc && lc[action]) return this.tracked.create(full, action, { ...opts, ...(this.caller ? { startedBy: this.caller } : {}) });
     full.activity = settledIn(action, lc ? (this.model.initialState ?? '') : '', this.now);
     if (this.model.fields.status && this.model.initialState) full.doc[this.model.fields.status] = this.model.initialState;
     return this.tracked.save(full);
@@ -323,6 +333,7 @@ export class Records {
       ...rest,
       ...(effect && Object.keys(effect).length > 0 ? { effect } : {}),
       ...(failedBefore ? { retry: true } : {}),
+      ...(this.caller ? { startedBy: this.caller } : {}),
     });
   }
 
@@ -614,7 +625,12 @@ export class Resources<T extends Tracked> {
       operationId: spec.operation && this.def.operations ? (opts.operationId ?? uuid()) : undefined,
     });
     if (spec.operation && this.def.operations && act.operationId)
-      new Operations(this.ctx, this.def.operations).recordActivity((this.def.operationOwner ?? this.def.id)(r), spec.operation, act);
+      new Operations(this.ctx, this.def.operations).recordActivity(
+        (this.def.operationOwner ?? this.def.id)(r),
+        spec.operation,
+        act,
+        opts.startedBy ? { startedBy: opts.startedBy } : {},
+      );
     this.def.began?.(r, r.activity);
     r.activity = act;
     this.save(r);

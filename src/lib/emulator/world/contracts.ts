@@ -233,13 +233,18 @@ export interface ComputeClusterView {
   readonly environmentCrn: string;
   readonly environmentName: string;
   readonly cloudPlatform: CloudPlatform;
+  /** Its state now (RUNNING, SUSPENDED, DELETED...). */
+  readonly status: string;
   readonly runs: readonly RunView[];
   readonly tags: Readonly<Record<string, string>>;
 }
 
 /** The account's compute clusters. */
 export interface ComputeClusters {
+  /** Every one, deleted ones too (they ran until they were deleted). */
   all(): readonly ComputeClusterView[];
+  /** One by CRN, unless it is deleted. */
+  find(crn: string): ComputeClusterView | undefined;
 }
 
 /** Every contract, by the name services read it under. */

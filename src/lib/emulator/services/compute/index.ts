@@ -1,7 +1,75 @@
-/** The compute service of the emulator, and what it tells the others (provides.ts). */
-import type { ServiceModule } from '../../types.js';
-import { handlers } from './handlers.js';
+/**
+ * Compute clusters on the operation table: Kubernetes clusters of an AWS or
+ * Azure environment, created after validations, suspended, resumed,
+ * updated and upgraded with a workflow operation each (operations.ts), with
+ * the add-ons they run (deployments.ts). Their states are the model's
+ * (model/services/compute/resources.ts); a deleted cluster stays listed as
+ * DELETED and frees its name. What the model cannot say is clusters.ts.
+ */
+import type { OperationName } from '../../../model/services/compute/wire.js';
+import { resources } from '../../../model/services/compute/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import { code, defineService } from '../../engine/table.js';
+import {
+  checkDelete,
+  checkUpdate,
+  checkUpgrade,
+  computeEnvironment,
+  createCluster,
+  fillCluster,
+  showCluster,
+  upgradesOf,
+  validateCluster,
+  type R,
+} from './clusters.js';
+import { describeDeployment, listDeployments, upgradeDeployment } from './deployments.js';
+import { operationDetails, operationStatus, retryOperation, upgradeCluster } from './operations.js';
 import { computeClusters } from './provides.js';
 
-const compute: ServiceModule = { service: 'compute', handlers, provides: { computeClusters } };
-export default compute;
+/** `--default`: the account's default cluster, which no emulated cluster is. */
+const defaultOnly = (_h: Hook<R>, req: Doc): Doc => (req.default === true ? { ...req, isDefault: true } : req);
+
+export default defineService<OperationName>()({
+  service: 'compute',
+  facts: resources,
+  resources: {
+    cluster: {
+      noun: 'compute cluster',
+      keys: ['clusterCrn'],
+      lives: { in: 'environment', by: ['environment'] },
+      ids: { style: 'short', prefix: 'liftie' },
+      minutes: { create: 10, delete: 5, suspend: 3, resume: 4, update: 2, upgrade: 8 },
+      deletes: { force: ['force'], forcedAtOnce: true },
+      hooks: {
+        check: {
+          create: (h, rec) => void computeEnvironment(h, String(rec.env)),
+          update: checkUpdate,
+          upgrade: checkUpgrade,
+          delete: checkDelete,
+        },
+        fill: fillCluster,
+        show: showCluster,
+        effect: { upgrade: (_h, rec) => ({ kubernetesVersion: upgradesOf(rec)[0] }) },
+      },
+    },
+  },
+  operations: (r) => ({
+    createCluster: code(createCluster),
+    validateCluster: code(validateCluster),
+    describeCluster: r.cluster.read(),
+    listClusters: r.cluster.list({ environment: ['envNameOrCrn'], rewrite: defaultOnly }),
+    updateCluster: r.cluster.update(),
+    deleteCluster: r.cluster.delete(),
+    suspendCluster: r.cluster.act('suspend'),
+    resumeCluster: r.cluster.act('resume'),
+    upgradeCluster: code(upgradeCluster),
+    getOperationStatus: r.cluster.operation({ answer: operationStatus }),
+    getOperationDetails: code(operationDetails),
+    retryOperation: code(retryOperation),
+    listDeployments: r.cluster.read({ answer: listDeployments }),
+    describeDeployment: r.cluster.read({ answer: describeDeployment }),
+    upgradeDeployment: code(upgradeDeployment),
+  }),
+  provides: { computeClusters },
+});

@@ -1,23 +1,25 @@
 /** What the compute service tells the rest of the emulator (world/contracts.ts `computeClusters`): its clusters and when they ran. */
-import { createdAtOf, runsOf, spansOf } from '../../world.js';
-import type { ProviderScope } from '../../world.js';
+import type { Hook } from '../../engine/declare.js';
 import type { ComputeClusters } from '../../world/contracts.js';
-import { CLUSTER, ComputeBackend } from './backend.js';
+import type { R } from './clusters.js';
 
-export function computeClusters(scope: ProviderScope): ComputeClusters {
+export function computeClusters(h: Hook<R>): ComputeClusters {
+  const clusters = h.records('cluster');
+  const view = (c: Parameters<typeof clusters.runs>[0]) => ({
+    crn: String(c.crn),
+    name: String(c.name),
+    environmentCrn: String(c.env),
+    environmentName: String(c.doc.envName),
+    cloudPlatform: c.doc.envCloudProvider === 'AZURE' ? ('AZURE' as const) : ('AWS' as const),
+    status: clusters.state(c),
+    runs: clusters.runs(c),
+    tags: (c.doc.labels ?? {}) as Record<string, string>,
+  });
   return {
-    all: () => {
-      const now = scope.clock.now();
-      const all = new ComputeBackend({ ...scope, caller: { accountId: scope.info.accountId, actorCrn: '', kind: 'user' } }).clusters.all();
-      return all.map((c) => ({
-        crn: c.clusterCrn,
-        name: c.clusterName,
-        environmentCrn: c.envCrn,
-        environmentName: c.envName,
-        cloudPlatform: c.provider,
-        runs: runsOf(CLUSTER, spansOf(CLUSTER, c.activity, now, createdAtOf(c)), now),
-        tags: c.tags,
-      }));
+    all: () => clusters.all().map(view),
+    find: (crn) => {
+      const c = clusters.find(crn);
+      return c && !c.deleted ? view(c) : undefined;
     },
   };
 }

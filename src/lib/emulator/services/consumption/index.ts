@@ -24,7 +24,6 @@ import { paged, type Listing } from '../../paging.js';
 import type { BackendContext, Doc, ServiceModule } from '../../types.js';
 import { docs, iso, obj, str } from '../../values.js';
 import { createdAtOf, runsOf, spansOf, type Run } from '../../world.js';
-import { CLUSTER as COMPUTE_CLUSTER, KIND as COMPUTE_KIND, type ClusterRec as ComputeClusterRec } from '../compute/backend.js';
 
 const HOUR = 3_600_000;
 /** Positions in a listing: an hour's records are numbered after the hour (hour x SLOTS + source). */
@@ -135,17 +134,17 @@ function sources(ctx: BackendContext): Source[] {
       });
     }
   }
-  // Compute clusters live in environments the world does not follow them into: read as the compute service stores them.
-  for (const { doc: c } of ctx.store.list<ComputeClusterRec>(COMPUTE_KIND.cluster))
+  // Compute clusters live in environments the world does not follow them into: as compute tells them (world/contracts.ts).
+  for (const c of ctx.world.in(ctx).computeClusters.all())
     out.push({
       service: 'compute',
-      name: c.clusterName,
-      crn: c.clusterCrn,
+      name: c.name,
+      crn: c.crn,
       clusterType: 'COMPUTE_CLUSTER',
-      env: { name: c.envName, crn: c.envCrn, cloud: c.provider },
-      runs: runsOf(COMPUTE_CLUSTER, spansOf(COMPUTE_CLUSTER, c.activity, now, c.createdAt), now),
+      env: { name: c.environmentName, crn: c.environmentCrn, cloud: c.cloudPlatform },
+      runs: c.runs,
       instanceCount: 1,
-      tags: tagsOf(c),
+      tags: tagsOf({ tags: c.tags }),
     });
   const first = (s: Source): number => s.runs[0]?.from ?? Number.MAX_SAFE_INTEGER;
   return out.filter((s) => s.runs.length > 0).sort((a, b) => first(a) - first(b) || a.name.localeCompare(b.name));

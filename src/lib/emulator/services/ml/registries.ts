@@ -10,7 +10,6 @@ import type { EnvironmentRecord } from '../../environments.js';
 import type { EngineRecord, Hook } from '../../engine/index.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId } from '../../ids.js';
-import { progress, type Activity } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { docs, hex, obj, str, text } from '../../values.js';
 import { REGISTRY_RELEASES, SERVING_RELEASES, newer } from './catalogue.js';
@@ -104,18 +103,13 @@ export function registryOf(h: Hook, ref: string): EngineRecord {
 
 // ---- AI inference services ----------------------------------------------------------------
 
-const COMPUTE_CLUSTER_KIND = 'compute.cluster';
-
-/** An existing compute cluster of the environment to deploy on: running. */
+/** An existing compute cluster of the environment to deploy on (as compute tells it, world/contracts.ts): running. */
 function computeCluster(h: Hook, env: EnvironmentRecord, ref: string): Doc {
-  const hit = h.ctx.store.getByCrn<{ envCrn?: string; deletedAt?: number; activity?: Activity; clusterName?: string }>(ref);
-  if (hit?.kind !== COMPUTE_CLUSTER_KIND || hit.doc.deletedAt !== undefined)
-    throw notFound(`compute cluster ${ref.slice(0, 200)} not found`);
-  if (hit.doc.envCrn !== env.crn) throw invalid(`compute cluster ${ref} is not in environment ${env.environmentName}`);
-  const state = hit.doc.activity ? progress(hit.doc.activity, h.ctx.clock.now()).state : 'RUNNING';
-  if (state !== 'RUNNING')
-    throw failedPrecondition(`compute cluster ${hit.doc.clusterName ?? ref} is ${state}; an inference service needs it RUNNING`);
-  return { clusterCrn: ref, clusterName: hit.doc.clusterName };
+  const c = h.ctx.world.in(h.ctx).computeClusters.find(ref);
+  if (!c) throw notFound(`compute cluster ${ref.slice(0, 200)} not found`);
+  if (c.environmentCrn !== env.crn) throw invalid(`compute cluster ${ref} is not in environment ${env.environmentName}`);
+  if (c.status !== 'RUNNING') throw failedPrecondition(`compute cluster ${c.name} is ${c.status}; an inference service needs it RUNNING`);
+  return { clusterCrn: ref, clusterName: c.name };
 }
 
 /** The email of the caller, as iam has it. */
