@@ -11,8 +11,14 @@ import { ApiError } from '../../src/lib/emulator/errors.js';
 import { pagingOf } from '../../src/lib/emulator/paging.js';
 import { loadServiceModule } from '../../src/lib/emulator/services/index.js';
 import type { Store } from '../../src/lib/emulator/store.js';
-import type { Caller, Doc, EmulatorInfo, RequestContext } from '../../src/lib/emulator/types.js';
+import type { Caller, Doc, EmulatorInfo, OperationRef, RequestContext } from '../../src/lib/emulator/types.js';
 import { World, type Providers } from '../../src/lib/emulator/world.js';
+
+/** A lookup of the OperationRef of each operation of a service (wire name or CLI topic): its paging, from the model. */
+export async function operationRefs(service: string): Promise<(op: string) => OperationRef> {
+  const svc = await loadService(service);
+  return (op) => ({ service: svc.name, name: op, paging: pagingOf(svc.operation(op)) });
+}
 
 /** The ApiError `run` refuses with; any other error is thrown on, and `what did not fail` when it succeeds. */
 export function refusal(run: () => unknown, what: string): ApiError {

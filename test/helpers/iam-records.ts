@@ -7,13 +7,24 @@
  * iam's stored layout changes this file only.
  */
 import type { Store } from '../../src/lib/emulator/store.js';
-import { KIND, type AccessKeyRecord, type UserRecord, type WorkloadTokenRecord } from '../../src/lib/emulator/services/iam/records.js';
+import {
+  KIND,
+  type AccessKeyRecord,
+  type MachineUserRecord,
+  type UserRecord,
+  type WorkloadTokenRecord,
+} from '../../src/lib/emulator/services/iam/records.js';
 
-export type { AccessKeyRecord, UserRecord, WorkloadTokenRecord };
+export type { AccessKeyRecord, MachineUserRecord, UserRecord, WorkloadTokenRecord };
 
 /** Stores a user as iam does (found by id, CRN and name). */
 export function putUser(store: Store, user: UserRecord): void {
   store.put(KIND.user, user.userId, user, { crn: user.crn, name: user.userId });
+}
+
+/** Stores a machine user as iam does (found by name and CRN). */
+export function putMachineUser(store: Store, machineUser: MachineUserRecord): void {
+  store.put(KIND.machineUser, machineUser.machineUserName, machineUser, { crn: machineUser.crn, name: machineUser.machineUserName });
 }
 
 /** A user by id, as stored. */

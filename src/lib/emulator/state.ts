@@ -44,13 +44,17 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
 
 export class StateError extends Error {}
 
+/** The kinds whose stored layout changed since a format. */
+const changedSince = (format: number): string[] => [
+  ...new Set(Object.entries(CHANGED_IN).flatMap(([f, kinds]) => (Number(f) > format ? kinds : []))),
+];
+
 /** Marks a store's format, or refuses state this emulator cannot read (written by an older or newer cdpctl). */
 export function checkStateFormat(store: Store, dataDir: string): void {
   const have = store.meta('stateFormat');
   if (have === String(STATE_FORMAT)) return;
   const from = have === undefined ? 1 : Number(have);
-  const changed = Object.entries(CHANGED_IN).flatMap(([format, kinds]) => (Number(format) > from ? kinds : []));
-  if (from < STATE_FORMAT && store.countKinds([...new Set(changed)]) === 0) {
+  if (from < STATE_FORMAT && store.countKinds(changedSince(from)) === 0) {
     store.setMeta('stateFormat', String(STATE_FORMAT));
     return;
   }
@@ -153,7 +157,10 @@ export function parseStateFile(text: string, where: string): StateFile {
       `${where} is not an emulator state export (it has no "format": "${FORMAT}"); make one with: cdpctl emulator export`,
     );
   if (v.version !== 1) throw new StateError(`${where} is an export of version ${String(v.version)}; this cdpctl reads version 1`);
-  if (v.stateFormat !== STATE_FORMAT)
+  // An export of an older format is read as it is when it holds no documents of the kinds whose layout changed since.
+  const older = typeof v.stateFormat === 'number' && v.stateFormat >= 2 && v.stateFormat < STATE_FORMAT;
+  const readable = (d: unknown): boolean => !(isObj(d) && changedSince(Number(v.stateFormat)).includes(String(d.kind)));
+  if (v.stateFormat !== STATE_FORMAT && !(older && Array.isArray(v.documents) && v.documents.every(readable)))
     throw new StateError(`${where} holds state format ${String(v.stateFormat)}; this cdpctl reads state format ${STATE_FORMAT}`);
   const clock = v.clock;
   if (!isObj(clock) || typeof clock.nowMs !== 'number' || typeof clock.paused !== 'boolean')

@@ -66,6 +66,8 @@ export interface ResourceFacts {
   readonly fields?: FieldRoles;
   /** The resource type its CRNs carry: crn:cdp:<service>:<region>:<account>:<crnType>:<id>; default its key, in kebab case. */
   readonly crnType?: string;
+  /** Its CRN ends with its id itself (`cluster:liftie-6gqzwzb4`); default a UUID (its id, or one made from it). */
+  readonly crnUsesId?: true;
   /** Its long-running actions, by name (create, delete, start, stop...); left out: it has no status that changes. */
   readonly lifecycle?: Readonly<Record<string, ActionFacts>>;
   /** How its delete ends; default `gone`. */

@@ -14,10 +14,19 @@ import { authHead, b64url, parsePrivateKey, signRequest, type SigningKey } from 
 import { authenticateBearer, authenticateSigned, tokenHash } from '../../../src/lib/emulator/auth.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { issueKey } from '../../../src/lib/emulator/keys.js';
-import type { AccessKeyType, AccessKeyRecord, UserRecord, WorkloadTokenRecord } from '../../../src/lib/emulator/services/iam/records.js';
-import { KIND } from '../../../src/lib/emulator/services/iam/records.js';
 import { Store } from '../../../src/lib/emulator/store.js';
-import { refusal } from '../../helpers/emulator-unit.js';
+import type { AccessKeyType, Identities } from '../../../src/lib/emulator/world/contracts.js';
+import { clockAt, emulatedWorld, refusal } from '../../helpers/emulator-unit.js';
+import {
+  putAccessKey,
+  putMachineUser,
+  putUser,
+  putWorkloadToken,
+  type AccessKeyRecord,
+  type MachineUserRecord,
+  type UserRecord,
+  type WorkloadTokenRecord,
+} from '../../helpers/iam-records.js';
 
 const ACCOUNT = 'acct-1';
 const USER = `crn:altus:iam:us-west-1:${ACCOUNT}:user:u1`;
@@ -27,12 +36,18 @@ const JSON_TYPE = 'application/json';
 const NOW = Date.parse('2026-03-01T12:00:00Z');
 
 let store: Store;
+const world = await emulatedWorld();
+/** iam's identities in the test's store, as the server authenticates with them. */
+const identities = (): Identities =>
+  world.in({ store, clock: clockAt(() => NOW), info: { accountId: ACCOUNT, region: 'us-west-1', baseUrl: 'http://localhost:1' } })
+    .identities;
 
 /** An owner: a user or machine user record in the store, with its status. */
 function owner(crn: string, kind: 'user' | 'machineUser', status = 'ACTIVE'): void {
   const id = crn.split(':').pop() ?? '';
-  const doc = { userId: id, machineUserId: id, crn, status, creationDate: '2026-01-01T00:00:00Z' } as unknown as UserRecord;
-  store.put(kind === 'user' ? KIND.user : KIND.machineUser, id, doc, { crn });
+  const doc = { userId: id, machineUserName: id, crn, status, creationDate: '2026-01-01T00:00:00Z' };
+  if (kind === 'user') putUser(store, doc as unknown as UserRecord);
+  else putMachineUser(store, doc as unknown as MachineUserRecord);
 }
 
 /** A key of a type for an owner, stored as iam stores it; answers what signs with it. */
@@ -47,7 +62,7 @@ function key(id: string, actorCrn: string, type: AccessKeyType = 'V2', status: '
     type,
     publicKey: issued.publicKey,
   };
-  store.put(KIND.accessKey, id, rec, { crn: rec.crn });
+  putAccessKey(store, rec);
   return parsePrivateKey(id, issued.privateKey);
 }
 
@@ -56,7 +71,7 @@ const headersOf = (signing: SigningKey, at = NOW, path = PATH, method = 'POST', 
   'content-type': contentType,
 });
 const check = (headers: IncomingHttpHeaders, path = PATH, method = 'POST', now = NOW) =>
-  authenticateSigned(store, ACCOUNT, method, path, headers, now);
+  authenticateSigned(identities(), ACCOUNT, method, path, headers, now);
 const refused = (headers: IncomingHttpHeaders, path = PATH, method = 'POST', now = NOW): ApiError =>
   refusal(() => check(headers, path, method, now), 'the request');
 
@@ -169,9 +184,10 @@ describe('bearer tokens', () => {
   const bearer = (token: string): IncomingHttpHeaders => ({ authorization: `Bearer ${token}` });
   const issue = (token: string, rec: Partial<WorkloadTokenRecord> = {}): void => {
     const hash = tokenHash(token);
-    store.put(KIND.workloadToken, hash, { hash, actorCrn: USER, workloadName: 'DF', expireAt: NOW + 60_000, ...rec });
+    putWorkloadToken(store, { hash, actorCrn: USER, workloadName: 'DF', expireAt: NOW + 60_000, ...rec });
   };
-  const check = (headers: IncomingHttpHeaders, workload = 'DF', now = NOW) => authenticateBearer(store, ACCOUNT, headers, workload, now);
+  const check = (headers: IncomingHttpHeaders, workload = 'DF', now = NOW) =>
+    authenticateBearer(identities(), ACCOUNT, headers, workload, now);
 
   beforeAll(() => {
     issue(TOKEN, { environmentCrn: 'crn:cdp:environments:us-west-1:acct-1:environment:e1' });

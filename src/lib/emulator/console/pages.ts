@@ -5,9 +5,13 @@
  */
 import type { ActorView } from '../world/contracts.js';
 
-/** A user a sign-in page offers: what it shows of one (a user of iam, as the world's `identities` tells it). */
+/**
+ * A user a sign-in page offers: what it shows of one (a user of iam, as the
+ * world's `identities` tells it: its id is `id`; iam's own record names it
+ * `userId`).
+ */
 export type SignInUser = Pick<ActorView, 'crn' | 'workloadUsername'> &
-  Partial<Pick<ActorView, 'id' | 'email' | 'firstName' | 'lastName' | 'accountAdmin'>>;
+  Partial<Pick<ActorView, 'id' | 'email' | 'firstName' | 'lastName' | 'accountAdmin'>> & { readonly userId?: string };
 
 export const escapeHtml = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -78,7 +82,8 @@ ${body}
 `;
 }
 
-const displayName = (u: SignInUser): string => [u.firstName, u.lastName].filter(Boolean).join(' ') || u.workloadUsername || (u.id ?? '');
+const displayName = (u: SignInUser): string =>
+  [u.firstName, u.lastName].filter(Boolean).join(' ') || u.workloadUsername || (u.id ?? u.userId ?? '');
 
 /** The radio list of users; the first is chosen, so Enter signs in at once. */
 function userChoices(users: readonly SignInUser[], total: number): string {

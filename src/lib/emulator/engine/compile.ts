@@ -9,7 +9,7 @@
  */
 import type { ServiceResources } from '../../model/resources.js';
 import { invalid } from '../errors.js';
-import { randomToken } from '../ids.js';
+import { randomToken, uuid } from '../ids.js';
 import type { Doc, Handler } from './context.js';
 import type { EntryOptions, Hook, Resource, Verb, VerbEntry } from './declare.js';
 import type { EngineRecord } from './records.js';
@@ -128,9 +128,10 @@ function idMaker(ids: NonNullable<Resource['ids']>): (h: EngineHook, req: Doc) =
   return (h, req) => {
     const p = ids.prefix;
     const prefix = typeof p === 'string' ? p : (p.map[String(req[p.field])] ?? p.otherwise);
+    const chars = (n: number): string => (ids.chars === 'hex' ? uuid().replace(/-/g, '').slice(0, n) : randomToken(n));
     return ids.style === 'short'
-      ? `${prefix}-${randomToken(ids.length ?? 8)}`
-      : `${prefix}-${Math.floor(h.ctx.clock.now() / 1000)}-${randomToken(ids.length ?? 4)}`;
+      ? `${prefix}-${chars(ids.length ?? 8)}`
+      : `${prefix}-${Math.floor(h.ctx.clock.now() / 1000)}-${chars(ids.length ?? 4)}`;
   };
 }
 

@@ -64,6 +64,8 @@ export interface IdStyle {
   readonly prefix: string | { readonly field: string; readonly map: Readonly<Record<string, string>>; readonly otherwise: string };
   /** Random characters after the prefix (short, default 8) or the time (stamped, default 4). */
   readonly length?: number;
+  /** Those characters: lower-case letters and digits (default), or hex digits. */
+  readonly chars?: 'alnum' | 'hex';
 }
 
 /** A resource of a service, as data: what the model's resource facts cannot say. */

@@ -14,7 +14,7 @@ import type { Field } from '../../model/shapes.js';
 import type { EnvironmentView, WorldReads } from '../world/contracts.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
-import { paged, pagingOf } from '../paging.js';
+import { paged, pagingFor, pagingOf } from '../paging.js';
 import type { ServiceModule } from '../types.js';
 import { bind, fromSpec, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
@@ -169,7 +169,8 @@ export class Engine {
 
   /** The CRN of a record of a resource: the one place the engine mints one. */
   crnOf(ctx: RequestContext, r: ResourceModel, id: string): string {
-    return crn(this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, isUuid(id) ? id : stableUuid(id));
+    const tail = r.facts?.crnUsesId || isUuid(id) ? id : stableUuid(id);
+    return crn(this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, tail);
   }
 
   fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {
@@ -323,7 +324,7 @@ export class Engine {
     const total = this.totalField(op, item?.field);
     if (b.select) {
       const chosen = b.select(h, req);
-      const counted = total ? { [total]: chosen.length } : {};
+      const counted = total ? this.totals(h.ctx, op, total, chosen.length, req) : {};
       if (op.paging) return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, chosen, view), ...counted }, op.name);
       return this.answerList(h, op, item?.field, chosen.map(view), { ...req, ...counted });
     }
@@ -332,11 +333,20 @@ export class Engine {
     const shown = this.deletedShown(r, req);
     const keep = shown ? filter : (rec: EngineRecord): boolean => !rec.deleted && filter(rec);
     // A count of them all, where the answer has one (`totalClusters`): a read of every record the list keeps.
-    const counted = total ? { [total]: all.all(place.scope).filter(keep).length } : {};
+    const counted = total ? this.totals(h.ctx, op, total, all.all(place.scope).filter(keep).length, req) : {};
     if (op.paging)
       return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, all.listing(place.scope, keep), view), ...counted }, op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, { ...req, ...counted });
+  }
+
+  /** A list answer's totals: its items (`totalClusters`) and, for a paged one that has the field, its pages (`totalPages`). */
+  private totals(ctx: RequestContext, op: Operation, field: string, count: number, req: Doc): Doc {
+    if (!op.paging || !this.outputFields(op).some((f) => f.name === 'totalPages')) return { [field]: count };
+    const paging = pagingFor(ctx);
+    const asked = req[paging.pageSize];
+    const size = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? asked : paging.defaultSize;
+    return { [field]: count, totalPages: Math.max(1, Math.ceil(count / size)) };
   }
 
   /** The answer's field that counts every item of a list (`totalClusters` beside `clusters`), when it has one. */

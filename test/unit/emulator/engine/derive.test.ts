@@ -1,22 +1,48 @@
 /**
  * What the resource engine derives from a service's model (engine/derive.ts),
- * on the opdb model and spec and on small specs of its own: each operation's
- * verb and resource from its name (the longest noun first, explicit
- * bindings before names, hand-written operations left out), each
- * resource's shape and the roles of its fields, parents and children, and
- * lifecycles from the status enum and the CLI's waiters (in-progress
- * states, the waiter's success and failure, where stop and start may begin,
- * a delete that removes); and the spec mistakes it refuses at start.
+ * on the opdb model with a spec of the older shape (operations placed by
+ * their names) and on small specs of its own: each operation's verb and
+ * resource from its name (the longest noun first, explicit bindings before
+ * names, hand-written operations left out), each resource's shape and the
+ * roles of its fields, parents and children, and lifecycles from the
+ * model's resource facts (their states in order, each action's emulated
+ * minutes, where stop and start may begin, a delete that removes); and the
+ * spec mistakes it refuses at start.
  */
 import { describe, expect, test } from '@jest/globals';
+import { fromSpec } from '../../../../src/lib/emulator/engine/compile.js';
 import { deriveService, plural } from '../../../../src/lib/emulator/engine/derive.js';
 import type { EngineSpec } from '../../../../src/lib/emulator/engine/spec.js';
-import { loadServiceModule } from '../../../../src/lib/emulator/services/index.js';
 import { loadService } from '../../../../src/lib/model/index.js';
+import { resources as facts } from '../../../../src/lib/model/services/opdb/resources.js';
 
 const opdb = await loadService('opdb');
-const spec = (await loadServiceModule('opdb')).engine as EngineSpec;
-const model = deriveService(opdb, spec);
+/** opdb as an engine spec of the older shape declared it (before its move onto the operation table). */
+const spec: EngineSpec = {
+  facts,
+  resources: {
+    database: {
+      keys: ['databaseName', 'database'],
+      environment: ['environmentName', 'environment'],
+      ops: {
+        describeClientConnectivity: { verb: 'read', answer: () => ({}) },
+        upgradeDatabase: { verb: { action: 'upgrade' }, keys: ['database'], environment: ['environment'] },
+      },
+    },
+    snapshot: { parent: 'database', keys: ['snapshotName'] },
+    restore: { parent: 'database', nouns: ['RestoreSnapshot'], keys: ['restoreId'], ops: { restoreSnapshot: 'create' } },
+    diagnostics: {
+      parent: 'database',
+      nouns: ['Diagnostics'],
+      keys: ['id'],
+      minutes: { create: 3 },
+      ops: { collectDiagnostics: 'create' },
+    },
+  },
+  handlers: { listSupportedEnvironments: () => ({ environments: [] }) },
+};
+const derive = (s: EngineSpec) => deriveService(opdb, fromSpec(s));
+const model = derive(spec);
 const verbOf = (op: string): unknown => model.bindings.get(op)?.verb;
 const resourceOf = (op: string): string | undefined => model.bindings.get(op)?.resource;
 
@@ -48,15 +74,15 @@ describe('operations placed as verbs on resources', () => {
   });
 
   test('where two nouns fit a name, the longer one wins', () => {
-    const both = deriveService(opdb, {
+    const both = derive({
       resources: {
         snapshot: { keys: ['snapshotName'], shape: 'Snapshot' },
         snapshotList: { nouns: ['Snapshots'], keys: ['snapshotName'], shape: 'Snapshot' },
       },
     });
     // listSnapshots is the list of Snapshot and the noun Snapshots alike.
-    expect(both.bindings.get('listSnapshots')).toEqual({ resource: 'snapshotList', verb: 'list' });
-    expect(both.bindings.get('createSnapshot')).toEqual({ resource: 'snapshot', verb: 'create' });
+    expect(both.bindings.get('listSnapshots')).toMatchObject({ resource: 'snapshotList', verb: 'list' });
+    expect(both.bindings.get('createSnapshot')).toMatchObject({ resource: 'snapshot', verb: 'create' });
   });
 
   test('explicit bindings place what names cannot, with their answers; hand-written operations are not placed', () => {
@@ -94,10 +120,10 @@ describe('resources', () => {
   });
 });
 
-describe('derived lifecycles', () => {
+describe("lifecycles from the model's facts", () => {
   const lc = model.resources.get('database')?.lifecycle ?? {};
 
-  test('create passes its in-progress state for five minutes and ends where the waiter looks, failing in CREATE_FAILED', () => {
+  test('create passes its in-progress state for five minutes (the default) and ends AVAILABLE, failing in CREATE_FAILED', () => {
     expect(lc.create).toEqual({ phases: [['CREATE_IN_PROGRESS', 5]], success: 'AVAILABLE', failure: 'CREATE_FAILED' });
   });
 
@@ -115,7 +141,7 @@ describe('derived lifecycles', () => {
     expect(lc.start?.success).toBe('AVAILABLE');
   });
 
-  test("a delete ends in the waiter's DELETE_COMPLETED and removes the record; an action without states of its own passes the update states", () => {
+  test("a delete ends in DELETE_COMPLETED and removes the record (its facts' end is gone); the upgrade passes the update states", () => {
     expect(lc.delete).toEqual({
       phases: [['DELETE_IN_PROGRESS', 2]],
       success: 'DELETE_COMPLETED',
@@ -125,33 +151,43 @@ describe('derived lifecycles', () => {
     expect(lc.upgrade).toEqual({ phases: [['UPDATE_IN_PROGRESS', 3]], success: 'AVAILABLE', failure: 'UPDATE_FAILED' });
   });
 
-  test('a lifecycle declared in the spec is taken as it is', () => {
+  test("an action's emulated minutes are the spec's; a lifecycle declared in a spec without facts is taken as it is", () => {
     expect(model.resources.get('diagnostics')?.lifecycle).toEqual({
       create: { phases: [['IN_PROGRESS', 3]], success: 'FINISHED', failure: 'FAILED' },
     });
+    const declared = { create: { phases: [['IN_PROGRESS', 2]], success: 'FINISHED', failure: 'FAILED' } } as const;
+    const own = derive({
+      resources: {
+        diagnostics: { parent: 'database', keys: ['id'], shape: 'DiagnosticsBundle', lifecycle: declared },
+        database: spec.resources.database ?? { keys: [] },
+      },
+    });
+    expect(own.resources.get('diagnostics')?.lifecycle).toEqual(declared);
+  });
+
+  test('an update passes UPDATE_REQUESTED, then UPDATE_IN_PROGRESS: the order a client polling it sees, from the facts', () => {
+    expect(lc.update?.phases).toEqual([
+      ['UPDATE_REQUESTED', 1.5],
+      ['UPDATE_IN_PROGRESS', 1.5],
+    ]);
   });
 });
 
 describe('spec mistakes refused when the engine is made', () => {
-  const derive = (resources: EngineSpec['resources']) => () => deriveService(opdb, { resources });
+  const deriving = (resources: EngineSpec['resources']) => () => derive({ resources });
 
   test('an explicit binding of an operation the model does not have', () => {
-    expect(derive({ database: { keys: ['databaseName'], ops: { nothing: 'read' } } })).toThrow(
-      'opdb resource database: no operation nothing',
-    );
+    expect(deriving({ database: { keys: ['databaseName'], ops: { nothing: 'read' } } })).toThrow('opdb: no operation nothing');
   });
 
   test('a resource no operation shows, without a shape', () => {
-    expect(derive({ widget: { keys: ['widgetName'] } })).toThrow(
+    expect(deriving({ widget: { keys: ['widgetName'] } })).toThrow(
       'opdb resource widget: no describe or list operation shows its shape; give it a shape',
     );
   });
 
-  test('a lifecycle to derive from a shape without a status enum, and a parent that is not a resource', () => {
-    expect(derive({ connector: { keys: ['name'], shape: 'Connector', lifecycle: 'derive' } })).toThrow(
-      "opdb Connector: lifecycle 'derive' needs a status enum; declare the lifecycle",
-    );
-    expect(derive({ snapshot: { keys: ['snapshotName'], parent: 'database' } })).toThrow(
+  test('a parent that is not a resource', () => {
+    expect(deriving({ snapshot: { keys: ['snapshotName'], parent: 'database' } })).toThrow(
       'opdb resource snapshot: no parent resource database',
     );
   });

@@ -12,22 +12,25 @@
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../../src/lib/emulator/clock.js';
+import { fromSpec } from '../../../../src/lib/emulator/engine/compile.js';
 import { Engine } from '../../../../src/lib/emulator/engine/index.js';
 import type { EngineSpec, ResourceSpec } from '../../../../src/lib/emulator/engine/spec.js';
 import { failedPrecondition } from '../../../../src/lib/emulator/errors.js';
 import { Store } from '../../../../src/lib/emulator/store.js';
 import type { Doc, RequestContext } from '../../../../src/lib/emulator/types.js';
-import { World } from '../../../../src/lib/emulator/world.js';
 import { loadService } from '../../../../src/lib/model/index.js';
-import { operationRefs, refusal } from '../../../helpers/emulator-unit.js';
+import { resources as facts } from '../../../../src/lib/model/services/opdb/resources.js';
+import { emulatedWorld, operationRefs, refusal } from '../../../helpers/emulator-unit.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-03-01T12:00:00Z');
 const opdb = await loadService('opdb');
 const opRef = await operationRefs('opdb');
+const world = await emulatedWorld();
 
-const DATABASE: ResourceSpec = { keys: ['databaseName', 'database'], environment: ['environmentName', 'environment'], lifecycle: 'derive' };
-const SNAPSHOT: ResourceSpec = { parent: 'database', keys: ['snapshotName'], lifecycle: 'derive' };
+/** opdb's databases and snapshots, their lifecycles the model's facts (model/services/opdb/resources.ts). */
+const DATABASE: ResourceSpec = { keys: ['databaseName', 'database'], environment: ['environmentName', 'environment'] };
+const SNAPSHOT: ResourceSpec = { parent: 'database', keys: ['snapshotName'] };
 
 let store: Store;
 let clock: Clock;
@@ -41,7 +44,7 @@ beforeEach(() => {
 
 /** An engine of these resources (and hand-written handlers), and a call of one of its operations as a request would make it. */
 function engineOf(resources: Record<string, ResourceSpec>, handlers: EngineSpec['handlers'] = {}) {
-  const engine = new Engine(opdb, { resources, handlers, setup: () => void setups++ });
+  const engine = new Engine(opdb, fromSpec({ facts, resources, handlers, setup: () => void setups++ }));
   const all = engine.handlers();
   const call = (op: string, req: Doc): Doc => {
     const h = all[op];
@@ -51,7 +54,7 @@ function engineOf(resources: Record<string, ResourceSpec>, handlers: EngineSpec[
       clock: clock.frozen(),
       caller: { accountId: 'acct', actorCrn: 'crn:altus:iam:us-west-1:acct:user:admin', kind: 'user' },
       info: { accountId: 'acct', region: 'us-west-1', baseUrl: 'http://localhost:1' },
-      world: World.empty,
+      world,
       op: opRef(op),
     };
     return store.transaction(() => h(req, ctx));

@@ -11,9 +11,10 @@
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../../src/lib/emulator/clock.js';
+import { fromTable } from '../../../../src/lib/emulator/engine/compile.js';
 import { deriveService, type ResourceModel } from '../../../../src/lib/emulator/engine/derive.js';
-import { EngineResources, type EngineRecord } from '../../../../src/lib/emulator/engine/records.js';
-import type { EngineSpec } from '../../../../src/lib/emulator/engine/spec.js';
+import { Records, type EngineRecord } from '../../../../src/lib/emulator/engine/records.js';
+import type { EmulatedService } from '../../../../src/lib/emulator/engine/table.js';
 import { ApiError } from '../../../../src/lib/emulator/errors.js';
 import { loadServiceModule } from '../../../../src/lib/emulator/services/index.js';
 import { Store } from '../../../../src/lib/emulator/store.js';
@@ -27,7 +28,7 @@ const T0 = Date.parse('2026-03-01T12:00:00Z');
 const ENV_A = 'crn:cdp:environments:us-west-1:acct:environment:a';
 const ENV_B = 'crn:cdp:environments:us-west-1:acct:environment:b';
 
-const model = deriveService(await loadService('opdb'), (await loadServiceModule('opdb')).engine as EngineSpec);
+const model = deriveService(await loadService('opdb'), fromTable((await loadServiceModule('opdb')) as EmulatedService));
 const resource = (key: string): ResourceModel => {
   const r = model.resources.get(key);
   if (!r) throw new Error(`no resource ${key}`);
@@ -37,7 +38,7 @@ const resource = (key: string): ResourceModel => {
 let store: Store;
 let clock: Clock;
 let ctx: BackendContext;
-let databases: EngineResources;
+let databases: Records;
 
 beforeEach(() => {
   clock = new Clock(1, { now: T0, paused: true }, () => T0);
@@ -49,7 +50,7 @@ beforeEach(() => {
     info: { accountId: 'acct', region: 'us-west-1', baseUrl: 'http://localhost:1' },
     world: World.empty,
   };
-  databases = new EngineResources(ctx, resource('database'));
+  databases = new Records(ctx, resource('database'));
 });
 
 /** A database record in an environment, its create begun now. */
@@ -77,7 +78,7 @@ describe('a record and its lifecycle', () => {
     expect(settled.createdAt).toBe(T0);
   });
 
-  test('an action begins only from its states (FAILED_PRECONDITION naming them); a patch is applied on success only', () => {
+  test('an action begins only from its states (FAILED_PRECONDITION naming them); an effect is applied on success only', () => {
     const r = database('orders');
     const early = refusal(() => databases.begin(r, 'stop'), 'stop while creating');
     expect([early.code, early.message]).toEqual([
@@ -86,13 +87,13 @@ describe('a record and its lifecycle', () => {
     ]);
     clock.advance(5 * MIN);
     const up = databases.get('orders');
-    databases.begin(up, 'upgrade', { patch: { dbVersion: '7.3.1' } });
+    databases.begin(up, 'upgrade', { effect: { dbVersion: '7.3.1' } });
     expect(databases.get('orders').doc.dbVersion).toBeUndefined();
     clock.advance(3 * MIN);
     expect(databases.get('orders').doc.dbVersion).toBe('7.3.1');
     const failing = database('fail-upgrade-db');
     clock.advance(5 * MIN);
-    databases.begin(databases.get('fail-upgrade-db'), 'upgrade', { patch: { dbVersion: '7.3.1' } });
+    databases.begin(databases.get('fail-upgrade-db'), 'upgrade', { effect: { dbVersion: '7.3.1' } });
     clock.advance(3 * MIN);
     const failed = databases.get(failing.id);
     expect([databases.state(failed), failed.doc.dbVersion]).toEqual(['UPDATE_FAILED', undefined]);
@@ -123,7 +124,7 @@ describe('a record and its lifecycle', () => {
   });
 
   test('abort ends the action under way now, in its failure state, with its reason, which the view shows', () => {
-    const snapshots = new EngineResources(ctx, resource('snapshot'));
+    const snapshots = new Records(ctx, resource('snapshot'));
     const s = snapshots.create({ id: '1', name: 'nightly', scope: 'id-orders', doc: { snapshotName: 'nightly' } });
     clock.advance(MIN);
     expect(snapshots.abort(s, 'cancelled on request')).toBe(true);
@@ -134,7 +135,7 @@ describe('a record and its lifecycle', () => {
   });
 
   test('a record made by an action its lifecycle does not have is settled at once in the first state', () => {
-    const snapshots = new EngineResources(ctx, resource('snapshot'));
+    const snapshots = new Records(ctx, resource('snapshot'));
     const s = snapshots.create({ id: '2', name: 'imported', scope: 'id-orders', doc: {} }, 'import');
     expect([snapshots.state(s), s.doc.status, snapshots.busy(s)]).toEqual(['SUCCESSFUL', 'SUCCESSFUL', false]);
     expect(snapshots.has('import')).toBe(false);

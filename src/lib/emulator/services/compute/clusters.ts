@@ -98,6 +98,14 @@ export function fillCluster(h: Hook<R>, rec: Rec, req: Doc): Doc {
 /** A cluster's state version: one at creation, one more for every change since (an action begun, a deployment moved). */
 export const stateVersion = (rec: Rec): number => 1 + (rec.past?.length ?? 0) + Number(rec.data?.changes ?? 0);
 
+/** The answer of a change of a cluster: its status now, with what the change started (`suspending the cluster`). */
+export const started =
+  (message: string | ((req: Doc) => string)) =>
+  (h: Hook<R>, rec: Rec, req: Doc): Doc => {
+    const view = h.records('cluster').view(rec);
+    return { ...view, clusterStatus: { status: view.status, message: typeof message === 'string' ? message : message(req) } };
+  };
+
 /** What every view of a cluster computes: its size, message, state version and upgrades as of now, and its EKS or AKS state. */
 export function showCluster(h: Hook<R>, rec: Rec, view: Doc): Doc {
   const status = String(view.status);
@@ -362,5 +370,5 @@ export function createCluster(h: Hook<R>, req: Doc): Doc {
   const env = computeEnvironment(h, text(req.environment));
   const taken = h.records('cluster').find(text(req.name), env.crn);
   if (taken && !taken.deleted) throw alreadyExists(`the environment already has a cluster named ${text(req.name)}`);
-  return h.serve(verbs<R>('cluster').create(), req);
+  return h.serve(verbs<R>('cluster').create({ answer: started('cluster creation started') }), req);
 }

@@ -12,6 +12,7 @@ export const resources = {
   resources: {
     cluster: {
       shape: 'DescribeClusterResponse',
+      crnUsesId: true,
       lifecycle: {
         create: { through: ['CREATING'], success: 'RUNNING', failure: 'CREATE_FAILED' },
         delete: { through: ['DELETING'], success: 'DELETED', failure: 'DELETE_FAILED' },
