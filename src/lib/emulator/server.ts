@@ -41,6 +41,7 @@ import type { ConsoleBoard } from './console/board.js';
 import type { ConsoleSite } from './console/index.js';
 import { CHALLENGE_HEADER, proofOf } from './identity.js';
 import { World, type DependentKind, type Providers } from './world.js';
+import type { Identities } from './world/contracts.js';
 
 export interface FaultSettings {
   /** Fraction (0..1) of API requests answered with a fault instead. */
@@ -293,6 +294,14 @@ export class Emulator {
     return this.world;
   }
 
+  /** iam's keys, tokens and their owners, as every request is authenticated with them (made once: they read only the store). */
+  private authIdentities?: Identities;
+
+  private identities(): Identities {
+    this.authIdentities ??= this.world.in({ store: this.store, clock: this.clock, info: this.info }).identities;
+    return this.authIdentities;
+  }
+
   /** The request id of an API answer (given with its headers: a setHeader before writeHead makes node take its slow path). */
   private readonly requestIds = new WeakMap<ServerResponse, string>();
 
@@ -401,7 +410,7 @@ export class Emulator {
         });
       }
       const contentType = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-      const identities = this.world.in({ store: this.store, clock: this.clock, info: this.info }).identities;
+      const identities = this.identities();
       caller = route.workload
         ? authenticateBearer(identities, this.accountId, req.headers, route.workload)
         : authenticateSigned(identities, this.accountId, 'POST', url.pathname, req.headers);

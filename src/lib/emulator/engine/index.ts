@@ -19,7 +19,7 @@ import type { ServiceModule } from '../types.js';
 import { bind, fromSpec, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
 import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope } from './context.js';
-import type { Verb } from './declare.js';
+import type { Verb, VerbEntry } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
 import { Records, type EngineRecord, type PastActivity } from './records.js';
 import { runsAtAll } from './runs.js';
@@ -135,24 +135,7 @@ export class Engine {
 
   /** What hooks and code get for one request: the engine's lookups for this service. */
   hook(ctx: RequestContext): EngineHook {
-    const records = (name: string): Records => this.records(ctx, this.resource(name));
-    let world: WorldReads | undefined;
-    const h: EngineHook = {
-      ctx,
-      get world(): WorldReads {
-        return (world ??= ctx.world.in(ctx));
-      },
-      service: this.service,
-      engine: this,
-      resources: records,
-      records,
-      locate: (name, req) => this.locate(h, this.resource(name), req),
-      perform: (op, req) => this.perform(h, op, req),
-      serve: (entry, req) => this.serveBound(h, this.service.operation(ctx.op.name), bind(entry), req),
-      conform: (shape, doc, seed) => this.conform(ctx, shape, doc, seed),
-      crn: (name, id) => this.crnOf(ctx, this.resource(name), id),
-    };
-    return h;
+    return new RequestHook(this, ctx);
   }
 
   resource(name: string): ResourceModel {
@@ -161,10 +144,18 @@ export class Engine {
     return r;
   }
 
-  /** The records of a resource for a request; their views carry the fields its `show` hook computes (records()). */
-  records(ctx: RequestContext, r: ResourceModel): Records {
+  /**
+   * The records of a resource for a request, made once a request (a hook
+   * keeps them); their views carry the fields its `show` hook computes.
+   */
+  records(h: Hook, r: ResourceModel): Records {
+    return h instanceof RequestHook ? h.recordsOf(r) : this.newRecords(h as EngineHook, r);
+  }
+
+  /** New records of a resource for a request. */
+  newRecords(h: EngineHook, r: ResourceModel): Records {
     const view = r.rules.hooks.view;
-    return new Records(ctx, r, view ? (rec, v) => view(this.hook(ctx), rec, v) : undefined);
+    return new Records(h.ctx, r, view ? (rec, v) => view(h, rec, v) : undefined);
   }
 
   /** The CRN of a record of a resource: the one place the engine mints one. */
@@ -197,6 +188,11 @@ export class Engine {
     return this.conform(ctx, op.output, answer, op.name);
   }
 
+  /** Serves a verb entry for a code entry that hands its request on (`h.serve(verbs('cluster').create(), req)`), as its own operation. */
+  serveEntry(h: EngineHook, entry: VerbEntry, req: Doc): Doc {
+    return this.serveBound(h, this.service.operation(h.ctx.op.name), bind(entry), req);
+  }
+
   /** Serves one placed operation: its verb on its resource, for the request as its entry reads it. */
   private serveBound(h: EngineHook, op: Operation, b: Bound, sent: Doc): Doc {
     const r = this.resource(b.resource);
@@ -209,7 +205,7 @@ export class Engine {
     const rec = this.locate(h, r, req, b, verb === 'read');
     if (verb === 'read') return this.answer(h, op, b, r, rec, req);
     if (verb === 'events') return this.events(h, op, r, rec, req);
-    const records = this.records(h.ctx, r);
+    const records = this.records(h, r);
     if (records.isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is ${verb === 'delete' ? 'already ' : ''}deleted`);
     if (verb === 'delete') return this.remove(h, op, b, r, rec, req);
     if (verb === 'update') return this.update(h, op, b, r, rec, req);
@@ -274,7 +270,7 @@ export class Engine {
     const place = this.place(h, r, req, b?.environment);
     const keys = b?.keys ?? r.rules.keys;
     const ref = keys.map((k) => refOf(req[k])).find(Boolean);
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     if (!ref) {
       // A resource the scope holds one of (a service enabled in an environment) is named by the scope alone.
       if (place.scope !== undefined && place.scope !== '') {
@@ -297,7 +293,7 @@ export class Engine {
       throw invalid(`give ${r.rules.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
     if (r.rules.within && place.scope === undefined)
       throw invalid(`give ${r.rules.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     const name = this.nameIn(op, r, req, b.rewrite !== undefined);
     const taken = name !== undefined && r.rules.uniqueNames ? all.find(name, place.scope ?? '') : undefined;
     if (taken && !taken.deleted) throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
@@ -318,7 +314,7 @@ export class Engine {
   }
 
   private list(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc): Doc {
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     const item = this.listField(op, r);
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
     const total = this.totalField(op, item?.field);
@@ -371,7 +367,7 @@ export class Engine {
   }
 
   private remove(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     const force = r.rules.forceFields.some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
     // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force.
@@ -385,11 +381,11 @@ export class Engine {
     if (all.has('delete') && !r.rules.immediate && !atOnce) {
       if (rec.activity.action === 'delete' && all.busy(rec))
         throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
-      for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
+      for (const x of held.reverse()) this.records(h, x.model).remove(x.rec);
       all.begin(rec, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
       return this.answer(h, op, b, r, rec, req);
     }
-    for (const x of held.reverse()) this.records(h.ctx, x.model).remove(x.rec);
+    for (const x of held.reverse()) this.records(h, x.model).remove(x.rec);
     // A resource that keeps its deleted records ends in its deleted state now; any other is gone. The answer shows it as it was left.
     if (all.keepsDeleted) {
       all.endDeleted(rec, force);
@@ -451,7 +447,7 @@ export class Engine {
   }
 
   private update(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     const patch = this.patchFrom(h, op, r, rec, req);
     const action = b.action ?? 'update';
     if (all.has(action)) {
@@ -470,7 +466,7 @@ export class Engine {
   }
 
   private act(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, action: string, req: Doc): Doc {
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     const previous = all.state(rec);
     const there = r.lifecycle?.[action]?.success;
     if (r.rules.idempotent.includes(action) && there === previous && !all.busy(rec))
@@ -503,7 +499,7 @@ export class Engine {
     if (!w?.rules.work) throw new Error(`${this.service.name} ${op.name}: ${r.key} holds no work`);
     const groups = w.rules.work.groups;
     const groupOf = (k: string): string => groups[k] ?? (Object.keys(groups).length > 0 ? k : '');
-    const works = this.records(h.ctx, w);
+    const works = this.records(h, w);
     const mine = works.all(rec.id);
     const running = mine.find((x) => works.busy(x) && groupOf(x.activity.action) === groupOf(kind));
     if (running)
@@ -534,7 +530,7 @@ export class Engine {
    * request names no record.
    */
   private operation(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc): Doc {
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     const id = str(req.operationId);
     const keys = b.keys ?? r.rules.keys;
     const named = keys.some((k) => refOf(req[k]) !== undefined);
@@ -549,7 +545,7 @@ export class Engine {
   }
 
   private events(h: EngineHook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const all = this.records(h.ctx, r);
+    const all = this.records(h, r);
     const out = this.service.shapes.get(op.output);
     const list = out.kind === 'struct' ? out.fields.find((f) => f.type.kind === 'list') : undefined;
     const itemShape = list?.type.of ? this.service.shapes.struct(list.type.of)?.name : undefined;
@@ -583,7 +579,7 @@ export class Engine {
 
   /** A record as answers show it: its stored view with its current status, and the fields its `viewing` hook computes (records()). */
   view(h: EngineHook, r: ResourceModel, rec: EngineRecord): Doc {
-    return this.records(h.ctx, r).view(rec);
+    return this.records(h, r).view(rec);
   }
 
   private valueFor(h: EngineHook, f: Field, r: ResourceModel, rec: EngineRecord, view: Doc, req: Doc, onlyStruct: boolean): unknown {
@@ -747,6 +743,66 @@ export class Engine {
       const shown = this.view(h, r, rec);
       return tests.every(([f, v]) => shown[f] === v || (typeof v === 'string' && String(shown[f] ?? '').toLowerCase() === v.toLowerCase()));
     };
+  }
+}
+
+/**
+ * What hooks and code get for one request: the engine's lookups for this
+ * service (both declaration shapes' names for them), the records of each
+ * resource made once, and the world bound to the request when first read.
+ */
+class RequestHook implements EngineHook {
+  private readonly made = new Map<ResourceModel, Records>();
+  private bound?: WorldReads;
+
+  constructor(
+    readonly engine: Engine,
+    readonly ctx: RequestContext,
+  ) {}
+
+  get service(): Service {
+    return this.engine.service;
+  }
+
+  get world(): WorldReads {
+    return (this.bound ??= this.ctx.world.in(this.ctx));
+  }
+
+  recordsOf(r: ResourceModel): Records {
+    let made = this.made.get(r);
+    if (!made) {
+      made = this.engine.newRecords(this, r);
+      this.made.set(r, made);
+    }
+    return made;
+  }
+
+  records(name: string): Records {
+    return this.recordsOf(this.engine.resource(name));
+  }
+
+  resources(name: string): Records {
+    return this.records(name);
+  }
+
+  locate(name: string, req: Doc): EngineRecord {
+    return this.engine.locate(this, this.engine.resource(name), req);
+  }
+
+  perform(op: string, req: Doc): Doc {
+    return this.engine.perform(this, op, req);
+  }
+
+  serve(entry: VerbEntry, req: Doc): Doc {
+    return this.engine.serveEntry(this, entry, req);
+  }
+
+  conform(shape: string, doc: Doc, seed: string): Doc {
+    return this.engine.conform(this.ctx, shape, doc, seed);
+  }
+
+  crn(name: string, id: string): string {
+    return this.engine.crnOf(this.ctx, this.engine.resource(name), id);
   }
 }
 

@@ -90,6 +90,60 @@ export interface BeginOptions {
   readonly startedBy?: string;
 }
 
+const keepsDeleted = (m: ResourceModel): boolean => m.facts?.deleted?.ends === 'kept';
+
+/** How the records of a resource are stored, named and ended: made once a resource (no request's state in it). */
+const kinds = new WeakMap<ResourceModel, ResourceKind<EngineRecord>>();
+function kindOf(m: ResourceModel): ResourceKind<EngineRecord> {
+  let k = kinds.get(m);
+  if (k) return k;
+  k = {
+    kind: m.kind,
+    noun: m.noun,
+    lifecycle: m.lifecycle ?? NO_LIFECYCLE,
+    operations: m.operationKind,
+    id: (r) => r.id,
+    name: (r) => r.name ?? r.id,
+    ...(m.rules.subject ? { subject: m.rules.subject } : {}),
+    // `fail-renew-` names work of a record: the record's own actions do not fail for it.
+    ...(m.work ? { failActions: [...Object.keys(m.lifecycle ?? {}), ...Object.keys(m.work.lifecycle ?? {})] } : {}),
+    // A deleted record that is kept keeps its name too: a name finds a live record first (Records.byName).
+    keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
+    // Work's operations are its parent's (getOperation names the parent).
+    ...(m.rules.work ? { operationOwner: (r: EngineRecord) => r.scope } : {}),
+    began: (r, prev, now) => {
+      // A new record's placeholder (settled in no state) is no action it went through.
+      if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
+      const p = progress(prev, now);
+      r.past = [
+        ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
+        { action: prev.action, startedAt: prev.tl.startedAt, endedAt: Math.min(p.endsAt, now), state: p.state, failed: p.failed },
+      ];
+    },
+    ended: (r, end) => ended(m, r, end),
+    // An engine record's effect is fields of its document; work's reaches its parent instead (Records.settleWork).
+    effect: (r, effect) => {
+      if (!m.rules.work) Object.assign(r.doc, effect);
+    },
+  };
+  kinds.set(m, k);
+  return k;
+}
+
+/** Writes how an action ended into a record's document (its status, why it failed), and a kept delete's end. */
+function ended(m: ResourceModel, r: EngineRecord, end: Progress): void {
+  const f = m.fields;
+  // Stored before state format 3, an engine activity named its effect `patch`: it is applied as the effect it is.
+  const stored = (r.activity as Activity & { patch?: Doc }).patch;
+  if (end.succeeded && stored && !r.activity.effect) Object.assign(r.doc, stored);
+  if (f.status) r.doc[f.status] = end.state;
+  if (f.statusReason) {
+    if (end.failed && r.activity.reason) r.doc[f.statusReason] = r.activity.reason;
+    else delete r.doc[f.statusReason];
+  }
+  if (end.succeeded && r.activity.action === 'delete' && keepsDeleted(m)) r.deleted = { at: end.endsAt };
+}
+
 /** The records of one resource of one service, for one request. */
 export class Records {
   private readonly tracked: Resources<EngineRecord>;
@@ -104,38 +158,9 @@ export class Records {
     readonly model: ResourceModel,
     private readonly computed?: (r: EngineRecord, view: Doc) => Doc,
   ) {
-    const m = model;
-    const deleted = m.facts?.deleted;
+    const deleted = model.facts?.deleted;
     if (deleted?.ends === 'kept' && deleted.retention) this.retention = durationMs(deleted.retention);
-    this.tracked = new Resources<EngineRecord>(ctx, {
-      kind: m.kind,
-      noun: m.noun,
-      lifecycle: m.lifecycle ?? NO_LIFECYCLE,
-      operations: m.operationKind,
-      id: (r) => r.id,
-      name: (r) => r.name ?? r.id,
-      ...(m.rules.subject ? { subject: m.rules.subject } : {}),
-      // `fail-renew-` names work of a record: the record's own actions do not fail for it.
-      ...(m.work ? { failActions: [...Object.keys(m.lifecycle ?? {}), ...Object.keys(m.work.lifecycle ?? {})] } : {}),
-      // A deleted record that is kept keeps its name too: a name finds a live record first (lookup).
-      keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
-      // Work's operations are its parent's (getOperation names the parent).
-      ...(m.rules.work ? { operationOwner: (r: EngineRecord) => r.scope } : {}),
-      began: (r, prev) => {
-        // A new record's placeholder (settled in no state) is no action it went through.
-        if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
-        const p = this.tracked.progress(r);
-        r.past = [
-          ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
-          { action: prev.action, startedAt: prev.tl.startedAt, endedAt: Math.min(p.endsAt, this.now), state: p.state, failed: p.failed },
-        ];
-      },
-      ended: (r, end) => this.ended(r, end),
-      // An engine record's effect is fields of its document; work's reaches its parent instead (settleWork).
-      effect: (r, effect) => {
-        if (!m.rules.work) Object.assign(r.doc, effect);
-      },
-    });
+    this.tracked = new Resources<EngineRecord>(ctx, kindOf(model));
   }
 
   private get now(): number {
@@ -151,23 +176,9 @@ export class Records {
     return this.model.kind;
   }
 
-  /** Writes how an action ended into the record's document (its status, why it failed), and a kept delete's end. */
-  private ended(r: EngineRecord, end: Progress): void {
-    const f = this.model.fields;
-    // Stored before state format 3, an engine activity named its effect `patch`: it is applied as the effect it is.
-    const stored = (r.activity as Activity & { patch?: Doc }).patch;
-    if (end.succeeded && stored && !r.activity.effect) Object.assign(r.doc, stored);
-    if (f.status) r.doc[f.status] = end.state;
-    if (f.statusReason) {
-      if (end.failed && r.activity.reason) r.doc[f.statusReason] = r.activity.reason;
-      else delete r.doc[f.statusReason];
-    }
-    if (end.succeeded && r.activity.action === 'delete' && this.keepsDeleted) r.deleted = { at: end.endsAt };
-  }
-
   /** Whether its deleted records stay visible (the model's `kept` deletion end). */
   get keepsDeleted(): boolean {
-    return this.model.facts?.deleted?.ends === 'kept';
+    return keepsDeleted(this.model);
   }
 
   /** Whether a record's delete has ended and it is kept in its deleted state. */
@@ -342,7 +353,7 @@ export class Records {
     const kept = this.model.facts?.deleted;
     const state = kept?.ends === 'kept' ? kept.status : (this.model.lifecycle?.delete?.success ?? '');
     // The action it was in goes to its past, as an action that begins puts it there.
-    this.tracked.def.began?.(r, r.activity);
+    this.tracked.def.began?.(r, r.activity, this.now);
     r.activity = settledIn('delete', state, this.now);
     const f = this.model.fields;
     if (f.status) r.doc[f.status] = state;
@@ -466,8 +477,8 @@ export interface ResourceKind<T extends Tracked> {
   readonly operationOwner?: (r: T) => string;
   /** Runs on every save (e.g. to stamp when it changed). */
   readonly touched?: (r: T, now: number) => void;
-  /** Runs when an action begins, with the activity it replaces (e.g. to keep a history). */
-  readonly began?: (r: T, previous: Activity) => void;
+  /** Runs when an action begins, with the activity it replaces (e.g. to keep a history), and the time. */
+  readonly began?: (r: T, previous: Activity, now: number) => void;
   /** Runs once when an action has ended (after a success's effect), before the resource is saved. */
   readonly ended?: (r: T, end: Progress) => void;
   /** Takes the resource away once an action that removes it has succeeded (default: deletes its document); reads answer NOT_FOUND. */
@@ -631,7 +642,7 @@ export class Resources<T extends Tracked> {
         act,
         opts.startedBy ? { startedBy: opts.startedBy } : {},
       );
-    this.def.began?.(r, r.activity);
+    this.def.began?.(r, r.activity, this.now);
     r.activity = act;
     this.save(r);
     return act;
