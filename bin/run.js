@@ -9,18 +9,166 @@
 // ES module loader never starts) without oclif; hand-written commands and
 // anything the fast path is unsure of go to oclif. CDPCTL_NO_FAST_PATH=1
 // sends everything to oclif (tests compare the two).
+//
+// The fast path's files are compiled with V8's code cache, kept per node
+// version in the user's cache directory (docs/performance.md says why
+// there): compiling them is most of what they cost a run otherwise. Node 20
+// has no compile cache of its own for user code, and any V8 flag would
+// make node drop the one it has for its own modules, so this is done here
+// with node:vm, and never with a flag.
 'use strict';
-const { readFileSync } = require('node:fs');
-const { join } = require('node:path');
+const fs = require('node:fs');
+const { dirname, join } = require('node:path');
 
 const root = join(__dirname, '..');
+const fastDir = join(root, 'dist', 'fast');
+
+/**
+ * Where compiled code is kept: the platform's per-user cache directory
+ * ($XDG_CACHE_HOME, ~/.cache, ~/Library/Caches, %LOCALAPPDATA%), under
+ * cdpctl/v8/<node version>-<arch>. Undefined when there is no home to put it in.
+ */
+function cacheDir(env) {
+  const home = env.HOME || env.USERPROFILE;
+  let base;
+  if (env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith('/')) base = env.XDG_CACHE_HOME;
+  else if (process.platform === 'win32') base = env.LOCALAPPDATA;
+  else if (home) base = process.platform === 'darwin' ? join(home, 'Library', 'Caches') : join(home, '.cache');
+  return base ? join(base, 'cdpctl', 'v8', `${process.version}-${process.arch}`) : undefined;
+}
+
+/**
+ * A directory only this user can write, made if need be: a cache another
+ * user could write to could hand this process code to run. Anything else
+ * (no home, a read-only one, a file in the way) means no cache this run.
+ */
+function ownedDir(dir) {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = fs.lstatSync(dir);
+    if (!st.isDirectory()) return false;
+    if (process.platform === 'win32') return true;
+    return st.uid === process.getuid() && (st.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** A short, stable name for a path (FNV-1a): two installs of cdpctl keep caches apart. */
+function pathKey(text) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/**
+ * Loads the fast path's CommonJS files (dist/fast/*.cjs) with V8's code
+ * cache. A cache is kept for each file and kind of run (a call, help, a
+ * TAB), written once the run ends so that it holds what the run compiled,
+ * not only the files' top level; it is named after the file's path, size
+ * and time, and V8 itself refuses one made for other code, another V8 or
+ * other flags. A missing, stale or refused cache is made again; one that
+ * cannot be read or written only costs the compile it would have saved.
+ */
+class CompiledLoader {
+  constructor(kind, env) {
+    this.kind = kind;
+    this.dir = cacheDir(env);
+    this.usable = undefined;
+    this.toWrite = [];
+    // module.constructor is node's Module: require('node:module') would load the ES module loader (~2 ms).
+    this.Module = module.constructor;
+    this.vm = require('node:vm');
+  }
+
+  /** The module's exports; node's require for anything but the fast path's own files. */
+  load(filename, parent) {
+    const Module = this.Module;
+    const hit = Module._cache[filename];
+    if (hit) return hit.exports;
+    const source = fs.readFileSync(filename, 'utf8');
+    const mod = new Module(filename, parent);
+    mod.filename = filename;
+    mod.paths = Module._nodeModulePaths(dirname(filename));
+    Module._cache[filename] = mod;
+    const cacheFile = this.cacheFileFor(filename, source.length);
+    let cachedData;
+    if (cacheFile) {
+      try {
+        cachedData = fs.readFileSync(cacheFile);
+      } catch {
+        cachedData = undefined;
+      }
+    }
+    const script = new this.vm.Script(Module.wrap(source), { filename, cachedData });
+    if (cacheFile && (!cachedData || script.cachedDataRejected)) this.later(script, cacheFile);
+    const fn = script.runInThisContext({ displayErrors: true });
+    const req = (id) => (id.startsWith('./') && id.endsWith('.cjs') ? this.load(join(fastDir, id.slice(2)), mod) : mod.require(id));
+    req.resolve = (id, options) => Module._resolveFilename(id, mod, false, options);
+    req.cache = Module._cache;
+    req.main = require.main;
+    try {
+      fn.call(mod.exports, mod.exports, req, mod, filename, dirname(filename));
+    } catch (err) {
+      delete Module._cache[filename];
+      throw err;
+    }
+    mod.loaded = true;
+    return mod.exports;
+  }
+
+  cacheFileFor(filename, length) {
+    if (!this.dir) return undefined;
+    this.usable ??= ownedDir(this.dir);
+    if (!this.usable) return undefined;
+    let mtime;
+    try {
+      mtime = Math.trunc(fs.statSync(filename).mtimeMs);
+    } catch {
+      return undefined;
+    }
+    const name = filename.slice(fastDir.length + 1).replace(/\.cjs$/, '');
+    return join(this.dir, `${pathKey(fastDir)}-${name}-${this.kind}-${length}-${mtime}`);
+  }
+
+  /** The cache is written when the process ends, with what the run compiled by then. */
+  later(script, cacheFile) {
+    if (this.toWrite.length === 0) process.once('exit', () => this.writeAll());
+    this.toWrite.push([script, cacheFile]);
+  }
+
+  writeAll() {
+    for (const [script, cacheFile] of this.toWrite) {
+      try {
+        // Caches of earlier builds of the same file and kind go.
+        const stem = cacheFile.slice(0, cacheFile.lastIndexOf('-', cacheFile.lastIndexOf('-') - 1) + 1);
+        for (const old of fs.readdirSync(this.dir)) {
+          const path = join(this.dir, old);
+          if (path.startsWith(stem) && path !== cacheFile) fs.rmSync(path, { force: true });
+        }
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(tmp, cacheFile);
+      } catch {
+        // An unwritable cache costs the next run a compile, nothing more.
+      }
+    }
+  }
+}
+
+/** What kind of run a command line is, for its compile cache: each kind compiles other parts of the fast path. */
+function runKind(argv) {
+  if (argv[0] === '__complete' || argv[0] === 'autocomplete') return 'complete';
+  return argv.length === 0 || argv.some((a) => a === '--help' || a === '-h' || a === 'help') ? 'help' : 'call';
+}
 
 /** The fast path: always the bundle that `npm run build` writes. */
-function loadFastPath() {
+function loadFastPath(argv) {
+  const entry = join(fastDir, 'fast-run.cjs');
   try {
-    return require(join(root, 'dist', 'fast', 'fast-run.cjs'));
+    return new CompiledLoader(runKind(argv), process.env).load(entry, module);
   } catch (err) {
-    if (err && err.code === 'MODULE_NOT_FOUND' && String(err.message).includes('fast-run.cjs')) {
+    if (err && err.code === 'ENOENT' && err.path === entry) {
       process.stderr.write('cdpctl: dist/fast/fast-run.cjs is missing; build first (npm run build)\n');
       process.exit(1);
     }
@@ -30,11 +178,11 @@ function loadFastPath() {
 
 async function main(argv) {
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v' || argv[0] === 'version')) {
-    const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const { version } = JSON.parse(fs.readFileSync(join(root, 'package.json'), 'utf8'));
     process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
     return;
   }
-  const { completeForShell, completionScriptFor, fastRun, normalizeCommandLine } = loadFastPath();
+  const { completeForShell, completionScriptFor, fastRun, normalizeCommandLine } = loadFastPath(argv);
   // The completion script's question at each TAB (src/lib/cli/completion.ts): the raw line, never normalised.
   if (argv[0] === '__complete') return completeForShell(argv.slice(1), { root });
   // The completion script itself, which a shell's rc file asks for at every shell start.
