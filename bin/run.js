@@ -186,8 +186,10 @@ async function main(argv) {
   // The completion script's question at each TAB (src/lib/cli/completion.ts): the raw line, never normalised.
   if (argv[0] === '__complete') return completeForShell(argv.slice(1), { root });
   // The completion script itself, which a shell's rc file asks for at every shell start.
-  const script = await completionScriptFor(argv, Boolean(process.stdout.isTTY));
-  if (script !== undefined) return void process.stdout.write(script);
+  if (argv[0] === 'autocomplete') {
+    const script = await completionScriptFor(argv, require('node:tty').isatty(1));
+    if (script !== undefined) return void process.stdout.write(script);
+  }
   const args = normalizeCommandLine(argv);
   const code = process.env.CDPCTL_NO_FAST_PATH === '1' ? undefined : await fastRun(args, { root });
   if (code === undefined) {

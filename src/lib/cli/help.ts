@@ -9,7 +9,7 @@
  * writes dist/help-index.json), so the root and topic help load no service
  * model; a command's help loads only its own service.
  */
-import { readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadService, topicFor, type Operation, type Service } from '../model/index.js';
 import { kebab } from '../model/names.js';
@@ -24,6 +24,7 @@ import {
   type FlagSpecs,
 } from './flag-spec.js';
 import { helpWidth, orList, section, sentence, twoColumns, wrap, wrapCommand, wrapSynopsis } from './help-text.js';
+import { writeToDescriptor } from './io.js';
 
 /** What the listings need, written at build time from the model and the oclif commands. */
 export interface HelpIndex {
@@ -428,18 +429,9 @@ export function helpContext(bin: string, root: string, env?: Readonly<Record<str
  * early (`| head`) is no error.
  */
 export async function writeHelp(text: string): Promise<void> {
-  const bytes = Buffer.from(text);
-  let at = 0;
   try {
-    while (at < bytes.length) at += writeSync(1, bytes, at);
+    writeToDescriptor(1, text);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') return;
-    if (code !== 'EAGAIN') throw err;
-    // A non-blocking pipe that is full: the stream waits for it to drain.
-    await new Promise<void>((resolve) => {
-      process.stdout.once('error', () => resolve());
-      process.stdout.write(bytes.subarray(at), () => resolve());
-    });
+    if ((err as NodeJS.ErrnoException).code !== 'EPIPE') throw err;
   }
 }

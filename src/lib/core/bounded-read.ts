@@ -60,8 +60,8 @@ export const tooLarge = (path: string, bounds: ReadBounds): Error =>
 const notAFile = (path: string, bounds: ReadBounds, st: Stats): Error =>
   usageError(`${bounds.label}: ${path} is ${kindOf(st)}, not a regular file${bounds.pipes ? ' or a pipe' : ''}`);
 
-/** Sleeps the thread (a pipe that has nothing yet); synchronous readers have no event loop to wait on. */
-const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Sleeps the thread (a pipe that has nothing yet, or is full); synchronous readers and writers have no event loop to wait on. */
+export const pauseThread = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
  * The bytes of a regular file (or, with `pipes`, of a pipe), at most
@@ -89,7 +89,7 @@ export function readBounded(path: string, bounds: ReadBounds): Buffer {
       } catch (err) {
         // A pipe whose writer has not written yet.
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        pause(5);
+        pauseThread(5);
         continue;
       }
       if (n === 0) break;
