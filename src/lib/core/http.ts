@@ -160,6 +160,8 @@ export class HttpClient implements Transport {
   private readonly idle = new Map<string, Idle[]>();
   private readonly busy = new Set<Socket>();
   private tlsModule?: Promise<typeof import('node:tls')>;
+  /** Once closed, a request still under way (a page read ahead) ends rather than connect again. */
+  private closed = false;
 
   constructor(private readonly opts: HttpOptions) {}
 
@@ -185,6 +187,7 @@ export class HttpClient implements Transport {
   }
 
   close(): void {
+    this.closed = true;
     for (const list of this.idle.values()) for (const c of list) c.socket.destroy();
     this.idle.clear();
     for (const socket of this.busy) socket.destroy();
@@ -214,6 +217,7 @@ export class HttpClient implements Transport {
       } catch (err) {
         if (!(err instanceof AttemptError)) throw err;
         debug?.(`< ${err.code} ${err.message} after ${Date.now() - started} ms`);
+        if (this.closed) throw cdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `${label(req)}: the client was closed` });
         // A mutating request that fully reached the server may have been
         // carried out: sending it again could do it twice.
         const retryable = !err.timeout && (!req.mutating || !err.delivered);
