@@ -63,16 +63,26 @@ export interface PagedWriter {
   end(): Promise<void>;
 }
 
+/** Where text is encoded on its way to a descriptor: one buffer, grown as needed, rather than a new one a write. */
+let scratch: Buffer | undefined;
+
 /**
  * Writes all of `data` to a file descriptor, synchronously, in order: a
  * descriptor left non-blocking by another process is waited on, a millisecond
  * at a time, rather than given up on.
  */
 export function writeToDescriptor(fd: number, data: string | Uint8Array): void {
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
-  for (let at = 0; at < bytes.length;) {
+  let bytes: Uint8Array = data as Uint8Array;
+  let length = data.length;
+  if (typeof data === 'string') {
+    length = Buffer.byteLength(data);
+    if (!scratch || scratch.length < length) scratch = Buffer.allocUnsafeSlow(Math.max(length, 2 * (scratch?.length ?? 32 * 1024)));
+    scratch.write(data, 0);
+    bytes = scratch;
+  }
+  for (let at = 0; at < length;) {
     try {
-      at += writeSync(fd, bytes, at);
+      at += writeSync(fd, bytes, at, length - at);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
       pauseThread(1);
@@ -91,7 +101,7 @@ class DescriptorOut extends Writable {
   readonly isTTY = false;
   readonly fd = 1;
 
-  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
     try {
       writeToDescriptor(this.fd, chunk);
     } catch (err) {
@@ -109,7 +119,7 @@ function standardOut(): Terminal {
     endQuietlyOnClosedPipe();
     return process.stdout;
   }
-  return (descriptorOut ??= new DescriptorOut({ decodeStrings: true }));
+  return (descriptorOut ??= new DescriptorOut({ decodeStrings: false }));
 }
 
 export class IO {

@@ -108,6 +108,8 @@ export class AnswerReader {
   private chunkState: 'size' | 'data' | 'crlf' | 'trailer' = 'size';
   private readonly body: Buffer[] = [];
   private bodyBytes = 0;
+  /** A body of known length is read into one buffer of that length (no list of chunks to join). */
+  private sized: Buffer | undefined;
   private inHead = true;
   /** Bytes of the answer seen at all (an exchange that saw none may be a stale kept-alive connection). */
   seen = 0;
@@ -189,6 +191,7 @@ export class AnswerReader {
       this.framing = 'length';
       this.remaining = Number(length);
       if (this.remaining > this.maxBodyBytes) throw new AnswerTooLarge();
+      this.sized = Buffer.allocUnsafe(this.remaining);
     } else this.framing = 'close';
     if (this.framing === 'none' || (this.framing === 'length' && this.remaining === 0)) this.finish(true);
   }
@@ -246,9 +249,10 @@ export class AnswerReader {
 
   private take(part: Buffer): void {
     if (part.length === 0) return;
+    if (this.sized) part.copy(this.sized, this.bodyBytes);
     this.bodyBytes += part.length;
     if (this.bodyBytes > this.maxBodyBytes) throw new AnswerTooLarge();
-    this.body.push(part);
+    if (!this.sized) this.body.push(part);
   }
 
   private finish(framed: boolean): void {
@@ -256,7 +260,7 @@ export class AnswerReader {
     this.answer = {
       status: this.status,
       headers: this.headers,
-      body: this.body.length === 1 ? (this.body[0] as Buffer) : Buffer.concat(this.body, this.bodyBytes),
+      body: this.sized ?? (this.body.length === 1 ? (this.body[0] as Buffer) : Buffer.concat(this.body, this.bodyBytes)),
       reusable: framed && this.minor === 1 && !/(?:^|,)\s*close\s*(?:,|$)/.test(connection),
     };
   }
