@@ -12,7 +12,7 @@
 // node: builtins become require(), packages imported lazily keep import()
 // (some are ES only); a static import of an ES-only package fails the build. bin/run.js loads this bundle and no
 // other build of the fast path, so `npm run build` (tsc, then this) is what makes a change reach it.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,27 @@ const result = await build({
 });
 
 const cjsName = (file) => basename(file).replace(/\.js$/, '.cjs');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/**
+ * Node modules that cost a run to load and that many runs never use (help needs no crypto, network or
+ * streams; a call whose terminals are pipes needs no tty): required when first used rather than when the
+ * file loads. esbuild reaches a builtin only as `import_node_x.name`, so a stand-in that requires the module
+ * at its first property read is all it takes.
+ */
+const LAZY_BUILTINS = ['child_process', 'crypto', 'net', 'os', 'stream', 'tls', 'tty'];
+const LAZY_HELPER =
+  'const __lazyBuiltin = (id) => { let m; return new Proxy({}, { get: (_, key) => (m ??= require(id))[key], has: (_, key) => key in (m ??= require(id)) }); };';
+
+function lazyBuiltins(code) {
+  let lazy = false;
+  const out = code.replace(/^var (\w+) = require\("node:([\w/]+)"\);$/gm, (line, name, id) => {
+    if (!LAZY_BUILTINS.includes(id)) return line;
+    lazy = true;
+    return `var ${name} = __lazyBuiltin("node:${id}");`;
+  });
+  return lazy ? `${LAZY_HELPER}\n${out}` : out;
+}
 const requireFromRoot = createRequire(join(root, 'package.json'));
 /** Whether require() can load the package (it is CommonJS); node 20 refuses to require an ES module. */
 function requirable(name) {
@@ -69,8 +90,12 @@ for (const file of result.outputFiles) {
     platform: 'node',
     target: 'node20',
     loader: 'js',
-    define: { 'import.meta.url': '__importMetaUrl' },
-    banner: /import\.meta\.url/.test(esm) ? 'const __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' : '',
+    // import.meta.url is worked out when first read (node:url's pathToFileURL costs half a millisecond); the version
+    // is the build's (user-agent.ts reads package.json only outside the bundle).
+    define: { 'import.meta.url': '__importMeta.url', __CDPCTL_VERSION__: JSON.stringify(pkg.version) },
+    banner: /import\.meta\.url/.test(esm)
+      ? 'const __importMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };'
+      : '',
   });
   // bin/run.js compiles these files with node:vm (for V8's code cache), where import() has no loader: every
   // dynamic import becomes require(). A package's gets the namespace node's import() would give a CommonJS
@@ -83,7 +108,7 @@ for (const file of result.outputFiles) {
       return `Promise.resolve().then(() => { const m = require(${q}${name}${q}); return { ...m, default: m }; })`;
     });
   if (/\bimport\(/.test(cjs)) throw new Error(`bundle: ${basename(file.path)} still has an import() the fast path cannot run`);
-  files.set(cjsName(file.path), cjs);
+  files.set(cjsName(file.path), lazyBuiltins(cjs));
 }
 
 /** The chunks a file requires when it loads (its top-level `var x = require("./chunk.cjs")`), not those it loads lazily. */

@@ -10,7 +10,7 @@
  * Text that carries cdpctl's own styling (tables, `auth status`) goes out
  * through writeStyled/pagedWriter, its data made visible by whoever built it.
  */
-import { accessSync, constants, writeSync } from 'node:fs';
+import { accessSync, constants, fstatSync, writeSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { isatty } from 'node:tty';
@@ -91,35 +91,51 @@ export function writeToDescriptor(fd: number, data: string | Uint8Array): void {
 }
 
 /**
- * Standard output when it is no terminal (a pipe, a file): written straight
- * to descriptor 1. Creating process.stdout for a pipe costs a socket and its
- * stream machinery at every start (and makes the pipe non-blocking); the
+ * Whether a descriptor is a terminal. Only a character device can be one:
+ * asking fstat first spares a run whose input and output are pipes or
+ * files (scripts) loading node:tty at all.
+ */
+export function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return isatty(fd);
+}
+
+let descriptorOut: Terminal | undefined;
+
+/**
+ * Where results go by default: process.stdout on a terminal, else
+ * descriptor 1 itself. Creating process.stdout for a pipe costs a socket and
+ * its stream machinery at every start (and makes the pipe non-blocking); the
  * bytes go out in order either way, and a slow reader holds the writer back
  * as it should. A reader that went away ends the run (endQuietly).
  */
-class DescriptorOut extends Writable {
-  readonly isTTY = false;
-  readonly fd = 1;
-
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
-    try {
-      writeToDescriptor(this.fd, chunk);
-    } catch (err) {
-      endQuietly(err as NodeJS.ErrnoException);
-    }
-    done();
-  }
-}
-
-let descriptorOut: DescriptorOut | undefined;
-
-/** Where results go by default: process.stdout on a terminal, else descriptor 1 itself (DescriptorOut). */
 function standardOut(): Terminal {
-  if (isatty(1)) {
+  if (isTerminal(1)) {
     endQuietlyOnClosedPipe();
     return process.stdout;
   }
-  return (descriptorOut ??= new DescriptorOut({ decodeStrings: false }));
+  if (!descriptorOut) {
+    // Made here, not where the module loads: a run that writes nothing through IO (help) loads no node:stream.
+    class DescriptorOut extends Writable {
+      readonly isTTY = false;
+      readonly fd = 1;
+
+      override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+        try {
+          writeToDescriptor(this.fd, chunk);
+        } catch (err) {
+          endQuietly(err as NodeJS.ErrnoException);
+        }
+        done();
+      }
+    }
+    descriptorOut = new DescriptorOut({ decodeStrings: false });
+  }
+  return descriptorOut;
 }
 
 export class IO {
