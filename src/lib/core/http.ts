@@ -6,7 +6,7 @@
  * (a fetch wrapper far more: node-fetch ~77 ms), and what cdpctl asks of
  * HTTP (a request, its answer, bodies streamed from files) is small.
  */
-import { connect, isIP, type Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { byteSize, READ_LIMITS, readBounded } from './bounded-read.js';
 import { isLoopbackHost } from './endpoint.js';
@@ -159,6 +159,8 @@ function proxyAuthorization(proxy: URL): Record<string, string> {
 export class HttpClient implements Transport {
   private readonly idle = new Map<string, Idle[]>();
   private readonly busy = new Set<Socket>();
+  // Loaded with the first connection, not with the library: importing cdpctl loads no network code.
+  private netModule?: Promise<typeof import('node:net')>;
   private tlsModule?: Promise<typeof import('node:tls')>;
   /** Once closed, a request still under way (a page read ahead) ends rather than connect again. */
   private closed = false;
@@ -463,7 +465,9 @@ export class HttpClient implements Transport {
   }
 
   /** A TCP connection, once connected. */
-  private plain(host: string, port: number): Promise<Socket> {
+  private async plain(host: string, port: number): Promise<Socket> {
+    this.netModule ??= import('node:net');
+    const { connect } = await this.netModule;
     return new Promise((resolve, reject) => {
       const socket = connect({ host, port, ...(this.opts.ipv4Only ? { family: 4 } : {}) });
       socket.setNoDelay(true);
@@ -478,7 +482,8 @@ export class HttpClient implements Transport {
   /** TLS to `host` (on a connection already made, or a new one), once the handshake has checked its certificate. */
   private async secureOver(over: Socket | undefined, host: string, port: number, name: string): Promise<Socket> {
     this.tlsModule ??= import('node:tls');
-    const tls = await this.tlsModule;
+    this.netModule ??= import('node:net');
+    const [tls, { isIP }] = await Promise.all([this.tlsModule, this.netModule]);
     const ca = this.opts.caBundle ? readCaBundle(this.opts.caBundle) : undefined;
     return new Promise((resolve, reject) => {
       const socket = tls.connect({
@@ -504,7 +509,8 @@ export class HttpClient implements Transport {
 
   /** Asks a proxy for a tunnel to the route's server (CONNECT); resolves once the proxy says yes. */
   private tunnel(socket: Socket, route: Route, proxy: URL): Promise<void> {
-    const authority = `${isIP(route.host) === 6 ? `[${route.host}]` : route.host}:${route.port}`;
+    // Only an IPv6 address has a colon in it.
+    const authority = `${route.host.includes(':') ? `[${route.host}]` : route.host}:${route.port}`;
     return new Promise((resolve, reject) => {
       const reader = new AnswerReader(64 * 1024, 'CONNECT');
       const done = (err?: Error): void => {
