@@ -62,13 +62,23 @@ function pathKey(text) {
 }
 
 /**
+ * How many runs rewrite a cache after the one that made it. V8 compiles a
+ * function when it first runs, and a cache holds the functions compiled by
+ * the time it is written: each of these runs adds what it compiled (another
+ * operation, another help page) to what it was given.
+ */
+const CACHE_GENERATIONS = 4;
+
+/**
  * Loads the fast path's CommonJS files (dist/fast/*.cjs) with V8's code
  * cache. A cache is kept for each file and kind of run (a call, help, a
  * TAB), written once the run ends so that it holds what the run compiled,
- * not only the files' top level; it is named after the file's path, size
- * and time, and V8 itself refuses one made for other code, another V8 or
- * other flags. A missing, stale or refused cache is made again; one that
- * cannot be read or written only costs the compile it would have saved.
+ * not only the files' top level, and rewritten by the next few runs
+ * (CACHE_GENERATIONS, counted in its first byte). It is named after the
+ * file's path, size and time, and V8 itself refuses one made for other
+ * code, another V8 or other flags. A missing, stale or refused cache is made
+ * again; one that cannot be read or written only costs the compile it would
+ * have saved.
  */
 class CompiledLoader {
   constructor(kind, env) {
@@ -92,16 +102,19 @@ class CompiledLoader {
     mod.paths = Module._nodeModulePaths(dirname(filename));
     Module._cache[filename] = mod;
     const cacheFile = this.cacheFileFor(filename, source.length);
-    let cachedData;
+    let cached;
     if (cacheFile) {
       try {
-        cachedData = fs.readFileSync(cacheFile);
+        cached = fs.readFileSync(cacheFile);
       } catch {
-        cachedData = undefined;
+        cached = undefined;
       }
     }
+    const generation = cached && cached.length > 1 ? cached[0] : 0;
+    const cachedData = generation > 0 ? cached.subarray(1) : undefined;
     const script = new this.vm.Script(Module.wrap(source), { filename, cachedData });
-    if (cacheFile && (!cachedData || script.cachedDataRejected)) this.later(script, cacheFile);
+    const refused = !cachedData || script.cachedDataRejected;
+    if (cacheFile && (refused || generation < CACHE_GENERATIONS)) this.later(script, cacheFile, refused ? 1 : generation + 1);
     const fn = script.runInThisContext({ displayErrors: true });
     const req = (id) => (id.startsWith('./') && id.endsWith('.cjs') ? this.load(join(fastDir, id.slice(2)), mod) : mod.require(id));
     req.resolve = (id, options) => Module._resolveFilename(id, mod, false, options);
@@ -132,22 +145,28 @@ class CompiledLoader {
   }
 
   /** The cache is written when the process ends, with what the run compiled by then. */
-  later(script, cacheFile) {
+  later(script, cacheFile, generation) {
     if (this.toWrite.length === 0) process.once('exit', () => this.writeAll());
-    this.toWrite.push([script, cacheFile]);
+    this.toWrite.push([script, cacheFile, generation]);
   }
 
   writeAll() {
-    for (const [script, cacheFile] of this.toWrite) {
+    const ours = `${pathKey(fastDir)}-`;
+    for (const [script, cacheFile, generation] of this.toWrite) {
       try {
-        // Caches of earlier builds of the same file and kind go.
-        const stem = cacheFile.slice(0, cacheFile.lastIndexOf('-', cacheFile.lastIndexOf('-') - 1) + 1);
-        for (const old of fs.readdirSync(this.dir)) {
-          const path = join(this.dir, old);
-          if (path.startsWith(stem) && path !== cacheFile) fs.rmSync(path, { force: true });
+        // A new cache (not a rewrite) clears away those of earlier builds of the same file and kind, and those of
+        // files this build no longer has.
+        if (generation === 1) {
+          const stem = cacheFile.slice(0, cacheFile.lastIndexOf('-', cacheFile.lastIndexOf('-') - 1) + 1);
+          for (const old of fs.readdirSync(this.dir)) {
+            const path = join(this.dir, old);
+            const file = old.startsWith(ours) ? old.slice(ours.length).replace(/-[a-z]+-\d+-\d+$/, '.cjs') : undefined;
+            const gone = file !== undefined && !fs.existsSync(join(fastDir, file));
+            if ((path.startsWith(stem) && path !== cacheFile) || gone) fs.rmSync(path, { force: true });
+          }
         }
         const tmp = `${cacheFile}.${process.pid}.tmp`;
-        fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
+        fs.writeFileSync(tmp, Buffer.concat([Buffer.from([generation]), script.createCachedData()]), { mode: 0o600 });
         fs.renameSync(tmp, cacheFile);
       } catch {
         // An unwritable cache costs the next run a compile, nothing more.

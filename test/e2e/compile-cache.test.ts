@@ -2,9 +2,10 @@
  * bin/run.js compiles the fast path with V8's code cache, kept per node
  * version in the user's cache directory (docs/performance.md). Whatever
  * state that cache is in, a run gives the same answer and says nothing
- * about it: made on the first run, taken as it is on the next, made again
- * when stale or broken, left alone where it cannot be written or where
- * another user could write.
+ * about it: made on the first run, added to by the next few (each
+ * compiles what it runs), then taken as it is; made again when stale or
+ * broken, left alone where it cannot be written or where another user
+ * could write.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -39,21 +40,25 @@ const callCache = (dir: string): string => {
 };
 
 describe('the compile cache', () => {
-  test('a first call makes it (only this user can read or write it); the next takes it as it is', async () => {
+  test('a first call makes it (only this user can read or write it); four more add to it; then it is taken as it is', async () => {
     const base = join(tempHome('cdpctl-cache-'), 'cache');
     await call(base);
     const dir = v8Dir(base);
     const file = callCache(dir);
     expect(statSync(dir).mode & 0o077).toBe(0);
     expect(statSync(file).mode & 0o077).toBe(0);
-    const made = statSync(file).mtimeMs;
+    const generations = [readFileSync(file)[0]];
+    for (let i = 0; i < 4; i++) {
+      await call(base);
+      generations.push(readFileSync(file)[0]);
+    }
+    expect(generations).toEqual([1, 2, 3, 4, 4]);
     const bytes = readFileSync(file);
     await call(base);
-    expect(statSync(file).mtimeMs).toBe(made);
     expect(readFileSync(file).equals(bytes)).toBe(true);
   });
 
-  test('a broken cache is refused and made again; one of an earlier build of the file goes', async () => {
+  test('a broken cache is refused and made again; those of an earlier build of the file, or of a file now gone, go', async () => {
     const base = join(tempHome('cdpctl-cache-'), 'cache');
     await call(base);
     const dir = v8Dir(base);
@@ -61,9 +66,13 @@ describe('the compile cache', () => {
     writeFileSync(file, Buffer.alloc(4096, 7));
     const earlier = file.replace(/-call-\d+-\d+$/, '-call-1-2');
     writeFileSync(earlier, 'an earlier build');
+    const gone = file.replace(/-fast-run-call-/, '-chunk-GONE1234-call-');
+    writeFileSync(gone, 'a chunk of an earlier build');
     await call(base);
+    expect(readFileSync(file)[0]).toBe(1);
     expect(readFileSync(file).equals(Buffer.alloc(4096, 7))).toBe(false);
     expect(existsSync(earlier)).toBe(false);
+    expect(existsSync(gone)).toBe(false);
   });
 
   test('no cache where it cannot be written: the call runs as ever', async () => {
