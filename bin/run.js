@@ -175,6 +175,62 @@ class CompiledLoader {
   }
 }
 
+/**
+ * Help the build wrote down (dist/help/<topic>.json, scripts/manifest.mjs):
+ * a command's or a topic's help asked for with plain words (`iam users list
+ * --help`, `iam list-users help`, `help iam users`), as the fast path
+ * renders it for a pipe, or undefined to leave it to the fast path. Only
+ * when help would be laid out at the pages' 80 columns: $COLUMNS says so,
+ * or says nothing and stdout is no character device (a terminal has its
+ * own width).
+ */
+function writtenHelp(argv, env) {
+  const last = argv[argv.length - 1];
+  const marked = last === '--help' || last === '-h' || (last === 'help' && argv.length > 1);
+  let words = marked ? argv.slice(0, -1) : argv;
+  if (words[0] === 'help') {
+    // The help command with a flag is oclif's (fast-run.ts fastHelp); with words only, the words are the topic or command.
+    if (marked) return undefined;
+    words = words.slice(1);
+  } else if (!marked) return undefined;
+  if (words.length === 0 || !words.every((w) => /^[a-z0-9][a-z0-9-]*$/.test(w))) return undefined;
+  const columns = Number(env.COLUMNS);
+  if (Number.isInteger(columns) && columns > 0) {
+    if (Math.max(40, Math.min(columns, 120)) !== 80) return undefined;
+  } else {
+    try {
+      if (fs.fstatSync(1).isCharacterDevice()) return undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  try {
+    const book = JSON.parse(fs.readFileSync(join(root, 'dist', 'help', `${words[0]}.json`), 'utf8'));
+    const at = book.index[words.slice(1).join(' ')];
+    return typeof at === 'number' ? book.pages[at] : undefined;
+  } catch {
+    // No pages for that word (not a topic, or a build without them): the fast path answers.
+    return undefined;
+  }
+}
+
+/** Writes all of `text` to stdout's descriptor; a reader that went away (EPIPE) is no error. */
+function writeOut(text) {
+  const bytes = Buffer.from(text);
+  try {
+    for (let at = 0; at < bytes.length;) {
+      try {
+        at += fs.writeSync(1, bytes, at);
+      } catch (err) {
+        if (err.code !== 'EAGAIN') throw err;
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+      }
+    }
+  } catch (err) {
+    if (err.code !== 'EPIPE') throw err;
+  }
+}
+
 /** What kind of run a command line is, for its compile cache: each kind compiles other parts of the fast path. */
 function runKind(argv) {
   if (argv[0] === '__complete' || argv[0] === 'autocomplete') return 'complete';
@@ -201,6 +257,9 @@ async function main(argv) {
     process.stdout.write(`cdpctl/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
     return;
   }
+  const fastPath = process.env.CDPCTL_NO_FAST_PATH !== '1';
+  const help = fastPath ? writtenHelp(argv, process.env) : undefined;
+  if (help !== undefined) return writeOut(help);
   const { completeForShell, completionScriptFor, fastRun, normalizeCommandLine } = loadFastPath(argv);
   // The completion script's question at each TAB (src/lib/cli/completion.ts): the raw line, never normalised.
   if (argv[0] === '__complete') return completeForShell(argv.slice(1), { root });
@@ -210,7 +269,7 @@ async function main(argv) {
     if (script !== undefined) return void process.stdout.write(script);
   }
   const args = normalizeCommandLine(argv);
-  const code = process.env.CDPCTL_NO_FAST_PATH === '1' ? undefined : await fastRun(args, { root });
+  const code = fastPath ? await fastRun(args, { root }) : undefined;
   if (code === undefined) {
     const { execute } = require('@oclif/core');
     await execute({ args, dir: root });
