@@ -38,19 +38,51 @@ function cacheDir(env) {
 }
 
 /**
+ * A file's bytes and its stat, by the calls the rest of a run uses to read
+ * files too (bounded-read.ts): node compiles each of its fs functions when
+ * first called, so fewer kinds of call cost less. Throws as node does.
+ */
+function readWhole(path) {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const st = fs.fstatSync(fd);
+    const bytes = Buffer.allocUnsafe(st.size);
+    let at = 0;
+    for (let n; at < bytes.length && (n = fs.readSync(fd, bytes, at, bytes.length - at, null)) > 0;) at += n;
+    return { bytes: at === bytes.length ? bytes : bytes.subarray(0, at), st };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * A directory only this user can write, made if need be: a cache another
  * user could write to could hand this process code to run. Anything else
- * (no home, a read-only one, a file in the way) means no cache this run.
+ * (no home, a read-only one, a file in the way, a symbolic link) means no
+ * cache this run.
  */
 function ownedDir(dir) {
-  try {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const st = fs.lstatSync(dir);
-    if (!st.isDirectory()) return false;
-    if (process.platform === 'win32') return true;
-    return st.uid === process.getuid() && (st.mode & 0o022) === 0;
-  } catch {
-    return false;
+  const { O_RDONLY, O_DIRECTORY = 0, O_NOFOLLOW = 0 } = fs.constants;
+  for (let made = false; ; made = true) {
+    let fd;
+    try {
+      fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+    } catch (err) {
+      if (made || err.code !== 'ENOENT') return false;
+      try {
+        fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      } catch {
+        return false;
+      }
+      continue;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isDirectory()) return false;
+      return process.platform === 'win32' || (st.uid === process.getuid() && (st.mode & 0o022) === 0);
+    } finally {
+      fs.closeSync(fd);
+    }
   }
 }
 
@@ -96,16 +128,18 @@ class CompiledLoader {
     const Module = this.Module;
     const hit = Module._cache[filename];
     if (hit) return hit.exports;
-    const source = fs.readFileSync(filename, 'utf8');
+    const file = readWhole(filename);
+    // The bundle is ASCII (scripts/bundle.mjs checks): latin1 is the cheapest way to make it a string.
+    const source = file.bytes.latin1Slice(0, file.bytes.length);
     const mod = new Module(filename, parent);
     mod.filename = filename;
     mod.paths = Module._nodeModulePaths(dirname(filename));
     Module._cache[filename] = mod;
-    const cacheFile = this.cacheFileFor(filename, source.length);
+    const cacheFile = this.cacheFileFor(filename, source.length, file.st);
     let cached;
     if (cacheFile) {
       try {
-        cached = fs.readFileSync(cacheFile);
+        cached = readWhole(cacheFile).bytes;
       } catch {
         cached = undefined;
       }
@@ -130,18 +164,12 @@ class CompiledLoader {
     return mod.exports;
   }
 
-  cacheFileFor(filename, length) {
+  cacheFileFor(filename, length, st) {
     if (!this.dir) return undefined;
     this.usable ??= ownedDir(this.dir);
     if (!this.usable) return undefined;
-    let mtime;
-    try {
-      mtime = Math.trunc(fs.statSync(filename).mtimeMs);
-    } catch {
-      return undefined;
-    }
     const name = filename.slice(fastDir.length + 1).replace(/\.cjs$/, '');
-    return join(this.dir, `${pathKey(fastDir)}-${name}-${this.kind}-${length}-${mtime}`);
+    return join(this.dir, `${pathKey(fastDir)}-${name}-${this.kind}-${length}-${Math.trunc(st.mtimeMs)}`);
   }
 
   /** The cache is written when the process ends, with what the run compiled by then. */

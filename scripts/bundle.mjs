@@ -149,6 +149,8 @@ const pack = [
   '}',
   `__packed[${JSON.stringify(ENTRY)}].call(exports, exports, __require, module, __filename, __dirname);`,
 ].join('\n');
+// bin/run.js reads these files as latin1 (the cheapest way to a string): they must be ASCII, as esbuild writes them.
+for (const [name, code] of files) if (/[\u0080-\uffff]/.test(code)) throw new Error(`bundle: ${name} is not ASCII`);
 for (const [name, code] of files) if (!packed.includes(name)) writeFileSync(join(outdir, name), code);
 writeFileSync(join(outdir, ENTRY), pack + '\n');
 
