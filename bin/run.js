@@ -209,8 +209,9 @@ class CompiledLoader {
  * --help`, `iam list-users help`, `help iam users`), as the fast path
  * renders it for a pipe, or undefined to leave it to the fast path. Only
  * when help would be laid out at the pages' 80 columns: $COLUMNS says so,
- * or says nothing and stdout is no character device (a terminal has its
- * own width).
+ * or says nothing and stdout is no terminal (a terminal has its own width;
+ * node:tty, which loads node:net, is asked only about a character device
+ * other than /dev/null: pipes and files never are one).
  */
 function writtenHelp(argv, env) {
   const last = argv[argv.length - 1];
@@ -226,8 +227,10 @@ function writtenHelp(argv, env) {
   if (Number.isInteger(columns) && columns > 0) {
     if (Math.max(40, Math.min(columns, 120)) !== 80) return undefined;
   } else {
+    // A terminal has a width of its own; /dev/null, the other character device stdout often is, gets 80.
     try {
-      if (fs.fstatSync(1).isCharacterDevice()) return undefined;
+      const st = fs.fstatSync(1);
+      if (st.isCharacterDevice() && st.rdev !== fs.statSync('/dev/null').rdev && require('node:tty').isatty(1)) return undefined;
     } catch {
       return undefined;
     }

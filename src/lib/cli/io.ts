@@ -10,7 +10,7 @@
  * Text that carries cdpctl's own styling (tables, `auth status`) goes out
  * through writeStyled/pagedWriter, its data made visible by whoever built it.
  */
-import { accessSync, constants, fstatSync, writeSync } from 'node:fs';
+import { accessSync, constants, fstatSync, statSync, writeSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { isatty } from 'node:tty';
@@ -91,13 +91,16 @@ export function writeToDescriptor(fd: number, data: string | Uint8Array): void {
 }
 
 /**
- * Whether a descriptor is a terminal. Only a character device can be one:
- * asking fstat first spares a run whose input and output are pipes or
- * files (scripts) loading node:tty at all.
+ * Whether a descriptor is a terminal. Only a character device other than
+ * /dev/null can be one: asking fstat first spares a run whose input and
+ * output are pipes, files or /dev/null (scripts, CI) loading node:tty, and
+ * the node:net it loads, at all.
  */
 export function isTerminal(fd: number): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const st = fstatSync(fd);
+    // /dev/null (stdin of CI jobs and cron) is a character device too, and no terminal.
+    if (!st.isCharacterDevice() || st.rdev === statSync('/dev/null').rdev) return false;
   } catch {
     return false;
   }
