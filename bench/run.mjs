@@ -3,7 +3,11 @@
 // baseline measured in the same run. Needs a build (npm run build).
 //
 //   node bench/run.mjs [--runs 20] [--users 100000] [--records 100000] [--seconds 5]
-//                      [--only startup,paging,emulator,wait,engine,library] [--before DIR]
+//                      [--only startup,cdp,paging,emulator,wait,engine,library] [--before DIR] [--cdp PATH]
+//
+// --cdp PATH: the official Python CLI (default $CDP_REFCLI, else ../shared/refcli/cdp; see
+// ../shared/refcli/NOTES.md). The cdp group times the same signed call, the same help and the same
+// listing of 20,000 users through it and through cdpctl in turns (and through --before's build too).
 //
 // --before DIR: a built checkout of an earlier commit (the one an issue was
 // filed at, say). The engine group then also measures that build's emulator
@@ -30,9 +34,10 @@ const { values: opt } = parseArgs({
     runs: { type: 'string', default: '20' },
     users: { type: 'string', default: '100000' },
     seconds: { type: 'string', default: '5' },
-    only: { type: 'string', default: 'startup,paging,emulator,wait,engine,library' },
+    only: { type: 'string', default: 'startup,cdp,paging,emulator,wait,engine,library' },
     records: { type: 'string', default: '100000' },
     before: { type: 'string' },
+    cdp: { type: 'string' },
   },
 });
 const RUNS = Number(opt.runs);
@@ -80,6 +85,9 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const ms = (x) => `${x.toFixed(1)} ms`;
+
+/** The official Python CLI, where it is set up (../shared/refcli). */
+const CDP = opt.cdp ?? process.env.CDP_REFCLI ?? resolve(ROOT, '..', 'shared', 'refcli', 'cdp');
 
 function cdpctl(args, extra = {}) {
   return spawnSync(NODE, [BIN, ...args], { env, encoding: 'utf8', ...extra });
@@ -133,7 +141,7 @@ function startup() {
   for (let i = 0; i < RUNS; i++) cases.forEach(([, cmd, argv], j) => times[j].push(timeOnce(cmd, argv)));
   const base = median(times[0]);
   row({ group: 'startup', measure: `node -e "" (baseline), median of ${RUNS}`, value: ms(base) });
-  const targets = { 'cdpctl --version': 2.5, [signed]: 2.5, ...Object.fromEntries(helps.map(([name]) => [name, 2.5])) };
+  const targets = { 'cdpctl --version': 2.5, [signed]: 1.5, ...Object.fromEntries(helps.map(([name]) => [name, 2.5])) };
   cases.slice(1).forEach(([name], j) => {
     const m = median(times[j + 1]);
     const ratio = m / base;
@@ -153,13 +161,17 @@ function startup() {
 // ---------------------------------------------------------------- paging
 /** Lists every user; counts items as they stream past and reads peak RSS from /usr/bin/time. */
 function listAll(format) {
+  return listWith(NODE, [BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--output', format, '--no-pager'], `rss-${format}`);
+}
+
+/** Runs a listing command to its end: the seeded users that streamed past, seconds, and peak RSS from /usr/bin/time. */
+function listWith(cmd, args, name) {
   return new Promise((resolve, reject) => {
-    const rssFile = join(home, `rss-${format}`);
-    const args = [BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--output', format, '--no-pager'];
+    const rssFile = join(home, name);
     const useTime = existsSync('/usr/bin/time');
     const child = useTime
-      ? spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, NODE, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(NODE, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      ? spawn('/usr/bin/time', ['-f', '%M', '-o', rssFile, cmd, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const t0 = process.hrtime.bigint();
     let items = 0;
     let tail = '';
@@ -176,7 +188,7 @@ function listAll(format) {
     child.on('error', reject);
     child.on('close', (code) => {
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-      if (code !== 0) return reject(new Error(`list --output ${format} exited ${code}: ${stderr.slice(0, 500)}`));
+      if (code !== 0) return reject(new Error(`${args.slice(0, 6).join(' ')} exited ${code}: ${stderr.slice(0, 500)}`));
       const rssKb = useTime ? Number(readFileSync(rssFile, 'utf8').trim().split('\n').pop()) : NaN;
       resolve({ items, seconds, rssMb: rssKb / 1024 });
     });
@@ -203,6 +215,119 @@ async function paging() {
       met: (streaming ? rate >= 20_000 && r.rssMb < 120 : r.rssMb < 150) && r.items === USERS ? 'yes' : 'no',
     });
   }
+}
+
+// ---------------------------------------------------------------- against the official cdp
+/** The users the cdp group lists (issue 32: 20,000, every page, --output json). */
+const CDP_USERS = 20_000;
+
+/**
+ * The official CLI on the same machine, emulator and files (it reads ~/.cdp as cdpctl does): a signed
+ * call, an operation's help, and a listing of 20,000 users to the end as JSON, each in turns with
+ * cdpctl's (and the --before build's), beside `node -e ""`. Targets: the call within 1.5x node's start,
+ * help 8x and the listing 6x faster than cdp, the listing in 2/3 of cdp's peak memory.
+ */
+async function versusCdp() {
+  process.stderr.write('against the official cdp\n');
+  const version = existsSync(CDP) ? spawnSync(CDP, ['--version'], { env, encoding: 'utf8' }) : undefined;
+  if (!version || version.status !== 0) {
+    row({ group: 'cdp', measure: 'the official cdp', value: `not set up at ${CDP} (see ../shared/refcli/NOTES.md): not measured` });
+    return;
+  }
+  const cdpVersion = (version.stdout || version.stderr).trim();
+  // cdp parses its YAML models into ~/.cdp/model-cache on its first run in a HOME (seconds): not counted.
+  spawnSync(CDP, ['--profile', 'emulator', 'iam', 'list-users', '--max-items', '1'], { env });
+  const call = ['iam', 'users', 'list', '--profile', 'emulator', '--max-items', '10'];
+  const help = ['iam', 'users', 'list', '--help'];
+  const cases = [
+    ['node -e ""', NODE, ['-e', '']],
+    ['cdpctl iam users list (signed, emulator)', NODE, [BIN, ...call]],
+    ...(BEFORE ? [[`the same at ${beforeCommit} (--before)`, NODE, [BEFORE_BIN, ...call]]] : []),
+    [`cdp ${cdpVersion} iam list-users (signed, emulator)`, CDP, ['--profile', 'emulator', 'iam', 'list-users', '--max-items', '10']],
+    ['cdpctl iam users list --help', NODE, [BIN, ...help]],
+    ...(BEFORE ? [[`the same at ${beforeCommit} (--before)`, NODE, [BEFORE_BIN, ...help]]] : []),
+    [`cdp ${cdpVersion} iam list-users help`, CDP, ['iam', 'list-users', 'help']],
+  ];
+  const times = cases.map(() => []);
+  for (const [, cmd, argv] of cases) timeOnce(cmd, argv);
+  for (let i = 0; i < RUNS; i++) cases.forEach(([, cmd, argv], j) => times[j].push(timeOnce(cmd, argv)));
+  const med = times.map(median);
+  const base = med[0];
+  const at = (prefix) => cases.findIndex(([name]) => name.startsWith(prefix));
+  const showCase = (j, against, target) => {
+    const m = med[j];
+    const theirs = med[against];
+    const ratio = `${(m / base).toFixed(2)}x node; ${(theirs / m).toFixed(1)}x faster than cdp`;
+    row({ group: 'cdp', measure: `${cases[j][0]}, median of ${RUNS}`, value: ms(m), baseline: ms(base), ratio, ...target(m) });
+  };
+  row({ group: 'cdp', measure: `node -e "" (baseline), median of ${RUNS}`, value: ms(base) });
+  const cdpCall = at('cdp ');
+  const cdpHelp = cases.findIndex(([name]) => name.startsWith('cdp ') && name.endsWith(' help'));
+  showCase(1, cdpCall, (m) => ({ target: '<= 1.5x node', met: m / base <= 1.5 ? 'yes' : 'no' }));
+  if (BEFORE) showCase(2, cdpCall, () => ({}));
+  row({
+    group: 'cdp',
+    measure: `${cases[cdpCall][0]}, median of ${RUNS}`,
+    value: ms(med[cdpCall]),
+    baseline: ms(base),
+    ratio: `${(med[cdpCall] / base).toFixed(2)}x node`,
+  });
+  const ourHelp = at('cdpctl iam users list --help');
+  showCase(ourHelp, cdpHelp, (m) => ({ target: '>= 8x faster than cdp', met: med[cdpHelp] / m >= 8 ? 'yes' : 'no' }));
+  if (BEFORE) showCase(ourHelp + 1, cdpHelp, () => ({}));
+  row({
+    group: 'cdp',
+    measure: `${cases[cdpHelp][0]}, median of ${RUNS}`,
+    value: ms(med[cdpHelp]),
+    baseline: ms(base),
+    ratio: `${(med[cdpHelp] / base).toFixed(2)}x node`,
+  });
+
+  // Every page of 20,000 users as JSON, in turns: cdpctl, (--before,) cdp.
+  stopEmulator();
+  seedUsers(dataDir, CDP_USERS + 1);
+  startEmulator();
+  const listings = [
+    ['cdpctl iam users list --output json', NODE, [BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--output', 'json', '--no-pager']],
+    ...(BEFORE
+      ? [
+          [
+            `the same at ${beforeCommit} (--before)`,
+            NODE,
+            [BEFORE_BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--output', 'json', '--no-pager'],
+          ],
+        ]
+      : []),
+    [`cdp ${cdpVersion} iam list-users --max-items 100000`, CDP, ['--profile', 'emulator', 'iam', 'list-users', '--max-items', '100000']],
+  ];
+  const LIST_RUNS = 5;
+  const results = listings.map(() => []);
+  for (let i = 0; i < LIST_RUNS; i++)
+    for (const [j, [, cmd, args]] of listings.entries()) {
+      const r = await listWith(cmd, args, `rss-cdp-${j}`);
+      if (r.items !== CDP_USERS) throw new Error(`${listings[j][0]} listed ${r.items} of ${CDP_USERS} users`);
+      results[j].push(r);
+    }
+  const theirs = results[results.length - 1];
+  const theirSeconds = median(theirs.map((r) => r.seconds));
+  const theirMb = median(theirs.map((r) => r.rssMb));
+  results.forEach((rs, j) => {
+    const seconds = median(rs.map((r) => r.seconds));
+    const mb = median(rs.map((r) => r.rssMb));
+    const mine = j < results.length - 1;
+    row({
+      group: 'cdp',
+      measure: `${listings[j][0]}, ${CDP_USERS.toLocaleString('en-US')} users, every page, median of ${LIST_RUNS}`,
+      value: `${seconds.toFixed(3)} s, peak RSS ${mb.toFixed(1)} MB`,
+      ratio: mine ? `${(theirSeconds / seconds).toFixed(2)}x faster than cdp, ${((100 * mb) / theirMb).toFixed(0)}% of its peak RSS` : '',
+      ...(j === 0
+        ? {
+            target: '>= 6x faster than cdp, <= 2/3 of its peak RSS',
+            met: theirSeconds / seconds >= 6 && mb <= (2 / 3) * theirMb ? 'yes' : 'no',
+          }
+        : {}),
+    });
+  });
 }
 
 // ---------------------------------------------------------------- emulator throughput
@@ -506,6 +631,7 @@ try {
   startEmulator();
   // Machine facts for the table's heading.
   if (only.has('startup')) startup();
+  if (only.has('cdp')) await versusCdp();
   if (only.has('emulator')) emulator();
   if (only.has('wait')) waitOverhead();
   if (only.has('paging')) await paging();

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Build step: writes oclif.manifest.json from fully described command classes
 // (every operation of the model with its flags), .oclifrc.json (oclif's
-// configuration, below, with the topic list from the model), and dist/help-index.json, the compact list of
+// configuration, below, with the topic list from the model), dist/help-index.json, the compact list of
 // topics and commands that the root and topic help read (src/lib/cli/help.ts),
-// so that help and completion never load every model.
+// so that help and completion never load every model, and dist/help/<topic>.json, every service's help pages as a
+// pipe gets them (help.ts helpBook), which bin/run.js prints without loading the fast path.
 //
 //   node scripts/manifest.mjs                write all three
 //   node scripts/manifest.mjs --help-index   print the help index only (a test compares it with the build's)
-import { readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -95,6 +96,14 @@ if (printIndexOnly) {
   process.exit(0);
 }
 writeFileSync(join(root, HELP_INDEX_PATH), indexText);
+
+// Every service's help pages at the width of a pipe (helpBook), which bin/run.js prints without loading the fast path.
+const { helpBook, HELP_PAGES_DIR, HELP_PAGE_WIDTH } = await imp('lib/cli/help.js');
+const pagesDir = join(root, HELP_PAGES_DIR);
+rmSync(pagesDir, { recursive: true, force: true });
+mkdirSync(pagesDir, { recursive: true });
+const pageContext = { bin: 'cdpctl', width: HELP_PAGE_WIDTH, index: () => index };
+for (const svc of services) writeFileSync(join(pagesDir, `${svc.topic}.json`), JSON.stringify(await helpBook(svc, pageContext)));
 
 rmSync(join(root, 'oclif.manifest.json'), { force: true });
 const manifest = own.manifest;

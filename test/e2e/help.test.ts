@@ -4,12 +4,16 @@
  * (src/lib/cli/help.ts); the fast path loads no oclif for any form of help
  * (checked by what node loaded, not by timing); the build's help index is
  * current; cdpctl's own commands keep oclif's help, without the summary
- * repeated; words that name nothing are a usage error.
+ * repeated; words that name nothing are a usage error. The help pages the
+ * build writes (dist/help, at a pipe's 80 columns) are what the renderer
+ * prints, and bin/run.js prints them without loading the fast path.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { helpBook, HELP_PAGE_WIDTH, type HelpIndex } from '../../src/lib/cli/help.js';
+import { loadAllServices } from '../../src/lib/model/index.js';
 import { ROOT, run, runCli, tempHome } from '../helpers/cli.js';
 
 let home: string;
@@ -71,6 +75,30 @@ describe('one renderer, two paths', () => {
     }
   });
 
+  test('help the build wrote down (dist/help) is printed without even the fast path; at another width it is rendered', async () => {
+    const probeFiles = join(home, 'probe-files.cjs');
+    writeFileSync(
+      probeFiles,
+      "process.on('exit', () => require('node:fs').writeSync(2, 'FILES ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));\n",
+    );
+    const files = (stderr: string): string[] => JSON.parse(stderr.slice(stderr.indexOf('FILES ') + 6)) as string[];
+    const fastFiles = (stderr: string): string[] => files(stderr).filter((f) => f.includes(join('dist', 'fast')));
+    for (const form of [
+      ['iam', 'users', 'create', '--help'],
+      ['iam', 'list-users', 'help'],
+      ['help', 'iam', 'users'],
+      ['dw', '-h'],
+    ]) {
+      const written = await run(form, { home, env: { NODE_OPTIONS: `--require ${probeFiles}` } });
+      expect({ form, fast: fastFiles(written.stderr) }).toEqual({ form, fast: [] });
+    }
+    const rendered = await run(['iam', 'users', 'create', '--help'], {
+      home,
+      env: { NODE_OPTIONS: `--require ${probeFiles}`, COLUMNS: '100' },
+    });
+    expect(fastFiles(rendered.stderr).length).toBeGreaterThan(0);
+  });
+
   test('help loads no oclif on the fast path; the oclif path does (the probe sees it)', async () => {
     for (const form of FORMS) {
       const r = await run(form as string[], { home, env: { NODE_OPTIONS: `--require ${probe}` } });
@@ -117,7 +145,17 @@ describe('what the help says', () => {
   });
 });
 
-describe('the help index', () => {
+describe('the help index and pages', () => {
+  test('dist/help/<topic>.json hold the pages the renderer prints now, at 80 columns (rebuild when this fails)', async () => {
+    const index = JSON.parse(readFileSync(join(ROOT, 'dist', 'help-index.json'), 'utf8')) as HelpIndex;
+    for (const service of await loadAllServices()) {
+      const book = await helpBook(service, { bin: 'cdpctl', width: HELP_PAGE_WIDTH, index: () => index });
+      expect(Object.keys(book.index).length).toBeGreaterThan(0);
+      const written = JSON.parse(readFileSync(join(ROOT, 'dist', 'help', `${service.topic}.json`), 'utf8')) as unknown;
+      expect({ topic: service.topic, book: written }).toEqual({ topic: service.topic, book });
+    }
+  });
+
   test('dist/help-index.json is what the model and the commands say now (rebuild when this fails)', () => {
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'manifest.mjs'), '--help-index'], {
       cwd: ROOT,

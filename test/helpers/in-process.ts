@@ -38,7 +38,7 @@ function needsProcess(args: readonly string[]): boolean {
 }
 
 /** Variables that steer node or bin/run.js itself, which only a process of its own can honour. */
-const PROCESS_VARIABLES = ['NODE_OPTIONS', 'CDPCTL_NO_FAST_PATH'];
+const PROCESS_VARIABLES = ['NODE_OPTIONS', 'CDPCTL_NO_FAST_PATH', 'XDG_CACHE_HOME'];
 
 /** Runs a command line in this process; undefined when it must run as a process (oclif's, or bin/run.js's own). */
 export async function runInProcess(args: readonly string[], opts: InProcessOptions): Promise<InProcessRun | undefined> {

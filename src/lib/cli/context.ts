@@ -8,13 +8,12 @@
  * with a fake transport, a fake clock and buffers for terminals (the GitHub
  * CLI's factory and IOStreams).
  */
-import { isatty } from 'node:tty';
 import { OperationClient, type ClientSettings } from '../core/client.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import { loadProfile, type Env, type ProfileSettings } from '../core/config.js';
 import { DEFAULT_HTTP, HttpClient, type HttpOptions, type Transport } from '../core/http.js';
 import { numberFlag } from './input.js';
-import { IO, type ColorMode, type IOStreams } from './io.js';
+import { IO, isTerminal, type ColorMode, type IOStreams } from './io.js';
 import { OUTPUT_FORMATS, type OutputFormat } from './output.js';
 
 /** Parsed flags, by flag name; the context reads the global ones (flag-spec.ts GLOBAL_FLAG_SPECS). */
@@ -74,7 +73,7 @@ export class RunContext {
       },
       // Asked of the descriptor: the first touch of process.stdin builds a stream (loading fs streams
       // and fs/promises, 3-10 ms of every call) that a call without --input - never reads.
-      { stdinIsTTY: isatty(0), ...deps.streams },
+      { stdinIsTTY: isTerminal(0), ...deps.streams },
     );
   }
 

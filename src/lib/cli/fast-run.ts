@@ -13,6 +13,9 @@ import { loadService, topicFor, type Operation } from '../model/index.js';
 import { normalizeArgv } from './argv.js';
 import type { ContextDeps } from './context.js';
 import { operationFlagSpecs, type FlagSpec } from './flag-spec.js';
+// Imported statically, so that the bundle is one file for a call and for help (scripts/bundle.mjs).
+import { helpContext, helpFor, writeHelp } from './help.js';
+import { runToEnd } from './run-operation.js';
 
 /** The command line as oclif and the fast path take it (see argv.ts), with the registry's service names. */
 export const normalizeCommandLine = (argv: readonly string[]): string[] => normalizeArgv(argv, { topicFor });
@@ -110,7 +113,6 @@ async function fastHelp(argv: readonly string[], bin: string, opts: FastRunOptio
   const root = opts.root;
   // The help command's own flags (--nested-commands) are oclif's.
   if (!root || (argv[0] === 'help' && argv.some((a) => a.startsWith('-')))) return undefined;
-  const { helpContext, helpFor, writeHelp } = await import('./help.js');
   let text: string | undefined;
   try {
     text = await helpFor(argv, helpContext(bin, root, opts.deps?.env));
@@ -140,7 +142,6 @@ export async function fastRun(argv: readonly string[], opts: FastRunOptions = {}
   }
   const flags = parseFlags(operationFlagSpecs(found.op), found.rest);
   if (!flags) return undefined;
-  const { runToEnd } = await import('./run-operation.js');
   return runToEnd(found.op, flags, { ...opts.deps, bin });
 }
 
@@ -154,7 +155,6 @@ export async function completeForShell(args: readonly string[], opts: FastRunOpt
   let out = '';
   try {
     const { completeLine } = await import('./completion.js');
-    const { helpContext } = await import('./help.js');
     out = await completeLine(shell, line, helpContext(opts.bin ?? 'cdpctl', opts.root ?? '.').index(), process.env);
   } catch {
     out = '';

@@ -4,30 +4,22 @@
  * A word is never broken: a flag name or a URL longer than the line stays
  * whole on a line of its own.
  */
-import { fstatSync } from 'node:fs';
+import { isTerminal } from './io.js';
 
 /**
  * Width help is laid out for: $COLUMNS, else the terminal's, else 80; kept
- * between 40 and 120. process.stdout is read only when fd 1 is a character
- * device (a terminal, or /dev/null): creating it for a pipe, or loading
- * node:tty to ask, costs milliseconds that a help request does not need.
+ * between 40 and 120. process.stdout is read only when fd 1 is a terminal
+ * (io.ts isTerminal): creating it for a pipe or a file costs milliseconds
+ * that a help request does not need.
  */
 export function helpWidth(
   env: Readonly<Record<string, string | undefined>> = process.env,
-  out: () => { isTTY?: boolean; columns?: number } = () => (stdoutIsCharacterDevice() ? process.stdout : {}),
+  out: () => { isTTY?: boolean; columns?: number } = () => (isTerminal(1) ? process.stdout : {}),
 ): number {
   const fromEnv = Number(env.COLUMNS);
   const stream = Number.isInteger(fromEnv) && fromEnv > 0 ? undefined : out();
   const width = stream ? (stream.isTTY && stream.columns ? stream.columns : 80) : fromEnv;
   return Math.max(40, Math.min(width, 120));
-}
-
-function stdoutIsCharacterDevice(): boolean {
-  try {
-    return fstatSync(1).isCharacterDevice();
-  } catch {
-    return false;
-  }
 }
 
 /** Greedy word wrap of one paragraph into lines of at most `width` characters (long words stay whole). */

@@ -9,7 +9,7 @@
  * writes dist/help-index.json), so the root and topic help load no service
  * model; a command's help loads only its own service.
  */
-import { readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadService, topicFor, type Operation, type Service } from '../model/index.js';
 import { kebab } from '../model/names.js';
@@ -24,6 +24,7 @@ import {
   type FlagSpecs,
 } from './flag-spec.js';
 import { helpWidth, orList, section, sentence, twoColumns, wrap, wrapCommand, wrapSynopsis } from './help-text.js';
+import { writeToDescriptor } from './io.js';
 
 /** What the listings need, written at build time from the model and the oclif commands. */
 export interface HelpIndex {
@@ -52,6 +53,37 @@ export interface HelpContext {
 
 /** Where the build writes the index, relative to the package root. */
 export const HELP_INDEX_PATH = 'dist/help-index.json';
+
+/** Where the build writes each service's help pages (helpBook), `<topic>.json`, relative to the package root. */
+export const HELP_PAGES_DIR = 'dist/help';
+
+/** The width written help pages are laid out for: what help gets on a pipe (helpWidth), where scripts and tools read it. */
+export const HELP_PAGE_WIDTH = 80;
+
+/**
+ * A service's help pages, written at build time (dist/help/<topic>.json)
+ * for bin/run.js to print without loading the fast path: each command's,
+ * under its words after the topic and under its cdp-style alias, and each
+ * topic's ('' for the service itself), exactly as helpFor renders them at
+ * `ctx`'s width. The root help is not among them: it names node's version.
+ */
+export async function helpBook(service: Service, ctx: HelpContext): Promise<{ pages: string[]; index: Record<string, number> }> {
+  const pages: string[] = [];
+  const index: Record<string, number> = {};
+  const add = async (keys: readonly string[]): Promise<void> => {
+    const text = await helpFor(keys[0] ? [service.topic, ...keys[0].split(' ')] : [service.topic], ctx);
+    if (text === undefined) return;
+    pages.push(text);
+    for (const key of keys) index[key] = pages.length - 1;
+  };
+  const rest = (id: string): string => id.slice(service.topic.length + 1);
+  for (const op of service.operations()) await add([rest(op.commandId), rest(op.aliasId)]);
+  for (const id of Object.keys(ctx.index().topics)) {
+    if (id === service.topic) await add(['']);
+    else if (id.startsWith(`${service.topic} `) && !Object.hasOwn(index, rest(id))) await add([rest(id)]);
+  }
+  return { pages, index };
+}
 
 /** `cdpctl/0.2.0 linux-x64 node-v20.20.2`, as oclif's --version says it. */
 export const versionLine = (bin: string, version: string): string =>
@@ -428,18 +460,9 @@ export function helpContext(bin: string, root: string, env?: Readonly<Record<str
  * early (`| head`) is no error.
  */
 export async function writeHelp(text: string): Promise<void> {
-  const bytes = Buffer.from(text);
-  let at = 0;
   try {
-    while (at < bytes.length) at += writeSync(1, bytes, at);
+    writeToDescriptor(1, text);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EPIPE') return;
-    if (code !== 'EAGAIN') throw err;
-    // A non-blocking pipe that is full: the stream waits for it to drain.
-    await new Promise<void>((resolve) => {
-      process.stdout.once('error', () => resolve());
-      process.stdout.write(bytes.subarray(at), () => resolve());
-    });
+    if ((err as NodeJS.ErrnoException).code !== 'EPIPE') throw err;
   }
 }

@@ -10,10 +10,11 @@
  * Text that carries cdpctl's own styling (tables, `auth status`) goes out
  * through writeStyled/pagedWriter, its data made visible by whoever built it.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, fstatSync, statSync, writeSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import type { Readable, Writable } from 'node:stream';
-import { READ_LIMITS, readStreamBounded } from '../core/bounded-read.js';
+import { Writable, type Readable } from 'node:stream';
+import { isatty } from 'node:tty';
+import { pauseThread, READ_LIMITS, readStreamBounded } from '../core/bounded-read.js';
 import { visible } from '../core/visible.js';
 
 export type ColorMode = 'on' | 'off' | 'auto';
@@ -62,20 +63,97 @@ export interface PagedWriter {
   end(): Promise<void>;
 }
 
+/** Where text is encoded on its way to a descriptor: one buffer, grown as needed, rather than a new one a write. */
+let scratch: Buffer | undefined;
+
+/**
+ * Writes all of `data` to a file descriptor, synchronously, in order: a
+ * descriptor left non-blocking by another process is waited on, a millisecond
+ * at a time, rather than given up on.
+ */
+export function writeToDescriptor(fd: number, data: string | Uint8Array): void {
+  let bytes: Uint8Array = data as Uint8Array;
+  let length = data.length;
+  if (typeof data === 'string') {
+    length = Buffer.byteLength(data);
+    if (!scratch || scratch.length < length) scratch = Buffer.allocUnsafeSlow(Math.max(length, 2 * (scratch?.length ?? 32 * 1024)));
+    scratch.write(data, 0);
+    bytes = scratch;
+  }
+  for (let at = 0; at < length;) {
+    try {
+      at += writeSync(fd, bytes, at, length - at);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      pauseThread(1);
+    }
+  }
+}
+
+/**
+ * Whether a descriptor is a terminal. Only a character device other than
+ * /dev/null can be one: asking fstat first spares a run whose input and
+ * output are pipes, files or /dev/null (scripts, CI) loading node:tty, and
+ * the node:net it loads, at all.
+ */
+export function isTerminal(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    // /dev/null (stdin of CI jobs and cron) is a character device too, and no terminal.
+    if (!st.isCharacterDevice() || st.rdev === statSync('/dev/null').rdev) return false;
+  } catch {
+    return false;
+  }
+  return isatty(fd);
+}
+
+let descriptorOut: Terminal | undefined;
+
+/**
+ * Where results go by default: process.stdout on a terminal, else
+ * descriptor 1 itself. Creating process.stdout for a pipe costs a socket and
+ * its stream machinery at every start (and makes the pipe non-blocking); the
+ * bytes go out in order either way, and a slow reader holds the writer back
+ * as it should. A reader that went away ends the run (endQuietly).
+ */
+function standardOut(): Terminal {
+  if (isTerminal(1)) {
+    endQuietlyOnClosedPipe();
+    return process.stdout;
+  }
+  if (!descriptorOut) {
+    // Made here, not where the module loads: a run that writes nothing through IO (help) loads no node:stream.
+    class DescriptorOut extends Writable {
+      readonly isTTY = false;
+      readonly fd = 1;
+
+      override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+        try {
+          writeToDescriptor(this.fd, chunk);
+        } catch (err) {
+          endQuietly(err as NodeJS.ErrnoException);
+        }
+        done();
+      }
+    }
+    descriptorOut = new DescriptorOut({ decodeStrings: false });
+  }
+  return descriptorOut;
+}
+
 export class IO {
   readonly out: Terminal;
-  readonly err: Terminal;
   readonly stdinIsTTY: boolean;
   private readonly env: Readonly<Record<string, string | undefined>>;
   private asker?: (q: Question) => Promise<unknown>;
+  private errStream?: Terminal;
 
   constructor(
     private readonly opts: IOOptions = {},
     streams: IOStreams = {},
   ) {
-    this.out = streams.out ?? process.stdout;
-    this.err = streams.err ?? process.stderr;
-    if (this.out === process.stdout) endQuietlyOnClosedPipe();
+    this.out = streams.out ?? standardOut();
+    this.errStream = streams.err;
     this.stdinIsTTY = streams.stdinIsTTY ?? Boolean(process.stdin.isTTY);
     this.env = opts.env ?? process.env;
     this.asker = streams.ask;
@@ -83,6 +161,11 @@ export class IO {
   }
 
   private readonly input?: Readable;
+
+  /** Where messages go: process.stderr, made when first written to (most runs say nothing there). */
+  get err(): Terminal {
+    return (this.errStream ??= process.stderr);
+  }
 
   /** All of standard input (`--input -`), within the request cap. */
   readInput(): Promise<Buffer> {
@@ -302,12 +385,16 @@ let pipesWatched = false;
 function endQuietlyOnClosedPipe(): void {
   if (pipesWatched) return;
   pipesWatched = true;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') process.exit(0);
-    process.stderr.write(`cdpctl: cannot write the output: ${err.code ?? err.message}\n`);
-    process.exit(1);
-  });
+  process.stdout.on('error', endQuietly);
   process.stderr.on('error', () => undefined);
+}
+
+/** The end of a run whose output cannot be written: quiet (exit 0) when the reader went away, else said. */
+function endQuietly(err: NodeJS.ErrnoException): never {
+  if (err.code === 'EPIPE') process.exit(0);
+  process.stderr.on('error', () => undefined);
+  process.stderr.write(`cdpctl: cannot write the output: ${err.code ?? err.message}\n`);
+  process.exit(1);
 }
 
 /** The --color value on a command line (`--color off`, `--color=off`), for errors reported before flags are parsed. */

@@ -81,11 +81,17 @@ const leftOutNote = (columns: readonly string[], width: number): string =>
 /** Indents every line but the first. */
 const indented = (text: string, by: string): string => text.replace(/\n/g, `\n${by}`);
 
+/** What JSON.stringify writes around a list under one key at two spaces: what is left is the items, as they sit in the document. */
+const LIST_HEAD = '{\n  "x": ['.length;
+const LIST_TAIL = '\n  ]\n}'.length;
+
 /**
  * JSON as `JSON.stringify(answer, null, 2)` writes it. A listing is the
  * same document written as it arrives: the list first, then the answer's
  * other fields and the token; its opening goes out with the first page, so
- * a call that fails before any page leaves stdout empty.
+ * a call that fails before any page leaves stdout empty. A page's items are
+ * written by one stringify of the page, indented as they sit in the
+ * document, rather than item by item and indented again.
  */
 function json(opts: FormatOptions): Formatter {
   const out = (text: string): string => (opts.ascii ? asciiJson(text) : text);
@@ -98,8 +104,10 @@ function json(opts: FormatOptions): Formatter {
     listing: {
       begin: (key) => out(`{\n  ${JSON.stringify(key)}: [`),
       items(items) {
-        let text = '';
-        for (const item of items) text += (count++ > 0 ? ',' : '') + '\n    ' + indented(JSON.stringify(item, null, 2), '    ');
+        if (items.length === 0) return '';
+        const page = JSON.stringify({ x: items }, null, 2);
+        const text = (count > 0 ? ',' : '') + page.slice(LIST_HEAD, page.length - LIST_TAIL);
+        count += items.length;
         return out(text);
       },
       end(fields, resume) {

@@ -165,6 +165,7 @@ export async function runOperation(op: Operation, flags: ParsedFlags, ctx: RunCo
       pageSize,
       startingToken: noPaginate ? undefined : (flags['starting-token'] as string | undefined),
       noPaginate,
+      readAhead: true,
     });
     return { kind: 'listing', pages, paging: op.paging, mode: { noPaginate, maxItems }, render };
   }

@@ -60,8 +60,8 @@ export const tooLarge = (path: string, bounds: ReadBounds): Error =>
 const notAFile = (path: string, bounds: ReadBounds, st: Stats): Error =>
   usageError(`${bounds.label}: ${path} is ${kindOf(st)}, not a regular file${bounds.pipes ? ' or a pipe' : ''}`);
 
-/** Sleeps the thread (a pipe that has nothing yet); synchronous readers have no event loop to wait on. */
-const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Sleeps the thread (a pipe that has nothing yet, or is full); synchronous readers and writers have no event loop to wait on. */
+export const pauseThread = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
  * The bytes of a regular file (or, with `pipes`, of a pipe), at most
@@ -79,24 +79,34 @@ export function readBounded(path: string, bounds: ReadBounds): Buffer {
     const pipe = st.isFIFO() || st.isSocket();
     if (!st.isFile() && !(pipe && bounds.pipes)) throw notAFile(path, bounds, st);
     if (st.isFile() && st.size > bounds.maxBytes) throw tooLarge(path, bounds);
+    // A regular file is read into a buffer of its size and one byte more (to see that it ends there, or grew);
+    // a pipe, or whatever comes past that, 64 KiB at a time.
     const chunks: Buffer[] = [];
     let total = 0;
+    let chunk = Buffer.allocUnsafe(Math.min(st.isFile() ? st.size + 1 : 64 * 1024, bounds.maxBytes + 1));
+    let used = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(256 * 1024, bounds.maxBytes + 1 - total));
+      if (used === chunk.length) {
+        chunks.push(chunk);
+        chunk = Buffer.allocUnsafe(Math.min(64 * 1024, bounds.maxBytes + 1 - total));
+        used = 0;
+      }
       let n: number;
       try {
-        n = readSync(fd, chunk, 0, chunk.length, null);
+        n = readSync(fd, chunk, used, chunk.length - used, null);
       } catch (err) {
         // A pipe whose writer has not written yet.
         if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        pause(5);
+        pauseThread(5);
         continue;
       }
       if (n === 0) break;
+      used += n;
       total += n;
       if (total > bounds.maxBytes) throw tooLarge(path, bounds);
-      chunks.push(chunk.subarray(0, n));
     }
+    if (chunks.length === 0) return chunk.subarray(0, used);
+    chunks.push(chunk.subarray(0, used));
     return Buffer.concat(chunks, total);
   } finally {
     closeSync(fd);

@@ -12,7 +12,7 @@ import { serviceError, cdpError } from './errors.js';
 import { DEFAULT_HTTP, HttpClient, type HttpOptions, type HttpResponse, type Transport } from './http.js';
 import { EMULATOR_TIME_SCALE } from './emulator-protocol.js';
 import { redact } from './redact.js';
-import { parsePrivateKey, signRequest, type SigningKey } from './signing.js';
+import { parsePrivateKey, RequestSigner } from './signing.js';
 import { userAgent } from './user-agent.js';
 import { WorkloadTokens } from './workload.js';
 
@@ -79,6 +79,12 @@ export interface PagingOptions {
   readonly startingToken?: string;
   /** One call, as given. */
   readonly noPaginate?: boolean;
+  /**
+   * Ask for the next page while the caller works on this one (the CLI, which
+   * writes every page it is given): the server's work and the caller's then
+   * overlap. Never past --max-items or the last page.
+   */
+  readonly readAhead?: boolean;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -91,7 +97,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 export class OperationClient {
   private settingsCache?: ProfileSettings;
   private credsCache?: Credentials;
-  private keyCache?: SigningKey;
+  private signerCache?: RequestSigner;
   private readonly transport: Transport;
   private tokens?: WorkloadTokens;
   private readonly agent = userAgent();
@@ -130,9 +136,9 @@ export class OperationClient {
     return this.credsCache;
   }
 
-  private signingKey(creds: Credentials): SigningKey {
-    this.keyCache ??= parsePrivateKey(creds.accessKeyId, creds.privateKey);
-    return this.keyCache;
+  private requestSigner(creds: Credentials): RequestSigner {
+    this.signerCache ??= new RequestSigner(parsePrivateKey(creds.accessKeyId, creds.privateKey));
+    return this.signerCache;
   }
 
   close(): void {
@@ -288,9 +294,9 @@ export class OperationClient {
 
   /** Signs each attempt afresh with the credentials' key. */
   private signer(url: URL, contentType: string): () => Readonly<Record<string, string>> {
-    const key = this.signingKey(this.credentials());
+    const signer = this.requestSigner(this.credentials());
     const clock = this.settings.clock;
-    return () => signRequest(key, 'POST', contentType, url.pathname, clock ? new Date(clock.now()) : undefined);
+    return () => signer.sign('POST', contentType, url.pathname, clock ? new Date(clock.now()) : undefined);
   }
 
   private parse(res: HttpResponse, op: Operation): Doc {
@@ -372,18 +378,26 @@ export class OperationClient {
     // As cdp asks: --page-size, else --max-items up to the service's largest page, else the default.
     const largest = op.service.requestShape(op).byName.get(paging.pageSize)?.max ?? Infinity;
     const pageSize = opts.pageSize ?? (opts.maxItems !== undefined ? Math.min(opts.maxItems, largest) : paging.defaultMaxItems);
+    const page = (from: string | undefined): Promise<Doc> => {
+      const req: Doc = { ...request, [paging.pageSize]: Math.min(pageSize, remaining) };
+      if (from) req[paging.inputToken] = from;
+      return this.call(op, req);
+    };
+    let coming: Promise<Doc> = page(token);
     for (;;) {
-      const size = Math.min(pageSize, remaining);
-      const req: Doc = { ...request, [paging.pageSize]: size };
-      if (token) req[paging.inputToken] = token;
-      const response = await this.call(op, req);
+      const response: Doc = await coming;
       const all = Array.isArray(response[paging.result]) ? (response[paging.result] as unknown[]) : [];
       const items = all.length > remaining ? all.slice(0, remaining) : all;
       remaining -= items.length;
       const next = response[paging.outputToken];
       token = typeof next === 'string' && next ? next : undefined;
+      const more = token !== undefined && remaining > 0;
+      const ahead = more && opts.readAhead ? page(token) : undefined;
+      // A caller that stops early leaves a page read ahead unread: its failure is nobody's.
+      ahead?.catch(() => undefined);
       yield { response, items, nextToken: token };
-      if (!token || remaining <= 0) return;
+      if (!more) return;
+      coming = ahead ?? page(token);
     }
   }
 }

@@ -1,15 +1,17 @@
 /**
- * The HTTP client: node:http/https with a keep-alive agent, connect and read
- * timeouts, TLS options, proxies, and retries with exponential backoff and
- * full jitter (DESIGN "HTTP"). node's own client is used rather than a fetch
- * wrapper because it costs a few milliseconds to load (node-fetch costs ~77 ms
- * per process start) and streams request bodies from files natively.
+ * The HTTP client: HTTP/1.1 (http1.ts) on node's own TCP and TLS sockets,
+ * with connections kept alive, connect and read timeouts, TLS options,
+ * proxies, and retries with exponential backoff and full jitter (DESIGN
+ * "HTTP"). Not node:http: it and its parser cost ~6 ms of every call to load
+ * (a fetch wrapper far more: node-fetch ~77 ms), and what cdpctl asks of
+ * HTTP (a request, its answer, bodies streamed from files) is small.
  */
-import type { Agent, ClientRequest, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import { byteSize, READ_LIMITS, readBounded } from './bounded-read.js';
 import { isLoopbackHost } from './endpoint.js';
 import { CdpError, fileProblem, usageError, cdpError } from './errors.js';
+import { AnswerReader, AnswerTooLarge, ExchangeError, requestHead, writeRequest, type AnswerHeaders } from './http1.js';
 import { redactUrl } from './redact.js';
 
 export interface HttpOptions {
@@ -51,7 +53,7 @@ export interface HttpRequest {
 
 export interface HttpResponse {
   readonly status: number;
-  readonly headers: IncomingMessage['headers'];
+  readonly headers: AnswerHeaders;
   readonly body: Buffer;
 }
 
@@ -100,40 +102,98 @@ function noProxy(host: string, env: HttpOptions['env']): boolean {
   return list.some((e) => e === '*' || (e !== '' && (host === e.replace(/^\./, '') || host.endsWith(e.startsWith('.') ? e : `.${e}`))));
 }
 
+/** How a request reaches its server: straight, through a plain-HTTP proxy (absolute-form), or tunnelled (CONNECT). */
+interface Route {
+  /** Connections kept alive are shared by requests of the same route. */
+  readonly key: string;
+  readonly secure: boolean;
+  readonly host: string;
+  readonly port: number;
+  readonly proxy?: URL;
+  /** An https:// request through a proxy: a CONNECT tunnel, TLS inside it. */
+  readonly tunnel: boolean;
+}
+
+/** A kept-alive connection waiting for its next request. */
+interface Idle {
+  readonly socket: Socket;
+  readonly since: number;
+  readonly forget: () => void;
+}
+
+/**
+ * How long a kept-alive connection is reused: below the 5 s after which
+ * node's servers (the emulator's among them) close an idle one, so that a
+ * request is not sent on a connection the server is closing.
+ */
+const IDLE_REUSE_MS = 4_000;
+
+const defaultPort = (url: URL): number => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+
+/** A proxy variable's URL (`proxy:3128` means http://proxy:3128, as curl reads it). */
+function proxyUrl(text: string, variable: string): URL {
+  let url: URL | undefined;
+  try {
+    url = new URL(text.includes('://') ? text : `http://${text}`);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw usageError(`${variable} is not an http:// or https:// proxy URL: ${text}`);
+  return url;
+}
+
+/** The Proxy-Authorization a proxy URL's user and password make (Basic), if it has them. */
+function proxyAuthorization(proxy: URL): Record<string, string> {
+  if (!proxy.username && !proxy.password) return {};
+  const pair = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return { 'proxy-authorization': `Basic ${Buffer.from(pair).toString('base64')}` };
+}
+
+/**
+ * The transport of every request: HTTP/1.1 (http1.ts) on node's own
+ * sockets, connections kept alive between requests, TLS, proxies from the
+ * environment (HTTP_PROXY, HTTPS_PROXY, NO_PROXY), connect and read
+ * timeouts, and retries.
+ */
 export class HttpClient implements Transport {
-  private agents = new Map<string, Agent>();
+  private readonly idle = new Map<string, Idle[]>();
+  private readonly busy = new Set<Socket>();
+  // Loaded with the first connection, not with the library: importing cdpctl loads no network code.
+  private netModule?: Promise<typeof import('node:net')>;
+  private tlsModule?: Promise<typeof import('node:tls')>;
+  /** Once closed, a request still under way (a page read ahead) ends rather than connect again. */
+  private closed = false;
 
   constructor(private readonly opts: HttpOptions) {}
 
-  private async agentFor(url: URL): Promise<{ agent: Agent; viaProxy: boolean }> {
+  /** Straight to the server, or through the proxy the environment names for its scheme (unless NO_PROXY). */
+  private routeFor(url: URL): Route {
     const secure = url.protocol === 'https:';
-    const proxy = noProxy(url.hostname, this.opts.env)
+    const variable = secure ? 'HTTPS_PROXY' : 'HTTP_PROXY';
+    const given = noProxy(url.hostname, this.opts.env)
       ? undefined
       : secure
         ? (this.opts.env.HTTPS_PROXY ?? this.opts.env.https_proxy)
         : (this.opts.env.HTTP_PROXY ?? this.opts.env.http_proxy);
-    const key = `${url.protocol}${proxy ?? ''}`;
-    const hit = this.agents.get(key);
-    if (hit) return { agent: hit, viaProxy: Boolean(proxy) && !secure };
-    let agent: Agent;
-    const tls = { rejectUnauthorized: this.opts.verifyTls, ca: this.opts.caBundle ? readCaBundle(this.opts.caBundle) : undefined };
-    if (proxy && secure) {
-      const { HttpsProxyAgent } = await import('https-proxy-agent');
-      agent = new HttpsProxyAgent(proxy, { keepAlive: true, ...tls }) as unknown as Agent;
-    } else if (secure) {
-      const https = await import('node:https');
-      agent = new https.Agent({ keepAlive: true, ...tls });
-    } else {
-      const http = await import('node:http');
-      agent = new http.Agent({ keepAlive: true });
-    }
-    this.agents.set(key, agent);
-    return { agent, viaProxy: Boolean(proxy) && !secure };
+    const proxy = given ? proxyUrl(given, variable) : undefined;
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    return {
+      key: `${url.protocol}//${url.host} ${proxy?.href ?? ''}`,
+      secure,
+      host,
+      port: defaultPort(url),
+      proxy,
+      tunnel: Boolean(proxy) && secure,
+    };
   }
 
   close(): void {
-    for (const a of this.agents.values()) a.destroy();
-    this.agents.clear();
+    this.closed = true;
+    for (const list of this.idle.values()) for (const c of list) c.socket.destroy();
+    this.idle.clear();
+    for (const socket of this.busy) socket.destroy();
+    this.busy.clear();
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
@@ -159,6 +219,7 @@ export class HttpClient implements Transport {
       } catch (err) {
         if (!(err instanceof AttemptError)) throw err;
         debug?.(`< ${err.code} ${err.message} after ${Date.now() - started} ms`);
+        if (this.closed) throw cdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `${label(req)}: the client was closed` });
         // A mutating request that fully reached the server may have been
         // carried out: sending it again could do it twice.
         const retryable = !err.timeout && (!req.mutating || !err.delivered);
@@ -187,13 +248,13 @@ export class HttpClient implements Transport {
    * it loopback), so no resolver runs and node's costly check of whether the
    * host is an IP address is skipped; the Host header still says localhost.
    */
-  private async attempt(req: HttpRequest, headers: OutgoingHttpHeaders): Promise<HttpResponse> {
-    const { agent, viaProxy } = await this.agentFor(req.url);
-    const loopback = !viaProxy && req.url.hostname.toLowerCase() === 'localhost';
+  private async attempt(req: HttpRequest, headers: Readonly<Record<string, string>>): Promise<HttpResponse> {
+    const route = this.routeFor(req.url);
+    const loopback = !route.proxy && route.host.toLowerCase() === 'localhost';
     const addresses = loopback ? (this.opts.ipv4Only ? ['127.0.0.1'] : ['127.0.0.1', '::1']) : [undefined];
     for (let i = 0; ; i++) {
       try {
-        return await this.attemptTo(req, headers, agent, viaProxy, addresses[i]);
+        return await this.attemptTo(req, headers, route, addresses[i]);
       } catch (err) {
         const refused = err instanceof AttemptError && err.code === 'ECONNREFUSED' && !err.delivered;
         if (!refused || i + 1 >= addresses.length) throw err;
@@ -201,32 +262,61 @@ export class HttpClient implements Transport {
     }
   }
 
-  private async attemptTo(
+  private attemptTo(
     req: HttpRequest,
-    headers: OutgoingHttpHeaders,
-    agent: Agent,
-    viaProxy: boolean,
+    headers: Readonly<Record<string, string>>,
+    route: Route,
     address: string | undefined,
   ): Promise<HttpResponse> {
-    const mod = req.url.protocol === 'https:' ? await import('node:https') : await import('node:http');
     const body = req.body;
+    const method = req.method ?? 'POST';
+    const key = `${route.key} ${address ?? ''}`;
     return new Promise<HttpResponse>((resolve, reject) => {
       let delivered = false;
       let settled = false;
-      let connectTimer: NodeJS.Timeout | undefined;
+      let socket: Socket | undefined;
       let answerTimer: NodeJS.Timeout | undefined;
-      let upload: Readable | undefined;
-      const stop = (): void => {
+      let stopUpload: (() => void) | undefined;
+      const connectTimer = setTimeout(
+        () => fail(`could not connect to ${req.url.host} within ${this.opts.connectTimeoutMs} ms`, 'CONNECT_TIMEOUT', true),
+        this.opts.connectTimeoutMs,
+      );
+      const settle = (): void => {
         settled = true;
         clearTimeout(connectTimer);
         clearTimeout(answerTimer);
-        r.destroy();
-        upload?.destroy();
+        if (socket) {
+          socket.removeListener('data', onData);
+          socket.removeListener('end', onEnd);
+          socket.removeListener('close', onEnd);
+          socket.removeListener('error', onError);
+          socket.removeListener('timeout', onIdle);
+          socket.setTimeout(0);
+          this.busy.delete(socket);
+        }
       };
       const fail = (message: string, code: string, timeout = false): void => {
         if (settled) return;
-        stop();
+        settle();
+        stopUpload?.();
+        socket?.destroy();
         reject(new AttemptError(message, code, delivered, timeout));
+      };
+      /** Not an attempt's failure: asking again would get the same. */
+      const tooLarge = (): void => {
+        if (settled) return;
+        settle();
+        stopUpload?.();
+        socket?.destroy();
+        reject(
+          cdpError({
+            kind: 'service',
+            code: 'BAD_RESPONSE',
+            message: `${label(req)}: the answer from ${req.url.host} is larger than ${byteSize(MAX_ANSWER_BYTES)}`,
+            service: req.service,
+            operation: req.operation,
+          }),
+        );
       };
       /** The answer must be complete this long after the request was sent (or the answer began, if sooner). */
       const startAnswerClock = (): void => {
@@ -235,84 +325,231 @@ export class HttpClient implements Transport {
           this.opts.readTimeoutMs,
         );
       };
-      const r: ClientRequest = mod.request({
-        ...this.target(req.url, viaProxy),
-        ...(address ? { hostname: address, servername: req.url.hostname } : {}),
-        method: req.method ?? 'POST',
-        agent,
-        ...(this.opts.ipv4Only ? { family: 4 } : {}),
-        headers: {
-          ...headers,
-          ...(viaProxy || address ? { host: req.url.host } : {}),
-          ...(Buffer.isBuffer(body) ? { 'content-length': String(body.length) } : {}),
-        },
-        rejectUnauthorized: this.opts.verifyTls,
-      });
-      r.on('socket', (socket) => {
-        if (socket.connecting) {
-          connectTimer = setTimeout(
-            () => fail(`could not connect to ${req.url.host} within ${this.opts.connectTimeoutMs} ms`, 'CONNECT_TIMEOUT', true),
-            this.opts.connectTimeoutMs,
-          );
-          socket.once('connect', () => clearTimeout(connectTimer));
+      const reader = new AnswerReader(MAX_ANSWER_BYTES, method);
+      const finished = (): void => {
+        const answer = reader.answer;
+        if (settled || !answer || !socket) return;
+        const s = socket;
+        settle();
+        // An answer that came before the whole request went (an early refusal) leaves the connection unusable.
+        if (answer.reusable && delivered && !s.destroyed) this.release(key, s);
+        else {
+          stopUpload?.();
+          s.destroy();
         }
-      });
-      r.setTimeout(this.opts.readTimeoutMs, () =>
-        fail(`no answer from ${req.url.host} within ${this.opts.readTimeoutMs} ms`, 'READ_TIMEOUT', true),
-      );
-      r.on('finish', () => {
-        delivered = true;
+        resolve({ status: answer.status, headers: answer.headers, body: answer.body });
+      };
+      const onData = (chunk: Buffer): void => {
         startAnswerClock();
-      });
-      r.on('error', (err: NodeJS.ErrnoException) => fail(describeNetError(err, req.url), err.code ?? 'ERROR'));
-      r.on('response', (res) => {
-        clearTimeout(connectTimer);
-        startAnswerClock();
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (c: Buffer) => {
-          size += c.length;
-          if (size <= MAX_ANSWER_BYTES) chunks.push(c);
-          else {
-            // Not an attempt's failure: asking again would get the same.
-            if (settled) return;
-            stop();
-            reject(
-              cdpError({
-                kind: 'service',
-                code: 'BAD_RESPONSE',
-                message: `${label(req)}: the answer from ${req.url.host} is larger than ${byteSize(MAX_ANSWER_BYTES)}`,
-                service: req.service,
-                operation: req.operation,
-              }),
-            );
+        try {
+          if (reader.feed(chunk)) finished();
+        } catch (err) {
+          if (err instanceof AnswerTooLarge) tooLarge();
+          else if (err instanceof ExchangeError) fail(`the answer from ${req.url.host} is not valid HTTP: ${err.message}`, err.code);
+          else throw err;
+        }
+      };
+      const onEnd = (): void => {
+        if (settled) return;
+        if (reader.end()) return finished();
+        if (reader.seen > 0) fail('the connection closed before the answer was complete', 'ECONNRESET');
+        else fail(describeNetError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }), req.url), 'ECONNRESET');
+      };
+      const onError = (err: NodeJS.ErrnoException): void => fail(describeNetError(err, req.url), err.code ?? 'ERROR');
+      const onIdle = (): void => fail(`no answer from ${req.url.host} within ${this.opts.readTimeoutMs} ms`, 'READ_TIMEOUT', true);
+      this.connection(route, key, address).then(
+        (s) => {
+          if (settled) {
+            s.destroy();
+            return;
           }
-        });
-        res.on('error', (err: NodeJS.ErrnoException) => fail(describeNetError(err, req.url), err.code ?? 'ERROR'));
-        res.on('aborted', () => fail('the connection closed before the answer was complete', 'ECONNRESET'));
-        res.on('end', () => {
-          if (settled) return;
-          settled = true;
-          clearTimeout(answerTimer);
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) });
-        });
-      });
-      if (Buffer.isBuffer(body)) r.end(body);
-      else {
-        upload = body();
-        upload.on('error', (err) => fail(`could not read the upload: ${err.message}`, 'UPLOAD_READ'));
-        upload.pipe(r);
-      }
+          clearTimeout(connectTimer);
+          socket = s;
+          this.busy.add(s);
+          s.on('data', onData);
+          s.on('end', onEnd);
+          s.on('close', onEnd);
+          s.on('error', onError);
+          s.on('timeout', onIdle);
+          s.setTimeout(this.opts.readTimeoutMs);
+          const viaProxy = Boolean(route.proxy) && !route.tunnel;
+          try {
+            stopUpload = writeRequest(
+              s,
+              {
+                method,
+                target: viaProxy ? req.url.href : req.url.pathname + req.url.search,
+                headers: {
+                  host: req.url.host,
+                  ...headers,
+                  ...(viaProxy && route.proxy ? proxyAuthorization(route.proxy) : {}),
+                  ...(Buffer.isBuffer(body) ? { 'content-length': String(body.length) } : {}),
+                },
+                body: Buffer.isBuffer(body) ? body : body(),
+              },
+              () => {
+                delivered = true;
+                startAnswerClock();
+              },
+              (err) => fail(err.message, err instanceof ExchangeError ? err.code : 'UPLOAD_READ'),
+            );
+          } catch (err) {
+            if (!(err instanceof ExchangeError)) throw err;
+            settle();
+            s.destroy();
+            // A header no HTTP request can carry: the user's input, not the network.
+            reject(usageError(`${label(req)}: ${err.message}; nothing was sent`));
+          }
+        },
+        (err: NodeJS.ErrnoException) => {
+          if (err instanceof CdpError) {
+            if (settled) return;
+            settle();
+            reject(err);
+          } else fail(describeNetError(err, req.url), err.code ?? 'ERROR');
+        },
+      );
     });
   }
 
-  /** Where the request goes: the server itself, or a plain-HTTP proxy given the absolute URL. */
-  private target(url: URL, viaProxy: boolean): { protocol: string; hostname: string; port: string; path: string } {
-    if (!viaProxy) {
-      return { protocol: url.protocol, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, path: url.pathname + url.search };
+  /** A connection for the route: one kept alive from an earlier request, or a new one. */
+  private async connection(route: Route, key: string, address: string | undefined): Promise<Socket> {
+    const list = this.idle.get(key);
+    for (let c = list?.pop(); c; c = list?.pop()) {
+      c.forget();
+      if (!c.socket.destroyed && c.socket.readyState === 'open' && Date.now() - c.since < IDLE_REUSE_MS) {
+        c.socket.ref();
+        return c.socket;
+      }
+      c.socket.destroy();
     }
-    const proxy = new URL(this.opts.env.HTTP_PROXY ?? this.opts.env.http_proxy ?? '');
-    return { protocol: proxy.protocol, hostname: proxy.hostname, port: proxy.port, path: url.href };
+    const proxy = route.proxy;
+    if (!proxy) {
+      const host = address ?? route.host;
+      return route.secure ? this.secureOver(undefined, host, route.port, route.host) : this.plain(host, route.port);
+    }
+    const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
+    const first =
+      proxy.protocol === 'https:'
+        ? await this.secureOver(undefined, proxyHost, defaultPort(proxy), proxyHost)
+        : await this.plain(proxyHost, defaultPort(proxy));
+    if (!route.tunnel) return first;
+    try {
+      await this.tunnel(first, route, proxy);
+    } catch (err) {
+      first.destroy();
+      throw err;
+    }
+    return this.secureOver(first, route.host, route.port, route.host);
+  }
+
+  /** A kept-alive connection waits for the next request of its route, not holding the process open. */
+  private release(key: string, socket: Socket): void {
+    const list = this.idle.get(key) ?? [];
+    this.idle.set(key, list);
+    const drop = (): void => {
+      const i = list.findIndex((c) => c.socket === socket);
+      if (i >= 0) list.splice(i, 1);
+      socket.destroy();
+    };
+    socket.once('end', drop);
+    socket.once('close', drop);
+    socket.on('error', drop);
+    const forget = (): void => {
+      socket.removeListener('end', drop);
+      socket.removeListener('close', drop);
+      socket.removeListener('error', drop);
+    };
+    socket.unref();
+    list.push({ socket, since: Date.now(), forget });
+  }
+
+  /** A TCP connection, once connected. */
+  private async plain(host: string, port: number): Promise<Socket> {
+    this.netModule ??= import('node:net');
+    const { connect } = await this.netModule;
+    return new Promise((resolve, reject) => {
+      const socket = connect({ host, port, ...(this.opts.ipv4Only ? { family: 4 } : {}) });
+      socket.setNoDelay(true);
+      socket.once('connect', () => {
+        socket.removeListener('error', reject);
+        resolve(socket);
+      });
+      socket.once('error', reject);
+    });
+  }
+
+  /** TLS to `host` (on a connection already made, or a new one), once the handshake has checked its certificate. */
+  private async secureOver(over: Socket | undefined, host: string, port: number, name: string): Promise<Socket> {
+    this.tlsModule ??= import('node:tls');
+    this.netModule ??= import('node:net');
+    const [tls, { isIP }] = await Promise.all([this.tlsModule, this.netModule]);
+    const ca = this.opts.caBundle ? readCaBundle(this.opts.caBundle) : undefined;
+    return new Promise((resolve, reject) => {
+      const socket = tls.connect({
+        ...(over ? { socket: over } : { host, port, ...(this.opts.ipv4Only ? { family: 4 } : {}) }),
+        // The name the certificate must carry (and SNI, which takes no IP address).
+        host: name,
+        ...(isIP(name) === 0 ? { servername: name } : {}),
+        rejectUnauthorized: this.opts.verifyTls,
+        ...(ca ? { ca } : {}),
+        ALPNProtocols: ['http/1.1'],
+      });
+      socket.setNoDelay(true);
+      socket.once('secureConnect', () => {
+        socket.removeListener('error', reject);
+        resolve(socket);
+      });
+      socket.once('error', (err) => {
+        over?.destroy();
+        reject(err);
+      });
+    });
+  }
+
+  /** Asks a proxy for a tunnel to the route's server (CONNECT); resolves once the proxy says yes. */
+  private tunnel(socket: Socket, route: Route, proxy: URL): Promise<void> {
+    // Only an IPv6 address has a colon in it.
+    const authority = `${route.host.includes(':') ? `[${route.host}]` : route.host}:${route.port}`;
+    return new Promise((resolve, reject) => {
+      const reader = new AnswerReader(64 * 1024, 'CONNECT');
+      const done = (err?: Error): void => {
+        socket.removeListener('data', onData);
+        socket.removeListener('error', done);
+        socket.removeListener('end', onEnd);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onData = (chunk: Buffer): void => {
+        try {
+          if (!reader.feed(chunk) || !reader.answer) return;
+        } catch (err) {
+          return done(err instanceof Error ? err : new Error(String(err)));
+        }
+        const status = reader.answer.status;
+        if (status >= 200 && status < 300) return done();
+        done(
+          status === 407
+            ? usageError(
+                `the proxy ${proxy.host} wants credentials (HTTP 407): give them in the proxy URL (http://user:password@host:port)`,
+              )
+            : Object.assign(new Error(`the proxy ${proxy.host} refused a tunnel to ${authority} (HTTP ${status})`), {
+                code: 'PROXY_REFUSED',
+              }),
+        );
+      };
+      const onEnd = (): void => done(Object.assign(new Error(`the proxy ${proxy.host} closed the connection`), { code: 'ECONNRESET' }));
+      socket.on('data', onData);
+      socket.once('error', done);
+      socket.once('end', onEnd);
+      socket.write(
+        requestHead(
+          { method: 'CONNECT', target: authority, headers: { host: authority, ...proxyAuthorization(proxy) }, body: Buffer.alloc(0) },
+          'none',
+        ),
+        'latin1',
+      );
+    });
   }
 }
 

@@ -13,15 +13,44 @@
  * it cannot write so that configparser reads them back the same are refused.
  */
 
-/** Python's str.isspace() characters: what configparser's strip() removes. */
-const WS = '\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const TRIM = new RegExp(`^[${WS}]+|[${WS}]+$`, 'g');
-const TRIM_END = new RegExp(`[${WS}]+$`);
-const NON_SPACE = new RegExp(`[^${WS}]`);
-const SECTION = /^\[(.+)\]/s;
-const OPTION = new RegExp(`^(.*?)[${WS}]*([=:])[${WS}]*(.*)$`, 's');
+/**
+ * Python's str.isspace() characters: what configparser's strip() removes.
+ * Tested by code point rather than with a regular expression: a class of
+ * these ranges costs its first use a compile that every run would pay.
+ */
+function isSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
+  if (c < 0x85) return false;
+  return (
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
+}
 
-const strip = (s: string): string => s.replace(TRIM, '');
+/** Where the text's first character that is no space is (its length if none). */
+function firstNonSpace(s: string, from = 0): number {
+  let i = from;
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/** The text without the spaces it ends with. */
+function stripEnd(s: string): string {
+  let end = s.length;
+  while (end > 0 && isSpace(s.charCodeAt(end - 1))) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+const strip = (s: string): string => stripEnd(s.slice(firstNonSpace(s)));
+
+const SECTION = /^\[(.+)\]/s;
 
 /** Sections by name, each a map of keys (lower case) to values. */
 export type IniData = Record<string, Record<string, string>>;
@@ -76,7 +105,7 @@ function scan(lines: readonly string[]): SectionSpan[] {
       if (!comment && opt) opt.value.push('');
       return;
     }
-    const level = line.search(NON_SPACE);
+    const level = firstNonSpace(line);
     if (cur && opt && level > indent) {
       opt.value.push(stripped);
       opt.to = i;
@@ -96,18 +125,21 @@ function scan(lines: readonly string[]): SectionSpan[] {
       return;
     }
     if (!cur) throw new IniError(n, 'a line before the first [section]');
-    const m = OPTION.exec(stripped);
-    const key = m ? (m[1] ?? '').replace(TRIM_END, '').toLowerCase() : '';
-    if (!m || key === '') throw new IniError(n, `"${stripped.slice(0, 40)}" is not "key = value"`);
+    // configparser's `(?P<option>.*?)\\s*(?P<vi>[=:])\\s*(?P<value>.*)$`: the key ends at the first = or :.
+    const eq = stripped.indexOf('=');
+    const colon = stripped.indexOf(':');
+    const at = eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+    const key = at < 0 ? '' : stripEnd(stripped.slice(0, at)).toLowerCase();
+    if (key === '') throw new IniError(n, `"${stripped.slice(0, 40)}" is not "key = value"`);
     if (cur.options.has(key)) throw new IniError(n, `key ${key} appears twice in [${cur.name}]`);
-    opt = { key, from: i, to: i, value: [strip(m[3] ?? '')] };
+    opt = { key, from: i, to: i, value: [strip(stripped.slice(at + 1))] };
     cur.options.set(key, opt);
     cur.last = i;
   });
   return sections;
 }
 
-const joined = (o: OptionSpan): string => o.value.join('\n').replace(TRIM_END, '');
+const joined = (o: OptionSpan): string => stripEnd(o.value.join('\n'));
 
 /**
  * What configparser reads from INI text: every section but DEFAULT, each

@@ -30,7 +30,7 @@ const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 export class Service {
   readonly shapes: ShapeIndex;
   private readonly ops = new Map<string, Operation>();
-  private byCommand?: Map<string, string>;
+  private byAlias?: Map<string, string>;
 
   constructor(readonly def: ServiceDefinition) {
     this.shapes = new ShapeIndex(def.shapes);
@@ -83,16 +83,22 @@ export class Service {
     return this.operationNames().map((n) => this.operation(n));
   }
 
-  /** Finds an operation by full command id or alias id (space separated). */
+  /**
+   * Finds an operation by full command id or alias id (space separated).
+   * Ids and aliases never collide (a model invariant), so a command id is
+   * looked for first: the aliases (kebab of every operation's name) are
+   * worked out only for a line that uses one.
+   */
   findByCommand(id: string): Operation | undefined {
-    if (!this.byCommand) {
-      this.byCommand = new Map();
-      for (const [name, cli] of Object.entries(this.def.cli)) {
-        this.byCommand.set(`${this.def.topic} ${cli.command}`, name);
-        this.byCommand.set(`${this.def.topic} ${kebab(name)}`, name);
-      }
+    const prefix = `${this.def.topic} `;
+    if (!id.startsWith(prefix)) return undefined;
+    const words = id.slice(prefix.length);
+    for (const [name, cli] of Object.entries(this.def.cli)) if (cli.command === words) return this.operation(name);
+    if (!this.byAlias) {
+      this.byAlias = new Map();
+      for (const name of Object.keys(this.def.cli)) this.byAlias.set(kebab(name), name);
     }
-    const name = this.byCommand.get(id);
+    const name = this.byAlias.get(words);
     return name ? this.operation(name) : undefined;
   }
 

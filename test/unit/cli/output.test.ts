@@ -1,6 +1,6 @@
 /** The formatters of every output format: tables fit the terminal, jsonl and tab-separated text. */
 import { describe, expect, it, test } from '@jest/globals';
-import { formatValue, textObject, type FormatOptions, type OutputFormat } from '../../../src/lib/cli/output.js';
+import { formatterFor, formatValue, textObject, type FormatOptions, type OutputFormat } from '../../../src/lib/cli/output.js';
 import { sixtyUsers as users } from '../../helpers/fakes.js';
 
 /** A whole answer in a format, as render writes it. */
@@ -74,5 +74,32 @@ describe('formatters', () => {
     const wide = [{ id: 'x'.repeat(200), note: 'y'.repeat(200) }];
     const out = await formatted(wide, 'table', { width: 80, color: false });
     for (const line of out.trimEnd().split('\n')) expect(line.length).toBeLessThanOrEqual(80);
+  });
+});
+
+describe('a JSON listing written page by page', () => {
+  const page = (from: number, n: number): unknown[] =>
+    Array.from({ length: n }, (_, i) => ({ userId: `u${from + i}`, tags: ['a', { deep: [1, null, 'é'] }], empty: {}, none: [] }));
+
+  test.each([
+    ['pages of 3, 0 and 2, with other fields and the token', [3, 0, 2], { requestId: 'r' }, 'tok'],
+    ['one page', [5], {}, undefined],
+    ['no items at all', [0], { requestId: 'r' }, undefined],
+  ])('%s: the bytes JSON.stringify writes for the whole answer', async (_what, sizes, fields, token) => {
+    for (const ascii of [false, true]) {
+      const listing = (await formatterFor('json', { ascii })).listing;
+      let text = listing?.begin('users') ?? '';
+      const all: unknown[] = [];
+      let at = 0;
+      for (const n of sizes) {
+        const items = page(at, n);
+        at += n;
+        all.push(...items);
+        text += listing?.items(items) ?? '';
+      }
+      text += listing?.end(fields, { field: 'nextToken', token }) ?? '';
+      const whole = JSON.stringify({ users: all, ...fields, ...(token ? { nextToken: token } : {}) }, null, 2) + '\n';
+      expect(text).toBe(ascii ? whole.replaceAll('é', '\\u00e9') : whole);
+    }
   });
 });

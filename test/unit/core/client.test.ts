@@ -120,6 +120,45 @@ describe('paging', () => {
     expect(transport.sent.map((s) => s.body)).toEqual([{ pageSize: 3 }, { pageSize: 1, startingToken: 't1' }]);
   });
 
+  test('read ahead: the next page is asked for before the caller is done with this one, never past --max-items', async () => {
+    const transport = FakeTransport.byPath({ '/iam/listUsers': [page(['a', 'b'], 't1'), page(['c', 'd'], 't2'), page(['e'])] });
+    const askedWhileHolding: number[] = [];
+    for await (const _ of client(transport).pages(listUsers, {}, { readAhead: true, maxItems: 4, pageSize: 2 })) {
+      await new Promise((r) => setImmediate(r));
+      askedWhileHolding.push(transport.sent.length);
+    }
+    // Holding page 1, page 2 was already asked for; holding page 2 (the 4th item), nothing more.
+    expect(askedWhileHolding).toEqual([2, 2]);
+    expect(transport.sent.map((s) => s.body)).toEqual([{ pageSize: 2 }, { pageSize: 2, startingToken: 't1' }]);
+  });
+
+  test('without read ahead, a page is asked for only when the caller wants it', async () => {
+    const transport = FakeTransport.byPath({ '/iam/listUsers': [page(['a'], 't1'), page(['b'])] });
+    const asked: number[] = [];
+    for await (const _ of client(transport).pages(listUsers, {})) {
+      await new Promise((r) => setImmediate(r));
+      asked.push(transport.sent.length);
+    }
+    expect(asked).toEqual([1, 2]);
+  });
+
+  test('every page of one second carries the same signature; the next second signs anew', async () => {
+    const clock = new FakeClock();
+    const transport = FakeTransport.byPath({ '/iam/listUsers': [page(['a'], 't1'), page(['b'], 't2'), page(['c'])] });
+    // ECDSA signatures differ every time they are made: equal ones were made once.
+    const ecdsa = issueKey('V3');
+    const env = { CDP_ACCESS_KEY_ID: 'test-key', CDP_PRIVATE_KEY: ecdsa.privateKey };
+    const pages = client(transport, { env }, clock).pages(listUsers, {});
+    await pages.next();
+    await pages.next();
+    clock.advance(1000);
+    await pages.next();
+    const [first, second, third] = transport.sent.map((s) => s.headers['x-altus-auth']);
+    expect(second).toBe(first);
+    expect(third).not.toBe(first);
+    expect(transport.sent[2]?.headers['x-altus-date']).toBe(altusDate(new Date(clock.now())));
+  });
+
   test('--no-paginate makes one call as given', async () => {
     const transport = FakeTransport.byPath({ '/iam/listUsers': page(['a'], 't1') });
     const pages = [];

@@ -25,6 +25,8 @@ const READINGS: Array<[string, string, Record<string, Record<string, string>>]> 
   ['keys are lower-cased', '[default]\nCDP_Region = us-west-1\n', { default: { cdp_region: 'us-west-1' } }],
   ['the first = or : separates', '[default]\nk = a=b:c\n', { default: { k: 'a=b:c' } }],
   ['an empty value', '[default]\nk =\n', { default: { k: '' } }],
+  ["Python's whitespace around keys and values", '[default]\n\x1ck\u3000=\xa0v\x85\n', { default: { k: 'v' } }],
+  ['a line indented by a no-break space continues the value', '[default]\nk = a\n\xa0b\n', { default: { k: 'a\nb' } }],
 ];
 
 /** Texts configparser refuses (MissingSectionHeaderError, DuplicateOptionError, DuplicateSectionError). */
