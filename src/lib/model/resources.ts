@@ -72,6 +72,13 @@ export interface ResourceFacts {
   readonly lifecycle?: Readonly<Record<string, ActionFacts>>;
   /** How its delete ends; default `gone`. */
   readonly deleted?: DeletionEnd;
+  /**
+   * Its string fields whose API descriptions list fixed values (or whose
+   * values real clients compare with), each with every value it may hold,
+   * in the API's exact case: `{ artifactType: ['flow', 'readyFlow'] }`.
+   * Enum-typed fields need no entry: the wire model holds their values.
+   */
+  readonly values?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A service's resources, by the name the emulator's declarations use for each. */
