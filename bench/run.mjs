@@ -116,6 +116,7 @@ function timeOnce(cmd, argv, runEnv = env) {
 function startup() {
   process.stderr.write('cold start\n');
   const signed = 'cdpctl iam users list (signed, emulator)';
+  const FLOOR = 'the floor: a minimal signed call (bench/floor.cjs)';
   const helps = [
     ['cdpctl --help', ['--help']],
     ['cdpctl iam --help (service topic)', ['iam', '--help']],
@@ -131,6 +132,8 @@ function startup() {
     ['cdpctl --version', NODE, [BIN, '--version']],
     ...helps.map(([name, args]) => [name, NODE, [BIN, ...args]]),
     [signed, NODE, [BIN, 'iam', 'users', 'list', '--profile', 'emulator', '--max-items', '10']],
+    // The least any program can do for the same call (bench/floor.cjs): what no work of ours can go below.
+    [FLOOR, NODE, [join(ROOT, 'bench', 'floor.cjs'), 'emulator']],
     ['cdpctl autocomplete bash (the script, a shell start)', NODE, [BIN, 'autocomplete', 'bash']],
     // What the script asks at each TAB (src/lib/cli/completion.ts).
     ['one TAB: cdpctl __complete bash "cdpctl iam list-u"', NODE, [BIN, '__complete', 'bash', 'cdpctl iam list-u']],
@@ -155,6 +158,14 @@ function startup() {
       target: target ? `<= ${target}x` : '',
       met: target ? (ratio <= target ? 'yes' : 'no') : '',
     });
+  });
+  const at = (name) => median(times[cases.findIndex(([n]) => n === name)]);
+  row({
+    group: 'startup',
+    measure: `${signed} over the floor, medians of ${RUNS}`,
+    value: ms(at(signed) - at(FLOOR)),
+    baseline: ms(at(FLOOR)),
+    ratio: `${(at(signed) / at(FLOOR)).toFixed(2)}x`,
   });
 }
 
