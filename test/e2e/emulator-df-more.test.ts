@@ -225,7 +225,7 @@ describe('the flow catalog', () => {
       readyflow,
     ]);
     const addedCrn = added.addedReadyflowDetail.addedReadyflowCrn;
-    expect(addedCrn).toBe(flowCrn('kafka-to-s3'));
+    expect(addedCrn).toBe(`crn:cdp:df:us-west-1:${ACCOUNT}:readyFlow:kafka-to-s3`);
     expect(added.addedReadyflowDetail.versions.map((v) => v.version)).toEqual([1, 2, 3]);
     await refused(['df', 'readyflows', 'add', '--readyflow-crn', readyflow], 'ALREADY_EXISTS');
     const listed = await em.json<{ readyflows: Array<{ imported: boolean; importedArtifactCrn?: string }> }>([

@@ -419,7 +419,8 @@ export class DfServiceBackend {
    * Opens a request to deploy a flow version into a healthy service: the
    * workload service knows it from then on (its details can be read, a
    * deployment or a flow made from it once). The flow is named by the
-   * version CRN's resource, `<flow>/v.<version>`.
+   * version CRN's resource, `<flow>/v.<version>`, of type `flow` (the
+   * account's own) or `readyFlow` (an added ReadyFlow).
    */
   initiate(
     kind: FlowRequest['kind'],
@@ -435,12 +436,13 @@ export class DfServiceBackend {
       if (d.environmentCrn !== s.environmentCrn) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name}`);
       if (deployedFlowCrn) this.flow(deploymentCrn, deployedFlowCrn);
     }
-    const m = /^crn:cdp:df:[^:]*:[^:]*:flow:([^/]+)(?:\/v\.(\d+))?$/.exec(flowVersionCrn);
+    const m = /^crn:cdp:df:[^:]*:[^:]*:(?:flow|readyFlow):([^/]+)(?:\/v\.(\d+))?$/.exec(flowVersionCrn);
     if (!m?.[1])
       throw invalid(
-        `flowVersionCrn must be a flow version CRN (crn:cdp:df:<region>:<account>:flow:<flow>/v.<n>); got "${flowVersionCrn.slice(0, 200)}"`,
+        `flowVersionCrn must be a flow version CRN (crn:cdp:df:<region>:<account>:flow:<flow>/v.<n>, or readyFlow:<slug>/v.<n>); got "${flowVersionCrn.slice(0, 200)}"`,
       );
-    this.checkCatalogVersion(flowVersionCrn.replace(/\/v\.\d+$/, ''), Number(m[2] ?? 1));
+    const flowCrn = flowVersionCrn.replace(/\/v\.\d+$/, '');
+    this.checkCatalogVersion(flowCrn, Number(m[2] ?? 1));
     const id = uuid();
     const req: FlowRequest = {
       crn: crn(
@@ -455,6 +457,7 @@ export class DfServiceBackend {
       status: 'OPEN',
       flowName: m[1],
       flowVersion: Number(m[2] ?? 1),
+      flowCrn,
     };
     this.ctx.store.put(WORKLOAD.request, req.crn, req);
     return req;

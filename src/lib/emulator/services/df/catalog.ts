@@ -6,7 +6,10 @@
  * imported from a NiFi flow definition file (the file comes to the address
  * the import is redirected to, see index.ts), or added from a ReadyFlow
  * (readyflows.ts) with all its versions. A flow definition's CRN carries its
- * name (a ReadyFlow's, its slug), as deployments name the flow they run.
+ * name (a ReadyFlow's, its slug), as deployments name the flow they run, and
+ * its kind as its resource type: `flow` for the account's own, `readyFlow`
+ * for one added from a ReadyFlow (cdpy checks an added ReadyFlow's CRN for
+ * `readyFlow`; its versions are `<CRN>/v.<n>` either way).
  *
  * Rules: names are unique in the catalog (flows, and collections); a flow
  * definition a deployment runs cannot be deleted; a collection is deleted
@@ -174,7 +177,7 @@ function newFlow(
   spec: { name: string; slug: string; description?: string; collectionCrn?: string; readyflow?: string },
 ): EngineRecord {
   const flows = h.resources('flow');
-  const flowCrn = crn('df', h.ctx.info.region, h.ctx.info.accountId, 'flow', spec.slug);
+  const flowCrn = crn('df', h.ctx.info.region, h.ctx.info.accountId, spec.readyflow ? 'readyFlow' : 'flow', spec.slug);
   const clash = flows.find(spec.name, '') ?? flows.find(flowCrn);
   if (clash) throw alreadyExists(`the catalog already has a flow definition named ${clash.name ?? spec.name}`);
   const now = h.ctx.clock.now();

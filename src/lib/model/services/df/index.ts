@@ -32,7 +32,7 @@ const FLOW_V2 = `${FLOW}/v.2`;
 const COLLECTION = `crn:cdp:df:us-west-1:${ACCOUNT}:catalogCollection:8f7e6d5c-4b3a-4291-8e0f-1a2b3c4d5e6f`;
 const PROJECT = `crn:cdp:df:us-west-1:${ACCOUNT}:project:7c1e5a92-3b4d-4e6f-8a0b-1c2d3e4f5a6b/3d2c1b0a-9f8e-4d7c-a6b5-4c3d2e1f0a9b`;
 const READYFLOW = `crn:cdp:df:us-west-1:${ACCOUNT}:readyFlow:kafka-to-s3`;
-const ADDED_READYFLOW = `crn:cdp:df:us-west-1:${ACCOUNT}:flow:kafka-to-s3`;
+const ADDED_READYFLOW = `crn:cdp:df:us-west-1:${ACCOUNT}:readyFlow:kafka-to-s3`;
 const EVENT = `crn:cdp:df:us-west-1:${ACCOUNT}:event:6b5a4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d`;
 
 const SERVICE_CRN = 'CRN of the DataFlow service (see `df services list`)';

@@ -1,0 +1,85 @@
+/**
+ * df as the automation that teams run reads it (issue 28), through the
+ * library's client (signed HTTP) against an emulator in this process on a
+ * paused clock: what cdpy and the cloudera.cloud collection compare with.
+ * - An added ReadyFlow is named `readyFlow` in its CRN, its versions' and
+ *   its listFlowDefinitions entry's (cdpy validates the CRN of
+ *   describe/delete_added_readyflow against `:df:` and `readyFlow`), and a
+ *   version of it deploys, the deployed flow naming that version.
+ * - listFlowDefinitions answers `artifactType` as `flow` or `readyFlow`, the
+ *   exact case cdpy's get_version_crn_from_flow_definition compares with.
+ * - A disabled service stays, NOT_ENABLED, until resetService or
+ *   enableService: a describe loop sees DISABLING, then NOT_ENABLED (never
+ *   NOT_FOUND), listServices shows it, and resetService ("Only not-enabled
+ *   services can be reset") then forgets it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
+import { refused } from '../../../../helpers/refused.js';
+
+let emu: RunningEmulator;
+
+beforeAll(async () => {
+  emu = await startEmulator({ paused: true });
+});
+
+afterAll(async () => {
+  await emu?.stop();
+});
+
+/** cdpy's check of a ReadyFlow CRN (CRN_STRINGS readyflow: every substring present). */
+const cdpyReadyflowCrn = (crn: string): boolean => [':df:', 'readyFlow'].every((s) => crn.includes(s));
+
+async function serviceCrnOf(name: string): Promise<string> {
+  const listed = await emu.client.df.listServices({});
+  const s = (listed.services ?? []).find((x) => x.name === name);
+  if (!s?.crn) throw new Error(`no DataFlow service ${name}`);
+  return s.crn;
+}
+
+describe('an added ReadyFlow', () => {
+  test('is named readyFlow in its CRN, its versions and its catalog entry, and its version deploys', async () => {
+    const { readyflows } = await emu.client.df.listReadyflows({ searchTerm: 'kafka to adls' });
+    const readyflowCrn = readyflows?.[0]?.readyflowCrn ?? '';
+    const added = await emu.client.df.addReadyflow({ readyflowCrn });
+    const addedCrn = added.addedReadyflowDetail?.addedReadyflowCrn ?? '';
+    expect(addedCrn).toMatch(new RegExp(`^crn:cdp:df:us-west-1:${emu.accountId}:readyFlow:kafka-to-adls$`));
+    expect(cdpyReadyflowCrn(addedCrn)).toBe(true);
+    expect((added.addedReadyflowDetail?.versions ?? []).map((v) => v.crn)).toEqual([`${addedCrn}/v.1`, `${addedCrn}/v.2`]);
+    const described = await emu.client.df.describeAddedReadyflow({ addedReadyflowCrn: addedCrn });
+    expect(described.addedReadyflowDetail?.addedReadyflowCrn).toBe(addedCrn);
+    const listed = await emu.client.df.listReadyflows({ searchTerm: 'kafka to adls' });
+    expect(listed.readyflows?.[0]).toMatchObject({ imported: true, importedArtifactCrn: addedCrn });
+    const { flows } = await emu.client.df.listFlowDefinitions({});
+    expect((flows ?? []).find((f) => f.name === 'Kafka to ADLS')?.crn).toBe(addedCrn);
+
+    // A version of it deploys (ops-env is on Azure, as ADLS is), and the deployed flow names that version.
+    const serviceCrn = await serviceCrnOf('ops-env');
+    const req = await emu.client.df.initiateDeployment({ serviceCrn, flowVersionCrn: `${addedCrn}/v.2` });
+    const environmentCrn = (await emu.client.environments.describeEnvironment({ environmentName: 'ops-env' })).environment.crn;
+    const details = await emu.client.dfworkload.getDeploymentRequestDetails({
+      environmentCrn,
+      deploymentRequestCrn: req.deploymentRequestCrn ?? '',
+    });
+    expect(details.deploymentConfigurationMetadata).toMatchObject({
+      flowCrn: addedCrn,
+      flowVersionCrn: `${addedCrn}/v.2`,
+      artifactTypeName: 'readyFlow',
+    });
+    const made = await emu.client.dfworkload.createDeployment({
+      environmentCrn,
+      deploymentRequestCrn: req.deploymentRequestCrn ?? '',
+      name: 'adls-landing',
+      configurationVersion: 0,
+    });
+    const deploymentCrn = made.deployment?.crn ?? '';
+    emu.clock.advance('10m');
+    const inDeployment = await emu.client.df.listFlowsInDeployment({ deploymentCrn });
+    const deployedFlowCrn = inDeployment.deployedFlows?.[0]?.crn ?? '';
+    const flow = await emu.client.df.describeFlowInDeployment({ deploymentCrn, deployedFlowCrn });
+    expect(flow.deployedFlow).toMatchObject({ flowCrn: addedCrn, flowVersionCrn: `${addedCrn}/v.2` });
+    // Deployed, it is not removed from the catalog.
+    const busy = await refused(emu.client.df.deleteAddedReadyflow({ addedReadyflowCrn: addedCrn }));
+    expect(busy.code).toBe('FAILED_PRECONDITION');
+  });
+});
