@@ -388,7 +388,7 @@ export const catalogResources: Readonly<Record<string, ResourceSpec>> = {
           versions: list,
           versionCount: list.length,
           ...(list.length > 0 ? { author: list[list.length - 1]?.author } : {}),
-          artifactType: flowData(rec).readyflow ? 'READYFLOW' : 'FLOW',
+          artifactType: flowData(rec).readyflow ? 'readyFlow' : 'flow',
           ...(held ? { collectionName: held.name } : {}),
         };
       },

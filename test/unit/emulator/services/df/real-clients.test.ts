@@ -14,6 +14,9 @@
  *   services can be reset") then forgets it.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
 import { refused } from '../../../../helpers/refused.js';
 
@@ -81,5 +84,23 @@ describe('an added ReadyFlow', () => {
     // Deployed, it is not removed from the catalog.
     const busy = await refused(emu.client.df.deleteAddedReadyflow({ addedReadyflowCrn: addedCrn }));
     expect(busy.code).toBe('FAILED_PRECONDITION');
+  });
+});
+
+describe('flow definitions', () => {
+  test('answer artifactType as flow or readyFlow, the case cdpy compares with', async () => {
+    const { readyflows } = await emu.client.df.listReadyflows({ searchTerm: 's3 to s3' });
+    const added = await emu.client.df.addReadyflow({ readyflowCrn: readyflows?.[0]?.readyflowCrn ?? '' });
+    const addedCrn = added.addedReadyflowDetail?.addedReadyflowCrn ?? '';
+    // One of the account's own, imported from a file exported from NiFi.
+    const file = join(mkdtempSync(join(tmpdir(), 'df-flow-')), 'orders.json');
+    writeFileSync(file, JSON.stringify({ flowContents: { name: 'orders', processors: [] } }));
+    const own = await emu.client.df.importFlowDefinition({ file, name: 'orders' });
+    const { flows } = await emu.client.df.listFlowDefinitions({});
+    const types = new Map((flows ?? []).map((f) => [f.crn, f.artifactType]));
+    expect(types.get(addedCrn)).toBe('readyFlow');
+    expect(own.crn).toBe(`crn:cdp:df:us-west-1:${emu.accountId}:flow:orders`);
+    expect(types.get(own.crn)).toBe('flow');
+    expect(new Set(types.values())).toEqual(new Set(['flow', 'readyFlow']));
   });
 });
