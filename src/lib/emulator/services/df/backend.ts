@@ -7,14 +7,18 @@
  * has DataFlow enabled from the start; others are enabled with enableService
  * (the environment must be AVAILABLE). Service work in an environment whose
  * name starts with `fail-` fails (BAD_HEALTH); a service whose enable failed
- * is not enabled: it can be reset (forgotten) or disabled. A service keeps the
+ * is not enabled: it can be reset (forgotten) or disabled. A disabled service
+ * stays, NOT_ENABLED, described and listed, until resetService forgets it
+ * ("Only not-enabled services can be reset") or enableService enables it
+ * again under the same CRN; it holds nothing in its environment (which
+ * forgets it once deleted). A service keeps the
  * cloud users allowed to reach its Kubernetes cluster and the actions it has
  * been through (its events). Deployments and their flows are the workload
  * service's records (dfworkload): df reads them, so a deployment suspended
  * through the workload API reads SUSPENDED here.
  */
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { PRE_CREATED, environments, requireEnvironment, type EnvironmentScope } from '../../environments.js';
+import { PRE_CREATED, environments, findEnvironment, requireEnvironment, type EnvironmentScope } from '../../environments.js';
 import { crn, crnId, uuid } from '../../ids.js';
 import { Resources, progress, settledIn, type Activity, type Lifecycle } from '../../lifecycle.js';
 import type { BackendContext } from '../../types.js';
@@ -47,7 +51,8 @@ export const SERVICE: Lifecycle = {
   updateNodeImages: { from: HEALTHY, phases: [['UPDATING', 12]], success: 'GOOD_HEALTH', failure: 'BAD_HEALTH' },
   /** Back to the state it was in; a collection's own outcome is its record's (diagnostics). */
   collectDiagnostics: { from: [...HEALTHY, 'BAD_HEALTH'], phases: [['COLLECTING_DIAGNOSTICS', DIAGNOSTICS_MINUTES]] },
-  disable: { from: [...HEALTHY, 'BAD_HEALTH'], phases: [['DISABLING', 5]], success: 'NOT_ENABLED', removes: true },
+  /** Ends NOT_ENABLED, the record kept (resetService forgets it; enableService enables it again). */
+  disable: { from: [...HEALTHY, 'BAD_HEALTH'], phases: [['DISABLING', 5]], success: 'NOT_ENABLED' },
 };
 
 /** An action a service has been through (its event history). */
@@ -204,13 +209,21 @@ export function serviceResources(scope: EnvironmentScope): Resources<ServiceRec>
   return services;
 }
 
-/** DataFlow services as their environments see them: an environment is not deleted while DataFlow is enabled in it. */
+/** Whether a service has been disabled: it is NOT_ENABLED, kept until reset or enabled again. */
+export const isDisabled = (services: Resources<ServiceRec>, s: ServiceRec): boolean => services.state(s) === 'NOT_ENABLED';
+
+/**
+ * DataFlow services as their environments see them: an environment is not
+ * deleted while DataFlow is enabled in it (a disabled service holds nothing).
+ */
 export const serviceDependents: DependentKind = dependentKind<ServiceRec>({
   service: 'df',
   noun: 'DataFlow service',
   resources: (scope) => serviceResources(scope),
   environmentOf: (s) => s.environmentCrn,
   nameOf: (s) => s.name,
+  inEnvironment: (services, environmentCrn) =>
+    services.all().filter((s) => s.environmentCrn === environmentCrn && !isDisabled(services, s)),
 });
 
 export class DfServiceBackend {
@@ -235,10 +248,24 @@ export class DfServiceBackend {
     return this.ctx.clock.now();
   }
 
-  /** The service a CRN names, or NOT_FOUND (also once it has been disabled). */
+  /** The service a CRN names (a disabled one too, until it is reset), or NOT_FOUND. */
   service(serviceCrn: string): ServiceRec {
     if (!serviceCrn.startsWith('crn:')) throw invalid(`serviceCrn must be a CRN; got "${serviceCrn.slice(0, 100)}"`);
-    return this.services.get(serviceCrn);
+    const s = this.kept(this.services.find(serviceCrn));
+    if (!s) throw notFound(`DataFlow service ${serviceCrn.slice(0, 200)} not found`);
+    return s;
+  }
+
+  /** A service as read: a disabled one whose environment has since been deleted is forgotten. */
+  private kept(s: ServiceRec | undefined): ServiceRec | undefined {
+    if (!s || !this.disabled(s) || findEnvironment(this.ctx, s.environmentCrn)) return s;
+    this.ctx.store.delete(KIND.service, s.id);
+    return undefined;
+  }
+
+  /** Whether a service has been disabled (NOT_ENABLED, kept until reset or enabled again). */
+  disabled(s: ServiceRec): boolean {
+    return isDisabled(this.services, s);
   }
 
   state(s: ServiceRec): string {
@@ -247,7 +274,10 @@ export class DfServiceBackend {
 
   all(term?: string): ServiceRec[] {
     const t = term?.toLowerCase();
-    return this.services.all().filter((s) => !t || s.name.toLowerCase().includes(t) || s.crn.toLowerCase().includes(t));
+    return this.services
+      .all()
+      .filter((s) => this.kept(s))
+      .filter((s) => !t || s.name.toLowerCase().includes(t) || s.crn.toLowerCase().includes(t));
   }
 
   /** Enables DataFlow in an AVAILABLE environment (once: an environment has one service). */
@@ -255,15 +285,18 @@ export class DfServiceBackend {
     if (spec.minK8sNodeCount < 1 || spec.maxK8sNodeCount < spec.minK8sNodeCount)
       throw invalid('minK8sNodeCount must be at least 1 and no more than maxK8sNodeCount');
     const fields = serviceRecord(this.ctx, spec.environmentCrn, spec);
-    const there = this.services.find(fields.crn);
+    const there = this.kept(this.services.find(fields.crn));
     if (there && this.notEnabled(there))
       throw failedPrecondition(`DataFlow service ${there.name} failed to enable; reset it (df services reset) or disable it first`);
-    if (there) throw alreadyExists(`DataFlow is already enabled in environment ${fields.name}`);
+    if (there && !this.disabled(there)) throw alreadyExists(`DataFlow is already enabled in environment ${fields.name}`);
     const env = requireEnvironment(this.ctx, spec.environmentCrn);
     if (env.status !== 'AVAILABLE')
       throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; DataFlow can be enabled in an AVAILABLE environment`);
-    const s = this.services.create({ ...fields, actedBy: this.ctx.caller.actorCrn, kubernetesAccess: [] }, 'enable');
-    return s;
+    if (!there) return this.services.create({ ...fields, actedBy: this.ctx.caller.actorCrn, kubernetesAccess: [] }, 'enable');
+    // A disabled service is enabled again as it is asked now, under its CRN, keeping its history.
+    Object.assign(there, fields, { kubernetesAccess: [] });
+    delete there.clusterToken;
+    return this.act(there, 'enable');
   }
 
   /** Changes the node count limits (and IP ranges, when given). */
@@ -309,12 +342,16 @@ export class DfServiceBackend {
     return s.activity.action === 'enable' && this.services.progress(s).failed;
   }
 
-  /** Forgets a service that is not enabled (its enable failed), without cleaning up its cloud resources. */
+  /**
+   * Forgets a service that is not enabled (disabled, or its enable failed),
+   * without cleaning up its cloud resources: "Only not-enabled services can
+   * be reset".
+   */
   reset(serviceCrn: string): void {
     const s = this.service(serviceCrn);
-    if (!this.notEnabled(s))
+    if (!this.notEnabled(s) && !this.disabled(s))
       throw failedPrecondition(
-        `DataFlow service ${s.name} is ${this.state(s)}; only a service whose enable failed can be reset (disable it instead)`,
+        `DataFlow service ${s.name} is ${this.state(s)}; only a service that is not enabled (disabled, or whose enable failed) can be reset`,
       );
     this.ctx.store.delete(KIND.service, s.id);
   }
@@ -405,7 +442,8 @@ export class DfServiceBackend {
       throw failedPrecondition(
         `DataFlow service ${s.name} has ${deployments.length} deployment(s); terminate them first or give terminateDeployments`,
       );
-    this.act(s, 'disable');
+    // Its cluster goes, and with it who could reach it.
+    this.act(s, 'disable', { kubernetesAccess: [] });
     for (const d of deployments) this.workload.deployments.terminate('', d.crn);
     if (!persist)
       for (const kind of [KIND.project, KIND.diagnostics])

@@ -94,7 +94,7 @@ export function serviceSummary(b: DfServiceBackend, s: ServiceRec): Doc {
     ...alertCounts(serviceEvents(b, s)),
     clusterId: `dfx-${s.id.slice(0, 8)}`,
     ...(s.instanceType ? { instanceType: s.instanceType } : {}),
-    validActions: b.notEnabled(s) ? ['RESET', 'DISABLE'] : serviceActions(state),
+    validActions: b.notEnabled(s) ? ['RESET', 'DISABLE'] : b.disabled(s) ? ['ENABLE', 'RESET'] : serviceActions(state),
     enforceProject: s.enforceProject,
   };
 }

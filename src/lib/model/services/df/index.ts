@@ -187,6 +187,7 @@ const cli: Record<string, OperationCli> = {
   disableService: {
     command: 'services disable',
     summary: 'Turn DataFlow off in an environment and remove its cluster.',
+    description: 'The service stays, NOT_ENABLED, until `df services reset` forgets it or `df services enable` enables it again.',
     examples: [`--service-crn ${SVC} --terminate-deployments --yes --wait`, `--service-crn ${SVC} --persist --yes`],
     fieldHelp: {
       persist: 'Keep the records of deployments and other resources, to find them again when re-enabled',
@@ -198,7 +199,8 @@ const cli: Record<string, OperationCli> = {
   resetService: {
     command: 'services reset',
     summary: 'Forget a service that is not enabled, without cleaning up its cloud resources.',
-    description: 'Only for a service whose enable or disable failed and left it NOT_ENABLED; clean its cloud resources up by hand.',
+    description:
+      'Only for a service that is not enabled: disabled (NOT_ENABLED), or whose enable failed; clean its cloud resources up by hand.',
     examples: [`--service-crn ${SVC} --yes --wait`],
     destructive: true,
     wait: serviceWait('request.serviceCrn', ['NOT_ENABLED'], { failure: [], goneIsSuccess: true, timeout: 1800 }),

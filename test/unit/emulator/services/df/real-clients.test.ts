@@ -104,3 +104,101 @@ describe('flow definitions', () => {
     expect(new Set(types.values())).toEqual(new Set(['flow', 'readyFlow']));
   });
 });
+
+describe('a disabled DataFlow service', () => {
+  test('stays NOT_ENABLED, described and listed, until resetService forgets it or enableService enables it again', async () => {
+    const serviceCrn = await serviceCrnOf('analytics-azure');
+    const environmentCrn = (await emu.client.environments.describeEnvironment({ environmentName: 'analytics-azure' })).environment.crn;
+    const disabled = await emu.client.df.disableService({ serviceCrn });
+    expect(disabled.status?.state).toBe('DISABLING');
+    emu.clock.advance('5m');
+    const described = await emu.client.df.describeService({ serviceCrn });
+    expect(described.service?.status?.state).toBe('NOT_ENABLED');
+    expect(described.service?.validActions).toEqual(['ENABLE', 'RESET']);
+    const listed = await emu.client.df.listServices({});
+    expect((listed.services ?? []).find((s) => s.crn === serviceCrn)?.status?.state).toBe('NOT_ENABLED');
+    const deployable = await emu.client.df.listDeployableServicesForNewDeployments({});
+    expect((deployable.services ?? []).map((s) => s.crn)).not.toContain(serviceCrn);
+    // Nothing runs on it: what needs a cluster is refused, and it is not disabled twice.
+    expect((await refused(emu.client.df.updateService({ serviceCrn, minK8sNodeCount: 3, maxK8sNodeCount: 4 }))).code).toBe(
+      'FAILED_PRECONDITION',
+    );
+    expect((await refused(emu.client.df.disableService({ serviceCrn }))).code).toBe('FAILED_PRECONDITION');
+
+    // enableService enables it again, under the same CRN.
+    const again = await emu.client.df.enableService({
+      environmentCrn,
+      minK8sNodeCount: 3,
+      maxK8sNodeCount: 5,
+      usePublicLoadBalancer: true,
+    });
+    expect(again.service).toMatchObject({ crn: serviceCrn, status: { state: 'ENABLING' } });
+    emu.clock.advance('10m');
+    expect((await emu.client.df.describeService({ serviceCrn })).service?.status?.state).toBe('GOOD_HEALTH');
+
+    // Disabled again, resetService ("Only not-enabled services can be reset") forgets it.
+    await emu.client.df.disableService({ serviceCrn });
+    expect((await refused(emu.client.df.resetService({ serviceCrn }))).code).toBe('FAILED_PRECONDITION');
+    emu.clock.advance('5m');
+    await emu.client.df.resetService({ serviceCrn });
+    expect((await refused(emu.client.df.describeService({ serviceCrn }))).code).toBe('NOT_FOUND');
+    expect((await emu.client.df.listServices({})).services?.map((s) => s.crn)).not.toContain(serviceCrn);
+  });
+  test('holds nothing in its environment: the environment is deleted without cascading, and the service goes with it', async () => {
+    await emu.client.environments.createAWSEnvironment({
+      environmentName: 'flows-scratch',
+      credentialName: 'sales-env-credential',
+      region: 'us-west-2',
+      securityAccess: { cidr: '10.0.0.0/16' },
+      authentication: { publicKeyId: 'flows-key' },
+      logStorage: { storageLocationBase: 's3a://flows-logs/logs', instanceProfile: 'arn:aws:iam::123456789012:instance-profile/flows' },
+      vpcId: 'vpc-0a1b2c3d4e5f67890',
+      subnetIds: ['subnet-0a1b2c3d4e5f67890'],
+    });
+    emu.clock.advance('30m');
+    const environmentCrn = (await emu.client.environments.describeEnvironment({ environmentName: 'flows-scratch' })).environment.crn;
+    const enabled = await emu.client.df.enableService({
+      environmentCrn,
+      minK8sNodeCount: 3,
+      maxK8sNodeCount: 5,
+      usePublicLoadBalancer: true,
+    });
+    const serviceCrn = enabled.service?.crn ?? '';
+    emu.clock.advance('10m');
+    // Enabled, DataFlow holds its environment.
+    expect((await refused(emu.client.environments.deleteEnvironment({ environmentName: 'flows-scratch' }))).code).toBe(
+      'FAILED_PRECONDITION',
+    );
+    await emu.client.df.disableService({ serviceCrn });
+    emu.clock.advance('5m');
+    await emu.client.environments.deleteEnvironment({ environmentName: 'flows-scratch' });
+    emu.clock.advance('2h');
+    expect((await refused(emu.client.environments.describeEnvironment({ environmentName: 'flows-scratch' }))).code).toBe('NOT_FOUND');
+    expect((await refused(emu.client.df.describeService({ serviceCrn }))).code).toBe('NOT_FOUND');
+    expect((await emu.client.df.listServices({})).services?.map((s) => s.crn)).not.toContain(serviceCrn);
+  });
+});
+
+describe('polling as automation does it', () => {
+  test('a describe loop over disableService sees DISABLING, then NOT_ENABLED, and NOT_ENABLED hours later', async () => {
+    const serviceCrn = await serviceCrnOf('lakehouse-aws');
+    await emu.client.df.disableService({ serviceCrn });
+    /** Each state the loop reads, once as it changes; NOT_FOUND when describe answers it. */
+    const seen: string[] = [];
+    const read = async (): Promise<void> => {
+      const state = await emu.client.df.describeService({ serviceCrn }).then(
+        (r) => r.service?.status?.state ?? '?',
+        (e: unknown) => ((e as { code?: string }).code === 'NOT_FOUND' ? 'NOT_FOUND' : Promise.reject(e)),
+      );
+      if (seen.at(-1) !== state) seen.push(state);
+    };
+    // Every 15 s of emulator time for 20 minutes, as a playbook's wait loop polls.
+    for (let i = 0; i <= 80; i++) {
+      await read();
+      emu.clock.advance('15s');
+    }
+    emu.clock.advance('3h');
+    await read();
+    expect(seen).toEqual(['DISABLING', 'NOT_ENABLED']);
+  });
+});
