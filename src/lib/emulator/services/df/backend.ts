@@ -14,8 +14,9 @@
  * forgets it once deleted). A service keeps the
  * cloud users allowed to reach its Kubernetes cluster and the actions it has
  * been through (its events). Deployments and their flows are the workload
- * service's records (dfworkload): df reads them, so a deployment suspended
- * through the workload API reads SUSPENDED here.
+ * service's records (dfworkload): df reads them through the world (contract
+ * `dataflows`), so a deployment suspended through the workload API reads
+ * SUSPENDED here, and opens there the requests its deployments are made from.
  */
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { PRE_CREATED, environments, findEnvironment, requireEnvironment, type EnvironmentScope } from '../../environments.js';
@@ -23,8 +24,12 @@ import { crn, crnId, uuid } from '../../ids.js';
 import { Resources, progress, settledIn, type Activity, type Lifecycle } from '../../lifecycle.js';
 import type { BackendContext } from '../../types.js';
 import { dependentKind, type DependentKind } from '../../world.js';
-import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
-import { KIND as WORKLOAD, type DeployedFlow, type Deployment, type FlowRequest } from '../dataflow/records.js';
+import type {
+  DataflowDeploymentView as Deployment,
+  DataflowFlowView as DeployedFlow,
+  DataflowRequestSpec as FlowRequest,
+  Dataflows,
+} from '../../world/contracts.js';
 
 /** Store kinds: the services (here), and the engine's kinds (`df.<resource>`) of the catalog and projects, read by CRN. */
 export const KIND = {
@@ -35,7 +40,8 @@ export const KIND = {
   diagnostics: 'df.diagnostics',
 } as const;
 
-const HEALTHY = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
+/** The states of a healthy service (and of a healthy deployment or flow). */
+export const HEALTHY: readonly string[] = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
 
 /** Minutes a diagnostics collection takes (the service shows COLLECTING_DIAGNOSTICS meanwhile). */
 export const DIAGNOSTICS_MINUTES = 5;
@@ -228,11 +234,11 @@ export const serviceDependents: DependentKind = dependentKind<ServiceRec>({
 
 export class DfServiceBackend {
   readonly services: Resources<ServiceRec>;
-  /** The workload service's deployments and flows. */
-  readonly workload: WorkloadBackend;
+  /** The workload service's deployments and flows (the world's contract `dataflows`). */
+  readonly dataflows: Dataflows;
 
   constructor(readonly ctx: BackendContext) {
-    this.workload = new WorkloadBackend(ctx);
+    this.dataflows = ctx.world.in(ctx).dataflows;
     this.services = serviceResources(ctx);
   }
 
@@ -444,7 +450,7 @@ export class DfServiceBackend {
       );
     // Its cluster goes, and with it who could reach it.
     this.act(s, 'disable', { kubernetesAccess: [] });
-    for (const d of deployments) this.workload.deployments.terminate('', d.crn);
+    for (const d of deployments) this.dataflows.terminate(d.crn);
     if (!persist)
       for (const kind of [KIND.project, KIND.diagnostics])
         for (const { id } of this.ctx.store.children(kind, s.crn)) this.ctx.store.delete(kind, id);
@@ -492,12 +498,11 @@ export class DfServiceBackend {
       ),
       kind,
       environmentCrn: s.environmentCrn,
-      status: 'OPEN',
       flowName: m[1],
       flowVersion: Number(m[2] ?? 1),
       flowCrn,
     };
-    this.ctx.store.put(WORKLOAD.request, req.crn, req);
+    this.dataflows.openRequest(req);
     return req;
   }
 
@@ -516,11 +521,11 @@ export class DfServiceBackend {
   // ---- the workload's deployments, read
 
   deploymentsOf(s: ServiceRec): Deployment[] {
-    return this.workload.deployments.all().filter((d) => d.environmentCrn === s.environmentCrn);
+    return this.dataflows.deployments().filter((d) => d.environmentCrn === s.environmentCrn);
   }
 
   deployment(deploymentCrn: string): Deployment {
-    const d = this.workload.deployments.store.find(deploymentCrn);
+    const d = this.dataflows.deployment(deploymentCrn);
     if (!d) throw notFound(`deployment ${deploymentCrn.slice(0, 200)} not found`);
     return d;
   }
@@ -528,10 +533,15 @@ export class DfServiceBackend {
   /** The deployments of the account, those whose name, service or CRN contains `term` when given. */
   deployments(term?: string): Deployment[] {
     const t = term?.toLowerCase();
-    return this.workload.deployments.all().filter((d) => !t || d.name.toLowerCase().includes(t) || d.crn.toLowerCase().includes(t));
+    return this.dataflows.deployments().filter((d) => !t || d.name.toLowerCase().includes(t) || d.crn.toLowerCase().includes(t));
   }
 
+  /** A flow of a deployment, or NOT_FOUND. */
   flow(deploymentCrn: string, flowCrn: string): { d: Deployment; f: DeployedFlow } {
-    return this.workload.flows.get('', deploymentCrn, flowCrn);
+    const d = this.deployment(deploymentCrn);
+    if (!flowCrn) throw invalid('deployedFlowCrn is required');
+    const f = this.dataflows.flowsOf(d.crn).find((x) => x.crn === flowCrn);
+    if (!f) throw notFound(`flow ${flowCrn.slice(0, 200)} not found in deployment ${d.name}`);
+    return { d, f };
   }
 }

@@ -26,7 +26,6 @@ import { paged } from '../../paging.js';
 import { readUpload, removeUpload } from '../../uploads.js';
 import type { Doc, RequestContext } from '../../types.js';
 import { docs, num, str, text } from '../../values.js';
-import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
 import { userNameOf } from './backend.js';
 import { searched, sorted } from './listing.js';
 import { READYFLOWS, publishedAt, readyflowCrn, readyflowDefinition, type ReadyFlow } from './readyflows.js';
@@ -61,7 +60,7 @@ function deployedVersions(ctx: RequestContext): Map<string, number> {
   let counts = deployedCache.get(ctx);
   if (!counts) {
     counts = new Map();
-    for (const f of new WorkloadBackend(ctx).flows.all()) {
+    for (const f of ctx.world.in(ctx).dataflows.flows()) {
       const key = `${f.flowCrn}/v.${f.flowVersion}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
