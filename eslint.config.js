@@ -19,7 +19,6 @@ const otherService = (allowed) => ({
  * service imported: each service's move onto the operation table removes its own.
  */
 const SERVICE_IMPORTS = {
-  dataflow: ['df/backend.ts', 'df/catalog.ts', 'df/monitoring.ts', 'df/views.ts'],
   iam: ['environments/identity.ts', 'environments/usersync.ts'],
   replicationmanager: ['de/service.ts', 'de/vcs.ts'],
   datalake: ['imagecatalog/index.ts'],

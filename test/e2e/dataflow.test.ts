@@ -531,7 +531,7 @@ describe('the df control plane reads the same deployments', () => {
     expect(new Set(calls.slice(4))).toEqual(new Set(['df describeDeployment']));
   });
 
-  test('a service with deployments is not disabled unless they go with it; one is disabled and enabled again with --wait', async () => {
+  test('a service with deployments is not disabled unless they go with it; one is disabled (kept NOT_ENABLED) and enabled again with --wait', async () => {
     const services = await em.json<{ services: Svc[] }>(['df', 'services', 'list']);
     const sales = services.services.find((x) => x.name === 'sales-env');
     const refused = await em.cli(['df', 'services', 'disable', '--service-crn', sales?.crn ?? '', '--yes']);
@@ -541,9 +541,10 @@ describe('the df control plane reads the same deployments', () => {
     const off = await em.cli(['df', 'services', 'disable', '--service-crn', idle?.crn ?? '', '--yes', '--wait', ...FAST]);
     expect(off.code).toBe(0);
     expect(off.stderr).toContain('DISABLING');
-    const gone = await em.cli(['df', 'services', 'describe', '--service-crn', idle?.crn ?? '']);
-    expect(gone.code).toBe(1);
-    expect(gone.stderr).toContain('NOT_FOUND');
+    // The wait ends on NOT_ENABLED: the service stays, not enabled, until it is reset or enabled again.
+    expect(off.stderr).toContain('NOT_ENABLED');
+    const kept = await em.json<{ service: Svc }>(['df', 'services', 'describe', '--service-crn', idle?.crn ?? '']);
+    expect(kept.service).toMatchObject({ crn: idle?.crn, status: { state: 'NOT_ENABLED' } });
     const enable = [
       'df',
       'services',

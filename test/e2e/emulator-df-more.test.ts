@@ -163,7 +163,7 @@ describe('the flow catalog', () => {
     expect(got).toEqual(JSON.parse(definition('sales-ingest', 2)));
 
     const list = await em.cli(['df', 'flows', 'list', '--output', 'table']);
-    expect(list.stdout).toMatch(/sales-ingest .*2 .*FLOW/);
+    expect(list.stdout).toMatch(/sales-ingest .*2 .*flow │/);
   });
 
   test('collections group flow definitions; one that holds flows is not deleted', async () => {
@@ -225,7 +225,7 @@ describe('the flow catalog', () => {
       readyflow,
     ]);
     const addedCrn = added.addedReadyflowDetail.addedReadyflowCrn;
-    expect(addedCrn).toBe(flowCrn('kafka-to-s3'));
+    expect(addedCrn).toBe(`crn:cdp:df:us-west-1:${ACCOUNT}:readyFlow:kafka-to-s3`);
     expect(added.addedReadyflowDetail.versions.map((v) => v.version)).toEqual([1, 2, 3]);
     await refused(['df', 'readyflows', 'add', '--readyflow-crn', readyflow], 'ALREADY_EXISTS');
     const listed = await em.json<{ readyflows: Array<{ imported: boolean; importedArtifactCrn?: string }> }>([
@@ -237,7 +237,7 @@ describe('the flow catalog', () => {
     ]);
     expect(listed.readyflows[0]).toMatchObject({ imported: true, importedArtifactCrn: addedCrn });
     const flows = await em.json<{ flows: Array<{ crn: string; artifactType: string }> }>(['df', 'flows', 'list']);
-    expect(flows.flows).toContainEqual(expect.objectContaining({ crn: addedCrn, artifactType: 'READYFLOW' }));
+    expect(flows.flows).toContainEqual(expect.objectContaining({ crn: addedCrn, artifactType: 'readyFlow' }));
     const def = await em.json<{ flowContents: { name: string } }>(['df', 'flow-versions', 'get', '--flow-version-crn', `${addedCrn}/v.3`]);
     expect(def.flowContents.name).toBe('Kafka to S3');
     // A ReadyFlow gets its versions from Cloudera only.

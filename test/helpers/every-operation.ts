@@ -41,6 +41,14 @@ function rank(name: string): number {
 
 /** The resource type a CRN names (`crn:cdp:ml:<region>:<account>:workspace:<id>` -> workspace). */
 
+/**
+ * Resource types whose resources are also of another type: df's flow
+ * definitions added from a ReadyFlow are named `readyFlow` (the ones this
+ * harness can make: an imported flow takes a file), yet are flow definitions
+ * every `flowCrn` takes.
+ */
+const ALSO_OF_TYPE: Readonly<Record<string, readonly string[]>> = { 'df:flow': ['readyFlow'] };
+
 /** Values seen in answers, by field name (newest last), to fill later requests with. */
 export class ValuePool {
   private readonly byField = new Map<string, unknown[]>();
@@ -69,11 +77,11 @@ export class ValuePool {
     return (this.byField.get(field)?.length ?? 0) > 0;
   }
 
-  /** A CRN the emulator made to stand for an example's (of the same service and resource type). */
+  /** A CRN the emulator made to stand for an example's (of the same service and resource type, or one that is also of that type). */
   crnLike(example: string): string | undefined {
     if (!example.startsWith('crn:')) return undefined;
     const [, , service = '', , , type = ''] = example.split(':');
-    return this.crnOf(service, type);
+    return this.crnOf(service, type) ?? ALSO_OF_TYPE[`${service}:${type}`]?.map((t) => this.crnOf(service, t)).find((c) => c);
   }
 
   /** The newest CRN seen of a resource type of a service (`datahub`, `cluster`), in any field. */

@@ -198,4 +198,8 @@ class BoundWorld implements WorldReads {
   get computeClusters(): WorldReads['computeClusters'] {
     return this.get('computeClusters');
   }
+
+  get dataflows(): WorldReads['dataflows'] {
+    return this.get('dataflows');
+  }
 }

@@ -247,6 +247,100 @@ export interface ComputeClusters {
   find(crn: string): ComputeClusterView | undefined;
 }
 
+/** Where the action a deployment or a flow is in (or last went through) stands now: what DataFlow's events are made of. */
+export interface DataflowWorkView {
+  readonly action: string;
+  readonly startedAt: number;
+  /** When it ends, or ended (emulated ms). */
+  readonly endsAt: number;
+  /** Its state now, without the detailed state (DEPLOYING, GOOD_HEALTH...). */
+  readonly state: string;
+  readonly done: boolean;
+  readonly failed: boolean;
+  /** Why it failed, when it did and says. */
+  readonly reason?: string;
+}
+
+/** A deployment's or a flow's status now, as the workload shows it. */
+export interface DataflowStatusView {
+  readonly state: string;
+  readonly detailedState: string;
+}
+
+/** A deployment of the DataFlow workload service (dfworkload), as DataFlow's control plane (df) reads it. */
+export interface DataflowDeploymentView {
+  readonly crn: string;
+  readonly name: string;
+  readonly environmentCrn: string;
+  readonly projectCrn?: string;
+  readonly creatorCrn: string;
+  /** The workload user name of who deployed it. */
+  readonly deployedBy: string;
+  readonly created: number;
+  readonly updated: number;
+  readonly configurationVersion: number;
+  readonly cfmNifiVersion: string;
+  readonly kpis: readonly Readonly<Record<string, unknown>>[];
+  readonly status: DataflowStatusView;
+  readonly work: DataflowWorkView;
+  /** The workload's own answer for it (RpcDeployment): its sizing, scaling, node counts and URLs. */
+  shown(): Readonly<Record<string, unknown>>;
+}
+
+/** A flow of a deployment (dfworkload), as df reads it. */
+export interface DataflowFlowView {
+  readonly crn: string;
+  readonly name: string;
+  readonly deploymentCrn: string;
+  readonly environmentCrn: string;
+  readonly projectCrn?: string;
+  readonly creatorCrn: string;
+  readonly created: number;
+  readonly updated: number;
+  /** The catalog's flow definition it runs (`...:flow:<name>` or `...:readyFlow:<slug>`), at a version. */
+  readonly flowCrn: string;
+  readonly flowName: string;
+  readonly flowVersion: number;
+  readonly kpis: readonly Readonly<Record<string, unknown>>[];
+  /** Its status, as its deployment's state makes it (DEPLOYMENT_SUSPENDED while that is suspended). */
+  readonly status: DataflowStatusView;
+  readonly work: DataflowWorkView;
+}
+
+/** What the control plane asks the workload to deploy: a flow version, as a new deployment or into one. */
+export interface DataflowRequestSpec {
+  /** The request's CRN (deploymentRequest or deployedFlowRequest), minted by df. */
+  readonly crn: string;
+  readonly kind: 'deployment' | 'flow';
+  readonly environmentCrn: string;
+  readonly flowCrn: string;
+  readonly flowName: string;
+  readonly flowVersion: number;
+}
+
+/**
+ * The DataFlow workload's deployments and their flows (the dfworkload
+ * service), for DataFlow's control plane (df): read settled, as the workload
+ * shows them; and the two things the control plane starts there, a request
+ * to deploy and the termination of a service's deployments as it is disabled.
+ */
+export interface Dataflows {
+  /** Every deployment of the account that is not gone, in creation order. */
+  deployments(): readonly DataflowDeploymentView[];
+  /** A deployment by CRN, unless it is gone. */
+  deployment(crn: string): DataflowDeploymentView | undefined;
+  /** The flows of a deployment that are not gone. */
+  flowsOf(deploymentCrn: string): readonly DataflowFlowView[];
+  /** Every flow of every deployment (what runs each catalog version). */
+  flows(): readonly DataflowFlowView[];
+  /** Starts terminating a deployment with its flows (nothing when it already is). */
+  terminate(deploymentCrn: string): void;
+  /** Opens a request to deploy: the workload knows it from then on, and uses it once. */
+  openRequest(spec: DataflowRequestSpec): void;
+  /** The KPIs a deployment or flow can be watched by (the workload's KpiMetaData: scopes, metrics, units). */
+  kpiMetadata(): Readonly<Record<string, unknown>>;
+}
+
 /** Every contract, by the name services read it under. */
 export interface WorldReads {
   readonly environments: Environments;
@@ -255,6 +349,7 @@ export interface WorldReads {
   readonly hubs: Hubs;
   readonly clusters: Clusters;
   readonly computeClusters: ComputeClusters;
+  readonly dataflows: Dataflows;
 }
 
 export type ContractName = keyof WorldReads;
@@ -266,6 +361,7 @@ const NAMES: { readonly [K in ContractName]: true } = {
   hubs: true,
   clusters: true,
   computeClusters: true,
+  dataflows: true,
 };
 
 /** The name of every contract: the world checks at start that each has one provider. */

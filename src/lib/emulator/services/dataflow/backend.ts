@@ -25,7 +25,7 @@ import { Drafts } from './drafts.js';
 import { Flows } from './flows.js';
 import { InboundEndpoints } from './inbound.js';
 import { ParameterGroups } from './parameter-groups.js';
-import { KIND } from './records.js';
+import { KIND, type FlowRequest } from './records.js';
 import { Requests } from './requests.js';
 
 /** A resource moved between projects by reassignResources. */
@@ -66,6 +66,11 @@ export class DfBackend {
 
   crnOf(type: string, id: string): string {
     return crn('df', this.ctx.info.region, this.ctx.info.accountId, type, id);
+  }
+
+  /** The flow definition a request deploys: the one the control plane named, else `flow:<its flow's name>`. */
+  flowCrnOf(req: FlowRequest): string {
+    return req.flowCrn ?? this.crnOf('flow', req.flowName);
   }
 
   /**

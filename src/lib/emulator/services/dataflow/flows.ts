@@ -149,7 +149,7 @@ export class Flows {
         parameterGroups: o.parameterGroups,
         kpis: o.kpis,
         flowName: o.req.flowName,
-        flowCrn: this.b.crnOf('flow', o.req.flowName),
+        flowCrn: this.b.flowCrnOf(o.req),
         flowVersion: o.req.flowVersion,
         sharedParameterGroupCrn: o.sharedParameterGroupCrn,
       },

@@ -65,8 +65,17 @@ export interface FlowRequest {
   status: 'OPEN' | 'USED' | 'ABORTED';
   flowName: string;
   flowVersion: number;
+  /**
+   * The catalog's flow definition it deploys, as the control plane named it
+   * (`...:flow:<name>`, or `...:readyFlow:<slug>` for an added ReadyFlow);
+   * absent for a request this service only knows by its CRN: `flow:<flowName>`.
+   */
+  flowCrn?: string;
   archive?: string;
 }
+
+/** The artifact type of a flow definition, as its CRN's resource type says: `flow` or `readyFlow`. */
+export const artifactTypeOf = (flowCrn: string): string => (flowCrn.split(':')[5] === 'readyFlow' ? 'readyFlow' : 'flow');
 
 export interface AssetRequest {
   crn: string;

@@ -9,6 +9,7 @@ import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf
 import type { Usage } from './parameter-groups.js';
 import {
   HEALTHY,
+  artifactTypeOf,
   type Archive,
   type CustomConfig,
   type DeployedFlow,
@@ -145,14 +146,14 @@ export function deploymentConfigMetadata(b: DfBackend, d: Deployment): Doc {
 
 /** What a deployment or flow request will deploy. */
 export function requestMetadata(b: DfBackend, req: FlowRequest): Doc {
-  const flowCrn = b.crnOf('flow', req.flowName);
+  const flowCrn = b.flowCrnOf(req);
   return {
     flowCrn,
     flowName: req.flowName,
     flowVersion: req.flowVersion,
     flowVersionCrn: `${flowCrn}/v.${req.flowVersion}`,
     requiresEnvironmentSslContextService: false,
-    artifactTypeName: 'flow',
+    artifactTypeName: artifactTypeOf(flowCrn),
     parameterGroups: b.assets.withAssets([], [req.crn]),
     kpiMetaData: KPI_METADATA,
   };
@@ -194,7 +195,7 @@ export function deployedFlowDoc(b: DfBackend, f: DeployedFlow, d: Deployment, ne
     flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
     flowCrn: f.flowCrn,
     creatorCrn: f.creatorCrn,
-    artifactTypeName: 'flow',
+    artifactTypeName: artifactTypeOf(f.flowCrn),
     deployedByUsername: f.deployedBy,
     deployedByName: f.deployedBy,
     created: f.created,
@@ -226,7 +227,7 @@ export function flowConfigMetadata(b: DfBackend, f: DeployedFlow, d: Deployment)
     flowVersion: f.flowVersion,
     flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
     requiresEnvironmentSslContextService: false,
-    artifactTypeName: 'flow',
+    artifactTypeName: artifactTypeOf(f.flowCrn),
     parameterGroups: b.assets.withAssets(f.parameterGroups, [d.crn, f.crn]),
     kpiMetaData: KPI_METADATA,
   };

@@ -7,20 +7,29 @@
  * has DataFlow enabled from the start; others are enabled with enableService
  * (the environment must be AVAILABLE). Service work in an environment whose
  * name starts with `fail-` fails (BAD_HEALTH); a service whose enable failed
- * is not enabled: it can be reset (forgotten) or disabled. A service keeps the
+ * is not enabled: it can be reset (forgotten) or disabled. A disabled service
+ * stays, NOT_ENABLED, described and listed, until resetService forgets it
+ * ("Only not-enabled services can be reset") or enableService enables it
+ * again under the same CRN; it holds nothing in its environment (which
+ * forgets it once deleted). A service keeps the
  * cloud users allowed to reach its Kubernetes cluster and the actions it has
  * been through (its events). Deployments and their flows are the workload
- * service's records (dfworkload): df reads them, so a deployment suspended
- * through the workload API reads SUSPENDED here.
+ * service's records (dfworkload): df reads them through the world (contract
+ * `dataflows`), so a deployment suspended through the workload API reads
+ * SUSPENDED here, and opens there the requests its deployments are made from.
  */
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { PRE_CREATED, environments, requireEnvironment, type EnvironmentScope } from '../../environments.js';
+import { PRE_CREATED, environments, findEnvironment, requireEnvironment, type EnvironmentScope } from '../../environments.js';
 import { crn, crnId, uuid } from '../../ids.js';
 import { Resources, progress, settledIn, type Activity, type Lifecycle } from '../../lifecycle.js';
 import type { BackendContext } from '../../types.js';
 import { dependentKind, type DependentKind } from '../../world.js';
-import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
-import { KIND as WORKLOAD, type DeployedFlow, type Deployment, type FlowRequest } from '../dataflow/records.js';
+import type {
+  DataflowDeploymentView as Deployment,
+  DataflowFlowView as DeployedFlow,
+  DataflowRequestSpec as FlowRequest,
+  Dataflows,
+} from '../../world/contracts.js';
 
 /** Store kinds: the services (here), and the engine's kinds (`df.<resource>`) of the catalog and projects, read by CRN. */
 export const KIND = {
@@ -31,7 +40,8 @@ export const KIND = {
   diagnostics: 'df.diagnostics',
 } as const;
 
-const HEALTHY = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
+/** The states of a healthy service (and of a healthy deployment or flow). */
+export const HEALTHY: readonly string[] = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
 
 /** Minutes a diagnostics collection takes (the service shows COLLECTING_DIAGNOSTICS meanwhile). */
 export const DIAGNOSTICS_MINUTES = 5;
@@ -47,7 +57,8 @@ export const SERVICE: Lifecycle = {
   updateNodeImages: { from: HEALTHY, phases: [['UPDATING', 12]], success: 'GOOD_HEALTH', failure: 'BAD_HEALTH' },
   /** Back to the state it was in; a collection's own outcome is its record's (diagnostics). */
   collectDiagnostics: { from: [...HEALTHY, 'BAD_HEALTH'], phases: [['COLLECTING_DIAGNOSTICS', DIAGNOSTICS_MINUTES]] },
-  disable: { from: [...HEALTHY, 'BAD_HEALTH'], phases: [['DISABLING', 5]], success: 'NOT_ENABLED', removes: true },
+  /** Ends NOT_ENABLED, the record kept (resetService forgets it; enableService enables it again). */
+  disable: { from: [...HEALTHY, 'BAD_HEALTH'], phases: [['DISABLING', 5]], success: 'NOT_ENABLED' },
 };
 
 /** An action a service has been through (its event history). */
@@ -204,22 +215,30 @@ export function serviceResources(scope: EnvironmentScope): Resources<ServiceRec>
   return services;
 }
 
-/** DataFlow services as their environments see them: an environment is not deleted while DataFlow is enabled in it. */
+/** Whether a service has been disabled: it is NOT_ENABLED, kept until reset or enabled again. */
+export const isDisabled = (services: Resources<ServiceRec>, s: ServiceRec): boolean => services.state(s) === 'NOT_ENABLED';
+
+/**
+ * DataFlow services as their environments see them: an environment is not
+ * deleted while DataFlow is enabled in it (a disabled service holds nothing).
+ */
 export const serviceDependents: DependentKind = dependentKind<ServiceRec>({
   service: 'df',
   noun: 'DataFlow service',
   resources: (scope) => serviceResources(scope),
   environmentOf: (s) => s.environmentCrn,
   nameOf: (s) => s.name,
+  inEnvironment: (services, environmentCrn) =>
+    services.all().filter((s) => s.environmentCrn === environmentCrn && !isDisabled(services, s)),
 });
 
 export class DfServiceBackend {
   readonly services: Resources<ServiceRec>;
-  /** The workload service's deployments and flows. */
-  readonly workload: WorkloadBackend;
+  /** The workload service's deployments and flows (the world's contract `dataflows`). */
+  readonly dataflows: Dataflows;
 
   constructor(readonly ctx: BackendContext) {
-    this.workload = new WorkloadBackend(ctx);
+    this.dataflows = ctx.world.in(ctx).dataflows;
     this.services = serviceResources(ctx);
   }
 
@@ -235,10 +254,24 @@ export class DfServiceBackend {
     return this.ctx.clock.now();
   }
 
-  /** The service a CRN names, or NOT_FOUND (also once it has been disabled). */
+  /** The service a CRN names (a disabled one too, until it is reset), or NOT_FOUND. */
   service(serviceCrn: string): ServiceRec {
     if (!serviceCrn.startsWith('crn:')) throw invalid(`serviceCrn must be a CRN; got "${serviceCrn.slice(0, 100)}"`);
-    return this.services.get(serviceCrn);
+    const s = this.kept(this.services.find(serviceCrn));
+    if (!s) throw notFound(`DataFlow service ${serviceCrn.slice(0, 200)} not found`);
+    return s;
+  }
+
+  /** A service as read: a disabled one whose environment has since been deleted is forgotten. */
+  private kept(s: ServiceRec | undefined): ServiceRec | undefined {
+    if (!s || !this.disabled(s) || findEnvironment(this.ctx, s.environmentCrn)) return s;
+    this.ctx.store.delete(KIND.service, s.id);
+    return undefined;
+  }
+
+  /** Whether a service has been disabled (NOT_ENABLED, kept until reset or enabled again). */
+  disabled(s: ServiceRec): boolean {
+    return isDisabled(this.services, s);
   }
 
   state(s: ServiceRec): string {
@@ -247,7 +280,10 @@ export class DfServiceBackend {
 
   all(term?: string): ServiceRec[] {
     const t = term?.toLowerCase();
-    return this.services.all().filter((s) => !t || s.name.toLowerCase().includes(t) || s.crn.toLowerCase().includes(t));
+    return this.services
+      .all()
+      .filter((s) => this.kept(s))
+      .filter((s) => !t || s.name.toLowerCase().includes(t) || s.crn.toLowerCase().includes(t));
   }
 
   /** Enables DataFlow in an AVAILABLE environment (once: an environment has one service). */
@@ -255,15 +291,18 @@ export class DfServiceBackend {
     if (spec.minK8sNodeCount < 1 || spec.maxK8sNodeCount < spec.minK8sNodeCount)
       throw invalid('minK8sNodeCount must be at least 1 and no more than maxK8sNodeCount');
     const fields = serviceRecord(this.ctx, spec.environmentCrn, spec);
-    const there = this.services.find(fields.crn);
+    const there = this.kept(this.services.find(fields.crn));
     if (there && this.notEnabled(there))
       throw failedPrecondition(`DataFlow service ${there.name} failed to enable; reset it (df services reset) or disable it first`);
-    if (there) throw alreadyExists(`DataFlow is already enabled in environment ${fields.name}`);
+    if (there && !this.disabled(there)) throw alreadyExists(`DataFlow is already enabled in environment ${fields.name}`);
     const env = requireEnvironment(this.ctx, spec.environmentCrn);
     if (env.status !== 'AVAILABLE')
       throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; DataFlow can be enabled in an AVAILABLE environment`);
-    const s = this.services.create({ ...fields, actedBy: this.ctx.caller.actorCrn, kubernetesAccess: [] }, 'enable');
-    return s;
+    if (!there) return this.services.create({ ...fields, actedBy: this.ctx.caller.actorCrn, kubernetesAccess: [] }, 'enable');
+    // A disabled service is enabled again as it is asked now, under its CRN, keeping its history.
+    Object.assign(there, fields, { kubernetesAccess: [] });
+    delete there.clusterToken;
+    return this.act(there, 'enable');
   }
 
   /** Changes the node count limits (and IP ranges, when given). */
@@ -309,12 +348,16 @@ export class DfServiceBackend {
     return s.activity.action === 'enable' && this.services.progress(s).failed;
   }
 
-  /** Forgets a service that is not enabled (its enable failed), without cleaning up its cloud resources. */
+  /**
+   * Forgets a service that is not enabled (disabled, or its enable failed),
+   * without cleaning up its cloud resources: "Only not-enabled services can
+   * be reset".
+   */
   reset(serviceCrn: string): void {
     const s = this.service(serviceCrn);
-    if (!this.notEnabled(s))
+    if (!this.notEnabled(s) && !this.disabled(s))
       throw failedPrecondition(
-        `DataFlow service ${s.name} is ${this.state(s)}; only a service whose enable failed can be reset (disable it instead)`,
+        `DataFlow service ${s.name} is ${this.state(s)}; only a service that is not enabled (disabled, or whose enable failed) can be reset`,
       );
     this.ctx.store.delete(KIND.service, s.id);
   }
@@ -405,8 +448,9 @@ export class DfServiceBackend {
       throw failedPrecondition(
         `DataFlow service ${s.name} has ${deployments.length} deployment(s); terminate them first or give terminateDeployments`,
       );
-    this.act(s, 'disable');
-    for (const d of deployments) this.workload.deployments.terminate('', d.crn);
+    // Its cluster goes, and with it who could reach it.
+    this.act(s, 'disable', { kubernetesAccess: [] });
+    for (const d of deployments) this.dataflows.terminate(d.crn);
     if (!persist)
       for (const kind of [KIND.project, KIND.diagnostics])
         for (const { id } of this.ctx.store.children(kind, s.crn)) this.ctx.store.delete(kind, id);
@@ -419,7 +463,8 @@ export class DfServiceBackend {
    * Opens a request to deploy a flow version into a healthy service: the
    * workload service knows it from then on (its details can be read, a
    * deployment or a flow made from it once). The flow is named by the
-   * version CRN's resource, `<flow>/v.<version>`.
+   * version CRN's resource, `<flow>/v.<version>`, of type `flow` (the
+   * account's own) or `readyFlow` (an added ReadyFlow).
    */
   initiate(
     kind: FlowRequest['kind'],
@@ -435,12 +480,13 @@ export class DfServiceBackend {
       if (d.environmentCrn !== s.environmentCrn) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name}`);
       if (deployedFlowCrn) this.flow(deploymentCrn, deployedFlowCrn);
     }
-    const m = /^crn:cdp:df:[^:]*:[^:]*:flow:([^/]+)(?:\/v\.(\d+))?$/.exec(flowVersionCrn);
+    const m = /^crn:cdp:df:[^:]*:[^:]*:(?:flow|readyFlow):([^/]+)(?:\/v\.(\d+))?$/.exec(flowVersionCrn);
     if (!m?.[1])
       throw invalid(
-        `flowVersionCrn must be a flow version CRN (crn:cdp:df:<region>:<account>:flow:<flow>/v.<n>); got "${flowVersionCrn.slice(0, 200)}"`,
+        `flowVersionCrn must be a flow version CRN (crn:cdp:df:<region>:<account>:flow:<flow>/v.<n>, or readyFlow:<slug>/v.<n>); got "${flowVersionCrn.slice(0, 200)}"`,
       );
-    this.checkCatalogVersion(flowVersionCrn.replace(/\/v\.\d+$/, ''), Number(m[2] ?? 1));
+    const flowCrn = flowVersionCrn.replace(/\/v\.\d+$/, '');
+    this.checkCatalogVersion(flowCrn, Number(m[2] ?? 1));
     const id = uuid();
     const req: FlowRequest = {
       crn: crn(
@@ -452,11 +498,11 @@ export class DfServiceBackend {
       ),
       kind,
       environmentCrn: s.environmentCrn,
-      status: 'OPEN',
       flowName: m[1],
       flowVersion: Number(m[2] ?? 1),
+      flowCrn,
     };
-    this.ctx.store.put(WORKLOAD.request, req.crn, req);
+    this.dataflows.openRequest(req);
     return req;
   }
 
@@ -475,11 +521,11 @@ export class DfServiceBackend {
   // ---- the workload's deployments, read
 
   deploymentsOf(s: ServiceRec): Deployment[] {
-    return this.workload.deployments.all().filter((d) => d.environmentCrn === s.environmentCrn);
+    return this.dataflows.deployments().filter((d) => d.environmentCrn === s.environmentCrn);
   }
 
   deployment(deploymentCrn: string): Deployment {
-    const d = this.workload.deployments.store.find(deploymentCrn);
+    const d = this.dataflows.deployment(deploymentCrn);
     if (!d) throw notFound(`deployment ${deploymentCrn.slice(0, 200)} not found`);
     return d;
   }
@@ -487,10 +533,15 @@ export class DfServiceBackend {
   /** The deployments of the account, those whose name, service or CRN contains `term` when given. */
   deployments(term?: string): Deployment[] {
     const t = term?.toLowerCase();
-    return this.workload.deployments.all().filter((d) => !t || d.name.toLowerCase().includes(t) || d.crn.toLowerCase().includes(t));
+    return this.dataflows.deployments().filter((d) => !t || d.name.toLowerCase().includes(t) || d.crn.toLowerCase().includes(t));
   }
 
+  /** A flow of a deployment, or NOT_FOUND. */
   flow(deploymentCrn: string, flowCrn: string): { d: Deployment; f: DeployedFlow } {
-    return this.workload.flows.get('', deploymentCrn, flowCrn);
+    const d = this.deployment(deploymentCrn);
+    if (!flowCrn) throw invalid('deployedFlowCrn is required');
+    const f = this.dataflows.flowsOf(d.crn).find((x) => x.crn === flowCrn);
+    if (!f) throw notFound(`flow ${flowCrn.slice(0, 200)} not found in deployment ${d.name}`);
+    return { d, f };
   }
 }

@@ -6,7 +6,10 @@
  * imported from a NiFi flow definition file (the file comes to the address
  * the import is redirected to, see index.ts), or added from a ReadyFlow
  * (readyflows.ts) with all its versions. A flow definition's CRN carries its
- * name (a ReadyFlow's, its slug), as deployments name the flow they run.
+ * name (a ReadyFlow's, its slug), as deployments name the flow they run, and
+ * its kind as its resource type: `flow` for the account's own, `readyFlow`
+ * for one added from a ReadyFlow (cdpy checks an added ReadyFlow's CRN for
+ * `readyFlow`; its versions are `<CRN>/v.<n>` either way).
  *
  * Rules: names are unique in the catalog (flows, and collections); a flow
  * definition a deployment runs cannot be deleted; a collection is deleted
@@ -23,7 +26,6 @@ import { paged } from '../../paging.js';
 import { readUpload, removeUpload } from '../../uploads.js';
 import type { Doc, RequestContext } from '../../types.js';
 import { docs, num, str, text } from '../../values.js';
-import { DfBackend as WorkloadBackend } from '../dataflow/backend.js';
 import { userNameOf } from './backend.js';
 import { searched, sorted } from './listing.js';
 import { READYFLOWS, publishedAt, readyflowCrn, readyflowDefinition, type ReadyFlow } from './readyflows.js';
@@ -58,7 +60,7 @@ function deployedVersions(ctx: RequestContext): Map<string, number> {
   let counts = deployedCache.get(ctx);
   if (!counts) {
     counts = new Map();
-    for (const f of new WorkloadBackend(ctx).flows.all()) {
+    for (const f of ctx.world.in(ctx).dataflows.flows()) {
       const key = `${f.flowCrn}/v.${f.flowVersion}`;
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
@@ -174,7 +176,7 @@ function newFlow(
   spec: { name: string; slug: string; description?: string; collectionCrn?: string; readyflow?: string },
 ): EngineRecord {
   const flows = h.resources('flow');
-  const flowCrn = crn('df', h.ctx.info.region, h.ctx.info.accountId, 'flow', spec.slug);
+  const flowCrn = crn('df', h.ctx.info.region, h.ctx.info.accountId, spec.readyflow ? 'readyFlow' : 'flow', spec.slug);
   const clash = flows.find(spec.name, '') ?? flows.find(flowCrn);
   if (clash) throw alreadyExists(`the catalog already has a flow definition named ${clash.name ?? spec.name}`);
   const now = h.ctx.clock.now();
@@ -385,7 +387,7 @@ export const catalogResources: Readonly<Record<string, ResourceSpec>> = {
           versions: list,
           versionCount: list.length,
           ...(list.length > 0 ? { author: list[list.length - 1]?.author } : {}),
-          artifactType: flowData(rec).readyflow ? 'READYFLOW' : 'FLOW',
+          artifactType: flowData(rec).readyflow ? 'readyFlow' : 'flow',
           ...(held ? { collectionName: held.name } : {}),
         };
       },

@@ -149,15 +149,14 @@ export const handlers = {
   })),
   describeDeployment: op((b, req) => ({ deployment: deploymentView(b, b.deployment(text(req.deploymentCrn))) })),
   listDeployments: op((b, req, ctx) => {
-    const w = b.workload;
     const list = sorted(
       filtered(b.deployments(str(req.searchTerm)), req.filters, {
-        state: (d) => w.deployments.status(d).state,
+        state: (d) => d.status.state,
         service: (d) => [d.environmentCrn, serviceCrnOf(ctx, d.environmentCrn)],
         project: (d) => d.projectCrn,
       }),
       req.sorts,
-      { name: (d) => d.name, updated: (d) => d.updated, state: (d) => w.deployments.status(d).state },
+      { name: (d) => d.name, updated: (d) => d.updated, state: (d) => d.status.state },
     );
     return paged(ctx, req, list, (d): Doc => deploymentSummary(b, d));
   }),
@@ -175,8 +174,7 @@ export const handlers = {
   })),
   listDeploymentKPIs: op((b, req) => {
     const d = b.deployment(text(req.deploymentCrn));
-    const kpis = Array.isArray(d.config.kpis) ? (d.config.kpis as Doc[]) : [];
-    return { metricCharts: kpiCharts(b, d.crn, kpis, d.created, runs(b.workload.deployments.status(d).state), req.metricsTimePeriod) };
+    return { metricCharts: kpiCharts(b, d.crn, d.kpis, d.created, runs(d.status.state), req.metricsTimePeriod) };
   }),
   listDeploymentSystemMetrics: op((b, req) => ({
     metricCharts: deploymentSystemCharts(b, b.deployment(text(req.deploymentCrn)), req.metricsTimePeriod),
@@ -186,15 +184,14 @@ export const handlers = {
     return { deployedFlow: deployedFlowView(b, f, d) };
   }),
   listFlowsInDeployment: op((b, req, ctx) => {
-    const w = b.workload;
     const d = b.deployment(text(req.deploymentCrn));
     const t = str(req.searchTerm)?.toLowerCase();
     const flows = filtered(
-      w.flows.of(d).filter((f) => !t || f.name.toLowerCase().includes(t)),
+      b.dataflows.flowsOf(d.crn).filter((f) => !t || f.name.toLowerCase().includes(t)),
       req.filters,
-      { state: (f) => w.flows.status(f, d).state },
+      { state: (f) => f.status.state },
     );
-    const list = sorted(flows, req.sorts, { name: (f) => f.name, updated: (f) => f.updated, state: (f) => w.flows.status(f, d).state });
+    const list = sorted(flows, req.sorts, { name: (f) => f.name, updated: (f) => f.updated, state: (f) => f.status.state });
     return paged(ctx, req, list, (f): Doc => deployedFlowView(b, f, d, true));
   }),
   listFlowEventsInDeployment: op((b, req, ctx) => {
@@ -210,8 +207,8 @@ export const handlers = {
     return { eventSummaries: activeAlerts(flowEvents(b, d, f), req.sort) };
   }),
   listFlowKpisInDeployment: op((b, req) => {
-    const { d, f } = b.flow(text(req.deploymentCrn), text(req.deployedFlowCrn));
-    return { metricCharts: kpiCharts(b, f.crn, f.kpis, f.created, runs(b.workload.flows.status(f, d).state), req.metricsTimePeriod) };
+    const { f } = b.flow(text(req.deploymentCrn), text(req.deployedFlowCrn));
+    return { metricCharts: kpiCharts(b, f.crn, f.kpis, f.created, runs(f.status.state), req.metricsTimePeriod) };
   }),
 
   // ---- across the account

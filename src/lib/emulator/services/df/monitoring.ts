@@ -12,9 +12,8 @@ import { crn, stableUuid } from '../../ids.js';
 import { progress, type Activity } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { docs, hex, num, obj, str } from '../../values.js';
-import { KPI_METADATA } from '../dataflow/catalogue.js';
-import { HEALTHY, split, type DeployedFlow, type Deployment } from '../dataflow/records.js';
-import { userNameOf, type DfServiceBackend, type PastAction, type ServiceRec } from './backend.js';
+import type { DataflowDeploymentView as Deployment, DataflowFlowView as DeployedFlow, DataflowWorkView } from '../../world/contracts.js';
+import { HEALTHY, userNameOf, type DfServiceBackend, type PastAction, type ServiceRec } from './backend.js';
 import { filtered, sorted } from './listing.js';
 
 export type Severity = 'INFO' | 'WARNING' | 'ERROR';
@@ -110,6 +109,17 @@ function healthAlert(
 const eventCrn = (b: DfServiceBackend, seed: string): string =>
   crn('df', b.ctx.info.region, b.ctx.info.accountId, 'event', stableUuid(seed));
 
+/** The current action of a workload record (as the world tells it) as an event. */
+const currentWork = (w: DataflowWorkView, by: string): Parameters<typeof actionEvent>[2] => ({
+  action: w.action,
+  startedAt: w.startedAt,
+  endedAt: w.endsAt,
+  state: w.state,
+  failed: w.failed,
+  done: w.done,
+  by,
+});
+
 /** The current action of a record as an event (with where it stands now). */
 function current(b: DfServiceBackend, act: Activity, by?: string): Parameters<typeof actionEvent>[2] {
   const p = progress(act, b.ctx.clock.now());
@@ -139,9 +149,9 @@ export function serviceEvents(b: DfServiceBackend, s: ServiceRec): DfEvent[] {
 
 export function deploymentEvents(b: DfServiceBackend, d: Deployment): DfEvent[] {
   const about = { type: 'DEPLOYMENT' as const, crn: d.crn, noun: 'Deployment', name: d.name };
-  const now = current(b, d.activity, d.creatorCrn);
+  const now = currentWork(d.work, d.creatorCrn);
   const out: DfEvent[] = [];
-  if (d.activity.action !== 'create')
+  if (d.work.action !== 'create')
     out.push(
       actionEvent(b, about, {
         action: 'create',
@@ -152,16 +162,16 @@ export function deploymentEvents(b: DfServiceBackend, d: Deployment): DfEvent[] 
         done: true,
       }),
     );
-  out.push(actionEvent(b, about, { ...now, state: split(now.state).state }));
-  if (b.workload.deployments.status(d).state === 'BAD_HEALTH') out.push(healthAlert(b, about, now.endedAt));
+  out.push(actionEvent(b, about, now));
+  if (d.status.state === 'BAD_HEALTH') out.push(healthAlert(b, about, now.endedAt));
   return out.sort(newestFirst);
 }
 
 export function flowEvents(b: DfServiceBackend, d: Deployment, f: DeployedFlow): DfEvent[] {
   const about = { type: 'DEPLOYED_FLOW' as const, crn: f.crn, noun: 'Flow', name: `${f.name} of ${d.name}` };
-  const now = current(b, f.activity, f.creatorCrn);
+  const now = currentWork(f.work, f.creatorCrn);
   const out: DfEvent[] = [];
-  if (!f.activity.action.startsWith('deploy'))
+  if (!f.work.action.startsWith('deploy'))
     out.push(
       actionEvent(b, about, {
         action: 'deploy',
@@ -172,8 +182,8 @@ export function flowEvents(b: DfServiceBackend, d: Deployment, f: DeployedFlow):
         done: true,
       }),
     );
-  out.push(actionEvent(b, about, { ...now, state: split(now.state).state }));
-  if (b.workload.flows.status(f, d).state === 'BAD_HEALTH') out.push(healthAlert(b, about, now.endedAt));
+  out.push(actionEvent(b, about, now));
+  if (f.status.state === 'BAD_HEALTH') out.push(healthAlert(b, about, now.endedAt));
   return out.sort(newestFirst);
 }
 
@@ -264,8 +274,8 @@ const SERVICE_SYSTEM: readonly Metric[] = [
 ];
 
 /** A KPI's metric, from the workload service's KPI metadata (an unknown one counts). */
-function kpiMetric(id: string, componentType: string | undefined): Metric {
-  for (const scope of docs(KPI_METADATA.kpiScopes))
+function kpiMetric(b: DfServiceBackend, id: string, componentType: string | undefined): Metric {
+  for (const scope of docs(b.dataflows.kpiMetadata().kpiScopes))
     for (const m of docs(scope.metricTypes))
       if (m.id === id) {
         const unit = str(m.defaultUnitId) ?? 'count';
@@ -344,11 +354,11 @@ export function metricChart(
 }
 
 /** Whether a deployment (or flow) state means its NiFi nodes run. */
-export const runs = (state: string): boolean => HEALTHY.has(state) || state === 'BAD_HEALTH' || state === 'UPDATING';
+export const runs = (state: string): boolean => HEALTHY.includes(state) || state === 'BAD_HEALTH' || state === 'UPDATING';
 
 export function deploymentSystemCharts(b: DfServiceBackend, d: Deployment, period: unknown): Doc[] {
   const p = periodOf(period);
-  const running = runs(b.workload.deployments.status(d).state);
+  const running = runs(d.status.state);
   return DEPLOYMENT_SYSTEM.map((m) => metricChart(d.crn, m, { ...p, now: b.ctx.clock.now(), since: d.created, running }));
 }
 
@@ -364,7 +374,7 @@ export function kpiCharts(
   return kpis.map((k) =>
     metricChart(
       seed,
-      kpiMetric(str(k.metricId) ?? 'unknown', str(k.metricComponentType)),
+      kpiMetric(b, str(k.metricId) ?? 'unknown', str(k.metricComponentType)),
       { ...p, now: b.ctx.clock.now(), since, running },
       k,
     ),
@@ -375,7 +385,7 @@ export function serviceSystemCharts(b: DfServiceBackend, s: ServiceRec, period: 
   const p = periodOf(period);
   const state = b.state(s);
   const running =
-    HEALTHY.has(state) ||
+    HEALTHY.includes(state) ||
     state === 'BAD_HEALTH' ||
     ['UPDATING', 'UPGRADING', 'RENEWING_CERTS', 'ROTATING_PASSWORD', 'COLLECTING_DIAGNOSTICS'].includes(state);
   const nodes = s.minK8sNodeCount + Math.min(b.deploymentsOf(s).length, s.maxK8sNodeCount - s.minK8sNodeCount);

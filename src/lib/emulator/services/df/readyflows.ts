@@ -3,7 +3,8 @@
  * every account, listed and described as they are, and added to an
  * account's catalog as flow definitions with all their versions. Each is
  * named in its CRN by its slug (`readyFlow:kafka-to-s3`); added, the flow
- * definition's CRN carries the same slug (`flow:kafka-to-s3`).
+ * definition's CRN is a `readyFlow` too, with the same slug, in the account
+ * it was added to.
  */
 import { crn } from '../../ids.js';
 import type { Doc } from '../../types.js';

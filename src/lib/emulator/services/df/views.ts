@@ -3,10 +3,8 @@ import type { EngineRecord } from '../../engine/index.js';
 import { progress } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { num } from '../../values.js';
-import { HEALTHY } from '../dataflow/records.js';
-import { deployedFlowDoc, deploymentDoc } from '../dataflow/views.js';
-import type { DeployedFlow, Deployment } from '../dataflow/records.js';
-import { KIND, type DfServiceBackend, type ServiceRec } from './backend.js';
+import type { DataflowDeploymentView as Deployment, DataflowFlowView as DeployedFlow } from '../../world/contracts.js';
+import { HEALTHY, KIND, type DfServiceBackend, type ServiceRec } from './backend.js';
 import { deploymentEvents, flowEvents, serviceEvents } from './monitoring.js';
 
 /** The states a deployment can be in (the filter options of `state`). */
@@ -78,7 +76,7 @@ function alertCounts(events: ReadonlyArray<{ alertType?: string; severity: strin
 export function serviceSummary(b: DfServiceBackend, s: ServiceRec): Doc {
   const state = b.state(s);
   const up =
-    HEALTHY.has(state) || ['UPDATING', 'UPGRADING', 'RENEWING_CERTS', 'ROTATING_PASSWORD', 'COLLECTING_DIAGNOSTICS'].includes(state);
+    HEALTHY.includes(state) || ['UPDATING', 'UPGRADING', 'RENEWING_CERTS', 'ROTATING_PASSWORD', 'COLLECTING_DIAGNOSTICS'].includes(state);
   const failed = state === 'BAD_HEALTH';
   return {
     crn: s.crn,
@@ -94,7 +92,7 @@ export function serviceSummary(b: DfServiceBackend, s: ServiceRec): Doc {
     ...alertCounts(serviceEvents(b, s)),
     clusterId: `dfx-${s.id.slice(0, 8)}`,
     ...(s.instanceType ? { instanceType: s.instanceType } : {}),
-    validActions: b.notEnabled(s) ? ['RESET', 'DISABLE'] : serviceActions(state),
+    validActions: b.notEnabled(s) ? ['RESET', 'DISABLE'] : b.disabled(s) ? ['ENABLE', 'RESET'] : serviceActions(state),
     enforceProject: s.enforceProject,
   };
 }
@@ -122,20 +120,20 @@ export function serviceView(b: DfServiceBackend, s: ServiceRec): Doc {
 }
 
 /** ServiceMeta: how a deployment names its service. */
-function serviceMeta(b: DfServiceBackend, d: Deployment): Doc {
-  const m = deploymentDoc(b.workload, d).service as { crn: string; name: string; cloudPlatform: string; region: { name: string } };
+function serviceMeta(d: Deployment): Doc {
+  const m = d.shown().service as { crn: string; name: string; cloudPlatform: string; region: { name: string } };
   return { crn: m.crn, name: m.name, cloudProvider: m.cloudPlatform, region: m.region.name, environmentCrn: d.environmentCrn };
 }
 
 /** A deployment as listed (DeploymentSummary). */
 export function deploymentSummary(b: DfServiceBackend, d: Deployment): Doc {
-  const s = b.workload.deployments.status(d);
+  const s = d.status;
   const project = projectOf(b, d.projectCrn);
   return {
     crn: d.crn,
     name: d.name,
-    status: { state: s.state, detailedState: s.detailedState, message: s.failed ? (d.activity.reason ?? '') : '' },
-    service: serviceMeta(b, d),
+    status: { state: s.state, detailedState: s.detailedState, message: d.work.failed ? (d.work.reason ?? '') : '' },
+    service: serviceMeta(d),
     updated: d.updated,
     ...alertCounts(deploymentEvents(b, d)),
     ...(project ? { project } : {}),
@@ -144,8 +142,7 @@ export function deploymentSummary(b: DfServiceBackend, d: Deployment): Doc {
 
 /** A deployment in full (Deployment): the workload's record as the control plane shows it. */
 export function deploymentView(b: DfServiceBackend, d: Deployment): Doc {
-  const w = b.workload;
-  const full = deploymentDoc(w, d);
+  const full = d.shown();
   const size = full.clusterSizeParams as { name?: string } | undefined;
   return {
     ...deploymentSummary(b, d),
@@ -170,8 +167,7 @@ export function deploymentView(b: DfServiceBackend, d: Deployment): Doc {
 
 /** A flow of a deployment (DeployedFlow); `summary` keeps to DeployedFlowSummary. */
 export function deployedFlowView(b: DfServiceBackend, f: DeployedFlow, d: Deployment, summary = false): Doc {
-  const full = deployedFlowDoc(b.workload, f, d);
-  const status = full.status as { state: string; detailedState: string };
+  const status = f.status;
   const common = {
     crn: f.crn,
     name: f.name,
@@ -187,7 +183,7 @@ export function deployedFlowView(b: DfServiceBackend, f: DeployedFlow, d: Deploy
     ...(projectOf(b, f.projectCrn) ? { projectCrn: f.projectCrn } : {}),
     created: f.created,
     flowVersion: f.flowVersion,
-    flowVersionCrn: full.flowVersionCrn,
+    flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
     flowCrn: f.flowCrn,
     creatorCrn: f.creatorCrn,
   };

@@ -32,7 +32,7 @@ const FLOW_V2 = `${FLOW}/v.2`;
 const COLLECTION = `crn:cdp:df:us-west-1:${ACCOUNT}:catalogCollection:8f7e6d5c-4b3a-4291-8e0f-1a2b3c4d5e6f`;
 const PROJECT = `crn:cdp:df:us-west-1:${ACCOUNT}:project:7c1e5a92-3b4d-4e6f-8a0b-1c2d3e4f5a6b/3d2c1b0a-9f8e-4d7c-a6b5-4c3d2e1f0a9b`;
 const READYFLOW = `crn:cdp:df:us-west-1:${ACCOUNT}:readyFlow:kafka-to-s3`;
-const ADDED_READYFLOW = `crn:cdp:df:us-west-1:${ACCOUNT}:flow:kafka-to-s3`;
+const ADDED_READYFLOW = `crn:cdp:df:us-west-1:${ACCOUNT}:readyFlow:kafka-to-s3`;
 const EVENT = `crn:cdp:df:us-west-1:${ACCOUNT}:event:6b5a4c3d-2e1f-4a0b-9c8d-7e6f5a4b3c2d`;
 
 const SERVICE_CRN = 'CRN of the DataFlow service (see `df services list`)';
@@ -187,6 +187,7 @@ const cli: Record<string, OperationCli> = {
   disableService: {
     command: 'services disable',
     summary: 'Turn DataFlow off in an environment and remove its cluster.',
+    description: 'The service stays, NOT_ENABLED, until `df services reset` forgets it or `df services enable` enables it again.',
     examples: [`--service-crn ${SVC} --terminate-deployments --yes --wait`, `--service-crn ${SVC} --persist --yes`],
     fieldHelp: {
       persist: 'Keep the records of deployments and other resources, to find them again when re-enabled',
@@ -198,7 +199,8 @@ const cli: Record<string, OperationCli> = {
   resetService: {
     command: 'services reset',
     summary: 'Forget a service that is not enabled, without cleaning up its cloud resources.',
-    description: 'Only for a service whose enable or disable failed and left it NOT_ENABLED; clean its cloud resources up by hand.',
+    description:
+      'Only for a service that is not enabled: disabled (NOT_ENABLED), or whose enable failed; clean its cloud resources up by hand.',
     examples: [`--service-crn ${SVC} --yes --wait`],
     destructive: true,
     wait: serviceWait('request.serviceCrn', ['NOT_ENABLED'], { failure: [], goneIsSuccess: true, timeout: 1800 }),

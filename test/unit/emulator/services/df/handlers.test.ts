@@ -56,12 +56,12 @@ describe('services', () => {
     expect(df('listDeployableServicesForNewDeployments').services).toHaveLength(list.length);
   });
 
-  test('disable (DISABLING, then gone), enable (ENABLING, then GOOD_HEALTH), update and upgrade on the clock', () => {
+  test('disable (DISABLING, then NOT_ENABLED, kept), enable (ENABLING, then GOOD_HEALTH), update and upgrade on the clock', () => {
     const idle = serviceOf(IDLE);
     expect((df('disableService', { serviceCrn: idle }).status as Doc).state).toBe('DISABLING');
     now += 6 * MIN;
-    expect(fails('describeService', { serviceCrn: idle }).code).toBe('NOT_FOUND');
-    expect(serviceOf(IDLE)).toBe('');
+    expect(stateOf(idle)).toBe('NOT_ENABLED');
+    expect(serviceOf(IDLE)).toBe(idle);
     const enabled = df('enableService', { environmentCrn: IDLE, minK8sNodeCount: 3, maxK8sNodeCount: 5, usePublicLoadBalancer: true });
     expect((enabled.service as Doc).crn).toBe(idle);
     expect(stateOf(idle)).toBe('ENABLING');
