@@ -59,7 +59,7 @@ beforeEach(() => {
     lastName: 'Admin',
     creationDate: clock.iso(),
     accountAdmin: true,
-    identityProviderCrn: `crn:altus:iam:us-west-1:${ACCOUNT}:samlProvider:cdp-default`,
+    identityProviderCrn: 'crn:altus:iam:us-west-1:altus:samlProvider:cloudera-sso',
     status: 'ACTIVE',
     workloadUsername: 'admin',
   });

@@ -44,6 +44,20 @@ import { parseSshPublicKey } from './ssh.js';
 /** Kinds only the backend reads (the shared ones are in records.ts). */
 const IDENTITY = 'iam.identity';
 
+/**
+ * The built-in identity provider, Cloudera SSO, by the CRN the API gives it
+ * (audit.yaml's interactive login events; getDefaultIdentityProvider
+ * answers it while no provider of the account is the default).
+ */
+const CLOUDERA_SSO_CRN = 'crn:altus:iam:us-west-1:altus:samlProvider:cloudera-sso';
+/**
+ * What a user of the built-in provider shows as its `identityProviderCrn`:
+ * not a CRN but the name the API documents ("Cloudera-Default",
+ * "Cloudera-Administration" for Cloudera's own staff, or a customer IdP's
+ * CRN). A request may name the built-in provider by it as well.
+ */
+const BUILTIN_USERS_IDP = 'Cloudera-Default';
+
 export interface GroupRecord {
   groupId: string;
   groupName: string;
@@ -292,7 +306,7 @@ export class IamBackend {
       lastName: u.lastName,
       creationDate: u.creationDate,
       accountAdmin: u.accountAdmin,
-      identityProviderCrn: u.identityProviderCrn,
+      identityProviderCrn: u.identityProviderCrn === CLOUDERA_SSO_CRN ? BUILTIN_USERS_IDP : u.identityProviderCrn,
       ...(u.lastInteractiveLogin ? { lastInteractiveLogin: u.lastInteractiveLogin } : {}),
       workloadUsername: u.workloadUsername,
       status: u.status,
@@ -837,9 +851,9 @@ export class IamBackend {
 
   // ---------------------------------------------------------------- identity providers
 
-  /** The built-in provider of users who sign in through the vendor single sign-on. */
+  /** The built-in provider of users who sign in through the vendor single sign-on (Cloudera SSO), by its CRN. */
   builtinIdentityProviderCrn(): string {
-    return this.crn('samlProvider', 'cdp-default');
+    return CLOUDERA_SSO_CRN;
   }
 
   samlProvider(ref: string): SamlProviderRecord {
@@ -860,7 +874,7 @@ export class IamBackend {
 
   /** A SAML or LDAP provider, or the built-in one, by name or CRN. */
   identityProviderCrn(ref: string): string {
-    if (ref === this.builtinIdentityProviderCrn()) return ref;
+    if (ref === CLOUDERA_SSO_CRN || ref === BUILTIN_USERS_IDP) return CLOUDERA_SSO_CRN;
     const saml = isCrn(ref)
       ? this.byCrn<SamlProviderRecord>(ref, KIND.samlProvider)
       : this.store.getByName<SamlProviderRecord>(KIND.samlProvider, ref);
