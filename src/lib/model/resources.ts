@@ -64,7 +64,7 @@ export interface ResourceFacts {
   readonly shape: string;
   /** The roles of its fields that their names do not tell. */
   readonly fields?: FieldRoles;
-  /** The resource type its CRNs carry: crn:cdp:<service>:<region>:<account>:<crnType>:<id>; default its key, in kebab case. */
+  /** The resource type its CRNs carry: crn:cdp:<service>:<region>:<account>:<crnType>:<id>; default its key as it is (`proxyConfig`). */
   readonly crnType?: string;
   /** Its CRN ends with its id itself (`cluster:liftie-6gqzwzb4`); default a UUID (its id, or one made from it). */
   readonly crnUsesId?: true;

@@ -147,7 +147,8 @@ export function deriveService(service: Service, declared: Declared): ServiceMode
       initialState: lifecycle ? initialStateOf(service, shape, fields, lifecycle) : undefined,
       // Operation records: an older spec says so; facts, by naming an action's operation (work always has them).
       operationKind: rules.spec?.operations || names || rules.work ? `${service.name}.operation` : undefined,
-      crnType: facts?.crnType ?? rules.spec?.crnType ?? key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`),
+      // Its key as it is: a CRN's resource type is word characters only (CDP's CRN parser), as the API writes them (`proxyConfig`).
+      crnType: facts?.crnType ?? rules.spec?.crnType ?? key,
       children: [],
     });
   }

@@ -88,7 +88,7 @@ export interface ResourceSpec {
   readonly status?: string;
   /** The roles of its record's fields that their names do not tell (`instanceName` its name, `failureMessage` why it failed). */
   readonly fields?: Partial<RecordFields>;
-  /** The resource type its CRNs carry (`workspace`, `clustertemplate`, `catalogCollection`); default: its key in kebab case. */
+  /** The resource type its CRNs carry (`workspace`, `clustertemplate`, `catalogCollection`); default: its key as it is. */
   readonly crnType?: string;
   /** Makes a new id from the create request (ids that tell the kind, `impala-...`); default a UUID. */
   readonly newId?: (h: Hook, request: Doc) => string;

@@ -114,6 +114,18 @@ describe('resources', () => {
     });
   });
 
+  test("a resource's CRN type is what its facts or spec say, else its key as it is: word characters, as CDP's CRN parser takes them", () => {
+    const two = derive({
+      resources: {
+        snapshot: { keys: ['snapshotName'], shape: 'Snapshot', crnType: 'tableSnapshot' },
+        snapshotList: { nouns: ['Snapshots'], keys: ['snapshotName'], shape: 'Snapshot' },
+      },
+    });
+    expect(two.resources.get('snapshot')?.crnType).toBe('tableSnapshot');
+    expect(two.resources.get('snapshotList')?.crnType).toBe('snapshotList');
+    expect([...two.resources.values()].every((r) => /^\w+$/.test(r.crnType))).toBe(true);
+  });
+
   test('parents know their children, children their parent', () => {
     expect(model.resources.get('database')?.children.map((c) => c.key)).toEqual(['snapshot', 'restore', 'diagnostics']);
     expect(model.resources.get('snapshot')?.parent?.key).toBe('database');
