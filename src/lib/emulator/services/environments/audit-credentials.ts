@@ -5,6 +5,7 @@
  * cloud in place (same name and CRN); list and delete are the engine's.
  * Secrets (an Azure app's secret, a GCP key) are never kept.
  */
+import { resources } from '../../../model/services/environments/resources.js';
 import type { CloudPlatform } from '../../environments.js';
 import type { ResourceSpec } from '../../engine/index.js';
 import { invalid } from '../../errors.js';
@@ -21,6 +22,8 @@ const CLOUD_OF: Readonly<Record<string, { platform: CloudPlatform; gov: boolean 
 export const AUDIT_CREDENTIAL: ResourceSpec = {
   noun: 'audit credential',
   shape: 'Credential',
+  // A credential, as the model's facts say: `credential` in its CRNs (the engine's default, its key, is no CRN type).
+  crnType: resources.resources.auditCredential.crnType,
   keys: ['credentialName'],
   ops: {
     setAWSAuditCredential: 'create',
