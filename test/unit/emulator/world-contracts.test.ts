@@ -43,4 +43,17 @@ describe('world contracts', () => {
     expect(a.count('environments.environment')).toBeGreaterThan(0);
     expect(b.count('environments.environment')).toBe(0);
   });
+
+  test("an environment's FreeIPA runs from when it was made, on its instances; an unknown CRN has none", async () => {
+    const world = await emulatedWorld();
+    const store = new Store(':memory:', UNIT_ACCOUNT);
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const reads = (): ReturnType<typeof world.in> => world.in({ store, clock: clockAt(() => now), info: UNIT_INFO });
+    const env = reads().environments.require('sales-env');
+    now += 3_600_000;
+    const freeipa = reads().environments.freeipaRuns(env.crn);
+    expect(freeipa?.instances).toBeGreaterThan(0);
+    expect(freeipa?.runs.at(-1)?.to).toBe(now);
+    expect(reads().environments.freeipaRuns(env.crn.replace(/[0-9a-f]{12}$/, '000000000000'))).toBeUndefined();
+  });
 });

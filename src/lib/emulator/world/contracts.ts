@@ -60,6 +60,14 @@ export interface Environments {
   all(): readonly EnvironmentView[];
   /** A credential by name or CRN. */
   credential(ref: string): CredentialView | undefined;
+  /** When an environment's FreeIPA ran (while the environment was up) and on how many instances (what its usage is billed by); by CRN. */
+  freeipaRuns(crn: string): FreeipaRunsView | undefined;
+}
+
+/** When an environment's FreeIPA ran, and on how many instances. */
+export interface FreeipaRunsView {
+  readonly runs: readonly RunView[];
+  readonly instances: number;
 }
 
 /** A user or machine user, as other services show who made or owns something. */

@@ -5,8 +5,16 @@
  * adapter over the shared environment records (emulator/environments.ts),
  * until this service holds them itself.
  */
-import { CREDENTIAL_KIND, environments as all, findEnvironment, requireEnvironment, type CredentialRecord } from '../../environments.js';
-import type { ProviderScope } from '../../world.js';
+import {
+  CREDENTIAL_KIND,
+  ENVIRONMENT,
+  environmentResources,
+  environments as all,
+  findEnvironment,
+  requireEnvironment,
+  type CredentialRecord,
+} from '../../environments.js';
+import { createdAtOf, runsOf, spansOf, type ProviderScope } from '../../world.js';
 import type { Environments } from '../../world/contracts.js';
 
 export function environments(scope: ProviderScope): Environments {
@@ -18,5 +26,16 @@ export function environments(scope: ProviderScope): Environments {
       ref.startsWith('crn:')
         ? scope.store.getByCrn<CredentialRecord>(ref)?.doc
         : scope.store.getByName<CredentialRecord>(CREDENTIAL_KIND, ref),
+    freeipaRuns: (crn) => {
+      const e = environmentResources(scope)
+        .all()
+        .find((x) => x.crn === crn);
+      if (!e) return undefined;
+      const now = scope.clock.now();
+      return {
+        runs: runsOf(ENVIRONMENT, spansOf(ENVIRONMENT, e.activity, now, createdAtOf(e)), now),
+        instances: e.freeipa.instanceCountByGroup,
+      };
+    },
   };
 }
