@@ -18,12 +18,15 @@
  * its charge at the list rate of its kind. A page reads only the hours it
  * shows, so a long range costs no more than a short one.
  */
-import { ENVIRONMENT, environmentResources, type EnvironmentRecord } from '../../environments.js';
+import type { OperationName } from '../../../model/services/consumption/wire.js';
+import { resources } from '../../../model/services/consumption/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import { code, defineService } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
 import { paged, type Listing } from '../../paging.js';
-import type { BackendContext, Doc, ServiceModule } from '../../types.js';
 import { docs, iso, obj, str } from '../../values.js';
-import { createdAtOf, runsOf, spansOf, type Run } from '../../world.js';
+import type { RunView } from '../../world/contracts.js';
 
 const HOUR = 3_600_000;
 /** Positions in a listing: an hour's records are numbered after the hour (hour x SLOTS + source). */
@@ -54,7 +57,7 @@ interface Source {
   readonly crn?: string;
   readonly clusterType: string;
   readonly env: { readonly name?: string; readonly crn?: string; readonly cloud?: string };
-  readonly runs: readonly Run[];
+  readonly runs: readonly RunView[];
   readonly instanceType?: string;
   readonly instanceCount: number;
   readonly tags?: Doc;
@@ -97,24 +100,24 @@ const kindOf = (service: string): { feature: string; type?: string; rate: number
   KINDS[service] ?? { feature: service.toUpperCase(), ...OTHER };
 
 /** Everything of the account that runs, in a stable order: by when it first ran, then by name. */
-function sources(ctx: BackendContext): Source[] {
-  const now = ctx.clock.now();
+function sources(h: Hook): Source[] {
   const out: Source[] = [];
-  const envs: EnvironmentRecord[] = environmentResources(ctx).all();
-  for (const e of envs) {
+  for (const e of h.world.environments.all()) {
     const env = { name: e.environmentName, crn: e.crn, cloud: e.cloudPlatform };
-    out.push({
-      service: 'environments',
-      name: `${e.environmentName}-freeipa`,
-      crn: e.crn.replace(':environments:', ':freeipa:').replace(':environment:', ':freeipa:'),
-      clusterType: 'FREEIPA',
-      env,
-      runs: runsOf(ENVIRONMENT, spansOf(ENVIRONMENT, e.activity, now, createdAtOf(e)), now),
-      instanceType: FREEIPA_TYPE[e.cloudPlatform],
-      instanceCount: e.freeipa.instanceCountByGroup,
-      tags: tagsOf(e),
-    });
-    for (const d of ctx.world.inEnvironment(ctx, e.crn)) {
+    const freeipa = h.world.environments.freeipaRuns(e.crn);
+    if (freeipa)
+      out.push({
+        service: 'environments',
+        name: `${e.environmentName}-freeipa`,
+        crn: e.crn.replace(':environments:', ':freeipa:').replace(':environment:', ':freeipa:'),
+        clusterType: 'FREEIPA',
+        env,
+        runs: freeipa.runs,
+        instanceType: FREEIPA_TYPE[e.cloudPlatform],
+        instanceCount: freeipa.instances,
+        tags: tagsOf(e),
+      });
+    for (const d of h.ctx.world.inEnvironment(h.ctx, e.crn)) {
       const running = d.running?.();
       if (!running) continue;
       const inst = instancesOf(running.record);
@@ -135,7 +138,7 @@ function sources(ctx: BackendContext): Source[] {
     }
   }
   // Compute clusters live in environments the world does not follow them into: as compute tells them (world/contracts.ts).
-  for (const c of ctx.world.in(ctx).computeClusters.all())
+  for (const c of h.world.computeClusters.all())
     out.push({
       service: 'compute',
       name: c.name,
@@ -210,18 +213,19 @@ function usageListing(all: readonly Source[], from: number, to: number): Listing
   };
 }
 
-const service: ServiceModule = {
-  service: 'consumption',
-  handlers: {
-    listComputeUsageRecords: (req, ctx) => {
-      const from = Date.parse(String(req.fromTimestamp));
-      const to = Date.parse(String(req.toTimestamp));
-      if (Number.isNaN(from) || Number.isNaN(to)) throw invalid('fromTimestamp and toTimestamp must be times, e.g. 2024-05-01T00:00:00Z');
-      if (from > to) throw invalid('fromTimestamp must not be after toTimestamp');
-      // Usage is known up to now: a range into the future ends now.
-      return paged(ctx, req, usageListing(sources(ctx), from, Math.min(to, ctx.clock.now())));
-    },
-  },
-};
+/** The usage records of a time range, paged; a range into the future ends now (usage is known up to now). */
+function listComputeUsageRecords(h: Hook, req: Doc): Doc {
+  const from = Date.parse(String(req.fromTimestamp));
+  const to = Date.parse(String(req.toTimestamp));
+  if (Number.isNaN(from) || Number.isNaN(to)) throw invalid('fromTimestamp and toTimestamp must be times, e.g. 2024-05-01T00:00:00Z');
+  if (from > to) throw invalid('fromTimestamp must not be after toTimestamp');
+  return paged(h.ctx, req, usageListing(sources(h), from, Math.min(to, h.ctx.clock.now())));
+}
 
-export default service;
+/** Usage is computed, never kept: no resources, one code entry (a listing of what every service ran, hour by hour). */
+export default defineService<OperationName>()({
+  service: 'consumption',
+  facts: resources,
+  resources: {},
+  operations: () => ({ listComputeUsageRecords: code(listComputeUsageRecords) }),
+});
