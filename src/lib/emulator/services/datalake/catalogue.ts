@@ -3,8 +3,6 @@
  * types, log descriptors, Cloudera Manager roles and services, and the
  * instance groups of each data lake shape.
  */
-import { createHash } from 'node:crypto';
-
 export const RUNTIMES: ReadonlyArray<{ runtime: string; cm: string }> = [
   { runtime: '7.2.16', cm: '7.9.0' },
   { runtime: '7.2.17', cm: '7.11.3' },
@@ -14,30 +12,8 @@ export const RUNTIMES: ReadonlyArray<{ runtime: string; cm: string }> = [
 export const DEFAULT_RUNTIME = '7.2.18';
 export const CATALOG = 'cdp-default';
 
-export interface Image {
-  readonly imageId: string;
-  readonly runtime: string;
-  readonly cm: string;
-  readonly index: number;
-  readonly created: number;
-}
-
-export const hashId = (text: string): string => {
-  const h = createHash('sha256').update(text).digest('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
-};
-
-/** Two images per runtime, older first; image order follows runtime order. */
-export const IMAGES: readonly Image[] = RUNTIMES.flatMap((r, ri) =>
-  [0, 1].map((index) => ({
-    imageId: hashId(`image:${r.runtime}:${index}`),
-    runtime: r.runtime,
-    cm: r.cm,
-    index,
-    created: Date.UTC(2023, ri * 3 + index, 1) / 1000,
-  })),
-);
-export const imageOrder = (img: Image): number => IMAGES.indexOf(img);
+// The default catalog's Runtime images are the image catalog service's too: written once (shared/images.ts).
+export { IMAGES, hashId, imageOrder, type Image } from '../../shared/images.js';
 
 export const SECRET_TYPES: ReadonlyArray<readonly [string, string]> = [
   ['CM_ADMIN_PASSWORD', 'Password of the Cloudera Manager admin user'],
