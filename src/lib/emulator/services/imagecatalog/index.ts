@@ -14,13 +14,19 @@
  * of a type for a cloud, a runtime (default: the data lake service's
  * default runtime) and an architecture.
  */
-import { DEFAULT_RUNTIME, IMAGES } from '../datalake/catalogue.js';
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { OperationName } from '../../../model/services/imagecatalog/wire.js';
+import { resources } from '../../../model/services/imagecatalog/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { code, defineService } from '../../engine/table.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import type { Doc, ServiceModule } from '../../types.js';
+import { IMAGES } from '../../shared/images.js';
+import { DEFAULT_RUNTIME } from '../../shared/runtimes.js';
 import { docs, hex, str, text } from '../../values.js';
 
+type R = keyof typeof resources.resources;
 type Provider = 'AWS' | 'AZURE' | 'GCP';
 type ImageType = 'RUNTIME' | 'FREEIPA';
 
@@ -82,21 +88,21 @@ function defaultCatalog(): Doc[] {
   return [...runtime, ...freeipa];
 }
 
-/** The default catalog's images, seeded the first time the account asks. */
-function defaultImages(h: Hook): EngineRecord[] {
-  const all = h.resources('defaultImage');
+/** Seeds the default catalog's images the first time the account uses the service. */
+function seedDefaultCatalog(h: Hook<R>): void {
   const seeded = `imagecatalog.defaultCatalog:${h.ctx.info.accountId}`;
-  if (!h.ctx.store.meta(seeded)) {
-    for (const doc of defaultCatalog()) {
-      const id = String(doc.imageId);
-      all.create({ id, scope: '', doc: h.engine.conform(h.ctx, IMAGE_SHAPE, doc, id, 'none'), data: { architecture: ARCHITECTURE } });
-    }
-    h.ctx.store.setMeta(seeded, '1');
+  if (h.ctx.store.meta(seeded)) return;
+  const all = h.records('defaultImage');
+  for (const doc of defaultCatalog()) {
+    const id = String(doc.imageId);
+    all.create({ id, scope: '', doc: h.conform(IMAGE_SHAPE, doc, id), data: { architecture: ARCHITECTURE } });
   }
-  return all.all();
+  h.ctx.store.setMeta(seeded, '1');
 }
 
-function defaultImage(h: Hook, imageId: string): EngineRecord {
+const defaultImages = (h: Hook<R>): EngineRecord[] => h.records('defaultImage').all();
+
+function defaultImage(h: Hook<R>, imageId: string): EngineRecord {
   const img = defaultImages(h).find((r) => r.id === imageId);
   if (!img)
     throw notFound(
@@ -112,7 +118,7 @@ const vmImagesOf = (rec: EngineRecord, provider?: Provider): Doc[] =>
 const versionOf = (rec: EngineRecord): string | undefined => str((rec.doc.versions as Doc | undefined)?.cdp);
 
 /** The newest default image of a type for a cloud, runtime and architecture, or NOT_FOUND saying what there is. */
-function findDefault(h: Hook, req: Doc): Doc {
+function findDefaultImage(h: Hook<R>, req: Doc): Doc {
   const provider = text(req.provider) as Provider;
   const type = text(req.imageType) as ImageType;
   const arch = (str(req.architecture) ?? ARCHITECTURE).toUpperCase();
@@ -151,101 +157,105 @@ function providerOf(vmImages: readonly Doc[]): Provider {
 const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 const typeName = (t: unknown): string => (t === 'FREEIPA' ? 'FreeIPA' : 'Runtime');
 
-/** Adds or updates a Runtime or FreeIPA image of a custom catalog, customising a default image of the same type. */
-const setImage =
-  (type: ImageType) =>
-  (h: Hook, req: Doc): Doc => {
-    const catalog = h.engine.locate(h, h.engine.resource('catalog'), req);
-    const source = defaultImage(h, text(req.sourceImageId));
-    if (source.doc.imageType !== type)
-      throw invalid(
-        `source image ${source.id} is a ${typeName(source.doc.imageType)} image; a ${typeName(type)} image customises a ${typeName(type)} image`,
-      );
-    const vmImages = docs(req.vmImages);
-    const provider = providerOf(vmImages);
-    const imageId = str(req.imageId) ?? uuid();
-    if (!isUuid(imageId)) throw invalid(`imageId ${imageId.slice(0, 100)} is not a UUID; leave it out for a new one`);
-    const images = h.resources('image');
-    const existing = images.find(imageId, catalog.id);
-    if (existing && existing.doc.imageType !== type)
-      throw invalid(`image ${imageId} of catalog ${catalog.name ?? ''} is a ${typeName(existing.doc.imageType)} image`);
-    const doc = h.engine.conform(
-      h.ctx,
-      IMAGE_SHAPE,
-      {
-        imageId,
-        imageDate: Math.floor(h.ctx.clock.now() / 1000),
-        imageType: type,
-        sourceImageId: source.id,
-        sourceImageDate: source.doc.imageDate,
-        versions: source.doc.versions,
-        provider,
-        ...(str(req.baseParcelUrl) ? { baseParcelUrl: req.baseParcelUrl } : {}),
-        vmImages: vmImages.map((v) => ({ region: v.region, imageReference: v.imageReference })),
-      },
-      imageId,
-      'none',
+/**
+ * Adds or updates a Runtime or FreeIPA image of a custom catalog, customising
+ * a default image of the same type. Code, not a create: an image named by an
+ * id the catalog has is updated in place (same record), which no verb says.
+ */
+function setImage(h: Hook<R>, req: Doc, type: ImageType): Doc {
+  const catalog = h.locate('catalog', req);
+  const source = defaultImage(h, text(req.sourceImageId));
+  if (source.doc.imageType !== type)
+    throw invalid(
+      `source image ${source.id} is a ${typeName(source.doc.imageType)} image; a ${typeName(type)} image customises a ${typeName(type)} image`,
     );
-    if (existing) images.save({ ...existing, doc });
-    else images.create({ id: `${catalog.id}/${imageId}`, name: imageId, scope: catalog.id, doc });
-    return { imageId };
-  };
+  const vmImages = docs(req.vmImages);
+  const provider = providerOf(vmImages);
+  const imageId = str(req.imageId) ?? uuid();
+  if (!isUuid(imageId)) throw invalid(`imageId ${imageId.slice(0, 100)} is not a UUID; leave it out for a new one`);
+  const images = h.records('image');
+  const existing = images.find(imageId, catalog.id);
+  if (existing && existing.doc.imageType !== type)
+    throw invalid(`image ${imageId} of catalog ${catalog.name ?? ''} is a ${typeName(existing.doc.imageType)} image`);
+  const doc = h.conform(
+    IMAGE_SHAPE,
+    {
+      imageId,
+      imageDate: Math.floor(h.ctx.clock.now() / 1000),
+      imageType: type,
+      sourceImageId: source.id,
+      sourceImageDate: source.doc.imageDate,
+      versions: source.doc.versions,
+      provider,
+      ...(str(req.baseParcelUrl) ? { baseParcelUrl: req.baseParcelUrl } : {}),
+      vmImages: vmImages.map((v) => ({ region: v.region, imageReference: v.imageReference })),
+    },
+    imageId,
+  );
+  if (existing) images.save({ ...existing, doc });
+  else images.create({ id: `${catalog.id}/${imageId}`, name: imageId, scope: catalog.id, doc });
+  return { imageId };
+}
+
+const setRuntimeImage = (h: Hook<R>, req: Doc): Doc => setImage(h, req, 'RUNTIME');
+const setFreeipaImage = (h: Hook<R>, req: Doc): Doc => setImage(h, req, 'FREEIPA');
+
+/** A default image by id, NOT_FOUND saying how to find one (code: the engine's NOT_FOUND has no such hint). */
+function describeDefaultImage(h: Hook<R>, req: Doc): Doc {
+  const img = defaultImage(h, text(req.imageId));
+  return { imageId: img.id, vmImages: vmImagesOf(img) };
+}
+
+/** A custom catalog with its images. */
+const catalogWithImages = (h: Hook<R>, rec: Readonly<EngineRecord>): Doc => ({
+  catalogName: rec.name,
+  description: rec.doc.description,
+  images: h
+    .records('image')
+    .all(rec.id)
+    .map((img) => h.conform('ImageItemResponse', img.doc, img.id)),
+});
 
 /** Deleting a Runtime image as a FreeIPA one (or the other way round) is refused. */
-function deletingImage(h: Hook, rec: EngineRecord): void {
+function checkImageDelete(h: Hook<R>, rec: Readonly<EngineRecord>): void {
   const asked: ImageType = h.ctx.op.name === 'deleteFreeipaImage' ? 'FREEIPA' : 'RUNTIME';
   if (rec.doc.imageType !== asked) throw invalid(`image ${rec.name ?? rec.id} is a ${typeName(rec.doc.imageType)} image; delete it as one`);
 }
 
-const service: ServiceModule = {
-  service: 'imagecatalog',
-  engine: {
-    resources: {
-      catalog: {
-        nouns: ['CustomCatalog'],
-        noun: 'image catalog',
-        shape: 'CustomImageCatalog',
-        keys: ['catalogName'],
-        cascades: true,
-        ops: {
-          describeCustomCatalog: {
-            verb: 'read',
-            answer: (h, rec) => ({
-              catalogName: rec.name,
-              description: rec.doc.description,
-              images: h
-                .resources('image')
-                .all(rec.id)
-                .map((img) => h.engine.conform(h.ctx, 'ImageItemResponse', img.doc, img.id, 'none')),
-            }),
-          },
-        },
-        hooks: {
-          creating: (_h, rec) => {
-            if (rec.name?.toLowerCase() === DEFAULT_CATALOG)
-              throw alreadyExists(`${DEFAULT_CATALOG} is the default catalog; name yours otherwise`);
-          },
-        },
-      },
-      image: {
-        parent: 'catalog',
-        nouns: ['CustomImage', 'RuntimeImage', 'FreeipaImage'],
-        shape: IMAGE_SHAPE,
-        keys: ['imageId'],
-        hooks: { deleting: deletingImage },
-      },
-      defaultImage: { nouns: ['DefaultImage'], noun: 'default image', shape: IMAGE_SHAPE, keys: ['imageId'] },
-    },
-    handlers: {
-      setRuntimeImage: setImage('RUNTIME'),
-      setFreeipaImage: setImage('FREEIPA'),
-      findDefaultImage: findDefault,
-      describeDefaultImage: (h, req) => {
-        const img = defaultImage(h, text(req.imageId));
-        return { imageId: img.id, vmImages: vmImagesOf(img) };
-      },
-    },
-  },
-};
+/** Nobody names a catalog as the default one. */
+function checkCatalogCreate(_h: Hook<R>, rec: Readonly<EngineRecord>): void {
+  if (rec.name?.toLowerCase() === DEFAULT_CATALOG) throw alreadyExists(`${DEFAULT_CATALOG} is the default catalog; name yours otherwise`);
+}
 
-export default service;
+export default defineService<OperationName>()({
+  service: 'imagecatalog',
+  facts: resources,
+  resources: {
+    catalog: {
+      noun: 'image catalog',
+      keys: ['catalogName'],
+      deletes: { cascades: true },
+      hooks: { check: { create: checkCatalogCreate } },
+    },
+    image: {
+      keys: ['imageId'],
+      lives: { in: 'parent', parent: 'catalog' },
+      hooks: { check: { delete: checkImageDelete } },
+    },
+    defaultImage: { noun: 'default image', keys: ['imageId'] },
+  },
+  setup: seedDefaultCatalog,
+  operations: (r) => ({
+    createCustomCatalog: r.catalog.create(),
+    describeCustomCatalog: r.catalog.read({ answer: catalogWithImages }),
+    listCustomCatalogs: r.catalog.list(),
+    deleteCustomCatalog: r.catalog.delete(),
+    setRuntimeImage: code(setRuntimeImage),
+    setFreeipaImage: code(setFreeipaImage),
+    describeCustomImage: r.image.read(),
+    deleteRuntimeImage: r.image.delete(),
+    deleteFreeipaImage: r.image.delete(),
+    findDefaultImage: code(findDefaultImage),
+    describeDefaultImage: code(describeDefaultImage),
+  }),
+});
