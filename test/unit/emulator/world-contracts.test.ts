@@ -56,4 +56,16 @@ describe('world contracts', () => {
     expect(freeipa?.runs.at(-1)?.to).toBe(now);
     expect(reads().environments.freeipaRuns(env.crn.replace(/[0-9a-f]{12}$/, '000000000000'))).toBeUndefined();
   });
+
+  test("the account's credentials, the pre-created environments' first, each found by name and CRN", async () => {
+    const world = await emulatedWorld();
+    const store = new Store(':memory:', UNIT_ACCOUNT);
+    const reads = world.in({ store, clock: clockAt(() => Date.parse('2026-01-01T00:00:00Z')), info: UNIT_INFO });
+    const all = reads.environments.credentials();
+    expect(all.map((c) => c.credentialName)).toContain(reads.environments.require('sales-env').credentialName);
+    for (const c of all) {
+      expect(reads.environments.credential(c.credentialName)?.crn).toBe(c.crn);
+      expect(reads.environments.credential(c.crn)?.credentialName).toBe(c.credentialName);
+    }
+  });
 });

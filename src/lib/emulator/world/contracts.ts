@@ -60,6 +60,8 @@ export interface Environments {
   all(): readonly EnvironmentView[];
   /** A credential by name or CRN. */
   credential(ref: string): CredentialView | undefined;
+  /** Every credential of the account, in creation order. */
+  credentials(): readonly CredentialView[];
   /** When an environment's FreeIPA ran (while the environment was up) and on how many instances (what its usage is billed by); by CRN. */
   freeipaRuns(crn: string): FreeipaRunsView | undefined;
 }

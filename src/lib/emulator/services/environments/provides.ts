@@ -26,6 +26,11 @@ export function environments(scope: ProviderScope): Environments {
       ref.startsWith('crn:')
         ? scope.store.getByCrn<CredentialRecord>(ref)?.doc
         : scope.store.getByName<CredentialRecord>(CREDENTIAL_KIND, ref),
+    credentials: () => {
+      // The pre-created environments' credentials are made the first time the environments are read.
+      environmentResources(scope);
+      return scope.store.list<CredentialRecord>(CREDENTIAL_KIND).map((c) => c.doc);
+    },
     freeipaRuns: (crn) => {
       const e = environmentResources(scope)
         .all()
