@@ -7,50 +7,32 @@
  * (`batchEventsForArchiving`); the caller lists each batch's events, writes
  * them wherever it archives, and marks the batch successful, after which
  * its events can no longer be listed from it. An event goes into one batch
- * only. Tasks and runs take emulated minutes (OPEN, CREATED) before they
- * end; a storage location starting with `fail-` fails every run to it.
+ * only. Tasks and runs are records of the engine whose states are the
+ * model's (OPEN, CREATED) for emulated minutes before they end; a storage
+ * location starting with `fail-` fails every run to it.
  */
-import { CREDENTIAL_KIND, environmentResources } from '../../environments.js';
+import type { resources } from '../../../model/services/audit/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { failsOnPurpose } from '../../engine/timeline.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { failsOnPurpose, progress, start, type Activity, type Lifecycle } from '../../lifecycle.js';
 import type { Listing } from '../../paging.js';
-import type { BackendContext, Doc } from '../../types.js';
-import { iso } from '../../values.js';
+import { bool, iso, num, str, strings, text } from '../../values.js';
 import { EVENT_KIND, EventLog, type EventRecord } from './events.js';
 
-const CONFIG_KIND = 'audit.config';
-const TASK_KIND = 'audit.task';
-const BATCH_KIND = 'audit.batch';
-const RUN_KIND = 'audit.run';
+export type R = keyof typeof resources.resources;
 
 /** Events per batch. */
 export const BATCH_SIZE = 1000;
 
-/** Tasks are open a minute, and a minute more per batch (taskMinutes); the runs of an archive task last as long. */
-const TASK: Lifecycle = { run: { phases: [['OPEN', 1]], success: 'COMPLETED', failure: 'FAILED' } };
-const RUN: Lifecycle = { archive: { phases: [['CREATED', 1]], success: 'SUCCEEDED', failure: 'FAILED' } };
+/** What the fail- rule knows a storage location by: every run to a `fail-` location fails. */
+const RUN_ACTIONS = ['archive'];
 
-export interface ArchivingConfig {
-  storageLocation: string;
-  credentialName: string;
-  enabled: boolean;
-  storageRegion?: string;
-}
-
-/** A task: batching events for the caller (`batch`), or archiving them (`archive`). */
-interface TaskRecord {
+/** A batch as kept beside its view: its task, the store positions of its first and last events, when it is ready. */
+interface BatchData {
   taskId: string;
-  kind: 'batch' | 'archive';
-  activity: Activity;
-  eventCount: number;
-  archiveIds: string[];
-}
-
-interface BatchRecord {
-  archiveId: string;
-  taskId: string;
-  eventCount: number;
   /** Store positions of its first and last events. */
   first: number;
   last: number;
@@ -61,274 +43,301 @@ interface BatchRecord {
   markedAt?: number;
 }
 
-interface RunRecord {
-  runId: string;
-  archiveId: string;
+/** A task: batching events for the caller (`batch`), or archiving them (`archive`), and the batches it cut. */
+interface TaskData {
+  kind: 'batch' | 'archive';
+  archiveIds: string[];
+}
+
+const now = (h: Hook<R>): number => h.ctx.clock.now();
+const batchData = (b: Readonly<EngineRecord>): BatchData => b.data as unknown as BatchData;
+const taskData = (t: Readonly<EngineRecord>): TaskData => t.data as unknown as TaskData;
+
+// ---- configuration -------------------------------------------------------------
+
+/** The account's archiving configuration, if it has one. */
+export function config(h: Hook<R>): Doc | undefined {
+  return h.records('config').byId(h.ctx.info.accountId)?.doc;
+}
+
+const automated = (h: Hook<R>): boolean => config(h)?.enabled === true;
+
+export function getArchivingConfig(h: Hook<R>): Doc {
+  return { configuration: config(h) ?? { enabled: false } };
+}
+
+/** Checks a configuration (the credential exists, the storage can be written); stores it unless only verifying. */
+export function configureArchiving(h: Hook<R>, req: Doc): Doc {
+  const next: Doc = {
+    storageLocation: text(req.storageLocation),
+    credentialName: text(req.credentialName),
+    enabled: bool(req.enabled),
+    ...(str(req.storageRegion) ? { storageRegion: text(req.storageRegion) } : {}),
+  };
+  const location = String(next.storageLocation);
+  if (location.trim() === '') throw invalid('storageLocation must name the storage, e.g. an S3 bucket');
+  const ref = String(next.credentialName);
+  const envs = h.world.environments;
+  const names = envs.credentials().map((c) => c.credentialName);
+  if (!envs.credential(ref)) throw notFound(`credential ${ref.slice(0, 200)} not found; this account has ${names.join(', ') || 'none'}`);
+  if (bool(req.verifyOnly)) {
+    if (failsOnPurpose(location, 'archive', RUN_ACTIONS))
+      throw failedPrecondition(
+        `storage ${location} cannot be written with credential ${ref}: access denied (the location starts with "fail-")`,
+      );
+    return getArchivingConfig(h);
+  }
+  const all = h.records('config');
+  const id = h.ctx.info.accountId;
+  const kept = all.byId(id);
+  if (kept) all.save({ ...kept, doc: next });
+  else all.create({ id, scope: '', doc: next });
+  return { configuration: next };
+}
+
+// ---- tasks -----------------------------------------------------------------------
+
+/** Where the newest task of a kind is noted (one of a kind runs at a time: only the newest can be open). */
+const latestKey = (h: Hook<R>, kind: TaskData['kind']): string => `audit.latestTask:${kind}:${h.ctx.info.accountId}`;
+
+function latest(h: Hook<R>, kind: TaskData['kind']): EngineRecord | undefined {
+  const id = h.ctx.store.meta(latestKey(h, kind));
+  return id === undefined ? undefined : h.records('task').byId(id);
+}
+
+/** A task by id, or NOT_FOUND. */
+function task(h: Hook<R>, taskId: string): EngineRecord {
+  const t = h.records('task').byId(taskId);
+  if (!t) throw notFound(`archiving task ${taskId.slice(0, 200)} not found`);
+  return t;
+}
+
+/** One task of a kind at a time. */
+function refuseBusy(h: Hook<R>, kind: TaskData['kind'], what: string): void {
+  const open = latest(h, kind);
+  if (open && h.records('task').busy(open))
+    throw failedPrecondition(`${what} task ${open.id} is still in progress; wait for it to end (its status is OPEN)`);
+}
+
+/** Tasks are open a minute, and a minute more per batch; the runs of an archive task last as long. */
+const taskMinutes = (batches: readonly unknown[]): number => 1 + batches.length;
+
+/** A batch cut from the events, before its task stores it. */
+interface NewBatch {
+  readonly archiveId: string;
   eventCount: number;
-  storageLocation: string;
-  activity: Activity;
+  readonly data: Omit<BatchData, 'taskId' | 'readyAt'>;
 }
 
-export class Archiving {
-  readonly events: EventLog;
-
-  constructor(private readonly ctx: BackendContext) {
-    this.events = new EventLog(ctx.store);
-  }
-
-  private get now(): number {
-    return this.ctx.clock.now();
-  }
-
-  private get account(): string {
-    return this.ctx.info.accountId;
-  }
-
-  // ---- configuration -------------------------------------------------------------
-
-  config(): ArchivingConfig | undefined {
-    return this.ctx.store.get<ArchivingConfig>(CONFIG_KIND, this.account);
-  }
-
-  private get automated(): boolean {
-    return this.config()?.enabled === true;
-  }
-
-  /** Checks a configuration (the credential exists, the storage can be written); stores it unless only verifying. */
-  configure(next: ArchivingConfig, verifyOnly: boolean): ArchivingConfig | undefined {
-    if (next.storageLocation.trim() === '') throw invalid('storageLocation must name the storage, e.g. an S3 bucket');
-    environmentResources(this.ctx);
-    const store = this.ctx.store;
-    const ref = next.credentialName;
-    const credential = ref.startsWith('crn:') ? store.getByCrn(ref)?.kind === CREDENTIAL_KIND : store.getByName(CREDENTIAL_KIND, ref);
-    if (!credential) {
-      const names = store.list<{ credentialName: string }>(CREDENTIAL_KIND).map((c) => c.doc.credentialName);
-      throw notFound(`credential ${ref.slice(0, 200)} not found; this account has ${names.join(', ') || 'none'}`);
-    }
-    if (verifyOnly) {
-      if (failsOnPurpose(next.storageLocation, 'archive', RUN))
-        throw failedPrecondition(
-          `storage ${next.storageLocation} cannot be written with credential ${ref}: access denied (the location starts with "fail-")`,
-        );
-      return this.config();
-    }
-    store.put(CONFIG_KIND, this.account, next);
-    return next;
-  }
-
-  // ---- tasks -----------------------------------------------------------------------
-
-  /** Where the newest task of a kind is noted (one of a kind runs at a time: only the newest can be open). */
-  private latestKey(kind: TaskRecord['kind']): string {
-    return `audit.latestTask:${kind}:${this.account}`;
-  }
-
-  private latest(kind: TaskRecord['kind']): TaskRecord | undefined {
-    const id = this.ctx.store.meta(this.latestKey(kind));
-    return id === undefined ? undefined : this.ctx.store.get<TaskRecord>(TASK_KIND, id);
-  }
-
-  /** A task by id, or NOT_FOUND. */
-  task(taskId: string): TaskRecord {
-    const t = this.ctx.store.get<TaskRecord>(TASK_KIND, taskId);
-    if (!t) throw notFound(`archiving task ${taskId.slice(0, 200)} not found`);
-    return t;
-  }
-
-  /** The newest batching task, or NOT_FOUND. */
-  latestBatching(): TaskRecord {
-    const t = this.latest('batch');
-    if (!t) throw notFound('no task has batched events for archiving yet; start one with: cdpctl audit archive-batches create');
-    return t;
-  }
-
-  status(t: TaskRecord): string {
-    return progress(t.activity, this.now).state;
-  }
-
-  /** One task of a kind at a time. */
-  private refuseBusy(kind: TaskRecord['kind'], what: string): void {
-    const open = this.latest(kind);
-    if (open && !progress(open.activity, this.now).done)
-      throw failedPrecondition(`${what} task ${open.taskId} is still in progress; wait for it to end (its status is OPEN)`);
-  }
-
-  private newTask(kind: TaskRecord['kind'], batches: BatchRecord[], fail: boolean): TaskRecord {
-    const activity = start(TASK, 'run', this.now, { minutes: taskMinutes(batches), fail });
-    const t: TaskRecord = {
-      taskId: `${kind === 'archive' ? 'archive' : 'batch'}-${uuid()}`,
-      kind,
-      activity,
-      eventCount: batches.reduce((n, b) => n + b.eventCount, 0),
-      archiveIds: batches.map((b) => b.archiveId),
-    };
-    const readyAt = progress(activity, this.now).endsAt;
-    for (const b of batches) {
-      b.taskId = t.taskId;
-      b.readyAt = readyAt;
-      this.ctx.store.put(BATCH_KIND, b.archiveId, b);
-    }
-    this.ctx.store.put(TASK_KIND, t.taskId, t);
-    this.ctx.store.setMeta(this.latestKey(kind), t.taskId);
-    return t;
-  }
-
-  /** The events of [from, to) not in a batch yet, cut into batches; `mark` files each event under its batch. */
-  private cut(from: number, to: number, automated: boolean, mark: boolean): BatchRecord[] {
-    const batches: BatchRecord[] = [];
-    let current: BatchRecord | undefined;
-    for (const row of this.events.each(from, to)) {
-      if (row.doc.archiveId) continue;
-      if (!current || current.eventCount === BATCH_SIZE) {
-        current = { archiveId: uuid(), taskId: '', eventCount: 0, first: row.seq, last: row.seq, readyAt: 0, automated };
-        batches.push(current);
-      }
-      current.eventCount++;
-      current.last = row.seq;
-      if (mark) this.events.save(row.id, { ...row.doc, archiveId: current.archiveId });
-    }
-    return batches;
-  }
-
-  /** Archives [from, to) to the configured storage: a task, and an archive run per batch. */
-  archive(from: number, to: number): { task: TaskRecord; batches: BatchRecord[] } {
-    const config = this.config();
-    if (!config) throw failedPrecondition('archiving is not configured; configure it with: cdpctl audit archiving configure');
-    if (!config.enabled) throw failedPrecondition('archiving is disabled; enable it with: cdpctl audit archiving configure --enabled');
-    this.refuseBusy('archive', 'an archive');
-    const fail = failsOnPurpose(config.storageLocation, 'archive', RUN);
-    // A run that fails archives nothing: its events stay unarchived for the next run.
-    const batches = this.cut(from, to, true, !fail);
-    const task = this.newTask('archive', batches, fail);
-    const subject = { subject: config.storageLocation, subjectNoun: 'storage location' };
-    for (const b of batches) {
-      const run: RunRecord = {
-        runId: uuid(),
-        archiveId: b.archiveId,
-        eventCount: b.eventCount,
-        storageLocation: config.storageLocation,
-        activity: start(RUN, 'archive', this.now, { minutes: taskMinutes(batches), fail, ...subject }),
-      };
-      this.ctx.store.put(RUN_KIND, run.runId, run);
-    }
-    return { task, batches };
-  }
-
-  /** Cuts [from, to) into batches for the caller to archive (automated archiving off, one task at a time). */
-  batchForArchiving(from: number, to: number): TaskRecord {
-    this.refuseAutomated('batching events');
-    this.refuseBusy('batch', 'a batching');
-    return this.newTask('batch', this.cut(from, to, false, true), false);
-  }
-
-  /** Refuses what only the caller's archiving does while automated archiving is on. */
-  refuseAutomated(what: string): void {
-    if (this.automated)
-      throw failedPrecondition(
-        `${what} is disabled while automated archiving is configured; turn it off with: cdpctl audit archiving configure --no-enabled`,
-      );
-  }
-
-  // ---- batches ---------------------------------------------------------------------
-
-  batches(ids: readonly string[]): BatchRecord[] {
-    return ids.map((id) => this.ctx.store.get<BatchRecord>(BATCH_KIND, id)).filter((b): b is BatchRecord => b !== undefined);
-  }
-
-  /** A batch of the caller's archiving that is ready, or the reason it cannot be used. */
-  private outstanding(archiveId: string, what: string): BatchRecord {
-    this.refuseAutomated(what);
-    const b = this.ctx.store.get<BatchRecord>(BATCH_KIND, archiveId);
-    if (!b || b.automated) throw notFound(`archive batch ${archiveId.slice(0, 200)} not found`);
-    if (b.readyAt > this.now) throw failedPrecondition(`archive batch ${archiveId} is still being made by task ${b.taskId}`);
-    return b;
-  }
-
-  /** The outstanding batches whose time is in [from, to), as a paged listing. */
-  outstandingBatches(from: number, to: number): Listing<BatchRecord> {
-    this.refuseAutomated('listing archive batches');
-    const keep = (b: BatchRecord): boolean =>
-      !b.automated && b.markedAt === undefined && b.readyAt <= this.now && b.readyAt >= from && b.readyAt < to;
-    const store = this.ctx.store;
-    return {
-      read: (after, count) => {
-        const out: Array<{ item: BatchRecord; position: number }> = [];
-        for (let p = after; ;) {
-          const rows = store.list<BatchRecord>(BATCH_KIND, p, 200);
-          for (const row of rows) {
-            if (keep(row.doc)) out.push({ item: row.doc, position: row.seq });
-            if (out.length === count) return out;
-          }
-          const last = rows[rows.length - 1];
-          if (rows.length < 200 || !last) return out;
-          p = last.seq;
-        }
-      },
-    };
-  }
-
-  /** The events of an outstanding batch, to write to the caller's archive. */
-  eventsIn(archiveId: string): EventRecord[] {
-    const b = this.outstanding(archiveId, 'listing the events of a batch');
-    if (b.markedAt !== undefined)
-      throw failedPrecondition(
-        `archive batch ${archiveId} was marked as archived at ${iso(b.markedAt)}; its events can no longer be listed`,
-      );
-    const out: EventRecord[] = [];
-    for (let p = b.first - 1; p < b.last;) {
-      const rows = this.ctx.store.list<EventRecord>(EVENT_KIND, p, 500);
-      for (const row of rows) if (row.seq <= b.last && row.doc.archiveId === archiveId) out.push(row.doc);
-      const last = rows[rows.length - 1];
-      if (rows.length < 500 || !last) break;
-      p = last.seq;
-    }
-    return out;
-  }
-
-  /** Marks batches as archived by the caller, all or none; marking one again changes nothing. */
-  markArchived(archiveIds: readonly string[]): number {
-    if (archiveIds.length === 0) throw invalid('give the archiveIds of the batches to mark (see: cdpctl audit archive-batches list)');
-    const batches = archiveIds.map((id) => this.outstanding(id, 'marking archive batches'));
-    for (const b of batches) {
-      if (b.markedAt !== undefined) continue;
-      b.markedAt = this.now;
-      this.ctx.store.put(BATCH_KIND, b.archiveId, b);
-    }
-    return this.now;
-  }
-
-  batchView(b: BatchRecord): Doc {
-    return { accountId: this.account, eventCount: b.eventCount, archiveId: b.archiveId, archiveTimestamp: b.markedAt ?? b.readyAt };
-  }
-
-  // ---- runs ------------------------------------------------------------------------
-
-  /** The newest runs first. */
-  recentRuns(limit: number): Doc[] {
-    const runs = this.ctx.store.list<RunRecord>(RUN_KIND).map((r) => r.doc);
-    return runs
-      .reverse()
-      .slice(0, limit)
-      .map((r) => this.runView(r));
-  }
-
-  private runView(r: RunRecord): Doc {
-    const p = progress(r.activity, this.now);
-    return {
-      accountId: this.account,
-      runId: r.runId,
-      archiveId: r.archiveId,
-      status: p.state,
-      summary: p.failed
-        ? `archiving ${r.eventCount} events to ${r.storageLocation} failed`
-        : p.done
-          ? `archived ${r.eventCount} events to ${r.storageLocation}`
-          : `archiving ${r.eventCount} events to ${r.storageLocation}`,
-      ...(p.failed && r.activity.reason ? { details: r.activity.reason } : {}),
-      creationTimestamp: iso(r.activity.tl.startedAt),
-      ...(p.succeeded ? { archiveTimestamp: iso(p.endsAt) } : {}),
-    };
-  }
+/** Stores a task and the batches it cut, each ready when the task ends. */
+function newTask(
+  h: Hook<R>,
+  kind: TaskData['kind'],
+  cutOut: readonly NewBatch[],
+  fail: boolean,
+): { task: EngineRecord; batches: EngineRecord[] } {
+  const tasks = h.records('task');
+  const taskId = `${kind === 'archive' ? 'archive' : 'batch'}-${uuid()}`;
+  const eventCount = cutOut.reduce((n, b) => n + b.eventCount, 0);
+  const data: TaskData = { kind, archiveIds: cutOut.map((b) => b.archiveId) };
+  const minutes = taskMinutes(cutOut);
+  const made = tasks.create({ id: taskId, scope: '', doc: { eventCount }, data: { ...data } }, 'run', { minutes, fail });
+  const readyAt = tasks.progress(made).endsAt;
+  const all = h.records('batch');
+  const batches = cutOut.map((b) =>
+    all.create({
+      id: b.archiveId,
+      scope: '',
+      doc: { archiveId: b.archiveId, eventCount: b.eventCount },
+      data: { ...b.data, taskId, readyAt },
+    }),
+  );
+  h.ctx.store.setMeta(latestKey(h, kind), taskId);
+  return { task: made, batches };
 }
 
-const taskMinutes = (batches: readonly BatchRecord[]): number => 1 + batches.length;
+/** The events of [from, to) not in a batch yet, cut into batches; `mark` files each event under its batch. */
+function cut(h: Hook<R>, from: number, to: number, isAutomated: boolean, mark: boolean): NewBatch[] {
+  const events = new EventLog(h.ctx.store);
+  const batches: NewBatch[] = [];
+  let current: NewBatch | undefined;
+  for (const row of events.each(from, to)) {
+    if (row.doc.archiveId) continue;
+    if (!current || current.eventCount === BATCH_SIZE) {
+      current = { archiveId: uuid(), eventCount: 0, data: { first: row.seq, last: row.seq, automated: isAutomated } };
+      batches.push(current);
+    }
+    current.eventCount++;
+    current.data.last = row.seq;
+    if (mark) events.save(row.id, { ...row.doc, archiveId: current.archiveId });
+  }
+  return batches;
+}
+
+/** A task's status now (OPEN, COMPLETED, FAILED). */
+const statusOf = (h: Hook<R>, t: Readonly<EngineRecord>): string => h.records('task').state(t as EngineRecord);
+
+/** The batches of a task, as the API shows them. */
+const batchesOf = (h: Hook<R>, t: Readonly<EngineRecord>): Doc[] =>
+  taskData(t)
+    .archiveIds.map((id) => h.records('batch').byId(id))
+    .filter((b): b is EngineRecord => b !== undefined)
+    .map((b) => batchView(h, b));
+
+/** Archives [from, to) to the configured storage: a task, and an archive run per batch. */
+export function archiveAuditEvents(h: Hook<R>, req: Doc): Doc {
+  const { from, to } = range(req);
+  const conf = config(h);
+  if (!conf) throw failedPrecondition('archiving is not configured; configure it with: cdpctl audit archiving configure');
+  if (!conf.enabled) throw failedPrecondition('archiving is disabled; enable it with: cdpctl audit archiving configure --enabled');
+  refuseBusy(h, 'archive', 'an archive');
+  const location = String(conf.storageLocation);
+  const fail = failsOnPurpose(location, 'archive', RUN_ACTIONS);
+  // A run that fails archives nothing: its events stay unarchived for the next run.
+  const { task: t, batches } = newTask(h, 'archive', cut(h, from, to, true, !fail), fail);
+  const runs = h.records('run');
+  for (const b of batches) {
+    const runId = uuid();
+    const data = { eventCount: b.doc.eventCount, storageLocation: location };
+    runs.create({ id: runId, scope: '', doc: { runId, archiveId: b.id }, data }, 'archive', { minutes: taskMinutes(batches), fail });
+  }
+  return { taskId: t.id, eventCount: t.doc.eventCount, eventBatches: batches.map((b) => batchView(h, b)) };
+}
+
+/** An archive task's status, and once it has completed, what it archived. */
+export function archivingStatus(h: Hook<R>, t: Readonly<EngineRecord>): Doc {
+  const status = statusOf(h, t);
+  return { status, ...(status === 'COMPLETED' ? { eventCount: t.doc.eventCount, eventBatches: batchesOf(h, t) } : {}) };
+}
+
+/** Cuts [from, to) into batches for the caller to archive (automated archiving off, one task at a time). */
+export function batchEventsForArchiving(h: Hook<R>, req: Doc): Doc {
+  const { from, to } = range(req);
+  refuseAutomated(h, 'batching events');
+  refuseBusy(h, 'batch', 'a batching');
+  return { taskId: newTask(h, 'batch', cut(h, from, to, false, true), false).task.id };
+}
+
+export function getBatchEventsForArchivingStatus(h: Hook<R>, req: Doc): Doc {
+  refuseAutomated(h, 'batching events');
+  const id = str(req.taskId);
+  const t = id ? task(h, id) : latest(h, 'batch');
+  if (!t) throw notFound('no task has batched events for archiving yet; start one with: cdpctl audit archive-batches create');
+  const status = statusOf(h, t);
+  return { status, ...(status === 'COMPLETED' ? { eventBatches: batchesOf(h, t) } : {}) };
+}
+
+/** Refuses what only the caller's archiving does while automated archiving is on. */
+function refuseAutomated(h: Hook<R>, what: string): void {
+  if (automated(h))
+    throw failedPrecondition(
+      `${what} is disabled while automated archiving is configured; turn it off with: cdpctl audit archiving configure --no-enabled`,
+    );
+}
+
+// ---- batches ---------------------------------------------------------------------
+
+/** A batch of the caller's archiving that is ready, or the reason it cannot be used. */
+function outstanding(h: Hook<R>, archiveId: string, what: string): EngineRecord {
+  refuseAutomated(h, what);
+  const b = h.records('batch').byId(archiveId);
+  if (!b || batchData(b).automated) throw notFound(`archive batch ${archiveId.slice(0, 200)} not found`);
+  if (batchData(b).readyAt > now(h))
+    throw failedPrecondition(`archive batch ${archiveId} is still being made by task ${batchData(b).taskId}`);
+  return b;
+}
+
+/** The outstanding batches whose time is in [from, to), paged. */
+export function outstandingBatches(h: Hook<R>, from: number, to: number): Listing<EngineRecord> {
+  refuseAutomated(h, 'listing archive batches');
+  const at = now(h);
+  return h.records('batch').listing(undefined, (b) => {
+    const d = batchData(b);
+    return !d.automated && d.markedAt === undefined && d.readyAt <= at && d.readyAt >= from && d.readyAt < to;
+  });
+}
+
+/** The events of an outstanding batch, to write to the caller's archive. */
+export function listEventsInArchiveBatch(h: Hook<R>, req: Doc): Doc {
+  const archiveId = text(req.archiveId);
+  const b = batchData(outstanding(h, archiveId, 'listing the events of a batch'));
+  if (b.markedAt !== undefined)
+    throw failedPrecondition(`archive batch ${archiveId} was marked as archived at ${iso(b.markedAt)}; its events can no longer be listed`);
+  const out: Doc[] = [];
+  for (let p = b.first - 1; p < b.last;) {
+    const rows = h.ctx.store.list<EventRecord>(EVENT_KIND, p, 500);
+    for (const row of rows) if (row.seq <= b.last && row.doc.archiveId === archiveId) out.push(row.doc.event);
+    const last = rows[rows.length - 1];
+    if (rows.length < 500 || !last) break;
+    p = last.seq;
+  }
+  return { auditEvents: out };
+}
+
+/** Marks batches as archived by the caller, all or none; marking one again changes nothing. */
+export function markArchiveBatchesAsSuccessful(h: Hook<R>, req: Doc): Doc {
+  const ids = strings(req.archiveIds);
+  if (ids.length === 0) throw invalid('give the archiveIds of the batches to mark (see: cdpctl audit archive-batches list)');
+  const batches = ids.map((id) => outstanding(h, id, 'marking archive batches'));
+  const at = now(h);
+  for (const b of batches) {
+    if (batchData(b).markedAt !== undefined) continue;
+    h.records('batch').save({ ...b, data: { ...b.data, markedAt: at } });
+  }
+  return { archiveIds: ids, archiveTimestamp: new Date(at).toISOString() };
+}
+
+export function batchView(h: Hook<R>, b: Readonly<EngineRecord>): Doc {
+  const d = batchData(b);
+  return { accountId: h.ctx.info.accountId, eventCount: b.doc.eventCount, archiveId: b.id, archiveTimestamp: d.markedAt ?? d.readyAt };
+}
+
+// ---- runs ------------------------------------------------------------------------
+
+/** The newest runs first. */
+export function listRecentArchiveRuns(h: Hook<R>, req: Doc): Doc {
+  const limit = num(req.limit) ?? 20;
+  if (limit < 1) throw invalid('limit must be 1 or more');
+  const runs = h.records('run');
+  const views = runs
+    .all()
+    .reverse()
+    .slice(0, limit)
+    .map((r) => runView(h, r));
+  return { archiveRuns: views };
+}
+
+function runView(h: Hook<R>, r: EngineRecord): Doc {
+  const p = h.records('run').progress(r);
+  const { eventCount, storageLocation } = r.data as { eventCount: number; storageLocation: string };
+  return {
+    accountId: h.ctx.info.accountId,
+    runId: r.id,
+    archiveId: r.doc.archiveId,
+    status: p.state,
+    summary: p.failed
+      ? `archiving ${eventCount} events to ${storageLocation} failed`
+      : p.done
+        ? `archived ${eventCount} events to ${storageLocation}`
+        : `archiving ${eventCount} events to ${storageLocation}`,
+    ...(p.failed ? { details: `archive failed on purpose: the storage location starts with "fail-"` } : {}),
+    creationTimestamp: iso(r.activity.tl.startedAt),
+    ...(p.succeeded ? { archiveTimestamp: iso(p.endsAt) } : {}),
+  };
+}
+
+// ---- requests --------------------------------------------------------------------
+
+/** A time of a request (checked against the model as a date-time), in ms. */
+const time = (v: unknown, fallback: number): number => {
+  const t = typeof v === 'string' ? Date.parse(v) : NaN;
+  return Number.isNaN(t) ? fallback : t;
+};
+
+/** A request's time range; from must not be after to. */
+export function range(req: Doc): { from: number; to: number } {
+  const from = time(req.fromTimestamp, 0);
+  const to = time(req.toTimestamp, Number.MAX_SAFE_INTEGER);
+  if (from > to) throw invalid('fromTimestamp must not be after toTimestamp');
+  return { from, to };
+}

@@ -6,28 +6,29 @@
  * request details (events.ts), and archived, by the service or by the caller
  * in batches (archiving.ts).
  */
-import { invalid } from '../../errors.js';
+import type { OperationName } from '../../../model/services/audit/wire.js';
+import { resources } from '../../../model/services/audit/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import { code, defineService } from '../../engine/table.js';
 import { paged } from '../../paging.js';
-import { perRequest } from '../../service.js';
-import type { Doc, ServiceModule } from '../../types.js';
-import { bool, num, obj, str, strings, text } from '../../values.js';
-import { Archiving } from './archiving.js';
+import { obj, str, strings } from '../../values.js';
+import {
+  archiveAuditEvents,
+  batchEventsForArchiving,
+  batchView,
+  configureArchiving,
+  getArchivingConfig,
+  archivingStatus,
+  getBatchEventsForArchivingStatus,
+  listEventsInArchiveBatch,
+  listRecentArchiveRuns,
+  markArchiveBatchesAsSuccessful,
+  outstandingBatches,
+  range,
+  type R,
+} from './archiving.js';
 import { EventLog, type EventRecord } from './events.js';
-
-const op = perRequest((ctx) => new Archiving(ctx));
-
-/** A time of a request (checked against the model as a date-time), in ms. */
-const time = (v: unknown, fallback: number): number => {
-  const t = typeof v === 'string' ? Date.parse(v) : NaN;
-  return Number.isNaN(t) ? fallback : t;
-};
-
-function range(req: Doc): { from: number; to: number } {
-  const from = time(req.fromTimestamp, 0);
-  const to = time(req.toTimestamp, Number.MAX_SAFE_INTEGER);
-  if (from > to) throw invalid('fromTimestamp must not be after toTimestamp');
-  return { from, to };
-}
 
 /** The criteria a criteria object gives: its non-empty string fields. */
 const criteria = (v: unknown): Array<[string, string]> =>
@@ -60,80 +61,56 @@ function eventFilter(req: Doc): (rec: EventRecord) => boolean {
   return (rec) => tests.every((t) => t(rec));
 }
 
-const service: ServiceModule = {
+/** Events of a time range (of one source), found by the search's criteria, paged; one request's event by its id. */
+function listEvents(h: Hook<R>, req: Doc): Doc {
+  const { from, to } = range(req);
+  const keep = eventFilter(req);
+  const requestId = str(req.requestId);
+  const source = str(req.eventSource);
+  const events = new EventLog(h.ctx.store);
+  const inRange = (rec: EventRecord): boolean => rec.event.timestamp >= from && rec.event.timestamp < to;
+  if (requestId !== undefined) {
+    const rec = events.byRequest(requestId);
+    const hits = rec && inRange(rec) && keep(rec) && (source === undefined || rec.event.eventSource === source) ? [rec.event] : [];
+    return paged(h.ctx, req, hits);
+  }
+  return paged(h.ctx, req, events.range(from, to, keep, source), (row) => row.doc.event);
+}
+
+function listOutstandingArchiveBatches(h: Hook<R>, req: Doc): Doc {
+  const { from, to } = range(req);
+  return paged(h.ctx, req, outstandingBatches(h, from, to), (b) => batchView(h, b));
+}
+
+/**
+ * All but one operation is code: events are a log searched by time, source
+ * and criteria (events.ts), not records a verb reads, and archiving's
+ * requests name no record of their own but a time range, the account's
+ * configuration, or tasks and batches found by the rules of archiving.ts
+ * (refused while automated archiving is on, the newest when none is named,
+ * all or none). The records are the engine's; a task's status is a read.
+ */
+export default defineService<OperationName>()({
   service: 'audit',
-  observe: (call, scope) => new EventLog(scope.store).record(call),
-  handlers: {
-    listEvents: op((b, req, ctx) => {
-      const { from, to } = range(req);
-      const keep = eventFilter(req);
-      const requestId = str(req.requestId);
-      const source = str(req.eventSource);
-      const inRange = (rec: EventRecord): boolean => rec.event.timestamp >= from && rec.event.timestamp < to;
-      if (requestId !== undefined) {
-        const rec = b.events.byRequest(requestId);
-        const hits = rec && inRange(rec) && keep(rec) && (source === undefined || rec.event.eventSource === source) ? [rec.event] : [];
-        return paged(ctx, req, hits);
-      }
-      return paged(ctx, req, b.events.range(from, to, keep, source), (row) => row.doc.event);
-    }),
-
-    getArchivingConfig: op((b) => ({ configuration: b.config() ?? { enabled: false } })),
-    configureArchiving: op((b, req) => {
-      const config = b.configure(
-        {
-          storageLocation: text(req.storageLocation),
-          credentialName: text(req.credentialName),
-          enabled: bool(req.enabled),
-          ...(str(req.storageRegion) ? { storageRegion: text(req.storageRegion) } : {}),
-        },
-        bool(req.verifyOnly),
-      );
-      return { configuration: config ?? { enabled: false } };
-    }),
-
-    archiveAuditEvents: op((b, req) => {
-      const { from, to } = range(req);
-      const { task, batches } = b.archive(from, to);
-      return { taskId: task.taskId, eventCount: task.eventCount, eventBatches: batches.map((x) => b.batchView(x)) };
-    }),
-    getArchivingStatus: op((b, req) => {
-      const task = b.task(text(req.taskId));
-      const status = b.status(task);
-      const done = status === 'COMPLETED';
-      return {
-        status,
-        ...(done ? { eventCount: task.eventCount, eventBatches: b.batches(task.archiveIds).map((x) => b.batchView(x)) } : {}),
-      };
-    }),
-    listRecentArchiveRuns: op((b, req) => {
-      const limit = num(req.limit) ?? 20;
-      if (limit < 1) throw invalid('limit must be 1 or more');
-      return { archiveRuns: b.recentRuns(limit) };
-    }),
-
-    batchEventsForArchiving: op((b, req) => {
-      const { from, to } = range(req);
-      return { taskId: b.batchForArchiving(from, to).taskId };
-    }),
-    getBatchEventsForArchivingStatus: op((b, req) => {
-      b.refuseAutomated('batching events');
-      const id = str(req.taskId);
-      const task = id ? b.task(id) : b.latestBatching();
-      const status = b.status(task);
-      return { status, ...(status === 'COMPLETED' ? { eventBatches: b.batches(task.archiveIds).map((x) => b.batchView(x)) } : {}) };
-    }),
-    listOutstandingArchiveBatches: op((b, req, ctx) => {
-      const { from, to } = range(req);
-      return paged(ctx, req, b.outstandingBatches(from, to), (x) => b.batchView(x));
-    }),
-    listEventsInArchiveBatch: op((b, req) => ({ auditEvents: b.eventsIn(text(req.archiveId)).map((r) => r.event) })),
-    markArchiveBatchesAsSuccessful: op((b, req) => {
-      const ids = strings(req.archiveIds);
-      const at = b.markArchived(ids);
-      return { archiveIds: ids, archiveTimestamp: new Date(at).toISOString() };
-    }),
+  facts: resources,
+  resources: {
+    task: { noun: 'archiving task', keys: ['taskId'] },
+    batch: { noun: 'archive batch', keys: ['archiveId'] },
+    run: { noun: 'archive run', keys: ['runId'] },
+    config: { noun: 'archiving configuration', keys: ['accountId'] },
   },
-};
-
-export default service;
+  observe: (call, scope) => new EventLog(scope.store).record(call),
+  operations: (r) => ({
+    listEvents: code(listEvents),
+    getArchivingConfig: code(getArchivingConfig),
+    configureArchiving: code(configureArchiving),
+    archiveAuditEvents: code(archiveAuditEvents),
+    getArchivingStatus: r.task.read({ answer: archivingStatus }),
+    listRecentArchiveRuns: code(listRecentArchiveRuns),
+    batchEventsForArchiving: code(batchEventsForArchiving),
+    getBatchEventsForArchivingStatus: code(getBatchEventsForArchivingStatus),
+    listOutstandingArchiveBatches: code(listOutstandingArchiveBatches),
+    listEventsInArchiveBatch: code(listEventsInArchiveBatch),
+    markArchiveBatchesAsSuccessful: code(markArchiveBatchesAsSuccessful),
+  }),
+});
