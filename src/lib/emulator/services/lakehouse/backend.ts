@@ -4,9 +4,10 @@
  * Policies (versions of a script plus JSON arguments) are associated with
  * single tables or with whole namespaces of the one optimizer Data Hub of
  * the built-in catalogue. Running a policy for real starts a task whose
- * lifecycle (TASK) goes INIT -> RUNNING -> SUCCESS on the emulator clock
- * (ERROR when the policy name starts with `fail-`), read lazily. A table's
- * status follows its latest finished task: SUCCESS or ERROR, UNAVAILABLE
+ * lifecycle (TASK) goes INIT -> SUBMITTED -> COMPLETED on the emulator clock
+ * (FAILED when the policy name starts with `fail-`), read lazily: the SDK's
+ * TaskObject.status. A table's status follows its latest finished task:
+ * SUCCESS (COMPLETED) or ERROR (FAILED), UNAVAILABLE
  * when no task ran in the last day, PAUSED while paused (pausing stops new
  * runs). Scheduled policies make their tasks when the hub is next read, for
  * every time their schedule fired since (cron.ts), so a paused or advanced
@@ -26,17 +27,23 @@ export const KIND = {
   task: 'lakehouseopt.task',
 } as const;
 
-/** A maintenance task: half a minute queued, two minutes running. */
+/**
+ * A maintenance task, in the SDK's words (TaskObject.status): INIT for half a
+ * minute, SUBMITTED to Spark for two, then COMPLETED or FAILED.
+ */
 const TASK: Lifecycle = {
   run: {
     phases: [
       ['INIT', 0.5],
-      ['RUNNING', 2],
+      ['SUBMITTED', 2],
     ],
-    success: 'SUCCESS',
-    failure: 'ERROR',
+    success: 'COMPLETED',
+    failure: 'FAILED',
   },
 };
+
+/** The table status a finished task leaves (GetTableStatusDetailsRequest.status): SUCCESS or ERROR. */
+export const tableStatusAfter = (taskState: string): string => (taskState === 'FAILED' ? 'ERROR' : 'SUCCESS');
 
 /** A task counts for a table's status for this long after it ends. */
 const RECENT_MS = 24 * 3_600_000;
@@ -303,7 +310,7 @@ export class LakehouseBackend {
     if (this.tableRecord(hub, ns, table).paused) return { status: 'PAUSED', last };
     const finished = mine.map((t) => this.taskProgress(t)).find((p) => p.done);
     if (!finished || this.now - finished.endsAt > RECENT_MS) return { status: 'UNAVAILABLE', last };
-    return { status: finished.state, last };
+    return { status: tableStatusAfter(finished.state), last };
   }
 
   /** How many tasks a policy ran (on a namespace or table) and when the latest started. */

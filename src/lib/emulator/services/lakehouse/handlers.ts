@@ -14,6 +14,7 @@ import {
   inNamespace,
   latest,
   scriptText,
+  tableStatusAfter,
   type PolicyRecord,
   type TableChange,
   type TaskRecord,
@@ -77,7 +78,7 @@ function taskOut(b: LakehouseBackend, t: TaskRecord): Doc {
     version: t.version,
     trigger: t.scheduled ? 'SCHEDULE' : 'ON_DEMAND',
   };
-  if (state === 'ERROR') details.error = `maintenance of ${t.namespace}.${t.table} failed: the policy ${t.policy} made the task fail`;
+  if (state === 'FAILED') details.error = `maintenance of ${t.namespace}.${t.table} failed: the policy ${t.policy} made the task fail`;
   return {
     status: state,
     taskId: t.taskId,
@@ -194,7 +195,12 @@ export const handlers: Record<string, Handler> = {
     const recent = b
       .tasks(hub)
       .filter((t) => t.namespace === namespace && t.table === table && (!wantPolicy || t.policy.toLowerCase() === wantPolicy))
-      .find((t) => !wantStatus || wantStatus === 'PAUSED' || wantStatus === 'UNAVAILABLE' || b.taskProgress(t).state === wantStatus);
+      .find((t) => {
+        // The filter is a table status: SUCCESS and ERROR pick the latest task that ended that way.
+        if (!wantStatus || wantStatus === 'PAUSED' || wantStatus === 'UNAVAILABLE') return true;
+        const p = b.taskProgress(t);
+        return p.done && tableStatusAfter(p.state) === wantStatus;
+      });
     if (recent) {
       const { state } = b.taskProgress(recent);
       out.recentTask = {
