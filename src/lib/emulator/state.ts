@@ -23,7 +23,7 @@ import { isUploadName, readUpload, STORED_AT, UPLOADS, uploadsDir } from './uplo
  * format is read as it is when it holds no documents of the kinds whose
  * layout changed since (CHANGED_IN); else it is refused.
  */
-export const STATE_FORMAT = 3;
+export const STATE_FORMAT = 4;
 const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   2: [
     'datalake.datalake',
@@ -40,6 +40,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'lakehouseopt.task',
   ],
   3: ['compute.cluster', 'compute.operation'],
+  // cloudprivatelinks on the operation table: networks, their endpoint work and authorizations are engine records.
+  4: ['cloudprivatelinks.work', 'cloudprivatelinks.network', 'cloudprivatelinks.access'],
 };
 
 export class StateError extends Error {}

@@ -7,7 +7,8 @@
  * IN_PROGRESS, then SUCCESS or ERROR, cloudprivatelinks.yaml's
  * PrivateLinkEndpointStatus.status), and the cloud accounts authorized for
  * a region's private-link services. A delete is work that ends SUCCESS on
- * its tracking id, the endpoints gone; a revoked authorization is gone. No
+ * its tracking id (kept readable), the endpoints gone; a revoked
+ * authorization is gone. No
  * CRN is minted for any of them. Checked against the wire by
  * test/unit/model/resource-facts.test.ts.
  */
@@ -22,11 +23,17 @@ export const resources = {
     network: {
       shape: 'GetPrivateLinkStatusResponse',
     },
-    /** Work on a network's endpoints, by its tracking id: each component's endpoint status (listPrivateLinkEndpointStatuses). */
+    /**
+     * Work on a network's endpoints, by its tracking id: each component's
+     * endpoint status (listPrivateLinkEndpointStatuses). The work of a delete
+     * stays readable by its tracking id and ends SUCCESS (what Terraform's
+     * waitForEndpointToBeDeleted polls for); the endpoints it removed are gone
+     * (getPrivateLinkStatus DISABLED).
+     */
     endpoint: {
       shape: 'PrivateLinkEndpointStatus',
       lifecycle: { create: WORK, update: WORK, delete: WORK, migrate: WORK },
-      deleted: { ends: 'gone' },
+      deleted: { ends: 'kept', status: 'SUCCESS' },
       values: { status: ['SUCCESS', 'IN_PROGRESS', 'ERROR'] },
     },
     /** A cloud account authorized for the private-link services of a region; revoked, it is gone. */
