@@ -40,8 +40,17 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'lakehouseopt.task',
   ],
   3: ['compute.cluster', 'compute.operation'],
-  // cloudprivatelinks on the operation table: networks, their endpoint work and authorizations are engine records.
-  4: ['cloudprivatelinks.work', 'cloudprivatelinks.network', 'cloudprivatelinks.access'],
+  // cloudprivatelinks on the operation table: networks, their endpoint work and authorizations are engine records;
+  // ... and datacatalog: shares, external users, tag reviews and profilers.
+  4: [
+    'cloudprivatelinks.work',
+    'cloudprivatelinks.network',
+    'cloudprivatelinks.access',
+    'datacatalog.share',
+    'datacatalog.externalUser',
+    'datacatalog.tagReview',
+    'datacatalog.profilers',
+  ],
 };
 
 export class StateError extends Error {}
