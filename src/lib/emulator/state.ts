@@ -41,7 +41,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   ],
   3: ['compute.cluster', 'compute.operation'],
   // cloudprivatelinks on the operation table: networks, their endpoint work and authorizations are engine records;
-  // ... and datacatalog: shares, external users, tag reviews and profilers.
+  // ... datacatalog: shares, external users, tag reviews and profilers; lakehouseopt: policies, tables and tasks.
   4: [
     'cloudprivatelinks.work',
     'cloudprivatelinks.network',
@@ -50,6 +50,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'datacatalog.externalUser',
     'datacatalog.tagReview',
     'datacatalog.profilers',
+    'lakehouseopt.policy',
+    'lakehouseopt.table',
+    'lakehouseopt.task',
   ],
 };
 
