@@ -87,6 +87,25 @@ describe('cloudprivatelinks emulator backend', () => {
     expect(call('getPrivateLinkStatus', { vpcId: 'vpc-2' }).status).toBe('DISABLED');
   });
 
+  test("a delete's tracking id keeps answering SUCCESS once its endpoints are gone", () => {
+    call('createPrivateLinkEndpoint', create('vpc-3'));
+    now += 10 * 60_000;
+    const { trackingId } = call('deletePrivateLinkEndpoint', { cloudServiceProvider: 'AWS', awsAccountInfo: info_('vpc-3') });
+    now += 3 * 3_600_000;
+    expect(statuses(trackingId).map((e) => e.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    expect(call('getPrivateLinkStatus', { vpcId: 'vpc-3' }).status).toBe('DISABLED');
+  });
+
+  test('a fail-<kind>- network fails only its first work of that kind', () => {
+    const first = call('createPrivateLinkEndpoint', create('fail-create-net')).trackingId;
+    now += 10 * 60_000;
+    expect(statuses(first).every((e) => e.status === 'ERROR')).toBe(true);
+    const again = call('createPrivateLinkEndpoint', create('fail-create-net')).trackingId;
+    now += 10 * 60_000;
+    expect(statuses(again).every((e) => e.status === 'SUCCESS')).toBe(true);
+    expect(call('getPrivateLinkStatus', { vpcId: 'fail-create-net' }).status).toBe('ENABLED');
+  });
+
   test('unknown tracking ids, regions and service groups', () => {
     expect(fails('listPrivateLinkEndpointStatuses', { trackingId: 'nope' }).code).toBe('NOT_FOUND');
     expect(fails('listPrivateLinkServicesForRegion', { region: 'moon-1' }).code).toBe('INVALID_ARGUMENT');
