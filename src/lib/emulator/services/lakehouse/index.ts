@@ -15,7 +15,18 @@ import type { Hook } from '../../engine/declare.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { NAMESPACES, SCRIPTS, TIMEZONES } from './catalogue.js';
 import * as ops from './operations.js';
-import { atHub, checkNewPolicy, hubScope, newPolicy, runSchedules, showPolicy, showTask, type R } from './policies.js';
+import {
+  atHub,
+  checkNewPolicy,
+  newPolicyRequest,
+  onPolicy,
+  hubScope,
+  newPolicy,
+  runSchedules,
+  showPolicy,
+  showTask,
+  type R,
+} from './policies.js';
 
 /** The operations that name no hub (environments, time zones). */
 const HUBLESS: ReadonlySet<string> = new Set(['listEnvironments', 'getCloDatahub', 'getDatahubCrn', 'getTimezones']);
@@ -60,19 +71,19 @@ export default defineService<OperationName>()({
     unpauseTable: code(ops.unpauseTable),
     changeTablePolicy: code(ops.changeTablePolicy),
     createTablePoliciesAssociations: code(ops.createTablePoliciesAssociations),
-    createPolicy: r.policy.create({ rewrite: atHub }),
+    createPolicy: r.policy.create({ rewrite: newPolicyRequest }),
     updatePolicy: code(ops.updatePolicy),
     deletePolicy: code(ops.deletePolicy),
-    getPolicy: r.policy.read({ rewrite: atHub, answer: ops.policyDetail }),
+    getPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.policyDetail }),
     listPolicies: r.policy.list({ rewrite: atHub, select: ops.policiesIn }),
     getPolicyNames: code(ops.getPolicyNames),
-    downloadPolicy: r.policy.read({ rewrite: atHub, answer: ops.download }),
+    downloadPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.download }),
     executePolicy: code(ops.executePolicy),
     listTasks: r.task.list({ rewrite: atHub, select: ops.tasksIn }),
     createAssociations: code(ops.createAssociations),
-    getAssociations: r.policy.read({ rewrite: atHub, answer: ops.associations }),
-    getAssociatedNamespaces: r.policy.read({ rewrite: atHub, answer: ops.associatedNamespaces }),
-    getAssociatedTables: r.policy.read({ rewrite: atHub, answer: ops.associatedTables }),
+    getAssociations: r.policy.read({ rewrite: onPolicy, answer: ops.associations }),
+    getAssociatedNamespaces: r.policy.read({ rewrite: onPolicy, answer: ops.associatedNamespaces }),
+    getAssociatedTables: r.policy.read({ rewrite: onPolicy, answer: ops.associatedTables }),
     getAssociationDetails: code(ops.getAssociationDetails),
     unsubscribePolicy: code(ops.unsubscribePolicy),
   }),

@@ -16,7 +16,7 @@ import { CronError, firesBetween, parseCron, type Cron } from '../../cron.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { failedPrecondition, invalid, notFound } from '../../errors.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { str } from '../../values.js';
 import { CATALOG, NAMESPACES, SCRIPTS, TIMEZONES, environments, type EnvironmentEntry } from './catalogue.js';
@@ -227,6 +227,13 @@ export function hubScope(h: Hook<R>, req: Doc): string {
 /** A request about a hub's records, as the verbs read it: in the hub's environment. */
 export const atHub = (h: Hook<R>, req: Doc): Doc => ({ ...req, environmentCrn: hubScope(h, req) });
 
+/** A request about one policy, as the verbs read it: in the hub's environment, the policy there (NOT_FOUND naming it alone, as the code entries do). */
+export function onPolicy(h: Hook<R>, req: Doc): Doc {
+  const environmentCrn = hubScope(h, req);
+  policy(h, environmentCrn, required(req, 'policyName'));
+  return { ...req, environmentCrn };
+}
+
 export function namespace(req: Doc, field = 'namespace'): string {
   const ns = required(req, field);
   if (!NAMESPACES[ns]) throw notFound(`namespace ${ns} not found`);
@@ -344,10 +351,18 @@ export function executePolicyNow(h: Hook<R>, scope: string, name: string, ns: st
 
 // ---- a policy's hooks ------------------------------------------------------------
 
-/** A new policy's name and script are checked, and its arguments (a JSON object, a valid schedule and time zone). */
-export function checkNewPolicy(_h: Hook<R>, rec: Rec, req: Doc): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/.test(rec.name ?? ''))
+/** A create's request, as the verb reads it: in the hub's environment, with a name that is valid and free there. */
+export function newPolicyRequest(h: Hook<R>, req: Doc): Doc {
+  const environmentCrn = hubScope(h, req);
+  const name = required(req, 'policyName');
+  if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/.test(name))
     throw invalid('policy names use letters, digits, ".", "_" and "-", start with a letter or digit and are at most 128 characters');
+  if (h.records('policy').find(name, environmentCrn)) throw alreadyExists(`policy ${name} already exists`);
+  return { ...req, environmentCrn };
+}
+
+/** A new policy's script is required, and its arguments checked (a JSON object, a valid schedule and time zone). */
+export function checkNewPolicy(_h: Hook<R>, _rec: Rec, req: Doc): void {
   const res = (req.resources ?? {}) as Doc;
   if (!str(res.script)) throw invalid('resources.script is required: a script name from scripts list, its URI or the script text');
   checkArguments(str(res.arguments));

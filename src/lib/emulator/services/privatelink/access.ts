@@ -5,6 +5,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
+import { notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { str } from '../../values.js';
 import type { R } from './endpoints.js';
@@ -16,7 +17,7 @@ export function accessRequest(_h: Hook<R>, req: Doc): Doc {
   const provider: Provider = (str(req.cloudServiceProvider) as Provider | undefined) ?? (str(req.cloudAccountId) ? 'AWS' : 'AZURE');
   const account = str(provider === 'AWS' ? req.cloudAccountId : req.subscriptionId) ?? '';
   const region = checkRegion(provider, str(req.region));
-  return { ...req, provider, region, accessName: `${provider}:${account}:${region}` };
+  return { ...req, provider, account, region, accessName: `${provider}:${account}:${region}` };
 }
 
 /** authorizePrivateLinkServiceAccess: code, because authorizing an authorized account succeeds as the first time did. */
@@ -32,6 +33,14 @@ export function authorizePrivateLinkServiceAccess(h: Hook<R>, sent: Doc): Doc {
       authorizationStatus: 'AUTHORIZED',
     })),
   };
+}
+
+/** A revoke's request: the account must be authorized there. */
+export function revokeRequest(h: Hook<R>, sent: Doc): Doc {
+  const req = accessRequest(h, sent);
+  if (!h.records('access').find(String(req.accessName)))
+    throw notFound(`${String(req.provider)} account "${String(req.account)}" is not authorized for private links in ${String(req.region)}`);
+  return req;
 }
 
 /** revokePrivateLinkServiceAccess's answer: each service of the region, revoked. */

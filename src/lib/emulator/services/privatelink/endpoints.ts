@@ -72,9 +72,9 @@ function hasEndpoints(_h: Hook<R>, net: Rec): void {
 const tracking = (h: Hook<R>, net: Rec): Doc => ({ trackingId: newestWork(h, net)?.id });
 
 /**
- * A change's request, as the work verb reads it: the network it names, and
- * what the work keeps of the network (its cloud, region and DNS) to show
- * its endpoints.
+ * A change's request, as the work verb reads it: the network it names (one
+ * never seen has no endpoints), and what the work keeps of the network (its
+ * cloud, region and DNS) to show its endpoints.
  */
 function onNetwork(awsField: string, azureField: string, fixedProvider?: Provider) {
   return (h: Hook<R>, sent: Doc): Doc => {
@@ -84,7 +84,8 @@ function onNetwork(awsField: string, azureField: string, fixedProvider?: Provide
     const { network } = accountOf(sent, provider, awsField, azureField);
     const name = nameOf(provider, network);
     const net = h.records('network').peek(name);
-    return { ...sent, networkName: name, ...(net ? kept(netOf(net)) : { provider, network }) };
+    if (!net) throw notFound(`no private-link endpoints in ${provider} network "${network}"`);
+    return { ...sent, networkName: name, ...kept(netOf(net)) };
   };
 }
 

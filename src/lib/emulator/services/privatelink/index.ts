@@ -9,7 +9,7 @@
 import type { OperationName } from '../../../model/services/privatelink/wire.js';
 import { resources } from '../../../model/services/privatelink/resources.js';
 import { code, defineService } from '../../engine/table.js';
-import { accessRequest, authorizePrivateLinkServiceAccess, revoked } from './access.js';
+import { authorizePrivateLinkServiceAccess, revokeRequest, revoked } from './access.js';
 import {
   changeAnswer,
   changeRequest,
@@ -55,6 +55,6 @@ export default defineService<OperationName>()({
     getPrivateLinkStatus: code(getPrivateLinkStatus),
     listPrivateLinkServicesForRegion: code(servicesForRegion),
     authorizePrivateLinkServiceAccess: code(authorizePrivateLinkServiceAccess),
-    revokePrivateLinkServiceAccess: r.access.delete({ rewrite: accessRequest, answer: revoked }),
+    revokePrivateLinkServiceAccess: r.access.delete({ rewrite: revokeRequest, answer: revoked }),
   }),
 });

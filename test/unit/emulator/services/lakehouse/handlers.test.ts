@@ -105,6 +105,16 @@ describe('lakehouseopt emulator backend', () => {
     expect(rest.nextPageToken).toBeUndefined();
   });
 
+  test('an unknown policy is NOT_FOUND and a taken name ALREADY_EXISTS, in the same words from every operation', () => {
+    for (const op of ['getPolicy', 'downloadPolicy', 'getAssociations', 'updatePolicy', 'createAssociations'])
+      expect(fails(op, { datahubCrn: hub, policyName: 'nope', resources: { script: 'x' }, associations: [] }).message).toBe(
+        'policy nope not found',
+      );
+    expect(fails('createPolicy', { datahubCrn: hub, policyName: 'P1', resources: { script: 'x' } }).message).toBe(
+      'policy P1 already exists',
+    );
+  });
+
   test('pause and unpause', () => {
     call('pauseTable', TABLE());
     expect(statusOf()).toBe('PAUSED');

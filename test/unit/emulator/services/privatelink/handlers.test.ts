@@ -106,6 +106,16 @@ describe('cloudprivatelinks emulator backend', () => {
     expect(call('getPrivateLinkStatus', { vpcId: 'fail-create-net' }).status).toBe('ENABLED');
   });
 
+  test('changes of a network never seen, and revoking an account never authorized, are NOT_FOUND naming them', () => {
+    expect(fails('updatePrivateLinkEndpoint', { awsAccountInfo: info_('vpc-none'), subnetIds: ['s-2'] }).message).toBe(
+      'no private-link endpoints in AWS network "vpc-none"',
+    );
+    const access = { serviceGroup: 'CDP-CONTROL-PLANE', cloudServiceProvider: 'AWS', cloudAccountId: '123456789012', region: 'us-west-2' };
+    expect(fails('revokePrivateLinkServiceAccess', access).message).toBe(
+      'AWS account "123456789012" is not authorized for private links in us-west-2',
+    );
+  });
+
   test('unknown tracking ids, regions and service groups', () => {
     expect(fails('listPrivateLinkEndpointStatuses', { trackingId: 'nope' }).code).toBe('NOT_FOUND');
     expect(fails('listPrivateLinkServicesForRegion', { region: 'moon-1' }).code).toBe('INVALID_ARGUMENT');
