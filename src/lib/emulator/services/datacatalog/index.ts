@@ -18,9 +18,8 @@ import {
   notShared,
   removeAccessOfExternalUsersOnDataShare,
   removeAssetsFromDataShare,
-  shareDataShare,
+  sharing,
   showShare,
-  unshareDataShare,
   updateDataShare,
 } from './shares.js';
 import { getFgacStatusByAssets, getSuggestedTags, launchProfilers, reviewSuggestedTags } from './tags.js';
@@ -59,8 +58,8 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
     listDataShares: code(listDataShares),
     updateDataShare: code(updateDataShare),
     deleteDataShare: r.dataShare.delete({ rewrite: inLake }),
-    shareDataShare: code(shareDataShare),
-    unshareDataShare: code(unshareDataShare),
+    shareDataShare: r.dataShare.update({ rewrite: sharing(true), answer: () => ({ success: true }) }),
+    unshareDataShare: r.dataShare.update({ rewrite: sharing(false) }),
     addAssetsToDataShare: code(addAssetsToDataShare),
     removeAssetsFromDataShare: code(removeAssetsFromDataShare),
     grantAccessToExternalUsersOnDataShare: code(grantAccessToExternalUsers),

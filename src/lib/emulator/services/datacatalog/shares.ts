@@ -262,24 +262,18 @@ export function updateDataShare(h: Hook<R>, req: Doc): Doc {
   return {};
 }
 
-/** shareDataShare and unshareDataShare: only a change is allowed (sharing a shared share fails). */
-function setShared(h: Hook<R>, req: Doc, shared: boolean): void {
-  const rec = shareIn(h, req);
-  const s = shareOf(rec);
-  if (s.isShared === shared) throw failedPrecondition(`data share "${s.dataShareName}" is ${shared ? 'already shared' : 'not shared'}`);
-  s.isShared = shared;
-  save(h, rec);
-}
-
-export function shareDataShare(h: Hook<R>, req: Doc): Doc {
-  setShared(h, req, true);
-  return { success: true };
-}
-
-export function unshareDataShare(h: Hook<R>, req: Doc): Doc {
-  setShared(h, req, false);
-  return {};
-}
+/**
+ * shareDataShare's and unshareDataShare's request, as the update verb reads
+ * it: the share flipped to `shared` (only a change is allowed: sharing a
+ * shared share fails), its update time now.
+ */
+export const sharing =
+  (shared: boolean) =>
+  (h: Hook<R>, req: Doc): Doc => {
+    const s = shareOf(shareIn(h, req));
+    if (s.isShared === shared) throw failedPrecondition(`data share "${s.dataShareName}" is ${shared ? 'already shared' : 'not shared'}`);
+    return { ...req, isShared: shared, updatedAt: h.ctx.clock.iso() };
+  };
 
 export function addAssetsToDataShare(h: Hook<R>, req: Doc): Doc {
   const rec = shareIn(h, req);
