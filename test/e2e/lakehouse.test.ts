@@ -36,7 +36,7 @@ async function taskEnded(taskId: string): Promise<Task> {
   await advance('5m');
   const out = await em.json<{ tasks: Task[] }>(['lakehouse', 'tasks', 'list', ...HUB()]);
   const t = out.tasks.find((x) => x.taskId === taskId);
-  if (!t || (t.status !== 'SUCCESS' && t.status !== 'ERROR')) throw new Error(`task ${taskId} has not ended: ${JSON.stringify(t)}`);
+  if (!t || (t.status !== 'COMPLETED' && t.status !== 'FAILED')) throw new Error(`task ${taskId} has not ended: ${JSON.stringify(t)}`);
   return t;
 }
 
@@ -223,7 +223,7 @@ describe('a maintenance policy', () => {
     expect(notAssociated.code).toBe(1);
   });
 
-  test('a real run answers only executionResult with a task that runs to SUCCESS', async () => {
+  test('a real run answers only executionResult with a task that runs to COMPLETED; the table shows SUCCESS', async () => {
     const run = await em.json<Record<string, { taskId?: string; details: string }>>([
       'lakehouse',
       'policies',
@@ -237,7 +237,7 @@ describe('a maintenance policy', () => {
     taskId = run.executionResult?.taskId ?? '';
     expect(taskId).toMatch(/^[0-9a-f-]{36}$/);
     const t = await taskEnded(taskId);
-    expect(t).toMatchObject({ status: 'SUCCESS', policy: 'nightly', table: 'orders' });
+    expect(t).toMatchObject({ status: 'COMPLETED', policy: 'nightly', table: 'orders' });
     const tables = await em.json<{ tables: Array<{ tableName: string; status: string }> }>([
       'lakehouse',
       'tables',
@@ -255,7 +255,7 @@ describe('a maintenance policy', () => {
       ...ORDERS(),
     ]);
     expect(st.recentTask.policyName).toBe('nightly');
-    expect(st.recentTask.actions[0]?.status).toBe('SUCCESS');
+    expect(st.recentTask.actions[0]?.status).toBe('COMPLETED');
     const table = await em.cli(['lakehouse', 'tasks', 'list', ...HUB(), '--output', 'table']);
     expect(table.stdout).toContain(taskId);
   });
@@ -295,7 +295,7 @@ describe('a maintenance policy', () => {
     expect(after.tables.find((x) => x.tableName === 'orders')?.status).toBe('SUCCESS');
   });
 
-  test('a fail- policy makes its task end in ERROR and the table ERROR', async () => {
+  test('a fail- policy makes its task end FAILED and the table ERROR', async () => {
     expect(
       (await em.cli(['lakehouse', 'policies', 'create', ...HUB(), '--policy-name', 'fail-expire', '--resources', RESOURCES])).code,
     ).toBe(0);
@@ -329,7 +329,7 @@ describe('a maintenance policy', () => {
       '--no-dry-run',
     ]);
     const t = await taskEnded(run.executionResult.taskId);
-    expect(t.status).toBe('ERROR');
+    expect(t.status).toBe('FAILED');
     const tasks = await em.cli(['lakehouse', 'tasks', 'list', ...HUB(), '--namespace', 'finance', '--decode', '--output', 'yaml']);
     expect(tasks.stdout).toContain('failed');
     const tables = await em.json<{ tables: Array<{ tableName: string; status: string }> }>([
@@ -521,7 +521,7 @@ describe('seed conformance', () => {
     const details = JSON.parse(Buffer.from(runs[0]?.details ?? '', 'base64').toString('utf8')) as { trigger: string };
     expect(details.trigger).toBe('SCHEDULE');
     const done = await tasksOf('every5', 4);
-    expect(done.some((t) => t.status === 'SUCCESS')).toBe(true);
+    expect(done.some((t) => t.status === 'COMPLETED')).toBe(true);
   });
 
   test('a schedule runs at the local times of its time zone', async () => {

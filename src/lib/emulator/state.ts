@@ -40,8 +40,25 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'lakehouseopt.task',
   ],
   3: ['compute.cluster', 'compute.operation'],
-  // audit's tasks, batches, runs and configuration became records of the engine (its events did not change).
-  4: ['audit.task', 'audit.batch', 'audit.run', 'audit.config'],
+  // Format 4 (issue 29's moves onto the operation table): audit's tasks, batches, runs and configuration
+  // (its events did not change); cloudprivatelinks' networks, their endpoint work and authorizations;
+  // datacatalog's shares, external users, tag reviews and profilers; lakehouseopt's policies, tables and tasks.
+  4: [
+    'audit.task',
+    'audit.batch',
+    'audit.run',
+    'audit.config',
+    'cloudprivatelinks.work',
+    'cloudprivatelinks.network',
+    'cloudprivatelinks.access',
+    'datacatalog.share',
+    'datacatalog.externalUser',
+    'datacatalog.tagReview',
+    'datacatalog.profilers',
+    'lakehouseopt.policy',
+    'lakehouseopt.table',
+    'lakehouseopt.task',
+  ],
 };
 
 export class StateError extends Error {}

@@ -1,6 +1,78 @@
-/** The datacatalog service of the emulator: data shares, external users, tags and profilers. */
-import type { ServiceModule } from '../../types.js';
-import { handlers } from './handlers.js';
+/**
+ * datacatalog on the operation table: data shares and external users of a
+ * data lake (records in the lake's environment that hold the lake's CRN),
+ * tag suggestions and their review, and the profilers a data lake launches.
+ * What the model says of them is model/services/datacatalog/resources.ts;
+ * what it cannot say is shares.ts, users.ts and tags.ts.
+ */
+import type { OperationName } from '../../../model/services/datacatalog/wire.js';
+import { resources } from '../../../model/services/datacatalog/resources.js';
+import { code, defineService } from '../../engine/table.js';
+import {
+  addAssetsToDataShare,
+  createDataShare,
+  grantAccessToExternalUsers,
+  inLake,
+  lakeGuard,
+  listDataShares,
+  notShared,
+  removeAccessOfExternalUsersOnDataShare,
+  removeAssetsFromDataShare,
+  sharing,
+  showShare,
+  updateDataShare,
+} from './shares.js';
+import { getFgacStatusByAssets, getSuggestedTags, launchProfilers, reviewSuggestedTags } from './tags.js';
+import {
+  createExternalUsers,
+  deleteExternalUser,
+  regenerateExternalUserCredentials,
+  revokeExternalUserCredentials,
+  usersMatching,
+} from './users.js';
 
-const datacatalog: ServiceModule = { service: 'datacatalog', handlers };
-export default datacatalog;
+/** Shares and users live in their data lake's environment, as parts of it: they neither hold up its delete nor follow its stop and start. */
+const IN_ENVIRONMENT = { lives: { in: 'environment', by: ['environmentCrn'] }, withEnvironment: 'part' } as const;
+
+/** getFgacStatusByAssets is the model's too, from the newer specification (model/services/datacatalog/index.ts), not in wire.ts's union. */
+export default defineService<OperationName | 'getFgacStatusByAssets'>()({
+  service: 'datacatalog',
+  facts: resources,
+  resources: {
+    dataShare: {
+      noun: 'data share',
+      keys: ['dataShareId'],
+      ...IN_ENVIRONMENT,
+      // Names are unique in a data lake, which an environment may hold more than one of (createDataShare checks).
+      names: 'repeat',
+      hooks: { check: { delete: notShared('delete it') }, show: showShare },
+    },
+    externalUser: { noun: 'external user', keys: ['externalUserId'], ...IN_ENVIRONMENT, names: 'repeat' },
+    tagReview: { noun: 'tag review', keys: ['datalakeCrn'] },
+    profilers: { noun: 'profilers', keys: ['datalake'] },
+  },
+  guard: lakeGuard,
+  operations: (r) => ({
+    createDataShare: code(createDataShare),
+    getDataShare: r.dataShare.read({ rewrite: inLake }),
+    listDataShares: code(listDataShares),
+    updateDataShare: code(updateDataShare),
+    deleteDataShare: r.dataShare.delete({ rewrite: inLake }),
+    shareDataShare: r.dataShare.update({ rewrite: sharing(true), answer: () => ({ success: true }) }),
+    unshareDataShare: r.dataShare.update({ rewrite: sharing(false) }),
+    addAssetsToDataShare: code(addAssetsToDataShare),
+    removeAssetsFromDataShare: code(removeAssetsFromDataShare),
+    grantAccessToExternalUsersOnDataShare: code(grantAccessToExternalUsers),
+    updateAccessOfExternalUsersOnDataShare: code(grantAccessToExternalUsers),
+    removeAccessOfExternalUsersOnDataShare: code(removeAccessOfExternalUsersOnDataShare),
+    createExternalUsers: code(createExternalUsers),
+    listExternalUsers: r.externalUser.list({ select: usersMatching }),
+    deleteExternalUser: code(deleteExternalUser),
+    revokeExternalUserCredentials: code(revokeExternalUserCredentials),
+    regenerateExternalUserCredentials: code(regenerateExternalUserCredentials),
+    getSuggestedTags: code(getSuggestedTags),
+    reviewSuggestedTags: code(reviewSuggestedTags),
+    launchProfilers: code(launchProfilers),
+    getFgacStatusByAssets: code(getFgacStatusByAssets),
+  }),
+});

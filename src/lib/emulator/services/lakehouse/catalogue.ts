@@ -5,7 +5,7 @@
  * IDs are derived from the account, so they are stable across restarts and
  * resets.
  */
-import { environments as allEnvironments, type EnvironmentScope } from '../../environments.js';
+import type { WorldReads } from '../../world/contracts.js';
 import { crn, stableUuid } from '../../ids.js';
 
 export const CATALOG = 'spark_catalog';
@@ -24,10 +24,11 @@ const HUBS: Readonly<Record<string, string>> = { 'lakehouse-aws': 'lakehouse-opt
 /** The two platforms the optimizer runs on (its Environment's cloudPlatform is one of them, the seed says). */
 const OPTIMIZER_PLATFORMS: ReadonlySet<string> = new Set(['AWS', 'AZURE']);
 
-/** The account's AWS and Azure environments (shared with every service), with the optimizer hub where it runs. */
-export function environments(scope: EnvironmentScope): EnvironmentEntry[] {
-  const { accountId, region } = scope.info;
-  return allEnvironments(scope)
+/** The account's AWS and Azure environments (the world's), with the optimizer hub where it runs. */
+export function environments(world: WorldReads, info: { readonly accountId: string; readonly region: string }): EnvironmentEntry[] {
+  const { accountId, region } = info;
+  return world.environments
+    .all()
     .flatMap((e) => (OPTIMIZER_PLATFORMS.has(e.cloudPlatform) ? [e] : []))
     .map((e) => {
       const hub = HUBS[e.environmentName];

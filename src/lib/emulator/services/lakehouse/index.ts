@@ -1,6 +1,90 @@
-/** The lakehouseopt service of the emulator: the lakehouse optimizer's policies, tables and tasks. */
-import type { ServiceModule } from '../../types.js';
-import { handlers } from './handlers.js';
+/**
+ * lakehouseopt on the operation table: the lakehouse optimizer's policies,
+ * paused tables and tasks, records in the environment of the one optimizer
+ * Data Hub (its hub, named by datahubCrn). A task's states are the model's
+ * (model/services/lakehouse/resources.ts: INIT -> SUBMITTED -> COMPLETED |
+ * FAILED). The service's guard checks the hub a request names and makes
+ * the tasks its scheduled policies ran since it was last named. What the
+ * model cannot say is policies.ts (records and rules), operations.ts (code
+ * and computed answers) and catalogue.ts (the built-in catalogue).
+ */
+import type { OperationName } from '../../../model/services/lakehouse/wire.js';
+import { resources } from '../../../model/services/lakehouse/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import { code, defineService, fixed } from '../../engine/table.js';
+import { NAMESPACES, SCRIPTS, TIMEZONES } from './catalogue.js';
+import * as ops from './operations.js';
+import {
+  atHub,
+  checkNewPolicy,
+  newPolicyRequest,
+  onPolicy,
+  hubScope,
+  newPolicy,
+  runSchedules,
+  showPolicy,
+  showTask,
+  type R,
+} from './policies.js';
 
-const lakehouseopt: ServiceModule = { service: 'lakehouseopt', handlers };
-export default lakehouseopt;
+/** The operations that name no hub (environments, time zones). */
+const HUBLESS: ReadonlySet<string> = new Set(['listEnvironments', 'getCloDatahub', 'getDatahubCrn', 'getTimezones']);
+
+/** Every other operation names the optimizer's hub: it must be one, and its schedules are brought up to now first. */
+function hubGuard(h: Hook<R>, op: string, req: Doc): void {
+  if (!HUBLESS.has(op)) runSchedules(h, hubScope(h, req));
+}
+
+/** Policies, tables and tasks live in the hub's environment, as parts of it (they neither hold up its delete nor follow it). */
+const AT_HUB = { lives: { in: 'environment', by: ['environmentCrn'] }, withEnvironment: 'part' } as const;
+
+export default defineService<OperationName>()({
+  service: 'lakehouseopt',
+  facts: resources,
+  resources: {
+    // The environments and the hub are the world's (environments) and the built-in catalogue's: no records of their own.
+    environment: { keys: ['environmentCrn'] },
+    hub: { noun: 'lakehouse optimizer Data Hub', keys: ['datahubCrn'] },
+    policy: {
+      keys: ['policyName'],
+      ...AT_HUB,
+      hooks: { check: { create: checkNewPolicy }, fill: newPolicy, show: showPolicy },
+    },
+    table: { keys: ['tableName'], ...AT_HUB },
+    task: { keys: ['taskId'], ...AT_HUB, names: 'repeat', minutes: { run: [0.5, 2] }, hooks: { show: showTask } },
+  },
+  guard: hubGuard,
+  operations: (r) => ({
+    listEnvironments: code(ops.listEnvironments),
+    getCloDatahub: code(ops.getCloDatahub),
+    getDatahubCrn: code(ops.getDatahubCrn),
+    getHealth: code(ops.getHealth),
+    getNamespaces: fixed({ namespaces: Object.keys(NAMESPACES) }),
+    getScripts: fixed({ scripts: SCRIPTS.map((s) => ({ name: s.name, uri: s.uri, description: s.description })) }),
+    getTimezones: fixed({ timezones: TIMEZONES.map((t) => ({ ...t })) }),
+    listTables: code(ops.listTables),
+    getTableNames: code(ops.getTableNames),
+    getTablePolicies: code(ops.getTablePolicies),
+    getTableStatusDetails: code(ops.getTableStatusDetails),
+    pauseTable: code(ops.pauseTable),
+    unpauseTable: code(ops.unpauseTable),
+    changeTablePolicy: code(ops.changeTablePolicy),
+    createTablePoliciesAssociations: code(ops.createTablePoliciesAssociations),
+    createPolicy: r.policy.create({ rewrite: newPolicyRequest }),
+    updatePolicy: code(ops.updatePolicy),
+    deletePolicy: code(ops.deletePolicy),
+    getPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.policyDetail }),
+    listPolicies: r.policy.list({ rewrite: atHub, select: ops.policiesIn }),
+    getPolicyNames: code(ops.getPolicyNames),
+    downloadPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.download }),
+    executePolicy: code(ops.executePolicy),
+    listTasks: r.task.list({ rewrite: atHub, select: ops.tasksIn }),
+    createAssociations: code(ops.createAssociations),
+    getAssociations: r.policy.read({ rewrite: onPolicy, answer: ops.associations }),
+    getAssociatedNamespaces: r.policy.read({ rewrite: onPolicy, answer: ops.associatedNamespaces }),
+    getAssociatedTables: r.policy.read({ rewrite: onPolicy, answer: ops.associatedTables }),
+    getAssociationDetails: code(ops.getAssociationDetails),
+    unsubscribePolicy: code(ops.unsubscribePolicy),
+  }),
+});

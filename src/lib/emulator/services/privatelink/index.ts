@@ -1,6 +1,60 @@
-/** The cloudprivatelinks service of the emulator: private-link endpoints and access. */
-import type { ServiceModule } from '../../types.js';
-import { handlers } from './handlers.js';
+/**
+ * cloudprivatelinks on the operation table: the endpoints of a customer's
+ * VPC or VNet (a network record), the work each create, update, delete and
+ * migrate runs on them beside it (endpoint records, read by tracking id),
+ * and the cloud accounts authorized for a region's private-link services.
+ * The states are the model's (model/services/privatelink/resources.ts);
+ * what it cannot say is endpoints.ts, access.ts and regions.ts.
+ */
+import type { OperationName } from '../../../model/services/privatelink/wire.js';
+import { resources } from '../../../model/services/privatelink/resources.js';
+import { code, defineService } from '../../engine/table.js';
+import { authorizePrivateLinkServiceAccess, revokeRequest, revoked } from './access.js';
+import {
+  changeAnswer,
+  changeRequest,
+  createEndpoints,
+  endpointStatuses,
+  getPrivateLinkStatus,
+  migrateRequest,
+  showNetwork,
+  workHooks,
+} from './endpoints.js';
+import { servicesForRegion } from './regions.js';
 
-const cloudprivatelinks: ServiceModule = { service: 'cloudprivatelinks', handlers };
-export default cloudprivatelinks;
+export default defineService<OperationName>()({
+  service: 'cloudprivatelinks',
+  facts: resources,
+  resources: {
+    network: {
+      noun: 'network',
+      keys: ['networkName'],
+      // The fail- rule reads the VPC or VNet id (the record's name also holds its cloud).
+      failsBy: 'doc.network',
+      hooks: { show: showNetwork },
+    },
+    endpoint: {
+      noun: 'private-link work',
+      keys: ['trackingId'],
+      lives: { in: 'parent', parent: 'network' },
+      work: true,
+      minutes: { create: 3, update: 3, delete: 3, migrate: 3 },
+      hooks: workHooks,
+    },
+    access: {
+      noun: 'private-link authorization',
+      keys: ['accessName'],
+    },
+  },
+  operations: (r) => ({
+    createPrivateLinkEndpoint: code(createEndpoints),
+    updatePrivateLinkEndpoint: r.network.work('update', { rewrite: changeRequest, ...changeAnswer }),
+    deletePrivateLinkEndpoint: r.network.work('delete', { rewrite: changeRequest, ...changeAnswer }),
+    migratePrivateLinkEndpoints: r.network.work('migrate', { rewrite: migrateRequest, ...changeAnswer }),
+    listPrivateLinkEndpointStatuses: r.endpoint.read({ answer: endpointStatuses }),
+    getPrivateLinkStatus: code(getPrivateLinkStatus),
+    listPrivateLinkServicesForRegion: code(servicesForRegion),
+    authorizePrivateLinkServiceAccess: code(authorizePrivateLinkServiceAccess),
+    revokePrivateLinkServiceAccess: r.access.delete({ rewrite: revokeRequest, answer: revoked }),
+  }),
+});

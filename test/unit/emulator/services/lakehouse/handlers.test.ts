@@ -74,7 +74,7 @@ describe('lakehouseopt emulator backend', () => {
     expect(fails('getCloDatahub', { environmentCrn: `crn:cdp:environments:us-west-1:${ACCOUNT}:environment:nope` }).code).toBe('NOT_FOUND');
   });
 
-  test('a task goes INIT -> RUNNING -> SUCCESS; the table follows, then turns UNAVAILABLE', () => {
+  test('a task goes INIT -> SUBMITTED -> COMPLETED; the table turns SUCCESS, then UNAVAILABLE', () => {
     expect(statusOf()).toBe('UNAVAILABLE');
     const dry = call('executePolicy', { ...TABLE(), policyName: 'p1' });
     expect(Object.keys(dry)).toEqual(['dryRunResult']);
@@ -83,9 +83,9 @@ describe('lakehouseopt emulator backend', () => {
       (call('listTasks', { datahubCrn: hub, pageSize: 10 }).tasks as Doc[]).find((t) => t.taskId === executionResult.taskId);
     expect(task()?.status).toBe('INIT');
     now += 60_000;
-    expect(task()?.status).toBe('RUNNING');
+    expect(task()?.status).toBe('SUBMITTED');
     now += 5 * 60_000;
-    expect(task()?.status).toBe('SUCCESS');
+    expect(task()?.status).toBe('COMPLETED');
     expect(statusOf()).toBe('SUCCESS');
     now += 2 * 86_400_000;
     expect(statusOf()).toBe('UNAVAILABLE');
@@ -103,6 +103,16 @@ describe('lakehouseopt emulator backend', () => {
     const rest = call('listTasks', { datahubCrn: hub, pageSize: 2, pageToken: first.nextPageToken });
     expect((rest.tasks as unknown[]).length).toBe(1);
     expect(rest.nextPageToken).toBeUndefined();
+  });
+
+  test('an unknown policy is NOT_FOUND and a taken name ALREADY_EXISTS, in the same words from every operation', () => {
+    for (const op of ['getPolicy', 'downloadPolicy', 'getAssociations', 'updatePolicy', 'createAssociations'])
+      expect(fails(op, { datahubCrn: hub, policyName: 'nope', resources: { script: 'x' }, associations: [] }).message).toBe(
+        'policy nope not found',
+      );
+    expect(fails('createPolicy', { datahubCrn: hub, policyName: 'P1', resources: { script: 'x' } }).message).toBe(
+      'policy P1 already exists',
+    );
   });
 
   test('pause and unpause', () => {

@@ -87,6 +87,35 @@ describe('cloudprivatelinks emulator backend', () => {
     expect(call('getPrivateLinkStatus', { vpcId: 'vpc-2' }).status).toBe('DISABLED');
   });
 
+  test("a delete's tracking id keeps answering SUCCESS once its endpoints are gone", () => {
+    call('createPrivateLinkEndpoint', create('vpc-3'));
+    now += 10 * 60_000;
+    const { trackingId } = call('deletePrivateLinkEndpoint', { cloudServiceProvider: 'AWS', awsAccountInfo: info_('vpc-3') });
+    now += 3 * 3_600_000;
+    expect(statuses(trackingId).map((e) => e.status)).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+    expect(call('getPrivateLinkStatus', { vpcId: 'vpc-3' }).status).toBe('DISABLED');
+  });
+
+  test('a fail-<kind>- network fails only its first work of that kind', () => {
+    const first = call('createPrivateLinkEndpoint', create('fail-create-net')).trackingId;
+    now += 10 * 60_000;
+    expect(statuses(first).every((e) => e.status === 'ERROR')).toBe(true);
+    const again = call('createPrivateLinkEndpoint', create('fail-create-net')).trackingId;
+    now += 10 * 60_000;
+    expect(statuses(again).every((e) => e.status === 'SUCCESS')).toBe(true);
+    expect(call('getPrivateLinkStatus', { vpcId: 'fail-create-net' }).status).toBe('ENABLED');
+  });
+
+  test('changes of a network never seen, and revoking an account never authorized, are NOT_FOUND naming them', () => {
+    expect(fails('updatePrivateLinkEndpoint', { awsAccountInfo: info_('vpc-none'), subnetIds: ['s-2'] }).message).toBe(
+      'no private-link endpoints in AWS network "vpc-none"',
+    );
+    const access = { serviceGroup: 'CDP-CONTROL-PLANE', cloudServiceProvider: 'AWS', cloudAccountId: '123456789012', region: 'us-west-2' };
+    expect(fails('revokePrivateLinkServiceAccess', access).message).toBe(
+      'AWS account "123456789012" is not authorized for private links in us-west-2',
+    );
+  });
+
   test('unknown tracking ids, regions and service groups', () => {
     expect(fails('listPrivateLinkEndpointStatuses', { trackingId: 'nope' }).code).toBe('NOT_FOUND');
     expect(fails('listPrivateLinkServicesForRegion', { region: 'moon-1' }).code).toBe('INVALID_ARGUMENT');

@@ -1,0 +1,318 @@
+/**
+ * Data shares of a data lake: `dataShare` records in the lake's
+ * environment, each holding its data lake's CRN (a share of another lake is
+ * not found), its assets (tables, each with a resource id of its share) and
+ * the external users' access to it. A share starts Not Shared; sharing and
+ * unsharing flip `isShared`; adding or removing assets, removing users'
+ * access and deleting are refused while it is shared.
+ */
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { uuid } from '../../ids.js';
+import { paged, pagingFor } from '../../paging.js';
+import { docs, str, strings, text } from '../../values.js';
+import { acceptedTags } from './tags.js';
+
+export type R = 'dataShare' | 'externalUser' | 'tagReview' | 'profilers';
+type Rec = Readonly<EngineRecord>;
+
+export interface Asset {
+  resourceId: string;
+  guid: string;
+  databaseName: string;
+  tableName: string;
+  columns?: string[];
+  createTime: string;
+  createdBy: string;
+  updateTime: string;
+  updatedBy: string;
+}
+
+interface Access {
+  userId: number;
+  sharedOn: string;
+  validTill?: string;
+}
+
+/** A share's document: GetDataShareResponse's stored fields, and what it keeps beside them. */
+interface Share {
+  dataShareId: string;
+  dataShareName: string;
+  isShared: boolean;
+  createdAt: string;
+  updatedAt: string;
+  createdBy: string;
+  keywords: string[];
+  expiryTime?: string;
+  summary?: string;
+  termsOfUse?: string;
+  assets: Asset[];
+  datalakeCrn: string;
+  access: Access[];
+  nextResourceId: number;
+}
+
+const shareOf = (rec: Rec): Share => rec.doc as unknown as Share;
+
+/** The ops whose requests name no data lake and environment (tags and profilers name a lake on their own terms). */
+const NO_LAKE: ReadonlySet<string> = new Set(['getSuggestedTags', 'reviewSuggestedTags', 'launchProfilers', 'getFgacStatusByAssets']);
+
+/** Every other operation names a data lake and one of the account's environments, both by CRN. */
+export function lakeGuard(h: Hook<R>, op: string, req: Doc): void {
+  if (NO_LAKE.has(op)) return;
+  const lake = text(req.datalakeCrn);
+  const env = text(req.environmentCrn);
+  if (!lake.startsWith('crn:')) throw invalid(`datalakeCrn must be a CRN; got "${lake}"`);
+  if (!env.startsWith('crn:')) throw invalid(`environmentCrn must be a CRN; got "${env}"`);
+  h.world.environments.require(env);
+}
+
+/** The share a request names, in its data lake (NOT_FOUND in another). */
+export function shareIn(h: Hook<R>, req: Doc): EngineRecord {
+  const id = text(req.dataShareId);
+  const lake = text(req.datalakeCrn);
+  const rec = h.records('dataShare').find(id);
+  if (!rec || shareOf(rec).datalakeCrn !== lake) throw notFound(`data share "${id}" not found in data lake ${lake}`);
+  return rec;
+}
+
+/** A request about a share, as the verbs read it: only when the share is in the data lake it names. */
+export function inLake(h: Hook<R>, req: Doc): Doc {
+  shareIn(h, req);
+  return req;
+}
+
+function mustBeNotShared(s: Share, what: string): void {
+  if (s.isShared)
+    throw failedPrecondition(
+      `data share "${s.dataShareName}" is shared; unshare it before you ${what} (changes are allowed only while Not Shared)`,
+    );
+}
+
+export const notShared = (what: string) => (_h: Hook<R>, rec: Rec) => mustBeNotShared(shareOf(rec), what);
+
+function save(h: Hook<R>, rec: EngineRecord): void {
+  shareOf(rec).updatedAt = h.ctx.clock.iso();
+  h.records('dataShare').save(rec);
+}
+
+/** The shares of a data lake (in its environment), those whose name contains `filter` (any case) when given. */
+function shares(h: Hook<R>, req: Doc, filter?: string): EngineRecord[] {
+  const f = filter?.toLowerCase();
+  const lake = text(req.datalakeCrn);
+  return h
+    .records('dataShare')
+    .all()
+    .filter((r) => {
+      const s = shareOf(r);
+      return s.datalakeCrn === lake && (!f || s.dataShareName.toLowerCase().includes(f));
+    });
+}
+
+function nameTaken(h: Hook<R>, req: Doc, name: string, except?: string): boolean {
+  return shares(h, req).some((r) => r.id !== except && shareOf(r).dataShareName.toLowerCase() === name.toLowerCase());
+}
+
+function makeAssets(h: Hook<R>, s: Share, given: unknown): Asset[] {
+  const now = h.ctx.clock.iso();
+  const actor = h.ctx.caller.actorCrn;
+  const out: Asset[] = [];
+  for (const a of docs(given)) {
+    const databaseName = text(a.databaseName);
+    const tableName = text(a.tableName);
+    const same = (x: Asset): boolean =>
+      x.databaseName.toLowerCase() === databaseName.toLowerCase() && x.tableName.toLowerCase() === tableName.toLowerCase();
+    if (s.assets.some(same) || out.some(same))
+      throw alreadyExists(`table ${databaseName}.${tableName} is already in data share "${s.dataShareName}"`);
+    const columns = Array.isArray(a.columns) ? a.columns.map(String) : [];
+    out.push({
+      resourceId: String(s.nextResourceId++),
+      guid: str(a.guid) ?? uuid(),
+      databaseName,
+      tableName,
+      ...(columns.length > 0 ? { columns } : {}),
+      createTime: now,
+      createdBy: actor,
+      updateTime: now,
+      updatedBy: actor,
+    });
+  }
+  return out;
+}
+
+/** Grants users access (until a time, or for good): each must be an active external user of the share's data lake. */
+function grantAccess(h: Hook<R>, s: Share, given: unknown): void {
+  const now = h.ctx.clock.iso();
+  const users = h.records('externalUser');
+  for (const u of docs(given)) {
+    const userId = Number(u.externalUserId);
+    const validTill = str(u.expiryTime);
+    if (!Number.isInteger(userId)) throw invalid('externalUsers[].externalUserId is required');
+    const user = users.byId(String(userId));
+    if (!user || user.doc.datalakeCrn !== s.datalakeCrn) throw notFound(`external user ${userId} not found in data lake ${s.datalakeCrn}`);
+    if (user.doc.isActive !== true) throw failedPrecondition(`external user ${userId} has revoked credentials; regenerate them first`);
+    const hit = s.access.find((x) => x.userId === userId);
+    if (hit) {
+      if (validTill) hit.validTill = validTill;
+      else delete hit.validTill;
+    } else s.access.push({ userId, sharedOn: now, ...(validTill ? { validTill } : {}) });
+  }
+}
+
+/** Drops a user's access to every share of their data lake. */
+export function dropAccessEverywhere(h: Hook<R>, userId: number, datalakeCrn: string): void {
+  for (const rec of h.records('dataShare').all()) {
+    const s = shareOf(rec);
+    if (s.datalakeCrn !== datalakeCrn || !s.access.some((a) => a.userId === userId)) continue;
+    s.access = s.access.filter((a) => a.userId !== userId);
+    h.records('dataShare').save(rec);
+  }
+}
+
+/** createDataShare: code, because a share's name is unique in its data lake (not its environment) and its assets and grants are made with it. */
+export function createDataShare(h: Hook<R>, req: Doc): Doc {
+  const name = text(req.dataShareName);
+  const lake = text(req.datalakeCrn);
+  if (nameTaken(h, req, name)) throw alreadyExists(`a data share named "${name}" already exists in data lake ${lake}`);
+  const env = h.world.environments.require(text(req.environmentCrn));
+  const now = h.ctx.clock.iso();
+  const id = uuid();
+  const s: Share = {
+    dataShareId: id,
+    dataShareName: name,
+    isShared: false,
+    createdAt: now,
+    updatedAt: now,
+    createdBy: h.ctx.caller.actorCrn,
+    keywords: strings(req.keywords),
+    ...(str(req.expiryTime) ? { expiryTime: str(req.expiryTime) } : {}),
+    ...(typeof req.summary === 'string' ? { summary: req.summary } : {}),
+    ...(typeof req.termsOfUse === 'string' ? { termsOfUse: req.termsOfUse } : {}),
+    assets: [],
+    datalakeCrn: lake,
+    access: [],
+    nextResourceId: 1,
+  };
+  s.assets = makeAssets(h, s, req.assets);
+  grantAccess(h, s, req.externalUsers);
+  h.records('dataShare').create({ id, name, scope: env.crn, env: env.crn, doc: s as unknown as Doc });
+  return { dataShareId: id, dataShareName: name, datalakeCrn: lake };
+}
+
+/** What every view of a share computes: the tags accepted for its tables, and its external users with their access. */
+export function showShare(h: Hook<R>, rec: Rec): Doc {
+  const s = shareOf(rec);
+  const users = h.records('externalUser');
+  return {
+    tags: [...new Set(s.assets.flatMap((a) => acceptedTags(h, s.datalakeCrn, `${a.databaseName}.${a.tableName}`)))],
+    externalUsers: s.access.flatMap((a) => {
+      const u = users.byId(String(a.userId))?.doc;
+      if (!u) return [];
+      return [
+        {
+          userId: u.userId,
+          username: u.username,
+          clientId: u.clientId,
+          companyName: u.companyName,
+          permissions: ['READ'],
+          sharedOn: a.sharedOn,
+          ...(a.validTill ? { validTill: a.validTill } : {}),
+        },
+      ];
+    }),
+  };
+}
+
+/** listDataShares: code, because its last page ends with an empty next token, as the service does (seed 001). */
+export function listDataShares(h: Hook<R>, req: Doc): Doc {
+  const out = paged(h.ctx, req, shares(h, req, str(req.name)), (r) => {
+    const s = shareOf(r);
+    return {
+      dataShareId: s.dataShareId,
+      dataShareName: s.dataShareName,
+      isShared: s.isShared,
+      createdAt: s.createdAt,
+      createdBy: s.createdBy,
+      keywords: s.keywords,
+      ...(s.expiryTime ? { expiryTime: s.expiryTime } : {}),
+    };
+  });
+  const token = pagingFor(h.ctx).outputToken;
+  return { ...out, [token]: out[token] ?? '' };
+}
+
+/** updateDataShare: code, because a rename must stay unique in the data lake (the update verb never renames). */
+export function updateDataShare(h: Hook<R>, req: Doc): Doc {
+  const rec = shareIn(h, req);
+  const s = shareOf(rec);
+  const name = str(req.dataShareName);
+  if (name && name.toLowerCase() !== s.dataShareName.toLowerCase() && nameTaken(h, req, name, rec.id))
+    throw alreadyExists(`a data share named "${name}" already exists in data lake ${s.datalakeCrn}`);
+  if (name) {
+    s.dataShareName = name;
+    rec.name = name;
+  }
+  if (Array.isArray(req.keywords)) s.keywords = req.keywords.map(String);
+  if (str(req.expiryTime)) s.expiryTime = str(req.expiryTime);
+  if (typeof req.summary === 'string') s.summary = req.summary;
+  if (typeof req.termsOfUse === 'string') s.termsOfUse = req.termsOfUse;
+  save(h, rec);
+  return {};
+}
+
+/**
+ * shareDataShare's and unshareDataShare's request, as the update verb reads
+ * it: the share flipped to `shared` (only a change is allowed: sharing a
+ * shared share fails), its update time now.
+ */
+export const sharing =
+  (shared: boolean) =>
+  (h: Hook<R>, req: Doc): Doc => {
+    const s = shareOf(shareIn(h, req));
+    if (s.isShared === shared) throw failedPrecondition(`data share "${s.dataShareName}" is ${shared ? 'already shared' : 'not shared'}`);
+    return { ...req, isShared: shared, updatedAt: h.ctx.clock.iso() };
+  };
+
+export function addAssetsToDataShare(h: Hook<R>, req: Doc): Doc {
+  const rec = shareIn(h, req);
+  const s = shareOf(rec);
+  mustBeNotShared(s, 'add assets');
+  const added = makeAssets(h, s, req.assets);
+  s.assets.push(...added);
+  save(h, rec);
+  return { assets: added };
+}
+
+export function removeAssetsFromDataShare(h: Hook<R>, req: Doc): Doc {
+  const rec = shareIn(h, req);
+  const s = shareOf(rec);
+  mustBeNotShared(s, 'remove assets');
+  const ids = strings(req.resourceIds);
+  const missing = ids.filter((r) => !s.assets.some((a) => a.resourceId === r));
+  if (missing.length > 0) throw notFound(`data share "${s.dataShareName}" has no asset with resource id ${missing.join(', ')}`);
+  s.assets = s.assets.filter((a) => !ids.includes(a.resourceId));
+  save(h, rec);
+  return {};
+}
+
+/** grantAccessToExternalUsersOnDataShare and updateAccessOfExternalUsersOnDataShare: the same grant (a new one, or a new end). */
+export function grantAccessToExternalUsers(h: Hook<R>, req: Doc): Doc {
+  const rec = shareIn(h, req);
+  grantAccess(h, shareOf(rec), req.externalUsers);
+  save(h, rec);
+  return {};
+}
+
+export function removeAccessOfExternalUsersOnDataShare(h: Hook<R>, req: Doc): Doc {
+  const rec = shareIn(h, req);
+  const s = shareOf(rec);
+  mustBeNotShared(s, "remove external users' access");
+  const ids = Array.isArray(req.externalUserIds) ? req.externalUserIds.map(Number) : [];
+  const missing = ids.filter((u) => !s.access.some((a) => a.userId === u));
+  if (missing.length > 0) throw notFound(`external user ${missing.join(', ')} has no access to data share "${s.dataShareName}"`);
+  s.access = s.access.filter((a) => !ids.includes(a.userId));
+  save(h, rec);
+  return {};
+}

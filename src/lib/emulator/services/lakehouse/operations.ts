@@ -1,0 +1,381 @@
+/**
+ * The lakehouse optimizer's code entries and computed answers: the
+ * environments and hub it reports (the world's environments), table and
+ * association views computed over the built-in catalogue, and the changes
+ * that edit a policy's versions and associations or several records at
+ * once. Each says why it is not a verb.
+ */
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { notFound } from '../../errors.js';
+import { paged } from '../../paging.js';
+import { b64, docs, str, strings } from '../../values.js';
+import { CATALOG, NAMESPACES, type EnvironmentEntry } from './catalogue.js';
+import {
+  actionsOf,
+  addTablePolicies,
+  addVersion,
+  aggregate,
+  appliesTo,
+  associate,
+  changeTablePolicies,
+  coveredTables,
+  deleteFromScope,
+  directlyOn,
+  environmentOf,
+  executePolicyNow,
+  hubScope,
+  inNamespace,
+  latest,
+  namespace,
+  optimizerEnvironments,
+  policies,
+  policiesOfTable,
+  policy,
+  policyOf,
+  policyTableStats,
+  requireCovers,
+  required,
+  scriptText,
+  tableOf,
+  tableRecord,
+  tableStatus,
+  tableStatusAfter,
+  taskOf,
+  tasks,
+  pause,
+  unpause,
+  unsubscribe,
+  type R,
+  type TableChange,
+} from './policies.js';
+
+type Rec = Readonly<EngineRecord>;
+
+/** An optional namespace filter (`*` or none: every namespace). */
+const namespaceFilter = (req: Doc): string | undefined => (str(req.namespace) && req.namespace !== '*' ? namespace(req) : undefined);
+
+/**
+ * An environment as the optimizer reports it: the hub fields and status are
+ * null where the optimizer is not enabled (the seed's Environment record).
+ */
+function envDoc(e: EnvironmentEntry): Doc {
+  return {
+    environmentName: e.environmentName,
+    environmentCrn: e.environmentCrn,
+    isCloEnabled: Boolean(e.hub),
+    datahubName: e.hub?.datahubName ?? null,
+    datahubCrn: e.hub?.datahubCrn ?? null,
+    cloudPlatform: e.cloudPlatform,
+    status: e.hub?.status ?? null,
+  };
+}
+
+// ---- environments and hub: read off the world, not records
+
+/** listEnvironments: code, because it reads the world's environments (a page token of ALL lists every one in one answer). */
+export function listEnvironments(h: Hook<R>, req: Doc): Doc {
+  const all = optimizerEnvironments(h).map(envDoc);
+  if (req.pageToken === 'ALL') return { environments: all, totalEnvironments: all.length };
+  return { ...paged(h.ctx, req, all), totalEnvironments: all.length };
+}
+
+export function getCloDatahub(h: Hook<R>, req: Doc): Doc {
+  const { isCloEnabled: _, ...doc } = envDoc(environmentOf(h, req));
+  return doc;
+}
+
+export const getDatahubCrn = (h: Hook<R>, req: Doc): Doc => ({ datahubCrn: environmentOf(h, req).hub?.datahubCrn ?? null });
+
+/** getHealth: code, because its checks are made up of the clock and the hub's policies. */
+export function getHealth(h: Hook<R>, req: Doc): Doc {
+  const scope = hubScope(h, req);
+  const full = req.scope === 'Full';
+  const check = (message: string, duration: number, details: Record<string, string>): Doc => ({
+    isHealthy: true,
+    message,
+    details,
+    time: h.ctx.clock.now(),
+    duration,
+  });
+  return {
+    result: {
+      scheduler: check('scheduler is running', 4, { jobs: String(policies(h, scope).length) }),
+      dispatcher: check('dispatcher is accepting tasks', 3, { queue: '0' }),
+      dataAccess: check(full ? 'opened an interactive session and read the catalog' : 'catalog reachable', full ? 2150 : 12, {
+        catalog: CATALOG,
+        ...(full ? { session: 'interactive' } : {}),
+      }),
+    },
+    action: 'NOOP',
+  };
+}
+
+// ---- tables: the catalogue's, with the records that say how they are
+
+export const getTableNames = (_h: Hook<R>, req: Doc): Doc => ({ tables: [...(NAMESPACES[namespace(req)] ?? [])] });
+
+export function listTables(h: Hook<R>, req: Doc): Doc {
+  const scope = hubScope(h, req);
+  const ns = namespace(req);
+  const all = tasks(h, scope);
+  const ps = policies(h, scope).map(policyOf);
+  return {
+    tables: (NAMESPACES[ns] ?? []).map((table) => {
+      const st = tableStatus(h, scope, ns, table, all);
+      return {
+        status: st.status,
+        namespace: ns,
+        tableName: table,
+        policies: ps.filter((p) => appliesTo(p, ns, table)).map((p) => p.policyName),
+        ...(st.last !== undefined ? { lastExecutionTime: st.last } : {}),
+      };
+    }),
+  };
+}
+
+export function getTablePolicies(h: Hook<R>, req: Doc): Doc {
+  const scope = hubScope(h, req);
+  const { namespace: ns, table } = tableOf(req);
+  const all = tasks(h, scope);
+  const status = tableStatus(h, scope, ns, table, all).status;
+  const covering = new Set(policiesOfTable(h, scope, ns, table));
+  return {
+    policies: policies(h, scope)
+      .map(policyOf)
+      .filter((p) => covering.has(p.policyName))
+      .map((p) => {
+        const s = policyTableStats(p, all, ns, table);
+        return { status, policyName: p.policyName, taskCount: s.taskCount, ...(s.last !== undefined ? { lastExecutionTime: s.last } : {}) };
+      }),
+  };
+}
+
+export function getTableStatusDetails(h: Hook<R>, req: Doc): Doc {
+  const scope = hubScope(h, req);
+  const { namespace: ns, table } = tableOf(req);
+  const rec = tableRecord(h, scope, ns, table)?.doc;
+  const wantPolicy = str(req.policyName)?.toLowerCase();
+  const wantStatus = str(req.status);
+  const out: Doc = {};
+  if (rec?.paused === true)
+    out.pausedTable = {
+      message: `maintenance of ${ns}.${table} is paused`,
+      details: { pausedSince: rec.pausedSince, reasons: rec.reasons ?? [] },
+    };
+  const works = h.records('task');
+  const recent = tasks(h, scope).find((r) => {
+    const t = taskOf(r);
+    if (t.namespace !== ns || t.table !== table || (wantPolicy && t.policy.toLowerCase() !== wantPolicy)) return false;
+    // The filter is a table status: SUCCESS and ERROR pick the latest task that ended that way.
+    if (!wantStatus || wantStatus === 'PAUSED' || wantStatus === 'UNAVAILABLE') return true;
+    const p = works.progress(r);
+    return p.done && tableStatusAfter(p.state) === wantStatus;
+  });
+  if (recent) {
+    const t = taskOf(recent);
+    const { state } = works.progress(recent);
+    out.recentTask = {
+      actions: t.actions.map((action) => ({ action, status: state })),
+      policyName: t.policy,
+      tableName: t.table,
+      lastExecutionTime: t.createdAt,
+    };
+  }
+  return out;
+}
+
+export function pauseTable(h: Hook<R>, req: Doc): Doc {
+  const { namespace: ns, table } = tableOf(req);
+  pause(h, hubScope(h, req), ns, table);
+  return {};
+}
+
+export function unpauseTable(h: Hook<R>, req: Doc): Doc {
+  const { namespace: ns, table } = tableOf(req);
+  unpause(h, hubScope(h, req), ns, table);
+  return {};
+}
+
+export function changeTablePolicy(h: Hook<R>, req: Doc): Doc {
+  const { namespace: ns, table } = tableOf(req);
+  changeTablePolicies(h, hubScope(h, req), ns, table, (str(req.operation) ?? 'APPEND') as TableChange, strings(req.policies));
+  return {};
+}
+
+export function createTablePoliciesAssociations(h: Hook<R>, req: Doc): Doc {
+  const { namespace: ns, table } = tableOf(req);
+  return { policies: addTablePolicies(h, hubScope(h, req), ns, table, strings(req.policies)) };
+}
+
+// ---- policies
+
+/** updatePolicy: code, because it adds a version (the update verb sets fields of the record). */
+export function updatePolicy(h: Hook<R>, req: Doc): Doc {
+  const res = (req.resources ?? {}) as Doc;
+  addVersion(h, policy(h, hubScope(h, req), required(req, 'policyName')), {
+    script: str(res.script),
+    arguments: res.arguments === undefined ? undefined : (str(res.arguments) ?? null),
+  });
+  return {};
+}
+
+/** deletePolicy: code, because its resource scope may take the policy off one table only. */
+export function deletePolicy(h: Hook<R>, req: Doc): Doc {
+  const rec = policy(h, hubScope(h, req), required(req, 'policyName'));
+  return { deletedPolicies: deleteFromScope(h, rec, String(req.resourceScope)) };
+}
+
+function associationsOut(h: Hook<R>, rec: Rec, all: readonly Rec[]): Doc[] {
+  const p = policyOf(rec);
+  return coveredTables(p).map(({ namespace: ns, tables }) => {
+    const tableAssociations = tables.map((t) => {
+      const s = policyTableStats(p, all, ns, t);
+      return {
+        name: t,
+        namespace: ns,
+        taskCount: s.taskCount,
+        ...(s.last !== undefined ? { lastExecutionTime: s.last } : {}),
+        version: latest(p).version,
+        status: tableStatus(h, rec.scope, ns, t, all).status,
+      };
+    });
+    return { namespace: ns, status: aggregate(tableAssociations.map((t) => t.status)), tableAssociations };
+  });
+}
+
+/** getPolicy's answer: its versions, and its latest version's detail with its associations. */
+export function policyDetail(h: Hook<R>, rec: Rec): Doc {
+  const p = policyOf(rec);
+  const v = latest(p);
+  const all = tasks(h, rec.scope);
+  const stats = policyTableStats(p, all);
+  return {
+    versions: p.versions.map((x) => x.version),
+    policyDetail: {
+      version: v.version,
+      arguments: b64(v.arguments),
+      scope: p.namespaces.length > 0 ? 'Namespace' : 'Catalog',
+      associations: associationsOut(h, rec, all),
+      tableCount: coveredTables(p).reduce((n, x) => n + x.tables.length, 0),
+      creationTime: v.creationTime,
+      ...(stats.last !== undefined ? { lastExecutionTime: stats.last } : {}),
+    },
+  };
+}
+
+/** listPolicies' records: the hub's, those in a namespace when one is asked for. */
+export function policiesIn(h: Hook<R>, req: Doc): EngineRecord[] {
+  const ns = namespaceFilter(req);
+  return policies(h, String(req.environmentCrn)).filter((r) => !ns || inNamespace(policyOf(r), ns));
+}
+
+export function getPolicyNames(h: Hook<R>, req: Doc): Doc {
+  const ns = namespaceFilter(req);
+  return {
+    policyNames: policies(h, hubScope(h, req))
+      .map(policyOf)
+      .filter((p) => !ns || inNamespace(p, ns))
+      .map((p) => p.policyName),
+  };
+}
+
+/** downloadPolicy's answer: a version's script (a built-in's source) and arguments. */
+export function download(_h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const p = policyOf(rec);
+  const want = str(req.policyVersion);
+  const v = want ? p.versions.find((x) => x.version === want) : latest(p);
+  if (!v) throw notFound(`policy ${p.policyName} has no version ${String(want)}`);
+  return { script: b64(scriptText(v.script)), arguments: b64(v.arguments) };
+}
+
+/** executePolicy: code, because a dry run answers what would run and a real run makes a task (of another resource). */
+export function executePolicy(h: Hook<R>, req: Doc): Doc {
+  const scope = hubScope(h, req);
+  const { namespace: ns, table } = tableOf(req);
+  const name = required(req, 'policyName');
+  if (req.dryRun !== false) {
+    const p = policyOf(requireCovers(h, scope, name, ns, table));
+    const v = latest(p);
+    const actions = actionsOf(v.script);
+    let args: Doc = {};
+    try {
+      args = JSON.parse(v.arguments) as Doc;
+    } catch {
+      // stored arguments were checked at creation
+    }
+    const details = { policy: p.policyName, version: v.version, table: `${CATALOG}.${ns}.${table}`, actions, arguments: args };
+    return { dryRunResult: { actions, details: b64(JSON.stringify(details)) } };
+  }
+  const task = executePolicyNow(h, scope, name, ns, table);
+  const details = {
+    taskId: task.taskId,
+    policy: task.policy,
+    version: task.version,
+    table: `${CATALOG}.${ns}.${table}`,
+    actions: task.actions,
+  };
+  return { executionResult: { taskId: task.taskId, details: b64(JSON.stringify(details)) } };
+}
+
+/** listTasks' records: the hub's, newest first, of a namespace when one is asked for. */
+export function tasksIn(h: Hook<R>, req: Doc): EngineRecord[] {
+  const ns = str(req.namespace) ? namespace(req) : undefined;
+  return tasks(h, String(req.environmentCrn)).filter((t) => !ns || taskOf(t).namespace === ns);
+}
+
+// ---- associations
+
+export function createAssociations(h: Hook<R>, req: Doc): Doc {
+  const rec = policy(h, hubScope(h, req), required(req, 'policyName'));
+  const associations = docs(req.associations).map((a) => ({ namespace: required(a, 'namespace'), tables: strings(a.tables) }));
+  return { associations: associate(h, rec, associations) };
+}
+
+export const associations = (_h: Hook<R>, rec: Rec): Doc => ({ associations: coveredTables(policyOf(rec)) });
+
+export const associatedNamespaces = (_h: Hook<R>, rec: Rec): Doc => ({
+  associatedNamespaces: Object.keys(NAMESPACES).map((ns) => ({ namespace: ns, isAssociated: inNamespace(policyOf(rec), ns) })),
+});
+
+export const associatedTables = (_h: Hook<R>, rec: Rec): Doc => ({
+  associatedTables: Object.entries(NAMESPACES).map(([ns, tables]) => ({
+    namespace: ns,
+    tables: tables.map((tableName) => ({ tableName, isAssociated: appliesTo(policyOf(rec), ns, tableName) })),
+  })),
+});
+
+/** getAssociationDetails: code, because it reads every policy against every table of the catalogue. */
+export function getAssociationDetails(h: Hook<R>, req: Doc): Doc {
+  const scope = hubScope(h, req);
+  const ps = policies(h, scope).map(policyOf);
+  const all = tasks(h, scope);
+  const direct: Doc[] = [];
+  const star: Doc[] = [];
+  for (const [ns, tables] of Object.entries(NAMESPACES)) {
+    const rows = tables
+      .map((tableName) => {
+        const names = ps.filter((p) => directlyOn(p, ns, tableName)).map((p) => p.policyName);
+        const st = tableStatus(h, scope, ns, tableName, all);
+        return { tableName, policies: names, ...(st.last !== undefined ? { lastExecutionEpoch: st.last } : {}), status: st.status };
+      })
+      .filter((r) => r.policies.length > 0);
+    if (rows.length > 0) direct.push({ namespace: ns, status: aggregate(rows.map((r) => r.status)), tables: rows });
+    const whole = ps.filter((p) => p.namespaces.includes(ns)).map((p) => p.policyName);
+    if (whole.length > 0) {
+      const statuses = tables.map((t) => tableStatus(h, scope, ns, t, all).status);
+      star.push({ namespace: ns, status: aggregate(statuses), policies: whole });
+    }
+  }
+  return {
+    directionAssociation: direct,
+    starAssociation: star.length > 0 ? [{ catalog: CATALOG, status: aggregate(star.map((s) => String(s.status))), namespaces: star }] : [],
+  };
+}
+
+export function unsubscribePolicy(h: Hook<R>, req: Doc): Doc {
+  const scope = hubScope(h, req);
+  const { namespace: ns, table } = tableOf(req);
+  return { policies: unsubscribe(h, scope, policy(h, scope, required(req, 'policyName')), ns, table) };
+}
