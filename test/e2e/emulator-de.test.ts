@@ -313,13 +313,15 @@ describe('the everyday workflow', () => {
     expect((await service(svc.clusterId)).status).toBe('ClusterCreationCompleted');
   });
 
-  test('services disable --wait removes the service with its virtual clusters; the backup stays', async () => {
+  test('services disable --wait ends at ClusterDeletionCompleted, the service kept listed so (hidden by --remove-deleted), its virtual clusters gone; the backup stays', async () => {
     const r = await em.cli(['de', 'services', 'disable', '--cluster-id', svc.clusterId, '--yes', ...WAIT]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('ClusterDeletionCompleted');
-    expect(await services()).toEqual([]);
-    const gone = await em.cli(['de', 'vcs', 'list', '--cluster-id', svc.clusterId]);
-    expect([gone.code, gone.stderr]).toEqual([1, expect.stringContaining('NOT_FOUND')]);
+    expect((await services()).map((s) => [s.clusterId, s.status])).toEqual([[svc.clusterId, 'ClusterDeletionCompleted']]);
+    const shown = await em.json<{ services?: Service[] }>(['de', 'services', 'list', '--remove-deleted']);
+    expect(shown.services ?? []).toEqual([]);
+    const vcs = await em.json<{ vcs?: unknown[] }>(['de', 'vcs', 'list', '--cluster-id', svc.clusterId]);
+    expect(vcs.vcs ?? []).toEqual([]);
     expect((await backup(backupId)).status).toBe('completed');
   });
 

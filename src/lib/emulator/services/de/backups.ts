@@ -202,7 +202,9 @@ export function restoring(h: Hook, rec: EngineRecord, req: Doc): void {
   const kept = backup.data?.kept as Kept | undefined;
   const services = h.resources('cluster');
   const name = str(req.serviceName) ?? String(backup.doc.serviceName);
-  if (services.find(name, envCrn))
+  // A disabled service kept as ClusterDeletionCompleted has freed its name.
+  const named = services.find(name, envCrn);
+  if (named && !services.isDeleted(named))
     throw failedPrecondition(
       `environment ${String(backup.doc.environmentName)} already has a service named ${name}; give another --service-name`,
     );

@@ -9,6 +9,7 @@
  * virtual cluster show (endpoints, resources, access), logs read off the
  * clock, the kubeconfig, the upgrade in steps and suspend/resume progress.
  */
+import { resources } from '../../../model/services/de/resources.js';
 import type { ServiceModule } from '../../types.js';
 import { paged } from '../../paging.js';
 import { str } from '../../values.js';
@@ -21,6 +22,7 @@ import * as vcs from './vcs.js';
 const de: ServiceModule = {
   service: 'de',
   engine: {
+    facts: resources,
     resources: {
       cluster: {
         noun: 'Data Engineering service',

@@ -36,7 +36,6 @@ export const SERVICE: Lifecycle = {
     phases: [['ClusterDeletionInProgress', 6]],
     success: 'ClusterDeletionCompleted',
     failure: 'ClusterDeletionFailed',
-    removes: true,
   },
 };
 
