@@ -42,7 +42,9 @@ export function creating(h: Hook, rec: EngineRecord, req: Doc): void {
     throw invalid(`backupPath ${path} must be a folder relative to the service backup location, without a file name`);
   const timeout = num(req.timeout);
   if (timeout !== undefined && timeout <= 0) throw invalid('timeout must be a number of seconds above 0');
-  const vcs = req.includeVc === false ? [] : h.resources('vc').all(svc.id);
+  // Deleted virtual clusters kept as AppDeleted are not backed up.
+  const all = h.resources('vc');
+  const vcs = req.includeVc === false ? [] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
   const caller = callerOf(h.ctx);
   const base = String(svc.doc.backupLocation);
   Object.assign(rec.doc, {

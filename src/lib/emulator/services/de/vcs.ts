@@ -28,7 +28,6 @@ export const VC: Lifecycle = {
     ],
     success: 'AppDeleted',
     failure: 'AppDeletionFailed',
-    removes: true,
   },
 };
 
@@ -157,7 +156,8 @@ function progressOf(h: Hook, vc: EngineRecord): { message: string; done: boolean
 /** getSuspendResumeStatus: of one virtual cluster, or of every one of the service. */
 export function suspendResumeStatus(h: Hook, req: Doc): Doc {
   const svc = h.engine.locate(h, h.engine.resource('cluster'), { clusterId: req.clusterId });
-  const vcs = str(req.vcId) ? [h.engine.locate(h, h.engine.resource('vc'), req)] : h.resources('vc').all(svc.id);
+  const all = h.resources('vc');
+  const vcs = str(req.vcId) ? [h.engine.locate(h, h.engine.resource('vc'), req)] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
   if (vcs.length === 0) return { statusMessage: `service ${svc.name ?? svc.id} has no virtual clusters`, allStepsCompleted: true };
   const each = vcs.map((vc) => progressOf(h, vc));
   const pending = each.filter((p) => !p.done);

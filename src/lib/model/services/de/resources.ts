@@ -16,5 +16,9 @@ export const resources = {
       shape: 'ServiceDescription',
       deleted: { ends: 'kept', status: 'ClusterDeletionCompleted', retention: '24h', listed: { hiddenWhen: 'removeDeleted' } },
     },
+    vc: {
+      shape: 'VcDescription',
+      deleted: { ends: 'kept', status: 'AppDeleted', retention: '24h' },
+    },
   },
 } as const satisfies ServiceResources;

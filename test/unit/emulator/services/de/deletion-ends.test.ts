@@ -3,7 +3,10 @@
  * itself sees it (cdpy and the Ansible collection's de modules; issue 28):
  * a disabled service passes through ClusterDeletionInProgress and stays
  * visible as ClusterDeletionCompleted, listed unless removeDeleted is true,
- * for a day of emulator time; its name is free at once. Driven by raw signed
+ * for a day of emulator time; its name is free at once. A deleted virtual
+ * cluster passes through AppDeletionInitiated and AppDeletionInProgress and
+ * stays visible as AppDeleted, to describeVc and listVcs alike (clients
+ * filter those out of the list themselves), for a day. Driven by raw signed
  * HTTP against an emulator in this process on a paused clock, polled in
  * 30-second steps as a client's loop would.
  */
@@ -59,10 +62,10 @@ const listed = async (removeDeleted?: boolean): Promise<Array<[unknown, unknown]
   return (body.services as Array<Record<string, unknown>>).map((s) => [s.name, s.status]);
 };
 
-/** Enables service etl-svc in sales-env; answers its id. */
-async function enable(): Promise<string> {
+/** Enables a service in sales-env; answers its id. */
+async function enable(name = 'etl-svc'): Promise<string> {
   const made = await ok('enableService', {
-    name: 'etl-svc',
+    name,
     env: 'sales-env',
     instanceType: 'm5.2xlarge',
     minimumInstances: 1,
@@ -114,5 +117,61 @@ describe('a disabled service', () => {
     const gone = await call('describeService', { clusterId });
     expect([gone.status, gone.json?.code]).toEqual([404, 'NOT_FOUND']);
     expect(await listed()).toEqual([['etl-svc', 'ClusterCreationCompleted']]);
+  });
+});
+
+describe('a deleted virtual cluster', () => {
+  let clusterId = '';
+  let vcId = '';
+  const vcStatus = (r: Reply): unknown => (r.json?.vc as Record<string, unknown> | undefined)?.status;
+  const vcs = async (): Promise<Array<[unknown, unknown]>> =>
+    ((await ok('listVcs', { clusterId })).vcs as Array<Record<string, unknown>>).map((v) => [v.vcName, v.status]);
+
+  beforeAll(async () => {
+    clusterId = await enable('vc-svc');
+    emu.clock.advance('20m');
+    const made = await ok('createVc', { name: 'etl-daily', clusterId, cpuRequests: '10', memoryRequests: '40Gi' });
+    vcId = String((made.Vc as Record<string, unknown>).vcId);
+    emu.clock.advance('5m');
+  });
+
+  test('passes through AppDeletionInitiated and AppDeletionInProgress and ends AppDeleted, which describeVc keeps answering', async () => {
+    await ok('deleteVc', { clusterId, vcId });
+    const seen = await poll(
+      () => call('describeVc', { clusterId, vcId }),
+      vcStatus,
+      (s) => s === 'AppDeleted',
+    );
+    expect(seen).toEqual(['AppDeletionInitiated', 'AppDeletionInProgress', 'AppDeleted']);
+    emu.clock.advance('3h');
+    expect(vcStatus(await call('describeVc', { clusterId, vcId }))).toBe('AppDeleted');
+  });
+
+  test('listVcs shows it as AppDeleted (clients filter those out themselves); its name is free for a new one', async () => {
+    expect(await vcs()).toEqual([['etl-daily', 'AppDeleted']]);
+    const again = await call('deleteVc', { clusterId, vcId });
+    expect([again.status, again.json?.code]).toEqual([404, 'NOT_FOUND']);
+    await ok('createVc', { name: 'etl-daily', clusterId, cpuRequests: '10', memoryRequests: '40Gi' });
+    expect(await vcs()).toEqual([
+      ['etl-daily', 'AppDeleted'],
+      ['etl-daily', 'AppInstalling'],
+    ]);
+  });
+
+  test('a backup takes only the live virtual clusters, and the service-wide suspend status names only them', async () => {
+    emu.clock.advance('5m');
+    const { backupID } = await ok('createBackup', { serviceId: clusterId });
+    emu.clock.advance('5m');
+    const logs = await ok('getBackupLogs', { backupID });
+    expect(String((logs.logs as string[])[0])).toMatch(/1 virtual cluster\(s\): etl-daily$/);
+    const status = await ok('getSuspendResumeStatus', { clusterId });
+    expect(status.statusMessage).toMatch(/^virtual cluster etl-daily is AppInstalled$/);
+  });
+
+  test('after a day of emulator time it is gone: NOT_FOUND, and no longer listed', async () => {
+    emu.clock.advance('21h');
+    const gone = await call('describeVc', { clusterId, vcId });
+    expect([gone.status, gone.json?.code]).toEqual([404, 'NOT_FOUND']);
+    expect(await vcs()).toEqual([['etl-daily', 'AppInstalled']]);
   });
 });
