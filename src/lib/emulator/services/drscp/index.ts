@@ -16,7 +16,7 @@
  */
 import type { EngineRecord, Hook } from '../../engine/index.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { crn, uuid } from '../../ids.js';
+import { crn, stableUuid, uuid } from '../../ids.js';
 import { failsOnPurpose, type ActionSpec, type Lifecycle } from '../../lifecycle.js';
 import { exportState, importState, type StateFile } from '../../state.js';
 import type { Doc, ServiceModule } from '../../types.js';
@@ -225,6 +225,16 @@ const byJobStates =
       .filter((r) => (states.length === 0 || states.includes(all.state(r))) && (value === undefined || r.doc[field] === value));
   };
 
+/**
+ * A delete answers the CRN of the Kubernetes custom resource that deletes the
+ * backup ('The CRN of the kubernetes delete backup custom resource.'), whose
+ * resource type CDP's CRN parser spells deleteBackupRequest.
+ */
+function deleteAnswer(h: Hook, rec: EngineRecord): Doc {
+  const id = stableUuid(`${rec.id}/deleteBackupRequest`);
+  return { deleteBackupCrn: crn('drscp', h.ctx.info.region, h.ctx.info.accountId, 'deleteBackupRequest', id) };
+}
+
 const service: ServiceModule = {
   service: 'drscp',
   engine: {
@@ -234,7 +244,10 @@ const service: ServiceModule = {
         shape: 'Backup',
         status: 'backupJobState',
         lifecycle: BACKUP,
-        ops: { listBackups: { verb: 'list', select: byJobStates('backup', 'backupName') } },
+        ops: {
+          listBackups: { verb: 'list', select: byJobStates('backup', 'backupName') },
+          deleteBackup: { verb: 'delete', answer: deleteAnswer },
+        },
         hooks: {
           viewing: jobView('backup', BACKUP_PHASES),
           deleting: (h, rec) => {

@@ -124,9 +124,10 @@ describe('failing on purpose', () => {
 });
 
 describe('deleting', () => {
-  test('a backup is TERMINATING for a minute, then gone (NOT_FOUND)', async () => {
+  test('a backup is TERMINATING for a minute, then gone (NOT_FOUND); the delete answers the CRN of its deleteBackupRequest', async () => {
     const { deleteBackupCrn } = await client.drscp.deleteBackup({ backupCrn: nightly });
-    expect(deleteBackupCrn).toMatch(/^crn:cdp:drscp:us-west-1:[^:]+:delete-backup:[0-9a-f-]{36}$/);
+    // The resource type CDP's CRN parser knows (DELETE_BACKUP_REQUEST), not one made up from the field name.
+    expect(deleteBackupCrn).toMatch(/^crn:cdp:drscp:us-west-1:[^:]+:deleteBackupRequest:[0-9a-f-]{36}$/);
     expect((await backupOf(nightly)).backupJobState).toBe('TERMINATING');
     emu.clock.advance('1m');
     const gone = await refused(client.drscp.describeBackup({ backupCrn: nightly }));
