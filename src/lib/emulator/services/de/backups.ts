@@ -6,26 +6,11 @@
  */
 import type { EngineRecord, Hook } from '../../engine/index.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import type { Lifecycle } from '../../lifecycle.js';
 import { paged } from '../../paging.js';
 import type { Doc } from '../../types.js';
 import { num, obj, str, strings, text } from '../../values.js';
 import { callerOf, shortId, timelineLog, USABLE } from './common.js';
 import { makeService } from './service.js';
-
-/** What backups do, and how long it takes (emulated minutes); the states are the service's own words. */
-export const BACKUP: Lifecycle = {
-  create: {
-    phases: [
-      ['pending', 1],
-      ['running', 4],
-    ],
-    success: 'completed',
-    failure: 'failed',
-  },
-  /** Only a backup that has not started running can be cancelled. */
-  cancel: { from: ['pending'], phases: [], success: 'cancelled' },
-};
 
 /** What a backup keeps to restore from. */
 interface Kept {
@@ -76,7 +61,7 @@ export function deleting(h: Hook, rec: EngineRecord): void {
 /** The backup's log, as far as the clock has got. */
 export function logs(h: Hook, rec: EngineRecord, req: Doc): Doc {
   const backups = h.resources('backup');
-  const spec = BACKUP.create;
+  const spec = backups.model.lifecycle?.create;
   const kept = rec.data?.kept as Kept | undefined;
   const p = backups.progress(rec);
   const first = rec.past?.[0];

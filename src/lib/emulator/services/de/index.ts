@@ -29,7 +29,8 @@ const de: ServiceModule = {
         nouns: ['Service'],
         keys: ['clusterId'],
         environment: ['env'],
-        lifecycle: service.SERVICE,
+        // Emulated minutes of each action's states (the states are the model's facts).
+        minutes: { create: [2, 14], restore: [4, 14], upgrade: 12, delete: 6 },
         verbs: { enable: 'create', disable: 'delete' },
         newId: () => shortId('cluster'),
         cascades: true,
@@ -59,13 +60,13 @@ const de: ServiceModule = {
         noun: 'virtual cluster',
         parent: 'cluster',
         keys: ['vcId'],
-        lifecycle: vcs.VC,
+        minutes: { create: 4, restore: 18, suspend: 2, resume: 3, delete: [1, 2] },
         newId: () => shortId('dex-app'),
         hooks: { creating: vcs.creating, updating: vcs.updating },
       },
       backup: {
         keys: ['backupID'],
-        lifecycle: backups.BACKUP,
+        minutes: { create: [1, 4], cancel: 0 },
         // A backup has no name: one whose description starts with `fail-` fails.
         subject: (rec) => str(rec.doc.description),
         ops: {

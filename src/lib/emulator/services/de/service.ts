@@ -7,37 +7,10 @@
 import type { EngineRecord, Hook } from '../../engine/index.js';
 import { requireEnvironment, type EnvironmentRecord } from '../../environments.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import type { Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { b64, hex, iso, num, str, strings } from '../../values.js';
 import { dataLakeOf, type WorldCluster } from '../replicationmanager/clusters.js';
-import { callerOf, LATEST_VERSION, PREVIOUS_VERSION, READY, timelineLog, USABLE } from './common.js';
-
-/** What services do, and how long it takes (emulated minutes); the states are the service's own words. */
-export const SERVICE: Lifecycle = {
-  create: {
-    phases: [
-      ['ClusterCreationInProgress', 2],
-      ['ClusterProvisioningInProgress', 14],
-    ],
-    success: READY,
-    failure: 'ClusterCreationFailed',
-  },
-  restore: {
-    phases: [
-      ['ClusterRestoreInProgress', 4],
-      ['ClusterProvisioningInProgress', 14],
-    ],
-    success: READY,
-    failure: 'ClusterCreationFailed',
-  },
-  upgrade: { from: USABLE, phases: [['ClusterUpgradeInProgress', 12]], success: READY, failure: 'ClusterUpgradeFailed' },
-  delete: {
-    phases: [['ClusterDeletionInProgress', 6]],
-    success: 'ClusterDeletionCompleted',
-    failure: 'ClusterDeletionFailed',
-  },
-};
+import { callerOf, LATEST_VERSION, PREVIOUS_VERSION, timelineLog, USABLE } from './common.js';
 
 /** Service names as the service takes them. */
 const SERVICE_NAME = /^[a-zA-Z][a-zA-Z0-9.-]+[a-zA-Z0-9]$/;
@@ -150,7 +123,8 @@ function serviceFields(h: Hook, rec: EngineRecord, env: EnvironmentRecord, lake:
     subnets: list('subnets') ?? env.network.subnetIds.join(','),
     privateClusterEnabled: s.enablePrivateNetwork === true,
     publicEndpointEnabled: s.enablePublicEndpoint === true,
-    networkOutboundType: str(s.networkOutboundType),
+    // The request's enum writes it UDR; the service shows it as its description does, 'udr'.
+    networkOutboundType: str(s.networkOutboundType)?.toLowerCase(),
     previousVersionDeployed: s.deployPreviousVersion === true,
     workloadAnalyticsEnabled: s.enableWorkloadAnalytics === true,
     ssdUsed: s.useSsd === true,
@@ -238,7 +212,7 @@ export function initLogLines(h: Hook, rec: EngineRecord): string[] {
   const action = first?.action ?? rec.activity.action;
   const startedAt = first?.startedAt ?? rec.activity.tl.startedAt;
   const failed = first ? first.failed : services.progress(rec).failed;
-  const spec = SERVICE[action] ?? SERVICE.create;
+  const spec = services.model.lifecycle?.[action] ?? services.model.lifecycle?.create;
   if (!spec) return [];
   const what = action === 'restore' ? 'restoring' : 'enabling';
   return timelineLog(

@@ -5,7 +5,6 @@
  */
 import type { EngineRecord, Hook } from '../../engine/index.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import type { Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { iso, num, str, strings, text } from '../../values.js';
 import { dataLakeOf } from '../replicationmanager/clusters.js';
@@ -13,23 +12,6 @@ import { callerOf, older, serviceOf, USABLE } from './common.js';
 
 export const INSTALLED = 'AppInstalled';
 const SUSPENDED = 'AppSuspended';
-
-/** What virtual clusters do, and how long it takes (emulated minutes). */
-export const VC: Lifecycle = {
-  create: { phases: [['AppInstalling', 4]], success: INSTALLED, failure: 'AppInstallationFailed' },
-  /** A virtual cluster brought back by a service restore: installed as its service is provisioned. */
-  restore: { phases: [['AppInstalling', 18]], success: INSTALLED, failure: 'AppInstallationFailed' },
-  suspend: { from: [INSTALLED], phases: [['AppSuspending', 2]], success: SUSPENDED, failure: 'AppSuspensionFailed' },
-  resume: { from: [SUSPENDED, 'AppResumptionFailed'], phases: [['AppResuming', 3]], success: INSTALLED, failure: 'AppResumptionFailed' },
-  delete: {
-    phases: [
-      ['AppDeletionInitiated', 1],
-      ['AppDeletionInProgress', 2],
-    ],
-    success: 'AppDeleted',
-    failure: 'AppDeletionFailed',
-  },
-};
 
 /** The Data Engineering version each Spark version needs, from the service's own description. */
 const SPARK_SINCE: Readonly<Record<string, string>> = { SPARK3_3: '1.19.0', SPARK3_5: '1.21.0', SPARK3_5_4: '1.25.0' };

@@ -83,7 +83,7 @@ describe('enabling a service', () => {
   });
 
   test('a service is ClusterCreationInProgress, ClusterProvisioningInProgress, then ClusterCreationCompleted; the previous version when asked', async () => {
-    const made = await emu.client.de.enableService({ ...SERVICE, deployPreviousVersion: true });
+    const made = await emu.client.de.enableService({ ...SERVICE, deployPreviousVersion: true, networkOutboundType: 'UDR' });
     svc = made.service?.clusterId ?? '';
     expect(svc).toMatch(/^cluster-[a-z0-9]{8}$/);
     expect(made.service).toMatchObject({
@@ -103,7 +103,13 @@ describe('enabling a service', () => {
     expect(await serviceStatus(svc)).toBe('ClusterProvisioningInProgress');
     emu.clock.advance('14m');
     const up = (await emu.client.de.describeService({ clusterId: svc })).service;
-    expect(up).toMatchObject({ status: 'ClusterCreationCompleted', version: '1.24.1', previousVersionDeployed: true });
+    // The request's enum writes UDR; the service shows it as its description does ("Currently 'udr' is the only supported").
+    expect(up).toMatchObject({
+      status: 'ClusterCreationCompleted',
+      version: '1.24.1',
+      previousVersionDeployed: true,
+      networkOutboundType: 'udr',
+    });
   });
 
   test('the init log has a line as the service begins, as it enters each state and as it ends, as far as the clock has got', async () => {
