@@ -1,0 +1,34 @@
+/**
+ * What the API says of Replication Manager's resources (the format:
+ * ../../resources.ts). A policy is running from its creation until it is
+ * suspended, and again once activated: each change takes effect at once
+ * (the status a policy shows is read off its jobs: SUBMITTED before the
+ * first, RUNNING while one runs, then how the last ended, or SUSPENDED). A
+ * diagnostic bundle command is collected, then downloadable with the CLI.
+ * Deleted policies and cloud credentials are gone ("Permanently deletes
+ * ..."). None of them has a CRN of Replication Manager's own (policies and
+ * commands live in a cluster of another service, named by its CRN). Read by
+ * the emulator; checked against the wire by test/unit/model/resource-facts.test.ts.
+ */
+import type { ServiceResources } from '../../resources.js';
+
+export const resources = {
+  resources: {
+    credential: { shape: 'CredentialDetails', deleted: { ends: 'gone' } },
+    policy: {
+      shape: 'Policy',
+      // Changes at once: a client polling sees the state it began in, then the one it ends in.
+      lifecycle: {
+        create: { through: ['SUBMITTED'], success: 'RUNNING' },
+        suspend: { from: ['RUNNING'], through: ['RUNNING'], success: 'SUSPENDED' },
+        activate: { from: ['SUSPENDED'], through: ['SUSPENDED'], success: 'RUNNING' },
+      },
+      deleted: { ends: 'gone' },
+    },
+    command: {
+      shape: 'GetCommandStatusResponse',
+      fields: { status: 'bundleStatus' },
+      lifecycle: { create: { through: ['IN_PROGRESS'], success: 'DOWNLOADABLE_WITH_CLI', failure: 'FAILED' } },
+    },
+  },
+} as const satisfies ServiceResources;
