@@ -20,7 +20,6 @@ const otherService = (allowed) => ({
  */
 const SERVICE_IMPORTS = {
   iam: ['environments/identity.ts', 'environments/usersync.ts'],
-  replicationmanager: ['de/service.ts', 'de/vcs.ts'],
 };
 
 export default tseslint.config(

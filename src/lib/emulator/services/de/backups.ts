@@ -4,13 +4,16 @@
  * left out, its virtual clusters; so a service can be restored after it was
  * disabled, into the environment it was backed up from.
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { verbs } from '../../engine/table.js';
 import { failedPrecondition, invalid } from '../../errors.js';
+import { randomToken } from '../../ids.js';
 import { paged } from '../../paging.js';
-import type { Doc } from '../../types.js';
 import { num, obj, str, strings, text } from '../../values.js';
-import { callerOf, shortId, timelineLog, USABLE } from './common.js';
-import { makeService } from './service.js';
+import { actionOf, callerOf, located, timelineLog, USABLE, type R, type Rec } from './common.js';
+import { checkService, serviceFieldsOf, settingsOf } from './service.js';
 
 /** What a backup keeps to restore from. */
 interface Kept {
@@ -18,21 +21,30 @@ interface Kept {
   readonly vcs: ReadonlyArray<{ readonly name: string; readonly doc: Doc }>;
 }
 
-/** A new backup of a service that is up: its settings and, unless left out, its virtual clusters. */
-export function creating(h: Hook, rec: EngineRecord, req: Doc): void {
-  const svc = h.engine.locate(h, h.engine.resource('cluster'), { clusterId: req.serviceId });
-  h.resources('cluster').require(svc, USABLE, 'a backup');
+/** The service a backup request names, which has to be up. */
+function serviceToBackUp(h: Hook<R>, req: Doc): EngineRecord {
+  const svc = located(h, 'cluster', { clusterId: req.serviceId });
+  h.records('cluster').require(svc, USABLE, 'a backup');
+  return svc;
+}
+
+/** A new backup: of a service that is up, to a folder relative to its backup location, with a timeout above 0. */
+export function checkBackup(h: Hook<R>, _rec: Rec, req: Doc): void {
+  serviceToBackUp(h, req);
   const path = str(req.backupPath);
   if (path && (path.startsWith('/') || path.split('/').includes('..') || /\.(zip|tar|tgz|gz)$/i.test(path)))
     throw invalid(`backupPath ${path} must be a folder relative to the service backup location, without a file name`);
   const timeout = num(req.timeout);
   if (timeout !== undefined && timeout <= 0) throw invalid('timeout must be a number of seconds above 0');
-  // Deleted virtual clusters kept as AppDeleted are not backed up.
-  const all = h.resources('vc');
-  const vcs = req.includeVc === false ? [] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
-  const caller = callerOf(h.ctx);
+}
+
+/** What a new backup shows: its service, who took it, where its archive goes. */
+export function fillBackup(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const svc = serviceToBackUp(h, req);
+  const path = str(req.backupPath);
+  const caller = callerOf(h);
   const base = String(svc.doc.backupLocation);
-  Object.assign(rec.doc, {
+  return {
     serviceID: svc.id,
     serviceName: svc.name,
     serviceVersion: svc.doc.version,
@@ -43,25 +55,42 @@ export function creating(h: Hook, rec: EngineRecord, req: Doc): void {
     cloudPlatform: svc.doc.cloudPlatform,
     archiveBasePath: base,
     archiveLocation: `${path ? `${path.replace(/\/$/, '')}/` : ''}archive-${svc.id}-${rec.id}.zip`,
-  });
-  const kept: Kept = {
-    settings: (svc.data?.settings as Doc | undefined) ?? {},
-    vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })),
   };
-  rec.data = { ...rec.data, kept };
+}
+
+/**
+ * createBackup: the engine makes the backup; then it keeps what restoring
+ * needs, the service's settings and, unless left out, its live virtual
+ * clusters as they are now (code: a record keeps that beside what it
+ * shows, which no hook writes).
+ */
+export function createBackup(h: Hook<R>, req: Doc): Doc {
+  const answer = h.serve(verbs<R>('backup').create(), req);
+  const backups = h.records('backup');
+  const rec = backups.byId(String(answer.backupID));
+  const svc = serviceToBackUp(h, req);
+  if (rec) {
+    // Deleted virtual clusters kept as AppDeleted are not backed up.
+    const all = h.records('vc');
+    const vcs = req.includeVc === false ? [] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
+    const kept: Kept = { settings: settingsOf(svc), vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })) };
+    rec.data = { ...rec.data, kept };
+    backups.save(rec);
+  }
+  return answer;
 }
 
 /** A backup is deleted once it has ended (a pending one is cancelled first). */
-export function deleting(h: Hook, rec: EngineRecord): void {
-  const backups = h.resources('backup');
+export function checkBackupDelete(h: Hook<R>, rec: Rec): void {
+  const backups = h.records('backup');
   if (backups.busy(rec))
     throw failedPrecondition(`backup ${rec.id} is ${backups.state(rec)}; cancel it (while pending) or wait until it ends, then delete it`);
 }
 
 /** The backup's log, as far as the clock has got. */
-export function logs(h: Hook, rec: EngineRecord, req: Doc): Doc {
-  const backups = h.resources('backup');
-  const spec = backups.model.lifecycle?.create;
+export function backupLogs(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const backups = h.records('backup');
+  const spec = actionOf(h, 'backup', 'create');
   const kept = rec.data?.kept as Kept | undefined;
   const p = backups.progress(rec);
   const first = rec.past?.[0];
@@ -158,8 +187,8 @@ function condition(filter: string): (view: Doc) => boolean {
 }
 
 /** The backups a listing shows: filtered, in the order asked for (newest first by default). */
-export function select(h: Hook, req: Doc): EngineRecord[] {
-  const backups = h.resources('backup');
+export function selectBackups(h: Hook<R>, req: Doc): EngineRecord[] {
+  const backups = h.records('backup');
   const tests = strings(req.filter).map(condition);
   const orderBy = str(req.orderBy) ?? 'id';
   const field = BY[orderBy];
@@ -173,49 +202,54 @@ export function select(h: Hook, req: Doc): EngineRecord[] {
 }
 
 /**
- * A service restored from a completed backup, into the environment it was
- * backed up from, under the backup's name (or the one asked for) and id (a
- * new one, or the one asked for); its virtual clusters come back with it.
+ * restoreService: a service made from a completed backup, in the
+ * environment it was backed up from, under the backup's name (or the one
+ * asked for) and id (a new one, or the one asked for); its virtual clusters
+ * come back with it. Code: the new service's id, name and settings come
+ * from the backup and the request, which no create verb takes.
  */
-export function restoring(h: Hook, rec: EngineRecord, req: Doc): void {
-  const backups = h.resources('backup');
+export function restoreService(h: Hook<R>, req: Doc): Doc {
+  const backups = h.records('backup');
   const backup = backups.get(String(req.backupID));
   backups.require(backup, ['completed'], 'a restore');
-  const envCrn = rec.env ?? '';
-  if (backup.doc.environmentCrn !== envCrn)
+  const env = h.world.environments.require(text(req.environmentCrn));
+  if (backup.doc.environmentCrn !== env.crn)
     throw invalid(
       `backup ${backup.id} was taken in environment ${String(backup.doc.environmentName)}; a service can be restored only into the environment it was backed up from`,
     );
   const kept = backup.data?.kept as Kept | undefined;
-  const services = h.resources('cluster');
+  const services = h.records('cluster');
   const name = str(req.serviceName) ?? String(backup.doc.serviceName);
   // A disabled service kept as ClusterDeletionCompleted has freed its name.
-  const named = services.find(name, envCrn);
+  const named = services.find(name, env.crn);
   if (named && !services.isDeleted(named))
     throw failedPrecondition(
       `environment ${String(backup.doc.environmentName)} already has a service named ${name}; give another --service-name`,
     );
-  const id = str(req.serviceId);
-  if (id) {
-    if (services.byId(id)) throw failedPrecondition(`a service with id ${id} already exists; give another --service-id`);
-    rec.id = id;
-  }
-  rec.name = name;
+  const asked = str(req.serviceId);
+  if (asked && services.byId(asked)) throw failedPrecondition(`a service with id ${asked} already exists; give another --service-id`);
+  const id = asked ?? `cluster-${randomToken(8)}`;
   const settings = { ...(kept?.settings ?? {}), ...overrides(obj(req.servicePropertyOverride)), name };
-  makeService(h, rec, settings, 'a restore');
-  rec.doc.clusterId = rec.id;
-  const vcs = h.resources('vc');
+  const placed = { id, name, scope: env.crn, env: env.crn, doc: {}, data: { settings } };
+  checkService(h, placed, settings, 'a restore');
+  const doc = h.conform(
+    'ServiceDescription',
+    { clusterId: id, environmentName: env.environmentName, environmentCrn: env.crn, ...serviceFieldsOf(h, placed, settings, 'a restore') },
+    id,
+  );
+  const rec = services.create({ ...placed, doc }, 'restore');
+  const vcs = h.records('vc');
   const was = String(backup.doc.serviceID);
-  const suffix = (id: string): string => id.replace(/^cluster-/, '');
+  const suffix = (s: string): string => s.replace(/^cluster-/, '');
   const moved = (text: string, from: string, to: string): string => text.split(from).join(to);
   for (const vc of kept?.vcs ?? []) {
     const before = String(vc.doc.vcId);
     // A virtual cluster keeps its id unless the service it was backed up from still has it.
-    const vcId = vcs.byId(before) ? shortId('dex-app') : before;
-    const text = moved(moved(moved(JSON.stringify(vc.doc), was, rec.id), suffix(was), suffix(rec.id)), before, vcId);
-    const doc = JSON.parse(text) as Doc;
-    vcs.create({ id: vcId, name: vc.name, scope: rec.id, env: envCrn, doc }, 'restore');
+    const vcId = vcs.byId(before) ? `dex-app-${randomToken(8)}` : before;
+    const json = moved(moved(moved(JSON.stringify(vc.doc), was, rec.id), suffix(was), suffix(rec.id)), before, vcId);
+    vcs.create({ id: vcId, name: vc.name, scope: rec.id, env: env.crn, doc: JSON.parse(json) as Doc }, 'restore');
   }
+  return { serviceID: rec.id };
 }
 
 /** Service property overrides (strings) as the settings they change, typed as the enable request types them. */

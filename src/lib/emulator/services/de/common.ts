@@ -1,14 +1,19 @@
 /**
  * What the parts of the Data Engineering service share: the states a
- * service is usable in, its versions, who is calling, short ids, and log
- * lines read off an action's timeline.
+ * service is usable in, its versions, who is calling, and log lines read off
+ * an action's timeline.
  */
-import { randomBytes } from 'node:crypto';
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { resources } from '../../../model/services/de/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import type { ActionSpec } from '../../engine/timeline.js';
+import { notFound } from '../../errors.js';
 import { crnId } from '../../ids.js';
-import type { ActionSpec } from '../../lifecycle.js';
-import type { Doc, RequestContext } from '../../types.js';
-import { iso, str } from '../../values.js';
+import { iso } from '../../values.js';
+
+export type R = keyof typeof resources.resources;
+export type Rec = Readonly<EngineRecord>;
 
 /** A service that is up. */
 export const READY = 'ClusterCreationCompleted';
@@ -22,11 +27,6 @@ export const PREVIOUS_VERSION = '1.24.1';
 /** `a` is an older version than `b`. */
 export const older = (a: string, b: string): boolean => a.localeCompare(b, undefined, { numeric: true }) < 0;
 
-const ID_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** An id as the service writes them: `cluster-6gqzwzb4`, `dex-app-c8wxv76g`. */
-export const shortId = (prefix: string): string => `${prefix}-${Array.from(randomBytes(8), (b) => ID_CHARS[b % ID_CHARS.length]).join('')}`;
-
 export interface Caller {
   readonly crn: string;
   readonly id: string;
@@ -35,21 +35,33 @@ export interface Caller {
   readonly email?: string;
 }
 
-/** Who is calling, with the names its iam record has. */
-export function callerOf(ctx: RequestContext): Caller {
-  const crn = ctx.caller.actorCrn;
-  const who = ctx.store.getByCrn<Doc>(crn)?.doc ?? {};
+/** Who is calling, with the names the account knows them by. */
+export function callerOf(h: Hook<R>): Caller {
+  const crn = h.ctx.caller.actorCrn;
+  const who = h.world.identities.actor(crn);
   const id = crnId(crn);
-  const email = str(who.email);
-  return { crn, id, name: str(who.workloadUsername) ?? str(who.machineUserName) ?? id, ...(email ? { email } : {}) };
+  return { crn, id, name: who?.workloadUsername || id, ...(who?.email ? { email: who.email } : {}) };
 }
 
 /** The service a record of the service's resources belongs to (the record itself, or its parent). */
-export function serviceOf(h: Hook, rec: EngineRecord): EngineRecord {
-  const services = h.resources('cluster');
+export function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
+  const services = h.records('cluster');
   const svc = services.byId(rec.scope) ?? services.byId(rec.id);
   if (!svc) throw new Error(`de: no service for ${rec.id}`);
   return svc;
+}
+
+/** The record a request names, unless its delete has ended (then NOT_FOUND, as the engine's verbs answer). */
+export function located(h: Hook<R>, resource: R, req: Doc): EngineRecord {
+  const rec = h.locate(resource, req);
+  const all = h.records(resource);
+  if (all.isDeleted(rec)) throw notFound(`${all.model.noun} ${rec.name ?? rec.id} is deleted`);
+  return rec;
+}
+
+/** An action of a resource's lifecycle (the model's facts with the emulated minutes). */
+export function actionOf(h: Hook<R>, resource: R, action: string): ActionSpec | undefined {
+  return h.records(resource).model.lifecycle?.[action];
 }
 
 /**

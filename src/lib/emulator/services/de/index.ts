@@ -1,88 +1,90 @@
 /**
- * Cloudera Data Engineering on the resource engine. A service (its id is the
+ * Cloudera Data Engineering on the operation table. A service (its id is the
  * `clusterId`) is enabled in an environment with a running data lake;
  * virtual clusters live in their service and go with it when it is disabled.
- * Backups keep a service's settings and virtual clusters, and a service is
- * restored from one into the environment it came from. The engine serves
- * the standard verbs from the records and the lifecycles below; written here
- * are the rules from the service's descriptions, what a service and a
- * virtual cluster show (endpoints, resources, access), logs read off the
- * clock, the kubeconfig, the upgrade in steps and suspend/resume progress.
+ * Their states and how their deletes end are the model's
+ * (model/services/de/resources.ts): a disabled service stays listed as
+ * ClusterDeletionCompleted (hidden by removeDeleted), a deleted virtual
+ * cluster as AppDeleted, each for a day. Backups keep a service's settings
+ * and virtual clusters, and a service is restored from one into the
+ * environment it came from. Written here: the rules from the service's
+ * descriptions, what a service and a virtual cluster show (endpoints,
+ * resources, access), logs read off the clock, the kubeconfig, the upgrade
+ * in steps and suspend/resume progress.
  */
+import type { OperationName } from '../../../model/services/de/wire.js';
 import { resources } from '../../../model/services/de/resources.js';
-import type { ServiceModule } from '../../types.js';
-import { paged } from '../../paging.js';
-import { str } from '../../values.js';
-import * as backups from './backups.js';
-import { shortId } from './common.js';
-import * as service from './service.js';
-import { upgradeStatus, upgradeStep } from './upgrade.js';
-import * as vcs from './vcs.js';
+import { code, defineService } from '../../engine/table.js';
+import { backupLogs, checkBackup, checkBackupDelete, createBackup, fillBackup, restoreService, selectBackups } from './backups.js';
+import { checkDisable, checkService, getKubeconfig, initLogs, serviceFieldsOf, updateService } from './service.js';
+import { upgradeService, upgradeStatus } from './upgrade.js';
+import { checkServiceUp, checkVc, fillVc, resumeVc, suspendResumeStatus, suspendVc, updateVc } from './vcs.js';
 
-const de: ServiceModule = {
+const WHAT = 'a Data Engineering service';
+
+export default defineService<OperationName>()({
   service: 'de',
-  engine: {
-    facts: resources,
-    resources: {
-      cluster: {
-        noun: 'Data Engineering service',
-        nouns: ['Service'],
-        keys: ['clusterId'],
-        environment: ['env'],
-        // Emulated minutes of each action's states (the states are the model's facts).
-        minutes: { create: [2, 14], restore: [4, 14], upgrade: 12, delete: 6 },
-        verbs: { enable: 'create', disable: 'delete' },
-        newId: () => shortId('cluster'),
-        cascades: true,
-        ops: {
-          restoreService: {
-            verb: 'create',
-            environment: ['environmentCrn'],
-            action: 'restore',
-            answer: (_h, rec) => ({ serviceID: rec.id }),
-          },
-          getKubeconfig: { verb: 'read', answer: service.kubeconfig },
-          getServiceInitLogs: {
-            verb: 'read',
-            keys: ['serviceID'],
-            answer: (h, rec, req) => paged(h.ctx, req, service.initLogLines(h, rec)),
-          },
-          getUpgradeStatus: { verb: 'read', answer: upgradeStatus },
-        },
-        hooks: {
-          creating: (h, rec, req) =>
-            req.backupID !== undefined ? backups.restoring(h, rec, req) : service.makeService(h, rec, req, 'a Data Engineering service'),
-          updating: service.updating,
-          deleting: service.deleting,
-        },
-      },
-      vc: {
-        noun: 'virtual cluster',
-        parent: 'cluster',
-        keys: ['vcId'],
-        minutes: { create: 4, restore: 18, suspend: 2, resume: 3, delete: [1, 2] },
-        newId: () => shortId('dex-app'),
-        hooks: { creating: vcs.creating, updating: vcs.updating },
-      },
-      backup: {
-        keys: ['backupID'],
-        minutes: { create: [1, 4], cancel: 0 },
-        // A backup has no name: one whose description starts with `fail-` fails.
-        subject: (rec) => str(rec.doc.description),
-        ops: {
-          listBackups: { verb: 'list', select: backups.select },
-          getBackupLogs: { verb: 'read', answer: backups.logs },
-        },
-        hooks: { creating: backups.creating, deleting: backups.deleting },
+  facts: resources,
+  resources: {
+    cluster: {
+      noun: 'Data Engineering service',
+      keys: ['clusterId'],
+      lives: { in: 'environment', by: ['env'] },
+      ids: { style: 'short', prefix: 'cluster' },
+      minutes: { create: [2, 14], restore: [4, 14], upgrade: 12, delete: 6 },
+      deletes: { cascades: true },
+      hooks: {
+        check: { create: (h, rec, req) => checkService(h, rec, req, WHAT), delete: checkDisable },
+        fill: (h, rec, req) => serviceFieldsOf(h, rec, req, WHAT),
       },
     },
-    handlers: {
-      upgradeService: upgradeStep,
-      suspendVc: (h, req) => vcs.suspendOrResume(h, req, 'suspend'),
-      resumeVc: (h, req) => vcs.suspendOrResume(h, req, 'resume'),
-      getSuspendResumeStatus: vcs.suspendResumeStatus,
+    vc: {
+      noun: 'virtual cluster',
+      keys: ['vcId'],
+      lives: { in: 'parent', parent: 'cluster' },
+      ids: { style: 'short', prefix: 'dex-app' },
+      minutes: { create: 4, restore: 18, suspend: 2, resume: 3, delete: [1, 2] },
+      hooks: {
+        check: {
+          create: checkVc,
+          suspend: (h, rec) => checkServiceUp(h, rec, 'suspend'),
+          resume: (h, rec) => checkServiceUp(h, rec, 'resume'),
+        },
+        fill: fillVc,
+      },
+    },
+    backup: {
+      keys: ['backupID'],
+      // A backup has no name: one whose description starts with `fail-` fails.
+      failsBy: 'doc.description',
+      minutes: { create: [1, 4], cancel: 0 },
+      hooks: { check: { create: checkBackup, delete: checkBackupDelete }, fill: fillBackup },
     },
   },
-};
-
-export default de;
+  operations: (r) => ({
+    enableService: r.cluster.create(),
+    describeService: r.cluster.read(),
+    listServices: r.cluster.list(),
+    updateService: code(updateService),
+    disableService: r.cluster.delete(),
+    restoreService: code(restoreService),
+    upgradeService: code(upgradeService),
+    getUpgradeStatus: r.cluster.read({ answer: upgradeStatus }),
+    getKubeconfig: r.cluster.read({ answer: getKubeconfig }),
+    getServiceInitLogs: r.cluster.read({ keys: ['serviceID'], answer: initLogs }),
+    getSuspendResumeStatus: r.cluster.read({ answer: suspendResumeStatus }),
+    createVc: r.vc.create(),
+    describeVc: r.vc.read(),
+    listVcs: r.vc.list(),
+    updateVc: code(updateVc),
+    deleteVc: r.vc.delete(),
+    suspendVc: code(suspendVc),
+    resumeVc: code(resumeVc),
+    createBackup: code(createBackup),
+    describeBackup: r.backup.read(),
+    listBackups: r.backup.list({ select: selectBackups }),
+    cancelBackup: r.backup.act('cancel'),
+    deleteBackup: r.backup.delete(),
+    getBackupLogs: r.backup.read({ answer: backupLogs }),
+  }),
+});

