@@ -1,8 +1,9 @@
 /**
  * The Data Recovery Service of a private cloud control plane, on the
- * resource engine. A backup is a real export of the emulator's state
- * (state.ts, what `cdpctl emulator export` writes), taken when it is asked
- * for; its job then runs its phases on the emulator clock. A restore
+ * operation table; its jobs' states are the model's
+ * (model/services/drscp/resources.ts). A backup is a real export of the
+ * emulator's state (state.ts, what `cdpctl emulator export` writes), taken
+ * when it is asked for; its job then runs its phases on the emulator clock. A restore
  * imports a completed backup's state at once, in the request's transaction,
  * and its job runs its phases after. What a restore leaves as it is: the
  * backups and restores themselves (restoring an old backup must not lose
@@ -14,13 +15,20 @@
  * `fail-restore-...` backs up, and restores from it fail (restoring
  * nothing).
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { OperationName } from '../../../model/services/drscp/wire.js';
+import { resources } from '../../../model/services/drscp/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { code, defineService, fixed, verbs } from '../../engine/table.js';
+import { failsOnPurpose } from '../../engine/timeline.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, stableUuid, uuid } from '../../ids.js';
-import { failsOnPurpose, type ActionSpec, type Lifecycle } from '../../lifecycle.js';
 import { exportState, importState, type StateFile } from '../../state.js';
-import type { Doc, ServiceModule } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
+
+type R = keyof typeof resources.resources;
+type Rec = Readonly<EngineRecord>;
 
 /** What the control plane can back up: its namespace. */
 const ITEMS = ['cdp'];
@@ -43,20 +51,14 @@ const RESTORE_PHASES: ReadonlyArray<readonly [string, number]> = [
   ['STARTING_APPS', 1.5],
 ];
 
-const minutes = (phases: ReadonlyArray<readonly [string, number]>): number => phases.slice(1).reduce((t, [, m]) => t + m, 0);
-const job = (phases: ReadonlyArray<readonly [string, number]>): ActionSpec => ({
-  phases: [
-    ['NOT_STARTED', phases[0]?.[1] ?? 0],
-    ['IN_PROGRESS', minutes(phases)],
-  ],
-  success: 'COMPLETED',
-  failure: 'FAILED',
-});
+/** A job's emulated minutes: its first phase NOT_STARTED, the others IN_PROGRESS. */
+const jobMinutes = (phases: ReadonlyArray<readonly [string, number]>): number[] => [
+  phases[0]?.[1] ?? 0,
+  phases.slice(1).reduce((t, [, m]) => t + m, 0),
+];
 
-const BACKUP: Lifecycle = { create: job(BACKUP_PHASES), delete: { phases: [['TERMINATING', 1]], success: 'DELETED', removes: true } };
-const RESTORE: Lifecycle = { restore: job(RESTORE_PHASES) };
 /** Every job a backup's name can fail on purpose (`fail-restore-`: its restores). */
-const JOBS: Lifecycle = { ...BACKUP, ...RESTORE };
+const JOBS = ['create', 'delete', 'restore'];
 
 /** What a backup holds and a restore leaves as it is: these services' own records. */
 const KEPT = ['drscp.', 'audit.'];
@@ -71,14 +73,14 @@ const SNAPSHOT_KIND = 'drscp.snapshot';
  * server exports and imports state with, also when the state is kept in
  * memory (the library's default), which has no database file to find it by.
  */
-function dataDirOf(h: Hook): string {
+function dataDirOf(h: Hook<R>): string {
   const dir = h.ctx.info.dataDir;
   if (!dir) throw new Error("drscp needs the emulator's data directory");
   return dir;
 }
 
 /** The phase a job is in, read off its timeline: FINISHED once it ended. */
-function phaseOf(h: Hook, rec: EngineRecord, phases: ReadonlyArray<readonly [string, number]>): { phase: string; since: number } {
+function phaseOf(h: Hook<R>, rec: Rec, phases: ReadonlyArray<readonly [string, number]>): { phase: string; since: number } {
   const started = rec.activity.tl.startedAt;
   const elapsed = h.ctx.clock.now() - started;
   let t = 0;
@@ -92,25 +94,23 @@ function phaseOf(h: Hook, rec: EngineRecord, phases: ReadonlyArray<readonly [str
 /** A job's record as shown: its phase, when it last changed, and why it failed. */
 const jobView =
   (kind: 'backup' | 'restore', phases: ReadonlyArray<readonly [string, number]>) =>
-  (h: Hook, rec: EngineRecord): Doc => {
+  (h: Hook<R>, rec: Rec): Doc => {
     const { phase, since } = phaseOf(h, rec, phases);
-    const p = h.resources(kind).progress(rec);
+    const p = h.records(kind).progress(rec);
     const out: Doc = { [`${kind}Phase`]: phase, [`${kind}UpdatedTime`]: iso(since) };
     if (p.failed) out.errors = [{ text: rec.activity.reason ?? `${kind} failed`, timestamp: iso(p.endsAt), namespace: ITEMS[0] }];
     return out;
   };
 
-function requireNoRestore(h: Hook, what: string): void {
-  const running = h
-    .resources('restore')
-    .all()
-    .find((r) => h.resources('restore').busy(r));
+function requireNoRestore(h: Hook<R>, what: string): void {
+  const restores = h.records('restore');
+  const running = restores.all().find((r) => restores.busy(r));
   if (running)
     throw failedPrecondition(`the control plane is being restored (restore ${running.crn ?? running.id}); ${what} after it ends`);
 }
 
 /** The state now, without what a restore keeps. */
-function snapshot(h: Hook): StateFile {
+function snapshot(h: Hook<R>): StateFile {
   const full = exportState(h.ctx.store, dataDirOf(h), h.ctx.clock.state());
   return {
     ...full,
@@ -120,7 +120,7 @@ function snapshot(h: Hook): StateFile {
 }
 
 /** Replaces the state with a backup's, keeping the kept services' records and meta entries and the clock. */
-function restoreState(h: Hook, backup: StateFile): void {
+function restoreState(h: Hook<R>, backup: StateFile): void {
   const store = h.ctx.store;
   const now = exportState(store, dataDirOf(h), h.ctx.clock.state());
   const file: StateFile = {
@@ -132,7 +132,8 @@ function restoreState(h: Hook, backup: StateFile): void {
   importState(store, dataDirOf(h), file);
 }
 
-function createBackup(h: Hook, req: Doc): Doc {
+/** createBackup: code, as the backup is the state exported now, kept beside its record. */
+function createBackup(h: Hook<R>, req: Doc): Doc {
   requireNoRestore(h, 'back it up');
   const item = str(req.itemName) ?? ITEMS[0] ?? '';
   if (!ITEMS.includes(item)) throw invalid(`${item.slice(0, 100)} cannot be backed up; what can: ${ITEMS.join(', ')}`);
@@ -140,22 +141,21 @@ function createBackup(h: Hook, req: Doc): Doc {
   const now = h.ctx.clock.now();
   const name = str(req.backupName) ?? `backup-${iso(now).replace(/[-:]/g, '').replace(/\..*$/, '')}`;
   const fail = failsOnPurpose(name, 'create', JOBS);
-  const backupCrn = crn('drscp', h.ctx.info.region, h.ctx.info.accountId, 'backup', id);
+  const backupCrn = h.crn('backup', id);
   // The state as it is now: what a restore from this backup brings back (a failing backup keeps nothing).
   if (!fail) h.ctx.store.put(SNAPSHOT_KIND, id, snapshot(h), { parent: id });
-  const doc = h.engine.conform(
-    h.ctx,
+  const doc = h.conform(
     'Backup',
     { backupCrn, backupName: name, backupCreationTime: iso(now), backupJob: `backup-${id.slice(0, 8)}`, includedNamespaces: [item] },
     id,
-    'none',
   );
-  h.resources('backup').create({ id, name, crn: backupCrn, scope: '', doc }, 'create', { fail });
+  h.records('backup').create({ id, name, crn: backupCrn, scope: '', doc }, 'create', { fail });
   return { backupCrn };
 }
 
-function restoreBackup(h: Hook, req: Doc): Doc {
-  const backups = h.resources('backup');
+/** restoreBackup: code, as a restore imports the backup's state at once, in the request's transaction. */
+function restoreBackup(h: Hook<R>, req: Doc): Doc {
+  const backups = h.records('backup');
   const backup = backups.get(text(req.backupCrn));
   backups.require(backup, ['COMPLETED'], 'a restore');
   requireNoRestore(h, 'restore again');
@@ -163,9 +163,8 @@ function restoreBackup(h: Hook, req: Doc): Doc {
   if (!state) throw failedPrecondition(`backup ${backup.name ?? backup.id} holds no state to restore`);
   const fail = failsOnPurpose(backup.name, 'restore', JOBS);
   const id = uuid();
-  const restoreCrn = crn('drscp', h.ctx.info.region, h.ctx.info.accountId, 'restore', id);
-  const doc = h.engine.conform(
-    h.ctx,
+  const restoreCrn = h.crn('restore', id);
+  const doc = h.conform(
     'Restore',
     {
       restoreCrn,
@@ -176,25 +175,24 @@ function restoreBackup(h: Hook, req: Doc): Doc {
       restoreJob: `restore-${id.slice(0, 8)}`,
     },
     id,
-    'none',
   );
   // The restore is kept through the state it replaces; a failing one replaces nothing.
-  h.resources('restore').create({ id, name: backup.name, crn: restoreCrn, scope: '', doc }, 'restore', { fail });
+  h.records('restore').create({ id, name: backup.name, crn: restoreCrn, scope: '', doc }, 'restore', { fail });
   if (!fail) restoreState(h, state);
   return { restoreCrn };
 }
 
-/** The job log of a backup or restore: a line per phase it has reached. */
-function getLogs(h: Hook, req: Doc): Doc {
+/** getLogs: the job log of a backup or restore, by its CRN (code: it is either); a line per phase it has reached. */
+function getLogs(h: Hook<R>, req: Doc): Doc {
   const ref = text(req.crn);
   for (const [kind, phases] of [
     ['backup', BACKUP_PHASES],
     ['restore', RESTORE_PHASES],
   ] as const) {
-    const rec = h.resources(kind).find(ref);
+    const rec = h.records(kind).find(ref);
     if (!rec || !ref.startsWith('crn:')) continue;
     const now = h.ctx.clock.now();
-    const p = h.resources(kind).progress(rec);
+    const p = h.records(kind).progress(rec);
     const lines: string[] = [];
     let t = rec.activity.tl.startedAt;
     for (const [phase, m] of phases) {
@@ -216,9 +214,9 @@ function getLogs(h: Hook, req: Doc): Doc {
 /** A list filtered by job states (and the fields given), as the list operations take them. */
 const byJobStates =
   (kind: 'backup' | 'restore', field: string) =>
-  (h: Hook, req: Doc): EngineRecord[] => {
+  (h: Hook<R>, req: Doc): EngineRecord[] => {
     const states = strings(req.jobStates);
-    const all = h.resources(kind);
+    const all = h.records(kind);
     const value = str(req[field]);
     return all
       .all()
@@ -230,53 +228,53 @@ const byJobStates =
  * backup ('The CRN of the kubernetes delete backup custom resource.'), whose
  * resource type CDP's CRN parser spells deleteBackupRequest.
  */
-function deleteAnswer(h: Hook, rec: EngineRecord): Doc {
+function deleteAnswer(h: Hook<R>, rec: Rec): Doc {
   const id = stableUuid(`${rec.id}/deleteBackupRequest`);
   return { deleteBackupCrn: crn('drscp', h.ctx.info.region, h.ctx.info.accountId, 'deleteBackupRequest', id) };
 }
 
-const service: ServiceModule = {
+/** A backup that a running restore reads cannot be deleted. */
+function checkDelete(h: Hook<R>, rec: Rec): void {
+  const restores = h.records('restore');
+  if (restores.all().some((r) => r.doc.backupCrn === rec.crn && restores.busy(r)))
+    throw failedPrecondition(`backup ${rec.name ?? rec.id} is being restored from; delete it after the restore ends`);
+}
+
+/** deleteBackup: the backup's delete (TERMINATING, then gone); code only to drop the state it holds as well. */
+function deleteBackup(h: Hook<R>, req: Doc): Doc {
+  const rec = h.locate('backup', req);
+  const answer = h.serve(verbs<R>('backup').delete({ answer: deleteAnswer }), req);
+  h.ctx.store.delete(SNAPSHOT_KIND, rec.id);
+  return answer;
+}
+
+export default defineService<OperationName>()({
   service: 'drscp',
-  engine: {
-    resources: {
-      backup: {
-        keys: ['backupCrn'],
-        shape: 'Backup',
-        status: 'backupJobState',
-        lifecycle: BACKUP,
-        ops: {
-          listBackups: { verb: 'list', select: byJobStates('backup', 'backupName') },
-          deleteBackup: { verb: 'delete', answer: deleteAnswer },
-        },
-        hooks: {
-          viewing: jobView('backup', BACKUP_PHASES),
-          deleting: (h, rec) => {
-            const restoring = h
-              .resources('restore')
-              .all()
-              .find((r) => r.doc.backupCrn === rec.crn && h.resources('restore').busy(r));
-            if (restoring)
-              throw failedPrecondition(`backup ${rec.name ?? rec.id} is being restored from; delete it after the restore ends`);
-            h.ctx.store.delete(SNAPSHOT_KIND, rec.id);
-          },
-        },
-      },
-      restore: {
-        keys: ['restoreCrn'],
-        shape: 'Restore',
-        status: 'restoreJobState',
-        lifecycle: RESTORE,
-        ops: { listRestores: { verb: 'list', select: byJobStates('restore', 'backupCrn') } },
-        hooks: { viewing: jobView('restore', RESTORE_PHASES) },
-      },
+  facts: resources,
+  resources: {
+    backup: {
+      keys: ['backupCrn'],
+      // Backups taken every night may share a name.
+      names: 'repeat',
+      minutes: { create: jobMinutes(BACKUP_PHASES), delete: 1 },
+      hooks: { show: jobView('backup', BACKUP_PHASES), check: { delete: checkDelete } },
     },
-    handlers: {
-      createBackup,
-      restoreBackup,
-      getLogs,
-      listBackupEntities: () => ({ items: ITEMS }),
+    restore: {
+      keys: ['restoreCrn'],
+      names: 'repeat',
+      minutes: { restore: jobMinutes(RESTORE_PHASES) },
+      hooks: { show: jobView('restore', RESTORE_PHASES) },
     },
   },
-};
-
-export default service;
+  operations: (r) => ({
+    createBackup: code(createBackup),
+    describeBackup: r.backup.read(),
+    listBackups: r.backup.list({ select: byJobStates('backup', 'backupName') }),
+    deleteBackup: code(deleteBackup),
+    restoreBackup: code(restoreBackup),
+    describeRestore: r.restore.read(),
+    listRestores: r.restore.list({ select: byJobStates('restore', 'backupCrn') }),
+    getLogs: code(getLogs),
+    listBackupEntities: fixed({ items: ITEMS }),
+  }),
+});
