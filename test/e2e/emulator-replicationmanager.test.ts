@@ -11,6 +11,8 @@
  * with exit 5) and bad input (4xx, nothing written).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { startEmulator, type TestEmulator, FAST_WAIT as WAIT, SALES_LAKE as LAKE } from '../helpers/cli.js';
 
 let em: TestEmulator;
@@ -342,6 +344,45 @@ describe('HBase policies between the two Operational Database clusters', () => {
     expect([badTable.code, badTable.stderr]).toEqual([1, expect.stringContaining('table orders is not namespace:table')]);
     const pairs = await em.json<{ pairings: Array<{ pairedCrns: string[] }> }>(['replicationmanager', 'hbase-pairs', 'list']);
     expect(pairs.pairings).toEqual([{ pairedCrns: [crn('prod-opdb'), crn('dr-opdb')] }]);
+  });
+
+  test("a policy's machine user password is kept nowhere: not in an export of the state", async () => {
+    const secret = 'S3cret-hbase-password';
+    const d = definition({
+      hbasePolicyArguments: { tables: ['default:payments'] },
+      sourceCluster: 'sales-env$prod-opdb',
+      targetCluster: 'sales-env$dr-opdb',
+      initialSnapshot: false,
+      machineUser: { user: 'srv-hbase', password: secret, createUser: false },
+    });
+    const made = await rm(
+      'hbase-policies',
+      'create',
+      '--cluster-crn',
+      crn('dr-opdb'),
+      '--policy-name',
+      'payments-hbase',
+      '--policy-definition',
+      d,
+      ...WAIT,
+    );
+    expect(made.code).toBe(0);
+    const file = join(em.home, 'rm-state.json');
+    const exported = await em.raw(['emulator', 'export', '--file', file, '--data-dir', em.dataDir]);
+    expect(exported.code).toBe(0);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('srv-hbase');
+    expect(text).not.toContain(secret);
+    const gone = await rm(
+      'hbase-policies',
+      'delete',
+      '--cluster-crn',
+      crn('dr-opdb'),
+      '--policy-id',
+      (JSON.parse(made.stdout) as Policy).policyId,
+      '--yes',
+    );
+    expect([gone.code, gone.stderr]).toEqual([0, '']);
   });
 
   test('suspending one policy suspends the pair (Cloudera Manager API above 50); resuming resumes it', async () => {

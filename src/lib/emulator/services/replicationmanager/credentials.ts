@@ -5,13 +5,15 @@
  * not on others answers with an error for each of those (a partial
  * failure); one that works on none is refused, and writes nothing.
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, ApiError, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import type { Doc } from '../../types.js';
 import { iso, str, strings, uniq } from '../../values.js';
 import type { WorldCluster } from './clusters.js';
-import { clusterByCrn, clusterUrl, known, reachable, unreachable } from './sites.js';
+import { scheduleOf } from './policies.js';
+import { clusterByCrn, clusterUrl, known, reachable, unreachable, type R } from './sites.js';
 
 /** What a credential of each cloud and type is in Cloudera Manager, and the fields it needs. */
 const KINDS: Readonly<Record<string, { provider: string; authType: string; needs: readonly string[]; configs: (req: Doc) => Doc }>> = {
@@ -50,7 +52,7 @@ function refusal(errors: readonly Doc[]): ApiError {
 }
 
 /** createAwsCredential and createAbfsCredential: the credential on each cluster that can take it. */
-export function createCredential(h: Hook, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
+export function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
   const name = String(req.name);
   if (!NAME.test(name))
     throw invalid(`credential name ${name} is not valid: letters, digits, "_", "." and "-", beginning with a letter or digit`);
@@ -65,7 +67,7 @@ export function createCredential(h: Hook, req: Doc, cloud: 'AWS' | 'ABFS'): Doc 
   if (missing.length > 0) throw invalid(`a ${type} credential needs ${missing.join(' and ')}`);
   const crns = uniq(strings(req.clusters));
   if (crns.length === 0) throw invalid('give the CRNs of the clusters to create the credential on');
-  const credentials = h.resources('credential');
+  const credentials = h.records('credential');
   const errors: Doc[] = [];
   let made = 0;
   for (const crn of crns) {
@@ -86,7 +88,7 @@ export function createCredential(h: Hook, req: Doc, cloud: 'AWS' | 'ABFS'): Doc 
         lastModifiedTime: now,
         configs: kind.configs(req),
       };
-      credentials.create({ id, name, scope: c.crn, env: c.environmentCrn, doc: h.engine.conform(h.ctx, 'CredentialDetails', doc, id) });
+      credentials.create({ id, name, scope: c.crn, env: c.environmentCrn, doc: h.conform('CredentialDetails', doc, id) });
       made++;
     }
   }
@@ -95,17 +97,17 @@ export function createCredential(h: Hook, req: Doc, cloud: 'AWS' | 'ABFS'): Doc 
 }
 
 /** The policies on a cluster that write with a credential. */
-function usersOf(h: Hook, cred: EngineRecord): EngineRecord[] {
+function usersOf(h: Hook<R>, cred: EngineRecord): EngineRecord[] {
   return h
-    .resources('policy')
+    .records('policy')
     .all(cred.scope)
-    .filter((p) => (p.data?.credential as string | undefined) === cred.name);
+    .filter((p) => scheduleOf(p).credential === cred.name);
 }
 
 /** deleteCredential: the credential on every cluster that holds it and can be reached. */
-export function deleteCredential(h: Hook, req: Doc): Doc {
+export function deleteCredential(h: Hook<R>, req: Doc): Doc {
   const name = String(req.name).toLowerCase();
-  const credentials = h.resources('credential');
+  const credentials = h.records('credential');
   const all = credentials.all().filter((r) => (r.name ?? '').toLowerCase() === name);
   if (all.length === 0) throw notFound(`credential ${String(req.name)} not found on any cluster`);
   const errors: Doc[] = [];
@@ -129,9 +131,9 @@ export function deleteCredential(h: Hook, req: Doc): Doc {
 }
 
 /** getCredentials: those of one cluster, or the one a name or id (which wins) names. */
-export function credentialsOf(h: Hook, req: Doc): EngineRecord[] {
+export function credentialsOf(h: Hook<R>, req: Doc): EngineRecord[] {
   const c = reachable(clusterByCrn(h, String(req.clusterCrn)), 'reading its credentials');
-  const all = h.resources('credential').all(c.crn);
+  const all = h.records('credential').all(c.crn);
   const id = str(req.credentialId);
   const name = str(req.credentialName);
   if (!id && !name) return all;
@@ -141,8 +143,8 @@ export function credentialsOf(h: Hook, req: Doc): EngineRecord[] {
 }
 
 /** listAllCredentials: the credentials of every cluster, by cluster. */
-export function allCredentials(h: Hook): Doc {
-  const credentials = h.resources('credential');
+export function allCredentials(h: Hook<R>): Doc {
+  const credentials = h.records('credential');
   const clusters = known(h);
   return {
     unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),

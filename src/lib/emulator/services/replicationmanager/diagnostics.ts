@@ -5,37 +5,44 @@
  * (DOWNLOADABLE_WITH_CLI) or from its result URL. A bundle of a policy named
  * `fail-...` fails.
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition } from '../../errors.js';
-import type { Lifecycle } from '../../lifecycle.js';
-import type { Doc } from '../../types.js';
-import { iso } from '../../values.js';
+import { iso, obj } from '../../values.js';
+import type { WorldCluster } from './clusters.js';
 import { hasRun, jobLines, policyView } from './policies.js';
-import { clusterByCrn, managerUrl, reachable } from './sites.js';
+import { clusterByCrn, managerUrl, reachable, type R } from './sites.js';
 
-export const BUNDLE: Lifecycle = {
-  create: { phases: [['IN_PROGRESS', 3]], success: 'DOWNLOADABLE_WITH_CLI', failure: 'FAILED' },
-};
+type Rec = Readonly<EngineRecord>;
 
-/** A new collection, of a policy on a running cluster that has run at least once. */
-export function collecting(h: Hook, rec: EngineRecord, req: Doc): void {
+/** The policy a collection is of, on a running cluster; it has to have run at least once. */
+function policyOf(h: Hook<R>, rec: Rec, req: Doc): { readonly policy: EngineRecord; readonly cluster: WorldCluster } {
   const cluster = reachable(clusterByCrn(h, rec.scope), 'a diagnostic bundle');
-  const policy = h.resources('policy').get(String(req.policyName), rec.scope, `cluster ${cluster.name}`);
+  const policy = h.records('policy').get(String(req.policyName), rec.scope, `cluster ${cluster.name}`);
   if (!hasRun(h, policy))
     throw failedPrecondition(`policy ${policy.name ?? policy.id} has no job runs yet; its bundle would collect their logs`);
-  // It ends when it ends (commandView says when).
-  delete rec.doc.endTime;
-  Object.assign(rec.doc, {
+  return { policy, cluster };
+}
+
+/** A new collection: of a policy on a running cluster that has run at least once. */
+export const checkCollection = (h: Hook<R>, rec: Rec, req: Doc): void => void policyOf(h, rec, req);
+
+/** What a new collection shows: its policy's name, when it started and where its result will be. */
+export function fillCollection(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const { policy, cluster } = policyOf(h, rec, req);
+  return {
     name: policy.name,
     startTime: iso(h.ctx.clock.now()),
+    // It ends when it ends (commandView says when).
+    endTime: undefined,
     resultDataUrl: `${managerUrl(cluster).replace(/home\/$/, '')}command/${rec.id}/download`,
-  });
-  rec.data = { ...rec.data, policy: policy.id };
+  };
 }
 
 /** The command as getCommandStatus (and collectDiagnosticBundle) show it. */
-export function commandView(h: Hook, rec: EngineRecord): Doc {
-  const commands = h.resources('command');
+export function commandView(h: Hook<R>, rec: Rec): Doc {
+  const commands = h.records('command');
   const p = commands.progress(rec);
   const why = `collecting the bundle failed on purpose: policy ${String(rec.doc.name)} is named "fail-..."`;
   return {
@@ -105,10 +112,11 @@ function zip(files: ReadonlyArray<readonly [name: string, text: string]>): Buffe
 }
 
 /** downloadDiagnosticBundle: the bundle, once it can be downloaded here. */
-export function bundle(h: Hook, rec: EngineRecord): Doc {
-  const commands = h.resources('command');
+export function bundle(h: Hook<R>, rec: Rec): Doc {
+  const commands = h.records('command');
   commands.require(rec, ['DOWNLOADABLE_WITH_CLI'], 'a download');
-  const policy = h.resources('policy').byId(String(rec.data?.policy ?? ''));
+  // The policy it was collected of, by the name it was asked by.
+  const policy = h.records('policy').find(String(obj(rec.data?.request).policyName ?? rec.doc.name), rec.scope);
   const files: Array<readonly [string, string]> = [
     ['README.txt', `Diagnostic bundle ${rec.id} of replication policy ${String(rec.doc.name)}, collected ${String(rec.doc.startTime)}.\n`],
     ...(policy

@@ -1,5 +1,6 @@
 /**
- * Replication Manager on the resource engine. Its clusters are the account's
+ * Replication Manager on the operation table; its resources' states are the
+ * model's (model/services/replicationmanager/resources.ts). Its clusters are the account's
  * data lakes and Data Hub clusters (read from their services, never
  * changed); only a running one answers. Cloud credentials, policies and
  * diagnostic commands live in a cluster (`clusterCrn`): the engine finds
@@ -9,13 +10,14 @@
  * names, jobs read off the clock, HBase pairs, and the list answers that
  * report unreachable clusters.
  */
-import type { Hook, ResourceSpec } from '../../engine/index.js';
-import type { Within } from '../../engine/spec.js';
+import type { OperationName } from '../../../model/services/replicationmanager/wire.js';
+import { resources } from '../../../model/services/replicationmanager/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import { code, defineService } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
-import type { Doc, ServiceModule } from '../../types.js';
-import { str } from '../../values.js';
 import { allCredentials, createCredential, credentialsOf, deleteCredential } from './credentials.js';
-import { BUNDLE, bundle, collecting, commandView } from './diagnostics.js';
+import { bundle, checkCollection, commandView, fillCollection } from './diagnostics.js';
 import * as policies from './policies.js';
 import { clusters } from './provides.js';
 import {
@@ -29,24 +31,22 @@ import {
   runs,
   servicesOf,
   unreachable,
+  type R,
 } from './sites.js';
 
 /** Credentials, policies and commands live in the cluster a request names by CRN. */
-const ON_CLUSTER: Within = {
-  fields: ['clusterCrn'],
-  find: (h, crn) => {
-    const c = clusterByCrn(h, crn);
-    return { scope: c.crn, where: `cluster ${c.name}` };
-  },
-};
+const ON_CLUSTER = { in: 'world', place: 'clusters', by: ['clusterCrn'] } as const;
 
 /** An answer of an operation served here, conformed to its response shape. */
-const conformed = (h: Hook, doc: Doc): Doc => h.engine.conform(h.ctx, h.service.operation(h.ctx.op.name).output, doc, h.ctx.op.name);
+const conformed = (h: Hook<R>, doc: Doc): Doc => {
+  const op = h.ctx.op.name;
+  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
+};
 
 const FEATURES = ['HDFS_REPLICATION', 'HIVE_REPLICATION', 'HBASE_REPLICATION', 'SNAPSHOT_BASED_REPLICATION', 'CLOUD_REPLICATION'];
 
 /** getClusterConfig: what a running cluster runs and supports. */
-function clusterConfig(h: Hook, req: Doc): Doc {
+function getClusterConfig(h: Hook<R>, req: Doc): Doc {
   const c = reachable(clusterByCrn(h, String(req.clusterCrn)), 'reading its configuration');
   const has = (s: string): boolean => runs(c, s);
   const supported: Readonly<Record<string, boolean>> = {
@@ -67,7 +67,7 @@ function clusterConfig(h: Hook, req: Doc): Doc {
 }
 
 /** verifyHbaseClusterPair: whether two running clusters with HBase are paired, or ready to be. */
-function verifyPair(h: Hook, req: Doc): Doc {
+function verifyHbaseClusterPair(h: Hook<R>, req: Doc): Doc {
   const from = reachable(clusterByCrn(h, String(req.sourceClusterCrn)), 'verifying an HBase pair');
   const to = reachable(clusterByCrn(h, String(req.destinationClusterCrn)), 'verifying an HBase pair');
   if (from.crn === to.crn) throw invalid(`the source and destination are the same cluster, ${from.name}`);
@@ -91,109 +91,109 @@ function verifyPair(h: Hook, req: Doc): Doc {
 }
 
 /** listPolicies: the policies of every running cluster; the others are reported unreachable. */
-function listPolicies(h: Hook): Doc {
+function listPolicies(h: Hook<R>): Doc {
   const clusters = known(h);
   const up = new Set(clusters.filter((c) => c.up).map((c) => c.crn));
   return conformed(h, {
     unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
     policyErrors: [],
     policies: h
-      .resources('policy')
+      .records('policy')
       .all()
       .filter((p) => up.has(p.scope))
       .map((p) => policies.policyView(h, p)),
   });
 }
 
-const policy: ResourceSpec = {
-  nouns: ['Policy', 'HbasePolicy'],
-  shape: 'Policy',
-  keys: ['policyName', 'policyId'],
-  within: ON_CLUSTER,
-  lifecycle: policies.POLICY,
-  ops: {
-    createPolicy: { verb: 'create', answer: policies.done('created') },
-    createHbasePolicy: { verb: 'create', answer: policies.done('created') },
-    updateHbasePolicy: { verb: 'update', answer: policies.done('updated') },
-    suspendPolicy: { verb: { action: 'suspend' }, answer: policies.done('suspended') },
-    suspendHbasePolicy: { verb: { action: 'suspend' }, answer: policies.done('suspended') },
-    activatePolicy: { verb: { action: 'activate' }, answer: policies.done('resumed') },
-    activateHbasePolicy: { verb: { action: 'activate' }, answer: policies.done('resumed') },
-    deletePolicy: { verb: 'delete', answer: policies.done('deleted') },
-    deleteHbasePolicy: { verb: 'delete', answer: policies.done('deleted') },
-    continueHbaseSetup: { verb: 'read', answer: policies.continueSetup },
-  },
-  hooks: {
-    creating: (h, rec, req) =>
-      (h.ctx.op.name === 'createHbasePolicy' ? policies.creatingHbasePolicy : policies.creatingPolicy)(h, rec, req),
-    updating: policies.updatingHbasePolicy,
-    acting: (h, rec, action) => policies.acting(h, rec, action),
-    deleting: policies.deleting,
-  },
-};
+function listClusters(h: Hook<R>): Doc {
+  const clusters = known(h);
+  return conformed(h, {
+    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
+    clusters: clusters.filter((c) => c.up).map(clusterView),
+  });
+}
 
-const replicationmanager: ServiceModule = {
+function listClusterServiceStatuses(h: Hook<R>): Doc {
+  return conformed(h, {
+    statuses: known(h)
+      .filter((c) => c.up)
+      .map((c) => ({ clusterCrn: c.crn, serviceStatuses: servicesOf(c).map((serviceName) => ({ serviceName, status: 'STARTED' })) })),
+  });
+}
+
+function listPairedHbaseClusters(h: Hook<R>): Doc {
+  const clusters = known(h);
+  return conformed(h, {
+    pairings: policies.activePairs(h).map((pair) => ({ pairedCrns: [...pair] })),
+    crnsMissingHbaseService: clusters.filter((c) => c.up && !runs(c, 'HBASE')).map((c) => c.crn),
+    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
+  });
+}
+
+const listAllCredentials = (h: Hook<R>): Doc => conformed(h, allCredentials(h));
+const createAwsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'AWS'));
+const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'ABFS'));
+const deleteCloudCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, deleteCredential(h, req));
+
+export default defineService<OperationName>()({
   service: 'replicationmanager',
-  provides: { clusters },
-  engine: {
-    resources: {
-      credential: {
-        shape: 'CredentialDetails',
-        keys: ['credentialId', 'credentialName'],
-        ops: { getCredentials: { verb: 'list', select: credentialsOf } },
-      },
-      policy,
-      command: {
-        noun: 'command',
-        nouns: ['DiagnosticBundle'],
-        shape: 'GetCommandStatusResponse',
-        status: 'bundleStatus',
-        keys: ['commandId'],
-        within: ON_CLUSTER,
-        lifecycle: BUNDLE,
-        // A command is named by its policy: the bundle of a policy named `fail-...` fails.
-        subject: (rec) => str(rec.doc.name),
-        ops: {
-          collectDiagnosticBundle: { verb: 'create', answer: commandView },
-          getCommandStatus: { verb: 'read', answer: commandView },
-          downloadDiagnosticBundle: { verb: 'read', answer: bundle },
+  facts: resources,
+  resources: {
+    credential: { keys: ['credentialId', 'credentialName'], lives: ON_CLUSTER },
+    policy: {
+      keys: ['policyName', 'policyId'],
+      lives: ON_CLUSTER,
+      // A policy's changes take effect at once.
+      minutes: { create: 0, suspend: 0, activate: 0 },
+      hooks: {
+        check: {
+          create: (h, rec, req) => void policies.policyFields(h, rec, req),
+          suspend: (h, rec) => policies.checkAction(h, rec, 'suspend'),
+          activate: (h, rec) => policies.checkAction(h, rec, 'activate'),
+          delete: policies.checkDelete,
         },
-        hooks: { creating: collecting },
+        fill: policies.policyFields,
+        effect: {
+          suspend: (h, rec) => policies.pairFollows(h, rec, 'suspend'),
+          activate: (h, rec) => policies.pairFollows(h, rec, 'activate'),
+        },
       },
     },
-    handlers: {
-      listClusters: (h) =>
-        conformed(h, {
-          unreachableClusters: known(h)
-            .filter((c) => !c.up)
-            .map(unreachable),
-          clusters: known(h)
-            .filter((c) => c.up)
-            .map(clusterView),
-        }),
-      listClusterServiceStatuses: (h) =>
-        conformed(h, {
-          statuses: known(h)
-            .filter((c) => c.up)
-            .map((c) => ({ clusterCrn: c.crn, serviceStatuses: servicesOf(c).map((serviceName) => ({ serviceName, status: 'STARTED' })) })),
-        }),
-      getClusterConfig: clusterConfig,
-      listAllCredentials: (h) => conformed(h, allCredentials(h)),
-      createAwsCredential: (h, req) => conformed(h, createCredential(h, req, 'AWS')),
-      createAbfsCredential: (h, req) => conformed(h, createCredential(h, req, 'ABFS')),
-      deleteCredential: (h, req) => conformed(h, deleteCredential(h, req)),
-      listPolicies,
-      listPairedHbaseClusters: (h) => {
-        const clusters = known(h);
-        return conformed(h, {
-          pairings: policies.activePairs(h).map((pair) => ({ pairedCrns: [...pair] })),
-          crnsMissingHbaseService: clusters.filter((c) => c.up && !runs(c, 'HBASE')).map((c) => c.crn),
-          unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-        });
-      },
-      verifyHbaseClusterPair: verifyPair,
+    command: {
+      noun: 'command',
+      keys: ['commandId'],
+      lives: ON_CLUSTER,
+      minutes: { create: 3 },
+      // A command is named by its policy: the bundle of a policy named `fail-...` fails.
+      failsBy: 'doc.name',
+      hooks: { check: { create: checkCollection }, fill: fillCollection },
     },
   },
-};
-
-export default replicationmanager;
+  operations: (r) => ({
+    listClusters: code(listClusters),
+    listClusterServiceStatuses: code(listClusterServiceStatuses),
+    getClusterConfig: code(getClusterConfig),
+    verifyHbaseClusterPair: code(verifyHbaseClusterPair),
+    listPairedHbaseClusters: code(listPairedHbaseClusters),
+    listAllCredentials: code(listAllCredentials),
+    getCredentials: r.credential.list({ select: credentialsOf }),
+    createAwsCredential: code(createAwsCredential),
+    createAbfsCredential: code(createAbfsCredential),
+    deleteCredential: code(deleteCloudCredential),
+    listPolicies: code(listPolicies),
+    createPolicy: r.policy.create({ answer: policies.done('created') }),
+    createHbasePolicy: r.policy.create({ rewrite: policies.withoutPassword, answer: policies.done('created') }),
+    updateHbasePolicy: code(policies.updateHbasePolicy),
+    suspendPolicy: r.policy.act('suspend', { answer: policies.done('suspended') }),
+    suspendHbasePolicy: r.policy.act('suspend', { answer: policies.done('suspended') }),
+    activatePolicy: r.policy.act('activate', { answer: policies.done('resumed') }),
+    activateHbasePolicy: r.policy.act('activate', { answer: policies.done('resumed') }),
+    deletePolicy: r.policy.delete({ answer: policies.done('deleted') }),
+    deleteHbasePolicy: r.policy.delete({ answer: policies.done('deleted') }),
+    continueHbaseSetup: r.policy.read({ answer: policies.continueSetup }),
+    collectDiagnosticBundle: r.command.create({ answer: commandView }),
+    getCommandStatus: r.command.read({ answer: commandView }),
+    downloadDiagnosticBundle: r.command.read({ answer: bundle }),
+  }),
+  provides: { clusters: (h) => clusters(h.ctx) },
+});

@@ -10,23 +10,14 @@
  * policy replicates), then how the last ended (SUCCEEDED or FAILED), or
  * SUSPENDED. A policy named `fail-...` fails each of its jobs as it starts.
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import { failsOnPurpose, type Lifecycle } from '../../lifecycle.js';
-import type { Doc } from '../../types.js';
+import { failsOnPurpose } from '../../engine/timeline.js';
 import { docs, hex, iso, num, obj, str, strings } from '../../values.js';
 import type { WorldCluster } from './clusters.js';
-import { clusterByCrn, clusterBySite, hbaseSuspend, reachable, runs, siteName } from './sites.js';
-
-/**
- * What an administrator does to a policy. The state is the policy's own
- * (running or suspended); the status a policy shows is read off its jobs.
- */
-export const POLICY: Lifecycle = {
-  create: { phases: [], success: 'RUNNING' },
-  suspend: { from: ['RUNNING'], phases: [], success: 'SUSPENDED' },
-  activate: { from: ['SUSPENDED'], phases: [], success: 'RUNNING' },
-};
+import { clusterByCrn, clusterBySite, hbaseSuspend, reachable, runs, siteName, type R } from './sites.js';
 
 /** Minutes a job of each kind takes. */
 const JOB_MINUTES: Readonly<Record<string, number>> = {
@@ -39,7 +30,7 @@ const JOB_MINUTES: Readonly<Record<string, number>> = {
 /** How far back a policy shows its jobs. */
 const JOBS_SHOWN = 10;
 
-/** What a policy keeps beside what it shows, to read its jobs off the clock. */
+/** What a policy's jobs are read off the clock by: made from what it shows and the definition it was created with. */
 interface Schedule {
   readonly type: 'FS' | 'HIVE' | 'HBASE';
   readonly start: number;
@@ -53,7 +44,35 @@ interface Schedule {
   readonly credential?: string;
 }
 
-const scheduleOf = (rec: EngineRecord): Schedule => rec.data?.schedule as Schedule;
+type Rec = Readonly<EngineRecord>;
+
+/** A policy's definition, as it was created. */
+const definitionOf = (rec: Rec): Doc => obj(obj(rec.data?.request).policyDefinition);
+
+export function scheduleOf(rec: Rec): Schedule {
+  const def = definitionOf(rec);
+  const type = rec.doc.type === 'HBASE' ? 'HBASE' : rec.doc.type === 'HIVE' ? 'HIVE' : 'FS';
+  const end = type === 'HBASE' ? undefined : str(def.endTime);
+  const credential = type === 'HBASE' ? str(obj(def.hbasePolicyArguments).cloudCredential) : str(def.cloudCredential);
+  const target = str(rec.doc.targetClusterCrn);
+  return {
+    type,
+    start: Date.parse(String(rec.doc.startTime)),
+    ...(end ? { end: Date.parse(end) } : {}),
+    every: num(rec.doc.frequency) ?? 0,
+    job:
+      type === 'HIVE'
+        ? 'HIVE_REPLICATION'
+        : type === 'FS'
+          ? 'HDFS_REPLICATION'
+          : def.initialSnapshot === true
+            ? 'HBASE_INITIAL_SNAPSHOT'
+            : 'HBASE_SETUP',
+    source: String(rec.doc.sourceClusterCrn),
+    ...(target ? { target } : {}),
+    ...(credential ? { credential } : {}),
+  };
+}
 
 const CLOUD = /^(s3a|abfss?|gs|wasbs?|adl):\/\//i;
 /** The credential provider each cloud storage scheme takes. */
@@ -68,7 +87,7 @@ const timeOf = (v: unknown, field: string): number | undefined => {
 };
 
 /** The policy an HBase operation or a plain one is asked of must be of its kind. */
-export function requireKind(h: Hook, rec: EngineRecord): void {
+export function requireKind(h: Hook<R>, rec: Rec): void {
   const hbaseOp = /Hbase/.test(h.ctx.op.name);
   const hbase = scheduleOf(rec).type === 'HBASE';
   if (hbaseOp !== hbase)
@@ -78,12 +97,12 @@ export function requireKind(h: Hook, rec: EngineRecord): void {
 }
 
 /** The cluster a policy was created on, which has to be running to take a change. */
-function onCluster(h: Hook, rec: EngineRecord, what: string): WorldCluster {
+function onCluster(h: Hook<R>, rec: Rec, what: string): WorldCluster {
   return reachable(clusterByCrn(h, rec.scope), what);
 }
 
-/** A new HDFS or Hive policy: its definition checked against the clusters and credentials it names. */
-export function creatingPolicy(h: Hook, rec: EngineRecord, req: Doc): void {
+/** What a new HDFS or Hive policy shows: its definition checked against the clusters and credentials it names. */
+function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const on = onCluster(h, rec, 'a new policy');
   const def = obj(req.policyDefinition);
   const name = rec.name ?? '';
@@ -124,7 +143,7 @@ export function creatingPolicy(h: Hook, rec: EngineRecord, req: Doc): void {
       );
     credential = str(def.cloudCredential);
     if (!credential) throw invalid(`copying to ${targetPath} needs a cloudCredential of cluster ${on.name}`);
-    const cred = h.resources('credential').find(credential, on.crn);
+    const cred = h.records('credential').find(credential, on.crn);
     if (!cred) throw failedPrecondition(`cluster ${on.name} has no credential ${credential}; create it first (credentials create)`);
     const scheme = (/^(\w+):/.exec(targetPath)?.[1] ?? '').toLowerCase();
     const wanted = PROVIDER_OF[scheme];
@@ -149,9 +168,9 @@ export function creatingPolicy(h: Hook, rec: EngineRecord, req: Doc): void {
   const custom: Doc = {};
   for (const f of ['queueName', 'distcpMaxMaps', 'distcpMapBandwidth', 'cloudCredential', 'tdeSameKey', 'enableSnapshotBasedReplication'])
     if (def[f] !== undefined) custom[f] = String(def[f]);
-  // A policy to cloud storage has no target cluster.
-  delete rec.doc.targetClusterCrn;
-  Object.assign(rec.doc, {
+  return {
+    // A policy to cloud storage has no target cluster.
+    targetClusterCrn: undefined,
     type,
     frequency: every,
     description: str(def.description),
@@ -165,18 +184,7 @@ export function creatingPolicy(h: Hook, rec: EngineRecord, req: Doc): void {
     customProperties: custom,
     plugins: strings(def.plugins),
     target: { environmentCrn: (to ?? from).environmentCrn },
-  });
-  const schedule: Schedule = {
-    type: type === 'HIVE' ? 'HIVE' : 'FS',
-    start,
-    ...(end !== undefined ? { end } : {}),
-    every,
-    job: type === 'HIVE' ? 'HIVE_REPLICATION' : 'HDFS_REPLICATION',
-    source: from.crn,
-    ...(to ? { target: to.crn } : {}),
-    ...(credential ? { credential } : {}),
   };
-  rec.data = { ...rec.data, schedule, credential };
 }
 
 const TABLE = /^[A-Za-z0-9_.-]+:[A-Za-z0-9_.-]+$/;
@@ -186,8 +194,8 @@ function checkTables(tables: readonly string[]): void {
   if (bad.length > 0) throw invalid(`table ${bad.join(', ')} is not namespace:table`);
 }
 
-/** A new HBase policy: created on its destination, between two running clusters with HBase. */
-export function creatingHbasePolicy(h: Hook, rec: EngineRecord, req: Doc): void {
+/** What a new HBase policy shows: created on its destination, between two running clusters with HBase. */
+function hbasePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const on = onCluster(h, rec, 'a new HBase policy');
   const def = obj(req.policyDefinition);
   const args = obj(def.hbasePolicyArguments);
@@ -199,14 +207,13 @@ export function creatingHbasePolicy(h: Hook, rec: EngineRecord, req: Doc): void 
     if (!runs(c, 'HBASE')) throw failedPrecondition(`cluster ${c.name} runs no HBase service; an HBase policy needs it on both clusters`);
   const tables = strings(args.tables);
   checkTables(tables);
-  const snapshot = def.initialSnapshot === true;
   const custom: Doc = {};
   for (const f of ['queueName', 'distcpMaxMaps', 'sourceRestartType', 'targetRestartType'])
     if (def[f] !== undefined) custom[f] = String(def[f]);
   if (!custom.sourceRestartType) custom.sourceRestartType = 'ROLLING_RESTART';
   if (!custom.targetRestartType) custom.targetRestartType = 'ROLLING_RESTART';
   const strategy = str(obj(args.databaseArguments).replicationStrategy) ?? 'ALL_TABLES';
-  Object.assign(rec.doc, {
+  return {
     type: 'HBASE',
     frequency: 0,
     description: str(def.description),
@@ -220,30 +227,34 @@ export function creatingHbasePolicy(h: Hook, rec: EngineRecord, req: Doc): void 
     targetClusterCrn: to.crn,
     customProperties: custom,
     target: { environmentCrn: to.environmentCrn },
-  });
-  const machineUser = obj(def.machineUser);
-  // The machine user's password is a secret: the request is kept without it.
-  delete obj(obj(obj(rec.data?.request).policyDefinition).machineUser).password;
-  const schedule: Schedule = {
-    type: 'HBASE',
-    start: h.ctx.clock.now(),
-    every: 0,
-    job: snapshot ? 'HBASE_INITIAL_SNAPSHOT' : 'HBASE_SETUP',
-    source: from.crn,
-    target: to.crn,
-    ...(str(args.cloudCredential) ? { credential: str(args.cloudCredential) } : {}),
   };
-  rec.data = { ...rec.data, schedule, ...(str(machineUser.user) ? { machineUser: str(machineUser.user) } : {}) };
 }
 
-/** updateHbasePolicy: a new name, description or tables. */
-export function updatingHbasePolicy(h: Hook, rec: EngineRecord, req: Doc): void {
+/** What a new policy shows (createPolicy, createHbasePolicy), its definition checked first. */
+export const policyFields = (h: Hook<R>, rec: Rec, req: Doc): Doc =>
+  (h.ctx.op.name === 'createHbasePolicy' ? hbasePolicy : hdfsOrHivePolicy)(h, rec, req);
+
+/** An HBase policy's create request as its record keeps it: without the machine user's password, a secret no record keeps. */
+export function withoutPassword(_h: Hook<R>, sent: Doc): Doc {
+  const def = obj(sent.policyDefinition);
+  const user = obj(def.machineUser);
+  if (user.password === undefined) return sent;
+  const { password: _password, ...kept } = user;
+  return { ...sent, policyDefinition: { ...def, machineUser: kept } };
+}
+
+/**
+ * updateHbasePolicy: a new name, description or tables. Code: they come in
+ * a nested definition, which no verb applies.
+ */
+export function updateHbasePolicy(h: Hook<R>, req: Doc): Doc {
+  const rec = h.locate('policy', req);
   requireKind(h, rec);
   onCluster(h, rec, 'an update');
   const def = obj(req.updateHbasePolicyDefinition);
   const name = str(def.name);
   if (name && name !== rec.name) {
-    if (h.resources('policy').find(name, rec.scope)) throw failedPrecondition(`this cluster already has a policy named ${name}`);
+    if (h.records('policy').find(name, rec.scope)) throw failedPrecondition(`this cluster already has a policy named ${name}`);
     rec.name = name;
     rec.doc.name = name;
   }
@@ -254,10 +265,11 @@ export function updatingHbasePolicy(h: Hook, rec: EngineRecord, req: Doc): void 
     rec.doc.sourceDataset = tables;
     rec.doc.targetDataset = tables;
   }
+  h.records('policy').save(rec);
+  return done('updated')(h, rec, req);
 }
-
 /** suspend and activate: of HBase policies, as the destination's Cloudera Manager does them. */
-export function acting(h: Hook, rec: EngineRecord, action: string): void {
+export function checkAction(h: Hook<R>, rec: Rec, action: string): void {
   requireKind(h, rec);
   const on = onCluster(h, rec, `a ${action === 'activate' ? 'resume' : action}`);
   const s = scheduleOf(rec);
@@ -265,9 +277,17 @@ export function acting(h: Hook, rec: EngineRecord, action: string): void {
   const scope = hbaseSuspend(on);
   if (scope === 'NOT_SUPPORTED')
     throw failedPrecondition(`cluster ${on.name} (Cloudera Manager API ${on.runtime}) cannot suspend or resume HBase policies`);
-  if (scope === 'POLICY') return;
-  // Above API version 50 the pair is suspended or resumed: every HBase policy between the same two clusters.
-  const policies = h.resources('policy');
+}
+
+/**
+ * What a suspend or activate of an HBase policy does beside it: above
+ * Cloudera Manager API version 50 the pair is suspended or resumed, every
+ * HBase policy between the same two clusters.
+ */
+export function pairFollows(h: Hook<R>, rec: Rec, action: string): Doc {
+  const s = scheduleOf(rec);
+  if (s.type !== 'HBASE' || hbaseSuspend(onCluster(h, rec, action)) !== 'ALL') return {};
+  const policies = h.records('policy');
   const from = action === 'suspend' ? 'RUNNING' : 'SUSPENDED';
   for (const other of policies.all(rec.scope))
     if (
@@ -277,10 +297,11 @@ export function acting(h: Hook, rec: EngineRecord, action: string): void {
       policies.state(other) === from
     )
       policies.begin(other, action);
+  return {};
 }
 
 /** A delete: on a running cluster; an HBase policy whose source cannot be reached only with force. */
-export function deleting(h: Hook, rec: EngineRecord, req: Doc): void {
+export function checkDelete(h: Hook<R>, rec: Rec, req: Doc): void {
   requireKind(h, rec);
   onCluster(h, rec, 'a delete');
   const s = scheduleOf(rec);
@@ -292,7 +313,7 @@ export function deleting(h: Hook, rec: EngineRecord, req: Doc): void {
     );
 }
 
-function clusterByCrnOrNone(h: Hook, crn: string): WorldCluster | undefined {
+function clusterByCrnOrNone(h: Hook<R>, crn: string): WorldCluster | undefined {
   try {
     return clusterByCrn(h, crn);
   } catch {
@@ -301,7 +322,7 @@ function clusterByCrnOrNone(h: Hook, crn: string): WorldCluster | undefined {
 }
 
 /** continueHbaseSetup: only a classic source waits for it, and these clusters are all Data Hubs and data lakes. */
-export function continueSetup(h: Hook, rec: EngineRecord): Doc {
+export function continueSetup(h: Hook<R>, rec: Rec): Doc {
   requireKind(h, rec);
   const source = clusterByCrnOrNone(h, scheduleOf(rec).source);
   throw failedPrecondition(
@@ -405,8 +426,8 @@ function jobView(rec: EngineRecord, j: Job, now: number): Doc {
 }
 
 /** A policy as listPolicies shows it: its record, with its jobs and status read off the clock. */
-export function policyView(h: Hook, rec: EngineRecord): Doc {
-  const policies = h.resources('policy');
+export function policyView(h: Hook<R>, rec: EngineRecord): Doc {
+  const policies = h.records('policy');
   const now = h.ctx.clock.now();
   const state = policies.state(rec);
   const jobs = jobsOf(rec, now);
@@ -429,10 +450,10 @@ export function policyView(h: Hook, rec: EngineRecord): Doc {
 }
 
 /** Whether a policy has run at least once (a diagnostic bundle collects its jobs' logs). */
-export const hasRun = (h: Hook, rec: EngineRecord): boolean => jobsOf(rec, h.ctx.clock.now()).length > 0;
+export const hasRun = (h: Hook<R>, rec: EngineRecord): boolean => jobsOf(rec, h.ctx.clock.now()).length > 0;
 
 /** The job lines of a policy, for its diagnostic bundle. */
-export function jobLines(h: Hook, rec: EngineRecord): string[] {
+export function jobLines(h: Hook<R>, rec: EngineRecord): string[] {
   const now = h.ctx.clock.now();
   return jobsOf(rec, now)
     .reverse()
@@ -443,8 +464,8 @@ export function jobLines(h: Hook, rec: EngineRecord): string[] {
 }
 
 /** The HBase cluster pairs with an active policy. */
-export function activePairs(h: Hook): Array<readonly [string, string]> {
-  const policies = h.resources('policy');
+export function activePairs(h: Hook<R>): Array<readonly [string, string]> {
+  const policies = h.records('policy');
   const pairs = new Map<string, readonly [string, string]>();
   for (const p of policies.all()) {
     const s = scheduleOf(p);
@@ -456,7 +477,7 @@ export function activePairs(h: Hook): Array<readonly [string, string]> {
 /** The answer of a change to a policy. */
 export const done =
   (what: string) =>
-  (_h: Hook, rec: EngineRecord, req: Doc): Doc => ({
+  (_h: Hook<R>, rec: EngineRecord, req: Doc): Doc => ({
     clusterCrn: req.clusterCrn,
     message: `policy ${rec.name ?? rec.id} ${what}`,
     status: 'Successful',

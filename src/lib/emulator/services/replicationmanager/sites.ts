@@ -5,12 +5,15 @@
  * cluster is named by CRN in requests, and by `dataCenter$name` in policy
  * definitions, its data center being its environment.
  */
-import type { Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
-import type { Doc } from '../../types.js';
 import { hex } from '../../values.js';
-import { worldClusters, type WorldCluster } from './clusters.js';
+import type { WorldCluster } from './clusters.js';
+import type { resources } from '../../../model/services/replicationmanager/resources.js';
+
+export type R = keyof typeof resources.resources;
 
 /** The services a cluster runs, by what it was built from (the first that matches). */
 const SERVICES: ReadonlyArray<readonly [RegExp, readonly string[]]> = [
@@ -104,10 +107,10 @@ export function unreachable(c: WorldCluster): Doc {
 }
 
 /** The clusters Replication Manager knows: those whose creation has ended. */
-export const known = (h: Hook): WorldCluster[] => worldClusters(h.ctx).filter((c) => c.registered);
+export const known = (h: Hook<R>): WorldCluster[] => h.world.clusters.all().filter((c) => c.registered);
 
 /** The cluster a CRN names, or NOT_FOUND naming those there are. */
-export function clusterByCrn(h: Hook, crn: string): WorldCluster {
+export function clusterByCrn(h: Hook<R>, crn: string): WorldCluster {
   const all = known(h);
   const c = all.find((x) => x.crn === crn);
   if (!c)
@@ -118,7 +121,7 @@ export function clusterByCrn(h: Hook, crn: string): WorldCluster {
 }
 
 /** The cluster a `dataCenter$name` names, or NOT_FOUND. */
-export function clusterBySite(h: Hook, site: string, field: string): WorldCluster {
+export function clusterBySite(h: Hook<R>, site: string, field: string): WorldCluster {
   const [dc, name, ...rest] = site.split('$');
   if (!dc || !name || rest.length > 0) throw invalid(`${field} ${site} is not dataCenter$cluster, such as sales-env$sales-etl`);
   const all = known(h);
