@@ -27,6 +27,7 @@ const shapes = new ShapeIndex({
   },
   Part: { partName: 'string!', inner: 'Part', sizes: '{int32}' },
   ThingOld: { oldId: 'string' },
+  Deletion: { deleteThingRequestCrn: 'string!' },
   Status: 'enum CREATING RUNNING STOPPED',
 });
 const ctx: FillContext = { seed: 'seed-1', now: Date.UTC(2026, 0, 2, 3, 4, 5), service: 'svc', region: 'us-west-1', account: 'acct' };
@@ -83,6 +84,11 @@ describe('conforming to a shape', () => {
     expect(known.createdAt).toBe('2026-01-02T03:04:05.000Z');
     // 'none' makes up nothing.
     expect(c.struct('Thing', { size: 1 }, ctx, 'none')).toEqual({ size: 1 });
+  });
+
+  test('a made-up CRN names the resource type its field names, spelt as the API spells types (camelCase, no "-")', () => {
+    const out = c.struct('Deletion', {}, ctx);
+    expect(out.deleteThingRequestCrn).toMatch(/^crn:cdp:svc:us-west-1:acct:deleteThingRequest:[0-9a-f-]{36}$/);
   });
 
   test('made-up values are stable for one seed and path, and differ by path', () => {

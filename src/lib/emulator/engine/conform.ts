@@ -312,10 +312,14 @@ function madeUpText(name: string, ctx: FillContext, path: string): string {
   return `${kebabName(name)}-${tag}`;
 }
 
-/** The resource type a CRN field names: `environmentCrn` -> environment, `crn` -> the record's own. */
+/**
+ * The resource type a CRN field names, spelt as the API spells types (camelCase,
+ * word characters only, as CDP's CRN parser takes them): `environmentCrn` ->
+ * environment, `deploymentRequestCrn` -> deploymentRequest, `crn` -> the record's own.
+ */
 function resourceOf(field: string, ctx: FillContext): string {
   if (field === 'crn') return ctx.resource ?? 'resource';
-  return field.replace(/(Crn|CRN)$/, '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) || (ctx.resource ?? 'resource');
+  return field.replace(/(Crn|CRN)$/, '') || (ctx.resource ?? 'resource');
 }
 
 const kebabName = (s: string): string => s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`).replace(/^-/, '');
