@@ -3,7 +3,9 @@
  * against its wire model: each resource's shape is a structure of the
  * service, each field role names one of its fields, and every state an
  * action passes through, begins in or ends in, and a kept deletion's
- * status, is a value of the resource's status enum (when it has one).
+ * status, is a value of the resource's status enum (when it has one);
+ * each field a resource lists fixed `values` for is a string field of its
+ * shape (or a list of strings), with values given once each, none empty.
  * Whether each waiter of the CLI ends where these lifecycles end is checked
  * where operations meet resources: test/unit/emulator/engine-waiters.test.ts.
  */
@@ -44,6 +46,15 @@ describe('resource facts against the wire', () => {
     expect(shape?.name).toBe(r.shape);
     for (const [role, field] of Object.entries(r.fields ?? {}))
       expect(`${role}: ${String(shape?.byName.has(field))}`).toBe(`${role}: true`);
+    for (const [field, listed] of Object.entries(r.values ?? {})) {
+      const f = shape?.byName.get(field);
+      const t = f ? svc.shapes.resolve(f.type) : undefined;
+      const item = t?.kind === 'list' && t.of ? svc.shapes.resolve(t.of) : t;
+      expect(`${field}: ${item?.kind ?? 'not a field of the shape'}`).toBe(`${field}: string`);
+      expect(listed.length).toBeGreaterThan(0);
+      expect([...new Set(listed)]).toEqual([...listed]);
+      expect(listed.filter((v) => v.trim() === '')).toEqual([]);
+    }
     if (!r.lifecycle) return;
     const statusField =
       r.fields?.status ?? ['status', `${key}Status`, 'state', `${key}State`].find((f) => shape?.byName.has(f)) ?? '<none>';
