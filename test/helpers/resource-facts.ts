@@ -1,0 +1,347 @@
+/**
+ * Issue 28's cross-cutting tests read every service's resource facts
+ * (src/lib/model/services/<topic>/resources.ts) and drive them against an
+ * emulator through the library's client (signed HTTP). This finds the facts,
+ * the operations that create, describe, list, delete and act on each
+ * resource (the engine's declarations where the service has them, else the
+ * model's names and shapes), and drives a resource the way a script that
+ * knows only the model would: every create of its service run as the
+ * every-operation harness runs them (plausible requests, values the
+ * emulator answered used again), then the resource found by the same means.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Engine } from '../../src/lib/emulator/engine/index.js';
+import type { Doc } from '../../src/lib/emulator/types.js';
+import { loadServiceModule } from '../../src/lib/emulator/services/index.js';
+import { loadAllServices, type Service } from '../../src/lib/model/index.js';
+import type { ResourceFacts, ServiceResources } from '../../src/lib/model/resources.js';
+import type { Type } from '../../src/lib/model/shapes.js';
+import { ServiceError, type CdpClient } from '../../src/lib/sdk/index.js';
+import type { RunningEmulator } from '../../src/lib/sdk/emulator.js';
+import { ROOT } from './cli.js';
+import { plausibleRequest, ValuePool } from './every-operation.js';
+
+/** A service's facts, with its model and (where it has one) its engine. */
+export interface FactsOfService {
+  readonly svc: Service;
+  readonly resources: Readonly<Record<string, ResourceFacts>>;
+  readonly engine?: Engine;
+}
+
+/** One resource of a service with facts. */
+export interface FactsOfResource {
+  readonly of: FactsOfService;
+  readonly key: string;
+  readonly facts: ResourceFacts;
+  /** `opdb database`. */
+  readonly id: string;
+}
+
+const FACTS_DIR = join(ROOT, 'src', 'lib', 'model', 'services');
+
+/** Every service, split into those with resource facts and those without yet. */
+export async function loadFacts(): Promise<{ have: FactsOfService[]; lack: Service[]; all: Service[] }> {
+  const all = await loadAllServices();
+  const topics = new Set(readdirSync(FACTS_DIR).filter((t) => existsSync(join(FACTS_DIR, t, 'resources.ts'))));
+  const have: FactsOfService[] = [];
+  for (const svc of all.filter((s) => topics.has(s.topic))) {
+    const mod = (await import(`../../src/lib/model/services/${svc.topic}/resources.js`)) as { resources: ServiceResources };
+    have.push({ svc, resources: mod.resources.resources, engine: Engine.of(svc, await loadServiceModule(svc.topic)) });
+  }
+  return { have, lack: all.filter((s) => !topics.has(s.topic)), all };
+}
+
+export const resourcesOf = (have: readonly FactsOfService[]): FactsOfResource[] =>
+  have.flatMap((of) => Object.entries(of.resources).map(([key, facts]) => ({ of, key, facts, id: `${of.svc.name} ${key}` })));
+
+const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The nouns a resource's operations are named with: its key, and its shape's name without a suffix (`DatabaseDetails`). */
+function nounsOf(r: FactsOfResource): string[] {
+  const fromShape = r.facts.shape.replace(/^Describe/, '').replace(/(Details|Summary|Response|Info|Detail)$/, '');
+  return [...new Set([cap(r.key), fromShape])];
+}
+
+/** Whether a type is the resource's shape (`list`: a list of it). */
+function isShape(svc: Service, t: Type, shape: string, list: boolean): boolean {
+  if (list) return t.kind === 'list' && t.of !== undefined && isShape(svc, t.of, shape, false);
+  return t.kind === 'ref' && t.ref === shape;
+}
+
+/** Where an operation's answer holds the resource: '' (the answer is it), or the field that is (or lists) it. */
+export function placeIn(svc: Service, operation: string, shape: string, list = false): string | undefined {
+  const op = svc.operation(operation);
+  if (!list && op.output === shape) return '';
+  const out = svc.shapes.struct({ kind: 'ref', ref: op.output });
+  return out?.fields.find((f) => isShape(svc, f.type, shape, list))?.name;
+}
+
+/** The operations that create, describe, list and delete a resource, and start each action of its lifecycle. */
+export interface ResourceOperations {
+  readonly create?: string;
+  readonly describe?: string;
+  readonly list?: string;
+  readonly delete?: string;
+  /** The operation that starts each action of the facts' lifecycle (create and delete included). */
+  readonly actions: Readonly<Record<string, string>>;
+}
+
+/** Prefers the plainest of several names: `create<Noun>`, then one for AWS (the emulator's environments are on AWS). */
+const plainest = (names: string[], plain: string[]): string | undefined =>
+  names.find((n) => plain.includes(n)) ?? names.find((n) => /aws/i.test(n)) ?? [...names].sort()[0];
+
+export function resourceOperations(r: FactsOfResource): ResourceOperations {
+  const { svc, engine } = r.of;
+  const nouns = nounsOf(r);
+  const byVerb = new Map<string, string[]>();
+  const actions: Record<string, string> = {};
+  for (const [op, b] of engine?.model.bindings ?? []) {
+    if (b.resource !== r.key) continue;
+    const verb = typeof b.verb === 'object' ? ('action' in b.verb ? `action:${b.verb.action}` : 'other') : b.verb;
+    byVerb.set(verb, [...(byVerb.get(verb) ?? []), op]);
+    if (verb.startsWith('action:')) actions[verb.slice(7)] ??= op;
+    else if (verb === 'update') actions[b.action ?? 'update'] ??= op;
+  }
+  const named = (prefixes: string[]): string[] =>
+    nouns.flatMap((n) => prefixes.map((p) => `${p}${n}`)).filter((name) => svc.has(name) && !svc.operation(name).composed);
+  const create =
+    plainest(byVerb.get('create') ?? [], named(['create'])) ??
+    plainest(named(['create', 'add', 'register', 'createAWS', 'createAws']), named(['create']));
+  const readers = (byVerb.get('read') ?? []).filter((op) => placeIn(svc, op, r.facts.shape) !== undefined);
+  const describe =
+    readers.find((op) => /^(describe|get)/.test(op)) ??
+    readers[0] ??
+    svc
+      .operations()
+      .filter((op) => !op.mutating && !op.composed && /^(describe|get)/.test(op.name) && placeIn(svc, op.name, r.facts.shape) !== undefined)
+      .map((op) => op.name)
+      .sort((a, b) => a.length - b.length)[0];
+  const list =
+    byVerb.get('list')?.[0] ??
+    svc
+      .operations()
+      .filter((op) => !op.composed && /^list/.test(op.name) && placeIn(svc, op.name, r.facts.shape, true) !== undefined)
+      .map((op) => op.name)[0] ??
+    nouns.flatMap((n) => [`list${n}s`, `list${n.replace(/y$/, 'ie')}s`, `list${n}es`]).find((n) => svc.has(n));
+  // A service is deleted by disabling it (de disableService).
+  const del = byVerb.get('delete')?.[0] ?? named(['delete', 'drop', 'remove', 'terminate', 'deregister', 'disable'])[0];
+  for (const action of Object.keys(r.facts.lifecycle ?? {})) {
+    if (action === 'create' && create) actions.create ??= create;
+    else if (action === 'delete' && del) actions.delete ??= del;
+    else actions[action] ??= named([action])[0] ?? '';
+    if (!actions[action]) delete actions[action];
+  }
+  return { create, describe, list: list && svc.has(list) ? list : undefined, delete: del, actions };
+}
+
+/** The field a resource's status is in (the facts' role, else the usual names). */
+export function statusFieldOf(r: FactsOfResource): string | undefined {
+  const shape = r.of.svc.shapes.struct({ kind: 'ref', ref: r.facts.shape });
+  return r.facts.fields?.status ?? ['status', `${r.key}Status`, 'state', `${r.key}State`].find((f) => shape?.byName.has(f));
+}
+
+/** The fields that tell one record from another, most telling first. */
+function identityFields(r: FactsOfResource): string[] {
+  const k = r.key;
+  const roles = r.facts.fields ?? {};
+  return [
+    ...[roles.crn, roles.id, roles.name].filter((f): f is string => f !== undefined),
+    'crn',
+    `${k}Crn`,
+    'id',
+    `${k}Id`,
+    `${k}Name`,
+    'name',
+  ];
+}
+
+/** Whether a list item is the record: a field that names it has the same value in both. */
+export function sameRecord(r: FactsOfResource, record: Doc, item: Doc): boolean {
+  return identityFields(r).some((f) => typeof record[f] === 'string' && record[f] !== '' && item[f] === record[f]);
+}
+
+const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** What a call ended in: the answer, or the error's code. */
+export type Outcome = { readonly request: Doc } & (
+  { readonly ok: true; readonly answer: Doc } | { readonly ok: false; readonly code: string; readonly message: string }
+);
+
+/**
+ * Drives one service of an emulator through the library's client, with the
+ * every-operation harness's plausible requests: the values its answers gave
+ * fill later requests.
+ */
+export class Driver {
+  readonly pool = new ValuePool();
+
+  constructor(
+    readonly emu: RunningEmulator,
+    readonly client: CdpClient,
+    readonly svc: Service,
+    readonly env: { readonly name: string; readonly crn: string },
+  ) {}
+
+  /** Calls an operation of this service (or another's) with a plausible request, and more fields of the caller's. */
+  async call(operation: string, extra: Doc = {}, svc: Service = this.svc): Promise<Outcome> {
+    const request = { ...plausibleRequest(svc, svc.operation(operation), this.pool, this.env), ...extra };
+    return this.send(svc, operation, request);
+  }
+
+  /** Calls an operation with this request as it is. */
+  async send(svc: Service, operation: string, request: Doc): Promise<Outcome> {
+    try {
+      const answer = await this.client.call(svc.name, operation, request);
+      this.pool.collect(answer);
+      this.pool.collect(request);
+      return { request, ok: true, answer };
+    } catch (err) {
+      if (err instanceof ServiceError) return { request, ok: false, code: err.code, message: err.message };
+      return { request, ok: false, code: (err as { code?: string }).code ?? 'CLIENT', message: (err as Error).message };
+    }
+  }
+
+  /** Runs every create of the service twice, three hours apart on the clock (what one needs, another made first). */
+  async createAll(world: ReadonlyArray<{ svc: Service; operation: string }> = []): Promise<void> {
+    for (const w of world) await this.call(w.operation, {}, w.svc);
+    if (world.length > 0) this.emu.clock.advance('3h');
+    const creates = this.svc
+      .operations()
+      .filter((op) => !op.composed && !op.cli.upload && /^(create|add|register|import|enable|put|set|collect|generate)/.test(op.name))
+      .map((op) => op.name)
+      .sort();
+    for (let round = 0; round < 2; round++) {
+      for (const op of creates) await this.call(op);
+      this.emu.clock.advance('3h');
+    }
+  }
+}
+
+/** The resource a describe (or list) answer shows: the record, or, from a list, the item the pool names. */
+export function recordIn(r: FactsOfResource, operation: string, answer: Doc, like?: Doc): Doc | undefined {
+  const { svc } = r.of;
+  const place = placeIn(svc, operation, r.facts.shape);
+  if (place !== undefined) {
+    const v = place === '' ? answer : answer[place];
+    return isObject(v) ? v : undefined;
+  }
+  const listed = placeIn(svc, operation, r.facts.shape, true) ?? Object.keys(answer).find((k) => Array.isArray(answer[k]));
+  const items = (listed ? answer[listed] : undefined) as unknown;
+  if (!Array.isArray(items)) return undefined;
+  const docs = items.filter(isObject);
+  return like ? docs.find((d) => sameRecord(r, like, d)) : docs[docs.length - 1];
+}
+
+/** A status as one word: the value itself, or the state inside it (`{state: 'GOOD_HEALTH'}`). */
+export function statusWord(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (isObject(v)) return statusWord(v.state ?? v.status);
+  return undefined;
+}
+
+/** What a resource looks like to a client polling it: its status, `NOT_FOUND`, or another code. */
+export interface Look {
+  readonly state: string;
+  readonly record?: Doc;
+}
+
+/** A resource made in an emulator of its own, and the requests that describe and list it. */
+export interface MadeResource {
+  readonly emu: RunningEmulator;
+  readonly driver: Driver;
+  readonly ops: ResourceOperations;
+  /** The resource as first found. */
+  readonly record: Doc;
+  /** Its describe's request (or its list's, where it has no describe). */
+  readonly describeRequest: Doc;
+  readonly listRequest?: Doc;
+  /** What describe shows now (where it has no describe: the list). */
+  look(): Promise<Look>;
+  /** Whether a list shows it (with more fields: a flag), and as what. */
+  listed(extra?: Doc): Promise<Look>;
+  stop(): Promise<void>;
+}
+
+/** The services whose resources other services' operations refer to: made in the environment first. */
+export const WORLD: ReadonlyArray<{ service: string; operation: string }> = [
+  { service: 'datalake', operation: 'createAWSDatalake' },
+  { service: 'datahub', operation: 'createAWSCluster' },
+];
+
+/**
+ * Starts an emulator (paused clock), runs every create of the resource's
+ * service, finds the resource by its describe (else its list) and waits on
+ * the clock until it is ready (its create's success state). Throws, saying
+ * what it could not do, when the resource cannot be made or found.
+ */
+export async function makeResource(
+  r: FactsOfResource,
+  all: readonly Service[],
+  startEmulator: (o: { paused: boolean }) => Promise<RunningEmulator>,
+): Promise<MadeResource> {
+  const ops = resourceOperations(r);
+  const emu = await startEmulator({ paused: true });
+  try {
+    const client = emu.createClient({ maxAttempts: 1 });
+    const env = ((await client.call('environments', 'describeEnvironment', { environmentName: 'sales-env' })) as { environment: Doc })
+      .environment;
+    const driver = new Driver(emu, client, r.of.svc, { name: String(env.environmentName), crn: String(env.crn) });
+    const world = WORLD.filter((w) => w.service !== r.of.svc.name).flatMap((w) => {
+      const svc = all.find((s) => s.name === w.service);
+      return svc ? [{ svc, operation: w.operation }] : [];
+    });
+    await driver.createAll(world);
+    const reader = ops.describe ?? ops.list;
+    if (!reader) throw new Error(`${r.id}: no describe or list operation found for shape ${r.facts.shape}`);
+    const first = await driver.call(reader);
+    const record = first.ok ? recordIn(r, reader, first.answer) : undefined;
+    if (!record)
+      throw new Error(
+        `${r.id}: ${reader} ${JSON.stringify(first.request)} found none: ${first.ok ? 'no record' : `${first.code} ${first.message}`}`,
+      );
+    const listRequest = ops.list ? (ops.list === reader ? first.request : (await driver.call(ops.list)).request) : undefined;
+    const status = statusFieldOf(r);
+    const look = async (): Promise<Look> => {
+      const o = await driver.send(r.of.svc, reader, first.request);
+      if (!o.ok) return { state: o.code };
+      const now = recordIn(r, reader, o.answer, record);
+      if (!now) return { state: 'NOT_FOUND' };
+      return { state: (status ? statusWord(now[status]) : undefined) ?? 'FOUND', record: now };
+    };
+    const listed = async (extra: Doc = {}): Promise<Look> => {
+      if (!ops.list || !listRequest) return { state: 'NO_LIST' };
+      const o = await driver.send(r.of.svc, ops.list, { ...listRequest, ...extra });
+      if (!o.ok) return { state: o.code };
+      const item = recordIn(r, ops.list, o.answer, record);
+      if (!item) return { state: 'ABSENT' };
+      return { state: (status ? statusWord(item[status]) : undefined) ?? 'LISTED', record: item };
+    };
+    const ready = r.facts.lifecycle?.create?.success;
+    for (let i = 0; ready && i < 48 && (await look()).state !== ready; i++) emu.clock.advance('15m');
+    return { emu, driver, ops, record, describeRequest: first.request, listRequest, look, listed, stop: () => emu.stop() };
+  } catch (err) {
+    await emu.stop();
+    throw err;
+  }
+}
+
+/**
+ * Polls a resource on the emulator's clock, as automation's describe loop
+ * does (every 15 seconds for an hour, then every minute, then every quarter
+ * of an hour after six hours), until `done` says so or a day has passed:
+ * the states seen, each once, in the order seen.
+ */
+export async function pollUntil(made: MadeResource, done: (state: string) => boolean): Promise<string[]> {
+  const seen: string[] = [];
+  const MIN = 60_000;
+  for (let elapsed = 0; elapsed <= 24 * 60 * MIN;) {
+    const { state } = await made.look();
+    if (seen[seen.length - 1] !== state) seen.push(state);
+    if (done(state)) break;
+    const step = elapsed < 60 * MIN ? 15_000 : elapsed < 360 * MIN ? MIN : 15 * MIN;
+    made.emu.clock.advance(step);
+    elapsed += step;
+  }
+  return seen;
+}
