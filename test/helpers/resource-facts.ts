@@ -158,7 +158,9 @@ function identityFields(r: FactsOfResource): string[] {
 
 /** Whether a list item is the record: a field that names it has the same value in both. */
 export function sameRecord(r: FactsOfResource, record: Doc, item: Doc): boolean {
-  return identityFields(r).some((f) => typeof record[f] === 'string' && record[f] !== '' && item[f] === record[f]);
+  return identityFields(r).some(
+    (f) => (typeof record[f] === 'number' || (typeof record[f] === 'string' && record[f] !== '')) && item[f] === record[f],
+  );
 }
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -203,12 +205,18 @@ export class Driver {
   }
 
   /** Runs every create of the service twice, three hours apart on the clock (what one needs, another made first). */
-  async createAll(world: ReadonlyArray<{ svc: Service; operation: string }> = []): Promise<void> {
+  async createAll(world: ReadonlyArray<{ svc: Service; operation: string }> = [], skip?: string): Promise<void> {
     for (const w of world) await this.call(w.operation, {}, w.svc);
     if (world.length > 0) this.emu.clock.advance('3h');
     const creates = this.svc
       .operations()
-      .filter((op) => !op.composed && !op.cli.upload && /^(create|add|register|import|enable|put|set|collect|generate)/.test(op.name))
+      .filter(
+        (op) =>
+          op.name !== skip &&
+          !op.composed &&
+          !op.cli.upload &&
+          /^(create|add|register|import|enable|put|set|collect|generate)/.test(op.name),
+      )
       .map((op) => op.name)
       .sort();
     for (let round = 0; round < 2; round++) {
@@ -253,6 +261,8 @@ export interface MadeResource {
   readonly ops: ResourceOperations;
   /** The resource as first found. */
   readonly record: Doc;
+  /** The states its create went through, polled from the moment it was asked for (where the harness asked for it). */
+  readonly createSeen?: readonly string[];
   /** Its describe's request (or its list's, where it has no describe). */
   readonly describeRequest: Doc;
   readonly listRequest?: Doc;
@@ -291,7 +301,20 @@ export async function makeResource(
       const svc = all.find((s) => s.name === w.service);
       return svc ? [{ svc, operation: w.operation }] : [];
     });
-    await driver.createAll(world);
+    // Everything else of the service first (what the resource needs), then the resource itself, to watch its create.
+    await driver.createAll(world, ops.create);
+    let created = ops.create ? await driver.call(ops.create) : undefined;
+    // An example's made-up target (`targetDatabaseName: orders-copy`) names one the emulator has: the same as the source's.
+    if (ops.create && created && !created.ok && created.code === 'NOT_FOUND') {
+      const targets = Object.entries(created.request).flatMap(([k, v]) => {
+        const m = /^(target|source)([A-Z]\w*)$/.exec(k);
+        const same = m?.[2] ? driver.pool.get(m[2].charAt(0).toLowerCase() + m[2].slice(1)) : undefined;
+        return typeof v === 'string' && same !== undefined ? [[k, same] as const] : [];
+      });
+      if (targets.length > 0) created = await driver.call(ops.create, Object.fromEntries(targets));
+    }
+    if (created && !created.ok)
+      throw new Error(`${r.id}: ${ops.create} ${JSON.stringify(created.request)}: ${created.code} ${created.message}`);
     const reader = ops.describe ?? ops.list;
     if (!reader) throw new Error(`${r.id}: no describe or list operation found for shape ${r.facts.shape}`);
     const first = await driver.call(reader);
@@ -317,9 +340,10 @@ export async function makeResource(
       if (!item) return { state: 'ABSENT' };
       return { state: (status ? statusWord(item[status]) : undefined) ?? 'LISTED', record: item };
     };
-    const ready = r.facts.lifecycle?.create?.success;
-    for (let i = 0; ready && i < 48 && (await look()).state !== ready; i++) emu.clock.advance('15m');
-    return { emu, driver, ops, record, describeRequest: first.request, listRequest, look, listed, stop: () => emu.stop() };
+    const made = { emu, driver, ops, record, describeRequest: first.request, listRequest, look, listed, stop: () => emu.stop() };
+    const create = r.facts.lifecycle?.create;
+    const createSeen = create && created ? await pollUntil(made, (s) => s === create.success || s === create.failure) : undefined;
+    return { ...made, createSeen };
   } catch (err) {
     await emu.stop();
     throw err;

