@@ -16,9 +16,11 @@ import type { Doc } from '../../src/lib/emulator/types.js';
 import { loadServiceModule } from '../../src/lib/emulator/services/index.js';
 import { loadAllServices, type Service } from '../../src/lib/model/index.js';
 import type { ResourceFacts, ServiceResources } from '../../src/lib/model/resources.js';
-import type { Type } from '../../src/lib/model/shapes.js';
 import { ServiceError, type CdpClient } from '../../src/lib/sdk/index.js';
 import type { RunningEmulator } from '../../src/lib/sdk/emulator.js';
+import { placeIn, resourceOperations as operationsOf, type ResourceOperations } from '../../scripts/resource-operations.mjs';
+
+export type { ResourceOperations };
 import { ROOT } from './cli.js';
 import { plausibleRequest, ValuePool } from './every-operation.js';
 
@@ -55,85 +57,8 @@ export async function loadFacts(): Promise<{ have: FactsOfService[]; lack: Servi
 export const resourcesOf = (have: readonly FactsOfService[]): FactsOfResource[] =>
   have.flatMap((of) => Object.entries(of.resources).map(([key, facts]) => ({ of, key, facts, id: `${of.svc.name} ${key}` })));
 
-const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
-/** The nouns a resource's operations are named with: its key, and its shape's name without a suffix (`DatabaseDetails`). */
-function nounsOf(r: FactsOfResource): string[] {
-  const fromShape = r.facts.shape.replace(/^Describe/, '').replace(/(Details|Summary|Response|Info|Detail)$/, '');
-  return [...new Set([cap(r.key), fromShape])];
-}
-
-/** Whether a type is the resource's shape (`list`: a list of it). */
-function isShape(svc: Service, t: Type, shape: string, list: boolean): boolean {
-  if (list) return t.kind === 'list' && t.of !== undefined && isShape(svc, t.of, shape, false);
-  return t.kind === 'ref' && t.ref === shape;
-}
-
-/** Where an operation's answer holds the resource: '' (the answer is it), or the field that is (or lists) it. */
-export function placeIn(svc: Service, operation: string, shape: string, list = false): string | undefined {
-  const op = svc.operation(operation);
-  if (!list && op.output === shape) return '';
-  const out = svc.shapes.struct({ kind: 'ref', ref: op.output });
-  return out?.fields.find((f) => isShape(svc, f.type, shape, list))?.name;
-}
-
-/** The operations that create, describe, list and delete a resource, and start each action of its lifecycle. */
-export interface ResourceOperations {
-  readonly create?: string;
-  readonly describe?: string;
-  readonly list?: string;
-  readonly delete?: string;
-  /** The operation that starts each action of the facts' lifecycle (create and delete included). */
-  readonly actions: Readonly<Record<string, string>>;
-}
-
-/** Prefers the plainest of several names: `create<Noun>`, then one for AWS (the emulator's environments are on AWS). */
-const plainest = (names: string[], plain: string[]): string | undefined =>
-  names.find((n) => plain.includes(n)) ?? names.find((n) => /aws/i.test(n)) ?? [...names].sort()[0];
-
-export function resourceOperations(r: FactsOfResource): ResourceOperations {
-  const { svc, engine } = r.of;
-  const nouns = nounsOf(r);
-  const byVerb = new Map<string, string[]>();
-  const actions: Record<string, string> = {};
-  for (const [op, b] of engine?.model.bindings ?? []) {
-    if (b.resource !== r.key) continue;
-    const verb = typeof b.verb === 'object' ? ('action' in b.verb ? `action:${b.verb.action}` : 'other') : b.verb;
-    byVerb.set(verb, [...(byVerb.get(verb) ?? []), op]);
-    if (verb.startsWith('action:')) actions[verb.slice(7)] ??= op;
-    else if (verb === 'update') actions[b.action ?? 'update'] ??= op;
-  }
-  const named = (prefixes: string[]): string[] =>
-    nouns.flatMap((n) => prefixes.map((p) => `${p}${n}`)).filter((name) => svc.has(name) && !svc.operation(name).composed);
-  const create =
-    plainest(byVerb.get('create') ?? [], named(['create'])) ??
-    plainest(named(['create', 'add', 'register', 'createAWS', 'createAws']), named(['create']));
-  const readers = (byVerb.get('read') ?? []).filter((op) => placeIn(svc, op, r.facts.shape) !== undefined);
-  const describe =
-    readers.find((op) => /^(describe|get)/.test(op)) ??
-    readers[0] ??
-    svc
-      .operations()
-      .filter((op) => !op.mutating && !op.composed && /^(describe|get)/.test(op.name) && placeIn(svc, op.name, r.facts.shape) !== undefined)
-      .map((op) => op.name)
-      .sort((a, b) => a.length - b.length)[0];
-  const list =
-    byVerb.get('list')?.[0] ??
-    svc
-      .operations()
-      .filter((op) => !op.composed && /^list/.test(op.name) && placeIn(svc, op.name, r.facts.shape, true) !== undefined)
-      .map((op) => op.name)[0] ??
-    nouns.flatMap((n) => [`list${n}s`, `list${n.replace(/y$/, 'ie')}s`, `list${n}es`]).find((n) => svc.has(n));
-  // A service is deleted by disabling it (de disableService).
-  const del = byVerb.get('delete')?.[0] ?? named(['delete', 'drop', 'remove', 'terminate', 'deregister', 'disable'])[0];
-  for (const action of Object.keys(r.facts.lifecycle ?? {})) {
-    if (action === 'create' && create) actions.create ??= create;
-    else if (action === 'delete' && del) actions.delete ??= del;
-    else actions[action] ??= named([action])[0] ?? '';
-    if (!actions[action]) delete actions[action];
-  }
-  return { create, describe, list: list && svc.has(list) ? list : undefined, delete: del, actions };
-}
+/** The operations of a resource (scripts/resource-operations.mjs: the docs' deletion table names the same). */
+export const resourceOperations = (r: FactsOfResource): ResourceOperations => operationsOf(r.of.svc, r.of.engine, r.key, r.facts);
 
 /** The field a resource's status is in (the facts' role, else the usual names). */
 export function statusFieldOf(r: FactsOfResource): string | undefined {
