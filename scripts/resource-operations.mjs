@@ -11,7 +11,7 @@ const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The nouns a resource's operations are named with: its key, and its shape's name without a suffix (`DatabaseDetails`). */
 function nounsOf(key, facts) {
-  const fromShape = facts.shape.replace(/^Describe/, '').replace(/(Details|Summary|Response|Info|Detail)$/, '');
+  const fromShape = facts.shape.replace(/^Describe/, '').replace(/(Details|Summary|Response|Info|Detail|Description|Object)$/, '');
   return [...new Set([cap(key), fromShape])];
 }
 
@@ -46,9 +46,18 @@ export function resourceOperations(svc, engine, key, facts) {
   }
   const named = (prefixes) =>
     nouns.flatMap((n) => prefixes.map((p) => `${p}${n}`)).filter((name) => svc.has(name) && !svc.operation(name).composed);
+  // An operation that answers a new record's CRN or id (`restoreBackup` answers restoreCrn: it makes a restore).
+  const makes = (prefixes) =>
+    svc
+      .operations()
+      .filter((op) => op.mutating && !op.composed && prefixes.some((p) => op.name.startsWith(p)))
+      .filter((op) => [`${key}Crn`, `${key}Id`].some((f) => svc.shapes.struct({ kind: 'ref', ref: op.output })?.byName.has(f)))
+      .map((op) => op.name);
+  const actionNames = Object.keys(facts.lifecycle ?? {}).filter((a) => a !== 'delete');
   const create =
     plainest(byVerb.get('create') ?? [], named(['create'])) ??
-    plainest(named(['create', 'add', 'register', 'createAWS', 'createAws']), named(['create']));
+    plainest(named(['create', 'add', 'register', 'createAWS', 'createAws']), named(['create'])) ??
+    makes(['create', 'add', 'register', ...actionNames])[0];
   const readers = (byVerb.get('read') ?? []).filter((op) => placeIn(svc, op, facts.shape) !== undefined);
   const describe =
     readers.find((op) => /^(describe|get)/.test(op)) ??
@@ -70,7 +79,7 @@ export function resourceOperations(svc, engine, key, facts) {
   for (const action of Object.keys(facts.lifecycle ?? {})) {
     if (action === 'create' && create) actions.create ??= create;
     else if (action === 'delete' && del) actions.delete ??= del;
-    else actions[action] ??= named([action])[0] ?? '';
+    else actions[action] ??= named([action])[0] ?? makes([action])[0] ?? '';
     if (!actions[action]) delete actions[action];
   }
   const out = { actions };

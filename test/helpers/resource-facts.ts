@@ -112,7 +112,13 @@ export class Driver {
 
   /** Calls an operation of this service (or another's) with a plausible request, and more fields of the caller's. */
   async call(operation: string, extra: Doc = {}, svc: Service = this.svc): Promise<Outcome> {
-    const request = { ...plausibleRequest(svc, svc.operation(operation), this.pool, this.env), ...extra };
+    const op = svc.operation(operation);
+    const request: Doc = { ...plausibleRequest(svc, op, this.pool, this.env), ...extra };
+    // An id answered as a number and asked for as a string (replicationmanager's commandId) is the same id.
+    for (const f of svc.requestFields(op)) {
+      const seen = this.pool.get(f.name);
+      if (!(f.name in extra) && typeof seen === 'number' && svc.shapes.resolve(f.type).kind === 'string') request[f.name] = String(seen);
+    }
     return this.send(svc, operation, request);
   }
 
@@ -173,6 +179,34 @@ export function statusWord(v: unknown): string | undefined {
   return undefined;
 }
 
+/** A Data Hub cluster, by name, as Replication Manager knows it: its CRN. */
+async function replicationCluster(d: Driver, name: string): Promise<string> {
+  const listed = await d.send(d.svc, 'listClusters', {});
+  const clusters = (listed.ok ? listed.answer.clusters : []) as Array<{ name?: string; crn?: string }>;
+  return clusters.find((c) => c.name === name)?.crn ?? '';
+}
+
+/**
+ * What a script does first where the model's plausible requests cannot make
+ * a resource, and the fields it sends: by `<service> <create operation>`.
+ * Replication Manager's policies name their clusters inside their
+ * definition (`<data center>$<cluster>`), and a diagnostic bundle a policy.
+ */
+const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
+  'replicationmanager createPolicy': async (d) => {
+    // A policy that copies to cloud storage runs on its source cluster: the harness's Data Hub.
+    const clusterCrn = await replicationCluster(d, 'sales-etl');
+    const request = plausibleRequest(d.svc, d.svc.operation('createPolicy'), d.pool, d.env);
+    const definition = (request.policyDefinition ?? {}) as Doc;
+    return { clusterCrn, policyDefinition: { ...definition, sourceCluster: `${d.env.name}$sales-etl` } };
+  },
+  'replicationmanager collectDiagnosticBundle': async (d) => {
+    const policy = await d.call('createPolicy', await (RECIPES['replicationmanager createPolicy']?.(d) ?? {}));
+    d.emu.clock.advance('10m');
+    return policy.ok ? { clusterCrn: policy.request.clusterCrn, policyName: policy.request.policyName } : {};
+  },
+};
+
 /** What a resource looks like to a client polling it: its status, `NOT_FOUND`, or another code. */
 export interface Look {
   readonly state: string;
@@ -188,6 +222,8 @@ export interface MadeResource {
   readonly record: Doc;
   /** The states its create went through, polled from the moment it was asked for (where the harness asked for it). */
   readonly createSeen?: readonly string[];
+  /** The lifecycle's action that made it (`create`, or one whose operation makes a record: `restore`). */
+  readonly createdBy?: string;
   /** Its describe's request (or its list's, where it has no describe). */
   readonly describeRequest: Doc;
   readonly listRequest?: Doc;
@@ -218,7 +254,9 @@ export async function makeResource(
   const ops = resourceOperations(r);
   const emu = await startEmulator({ paused: true });
   try {
-    const client = emu.createClient({ maxAttempts: 1 });
+    // A service only a private cloud has (drscp) is called as one.
+    const formFactors = r.of.svc.def.facts.formFactors;
+    const client = emu.createClient({ maxAttempts: 1, formFactor: formFactors.includes('public') ? 'public' : 'private' });
     const env = ((await client.call('environments', 'describeEnvironment', { environmentName: 'sales-env' })) as { environment: Doc })
       .environment;
     const driver = new Driver(emu, client, r.of.svc, { name: String(env.environmentName), crn: String(env.crn) });
@@ -228,7 +266,8 @@ export async function makeResource(
     });
     // Everything else of the service first (what the resource needs), then the resource itself, to watch its create.
     await driver.createAll(world, ops.create);
-    let created = ops.create ? await driver.call(ops.create) : undefined;
+    const recipe = ops.create ? RECIPES[`${r.of.svc.name} ${ops.create}`] : undefined;
+    let created = ops.create ? await driver.call(ops.create, recipe ? await recipe(driver) : {}) : undefined;
     // An example's made-up target (`targetDatabaseName: orders-copy`) names one the emulator has: the same as the source's.
     if (ops.create && created && !created.ok && created.code === 'NOT_FOUND') {
       const targets = Object.entries(created.request).flatMap(([k, v]) => {
@@ -248,10 +287,18 @@ export async function makeResource(
       throw new Error(
         `${r.id}: ${reader} ${JSON.stringify(first.request)} found none: ${first.ok ? 'no record' : `${first.code} ${first.message}`}`,
       );
-    const listRequest = ops.list ? (ops.list === reader ? first.request : (await driver.call(ops.list)).request) : undefined;
+    const listed0 = ops.list ? (ops.list === reader ? first.request : (await driver.call(ops.list)).request) : undefined;
+    // The list as plain as it comes: without the flag that shows or hides deleted records (an example may set it).
+    const flagOf = (d: ResourceFacts['deleted']): string | undefined =>
+      d?.ends === 'kept' && d.listed ? ('hiddenWhen' in d.listed ? d.listed.hiddenWhen : d.listed.shownWhen) : undefined;
+    const flag = flagOf(r.facts.deleted);
+    const listRequest = listed0 && flag ? Object.fromEntries(Object.entries(listed0).filter(([k]) => k !== flag)) : listed0;
     const status = statusFieldOf(r);
     const look = async (): Promise<Look> => {
-      const o = await driver.send(r.of.svc, reader, first.request);
+      // Without a describe, the list that shows deleted records too.
+      const shown = r.facts.deleted?.ends === 'kept' && r.facts.deleted.listed && 'shownWhen' in r.facts.deleted.listed;
+      const request = reader === ops.list && listRequest ? { ...listRequest, ...(shown && flag ? { [flag]: true } : {}) } : first.request;
+      const o = await driver.send(r.of.svc, reader, request);
       if (!o.ok) return { state: o.code };
       const now = recordIn(r, reader, o.answer, record);
       if (!now) return { state: 'NOT_FOUND' };
@@ -266,9 +313,13 @@ export async function makeResource(
       return { state: (status ? statusWord(item[status]) : undefined) ?? 'LISTED', record: item };
     };
     const made = { emu, driver, ops, record, describeRequest: first.request, listRequest, look, listed, stop: () => emu.stop() };
-    const create = r.facts.lifecycle?.create;
+    // The action that made it: its create, or the action whose operation made it (drscp's restore, made by restoreBackup).
+    const createdBy = r.facts.lifecycle?.create
+      ? 'create'
+      : Object.keys(r.facts.lifecycle ?? {}).find((a) => ops.actions[a] !== undefined && ops.actions[a] === ops.create);
+    const create = createdBy ? r.facts.lifecycle?.[createdBy] : undefined;
     const createSeen = create && created ? await pollUntil(made, (s) => s === create.success || s === create.failure) : undefined;
-    return { ...made, createSeen };
+    return { ...made, createSeen, createdBy };
   } catch (err) {
     await emu.stop();
     throw err;
