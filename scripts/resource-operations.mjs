@@ -54,8 +54,22 @@ export function resourceOperations(svc, engine, key, facts) {
       .filter((op) => [`${key}Crn`, `${key}Id`].some((f) => svc.shapes.struct({ kind: 'ref', ref: op.output })?.byName.has(f)))
       .map((op) => op.name);
   const actionNames = Object.keys(facts.lifecycle ?? {}).filter((a) => a !== 'delete');
+  // A service is deleted by disabling it (de disableService).
+  // The delete first: of several creates, the one named as it is (setRuntimeImage for deleteRuntimeImage) is paired with it.
+  const del = byVerb.get('delete')?.[0] ?? named(['delete', 'drop', 'remove', 'terminate', 'deregister', 'disable'])[0];
+  const deletes = del?.replace(/^(delete|drop|remove|terminate|deregister|disable)/, '');
+  const creates = byVerb.get('create') ?? [];
   const create =
-    plainest(byVerb.get('create') ?? [], named(['create'])) ??
+    named(['create'])[0] ??
+    (deletes ? creates.find((c) => c.endsWith(deletes)) : undefined) ??
+    (deletes
+      ? svc
+          .operations()
+          .map((op) => op.name)
+          .filter((n) => n.endsWith(deletes) && /^(create|set|add|register|put)[A-Z]/.test(n) && !svc.operation(n).composed)
+          .sort((a, b) => a.length - b.length)[0]
+      : undefined) ??
+    plainest(creates, named(['create'])) ??
     plainest(named(['create', 'add', 'register', 'createAWS', 'createAws']), named(['create'])) ??
     makes(['create', 'add', 'register', ...actionNames])[0];
   const readers = (byVerb.get('read') ?? []).filter((op) => placeIn(svc, op, facts.shape) !== undefined);
@@ -64,9 +78,12 @@ export function resourceOperations(svc, engine, key, facts) {
     readers[0] ??
     svc
       .operations()
-      .filter((op) => !op.mutating && !op.composed && /^(describe|get)/.test(op.name) && placeIn(svc, op.name, facts.shape) !== undefined)
+      .filter(
+        (op) => !op.mutating && !op.composed && /^(describe|get)|Status$/.test(op.name) && placeIn(svc, op.name, facts.shape) !== undefined,
+      )
       .map((op) => op.name)
-      .sort((a, b) => a.length - b.length)[0];
+      // describe and get first (the shortest name), then a status read that answers it (`backupDatalakeStatus`).
+      .sort((a, b) => Number(!/^(describe|get)/.test(a)) - Number(!/^(describe|get)/.test(b)) || a.length - b.length)[0];
   const list =
     byVerb.get('list')?.[0] ??
     svc
@@ -74,8 +91,6 @@ export function resourceOperations(svc, engine, key, facts) {
       .filter((op) => !op.composed && /^list/.test(op.name) && placeIn(svc, op.name, facts.shape, true) !== undefined)
       .map((op) => op.name)[0] ??
     nouns.flatMap((n) => [`list${n}s`, `list${n.replace(/y$/, 'ie')}s`, `list${n}es`]).find((n) => svc.has(n));
-  // A service is deleted by disabling it (de disableService).
-  const del = byVerb.get('delete')?.[0] ?? named(['delete', 'drop', 'remove', 'terminate', 'deregister', 'disable'])[0];
   for (const action of Object.keys(facts.lifecycle ?? {})) {
     if (action === 'create' && create) actions.create ??= create;
     else if (action === 'delete' && del) actions.delete ??= del;

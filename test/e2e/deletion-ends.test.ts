@@ -14,12 +14,23 @@ import { describe, expect, test } from '@jest/globals';
 import { parseDuration } from '../../src/lib/emulator/clock.js';
 import type { DeletionEnd } from '../../src/lib/model/resources.js';
 import { startEmulator } from '../../src/lib/sdk/emulator.js';
-import { loadFacts, makeResource, pollUntil, resourceOperations, resourcesOf, type MadeResource } from '../helpers/resource-facts.js';
+import {
+  identify,
+  loadFacts,
+  makeResource,
+  pollUntil,
+  resourceOperations,
+  resourcesOf,
+  type MadeResource,
+} from '../helpers/resource-facts.js';
 
 const { have, lack, all } = await loadFacts();
-const cases = resourcesOf(have)
+const withDeletes = resourcesOf(have)
   .map((r) => ({ ...r, ops: resourceOperations(r) }))
   .filter((c) => c.ops.delete !== undefined);
+/** A resource no describe or list shows (a grant that only its delete names) cannot be seen to end: listed as todo. */
+const cases = withDeletes.filter((c) => c.ops.describe !== undefined || c.ops.list !== undefined);
+const unseen = withDeletes.filter((c) => !cases.includes(c));
 
 /** What a list shows of a deleted record, by the list's flag. */
 async function listings(made: MadeResource, end: DeletionEnd): Promise<Record<string, string>> {
@@ -43,16 +54,22 @@ describe('a delete ends where the resource facts say', () => {
     expect(cases.map((c) => c.id)).toEqual(expect.arrayContaining(['opdb database', 'compute cluster']));
   });
 
+  for (const c of unseen) test.todo(`${c.id}: ${c.ops.delete ?? ''}: no describe or list shows ${c.facts.shape}`);
+
   test.each(cases)('$id: $ops.delete', async (r) => {
     const end: DeletionEnd = r.facts.deleted ?? { ends: 'gone' };
     const made = await makeResource(r, all, startEmulator);
     try {
       // What else the harness made may hold it (a database's snapshots): a delete with force, where it has one, removes those too.
       const force = r.of.svc.requestFields(r.of.svc.operation(r.ops.delete ?? '')).find((f) => /^force/i.test(f.name));
-      let deleted = await made.driver.call(r.ops.delete ?? '');
+      const named = identify(r, r.ops.delete ?? '', (await made.look()).record ?? made.record);
+      let deleted = await made.driver.call(r.ops.delete ?? '', named);
       if (!deleted.ok && deleted.code === 'FAILED_PRECONDITION' && force)
-        deleted = await made.driver.call(r.ops.delete ?? '', { [force.name]: true });
-      expect({ [r.ops.delete ?? '']: deleted.ok ? 'accepted' : `${deleted.code} ${deleted.message}` }).toEqual({
+        deleted = await made.driver.call(r.ops.delete ?? '', { ...named, [force.name]: true });
+      // The record it deleted is shown when the delete is refused.
+      expect({
+        [r.ops.delete ?? '']: deleted.ok ? 'accepted' : `${deleted.code} ${deleted.message} (of ${JSON.stringify(made.record)})`,
+      }).toEqual({
         [r.ops.delete ?? '']: 'accepted',
       });
       const through = r.facts.lifecycle?.delete?.through ?? [];
@@ -91,7 +108,7 @@ describe('a delete ends where the resource facts say', () => {
  */
 const HARD = false;
 const DELETES = /^(delete|drop|remove|terminate|deregister|revoke|purge)/;
-const claimed = new Set(cases.map((c) => `${c.of.svc.name} ${c.ops.delete}`));
+const claimed = new Set(withDeletes.map((c) => `${c.of.svc.name} ${c.ops.delete}`));
 const unclaimed = all.flatMap((svc) =>
   svc
     .operations()

@@ -11,19 +11,31 @@
 import { describe, expect, test } from '@jest/globals';
 import type { ActionFacts } from '../../src/lib/model/resources.js';
 import { startEmulator } from '../../src/lib/sdk/emulator.js';
-import { loadFacts, makeResource, pollUntil, resourceOperations, resourcesOf, type MadeResource } from '../helpers/resource-facts.js';
+import {
+  identify,
+  loadFacts,
+  makeResource,
+  pollUntil,
+  resourceOperations,
+  resourcesOf,
+  type FactsOfResource,
+  type MadeResource,
+} from '../helpers/resource-facts.js';
 
 const { have, all } = await loadFacts();
-const cases = resourcesOf(have)
+const withLifecycles = resourcesOf(have)
   .filter((r) => r.facts.lifecycle !== undefined)
   .map((r) => ({ ...r, ops: resourceOperations(r) }));
+const cases = withLifecycles.filter((c) => c.ops.describe !== undefined || c.ops.list !== undefined);
+const unseen = withLifecycles.filter((c) => !cases.includes(c));
 
 /** What a describe loop should see of an action, from the moment it is asked for. */
 const expected = (a: ActionFacts, from: string): string[] => [...a.through, a.success ?? from];
 
 /** Asks for an action and polls until it leaves its states: what the loop saw. */
-async function watch(made: MadeResource, operation: string, a: ActionFacts): Promise<string[] | string> {
-  const asked = await made.driver.call(operation);
+async function watch(r: FactsOfResource, made: MadeResource, operation: string, a: ActionFacts): Promise<string[] | string> {
+  // Named as describe shows it now (a compute cluster's state version moves with each change).
+  const asked = await made.driver.call(operation, identify(r, operation, (await made.look()).record ?? made.record));
   if (!asked.ok) return `${operation} refused: ${asked.code} ${asked.message}`;
   return pollUntil(made, (s) => !a.through.includes(s));
 }
@@ -32,6 +44,8 @@ describe('a describe loop sees each long-running action of the facts in order', 
   test('there are resources with lifecycles (opdb and compute at least)', () => {
     expect(cases.map((c) => c.id)).toEqual(expect.arrayContaining(['opdb database', 'compute cluster']));
   });
+
+  for (const c of unseen) test.todo(`${c.id}: no describe or list shows ${c.facts.shape}`);
 
   test.each(cases)('$id', async (r) => {
     const lifecycle = r.facts.lifecycle ?? {};
@@ -59,7 +73,7 @@ describe('a describe loop sees each long-running action of the facts in order', 
           want[name] = saw[name];
           continue;
         }
-        saw[name] = await watch(made, op, a);
+        saw[name] = await watch(r, made, op, a);
         want[name] = typeof saw[name] === 'string' ? saw[name] : expected(a, now);
       }
       for (const [name] of pending) saw[name] = want[name] = 'not reached from the states the other actions leave';
@@ -67,7 +81,7 @@ describe('a describe loop sees each long-running action of the facts in order', 
       const delOp = r.ops.actions.delete;
       if (del && delOp) {
         const end = r.facts.deleted ?? { ends: 'gone' as const };
-        let seen = await watch(made, delOp, del);
+        let seen = await watch(r, made, delOp, del);
         // Gone: the success state may show for a moment before NOT_FOUND.
         if (end.ends === 'gone' && Array.isArray(seen) && seen[seen.length - 1] !== 'NOT_FOUND')
           seen = [...seen, ...(await pollUntil(made, (s) => s === 'NOT_FOUND')).slice(1)];

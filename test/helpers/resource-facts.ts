@@ -9,6 +9,7 @@
  * every-operation harness runs them (plausible requests, values the
  * emulator answered used again), then the resource found by the same means.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Engine } from '../../src/lib/emulator/engine/index.js';
@@ -107,7 +108,8 @@ export class Driver {
     readonly emu: RunningEmulator,
     readonly client: CdpClient,
     readonly svc: Service,
-    readonly env: { readonly name: string; readonly crn: string },
+    /** The environment requests name: the harness's, or one the resource is (environments' environment). */
+    public env: { readonly name: string; readonly crn: string },
   ) {}
 
   /** Calls an operation of this service (or another's) with a plausible request, and more fields of the caller's. */
@@ -150,11 +152,24 @@ export class Driver {
       )
       .map((op) => op.name)
       .sort();
+    // Its lists after each round, as a script reads what it made: their ids and CRNs fill later requests.
+    const lists = this.svc
+      .operations()
+      .filter((op) => !op.composed && !op.mutating && op.name.startsWith('list'))
+      .map((op) => op.name);
     for (let round = 0; round < 2; round++) {
       for (const op of creates) await this.call(op);
       this.emu.clock.advance('3h');
+      for (const op of lists) await this.call(op);
     }
   }
+}
+
+/** The records a list answer shows. */
+function recordsIn(r: FactsOfResource, operation: string, answer: Doc): Doc[] {
+  const listed = placeIn(r.of.svc, operation, r.facts.shape, true) ?? Object.keys(answer).find((k) => Array.isArray(answer[k]));
+  const items = (listed ? answer[listed] : undefined) as unknown;
+  return Array.isArray(items) ? items.filter(isObject) : [];
 }
 
 /** The resource a describe (or list) answer shows: the record, or, from a list, the item the pool names. */
@@ -165,10 +180,7 @@ export function recordIn(r: FactsOfResource, operation: string, answer: Doc, lik
     const v = place === '' ? answer : answer[place];
     return isObject(v) ? v : undefined;
   }
-  const listed = placeIn(svc, operation, r.facts.shape, true) ?? Object.keys(answer).find((k) => Array.isArray(answer[k]));
-  const items = (listed ? answer[listed] : undefined) as unknown;
-  if (!Array.isArray(items)) return undefined;
-  const docs = items.filter(isObject);
+  const docs = recordsIn(r, operation, answer);
   return like ? docs.find((d) => sameRecord(r, like, d)) : docs[docs.length - 1];
 }
 
@@ -177,6 +189,51 @@ export function statusWord(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
   if (isObject(v)) return statusWord(v.state ?? v.status);
   return undefined;
+}
+
+/** The values of a record that name it, by the field names a request may give them under. */
+function namesOf(r: FactsOfResource, record: Doc): Map<RegExp, unknown> {
+  const k = r.key;
+  const roles = r.facts.fields ?? {};
+  const first = (...fields: Array<string | undefined>): unknown =>
+    fields.map((f) => (f ? record[f] : undefined)).find((v) => typeof v === 'string' || typeof v === 'number');
+  const crn = first(roles.crn, 'crn', `${k}Crn`);
+  const id = first(roles.id, 'id', `${k}Id`);
+  const name = first(roles.name, `${k}Name`, 'name');
+  return new Map<RegExp, unknown>([
+    [new RegExp(`^(${k}Crn|crn|\\w*OrCrn|crnOr\\w*|resourceCrn)$`), crn ?? id ?? name],
+    [new RegExp(`^(${k}Id|id|${k}IdOr\\w+)$`), id ?? crn],
+    [new RegExp(`^(${k}Name|name|${k}|${k}NameOr\\w+)$`), name ?? crn],
+  ]);
+}
+
+/**
+ * The fields of an operation's request that name the record, from the
+ * record itself: those of the same name in it, and its own CRN, id and name
+ * under the names requests give them (`workspaceCrn`, `accessTokenIdOrCrn`).
+ */
+export function identify(r: FactsOfResource, operation: string, record: Doc): Doc {
+  const { svc } = r.of;
+  const names = namesOf(r, record);
+  const out: Doc = {};
+  for (const f of svc.requestFields(svc.operation(operation))) {
+    // A deprecated field (ml's id beside modelRegistryCrn) is left to the filler.
+    if (f.deprecated) continue;
+    const same = record[f.name];
+    let v: unknown = (typeof same === 'string' && same !== '') || typeof same === 'number' ? same : undefined;
+    for (const [pattern, named] of names) if (v === undefined && named !== undefined && pattern.test(f.name)) v = named;
+    // As the request types it: an id shown as a number is asked for as a string (and the other way round).
+    const kind = svc.shapes.resolve(f.type).kind;
+    if (v !== undefined) out[f.name] = kind === 'string' ? String(v) : /^int/.test(kind) && typeof v === 'string' ? Number(v) : v;
+  }
+  return out;
+}
+
+/** An OpenSSH public key, made for the request that needs one. */
+function sshPublicKey(): string {
+  const raw = generateKeyPairSync('ed25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32);
+  const part = (b: Buffer): Buffer => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
+  return `ssh-ed25519 ${Buffer.concat([part(Buffer.from('ssh-ed25519')), part(raw)]).toString('base64')}`;
 }
 
 /** A Data Hub cluster, by name, as Replication Manager knows it: its CRN. */
@@ -199,6 +256,19 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
     const request = plausibleRequest(d.svc, d.svc.operation('createPolicy'), d.pool, d.env);
     const definition = (request.policyDefinition ?? {}) as Doc;
     return { clusterCrn, policyDefinition: { ...definition, sourceCluster: `${d.env.name}$sales-etl` } };
+  },
+  // Its example's source is a FreeIPA image: a Runtime image customises the default catalog's Runtime image.
+  'imagecatalog setRuntimeImage': async (d) => {
+    const found = await d.send(d.svc, 'findDefaultImage', { provider: 'AWS', imageType: 'RUNTIME' });
+    return found.ok && typeof found.answer.imageId === 'string' ? { sourceImageId: found.answer.imageId } : {};
+  },
+  // Its example names a file (file://~/.ssh/id_ed25519.pub), which only the CLI reads.
+  'iam addSshPublicKey': async () => ({ publicKey: sshPublicKey() }),
+  // A new environment of its own, with the credential the harness's uses (it is the resource: requests name it after).
+  'environments createAWSEnvironment': async (d) => {
+    const env = await d.send(d.svc, 'describeEnvironment', { environmentName: d.env.name });
+    const credentialName = env.ok ? (env.answer.environment as Doc).credentialName : undefined;
+    return { environmentName: 'made-env', ...(typeof credentialName === 'string' ? { credentialName } : {}) };
   },
   'replicationmanager collectDiagnosticBundle': async (d) => {
     const policy = await d.call('createPolicy', await (RECIPES['replicationmanager createPolicy']?.(d) ?? {}));
@@ -267,22 +337,59 @@ export async function makeResource(
     // Everything else of the service first (what the resource needs), then the resource itself, to watch its create.
     await driver.createAll(world, ops.create);
     const recipe = ops.create ? RECIPES[`${r.of.svc.name} ${ops.create}`] : undefined;
-    let created = ops.create ? await driver.call(ops.create, recipe ? await recipe(driver) : {}) : undefined;
+    // A name of its own: the pool's (what else the service made) would name another record, or one of another kind.
+    const ownName = ops.create
+      ? Object.fromEntries(
+          r.of.svc
+            .requestFields(r.of.svc.operation(ops.create))
+            .filter((f) => [`${r.key}Name`, r.facts.fields?.name].includes(f.name))
+            .map((f) => [f.name, `made-${r.key.toLowerCase()}`.slice(0, 20)]),
+        )
+      : {};
+    let created = ops.create ? await driver.call(ops.create, { ...ownName, ...(recipe ? await recipe(driver) : {}) }) : undefined;
     // An example's made-up target (`targetDatabaseName: orders-copy`) names one the emulator has: the same as the source's.
     if (ops.create && created && !created.ok && created.code === 'NOT_FOUND') {
       const targets = Object.entries(created.request).flatMap(([k, v]) => {
         const m = /^(target|source)([A-Z]\w*)$/.exec(k);
-        const same = m?.[2] ? driver.pool.get(m[2].charAt(0).toLowerCase() + m[2].slice(1)) : undefined;
+        const source = m?.[2] ? m[2].charAt(0).toLowerCase() + m[2].slice(1) : '';
+        const same = source ? (created?.request[source] ?? driver.pool.get(source)) : undefined;
         return typeof v === 'string' && same !== undefined ? [[k, same] as const] : [];
       });
       if (targets.length > 0) created = await driver.call(ops.create, Object.fromEntries(targets));
     }
     if (created && !created.ok)
       throw new Error(`${r.id}: ${ops.create} ${JSON.stringify(created.request)}: ${created.code} ${created.message}`);
-    const reader = ops.describe ?? ops.list;
+    // A new environment is the one the resource's requests name from now on.
+    const made0 = created?.ok ? created.answer.environment : undefined;
+    if (r.of.svc.name === 'environments' && isObject(made0) && typeof made0.crn === 'string')
+      driver.env = { name: String(made0.environmentName), crn: made0.crn };
+    let reader = ops.describe ?? ops.list;
     if (!reader) throw new Error(`${r.id}: no describe or list operation found for shape ${r.facts.shape}`);
-    const first = await driver.call(reader);
-    const record = first.ok ? recordIn(r, reader, first.answer) : undefined;
+    // What the create named it, and what it answered: the record is the one they name.
+    const asked: unknown[] = created
+      ? [...Object.values(created.request), ...(created.ok ? Object.values(created.answer) : [])].filter((v) => typeof v === 'string')
+      : [];
+    const named = (items: Doc[]): Doc | undefined =>
+      items.find((i) => [...namesOf(r, i).values()].some((v) => asked.includes(v))) ?? items[items.length - 1];
+    const hint = created?.ok ? (recordIn(r, ops.create ?? '', created.answer) ?? created.answer) : undefined;
+    let first = await driver.call(reader, hint ? identify(r, reader, hint) : {});
+    let record = first.ok
+      ? reader === ops.list
+        ? named(recordsIn(r, reader, first.answer))
+        : recordIn(r, reader, first.answer)
+      : undefined;
+    // A describe that could not name it (the create answered no CRN): found in the list by what the create named it,
+    // then described by what the list shows of it; else the list is how it is seen.
+    if (!record && ops.list) {
+      const listing = await driver.call(ops.list);
+      const found = named(listing.ok ? recordsIn(r, ops.list, listing.answer) : []);
+      if (found && ops.describe) {
+        const again = await driver.call(ops.describe, identify(r, ops.describe, found));
+        const described = again.ok ? recordIn(r, ops.describe, again.answer) : undefined;
+        if (described) [first, record] = [again, described];
+      }
+      if (!record && found) [reader, first, record] = [ops.list, listing, found];
+    }
     if (!record)
       throw new Error(
         `${r.id}: ${reader} ${JSON.stringify(first.request)} found none: ${first.ok ? 'no record' : `${first.code} ${first.message}`}`,
@@ -299,7 +406,7 @@ export async function makeResource(
       const shown = r.facts.deleted?.ends === 'kept' && r.facts.deleted.listed && 'shownWhen' in r.facts.deleted.listed;
       const request = reader === ops.list && listRequest ? { ...listRequest, ...(shown && flag ? { [flag]: true } : {}) } : first.request;
       const o = await driver.send(r.of.svc, reader, request);
-      if (!o.ok) return { state: o.code };
+      if (!o.ok) return { state: reader === ops.list && o.code === 'NOT_FOUND' ? 'NOT_FOUND' : o.code };
       const now = recordIn(r, reader, o.answer, record);
       if (!now) return { state: 'NOT_FOUND' };
       return { state: (status ? statusWord(now[status]) : undefined) ?? 'FOUND', record: now };
@@ -307,7 +414,8 @@ export async function makeResource(
     const listed = async (extra: Doc = {}): Promise<Look> => {
       if (!ops.list || !listRequest) return { state: 'NO_LIST' };
       const o = await driver.send(r.of.svc, ops.list, { ...listRequest, ...extra });
-      if (!o.ok) return { state: o.code };
+      // A list asked for it by name (listGroups' groupNames) answers NOT_FOUND once it is gone.
+      if (!o.ok) return { state: o.code === 'NOT_FOUND' ? 'ABSENT' : o.code };
       const item = recordIn(r, ops.list, o.answer, record);
       if (!item) return { state: 'ABSENT' };
       return { state: (status ? statusWord(item[status]) : undefined) ?? 'LISTED', record: item };
