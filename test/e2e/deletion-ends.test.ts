@@ -14,23 +14,10 @@ import { describe, expect, test } from '@jest/globals';
 import { parseDuration } from '../../src/lib/emulator/clock.js';
 import type { DeletionEnd } from '../../src/lib/model/resources.js';
 import { startEmulator } from '../../src/lib/sdk/emulator.js';
-import {
-  identify,
-  loadFacts,
-  makeResource,
-  pollUntil,
-  resourceOperations,
-  resourcesOf,
-  type MadeResource,
-} from '../helpers/resource-facts.js';
+import { casesOf, identify, makeResource, pollUntil, type MadeResource } from '../helpers/resource-facts.js';
 
-const { have, lack, all } = await loadFacts();
-const withDeletes = resourcesOf(have)
-  .map((r) => ({ ...r, ops: resourceOperations(r) }))
-  .filter((c) => c.ops.delete !== undefined);
 /** A resource no describe or list shows (a grant that only its delete names) cannot be seen to end: listed as todo. */
-const cases = withDeletes.filter((c) => c.ops.describe !== undefined || c.ops.list !== undefined);
-const unseen = withDeletes.filter((c) => !cases.includes(c));
+const { cases, unseen, lack, all } = await casesOf((c) => c.ops.delete !== undefined);
 
 /** What a list shows of a deleted record, by the list's flag. */
 async function listings(made: MadeResource, end: DeletionEnd): Promise<Record<string, string>> {
@@ -108,7 +95,7 @@ describe('a delete ends where the resource facts say', () => {
  */
 const HARD = false;
 const DELETES = /^(delete|drop|remove|terminate|deregister|revoke|purge)/;
-const claimed = new Set(withDeletes.map((c) => `${c.of.svc.name} ${c.ops.delete}`));
+const claimed = new Set([...cases, ...unseen].map((c) => `${c.of.svc.name} ${c.ops.delete}`));
 const unclaimed = all.flatMap((svc) =>
   svc
     .operations()

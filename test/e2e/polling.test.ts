@@ -11,23 +11,9 @@
 import { describe, expect, test } from '@jest/globals';
 import type { ActionFacts } from '../../src/lib/model/resources.js';
 import { startEmulator } from '../../src/lib/sdk/emulator.js';
-import {
-  identify,
-  loadFacts,
-  makeResource,
-  pollUntil,
-  resourceOperations,
-  resourcesOf,
-  type FactsOfResource,
-  type MadeResource,
-} from '../helpers/resource-facts.js';
+import { casesOf, identify, makeResource, pollUntil, type FactsOfResource, type MadeResource } from '../helpers/resource-facts.js';
 
-const { have, all } = await loadFacts();
-const withLifecycles = resourcesOf(have)
-  .filter((r) => r.facts.lifecycle !== undefined)
-  .map((r) => ({ ...r, ops: resourceOperations(r) }));
-const cases = withLifecycles.filter((c) => c.ops.describe !== undefined || c.ops.list !== undefined);
-const unseen = withLifecycles.filter((c) => !cases.includes(c));
+const { cases, unseen, all } = await casesOf((c) => c.facts.lifecycle !== undefined);
 
 /** What a describe loop should see of an action, from the moment it is asked for. */
 const expected = (a: ActionFacts, from: string): string[] => [...a.through, a.success ?? from];

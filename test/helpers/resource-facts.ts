@@ -58,6 +58,25 @@ export async function loadFacts(): Promise<{ have: FactsOfService[]; lack: Servi
 export const resourcesOf = (have: readonly FactsOfService[]): FactsOfResource[] =>
   have.flatMap((of) => Object.entries(of.resources).map(([key, facts]) => ({ of, key, facts, id: `${of.svc.name} ${key}` })));
 
+/** A resource with its operations. */
+export type ResourceCase = FactsOfResource & { readonly ops: ResourceOperations };
+
+/**
+ * The resources of every service with facts that a test wants, with their
+ * operations: those a describe or list shows (`cases`), and the rest
+ * (`unseen`: nothing shows them); and the model's services.
+ */
+export async function casesOf(
+  wanted: (c: ResourceCase) => boolean,
+): Promise<{ cases: ResourceCase[]; unseen: ResourceCase[]; lack: Service[]; all: Service[] }> {
+  const { have, lack, all } = await loadFacts();
+  const withOps = resourcesOf(have)
+    .map((r) => ({ ...r, ops: resourceOperations(r) }))
+    .filter(wanted);
+  const cases = withOps.filter((c) => c.ops.describe !== undefined || c.ops.list !== undefined);
+  return { cases, unseen: withOps.filter((c) => !cases.includes(c)), lack, all };
+}
+
 /** The operations of a resource (scripts/resource-operations.mjs: the docs' deletion table names the same). */
 export const resourceOperations = (r: FactsOfResource): ResourceOperations => operationsOf(r.of.svc, r.of.engine, r.key, r.facts);
 
