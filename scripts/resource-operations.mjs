@@ -71,7 +71,9 @@ export function resourceOperations(svc, engine, key, facts) {
       : undefined) ??
     plainest(creates, named(['create'])) ??
     plainest(named(['create', 'add', 'register', 'createAWS', 'createAws']), named(['create'])) ??
-    makes(['create', 'add', 'register', ...actionNames])[0];
+    makes(['create', 'add', 'register', ...actionNames])[0] ??
+    // Last, any change that answers a new record's id (audit's archiveAuditEvents answers a task's taskId).
+    makes(['']).filter((n) => !/^(delete|drop|remove|terminate|deregister|disable|revoke|update|cancel)/.test(n))[0];
   const readers = (byVerb.get('read') ?? []).filter((op) => placeIn(svc, op, facts.shape) !== undefined);
   const describe =
     readers.find((op) => /^(describe|get)/.test(op)) ??

@@ -135,10 +135,17 @@ export class Driver {
   async call(operation: string, extra: Doc = {}, svc: Service = this.svc): Promise<Outcome> {
     const op = svc.operation(operation);
     const request: Doc = { ...plausibleRequest(svc, op, this.pool, this.env), ...extra };
-    // An id answered as a number and asked for as a string (replicationmanager's commandId) is the same id.
     for (const f of svc.requestFields(op)) {
+      if (f.name in extra) continue;
       const seen = this.pool.get(f.name);
-      if (!(f.name in extra) && typeof seen === 'number' && svc.shapes.resolve(f.type).kind === 'string') request[f.name] = String(seen);
+      // An id answered as a number and asked for as a string (replicationmanager's commandId) is the same id.
+      if (typeof seen === 'number' && f.name in request && svc.shapes.resolve(f.type).kind === 'string') request[f.name] = String(seen);
+      // A field named after a thing the emulator answered with (iam's `user`, with userId seen) names one of those,
+      // not the example's (`jdoe`).
+      else if (typeof request[f.name] === 'string' && !this.pool.has(f.name)) {
+        const named = ['Crn', 'Id'].map((x) => this.pool.get(`${f.name}${x}`)).find((v) => typeof v === 'string');
+        if (named !== undefined) request[f.name] = named;
+      }
     }
     return this.send(svc, operation, request);
   }
@@ -231,16 +238,19 @@ function namesOf(r: FactsOfResource, record: Doc): Map<RegExp, unknown> {
  * record itself: those of the same name in it, and its own CRN, id and name
  * under the names requests give them (`workspaceCrn`, `accessTokenIdOrCrn`).
  */
-export function identify(r: FactsOfResource, operation: string, record: Doc): Doc {
+export function identify(r: FactsOfResource, operation: string, record: Doc, namesOnly = false): Doc {
   const { svc } = r.of;
   const names = namesOf(r, record);
   const out: Doc = {};
   for (const f of svc.requestFields(svc.operation(operation))) {
-    // A deprecated field (ml's id beside modelRegistryCrn) is left to the filler.
-    if (f.deprecated) continue;
+    // A deprecated field (ml's id beside modelRegistryCrn) is left to the filler; a list's filters other than names
+    // (a status) are not the record's to set.
+    if (f.deprecated || (namesOnly && !/(Id|Name|Crn|ID|CRN)$|^(id|name|crn)$/.test(f.name))) continue;
     const same = record[f.name];
     let v: unknown = (typeof same === 'string' && same !== '') || typeof same === 'number' ? same : undefined;
-    for (const [pattern, named] of names) if (v === undefined && named !== undefined && pattern.test(f.name)) v = named;
+    // Its own names: a field that names its environment (envNameOrCrn) is not one of them.
+    for (const [pattern, named] of names)
+      if (v === undefined && named !== undefined && pattern.test(f.name) && !/^env/i.test(f.name)) v = named;
     // As the request types it: an id shown as a number is asked for as a string (and the other way round).
     const kind = svc.shapes.resolve(f.type).kind;
     if (v !== undefined) out[f.name] = kind === 'string' ? String(v) : /^int/.test(kind) && typeof v === 'string' ? Number(v) : v;
@@ -281,6 +291,11 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
     const found = await d.send(d.svc, 'findDefaultImage', { provider: 'AWS', imageType: 'RUNTIME' });
     return found.ok && typeof found.answer.imageId === 'string' ? { sourceImageId: found.answer.imageId } : {};
   },
+  // Its `user` is a user's id or CRN; its example's is a name.
+  'iam createUserAccessKey': async (d) => {
+    const user = d.pool.get('userId');
+    return typeof user === 'string' ? { user } : {};
+  },
   // Its example names a file (file://~/.ssh/id_ed25519.pub), which only the CLI reads.
   'iam addSshPublicKey': async () => ({ publicKey: sshPublicKey() }),
   // A new environment of its own, with the credential the harness's uses (it is the resource: requests name it after).
@@ -313,6 +328,8 @@ export interface MadeResource {
   readonly createSeen?: readonly string[];
   /** The lifecycle's action that made it (`create`, or one whose operation makes a record: `restore`). */
   readonly createdBy?: string;
+  /** The create the harness asked for, and its answer. */
+  readonly created?: Outcome;
   /** Its describe's request (or its list's, where it has no describe). */
   readonly describeRequest: Doc;
   readonly listRequest?: Doc;
@@ -390,21 +407,28 @@ export async function makeResource(
       : [];
     const named = (items: Doc[]): Doc | undefined =>
       items.find((i) => [...namesOf(r, i).values()].some((v) => asked.includes(v))) ?? items[items.length - 1];
-    const hint = created?.ok ? (recordIn(r, ops.create ?? '', created.answer) ?? created.answer) : undefined;
-    let first = await driver.call(reader, hint ? identify(r, reader, hint) : {});
+    // What names it so far: its own name, and what its create answered (a list filtered by name is filtered by that).
+    const hint: Doc = {
+      ...ownName,
+      ...(created?.ok ? (recordIn(r, ops.create ?? '', created.answer) ?? created.answer) : {}),
+    };
+    let first = await driver.call(reader, identify(r, reader, hint, reader === ops.list));
+    const own = (d: Doc | undefined): Doc | undefined =>
+      d && (asked.length === 0 || [...namesOf(r, d).values()].some((v) => asked.includes(v))) ? d : undefined;
+    // A describe that found another record (the pool's newest of its kind) did not find this one.
     let record = first.ok
       ? reader === ops.list
         ? named(recordsIn(r, reader, first.answer))
-        : recordIn(r, reader, first.answer)
+        : own(recordIn(r, reader, first.answer))
       : undefined;
     // A describe that could not name it (the create answered no CRN): found in the list by what the create named it,
     // then described by what the list shows of it; else the list is how it is seen.
     if (!record && ops.list) {
-      const listing = await driver.call(ops.list);
+      const listing = await driver.call(ops.list, identify(r, ops.list, hint, true));
       const found = named(listing.ok ? recordsIn(r, ops.list, listing.answer) : []);
       if (found && ops.describe) {
         const again = await driver.call(ops.describe, identify(r, ops.describe, found));
-        const described = again.ok ? recordIn(r, ops.describe, again.answer) : undefined;
+        const described = again.ok ? own(recordIn(r, ops.describe, again.answer)) : undefined;
         if (described) [first, record] = [again, described];
       }
       if (!record && found) [reader, first, record] = [ops.list, listing, found];
@@ -413,7 +437,11 @@ export async function makeResource(
       throw new Error(
         `${r.id}: ${reader} ${JSON.stringify(first.request)} found none: ${first.ok ? 'no record' : `${first.code} ${first.message}`}`,
       );
-    const listed0 = ops.list ? (ops.list === reader ? first.request : (await driver.call(ops.list)).request) : undefined;
+    const listed0 = ops.list
+      ? ops.list === reader
+        ? first.request
+        : (await driver.call(ops.list, identify(r, ops.list, record, true))).request
+      : undefined;
     // The list as plain as it comes: without the flag that shows or hides deleted records (an example may set it).
     const flagOf = (d: ResourceFacts['deleted']): string | undefined =>
       d?.ends === 'kept' && d.listed ? ('hiddenWhen' in d.listed ? d.listed.hiddenWhen : d.listed.shownWhen) : undefined;
@@ -446,7 +474,7 @@ export async function makeResource(
       : Object.keys(r.facts.lifecycle ?? {}).find((a) => ops.actions[a] !== undefined && ops.actions[a] === ops.create);
     const create = createdBy ? r.facts.lifecycle?.[createdBy] : undefined;
     const createSeen = create && created ? await pollUntil(made, (s) => s === create.success || s === create.failure) : undefined;
-    return { ...made, createSeen, createdBy };
+    return { ...made, createSeen, createdBy, created };
   } catch (err) {
     await emu.stop();
     throw err;
