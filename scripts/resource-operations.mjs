@@ -86,13 +86,15 @@ export function resourceOperations(svc, engine, key, facts) {
       .map((op) => op.name)
       // describe and get first (the shortest name), then a status read that answers it (`backupDatalakeStatus`).
       .sort((a, b) => Number(!/^(describe|get)/.test(a)) - Number(!/^(describe|get)/.test(b)) || a.length - b.length)[0];
+  const plural = nouns.flatMap((n) => [`list${n}s`, `list${n.replace(/y$/, 'ie')}s`, `list${n}es`]).find((n) => svc.has(n));
   const list =
     byVerb.get('list')?.[0] ??
+    // Named for it first: of the lists that show a Credential, listCredentials (not listAuditCredentials).
+    plural ??
     svc
       .operations()
       .filter((op) => !op.composed && /^list/.test(op.name) && placeIn(svc, op.name, facts.shape, true) !== undefined)
-      .map((op) => op.name)[0] ??
-    nouns.flatMap((n) => [`list${n}s`, `list${n.replace(/y$/, 'ie')}s`, `list${n}es`]).find((n) => svc.has(n));
+      .map((op) => op.name)[0];
   for (const action of Object.keys(facts.lifecycle ?? {})) {
     if (action === 'create' && create) actions.create ??= create;
     else if (action === 'delete' && del) actions.delete ??= del;
