@@ -14,7 +14,7 @@ import { describe, expect, test } from '@jest/globals';
 import { parseDuration } from '../../src/lib/emulator/clock.js';
 import type { DeletionEnd } from '../../src/lib/model/resources.js';
 import { startEmulator } from '../../src/lib/sdk/emulator.js';
-import { CANNOT, casesOf, identify, makeResource, pollUntil, type MadeResource } from '../helpers/resource-facts.js';
+import { CANNOT, casesOf, DELETE_FIELDS, identify, makeResource, pollUntil, type MadeResource } from '../helpers/resource-facts.js';
 
 /** A resource no describe or list shows (a grant that only its delete names) cannot be seen to end: listed as todo. */
 const { cases, unseen, lack, all } = await casesOf((c) => c.ops.delete !== undefined);
@@ -52,7 +52,10 @@ describe('a delete ends where the resource facts say', () => {
     try {
       // What else the harness made may hold it (a database's snapshots): a delete with force, where it has one, removes those too.
       const force = r.of.svc.requestFields(r.of.svc.operation(r.ops.delete ?? '')).find((f) => /^force/i.test(f.name));
-      const named = identify(r, r.ops.delete ?? '', (await made.look()).record ?? made.record);
+      const named = {
+        ...identify(r, r.ops.delete ?? '', (await made.look()).record ?? made.record),
+        ...DELETE_FIELDS[`${r.of.svc.name} ${r.ops.delete ?? ''}`],
+      };
       let deleted = await made.driver.call(r.ops.delete ?? '', named);
       if (!deleted.ok && deleted.code === 'FAILED_PRECONDITION' && force)
         deleted = await made.driver.call(r.ops.delete ?? '', { ...named, [force.name]: true });

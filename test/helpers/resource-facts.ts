@@ -291,7 +291,15 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
     const clusterCrn = await replicationCluster(d, 'sales-etl');
     const request = plausibleRequest(d.svc, d.svc.operation('createPolicy'), d.pool, d.env);
     const definition = (request.policyDefinition ?? {}) as Doc;
-    return { clusterCrn, policyDefinition: { ...definition, sourceCluster: `${d.env.name}$sales-etl` } };
+    // The definition's name is the policy's.
+    const policyName = 'made-policy';
+    return { clusterCrn, policyName, policyDefinition: { ...definition, name: policyName, sourceCluster: `${d.env.name}$sales-etl` } };
+  },
+  // A policy of the lakehouse optimizer belongs to a Data Hub it is enabled on (its environments list says which).
+  'lakehouseopt createPolicy': async (d) => {
+    const envs = await d.send(d.svc, 'listEnvironments', {});
+    const on = ((envs.ok ? envs.answer.environments : []) as Doc[]).find((e) => e.isCloEnabled === true);
+    return typeof on?.datahubCrn === 'string' ? { datahubCrn: on.datahubCrn } : {};
   },
   // Its example's source is a FreeIPA image: a Runtime image customises the default catalog's Runtime image.
   'imagecatalog setRuntimeImage': async (d) => {
@@ -329,6 +337,13 @@ export const CANNOT: Readonly<Record<string, string>> = {
   'df flow': 'a flow definition is imported from a file (importFlowDefinition uploads one)',
   'df flowVersionTag': 'a tag names a flow version, which needs an imported flow',
   'dfworkload reportingTask': 'createReportingTask reads its definition from a file (--file-path)',
+  'lakehouseopt task': "a task is made by a policy's run on the optimizer's Data Hub, which the harness does not schedule",
+};
+
+/** Fields a script gives a delete beyond the record's names, by `<service> <delete operation>`. */
+export const DELETE_FIELDS: Readonly<Record<string, Doc>> = {
+  // A policy is deleted from the scope it was created for: every table of the catalog, by default.
+  'lakehouseopt deletePolicy': { resourceScope: 'spark_catalog.*' },
 };
 
 /** What a resource looks like to a client polling it: its status, `NOT_FOUND`, or another code. */
@@ -422,11 +437,14 @@ export async function makeResource(
     let reader = ops.describe ?? ops.list;
     if (!reader) throw new Error(`${r.id}: no describe or list operation found for shape ${r.facts.shape}`);
     // What the create named it, and what it answered: the record is the one they name.
+    // (As strings: an id answered as a number, backupID 1, is asked for by either.)
     const asked: unknown[] = created
-      ? [...Object.values(created.request), ...(created.ok ? Object.values(created.answer) : [])].filter((v) => typeof v === 'string')
+      ? [...Object.values(created.request), ...(created.ok ? Object.values(created.answer) : [])]
+          .filter((v) => typeof v === 'string' || typeof v === 'number')
+          .map(String)
       : [];
-    const named = (items: Doc[]): Doc | undefined =>
-      items.find((i) => [...namesOf(r, i).values()].some((v) => asked.includes(v))) ?? items[items.length - 1];
+    const names = (d: Doc): string[] => [...namesOf(r, d).values()].filter((v) => v !== undefined).map(String);
+    const named = (items: Doc[]): Doc | undefined => items.find((i) => names(i).some((v) => asked.includes(v))) ?? items[items.length - 1];
     // What names it so far: its own name, and what its create answered (a list filtered by name is filtered by that).
     const hint: Doc = {
       ...ownName,
@@ -434,7 +452,7 @@ export async function makeResource(
     };
     let first = await driver.call(reader, identify(r, reader, hint, reader === ops.list));
     const own = (d: Doc | undefined): Doc | undefined =>
-      d && (asked.length === 0 || [...namesOf(r, d).values()].some((v) => asked.includes(v))) ? d : undefined;
+      d && (asked.length === 0 || names(d).some((v) => asked.includes(v))) ? d : undefined;
     // A describe that found another record (the pool's newest of its kind) did not find this one.
     let record = first.ok
       ? reader === ops.list
