@@ -166,6 +166,9 @@ export class Driver {
 
   /** Runs every create of the service twice, three hours apart on the clock (what one needs, another made first). */
   async createAll(world: ReadonlyArray<{ svc: Service; operation: string }> = [], skip?: string): Promise<void> {
+    // The resource's other creates too (createAwsCluster beside createCluster): one may be all an environment can have.
+    const noun = skip?.replace(/^(create|add|register|set|put)(AWS|Aws|Azure|GCP|Gcp|Private)?/, '');
+    const same = noun ? new RegExp(`^(create|add|register)(AWS|Aws|Azure|GCP|Gcp|Private)?${noun}$`) : undefined;
     for (const w of world) await this.call(w.operation, {}, w.svc);
     if (world.length > 0) this.emu.clock.advance('3h');
     const creates = this.svc
@@ -173,6 +176,7 @@ export class Driver {
       .filter(
         (op) =>
           op.name !== skip &&
+          !(same?.test(op.name) ?? false) &&
           !op.composed &&
           !op.cli.upload &&
           /^(create|add|register|import|enable|put|set|collect|generate)/.test(op.name),
@@ -259,8 +263,11 @@ export function identify(r: FactsOfResource, operation: string, record: Doc, nam
     for (const [pattern, named] of names)
       if (v === undefined && named !== undefined && pattern.test(f.name) && !other && !/^env/i.test(f.name)) v = named;
     // As the request types it: an id shown as a number is asked for as a string (and the other way round).
-    const kind = svc.shapes.resolve(f.type).kind;
-    if (v !== undefined) out[f.name] = kind === 'string' ? String(v) : /^int/.test(kind) && typeof v === 'string' ? Number(v) : v;
+    const type = svc.shapes.resolve(f.type);
+    const kind = type.kind;
+    // A list of names (datahub's customConfigurations) names it as its one item.
+    const item = (x: unknown): unknown => (kind === 'string' ? String(x) : /^int/.test(kind) && typeof x === 'string' ? Number(x) : x);
+    if (v !== undefined) out[f.name] = kind === 'list' ? [v] : item(v);
   }
   return out;
 }
@@ -295,6 +302,13 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
     const policyName = 'made-policy';
     return { clusterCrn, policyName, policyDefinition: { ...definition, name: policyName, sourceCluster: `${d.env.name}$sales-etl` } };
   },
+  // The world's own Data Hub request: a template and definition for AWS (the pool's may be another cloud's).
+  'datahub createAWSCluster': async () => ({
+    clusterTemplate: '7.2.18 - Data Engineering: Apache Spark3, Apache Hive, Apache Oozie',
+    clusterDefinition: '7.2.18 - Data Engineering for AWS',
+  }),
+  // A connector's template is the kind of data source it reaches; its example's is an id.
+  'dw createConnector': async () => ({ template: 'postgresql' }),
   // A policy of the lakehouse optimizer belongs to a Data Hub it is enabled on (its environments list says which).
   'lakehouseopt createPolicy': async (d) => {
     const envs = await d.send(d.svc, 'listEnvironments', {});
