@@ -104,7 +104,10 @@ function identityFields(r: FactsOfResource): string[] {
 
 /** Whether a list item is the record: a field that names it has the same value in both. */
 export function sameRecord(r: FactsOfResource, record: Doc, item: Doc): boolean {
-  return identityFields(r).some(
+  // Its own names first; where it has none of them, any id or CRN it shows (a diagnostic job's jobId).
+  const own = identityFields(r).filter((f) => record[f] !== undefined);
+  const fields = own.length > 0 ? own : Object.keys(record).filter((f) => /(Id|Crn)$/.test(f));
+  return fields.some(
     (f) => (typeof record[f] === 'number' || (typeof record[f] === 'string' && record[f] !== '')) && item[f] === record[f],
   );
 }
@@ -306,6 +309,10 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
   'datahub createAWSCluster': async () => ({
     clusterTemplate: '7.2.18 - Data Engineering: Apache Spark3, Apache Hive, Apache Oozie',
     clusterDefinition: '7.2.18 - Data Engineering for AWS',
+  }),
+  // A Data Warehouse cluster on the subnets of its environment (its example's are made up).
+  'dw createCluster': async (d) => ({
+    awsOptions: { workerSubnetIds: [`${d.env.name}-subnet-a`, `${d.env.name}-subnet-b`], lbSubnetIds: [`${d.env.name}-subnet-c`] },
   }),
   // A connector's template is the kind of data source it reaches; its example's is an id.
   'dw createConnector': async () => ({ template: 'postgresql' }),
