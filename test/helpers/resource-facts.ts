@@ -201,9 +201,17 @@ export class Driver {
 
 /** The records a list answer shows. */
 function recordsIn(r: FactsOfResource, operation: string, answer: Doc): Doc[] {
-  const listed = placeIn(r.of.svc, operation, r.facts.shape, true) ?? Object.keys(answer).find((k) => Array.isArray(answer[k]));
+  const { svc } = r.of;
+  const listed = placeIn(svc, operation, r.facts.shape, true) ?? Object.keys(answer).find((k) => Array.isArray(answer[k]));
   const items = (listed ? answer[listed] : undefined) as unknown;
-  return Array.isArray(items) ? items.filter(isObject) : [];
+  const docs = Array.isArray(items) ? items.filter(isObject) : [];
+  // Items of another shape that hold the resource (listTestSessions: flow drafts, each with its runtimeSession).
+  const out = svc.shapes.struct({ kind: 'ref', ref: svc.operation(operation).output });
+  const of = out?.byName.get(listed ?? '')?.type;
+  const item = of?.kind === 'list' && of.of ? svc.shapes.struct(of.of) : undefined;
+  const inner =
+    item && item.name !== r.facts.shape ? item.fields.find((f) => f.type.kind === 'ref' && f.type.ref === r.facts.shape) : undefined;
+  return inner ? docs.map((d) => d[inner.name]).filter(isObject) : docs;
 }
 
 /** The resource a describe (or list) answer shows: the record, or, from a list, the item the pool names. */

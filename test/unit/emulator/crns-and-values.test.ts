@@ -107,6 +107,13 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Listed values known to disagree with the emulator, and why (reported to the service's owner). */
+const KNOWN: Readonly<Record<string, string>> = {
+  // iam.yaml:1950: "It can be "Cloudera-Default", "Cloudera-Administration", or a customer defined IdP": a user of a
+  // SAML provider shows that provider's CRN, so the list is not closed and does not belong in `values`.
+  'iam User.identityProviderCrn': 'the API says it may also be a customer-defined IdP (its CRN)',
+};
+
 /** Services of the control plane that CRNs name and the model has no service for. */
 const CONTROL_PLANE = ['freeipa', 'redbeams'];
 
@@ -144,14 +151,16 @@ describe('every CRN the emulator mints carries a resource type of its service fa
 describe("every value of a field the facts list values for is in the list, in the API's case", () => {
   const fields = [...listed].flatMap(([shape, f]) => [...f.keys()].map((field) => [`${shape}.${field}`] as const));
   if (fields.length === 0) test.todo('no resource facts list fixed values yet');
-  else
-    test.each(fields)('%s', (key) => {
-      const [svcName = '', shapeField = ''] = key.split(' ');
-      const [shape = '', field = ''] = shapeField.split('.');
-      const values = listed.get(`${svcName} ${shape}`)?.get(field) ?? [];
-      const wrong = [...(seenValues.get(key) ?? [])]
-        .filter(([v]) => !values.includes(v))
-        .map(([v, where]) => `${v} (in ${where}'s answer)`);
-      expect(wrong).toEqual([]);
-    });
+  // Disagreements known and reported, each with its reason: the test is expected to fail until the facts (or the
+  // emulator) change, and then fails itself, so the entry must go.
+  const check = (key: string): void => {
+    const [svcName = '', shapeField = ''] = key.split(' ');
+    const [shape = '', field = ''] = shapeField.split('.');
+    const values = listed.get(`${svcName} ${shape}`)?.get(field) ?? [];
+    const wrong = [...(seenValues.get(key) ?? [])].filter(([v]) => !values.includes(v)).map(([v, where]) => `${v} (in ${where}'s answer)`);
+    expect(wrong).toEqual([]);
+  };
+  for (const [key] of fields) if (KNOWN[key]) test.failing(`${key} (known: ${KNOWN[key] ?? ''})`, () => check(key));
+  const open = fields.filter(([key]) => KNOWN[key] === undefined);
+  if (open.length > 0) test.each(open)('%s', (key) => check(key));
 });
