@@ -167,7 +167,7 @@ export class Driver {
     }
   }
 
-  /** Runs every create of the service twice, three hours apart on the clock (what one needs, another made first). */
+  /** Runs every create of the service three times, three hours apart on the clock (what one needs, another made first). */
   async createAll(world: ReadonlyArray<{ svc: Service; operation: string }> = [], skip?: string): Promise<void> {
     // The resource's other creates too (createAwsCluster beside createCluster): one may be all an environment can have.
     const noun = skip?.replace(/^(create|add|register|set|put)(AWS|Aws|Azure|GCP|Gcp|Private)?/, '');
@@ -191,8 +191,10 @@ export class Driver {
       .operations()
       .filter((op) => !op.composed && !op.mutating && op.name.startsWith('list'))
       .map((op) => op.name);
-    for (let round = 0; round < 2; round++) {
-      for (const op of creates) await this.call(op);
+    // Three rounds: a cluster, then its catalog, then a warehouse in it (Data Warehouse) each wait for the one before.
+    for (let round = 0; round < 3; round++) {
+      // With the recipes a script follows where the model's examples name what this emulator has not (its subnets).
+      for (const op of creates) await this.call(op, (await RECIPES[`${this.svc.name} ${op}`]?.(this)) ?? {});
       this.emu.clock.advance('3h');
       for (const op of lists) await this.call(op);
     }
@@ -321,6 +323,10 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
   // A Data Warehouse cluster on the subnets of its environment (its example's are made up).
   'dw createCluster': async (d) => ({
     awsOptions: { workerSubnetIds: [`${d.env.name}-subnet-a`, `${d.env.name}-subnet-b`], lbSubnetIds: [`${d.env.name}-subnet-c`] },
+  }),
+  'dw createAwsCluster': async (d) => ({
+    workerSubnetIds: [`${d.env.name}-subnet-a`, `${d.env.name}-subnet-b`],
+    lbSubnetIds: [`${d.env.name}-subnet-c`],
   }),
   // A connector's template is the kind of data source it reaches; its example's is an id.
   'dw createConnector': async () => ({ template: 'postgresql' }),
@@ -481,7 +487,7 @@ export async function makeResource(
     };
     let first = await driver.call(reader, identify(r, reader, hint, reader === ops.list));
     const own = (d: Doc | undefined): Doc | undefined =>
-      d && (asked.length === 0 || names(d).some((v) => asked.includes(v))) ? d : undefined;
+      d && (asked.length === 0 || names(d).length === 0 || names(d).some((v) => asked.includes(v))) ? d : undefined;
     // A describe that found another record (the pool's newest of its kind) did not find this one.
     let record = first.ok
       ? reader === ops.list
