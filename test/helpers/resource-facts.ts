@@ -309,11 +309,18 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
   'replicationmanager createPolicy': async (d) => {
     // A policy that copies to cloud storage runs on its source cluster: the harness's Data Hub.
     const clusterCrn = await replicationCluster(d, 'sales-etl');
-    const request = plausibleRequest(d.svc, d.svc.operation('createPolicy'), d.pool, d.env);
-    const definition = (request.policyDefinition ?? {}) as Doc;
-    // The definition's name is the policy's.
+    // An HDFS path copied to cloud storage daily, named as the policy (its definition's name is the policy's).
     const policyName = 'made-policy';
-    return { clusterCrn, policyName, policyDefinition: { ...definition, name: policyName, sourceCluster: `${d.env.name}$sales-etl` } };
+    const policyDefinition = {
+      name: policyName,
+      type: 'FS',
+      sourceDataset: { hdfsArguments: { path: '/data/sales' } },
+      frequencyInSec: 86400,
+      targetDataset: 's3a://dr-sales/data/sales',
+      cloudCredential: 'dr-aws-keys',
+      sourceCluster: `${d.env.name}$sales-etl`,
+    };
+    return { clusterCrn, policyName, policyDefinition };
   },
   // The world's own Data Hub request: a template and definition for AWS (the pool's may be another cloud's).
   'datahub createAWSCluster': async () => ({
@@ -355,7 +362,10 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
     return { environmentName: 'made-env', ...(typeof credentialName === 'string' ? { credentialName } : {}) };
   },
   'replicationmanager collectDiagnosticBundle': async (d) => {
-    const policy = await d.call('createPolicy', await (RECIPES['replicationmanager createPolicy']?.(d) ?? {}));
+    // A policy of its own (the policy resource's name, made-policy, stays free for that resource's create).
+    const base: Doc = (await RECIPES['replicationmanager createPolicy']?.(d)) ?? {};
+    const definition = { ...(base.policyDefinition as Doc), name: 'bundle-policy' };
+    const policy = await d.call('createPolicy', { ...base, policyName: 'bundle-policy', policyDefinition: definition });
     d.emu.clock.advance('10m');
     return policy.ok ? { clusterCrn: policy.request.clusterCrn, policyName: policy.request.policyName } : {};
   },
