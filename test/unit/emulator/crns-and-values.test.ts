@@ -107,6 +107,11 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Services whose CRNs are known to carry a type their facts lack, and why (reported to the service's owner). */
+const KNOWN_CRNS: Readonly<Record<string, string>> = {
+  drscp: "deleteBackup answers a CRN of type deleteBackupRequest (as CDP's CRN parser spells it), which no resource of its facts has",
+};
+
 /** Listed values known to disagree with the emulator, and why (reported to the service's owner). */
 const KNOWN: Readonly<Record<string, string>> = {
   // iam.yaml:1950: "It can be "Cloudera-Default", "Cloudera-Administration", or a customer defined IdP": a user of a
@@ -129,7 +134,7 @@ describe('every CRN the emulator mints carries a resource type of its service fa
     expect([...services].filter((s) => allowed.has(s)).length).toBeGreaterThan(0);
   });
 
-  test.each(have.map((h) => [h.svc.name]))('%s', (name) => {
+  const crnsOf = (name: string): void => {
     const svc = all.find((s) => s.name === name);
     const names = [name, svc?.topic, CRN_SERVICE[name]];
     const types = new Set(names.flatMap((n) => [...(allowed.get(n ?? '') ?? [])]));
@@ -137,7 +142,11 @@ describe('every CRN the emulator mints carries a resource type of its service fa
       .filter(([c]) => names.includes(partsOf(c).service) && !types.has(partsOf(c).type))
       .map(([c, where]) => `${c} (in ${where}'s answer): ${partsOf(c).type} is not among ${[...types].join(', ')}`);
     expect(wrong).toEqual([]);
-  });
+  };
+  for (const h of have.filter((x) => KNOWN_CRNS[x.svc.name]))
+    test.failing(`${h.svc.name} (known: ${KNOWN_CRNS[h.svc.name] ?? ''})`, () => crnsOf(h.svc.name));
+  const open = have.filter((x) => KNOWN_CRNS[x.svc.name] === undefined).map((h) => [h.svc.name]);
+  if (open.length > 0) test.each(open)('%s', (name) => crnsOf(name));
 
   test("the CRNs left out are those of services without facts yet, or of the control plane's own services (named here)", () => {
     const skipped = [...new Set([...crns.keys()].map((c) => partsOf(c).service).filter((s) => !allowed.has(s)))].sort();
