@@ -2,8 +2,9 @@
  * Issue 28 item 2: `--wait` on a delete ends correctly on both shapes a
  * delete ends in, through the real binary against the emulator. opdb's
  * database is gone (its waiter takes NOT_FOUND for success); compute's
- * cluster is kept DELETED (listed with --include-deleted): the wait ends at
- * DELETED rather than waiting for a NOT_FOUND that never comes.
+ * cluster is kept DELETED (listed with --include-deleted) and de's service
+ * kept ClusterDeletionCompleted (hidden by --remove-deleted): the wait ends
+ * at the kept status rather than waiting for a NOT_FOUND that never comes.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { environmentCrns, startEmulator, type TestEmulator } from '../helpers/cli.js';
@@ -70,5 +71,49 @@ describe('--wait on a delete', () => {
       '--include-deleted',
     ]);
     expect(listed.clusters.find((c) => c.clusterCrn === made.clusterCrn)?.status).toBe('DELETED');
+  });
+
+  test("kept: de services disable --wait ends at ClusterDeletionCompleted, listed until --remove-deleted (what Ansible's de module waits for)", async () => {
+    // A Data Engineering service needs its environment's data lake running.
+    const lake = await em.cli([
+      'datalake',
+      'create',
+      'aws',
+      '--datalake-name',
+      'kept-wait-lake',
+      '--environment-name',
+      'sales-env',
+      '--cloud-provider-configuration',
+      'instanceProfile=arn:aws:iam::123456789012:instance-profile/dl-idbroker,storageBucketLocation=s3a://sales-data/lake',
+      '--wait',
+      ...FAST,
+    ]);
+    expect(lake.code).toBe(0);
+    const enabled = await em.json<{ service: { clusterId: string; status: string } }>([
+      'de',
+      'services',
+      'enable',
+      '--name',
+      'kept-wait',
+      '--env',
+      'sales-env',
+      '--instance-type',
+      'm5.2xlarge',
+      '--minimum-instances',
+      '1',
+      '--maximum-instances',
+      '4',
+      '--wait',
+      ...FAST,
+    ]);
+    expect(enabled.service.status).toBe('ClusterCreationCompleted');
+    const clusterId = enabled.service.clusterId;
+    const disabled = await em.cli(['de', 'services', 'disable', '--cluster-id', clusterId, '--yes', '--wait', ...FAST]);
+    expect(disabled.code).toBe(0);
+    expect(disabled.stderr).toContain('ClusterDeletionCompleted');
+    const after = await em.json<{ services: Array<{ clusterId: string; status: string }> }>(['de', 'services', 'list']);
+    expect(after.services.find((s) => s.clusterId === clusterId)?.status).toBe('ClusterDeletionCompleted');
+    const hidden = await em.json<{ services: Array<{ clusterId: string }> }>(['de', 'services', 'list', '--remove-deleted']);
+    expect(hidden.services.map((s) => s.clusterId)).not.toContain(clusterId);
   });
 });
