@@ -1,0 +1,85 @@
+/**
+ * The Data Warehouse as the API says it is (issue 28), driven through the
+ * library's client against an emulator in this process on a paused clock,
+ * the way automation polls describe itself: a deleted diagnostic job stays
+ * visible as `Deleted` for a day of emulator time (DiagnosticDataJobStatus
+ * has `Deleted` and the list's status filter takes it).
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
+import { refused } from '../../../../helpers/refused.js';
+
+let emu: RunningEmulator;
+let clusterId = '';
+let dbcId = '';
+let vwId = '';
+
+beforeAll(async () => {
+  emu = await startEmulator({ paused: true });
+  const environmentCrn = (await emu.client.environments.describeEnvironment({ environmentName: 'sales-env' })).environment.crn;
+  clusterId = (await emu.client.dw.createAwsCluster({ environmentCrn })).clusterId ?? '';
+  emu.clock.advance('20m');
+  dbcId = (await emu.client.dw.listDbcs({ clusterId })).dbcs?.[0]?.id ?? '';
+  vwId = (await emu.client.dw.createVw({ clusterId, dbcId, vwType: 'hive', name: 'polled' })).vwId ?? '';
+  emu.clock.advance('5m');
+});
+
+afterAll(async () => {
+  await emu?.stop();
+});
+
+/** The three kinds of diagnostic job, each through its own operations. */
+const kinds = [
+  {
+    kind: 'cluster',
+    create: () => emu.client.dw.createClusterDiagnosticDataJob({ clusterId, destination: 'DOWNLOAD' }),
+    describe: (jobId: string) => emu.client.dw.describeClusterDiagnosticDataJob({ clusterId, jobId }),
+    list: (status?: 'Deleted' | 'Succeeded') => emu.client.dw.listClusterDiagnosticDataJobs({ clusterId, ...(status ? { status } : {}) }),
+    remove: (jobId: string) => emu.client.dw.deleteClusterDiagnosticDataJob({ clusterId, jobId }),
+  },
+  {
+    kind: 'dbc',
+    create: () => emu.client.dw.createDbcDiagnosticDataJob({ clusterId, dbcId, destination: 'DOWNLOAD' }),
+    describe: (jobId: string) => emu.client.dw.describeDbcDiagnosticDataJob({ clusterId, dbcId, jobId }),
+    list: (status?: 'Deleted' | 'Succeeded') =>
+      emu.client.dw.listDbcDiagnosticDataJobs({ clusterId, dbcId, ...(status ? { status } : {}) }),
+    remove: (jobId: string) => emu.client.dw.deleteDbcDiagnosticDataJob({ clusterId, dbcId, jobId }),
+  },
+  {
+    kind: 'vw',
+    create: () => emu.client.dw.createVwDiagnosticDataJob({ clusterId, vwId, destination: 'DOWNLOAD' }),
+    describe: (jobId: string) => emu.client.dw.describeVwDiagnosticDataJob({ clusterId, vwId, jobId }),
+    list: (status?: 'Deleted' | 'Succeeded') => emu.client.dw.listVwDiagnosticDataJobs({ clusterId, vwId, ...(status ? { status } : {}) }),
+    remove: (jobId: string) => emu.client.dw.deleteVwDiagnosticDataJob({ clusterId, vwId, jobId }),
+  },
+];
+
+describe('a deleted diagnostic job', () => {
+  test.each(kinds)(
+    '$kind: describe answers it Deleted, lists show it (the status filter selects it), for 24 h; deleted even while Running',
+    async (k) => {
+      const done = (await k.create()).id ?? '';
+      emu.clock.advance('3m');
+      expect((await k.describe(done)).job?.status).toBe('Succeeded');
+      const running = (await k.create()).id ?? '';
+      expect((await k.describe(running)).job?.status).toBe('Starting');
+      await k.remove(done);
+      await k.remove(running);
+      for (const id of [done, running]) expect((await k.describe(id)).job).toMatchObject({ jobId: id, status: 'Deleted' });
+      // Listing is "a list of jobs along with their current status" (dw.yaml:92): the deleted ones are in it, as Deleted.
+      expect((await k.list()).jobs?.map((j) => [j.jobId, j.status])).toEqual([
+        [done, 'Deleted'],
+        [running, 'Deleted'],
+      ]);
+      expect((await k.list('Deleted')).jobs?.map((j) => j.jobId)).toEqual([done, running]);
+      expect((await k.list('Succeeded')).jobs).toEqual([]);
+      // Deleting it again: it is already deleted.
+      expect((await refused(k.remove(done))).code).toBe('NOT_FOUND');
+      emu.clock.advance('23h');
+      expect((await k.describe(done)).job?.status).toBe('Deleted');
+      emu.clock.advance('1h');
+      expect((await refused(k.describe(done))).code).toBe('NOT_FOUND');
+      expect((await k.list()).jobs).toEqual([]);
+    },
+  );
+});
