@@ -58,6 +58,13 @@ const PHASE: Readonly<Record<string, string>> = {
 /** Where the deletions of backups are kept (their CRN outlives the backup, for its logs). */
 const DELETION_KIND = 'dw.backupDeletion';
 
+/**
+ * The resource type of a deletion's CRN: "the CRN of the delete backup custom
+ * resource" (dw.yaml:6114), a DELETE_BACKUP_REQUEST in CDP's CRN types (no
+ * `-` can be in one).
+ */
+const DELETION_CRN_TYPE = 'deleteBackupRequest';
+
 interface Deletion {
   crn: string;
   backupCrn: string;
@@ -120,7 +127,7 @@ export const backup: ResourceSpec = {
       verb: 'delete',
       answer: (h, rec) => {
         const deletion: Deletion = {
-          crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, 'backup-deletion', stableUuid(`${rec.id}/delete`)),
+          crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, DELETION_CRN_TYPE, stableUuid(`${rec.id}/delete`)),
           backupCrn: rec.crn ?? '',
           backupName: rec.name ?? '',
           at: h.ctx.clock.now(),

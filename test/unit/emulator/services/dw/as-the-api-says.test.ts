@@ -83,3 +83,12 @@ describe('a deleted diagnostic job', () => {
     },
   );
 });
+
+describe('identifiers', () => {
+  test("a backup's delete answers the CRN of its delete request with the type deleteBackupRequest (as CDP's CRN types write it)", async () => {
+    const { backupCrn } = await emu.client.dw.createBackup({ backupName: 'nightly' });
+    emu.clock.advance('5m');
+    const { deleteBackupCrn } = await emu.client.dw.deleteBackup({ backupCrn });
+    expect(deleteBackupCrn).toMatch(/^crn:cdp:dw:us-west-1:[^:]+:deleteBackupRequest:[0-9a-f-]{36}$/);
+  });
+});
