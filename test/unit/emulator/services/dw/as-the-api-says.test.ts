@@ -92,3 +92,35 @@ describe('identifiers', () => {
     expect(deleteBackupCrn).toMatch(/^crn:cdp:dw:us-west-1:[^:]+:deleteBackupRequest:[0-9a-f-]{36}$/);
   });
 });
+
+describe('fixed values', () => {
+  // The response names a template's entity "one of the following: Hive, Impala, Hue, DataViz" (dw.yaml:6776); the request
+  // lists "impala, hive, trino, hue, dbc, viz" (dw.yaml:6496): a request may name it either way.
+  test('a resource template answers its entityType as the response description writes it, whichever way the request named it', async () => {
+    const shown = async (templateId: string): Promise<string | undefined> =>
+      (await emu.client.dw.listResourceTemplates({})).templates?.find((t) => t.id === templateId)?.entityType;
+    const resources = { 'hue-backend': { cpu: 1, memory: '2Gi' } };
+    const lower = (await emu.client.dw.createResourceTemplate({ name: 'hue-small', entityType: 'hue', resources })).templateId ?? '';
+    const upper = (await emu.client.dw.createResourceTemplate({ name: 'hue-tiny', entityType: 'Hue', resources })).templateId ?? '';
+    const viz = { viz: { cpu: 1, memory: '2Gi' } };
+    const dataViz =
+      (await emu.client.dw.createResourceTemplate({ name: 'viz-small', entityType: 'DataViz', resources: viz })).templateId ?? '';
+    const short = (await emu.client.dw.createResourceTemplate({ name: 'viz-tiny', entityType: 'viz', resources: viz })).templateId ?? '';
+    expect([await shown(lower), await shown(upper), await shown(dataViz), await shown(short)]).toEqual([
+      'Hue',
+      'Hue',
+      'DataViz',
+      'DataViz',
+    ]);
+    const builtIn = new Set((await emu.client.dw.listResourceTemplates({})).templates?.map((t) => t.entityType));
+    expect([...builtIn].sort()).toEqual(['DataViz', 'Dbc', 'Hive', 'Hue', 'Impala', 'Trino']);
+    const unknown = await refused(emu.client.dw.createResourceTemplate({ name: 'x', entityType: 'spark', resources }));
+    expect([unknown.code, unknown.message]).toEqual([
+      'INVALID_ARGUMENT',
+      '--entity-type must be one of impala, hive, trino, hue, dbc, viz (or as answers name them: Impala, Hive, Trino, Hue, Dbc, DataViz)',
+    ]);
+    // A Data Visualization sized by a template made with DataViz finds it.
+    const made = await emu.client.dw.createDataVisualization({ clusterId, name: 'dash', config: {}, resourceTemplate: 'viz-small' });
+    expect(made.dataVisualizationId).toEqual(expect.any(String));
+  });
+});
