@@ -39,7 +39,8 @@ export const resources = {
         create: { through: ['IN_PROGRESS'], success: 'SUCCESSFUL', failure: 'FAILED' },
         delete: { through: ['DELETING'], success: 'DELETED', failure: 'FAILED' },
       },
-      deleted: { ends: 'gone' },
+      // "DELETED - A snapshot existed but was just deleted." (opdb.yaml:973): kept, and listed (listSnapshots has no flag), for an hour.
+      deleted: { ends: 'kept', status: 'DELETED', retention: '1h' },
     },
     restore: {
       shape: 'RestoreSnapshot',

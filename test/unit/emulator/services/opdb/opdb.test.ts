@@ -242,18 +242,35 @@ describe('snapshots and restores', () => {
     expect(snapshots.snapshots).toEqual([]);
   });
 
-  test('deleting a snapshot removes it from the listing', async () => {
-    await emu.client.opdb.createSnapshot({
-      ...at('ops-env', 'target'),
-      snapshotName: 'one',
-      tableName: 't',
-      snapshotLocation: 's3a://b/s',
-    });
-    emu.clock.advance('3m');
-    const deleted = await emu.client.opdb.deleteSnapshot({ ...at('ops-env', 'target'), snapshotName: 'one' });
-    expect(deleted.snapshotName).toBe('one');
-    emu.clock.advance('3m');
-    expect((await emu.client.opdb.listSnapshots(at('ops-env', 'target'))).snapshots).toEqual([]);
+  // "DELETED - A snapshot existed but was just deleted. DELETING - A snapshot is being deleted." (opdb.yaml:973)
+  test('a deleted snapshot is DELETING, then DELETED and still listed for an hour; its name is free again', async () => {
+    const target = at('ops-env', 'target');
+    const one = { ...target, snapshotName: 'one', tableName: 't', snapshotLocation: 's3a://b/s' };
+    await emu.client.opdb.createSnapshot(one);
+    emu.clock.advance('5m');
+    const deleted = await emu.client.opdb.deleteSnapshot({ ...target, snapshotName: 'one' });
+    expect(deleted).toMatchObject({ snapshotName: 'one', status: 'DELETING' });
+    const statuses = async (): Promise<Array<[string | undefined, string | undefined]>> =>
+      ((await emu.client.opdb.listSnapshots(target)).snapshots ?? []).map((x) => [x.snapshotName, x.status]);
+    expect(await statuses()).toEqual([['one', 'DELETING']]);
+    emu.clock.advance('2m');
+    expect(await statuses()).toEqual([['one', 'DELETED']]);
+    const again = await refused(emu.client.opdb.deleteSnapshot({ ...target, snapshotName: 'one' }));
+    expect(again.code).toBe('NOT_FOUND');
+    await emu.client.opdb.createSnapshot(one);
+    emu.clock.advance('5m');
+    expect(await statuses()).toEqual([
+      ['one', 'DELETED'],
+      ['one', 'SUCCESSFUL'],
+    ]);
+    // An hour from when the delete ended (two minutes after it began).
+    emu.clock.advance('54m');
+    expect(await statuses()).toEqual([
+      ['one', 'DELETED'],
+      ['one', 'SUCCESSFUL'],
+    ]);
+    emu.clock.advance('1m');
+    expect(await statuses()).toEqual([['one', 'SUCCESSFUL']]);
   });
 });
 
