@@ -69,6 +69,24 @@ export const WORKLOAD: Lifecycle = {
   delete: { ...step([['Deleting', 2]], { to: 'Deleted' }), removes: true },
 };
 
+/**
+ * A Data Visualization's: its upgrade is PreUpgrade first, then Upgrading
+ * (its status values have both, dw.yaml:4808, and clients wait through them
+ * in that order). A catalog's and a warehouse's are Upgrading alone: their
+ * upgrade answers that status, and its description lists Upgrading, Error
+ * and Failed (dw.yaml:5950, 5991).
+ */
+const VISUALIZATION: Lifecycle = {
+  ...WORKLOAD,
+  upgrade: step(
+    [
+      ['PreUpgrade', 0.5],
+      ['Upgrading', 5.5],
+    ],
+    { from: ['Running'] },
+  ),
+};
+
 /** The release a version names, or INVALID_ARGUMENT listing those there are. */
 function release(version: string): { version: string; runtime: string } {
   const r = releaseOf(version);
@@ -584,7 +602,7 @@ export const dataVisualization: ResourceSpec = {
   nouns: ['DataVisualization'],
   keys: ['dataVisualizationId'],
   parent: 'cluster',
-  lifecycle: WORKLOAD,
+  lifecycle: VISUALIZATION,
   newId: (h) => entityId(h, 'viz'),
   // A cluster is kept only by its catalogs and warehouses (see its delete's force); visualizations go with it.
   partOfParent: true,

@@ -7,12 +7,12 @@ import type { ResourceFacts, ServiceResources } from '../../resources.js';
 
 /**
  * A diagnostic job of a cluster, catalog or warehouse. DiagnosticDataJobStatus
- * has `Deleted` (dw.yaml:3523-3531), and a deleted job is one of its values a
+ * has `Deleted` (dw.yaml:3523-3533), and a deleted job is one of its values a
  * client sees: it stays visible as `Deleted` (the audit's reading, medium
  * confidence: no description says it outright; 24 h of emulator time, longer
  * than any client waits). No list flag hides it: the list is "a list of jobs
  * along with their current status" (dw.yaml:92), and its `status` filter
- * returns "only those jobs ... which have the given status" (dw.yaml:3249),
+ * returns "only those jobs ... which have the given status" (dw.yaml:3250),
  * `Deleted` among them; so without the filter a deleted job is listed, as
  * `Deleted`, and `status: Deleted` selects the deleted ones.
  */

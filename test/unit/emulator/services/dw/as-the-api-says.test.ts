@@ -3,7 +3,10 @@
  * library's client against an emulator in this process on a paused clock,
  * the way automation polls describe itself: a deleted diagnostic job stays
  * visible as `Deleted` for a day of emulator time (DiagnosticDataJobStatus
- * has `Deleted` and the list's status filter takes it).
+ * has `Deleted` and the list's status filter takes it), a backup's delete
+ * names its delete request with the CRN type CDP gives it, templates name
+ * their entity as the response description does, and a loop polling
+ * describe sees each documented state of an action in order.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
@@ -122,5 +125,32 @@ describe('fixed values', () => {
     // A Data Visualization sized by a template made with DataViz finds it.
     const made = await emu.client.dw.createDataVisualization({ clusterId, name: 'dash', config: {}, resourceTemplate: 'viz-small' });
     expect(made.dataVisualizationId).toEqual(expect.any(String));
+  });
+});
+
+/** The states a describe loop sees, reading every 15 s of emulator time until `done` (or 30 min). */
+async function polled(read: () => Promise<string | undefined>, done: (state: string | undefined) => boolean): Promise<string[]> {
+  const seen: string[] = [];
+  for (let i = 0; i <= 120; i++) {
+    const state = await read();
+    if (seen.at(-1) !== state) seen.push(String(state));
+    if (done(state)) break;
+    emu.clock.advance('15s');
+  }
+  return seen;
+}
+
+describe('polling describe', () => {
+  // Status values: "... Upgrading, PreUpgrade ..." (dw.yaml:4808); PreUpgrade comes first, as the Terraform provider waits.
+  test('a Data Visualization upgrade is PreUpgrade, then Upgrading, then Running', async () => {
+    const dataVisualizationId =
+      (await emu.client.dw.createDataVisualization({ clusterId, name: 'upgraded', config: {}, imageVersion: '7.1.9-b12' }))
+        .dataVisualizationId ?? '';
+    emu.clock.advance('5m');
+    const status = async (): Promise<string | undefined> =>
+      (await emu.client.dw.describeDataVisualization({ clusterId, dataVisualizationId })).dataVisualization?.status;
+    expect(await status()).toBe('Running');
+    await emu.client.dw.upgradeDataVisualization({ clusterId, dataVisualizationId, imageVersion: '7.2.2-b31' });
+    expect(await polled(status, (s) => s === 'Running')).toEqual(['PreUpgrade', 'Upgrading', 'Running']);
   });
 });
