@@ -138,6 +138,8 @@ export default defineService<OperationName>()({
     database: {
       keys: ['databaseName', 'database'],
       lives: { in: 'environment', by: ['environmentName', 'environment'] },
+      // A request is accepted in half a minute; the work takes the rest.
+      minutes: { create: [0.5, 4.5], delete: [0.5, 1.5], upgrade: [0.5, 2.5] },
       hooks: {
         fill: (_h, rec) => ({
           dbVersion: DEFAULT_RUNTIME,
@@ -152,6 +154,7 @@ export default defineService<OperationName>()({
     snapshot: {
       keys: ['snapshotName'],
       lives: { in: 'parent', parent: 'database' },
+      minutes: { create: [0.5, 4.5] },
       hooks: {
         check: {
           create: (h, rec) => {
