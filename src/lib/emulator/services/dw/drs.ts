@@ -7,6 +7,7 @@
  * once; its deletion goes on (TERMINATING) and leaves its own CRN, whose
  * logs, like a backup's or a restore's, `getLogs` prints.
  */
+import { resources as facts } from '../../../model/services/dw/resources.js';
 import { invalid, notFound } from '../../errors.js';
 import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
 import { crn, stableUuid } from '../../ids.js';
@@ -57,13 +58,6 @@ const PHASE: Readonly<Record<string, string>> = {
 
 /** Where the deletions of backups are kept (their CRN outlives the backup, for its logs). */
 const DELETION_KIND = 'dw.backupDeletion';
-
-/**
- * The resource type of a deletion's CRN: "the CRN of the delete backup custom
- * resource" (dw.yaml:6114), a DELETE_BACKUP_REQUEST in CDP's CRN types (no
- * `-` can be in one).
- */
-const DELETION_CRN_TYPE = 'deleteBackupRequest';
 
 interface Deletion {
   crn: string;
@@ -127,7 +121,8 @@ export const backup: ResourceSpec = {
       verb: 'delete',
       answer: (h, rec) => {
         const deletion: Deletion = {
-          crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, DELETION_CRN_TYPE, stableUuid(`${rec.id}/delete`)),
+          // Its CRN's resource type is the facts' (deleteBackupRequest, as CDP's CRN types write it).
+          crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, facts.resources.backupDeletion.crnType, stableUuid(`${rec.id}/delete`)),
           backupCrn: rec.crn ?? '',
           backupName: rec.name ?? '',
           at: h.ctx.clock.now(),

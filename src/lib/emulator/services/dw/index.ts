@@ -44,8 +44,9 @@ const HALF_HOUR = 30 * 60_000;
  * resource's shape, CRN type, field roles and how its delete ends (a deleted
  * diagnostic job stays visible as `Deleted`). The states each action passes
  * through stay in the lifecycles declared here, with their emulated minutes,
- * until dw is on the operation table (facts would replace them whole); a
- * test checks the two tell the same states.
+ * until dw is on the operation table (facts would replace them whole);
+ * test/unit/emulator/services/dw/facts.test.ts checks the two tell the same
+ * states.
  */
 const served: ServiceResources = {
   resources: Object.fromEntries(
