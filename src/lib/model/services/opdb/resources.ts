@@ -13,6 +13,7 @@ export const resources = {
   resources: {
     database: {
       shape: 'DatabaseDetails',
+      // Not stated by a description; CDP's CRN types have DATABASE (the audit: unverified).
       crnType: 'database',
       lifecycle: {
         create: { through: ['REQUESTED', 'CREATE_IN_PROGRESS'], success: 'AVAILABLE', failure: 'CREATE_FAILED' },
@@ -45,12 +46,15 @@ export const resources = {
       // "DELETED - A snapshot existed but was just deleted." (opdb.yaml:973): kept, and listed (listSnapshots has no flag), for an hour.
       deleted: { ends: 'kept', status: 'DELETED', retention: '1h' },
     },
+    // Restores and diagnostics bundles have no delete of their own: they go with their database.
     restore: {
       shape: 'RestoreSnapshot',
       lifecycle: { create: { through: ['IN_PROGRESS'], success: 'SUCCESSFUL', failure: 'FAILED' } },
     },
     diagnostics: {
       shape: 'DiagnosticsBundle',
+      // No description names the type of a bundle's CRN: the emulator's own word (the issue 28 audit: unverified).
+      crnType: 'diagnostics',
       lifecycle: { create: { through: ['IN_PROGRESS'], success: 'FINISHED', failure: 'FAILED' } },
     },
   },
