@@ -276,6 +276,17 @@ describe('snapshots and restores', () => {
     emu.clock.advance('1m');
     expect(await statuses()).toEqual([['one', 'SUCCESSFUL']]);
   });
+
+  test('a deleted snapshot, still listed, does not hold its database up: the drop needs no force for it', async () => {
+    const db = at('staging-aws', 'kept-snapshots');
+    await available('staging-aws', 'kept-snapshots');
+    await emu.client.opdb.createSnapshot({ ...db, snapshotName: 'gone', tableName: 't', snapshotLocation: 's3a://b/g' });
+    emu.clock.advance('5m');
+    await emu.client.opdb.deleteSnapshot({ ...db, snapshotName: 'gone' });
+    emu.clock.advance('2m');
+    expect((await emu.client.opdb.listSnapshots(db)).snapshots?.map((x) => x.status)).toEqual(['DELETED']);
+    expect((await emu.client.opdb.dropDatabase(db)).status).toBe('PRE_DELETE_IN_PROGRESS');
+  });
 });
 
 describe('computed answers', () => {
