@@ -32,7 +32,8 @@ const found = [];
 const mod = (await imp(`emulator/services/${svc.topic}/index.js`)).default;
 if (mod.engine) {
   const { Engine } = await imp('emulator/engine/index.js');
-  const engine = new Engine(svc, mod.engine);
+  const { fromSpec } = await imp('emulator/engine/compile.js');
+  const engine = new Engine(svc, fromSpec(mod.engine));
   for (const r of engine.model.resources.values())
     found.push({ name: r.key, shape: r.shape, crnType: r.crnType, status: r.fields.status, lifecycle: r.lifecycle });
 } else {

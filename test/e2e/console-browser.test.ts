@@ -96,7 +96,7 @@ describeBrowser('the console page in a real browser', () => {
     expect(await page.locator('#clock .how').textContent()).toBe('paused');
     const created = await emu.cli(['opdb', 'databases', 'create', '--environment-name', 'sales-env', '--database-name', 'live-db']);
     expect(created.code).toBe(0);
-    await statusOf('live-db').getByText('CREATE_IN_PROGRESS').waitFor();
+    await statusOf('live-db').getByText('REQUESTED').waitFor();
     await screenshot('console-paused');
 
     // Advance from the page: the status changes without a reload.

@@ -79,7 +79,7 @@ describe('what the board shows', () => {
     const sales = state.environments.find((e) => e.name === 'sales-env');
     expect(sales).toMatchObject({ status: 'AVAILABLE', ref: expect.stringMatching(/^environment\/crn:cdp:environments:/) });
     expect(sales?.resources.map((r) => [r.service, r.noun, r.name, r.status])).toEqual([
-      ['opdb', 'database', 'orders', 'CREATE_IN_PROGRESS'],
+      ['opdb', 'database', 'orders', 'REQUESTED'],
       ['df', 'DataFlow service', 'sales-env', 'GOOD_HEALTH'],
     ]);
     expect(state.environments.find((e) => e.name === 'staging-aws')?.resources).toEqual([]);
@@ -92,7 +92,7 @@ describe('what the board shows', () => {
       '/console/api/resource?ref=',
       encodeURIComponent(sales?.resources.find((r) => r.service === 'opdb')?.ref ?? ''),
     );
-    expect(db).toMatchObject({ databaseName: 'orders', status: 'CREATE_IN_PROGRESS' });
+    expect(db).toMatchObject({ databaseName: 'orders', status: 'REQUESTED' });
     const env = await json<{ environmentName: string }>('/console/api/resource?ref=', encodeURIComponent(sales?.ref ?? ''));
     expect(env.environmentName).toBe('sales-env');
     const missing = await http('GET', '/console/api/resource?ref=opdb.database/nothing', { cookie });

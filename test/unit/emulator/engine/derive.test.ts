@@ -135,8 +135,15 @@ describe('resources', () => {
 describe("lifecycles from the model's facts", () => {
   const lc = model.resources.get('database')?.lifecycle ?? {};
 
-  test('create passes its in-progress state for five minutes (the default) and ends AVAILABLE, failing in CREATE_FAILED', () => {
-    expect(lc.create).toEqual({ phases: [['CREATE_IN_PROGRESS', 5]], success: 'AVAILABLE', failure: 'CREATE_FAILED' });
+  test('create passes REQUESTED, then its in-progress state, five minutes spread evenly (the default), and ends AVAILABLE, failing in CREATE_FAILED', () => {
+    expect(lc.create).toEqual({
+      phases: [
+        ['REQUESTED', 2.5],
+        ['CREATE_IN_PROGRESS', 2.5],
+      ],
+      success: 'AVAILABLE',
+      failure: 'CREATE_FAILED',
+    });
   });
 
   test('stop and start pass their REQUESTED and IN_PROGRESS states, from the up or stopped state or their own failure', () => {
@@ -155,12 +162,22 @@ describe("lifecycles from the model's facts", () => {
 
   test("a delete ends in DELETE_COMPLETED and removes the record (its facts' end is gone); the upgrade passes the update states", () => {
     expect(lc.delete).toEqual({
-      phases: [['DELETE_IN_PROGRESS', 2]],
+      phases: [
+        ['PRE_DELETE_IN_PROGRESS', 1],
+        ['DELETE_IN_PROGRESS', 1],
+      ],
       success: 'DELETE_COMPLETED',
       failure: 'DELETE_FAILED',
       removes: true,
     });
-    expect(lc.upgrade).toEqual({ phases: [['UPDATE_IN_PROGRESS', 3]], success: 'AVAILABLE', failure: 'UPDATE_FAILED' });
+    expect(lc.upgrade).toEqual({
+      phases: [
+        ['UPDATE_REQUESTED', 1.5],
+        ['UPDATE_IN_PROGRESS', 1.5],
+      ],
+      success: 'AVAILABLE',
+      failure: 'UPDATE_FAILED',
+    });
   });
 
   test("an action's emulated minutes are the spec's; a lifecycle declared in a spec without facts is taken as it is", () => {

@@ -90,7 +90,7 @@ describe('creating', () => {
     expect(made).toMatchObject({
       databaseName: 'orders',
       environmentName: 'sales-env',
-      status: 'CREATE_IN_PROGRESS',
+      status: 'REQUESTED',
       creationDate: new Date(T0).toISOString(),
       creatorCrn: 'crn:altus:iam:us-west-1:acct:user:admin',
       crn: expect.stringMatching(/^crn:cdp:opdb:us-west-1:acct:database:[0-9a-f-]{36}$/),
@@ -174,7 +174,7 @@ describe('deleting', () => {
       code: 'FAILED_PRECONDITION',
       message: 'database orders still has snapshot nightly; delete them first, or delete with force',
     });
-    expect(call('dropDatabase', { ...at('orders'), force: true })).toEqual({ status: 'DELETE_IN_PROGRESS' });
+    expect(call('dropDatabase', { ...at('orders'), force: true })).toEqual({ status: 'PRE_DELETE_IN_PROGRESS' });
     expect(call('listSnapshots', at('orders')).snapshots).toEqual([]);
     expect(fails('dropDatabase', { ...at('orders'), force: true }).message).toBe('database orders is already being deleted');
     // What a record shows once its delete has ended is not pinned here: how deletes end is about to change.
@@ -189,7 +189,7 @@ describe('deleting', () => {
       const { call } = engineOf(spec);
       call('createDatabase', at(name));
       call('createSnapshot', { ...at(name), snapshotName: 'nightly', tableName: 't', snapshotLocation: 'l' });
-      expect(call('dropDatabase', at(name))).toEqual({ status: 'DELETE_IN_PROGRESS' });
+      expect(call('dropDatabase', at(name))).toEqual({ status: 'PRE_DELETE_IN_PROGRESS' });
       expect(call('listSnapshots', at(name)).snapshots).toEqual([]);
     }
   });
@@ -240,7 +240,7 @@ describe('actions', () => {
       },
     );
     call('restoreSnapshot', { targetEnvironmentName: 'ops-env', targetDatabaseName: 'copy' });
-    expect((call('describeDatabase', at('copy', 'ops-env')).databaseDetails as Doc).status).toBe('CREATE_IN_PROGRESS');
+    expect((call('describeDatabase', at('copy', 'ops-env')).databaseDetails as Doc).status).toBe('REQUESTED');
     expect(() => call('restoreSnapshot', { targetEnvironmentName: 'ops-env', targetDatabaseName: 'copy' })).toThrow(
       'database copy already exists in environment ops-env',
     );

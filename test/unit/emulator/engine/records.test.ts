@@ -67,8 +67,8 @@ const database = (name: string, scope = ENV_A): EngineRecord =>
 describe('a record and its lifecycle', () => {
   test('its state is read off the clock; the status is written into its document once the action has ended', () => {
     const r = database('orders');
-    expect(databases.state(r)).toBe('CREATE_IN_PROGRESS');
-    expect(databases.view(r)).toMatchObject({ databaseName: 'orders', status: 'CREATE_IN_PROGRESS' });
+    expect(databases.state(r)).toBe('REQUESTED');
+    expect(databases.view(r)).toMatchObject({ databaseName: 'orders', status: 'REQUESTED' });
     expect(databases.busy(r)).toBe(true);
     clock.advance(5 * MIN);
     const settled = databases.get('orders', ENV_A);
@@ -83,7 +83,7 @@ describe('a record and its lifecycle', () => {
     const early = refusal(() => databases.begin(r, 'stop'), 'stop while creating');
     expect([early.code, early.message]).toEqual([
       'FAILED_PRECONDITION',
-      'database orders is CREATE_IN_PROGRESS; stop needs it AVAILABLE or STOP_FAILED',
+      'database orders is REQUESTED; stop needs it AVAILABLE or STOP_FAILED',
     ]);
     clock.advance(5 * MIN);
     const up = databases.get('orders');

@@ -15,7 +15,11 @@ import type { Doc } from '../../types.js';
 
 export const KIND = { cluster: 'datahub.cluster', operation: 'datahub.operation', work: 'datahub.work' } as const;
 
-/** What clusters do, and how long it takes (emulated minutes); state names are the service's StackStatus values. */
+/**
+ * What clusters do, and how long it takes (emulated minutes); state names are
+ * the service's StackStatus values (datahub.yaml:2317), a request's state
+ * before its progress, as a client polling describe waits through them.
+ */
 export const CLUSTER: Lifecycle = {
   create: {
     phases: [
@@ -28,38 +32,52 @@ export const CLUSTER: Lifecycle = {
   },
   stop: {
     from: ['AVAILABLE', 'STOP_FAILED'],
-    phases: [['STOP_IN_PROGRESS', 3]],
+    phases: [
+      ['STOP_REQUESTED', 0.5],
+      ['STOP_IN_PROGRESS', 2.5],
+    ],
     success: 'STOPPED',
     failure: 'STOP_FAILED',
     operation: 'STOP',
   },
   start: {
     from: ['STOPPED', 'START_FAILED'],
-    phases: [['START_IN_PROGRESS', 4]],
+    phases: [
+      ['START_REQUESTED', 0.5],
+      ['START_IN_PROGRESS', 3.5],
+    ],
     success: 'AVAILABLE',
     failure: 'START_FAILED',
     operation: 'START',
   },
   upscale: {
     from: ['AVAILABLE'],
-    phases: [['UPDATE_IN_PROGRESS', 2]],
+    phases: [
+      ['UPDATE_REQUESTED', 0.5],
+      ['UPDATE_IN_PROGRESS', 1.5],
+    ],
     success: 'AVAILABLE',
     failure: 'UPDATE_FAILED',
     operation: 'UPSCALE',
   },
   downscale: {
     from: ['AVAILABLE'],
-    phases: [['UPDATE_IN_PROGRESS', 1]],
+    phases: [
+      ['UPDATE_REQUESTED', 0.25],
+      ['UPDATE_IN_PROGRESS', 0.75],
+    ],
     success: 'AVAILABLE',
     failure: 'UPDATE_FAILED',
     operation: 'DOWNSCALE',
   },
   repair: {
     from: ['AVAILABLE', 'NODE_FAILURE'],
-    phases: [['UPDATE_IN_PROGRESS', 3]],
+    phases: [
+      ['RECOVERY_REQUESTED', 0.5],
+      ['RECOVERY_IN_PROGRESS', 2.5],
+    ],
     success: 'AVAILABLE',
-    // StackStatus has no repair state of its own: a failed repair leaves the cluster UPDATE_FAILED.
-    failure: 'UPDATE_FAILED',
+    failure: 'RECOVERY_FAILED',
     operation: 'REPAIR',
   },
   upgrade: {
@@ -84,7 +102,10 @@ export const CLUSTER: Lifecycle = {
     operation: 'DATABASE_UPGRADE',
   },
   delete: {
-    phases: [['DELETE_IN_PROGRESS', 2]],
+    phases: [
+      ['PRE_DELETE_IN_PROGRESS', 0.5],
+      ['DELETE_IN_PROGRESS', 1.5],
+    ],
     success: 'DELETE_COMPLETED',
     failure: 'DELETE_FAILED',
     operation: 'DELETION',
@@ -93,10 +114,13 @@ export const CLUSTER: Lifecycle = {
 };
 
 /** The states a failed action of CLUSTER ends in: a retry runs that action again. */
-export const FAILED_STATES = ['CREATE_FAILED', 'STOP_FAILED', 'START_FAILED', 'UPDATE_FAILED'];
+export const FAILED_STATES = ['CREATE_FAILED', 'STOP_FAILED', 'START_FAILED', 'UPDATE_FAILED', 'RECOVERY_FAILED'];
+
+/** The states in which a cluster's instances are up and its services in good health: it is being scaled or repaired, or not. */
+export const HEALTHY_STATES = ['AVAILABLE', 'UPDATE_REQUESTED', 'UPDATE_IN_PROGRESS', 'RECOVERY_REQUESTED', 'RECOVERY_IN_PROGRESS'];
 
 /** The states in which a cluster's instances are up and maintenance can run. */
-export const RUNNING_STATES = ['AVAILABLE', 'UPDATE_IN_PROGRESS', 'UPDATE_FAILED', 'NODE_FAILURE'];
+export const RUNNING_STATES = [...HEALTHY_STATES, 'UPDATE_FAILED', 'RECOVERY_FAILED', 'NODE_FAILURE'];
 
 const work = (operation: string, minutes: number): Lifecycle[string] => ({
   phases: [['RUNNING', minutes]],

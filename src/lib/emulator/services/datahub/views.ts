@@ -4,7 +4,7 @@ import type { Doc } from '../../types.js';
 import { compact, iso } from '../../values.js';
 import type { DatahubBackend } from './backend.js';
 import { CATALOG_URL, CERT_LIFETIME_DAYS, CERT_WARNING_DAYS, DEFAULT_CATALOG, ENDPOINTS, runtimeOf, type Image } from './catalogue.js';
-import type { ClusterRec, GroupRec, WorkRec } from './records.js';
+import { HEALTHY_STATES, type ClusterRec, type GroupRec, type WorkRec } from './records.js';
 
 const DAY = 86_400_000;
 
@@ -228,7 +228,7 @@ export function hostStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
 
 function health(status: string, stopped = false): string {
   if (stopped || status === 'STOPPED') return 'DISABLED';
-  if (status === 'AVAILABLE' || status === 'UPDATE_IN_PROGRESS') return 'GOOD';
+  if (HEALTHY_STATES.includes(status)) return 'GOOD';
   if (status.endsWith('_FAILED') || status === 'NODE_FAILURE') return 'BAD';
   return 'NOT_AVAILABLE';
 }
@@ -236,7 +236,7 @@ function health(status: string, stopped = false): string {
 /** Cloudera Manager's state and health of each service. */
 export function serviceStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
   const status = b.status(c);
-  const state = status === 'STOPPED' ? 'STOPPED' : status === 'AVAILABLE' || status === 'UPDATE_IN_PROGRESS' ? 'STARTED' : 'UNKNOWN';
+  const state = status === 'STOPPED' ? 'STOPPED' : HEALTHY_STATES.includes(status) ? 'STARTED' : 'UNKNOWN';
   const summary = health(status);
   return (c.services ?? []).map((s) => ({
     type: s,

@@ -79,6 +79,23 @@ export const DEFAULT_T_SHIRT = 'xsmall';
 export const TEMPLATE_ENTITIES = ['impala', 'hive', 'trino', 'hue', 'dbc', 'viz'] as const;
 export type TemplateEntity = (typeof TEMPLATE_ENTITIES)[number];
 
+/**
+ * A template's entity as answers name it. The two descriptions disagree: a
+ * request names it "impala, hive, trino, hue, dbc, viz" (dw.yaml:6496), a
+ * response "one of the following: Hive, Impala, Hue, DataViz" (dw.yaml:6776).
+ * Requests take either; answers are the response's. Trino and Dbc, which the
+ * response's list leaves out, are written as the API names them elsewhere
+ * (trino's warehouses, `DbcSummary`).
+ */
+export const TEMPLATE_ENTITY_SHOWN: Readonly<Record<TemplateEntity, string>> = {
+  impala: 'Impala',
+  hive: 'Hive',
+  trino: 'Trino',
+  hue: 'Hue',
+  dbc: 'Dbc',
+  viz: 'DataViz',
+};
+
 /** CPU and memory of each component an entity runs, at the default size. */
 const COMPONENT_SIZES: Readonly<Record<TemplateEntity, Readonly<Record<string, readonly [cpu: number, memoryGi: number]>>>> = {
   impala: { 'impala-coordinator': [14, 110], 'impala-executor': [14, 110], catalogd: [2, 16], statestored: [0.5, 1] },

@@ -7,6 +7,7 @@
  * once; its deletion goes on (TERMINATING) and leaves its own CRN, whose
  * logs, like a backup's or a restore's, `getLogs` prints.
  */
+import { resources as facts } from '../../../model/services/dw/resources.js';
 import { invalid, notFound } from '../../errors.js';
 import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
 import { crn, stableUuid } from '../../ids.js';
@@ -120,7 +121,8 @@ export const backup: ResourceSpec = {
       verb: 'delete',
       answer: (h, rec) => {
         const deletion: Deletion = {
-          crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, 'backup-deletion', stableUuid(`${rec.id}/delete`)),
+          // Its CRN's resource type is the facts' (deleteBackupRequest, as CDP's CRN types write it).
+          crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, facts.resources.backupDeletion.crnType, stableUuid(`${rec.id}/delete`)),
           backupCrn: rec.crn ?? '',
           backupName: rec.name ?? '',
           at: h.ctx.clock.now(),

@@ -9,6 +9,8 @@
  * engine derives the verbs, answers and paging from the model; what is
  * written here are the rules between them and what they compute.
  */
+import type { ResourceFacts, ServiceResources } from '../../../model/resources.js';
+import { resources as facts } from '../../../model/services/dw/resources.js';
 import { invalid } from '../../errors.js';
 import type { Hook, ResourceSpec } from '../../engine/index.js';
 import type { Lifecycle } from '../../lifecycle.js';
@@ -36,6 +38,21 @@ const DIAGNOSTICS: Lifecycle = {
 };
 
 const HALF_HOUR = 30 * 60_000;
+
+/**
+ * The model's facts as this spec of the older shape is served by them: each
+ * resource's shape, CRN type, field roles and how its delete ends (a deleted
+ * diagnostic job stays visible as `Deleted`). The states each action passes
+ * through stay in the lifecycles declared here, with their emulated minutes,
+ * until dw is on the operation table (facts would replace them whole);
+ * test/unit/emulator/services/dw/facts.test.ts checks the two tell the same
+ * states.
+ */
+const served: ServiceResources = {
+  resources: Object.fromEntries(
+    Object.entries(facts.resources).map(([key, { lifecycle: _declaredHere, ...rest }]: [string, ResourceFacts]) => [key, rest]),
+  ),
+};
 
 /** The diagnostic bundles of a cluster, catalog or warehouse: one job at a time unless forced; deleted even while running. */
 function diagnostics(owner: 'cluster' | 'dbc' | 'vw', noun: string): ResourceSpec {
@@ -165,6 +182,7 @@ function describeConfigDiff(h: Hook, req: Doc): Doc {
 const service: ServiceModule = {
   service: 'dw',
   engine: {
+    facts: served,
     setup: ensureTemplates,
     resources: {
       cluster,

@@ -11,7 +11,7 @@ import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { num, obj, str, text } from '../../values.js';
-import { BUILT_IN_TEMPLATES, TEMPLATE_ENTITIES, type TemplateEntity } from './catalogue.js';
+import { BUILT_IN_TEMPLATES, TEMPLATE_ENTITIES, TEMPLATE_ENTITY_SHOWN, type TemplateEntity } from './catalogue.js';
 
 interface TemplateVersion {
   version: number;
@@ -44,7 +44,11 @@ export function ensureTemplates(h: Hook): void {
 /** The resources a template gives each component (of its current version). */
 export const templateResources = (rec: EngineRecord): Doc => versionsOf(rec).at(-1)?.resources ?? {};
 
-const isEntity = (s: string): s is TemplateEntity => (TEMPLATE_ENTITIES as readonly string[]).includes(s);
+/** The entity a request names, as the request's description writes it or as answers show it (`hive`, `Hive`; `viz`, `DataViz`). */
+function entityOf(asked: string): TemplateEntity | undefined {
+  const low = asked.toLowerCase();
+  return TEMPLATE_ENTITIES.find((e) => e === low || TEMPLATE_ENTITY_SHOWN[e].toLowerCase() === low);
+}
 
 /** A template by id for an entity type: NOT_FOUND, or INVALID_ARGUMENT when it sizes another kind. */
 export function templateById(h: Hook, id: string, entity: TemplateEntity): EngineRecord {
@@ -114,9 +118,14 @@ export const template: ResourceSpec = {
   nouns: ['ResourceTemplate'],
   keys: ['templateId'],
   hooks: {
+    // Kept as the request's word (what catalogs, warehouses and visualizations look templates up by); shown as answers name it.
+    viewing: (_h, rec) => ({ entityType: TEMPLATE_ENTITY_SHOWN[rec.doc.entityType as TemplateEntity] ?? rec.doc.entityType }),
     creating: (_h, rec, req) => {
-      const entity = text(req.entityType).toLowerCase();
-      if (!isEntity(entity)) throw invalid(`--entity-type must be one of ${TEMPLATE_ENTITIES.join(', ')}`);
+      const entity = entityOf(text(req.entityType));
+      if (!entity)
+        throw invalid(
+          `--entity-type must be one of ${TEMPLATE_ENTITIES.join(', ')} (or as answers name them: ${Object.values(TEMPLATE_ENTITY_SHOWN).join(', ')})`,
+        );
       if (!rec.name) throw invalid('give the template a --name');
       const resources = resourcesOf(req.resources);
       if (Object.keys(resources).length === 0) throw invalid('give --resources: the cpu and memory of each component');

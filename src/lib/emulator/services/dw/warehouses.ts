@@ -13,7 +13,7 @@
 import { failedPrecondition, invalid } from '../../errors.js';
 import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
 import { crn, stableUuid } from '../../ids.js';
-import type { Lifecycle } from '../../lifecycle.js';
+import type { ActionSpec, Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import {
@@ -50,11 +50,14 @@ import { defaultTemplate, templateById, templateByName, templateResources } from
  * service reports (Accepted, Creating, Running, Stopping, Stopped...), and
  * how long it takes in emulated minutes. Each ends in Error when it fails.
  */
+const CREATE = step([
+  ['Accepted', 0.5],
+  ['Creating', 4.5],
+]);
+const DELETE: ActionSpec = { ...step([['Deleting', 2]], { to: 'Deleted' }), removes: true };
+
 export const WORKLOAD: Lifecycle = {
-  create: step([
-    ['Accepted', 0.5],
-    ['Creating', 4.5],
-  ]),
+  create: CREATE,
   update: UPDATE,
   suspend: step([['Stopping', 2]], { from: ['Running'], to: 'Stopped' }),
   start: step([['Starting', 3]], { from: ['Stopped'] }),
@@ -66,7 +69,28 @@ export const WORKLOAD: Lifecycle = {
     ],
     { from: ['Running', 'Stopped', 'Error', 'Failed'] },
   ),
-  delete: { ...step([['Deleting', 2]], { to: 'Deleted' }), removes: true },
+  delete: DELETE,
+};
+
+/**
+ * A Data Visualization's: made, updated, upgraded and deleted (it has no
+ * suspend, start or rebuild of its own). Its upgrade is PreUpgrade first,
+ * then Upgrading (its status values have both, dw.yaml:4808, and clients
+ * wait through them in that order). A catalog's and a warehouse's are
+ * Upgrading alone: their upgrade answers that status, and its description
+ * lists Upgrading, Error and Failed (dw.yaml:5950, 5991).
+ */
+const VISUALIZATION: Lifecycle = {
+  create: CREATE,
+  update: UPDATE,
+  delete: DELETE,
+  upgrade: step(
+    [
+      ['PreUpgrade', 0.5],
+      ['Upgrading', 5.5],
+    ],
+    { from: ['Running'] },
+  ),
 };
 
 /** The release a version names, or INVALID_ARGUMENT listing those there are. */
@@ -584,7 +608,7 @@ export const dataVisualization: ResourceSpec = {
   nouns: ['DataVisualization'],
   keys: ['dataVisualizationId'],
   parent: 'cluster',
-  lifecycle: WORKLOAD,
+  lifecycle: VISUALIZATION,
   newId: (h) => entityId(h, 'viz'),
   // A cluster is kept only by its catalogs and warehouses (see its delete's force); visualizations go with it.
   partOfParent: true,

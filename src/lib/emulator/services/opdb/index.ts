@@ -138,6 +138,8 @@ export default defineService<OperationName>()({
     database: {
       keys: ['databaseName', 'database'],
       lives: { in: 'environment', by: ['environmentName', 'environment'] },
+      // A request is accepted in half a minute; the work takes the rest.
+      minutes: { create: [0.5, 4.5], delete: [0.5, 1.5], upgrade: [0.5, 2.5] },
       hooks: {
         fill: (_h, rec) => ({
           dbVersion: DEFAULT_RUNTIME,
@@ -151,13 +153,20 @@ export default defineService<OperationName>()({
     },
     snapshot: {
       keys: ['snapshotName'],
-      lives: { in: 'parent', parent: 'database' },
+      // A snapshot being deleted, or deleted and still listed, no longer holds its database up: the drop needs no force for it.
+      lives: { in: 'parent', parent: 'database', part: 'data.deleting' },
+      minutes: { create: [0.5, 4.5] },
       hooks: {
         check: {
           create: (h, rec) => {
             const db = h.records('database');
             const parent = db.byId(rec.scope);
             if (parent) db.require(parent, ['AVAILABLE'], 'a snapshot');
+          },
+          // Not a refusal: it marks the snapshot as going, which `lives.part` reads. Until the engine's delete leaves kept
+          // deleted records out of what holds a parent up (Engine.remove counts them), this keeps a deleted snapshot from it.
+          delete: (_h, rec) => {
+            if (rec.data) rec.data.deleting = true;
           },
         },
       },

@@ -255,7 +255,7 @@ describe('account-wide settings and templates', () => {
 
   test('every account has a default and a reduced resource template of each kind', async () => {
     const { templates } = await emu.client.dw.listResourceTemplates({});
-    const hiveTemplates = templates?.filter((t) => t.entityType === 'hive').map((t) => [t.name, t.isDefault]);
+    const hiveTemplates = templates?.filter((t) => t.entityType === 'Hive').map((t) => [t.name, t.isDefault]);
     expect(hiveTemplates).toEqual([
       ['hive-default', true],
       ['hive-reduced', false],

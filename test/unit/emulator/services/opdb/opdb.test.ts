@@ -36,12 +36,12 @@ async function available(environmentName: string, databaseName: string): Promise
 }
 
 describe('a database', () => {
-  test('is created in its environment, CREATE_IN_PROGRESS for five minutes, then AVAILABLE; what it shows is made from its name and environment', async () => {
+  test('is created in its environment, REQUESTED, then CREATE_IN_PROGRESS until five minutes have passed, then AVAILABLE; what it shows is made from its name and environment', async () => {
     const made = await emu.client.opdb.createDatabase(at('sales-env', 'orders'));
     expect(made.databaseDetails).toMatchObject({
       databaseName: 'orders',
       environmentName: 'sales-env',
-      status: 'CREATE_IN_PROGRESS',
+      status: 'REQUESTED',
       dbVersion: '7.2.18',
       storageLocation: 's3a://sales-env-cod/orders',
       hueEndpoint: 'https://orders-gateway.sales-env.cod.emulator.invalid/orders/cdp-proxy/hue/',
@@ -49,7 +49,9 @@ describe('a database', () => {
     });
     const env = await emu.client.environments.describeEnvironment({ environmentName: 'sales-env' });
     expect(made.databaseDetails?.environmentCrn).toBe(env.environment.crn);
-    emu.clock.advance('4m');
+    emu.clock.advance('30s');
+    expect(await status('sales-env', 'orders')).toBe('CREATE_IN_PROGRESS');
+    emu.clock.advance('3m30s');
     expect(await status('sales-env', 'orders')).toBe('CREATE_IN_PROGRESS');
     emu.clock.advance('1m');
     expect(await status('sales-env', 'orders')).toBe('AVAILABLE');
@@ -155,13 +157,15 @@ describe('upgrades', () => {
     const back = await refused(emu.client.opdb.upgradeDatabase({ environment: 'sales-env', database: 'orders', runtime: '7.2.17' }));
     expect([back.code, back.message]).toEqual(['FAILED_PRECONDITION', 'runtime 7.2.17 is not newer than 7.2.18; available: 7.3.1']);
     await emu.client.opdb.upgradeDatabase({ environment: 'sales-env', database: 'orders' });
+    expect(await status('sales-env', 'orders')).toBe('UPDATE_REQUESTED');
+    emu.clock.advance('30s');
     expect(await status('sales-env', 'orders')).toBe('UPDATE_IN_PROGRESS');
     const busy = await refused(emu.client.opdb.upgradeDatabase({ environment: 'sales-env', database: 'orders', osUpgradeOnly: true }));
     expect([busy.code, busy.message]).toEqual([
       'FAILED_PRECONDITION',
       'database orders is UPDATE_IN_PROGRESS; an upgrade needs it AVAILABLE',
     ]);
-    emu.clock.advance('3m');
+    emu.clock.advance('2m30s');
     const after = await emu.client.opdb.describeDatabase(at('sales-env', 'orders'));
     expect(after.databaseDetails).toMatchObject({ status: 'AVAILABLE', dbVersion: '7.3.1' });
     const newest = await refused(emu.client.opdb.upgradeDatabase({ environment: 'sales-env', database: 'orders' }));
@@ -179,9 +183,9 @@ describe('snapshots and restores', () => {
     snapshotLocation: 's3a://backups/orders',
   });
 
-  test('a snapshot of a table is IN_PROGRESS, then SUCCESSFUL; its name is unique per database; listings filter by table', async () => {
+  test('a snapshot of a table is NEW, then IN_PROGRESS, then SUCCESSFUL; its name is unique per database; listings filter by table', async () => {
     const made = await emu.client.opdb.createSnapshot(snapshot('nightly'));
-    expect(made).toMatchObject({ environmentName: 'sales-env', databaseName: 'orders', status: 'IN_PROGRESS' });
+    expect(made).toMatchObject({ environmentName: 'sales-env', databaseName: 'orders', status: 'NEW' });
     emu.clock.advance('5m');
     const listed = await emu.client.opdb.listSnapshots({ ...at('sales-env', 'orders'), tableName: 'sales.orders' });
     expect(listed.snapshots).toEqual([
@@ -200,14 +204,14 @@ describe('snapshots and restores', () => {
     );
     expect([creating.code, creating.message]).toEqual([
       'FAILED_PRECONDITION',
-      'database target is CREATE_IN_PROGRESS; a snapshot needs it AVAILABLE',
+      'database target is REQUESTED; a snapshot needs it AVAILABLE',
     ]);
   });
 
   test('a restore takes a snapshot into an AVAILABLE database of any environment, numbered, and is listed with the source', async () => {
     const into = { ...at('sales-env', 'orders'), snapshotName: 'nightly', targetEnvironmentName: 'ops-env', targetDatabaseName: 'target' };
     const early = await refused(emu.client.opdb.restoreSnapshot(into));
-    expect(early.message).toBe('database target is CREATE_IN_PROGRESS; a restore into it needs it AVAILABLE');
+    expect(early.message).toBe('database target is REQUESTED; a restore into it needs it AVAILABLE');
     emu.clock.advance('5m');
     const missing = await refused(emu.client.opdb.restoreSnapshot({ ...into, snapshotName: 'weekly' }));
     expect([missing.code, missing.message]).toEqual(['NOT_FOUND', 'snapshot weekly not found in database orders']);
@@ -235,25 +239,53 @@ describe('snapshots and restores', () => {
       /^database orders still has snapshot nightly, restore 1, diagnostics [0-9a-f-]{36}; delete them first, or delete with force$/,
     );
     const dropped = await emu.client.opdb.dropDatabase({ ...at('sales-env', 'orders'), force: true });
-    expect(dropped.status).toBe('DELETE_IN_PROGRESS');
+    expect(dropped.status).toBe('PRE_DELETE_IN_PROGRESS');
     const twice = await refused(emu.client.opdb.dropDatabase({ ...at('sales-env', 'orders'), force: true }));
     expect(twice.message).toBe('database orders is already being deleted');
     const snapshots = await emu.client.opdb.listSnapshots(at('sales-env', 'orders'));
     expect(snapshots.snapshots).toEqual([]);
   });
 
-  test('deleting a snapshot removes it from the listing', async () => {
-    await emu.client.opdb.createSnapshot({
-      ...at('ops-env', 'target'),
-      snapshotName: 'one',
-      tableName: 't',
-      snapshotLocation: 's3a://b/s',
-    });
-    emu.clock.advance('3m');
-    const deleted = await emu.client.opdb.deleteSnapshot({ ...at('ops-env', 'target'), snapshotName: 'one' });
-    expect(deleted.snapshotName).toBe('one');
-    emu.clock.advance('3m');
-    expect((await emu.client.opdb.listSnapshots(at('ops-env', 'target'))).snapshots).toEqual([]);
+  // "DELETED - A snapshot existed but was just deleted. DELETING - A snapshot is being deleted." (opdb.yaml:973)
+  test('a deleted snapshot is DELETING, then DELETED and still listed for an hour; its name is free again', async () => {
+    const target = at('ops-env', 'target');
+    const one = { ...target, snapshotName: 'one', tableName: 't', snapshotLocation: 's3a://b/s' };
+    await emu.client.opdb.createSnapshot(one);
+    emu.clock.advance('5m');
+    const deleted = await emu.client.opdb.deleteSnapshot({ ...target, snapshotName: 'one' });
+    expect(deleted).toMatchObject({ snapshotName: 'one', status: 'DELETING' });
+    const statuses = async (): Promise<Array<[string | undefined, string | undefined]>> =>
+      ((await emu.client.opdb.listSnapshots(target)).snapshots ?? []).map((x) => [x.snapshotName, x.status]);
+    expect(await statuses()).toEqual([['one', 'DELETING']]);
+    emu.clock.advance('2m');
+    expect(await statuses()).toEqual([['one', 'DELETED']]);
+    const again = await refused(emu.client.opdb.deleteSnapshot({ ...target, snapshotName: 'one' }));
+    expect(again.code).toBe('NOT_FOUND');
+    await emu.client.opdb.createSnapshot(one);
+    emu.clock.advance('5m');
+    expect(await statuses()).toEqual([
+      ['one', 'DELETED'],
+      ['one', 'SUCCESSFUL'],
+    ]);
+    // An hour from when the delete ended (two minutes after it began).
+    emu.clock.advance('54m');
+    expect(await statuses()).toEqual([
+      ['one', 'DELETED'],
+      ['one', 'SUCCESSFUL'],
+    ]);
+    emu.clock.advance('1m');
+    expect(await statuses()).toEqual([['one', 'SUCCESSFUL']]);
+  });
+
+  test('a deleted snapshot, still listed, does not hold its database up: the drop needs no force for it', async () => {
+    const db = at('staging-aws', 'kept-snapshots');
+    await available('staging-aws', 'kept-snapshots');
+    await emu.client.opdb.createSnapshot({ ...db, snapshotName: 'gone', tableName: 't', snapshotLocation: 's3a://b/g' });
+    emu.clock.advance('5m');
+    await emu.client.opdb.deleteSnapshot({ ...db, snapshotName: 'gone' });
+    emu.clock.advance('2m');
+    expect((await emu.client.opdb.listSnapshots(db)).snapshots?.map((x) => x.status)).toEqual(['DELETED']);
+    expect((await emu.client.opdb.dropDatabase(db)).status).toBe('PRE_DELETE_IN_PROGRESS');
   });
 });
 
@@ -287,6 +319,48 @@ describe('computed answers', () => {
     expect(names).toContain('sales-env');
     expect(names).toContain('ops-env');
     expect(names).not.toContain('ml-env');
+  });
+});
+
+/** The states a describe loop sees, reading every 15 s of emulator time until `done` (or 30 min); NOT_FOUND when it is gone. */
+async function polled(read: () => Promise<string | undefined>, done: (state: string) => boolean): Promise<string[]> {
+  const seen: string[] = [];
+  for (let i = 0; i <= 120; i++) {
+    const state = await read().catch((e: unknown) => {
+      if ((e as { code?: string }).code === 'NOT_FOUND') return 'NOT_FOUND';
+      throw e;
+    });
+    if (seen.at(-1) !== state) seen.push(String(state));
+    if (done(String(state))) break;
+    emu.clock.advance('15s');
+  }
+  return seen;
+}
+
+// The order StatusType (opdb.yaml:824) and SnapshotStatusType (opdb.yaml:971) name them in, a request before its progress.
+describe('a loop polling describe, as automation does', () => {
+  const db = at('staging-aws', 'polled');
+  const dbStatus = (): Promise<string | undefined> => status('staging-aws', 'polled');
+
+  test('sees a create REQUESTED, then CREATE_IN_PROGRESS, then AVAILABLE', async () => {
+    await emu.client.opdb.createDatabase(db);
+    expect(await polled(dbStatus, (s) => s === 'AVAILABLE')).toEqual(['REQUESTED', 'CREATE_IN_PROGRESS', 'AVAILABLE']);
+  });
+
+  test('sees a snapshot NEW, then IN_PROGRESS, then SUCCESSFUL', async () => {
+    await emu.client.opdb.createSnapshot({ ...db, snapshotName: 'polled', tableName: 't', snapshotLocation: 's3a://b/p' });
+    const snapshotStatus = async (): Promise<string | undefined> => (await emu.client.opdb.listSnapshots(db)).snapshots?.[0]?.status;
+    expect(await polled(snapshotStatus, (s) => s === 'SUCCESSFUL')).toEqual(['NEW', 'IN_PROGRESS', 'SUCCESSFUL']);
+  });
+
+  test('sees an upgrade UPDATE_REQUESTED, then UPDATE_IN_PROGRESS, then AVAILABLE', async () => {
+    await emu.client.opdb.upgradeDatabase({ environment: 'staging-aws', database: 'polled' });
+    expect(await polled(dbStatus, (s) => s === 'AVAILABLE')).toEqual(['UPDATE_REQUESTED', 'UPDATE_IN_PROGRESS', 'AVAILABLE']);
+  });
+
+  test('sees a drop PRE_DELETE_IN_PROGRESS, then DELETE_IN_PROGRESS, then the database is gone', async () => {
+    await emu.client.opdb.dropDatabase({ ...db, force: true });
+    expect(await polled(dbStatus, (s) => s === 'NOT_FOUND')).toEqual(['PRE_DELETE_IN_PROGRESS', 'DELETE_IN_PROGRESS', 'NOT_FOUND']);
   });
 });
 
