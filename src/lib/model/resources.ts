@@ -20,6 +20,12 @@ export interface ActionFacts {
   readonly failure?: string;
   /** The states it may begin in; left out: any. */
   readonly from?: readonly string[];
+  /**
+   * It takes effect when asked: a client polling sees its end at once, never
+   * the states `through` names (Replication Manager's policies, whose status
+   * is read off their jobs).
+   */
+  readonly atOnce?: true;
   /** The name of the operation record it makes, as getOperation-style calls show it (`PROVISION`). */
   readonly operation?: string;
 }
@@ -66,6 +72,12 @@ export interface ResourceFacts {
   readonly fields?: FieldRoles;
   /** The resource type its CRNs carry: crn:cdp:<service>:<region>:<account>:<crnType>:<id>; default its key as it is (`proxyConfig`). */
   readonly crnType?: string;
+  /**
+   * The CRN types of what its actions make beside it that no resource of
+   * the service describes (drscp's deleteBackup answers the CRN of its
+   * delete request, `deleteBackupRequest`).
+   */
+  readonly alsoMints?: readonly string[];
   /** Its CRN ends with its id itself (`cluster:liftie-6gqzwzb4`); default a UUID (its id, or one made from it). */
   readonly crnUsesId?: true;
   /** Its long-running actions, by name (create, delete, start, stop...); left out: it has no status that changes. */

@@ -19,7 +19,6 @@ import { bootstrap } from '../../../src/lib/emulator/bootstrap.js';
 import { Emulator } from '../../../src/lib/emulator/server.js';
 import type { Doc } from '../../../src/lib/emulator/types.js';
 import type { Service } from '../../../src/lib/model/index.js';
-import { kebab } from '../../../src/lib/model/names.js';
 import type { Type } from '../../../src/lib/model/shapes.js';
 import { exerciseService } from '../../helpers/every-operation.js';
 import { loadFacts, resourcesOf, WORLD } from '../../helpers/resource-facts.js';
@@ -32,9 +31,10 @@ const dir = mkdtempSync(join(tmpdir(), 'cdpctl-crns-'));
 /** The CRN types each service's facts allow, by the service a CRN names (its model name and its topic). */
 const allowed = new Map<string, Set<string>>();
 for (const r of resourcesOf(have)) {
-  const type = r.facts.crnType ?? kebab(r.key);
+  // The default is the format's (model/resources.ts): the resource's key as it is.
+  const types = [r.facts.crnType ?? r.key, ...(r.facts.alsoMints ?? [])];
   for (const name of [r.of.svc.name, r.of.svc.topic, CRN_SERVICE[r.of.svc.name]])
-    if (name) allowed.set(name, new Set([...(allowed.get(name) ?? []), type]));
+    if (name) allowed.set(name, new Set([...(allowed.get(name) ?? []), ...types]));
 }
 
 /** Each field some facts list values for, by shape: shape -> field -> the values listed. */
@@ -108,16 +108,10 @@ afterAll(() => {
 });
 
 /** Services whose CRNs are known to carry a type their facts lack, and why (reported to the service's owner). */
-const KNOWN_CRNS: Readonly<Record<string, string>> = {
-  drscp: "deleteBackup answers a CRN of type deleteBackupRequest (as CDP's CRN parser spells it), which no resource of its facts has",
-};
+const KNOWN_CRNS: Readonly<Record<string, string>> = {};
 
 /** Listed values known to disagree with the emulator, and why (reported to the service's owner). */
-const KNOWN: Readonly<Record<string, string>> = {
-  // iam.yaml:1950: "It can be "Cloudera-Default", "Cloudera-Administration", or a customer defined IdP": a user of a
-  // SAML provider shows that provider's CRN, so the list is not closed and does not belong in `values`.
-  'iam User.identityProviderCrn': 'the API says it may also be a customer-defined IdP (its CRN)',
-};
+const KNOWN: Readonly<Record<string, string>> = {};
 
 /** Services of the control plane that CRNs name and the model has no service for. */
 const CONTROL_PLANE = ['freeipa', 'redbeams'];

@@ -42,9 +42,7 @@ describe('resource facts against the wire', () => {
   });
 
   // Facts known to break the format, reported to their owner: pinned as failing, so the entry must go once they are fixed.
-  const KNOWN: Readonly<Record<string, string>> = {
-    'lakehouse policy': "values.scope is a field of the policy's detail (getPolicy), not of PolicyObject",
-  };
+  const KNOWN: Readonly<Record<string, string>> = {};
   for (const c of cases.filter((x) => KNOWN[x.id])) test.failing(`${c.id} (known: ${KNOWN[c.id] ?? ''})`, () => check(c));
   const open = cases.filter((x) => KNOWN[x.id] === undefined);
   if (open.length > 0) test.each(open)('$id', (c) => check(c));

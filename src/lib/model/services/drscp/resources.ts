@@ -20,6 +20,8 @@ export const resources = {
       shape: 'Backup',
       fields: { status: 'backupJobState' },
       crnType: 'backup',
+      // Its delete answers the CRN of "the kubernetes delete backup custom resource", which nothing describes.
+      alsoMints: ['deleteBackupRequest'],
       lifecycle: { create: JOB, delete: { through: ['TERMINATING'] } },
       deleted: { ends: 'gone' },
       values: {

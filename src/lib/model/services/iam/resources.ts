@@ -21,7 +21,9 @@ export const resources = {
       deleted: { ends: 'gone' },
       values: {
         status: ['ACTIVE', 'CONTROL_PLANE_LOCKED_OUT', 'DEACTIVATED'],
-        identityProviderCrn: ['Cloudera-Default', 'Cloudera-Administration'],
+        // identityProviderCrn is not listed: "Cloudera-Default", "Cloudera-Administration", or a customer
+        // defined IdP's CRN (iam.yaml:1950), so its values are not a closed list. The built-in provider's
+        // users show Cloudera-Default (test/unit/emulator/services/iam/identity-provider.test.ts).
       },
     },
     machineUser: {

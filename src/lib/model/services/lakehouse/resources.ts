@@ -26,7 +26,8 @@ export const resources = {
     /**
      * A maintenance policy: versions of a script and its arguments. Its status
      * is that of the tables it covers as one (NamespaceAssociation.status
-     * values), its detail's scope Catalog or Namespace (getPolicy).
+     * values). Its detail's scope, Catalog or Namespace, is a field of
+     * getPolicy's answer rather than of this shape, so it is not listed here.
      */
     policy: {
       shape: 'PolicyObject',
@@ -34,7 +35,6 @@ export const resources = {
       deleted: { ends: 'gone' },
       values: {
         status: ['ERROR', 'SUCCESS', 'PAUSED', 'AUTO_PAUSED', 'USER_PAUSED', 'UNAVAILABLE', 'WARNING'],
-        scope: ['Catalog', 'Namespace'],
       },
     },
     /** A table of the optimizer's catalogue: UNAVAILABLE, SUCCESS or ERROR after its latest task, PAUSED (GetTableStatusDetailsRequest.status). */

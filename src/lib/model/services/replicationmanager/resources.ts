@@ -17,11 +17,11 @@ export const resources = {
     credential: { shape: 'CredentialDetails', deleted: { ends: 'gone' } },
     policy: {
       shape: 'Policy',
-      // Changes at once: a client polling sees the state it began in, then the one it ends in.
+      // Each change takes effect when asked: a client polling sees only where it ends.
       lifecycle: {
-        create: { through: ['SUBMITTED'], success: 'RUNNING' },
-        suspend: { from: ['RUNNING'], through: ['RUNNING'], success: 'SUSPENDED' },
-        activate: { from: ['SUSPENDED'], through: ['SUSPENDED'], success: 'RUNNING' },
+        create: { through: ['SUBMITTED'], success: 'RUNNING', atOnce: true },
+        suspend: { from: ['RUNNING'], through: ['RUNNING'], success: 'SUSPENDED', atOnce: true },
+        activate: { from: ['SUSPENDED'], through: ['SUSPENDED'], success: 'RUNNING', atOnce: true },
       },
       deleted: { ends: 'gone' },
     },
