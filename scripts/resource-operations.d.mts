@@ -9,6 +9,8 @@ export interface ResourceOperations {
   readonly describe?: string;
   readonly list?: string;
   readonly delete?: string;
+  /** The other operations that end it, or a relation it holds, as its delete does (the facts' `deletedBy`). */
+  readonly alsoDeletes?: readonly string[];
   /** The operation that starts each action of the facts' lifecycle (create and delete included). */
   readonly actions: Readonly<Record<string, string>>;
 }

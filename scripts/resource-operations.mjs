@@ -32,7 +32,10 @@ export function placeIn(svc, operation, shape, list = false) {
 /** Prefers the plainest of several names: `create<Noun>`, then one for AWS (the emulator's environments are on AWS). */
 const plainest = (names, plain) => names.find((n) => plain.includes(n)) ?? names.find((n) => /aws/i.test(n)) ?? [...names].sort()[0];
 
-/** A resource's operations: `{ create, describe, list, delete, actions: { <action>: <operation> } }` (each may be absent). */
+/**
+ * A resource's operations: `{ create, describe, list, delete, alsoDeletes, actions: { <action>: <operation> } }`
+ * (each may be absent; alsoDeletes: the other operations its facts' `deletedBy` names).
+ */
 export function resourceOperations(svc, engine, key, facts) {
   const nouns = nounsOf(key, facts);
   const byVerb = new Map();
@@ -56,7 +59,11 @@ export function resourceOperations(svc, engine, key, facts) {
   const actionNames = Object.keys(facts.lifecycle ?? {}).filter((a) => a !== 'delete');
   // A service is deleted by disabling it (de disableService).
   // The delete first: of several creates, the one named as it is (setRuntimeImage for deleteRuntimeImage) is paired with it.
-  const del = byVerb.get('delete')?.[0] ?? named(['delete', 'drop', 'remove', 'terminate', 'deregister', 'disable'])[0];
+  // Where none is named for it, the first operation its facts say deletes it (datahub's deleteRecipes).
+  const del =
+    byVerb.get('delete')?.[0] ??
+    named(['delete', 'drop', 'remove', 'terminate', 'deregister', 'disable'])[0] ??
+    Object.keys(facts.deletedBy ?? {}).find((op) => facts.deletedBy[op] === 'itself');
   const deletes = del?.replace(/^(delete|drop|remove|terminate|deregister|disable)/, '');
   const creates = byVerb.get('create') ?? [];
   const create =
@@ -106,5 +113,8 @@ export function resourceOperations(svc, engine, key, facts) {
   if (describe) out.describe = describe;
   if (list) out.list = list;
   if (del) out.delete = del;
+  // The other operations that end it, or a relation it holds, as its delete does.
+  const also = Object.keys(facts.deletedBy ?? {}).filter((op) => op !== del);
+  if (also.length > 0) out.alsoDeletes = also;
   return out;
 }

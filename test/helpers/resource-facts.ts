@@ -249,7 +249,8 @@ function namesOf(r: FactsOfResource, record: Doc): Map<RegExp, unknown> {
     [new RegExp(`^(${k}Crn|crn|\\w*OrCrn|crnOr\\w*|resourceCrn)$`), crn ?? id ?? name],
     [new RegExp(`^${k}Revision$`), revision],
     [new RegExp(`^(${k}Id|id|${k}IdOr\\w+)$`), id ?? crn],
-    [new RegExp(`^(${k}Name|name|${k}|${k}NameOr\\w+)$`), name ?? crn],
+    // A bulk delete names it among others (datahub's recipeNames).
+    [new RegExp(`^(${k}Name|name|${k}|${k}NameOr\\w+|${k}Names)$`), name ?? crn],
   ]);
 }
 
@@ -265,7 +266,7 @@ export function identify(r: FactsOfResource, operation: string, record: Doc, nam
   for (const f of svc.requestFields(svc.operation(operation))) {
     // A deprecated field (ml's id beside modelRegistryCrn) is left to the filler; a list's filters other than names
     // (a status) are not the record's to set.
-    if (f.deprecated || (namesOnly && !/(Id|Name|Crn|ID|CRN)$|^(id|name|crn)$/.test(f.name))) continue;
+    if (f.deprecated || (namesOnly && !/(Id|Name|Crn|ID|CRN)s?$|^(id|name|crn)$/.test(f.name))) continue;
     const same = record[f.name];
     let v: unknown = (typeof same === 'string' && same !== '') || typeof same === 'number' ? same : undefined;
     // Its own names: a field that names another thing (envNameOrCrn, identityProviderNameOrCrn) is not one of them;
@@ -299,6 +300,10 @@ async function replicationCluster(d: Driver, name: string): Promise<string> {
   return clusters.find((c) => c.name === name)?.crn ?? '';
 }
 
+/** A Data Hub template and definition for AWS every account has. */
+const BUILT_IN_TEMPLATE = '7.2.18 - Data Engineering: Apache Spark3, Apache Hive, Apache Oozie';
+const BUILT_IN_DEFINITION = '7.2.18 - Data Engineering for AWS';
+
 /**
  * What a script does first where the model's plausible requests cannot make
  * a resource, and the fields it sends: by `<service> <create operation>`.
@@ -323,10 +328,22 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
     return { clusterCrn, policyName, policyDefinition };
   },
   // The world's own Data Hub request: a template and definition for AWS (the pool's may be another cloud's).
-  'datahub createAWSCluster': async () => ({
-    clusterTemplate: '7.2.18 - Data Engineering: Apache Spark3, Apache Hive, Apache Oozie',
-    clusterDefinition: '7.2.18 - Data Engineering for AWS',
-  }),
+  'datahub createAWSCluster': async () => ({ clusterTemplate: BUILT_IN_TEMPLATE, clusterDefinition: BUILT_IN_DEFINITION }),
+  // A template's content and a definition's workload template are JSON a script copies from a built-in one
+  // (their examples name files).
+  'datahub createClusterTemplate': async (d) => {
+    const t = await d.send(d.svc, 'describeClusterTemplate', { clusterTemplateName: BUILT_IN_TEMPLATE });
+    const content = t.ok ? (t.answer.clusterTemplate as Doc | undefined)?.clusterTemplateContent : undefined;
+    return typeof content === 'string' ? { clusterTemplateContent: content } : {};
+  },
+  'datahub createClusterDefinition': async (d) => {
+    const t = await d.send(d.svc, 'describeClusterDefinition', { clusterDefinitionName: BUILT_IN_DEFINITION });
+    const workload = t.ok ? (t.answer.clusterDefinition as Doc | undefined)?.workloadTemplate : undefined;
+    // For the harness's environment: a definition names the one it is for.
+    return typeof workload === 'string'
+      ? { workloadTemplate: JSON.stringify({ ...(JSON.parse(workload) as Doc), environmentName: d.env.name }) }
+      : {};
+  },
   // A Data Warehouse cluster on the subnets of its environment (its example's are made up).
   'dw createCluster': async (d) => ({
     awsOptions: { workerSubnetIds: [`${d.env.name}-subnet-a`, `${d.env.name}-subnet-b`], lbSubnetIds: [`${d.env.name}-subnet-c`] },
@@ -379,6 +396,8 @@ const RECIPES: Readonly<Record<string, (d: Driver) => Promise<Doc>>> = {
 export const CANNOT: Readonly<Record<string, string>> = {
   'audit task': 'archiving needs an environments credential of a kind the harness does not make (configureArchiving)',
   'audit run': 'a run is made by archiving, which needs configureArchiving',
+  'cloudprivatelinks endpoint':
+    "the work on a network's endpoints is read by the tracking id each change answers (a delete's is its own), and its items name no endpoint",
   'df flow': 'a flow definition is imported from a file (importFlowDefinition uploads one)',
   'df flowVersionTag': 'a tag names a flow version, which needs an imported flow',
   'dfworkload reportingTask': 'createReportingTask reads its definition from a file (--file-path)',

@@ -85,6 +85,17 @@ export interface ResourceFacts {
   /** How its delete ends; default `gone`. */
   readonly deleted?: DeletionEnd;
   /**
+   * The operations beside its own delete (`delete<Key>`) that end it or what
+   * it holds, by what each ends: `itself`, as `deleted` says (a delete not
+   * named for it, datahub's bulk `deleteRecipes`; a second one, Replication
+   * Manager's `deleteHbasePolicy`); or `held`, something it holds, gone at
+   * once from what shows it while it stays (a group's member, a service's
+   * access grant, a workspace's instance group). Where it has no delete named
+   * for it, the first that ends `itself` is its delete. The deletion table has
+   * a row for each; test/e2e/deletion-ends.test.ts drives each, or says why not.
+   */
+  readonly deletedBy?: Readonly<Record<string, 'itself' | 'held'>>;
+  /**
    * Its string fields whose API descriptions list fixed values (or whose
    * values real clients compare with), each with every value it may hold,
    * in the API's exact case: `{ artifactType: ['flow', 'readyFlow'] }`.

@@ -3,8 +3,9 @@
  * ends, generated from the services' resource facts by scripts/gen-docs.mjs
  * (`npm run docs`, from the build). This fails when the committed table is
  * stale, and checks it row by row against the facts: one row per resource
- * with a delete, naming the delete the tests drive (test/e2e/deletion-ends.test.ts)
- * and the end the facts state.
+ * with a delete, and per other operation its facts say ends it or what it
+ * holds (`deletedBy`), naming the operation the tests drive
+ * (test/e2e/deletion-ends.test.ts) and the end the facts state.
  */
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
@@ -45,8 +46,8 @@ describe('the deletion table', () => {
   test('one row per resource with facts and a delete, with the delete and the end the facts state', async () => {
     const { have, lack } = await loadFacts();
     const want = resourcesOf(have).flatMap((r) => {
-      const del = resourceOperations(r).delete;
-      if (!del) return [];
+      const ops = resourceOperations(r);
+      if (!ops.delete) return [];
       const end = r.facts.deleted ?? { ends: 'gone' as const };
       const ends = end.ends === 'gone' ? 'gone (NOT_FOUND)' : `kept ${end.status} ${end.retention ? `for ${end.retention}` : 'for good'}`;
       const listed =
@@ -57,12 +58,21 @@ describe('the deletion table', () => {
           : 'hiddenWhen' in end.listed
             ? `listed, unless ${end.listed.hiddenWhen}`
             : `listed only with ${end.listed.shownWhen}`;
-      return [[r.of.svc.name, r.key, del, ends, listed]];
+      // A row for each operation that ends it, or what it holds (its facts' deletedBy).
+      return [ops.delete, ...(ops.alsoDeletes ?? [])].map((del) =>
+        r.facts.deletedBy?.[del] === 'held'
+          ? [r.of.svc.name, r.key, del, 'what it holds gone; it stays', '']
+          : [r.of.svc.name, r.key, del, ends, listed],
+      );
     });
     expect(rows).toEqual(expect.arrayContaining(want));
     expect(rows.length).toBe(want.length);
     expect(rows).toEqual(
-      expect.arrayContaining([['compute', 'cluster', 'deleteCluster', 'kept DELETED for good', 'listed only with includeDeleted']]),
+      expect.arrayContaining([
+        ['compute', 'cluster', 'deleteCluster', 'kept DELETED for good', 'listed only with includeDeleted'],
+        ['datahub', 'recipe', 'deleteRecipes', 'gone (NOT_FOUND)', ''],
+        ['iam', 'group', 'removeUserFromGroup', 'what it holds gone; it stays', ''],
+      ]),
     );
     for (const svc of lack) expect(committed).toContain(`\`${svc.name}\``);
   });

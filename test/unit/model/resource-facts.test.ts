@@ -5,7 +5,8 @@
  * action passes through, begins in or ends in, and a kept deletion's
  * status, is a value of the resource's status enum (when it has one);
  * each field a resource lists fixed `values` for is a string field of its
- * shape (or a list of strings), with values given once each, none empty.
+ * shape (or a list of strings), with values given once each, none empty;
+ * each operation its `deletedBy` names is a change of the service.
  * Whether each waiter of the CLI ends where these lifecycles end is checked
  * where operations meet resources: test/unit/emulator/engine-waiters.test.ts.
  */
@@ -62,6 +63,9 @@ function check({ key, svc, r }: (typeof cases)[number]): void {
     expect([...new Set(listed)]).toEqual([...listed]);
     expect(listed.filter((v) => v.trim() === '')).toEqual([]);
   }
+  // The other operations that end it, or what it holds, are changes of the service (not reads, not made up).
+  for (const op of Object.keys(r.deletedBy ?? {}))
+    expect(`${op}: ${svc.has(op) ? (svc.operation(op).mutating ? 'a change' : 'a read') : 'none'}`).toBe(`${op}: a change`);
   if (!r.lifecycle) return;
   const statusField = r.fields?.status ?? ['status', `${key}Status`, 'state', `${key}State`].find((f) => shape?.byName.has(f)) ?? '<none>';
   const status = shape?.byName.get(statusField);

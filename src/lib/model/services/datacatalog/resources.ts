@@ -17,11 +17,15 @@ export const resources = {
       shape: 'GetDataShareResponse',
       fields: { created: 'createdAt', creator: 'createdBy' },
       deleted: { ends: 'gone' },
+      // An external user's access ends; removing assets is no delete: it changes what the share holds, and the share stays.
+      deletedBy: { removeAccessOfExternalUsersOnDataShare: 'held', removeAssetsFromDataShare: 'held' },
     },
     externalUser: {
       shape: 'ExternalUserListItem',
       fields: { id: 'userId', name: 'username', created: 'createdAt' },
       deleted: { ends: 'gone' },
+      // Its credentials end (regenerateExternalUserCredentials makes new ones); the user stays.
+      deletedBy: { revokeExternalUserCredentials: 'held' },
     },
     /** The tags reviewed for a column of a data lake (reviewSuggestedTags). */
     tagReview: {

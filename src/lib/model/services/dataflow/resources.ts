@@ -36,6 +36,7 @@ export const resources = {
     deployedFlow: {
       shape: 'RpcDeployedFlow',
       crnType: 'deployedFlow',
+      deletedBy: { terminateFlowInDeployment: 'itself' },
       lifecycle: {
         // Imported once its deployment is ready; without autoStartFlow it ends FLOW_STOPPED.
         create: { through: ['DEPLOYING', 'IMPORTING_FLOW'], success: 'GOOD_HEALTH', failure: 'BAD_HEALTH' },

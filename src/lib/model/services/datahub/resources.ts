@@ -30,6 +30,9 @@ const work = (operation: string): ActionFacts => ({ through: ['RUNNING'], succes
 /** Recipe.type and RecipeSummary.type: "PRE_SERVICE_DEPLOYMENT, PRE_TERMINATION, ..." (datahub.yaml:1980, 2002). */
 const RECIPE_TYPES = ['PRE_SERVICE_DEPLOYMENT', 'PRE_TERMINATION', 'POST_SERVICE_DEPLOYMENT', 'POST_CLOUDERA_MANAGER_START'] as const;
 
+/** Recipes, templates and definitions are deleted in bulk, by their names (deleteRecipes): each named is gone. */
+const deletedInBulk = (operation: string) => ({ deleted: { ends: 'gone' }, deletedBy: { [operation]: 'itself' } }) as const;
+
 export const resources = {
   resources: {
     cluster: {
@@ -119,12 +122,13 @@ export const resources = {
     instance: {
       shape: 'Instance',
       deleted: { ends: 'gone' },
+      deletedBy: { deleteInstances: 'itself' },
       values: { instanceType: ['GATEWAY', 'GATEWAY_PRIMARY', 'CORE'] },
     },
-    recipe: { shape: 'Recipe', crnType: 'recipe', deleted: { ends: 'gone' }, values: { type: RECIPE_TYPES } },
+    recipe: { shape: 'Recipe', crnType: 'recipe', ...deletedInBulk('deleteRecipes'), values: { type: RECIPE_TYPES } },
     recipeSummary: { shape: 'RecipeSummary', values: { type: RECIPE_TYPES } },
-    clusterTemplate: { shape: 'ClusterTemplate', crnType: 'clustertemplate', deleted: { ends: 'gone' } },
-    clusterDefinition: { shape: 'ClusterDefinition', crnType: 'clusterdefinition', deleted: { ends: 'gone' } },
+    clusterTemplate: { shape: 'ClusterTemplate', crnType: 'clustertemplate', ...deletedInBulk('deleteClusterTemplates') },
+    clusterDefinition: { shape: 'ClusterDefinition', crnType: 'clusterdefinition', ...deletedInBulk('deleteClusterDefinitions') },
     customConfigurations: { shape: 'CustomConfigurations', crnType: 'customconfigurations', deleted: { ends: 'gone' } },
     autoScaleRules: { shape: 'AutoScaleRulesResponse', deleted: { ends: 'gone' } },
     /** One step of autoscaling (datahub.yaml:1913 lists its statuses). */

@@ -42,6 +42,8 @@ export const resources = {
         delete: { from: RUNNING, through: ['DISABLING'], success: 'NOT_ENABLED' },
       },
       deleted: { ends: 'kept', status: 'NOT_ENABLED' },
+      // A user's Kubernetes access, gone from listUserKubernetesAccess once revoked.
+      deletedBy: { revokeUserKubernetesAccess: 'held' },
     },
     flow: {
       // listFlowDefinitions shows it so (describeFlow as Flow, without artifactType).

@@ -32,7 +32,13 @@ export const resources = {
       deleted: { ends: 'gone' },
       values: { status: ['ACTIVE', 'CONTROL_PLANE_LOCKED_OUT'] },
     },
-    group: { shape: 'Group', crnType: 'group', deleted: { ends: 'gone' } },
+    group: {
+      shape: 'Group',
+      crnType: 'group',
+      deleted: { ends: 'gone' },
+      // A member removed is gone from listGroupMembers at once (iam.yaml: removeUserFromGroup, removeMachineUserFromGroup).
+      deletedBy: { removeUserFromGroup: 'held', removeMachineUserFromGroup: 'held' },
+    },
     accessKey: { shape: 'AccessKey', crnType: 'accessKey', deleted: { ends: 'gone' } },
     samlProvider: { shape: 'SamlProvider', crnType: 'samlProvider', deleted: { ends: 'gone' } },
     ldapProvider: { shape: 'LdapProvider', crnType: 'ldapProvider', deleted: { ends: 'gone' } },

@@ -13,7 +13,8 @@ import type { ServiceResources } from '../../resources.js';
 export const resources = {
   resources: {
     catalog: { shape: 'CustomImageCatalog', crnType: 'imageCatalog', deleted: { ends: 'gone' } },
-    image: { shape: 'DescribeCustomImageResponse', deleted: { ends: 'gone' } },
+    /** A catalog's image, Runtime or FreeIPA (describeCustomImage shows either); each kind has its delete. */
+    image: { shape: 'DescribeCustomImageResponse', deleted: { ends: 'gone' }, deletedBy: { deleteFreeipaImage: 'itself' } },
     /** The default catalog's images: the account has them from its first use, and never deletes them. */
     defaultImage: { shape: 'DescribeCustomImageResponse' },
   },

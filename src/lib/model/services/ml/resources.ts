@@ -21,6 +21,8 @@ export const resources = {
       shape: 'Workspace',
       fields: { name: 'instanceName', status: 'instanceStatus', statusReason: 'failureMessage' },
       crnType: 'workspace',
+      // Parts of a workbench that end while it stays: an instance group (gone from its instanceGroups), its file-system replica.
+      deletedBy: { deleteInstanceGroup: 'held', deleteFileReplica: 'held' },
       lifecycle: {
         create: {
           through: ['provision:started', 'installation:started'],
@@ -161,6 +163,8 @@ export const resources = {
     app: {
       shape: 'MlServingApp',
       crnType: 'mlserving',
+      // An instance group of its cluster, gone from its instanceGroups while it stays.
+      deletedBy: { deleteInstanceGroupMlServingApp: 'held' },
       lifecycle: {
         create: {
           through: ['provision:started', 'installation:started'],

@@ -34,6 +34,7 @@ export const resources = {
       shape: 'PrivateLinkEndpointStatus',
       lifecycle: { create: WORK, update: WORK, delete: WORK, migrate: WORK },
       deleted: { ends: 'kept', status: 'SUCCESS' },
+      deletedBy: { deletePrivateLinkEndpoint: 'itself' },
       values: { status: ['SUCCESS', 'IN_PROGRESS', 'ERROR'] },
     },
     /** A cloud account authorized for the private-link services of a region; revoked, it is gone. */

@@ -24,6 +24,8 @@ export const resources = {
         activate: { from: ['SUSPENDED'], through: ['SUSPENDED'], success: 'RUNNING', atOnce: true },
       },
       deleted: { ends: 'gone' },
+      // An HBase policy is a policy too (listPolicies shows it), deleted by its id.
+      deletedBy: { deleteHbasePolicy: 'itself' },
     },
     command: {
       shape: 'GetCommandStatusResponse',
