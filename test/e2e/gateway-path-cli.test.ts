@@ -102,6 +102,17 @@ describe('bad input to the gateway path', () => {
     expect(String(r.json?.message)).toContain(path);
   });
 
+  test.each([
+    ['an unknown service', '/api/v1/nosuch/listUsers', 'there is no service nosuch; the services are audit, '],
+    ['a miscased service', '/api/v1/IAM/listUsers', 'the service is iam, in that case'],
+    ['a miscased operation', '/api/v1/iam/listusers', 'the operation is listUsers, in that case'],
+    ['an unknown operation', '/api/v1/iam/listWidgets', 'iam has no operation listWidgets'],
+  ])('%s under the gateway is told what it could have been (%s)', async (_what, path, told) => {
+    const r = await postJson(em.port, key, path, {});
+    expect([r.status, r.json?.code]).toEqual([404, 'NOT_FOUND']);
+    expect(String(r.json?.message)).toContain(told);
+  });
+
   test('an operation that would change something, at a wrong path, changes nothing', async () => {
     const r = await postJson(em.port, key, '/api/v1/iam/createGroups', { groupName: 'never-made' });
     expect([r.status, r.json?.code]).toEqual([404, 'NOT_FOUND']);

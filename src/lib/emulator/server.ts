@@ -362,6 +362,31 @@ export class Emulator {
     return d;
   }
 
+  /**
+   * What a path that names no operation is told. Under the gateway
+   * (`/api/v1/<service>/<operation>`) it says which part is unknown and what
+   * it could have been, since a client's typo there (a service's endpoint
+   * name for its wire name, an operation's case) is otherwise a bare 404.
+   */
+  private noOperation(pathname: string): ApiError {
+    const shown = `no operation at ${pathname.slice(0, 200)}`;
+    const gateway = /^\/api\/v1\/([^/]+)\/([^/]+)$/.exec(pathname);
+    if (!gateway) return notFound(shown);
+    const [, service = '', operation = ''] = gateway;
+    const services = [...new Set([...this.byName.keys()].map((k) => k.split(' ')[0] ?? ''))].sort();
+    const sameService = services.find((s) => s.toLowerCase() === service.toLowerCase());
+    if (sameService === undefined)
+      return notFound(`${shown}: there is no service ${service.slice(0, 60)}; the services are ${services.join(', ')}`);
+    if (sameService !== service) return notFound(`${shown}: the service is ${sameService}, in that case`);
+    const operations = [...this.byName.keys()].filter((k) => k.startsWith(`${service} `)).map((k) => k.slice(service.length + 1));
+    const sameOperation = operations.find((o) => o.toLowerCase() === operation.toLowerCase());
+    return notFound(
+      sameOperation
+        ? `${shown}: the operation is ${sameOperation}, in that case`
+        : `${shown}: ${service} has no operation ${operation.slice(0, 100)}`,
+    );
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let route: Route | undefined;
     let delivery: Delivery | undefined;
@@ -381,7 +406,7 @@ export class Emulator {
       api = true;
       this.requestIds.set(res, requestId);
       route = this.routes.get(url.pathname);
-      if (!route) throw notFound(`no operation at ${url.pathname.slice(0, 200)}`);
+      if (!route) throw this.noOperation(url.pathname);
       if (req.method !== 'POST') throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${req.method ?? ''} is not allowed; operations are POST`);
       this.stats.requests++;
       const limit = this.opts.maxBodyBytes ?? 4 * 1024 * 1024;
