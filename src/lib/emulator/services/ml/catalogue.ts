@@ -12,6 +12,7 @@ import type { CloudPlatform } from '../../environments.js';
 import { invalid } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { str } from '../../values.js';
+import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
 
 /** Releases, oldest first: the emulator deploys `deployed`; `latest` is the newest, where upgrades go. */
 export interface Releases {
@@ -34,18 +35,8 @@ export const newer = (a: string, b: string): boolean => a.localeCompare(b, undef
 
 export const READY = 'installation:finished';
 
-/** Workbench states in which it serves its users and may take on new work. */
-export const WORKBENCH_READY = [
-  READY,
-  'modify:finished',
-  'modify:failed',
-  'upgrade:finished',
-  'resume:finished',
-  'rollback:finished',
-  'failover:finished',
-  'failover:failed',
-  'suspend:failed',
-];
+/** Workbench states in which it serves its users and may take on new work: the model's (the states its actions begin in). */
+export const WORKBENCH_READY: readonly string[] = WORKBENCH_SERVING;
 
 /** Whether the cluster of a workbench, registry or inference service is installed and reachable (it may be busy changing). */
 export const installed = (state: string): boolean => WORKBENCH_READY.includes(state) || /^(modify|upgrade|rollback|failover):/.test(state);

@@ -10,10 +10,39 @@
  * workspace and mlserving right, modelregistry unverified, and
  * workspace_backup doubtful: Crn.java has backup). Fixed values: a
  * workbench's upgrade type. ml is not on the operation table: these are data
- * the emulator does not read yet (its spec declares the same states);
+ * the emulator does not read yet (its spec declares the same states), but for
+ * the states a workbench serves in, which its rules read from here;
  * checked against the wire by test/unit/model/resource-facts.test.ts.
  */
-import type { ServiceResources } from '../../resources.js';
+import type { ActionFacts, ServiceResources } from '../../resources.js';
+
+/** The states a workbench serves its users in and may take on new work from (the emulator reads them too). */
+export const WORKBENCH_SERVING = [
+  'installation:finished',
+  'modify:finished',
+  'modify:failed',
+  'upgrade:finished',
+  'resume:finished',
+  'rollback:finished',
+  'failover:finished',
+  'failover:failed',
+  'suspend:failed',
+] as const;
+
+/** An action that passes through `<action>:started` and ends `<action>:finished` or `<action>:failed`. */
+const phase = (action: string, from?: readonly string[]): ActionFacts => ({
+  through: [`${action}:started`],
+  success: `${action}:finished`,
+  failure: `${action}:failed`,
+  ...(from ? { from } : {}),
+});
+
+/** A create (or a restore): provisioned, then installed. */
+const INSTALLATION: ActionFacts = {
+  through: ['provision:started', 'installation:started'],
+  success: 'installation:finished',
+  failure: 'installation:failed',
+};
 
 export const resources = {
   resources: {
@@ -24,95 +53,15 @@ export const resources = {
       // Parts of a workbench that end while it stays: an instance group (gone from its instanceGroups), its file-system replica.
       deletedBy: { deleteInstanceGroup: 'held', deleteFileReplica: 'held' },
       lifecycle: {
-        create: {
-          through: ['provision:started', 'installation:started'],
-          success: 'installation:finished',
-          failure: 'installation:failed',
-        },
-        restore: {
-          through: ['provision:started', 'installation:started'],
-          success: 'installation:finished',
-          failure: 'installation:failed',
-        },
-        delete: { through: ['deprovision:started'], success: 'deprovision:finished', failure: 'deprovision:failed' },
-        suspend: {
-          through: ['suspend:started'],
-          success: 'suspend:finished',
-          failure: 'suspend:failed',
-          from: [
-            'installation:finished',
-            'modify:finished',
-            'modify:failed',
-            'upgrade:finished',
-            'resume:finished',
-            'rollback:finished',
-            'failover:finished',
-            'failover:failed',
-            'suspend:failed',
-          ],
-        },
-        resume: {
-          through: ['resume:started'],
-          success: 'resume:finished',
-          failure: 'resume:failed',
-          from: ['suspend:finished', 'resume:failed'],
-        },
-        upgrade: {
-          through: ['upgrade:started'],
-          success: 'upgrade:finished',
-          failure: 'upgrade:failed',
-          from: [
-            'installation:finished',
-            'modify:finished',
-            'modify:failed',
-            'upgrade:finished',
-            'resume:finished',
-            'rollback:finished',
-            'failover:finished',
-            'failover:failed',
-            'suspend:failed',
-            'upgrade:failed',
-            'rollback:failed',
-          ],
-        },
-        modify: {
-          through: ['modify:started'],
-          success: 'modify:finished',
-          failure: 'modify:failed',
-          from: [
-            'installation:finished',
-            'modify:finished',
-            'modify:failed',
-            'upgrade:finished',
-            'resume:finished',
-            'rollback:finished',
-            'failover:finished',
-            'failover:failed',
-            'suspend:failed',
-          ],
-        },
-        rollback: {
-          through: ['rollback:started'],
-          success: 'rollback:finished',
-          failure: 'rollback:failed',
-          from: ['upgrade:finished', 'upgrade:failed', 'rollback:failed'],
-        },
-        failover: {
-          through: ['failover:started'],
-          success: 'failover:finished',
-          failure: 'failover:failed',
-          from: [
-            'installation:finished',
-            'modify:finished',
-            'modify:failed',
-            'upgrade:finished',
-            'resume:finished',
-            'rollback:finished',
-            'failover:finished',
-            'failover:failed',
-            'suspend:failed',
-          ],
-        },
+        create: INSTALLATION,
+        restore: INSTALLATION,
+        delete: phase('deprovision'),
+        suspend: phase('suspend', WORKBENCH_SERVING),
+        resume: phase('resume', ['suspend:finished', 'resume:failed']),
+        upgrade: phase('upgrade', [...WORKBENCH_SERVING, 'upgrade:failed', 'rollback:failed']),
+        modify: phase('modify', WORKBENCH_SERVING),
+        rollback: phase('rollback', ['upgrade:finished', 'upgrade:failed', 'rollback:failed']),
+        failover: phase('failover', WORKBENCH_SERVING),
       },
       deleted: { ends: 'gone' },
       values: { upgradeType: ['Inplace', 'RestoreBased'] },
@@ -126,8 +75,8 @@ export const resources = {
       fields: { crn: 'backupCrn', status: 'backupStatus' },
       crnType: 'workspace_backup',
       lifecycle: {
-        create: { through: ['backup:started'], success: 'backup:finished', failure: 'backup:failed' },
-        delete: { through: ['delete:started'], success: 'delete:finished', failure: 'delete:failed' },
+        create: phase('backup'),
+        delete: phase('delete'),
       },
       deleted: { ends: 'gone' },
     },
@@ -135,24 +84,10 @@ export const resources = {
       shape: 'ModelRegistry',
       crnType: 'modelregistry',
       lifecycle: {
-        create: {
-          through: ['provision:started', 'installation:started'],
-          success: 'installation:finished',
-          failure: 'installation:failed',
-        },
-        delete: { through: ['deprovision:started'], success: 'deprovision:finished', failure: 'deprovision:failed' },
-        upgrade: {
-          through: ['upgrade:started'],
-          success: 'upgrade:finished',
-          failure: 'upgrade:failed',
-          from: ['installation:finished', 'upgrade:finished', 'rollback:finished', 'upgrade:failed'],
-        },
-        rollback: {
-          through: ['rollback:started'],
-          success: 'rollback:finished',
-          failure: 'rollback:failed',
-          from: ['upgrade:finished', 'upgrade:failed', 'rollback:failed'],
-        },
+        create: INSTALLATION,
+        delete: phase('deprovision'),
+        upgrade: phase('upgrade', ['installation:finished', 'upgrade:finished', 'rollback:finished', 'upgrade:failed']),
+        rollback: phase('rollback', ['upgrade:finished', 'upgrade:failed', 'rollback:failed']),
       },
       deleted: { ends: 'gone' },
     },
@@ -166,24 +101,10 @@ export const resources = {
       // An instance group of its cluster, gone from its instanceGroups while it stays.
       deletedBy: { deleteInstanceGroupMlServingApp: 'held' },
       lifecycle: {
-        create: {
-          through: ['provision:started', 'installation:started'],
-          success: 'installation:finished',
-          failure: 'installation:failed',
-        },
-        delete: { through: ['deprovision:started'], success: 'deprovision:finished', failure: 'deprovision:failed' },
-        upgrade: {
-          through: ['upgrade:started'],
-          success: 'upgrade:finished',
-          failure: 'upgrade:failed',
-          from: ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed', 'upgrade:failed'],
-        },
-        modify: {
-          through: ['modify:started'],
-          success: 'modify:finished',
-          failure: 'modify:failed',
-          from: ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed'],
-        },
+        create: INSTALLATION,
+        delete: phase('deprovision'),
+        upgrade: phase('upgrade', ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed', 'upgrade:failed']),
+        modify: phase('modify', ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed']),
       },
       deleted: { ends: 'gone' },
     },
