@@ -11,6 +11,7 @@ import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { progress } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { b64, docs, hex, num, obj, str, strings } from '../../values.js';
+import { kubeconfig as kubeconfigDocument } from '../../shared/kubeconfig.js';
 import { instanceType } from './catalogue.js';
 
 // ---- environments -----------------------------------------------------------------
@@ -229,57 +230,23 @@ function apiServer(env: EnvironmentRecord, cluster: string): string {
 }
 
 /** How kubectl gets a token for the cluster: its cloud's tool, as `identity` when one is given. */
-function credentialPlugin(env: EnvironmentRecord, cluster: string, identity?: string): string[] {
+function credentialPlugin(env: EnvironmentRecord, cluster: string, identity?: string): { command: string; args: string[] } {
   if (env.cloudPlatform === 'AZURE')
-    return [
-      '      command: kubelogin',
-      '      args:',
-      '        - get-token',
-      '        - --login',
-      '        - azurecli',
-      '        - --server-id',
-      `        - ${hex(cluster, 8)}`,
-    ];
-  if (env.cloudPlatform === 'GCP') return ['      command: gke-gcloud-auth-plugin'];
-  const role = identity && /:role\//.test(identity) ? ['        - --role-arn', `        - ${identity}`] : [];
-  return [
-    '      command: aws',
-    '      args:',
-    '        - eks',
-    '        - get-token',
-    '        - --cluster-name',
-    `        - ${cluster}`,
-    '        - --region',
-    `        - ${env.region}`,
-    ...role,
-  ];
+    return { command: 'kubelogin', args: ['get-token', '--login', 'azurecli', '--server-id', hex(cluster, 8)] };
+  if (env.cloudPlatform === 'GCP') return { command: 'gke-gcloud-auth-plugin', args: [] };
+  const role = identity && /:role\//.test(identity) ? ['--role-arn', identity] : [];
+  return { command: 'aws', args: ['eks', 'get-token', '--cluster-name', cluster, '--region', env.region, ...role] };
 }
 
-/** A kubeconfig for the cluster `cluster` of an environment. */
+/** A kubeconfig for the cluster `cluster` of an environment (the shared document: shared/kubeconfig.ts). */
 export function kubeconfig(env: EnvironmentRecord, cluster: string, identity?: string): string {
-  const ca = b64(`-----BEGIN CERTIFICATE-----\n${b64(hex(`${cluster}/ca`, 48))}\n-----END CERTIFICATE-----\n`);
-  return [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    `  - name: ${cluster}`,
-    '    cluster:',
-    `      server: ${apiServer(env, cluster)}`,
-    `      certificate-authority-data: ${ca}`,
-    'contexts:',
-    `  - name: ${cluster}`,
-    '    context:',
-    `      cluster: ${cluster}`,
-    `      user: ${cluster}`,
-    `current-context: ${cluster}`,
-    'users:',
-    `  - name: ${cluster}`,
-    '    user:',
-    '      exec:',
-    '        apiVersion: client.authentication.k8s.io/v1beta1',
-    ...credentialPlugin(env, cluster, identity).map((l) => `  ${l}`),
-    '',
-  ].join('\n');
+  return kubeconfigDocument({
+    cluster,
+    server: apiServer(env, cluster),
+    ca: b64(hex(`${cluster}/ca`, 48)),
+    user: cluster,
+    auth: { exec: credentialPlugin(env, cluster, identity) },
+  });
 }
 
 const AWS_IDENTITY = /^arn:aws(-[a-z]+)*:iam::\d{12}:(user|role)\/[\w+=,.@/-]+$/;
