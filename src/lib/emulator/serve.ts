@@ -1,6 +1,6 @@
 /** Running an emulator in the foreground, and parsing fault settings. */
 import { consoleAddress, startInProcess, type StartOptions } from './control.js';
-import type { FaultSettings } from './server.js';
+import type { FaultSettings } from './http/faults.js';
 
 export function parseFaults(rate?: string, kinds?: string, latency?: string): FaultSettings | undefined {
   const r = rate === undefined ? 0 : Number(rate);

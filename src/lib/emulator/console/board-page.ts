@@ -6,7 +6,7 @@
  * text. So there is one renderer, and it is here.
  */
 import type { LogEntry } from '../request-log.js';
-import type { FaultSettings } from '../server.js';
+import type { FaultSettings } from '../http/faults.js';
 import { chooseUserPage, escapeHtml, layout, type SignInUser, type SiteInfo } from './pages.js';
 
 export interface BoardResource {

@@ -32,7 +32,7 @@ import { parseDuration } from '../clock.js';
 import { environments, findEnvironment, type EnvironmentRecord } from '../environments.js';
 import { ApiError } from '../errors.js';
 import type { LogEntry } from '../request-log.js';
-import type { FaultSettings } from '../server.js';
+import type { FaultSettings } from '../http/faults.js';
 import type { World } from '../world.js';
 import { APP_SCRIPT, boardPage, boardSignInPage, clockPart, logPart, resourcesPart, type BoardState } from './board-page.js';
 import { Refusal, type ConsoleFlows, type ConsoleHost } from './flows.js';
