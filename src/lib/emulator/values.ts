@@ -4,7 +4,7 @@
  * handler runs, so these only pick the value out in the type it has.
  */
 import { createHash } from 'node:crypto';
-import type { Doc } from './types.js';
+import type { Doc } from './engine/context.js';
 
 /** A non-empty string, or undefined. */
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);

@@ -15,7 +15,7 @@ import type { EnvironmentView, WorldReads } from '../world/contracts.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
 import { paged, pagingFor, pagingOf } from '../paging.js';
-import type { ServiceModule } from '../types.js';
+import type { ServiceModule } from './spec.js';
 import { bind, fromSpec, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
 import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope } from './context.js';

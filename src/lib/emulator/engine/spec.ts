@@ -10,7 +10,7 @@
 import type { ServiceResources } from '../../model/resources.js';
 import type { Service } from '../../model/service.js';
 import type { Lifecycle } from './timeline.js';
-import type { Doc, Handler, RequestContext } from './context.js';
+import type { CallObserver, DependentKind, Doc, Handler, Providers, RequestContext } from './context.js';
 import type { RecordFields } from './derive.js';
 import type { Engine } from './index.js';
 import type { EngineRecord, Records } from './records.js';
@@ -176,4 +176,35 @@ export interface EngineSpec {
   readonly handlers?: Readonly<Record<string, (h: Hook, request: Doc) => Doc>>;
   /** Plain handlers (the service module's own backend). */
   readonly plain?: Readonly<Record<string, Handler>>;
+}
+
+/**
+ * A service module not yet on the operation table (table.ts): handlers keyed
+ * by wire operation name, or an engine spec of the older shape. A handler
+ * gets a request already checked against the model and returns the plain
+ * response document, synchronously, inside the request's transaction.
+ */
+export interface ServiceModule {
+  /** Wire service name: iam, datalake, cloudprivatelinks, ... */
+  readonly service: string;
+  /** For a workload service: the workload name its Bearer tokens must be issued for (DF). */
+  readonly workloadName?: string;
+  /** Operations served by the module's own code. */
+  readonly handlers?: Readonly<Record<string, Handler>>;
+  /** Resources served by the resource engine (engine/), derived from the model. */
+  readonly engine?: EngineSpec;
+  /** Kinds of its records that live in environments (world.ts); the engine's environment resources are added to them. */
+  readonly dependents?: readonly DependentKind[];
+  /** Sees every mutating call of every service (the audit service keeps them as events). */
+  readonly observe?: CallObserver;
+  /** What it tells the other services (world/contracts.ts): each contract has one provider. */
+  readonly provides?: Providers;
+  /**
+   * Operations that take their file at another address, as the DataFlow
+   * catalog's imports do: operation name -> the path the file goes to. The
+   * JSON request is checked and answered with a redirect there (carrying a
+   * session); the file sent there, signed, runs the handler with that
+   * request and the file as its upload.
+   */
+  readonly redirectedUploads?: Readonly<Record<string, string>>;
 }
