@@ -370,8 +370,9 @@ export class Engine {
     const all = this.records(h, r);
     const force = r.rules.forceFields.some((f) => req[f] === true);
     const held = this.held(h.ctx, r, rec);
-    // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force.
-    const blocking = r.rules.cascades ? [] : held.filter((x) => !partOf(x.model, x.rec));
+    // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force,
+    // except what is going already: a kept deleted record, or one being deleted.
+    const blocking = r.rules.cascades ? [] : held.filter((x) => !partOf(x.model, x.rec) && !this.going(h.ctx, x.model, x.rec));
     if (blocking.length > 0 && !force)
       throw failedPrecondition(
         `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
@@ -394,6 +395,11 @@ export class Engine {
     const answer = this.answer(h, op, b, r, rec, req);
     all.remove(rec);
     return answer;
+  }
+
+  /** Whether a record is deleted and kept, or being deleted. */
+  private going(ctx: Scope, r: ResourceModel, rec: EngineRecord): boolean {
+    return rec.deleted !== undefined || (rec.activity.action === 'delete' && new Records(ctx, r).busy(rec));
   }
 
   /** The records a record holds, children before their own children (all of them, deepest last). */

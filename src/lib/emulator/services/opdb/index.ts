@@ -153,8 +153,7 @@ export default defineService<OperationName>()({
     },
     snapshot: {
       keys: ['snapshotName'],
-      // A snapshot being deleted, or deleted and still listed, no longer holds its database up: the drop needs no force for it.
-      lives: { in: 'parent', parent: 'database', part: 'data.deleting' },
+      lives: { in: 'parent', parent: 'database' },
       minutes: { create: [0.5, 4.5] },
       hooks: {
         check: {
@@ -162,11 +161,6 @@ export default defineService<OperationName>()({
             const db = h.records('database');
             const parent = db.byId(rec.scope);
             if (parent) db.require(parent, ['AVAILABLE'], 'a snapshot');
-          },
-          // Not a refusal: it marks the snapshot as going, which `lives.part` reads. Until the engine's delete leaves kept
-          // deleted records out of what holds a parent up (Engine.remove counts them), this keeps a deleted snapshot from it.
-          delete: (_h, rec) => {
-            if (rec.data) rec.data.deleting = true;
           },
         },
       },

@@ -287,6 +287,19 @@ describe('snapshots and restores', () => {
     expect((await emu.client.opdb.listSnapshots(db)).snapshots?.map((x) => x.status)).toEqual(['DELETED']);
     expect((await emu.client.opdb.dropDatabase(db)).status).toBe('PRE_DELETE_IN_PROGRESS');
   });
+
+  test('nor does a snapshot being deleted; a live one still does', async () => {
+    const db = at('staging-aws', 'going-snapshots');
+    await available('staging-aws', 'going-snapshots');
+    for (const snapshotName of ['going', 'staying'])
+      await emu.client.opdb.createSnapshot({ ...db, snapshotName, tableName: 't', snapshotLocation: `s3a://b/${snapshotName}` });
+    emu.clock.advance('5m');
+    await emu.client.opdb.deleteSnapshot({ ...db, snapshotName: 'going' });
+    await expect(emu.client.opdb.dropDatabase(db)).rejects.toThrow(/still has snapshot staying; delete them first/);
+    await emu.client.opdb.deleteSnapshot({ ...db, snapshotName: 'staying' });
+    expect((await emu.client.opdb.listSnapshots(db)).snapshots?.map((x) => x.status)).not.toContain('DELETED');
+    expect((await emu.client.opdb.dropDatabase(db)).status).toBe('PRE_DELETE_IN_PROGRESS');
+  });
 });
 
 describe('computed answers', () => {
