@@ -8,7 +8,7 @@
  * how the coverage table names each entry.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import type { Doc, RequestContext } from '../../../src/lib/emulator/engine/context.js';
+import type { DependentKind, Doc, RequestContext } from '../../../src/lib/emulator/engine/context.js';
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
 import { defineService, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
@@ -124,6 +124,14 @@ describe('the table', () => {
     call('listNotes');
     call('validateCluster', { ...CLUSTER, clusterName: 'bad_name' });
     expect(guarded).toEqual(['listNotes', 'validateCluster']);
+  });
+
+  test("a service's own dependent kinds (records not the engine's yet) live in environments beside its resources", () => {
+    const gadgets: DependentKind = { service: 'widgets', noun: 'gadget', in: () => [] };
+    const engineKinds = served.dependents.map((k) => k.noun);
+    const withOwn = serve(widgetModel, { ...widgets, dependents: [gadgets] });
+    expect(withOwn.dependents.map((k) => k.noun)).toEqual([...engineKinds, 'gadget']);
+    expect(engineKinds).not.toContain('gadget');
   });
 });
 

@@ -878,7 +878,7 @@ export function serve(
   return {
     handlers,
     servedBy,
-    dependents: [...(engine?.dependents() ?? []), ...(isTable(mod) ? [] : (mod.dependents ?? []))],
+    dependents: [...(engine?.dependents() ?? []), ...(mod.dependents ?? [])],
     provides: isTable(mod) ? (engine?.providers(mod) ?? {}) : (mod.provides ?? {}),
   };
 }

@@ -12,7 +12,7 @@
  */
 import type { ServiceResources } from '../../model/resources.js';
 import type { ContractName, WorldReads } from '../world/contracts.js';
-import type { CallObserver, Doc } from './context.js';
+import type { CallObserver, DependentKind, Doc } from './context.js';
 import type { EntryOptions, Hook, Resource, Verb, VerbEntry } from './declare.js';
 
 /** An operation served by one named function of the service's own files (its name shows in the coverage table). */
@@ -88,6 +88,13 @@ export interface EmulatedService<Op extends string = string, R extends string = 
   guard?(h: Hook<R>, op: Op, req: Doc): void;
   /** What it tells the other services (world/contracts.ts): each contract has exactly one provider. */
   readonly provides?: { readonly [K in ContractName]?: Provide<R, K> };
+  /**
+   * What lives in environments beyond its resources that live in one: kinds
+   * of records of its own still (a service moving onto the table one
+   * resource at a time). They hold up an environment's delete and follow its
+   * stop and start as before.
+   */
+  readonly dependents?: readonly DependentKind[];
   /** Sees every mutating call of every service (the audit trail). */
   readonly observe?: CallObserver;
   /** For a workload service: the workload name its Bearer tokens must be issued for (DF). */
