@@ -8,11 +8,15 @@
  * The rules keep a history of what was done to them.
  */
 import { validateRequest } from '../../../core/validate.js';
-import type { Hook } from '../../engine/index.js';
+import { ShapeIndex } from '../../../model/shapes.js';
+import { shapes } from '../../../model/services/datahub/wire.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { docs, num, obj, str, text } from '../../values.js';
-import type { AutoscaleRec, ClusterRec } from './records.js';
+import type { AutoscaleRec, ClusterRec, DatahubHook } from './records.js';
+
+/** The model's shapes, for checking the nested schedule configuration. */
+const SHAPES = new ShapeIndex(shapes);
 
 const ADJUSTMENT_TYPES = ['ABSOLUTE_COUNT'];
 const HISTORY_KEPT = 1000;
@@ -30,7 +34,7 @@ function validTimeZone(zone: string): boolean {
 }
 
 /** The policies of a request, checked against the cluster's groups; identifiers made up where none is given. */
-function policiesOf(h: Hook, c: ClusterRec, given: readonly Doc[]): Doc[] {
+function policiesOf(h: DatahubHook, c: ClusterRec, given: readonly Doc[]): Doc[] {
   if (given.length === 0) throw invalid('give at least one autoscale policy');
   const claimed = new Map<string, number>();
   const ids = new Set<string>();
@@ -81,7 +85,7 @@ function policiesOf(h: Hook, c: ClusterRec, given: readonly Doc[]): Doc[] {
         schedules: list.map((s, j) => {
           const at = `${where}.scheduleBasedPolicy.schedules[${j}].configuration`;
           const cfg = obj(s.configuration);
-          const issues = validateRequest(h.service.shapes, 'IndividualScheduleRequestConfiguration', cfg);
+          const issues = validateRequest(SHAPES, 'IndividualScheduleRequestConfiguration', cfg);
           if (issues.length > 0) throw invalid(`${at}: ${issues.map((x) => x.message).join('; ')}`);
           const trigger = obj(cfg.trigger);
           const action = obj(cfg.action);
@@ -114,7 +118,7 @@ function policiesOf(h: Hook, c: ClusterRec, given: readonly Doc[]): Doc[] {
 /** The autoscale rules of clusters: checked, kept on the cluster record, with their history. */
 export class Autoscale {
   constructor(
-    private readonly h: Hook,
+    private readonly h: DatahubHook,
     private readonly save: (c: ClusterRec) => void,
   ) {}
 

@@ -11,7 +11,6 @@
  * `fail-...` fails every action (`fail-<action>-...`: that action only,
  * once); a forced delete never fails.
  */
-import type { Hook } from '../../engine/index.js';
 import { CREDENTIAL_KIND, findEnvironment, requireEnvironment, type CloudPlatform, type EnvironmentRecord } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
@@ -39,7 +38,17 @@ import {
   type TemplateRef,
 } from './blueprints.js';
 import { Autoscale } from './autoscale.js';
-import { CLUSTER, FAILED_STATES, KIND, WORK, type ClusterRec, type GroupRec, type InstanceRec, type VolumeRec } from './records.js';
+import {
+  CLUSTER,
+  FAILED_STATES,
+  KIND,
+  WORK,
+  type ClusterRec,
+  type DatahubHook,
+  type GroupRec,
+  type InstanceRec,
+  type VolumeRec,
+} from './records.js';
 import { Works } from './work.js';
 
 export { CLUSTER, KIND } from './records.js';
@@ -117,14 +126,14 @@ export class DatahubBackend {
   readonly works: Works;
   readonly autoscale: Autoscale;
 
-  constructor(readonly h: Hook) {
+  constructor(readonly h: DatahubHook) {
     this.clusters = clusterResources(h.ctx);
     this.operations = new Operations(h.ctx, KIND.operation);
     this.works = new Works(h.ctx);
     this.autoscale = new Autoscale(h, (c) => this.clusters.save(c));
   }
 
-  get ctx(): Hook['ctx'] {
+  get ctx(): DatahubHook['ctx'] {
     return this.h.ctx;
   }
 
@@ -621,4 +630,20 @@ export class DatahubBackend {
     this.requireNoInstanceWork(c, 'a database upgrade');
     return { target: to, operationId: this.begin(c, 'databaseUpgrade', { effect: { dbVersion: to } }) };
   }
+}
+
+/** What uses templates, recipes and custom configurations: the clusters of the account. */
+export function clustersUsing(h: DatahubHook, what: 'template' | 'recipe' | 'customConfigurations', name: string): string[] {
+  const b = new DatahubBackend(h);
+  const lc = name.toLowerCase();
+  const uses = (c: ClusterRec): boolean =>
+    what === 'template'
+      ? c.clusterTemplateName.toLowerCase() === lc
+      : what === 'recipe'
+        ? c.groups.some((g) => g.recipes.some((r) => r.toLowerCase() === lc))
+        : (c.customConfigurations ?? '').toLowerCase() === lc;
+  return b.clusters
+    .all()
+    .filter(uses)
+    .map((c) => c.clusterName);
 }

@@ -11,13 +11,16 @@
  * list of names, and what refuses a delete (built-ins, and what a cluster or
  * a definition still uses).
  */
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { requireEnvironment, type CloudPlatform } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { settledIn } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
+import { clustersUsing } from './backend.js';
 import { builtIns, runtimeOf, RUNTIMES, type BuiltInDefinition, type BuiltInTemplate, type GroupDef } from './catalogue.js';
+import type { DatahubHook, R } from './records.js';
 
 /** A template as a cluster create uses it. */
 export interface TemplateRef {
@@ -45,7 +48,7 @@ const RECIPE_TYPES = ['PRE_SERVICE_DEPLOYMENT', 'POST_CLOUDERA_MANAGER_START', '
 /** Host group names that hold Cloudera Manager in a template written by hand. */
 const GATEWAY_NAMES = ['master', 'manager', 'gateway', 'management'];
 
-const platform = (h: Hook): ReturnType<typeof builtIns> => builtIns(h.ctx.info.region);
+const platform = (h: DatahubHook): ReturnType<typeof builtIns> => builtIns(h.ctx.info.region);
 
 /** A built-in template or definition as a record of the engine (listed, never stored). */
 const fixedRecord = (name: string, crn: string, doc: Doc): EngineRecord => ({
@@ -133,14 +136,14 @@ const builtInTemplateRef = (t: BuiltInTemplate): TemplateRef => ({
 });
 
 /** A template by name or CRN: the account's, or a built-in one. */
-export function findTemplate(h: Hook, ref: string): TemplateRef | undefined {
-  const own = h.resources('clusterTemplate').find(ref, '');
+export function findTemplate(h: DatahubHook, ref: string): TemplateRef | undefined {
+  const own = h.records('clusterTemplate').find(ref, '');
   if (own) return templateRef(own);
   const t = platform(h).templates.find(named(ref));
   return t ? builtInTemplateRef(t) : undefined;
 }
 
-export function requireTemplate(h: Hook, ref: string): TemplateRef {
+export function requireTemplate(h: DatahubHook, ref: string): TemplateRef {
   const t = findTemplate(h, ref);
   if (!t) throw notFound(`cluster template ${ref.slice(0, 200)} not found; see \`datahub cluster-templates list\``);
   return t;
@@ -186,7 +189,7 @@ export function overrideGroups(
 
 /** What a definition's workload template says: the environment it is for, its template and instance groups. */
 function readDefinition(
-  h: Hook,
+  h: DatahubHook,
   workload: string,
 ): { env: ReturnType<typeof requireEnvironment>; template: TemplateRef; groups: GroupDef[] } {
   const w = jsonObject(workload, 'the workload template', 'the cluster request JSON the definition stands for');
@@ -202,16 +205,33 @@ function readDefinition(
   return { env, template, groups };
 }
 
-function definitionRef(h: Hook, rec: EngineRecord): DefinitionRef {
-  const template = findTemplate(h, String(rec.data?.template ?? ''));
-  const groups = (rec.data?.groups as GroupDef[] | undefined) ?? [];
+/** The template a definition of the account builds, as its workload template names it. */
+function workloadOf(rec: EngineRecord): Doc {
+  try {
+    const w: unknown = JSON.parse(String(rec.doc.workloadTemplate ?? '{}'));
+    return typeof w === 'object' && w !== null && !Array.isArray(w) ? (w as Doc) : {};
+  } catch {
+    return {};
+  }
+}
+
+const definitionTemplateName = (rec: EngineRecord): string => {
+  const w = workloadOf(rec);
+  return str(w.clusterTemplate) ?? str(w.clusterTemplateName) ?? '';
+};
+
+function definitionRef(h: DatahubHook, rec: EngineRecord): DefinitionRef {
+  const name = definitionTemplateName(rec);
+  const template = findTemplate(h, name);
+  // Checked when the definition was made: its groups are its template's with those the workload overrides.
+  const groups = template ? overrideGroups(template, docs(workloadOf(rec).instanceGroups)) : [];
   return {
     name: rec.name ?? '',
     crn: rec.crn ?? '',
     platform: String(rec.doc.cloudPlatform) as CloudPlatform,
     environmentCrn: str(rec.doc.environmentCrn),
     // A definition whose template was deleted since cannot build a cluster: its create says so.
-    template: template ?? { name: String(rec.data?.template ?? ''), crn: '', runtime: '', services: [], groups, builtIn: false },
+    template: template ?? { name, crn: '', runtime: '', services: [], groups, builtIn: false },
     groups,
   };
 }
@@ -225,8 +245,8 @@ const builtInDefinitionRef = (d: BuiltInDefinition): DefinitionRef => ({
   groups: d.workload.groups,
 });
 
-export function findDefinition(h: Hook, ref: string): DefinitionRef | undefined {
-  const own = h.resources('clusterDefinition').find(ref, '');
+export function findDefinition(h: DatahubHook, ref: string): DefinitionRef | undefined {
+  const own = h.records('clusterDefinition').find(ref, '');
   if (own) return definitionRef(h, own);
   const d = platform(h).definitions.find(named(ref));
   return d ? builtInDefinitionRef(d) : undefined;
@@ -234,26 +254,23 @@ export function findDefinition(h: Hook, ref: string): DefinitionRef | undefined 
 
 // ---- the account's records in use --------------------------------------------------
 
-/** What tells which clusters use a template, recipe or custom configurations (the cluster records are the handlers'). */
-export interface Users {
-  /** Clusters (names) that use something, by what it is: `template`, `recipe`, `customConfigurations`. */
-  clustersUsing(h: Hook, what: 'template' | 'recipe' | 'customConfigurations', name: string): string[];
-}
-
-/** A hand-written answer, conformed to the operation's response shape. */
-const answerOf = (h: Hook, doc: Doc): Doc => h.engine.conform(h.ctx, h.service.operation(h.ctx.op.name).output, doc, h.ctx.op.name);
+/** A hand-written answer, conformed to the operation's response shape (`describeCluster` -> DescribeClusterResponse). */
+export const answerOf = (h: DatahubHook, doc: Doc): Doc => {
+  const op = h.ctx.op.name;
+  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
+};
 
 /** Deletes the records a list of names or CRNs names, all or none: built-in ones and those in use are refused. */
 function deleteMany(
-  resource: string,
+  resource: R,
   noun: string,
   field: string,
   list: string,
-  check: (h: Hook, rec: EngineRecord) => void,
-  builtIn: (h: Hook, ref: string) => boolean,
+  check: (h: DatahubHook, rec: EngineRecord) => void,
+  builtIn: (h: DatahubHook, ref: string) => boolean,
 ) {
-  return (h: Hook, req: Doc): Doc => {
-    const all = h.resources(resource);
+  return (h: DatahubHook, req: Doc): Doc => {
+    const all = h.records(resource);
     const refs = strings(req[field]);
     if (refs.length === 0) throw invalid(`give the ${noun}s to delete`);
     const found = refs.map((ref) => {
@@ -271,34 +288,32 @@ function deleteMany(
 
 /** Built-in records of a resource (the platform's): listed and described beside the account's, never stored. */
 function catalogued<T extends { readonly name: string; readonly crn: string }>(c: {
-  readonly resource: string;
+  readonly resource: R;
   readonly noun: string;
   /** The request field a describe names it with, and the answer field it is shown in. */
   readonly field: string;
   readonly answer: string;
-  readonly builtIns: (h: Hook) => readonly T[];
+  readonly builtIns: (h: DatahubHook) => readonly T[];
   readonly doc: (t: T) => Doc;
 }) {
-  const isBuiltIn = (h: Hook, ref: string): boolean => c.builtIns(h).some(named(ref));
+  const isBuiltIn = (h: DatahubHook, ref: string): boolean => c.builtIns(h).some(named(ref));
   return {
     isBuiltIn,
-    list: {
-      verb: 'list' as const,
-      select: (h: Hook): EngineRecord[] => [
-        ...c.builtIns(h).map((t) => fixedRecord(t.name, t.crn, c.doc(t))),
-        ...h.resources(c.resource).all(''),
-      ],
-    },
-    describe: (h: Hook, req: Doc): Doc => {
+    /** A list's records: the built-in ones, then the account's. */
+    listed: (h: DatahubHook): EngineRecord[] => [
+      ...c.builtIns(h).map((t) => fixedRecord(t.name, t.crn, c.doc(t))),
+      ...h.records(c.resource).all(''),
+    ],
+    describe: (h: DatahubHook, req: Doc): Doc => {
       const ref = text(req[c.field]);
-      const own = h.resources(c.resource).find(ref, '')?.doc;
+      const own = h.records(c.resource).find(ref, '')?.doc;
       const builtIn = c.builtIns(h).find(named(ref));
       const doc = own ?? (builtIn ? c.doc(builtIn) : undefined);
       if (!doc) throw notFound(`${c.noun} ${ref.slice(0, 200)} not found`);
       return answerOf(h, { [c.answer]: doc });
     },
     /** A new record of the account may not take a built-in name. */
-    refuseBuiltInName: (h: Hook, name: string): void => {
+    refuseBuiltInName: (h: DatahubHook, name: string): void => {
       if (isBuiltIn(h, name)) throw alreadyExists(`${c.noun} ${name} already exists (a built-in one)`);
     },
   };
@@ -322,145 +337,137 @@ const definitions = catalogued({
   doc: builtInDefinitionDoc,
 });
 
-/** The engine resources and hand-written handlers of what clusters are built from. */
-export function blueprints(users: Users): {
-  resources: Record<string, ResourceSpec>;
-  handlers: Record<string, (h: Hook, req: Doc) => Doc>;
-} {
-  const refuseInUse = (what: 'template' | 'recipe' | 'customConfigurations', noun: string) => (h: Hook, rec: EngineRecord) => {
-    const clusters = users.clustersUsing(h, what, rec.name ?? '');
-    if (clusters.length > 0)
+/** Refuses the delete of what clusters of the account still use. */
+const refuseInUse = (what: 'template' | 'recipe' | 'customConfigurations', noun: string) => (h: DatahubHook, rec: EngineRecord) => {
+  const clusters = clustersUsing(h, what, rec.name ?? '');
+  if (clusters.length > 0)
+    throw failedPrecondition(
+      `${noun} ${rec.name} is used by cluster${clusters.length > 1 ? 's' : ''} ${clusters.join(', ')}; delete them first`,
+    );
+};
+
+/** What clusters are built from, as resources of the operation table: what the model cannot say of each. */
+export const blueprintResources = {
+  clusterTemplate: {
+    keys: ['clusterTemplateName'],
+    noun: 'cluster template',
+    hooks: {
+      check: { create: (h, rec) => void templates.refuseBuiltInName(h, rec.name ?? '') },
+      fill: (_h, rec) => {
+        const t = readTemplate(String(rec.doc.clusterTemplateContent ?? ''));
+        return { status: 'USER_MANAGED', instanceGroupCount: t.groups.length, productVersion: t.runtime };
+      },
+    },
+  },
+  clusterDefinition: {
+    keys: ['clusterDefinitionName'],
+    noun: 'cluster definition',
+    hooks: {
+      check: { create: (h, rec) => void definitions.refuseBuiltInName(h, rec.name ?? '') },
+      fill: (h, rec) => {
+        const d = readDefinition(h, String(rec.doc.workloadTemplate ?? ''));
+        return {
+          type: 'USER_MANAGED',
+          cloudPlatform: d.env.cloudPlatform,
+          environmentCrn: d.env.crn,
+          productVersion: d.template.runtime,
+          nodeCount: d.groups.reduce((n, x) => n + x.nodeCount, 0),
+        };
+      },
+    },
+  },
+  recipe: {
+    keys: ['recipeName'],
+    hooks: {
+      check: {
+        create: (_h, rec) => {
+          const type = String(rec.doc.type ?? '');
+          if (!RECIPE_TYPES.includes(type)) throw invalid(`recipe type ${type} is not one of ${RECIPE_TYPES.join(', ')}`);
+          if (String(rec.doc.recipeContent ?? '').trim() === '') throw invalid('the recipe has no content');
+        },
+      },
+    },
+  },
+  customConfigurations: {
+    keys: ['customConfigurations', 'customConfigurationsName'],
+    noun: 'custom configurations',
+    hooks: {
+      check: {
+        create: (_h, rec) => {
+          const runtime = str(rec.doc.runtimeVersion);
+          if (runtime && !runtimeOf(runtime))
+            throw invalid(`runtime ${runtime} is not available; available: ${RUNTIMES.map((r) => r.runtime).join(', ')}`);
+          const props = docs(rec.doc.configurations);
+          if (props.length === 0) throw invalid('give at least one configuration property');
+          const seen = new Set<string>();
+          for (const p of props) {
+            const key = `${text(p.serviceType)}/${text(p.roleType)}/${text(p.configName)}`;
+            if (seen.has(key)) throw invalid(`property ${text(p.configName)} of ${text(p.serviceType)} is given twice`);
+            seen.add(key);
+          }
+        },
+      },
+      fill: (h) => ({ accountId: h.ctx.info.accountId }),
+    },
+  },
+} as const satisfies { readonly [key in 'clusterTemplate' | 'clusterDefinition' | 'recipe' | 'customConfigurations']: Resource<R> };
+
+/** The built-in templates, then the account's. */
+export const listedTemplates = templates.listed;
+/** The built-in definitions, then the account's. */
+export const listedDefinitions = definitions.listed;
+export const describeClusterTemplate = templates.describe;
+export const describeClusterDefinition = definitions.describe;
+
+export const deleteClusterTemplates = deleteMany(
+  'clusterTemplate',
+  'cluster template',
+  'clusterTemplateNames',
+  'clusterTemplates',
+  (h, rec) => {
+    refuseInUse('template', 'cluster template')(h, rec);
+    const defs = h
+      .records('clusterDefinition')
+      .all('')
+      .filter((d) => same(definitionTemplateName(d), rec.name ?? ''));
+    if (defs.length > 0)
       throw failedPrecondition(
-        `${noun} ${rec.name} is used by cluster${clusters.length > 1 ? 's' : ''} ${clusters.join(', ')}; delete them first`,
+        `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
       );
-  };
-  return {
-    resources: {
-      clusterTemplate: {
-        keys: ['clusterTemplateName'],
-        noun: 'cluster template',
-        // What describe shows (written here: describe is by hand, for the built-ins); lists show its summary.
-        shape: 'ClusterTemplate',
-        crnType: 'clustertemplate',
-        ops: {
-          listClusterTemplates: templates.list,
-        },
-        hooks: {
-          creating: (h, rec) => {
-            templates.refuseBuiltInName(h, rec.name ?? '');
-            const t = readTemplate(String(rec.doc.clusterTemplateContent ?? ''));
-            Object.assign(rec.doc, { status: 'USER_MANAGED', instanceGroupCount: t.groups.length, productVersion: t.runtime });
-          },
-        },
-      },
-      clusterDefinition: {
-        keys: ['clusterDefinitionName'],
-        noun: 'cluster definition',
-        shape: 'ClusterDefinition',
-        crnType: 'clusterdefinition',
-        ops: {
-          listClusterDefinitions: definitions.list,
-        },
-        hooks: {
-          creating: (h, rec) => {
-            definitions.refuseBuiltInName(h, rec.name ?? '');
-            const d = readDefinition(h, String(rec.doc.workloadTemplate ?? ''));
-            Object.assign(rec.doc, {
-              type: 'USER_MANAGED',
-              cloudPlatform: d.env.cloudPlatform,
-              environmentCrn: d.env.crn,
-              productVersion: d.template.runtime,
-              nodeCount: d.groups.reduce((n, x) => n + x.nodeCount, 0),
-            });
-            rec.data = { ...rec.data, template: d.template.name, groups: d.groups };
-          },
-        },
-      },
-      recipe: {
-        keys: ['recipeName'],
-        hooks: {
-          creating: (_h, rec) => {
-            const type = String(rec.doc.type ?? '');
-            if (!RECIPE_TYPES.includes(type)) throw invalid(`recipe type ${type} is not one of ${RECIPE_TYPES.join(', ')}`);
-            if (String(rec.doc.recipeContent ?? '').trim() === '') throw invalid('the recipe has no content');
-          },
-        },
-      },
-      customConfigurations: {
-        keys: ['customConfigurations', 'customConfigurationsName'],
-        nouns: ['CustomConfigurations'],
-        noun: 'custom configurations',
-        crnType: 'customconfigurations',
-        hooks: {
-          creating: (h, rec) => {
-            const runtime = str(rec.doc.runtimeVersion);
-            if (runtime && !runtimeOf(runtime))
-              throw invalid(`runtime ${runtime} is not available; available: ${RUNTIMES.map((r) => r.runtime).join(', ')}`);
-            const props = docs(rec.doc.configurations);
-            if (props.length === 0) throw invalid('give at least one configuration property');
-            const seen = new Set<string>();
-            for (const p of props) {
-              const key = `${text(p.serviceType)}/${text(p.roleType)}/${text(p.configName)}`;
-              if (seen.has(key)) throw invalid(`property ${text(p.configName)} of ${text(p.serviceType)} is given twice`);
-              seen.add(key);
-            }
-            rec.doc.accountId = h.ctx.info.accountId;
-          },
-        },
-      },
-    },
-    handlers: {
-      describeClusterTemplate: templates.describe,
-      describeClusterDefinition: definitions.describe,
-      deleteClusterTemplates: deleteMany(
-        'clusterTemplate',
-        'cluster template',
-        'clusterTemplateNames',
-        'clusterTemplates',
-        (h, rec) => {
-          refuseInUse('template', 'cluster template')(h, rec);
-          const defs = h
-            .resources('clusterDefinition')
-            .all('')
-            .filter((d) => same(String(d.data?.template ?? ''), rec.name ?? ''));
-          if (defs.length > 0)
-            throw failedPrecondition(
-              `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
-            );
-        },
-        templates.isBuiltIn,
-      ),
-      deleteClusterDefinitions: deleteMany(
-        'clusterDefinition',
-        'cluster definition',
-        'clusterDefinitionNames',
-        'clusterDefinitions',
-        () => undefined,
-        definitions.isBuiltIn,
-      ),
-      deleteRecipes: deleteMany('recipe', 'recipe', 'recipeNames', 'recipes', refuseInUse('recipe', 'recipe'), () => false),
-      deleteCustomConfigurations: deleteMany(
-        'customConfigurations',
-        'custom configurations',
-        'customConfigurations',
-        'customConfigurations',
-        refuseInUse('customConfigurations', 'custom configurations'),
-        () => false,
-      ),
-    },
-  };
-}
+  },
+  templates.isBuiltIn,
+);
+
+export const deleteClusterDefinitions = deleteMany(
+  'clusterDefinition',
+  'cluster definition',
+  'clusterDefinitionNames',
+  'clusterDefinitions',
+  () => undefined,
+  definitions.isBuiltIn,
+);
+
+export const deleteRecipes = deleteMany('recipe', 'recipe', 'recipeNames', 'recipes', refuseInUse('recipe', 'recipe'), () => false);
+
+export const deleteCustomConfigurations = deleteMany(
+  'customConfigurations',
+  'custom configurations',
+  'customConfigurations',
+  'customConfigurations',
+  refuseInUse('customConfigurations', 'custom configurations'),
+  () => false,
+);
 
 /** A recipe of the account by name or CRN, or NOT_FOUND. */
-export function requireRecipe(h: Hook, ref: string): EngineRecord {
-  const r = h.resources('recipe').find(ref, '');
+export function requireRecipe(h: DatahubHook, ref: string): EngineRecord {
+  const r = h.records('recipe').find(ref, '');
   if (!r) throw notFound(`recipe ${ref.slice(0, 200)} not found; see \`datahub recipes list\``);
   return r;
 }
 
 /** Custom configurations of the account by name or CRN, or NOT_FOUND. */
-export function requireCustomConfigurations(h: Hook, ref: string): EngineRecord {
-  const r = h.resources('customConfigurations').find(ref, '');
+export function requireCustomConfigurations(h: DatahubHook, ref: string): EngineRecord {
+  const r = h.records('customConfigurations').find(ref, '');
   if (!r) throw notFound(`custom configurations ${ref.slice(0, 200)} not found; see \`datahub custom-configurations list\``);
   return r;
 }

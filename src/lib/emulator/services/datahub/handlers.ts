@@ -5,17 +5,16 @@
  * engine's lookups (templates, definitions, recipes, custom configurations)
  * are at hand through the Hook.
  */
-import type { Hook } from '../../engine/index.js';
 import { CREDENTIAL_KIND, type CloudPlatform } from '../../environments.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { paged } from '../../paging.js';
 import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { DatahubBackend, type ClusterSpec } from './backend.js';
-import { findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
+import { answerOf, findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
 import { LOG_DESCRIPTORS, VM_TYPES, type Image } from './catalogue.js';
 import { Maintenance, type CollectionSpec } from './maintenance.js';
-import type { ClusterRec } from './records.js';
+import type { DatahubHook } from './records.js';
 import {
   autoscaleView,
   clusterView,
@@ -33,10 +32,9 @@ type Served = (b: DatahubBackend, req: Doc, m: Maintenance) => Doc;
 /** A handler: a backend for the request, the answer conformed to the operation's response shape. */
 const op =
   (fn: Served) =>
-  (h: Hook, req: Doc): Doc => {
+  (h: DatahubHook, req: Doc): Doc => {
     const b = new DatahubBackend(h);
-    const answer = fn(b, req, new Maintenance(b));
-    return h.engine.conform(h.ctx, h.service.operation(h.ctx.op.name).output, answer, h.ctx.op.name);
+    return answerOf(h, fn(b, req, new Maintenance(b)));
   };
 
 /** The cluster a request names, by the field the operation names it with (name or CRN). */
@@ -103,7 +101,8 @@ function collection(kind: 'diagnostics' | 'cmdiagnostics') {
 
 const MINUTE = 60_000;
 
-export const handlers: Record<string, (h: Hook, req: Doc) => Doc> = {
+/** The operations on clusters that are code: each over the backend, its answer conformed. */
+export const clusterCode = {
   createAWSCluster: create('AWS'),
   createAWSGovCloudCluster: create('AWS', true),
   createAzureCluster: create('AZURE'),
@@ -355,20 +354,4 @@ export const handlers: Record<string, (h: Hook, req: Doc) => Doc> = {
   }),
   getDatahubLogDescriptors: op(() => ({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) })),
   getCmRoles: op((b, req, m) => ({ roles: m.cmRoles(b.cluster(ref(req, 'crn'))) })),
-};
-
-/** What uses templates, recipes and custom configurations: the clusters of the account. */
-export function clustersUsing(h: Hook, what: 'template' | 'recipe' | 'customConfigurations', name: string): string[] {
-  const b = new DatahubBackend(h);
-  const lc = name.toLowerCase();
-  const uses = (c: ClusterRec): boolean =>
-    what === 'template'
-      ? c.clusterTemplateName.toLowerCase() === lc
-      : what === 'recipe'
-        ? c.groups.some((g) => g.recipes.some((r) => r.toLowerCase() === lc))
-        : (c.customConfigurations ?? '').toLowerCase() === lc;
-  return b.clusters
-    .all()
-    .filter(uses)
-    .map((c) => c.clusterName);
-}
+} satisfies Record<string, (h: DatahubHook, req: Doc) => Doc>;

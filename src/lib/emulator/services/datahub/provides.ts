@@ -1,11 +1,10 @@
 /** What the datahub service tells the rest of the emulator (world/contracts.ts `hubs`): its clusters, settled on the clock. */
-import type { ProviderScope } from '../../world.js';
 import type { HubView, Hubs } from '../../world/contracts.js';
 import { clusterResources } from './backend.js';
-import type { ClusterRec } from './records.js';
+import type { ClusterRec, DatahubHook } from './records.js';
 
-export function hubs(scope: ProviderScope): Hubs {
-  const res = clusterResources(scope);
+export function hubs(h: DatahubHook): Hubs {
+  const res = clusterResources(h.ctx);
   const view = (c: ClusterRec): HubView => ({
     crn: c.crn,
     name: c.clusterName,

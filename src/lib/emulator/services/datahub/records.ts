@@ -9,9 +9,16 @@
  * is an operation record (RUNNING, then FINISHED or FAILED) and at most one
  * of a kind runs at a time.
  */
+import type { resources } from '../../../model/services/datahub/resources.js';
+import type { Hook } from '../../engine/declare.js';
 import type { CloudPlatform } from '../../environments.js';
 import type { Lifecycle, Tracked } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
+
+/** The resources of datahub's operation table (the model's facts name them). */
+export type R = keyof typeof resources.resources;
+/** What datahub's hooks and code entries work with. */
+export type DatahubHook = Hook<R>;
 
 export const KIND = { cluster: 'datahub.cluster', operation: 'datahub.operation', work: 'datahub.work' } as const;
 
