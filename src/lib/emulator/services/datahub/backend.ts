@@ -11,10 +11,10 @@
  * `fail-...` fails every action (`fail-<action>-...`: that action only,
  * once); a forced delete never fails.
  */
-import { CREDENTIAL_KIND, findEnvironment, requireEnvironment, type CloudPlatform, type EnvironmentRecord } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, Resources, progress, type Activity, type EngineContext, type OperationRecord } from '../../lifecycle.js';
+import { Operations, Resources, type EngineContext, type OperationRecord } from '../../lifecycle.js';
+import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contracts.js';
 import type { Doc } from '../../types.js';
 import { hex, str } from '../../values.js';
 import {
@@ -81,7 +81,7 @@ const DEFAULT_VOLUME: Readonly<Record<CloudPlatform, VolumeRec>> = {
   GCP: { count: 1, volumeType: 'pd-ssd', size: 500 },
 };
 
-const zoneOf = (env: EnvironmentRecord, i: number): string =>
+const zoneOf = (env: EnvironmentView, i: number): string =>
   env.cloudPlatform === 'AWS'
     ? `${env.region}${'abc'[i % 3] ?? 'a'}`
     : env.cloudPlatform === 'GCP'
@@ -112,14 +112,6 @@ export function clusterResources(ctx: EngineContext): Resources<ClusterRec> {
   });
 }
 
-/** The runtime a data lake runs now (an upgrade that has succeeded counts, read or not). */
-function lakeRuntime(lake: { runtime?: string; activity?: Activity }, now: number): string | undefined {
-  const act = lake.activity;
-  const upgraded =
-    act && act.effect && typeof act.effect.runtime === 'string' && progress(act, now).succeeded ? act.effect.runtime : undefined;
-  return upgraded ?? lake.runtime;
-}
-
 export class DatahubBackend {
   readonly clusters: Resources<ClusterRec>;
   readonly operations: Operations;
@@ -137,13 +129,13 @@ export class DatahubBackend {
     return this.h.ctx;
   }
 
-  environment(ref: string): EnvironmentRecord {
-    return requireEnvironment(this.ctx, ref);
+  environment(ref: string): EnvironmentView {
+    return this.h.world.environments.require(ref);
   }
 
   /** An environment's name (a cluster outlives nothing: its environment exists while it does). */
   environmentName(envCrn: string): string | undefined {
-    return findEnvironment(this.ctx, envCrn)?.environmentName;
+    return this.h.world.environments.find(envCrn)?.environmentName;
   }
 
   /** A cluster by name or CRN, with what its finished maintenance changed. */
@@ -168,13 +160,9 @@ export class DatahubBackend {
       .map((c) => this.settled(c));
   }
 
-  /** The data lake of an environment, as the datalake service stores it. */
-  lake(envCrn: string): { name: string; crn: string; runtime?: string } | undefined {
-    const lake = this.ctx.store
-      .list<{ environmentCrn?: string; crn?: string; datalakeName?: string; runtime?: string; activity?: Activity }>('datalake.datalake')
-      .find((l) => l.doc.environmentCrn === envCrn)?.doc;
-    if (!lake?.crn) return undefined;
-    return { name: lake.datalakeName ?? lake.crn, crn: lake.crn, runtime: lakeRuntime(lake, this.ctx.clock.now()) };
+  /** The data lake of an environment. */
+  lake(envCrn: string): LakeView | undefined {
+    return this.h.world.lakes.of(envCrn);
   }
 
   /** A Data Hub runs no newer runtime than its data lake; `instead` is the other way out than upgrading the lake. */
@@ -188,7 +176,7 @@ export class DatahubBackend {
 
   /** `count` instances of a group, numbered from `from`, spread over the subnets. */
   private instances(
-    env: EnvironmentRecord,
+    env: EnvironmentView,
     subnets: readonly string[],
     cluster: string,
     group: string,
@@ -281,7 +269,7 @@ export class DatahubBackend {
       volumes: { ...DEFAULT_VOLUME[spec.platform] },
     }));
     const { accountId, region } = this.ctx.info;
-    const credential = this.ctx.store.getByName<{ crn?: string }>(CREDENTIAL_KIND, env.credentialName);
+    const credential = this.h.world.environments.credential(env.credentialName);
     const lake = this.lake(env.crn);
     const database = spec.database ?? 'NON_HA';
     return this.clusters.create(
@@ -292,7 +280,7 @@ export class DatahubBackend {
         cloudPlatform: env.cloudPlatform,
         region: env.region,
         ...(lake ? { datalakeCrn: lake.crn } : {}),
-        ...(credential?.crn ? { credentialCrn: credential.crn } : {}),
+        ...(credential ? { credentialCrn: credential.crn } : {}),
         clusterTemplateName: template.name,
         clusterTemplateCrn: template.crn,
         ...(def ? { clusterDefinitionName: def.name } : {}),

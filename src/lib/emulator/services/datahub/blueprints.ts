@@ -12,8 +12,8 @@
  * a definition still uses).
  */
 import type { Resource } from '../../engine/declare.js';
+import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { requireEnvironment, type CloudPlatform } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { settledIn } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
@@ -188,14 +188,11 @@ export function overrideGroups(
 }
 
 /** What a definition's workload template says: the environment it is for, its template and instance groups. */
-function readDefinition(
-  h: DatahubHook,
-  workload: string,
-): { env: ReturnType<typeof requireEnvironment>; template: TemplateRef; groups: GroupDef[] } {
+function readDefinition(h: DatahubHook, workload: string): { env: EnvironmentView; template: TemplateRef; groups: GroupDef[] } {
   const w = jsonObject(workload, 'the workload template', 'the cluster request JSON the definition stands for');
   const envRef = str(w.environment) ?? str(w.environmentName);
   if (!envRef) throw invalid('the workload template must name the environment it is for ("environmentName"), a running one');
-  const env = requireEnvironment(h.ctx, envRef);
+  const env = h.world.environments.require(envRef);
   if (env.status !== 'AVAILABLE')
     throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; a cluster definition needs a running one`);
   const tRef = str(w.clusterTemplate) ?? str(w.clusterTemplateName);

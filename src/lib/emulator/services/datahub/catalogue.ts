@@ -10,7 +10,7 @@
  * listClusterDefinitions shows: these and the account's own.
  */
 import { createHash } from 'node:crypto';
-import type { CloudPlatform } from '../../environments.js';
+import type { CloudPlatform } from '../../world/contracts.js';
 import { crn, stableUuid } from '../../ids.js';
 
 /** Runtime versions with their Cloudera Manager version and Java versions (the first is the default), oldest first. */

@@ -5,7 +5,7 @@
  * engine's lookups (templates, definitions, recipes, custom configurations)
  * are at hand through the Hook.
  */
-import { CREDENTIAL_KIND, type CloudPlatform } from '../../environments.js';
+import type { CloudPlatform } from '../../world/contracts.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { paged } from '../../paging.js';
 import type { Doc } from '../../types.js';
@@ -272,10 +272,8 @@ export const clusterCode = {
     const definition = str(req.clusterDefinitionName);
     if (definition && !findDefinition(b.h, definition)) throw notFound(`cluster definition ${definition.slice(0, 200)} not found`);
     const cref = text(req.credential);
-    const credential = cref.startsWith('crn:')
-      ? b.ctx.store.getByCrn<{ cloudPlatform?: CloudPlatform }>(cref)?.doc
-      : b.ctx.store.getByName<{ cloudPlatform?: CloudPlatform }>(CREDENTIAL_KIND, cref);
-    if (!credential?.cloudPlatform) throw notFound(`credential ${cref.slice(0, 200)} not found; see \`environments credentials list\``);
+    const credential = b.h.world.environments.credential(cref);
+    if (!credential) throw notFound(`credential ${cref.slice(0, 200)} not found; see \`environments credentials list\``);
     const types = VM_TYPES[credential.cloudPlatform].all;
     return {
       vmTypes: types.map(([name]) => name),

@@ -11,7 +11,7 @@
  */
 import type { resources } from '../../../model/services/datahub/resources.js';
 import type { Hook } from '../../engine/declare.js';
-import type { CloudPlatform } from '../../environments.js';
+import type { CloudPlatform } from '../../world/contracts.js';
 import type { Lifecycle, Tracked } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 
