@@ -12,7 +12,7 @@ import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { DatahubBackend, type ClusterSpec } from './backend.js';
 import { answerOf, findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
-import { LOG_DESCRIPTORS, VM_TYPES, type Image } from './catalogue.js';
+import { VM_TYPES, type Image } from './catalogue.js';
 import { Maintenance, type CollectionSpec } from './maintenance.js';
 import type { DatahubHook } from './records.js';
 import {
@@ -350,6 +350,5 @@ export const clusterCode = {
     m.cancelCollections(b.cluster(ref(req, 'crn')));
     return {};
   }),
-  getDatahubLogDescriptors: op(() => ({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) })),
   getCmRoles: op((b, req, m) => ({ roles: m.cmRoles(b.cluster(ref(req, 'crn'))) })),
 } satisfies Record<string, (h: DatahubHook, req: Doc) => Doc>;

@@ -9,7 +9,7 @@
  */
 import type { OperationName } from '../../../model/services/datahub/wire.js';
 import { resources } from '../../../model/services/datahub/resources.js';
-import { code, defineService } from '../../engine/table.js';
+import { code, defineService, fixed } from '../../engine/table.js';
 import { dependentKind } from '../../world.js';
 import { clusterResources } from './backend.js';
 import {
@@ -23,6 +23,7 @@ import {
   listedDefinitions,
   listedTemplates,
 } from './blueprints.js';
+import { LOG_DESCRIPTORS } from './catalogue.js';
 import { clusterCode } from './handlers.js';
 import { hubs } from './provides.js';
 
@@ -70,7 +71,7 @@ export default defineService<OperationName>()({
     getClusterHostStatus: code(clusterCode.getClusterHostStatus),
     getClusterServiceStatus: code(clusterCode.getClusterServiceStatus),
     getCmRoles: code(clusterCode.getCmRoles),
-    getDatahubLogDescriptors: code(clusterCode.getDatahubLogDescriptors),
+    getDatahubLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
     getOperation: code(clusterCode.getOperation),
     getVmTypes: code(clusterCode.getVmTypes),
     listAutoScaleHistory: code(clusterCode.listAutoScaleHistory),
