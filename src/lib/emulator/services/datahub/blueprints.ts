@@ -413,8 +413,14 @@ export const blueprintResources = {
 export const listedTemplates = templates.listed;
 /** The built-in definitions, then the account's. */
 export const listedDefinitions = definitions.listed;
-export const describeClusterTemplate = templates.describe;
-export const describeClusterDefinition = definitions.describe;
+/** A template by name or CRN, built in or the account's (a code entry: the built-in ones are no records). */
+export function describeClusterTemplate(h: DatahubHook, req: Doc): Doc {
+  return templates.describe(h, req);
+}
+/** A definition by name or CRN, built in or the account's. */
+export function describeClusterDefinition(h: DatahubHook, req: Doc): Doc {
+  return definitions.describe(h, req);
+}
 
 export const deleteClusterTemplates = deleteMany(
   'clusterTemplate',

@@ -8,10 +8,11 @@
  * operationStatus); how each delete ends (every one gone: a force delete
  * "removes the entry", datahub.yaml:3095, and no list keeps deleted
  * clusters); the CRN types; and the string fields whose descriptions list
- * their values. datahub is not on the operation table: the emulator does
- * not read these (its lifecycles are in services/datahub/records.ts), and
- * they are true of what it does. Checked against the wire by
- * test/unit/model/resource-facts.test.ts.
+ * their values. The emulator's table reads them for recipes, templates,
+ * definitions and custom configurations; its clusters and their maintenance
+ * are still code entries over lifecycles of their own
+ * (services/datahub/records.ts), of which these are true. Checked against
+ * the wire by test/unit/model/resource-facts.test.ts.
  */
 import type { ActionFacts, ServiceResources } from '../../resources.js';
 

@@ -1,7 +1,8 @@
 /**
- * datahub is not on the operation table: its emulator keeps its own
- * lifecycles (services/datahub/records.ts) and does not read its resource
- * facts (model/services/datahub/resources.ts). The two must still tell the
+ * datahub's clusters are code entries of its operation table: they keep
+ * their own lifecycles (services/datahub/records.ts), which the engine does
+ * not read from the resource facts (model/services/datahub/resources.ts).
+ * The two must still tell the
  * same story: each action of a cluster, and each kind of maintenance beside
  * it, passes the facts' states in order, from the facts' states, ends as
  * they say, and makes the operation record they name.
