@@ -181,6 +181,10 @@ export interface HubView {
   readonly status: string;
   /** The template it was built from. */
   readonly template: string;
+  /** Its creation has ended: other services know of it (it may have failed or been stopped since). */
+  readonly registered: boolean;
+  /** Its hosts' names, the gateway group's (Cloudera Manager's) first. */
+  readonly hosts: readonly string[];
 }
 
 /** The account's Data Hub clusters. */

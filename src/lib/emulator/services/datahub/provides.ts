@@ -11,6 +11,10 @@ export function hubs(h: DatahubHook): Hubs {
     environmentCrn: c.environmentCrn,
     status: res.state(c),
     template: c.clusterTemplateName,
+    registered: c.activity.action !== 'create' || res.progress(c).done,
+    hosts: [...c.groups.filter((g) => g.type === 'GATEWAY'), ...c.groups.filter((g) => g.type !== 'GATEWAY')].flatMap((g) =>
+      g.instances.map((i) => i.fqdn),
+    ),
   });
   return {
     find: (ref) => {
