@@ -1,14 +1,16 @@
 /**
  * The clusters of the account as other services see them: its data lakes
- * (the datalake service) and Data Hub clusters (the datahub service), read
- * from their stored records and settled on the clock the way their own
- * services read them, so a cluster that was stopped or deleted is stopped or
- * gone here at once. Replication Manager replicates between them, and Data
- * Engineering needs an environment's data lake. Nothing here writes.
+ * (the datalake service, read from its stored records and settled on the
+ * clock the way it reads them) and Data Hub clusters (the datahub service,
+ * as the world's `hubs` tells them, settled), so a cluster that was stopped
+ * or deleted is stopped or gone here at once. Replication Manager
+ * replicates between them, and Data Engineering needs an environment's data
+ * lake. Nothing here writes (the datahub service settles what it tells).
  */
 import { findEnvironment, type EnvironmentScope } from '../../environments.js';
 import { progress, type Activity } from '../../lifecycle.js';
-import type { ClusterView } from '../../world/contracts.js';
+import type { ProviderScope } from '../../world.js';
+import type { ClusterView, HubView } from '../../world/contracts.js';
 
 /** A cluster Replication Manager can know: a data lake (SDX) or a Data Hub cluster (DISTROX), as the world's `clusters` tells them. */
 export type WorldCluster = ClusterView;
@@ -24,18 +26,7 @@ interface StoredLake {
   activity: Activity;
 }
 
-/** The fields of the datahub service's records this reads. */
-interface StoredHub {
-  crn: string;
-  clusterName: string;
-  environmentCrn: string;
-  clusterTemplateName?: string;
-  groups?: Array<{ type?: string; instances?: Array<{ fqdn?: string }> }>;
-  activity: Activity;
-}
-
 const LAKE_KIND = 'datalake.datalake';
-const HUB_KIND = 'datahub.cluster';
 const DEFAULT_RUNTIME = '7.2.18';
 
 /** Its state now and whether its creation has ended; undefined once a delete has ended (its service removes it on its next read). */
@@ -68,42 +59,43 @@ function lakeCluster(scope: EnvironmentScope, l: StoredLake): WorldCluster | und
   };
 }
 
-function hubCluster(scope: EnvironmentScope, c: StoredHub): WorldCluster | undefined {
-  const now = stateOf(c.activity, scope.clock.now());
-  const env = findEnvironment(scope, c.environmentCrn);
-  if (!now || !env) return undefined;
-  const template = c.clusterTemplateName ?? '';
-  const groups = c.groups ?? [];
-  const ordered = [...groups.filter((g) => g.type === 'GATEWAY'), ...groups.filter((g) => g.type !== 'GATEWAY')];
+function hubCluster(scope: EnvironmentScope, h: HubView): WorldCluster | undefined {
+  const env = findEnvironment(scope, h.environmentCrn);
+  if (!env) return undefined;
   return {
-    crn: c.crn,
-    name: c.clusterName,
+    crn: h.crn,
+    name: h.name,
     type: 'DISTROX',
     environmentCrn: env.crn,
     environmentName: env.environmentName,
     cloudPlatform: env.cloudPlatform,
     region: env.region,
-    ...now,
-    up: now.state === 'AVAILABLE',
-    runtime: /^(\d+\.\d+\.\d+)/.exec(template)?.[1] ?? DEFAULT_RUNTIME,
-    template,
-    hosts: ordered.flatMap((g) => (g.instances ?? []).flatMap((i) => (i.fqdn ? [i.fqdn] : []))),
+    state: h.status,
+    registered: h.registered,
+    up: h.status === 'AVAILABLE',
+    runtime: /^(\d+\.\d+\.\d+)/.exec(h.template)?.[1] ?? DEFAULT_RUNTIME,
+    template: h.template,
+    hosts: h.hosts,
   };
 }
 
 /** Every data lake and Data Hub cluster of the account, in creation order (data lakes first). */
-export function worldClusters(scope: EnvironmentScope): WorldCluster[] {
+export function worldClusters(scope: ProviderScope): WorldCluster[] {
   const lakes = scope.store.list<StoredLake>(LAKE_KIND).map((d) => lakeCluster(scope, d.doc));
-  const hubs = scope.store.list<StoredHub>(HUB_KIND).map((d) => hubCluster(scope, d.doc));
+  // Data Hub clusters as their service tells them (world/contracts.ts `hubs`), settled on the clock.
+  const hubs = scope.world
+    .in(scope)
+    .hubs.all()
+    .map((h) => hubCluster(scope, h));
   return [...lakes, ...hubs].filter((c): c is WorldCluster => c !== undefined);
 }
 
 /** The cluster a CRN names, if the account has it. */
-export function worldCluster(scope: EnvironmentScope, crn: string): WorldCluster | undefined {
+export function worldCluster(scope: ProviderScope, crn: string): WorldCluster | undefined {
   return worldClusters(scope).find((c) => c.crn === crn);
 }
 
 /** The data lake of an environment, if it has one. */
-export function dataLakeOf(scope: EnvironmentScope, environmentCrn: string): WorldCluster | undefined {
+export function dataLakeOf(scope: ProviderScope, environmentCrn: string): WorldCluster | undefined {
   return worldClusters(scope).find((c) => c.type === 'SDX' && c.environmentCrn === environmentCrn);
 }
