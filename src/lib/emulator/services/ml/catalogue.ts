@@ -8,11 +8,12 @@
  * them: `installation:finished` is a ready workbench, `deprovision:started`
  * one on its way out.
  */
-import type { CloudPlatform } from '../../environments.js';
-import { invalid } from '../../errors.js';
-import type { Doc } from '../../types.js';
-import { str } from '../../values.js';
 import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
+import type { Doc } from '../../engine/context.js';
+import { invalid, notFound } from '../../errors.js';
+import { obj, str, text } from '../../values.js';
+import type { CloudPlatform } from '../../world/contracts.js';
+import type { Hook } from './clusters.js';
 
 /** Releases, oldest first: the emulator deploys `deployed`; `latest` is the newest, where upgrades go. */
 export interface Releases {
@@ -191,4 +192,22 @@ export function relevantInstances(cloud: CloudPlatform, wanted: 'CPU' | 'GPU', i
       like(t.gpuType, 'gpuType') &&
       like(t.interconnectType, 'interconnectType'),
   );
+}
+
+/** listRelevantInstances: the instance types of the environment's cloud that offer what the request asks for. */
+export function listRelevantInstances(h: Hook, req: Doc): Doc {
+  const env = h.world.environments.require(text(req.environmentName));
+  return {
+    instanceDetails: relevantInstances(env.cloudPlatform, category(req.instanceCategory), obj(req.requestInfo)).map(instanceDetails),
+  };
+}
+
+/** listInstanceTypeConfiguration: one instance type of the environment's cloud, of the category asked for. */
+export function listInstanceTypeConfiguration(h: Hook, req: Doc): Doc {
+  const env = h.world.environments.require(text(req.environmentName));
+  const wanted = category(req.instanceCategory);
+  const t = instanceType(env.cloudPlatform, text(req.instanceType));
+  if (!t || t.category !== wanted)
+    throw notFound(`${env.cloudPlatform} has no ${wanted} instance type ${text(req.instanceType)} for environment ${env.environmentName}`);
+  return { instanceDetails: [instanceDetails(t)] };
 }

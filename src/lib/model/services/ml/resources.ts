@@ -9,10 +9,10 @@
  * removes the grant. CRN types as the emulator mints them (the audit found
  * workspace and mlserving right, modelregistry unverified, and
  * workspace_backup doubtful: Crn.java has backup). Fixed values: a
- * workbench's upgrade type. ml is not on the operation table: these are data
- * the emulator does not read yet (its spec declares the same states), but for
- * the states a workbench serves in, which its rules read from here;
- * checked against the wire by test/unit/model/resource-facts.test.ts.
+ * workbench's upgrade type. The emulator serves ml from these (its operation
+ * table adds each action's emulated minutes); its rules read the states a
+ * workbench serves in from here too. Checked against the wire by
+ * test/unit/model/resource-facts.test.ts.
  */
 import type { ActionFacts, ServiceResources } from '../../resources.js';
 
@@ -68,11 +68,13 @@ export const resources = {
     },
     workspaceAccess: {
       shape: 'GrantWorkspaceAccessRequest',
+      // A grant is named by the cloud identity it lets in.
+      fields: { name: 'identifier' },
       deleted: { ends: 'gone' },
     },
     workspaceBackup: {
       shape: 'DescribeWorkspaceBackupResponse',
-      fields: { crn: 'backupCrn', status: 'backupStatus' },
+      fields: { crn: 'backupCrn', name: 'backupName', status: 'backupStatus' },
       crnType: 'workspace_backup',
       lifecycle: {
         create: phase('backup'),
@@ -82,6 +84,8 @@ export const resources = {
     },
     modelRegistry: {
       shape: 'ModelRegistry',
+      // Named by its namespace (the service name the registry is deployed as).
+      fields: { name: 'serviceName' },
       crnType: 'modelregistry',
       lifecycle: {
         create: INSTALLATION,
@@ -93,6 +97,7 @@ export const resources = {
     },
     modelRegistryAccess: {
       shape: 'GrantModelRegistryAccessRequest',
+      fields: { name: 'identifier' },
       deleted: { ends: 'gone' },
     },
     app: {
@@ -110,6 +115,7 @@ export const resources = {
     },
     mlServingAppAccess: {
       shape: 'GrantMlServingAppAccessRequest',
+      fields: { name: 'identifier' },
       deleted: { ends: 'gone' },
     },
   },
