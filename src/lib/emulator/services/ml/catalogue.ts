@@ -34,20 +34,12 @@ export const newer = (a: string, b: string): boolean => a.localeCompare(b, undef
 
 // ---- statuses ------------------------------------------------------------------
 
-export const READY = 'installation:finished';
-
-/** Workbench states in which it serves its users and may take on new work: the model's (the states its actions begin in). */
-export const WORKBENCH_READY: readonly string[] = WORKBENCH_SERVING;
-
 /** Whether the cluster of a workbench, registry or inference service is installed and reachable (it may be busy changing). */
-export const installed = (state: string): boolean => WORKBENCH_READY.includes(state) || /^(modify|upgrade|rollback|failover):/.test(state);
+export const installed = (state: string): boolean =>
+  (WORKBENCH_SERVING as readonly string[]).includes(state) || /^(modify|upgrade|rollback|failover):/.test(state);
 
 /** Whether its cluster exists (installed, or a workbench's suspended one). */
 export const clusterExists = (state: string): boolean => installed(state) || /^(suspend|resume):/.test(state);
-
-/** Registry and inference service states in which they serve and may take on new work. */
-export const REGISTRY_READY = [READY, 'upgrade:finished', 'rollback:finished'];
-export const SERVING_READY = [READY, 'upgrade:finished', 'modify:finished', 'modify:failed'];
 
 // ---- instance types -----------------------------------------------------------------
 

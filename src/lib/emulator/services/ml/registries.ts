@@ -11,7 +11,8 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import { crn, crnId } from '../../ids.js';
 import { docs, hex, obj, str, text } from '../../values.js';
 import type { EnvironmentView } from '../../world/contracts.js';
-import { REGISTRY_READY, REGISTRY_RELEASES, SERVING_READY, SERVING_RELEASES, newer } from './catalogue.js';
+import { APP_SERVING, REGISTRY_SERVING } from '../../../model/services/ml/resources.js';
+import { REGISTRY_RELEASES, SERVING_RELEASES, newer } from './catalogue.js';
 import {
   clusterName,
   environmentOf,
@@ -209,7 +210,7 @@ export const upgradeApp: Change = (_h, rec) => ({
  * beside it, for describe-registry-storage.
  */
 export function checkAppUpdate(h: Hook, rec: Rec, req: Doc): void {
-  h.records('app').require(rec, SERVING_READY, h.ctx.op.name);
+  h.records('app').require(rec, APP_SERVING, h.ctx.op.name);
   if (h.ctx.op.name !== 'updateMlServingAppS3Creds') return;
   const creds = obj(req.s3Creds);
   if (!str(creds.s3AccessID) || !str(creds.s3SecretAccessKey)) throw invalid('s3Creds needs s3AccessID and s3SecretAccessKey');
@@ -220,7 +221,7 @@ export function checkAppUpdate(h: Hook, rec: Rec, req: Doc): void {
 
 /** A certificate refresh needs the registry up. */
 export const checkRegistryUpdate = (h: Hook, rec: Rec): void =>
-  h.records('modelRegistry').require(rec, REGISTRY_READY, 'a certificate refresh');
+  h.records('modelRegistry').require(rec, REGISTRY_SERVING, 'a certificate refresh');
 
 /** fetchAiRegistriesStorageConfig: the registries an inference service reads models from, and their object storage. */
 export function registryStorage(h: Hook, rec: Rec): Doc {

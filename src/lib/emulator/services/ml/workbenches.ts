@@ -12,7 +12,8 @@ import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { docs, hex, iso, obj, str, text } from '../../values.js';
 import type { EnvironmentView } from '../../world/contracts.js';
-import { WORKBENCH_READY, WORKBENCH_RELEASES, installed, newer, type Releases } from './catalogue.js';
+import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
+import { WORKBENCH_RELEASES, installed, newer, type Releases } from './catalogue.js';
 import { requireCluster } from './access.js';
 import { workflowId } from './workflows.js';
 import {
@@ -323,7 +324,7 @@ export function backupRequest(h: Hook, sent: Doc): Doc {
 /** A new backup: of a workbench that is up and not being upgraded, named uniquely among its backups. */
 export function checkBackup(h: Hook, _rec: Rec, req: Doc): void {
   const ws = workbenches(h).get(text(req.workspaceCrn));
-  workbenches(h).require(ws, [...WORKBENCH_READY, 'modify:started'], 'a backup');
+  workbenches(h).require(ws, [...WORKBENCH_SERVING, 'modify:started'], 'a backup');
   const name = text(req.backupName);
   if (backupsOf(h, ws.crn).some((b) => b.name?.toLowerCase() === name.toLowerCase()))
     throw alreadyExists(`workbench ${nameOf(ws)} already has a backup named ${name}`);

@@ -16,7 +16,7 @@
  */
 import type { ActionFacts, ServiceResources } from '../../resources.js';
 
-/** The states a workbench serves its users in and may take on new work from (the emulator reads them too). */
+/** The states a workbench serves its users in and may take on new work from (the emulator reads these three lists too). */
 export const WORKBENCH_SERVING = [
   'installation:finished',
   'modify:finished',
@@ -28,6 +28,12 @@ export const WORKBENCH_SERVING = [
   'failover:failed',
   'suspend:failed',
 ] as const;
+
+/** The states an AI registry serves in (a certificate refresh needs one of them; an upgrade begins in them). */
+export const REGISTRY_SERVING = ['installation:finished', 'upgrade:finished', 'rollback:finished'] as const;
+
+/** The states an inference service serves in and may take on new work from (its changes begin in them). */
+export const APP_SERVING = ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed'] as const;
 
 /** An action that passes through `<action>:started` and ends `<action>:finished` or `<action>:failed`. */
 const phase = (action: string, from?: readonly string[]): ActionFacts => ({
@@ -90,7 +96,7 @@ export const resources = {
       lifecycle: {
         create: INSTALLATION,
         delete: phase('deprovision'),
-        upgrade: phase('upgrade', ['installation:finished', 'upgrade:finished', 'rollback:finished', 'upgrade:failed']),
+        upgrade: phase('upgrade', [...REGISTRY_SERVING, 'upgrade:failed']),
         rollback: phase('rollback', ['upgrade:finished', 'upgrade:failed', 'rollback:failed']),
       },
       deleted: { ends: 'gone' },
@@ -108,8 +114,8 @@ export const resources = {
       lifecycle: {
         create: INSTALLATION,
         delete: phase('deprovision'),
-        upgrade: phase('upgrade', ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed', 'upgrade:failed']),
-        modify: phase('modify', ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed']),
+        upgrade: phase('upgrade', [...APP_SERVING, 'upgrade:failed']),
+        modify: phase('modify', APP_SERVING),
       },
       deleted: { ends: 'gone' },
     },
