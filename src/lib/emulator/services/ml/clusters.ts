@@ -218,6 +218,28 @@ export function groupsWithout(groups: readonly Doc[], name: string, owner: strin
   return groups.filter((x) => x !== g);
 }
 
+/** Where a record keeps its instance groups: the groups, its cluster, their tags, its name in messages, and the fields that set them. */
+export interface GroupsOf {
+  readonly groups: readonly Doc[];
+  readonly cluster: string;
+  readonly tags: Doc[];
+  readonly owner: string;
+  readonly set: (groups: Doc[]) => Doc;
+}
+
+/**
+ * What an instance-group change (the `modify` action of a workbench or an
+ * inference service) sets when it succeeds: groups added, one changed, or
+ * the groups without one, by the operation's verb.
+ */
+export function groupChange(h: Hook, rec: Rec, req: Doc, at: GroupsOf): Doc {
+  const op = h.ctx.op.name;
+  if (op.startsWith('delete')) return at.set(groupsWithout(at.groups, str(req.instanceGroupName) ?? '', at.owner));
+  const env = environmentOf(h, rec);
+  if (op.startsWith('add')) return at.set([...at.groups, ...newGroups(env, at.cluster, at.groups, docs(req.instanceGroups), at.tags)]);
+  return at.set(modifiedGroups(env, at.cluster, at.groups, req, at.owner));
+}
+
 // ---- kubeconfig --------------------------------------------------------------------------
 
 /** The API server of a cluster, as its cloud's managed Kubernetes names it. */

@@ -21,7 +21,7 @@ import { access, grantAnswer, grantees, identityOf, kubeconfigAnswer } from './a
 import { getAuditEvents, getLogs, observe } from './audit.js';
 import { REGISTRY_RELEASES, WORKBENCH_RELEASES, listInstanceTypeConfiguration, listRelevantInstances } from './catalogue.js';
 import {
-  APP_GROUP_CHANGES,
+  APP_EFFECTS,
   REGISTRY_EFFECTS,
   checkApp,
   checkAppUpdate,
@@ -33,7 +33,6 @@ import {
   registryOf,
   registryStorage,
   showApp,
-  upgradeApp,
 } from './registries.js';
 import {
   WORKBENCH_EFFECTS,
@@ -117,7 +116,7 @@ export default defineService<OperationName>()({
         check: { create: checkApp, update: checkAppUpdate },
         fill: fillApp,
         show: showApp,
-        effect: { modify: (h, rec, req) => APP_GROUP_CHANGES[h.ctx.op.name]?.(h, rec, req) ?? {}, upgrade: upgradeApp },
+        effect: APP_EFFECTS,
       },
     },
     mlServingAppAccess: access('app'),

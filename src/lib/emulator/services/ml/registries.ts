@@ -16,8 +16,7 @@ import { REGISTRY_RELEASES, SERVING_RELEASES, newer } from './catalogue.js';
 import {
   clusterName,
   environmentOf,
-  groupsWithout,
-  modifiedGroups,
+  groupChange,
   networkSettings,
   newGroups,
   provisionRequest,
@@ -178,31 +177,21 @@ export function fillApp(h: Hook, rec: Rec, req: Doc): Doc {
 
 const appCluster = (rec: Rec): Doc => obj(rec.doc.cluster);
 const appGroups = (rec: Rec): Doc[] => docs(appCluster(rec).instanceGroups);
-const withGroups = (rec: Rec, groups: Doc[]): Doc => ({ cluster: { ...appCluster(rec), instanceGroups: groups } });
 
-/** What an instance group change (the `modify` action) sets when it succeeds, by operation. */
-export const APP_GROUP_CHANGES: Readonly<Record<string, Change>> = {
-  addInstanceGroupsMlServingApp: (h, rec, req) => {
-    const env = environmentOf(h, rec);
-    const cluster = text(appCluster(rec).clusterName);
-    return withGroups(rec, [
-      ...appGroups(rec),
-      ...newGroups(env, cluster, appGroups(rec), docs(req.instanceGroups), docs(appCluster(rec).tags)),
-    ]);
-  },
-  deleteInstanceGroupMlServingApp: (_h, rec, req) =>
-    withGroups(rec, groupsWithout(appGroups(rec), text(req.instanceGroupName), `inference service ${nameOf(rec)}`)),
-  modifyMlServingApp: (h, rec, req) =>
-    withGroups(
-      rec,
-      modifiedGroups(environmentOf(h, rec), text(appCluster(rec).clusterName), appGroups(rec), req, `inference service ${nameOf(rec)}`),
-    ),
+/** What the changes of an inference service set when they succeed, by action: its cluster's groups, its release. */
+export const APP_EFFECTS: Readonly<Record<string, Change>> = {
+  modify: (h, rec, req) =>
+    groupChange(h, rec, req, {
+      groups: appGroups(rec),
+      cluster: text(appCluster(rec).clusterName),
+      tags: docs(appCluster(rec).tags),
+      owner: `inference service ${nameOf(rec)}`,
+      set: (instanceGroups) => ({ cluster: { ...appCluster(rec), instanceGroups } }),
+    }),
+  upgrade: (_h, rec) => ({
+    mlServingVersion: upgradeTarget(SERVING_RELEASES, text(rec.doc.mlServingVersion), undefined, `inference service ${nameOf(rec)}`),
+  }),
 };
-
-/** An upgrade goes to the newest release. */
-export const upgradeApp: Change = (_h, rec) => ({
-  mlServingVersion: upgradeTarget(SERVING_RELEASES, text(rec.doc.mlServingVersion), undefined, `inference service ${nameOf(rec)}`),
-});
 
 /**
  * A change made at once (refreshAiInference, updateMlServingAppS3Creds),

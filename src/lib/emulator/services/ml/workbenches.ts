@@ -19,8 +19,7 @@ import { workflowId } from './workflows.js';
 import {
   cidrBlocks,
   environmentOf,
-  groupsWithout,
-  modifiedGroups,
+  groupChange,
   networkSettings,
   newGroups,
   provisionRequest,
@@ -173,25 +172,16 @@ export function upgradeTarget(releases: Releases, running: string, asked: string
   return to;
 }
 
-/** What an instance group change (the `modify` action) sets when it succeeds, by operation. */
-export const WORKBENCH_GROUP_CHANGES: Readonly<Record<string, Change>> = {
-  addInstanceGroups: (h, rec, req) => ({
-    instanceGroups: [
-      ...groupsOf(rec),
-      ...newGroups(environmentOf(h, rec), clusterOf(rec), groupsOf(rec), docs(req.instanceGroups), docs(rec.doc.tags)),
-    ],
-  }),
-  deleteInstanceGroup: (_h, rec, req) => ({
-    instanceGroups: groupsWithout(groupsOf(rec), text(req.instanceGroupName), `workbench ${nameOf(rec)}`),
-  }),
-  modifyClusterInstanceGroup: (h, rec, req) => ({
-    instanceGroups: modifiedGroups(environmentOf(h, rec), clusterOf(rec), groupsOf(rec), req, `workbench ${nameOf(rec)}`),
-  }),
-};
-
-/** What the other changes of a workbench set when they succeed, by action. */
+/** What the changes of a workbench set when they succeed, by action. */
 export const WORKBENCH_EFFECTS: Readonly<Record<string, Change>> = {
-  modify: (h, rec, req) => WORKBENCH_GROUP_CHANGES[h.ctx.op.name]?.(h, rec, req) ?? {},
+  modify: (h, rec, req) =>
+    groupChange(h, rec, req, {
+      groups: groupsOf(rec),
+      cluster: clusterOf(rec),
+      tags: docs(rec.doc.tags),
+      owner: `workbench ${nameOf(rec)}`,
+      set: (instanceGroups) => ({ instanceGroups }),
+    }),
   upgrade: (_h, rec, req) => {
     const running = text(rec.doc.version);
     const to = upgradeTarget(WORKBENCH_RELEASES, running, str(req.mlVersion), `workbench ${nameOf(rec)}`, req.overrideUpgrade === true);
