@@ -18,6 +18,7 @@ import { requireCluster } from './access.js';
 import { workflowId } from './workflows.js';
 import {
   cidrBlocks,
+  clusterName,
   environmentOf,
   groupChange,
   networkSettings,
@@ -124,7 +125,7 @@ export function fillWorkbench(h: Hook, rec: Rec, req: Doc): Doc {
   const backup = backupOf(h, req);
   const groups = requestedGroups(env, req, backup);
   const subdomain = str(req.staticSubdomain);
-  const cluster = `liftie-${hex(rec.id, 8)}`;
+  const cluster = clusterName(rec);
   const domain = `${env.environmentName}.ml.emulator.invalid`;
   const tags = docs(provisionRequest(env, req, 'environmentName')?.tags);
   const pool = obj(req.resourcePoolConfig);
