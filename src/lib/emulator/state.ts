@@ -23,7 +23,7 @@ import { isUploadName, readUpload, STORED_AT, UPLOADS, uploadsDir } from './uplo
  * format is read as it is when it holds no documents of the kinds whose
  * layout changed since (CHANGED_IN); else it is refused.
  */
-export const STATE_FORMAT = 4;
+export const STATE_FORMAT = 5;
 const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   2: [
     'datalake.datalake',
@@ -59,6 +59,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'lakehouseopt.table',
     'lakehouseopt.task',
   ],
+  // Format 5 (issue 29's second fan-out): ml's backups keep what finds them (their workbench's name and
+  // environment) with their request, and a restored workbench its static subdomain.
+  5: ['ml.workspace', 'ml.workspaceBackup'],
 };
 
 export class StateError extends Error {}

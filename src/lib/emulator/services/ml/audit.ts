@@ -5,13 +5,12 @@
  * a request are its event and the states of the workflow it started, as far
  * as the clock has gone (a cancelled workflow's logs end where it ended).
  */
-import { findEnvironment } from '../../environments.js';
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { CallObserver, Doc, Scope } from '../../engine/context.js';
+import type { EngineRecord } from '../../engine/records.js';
+import type { Activity, Step } from '../../engine/timeline.js';
 import { invalid, notFound } from '../../errors.js';
-import type { Activity, Step } from '../../lifecycle.js';
-import type { CallObserver, Doc } from '../../types.js';
-import type { WorldScope } from '../../world.js';
 import { iso, num, obj, str, text } from '../../values.js';
+import type { Hook } from './clusters.js';
 import { workflowType } from './workflows.js';
 
 const AUDIT_KIND = 'ml.audit';
@@ -33,11 +32,11 @@ interface AuditRecord {
 type Stored = EngineRecord & { activity: Activity };
 
 /** The audited resource a call's request names (CRN fields first, then an environment and a name), and its store kind. */
-function auditedResource(scope: WorldScope, req: Doc): { key: string; rec: Stored } | undefined {
+function auditedResource(scope: Scope, req: Doc): { key: string; rec: Stored } | undefined {
   const byCrn = (ref: unknown): { key: string; rec: Stored } | undefined => {
     const crn = str(ref);
     const hit = crn?.startsWith('crn:') ? scope.store.getByCrn<Stored>(crn) : undefined;
-    if (hit?.kind === BACKUP_KIND) return byCrn(hit.doc.data?.workspaceCrn);
+    if (hit?.kind === BACKUP_KIND) return byCrn(obj(hit.doc.data?.request).workspaceCrn);
     const key = Object.keys(KINDS).find((k) => KINDS[k] === hit?.kind);
     return key && hit ? { key, rec: hit.doc } : undefined;
   };
@@ -45,15 +44,20 @@ function auditedResource(scope: WorldScope, req: Doc): { key: string; rec: Store
     const found = byCrn(req[f]);
     if (found) return found;
   }
+  // A create names its environment (by name or CRN) and the new record's name: found among ml's records of that environment.
   const created = { ...req, ...obj(req.newWorkspaceParameters) };
-  const envRef = str(created.environmentName) ?? str(created.environmentCrn) ?? str(created.id);
-  const env = envRef ? findEnvironment(scope, envRef) : undefined;
-  if (!env) return undefined;
+  const envRef = (str(created.environmentName) ?? str(created.environmentCrn) ?? str(created.id))?.toLowerCase();
+  if (!envRef) return undefined;
+  const inEnv = (key: string): Stored[] =>
+    scope.store
+      .list<Stored>(KINDS[key] ?? '')
+      .map((x) => x.doc)
+      .filter((r) => r.env?.toLowerCase() === envRef || text(r.doc.environmentName).toLowerCase() === envRef);
   const named = (key: string, name: unknown): { key: string; rec: Stored } | undefined => {
-    const rec = str(name) ? scope.store.childByName<Stored>(KINDS[key] ?? '', env.crn, text(name)) : undefined;
+    const rec = str(name) ? inEnv(key).find((r) => r.name?.toLowerCase() === text(name).toLowerCase()) : undefined;
     return rec ? { key, rec } : undefined;
   };
-  const registry = scope.store.children<Stored>(KINDS.modelRegistry ?? '', env.crn).pop()?.doc;
+  const registry = inEnv('modelRegistry').pop();
   return (
     named('workspace', created.workspaceName) ??
     named('app', created.appName) ??
@@ -89,10 +93,10 @@ export const observe: CallObserver = (call, scope) => {
 };
 
 /** getAuditEvents: the events of a workbench or model registry, oldest first. */
-export function auditEvents(h: Hook, req: Doc): Doc {
+export function getAuditEvents(h: Hook, req: Doc): Doc {
   const crn = str(req.resourceCrn) ?? str(req.workspaceCrn);
   if (!crn) throw invalid('give resourceCrn: the CRN of a workbench or model registry');
-  if (!h.resources('workspace').find(crn) && !h.resources('modelRegistry').find(crn))
+  if (!h.records('workspace').find(crn) && !h.records('modelRegistry').find(crn))
     throw notFound(`no workbench or model registry has CRN ${crn.slice(0, 200)}`);
   const events = h.ctx.store.children<AuditRecord>(AUDIT_KIND, crn).map(({ doc: e }) => ({
     workspaceCrn: e.resourceCrn,
@@ -122,7 +126,7 @@ function logLines(h: Hook, e: AuditRecord): Array<{ at: number; log: string }> {
 }
 
 /** getLogs: a page of the logs of an audited request (all of them with fetchAll). */
-export function auditLogs(h: Hook, req: Doc): Doc {
+export function getLogs(h: Hook, req: Doc): Doc {
   const id = text(req.requestID);
   const e = h.ctx.store.get<AuditRecord>(AUDIT_KIND, id);
   if (!e) throw notFound(`no audited request has id ${id.slice(0, 200)}`);

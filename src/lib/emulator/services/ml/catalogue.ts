@@ -8,11 +8,12 @@
  * them: `installation:finished` is a ready workbench, `deprovision:started`
  * one on its way out.
  */
-import type { CloudPlatform } from '../../environments.js';
-import { invalid } from '../../errors.js';
-import type { Doc } from '../../types.js';
-import { str } from '../../values.js';
 import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
+import type { Doc } from '../../engine/context.js';
+import { invalid, notFound } from '../../errors.js';
+import { obj, str, text } from '../../values.js';
+import type { CloudPlatform } from '../../world/contracts.js';
+import type { Hook } from './clusters.js';
 
 /** Releases, oldest first: the emulator deploys `deployed`; `latest` is the newest, where upgrades go. */
 export interface Releases {
@@ -33,20 +34,12 @@ export const newer = (a: string, b: string): boolean => a.localeCompare(b, undef
 
 // ---- statuses ------------------------------------------------------------------
 
-export const READY = 'installation:finished';
-
-/** Workbench states in which it serves its users and may take on new work: the model's (the states its actions begin in). */
-export const WORKBENCH_READY: readonly string[] = WORKBENCH_SERVING;
-
 /** Whether the cluster of a workbench, registry or inference service is installed and reachable (it may be busy changing). */
-export const installed = (state: string): boolean => WORKBENCH_READY.includes(state) || /^(modify|upgrade|rollback|failover):/.test(state);
+export const installed = (state: string): boolean =>
+  (WORKBENCH_SERVING as readonly string[]).includes(state) || /^(modify|upgrade|rollback|failover):/.test(state);
 
 /** Whether its cluster exists (installed, or a workbench's suspended one). */
 export const clusterExists = (state: string): boolean => installed(state) || /^(suspend|resume):/.test(state);
-
-/** Registry and inference service states in which they serve and may take on new work. */
-export const REGISTRY_READY = [READY, 'upgrade:finished', 'rollback:finished'];
-export const SERVING_READY = [READY, 'upgrade:finished', 'modify:finished', 'modify:failed'];
 
 // ---- instance types -----------------------------------------------------------------
 
@@ -191,4 +184,22 @@ export function relevantInstances(cloud: CloudPlatform, wanted: 'CPU' | 'GPU', i
       like(t.gpuType, 'gpuType') &&
       like(t.interconnectType, 'interconnectType'),
   );
+}
+
+/** listRelevantInstances: the instance types of the environment's cloud that offer what the request asks for. */
+export function listRelevantInstances(h: Hook, req: Doc): Doc {
+  const env = h.world.environments.require(text(req.environmentName));
+  return {
+    instanceDetails: relevantInstances(env.cloudPlatform, category(req.instanceCategory), obj(req.requestInfo)).map(instanceDetails),
+  };
+}
+
+/** listInstanceTypeConfiguration: one instance type of the environment's cloud, of the category asked for. */
+export function listInstanceTypeConfiguration(h: Hook, req: Doc): Doc {
+  const env = h.world.environments.require(text(req.environmentName));
+  const wanted = category(req.instanceCategory);
+  const t = instanceType(env.cloudPlatform, text(req.instanceType));
+  if (!t || t.category !== wanted)
+    throw notFound(`${env.cloudPlatform} has no ${wanted} instance type ${text(req.instanceType)} for environment ${env.environmentName}`);
+  return { instanceDetails: [instanceDetails(t)] };
 }

@@ -5,44 +5,50 @@
  * groups (named by the service, sized from the cloud's instance types, with
  * instances spread over zones), and the kubeconfig that reaches them.
  */
-import { findEnvironment, type EnvironmentRecord } from '../../environments.js';
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { resources } from '../../../model/services/ml/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook as TableHook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { progress } from '../../lifecycle.js';
-import type { Doc } from '../../types.js';
 import { b64, docs, hex, num, obj, str, strings } from '../../values.js';
 import { kubeconfig as kubeconfigDocument } from '../../shared/kubeconfig.js';
+import type { EnvironmentView } from '../../world/contracts.js';
 import { instanceType } from './catalogue.js';
+
+/** The resources of ml (its facts' keys), the hook its code gets, and a record as hooks read it. */
+export type R = keyof typeof resources.resources;
+export type Hook = TableHook<R>;
+export type Rec = Readonly<EngineRecord>;
+
+/** The Kubernetes cluster behind a registry or inference service of its own (a workbench's is named the same way). */
+export const clusterName = (rec: Rec): string => `liftie-${hex(rec.id, 8)}`;
 
 // ---- environments -----------------------------------------------------------------
 
-/** The environment a record lives in, as the environments service has it now. */
-export function environmentOf(h: Hook, rec: EngineRecord): EnvironmentRecord {
-  const env = rec.env ? findEnvironment(h.ctx, rec.env) : undefined;
+/** The environment a record lives in, as the environments service has it now (through the world). */
+export function environmentOf(h: Hook, rec: Rec): EnvironmentView {
+  const env = rec.env ? h.world.environments.find(rec.env) : undefined;
   if (!env) throw notFound(`the environment of ${rec.name ?? rec.id} no longer exists`);
   return env;
 }
 
 /** New clusters are made only in an environment that is up. */
-export function requireAvailable(env: EnvironmentRecord, what: string): void {
+export function requireAvailable(env: EnvironmentView, what: string): void {
   if (env.status !== 'AVAILABLE')
     throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; ${what} needs it AVAILABLE`);
 }
 
 /** A request that names its environment twice must name the same one. */
-export function sameEnvironment(env: EnvironmentRecord, given: unknown, field: string): void {
+export function sameEnvironment(env: EnvironmentView, given: unknown, field: string): void {
   const ref = str(given);
   if (ref && ref !== env.crn && ref.toLowerCase() !== env.environmentName.toLowerCase())
     throw invalid(`${field} ${ref} is not environment ${env.environmentName}, which the request names`);
 }
 
 /** A running data lake in the environment (what governance reads lineage into). */
-export function requireRunningLake(h: Hook, env: EnvironmentRecord, what: string): void {
-  const lakes = h.ctx.store.list<{ environmentCrn?: string; activity?: Parameters<typeof progress>[0] }>('datalake.datalake');
-  const running = lakes.some(
-    (l) => l.doc.environmentCrn === env.crn && l.doc.activity && progress(l.doc.activity, h.ctx.clock.now()).state === 'RUNNING',
-  );
-  if (!running) throw failedPrecondition(`${what} needs a RUNNING data lake in environment ${env.environmentName}`);
+export function requireRunningLake(h: Hook, env: EnvironmentView, what: string): void {
+  if (h.world.lakes.of(env.crn)?.status !== 'RUNNING')
+    throw failedPrecondition(`${what} needs a RUNNING data lake in environment ${env.environmentName}`);
 }
 
 // ---- network settings -------------------------------------------------------------
@@ -61,7 +67,7 @@ export function cidrBlocks(v: unknown, field: string): string[] {
 }
 
 /** Subnets of the environment's network, or INVALID_ARGUMENT naming one that is not. */
-export function environmentSubnets(env: EnvironmentRecord, v: unknown, field: string): string[] {
+export function environmentSubnets(env: EnvironmentView, v: unknown, field: string): string[] {
   const given = strings(v);
   const have = env.network.subnetIds;
   const stranger = given.find((s) => !have.includes(s));
@@ -70,7 +76,7 @@ export function environmentSubnets(env: EnvironmentRecord, v: unknown, field: st
 }
 
 /** Checks a request's network settings against the environment; the settings a record keeps. */
-export function networkSettings(env: EnvironmentRecord, req: Doc): Doc {
+export function networkSettings(env: EnvironmentView, req: Doc): Doc {
   const whitelist = req.whitelistAuthorizedIPRanges === true;
   const ranges = cidrBlocks(req.authorizedIPRanges, 'authorizedIPRanges');
   if (whitelist && ranges.length === 0)
@@ -88,7 +94,7 @@ export function networkSettings(env: EnvironmentRecord, req: Doc): Doc {
 }
 
 /** The provision request of a new cluster: required in the public cloud, and for the environment the request names. */
-export function provisionRequest(env: EnvironmentRecord, req: Doc, envField: 'environmentName' | 'environmentCrn'): Doc | undefined {
+export function provisionRequest(env: EnvironmentView, req: Doc, envField: 'environmentName' | 'environmentCrn'): Doc | undefined {
   if (req.provisionK8sRequest === undefined) return undefined;
   const p = obj(req.provisionK8sRequest);
   sameEnvironment(env, p[envField], `provisionK8sRequest.${envField}`);
@@ -101,7 +107,7 @@ const kebabType = (t: string): string => t.toLowerCase().replace(/[^a-z0-9]+/g, 
 const ZONES = ['a', 'b', 'c'];
 
 /** The instances of a group, spread over the environment's zones, with the ids its cloud gives. */
-function instances(env: EnvironmentRecord, cluster: string, group: string, count: number): Doc[] {
+function instances(env: EnvironmentView, cluster: string, group: string, count: number): Doc[] {
   return Array.from({ length: count }, (_, i) => {
     const seed = hex(`${cluster}/${group}/${i}`, 17);
     const zone = i % ZONES.length;
@@ -132,7 +138,7 @@ function sizing(min: number, max: number, count: number | undefined, where: stri
 }
 
 /** A group as the service shows it, from its type, size and the user's settings. */
-function groupDoc(env: EnvironmentRecord, cluster: string, name: string, type: string, size: Sizing, extra: Doc, tags: Doc[]): Doc {
+function groupDoc(env: EnvironmentView, cluster: string, name: string, type: string, size: Sizing, extra: Doc, tags: Doc[]): Doc {
   const known = instanceType(env.cloudPlatform, type);
   const accelerator = obj(extra.accelerator);
   const gpus = num(accelerator.count) ?? known?.gpu ?? 0;
@@ -152,20 +158,14 @@ function groupDoc(env: EnvironmentRecord, cluster: string, name: string, type: s
 }
 
 /** Checks that an accelerator goes on an instance type with GPUs (when the type is known). */
-function checkAccelerator(env: EnvironmentRecord, type: string, accelerator: unknown, where: string): void {
+function checkAccelerator(env: EnvironmentView, type: string, accelerator: unknown, where: string): void {
   const known = instanceType(env.cloudPlatform, type);
   if (accelerator !== undefined && known && known.gpu === 0)
     throw invalid(`${where}: instance type ${type} has no GPU for the accelerator given`);
 }
 
 /** New groups from a request's instance groups, named by the service (`gpu-p3-2xlarge`), beside `current`. */
-export function newGroups(
-  env: EnvironmentRecord,
-  cluster: string,
-  current: readonly Doc[],
-  specs: readonly Doc[],
-  tags: Doc[] = [],
-): Doc[] {
+export function newGroups(env: EnvironmentView, cluster: string, current: readonly Doc[], specs: readonly Doc[], tags: Doc[] = []): Doc[] {
   const taken = new Set(current.map((g) => String(g.instanceGroupName)));
   return specs.map((spec, i) => {
     const type = str(spec.instanceType) ?? '';
@@ -196,7 +196,7 @@ export function groupNamed(groups: readonly Doc[], name: string, owner: string):
 }
 
 /** The groups with one changed: its type and autoscaling range (its instances kept within the range). */
-export function modifiedGroups(env: EnvironmentRecord, cluster: string, groups: readonly Doc[], req: Doc, owner: string): Doc[] {
+export function modifiedGroups(env: EnvironmentView, cluster: string, groups: readonly Doc[], req: Doc, owner: string): Doc[] {
   const name = str(req.instanceGroupName) ?? '';
   const g = groupNamed(groups, name, owner);
   const type = str(req.instanceType) ?? String(g.instanceType);
@@ -218,10 +218,32 @@ export function groupsWithout(groups: readonly Doc[], name: string, owner: strin
   return groups.filter((x) => x !== g);
 }
 
+/** Where a record keeps its instance groups: the groups, its cluster, their tags, its name in messages, and the fields that set them. */
+export interface GroupsOf {
+  readonly groups: readonly Doc[];
+  readonly cluster: string;
+  readonly tags: Doc[];
+  readonly owner: string;
+  readonly set: (groups: Doc[]) => Doc;
+}
+
+/**
+ * What an instance-group change (the `modify` action of a workbench or an
+ * inference service) sets when it succeeds: groups added, one changed, or
+ * the groups without one, by the operation's verb.
+ */
+export function groupChange(h: Hook, rec: Rec, req: Doc, at: GroupsOf): Doc {
+  const op = h.ctx.op.name;
+  if (op.startsWith('delete')) return at.set(groupsWithout(at.groups, str(req.instanceGroupName) ?? '', at.owner));
+  const env = environmentOf(h, rec);
+  if (op.startsWith('add')) return at.set([...at.groups, ...newGroups(env, at.cluster, at.groups, docs(req.instanceGroups), at.tags)]);
+  return at.set(modifiedGroups(env, at.cluster, at.groups, req, at.owner));
+}
+
 // ---- kubeconfig --------------------------------------------------------------------------
 
 /** The API server of a cluster, as its cloud's managed Kubernetes names it. */
-function apiServer(env: EnvironmentRecord, cluster: string): string {
+function apiServer(env: EnvironmentView, cluster: string): string {
   const id = hex(`${env.crn}/${cluster}`, 32).toUpperCase();
   if (env.cloudPlatform === 'AZURE')
     return `https://${cluster}-dns-${id.slice(0, 8).toLowerCase()}.hcp.${env.region}.azmk8s.emulator.invalid:443`;
@@ -230,7 +252,7 @@ function apiServer(env: EnvironmentRecord, cluster: string): string {
 }
 
 /** How kubectl gets a token for the cluster: its cloud's tool, as `identity` when one is given. */
-function credentialPlugin(env: EnvironmentRecord, cluster: string, identity?: string): { command: string; args: string[] } {
+function credentialPlugin(env: EnvironmentView, cluster: string, identity?: string): { command: string; args: string[] } {
   if (env.cloudPlatform === 'AZURE')
     return { command: 'kubelogin', args: ['get-token', '--login', 'azurecli', '--server-id', hex(cluster, 8)] };
   if (env.cloudPlatform === 'GCP') return { command: 'gke-gcloud-auth-plugin', args: [] };
@@ -239,7 +261,7 @@ function credentialPlugin(env: EnvironmentRecord, cluster: string, identity?: st
 }
 
 /** A kubeconfig for the cluster `cluster` of an environment (the shared document: shared/kubeconfig.ts). */
-export function kubeconfig(env: EnvironmentRecord, cluster: string, identity?: string): string {
+export function kubeconfig(env: EnvironmentView, cluster: string, identity?: string): string {
   return kubeconfigDocument({
     cluster,
     server: apiServer(env, cluster),
@@ -252,7 +274,7 @@ export function kubeconfig(env: EnvironmentRecord, cluster: string, identity?: s
 const AWS_IDENTITY = /^arn:aws(-[a-z]+)*:iam::\d{12}:(user|role)\/[\w+=,.@/-]+$/;
 
 /** The cloud identity a grant names: on AWS the ARN of an IAM user or role. */
-export function cloudIdentity(env: EnvironmentRecord, identity: string): string {
+export function cloudIdentity(env: EnvironmentView, identity: string): string {
   if (env.cloudPlatform === 'AWS' && !AWS_IDENTITY.test(identity))
     throw invalid(`identifier ${identity} is not the ARN of an AWS IAM user or role (arn:aws:iam::<account>:role/<name>)`);
   return identity;

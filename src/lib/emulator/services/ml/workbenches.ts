@@ -7,31 +7,49 @@
  * upgrades and their rollback), and what a workbench shows besides what it
  * stores (its backups, its last upgrade, its health).
  */
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import type { Doc } from '../../types.js';
 import { docs, hex, iso, obj, str, text } from '../../values.js';
-import { WORKBENCH_READY, WORKBENCH_RELEASES, installed, newer, type Releases } from './catalogue.js';
+import type { EnvironmentView } from '../../world/contracts.js';
+import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
+import { WORKBENCH_RELEASES, installed, newer, type Releases } from './catalogue.js';
+import { requireCluster } from './access.js';
+import { workflowId } from './workflows.js';
 import {
   cidrBlocks,
+  clusterName,
   environmentOf,
-  groupsWithout,
-  modifiedGroups,
+  groupChange,
   networkSettings,
   newGroups,
   provisionRequest,
   requireAvailable,
   requireRunningLake,
+  type Hook,
+  type Rec,
 } from './clusters.js';
 
-type Change = (h: Hook, rec: EngineRecord, req: Doc) => Doc | void;
+type Change = (h: Hook, rec: Rec, req: Doc) => Doc;
 
-const workbenches = (h: Hook) => h.resources('workspace');
-const backups = (h: Hook) => h.resources('workspaceBackup');
-const nameOf = (rec: EngineRecord): string => rec.name ?? rec.id;
+const workbenches = (h: Hook) => h.records('workspace');
+const backups = (h: Hook) => h.records('workspaceBackup');
+const nameOf = (rec: Rec): string => rec.name ?? rec.id;
+/** The request a record was made with (the engine keeps it; a restore's and a backup's as their entries made it). */
+const requestOf = (rec: Rec): Doc => obj(rec.data?.request);
+
+/**
+ * What a change keeps beside a record as it starts (the version an upgrade
+ * leaves, to roll back to; a file-system replica): set on the record the
+ * engine saves with the change, as the older hooks did. No hook returns it:
+ * `effect` is what the change's success sets, and `data` is never shown.
+ */
+export function remember(rec: Rec, kept: Doc): void {
+  if (rec.data) Object.assign(rec.data, kept);
+}
 
 /** FAILED_PRECONDITION unless the workbench is installed and reachable (it may be busy changing). */
-export function requireInstalled(h: Hook, rec: EngineRecord, what: string): void {
+export function requireInstalled(h: Hook, rec: Rec, what: string): void {
   const state = workbenches(h).state(rec);
   if (!installed(state)) throw failedPrecondition(`workbench ${nameOf(rec)} is ${state}; ${what} needs it installed and running`);
 }
@@ -43,12 +61,12 @@ function fileSystem(cloud: string, seed: string): string {
   return `fs-${hex(seed, 17)}`;
 }
 
-/** A backup a new workbench can be restored from: finished. */
-function restorable(h: Hook, req: Doc): EngineRecord {
-  const backup = backups(h).get(text(req.backupCrn));
-  backups(h).require(backup, ['backup:finished'], 'a restore');
-  return backup;
-}
+/** The backup a restore names (NOT_FOUND when there is none). */
+const backupOf = (h: Hook, req: Doc): EngineRecord | undefined =>
+  h.ctx.op.name === 'restoreWorkspace' ? backups(h).get(text(req.backupCrn)) : undefined;
+
+/** The static subdomain a workbench was given (a restore's may be its backup's). */
+const staticSubdomainOf = (rec: Rec): string | undefined => str(requestOf(rec).staticSubdomain);
 
 /** A recorded instance group as a request gives one (to provision it again in a restore). */
 const asRequested = (g: Doc): Doc => ({
@@ -60,34 +78,59 @@ const asRequested = (g: Doc): Doc => ({
   ...(g.accelerator !== undefined ? { accelerator: g.accelerator } : {}),
 });
 
-/** A new workbench (createWorkspace, or restoreWorkspace from a backup): its rules and the fields the service gives it. */
-export function creatingWorkbench(h: Hook, rec: EngineRecord, req: Doc): void {
+/**
+ * restoreWorkspace gives the new workbench in `newWorkspaceParameters`; with
+ * `useStaticSubdomain` it takes its backup's subdomain.
+ */
+export function restoreRequest(h: Hook, sent: Doc): Doc {
+  if (typeof sent.newWorkspaceParameters !== 'object' || sent.newWorkspaceParameters === null)
+    throw invalid('give newWorkspaceParameters: the new workbench, as `ml workspaces create` takes it');
+  const params = obj(sent.newWorkspaceParameters);
+  const backup = backups(h).get(text(sent.backupCrn));
+  const subdomain = str(params.staticSubdomain) ?? (sent.useStaticSubdomain === true ? str(requestOf(backup).staticSubdomain) : undefined);
+  return { ...params, backupCrn: sent.backupCrn, useStaticSubdomain: sent.useStaticSubdomain, staticSubdomain: subdomain };
+}
+
+/** The instance groups a new workbench is provisioned with: the request's, else (a restore) its backup's. */
+function requestedGroups(env: EnvironmentView, req: Doc, backup: EngineRecord | undefined): Doc[] {
+  const specs = docs(provisionRequest(env, req, 'environmentName')?.instanceGroups);
+  return specs.length > 0 ? specs : docs(backup?.doc.instanceGroups).map(asRequested);
+}
+
+/** A new workbench (createWorkspace, or restoreWorkspace from a finished backup): what it needs of its environment and request. */
+export function checkWorkbench(h: Hook, rec: Rec, req: Doc): void {
   const env = environmentOf(h, rec);
   requireAvailable(env, 'a new workbench');
-  const backup = h.ctx.op.name === 'restoreWorkspace' ? restorable(h, req) : undefined;
-  const provision = provisionRequest(env, req, 'environmentName');
-  const specs = docs(provision?.instanceGroups);
-  const groups = specs.length > 0 ? specs : docs(backup?.doc.instanceGroups).map(asRequested);
-  if (groups.length === 0)
+  const backup = backupOf(h, req);
+  if (backup) backups(h).require(backup, ['backup:finished'], 'a restore');
+  if (requestedGroups(env, req, backup).length === 0)
     throw invalid(
       'give provisionK8sRequest with at least one instance group: a workbench in the public cloud needs its cluster provisioned',
     );
-  const nfs = str(req.existingNFS);
-  if (nfs && env.cloudPlatform !== 'AZURE')
+  if (str(req.existingNFS) && env.cloudPlatform !== 'AZURE')
     throw invalid(`existingNFS is for Azure and private cloud; environment ${env.environmentName} is on ${env.cloudPlatform}`);
   if (req.enableGovernance === true) requireRunningLake(h, env, 'governance (enableGovernance)');
-  const subdomain = str(req.staticSubdomain) ?? (req.useStaticSubdomain === true ? str(backup?.data?.staticSubdomain) : undefined);
+  const subdomain = str(req.staticSubdomain);
   const clash =
     subdomain &&
     workbenches(h)
       .all(rec.scope)
-      .find((w) => w.data?.staticSubdomain === subdomain);
+      .find((w) => staticSubdomainOf(w) === subdomain);
   if (clash) throw alreadyExists(`workbench ${nameOf(clash)} already has the subdomain ${subdomain} in environment ${env.environmentName}`);
-  const cluster = `liftie-${hex(rec.id, 8)}`;
+}
+
+/** What the service gives a new workbench: its URL, cluster, file system, network settings and instance groups. */
+export function fillWorkbench(h: Hook, rec: Rec, req: Doc): Doc {
+  const env = environmentOf(h, rec);
+  const backup = backupOf(h, req);
+  const groups = requestedGroups(env, req, backup);
+  const subdomain = str(req.staticSubdomain);
+  const cluster = clusterName(rec);
   const domain = `${env.environmentName}.ml.emulator.invalid`;
-  const tags = docs(provision?.tags);
+  const tags = docs(provisionRequest(env, req, 'environmentName')?.tags);
   const pool = obj(req.resourcePoolConfig);
-  Object.assign(rec.doc, {
+  const parent = str(pool.parentPoolName) ?? 'root';
+  return {
     ...networkSettings(env, req),
     instanceUrl: `${req.disableTLS === true ? 'http' : 'https'}://${subdomain ?? `ml-${hex(rec.id, 8)}`}.${domain}`,
     k8sClusterName: cluster,
@@ -103,24 +146,22 @@ export function creatingWorkbench(h: Hook, rec: EngineRecord, req: Doc): void {
     governanceEnabled: req.enableGovernance === true,
     isPrivate: req.privateCluster === true,
     isRestored: backup !== undefined,
-    filesystemID: nfs ?? fileSystem(env.cloudPlatform, rec.id),
+    filesystemID: str(req.existingNFS) ?? fileSystem(env.cloudPlatform, rec.id),
     nfsVersion: str(req.nfsVersion) ?? '4.1',
     tags,
     instanceGroups: newGroups(env, cluster, [], groups, tags),
     ...(env.cloudPlatform === 'GCP' ? { secondaryPodRangeNames: [`${cluster}-pods`] } : {}),
-  });
-  // Resource pools are for the private cloud: shown only when the request configures one.
-  if (Object.keys(pool).length > 0) {
-    const parent = str(pool.parentPoolName) ?? 'root';
-    Object.assign(rec.doc, { resourcePoolName: `${parent}.${nameOf(rec)}`, parentResourcePoolName: parent, quota: pool.workspaceQuota });
-  } else for (const f of ['resourcePoolName', 'parentResourcePoolName']) delete rec.doc[f];
-  rec.data = { ...rec.data, ...(subdomain ? { staticSubdomain: subdomain } : {}), ...(backup ? { restoredFrom: backup.crn } : {}) };
+    // Resource pools are for the private cloud: shown only when the request configures one.
+    ...(Object.keys(pool).length > 0
+      ? { resourcePoolName: `${parent}.${nameOf(rec)}`, parentResourcePoolName: parent, quota: pool.workspaceQuota }
+      : { resourcePoolName: undefined, parentResourcePoolName: undefined }),
+  };
 }
 
 // ---- changes of a running workbench ------------------------------------------------
 
-const groupsOf = (rec: EngineRecord): Doc[] => docs(rec.doc.instanceGroups);
-const clusterOf = (rec: EngineRecord): string => text(rec.doc.k8sClusterName);
+const groupsOf = (rec: Rec): Doc[] => docs(rec.doc.instanceGroups);
+const clusterOf = (rec: Rec): string => text(rec.doc.k8sClusterName);
 
 /** The release an upgrade goes to: the one asked for (newer than the running one), else the newest. */
 export function upgradeTarget(releases: Releases, running: string, asked: string | undefined, what: string, again = false): string {
@@ -132,74 +173,80 @@ export function upgradeTarget(releases: Releases, running: string, asked: string
   return to;
 }
 
-/** What each change that runs as a workflow does to the workbench when it succeeds (the acting hook, by operation). */
-export const WORKBENCH_ACTIONS: Readonly<Record<string, Change>> = {
-  addInstanceGroups: (h, rec, req) => ({
-    instanceGroups: [
-      ...groupsOf(rec),
-      ...newGroups(environmentOf(h, rec), clusterOf(rec), groupsOf(rec), docs(req.instanceGroups), docs(rec.doc.tags)),
-    ],
-  }),
-  deleteInstanceGroup: (_h, rec, req) => ({
-    instanceGroups: groupsWithout(groupsOf(rec), text(req.instanceGroupName), `workbench ${nameOf(rec)}`),
-  }),
-  modifyClusterInstanceGroup: (h, rec, req) => ({
-    instanceGroups: modifiedGroups(environmentOf(h, rec), clusterOf(rec), groupsOf(rec), req, `workbench ${nameOf(rec)}`),
-  }),
-  upgradeWorkspace: (_h, rec, req) => {
+/** What the changes of a workbench set when they succeed, by action. */
+export const WORKBENCH_EFFECTS: Readonly<Record<string, Change>> = {
+  modify: (h, rec, req) =>
+    groupChange(h, rec, req, {
+      groups: groupsOf(rec),
+      cluster: clusterOf(rec),
+      tags: docs(rec.doc.tags),
+      owner: `workbench ${nameOf(rec)}`,
+      set: (instanceGroups) => ({ instanceGroups }),
+    }),
+  upgrade: (_h, rec, req) => {
     const running = text(rec.doc.version);
     const to = upgradeTarget(WORKBENCH_RELEASES, running, str(req.mlVersion), `workbench ${nameOf(rec)}`, req.overrideUpgrade === true);
-    rec.data = { ...rec.data, versionBeforeUpgrade: running };
+    remember(rec, { versionBeforeUpgrade: running });
     return { version: to, upgradeType: 'Inplace' };
   },
-  requestWorkflowRollback: (_h, rec, req) => {
+  rollback: (_h, rec, req) => {
     const type = str(req.workflowType)?.toUpperCase();
     if (type && type !== 'UPGRADE_WORKSPACE') throw failedPrecondition(`only UPGRADE_WORKSPACE workflows can be rolled back, not ${type}`);
     const before = str(rec.data?.versionBeforeUpgrade);
     if (!before) throw failedPrecondition(`workbench ${nameOf(rec)} has no upgrade to roll back`);
     return { version: before };
   },
-  failOverFileSystem: (_h, rec) => {
+  failover: (_h, rec) => {
     const replica = obj(rec.data?.replica);
     if (!str(replica.filesystemID))
       throw failedPrecondition(
         `workbench ${nameOf(rec)} has no file system replica to fail over to; create one first (ml file-replicas create)`,
       );
-    rec.data = { ...rec.data, replica: undefined, formerFilesystemID: rec.doc.filesystemID };
+    remember(rec, { replica: undefined });
     return { filesystemID: replica.filesystemID };
   },
 };
 
-/** What each change made at once does (the updating hook, by operation); the workbench must be installed. */
-export const WORKBENCH_UPDATES: Readonly<Record<string, Change>> = {
-  modifyClusterSecurity: (_h, rec, req) => {
-    const ranges = cidrBlocks(req.authorizedIPRanges, 'authorizedIPRanges');
-    if (req.allowlistAuthorizedIPRanges === true && ranges.length === 0)
-      throw invalid('allowlistAuthorizedIPRanges lets only authorizedIPRanges reach the API server: give at least one CIDR block');
-    Object.assign(rec.doc, { whitelistAuthorizedIPRanges: req.allowlistAuthorizedIPRanges === true, authorizedIPRanges: ranges });
-  },
-  modifyWorkspaceLoadBalancer: (_h, rec, req) => {
-    rec.doc.loadBalancerIPWhitelists = cidrBlocks(req.loadBalancerIPAllowLists, 'loadBalancerIPAllowLists');
-  },
+/** modifyClusterSecurity's allow-list, as the workbench's fields (the update applies them). */
+export function securityRequest(_h: Hook, sent: Doc): Doc {
+  const ranges = cidrBlocks(sent.authorizedIPRanges, 'authorizedIPRanges');
+  if (sent.allowlistAuthorizedIPRanges === true && ranges.length === 0)
+    throw invalid('allowlistAuthorizedIPRanges lets only authorizedIPRanges reach the API server: give at least one CIDR block');
+  return { ...sent, whitelistAuthorizedIPRanges: sent.allowlistAuthorizedIPRanges === true, authorizedIPRanges: ranges };
+}
+
+/** modifyWorkspaceLoadBalancer's allow-list, as the workbench's field (the update applies it). */
+export const loadBalancerRequest = (_h: Hook, sent: Doc): Doc => ({
+  ...sent,
+  loadBalancerIPWhitelists: cidrBlocks(sent.loadBalancerIPAllowLists, 'loadBalancerIPAllowLists'),
+});
+
+/** What each change made at once needs and keeps (the update's check, by operation), beyond the workbench being installed. */
+const WORKBENCH_UPDATES: Readonly<Record<string, (h: Hook, rec: Rec) => void>> = {
   refreshModelRegistryConfigmap: (h, rec) => {
-    const registry = h.resources('modelRegistry').all(rec.scope)[0];
-    if (!registry)
+    if (!h.records('modelRegistry').all(rec.scope)[0])
       throw failedPrecondition(`environment ${text(rec.doc.environmentName)} has no model registry to refresh the settings of`);
-    rec.data = { ...rec.data, registry: { crn: registry.crn, version: registry.doc.version, refreshedAt: h.ctx.clock.now() } };
   },
   createFileReplica: (h, rec) => {
     if (rec.data?.replica) throw alreadyExists(`workbench ${nameOf(rec)} already replicates its file system`);
     const env = environmentOf(h, rec);
-    rec.data = {
-      ...rec.data,
+    remember(rec, {
       replica: { filesystemID: fileSystem(env.cloudPlatform, `${rec.id}/replica/${h.ctx.clock.now()}`), since: h.ctx.clock.now() },
-    };
+    });
   },
   deleteFileReplica: (_h, rec) => {
     if (!rec.data?.replica) throw notFound(`workbench ${nameOf(rec)} has no file system replica`);
-    rec.data = { ...rec.data, replica: undefined };
+    remember(rec, { replica: undefined });
   },
 };
+
+/** A change made at once: its workbench installed (its file system, even suspended), and what the change itself needs. */
+export function checkWorkbenchUpdate(h: Hook, rec: Rec): void {
+  const op = h.ctx.op.name;
+  if (/FileReplica$/.test(op)) requireCluster(h, 'workspace', rec, op);
+  else requireInstalled(h, rec, op);
+  WORKBENCH_UPDATES[op]?.(h, rec);
+}
 
 // ---- what a workbench shows -----------------------------------------------------------
 
@@ -207,10 +254,10 @@ export const WORKBENCH_UPDATES: Readonly<Record<string, Change>> = {
 export const backupsOf = (h: Hook, crn: string | undefined): EngineRecord[] =>
   backups(h)
     .all('')
-    .filter((b) => b.data?.workspaceCrn === crn);
+    .filter((b) => requestOf(b).workspaceCrn === crn);
 
 /** Fields a workbench shows that it does not store: its backups, its last upgrade, its health, its instances while suspended. */
-export function showWorkbench(h: Hook, rec: EngineRecord, view: Doc): Doc {
+export function showWorkbench(h: Hook, rec: Rec, view: Doc): Doc {
   const state = text(view.instanceStatus);
   const out: Doc = {};
   const taken = backupsOf(h, rec.crn);
@@ -253,31 +300,44 @@ export function showWorkbench(h: Hook, rec: EngineRecord, view: Doc): Doc {
 /** The vault an environment's workbench backups are kept in. */
 export const vaultOf = (environmentCrn: string): string => `ml-backup-vault-${hex(environmentCrn, 8)}`;
 
+/** backupWorkspace names a workbench by CRN: what its backups are found by is kept with the request. */
+export function backupRequest(h: Hook, sent: Doc): Doc {
+  const ws = workbenches(h).get(text(sent.workspaceCrn));
+  return {
+    ...sent,
+    workspaceName: ws.name,
+    environmentName: ws.doc.environmentName,
+    environmentCrn: ws.env,
+    staticSubdomain: staticSubdomainOf(ws),
+  };
+}
+
 /** A new backup: of a workbench that is up and not being upgraded, named uniquely among its backups. */
-export function creatingBackup(h: Hook, rec: EngineRecord, req: Doc): void {
+export function checkBackup(h: Hook, _rec: Rec, req: Doc): void {
   const ws = workbenches(h).get(text(req.workspaceCrn));
-  workbenches(h).require(ws, [...WORKBENCH_READY, 'modify:started'], 'a backup');
+  workbenches(h).require(ws, [...WORKBENCH_SERVING, 'modify:started'], 'a backup');
   const name = text(req.backupName);
   if (backupsOf(h, ws.crn).some((b) => b.name?.toLowerCase() === name.toLowerCase()))
     throw alreadyExists(`workbench ${nameOf(ws)} already has a backup named ${name}`);
   if (typeof req.backupJobTimeoutMinutes === 'number' && req.backupJobTimeoutMinutes < 1)
     throw invalid('backupJobTimeoutMinutes must be at least 1');
-  rec.name = name;
-  Object.assign(rec.doc, {
-    backupName: name,
-    workspaceVersionAtBackup: ws.doc.version,
-    instanceGroups: groupsOf(ws),
-    isCrossNsBackup: false,
-  });
-  rec.data = {
-    ...rec.data,
-    workspaceCrn: ws.crn,
-    workspaceName: ws.name,
-    environmentName: ws.doc.environmentName,
-    vaultName: vaultOf(ws.env ?? ''),
-    ...(ws.data?.staticSubdomain ? { staticSubdomain: ws.data.staticSubdomain } : {}),
-  };
 }
+
+/** What a backup records of its workbench: its version and instance groups. */
+export function fillBackup(h: Hook, _rec: Rec, req: Doc): Doc {
+  const ws = workbenches(h).get(text(req.workspaceCrn));
+  return { workspaceVersionAtBackup: ws.doc.version, instanceGroups: groupsOf(ws), isCrossNsBackup: false };
+}
+
+/** backupWorkspace's answer: the backup and the vault it is kept in. */
+export const backupTaken = (_h: Hook, rec: Rec): Doc => ({
+  backupCrn: rec.crn,
+  vaultName: vaultOf(text(requestOf(rec).environmentCrn)),
+  warnings: [],
+});
+
+/** deleteBackup's answer: its workflow. */
+export const backupDeletion = (_h: Hook, rec: Rec): Doc => ({ workflowId: workflowId(rec, 'delete', rec.activity.tl.startedAt) });
 
 /**
  * listWorkspaceBackups: the backups of a workbench named by CRN, or by
@@ -293,13 +353,13 @@ export function backupsOfRequest(h: Hook, req: Doc): EngineRecord[] {
     .all('')
     .filter((b) =>
       crn
-        ? b.data?.workspaceCrn === crn
-        : text(b.data?.environmentName).toLowerCase() === env && text(b.data?.workspaceName).toLowerCase() === name,
+        ? requestOf(b).workspaceCrn === crn
+        : text(requestOf(b).environmentName).toLowerCase() === env && text(requestOf(b).workspaceName).toLowerCase() === name,
     );
   if (found.length > 0 || ws) return found;
   if (!crn && env && name) {
     // A workbench that exists and has no backups: an empty list (the engine's lookup says NOT_FOUND otherwise).
-    h.engine.locate(h, h.engine.resource('workspace'), req);
+    h.locate('workspace', req);
     return [];
   }
   throw notFound(
@@ -308,6 +368,6 @@ export function backupsOfRequest(h: Hook, req: Doc): EngineRecord[] {
 }
 
 /** A backup being taken cannot be deleted yet. */
-export function deletingBackup(h: Hook, rec: EngineRecord): void {
+export function checkBackupDelete(h: Hook, rec: Rec): void {
   if (backups(h).state(rec) === 'backup:started') throw failedPrecondition(`backup ${nameOf(rec)} is still being taken`);
 }

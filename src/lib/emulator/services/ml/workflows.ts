@@ -5,14 +5,15 @@
  * cancelled (it ends now, in its failure state) except a deprovision; an
  * upgrade may be rolled back.
  */
-import type { EngineRecord, EngineResources, Hook } from '../../engine/index.js';
+import type { Doc } from '../../engine/context.js';
+import type { EngineRecord, Records } from '../../engine/records.js';
 import { failedPrecondition, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
-import type { Doc } from '../../types.js';
 import { str, text } from '../../values.js';
+import type { Hook, R, Rec } from './clusters.js';
 
 /** The resources that run workflows, and the noun their workflow types end in. */
-export const WORKFLOW_OWNERS: Readonly<Record<string, string>> = {
+export const WORKFLOW_OWNERS: Readonly<Partial<Record<R, string>>> = {
   workspace: 'WORKSPACE',
   modelRegistry: 'MODEL_REGISTRY',
   app: 'ML_SERVING_APP',
@@ -22,13 +23,13 @@ export const WORKFLOW_OWNERS: Readonly<Record<string, string>> = {
 const WORD: Readonly<Record<string, string>> = { create: 'PROVISION', delete: 'DEPROVISION' };
 
 export const workflowType = (action: string, owner: string): string =>
-  `${WORD[action] ?? action.toUpperCase()}_${WORKFLOW_OWNERS[owner] ?? owner.toUpperCase()}`;
+  `${WORD[action] ?? action.toUpperCase()}_${WORKFLOW_OWNERS[owner as R] ?? owner.toUpperCase()}`;
 
 /** The id of the workflow an action of a record was (the same every time it is read). */
-export const workflowId = (rec: EngineRecord, action: string, startedAt: number): string => stableUuid(`${rec.id}/${action}/${startedAt}`);
+export const workflowId = (rec: Rec, action: string, startedAt: number): string => stableUuid(`${rec.id}/${action}/${startedAt}`);
 
 /** The workflows of a record, oldest first, as WorkflowMetadata. */
-export function workflows(all: EngineResources, rec: EngineRecord): Doc[] {
+export function workflows(all: Records, rec: Rec): Doc[] {
   return all.events(rec).map((e, i) => ({
     resourceId: rec.crn,
     workflowIndex: i + 1,
@@ -39,9 +40,9 @@ export function workflows(all: EngineResources, rec: EngineRecord): Doc[] {
 }
 
 /** The record of the service a CRN names, among those that run workflows, or NOT_FOUND. */
-export function workflowOwner(h: Hook, ref: string): { all: EngineResources; rec: EngineRecord } {
-  for (const key of Object.keys(WORKFLOW_OWNERS)) {
-    const all = h.resources(key);
+export function workflowOwner(h: Hook, ref: string): { all: Records; rec: EngineRecord } {
+  for (const key of Object.keys(WORKFLOW_OWNERS) as R[]) {
+    const all = h.records(key);
     const rec = all.find(ref);
     if (rec) return { all, rec };
   }
@@ -53,7 +54,7 @@ export function workflowOwner(h: Hook, ref: string): { all: EngineResources; rec
  * one is): it ends now in its failure state. Answers those cancelled; none
  * when nothing of that type runs. A deprovision cannot be cancelled.
  */
-export function cancelWorkflow(h: Hook, req: Doc): Doc {
+export function requestWorkflowCancellation(h: Hook, req: Doc): Doc {
   const { all, rec } = workflowOwner(h, text(req.resourceId));
   const wanted = str(req.workflowType)?.toUpperCase();
   const running = workflowType(rec.activity.action, all.model.key);
@@ -63,7 +64,5 @@ export function cancelWorkflow(h: Hook, req: Doc): Doc {
   return { workflowMetadata: workflows(all, rec).slice(-1) };
 }
 
-/** The workflow a rollback undoes: the upgrade before it. */
-export function rolledBack(all: EngineResources, rec: EngineRecord): Doc[] {
-  return workflows(all, rec).slice(-2, -1);
-}
+/** requestWorkflowRollback's answer: the workflow it undoes, the upgrade before it. */
+export const rolledBack = (h: Hook, rec: Rec): Doc => ({ workflowMetadata: workflows(h.records('workspace'), rec).slice(-2, -1) });

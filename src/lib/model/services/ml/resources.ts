@@ -9,14 +9,14 @@
  * removes the grant. CRN types as the emulator mints them (the audit found
  * workspace and mlserving right, modelregistry unverified, and
  * workspace_backup doubtful: Crn.java has backup). Fixed values: a
- * workbench's upgrade type. ml is not on the operation table: these are data
- * the emulator does not read yet (its spec declares the same states), but for
- * the states a workbench serves in, which its rules read from here;
- * checked against the wire by test/unit/model/resource-facts.test.ts.
+ * workbench's upgrade type. The emulator serves ml from these (its operation
+ * table adds each action's emulated minutes); its rules read the states a
+ * workbench serves in from here too. Checked against the wire by
+ * test/unit/model/resource-facts.test.ts.
  */
 import type { ActionFacts, ServiceResources } from '../../resources.js';
 
-/** The states a workbench serves its users in and may take on new work from (the emulator reads them too). */
+/** The states a workbench serves its users in and may take on new work from (the emulator reads these three lists too). */
 export const WORKBENCH_SERVING = [
   'installation:finished',
   'modify:finished',
@@ -28,6 +28,12 @@ export const WORKBENCH_SERVING = [
   'failover:failed',
   'suspend:failed',
 ] as const;
+
+/** The states an AI registry serves in (a certificate refresh needs one of them; an upgrade begins in them). */
+export const REGISTRY_SERVING = ['installation:finished', 'upgrade:finished', 'rollback:finished'] as const;
+
+/** The states an inference service serves in and may take on new work from (its changes begin in them). */
+export const APP_SERVING = ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed'] as const;
 
 /** An action that passes through `<action>:started` and ends `<action>:finished` or `<action>:failed`. */
 const phase = (action: string, from?: readonly string[]): ActionFacts => ({
@@ -68,11 +74,13 @@ export const resources = {
     },
     workspaceAccess: {
       shape: 'GrantWorkspaceAccessRequest',
+      // A grant is named by the cloud identity it lets in.
+      fields: { name: 'identifier' },
       deleted: { ends: 'gone' },
     },
     workspaceBackup: {
       shape: 'DescribeWorkspaceBackupResponse',
-      fields: { crn: 'backupCrn', status: 'backupStatus' },
+      fields: { crn: 'backupCrn', name: 'backupName', status: 'backupStatus' },
       crnType: 'workspace_backup',
       lifecycle: {
         create: phase('backup'),
@@ -82,17 +90,20 @@ export const resources = {
     },
     modelRegistry: {
       shape: 'ModelRegistry',
+      // Named by its namespace (the service name the registry is deployed as).
+      fields: { name: 'serviceName' },
       crnType: 'modelregistry',
       lifecycle: {
         create: INSTALLATION,
         delete: phase('deprovision'),
-        upgrade: phase('upgrade', ['installation:finished', 'upgrade:finished', 'rollback:finished', 'upgrade:failed']),
+        upgrade: phase('upgrade', [...REGISTRY_SERVING, 'upgrade:failed']),
         rollback: phase('rollback', ['upgrade:finished', 'upgrade:failed', 'rollback:failed']),
       },
       deleted: { ends: 'gone' },
     },
     modelRegistryAccess: {
       shape: 'GrantModelRegistryAccessRequest',
+      fields: { name: 'identifier' },
       deleted: { ends: 'gone' },
     },
     app: {
@@ -103,13 +114,14 @@ export const resources = {
       lifecycle: {
         create: INSTALLATION,
         delete: phase('deprovision'),
-        upgrade: phase('upgrade', ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed', 'upgrade:failed']),
-        modify: phase('modify', ['installation:finished', 'upgrade:finished', 'modify:finished', 'modify:failed']),
+        upgrade: phase('upgrade', [...APP_SERVING, 'upgrade:failed']),
+        modify: phase('modify', APP_SERVING),
       },
       deleted: { ends: 'gone' },
     },
     mlServingAppAccess: {
       shape: 'GrantMlServingAppAccessRequest',
+      fields: { name: 'identifier' },
       deleted: { ends: 'gone' },
     },
   },

@@ -5,7 +5,10 @@
  * refreshes found through a workbench, workflow cancellation when nothing
  * runs and of a delete, instance types by cloud and need, audit logs paged,
  * workbenches suspended and resumed with their environment, access grants
- * going with their workbench, and a restore that fails on purpose once.
+ * going with their workbench, a restore that fails on purpose once, and
+ * what a workbench keeps: its static subdomain (taken by a restore), its
+ * backups after it, a file-system replica to fail over to, the release an
+ * upgrade left, its allow-lists; an inference service its S3 credentials.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -198,6 +201,114 @@ describe('workbenches and the world', () => {
     expect(workbench('fail-restore-bench')).toMatchObject({
       instanceStatus: 'installation:failed',
       failureMessage: expect.stringContaining('restore failed on purpose'),
+    });
+  });
+});
+
+describe('what a workbench keeps', () => {
+  const url = (name: string): string => String(workbench(name).instanceUrl);
+
+  test("a static subdomain is one workbench of its environment; a restore takes its backup's; backups are found after their workbench", () => {
+    const create = (name: string): Doc =>
+      call('createWorkspace', {
+        environmentName: 'sales-env',
+        workspaceName: name,
+        staticSubdomain: 'team-a',
+        provisionK8sRequest: provision('sales-env'),
+      });
+    create('sub-a');
+    expect(url('sub-a')).toMatch(/^https:\/\/team-a\.sales-env\./);
+    expect(
+      refusal('createWorkspace', {
+        environmentName: 'sales-env',
+        workspaceName: 'sub-b',
+        staticSubdomain: 'team-a',
+        provisionK8sRequest: provision('sales-env'),
+      }),
+    ).toEqual({
+      code: 'ALREADY_EXISTS',
+      message: 'workbench sub-a already has the subdomain team-a in environment sales-env',
+    });
+    later();
+    const ws = String(workbench('sub-a').crn);
+    const backup = String(call('backupWorkspace', { workspaceCrn: ws, backupName: 'nightly' }).backupCrn);
+    expect(refusal('backupWorkspace', { workspaceCrn: ws, backupName: 'NIGHTLY' })).toMatchObject({ code: 'ALREADY_EXISTS' });
+    later();
+    call('deleteWorkspace', { workspaceCrn: ws, force: false });
+    later();
+    const byName = call('listWorkspaceBackups', { environmentName: 'sales-env', workspaceName: 'sub-a' }) as { backups: Doc[] };
+    expect(byName.backups.map((b) => [b.backupCrn, b.backupName, b.backupStatus])).toEqual([[backup, 'nightly', 'backup:finished']]);
+    const params = { environmentName: 'sales-env', workspaceName: 'sub-restored', provisionK8sRequest: provision('sales-env') };
+    call('restoreWorkspace', { backupCrn: backup, newWorkspaceParameters: params, useStaticSubdomain: true });
+    expect(url('sub-restored')).toMatch(/^https:\/\/team-a\.sales-env\./);
+    later();
+    expect(workbench('sub-restored')).toMatchObject({ isRestored: true, instanceStatus: 'installation:finished' });
+  });
+
+  test('a file-system replica is one per workbench; failing over moves the workbench onto it, and it is gone', () => {
+    const ws = String(workbench('sub-restored').crn);
+    const before = String(workbench('sub-restored').filesystemID);
+    expect(refusal('deleteFileReplica', { workspaceCrn: ws })).toMatchObject({ code: 'NOT_FOUND' });
+    call('createFileReplica', { workspaceCrn: ws });
+    expect(refusal('createFileReplica', { workspaceCrn: ws })).toMatchObject({ code: 'ALREADY_EXISTS' });
+    call('failOverFileSystem', { workspaceCrn: ws });
+    later();
+    const after = workbench('sub-restored');
+    expect([after.instanceStatus, after.filesystemID === before, String(after.filesystemID).startsWith('fs-')]).toEqual([
+      'failover:finished',
+      false,
+      true,
+    ]);
+    expect(refusal('failOverFileSystem', { workspaceCrn: ws })).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: expect.stringContaining('has no file system replica to fail over to'),
+    });
+  });
+
+  test('an upgrade goes to the newest release and its rollback back to the one it left', () => {
+    const ws = String(workbench('sub-restored').crn);
+    const running = String(workbench('sub-restored').version);
+    call('upgradeWorkspace', { workspaceCrn: ws });
+    later();
+    expect(workbench('sub-restored')).toMatchObject({ version: '2.0.50-b58', upgradeType: 'Inplace' });
+    const undone = call('requestWorkflowRollback', { workspaceCrn: ws, workflowType: 'UPGRADE_WORKSPACE' }) as { workflowMetadata: Doc[] };
+    expect(undone.workflowMetadata.map((w) => w.workflowType)).toEqual(['UPGRADE_WORKSPACE']);
+    later();
+    expect(workbench('sub-restored')).toMatchObject({ version: running, instanceStatus: 'rollback:finished' });
+  });
+
+  test('allow-lists change at once, as the workbench shows them; what is not a CIDR block is refused', () => {
+    const ws = String(workbench('sub-restored').crn);
+    call('modifyClusterSecurity', { workspaceCrn: ws, allowlistAuthorizedIPRanges: true, authorizedIPRanges: ['10.1.0.0/16'] });
+    call('modifyWorkspaceLoadBalancer', { workspaceCrn: ws, loadBalancerIPAllowLists: ['192.168.0.0/24'] });
+    expect(workbench('sub-restored')).toMatchObject({
+      whitelistAuthorizedIPRanges: true,
+      authorizedIPRanges: ['10.1.0.0/16'],
+      loadBalancerIPWhitelists: ['192.168.0.0/24'],
+    });
+    expect(refusal('modifyClusterSecurity', { workspaceCrn: ws, allowlistAuthorizedIPRanges: true })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    expect(refusal('modifyWorkspaceLoadBalancer', { workspaceCrn: ws, loadBalancerIPAllowLists: ['10.0.0.0/40'] })).toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: 'loadBalancerIPAllowLists: 10.0.0.0/40 is not a CIDR block such as 10.0.0.0/16',
+    });
+    // Refreshing the registry settings needs a registry in the environment (the one made above was deleted).
+    expect(refusal('refreshModelRegistryConfigmap', { workspaceCrn: ws })).toMatchObject({ code: 'FAILED_PRECONDITION' });
+  });
+
+  test("an inference service's S3 credentials link a registry namespace to it", () => {
+    const provisioned = { environmentCrn: sales, instanceGroups: [{ instanceType: 'm5.2xlarge' }] };
+    const app = String(call('createMlServingApp', { appName: 's3-app', environmentCrn: sales, provisionK8sRequest: provisioned }).appCrn);
+    later();
+    const creds = { s3AccessID: 'AKIAEXAMPLE', s3SecretAccessKey: 'secret', s3EndPointUrl: 'https://s3.team.example' };
+    expect(refusal('updateMlServingAppS3Creds', { appCrn: app, s3Creds: { s3AccessID: 'x' } }).code).toBe('INVALID_ARGUMENT');
+    call('updateMlServingAppS3Creds', { appCrn: app, s3Creds: creds, registryNamespace: 'team', linkRegistry: true });
+    const storage = call('fetchAiRegistriesStorageConfig', { appCrn: app }) as { registries: Record<string, Doc> };
+    expect(storage.registries.team).toMatchObject({
+      s3AccessId: 'AKIAEXAMPLE',
+      s3EndpointUrl: 'https://s3.team.example',
+      linkRegistry: true,
     });
   });
 });
