@@ -40,6 +40,11 @@ import {
   type WorkloadTokenRecord,
 } from './records.js';
 import { parseSshPublicKey } from './ssh.js';
+import type { resources } from '../../../model/services/iam/resources.js';
+import type { Hook } from '../../engine/declare.js';
+
+/** iam's resources (model/services/iam/resources.ts). */
+export type R = keyof typeof resources.resources;
 
 /** Kinds only the backend reads (the shared ones are in records.ts). */
 const IDENTITY = 'iam.identity';
@@ -1258,3 +1263,6 @@ export class IamBackend {
     return { endpointUrl: `${this.info.baseUrl}/${path}/`, token, expireAt: new Date(rec.expireAt).toISOString() };
   }
 }
+
+/** iam's backend for the request a hook serves. */
+export const backendOf = (h: Hook<R>): IamBackend => new IamBackend(h.ctx);

@@ -5,10 +5,9 @@
  * keys its first start and the console's sign-ins make. Read from iam's own
  * records (records.ts), as kept on the hot path of authentication.
  */
-import type { Caller } from '../../engine/context.js';
-import type { ProviderScope } from '../../world.js';
+import type { Hook } from '../../engine/declare.js';
 import type { AccessKeyView, ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
-import { IamBackend } from './backend.js';
+import { IamBackend, type R } from './backend.js';
 import { DEFAULT_POLICY, policyViolation, type Policy } from './passwords.js';
 import { KIND, type MachineUserRecord, type UserRecord } from './records.js';
 
@@ -36,13 +35,10 @@ function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView
   return undefined;
 }
 
-export function identities(scope: ProviderScope): Identities {
-  const { store, info } = scope;
+export function identities(h: Hook<R>): Identities {
+  const { store, info } = h.ctx;
   /** iam's backend acting as `actorCrn` (a sign-in acts on the user's own behalf). */
-  const backend = (actorCrn: string): IamBackend => {
-    const caller: Caller = scope.caller ?? { accountId: info.accountId, actorCrn, kind: 'user' };
-    return new IamBackend({ store, clock: scope.clock, info, caller: { ...caller, actorCrn } });
-  };
+  const backend = (actorCrn: string): IamBackend => new IamBackend({ ...h.ctx, caller: { ...h.ctx.caller, actorCrn } });
   return {
     actor(crn) {
       // Every signed request reads its key's owner: as kept, without copies (Store.peek).
