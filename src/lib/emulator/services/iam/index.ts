@@ -1,7 +1,124 @@
-/** The iam service of the emulator: registers the backend's handlers, and tells the others who is who (provides.ts). */
-import type { ServiceModule } from '../../types.js';
-import { handlers } from './handlers.js';
+/**
+ * The iam service on the operation table: users, machine users, groups,
+ * role and resource role assignments, access keys, SSH keys, identity
+ * providers and SCIM tokens, the account's settings, workload passwords and
+ * workload tokens. Who may call what is its `guard` (access.ts); what it
+ * tells the rest of the emulator, who is who, is provides.ts.
+ */
+import type { OperationName } from '../../../model/services/iam/wire.js';
+import { resources } from '../../../model/services/iam/resources.js';
+import { code, defineService } from '../../engine/table.js';
+import { guard } from './access.js';
+import * as account from './account.js';
+import * as groups from './groups.js';
+import * as keys from './keys.js';
+import * as providers from './providers.js';
 import { identities } from './provides.js';
+import * as roles from './roles.js';
+import * as users from './users.js';
 
-const iam: ServiceModule = { service: 'iam', handlers, provides: { identities } };
-export default iam;
+export default defineService<OperationName>()({
+  service: 'iam',
+  facts: resources,
+  resources: {
+    user: { keys: ['userId', 'user'] },
+    machineUser: { keys: ['machineUserName', 'machineUser'] },
+    group: { keys: ['groupName'] },
+    accessKey: { keys: ['accessKeyId'] },
+    samlProvider: { keys: ['samlProviderName', 'samlProvider'] },
+    ldapProvider: { keys: ['ldapProviderName'] },
+    sshPublicKey: { keys: ['crnOrFingerprint'] },
+    scimAccessToken: { keys: ['accessTokenIdOrCrn'] },
+    role: { keys: ['role'] },
+    resourceRole: { keys: ['resourceRoleCrn'] },
+    policy: { keys: ['policyCrn'] },
+  },
+  guard,
+  provides: { identities },
+  operations: () => ({
+    createUser: code(users.createUser),
+    getUser: code(users.getUser),
+    updateUser: code(users.updateUser),
+    deleteUser: code(users.deleteUser),
+    unlockUserInControlPlane: code(users.unlockUser),
+    listUsers: code(users.listUsers),
+    migrateUsersToIdentityProvider: code(users.migrateUsers),
+    createMachineUser: code(users.createMachineUser),
+    deleteMachineUser: code(users.deleteMachineUser),
+    unlockMachineUserInControlPlane: code(users.unlockMachineUser),
+    listMachineUsers: code(users.listMachineUsers),
+
+    createGroup: code(groups.createGroup),
+    updateGroup: code(groups.updateGroup),
+    deleteGroup: code(groups.deleteGroup),
+    listGroups: code(groups.listGroups),
+    addUserToGroup: code(groups.addGroupMember),
+    removeUserFromGroup: code(groups.removeGroupMember),
+    addMachineUserToGroup: code(groups.addGroupMember),
+    removeMachineUserFromGroup: code(groups.removeGroupMember),
+    listGroupMembers: code(groups.listGroupMembers),
+    listGroupsForUser: code(groups.listGroupsForMember),
+    listGroupsForMachineUser: code(groups.listGroupsForMember),
+
+    assignUserRole: code(roles.assignRole),
+    unassignUserRole: code(roles.unassignRole),
+    assignMachineUserRole: code(roles.assignRole),
+    unassignMachineUserRole: code(roles.unassignRole),
+    assignGroupRole: code(roles.assignRole),
+    unassignGroupRole: code(roles.unassignRole),
+    assignUserResourceRole: code(roles.assignResourceRole),
+    unassignUserResourceRole: code(roles.unassignResourceRole),
+    assignMachineUserResourceRole: code(roles.assignResourceRole),
+    unassignMachineUserResourceRole: code(roles.unassignResourceRole),
+    assignGroupResourceRole: code(roles.assignResourceRole),
+    unassignGroupResourceRole: code(roles.unassignResourceRole),
+    listUserAssignedRoles: code(roles.listAssignedRoles),
+    listUserAssignedResourceRoles: code(roles.listAssignedResourceRoles),
+    listMachineUserAssignedRoles: code(roles.listAssignedRoles),
+    listMachineUserAssignedResourceRoles: code(roles.listAssignedResourceRoles),
+    listGroupAssignedRoles: code(roles.listAssignedRoles),
+    listGroupAssignedResourceRoles: code(roles.listAssignedResourceRoles),
+    listResourceAssignees: code(roles.listResourceAssignees),
+    listRoles: code(roles.listRoles),
+    listResourceRoles: code(roles.listResourceRoles),
+
+    createUserAccessKey: code(keys.createUserAccessKey),
+    createMachineUserAccessKey: code(keys.createMachineUserAccessKey),
+    getAccessKey: code(keys.getAccessKey),
+    updateAccessKey: code(keys.updateAccessKey),
+    deleteAccessKey: code(keys.deleteAccessKey),
+    listAccessKeys: code(keys.listAccessKeys),
+    addSshPublicKey: code(keys.addSshPublicKey),
+    describeSshPublicKey: code(keys.describeSshPublicKey),
+    deleteSshPublicKey: code(keys.deleteSshPublicKey),
+    listSshPublicKeys: code(keys.listSshPublicKeys),
+
+    createSamlProvider: code(providers.createSamlProvider),
+    updateSamlProvider: code(providers.updateSamlProvider),
+    describeSamlProvider: code(providers.describeSamlProvider),
+    deleteSamlProvider: code(providers.deleteSamlProvider),
+    listSamlProviders: code(providers.listSamlProviders),
+    setSamlAuthnRequestSigningKey: code(providers.setSamlAuthnRequestSigningKey),
+    setSamlResponseDecryptionKey: code(providers.setSamlResponseDecryptionKey),
+    createLdapProvider: code(providers.createLdapProvider),
+    updateLdapProvider: code(providers.updateLdapProvider),
+    getDefaultIdentityProvider: code(providers.getDefaultIdentityProvider),
+    setDefaultIdentityProvider: code(providers.setDefaultIdentityProvider),
+    createScimAccessToken: code(providers.createScimAccessToken),
+    listScimAccessTokens: code(providers.listScimAccessTokens),
+    deleteScimAccessToken: code(providers.deleteScimAccessToken),
+
+    getAccount: code(account.getAccount),
+    enableClouderaSSOLogin: code(account.enableClouderaSSOLogin),
+    disableClouderaSSOLogin: code(account.disableClouderaSSOLogin),
+    enableUserWorkloadPasswordChangedNotifications: code(account.enablePasswordChangedNotices),
+    disableUserWorkloadPasswordChangedNotifications: code(account.disablePasswordChangedNotices),
+    getAccountMessages: code(account.getAccountMessages),
+    setAccountMessages: code(account.setAccountMessages),
+    setWorkloadPasswordPolicy: code(account.setWorkloadPasswordPolicy),
+    unsetWorkloadPasswordPolicy: code(account.unsetWorkloadPasswordPolicy),
+    setWorkloadPassword: code(account.setWorkloadPassword),
+    unsetWorkloadPasswordMinLifetime: code(account.unsetWorkloadPasswordMinLifetime),
+    generateWorkloadAuthToken: code(account.generateWorkloadAuthToken),
+  }),
+});

@@ -5,12 +5,15 @@
  * keys its first start and the console's sign-ins make. Read from iam's own
  * records (records.ts), as kept on the hot path of authentication.
  */
-import type { Caller } from '../../engine/context.js';
-import type { ProviderScope } from '../../world.js';
+import type { Hook } from '../../engine/declare.js';
+import { forbidden } from '../../errors.js';
 import type { AccessKeyView, ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
-import { IamBackend } from './backend.js';
+import { Iam, type R } from './iam.js';
+import { issueAccessKey } from './keys.js';
 import { DEFAULT_POLICY, policyViolation, type Policy } from './passwords.js';
+import { identityProviderCrn } from './providers.js';
 import { KIND, type MachineUserRecord, type UserRecord } from './records.js';
+import { createAdmin, putUser } from './users.js';
 
 /** A user's or machine user's record, as other parts of the emulator see it. */
 function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView | undefined {
@@ -36,13 +39,23 @@ function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView
   return undefined;
 }
 
-export function identities(scope: ProviderScope): Identities {
-  const { store, info } = scope;
-  /** iam's backend acting as `actorCrn` (a sign-in acts on the user's own behalf). */
-  const backend = (actorCrn: string): IamBackend => {
-    const caller: Caller = scope.caller ?? { accountId: info.accountId, actorCrn, kind: 'user' };
-    return new IamBackend({ store, clock: scope.clock, info, caller: { ...caller, actorCrn } });
-  };
+/**
+ * A sign-in through the console (console/ serves the pages): the user must
+ * be active; the sign-in time is recorded and, as the real console does for
+ * `cdp login`, a new access key is made for the user.
+ */
+function consoleSignIn(iam: Iam, userRef: string): { accessKey: { accessKeyId?: unknown }; privateKey: string } {
+  const u = iam.user(userRef);
+  if (u.status !== 'ACTIVE') throw forbidden(`${u.email || u.userId} cannot sign in: the user is ${u.status}`);
+  u.lastInteractiveLogin = iam.now();
+  putUser(iam, u);
+  return issueAccessKey(iam, u.crn, undefined);
+}
+
+export function identities(h: Hook<R>): Identities {
+  const { store, info } = h.ctx;
+  /** iam acting as `actorCrn` (a sign-in acts on the user's own behalf). */
+  const as = (actorCrn: string): Iam => new Iam({ ...h.ctx, caller: { ...h.ctx.caller, actorCrn } });
   return {
     actor(crn) {
       // Every signed request reads its key's owner: as kept, without copies (Store.peek).
@@ -56,15 +69,12 @@ export function identities(scope: ProviderScope): Identities {
     passwordPolicy: () =>
       store.get<{ workloadPasswordPolicy?: Policy }>(KIND.account, info.accountId)?.workloadPasswordPolicy ?? DEFAULT_POLICY,
     passwordViolation: (password, policy) => policyViolation(password, policy),
-    identityProvider: (ref) => backend('').identityProviderCrn(ref),
-    createAdmin(userId) {
-      const admin = backend('').createAdmin(userId);
-      return actorView(KIND.user, admin) as ActorView;
-    },
+    identityProvider: (ref) => identityProviderCrn(as(''), ref),
+    createAdmin: (userId) => actorView(KIND.user, createAdmin(as(''), userId)) as ActorView,
     firstStartKinds: () => ({ user: KIND.user, accessKey: KIND.accessKey }),
     issueAccessKey(actorCrn, opts = {}) {
-      const b = backend(actorCrn);
-      const made = opts.signIn ? b.consoleSignIn(actorCrn) : b.createAccessKey(actorCrn, 'V2');
+      const iam = as(actorCrn);
+      const made = opts.signIn ? consoleSignIn(iam, actorCrn) : issueAccessKey(iam, actorCrn, 'V2');
       return { accessKeyId: String(made.accessKey.accessKeyId), privateKey: made.privateKey };
     },
   };

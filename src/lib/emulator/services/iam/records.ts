@@ -1,7 +1,18 @@
 /**
- * The iam records the shared auth layer reads (keys, users, machine users,
- * workload tokens). The iam backend owns them; their kinds are fixed here.
+ * How iam keeps its records in the store: their kinds and layouts. The
+ * shared auth layer reads users, machine users, access keys and workload
+ * tokens (through provides.ts); the rest is iam's own.
+ *
+ * Relations are stored as rows keyed by both ends (a membership is one row
+ * under the group and one under the member), so every listing is one
+ * indexed lookup and deleting an actor finds everything it holds.
  */
+import type { Doc } from '../../engine/context.js';
+import type { AccessKeyType } from '../../world/contracts.js';
+import type { Policy, StoredHash } from './passwords.js';
+
+export type { AccessKeyType } from '../../world/contracts.js';
+
 export const KIND = {
   user: 'iam.user',
   machineUser: 'iam.machineUser',
@@ -20,10 +31,11 @@ export const KIND = {
   account: 'iam.account',
   workloadPassword: 'iam.workloadPassword',
   workloadUsername: 'iam.workloadUsername',
+  /** A user's identity at its provider (`<provider CRN>|<its user id there>`), unique. */
+  identity: 'iam.identity',
 } as const;
 
-export type { AccessKeyType } from '../../world/contracts.js';
-import type { AccessKeyType } from '../../world/contracts.js';
+type Status = 'ACTIVE' | 'CONTROL_PLANE_LOCKED_OUT' | 'DEACTIVATED';
 
 export interface UserRecord {
   userId: string;
@@ -34,7 +46,7 @@ export interface UserRecord {
   creationDate: string;
   accountAdmin: boolean;
   identityProviderCrn: string;
-  status: 'ACTIVE' | 'CONTROL_PLANE_LOCKED_OUT' | 'DEACTIVATED';
+  status: Status;
   workloadUsername: string;
   lastInteractiveLogin?: string;
   [more: string]: unknown;
@@ -44,7 +56,7 @@ export interface MachineUserRecord {
   machineUserName: string;
   crn: string;
   creationDate: string;
-  status: 'ACTIVE' | 'CONTROL_PLANE_LOCKED_OUT' | 'DEACTIVATED';
+  status: Status;
   workloadUsername: string;
   [more: string]: unknown;
 }
@@ -69,4 +81,96 @@ export interface WorkloadTokenRecord {
   workloadName: string;
   /** Wall-clock ms (tokens expire in real time, whatever the time scale). */
   expireAt: number;
+}
+
+export interface GroupRecord {
+  groupId: string;
+  groupName: string;
+  crn: string;
+  creationDate: string;
+  syncMembershipOnUserLogin: boolean;
+}
+
+export interface MembershipRow {
+  groupCrn: string;
+  memberCrn: string;
+}
+
+export interface RoleAssignmentRow {
+  assigneeCrn: string;
+  roleCrn: string;
+}
+
+export interface ResourceAssignmentRow {
+  assigneeCrn: string;
+  resourceCrn: string;
+  resourceRoleCrn: string;
+}
+
+export interface SshKeyRecord {
+  id: string;
+  crn: string;
+  actorCrn: string;
+  publicKeyFingerprint: string;
+  publicKey: string;
+  description?: string;
+  creationDate: string;
+}
+
+export interface SamlProviderRecord {
+  samlProviderId: string;
+  samlProviderName: string;
+  crn: string;
+  creationDate: string;
+  syncGroupsOnLogin: boolean;
+  generateWorkloadUsernameByEmail: boolean;
+  enableScim: boolean;
+  samlMetadataDocument?: string;
+  authnRequestConfigurationLastUpdated?: string;
+  authnRequestSigningKeyDefined: boolean;
+  currentAuthnRequestVerificationCertificateDefined: boolean;
+  nextAuthnRequestVerificationCertificateDefined: boolean;
+  samlResponseEncryptionDecryptionConfigurationLastUpdated?: string;
+  samlResponseEncryptionCertificateDefined: boolean;
+  currentSamlResponseDecryptionKeyDefined: boolean;
+  nextSamlResponseDecryptionKeyDefined: boolean;
+}
+
+export interface LdapProviderRecord {
+  identityProviderConnectorId: string;
+  ldapProviderName: string;
+  crn: string;
+  creationDate: number;
+  skipGroupSyncOnLogin: boolean;
+  ldapDetails: Doc;
+  /** Whether a bind password was given; the password itself is not kept. */
+  bindPasswordSet: boolean;
+}
+
+export interface ScimTokenRecord {
+  accessTokenId: string;
+  crn: string;
+  creationDate: string;
+  expirationDate: string;
+  providerCrn: string;
+  /** sha256 of the secret, hex. */
+  secretHash: string;
+}
+
+export interface AccountRecord {
+  clouderaSSOLoginEnabled: boolean;
+  clouderaSSOAllLoginEnabled: boolean;
+  workloadPasswordPolicy: Policy;
+  machineUserWorkloadPasswordPolicy?: Policy;
+  userWorkloadPasswordChangedNotifications: boolean;
+  contactYourAdministratorMessage?: string;
+  defaultIdentityProviderCrn?: string;
+}
+
+export interface WorkloadPasswordRecord {
+  actorCrn: string;
+  /** Newest first; history[0] is the current password. */
+  history: StoredHash[];
+  passwordExpirationDate?: string;
+  passwordMinLifetimeDate?: string;
 }
