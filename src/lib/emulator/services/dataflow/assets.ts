@@ -10,7 +10,7 @@ import { uuid } from '../../ids.js';
 import { removeUpload } from '../../uploads.js';
 import type { BackendContext, Doc } from '../../types.js';
 import { docs, str } from '../../values.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { KIND, type Asset, type AssetRequest, type DeployedFlow, type Deployment, type ReportingTask } from './records.js';
 
 /** Where an upload goes: to a request (deployment or asset update) of the environment. */
@@ -27,7 +27,7 @@ export interface AssetSpec {
 }
 
 export class Assets {
-  constructor(private readonly b: DfBackend) {}
+  constructor(private readonly b: Workload) {}
 
   private upload(): NonNullable<BackendContext['upload']> {
     const u = this.b.ctx.upload;

@@ -1,7 +1,7 @@
 /** Custom NAR and Python configurations: versioned, and deletable only while no deployment uses them. */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId, uuid } from '../../ids.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { storageLocationOk } from './catalogue.js';
 import { checkVersion } from './deployments.js';
 import { KIND, type CustomConfig } from './records.js';
@@ -28,7 +28,7 @@ export function checkLocation(spec: Pick<ConfigSpec, 'storageLocation' | 'userna
 }
 
 export class Configurations {
-  constructor(private readonly b: DfBackend) {}
+  constructor(private readonly b: Workload) {}
 
   get(kind: ConfigKind, env: string, crn: string): CustomConfig {
     const found = this.b.store.getByCrn<CustomConfig>(crn);

@@ -11,7 +11,7 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import { uuid } from '../../ids.js';
 import { Resources, willFail, type Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { DEFAULT_NIFI, NIFI_VERSIONS, checkClusterSize } from './catalogue.js';
 import { HEALTHY, KIND, STEADY_DEPLOYMENT, split, type Archive, type DeployedFlow, type Deployment, type Status } from './records.js';
 
@@ -111,7 +111,7 @@ export function checkVersion(current: number, given: unknown, what: string): voi
 export class Deployments {
   readonly store: Resources<Deployment>;
 
-  constructor(private readonly b: DfBackend) {
+  constructor(private readonly b: Workload) {
     this.store = new Resources<Deployment>(b.ctx, {
       kind: KIND.deployment,
       noun: 'deployment',

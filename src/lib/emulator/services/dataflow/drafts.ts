@@ -6,7 +6,7 @@
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId, uuid } from '../../ids.js';
 import { progress, settledIn, start, type Lifecycle } from '../../lifecycle.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { DEFAULT_NIFI } from './catalogue.js';
 import { KIND, STEADY_DEPLOYMENT, split, type FlowDraft, type Status } from './records.js';
 
@@ -18,7 +18,7 @@ const SESSION: Lifecycle = {
 };
 
 export class Drafts {
-  constructor(private readonly b: DfBackend) {}
+  constructor(private readonly b: Workload) {}
 
   /** The drafts of an environment (made the first time it is asked). */
   list(env: string): FlowDraft[] {

@@ -9,7 +9,7 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import { uuid } from '../../ids.js';
 import { Resources, type Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { checkVersion } from './deployments.js';
 import {
   HEALTHY,
@@ -77,7 +77,7 @@ export interface VersionChange {
 export class Flows {
   readonly store: Resources<DeployedFlow>;
 
-  constructor(private readonly b: DfBackend) {
+  constructor(private readonly b: Workload) {
     this.store = new Resources<DeployedFlow>(b.ctx, {
       kind: KIND.flow,
       noun: 'flow',

@@ -2,13 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId, uuid } from '../../ids.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { KIND, type Deployment, type InboundEndpoint } from './records.js';
 
 const YEAR = 365 * 24 * 3600_000;
 
 export class InboundEndpoints {
-  constructor(private readonly b: DfBackend) {}
+  constructor(private readonly b: Workload) {}
 
   private save(e: InboundEndpoint): void {
     this.b.store.put(KIND.inbound, crnId(e.crn), e, { crn: e.crn, name: e.fullyQualifiedDomainName });

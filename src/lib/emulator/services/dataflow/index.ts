@@ -1,7 +1,130 @@
-/** The DataFlow workload service of the emulator (served under /dfx/ with bearer tokens); tells DataFlow's control plane its deployments (provides.ts). */
-import type { ServiceModule } from '../../types.js';
-import { handlers } from './handlers.js';
+/**
+ * The DataFlow workload service (dfworkload) on the operation table: served
+ * under /dfx/ with Bearer tokens issued for the DF workload. Its parts are
+ * the workload's resources: deployments.ts, flows.ts (deployed flows),
+ * requests.ts (deployment and flow requests), assets.ts (uploaded assets,
+ * asset update requests, reporting tasks), configurations.ts (custom NAR and
+ * Python configurations), parameter-groups.ts, inbound.ts (inbound
+ * connection endpoints) and drafts.ts (flow drafts and test sessions), over
+ * the request's workload (workload.ts). It tells DataFlow's control plane
+ * its deployments (provides.ts).
+ */
+import type { OperationName } from '../../../model/services/dataflow/wire.js';
+import { resources } from '../../../model/services/dataflow/resources.js';
+import type { Hook } from '../../engine/declare.js';
+import { code, defineService, fixed } from '../../engine/table.js';
+import type { Doc } from '../../types.js';
+import { str } from '../../values.js';
+import { NIFI_VERSIONS } from './catalogue.js';
+import { calls, type Call } from './entries.js';
 import { dataflows } from './provides.js';
+import type { R } from './records.js';
+import { Workload } from './workload.js';
 
-const dfworkload: ServiceModule = { service: 'dfworkload', workloadName: 'DF', handlers, provides: { dataflows } };
-export default dfworkload;
+/**
+ * A code entry of the workload's own rules, named after its call for the
+ * coverage table: the request's workload, and the environment it is for.
+ */
+const run = (call: Call) =>
+  code(
+    Object.defineProperty(
+      (h: Hook<R>, req: Doc): Doc => {
+        const w = new Workload(h.ctx);
+        return call(w, req, w.environment(str(req.environmentCrn)));
+      },
+      'name',
+      { value: call.name },
+    ),
+  );
+
+export default defineService<OperationName>()({
+  service: 'dfworkload',
+  workloadName: 'DF',
+  facts: resources,
+  resources: {
+    deployment: { keys: ['deploymentCrn'] },
+    deployedFlow: { keys: ['deployedFlowCrn'] },
+    parameterGroup: { keys: ['parameterGroupCrn'] },
+    customNarConfiguration: { keys: ['customNarConfigurationCrn', 'crn'] },
+    customPythonConfiguration: { keys: ['customPythonConfigurationCrn', 'crn'] },
+    inboundConnectionEndpoint: { keys: ['crn'] },
+    reportingTask: { keys: ['reportingTaskCrn'] },
+    flowDraft: { keys: ['flowDraftCrn'] },
+    testSession: { keys: ['flowDraftCrn'] },
+    assetUpdateRequest: { keys: ['assetUpdateRequestCrn'] },
+  },
+  operations: () => ({
+    createDeployment: run(calls.createDeployment),
+    updateDeployment: run(calls.updateDeployment),
+    terminateDeployment: run(calls.terminateDeployment),
+    suspendDeployment: run(calls.suspendDeployment),
+    resumeDeployment: run(calls.resumeDeployment),
+    restartDeployment: run(calls.restartDeployment),
+    updateNifiVersion: run(calls.updateNifiVersion),
+    cancelNifiVersionUpdate: run(calls.cancelNifiVersionUpdate),
+    startAllFlowsInDeployment: run(calls.startAllFlowsInDeployment),
+    stopAllFlowsInDeployment: run(calls.stopAllFlowsInDeployment),
+    startFlow: run(calls.startFlow),
+    stopFlow: run(calls.stopFlow),
+    changeFlowVersion: run(calls.changeFlowVersion),
+    cancelChangeFlowVersion: run(calls.cancelChangeFlowVersion),
+    exportDeployment: run(calls.exportDeployment),
+    importDeployment: run(calls.importDeployment),
+    listDeploymentArchives: run(calls.listDeploymentArchives),
+    getDeploymentConfiguration: run(calls.getDeploymentConfiguration),
+    getDeploymentConfigurationMetadata: run(calls.getDeploymentConfigurationMetadata),
+    getDeploymentRequestDetails: run(calls.getDeploymentRequestDetails),
+    abortDeploymentRequest: run(calls.abortDeploymentRequest),
+    addFlowToDeployment: run(calls.addFlowToDeployment),
+    importFlowIntoDeployment: run(calls.importFlowIntoDeployment),
+    startFlowInDeployment: run(calls.startFlowInDeployment),
+    stopFlowInDeployment: run(calls.stopFlowInDeployment),
+    terminateFlowInDeployment: run(calls.terminateFlowInDeployment),
+    updateFlowInDeployment: run(calls.updateFlowInDeployment),
+    changeFlowVersionInDeployment: run(calls.changeFlowVersionInDeployment),
+    cancelChangeFlowVersionInDeployment: run(calls.cancelChangeFlowVersionInDeployment),
+    getFlowConfigurationInDeployment: run(calls.getFlowConfigurationInDeployment),
+    getFlowConfigurationMetadataInDeployment: run(calls.getFlowConfigurationMetadataInDeployment),
+    getFlowRequestDetailsInDeployment: run(calls.getFlowRequestDetailsInDeployment),
+    abortFlowRequestInDeployment: run(calls.abortFlowRequestInDeployment),
+    createCustomNarConfiguration: run(calls.createCustomNarConfiguration),
+    getCustomNarConfiguration: run(calls.getCustomNarConfiguration),
+    updateCustomNarConfiguration: run(calls.updateCustomNarConfiguration),
+    deleteCustomNarConfiguration: run(calls.deleteCustomNarConfiguration),
+    validateCustomNarConfiguration: run(calls.validateCustomNarConfiguration),
+    createCustomPythonConfiguration: run(calls.createCustomPythonConfiguration),
+    getCustomPythonConfiguration: run(calls.getCustomPythonConfiguration),
+    updateCustomPythonConfiguration: run(calls.updateCustomPythonConfiguration),
+    deleteCustomPythonConfiguration: run(calls.deleteCustomPythonConfiguration),
+    validateCustomPythonConfiguration: run(calls.validateCustomPythonConfiguration),
+    getDefaultCustomNarConfiguration: run(calls.getDefaultCustomNarConfiguration),
+    createReportingTask: run(calls.createReportingTask),
+    deleteReportingTask: run(calls.deleteReportingTask),
+    listReportingTasks: run(calls.listReportingTasks),
+    uploadAsset: run(calls.uploadAsset),
+    createAssetUpdateRequest: run(calls.createAssetUpdateRequest),
+    abortAssetUpdateRequest: run(calls.abortAssetUpdateRequest),
+    createParameterGroup: run(calls.createParameterGroup),
+    describeParameterGroup: run(calls.describeParameterGroup),
+    updateParameterGroup: run(calls.updateParameterGroup),
+    deleteParameterGroup: run(calls.deleteParameterGroup),
+    duplicateParameterGroup: run(calls.duplicateParameterGroup),
+    listParameterGroups: run(calls.listParameterGroups),
+    uploadParameterAsset: run(calls.uploadParameterAsset),
+    createInboundConnectionEndpoint: run(calls.createInboundConnectionEndpoint),
+    describeInboundConnectionEndpoint: run(calls.describeInboundConnectionEndpoint),
+    deleteInboundConnectionEndpoint: run(calls.deleteInboundConnectionEndpoint),
+    listInboundConnectionEndpoints: run(calls.listInboundConnectionEndpoints),
+    renewInboundConnectionEndpointCertificates: run(calls.renewInboundConnectionEndpointCertificates),
+    getClientCertificatesEncoded: run(calls.getClientCertificatesEncoded),
+    listFlowDrafts: run(calls.listFlowDrafts),
+    listTestSessions: run(calls.listTestSessions),
+    restartTestSession: run(calls.restartTestSession),
+    suspendTestSession: run(calls.suspendTestSession),
+    terminateTestSession: run(calls.terminateTestSession),
+    deleteFlowDraft: run(calls.deleteFlowDraft),
+    reassignResources: run(calls.reassignResources),
+    listNifiVersions: fixed({ nifiVersions: NIFI_VERSIONS }),
+  }),
+  provides: { dataflows },
+});

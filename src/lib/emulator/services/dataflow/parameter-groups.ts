@@ -4,7 +4,7 @@ import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, str } from '../../values.js';
 import { reference } from './assets.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { KIND, type Asset, type ParameterGroupRec } from './records.js';
 
 /** A flow using a group. */
@@ -29,7 +29,7 @@ function checkParameters(params: unknown): Doc[] {
 }
 
 export class ParameterGroups {
-  constructor(private readonly b: DfBackend) {}
+  constructor(private readonly b: Workload) {}
 
   get(env: string, crn: string | undefined): ParameterGroupRec {
     if (!crn) throw invalid('parameterGroupCrn is required');

@@ -5,21 +5,21 @@
  * starts here, a request to deploy and the termination of a disabled
  * service's deployments.
  */
+import type { Hook } from '../../engine/declare.js';
 import { progress, type Activity } from '../../lifecycle.js';
-import type { ProviderScope } from '../../world.js';
 import type { DataflowDeploymentView, DataflowFlowView, DataflowWorkView, Dataflows } from '../../world/contracts.js';
-import { DfBackend } from './backend.js';
 import { KPI_METADATA } from './catalogue.js';
-import { KIND, split, type DeployedFlow, type Deployment, type FlowRequest } from './records.js';
+import { KIND, split, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 import { deploymentDoc } from './views.js';
+import { Workload } from './workload.js';
 
 const kpisOf = (v: unknown): Array<Readonly<Record<string, unknown>>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
 
-export function dataflows(scope: ProviderScope): Dataflows {
-  // Reads need no caller; a termination df starts is the control plane's (its request's caller when it has one).
-  const b = new DfBackend({ ...scope, caller: scope.caller ?? { accountId: scope.info.accountId, actorCrn: '', kind: 'user' } });
+/** Made for df's request: reads need no caller; a termination df starts is the control plane's (its request's caller when it has one). */
+export function dataflows(h: Hook<R>): Dataflows {
+  const b = new Workload(h.ctx);
   const work = (a: Activity): DataflowWorkView => {
-    const p = progress(a, scope.clock.now());
+    const p = progress(a, h.ctx.clock.now());
     return {
       action: a.action,
       startedAt: a.tl.startedAt,

@@ -1,6 +1,10 @@
 /** What the DataFlow workload service stores. States are `STATE/DETAILED_STATE` pairs on lifecycles (see split). */
+import type { resources } from '../../../model/services/dataflow/resources.js';
 import type { Activity } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
+
+/** The resources of the service's facts (model/services/dataflow/resources.ts). */
+export type R = keyof typeof resources.resources;
 
 export const KIND = {
   deployment: 'dfworkload.deployment',

@@ -6,11 +6,11 @@
  */
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId } from '../../ids.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { KIND, type Asset, type FlowRequest } from './records.js';
 
 export class Requests {
-  constructor(private readonly b: DfBackend) {}
+  constructor(private readonly b: Workload) {}
 
   private field(kind: FlowRequest['kind']): string {
     return kind === 'deployment' ? 'deploymentRequestCrn' : 'deployedFlowRequestCrn';

@@ -4,7 +4,7 @@ import { findEnvironment } from '../../environments.js';
 import { crn, crnId } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str } from '../../values.js';
-import type { DfBackend } from './backend.js';
+import type { Workload } from './workload.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
 import type { Usage } from './parameter-groups.js';
 import {
@@ -32,7 +32,7 @@ function validActions(state: string, detailed: string): string[] {
 }
 
 /** The DataFlow service of an environment: named after it, in its cloud and region. */
-export function serviceMeta(b: DfBackend, env: string): Doc {
+export function serviceMeta(b: Workload, env: string): Doc {
   const e = findEnvironment(b.ctx, env);
   return {
     crn: crn('df', b.ctx.info.region, b.ctx.info.accountId, 'service', crnId(env)),
@@ -43,7 +43,7 @@ export function serviceMeta(b: DfBackend, env: string): Doc {
   };
 }
 
-export function deploymentDoc(b: DfBackend, d: Deployment): Doc {
+export function deploymentDoc(b: Workload, d: Deployment): Doc {
   const s = b.deployments.status(d);
   const status: Doc = { state: s.state, detailedState: s.detailedState };
   if (s.failed && d.activity.reason) status.message = d.activity.reason;
@@ -93,7 +93,7 @@ export function deploymentDoc(b: DfBackend, d: Deployment): Doc {
   };
 }
 
-export function deploymentConfigDoc(b: DfBackend, d: Deployment): Doc {
+export function deploymentConfigDoc(b: Workload, d: Deployment): Doc {
   const c = d.config;
   const first = b.flows.of(d)[0];
   return {
@@ -127,7 +127,7 @@ export function deploymentConfigDoc(b: DfBackend, d: Deployment): Doc {
 }
 
 /** getDeploymentConfigurationMetadata's answer. */
-export function deploymentConfigMetadata(b: DfBackend, d: Deployment): Doc {
+export function deploymentConfigMetadata(b: Workload, d: Deployment): Doc {
   const f = b.flows.of(d)[0];
   const flowCrn = f?.flowCrn ?? b.crnOf('flow', 'none');
   return {
@@ -145,7 +145,7 @@ export function deploymentConfigMetadata(b: DfBackend, d: Deployment): Doc {
 }
 
 /** What a deployment or flow request will deploy. */
-export function requestMetadata(b: DfBackend, req: FlowRequest): Doc {
+export function requestMetadata(b: Workload, req: FlowRequest): Doc {
   const flowCrn = b.flowCrnOf(req);
   return {
     flowCrn,
@@ -159,7 +159,7 @@ export function requestMetadata(b: DfBackend, req: FlowRequest): Doc {
   };
 }
 
-export function deploymentRequestDetails(b: DfBackend, env: string, req: FlowRequest): Doc {
+export function deploymentRequestDetails(b: Workload, env: string, req: FlowRequest): Doc {
   return {
     ...requestMetadata(b, req),
     service: serviceMeta(b, env),
@@ -168,7 +168,7 @@ export function deploymentRequestDetails(b: DfBackend, env: string, req: FlowReq
   };
 }
 
-export function deployedFlowDoc(b: DfBackend, f: DeployedFlow, d: Deployment, nested = false): Doc {
+export function deployedFlowDoc(b: Workload, f: DeployedFlow, d: Deployment, nested = false): Doc {
   const s = b.flows.status(f, d);
   const actions =
     s.state === 'FLOW_STOPPED'
@@ -206,7 +206,7 @@ export function deployedFlowDoc(b: DfBackend, f: DeployedFlow, d: Deployment, ne
   };
 }
 
-export function flowConfigDoc(b: DfBackend, f: DeployedFlow, d: Deployment): Doc {
+export function flowConfigDoc(b: Workload, f: DeployedFlow, d: Deployment): Doc {
   return {
     configurationVersion: f.configurationVersion,
     deployedFlowId: f.id,
@@ -220,7 +220,7 @@ export function flowConfigDoc(b: DfBackend, f: DeployedFlow, d: Deployment): Doc
   };
 }
 
-export function flowConfigMetadata(b: DfBackend, f: DeployedFlow, d: Deployment): Doc {
+export function flowConfigMetadata(b: Workload, f: DeployedFlow, d: Deployment): Doc {
   return {
     flowCrn: f.flowCrn,
     flowName: f.flowName,
@@ -284,7 +284,7 @@ export function configDoc(c: CustomConfig): Doc {
   };
 }
 
-export function groupSummary(b: DfBackend, g: ParameterGroupRec): Doc {
+export function groupSummary(b: Workload, g: ParameterGroupRec): Doc {
   return {
     name: g.name,
     id: g.id,
@@ -309,7 +309,7 @@ const usageDoc = (u: Usage): Doc => ({
 });
 
 /** A group with its parameters; a sensitive value that is set is not shown. */
-export function groupDoc(b: DfBackend, g: ParameterGroupRec): Doc {
+export function groupDoc(b: Workload, g: ParameterGroupRec): Doc {
   const parameters = g.parameters.map((p) => {
     const out: Doc = { ...p, valueSet: p.value !== undefined && p.value !== null };
     if (p.sensitive && out.valueSet) delete out.value;
@@ -318,7 +318,7 @@ export function groupDoc(b: DfBackend, g: ParameterGroupRec): Doc {
   return { ...groupSummary(b, g), parameters };
 }
 
-export function inboundDoc(b: DfBackend, e: InboundEndpoint): Doc {
+export function inboundDoc(b: Workload, e: InboundEndpoint): Doc {
   const cert = (type: string, exp: number): Doc => ({ expiration: exp, certificateType: type, state: exp > b.now ? 'CURRENT' : 'EXPIRED' });
   return {
     fullyQualifiedDomainName: e.fullyQualifiedDomainName,
@@ -348,7 +348,7 @@ export function clientCertificates(e: InboundEndpoint): Doc {
   };
 }
 
-export function sessionDoc(b: DfBackend, d: FlowDraft): Doc | undefined {
+export function sessionDoc(b: Workload, d: FlowDraft): Doc | undefined {
   const s = b.drafts.sessionState(d);
   if (!d.session || !s) return undefined;
   return {
@@ -361,7 +361,7 @@ export function sessionDoc(b: DfBackend, d: FlowDraft): Doc | undefined {
   };
 }
 
-export function draftSummary(b: DfBackend, d: FlowDraft): Doc {
+export function draftSummary(b: Workload, d: FlowDraft): Doc {
   const session = sessionDoc(b, d);
   return {
     flowName: d.flowName,

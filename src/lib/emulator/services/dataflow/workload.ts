@@ -1,12 +1,10 @@
 /**
- * The DataFlow workload service of the emulator: state and rules, no HTTP.
- * One backend per request, made of one part per resource: deployments.ts,
- * flows.ts (deployed flows), requests.ts (deployment and flow requests),
- * assets.ts (uploaded assets, asset update requests, reporting tasks),
- * configurations.ts (custom NAR and Python configurations),
- * parameter-groups.ts, inbound.ts (inbound connection endpoints) and
- * drafts.ts (flow drafts and test sessions). Records are in records.ts, the
- * fixed world in catalogue.ts, wire views in views.ts.
+ * The DataFlow workload of an account, for one request: its parts, one per
+ * resource (deployments.ts, flows.ts, requests.ts, assets.ts,
+ * configurations.ts, parameter-groups.ts, inbound.ts, drafts.ts), and what
+ * they share (the clock, CRNs, the caller's workload user name, the
+ * environment a request is for). Records are in records.ts, the fixed world
+ * in catalogue.ts, wire views in views.ts.
  *
  * Deployments, flows and test sessions move through `STATE/DETAILED_STATE`
  * pairs on lifecycles (lifecycle.ts), read lazily. Calls that ask for a
@@ -35,7 +33,8 @@ export interface Reassignment {
   readonly projectCrn?: string;
 }
 
-export class DfBackend {
+/** The workload's parts and what they share, made for one request. */
+export class Workload {
   readonly deployments: Deployments;
   readonly flows: Flows;
   readonly requests: Requests;

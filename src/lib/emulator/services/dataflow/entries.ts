@@ -1,0 +1,370 @@
+/** dfworkload's code entries (index.ts's table): unpack the wire request, call the workload's parts, build the wire answer. */
+import { notFound } from '../../errors.js';
+import type { OperationName } from '../../../model/services/dataflow/wire.js';
+import type { Doc } from '../../types.js';
+import { docs, num, str, strings, text } from '../../values.js';
+import type { Workload } from './workload.js';
+import type { ConfigKind, ConfigSpec } from './configurations.js';
+import { CONFIG_KEYS, UPDATE_KEYS, type DeploymentConfig } from './deployments.js';
+import type { VersionChange } from './flows.js';
+import { KIND } from './records.js';
+import {
+  archiveDoc,
+  clientCertificates,
+  configDoc,
+  deployedFlowDoc,
+  deploymentConfigDoc,
+  deploymentConfigMetadata,
+  deploymentDoc,
+  deploymentRequestDetails,
+  draftMetadata,
+  draftSummary,
+  flowConfigDoc,
+  flowConfigMetadata,
+  groupDoc,
+  groupSummary,
+  importedConfig,
+  inboundDoc,
+  requestMetadata,
+  sessionDoc,
+} from './views.js';
+
+/** The work of one operation: given the request's workload, the request, and the environment it is for (its own, or its workload token's). */
+export type Call = (w: Workload, r: Doc, env: string) => Doc;
+
+const pick = (r: Doc, keys: readonly string[]): DeploymentConfig =>
+  Object.fromEntries(keys.filter((k) => r[k] !== undefined).map((k) => [k, r[k]])) as DeploymentConfig;
+
+const arrayOrUndefined = (v: unknown): Doc[] | undefined => (Array.isArray(v) ? (v as Doc[]) : undefined);
+
+/** A flow version change a request asks for. */
+const versionChange = (r: Doc): VersionChange => ({
+  deploymentRequestCrn: str(r.deploymentRequestCrn),
+  parameterGroups: arrayOrUndefined(r.parameterGroups),
+  kpis: arrayOrUndefined(r.kpis),
+  assetUpdateRequestCrn: str(r.assetUpdateRequestCrn),
+});
+
+const configSpec = (r: Doc): ConfigSpec => ({
+  username: text(r.username),
+  password: text(r.password),
+  storageLocation: text(r.storageLocation),
+  configurationVersion: num(r.configurationVersion),
+  projectCrn: str(r.projectCrn),
+});
+
+/** A custom configuration (NAR or Python) named by its own field (`customNarConfigurationCrn`), or the one a deployment uses. */
+const configField = (kind: ConfigKind): string => (kind === KIND.nar ? 'customNarConfigurationCrn' : 'customPythonConfigurationCrn');
+const createConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc => configDoc(w.configs.create(kind, env, configSpec(r)));
+const getConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
+  configDoc(w.configs.find(kind, env, { crn: str(r[configField(kind)]), deploymentCrn: str(r.deploymentCrn) }, configField(kind)));
+const updateConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
+  configDoc(
+    w.configs.update(
+      kind,
+      env,
+      str(r.crn),
+      { ...configSpec(r), projectCrn: r.projectCrn === undefined ? undefined : (str(r.projectCrn) ?? null) },
+      r.configurationVersion,
+    ),
+  );
+const deleteConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
+  configDoc(w.configs.delete(kind, env, text(r[configField(kind)]), r.configurationVersion));
+const validateConfig = (w: Workload, r: Doc): Doc => {
+  w.configs.validate(configSpec(r));
+  return {};
+};
+
+export const calls = {
+  // ---- deployments
+  createDeployment: (w, r, env) => {
+    const { deployment } = w.deployments.create(env, {
+      name: text(r.name),
+      projectCrn: str(r.projectCrn),
+      requestCrn: str(r.deploymentRequestCrn),
+      configurationVersion: num(r.configurationVersion),
+      nifiVersion: typeof r.cfmNifiVersion === 'string' ? r.cfmNifiVersion : undefined,
+      config: pick(r, CONFIG_KEYS),
+      flowName: str(r.deployedFlowName),
+      parameterGroups: docs(r.parameterGroups),
+      kpis: docs(r.kpis),
+      sharedParameterGroupCrn: str(r.useSharedParameterGroupCrn),
+      autoStartFlow: r.autoStartFlow !== false,
+    });
+    return { deployment: deploymentDoc(w, deployment) };
+  },
+  updateDeployment: (w, r, env) => {
+    const d = w.deployments.update(env, str(r.deploymentCrn), {
+      configurationVersion: r.configurationVersion,
+      config: pick(r, UPDATE_KEYS),
+      deactivateInbound: r.deactivateInboundConnection === true,
+      inboundHostname: str(r.inboundHostname),
+      assetUpdateRequestCrn: str(r.assetUpdateRequestCrn),
+      parameterGroups: arrayOrUndefined(r.parameterGroups),
+    });
+    return { deploymentConfiguration: deploymentConfigDoc(w, d) };
+  },
+  terminateDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.terminate(env, str(r.deploymentCrn))) }),
+  suspendDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.suspend(env, str(r.deploymentCrn))) }),
+  resumeDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.resume(env, str(r.deploymentCrn))) }),
+  restartDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.restart(env, str(r.deploymentCrn))) }),
+  updateNifiVersion: (w, r, env) => ({
+    deployment: deploymentDoc(w, w.deployments.updateNifiVersion(env, str(r.deploymentCrn), text(r.cfmNifiVersion))),
+  }),
+  cancelNifiVersionUpdate: (w, r, env) => ({
+    deployment: deploymentDoc(w, w.deployments.cancelNifiVersionUpdate(env, str(r.deploymentCrn))),
+  }),
+  startAllFlowsInDeployment: (w, r, env) => ({
+    deployment: deploymentDoc(w, w.deployments.moveAllFlows(env, str(r.deploymentCrn), true)),
+  }),
+  stopAllFlowsInDeployment: (w, r, env) => ({
+    deployment: deploymentDoc(w, w.deployments.moveAllFlows(env, str(r.deploymentCrn), false)),
+  }),
+  startFlow: (w, r, env) => {
+    const d = w.deployments.get(env, str(r.deploymentCrn));
+    w.flows.move(w.deployments.singleFlow(d), d, true);
+    return { deployment: deploymentDoc(w, d) };
+  },
+  stopFlow: (w, r, env) => {
+    const d = w.deployments.get(env, str(r.deploymentCrn));
+    w.flows.move(w.deployments.singleFlow(d), d, false);
+    return { deployment: deploymentDoc(w, d) };
+  },
+  changeFlowVersion: (w, r, env) => {
+    const d = w.deployments.get(env, str(r.deploymentCrn));
+    w.flows.changeVersion(w.deployments.singleFlow(d), d, versionChange(r));
+    return { deploymentConfiguration: deploymentConfigDoc(w, d) };
+  },
+  cancelChangeFlowVersion: (w, r, env) => {
+    const d = w.deployments.get(env, str(r.deploymentCrn));
+    w.flows.cancelChange(w.deployments.singleFlow(d), d);
+    return { deploymentConfiguration: deploymentConfigDoc(w, d) };
+  },
+  exportDeployment: (w, r, env) => ({
+    archiveName: w.deployments.export(env, str(r.deploymentCrn), str(r.archiveDescription)).archiveName,
+  }),
+  importDeployment: (w, r, env) => {
+    const a = w.deployments.importArchive(env, str(r.deploymentRequestCrn), 'deployment', str(r.archiveName));
+    const flow = str(r.flowName);
+    const imported = importedConfig(a, flow);
+    if (!imported) throw notFound(`archive ${a.archiveName} has no flow ${String(flow)}`);
+    return { rpcImportedDeploymentConfiguration: imported };
+  },
+  listDeploymentArchives: (w, r, env) => ({ archives: w.deployments.archives(env, str(r.searchTerm)).map(archiveDoc) }),
+  getDeploymentConfiguration: (w, r, env) => ({
+    deploymentConfiguration: deploymentConfigDoc(w, w.deployments.get(env, str(r.deploymentCrn))),
+  }),
+  getDeploymentConfigurationMetadata: (w, r, env) => ({
+    deploymentConfigurationMetadata: deploymentConfigMetadata(w, w.deployments.get(env, str(r.deploymentCrn))),
+  }),
+  getDeploymentRequestDetails: (w, r, env) => ({
+    deploymentConfigurationMetadata: deploymentRequestDetails(w, env, w.requests.get(env, str(r.deploymentRequestCrn), 'deployment', true)),
+  }),
+  abortDeploymentRequest: (w, r, env) => {
+    w.requests.abort(env, str(r.deploymentRequestCrn), 'deployment');
+    return {};
+  },
+
+  // ---- deployed flows
+  addFlowToDeployment: (w, r, env) => {
+    const { d, f } = w.flows.add(env, str(r.deploymentCrn), {
+      name: text(r.name),
+      requestCrn: str(r.deployedFlowRequestCrn),
+      parameterGroups: docs(r.parameterGroups),
+      kpis: docs(r.kpis),
+      configurationVersion: num(r.configurationVersion) ?? 0,
+      autoStart: r.autoStartFlow !== false,
+      sharedParameterGroupCrn: str(r.useSharedParameterGroupCrn),
+      projectCrn: str(r.projectCrn),
+    });
+    return { deployedFlow: deployedFlowDoc(w, f, d) };
+  },
+  importFlowIntoDeployment: (w, r, env) => {
+    const a = w.deployments.importArchive(env, str(r.deployedFlowRequestCrn), 'flow', str(r.archiveName));
+    const imported = importedConfig(a, text(r.flowName));
+    if (!imported) throw notFound(`archive ${a.archiveName} has no flow ${text(r.flowName)}`);
+    return { rpcImportedDeploymentConfiguration: imported };
+  },
+  startFlowInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    w.flows.move(f, d, true);
+    return { deployedFlow: deployedFlowDoc(w, f, d) };
+  },
+  stopFlowInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    w.flows.move(f, d, false);
+    return { deployedFlow: deployedFlowDoc(w, f, d) };
+  },
+  terminateFlowInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    w.flows.terminate(f, d);
+    return { deployedFlow: deployedFlowDoc(w, f, d) };
+  },
+  updateFlowInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    w.flows.update(f, d, {
+      configurationVersion: r.configurationVersion,
+      parameterGroups: arrayOrUndefined(r.parameterGroups),
+      kpis: arrayOrUndefined(r.kpis),
+      assetUpdateRequestCrn: str(r.assetUpdateRequestCrn),
+      sharedParameterGroupCrns: strings(r.updateSharedParameterGroupCrns),
+    });
+    return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
+  },
+  changeFlowVersionInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    w.flows.changeVersion(f, d, versionChange(r));
+    return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
+  },
+  cancelChangeFlowVersionInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    w.flows.cancelChange(f, d);
+    return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
+  },
+  getFlowConfigurationInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
+  },
+  getFlowConfigurationMetadataInDeployment: (w, r, env) => {
+    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    return { deployedFlowConfigurationMetadata: flowConfigMetadata(w, f, d) };
+  },
+  getFlowRequestDetailsInDeployment: (w, r, env) => ({
+    deployedFlowConfigurationMetadata: requestMetadata(w, w.requests.get(env, str(r.deployedFlowRequestCrn), 'flow', true)),
+  }),
+  abortFlowRequestInDeployment: (w, r, env) => {
+    w.requests.abort(env, str(r.deployedFlowRequestCrn), 'flow');
+    return {};
+  },
+
+  // ---- custom configurations
+  createCustomNarConfiguration: (w, r, env) => createConfig(w, KIND.nar, r, env),
+  getCustomNarConfiguration: (w, r, env) => getConfig(w, KIND.nar, r, env),
+  updateCustomNarConfiguration: (w, r, env) => updateConfig(w, KIND.nar, r, env),
+  deleteCustomNarConfiguration: (w, r, env) => deleteConfig(w, KIND.nar, r, env),
+  validateCustomNarConfiguration: (w, r) => validateConfig(w, r),
+  createCustomPythonConfiguration: (w, r, env) => createConfig(w, KIND.python, r, env),
+  getCustomPythonConfiguration: (w, r, env) => getConfig(w, KIND.python, r, env),
+  updateCustomPythonConfiguration: (w, r, env) => updateConfig(w, KIND.python, r, env),
+  deleteCustomPythonConfiguration: (w, r, env) => deleteConfig(w, KIND.python, r, env),
+  validateCustomPythonConfiguration: (w, r) => validateConfig(w, r),
+  getDefaultCustomNarConfiguration: (w, _r, env) => configDoc(w.configs.defaultNar(env)),
+
+  // ---- reporting tasks and assets
+  createReportingTask: (w, r, env) => ({ crn: w.assets.createReportingTask(env, str(r.deploymentCrn), text(r.filePath)).crn }),
+  deleteReportingTask: (w, r, env) => ({ crn: w.assets.deleteReportingTask(env, str(r.deploymentCrn), text(r.reportingTaskCrn)).crn }),
+  listReportingTasks: (w, r, env) => ({
+    reportingTasks: w.assets
+      .reportingTasks(env, str(r.deploymentCrn))
+      .map((t) => ({ crn: t.crn, identifier: t.identifier, name: t.name, type: t.type })),
+  }),
+  uploadAsset: (w, r, env) => {
+    w.assets.uploadFor(
+      env,
+      { assetUpdateRequestCrn: str(r.assetUpdateRequestCrn), deploymentRequestCrn: str(r.deploymentRequestCrn) },
+      {
+        parameterGroup: text(r.parameterGroup),
+        parameterName: text(r.parameterName),
+        filePath: text(r.filePath),
+        deployedFlowName: str(r.deployedFlowName),
+      },
+    );
+    return {};
+  },
+  createAssetUpdateRequest: (w, r, env) => ({
+    assetUpdateRequestCrn: w.assets.createRequest(env, str(r.deploymentCrn), str(r.deployedFlowCrn)).crn,
+  }),
+  abortAssetUpdateRequest: (w, r, env) => {
+    w.assets.abortRequest(env, str(r.deploymentCrn), str(r.assetUpdateRequestCrn));
+    return {};
+  },
+
+  // ---- parameter groups
+  createParameterGroup: (w, r, env) => ({
+    parameterGroup: groupSummary(
+      w,
+      w.groups.create(env, { name: str(r.name), description: str(r.description), parameters: r.parameters, projectCrn: str(r.projectCrn) }),
+    ),
+  }),
+  describeParameterGroup: (w, r, env) => ({ parameterGroup: groupDoc(w, w.groups.get(env, str(r.parameterGroupCrn))) }),
+  updateParameterGroup: (w, r, env) => ({
+    parameterGroup: groupDoc(
+      w,
+      w.groups.update(env, str(r.parameterGroupCrn), {
+        description: r.description === undefined ? undefined : (str(r.description) ?? null),
+        parameters: r.parameters,
+      }),
+    ),
+  }),
+  deleteParameterGroup: (w, r, env) => {
+    w.groups.delete(env, str(r.parameterGroupCrn));
+    return {};
+  },
+  duplicateParameterGroup: (w, r, env) => ({
+    parameterGroup: groupDoc(
+      w,
+      w.groups.duplicate(
+        env,
+        str(r.parameterGroupCrn),
+        str(r.newParameterGroupName),
+        r.description === undefined ? undefined : (str(r.description) ?? null),
+      ),
+    ),
+  }),
+  listParameterGroups: (w, r, env) => ({
+    parameterGroups: w.groups.list(env, str(r.searchTerm), strings(r.projectCrns)).map((g) => groupSummary(w, g)),
+  }),
+  uploadParameterAsset: (w, r, env) => {
+    w.groups.uploadAsset(env, str(r.parameterGroupCrn), str(r.parameterName), str(r.filePath));
+    return {};
+  },
+
+  // ---- inbound connection endpoints
+  createInboundConnectionEndpoint: (w, r, env) => ({
+    inboundConnectionEndpointSummary: inboundDoc(w, w.inbound.create(env, str(r.hostname), str(r.projectCrn))),
+  }),
+  describeInboundConnectionEndpoint: (w, r, env) => ({
+    inboundConnectionEndpointSummary: inboundDoc(w, w.inbound.get(env, str(r.crn))),
+  }),
+  deleteInboundConnectionEndpoint: (w, r, env) => {
+    w.inbound.delete(env, str(r.crn));
+    return {};
+  },
+  listInboundConnectionEndpoints: (w, _r, env) => ({ inboundConnectionEndpoints: w.inbound.list(env).map((e) => inboundDoc(w, e)) }),
+  renewInboundConnectionEndpointCertificates: (w, r, env) => {
+    w.inbound.renew(env, str(r.crn), {
+      server: Boolean(r.renewServerCertificate),
+      client: Boolean(r.renewClientCertificates),
+      revokeClient: Boolean(r.revokeClientCertificates),
+    });
+    return {};
+  },
+  getClientCertificatesEncoded: (w, r, env) => clientCertificates(w.inbound.get(env, str(r.crn))),
+
+  // ---- the rest
+  listFlowDrafts: (w, _r, env) => ({ flowSummaries: w.drafts.list(env).map((d) => draftSummary(w, d)) }),
+  listTestSessions: (w, _r, env) => ({
+    runtimeSessions: w.drafts
+      .list(env)
+      .filter((d) => {
+        const s = w.drafts.sessionState(d);
+        return s !== undefined && s.state !== 'TERMINATED';
+      })
+      .map((d) => draftSummary(w, d)),
+  }),
+  restartTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, w.drafts.restartSession(env, str(r.flowDraftCrn))) }),
+  suspendTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, w.drafts.suspendSession(env, str(r.flowDraftCrn))) }),
+  terminateTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, w.drafts.terminateSession(env, str(r.flowDraftCrn))) }),
+  deleteFlowDraft: (w, r, env) => ({ flowMetadata: draftMetadata(w.drafts.delete(env, str(r.flowDraftCrn))) }),
+  reassignResources: (w, r, env) => {
+    w.reassign(
+      env,
+      str(r.destinationProjectCrn),
+      docs(r.workloadResourceSummaries).map((it) => ({
+        resourceCrn: text(it.resourceCrn),
+        projectCrn: it.projectCrn === undefined ? undefined : text(it.projectCrn),
+      })),
+    );
+    return {};
+  },
+} satisfies Partial<Record<OperationName, Call>>;
