@@ -17,108 +17,108 @@ const SESSION: Lifecycle = {
   terminate: { phases: [['TERMINATING/TERMINATING', 0.5]], success: 'TERMINATED/TEST_SESSION_TERMINATED' },
 };
 
-export class Drafts {
-  constructor(private readonly b: Workload) {}
-
-  /** The drafts of an environment (made the first time it is asked). */
-  list(env: string): FlowDraft[] {
-    const key = `dfworkload.draftsSeeded ${this.b.ctx.info.accountId} ${env}`;
-    if (!this.b.store.meta(key)) {
-      this.b.store.setMeta(key, '1');
-      const at = this.b.now;
-      for (const [name, session] of [
-        ['orders-draft', true],
-        ['metrics-draft', false],
-      ] as const) {
-        const id = uuid();
-        const draft: FlowDraft = {
-          crn: this.b.crnOf('flowDraft', id),
-          environmentCrn: env,
-          flowName: name,
-          created: at,
-          lastModified: at,
-          createdBy: this.b.actorName(),
-          runtimeVersion: DEFAULT_NIFI,
-          ...(session
-            ? {
-                session: {
-                  crn: this.b.crnOf('testSession', uuid()),
-                  name: `${name}-session`,
-                  created: at,
-                  activity: settledIn('start', 'GOOD_HEALTH/GOOD_HEALTH', at),
-                },
-              }
-            : {}),
-        };
-        this.b.store.put(KIND.draft, id, draft, { crn: draft.crn, parent: env });
-      }
+/** The drafts of an environment (made the first time it is asked). */
+export function list(w: Workload, env: string): FlowDraft[] {
+  const key = `dfworkload.draftsSeeded ${w.ctx.info.accountId} ${env}`;
+  if (!w.store.meta(key)) {
+    w.store.setMeta(key, '1');
+    const at = w.now;
+    for (const [name, session] of [
+      ['orders-draft', true],
+      ['metrics-draft', false],
+    ] as const) {
+      const id = uuid();
+      const draft: FlowDraft = {
+        crn: w.crnOf('flowDraft', id),
+        environmentCrn: env,
+        flowName: name,
+        created: at,
+        lastModified: at,
+        createdBy: w.actorName(),
+        runtimeVersion: DEFAULT_NIFI,
+        ...(session
+          ? {
+              session: {
+                crn: w.crnOf('testSession', uuid()),
+                name: `${name}-session`,
+                created: at,
+                activity: settledIn('start', 'GOOD_HEALTH/GOOD_HEALTH', at),
+              },
+            }
+          : {}),
+      };
+      w.store.put(KIND.draft, id, draft, { crn: draft.crn, parent: env });
     }
-    return this.b.store.children<FlowDraft>(KIND.draft, env).map((x) => x.doc);
   }
+  return w.store.children<FlowDraft>(KIND.draft, env).map((x) => x.doc);
+}
 
-  get(env: string, crn: string | undefined): FlowDraft {
-    if (!crn) throw invalid('flowDraftCrn is required');
-    const found = this.list(env).find((d) => d.crn === crn);
-    if (!found) throw notFound(`flow draft ${crn} not found`);
-    return found;
-  }
+export function get(w: Workload, env: string, crn: string | undefined): FlowDraft {
+  if (!crn) throw invalid('flowDraftCrn is required');
+  const found = list(w, env).find((d) => d.crn === crn);
+  if (!found) throw notFound(`flow draft ${crn} not found`);
+  return found;
+}
 
-  private save(d: FlowDraft): void {
-    d.lastModified = this.b.now;
-    this.b.store.put(KIND.draft, crnId(d.crn), d, { crn: d.crn, parent: d.environmentCrn });
-  }
+function save(w: Workload, d: FlowDraft): void {
+  d.lastModified = w.now;
+  w.store.put(KIND.draft, crnId(d.crn), d, { crn: d.crn, parent: d.environmentCrn });
+}
 
-  /** The draft's test session state, when it has one. */
-  sessionState(d: FlowDraft): Status | undefined {
-    return d.session ? split(progress(d.session.activity, this.b.now).state) : undefined;
-  }
+/** The draft's test session state, when it has one. */
+export function sessionState(w: Workload, d: FlowDraft): Status | undefined {
+  return d.session ? split(progress(d.session.activity, w.now).state) : undefined;
+}
 
-  /** Restarts a test session (a new one when it has none or it was terminated). */
-  restartSession(env: string, crn: string | undefined): FlowDraft {
-    const d = this.get(env, crn);
-    const s = this.sessionState(d);
-    if (s?.state === 'TERMINATING') throw failedPrecondition(`the test session of ${d.flowName} is terminating`);
-    const activity = start(SESSION, 'restart', this.b.now);
-    if (!d.session || s?.state === 'TERMINATED')
-      d.session = { crn: this.b.crnOf('testSession', uuid()), name: `${d.flowName}-session`, created: this.b.now, activity };
-    else d.session.activity = activity;
-    this.save(d);
-    return d;
-  }
+/** Restarts a test session (a new one when it has none or it was terminated). */
+export function restartSession(w: Workload, env: string, crn: string | undefined): FlowDraft {
+  const d = get(w, env, crn);
+  const s = sessionState(w, d);
+  if (s?.state === 'TERMINATING') throw failedPrecondition(`the test session of ${d.flowName} is terminating`);
+  const activity = start(SESSION, 'restart', w.now);
+  if (!d.session || s?.state === 'TERMINATED')
+    d.session = { crn: w.crnOf('testSession', uuid()), name: `${d.flowName}-session`, created: w.now, activity };
+  else d.session.activity = activity;
+  save(w, d);
+  return d;
+}
 
-  private withSession(env: string, crn: string | undefined): { d: FlowDraft & { session: NonNullable<FlowDraft['session']> }; s: Status } {
-    const d = this.get(env, crn);
-    const s = this.sessionState(d);
-    if (!d.session || !s || s.state === 'TERMINATED') throw failedPrecondition(`flow draft ${d.flowName} has no test session`);
-    return { d: d as FlowDraft & { session: NonNullable<FlowDraft['session']> }, s };
-  }
+function withSession(
+  w: Workload,
+  env: string,
+  crn: string | undefined,
+): { d: FlowDraft & { session: NonNullable<FlowDraft['session']> }; s: Status } {
+  const d = get(w, env, crn);
+  const s = sessionState(w, d);
+  if (!d.session || !s || s.state === 'TERMINATED') throw failedPrecondition(`flow draft ${d.flowName} has no test session`);
+  return { d: d as FlowDraft & { session: NonNullable<FlowDraft['session']> }, s };
+}
 
-  suspendSession(env: string, crn: string | undefined): FlowDraft {
-    const { d, s } = this.withSession(env, crn);
-    if (s.state !== 'SUSPENDING' && s.state !== 'SUSPENDED') {
-      if (!STEADY_DEPLOYMENT.has(s.state)) throw failedPrecondition(`the test session cannot be suspended while ${s.state}`);
-      d.session.activity = start(SESSION, 'suspend', this.b.now);
-      this.save(d);
-    }
-    return d;
+export function suspendSession(w: Workload, env: string, crn: string | undefined): FlowDraft {
+  const { d, s } = withSession(w, env, crn);
+  if (s.state !== 'SUSPENDING' && s.state !== 'SUSPENDED') {
+    if (!STEADY_DEPLOYMENT.has(s.state)) throw failedPrecondition(`the test session cannot be suspended while ${s.state}`);
+    d.session.activity = start(SESSION, 'suspend', w.now);
+    save(w, d);
   }
+  return d;
+}
 
-  terminateSession(env: string, crn: string | undefined): FlowDraft {
-    const { d, s } = this.withSession(env, crn);
-    if (s.state !== 'TERMINATING') {
-      d.session.activity = start(SESSION, 'terminate', this.b.now);
-      this.save(d);
-    }
-    return d;
+export function terminateSession(w: Workload, env: string, crn: string | undefined): FlowDraft {
+  const { d, s } = withSession(w, env, crn);
+  if (s.state !== 'TERMINATING') {
+    d.session.activity = start(SESSION, 'terminate', w.now);
+    save(w, d);
   }
+  return d;
+}
 
-  /** Deletes a draft without a live test session. */
-  delete(env: string, crn: string | undefined): FlowDraft {
-    const d = this.get(env, crn);
-    const s = this.sessionState(d);
-    if (s && s.state !== 'TERMINATED')
-      throw failedPrecondition(`flow draft ${d.flowName} has a test session (${s.state}); terminate it first`);
-    this.b.store.delete(KIND.draft, crnId(d.crn));
-    return d;
-  }
+/** Deletes a draft without a live test session. */
+export function remove(w: Workload, env: string, crn: string | undefined): FlowDraft {
+  const d = get(w, env, crn);
+  const s = sessionState(w, d);
+  if (s && s.state !== 'TERMINATED')
+    throw failedPrecondition(`flow draft ${d.flowName} has a test session (${s.state}); terminate it first`);
+  w.store.delete(KIND.draft, crnId(d.crn));
+  return d;
 }

@@ -4,9 +4,11 @@ import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
 import type { Workload } from './workload.js';
+import * as configs from './configurations.js';
 import type { ConfigKind, ConfigSpec } from './configurations.js';
-import { CONFIG_KEYS, UPDATE_KEYS, type DeploymentConfig } from './deployments.js';
+import * as flows from './flows.js';
 import type { VersionChange } from './flows.js';
+import { CONFIG_KEYS, UPDATE_KEYS, type DeploymentConfig } from './deployments.js';
 import { KIND } from './records.js';
 import {
   archiveDoc,
@@ -28,6 +30,14 @@ import {
   requestMetadata,
   sessionDoc,
 } from './views.js';
+import { getDeployment, getFlow } from './deployed.js';
+import * as groups from './parameter-groups.js';
+import * as requests from './requests.js';
+import * as inbound from './inbound.js';
+import * as deployments from './deployments.js';
+import * as drafts from './drafts.js';
+import * as assetRequests from './asset-requests.js';
+import * as reportingTasks from './reporting-tasks.js';
 
 /** The work of one operation: given the request's workload, the request, and the environment it is for (its own, or its workload token's). */
 export type Call = (w: Workload, r: Doc, env: string) => Doc;
@@ -55,12 +65,13 @@ const configSpec = (r: Doc): ConfigSpec => ({
 
 /** A custom configuration (NAR or Python) named by its own field (`customNarConfigurationCrn`), or the one a deployment uses. */
 const configField = (kind: ConfigKind): string => (kind === KIND.nar ? 'customNarConfigurationCrn' : 'customPythonConfigurationCrn');
-const createConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc => configDoc(w.configs.create(kind, env, configSpec(r)));
+const createConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc => configDoc(configs.create(w, kind, env, configSpec(r)));
 const getConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
-  configDoc(w.configs.find(kind, env, { crn: str(r[configField(kind)]), deploymentCrn: str(r.deploymentCrn) }, configField(kind)));
+  configDoc(configs.find(w, kind, env, { crn: str(r[configField(kind)]), deploymentCrn: str(r.deploymentCrn) }, configField(kind)));
 const updateConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
   configDoc(
-    w.configs.update(
+    configs.update(
+      w,
       kind,
       env,
       str(r.crn),
@@ -69,16 +80,16 @@ const updateConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =
     ),
   );
 const deleteConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
-  configDoc(w.configs.delete(kind, env, text(r[configField(kind)]), r.configurationVersion));
-const validateConfig = (w: Workload, r: Doc): Doc => {
-  w.configs.validate(configSpec(r));
+  configDoc(configs.remove(w, kind, env, text(r[configField(kind)]), r.configurationVersion));
+const validateConfig = (r: Doc): Doc => {
+  configs.checkLocation(configSpec(r));
   return {};
 };
 
 export const calls = {
   // ---- deployments
   createDeployment: (w, r, env) => {
-    const { deployment } = w.deployments.create(env, {
+    const { deployment } = deployments.create(w, env, {
       name: text(r.name),
       projectCrn: str(r.projectCrn),
       requestCrn: str(r.deploymentRequestCrn),
@@ -94,7 +105,7 @@ export const calls = {
     return { deployment: deploymentDoc(w, deployment) };
   },
   updateDeployment: (w, r, env) => {
-    const d = w.deployments.update(env, str(r.deploymentCrn), {
+    const d = deployments.update(w, env, str(r.deploymentCrn), {
       configurationVersion: r.configurationVersion,
       config: pick(r, UPDATE_KEYS),
       deactivateInbound: r.deactivateInboundConnection === true,
@@ -104,70 +115,74 @@ export const calls = {
     });
     return { deploymentConfiguration: deploymentConfigDoc(w, d) };
   },
-  terminateDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.terminate(env, str(r.deploymentCrn))) }),
-  suspendDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.suspend(env, str(r.deploymentCrn))) }),
-  resumeDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.resume(env, str(r.deploymentCrn))) }),
-  restartDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, w.deployments.restart(env, str(r.deploymentCrn))) }),
+  terminateDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.terminate(w, env, str(r.deploymentCrn))) }),
+  suspendDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.suspend(w, env, str(r.deploymentCrn))) }),
+  resumeDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.resume(w, env, str(r.deploymentCrn))) }),
+  restartDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.restart(w, env, str(r.deploymentCrn))) }),
   updateNifiVersion: (w, r, env) => ({
-    deployment: deploymentDoc(w, w.deployments.updateNifiVersion(env, str(r.deploymentCrn), text(r.cfmNifiVersion))),
+    deployment: deploymentDoc(w, deployments.updateNifiVersion(w, env, str(r.deploymentCrn), text(r.cfmNifiVersion))),
   }),
   cancelNifiVersionUpdate: (w, r, env) => ({
-    deployment: deploymentDoc(w, w.deployments.cancelNifiVersionUpdate(env, str(r.deploymentCrn))),
+    deployment: deploymentDoc(w, deployments.cancelNifiVersionUpdate(w, env, str(r.deploymentCrn))),
   }),
   startAllFlowsInDeployment: (w, r, env) => ({
-    deployment: deploymentDoc(w, w.deployments.moveAllFlows(env, str(r.deploymentCrn), true)),
+    deployment: deploymentDoc(w, deployments.moveAllFlows(w, env, str(r.deploymentCrn), true)),
   }),
   stopAllFlowsInDeployment: (w, r, env) => ({
-    deployment: deploymentDoc(w, w.deployments.moveAllFlows(env, str(r.deploymentCrn), false)),
+    deployment: deploymentDoc(w, deployments.moveAllFlows(w, env, str(r.deploymentCrn), false)),
   }),
   startFlow: (w, r, env) => {
-    const d = w.deployments.get(env, str(r.deploymentCrn));
-    w.flows.move(w.deployments.singleFlow(d), d, true);
+    const d = getDeployment(w, env, str(r.deploymentCrn));
+    flows.move(w, deployments.singleFlow(w, d), d, true);
     return { deployment: deploymentDoc(w, d) };
   },
   stopFlow: (w, r, env) => {
-    const d = w.deployments.get(env, str(r.deploymentCrn));
-    w.flows.move(w.deployments.singleFlow(d), d, false);
+    const d = getDeployment(w, env, str(r.deploymentCrn));
+    flows.move(w, deployments.singleFlow(w, d), d, false);
     return { deployment: deploymentDoc(w, d) };
   },
   changeFlowVersion: (w, r, env) => {
-    const d = w.deployments.get(env, str(r.deploymentCrn));
-    w.flows.changeVersion(w.deployments.singleFlow(d), d, versionChange(r));
+    const d = getDeployment(w, env, str(r.deploymentCrn));
+    flows.changeVersion(w, deployments.singleFlow(w, d), d, versionChange(r));
     return { deploymentConfiguration: deploymentConfigDoc(w, d) };
   },
   cancelChangeFlowVersion: (w, r, env) => {
-    const d = w.deployments.get(env, str(r.deploymentCrn));
-    w.flows.cancelChange(w.deployments.singleFlow(d), d);
+    const d = getDeployment(w, env, str(r.deploymentCrn));
+    flows.cancelChange(w, deployments.singleFlow(w, d), d);
     return { deploymentConfiguration: deploymentConfigDoc(w, d) };
   },
   exportDeployment: (w, r, env) => ({
-    archiveName: w.deployments.export(env, str(r.deploymentCrn), str(r.archiveDescription)).archiveName,
+    archiveName: deployments.exportArchive(w, env, str(r.deploymentCrn), str(r.archiveDescription)).archiveName,
   }),
   importDeployment: (w, r, env) => {
-    const a = w.deployments.importArchive(env, str(r.deploymentRequestCrn), 'deployment', str(r.archiveName));
+    const a = deployments.importArchive(w, env, str(r.deploymentRequestCrn), 'deployment', str(r.archiveName));
     const flow = str(r.flowName);
     const imported = importedConfig(a, flow);
     if (!imported) throw notFound(`archive ${a.archiveName} has no flow ${String(flow)}`);
     return { rpcImportedDeploymentConfiguration: imported };
   },
-  listDeploymentArchives: (w, r, env) => ({ archives: w.deployments.archives(env, str(r.searchTerm)).map(archiveDoc) }),
+  listDeploymentArchives: (w, r, env) => ({ archives: deployments.archives(w, env, str(r.searchTerm)).map(archiveDoc) }),
   getDeploymentConfiguration: (w, r, env) => ({
-    deploymentConfiguration: deploymentConfigDoc(w, w.deployments.get(env, str(r.deploymentCrn))),
+    deploymentConfiguration: deploymentConfigDoc(w, getDeployment(w, env, str(r.deploymentCrn))),
   }),
   getDeploymentConfigurationMetadata: (w, r, env) => ({
-    deploymentConfigurationMetadata: deploymentConfigMetadata(w, w.deployments.get(env, str(r.deploymentCrn))),
+    deploymentConfigurationMetadata: deploymentConfigMetadata(w, getDeployment(w, env, str(r.deploymentCrn))),
   }),
   getDeploymentRequestDetails: (w, r, env) => ({
-    deploymentConfigurationMetadata: deploymentRequestDetails(w, env, w.requests.get(env, str(r.deploymentRequestCrn), 'deployment', true)),
+    deploymentConfigurationMetadata: deploymentRequestDetails(
+      w,
+      env,
+      requests.get(w, env, str(r.deploymentRequestCrn), 'deployment', true),
+    ),
   }),
   abortDeploymentRequest: (w, r, env) => {
-    w.requests.abort(env, str(r.deploymentRequestCrn), 'deployment');
+    requests.abort(w, env, str(r.deploymentRequestCrn), 'deployment');
     return {};
   },
 
   // ---- deployed flows
   addFlowToDeployment: (w, r, env) => {
-    const { d, f } = w.flows.add(env, str(r.deploymentCrn), {
+    const { d, f } = flows.add(w, env, str(r.deploymentCrn), {
       name: text(r.name),
       requestCrn: str(r.deployedFlowRequestCrn),
       parameterGroups: docs(r.parameterGroups),
@@ -180,29 +195,29 @@ export const calls = {
     return { deployedFlow: deployedFlowDoc(w, f, d) };
   },
   importFlowIntoDeployment: (w, r, env) => {
-    const a = w.deployments.importArchive(env, str(r.deployedFlowRequestCrn), 'flow', str(r.archiveName));
+    const a = deployments.importArchive(w, env, str(r.deployedFlowRequestCrn), 'flow', str(r.archiveName));
     const imported = importedConfig(a, text(r.flowName));
     if (!imported) throw notFound(`archive ${a.archiveName} has no flow ${text(r.flowName)}`);
     return { rpcImportedDeploymentConfiguration: imported };
   },
   startFlowInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    w.flows.move(f, d, true);
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    flows.move(w, f, d, true);
     return { deployedFlow: deployedFlowDoc(w, f, d) };
   },
   stopFlowInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    w.flows.move(f, d, false);
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    flows.move(w, f, d, false);
     return { deployedFlow: deployedFlowDoc(w, f, d) };
   },
   terminateFlowInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    w.flows.terminate(f, d);
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    flows.terminate(w, f, d);
     return { deployedFlow: deployedFlowDoc(w, f, d) };
   },
   updateFlowInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    w.flows.update(f, d, {
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    flows.update(w, f, d, {
       configurationVersion: r.configurationVersion,
       parameterGroups: arrayOrUndefined(r.parameterGroups),
       kpis: arrayOrUndefined(r.kpis),
@@ -212,28 +227,28 @@ export const calls = {
     return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
   },
   changeFlowVersionInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    w.flows.changeVersion(f, d, versionChange(r));
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    flows.changeVersion(w, f, d, versionChange(r));
     return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
   },
   cancelChangeFlowVersionInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    w.flows.cancelChange(f, d);
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    flows.cancelChange(w, f, d);
     return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
   },
   getFlowConfigurationInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
     return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
   },
   getFlowConfigurationMetadataInDeployment: (w, r, env) => {
-    const { d, f } = w.flows.get(env, str(r.deploymentCrn), str(r.deployedFlowCrn));
+    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
     return { deployedFlowConfigurationMetadata: flowConfigMetadata(w, f, d) };
   },
   getFlowRequestDetailsInDeployment: (w, r, env) => ({
-    deployedFlowConfigurationMetadata: requestMetadata(w, w.requests.get(env, str(r.deployedFlowRequestCrn), 'flow', true)),
+    deployedFlowConfigurationMetadata: requestMetadata(w, requests.get(w, env, str(r.deployedFlowRequestCrn), 'flow', true)),
   }),
   abortFlowRequestInDeployment: (w, r, env) => {
-    w.requests.abort(env, str(r.deployedFlowRequestCrn), 'flow');
+    requests.abort(w, env, str(r.deployedFlowRequestCrn), 'flow');
     return {};
   },
 
@@ -242,24 +257,27 @@ export const calls = {
   getCustomNarConfiguration: (w, r, env) => getConfig(w, KIND.nar, r, env),
   updateCustomNarConfiguration: (w, r, env) => updateConfig(w, KIND.nar, r, env),
   deleteCustomNarConfiguration: (w, r, env) => deleteConfig(w, KIND.nar, r, env),
-  validateCustomNarConfiguration: (w, r) => validateConfig(w, r),
+  validateCustomNarConfiguration: (_w, r) => validateConfig(r),
   createCustomPythonConfiguration: (w, r, env) => createConfig(w, KIND.python, r, env),
   getCustomPythonConfiguration: (w, r, env) => getConfig(w, KIND.python, r, env),
   updateCustomPythonConfiguration: (w, r, env) => updateConfig(w, KIND.python, r, env),
   deleteCustomPythonConfiguration: (w, r, env) => deleteConfig(w, KIND.python, r, env),
-  validateCustomPythonConfiguration: (w, r) => validateConfig(w, r),
-  getDefaultCustomNarConfiguration: (w, _r, env) => configDoc(w.configs.defaultNar(env)),
+  validateCustomPythonConfiguration: (_w, r) => validateConfig(r),
+  getDefaultCustomNarConfiguration: (w, _r, env) => configDoc(configs.defaultNar(w, env)),
 
   // ---- reporting tasks and assets
-  createReportingTask: (w, r, env) => ({ crn: w.assets.createReportingTask(env, str(r.deploymentCrn), text(r.filePath)).crn }),
-  deleteReportingTask: (w, r, env) => ({ crn: w.assets.deleteReportingTask(env, str(r.deploymentCrn), text(r.reportingTaskCrn)).crn }),
+  createReportingTask: (w, r, env) => ({ crn: reportingTasks.createReportingTask(w, env, str(r.deploymentCrn), text(r.filePath)).crn }),
+  deleteReportingTask: (w, r, env) => ({
+    crn: reportingTasks.deleteReportingTask(w, env, str(r.deploymentCrn), text(r.reportingTaskCrn)).crn,
+  }),
   listReportingTasks: (w, r, env) => ({
-    reportingTasks: w.assets
-      .reportingTasks(env, str(r.deploymentCrn))
+    reportingTasks: reportingTasks
+      .reportingTasks(w, env, str(r.deploymentCrn))
       .map((t) => ({ crn: t.crn, identifier: t.identifier, name: t.name, type: t.type })),
   }),
   uploadAsset: (w, r, env) => {
-    w.assets.uploadFor(
+    assetRequests.uploadFor(
+      w,
       env,
       { assetUpdateRequestCrn: str(r.assetUpdateRequestCrn), deploymentRequestCrn: str(r.deploymentRequestCrn) },
       {
@@ -272,10 +290,10 @@ export const calls = {
     return {};
   },
   createAssetUpdateRequest: (w, r, env) => ({
-    assetUpdateRequestCrn: w.assets.createRequest(env, str(r.deploymentCrn), str(r.deployedFlowCrn)).crn,
+    assetUpdateRequestCrn: assetRequests.createRequest(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn)).crn,
   }),
   abortAssetUpdateRequest: (w, r, env) => {
-    w.assets.abortRequest(env, str(r.deploymentCrn), str(r.assetUpdateRequestCrn));
+    assetRequests.abortRequest(w, env, str(r.deploymentCrn), str(r.assetUpdateRequestCrn));
     return {};
   },
 
@@ -283,27 +301,33 @@ export const calls = {
   createParameterGroup: (w, r, env) => ({
     parameterGroup: groupSummary(
       w,
-      w.groups.create(env, { name: str(r.name), description: str(r.description), parameters: r.parameters, projectCrn: str(r.projectCrn) }),
+      groups.create(w, env, {
+        name: str(r.name),
+        description: str(r.description),
+        parameters: r.parameters,
+        projectCrn: str(r.projectCrn),
+      }),
     ),
   }),
-  describeParameterGroup: (w, r, env) => ({ parameterGroup: groupDoc(w, w.groups.get(env, str(r.parameterGroupCrn))) }),
+  describeParameterGroup: (w, r, env) => ({ parameterGroup: groupDoc(w, groups.get(w, env, str(r.parameterGroupCrn))) }),
   updateParameterGroup: (w, r, env) => ({
     parameterGroup: groupDoc(
       w,
-      w.groups.update(env, str(r.parameterGroupCrn), {
+      groups.update(w, env, str(r.parameterGroupCrn), {
         description: r.description === undefined ? undefined : (str(r.description) ?? null),
         parameters: r.parameters,
       }),
     ),
   }),
   deleteParameterGroup: (w, r, env) => {
-    w.groups.delete(env, str(r.parameterGroupCrn));
+    groups.remove(w, env, str(r.parameterGroupCrn));
     return {};
   },
   duplicateParameterGroup: (w, r, env) => ({
     parameterGroup: groupDoc(
       w,
-      w.groups.duplicate(
+      groups.duplicate(
+        w,
         env,
         str(r.parameterGroupCrn),
         str(r.newParameterGroupName),
@@ -312,50 +336,50 @@ export const calls = {
     ),
   }),
   listParameterGroups: (w, r, env) => ({
-    parameterGroups: w.groups.list(env, str(r.searchTerm), strings(r.projectCrns)).map((g) => groupSummary(w, g)),
+    parameterGroups: groups.list(w, env, str(r.searchTerm), strings(r.projectCrns)).map((g) => groupSummary(w, g)),
   }),
   uploadParameterAsset: (w, r, env) => {
-    w.groups.uploadAsset(env, str(r.parameterGroupCrn), str(r.parameterName), str(r.filePath));
+    groups.uploadAsset(w, env, str(r.parameterGroupCrn), str(r.parameterName), str(r.filePath));
     return {};
   },
 
   // ---- inbound connection endpoints
   createInboundConnectionEndpoint: (w, r, env) => ({
-    inboundConnectionEndpointSummary: inboundDoc(w, w.inbound.create(env, str(r.hostname), str(r.projectCrn))),
+    inboundConnectionEndpointSummary: inboundDoc(w, inbound.create(w, env, str(r.hostname), str(r.projectCrn))),
   }),
   describeInboundConnectionEndpoint: (w, r, env) => ({
-    inboundConnectionEndpointSummary: inboundDoc(w, w.inbound.get(env, str(r.crn))),
+    inboundConnectionEndpointSummary: inboundDoc(w, inbound.get(w, env, str(r.crn))),
   }),
   deleteInboundConnectionEndpoint: (w, r, env) => {
-    w.inbound.delete(env, str(r.crn));
+    inbound.remove(w, env, str(r.crn));
     return {};
   },
-  listInboundConnectionEndpoints: (w, _r, env) => ({ inboundConnectionEndpoints: w.inbound.list(env).map((e) => inboundDoc(w, e)) }),
+  listInboundConnectionEndpoints: (w, _r, env) => ({ inboundConnectionEndpoints: inbound.list(w, env).map((e) => inboundDoc(w, e)) }),
   renewInboundConnectionEndpointCertificates: (w, r, env) => {
-    w.inbound.renew(env, str(r.crn), {
+    inbound.renew(w, env, str(r.crn), {
       server: Boolean(r.renewServerCertificate),
       client: Boolean(r.renewClientCertificates),
       revokeClient: Boolean(r.revokeClientCertificates),
     });
     return {};
   },
-  getClientCertificatesEncoded: (w, r, env) => clientCertificates(w.inbound.get(env, str(r.crn))),
+  getClientCertificatesEncoded: (w, r, env) => clientCertificates(inbound.get(w, env, str(r.crn))),
 
   // ---- the rest
-  listFlowDrafts: (w, _r, env) => ({ flowSummaries: w.drafts.list(env).map((d) => draftSummary(w, d)) }),
+  listFlowDrafts: (w, _r, env) => ({ flowSummaries: drafts.list(w, env).map((d) => draftSummary(w, d)) }),
   listTestSessions: (w, _r, env) => ({
-    runtimeSessions: w.drafts
-      .list(env)
+    runtimeSessions: drafts
+      .list(w, env)
       .filter((d) => {
-        const s = w.drafts.sessionState(d);
+        const s = drafts.sessionState(w, d);
         return s !== undefined && s.state !== 'TERMINATED';
       })
       .map((d) => draftSummary(w, d)),
   }),
-  restartTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, w.drafts.restartSession(env, str(r.flowDraftCrn))) }),
-  suspendTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, w.drafts.suspendSession(env, str(r.flowDraftCrn))) }),
-  terminateTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, w.drafts.terminateSession(env, str(r.flowDraftCrn))) }),
-  deleteFlowDraft: (w, r, env) => ({ flowMetadata: draftMetadata(w.drafts.delete(env, str(r.flowDraftCrn))) }),
+  restartTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, drafts.restartSession(w, env, str(r.flowDraftCrn))) }),
+  suspendTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, drafts.suspendSession(w, env, str(r.flowDraftCrn))) }),
+  terminateTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, drafts.terminateSession(w, env, str(r.flowDraftCrn))) }),
+  deleteFlowDraft: (w, r, env) => ({ flowMetadata: draftMetadata(drafts.remove(w, env, str(r.flowDraftCrn))) }),
   reassignResources: (w, r, env) => {
     w.reassign(
       env,

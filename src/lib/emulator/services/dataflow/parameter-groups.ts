@@ -3,9 +3,10 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, str } from '../../values.js';
-import { reference } from './assets.js';
 import type { Workload } from './workload.js';
 import { KIND, type Asset, type ParameterGroupRec } from './records.js';
+import { deploymentRecords, flowRecords, flowStatus } from './deployed.js';
+import { drop, keepUpload, reference } from './assets.js';
 
 /** A flow using a group. */
 export interface Usage {
@@ -28,130 +29,147 @@ function checkParameters(params: unknown): Doc[] {
   return ps.map((p) => ({ ...p }));
 }
 
-export class ParameterGroups {
-  constructor(private readonly b: Workload) {}
+export function get(w: Workload, env: string, crn: string | undefined): ParameterGroupRec {
+  if (!crn) throw invalid('parameterGroupCrn is required');
+  const found = w.store.getByCrn<ParameterGroupRec>(crn);
+  if (!found || found.kind !== KIND.parameterGroup || (env && found.doc.environmentCrn !== env))
+    throw notFound(`parameter group ${crn} not found`);
+  return found.doc;
+}
 
-  get(env: string, crn: string | undefined): ParameterGroupRec {
-    if (!crn) throw invalid('parameterGroupCrn is required');
-    const found = this.b.store.getByCrn<ParameterGroupRec>(crn);
-    if (!found || found.kind !== KIND.parameterGroup || (env && found.doc.environmentCrn !== env))
-      throw notFound(`parameter group ${crn} not found`);
-    return found.doc;
-  }
+function save(w: Workload, g: ParameterGroupRec, bump: boolean): void {
+  if (bump) g.version += 1;
+  g.updated = w.now;
+  w.store.put(KIND.parameterGroup, g.id, g, { crn: g.crn, name: `${g.environmentCrn}|${g.name}` });
+}
 
-  private save(g: ParameterGroupRec, bump: boolean): void {
-    if (bump) g.version += 1;
-    g.updated = this.b.now;
-    this.b.store.put(KIND.parameterGroup, g.id, g, { crn: g.crn, name: `${g.environmentCrn}|${g.name}` });
-  }
+function taken(w: Workload, env: string, name: string): boolean {
+  return w.store.getByName(KIND.parameterGroup, `${env}|${name}`) !== undefined;
+}
 
-  private taken(env: string, name: string): boolean {
-    return this.b.store.getByName(KIND.parameterGroup, `${env}|${name}`) !== undefined;
+/** The flows (not terminated) using a group. */
+export function usages(w: Workload, g: ParameterGroupRec): Usage[] {
+  const out: Usage[] = [];
+  for (const f of flowRecords(w).all()) {
+    if (f.sharedParameterGroupCrn !== g.crn) continue;
+    const d = deploymentRecords(w).find(f.deploymentCrn);
+    if (!d) continue;
+    const status = flowStatus(w, f, d).state;
+    if (status === 'TERMINATED') continue;
+    out.push({ flowId: f.id, deploymentId: d.id, flowName: f.name, status });
   }
+  return out;
+}
 
-  /** The flows (not terminated) using a group. */
-  usages(g: ParameterGroupRec): Usage[] {
-    const out: Usage[] = [];
-    for (const f of this.b.flows.all()) {
-      if (f.sharedParameterGroupCrn !== g.crn) continue;
-      const d = this.b.deployments.store.find(f.deploymentCrn);
-      if (!d) continue;
-      const status = this.b.flows.status(f, d).state;
-      if (status === 'TERMINATED') continue;
-      out.push({ flowId: f.id, deploymentId: d.id, flowName: f.name, status });
-    }
-    return out;
-  }
+export function create(
+  w: Workload,
+  env: string,
+  spec: { name?: string; description?: string; parameters: unknown; projectCrn?: string },
+): ParameterGroupRec {
+  const name = spec.name;
+  if (!name) throw invalid('name is required');
+  if (taken(w, env, name)) throw alreadyExists(`a parameter group named "${name}" already exists`);
+  const id = uuid();
+  const g: ParameterGroupRec = {
+    id,
+    crn: w.crnOf('parameterGroup', id),
+    name,
+    environmentCrn: env,
+    description: spec.description,
+    parameters: checkParameters(spec.parameters),
+    version: 1,
+    created: w.now,
+    updated: w.now,
+    createdBy: w.actorName(),
+    projectCrn: spec.projectCrn,
+  };
+  save(w, g, false);
+  return g;
+}
 
-  create(env: string, spec: { name?: string; description?: string; parameters: unknown; projectCrn?: string }): ParameterGroupRec {
-    const name = spec.name;
-    if (!name) throw invalid('name is required');
-    if (this.taken(env, name)) throw alreadyExists(`a parameter group named "${name}" already exists`);
-    const id = uuid();
-    const g: ParameterGroupRec = {
-      id,
-      crn: this.b.crnOf('parameterGroup', id),
-      name,
-      environmentCrn: env,
-      description: spec.description,
-      parameters: checkParameters(spec.parameters),
-      version: 1,
-      created: this.b.now,
-      updated: this.b.now,
-      createdBy: this.b.actorName(),
-      projectCrn: spec.projectCrn,
-    };
-    this.save(g, false);
-    return g;
-  }
+/** Changes the description (null: none) and/or the parameters. */
+export function update(
+  w: Workload,
+  env: string,
+  crn: string | undefined,
+  change: { description?: string | null; parameters?: unknown },
+): ParameterGroupRec {
+  const g = get(w, env, crn);
+  if (change.description !== undefined) g.description = change.description ?? undefined;
+  if (change.parameters !== undefined) g.parameters = checkParameters(change.parameters);
+  save(w, g, true);
+  return g;
+}
 
-  /** Changes the description (null: none) and/or the parameters. */
-  update(env: string, crn: string | undefined, change: { description?: string | null; parameters?: unknown }): ParameterGroupRec {
-    const g = this.get(env, crn);
-    if (change.description !== undefined) g.description = change.description ?? undefined;
-    if (change.parameters !== undefined) g.parameters = checkParameters(change.parameters);
-    this.save(g, true);
-    return g;
-  }
+export function remove(w: Workload, env: string, crn: string | undefined): void {
+  const g = get(w, env, crn);
+  const used = usages(w, g);
+  if (used.length > 0) throw failedPrecondition(`parameter group ${g.name} is used by flow ${String(used[0]?.flowName)}`);
+  for (const a of w.store.children<Asset>(KIND.asset, g.crn)) drop(w, a.doc);
+  w.store.delete(KIND.parameterGroup, g.id);
+}
 
-  delete(env: string, crn: string | undefined): void {
-    const g = this.get(env, crn);
-    const used = this.usages(g);
-    if (used.length > 0) throw failedPrecondition(`parameter group ${g.name} is used by flow ${String(used[0]?.flowName)}`);
-    for (const a of this.b.store.children<Asset>(KIND.asset, g.crn)) this.b.assets.drop(a.doc);
-    this.b.store.delete(KIND.parameterGroup, g.id);
-  }
+/** A copy under a new name (its files are not copied); the description too unless a new one (or null: none) is given. */
+export function duplicate(
+  w: Workload,
+  env: string,
+  crn: string | undefined,
+  newName: string | undefined,
+  description?: string | null,
+): ParameterGroupRec {
+  const g = get(w, env, crn);
+  if (!newName) throw invalid('newParameterGroupName is required');
+  if (taken(w, g.environmentCrn, newName)) throw alreadyExists(`a parameter group named "${newName}" already exists`);
+  const id = uuid();
+  const copy: ParameterGroupRec = {
+    ...g,
+    id,
+    crn: w.crnOf('parameterGroup', id),
+    name: newName,
+    description: description !== undefined ? (description ?? undefined) : g.description,
+    parameters: g.parameters.map((p) => ({ ...p, assetReferences: undefined })),
+    version: 1,
+    created: w.now,
+    updated: w.now,
+    createdBy: w.actorName(),
+  };
+  save(w, copy, false);
+  return copy;
+}
 
-  /** A copy under a new name (its files are not copied); the description too unless a new one (or null: none) is given. */
-  duplicate(env: string, crn: string | undefined, newName: string | undefined, description?: string | null): ParameterGroupRec {
-    const g = this.get(env, crn);
-    if (!newName) throw invalid('newParameterGroupName is required');
-    if (this.taken(g.environmentCrn, newName)) throw alreadyExists(`a parameter group named "${newName}" already exists`);
-    const id = uuid();
-    const copy: ParameterGroupRec = {
-      ...g,
-      id,
-      crn: this.b.crnOf('parameterGroup', id),
-      name: newName,
-      description: description !== undefined ? (description ?? undefined) : g.description,
-      parameters: g.parameters.map((p) => ({ ...p, assetReferences: undefined })),
-      version: 1,
-      created: this.b.now,
-      updated: this.b.now,
-      createdBy: this.b.actorName(),
-    };
-    this.save(copy, false);
-    return copy;
-  }
+/** The groups of an environment, by name (containing `term`) and projects when given. */
+export function list(w: Workload, env: string, term?: string, projects: readonly string[] = []): ParameterGroupRec[] {
+  const t = term?.toLowerCase();
+  return w.store
+    .list<ParameterGroupRec>(KIND.parameterGroup)
+    .map((x) => x.doc)
+    .filter(
+      (g) =>
+        (!env || g.environmentCrn === env) &&
+        (!t || g.name.toLowerCase().includes(t)) &&
+        (projects.length === 0 || (g.projectCrn !== undefined && projects.includes(g.projectCrn))),
+    );
+}
 
-  /** The groups of an environment, by name (containing `term`) and projects when given. */
-  list(env: string, term?: string, projects: readonly string[] = []): ParameterGroupRec[] {
-    const t = term?.toLowerCase();
-    return this.b.store
-      .list<ParameterGroupRec>(KIND.parameterGroup)
-      .map((x) => x.doc)
-      .filter(
-        (g) =>
-          (!env || g.environmentCrn === env) &&
-          (!t || g.name.toLowerCase().includes(t)) &&
-          (projects.length === 0 || (g.projectCrn !== undefined && projects.includes(g.projectCrn))),
-      );
+/** Keeps an uploaded file for a parameter of the group (the parameter is added when missing). */
+export function uploadAsset(
+  w: Workload,
+  env: string,
+  crn: string | undefined,
+  parameterName: string | undefined,
+  filePath: string | undefined,
+): void {
+  const g = get(w, env, crn);
+  if (!parameterName) throw invalid('parameterName is required');
+  if (!filePath) throw invalid('filePath is required');
+  const a = keepUpload(w, env, g.crn, { parameterGroup: g.name, parameterName, filePath });
+  let p = g.parameters.find((x) => x.name === parameterName);
+  if (!p) {
+    p = { name: parameterName, sensitive: false };
+    g.parameters.push(p);
   }
-
-  /** Keeps an uploaded file for a parameter of the group (the parameter is added when missing). */
-  uploadAsset(env: string, crn: string | undefined, parameterName: string | undefined, filePath: string | undefined): void {
-    const g = this.get(env, crn);
-    if (!parameterName) throw invalid('parameterName is required');
-    if (!filePath) throw invalid('filePath is required');
-    const a = this.b.assets.store(env, g.crn, { parameterGroup: g.name, parameterName, filePath });
-    let p = g.parameters.find((x) => x.name === parameterName);
-    if (!p) {
-      p = { name: parameterName, sensitive: false };
-      g.parameters.push(p);
-    }
-    const refs = docs(p.assetReferences).filter((x) => x.name !== a.name);
-    refs.push(reference(a));
-    p.assetReferences = refs;
-    this.save(g, true);
-  }
+  const refs = docs(p.assetReferences).filter((x) => x.name !== a.name);
+  refs.push(reference(a));
+  p.assetReferences = refs;
+  save(w, g, true);
 }

@@ -12,12 +12,14 @@ import { KPI_METADATA } from './catalogue.js';
 import { KIND, split, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 import { deploymentDoc } from './views.js';
 import { Workload } from './workload.js';
+import { deploymentRecords, deploymentStatus, flowRecords, flowStatus, flowsOf } from './deployed.js';
+import * as deployments from './deployments.js';
 
 const kpisOf = (v: unknown): Array<Readonly<Record<string, unknown>>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
 
 /** Made for df's request: reads need no caller; a termination df starts is the control plane's (its request's caller when it has one). */
 export function dataflows(h: Hook<R>): Dataflows {
-  const b = new Workload(h.ctx);
+  const w = new Workload(h.ctx);
   const work = (a: Activity): DataflowWorkView => {
     const p = progress(a, h.ctx.clock.now());
     return {
@@ -31,7 +33,7 @@ export function dataflows(h: Hook<R>): Dataflows {
     };
   };
   const deployment = (d: Deployment): DataflowDeploymentView => {
-    const s = b.deployments.status(d);
+    const s = deploymentStatus(w, d);
     return {
       crn: d.crn,
       name: d.name,
@@ -46,11 +48,11 @@ export function dataflows(h: Hook<R>): Dataflows {
       kpis: kpisOf(d.config.kpis),
       status: { state: s.state, detailedState: s.detailedState },
       work: work(d.activity),
-      shown: () => deploymentDoc(b, d),
+      shown: () => deploymentDoc(w, d),
     };
   };
   const flow = (f: DeployedFlow, d: Deployment | undefined): DataflowFlowView => {
-    const s = b.flows.status(f, d);
+    const s = flowStatus(w, f, d);
     return {
       crn: f.crn,
       name: f.name,
@@ -69,20 +71,23 @@ export function dataflows(h: Hook<R>): Dataflows {
     };
   };
   return {
-    deployments: () => b.deployments.all().map(deployment),
+    deployments: () => deploymentRecords(w).all().map(deployment),
     deployment: (crn) => {
-      const d = b.deployments.store.find(crn);
+      const d = deploymentRecords(w).find(crn);
       return d ? deployment(d) : undefined;
     },
     flowsOf: (deploymentCrn) => {
-      const d = b.deployments.store.find(deploymentCrn);
-      return d ? b.flows.of(d).map((f) => flow(f, d)) : [];
+      const d = deploymentRecords(w).find(deploymentCrn);
+      return d ? flowsOf(w, d).map((f) => flow(f, d)) : [];
     },
-    flows: () => b.flows.all().map((f) => flow(f, undefined)),
-    terminate: (deploymentCrn) => void b.deployments.terminate('', deploymentCrn),
+    flows: () =>
+      flowRecords(w)
+        .all()
+        .map((f) => flow(f, undefined)),
+    terminate: (deploymentCrn) => void deployments.terminate(w, '', deploymentCrn),
     openRequest: (spec) => {
       const req: FlowRequest = { ...spec, status: 'OPEN' };
-      b.store.put(KIND.request, req.crn, req);
+      w.store.put(KIND.request, req.crn, req);
     },
     kpiMetadata: () => KPI_METADATA,
   };

@@ -8,68 +8,65 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import { crnId } from '../../ids.js';
 import type { Workload } from './workload.js';
 import { KIND, type Asset, type FlowRequest } from './records.js';
+import { drop } from './assets.js';
 
-export class Requests {
-  constructor(private readonly b: Workload) {}
+function field(kind: FlowRequest['kind']): string {
+  return kind === 'deployment' ? 'deploymentRequestCrn' : 'deployedFlowRequestCrn';
+}
 
-  private field(kind: FlowRequest['kind']): string {
-    return kind === 'deployment' ? 'deploymentRequestCrn' : 'deployedFlowRequestCrn';
+export function save(w: Workload, req: FlowRequest): void {
+  w.store.put(KIND.request, req.crn, req);
+}
+
+/** A known request; `register` (reading its details) makes an unknown one known. */
+export function get(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], register = false): FlowRequest {
+  const c = requestCrn;
+  if (!c) throw invalid(`${field(kind)} is required`);
+  if (!c.startsWith('crn:')) throw invalid(`${field(kind)} must be a CRN`);
+  const found = w.store.get<FlowRequest>(KIND.request, c);
+  if (found) {
+    if ((env && found.environmentCrn !== env) || found.kind !== kind) throw notFound(`request ${c} not found`);
+    return found;
   }
-
-  save(req: FlowRequest): void {
-    this.b.store.put(KIND.request, req.crn, req);
+  if (!register) {
+    const read = kind === 'deployment' ? 'get-deployment-request-details' : 'get-flow-request-details-in-deployment';
+    throw notFound(`${kind === 'deployment' ? 'deployment' : 'flow'} request ${c} is not known here; read its details first (${read})`);
   }
+  const seed = crnId(c).replace(/[^A-Za-z0-9]/g, '');
+  const rec: FlowRequest = {
+    crn: c,
+    kind,
+    environmentCrn: env,
+    status: 'OPEN',
+    flowName: `flow-${seed.slice(0, 8) || 'x'}`,
+    flowVersion: 1 + (parseInt(seed.slice(-2), 16) % 5 || 0),
+  };
+  save(w, rec);
+  return rec;
+}
 
-  /** A known request; `register` (reading its details) makes an unknown one known. */
-  get(env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], register = false): FlowRequest {
-    const c = requestCrn;
-    if (!c) throw invalid(`${this.field(kind)} is required`);
-    if (!c.startsWith('crn:')) throw invalid(`${this.field(kind)} must be a CRN`);
-    const found = this.b.store.get<FlowRequest>(KIND.request, c);
-    if (found) {
-      if ((env && found.environmentCrn !== env) || found.kind !== kind) throw notFound(`request ${c} not found`);
-      return found;
-    }
-    if (!register) {
-      const read = kind === 'deployment' ? 'get-deployment-request-details' : 'get-flow-request-details-in-deployment';
-      throw notFound(`${kind === 'deployment' ? 'deployment' : 'flow'} request ${c} is not known here; read its details first (${read})`);
-    }
-    const seed = crnId(c).replace(/[^A-Za-z0-9]/g, '');
-    const rec: FlowRequest = {
-      crn: c,
-      kind,
-      environmentCrn: env,
-      status: 'OPEN',
-      flowName: `flow-${seed.slice(0, 8) || 'x'}`,
-      flowVersion: 1 + (parseInt(seed.slice(-2), 16) % 5 || 0),
-    };
-    this.save(rec);
-    return rec;
-  }
+/** Uses a request (once). */
+export function use(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind']): FlowRequest {
+  const req = get(w, env, requestCrn, kind);
+  if (req.status === 'ABORTED') throw failedPrecondition(`request ${req.crn} was aborted`);
+  if (req.status === 'USED') throw alreadyExists(`request ${req.crn} has already been used`);
+  req.status = 'USED';
+  save(w, req);
+  return req;
+}
 
-  /** Uses a request (once). */
-  use(env: string, requestCrn: string | undefined, kind: FlowRequest['kind']): FlowRequest {
-    const req = this.get(env, requestCrn, kind);
-    if (req.status === 'ABORTED') throw failedPrecondition(`request ${req.crn} was aborted`);
-    if (req.status === 'USED') throw alreadyExists(`request ${req.crn} has already been used`);
-    req.status = 'USED';
-    this.save(req);
-    return req;
-  }
+/** An open request (for an import or an upload). */
+export function open(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], what = 'request'): FlowRequest {
+  const req = get(w, env, requestCrn, kind);
+  if (req.status !== 'OPEN') throw failedPrecondition(`${what} ${req.crn} is ${req.status.toLowerCase()}`);
+  return req;
+}
 
-  /** An open request (for an import or an upload). */
-  open(env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], what = 'request'): FlowRequest {
-    const req = this.get(env, requestCrn, kind);
-    if (req.status !== 'OPEN') throw failedPrecondition(`${what} ${req.crn} is ${req.status.toLowerCase()}`);
-    return req;
-  }
-
-  /** Aborts a request that was not used; the assets uploaded for it go. */
-  abort(env: string, requestCrn: string | undefined, kind: FlowRequest['kind']): void {
-    const req = this.get(env, requestCrn, kind);
-    if (req.status === 'USED') throw failedPrecondition(`request ${req.crn} has already been deployed`);
-    req.status = 'ABORTED';
-    this.save(req);
-    if (kind === 'deployment') for (const a of this.b.store.children<Asset>(KIND.asset, req.crn)) this.b.assets.drop(a.doc);
-  }
+/** Aborts a request that was not used; the assets uploaded for it go. */
+export function abort(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind']): void {
+  const req = get(w, env, requestCrn, kind);
+  if (req.status === 'USED') throw failedPrecondition(`request ${req.crn} has already been deployed`);
+  req.status = 'ABORTED';
+  save(w, req);
+  if (kind === 'deployment') for (const a of w.store.children<Asset>(KIND.asset, req.crn)) drop(w, a.doc);
 }

@@ -6,6 +6,10 @@ import type { Doc } from '../../types.js';
 import { docs, num, str } from '../../values.js';
 import type { Workload } from './workload.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
+import { withAssets } from './assets.js';
+import { deploymentStatus, flowStatus, flowsOf } from './deployed.js';
+import * as drafts from './drafts.js';
+import * as groups from './parameter-groups.js';
 import type { Usage } from './parameter-groups.js';
 import {
   HEALTHY,
@@ -32,10 +36,10 @@ function validActions(state: string, detailed: string): string[] {
 }
 
 /** The DataFlow service of an environment: named after it, in its cloud and region. */
-export function serviceMeta(b: Workload, env: string): Doc {
-  const e = findEnvironment(b.ctx, env);
+export function serviceMeta(w: Workload, env: string): Doc {
+  const e = findEnvironment(w.ctx, env);
   return {
-    crn: crn('df', b.ctx.info.region, b.ctx.info.accountId, 'service', crnId(env)),
+    crn: crn('df', w.ctx.info.region, w.ctx.info.accountId, 'service', crnId(env)),
     name: e?.environmentName ?? crnId(env),
     cloudPlatform: e?.cloudPlatform ?? 'AWS',
     region: { name: e?.region ?? 'us-west-2', displayName: e?.region ?? 'us-west-2' },
@@ -43,22 +47,22 @@ export function serviceMeta(b: Workload, env: string): Doc {
   };
 }
 
-export function deploymentDoc(b: Workload, d: Deployment): Doc {
-  const s = b.deployments.status(d);
+export function deploymentDoc(w: Workload, d: Deployment): Doc {
+  const s = deploymentStatus(w, d);
   const status: Doc = { state: s.state, detailedState: s.detailedState };
   if (s.failed && d.activity.reason) status.message = d.activity.reason;
   const c = d.config;
   const running = HEALTHY.has(s.state) || s.state === 'BAD_HEALTH' || s.state === 'UPDATING' || s.state === 'RESTARTING';
   const nodes = c.autoScalingEnabled ? (num(c.autoScaleMinNodes) ?? 1) : (num(c.staticNodeCount) ?? 1);
-  const flows = b.flows.of(d);
+  const flows = flowsOf(w, d);
   const first = flows[0];
-  const base = b.ctx.info.baseUrl;
+  const base = w.ctx.info.baseUrl;
   return {
     name: d.name,
     crn: d.crn,
     status,
     runtimeStatus: status,
-    service: serviceMeta(b, d.environmentCrn),
+    service: serviceMeta(w, d.environmentCrn),
     activeInfoAlertCount: 0,
     activeWarningAlertCount: 0,
     activeErrorAlertCount: s.state === 'BAD_HEALTH' ? 1 : 0,
@@ -88,20 +92,20 @@ export function deploymentDoc(b: Workload, d: Deployment): Doc {
     ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
     ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationId: crnId(String(c.customPythonConfigurationCrn)) } : {}),
     ...(first ? { flowName: first.flowName, flowVersion: first.flowVersion, flowCrn: first.flowCrn } : {}),
-    deployedFlows: flows.map((f) => deployedFlowDoc(b, f, d, true)),
+    deployedFlows: flows.map((f) => deployedFlowDoc(w, f, d, true)),
     ...(d.projectCrn ? { projectCrn: d.projectCrn } : {}),
   };
 }
 
-export function deploymentConfigDoc(b: Workload, d: Deployment): Doc {
+export function deploymentConfigDoc(w: Workload, d: Deployment): Doc {
   const c = d.config;
-  const first = b.flows.of(d)[0];
+  const first = flowsOf(w, d)[0];
   return {
     configurationVersion: d.configurationVersion,
     deploymentId: d.id,
     deploymentCrn: d.crn,
     name: d.name,
-    parameterGroups: first ? b.assets.withAssets(first.parameterGroups, [d.crn, first.crn]) : [],
+    parameterGroups: first ? withAssets(w, first.parameterGroups, [d.crn, first.crn]) : [],
     autoScalingEnabled: Boolean(c.autoScalingEnabled),
     flowMetricsScalingEnabled: Boolean(c.flowMetricsScalingEnabled),
     ...(c.autoScalingEnabled ? { autoScaleMinNodes: num(c.autoScaleMinNodes) ?? 1, autoScaleMaxNodes: num(c.autoScaleMaxNodes) ?? 3 } : {}),
@@ -127,17 +131,17 @@ export function deploymentConfigDoc(b: Workload, d: Deployment): Doc {
 }
 
 /** getDeploymentConfigurationMetadata's answer. */
-export function deploymentConfigMetadata(b: Workload, d: Deployment): Doc {
-  const f = b.flows.of(d)[0];
-  const flowCrn = f?.flowCrn ?? b.crnOf('flow', 'none');
+export function deploymentConfigMetadata(w: Workload, d: Deployment): Doc {
+  const f = flowsOf(w, d)[0];
+  const flowCrn = f?.flowCrn ?? w.crnOf('flow', 'none');
   return {
     flowCrn,
     flowName: f?.flowName ?? '',
     flowVersion: f?.flowVersion ?? 0,
     flowVersionCrn: `${flowCrn}/v.${f?.flowVersion ?? 0}`,
-    service: serviceMeta(b, d.environmentCrn),
+    service: serviceMeta(w, d.environmentCrn),
     requiresEnvironmentSslContextService: false,
-    parameterGroups: f ? b.assets.withAssets(f.parameterGroups, [d.crn, f.crn]) : [],
+    parameterGroups: f ? withAssets(w, f.parameterGroups, [d.crn, f.crn]) : [],
     kpiMetaData: KPI_METADATA,
     clusterSizingOptions: CLUSTER_SIZES,
     nodeStorageProfileMetadata: STORAGE_PROFILES,
@@ -145,8 +149,8 @@ export function deploymentConfigMetadata(b: Workload, d: Deployment): Doc {
 }
 
 /** What a deployment or flow request will deploy. */
-export function requestMetadata(b: Workload, req: FlowRequest): Doc {
-  const flowCrn = b.flowCrnOf(req);
+export function requestMetadata(w: Workload, req: FlowRequest): Doc {
+  const flowCrn = w.flowCrnOf(req);
   return {
     flowCrn,
     flowName: req.flowName,
@@ -154,22 +158,22 @@ export function requestMetadata(b: Workload, req: FlowRequest): Doc {
     flowVersionCrn: `${flowCrn}/v.${req.flowVersion}`,
     requiresEnvironmentSslContextService: false,
     artifactTypeName: artifactTypeOf(flowCrn),
-    parameterGroups: b.assets.withAssets([], [req.crn]),
+    parameterGroups: withAssets(w, [], [req.crn]),
     kpiMetaData: KPI_METADATA,
   };
 }
 
-export function deploymentRequestDetails(b: Workload, env: string, req: FlowRequest): Doc {
+export function deploymentRequestDetails(w: Workload, env: string, req: FlowRequest): Doc {
   return {
-    ...requestMetadata(b, req),
-    service: serviceMeta(b, env),
+    ...requestMetadata(w, req),
+    service: serviceMeta(w, env),
     clusterSizingOptions: CLUSTER_SIZES,
     nodeStorageProfileMetadata: STORAGE_PROFILES,
   };
 }
 
-export function deployedFlowDoc(b: Workload, f: DeployedFlow, d: Deployment, nested = false): Doc {
-  const s = b.flows.status(f, d);
+export function deployedFlowDoc(w: Workload, f: DeployedFlow, d: Deployment, nested = false): Doc {
+  const s = flowStatus(w, f, d);
   const actions =
     s.state === 'FLOW_STOPPED'
       ? ['VIEW_NIFI', 'START_FLOW', 'EDIT', 'TERMINATE', 'CHANGE_FLOW_VERSION']
@@ -206,7 +210,7 @@ export function deployedFlowDoc(b: Workload, f: DeployedFlow, d: Deployment, nes
   };
 }
 
-export function flowConfigDoc(b: Workload, f: DeployedFlow, d: Deployment): Doc {
+export function flowConfigDoc(w: Workload, f: DeployedFlow, d: Deployment): Doc {
   return {
     configurationVersion: f.configurationVersion,
     deployedFlowId: f.id,
@@ -215,12 +219,12 @@ export function flowConfigDoc(b: Workload, f: DeployedFlow, d: Deployment): Doc 
     parametersDirty: false,
     kpisDirty: false,
     lastUpdatedByUsername: f.deployedBy,
-    parameterGroups: b.assets.withAssets(f.parameterGroups, [d.crn, f.crn]),
+    parameterGroups: withAssets(w, f.parameterGroups, [d.crn, f.crn]),
     kpis: f.kpis,
   };
 }
 
-export function flowConfigMetadata(b: Workload, f: DeployedFlow, d: Deployment): Doc {
+export function flowConfigMetadata(w: Workload, f: DeployedFlow, d: Deployment): Doc {
   return {
     flowCrn: f.flowCrn,
     flowName: f.flowName,
@@ -228,7 +232,7 @@ export function flowConfigMetadata(b: Workload, f: DeployedFlow, d: Deployment):
     flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
     requiresEnvironmentSslContextService: false,
     artifactTypeName: artifactTypeOf(f.flowCrn),
-    parameterGroups: b.assets.withAssets(f.parameterGroups, [d.crn, f.crn]),
+    parameterGroups: withAssets(w, f.parameterGroups, [d.crn, f.crn]),
     kpiMetaData: KPI_METADATA,
   };
 }
@@ -284,13 +288,13 @@ export function configDoc(c: CustomConfig): Doc {
   };
 }
 
-export function groupSummary(b: Workload, g: ParameterGroupRec): Doc {
+export function groupSummary(w: Workload, g: ParameterGroupRec): Doc {
   return {
     name: g.name,
     id: g.id,
     source: 'USER',
     ...(g.projectCrn ? { projectId: crnId(g.projectCrn) } : {}),
-    usages: b.groups.usages(g).map(usageDoc),
+    usages: groups.usages(w, g).map(usageDoc),
     created: g.created,
     updated: g.updated,
     ...(g.description !== undefined ? { description: g.description } : {}),
@@ -309,17 +313,17 @@ const usageDoc = (u: Usage): Doc => ({
 });
 
 /** A group with its parameters; a sensitive value that is set is not shown. */
-export function groupDoc(b: Workload, g: ParameterGroupRec): Doc {
+export function groupDoc(w: Workload, g: ParameterGroupRec): Doc {
   const parameters = g.parameters.map((p) => {
     const out: Doc = { ...p, valueSet: p.value !== undefined && p.value !== null };
     if (p.sensitive && out.valueSet) delete out.value;
     return out;
   });
-  return { ...groupSummary(b, g), parameters };
+  return { ...groupSummary(w, g), parameters };
 }
 
-export function inboundDoc(b: Workload, e: InboundEndpoint): Doc {
-  const cert = (type: string, exp: number): Doc => ({ expiration: exp, certificateType: type, state: exp > b.now ? 'CURRENT' : 'EXPIRED' });
+export function inboundDoc(w: Workload, e: InboundEndpoint): Doc {
+  const cert = (type: string, exp: number): Doc => ({ expiration: exp, certificateType: type, state: exp > w.now ? 'CURRENT' : 'EXPIRED' });
   return {
     fullyQualifiedDomainName: e.fullyQualifiedDomainName,
     state: e.deploymentCrn ? 'ASSIGNED' : 'UNASSIGNED',
@@ -348,8 +352,8 @@ export function clientCertificates(e: InboundEndpoint): Doc {
   };
 }
 
-export function sessionDoc(b: Workload, d: FlowDraft): Doc | undefined {
-  const s = b.drafts.sessionState(d);
+export function sessionDoc(w: Workload, d: FlowDraft): Doc | undefined {
+  const s = drafts.sessionState(w, d);
   if (!d.session || !s) return undefined;
   return {
     status: s,
@@ -361,8 +365,8 @@ export function sessionDoc(b: Workload, d: FlowDraft): Doc | undefined {
   };
 }
 
-export function draftSummary(b: Workload, d: FlowDraft): Doc {
-  const session = sessionDoc(b, d);
+export function draftSummary(w: Workload, d: FlowDraft): Doc {
+  const session = sessionDoc(w, d);
   return {
     flowName: d.flowName,
     created: d.created,

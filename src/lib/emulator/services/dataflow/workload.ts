@@ -1,10 +1,13 @@
 /**
- * The DataFlow workload of an account, for one request: its parts, one per
- * resource (deployments.ts, flows.ts, requests.ts, assets.ts,
- * configurations.ts, parameter-groups.ts, inbound.ts, drafts.ts), and what
- * they share (the clock, CRNs, the caller's workload user name, the
- * environment a request is for). Records are in records.ts, the fixed world
- * in catalogue.ts, wire views in views.ts.
+ * The DataFlow workload of an account, for one request: what its parts
+ * share (the clock, CRNs, the caller's workload user name, the environment
+ * a request is for, and what a part makes once a request), and the move of
+ * resources between projects. The parts are modules of functions over it,
+ * each importing only those below it: deployed.ts (deployments and flows as
+ * records), assets.ts, requests.ts, inbound.ts, configurations.ts,
+ * parameter-groups.ts, asset-requests.ts, reporting-tasks.ts, drafts.ts,
+ * then flows.ts and deployments.ts (what changes them). Records are in
+ * records.ts, the fixed world in catalogue.ts, wire views in views.ts.
  *
  * Deployments, flows and test sessions move through `STATE/DETAILED_STATE`
  * pairs on lifecycles (lifecycle.ts), read lazily. Calls that ask for a
@@ -16,15 +19,7 @@ import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { requireEnvironment } from '../../environments.js';
 import { crn, crnId } from '../../ids.js';
 import type { BackendContext } from '../../types.js';
-import { Assets } from './assets.js';
-import { Configurations } from './configurations.js';
-import { Deployments } from './deployments.js';
-import { Drafts } from './drafts.js';
-import { Flows } from './flows.js';
-import { InboundEndpoints } from './inbound.js';
-import { ParameterGroups } from './parameter-groups.js';
 import { KIND, type FlowRequest } from './records.js';
-import { Requests } from './requests.js';
 
 /** A resource moved between projects by reassignResources. */
 export interface Reassignment {
@@ -33,26 +28,16 @@ export interface Reassignment {
   readonly projectCrn?: string;
 }
 
-/** The workload's parts and what they share, made for one request. */
+/** What the workload's parts share, made for one request. */
 export class Workload {
-  readonly deployments: Deployments;
-  readonly flows: Flows;
-  readonly requests: Requests;
-  readonly assets: Assets;
-  readonly configs: Configurations;
-  readonly groups: ParameterGroups;
-  readonly inbound: InboundEndpoints;
-  readonly drafts: Drafts;
+  /** What a part makes once a request (its records), by name. */
+  private readonly made = new Map<string, unknown>();
 
-  constructor(readonly ctx: BackendContext) {
-    this.deployments = new Deployments(this);
-    this.flows = new Flows(this);
-    this.requests = new Requests(this);
-    this.assets = new Assets(this);
-    this.configs = new Configurations(this);
-    this.groups = new ParameterGroups(this);
-    this.inbound = new InboundEndpoints(this);
-    this.drafts = new Drafts(this);
+  constructor(readonly ctx: BackendContext) {}
+
+  once<T>(name: string, make: () => T): T {
+    if (!this.made.has(name)) this.made.set(name, make());
+    return this.made.get(name) as T;
   }
 
   get now(): number {
