@@ -147,6 +147,20 @@ describe('verbs', () => {
     expect(fails('createCluster', { ...CLUSTER, clusterName: 'taken' }).message).toBe('that name is reserved');
   });
 
+  test("a service's CRNs name another service when it says so (crnService), its own otherwise", () => {
+    const other = serve(widgetModel, { ...widgets, crnService: 'gadgets' });
+    const made = (other.handlers.createCluster?.(CLUSTER, {
+      store,
+      clock,
+      caller: UNIT_ADMIN,
+      info: UNIT_INFO,
+      world,
+      op: { service: 'widgets', name: 'createCluster' },
+    }) ?? {}) as { cluster?: Doc };
+    expect(String(made.cluster?.crn)).toMatch(/^crn:cdp:gadgets:us-west-1:acct-1:cluster:/);
+    expect(String((call('createCluster', { ...CLUSTER, clusterName: 'c2' }).cluster as Doc).crn)).toMatch(/^crn:cdp:widgets:/);
+  });
+
   test('an action: its from states, its check and effect; an idempotent one answers as it is', () => {
     call('createCluster', CLUSTER);
     expect(fails('stopCluster', { clusterName: 'c1' }).message).toMatch(/is CREATING; stop needs it RUNNING or STOP_FAILED/);

@@ -109,6 +109,8 @@ export interface Declared {
   readonly matchNames: boolean;
   readonly setup?: (h: EngineHook) => void;
   readonly guard?: (h: EngineHook, op: string, req: Doc) => void;
+  /** The service its CRNs name, when not its own. */
+  readonly crnService?: string;
 }
 
 const FORCE_FIELDS = ['force', 'forced', 'cascade', 'cascading', 'forceDelete'];
@@ -265,6 +267,7 @@ export function fromTable(svc: EmulatedService): Declared {
     matchNames: false,
     ...(setup ? { setup: (h: EngineHook) => setup(h) } : {}),
     ...(guard ? { guard: (h: EngineHook, op: string, req: Doc) => guard(h, op, req) } : {}),
+    ...(svc.crnService ? { crnService: svc.crnService } : {}),
   };
 }
 

@@ -161,7 +161,7 @@ export class Engine {
   /** The CRN of a record of a resource: the one place the engine mints one. */
   crnOf(ctx: RequestContext, r: ResourceModel, id: string): string {
     const tail = r.facts?.crnUsesId || isUuid(id) ? id : stableUuid(id);
-    return crn(this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, tail);
+    return crn(this.declared.crnService ?? this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, tail);
   }
 
   fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {

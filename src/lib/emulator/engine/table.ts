@@ -99,6 +99,8 @@ export interface EmulatedService<Op extends string = string, R extends string = 
   readonly observe?: CallObserver;
   /** For a workload service: the workload name its Bearer tokens must be issued for (DF). */
   readonly workloadName?: string;
+  /** The service its CRNs name, when not its own: the DataFlow workload's (dfworkload) are DataFlow's, `crn:cdp:df:`. */
+  readonly crnService?: string;
   /** Operations that take their file at another address: operation name -> the path the file goes to. */
   readonly redirectedUploads?: { readonly [op in Op]?: string };
 }
