@@ -60,8 +60,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'lakehouseopt.task',
   ],
   // Format 5 (issue 29's second fan-out): ml's backups keep what finds them (their workbench's name and
-  // environment) with their request, and a restored workbench its static subdomain.
-  5: ['ml.workspace', 'ml.workspaceBackup'],
+  // environment) with their request, and a restored workbench its static subdomain; dfworkload's custom NAR and
+  // Python configurations are engine records (dfworkload.customNarConfiguration, dfworkload.customPythonConfiguration).
+  5: ['ml.workspace', 'ml.workspaceBackup', 'dfworkload.narConfig', 'dfworkload.pythonConfig'],
 };
 
 export class StateError extends Error {}

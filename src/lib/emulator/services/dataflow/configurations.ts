@@ -1,113 +1,94 @@
-/** Custom NAR and Python configurations: versioned, and deletable only while no deployment uses them. */
-import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { crnId, uuid } from '../../ids.js';
-import type { Workload } from './workload.js';
+/**
+ * Custom NAR and Python configurations, records of the engine (index.ts's
+ * `customNarConfiguration` and `customPythonConfiguration`): each of an
+ * environment, never showing its password, versioned (a change must name
+ * the current version and moves it on by one), and deletable only while no
+ * deployment uses it.
+ */
+import type { Doc } from '../../engine/context.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { invalid, failedPrecondition, notFound } from '../../errors.js';
+import { num, str, text } from '../../values.js';
 import { storageLocationOk } from './catalogue.js';
-import { KIND, type CustomConfig } from './records.js';
 import { checkVersion, deploymentRecords, getDeployment } from './deployed.js';
+import type { R } from './records.js';
+import { Workload } from './workload.js';
 
-export type ConfigKind = typeof KIND.nar | typeof KIND.python;
+export type ConfigResource = Extract<R, 'customNarConfiguration' | 'customPythonConfiguration'>;
 
-export interface ConfigSpec {
-  readonly username: string;
-  readonly password: string;
-  readonly storageLocation: string;
-  readonly configurationVersion?: number;
-  readonly projectCrn?: string;
-}
-
-const label = (kind: ConfigKind): string => (kind === KIND.nar ? 'custom NAR' : 'custom Python');
-const deploymentKey = (kind: ConfigKind): 'customNarConfigurationCrn' | 'customPythonConfigurationCrn' =>
-  kind === KIND.nar ? 'customNarConfigurationCrn' : 'customPythonConfigurationCrn';
+/** The field that names one (`customNarConfigurationCrn`), in requests and in a deployment's configuration. */
+export const configField = (r: ConfigResource): 'customNarConfigurationCrn' | 'customPythonConfigurationCrn' => `${r}Crn`;
+const label = (r: ConfigResource): string => (r === 'customNarConfiguration' ? 'custom NAR' : 'custom Python');
+const versionOf = (rec: Readonly<EngineRecord>): number => num(rec.doc.configurationVersion) ?? 0;
 
 /** A configuration's storage location is an object-store URL and its user name is not empty. */
-export function checkLocation(spec: Pick<ConfigSpec, 'storageLocation' | 'username'>): void {
-  if (!storageLocationOk(spec.storageLocation))
-    throw invalid(`storage location "${spec.storageLocation.slice(0, 200)}" is not an object-store URL such as s3a://bucket/path`);
-  if (!spec.username.trim()) throw invalid('username must not be empty');
+export function checkLocation(spec: Doc): void {
+  const location = text(spec.storageLocation);
+  if (!storageLocationOk(location))
+    throw invalid(`storage location "${location.slice(0, 200)}" is not an object-store URL such as s3a://bucket/path`);
+  if (!text(spec.username).trim()) throw invalid('username must not be empty');
 }
 
-export function get(w: Workload, kind: ConfigKind, env: string, crn: string): CustomConfig {
-  const found = w.store.getByCrn<CustomConfig>(crn);
-  if (!found || found.kind !== kind || (env && found.doc.environmentCrn !== env))
-    throw notFound(`${label(kind)} configuration ${crn} not found`);
-  return found.doc;
+/** A configuration of an environment (any, when none is given), or NOT_FOUND. */
+export function get(w: Workload, r: ConfigResource, env: string, crn: string): EngineRecord {
+  const found = w.h.records(r).find(crn, env || undefined);
+  if (!found) throw notFound(`${label(r)} configuration ${crn} not found`);
+  return found;
 }
 
-/** The configuration named, or the one a deployment uses. */
-export function find(
-  w: Workload,
-  kind: ConfigKind,
-  env: string,
-  ref: { crn?: string; deploymentCrn?: string },
-  field: string,
-): CustomConfig {
-  let c = ref.crn;
-  if (!c && ref.deploymentCrn) {
-    const d = getDeployment(w, env, ref.deploymentCrn);
-    const used = d.config[deploymentKey(kind)];
-    c = typeof used === 'string' && used ? used : undefined;
-    if (!c) throw notFound(`deployment ${d.name} uses no ${label(kind)} configuration`);
-  }
-  if (!c) throw invalid(`give ${field} or deploymentCrn`);
-  return get(w, kind, env, c);
-}
-
-export function create(w: Workload, kind: ConfigKind, env: string, spec: ConfigSpec): CustomConfig {
-  checkLocation(spec);
-  const id = uuid();
-  const c: CustomConfig = {
-    crn: w.crnOf(kind === KIND.nar ? 'customNarConfiguration' : 'customPythonConfiguration', id),
-    environmentCrn: env,
-    username: spec.username,
-    password: spec.password,
-    storageLocation: spec.storageLocation,
-    configurationVersion: spec.configurationVersion ?? 0,
-    projectCrn: spec.projectCrn,
+/** A read names the configuration, or a deployment of the environment that uses one. */
+export const named =
+  (r: ConfigResource) =>
+  (h: Hook<R>, sent: Doc): Doc => {
+    const deploymentCrn = str(sent.deploymentCrn);
+    if (str(sent[configField(r)]) || !deploymentCrn) return sent;
+    const d = getDeployment(new Workload(h), text(sent.environmentCrn), deploymentCrn);
+    const used = str(d.config[configField(r)]);
+    if (!used) throw notFound(`deployment ${d.name} uses no ${label(r)} configuration`);
+    return { ...sent, [configField(r)]: used };
   };
-  w.store.put(kind, id, c, { crn: c.crn });
-  return c;
-}
 
-/** Replaces a configuration's settings (the current version must be named); `projectCrn` null moves it out of its project. */
-export function update(
-  w: Workload,
-  kind: ConfigKind,
-  env: string,
-  crn: string | undefined,
-  spec: Omit<ConfigSpec, 'projectCrn'> & { projectCrn?: string | null },
-  version: unknown,
-): CustomConfig {
-  if (!crn) throw invalid('crn is required: the configuration to update');
-  const c = get(w, kind, env, crn);
-  checkVersion(c.configurationVersion, version, label(kind));
-  checkLocation(spec);
-  c.username = spec.username;
-  c.password = spec.password;
-  c.storageLocation = spec.storageLocation;
-  if (spec.projectCrn !== undefined) c.projectCrn = spec.projectCrn ?? undefined;
-  c.configurationVersion += 1;
-  w.store.put(kind, crnId(c.crn), c, { crn: c.crn });
-  return c;
-}
+/** An update names the current version and moves it on by one. */
+export const nextVersion =
+  (r: ConfigResource) =>
+  (h: Hook<R>, sent: Doc): Doc => {
+    if (!str(sent.crn)) throw invalid('crn is required: the configuration to update');
+    const current = versionOf(h.locate(r, sent));
+    checkVersion(current, sent.configurationVersion, `${label(r)}`);
+    return { ...sent, configurationVersion: current + 1 };
+  };
 
-export function remove(w: Workload, kind: ConfigKind, env: string, crn: string, version: unknown): CustomConfig {
-  const c = get(w, kind, env, crn);
-  checkVersion(c.configurationVersion, version, label(kind));
-  const user = deploymentRecords(w)
-    .all()
-    .find((d) => d.config[deploymentKey(kind)] === c.crn);
-  if (user) throw failedPrecondition(`the configuration is used by deployment ${user.name}; only unused configurations can be deleted`);
-  w.store.delete(kind, crnId(c.crn));
-  return c;
-}
-
-/** The environment's first custom NAR configuration. */
-export function defaultNar(w: Workload, env: string): CustomConfig {
-  const first = w.store
-    .list<CustomConfig>(KIND.nar)
-    .map((x) => x.doc)
-    .find((c) => c.environmentCrn === env);
+/** The default custom NAR configuration: the environment's first. */
+export function firstNar(h: Hook<R>, sent: Doc): Doc {
+  const env = h.world.environments.require(text(sent.environmentCrn)).crn;
+  const first = h.records('customNarConfiguration').all(env)[0];
   if (!first) throw notFound('the environment has no custom NAR configuration');
-  return first;
+  return { ...sent, customNarConfigurationCrn: first.crn };
 }
+
+/** The declaration of one kind of configuration. */
+export const configuration = (r: ConfigResource): Resource<R> => ({
+  noun: `${label(r)} configuration`,
+  keys: [configField(r), 'crn'],
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
+  withEnvironment: 'part',
+  hooks: {
+    check: {
+      create: (_h, rec) => checkLocation(rec.doc),
+      update: (_h, rec) => checkLocation(rec.doc),
+      delete: (h, rec, req) => {
+        checkVersion(versionOf(rec), req.configurationVersion, label(r));
+        const user = deploymentRecords(new Workload(h))
+          .all()
+          .find((d) => d.config[configField(r)] === rec.crn);
+        if (user)
+          throw failedPrecondition(`the configuration is used by deployment ${user.name}; only unused configurations can be deleted`);
+      },
+    },
+    fill: (_h, rec) => ({ configurationVersion: versionOf(rec) }),
+    // The stored secret is never sent back.
+    show: () => ({ password: '********' }),
+  },
+});

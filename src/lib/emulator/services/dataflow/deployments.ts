@@ -97,7 +97,8 @@ export function create(w: Workload, env: string, spec: DeploymentSpec): { deploy
     throw invalid(`NiFi version ${spec.nifiVersion} is not available; see listNifiVersions`);
   for (const key of ['customNarConfigurationCrn', 'customPythonConfigurationCrn'] as const) {
     const c = spec.config[key];
-    if (typeof c === 'string' && c) configs.get(w, key === 'customNarConfigurationCrn' ? KIND.nar : KIND.python, env, c);
+    if (typeof c === 'string' && c)
+      configs.get(w, key === 'customNarConfigurationCrn' ? 'customNarConfiguration' : 'customPythonConfiguration', env, c);
   }
   if (spec.sharedParameterGroupCrn) groups.get(w, env, spec.sharedParameterGroupCrn);
   if (spec.config.clusterSize !== undefined) checkClusterSize(spec.config.clusterSize);
@@ -155,7 +156,8 @@ export function update(w: Workload, env: string, deploymentCrn: string | undefin
   if (c.clusterSize !== undefined) checkClusterSize(c.clusterSize);
   for (const key of ['customNarConfigurationCrn', 'customPythonConfigurationCrn'] as const) {
     const crn = c[key];
-    if (typeof crn === 'string' && crn) configs.get(w, key === 'customNarConfigurationCrn' ? KIND.nar : KIND.python, env, crn);
+    if (typeof crn === 'string' && crn)
+      configs.get(w, key === 'customNarConfigurationCrn' ? 'customNarConfiguration' : 'customPythonConfiguration', env, crn);
   }
   for (const k of UPDATE_KEYS) if (c[k] !== undefined) d.config[k] = c[k];
   if (c.autoScaleMinNodes !== undefined || c.autoScaleMaxNodes !== undefined) d.config.autoScalingEnabled = true;

@@ -5,15 +5,12 @@ import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
 import type { Workload } from './workload.js';
 import * as configs from './configurations.js';
-import type { ConfigKind, ConfigSpec } from './configurations.js';
 import * as flows from './flows.js';
 import type { VersionChange } from './flows.js';
 import { CONFIG_KEYS, UPDATE_KEYS, type DeploymentConfig } from './deployments.js';
-import { KIND } from './records.js';
 import {
   archiveDoc,
   clientCertificates,
-  configDoc,
   deployedFlowDoc,
   deploymentConfigDoc,
   deploymentConfigMetadata,
@@ -55,34 +52,9 @@ const versionChange = (r: Doc): VersionChange => ({
   assetUpdateRequestCrn: str(r.assetUpdateRequestCrn),
 });
 
-const configSpec = (r: Doc): ConfigSpec => ({
-  username: text(r.username),
-  password: text(r.password),
-  storageLocation: text(r.storageLocation),
-  configurationVersion: num(r.configurationVersion),
-  projectCrn: str(r.projectCrn),
-});
-
-/** A custom configuration (NAR or Python) named by its own field (`customNarConfigurationCrn`), or the one a deployment uses. */
-const configField = (kind: ConfigKind): string => (kind === KIND.nar ? 'customNarConfigurationCrn' : 'customPythonConfigurationCrn');
-const createConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc => configDoc(configs.create(w, kind, env, configSpec(r)));
-const getConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
-  configDoc(configs.find(w, kind, env, { crn: str(r[configField(kind)]), deploymentCrn: str(r.deploymentCrn) }, configField(kind)));
-const updateConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
-  configDoc(
-    configs.update(
-      w,
-      kind,
-      env,
-      str(r.crn),
-      { ...configSpec(r), projectCrn: r.projectCrn === undefined ? undefined : (str(r.projectCrn) ?? null) },
-      r.configurationVersion,
-    ),
-  );
-const deleteConfig = (w: Workload, kind: ConfigKind, r: Doc, env: string): Doc =>
-  configDoc(configs.remove(w, kind, env, text(r[configField(kind)]), r.configurationVersion));
+/** Checks a configuration's settings without keeping them. */
 const validateConfig = (r: Doc): Doc => {
-  configs.checkLocation(configSpec(r));
+  configs.checkLocation(r);
   return {};
 };
 
@@ -253,17 +225,8 @@ export const calls = {
   },
 
   // ---- custom configurations
-  createCustomNarConfiguration: (w, r, env) => createConfig(w, KIND.nar, r, env),
-  getCustomNarConfiguration: (w, r, env) => getConfig(w, KIND.nar, r, env),
-  updateCustomNarConfiguration: (w, r, env) => updateConfig(w, KIND.nar, r, env),
-  deleteCustomNarConfiguration: (w, r, env) => deleteConfig(w, KIND.nar, r, env),
   validateCustomNarConfiguration: (_w, r) => validateConfig(r),
-  createCustomPythonConfiguration: (w, r, env) => createConfig(w, KIND.python, r, env),
-  getCustomPythonConfiguration: (w, r, env) => getConfig(w, KIND.python, r, env),
-  updateCustomPythonConfiguration: (w, r, env) => updateConfig(w, KIND.python, r, env),
-  deleteCustomPythonConfiguration: (w, r, env) => deleteConfig(w, KIND.python, r, env),
   validateCustomPythonConfiguration: (_w, r) => validateConfig(r),
-  getDefaultCustomNarConfiguration: (w, _r, env) => configDoc(configs.defaultNar(w, env)),
 
   // ---- reporting tasks and assets
   createReportingTask: (w, r, env) => ({ crn: reportingTasks.createReportingTask(w, env, str(r.deploymentCrn), text(r.filePath)).crn }),

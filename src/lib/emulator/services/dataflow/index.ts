@@ -16,6 +16,7 @@ import { code, defineService, fixed } from '../../engine/table.js';
 import type { Doc } from '../../types.js';
 import { str } from '../../values.js';
 import { NIFI_VERSIONS } from './catalogue.js';
+import { configuration, firstNar, named, nextVersion } from './configurations.js';
 import { calls, type Call } from './entries.js';
 import { dataflows } from './provides.js';
 import type { R } from './records.js';
@@ -29,7 +30,7 @@ const run = (call: Call) =>
   code(
     Object.defineProperty(
       (h: Hook<R>, req: Doc): Doc => {
-        const w = new Workload(h.ctx);
+        const w = new Workload(h);
         return call(w, req, w.environment(str(req.environmentCrn)));
       },
       'name',
@@ -40,20 +41,21 @@ const run = (call: Call) =>
 export default defineService<OperationName>()({
   service: 'dfworkload',
   workloadName: 'DF',
+  crnService: 'df',
   facts: resources,
   resources: {
     deployment: { keys: ['deploymentCrn'] },
     deployedFlow: { keys: ['deployedFlowCrn'] },
     parameterGroup: { keys: ['parameterGroupCrn'] },
-    customNarConfiguration: { keys: ['customNarConfigurationCrn', 'crn'] },
-    customPythonConfiguration: { keys: ['customPythonConfigurationCrn', 'crn'] },
+    customNarConfiguration: configuration('customNarConfiguration'),
+    customPythonConfiguration: configuration('customPythonConfiguration'),
     inboundConnectionEndpoint: { keys: ['crn'] },
     reportingTask: { keys: ['reportingTaskCrn'] },
     flowDraft: { keys: ['flowDraftCrn'] },
     testSession: { keys: ['flowDraftCrn'] },
     assetUpdateRequest: { keys: ['assetUpdateRequestCrn'] },
   },
-  operations: () => ({
+  operations: (r) => ({
     createDeployment: run(calls.createDeployment),
     updateDeployment: run(calls.updateDeployment),
     terminateDeployment: run(calls.terminateDeployment),
@@ -87,17 +89,8 @@ export default defineService<OperationName>()({
     getFlowConfigurationMetadataInDeployment: run(calls.getFlowConfigurationMetadataInDeployment),
     getFlowRequestDetailsInDeployment: run(calls.getFlowRequestDetailsInDeployment),
     abortFlowRequestInDeployment: run(calls.abortFlowRequestInDeployment),
-    createCustomNarConfiguration: run(calls.createCustomNarConfiguration),
-    getCustomNarConfiguration: run(calls.getCustomNarConfiguration),
-    updateCustomNarConfiguration: run(calls.updateCustomNarConfiguration),
-    deleteCustomNarConfiguration: run(calls.deleteCustomNarConfiguration),
     validateCustomNarConfiguration: run(calls.validateCustomNarConfiguration),
-    createCustomPythonConfiguration: run(calls.createCustomPythonConfiguration),
-    getCustomPythonConfiguration: run(calls.getCustomPythonConfiguration),
-    updateCustomPythonConfiguration: run(calls.updateCustomPythonConfiguration),
-    deleteCustomPythonConfiguration: run(calls.deleteCustomPythonConfiguration),
     validateCustomPythonConfiguration: run(calls.validateCustomPythonConfiguration),
-    getDefaultCustomNarConfiguration: run(calls.getDefaultCustomNarConfiguration),
     createReportingTask: run(calls.createReportingTask),
     deleteReportingTask: run(calls.deleteReportingTask),
     listReportingTasks: run(calls.listReportingTasks),
@@ -125,6 +118,15 @@ export default defineService<OperationName>()({
     deleteFlowDraft: run(calls.deleteFlowDraft),
     reassignResources: run(calls.reassignResources),
     listNifiVersions: fixed({ nifiVersions: NIFI_VERSIONS }),
+    createCustomNarConfiguration: r.customNarConfiguration.create(),
+    getCustomNarConfiguration: r.customNarConfiguration.read({ rewrite: named('customNarConfiguration') }),
+    getDefaultCustomNarConfiguration: r.customNarConfiguration.read({ rewrite: firstNar }),
+    updateCustomNarConfiguration: r.customNarConfiguration.update({ rewrite: nextVersion('customNarConfiguration') }),
+    deleteCustomNarConfiguration: r.customNarConfiguration.delete(),
+    createCustomPythonConfiguration: r.customPythonConfiguration.create(),
+    getCustomPythonConfiguration: r.customPythonConfiguration.read({ rewrite: named('customPythonConfiguration') }),
+    updateCustomPythonConfiguration: r.customPythonConfiguration.update({ rewrite: nextVersion('customPythonConfiguration') }),
+    deleteCustomPythonConfiguration: r.customPythonConfiguration.delete(),
   }),
   provides: { dataflows },
 });

@@ -19,7 +19,7 @@ const kpisOf = (v: unknown): Array<Readonly<Record<string, unknown>>> => (Array.
 
 /** Made for df's request: reads need no caller; a termination df starts is the control plane's (its request's caller when it has one). */
 export function dataflows(h: Hook<R>): Dataflows {
-  const w = new Workload(h.ctx);
+  const w = new Workload(h);
   const work = (a: Activity): DataflowWorkView => {
     const p = progress(a, h.ctx.clock.now());
     return {

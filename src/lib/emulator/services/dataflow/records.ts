@@ -12,8 +12,6 @@ export const KIND = {
   request: 'dfworkload.request',
   assetRequest: 'dfworkload.assetRequest',
   asset: 'dfworkload.asset',
-  nar: 'dfworkload.narConfig',
-  python: 'dfworkload.pythonConfig',
   reportingTask: 'dfworkload.reportingTask',
   parameterGroup: 'dfworkload.parameterGroup',
   inbound: 'dfworkload.inboundEndpoint',
@@ -101,16 +99,6 @@ export interface Asset {
   storedAt: string;
   deployedFlowName?: string;
   created: number;
-}
-
-export interface CustomConfig {
-  crn: string;
-  environmentCrn: string;
-  username: string;
-  password: string;
-  storageLocation: string;
-  configurationVersion: number;
-  projectCrn?: string;
 }
 
 export interface ParameterGroupRec {

@@ -15,7 +15,6 @@ import {
   HEALTHY,
   artifactTypeOf,
   type Archive,
-  type CustomConfig,
   type DeployedFlow,
   type Deployment,
   type FlowDraft,
@@ -273,18 +272,6 @@ export function archiveDoc(a: Archive): Doc {
     ...(a.archiveDescription ? { archiveDescription: a.archiveDescription } : {}),
     uploadTime: a.uploadTime,
     ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
-  };
-}
-
-/** A custom configuration; the stored secret is never sent back. */
-export function configDoc(c: CustomConfig): Doc {
-  return {
-    username: c.username,
-    password: '********',
-    storageLocation: c.storageLocation,
-    configurationVersion: c.configurationVersion,
-    ...(c.projectCrn ? { projectCrn: c.projectCrn } : {}),
-    crn: c.crn,
   };
 }
 

@@ -18,8 +18,9 @@
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { requireEnvironment } from '../../environments.js';
 import { crn, crnId } from '../../ids.js';
+import type { Hook } from '../../engine/declare.js';
 import type { BackendContext } from '../../types.js';
-import { KIND, type FlowRequest } from './records.js';
+import { KIND, type FlowRequest, type R } from './records.js';
 
 /** A resource moved between projects by reassignResources. */
 export interface Reassignment {
@@ -33,7 +34,11 @@ export class Workload {
   /** What a part makes once a request (its records), by name. */
   private readonly made = new Map<string, unknown>();
 
-  constructor(readonly ctx: BackendContext) {}
+  constructor(readonly h: Hook<R>) {}
+
+  get ctx(): BackendContext {
+    return this.h.ctx;
+  }
 
   once<T>(name: string, make: () => T): T {
     if (!this.made.has(name)) this.made.set(name, make());
@@ -76,10 +81,9 @@ export class Workload {
 
   /** Moves resources of the environment to another project (none: out of any project). */
   reassign(env: string, destination: string | undefined, items: readonly Reassignment[]): void {
-    const kinds = new Set<string>([KIND.deployment, KIND.flow, KIND.parameterGroup, KIND.inbound, KIND.nar, KIND.python]);
     const found = items.map((it) => {
-      const hit = this.store.getByCrn<Record<string, unknown>>(it.resourceCrn);
-      if (!hit || !kinds.has(hit.kind) || hit.doc.environmentCrn !== env) throw notFound(`resource ${it.resourceCrn} not found`);
+      const hit = this.projectHolder(env, it.resourceCrn);
+      if (!hit) throw notFound(`resource ${it.resourceCrn} not found`);
       if (it.projectCrn !== undefined && hit.doc.projectCrn !== it.projectCrn)
         throw failedPrecondition(`resource ${it.resourceCrn} is not in project ${it.projectCrn}`);
       return hit;
@@ -87,20 +91,32 @@ export class Workload {
     for (const hit of found) {
       if (destination) hit.doc.projectCrn = destination;
       else delete hit.doc.projectCrn;
-      const doc = hit.doc as { name?: string; deploymentCrn?: string; fullyQualifiedDomainName?: string; environmentCrn?: string };
-      const name =
-        hit.kind === KIND.deployment || hit.kind === KIND.parameterGroup
-          ? `${String(doc.environmentCrn)}|${String(doc.name)}`
-          : hit.kind === KIND.flow
-            ? `${String(doc.deploymentCrn)}|${String(doc.name)}`
-            : hit.kind === KIND.inbound
-              ? doc.fullyQualifiedDomainName
-              : undefined;
-      this.store.put(hit.kind, hit.id, hit.doc, {
-        crn: String(hit.doc.crn),
-        name,
-        parent: hit.kind === KIND.flow ? doc.deploymentCrn : undefined,
-      });
+      hit.save();
     }
   }
+
+  /** A resource of the environment that is in a project, as reassignResources moves it: its document, and how it is kept. */
+  private projectHolder(env: string, ref: string): { doc: Record<string, unknown>; save(): void } | undefined {
+    for (const r of ['customNarConfiguration', 'customPythonConfiguration'] as const) {
+      const records = this.h.records(r);
+      const rec = records.find(ref, env);
+      if (rec) return { doc: rec.doc, save: () => void records.save(rec) };
+    }
+    const hit = this.store.getByCrn<Record<string, unknown>>(ref);
+    if (!hit || !PROJECT_KINDS.has(hit.kind) || hit.doc.environmentCrn !== env) return undefined;
+    const doc = hit.doc as { name?: string; deploymentCrn?: string; fullyQualifiedDomainName?: string; environmentCrn?: string };
+    const name =
+      hit.kind === KIND.deployment || hit.kind === KIND.parameterGroup
+        ? `${String(doc.environmentCrn)}|${String(doc.name)}`
+        : hit.kind === KIND.flow
+          ? `${String(doc.deploymentCrn)}|${String(doc.name)}`
+          : hit.kind === KIND.inbound
+            ? doc.fullyQualifiedDomainName
+            : undefined;
+    const parent = hit.kind === KIND.flow ? doc.deploymentCrn : undefined;
+    return { doc: hit.doc, save: () => this.store.put(hit.kind, hit.id, hit.doc, { crn: String(hit.doc.crn), name, parent }) };
+  }
 }
+
+/** The kinds of the workload's own records a project holds (the engine's configurations apart). */
+const PROJECT_KINDS = new Set<string>([KIND.deployment, KIND.flow, KIND.parameterGroup, KIND.inbound]);

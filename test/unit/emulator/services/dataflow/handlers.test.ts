@@ -106,6 +106,52 @@ describe('dfworkload emulator backend', () => {
     ).toBe('INVALID_ARGUMENT');
   });
 
+  test('custom configurations: CRNs of DataFlow, a version each change moves on, the one a deployment uses, deleted only unused', () => {
+    const spec = { username: 'u', password: 'secret', storageLocation: 's3a://bucket/nars', configurationVersion: 0 };
+    const nar = call('createCustomNarConfiguration', spec);
+    expect(String(nar.crn)).toMatch(/^crn:cdp:df:us-west-1:acct-1:customNarConfiguration:[0-9a-f-]{36}$/);
+    expect(nar).toMatchObject({ username: 'u', password: '********', storageLocation: 's3a://bucket/nars', configurationVersion: 0 });
+    const python = call('createCustomPythonConfiguration', { ...spec, storageLocation: 's3a://bucket/py', configurationVersion: 3 });
+    expect(String(python.crn)).toMatch(/:customPythonConfiguration:/);
+    expect(call('getCustomPythonConfiguration', { customPythonConfigurationCrn: python.crn })).toMatchObject({ configurationVersion: 3 });
+    expect(fails('getCustomPythonConfiguration', { customPythonConfigurationCrn: nar.crn }).code).toBe('NOT_FOUND');
+    const up = call('updateCustomNarConfiguration', { ...spec, crn: nar.crn, username: 'v', storageLocation: 's3a://b/n2' });
+    expect(up).toMatchObject({ crn: nar.crn, username: 'v', storageLocation: 's3a://b/n2', configurationVersion: 1, password: '********' });
+    expect(call('getCustomNarConfiguration', { customNarConfigurationCrn: nar.crn })).toMatchObject({
+      username: 'v',
+      configurationVersion: 1,
+    });
+    expect(call('getDefaultCustomNarConfiguration')).toMatchObject({ crn: nar.crn });
+    expect(fails('updateCustomNarConfiguration', { ...spec, crn: nar.crn, storageLocation: 'nowhere', configurationVersion: 1 }).code).toBe(
+      'INVALID_ARGUMENT',
+    );
+    expect(fails('deleteCustomNarConfiguration', { customNarConfigurationCrn: nar.crn, configurationVersion: 0 }).code).toBe(
+      'FAILED_PRECONDITION',
+    );
+    const deploymentRequestCrn = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:with-nar';
+    call('getDeploymentRequestDetails', { deploymentRequestCrn });
+    const d = call('createDeployment', {
+      name: 'uses-nar',
+      configurationVersion: 0,
+      deploymentRequestCrn,
+      customNarConfigurationCrn: nar.crn,
+    });
+    const deploymentCrn = String((d.deployment as Doc).crn);
+    expect(call('getCustomNarConfiguration', { deploymentCrn })).toMatchObject({ crn: nar.crn });
+    expect(fails('getCustomPythonConfiguration', { deploymentCrn }).code).toBe('NOT_FOUND');
+    const used = fails('deleteCustomNarConfiguration', { customNarConfigurationCrn: nar.crn, configurationVersion: 1 });
+    expect([used.code, used.message]).toEqual([
+      'FAILED_PRECONDITION',
+      'the configuration is used by deployment uses-nar; only unused configurations can be deleted',
+    ]);
+    expect(call('deleteCustomPythonConfiguration', { customPythonConfigurationCrn: python.crn, configurationVersion: 3 })).toMatchObject({
+      crn: python.crn,
+    });
+    expect(fails('getCustomPythonConfiguration', { customPythonConfigurationCrn: python.crn }).code).toBe('NOT_FOUND');
+    expect(call('validateCustomPythonConfiguration', spec)).toEqual({});
+    expect(fails('validateCustomPythonConfiguration', { ...spec, username: ' ' }).code).toBe('INVALID_ARGUMENT');
+  });
+
   test('uploaded assets belong to their request and move to the deployment created from it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'df-unit-'));
     try {
