@@ -87,7 +87,8 @@ export const configuration = (r: ConfigResource): Resource<R> => ({
           throw failedPrecondition(`the configuration is used by deployment ${user.name}; only unused configurations can be deleted`);
       },
     },
-    fill: (_h, rec) => ({ configurationVersion: versionOf(rec) }),
+    // In the project asked for or none (the shape's made-up value would name one).
+    fill: (_h, rec, req) => ({ configurationVersion: versionOf(rec), projectCrn: str(req.projectCrn) }),
     // The stored secret is never sent back.
     show: () => ({ password: '********' }),
   },

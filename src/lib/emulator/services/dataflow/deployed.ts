@@ -8,7 +8,7 @@
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { Resources, type Lifecycle } from '../../lifecycle.js';
-import { KIND, split, type Asset, type DeployedFlow, type Deployment, type InboundEndpoint, type Status } from './records.js';
+import { KIND, split, type Asset, type DeployedFlow, type Deployment, type Status } from './records.js';
 import type { Workload } from './workload.js';
 import { drop } from './assets.js';
 
@@ -114,10 +114,11 @@ function forget(w: Workload, d: Deployment): void {
 /** Frees a deployment's inbound connection endpoint. */
 export function releaseEndpoint(w: Workload, d: Deployment): void {
   if (!d.inboundEndpointCrn) return;
-  const found = w.store.getByCrn<InboundEndpoint>(d.inboundEndpointCrn);
+  const records = w.h.records('inboundConnectionEndpoint');
+  const found = records.find(d.inboundEndpointCrn);
   if (found && found.doc.deploymentCrn === d.crn) {
     delete found.doc.deploymentCrn;
-    w.store.put(KIND.inbound, found.id, found.doc, { crn: found.doc.crn, name: found.doc.fullyQualifiedDomainName });
+    records.save(found);
   }
   delete d.inboundEndpointCrn;
 }

@@ -10,7 +10,6 @@ import type { VersionChange } from './flows.js';
 import { CONFIG_KEYS, UPDATE_KEYS, type DeploymentConfig } from './deployments.js';
 import {
   archiveDoc,
-  clientCertificates,
   deployedFlowDoc,
   deploymentConfigDoc,
   deploymentConfigMetadata,
@@ -23,14 +22,12 @@ import {
   groupDoc,
   groupSummary,
   importedConfig,
-  inboundDoc,
   requestMetadata,
   sessionDoc,
 } from './views.js';
 import { getDeployment, getFlow } from './deployed.js';
 import * as groups from './parameter-groups.js';
 import * as requests from './requests.js';
-import * as inbound from './inbound.js';
 import * as deployments from './deployments.js';
 import * as drafts from './drafts.js';
 import * as assetRequests from './asset-requests.js';
@@ -307,26 +304,6 @@ export const calls = {
   },
 
   // ---- inbound connection endpoints
-  createInboundConnectionEndpoint: (w, r, env) => ({
-    inboundConnectionEndpointSummary: inboundDoc(w, inbound.create(w, env, str(r.hostname), str(r.projectCrn))),
-  }),
-  describeInboundConnectionEndpoint: (w, r, env) => ({
-    inboundConnectionEndpointSummary: inboundDoc(w, inbound.get(w, env, str(r.crn))),
-  }),
-  deleteInboundConnectionEndpoint: (w, r, env) => {
-    inbound.remove(w, env, str(r.crn));
-    return {};
-  },
-  listInboundConnectionEndpoints: (w, _r, env) => ({ inboundConnectionEndpoints: inbound.list(w, env).map((e) => inboundDoc(w, e)) }),
-  renewInboundConnectionEndpointCertificates: (w, r, env) => {
-    inbound.renew(w, env, str(r.crn), {
-      server: Boolean(r.renewServerCertificate),
-      client: Boolean(r.renewClientCertificates),
-      revokeClient: Boolean(r.revokeClientCertificates),
-    });
-    return {};
-  },
-  getClientCertificatesEncoded: (w, r, env) => clientCertificates(inbound.get(w, env, str(r.crn))),
 
   // ---- the rest
   listFlowDrafts: (w, _r, env) => ({ flowSummaries: drafts.list(w, env).map((d) => draftSummary(w, d)) }),

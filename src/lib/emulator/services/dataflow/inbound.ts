@@ -1,93 +1,108 @@
-/** Inbound connection endpoints: host names reserved in an environment, assigned to at most one deployment, with certificates. */
+/**
+ * Inbound connection endpoints, records of the engine (index.ts's
+ * `inboundConnectionEndpoint`): host names reserved once across the
+ * account, each of an environment, assigned to at most one of its
+ * deployments, with a server and client certificates that expire in a year
+ * and are renewed on request.
+ */
 import { randomBytes } from 'node:crypto';
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { crnId, uuid } from '../../ids.js';
-import type { Workload } from './workload.js';
-import { KIND, type InboundEndpoint } from './records.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
+import { crnId } from '../../ids.js';
+import { docs, num, str, text } from '../../values.js';
 import { deploymentRecords } from './deployed.js';
+import type { R } from './records.js';
+import { Workload } from './workload.js';
 
 const YEAR = 365 * 24 * 3600_000;
+const CERTIFICATES = ['SERVER_ENTITY', 'CLIENT_ENTITY', 'CLIENT_CA'] as const;
 
-function save(w: Workload, e: InboundEndpoint): void {
-  w.store.put(KIND.inbound, crnId(e.crn), e, { crn: e.crn, name: e.fullyQualifiedDomainName });
-}
-
-export function get(w: Workload, env: string, crn: string | undefined): InboundEndpoint {
-  if (!crn) throw invalid('crn is required');
-  const found = w.store.getByCrn<InboundEndpoint>(crn);
-  if (!found || found.kind !== KIND.inbound || found.doc.environmentCrn !== env)
-    throw notFound(`inbound connection endpoint ${crn} not found`);
-  return found.doc;
-}
-
-/** Reserves a host name (a made-up one when none is given). */
-export function create(w: Workload, env: string, hostname: string | undefined, projectCrn?: string): InboundEndpoint {
-  const id = uuid();
-  const fqdn = (
-    hostname ??
-    `ingest-${id.slice(0, 8)}.${crnId(env)
-      .toLowerCase()
-      .replace(/[^a-z0-9-]/g, '-')}.dfx.example.com`
-  ).toLowerCase();
+/** A create reserves the host name asked for (any case), or one made up in the environment's domain. */
+export function hostnameOf(_h: Hook<R>, sent: Doc): Doc {
+  const env = crnId(text(sent.environmentCrn))
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-');
+  const fqdn = (str(sent.hostname) ?? `ingest-${randomBytes(4).toString('hex')}.${env}.dfx.example.com`).toLowerCase();
   if (!/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/.test(fqdn))
     throw invalid(`"${fqdn.slice(0, 100)}" is not a valid host name`);
-  if (w.store.getByName(KIND.inbound, fqdn)) throw alreadyExists(`host name ${fqdn} is already reserved`);
-  const e: InboundEndpoint = {
-    crn: w.crnOf('inboundConnectionEndpoint', id),
-    environmentCrn: env,
-    fullyQualifiedDomainName: fqdn,
-    projectCrn,
-    authorizedIpRanges: [],
-    serverCertExpiry: w.now + YEAR,
-    clientCertExpiry: w.now + YEAR,
-    clientKeyId: randomBytes(8).toString('hex'),
-  };
-  save(w, e);
-  return e;
+  return { ...sent, fullyQualifiedDomainName: fqdn };
 }
+
+/** A renewal's certificates: the ones asked for expire a year from now (revoking the client ones only with them). */
+export function renewed(h: Hook<R>, sent: Doc): Doc {
+  const rec = h.locate('inboundConnectionEndpoint', sent);
+  const renews = (type: string): boolean =>
+    (type === 'SERVER_ENTITY' ? sent.renewServerCertificate : sent.renewClientCertificates) === true;
+  const at = h.ctx.clock.now() + YEAR;
+  return {
+    ...sent,
+    certificateSummaries: docs(rec.doc.certificateSummaries).map((c) => (renews(text(c.certificateType)) ? { ...c, expiration: at } : c)),
+  };
+}
+
+/** The client certificate and key of an endpoint (base64 of PEM). */
+export function clientCertificates(_h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const pem = (label: string): string => {
+    const body = Buffer.from(`${label}:${String(rec.name)}:${randomBytes(48).toString('hex')}`).toString('base64');
+    return `-----BEGIN ${label}-----\n${(body.match(/.{1,64}/g) ?? []).join('\n')}\n-----END ${label}-----\n`;
+  };
+  return {
+    clientCertificate: Buffer.from(pem('CERTIFICATE')).toString('base64'),
+    clientPrivateKey: Buffer.from(pem('PRIVATE KEY')).toString('base64'),
+  };
+}
+
+/** The declaration of inbound connection endpoints. */
+export const endpoint: Resource<R> = {
+  noun: 'inbound connection endpoint',
+  keys: ['crn'],
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
+  withEnvironment: 'part',
+  hooks: {
+    check: {
+      // A host name is reserved once in the account, not only in its environment.
+      create: (h, rec) => {
+        if (h.records('inboundConnectionEndpoint').find(String(rec.name)))
+          throw alreadyExists(`host name ${String(rec.name)} is already reserved`);
+      },
+      delete: (h, rec) => {
+        const d = str(rec.doc.deploymentCrn) ? deploymentRecords(new Workload(h)).find(String(rec.doc.deploymentCrn)) : undefined;
+        if (d)
+          throw failedPrecondition(
+            `the endpoint is used by deployment ${d.name}; detach it first (deployments update --deactivate-inbound-connection)`,
+          );
+      },
+    },
+    // Unassigned at first, in the project asked for or none (the shape's made-up values would name a deployment and a project).
+    fill: (h, _rec, req) => ({
+      deploymentCrn: undefined,
+      projectCrn: str(req.projectCrn),
+      authorizedIpRanges: [],
+      certificateSummaries: CERTIFICATES.map((certificateType) => ({ certificateType, expiration: h.ctx.clock.now() + YEAR })),
+    }),
+    show: (h, rec) => ({
+      state: str(rec.doc.deploymentCrn) ? 'ASSIGNED' : 'UNASSIGNED',
+      certificateSummaries: docs(rec.doc.certificateSummaries).map((c) => ({
+        ...c,
+        state: (num(c.expiration) ?? 0) > h.ctx.clock.now() ? 'CURRENT' : 'EXPIRED',
+      })),
+    }),
+  },
+};
 
 /** Assigns a host name (reserved now when new) to a deployment; returns the endpoint's CRN. */
 export function assign(w: Workload, env: string, hostname: string, deploymentCrn: string): string {
-  const e = w.store.getByName<InboundEndpoint>(KIND.inbound, hostname.toLowerCase()) ?? create(w, env, hostname);
-  if (e.environmentCrn !== env) throw alreadyExists(`host name ${hostname} is reserved in another environment`);
-  if (e.deploymentCrn && e.deploymentCrn !== deploymentCrn)
+  const records = w.h.records('inboundConnectionEndpoint');
+  const fqdn = hostname.toLowerCase();
+  if (!records.find(fqdn)) w.h.perform('createInboundConnectionEndpoint', { environmentCrn: env, hostname: fqdn });
+  const e = records.get(fqdn);
+  if (e.scope !== env) throw alreadyExists(`host name ${hostname} is reserved in another environment`);
+  if (str(e.doc.deploymentCrn) && e.doc.deploymentCrn !== deploymentCrn)
     throw failedPrecondition(`host name ${hostname} is already used by another deployment`);
-  e.deploymentCrn = deploymentCrn;
-  save(w, e);
-  return e.crn;
-}
-
-export function remove(w: Workload, env: string, crn: string | undefined): void {
-  const e = get(w, env, crn);
-  if (e.deploymentCrn) {
-    const d = deploymentRecords(w).find(e.deploymentCrn);
-    if (d)
-      throw failedPrecondition(
-        `the endpoint is used by deployment ${d.name}; detach it first (deployments update --deactivate-inbound-connection)`,
-      );
-  }
-  w.store.delete(KIND.inbound, crnId(e.crn));
-}
-
-export function list(w: Workload, env: string): InboundEndpoint[] {
-  return w.store
-    .list<InboundEndpoint>(KIND.inbound)
-    .map((x) => x.doc)
-    .filter((e) => e.environmentCrn === env);
-}
-
-/** New certificates for another year; revoking the client certificates gives a new client key. */
-export function renew(
-  w: Workload,
-  env: string,
-  crn: string | undefined,
-  what: { server: boolean; client: boolean; revokeClient: boolean },
-): void {
-  const e = get(w, env, crn);
-  if (what.server) e.serverCertExpiry = w.now + YEAR;
-  if (what.client) {
-    e.clientCertExpiry = w.now + YEAR;
-    if (what.revokeClient) e.clientKeyId = randomBytes(8).toString('hex');
-  }
-  save(w, e);
+  e.doc.deploymentCrn = deploymentCrn;
+  records.save(e);
+  return String(e.crn);
 }

@@ -18,6 +18,7 @@ import { str } from '../../values.js';
 import { NIFI_VERSIONS } from './catalogue.js';
 import { configuration, firstNar, named, nextVersion } from './configurations.js';
 import { calls, type Call } from './entries.js';
+import { clientCertificates, endpoint, hostnameOf, renewed } from './inbound.js';
 import { dataflows } from './provides.js';
 import type { R } from './records.js';
 import { Workload } from './workload.js';
@@ -49,7 +50,7 @@ export default defineService<OperationName>()({
     parameterGroup: { keys: ['parameterGroupCrn'] },
     customNarConfiguration: configuration('customNarConfiguration'),
     customPythonConfiguration: configuration('customPythonConfiguration'),
-    inboundConnectionEndpoint: { keys: ['crn'] },
+    inboundConnectionEndpoint: endpoint,
     reportingTask: { keys: ['reportingTaskCrn'] },
     flowDraft: { keys: ['flowDraftCrn'] },
     testSession: { keys: ['flowDraftCrn'] },
@@ -104,12 +105,6 @@ export default defineService<OperationName>()({
     duplicateParameterGroup: run(calls.duplicateParameterGroup),
     listParameterGroups: run(calls.listParameterGroups),
     uploadParameterAsset: run(calls.uploadParameterAsset),
-    createInboundConnectionEndpoint: run(calls.createInboundConnectionEndpoint),
-    describeInboundConnectionEndpoint: run(calls.describeInboundConnectionEndpoint),
-    deleteInboundConnectionEndpoint: run(calls.deleteInboundConnectionEndpoint),
-    listInboundConnectionEndpoints: run(calls.listInboundConnectionEndpoints),
-    renewInboundConnectionEndpointCertificates: run(calls.renewInboundConnectionEndpointCertificates),
-    getClientCertificatesEncoded: run(calls.getClientCertificatesEncoded),
     listFlowDrafts: run(calls.listFlowDrafts),
     listTestSessions: run(calls.listTestSessions),
     restartTestSession: run(calls.restartTestSession),
@@ -127,6 +122,12 @@ export default defineService<OperationName>()({
     getCustomPythonConfiguration: r.customPythonConfiguration.read({ rewrite: named('customPythonConfiguration') }),
     updateCustomPythonConfiguration: r.customPythonConfiguration.update({ rewrite: nextVersion('customPythonConfiguration') }),
     deleteCustomPythonConfiguration: r.customPythonConfiguration.delete(),
+    createInboundConnectionEndpoint: r.inboundConnectionEndpoint.create({ rewrite: hostnameOf }),
+    describeInboundConnectionEndpoint: r.inboundConnectionEndpoint.read(),
+    listInboundConnectionEndpoints: r.inboundConnectionEndpoint.list(),
+    renewInboundConnectionEndpointCertificates: r.inboundConnectionEndpoint.update({ rewrite: renewed }),
+    getClientCertificatesEncoded: r.inboundConnectionEndpoint.read({ answer: clientCertificates }),
+    deleteInboundConnectionEndpoint: r.inboundConnectionEndpoint.delete(),
   }),
   provides: { dataflows },
 });

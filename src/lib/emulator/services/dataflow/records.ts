@@ -14,7 +14,6 @@ export const KIND = {
   asset: 'dfworkload.asset',
   reportingTask: 'dfworkload.reportingTask',
   parameterGroup: 'dfworkload.parameterGroup',
-  inbound: 'dfworkload.inboundEndpoint',
   draft: 'dfworkload.flowDraft',
   archive: 'dfworkload.archive',
 } as const;
@@ -113,18 +112,6 @@ export interface ParameterGroupRec {
   updated: number;
   createdBy: string;
   projectCrn?: string;
-}
-
-export interface InboundEndpoint {
-  crn: string;
-  environmentCrn: string;
-  fullyQualifiedDomainName: string;
-  deploymentCrn?: string;
-  projectCrn?: string;
-  authorizedIpRanges: string[];
-  serverCertExpiry: number;
-  clientCertExpiry: number;
-  clientKeyId: string;
 }
 
 export interface FlowDraft {

@@ -1,5 +1,4 @@
 /** dfworkload's wire views: records in, wire documents out. */
-import { randomBytes } from 'node:crypto';
 import { findEnvironment } from '../../environments.js';
 import { crn, crnId } from '../../ids.js';
 import type { Doc } from '../../types.js';
@@ -19,7 +18,6 @@ import {
   type Deployment,
   type FlowDraft,
   type FlowRequest,
-  type InboundEndpoint,
   type ParameterGroupRec,
 } from './records.js';
 
@@ -307,36 +305,6 @@ export function groupDoc(w: Workload, g: ParameterGroupRec): Doc {
     return out;
   });
   return { ...groupSummary(w, g), parameters };
-}
-
-export function inboundDoc(w: Workload, e: InboundEndpoint): Doc {
-  const cert = (type: string, exp: number): Doc => ({ expiration: exp, certificateType: type, state: exp > w.now ? 'CURRENT' : 'EXPIRED' });
-  return {
-    fullyQualifiedDomainName: e.fullyQualifiedDomainName,
-    state: e.deploymentCrn ? 'ASSIGNED' : 'UNASSIGNED',
-    ...(e.deploymentCrn ? { deploymentCrn: e.deploymentCrn } : {}),
-    crn: e.crn,
-    certificateSummaries: [
-      cert('SERVER_ENTITY', e.serverCertExpiry),
-      cert('CLIENT_ENTITY', e.clientCertExpiry),
-      cert('CLIENT_CA', e.clientCertExpiry),
-    ],
-    ...(e.projectCrn ? { projectCrn: e.projectCrn } : {}),
-    authorizedIpRanges: e.authorizedIpRanges,
-  };
-}
-
-/** The client certificate and key of an endpoint (base64 of PEM). */
-export function clientCertificates(e: InboundEndpoint): Doc {
-  const pem = (label: string, seed: string): string => {
-    const body = Buffer.from(`${label}:${e.fullyQualifiedDomainName}:${seed}:${randomBytes(48).toString('hex')}`).toString('base64');
-    const lines = body.match(/.{1,64}/g) ?? [];
-    return `-----BEGIN ${label}-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
-  };
-  return {
-    clientCertificate: Buffer.from(pem('CERTIFICATE', e.clientKeyId)).toString('base64'),
-    clientPrivateKey: Buffer.from(pem('PRIVATE KEY', e.clientKeyId)).toString('base64'),
-  };
 }
 
 export function sessionDoc(w: Workload, d: FlowDraft): Doc | undefined {

@@ -97,26 +97,24 @@ export class Workload {
 
   /** A resource of the environment that is in a project, as reassignResources moves it: its document, and how it is kept. */
   private projectHolder(env: string, ref: string): { doc: Record<string, unknown>; save(): void } | undefined {
-    for (const r of ['customNarConfiguration', 'customPythonConfiguration'] as const) {
+    for (const r of ['customNarConfiguration', 'customPythonConfiguration', 'inboundConnectionEndpoint'] as const) {
       const records = this.h.records(r);
       const rec = records.find(ref, env);
       if (rec) return { doc: rec.doc, save: () => void records.save(rec) };
     }
     const hit = this.store.getByCrn<Record<string, unknown>>(ref);
     if (!hit || !PROJECT_KINDS.has(hit.kind) || hit.doc.environmentCrn !== env) return undefined;
-    const doc = hit.doc as { name?: string; deploymentCrn?: string; fullyQualifiedDomainName?: string; environmentCrn?: string };
+    const doc = hit.doc as { name?: string; deploymentCrn?: string; environmentCrn?: string };
     const name =
       hit.kind === KIND.deployment || hit.kind === KIND.parameterGroup
         ? `${String(doc.environmentCrn)}|${String(doc.name)}`
         : hit.kind === KIND.flow
           ? `${String(doc.deploymentCrn)}|${String(doc.name)}`
-          : hit.kind === KIND.inbound
-            ? doc.fullyQualifiedDomainName
-            : undefined;
+          : undefined;
     const parent = hit.kind === KIND.flow ? doc.deploymentCrn : undefined;
     return { doc: hit.doc, save: () => this.store.put(hit.kind, hit.id, hit.doc, { crn: String(hit.doc.crn), name, parent }) };
   }
 }
 
-/** The kinds of the workload's own records a project holds (the engine's configurations apart). */
-const PROJECT_KINDS = new Set<string>([KIND.deployment, KIND.flow, KIND.parameterGroup, KIND.inbound]);
+/** The kinds of the workload's own records a project holds (the engine's configurations and endpoints apart). */
+const PROJECT_KINDS = new Set<string>([KIND.deployment, KIND.flow, KIND.parameterGroup]);

@@ -7,8 +7,9 @@
  * ends in the state it began in. A terminated deployment or flow (and a
  * terminated test session) is TERMINATING, then gone: the Ansible collection
  * waits for describeDeployment to answer NOT_FOUND. Every other delete is
- * gone at once. The emulator does not read these facts yet (dfworkload is not
- * on the operation table); they are true of what it does, and checked
+ * gone at once. The emulator serves its custom configurations and inbound
+ * connection endpoints from these facts (dfworkload is on the operation
+ * table); the rest are true of what its code does, and all are checked
  * against the wire by test/unit/model/resource-facts.test.ts.
  */
 import type { ServiceResources } from '../../resources.js';

@@ -111,6 +111,7 @@ describe('dfworkload emulator backend', () => {
     const nar = call('createCustomNarConfiguration', spec);
     expect(String(nar.crn)).toMatch(/^crn:cdp:df:us-west-1:acct-1:customNarConfiguration:[0-9a-f-]{36}$/);
     expect(nar).toMatchObject({ username: 'u', password: '********', storageLocation: 's3a://bucket/nars', configurationVersion: 0 });
+    expect(Object.keys(nar).sort()).toEqual(['configurationVersion', 'crn', 'password', 'storageLocation', 'username']);
     const python = call('createCustomPythonConfiguration', { ...spec, storageLocation: 's3a://bucket/py', configurationVersion: 3 });
     expect(String(python.crn)).toMatch(/:customPythonConfiguration:/);
     expect(call('getCustomPythonConfiguration', { customPythonConfigurationCrn: python.crn })).toMatchObject({ configurationVersion: 3 });
@@ -150,6 +151,54 @@ describe('dfworkload emulator backend', () => {
     expect(fails('getCustomPythonConfiguration', { customPythonConfigurationCrn: python.crn }).code).toBe('NOT_FOUND');
     expect(call('validateCustomPythonConfiguration', spec)).toEqual({});
     expect(fails('validateCustomPythonConfiguration', { ...spec, username: ' ' }).code).toBe('INVALID_ARGUMENT');
+  });
+
+  test('inbound connection endpoints: host names reserved once, assigned to one deployment, certificates renewed', () => {
+    type Endpoint = { crn: string; fullyQualifiedDomainName: string; state: string; deploymentCrn?: string; certificateSummaries: Doc[] };
+    const endpoint = (crn: string): Endpoint =>
+      call('describeInboundConnectionEndpoint', { crn }).inboundConnectionEndpointSummary as Endpoint;
+    const made = call('createInboundConnectionEndpoint', { hostname: 'Ingest.Example.COM' }).inboundConnectionEndpointSummary as Endpoint;
+    expect(made).toMatchObject({ fullyQualifiedDomainName: 'ingest.example.com', state: 'UNASSIGNED', authorizedIpRanges: [] });
+    expect(made.crn).toMatch(/^crn:cdp:df:us-west-1:acct-1:inboundConnectionEndpoint:[0-9a-f-]{36}$/);
+    expect(Object.keys(made).sort()).toEqual(['authorizedIpRanges', 'certificateSummaries', 'crn', 'fullyQualifiedDomainName', 'state']);
+    expect(made.certificateSummaries.map((c) => [c.certificateType, c.state])).toEqual([
+      ['SERVER_ENTITY', 'CURRENT'],
+      ['CLIENT_ENTITY', 'CURRENT'],
+      ['CLIENT_CA', 'CURRENT'],
+    ]);
+    expect(fails('createInboundConnectionEndpoint', { hostname: 'ingest.example.com' }).code).toBe('ALREADY_EXISTS');
+    expect(fails('createInboundConnectionEndpoint', { hostname: 'not a host' }).code).toBe('INVALID_ARGUMENT');
+    const other = call('createInboundConnectionEndpoint', {}).inboundConnectionEndpointSummary as Endpoint;
+    expect(other.fullyQualifiedDomainName).toMatch(/^ingest-[0-9a-f]{8}\./);
+    const listed = call('listInboundConnectionEndpoints').inboundConnectionEndpoints as Endpoint[];
+    expect(listed.map((e) => e.crn).sort()).toEqual([made.crn, other.crn].sort());
+
+    const deploymentRequestCrn = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:with-endpoint';
+    call('getDeploymentRequestDetails', { deploymentRequestCrn });
+    const d = call('createDeployment', {
+      name: 'listens',
+      configurationVersion: 0,
+      deploymentRequestCrn,
+      inboundHostname: 'ingest.example.com',
+    }).deployment as Doc;
+    expect(d.inboundConnectionEndpointId).toBe(made.crn.split(':').pop());
+    expect(endpoint(made.crn)).toMatchObject({ state: 'ASSIGNED', deploymentCrn: d.crn });
+    expect(fails('deleteInboundConnectionEndpoint', { crn: made.crn }).code).toBe('FAILED_PRECONDITION');
+
+    now += 400 * 24 * 60 * MIN;
+    expect(endpoint(made.crn).certificateSummaries.map((c) => c.state)).toEqual(['EXPIRED', 'EXPIRED', 'EXPIRED']);
+    expect(call('renewInboundConnectionEndpointCertificates', { crn: made.crn, renewServerCertificate: true })).toEqual({});
+    expect(endpoint(made.crn).certificateSummaries.map((c) => c.state)).toEqual(['CURRENT', 'EXPIRED', 'EXPIRED']);
+    call('renewInboundConnectionEndpointCertificates', { crn: made.crn, renewClientCertificates: true, revokeClientCertificates: true });
+    expect(endpoint(made.crn).certificateSummaries.map((c) => c.state)).toEqual(['CURRENT', 'CURRENT', 'CURRENT']);
+    const certs = call('getClientCertificatesEncoded', { crn: made.crn });
+    expect(Buffer.from(String(certs.clientCertificate), 'base64').toString()).toMatch(/^-----BEGIN CERTIFICATE-----\n/);
+    expect(Buffer.from(String(certs.clientPrivateKey), 'base64').toString()).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
+
+    call('updateDeployment', { deploymentCrn: d.crn, configurationVersion: 0, deactivateInboundConnection: true });
+    expect(endpoint(made.crn).state).toBe('UNASSIGNED');
+    expect(call('deleteInboundConnectionEndpoint', { crn: made.crn })).toEqual({});
+    expect(fails('describeInboundConnectionEndpoint', { crn: made.crn }).code).toBe('NOT_FOUND');
   });
 
   test('uploaded assets belong to their request and move to the deployment created from it', () => {
