@@ -34,12 +34,13 @@ const call = (op: string, req: Doc = {}, upload?: RequestContext['upload']): Doc
 const fails = (op: string, req: Doc): ApiError => refusal(() => call(op, req), op);
 
 let seq = 0;
-function deploy(name = 'd1'): string {
+/** A new deployment (its request's details read first), with any settings given; its answer. */
+function deployment(name: string, settings: Doc = {}): Doc {
   const deploymentRequestCrn = `crn:cdp:df:us-west-1:acct-1:deploymentRequest:r${++seq}`;
   call('getDeploymentRequestDetails', { deploymentRequestCrn });
-  const out = call('createDeployment', { name, configurationVersion: 0, deploymentRequestCrn }) as { deployment: Doc };
-  return String(out.deployment.crn);
+  return call('createDeployment', { name, configurationVersion: 0, deploymentRequestCrn, ...settings }).deployment as Doc;
 }
+const deploy = (name = 'd1'): string => String(deployment(name).crn);
 
 const state = (crn: string): unknown => ((call('resumeDeployment', { deploymentCrn: crn }).deployment as Doc).status as Doc).state;
 
@@ -129,15 +130,7 @@ describe('dfworkload emulator backend', () => {
     expect(fails('deleteCustomNarConfiguration', { customNarConfigurationCrn: nar.crn, configurationVersion: 0 }).code).toBe(
       'FAILED_PRECONDITION',
     );
-    const deploymentRequestCrn = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:with-nar';
-    call('getDeploymentRequestDetails', { deploymentRequestCrn });
-    const d = call('createDeployment', {
-      name: 'uses-nar',
-      configurationVersion: 0,
-      deploymentRequestCrn,
-      customNarConfigurationCrn: nar.crn,
-    });
-    const deploymentCrn = String((d.deployment as Doc).crn);
+    const deploymentCrn = String(deployment('uses-nar', { customNarConfigurationCrn: nar.crn }).crn);
     expect(call('getCustomNarConfiguration', { deploymentCrn })).toMatchObject({ crn: nar.crn });
     expect(fails('getCustomPythonConfiguration', { deploymentCrn }).code).toBe('NOT_FOUND');
     const used = fails('deleteCustomNarConfiguration', { customNarConfigurationCrn: nar.crn, configurationVersion: 1 });
@@ -173,14 +166,7 @@ describe('dfworkload emulator backend', () => {
     const listed = call('listInboundConnectionEndpoints').inboundConnectionEndpoints as Endpoint[];
     expect(listed.map((e) => e.crn).sort()).toEqual([made.crn, other.crn].sort());
 
-    const deploymentRequestCrn = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:with-endpoint';
-    call('getDeploymentRequestDetails', { deploymentRequestCrn });
-    const d = call('createDeployment', {
-      name: 'listens',
-      configurationVersion: 0,
-      deploymentRequestCrn,
-      inboundHostname: 'ingest.example.com',
-    }).deployment as Doc;
+    const d = deployment('listens', { inboundHostname: 'ingest.example.com' });
     expect(d.inboundConnectionEndpointId).toBe(made.crn.split(':').pop());
     expect(endpoint(made.crn)).toMatchObject({ state: 'ASSIGNED', deploymentCrn: d.crn });
     expect(fails('deleteInboundConnectionEndpoint', { crn: made.crn }).code).toBe('FAILED_PRECONDITION');
