@@ -1,5 +1,4 @@
 /** dfworkload's wire views: records in, wire documents out. */
-import { findEnvironment } from '../../environments.js';
 import { crn, crnId } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str } from '../../values.js';
@@ -34,7 +33,7 @@ function validActions(state: string, detailed: string): string[] {
 
 /** The DataFlow service of an environment: named after it, in its cloud and region. */
 export function serviceMeta(w: Workload, env: string): Doc {
-  const e = findEnvironment(w.ctx, env);
+  const e = w.h.world.environments.find(env);
   return {
     crn: crn('df', w.ctx.info.region, w.ctx.info.accountId, 'service', crnId(env)),
     name: e?.environmentName ?? crnId(env),

@@ -16,7 +16,6 @@
  * an update must name the current one and moves it on by one.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { requireEnvironment } from '../../environments.js';
 import { crn, crnId } from '../../ids.js';
 import type { Hook } from '../../engine/declare.js';
 import type { BackendContext } from '../../types.js';
@@ -70,13 +69,12 @@ export class Workload {
     const e = ref ?? this.ctx.caller.workload?.environmentCrn;
     if (!e) return '';
     if (!e.startsWith('crn:')) throw invalid(`environmentCrn must be a CRN; got "${e.slice(0, 100)}"`);
-    return requireEnvironment(this.ctx, e).crn;
+    return this.h.world.environments.require(e).crn;
   }
 
   /** The caller's workload user name (what DataFlow shows as "deployed by"). */
   actorName(): string {
-    const actor = this.store.getByCrn<{ workloadUsername?: unknown }>(this.ctx.caller.actorCrn)?.doc;
-    return typeof actor?.workloadUsername === 'string' ? actor.workloadUsername : crnId(this.ctx.caller.actorCrn);
+    return this.h.world.identities.actor(this.ctx.caller.actorCrn)?.workloadUsername ?? crnId(this.ctx.caller.actorCrn);
   }
 
   /** Moves resources of the environment to another project (none: out of any project). */
