@@ -3,7 +3,10 @@ import { notFound } from '../../errors.js';
 import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
-import type { Workload } from './workload.js';
+import { Workload } from './workload.js';
+import type { R } from './records.js';
+import type { Hook } from '../../engine/declare.js';
+import { code, type CodeEntry } from '../../engine/table.js';
 import * as configs from './configurations.js';
 import * as flows from './flows.js';
 import type { VersionChange } from './flows.js';
@@ -332,3 +335,18 @@ export const calls = {
     return {};
   },
 } satisfies Partial<Record<OperationName, Call>>;
+
+/**
+ * The table's code entries (index.ts): each call over the request's
+ * workload and the environment it is for, named after its operation for the
+ * coverage table.
+ */
+export const codeEntries = Object.fromEntries(
+  Object.entries(calls).map(([op, call]: [string, Call]) => {
+    const run = (h: Hook<R>, req: Doc): Doc => {
+      const w = new Workload(h);
+      return call(w, req, w.environment(str(req.environmentCrn)));
+    };
+    return [op, code(Object.defineProperty(run, 'name', { value: op }))];
+  }),
+) as { readonly [op in keyof typeof calls]: CodeEntry<R> };
