@@ -36,7 +36,6 @@ export default defineService<OperationName>()({
     assetUpdateRequest: { keys: ['assetUpdateRequestCrn'] },
   },
   operations: (r) => ({
-    ...codeEntries,
     listNifiVersions: fixed({ nifiVersions: NIFI_VERSIONS }),
     createCustomNarConfiguration: r.customNarConfiguration.create(),
     getCustomNarConfiguration: r.customNarConfiguration.read({ rewrite: named('customNarConfiguration') }),
@@ -53,6 +52,8 @@ export default defineService<OperationName>()({
     renewInboundConnectionEndpointCertificates: r.inboundConnectionEndpoint.update({ rewrite: renewed }),
     getClientCertificatesEncoded: r.inboundConnectionEndpoint.read({ answer: clientCertificates }),
     deleteInboundConnectionEndpoint: r.inboundConnectionEndpoint.delete(),
+    // Last, so that an operation both here and above is a type error (TS2783: specified more than once).
+    ...codeEntries,
   }),
   provides: { dataflows },
 });
