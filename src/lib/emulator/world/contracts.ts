@@ -162,6 +162,10 @@ export interface LakeView {
   readonly status: string;
   /** The Cloudera Runtime it runs. */
   readonly runtime: string;
+  /** Its hosts' names, Cloudera Manager's first. */
+  readonly hosts: readonly string[];
+  /** Its cloud storage base location, when it was given one. */
+  readonly storage?: string;
 }
 
 /** The account's data lakes. */

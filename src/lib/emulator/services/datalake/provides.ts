@@ -6,13 +6,19 @@ import type { LakeRec } from './records.js';
 
 export function lakes(scope: ProviderScope): Lakes {
   const res = lakeResources(scope);
-  const view = (l: LakeRec): LakeView => ({
-    crn: l.crn,
-    name: l.datalakeName,
-    environmentCrn: l.environmentCrn,
-    status: res.state(l),
-    runtime: l.runtime,
-  });
+  const view = (l: LakeRec): LakeView => {
+    const instances = l.groups.flatMap((g) => g.instances);
+    const cm = instances.filter((i) => i.clouderaManagerServer);
+    return {
+      crn: l.crn,
+      name: l.datalakeName,
+      environmentCrn: l.environmentCrn,
+      status: res.state(l),
+      runtime: l.runtime,
+      hosts: [...cm, ...instances.filter((i) => !i.clouderaManagerServer)].map((i) => i.discoveryFQDN),
+      ...(l.storage ? { storage: l.storage } : {}),
+    };
+  };
   const all = (): LakeView[] => res.all().map(view);
   return {
     of: (environmentCrn) => all().find((l) => l.environmentCrn === environmentCrn),
