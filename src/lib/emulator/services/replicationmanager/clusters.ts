@@ -1,60 +1,41 @@
 /**
  * The clusters of the account as other services see them: its data lakes
- * (the datalake service, read from its stored records and settled on the
- * clock the way it reads them) and Data Hub clusters (the datahub service,
- * as the world's `hubs` tells them, settled), so a cluster that was stopped
+ * (the datalake service, as the world's `lakes` tells them) and Data Hub
+ * clusters (the datahub service, as the world's `hubs` tells them), settled, so a cluster that was stopped
  * or deleted is stopped or gone here at once. Replication Manager
  * replicates between them, and Data Engineering needs an environment's data
  * lake. Nothing here writes (the datahub service settles what it tells).
  */
+import { resources as lakeFacts } from '../../../model/services/datalake/resources.js';
 import { findEnvironment, type EnvironmentScope } from '../../environments.js';
-import { progress, type Activity } from '../../lifecycle.js';
 import type { ProviderScope } from '../../world.js';
-import type { ClusterView, HubView } from '../../world/contracts.js';
+import type { ClusterView, HubView, LakeView } from '../../world/contracts.js';
 
 /** A cluster Replication Manager can know: a data lake (SDX) or a Data Hub cluster (DISTROX), as the world's `clusters` tells them. */
 export type WorldCluster = ClusterView;
 
-/** The fields of the datalake service's records this reads. */
-interface StoredLake {
-  crn: string;
-  datalakeName: string;
-  environmentCrn: string;
-  runtime?: string;
-  storage?: string;
-  groups?: Array<{ instances?: Array<{ discoveryFQDN?: string; clouderaManagerServer?: boolean }> }>;
-  activity: Activity;
-}
-
-const LAKE_KIND = 'datalake.datalake';
 const DEFAULT_RUNTIME = '7.2.18';
 
-/** Its state now and whether its creation has ended; undefined once a delete has ended (its service removes it on its next read). */
-function stateOf(activity: Activity, now: number): { state: string; registered: boolean } | undefined {
-  const p = progress(activity, now);
-  if (activity.action === 'delete' && p.succeeded) return undefined;
-  return { state: p.state, registered: activity.action !== 'create' || p.done };
-}
+/** The states a data lake passes through while it is made: it is known to Cloudera Manager once they are over. */
+const LAKE_CREATING: readonly string[] = lakeFacts.resources.datalake.lifecycle.create.through;
 
-function lakeCluster(scope: EnvironmentScope, l: StoredLake): WorldCluster | undefined {
-  const now = stateOf(l.activity, scope.clock.now());
+function lakeCluster(scope: EnvironmentScope, l: LakeView): WorldCluster | undefined {
   const env = findEnvironment(scope, l.environmentCrn);
-  if (!now || !env) return undefined;
-  const instances = (l.groups ?? []).flatMap((g) => g.instances ?? []);
-  const cm = instances.filter((i) => i.clouderaManagerServer);
+  if (!env) return undefined;
   return {
     crn: l.crn,
-    name: l.datalakeName,
+    name: l.name,
     type: 'SDX',
     environmentCrn: env.crn,
     environmentName: env.environmentName,
     cloudPlatform: env.cloudPlatform,
     region: env.region,
-    ...now,
-    up: now.state === 'RUNNING',
-    runtime: l.runtime ?? DEFAULT_RUNTIME,
+    state: l.status,
+    registered: !LAKE_CREATING.includes(l.status),
+    up: l.status === 'RUNNING',
+    runtime: l.runtime || DEFAULT_RUNTIME,
     template: 'Data Lake',
-    hosts: [...cm, ...instances.filter((i) => !i.clouderaManagerServer)].flatMap((i) => (i.discoveryFQDN ? [i.discoveryFQDN] : [])),
+    hosts: l.hosts,
     ...(l.storage ? { storage: l.storage } : {}),
   };
 }
@@ -81,12 +62,10 @@ function hubCluster(scope: EnvironmentScope, h: HubView): WorldCluster | undefin
 
 /** Every data lake and Data Hub cluster of the account, in creation order (data lakes first). */
 export function worldClusters(scope: ProviderScope): WorldCluster[] {
-  const lakes = scope.store.list<StoredLake>(LAKE_KIND).map((d) => lakeCluster(scope, d.doc));
-  // Data Hub clusters as their service tells them (world/contracts.ts `hubs`), settled on the clock.
-  const hubs = scope.world
-    .in(scope)
-    .hubs.all()
-    .map((h) => hubCluster(scope, h));
+  // Data lakes and Data Hub clusters as their services tell them (world/contracts.ts `lakes`, `hubs`), settled on the clock.
+  const world = scope.world.in(scope);
+  const lakes = world.lakes.all().map((l) => lakeCluster(scope, l));
+  const hubs = world.hubs.all().map((h) => hubCluster(scope, h));
   return [...lakes, ...hubs].filter((c): c is WorldCluster => c !== undefined);
 }
 
