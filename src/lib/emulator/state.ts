@@ -62,8 +62,15 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // Format 5 (issue 29's second fan-out): ml's backups keep what finds them (their workbench's name and
   // environment) with their request, and a restored workbench its static subdomain; dfworkload's custom NAR and
   // Python configurations and its inbound connection endpoints are engine records (dfworkload.customNarConfiguration,
-  // .customPythonConfiguration, .inboundConnectionEndpoint).
-  5: ['ml.workspace', 'ml.workspaceBackup', 'dfworkload.narConfig', 'dfworkload.pythonConfig', 'dfworkload.inboundEndpoint'],
+  // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes are engine records.
+  5: [
+    'ml.workspace',
+    'ml.workspaceBackup',
+    'dfworkload.narConfig',
+    'dfworkload.pythonConfig',
+    'dfworkload.inboundEndpoint',
+    'datalake.datalake',
+  ],
 };
 
 export class StateError extends Error {}

@@ -6,12 +6,15 @@
  * once cancelled). A backup whose name starts with `fail-` fails; so does a
  * restore whose location contains `fail-`.
  */
+import type { Hook } from '../../engine/declare.js';
 import { failedPrecondition, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
+import type { Doc } from '../../engine/context.js';
+import { bool, iso, str, text } from '../../values.js';
 import { progress, start, type Lifecycle, type Progress } from '../../lifecycle.js';
-import type { BackendContext } from '../../types.js';
-import type { Lakes } from './lakes.js';
-import { KIND, type BrRec, type LakeRec, type StagePlan } from './records.js';
+import type { RequestContext } from '../../types.js';
+import type { R } from './lakes.js';
+import { KIND, lakeDoc, type BrRec, type Lake, type StagePlan } from './records.js';
 
 /** A backup or restore: STARTED for half a minute, IN_PROGRESS until its last step ends (the plan sets the length). */
 const BACKUP: Lifecycle = {
@@ -113,10 +116,11 @@ export function failReason(r: BrRec): string {
 }
 
 export class Backups {
-  constructor(
-    private readonly ctx: BackendContext,
-    private readonly lakes: Lakes,
-  ) {}
+  private readonly ctx: RequestContext;
+
+  constructor(private readonly h: Hook<R>) {
+    this.ctx = h.ctx;
+  }
 
   private get now(): number {
     return this.ctx.clock.now();
@@ -137,41 +141,41 @@ export class Backups {
   }
 
   /** A backup or restore of the lake that is still running. */
-  private busyWith(lake: LakeRec): BrRec | undefined {
+  private busyWith(lake: Lake): BrRec | undefined {
     for (const kind of [KIND.backup, KIND.restore])
       for (const { doc } of this.ctx.store.children<BrRec>(kind, lake.id)) if (!this.progress(doc).done) return doc;
     return undefined;
   }
 
-  private startRun(lake: LakeRec, r: Omit<BrRec, 'activity' | 'stages'>, stages: StagePlan[], fail: boolean): BrRec {
+  private startRun(r: Omit<BrRec, 'activity' | 'stages'>, stages: StagePlan[], fail: boolean): BrRec {
     const rec: BrRec = { ...r, stages, activity: { action: '', tl: { startedAt: 0, steps: [] }, success: '', failure: '' } };
     rec.activity = start(BACKUP, r.validationOnly ? 'validate' : 'run', this.now, { fail, minutes: totalMinutes(rec) });
     this.save(rec);
     return rec;
   }
 
-  private ready(lake: LakeRec, what: string): void {
-    this.lakes.store.require(lake, ['RUNNING'], what);
+  private ready(lake: Lake, what: string): void {
+    this.h.records('datalake').require(lake, ['RUNNING'], what);
     const busy = this.busyWith(lake);
-    if (busy) throw failedPrecondition(`data lake ${lake.datalakeName} is busy with ${busy.kind} ${busy.restoreId ?? busy.backupId}`);
+    if (busy) throw failedPrecondition(`data lake ${lake.name} is busy with ${busy.kind} ${busy.restoreId ?? busy.backupId}`);
   }
 
-  backup(lake: LakeRec, name: string | undefined, location: string | undefined, o: BackupOptions): BrRec {
+  backup(lake: Lake, name: string | undefined, location: string | undefined, o: BackupOptions): BrRec {
     this.ready(lake, 'a backup');
+    const l = lakeDoc(lake);
     const id = uuid();
     return this.startRun(
-      lake,
       {
         kind: 'backup',
         id,
         backupId: id,
         backupName: name,
         lakeId: lake.id,
-        datalakeName: lake.datalakeName,
+        datalakeName: l.datalakeName,
         accountId: this.ctx.info.accountId,
         userCrn: this.ctx.caller.actorCrn,
-        backupLocation: `${location ?? `${lake.storage.replace(/\/$/, '')}/backups`}/${id}`,
-        runtimeVersion: lake.runtime,
+        backupLocation: `${location ?? `${l.storage.replace(/\/$/, '')}/backups`}/${id}`,
+        runtimeVersion: l.runtime,
         validationOnly: o.validationOnly,
       },
       stagesOf(o, false),
@@ -180,27 +184,24 @@ export class Backups {
   }
 
   /** A backup of the lake by id, or its latest (with that name, when given). */
-  find(lake: LakeRec, by: { id?: string; name?: string }): BrRec {
+  find(lake: Lake, by: { id?: string; name?: string }): BrRec {
     if (by.id) {
       const rec = this.ctx.store.get<BrRec>(KIND.backup, by.id);
-      if (!rec || rec.lakeId !== lake.id) throw notFound(`backup ${by.id} of data lake ${lake.datalakeName} not found`);
+      if (!rec || rec.lakeId !== lake.id) throw notFound(`backup ${by.id} of data lake ${lake.name} not found`);
       return rec;
     }
     const all = this.list(lake);
     const hit = (by.name ? all.filter((b) => b.backupName === by.name) : all).pop();
-    if (!hit)
-      throw notFound(
-        by.name ? `backup ${by.name} of data lake ${lake.datalakeName} not found` : `data lake ${lake.datalakeName} has no backups`,
-      );
+    if (!hit) throw notFound(by.name ? `backup ${by.name} of data lake ${lake.name} not found` : `data lake ${lake.name} has no backups`);
     return hit;
   }
 
-  list(lake: LakeRec): BrRec[] {
+  list(lake: Lake): BrRec[] {
     return this.ctx.store.children<BrRec>(KIND.backup, lake.id).map((r) => r.doc);
   }
 
   /** Restores a backup (by id, of any lake; by name; or the lake's latest successful one). */
-  restore(lake: LakeRec, by: { id?: string; name?: string }, locationOverride: string | undefined, o: BackupOptions): BrRec {
+  restore(lake: Lake, by: { id?: string; name?: string }, locationOverride: string | undefined, o: BackupOptions): BrRec {
     this.ready(lake, 'a restore');
     let source: BrRec;
     if (by.id) {
@@ -213,7 +214,7 @@ export class Backups {
       const ok = this.list(lake)
         .filter((b) => this.progress(b).state === 'SUCCESSFUL')
         .pop();
-      if (!ok) throw failedPrecondition(`data lake ${lake.datalakeName} has no successful backup to restore`);
+      if (!ok) throw failedPrecondition(`data lake ${lake.name} has no successful backup to restore`);
       source = ok;
     }
     const sourceStatus = this.progress(source).state;
@@ -222,7 +223,6 @@ export class Backups {
     const location = locationOverride ?? source.backupLocation;
     const id = uuid();
     return this.startRun(
-      lake,
       {
         kind: 'restore',
         id,
@@ -230,7 +230,7 @@ export class Backups {
         restoreId: id,
         backupName: source.backupName,
         lakeId: lake.id,
-        datalakeName: lake.datalakeName,
+        datalakeName: String(lake.name),
         accountId: this.ctx.info.accountId,
         userCrn: this.ctx.caller.actorCrn,
         backupLocation: location,
@@ -243,14 +243,14 @@ export class Backups {
   }
 
   /** A restore of the lake by id, or its latest. */
-  findRestore(lake: LakeRec, id: string | undefined): BrRec {
+  findRestore(lake: Lake, id: string | undefined): BrRec {
     if (id) {
       const rec = this.ctx.store.get<BrRec>(KIND.restore, id);
-      if (!rec || rec.lakeId !== lake.id) throw notFound(`restore ${id} of data lake ${lake.datalakeName} not found`);
+      if (!rec || rec.lakeId !== lake.id) throw notFound(`restore ${id} of data lake ${lake.name} not found`);
       return rec;
     }
     const rec = this.ctx.store.children<BrRec>(KIND.restore, lake.id).pop()?.doc;
-    if (!rec) throw notFound(`data lake ${lake.datalakeName} has no restores`);
+    if (!rec) throw notFound(`data lake ${lake.name} has no restores`);
     return rec;
   }
 
@@ -266,3 +266,129 @@ export class Backups {
     this.save(rec);
   }
 }
+
+// ---- views ----------------------------------------------------------------------------
+
+const MINUTE = 60_000;
+
+function stageStatus(r: BrRec, s: StagePlan, now: number): Doc {
+  const predicted = String(s.minutes);
+  if (s.skipped) return { status: 'SKIPPED', predictedDurationInMinutes: '0' };
+  const startAt = r.activity.tl.startedAt + s.start * MINUTE;
+  const endAt = startAt + s.minutes * MINUTE;
+  const failing = s === lastStage(r) && r.activity.tl.steps[r.activity.tl.steps.length - 1]?.state === r.activity.failure;
+  const c = r.activity.cancelledAt;
+  if (c !== undefined) {
+    if (startAt > c) return { status: 'CANCELLED', predictedDurationInMinutes: predicted };
+    if (endAt > c && r.forced) return { status: 'CANCELLED', predictedDurationInMinutes: predicted };
+  }
+  if (now < startAt) return { status: 'INIT', predictedDurationInMinutes: predicted };
+  if (now < endAt) return { status: 'IN_PROGRESS', predictedDurationInMinutes: predicted };
+  return {
+    status: failing ? 'FAILED' : 'SUCCESSFUL',
+    durationInMinutes: String(s.minutes),
+    predictedDurationInMinutes: predicted,
+    ...(failing ? { failureReason: failReason(r) } : {}),
+  };
+}
+
+export function brView(h: Hook<R>, r: BrRec, withPrediction: boolean): Doc {
+  const now = h.ctx.clock.now();
+  const backups = new Backups(h);
+  const p = backups.progress(r);
+  const status = p.state;
+  const endAt = p.done ? p.endsAt : undefined;
+  const running = backups.running(r);
+  const states: Record<string, Record<string, Doc>> = { adminOperations: {}, hbase: {}, solr: {}, database: {} };
+  for (const s of r.stages) states[s.section]![s.name] = stageStatus(r, s, now);
+  // Required stage entries a plan left out (validation-only runs have no data stages).
+  for (const name of ['stopServices', 'startServices', 'precheckStoragePermission', 'rangerAuditCollectionValidation'])
+    states.adminOperations![name] ??= { status: 'SKIPPED' };
+  for (const name of ['atlasEntityAuditEventTable', 'atlasJanusTable']) states.hbase![name] ??= { status: 'SKIPPED' };
+  for (const name of ['edgeIndexCollection', 'fulltextIndexCollection', 'rangerAuditsCollection', 'vertexIndexCollection'])
+    states.solr![name] ??= { status: 'SKIPPED' };
+  states.database!.database ??= { status: 'SKIPPED' };
+  const failed = status === 'FAILED' || status === 'VALIDATION_FAILED';
+  return {
+    accountId: r.accountId,
+    ...(r.restoreId ? { restoreId: r.restoreId } : {}),
+    backupId: r.backupId,
+    userCrn: r.userCrn,
+    internalState: running ? `${running.section}.${running.name}: IN_PROGRESS` : status,
+    status,
+    startTime: iso(r.activity.tl.startedAt),
+    endTime: endAt !== undefined ? iso(endAt) : '',
+    backupLocation: r.backupLocation,
+    operationStates: states,
+    runtimeVersion: r.runtimeVersion,
+    ...(r.backupName !== undefined ? { backupName: r.backupName } : {}),
+    ...(failed
+      ? { failureReason: failReason(r) }
+      : status === 'CANCELLED'
+        ? { failureReason: `cancelled${r.forced ? ' (forced)' : ''}` }
+        : {}),
+    ...(withPrediction ? { totalPredictedDurationInMinutes: String(totalMinutes(r)) } : {}),
+  };
+}
+
+// ---- operations ---------------------------------------------------------------------
+
+/** A backup's or restore's skip flags. */
+const optionsOf = (req: Doc): BackupOptions => ({
+  validationOnly: bool(req.validationOnly),
+  skipValidation: bool(req.skipValidation),
+  closeDbConnections: req.closeDbConnections !== false,
+  skipRangerHmsMetadata: bool(req.skipRangerHmsMetadata),
+  skipAtlasMetadata: bool(req.skipAtlasMetadata),
+  skipRangerAudits: bool(req.skipRangerAudits),
+  skipAtlasIndexes: bool(req.skipAtlasIndexes),
+});
+
+const lakeOf = (h: Hook<R>, req: Doc): Lake => h.records('datalake').get(text(req.datalakeName));
+
+export function backupDatalake(h: Hook<R>, req: Doc): Doc {
+  const b = new Backups(h);
+  return brView(h, b.backup(lakeOf(h, req), str(req.backupName), str(req.backupLocation), optionsOf(req)), false);
+}
+
+export function backupDatalakeStatus(h: Hook<R>, req: Doc): Doc {
+  return brView(h, new Backups(h).find(lakeOf(h, req), { id: str(req.backupId), name: str(req.backupName) }), true);
+}
+
+export function listDatalakeBackups(h: Hook<R>, req: Doc): Doc {
+  return {
+    backups: new Backups(h).list(lakeOf(h, req)).map((r) => {
+      const v = brView(h, r, false);
+      return {
+        backupName: r.backupName ?? '',
+        accountId: v.accountId,
+        userCrn: v.userCrn,
+        backupId: v.backupId,
+        internalState: v.internalState,
+        status: v.status,
+        startTime: v.startTime,
+        endTime: v.endTime,
+        backupLocation: v.backupLocation,
+        failureReason: v.failureReason ?? '',
+      };
+    }),
+  };
+}
+
+export function restoreDatalake(h: Hook<R>, req: Doc): Doc {
+  const by = { id: str(req.backupId), name: str(req.backupName) };
+  return brView(h, new Backups(h).restore(lakeOf(h, req), by, str(req.backupLocationOverride), optionsOf(req)), false);
+}
+
+export function restoreDatalakeStatus(h: Hook<R>, req: Doc): Doc {
+  return brView(h, new Backups(h).findRestore(lakeOf(h, req), str(req.restoreId)), true);
+}
+
+const cancel = (kind: 'backup' | 'restore', h: Hook<R>, req: Doc): Doc => {
+  const id = text(req[`${kind}Id`]);
+  const force = bool(req.force);
+  new Backups(h).cancel(kind, id, force);
+  return { result: `${kind} ${id} cancelled; ${force ? 'unfinished' : 'pending'} steps were marked cancelled` };
+};
+export const cancelBackup = (h: Hook<R>, req: Doc): Doc => cancel('backup', h, req);
+export const cancelRestore = (h: Hook<R>, req: Doc): Doc => cancel('restore', h, req);

@@ -1,15 +1,8 @@
 /**
- * The datalake service's fixed world: runtimes and their images, secret
- * types, log descriptors, Cloudera Manager roles and services, and the
+ * The datalake service's fixed world (its runtimes are shared/runtimes.ts'):
+ * images, secret types, log descriptors, Cloudera Manager roles and services, and the
  * instance groups of each data lake shape.
  */
-export const RUNTIMES: ReadonlyArray<{ runtime: string; cm: string }> = [
-  { runtime: '7.2.16', cm: '7.9.0' },
-  { runtime: '7.2.17', cm: '7.11.3' },
-  { runtime: '7.2.18', cm: '7.12.0' },
-  { runtime: '7.3.1', cm: '7.13.1' },
-];
-export const DEFAULT_RUNTIME = '7.2.18';
 export const CATALOG = 'cdp-default';
 
 // The default catalog's Runtime images are the image catalog service's too: written once (shared/images.ts).

@@ -4,11 +4,18 @@
  * with an operation record of the lake that getOperation reads. A lake named
  * `fail-...` fails its collections.
  */
+import { resources } from '../../../model/services/datalake/resources.js';
+import type { Hook } from '../../engine/declare.js';
+import type { Doc } from '../../engine/context.js';
 import { uuid } from '../../ids.js';
+import { iso, str, text } from '../../values.js';
 import { Operations, Resources, failsOnPurpose, type Lifecycle, type Progress } from '../../lifecycle.js';
-import type { BackendContext } from '../../types.js';
-import { LAKE } from './lakes.js';
-import { KIND, type DiagRec, type LakeRec } from './records.js';
+import type { RequestContext } from '../../types.js';
+import type { R } from './lakes.js';
+import { KIND, lakeDoc, type DiagRec, type Lake } from './records.js';
+
+/** A lake's actions: `fail-<action>-` names one of them, and then its collections do not fail. */
+const LAKE_ACTIONS = Object.keys(resources.resources.datalake.lifecycle);
 
 /** A collection of the lake's own logs (4 minutes) or of Cloudera Manager's (6). */
 const COLLECTION: Lifecycle = {
@@ -25,8 +32,11 @@ export interface CollectionSpec {
 
 export class Diagnostics {
   private readonly store: Resources<DiagRec>;
+  private readonly ctx: RequestContext;
 
-  constructor(private readonly ctx: BackendContext) {
+  constructor(h: Hook<R>) {
+    const ctx = h.ctx;
+    this.ctx = ctx;
     this.store = new Resources<DiagRec>(ctx, {
       kind: KIND.diagnostics,
       noun: 'diagnostics collection',
@@ -44,13 +54,13 @@ export class Diagnostics {
   }
 
   /** Starts a collection; its flow id is its operation's id. */
-  collect(lake: LakeRec, spec: CollectionSpec): DiagRec {
+  collect(lake: Lake, spec: CollectionSpec): DiagRec {
     const flowId = uuid();
     return this.store.create(
       {
         flowId,
         lakeId: lake.id,
-        datalakeName: lake.datalakeName,
+        datalakeName: String(lake.name),
         kind: spec.kind,
         created: this.ctx.clock.now(),
         destination: spec.destination,
@@ -58,16 +68,16 @@ export class Diagnostics {
         caseNumber: spec.caseNumber,
       },
       spec.kind,
-      { fail: failsOnPurpose(lake.datalakeName, 'diagnostics', LAKE), operationId: flowId },
+      { fail: failsOnPurpose(lake.name, 'diagnostics', LAKE_ACTIONS), operationId: flowId },
     );
   }
 
-  list(lake: LakeRec): DiagRec[] {
+  list(lake: Lake): DiagRec[] {
     return this.store.children(lake.id);
   }
 
   /** Cancels every running collection of the lake (and its operation). */
-  cancelAll(lake: LakeRec): void {
+  cancelAll(lake: Lake): void {
     const ops = new Operations(this.ctx, KIND.operation);
     for (const d of this.list(lake)) {
       if (this.progress(d).done) continue;
@@ -76,4 +86,61 @@ export class Diagnostics {
       ops.cancel(d.flowId);
     }
   }
+}
+
+/** A diagnostics collection with its progress and where its output goes. */
+export function diagnosticsView(h: Hook<R>, rec: Lake, d: DiagRec): Doc {
+  const lake = lakeDoc(rec);
+  const p = new Diagnostics(h).progress(d);
+  const status = p.state;
+  const upTo = p.cancelled ? p.endsAt : h.ctx.clock.now();
+  return {
+    status,
+    flowId: d.flowId,
+    flowState: status === 'RUNNING' ? 'SALT_COLLECTION_IN_PROGRESS' : `DIAGNOSTICS_${status}`,
+    created: iso(d.created),
+    progressPercentage: p.succeeded ? 100 : Math.min(99, Math.floor(((upTo - d.created) / (endOf(d) - d.created)) * 100)),
+    collectionDetails: {
+      case: d.caseNumber,
+      output:
+        d.destination === 'CLOUD_STORAGE'
+          ? `${lake.storage.replace(/\/$/, '')}/diagnostics/${d.flowId}.tar.gz`
+          : d.destination === 'LOCAL'
+            ? `/var/lib/filecollector/${d.flowId}.tar.gz`
+            : `support case ${d.caseNumber ?? '(none)'}`,
+      destination: d.destination,
+      description: d.description,
+      accountId: h.ctx.info.accountId,
+      resourceCrn: lake.crn,
+      clusterVersion: lake.runtime,
+    },
+  };
+}
+
+/** When a collection would have ended had it not been cancelled. */
+const endOf = (d: DiagRec): number => d.activity.tl.startedAt + (d.activity.tl.steps[d.activity.tl.steps.length - 1]?.afterMs ?? 0);
+
+// ---- operations ---------------------------------------------------------------------
+
+const lakeOf = (h: Hook<R>, req: Doc): Lake => h.records('datalake').get(text(req.crn));
+
+/** Starts a collection of the lake's logs (collectDatalakeDiagnostics) or Cloudera Manager's (collectCmDiagnostics). */
+export function collectDiagnostics(h: Hook<R>, req: Doc): Doc {
+  const d = new Diagnostics(h).collect(lakeOf(h, req), {
+    kind: h.ctx.op.name === 'collectCmDiagnostics' ? 'cm' : 'datalake',
+    destination: text(req.destination),
+    description: str(req.description),
+    caseNumber: str(req.caseNumber),
+  });
+  return { operationId: d.flowId };
+}
+
+export function listDatalakeDiagnostics(h: Hook<R>, req: Doc): Doc {
+  const lake = lakeOf(h, req);
+  return { collections: new Diagnostics(h).list(lake).map((d) => diagnosticsView(h, lake, d)) };
+}
+
+export function cancelDatalakeDiagnostics(h: Hook<R>, req: Doc): Doc {
+  new Diagnostics(h).cancelAll(lakeOf(h, req));
+  return {};
 }

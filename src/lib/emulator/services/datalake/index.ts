@@ -1,22 +1,200 @@
-/** The datalake service of the emulator. */
-import type { ServiceModule } from '../../types.js';
-import { dependentKind } from '../../world.js';
-import { handlers } from './handlers.js';
-import { lakeResources } from './lakes.js';
+/**
+ * Data lakes on the operation table. A lake lives in an environment (one of
+ * its dependents: it holds up the environment's delete and follows its stop
+ * and start); its states and the operation record each action makes are the
+ * model's (model/services/datalake/resources.ts), its rules and effects
+ * lakes.ts, its views views.ts. Backups and restores (backups.ts) and
+ * diagnostics collections (diagnostics.ts) are runs beside a lake, each with
+ * its own plan of steps; the fixed world is catalogue.ts.
+ */
+import type { OperationName } from '../../../model/services/datalake/wire.js';
+import { resources } from '../../../model/services/datalake/resources.js';
+import type { EntryOptions } from '../../engine/declare.js';
+import { code, defineService, fixed } from '../../engine/table.js';
+import { DEFAULT_RUNTIME, RUNTIMES } from '../../shared/runtimes.js';
+import {
+  backupDatalake,
+  backupDatalakeStatus,
+  cancelBackup,
+  cancelRestore,
+  listDatalakeBackups,
+  restoreDatalake,
+  restoreDatalakeStatus,
+} from './backups.js';
+import { CM_ROLES, LOG_DESCRIPTORS } from './catalogue.js';
+import { cancelDatalakeDiagnostics, collectDiagnostics, listDatalakeDiagnostics } from './diagnostics.js';
+import {
+  checkCreate,
+  checkDelete,
+  checkImds,
+  checkRepair,
+  checkRestart,
+  checkSecrets,
+  checkSkus,
+  created,
+  databaseUpgradeStarted,
+  databaseUpgraded,
+  fillLake,
+  getOperation,
+  imdsVersion,
+  listDatalakes,
+  operationOf,
+  prepareDatalakeUpgrade,
+  reissued,
+  replaceRecipes,
+  resizeDatalake,
+  retryDatalake,
+  scaledOut,
+  scaledUp,
+  secretTypes,
+  setCatalog,
+  setDefaultJavaVersion,
+  upgradeDatalake,
+  validateCloudStorage,
+  type R,
+} from './lakes.js';
 import { lakes } from './provides.js';
+import { databaseServer, details, hostStatus, serviceStatus } from './views.js';
 
-const datalake: ServiceModule = {
+/** A lake's action, answered with the operation it started. */
+const started = { answer: operationOf } as const satisfies EntryOptions<R>;
+/** Operations that name the lake in a field of their own. */
+const by = (field: string): EntryOptions<R> => ({ keys: [field], answer: operationOf });
+
+export default defineService<OperationName>()({
   service: 'datalake',
-  handlers,
-  provides: { lakes },
-  dependents: [
-    dependentKind({
-      service: 'datalake',
+  facts: resources,
+  resources: {
+    datalake: {
       noun: 'data lake',
-      resources: lakeResources,
-      environmentOf: (l) => l.environmentCrn,
-      nameOf: (l) => l.datalakeName,
+      keys: ['datalakeName'],
+      lives: { in: 'environment', by: ['environmentName'] },
+      minutes: {
+        create: [0.5, 3, 6.5],
+        delete: [0.5, 2, 1],
+        start: 4,
+        stop: 3,
+        resize: 15,
+        upgrade: 12,
+        prepareUpgrade: 3,
+        databaseUpgrade: 8,
+        repair: 6,
+        recover: 8,
+        scaleHorizontal: 4,
+        scaleVertical: 5,
+        restart: 3,
+        renewCertificate: 3,
+        rotateCertificates: 4,
+        rotateDbCertificate: 3,
+        rotateSecrets: 3,
+        javaVersion: 5,
+        dns: 1,
+        imds: 2,
+        sync: 1,
+        orchestrator: 2,
+        migrateSkus: 4,
+      },
+      deletes: { force: ['force'] },
+      hooks: {
+        check: {
+          create: checkCreate,
+          delete: checkDelete,
+          repair: checkRepair,
+          restart: checkRestart,
+          imds: checkImds,
+          migrateSkus: checkSkus,
+          rotateSecrets: checkSecrets,
+        },
+        fill: fillLake,
+        effect: {
+          scaleHorizontal: scaledOut,
+          scaleVertical: scaledUp,
+          renewCertificate: reissued,
+          rotateCertificates: reissued,
+          imds: imdsVersion,
+          migrateSkus: () => ({ sku: 'STANDARD' }),
+          databaseUpgrade: databaseUpgraded,
+        },
+      },
+    },
+    // Runs beside a lake with plans of their own (backups.ts, diagnostics.ts): not records of the engine yet.
+    backup: { keys: ['backupId'] },
+    restore: { keys: ['restoreId'] },
+    diagnostics: { keys: ['flowId'] },
+    cloudStorageValidation: { keys: ['storageLocation'] },
+  },
+  operations: (r) => ({
+    createAWSDatalake: r.datalake.create({ answer: created }),
+    createAWSGovCloudDatalake: r.datalake.create({ answer: created }),
+    createAzureDatalake: r.datalake.create({ answer: created }),
+    createGCPDatalake: r.datalake.create({ answer: created }),
+    describeDatalake: r.datalake.read({ answer: (h, lake) => ({ datalake: details(h, lake) }) }),
+    listDatalakes: code(listDatalakes),
+    deleteDatalake: r.datalake.delete(started),
+    startDatalake: r.datalake.act('start', { answer: () => ({}) }),
+    stopDatalake: r.datalake.act('stop', { answer: () => ({}) }),
+    retryDatalake: code(retryDatalake),
+    repairDatalake: r.datalake.act('repair', started),
+    recoverDatalake: r.datalake.act('recover', started),
+    resizeDatalake: code(resizeDatalake),
+    migrateSkus: r.datalake.act('migrateSkus', started),
+
+    backupDatalake: code(backupDatalake),
+    backupDatalakeStatus: code(backupDatalakeStatus),
+    listDatalakeBackups: code(listDatalakeBackups),
+    cancelBackup: code(cancelBackup),
+    restoreDatalake: code(restoreDatalake),
+    restoreDatalakeStatus: code(restoreDatalakeStatus),
+    cancelRestore: code(cancelRestore),
+
+    collectDatalakeDiagnostics: code(collectDiagnostics),
+    collectCmDiagnostics: code(collectDiagnostics),
+    listDatalakeDiagnostics: code(listDatalakeDiagnostics),
+    cancelDatalakeDiagnostics: code(cancelDatalakeDiagnostics),
+    getDatalakeLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
+    getCmRoles: r.datalake.read({ keys: ['crn'], answer: () => ({ roles: CM_ROLES }) }),
+
+    prepareDatalakeUpgrade: code(prepareDatalakeUpgrade),
+    upgradeDatalake: code(upgradeDatalake),
+    startDatabaseUpgrade: r.datalake.act('databaseUpgrade', { keys: ['datalake'], answer: databaseUpgradeStarted }),
+    listRuntimes: fixed({
+      versions: RUNTIMES.map((v) => ({ runtimeVersion: v.version, defaultRuntimeVersion: v.version === DEFAULT_RUNTIME })),
     }),
-  ],
-};
-export default datalake;
+
+    scaleHorizontally: r.datalake.act('scaleHorizontal', {
+      answer: (_h, lake) => ({ datalakeName: lake.name, operationId: lake.activity.operationId }),
+    }),
+    startDatalakeVerticalScaling: r.datalake.act('scaleVertical', {
+      keys: ['datalake'],
+      answer: (_h, lake, req) => ({ result: `scaling instance group ${String(req.group)}`, operationId: lake.activity.operationId }),
+    }),
+    restartDatalakeInstances: r.datalake.act('restart', started),
+    replaceRecipes: code(replaceRecipes),
+
+    renewPublicCertificate: r.datalake.act('renewCertificate', by('datalake')),
+    renewCertificate: r.datalake.act('renewCertificate', started),
+    rotatePrivateCertificates: r.datalake.act('rotateCertificates', by('datalake')),
+    rotateAutoTlsCertificates: r.datalake.act('rotateCertificates', started),
+    rotateDbCertificate: r.datalake.act('rotateDbCertificate', started),
+    rotateSecrets: r.datalake.act('rotateSecrets', by('datalake')),
+    listDatalakeSecretTypes: r.datalake.read({ keys: ['datalake'], answer: secretTypes }),
+    rotateSaltPassword: r.datalake.act('rotateSecrets', by('datalake')),
+
+    getOperation: code(getOperation),
+    getClusterHostStatus: r.datalake.read({ keys: ['clusterName'], answer: hostStatus }),
+    getClusterServiceStatus: r.datalake.read({ keys: ['clusterName'], answer: serviceStatus }),
+    describeDatabaseServer: r.datalake.read({ keys: ['clusterCrn'], answer: databaseServer }),
+    syncComponentVersionsFromCm: r.datalake.act('sync', started),
+
+    setCatalog: code(setCatalog),
+    setDefaultJavaVersion: code(setDefaultJavaVersion),
+    updateOrchestratorState: r.datalake.act('orchestrator', by('clusterCrn')),
+    updatePublicDnsEntries: r.datalake.act('dns', by('datalake')),
+    updateToAwsImdsV1: r.datalake.act('imds', by('crn')),
+    updateToAwsImdsV2: r.datalake.act('imds', by('crn')),
+
+    validateAwsCloudStorage: code(validateCloudStorage),
+    validateAzureCloudStorage: code(validateCloudStorage),
+  }),
+  provides: { lakes },
+});

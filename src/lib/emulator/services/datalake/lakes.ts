@@ -1,23 +1,27 @@
 /**
- * Data lakes: their lifecycle (LAKE, on the emulator clock, read lazily),
- * creation, and every action on a lake, with the rules each has. Effects of
- * an action (a new shape, runtime, instance count) are applied by the first
- * read after the action succeeded. A lake whose name starts with `fail-` ends
- * every long-running action in its failure state (`fail-<action>-...`: that
- * action only, once); a forced delete never fails.
+ * Data lakes on the engine's records: what the model's facts cannot say of
+ * them. A new lake's instance groups, image and settings (fill), the rules
+ * each action has beyond the states it starts in (check), what an action's
+ * success sets (effect: a new shape, runtime, instance count), and the
+ * operations no verb says: a resize that may only validate, upgrades among
+ * the images newer than the lake's, a retry of a failed action with the
+ * effect it had. A lake whose name starts with `fail-` ends every
+ * long-running action in its failure state (`fail-<action>-...`: that action
+ * only, once); a forced delete never fails.
  */
 import { createHash } from 'node:crypto';
+import type { resources } from '../../../model/services/datalake/resources.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook } from '../../engine/declare.js';
+import type { OperationRecord } from '../../engine/operations.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { requireEnvironment } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, Resources, type EngineContext, type Lifecycle, type OperationRecord } from '../../lifecycle.js';
-import type { BackendContext, Doc } from '../../types.js';
+import { DEFAULT_RUNTIME, RUNTIMES } from '../../shared/runtimes.js';
+import { bool, docs, num, obj, str, strings, text } from '../../values.js';
 import {
   CATALOG,
   DB_VERSIONS,
-  DEFAULT_RUNTIME,
   IMAGES,
-  RUNTIMES,
   SCALE_OUT_GROUPS,
   SECRET_TYPES,
   SHAPE_GROUPS,
@@ -26,128 +30,17 @@ import {
   type Image,
   type Shape,
 } from './catalogue.js';
-import { KIND, type CloudPlatform, type GroupRec, type InstanceRec, type LakeRec } from './records.js';
+import { lakeDoc, type CloudPlatform, type GroupRec, type InstanceRec, type Lake, type LakeDoc } from './records.js';
+import { imageDoc, imageInfo, listItem } from './views.js';
+
+export type R = keyof typeof resources.resources;
 
 const RUNNING = ['RUNNING'];
-
-/** A one-phase action of a running lake: `<STATE>_IN_PROGRESS` for `minutes`, then RUNNING or `<STATE>_FAILED`. */
-const onRunning = (state: string, minutes: number, operation: string): Lifecycle[string] => ({
-  from: RUNNING,
-  phases: [[`${state}_IN_PROGRESS`, minutes]],
-  success: 'RUNNING',
-  failure: `${state}_FAILED`,
-  operation,
-});
-
-/** What data lakes do, and how long it takes (emulated minutes). */
-export const LAKE: Lifecycle = {
-  create: {
-    phases: [
-      ['REQUESTED', 0.5],
-      ['EXTERNAL_DATABASE_CREATION_IN_PROGRESS', 3],
-      ['STACK_CREATION_IN_PROGRESS', 6.5],
-    ],
-    success: 'RUNNING',
-    failure: 'PROVISIONING_FAILED',
-    operation: 'PROVISION',
-  },
-  delete: {
-    phases: [
-      ['DELETE_REQUESTED', 0.5],
-      ['STACK_DELETION_IN_PROGRESS', 2],
-      ['EXTERNAL_DATABASE_DELETION_IN_PROGRESS', 1],
-    ],
-    success: 'DELETED',
-    failure: 'DELETE_FAILED',
-    operation: 'DELETION',
-    removes: true,
-  },
-  start: {
-    from: ['STOPPED', 'START_FAILED'],
-    phases: [['START_IN_PROGRESS', 4]],
-    success: 'RUNNING',
-    failure: 'START_FAILED',
-    operation: 'START',
-  },
-  stop: {
-    from: ['RUNNING', 'STOP_FAILED'],
-    phases: [['STOP_IN_PROGRESS', 3]],
-    success: 'STOPPED',
-    failure: 'STOP_FAILED',
-    operation: 'STOP',
-  },
-  resize: onRunning('RESIZE', 15, 'RESIZE'),
-  upgrade: onRunning('DATALAKE_UPGRADE', 12, 'UPGRADE'),
-  prepareUpgrade: onRunning('DATALAKE_UPGRADE_PREPARATION', 3, 'UPGRADE_PREPARATION'),
-  databaseUpgrade: onRunning('DATALAKE_UPGRADE_DATABASE_SERVER', 8, 'DATABASE_UPGRADE'),
-  repair: { phases: [['REPAIR_IN_PROGRESS', 6]], success: 'RUNNING', failure: 'REPAIR_FAILED', operation: 'REPAIR' },
-  recover: {
-    from: ['DATALAKE_UPGRADE_FAILED', 'RESIZE_FAILED', 'RECOVERY_FAILED'],
-    phases: [['RECOVERY_IN_PROGRESS', 8]],
-    success: 'RUNNING',
-    failure: 'RECOVERY_FAILED',
-    operation: 'RECOVERY',
-  },
-  scaleHorizontal: onRunning('DATALAKE_HORIZONTAL_SCALE', 4, 'HORIZONTAL_SCALE'),
-  scaleVertical: onRunning('DATALAKE_VERTICAL_SCALE', 5, 'VERTICAL_SCALE'),
-  restart: onRunning('DATALAKE_RESTART', 3, 'RESTART_INSTANCES'),
-  renewCertificate: onRunning('CERT_RENEWAL', 3, 'CERTIFICATE_RENEWAL'),
-  rotateCertificates: onRunning('CERT_ROTATION', 4, 'CERTIFICATE_ROTATION'),
-  rotateDbCertificate: onRunning('DATABASE_CERT_ROTATION', 3, 'DATABASE_CERTIFICATE_ROTATION'),
-  rotateSecrets: onRunning('SECRET_ROTATION', 3, 'SECRET_ROTATION'),
-  javaVersion: onRunning('CHANGE_JAVA_VERSION', 5, 'SET_DEFAULT_JAVA_VERSION'),
-  dns: onRunning('PUBLIC_DNS_UPDATE', 1, 'UPDATE_PUBLIC_DNS'),
-  imds: onRunning('IMDS_UPDATE', 2, 'UPDATE_IMDS'),
-  sync: onRunning('SYNC_COMPONENT_VERSIONS', 1, 'SYNC'),
-  orchestrator: onRunning('SALT_UPDATE', 2, 'SALT_UPDATE'),
-  migrateSkus: onRunning('SKU_MIGRATION', 4, 'SKU_MIGRATION'),
-};
-
-/** The simple actions of a running lake (no arguments beyond the lake). */
-export type SimpleAction = 'sync' | 'orchestrator' | 'dns' | 'rotateSecrets';
-export type CertificateAction = 'renewCertificate' | 'rotateCertificates' | 'rotateDbCertificate';
-
 const isFailed = (status: string): boolean => status.endsWith('_FAILED');
+const versions = RUNTIMES.map((r) => r.version);
 
-export interface LakeSpec {
-  readonly name: string;
-  readonly environment: string;
-  readonly platform: CloudPlatform;
-  readonly gov: boolean;
-  readonly runtime?: string;
-  readonly image?: { readonly id?: string; readonly catalogName?: string };
-  readonly scale?: Shape;
-  readonly multiAz: boolean;
-  readonly enableRangerRaz: boolean;
-  readonly customInstanceGroups: ReadonlyArray<{ readonly name: string; readonly instanceType?: string }>;
-  readonly recipes: ReadonlyArray<{ readonly instanceGroupName: string; readonly recipeNames: readonly string[] }>;
-  readonly tags: ReadonlyArray<{ key: string; value: string }>;
-  readonly storage: string;
-  readonly identity: string;
-  readonly javaVersion?: number;
-  readonly loadBalancerSku?: string;
-}
-
-export interface ResizeSpec {
-  readonly target: Shape;
-  readonly multiAz: boolean;
-  readonly instanceTypes: ReadonlyArray<{ readonly name: string; readonly instanceType?: string }>;
-  readonly disks: ReadonlyArray<{ readonly name: string; readonly diskSize?: number }>;
-}
-
-export interface UpgradeQuery {
-  readonly runtime?: string;
-  readonly imageId?: string;
-  readonly lockComponents?: boolean;
-  readonly latestPerRuntime?: boolean;
-}
-
-export interface VerticalScale {
-  readonly group: string;
-  readonly instanceType?: string;
-  readonly modifyDisks?: { readonly size?: number; readonly volumeType?: string };
-  readonly addDisks?: number;
-}
+/** The answer of a lake's long-running action: the operation it started. */
+export const operationOf = (_h: Hook<R>, lake: Lake): Doc => ({ operationId: lake.activity.operationId });
 
 export function makeInstance(
   lake: string,
@@ -189,348 +82,400 @@ function makeGroups(name: string, shape: Shape, platform: CloudPlatform, region:
   }));
 }
 
-/** The data lakes of a request: lookups settle what they read. */
-export function lakeResources(ctx: EngineContext): Resources<LakeRec> {
-  return new Resources<LakeRec>(ctx, {
-    kind: KIND.lake,
-    noun: 'data lake',
-    lifecycle: LAKE,
-    id: (l) => l.id,
-    name: (l) => l.datalakeName,
-    keys: (l) => ({ name: l.datalakeName, crn: l.crn }),
-    operations: KIND.operation,
-  });
-}
+// ---- creating ----------------------------------------------------------------------
 
-export class Lakes {
-  readonly store: Resources<LakeRec>;
-  readonly operations: Operations;
+/** The platform each create operation makes a lake on (and whether in AWS GovCloud). */
+const PLATFORMS: Readonly<Record<string, readonly [CloudPlatform, boolean]>> = {
+  createAWSDatalake: ['AWS', false],
+  createAWSGovCloudDatalake: ['AWS', true],
+  createAzureDatalake: ['AZURE', false],
+  createGCPDatalake: ['GCP', false],
+};
+const platformOf = (h: Hook<R>): readonly [CloudPlatform, boolean] => PLATFORMS[h.ctx.op.name] ?? ['AWS', false];
 
-  constructor(private readonly ctx: BackendContext) {
-    this.store = lakeResources(ctx);
-    this.operations = new Operations(ctx, KIND.operation);
-  }
-
-  /** A lake by name or CRN, or NOT_FOUND. */
-  lake(ref: string | undefined): LakeRec {
-    if (!ref) throw invalid('the data lake name or CRN is missing');
-    return this.store.get(ref);
-  }
-
-  find(ref: string): LakeRec | undefined {
-    return this.store.find(ref);
-  }
-
-  status(lake: LakeRec): string {
-    return this.store.state(lake);
-  }
-
-  /** The account's lakes, in an environment (name or CRN) and with a name or CRN when given. */
-  list(filter: { environment?: string; name?: string }): LakeRec[] {
-    const env = filter.environment ? requireEnvironment(this.ctx, filter.environment).crn : undefined;
-    const name = filter.name?.toLowerCase();
-    return this.store
-      .all()
-      .filter((l) => !env || l.environmentCrn === env)
-      .filter((l) => !name || l.datalakeName.toLowerCase() === name || l.crn === filter.name);
-  }
-
-  private begin(lake: LakeRec, action: string, opts: { effect?: Doc; fail?: boolean; minutes?: number; anyState?: boolean } = {}): string {
-    return this.store.begin(lake, action, opts).operationId ?? '';
-  }
-
-  create(spec: LakeSpec): LakeRec {
-    if (this.find(spec.name)) throw alreadyExists(`a data lake named ${spec.name} already exists`);
-    const env = requireEnvironment(this.ctx, spec.environment);
-    const envGov = env.region.startsWith('us-gov-');
-    if (env.cloudPlatform !== spec.platform || envGov !== spec.gov) {
-      const kind = (p: string, g: boolean): string => (g ? 'AWS GovCloud' : p);
-      throw invalid(
-        `environment ${env.environmentName} is an ${kind(env.cloudPlatform, envGov)} environment; a ${kind(spec.platform, spec.gov)} data lake needs one of its own platform`,
-      );
-    }
-    let runtime = spec.runtime;
-    let img: Image | undefined;
-    if (spec.image?.id) {
-      img = IMAGES.find((i) => i.imageId === spec.image?.id);
-      if (!img) throw invalid(`image ${spec.image.id} is not in the image catalog ${spec.image.catalogName ?? CATALOG}`);
-      if (runtime && runtime !== img.runtime) throw invalid(`image ${img.imageId} is for runtime ${img.runtime}, not ${runtime}`);
-      runtime = img.runtime;
-    }
-    runtime ??= DEFAULT_RUNTIME;
-    if (!RUNTIMES.some((r) => r.runtime === runtime))
-      throw invalid(`runtime ${runtime} is not supported; choose one of ${RUNTIMES.map((r) => r.runtime).join(', ')}`);
-    img ??= IMAGES.filter((i) => i.runtime === runtime).pop();
-    const shape = spec.scale ?? 'LIGHT_DUTY';
-    const groups = makeGroups(spec.name, shape, spec.platform, env.region, spec.multiAz);
-    for (const c of spec.customInstanceGroups) {
-      const g = groups.find((x) => x.name === c.name);
-      if (!g) throw invalid(`instance group ${c.name} is not part of a ${shape} data lake`);
-      if (c.instanceType) for (const i of g.instances) i.instanceVmType = c.instanceType;
-    }
-    for (const r of spec.recipes) {
-      const g = groups.find((x) => x.name === r.instanceGroupName);
-      if (!g) throw invalid(`recipes name instance group ${r.instanceGroupName}, which a ${shape} data lake does not have`);
-      g.recipes = [...r.recipeNames];
-    }
-    const id = uuid();
-    const now = this.ctx.clock.now();
-    const { accountId, region } = this.ctx.info;
-    return this.store.create(
-      {
-        id,
-        crn: crn('datalake', region, accountId, 'datalake', id),
-        datalakeName: spec.name,
-        environmentName: env.environmentName,
-        environmentCrn: env.crn,
-        credentialCrn: crn('environments', region, accountId, 'credential', hashId(`cred:${env.credentialName}`)),
-        cloudPlatform: spec.platform,
-        gov: spec.gov,
-        region: env.region,
-        createdAt: now,
-        shape,
-        runtime,
-        imageId: img?.imageId ?? '',
-        catalogName: spec.image?.catalogName ?? CATALOG,
-        enableRangerRaz: spec.enableRangerRaz,
-        multiAz: spec.multiAz,
-        tags: [...spec.tags],
-        groups,
-        storage: spec.storage,
-        identity: spec.identity,
-        javaVersion: spec.javaVersion ?? 8,
-        databaseVersion: 'VERSION_11',
-        imds: 'v1',
-        sku: spec.platform === 'AZURE' ? (spec.loadBalancerSku ?? 'STANDARD') : 'NONE',
-        certIssuedAt: now,
-      },
-      'create',
+/** A lake's name is unique in the account, and it is made on its environment's own platform. */
+export function checkCreate(h: Hook<R>, lake: Lake, req: Doc): void {
+  const name = text(req.datalakeName);
+  if (h.records('datalake').find(name)) throw alreadyExists(`a data lake named ${name} already exists`);
+  const env = h.world.environments.require(String(lake.env));
+  const [platform, gov] = platformOf(h);
+  const envGov = env.region.startsWith('us-gov-');
+  if (env.cloudPlatform !== platform || envGov !== gov) {
+    const kind = (p: string, g: boolean): string => (g ? 'AWS GovCloud' : p);
+    throw invalid(
+      `environment ${env.environmentName} is an ${kind(env.cloudPlatform, envGov)} environment; a ${kind(platform, gov)} data lake needs one of its own platform`,
     );
   }
+}
 
-  /** Deletes a lake; while other work runs only with force, which also never fails. */
-  delete(lake: LakeRec, force: boolean): string {
-    const busy = this.store.busy(lake);
-    if (lake.activity.action === 'delete' && busy) throw failedPrecondition(`data lake ${lake.datalakeName} is already being deleted`);
-    if (busy && !force)
-      throw failedPrecondition(`data lake ${lake.datalakeName} is ${this.status(lake)}; wait for it to finish or delete with --force`);
-    return this.begin(lake, 'delete', force ? { fail: false } : {});
+/** A new lake: its runtime and image (the request's, else the default's newest), its shape's instance groups, its settings. */
+export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
+  const name = text(req.datalakeName);
+  const env = h.world.environments.require(String(lake.env));
+  const [platform, gov] = platformOf(h);
+  const image = obj(req.image);
+  const imageId = str(image.id);
+  const catalogName = str(image.catalogName);
+  let runtime = str(req.runtime);
+  let img: Image | undefined;
+  if (imageId) {
+    img = IMAGES.find((i) => i.imageId === imageId);
+    if (!img) throw invalid(`image ${imageId} is not in the image catalog ${catalogName ?? CATALOG}`);
+    if (runtime && runtime !== img.runtime) throw invalid(`image ${img.imageId} is for runtime ${img.runtime}, not ${runtime}`);
+    runtime = img.runtime;
   }
-
-  start(lake: LakeRec): string {
-    return this.begin(lake, 'start');
+  runtime ??= DEFAULT_RUNTIME;
+  if (!versions.includes(runtime)) throw invalid(`runtime ${runtime} is not supported; choose one of ${versions.join(', ')}`);
+  img ??= IMAGES.filter((i) => i.runtime === runtime).pop();
+  const shape = (str(req.scale) as Shape | undefined) ?? 'LIGHT_DUTY';
+  const multiAz = bool(req.multiAz);
+  const groups = makeGroups(name, shape, platform, env.region, multiAz);
+  for (const c of docs(req.customInstanceGroups)) {
+    const g = groups.find((x) => x.name === text(c.name));
+    if (!g) throw invalid(`instance group ${text(c.name)} is not part of a ${shape} data lake`);
+    const type = str(c.instanceType);
+    if (type) for (const i of g.instances) i.instanceVmType = type;
   }
-
-  stop(lake: LakeRec): string {
-    return this.begin(lake, 'stop');
+  for (const r of docs(req.recipes)) {
+    const g = groups.find((x) => x.name === text(r.instanceGroupName));
+    if (!g) throw invalid(`recipes name instance group ${text(r.instanceGroupName)}, which a ${shape} data lake does not have`);
+    g.recipes = strings(r.recipeNames);
   }
+  const cfg = obj(req.cloudProviderConfiguration);
+  const { accountId, region } = h.ctx.info;
+  const doc: LakeDoc = {
+    crn: String(lake.crn),
+    datalakeName: name,
+    environmentName: env.environmentName,
+    environmentCrn: env.crn,
+    credentialCrn: crn('environments', region, accountId, 'credential', hashId(`cred:${env.credentialName}`)),
+    cloudPlatform: platform,
+    gov,
+    region: env.region,
+    shape,
+    runtime,
+    imageId: img?.imageId ?? '',
+    catalogName: catalogName ?? CATALOG,
+    enableRangerRaz: bool(req.enableRangerRaz),
+    multiAz,
+    tags: docs(req.tags).map((t) => ({ key: text(t.key), value: text(t.value) })),
+    groups,
+    storage: String(cfg.storageBucketLocation ?? cfg.storageLocation ?? ''),
+    identity: String(cfg.instanceProfile ?? cfg.managedIdentity ?? cfg.serviceAccountEmail ?? ''),
+    javaVersion: num(req.javaVersion) ?? 8,
+    databaseVersion: 'VERSION_11',
+    imds: 'v1',
+    sku: platform === 'AZURE' ? (str(req.loadBalancerSku) ?? 'STANDARD') : 'NONE',
+    certIssuedAt: h.ctx.clock.now(),
+  };
+  return { ...doc };
+}
 
-  /** Runs a failed action again, with the effect it had. */
-  retry(lake: LakeRec): string {
-    const status = this.status(lake);
-    if (!isFailed(status)) throw failedPrecondition(`data lake ${lake.datalakeName} is ${status}; only a failed operation can be retried`);
-    return this.store.begin(lake, lake.activity.action, { effect: lake.activity.effect, retry: true, anyState: true }).operationId ?? '';
+/** A create's answer: the lake as listed, and the operation that provisions it. */
+export const created = (h: Hook<R>, lake: Lake): Doc => ({ datalake: listItem(h, lake), operationId: lake.activity.operationId });
+
+// ---- rules of actions -----------------------------------------------------------------
+
+const instanceOf = (lake: Lake, id: string): void => {
+  if (!lakeDoc(lake).groups.some((g) => g.instances.some((i) => i.id === id)))
+    throw notFound(`data lake ${lake.name ?? lake.id} has no instance ${id}`);
+};
+const groupOf = (lake: Lake, name: string): GroupRec => {
+  const g = lakeDoc(lake).groups.find((x) => x.name === name);
+  if (!g) throw notFound(`data lake ${lake.name ?? lake.id} has no instance group ${name}`);
+  return g;
+};
+
+/** A delete while other work runs only with force; never a second one. */
+export function checkDelete(h: Hook<R>, lake: Lake, req: Doc): void {
+  const lakes = h.records('datalake');
+  const busy = lakes.busy(lake);
+  if (busy && lake.activity.action === 'delete') throw failedPrecondition(`data lake ${lake.name} is already being deleted`);
+  if (busy && !bool(req.force))
+    throw failedPrecondition(`data lake ${lake.name} is ${lakes.state(lake)}; wait for it to finish or delete with --force`);
+}
+
+/** A repair from RUNNING or a failed state (not a failed delete), of groups and instances the lake has. */
+export function checkRepair(h: Hook<R>, lake: Lake, req: Doc): void {
+  const lakes = h.records('datalake');
+  const state = lakes.state(lake);
+  if (!(state === 'RUNNING' || (isFailed(state) && state !== 'DELETE_FAILED')))
+    throw failedPrecondition(`data lake ${lake.name} is ${state}; repair needs it in another state`);
+  for (const g of [...strings(req.instanceGroupNames), ...(str(req.instanceGroupName) ? [text(req.instanceGroupName)] : [])])
+    groupOf(lake, g);
+  for (const id of strings(obj(req.instances).instanceIds)) instanceOf(lake, id);
+}
+
+export const checkRestart = (_h: Hook<R>, lake: Lake, req: Doc): void => {
+  for (const id of strings(req.instances)) instanceOf(lake, id);
+};
+
+/** Sets the instance count of a scale-out group (made when missing), on success. */
+export function scaledOut(h: Hook<R>, lake: Lake, req: Doc): Doc {
+  h.records('datalake').require(lake, RUNNING, 'scaling');
+  const groupName = text(req.instanceGroupName);
+  const count = Number(req.instanceGroupDesiredCount);
+  if (!SCALE_OUT_GROUPS.includes(groupName)) throw invalid(`${groupName} is not a scale-out instance group`);
+  const l = lakeDoc(lake);
+  const groups = l.groups.map((g) => ({ ...g, instances: [...g.instances] }));
+  let group = groups.find((g) => g.name === groupName);
+  if (!group) {
+    group = { name: groupName, instances: [], recipes: [] };
+    groups.push(group);
   }
+  const type = groupName === 'storage_scale_out' ? 'r5.2xlarge' : 'm5.2xlarge';
+  while (group.instances.length < count)
+    group.instances.push(
+      makeInstance(l.datalakeName, groupName, group.instances.length, type, l.cloudPlatform, l.region, l.multiAz, false),
+    );
+  group.instances.length = count;
+  return { groups };
+}
 
-  /** One of the simple actions of a running lake. */
-  act(lake: LakeRec, action: SimpleAction): string {
-    return this.begin(lake, action);
+/** A group's new instance type and disks, on success. */
+export function scaledUp(h: Hook<R>, lake: Lake, req: Doc): Doc {
+  h.records('datalake').require(lake, RUNNING, 'vertical scaling');
+  const disks = obj(req.diskOptions);
+  const modify = obj(disks.modifyDisks);
+  const instanceType = str(obj(req.instanceTemplate).instanceType);
+  const size = num(modify.size);
+  const volumeType = str(modify.volumeType);
+  const addDisks = num(obj(disks.addDisks).numberOfDisks);
+  groupOf(lake, text(req.group));
+  const groups = structuredClone(lakeDoc(lake).groups);
+  for (const i of groups.find((g) => g.name === text(req.group))?.instances ?? []) {
+    if (instanceType) i.instanceVmType = instanceType;
+    if (size !== undefined) i.volumes = { ...i.volumes, size, volumeType: volumeType ?? i.volumes.volumeType };
+    if (addDisks !== undefined) i.volumes = { ...i.volumes, count: i.volumes.count + addDisks };
   }
+  return { groups };
+}
 
-  repair(lake: LakeRec, groups: readonly string[], instanceIds: readonly string[]): string {
-    this.store.require(lake, (s) => s === 'RUNNING' || (isFailed(s) && s !== 'DELETE_FAILED'), 'repair');
-    for (const g of groups)
-      if (!lake.groups.some((x) => x.name === g)) throw notFound(`data lake ${lake.datalakeName} has no instance group ${g}`);
-    for (const id of instanceIds) this.instance(lake, id);
-    return this.begin(lake, 'repair', { anyState: true });
+/** Renewed or rotated certificates of the lake start their lifetime again. */
+export const reissued = (h: Hook<R>): Doc => ({ certIssuedAt: h.ctx.clock.now() });
+
+export function checkImds(_h: Hook<R>, lake: Lake): void {
+  const platform = lakeDoc(lake).cloudPlatform;
+  if (platform !== 'AWS') throw failedPrecondition(`data lake ${lake.name} runs on ${platform}; IMDS settings are for AWS`);
+}
+export const imdsVersion = (h: Hook<R>): Doc => ({ imds: h.ctx.op.name === 'updateToAwsImdsV1' ? 'v1' : 'v2' });
+
+export function checkSkus(_h: Hook<R>, lake: Lake, req: Doc): void {
+  const l = lakeDoc(lake);
+  if (l.cloudPlatform !== 'AZURE')
+    throw failedPrecondition(`data lake ${lake.name} runs on ${l.cloudPlatform}; SKU migration is for Azure`);
+  if (l.sku === 'STANDARD' && !bool(req.force)) throw failedPrecondition(`data lake ${lake.name} already uses the STANDARD SKU`);
+}
+
+export function checkSecrets(_h: Hook<R>, _lake: Lake, req: Doc): void {
+  const known = new Set(SECRET_TYPES.map(([t]) => t));
+  const bad = strings(req.secretTypes).filter((t) => !known.has(t));
+  if (bad.length) throw invalid(`unknown secret type ${bad.join(', ')}; see listDatalakeSecretTypes`);
+}
+
+/** The secret types a lake has (no database root password on GCP). */
+export const secretTypes = (_h: Hook<R>, lake: Lake): Doc => ({
+  datalakeSecretTypes: SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || lakeDoc(lake).cloudPlatform !== 'GCP').map(
+    ([secretType, description]) => ({ secretType, description }),
+  ),
+});
+
+export function javaVersion(_h: Hook<R>, _lake: Lake, req: Doc): Doc {
+  const version = Number(req.javaVersion);
+  if (![8, 11, 17, 21].includes(version)) throw invalid(`Java ${version} is not supported; choose 8, 11, 17 or 21`);
+  return { javaVersion: version };
+}
+
+/** The database server's version after an upgrade (the newest when none is given); never back, the same one only with force. */
+function databaseTarget(lake: Lake, req: Doc): string {
+  const at = lakeDoc(lake).databaseVersion;
+  const to = str(req.targetVersion) ?? DB_VERSIONS[DB_VERSIONS.length - 1] ?? at;
+  if (DB_VERSIONS.indexOf(to) < DB_VERSIONS.indexOf(at))
+    throw failedPrecondition(`the database server is at ${at}; it cannot go back to ${to}`);
+  if (to === at && !bool(req.force))
+    throw failedPrecondition(`the database server is already at ${to}; use --force to run the upgrade again`);
+  return to;
+}
+export const databaseUpgraded = (_h: Hook<R>, lake: Lake, req: Doc): Doc => ({ databaseVersion: databaseTarget(lake, req) });
+export const databaseUpgradeStarted = (_h: Hook<R>, lake: Lake): Doc => ({
+  targetVersion: lake.activity.effect?.databaseVersion,
+  operationId: lake.activity.operationId,
+});
+
+// ---- operations no verb says -----------------------------------------------------------
+
+const lakeNamed = (h: Hook<R>, req: Doc, field: string): Lake => {
+  const ref = str(req[field]);
+  if (!ref) throw invalid('the data lake name or CRN is missing');
+  return h.records('datalake').get(ref);
+};
+
+/**
+ * The account's lakes, in an environment (name or CRN) and with a name or
+ * CRN when given (code: the name matches either way, in any case).
+ */
+export function listDatalakes(h: Hook<R>, req: Doc): Doc {
+  const envRef = str(req.environmentName);
+  const env = envRef ? h.world.environments.require(envRef).crn : undefined;
+  const name = str(req.datalakeName);
+  const datalakes = h
+    .records('datalake')
+    .all()
+    .filter((l) => !env || l.env === env)
+    .filter((l) => !name || l.name?.toLowerCase() === name.toLowerCase() || l.crn === name)
+    .map((l) => listItem(h, l));
+  return { datalakes };
+}
+
+/** Runs a failed action again, with the effect it had (code: the action is the one that failed, whichever it was). */
+export function retryDatalake(h: Hook<R>, req: Doc): Doc {
+  const lakes = h.records('datalake');
+  const lake = lakeNamed(h, req, 'datalakeName');
+  const status = lakes.state(lake);
+  if (!isFailed(status)) throw failedPrecondition(`data lake ${lake.name} is ${status}; only a failed operation can be retried`);
+  const act = lakes.begin(lake, lake.activity.action, { effect: lake.activity.effect, retry: true, anyState: true });
+  return { operationId: act.operationId };
+}
+
+/**
+ * Checks a resize; unless only validating, starts it (the new shape applies
+ * when it succeeds). Code: a validation answers without starting anything.
+ */
+export function resizeDatalake(h: Hook<R>, req: Doc): Doc {
+  const lakes = h.records('datalake');
+  const lake = lakeNamed(h, req, 'datalakeName');
+  const l = lakeDoc(lake);
+  const target = text(req.targetSize) as Shape;
+  const multiAz = bool(req.multiAz);
+  lakes.require(lake, RUNNING, 'resizing');
+  if (target === l.shape && multiAz === l.multiAz) throw failedPrecondition(`data lake ${l.datalakeName} already has the ${target} shape`);
+  const base = {
+    datalakeName: l.datalakeName,
+    datalakeCrn: lake.crn,
+    environmentCrn: l.environmentCrn,
+    runtime: l.runtime,
+    cloudbreakVersion: '2.92.0-b61',
+    tags: l.tags,
+  };
+  if (bool(req.validationOnly)) return { ...base, status: 'RUNNING', statusReason: `resize to ${target} is possible` };
+  const groups = makeGroups(l.datalakeName, target, l.cloudPlatform, l.region, multiAz);
+  for (const t of docs(req.customInstanceTypes)) {
+    const g = groups.find((x) => x.name === text(t.name));
+    if (!g) throw invalid(`a ${target} data lake has no instance group ${text(t.name)}`);
+    const type = str(t.instanceType);
+    if (type) for (const i of g.instances) i.instanceVmType = type;
   }
-
-  recover(lake: LakeRec): string {
-    return this.begin(lake, 'recover');
+  for (const d of docs(req.customInstanceDisks)) {
+    const g = groups.find((x) => x.name === text(d.name));
+    if (!g) throw invalid(`a ${target} data lake has no instance group ${text(d.name)}`);
+    const size = num(d.diskSize);
+    if (size !== undefined) for (const i of g.instances) i.volumes = { ...i.volumes, size };
   }
+  for (const g of groups) g.recipes = l.groups.find((x) => x.name === g.name)?.recipes ?? [];
+  const act = lakes.begin(lake, 'resize', { effect: { shape: target, multiAz, groups } });
+  return { ...base, status: lakes.state(lake), statusReason: `resizing to ${target}`, operationId: act.operationId };
+}
 
-  private instance(lake: LakeRec, id: string): void {
-    if (!lake.groups.some((g) => g.instances.some((i) => i.id === id)))
-      throw notFound(`data lake ${lake.datalakeName} has no instance ${id}`);
+/** The images newer than the lake's, as a query narrows them. */
+function candidates(lake: Lake, q: { runtime?: string; imageId?: string; lockComponents?: boolean; latestPerRuntime?: boolean }): Image[] {
+  const l = lakeDoc(lake);
+  const cur = IMAGES.find((i) => i.imageId === l.imageId);
+  const curOrder = cur ? imageOrder(cur) : -1;
+  let list = IMAGES.filter((i) => imageOrder(i) > curOrder)
+    .filter((i) => (q.lockComponents ? i.runtime === l.runtime : true))
+    .filter((i) => (q.runtime ? i.runtime === q.runtime : true));
+  if (q.imageId) list = list.filter((i) => i.imageId === q.imageId);
+  if (q.latestPerRuntime) list = versions.map((v) => list.filter((i) => i.runtime === v).pop()).filter((i): i is Image => !!i);
+  return list;
+}
+
+/** Checks what an upgrade could go to and starts the preparation (code: with no candidate it answers why and starts nothing). */
+export function prepareDatalakeUpgrade(h: Hook<R>, req: Doc): Doc {
+  const lake = lakeNamed(h, req, 'datalake');
+  const list = candidates(lake, { runtime: str(req.runtime), imageId: str(req.imageId) });
+  const base = { current: imageInfo(lake), upgradeCandidates: list.map((i) => imageDoc(i, lakeDoc(lake).catalogName)) };
+  if (list.length === 0) return { ...base, reason: 'no upgrade candidate matches; nothing to prepare' };
+  return { ...base, operationId: h.records('datalake').begin(lake, 'prepareUpgrade').operationId };
+}
+
+/**
+ * Shows the candidates, checks an upgrade (dry run) or upgrades to the
+ * newest of them (code: one operation that lists, checks or starts).
+ */
+export function upgradeDatalake(h: Hook<R>, req: Doc): Doc {
+  const lake = lakeNamed(h, req, 'datalakeName');
+  const catalog = lakeDoc(lake).catalogName;
+  const latestPerRuntime = bool(req.showLatestAvailableImagePerRuntime);
+  const imageId = str(req.imageId);
+  const runtime = str(req.runtime);
+  if (runtime && !versions.includes(runtime)) throw invalid(`runtime ${runtime} is not supported`);
+  const list = candidates(lake, { runtime, imageId, lockComponents: bool(req.lockComponents), latestPerRuntime });
+  const base = { current: imageInfo(lake), upgradeCandidates: list.map((i) => imageDoc(i, catalog)) };
+  const reason = list.length === 0 ? (imageId ? `image ${imageId} is not an upgrade candidate` : 'no newer image is available') : undefined;
+  if (bool(req.showAvailableImages) || latestPerRuntime) return { ...base, ...(reason ? { reason } : {}) };
+  if (bool(req.dryRun)) return { ...base, reason: reason ?? 'the upgrade can run' };
+  const target = list[list.length - 1];
+  if (reason || !target) throw failedPrecondition(`cannot upgrade data lake ${lake.name}: ${reason ?? 'no newer image is available'}`);
+  const act = h.records('datalake').begin(lake, 'upgrade', { effect: { imageId: target.imageId, runtime: target.runtime } });
+  return { ...base, upgradeCandidates: [imageDoc(target, catalog)], operationId: act.operationId };
+}
+
+/** Sets each named group's recipes; answers what was attached and detached per group (code: a change with no lifecycle of its own). */
+export function replaceRecipes(h: Hook<R>, req: Doc): Doc {
+  const lakes = h.records('datalake');
+  const lake = lakeNamed(h, req, 'datalake');
+  const attached: Doc[] = [];
+  const detached: Doc[] = [];
+  for (const w of docs(req.instanceGroupRecipes)) {
+    const g = groupOf(lake, text(w.instanceGroupName));
+    const next = [...new Set(strings(w.recipeNames))];
+    const add = next.filter((n) => !g.recipes.includes(n));
+    const drop = g.recipes.filter((n) => !next.includes(n));
+    if (add.length) attached.push({ instanceGroupName: g.name, recipeNames: add });
+    if (drop.length) detached.push({ instanceGroupName: g.name, recipeNames: drop });
+    g.recipes = next;
   }
+  lakes.save(lake);
+  return { attachedRecipes: attached, detachedRecipes: detached };
+}
 
-  /** Checks a resize; unless only validating, starts it (the new shape applies when it succeeds). */
-  resize(lake: LakeRec, spec: ResizeSpec, validationOnly: boolean): string | undefined {
-    this.store.require(lake, RUNNING, 'resizing');
-    if (spec.target === lake.shape && spec.multiAz === lake.multiAz)
-      throw failedPrecondition(`data lake ${lake.datalakeName} already has the ${spec.target} shape`);
-    if (validationOnly) return undefined;
-    const groups = makeGroups(lake.datalakeName, spec.target, lake.cloudPlatform, lake.region, spec.multiAz);
-    for (const t of spec.instanceTypes) {
-      const g = groups.find((x) => x.name === t.name);
-      if (!g) throw invalid(`a ${spec.target} data lake has no instance group ${t.name}`);
-      if (t.instanceType) for (const i of g.instances) i.instanceVmType = t.instanceType;
-    }
-    for (const d of spec.disks) {
-      const g = groups.find((x) => x.name === d.name);
-      if (!g) throw invalid(`a ${spec.target} data lake has no instance group ${d.name}`);
-      if (d.diskSize !== undefined) for (const i of g.instances) i.volumes = { ...i.volumes, size: d.diskSize };
-    }
-    for (const g of groups) g.recipes = lake.groups.find((x) => x.name === g.name)?.recipes ?? [];
-    return this.begin(lake, 'resize', { effect: { shape: spec.target, multiAz: spec.multiAz, groups } });
-  }
+/** The image catalog a lake's upgrades read (code: a setting that changes at once). */
+export function setCatalog(h: Hook<R>, req: Doc): Doc {
+  const lake = lakeNamed(h, req, 'datalake');
+  lakeDoc(lake).catalogName = text(req.catalogName);
+  h.records('datalake').save(lake);
+  return {};
+}
 
-  // ---- upgrades
+/** Changes the default Java version; a rolling restart takes twice as long (code: its length depends on the request). */
+export function setDefaultJavaVersion(h: Hook<R>, req: Doc): Doc {
+  const lake = lakeNamed(h, req, 'crn');
+  const effect = javaVersion(h, lake, req);
+  const act = h.records('datalake').begin(lake, 'javaVersion', { effect, minutes: bool(req.rollingRestart) ? 10 : 5 });
+  return { operationId: act.operationId };
+}
 
-  /** The images newer than the lake's, as a query narrows them. */
-  candidates(lake: LakeRec, q: UpgradeQuery): Image[] {
-    const cur = IMAGES.find((i) => i.imageId === lake.imageId);
-    const curOrder = cur ? imageOrder(cur) : -1;
-    let list = IMAGES.filter((i) => imageOrder(i) > curOrder)
-      .filter((i) => (q.lockComponents ? i.runtime === lake.runtime : true))
-      .filter((i) => (q.runtime ? i.runtime === q.runtime : true));
-    if (q.imageId) list = list.filter((i) => i.imageId === q.imageId);
-    if (q.latestPerRuntime) list = RUNTIMES.map((r) => list.filter((i) => i.runtime === r.runtime).pop()).filter((i): i is Image => !!i);
-    return list;
-  }
-
-  requireRuntime(runtime: string): void {
-    if (!RUNTIMES.some((r) => r.runtime === runtime)) throw invalid(`runtime ${runtime} is not supported`);
-  }
-
-  /** Upgrades to the newest of the candidates. */
-  upgrade(lake: LakeRec, candidates: readonly Image[], reason?: string): { target: Image; operationId: string } {
-    if (reason) throw failedPrecondition(`cannot upgrade data lake ${lake.datalakeName}: ${reason}`);
-    const target = candidates[candidates.length - 1];
-    if (!target) throw failedPrecondition(`cannot upgrade data lake ${lake.datalakeName}: no newer image is available`);
-    return { target, operationId: this.begin(lake, 'upgrade', { effect: { imageId: target.imageId, runtime: target.runtime } }) };
-  }
-
-  prepareUpgrade(lake: LakeRec): string {
-    return this.begin(lake, 'prepareUpgrade');
-  }
-
-  /** Upgrades the database server (to the newest version when none is given); never back, the same one only with force. */
-  databaseUpgrade(lake: LakeRec, target: string | undefined, force: boolean): { target: string; operationId: string } {
-    const to = target ?? DB_VERSIONS[DB_VERSIONS.length - 1] ?? lake.databaseVersion;
-    if (DB_VERSIONS.indexOf(to) < DB_VERSIONS.indexOf(lake.databaseVersion))
-      throw failedPrecondition(`the database server is at ${lake.databaseVersion}; it cannot go back to ${to}`);
-    if (to === lake.databaseVersion && !force)
-      throw failedPrecondition(`the database server is already at ${to}; use --force to run the upgrade again`);
-    return { target: to, operationId: this.begin(lake, 'databaseUpgrade', { effect: { databaseVersion: to } }) };
-  }
-
-  // ---- scaling, instances, recipes
-
-  /** Sets the instance count of a scale-out group (made when missing). */
-  scaleHorizontally(lake: LakeRec, groupName: string, count: number): string {
-    this.store.require(lake, RUNNING, 'scaling');
-    if (!SCALE_OUT_GROUPS.includes(groupName)) throw invalid(`${groupName} is not a scale-out instance group`);
-    const groups = lake.groups.map((g) => ({ ...g, instances: [...g.instances] }));
-    let group = groups.find((g) => g.name === groupName);
-    if (!group) {
-      group = { name: groupName, instances: [], recipes: [] };
-      groups.push(group);
-    }
-    const type = groupName === 'storage_scale_out' ? 'r5.2xlarge' : 'm5.2xlarge';
-    while (group.instances.length < count)
-      group.instances.push(
-        makeInstance(lake.datalakeName, groupName, group.instances.length, type, lake.cloudPlatform, lake.region, lake.multiAz, false),
-      );
-    group.instances.length = count;
-    return this.begin(lake, 'scaleHorizontal', { effect: { groups } });
-  }
-
-  scaleVertically(lake: LakeRec, s: VerticalScale): string {
-    this.store.require(lake, RUNNING, 'vertical scaling');
-    const groups = structuredClone(lake.groups);
-    const group = groups.find((g) => g.name === s.group);
-    if (!group) throw notFound(`data lake ${lake.datalakeName} has no instance group ${s.group}`);
-    for (const i of group.instances) {
-      if (s.instanceType) i.instanceVmType = s.instanceType;
-      if (s.modifyDisks?.size !== undefined)
-        i.volumes = { ...i.volumes, size: s.modifyDisks.size, volumeType: s.modifyDisks.volumeType ?? i.volumes.volumeType };
-      if (s.addDisks !== undefined) i.volumes = { ...i.volumes, count: i.volumes.count + s.addDisks };
-    }
-    return this.begin(lake, 'scaleVertical', { effect: { groups } });
-  }
-
-  restartInstances(lake: LakeRec, ids: readonly string[]): string {
-    for (const id of ids) this.instance(lake, id);
-    return this.begin(lake, 'restart');
-  }
-
-  /** Sets each named group's recipes; returns what was attached and detached per group. */
-  replaceRecipes(
-    lake: LakeRec,
-    wanted: ReadonlyArray<{ readonly group: string; readonly recipes: readonly string[] }>,
-  ): { attached: Doc[]; detached: Doc[] } {
-    const attached: Doc[] = [];
-    const detached: Doc[] = [];
-    for (const w of wanted) {
-      const g = lake.groups.find((x) => x.name === w.group);
-      if (!g) throw notFound(`data lake ${lake.datalakeName} has no instance group ${w.group}`);
-      const next = [...new Set(w.recipes)];
-      const add = next.filter((n) => !g.recipes.includes(n));
-      const drop = g.recipes.filter((n) => !next.includes(n));
-      if (add.length) attached.push({ instanceGroupName: g.name, recipeNames: add });
-      if (drop.length) detached.push({ instanceGroupName: g.name, recipeNames: drop });
-      g.recipes = next;
-    }
-    this.store.save(lake);
-    return { attached, detached };
-  }
-
-  // ---- settings and certificates
-
-  setCatalog(lake: LakeRec, catalogName: string): void {
-    lake.catalogName = catalogName;
-    this.store.save(lake);
-  }
-
-  /** Certificate work; renewals and rotations of the lake's own certificates restart their lifetime. */
-  certificates(lake: LakeRec, action: CertificateAction): string {
-    return this.begin(lake, action, action === 'rotateDbCertificate' ? {} : { effect: { certIssuedAt: this.ctx.clock.now() } });
-  }
-
-  setJava(lake: LakeRec, version: number, rollingRestart: boolean): string {
-    if (![8, 11, 17, 21].includes(version)) throw invalid(`Java ${version} is not supported; choose 8, 11, 17 or 21`);
-    return this.begin(lake, 'javaVersion', { effect: { javaVersion: version }, minutes: rollingRestart ? 10 : 5 });
-  }
-
-  imds(lake: LakeRec, version: 'v1' | 'v2'): string {
-    if (lake.cloudPlatform !== 'AWS')
-      throw failedPrecondition(`data lake ${lake.datalakeName} runs on ${lake.cloudPlatform}; IMDS settings are for AWS`);
-    return this.begin(lake, 'imds', { effect: { imds: version } });
-  }
-
-  migrateSkus(lake: LakeRec, force: boolean): string {
-    if (lake.cloudPlatform !== 'AZURE')
-      throw failedPrecondition(`data lake ${lake.datalakeName} runs on ${lake.cloudPlatform}; SKU migration is for Azure`);
-    if (lake.sku === 'STANDARD' && !force) throw failedPrecondition(`data lake ${lake.datalakeName} already uses the STANDARD SKU`);
-    return this.begin(lake, 'migrateSkus', { effect: { sku: 'STANDARD' } });
-  }
-
-  /** The secret types a lake has (no database root password on GCP). */
-  secretTypes(lake: LakeRec): ReadonlyArray<readonly [string, string]> {
-    return SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || lake.cloudPlatform !== 'GCP');
-  }
-
-  rotateSecrets(lake: LakeRec, types: readonly string[]): string {
-    const known = new Set(SECRET_TYPES.map(([t]) => t));
-    const bad = types.filter((t) => !known.has(t));
-    if (bad.length) throw invalid(`unknown secret type ${bad.join(', ')}; see listDatalakeSecretTypes`);
-    return this.begin(lake, 'rotateSecrets');
-  }
-
-  // ---- operations
-
-  /** An operation by id (of the lake, when one is given), or the lake's latest. */
-  operation(lake: LakeRec | undefined, id: string | undefined, ref?: string): OperationRecord {
-    if (id) {
-      const op = this.operations.find(id);
-      if (!op || (lake && op.owner !== lake.id))
-        throw notFound(`operation ${id} not found${lake ? ` for data lake ${lake.datalakeName}` : ''}`);
-      return op;
-    }
+/** An operation by id (of the lake, when one is named), or the lake's latest (code: the lake may be left out). */
+export function getOperation(h: Hook<R>, req: Doc): Doc {
+  const lakes = h.records('datalake');
+  const ref = str(req.datalakeName) ?? str(req.crn);
+  const lake = ref ? lakes.find(ref) : undefined;
+  const id = str(req.operationId);
+  const ops = lakes.operations();
+  let op: OperationRecord | undefined;
+  if (id) {
+    op = ops.find(id);
+    if (!op || (lake && op.owner !== lake.id)) throw notFound(`operation ${id} not found${lake ? ` for data lake ${lake.name}` : ''}`);
+  } else {
     if (!lake) throw notFound(`data lake ${ref ?? ''} not found`);
-    const last = this.operations.latest(lake.id);
-    if (!last) throw notFound(`data lake ${lake.datalakeName} has no operations`);
-    return last;
+    op = ops.latest(lake.id);
+    if (!op) throw notFound(`data lake ${lake.name} has no operations`);
   }
+  return ops.view(op);
+}
+
+/** Whether a storage location can be written (code: the answer depends on the location only). */
+export function validateCloudStorage(_h: Hook<R>, req: Doc): Doc {
+  const loc = text(req.storageLocation);
+  return loc.includes('fail-') ? { status: 'ERROR', error: `the data access role cannot write to ${loc}` } : { status: 'OK' };
 }

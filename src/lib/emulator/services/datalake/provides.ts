@@ -1,29 +1,30 @@
 /** What the datalake service tells the rest of the emulator (world/contracts.ts `lakes`): its data lakes, settled on the clock. */
-import type { ProviderScope } from '../../world.js';
+import type { Hook } from '../../engine/declare.js';
 import type { LakeView, Lakes } from '../../world/contracts.js';
-import { lakeResources } from './lakes.js';
-import type { LakeRec } from './records.js';
+import type { R } from './lakes.js';
+import { lakeDoc, type Lake } from './records.js';
 
-export function lakes(scope: ProviderScope): Lakes {
-  const res = lakeResources(scope);
-  const view = (l: LakeRec): LakeView => {
+export function lakes(h: Hook<R>): Lakes {
+  const records = h.records('datalake');
+  const view = (lake: Lake): LakeView => {
+    const l = lakeDoc(lake);
     const instances = l.groups.flatMap((g) => g.instances);
     const cm = instances.filter((i) => i.clouderaManagerServer);
     return {
       crn: l.crn,
       name: l.datalakeName,
       environmentCrn: l.environmentCrn,
-      status: res.state(l),
+      status: records.state(lake),
       runtime: l.runtime,
       hosts: [...cm, ...instances.filter((i) => !i.clouderaManagerServer)].map((i) => i.discoveryFQDN),
       ...(l.storage ? { storage: l.storage } : {}),
     };
   };
-  const all = (): LakeView[] => res.all().map(view);
+  const all = (): LakeView[] => records.all().map(view);
   return {
     of: (environmentCrn) => all().find((l) => l.environmentCrn === environmentCrn),
     find: (ref) => {
-      const l = res.find(ref);
+      const l = records.find(ref);
       return l ? view(l) : undefined;
     },
     all,

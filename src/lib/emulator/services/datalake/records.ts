@@ -1,9 +1,12 @@
-/** What the datalake service stores: data lakes, their backups and restores, diagnostics collections. */
+/**
+ * What the datalake service stores: data lakes (engine records, whose
+ * document is a LakeDoc), their backups and restores, diagnostics collections.
+ */
+import type { EngineRecord } from '../../engine/records.js';
 import type { Activity } from '../../lifecycle.js';
 import type { Shape } from './catalogue.js';
 
 export const KIND = {
-  lake: 'datalake.datalake',
   operation: 'datalake.operation',
   backup: 'datalake.backup',
   restore: 'datalake.restore',
@@ -29,8 +32,8 @@ export interface GroupRec {
   recipes: string[];
 }
 
-export interface LakeRec {
-  id: string;
+/** A data lake's document: what its views are made of. */
+export interface LakeDoc {
   crn: string;
   datalakeName: string;
   environmentName: string;
@@ -39,7 +42,6 @@ export interface LakeRec {
   cloudPlatform: CloudPlatform;
   gov: boolean;
   region: string;
-  createdAt: number;
   shape: Shape;
   runtime: string;
   imageId: string;
@@ -55,8 +57,13 @@ export interface LakeRec {
   imds: string;
   sku: string;
   certIssuedAt: number;
-  activity: Activity;
 }
+
+/** A data lake as the engine keeps it. */
+export type Lake = Readonly<EngineRecord>;
+
+/** A lake's document. */
+export const lakeDoc = (lake: Lake): LakeDoc => lake.doc as unknown as LakeDoc;
 
 /** One step of a backup or restore: when it starts (minutes in), how long it takes, whether the request skips it. */
 export interface StagePlan {

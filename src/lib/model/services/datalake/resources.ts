@@ -6,9 +6,9 @@
  * NOT_FOUND once it is over, as clients expect (the CLI's DELETED is a
  * transient state there). Backups and restores run STARTED, then
  * IN_PROGRESS (VALIDATION_* for a validation alone); diagnostics collections
- * RUNNING. Fixed values: what a storage validation answers. datalake is not
- * on the operation table: these are data the emulator does not read yet;
- * checked against the wire by test/unit/model/resource-facts.test.ts.
+ * RUNNING. Fixed values: what a storage validation answers. The emulator's
+ * datalake service reads these (its operation table); checked against the
+ * wire by test/unit/model/resource-facts.test.ts.
  */
 import type { ServiceResources } from '../../resources.js';
 
