@@ -62,7 +62,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // Format 5 (issue 29's second fan-out): ml's backups keep what finds them (their workbench's name and
   // environment) with their request, and a restored workbench its static subdomain; dfworkload's custom NAR and
   // Python configurations and its inbound connection endpoints are engine records (dfworkload.customNarConfiguration,
-  // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes are engine records.
+  // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes, backups and restores are
+  // engine records, its diagnostics collections work beside a lake.
   5: [
     'ml.workspace',
     'ml.workspaceBackup',
@@ -70,6 +71,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'dfworkload.pythonConfig',
     'dfworkload.inboundEndpoint',
     'datalake.datalake',
+    'datalake.backup',
+    'datalake.restore',
+    'datalake.diagnostics',
   ],
 };
 

@@ -1,9 +1,9 @@
 /**
  * Backups and restores of data lakes: a plan of steps (admin operations,
  * database, HBase tables, Solr collections), each skipped or timed, and an
- * overall status on the emulator clock (BACKUP: STARTED, IN_PROGRESS, then
- * SUCCESSFUL or FAILED; VALIDATION_* for a validation-only run; CANCELLED
- * once cancelled). A backup whose name starts with `fail-` fails; so does a
+ * overall status on the emulator clock (the model's: STARTED, IN_PROGRESS,
+ * then SUCCESSFUL or FAILED; VALIDATION_* for a validation-only run;
+ * CANCELLED once cancelled). A backup whose name starts with `fail-` fails; so does a
  * restore whose location contains `fail-`.
  */
 import type { Hook } from '../../engine/declare.js';
@@ -11,30 +11,10 @@ import { failedPrecondition, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../engine/context.js';
 import { bool, iso, str, text } from '../../values.js';
-import { progress, start, type Lifecycle, type Progress } from '../../lifecycle.js';
-import type { RequestContext } from '../../types.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { progress, type Progress } from '../../lifecycle.js';
 import type { R } from './lakes.js';
-import { KIND, lakeDoc, type BrRec, type Lake, type StagePlan } from './records.js';
-
-/** A backup or restore: STARTED for half a minute, IN_PROGRESS until its last step ends (the plan sets the length). */
-const BACKUP: Lifecycle = {
-  run: {
-    phases: [
-      ['STARTED', 0.5],
-      ['IN_PROGRESS', 0],
-    ],
-    success: 'SUCCESSFUL',
-    failure: 'FAILED',
-  },
-  validate: {
-    phases: [
-      ['STARTED', 0.5],
-      ['IN_PROGRESS', 0],
-    ],
-    success: 'VALIDATION_SUCCESSFUL',
-    failure: 'VALIDATION_FAILED',
-  },
-};
+import { lakeDoc, type BrDoc, type BrRec, type Lake, type StagePlan } from './records.js';
 
 /** What a backup or restore leaves out (the request's skip flags). */
 export interface BackupOptions {
@@ -104,7 +84,8 @@ function stagesOf(o: BackupOptions, restore: boolean): StagePlan[] {
 }
 
 /** How long a plan runs (minutes). */
-export const totalMinutes = (r: BrRec): number => r.stages.filter((s) => !s.skipped).reduce((a, s) => Math.max(a, s.start + s.minutes), 0);
+export const totalMinutes = (r: Pick<BrRec, 'stages'>): number =>
+  r.stages.filter((s) => !s.skipped).reduce((a, s) => Math.max(a, s.start + s.minutes), 0);
 
 /** The step a failing run fails in: its last one. */
 export const lastStage = (r: BrRec): StagePlan | undefined => r.stages.filter((s) => !s.skipped).pop();
@@ -115,15 +96,20 @@ export function failReason(r: BrRec): string {
     : `reading the backup from ${r.backupLocation} failed (the location contains "fail-")`;
 }
 
-export class Backups {
-  private readonly ctx: RequestContext;
+/** A backup or restore as its views read it: its document, its lake and its run on the clock. */
+const runOf = (rec: Readonly<EngineRecord>): BrRec => ({
+  ...(rec.doc as unknown as BrDoc),
+  id: rec.id,
+  lakeId: rec.scope,
+  activity: rec.activity,
+});
 
-  constructor(private readonly h: Hook<R>) {
-    this.ctx = h.ctx;
-  }
+/** A lake's backups and restores (engine records of the lake: they go with it). */
+export class Backups {
+  constructor(private readonly h: Hook<R>) {}
 
   private get now(): number {
-    return this.ctx.clock.now();
+    return this.h.ctx.clock.now();
   }
 
   progress(r: BrRec): Progress {
@@ -136,22 +122,28 @@ export class Backups {
     return this.progress(r).done ? undefined : r.stages.find((s) => !s.skipped && elapsed >= s.start && elapsed < s.start + s.minutes);
   }
 
-  private save(r: BrRec): void {
-    this.ctx.store.put(r.kind === 'backup' ? KIND.backup : KIND.restore, r.id, r, { parent: r.lakeId });
-  }
-
   /** A backup or restore of the lake that is still running. */
   private busyWith(lake: Lake): BrRec | undefined {
-    for (const kind of [KIND.backup, KIND.restore])
-      for (const { doc } of this.ctx.store.children<BrRec>(kind, lake.id)) if (!this.progress(doc).done) return doc;
+    for (const kind of ['backup', 'restore'] as const)
+      for (const rec of this.h.records(kind).all(lake.id)) if (!this.progress(runOf(rec)).done) return runOf(rec);
     return undefined;
   }
 
-  private startRun(r: Omit<BrRec, 'activity' | 'stages'>, stages: StagePlan[], fail: boolean): BrRec {
-    const rec: BrRec = { ...r, stages, activity: { action: '', tl: { startedAt: 0, steps: [] }, success: '', failure: '' } };
-    rec.activity = start(BACKUP, r.validationOnly ? 'validate' : 'run', this.now, { fail, minutes: totalMinutes(rec) });
-    this.save(rec);
-    return rec;
+  /** Starts a run: STARTED for half a minute, IN_PROGRESS until its plan's last step ends. */
+  private startRun(lake: Lake, id: string, doc: BrDoc, fail: boolean): BrRec {
+    const minutes = totalMinutes(doc);
+    const rec = this.h.records(doc.kind).create(
+      {
+        id,
+        ...(doc.backupName !== undefined ? { name: doc.backupName } : {}),
+        scope: lake.id,
+        ...(lake.env ? { env: lake.env } : {}),
+        doc: { ...doc },
+      },
+      doc.validationOnly ? 'validate' : 'run',
+      { fail, minutes },
+    );
+    return runOf(rec);
   }
 
   private ready(lake: Lake, what: string): void {
@@ -160,35 +152,34 @@ export class Backups {
     if (busy) throw failedPrecondition(`data lake ${lake.name} is busy with ${busy.kind} ${busy.restoreId ?? busy.backupId}`);
   }
 
+  private who(): Pick<BrDoc, 'accountId' | 'userCrn'> {
+    return { accountId: this.h.ctx.info.accountId, userCrn: this.h.ctx.caller.actorCrn };
+  }
+
   backup(lake: Lake, name: string | undefined, location: string | undefined, o: BackupOptions): BrRec {
     this.ready(lake, 'a backup');
     const l = lakeDoc(lake);
     const id = uuid();
-    return this.startRun(
-      {
-        kind: 'backup',
-        id,
-        backupId: id,
-        backupName: name,
-        lakeId: lake.id,
-        datalakeName: l.datalakeName,
-        accountId: this.ctx.info.accountId,
-        userCrn: this.ctx.caller.actorCrn,
-        backupLocation: `${location ?? `${l.storage.replace(/\/$/, '')}/backups`}/${id}`,
-        runtimeVersion: l.runtime,
-        validationOnly: o.validationOnly,
-      },
-      stagesOf(o, false),
-      name?.startsWith('fail-') ?? false,
-    );
+    const doc: BrDoc = {
+      kind: 'backup',
+      backupId: id,
+      ...(name !== undefined ? { backupName: name } : {}),
+      datalakeName: l.datalakeName,
+      ...this.who(),
+      backupLocation: `${location ?? `${l.storage.replace(/\/$/, '')}/backups`}/${id}`,
+      runtimeVersion: l.runtime,
+      validationOnly: o.validationOnly,
+      stages: stagesOf(o, false),
+    };
+    return this.startRun(lake, id, doc, name?.startsWith('fail-') ?? false);
   }
 
   /** A backup of the lake by id, or its latest (with that name, when given). */
   find(lake: Lake, by: { id?: string; name?: string }): BrRec {
     if (by.id) {
-      const rec = this.ctx.store.get<BrRec>(KIND.backup, by.id);
-      if (!rec || rec.lakeId !== lake.id) throw notFound(`backup ${by.id} of data lake ${lake.name} not found`);
-      return rec;
+      const rec = this.h.records('backup').byId(by.id);
+      if (!rec || rec.scope !== lake.id) throw notFound(`backup ${by.id} of data lake ${lake.name} not found`);
+      return runOf(rec);
     }
     const all = this.list(lake);
     const hit = (by.name ? all.filter((b) => b.backupName === by.name) : all).pop();
@@ -197,7 +188,7 @@ export class Backups {
   }
 
   list(lake: Lake): BrRec[] {
-    return this.ctx.store.children<BrRec>(KIND.backup, lake.id).map((r) => r.doc);
+    return this.h.records('backup').all(lake.id).map(runOf);
   }
 
   /** Restores a backup (by id, of any lake; by name; or the lake's latest successful one). */
@@ -206,9 +197,9 @@ export class Backups {
     let source: BrRec;
     if (by.id) {
       // A backup id may name a backup of another lake (moving metadata between lakes).
-      const rec = this.ctx.store.get<BrRec>(KIND.backup, by.id);
+      const rec = this.h.records('backup').byId(by.id);
       if (!rec) throw notFound(`backup ${by.id} not found`);
-      source = rec;
+      source = runOf(rec);
     } else if (by.name) source = this.find(lake, { name: by.name });
     else {
       const ok = this.list(lake)
@@ -222,48 +213,41 @@ export class Backups {
       throw failedPrecondition(`backup ${source.backupId} is ${sourceStatus}; only a SUCCESSFUL backup can be restored`);
     const location = locationOverride ?? source.backupLocation;
     const id = uuid();
-    return this.startRun(
-      {
-        kind: 'restore',
-        id,
-        backupId: source.backupId,
-        restoreId: id,
-        backupName: source.backupName,
-        lakeId: lake.id,
-        datalakeName: String(lake.name),
-        accountId: this.ctx.info.accountId,
-        userCrn: this.ctx.caller.actorCrn,
-        backupLocation: location,
-        runtimeVersion: source.runtimeVersion,
-        validationOnly: o.validationOnly,
-      },
-      stagesOf(o, true),
-      location.includes('fail-'),
-    );
+    const doc: BrDoc = {
+      kind: 'restore',
+      backupId: source.backupId,
+      restoreId: id,
+      ...(source.backupName !== undefined ? { backupName: source.backupName } : {}),
+      datalakeName: String(lake.name),
+      ...this.who(),
+      backupLocation: location,
+      runtimeVersion: source.runtimeVersion,
+      validationOnly: o.validationOnly,
+      stages: stagesOf(o, true),
+    };
+    return this.startRun(lake, id, doc, location.includes('fail-'));
   }
 
   /** A restore of the lake by id, or its latest. */
   findRestore(lake: Lake, id: string | undefined): BrRec {
-    if (id) {
-      const rec = this.ctx.store.get<BrRec>(KIND.restore, id);
-      if (!rec || rec.lakeId !== lake.id) throw notFound(`restore ${id} of data lake ${lake.name} not found`);
-      return rec;
-    }
-    const rec = this.ctx.store.children<BrRec>(KIND.restore, lake.id).pop()?.doc;
+    const restores = this.h.records('restore');
+    const rec = id ? restores.byId(id) : restores.all(lake.id).pop();
+    if (id && (!rec || rec.scope !== lake.id)) throw notFound(`restore ${id} of data lake ${lake.name} not found`);
     if (!rec) throw notFound(`data lake ${lake.name} has no restores`);
-    return rec;
+    return runOf(rec);
   }
 
   /** Cancels a running backup or restore; with force, its running steps too. */
   cancel(kind: 'backup' | 'restore', id: string, force: boolean): void {
-    const rec = this.ctx.store.get<BrRec>(kind === 'backup' ? KIND.backup : KIND.restore, id);
+    const records = this.h.records(kind);
+    const rec = records.byId(id);
     if (!rec) throw notFound(`${kind} ${id} not found`);
-    const { state } = this.progress(rec);
+    const { state } = this.progress(runOf(rec));
     if (state !== 'STARTED' && state !== 'IN_PROGRESS')
       throw failedPrecondition(`${kind} ${id} is ${state}; only a ${kind} that is STARTED or IN_PROGRESS can be cancelled`);
     rec.activity.cancelledAt = this.now;
-    rec.forced = force;
-    this.save(rec);
+    rec.doc.forced = force;
+    records.save(rec);
   }
 }
 
@@ -351,13 +335,13 @@ export function backupDatalake(h: Hook<R>, req: Doc): Doc {
   return brView(h, b.backup(lakeOf(h, req), str(req.backupName), str(req.backupLocation), optionsOf(req)), false);
 }
 
-export function backupDatalakeStatus(h: Hook<R>, req: Doc): Doc {
-  return brView(h, new Backups(h).find(lakeOf(h, req), { id: str(req.backupId), name: str(req.backupName) }), true);
-}
+/** A backup of the lake by id, or its latest (with that name, when given), with its steps and how long it is predicted to take. */
+export const backupStatus = (h: Hook<R>, lake: Lake, req: Doc): Doc =>
+  brView(h, new Backups(h).find(lake, { id: str(req.backupId), name: str(req.backupName) }), true);
 
-export function listDatalakeBackups(h: Hook<R>, req: Doc): Doc {
+export function listBackups(h: Hook<R>, lake: Lake): Doc {
   return {
-    backups: new Backups(h).list(lakeOf(h, req)).map((r) => {
+    backups: new Backups(h).list(lake).map((r) => {
       const v = brView(h, r, false);
       return {
         backupName: r.backupName ?? '',
@@ -380,9 +364,9 @@ export function restoreDatalake(h: Hook<R>, req: Doc): Doc {
   return brView(h, new Backups(h).restore(lakeOf(h, req), by, str(req.backupLocationOverride), optionsOf(req)), false);
 }
 
-export function restoreDatalakeStatus(h: Hook<R>, req: Doc): Doc {
-  return brView(h, new Backups(h).findRestore(lakeOf(h, req), str(req.restoreId)), true);
-}
+/** A restore of the lake by id, or its latest. */
+export const restoreStatus = (h: Hook<R>, lake: Lake, req: Doc): Doc =>
+  brView(h, new Backups(h).findRestore(lake, str(req.restoreId)), true);
 
 const cancel = (kind: 'backup' | 'restore', h: Hook<R>, req: Doc): Doc => {
   const id = text(req[`${kind}Id`]);

@@ -12,23 +12,17 @@ import { resources } from '../../../model/services/datalake/resources.js';
 import type { EntryOptions } from '../../engine/declare.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { DEFAULT_RUNTIME, RUNTIMES } from '../../shared/runtimes.js';
-import {
-  backupDatalake,
-  backupDatalakeStatus,
-  cancelBackup,
-  cancelRestore,
-  listDatalakeBackups,
-  restoreDatalake,
-  restoreDatalakeStatus,
-} from './backups.js';
+import { backupDatalake, backupStatus, cancelBackup, cancelRestore, listBackups, restoreDatalake, restoreStatus } from './backups.js';
 import { CM_ROLES, LOG_DESCRIPTORS } from './catalogue.js';
-import { cancelDatalakeDiagnostics, collectDiagnostics, listDatalakeDiagnostics } from './diagnostics.js';
+import { cancelDatalakeDiagnostics, listCollections } from './diagnostics.js';
 import {
   checkCreate,
   checkDelete,
   checkImds,
   checkRepair,
   checkRestart,
+  checkScaleOut,
+  checkScaleUp,
   checkSecrets,
   checkSkus,
   created,
@@ -37,7 +31,7 @@ import {
   fillLake,
   getOperation,
   imdsVersion,
-  listDatalakes,
+  lakesListed,
   operationOf,
   prepareDatalakeUpgrade,
   reissued,
@@ -54,12 +48,16 @@ import {
   type R,
 } from './lakes.js';
 import { lakes } from './provides.js';
-import { databaseServer, details, hostStatus, serviceStatus } from './views.js';
+import { databaseServer, details, hostStatus, listItem, serviceStatus } from './views.js';
 
 /** A lake's action, answered with the operation it started. */
 const started = { answer: operationOf } as const satisfies EntryOptions<R>;
 /** Operations that name the lake in a field of their own. */
 const by = (field: string): EntryOptions<R> => ({ keys: [field], answer: operationOf });
+
+/** A backup or restore goes with its lake. */
+const RUN_OF_LAKE = { in: 'parent', parent: 'datalake', part: true } as const;
+const RUN_MINUTES = { run: [0.5, 0], validate: [0.5, 0] } as const;
 
 export default defineService<OperationName>()({
   service: 'datalake',
@@ -101,11 +99,14 @@ export default defineService<OperationName>()({
           delete: checkDelete,
           repair: checkRepair,
           restart: checkRestart,
+          scaleHorizontal: checkScaleOut,
+          scaleVertical: checkScaleUp,
           imds: checkImds,
           migrateSkus: checkSkus,
           rotateSecrets: checkSecrets,
         },
         fill: fillLake,
+        show: (h, lake) => listItem(h, lake),
         effect: {
           scaleHorizontal: scaledOut,
           scaleVertical: scaledUp,
@@ -117,10 +118,17 @@ export default defineService<OperationName>()({
         },
       },
     },
-    // Runs beside a lake with plans of their own (backups.ts, diagnostics.ts): not records of the engine yet.
-    backup: { keys: ['backupId'] },
-    restore: { keys: ['restoreId'] },
-    diagnostics: { keys: ['flowId'] },
+    // Runs of a lake with plans of their own (backups.ts): STARTED for half a minute, then IN_PROGRESS as long as the plan.
+    backup: { keys: ['backupId'], lives: RUN_OF_LAKE, names: 'repeat', minutes: RUN_MINUTES },
+    restore: { keys: ['restoreId'], lives: RUN_OF_LAKE, minutes: RUN_MINUTES },
+    // Collections are work beside a lake (diagnostics.ts), one of each kind at a time; they go with it.
+    diagnostics: {
+      noun: 'diagnostics collection',
+      keys: ['flowId'],
+      lives: { in: 'parent', parent: 'datalake', part: true },
+      work: { groups: { datalake: 'datalake', cm: 'cm' } },
+      minutes: { datalake: 4, cm: 6 },
+    },
     cloudStorageValidation: { keys: ['storageLocation'] },
   },
   operations: (r) => ({
@@ -129,7 +137,7 @@ export default defineService<OperationName>()({
     createAzureDatalake: r.datalake.create({ answer: created }),
     createGCPDatalake: r.datalake.create({ answer: created }),
     describeDatalake: r.datalake.read({ answer: (h, lake) => ({ datalake: details(h, lake) }) }),
-    listDatalakes: code(listDatalakes),
+    listDatalakes: r.datalake.list({ select: lakesListed }),
     deleteDatalake: r.datalake.delete(started),
     startDatalake: r.datalake.act('start', { answer: () => ({}) }),
     stopDatalake: r.datalake.act('stop', { answer: () => ({}) }),
@@ -140,16 +148,16 @@ export default defineService<OperationName>()({
     migrateSkus: r.datalake.act('migrateSkus', started),
 
     backupDatalake: code(backupDatalake),
-    backupDatalakeStatus: code(backupDatalakeStatus),
-    listDatalakeBackups: code(listDatalakeBackups),
+    backupDatalakeStatus: r.datalake.read({ answer: backupStatus }),
+    listDatalakeBackups: r.datalake.read({ answer: listBackups }),
     cancelBackup: code(cancelBackup),
     restoreDatalake: code(restoreDatalake),
-    restoreDatalakeStatus: code(restoreDatalakeStatus),
+    restoreDatalakeStatus: r.datalake.read({ answer: restoreStatus }),
     cancelRestore: code(cancelRestore),
 
-    collectDatalakeDiagnostics: code(collectDiagnostics),
-    collectCmDiagnostics: code(collectDiagnostics),
-    listDatalakeDiagnostics: code(listDatalakeDiagnostics),
+    collectDatalakeDiagnostics: r.datalake.work('datalake', { keys: ['crn'] }),
+    collectCmDiagnostics: r.datalake.work('cm', { keys: ['crn'] }),
+    listDatalakeDiagnostics: r.datalake.read({ keys: ['crn'], answer: listCollections }),
     cancelDatalakeDiagnostics: code(cancelDatalakeDiagnostics),
     getDatalakeLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
     getCmRoles: r.datalake.read({ keys: ['crn'], answer: () => ({ roles: CM_ROLES }) }),

@@ -14,6 +14,7 @@ import type { resources } from '../../../model/services/datalake/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { OperationRecord } from '../../engine/operations.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
 import { DEFAULT_RUNTIME, RUNTIMES } from '../../shared/runtimes.js';
@@ -210,12 +211,17 @@ export const checkRestart = (_h: Hook<R>, lake: Lake, req: Doc): void => {
   for (const id of strings(req.instances)) instanceOf(lake, id);
 };
 
-/** Sets the instance count of a scale-out group (made when missing), on success. */
-export function scaledOut(h: Hook<R>, lake: Lake, req: Doc): Doc {
+/** Scaling out needs the lake RUNNING, and names a scale-out group. */
+export function checkScaleOut(h: Hook<R>, lake: Lake, req: Doc): void {
   h.records('datalake').require(lake, RUNNING, 'scaling');
+  const group = text(req.instanceGroupName);
+  if (!SCALE_OUT_GROUPS.includes(group)) throw invalid(`${group} is not a scale-out instance group`);
+}
+
+/** Sets the instance count of a scale-out group (made when missing), on success. */
+export function scaledOut(_h: Hook<R>, lake: Lake, req: Doc): Doc {
   const groupName = text(req.instanceGroupName);
   const count = Number(req.instanceGroupDesiredCount);
-  if (!SCALE_OUT_GROUPS.includes(groupName)) throw invalid(`${groupName} is not a scale-out instance group`);
   const l = lakeDoc(lake);
   const groups = l.groups.map((g) => ({ ...g, instances: [...g.instances] }));
   let group = groups.find((g) => g.name === groupName);
@@ -232,16 +238,20 @@ export function scaledOut(h: Hook<R>, lake: Lake, req: Doc): Doc {
   return { groups };
 }
 
-/** A group's new instance type and disks, on success. */
-export function scaledUp(h: Hook<R>, lake: Lake, req: Doc): Doc {
+/** Scaling up needs the lake RUNNING, and names a group it has. */
+export function checkScaleUp(h: Hook<R>, lake: Lake, req: Doc): void {
   h.records('datalake').require(lake, RUNNING, 'vertical scaling');
+  groupOf(lake, text(req.group));
+}
+
+/** A group's new instance type and disks, on success. */
+export function scaledUp(_h: Hook<R>, lake: Lake, req: Doc): Doc {
   const disks = obj(req.diskOptions);
   const modify = obj(disks.modifyDisks);
   const instanceType = str(obj(req.instanceTemplate).instanceType);
   const size = num(modify.size);
   const volumeType = str(modify.volumeType);
   const addDisks = num(obj(disks.addDisks).numberOfDisks);
-  groupOf(lake, text(req.group));
   const groups = structuredClone(lakeDoc(lake).groups);
   for (const i of groups.find((g) => g.name === text(req.group))?.instances ?? []) {
     if (instanceType) i.instanceVmType = instanceType;
@@ -310,21 +320,15 @@ const lakeNamed = (h: Hook<R>, req: Doc, field: string): Lake => {
   return h.records('datalake').get(ref);
 };
 
-/**
- * The account's lakes, in an environment (name or CRN) and with a name or
- * CRN when given (code: the name matches either way, in any case).
- */
-export function listDatalakes(h: Hook<R>, req: Doc): Doc {
+/** The account's lakes, in an environment (name or CRN) and with a name (any case) or CRN when given. */
+export function lakesListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const envRef = str(req.environmentName);
   const env = envRef ? h.world.environments.require(envRef).crn : undefined;
-  const name = str(req.datalakeName);
-  const datalakes = h
+  const name = str(req.datalakeName)?.toLowerCase();
+  return h
     .records('datalake')
     .all()
-    .filter((l) => !env || l.env === env)
-    .filter((l) => !name || l.name?.toLowerCase() === name.toLowerCase() || l.crn === name)
-    .map((l) => listItem(h, l));
-  return { datalakes };
+    .filter((l) => (!env || l.env === env) && (!name || l.name?.toLowerCase() === name || l.crn === req.datalakeName));
 }
 
 /** Runs a failed action again, with the effect it had (code: the action is the one that failed, whichever it was). */

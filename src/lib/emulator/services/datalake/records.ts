@@ -1,17 +1,11 @@
 /**
- * What the datalake service stores: data lakes (engine records, whose
- * document is a LakeDoc), their backups and restores, diagnostics collections.
+ * What the datalake service keeps: data lakes, their backups and restores
+ * (engine records: their documents' layouts are here) and diagnostics
+ * collections (work beside a lake, its request their document).
  */
 import type { EngineRecord } from '../../engine/records.js';
 import type { Activity } from '../../lifecycle.js';
 import type { Shape } from './catalogue.js';
-
-export const KIND = {
-  operation: 'datalake.operation',
-  backup: 'datalake.backup',
-  restore: 'datalake.restore',
-  diagnostics: 'datalake.diagnostics',
-} as const;
 
 export type CloudPlatform = 'AWS' | 'AZURE' | 'GCP';
 
@@ -74,13 +68,12 @@ export interface StagePlan {
   skipped: boolean;
 }
 
-export interface BrRec {
+/** A backup's or restore's document (an engine record in its lake). */
+export interface BrDoc {
   kind: 'backup' | 'restore';
-  id: string;
   backupId: string;
   restoreId?: string;
   backupName?: string;
-  lakeId: string;
   datalakeName: string;
   accountId: string;
   userCrn: string;
@@ -88,20 +81,13 @@ export interface BrRec {
   runtimeVersion: string;
   stages: StagePlan[];
   validationOnly: boolean;
-  /** Its overall status on the clock (STARTED, IN_PROGRESS, then how it ended; cancelledAt once cancelled). */
-  activity: Activity;
   /** Set when cancelled: with force, running steps are cancelled too. */
   forced?: boolean;
 }
 
-export interface DiagRec {
-  flowId: string;
-  lakeId: string;
-  datalakeName: string;
-  kind: 'datalake' | 'cm';
-  created: number;
-  destination: string;
-  description?: string;
-  caseNumber?: string;
-  activity: Activity;
+/** A backup or restore as read: its document, id, lake, and its overall status on the clock (cancelledAt once cancelled). */
+export interface BrRec extends BrDoc {
+  readonly id: string;
+  readonly lakeId: string;
+  readonly activity: Activity;
 }

@@ -392,6 +392,34 @@ describe('certificates', () => {
   });
 });
 
+describe('diagnostics collections', () => {
+  test("a collection RUNNING is the lake's operation; one of a kind at a time; cancelled, it is CANCELLED; the lake's delete takes its collections and backups with it", async () => {
+    await running('diag-lake', 'lakehouse-aws');
+    const { crn } = await describeLake('diag-lake');
+    const made = await emu.client.datalake.collectDatalakeDiagnostics({ crn, destination: 'CLOUD_STORAGE', description: 'slow queries' });
+    expect(made.operationId).toEqual(expect.any(String));
+    const op = await emu.client.datalake.getOperation({ datalakeName: 'diag-lake' });
+    expect(op).toMatchObject({ operationId: made.operationId, operationName: 'DIAGNOSTICS_COLLECTION', operationStatus: 'RUNNING' });
+    const twice = await refused(emu.client.datalake.collectDatalakeDiagnostics({ crn, destination: 'LOCAL', description: 'again' }));
+    expect(twice.code).toBe('FAILED_PRECONDITION');
+    const cm = await emu.client.datalake.collectCmDiagnostics({ crn, destination: 'SUPPORT', caseNumber: '00123456', description: 'cm' });
+    const listed = await emu.client.datalake.listDatalakeDiagnostics({ crn });
+    expect(listed.collections?.map((c) => [c.flowId, c.status, c.collectionDetails?.destination])).toEqual([
+      [made.operationId, 'RUNNING', 'CLOUD_STORAGE'],
+      [cm.operationId, 'RUNNING', 'SUPPORT'],
+    ]);
+    expect(listed.collections?.[0]?.collectionDetails?.output).toBe(`s3a://lake-bucket/data/diagnostics/${made.operationId}.tar.gz`);
+    emu.clock.advance('4m');
+    await emu.client.datalake.cancelDatalakeDiagnostics({ crn });
+    const after = await emu.client.datalake.listDatalakeDiagnostics({ crn });
+    expect(after.collections?.map((c) => c.status)).toEqual(['FINISHED', 'CANCELLED']);
+    await emu.client.datalake.backupDatalake({ datalakeName: 'diag-lake', backupName: 'before-delete' });
+    emu.clock.advance('10m');
+    const deleting = await emu.client.datalake.deleteDatalake({ datalakeName: 'diag-lake' });
+    expect(deleting.operationId).toEqual(expect.any(String));
+  });
+});
+
 describe('deleting', () => {
   test("an environment with a lake is not deleted; a lake's delete is refused while other work runs, unless forced", async () => {
     const env = await refused(emu.client.environments.deleteEnvironment({ environmentName: 'staging-aws' }));
