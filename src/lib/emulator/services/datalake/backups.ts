@@ -330,6 +330,7 @@ const optionsOf = (req: Doc): BackupOptions => ({
 
 const lakeOf = (h: Hook<R>, req: Doc): Lake => h.records('datalake').get(text(req.datalakeName));
 
+/** Starts a backup (code: whether it runs or only validates, and how long, is the request's plan, not one action of the table). */
 export function backupDatalake(h: Hook<R>, req: Doc): Doc {
   const b = new Backups(h);
   return brView(h, b.backup(lakeOf(h, req), str(req.backupName), str(req.backupLocation), optionsOf(req)), false);
@@ -359,6 +360,7 @@ export function listBackups(h: Hook<R>, lake: Lake): Doc {
   };
 }
 
+/** Starts a restore of a backup, of this lake or another (code: as a backup's, its action and length are its plan's). */
 export function restoreDatalake(h: Hook<R>, req: Doc): Doc {
   const by = { id: str(req.backupId), name: str(req.backupName) };
   return brView(h, new Backups(h).restore(lakeOf(h, req), by, str(req.backupLocationOverride), optionsOf(req)), false);
@@ -368,6 +370,7 @@ export function restoreDatalake(h: Hook<R>, req: Doc): Doc {
 export const restoreStatus = (h: Hook<R>, lake: Lake, req: Doc): Doc =>
   brView(h, new Backups(h).findRestore(lake, str(req.restoreId)), true);
 
+/** Cancels a running backup or restore by its id alone (code: the model has no cancel action; the run ends CANCELLED, not in a state of its lifecycle). */
 const cancel = (kind: 'backup' | 'restore', h: Hook<R>, req: Doc): Doc => {
   const id = text(req[`${kind}Id`]);
   const force = bool(req.force);

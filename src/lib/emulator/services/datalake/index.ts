@@ -29,7 +29,6 @@ import {
   databaseUpgradeStarted,
   databaseUpgraded,
   fillLake,
-  getOperation,
   imdsVersion,
   lakesListed,
   operationOf,
@@ -188,7 +187,7 @@ export default defineService<OperationName>()({
     listDatalakeSecretTypes: r.datalake.read({ keys: ['datalake'], answer: secretTypes }),
     rotateSaltPassword: r.datalake.act('rotateSecrets', by('datalake')),
 
-    getOperation: code(getOperation),
+    getOperation: r.datalake.operation({ keys: ['datalakeName', 'crn'] }),
     getClusterHostStatus: r.datalake.read({ keys: ['clusterName'], answer: hostStatus }),
     getClusterServiceStatus: r.datalake.read({ keys: ['clusterName'], answer: serviceStatus }),
     describeDatabaseServer: r.datalake.read({ keys: ['clusterCrn'], answer: databaseServer }),

@@ -13,7 +13,6 @@ import { createHash } from 'node:crypto';
 import type { resources } from '../../../model/services/datalake/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { OperationRecord } from '../../engine/operations.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
@@ -457,25 +456,6 @@ export function setDefaultJavaVersion(h: Hook<R>, req: Doc): Doc {
   const effect = javaVersion(h, lake, req);
   const act = h.records('datalake').begin(lake, 'javaVersion', { effect, minutes: bool(req.rollingRestart) ? 10 : 5 });
   return { operationId: act.operationId };
-}
-
-/** An operation by id (of the lake, when one is named), or the lake's latest (code: the lake may be left out). */
-export function getOperation(h: Hook<R>, req: Doc): Doc {
-  const lakes = h.records('datalake');
-  const ref = str(req.datalakeName) ?? str(req.crn);
-  const lake = ref ? lakes.find(ref) : undefined;
-  const id = str(req.operationId);
-  const ops = lakes.operations();
-  let op: OperationRecord | undefined;
-  if (id) {
-    op = ops.find(id);
-    if (!op || (lake && op.owner !== lake.id)) throw notFound(`operation ${id} not found${lake ? ` for data lake ${lake.name}` : ''}`);
-  } else {
-    if (!lake) throw notFound(`data lake ${ref ?? ''} not found`);
-    op = ops.latest(lake.id);
-    if (!op) throw notFound(`data lake ${lake.name} has no operations`);
-  }
-  return ops.view(op);
 }
 
 /** Whether a storage location can be written (code: the answer depends on the location only). */

@@ -400,6 +400,9 @@ describe('diagnostics collections', () => {
     expect(made.operationId).toEqual(expect.any(String));
     const op = await emu.client.datalake.getOperation({ datalakeName: 'diag-lake' });
     expect(op).toMatchObject({ operationId: made.operationId, operationName: 'DIAGNOSTICS_COLLECTION', operationStatus: 'RUNNING' });
+    // Not as another lake's.
+    const other = await refused(emu.client.datalake.getOperation({ datalakeName: 'ops-lake', operationId: made.operationId }));
+    expect(other.code).toBe('NOT_FOUND');
     const twice = await refused(emu.client.datalake.collectDatalakeDiagnostics({ crn, destination: 'LOCAL', description: 'again' }));
     expect(twice.code).toBe('FAILED_PRECONDITION');
     const cm = await emu.client.datalake.collectCmDiagnostics({ crn, destination: 'SUPPORT', caseNumber: '00123456', description: 'cm' });
