@@ -63,7 +63,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // environment) with their request, and a restored workbench its static subdomain; dfworkload's custom NAR and
   // Python configurations and its inbound connection endpoints are engine records (dfworkload.customNarConfiguration,
   // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes, backups and restores are
-  // engine records, its diagnostics collections work beside a lake.
+  // engine records, its diagnostics collections work beside a lake; dw's clusters keep the name the fail- rule
+  // reads in their data.
   5: [
     'ml.workspace',
     'ml.workspaceBackup',
@@ -74,6 +75,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'datalake.backup',
     'datalake.restore',
     'datalake.diagnostics',
+    'dw.cluster',
   ],
 };
 

@@ -12,32 +12,16 @@
 import { createHash } from 'node:crypto';
 import { requireEnvironment, type EnvironmentRecord } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
-import type { Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { b64, docs, obj, str, strings, text } from '../../values.js';
 import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank } from './catalogue.js';
-import { actor, cloudOf, step, token, UPDATE } from './common.js';
+import { actor, cloudOf, type R } from './common.js';
 import { currentConfig, type ServiceConfig } from './configs.js';
 import { logEvent } from './events.js';
 import { makeDefaultCatalog, versionOf } from './warehouses.js';
-
-/** What a cluster does, in the statuses the service reports, and how long it takes (emulated minutes). */
-const CLUSTER: Lifecycle = {
-  create: step([
-    ['Accepted', 0.5],
-    ['Creating', 14.5],
-  ]),
-  update: UPDATE,
-  renew: step([['Updating', 3]], { from: ['Running'] }),
-  // Pushing the environment's SSH key to the nodes: at once, on a running cluster.
-  sshKey: { from: ['Running'], phases: [] },
-  // With its environment.
-  stop: step([['Stopping', 3]], { from: ['Running'], to: 'Stopped' }),
-  start: step([['Starting', 4]], { from: ['Stopped'] }),
-  delete: { ...step([['Deleting', 5]], { to: 'Deleted' }), removes: true },
-};
 
 type Form = 'AWS' | 'AZURE' | 'PRIVATE';
 
@@ -157,14 +141,14 @@ function checkPrivate(op: string, req: Doc): void {
     throw invalid('dbClientCredentials: privateKey must be the text of a PEM private key (-----BEGIN PRIVATE KEY-----)');
 }
 
-/** The creating hook of a cluster: the activation's rules, and what it shows from them. */
-function activate(h: Hook, rec: EngineRecord, req: Doc): void {
+/** What an activation fills in: its rules checked, what it shows from them; it makes the default catalog. */
+function activate(h: Hook, rec: EngineRecord, req: Doc): Doc {
   const env = requireEnvironment(h.ctx, rec.env ?? '');
   const op = h.ctx.op.name;
   const form = formOf(op, env, req);
   if (env.status !== 'AVAILABLE')
     throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; activating the Data Warehouse needs it AVAILABLE`);
-  const existing = h.resources('cluster').all(env.crn)[0];
+  const existing = h.records('cluster').all(env.crn)[0];
   if (existing) throw alreadyExists(`environment ${env.environmentName} already has Data Warehouse cluster ${existing.id}`);
   const registry = obj(req.customRegistryOptions);
   const registryType = str(registry.registryType);
@@ -180,7 +164,7 @@ function activate(h: Hook, rec: EngineRecord, req: Doc): void {
   if (form === 'AZURE') ({ options, spot } = azureOptions(env, op, req));
   if (form === 'PRIVATE') checkPrivate(op, req);
   const now = h.ctx.clock.now();
-  Object.assign(rec.doc, {
+  const fields: Doc = {
     name: env.environmentName,
     creator: actor(h),
     version: DEFAULT_RELEASE.version,
@@ -197,12 +181,15 @@ function activate(h: Hook, rec: EngineRecord, req: Doc): void {
     ...(form === 'PRIVATE'
       ? { resourcePool: 'root.default' }
       : { cloudPlatform: form, enableSpotInstances: spot, [form === 'AWS' ? 'awsOptions' : 'azureOptions']: options }),
-  });
+  };
   // The private key stays in the cluster; the record keeps no copy of it.
   const kept = obj(rec.data?.request);
   const creds = obj(obj(kept.privateCloudOptions).dbClientCredentials ?? kept.dbClientCredentials);
   delete creds.privateKey;
-  makeDefaultCatalog(h, rec);
+  // An environment named fail-... cannot be AVAILABLE; a custom subdomain can say fail- instead (what `failsBy` reads).
+  rec.data = { ...rec.data, failsAs: str(req.customSubdomain) ?? env.environmentName };
+  makeDefaultCatalog(h, { ...rec, doc: { ...rec.doc, ...fields } });
+  return fields;
 }
 
 /** The changes of `clusters update` the engine cannot take as they are. */
@@ -240,7 +227,7 @@ function updateCluster(h: Hook, rec: EngineRecord, req: Doc): void {
 
 /** A kubeconfig for the Kubernetes cluster behind a Data Warehouse cluster. */
 function kubeconfig(h: Hook, rec: EngineRecord): Doc {
-  h.resources('cluster').require(rec, ['Running', 'PreUpdate', 'Updating', 'Stopped'], 'a kubeconfig');
+  h.records('cluster').require(rec, ['Running', 'PreUpdate', 'Updating', 'Stopped'], 'a kubeconfig');
   const env = requireEnvironment(h.ctx, rec.env ?? '');
   const cloud = cloudOf(rec);
   const server =
@@ -292,9 +279,9 @@ function kubeconfig(h: Hook, rec: EngineRecord): Doc {
 
 /** The catalogs, warehouses and visualizations of a cluster. */
 const holdings = (h: Hook, cluster: EngineRecord) => ({
-  dbcs: h.resources('dbc').all(cluster.id),
-  vws: h.resources('vw').all(cluster.id),
-  vizzes: h.resources('dataVisualization').all(cluster.id),
+  dbcs: h.records('dbc').all(cluster.id),
+  vws: h.records('vw').all(cluster.id),
+  vizzes: h.records('dataVisualization').all(cluster.id),
 });
 
 /** What `clusters backup` gives back: the settings of a cluster and of what runs on it. */
@@ -333,7 +320,7 @@ function warehouseRequest(v: EngineRecord): Doc {
 }
 
 function backupCluster(h: Hook, rec: EngineRecord): Doc {
-  h.resources('cluster').require(rec, ['Running', 'Stopped'], 'a backup');
+  h.records('cluster').require(rec, ['Running', 'Stopped'], 'a backup');
   const { dbcs, vws, vizzes } = holdings(h, rec);
   const payload: ClusterBackup = {
     format: BACKUP_FORMAT,
@@ -423,20 +410,20 @@ function activateFrom(h: Hook, env: EnvironmentRecord, backup: ClusterBackup): E
       throw invalid(
         `the backup holds no Azure settings to activate ${env.environmentName} with; activate it with \`dw clusters create azure\` and restore into the cluster`,
       );
-    out = h.engine.perform(h, 'createAzureCluster', {
+    out = h.perform('createAzureCluster', {
       ...common,
       userAssignedManagedIdentity: az.userAssignedManagedIdentity,
       subnetName: text(az.subnetId).split('/').pop(),
     });
-  } else out = h.engine.perform(h, 'createAwsCluster', common);
-  return h.resources('cluster').get(text(out.clusterId));
+  } else out = h.perform('createAwsCluster', common);
+  return h.records('cluster').get(text(out.clusterId));
 }
 
 /** `clusters restore`: recreates what a backup holds that the cluster does not have (by name); the default catalog gets its configuration. */
 export function restoreCluster(h: Hook, req: Doc): Doc {
   const backup = decodeBackup(text(req.data));
   const target = text(req.clusterId);
-  const clusters = h.resources('cluster');
+  const clusters = h.records('cluster');
   let cluster: EngineRecord;
   let action: Plan['action'] = 'Skip';
   let message: string;
@@ -452,7 +439,7 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
       message = `activating the Data Warehouse in environment ${env.environmentName} as cluster ${cluster.id}`;
     }
   } else {
-    cluster = h.engine.locate(h, h.engine.resource('cluster'), { clusterId: target });
+    cluster = h.locate('cluster', { clusterId: target });
     message = `restoring into cluster ${cluster.id}`;
   }
   const operationId = uuid();
@@ -462,7 +449,7 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
   const { dbcs, vws, vizzes } = holdings(h, cluster);
   const byName = (list: EngineRecord[], name: string): EngineRecord | undefined =>
     list.find((r) => r.name?.toLowerCase() === name.toLowerCase());
-  const catalogs = h.resources('dbc');
+  const catalogs = h.records('dbc');
   const dbcFor = new Map<string, EngineRecord>();
 
   const dbcPlans: Plan[] = backup.dbcs.map((b) => {
@@ -479,10 +466,10 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
           action: 'Skip',
           message: `the default Database Catalog is ${catalogs.state(there)}; restore again once it is Running`,
         };
-      h.engine.perform(h, 'updateDbc', { clusterId: cluster.id, dbcId: there.id, config: configRequest(b.config) });
+      h.perform('updateDbc', { clusterId: cluster.id, dbcId: there.id, config: configRequest(b.config) });
       return { ref: b.ref, id: there.id, action: 'Update', message: 'the default Database Catalog gets the configuration of the backup' };
     }
-    const made = h.engine.perform(h, 'createDbc', { clusterId: cluster.id, name: b.name, imageVersion: b.imageVersion });
+    const made = h.perform('createDbc', { clusterId: cluster.id, name: b.name, imageVersion: b.imageVersion });
     return { ref: b.ref, id: text(made.dbcId), action: 'Create', message: `Database Catalog ${b.name} created` };
   });
 
@@ -511,7 +498,7 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
     if (!cloud || !INSTANCE_TYPES[cloud][type === 'impala' ? 'impala' : 'hive'].includes(String(request.instanceType)))
       delete request.instanceType;
     if (rank(String(request.imageVersion)) > rank(versionOf(catalog))) delete request.imageVersion;
-    const made = h.engine.perform(h, 'createVw', request);
+    const made = h.perform('createVw', request);
     return { type, ref: b.ref, id: text(made.vwId), action: 'Create', message: `Virtual Warehouse ${b.name} created` };
   });
 
@@ -523,12 +510,12 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
     const known =
       template &&
       h
-        .resources('template')
+        .records('template')
         .all('')
         .some((t) => t.doc.entityType === 'viz' && t.name === template);
     const request: Doc = { ...b.request, clusterId: cluster.id, name: b.name };
     if (!known) delete request.resourceTemplate;
-    const made = h.engine.perform(h, 'createDataVisualization', request);
+    const made = h.perform('createDataVisualization', request);
     return { ref: b.ref, id: text(made.dataVisualizationId), action: 'Create', message: `Data Visualization ${b.name} created` };
   });
 
@@ -552,62 +539,57 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
   };
 }
 
-export const cluster: ResourceSpec = {
+/** `clusters list`: the account's clusters, filtered by environment, id, name, status and cloud. */
+export function listClusters(h: Hook, req: Doc): EngineRecord[] {
+  const all = h.records('cluster');
+  const name = str(req.name)?.toLowerCase();
+  return all
+    .all()
+    .filter(
+      (c) =>
+        (!str(req.environmentCrn) || c.env === req.environmentCrn) &&
+        (!str(req.clusterId) || c.id === req.clusterId) &&
+        (!name || String(c.doc.name).toLowerCase() === name) &&
+        (!str(req.status) || all.state(c) === req.status) &&
+        (!str(req.cloudPlatform) || c.doc.cloudPlatform === req.cloudPlatform),
+    );
+}
+
+/** What `clusters update-ssh-key` answers: the environment's key pushed to the nodes. */
+export function sshKeyPushed(h: Hook, rec: EngineRecord): Doc {
+  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  const key = env.authentication?.publicKeyId ?? (env.authentication?.publicKey ? 'its public key' : 'its SSH key');
+  return {
+    status: h.records('cluster').state(rec),
+    message: `pushed ${key} of environment ${env.environmentName} to the nodes of cluster ${rec.id}`,
+  };
+}
+
+/** `clusters latest-versions`: the newest release of each catalog and warehouse. */
+export function latestVersions(h: Hook, rec: EngineRecord): Doc {
+  const { dbcs, vws } = holdings(h, rec);
+  return { idToLatestVersionsMap: Object.fromEntries([...dbcs, ...vws].map((r) => [r.id, NEWEST_RELEASE.version])) };
+}
+
+export { backupCluster, kubeconfig };
+
+/** Certificates are renewed on public cloud clusters. */
+function checkRenew(_h: Hook, rec: EngineRecord): void {
+  if (!cloudOf(rec)) throw failedPrecondition('certificates are renewed on public cloud clusters; this is a private cloud cluster');
+}
+
+/**
+ * A cluster: one per environment, its id `env-` and six characters. Its
+ * actions' emulated minutes: accepted in half a minute, created in 14.5
+ * more; an update, a renewal of certificates, a stop and start with its
+ * environment; `sshKey` pushes the environment's key at once.
+ */
+export const cluster: Resource<R> = {
   noun: 'Data Warehouse cluster',
-  nouns: ['Cluster', 'AwsCluster', 'AzureCluster', 'PrivateCluster'],
   keys: ['clusterId'],
-  environment: ['environmentCrn'],
-  lifecycle: CLUSTER,
-  newId: () => `env-${token(6)}`,
-  // An environment named fail-... cannot be AVAILABLE; a custom subdomain can say fail- instead.
-  subject: (rec) => str(obj(rec.data?.request).customSubdomain) ?? str(rec.doc.name),
-  ops: {
-    listClusters: {
-      verb: 'list',
-      select: (h, req) => {
-        const all = h.resources('cluster');
-        const name = str(req.name)?.toLowerCase();
-        return all
-          .all()
-          .filter(
-            (c) =>
-              (!str(req.environmentCrn) || c.env === req.environmentCrn) &&
-              (!str(req.clusterId) || c.id === req.clusterId) &&
-              (!name || String(c.doc.name).toLowerCase() === name) &&
-              (!str(req.status) || all.state(c) === req.status) &&
-              (!str(req.cloudPlatform) || c.doc.cloudPlatform === req.cloudPlatform),
-          );
-      },
-    },
-    describeKubeconfig: { verb: 'read', answer: kubeconfig },
-    renewCertificates: { verb: { action: 'renew' } },
-    updateSshKey: {
-      verb: { action: 'sshKey' },
-      answer: (h, rec) => {
-        const env = requireEnvironment(h.ctx, rec.env ?? '');
-        const key = env.authentication?.publicKeyId ?? (env.authentication?.publicKey ? 'its public key' : 'its SSH key');
-        return {
-          status: h.resources('cluster').state(rec),
-          message: `pushed ${key} of environment ${env.environmentName} to the nodes of cluster ${rec.id}`,
-        };
-      },
-    },
-    backupCluster: { verb: 'read', answer: backupCluster },
-    listLatestVersions: {
-      verb: 'read',
-      answer: (h, rec) => {
-        const { dbcs, vws } = holdings(h, rec);
-        return { idToLatestVersionsMap: Object.fromEntries([...dbcs, ...vws].map((r) => [r.id, NEWEST_RELEASE.version])) };
-      },
-    },
-  },
-  hooks: {
-    creating: activate,
-    updating: updateCluster,
-    acting: (_h, rec, action) => {
-      if (action === 'renew' && !cloudOf(rec))
-        throw failedPrecondition('certificates are renewed on public cloud clusters; this is a private cloud cluster');
-      return undefined;
-    },
-  },
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  ids: { style: 'short', prefix: 'env', length: 6 },
+  failsBy: 'data.failsAs',
+  minutes: { create: [0.5, 14.5], update: [0.5, 2.5], renew: 3, stop: 3, start: 4, sshKey: 0, delete: 5 },
+  hooks: { fill: activate, check: { update: updateCluster, renew: checkRenew } },
 };

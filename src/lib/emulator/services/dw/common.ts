@@ -5,8 +5,10 @@
  * catalog, warehouse or visualization lives in.
  */
 import { randomBytes } from 'node:crypto';
-import type { EngineRecord, Hook } from '../../engine/index.js';
-import { progress, type ActionSpec } from '../../lifecycle.js';
+import type { resources as facts } from '../../../model/services/dw/resources.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { progress } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -44,14 +46,14 @@ export function statusSince(h: Hook, rec: EngineRecord): string {
 
 /** The cluster a record of the cluster lives in (its scope). */
 export function clusterOf(h: Hook, rec: EngineRecord): EngineRecord {
-  const cluster = h.resources('cluster').byId(rec.scope);
+  const cluster = h.records('cluster').byId(rec.scope);
   if (!cluster) throw new Error(`dw record ${rec.id} has no cluster ${rec.scope}`);
   return cluster;
 }
 
 /** FAILED_PRECONDITION unless the cluster is Running: what catalogs, warehouses and visualizations need of it. */
 export function requireRunningCluster(h: Hook, cluster: EngineRecord, what: string): void {
-  h.resources('cluster').require(cluster, ['Running'], what);
+  h.records('cluster').require(cluster, ['Running'], what);
 }
 
 /** The cloud a cluster runs on; undefined for a private cloud cluster. */
@@ -60,23 +62,8 @@ export const cloudOf = (cluster: EngineRecord): 'AWS' | 'AZURE' | undefined => {
   return p === 'AWS' || p === 'AZURE' ? p : undefined;
 };
 
-/**
- * An action of a cluster, catalog, warehouse or visualization: the statuses
- * it passes through (emulated minutes), the one it ends in (Running unless
- * said), Error when it fails; `from`: the statuses it may start in.
- */
-export const step = (phases: ActionSpec['phases'], opts: { from?: readonly string[]; to?: string } = {}): ActionSpec => ({
-  ...(opts.from ? { from: opts.from } : {}),
-  phases,
-  success: opts.to ?? 'Running',
-  failure: 'Error',
-});
-
-/** An update of a running cluster, catalog, warehouse or visualization. */
-export const UPDATE = step(
-  [
-    ['PreUpdate', 0.5],
-    ['Updating', 2.5],
-  ],
-  { from: ['Running'] },
-);
+/** The resources dw keeps records of (its facts' other entries are the shapes of answers whose values they list). */
+export type R = Exclude<
+  keyof typeof facts.resources,
+  'productSupport' | 'dbcUpgrade' | 'vwUpgrade' | 'backupDeletion' | 'clusterRestore' | 'restorePlan'
+>;

@@ -9,9 +9,10 @@
  * files: a key-value file takes `keyValue`, a text file `content`.
  */
 import { invalid, notFound } from '../../errors.js';
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
-import { docs, obj, str, stringMap, strings } from '../../values.js';
+import { docs, obj, str, stringMap, strings, text } from '../../values.js';
 import { COMPONENTS, type ComponentFiles } from './catalogue.js';
 import { entityId } from './common.js';
 
@@ -152,7 +153,7 @@ export function recordConfig(h: Hook, cluster: EngineRecord, service: { id: stri
   const now = h.ctx.clock.now();
   const id = entityId(h, 'config');
   service.data = { ...service.data, configId: id };
-  h.resources('config').create({
+  h.records('config').create({
     id,
     scope: cluster.id,
     ...(cluster.env ? { env: cluster.env } : {}),
@@ -165,7 +166,7 @@ export function recordConfig(h: Hook, cluster: EngineRecord, service: { id: stri
 /** The versions of a service's configuration, newest first. */
 export function versionsOf(h: Hook, clusterId: string, serviceId: string): EngineRecord[] {
   return h
-    .resources('config')
+    .records('config')
     .all(clusterId)
     .filter((c) => c.doc.serviceId === serviceId)
     .reverse();
@@ -239,4 +240,17 @@ export function configDiff(from: ServiceConfig, to: ServiceConfig): Doc {
     JSON.stringify(from.ldapGroups) !== JSON.stringify(to.ldapGroups) ||
     from.enableSSO !== to.enableSSO;
   return { isChanged, commonConfigsDiff, applicationConfigsDiffs };
+}
+
+/** `configs diff`: what changed between two versions of one service's configuration in a cluster. */
+export function describeConfigDiff(h: Hook, req: Doc): Doc {
+  const c = h.locate('cluster', req);
+  const configs = h.records('config');
+  const from = configs.get(text(req.fromConfigId), c.id, `cluster ${c.id}`);
+  const to = configs.get(text(req.toConfigId), c.id, `cluster ${c.id}`);
+  if (from.doc.serviceId !== to.doc.serviceId)
+    throw invalid(
+      `configuration ${from.id} is of ${String(from.doc.serviceId)} and ${to.id} of ${String(to.doc.serviceId)}; compare versions of one service`,
+    );
+  return { config: configDiff(configIn(from), configIn(to)) };
 }

@@ -9,42 +9,17 @@
  */
 import { resources as facts } from '../../../model/services/dw/resources.js';
 import { invalid, notFound } from '../../errors.js';
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { crn, stableUuid } from '../../ids.js';
-import type { Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { str, strings, text } from '../../values.js';
-import { statusSince } from './common.js';
+import { statusSince, type R } from './common.js';
 import { actionEvents } from './events.js';
-import { WORKLOAD } from './warehouses.js';
 
-const BACKUP: Lifecycle = {
-  create: {
-    phases: [
-      ['NOT_STARTED', 0.5],
-      ['IN_PROGRESS', 4],
-    ],
-    success: 'COMPLETED',
-    failure: 'FAILED',
-  },
-  // A restore taken from it: instant, and only from a backup that completed.
-  restore: { from: ['COMPLETED'], phases: [] },
-  delete: { phases: [['TERMINATING', 1]], success: 'DELETED', removes: true },
-};
-
-/** How long a backup's deletion takes. */
-const DELETE_MS = (BACKUP.delete?.phases ?? []).reduce((t, [, m]) => t + m, 0) * 60_000;
-
-const RESTORE: Lifecycle = {
-  create: {
-    phases: [
-      ['NOT_STARTED', 0.5],
-      ['IN_PROGRESS', 5],
-    ],
-    success: 'COMPLETED',
-    failure: 'FAILED',
-  },
-};
+/** How long a backup's deletion takes (emulated minutes; TERMINATING, then gone). */
+const DELETE_MINUTES = 1;
+const DELETE_MS = DELETE_MINUTES * 60_000;
 
 /** The phase a job's state is shown with (as the backup tool names them). */
 const PHASE: Readonly<Record<string, string>> = {
@@ -70,7 +45,7 @@ interface Deletion {
 export function namespaces(h: Hook): string[] {
   return ['dbc', 'vw', 'dataVisualization'].flatMap((key) =>
     h
-      .resources(key)
+      .records(key)
       .all()
       .map((r) => r.id),
   );
@@ -82,13 +57,13 @@ export function listBackupEntities(h: Hook): Doc {
 
 /** A job's state filter: the records whose job is in one of the states (all when none are given). */
 const inStates = (h: Hook, key: string, states: readonly string[]) => (rec: EngineRecord) =>
-  states.length === 0 || states.includes(h.resources(key).state(rec));
+  states.length === 0 || states.includes(h.records(key).state(rec));
 
 /** The fields a backup or restore computes as it is shown: phase, last update, errors of a failure. */
 function jobView(prefix: 'backup' | 'restore') {
   return (h: Hook, rec: EngineRecord, view: Doc): Doc => {
     const state = String(view[`${prefix}JobState`] ?? '');
-    const p = h.resources(prefix).progress(rec);
+    const p = h.records(prefix).progress(rec);
     const when = statusSince(h, rec);
     return {
       [`${prefix}Phase`]: PHASE[state] ?? state,
@@ -99,41 +74,39 @@ function jobView(prefix: 'backup' | 'restore') {
   };
 }
 
-export const backup: ResourceSpec = {
+/** `backups list`: by name and job state. */
+export function listBackups(h: Hook, req: Doc): EngineRecord[] {
+  const name = str(req.backupName)?.toLowerCase();
+  return h
+    .records('backup')
+    .all('')
+    .filter((b) => (!name || b.name?.toLowerCase() === name) && inStates(h, 'backup', strings(req.jobStates))(b));
+}
+
+/** What `backups delete` answers: the CRN of the deletion, kept for its logs once the backup is gone. */
+export function backupDeletion(h: Hook, rec: EngineRecord): Doc {
+  const deletion: Deletion = {
+    // Its CRN's resource type is the facts' (deleteBackupRequest, as CDP's CRN types write it).
+    crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, facts.resources.backupDeletion.crnType, stableUuid(`${rec.id}/delete`)),
+    backupCrn: rec.crn ?? '',
+    backupName: rec.name ?? '',
+    at: h.ctx.clock.now(),
+  };
+  h.ctx.store.put(DELETION_KIND, deletion.crn, deletion, { crn: deletion.crn });
+  return { deleteBackupCrn: deletion.crn };
+}
+
+/**
+ * A backup of the Data Warehouse's namespaces: NOT_STARTED half a minute,
+ * IN_PROGRESS four; backups taken every night may share a name.
+ */
+export const backup: Resource<R> = {
   noun: 'backup',
-  nouns: ['Backup'],
   keys: ['backupCrn'],
-  status: 'backupJobState',
-  lifecycle: BACKUP,
-  uniqueNames: false,
-  ops: {
-    listBackups: {
-      verb: 'list',
-      select: (h, req) => {
-        const name = str(req.backupName)?.toLowerCase();
-        return h
-          .resources('backup')
-          .all('')
-          .filter((b) => (!name || b.name?.toLowerCase() === name) && inStates(h, 'backup', strings(req.jobStates))(b));
-      },
-    },
-    deleteBackup: {
-      verb: 'delete',
-      answer: (h, rec) => {
-        const deletion: Deletion = {
-          // Its CRN's resource type is the facts' (deleteBackupRequest, as CDP's CRN types write it).
-          crn: crn('dw', h.ctx.info.region, h.ctx.info.accountId, facts.resources.backupDeletion.crnType, stableUuid(`${rec.id}/delete`)),
-          backupCrn: rec.crn ?? '',
-          backupName: rec.name ?? '',
-          at: h.ctx.clock.now(),
-        };
-        h.ctx.store.put(DELETION_KIND, deletion.crn, deletion, { crn: deletion.crn });
-        return { deleteBackupCrn: deletion.crn };
-      },
-    },
-  },
+  names: 'repeat',
+  minutes: { create: [0.5, 4], restore: 0, delete: DELETE_MINUTES },
   hooks: {
-    creating: (h, rec, req) => {
+    fill: (h, rec, req) => {
       const all = namespaces(h);
       const asked = strings(req.namespaceNames);
       const unknown = asked.filter((n) => !all.includes(n));
@@ -142,14 +115,14 @@ export const backup: ResourceSpec = {
           `${unknown.join(', ')}: not a namespace of the Data Warehouse; see \`dw backups list-entities\` (${all.join(', ') || 'none'})`,
         );
       const now = new Date(h.ctx.clock.now()).toISOString();
-      Object.assign(rec.doc, {
+      return {
         backupName: rec.name ?? '',
         backupCreationTime: now,
         backupJob: `backup-${rec.id.slice(0, 8)}`,
         includedNamespaces: asked.length > 0 ? asked : all,
-      });
+      };
     },
-    viewing: jobView('backup'),
+    show: jobView('backup'),
   },
 };
 
@@ -160,11 +133,11 @@ function planFor(h: Hook, namespace: string, rebuild: boolean): { kind: string; 
     ['vw', ''],
     ['dataVisualization', 'viz'],
   ] as const) {
-    const rec = h.resources(key).byId(namespace);
+    const rec = h.records(key).byId(namespace);
     if (!rec) continue;
     const k = kind || (rec.doc.vwType === 'impala' ? 'impala' : 'hive');
-    const all = h.resources(key);
-    const from = WORKLOAD.rebuild?.from ?? [];
+    const all = h.records(key);
+    const from: readonly string[] = facts.resources.dbc.lifecycle.rebuild.from ?? [];
     if (rebuild && key !== 'dataVisualization' && !all.busy(rec) && from.includes(all.state(rec))) {
       all.begin(rec, 'rebuild');
       return { kind: k, entry: { ref: namespace, id: rec.id, action: 'Update', message: `restored and rebuilding ${rec.name ?? rec.id}` } };
@@ -174,36 +147,31 @@ function planFor(h: Hook, namespace: string, rebuild: boolean): { kind: string; 
   return { kind: 'dbc', entry: { ref: namespace, action: 'Skip', message: `${namespace} is no longer in the Data Warehouse` } };
 }
 
-export const restore: ResourceSpec = {
+/** What `backups restore` answers: the restore's CRN, what it does, and its plan when it rebuilds. */
+export const restoreStarted = (_h: Hook, rec: EngineRecord): Doc => ({
+  restoreCrn: rec.crn,
+  message: String(rec.data?.message ?? ''),
+  ...(rec.data?.plan ? { restorePlan: rec.data.plan } : {}),
+});
+
+/** `backups list-restores`: by backup and job state. */
+export function listRestores(h: Hook, req: Doc): EngineRecord[] {
+  const of = str(req.backupCrn);
+  return h
+    .records('restore')
+    .all('')
+    .filter((r) => (!of || r.doc.backupCrn === of) && inStates(h, 'restore', strings(req.jobStates))(r));
+}
+
+/** A restore from a COMPLETED backup: NOT_STARTED half a minute, IN_PROGRESS five; it fails for a backup named fail-restore-... */
+export const restore: Resource<R> = {
   noun: 'restore',
-  nouns: ['Restore'],
   keys: ['restoreCrn'],
-  status: 'restoreJobState',
-  lifecycle: RESTORE,
-  subject: (rec) => str(rec.data?.backupName),
-  ops: {
-    restoreBackup: {
-      verb: 'create',
-      answer: (_h, rec) => ({
-        restoreCrn: rec.crn,
-        message: String(rec.data?.message ?? ''),
-        ...(rec.data?.plan ? { restorePlan: rec.data.plan } : {}),
-      }),
-    },
-    listRestores: {
-      verb: 'list',
-      select: (h, req) => {
-        const of = str(req.backupCrn);
-        return h
-          .resources('restore')
-          .all('')
-          .filter((r) => (!of || r.doc.backupCrn === of) && inStates(h, 'restore', strings(req.jobStates))(r));
-      },
-    },
-  },
+  failsBy: 'data.backupName',
+  minutes: { create: [0.5, 5] },
   hooks: {
-    creating: (h, rec, req) => {
-      const backups = h.resources('backup');
+    fill: (h, rec: EngineRecord, req) => {
+      const backups = h.records('backup');
       const b = backups.get(text(req.backupCrn));
       const held = strings(b.doc.includedNamespaces);
       const asked = strings(req.namespaceNames);
@@ -218,22 +186,22 @@ export const restore: ResourceSpec = {
         const { kind, entry } = planFor(h, n, rebuild);
         (plan[kind] ??= []).push(entry);
       }
-      Object.assign(rec.doc, {
-        backupCrn: b.crn,
-        restoreCreationTime: new Date(h.ctx.clock.now()).toISOString(),
-        restoreJob: `restore-${rec.id.slice(0, 8)}`,
-        includedNamespaces: restoring,
-        excludedResources: [],
-        successConditions: [],
-      });
       rec.data = {
         ...rec.data,
         backupName: b.name ?? '',
         message: `restoring ${restoring.length} namespace(s) from backup ${b.name || b.id}${rebuild ? ', rebuilding them' : ''}`,
         ...(rebuild ? { plan: { ...plan, dwxSecrets: [] } } : {}),
       };
+      return {
+        backupCrn: b.crn,
+        restoreCreationTime: new Date(h.ctx.clock.now()).toISOString(),
+        restoreJob: `restore-${rec.id.slice(0, 8)}`,
+        includedNamespaces: restoring,
+        excludedResources: [],
+        successConditions: [],
+      };
     },
-    viewing: jobView('restore'),
+    show: jobView('restore'),
   },
 };
 
@@ -242,7 +210,7 @@ export function getLogs(h: Hook, req: Doc): Doc {
   const ref = text(req.crn);
   const line = (at: number, what: string): string => `${new Date(at).toISOString()} ${what}`;
   for (const key of ['backup', 'restore'] as const) {
-    const rec = h.resources(key).find(ref);
+    const rec = h.records(key).find(ref);
     if (rec)
       return {
         logs:
@@ -253,7 +221,7 @@ export function getLogs(h: Hook, req: Doc): Doc {
   }
   const deletion = h.ctx.store.get<Deletion>(DELETION_KIND, ref);
   if (deletion) {
-    const gone = !h.resources('backup').find(deletion.backupCrn);
+    const gone = !h.records('backup').find(deletion.backupCrn);
     return {
       logs:
         [

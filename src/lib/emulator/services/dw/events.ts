@@ -7,7 +7,8 @@
  * service keeps the last 50 events of each.
  */
 import { invalid, notFound } from '../../errors.js';
-import type { EngineRecord, Hook } from '../../engine/index.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { num, str } from '../../values.js';
@@ -35,7 +36,7 @@ const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The events of a record's actions: each one's start, and its end once it has ended. */
 export function actionEvents(h: Hook, key: string, rec: EngineRecord, noun: string): DwEvent[] {
-  const all = h.resources(key);
+  const all = h.records(key);
   const acts = all.events(rec);
   const now = all.progress(rec);
   const name = rec.name ?? rec.id;
@@ -109,7 +110,7 @@ export function listEvents(h: Hook, req: Doc): Doc {
     if (events.length === 0) throw notFound(`operation ${operationId} not found`);
     if (serviceId) events = events.filter((e) => e.serviceId === serviceId);
   } else if (serviceId) {
-    const found = SERVICES.map(([key, noun]) => ({ key, noun, rec: h.resources(key).byId(serviceId) })).find((x) => x.rec);
+    const found = SERVICES.map(([key, noun]) => ({ key, noun, rec: h.records(key).byId(serviceId) })).find((x) => x.rec);
     if (!found?.rec) throw notFound(`no cluster, Database Catalog, Virtual Warehouse or Data Visualization has the id ${serviceId}`);
     events = eventsOf(h, found.key, found.rec, found.noun);
   } else throw invalid('say whose events: give operationId or serviceId');

@@ -6,11 +6,11 @@
  * that may use it. They go with their cluster.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
-import type { Lifecycle } from '../../lifecycle.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 import { str, stringMap, text } from '../../values.js';
-import { cloudOf, clusterOf } from './common.js';
+import { cloudOf, clusterOf, type R } from './common.js';
 
 /** Kinds of data source connectors are made for. */
 const CONNECTOR_TEMPLATES = [
@@ -32,52 +32,52 @@ const CONNECTOR_TEMPLATES = [
 const AWS_PRINCIPAL = /^arn:aws(-[a-z]+)*:iam::\d{12}:(role|user|group)\/.+$/;
 const AZURE_OBJECT_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export const user: ResourceSpec = {
+/** A cloud user or group given access to a cluster: IAM ARNs on AWS, group object ids on Azure. */
+export const user: Resource<R> = {
   noun: 'user',
-  nouns: ['User'],
   keys: ['userId'],
-  parent: 'cluster',
-  partOfParent: true,
+  lives: { in: 'parent', parent: 'cluster', part: true },
   hooks: {
-    creating: (h, rec, req) => {
-      const cluster = clusterOf(h, rec);
-      const id = text(req.userId);
-      const cloud = cloudOf(cluster);
-      if (cloud === 'AWS' && !AWS_PRINCIPAL.test(id))
-        throw invalid(`userId ${id} is not an IAM user, role or group ARN (arn:aws:iam::<account>:role/<name>), as AWS clusters take`);
-      if (cloud === 'AZURE' && !AZURE_OBJECT_ID.test(id))
-        throw invalid(`userId ${id} is not the object id of an Azure AD group, as Azure clusters take`);
-      if (h.resources('user').find(id, cluster.id)) throw failedPrecondition(`${id} already has access to cluster ${cluster.id}`);
-      rec.name = id;
+    check: {
+      create: (h, rec: EngineRecord, req) => {
+        const cluster = clusterOf(h, rec);
+        const id = text(req.userId);
+        const cloud = cloudOf(cluster);
+        if (cloud === 'AWS' && !AWS_PRINCIPAL.test(id))
+          throw invalid(`userId ${id} is not an IAM user, role or group ARN (arn:aws:iam::<account>:role/<name>), as AWS clusters take`);
+        if (cloud === 'AZURE' && !AZURE_OBJECT_ID.test(id))
+          throw invalid(`userId ${id} is not the object id of an Azure AD group, as Azure clusters take`);
+        if (h.records('user').find(id, cluster.id)) throw failedPrecondition(`${id} already has access to cluster ${cluster.id}`);
+        rec.name = id;
+      },
     },
   },
 };
 
 // ---- secrets -----------------------------------------------------------------------
 
-export const secret: ResourceSpec = {
+/** What `secrets delete` answers: the secret's name. */
+export const secretDeleted = (_h: Hook, rec: EngineRecord): Doc => ({ result: { secretName: rec.name } });
+
+/** A secret of a cluster: stored in its Kubernetes cluster (`create`), or registered from the cloud's vault (`register`). */
+export const secret: Resource<R> = {
   noun: 'secret',
-  nouns: ['Secret'],
   keys: ['secretName'],
-  parent: 'cluster',
-  partOfParent: true,
-  ops: { deleteSecret: { verb: 'delete', answer: (_h, rec) => ({ result: { secretName: rec.name } }) } },
+  lives: { in: 'parent', parent: 'cluster', part: true },
   hooks: {
-    creating: (h, rec, req) => {
+    fill: (h, rec: EngineRecord, req) => {
       const cluster = clusterOf(h, rec);
       if (!rec.name) throw invalid('give the secret a secretName');
       const cloud = cloudOf(cluster);
       if (h.ctx.op.name === 'createSecret') {
         if (!str(req.secretValue)) throw invalid('give the secretValue to store');
-        rec.doc.properties = { cloudProvider: 'KUBERNETES', version: '1' };
-        rec.doc.secretProviderKey = rec.name;
-        return;
+        return { properties: { cloudProvider: 'KUBERNETES', version: '1' }, secretProviderKey: rec.name };
       }
       if (!str(req.secretProviderKey)) throw invalid('give the secretProviderKey: the name of the secret in the vault');
       const vault = str(req.azureVaultName);
       if (cloud === 'AZURE' && !vault) throw invalid('secrets of Azure clusters are registered from a key vault: give azureVaultName');
       if (cloud !== 'AZURE' && vault) throw invalid('azureVaultName is for Azure clusters');
-      rec.doc.properties = { cloudProvider: cloud ?? 'KUBERNETES', version: '1', ...(vault ? { azureVaultName: vault } : {}) };
+      return { properties: { cloudProvider: cloud ?? 'KUBERNETES', version: '1', ...(vault ? { azureVaultName: vault } : {}) } };
     },
   },
 };
@@ -92,74 +92,71 @@ function checkTemplate(t: string): void {
 /** The warehouses that use a connector. */
 const usersOf = (h: Hook, c: EngineRecord): EngineRecord[] =>
   h
-    .resources('vw')
+    .records('vw')
     .all(c.scope)
     .filter((v) => Object.values((v.doc.associatedConnectors as Record<string, Doc> | undefined) ?? {}).some((a) => a.name === c.name));
 
-export const connector: ResourceSpec = {
+/** A connector to a kind of data source; one a warehouse uses is not deleted. */
+export const connector: Resource<R> = {
   noun: 'connector',
-  nouns: ['Connector'],
   keys: ['connectorId'],
-  parent: 'cluster',
-  partOfParent: true,
+  lives: { in: 'parent', parent: 'cluster', part: true },
   hooks: {
-    creating: (h, rec, req) => {
+    fill: (h, rec, req) => {
       if (!rec.name) throw invalid('give the connector a name');
       checkTemplate(text(req.template));
-      Object.assign(rec.doc, { config: stringMap(req.config), updatedAt: h.ctx.clock.now(), updatedBy: h.ctx.caller.actorCrn });
+      return { config: stringMap(req.config), updatedAt: h.ctx.clock.now(), updatedBy: h.ctx.caller.actorCrn };
     },
-    updating: (h, rec, req) => {
-      const name = str(req.name);
-      if (name && name.toLowerCase() !== rec.name?.toLowerCase()) {
-        if (h.resources('connector').find(name, rec.scope))
-          throw failedPrecondition(`a connector named ${name} already exists in the cluster`);
-        rec.name = name;
-        rec.doc.name = name;
-      }
-      if (str(req.template)) checkTemplate(text(req.template));
-      Object.assign(rec.doc, { updatedAt: h.ctx.clock.now(), updatedBy: h.ctx.caller.actorCrn });
-    },
-    deleting: (h, rec) => {
-      const using = usersOf(h, rec);
-      if (using.length > 0)
-        throw failedPrecondition(
-          `connector ${rec.name ?? rec.id} is used by ${using.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}`,
-        );
+    check: {
+      update: (h, rec: EngineRecord, req) => {
+        const name = str(req.name);
+        if (name && name.toLowerCase() !== rec.name?.toLowerCase()) {
+          if (h.records('connector').find(name, rec.scope))
+            throw failedPrecondition(`a connector named ${name} already exists in the cluster`);
+          rec.name = name;
+          rec.doc.name = name;
+        }
+        if (str(req.template)) checkTemplate(text(req.template));
+        Object.assign(rec.doc, { updatedAt: h.ctx.clock.now(), updatedBy: h.ctx.caller.actorCrn });
+      },
+      delete: (h, rec) => {
+        const using = usersOf(h, rec);
+        if (using.length > 0)
+          throw failedPrecondition(
+            `connector ${rec.name ?? rec.id} is used by ${using.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}`,
+          );
+      },
     },
   },
 };
 
 /** A test of a connection: it runs a minute, and fails for a connector named fail-... */
-const TEST: Lifecycle = { create: { phases: [['Running', 1]], success: 'Succeeded', failure: 'Failed' } };
-
-export const connectorTest: ResourceSpec = {
+export const connectorTest: Resource<R> = {
   noun: 'connector test job',
-  nouns: ['ConnectorTestJob'],
   keys: ['jobId'],
-  parent: 'cluster',
-  lifecycle: TEST,
-  partOfParent: true,
-  subject: (rec) => str(rec.data?.connectorName),
+  lives: { in: 'parent', parent: 'cluster', part: true },
+  minutes: { create: 1 },
+  failsBy: 'data.connectorName',
   hooks: {
-    creating: (h, rec, req) => {
+    fill: (h, rec: EngineRecord, req) => {
       const byId = str(req.connectorId);
       const byName = str(req.connectorName);
-      const connectors = h.resources('connector');
+      const connectors = h.records('connector');
       const c = byId ? connectors.get(byId, rec.scope, `cluster ${rec.scope}`) : byName ? connectors.find(byName, rec.scope) : undefined;
       if (byName && !c) throw notFound(`connector ${byName} not found in cluster ${rec.scope}`);
       const config = { ...stringMap(c?.doc.config), ...stringMap(req.config) };
       if (!c && Object.keys(config).length === 0)
         throw invalid('say what to test: connectorId, connectorName, or the connection properties in config');
       const url = config['connection-url'] ?? config.url ?? '(no connection-url)';
-      Object.assign(rec.doc, {
+      rec.data = { ...rec.data, connectorName: c?.name ?? '', url };
+      return {
         jobId: rec.id,
         jobStartTime: new Date(h.ctx.clock.now()).toISOString(),
         labels: { ...(c ? { connector: c.name ?? c.id, template: String(c.doc.template) } : {}) },
-      });
-      rec.data = { ...rec.data, connectorName: c?.name ?? '', url };
+      };
     },
-    viewing: (h, rec) => {
-      const p = h.resources('connectorTest').progress(rec);
+    show: (h, rec) => {
+      const p = h.records('connectorTest').progress(rec);
       const url = String(rec.data?.url ?? '');
       const log = [`connecting to ${url}`];
       if (p.done) log.push(p.failed ? `connection failed: ${rec.activity.reason ?? 'refused'}` : 'connected; the source answered');

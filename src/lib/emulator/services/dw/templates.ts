@@ -7,10 +7,12 @@
  * and templates a catalog or visualization uses are not deleted.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { num, obj, str, text } from '../../values.js';
+import type { R } from './common.js';
 import { BUILT_IN_TEMPLATES, TEMPLATE_ENTITIES, TEMPLATE_ENTITY_SHOWN, type TemplateEntity } from './catalogue.js';
 
 interface TemplateVersion {
@@ -26,7 +28,7 @@ const versionsOf = (rec: EngineRecord): TemplateVersion[] => (rec.data?.versions
 export function ensureTemplates(h: Hook): void {
   const flag = `dw.templates:${h.ctx.info.accountId}`;
   if (h.ctx.store.meta(flag)) return;
-  const all = h.resources('template');
+  const all = h.records('template');
   for (const t of BUILT_IN_TEMPLATES) {
     const id = stableUuid(`${h.ctx.info.accountId}/dw/template/${t.name}`);
     const version: TemplateVersion = { version: 1, name: t.name, description: t.description, resources: t.resources };
@@ -52,7 +54,7 @@ function entityOf(asked: string): TemplateEntity | undefined {
 
 /** A template by id for an entity type: NOT_FOUND, or INVALID_ARGUMENT when it sizes another kind. */
 export function templateById(h: Hook, id: string, entity: TemplateEntity): EngineRecord {
-  const t = h.resources('template').get(id);
+  const t = h.records('template').get(id);
   if (t.doc.entityType !== entity)
     throw invalid(`resource template ${t.name ?? id} sizes ${String(t.doc.entityType)}, not ${entity}; see \`dw resource-templates list\``);
   return t;
@@ -61,7 +63,7 @@ export function templateById(h: Hook, id: string, entity: TemplateEntity): Engin
 /** A template by name for an entity type (Data Visualizations name theirs), or NOT_FOUND naming those there are. */
 export function templateByName(h: Hook, name: string, entity: TemplateEntity): EngineRecord {
   const all = h
-    .resources('template')
+    .records('template')
     .all('')
     .filter((t) => t.doc.entityType === entity);
   const hit = all.find((t) => t.name?.toLowerCase() === name.toLowerCase());
@@ -72,7 +74,7 @@ export function templateByName(h: Hook, name: string, entity: TemplateEntity): E
 /** The default template of an entity type. */
 export function defaultTemplate(h: Hook, entity: TemplateEntity): EngineRecord {
   const hit = h
-    .resources('template')
+    .records('template')
     .all('')
     .find((t) => t.doc.entityType === entity && t.doc.isDefault === true);
   if (!hit) throw new Error(`dw has no default ${entity} template`);
@@ -98,14 +100,14 @@ function resourcesOf(raw: unknown): Doc {
 /** What uses a template: the catalogs sized by it and the visualizations sized by its name. */
 function usersOf(h: Hook, t: EngineRecord): string[] {
   const catalogs = h
-    .resources('dbc')
+    .records('dbc')
     .all()
     .filter((d) => d.doc.resourceTemplateId === t.id)
     .map((d) => `Database Catalog ${d.name ?? d.id}`);
   const vizzes =
     t.doc.entityType === 'viz'
       ? h
-          .resources('dataVisualization')
+          .records('dataVisualization')
           .all()
           .filter((v) => v.doc.size === t.name)
           .map((v) => `Data Visualization ${v.name ?? v.id}`)
@@ -113,14 +115,14 @@ function usersOf(h: Hook, t: EngineRecord): string[] {
   return [...catalogs, ...vizzes];
 }
 
-export const template: ResourceSpec = {
+/** A resource template of the account (the built-in ones are made by `ensureTemplates`). */
+export const template: Resource<R> = {
   noun: 'resource template',
-  nouns: ['ResourceTemplate'],
   keys: ['templateId'],
   hooks: {
     // Kept as the request's word (what catalogs, warehouses and visualizations look templates up by); shown as answers name it.
-    viewing: (_h, rec) => ({ entityType: TEMPLATE_ENTITY_SHOWN[rec.doc.entityType as TemplateEntity] ?? rec.doc.entityType }),
-    creating: (_h, rec, req) => {
+    show: (_h, rec) => ({ entityType: TEMPLATE_ENTITY_SHOWN[rec.doc.entityType as TemplateEntity] ?? rec.doc.entityType }),
+    fill: (_h, rec: EngineRecord, req) => {
       const entity = entityOf(text(req.entityType));
       if (!entity)
         throw invalid(
@@ -129,20 +131,22 @@ export const template: ResourceSpec = {
       if (!rec.name) throw invalid('give the template a --name');
       const resources = resourcesOf(req.resources);
       if (Object.keys(resources).length === 0) throw invalid('give --resources: the cpu and memory of each component');
-      Object.assign(rec.doc, { entityType: entity, version: 1, isDefault: false });
       rec.data = { ...rec.data, versions: [{ version: 1, name: rec.name, description: str(req.description), resources }] };
+      return { entityType: entity, version: 1, isDefault: false };
     },
-    updating: (h, rec, req) => {
-      const versions = versionsOf(rec);
-      const last = versions.at(-1);
-      const name = str(req.name) ?? rec.name ?? '';
-      if (name.toLowerCase() !== rec.name?.toLowerCase() && h.resources('template').find(name, ''))
-        throw failedPrecondition(`a resource template named ${name} already exists`);
-      const version = (last?.version ?? 0) + 1;
-      const resources = { ...(last?.resources ?? {}), ...resourcesOf(req.resources) };
-      rec.name = name;
-      Object.assign(rec.doc, { name, version });
-      rec.data = { ...rec.data, versions: [...versions, { version, name, description: str(rec.doc.description), resources }] };
+    check: {
+      update: (h, rec: EngineRecord, req) => {
+        const versions = versionsOf(rec);
+        const last = versions.at(-1);
+        const name = str(req.name) ?? rec.name ?? '';
+        if (name.toLowerCase() !== rec.name?.toLowerCase() && h.records('template').find(name, ''))
+          throw failedPrecondition(`a resource template named ${name} already exists`);
+        const version = (last?.version ?? 0) + 1;
+        const resources = { ...(last?.resources ?? {}), ...resourcesOf(req.resources) };
+        rec.name = name;
+        Object.assign(rec.doc, { name, version });
+        rec.data = { ...rec.data, versions: [...versions, { version, name, description: str(rec.doc.description), resources }] };
+      },
     },
   },
 };
@@ -152,7 +156,7 @@ export const template: ResourceSpec = {
  * newest version left; deleting its only version deletes it).
  */
 export function deleteTemplate(h: Hook, req: Doc): Doc {
-  const all = h.resources('template');
+  const all = h.records('template');
   const t = all.get(text(req.templateId));
   if (t.doc.isDefault === true) throw failedPrecondition(`resource template ${t.name ?? t.id} is a default template and cannot be deleted`);
   const versions = versionsOf(t);

@@ -11,9 +11,9 @@
  * the status changed, the configuration in use).
  */
 import { failedPrecondition, invalid } from '../../errors.js';
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { crn, stableUuid } from '../../ids.js';
-import type { ActionSpec, Lifecycle } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import {
@@ -31,7 +31,7 @@ import {
   T_SHIRT_NODES,
   VIZ_RELEASES,
 } from './catalogue.js';
-import { actor, cloudOf, clusterOf, entityId, requireRunningCluster, statusSince, step, UPDATE } from './common.js';
+import { actor, cloudOf, clusterOf, entityId, requireRunningCluster, statusSince, type R } from './common.js';
 import {
   applyComponentSet,
   applyServiceConfig,
@@ -42,56 +42,23 @@ import {
   versionsOf,
   type ConfigKind,
 } from './configs.js';
-import { eventsAnswer } from './events.js';
 import { defaultTemplate, templateById, templateByName, templateResources } from './templates.js';
 
 /**
- * What catalogs, warehouses and visualizations do, in the statuses the
- * service reports (Accepted, Creating, Running, Stopping, Stopped...), and
- * how long it takes in emulated minutes. Each ends in Error when it fails.
+ * The emulated minutes of a catalog's and a warehouse's actions (their
+ * states are the model's): accepted in half a minute and created in 4.5
+ * more, an update likewise, a rebuild restarts for a minute and creates for
+ * four.
  */
-const CREATE = step([
-  ['Accepted', 0.5],
-  ['Creating', 4.5],
-]);
-const DELETE: ActionSpec = { ...step([['Deleting', 2]], { to: 'Deleted' }), removes: true };
-
-export const WORKLOAD: Lifecycle = {
-  create: CREATE,
-  update: UPDATE,
-  suspend: step([['Stopping', 2]], { from: ['Running'], to: 'Stopped' }),
-  start: step([['Starting', 3]], { from: ['Stopped'] }),
-  upgrade: step([['Upgrading', 6]], { from: ['Running'] }),
-  rebuild: step(
-    [
-      ['Restarting', 1],
-      ['Creating', 4],
-    ],
-    { from: ['Running', 'Stopped', 'Error', 'Failed'] },
-  ),
-  delete: DELETE,
-};
-
-/**
- * A Data Visualization's: made, updated, upgraded and deleted (it has no
- * suspend, start or rebuild of its own). Its upgrade is PreUpgrade first,
- * then Upgrading (its status values have both, dw.yaml:4808, and clients
- * wait through them in that order). A catalog's and a warehouse's are
- * Upgrading alone: their upgrade answers that status, and its description
- * lists Upgrading, Error and Failed (dw.yaml:5950, 5991).
- */
-const VISUALIZATION: Lifecycle = {
-  create: CREATE,
-  update: UPDATE,
-  delete: DELETE,
-  upgrade: step(
-    [
-      ['PreUpgrade', 0.5],
-      ['Upgrading', 5.5],
-    ],
-    { from: ['Running'] },
-  ),
-};
+const WORKLOAD_MINUTES = {
+  create: [0.5, 4.5],
+  update: [0.5, 2.5],
+  suspend: 2,
+  start: 3,
+  upgrade: 6,
+  rebuild: [1, 4],
+  delete: 2,
+} as const;
 
 /** The release a version names, or INVALID_ARGUMENT listing those there are. */
 function release(version: string): { version: string; runtime: string } {
@@ -113,19 +80,20 @@ function upgradeVersions(current: string, ceiling: string): Doc {
   };
 }
 
-/** The configuration operations of catalogs and warehouses, each on the record they name. */
-const configOps = (noun: 'Dbc' | 'Vw', what: string) => ({
-  [`describe${noun}Config`]: {
-    verb: 'read' as const,
-    answer: (h: Hook, rec: EngineRecord) => ({ config: currentConfig(h, rec.scope, rec.id).config }),
-  },
-  [`update${noun}Config`]: 'update' as const,
-  [`list${noun}Configs`]: {
-    verb: 'read' as const,
-    answer: (h: Hook, rec: EngineRecord) => ({ configHistory: versionsOf(h, rec.scope, rec.id).map((c) => c.doc) }),
-  },
-  [`list${noun}Events`]: { verb: 'read' as const, answer: eventsAnswer(noun.toLowerCase(), what) },
-});
+/** `dbcs|vws config describe`: the configuration a catalog or warehouse runs with. */
+export const configNow = (h: Hook, rec: EngineRecord): Doc => ({ config: currentConfig(h, rec.scope, rec.id).config });
+
+/** `dbcs|vws config history`: its configuration's versions, newest first. */
+export const configHistory = (h: Hook, rec: EngineRecord): Doc => ({ configHistory: versionsOf(h, rec.scope, rec.id).map((c) => c.doc) });
+
+/** `dbcs upgrade-versions`: the newest release. */
+export const dbcUpgradeVersions = (_h: Hook, rec: EngineRecord): Doc => upgradeVersions(versionOf(rec), NEWEST_RELEASE.version);
+
+/** `vws upgrade-versions`: the newest release, and the newest its catalog allows. */
+export const vwUpgradeVersions = (h: Hook, rec: EngineRecord): Doc => upgradeVersions(versionOf(rec), compatibleVersion(h, rec));
+
+/** `data-visualizations upgrade-version`: the newest Data Visualization release. */
+export const vizUpgradeVersion = (): Doc => ({ upgradeVersions: { latestVersion: VIZ_RELEASES[VIZ_RELEASES.length - 1] } });
 
 /** The server setting of a key, as the account has it now. */
 function setting(h: Hook, key: string): boolean {
@@ -138,20 +106,20 @@ export const SETTINGS_KIND = 'dw.serverSettings';
 
 // ---- Database Catalogs -----------------------------------------------------------
 
-/** The catalog fields a new catalog is given: its template, version, creator and first configuration. */
-function catalogFields(h: Hook, rec: Omit<EngineRecord, 'activity' | 'createdAt'>, cluster: EngineRecord, req: Doc): void {
+/** The catalog fields a new catalog is given (returned): its template, version and creator; its first configuration is recorded. */
+function catalogFields(h: Hook, rec: Omit<EngineRecord, 'activity' | 'createdAt'>, cluster: EngineRecord, req: Doc): Doc {
   const templateId = str(req.resourceTemplateId);
   const t = templateId ? templateById(h, templateId, 'dbc') : defaultTemplate(h, 'dbc');
   const version = str(req.imageVersion) ? release(text(req.imageVersion)).version : DEFAULT_RELEASE.version;
-  Object.assign(rec.doc, {
+  rec.data = { ...rec.data, loadDemoData: req.loadDemoData === true };
+  recordConfig(h, cluster, rec, initialConfig('dbc'));
+  return {
     resourceTemplateId: t.id,
     creator: actor(h),
     resources: templateResources(t),
     imageVersion: version,
     ...(cloudOf(cluster) ? {} : { resourcePool: String(cluster.doc.resourcePool ?? 'root.default') }),
-  });
-  rec.data = { ...rec.data, loadDemoData: req.loadDemoData === true };
-  recordConfig(h, cluster, rec, initialConfig('dbc'));
+  };
 }
 
 /** The default catalog an activation makes: named after the environment, gone only with its cluster. */
@@ -168,81 +136,80 @@ export function makeDefaultCatalog(h: Hook, cluster: Omit<EngineRecord, 'activit
     doc: { id, name, crn: recCrn, creationDate: new Date(h.ctx.clock.now()).toISOString() },
     data: { isDefault: true },
   };
-  catalogFields(h, rec, cluster as EngineRecord, {});
-  h.resources('dbc').create(rec);
+  Object.assign(rec.doc, catalogFields(h, rec, cluster as EngineRecord, {}));
+  h.records('dbc').create(rec);
 }
 
 /** The warehouses that query a catalog. */
 const warehousesOn = (h: Hook, dbc: EngineRecord): EngineRecord[] =>
   h
-    .resources('vw')
+    .records('vw')
     .all(dbc.scope)
     .filter((v) => v.doc.dbcId === dbc.id);
 
-export const dbc: ResourceSpec = {
+/** What starting, upgrading and rebuilding a catalog or warehouse need: a Running cluster (and catalog). */
+const doing: Readonly<Record<string, string>> = { start: 'starting', upgrade: 'upgrading', rebuild: 'rebuilding' };
+
+function checkCatalogAction(action: string) {
+  return (h: Hook, rec: EngineRecord): void => requireRunningCluster(h, clusterOf(h, rec), `${doing[action] ?? action} a Database Catalog`);
+}
+
+/** A catalog's upgrade goes to a newer release. */
+function upgradeCatalog(_h: Hook, rec: EngineRecord, req: Doc): Doc {
+  const to = release(text(req.imageVersion));
+  if (rank(to.version) <= rank(versionOf(rec)))
+    throw failedPrecondition(`Database Catalog ${rec.name ?? rec.id} runs ${versionOf(rec)}; ${to.version} is not newer`);
+  return { imageVersion: to.version };
+}
+
+/** A Database Catalog: its id `warehouse-<seconds>-<4>`; the default one goes only with its cluster. */
+export const dbc: Resource<R> = {
   noun: 'Database Catalog',
-  nouns: ['Dbc'],
   keys: ['dbcId'],
-  parent: 'cluster',
-  lifecycle: WORKLOAD,
-  newId: (h) => entityId(h, 'warehouse'),
+  lives: { in: 'parent', parent: 'cluster', part: 'data.isDefault' },
+  ids: { style: 'stamped', prefix: 'warehouse' },
   idempotent: ['suspend', 'start'],
-  partOfParent: (rec) => rec.data?.isDefault === true,
-  ops: {
-    ...configOps('Dbc', 'Database Catalog'),
-    getUpgradeDbcVersions: { verb: 'read', answer: (_h, rec) => upgradeVersions(versionOf(rec), NEWEST_RELEASE.version) },
-  },
+  minutes: WORKLOAD_MINUTES,
   hooks: {
-    creating: (h, rec, req) => {
-      const cluster = clusterOf(h, rec);
-      requireRunningCluster(h, cluster, 'a new Database Catalog');
-      if (req.isDefault === true)
-        throw invalid('creating a default Database Catalog is no longer allowed: activating the cluster made its default one');
-      catalogFields(h, rec, cluster, req);
+    check: {
+      create: (h, rec, req) => {
+        requireRunningCluster(h, clusterOf(h, rec), 'a new Database Catalog');
+        if (req.isDefault === true)
+          throw invalid('creating a default Database Catalog is no longer allowed: activating the cluster made its default one');
+      },
+      update: (h, rec: EngineRecord, req) => {
+        const cluster = clusterOf(h, rec);
+        const what = `Database Catalog ${rec.name ?? rec.id}`;
+        const current = currentConfig(h, cluster.id, rec.id).config;
+        if (req.component !== undefined) {
+          recordConfig(h, cluster, rec, applyComponentSet(current, text(req.component), req.set, 'dbc', what));
+          return;
+        }
+        const templateId = str(req.resourceTemplateId);
+        if (templateId) {
+          const t = templateById(h, templateId, 'dbc');
+          Object.assign(rec.doc, { resourceTemplateId: t.id, resources: templateResources(t) });
+        }
+        if (req.config !== undefined) recordConfig(h, cluster, rec, applyServiceConfig(current, req.config, 'dbc', what));
+      },
+      start: checkCatalogAction('start'),
+      upgrade: checkCatalogAction('upgrade'),
+      rebuild: checkCatalogAction('rebuild'),
+      delete: (h, rec) => {
+        if (rec.data?.isDefault === true)
+          throw failedPrecondition(
+            `Database Catalog ${rec.name ?? rec.id} is the default one of its cluster; it goes when the cluster is deleted`,
+          );
+        const on = warehousesOn(h, rec);
+        if (on.length > 0)
+          throw failedPrecondition(
+            `Database Catalog ${rec.name ?? rec.id} still has ${on.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}; delete them first`,
+          );
+      },
     },
-    updating: (h, rec, req) => {
-      const cluster = clusterOf(h, rec);
-      const what = `Database Catalog ${rec.name ?? rec.id}`;
-      const current = currentConfig(h, cluster.id, rec.id).config;
-      if (req.component !== undefined) {
-        recordConfig(h, cluster, rec, applyComponentSet(current, text(req.component), req.set, 'dbc', what));
-        return;
-      }
-      const templateId = str(req.resourceTemplateId);
-      if (templateId) {
-        const t = templateById(h, templateId, 'dbc');
-        Object.assign(rec.doc, { resourceTemplateId: t.id, resources: templateResources(t) });
-      }
-      if (req.config !== undefined) recordConfig(h, cluster, rec, applyServiceConfig(current, req.config, 'dbc', what));
-    },
-    acting: (h, rec, action, req) => {
-      const cluster = clusterOf(h, rec);
-      if (action !== 'suspend')
-        requireRunningCluster(
-          h,
-          cluster,
-          `${action === 'start' ? 'starting' : action === 'upgrade' ? 'upgrading' : 'rebuilding'} a Database Catalog`,
-        );
-      if (action === 'upgrade') {
-        const to = release(text(req.imageVersion));
-        if (rank(to.version) <= rank(versionOf(rec)))
-          throw failedPrecondition(`Database Catalog ${rec.name ?? rec.id} runs ${versionOf(rec)}; ${to.version} is not newer`);
-        return { imageVersion: to.version };
-      }
-      return undefined;
-    },
-    deleting: (h, rec) => {
-      if (rec.data?.isDefault === true)
-        throw failedPrecondition(
-          `Database Catalog ${rec.name ?? rec.id} is the default one of its cluster; it goes when the cluster is deleted`,
-        );
-      const on = warehousesOn(h, rec);
-      if (on.length > 0)
-        throw failedPrecondition(
-          `Database Catalog ${rec.name ?? rec.id} still has ${on.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}; delete them first`,
-        );
-    },
-    viewing: (h, rec) => ({ statusChangedAt: statusSince(h, rec) }),
+    fill: (h, rec: EngineRecord, req) => catalogFields(h, rec, clusterOf(h, rec), req),
+    effect: { upgrade: upgradeCatalog },
+    show: (h, rec) => ({ statusChangedAt: statusSince(h, rec) }),
   },
 };
 
@@ -384,7 +351,7 @@ function connectorsFor(h: Hook, cluster: EngineRecord, raw: unknown): Doc {
   const out: Doc = {};
   for (const [key, c] of Object.entries(obj(raw))) {
     const name = str(obj(c).name) ?? key;
-    const found = h.resources('connector').get(name, cluster.id, `cluster ${cluster.id}`);
+    const found = h.records('connector').get(name, cluster.id, `cluster ${cluster.id}`);
     out[key] = { name: found.name ?? name, configId: str(obj(c).configId) ?? found.id };
   }
   return out;
@@ -412,181 +379,183 @@ function replicas(rec: EngineRecord, status: string): Doc {
   };
 }
 
-export const vw: ResourceSpec = {
-  noun: 'Virtual Warehouse',
-  nouns: ['Vw'],
-  keys: ['vwId'],
-  parent: 'cluster',
-  lifecycle: WORKLOAD,
-  newId: (h, req) => entityId(h, req.vwType === 'impala' ? 'impala' : 'compute'),
-  idempotent: ['suspend', 'start'],
-  ops: {
-    ...configOps('Vw', 'Virtual Warehouse'),
-    getUpgradeVwVersions: { verb: 'read', answer: (h, rec) => upgradeVersions(versionOf(rec), compatibleVersion(h, rec)) },
-    listVws: {
-      verb: 'list',
-      select: (h, req) => {
-        const cluster = h.engine.locate(h, h.engine.resource('cluster'), req);
-        const f = obj(req.filter);
-        return h
-          .resources('vw')
-          .all(cluster.id)
-          .filter(
-            (v) =>
-              (f.vwType === undefined || v.doc.vwType === f.vwType) &&
-              (f.dbcId === undefined || v.doc.dbcId === f.dbcId) &&
-              (f.compactor === undefined || v.doc.compactor === f.compactor) &&
-              (f.viz === undefined || v.doc.viz === f.viz),
-          );
-      },
+/** `vws list`: the warehouses of a cluster, by the filter's type, catalog, compactor and visualization. */
+export function listVws(h: Hook, req: Doc): EngineRecord[] {
+  const cluster = h.locate('cluster', req);
+  const f = obj(req.filter);
+  return h
+    .records('vw')
+    .all(cluster.id)
+    .filter(
+      (v) =>
+        (f.vwType === undefined || v.doc.vwType === f.vwType) &&
+        (f.dbcId === undefined || v.doc.dbcId === f.dbcId) &&
+        (f.compactor === undefined || v.doc.compactor === f.compactor) &&
+        (f.viz === undefined || v.doc.viz === f.viz),
+    );
+}
+
+/** A new warehouse: a Running catalog of a Running cluster, a release no newer than its catalog's, its size and endpoints. */
+function fillWarehouse(h: Hook, rec: EngineRecord, req: Doc): Doc {
+  const cluster = clusterOf(h, rec);
+  requireRunningCluster(h, cluster, 'a new Virtual Warehouse');
+  const catalog = h.records('dbc').get(text(req.dbcId), cluster.id, `cluster ${cluster.id}`);
+  h.records('dbc').require(catalog, ['Running'], 'a new Virtual Warehouse on it');
+  const type: WarehouseType = req.vwType === 'impala' ? 'impala' : 'hive';
+  checkCreate(cluster, type, req);
+  const version = str(req.imageVersion) ? release(text(req.imageVersion)) : releaseOf(versionOf(catalog));
+  if (!version || rank(version.version) > rank(versionOf(catalog)))
+    throw failedPrecondition(
+      `Database Catalog ${catalog.name ?? catalog.id} runs ${versionOf(catalog)}; a Virtual Warehouse on it runs that release or an older one`,
+    );
+  const instanceType = instanceTypeFor(cluster, type, str(req.instanceType));
+  const nodes = (num(req.nodeCount) ?? 0) > 0 ? Number(req.nodeCount) : (T_SHIRT_NODES[str(req.tShirtSize) ?? DEFAULT_T_SHIRT] ?? 2);
+  const jwt = req.platformJwtAuth === true;
+  const config = applyServiceConfig(
+    initialConfig(type as ConfigKind),
+    req.config ?? {},
+    type,
+    `Virtual Warehouse ${rec.name ?? rec.id}`,
+    true,
+  );
+  const zone = zoneFor(cluster, rec, str(req.availabilityZone));
+  recordConfig(h, cluster, rec, config);
+  return {
+    vwType: type,
+    dbcId: catalog.id,
+    creator: actor(h),
+    imageVersion: version.version,
+    cdhVersion: version.runtime,
+    ...(instanceType ? { instanceType } : {}),
+    ...capacity(nodes, instanceType),
+    ...(zone ? { availabilityZone: zone } : {}),
+    endpoints: endpoints(rec as EngineRecord, cluster, jwt),
+    supportedAuthMethods: { ldap: true, jwt, sso: config.enableSSO },
+    ...(jwt ? { jwtAuth: { provider: 'CDP' } } : {}),
+    tags: docs(req.tags),
+    compactor: false,
+    viz: false,
+    autoscalingOptions: autoscalingOf(type, req.autoscaling),
+    queryIsolationOptions: {
+      maxQueries: num(obj(req.queryIsolationOptions).maxQueries) ?? 0,
+      maxNodesPerQuery: num(obj(req.queryIsolationOptions).maxNodesPerQuery) ?? 0,
     },
-  },
-  hooks: {
-    creating: (h, rec, req) => {
-      const cluster = clusterOf(h, rec);
-      requireRunningCluster(h, cluster, 'a new Virtual Warehouse');
-      const catalog = h.resources('dbc').get(text(req.dbcId), cluster.id, `cluster ${cluster.id}`);
-      h.resources('dbc').require(catalog, ['Running'], 'a new Virtual Warehouse on it');
-      const type: WarehouseType = req.vwType === 'impala' ? 'impala' : 'hive';
-      checkCreate(cluster, type, req);
-      const version = str(req.imageVersion) ? release(text(req.imageVersion)) : releaseOf(versionOf(catalog));
-      if (!version || rank(version.version) > rank(versionOf(catalog)))
-        throw failedPrecondition(
-          `Database Catalog ${catalog.name ?? catalog.id} runs ${versionOf(catalog)}; a Virtual Warehouse on it runs that release or an older one`,
-        );
-      const instanceType = instanceTypeFor(cluster, type, str(req.instanceType));
-      const nodes = (num(req.nodeCount) ?? 0) > 0 ? Number(req.nodeCount) : (T_SHIRT_NODES[str(req.tShirtSize) ?? DEFAULT_T_SHIRT] ?? 2);
-      const jwt = req.platformJwtAuth === true;
-      const config = applyServiceConfig(
-        initialConfig(type as ConfigKind),
-        req.config ?? {},
-        type,
-        `Virtual Warehouse ${rec.name ?? rec.id}`,
-        true,
-      );
-      const zone = zoneFor(cluster, rec, str(req.availabilityZone));
-      Object.assign(rec.doc, {
-        vwType: type,
-        dbcId: catalog.id,
-        creator: actor(h),
-        imageVersion: version.version,
-        cdhVersion: version.runtime,
-        ...(instanceType ? { instanceType } : {}),
-        ...capacity(nodes, instanceType),
-        ...(zone ? { availabilityZone: zone } : {}),
-        endpoints: endpoints(rec as EngineRecord, cluster, jwt),
-        supportedAuthMethods: { ldap: true, jwt, sso: config.enableSSO },
-        ...(jwt ? { jwtAuth: { provider: 'CDP' } } : {}),
-        tags: docs(req.tags),
-        compactor: false,
-        viz: false,
-        autoscalingOptions: autoscalingOf(type, req.autoscaling),
-        queryIsolationOptions: {
-          maxQueries: num(obj(req.queryIsolationOptions).maxQueries) ?? 0,
-          maxNodesPerQuery: num(obj(req.queryIsolationOptions).maxNodesPerQuery) ?? 0,
-        },
-        resources: templateResources(defaultTemplate(h, type)),
-        ...(type === 'impala'
-          ? {
-              impalaHaSettingsOptions: haOf(req),
-              impalaOptions: obj(req.impalaOptions),
-              impalaQueryLog: optBool(req.impalaQueryLog) ?? setting(h, 'dwx.impala.query.log'),
-            }
-          : { logHiveQueries: optBool(req.logHiveQueries) ?? setting(h, 'dwx.hive.query.history') }),
-        ...(cloudOf(cluster)
-          ? {}
-          : {
-              resourcePool: str(req.resourcePool) ?? String(cluster.doc.resourcePool ?? 'root.default'),
-              hiveServerHaMode: str(req.hiveServerHaMode) ?? 'DISABLED',
-            }),
-      });
-      recordConfig(h, cluster, rec, config);
-    },
-    updating: (h, rec, req) => {
-      const cluster = clusterOf(h, rec);
-      const type = typeOf(rec);
-      const what = `Virtual Warehouse ${rec.name ?? rec.id}`;
-      const current = currentConfig(h, cluster.id, rec.id).config;
-      if (req.component !== undefined) {
-        recordConfig(h, cluster, rec, applyComponentSet(current, text(req.component), req.set, type, what));
-        return;
-      }
-      // As it is now: the request's own fields are already on rec.doc.
-      const before = h.resources('vw').byId(rec.id)?.doc ?? rec.doc;
-      const size = str(req.tShirtSize);
-      const nodes =
-        (num(req.nodeCount) ?? 0) > 0 ? Number(req.nodeCount) : size ? (T_SHIRT_NODES[size] ?? 2) : Number(before.nodeCount ?? 2);
-      Object.assign(rec.doc, capacity(nodes, str(before.instanceType)));
-      const a = obj(req.autoscaling);
-      if (Object.keys(a).length > 0) {
-        const was = obj(before.autoscalingOptions);
-        const next: Doc = { ...was };
-        for (const [k, v] of Object.entries(a)) if (k !== 'impalaExecutorGroupSets' && v !== undefined) next[k] = v;
-        // Zero leaves the number of executor groups as it is.
-        if (!num(a.minClusters)) next.minClusters = was.minClusters;
-        if (!num(a.maxClusters)) next.maxClusters = was.maxClusters;
-        if (num(a.hiveScaleWaitTimeSeconds) !== undefined) next.hiveDesiredFreeCapacity = 0;
-        const sets = groupSets(a.impalaExecutorGroupSets);
-        if (sets) {
-          const all = { ...obj(was.impalaExecutorGroupSets), ...sets };
-          for (const [k, s] of Object.entries(sets)) if (obj(s).deleteGroupSet === true) delete all[k];
-          next.impalaExecutorGroupSets = all;
+    resources: templateResources(defaultTemplate(h, type)),
+    ...(type === 'impala'
+      ? {
+          impalaHaSettingsOptions: haOf(req),
+          impalaOptions: obj(req.impalaOptions),
+          impalaQueryLog: optBool(req.impalaQueryLog) ?? setting(h, 'dwx.impala.query.log'),
         }
-        if (Number(next.minClusters) > Number(next.maxClusters))
-          throw invalid(`autoscaling: minClusters ${String(next.minClusters)} is more than maxClusters ${String(next.maxClusters)}`);
-        rec.doc.autoscalingOptions = next;
-      }
-      const ha = obj(req.impalaHaSettings);
-      if (Object.keys(ha).length > 0 && type === 'impala') {
-        const was = obj(before.impalaHaSettingsOptions);
-        if (ha.impalaEnableGlobalAdmissionController === true && was.highAvailabilityMode !== 'ACTIVE_ACTIVE')
-          throw failedPrecondition(
-            `the global admission controller needs high availability mode ACTIVE_ACTIVE; ${what} runs ${String(was.highAvailabilityMode)}`,
-          );
-        rec.doc.impalaHaSettingsOptions = { ...was, ...ha };
-      }
-      if (req.platformJwtAuth !== undefined) {
-        const jwt = req.platformJwtAuth === true;
-        rec.doc.endpoints = endpoints(rec, cluster, jwt);
-        rec.doc.supportedAuthMethods = { ...obj(before.supportedAuthMethods), jwt };
-        if (jwt) rec.doc.jwtAuth = { provider: 'CDP' };
-      }
-      if (req.associatedConnectors !== undefined) rec.doc.associatedConnectors = connectorsFor(h, cluster, req.associatedConnectors);
-      if (req.config !== undefined) recordConfig(h, cluster, rec, applyServiceConfig(current, req.config, type, what));
+      : { logHiveQueries: optBool(req.logHiveQueries) ?? setting(h, 'dwx.hive.query.history') }),
+    ...(cloudOf(cluster)
+      ? {}
+      : {
+          resourcePool: str(req.resourcePool) ?? String(cluster.doc.resourcePool ?? 'root.default'),
+          hiveServerHaMode: str(req.hiveServerHaMode) ?? 'DISABLED',
+        }),
+  };
+}
+
+/** What an update of a warehouse changes beyond its fields: size, autoscaling, high availability, JWT, connectors, configuration. */
+function updateWarehouse(h: Hook, rec: EngineRecord, req: Doc): void {
+  const cluster = clusterOf(h, rec);
+  const type = typeOf(rec);
+  const what = `Virtual Warehouse ${rec.name ?? rec.id}`;
+  const current = currentConfig(h, cluster.id, rec.id).config;
+  if (req.component !== undefined) {
+    recordConfig(h, cluster, rec, applyComponentSet(current, text(req.component), req.set, type, what));
+    return;
+  }
+  // As it is now: the request's own fields are already on rec.doc.
+  const before = h.records('vw').byId(rec.id)?.doc ?? rec.doc;
+  const size = str(req.tShirtSize);
+  const nodes = (num(req.nodeCount) ?? 0) > 0 ? Number(req.nodeCount) : size ? (T_SHIRT_NODES[size] ?? 2) : Number(before.nodeCount ?? 2);
+  Object.assign(rec.doc, capacity(nodes, str(before.instanceType)));
+  const a = obj(req.autoscaling);
+  if (Object.keys(a).length > 0) {
+    const was = obj(before.autoscalingOptions);
+    const next: Doc = { ...was };
+    for (const [k, v] of Object.entries(a)) if (k !== 'impalaExecutorGroupSets' && v !== undefined) next[k] = v;
+    // Zero leaves the number of executor groups as it is.
+    if (!num(a.minClusters)) next.minClusters = was.minClusters;
+    if (!num(a.maxClusters)) next.maxClusters = was.maxClusters;
+    if (num(a.hiveScaleWaitTimeSeconds) !== undefined) next.hiveDesiredFreeCapacity = 0;
+    const sets = groupSets(a.impalaExecutorGroupSets);
+    if (sets) {
+      const all = { ...obj(was.impalaExecutorGroupSets), ...sets };
+      for (const [k, s] of Object.entries(sets)) if (obj(s).deleteGroupSet === true) delete all[k];
+      next.impalaExecutorGroupSets = all;
+    }
+    if (Number(next.minClusters) > Number(next.maxClusters))
+      throw invalid(`autoscaling: minClusters ${String(next.minClusters)} is more than maxClusters ${String(next.maxClusters)}`);
+    rec.doc.autoscalingOptions = next;
+  }
+  const ha = obj(req.impalaHaSettings);
+  if (Object.keys(ha).length > 0 && type === 'impala') {
+    const was = obj(before.impalaHaSettingsOptions);
+    if (ha.impalaEnableGlobalAdmissionController === true && was.highAvailabilityMode !== 'ACTIVE_ACTIVE')
+      throw failedPrecondition(
+        `the global admission controller needs high availability mode ACTIVE_ACTIVE; ${what} runs ${String(was.highAvailabilityMode)}`,
+      );
+    rec.doc.impalaHaSettingsOptions = { ...was, ...ha };
+  }
+  if (req.platformJwtAuth !== undefined) {
+    const jwt = req.platformJwtAuth === true;
+    rec.doc.endpoints = endpoints(rec, cluster, jwt);
+    rec.doc.supportedAuthMethods = { ...obj(before.supportedAuthMethods), jwt };
+    if (jwt) rec.doc.jwtAuth = { provider: 'CDP' };
+  }
+  if (req.associatedConnectors !== undefined) rec.doc.associatedConnectors = connectorsFor(h, cluster, req.associatedConnectors);
+  if (req.config !== undefined) recordConfig(h, cluster, rec, applyServiceConfig(current, req.config, type, what));
+}
+
+/** Starting, upgrading and rebuilding a warehouse need its cluster and its catalog Running. */
+function checkWarehouseAction(action: string) {
+  return (h: Hook, rec: EngineRecord): void => {
+    requireRunningCluster(h, clusterOf(h, rec), `${doing[action] ?? action} a Virtual Warehouse`);
+    const catalog = h.records('dbc').byId(String(rec.doc.dbcId));
+    if (catalog) h.records('dbc').require(catalog, ['Running'], `${doing[action] ?? action} a Virtual Warehouse on it`);
+  };
+}
+
+/** A warehouse's upgrade: on its catalog, to a newer release no newer than the catalog's. */
+function upgradeWarehouse(h: Hook, rec: EngineRecord, req: Doc): Doc {
+  const catalog = h.records('dbc').byId(String(rec.doc.dbcId));
+  if (text(req.dbcId) !== rec.doc.dbcId)
+    throw invalid(`Virtual Warehouse ${rec.name ?? rec.id} is on Database Catalog ${String(rec.doc.dbcId)}, not ${text(req.dbcId)}`);
+  const to = release(text(req.imageVersion));
+  if (rank(to.version) <= rank(versionOf(rec)))
+    throw failedPrecondition(`Virtual Warehouse ${rec.name ?? rec.id} runs ${versionOf(rec)}; ${to.version} is not newer`);
+  if (catalog && rank(to.version) > rank(versionOf(catalog)))
+    throw failedPrecondition(
+      `Database Catalog ${catalog.name ?? catalog.id} runs ${versionOf(catalog)}; upgrade it to ${to.version} before its Virtual Warehouses`,
+    );
+  return {
+    imageVersion: to.version,
+    cdhVersion: to.runtime,
+    ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}),
+  };
+}
+
+/** A Virtual Warehouse: its id tells its engine (`impala-...`, `compute-...` for Hive). */
+export const vw: Resource<R> = {
+  noun: 'Virtual Warehouse',
+  keys: ['vwId'],
+  lives: { in: 'parent', parent: 'cluster' },
+  ids: { style: 'stamped', prefix: { field: 'vwType', map: { impala: 'impala' }, otherwise: 'compute' } },
+  idempotent: ['suspend', 'start'],
+  minutes: WORKLOAD_MINUTES,
+  hooks: {
+    fill: fillWarehouse,
+    check: {
+      update: updateWarehouse,
+      start: checkWarehouseAction('start'),
+      upgrade: checkWarehouseAction('upgrade'),
+      rebuild: checkWarehouseAction('rebuild'),
     },
-    acting: (h, rec, action, req) => {
-      const cluster = clusterOf(h, rec);
-      const catalog = h.resources('dbc').byId(String(rec.doc.dbcId));
-      if (action === 'start' || action === 'rebuild' || action === 'upgrade') {
-        requireRunningCluster(
-          h,
-          cluster,
-          `${action === 'start' ? 'starting' : action === 'rebuild' ? 'rebuilding' : 'upgrading'} a Virtual Warehouse`,
-        );
-        if (catalog)
-          h.resources('dbc').require(
-            catalog,
-            ['Running'],
-            `${action === 'start' ? 'starting' : action === 'rebuild' ? 'rebuilding' : 'upgrading'} a Virtual Warehouse on it`,
-          );
-      }
-      if (action !== 'upgrade') return undefined;
-      if (text(req.dbcId) !== rec.doc.dbcId)
-        throw invalid(`Virtual Warehouse ${rec.name ?? rec.id} is on Database Catalog ${String(rec.doc.dbcId)}, not ${text(req.dbcId)}`);
-      const to = release(text(req.imageVersion));
-      if (rank(to.version) <= rank(versionOf(rec)))
-        throw failedPrecondition(`Virtual Warehouse ${rec.name ?? rec.id} runs ${versionOf(rec)}; ${to.version} is not newer`);
-      if (catalog && rank(to.version) > rank(versionOf(catalog)))
-        throw failedPrecondition(
-          `Database Catalog ${catalog.name ?? catalog.id} runs ${versionOf(catalog)}; upgrade it to ${to.version} before its Virtual Warehouses`,
-        );
-      return {
-        imageVersion: to.version,
-        cdhVersion: to.runtime,
-        ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}),
-      };
-    },
-    viewing: (h, rec, view) => ({
+    effect: { upgrade: upgradeWarehouse },
+    show: (h, rec, view) => ({
       statusChangedAt: statusSince(h, rec),
       replicaStatus: replicas(rec, String(view.status ?? '')),
       configId: currentConfigId(h, rec),
@@ -596,60 +565,63 @@ export const vw: ResourceSpec = {
 
 /** The newest release a warehouse can go to: its catalog's. */
 function compatibleVersion(h: Hook, rec: EngineRecord): string {
-  const catalog = h.resources('dbc').byId(String(rec.doc.dbcId));
+  const catalog = h.records('dbc').byId(String(rec.doc.dbcId));
   return catalog ? versionOf(catalog) : versionOf(rec);
 }
 
 export { versionOf };
 // ---- Data Visualizations ---------------------------------------------------------------
 
-export const dataVisualization: ResourceSpec = {
+/** A new visualization: in a Running cluster, of a Data Visualization release, sized by a viz template (by name). */
+function fillVisualization(h: Hook, rec: EngineRecord, req: Doc): Doc {
+  const cluster = clusterOf(h, rec);
+  requireRunningCluster(h, cluster, 'a new Data Visualization');
+  const asked = str(req.imageVersion);
+  if (asked && !VIZ_RELEASES.includes(asked))
+    throw invalid(`image version ${asked} is not a Data Visualization release; releases: ${VIZ_RELEASES.join(', ')}`);
+  const t = str(req.resourceTemplate) ? templateByName(h, text(req.resourceTemplate), 'viz') : defaultTemplate(h, 'viz');
+  const config = obj(req.config);
+  return {
+    imageVersion: asked ?? DEFAULT_VIZ_RELEASE,
+    size: t.name,
+    userGroups: strings(config.userGroups),
+    adminGroups: strings(config.adminGroups),
+    ...(cloudOf(cluster) ? {} : { resourcePool: str(req.resourcePool) ?? String(cluster.doc.resourcePool ?? 'root.default') }),
+  };
+}
+
+/** A visualization's upgrade goes to a newer Data Visualization release. */
+function upgradeVisualization(_h: Hook, rec: EngineRecord, req: Doc): Doc {
+  const to = text(req.imageVersion);
+  const at = VIZ_RELEASES.indexOf(String(rec.doc.imageVersion));
+  if (!VIZ_RELEASES.includes(to))
+    throw invalid(`image version ${to} is not a Data Visualization release; releases: ${VIZ_RELEASES.join(', ')}`);
+  if (VIZ_RELEASES.indexOf(to) <= at)
+    throw failedPrecondition(`Data Visualization ${rec.name ?? rec.id} runs ${String(rec.doc.imageVersion)}; ${to} is not newer`);
+  return { imageVersion: to, ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}) };
+}
+
+/**
+ * A Data Visualization: its id `viz-<seconds>-<4>`. A cluster is kept only
+ * by its catalogs and warehouses (see its delete's force); visualizations
+ * go with it. Its upgrade is half a minute of PreUpgrade, then Upgrading.
+ */
+export const dataVisualization: Resource<R> = {
   noun: 'Data Visualization',
-  nouns: ['DataVisualization'],
   keys: ['dataVisualizationId'],
-  parent: 'cluster',
-  lifecycle: VISUALIZATION,
-  newId: (h) => entityId(h, 'viz'),
-  // A cluster is kept only by its catalogs and warehouses (see its delete's force); visualizations go with it.
-  partOfParent: true,
-  ops: {
-    getDataVisualizationUpgradeVersion: {
-      verb: 'read',
-      answer: () => ({ upgradeVersions: { latestVersion: VIZ_RELEASES[VIZ_RELEASES.length - 1] } }),
-    },
-  },
+  lives: { in: 'parent', parent: 'cluster', part: true },
+  ids: { style: 'stamped', prefix: 'viz' },
+  minutes: { create: [0.5, 4.5], update: [0.5, 2.5], upgrade: [0.5, 5.5], delete: 2 },
   hooks: {
-    creating: (h, rec, req) => {
-      const cluster = clusterOf(h, rec);
-      requireRunningCluster(h, cluster, 'a new Data Visualization');
-      const asked = str(req.imageVersion);
-      if (asked && !VIZ_RELEASES.includes(asked))
-        throw invalid(`image version ${asked} is not a Data Visualization release; releases: ${VIZ_RELEASES.join(', ')}`);
-      const t = str(req.resourceTemplate) ? templateByName(h, text(req.resourceTemplate), 'viz') : defaultTemplate(h, 'viz');
-      const config = obj(req.config);
-      Object.assign(rec.doc, {
-        imageVersion: asked ?? DEFAULT_VIZ_RELEASE,
-        size: t.name,
-        userGroups: strings(config.userGroups),
-        adminGroups: strings(config.adminGroups),
-        ...(cloudOf(cluster) ? {} : { resourcePool: str(req.resourcePool) ?? String(cluster.doc.resourcePool ?? 'root.default') }),
-      });
+    fill: fillVisualization,
+    check: {
+      update: (_h, rec, req) => {
+        const config = obj(req.config);
+        if (Array.isArray(config.userGroups)) rec.doc.userGroups = strings(config.userGroups);
+        if (Array.isArray(config.adminGroups)) rec.doc.adminGroups = strings(config.adminGroups);
+      },
+      upgrade: (h, rec: EngineRecord) => requireRunningCluster(h, clusterOf(h, rec), 'upgrading a Data Visualization'),
     },
-    updating: (_h, rec, req) => {
-      const config = obj(req.config);
-      if (Array.isArray(config.userGroups)) rec.doc.userGroups = strings(config.userGroups);
-      if (Array.isArray(config.adminGroups)) rec.doc.adminGroups = strings(config.adminGroups);
-    },
-    acting: (h, rec, action, req) => {
-      if (action !== 'upgrade') return undefined;
-      requireRunningCluster(h, clusterOf(h, rec), 'upgrading a Data Visualization');
-      const to = text(req.imageVersion);
-      const at = VIZ_RELEASES.indexOf(String(rec.doc.imageVersion));
-      if (!VIZ_RELEASES.includes(to))
-        throw invalid(`image version ${to} is not a Data Visualization release; releases: ${VIZ_RELEASES.join(', ')}`);
-      if (VIZ_RELEASES.indexOf(to) <= at)
-        throw failedPrecondition(`Data Visualization ${rec.name ?? rec.id} runs ${String(rec.doc.imageVersion)}; ${to} is not newer`);
-      return { imageVersion: to, ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}) };
-    },
+    effect: { upgrade: upgradeVisualization },
   },
 };

@@ -7,9 +7,8 @@
  * job's, a connector test's, and a backup's and restore's (the Data
  * Recovery Service's JobState, drscp.yaml:219); how each delete ends; the
  * CRN types; and the string fields whose descriptions list their values.
- * dw is on an engine spec of the older shape: it reads these but for the
- * lifecycles, which it declares with their emulated minutes (a unit test
- * checks the two agree). Checked against the wire by
+ * The emulator serves dw's records from these, adding only emulated
+ * minutes. Checked against the wire by
  * test/unit/model/resource-facts.test.ts.
  */
 import type { ActionFacts, ResourceFacts, ServiceResources } from '../../resources.js';
@@ -101,6 +100,8 @@ export const resources = {
         renew: step(['Updating'], ['Running']),
         stop: step(['Stopping'], ['Running'], 'Stopped'),
         start: step(['Starting'], ['Stopped']),
+        // The environment's SSH key pushed to the nodes (updateSshKey): at once, on a running cluster.
+        sshKey: { from: ['Running'], through: ['Running'], success: 'Running', atOnce: true },
         delete: DELETE,
       },
       deleted: { ends: 'gone' },
@@ -165,7 +166,12 @@ export const resources = {
       fields: { status: 'backupJobState' },
       crnType: 'backup',
       // Deleted asynchronously: TERMINATING ("the entity containing this job is being deleted", drscp.yaml:228), then gone.
-      lifecycle: { create: JOB, delete: { through: ['TERMINATING'] } },
+      lifecycle: {
+        create: JOB,
+        // A restore taken from it (restoreBackup): at once, and only from a backup that completed.
+        restore: { from: ['COMPLETED'], through: ['COMPLETED'], success: 'COMPLETED', atOnce: true },
+        delete: { through: ['TERMINATING'] },
+      },
       deleted: { ends: 'gone' },
     },
     /** A backup's deletion, named by the CRN deleteBackup answers: "the delete backup custom resource" (dw.yaml:6114). */

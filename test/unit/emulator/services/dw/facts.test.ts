@@ -1,10 +1,12 @@
 /**
- * dw is on an engine spec of the older shape, which declares its own
- * lifecycles (with their emulated minutes) and reads the rest of its
- * resource facts (model/services/dw/resources.ts). The two must tell the
- * same story: every action a client can watch (one that passes through a
- * state) passes the facts' states in order, from the facts' states, and
- * ends as they say; a delete that ends gone shows no state after its own.
+ * dw serves its records' lifecycles from its resource facts
+ * (model/services/dw/resources.ts), adding only emulated minutes. What the
+ * engine serves must tell the facts' story: every action passes the facts'
+ * states in order, from the facts' states, and ends as they say (actions
+ * that take effect at once included); a delete removes the record exactly
+ * when the facts say it ends gone; and each action takes the emulated
+ * minutes the service documents (docs/emulator-services.md), which tests
+ * and users advance the clock by.
  */
 import { describe, expect, test } from '@jest/globals';
 import { Engine } from '../../../../../src/lib/emulator/engine/index.js';
@@ -26,12 +28,11 @@ describe("dw's declared lifecycles and its facts", () => {
   });
 
   test.each(models.filter((m) => m.lifecycle).map((m) => [m.key, m] as const))('%s', (key, m) => {
-    const declared = m.lifecycle ?? {};
+    const served = m.lifecycle ?? {};
     const own = (facts.resources as Readonly<Record<string, ResourceFacts>>)[key];
     const told: Readonly<Record<string, ActionFacts>> = own?.lifecycle ?? {};
-    const watched = Object.entries(declared).filter(([, a]) => a.phases.length > 0);
-    const asDeclared = Object.fromEntries(
-      watched.map(([name, a]) => [
+    const asServed = Object.fromEntries(
+      Object.entries(served).map(([name, a]) => [
         name,
         {
           through: a.phases.map(([state]) => state),
@@ -42,9 +43,27 @@ describe("dw's declared lifecycles and its facts", () => {
         },
       ]),
     );
-    expect({ key, lifecycle: asDeclared }).toEqual({ key, lifecycle: told });
-    // A delete the spec declares removes the record exactly when the facts say it ends gone.
-    if (declared.delete)
-      expect({ key, removes: declared.delete.removes === true }).toEqual({ key, removes: own?.deleted?.ends === 'gone' });
+    // An action that takes effect at once (`atOnce`) is served as one of no emulated minutes (MINUTES below).
+    const asTold = Object.fromEntries(Object.entries(told).map(([name, { atOnce: _atOnce, ...a }]) => [name, a]));
+    expect({ key, lifecycle: asServed }).toEqual({ key, lifecycle: asTold });
+    if (served.delete) expect({ key, removes: served.delete.removes === true }).toEqual({ key, removes: own?.deleted?.ends === 'gone' });
+    const minutes = Object.fromEntries(Object.entries(served).map(([name, a]) => [name, a.phases.map(([, m]) => m)]));
+    expect({ key, minutes }).toEqual({ key, minutes: MINUTES[key] });
   });
 });
+
+/** The emulated minutes of each state of each action, as the service documents them. */
+const WORKLOAD = { create: [0.5, 4.5], update: [0.5, 2.5], suspend: [2], start: [3], upgrade: [6], rebuild: [1, 4], delete: [2] };
+const JOB = [0.5, 2.5];
+const MINUTES: Readonly<Record<string, Readonly<Record<string, readonly number[]>>>> = {
+  cluster: { create: [0.5, 14.5], update: [0.5, 2.5], renew: [3], stop: [3], start: [4], sshKey: [0], delete: [5] },
+  dbc: WORKLOAD,
+  vw: WORKLOAD,
+  dataVisualization: { create: [0.5, 4.5], update: [0.5, 2.5], upgrade: [0.5, 5.5], delete: [2] },
+  clusterDiagnostics: { create: JOB },
+  dbcDiagnostics: { create: JOB },
+  vwDiagnostics: { create: JOB },
+  connectorTest: { create: [1] },
+  backup: { create: [0.5, 4], restore: [0], delete: [1] },
+  restore: { create: [0.5, 5] },
+};
