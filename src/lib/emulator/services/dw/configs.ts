@@ -242,9 +242,8 @@ export function configDiff(from: ServiceConfig, to: ServiceConfig): Doc {
   return { isChanged, commonConfigsDiff, applicationConfigsDiffs };
 }
 
-/** `configs diff`: what changed between two versions of one service's configuration in a cluster. */
-export function describeConfigDiff(h: Hook, req: Doc): Doc {
-  const c = h.locate('cluster', req);
+/** `configs diff`: what changed between two versions of one service's configuration in the cluster. */
+export function configDiffIn(h: Hook, c: EngineRecord, req: Doc): Doc {
   const configs = h.records('config');
   const from = configs.get(text(req.fromConfigId), c.id, `cluster ${c.id}`);
   const to = configs.get(text(req.toConfigId), c.id, `cluster ${c.id}`);

@@ -15,7 +15,7 @@ import type { OperationName } from '../../../model/services/dw/wire.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { allowedInstanceTypes, describeServerSetting, resetServerSettings, updateServerSetting } from './account.js';
 import { backupCluster, cluster, kubeconfig, latestVersions, listClusters, restoreCluster, sshKeyPushed } from './clusters.js';
-import { configIn, describeConfigDiff } from './configs.js';
+import { configDiffIn, configIn } from './configs.js';
 import { diagnostics } from './diagnostics.js';
 import { backup, backupDeletion, getLogs, listBackupEntities, listBackups, listRestores, restore, restoreStarted } from './drs.js';
 import { eventsAnswer, listEvents } from './events.js';
@@ -125,7 +125,7 @@ export default defineService<OperationName>()({
     getDataVisualizationUpgradeVersion: r.dataVisualization.read({ answer: vizUpgradeVersion }),
 
     describeConfig: r.config.read({ answer: (_h, rec) => ({ config: configIn(rec) }) }),
-    describeConfigDiff: code(describeConfigDiff),
+    describeConfigDiff: r.cluster.read({ answer: configDiffIn }),
     listEvents: code(listEvents),
 
     createClusterDiagnosticDataJob: r.clusterDiagnostics.create(),

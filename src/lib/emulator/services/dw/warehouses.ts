@@ -13,7 +13,7 @@
 import { failedPrecondition, invalid } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { crn, stableUuid } from '../../ids.js';
+import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import {
@@ -126,7 +126,7 @@ function catalogFields(h: Hook, rec: Omit<EngineRecord, 'activity' | 'createdAt'
 export function makeDefaultCatalog(h: Hook, cluster: Omit<EngineRecord, 'activity' | 'createdAt'>): void {
   const id = entityId(h, 'warehouse');
   const name = `${String(cluster.doc.name ?? cluster.id)}-default`;
-  const recCrn = crn('dw', h.ctx.info.region, h.ctx.info.accountId, 'dbc', stableUuid(id));
+  const recCrn = h.crn('dbc', id);
   const rec = {
     id,
     name,

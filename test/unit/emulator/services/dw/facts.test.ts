@@ -19,7 +19,7 @@ const svc = await loadService('dw');
 const engine = Engine.of(svc, await loadServiceModule('dw'));
 const models = [...(engine?.model.resources.values() ?? [])];
 
-describe("dw's declared lifecycles and its facts", () => {
+describe("dw's served lifecycles and its facts", () => {
   test('every resource the engine serves has facts, and each facts resource with a lifecycle is served', () => {
     const factKeys = Object.keys(facts.resources);
     expect(models.map((m) => m.key).filter((k) => !factKeys.includes(k))).toEqual([]);
