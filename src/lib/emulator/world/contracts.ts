@@ -40,6 +40,8 @@ export interface EnvironmentView {
   readonly environmentType: 'PUBLIC_CLOUD' | 'HYBRID';
   readonly tags: { readonly userDefined: Readonly<Record<string, string>>; readonly defaults: Readonly<Record<string, string>> };
   readonly statusReason?: string;
+  /** The SSH key its nodes take: by the id of a key pair, or as a public key (Data Warehouse pushes it to its clusters' nodes). */
+  readonly authentication?: { readonly publicKeyId?: string; readonly publicKey?: string };
 }
 
 /** A credential of the environments service. */
