@@ -10,13 +10,13 @@
  * into another environment) are computed from its records.
  */
 import { createHash } from 'node:crypto';
-import { requireEnvironment, type EnvironmentRecord } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { b64, docs, obj, str, strings, text } from '../../values.js';
+import type { EnvironmentView } from '../../world/contracts.js';
 import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank } from './catalogue.js';
 import { actor, cloudOf, type R } from './common.js';
 import { currentConfig, type ServiceConfig } from './configs.js';
@@ -26,7 +26,7 @@ import { makeDefaultCatalog, versionOf } from './warehouses.js';
 type Form = 'AWS' | 'AZURE' | 'PRIVATE';
 
 /** Which kind of activation a request is, checked against its environment's cloud. */
-function formOf(op: string, env: EnvironmentRecord, req: Doc): Form {
+function formOf(op: string, env: EnvironmentView, req: Doc): Form {
   if (op === 'createPrivateCluster' || (op === 'createCluster' && req.privateCloudOptions !== undefined)) return 'PRIVATE';
   if (env.cloudPlatform === 'GCP')
     throw invalid(`environment ${env.environmentName} is on GCP; the Data Warehouse is activated in AWS and Azure environments`);
@@ -60,7 +60,7 @@ function cidrs(list: readonly string[], field: string): string {
 const allowed = (field: string, list: readonly string[]): Doc => (list.length > 0 ? { [field]: cidrs(list, field) } : {});
 
 /** The environment's subnets a request names, each checked to be one of them. */
-function subnetsIn(env: EnvironmentRecord, asked: readonly string[], field: string): string[] {
+function subnetsIn(env: EnvironmentView, asked: readonly string[], field: string): string[] {
   const own = env.network.subnetIds;
   for (const s of asked)
     if (!own.includes(s))
@@ -69,12 +69,12 @@ function subnetsIn(env: EnvironmentRecord, asked: readonly string[], field: stri
 }
 
 /** The availability zones subnets are in: the environment's region and the zone letter the subnet's name ends with. */
-function zonesOf(env: EnvironmentRecord, subnets: readonly string[]): string[] {
+function zonesOf(env: EnvironmentView, subnets: readonly string[]): string[] {
   const letters = subnets.map((s, i) => /-([a-f])$/.exec(s)?.[1] ?? 'abc'.charAt(i % 3));
   return [...new Set(letters)].map((l) => `${env.region}${l}`);
 }
 
-function awsOptions(env: EnvironmentRecord, op: string, req: Doc): { options: Doc; spot: boolean } {
+function awsOptions(env: EnvironmentView, op: string, req: Doc): { options: Doc; spot: boolean } {
   const o = op === 'createCluster' ? obj(req.awsOptions) : req;
   const workers = subnetsIn(env, strings(o.workerSubnetIds), 'workerSubnetIds');
   const lbs = subnetsIn(env, strings(o.lbSubnetIds), 'lbSubnetIds');
@@ -98,7 +98,7 @@ function awsOptions(env: EnvironmentRecord, op: string, req: Doc): { options: Do
 
 const IDENTITY = /^\/subscriptions\/[^/]+\/resourceGroups\/[^/]+\/providers\/Microsoft\.ManagedIdentity\/userAssignedIdentities\/[^/]+$/i;
 
-function azureOptions(env: EnvironmentRecord, op: string, req: Doc): { options: Doc; spot: boolean } {
+function azureOptions(env: EnvironmentView, op: string, req: Doc): { options: Doc; spot: boolean } {
   const generic = op === 'createCluster';
   const o = generic ? obj(req.azureOptions) : req;
   const identity = str(o.userAssignedManagedIdentity);
@@ -143,7 +143,7 @@ function checkPrivate(op: string, req: Doc): void {
 
 /** What an activation fills in: its rules checked, what it shows from them; it makes the default catalog. */
 function activate(h: Hook, rec: EngineRecord, req: Doc): Doc {
-  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  const env = h.world.environments.require(rec.env ?? '');
   const op = h.ctx.op.name;
   const form = formOf(op, env, req);
   if (env.status !== 'AVAILABLE')
@@ -228,7 +228,7 @@ function updateCluster(h: Hook, rec: EngineRecord, req: Doc): void {
 /** A kubeconfig for the Kubernetes cluster behind a Data Warehouse cluster. */
 function kubeconfig(h: Hook, rec: EngineRecord): Doc {
   h.records('cluster').require(rec, ['Running', 'PreUpdate', 'Updating', 'Stopped'], 'a kubeconfig');
-  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  const env = h.world.environments.require(rec.env ?? '');
   const cloud = cloudOf(rec);
   const server =
     cloud === 'AWS'
@@ -395,7 +395,7 @@ const configRequest = (c: ServiceConfig): Doc => ({
 type Plan = { ref: string; id?: string; action: 'Create' | 'Update' | 'Skip'; message: string };
 
 /** Activates the Data Warehouse in an environment from a backup's settings. */
-function activateFrom(h: Hook, env: EnvironmentRecord, backup: ClusterBackup): EngineRecord {
+function activateFrom(h: Hook, env: EnvironmentView, backup: ClusterBackup): EngineRecord {
   const s = backup.settings;
   const cidr = (v: unknown): string[] => (typeof v === 'string' && v !== '' ? v.split(',') : []);
   const common = {
@@ -428,7 +428,7 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
   let action: Plan['action'] = 'Skip';
   let message: string;
   if (target.startsWith('crn:')) {
-    const env = requireEnvironment(h.ctx, target);
+    const env = h.world.environments.require(target);
     const existing = clusters.all(env.crn)[0];
     if (existing) {
       cluster = existing;
@@ -557,7 +557,7 @@ export function listClusters(h: Hook, req: Doc): EngineRecord[] {
 
 /** What `clusters update-ssh-key` answers: the environment's key pushed to the nodes. */
 export function sshKeyPushed(h: Hook, rec: EngineRecord): Doc {
-  const env = requireEnvironment(h.ctx, rec.env ?? '');
+  const env = h.world.environments.require(rec.env ?? '');
   const key = env.authentication?.publicKeyId ?? (env.authentication?.publicKey ? 'its public key' : 'its SSH key');
   return {
     status: h.records('cluster').state(rec),
