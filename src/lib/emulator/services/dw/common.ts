@@ -5,7 +5,7 @@
  * catalog, warehouse or visualization lives in.
  */
 import { randomBytes } from 'node:crypto';
-import type { resources as facts } from '../../../model/services/dw/resources.js';
+import { resources as facts } from '../../../model/services/dw/resources.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { progress } from '../../lifecycle.js';
@@ -62,8 +62,19 @@ export const cloudOf = (cluster: EngineRecord): 'AWS' | 'AZURE' | undefined => {
   return p === 'AWS' || p === 'AZURE' ? p : undefined;
 };
 
-/** The resources dw keeps records of (its facts' other entries are the shapes of answers whose values they list). */
-export type R = Exclude<
-  keyof typeof facts.resources,
-  'productSupport' | 'dbcUpgrade' | 'vwUpgrade' | 'backupDeletion' | 'clusterRestore' | 'restorePlan'
->;
+/**
+ * The facts of the resources dw keeps records of. Its facts' other entries
+ * (productSupport, dbcUpgrade, vwUpgrade, backupDeletion, clusterRestore,
+ * restorePlan) are the shapes of answers whose values they list.
+ */
+const {
+  productSupport: _productSupport,
+  dbcUpgrade: _dbcUpgrade,
+  vwUpgrade: _vwUpgrade,
+  backupDeletion: _backupDeletion,
+  clusterRestore: _clusterRestore,
+  restorePlan: _restorePlan,
+  ...records
+} = facts.resources;
+export const recordFacts = { resources: records };
+export type R = keyof typeof records;

@@ -10,11 +10,11 @@
  * the model's (model/services/dw/resources.ts); what is written here are
  * the rules between them and what they compute.
  */
-import { resources as facts } from '../../../model/services/dw/resources.js';
 import type { OperationName } from '../../../model/services/dw/wire.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { allowedInstanceTypes, describeServerSetting, resetServerSettings, updateServerSetting } from './account.js';
 import { backupCluster, cluster, kubeconfig, latestVersions, listClusters, restoreCluster, sshKeyPushed } from './clusters.js';
+import { recordFacts } from './common.js';
 import { configDiffIn, configIn } from './configs.js';
 import { diagnostics } from './diagnostics.js';
 import { backup, backupDeletion, getLogs, listBackupEntities, listBackups, listRestores, restore, restoreStarted } from './drs.js';
@@ -33,24 +33,9 @@ import {
   vwUpgradeVersions,
 } from './warehouses.js';
 
-/**
- * The facts of the resources the service keeps records of. The others
- * (productSupport, dbcUpgrade, vwUpgrade, backupDeletion, clusterRestore,
- * restorePlan) are answers' shapes whose values the facts list.
- */
-const {
-  productSupport: _productSupport,
-  dbcUpgrade: _dbcUpgrade,
-  vwUpgrade: _vwUpgrade,
-  backupDeletion: _backupDeletion,
-  clusterRestore: _clusterRestore,
-  restorePlan: _restorePlan,
-  ...kept
-} = facts.resources;
-
 export default defineService<OperationName>()({
   service: 'dw',
-  facts: { resources: kept },
+  facts: recordFacts,
   setup: ensureTemplates,
   resources: {
     cluster,
