@@ -3,8 +3,8 @@
  * client against an emulator in this process, on a paused clock the tests
  * move: activation (one cluster an environment, on the environment's own
  * cloud, with the environment's subnets; Accepted, Creating, Running; its
- * default Database Catalog), catalogs and Virtual Warehouses and what each
- * needs of the other (a Running catalog, a release no newer than the
+ * default Database Catalog; its environment's SSH key pushed), catalogs
+ * and Virtual Warehouses and what each needs of the other (a Running catalog, a release no newer than the
  * catalog's, an allowed instance type, sizes from t-shirts), suspend and
  * start that do nothing twice, upgrades catalog first, events, diagnostic
  * jobs one at a time, deletes refused while something depends on what is
@@ -104,6 +104,17 @@ describe('activation', () => {
   test('an unknown cluster is NOT_FOUND (404)', async () => {
     const missing = await refused(emu.client.dw.describeCluster({ clusterId: 'env-nothin' }));
     expect([missing.code, missing.status]).toEqual(['NOT_FOUND', 404]);
+  });
+
+  test("update-ssh-key pushes its environment's key (read through the world) to the nodes at once; the cluster stays Running", async () => {
+    await emu.client.environments.updateSshKey({ environment: 'sales-env', existingPublicKeyId: 'dw-admins-key' });
+    expect(await emu.client.dw.updateSshKey({ clusterId: cluster })).toEqual({
+      status: 'Running',
+      message: `pushed dw-admins-key of environment sales-env to the nodes of cluster ${cluster}`,
+    });
+    expect(await clusterStatus(cluster)).toBe('Running');
+    const { events } = await emu.client.dw.listEvents({ serviceId: cluster, event: 'SshKeyUpdate' });
+    expect(events?.map((e) => e.event)).toEqual(['SshKeyUpdateCompleted', 'SshKeyUpdateRequested']);
   });
 });
 
