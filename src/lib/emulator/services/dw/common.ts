@@ -24,11 +24,11 @@ export const entityId = (h: Hook, prefix: string): string => `${prefix}-${Math.f
 /** The caller as an ActorResponse: its CRN, and its names when the account knows it. */
 export function actor(h: Hook): Doc {
   const crn = h.ctx.caller.actorCrn;
-  const known = h.ctx.store.getByCrn<Doc>(crn)?.doc ?? {};
-  const name = typeof known.workloadUsername === 'string' ? known.workloadUsername : undefined;
+  const known = h.world.identities.actor(crn);
+  const name = known?.workloadUsername;
   return {
     crn,
-    ...(typeof known.email === 'string' ? { email: known.email } : {}),
+    ...(known?.email ? { email: known.email } : {}),
     ...(name ? (h.ctx.caller.kind === 'machineUser' ? { machineUsername: name } : { workloadUsername: name }) : {}),
   };
 }
