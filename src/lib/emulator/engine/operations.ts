@@ -34,8 +34,9 @@ export interface OperationOptions {
   readonly data?: Doc;
 }
 
-const FINISHED = 'FINISHED';
-const FAILED = 'FAILED';
+/** How an operation record ends (getOperation's operationStatus). */
+export const FINISHED = 'FINISHED';
+export const FAILED = 'FAILED';
 
 /** The operation records of one service (a store kind), listed per owner. */
 export class Operations {
