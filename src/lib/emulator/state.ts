@@ -63,7 +63,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // environment) with their request, and a restored workbench its static subdomain; dfworkload's custom NAR and
   // Python configurations and its inbound connection endpoints are engine records (dfworkload.customNarConfiguration,
   // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes, backups and restores are
-  // engine records, its diagnostics collections work beside a lake.
+  // engine records, its diagnostics collections work beside a lake; df's services are engine records, and its
+  // projects and diagnostics live in them (by the service's id, not its CRN).
   5: [
     'ml.workspace',
     'ml.workspaceBackup',
@@ -74,6 +75,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'datalake.backup',
     'datalake.restore',
     'datalake.diagnostics',
+    'df.service',
+    'df.project',
+    'df.diagnostics',
   ],
 };
 
