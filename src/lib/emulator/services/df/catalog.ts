@@ -23,7 +23,6 @@ import type { Hook as TableHook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
-import { paged } from '../../paging.js';
 import { readUpload, removeUpload } from '../../uploads.js';
 import type { Doc, RequestContext } from '../../types.js';
 import { docs, num, str, text } from '../../values.js';
@@ -228,33 +227,69 @@ function removeFlow(h: Hook, flow: EngineRecord): void {
 
 // ---- ReadyFlows ------------------------------------------------------------------------
 
-function readyflowOf(h: Hook, ref: string): ReadyFlow {
-  const r = READYFLOWS.find((x) => readyflowCrn(h.ctx.info, x) === ref);
-  if (!r) throw notFound(`ready flow ${ref.slice(0, 200)} not found (see df readyflows list)`);
-  return r;
+/**
+ * Cloudera's ReadyFlows as records of the account (resource `readyflow`,
+ * named by their slug), made once by the engine's seed, so that they are
+ * listed and described as the verbs list and read: what the account did
+ * with each (added it) is computed as they are shown.
+ */
+export function seedReadyflows(h: Hook): void {
+  const flag = `df.readyflows:${h.ctx.info.accountId}`;
+  if (h.ctx.store.meta(flag)) return;
+  const all = h.records('readyflow');
+  for (const r of READYFLOWS)
+    if (!all.byId(r.slug))
+      // Its CRN is a field, not the record's: an added ReadyFlow's flow definition has the same one (readyflows.ts).
+      all.create({
+        id: r.slug,
+        name: r.name,
+        scope: '',
+        doc: {
+          readyflowCrn: readyflowCrn(h.ctx.info, r),
+          name: r.name,
+          summary: r.summary,
+          source: r.source,
+          destination: r.destination,
+          latestVersion: r.latestVersion,
+        },
+      });
+  h.ctx.store.setMeta(flag, '1');
 }
 
+/** describeReadyflow, addReadyflow: the request as the verb reads it, the ReadyFlow named by its slug, its record's id. */
+export function readyflowNamedIn(h: Hook, sent: Doc): Doc {
+  const ref = text(sent.readyflowCrn);
+  const r = READYFLOWS.find((x) => readyflowCrn(h.ctx.info, x) === ref);
+  if (!r) throw notFound(`ready flow ${ref.slice(0, 200)} not found (see df readyflows list)`);
+  return { ...sent, readyflowCrn: r.slug };
+}
+
+const readyflowOf = (rec: Rec): ReadyFlow => {
+  const r = READYFLOWS.find((x) => x.slug === rec.id);
+  if (!r) throw notFound(`ready flow ${rec.crn ?? rec.id} not found (see df readyflows list)`);
+  return r;
+};
+
 /** The flow definition a ReadyFlow was added as, if it was. */
-function addedAs(h: Hook, r: ReadyFlow): EngineRecord | undefined {
+function addedAs(h: Hook, slug: string): EngineRecord | undefined {
   return h
     .records('flow')
     .all('')
-    .find((f) => flowData(f).readyflow === r.slug);
+    .find((f) => flowData(f).readyflow === slug);
 }
 
-function readyflowSummary(h: Hook, r: ReadyFlow): Doc {
-  const added = addedAs(h, r);
-  return {
-    readyflowCrn: readyflowCrn(h.ctx.info, r),
-    name: r.name,
-    summary: r.summary,
-    source: r.source,
-    destination: r.destination,
-    latestVersion: r.latestVersion,
-    imported: added !== undefined,
-    ...(added?.crn ? { importedArtifactCrn: added.crn } : {}),
-  };
+/** What a ReadyFlow shows of the account's catalog: whether it was added, and as what. */
+export function readyflowShown(h: Hook, rec: Rec): Doc {
+  const added = addedAs(h, rec.id);
+  return { imported: added !== undefined, ...(added?.crn ? { importedArtifactCrn: added.crn } : {}) };
 }
+
+/** listReadyflows: those whose name or summary holds the search term. */
+export const readyflowsListed = (h: Hook, req: Doc): EngineRecord[] =>
+  searched(h.records('readyflow').all(''), req.searchTerm, (r) => [r.name ?? '', String(r.doc.summary ?? '')]);
+
+/** describeReadyflow: its details (ReadyflowDetails), which its record does not keep. */
+export const readyflowDetail = (h: Hook, rec: Rec): Doc => ({ readyflowDetail: readyflowDetails(h, readyflowOf(rec)) });
 
 function readyflowDetails(h: Hook, r: ReadyFlow): Doc {
   return {
@@ -269,7 +304,7 @@ function readyflowDetails(h: Hook, r: ReadyFlow): Doc {
     sourceDataFormat: r.sourceDataFormat,
     destination: r.destination,
     destinationDataFormat: r.destinationDataFormat,
-    imported: addedAs(h, r) !== undefined,
+    imported: addedAs(h, r.slug) !== undefined,
     modifiedTimestamp: r.modified,
   };
 }
@@ -441,26 +476,12 @@ export function importFlowDefinitionVersion(h: Hook, req: Doc): Doc {
   return conform(h, 'ImportFlowDefinitionVersionResponse', h.records('flowVersion').view(v), v.id);
 }
 
-// ---- ReadyFlows: code (Cloudera's catalogue, no record of the account's until one is added) ----
-
-export const listReadyflows = (h: Hook, req: Doc): Doc =>
-  h.conform(
-    'ListReadyflowsResponse',
-    paged(
-      h.ctx,
-      req,
-      searched(READYFLOWS, req.searchTerm, (r) => [r.name, r.summary]).map((r) => readyflowSummary(h, r)),
-    ),
-    'readyflows',
-  );
-
-export const describeReadyflow = (h: Hook, req: Doc): Doc =>
-  conform(h, 'DescribeReadyflowResponse', { readyflowDetail: readyflowDetails(h, readyflowOf(h, text(req.readyflowCrn))) }, 'rf');
+// ---- ReadyFlows added: code (a flow definition made with all its versions; one that is not added is NOT_FOUND first) ----
 
 /** A ReadyFlow added to the catalog: a flow definition with all its versions, by Cloudera, when each was published. */
 export function addReadyflow(h: Hook, req: Doc): Doc {
-  const r = readyflowOf(h, text(req.readyflowCrn));
-  const there = addedAs(h, r);
+  const r = readyflowOf(h.locate('readyflow', readyflowNamedIn(h, req)));
+  const there = addedAs(h, r.slug);
   if (there) throw alreadyExists(`ready flow ${r.name} is already in the catalog as ${there.crn ?? there.id}`);
   const flow = newFlow(h, { name: r.name, slug: r.slug, description: r.summary, readyflow: r.slug });
   for (let n = 1; n <= r.latestVersion; n++)

@@ -28,7 +28,10 @@ const LIVE = { rewrite: services.notDisabled } as const;
 export default defineService<OperationName>()({
   service: 'df',
   facts: resources,
-  seed: services.preEnable,
+  seed: (h) => {
+    services.preEnable(h);
+    catalog.seedReadyflows(h);
+  },
   setup: (h) => {
     services.forgetOrphans(h);
     projects.endProjectDeletes(h);
@@ -98,9 +101,10 @@ export default defineService<OperationName>()({
       lives: { in: 'parent', parent: 'flowVersion' },
       hooks: { check: { create: catalog.checkTag } },
     },
-    // What follows has no record of df's: Cloudera's ReadyFlows (catalog.ts), an added one is a flow definition, events
+    // Cloudera's ReadyFlows, made in every account by the seed, each its slug (requests name it by CRN: readyflowNamedIn).
+    readyflow: { noun: 'ready flow', keys: ['readyflowCrn'], hooks: { show: catalog.readyflowShown } },
+    // What follows has no record of df's: an added ReadyFlow is a flow definition (catalog.ts), events
     // are computed (monitoring.ts), deployments and their flows are dfworkload's, and the requests df opens are its.
-    readyflow: { keys: ['readyflowCrn'] },
     addedReadyflow: { keys: ['addedReadyflowCrn'] },
     event: { keys: ['eventCrn'] },
     deployment: { keys: ['deploymentCrn'] },
@@ -159,8 +163,8 @@ export default defineService<OperationName>()({
     createFlowVersionTag: r.flowVersionTag.create(),
     listFlowVersionTags: r.flowVersionTag.list(),
     deleteFlowVersionTag: r.flowVersionTag.delete(),
-    listReadyflows: code(catalog.listReadyflows),
-    describeReadyflow: code(catalog.describeReadyflow),
+    listReadyflows: r.readyflow.list({ select: catalog.readyflowsListed }),
+    describeReadyflow: r.readyflow.read({ rewrite: catalog.readyflowNamedIn, answer: catalog.readyflowDetail }),
     addReadyflow: code(catalog.addReadyflow),
     describeAddedReadyflow: r.flow.read({ keys: ['addedReadyflowCrn'], answer: catalog.addedReadyflowOf }),
     deleteAddedReadyflow: code(catalog.deleteAddedReadyflow),
