@@ -213,18 +213,6 @@ function releasing(h: Hook, flow: Rec): void {
   }
 }
 
-/** Removes a flow definition with its versions and their tags (deleteAddedReadyflow; deleteFlow is the engine's). */
-function removeFlow(h: Hook, flow: EngineRecord): void {
-  releasing(h, flow);
-  const versions = h.records('flowVersion');
-  const tags = h.records('flowVersionTag');
-  for (const v of versionsOf(h, flow)) {
-    for (const t of tags.all(v.id)) tags.remove(t);
-    versions.remove(v);
-  }
-  h.records('flow').remove(flow);
-}
-
 // ---- ReadyFlows ------------------------------------------------------------------------
 
 /**
@@ -309,14 +297,11 @@ function readyflowDetails(h: Hook, r: ReadyFlow): Doc {
   };
 }
 
-/** The added ReadyFlow an `addedReadyflowCrn` names: a flow definition added from a ReadyFlow, or NOT_FOUND. */
-function addedReadyflow(h: Hook, ref: string): { flow: EngineRecord; readyflow: ReadyFlow } {
-  const flow = h.records('flow').find(ref);
-  const slug = flow ? flowData(flow).readyflow : undefined;
-  const readyflow = READYFLOWS.find((r) => r.slug === slug);
-  if (!flow || !readyflow)
-    throw notFound(`added ready flow ${ref.slice(0, 200)} not found (see importedArtifactCrn in df readyflows list)`);
-  return { flow, readyflow };
+/** The ReadyFlow a flow definition was added from, or NOT_FOUND: one of the account's own is no added ReadyFlow. */
+function addedFrom(flow: Rec | undefined, ref: string): ReadyFlow {
+  const readyflow = READYFLOWS.find((r) => r.slug === (flow ? flowData(flow).readyflow : undefined));
+  if (!readyflow) throw notFound(`added ready flow ${ref.slice(0, 200)} not found (see importedArtifactCrn in df readyflows list)`);
+  return readyflow;
 }
 
 function addedDetails(h: Hook, flow: Rec, r: ReadyFlow): Doc {
@@ -495,17 +480,17 @@ export function addReadyflow(h: Hook, req: Doc): Doc {
   return conform(h, 'AddReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, r) }, flow.id);
 }
 
-/** describeAddedReadyflow: a flow definition added from a ReadyFlow (NOT_FOUND for one of the account's own). */
-export function addedReadyflowOf(h: Hook, rec: Rec): Doc {
-  const readyflow = READYFLOWS.find((r) => r.slug === flowData(rec).readyflow);
-  if (!readyflow)
-    throw notFound(`added ready flow ${(rec.crn ?? rec.id).slice(0, 200)} not found (see importedArtifactCrn in df readyflows list)`);
-  return { addedReadyflowDetail: addedDetails(h, rec, readyflow) };
+/** describeAddedReadyflow: the ReadyFlow it was added from, and its versions. */
+export const addedReadyflowOf = (h: Hook, rec: Rec): Doc => ({ addedReadyflowDetail: addedDetails(h, rec, addedFrom(rec, rec.id)) });
+
+/** describeAddedReadyflow, deleteAddedReadyflow: the request as the verb reads it, refused (NOT_FOUND) unless it names an added ReadyFlow. */
+export function addedReadyflowIn(h: Hook, sent: Doc): Doc {
+  const ref = text(sent.addedReadyflowCrn);
+  addedFrom(h.records('flow').find(ref), ref);
+  return sent;
 }
 
-/** Code: the flow must be an added ReadyFlow before anything of it goes (the engine's delete would answer after). */
-export function deleteAddedReadyflow(h: Hook, req: Doc): Doc {
-  const { flow, readyflow } = addedReadyflow(h, text(req.addedReadyflowCrn));
-  removeFlow(h, flow);
-  return conform(h, 'DeleteAddedReadyflowResponse', { readyflowDetail: readyflowDetails(h, readyflow) }, flow.id);
-}
+/** deleteAddedReadyflow's answer: the ReadyFlow, no longer added (its flow definition goes as the answer is made). */
+export const readyflowRemoved = (h: Hook, rec: Rec): Doc => ({
+  readyflowDetail: { ...readyflowDetails(h, addedFrom(rec, rec.crn ?? rec.id)), imported: false },
+});

@@ -166,8 +166,16 @@ export default defineService<OperationName>()({
     listReadyflows: r.readyflow.list({ select: catalog.readyflowsListed }),
     describeReadyflow: r.readyflow.read({ rewrite: catalog.readyflowNamedIn, answer: catalog.readyflowDetail }),
     addReadyflow: code(catalog.addReadyflow),
-    describeAddedReadyflow: r.flow.read({ keys: ['addedReadyflowCrn'], answer: catalog.addedReadyflowOf }),
-    deleteAddedReadyflow: code(catalog.deleteAddedReadyflow),
+    describeAddedReadyflow: r.flow.read({
+      keys: ['addedReadyflowCrn'],
+      rewrite: catalog.addedReadyflowIn,
+      answer: catalog.addedReadyflowOf,
+    }),
+    deleteAddedReadyflow: r.flow.delete({
+      keys: ['addedReadyflowCrn'],
+      rewrite: catalog.addedReadyflowIn,
+      answer: catalog.readyflowRemoved,
+    }),
 
     // ---- deployments and their flows (dfworkload's, read through the world)
     initiateDeployment: code(deployments.initiateDeployment),
