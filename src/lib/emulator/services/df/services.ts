@@ -56,7 +56,7 @@ export const actorAt = (rec: Rec, at: number): string | undefined => dataOf(rec)
 
 /** Notes the caller as who starts an action of the service now (kept with the record its action saves). */
 function noteActor(h: Hook<R>, rec: Rec): void {
-  const data = (rec.data ?? {}) as ServiceData;
+  const data = ((rec as EngineRecord).data ??= {}) as ServiceData;
   const actors = Object.entries(data.actors ?? {}).slice(-49);
   data.actors = Object.fromEntries([...actors, [String(h.ctx.clock.now()), h.ctx.caller.actorCrn]]);
 }
@@ -276,7 +276,7 @@ function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
       const held = h.records(kind);
       for (const x of held.all(rec.id)) held.remove(x);
     }
-  (rec.data as ServiceData).kubernetesAccess = [];
+  ((rec as EngineRecord).data ??= {}).kubernetesAccess = [];
   noteActor(h, rec);
 }
 
