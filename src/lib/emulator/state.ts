@@ -64,7 +64,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // Python configurations and its inbound connection endpoints are engine records (dfworkload.customNarConfiguration,
   // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes, backups and restores are
   // engine records, its diagnostics collections work beside a lake; dw's clusters keep the name the fail- rule
-  // reads in their data.
+  // reads in their data; df's services are engine records, and its projects and diagnostics live in them (by the
+  // service's id, not its CRN).
   5: [
     'ml.workspace',
     'ml.workspaceBackup',
@@ -76,6 +77,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'datalake.restore',
     'datalake.diagnostics',
     'dw.cluster',
+    'df.service',
+    'df.project',
+    'df.diagnostics',
   ],
 };
 

@@ -5,12 +5,14 @@
  * record, events), code entries that hand on to a verb, the hooks keyed by
  * the change they are for, both deletion ends (kept with a retention and a
  * list flag, gone), ids, a place another service provides, the guard, and
- * how the coverage table names each entry.
+ * how the coverage table names each entry; a seed, run before the world
+ * reads what lives in an environment.
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
-import type { DependentKind, Doc, RequestContext } from '../../../src/lib/emulator/engine/context.js';
+import type { DependentKind, Doc, RequestContext, Scope } from '../../../src/lib/emulator/engine/context.js';
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
 import { defineService, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
+import { environments } from '../../../src/lib/emulator/environments.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { pagingOf } from '../../../src/lib/emulator/paging.js';
 import { Store } from '../../../src/lib/emulator/store.js';
@@ -308,5 +310,33 @@ describe('deletion ends', () => {
     expect((call('listBackups', { clusterName: 'c1' }).backups as Doc[])[0]?.status).toBe('DELETING');
     now += 2 * MIN;
     expect(call('listBackups', { clusterName: 'c1' }).backups).toEqual([]);
+  });
+});
+
+describe('seed', () => {
+  /** The widgets service with a cluster of its own in sales-env from the start: made by its seed, once. */
+  const seeded = serve(widgetModel, {
+    ...widgets,
+    seed: (h) => {
+      if (h.records('cluster').all().length > 0) return;
+      const env = environments(h.ctx).find((e) => e.environmentName === 'sales-env');
+      if (env)
+        h.records('cluster').create({ id: 'widget-seeded', name: 'seeded', scope: env.crn, env: env.crn, doc: { clusterName: 'seeded' } });
+    },
+  });
+  const scope = (): Scope => ({ store, clock, info: UNIT_INFO });
+
+  test('runs before the world reads what lives in an environment, as that read (no caller, no world), and before each operation', () => {
+    const sales = environments(scope()).find((e) => e.environmentName === 'sales-env');
+    expect(serve(widgetModel, widgets).dependents[0]?.in(scope(), sales?.crn ?? '')).toEqual([]);
+    const [kind] = seeded.dependents;
+    expect(kind?.in(scope(), sales?.crn ?? '').map((d) => d.name)).toEqual(['seeded']);
+
+    store = new Store(':memory:', UNIT_ACCOUNT);
+    const listed = seeded.handlers.listClusters?.(
+      { environmentName: 'sales-env' },
+      { ...scope(), caller: UNIT_ADMIN, world, op: { service: 'widgets', name: 'listClusters' } },
+    );
+    expect((listed?.clusters as Doc[]).map((c) => c.clusterName)).toEqual(['seeded']);
   });
 });

@@ -108,6 +108,8 @@ export interface Declared {
   /** Whether the rest of the operations are placed by their names (older specs). */
   readonly matchNames: boolean;
   readonly setup?: (h: EngineHook) => void;
+  /** Makes what it has in environments from the start: before each operation and each read of an environment's dependents. */
+  readonly seed?: (h: EngineHook) => void;
   readonly guard?: (h: EngineHook, op: string, req: Doc) => void;
   /** The service its CRNs name, when not its own. */
   readonly crnService?: string;
@@ -256,6 +258,7 @@ export function fromTable(svc: EmulatedService): Declared {
   }
   const resources = new Map(Object.entries(svc.resources).map(([k, r]) => [k, tableRules(r as Resource)]));
   const setup = svc.setup;
+  const seed = svc.seed;
   const guard = svc.guard;
   return {
     facts: svc.facts,
@@ -266,6 +269,7 @@ export function fromTable(svc: EmulatedService): Declared {
     plain: {},
     matchNames: false,
     ...(setup ? { setup: (h: EngineHook) => setup(h) } : {}),
+    ...(seed ? { seed: (h: EngineHook) => seed(h) } : {}),
     ...(guard ? { guard: (h: EngineHook, op: string, req: Doc) => guard(h, op, req) } : {}),
     ...(svc.crnService ? { crnService: svc.crnService } : {}),
   };

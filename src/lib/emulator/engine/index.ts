@@ -18,7 +18,7 @@ import { paged, pagingFor, pagingOf } from '../paging.js';
 import type { ServiceModule } from './spec.js';
 import { bind, fromSpec, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
-import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope } from './context.js';
+import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope, WorldAccess } from './context.js';
 import type { Verb, VerbEntry } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
 import { Records, type EngineRecord, type PastActivity } from './records.js';
@@ -49,6 +49,12 @@ interface Place {
   readonly where?: string;
 }
 
+/** The world of a seed run as the world reads an environment: a seed reads the state only. */
+const unread = (): never => {
+  throw new Error('a seed reads the state only, not the world');
+};
+const NO_WORLD: WorldAccess = { in: unread, inEnvironment: unread, follow: unread, place: unread };
+
 /** A service served by the engine: its derived model and a handler per placed operation. */
 export class Engine {
   readonly model: ServiceModel;
@@ -71,9 +77,10 @@ export class Engine {
   /** Handlers for the placed operations and the hand-written ones; each runs the service's setup and guard first. */
   handlers(): Record<string, Handler> {
     const out: Record<string, Handler> = {};
-    const { setup, guard } = this.declared;
+    const { seed, setup, guard } = this.declared;
     const begin = (name: string, req: Doc, ctx: RequestContext): EngineHook => {
       const h = this.hook(ctx);
+      seed?.(h);
       setup?.(h);
       guard?.(h, name, req);
       return h;
@@ -131,6 +138,16 @@ export class Engine {
           }),
         );
     return out as Providers;
+  }
+
+  /** A hook for the service's seed as the world reads an environment: no caller, and no world to read. */
+  private seeding(scope: Scope): EngineHook {
+    return this.hook({
+      ...scope,
+      caller: { accountId: scope.info.accountId, actorCrn: '', kind: 'user' },
+      op: { service: this.service.name, name: '' },
+      world: NO_WORLD,
+    });
   }
 
   /** What hooks and code get for one request: the engine's lookups for this service. */
@@ -415,12 +432,14 @@ export class Engine {
 
   /** The resources that live directly in environments, as the world sees them (world.ts); deleted records that are kept are not. */
   dependents(): DependentKind[] {
+    const seed = this.declared.seed;
     return [...this.model.resources.values()]
       .filter((r) => r.rules.environment && !r.parent && !r.rules.partOfEnvironment)
       .map((r) => ({
         service: this.service.name,
         noun: r.noun,
         in: (scope: Scope, environmentCrn: string) => {
+          seed?.(this.seeding(scope));
           const all = new Records(scope, r);
           return all
             .all(environmentCrn)

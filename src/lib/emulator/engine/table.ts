@@ -84,6 +84,14 @@ export interface EmulatedService<Op extends string = string, R extends string = 
   readonly operations: OperationTable<Op, R>;
   /** Runs before each of its operations: makes what the service has from the start in an account (built-in templates), once. */
   setup?(h: Hook<R>): void;
+  /**
+   * Makes what the service has in environments from the start (DataFlow in
+   * the pre-created ones), before anything reads it: before each of its
+   * operations, and before the world reads what lives in an environment
+   * (the environments service, the console), which reads carry no caller.
+   * It reads the state only: its hook's world is not there.
+   */
+  seed?(h: Hook<R>): void;
   /** Runs before every entry: refuses a caller the operation is not for (iam's read and write access). */
   guard?(h: Hook<R>, op: Op, req: Doc): void;
   /** What it tells the other services (world/contracts.ts): each contract has exactly one provider. */

@@ -19,16 +19,18 @@
  * read.
  */
 import { readFileSync } from 'node:fs';
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Hook as TableHook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
-import { paged } from '../../paging.js';
 import { readUpload, removeUpload } from '../../uploads.js';
 import type { Doc, RequestContext } from '../../types.js';
 import { docs, num, str, text } from '../../values.js';
-import { userNameOf } from './backend.js';
+import { userNameOf, type R, type Rec } from './services.js';
 import { searched, sorted } from './listing.js';
 import { READYFLOWS, publishedAt, readyflowCrn, readyflowDefinition, type ReadyFlow } from './readyflows.js';
+
+type Hook = TableHook<R>;
 
 /** The largest flow definition file the catalog takes. */
 const MAX_DEFINITION_BYTES = 20 * 1024 * 1024;
@@ -50,9 +52,9 @@ interface VersionData {
   definition?: string;
 }
 
-const flowData = (rec: EngineRecord): FlowData => (rec.data ?? { bucket: rec.id }) as unknown as FlowData;
-const versionData = (rec: EngineRecord): VersionData => (rec.data ?? {}) as VersionData;
-const versionOf = (rec: EngineRecord): number => num(rec.doc.version) ?? 0;
+const flowData = (rec: Rec): FlowData => (rec.data ?? { bucket: rec.id }) as unknown as FlowData;
+const versionData = (rec: Rec): VersionData => (rec.data ?? {}) as VersionData;
+const versionOf = (rec: Rec): number => num(rec.doc.version) ?? 0;
 
 /** How many flows of deployments run each flow version (by version CRN), once a request. */
 const deployedCache = new WeakMap<RequestContext, Map<string, number>>();
@@ -122,20 +124,20 @@ function uploadedDefinition(ctx: RequestContext): { path: string; size: number }
 
 /** The flow definition a request names by `flowCrn`, or NOT_FOUND. */
 function flowNamed(h: Hook, flowCrn: string): EngineRecord {
-  return h.resources('flow').get(flowCrn);
+  return h.records('flow').get(flowCrn);
 }
 
 /** The versions of a flow definition, oldest first. */
-function versionsOf(h: Hook, flow: EngineRecord): EngineRecord[] {
+function versionsOf(h: Hook, flow: Rec): EngineRecord[] {
   return h
-    .resources('flowVersion')
+    .records('flowVersion')
     .all(flow.id)
     .sort((a, b) => versionOf(a) - versionOf(b));
 }
 
 /** The collection a request names, or NOT_FOUND. */
 function collectionNamed(h: Hook, ref: string): EngineRecord {
-  return h.resources('catalogCollection').get(ref);
+  return h.records('catalogCollection').get(ref);
 }
 
 /** Adds a version to a flow definition (with its tags): the next number, by the caller, now. */
@@ -144,7 +146,7 @@ function addVersion(
   flow: EngineRecord,
   spec: { comments?: string; tags: ReadonlyArray<{ tagName: string; tagColor?: string }>; data: VersionData; author?: string; at?: number },
 ): EngineRecord {
-  const versions = h.resources('flowVersion');
+  const versions = h.records('flowVersion');
   const n = 1 + Math.max(0, ...versionsOf(h, flow).map(versionOf));
   const versionCrn = `${flow.crn ?? ''}/v.${n}`;
   const at = spec.at ?? h.ctx.clock.now();
@@ -156,17 +158,17 @@ function addVersion(
     doc: {
       crn: versionCrn,
       bucketIdentifier: flowData(flow).bucket,
-      author: spec.author ?? userNameOf(h.ctx, h.ctx.caller.actorCrn),
+      author: spec.author ?? userNameOf(h, h.ctx.caller.actorCrn),
       version: n,
       timestamp: at,
       ...(spec.comments ? { comments: spec.comments } : {}),
     },
     data: { ...spec.data },
   });
-  const tags = h.resources('flowVersionTag');
+  const tags = h.records('flowVersionTag');
   for (const t of spec.tags) tags.create({ id: uuid(), name: t.tagName, scope: v.id, doc: { ...t } });
   flow.doc.modifiedTimestamp = at;
-  h.resources('flow').save(flow);
+  h.records('flow').save(flow);
   return v;
 }
 
@@ -175,7 +177,8 @@ function newFlow(
   h: Hook,
   spec: { name: string; slug: string; description?: string; collectionCrn?: string; readyflow?: string },
 ): EngineRecord {
-  const flows = h.resources('flow');
+  const flows = h.records('flow');
+  // Named by its name (a ReadyFlow's slug), as deployments name the flow they run: not the engine's UUID CRN.
   const flowCrn = crn('df', h.ctx.info.region, h.ctx.info.accountId, spec.readyflow ? 'readyFlow' : 'flow', spec.slug);
   const clash = flows.find(spec.name, '') ?? flows.find(flowCrn);
   if (clash) throw alreadyExists(`the catalog already has a flow definition named ${clash.name ?? spec.name}`);
@@ -198,7 +201,7 @@ function newFlow(
 }
 
 /** Refuses to remove a flow definition a deployment runs; otherwise its stored files go. */
-function releasing(h: Hook, flow: EngineRecord): void {
+function releasing(h: Hook, flow: Rec): void {
   const counts = deployedVersions(h.ctx);
   const running = versionsOf(h, flow).filter((v) => (counts.get(v.crn ?? '') ?? 0) > 0);
   if (running.length > 0)
@@ -210,47 +213,71 @@ function releasing(h: Hook, flow: EngineRecord): void {
   }
 }
 
-/** Removes a flow definition with its versions and their tags (deleteAddedReadyflow; deleteFlow is the engine's). */
-function removeFlow(h: Hook, flow: EngineRecord): void {
-  releasing(h, flow);
-  const versions = h.resources('flowVersion');
-  const tags = h.resources('flowVersionTag');
-  for (const v of versionsOf(h, flow)) {
-    for (const t of tags.all(v.id)) tags.remove(t);
-    versions.remove(v);
-  }
-  h.resources('flow').remove(flow);
-}
-
 // ---- ReadyFlows ------------------------------------------------------------------------
 
-function readyflowOf(h: Hook, ref: string): ReadyFlow {
+/**
+ * Cloudera's ReadyFlows as records of the account (resource `readyflow`,
+ * named by their slug), made once by the engine's seed, so that they are
+ * listed and described as the verbs list and read: what the account did
+ * with each (added it) is computed as they are shown.
+ */
+export function seedReadyflows(h: Hook): void {
+  const flag = `df.readyflows:${h.ctx.info.accountId}`;
+  if (h.ctx.store.meta(flag)) return;
+  const all = h.records('readyflow');
+  for (const r of READYFLOWS)
+    if (!all.byId(r.slug))
+      // Its CRN is a field, not the record's: an added ReadyFlow's flow definition has the same one (readyflows.ts).
+      all.create({
+        id: r.slug,
+        name: r.name,
+        scope: '',
+        doc: {
+          readyflowCrn: readyflowCrn(h.ctx.info, r),
+          name: r.name,
+          summary: r.summary,
+          source: r.source,
+          destination: r.destination,
+          latestVersion: r.latestVersion,
+        },
+      });
+  h.ctx.store.setMeta(flag, '1');
+}
+
+/** describeReadyflow, addReadyflow: the request as the verb reads it, the ReadyFlow named by its slug, its record's id. */
+export function readyflowNamedIn(h: Hook, sent: Doc): Doc {
+  const ref = text(sent.readyflowCrn);
   const r = READYFLOWS.find((x) => readyflowCrn(h.ctx.info, x) === ref);
   if (!r) throw notFound(`ready flow ${ref.slice(0, 200)} not found (see df readyflows list)`);
-  return r;
+  return { ...sent, readyflowCrn: r.slug };
 }
+
+const readyflowOf = (rec: Rec): ReadyFlow => {
+  const r = READYFLOWS.find((x) => x.slug === rec.id);
+  if (!r) throw notFound(`ready flow ${rec.crn ?? rec.id} not found (see df readyflows list)`);
+  return r;
+};
 
 /** The flow definition a ReadyFlow was added as, if it was. */
-function addedAs(h: Hook, r: ReadyFlow): EngineRecord | undefined {
+function addedAs(h: Hook, slug: string): EngineRecord | undefined {
   return h
-    .resources('flow')
+    .records('flow')
     .all('')
-    .find((f) => flowData(f).readyflow === r.slug);
+    .find((f) => flowData(f).readyflow === slug);
 }
 
-function readyflowSummary(h: Hook, r: ReadyFlow): Doc {
-  const added = addedAs(h, r);
-  return {
-    readyflowCrn: readyflowCrn(h.ctx.info, r),
-    name: r.name,
-    summary: r.summary,
-    source: r.source,
-    destination: r.destination,
-    latestVersion: r.latestVersion,
-    imported: added !== undefined,
-    ...(added?.crn ? { importedArtifactCrn: added.crn } : {}),
-  };
+/** What a ReadyFlow shows of the account's catalog: whether it was added, and as what. */
+export function readyflowShown(h: Hook, rec: Rec): Doc {
+  const added = addedAs(h, rec.id);
+  return { imported: added !== undefined, ...(added?.crn ? { importedArtifactCrn: added.crn } : {}) };
 }
+
+/** listReadyflows: those whose name or summary holds the search term. */
+export const readyflowsListed = (h: Hook, req: Doc): EngineRecord[] =>
+  searched(h.records('readyflow').all(''), req.searchTerm, (r) => [r.name ?? '', String(r.doc.summary ?? '')]);
+
+/** describeReadyflow: its details (ReadyflowDetails), which its record does not keep. */
+export const readyflowDetail = (h: Hook, rec: Rec): Doc => ({ readyflowDetail: readyflowDetails(h, readyflowOf(rec)) });
 
 function readyflowDetails(h: Hook, r: ReadyFlow): Doc {
   return {
@@ -265,23 +292,20 @@ function readyflowDetails(h: Hook, r: ReadyFlow): Doc {
     sourceDataFormat: r.sourceDataFormat,
     destination: r.destination,
     destinationDataFormat: r.destinationDataFormat,
-    imported: addedAs(h, r) !== undefined,
+    imported: addedAs(h, r.slug) !== undefined,
     modifiedTimestamp: r.modified,
   };
 }
 
-/** The added ReadyFlow an `addedReadyflowCrn` names: a flow definition added from a ReadyFlow, or NOT_FOUND. */
-function addedReadyflow(h: Hook, ref: string): { flow: EngineRecord; readyflow: ReadyFlow } {
-  const flow = h.resources('flow').find(ref);
-  const slug = flow ? flowData(flow).readyflow : undefined;
-  const readyflow = READYFLOWS.find((r) => r.slug === slug);
-  if (!flow || !readyflow)
-    throw notFound(`added ready flow ${ref.slice(0, 200)} not found (see importedArtifactCrn in df readyflows list)`);
-  return { flow, readyflow };
+/** The ReadyFlow a flow definition was added from, or NOT_FOUND: one of the account's own is no added ReadyFlow. */
+function addedFrom(flow: Rec | undefined, ref: string): ReadyFlow {
+  const readyflow = READYFLOWS.find((r) => r.slug === (flow ? flowData(flow).readyflow : undefined));
+  if (!readyflow) throw notFound(`added ready flow ${ref.slice(0, 200)} not found (see importedArtifactCrn in df readyflows list)`);
+  return readyflow;
 }
 
-function addedDetails(h: Hook, flow: EngineRecord, r: ReadyFlow): Doc {
-  const versions = h.resources('flowVersion');
+function addedDetails(h: Hook, flow: Rec, r: ReadyFlow): Doc {
+  const versions = h.records('flowVersion');
   return {
     addedReadyflowCrn: flow.crn,
     readyflow: readyflowDetails(h, r),
@@ -289,219 +313,184 @@ function addedDetails(h: Hook, flow: EngineRecord, r: ReadyFlow): Doc {
   };
 }
 
-const conform = (h: Hook, shape: string, doc: Doc, seed: string): Doc => h.engine.conform(h.ctx, shape, doc, seed);
+const conform = (h: Hook, shape: string, doc: Doc, seed: string): Doc => h.conform(shape, doc, seed);
 
-// ---- resources ------------------------------------------------------------------------
+// ---- collections ----------------------------------------------------------------------
 
-export const catalogResources: Readonly<Record<string, ResourceSpec>> = {
-  catalogCollection: {
-    nouns: ['Collection'],
-    noun: 'collection',
-    crnType: 'catalogCollection',
-    keys: ['catalogCollectionCrn'],
-    ops: {
-      listCollections: {
-        verb: 'list',
-        select: (h, req) =>
-          sorted(
-            searched(h.resources('catalogCollection').all(''), req.searchTerm, (c) => c.name ?? ''),
-            req.sorts,
-            { name: (c) => (c.name ?? '').toLowerCase(), created: (c) => c.createdAt },
-          ),
-      },
-    },
-    hooks: {
-      creating: (_h, rec) => {
-        rec.name = catalogName('collection', rec.name);
-        rec.doc.name = rec.name;
-      },
-      updating: (h, rec, req) => {
-        if (req.name === undefined) return;
-        const name = catalogName('collection', req.name);
-        const other = h.resources('catalogCollection').find(name, '');
-        if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? name}`);
-        rec.name = name;
-        rec.doc.name = name;
-      },
-      deleting: (h, rec) => {
-        const held = h
-          .resources('flow')
-          .all('')
-          .filter((f) => f.doc.collectionCrn === rec.crn);
-        if (held.length > 0)
-          throw failedPrecondition(
-            `collection ${rec.name ?? rec.id} still holds ${held.map((f) => f.name ?? f.id).join(', ')}; move them out first (df flows set-collection)`,
-          );
-      },
-      viewing: (h, rec) => {
-        const flows = h.resources('flow');
-        const held = flows.all('').filter((f) => f.doc.collectionCrn === rec.crn);
-        return { flowSummaries: held.map((f) => flows.view(f)), flowCount: held.length };
-      },
-    },
-  },
-  flow: {
-    nouns: ['FlowDefinition', 'Flow'],
-    noun: 'flow definition',
-    shape: 'Flow',
-    keys: ['flowCrn'],
-    // Deleting a flow definition deletes its versions: "Delete a flow definition and all its versions".
-    cascades: true,
-    ops: {
-      assignToCollection: 'update',
-      listFlowDefinitions: {
-        verb: 'list',
-        select: (h, req) => {
-          const collection = str(req.collectionCrn);
-          if (collection) collectionNamed(h, collection);
-          const all = h
-            .resources('flow')
-            .all('')
-            .filter((f) => !collection || f.doc.collectionCrn === collection);
-          return sorted(
-            searched(all, req.searchTerm, (f) => f.name ?? ''),
-            req.sorts,
-            {
-              name: (f) => (f.name ?? '').toLowerCase(),
-              modifiedTimestamp: (f) => num(f.doc.modifiedTimestamp) ?? 0,
-              createdTimestamp: (f) => num(f.doc.createdTimestamp) ?? 0,
-            },
-          );
-        },
-      },
-    },
-    hooks: {
-      updating: (h, rec, req) => {
-        const to = str(req.catalogCollectionCrn);
-        if (to) rec.doc.collectionCrn = collectionNamed(h, to).crn;
-        else delete rec.doc.collectionCrn;
-        rec.doc.modifiedTimestamp = h.ctx.clock.now();
-      },
-      deleting: (h, rec) => releasing(h, rec),
-      viewing: (h, rec) => {
-        const versions = h.resources('flowVersion');
-        const list = versionsOf(h, rec).map((v) => versions.view(v));
-        const collection = str(rec.doc.collectionCrn);
-        const held = collection ? h.resources('catalogCollection').find(collection) : undefined;
-        return {
-          versions: list,
-          versionCount: list.length,
-          ...(list.length > 0 ? { author: list[list.length - 1]?.author } : {}),
-          artifactType: flowData(rec).readyflow ? 'readyFlow' : 'flow',
-          ...(held ? { collectionName: held.name } : {}),
-        };
-      },
-    },
-  },
-  flowVersion: {
-    nouns: ['FlowDefinitionVersion', 'FlowVersion'],
-    noun: 'flow version',
-    shape: 'FlowVersion',
-    parent: 'flow',
-    keys: ['flowVersionCrn'],
-    ops: {
-      getFlowVersion: {
-        verb: 'read',
-        answer: (h, rec) => {
-          const data = versionData(rec);
-          if (data.definition) return { flowDefinition: data.definition };
-          const bytes = readUpload(h.ctx.info.dataDir, data.storedAt, MAX_DEFINITION_BYTES);
-          if (!bytes)
-            throw failedPrecondition(
-              `the definition of flow version ${rec.crn ?? rec.id} is no longer stored (an import without its uploads?)`,
-            );
-          return { flowDefinition: bytes.toString('base64') };
-        },
-      },
-      listFlowDefinitionVersions: {
-        verb: 'list',
-        select: (h, req) => {
-          const flow = flowNamed(h, text(req.flowCrn));
-          const tags = h.resources('flowVersionTag');
-          return searched(versionsOf(h, flow), req.searchTerm, (v) => tags.all(v.id).map((t) => t.name ?? ''));
-        },
-      },
-    },
-    hooks: {
-      viewing: (h, rec) => ({
-        tags: h
-          .resources('flowVersionTag')
-          .all(rec.id)
-          .map((t) => t.doc),
-        deploymentCount: deployedVersions(h.ctx).get(rec.crn ?? '') ?? 0,
-      }),
-    },
-  },
-  flowVersionTag: {
-    nouns: ['FlowVersionTag'],
-    noun: 'tag',
-    shape: 'FlowVersionTag',
-    parent: 'flowVersion',
-    keys: ['tagName'],
-    hooks: { creating: (_h, rec) => void checkedTag(rec.doc) },
-  },
-};
+/** createCollection: the request as the verb reads it, its name checked and trimmed. */
+export const collectionNamedIn = (_h: Hook, sent: Doc): Doc => ({ ...sent, name: catalogName('collection', sent.name) });
 
-// ---- hand-written operations -------------------------------------------------------------
+/** updateCollection: as createCollection's, when it names the collection anew. */
+export const collectionRenamedIn = (h: Hook, sent: Doc): Doc => (sent.name === undefined ? sent : collectionNamedIn(h, sent));
 
-export const catalogHandlers: Readonly<Record<string, (h: Hook, req: Doc) => Doc>> = {
-  /** The file has come to the redirected address: the flow definition and its first version. */
-  importFlowDefinition: (h, req) => {
-    const name = catalogName('flow definition', req.name);
-    const collection = str(req.collectionCrn);
-    const collectionCrn = collection ? collectionNamed(h, collection).crn : undefined;
-    const tags = tagsOf(req.tags);
-    const file = uploadedDefinition(h.ctx);
-    const flow = newFlow(h, { name, slug: name, description: str(req.description), collectionCrn });
-    addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
-    return conform(h, 'ImportFlowDefinitionResponse', h.resources('flow').view(flow), flow.id);
-  },
-  importFlowDefinitionVersion: (h, req) => {
-    const flow = flowNamed(h, text(req.flowCrn));
-    if (flowData(flow).readyflow)
-      throw failedPrecondition(
-        `${flow.name ?? flow.id} is a ReadyFlow: it gets new versions from Cloudera only; import yours as a flow definition of its own`,
-      );
-    const tags = tagsOf(req.tags);
-    const file = uploadedDefinition(h.ctx);
-    const v = addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
-    return conform(h, 'ImportFlowDefinitionVersionResponse', h.resources('flowVersion').view(v), v.id);
-  },
-  listReadyflows: (h, req) =>
-    h.engine.conform(
-      h.ctx,
-      'ListReadyflowsResponse',
-      paged(
-        h.ctx,
-        req,
-        searched(READYFLOWS, req.searchTerm, (r) => [r.name, r.summary]).map((r) => readyflowSummary(h, r)),
-      ),
-      'readyflows',
-    ),
-  describeReadyflow: (h, req) =>
-    conform(h, 'DescribeReadyflowResponse', { readyflowDetail: readyflowDetails(h, readyflowOf(h, text(req.readyflowCrn))) }, 'rf'),
-  addReadyflow: (h, req) => {
-    const r = readyflowOf(h, text(req.readyflowCrn));
-    const there = addedAs(h, r);
-    if (there) throw alreadyExists(`ready flow ${r.name} is already in the catalog as ${there.crn ?? there.id}`);
-    const flow = newFlow(h, { name: r.name, slug: r.slug, description: r.summary, readyflow: r.slug });
-    for (let n = 1; n <= r.latestVersion; n++)
-      addVersion(h, flow, {
-        comments: `${r.name} version ${n}`,
-        tags: [],
-        author: 'Cloudera',
-        at: publishedAt(r, n),
-        data: { definition: Buffer.from(JSON.stringify(readyflowDefinition(r, n))).toString('base64') },
-      });
-    return conform(h, 'AddReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, r) }, flow.id);
-  },
-  describeAddedReadyflow: (h, req) => {
-    const { flow, readyflow } = addedReadyflow(h, text(req.addedReadyflowCrn));
-    return conform(h, 'DescribeAddedReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, readyflow) }, flow.id);
-  },
-  deleteAddedReadyflow: (h, req) => {
-    const { flow, readyflow } = addedReadyflow(h, text(req.addedReadyflowCrn));
-    removeFlow(h, flow);
-    return conform(h, 'DeleteAddedReadyflowResponse', { readyflowDetail: readyflowDetails(h, readyflow) }, flow.id);
-  },
-};
+/** updateCollection: a new name is unique in the catalog. The engine's update moves no name, so the rename is written here. */
+export function checkCollectionUpdate(h: Hook, rec: Rec, req: Doc): void {
+  if (req.name === undefined) return;
+  const name = text(req.name);
+  const other = h.records('catalogCollection').find(name, '');
+  if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? name}`);
+  (rec as EngineRecord).name = name;
+  rec.doc.name = name;
+}
+
+/** The flow definitions a collection holds. */
+const heldBy = (h: Hook, rec: Rec): EngineRecord[] =>
+  h
+    .records('flow')
+    .all('')
+    .filter((f) => f.doc.collectionCrn === rec.crn);
+
+/** deleteCollection: only an empty one. */
+export function checkCollectionDelete(h: Hook, rec: Rec): void {
+  const held = heldBy(h, rec);
+  if (held.length > 0)
+    throw failedPrecondition(
+      `collection ${rec.name ?? rec.id} still holds ${held.map((f) => f.name ?? f.id).join(', ')}; move them out first (df flows set-collection)`,
+    );
+}
+
+export function collectionShown(h: Hook, rec: Rec): Doc {
+  const flows = h.records('flow');
+  const held = heldBy(h, rec);
+  return { flowSummaries: held.map((f) => flows.view(f)), flowCount: held.length };
+}
+
+export const collectionsListed = (h: Hook, req: Doc): EngineRecord[] =>
+  sorted(
+    searched(h.records('catalogCollection').all(''), req.searchTerm, (c) => c.name ?? ''),
+    req.sorts,
+    { name: (c) => (c.name ?? '').toLowerCase(), created: (c) => c.createdAt },
+  );
+
+// ---- flow definitions and their versions ------------------------------------------------
+
+/** assignToCollection: into a collection of the catalog, or out of any. */
+export function checkAssign(h: Hook, rec: Rec, req: Doc): void {
+  const to = str(req.catalogCollectionCrn);
+  if (to) rec.doc.collectionCrn = collectionNamed(h, to).crn;
+  else delete rec.doc.collectionCrn;
+  rec.doc.modifiedTimestamp = h.ctx.clock.now();
+}
+
+export const checkFlowDelete = (h: Hook, rec: Rec): void => releasing(h, rec);
+
+/** What a flow definition shows of its versions, its kind (`artifactType`) and its collection. */
+export function flowShown(h: Hook, rec: Rec): Doc {
+  const versions = h.records('flowVersion');
+  const list = versionsOf(h, rec).map((v) => versions.view(v));
+  const collection = str(rec.doc.collectionCrn);
+  const held = collection ? h.records('catalogCollection').find(collection) : undefined;
+  return {
+    versions: list,
+    versionCount: list.length,
+    ...(list.length > 0 ? { author: list[list.length - 1]?.author } : {}),
+    artifactType: flowData(rec).readyflow ? 'readyFlow' : 'flow',
+    ...(held ? { collectionName: held.name } : {}),
+  };
+}
+
+/** listFlowDefinitions: of a collection when one is named, by name, through sorts. */
+export function flowsListed(h: Hook, req: Doc): EngineRecord[] {
+  const collection = str(req.collectionCrn);
+  if (collection) collectionNamed(h, collection);
+  const all = h
+    .records('flow')
+    .all('')
+    .filter((f) => !collection || f.doc.collectionCrn === collection);
+  return sorted(
+    searched(all, req.searchTerm, (f) => f.name ?? ''),
+    req.sorts,
+    {
+      name: (f) => (f.name ?? '').toLowerCase(),
+      modifiedTimestamp: (f) => num(f.doc.modifiedTimestamp) ?? 0,
+      createdTimestamp: (f) => num(f.doc.createdTimestamp) ?? 0,
+    },
+  );
+}
+
+/** getFlowVersion: the definition, base64, from the uploaded file or (a ReadyFlow's) as kept. */
+export function flowDefinitionOf(h: Hook, rec: Rec): Doc {
+  const data = versionData(rec);
+  if (data.definition) return { flowDefinition: data.definition };
+  const bytes = readUpload(h.ctx.info.dataDir, data.storedAt, MAX_DEFINITION_BYTES);
+  if (!bytes)
+    throw failedPrecondition(`the definition of flow version ${rec.crn ?? rec.id} is no longer stored (an import without its uploads?)`);
+  return { flowDefinition: bytes.toString('base64') };
+}
+
+/** listFlowDefinitionVersions: a flow definition's, those a tag name holds the search term of. */
+export function versionsListed(h: Hook, req: Doc): EngineRecord[] {
+  const flow = flowNamed(h, text(req.flowCrn));
+  const tags = h.records('flowVersionTag');
+  return searched(versionsOf(h, flow), req.searchTerm, (v) => tags.all(v.id).map((t) => t.name ?? ''));
+}
+
+export const versionShown = (h: Hook, rec: Rec): Doc => ({
+  tags: h
+    .records('flowVersionTag')
+    .all(rec.id)
+    .map((t) => t.doc),
+  deploymentCount: deployedVersions(h.ctx).get(rec.crn ?? '') ?? 0,
+});
+
+export const checkTag = (_h: Hook, rec: Rec): void => void checkedTag(rec.doc);
+
+// ---- imports: code (the file comes to the address the request is redirected to) ----------
+
+/** The file has come to the redirected address: the flow definition and its first version. */
+export function importFlowDefinition(h: Hook, req: Doc): Doc {
+  const name = catalogName('flow definition', req.name);
+  const collection = str(req.collectionCrn);
+  const collectionCrn = collection ? collectionNamed(h, collection).crn : undefined;
+  const tags = tagsOf(req.tags);
+  const file = uploadedDefinition(h.ctx);
+  const flow = newFlow(h, { name, slug: name, description: str(req.description), collectionCrn });
+  addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
+  return conform(h, 'ImportFlowDefinitionResponse', h.records('flow').view(flow), flow.id);
+}
+
+export function importFlowDefinitionVersion(h: Hook, req: Doc): Doc {
+  const flow = flowNamed(h, text(req.flowCrn));
+  if (flowData(flow).readyflow)
+    throw failedPrecondition(
+      `${flow.name ?? flow.id} is a ReadyFlow: it gets new versions from Cloudera only; import yours as a flow definition of its own`,
+    );
+  const tags = tagsOf(req.tags);
+  const file = uploadedDefinition(h.ctx);
+  const v = addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
+  return conform(h, 'ImportFlowDefinitionVersionResponse', h.records('flowVersion').view(v), v.id);
+}
+
+// ---- ReadyFlows added: code (a flow definition made with all its versions; one that is not added is NOT_FOUND first) ----
+
+/** A ReadyFlow added to the catalog: a flow definition with all its versions, by Cloudera, when each was published. */
+export function addReadyflow(h: Hook, req: Doc): Doc {
+  const r = readyflowOf(h.locate('readyflow', readyflowNamedIn(h, req)));
+  const there = addedAs(h, r.slug);
+  if (there) throw alreadyExists(`ready flow ${r.name} is already in the catalog as ${there.crn ?? there.id}`);
+  const flow = newFlow(h, { name: r.name, slug: r.slug, description: r.summary, readyflow: r.slug });
+  for (let n = 1; n <= r.latestVersion; n++)
+    addVersion(h, flow, {
+      comments: `${r.name} version ${n}`,
+      tags: [],
+      author: 'Cloudera',
+      at: publishedAt(r, n),
+      data: { definition: Buffer.from(JSON.stringify(readyflowDefinition(r, n))).toString('base64') },
+    });
+  return conform(h, 'AddReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, r) }, flow.id);
+}
+
+/** describeAddedReadyflow: the ReadyFlow it was added from, and its versions. */
+export const addedReadyflowOf = (h: Hook, rec: Rec): Doc => ({ addedReadyflowDetail: addedDetails(h, rec, addedFrom(rec, rec.id)) });
+
+/** describeAddedReadyflow, deleteAddedReadyflow: the request as the verb reads it, refused (NOT_FOUND) unless it names an added ReadyFlow. */
+export function addedReadyflowIn(h: Hook, sent: Doc): Doc {
+  const ref = text(sent.addedReadyflowCrn);
+  addedFrom(h.records('flow').find(ref), ref);
+  return sent;
+}
+
+/** deleteAddedReadyflow's answer: the ReadyFlow, no longer added (its flow definition goes as the answer is made). */
+export const readyflowRemoved = (h: Hook, rec: Rec): Doc => ({
+  readyflowDetail: { ...readyflowDetails(h, addedFrom(rec, rec.crn ?? rec.id)), imported: false },
+});

@@ -1,31 +1,203 @@
 /**
- * The DataFlow control-plane service of the emulator: DataFlow services by
- * environment (backend.ts, handlers.ts), the reads of the workload's
- * deployments and flows and what is computed of them (monitoring.ts), and,
- * on the resource engine, the flow catalog with ReadyFlows (catalog.ts),
- * projects and diagnostics collections (projects.ts).
+ * The DataFlow control-plane service on the operation table: DataFlow
+ * services by environment (services.ts), projects and diagnostics
+ * collections in them (projects.ts), the flow catalog with its collections,
+ * versions, tags and ReadyFlows (catalog.ts), and the reads of the
+ * workload's deployments and flows with what is computed of them
+ * (deployments.ts, monitoring.ts), which are dfworkload's records read
+ * through the world (contract `dataflows`). States and deletion ends are the
+ * model's (model/services/df/resources.ts).
  *
  * A flow definition import comes as cdp sends it: the JSON request is
  * checked and redirected, and the file follows, signed, to the redirected
  * address, where the import is made (the server's redirected uploads).
  */
-import type { ServiceModule } from '../../types.js';
-import { serviceDependents } from './backend.js';
-import { catalogHandlers, catalogResources } from './catalog.js';
-import { handlers } from './handlers.js';
-import { projectResources } from './projects.js';
+import type { OperationName } from '../../../model/services/df/wire.js';
+import { resources } from '../../../model/services/df/resources.js';
+import { code, defineService } from '../../engine/table.js';
+import * as catalog from './catalog.js';
+import * as deployments from './deployments.js';
+import * as monitoring from './monitoring.js';
+import * as projects from './projects.js';
+import * as services from './services.js';
+import { serviceShown } from './views.js';
 
-const df: ServiceModule = {
+/** A service's actions are refused while it is disabled (the request is checked before the record is read). */
+const LIVE = { rewrite: services.notDisabled } as const;
+
+export default defineService<OperationName>()({
   service: 'df',
-  engine: {
-    resources: { ...catalogResources, ...projectResources },
-    handlers: catalogHandlers,
-    plain: handlers,
+  facts: resources,
+  seed: (h) => {
+    services.preEnable(h);
+    catalog.seedReadyflows(h);
   },
-  dependents: [serviceDependents],
+  setup: (h) => {
+    services.forgetOrphans(h);
+    projects.endProjectDeletes(h);
+  },
+  resources: {
+    service: {
+      noun: 'DataFlow service',
+      // Diagnostics name their service by `dfServiceCrn`.
+      keys: ['serviceCrn', 'dfServiceCrn'],
+      lives: { in: 'environment', by: ['environmentCrn'] },
+      minutes: {
+        enable: 10,
+        update: 2,
+        upgrade: 8,
+        renewCertificates: 3,
+        rotatePassword: 3,
+        // The nodes are replaced one by one: the service is unavailable meanwhile.
+        updateNodeImages: 12,
+        collectDiagnostics: 5,
+        delete: 5,
+      },
+      hooks: { check: services.serviceChecks, effect: services.serviceEffects, show: serviceShown },
+    },
+    project: {
+      keys: ['projectCrn'],
+      lives: { in: 'parent', parent: 'service' },
+      hooks: {
+        check: { create: projects.checkProject, update: projects.checkProjectUpdate },
+        fill: projects.fillProject,
+        show: projects.projectShown,
+      },
+    },
+    diagnostics: {
+      noun: 'diagnostics collection',
+      keys: ['uuid'],
+      lives: { in: 'parent', parent: 'service' },
+      // A collection has no name: what it says of itself is what the fail- rule reads.
+      failsBy: 'doc.description',
+      names: 'repeat',
+      minutes: { create: 5 },
+      hooks: { check: { create: projects.checkDiagnostics }, fill: projects.fillDiagnostics },
+    },
+    catalogCollection: {
+      noun: 'collection',
+      keys: ['catalogCollectionCrn'],
+      hooks: {
+        check: { update: catalog.checkCollectionUpdate, delete: catalog.checkCollectionDelete },
+        show: catalog.collectionShown,
+      },
+    },
+    flow: {
+      noun: 'flow definition',
+      keys: ['flowCrn'],
+      // "Delete a flow definition and all its versions".
+      deletes: { cascades: true },
+      hooks: { check: { update: catalog.checkAssign, delete: catalog.checkFlowDelete }, show: catalog.flowShown },
+    },
+    flowVersion: {
+      noun: 'flow version',
+      keys: ['flowVersionCrn'],
+      lives: { in: 'parent', parent: 'flow' },
+      hooks: { show: catalog.versionShown },
+    },
+    flowVersionTag: {
+      noun: 'tag',
+      keys: ['tagName'],
+      lives: { in: 'parent', parent: 'flowVersion' },
+      hooks: { check: { create: catalog.checkTag } },
+    },
+    // Cloudera's ReadyFlows, made in every account by the seed, each its slug (requests name it by CRN: readyflowNamedIn).
+    readyflow: { noun: 'ready flow', keys: ['readyflowCrn'], hooks: { show: catalog.readyflowShown } },
+    // What follows has no record of df's: an added ReadyFlow is a flow definition (catalog.ts), events
+    // are computed (monitoring.ts), deployments and their flows are dfworkload's, and the requests df opens are its.
+    addedReadyflow: { keys: ['addedReadyflowCrn'] },
+    event: { keys: ['eventCrn'] },
+    deployment: { keys: ['deploymentCrn'] },
+    deployedFlow: { keys: ['deployedFlowCrn'] },
+    deploymentRequest: { keys: ['deploymentRequestCrn'] },
+    deployedFlowRequest: { keys: ['deployedFlowRequestCrn'] },
+  },
+  operations: (r) => ({
+    // ---- services
+    enableService: code(services.enableService),
+    describeService: r.service.read(),
+    listServices: r.service.list({ select: services.servicesListed }),
+    listDeployableServicesForNewDeployments: r.service.list({ select: services.deployable }),
+    updateService: r.service.update(LIVE),
+    upgradeService: r.service.act('upgrade', LIVE),
+    renewCertificates: r.service.act('renewCertificates', LIVE),
+    rotatePassword: r.service.act('rotatePassword', LIVE),
+    updateNodeImages: r.service.act('updateNodeImages', LIVE),
+    // Its delete is an action of the lifecycle: what the service holds goes or persists as the request says (check.delete).
+    disableService: r.service.act('delete', LIVE),
+    resetService: code(services.resetService),
+    grantUserKubernetesAccess: code(services.grantUserKubernetesAccess),
+    revokeUserKubernetesAccess: code(services.revokeUserKubernetesAccess),
+    listUserKubernetesAccess: r.service.read({ answer: services.kubernetesAccess }),
+    getKubeconfig: r.service.read({ answer: services.getKubeconfig }),
+    listServiceEvents: r.service.read({ answer: monitoring.listServiceEvents }),
+    describeServiceEventDetail: r.service.read({ answer: monitoring.describeServiceEventDetail }),
+    listServiceActiveAlerts: r.service.read({ answer: monitoring.listServiceActiveAlerts }),
+    listServiceSystemMetrics: r.service.read({ answer: monitoring.listServiceSystemMetrics }),
+
+    // ---- projects and diagnostics
+    createProject: r.project.create(),
+    describeProject: r.project.read(),
+    listProjects: r.project.list({ select: projects.projectsListed }),
+    updateProject: r.project.update(),
+    deleteProject: code(projects.deleteProject),
+    cancelDeleteProject: code(projects.cancelDeleteProject),
+    listProjectFilterOptions: code(deployments.listProjectFilterOptions),
+    startGetDiagnosticsCollection: r.diagnostics.create({ answer: projects.diagnosticsStarted }),
+    listDiagnostics: r.diagnostics.list({ select: projects.diagnosticsListed }),
+
+    // ---- the catalog
+    createCollection: r.catalogCollection.create({ rewrite: catalog.collectionNamedIn }),
+    describeCollection: r.catalogCollection.read(),
+    listCollections: r.catalogCollection.list({ select: catalog.collectionsListed }),
+    updateCollection: r.catalogCollection.update({ rewrite: catalog.collectionRenamedIn }),
+    deleteCollection: r.catalogCollection.delete(),
+    importFlowDefinition: code(catalog.importFlowDefinition),
+    importFlowDefinitionVersion: code(catalog.importFlowDefinitionVersion),
+    describeFlow: r.flow.read(),
+    listFlowDefinitions: r.flow.list({ select: catalog.flowsListed }),
+    assignToCollection: r.flow.update(),
+    deleteFlow: r.flow.delete(),
+    getFlowVersion: r.flowVersion.read({ answer: catalog.flowDefinitionOf }),
+    listFlowDefinitionVersions: r.flowVersion.list({ select: catalog.versionsListed }),
+    createFlowVersionTag: r.flowVersionTag.create(),
+    listFlowVersionTags: r.flowVersionTag.list(),
+    deleteFlowVersionTag: r.flowVersionTag.delete(),
+    listReadyflows: r.readyflow.list({ select: catalog.readyflowsListed }),
+    describeReadyflow: r.readyflow.read({ rewrite: catalog.readyflowNamedIn, answer: catalog.readyflowDetail }),
+    addReadyflow: code(catalog.addReadyflow),
+    describeAddedReadyflow: r.flow.read({
+      keys: ['addedReadyflowCrn'],
+      rewrite: catalog.addedReadyflowIn,
+      answer: catalog.addedReadyflowOf,
+    }),
+    deleteAddedReadyflow: r.flow.delete({
+      keys: ['addedReadyflowCrn'],
+      rewrite: catalog.addedReadyflowIn,
+      answer: catalog.readyflowRemoved,
+    }),
+
+    // ---- deployments and their flows (dfworkload's, read through the world)
+    initiateDeployment: code(deployments.initiateDeployment),
+    initiateFlowInDeployment: code(deployments.initiateFlowInDeployment),
+    describeDeployment: code(deployments.describeDeployment),
+    listDeployments: code(deployments.listDeployments),
+    listDeploymentEvents: code(deployments.listDeploymentEvents),
+    describeDeploymentEventDetail: code(deployments.describeDeploymentEventDetail),
+    listDeploymentActiveAlerts: code(deployments.listDeploymentActiveAlerts),
+    listDeploymentKPIs: code(deployments.listDeploymentKPIs),
+    listDeploymentSystemMetrics: code(deployments.listDeploymentSystemMetrics),
+    describeFlowInDeployment: code(deployments.describeFlowInDeployment),
+    listFlowsInDeployment: code(deployments.listFlowsInDeployment),
+    listFlowEventsInDeployment: code(deployments.listFlowEventsInDeployment),
+    describeFlowEventDetailInDeployment: code(deployments.describeFlowEventDetailInDeployment),
+    listFlowActiveAlertsInDeployment: code(deployments.listFlowActiveAlertsInDeployment),
+    listFlowKpisInDeployment: code(deployments.listFlowKpisInDeployment),
+    listNotifications: code(deployments.listNotifications),
+    listFilterOptions: code(deployments.listFilterOptions),
+  }),
   redirectedUploads: {
     importFlowDefinition: '/df/catalog/flows/upload',
     importFlowDefinitionVersion: '/df/catalog/flow-versions/upload',
   },
-};
-export default df;
+});

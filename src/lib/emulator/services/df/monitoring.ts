@@ -8,13 +8,14 @@
  * emulator clock, and the values the listings' filters take.
  */
 import { invalid, notFound } from '../../errors.js';
-import { crn, stableUuid } from '../../ids.js';
-import { progress, type Activity } from '../../lifecycle.js';
+import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
-import { docs, hex, num, obj, str } from '../../values.js';
+import { docs, hex, num, obj, str, text } from '../../values.js';
 import type { DataflowDeploymentView as Deployment, DataflowFlowView as DeployedFlow, DataflowWorkView } from '../../world/contracts.js';
-import { HEALTHY, userNameOf, type DfServiceBackend, type PastAction, type ServiceRec } from './backend.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { filtered, sorted } from './listing.js';
+import { HEALTHY, UP, actorAt, allServices, deploymentsOf, stateOf, userNameOf, type R, type Rec } from './services.js';
 
 export type Severity = 'INFO' | 'WARNING' | 'ERROR';
 
@@ -66,14 +67,14 @@ const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c}`).toUpper
 
 /** How the actions a record has been through read as events: the seed makes each event's CRN stable. */
 function actionEvent(
-  b: DfServiceBackend,
+  h: Hook<R>,
   about: { type: DfEvent['referenceType']; crn: string; noun: string; name: string },
   a: { action: string; startedAt: number; endedAt: number; state: string; failed: boolean; done: boolean; by?: string },
 ): DfEvent {
   const what = ACTION_WORDS[a.action] ?? a.action;
   const outcome = a.failed ? 'failed' : a.done ? 'completed' : 'started';
   return {
-    crn: eventCrn(b, `${about.crn}/${a.action}/${a.startedAt}`),
+    crn: eventCrn(h, `${about.crn}/${a.action}/${a.startedAt}`),
     name: `${what} ${outcome}`,
     severity: a.failed ? 'ERROR' : 'INFO',
     eventType: `${about.type}_${snake(a.action)}`,
@@ -82,23 +83,23 @@ function actionEvent(
     referenceType: about.type,
     referenceId: about.crn,
     description: `${about.noun} ${about.name}: ${what.toLowerCase()} ${a.failed ? `failed (${a.state})` : a.done ? `completed (${a.state})` : `started (${a.state})`}`,
-    ...(a.by ? { userName: userNameOf(b.ctx, a.by) } : {}),
+    ...(a.by ? { userName: userNameOf(h, a.by) } : {}),
   };
 }
 
 /** The alert a record in bad health raises, from when it got there. */
 function healthAlert(
-  b: DfServiceBackend,
+  h: Hook<R>,
   about: { type: DfEvent['referenceType']; crn: string; noun: string; name: string },
   since: number,
 ): DfEvent {
   return {
-    crn: eventCrn(b, `${about.crn}/alert/${since}`),
+    crn: eventCrn(h, `${about.crn}/alert/${since}`),
     name: `${about.noun} in bad health`,
     severity: 'ERROR',
     eventType: `${about.type}_HEALTH`,
     firstOccurrence: since,
-    lastOccurrence: b.ctx.clock.now(),
+    lastOccurrence: h.ctx.clock.now(),
     referenceType: about.type,
     referenceId: about.crn,
     description: `${about.noun} ${about.name} is in bad health`,
@@ -106,8 +107,7 @@ function healthAlert(
   };
 }
 
-const eventCrn = (b: DfServiceBackend, seed: string): string =>
-  crn('df', b.ctx.info.region, b.ctx.info.accountId, 'event', stableUuid(seed));
+const eventCrn = (h: Hook<R>, seed: string): string => h.crn('event', stableUuid(seed));
 
 /** The current action of a workload record (as the world tells it) as an event. */
 const currentWork = (w: DataflowWorkView, by: string): Parameters<typeof actionEvent>[2] => ({
@@ -120,40 +120,31 @@ const currentWork = (w: DataflowWorkView, by: string): Parameters<typeof actionE
   by,
 });
 
-/** The current action of a record as an event (with where it stands now). */
-function current(b: DfServiceBackend, act: Activity, by?: string): Parameters<typeof actionEvent>[2] {
-  const p = progress(act, b.ctx.clock.now());
-  return {
-    action: act.action,
-    startedAt: act.tl.startedAt,
-    endedAt: p.endsAt,
-    state: p.state,
-    failed: p.failed,
-    done: p.done,
-    ...(by ? { by } : {}),
-  };
-}
-
 const newestFirst = (a: DfEvent, b: DfEvent): number => b.firstOccurrence - a.firstOccurrence;
 
 // ---- events of each kind of record -------------------------------------------------------
 
-export function serviceEvents(b: DfServiceBackend, s: ServiceRec): DfEvent[] {
-  const about = { type: 'SERVICE' as const, crn: s.crn, noun: 'DataFlow service', name: s.name };
-  const past = (s.past ?? []).map((a: PastAction) => actionEvent(b, about, { ...a, done: true }));
-  const now = current(b, s.activity, s.actedBy);
-  const out = [...past, actionEvent(b, about, now)];
-  if (b.state(s) === 'BAD_HEALTH') out.push(healthAlert(b, about, now.endedAt));
+export function serviceEvents(h: Hook<R>, s: Rec): DfEvent[] {
+  const about = { type: 'SERVICE' as const, crn: s.crn ?? s.id, noun: 'DataFlow service', name: s.name ?? s.id };
+  const records = h.records('service');
+  const done = records.progress(s as EngineRecord).done;
+  const events = records.events(s as EngineRecord);
+  const out = events.map((a, i) => {
+    const by = actorAt(s, a.startedAt);
+    return actionEvent(h, about, { ...a, done: i < events.length - 1 || done, ...(by ? { by } : {}) });
+  });
+  const now = events[events.length - 1];
+  if (now && stateOf(h, s) === 'BAD_HEALTH') out.push(healthAlert(h, about, now.endedAt));
   return out.sort(newestFirst);
 }
 
-export function deploymentEvents(b: DfServiceBackend, d: Deployment): DfEvent[] {
+export function deploymentEvents(h: Hook<R>, d: Deployment): DfEvent[] {
   const about = { type: 'DEPLOYMENT' as const, crn: d.crn, noun: 'Deployment', name: d.name };
   const now = currentWork(d.work, d.creatorCrn);
   const out: DfEvent[] = [];
   if (d.work.action !== 'create')
     out.push(
-      actionEvent(b, about, {
+      actionEvent(h, about, {
         action: 'create',
         startedAt: d.created,
         endedAt: d.created,
@@ -162,18 +153,18 @@ export function deploymentEvents(b: DfServiceBackend, d: Deployment): DfEvent[] 
         done: true,
       }),
     );
-  out.push(actionEvent(b, about, now));
-  if (d.status.state === 'BAD_HEALTH') out.push(healthAlert(b, about, now.endedAt));
+  out.push(actionEvent(h, about, now));
+  if (d.status.state === 'BAD_HEALTH') out.push(healthAlert(h, about, now.endedAt));
   return out.sort(newestFirst);
 }
 
-export function flowEvents(b: DfServiceBackend, d: Deployment, f: DeployedFlow): DfEvent[] {
+export function flowEvents(h: Hook<R>, d: Deployment, f: DeployedFlow): DfEvent[] {
   const about = { type: 'DEPLOYED_FLOW' as const, crn: f.crn, noun: 'Flow', name: `${f.name} of ${d.name}` };
   const now = currentWork(f.work, f.creatorCrn);
   const out: DfEvent[] = [];
   if (!f.work.action.startsWith('deploy'))
     out.push(
-      actionEvent(b, about, {
+      actionEvent(h, about, {
         action: 'deploy',
         startedAt: f.created,
         endedAt: f.created,
@@ -182,9 +173,19 @@ export function flowEvents(b: DfServiceBackend, d: Deployment, f: DeployedFlow):
         done: true,
       }),
     );
-  out.push(actionEvent(b, about, now));
-  if (f.status.state === 'BAD_HEALTH') out.push(healthAlert(b, about, now.endedAt));
+  out.push(actionEvent(h, about, now));
+  if (f.status.state === 'BAD_HEALTH') out.push(healthAlert(h, about, now.endedAt));
   return out.sort(newestFirst);
+}
+
+/** Active alerts by severity, for the counts summaries show. */
+export function alertCounts(events: ReadonlyArray<{ alertType?: string; severity: string }>): Doc {
+  const active = events.filter((e) => e.alertType !== undefined);
+  return {
+    activeInfoAlertCount: active.filter((e) => e.severity === 'INFO').length,
+    activeWarningAlertCount: active.filter((e) => e.severity === 'WARNING').length,
+    activeErrorAlertCount: active.filter((e) => e.severity === 'ERROR').length,
+  };
 }
 
 // ---- answers ------------------------------------------------------------------------------
@@ -211,6 +212,12 @@ export function eventNamed(events: readonly DfEvent[], eventCrn: string, of: str
   const e = events.find((x) => x.crn === eventCrn);
   if (!e) throw notFound(`event ${eventCrn.slice(0, 200)} not found for ${of}`);
   return e;
+}
+
+/** At most `rows` of a list, when given. */
+export function rowsOf<T>(items: readonly T[], req: Doc): readonly T[] {
+  const rows = num(req.rows);
+  return rows === undefined ? items : items.slice(0, Math.max(0, rows));
 }
 
 /** Events as the listings take them: before `timestampFrom`, through `type:value` filters (severity, eventType). */
@@ -274,8 +281,8 @@ const SERVICE_SYSTEM: readonly Metric[] = [
 ];
 
 /** A KPI's metric, from the workload service's KPI metadata (an unknown one counts). */
-function kpiMetric(b: DfServiceBackend, id: string, componentType: string | undefined): Metric {
-  for (const scope of docs(b.dataflows.kpiMetadata().kpiScopes))
+function kpiMetric(h: Hook<R>, id: string, componentType: string | undefined): Metric {
+  for (const scope of docs(h.world.dataflows.kpiMetadata().kpiScopes))
     for (const m of docs(scope.metricTypes))
       if (m.id === id) {
         const unit = str(m.defaultUnitId) ?? 'count';
@@ -356,49 +363,49 @@ export function metricChart(
 /** Whether a deployment (or flow) state means its NiFi nodes run. */
 export const runs = (state: string): boolean => HEALTHY.includes(state) || state === 'BAD_HEALTH' || state === 'UPDATING';
 
-export function deploymentSystemCharts(b: DfServiceBackend, d: Deployment, period: unknown): Doc[] {
+export function deploymentSystemCharts(h: Hook<R>, d: Deployment, period: unknown): Doc[] {
   const p = periodOf(period);
   const running = runs(d.status.state);
-  return DEPLOYMENT_SYSTEM.map((m) => metricChart(d.crn, m, { ...p, now: b.ctx.clock.now(), since: d.created, running }));
+  return DEPLOYMENT_SYSTEM.map((m) => metricChart(d.crn, m, { ...p, now: h.ctx.clock.now(), since: d.created, running }));
 }
 
-export function kpiCharts(
-  b: DfServiceBackend,
-  seed: string,
-  kpis: readonly Doc[],
-  since: number,
-  running: boolean,
-  period: unknown,
-): Doc[] {
+export function kpiCharts(h: Hook<R>, seed: string, kpis: readonly Doc[], since: number, running: boolean, period: unknown): Doc[] {
   const p = periodOf(period);
   return kpis.map((k) =>
     metricChart(
       seed,
-      kpiMetric(b, str(k.metricId) ?? 'unknown', str(k.metricComponentType)),
-      { ...p, now: b.ctx.clock.now(), since, running },
+      kpiMetric(h, str(k.metricId) ?? 'unknown', str(k.metricComponentType)),
+      { ...p, now: h.ctx.clock.now(), since, running },
       k,
     ),
   );
 }
 
-export function serviceSystemCharts(b: DfServiceBackend, s: ServiceRec, period: unknown): Doc[] {
+export function serviceSystemCharts(h: Hook<R>, s: Rec, period: unknown): Doc[] {
   const p = periodOf(period);
-  const state = b.state(s);
-  const running =
-    HEALTHY.includes(state) ||
-    state === 'BAD_HEALTH' ||
-    ['UPDATING', 'UPGRADING', 'RENEWING_CERTS', 'ROTATING_PASSWORD', 'COLLECTING_DIAGNOSTICS'].includes(state);
-  const nodes = s.minK8sNodeCount + Math.min(b.deploymentsOf(s).length, s.maxK8sNodeCount - s.minK8sNodeCount);
+  const state = stateOf(h, s);
+  const running = UP.includes(state) || state === 'BAD_HEALTH';
+  const min = num(s.doc.minK8sNodeCount) ?? 0;
+  const nodes = min + Math.min(deploymentsOf(h, s).length, (num(s.doc.maxK8sNodeCount) ?? min) - min);
   return SERVICE_SYSTEM.map((m) =>
-    metricChart(s.crn, m, { ...p, now: b.ctx.clock.now(), since: s.created, running, ...(m.id === 'nodeCount' ? { fixed: nodes } : {}) }),
+    metricChart(s.crn ?? s.id, m, {
+      ...p,
+      now: h.ctx.clock.now(),
+      since: s.createdAt,
+      running,
+      ...(m.id === 'nodeCount' ? { fixed: nodes } : {}),
+    }),
   );
 }
 
 // ---- notifications and filter options ------------------------------------------------------
 
 /** The events of every service and deployment of the account after a time, oldest first, as notifications. */
-export function notifications(b: DfServiceBackend, after: number): Doc[] {
-  const all: DfEvent[] = [...b.all().flatMap((s) => serviceEvents(b, s)), ...b.deployments().flatMap((d) => deploymentEvents(b, d))];
+export function notifications(h: Hook<R>, after: number): Doc[] {
+  const all: DfEvent[] = [
+    ...allServices(h).flatMap((s) => serviceEvents(h, s)),
+    ...h.world.dataflows.deployments().flatMap((d) => deploymentEvents(h, d)),
+  ];
   return all
     .filter((e) => e.firstOccurrence > after)
     .sort((x, y) => x.firstOccurrence - y.firstOccurrence)
@@ -419,13 +426,13 @@ const options = (ids: readonly string[]): Doc[] => ids.map((id) => ({ identifier
 
 /** The filter types of the deployment and event listings and the values each takes. */
 export function filterOptions(
-  b: DfServiceBackend,
+  h: Hook<R>,
   type: string,
   known: { readonly deploymentStates: readonly string[]; readonly projects: readonly Doc[] },
 ): Doc[] {
   const kinds: Readonly<Record<string, () => Doc[]>> = {
     state: () => options(known.deploymentStates),
-    service: () => b.all().map((s) => ({ identifier: s.crn, label: s.name })),
+    service: () => allServices(h).map((s) => ({ identifier: s.crn, label: s.name })),
     project: () => [...known.projects],
     severity: () => options(['INFO', 'WARNING', 'ERROR']),
   };
@@ -433,3 +440,21 @@ export function filterOptions(
   if (!pick) throw invalid(`filterType must be one of ${Object.keys(kinds).join(', ')}; got "${type.slice(0, 50)}"`);
   return pick();
 }
+
+// ---- a service's events, alerts and metrics: answers of reads of the service ----------------
+
+export const listServiceEvents = (h: Hook<R>, s: Rec, req: Doc): Doc => ({
+  eventSummaries: rowsOf(eventsWanted(serviceEvents(h, s), req), req).map(eventSummary),
+});
+
+export const describeServiceEventDetail = (h: Hook<R>, s: Rec, req: Doc): Doc => ({
+  event: eventDoc(eventNamed(serviceEvents(h, s), text(req.eventCrn), `DataFlow service ${s.name ?? s.id}`)),
+});
+
+export const listServiceActiveAlerts = (h: Hook<R>, s: Rec, req: Doc): Doc => ({
+  eventSummaries: activeAlerts(serviceEvents(h, s), req.sort),
+});
+
+export const listServiceSystemMetrics = (h: Hook<R>, s: Rec, req: Doc): Doc => ({
+  metricCharts: serviceSystemCharts(h, s, req.metricsTimePeriod),
+});

@@ -1,7 +1,6 @@
 /**
- * Projects and diagnostics collections, on the resource engine; both live in
- * a DataFlow service (the module's own record, found by the CRN a request
- * gives).
+ * Projects and diagnostics collections: both live in a DataFlow service
+ * (the engine's `service` records, named by `serviceCrn` or `dfServiceCrn`).
  *
  * A project is named uniquely in its service, which must be healthy to get
  * one. Every change names the revision the caller last read and moves it on
@@ -9,55 +8,30 @@
  * minutes, then gone; its resources stay, unassigned) and the cancellation
  * of a delete still under way.
  *
- * A diagnostics collection runs for DIAGNOSTICS_MINUTES (INPROGRESS, then
- * SUCCESS; FAILED for a description starting with `fail-`), while its
- * service shows COLLECTING_DIAGNOSTICS; the deployments it names must be the
- * service's, and a bundle for cloud storage goes under the environment's log
- * storage.
+ * A diagnostics collection runs for five minutes (INPROGRESS, then SUCCESS;
+ * FAILED for a description starting with `fail-`), while its service shows
+ * COLLECTING_DIAGNOSTICS; the deployments it names must be the service's,
+ * and a bundle for cloud storage goes under the environment's log storage.
  */
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
-import { requireEnvironment } from '../../environments.js';
-import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
-import { crn } from '../../ids.js';
-import type { Lifecycle } from '../../lifecycle.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { iso, num, str, strings, text } from '../../values.js';
-import { DIAGNOSTICS_MINUTES, DfServiceBackend, type ServiceRec } from './backend.js';
 import { filtered, sorted } from './listing.js';
+import { collectDiagnostics, requireHealthy, serviceMeta, type R, type Rec } from './services.js';
 
-const HEALTHY = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
+/** The service a project or a collection lives in. */
+function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
+  const s = h.records('service').byId(rec.scope);
+  if (!s) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
+  return s;
+}
 
-const PROJECT: Lifecycle = {
-  create: { phases: [], success: 'ACTIVE' },
-  delete: { phases: [['DELETING', 2]], success: 'DELETED', removes: true },
-  cancelDelete: { from: ['DELETING'], phases: [], success: 'ACTIVE' },
-};
-
-const DIAGNOSTICS: Lifecycle = {
-  create: { phases: [['INPROGRESS', DIAGNOSTICS_MINUTES]], success: 'SUCCESS', failure: 'FAILED' },
-};
-
-/** A DataFlow service as deployments and projects name it (ServiceMeta). */
-export const serviceMeta = (s: ServiceRec): Doc => ({
-  crn: s.crn,
-  name: s.name,
-  cloudProvider: s.cloudPlatform,
-  region: s.region,
-  environmentCrn: s.environmentCrn,
-});
-
-/** Records that live in the DataFlow service a request field names (NOT_FOUND for one that is not enabled). */
-const inService =
-  (field: string) =>
-  (h: Hook, req: Doc): { scope: string; where: string } | undefined => {
-    const ref = str(req[field]);
-    if (!ref) return undefined;
-    const s = new DfServiceBackend(h.ctx).service(ref);
-    return { scope: s.crn, where: `DataFlow service ${s.name}` };
-  };
+// ---- projects ----
 
 /** Checks the revision a change names against the project's, and moves it on. */
-function revise(h: Hook, rec: EngineRecord, req: Doc): void {
+function revise(h: Hook<R>, rec: Rec, req: Doc): void {
   const current = num(rec.doc.revision) ?? 1;
   const given = num(req.projectRevision);
   if (given !== current)
@@ -76,114 +50,151 @@ function projectName(given: unknown): string {
   return name;
 }
 
-export const projectResources: Readonly<Record<string, ResourceSpec>> = {
-  project: {
-    keys: ['projectCrn'],
-    lifecycle: PROJECT,
-    scope: inService('serviceCrn'),
-    ops: {
-      cancelDeleteProject: { verb: { action: 'cancelDelete' } },
-      listProjects: {
-        verb: 'list',
-        select: (h, req) => {
-          const all = h.resources('project');
-          const state = (p: EngineRecord): string => all.state(p);
-          return sorted(
-            filtered(all.all(), req.filters, {
-              service: (p) => [p.scope, String((p.doc.service as Doc | undefined)?.name ?? '')],
-              state,
-            }),
-            req.sorts,
-            {
-              name: (p) => (p.name ?? '').toLowerCase(),
-              created: (p) => num(p.doc.created) ?? 0,
-              updated: (p) => num(p.doc.updated) ?? 0,
-            },
-          );
-        },
+/** createProject: its service must be healthy, its name fit. */
+export function checkProject(h: Hook<R>, rec: Rec): void {
+  requireHealthy(h, serviceOf(h, rec), 'a new project');
+  projectName(rec.name);
+}
+
+export const fillProject = (h: Hook<R>, rec: Rec): Doc => ({
+  service: serviceMeta(serviceOf(h, rec)),
+  revision: 1,
+  updated: h.ctx.clock.now(),
+});
+
+/**
+ * updateProject: at the revision read, its new name (unique in its service)
+ * and description, from fields of the request's own names. The engine's
+ * update moves no name, so the rename is written here.
+ */
+export function checkProjectUpdate(h: Hook<R>, rec: Rec, req: Doc): void {
+  revise(h, rec, req);
+  if (req.projectName !== undefined) {
+    const name = projectName(req.projectName);
+    const other = h.records('project').find(name, rec.scope);
+    if (other && other.id !== rec.id)
+      throw alreadyExists(`DataFlow service ${String((rec.doc.service as Doc).name)} already has a project named ${name}`);
+    (rec as EngineRecord).name = name;
+    rec.doc.name = name;
+  }
+  if (req.projectDescription !== undefined) rec.doc.description = text(req.projectDescription);
+}
+
+/**
+ * A project being deleted: DELETING (`deleting: true`) for two minutes, then
+ * gone, unless the delete is cancelled meanwhile. Its shape has no status
+ * field for a lifecycle of the facts to move, so the time it was asked is
+ * kept beside it, and the delete ends as df is next called (setup).
+ */
+const DELETING_MS = 2 * 60_000;
+const deletingSince = (rec: Rec): number | undefined => num((rec.data ?? {}).deletingSince);
+
+export const projectShown = (_h: Hook<R>, rec: Rec): Doc => ({ deleting: deletingSince(rec) !== undefined });
+
+/** Projects whose delete has run its time are gone. */
+export function endProjectDeletes(h: Hook<R>): void {
+  const all = h.records('project');
+  const now = h.ctx.clock.now();
+  for (const p of all.all()) {
+    const since = deletingSince(p);
+    if (since !== undefined && since + DELETING_MS <= now) all.remove(p);
+  }
+}
+
+/** Code: a delete under way is no state of the record (see DELETING_MS). */
+export function deleteProject(h: Hook<R>, req: Doc): Doc {
+  const rec = h.locate('project', req);
+  if (deletingSince(rec) !== undefined) throw failedPrecondition(`project ${rec.name ?? rec.id} is already being deleted`);
+  revise(h, rec, req);
+  rec.data = { ...rec.data, deletingSince: h.ctx.clock.now() };
+  h.records('project').save(rec);
+  return {};
+}
+
+/** Code: a delete is cancelled while it is under way (see DELETING_MS). */
+export function cancelDeleteProject(h: Hook<R>, req: Doc): Doc {
+  const rec = h.locate('project', req);
+  if (deletingSince(rec) === undefined) throw failedPrecondition(`project ${rec.name ?? rec.id} is not being deleted`);
+  revise(h, rec, req);
+  const { deletingSince: _cancelled, ...data } = rec.data ?? {};
+  rec.data = data;
+  h.records('project').save(rec);
+  return {};
+}
+
+/** listProjects: through its filters (service, state) and sorts. */
+export function projectsListed(h: Hook<R>, req: Doc): EngineRecord[] {
+  const all = h.records('project');
+  return sorted(
+    filtered(all.all(), req.filters, {
+      service: (p) => {
+        const s = p.doc.service as Doc | undefined;
+        return [String(s?.crn ?? ''), String(s?.name ?? '')];
       },
+      state: (p) => (deletingSince(p) !== undefined ? 'DELETING' : 'ACTIVE'),
+    }),
+    req.sorts,
+    {
+      name: (p) => (p.name ?? '').toLowerCase(),
+      created: (p) => num(p.doc.created) ?? 0,
+      updated: (p) => num(p.doc.updated) ?? 0,
     },
-    hooks: {
-      creating: (h, rec) => {
-        const b = new DfServiceBackend(h.ctx);
-        const s = b.service(rec.scope);
-        b.services.require(s, HEALTHY, 'a new project');
-        rec.name = projectName(rec.name);
-        rec.crn = crn('df', h.ctx.info.region, h.ctx.info.accountId, 'project', `${s.id}/${rec.id}`);
-        Object.assign(rec.doc, { crn: rec.crn, name: rec.name, service: serviceMeta(s), revision: 1, updated: h.ctx.clock.now() });
-      },
-      updating: (h, rec, req) => {
-        revise(h, rec, req);
-        if (req.projectName !== undefined) {
-          const name = projectName(req.projectName);
-          const other = h.resources('project').find(name, rec.scope);
-          if (other && other.id !== rec.id)
-            throw alreadyExists(`DataFlow service ${String((rec.doc.service as Doc).name)} already has a project named ${name}`);
-          rec.name = name;
-          rec.doc.name = name;
-        }
-        if (req.projectDescription !== undefined) rec.doc.description = text(req.projectDescription);
-      },
-      deleting: (h, rec, req) => revise(h, rec, req),
-      acting: (h, rec, _action, req) => revise(h, rec, req),
-      viewing: (h, rec) => ({ deleting: h.resources('project').state(rec) === 'DELETING' }),
-    },
-  },
-  diagnostics: {
-    nouns: ['Diagnostics'],
-    noun: 'diagnostics collection',
-    shape: 'ListDiagnosticsResponseItem',
-    keys: ['uuid'],
-    lifecycle: DIAGNOSTICS,
-    // A collection has no name: what it says of itself is what the fail- rule reads.
-    subject: (rec) => (typeof rec.doc.description === 'string' ? rec.doc.description : undefined),
-    scope: inService('dfServiceCrn'),
-    ops: {
-      startGetDiagnosticsCollection: { verb: 'create', answer: (_h, rec) => ({ uuid: rec.id }) },
-      listDiagnostics: {
-        verb: 'list',
-        select: (h, req) => {
-          const where = inService('dfServiceCrn')(h, req);
-          const uuids = strings(req.uuids);
-          return h
-            .resources('diagnostics')
-            .all(where?.scope ?? '')
-            .filter((d) => uuids.length === 0 || uuids.includes(d.id));
-        },
-      },
-    },
-    hooks: {
-      creating: (h, rec, req) => {
-        const b = new DfServiceBackend(h.ctx);
-        const s = b.service(rec.scope);
-        for (const ref of strings(req.deployments)) {
-          const d = b.deployment(ref);
-          if (d.environmentCrn !== s.environmentCrn) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name}`);
-        }
-        const times = (['startTime', 'endTime'] as const).map((k) => {
-          const v = str(req[k]);
-          if (v === undefined) return undefined;
-          const at = Date.parse(v);
-          if (Number.isNaN(at)) throw invalid(`${k} must be a date-time (ISO 8601); got "${v.slice(0, 50)}"`);
-          return at;
-        });
-        const [from, to] = times;
-        if (from !== undefined && to !== undefined && from >= to) throw invalid('startTime must be before endTime');
-        // Times nobody gave are not made up: the collection then takes all the logs there are.
-        if (from === undefined) delete rec.doc.startTime;
-        if (to === undefined) delete rec.doc.endTime;
-        rec.doc.uuid = rec.id;
-        rec.doc.dfServiceCrn = s.crn;
-        rec.doc.requestedTime = iso(h.ctx.clock.now());
-        if (rec.doc.destination === 'CLOUD_STORAGE') {
-          const logs = requireEnvironment(h.ctx, s.environmentCrn).logStorage;
-          const base =
-            logs.awsDetails?.storageLocationBase ?? logs.azureDetails?.storageLocationBase ?? logs.gcpDetails?.storageLocationBase;
-          if (!base) throw failedPrecondition(`environment ${s.name} has no log storage to put a diagnostic bundle in; send it to SUPPORT`);
-          rec.doc.bundleCloudPath = `${base.replace(/\/$/, '')}/dataflow-diagnostics/${rec.id}.zip`;
-        }
-        b.collectDiagnostics(s);
-      },
-    },
-  },
-};
+  );
+}
+
+// ---- diagnostics collections ----
+
+/** A collection's deployments must be its service's; its times, when given, in order. */
+export function checkDiagnostics(h: Hook<R>, rec: Rec, req: Doc): void {
+  const s = serviceOf(h, rec);
+  for (const ref of strings(req.deployments)) {
+    const d = h.world.dataflows.deployment(ref);
+    if (!d) throw notFound(`deployment ${ref.slice(0, 200)} not found`);
+    if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name ?? s.id}`);
+  }
+  const times = (['startTime', 'endTime'] as const).map((k) => {
+    const v = str(req[k]);
+    if (v === undefined) return undefined;
+    const at = Date.parse(v);
+    if (Number.isNaN(at)) throw invalid(`${k} must be a date-time (ISO 8601); got "${v.slice(0, 50)}"`);
+    return at;
+  });
+  const [from, to] = times;
+  if (from !== undefined && to !== undefined && from >= to) throw invalid('startTime must be before endTime');
+  // Times nobody gave are not made up: the collection then takes all the logs there are.
+  if (from === undefined) delete rec.doc.startTime;
+  if (to === undefined) delete rec.doc.endTime;
+}
+
+/** What a new collection shows of itself; its service shows COLLECTING_DIAGNOSTICS meanwhile. */
+export function fillDiagnostics(h: Hook<R>, rec: Rec): Doc {
+  const s = serviceOf(h, rec);
+  let bundleCloudPath: string | undefined;
+  if (rec.doc.destination === 'CLOUD_STORAGE') {
+    const logs = h.world.environments.require(s.scope).logStorage;
+    const base = logs.awsDetails?.storageLocationBase ?? logs.azureDetails?.storageLocationBase ?? logs.gcpDetails?.storageLocationBase;
+    if (!base)
+      throw failedPrecondition(`environment ${s.name ?? s.id} has no log storage to put a diagnostic bundle in; send it to SUPPORT`);
+    bundleCloudPath = `${base.replace(/\/$/, '')}/dataflow-diagnostics/${rec.id}.zip`;
+  }
+  collectDiagnostics(h, s);
+  return {
+    uuid: rec.id,
+    dfServiceCrn: s.crn,
+    requestedTime: iso(h.ctx.clock.now()),
+    ...(bundleCloudPath ? { bundleCloudPath } : {}),
+  };
+}
+
+/** listDiagnostics: a service's collections, those named by `uuids` when given. */
+export function diagnosticsListed(h: Hook<R>, req: Doc): EngineRecord[] {
+  const ref = str(req.dfServiceCrn);
+  const scope = ref ? h.records('service').get(ref).id : undefined;
+  const uuids = strings(req.uuids);
+  return h
+    .records('diagnostics')
+    .all(scope)
+    .filter((d) => uuids.length === 0 || uuids.includes(d.id));
+}
+
+export const diagnosticsStarted = (_h: Hook<R>, rec: Rec): Doc => ({ uuid: rec.id });

@@ -1,11 +1,14 @@
-/** df's wire views: services, and the workload's deployments and flows as the control plane shows them (with their projects). */
-import type { EngineRecord } from '../../engine/index.js';
-import { progress } from '../../lifecycle.js';
+/**
+ * df's views: what every view of a service computes, and the workload's
+ * deployments and flows as the control plane shows them (with their
+ * projects), read through the world (contract `dataflows`).
+ */
+import type { Hook } from '../../engine/declare.js';
 import type { Doc } from '../../types.js';
 import { num } from '../../values.js';
 import type { DataflowDeploymentView as Deployment, DataflowFlowView as DeployedFlow } from '../../world/contracts.js';
-import { HEALTHY, KIND, type DfServiceBackend, type ServiceRec } from './backend.js';
-import { deploymentEvents, flowEvents, serviceEvents } from './monitoring.js';
+import { alertCounts, deploymentEvents, flowEvents, serviceEvents } from './monitoring.js';
+import { HEALTHY, UP, deploymentsOf, notEnabled, stateOf, type R, type Rec } from './services.js';
 
 /** The states a deployment can be in (the filter options of `state`). */
 export const DEPLOYMENT_STATES = [
@@ -23,7 +26,7 @@ export const DEPLOYMENT_STATES = [
 ] as const;
 
 function serviceActions(state: string): string[] {
-  if (state === 'GOOD_HEALTH' || state === 'CONCERNING_HEALTH')
+  if (HEALTHY.includes(state))
     return [
       'UPDATE',
       'UPGRADE',
@@ -38,114 +41,66 @@ function serviceActions(state: string): string[] {
   return [];
 }
 
-/** The projects of the account that are not gone (engine records of projects.ts, read by kind). */
-export function projectsOfAccount(b: DfServiceBackend): Array<{ id: string; crn: string; name: string }> {
-  return b.ctx.store
-    .list<EngineRecord>(KIND.project)
-    .map((x) => x.doc)
-    .filter((p) => !gone(b, p))
-    .map((p) => ({ id: p.id, crn: p.crn ?? '', name: p.name ?? p.id }));
-}
-
-/** A project whose delete has ended is gone, whether or not anyone has read it since. */
-const gone = (b: DfServiceBackend, p: EngineRecord): boolean => {
-  if (p.activity.action !== 'delete') return false;
-  const end = progress(p.activity, b.ctx.clock.now());
-  return end.done && end.succeeded;
-};
-
-/** The project a deployment belongs to, as ProjectMeta; none once the project is gone. */
-function projectOf(b: DfServiceBackend, projectCrn: string | undefined): Doc | undefined {
-  if (!projectCrn) return undefined;
-  const hit = b.ctx.store.getByCrn<EngineRecord>(projectCrn);
-  if (hit?.kind !== KIND.project || gone(b, hit.doc)) return undefined;
-  return { id: hit.doc.id, crn: projectCrn, name: hit.doc.name ?? hit.doc.id };
-}
-
-/** Active alerts by severity, for the counts summaries show. */
-function alertCounts(events: ReadonlyArray<{ alertType?: string; severity: string }>): Doc {
-  const active = events.filter((e) => e.alertType !== undefined);
-  return {
-    activeInfoAlertCount: active.filter((e) => e.severity === 'INFO').length,
-    activeWarningAlertCount: active.filter((e) => e.severity === 'WARNING').length,
-    activeErrorAlertCount: active.filter((e) => e.severity === 'ERROR').length,
-  };
-}
-
-/** A service as listed (ServiceSummary). */
-export function serviceSummary(b: DfServiceBackend, s: ServiceRec): Doc {
-  const state = b.state(s);
-  const up =
-    HEALTHY.includes(state) || ['UPDATING', 'UPGRADING', 'RENEWING_CERTS', 'ROTATING_PASSWORD', 'COLLECTING_DIAGNOSTICS'].includes(state);
+/** What every view of a service computes (its `show`): its status and what it runs, its alerts, what can be done with it. */
+export function serviceShown(h: Hook<R>, rec: Rec): Doc {
+  const state = stateOf(h, rec);
   const failed = state === 'BAD_HEALTH';
   return {
-    crn: s.crn,
-    environmentCrn: s.environmentCrn,
-    name: s.name,
-    cloudPlatform: s.cloudPlatform,
-    region: s.region,
-    deploymentCount: b.deploymentsOf(s).length,
-    maxK8sNodeCount: s.maxK8sNodeCount,
-    status: { state, detailedState: state, message: failed ? (s.activity.reason ?? `the last ${s.activity.action} failed`) : '' },
-    workloadVersion: s.workloadVersion,
-    runningK8sNodeCount: up ? s.minK8sNodeCount : 0,
-    ...alertCounts(serviceEvents(b, s)),
-    clusterId: `dfx-${s.id.slice(0, 8)}`,
-    ...(s.instanceType ? { instanceType: s.instanceType } : {}),
-    validActions: b.notEnabled(s) ? ['RESET', 'DISABLE'] : b.disabled(s) ? ['ENABLE', 'RESET'] : serviceActions(state),
-    enforceProject: s.enforceProject,
-  };
-}
-
-/** A service in full (Service). */
-export function serviceView(b: DfServiceBackend, s: ServiceRec): Doc {
-  return {
-    ...serviceSummary(b, s),
-    minK8sNodeCount: s.minK8sNodeCount,
-    dfLocalUrl: `${b.ctx.info.baseUrl}/dfx/`,
-    kubeApiAuthorizedIpRanges: s.kubeApiAuthorizedIpRanges,
-    loadBalancerAuthorizedIpRanges: s.loadBalancerAuthorizedIpRanges,
-    usePublicLoadBalancer: s.usePublicLoadBalancer,
-    privateCluster: s.privateCluster,
-    userDefinedRouting: s.userDefinedRouting,
-    clusterSubnets: s.clusterSubnets,
-    loadBalancerSubnets: s.loadBalancerSubnets,
-    tags: s.tags,
+    status: { state, detailedState: state, message: failed ? (rec.activity.reason ?? `the last ${rec.activity.action} failed`) : '' },
+    deploymentCount: deploymentsOf(h, rec).length,
+    runningK8sNodeCount: UP.includes(state) ? num(rec.doc.minK8sNodeCount) : 0,
+    ...alertCounts(serviceEvents(h, rec)),
+    clusterId: `dfx-${rec.id.slice(0, 8)}`,
+    validActions: notEnabled(h, rec) ? ['RESET', 'DISABLE'] : rec.deleted ? ['ENABLE', 'RESET'] : serviceActions(state),
+    dfLocalUrl: `${h.ctx.info.baseUrl}/dfx/`,
     creatingK8sNodeCount: 0,
     terminatingK8sNodeCount: 0,
     k8sServerVersion: '1.30',
-    ...(s.podCidr ? { podCidr: s.podCidr } : {}),
-    ...(s.serviceCidr ? { serviceCidr: s.serviceCidr } : {}),
   };
 }
 
+/** The projects of the account that are not gone. */
+export function projectsOfAccount(h: Hook<R>): Array<{ crn: string; name: string }> {
+  return h
+    .records('project')
+    .all()
+    .map((p) => ({ crn: p.crn ?? '', name: p.name ?? p.id }));
+}
+
+/** The project a deployment belongs to, as ProjectMeta; none once the project is gone. */
+function projectOf(h: Hook<R>, projectCrn: string | undefined): Doc | undefined {
+  if (!projectCrn) return undefined;
+  const p = h.records('project').find(projectCrn);
+  return p ? { id: p.id, crn: projectCrn, name: p.name ?? p.id } : undefined;
+}
+
 /** ServiceMeta: how a deployment names its service. */
-function serviceMeta(d: Deployment): Doc {
+function serviceMetaOf(d: Deployment): Doc {
   const m = d.shown().service as { crn: string; name: string; cloudPlatform: string; region: { name: string } };
   return { crn: m.crn, name: m.name, cloudProvider: m.cloudPlatform, region: m.region.name, environmentCrn: d.environmentCrn };
 }
 
 /** A deployment as listed (DeploymentSummary). */
-export function deploymentSummary(b: DfServiceBackend, d: Deployment): Doc {
+export function deploymentSummary(h: Hook<R>, d: Deployment): Doc {
   const s = d.status;
-  const project = projectOf(b, d.projectCrn);
+  const project = projectOf(h, d.projectCrn);
   return {
     crn: d.crn,
     name: d.name,
     status: { state: s.state, detailedState: s.detailedState, message: d.work.failed ? (d.work.reason ?? '') : '' },
-    service: serviceMeta(d),
+    service: serviceMetaOf(d),
     updated: d.updated,
-    ...alertCounts(deploymentEvents(b, d)),
+    ...alertCounts(deploymentEvents(h, d)),
     ...(project ? { project } : {}),
   };
 }
 
 /** A deployment in full (Deployment): the workload's record as the control plane shows it. */
-export function deploymentView(b: DfServiceBackend, d: Deployment): Doc {
+export function deploymentView(h: Hook<R>, d: Deployment): Doc {
   const full = d.shown();
   const size = full.clusterSizeParams as { name?: string } | undefined;
   return {
-    ...deploymentSummary(b, d),
+    ...deploymentSummary(h, d),
     clusterSize: size?.name ?? 'EXTRA_SMALL',
     nifiUrl: full.nifiUrl,
     autoscalingEnabled: full.autoscalingEnabled,
@@ -166,7 +121,7 @@ export function deploymentView(b: DfServiceBackend, d: Deployment): Doc {
 }
 
 /** A flow of a deployment (DeployedFlow); `summary` keeps to DeployedFlowSummary. */
-export function deployedFlowView(b: DfServiceBackend, f: DeployedFlow, d: Deployment, summary = false): Doc {
+export function deployedFlowView(h: Hook<R>, f: DeployedFlow, d: Deployment, summary = false): Doc {
   const status = f.status;
   const common = {
     crn: f.crn,
@@ -174,13 +129,13 @@ export function deployedFlowView(b: DfServiceBackend, f: DeployedFlow, d: Deploy
     deploymentCrn: d.crn,
     status: { state: status.state, detailedState: status.detailedState },
     updated: f.updated,
-    ...alertCounts(flowEvents(b, d, f)),
+    ...alertCounts(flowEvents(h, d, f)),
   };
   if (summary) return common;
   return {
     ...common,
     deploymentName: d.name,
-    ...(projectOf(b, f.projectCrn) ? { projectCrn: f.projectCrn } : {}),
+    ...(projectOf(h, f.projectCrn) ? { projectCrn: f.projectCrn } : {}),
     created: f.created,
     flowVersion: f.flowVersion,
     flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,

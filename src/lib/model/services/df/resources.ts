@@ -14,8 +14,8 @@
  * flows are the workload service's records (../dataflow/resources.ts, where
  * their lifecycles are), read here as the control plane shows them; their
  * CRNs, and the requests that make them, are of this service (`crn:cdp:df:`).
- * The emulator does not read these facts yet (df is not on the operation
- * table); they are true of what it does, and checked against the wire by
+ * The emulator serves df's records from these facts (df is on the
+ * operation table); they are checked against the wire by
  * test/unit/model/resource-facts.test.ts.
  */
 import type { ServiceResources } from '../../resources.js';

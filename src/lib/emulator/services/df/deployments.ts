@@ -1,0 +1,219 @@
+/**
+ * Deployments and their flows are the workload service's records
+ * (dfworkload): df reads them through the world (contract `dataflows`), so a
+ * deployment suspended through the workload API reads SUSPENDED here, and
+ * opens there the requests its deployments are made from. Every operation
+ * here is code: no record of df's holds what it answers.
+ */
+import type { Hook } from '../../engine/declare.js';
+import { invalid, notFound } from '../../errors.js';
+import { uuid } from '../../ids.js';
+import { paged } from '../../paging.js';
+import type { Doc } from '../../types.js';
+import { num, str, text } from '../../values.js';
+import type {
+  DataflowDeploymentView as Deployment,
+  DataflowFlowView as DeployedFlow,
+  DataflowRequestSpec as FlowRequest,
+} from '../../world/contracts.js';
+import { filtered, sorted } from './listing.js';
+import {
+  activeAlerts,
+  deploymentEvents,
+  deploymentSystemCharts,
+  eventDoc,
+  eventNamed,
+  eventSummary,
+  eventsWanted,
+  filterOptions,
+  flowEvents,
+  kpiCharts,
+  notifications,
+  rowsOf,
+  runs,
+} from './monitoring.js';
+import { allServices, requireHealthy, serviceNamed, type R } from './services.js';
+import { DEPLOYMENT_STATES, deployedFlowView, deploymentSummary, deploymentView, projectsOfAccount } from './views.js';
+
+function deploymentNamed(h: Hook<R>, deploymentCrn: string): Deployment {
+  const d = h.world.dataflows.deployment(deploymentCrn);
+  if (!d) throw notFound(`deployment ${deploymentCrn.slice(0, 200)} not found`);
+  return d;
+}
+
+/** A flow of a deployment, or NOT_FOUND. */
+function flowNamed(h: Hook<R>, req: Doc): { d: Deployment; f: DeployedFlow } {
+  const d = deploymentNamed(h, text(req.deploymentCrn));
+  const flowCrn = text(req.deployedFlowCrn);
+  if (!flowCrn) throw invalid('deployedFlowCrn is required');
+  const f = h.world.dataflows.flowsOf(d.crn).find((x) => x.crn === flowCrn);
+  if (!f) throw notFound(`flow ${flowCrn.slice(0, 200)} not found in deployment ${d.name}`);
+  return { d, f };
+}
+
+// ---- deployment requests: the control plane's half of a new deployment or flow
+
+/**
+ * A flow definition of the catalog is deployed at a version it has
+ * (NOT_FOUND otherwise); a flow version CRN whose flow the catalog does not
+ * hold is taken as it is (the flow comes from outside the catalog).
+ */
+function checkCatalogVersion(h: Hook<R>, flowCrn: string, version: number): void {
+  const flow = h.records('flow').find(flowCrn);
+  if (!flow) return;
+  if (!h.records('flowVersion').find(`${flowCrn}/v.${version}`))
+    throw notFound(`flow definition ${flow.name ?? flowCrn} has no version ${version} (see df flow-versions list)`);
+}
+
+/**
+ * Opens a request to deploy a flow version into a healthy service: the
+ * workload service knows it from then on (its details can be read, a
+ * deployment or a flow made from it once). The flow is named by the
+ * version CRN's resource, `<flow>/v.<version>`, of type `flow` (the
+ * account's own) or `readyFlow` (an added ReadyFlow).
+ */
+function initiate(h: Hook<R>, kind: FlowRequest['kind'], req: Doc): FlowRequest {
+  const s = serviceNamed(h, text(req.serviceCrn));
+  requireHealthy(h, s, 'a new deployment');
+  const deploymentCrn = str(req.deploymentCrn);
+  if (deploymentCrn) {
+    const d = deploymentNamed(h, deploymentCrn);
+    if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name ?? s.id}`);
+    if (str(req.deployedFlowCrn)) flowNamed(h, req);
+  }
+  const flowVersionCrn = text(req.flowVersionCrn);
+  const m = /^crn:cdp:df:[^:]*:[^:]*:(?:flow|readyFlow):([^/]+)(?:\/v\.(\d+))?$/.exec(flowVersionCrn);
+  if (!m?.[1])
+    throw invalid(
+      `flowVersionCrn must be a flow version CRN (crn:cdp:df:<region>:<account>:flow:<flow>/v.<n>, or readyFlow:<slug>/v.<n>); got "${flowVersionCrn.slice(0, 200)}"`,
+    );
+  const flowCrn = flowVersionCrn.replace(/\/v\.\d+$/, '');
+  const version = Number(m[2] ?? 1);
+  checkCatalogVersion(h, flowCrn, version);
+  const type = kind === 'deployment' ? 'deploymentRequest' : 'deployedFlowRequest';
+  const request: FlowRequest = {
+    crn: h.crn(type, uuid()),
+    kind,
+    environmentCrn: s.scope,
+    flowName: m[1],
+    flowVersion: version,
+    flowCrn,
+  };
+  h.world.dataflows.openRequest(request);
+  return request;
+}
+
+export const initiateDeployment = (h: Hook<R>, req: Doc): Doc => ({
+  deploymentRequestCrn: initiate(h, 'deployment', req).crn,
+  dfxLocalUrl: `${h.ctx.info.baseUrl}/dfx/`,
+});
+
+export const initiateFlowInDeployment = (h: Hook<R>, req: Doc): Doc => ({
+  deployedFlowRequestCrn: initiate(h, 'flow', req).crn,
+  dfxLocalUrl: `${h.ctx.info.baseUrl}/dfx/`,
+});
+
+// ---- deployments, read
+
+export const describeDeployment = (h: Hook<R>, req: Doc): Doc => ({
+  deployment: deploymentView(h, deploymentNamed(h, text(req.deploymentCrn))),
+});
+
+/** The deployments of the account: by name or CRN, filters (state, service, project), sorts. */
+export function listDeployments(h: Hook<R>, req: Doc): Doc {
+  const t = str(req.searchTerm)?.toLowerCase();
+  const found = h.world.dataflows.deployments().filter((d) => !t || d.name.toLowerCase().includes(t) || d.crn.toLowerCase().includes(t));
+  const serviceOf = new Map(allServices(h).map((s) => [s.scope, s.crn ?? '']));
+  const list = sorted(
+    filtered(found, req.filters, {
+      state: (d) => d.status.state,
+      service: (d) => [d.environmentCrn, serviceOf.get(d.environmentCrn) ?? ''],
+      project: (d) => d.projectCrn,
+    }),
+    req.sorts,
+    { name: (d) => d.name, updated: (d) => d.updated, state: (d) => d.status.state },
+  );
+  return paged(h.ctx, req, list, (d): Doc => deploymentSummary(h, d));
+}
+
+export function listDeploymentEvents(h: Hook<R>, req: Doc): Doc {
+  const events = eventsWanted(deploymentEvents(h, deploymentNamed(h, text(req.deploymentCrn))), req);
+  return paged(h.ctx, req, rowsOf(events, req), eventSummary);
+}
+
+export function describeDeploymentEventDetail(h: Hook<R>, req: Doc): Doc {
+  const d = deploymentNamed(h, text(req.deploymentCrn));
+  return { eventDetail: { event: eventDoc(eventNamed(deploymentEvents(h, d), text(req.eventCrn), `deployment ${d.name}`)) } };
+}
+
+export const listDeploymentActiveAlerts = (h: Hook<R>, req: Doc): Doc => ({
+  eventSummaries: activeAlerts(deploymentEvents(h, deploymentNamed(h, text(req.deploymentCrn))), req.sort),
+});
+
+export function listDeploymentKPIs(h: Hook<R>, req: Doc): Doc {
+  const d = deploymentNamed(h, text(req.deploymentCrn));
+  return { metricCharts: kpiCharts(h, d.crn, d.kpis, d.created, runs(d.status.state), req.metricsTimePeriod) };
+}
+
+export const listDeploymentSystemMetrics = (h: Hook<R>, req: Doc): Doc => ({
+  metricCharts: deploymentSystemCharts(h, deploymentNamed(h, text(req.deploymentCrn)), req.metricsTimePeriod),
+});
+
+// ---- flows of a deployment, read
+
+export function describeFlowInDeployment(h: Hook<R>, req: Doc): Doc {
+  const { d, f } = flowNamed(h, req);
+  return { deployedFlow: deployedFlowView(h, f, d) };
+}
+
+export function listFlowsInDeployment(h: Hook<R>, req: Doc): Doc {
+  const d = deploymentNamed(h, text(req.deploymentCrn));
+  const t = str(req.searchTerm)?.toLowerCase();
+  const flows = filtered(
+    h.world.dataflows.flowsOf(d.crn).filter((f) => !t || f.name.toLowerCase().includes(t)),
+    req.filters,
+    { state: (f) => f.status.state },
+  );
+  const list = sorted(flows, req.sorts, { name: (f) => f.name, updated: (f) => f.updated, state: (f) => f.status.state });
+  return paged(h.ctx, req, list, (f): Doc => deployedFlowView(h, f, d, true));
+}
+
+export function listFlowEventsInDeployment(h: Hook<R>, req: Doc): Doc {
+  const { d, f } = flowNamed(h, req);
+  return paged(h.ctx, req, eventsWanted(flowEvents(h, d, f), req), eventSummary);
+}
+
+export function describeFlowEventDetailInDeployment(h: Hook<R>, req: Doc): Doc {
+  const { d, f } = flowNamed(h, req);
+  return { eventDetail: { event: eventDoc(eventNamed(flowEvents(h, d, f), text(req.eventCrn), `flow ${f.name} of ${d.name}`)) } };
+}
+
+export function listFlowActiveAlertsInDeployment(h: Hook<R>, req: Doc): Doc {
+  const { d, f } = flowNamed(h, req);
+  return { eventSummaries: activeAlerts(flowEvents(h, d, f), req.sort) };
+}
+
+export function listFlowKpisInDeployment(h: Hook<R>, req: Doc): Doc {
+  const { f } = flowNamed(h, req);
+  return { metricCharts: kpiCharts(h, f.crn, f.kpis, f.created, runs(f.status.state), req.metricsTimePeriod) };
+}
+
+// ---- across the account
+
+export const listNotifications = (h: Hook<R>, req: Doc): Doc => ({ notifications: notifications(h, num(req.timestampAfter) ?? 0) });
+
+export const listFilterOptions = (h: Hook<R>, req: Doc): Doc => ({
+  filterOptions: filterOptions(h, text(req.filterType), {
+    deploymentStates: DEPLOYMENT_STATES,
+    projects: projectsOfAccount(h).map((p) => ({ identifier: p.crn, label: p.name })),
+  }),
+});
+
+/** The values listProjects' filters take: its states, and the account's services. */
+export function listProjectFilterOptions(h: Hook<R>, req: Doc): Doc {
+  const type = text(req.filterType);
+  if (type === 'state')
+    return { filterOptions: ['ACTIVE', 'DELETING'].map((id) => ({ identifier: id, label: id.charAt(0) + id.slice(1).toLowerCase() })) };
+  if (type === 'service') return { filterOptions: allServices(h).map((s) => ({ identifier: s.crn, label: s.name })) };
+  throw invalid(`filterType must be state or service; got "${type.slice(0, 50)}"`);
+}

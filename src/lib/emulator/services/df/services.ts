@@ -1,0 +1,407 @@
+/**
+ * The DataFlow service (`df`) of an environment, an engine record of the
+ * resource `service`: one per environment, its id the environment CRN's and
+ * its CRN the one the workload API names it by (dfworkload views:
+ * serviceMeta). Every environment the emulator pre-creates with DataFlow has
+ * it enabled from the start (setup); others are enabled with enableService
+ * (the environment must be AVAILABLE). Its actions are the model's
+ * (model/services/df/resources.ts); work in an environment whose name starts
+ * with `fail-` fails (BAD_HEALTH), and a service whose enable failed is not
+ * enabled: it can be reset (forgotten) or disabled. A disabled service is
+ * kept, NOT_ENABLED, described and listed, until resetService forgets it or
+ * enableService enables it again under the same CRN; nothing runs on it, so
+ * its actions are refused (FAILED_PRECONDITION, as they were while it was
+ * disabling), and once its environment is gone it is forgotten. A service
+ * keeps the cloud users allowed to reach its Kubernetes cluster and who
+ * started each of its actions (its events' users).
+ */
+import type { resources } from '../../../model/services/df/resources.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord, Records } from '../../engine/records.js';
+import { PRE_CREATED, environments } from '../../environments.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { crnId, stableUuid } from '../../ids.js';
+import type { Doc } from '../../types.js';
+import { bool, num, str, stringMap, strings, text } from '../../values.js';
+import type { EnvironmentView } from '../../world/contracts.js';
+import { sorted } from './listing.js';
+
+export type R = keyof typeof resources.resources;
+export type Rec = Readonly<EngineRecord>;
+
+/** What a service takes of its environment. */
+type Place = Pick<EnvironmentView, 'crn' | 'environmentName' | 'cloudPlatform' | 'region'>;
+
+/** The states of a healthy service (and of a healthy deployment or flow). */
+export const HEALTHY: readonly string[] = ['GOOD_HEALTH', 'CONCERNING_HEALTH'];
+
+/** The states a service's cluster runs in (its nodes count, its metrics move). */
+export const UP: readonly string[] = [...HEALTHY, 'UPDATING', 'UPGRADING', 'RENEWING_CERTS', 'ROTATING_PASSWORD', 'COLLECTING_DIAGNOSTICS'];
+
+/** The workload version a service runs, and the one an upgrade brings. */
+export const WORKLOAD_VERSIONS = ['2.9.0-b120', '2.10.0-b85'] as const;
+
+/** What a service keeps beside its document. */
+interface ServiceData {
+  /** Cloud users allowed to reach its Kubernetes cluster. */
+  kubernetesAccess?: string[];
+  /** Who started each action, by the time it started. */
+  actors?: Record<string, string>;
+}
+
+const dataOf = (rec: Rec): ServiceData => (rec.data ?? {}) as ServiceData;
+
+/** Who started the action a service began at `at` (a user CRN). */
+export const actorAt = (rec: Rec, at: number): string | undefined => dataOf(rec).actors?.[String(at)];
+
+/** Notes the caller as who starts an action of the service now (kept with the record its action saves). */
+function noteActor(h: Hook<R>, rec: Rec): void {
+  const data = ((rec as EngineRecord).data ??= {}) as ServiceData;
+  const actors = Object.entries(data.actors ?? {}).slice(-49);
+  data.actors = Object.fromEntries([...actors, [String(h.ctx.clock.now()), h.ctx.caller.actorCrn]]);
+}
+
+/** A user as DataFlow shows them (authors, events): their workload user name, else their CRN's id. */
+export function userNameOf(h: Hook<R>, actorCrn: string): string {
+  return h.world.identities.actor(actorCrn)?.workloadUsername ?? actorCrn.split(':').pop() ?? actorCrn;
+}
+
+const services = (h: Hook<R>): Records => h.records('service');
+
+/** The state a service is in now. */
+export const stateOf = (h: Hook<R>, rec: Rec): string => services(h).state(rec as EngineRecord);
+
+/** Whether a service never got enabled: its enable failed. */
+export const notEnabled = (h: Hook<R>, rec: Rec): boolean =>
+  rec.activity.action === 'enable' && services(h).progress(rec as EngineRecord).failed;
+
+/** FAILED_PRECONDITION unless the service is healthy. */
+export const requireHealthy = (h: Hook<R>, rec: Rec, what: string): void => services(h).require(rec as EngineRecord, HEALTHY, what);
+
+/** The service a CRN names (a disabled one too, until it is reset), or NOT_FOUND. */
+export function serviceNamed(h: Hook<R>, serviceCrn: string): EngineRecord {
+  if (!serviceCrn.startsWith('crn:')) throw invalid(`serviceCrn must be a CRN; got "${serviceCrn.slice(0, 100)}"`);
+  return services(h).get(serviceCrn);
+}
+
+/** Every service of the account (disabled ones too), in the order they were first enabled. */
+export const allServices = (h: Hook<R>): EngineRecord[] => services(h).all();
+
+// ---- setup: DataFlow in the pre-created environments; disabled services of deleted environments forgotten ----
+
+const PRE_ENABLED: Doc = {
+  minK8sNodeCount: 3,
+  maxK8sNodeCount: 10,
+  usePublicLoadBalancer: true,
+  privateCluster: false,
+  userDefinedRouting: false,
+  enforceProject: false,
+  kubeApiAuthorizedIpRanges: [],
+  loadBalancerAuthorizedIpRanges: [],
+  clusterSubnets: [],
+  loadBalancerSubnets: [],
+  tags: {},
+};
+
+/** The document of an environment's service, from what enableService takes. */
+function serviceDoc(h: Hook<R>, env: Place, given: Doc): Doc {
+  return {
+    ...given,
+    crn: h.crn('service', crnId(env.crn)),
+    environmentCrn: env.crn,
+    name: env.environmentName,
+    cloudPlatform: env.cloudPlatform,
+    region: env.region,
+    workloadVersion: WORKLOAD_VERSIONS[0],
+  };
+}
+
+/** A new service record of an environment. */
+function newService(h: Hook<R>, env: Place, doc: Doc): Omit<EngineRecord, 'activity' | 'createdAt'> {
+  const id = crnId(env.crn);
+  return { id, name: env.environmentName, crn: h.crn('service', id), scope: env.crn, env: env.crn, doc, data: { kubernetesAccess: [] } };
+}
+
+/**
+ * DataFlow enabled, once, in the pre-created environments that say so: the
+ * first time df is called or the world reads what lives in an environment
+ * (the engine's seed; it reads environments from the state, not the world).
+ */
+export function preEnable(h: Hook<R>): void {
+  const flag = `df.seeded:${h.ctx.info.accountId}`;
+  if (h.ctx.store.meta(flag)) return;
+  const all = services(h);
+  const names = new Set(PRE_CREATED.filter((e) => e.dataflow).map((e) => e.name));
+  for (const env of environments(h.ctx))
+    if (names.has(env.environmentName) && !all.byId(crnId(env.crn)))
+      // Enabled from the start: its enable ended as it was made.
+      all.create(newService(h, env, serviceDoc(h, env, PRE_ENABLED)), 'enable', { minutes: 0 });
+  h.ctx.store.setMeta(flag, '1');
+}
+
+/** Before each operation: a disabled service whose environment has since been deleted is forgotten. */
+export function forgetOrphans(h: Hook<R>): void {
+  const all = services(h);
+  for (const s of all.all()) if (s.deleted && !h.world.environments.find(s.scope)) all.remove(s);
+}
+
+// ---- enable and reset: code (a service's id and CRN are its environment's; enabled again, it is the same record) ----
+
+const count = (v: unknown, field: string): number => {
+  const n = num(v);
+  if (n === undefined) throw invalid(`${field} is required`);
+  return n;
+};
+
+function nodeCounts(req: Doc): { minK8sNodeCount: number; maxK8sNodeCount: number } {
+  const min = count(req.minK8sNodeCount, 'minK8sNodeCount');
+  const max = count(req.maxK8sNodeCount, 'maxK8sNodeCount');
+  if (min < 1 || max < min) throw invalid('minK8sNodeCount must be at least 1 and no more than maxK8sNodeCount');
+  return { minK8sNodeCount: min, maxK8sNodeCount: max };
+}
+
+/** A service as an answer shows it. */
+const shown = (h: Hook<R>, rec: EngineRecord): Doc => h.conform('Service', services(h).view(rec), rec.id);
+
+/**
+ * Enables DataFlow in an AVAILABLE environment (once: an environment has one
+ * service). Code: the service's id is its environment's, and a disabled one
+ * is enabled again as it is asked now, under its CRN, keeping its history.
+ */
+export function enableService(h: Hook<R>, req: Doc): Doc {
+  const counts = nodeCounts(req);
+  const env = h.world.environments.require(text(req.environmentCrn));
+  const all = services(h);
+  const there = all.byId(crnId(env.crn));
+  if (there && notEnabled(h, there))
+    throw failedPrecondition(
+      `DataFlow service ${there.name ?? there.id} failed to enable; reset it (df services reset) or disable it first`,
+    );
+  if (there && !there.deleted) throw alreadyExists(`DataFlow is already enabled in environment ${env.environmentName}`);
+  if (env.status !== 'AVAILABLE')
+    throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; DataFlow can be enabled in an AVAILABLE environment`);
+  const doc = serviceDoc(h, env, {
+    ...counts,
+    usePublicLoadBalancer: bool(req.usePublicLoadBalancer),
+    privateCluster: bool(req.privateCluster),
+    userDefinedRouting: bool(req.userDefinedRouting),
+    enforceProject: bool(req.enforceProject),
+    ...(str(req.instanceType) ? { instanceType: str(req.instanceType) } : {}),
+    ...(str(req.podCidr) ? { podCidr: str(req.podCidr) } : {}),
+    ...(str(req.serviceCidr) ? { serviceCidr: str(req.serviceCidr) } : {}),
+    kubeApiAuthorizedIpRanges: strings(req.kubeApiAuthorizedIpRanges),
+    loadBalancerAuthorizedIpRanges: strings(req.loadBalancerAuthorizedIpRanges),
+    clusterSubnets: strings(req.clusterSubnets),
+    loadBalancerSubnets: strings(req.loadBalancerSubnets),
+    tags: stringMap(req.tags),
+  });
+  let rec: EngineRecord;
+  if (!there) {
+    const made = newService(h, env, doc);
+    noteActor(h, made as Rec);
+    rec = all.create(made, 'enable');
+  } else {
+    there.doc = doc;
+    there.data = { ...dataOf(there), kubernetesAccess: [] };
+    delete there.deleted;
+    noteActor(h, there);
+    all.begin(there, 'enable');
+    rec = there;
+  }
+  return { service: shown(h, rec) };
+}
+
+/**
+ * Forgets a service that is not enabled (disabled, or its enable failed),
+ * without cleaning up its cloud resources: "Only not-enabled services can be
+ * reset". Code: it is not the service's delete (disableService is).
+ */
+export function resetService(h: Hook<R>, req: Doc): Doc {
+  const rec = serviceNamed(h, text(req.serviceCrn));
+  if (!notEnabled(h, rec) && !rec.deleted)
+    throw failedPrecondition(
+      `DataFlow service ${rec.name ?? rec.id} is ${stateOf(h, rec)}; only a service that is not enabled (disabled, or whose enable failed) can be reset`,
+    );
+  services(h).remove(rec);
+  return {};
+}
+
+// ---- the service's actions: verbs, with these hooks ----
+
+/**
+ * The request of an action of a service, refused while the service is
+ * disabled: nothing runs on it (the engine would answer NOT_FOUND for a
+ * kept deleted record; clients read FAILED_PRECONDITION, as while it was
+ * disabling).
+ */
+export function notDisabled(h: Hook<R>, req: Doc): Doc {
+  const rec = serviceNamed(h, text(req.serviceCrn));
+  if (rec.deleted)
+    throw failedPrecondition(`DataFlow service ${rec.name ?? rec.id} is NOT_ENABLED; enable it again first (df services enable)`);
+  return req;
+}
+
+/** An update names both node counts (and IP ranges, when given). */
+const checkUpdate = (h: Hook<R>, rec: Rec, req: Doc): void => {
+  nodeCounts(req);
+  noteActor(h, rec);
+};
+
+/** An upgrade goes to the next workload version, if there is one. */
+function upgradeTo(_h: Hook<R>, rec: Rec): Doc {
+  const now = String(rec.doc.workloadVersion);
+  const next = WORKLOAD_VERSIONS[WORKLOAD_VERSIONS.indexOf(now as (typeof WORKLOAD_VERSIONS)[number]) + 1];
+  if (!next) throw failedPrecondition(`DataFlow service ${rec.name ?? rec.id} already runs the newest version ${now}`);
+  return { workloadVersion: next };
+}
+
+/**
+ * Disabling: refused while the service has deployments, unless they are to
+ * be terminated with it (they are, now); its cluster goes, and with it who
+ * could reach it; its projects and diagnostics records go too, unless they
+ * are to persist (a service enabled again in the environment is the same
+ * record, and finds them). The state is checked first: nothing is ended for
+ * a disable that is refused.
+ */
+function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
+  services(h).require(rec as EngineRecord, [...HEALTHY, 'BAD_HEALTH'], 'disabling');
+  const deployments = deploymentsOf(h, rec);
+  if (deployments.length > 0 && !bool(req.terminateDeployments))
+    throw failedPrecondition(
+      `DataFlow service ${rec.name ?? rec.id} has ${deployments.length} deployment(s); terminate them first or give terminateDeployments`,
+    );
+  for (const d of deployments) h.world.dataflows.terminate(d.crn);
+  if (!bool(req.persist))
+    for (const kind of ['project', 'diagnostics'] as const) {
+      const held = h.records(kind);
+      for (const x of held.all(rec.id)) held.remove(x);
+    }
+  ((rec as EngineRecord).data ??= {}).kubernetesAccess = [];
+  noteActor(h, rec);
+}
+
+/** The hooks of a service's actions: who started each, and what the rules refuse. */
+export const serviceChecks = {
+  update: checkUpdate,
+  upgrade: noteActor,
+  renewCertificates: noteActor,
+  rotatePassword: noteActor,
+  updateNodeImages: noteActor,
+  delete: checkDisable,
+} as const;
+
+export const serviceEffects = { upgrade: upgradeTo } as const;
+
+/** A diagnostics collection starts: the service shows COLLECTING_DIAGNOSTICS meanwhile (and goes back to the state it was in). */
+export function collectDiagnostics(h: Hook<R>, s: EngineRecord): void {
+  noteActor(h, s);
+  services(h).begin(s, 'collectDiagnostics');
+}
+
+// ---- what a service shows ----
+
+/** The deployments of the workload in a service's environment. */
+export const deploymentsOf = (h: Hook<R>, rec: Rec): ReturnType<Hook<R>['world']['dataflows']['deployments']> =>
+  h.world.dataflows.deployments().filter((d) => d.environmentCrn === rec.scope);
+
+/** listServices: those whose name or CRN holds the search term, in the order `sorts` asks. */
+export function servicesListed(h: Hook<R>, req: Doc): EngineRecord[] {
+  const t = str(req.searchTerm)?.toLowerCase();
+  const found = allServices(h).filter((s) => !t || (s.name ?? '').toLowerCase().includes(t) || (s.crn ?? '').toLowerCase().includes(t));
+  return sorted(found, req.sorts, { name: (s) => s.name ?? '', created: (s) => s.createdAt, state: (s) => stateOf(h, s) });
+}
+
+/** listDeployableServicesForNewDeployments: the healthy ones. */
+export const deployable = (h: Hook<R>): EngineRecord[] => allServices(h).filter((s) => HEALTHY.includes(stateOf(h, s)));
+
+// ---- the cluster of a service ----
+
+/** Cloud users as their provider names them: an IAM user or role ARN on AWS, an object id on Azure and GCP's account emails. */
+function cloudUser(rec: Rec, id: string): string {
+  const platform = String(rec.doc.cloudPlatform);
+  const ok =
+    platform === 'AWS'
+      ? /^arn:aws(-[a-z-]+)?:iam::\d{12}:(user|role)\/\S+$/.test(id)
+      : platform === 'AZURE'
+        ? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+        : /^\S+@\S+$/.test(id);
+  if (!ok)
+    throw invalid(
+      `cloudUserId must be ${platform === 'AWS' ? 'an IAM user or role ARN' : platform === 'AZURE' ? 'an Azure AD object id' : 'a user or service account email'} for DataFlow service ${rec.name ?? rec.id} (${platform}); got "${id.slice(0, 200)}"`,
+    );
+  return id;
+}
+
+/** Code: a grant is kept beside the service (no field of it), and changes no state. */
+export function grantUserKubernetesAccess(h: Hook<R>, req: Doc): Doc {
+  const rec = serviceNamed(h, text(req.serviceCrn));
+  requireHealthy(h, rec, 'granting Kubernetes access');
+  const id = cloudUser(rec, text(req.cloudUserId));
+  const list = dataOf(rec).kubernetesAccess ?? [];
+  if (list.includes(id))
+    throw alreadyExists(`${id} already has access to the Kubernetes cluster of DataFlow service ${rec.name ?? rec.id}`);
+  rec.data = { ...dataOf(rec), kubernetesAccess: [...list, id] };
+  services(h).save(rec);
+  return { cloudUserId: id };
+}
+
+/** Code: taking access away needs no healthy cluster (a disabling one loses it anyway). */
+export function revokeUserKubernetesAccess(h: Hook<R>, req: Doc): Doc {
+  const rec = serviceNamed(h, text(req.serviceCrn));
+  const id = text(req.cloudUserId);
+  const list = dataOf(rec).kubernetesAccess ?? [];
+  if (!list.includes(id))
+    throw notFound(`${id.slice(0, 200)} has no access to the Kubernetes cluster of DataFlow service ${rec.name ?? rec.id}`);
+  rec.data = { ...dataOf(rec), kubernetesAccess: list.filter((x) => x !== id) };
+  services(h).save(rec);
+  return { cloudUserId: id };
+}
+
+export const kubernetesAccess = (_h: Hook<R>, rec: Rec): Doc => ({ cloudUserIds: dataOf(rec).kubernetesAccess ?? [] });
+
+/**
+ * The bearer token of a service's kubeconfig: made from when it was last
+ * enabled or its password last rotated (a rotation makes a new one).
+ */
+function clusterToken(h: Hook<R>, rec: Rec): string {
+  const made = services(h)
+    .events(rec as EngineRecord)
+    .filter((e) => (e.action === 'enable' || e.action === 'rotatePassword') && !e.failed)
+    .at(-1);
+  return stableUuid(`${rec.crn ?? rec.id}/token/${made?.startedAt ?? rec.createdAt}`);
+}
+
+/** The kubeconfig of the service's cluster: its API server and a token. DataFlow's own layout (unindented lists). */
+export function getKubeconfig(h: Hook<R>, rec: Rec): Doc {
+  requireHealthy(h, rec, 'a kubeconfig');
+  const cluster = `dfx-${rec.id.slice(0, 8)}`;
+  const kubeconfig = [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    `- name: ${cluster}`,
+    '  cluster:',
+    `    server: https://${cluster}.${String(rec.doc.region)}.k8s.emulator.invalid:443`,
+    'contexts:',
+    `- name: ${cluster}`,
+    '  context:',
+    `    cluster: ${cluster}`,
+    `    user: ${cluster}-admin`,
+    `current-context: ${cluster}`,
+    'users:',
+    `- name: ${cluster}-admin`,
+    '  user:',
+    `    token: ${clusterToken(h, rec)}`,
+    '',
+  ].join('\n');
+  return { kubeconfig };
+}
+
+/** ServiceMeta: how deployments and projects name their service. */
+export const serviceMeta = (rec: Rec): Doc => ({
+  crn: rec.crn,
+  name: rec.name,
+  cloudProvider: rec.doc.cloudPlatform,
+  region: rec.doc.region,
+  environmentCrn: rec.scope,
+});
