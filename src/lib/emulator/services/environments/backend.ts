@@ -32,7 +32,9 @@ import {
 } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
 import { Operations, Resources, type OperationRecord } from '../../lifecycle.js';
-import type { BackendContext } from '../../types.js';
+import type { BackendContext, Doc } from '../../types.js';
+import type { Hook } from '../../engine/declare.js';
+import type { resources } from '../../../model/services/environments/resources.js';
 import { AccountPart } from './account.js';
 import { AZURE_ZONES } from './catalogue.js';
 import { EnvironmentChanges } from './changes.js';
@@ -41,6 +43,9 @@ import { Freeipa, type FreeipaSpec } from './freeipa.js';
 import { usersFingerprint } from './identity.js';
 import { ACTION_WORDS, ENVIRONMENT_WORK } from './lifecycles.js';
 import type { ComputeClusterConfiguration, CredentialRec, EnvRecord } from './records.js';
+
+/** The resources of the service's table (model/services/environments/resources.ts). */
+export type R = keyof typeof resources.resources;
 
 export const PROXY_KIND = 'environments.proxyconfig';
 
@@ -498,4 +503,12 @@ export class EnvironmentsBackend {
     rec.syncedVersion = rec.mappingsVersion;
     this.ctx.store.put(ID_BROKER_KIND, env.crn, rec, { parent: env.crn });
   }
+}
+
+/** The backend of the request a table entry serves. */
+export const backendOf = (h: Hook<R>): EnvironmentsBackend => new EnvironmentsBackend(h.ctx);
+
+/** A code entry over the backend, named as the function is (the coverage table shows it; an unnamed one, by its operation). */
+export function onBackend(fn: (b: EnvironmentsBackend, req: Doc, h: Hook<R>) => Doc): (h: Hook<R>, req: Doc) => Doc {
+  return Object.defineProperty((h: Hook<R>, req: Doc): Doc => fn(backendOf(h), req, h), 'name', { value: fn.name });
 }
