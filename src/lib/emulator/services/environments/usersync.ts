@@ -17,8 +17,7 @@ import { failsOnPurpose } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
-import { policyViolation } from '../iam/passwords.js';
-import { usersFingerprint, workloadActor, workloadPasswordPolicy } from './identity.js';
+import { usersFingerprint, workloadActor, workloadPasswordViolation } from './identity.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
 import type { EnvRecord, UsersSeen } from './records.js';
 
@@ -181,7 +180,7 @@ export const syncUser = (h: Hook<R>): Doc => startSync(h, 'USER_SYNC', false, []
 /** Sets the caller's workload password in environments, when it keeps the account's policy. */
 export function setPassword(h: Hook<R>, req: Doc): Doc {
   const actor = callerOf(h);
-  const violation = policyViolation(text(req.password), workloadPasswordPolicy(h.ctx));
+  const violation = workloadPasswordViolation(h.ctx, text(req.password));
   if (violation) throw invalid(violation);
   return startSync(h, 'SET_PASSWORD', false, strings(req.environmentCRNs), actor);
 }
