@@ -39,7 +39,7 @@ export default defineService<OperationName>()({
       withEnvironment: 'part',
       minutes: { create: 5 },
     },
-    userSync: { noun: 'user sync operation', keys: ['operationId'], minutes: { create: [0.2, 1.8] } },
+    userSync: { noun: 'user sync operation', keys: ['operationId'], minutes: { create: [0.2, 1.8], reject: 0 } },
   },
   operations: (r) => ({
     attachFreeIpaRecipes: code(onBackend(freeipa.attachFreeIpaRecipes)),
