@@ -64,7 +64,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // Python configurations and its inbound connection endpoints are engine records (dfworkload.customNarConfiguration,
   // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes, backups and restores are
   // engine records, its diagnostics collections work beside a lake; dw's clusters keep the name the fail- rule
-  // reads in their data.
+  // reads in their data; environments' proxy configurations are the table's records, under a kind of their own.
   5: [
     'ml.workspace',
     'ml.workspaceBackup',
@@ -76,6 +76,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'datalake.restore',
     'datalake.diagnostics',
     'dw.cluster',
+    'environments.proxyconfig',
+    'environments.proxyConfig',
   ],
 };
 

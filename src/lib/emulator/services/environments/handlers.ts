@@ -8,11 +8,13 @@ import type { CloudPlatform } from '../../environments.js';
 import type { Hook } from '../../engine/declare.js';
 import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
-import type { EnvironmentsBackend, EnvironmentSpec, R } from './backend.js';
+import { backendOf, type EnvironmentsBackend, type EnvironmentSpec, type R } from './backend.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { failedPrecondition } from '../../errors.js';
 import { gcpKeyType } from './credentials.js';
 import { keytabOf, rootCertificateOf } from './identity.js';
 import type { ComputeClusterConfiguration } from './records.js';
-import { credentialView, environmentSummary, environmentView, idBrokerView, proxyView } from './views.js';
+import { credentialView, environmentSummary, environmentView, idBrokerView } from './views.js';
 
 /** The environment with its proxy configuration, as describe and create answer it. */
 export const described = (b: EnvironmentsBackend, ref: string): Doc => {
@@ -187,29 +189,26 @@ export const deleteCredential = (b: EnvironmentsBackend, req: Doc): Doc => {
 };
 
 // proxy configurations
-export const createProxyConfig = (b: EnvironmentsBackend, req: Doc): Doc => ({
-  proxyConfig: proxyView(
-    b.createProxy({
-      proxyConfigName: text(req.proxyConfigName),
-      protocol: text(req.protocol),
-      host: text(req.host),
-      port: num(req.port) ?? 0,
-      description: str(req.description),
-      noProxyHosts: str(req.noProxyHosts),
-      user: str(req.user),
-      hasPassword: str(req.password) !== undefined,
-    }),
-  ),
-});
+/** A proxy configuration's password goes to the cloud, never into its record. */
+export const withoutPassword = (_h: Hook<R>, { password: _password, ...rest }: Doc): Doc => rest;
 
-export const listProxyConfigs = (b: EnvironmentsBackend, req: Doc): Doc => ({
-  proxyConfigs: b.proxies(str(req.proxyConfigName)).map(proxyView),
-});
+/** The proxy configurations, or those the request names (any case) or its CRN. */
+export function proxiesNamed(h: Hook<R>, req: Doc): EngineRecord[] {
+  const ref = str(req.proxyConfigName);
+  const all = h.records('proxyConfig').all('');
+  return ref ? all.filter((p) => p.name?.toLowerCase() === ref.toLowerCase() || p.crn === ref) : all;
+}
 
-export const deleteProxyConfig = (b: EnvironmentsBackend, req: Doc): Doc => {
-  b.deleteProxy(text(req.proxyConfigName));
-  return {};
-};
+/** A proxy configuration an environment uses is not deleted. */
+export function proxyInUse(h: Hook<R>, rec: Readonly<EngineRecord>): void {
+  const using = backendOf(h)
+    .environments()
+    .filter((e) => e.proxyConfigName === rec.name);
+  if (using.length > 0)
+    throw failedPrecondition(
+      `proxy configuration ${rec.name ?? rec.id} is used by environment ${using.map((e) => e.environmentName).join(', ')}; remove it from them first`,
+    );
+}
 
 export const updateProxyConfig = (b: EnvironmentsBackend, req: Doc): Doc => {
   b.setProxy(text(req.environment), bool(req.removeProxy) ? undefined : str(req.proxyConfigName));
