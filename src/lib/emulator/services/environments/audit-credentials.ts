@@ -2,13 +2,12 @@
  * Audit credentials: the credential that archives the account's audit
  * events to its cloud storage, one per cloud (AWS, AWS GovCloud, Azure,
  * GCP), named after its cloud. Setting one creates it, or updates the one of
- * that cloud in place (same name and CRN); list and delete are the engine's.
+ * that cloud in place (same name and CRN); all four are the engine's verbs.
  * Secrets (an Azure app's secret, a GCP key) are never kept.
  */
 import type { CloudPlatform } from '../../environments.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { verbs } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { obj, str, text } from '../../values.js';
@@ -57,18 +56,13 @@ export function auditCredentialFields(h: Hook<R>, _rec: Readonly<EngineRecord>, 
   };
 }
 
-/** Sets the audit credential of a cloud: a new one, or the one the account has, changed in place. */
-export function setAuditCredential(h: Hook<R>, req: Doc): Doc {
-  const name = nameOf(h);
-  const all = h.records('auditCredential');
-  const same = all.find(name, '');
-  const answer = same
-    ? { credential: all.view(all.save(Object.assign(same, { doc: { ...same.doc, ...auditCredentialFields(h, same, req) } }))) }
-    : h.serve(verbs<R>('auditCredential').create({ rewrite: (_h, sent) => ({ ...sent, credentialName: name }) }), req);
-  // The app's secret and the key go to the cloud, never into the record.
-  const { appBased, credentialKey: _key, ...rest } = req;
-  const made = all.get(name, '');
-  made.data = { ...made.data, request: { ...rest, ...(appBased ? { appBased: { applicationId: obj(appBased).applicationId } } : {}) } };
-  all.save(made);
-  return answer;
+/**
+ * The request a set reads: the credential of its cloud by name (a set of one
+ * the account has changes it in place: the resource's names replace), the
+ * app's secret left out (it goes to the cloud, never into the record; the GCP
+ * key, a secret of the request, is not kept either).
+ */
+export function auditCredentialRequest(h: Hook<R>, sent: Doc): Doc {
+  const app = sent.appBased === undefined ? {} : { appBased: { applicationId: obj(sent.appBased).applicationId } };
+  return { ...sent, credentialName: nameOf(h), ...app };
 }

@@ -9,7 +9,7 @@
 import type { OperationName } from '../../../model/services/environments/wire.js';
 import { resources } from '../../../model/services/environments/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import { auditCredentialFields, setAuditCredential } from './audit-credentials.js';
+import { auditCredentialFields, auditCredentialRequest } from './audit-credentials.js';
 import { FREEIPA_LOGS, TELEMETRY_DEFAULTS } from './catalogue.js';
 import * as environment from './handlers.js';
 import * as freeipa from './freeipa-handlers.js';
@@ -30,7 +30,12 @@ export default defineService<OperationName>()({
     credential: { keys: ['credentialName'] },
     proxyConfig: { noun: 'proxy configuration', keys: ['proxyConfigName'], hooks: { check: { delete: environment.proxyInUse } } },
     cloudStorageValidation: { keys: [] },
-    auditCredential: { noun: 'audit credential', keys: ['credentialName'], hooks: { fill: auditCredentialFields } },
+    auditCredential: {
+      noun: 'audit credential',
+      keys: ['credentialName'],
+      names: 'replace',
+      hooks: { fill: auditCredentialFields },
+    },
     freeipaDiagnostics: {
       noun: 'FreeIPA diagnostics collection',
       keys: ['flowId'],
@@ -104,14 +109,14 @@ export default defineService<OperationName>()({
     retryFreeipa: code(onBackend(freeipa.retryFreeipa)),
     rotateFreeipaSecrets: code(onBackend(freeipa.rotateFreeipaSecrets)),
     rotateSaltPassword: code(onBackend(freeipa.rotateSaltPassword)),
-    setAWSAuditCredential: code(setAuditCredential),
-    setAWSGovCloudAuditCredential: code(setAuditCredential),
+    setAWSAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setAWSGovCloudAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
     setAccountTelemetry: code(onBackend(account.setAccountTelemetry)),
-    setAzureAuditCredential: code(setAuditCredential),
+    setAzureAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
     setCatalog: code(onBackend(freeipa.setCatalog)),
     setEndpointAccessGateway: code(onBackend(environment.setEndpointAccessGateway)),
     setEnvironmentSetting: code(onBackend(account.setEnvironmentSetting)),
-    setGCPAuditCredential: code(setAuditCredential),
+    setGCPAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
     setIdBrokerMappings: code(onBackend(environment.setIdBrokerMappings)),
     setPassword: code(usersync.setPassword),
     setTelemetryFeatures: code(onBackend(environment.setTelemetryFeatures)),
