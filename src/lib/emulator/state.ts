@@ -65,7 +65,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // .customPythonConfiguration, .inboundConnectionEndpoint); datalake's lakes, backups and restores are
   // engine records, its diagnostics collections work beside a lake; dw's clusters keep the name the fail- rule
   // reads in their data; df's services are engine records, and its projects and diagnostics live in them (by the
-  // service's id, not its CRN).
+  // service's id, not its CRN); environments' proxy configurations are the table's records, under a kind of their own.
   5: [
     'ml.workspace',
     'ml.workspaceBackup',
@@ -80,6 +80,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'df.service',
     'df.project',
     'df.diagnostics',
+    'environments.proxyconfig',
+    'environments.proxyConfig',
   ],
 };
 

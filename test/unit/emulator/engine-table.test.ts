@@ -263,6 +263,31 @@ describe('verbs', () => {
     expect((call('listBackups', { clusterName: 'c1' }).backups as Doc[]).length).toBe(2);
   });
 
+  test('a resource whose names replace: a create under a name taken changes that record in place', () => {
+    const replacing = serve(widgetModel, {
+      ...widgets,
+      resources: { ...widgets.resources, note: { ...widgets.resources.note, names: 'replace' } },
+    });
+    const create = (req: Doc): Doc => {
+      const ctx: RequestContext = {
+        store,
+        clock,
+        caller: UNIT_ADMIN,
+        info: UNIT_INFO,
+        world,
+        op: { service: 'widgets', name: 'createNote' },
+      };
+      return store.transaction(() => replacing.handlers.createNote?.(req, ctx) ?? {}).note as Doc;
+    };
+    const first = create({ noteName: 'n1', text: 'hi' });
+    now += MIN;
+    const again = create({ noteName: 'n1', text: 'there' });
+    expect(again).toEqual({ ...first, text: 'there' });
+    expect(call('listNotes').notes).toEqual([again]);
+    // Without it, the name is taken.
+    expect(fails('createNote', { noteName: 'n1' }).code).toBe('ALREADY_EXISTS');
+  });
+
   test('a resource that lives in a record of another service, found through the world', () => {
     call('createMount', { hostCrn: HOST, mountName: 'm1' });
     expect(call('listMounts', { hostCrn: HOST }).mounts).toEqual([{ mountName: 'm1', hostCrn: HOST }]);

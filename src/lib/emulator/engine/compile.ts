@@ -54,6 +54,8 @@ export interface ResourceRules {
   readonly scope?: ResourceSpec['scope'];
   readonly newId?: (h: EngineHook, req: Doc) => string;
   readonly uniqueNames: boolean;
+  /** A create under a name taken changes that record in place. */
+  readonly replaces?: boolean;
   /** The name the fail- rule reads. */
   readonly subject?: (rec: EngineRecord) => string | undefined;
   readonly idempotent: readonly string[];
@@ -200,6 +202,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(lives.in === 'world' ? { within: worldPlace(lives.place, lives.by) } : {}),
     ...(res.ids ? { newId: idMaker(res.ids) } : {}),
     uniqueNames: res.names !== 'repeat',
+    ...(res.names === 'replace' ? { replaces: true } : {}),
     ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
     idempotent: res.idempotent ?? [],
     forceFields: del.force ?? FORCE_FIELDS,

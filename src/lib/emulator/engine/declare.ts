@@ -79,8 +79,13 @@ export interface Resource<R extends string = string> {
   /** Emulated minutes each action takes: one number (spread evenly over its states) or one per state; default create 5, delete 2, others 3. */
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   readonly ids?: IdStyle;
-  /** `repeat`: two of its records in a scope may share a name (nightly backups); default unique. */
-  readonly names?: 'unique' | 'repeat';
+  /**
+   * `repeat`: two of its records in a scope may share a name (nightly
+   * backups); `replace`: a create under a name its scope has changes that
+   * record in place, its id, CRN and creation kept (a set-style operation:
+   * the account's audit credential of a cloud); default unique.
+   */
+  readonly names?: 'unique' | 'repeat' | 'replace';
   /** The record path the fail- rule reads (`doc.description`, `data.owner`), for one named after something else; default its name. */
   readonly failsBy?: `${'doc' | 'data'}.${string}`;
   /** Actions that change nothing on a record already in the state they end in (`suspend` of a suspended warehouse). */

@@ -313,6 +313,7 @@ export class Engine {
     const all = this.records(h, r);
     const name = this.nameIn(op, r, req, b.rewrite !== undefined);
     const taken = name !== undefined && r.rules.uniqueNames ? all.find(name, place.scope ?? '') : undefined;
+    if (taken && !taken.deleted && r.rules.replaces) return this.replace(h, op, b, r, taken, req);
     if (taken && !taken.deleted) throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
     const id = r.rules.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
@@ -328,6 +329,14 @@ export class Engine {
     r.rules.hooks.create?.(h, rec as EngineRecord, req);
     const made = all.create(rec, b.action ?? 'create');
     return this.answer(h, op, b, r, made, req);
+  }
+
+  /** A create under a name taken, for a resource whose names replace: the record changes in place (its id, CRN and creation stay). */
+  private replace(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
+    rec.doc = this.conform(h.ctx, r.shape, { ...rec.doc, ...this.fromRequest(op, r, req) }, rec.id, 'known', r);
+    rec.data = { ...rec.data, request: this.kept(op, req) };
+    r.rules.hooks.create?.(h, rec, req);
+    return this.answer(h, op, b, r, this.records(h, r).save(rec), req);
   }
 
   private list(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc): Doc {

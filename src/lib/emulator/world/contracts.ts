@@ -145,6 +145,14 @@ export interface Identities {
   passwordPolicy(): PasswordPolicy;
   /** Why a password breaks a policy, or undefined when it keeps it. */
   passwordViolation(password: string, policy: PasswordPolicy): string | undefined;
+  /**
+   * A digest of what user sync carries into an environment's FreeIPA (the
+   * users, machine users, groups, memberships and workload passwords): it
+   * changes whenever any of them does.
+   */
+  syncDigest(): string;
+  /** How many workload passwords an actor has had set (0: none yet): the key version of its keytabs counts them. */
+  workloadPasswordsSet(actorCrn: string): number;
   /** The CRN of an identity provider by name or CRN (NOT_FOUND when the account has none such). */
   identityProvider(ref: string): string;
   /** The account's first start: its administrator, made with this id. */

@@ -32,7 +32,10 @@ import {
 } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
 import { Operations, Resources, type OperationRecord } from '../../lifecycle.js';
-import type { BackendContext } from '../../types.js';
+import type { BackendContext, Doc } from '../../types.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import type { resources } from '../../../model/services/environments/resources.js';
 import { AccountPart } from './account.js';
 import { AZURE_ZONES } from './catalogue.js';
 import { EnvironmentChanges } from './changes.js';
@@ -42,7 +45,11 @@ import { usersFingerprint } from './identity.js';
 import { ACTION_WORDS, ENVIRONMENT_WORK } from './lifecycles.js';
 import type { ComputeClusterConfiguration, CredentialRec, EnvRecord } from './records.js';
 
-export const PROXY_KIND = 'environments.proxyconfig';
+/** The resources of the service's table (model/services/environments/resources.ts). */
+export type R = keyof typeof resources.resources;
+
+/** The store kind of the proxy configurations (the table's `proxyConfig` records). */
+export const PROXY_KIND = 'environments.proxyConfig';
 
 export interface ProxyRecord {
   proxyConfigName: string;
@@ -53,8 +60,6 @@ export interface ProxyRecord {
   description?: string;
   noProxyHosts?: string;
   user?: string;
-  /** Kept to tell that one was given; never answered. */
-  hasPassword: boolean;
 }
 
 export interface IdBrokerRecord {
@@ -167,13 +172,11 @@ export class EnvironmentsBackend {
   readonly account: AccountPart;
 
   private readonly credentialRecords: NamedRecords<CredentialRec>;
-  private readonly proxyRecords: NamedRecords<ProxyRecord>;
 
   constructor(readonly ctx: BackendContext) {
     this.envs = new Resources<EnvRecord>(ctx, { ...environmentResources(ctx).def, lifecycle: ENVIRONMENT_WORK });
     this.operations = new Operations(ctx, ENVIRONMENT_OPERATION_KIND);
     this.credentialRecords = new NamedRecords(ctx, CREDENTIAL_KIND, 'credential', (c) => c.credentialName);
-    this.proxyRecords = new NamedRecords(ctx, PROXY_KIND, 'proxy configuration', (p) => p.proxyConfigName);
     this.freeipa = new Freeipa(this);
     this.changes = new EnvironmentChanges(this);
     this.account = new AccountPart(this);
@@ -261,24 +264,17 @@ export class EnvironmentsBackend {
     );
   }
 
-  createProxy(rec: Omit<ProxyRecord, 'crn'>): ProxyRecord {
-    return this.proxyRecords.add({ ...rec, crn: this.crnOf('proxyConfig') });
-  }
-
+  /** A proxy configuration by name or CRN. */
   proxy(ref: string): ProxyRecord {
-    return this.proxyRecords.get(ref);
+    const p = this.proxies(ref)[0];
+    if (!p) throw notFound(`proxy configuration ${ref.slice(0, 200)} not found`);
+    return p;
   }
 
+  /** The proxy configurations, or those a name (any case) or CRN names. */
   proxies(ref?: string): ProxyRecord[] {
-    return this.proxyRecords.list(ref);
-  }
-
-  deleteProxy(ref: string): ProxyRecord {
-    return this.proxyRecords.remove(
-      ref,
-      (p) => this.envs.all().filter((e) => e.proxyConfigName === p.proxyConfigName),
-      'remove it from them first',
-    );
+    const all = this.ctx.store.list<EngineRecord>(PROXY_KIND).map((d) => d.doc.doc as unknown as ProxyRecord);
+    return ref ? all.filter((p) => p.proxyConfigName.toLowerCase() === ref.toLowerCase() || p.crn === ref) : all;
   }
 
   /** Sets (or, with no name, removes) an environment's proxy configuration. */
@@ -498,4 +494,12 @@ export class EnvironmentsBackend {
     rec.syncedVersion = rec.mappingsVersion;
     this.ctx.store.put(ID_BROKER_KIND, env.crn, rec, { parent: env.crn });
   }
+}
+
+/** The backend of the request a table entry serves. */
+export const backendOf = (h: Hook<R>): EnvironmentsBackend => new EnvironmentsBackend(h.ctx);
+
+/** A code entry over the backend, named as the function is (the coverage table shows it; an unnamed one, by its operation). */
+export function onBackend(fn: (b: EnvironmentsBackend, req: Doc, h: Hook<R>) => Doc): (h: Hook<R>, req: Doc) => Doc {
+  return Object.defineProperty((h: Hook<R>, req: Doc): Doc => fn(backendOf(h), req, h), 'name', { value: fn.name });
 }

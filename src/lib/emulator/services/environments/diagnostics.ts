@@ -1,19 +1,20 @@
 /**
- * FreeIPA diagnostics collections, on the resource engine: a part of their
+ * FreeIPA diagnostics collections: a part of their
  * environment (they go with it), one running at a time, RUNNING then
  * FINISHED (FAILED in an environment named `fail-...`, or
  * `fail-diagnostics-...` once), or CANCELLED. A collection's operation is
  * recorded under its environment (`operations describe` follows it, and
  * `--wait` with it); its progress and flow state are read off the clock.
  */
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { ENVIRONMENT_OPERATION_KIND } from '../../environments.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { Operations, failsOnPurpose } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
-import { EnvironmentsBackend } from './backend.js';
+import { backendOf, type R } from './backend.js';
 import { FREEIPA_LOGS } from './catalogue.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
 import type { EnvRecord } from './records.js';
@@ -24,29 +25,18 @@ const FLOW_STATES: ReadonlyArray<readonly [upTo: number, state: string]> = [
   [100, 'FREEIPA_DIAGNOSTICS_UPLOAD_STATE'],
 ];
 
-export const FREEIPA_DIAGNOSTICS: ResourceSpec = {
-  noun: 'FreeIPA diagnostics collection',
-  nouns: ['FreeipaDiagnostics'],
-  shape: 'FreeipaDiagnosticsCollectionResponse',
-  keys: ['flowId'],
-  environment: ['environmentName'],
-  partOfEnvironment: true,
-  lifecycle: { create: { phases: [['RUNNING', 5]], success: 'FINISHED', failure: 'FAILED' } },
-  ops: {
-    listFreeipaDiagnostics: {
-      verb: 'list',
-      select: (h, req) => {
-        const e = new EnvironmentsBackend(h.ctx).environment(text(req.environmentName));
-        const all = h.resources('freeipaDiagnostics');
-        return all.all(e.crn).map((r) => ({ ...r, doc: { ...r.doc, ...progressOf(h, r) } }));
-      },
-    },
-  },
-};
+/** An environment's collections, each with how far it has got. */
+export function collectionsOf(h: Hook<R>, req: Doc): EngineRecord[] {
+  const e = backendOf(h).environment(text(req.environmentName));
+  return h
+    .records('freeipaDiagnostics')
+    .all(e.crn)
+    .map((r) => ({ ...r, doc: { ...r.doc, ...progressOf(h, r) } }));
+}
 
 /** How far a collection has got: its percentage and flow state now. */
-function progressOf(h: Hook, rec: EngineRecord): Doc {
-  const p = h.resources('freeipaDiagnostics').progress(rec);
+function progressOf(h: Hook<R>, rec: EngineRecord): Doc {
+  const p = h.records('freeipaDiagnostics').progress(rec);
   const started = rec.activity.tl.startedAt;
   const pct = p.done ? 100 : Math.min(99, Math.floor((100 * (h.ctx.clock.now() - started)) / Math.max(1, p.endsAt - started)));
   const flowState = p.done
@@ -68,12 +58,13 @@ function outputOf(e: EnvRecord, destination: string, id: string, caseNumber?: st
   return `/var/lib/filecollector/${name} on each FreeIPA server`;
 }
 
-function collect(h: Hook, req: Doc): Doc {
-  const b = new EnvironmentsBackend(h.ctx);
+/** Starts a collection of FreeIPA's logs, when none runs in the environment. */
+export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
+  const b = backendOf(h);
   const e = b.environment(text(req.environmentName));
   const f = b.freeipa.of(e);
   b.envs.require(e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
-  const all = h.resources('freeipaDiagnostics');
+  const all = h.records('freeipaDiagnostics');
   if (all.all(e.crn).some((r) => all.busy(r)))
     throw failedPrecondition(
       `a diagnostics collection of FreeIPA of environment ${e.environmentName} is running; wait for it or cancel it`,
@@ -119,9 +110,10 @@ function collect(h: Hook, req: Doc): Doc {
   return { operationId: id };
 }
 
-function cancel(h: Hook, req: Doc): Doc {
-  const e = new EnvironmentsBackend(h.ctx).environment(text(req.environmentName));
-  const all = h.resources('freeipaDiagnostics');
+/** Cancels the collections running in an environment. */
+export function cancelFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
+  const e = backendOf(h).environment(text(req.environmentName));
+  const all = h.records('freeipaDiagnostics');
   const ops = new Operations(h.ctx, ENVIRONMENT_OPERATION_KIND);
   for (const r of all.all(e.crn).filter((x) => all.busy(x))) {
     r.activity.cancelledAt = h.ctx.clock.now();
@@ -130,8 +122,3 @@ function cancel(h: Hook, req: Doc): Doc {
   }
   return {};
 }
-
-export const diagnosticsHandlers: Readonly<Record<string, (h: Hook, req: Doc) => Doc>> = {
-  collectFreeipaDiagnostics: collect,
-  cancelFreeipaDiagnostics: cancel,
-};

@@ -1,10 +1,9 @@
 /** environments operations on FreeIPA: unpack the wire request, call the FreeIPA part, build the wire answer. */
-import type { Doc, Handler } from '../../types.js';
+import type { Doc } from '../../types.js';
 import { bool, docs, iso, obj, str, strings, text } from '../../values.js';
 import type { EnvironmentsBackend } from './backend.js';
-import { FREEIPA_LOGS, FREEIPA_SECRET_TYPES } from './catalogue.js';
+import { FREEIPA_SECRET_TYPES } from './catalogue.js';
 import type { AvailabilityType } from './freeipa.js';
-import { op } from './handlers.js';
 import { freeipaStatusView, imageView } from './views.js';
 
 const REPAIR_STATUS: Readonly<Record<string, string>> = {
@@ -34,74 +33,97 @@ function repairView(b: EnvironmentsBackend, operationId: string): Doc {
 
 /** An availability type a response shape's enum allows, else nothing (the wire has no value for it). */
 const onlyIf = (allowed: readonly string[], field: string, value: string): Doc => (allowed.includes(value) ? { [field]: value } : {});
+export const getFreeipaStatus = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const e = b.environment(text(req.environmentName));
+  return freeipaStatusView(e, b.freeipa.of(e), b.freeipa);
+};
 
-export const freeipaHandlers: Record<string, Handler> = {
-  getFreeipaStatus: op((b, req) => {
-    const e = b.environment(text(req.environmentName));
-    return freeipaStatusView(e, b.freeipa.of(e), b.freeipa);
-  }),
-  upscaleFreeipa: op((b, req) => {
-    const target = text(req.targetAvailabilityType) as AvailabilityType;
-    const r = b.freeipa.upscale(text(req.environmentName), target);
-    return { originalAvailabilityType: r.original, ...onlyIf(['HA'], 'targetAvailabilityType', target), operationId: r.operationId };
-  }),
-  downscaleFreeipa: op((b, req) => {
-    const r = b.freeipa.downscale(text(req.environmentName), {
-      ...(str(req.targetAvailabilityType) ? { target: text(req.targetAvailabilityType) as AvailabilityType } : {}),
-      instances: strings(req.instances),
-      force: bool(req.force),
-    });
-    return { ...onlyIf(['HA'], 'originalAvailabilityType', r.original), targetAvailabilityType: r.target, operationId: r.operationId };
-  }),
-  startFreeIpaVerticalScaling: op((b, req) => {
-    const template = obj(req.instanceTemplate);
-    const r = b.freeipa.verticalScale(text(req.environment), str(template.instanceType), docs(template.attachedVolumes).length);
-    return { result: `FreeIPA moves from ${r.from} to ${r.to}`, operationId: r.operationId };
-  }),
-  repairFreeipa: op((b, req) => {
-    const type = str(req.repairType) ?? 'AUTO';
-    const id = b.freeipa.repair(text(req.environmentName), {
-      force: bool(req.force),
-      instances: strings(req.instances),
-      rebuild: type === 'REBUILD',
-    });
-    return repairView(b, id);
-  }),
-  getRepairFreeipaStatus: op((b, req) => {
-    const { operationId: _id, ...view } = repairView(b, text(req.operationId));
-    return view;
-  }),
-  retryFreeipa: op((b, req) => ({ operationId: b.freeipa.retry(text(req.environment)) })),
-  getFreeipaUpgradeOptions: op((b, req) => {
-    const o = b.freeipa.upgradeOptions(text(req.environment), bool(req.allowMajorOsUpgrade));
-    const catalog = str(req.catalog) ?? o.catalog;
-    return { currentImage: imageView(o.current, o.catalog), images: o.images.map((i) => imageView(i, catalog)) };
-  }),
-  upgradeFreeipa: op((b, req) => {
-    const r = b.freeipa.upgrade(text(req.environmentName), str(req.imageId), bool(req.allowMajorOsUpgrade));
-    const catalog = b.freeipa.upgradeOptions(text(req.environmentName), false).catalog;
-    return { originalImage: imageView(r.original, catalog), targetImage: imageView(r.target, catalog), operationId: r.operationId };
-  }),
-  setCatalog: op((b, req) => {
-    b.freeipa.setCatalog(text(req.environment), text(req.catalog));
-    return {};
-  }),
-  rotateFreeipaSecrets: op((b, req) => ({ operationId: b.freeipa.rotateSecrets(text(req.environment), strings(req.secretTypes)) })),
-  rotateSaltPassword: op((b, req) => ({ operationId: b.freeipa.rotateSecrets(text(req.environment), ['SALT_PASSWORD']) })),
-  listFreeipaSecretTypes: op((b, req) => {
-    b.freeipa.of(b.environment(text(req.environment)));
-    return { freeipaSecretTypes: FREEIPA_SECRET_TYPES.map((t) => ({ ...t })) };
-  }),
-  updateFreeipaToAwsImdsV1: op((b, req) => ({ operationId: b.freeipa.imds(text(req.environmentCrn), 'v1') })),
-  updateFreeipaToAwsImdsV2: op((b, req) => ({ operationId: b.freeipa.imds(text(req.environmentCrn), 'v2') })),
-  updateOrchestratorState: op((b, req) => ({ operationId: b.freeipa.updateOrchestratorState(text(req.environment)) })),
-  attachFreeIpaRecipes: op((b, req) => {
-    b.freeipa.attachRecipes(text(req.environment), strings(req.recipes));
-    return {};
-  }),
-  detachFreeIpaRecipes: op((b, req) => {
-    b.freeipa.detachRecipes(text(req.environment), strings(req.recipes));
-    return {};
-  }),
-  getFreeipaLogDescriptors: op(() => ({ logs: FREEIPA_LOGS.map((l) => ({ ...l })) })),
+export const upscaleFreeipa = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const target = text(req.targetAvailabilityType) as AvailabilityType;
+  const r = b.freeipa.upscale(text(req.environmentName), target);
+  return { originalAvailabilityType: r.original, ...onlyIf(['HA'], 'targetAvailabilityType', target), operationId: r.operationId };
+};
+
+export const downscaleFreeipa = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const r = b.freeipa.downscale(text(req.environmentName), {
+    ...(str(req.targetAvailabilityType) ? { target: text(req.targetAvailabilityType) as AvailabilityType } : {}),
+    instances: strings(req.instances),
+    force: bool(req.force),
+  });
+  return { ...onlyIf(['HA'], 'originalAvailabilityType', r.original), targetAvailabilityType: r.target, operationId: r.operationId };
+};
+
+export const startFreeIpaVerticalScaling = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const template = obj(req.instanceTemplate);
+  const r = b.freeipa.verticalScale(text(req.environment), str(template.instanceType), docs(template.attachedVolumes).length);
+  return { result: `FreeIPA moves from ${r.from} to ${r.to}`, operationId: r.operationId };
+};
+
+export const repairFreeipa = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const type = str(req.repairType) ?? 'AUTO';
+  const id = b.freeipa.repair(text(req.environmentName), {
+    force: bool(req.force),
+    instances: strings(req.instances),
+    rebuild: type === 'REBUILD',
+  });
+  return repairView(b, id);
+};
+
+export const getRepairFreeipaStatus = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const { operationId: _id, ...view } = repairView(b, text(req.operationId));
+  return view;
+};
+
+export const retryFreeipa = (b: EnvironmentsBackend, req: Doc): Doc => ({ operationId: b.freeipa.retry(text(req.environment)) });
+
+export const getFreeipaUpgradeOptions = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const o = b.freeipa.upgradeOptions(text(req.environment), bool(req.allowMajorOsUpgrade));
+  const catalog = str(req.catalog) ?? o.catalog;
+  return { currentImage: imageView(o.current, o.catalog), images: o.images.map((i) => imageView(i, catalog)) };
+};
+
+export const upgradeFreeipa = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const r = b.freeipa.upgrade(text(req.environmentName), str(req.imageId), bool(req.allowMajorOsUpgrade));
+  const catalog = b.freeipa.upgradeOptions(text(req.environmentName), false).catalog;
+  return { originalImage: imageView(r.original, catalog), targetImage: imageView(r.target, catalog), operationId: r.operationId };
+};
+
+export const setCatalog = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.freeipa.setCatalog(text(req.environment), text(req.catalog));
+  return {};
+};
+
+export const rotateFreeipaSecrets = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.freeipa.rotateSecrets(text(req.environment), strings(req.secretTypes)),
+});
+
+export const rotateSaltPassword = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.freeipa.rotateSecrets(text(req.environment), ['SALT_PASSWORD']),
+});
+
+export const listFreeipaSecretTypes = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.freeipa.of(b.environment(text(req.environment)));
+  return { freeipaSecretTypes: FREEIPA_SECRET_TYPES.map((t) => ({ ...t })) };
+};
+
+export const updateFreeipaToAwsImdsV1 = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.freeipa.imds(text(req.environmentCrn), 'v1'),
+});
+
+export const updateFreeipaToAwsImdsV2 = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.freeipa.imds(text(req.environmentCrn), 'v2'),
+});
+
+export const updateOrchestratorState = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.freeipa.updateOrchestratorState(text(req.environment)),
+});
+
+export const attachFreeIpaRecipes = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.freeipa.attachRecipes(text(req.environment), strings(req.recipes));
+  return {};
+};
+
+export const detachFreeIpaRecipes = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.freeipa.detachRecipes(text(req.environment), strings(req.recipes));
+  return {};
 };

@@ -5,16 +5,16 @@
  * account-handlers.ts.
  */
 import type { CloudPlatform } from '../../environments.js';
-import { perRequest } from '../../service.js';
-import type { Doc, Handler } from '../../types.js';
+import type { Hook } from '../../engine/declare.js';
+import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
-import { EnvironmentsBackend, type EnvironmentSpec } from './backend.js';
+import { backendOf, type EnvironmentsBackend, type EnvironmentSpec, type R } from './backend.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { failedPrecondition } from '../../errors.js';
 import { gcpKeyType } from './credentials.js';
 import { keytabOf, rootCertificateOf } from './identity.js';
 import type { ComputeClusterConfiguration } from './records.js';
-import { credentialView, environmentSummary, environmentView, idBrokerView, proxyView } from './views.js';
-
-export const op = perRequest((ctx) => new EnvironmentsBackend(ctx));
+import { credentialView, environmentSummary, environmentView, idBrokerView } from './views.js';
 
 /** The environment with its proxy configuration, as describe and create answer it. */
 export const described = (b: EnvironmentsBackend, ref: string): Doc => {
@@ -43,8 +43,9 @@ const withEnvironment = (b: EnvironmentsBackend, e: { crn: string }, extra: Doc 
   ...extra,
 });
 
-function createEnvironment(platform: CloudPlatform, gov = false): Handler {
-  return op((b, req) => {
+/** The create of a public cloud environment of a platform. */
+function createEnvironment(platform: CloudPlatform, gov = false): (b: EnvironmentsBackend, req: Doc) => Doc {
+  return (b, req) => {
     const net = obj(req.existingNetworkParams);
     const auth = obj(req.authentication);
     const access = strs(req.securityAccess);
@@ -108,8 +109,13 @@ function createEnvironment(platform: CloudPlatform, gov = false): Handler {
     };
     const env = b.create(spec);
     return { environment: described(b, env.crn) };
-  });
+  };
 }
+
+export const createAWSEnvironment = createEnvironment('AWS');
+export const createAWSGovCloudEnvironment = createEnvironment('AWS', true);
+export const createAzureEnvironment = createEnvironment('AZURE');
+export const createGCPEnvironment = createEnvironment('GCP');
 
 const credential = (c: ReturnType<EnvironmentsBackend['createCredential']>): Doc => ({ credential: credentialView(c) });
 
@@ -125,271 +131,295 @@ function trustCommands(b: EnvironmentsBackend, ref: string, cleanup: boolean): D
     baseClusterCommands: { krb5Conf: c.krb5 },
   };
 }
-
-export const handlers: Record<string, Handler> = {
-  // credentials
-  createAWSCredential: op((b, req) =>
-    credential(
-      b.createCredential({
-        credentialName: text(req.credentialName),
-        cloudPlatform: 'AWS',
-        description: str(req.description),
-        awsCredentialProperties: { roleArn: text(req.roleArn), govCloud: false },
-      }),
-    ),
-  ),
-  createAWSGovCloudCredential: op((b, req) =>
-    credential(
-      b.createCredential({
-        credentialName: text(req.credentialName),
-        cloudPlatform: 'AWS',
-        description: str(req.description),
-        awsCredentialProperties: { roleArn: text(req.roleArn), govCloud: true },
-      }),
-    ),
-  ),
-  createAzureCredential: op((b, req) => {
-    const app = obj(req.appBased);
-    return credential(
-      b.createCredential({
-        credentialName: text(req.credentialName),
-        cloudPlatform: 'AZURE',
-        description: str(req.description),
-        azureCredentialProperties: {
-          subscriptionId: str(req.subscriptionId),
-          tenantId: str(req.tenantId),
-          appId: str(app.applicationId),
-          authenticationType: str(app.authenticationType) ?? 'SECRET',
-        },
-      }),
-    );
-  }),
-  createGCPCredential: op((b, req) =>
-    credential(
-      b.createCredential({
-        credentialName: text(req.credentialName),
-        cloudPlatform: 'GCP',
-        description: str(req.description),
-        gcpCredentialProperties: { keyType: gcpKeyType(text(req.credentialKey)) },
-      }),
-    ),
-  ),
-  listCredentials: op((b, req) => ({ credentials: b.credentials(str(req.credentialName)).map(credentialView) })),
-  deleteCredential: op((b, req) => {
-    b.deleteCredential(text(req.credentialName));
-    return {};
-  }),
-
-  // proxy configurations
-  createProxyConfig: op((b, req) => ({
-    proxyConfig: proxyView(
-      b.createProxy({
-        proxyConfigName: text(req.proxyConfigName),
-        protocol: text(req.protocol),
-        host: text(req.host),
-        port: num(req.port) ?? 0,
-        description: str(req.description),
-        noProxyHosts: str(req.noProxyHosts),
-        user: str(req.user),
-        hasPassword: str(req.password) !== undefined,
-      }),
-    ),
-  })),
-  listProxyConfigs: op((b, req) => ({ proxyConfigs: b.proxies(str(req.proxyConfigName)).map(proxyView) })),
-  deleteProxyConfig: op((b, req) => {
-    b.deleteProxy(text(req.proxyConfigName));
-    return {};
-  }),
-  updateProxyConfig: op((b, req) => {
-    b.setProxy(text(req.environment), bool(req.removeProxy) ? undefined : str(req.proxyConfigName));
-    return {};
-  }),
-
-  // environments
-  createAWSEnvironment: createEnvironment('AWS'),
-  createAWSGovCloudEnvironment: createEnvironment('AWS', true),
-  createAzureEnvironment: createEnvironment('AZURE'),
-  createGCPEnvironment: createEnvironment('GCP'),
-  describeEnvironment: op((b, req) => ({ environment: described(b, text(req.environmentName)) })),
-  listEnvironments: op((b) => ({ environments: b.environments().map(environmentSummary) })),
-  deleteEnvironment: op((b, req) => {
-    b.delete(text(req.environmentName), { cascading: bool(req.cascading), forced: bool(req.forced) });
-    return {};
-  }),
-  stopEnvironment: op((b, req) => ({ operationId: b.stop(text(req.environmentName)) })),
-  startEnvironment: op((b, req) => ({ operationId: b.start(text(req.environmentName), bool(req.withDatahubStart)) })),
-  getOperation: op((b, req) => b.operations.view(b.operation(text(req.environmentName), str(req.operationId)))),
-  changeEnvironmentCredential: op((b, req) => ({
-    environment: environmentSummary(b.changeCredential(text(req.environmentName), text(req.credentialName))),
-  })),
-  updateTags: op((b, req) => {
-    const e = b.updateTags(text(req.environment), stringMap(req.tags));
-    return { environment: described(b, e.crn) };
-  }),
-
-  createPrivateEnvironment: op((b, req) => {
-    const quota = obj(req.environmentQuota);
-    const e = b.changes.createPrivate({
-      name: text(req.environmentName),
+// credentials
+export const createAWSCredential = (b: EnvironmentsBackend, req: Doc): Doc =>
+  credential(
+    b.createCredential({
+      credentialName: text(req.credentialName),
+      cloudPlatform: 'AWS',
       description: str(req.description),
-      address: text(req.address),
-      user: text(req.user),
-      clusterNames: strings(req.clusterNames),
-      platform: str(req.platform) ?? 'OPENSHIFT',
-      namespacePrefix: str(req.namespacePrefix) ?? 'cdp',
-      ...(str(req.domain) ? { domain: text(req.domain) } : {}),
-      ...(str(req.storageClass) ? { storageClass: text(req.storageClass) } : {}),
-      ...(Object.keys(quota).length > 0
-        ? { quota: { cpuQuota: num(quota.cpuQuota), memoryQuota: num(quota.memoryQuota), gpuQuota: num(quota.gpuQuota) } }
-        : {}),
-    });
-    return withEnvironment(b, e);
-  }),
+      awsCredentialProperties: { roleArn: text(req.roleArn), govCloud: false },
+    }),
+  );
 
-  // settings new Data Hubs take
-  updateSubnet: op((b, req) =>
-    withEnvironment(b, b.changes.updateSubnets(text(req.environment), strings(req.subnetIds), strings(req.endpointAccessGatewaySubnetIds))),
-  ),
-  updateSecurityAccess: op((b, req) =>
-    withEnvironment(
-      b,
-      b.changes.updateSecurityAccess(text(req.environment), text(req.gatewayNodeSecurityGroupId), text(req.defaultSecurityGroupId)),
-    ),
-  ),
-  updateSshKey: op((b, req) =>
-    withEnvironment(
-      b,
-      b.changes.updateSshKey(text(req.environment), { publicKey: str(req.newPublicKey), publicKeyId: str(req.existingPublicKeyId) }),
-    ),
-  ),
-  updateAwsDiskEncryptionParameters: op((b, req) => {
-    const e = b.changes.updateAwsEncryption(text(req.environment), text(req.encryptionKeyArn));
-    return withEnvironment(b, e, { awsDiskEncryptionParameters: { encryptionKeyArn: e.encryptionKeyArn } });
-  }),
-  updateAzureEncryptionResources: op((b, req) => {
-    const e = b.changes.updateAzureEncryption(text(req.environment), {
-      encryptionKeyUrl: text(req.encryptionKeyUrl),
-      ...(str(req.encryptionKeyResourceGroupName) ? { encryptionKeyResourceGroupName: text(req.encryptionKeyResourceGroupName) } : {}),
-      ...(str(req.encryptionUserManagedIdentity) ? { encryptionUserManagedIdentity: text(req.encryptionUserManagedIdentity) } : {}),
-    });
-    return withEnvironment(b, e, { resourceEncryptionParameters: e.azureDetails?.resourceEncryptionParameters });
-  }),
-  updateAzureDatabaseResources: op((b, req) => {
-    const e = b.changes.updateAzureDatabase(text(req.environment), str(req.databasePrivateDnsZoneId), strings(req.flexibleServerSubnetIds));
-    const net = e.network.azure;
-    return withEnvironment(b, e, {
-      azureDatabaseResources: {
-        databasePrivateDnsZoneId: net?.databasePrivateDnsZoneId,
-        flexibleServerSubnetIds: net?.flexibleServerSubnetIds,
+export const createAWSGovCloudCredential = (b: EnvironmentsBackend, req: Doc): Doc =>
+  credential(
+    b.createCredential({
+      credentialName: text(req.credentialName),
+      cloudPlatform: 'AWS',
+      description: str(req.description),
+      awsCredentialProperties: { roleArn: text(req.roleArn), govCloud: true },
+    }),
+  );
+
+export const createAzureCredential = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const app = obj(req.appBased);
+  return credential(
+    b.createCredential({
+      credentialName: text(req.credentialName),
+      cloudPlatform: 'AZURE',
+      description: str(req.description),
+      azureCredentialProperties: {
+        subscriptionId: str(req.subscriptionId),
+        tenantId: str(req.tenantId),
+        appId: str(app.applicationId),
+        authenticationType: str(app.authenticationType) ?? 'SECRET',
       },
-    });
-  }),
-  updateAzureAvailabilityZones: op((b, req) =>
-    withEnvironment(b, b.changes.updateAzureZones(text(req.environment), strings(req.availabilityZones))),
-  ),
-  updateCustomDockerRegistry: op((b, req) =>
-    withEnvironment(b, b.changes.updateDockerRegistry(text(req.environment), text(req.customDockerRegistry))),
-  ),
-  updateDataServiceResources: op((b, req) => {
-    const azure = obj(obj(req.dataServices).azure);
-    return withEnvironment(
-      b,
-      b.changes.updateDataServices(text(req.environment), {
-        sharedManagedIdentity: str(azure.sharedManagedIdentity),
-        aksPrivateDnsZoneId: str(azure.aksPrivateDnsZoneId),
-      }),
+    }),
+  );
+};
+
+export const createGCPCredential = (b: EnvironmentsBackend, req: Doc): Doc =>
+  credential(
+    b.createCredential({
+      credentialName: text(req.credentialName),
+      cloudPlatform: 'GCP',
+      description: str(req.description),
+      gcpCredentialProperties: { keyType: gcpKeyType(text(req.credentialKey)) },
+    }),
+  );
+
+export const listCredentials = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  credentials: b.credentials(str(req.credentialName)).map(credentialView),
+});
+
+export const deleteCredential = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.deleteCredential(text(req.credentialName));
+  return {};
+};
+
+// proxy configurations
+/** A proxy configuration's password goes to the cloud, never into its record. */
+export const withoutPassword = (_h: Hook<R>, { password: _password, ...rest }: Doc): Doc => rest;
+
+/** The proxy configurations, or those the request names (any case) or its CRN. */
+export function proxiesNamed(h: Hook<R>, req: Doc): EngineRecord[] {
+  const ref = str(req.proxyConfigName);
+  const all = h.records('proxyConfig').all('');
+  return ref ? all.filter((p) => p.name?.toLowerCase() === ref.toLowerCase() || p.crn === ref) : all;
+}
+
+/** A proxy configuration an environment uses is not deleted. */
+export function proxyInUse(h: Hook<R>, rec: Readonly<EngineRecord>): void {
+  const using = backendOf(h)
+    .environments()
+    .filter((e) => e.proxyConfigName === rec.name);
+  if (using.length > 0)
+    throw failedPrecondition(
+      `proxy configuration ${rec.name ?? rec.id} is used by environment ${using.map((e) => e.environmentName).join(', ')}; remove it from them first`,
     );
-  }),
-  setTelemetryFeatures: op((b, req) => {
-    b.changes.setTelemetry(text(req.environmentName), optBool(req.workloadAnalytics));
-    return {};
-  }),
+}
 
-  // changes that take time
-  upgradeCcm: op((b, req) => ({ operationId: b.changes.upgradeCcm(text(req.environment)) })),
-  initializeAWSComputeCluster: op((b, req) => ({
-    operationId: b.changes.initializeComputeCluster(text(req.environmentName), 'AWS', computeConfig(req.computeClusterConfiguration)),
-  })),
-  initializeAzureComputeCluster: op((b, req) => ({
-    operationId: b.changes.initializeComputeCluster(text(req.environmentName), 'AZURE', computeConfig(req.computeClusterConfiguration)),
-  })),
-  setEndpointAccessGateway: op((b, req) => ({
-    operationId: b.changes.setEndpointAccessGateway(
-      text(req.environment),
-      req.endpointAccessGatewayScheme === 'PUBLIC' ? 'PUBLIC' : 'PRIVATE',
-      strings(req.endpointAccessGatewaySubnetIds),
-    ),
-  })),
+export const updateProxyConfig = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.setProxy(text(req.environment), bool(req.removeProxy) ? undefined : str(req.proxyConfigName));
+  return {};
+};
 
-  // cross-realm trust
-  setupActiveDirectoryTrust: op((b, req) => {
-    const id = b.changes.setupTrust(text(req.environment), {
-      realm: text(req.kdcRealm),
-      kdcServers: docs(req.kdcServers).map((k) => ({ fqdn: text(k.fqdn), ip: text(k.ip) })),
-      dnsServerIps: strings(req.dnsServerIps),
-      remoteEnvironmentCrn: text(req.remoteEnvironmentCrn),
-    });
-    return { flowId: id };
-  }),
-  finishSetupTrust: op((b, req) => {
-    const id = b.changes.finishTrust(text(req.environment));
-    return { flowId: id, operationId: id };
-  }),
-  cancelTrust: op((b, req) => {
-    const id = b.changes.cancelTrust(text(req.environment));
-    return { flowId: id, operationId: id };
-  }),
-  repairTrust: op((b, req) => {
-    const id = b.changes.repairTrust(text(req.environment));
-    return { flowId: id, operationId: id };
-  }),
-  getTrustSetupCommands: op((b, req) => trustCommands(b, text(req.environment), false)),
-  getTrustCleanupCommands: op((b, req) => trustCommands(b, text(req.environment), true)),
+export const describeEnvironment = (b: EnvironmentsBackend, req: Doc): Doc => ({ environment: described(b, text(req.environmentName)) });
 
-  // what an environment hands out
-  getKeytab: op((b, req, ctx) => {
-    const e = b.environment(text(req.environmentName));
-    b.freeipa.of(e);
-    return { contents: keytabOf(b.ctx, e, str(req.actorCrn) ?? ctx.caller.actorCrn) };
-  }),
-  getRootCertificate: op((b, req) => {
-    const e = b.environment(text(req.environmentName));
-    b.freeipa.of(e);
-    const cert = rootCertificateOf(e);
-    if (cert.made) b.envs.save(Object.assign(e, { rootCertificate: cert.pem }));
-    return { contents: cert.pem };
-  }),
-  listConnectedDataServices: op((b, req) => {
-    const e = b.environment(text(req.environment));
-    const byService = new Map<string, string[]>();
-    for (const d of b.ctx.world.inEnvironment(b.ctx, e.crn))
-      if (!NOT_DATA_SERVICES.includes(d.service)) byService.set(d.service, [...(byService.get(d.service) ?? []), d.name]);
-    return { result: [...byService].map(([name, clusters]) => ({ name, clusters })) };
-  }),
+export const listEnvironments = (b: EnvironmentsBackend): Doc => ({ environments: b.environments().map(environmentSummary) });
 
-  // ID Broker mappings
-  getIdBrokerMappings: op((b, req) => idBrokerView(b.idBroker(text(req.environmentName)))),
-  setIdBrokerMappings: op((b, req) =>
-    idBrokerView(
-      b.setIdBroker(text(req.environmentName), {
-        dataAccessRole: text(req.dataAccessRole),
-        rangerAuditRole: str(req.rangerAuditRole) ?? text(req.dataAccessRole),
-        rangerCloudAccessAuthorizerRole: str(req.rangerCloudAccessAuthorizerRole),
-        baselineRole: str(req.baselineRole),
-        mappings: docs(req.mappings).map((m) => ({ accessorCrn: text(m.accessorCrn), role: text(m.role) })),
-      }),
-    ),
+export const deleteEnvironment = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.delete(text(req.environmentName), { cascading: bool(req.cascading), forced: bool(req.forced) });
+  return {};
+};
+
+export const stopEnvironment = (b: EnvironmentsBackend, req: Doc): Doc => ({ operationId: b.stop(text(req.environmentName)) });
+
+export const startEnvironment = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.start(text(req.environmentName), bool(req.withDatahubStart)),
+});
+
+export const getOperation = (b: EnvironmentsBackend, req: Doc): Doc =>
+  b.operations.view(b.operation(text(req.environmentName), str(req.operationId)));
+
+export const changeEnvironmentCredential = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  environment: environmentSummary(b.changeCredential(text(req.environmentName), text(req.credentialName))),
+});
+
+export const updateTags = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const e = b.updateTags(text(req.environment), stringMap(req.tags));
+  return { environment: described(b, e.crn) };
+};
+
+export const createPrivateEnvironment = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const quota = obj(req.environmentQuota);
+  const e = b.changes.createPrivate({
+    name: text(req.environmentName),
+    description: str(req.description),
+    address: text(req.address),
+    user: text(req.user),
+    clusterNames: strings(req.clusterNames),
+    platform: str(req.platform) ?? 'OPENSHIFT',
+    namespacePrefix: str(req.namespacePrefix) ?? 'cdp',
+    ...(str(req.domain) ? { domain: text(req.domain) } : {}),
+    ...(str(req.storageClass) ? { storageClass: text(req.storageClass) } : {}),
+    ...(Object.keys(quota).length > 0
+      ? { quota: { cpuQuota: num(quota.cpuQuota), memoryQuota: num(quota.memoryQuota), gpuQuota: num(quota.gpuQuota) } }
+      : {}),
+  });
+  return withEnvironment(b, e);
+};
+
+// settings new Data Hubs take
+export const updateSubnet = (b: EnvironmentsBackend, req: Doc): Doc =>
+  withEnvironment(b, b.changes.updateSubnets(text(req.environment), strings(req.subnetIds), strings(req.endpointAccessGatewaySubnetIds)));
+
+export const updateSecurityAccess = (b: EnvironmentsBackend, req: Doc): Doc =>
+  withEnvironment(
+    b,
+    b.changes.updateSecurityAccess(text(req.environment), text(req.gatewayNodeSecurityGroupId), text(req.defaultSecurityGroupId)),
+  );
+
+export const updateSshKey = (b: EnvironmentsBackend, req: Doc): Doc =>
+  withEnvironment(
+    b,
+    b.changes.updateSshKey(text(req.environment), { publicKey: str(req.newPublicKey), publicKeyId: str(req.existingPublicKeyId) }),
+  );
+
+export const updateAwsDiskEncryptionParameters = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const e = b.changes.updateAwsEncryption(text(req.environment), text(req.encryptionKeyArn));
+  return withEnvironment(b, e, { awsDiskEncryptionParameters: { encryptionKeyArn: e.encryptionKeyArn } });
+};
+
+export const updateAzureEncryptionResources = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const e = b.changes.updateAzureEncryption(text(req.environment), {
+    encryptionKeyUrl: text(req.encryptionKeyUrl),
+    ...(str(req.encryptionKeyResourceGroupName) ? { encryptionKeyResourceGroupName: text(req.encryptionKeyResourceGroupName) } : {}),
+    ...(str(req.encryptionUserManagedIdentity) ? { encryptionUserManagedIdentity: text(req.encryptionUserManagedIdentity) } : {}),
+  });
+  return withEnvironment(b, e, { resourceEncryptionParameters: e.azureDetails?.resourceEncryptionParameters });
+};
+
+export const updateAzureDatabaseResources = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const e = b.changes.updateAzureDatabase(text(req.environment), str(req.databasePrivateDnsZoneId), strings(req.flexibleServerSubnetIds));
+  const net = e.network.azure;
+  return withEnvironment(b, e, {
+    azureDatabaseResources: {
+      databasePrivateDnsZoneId: net?.databasePrivateDnsZoneId,
+      flexibleServerSubnetIds: net?.flexibleServerSubnetIds,
+    },
+  });
+};
+
+export const updateAzureAvailabilityZones = (b: EnvironmentsBackend, req: Doc): Doc =>
+  withEnvironment(b, b.changes.updateAzureZones(text(req.environment), strings(req.availabilityZones)));
+
+export const updateCustomDockerRegistry = (b: EnvironmentsBackend, req: Doc): Doc =>
+  withEnvironment(b, b.changes.updateDockerRegistry(text(req.environment), text(req.customDockerRegistry)));
+
+export const updateDataServiceResources = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const azure = obj(obj(req.dataServices).azure);
+  return withEnvironment(
+    b,
+    b.changes.updateDataServices(text(req.environment), {
+      sharedManagedIdentity: str(azure.sharedManagedIdentity),
+      aksPrivateDnsZoneId: str(azure.aksPrivateDnsZoneId),
+    }),
+  );
+};
+
+export const setTelemetryFeatures = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.changes.setTelemetry(text(req.environmentName), optBool(req.workloadAnalytics));
+  return {};
+};
+
+// changes that take time
+export const upgradeCcm = (b: EnvironmentsBackend, req: Doc): Doc => ({ operationId: b.changes.upgradeCcm(text(req.environment)) });
+
+export const initializeAWSComputeCluster = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.changes.initializeComputeCluster(text(req.environmentName), 'AWS', computeConfig(req.computeClusterConfiguration)),
+});
+
+export const initializeAzureComputeCluster = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.changes.initializeComputeCluster(text(req.environmentName), 'AZURE', computeConfig(req.computeClusterConfiguration)),
+});
+
+export const setEndpointAccessGateway = (b: EnvironmentsBackend, req: Doc): Doc => ({
+  operationId: b.changes.setEndpointAccessGateway(
+    text(req.environment),
+    req.endpointAccessGatewayScheme === 'PUBLIC' ? 'PUBLIC' : 'PRIVATE',
+    strings(req.endpointAccessGatewaySubnetIds),
   ),
-  syncIdBrokerMappings: op((b, req) => {
-    b.syncIdBroker(text(req.environmentName));
-    return {};
-  }),
-  getIdBrokerMappingsSyncStatus: op((b, req) => {
-    const m = b.idBroker(text(req.environmentName));
-    return {
-      syncNeeded: m.syncedVersion !== m.mappingsVersion,
-      globalStatus: m.mappingsVersion === 0 ? 'NEVER_RUN' : 'COMPLETED',
-      statuses: {},
-    };
-  }),
+});
+
+// cross-realm trust
+export const setupActiveDirectoryTrust = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const id = b.changes.setupTrust(text(req.environment), {
+    realm: text(req.kdcRealm),
+    kdcServers: docs(req.kdcServers).map((k) => ({ fqdn: text(k.fqdn), ip: text(k.ip) })),
+    dnsServerIps: strings(req.dnsServerIps),
+    remoteEnvironmentCrn: text(req.remoteEnvironmentCrn),
+  });
+  return { flowId: id };
+};
+
+export const finishSetupTrust = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const id = b.changes.finishTrust(text(req.environment));
+  return { flowId: id, operationId: id };
+};
+
+export const cancelTrust = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const id = b.changes.cancelTrust(text(req.environment));
+  return { flowId: id, operationId: id };
+};
+
+export const repairTrust = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const id = b.changes.repairTrust(text(req.environment));
+  return { flowId: id, operationId: id };
+};
+
+export const getTrustSetupCommands = (b: EnvironmentsBackend, req: Doc): Doc => trustCommands(b, text(req.environment), false);
+
+export const getTrustCleanupCommands = (b: EnvironmentsBackend, req: Doc): Doc => trustCommands(b, text(req.environment), true);
+
+// what an environment hands out
+export const getKeytab = (b: EnvironmentsBackend, req: Doc, h: Hook<R>): Doc => {
+  const e = b.environment(text(req.environmentName));
+  b.freeipa.of(e);
+  return { contents: keytabOf(b.ctx, e, str(req.actorCrn) ?? h.ctx.caller.actorCrn) };
+};
+
+export const getRootCertificate = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const e = b.environment(text(req.environmentName));
+  b.freeipa.of(e);
+  const cert = rootCertificateOf(e);
+  if (cert.made) b.envs.save(Object.assign(e, { rootCertificate: cert.pem }));
+  return { contents: cert.pem };
+};
+
+export const listConnectedDataServices = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const e = b.environment(text(req.environment));
+  const byService = new Map<string, string[]>();
+  for (const d of b.ctx.world.inEnvironment(b.ctx, e.crn))
+    if (!NOT_DATA_SERVICES.includes(d.service)) byService.set(d.service, [...(byService.get(d.service) ?? []), d.name]);
+  return { result: [...byService].map(([name, clusters]) => ({ name, clusters })) };
+};
+
+// ID Broker mappings
+export const getIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc => idBrokerView(b.idBroker(text(req.environmentName)));
+
+export const setIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc =>
+  idBrokerView(
+    b.setIdBroker(text(req.environmentName), {
+      dataAccessRole: text(req.dataAccessRole),
+      rangerAuditRole: str(req.rangerAuditRole) ?? text(req.dataAccessRole),
+      rangerCloudAccessAuthorizerRole: str(req.rangerCloudAccessAuthorizerRole),
+      baselineRole: str(req.baselineRole),
+      mappings: docs(req.mappings).map((m) => ({ accessorCrn: text(m.accessorCrn), role: text(m.role) })),
+    }),
+  );
+
+export const syncIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc => {
+  b.syncIdBroker(text(req.environmentName));
+  return {};
+};
+
+export const getIdBrokerMappingsSyncStatus = (b: EnvironmentsBackend, req: Doc): Doc => {
+  const m = b.idBroker(text(req.environmentName));
+  return {
+    syncNeeded: m.syncedVersion !== m.mappingsVersion,
+    globalStatus: m.mappingsVersion === 0 ? 'NEVER_RUN' : 'COMPLETED',
+    statuses: {},
+  };
 };

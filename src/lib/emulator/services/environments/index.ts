@@ -1,26 +1,156 @@
 /**
- * The environments service of the emulator: environments, credentials, proxy
- * configurations, FreeIPA, ID Broker mappings, trust and the account's
- * settings as hand-written handlers on the shared environment records; audit
- * credentials, FreeIPA diagnostics collections and user sync operations on
- * the resource engine.
+ * The environments service on the operation table: environments,
+ * credentials, proxy configurations, FreeIPA, ID Broker mappings, trust and
+ * the account's settings (code over the shared environment records,
+ * emulator/environments.ts, and backend.ts), audit credentials, FreeIPA
+ * diagnostics collections and user syncs on the engine's records. What the
+ * API says of its resources is model/services/environments/resources.ts.
  */
-import type { ServiceModule } from '../../types.js';
-import { accountHandlers } from './account-handlers.js';
-import { AUDIT_CREDENTIAL } from './audit-credentials.js';
-import { FREEIPA_DIAGNOSTICS, diagnosticsHandlers } from './diagnostics.js';
-import { freeipaHandlers } from './freeipa-handlers.js';
-import { handlers } from './handlers.js';
-import { environments as environmentsContract } from './provides.js';
-import { USER_SYNC, userSyncHandlers } from './usersync.js';
+import type { OperationName } from '../../../model/services/environments/wire.js';
+import { resources } from '../../../model/services/environments/resources.js';
+import { code, defineService, fixed } from '../../engine/table.js';
+import { auditCredentialFields, auditCredentialRequest } from './audit-credentials.js';
+import { FREEIPA_LOGS, TELEMETRY_DEFAULTS } from './catalogue.js';
+import * as environment from './handlers.js';
+import * as freeipa from './freeipa-handlers.js';
+import * as account from './account-handlers.js';
+import * as usersync from './usersync.js';
+import * as diagnostics from './diagnostics.js';
+import { environments } from './provides.js';
+import { onBackend } from './backend.js';
 
-const environments: ServiceModule = {
+export default defineService<OperationName>()({
   service: 'environments',
-  handlers: { ...handlers, ...freeipaHandlers, ...accountHandlers },
-  engine: {
-    resources: { auditCredential: AUDIT_CREDENTIAL, freeipaDiagnostics: FREEIPA_DIAGNOSTICS, userSync: USER_SYNC },
-    handlers: { ...userSyncHandlers, ...diagnosticsHandlers },
+  facts: resources,
+  resources: {
+    // Served by code over the shared environment records (emulator/environments.ts) until they are the engine's.
+    environment: { keys: ['environmentName', 'environment', 'environmentCrn'] },
+    freeipa: { keys: ['environmentName', 'environment'] },
+    freeipaInstance: { keys: [] },
+    credential: { keys: ['credentialName'] },
+    proxyConfig: { noun: 'proxy configuration', keys: ['proxyConfigName'], hooks: { check: { delete: environment.proxyInUse } } },
+    cloudStorageValidation: { keys: [] },
+    auditCredential: {
+      noun: 'audit credential',
+      keys: ['credentialName'],
+      names: 'replace',
+      hooks: { fill: auditCredentialFields },
+    },
+    freeipaDiagnostics: {
+      noun: 'FreeIPA diagnostics collection',
+      keys: ['flowId'],
+      lives: { in: 'environment', by: ['environmentName'] },
+      // A part of its environment: it goes with it, and neither holds up its delete nor follows its stop.
+      withEnvironment: 'part',
+      minutes: { create: 5 },
+    },
+    userSync: { noun: 'user sync operation', keys: ['operationId'], minutes: { create: [0.2, 1.8], reject: 0 } },
   },
-  provides: { environments: environmentsContract },
-};
-export default environments;
+  operations: (r) => ({
+    attachFreeIpaRecipes: code(onBackend(freeipa.attachFreeIpaRecipes)),
+    cancelFreeipaDiagnostics: code(diagnostics.cancelFreeipaDiagnostics),
+    cancelTrust: code(onBackend(environment.cancelTrust)),
+    changeEnvironmentCredential: code(onBackend(environment.changeEnvironmentCredential)),
+    checkDatabaseConnectivity: code(onBackend(account.checkDatabaseConnectivity)),
+    checkEnvironmentConnectivity: code(onBackend(account.checkEnvironmentConnectivity)),
+    checkKubernetesConnectivity: code(onBackend(account.checkKubernetesConnectivity)),
+    collectFreeipaDiagnostics: code(diagnostics.collectFreeipaDiagnostics),
+    createAWSCredential: code(onBackend(environment.createAWSCredential)),
+    createAWSEnvironment: code(onBackend(environment.createAWSEnvironment)),
+    createAWSGovCloudCredential: code(onBackend(environment.createAWSGovCloudCredential)),
+    createAWSGovCloudEnvironment: code(onBackend(environment.createAWSGovCloudEnvironment)),
+    createAzureCredential: code(onBackend(environment.createAzureCredential)),
+    createAzureEnvironment: code(onBackend(environment.createAzureEnvironment)),
+    createGCPCredential: code(onBackend(environment.createGCPCredential)),
+    createGCPEnvironment: code(onBackend(environment.createGCPEnvironment)),
+    createPrivateEnvironment: code(onBackend(environment.createPrivateEnvironment)),
+    createProxyConfig: r.proxyConfig.create({ rewrite: environment.withoutPassword }),
+    deleteAuditCredential: r.auditCredential.delete(),
+    deleteCredential: code(onBackend(environment.deleteCredential)),
+    deleteEnvironment: code(onBackend(environment.deleteEnvironment)),
+    deleteProxyConfig: r.proxyConfig.delete(),
+    describeEnvironment: code(onBackend(environment.describeEnvironment)),
+    detachFreeIpaRecipes: code(onBackend(freeipa.detachFreeIpaRecipes)),
+    downscaleFreeipa: code(onBackend(freeipa.downscaleFreeipa)),
+    finishSetupTrust: code(onBackend(environment.finishSetupTrust)),
+    getAccountTelemetry: code(onBackend(account.getAccountTelemetry)),
+    getAccountTelemetryDefault: fixed(account.telemetryView(TELEMETRY_DEFAULTS)),
+    getAuditCredentialPrerequisites: code(onBackend(account.getAuditCredentialPrerequisites)),
+    getAutomatedSyncEnvironmentStatus: code(usersync.getAutomatedSyncEnvironmentStatus),
+    getAzureImageTermsPolicy: code(onBackend(account.getAzureImageTermsPolicy)),
+    getCredentialPrerequisites: code(onBackend(account.getCredentialPrerequisites)),
+    getEnvironmentSetting: code(onBackend(account.getEnvironmentSetting)),
+    getEnvironmentUserSyncState: code(usersync.getEnvironmentUserSyncState),
+    getFreeipaLogDescriptors: fixed({ logs: FREEIPA_LOGS }),
+    getFreeipaStatus: code(onBackend(freeipa.getFreeipaStatus)),
+    getFreeipaUpgradeOptions: code(onBackend(freeipa.getFreeipaUpgradeOptions)),
+    getGovCloudAuditCredentialPrerequisites: code(onBackend(account.getGovCloudAuditCredentialPrerequisites)),
+    getGovCloudCredentialPrerequisites: code(onBackend(account.getGovCloudCredentialPrerequisites)),
+    getIdBrokerMappings: code(onBackend(environment.getIdBrokerMappings)),
+    getIdBrokerMappingsSyncStatus: code(onBackend(environment.getIdBrokerMappingsSyncStatus)),
+    getKeytab: code(onBackend(environment.getKeytab)),
+    getOperation: code(onBackend(environment.getOperation)),
+    getRepairFreeipaStatus: code(onBackend(freeipa.getRepairFreeipaStatus)),
+    getRootCertificate: code(onBackend(environment.getRootCertificate)),
+    getTrustCleanupCommands: code(onBackend(environment.getTrustCleanupCommands)),
+    getTrustSetupCommands: code(onBackend(environment.getTrustSetupCommands)),
+    initializeAWSComputeCluster: code(onBackend(environment.initializeAWSComputeCluster)),
+    initializeAzureComputeCluster: code(onBackend(environment.initializeAzureComputeCluster)),
+    lastSyncStatus: code(usersync.lastSyncStatus),
+    listAuditCredentials: r.auditCredential.list(),
+    listConnectedDataServices: code(onBackend(environment.listConnectedDataServices)),
+    listCredentials: code(onBackend(environment.listCredentials)),
+    listEnvironments: code(onBackend(environment.listEnvironments)),
+    listFreeipaDiagnostics: r.freeipaDiagnostics.list({ select: diagnostics.collectionsOf }),
+    listFreeipaSecretTypes: code(onBackend(freeipa.listFreeipaSecretTypes)),
+    listProxyConfigs: r.proxyConfig.list({ select: environment.proxiesNamed }),
+    repairFreeipa: code(onBackend(freeipa.repairFreeipa)),
+    repairTrust: code(onBackend(environment.repairTrust)),
+    retryFreeipa: code(onBackend(freeipa.retryFreeipa)),
+    rotateFreeipaSecrets: code(onBackend(freeipa.rotateFreeipaSecrets)),
+    rotateSaltPassword: code(onBackend(freeipa.rotateSaltPassword)),
+    setAWSAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setAWSGovCloudAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setAccountTelemetry: code(onBackend(account.setAccountTelemetry)),
+    setAzureAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setCatalog: code(onBackend(freeipa.setCatalog)),
+    setEndpointAccessGateway: code(onBackend(environment.setEndpointAccessGateway)),
+    setEnvironmentSetting: code(onBackend(account.setEnvironmentSetting)),
+    setGCPAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setIdBrokerMappings: code(onBackend(environment.setIdBrokerMappings)),
+    setPassword: code(usersync.setPassword),
+    setTelemetryFeatures: code(onBackend(environment.setTelemetryFeatures)),
+    setupActiveDirectoryTrust: code(onBackend(environment.setupActiveDirectoryTrust)),
+    startEnvironment: code(onBackend(environment.startEnvironment)),
+    startFreeIpaVerticalScaling: code(onBackend(freeipa.startFreeIpaVerticalScaling)),
+    stopEnvironment: code(onBackend(environment.stopEnvironment)),
+    syncAllUsers: code(usersync.syncAllUsers),
+    syncIdBrokerMappings: code(onBackend(environment.syncIdBrokerMappings)),
+    syncStatus: r.userSync.read({ answer: usersync.syncView }),
+    syncUser: code(usersync.syncUser),
+    testAccountTelemetryRules: code(onBackend(account.testAccountTelemetryRules)),
+    updateAwsCredential: code(onBackend(account.updateAwsCredential)),
+    updateAwsDiskEncryptionParameters: code(onBackend(environment.updateAwsDiskEncryptionParameters)),
+    updateAzureAvailabilityZones: code(onBackend(environment.updateAzureAvailabilityZones)),
+    updateAzureCredential: code(onBackend(account.updateAzureCredential)),
+    updateAzureDatabaseResources: code(onBackend(environment.updateAzureDatabaseResources)),
+    updateAzureEncryptionResources: code(onBackend(environment.updateAzureEncryptionResources)),
+    updateAzureImageTermsPolicy: code(onBackend(account.updateAzureImageTermsPolicy)),
+    updateCustomDockerRegistry: code(onBackend(environment.updateCustomDockerRegistry)),
+    updateDataServiceResources: code(onBackend(environment.updateDataServiceResources)),
+    updateFreeipaToAwsImdsV1: code(onBackend(freeipa.updateFreeipaToAwsImdsV1)),
+    updateFreeipaToAwsImdsV2: code(onBackend(freeipa.updateFreeipaToAwsImdsV2)),
+    updateOrchestratorState: code(onBackend(freeipa.updateOrchestratorState)),
+    updateProxyConfig: code(onBackend(environment.updateProxyConfig)),
+    updateSecurityAccess: code(onBackend(environment.updateSecurityAccess)),
+    updateSshKey: code(onBackend(environment.updateSshKey)),
+    updateSubnet: code(onBackend(environment.updateSubnet)),
+    updateTags: code(onBackend(environment.updateTags)),
+    upgradeCcm: code(onBackend(environment.upgradeCcm)),
+    upgradeFreeipa: code(onBackend(freeipa.upgradeFreeipa)),
+    upscaleFreeipa: code(onBackend(freeipa.upscaleFreeipa)),
+    validateAwsCloudStorage: code(onBackend(account.validateAwsCloudStorage)),
+    validateAzureCloudStorage: code(onBackend(account.validateAzureCloudStorage)),
+  }),
+  provides: { environments: (h) => environments(h.ctx) },
+});

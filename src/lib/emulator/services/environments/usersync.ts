@@ -9,29 +9,17 @@
  * what the environment last got: at its creation or start, or by its last
  * full sync.
  */
-import type { EngineRecord, Hook, ResourceSpec } from '../../engine/index.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { failsOnPurpose, type Lifecycle } from '../../lifecycle.js';
+import { failsOnPurpose } from '../../lifecycle.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
-import { policyViolation } from '../iam/passwords.js';
-import { EnvironmentsBackend } from './backend.js';
-import { usersFingerprint, workloadActor, workloadPasswordPolicy } from './identity.js';
+import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
+import { usersFingerprint, workloadActor, workloadPasswordViolation } from './identity.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
 import type { EnvRecord, UsersSeen } from './records.js';
-
-const SYNC: Lifecycle = {
-  create: {
-    phases: [
-      ['REQUESTED', 0.2],
-      ['RUNNING', 1.8],
-    ],
-    success: 'COMPLETED',
-    failure: 'FAILED',
-  },
-  reject: { phases: [], success: 'REJECTED' },
-};
 
 type SyncType = 'USER_SYNC' | 'SET_PASSWORD';
 
@@ -59,16 +47,9 @@ const dataOf = (rec: EngineRecord): SyncData => rec.data?.sync as SyncData;
 
 const includes = (rec: EngineRecord, crn: string): boolean => dataOf(rec).outcomes.some((o) => o.crn === crn);
 
-export const USER_SYNC: ResourceSpec = {
-  noun: 'user sync operation',
-  shape: 'SyncStatusResponse',
-  keys: ['operationId'],
-  lifecycle: SYNC,
-  ops: { syncStatus: { verb: 'read', answer: (h, rec) => syncView(h, rec) } },
-};
-
-function syncView(h: Hook, rec: EngineRecord): Doc {
-  const p = h.resources('userSync').progress(rec);
+/** A sync as syncStatus (and the calls that start one) answer it. */
+export function syncView(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const p = h.records('userSync').progress(rec);
   const d = dataOf(rec);
   const started = rec.activity.tl.startedAt;
   const failed = d.outcomes.filter((o) => o.failed);
@@ -94,9 +75,9 @@ function syncView(h: Hook, rec: EngineRecord): Doc {
 }
 
 /** Newest first: the syncs of users (not passwords) that took in an environment. */
-function syncsOf(h: Hook, crn: string, all?: boolean): EngineRecord[] {
+function syncsOf(h: Hook<R>, crn: string, all?: boolean): EngineRecord[] {
   return h
-    .resources('userSync')
+    .records('userSync')
     .all('')
     .filter((r) => dataOf(r).type === 'USER_SYNC' && includes(r, crn) && (all === undefined || dataOf(r).all === all))
     .reverse();
@@ -108,14 +89,14 @@ function targets(b: EnvironmentsBackend, refs: readonly string[]): EnvRecord[] {
   return b.environments().filter((e) => !e.privateCloud && e.status === 'AVAILABLE');
 }
 
-function outcome(h: Hook, b: EnvironmentsBackend, e: EnvRecord): Outcome {
+function outcome(h: Hook<R>, b: EnvironmentsBackend, e: EnvRecord): Outcome {
   const at = { crn: e.crn, name: e.environmentName };
   if (e.privateCloud) return { ...at, failed: 'a private cloud environment takes its users from its Cloudera Manager' };
   if (e.status !== 'AVAILABLE') return { ...at, failed: `the environment is ${e.status}` };
   const ipa = b.freeipa.status(e, b.freeipa.of(e));
   if (ipa !== 'AVAILABLE') return { ...at, failed: `its FreeIPA is ${ipa}` };
   const before = h
-    .resources('userSync')
+    .records('userSync')
     .all('')
     .some((r) => includes(r, e.crn));
   if (failsOnPurpose(e.environmentName, 'usersync', ENVIRONMENT_WORK, before))
@@ -124,10 +105,10 @@ function outcome(h: Hook, b: EnvironmentsBackend, e: EnvRecord): Outcome {
 }
 
 /** Starts a sync (or password change) in environments; answers its record's view. */
-function startSync(h: Hook, type: SyncType, all: boolean, refs: readonly string[], actor?: string): Doc {
-  const b = new EnvironmentsBackend(h.ctx);
+function startSync(h: Hook<R>, type: SyncType, all: boolean, refs: readonly string[], actor?: string): Doc {
+  const b = backendOf(h);
   const envs = targets(b, refs);
-  const syncs = h.resources('userSync');
+  const syncs = h.records('userSync');
   const running =
     type === 'USER_SYNC'
       ? syncs.all('').find((r) => syncs.busy(r) && dataOf(r).type === 'USER_SYNC' && envs.some((e) => includes(r, e.crn)))
@@ -157,7 +138,7 @@ function startSync(h: Hook, type: SyncType, all: boolean, refs: readonly string[
 }
 
 /** The caller, as a workload user. */
-const callerOf = (h: Hook): string => {
+const callerOf = (h: Hook<R>): string => {
   const actor = h.ctx.caller.actorCrn;
   workloadActor(h.ctx, actor);
   return actor;
@@ -168,8 +149,8 @@ const failedIn = (rec: EngineRecord, crn: string): string | undefined =>
   dataOf(rec).rejected ? undefined : dataOf(rec).outcomes.find((o) => o.crn === crn)?.failed;
 
 /** What an environment's FreeIPA has of iam now: the newer of its own baseline (creation, start) and its last full sync. */
-function syncState(h: Hook, e: EnvRecord): { state: string; last?: EngineRecord } {
-  const syncs = h.resources('userSync');
+function syncState(h: Hook<R>, e: EnvRecord): { state: string; last?: EngineRecord } {
+  const syncs = h.records('userSync');
   const mine = syncsOf(h, e.crn);
   const last = mine[0];
   if (last && syncs.busy(last)) return { state: 'SYNC_IN_PROGRESS', last };
@@ -190,49 +171,58 @@ const PENDING: Readonly<Record<string, string>> = {
   SYNC_FAILED: 'SYNC_HALTED',
 };
 
-export const userSyncHandlers: Readonly<Record<string, (h: Hook, req: Doc) => Doc>> = {
-  syncAllUsers: (h, req) => startSync(h, 'USER_SYNC', true, strings(req.environmentNames)),
-  syncUser: (h) => startSync(h, 'USER_SYNC', false, [], callerOf(h)),
-  setPassword: (h, req) => {
-    const actor = callerOf(h);
-    const violation = policyViolation(text(req.password), workloadPasswordPolicy(h.ctx));
-    if (violation) throw invalid(violation);
-    return startSync(h, 'SET_PASSWORD', false, strings(req.environmentCRNs), actor);
-  },
-  lastSyncStatus: (h, req) => {
-    const ref = str(req.environment) ?? str(req.envNameOrCrn);
-    if (!ref) throw invalid('give --environment to name the environment');
-    const e = new EnvironmentsBackend(h.ctx).environment(ref);
-    const last = syncsOf(h, e.crn)[0];
-    if (!last) throw notFound(`no user sync has run in environment ${e.environmentName}; run environments users sync`);
-    return h.engine.conform(h.ctx, 'LastSyncStatusResponse', syncView(h, last), last.id, 'none');
-  },
-  getEnvironmentUserSyncState: (h, req) => {
-    const b = new EnvironmentsBackend(h.ctx);
-    const e = b.environment(text(req.environmentName));
-    b.freeipa.of(e);
-    const { state, last } = syncState(h, e);
-    return { state, ...(last ? { userSyncOperationId: last.id } : {}) };
-  },
-  getAutomatedSyncEnvironmentStatus: (h, req) => {
-    const b = new EnvironmentsBackend(h.ctx);
-    const e = b.environment(text(req.environmentName));
-    if (e.privateCloud) return { environmentCrn: e.crn, syncPendingState: 'UNKNOWN' };
-    const { state, last } = syncState(h, e);
-    const p = last ? h.resources('userSync').progress(last) : undefined;
-    const failed = last ? failedIn(last, e.crn) : undefined;
-    return {
-      environmentCrn: e.crn,
-      syncPendingState: PENDING[state] ?? 'UNKNOWN',
-      ...(last && p
-        ? {
-            lastSyncStatus: {
-              timestamp: iso(p.done ? p.endsAt : last.activity.tl.startedAt),
-              status: !p.done ? 'UNKNOWN' : failed ? 'FAILED' : 'SUCCESS',
-              statusMessages: [failed ?? (p.done ? `synced by operation ${last.id}` : `operation ${last.id} is ${p.state}`)],
-            },
-          }
-        : {}),
-    };
-  },
-};
+/** Syncs every user of the account into environments (those named, else every running one). */
+export const syncAllUsers = (h: Hook<R>, req: Doc): Doc => startSync(h, 'USER_SYNC', true, strings(req.environmentNames));
+
+/** Syncs the caller into every running environment. */
+export const syncUser = (h: Hook<R>): Doc => startSync(h, 'USER_SYNC', false, [], callerOf(h));
+
+/** Sets the caller's workload password in environments, when it keeps the account's policy. */
+export function setPassword(h: Hook<R>, req: Doc): Doc {
+  const actor = callerOf(h);
+  const violation = workloadPasswordViolation(h.ctx, text(req.password));
+  if (violation) throw invalid(violation);
+  return startSync(h, 'SET_PASSWORD', false, strings(req.environmentCRNs), actor);
+}
+
+/** The newest sync that reached an environment. */
+export function lastSyncStatus(h: Hook<R>, req: Doc): Doc {
+  const ref = str(req.environment) ?? str(req.envNameOrCrn);
+  if (!ref) throw invalid('give --environment to name the environment');
+  const e = backendOf(h).environment(ref);
+  const last = syncsOf(h, e.crn)[0];
+  if (!last) throw notFound(`no user sync has run in environment ${e.environmentName}; run environments users sync`);
+  return h.conform('LastSyncStatusResponse', syncView(h, last), last.id);
+}
+
+/** Whether an environment's FreeIPA has the account's users as iam has them now. */
+export function getEnvironmentUserSyncState(h: Hook<R>, req: Doc): Doc {
+  const b = backendOf(h);
+  const e = b.environment(text(req.environmentName));
+  b.freeipa.of(e);
+  const { state, last } = syncState(h, e);
+  return { state, ...(last ? { userSyncOperationId: last.id } : {}) };
+}
+
+/** Whether an environment waits for a sync, and how its last one went. */
+export function getAutomatedSyncEnvironmentStatus(h: Hook<R>, req: Doc): Doc {
+  const b = backendOf(h);
+  const e = b.environment(text(req.environmentName));
+  if (e.privateCloud) return { environmentCrn: e.crn, syncPendingState: 'UNKNOWN' };
+  const { state, last } = syncState(h, e);
+  const p = last ? h.records('userSync').progress(last) : undefined;
+  const failed = last ? failedIn(last, e.crn) : undefined;
+  return {
+    environmentCrn: e.crn,
+    syncPendingState: PENDING[state] ?? 'UNKNOWN',
+    ...(last && p
+      ? {
+          lastSyncStatus: {
+            timestamp: iso(p.done ? p.endsAt : last.activity.tl.startedAt),
+            status: !p.done ? 'UNKNOWN' : failed ? 'FAILED' : 'SUCCESS',
+            statusMessages: [failed ?? (p.done ? `synced by operation ${last.id}` : `operation ${last.id} is ${p.state}`)],
+          },
+        }
+      : {}),
+  };
+}

@@ -96,10 +96,7 @@ export const environmentSummary = (e: EnvRecord): Doc =>
 export const credentialView = (c: CredentialRec): Doc => ({ ...c });
 
 /** The wire `ProxyConfig`; the password is never answered. */
-export const proxyView = (p: ProxyRecord): Doc => {
-  const { hasPassword: _hasPassword, ...wire } = p;
-  return compact({ ...wire });
-};
+export const proxyView = (p: ProxyRecord): Doc => compact({ ...p });
 
 export const idBrokerView = (m: IdBrokerRecord): Doc =>
   compact({

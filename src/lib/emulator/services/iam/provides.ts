@@ -5,6 +5,7 @@
  * keys its first start and the console's sign-ins make. Read from iam's own
  * records (records.ts), as kept on the hot path of authentication.
  */
+import { createHash } from 'node:crypto';
 import type { Hook } from '../../engine/declare.js';
 import { forbidden } from '../../errors.js';
 import type { AccessKeyView, ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
@@ -52,6 +53,9 @@ function consoleSignIn(iam: Iam, userRef: string): { accessKey: { accessKeyId?: 
   return issueAccessKey(iam, u.crn, undefined);
 }
 
+/** What user sync carries into FreeIPA. */
+const SYNCED_KINDS = [KIND.user, KIND.machineUser, KIND.group, KIND.membership, KIND.workloadPassword];
+
 export function identities(h: Hook<R>): Identities {
   const { store, info } = h.ctx;
   /** iam acting as `actorCrn` (a sign-in acts on the user's own behalf). */
@@ -69,6 +73,15 @@ export function identities(h: Hook<R>): Identities {
     passwordPolicy: () =>
       store.get<{ workloadPasswordPolicy?: Policy }>(KIND.account, info.accountId)?.workloadPasswordPolicy ?? DEFAULT_POLICY,
     passwordViolation: (password, policy) => policyViolation(password, policy),
+    syncDigest() {
+      const digest = createHash('sha256');
+      for (const kind of SYNCED_KINDS) {
+        const docs = store.list<unknown>(kind).map((d) => `${d.id}=${JSON.stringify(d.doc)}`);
+        digest.update(`${kind}\n${docs.sort().join('\n')}\n`);
+      }
+      return digest.digest('hex');
+    },
+    workloadPasswordsSet: (actorCrn) => store.get<{ history?: unknown[] }>(KIND.workloadPassword, actorCrn)?.history?.length ?? 0,
     identityProvider: (ref) => identityProviderCrn(as(''), ref),
     createAdmin: (userId) => actorView(KIND.user, createAdmin(as(''), userId)) as ActorView,
     firstStartKinds: () => ({ user: KIND.user, accessKey: KIND.accessKey }),

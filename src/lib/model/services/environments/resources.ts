@@ -10,9 +10,10 @@
  * gone: an environment's describe answers NOT_FOUND once its delete is
  * over (clients wait for that), credentials, proxy configs and audit
  * credentials at once. Audit credentials are credentials: their CRNs carry
- * `credential`. Not yet read by the emulator (environments is not on the
- * operation table), except the audit credential's CRN type; checked against
- * the wire by test/unit/model/resource-facts.test.ts.
+ * `credential`. The emulator reads those of audit credentials, FreeIPA
+ * diagnostics collections and user syncs (environments' own records are
+ * still the shared ones of emulator/environments.ts); checked against the
+ * wire by test/unit/model/resource-facts.test.ts.
  */
 import type { ServiceResources } from '../../resources.js';
 
@@ -169,7 +170,11 @@ export const resources = {
     /** A user sync or password set (syncStatus); one refused by a sync already running ends REJECTED at once. */
     userSync: {
       shape: 'SyncStatusResponse',
-      lifecycle: { create: { through: ['REQUESTED', 'RUNNING'], success: 'COMPLETED', failure: 'FAILED' } },
+      lifecycle: {
+        create: { through: ['REQUESTED', 'RUNNING'], success: 'COMPLETED', failure: 'FAILED' },
+        // Refused at once: a client never sees it REQUESTED.
+        reject: { through: ['REQUESTED'], success: 'REJECTED', atOnce: true },
+      },
     },
     /** What validateAwsCloudStorage answers (validateAzureCloudStorage's shape has the same values). */
     cloudStorageValidation: { shape: 'ValidateAwsCloudStorageResponse', values: { status: VALIDATION } },
