@@ -17,7 +17,8 @@
  */
 import { notFound } from './errors.js';
 import { crn, stableUuid } from './ids.js';
-import { Resources, settledIn, type Activity, type EngineContext, type Lifecycle } from './lifecycle.js';
+import { Resources } from './engine/records.js';
+import { settledIn, type Activity, type EngineContext, type Lifecycle } from './engine/timeline.js';
 import type { BackendContext } from './types.js';
 
 export const ENVIRONMENT_KIND = 'environments.environment';

@@ -26,7 +26,7 @@ import type {
   WorldPlace,
 } from './engine/context.js';
 import { createdAtOf, runsAtAll, runsOf, spansOf } from './engine/runs.js';
-import type { Resources, Tracked } from './lifecycle.js';
+import type { Resources, Tracked } from './engine/records.js';
 import { CONTRACTS, type ContractName, type WorldReads } from './world/contracts.js';
 
 export { createdAtOf, runsAtAll, runsOf, spansOf, type ActionSpan, type Run } from './engine/runs.js';

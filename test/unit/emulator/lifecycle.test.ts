@@ -7,16 +7,9 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
-import {
-  Operations,
-  Resources,
-  failsOnPurpose,
-  progress,
-  settle,
-  start,
-  type Activity,
-  type Lifecycle,
-} from '../../../src/lib/emulator/lifecycle.js';
+import { Operations } from '../../../src/lib/emulator/engine/operations.js';
+import { Resources } from '../../../src/lib/emulator/engine/records.js';
+import { failsOnPurpose, progress, settle, start, type Activity, type Lifecycle } from '../../../src/lib/emulator/engine/timeline.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { refusal } from '../../helpers/emulator-unit.js';
 import type { BackendContext } from '../../../src/lib/emulator/types.js';

@@ -6,7 +6,7 @@
  * only until it failed.
  */
 import { describe, expect, test } from '@jest/globals';
-import { start, type Lifecycle } from '../../../src/lib/emulator/lifecycle.js';
+import { start, type Lifecycle } from '../../../src/lib/emulator/engine/timeline.js';
 import { createdAtOf, runsAtAll, runsOf, spansOf, type ActionSpan } from '../../../src/lib/emulator/world.js';
 
 const MIN = 60_000;

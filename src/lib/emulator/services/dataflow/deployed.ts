@@ -7,7 +7,8 @@
  * deployment's suspension and termination.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { Resources, type Lifecycle } from '../../lifecycle.js';
+import { Resources } from '../../engine/records.js';
+import { type Lifecycle } from '../../engine/timeline.js';
 import { KIND, split, type Asset, type DeployedFlow, type Deployment, type Status } from './records.js';
 import type { Workload } from './workload.js';
 import { drop } from './assets.js';

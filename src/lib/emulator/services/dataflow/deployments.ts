@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { willFail } from '../../lifecycle.js';
+import { willFail } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import * as assetRequests from './asset-requests.js';
 import { moveAssets } from './assets.js';

@@ -5,7 +5,7 @@
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId, uuid } from '../../ids.js';
-import { progress, settledIn, start, type Lifecycle } from '../../lifecycle.js';
+import { progress, settledIn, start, type Lifecycle } from '../../engine/timeline.js';
 import type { Workload } from './workload.js';
 import { DEFAULT_NIFI } from './catalogue.js';
 import { KIND, STEADY_DEPLOYMENT, split, type FlowDraft, type Status } from './records.js';

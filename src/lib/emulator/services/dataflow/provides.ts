@@ -6,7 +6,7 @@
  * service's deployments.
  */
 import type { Hook } from '../../engine/declare.js';
-import { progress, type Activity } from '../../lifecycle.js';
+import { progress, type Activity } from '../../engine/timeline.js';
 import type { DataflowDeploymentView, DataflowFlowView, DataflowWorkView, Dataflows } from '../../world/contracts.js';
 import { KPI_METADATA } from './catalogue.js';
 import { KIND, split, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';

@@ -1,6 +1,6 @@
 /** What the DataFlow workload service stores. States are `STATE/DETAILED_STATE` pairs on lifecycles (see split). */
 import type { resources } from '../../../model/services/dataflow/resources.js';
-import type { Activity } from '../../lifecycle.js';
+import type { Activity } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 
 /** The resources of the service's facts (model/services/dataflow/resources.ts). */

@@ -13,7 +13,9 @@
  */
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, Resources, type EngineContext, type OperationRecord } from '../../lifecycle.js';
+import { Operations, type OperationRecord } from '../../engine/operations.js';
+import { Resources } from '../../engine/records.js';
+import { type EngineContext } from '../../engine/timeline.js';
 import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contracts.js';
 import type { Doc } from '../../types.js';
 import { hex, str } from '../../values.js';

@@ -15,7 +15,7 @@ import type { Resource } from '../../engine/declare.js';
 import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { settledIn } from '../../lifecycle.js';
+import { settledIn } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
 import { clustersUsing } from './backend.js';

@@ -12,7 +12,8 @@
 import type { resources } from '../../../model/services/datahub/resources.js';
 import type { Hook } from '../../engine/declare.js';
 import type { CloudPlatform } from '../../world/contracts.js';
-import type { Lifecycle, Tracked } from '../../lifecycle.js';
+import type { Lifecycle } from '../../engine/timeline.js';
+import type { Tracked } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 
 /** The resources of datahub's operation table (the model's facts name them). */

@@ -1,5 +1,5 @@
 /** Data Hub records -> wire documents (Cluster, ClusterSummary, instances, images, events, statuses, collections). */
-import type { OperationRecord } from '../../lifecycle.js';
+import type { OperationRecord } from '../../engine/operations.js';
 import type { Doc } from '../../types.js';
 import { compact, iso } from '../../values.js';
 import type { DatahubBackend } from './backend.js';

@@ -8,7 +8,9 @@
  */
 import { failedPrecondition } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { Operations, Resources, failsOnPurpose, type EngineContext, type Progress } from '../../lifecycle.js';
+import { Operations } from '../../engine/operations.js';
+import { Resources } from '../../engine/records.js';
+import { failsOnPurpose, type EngineContext, type Progress } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import { ALL_ACTIONS, KIND, WORK, WORK_GROUP, type ClusterRec, type WorkEffect, type WorkRec } from './records.js';
 

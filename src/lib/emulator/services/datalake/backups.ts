@@ -12,7 +12,7 @@ import { uuid } from '../../ids.js';
 import type { Doc } from '../../engine/context.js';
 import { bool, iso, str, text } from '../../values.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { progress, type Progress } from '../../lifecycle.js';
+import { progress, type Progress } from '../../engine/timeline.js';
 import type { R } from './lakes.js';
 import { lakeDoc, type BrDoc, type BrRec, type Lake, type StagePlan } from './records.js';
 

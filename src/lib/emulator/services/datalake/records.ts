@@ -4,7 +4,7 @@
  * collections (work beside a lake, its request their document).
  */
 import type { EngineRecord } from '../../engine/records.js';
-import type { Activity } from '../../lifecycle.js';
+import type { Activity } from '../../engine/timeline.js';
 import type { Shape } from './catalogue.js';
 
 export type CloudPlatform = 'AWS' | 'AZURE' | 'GCP';

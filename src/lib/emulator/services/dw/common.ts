@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { resources as facts } from '../../../model/services/dw/resources.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { progress } from '../../lifecycle.js';
+import { progress } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';

@@ -31,7 +31,8 @@ import {
   type EnvironmentRecord,
 } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
-import { Operations, Resources, type OperationRecord } from '../../lifecycle.js';
+import { Operations, type OperationRecord } from '../../engine/operations.js';
+import { Resources } from '../../engine/records.js';
 import type { BackendContext, Doc } from '../../types.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';

@@ -15,7 +15,9 @@
  */
 import { ENVIRONMENT_OPERATION_KIND, type CloudPlatform } from '../../environments.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { Resources, settledIn, type OperationRecord } from '../../lifecycle.js';
+import { Resources } from '../../engine/records.js';
+import { settledIn } from '../../engine/timeline.js';
+import { type OperationRecord } from '../../engine/operations.js';
 import { hex, iso } from '../../values.js';
 import type { EnvironmentsBackend } from './backend.js';
 import {

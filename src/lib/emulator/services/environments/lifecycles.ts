@@ -11,7 +11,7 @@
  * operations under the environment, so `operations describe` follows them.
  */
 import { ENVIRONMENT } from '../../environments.js';
-import type { ActionSpec, Lifecycle } from '../../lifecycle.js';
+import type { ActionSpec, Lifecycle } from '../../engine/timeline.js';
 
 const TRUST_STATES = ['TRUST_SETUP_FINISH_REQUIRED', 'TRUST_SETUP_FAILED', 'TRUST_SETUP_FINISH_FAILED', 'TRUST_REPAIR_FAILED'];
 

@@ -7,7 +7,7 @@
  * (ENVIRONMENT_PARTS in environments.ts).
  */
 import type { CredentialRecord, EnvironmentRecord } from '../../environments.js';
-import type { Tracked } from '../../lifecycle.js';
+import type { Tracked } from '../../engine/records.js';
 
 export const FREEIPA_KIND = 'environments.freeipa';
 export const ACCOUNT_KIND = 'environments.account';

@@ -13,7 +13,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { failsOnPurpose } from '../../lifecycle.js';
+import { failsOnPurpose } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type R } from './backend.js';

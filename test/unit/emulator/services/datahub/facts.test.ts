@@ -8,7 +8,7 @@
  * they say, and makes the operation record they name.
  */
 import { describe, expect, test } from '@jest/globals';
-import type { Lifecycle } from '../../../../../src/lib/emulator/lifecycle.js';
+import type { Lifecycle } from '../../../../../src/lib/emulator/engine/timeline.js';
 import { CLUSTER, WORK } from '../../../../../src/lib/emulator/services/datahub/records.js';
 import type { ActionFacts } from '../../../../../src/lib/model/resources.js';
 import { resources as facts } from '../../../../../src/lib/model/services/datahub/resources.js';
