@@ -1,7 +1,6 @@
 /**
  * What services and the server share of the engine's request types, under
- * the names the services import them by (engine/context.ts is their home),
- * and the module of a service not yet on the operation table (engine/spec.ts).
+ * the names the services import them by (engine/context.ts is their home).
  */
 
 export type {
@@ -16,4 +15,3 @@ export type {
   Scope,
   ServedCall,
 } from './engine/context.js';
-export type { ServiceModule } from './engine/spec.js';

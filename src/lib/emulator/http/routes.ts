@@ -18,7 +18,7 @@ export interface Route {
   readonly upload: boolean;
   /** For a workload path: the workload name its Bearer tokens must carry (DF). */
   readonly workload?: string;
-  /** Where the operation's file goes (a redirected upload, see ServiceModule): on its JSON route, the path; on that path, set. */
+  /** Where the operation's file goes (a redirected upload, see EmulatedService): on its JSON route, the path; on that path, set. */
   readonly redirect?: string;
 }
 
