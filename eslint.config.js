@@ -9,16 +9,11 @@ const SERVICE_FOLDERS = {
   regex: '(^|/)services/(?!index\\.js$)[a-z]+/',
   message: 'read what a service knows through the world (world/contracts.ts), not its folder',
 };
-/** From inside services/<topic>/: `../<other>/`, another service's folder (but `allowed`). */
-const otherService = (allowed) => ({
-  regex: allowed ? `^\\.\\./(?!${allowed}/)[a-z]+/` : '^\\.\\./[a-z]+/',
+/** From inside services/<topic>/: `../<other>/`, another service's folder. */
+const otherService = () => ({
+  regex: '^\\.\\./[a-z]+/',
   message: 'a service reads another only through the world (world/contracts.ts); see docs/architecture.md',
 });
-/**
- * The imports of one service's folder by another when issue 29 began (15), by the
- * service imported: each service's move onto the operation table removed its own; none remain.
- */
-const SERVICE_IMPORTS = {};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'bench/results/**'] },
@@ -86,9 +81,4 @@ export default tseslint.config(
     files: ['src/lib/emulator/services/*/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...EMULATOR, otherService()] }] },
   },
-  // Today's imports of one service by another, each allowed only where it is until the move of its service removes it.
-  ...Object.entries(SERVICE_IMPORTS).map(([to, files]) => ({
-    files: files.map((f) => `src/lib/emulator/services/${f}`),
-    rules: { 'no-restricted-imports': ['error', { patterns: [...EMULATOR, otherService(to)] }] },
-  })),
 );
