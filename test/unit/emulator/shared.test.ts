@@ -7,7 +7,7 @@ import { describe, expect, test } from '@jest/globals';
 import { parse } from 'yaml';
 import { kubeconfig } from '../../../src/lib/emulator/shared/kubeconfig.js';
 import {
-  compareRuntimes,
+  compareVersions,
   DEFAULT_RUNTIME,
   newerRuntimes,
   runtimeOf,
@@ -50,7 +50,24 @@ describe('kubeconfig', () => {
 
 describe('runtimes', () => {
   test('ordered, with a default among them, and one step upgrades', () => {
-    expect(compareRuntimes('7.2.9', '7.2.18')).toBeLessThan(0);
+    expect(compareVersions('7.2.9', '7.2.18')).toBeLessThan(0);
+    // As a numeric collation orders them (what the services compared with before), without its collator.
+    const versions = [
+      '7.2.18',
+      '7.2.9',
+      '7.3.1',
+      '7.2',
+      '7.2.17',
+      '2.0.50-b58',
+      '2.0.49-b11',
+      '2.0.49-b101',
+      '1.24.1',
+      '1.3.0',
+      '7.2.18.1',
+      '7.2.18a',
+    ];
+    const collated = [...versions].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+    expect([...versions].sort(compareVersions)).toEqual(collated);
     expect(runtimeOf(DEFAULT_RUNTIME)?.cm).toBe('7.12.0');
     expect(runtimesFrom('7.2.17').map((r) => r.version)).toEqual(['7.2.17', '7.2.18', '7.3.1']);
     expect(newerRuntimes('7.2.17')).toEqual(['7.2.18', '7.3.1']);

@@ -895,8 +895,9 @@ export function serve(
   dependents: DependentKind[];
   provides: Providers;
 } {
+  if (isTable(mod)) return serveTable(service, mod);
   const engine = Engine.of(service, mod);
-  const own = isTable(mod) ? {} : (mod.handlers ?? {});
+  const own = mod.handlers ?? {};
   const handlers = { ...(engine?.handlers() ?? {}), ...own };
   const servedBy = (op: string): ServedBy | undefined => {
     if (!Object.hasOwn(handlers, op)) return undefined;
@@ -907,7 +908,46 @@ export function serve(
     handlers,
     servedBy,
     dependents: [...(engine?.dependents() ?? []), ...(mod.dependents ?? [])],
-    provides: isTable(mod) ? (engine?.providers(mod) ?? {}) : (mod.provides ?? {}),
+    provides: mod.provides ?? {},
+  };
+}
+
+/**
+ * A table's engine is derived from its model when it is first used (a
+ * request, the world reading what lives in an environment, a contract, the
+ * coverage table), not at start: the emulator loads nineteen tables and a
+ * run touches a few, and deriving all of them was most of what start-up
+ * added over the build before the tables. Every table is still derived and
+ * checked by the coverage table's test, which asks how each operation is
+ * served.
+ */
+function serveTable(service: Service, mod: EmulatedService): ReturnType<typeof serve> {
+  let built: { engine: Engine; handlers: Record<string, Handler>; providers: Providers; lives: DependentKind[] } | undefined;
+  const engine = (): NonNullable<typeof built> => {
+    if (!built) {
+      const e = new Engine(service, fromTable(mod));
+      built = { engine: e, handlers: e.handlers(), providers: e.providers(mod), lives: e.dependents() };
+    }
+    return built;
+  };
+  const handlers: Record<string, Handler> = {};
+  for (const op of Object.keys(mod.operations)) handlers[op] = (req, ctx) => (engine().handlers[op] as Handler)(req, ctx);
+  const provides: Record<string, (scope: ProviderScope) => unknown> = {};
+  for (const name of Object.keys(mod.provides ?? {}))
+    provides[name] = (scope) => (engine().providers as Record<string, (scope: ProviderScope) => unknown>)[name]?.(scope);
+  const lives: DependentKind = {
+    service: service.name,
+    noun: service.name,
+    in: (scope, environmentCrn) =>
+      engine()
+        .engine.dependents()
+        .flatMap((k) => k.in(scope, environmentCrn)),
+  };
+  return {
+    handlers,
+    servedBy: (op) => (Object.hasOwn(handlers, op) ? engine().engine.servedBy(op) : undefined),
+    dependents: [lives, ...(mod.dependents ?? [])],
+    provides: provides as Providers,
   };
 }
 

@@ -11,6 +11,7 @@
  * `fail-...` fails every action (`fail-<action>-...`: that action only,
  * once); a forced delete never fails.
  */
+import { compareVersions } from '../../shared/runtimes.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
 import { Operations, type OperationRecord } from '../../engine/operations.js';
@@ -20,7 +21,6 @@ import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contr
 import type { Doc } from '../../types.js';
 import { hex, str } from '../../values.js';
 import {
-  compareRuntimes,
   DB_VERSIONS,
   DEFAULT_CATALOG,
   DEFAULT_DB_VERSION,
@@ -170,7 +170,7 @@ export class DatahubBackend {
   /** A Data Hub runs no newer runtime than its data lake; `instead` is the other way out than upgrading the lake. */
   private checkLake(envCrn: string, runtime: string, what: string, instead: (lakeRuntime: string) => string): void {
     const lake = this.lake(envCrn);
-    if (lake?.runtime && compareRuntimes(runtime, lake.runtime) > 0)
+    if (lake?.runtime && compareVersions(runtime, lake.runtime) > 0)
       throw failedPrecondition(
         `data lake ${lake.name} runs runtime ${lake.runtime}; ${what} runtime ${runtime} needs the data lake on ${runtime} or newer first: upgrade the data lake (\`datalake upgrade start --datalake-name ${lake.name} --runtime ${runtime}\`), or ${instead(lake.runtime)}`,
       );
@@ -499,7 +499,7 @@ export class DatahubBackend {
     const next = osOnly ? [] : (UPGRADES[current.runtime] ?? []);
     const os = IMAGES.filter((i) => i.runtime === current.runtime && i.created > current.created);
     const runtimes = IMAGES.filter((i) => next.includes(i.runtime));
-    const allowed = runtimes.filter((i) => !lake?.runtime || compareRuntimes(i.runtime, lake.runtime) <= 0);
+    const allowed = runtimes.filter((i) => !lake?.runtime || compareVersions(i.runtime, lake.runtime) <= 0);
     const images = [...os, ...allowed];
     if (images.length > 0) return { images };
     const held = runtimes.length > allowed.length ? `; runtime ${next.join(', ')} needs data lake ${lake?.name} upgraded first` : '';
@@ -519,7 +519,7 @@ export class DatahubBackend {
           .filter((r, i, a) => a.indexOf(r) === i)
           .join(', ')}`,
       );
-    if (ask.runtime && compareRuntimes(ask.runtime, current.runtime) < 0)
+    if (ask.runtime && compareVersions(ask.runtime, current.runtime) < 0)
       throw failedPrecondition(`cluster ${c.clusterName} runs runtime ${current.runtime}; it cannot go back to ${ask.runtime}`);
     const { images, reason } = this.candidates(c, ask.osOnly);
     if (ask.imageId) {

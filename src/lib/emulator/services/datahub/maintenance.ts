@@ -12,7 +12,8 @@
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import type { DatahubBackend } from './backend.js';
-import { compareRuntimes, KRAFT_RUNTIME, LOG_DESCRIPTORS, runtimeOf, SECRET_TYPES, SERVICE_ROLES, type Image } from './catalogue.js';
+import { compareVersions } from '../../shared/runtimes.js';
+import { KRAFT_RUNTIME, LOG_DESCRIPTORS, runtimeOf, SECRET_TYPES, SERVICE_ROLES, type Image } from './catalogue.js';
 import { RUNNING_STATES, type ClusterRec, type WorkEffect, type WorkRec } from './records.js';
 
 /** A diagnostics collection as the request asks for it. */
@@ -193,7 +194,7 @@ export class Maintenance {
   migrateToKraft(ref: string): string {
     const c = this.kafka(ref);
     const runtime = c.runtime ?? '7.2.18';
-    if (compareRuntimes(runtime, KRAFT_RUNTIME) < 0)
+    if (compareVersions(runtime, KRAFT_RUNTIME) < 0)
       throw failedPrecondition(
         `cluster ${c.clusterName} runs runtime ${runtime}; KRaft needs ${KRAFT_RUNTIME} or newer (upgrade it first)`,
       );

@@ -10,6 +10,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import type { ActionSpec } from '../../engine/timeline.js';
 import { notFound } from '../../errors.js';
 import { crnId } from '../../ids.js';
+import { compareVersions } from '../../shared/runtimes.js';
 import { iso } from '../../values.js';
 
 export type R = keyof typeof resources.resources;
@@ -25,7 +26,7 @@ export const LATEST_VERSION = '1.25.0';
 export const PREVIOUS_VERSION = '1.24.1';
 
 /** `a` is an older version than `b`. */
-export const older = (a: string, b: string): boolean => a.localeCompare(b, undefined, { numeric: true }) < 0;
+export const older = (a: string, b: string): boolean => compareVersions(a, b) < 0;
 
 export interface Caller {
   readonly crn: string;

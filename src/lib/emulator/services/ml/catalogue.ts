@@ -10,6 +10,7 @@
  */
 import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
 import type { Doc } from '../../engine/context.js';
+import { compareVersions } from '../../shared/runtimes.js';
 import { invalid, notFound } from '../../errors.js';
 import { obj, str, text } from '../../values.js';
 import type { CloudPlatform } from '../../world/contracts.js';
@@ -30,7 +31,7 @@ export const REGISTRY_RELEASES = releases(['1.10.0', '1.11.0', '1.12.0'], '1.11.
 export const SERVING_RELEASES = releases(['1.3.0', '1.4.0', '1.5.0'], '1.4.0');
 
 /** Whether release `a` comes after `b` (numeric parts compared in order: 2.0.50-b58 after 2.0.49-b11). */
-export const newer = (a: string, b: string): boolean => a.localeCompare(b, undefined, { numeric: true }) > 0;
+export const newer = (a: string, b: string): boolean => compareVersions(a, b) > 0;
 
 // ---- statuses ------------------------------------------------------------------
 
