@@ -32,7 +32,6 @@ export const KRAFT_RUNTIME = '7.3.1';
 
 export const runtimeOf = (version: string): (typeof RUNTIMES)[number] | undefined => RUNTIMES.find((r) => r.runtime === version);
 
-
 export const DEFAULT_CATALOG = 'cdp-default';
 export const CATALOG_URL = 'https://cloudbreak-imagecatalog.s3.amazonaws.com/v3-prod-cb-image-catalog.json';
 
