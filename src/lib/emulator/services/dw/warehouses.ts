@@ -218,7 +218,12 @@ export const dbc: Resource<R> = {
 type WarehouseType = 'hive' | 'impala';
 const typeOf = (rec: EngineRecord): WarehouseType => (rec.doc.vwType === 'impala' ? 'impala' : 'hive');
 
-/** Where a warehouse answers: its hosts under the environment's Data Warehouse domain. */
+/**
+ * Where a warehouse answers: its hosts under the environment's Data Warehouse
+ * domain. In VwSummaryEndpoints' field order, so that the stored document is
+ * its own answer (the engine's conformer takes a kept value that conforms as
+ * it is; a describe polled by a waiter then walks none of it).
+ */
 function endpoints(rec: EngineRecord, cluster: EngineRecord, jwt: boolean): Doc {
   const name = rec.name ?? rec.id;
   const domain = `dw-${String(cluster.doc.name ?? cluster.id)}.${cluster.id}.emulator.invalid`;
@@ -226,25 +231,25 @@ function endpoints(rec: EngineRecord, cluster: EngineRecord, jwt: boolean): Doc 
   if (typeOf(rec) === 'impala') {
     const host = `coordinator-${name}.${domain}`;
     return {
-      hostname: host,
-      port: 443,
       impalaJdbc: `jdbc:impala://${host}:443/default;AuthMech=3;transportMode=http;httpPath=cliservice;ssl=1`,
       impalaKerberosJdbc: `jdbc:impala://${host}:443/default;AuthMech=1;transportMode=http;httpPath=cliservice;ssl=1`,
       impalaShell: `impala-shell --protocol='hs2-http' --ssl -i '${host}:443' -l`,
       kerberosImpalaShell: `impala-shell --protocol='hs2-http' --ssl -i '${host}:443' -k`,
       hue,
+      hostname: host,
+      port: 443,
       ...(jwt ? { jwtConnectionString: `jdbc:impala://${host}:443/default;AuthMech=14;transportMode=http;httpPath=cliservice;ssl=1` } : {}),
       ...(jwt ? { jwtTokenGenUrl: `https://${domain}/jwt/token` } : {}),
     };
   }
   const host = `hs2-${name}.${domain}`;
   return {
-    hostname: host,
-    port: 443,
     hiveJdbc: `jdbc:hive2://${host}/default;transportMode=http;httpPath=cliservice;socketTimeout=60;ssl=true;retries=3;`,
     hiveKerberosJdbc: `jdbc:hive2://${host}/default;transportMode=http;httpPath=cliservice;ssl=true;retries=3;kerberosEnableCanonicalHostnameCheck=false;principal=hive/_HOST@EXAMPLE.INVALID`,
     hue,
     das: `https://das-${name}.${domain}/`,
+    hostname: host,
+    port: 443,
     ...(jwt ? { jwtConnectionString: `jdbc:hive2://${host}/default;transportMode=http;httpPath=cliservice;ssl=true;auth=jwt` } : {}),
     ...(jwt ? { jwtTokenGenUrl: `https://${domain}/jwt/token` } : {}),
   };
