@@ -216,10 +216,6 @@ export class Emulator implements AdminHost {
     return this.faults;
   }
 
-  set faultSettings(f: FaultSettings) {
-    this.faults = f;
-  }
-
   deliveries(): Delivery[] {
     return this.arrivals.all();
   }

@@ -20,7 +20,8 @@ import type { Delivery, FaultSettings } from './faults.js';
 export interface AdminHost {
   readonly adminToken: string;
   readonly account: string;
-  faultSettings: FaultSettings;
+  readonly faultSettings: FaultSettings;
+  setFaults(f: FaultSettings): void;
   /** The health answer, with a proof of identity for a challenge. */
   health(challenge: string | undefined): Doc;
   deliveries(): Delivery[];
@@ -49,7 +50,7 @@ export async function adminAnswer(host: AdminHost, req: IncomingMessage, path: s
       return { deliveries: host.deliveries() };
     case 'POST /_emulator/faults': {
       const body = jsonObject(await readBody(req, 4096)) as Partial<FaultSettings>;
-      host.faultSettings = { rate: Number(body.rate ?? 0), latencyMs: Number(body.latencyMs ?? 0), kinds: body.kinds ?? ['503', '429'] };
+      host.setFaults({ rate: Number(body.rate ?? 0), latencyMs: Number(body.latencyMs ?? 0), kinds: body.kinds ?? ['503', '429'] });
       return { faults: host.faultSettings };
     }
     case 'POST /_emulator/profile': {
