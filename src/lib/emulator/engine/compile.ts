@@ -1,23 +1,31 @@
 /**
- * The two ways a service is declared, made into the one form the engine
- * serves: a service on the operation table (table.ts, declare.ts: each
- * operation an entry) and, until each has moved, an engine spec of the
- * older shape (spec.ts: resources with `ops`, hooks named by when they run,
- * operations placed by their names). Both become `Declared`: the rules of
- * each resource (where it lives, how it is named and deleted, its hooks as
- * the engine calls them) and the operations placed on verbs or code.
+ * A service's operation table (table.ts, declare.ts) made into the form the
+ * engine serves: the rules of each resource (where it lives, how it is
+ * named and deleted, its hooks as the engine calls them) and the operations
+ * placed on verbs, fixed answers or code.
  */
 import type { ServiceResources } from '../../model/resources.js';
 import { invalid } from '../errors.js';
 import { randomToken, uuid } from '../ids.js';
-import type { Doc, Handler } from './context.js';
+import type { Service } from '../../model/service.js';
+import type { Doc } from './context.js';
 import type { EntryOptions, Hook, Resource, Verb, VerbEntry } from './declare.js';
 import type { EngineRecord } from './records.js';
-import type { Binding, EngineSpec, Hook as SpecHook, ResourceSpec, Within } from './spec.js';
+import type { Engine } from './index.js';
 import type { EmulatedService } from './table.js';
 
-/** The hook object every hand-written function of a service gets: both declaration shapes' names for the engine's lookups. */
-export interface EngineHook extends Hook<string>, SpecHook {}
+/** The hook object every hand-written function of a service gets, as the engine's own code sees it. */
+export interface EngineHook extends Hook<string> {
+  readonly service: Service;
+  readonly engine: Engine;
+}
+
+/** Where a resource lives when that is a record of another service: the request fields that name it, and how to find it. */
+export interface Within {
+  readonly fields: readonly string[];
+  /** The scope its records are kept under (the thing's CRN) and the words messages name it by; NOT_FOUND when there is none. */
+  readonly find: (h: EngineHook, ref: string) => { readonly scope: string; readonly where: string };
+}
 
 /** A resource's hand-written code, as the engine calls it. */
 export interface RuleHooks {
@@ -50,8 +58,6 @@ export interface ResourceRules {
   readonly part?: (rec: EngineRecord) => boolean;
   /** Where it lives when that is a record of another service. */
   readonly within?: Within;
-  /** Where it lives when that is a record the engine does not hold (older specs only). */
-  readonly scope?: ResourceSpec['scope'];
   readonly newId?: (h: EngineHook, req: Doc) => string;
   readonly uniqueNames: boolean;
   /** A create under a name taken changes that record in place. */
@@ -71,8 +77,6 @@ export interface ResourceRules {
   readonly work?: { readonly groups: Readonly<Record<string, string>> };
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   readonly hooks: RuleHooks;
-  /** An older spec's own facts (shape, status field, field roles, CRN type, lifecycle, operations, nouns and verb words). */
-  readonly spec?: ResourceSpec;
 }
 
 /** How an operation is placed on a resource's verb, as the engine serves it. */
@@ -85,7 +89,7 @@ export interface Bound {
   readonly answer?: (h: EngineHook, rec: EngineRecord, req: Doc) => Doc;
   readonly select?: (h: EngineHook, req: Doc) => EngineRecord[];
   readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
-  /** What the entry's own functions are called in the coverage table (v2: answer, select, rewrite; older specs: request for rewrite). */
+  /** What the entry's own functions are called in the coverage table: answer, select, rewrite. */
   readonly named: readonly string[];
 }
 
@@ -96,7 +100,7 @@ export interface CodeFn {
   readonly name: string;
 }
 
-/** A service as the engine serves it, whichever way it was declared. */
+/** A service as the engine serves it. */
 export interface Declared {
   readonly facts?: ServiceResources;
   readonly resources: ReadonlyMap<string, ResourceRules>;
@@ -105,10 +109,6 @@ export interface Declared {
   readonly code: ReadonlyMap<string, CodeFn>;
   /** Operations that answer the same whatever the state. */
   readonly fixed: ReadonlyMap<string, Doc>;
-  /** Plain handlers of an older module (its own backend). */
-  readonly plain: Readonly<Record<string, Handler>>;
-  /** Whether the rest of the operations are placed by their names (older specs). */
-  readonly matchNames: boolean;
   readonly setup?: (h: EngineHook) => void;
   /** Makes what it has in environments from the start: before each operation and each read of an environment's dependents. */
   readonly seed?: (h: EngineHook) => void;
@@ -118,8 +118,6 @@ export interface Declared {
 }
 
 const FORCE_FIELDS = ['force', 'forced', 'cascade', 'cascading', 'forceDelete'];
-
-// ---- the operation table ---------------------------------------------------------
 
 /** A record path (`doc.description`, `data.owner`) read off a record. */
 function atPath(rec: EngineRecord, path: string): unknown {
@@ -269,95 +267,9 @@ export function fromTable(svc: EmulatedService): Declared {
     bindings,
     code,
     fixed,
-    plain: {},
-    matchNames: false,
     ...(setup ? { setup: (h: EngineHook) => setup(h) } : {}),
     ...(seed ? { seed: (h: EngineHook) => seed(h) } : {}),
     ...(guard ? { guard: (h: EngineHook, op: string, req: Doc) => guard(h, op, req) } : {}),
     ...(svc.crnService ? { crnService: svc.crnService } : {}),
-  };
-}
-
-// ---- an engine spec of the older shape --------------------------------------------
-
-/** The hooks of an older spec's resource, named by when they run. */
-function specHooks(rs: ResourceSpec): RuleHooks {
-  const h = rs.hooks ?? {};
-  const names = (verb: Verb): string[] => {
-    const v = typeof verb === 'object' ? 'action' : verb;
-    return [
-      ...(v === 'create' && h.creating ? ['creating'] : []),
-      ...(v === 'update' && h.updating ? ['updating'] : []),
-      ...(v === 'action' && h.acting ? ['acting'] : []),
-      ...(v === 'delete' && h.deleting ? ['deleting'] : []),
-      // A delete's answer shows the record too, so `viewing` runs for every verb but events.
-      ...(v !== 'events' && h.viewing ? ['viewing'] : []),
-      ...(v === 'create' && rs.newId ? ['newId'] : []),
-      ...(rs.scope ? ['scope'] : []),
-      ...(rs.within ? ['within.find'] : []),
-    ];
-  };
-  return {
-    names,
-    ...(h.creating ? { create: h.creating } : {}),
-    ...(h.updating ? { update: h.updating } : {}),
-    ...(h.acting ? { act: h.acting } : {}),
-    ...(h.deleting ? { remove: h.deleting } : {}),
-    ...(h.viewing ? { view: h.viewing } : {}),
-  };
-}
-
-function specRules(rs: ResourceSpec): ResourceRules {
-  const part = rs.partOfParent;
-  return {
-    ...(rs.noun ? { noun: rs.noun } : {}),
-    keys: rs.keys,
-    ...(rs.environment ? { environment: rs.environment } : {}),
-    ...(rs.parent ? { parent: rs.parent } : {}),
-    ...(typeof part === 'function' ? { part } : part === true ? { part: () => true } : {}),
-    ...(rs.within ? { within: rs.within } : {}),
-    ...(rs.scope ? { scope: rs.scope } : {}),
-    ...(rs.newId ? { newId: rs.newId } : {}),
-    uniqueNames: rs.uniqueNames !== false,
-    ...(rs.subject ? { subject: rs.subject } : {}),
-    idempotent: rs.idempotent ?? [],
-    forceFields: rs.forceFields ?? FORCE_FIELDS,
-    cascades: rs.cascades === true,
-    immediate: rs.singleton === true,
-    forcedAtOnce: false,
-    follows: rs.follows ?? {},
-    partOfEnvironment: rs.partOfEnvironment === true,
-    ...(rs.minutes ? { minutes: rs.minutes } : {}),
-    hooks: specHooks(rs),
-    spec: rs,
-  };
-}
-
-// A binding has a verb (and may name the action it starts); a verb alone is a word or `{ action }`.
-const isVerb = (b: Binding['verb'] | Omit<Binding, 'resource'>): b is Binding['verb'] => typeof b === 'string' || !('verb' in b);
-
-/** An engine spec of the older shape, as the engine serves it. */
-export function fromSpec(spec: EngineSpec): Declared {
-  const bindings = new Map<string, Bound>();
-  for (const [key, rs] of Object.entries(spec.resources))
-    for (const [op, b] of Object.entries(rs.ops ?? {})) {
-      const full: Binding = isVerb(b) ? { resource: key, verb: b } : { resource: key, ...b };
-      const { request, ...rest } = full;
-      bindings.set(op, {
-        ...rest,
-        ...(request ? { rewrite: request } : {}),
-        named: [...(full.answer ? ['answer'] : []), ...(full.select ? ['select'] : []), ...(request ? ['request'] : [])],
-      });
-    }
-  const code = new Map<string, CodeFn>(Object.entries(spec.handlers ?? {}).map(([op, run]) => [op, { run, name: 'engine handlers' }]));
-  return {
-    ...(spec.facts ? { facts: spec.facts } : {}),
-    resources: new Map(Object.entries(spec.resources).map(([k, rs]) => [k, specRules(rs)])),
-    bindings,
-    code,
-    fixed: new Map(),
-    plain: spec.plain ?? {},
-    matchNames: true,
-    ...(spec.setup ? { setup: spec.setup } : {}),
   };
 }

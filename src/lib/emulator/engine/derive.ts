@@ -1,15 +1,13 @@
 /**
- * What the engine derives from a service's model: for each resource its
- * record shape, the fields that hold its id, name, CRN, status and
- * environment, and its lifecycle; for each operation the verb it is on
- * which resource. Operation names carry most of it (`createVw`,
- * `describeVw`, `listVws`, `suspendVw`, `listVwEvents`), the response shapes
- * the rest (`describeVw` answers `{vw: VwSummary}`), and the model's
- * resource facts (model/services/<topic>/resources.ts) say what states each
- * action passes through and ends in; the emulator adds only how many
- * emulated minutes each takes. A service's declaration gives only what
- * the names cannot: which request fields name a resource, where it lives,
- * and what the data cannot say.
+ * What the engine derives from a service's model and its operation table:
+ * for each resource its record shape (its facts', else what its describe or
+ * list answers), the fields that hold its id, name, CRN, status and
+ * environment (read off their names, the facts naming the rest), and its
+ * lifecycle from the model's resource facts (model/services/<topic>/
+ * resources.ts: the states each action passes through and ends in; the
+ * emulator adds only how many emulated minutes each takes); for each
+ * operation the verb on a resource its table entry names, checked at start
+ * for what the compiler cannot check.
  */
 import type { ActionFacts, FieldRoles, ResourceFacts } from '../../model/resources.js';
 import type { Operation, Service } from '../../model/service.js';
@@ -29,7 +27,6 @@ export interface ResourceModel {
   /** Its store kind: `dw.vw`. */
   readonly kind: string;
   readonly noun: string;
-  readonly nouns: readonly string[];
   /** What its declaration says: where it lives, how it is named and deleted, its hooks. */
   readonly rules: ResourceRules;
   /** What the model's resource facts say of it, when it has facts. */
@@ -55,45 +52,17 @@ export interface ServiceModel {
   readonly bindings: ReadonlyMap<string, Bound>;
 }
 
-const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 const low = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
-
-/** The plural of a noun as operation names write it (`Vws`, `Policies`, `Access`, `Statuses`). */
-export function plural(noun: string): string[] {
-  if (/(s|x|sh|ch)$/.test(noun)) return [`${noun}es`, noun];
-  if (/[^aeiou]y$/.test(noun)) return [`${noun.slice(0, -1)}ies`, `${noun}s`];
-  return [`${noun}s`];
-}
-
-/** Verb words that mean a standard verb. */
-const VERB_WORDS: Readonly<Record<string, 'create' | 'read' | 'list' | 'delete' | 'update'>> = {
-  create: 'create',
-  add: 'create',
-  register: 'create',
-  import: 'create',
-  describe: 'read',
-  get: 'read',
-  list: 'list',
-  delete: 'delete',
-  drop: 'delete',
-  remove: 'delete',
-  deregister: 'delete',
-  update: 'update',
-  modify: 'update',
-  set: 'update',
-  change: 'update',
-  edit: 'update',
-};
 
 /** Derives the resources and bindings of a service from its model and declaration. */
 export function deriveService(service: Service, declared: Declared): ServiceModel {
   const resources = new Map<string, ResourceModel>();
   const factsOf = (key: string): ResourceFacts | undefined => declared.facts?.resources[key];
-  // A lifecycle is made of the model's facts and the emulated minutes the declaration gives (an older spec may declare it).
+  // A lifecycle is made of the model's facts and the emulated minutes the declaration gives.
   const lifecycles = new Map<string, Lifecycle | undefined>(
     [...declared.resources].map(([key, rules]) => {
       const facts = factsOf(key);
-      return [key, facts?.lifecycle ? lifecycleOf(facts, rules.minutes) : rules.spec?.lifecycle];
+      return [key, facts?.lifecycle ? lifecycleOf(facts, rules.minutes) : undefined];
     }),
   );
   const placed = new Map<string, Bound>();
@@ -103,32 +72,10 @@ export function deriveService(service: Service, declared: Declared): ServiceMode
     placed.set(op, b);
   }
 
-  // An older spec: the rest placed by their names, the longest noun first (`DbcConfig` before `Dbc`).
-  const nounsOf = (key: string, rules: ResourceRules): string[] => [...(rules.spec?.nouns ?? [cap(key)])];
-  if (declared.matchNames) {
-    const handWritten = new Set([...declared.code.keys(), ...declared.fixed.keys(), ...Object.keys(declared.plain)]);
-    const candidates = [...declared.resources]
-      .flatMap(([key, rules]) => nounsOf(key, rules).map((noun) => ({ key, rules, noun })))
-      .sort((a, b) => b.noun.length - a.noun.length);
-    for (const op of service.operations()) {
-      if (op.composed || handWritten.has(op.name) || placed.has(op.name)) continue;
-      const m = /^([a-z]+)([A-Z]\w*)$/.exec(op.name);
-      if (!m) continue;
-      const [, word = '', rest = ''] = m;
-      for (const { key, rules, noun } of candidates) {
-        const verb = verbOf(word, rest, noun, rules, lifecycles.get(key));
-        if (verb) {
-          placed.set(op.name, { resource: key, verb, named: [] });
-          break;
-        }
-      }
-    }
-  }
-
   for (const [key, rules] of declared.resources) {
     const ops = [...placed.entries()].filter(([, b]) => b.resource === key).map(([name, b]) => ({ op: service.operation(name), b }));
     const facts = factsOf(key);
-    const shape = facts?.shape ?? rules.spec?.shape ?? shapeFromOperations(service, ops);
+    const shape = facts?.shape ?? shapeFromOperations(service, ops);
     if (!shape) throw new Error(`${service.name} resource ${key}: no describe or list operation shows its shape; give it a shape`);
     const fields = fieldsOf(service, shape, key, rules, facts);
     const lifecycle = lifecycles.get(key);
@@ -138,17 +85,16 @@ export function deriveService(service: Service, declared: Declared): ServiceMode
       service: service.name,
       kind: `${service.name}.${key}`,
       noun: rules.noun ?? key,
-      nouns: nounsOf(key, rules),
       rules,
       ...(facts ? { facts } : {}),
       shape,
       fields,
       lifecycle,
       initialState: lifecycle ? initialStateOf(service, shape, fields, lifecycle) : undefined,
-      // Operation records: an older spec says so; facts, by naming an action's operation (work always has them).
-      operationKind: rules.spec?.operations || names || rules.work ? `${service.name}.operation` : undefined,
+      // Operation records: the facts say so by naming an action's operation (work always has them).
+      operationKind: names || rules.work ? `${service.name}.operation` : undefined,
       // Its key as it is: a CRN's resource type is word characters only (CDP's CRN parser), as the API writes them (`proxyConfig`).
-      crnType: facts?.crnType ?? rules.spec?.crnType ?? key,
+      crnType: facts?.crnType ?? key,
       children: [],
     });
   }
@@ -164,8 +110,8 @@ export function deriveService(service: Service, declared: Declared): ServiceMode
       parent.work = r;
     }
   }
-  // A table's entries are checked at start; an older spec's bindings were placed by names the derivation checked.
-  if (!declared.matchNames) for (const [op, b] of placed) checkBinding(service, op, b, resources);
+  // What the compiler cannot check of the table's entries is checked at start.
+  for (const [op, b] of placed) checkBinding(service, op, b, resources);
   return { service, resources, bindings: placed };
 }
 
@@ -182,18 +128,6 @@ function checkBinding(service: Service, op: string, b: Bound, resources: Readonl
   const request = service.requestShape(service.operation(op));
   for (const k of [...(b.keys ?? []), ...(b.environment ?? [])])
     if (!b.rewrite && !request.byName.has(k)) throw new Error(`${service.name} ${op}: its request has no field ${k}`);
-}
-
-/** The verb an operation name's word and rest make on a noun, if they name it. */
-function verbOf(word: string, rest: string, noun: string, rules: ResourceRules, lc: Lifecycle | undefined): Verb | undefined {
-  const std = rules.spec?.verbs?.[word] ?? VERB_WORDS[word];
-  if (rest === `${noun}Events` && (word === 'list' || word === 'get' || word === 'describe')) return 'events';
-  if (word === 'list' && (plural(noun).includes(rest) || rest === noun)) return 'list';
-  if (rest !== noun) return undefined;
-  if (std === 'list') return 'list';
-  if (std) return std;
-  if (lc?.[word]) return { action: word };
-  return undefined;
 }
 
 /** The shape a resource's describe (or get, or list, or create) operation shows it in. */
@@ -225,20 +159,19 @@ function fieldsOf(service: Service, shape: string, key: string, rules: ResourceR
     id: pick('id', `${k}Id`, `${k}ID`),
     name: pick('name', `${k}Name`, 'displayName'),
     crn: pick('crn', `${k}Crn`, `${k}CRN`),
-    status: rules.spec?.status ?? pick('status', `${k}Status`, 'state', `${k}State`),
+    status: pick('status', `${k}Status`, 'state', `${k}State`),
     statusReason: pick('statusReason', 'statusMessage', 'failureReason', 'errorMessage'),
     environmentCrn: pick('environmentCrn', 'envCrn', 'environmentCRN'),
     environmentName: pick('environmentName', 'envName', 'environment'),
     created: like(/^(created|creationDate|creationTime|createdAt|creationTimestamp|createTime|createdDate|creationDateTime|created_at)$/i),
     creator: like(/^(creator|creatorCrn|createdBy|creatorName|ownerCrn)$/),
-    ...rules.spec?.fields,
     ...facts?.fields,
   };
 }
 
 // ---- lifecycles from the model's facts ----------------------------------------------
 
-/** Emulated minutes an action takes when the spec gives none. */
+/** Emulated minutes an action takes when the declaration gives none. */
 const DEFAULT_MINUTES: Readonly<Record<string, number>> = { create: 5, delete: 2 };
 const OTHER_MINUTES = 3;
 

@@ -1,7 +1,8 @@
 /**
- * The model-driven resource engine: a service module declares its resources
- * (spec.ts), the engine derives the rest from the model (derive.ts) and
- * serves every operation it can place as a standard verb on stored records
+ * The model-driven resource engine: a service's operation table declares its
+ * resources and puts each operation on a verb, a fixed answer or code
+ * (table.ts, declare.ts); the engine derives the rest from the model
+ * (derive.ts) and serves each verb on stored records
  * (records.ts): create, describe, list (paged as the model pages), update,
  * delete (refused while the resource holds others, or cascading with the
  * request's force), the lifecycle's actions (start, stop, suspend,
@@ -15,23 +16,18 @@ import type { EnvironmentView, WorldReads } from '../world/contracts.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
 import { paged, pagingFor, pagingOf } from '../paging.js';
-import type { ServiceModule } from './spec.js';
-import { bind, fromSpec, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
+import { bind, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
 import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope, WorldAccess } from './context.js';
 import type { Verb, VerbEntry } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
 import { Records, type EngineRecord, type PastActivity } from './records.js';
 import { runsAtAll } from './runs.js';
-import type { Hook } from './spec.js';
-import { isTable, type EmulatedService } from './table.js';
+import type { EmulatedService } from './table.js';
 import { failsOnPurpose } from './timeline.js';
 
-export type { EngineSpec, Hook, ResourceSpec, Binding } from './spec.js';
 export type { EngineRecord } from './records.js';
 export { Records } from './records.js';
-/** The records of a resource, by the name the older specs use (Records). */
-export { Records as EngineResources } from './records.js';
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -68,10 +64,9 @@ export class Engine {
     this.conformer = new Conformer(service.shapes);
   }
 
-  /** The engine of a service module, whichever way it is declared; none for a module of handlers alone. */
-  static of(service: Service, mod: ServiceModule | EmulatedService): Engine | undefined {
-    if (isTable(mod)) return new Engine(service, fromTable(mod));
-    return mod.engine ? new Engine(service, fromSpec(mod.engine)) : undefined;
+  /** The engine of a service's operation table. */
+  static of(service: Service, table: EmulatedService): Engine {
+    return new Engine(service, fromTable(table));
   }
 
   /** Handlers for the placed operations and the hand-written ones; each runs the service's setup and guard first. */
@@ -97,7 +92,6 @@ export class Engine {
         return this.fixedAnswer(ctx, op, answer, req);
       };
     }
-    Object.assign(out, this.declared.plain);
     return out;
   }
 
@@ -106,7 +100,6 @@ export class Engine {
    * verb and the hand-written code it runs, or the code that serves it.
    */
   servedBy(name: string): ServedBy | undefined {
-    if (Object.hasOwn(this.declared.plain, name)) return { how: 'code', what: 'engine plain' };
     const code: CodeFn | undefined = this.declared.code.get(name);
     if (code) return { how: 'code', what: code.name };
     if (this.declared.fixed.has(name)) return { how: 'declared', what: 'fixed answer' };
@@ -165,8 +158,8 @@ export class Engine {
    * The records of a resource for a request, made once a request (a hook
    * keeps them); their views carry the fields its `show` hook computes.
    */
-  records(h: Hook, r: ResourceModel): Records {
-    return h instanceof RequestHook ? h.recordsOf(r) : this.newRecords(h as EngineHook, r);
+  records(h: EngineHook, r: ResourceModel): Records {
+    return h instanceof RequestHook ? h.recordsOf(r) : this.newRecords(h, r);
   }
 
   /** New records of a resource for a request. */
@@ -235,7 +228,7 @@ export class Engine {
    * hooks and rules apply): for hand-written operations made of others (a
    * restore that creates what a backup holds).
    */
-  perform(h: Hook, opName: string, req: Doc): Doc {
+  perform(h: EngineHook, opName: string, req: Doc): Doc {
     const op = this.service.operation(opName);
     const ctx: RequestContext = { ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } };
     const b = this.model.bindings.get(opName);
@@ -250,9 +243,7 @@ export class Engine {
   // ---- finding -----------------------------------------------------------------
 
   /** Where a request puts a resource of `r`: its parent (found, or NOT_FOUND), or its environment. */
-  place(hook: Hook, r: ResourceModel, req: Doc, envFields?: readonly string[]): Place {
-    // Every hook is one the engine made (hook()): the older specs' type names fewer of its lookups.
-    const h = hook as EngineHook;
+  place(h: EngineHook, r: ResourceModel, req: Doc, envFields?: readonly string[]): Place {
     if (r.parent) {
       const parentKeys = r.parent.rules.keys.filter((k) => refOf(req[k]) !== undefined);
       if (parentKeys.length === 0) return {};
@@ -266,7 +257,6 @@ export class Engine {
       if (!ref) return {};
       return within.find(h, ref);
     }
-    if (r.rules.scope) return r.rules.scope(h, req) ?? {};
     const fields = envFields ?? r.rules.environment;
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);
@@ -282,8 +272,7 @@ export class Engine {
    * NOT_FOUND; `asKept`: frozen, as Records.peek reads it, for a caller that
    * only looks at it.
    */
-  locate(hook: Hook, r: ResourceModel, req: Doc, b?: Bound, asKept = false): EngineRecord {
-    const h = hook as EngineHook;
+  locate(h: EngineHook, r: ResourceModel, req: Doc, b?: Bound, asKept = false): EngineRecord {
     const place = this.place(h, r, req, b?.environment);
     const keys = b?.keys ?? r.rules.keys;
     const ref = keys.map((k) => refOf(req[k])).find(Boolean);
@@ -624,8 +613,7 @@ export class Engine {
       // A structure the record shows beside its shape (a `show` hook's `clusterStatus`) is placed at its name.
       if (view[f.name] !== undefined) return view[f.name];
       // The one structure of an answer, or one named after the resource, shows the record in that shape.
-      if (onlyStruct || f.name === r.key || r.nouns.some((n) => n.toLowerCase() === f.name.toLowerCase()))
-        return this.conform(h.ctx, s.name, view, rec.id);
+      if (onlyStruct || f.name.toLowerCase() === r.key.toLowerCase()) return this.conform(h.ctx, s.name, view, rec.id);
       return undefined;
     }
     const k = r.key;
@@ -782,7 +770,7 @@ export class Engine {
 
 /**
  * What hooks and code get for one request: the engine's lookups for this
- * service (both declaration shapes' names for them), the records of each
+ * service, the records of each
  * resource made once, and the world bound to the request when first read.
  */
 class RequestHook implements EngineHook {
@@ -813,10 +801,6 @@ class RequestHook implements EngineHook {
 
   records(name: string): Records {
     return this.recordsOf(this.engine.resource(name));
-  }
-
-  resources(name: string): Records {
-    return this.records(name);
   }
 
   locate(name: string, req: Doc): EngineRecord {
@@ -874,8 +858,7 @@ function eventDoc(e: PastActivity, i: number, rec: EngineRecord, r: ResourceMode
  * How one operation is served, as the coverage table shows it (coverage.ts):
  * `declared`, a verb on a resource that runs no hand-written code; `hook`,
  * a verb on a resource with the hooks that run for it named; `code`, a
- * hand-written function (or, for a service not moved onto the table yet,
- * the map of hand-written handlers it is in).
+ * hand-written function of the service's own files.
  */
 export interface ServedBy {
   readonly how: 'declared' | 'hook' | 'code';
@@ -883,33 +866,6 @@ export interface ServedBy {
   readonly what: string;
   /** The hand-written code a verb entry runs: hooks and entry functions, by name. */
   readonly hooks?: readonly string[];
-}
-
-/** What a service module serves: the engine's handlers (when it has a table or a spec) and its own, how each is served (asked by coverage.ts only), and the kinds of its records that live in environments. */
-export function serve(
-  service: Service,
-  mod: ServiceModule | EmulatedService,
-): {
-  handlers: Record<string, Handler>;
-  servedBy: (op: string) => ServedBy | undefined;
-  dependents: DependentKind[];
-  provides: Providers;
-} {
-  if (isTable(mod)) return serveTable(service, mod);
-  const engine = Engine.of(service, mod);
-  const own = mod.handlers ?? {};
-  const handlers = { ...(engine?.handlers() ?? {}), ...own };
-  const servedBy = (op: string): ServedBy | undefined => {
-    if (!Object.hasOwn(handlers, op)) return undefined;
-    if (Object.hasOwn(own, op)) return { how: 'code', what: 'module handlers' };
-    return engine?.servedBy(op);
-  };
-  return {
-    handlers,
-    servedBy,
-    dependents: [...(engine?.dependents() ?? []), ...(mod.dependents ?? [])],
-    provides: mod.provides ?? {},
-  };
 }
 
 /**
@@ -921,11 +877,21 @@ export function serve(
  * checked by the coverage table's test, which asks how each operation is
  * served.
  */
-function serveTable(service: Service, mod: EmulatedService): ReturnType<typeof serve> {
+export function serve(
+  service: Service,
+  mod: EmulatedService,
+): {
+  handlers: Record<string, Handler>;
+  /** How each operation is served (asked by coverage.ts only). */
+  servedBy: (op: string) => ServedBy | undefined;
+  /** The kinds of its records that live in environments. */
+  dependents: DependentKind[];
+  provides: Providers;
+} {
   let built: { engine: Engine; handlers: Record<string, Handler>; providers: Providers; lives: DependentKind[] } | undefined;
   const engine = (): NonNullable<typeof built> => {
     if (!built) {
-      const e = new Engine(service, fromTable(mod));
+      const e = Engine.of(service, mod);
       built = { engine: e, handlers: e.handlers(), providers: e.providers(mod), lives: e.dependents() };
     }
     return built;

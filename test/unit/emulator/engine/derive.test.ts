@@ -1,63 +1,41 @@
 /**
- * What the resource engine derives from a service's model (engine/derive.ts),
- * on the opdb model with a spec of the older shape (operations placed by
- * their names) and on small specs of its own: each operation's verb and
- * resource from its name (the longest noun first, explicit bindings before
- * names, hand-written operations left out), each resource's shape and the
- * roles of its fields, parents and children, and lifecycles from the
- * model's resource facts (their states in order, each action's emulated
- * minutes, where stop and start may begin, a delete that removes); and the
- * spec mistakes it refuses at start.
+ * What the resource engine derives from a service's model and its
+ * operation table (engine/derive.ts), on the opdb model with a table of the
+ * test's own (so what is pinned is the engine's, not a service's): each
+ * entry's verb and resource, with its own options and answer, code entries
+ * left to code; each resource's shape and the roles of its fields, its CRN
+ * type, parents and children, and lifecycles from the model's resource
+ * facts (their states in order, each action's emulated minutes, where stop
+ * and start may begin, a delete that removes); and the table mistakes the
+ * compiler cannot see, refused at start.
  */
 import { describe, expect, test } from '@jest/globals';
-import { fromSpec } from '../../../../src/lib/emulator/engine/compile.js';
-import { deriveService, plural } from '../../../../src/lib/emulator/engine/derive.js';
-import type { EngineSpec } from '../../../../src/lib/emulator/engine/spec.js';
+import { fromTable } from '../../../../src/lib/emulator/engine/compile.js';
+import type { Resource } from '../../../../src/lib/emulator/engine/declare.js';
+import { deriveService } from '../../../../src/lib/emulator/engine/derive.js';
+import { verbs, type EmulatedService, type Entry } from '../../../../src/lib/emulator/engine/table.js';
+import type { ServiceResources } from '../../../../src/lib/model/resources.js';
 import { loadService } from '../../../../src/lib/model/index.js';
-import { resources as facts } from '../../../../src/lib/model/services/opdb/resources.js';
+import { opdbFacts as facts, opdbTable } from '../../../helpers/opdb-table.js';
 
 const opdb = await loadService('opdb');
-/** opdb as an engine spec of the older shape declared it (before its move onto the operation table). */
-const spec: EngineSpec = {
-  facts,
-  resources: {
-    database: {
-      keys: ['databaseName', 'database'],
-      environment: ['environmentName', 'environment'],
-      ops: {
-        describeClientConnectivity: { verb: 'read', answer: () => ({}) },
-        upgradeDatabase: { verb: { action: 'upgrade' }, keys: ['database'], environment: ['environment'] },
-      },
-    },
-    snapshot: { parent: 'database', keys: ['snapshotName'] },
-    restore: { parent: 'database', nouns: ['RestoreSnapshot'], keys: ['restoreId'], ops: { restoreSnapshot: 'create' } },
-    diagnostics: {
-      parent: 'database',
-      nouns: ['Diagnostics'],
-      keys: ['id'],
-      minutes: { create: 3 },
-      ops: { collectDiagnostics: 'create' },
-    },
-  },
-  handlers: { listSupportedEnvironments: () => ({ environments: [] }) },
-};
-const derive = (s: EngineSpec) => deriveService(opdb, fromSpec(s));
-const model = derive(spec);
+const table = opdbTable();
+
+/**
+ * A table as the compiler would not let it be written (an operation the
+ * model lacks, a resource without facts or a parent): the mistakes the
+ * engine itself refuses at start.
+ */
+function loose(resources: Record<string, Resource>, operations: Record<string, Entry>, f: ServiceResources = facts): EmulatedService {
+  return { service: 'opdb', facts: f, resources, operations } as EmulatedService;
+}
+const derive = (t: EmulatedService) => deriveService(opdb, fromTable(t));
+const model = derive(table);
 const verbOf = (op: string): unknown => model.bindings.get(op)?.verb;
 const resourceOf = (op: string): string | undefined => model.bindings.get(op)?.resource;
 
-describe('plural', () => {
-  test('as operation names write plurals: -s, -es after s/x/sh/ch (and the noun itself), -ies after a consonant and y', () => {
-    expect(plural('Vw')).toEqual(['Vws']);
-    expect(plural('Access')).toEqual(['Accesses', 'Access']);
-    expect(plural('Box')).toEqual(['Boxes', 'Box']);
-    expect(plural('Policy')).toEqual(['Policies', 'Policys']);
-    expect(plural('Key')).toEqual(['Keys']);
-  });
-});
-
-describe('operations placed as verbs on resources', () => {
-  test('by the word their name begins with: create, describe, list, drop, update, and lifecycle actions', () => {
+describe('operations on verbs of resources, as the table puts them', () => {
+  test('create, describe, list, drop, update, and lifecycle actions', () => {
     expect([verbOf('createDatabase'), resourceOf('createDatabase')]).toEqual(['create', 'database']);
     expect(verbOf('describeDatabase')).toBe('read');
     expect(verbOf('listDatabases')).toBe('list');
@@ -67,25 +45,18 @@ describe('operations placed as verbs on resources', () => {
     expect(verbOf('stopDatabase')).toEqual({ action: 'stop' });
   });
 
-  test("a name places an operation only on the noun it spells out: createSnapshot is the snapshot's, not the database's", () => {
+  test("each on the resource its entry names: createSnapshot is the snapshot's, not the database's", () => {
     expect([resourceOf('createSnapshot'), verbOf('createSnapshot')]).toEqual(['snapshot', 'create']);
     expect([resourceOf('listSnapshots'), verbOf('listSnapshots')]).toEqual(['snapshot', 'list']);
     expect([resourceOf('deleteSnapshot'), verbOf('deleteSnapshot')]).toEqual(['snapshot', 'delete']);
   });
 
-  test('where two nouns fit a name, the longer one wins', () => {
-    const both = derive({
-      resources: {
-        snapshot: { keys: ['snapshotName'], shape: 'Snapshot' },
-        snapshotList: { nouns: ['Snapshots'], keys: ['snapshotName'], shape: 'Snapshot' },
-      },
-    });
-    // listSnapshots is the list of Snapshot and the noun Snapshots alike.
-    expect(both.bindings.get('listSnapshots')).toMatchObject({ resource: 'snapshotList', verb: 'list' });
-    expect(both.bindings.get('createSnapshot')).toMatchObject({ resource: 'snapshot', verb: 'create' });
+  test("an entry's own fields that name the record and its environment are kept, beside the resource's", () => {
+    expect(model.bindings.get('upgradeDatabase')).toMatchObject({ keys: ['database'], environment: ['environment'] });
+    expect(model.bindings.get('describeDatabase')).not.toHaveProperty('keys');
   });
 
-  test('explicit bindings place what names cannot, with their answers; hand-written operations are not placed', () => {
+  test('entries whose names say nothing of their resource, with their answers; code entries are not on verbs', () => {
     expect([resourceOf('restoreSnapshot'), verbOf('restoreSnapshot')]).toEqual(['restore', 'create']);
     expect(resourceOf('collectDiagnostics')).toBe('diagnostics');
     expect(verbOf('upgradeDatabase')).toEqual({ action: 'upgrade' });
@@ -95,7 +66,7 @@ describe('operations placed as verbs on resources', () => {
 });
 
 describe('resources', () => {
-  test("a resource's shape is what its describe shows; its fields' roles are read off their names", () => {
+  test("a resource's shape is what its facts say; its fields' roles are read off their names", () => {
     const db = model.resources.get('database');
     expect(db).toMatchObject({ kind: 'opdb.database', shape: 'DatabaseDetails', crnType: 'database', initialState: 'AVAILABLE' });
     expect(db?.fields).toEqual({
@@ -114,16 +85,23 @@ describe('resources', () => {
     });
   });
 
-  test("a resource's CRN type is what its facts or spec say, else its key as it is: word characters, as CDP's CRN parser takes them", () => {
+  test("a resource's CRN type is what its facts say, else its key as it is: word characters, as CDP's CRN parser takes them", () => {
+    const { diagnostics, snapshot, ...rest } = facts.resources;
+    const { crnType: _dropped, ...untyped } = diagnostics;
     const two = derive({
-      resources: {
-        snapshot: { keys: ['snapshotName'], shape: 'Snapshot', crnType: 'tableSnapshot' },
-        snapshotList: { nouns: ['Snapshots'], keys: ['snapshotName'], shape: 'Snapshot' },
-      },
+      ...table,
+      facts: { resources: { ...rest, snapshot: { ...snapshot, crnType: 'tableSnapshot' }, diagnostics: untyped } },
     });
     expect(two.resources.get('snapshot')?.crnType).toBe('tableSnapshot');
-    expect(two.resources.get('snapshotList')?.crnType).toBe('snapshotList');
+    expect(two.resources.get('diagnostics')?.crnType).toBe('diagnostics');
     expect([...two.resources.values()].every((r) => /^\w+$/.test(r.crnType))).toBe(true);
+  });
+
+  test('a resource without facts has the shape its describe or list answers', () => {
+    const { diagnostics: _dropped, ...rest } = facts.resources;
+    const bare = derive({ ...table, facts: { resources: rest } });
+    expect(bare.resources.get('diagnostics')?.shape).toBe('DiagnosticsBundle');
+    expect(bare.resources.get('diagnostics')?.lifecycle).toBeUndefined();
   });
 
   test('parents know their children, children their parent', () => {
@@ -180,18 +158,10 @@ describe("lifecycles from the model's facts", () => {
     });
   });
 
-  test("an action's emulated minutes are the spec's; a lifecycle declared in a spec without facts is taken as it is", () => {
+  test("an action's emulated minutes are the declaration's", () => {
     expect(model.resources.get('diagnostics')?.lifecycle).toEqual({
       create: { phases: [['IN_PROGRESS', 3]], success: 'FINISHED', failure: 'FAILED' },
     });
-    const declared = { create: { phases: [['IN_PROGRESS', 2]], success: 'FINISHED', failure: 'FAILED' } } as const;
-    const own = derive({
-      resources: {
-        diagnostics: { parent: 'database', keys: ['id'], shape: 'DiagnosticsBundle', lifecycle: declared },
-        database: spec.resources.database ?? { keys: [] },
-      },
-    });
-    expect(own.resources.get('diagnostics')?.lifecycle).toEqual(declared);
   });
 
   test('an update passes UPDATE_REQUESTED, then UPDATE_IN_PROGRESS: the order a client polling it sees, from the facts', () => {
@@ -202,22 +172,39 @@ describe("lifecycles from the model's facts", () => {
   });
 });
 
-describe('spec mistakes refused when the engine is made', () => {
-  const deriving = (resources: EngineSpec['resources']) => () => derive({ resources });
+describe('table mistakes refused when the engine is made', () => {
+  const database: Resource = { keys: ['databaseName'] };
 
-  test('an explicit binding of an operation the model does not have', () => {
-    expect(deriving({ database: { keys: ['databaseName'], ops: { nothing: 'read' } } })).toThrow('opdb: no operation nothing');
+  test('an entry of an operation the model does not have', () => {
+    expect(() => derive(loose({ database }, { nothing: verbs('database').read() }))).toThrow('opdb: no operation nothing');
   });
 
-  test('a resource no operation shows, without a shape', () => {
-    expect(deriving({ widget: { keys: ['widgetName'] } })).toThrow(
+  test('a resource no operation shows, without facts', () => {
+    expect(() => derive(loose({ widget: { keys: ['widgetName'] } }, {}, { resources: {} }))).toThrow(
       'opdb resource widget: no describe or list operation shows its shape; give it a shape',
     );
   });
 
   test('a parent that is not a resource', () => {
-    expect(deriving({ snapshot: { keys: ['snapshotName'], parent: 'database' } })).toThrow(
+    expect(() => derive(loose({ snapshot: { keys: ['snapshotName'], lives: { in: 'parent', parent: 'database' } } }, {}))).toThrow(
       'opdb resource snapshot: no parent resource database',
     );
+  });
+
+  test('an action its resource has no lifecycle for', () => {
+    expect(() => derive(loose({ database }, { describeDatabase: verbs('database').act('explode') }))).toThrow(
+      'opdb describeDatabase: database has no action explode in its lifecycle',
+    );
+  });
+
+  test("fields an entry names its record or environment by that are not in the operation's request, unless it rewrites the request", () => {
+    expect(() => derive(loose({ database }, { describeDatabase: verbs('database').read({ keys: ['nope'] }) }))).toThrow(
+      'opdb describeDatabase: its request has no field nope',
+    );
+    expect(() => derive(loose({ database }, { describeDatabase: verbs('database').read({ environment: ['where'] }) }))).toThrow(
+      'opdb describeDatabase: its request has no field where',
+    );
+    const rewritten = verbs('database').read({ keys: ['nope'], rewrite: (_h, sent) => sent });
+    expect(derive(loose({ database }, { describeDatabase: rewritten })).bindings.get('describeDatabase')?.keys).toEqual(['nope']);
   });
 });

@@ -1,26 +1,29 @@
 /**
- * The resource engine (engine/index.ts) in process, with specs of the
- * test's own on the opdb model (so what is pinned is the engine's, not a
- * service's): handlers for the placed and hand-written operations and the
- * setup run before each; creates placed in their environment or parent,
+ * The resource engine (engine/index.ts) in process, with operation tables
+ * of the test's own on the opdb model (so what is pinned is the engine's,
+ * not a service's): a handler for every operation and the setup run before
+ * each; creates placed in their environment or parent,
  * names unique in a scope unless said otherwise, numbered ids for integer
  * id fields, the record made from the request and conformed to its shape;
  * a request that names nothing; deletes refused while a record holds
  * others unless forced, or cascading, or taking its parts along; a delete
  * already under way; actions with no effect twice when idempotent; a
- * singleton removed at once; a hook's refusal leaving nothing; perform().
+ * resource whose deletes are immediate removed at once; a check's refusal
+ * leaving nothing; perform().
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../../src/lib/emulator/clock.js';
-import { fromSpec } from '../../../../src/lib/emulator/engine/compile.js';
+import { fromTable } from '../../../../src/lib/emulator/engine/compile.js';
+import type { Resource } from '../../../../src/lib/emulator/engine/declare.js';
 import { Engine } from '../../../../src/lib/emulator/engine/index.js';
-import type { EngineSpec, ResourceSpec } from '../../../../src/lib/emulator/engine/spec.js';
+import { code, type CodeEntry } from '../../../../src/lib/emulator/engine/table.js';
 import { failedPrecondition } from '../../../../src/lib/emulator/errors.js';
 import { Store } from '../../../../src/lib/emulator/store.js';
 import type { Doc, RequestContext } from '../../../../src/lib/emulator/types.js';
 import { loadService } from '../../../../src/lib/model/index.js';
-import { resources as facts } from '../../../../src/lib/model/services/opdb/resources.js';
+import type { OperationName } from '../../../../src/lib/model/services/opdb/wire.js';
 import { emulatedWorld, operationRefs, refusal } from '../../../helpers/emulator-unit.js';
+import { OPDB_RESOURCES, opdbTable, type OpdbResource } from '../../../helpers/opdb-table.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-03-01T12:00:00Z');
@@ -29,8 +32,7 @@ const opRef = await operationRefs('opdb');
 const world = await emulatedWorld();
 
 /** opdb's databases and snapshots, their lifecycles the model's facts (model/services/opdb/resources.ts). */
-const DATABASE: ResourceSpec = { keys: ['databaseName', 'database'], environment: ['environmentName', 'environment'] };
-const SNAPSHOT: ResourceSpec = { parent: 'database', keys: ['snapshotName'] };
+const { database: DATABASE, snapshot: SNAPSHOT } = OPDB_RESOURCES;
 
 let store: Store;
 let clock: Clock;
@@ -42,9 +44,16 @@ beforeEach(() => {
   setups = 0;
 });
 
-/** An engine of these resources (and hand-written handlers), and a call of one of its operations as a request would make it. */
-function engineOf(resources: Record<string, ResourceSpec>, handlers: EngineSpec['handlers'] = {}) {
-  const engine = new Engine(opdb, fromSpec({ facts, resources, handlers, setup: () => void setups++ }));
+/**
+ * An engine of the tests' opdb table with these resources (and entries of
+ * its own), and a call of one of its operations as a request would make it.
+ */
+function engineOf(
+  resources: Partial<Record<OpdbResource, Resource<OpdbResource>>>,
+  own: Partial<Record<OperationName, CodeEntry<OpdbResource>>> = {},
+) {
+  const table = opdbTable(resources, own, () => void setups++);
+  const engine = new Engine(opdb, fromTable(table));
   const all = engine.handlers();
   const call = (op: string, req: Doc): Doc => {
     const h = all[op];
@@ -68,15 +77,21 @@ const statusOf = (call: (op: string, req: Doc) => Doc, name: string): unknown =>
   (call('describeDatabase', at(name)).databaseDetails as Doc | undefined)?.status;
 
 describe('handlers', () => {
-  test('every placed operation has one, the hand-written too; the setup runs before each', () => {
+  test('every operation of the table has one, verbs and code alike, and no other; the setup runs before each', () => {
     const { handlers, call } = engineOf(
       { database: DATABASE, snapshot: SNAPSHOT },
-      { listSupportedEnvironments: () => ({ environments: [] }) },
+      { listSupportedEnvironments: code(() => ({ environments: [] })) },
     );
     expect(Object.keys(handlers)).toEqual(
       expect.arrayContaining(['createDatabase', 'describeDatabase', 'createSnapshot', 'listSupportedEnvironments']),
     );
-    expect(handlers).not.toHaveProperty('describeClientConnectivity');
+    expect(Object.keys(handlers).sort()).toEqual(
+      opdb
+        .operations()
+        .map((o) => o.name)
+        .sort(),
+    );
+    expect(handlers).not.toHaveProperty('nothing');
     call('listSupportedEnvironments', {});
     call('listDatabases', {});
     expect(setups).toBe(2);
@@ -117,7 +132,7 @@ describe('creating', () => {
       message: 'database orders already exists in environment sales-env',
     });
     call('createDatabase', at('orders', 'ops-env'));
-    const loose = engineOf({ database: { ...DATABASE, uniqueNames: false } });
+    const loose = engineOf({ database: { ...DATABASE, names: 'repeat' } });
     loose.call('createDatabase', at('twice'));
     loose.call('createDatabase', at('twice'));
     expect((loose.call('listDatabases', {}).databases as Doc[]).filter((d) => d.databaseName === 'twice')).toHaveLength(2);
@@ -141,13 +156,15 @@ describe('creating', () => {
     ]);
   });
 
-  test("a creating hook's refusal leaves nothing behind", () => {
+  test("a create's check refusing leaves nothing behind", () => {
     const { call, fails } = engineOf({
       database: {
         ...DATABASE,
         hooks: {
-          creating: (_h, rec) => {
-            if (rec.name === 'refused') throw failedPrecondition('not this one');
+          check: {
+            create: (_h, rec) => {
+              if (rec.name === 'refused') throw failedPrecondition('not this one');
+            },
           },
         },
       },
@@ -181,12 +198,12 @@ describe('deleting', () => {
   });
 
   test('a resource that cascades, or whose records are parts of it, takes them along without force', () => {
-    const specs: Array<[string, Record<string, ResourceSpec>]> = [
-      ['cascading', { database: { ...DATABASE, cascades: true }, snapshot: SNAPSHOT }],
-      ['with-parts', { database: DATABASE, snapshot: { ...SNAPSHOT, partOfParent: true } }],
+    const tables: Array<[string, { database: Resource<OpdbResource>; snapshot: Resource<OpdbResource> }]> = [
+      ['cascading', { database: { ...DATABASE, deletes: { cascades: true } }, snapshot: SNAPSHOT }],
+      ['with-parts', { database: DATABASE, snapshot: { ...SNAPSHOT, lives: { in: 'parent', parent: 'database', part: true } } }],
     ];
-    for (const [name, spec] of specs) {
-      const { call } = engineOf(spec);
+    for (const [name, resources] of tables) {
+      const { call } = engineOf(resources);
       call('createDatabase', at(name));
       call('createSnapshot', { ...at(name), snapshotName: 'nightly', tableName: 't', snapshotLocation: 'l' });
       expect(call('dropDatabase', at(name))).toEqual({ status: 'PRE_DELETE_IN_PROGRESS' });
@@ -194,8 +211,8 @@ describe('deleting', () => {
     }
   });
 
-  test('a singleton is removed at once, even with a delete in its lifecycle', () => {
-    const { call, fails } = engineOf({ database: { ...DATABASE, singleton: true } });
+  test('a resource whose deletes are immediate is removed at once, even with a delete in its lifecycle', () => {
+    const { call, fails } = engineOf({ database: { ...DATABASE, deletes: { immediate: true } } });
     call('createDatabase', at('only'));
     call('dropDatabase', at('only'));
     expect(fails('describeDatabase', at('only')).code).toBe('NOT_FOUND');
@@ -215,9 +232,9 @@ describe('actions', () => {
     expect(statusOf(idempotent.call, 'orders')).toBe('STOPPED');
   });
 
-  test("an acting hook's fields are set when the action succeeds", () => {
+  test("an action's effect hook's fields are set when the action succeeds", () => {
     const { call } = engineOf({
-      database: { ...DATABASE, hooks: { acting: (_h, _rec, action) => (action === 'start' ? { dbVersion: '7.3.1' } : undefined) } },
+      database: { ...DATABASE, hooks: { effect: { start: () => ({ dbVersion: '7.3.1' }) } } },
     });
     call('createDatabase', at('orders'));
     clock.advance(5 * MIN);
@@ -231,12 +248,13 @@ describe('actions', () => {
     expect(call('describeDatabase', at('orders')).databaseDetails).toMatchObject({ status: 'AVAILABLE', dbVersion: '7.3.1' });
   });
 
-  test('perform() serves a placed operation as a request would, its rules applying; a resource the spec lacks is an Error', () => {
+  test('perform() serves an operation of the table as a request would, its rules applying; a resource the table lacks is an Error', () => {
     const { call, engine } = engineOf(
       { database: DATABASE },
       {
-        restoreSnapshot: (h, req) =>
-          h.engine.perform(h, 'createDatabase', { environmentName: req.targetEnvironmentName, databaseName: req.targetDatabaseName }),
+        restoreSnapshot: code((h, req) =>
+          h.perform('createDatabase', { environmentName: req.targetEnvironmentName, databaseName: req.targetDatabaseName }),
+        ),
       },
     );
     call('restoreSnapshot', { targetEnvironmentName: 'ops-env', targetDatabaseName: 'copy' });
