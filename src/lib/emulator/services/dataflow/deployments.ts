@@ -26,7 +26,7 @@ import {
 } from './deployed.js';
 import * as flows from './flows.js';
 import * as inbound from './inbound.js';
-import * as groups from './parameter-groups.js';
+import { sharedGroup } from './parameter-groups.js';
 import { HEALTHY, KIND, STEADY_DEPLOYMENT, type Archive, type DeployedFlow, type Deployment } from './records.js';
 import * as requests from './requests.js';
 import type { Workload } from './workload.js';
@@ -100,7 +100,7 @@ export function create(w: Workload, env: string, spec: DeploymentSpec): { deploy
     if (typeof c === 'string' && c)
       configs.get(w, key === 'customNarConfigurationCrn' ? 'customNarConfiguration' : 'customPythonConfiguration', env, c);
   }
-  if (spec.sharedParameterGroupCrn) groups.get(w, env, spec.sharedParameterGroupCrn);
+  if (spec.sharedParameterGroupCrn) sharedGroup(w, env, spec.sharedParameterGroupCrn);
   if (spec.config.clusterSize !== undefined) checkClusterSize(spec.config.clusterSize);
   const req = requests.use(w, env, spec.requestCrn, 'deployment');
   const id = uuid();

@@ -22,14 +22,11 @@ import {
   draftSummary,
   flowConfigDoc,
   flowConfigMetadata,
-  groupDoc,
-  groupSummary,
   importedConfig,
   requestMetadata,
   sessionDoc,
 } from './views.js';
 import { getDeployment, getFlow } from './deployed.js';
-import * as groups from './parameter-groups.js';
 import * as requests from './requests.js';
 import * as deployments from './deployments.js';
 import * as drafts from './drafts.js';
@@ -257,52 +254,6 @@ export const calls = {
   }),
   abortAssetUpdateRequest: (w, r, env) => {
     assetRequests.abortRequest(w, env, str(r.deploymentCrn), str(r.assetUpdateRequestCrn));
-    return {};
-  },
-
-  // ---- parameter groups
-  createParameterGroup: (w, r, env) => ({
-    parameterGroup: groupSummary(
-      w,
-      groups.create(w, env, {
-        name: str(r.name),
-        description: str(r.description),
-        parameters: r.parameters,
-        projectCrn: str(r.projectCrn),
-      }),
-    ),
-  }),
-  describeParameterGroup: (w, r, env) => ({ parameterGroup: groupDoc(w, groups.get(w, env, str(r.parameterGroupCrn))) }),
-  updateParameterGroup: (w, r, env) => ({
-    parameterGroup: groupDoc(
-      w,
-      groups.update(w, env, str(r.parameterGroupCrn), {
-        description: r.description === undefined ? undefined : (str(r.description) ?? null),
-        parameters: r.parameters,
-      }),
-    ),
-  }),
-  deleteParameterGroup: (w, r, env) => {
-    groups.remove(w, env, str(r.parameterGroupCrn));
-    return {};
-  },
-  duplicateParameterGroup: (w, r, env) => ({
-    parameterGroup: groupDoc(
-      w,
-      groups.duplicate(
-        w,
-        env,
-        str(r.parameterGroupCrn),
-        str(r.newParameterGroupName),
-        r.description === undefined ? undefined : (str(r.description) ?? null),
-      ),
-    ),
-  }),
-  listParameterGroups: (w, r, env) => ({
-    parameterGroups: groups.list(w, env, str(r.searchTerm), strings(r.projectCrns)).map((g) => groupSummary(w, g)),
-  }),
-  uploadParameterAsset: (w, r, env) => {
-    groups.uploadAsset(w, env, str(r.parameterGroupCrn), str(r.parameterName), str(r.filePath));
     return {};
   },
 

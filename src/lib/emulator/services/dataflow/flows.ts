@@ -10,7 +10,7 @@ import type { Doc } from '../../types.js';
 import * as assetRequests from './asset-requests.js';
 import { moveAssets } from './assets.js';
 import { checkVersion, deploymentStatus, flowRecords, flowStatus, getDeployment } from './deployed.js';
-import * as groups from './parameter-groups.js';
+import { sharedGroup } from './parameter-groups.js';
 import { HEALTHY, STEADY_DEPLOYMENT, STEADY_FLOW, type DeployedFlow, type Deployment, type FlowRequest } from './records.js';
 import * as requests from './requests.js';
 import type { Workload } from './workload.js';
@@ -86,7 +86,7 @@ export function add(
   const taken = flowRecords(w).find(`${d.crn}|${spec.name}`);
   if (taken && flowStatus(w, taken, d).state !== 'TERMINATED')
     throw alreadyExists(`deployment ${d.name} already has a flow named "${spec.name}"`);
-  if (spec.sharedParameterGroupCrn) groups.get(w, env, spec.sharedParameterGroupCrn);
+  if (spec.sharedParameterGroupCrn) sharedGroup(w, env, spec.sharedParameterGroupCrn);
   const req = requests.use(w, env, spec.requestCrn, 'flow');
   const f = deploy(w, d, { ...spec, req, deployFor: 1 });
   moveAssets(w, req.crn, f.crn);
@@ -154,7 +154,7 @@ export function update(w: Workload, f: DeployedFlow, d: Deployment, change: Flow
   if (change.parameterGroups) f.parameterGroups = change.parameterGroups;
   if (change.kpis) f.kpis = change.kpis;
   if (change.assetUpdateRequestCrn) assetRequests.applyRequest(w, f.environmentCrn, change.assetUpdateRequestCrn, d, f);
-  for (const pg of change.sharedParameterGroupCrns) groups.get(w, f.environmentCrn, pg);
+  for (const pg of change.sharedParameterGroupCrns) sharedGroup(w, f.environmentCrn, pg);
   f.configurationVersion += 1;
   f.deployedBy = w.actorName();
   if (STEADY_FLOW.has(s.state)) flowRecords(w).begin(f, 'update');

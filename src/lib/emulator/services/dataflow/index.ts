@@ -16,6 +16,7 @@ import { NIFI_VERSIONS } from './catalogue.js';
 import { configuration, firstNar, named, nextVersion } from './configurations.js';
 import { codeEntries } from './entries.js';
 import { clientCertificates, endpoint, hostnameOf, renewed } from './inbound.js';
+import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } from './parameter-groups.js';
 import { dataflows } from './provides.js';
 
 export default defineService<OperationName>()({
@@ -26,7 +27,7 @@ export default defineService<OperationName>()({
   resources: {
     deployment: { keys: ['deploymentCrn'] },
     deployedFlow: { keys: ['deployedFlowCrn'] },
-    parameterGroup: { keys: ['parameterGroupCrn'] },
+    parameterGroup,
     customNarConfiguration: configuration('customNarConfiguration'),
     customPythonConfiguration: configuration('customPythonConfiguration'),
     inboundConnectionEndpoint: endpoint,
@@ -52,6 +53,13 @@ export default defineService<OperationName>()({
     renewInboundConnectionEndpointCertificates: r.inboundConnectionEndpoint.update({ rewrite: renewed }),
     getClientCertificatesEncoded: r.inboundConnectionEndpoint.read({ answer: clientCertificates }),
     deleteInboundConnectionEndpoint: r.inboundConnectionEndpoint.delete(),
+    createParameterGroup: r.parameterGroup.create(),
+    describeParameterGroup: r.parameterGroup.read(),
+    listParameterGroups: r.parameterGroup.list({ select: groupsFound }),
+    updateParameterGroup: r.parameterGroup.update({ rewrite: nextGroupVersion }),
+    uploadParameterAsset: r.parameterGroup.update({ rewrite: withUpload }),
+    duplicateParameterGroup: r.parameterGroup.create({ rewrite: copyOf }),
+    deleteParameterGroup: r.parameterGroup.delete(),
     // Last, so that an operation both here and above is a type error (TS2783: specified more than once).
     ...codeEntries,
   }),

@@ -13,7 +13,6 @@ export const KIND = {
   assetRequest: 'dfworkload.assetRequest',
   asset: 'dfworkload.asset',
   reportingTask: 'dfworkload.reportingTask',
-  parameterGroup: 'dfworkload.parameterGroup',
   draft: 'dfworkload.flowDraft',
   archive: 'dfworkload.archive',
 } as const;
@@ -98,20 +97,6 @@ export interface Asset {
   storedAt: string;
   deployedFlowName?: string;
   created: number;
-}
-
-export interface ParameterGroupRec {
-  id: string;
-  crn: string;
-  name: string;
-  environmentCrn: string;
-  description?: string;
-  parameters: Doc[];
-  version: number;
-  created: number;
-  updated: number;
-  createdBy: string;
-  projectCrn?: string;
 }
 
 export interface FlowDraft {

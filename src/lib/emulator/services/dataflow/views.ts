@@ -7,18 +7,7 @@ import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf
 import { withAssets } from './assets.js';
 import { deploymentStatus, flowStatus, flowsOf } from './deployed.js';
 import * as drafts from './drafts.js';
-import * as groups from './parameter-groups.js';
-import type { Usage } from './parameter-groups.js';
-import {
-  HEALTHY,
-  artifactTypeOf,
-  type Archive,
-  type DeployedFlow,
-  type Deployment,
-  type FlowDraft,
-  type FlowRequest,
-  type ParameterGroupRec,
-} from './records.js';
+import { HEALTHY, artifactTypeOf, type Archive, type DeployedFlow, type Deployment, type FlowDraft, type FlowRequest } from './records.js';
 
 function validActions(state: string, detailed: string): string[] {
   if (HEALTHY.has(state) || state === 'BAD_HEALTH') {
@@ -270,40 +259,6 @@ export function archiveDoc(a: Archive): Doc {
     uploadTime: a.uploadTime,
     ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
   };
-}
-
-export function groupSummary(w: Workload, g: ParameterGroupRec): Doc {
-  return {
-    name: g.name,
-    id: g.id,
-    source: 'USER',
-    ...(g.projectCrn ? { projectId: crnId(g.projectCrn) } : {}),
-    usages: groups.usages(w, g).map(usageDoc),
-    created: g.created,
-    updated: g.updated,
-    ...(g.description !== undefined ? { description: g.description } : {}),
-    crn: g.crn,
-    createdBy: g.createdBy,
-    version: g.version,
-  };
-}
-
-const usageDoc = (u: Usage): Doc => ({
-  resourceId: u.flowId,
-  resourceType: 'DEPLOYED_FLOW',
-  parentResourceId: u.deploymentId,
-  resourceName: u.flowName,
-  status: u.status,
-});
-
-/** A group with its parameters; a sensitive value that is set is not shown. */
-export function groupDoc(w: Workload, g: ParameterGroupRec): Doc {
-  const parameters = g.parameters.map((p) => {
-    const out: Doc = { ...p, valueSet: p.value !== undefined && p.value !== null };
-    if (p.sensitive && out.valueSet) delete out.value;
-    return out;
-  });
-  return { ...groupSummary(w, g), parameters };
 }
 
 export function sessionDoc(w: Workload, d: FlowDraft): Doc | undefined {

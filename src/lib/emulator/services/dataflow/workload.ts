@@ -95,7 +95,7 @@ export class Workload {
 
   /** A resource of the environment that is in a project, as reassignResources moves it: its document, and how it is kept. */
   private projectHolder(env: string, ref: string): { doc: Record<string, unknown>; save(): void } | undefined {
-    for (const r of ['customNarConfiguration', 'customPythonConfiguration', 'inboundConnectionEndpoint'] as const) {
+    for (const r of ['customNarConfiguration', 'customPythonConfiguration', 'inboundConnectionEndpoint', 'parameterGroup'] as const) {
       const records = this.h.records(r);
       const rec = records.find(ref, env);
       if (rec) return { doc: rec.doc, save: () => void records.save(rec) };
@@ -104,7 +104,7 @@ export class Workload {
     if (!hit || !PROJECT_KINDS.has(hit.kind) || hit.doc.environmentCrn !== env) return undefined;
     const doc = hit.doc as { name?: string; deploymentCrn?: string; environmentCrn?: string };
     const name =
-      hit.kind === KIND.deployment || hit.kind === KIND.parameterGroup
+      hit.kind === KIND.deployment
         ? `${String(doc.environmentCrn)}|${String(doc.name)}`
         : hit.kind === KIND.flow
           ? `${String(doc.deploymentCrn)}|${String(doc.name)}`
@@ -114,5 +114,5 @@ export class Workload {
   }
 }
 
-/** The kinds of the workload's own records a project holds (the engine's configurations and endpoints apart). */
-const PROJECT_KINDS = new Set<string>([KIND.deployment, KIND.flow, KIND.parameterGroup]);
+/** The kinds of the workload's own records a project holds (the engine's configurations, endpoints and parameter groups apart). */
+const PROJECT_KINDS = new Set<string>([KIND.deployment, KIND.flow]);

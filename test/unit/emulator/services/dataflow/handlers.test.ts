@@ -187,6 +187,76 @@ describe('dfworkload emulator backend', () => {
     expect(fails('describeInboundConnectionEndpoint', { crn: made.crn }).code).toBe('NOT_FOUND');
   });
 
+  test('parameter groups: versioned, sensitive values hidden, duplicated without files, in use by a flow they stay', () => {
+    const made = call('createParameterGroup', {
+      name: 'kafka',
+      description: 'brokers',
+      parameters: [
+        { name: 'brokers', value: 'b1:9092' },
+        { name: 'password', value: 'secret', sensitive: true },
+      ],
+    }).parameterGroup as Doc;
+    expect(String(made.crn)).toMatch(/^crn:cdp:df:us-west-1:acct-1:parameterGroup:[0-9a-f-]{36}$/);
+    expect(made).toMatchObject({ name: 'kafka', id: String(made.crn).split(':').pop(), source: 'USER', version: 1, usages: [] });
+    expect(made.createdBy).toEqual(expect.any(String));
+    expect(made).not.toHaveProperty('parameters');
+    const crn = String(made.crn);
+    const shown = call('describeParameterGroup', { parameterGroupCrn: crn }).parameterGroup as Doc;
+    expect(shown.parameters).toEqual([
+      { name: 'brokers', value: 'b1:9092', valueSet: true },
+      { name: 'password', sensitive: true, valueSet: true },
+    ]);
+    expect(fails('createParameterGroup', { name: 'kafka' }).code).toBe('ALREADY_EXISTS');
+    expect(fails('createParameterGroup', { name: 'twice', parameters: [{ name: 'a' }, { name: 'a' }] }).code).toBe('INVALID_ARGUMENT');
+    expect(fails('createParameterGroup', { parameters: [] }).code).toBe('INVALID_ARGUMENT');
+
+    now += MIN;
+    const up = call('updateParameterGroup', { parameterGroupCrn: crn, description: 'all brokers' }).parameterGroup as Doc;
+    expect(up).toMatchObject({ version: 2, description: 'all brokers', updated: now });
+    expect(up.parameters).toHaveLength(2);
+    const copy = call('duplicateParameterGroup', { parameterGroupCrn: crn, newParameterGroupName: 'kafka-2' }).parameterGroup as Doc;
+    expect(copy).toMatchObject({ name: 'kafka-2', version: 1, description: 'all brokers' });
+    expect(copy.crn).not.toBe(crn);
+    expect(fails('duplicateParameterGroup', { parameterGroupCrn: crn, newParameterGroupName: 'kafka-2' }).code).toBe('ALREADY_EXISTS');
+    const names = (req: Doc = {}): unknown[] => (call('listParameterGroups', req).parameterGroups as Doc[]).map((g) => g.name).sort();
+    expect(names()).toEqual(['kafka', 'kafka-2']);
+    expect(names({ searchTerm: '-2' })).toEqual(['kafka-2']);
+    expect(names({ projectCrns: ['crn:cdp:df:us-west-1:acct-1:project:p'] })).toEqual([]);
+
+    const d = deployment('shares', { useSharedParameterGroupCrn: crn });
+    const used = (call('describeParameterGroup', { parameterGroupCrn: crn }).parameterGroup as Doc).usages as Doc[];
+    expect(used).toEqual([expect.objectContaining({ resourceType: 'DEPLOYED_FLOW', parentResourceId: String(d.crn).split(':').pop() })]);
+    expect(fails('deleteParameterGroup', { parameterGroupCrn: crn }).code).toBe('FAILED_PRECONDITION');
+    expect(fails('createDeployment', { name: 'x', configurationVersion: 0, useSharedParameterGroupCrn: String(copy.crn) + 'x' }).code).toBe(
+      'NOT_FOUND',
+    );
+    expect(call('deleteParameterGroup', { parameterGroupCrn: copy.crn })).toEqual({});
+    expect(fails('describeParameterGroup', { parameterGroupCrn: copy.crn }).code).toBe('NOT_FOUND');
+  });
+
+  test('a file uploaded for a parameter group is a reference of its parameter, and a new version', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'df-unit-'));
+    try {
+      const file = join(dir, 'blob');
+      writeFileSync(file, 'abc');
+      const crn = String((call('createParameterGroup', { name: 'files' }).parameterGroup as Doc).crn);
+      const upload = { path: file, size: 3, headers: {} };
+      call('uploadParameterAsset', { parameterGroupCrn: crn, parameterName: 'truststore', filePath: '/home/me/ts.jks' }, upload);
+      const g = call('describeParameterGroup', { parameterGroupCrn: crn }).parameterGroup as Doc;
+      expect(g.version).toBe(2);
+      expect(g.parameters).toEqual([
+        {
+          name: 'truststore',
+          sensitive: false,
+          valueSet: false,
+          assetReferences: [expect.objectContaining({ name: 'ts.jks', path: '/home/me/ts.jks', environmentProvided: false })],
+        },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('uploaded assets belong to their request and move to the deployment created from it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'df-unit-'));
     try {
