@@ -83,8 +83,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
-  // Format 6 (issue 29's third fan-out): dfworkload's parameter groups are engine records.
-  6: ['dfworkload.parameterGroup'],
+  // Format 6 (issue 29's third fan-out): dfworkload's parameter groups and reporting tasks are engine records.
+  6: ['dfworkload.parameterGroup', 'dfworkload.reportingTask'],
 };
 
 export class StateError extends Error {}

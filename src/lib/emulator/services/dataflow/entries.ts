@@ -31,7 +31,6 @@ import * as requests from './requests.js';
 import * as deployments from './deployments.js';
 import * as drafts from './drafts.js';
 import * as assetRequests from './asset-requests.js';
-import * as reportingTasks from './reporting-tasks.js';
 
 /** The work of one operation: given the request's workload, the request, and the environment it is for (its own, or its workload token's). */
 export type Call = (w: Workload, r: Doc, env: string) => Doc;
@@ -225,16 +224,7 @@ export const calls = {
   validateCustomNarConfiguration: (_w, r) => validateConfig(r),
   validateCustomPythonConfiguration: (_w, r) => validateConfig(r),
 
-  // ---- reporting tasks and assets
-  createReportingTask: (w, r, env) => ({ crn: reportingTasks.createReportingTask(w, env, str(r.deploymentCrn), text(r.filePath)).crn }),
-  deleteReportingTask: (w, r, env) => ({
-    crn: reportingTasks.deleteReportingTask(w, env, str(r.deploymentCrn), text(r.reportingTaskCrn)).crn,
-  }),
-  listReportingTasks: (w, r, env) => ({
-    reportingTasks: reportingTasks
-      .reportingTasks(w, env, str(r.deploymentCrn))
-      .map((t) => ({ crn: t.crn, identifier: t.identifier, name: t.name, type: t.type })),
-  }),
+  // ---- assets
   uploadAsset: (w, r, env) => {
     assetRequests.uploadFor(
       w,

@@ -18,6 +18,7 @@ import { codeEntries } from './entries.js';
 import { clientCertificates, endpoint, hostnameOf, renewed } from './inbound.js';
 import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } from './parameter-groups.js';
 import { dataflows } from './provides.js';
+import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
 
 export default defineService<OperationName>()({
   service: 'dfworkload',
@@ -31,7 +32,7 @@ export default defineService<OperationName>()({
     customNarConfiguration: configuration('customNarConfiguration'),
     customPythonConfiguration: configuration('customPythonConfiguration'),
     inboundConnectionEndpoint: endpoint,
-    reportingTask: { keys: ['reportingTaskCrn'] },
+    reportingTask,
     flowDraft: { keys: ['flowDraftCrn'] },
     testSession: { keys: ['flowDraftCrn'] },
     assetUpdateRequest: { keys: ['assetUpdateRequestCrn'] },
@@ -60,6 +61,9 @@ export default defineService<OperationName>()({
     uploadParameterAsset: r.parameterGroup.update({ rewrite: withUpload }),
     duplicateParameterGroup: r.parameterGroup.create({ rewrite: copyOf }),
     deleteParameterGroup: r.parameterGroup.delete(),
+    createReportingTask: r.reportingTask.create({ rewrite: definition }),
+    listReportingTasks: r.reportingTask.list({ select: tasksOf }),
+    deleteReportingTask: r.reportingTask.delete(),
     // Last, so that an operation both here and above is a type error (TS2783: specified more than once).
     ...codeEntries,
   }),

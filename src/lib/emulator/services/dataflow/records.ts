@@ -12,7 +12,6 @@ export const KIND = {
   request: 'dfworkload.request',
   assetRequest: 'dfworkload.assetRequest',
   asset: 'dfworkload.asset',
-  reportingTask: 'dfworkload.reportingTask',
   draft: 'dfworkload.flowDraft',
   archive: 'dfworkload.archive',
 } as const;
@@ -121,17 +120,6 @@ export interface Archive {
   uploadTime: number;
   projectCrn?: string;
   snapshot: Doc;
-}
-
-export interface ReportingTask {
-  crn: string;
-  identifier: string;
-  name: string;
-  type: string;
-  environmentCrn: string;
-  deploymentCrn?: string;
-  storedAt: string;
-  size: number;
 }
 
 /** A `STATE/DETAILED_STATE` lifecycle state as the wire has it. */

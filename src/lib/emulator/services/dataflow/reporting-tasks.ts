@@ -1,57 +1,74 @@
-/** Reporting tasks: NiFi reporting task definitions uploaded as JSON, of an environment or one of its deployments. */
+/**
+ * Reporting tasks, records of the engine (index.ts's `reportingTask`): NiFi
+ * reporting task definitions uploaded as JSON, of an environment or one of
+ * its deployments; the file is kept with the task and goes with it.
+ */
 import { readFileSync } from 'node:fs';
+import type { Doc } from '../../engine/context.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
-import { uuid } from '../../ids.js';
-import type { Doc } from '../../types.js';
 import { removeUpload } from '../../uploads.js';
-import { str } from '../../values.js';
-import { KIND, type ReportingTask } from './records.js';
-import type { Workload } from './workload.js';
-import { getDeployment } from './deployed.js';
+import { str, text } from '../../values.js';
 import { upload } from './assets.js';
+import { getDeployment } from './deployed.js';
+import type { R } from './records.js';
+import { Workload } from './workload.js';
 
-/** A reporting task from an uploaded JSON definition (its name and type are read from it). */
-export function createReportingTask(w: Workload, env: string, deploymentCrn: string | undefined, filePath: string): ReportingTask {
+/** A create's task is what its uploaded definition says: its name (else the file's) and type. */
+export function definition(h: Hook<R>, sent: Doc): Doc {
+  const w = new Workload(h);
   const u = upload(w);
-  if (deploymentCrn) getDeployment(w, env, deploymentCrn);
-  let name = (filePath.split(/[\\/]/).pop() ?? filePath).replace(/\.json$/i, '');
-  let type = 'org.apache.nifi.reporting.ReportingTask';
+  const deploymentCrn = str(sent.deploymentCrn);
+  if (deploymentCrn) getDeployment(w, w.environment(str(sent.environmentCrn)), deploymentCrn);
   if (u.size > 1024 * 1024) throw invalid('the reporting task definition is over 1 MiB');
+  let def: Doc;
   try {
-    const def = JSON.parse(readFileSync(u.path, 'utf8')) as Doc;
-    name = str(def.name) ?? name;
-    type = str(def.type) ?? type;
+    def = JSON.parse(readFileSync(u.path, 'utf8')) as Doc;
   } catch {
     throw invalid('the reporting task definition is not valid JSON');
   }
-  const id = uuid();
-  const rec: ReportingTask = {
-    crn: w.crnOf('reportingTask', id),
-    identifier: id,
-    name,
-    type,
-    environmentCrn: env,
-    deploymentCrn,
-    storedAt: u.path,
-    size: u.size,
+  const filePath = text(sent.filePath);
+  return {
+    ...sent,
+    name: str(def.name) ?? (filePath.split(/[\\/]/).pop() ?? filePath).replace(/\.json$/i, ''),
+    type: str(def.type) ?? 'org.apache.nifi.reporting.ReportingTask',
   };
-  w.store.put(KIND.reportingTask, id, rec, { crn: rec.crn, parent: deploymentCrn ?? env });
-  return rec;
 }
 
-export function deleteReportingTask(w: Workload, env: string, deploymentCrn: string | undefined, crn: string): ReportingTask {
-  const found = w.store.getByCrn<ReportingTask>(crn);
-  if (!found || found.kind !== KIND.reportingTask || found.doc.environmentCrn !== env || found.doc.deploymentCrn !== deploymentCrn)
-    throw notFound(`reporting task ${crn} not found`);
-  removeUpload(w.ctx.info.dataDir, found.doc.storedAt);
-  w.store.delete(KIND.reportingTask, found.id);
-  return found.doc;
-}
-
-export function reportingTasks(w: Workload, env: string, deploymentCrn?: string): ReportingTask[] {
+/** The tasks of an environment, of one of its deployments when one is named. */
+export function tasksOf(h: Hook<R>, req: Doc): EngineRecord[] {
+  const w = new Workload(h);
+  const env = w.environment(str(req.environmentCrn));
+  const deploymentCrn = str(req.deploymentCrn);
   if (deploymentCrn) getDeployment(w, env, deploymentCrn);
-  return w.store
-    .list<ReportingTask>(KIND.reportingTask)
-    .map((x) => x.doc)
-    .filter((t) => t.environmentCrn === env && (!deploymentCrn || t.deploymentCrn === deploymentCrn));
+  return h
+    .records('reportingTask')
+    .all(env)
+    .filter((t) => !deploymentCrn || t.doc.deploymentCrn === deploymentCrn);
 }
+
+/** The declaration of reporting tasks. */
+export const reportingTask: Resource<R> = {
+  noun: 'reporting task',
+  keys: ['reportingTaskCrn'],
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
+  withEnvironment: 'part',
+  // Two tasks may have one definition's name.
+  names: 'repeat',
+  hooks: {
+    // Its id is its identifier; its deployment and the file it was read from are kept with it (not shown).
+    fill: (h, rec, req) => {
+      const u = upload(new Workload(h));
+      return { identifier: rec.id, deploymentCrn: str(req.deploymentCrn), storedAt: u.path, size: u.size };
+    },
+    check: {
+      // A task is deleted from the deployment it is of (none: the environment's), and its file goes with it.
+      delete: (h, rec, req) => {
+        if (str(rec.doc.deploymentCrn) !== str(req.deploymentCrn)) throw notFound(`reporting task ${String(rec.crn)} not found`);
+        removeUpload(h.ctx.info.dataDir, rec.doc.storedAt);
+      },
+    },
+  },
+};

@@ -257,6 +257,38 @@ describe('dfworkload emulator backend', () => {
     }
   });
 
+  test('reporting tasks: named and typed by their definition, of a deployment or the environment, deleted with their file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'df-unit-'));
+    try {
+      const file = (name: string, body: string): RequestContext['upload'] => {
+        const path = join(dir, name);
+        writeFileSync(path, body);
+        return { path, size: body.length, headers: {} };
+      };
+      const deploymentCrn = deploy('reports');
+      const prometheus = file('p.json', JSON.stringify({ name: 'prometheus', type: 'org.example.Prometheus' }));
+      const made = call('createReportingTask', { deploymentCrn, filePath: '/tmp/p.json' }, prometheus);
+      expect(Object.keys(made)).toEqual(['crn']);
+      expect(String(made.crn)).toMatch(/^crn:cdp:df:us-west-1:acct-1:reportingTask:[0-9a-f-]{36}$/);
+      const plain = call('createReportingTask', { filePath: '/tmp/site-stats.json' }, file('s.json', '{}'));
+      expect(fails('createReportingTask', { filePath: 'x.json' }).code).toBe('INVALID_ARGUMENT');
+      expect(refusal(() => call('createReportingTask', { filePath: 'x.json' }, file('x.json', 'not json')), 'create').message).toBe(
+        'the reporting task definition is not valid JSON',
+      );
+      expect(call('listReportingTasks', { deploymentCrn }).reportingTasks).toEqual([
+        { crn: made.crn, identifier: String(made.crn).split(':').pop(), name: 'prometheus', type: 'org.example.Prometheus' },
+      ]);
+      const all = call('listReportingTasks').reportingTasks as Doc[];
+      expect(all.map((t) => t.name)).toEqual(['prometheus', 'site-stats']);
+      expect(all[1]?.type).toBe('org.apache.nifi.reporting.ReportingTask');
+      expect(fails('deleteReportingTask', { deploymentCrn, reportingTaskCrn: plain.crn }).code).toBe('NOT_FOUND');
+      expect(call('deleteReportingTask', { deploymentCrn, reportingTaskCrn: made.crn })).toEqual({ crn: made.crn });
+      expect(call('listReportingTasks', { deploymentCrn }).reportingTasks).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('uploaded assets belong to their request and move to the deployment created from it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'df-unit-'));
     try {
