@@ -83,8 +83,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
-  // Format 6 (issue 29's third fan-out): dfworkload's parameter groups and reporting tasks are engine records.
-  6: ['dfworkload.parameterGroup', 'dfworkload.reportingTask'],
+  // Format 6 (issue 29's third fan-out): dfworkload's parameter groups, reporting tasks and flow drafts are engine
+  // records, and a draft's test session one of its own (dfworkload.testSession).
+  6: ['dfworkload.parameterGroup', 'dfworkload.reportingTask', 'dfworkload.flowDraft'],
 };
 
 export class StateError extends Error {}

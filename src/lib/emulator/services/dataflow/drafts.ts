@@ -1,124 +1,139 @@
 /**
- * Flow drafts and their test sessions. Drafts come from the flow designer,
- * which is not part of this API: each environment starts with two, one with
- * a running test session. A session follows SESSION on the emulator clock.
+ * Flow drafts and their test sessions, records of the engine (index.ts's
+ * `flowDraft` and `testSession`, a part of its draft). Drafts come from the
+ * flow designer, which is not part of this API: each environment starts
+ * with two, one with a running test session, made the first time it is
+ * asked for them. A draft has at most one session; a restart starts a new
+ * one when it has none (a terminated session is gone).
  */
-import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { crnId, uuid } from '../../ids.js';
-import { progress, settledIn, start, type Lifecycle } from '../../engine/timeline.js';
-import type { Workload } from './workload.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { verbs } from '../../engine/table.js';
+import { failedPrecondition } from '../../errors.js';
+import { uuid } from '../../ids.js';
+import { str, text } from '../../values.js';
 import { DEFAULT_NIFI } from './catalogue.js';
-import { KIND, STEADY_DEPLOYMENT, split, type FlowDraft, type Status } from './records.js';
+import { STEADY_DEPLOYMENT, type R } from './records.js';
+import { Workload } from './workload.js';
 
-/** What test sessions do (states are STATE/DETAILED_STATE). */
-const SESSION: Lifecycle = {
-  restart: { phases: [['RESTARTING/RESTARTING', 1]], success: 'GOOD_HEALTH/GOOD_HEALTH' },
-  suspend: { phases: [['SUSPENDING/SUSPENDING', 0.5]], success: 'SUSPENDED/TEST_SESSION_SUSPENDED' },
-  terminate: { phases: [['TERMINATING/TERMINATING', 0.5]], success: 'TERMINATED/TEST_SESSION_TERMINATED' },
+/** A session's detailed state, where it is not its state. */
+const DETAILED: Readonly<Record<string, string>> = { SUSPENDED: 'TEST_SESSION_SUSPENDED', TERMINATED: 'TEST_SESSION_TERMINATED' };
+
+/** The test session of a draft, when it has one. */
+const sessionOfDraft = (h: Hook<R>, draft: Readonly<EngineRecord>): EngineRecord | undefined => h.records('testSession').all(draft.id)[0];
+
+/** Makes the environment's two drafts the first time it is asked for them: the request as sent. */
+export function seeded(h: Hook<R>, sent: Doc): Doc {
+  const env = new Workload(h).environment(str(sent.environmentCrn));
+  const key = `dfworkload.draftsSeeded ${h.ctx.info.accountId} ${env}`;
+  if (!env || h.ctx.store.meta(key)) return sent;
+  h.ctx.store.setMeta(key, '1');
+  const at = h.ctx.clock.now();
+  const by = new Workload(h).actorName();
+  for (const [name, running] of [
+    ['orders-draft', true],
+    ['metrics-draft', false],
+  ] as const) {
+    const id = uuid();
+    const doc = { flowName: name, crn: h.crn('flowDraft', id), created: at, lastModified: at, createdBy: by, runtimeVersion: DEFAULT_NIFI };
+    const draft = h.records('flowDraft').create({ id, name, crn: doc.crn, scope: env, env, doc });
+    if (!running) continue;
+    const sid = uuid();
+    const session = { name: `${name}-session`, crn: h.crn('testSession', sid), createdTimestamp: at, runtimeVersion: DEFAULT_NIFI };
+    // Running already: its restart ended as the environment was made.
+    h.records('testSession').create({ id: sid, name: session.name, crn: session.crn, scope: draft.id, env, doc: session }, 'restart', {
+      at: at - 60_000,
+    });
+  }
+  return sent;
+}
+
+/** A session operation names its draft: the request names the draft's session, or is refused when it has none. */
+export function sessionOf(h: Hook<R>, sent: Doc): Doc {
+  const draft = h.locate('flowDraft', sent);
+  const session = sessionOfDraft(h, draft);
+  if (!session) throw failedPrecondition(`flow draft ${String(draft.name)} has no test session`);
+  return { ...sent, testSessionCrn: session.crn };
+}
+
+/** The drafts of an environment whose session is running. */
+export function withSession(h: Hook<R>, req: Doc): EngineRecord[] {
+  const env = new Workload(h).environment(str(req.environmentCrn));
+  return h
+    .records('flowDraft')
+    .all(env || undefined)
+    .filter((d) => sessionOfDraft(h, d) !== undefined);
+}
+
+/** Restarts a draft's test session, or starts a new one when it has none. */
+export function restartTestSession(h: Hook<R>, req: Doc): Doc {
+  const draft = h.locate('flowDraft', req);
+  if (sessionOfDraft(h, draft)) return h.serve(verbs<R>('testSession').act('restart', { rewrite: sessionOf }), req);
+  const named = (_h: Hook<R>, sent: Doc): Doc => ({ ...sent, name: `${String(draft.name)}-session` });
+  return h.serve(verbs<R>('testSession').create({ action: 'restart', rewrite: named }), req);
+}
+
+export const flowDraft: Resource<R> = {
+  noun: 'flow draft',
+  keys: ['flowDraftCrn'],
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
+  withEnvironment: 'part',
+  hooks: {
+    check: {
+      // A draft whose test session runs stays.
+      delete: (h, rec) => {
+        const session = sessionOfDraft(h, rec);
+        if (session)
+          throw failedPrecondition(
+            `flow draft ${String(rec.name)} has a test session (${h.records('testSession').state(session)}); terminate it first`,
+          );
+      },
+    },
+    // What the designer made it with, its session as it is now, changed when its session last was.
+    show: (h, rec) => {
+      const session = sessionOfDraft(h, rec);
+      const modified = session ? Math.max(session.activity.tl.startedAt, Number(rec.doc.lastModified)) : rec.doc.lastModified;
+      return {
+        resourceType: 'FLOW_DRAFT',
+        lastModifiedBy: rec.doc.createdBy,
+        nifiMajorVersion: Number(text(rec.doc.runtimeVersion).split('.')[0]),
+        lastModified: modified,
+        updated: modified,
+        runtimeSession: session ? h.records('testSession').view(session) : undefined,
+      };
+    },
+  },
 };
 
-/** The drafts of an environment (made the first time it is asked). */
-export function list(w: Workload, env: string): FlowDraft[] {
-  const key = `dfworkload.draftsSeeded ${w.ctx.info.accountId} ${env}`;
-  if (!w.store.meta(key)) {
-    w.store.setMeta(key, '1');
-    const at = w.now;
-    for (const [name, session] of [
-      ['orders-draft', true],
-      ['metrics-draft', false],
-    ] as const) {
-      const id = uuid();
-      const draft: FlowDraft = {
-        crn: w.crnOf('flowDraft', id),
-        environmentCrn: env,
-        flowName: name,
-        created: at,
-        lastModified: at,
-        createdBy: w.actorName(),
-        runtimeVersion: DEFAULT_NIFI,
-        ...(session
-          ? {
-              session: {
-                crn: w.crnOf('testSession', uuid()),
-                name: `${name}-session`,
-                created: at,
-                activity: settledIn('start', 'GOOD_HEALTH/GOOD_HEALTH', at),
-              },
-            }
-          : {}),
-      };
-      w.store.put(KIND.draft, id, draft, { crn: draft.crn, parent: env });
-    }
-  }
-  return w.store.children<FlowDraft>(KIND.draft, env).map((x) => x.doc);
-}
-
-export function get(w: Workload, env: string, crn: string | undefined): FlowDraft {
-  if (!crn) throw invalid('flowDraftCrn is required');
-  const found = list(w, env).find((d) => d.crn === crn);
-  if (!found) throw notFound(`flow draft ${crn} not found`);
-  return found;
-}
-
-function save(w: Workload, d: FlowDraft): void {
-  d.lastModified = w.now;
-  w.store.put(KIND.draft, crnId(d.crn), d, { crn: d.crn, parent: d.environmentCrn });
-}
-
-/** The draft's test session state, when it has one. */
-export function sessionState(w: Workload, d: FlowDraft): Status | undefined {
-  return d.session ? split(progress(d.session.activity, w.now).state) : undefined;
-}
-
-/** Restarts a test session (a new one when it has none or it was terminated). */
-export function restartSession(w: Workload, env: string, crn: string | undefined): FlowDraft {
-  const d = get(w, env, crn);
-  const s = sessionState(w, d);
-  if (s?.state === 'TERMINATING') throw failedPrecondition(`the test session of ${d.flowName} is terminating`);
-  const activity = start(SESSION, 'restart', w.now);
-  if (!d.session || s?.state === 'TERMINATED')
-    d.session = { crn: w.crnOf('testSession', uuid()), name: `${d.flowName}-session`, created: w.now, activity };
-  else d.session.activity = activity;
-  save(w, d);
-  return d;
-}
-
-function withSession(
-  w: Workload,
-  env: string,
-  crn: string | undefined,
-): { d: FlowDraft & { session: NonNullable<FlowDraft['session']> }; s: Status } {
-  const d = get(w, env, crn);
-  const s = sessionState(w, d);
-  if (!d.session || !s || s.state === 'TERMINATED') throw failedPrecondition(`flow draft ${d.flowName} has no test session`);
-  return { d: d as FlowDraft & { session: NonNullable<FlowDraft['session']> }, s };
-}
-
-export function suspendSession(w: Workload, env: string, crn: string | undefined): FlowDraft {
-  const { d, s } = withSession(w, env, crn);
-  if (s.state !== 'SUSPENDING' && s.state !== 'SUSPENDED') {
-    if (!STEADY_DEPLOYMENT.has(s.state)) throw failedPrecondition(`the test session cannot be suspended while ${s.state}`);
-    d.session.activity = start(SESSION, 'suspend', w.now);
-    save(w, d);
-  }
-  return d;
-}
-
-export function terminateSession(w: Workload, env: string, crn: string | undefined): FlowDraft {
-  const { d, s } = withSession(w, env, crn);
-  if (s.state !== 'TERMINATING') {
-    d.session.activity = start(SESSION, 'terminate', w.now);
-    save(w, d);
-  }
-  return d;
-}
-
-/** Deletes a draft without a live test session. */
-export function remove(w: Workload, env: string, crn: string | undefined): FlowDraft {
-  const d = get(w, env, crn);
-  const s = sessionState(w, d);
-  if (s && s.state !== 'TERMINATED')
-    throw failedPrecondition(`flow draft ${d.flowName} has a test session (${s.state}); terminate it first`);
-  w.store.delete(KIND.draft, crnId(d.crn));
-  return d;
-}
+export const testSession: Resource<R> = {
+  noun: 'test session',
+  keys: ['testSessionCrn'],
+  lives: { in: 'parent', parent: 'flowDraft', part: true },
+  minutes: { restart: 1, suspend: 0.5, delete: 0.5 },
+  idempotent: ['suspend'],
+  hooks: {
+    check: {
+      restart: (h, rec) => {
+        if (h.records('testSession').state(rec) === 'TERMINATING')
+          throw failedPrecondition(`the test session of ${String(h.records('flowDraft').byId(rec.scope)?.name)} is terminating`);
+      },
+      suspend: (h, rec) => {
+        const state = h.records('testSession').state(rec);
+        if (state !== 'SUSPENDING' && !STEADY_DEPLOYMENT.has(state))
+          throw failedPrecondition(`the test session cannot be suspended while ${state}`);
+      },
+    },
+    // The runtime of its draft, made now; its status a deployment's.
+    fill: (h, rec) => ({
+      createdTimestamp: h.ctx.clock.now(),
+      runtimeVersion: h.records('flowDraft').byId(rec.scope)?.doc.runtimeVersion ?? DEFAULT_NIFI,
+    }),
+    show: (_h, _rec, view) => {
+      const state = text(view.status);
+      const status = { state, detailedState: DETAILED[state] ?? state };
+      return { status, runtimeStatus: status };
+    },
+  },
+};

@@ -18,18 +18,14 @@ import {
   deploymentConfigMetadata,
   deploymentDoc,
   deploymentRequestDetails,
-  draftMetadata,
-  draftSummary,
   flowConfigDoc,
   flowConfigMetadata,
   importedConfig,
   requestMetadata,
-  sessionDoc,
 } from './views.js';
 import { getDeployment, getFlow } from './deployed.js';
 import * as requests from './requests.js';
 import * as deployments from './deployments.js';
-import * as drafts from './drafts.js';
 import * as assetRequests from './asset-requests.js';
 
 /** The work of one operation: given the request's workload, the request, and the environment it is for (its own, or its workload token's). */
@@ -250,20 +246,6 @@ export const calls = {
   // ---- inbound connection endpoints
 
   // ---- the rest
-  listFlowDrafts: (w, _r, env) => ({ flowSummaries: drafts.list(w, env).map((d) => draftSummary(w, d)) }),
-  listTestSessions: (w, _r, env) => ({
-    runtimeSessions: drafts
-      .list(w, env)
-      .filter((d) => {
-        const s = drafts.sessionState(w, d);
-        return s !== undefined && s.state !== 'TERMINATED';
-      })
-      .map((d) => draftSummary(w, d)),
-  }),
-  restartTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, drafts.restartSession(w, env, str(r.flowDraftCrn))) }),
-  suspendTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, drafts.suspendSession(w, env, str(r.flowDraftCrn))) }),
-  terminateTestSession: (w, r, env) => ({ runtimeSession: sessionDoc(w, drafts.terminateSession(w, env, str(r.flowDraftCrn))) }),
-  deleteFlowDraft: (w, r, env) => ({ flowMetadata: draftMetadata(drafts.remove(w, env, str(r.flowDraftCrn))) }),
   reassignResources: (w, r, env) => {
     w.reassign(
       env,

@@ -11,12 +11,13 @@
  */
 import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import { resources } from '../../../model/services/dataflow/resources.js';
-import { defineService, fixed } from '../../engine/table.js';
+import { code, defineService, fixed } from '../../engine/table.js';
 import { NIFI_VERSIONS } from './catalogue.js';
 import { configuration, firstNar, named, nextVersion } from './configurations.js';
 import { codeEntries } from './entries.js';
 import { clientCertificates, endpoint, hostnameOf, renewed } from './inbound.js';
 import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } from './parameter-groups.js';
+import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
 import { dataflows } from './provides.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
 
@@ -33,8 +34,8 @@ export default defineService<OperationName>()({
     customPythonConfiguration: configuration('customPythonConfiguration'),
     inboundConnectionEndpoint: endpoint,
     reportingTask,
-    flowDraft: { keys: ['flowDraftCrn'] },
-    testSession: { keys: ['flowDraftCrn'] },
+    flowDraft,
+    testSession,
     assetUpdateRequest: { keys: ['assetUpdateRequestCrn'] },
   },
   operations: (r) => ({
@@ -64,6 +65,12 @@ export default defineService<OperationName>()({
     createReportingTask: r.reportingTask.create({ rewrite: definition }),
     listReportingTasks: r.reportingTask.list({ select: tasksOf }),
     deleteReportingTask: r.reportingTask.delete(),
+    listFlowDrafts: r.flowDraft.list({ rewrite: seeded }),
+    listTestSessions: r.flowDraft.list({ rewrite: seeded, select: withSession }),
+    deleteFlowDraft: r.flowDraft.delete(),
+    restartTestSession: code(restartTestSession),
+    suspendTestSession: r.testSession.act('suspend', { rewrite: sessionOf }),
+    terminateTestSession: r.testSession.delete({ rewrite: sessionOf }),
     // Last, so that an operation both here and above is a type error (TS2783: specified more than once).
     ...codeEntries,
   }),

@@ -12,7 +12,6 @@ export const KIND = {
   request: 'dfworkload.request',
   assetRequest: 'dfworkload.assetRequest',
   asset: 'dfworkload.asset',
-  draft: 'dfworkload.flowDraft',
   archive: 'dfworkload.archive',
 } as const;
 
@@ -96,17 +95,6 @@ export interface Asset {
   storedAt: string;
   deployedFlowName?: string;
   created: number;
-}
-
-export interface FlowDraft {
-  crn: string;
-  environmentCrn: string;
-  flowName: string;
-  created: number;
-  lastModified: number;
-  createdBy: string;
-  runtimeVersion: string;
-  session?: { crn: string; name: string; created: number; activity: Activity };
 }
 
 export interface Archive {

@@ -6,8 +6,7 @@ import type { Workload } from './workload.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
 import { withAssets } from './assets.js';
 import { deploymentStatus, flowStatus, flowsOf } from './deployed.js';
-import * as drafts from './drafts.js';
-import { HEALTHY, artifactTypeOf, type Archive, type DeployedFlow, type Deployment, type FlowDraft, type FlowRequest } from './records.js';
+import { HEALTHY, artifactTypeOf, type Archive, type DeployedFlow, type Deployment, type FlowRequest } from './records.js';
 
 function validActions(state: string, detailed: string): string[] {
   if (HEALTHY.has(state) || state === 'BAD_HEALTH') {
@@ -258,45 +257,5 @@ export function archiveDoc(a: Archive): Doc {
     ...(a.archiveDescription ? { archiveDescription: a.archiveDescription } : {}),
     uploadTime: a.uploadTime,
     ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
-  };
-}
-
-export function sessionDoc(w: Workload, d: FlowDraft): Doc | undefined {
-  const s = drafts.sessionState(w, d);
-  if (!d.session || !s) return undefined;
-  return {
-    status: s,
-    runtimeStatus: s,
-    runtimeVersion: d.runtimeVersion,
-    createdTimestamp: d.session.created,
-    crn: d.session.crn,
-    name: d.session.name,
-  };
-}
-
-export function draftSummary(w: Workload, d: FlowDraft): Doc {
-  const session = sessionDoc(w, d);
-  return {
-    flowName: d.flowName,
-    created: d.created,
-    lastModified: d.lastModified,
-    lastModifiedBy: d.createdBy,
-    createdBy: d.createdBy,
-    resourceType: 'FLOW_DRAFT',
-    nifiMajorVersion: Number(d.runtimeVersion.split('.')[0]),
-    crn: d.crn,
-    ...(session ? { runtimeSession: session } : {}),
-  };
-}
-
-export function draftMetadata(d: FlowDraft): Doc {
-  return {
-    runtimeVersion: d.runtimeVersion,
-    flowName: d.flowName,
-    created: d.created,
-    updated: d.lastModified,
-    resourceType: 'FLOW_DRAFT',
-    crn: d.crn,
-    nifiMajorVersion: Number(d.runtimeVersion.split('.')[0]),
   };
 }

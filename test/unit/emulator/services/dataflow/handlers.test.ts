@@ -331,10 +331,33 @@ describe('dfworkload emulator backend', () => {
     expect(sessions).toHaveLength(1);
     const draft = String(sessions[0]?.crn);
     expect(fails('deleteFlowDraft', { flowDraftCrn: draft }).code).toBe('FAILED_PRECONDITION');
-    call('terminateTestSession', { flowDraftCrn: draft });
+    const session = (call('suspendTestSession', { flowDraftCrn: draft }).runtimeSession ?? {}) as Doc;
+    expect(session).toMatchObject({ name: 'orders-draft-session', status: { state: 'SUSPENDING', detailedState: 'SUSPENDING' } });
+    expect(String(session.crn)).toMatch(/^crn:cdp:df:us-west-1:acct-1:testSession:[0-9a-f-]{36}$/);
     now += MIN;
+    expect((call('suspendTestSession', { flowDraftCrn: draft }).runtimeSession as Doc).status).toEqual({
+      state: 'SUSPENDED',
+      detailedState: 'TEST_SESSION_SUSPENDED',
+    });
+    const restarted = call('restartTestSession', { flowDraftCrn: draft }).runtimeSession as Doc;
+    expect([restarted.crn, (restarted.status as Doc).state]).toEqual([session.crn, 'RESTARTING']);
+    now += 2 * MIN;
+    call('terminateTestSession', { flowDraftCrn: draft });
+    expect(fails('restartTestSession', { flowDraftCrn: draft }).code).toBe('FAILED_PRECONDITION');
+    now += MIN;
+    expect(fails('suspendTestSession', { flowDraftCrn: draft }).code).toBe('FAILED_PRECONDITION');
     expect(call('listTestSessions').runtimeSessions).toEqual([]);
-    expect((call('deleteFlowDraft', { flowDraftCrn: draft }).flowMetadata as Doc).crn).toBe(draft);
+    expect(call('deleteFlowDraft', { flowDraftCrn: draft }).flowMetadata).toMatchObject({
+      crn: draft,
+      flowName: 'orders-draft',
+      resourceType: 'FLOW_DRAFT',
+      nifiMajorVersion: 1,
+    });
+    const other = String(drafts.find((d) => d.crn !== draft)?.crn);
+    expect((call('listFlowDrafts').flowSummaries as Doc[]).map((d) => d.crn)).toEqual([other]);
+    const fresh = call('restartTestSession', { flowDraftCrn: other }).runtimeSession as Doc;
+    expect(fresh).toMatchObject({ name: 'metrics-draft-session', status: { state: 'RESTARTING' }, createdTimestamp: now });
+    expect((call('listTestSessions').runtimeSessions as Doc[]).map((d) => d.crn)).toEqual([other]);
   });
 });
 
