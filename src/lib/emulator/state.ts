@@ -83,9 +83,10 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
-  // Format 6 (issue 29's third fan-out): dfworkload's parameter groups, reporting tasks and flow drafts are engine
-  // records, and a draft's test session one of its own (dfworkload.testSession).
-  6: ['dfworkload.parameterGroup', 'dfworkload.reportingTask', 'dfworkload.flowDraft'],
+  // Format 6 (issue 29's third fan-out): dfworkload's parameter groups, reporting tasks, flow drafts and asset update
+  // requests are engine records (the last under dfworkload.assetUpdateRequest), and a draft's test session one of its
+  // own (dfworkload.testSession).
+  6: ['dfworkload.parameterGroup', 'dfworkload.reportingTask', 'dfworkload.flowDraft', 'dfworkload.assetRequest'],
 };
 
 export class StateError extends Error {}

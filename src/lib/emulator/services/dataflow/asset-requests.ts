@@ -1,13 +1,17 @@
 /**
- * Asset update requests: a deployment's (or one of its flows') request to
- * change the files of its parameters. Files are uploaded for an open one (or
- * for an open deployment request), and go to the deployment or flow that
- * uses it; an aborted one takes its files with it.
+ * Asset update requests, records of the engine (index.ts's
+ * `assetUpdateRequest`): a deployment's (or one of its flows') request to
+ * change the files of its parameters, OPEN until it is used or aborted.
+ * Files are uploaded for an open one (or for an open deployment request),
+ * and go to the deployment or flow that uses it; an aborted one takes its
+ * files with it.
  */
+import type { Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { uuid } from '../../ids.js';
-import { KIND, type Asset, type AssetRequest, type DeployedFlow, type Deployment } from './records.js';
-import type { Workload } from './workload.js';
+import { str } from '../../values.js';
+import { KIND, type Asset, type DeployedFlow, type Deployment, type R } from './records.js';
+import { Workload } from './workload.js';
 import { getDeployment, getFlow } from './deployed.js';
 import { drop, keepUpload, moveAssets, upload, type AssetSpec } from './assets.js';
 import * as requests from './requests.js';
@@ -18,49 +22,62 @@ export interface UploadTarget {
   readonly deploymentRequestCrn?: string;
 }
 
-export function request(w: Workload, env: string, crn: string | undefined): AssetRequest {
+/** The declaration of asset update requests. */
+export const assetUpdateRequest: Resource<R> = {
+  noun: 'asset update request',
+  keys: ['assetUpdateRequestCrn'],
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
+  withEnvironment: 'part',
+  hooks: {
+    // For a deployment of the environment, or one of its flows.
+    check: {
+      create: (h, rec, req) => {
+        const w = new Workload(h);
+        getDeployment(w, rec.scope, str(req.deploymentCrn));
+        if (str(req.deployedFlowCrn)) getFlow(w, rec.scope, str(req.deploymentCrn), str(req.deployedFlowCrn));
+      },
+    },
+    fill: (_h, _rec, req) => ({ deploymentCrn: str(req.deploymentCrn), deployedFlowCrn: str(req.deployedFlowCrn), status: 'OPEN' }),
+  },
+};
+
+/** An asset update request of the environment (any, when none is given), or NOT_FOUND. */
+function request(w: Workload, env: string, crn: string | undefined): EngineRecord {
   if (!crn) throw invalid('assetUpdateRequestCrn is required');
-  const found = w.store.get<AssetRequest>(KIND.assetRequest, crn);
-  if (!found || (env && found.environmentCrn !== env)) throw notFound(`asset update request ${crn} not found`);
+  const found = w.h.records('assetUpdateRequest').find(crn, env || undefined);
+  if (!found) throw notFound(`asset update request ${crn} not found`);
   return found;
 }
 
-function saveRequest(w: Workload, req: AssetRequest): void {
-  w.store.put(KIND.assetRequest, req.crn, req, { parent: req.deploymentCrn });
+/** Refuses a request that is no longer open. */
+function requireOpen(req: EngineRecord): void {
+  if (req.doc.status !== 'OPEN')
+    throw failedPrecondition(`asset update request ${String(req.crn)} is ${String(req.doc.status).toLowerCase()}`);
+}
+
+/** Moves an open request on to USED or ABORTED. */
+function settle(w: Workload, req: EngineRecord, status: 'USED' | 'ABORTED'): void {
+  req.doc.status = status;
+  w.h.records('assetUpdateRequest').save(req);
 }
 
 /** Uses an open asset update request of the deployment: its assets go to the flow (or the deployment). */
 export function applyRequest(w: Workload, env: string, crn: string, d: Deployment, f?: DeployedFlow): void {
   const req = request(w, env, crn);
-  if (req.deploymentCrn !== d.crn) throw invalid(`asset update request ${req.crn} belongs to another deployment`);
-  if (req.status !== 'OPEN') throw failedPrecondition(`asset update request ${req.crn} is ${req.status.toLowerCase()}`);
-  req.status = 'USED';
-  saveRequest(w, req);
-  moveAssets(w, req.crn, f?.crn ?? d.crn);
-}
-
-export function createRequest(w: Workload, env: string, deploymentCrn: string | undefined, flowCrn?: string): AssetRequest {
-  const d = getDeployment(w, env, deploymentCrn);
-  if (flowCrn) getFlow(w, env, deploymentCrn, flowCrn);
-  const req: AssetRequest = {
-    crn: w.crnOf('assetUpdateRequest', uuid()),
-    environmentCrn: env,
-    deploymentCrn: d.crn,
-    deployedFlowCrn: flowCrn,
-    status: 'OPEN',
-  };
-  saveRequest(w, req);
-  return req;
+  if (req.doc.deploymentCrn !== d.crn) throw invalid(`asset update request ${String(req.crn)} belongs to another deployment`);
+  requireOpen(req);
+  settle(w, req, 'USED');
+  moveAssets(w, String(req.crn), f?.crn ?? d.crn);
 }
 
 export function abortRequest(w: Workload, env: string, deploymentCrn: string | undefined, crn: string | undefined): void {
   const d = getDeployment(w, env, deploymentCrn);
   const req = request(w, env, crn);
-  if (req.deploymentCrn !== d.crn) throw notFound(`asset update request ${req.crn} not found for deployment ${d.name}`);
-  if (req.status === 'USED') throw failedPrecondition(`asset update request ${req.crn} has already been applied`);
-  req.status = 'ABORTED';
-  saveRequest(w, req);
-  for (const a of w.store.children<Asset>(KIND.asset, req.crn)) drop(w, a.doc);
+  if (req.doc.deploymentCrn !== d.crn) throw notFound(`asset update request ${String(req.crn)} not found for deployment ${d.name}`);
+  if (req.doc.status === 'USED') throw failedPrecondition(`asset update request ${String(req.crn)} has already been applied`);
+  settle(w, req, 'ABORTED');
+  for (const a of w.store.children<Asset>(KIND.asset, String(req.crn))) drop(w, a.doc);
 }
 
 /** An asset uploaded for an open asset update request or deployment request. */
@@ -69,8 +86,8 @@ export function uploadFor(w: Workload, env: string, target: UploadTarget, spec: 
   let owner: string;
   if (target.assetUpdateRequestCrn) {
     const req = request(w, env, target.assetUpdateRequestCrn);
-    if (req.status !== 'OPEN') throw failedPrecondition(`asset update request ${req.crn} is ${req.status.toLowerCase()}`);
-    owner = req.crn;
+    requireOpen(req);
+    owner = String(req.crn);
   } else if (target.deploymentRequestCrn) {
     owner = requests.open(w, env, target.deploymentRequestCrn, 'deployment', 'deployment request').crn;
   } else throw invalid('give deploymentRequestCrn or assetUpdateRequestCrn');

@@ -235,9 +235,6 @@ export const calls = {
     );
     return {};
   },
-  createAssetUpdateRequest: (w, r, env) => ({
-    assetUpdateRequestCrn: assetRequests.createRequest(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn)).crn,
-  }),
   abortAssetUpdateRequest: (w, r, env) => {
     assetRequests.abortRequest(w, env, str(r.deploymentCrn), str(r.assetUpdateRequestCrn));
     return {};

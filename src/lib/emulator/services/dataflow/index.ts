@@ -18,6 +18,7 @@ import { codeEntries } from './entries.js';
 import { clientCertificates, endpoint, hostnameOf, renewed } from './inbound.js';
 import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } from './parameter-groups.js';
 import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
+import { assetUpdateRequest } from './asset-requests.js';
 import { dataflows } from './provides.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
 
@@ -36,7 +37,7 @@ export default defineService<OperationName>()({
     reportingTask,
     flowDraft,
     testSession,
-    assetUpdateRequest: { keys: ['assetUpdateRequestCrn'] },
+    assetUpdateRequest,
   },
   operations: (r) => ({
     listNifiVersions: fixed({ nifiVersions: NIFI_VERSIONS }),
@@ -65,6 +66,7 @@ export default defineService<OperationName>()({
     createReportingTask: r.reportingTask.create({ rewrite: definition }),
     listReportingTasks: r.reportingTask.list({ select: tasksOf }),
     deleteReportingTask: r.reportingTask.delete(),
+    createAssetUpdateRequest: r.assetUpdateRequest.create(),
     listFlowDrafts: r.flowDraft.list({ rewrite: seeded }),
     listTestSessions: r.flowDraft.list({ rewrite: seeded, select: withSession }),
     deleteFlowDraft: r.flowDraft.delete(),

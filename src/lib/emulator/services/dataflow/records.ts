@@ -10,7 +10,6 @@ export const KIND = {
   deployment: 'dfworkload.deployment',
   flow: 'dfworkload.flow',
   request: 'dfworkload.request',
-  assetRequest: 'dfworkload.assetRequest',
   asset: 'dfworkload.asset',
   archive: 'dfworkload.archive',
 } as const;
@@ -74,14 +73,6 @@ export interface FlowRequest {
 
 /** The artifact type of a flow definition, as its CRN's resource type says: `flow` or `readyFlow`. */
 export const artifactTypeOf = (flowCrn: string): string => (flowCrn.split(':')[5] === 'readyFlow' ? 'readyFlow' : 'flow');
-
-export interface AssetRequest {
-  crn: string;
-  environmentCrn: string;
-  deploymentCrn: string;
-  deployedFlowCrn?: string;
-  status: 'OPEN' | 'USED' | 'ABORTED';
-}
 
 export interface Asset {
   id: string;

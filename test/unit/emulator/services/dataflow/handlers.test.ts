@@ -318,6 +318,38 @@ describe('dfworkload emulator backend', () => {
     }
   });
 
+  test('asset update requests: of a deployment, open until used or aborted, their files going to the flow that uses them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'df-unit-'));
+    try {
+      const path = join(dir, 'blob');
+      writeFileSync(path, 'abc');
+      const upload = { path, size: 3, headers: {} };
+      const d = deployment('assets-later');
+      const deploymentCrn = String(d.crn);
+      now += 10 * MIN;
+      expect(fails('createAssetUpdateRequest', { deploymentCrn: deploymentCrn + 'x' }).code).toBe('NOT_FOUND');
+      const made = call('createAssetUpdateRequest', { deploymentCrn });
+      expect(Object.keys(made)).toEqual(['assetUpdateRequestCrn']);
+      const assetUpdateRequestCrn = String(made.assetUpdateRequestCrn);
+      expect(assetUpdateRequestCrn).toMatch(/^crn:cdp:df:us-west-1:acct-1:assetUpdateRequest:[0-9a-f-]{36}$/);
+      const file = { assetUpdateRequestCrn, parameterGroup: 'g', parameterName: 'p', filePath: '/home/me/new.jks' };
+      call('uploadAsset', file, upload);
+      call('updateDeployment', { deploymentCrn, configurationVersion: 0, assetUpdateRequestCrn });
+      const cfg = call('getDeploymentConfiguration', { deploymentCrn }).deploymentConfiguration as Doc;
+      expect(JSON.stringify(cfg.parameterGroups)).toContain('"path":"/home/me/new.jks"');
+      const reused = fails('updateDeployment', { deploymentCrn, configurationVersion: 1, assetUpdateRequestCrn });
+      expect([reused.code, reused.message]).toEqual(['FAILED_PRECONDITION', `asset update request ${assetUpdateRequestCrn} is used`]);
+      expect(fails('abortAssetUpdateRequest', { deploymentCrn, assetUpdateRequestCrn }).code).toBe('FAILED_PRECONDITION');
+      const other = String(call('createAssetUpdateRequest', { deploymentCrn }).assetUpdateRequestCrn);
+      expect(call('abortAssetUpdateRequest', { deploymentCrn, assetUpdateRequestCrn: other })).toEqual({});
+      expect(refusal(() => call('uploadAsset', { ...file, assetUpdateRequestCrn: other }, upload), 'upload').code).toBe(
+        'FAILED_PRECONDITION',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('an upload operation called without a body is refused', () => {
     expect(fails('uploadAsset', { deploymentRequestCrn: 'crn:x:y', parameterGroup: 'g', parameterName: 'p', filePath: 'f' }).code).toBe(
       'INVALID_ARGUMENT',
