@@ -10,7 +10,7 @@ import type { Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { str } from '../../values.js';
-import { KIND, type Asset, type DeployedFlow, type Deployment, type R } from './records.js';
+import { KIND, inEnvironment, type Asset, type DeployedFlow, type Deployment, type R } from './records.js';
 import { Workload } from './workload.js';
 import { getDeployment, getFlow } from './deployed.js';
 import { drop, keepUpload, moveAssets, upload, type AssetSpec } from './assets.js';
@@ -24,11 +24,7 @@ export interface UploadTarget {
 
 /** The declaration of asset update requests. */
 export const assetUpdateRequest: Resource<R> = {
-  noun: 'asset update request',
-  keys: ['assetUpdateRequestCrn'],
-  lives: { in: 'environment', by: ['environmentCrn'] },
-  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
-  withEnvironment: 'part',
+  ...inEnvironment('asset update request', ['assetUpdateRequestCrn']),
   hooks: {
     // For a deployment of the environment, or one of its flows.
     check: {

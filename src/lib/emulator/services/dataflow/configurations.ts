@@ -12,7 +12,7 @@ import { invalid, failedPrecondition, notFound } from '../../errors.js';
 import { num, str, text } from '../../values.js';
 import { storageLocationOk } from './catalogue.js';
 import { checkVersion, deploymentRecords, getDeployment } from './deployed.js';
-import type { R } from './records.js';
+import { inEnvironment, type R } from './records.js';
 import { Workload } from './workload.js';
 
 export type ConfigResource = Extract<R, 'customNarConfiguration' | 'customPythonConfiguration'>;
@@ -69,11 +69,7 @@ export function firstNar(h: Hook<R>, sent: Doc): Doc {
 
 /** The declaration of one kind of configuration. */
 export const configuration = (r: ConfigResource): Resource<R> => ({
-  noun: `${label(r)} configuration`,
-  keys: [configField(r), 'crn'],
-  lives: { in: 'environment', by: ['environmentCrn'] },
-  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
-  withEnvironment: 'part',
+  ...inEnvironment(`${label(r)} configuration`, [configField(r), 'crn']),
   hooks: {
     check: {
       create: (_h, rec) => checkLocation(rec.doc),

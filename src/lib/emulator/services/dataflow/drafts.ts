@@ -14,7 +14,7 @@ import { failedPrecondition } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { str, text } from '../../values.js';
 import { DEFAULT_NIFI } from './catalogue.js';
-import { STEADY_DEPLOYMENT, type R } from './records.js';
+import { STEADY_DEPLOYMENT, inEnvironment, type R } from './records.js';
 import { Workload } from './workload.js';
 
 /** A session's detailed state, where it is not its state. */
@@ -75,11 +75,7 @@ export function restartTestSession(h: Hook<R>, req: Doc): Doc {
 }
 
 export const flowDraft: Resource<R> = {
-  noun: 'flow draft',
-  keys: ['flowDraftCrn'],
-  lives: { in: 'environment', by: ['environmentCrn'] },
-  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
-  withEnvironment: 'part',
+  ...inEnvironment('flow draft', ['flowDraftCrn']),
   hooks: {
     check: {
       // A draft whose test session runs stays.

@@ -13,7 +13,7 @@ import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { crnId } from '../../ids.js';
 import { docs, num, str, text } from '../../values.js';
 import { deploymentRecords } from './deployed.js';
-import type { R } from './records.js';
+import { inEnvironment, type R } from './records.js';
 import { Workload } from './workload.js';
 
 const YEAR = 365 * 24 * 3600_000;
@@ -56,11 +56,7 @@ export function clientCertificates(_h: Hook<R>, rec: Readonly<EngineRecord>): Do
 
 /** The declaration of inbound connection endpoints. */
 export const endpoint: Resource<R> = {
-  noun: 'inbound connection endpoint',
-  keys: ['crn'],
-  lives: { in: 'environment', by: ['environmentCrn'] },
-  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
-  withEnvironment: 'part',
+  ...inEnvironment('inbound connection endpoint', ['crn']),
   hooks: {
     check: {
       // A host name is reserved once in the account, not only in its environment.

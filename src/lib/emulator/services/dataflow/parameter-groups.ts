@@ -10,7 +10,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { crnId } from '../../ids.js';
 import { docs, num, str, strings, text } from '../../values.js';
-import { KIND, type Asset, type R } from './records.js';
+import { KIND, inEnvironment, type Asset, type R } from './records.js';
 import { Workload } from './workload.js';
 import { deploymentRecords, flowRecords, flowStatus } from './deployed.js';
 import { drop, keepUpload, reference } from './assets.js';
@@ -84,11 +84,7 @@ export const sharedGroup = (w: Workload, env: string, crn: string): EngineRecord
 
 /** The declaration of parameter groups. */
 export const parameterGroup: Resource<R> = {
-  noun: 'parameter group',
-  keys: ['parameterGroupCrn'],
-  lives: { in: 'environment', by: ['environmentCrn'] },
-  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
-  withEnvironment: 'part',
+  ...inEnvironment('parameter group', ['parameterGroupCrn']),
   hooks: {
     check: {
       create: (h, rec) => {

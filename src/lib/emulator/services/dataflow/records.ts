@@ -1,10 +1,23 @@
 /** What the DataFlow workload service stores. States are `STATE/DETAILED_STATE` pairs on lifecycles (see split). */
 import type { resources } from '../../../model/services/dataflow/resources.js';
+import type { Resource } from '../../engine/declare.js';
 import type { Activity } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 
 /** The resources of the service's facts (model/services/dataflow/resources.ts). */
 export type R = keyof typeof resources.resources;
+
+/**
+ * What every engine resource of the workload is: of an environment (named by
+ * `environmentCrn`), and a part of it, not one of its dependents (it neither
+ * holds up its delete nor follows its stop and start).
+ */
+export const inEnvironment = (noun: string, keys: readonly string[]): Pick<Resource<R>, 'noun' | 'keys' | 'lives' | 'withEnvironment'> => ({
+  noun,
+  keys,
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  withEnvironment: 'part',
+});
 
 export const KIND = {
   deployment: 'dfworkload.deployment',

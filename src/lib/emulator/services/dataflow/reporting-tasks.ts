@@ -12,7 +12,7 @@ import { removeUpload } from '../../uploads.js';
 import { str, text } from '../../values.js';
 import { upload } from './assets.js';
 import { getDeployment } from './deployed.js';
-import type { R } from './records.js';
+import { inEnvironment, type R } from './records.js';
 import { Workload } from './workload.js';
 
 /** A create's task is what its uploaded definition says: its name (else the file's) and type. */
@@ -50,11 +50,7 @@ export function tasksOf(h: Hook<R>, req: Doc): EngineRecord[] {
 
 /** The declaration of reporting tasks. */
 export const reportingTask: Resource<R> = {
-  noun: 'reporting task',
-  keys: ['reportingTaskCrn'],
-  lives: { in: 'environment', by: ['environmentCrn'] },
-  // Not an environment's dependent: it neither holds up its delete nor follows its stop and start.
-  withEnvironment: 'part',
+  ...inEnvironment('reporting task', ['reportingTaskCrn']),
   // Two tasks may have one definition's name.
   names: 'repeat',
   hooks: {
