@@ -1,13 +1,15 @@
 /**
  * The DataFlow workload service (dfworkload) on the operation table: served
- * under /dfx/ with Bearer tokens issued for the DF workload. Its parts are
- * the workload's resources: deployments.ts, flows.ts (deployed flows),
- * requests.ts (deployment and flow requests), assets.ts (uploaded assets,
- * asset update requests, reporting tasks), configurations.ts (custom NAR and
- * Python configurations), parameter-groups.ts, inbound.ts (inbound
- * connection endpoints) and drafts.ts (flow drafts and test sessions), over
- * the request's workload (workload.ts). It tells DataFlow's control plane
- * its deployments (provides.ts).
+ * under /dfx/ with Bearer tokens issued for the DF workload. Custom
+ * configurations (configurations.ts), inbound connection endpoints
+ * (inbound.ts), parameter groups, reporting tasks, flow drafts with their
+ * test sessions (drafts.ts) and asset update requests are the engine's
+ * records, each of an environment. Deployments and their flows are still
+ * records of their own (deployed.ts, deployments.ts, flows.ts), with the
+ * deployment and flow requests (requests.ts) and uploaded assets
+ * (assets.ts), served by the code entries over the request's workload
+ * (entries.ts, workload.ts). It tells DataFlow's control plane its
+ * deployments (provides.ts).
  */
 import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import { resources } from '../../../model/services/dataflow/resources.js';

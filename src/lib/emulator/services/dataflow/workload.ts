@@ -5,12 +5,12 @@
  * resources between projects. The parts are modules of functions over it,
  * each importing only those below it: deployed.ts (deployments and flows as
  * records), assets.ts, requests.ts, inbound.ts, configurations.ts,
- * parameter-groups.ts, asset-requests.ts, reporting-tasks.ts, drafts.ts,
- * then flows.ts and deployments.ts (what changes them). Records are in
- * records.ts, the fixed world in catalogue.ts, wire views in views.ts.
+ * parameter-groups.ts, asset-requests.ts, reporting-tasks.ts, then flows.ts
+ * and deployments.ts (what changes them). Records are in records.ts, the
+ * fixed world in catalogue.ts, wire views in views.ts.
  *
- * Deployments, flows and test sessions move through `STATE/DETAILED_STATE`
- * pairs on lifecycles (lifecycle.ts), read lazily. Calls that ask for a
+ * Deployments and flows move through `STATE/DETAILED_STATE` pairs on
+ * lifecycles (engine/timeline.ts), read lazily. Calls that ask for a
  * state (suspend, resume, start, stop) change nothing when the resource is
  * already in that state or on its way there. Configurations carry a version:
  * an update must name the current one and moves it on by one.
