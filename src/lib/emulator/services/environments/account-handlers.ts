@@ -5,11 +5,10 @@
  */
 import type { Doc } from '../../types.js';
 import type { EnvironmentsBackend } from './backend.js';
-import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
+import { bool, docs, num, optBool, str, stringMap, strings, text } from '../../values.js';
 
 import { anonymize } from './account.js';
 import type { AnonymizationRule } from './records.js';
-import { credentialView } from './views.js';
 
 const rulesOf = (v: unknown): AnonymizationRule[] =>
   docs(v).map((r) => ({ value: text(r.value), replacement: str(r.replacement) ?? '[REDACTED]' }));
@@ -72,32 +71,6 @@ export const getAuditCredentialPrerequisites = (b: EnvironmentsBackend, req: Doc
 export const getGovCloudAuditCredentialPrerequisites = (b: EnvironmentsBackend, req: Doc): Doc => {
   const { cloudPlatform: _platform, ...rest } = b.account.auditPrerequisites(text(req.cloudPlatform), true);
   return rest;
-};
-
-export const updateAwsCredential = (b: EnvironmentsBackend, req: Doc): Doc => ({
-  credential: credentialView(
-    b.updateAwsCredential(text(req.credentialName), {
-      roleArn: text(req.roleArn),
-      description: str(req.description),
-      skipOrgPolicyDecisions: bool(req.skipOrgPolicyDecisions),
-      verifyPermissions: bool(req.verifyPermissions),
-    }),
-  ),
-});
-
-export const updateAzureCredential = (b: EnvironmentsBackend, req: Doc): Doc => {
-  const app = obj(req.appBased);
-  return {
-    credential: credentialView(
-      b.updateAzureCredential(text(req.credentialName), {
-        subscriptionId: text(req.subscriptionId),
-        tenantId: text(req.tenantId),
-        appId: str(app.applicationId),
-        authenticationType: str(app.authenticationType),
-        description: str(req.description),
-      }),
-    ),
-  };
 };
 
 // checks

@@ -4,7 +4,7 @@ import { compact } from '../../values.js';
 import type { IdBrokerRecord, ProxyRecord } from './backend.js';
 import { DEFAULT_FREEIPA_IMAGE, FREEIPA_CATALOG, type FreeipaImage } from './catalogue.js';
 import { domainOf, imageById, type Freeipa } from './freeipa.js';
-import type { CredentialRec, EnvRecord, FreeipaRecord } from './records.js';
+import type { EnvRecord, FreeipaRecord } from './records.js';
 
 /** The wire `ImageInfoResponse` of a FreeIPA image. */
 export const imageView = (i: FreeipaImage, catalog: string): Doc => ({
@@ -92,8 +92,6 @@ export function environmentView(e: EnvRecord, ipa: Freeipa, proxy?: ProxyRecord)
 /** The wire `EnvironmentSummary`. */
 export const environmentSummary = (e: EnvRecord): Doc =>
   compact({ ...basics(e), proxyConfigName: e.proxyConfigName, computeClusterEnabled: e.computeClusterEnabled });
-
-export const credentialView = (c: CredentialRec): Doc => ({ ...c });
 
 /** The wire `ProxyConfig`; the password is never answered. */
 export const proxyView = (p: ProxyRecord): Doc => compact({ ...p });
