@@ -313,8 +313,8 @@ export function environmentResources(scope: EnvironmentScope): Resources<Environ
   });
 }
 
-/** ID Broker mappings of an environment, by its CRN. */
-export const ID_BROKER_KIND = 'environments.idbroker';
+/** ID Broker mappings of an environment (the environments table's `idBrokerMappings`), in its CRN's scope. */
+export const ID_BROKER_KIND = 'environments.idBrokerMappings';
 
 /**
  * Kinds of the environments service's records that are parts of one

@@ -83,7 +83,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
-  6: ['environments.credential', 'environments.account'],
+  6: ['environments.credential', 'environments.account', 'environments.idbroker'],
 };
 
 export class StateError extends Error {}

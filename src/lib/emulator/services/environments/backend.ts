@@ -19,7 +19,6 @@
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import {
   ENVIRONMENT_OPERATION_KIND,
-  ID_BROKER_KIND,
   environmentResources,
   environments,
   networkOf,
@@ -57,17 +56,6 @@ export interface ProxyRecord {
   description?: string;
   noProxyHosts?: string;
   user?: string;
-}
-
-export interface IdBrokerRecord {
-  mappingsVersion: number;
-  dataAccessRole: string;
-  rangerAuditRole: string;
-  rangerCloudAccessAuthorizerRole?: string;
-  baselineRole?: string;
-  mappings: Array<{ accessorCrn: string; role: string }>;
-  /** The version last synced to the environment's clusters. */
-  syncedVersion: number;
 }
 
 /** What a new environment is made of, whatever its cloud. */
@@ -334,41 +322,6 @@ export class EnvironmentsBackend {
   operation(ref: string, operationId?: string): OperationRecord {
     const env = this.environment(ref);
     return this.operations.ofOwner(env.crn, `environment ${env.environmentName}`, operationId);
-  }
-
-  // ---- ID Broker mappings ------------------------------------------------------
-
-  idBroker(ref: string): IdBrokerRecord {
-    const env = this.environment(ref);
-    return (
-      this.ctx.store.get<IdBrokerRecord>(ID_BROKER_KIND, env.crn) ?? {
-        mappingsVersion: 0,
-        dataAccessRole: '',
-        rangerAuditRole: '',
-        mappings: [],
-        syncedVersion: 0,
-      }
-    );
-  }
-
-  setIdBroker(ref: string, m: Omit<IdBrokerRecord, 'mappingsVersion' | 'syncedVersion'>): IdBrokerRecord {
-    const env = this.environment(ref);
-    const prev = this.idBroker(env.crn);
-    const accessors = new Set<string>();
-    for (const x of m.mappings) {
-      if (accessors.has(x.accessorCrn)) throw invalid(`accessor ${x.accessorCrn} is mapped twice; give each user or group one role`);
-      accessors.add(x.accessorCrn);
-    }
-    const rec: IdBrokerRecord = { ...m, mappingsVersion: prev.mappingsVersion + 1, syncedVersion: prev.syncedVersion };
-    this.ctx.store.put(ID_BROKER_KIND, env.crn, rec, { parent: env.crn });
-    return rec;
-  }
-
-  syncIdBroker(ref: string): void {
-    const env = this.environment(ref);
-    const rec = this.idBroker(env.crn);
-    rec.syncedVersion = rec.mappingsVersion;
-    this.ctx.store.put(ID_BROKER_KIND, env.crn, rec, { parent: env.crn });
   }
 }
 

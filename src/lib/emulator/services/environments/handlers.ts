@@ -15,7 +15,7 @@ import { failedPrecondition, invalid } from '../../errors.js';
 import { gcpKeyType, selfSignedCertificate } from './credentials.js';
 import { keytabOf, rootCertificateOf } from './identity.js';
 import type { ComputeClusterConfiguration, CredentialRec } from './records.js';
-import { environmentSummary, environmentView, idBrokerView } from './views.js';
+import { environmentSummary, environmentView } from './views.js';
 
 /** The environment with its proxy configuration, as describe and create answer it. */
 export const described = (b: EnvironmentsBackend, ref: string): Doc => {
@@ -431,32 +431,4 @@ export const listConnectedDataServices = (b: EnvironmentsBackend, req: Doc): Doc
   for (const d of b.ctx.world.inEnvironment(b.ctx, e.crn))
     if (!NOT_DATA_SERVICES.includes(d.service)) byService.set(d.service, [...(byService.get(d.service) ?? []), d.name]);
   return { result: [...byService].map(([name, clusters]) => ({ name, clusters })) };
-};
-
-// ID Broker mappings
-export const getIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc => idBrokerView(b.idBroker(text(req.environmentName)));
-
-export const setIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc =>
-  idBrokerView(
-    b.setIdBroker(text(req.environmentName), {
-      dataAccessRole: text(req.dataAccessRole),
-      rangerAuditRole: str(req.rangerAuditRole) ?? text(req.dataAccessRole),
-      rangerCloudAccessAuthorizerRole: str(req.rangerCloudAccessAuthorizerRole),
-      baselineRole: str(req.baselineRole),
-      mappings: docs(req.mappings).map((m) => ({ accessorCrn: text(m.accessorCrn), role: text(m.role) })),
-    }),
-  );
-
-export const syncIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc => {
-  b.syncIdBroker(text(req.environmentName));
-  return {};
-};
-
-export const getIdBrokerMappingsSyncStatus = (b: EnvironmentsBackend, req: Doc): Doc => {
-  const m = b.idBroker(text(req.environmentName));
-  return {
-    syncNeeded: m.syncedVersion !== m.mappingsVersion,
-    globalStatus: m.mappingsVersion === 0 ? 'NEVER_RUN' : 'COMPLETED',
-    statuses: {},
-  };
 };

@@ -10,12 +10,13 @@ import type { OperationName } from '../../../model/services/environments/wire.js
 import { resources } from '../../../model/services/environments/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { auditCredentialFields, auditCredentialRequest } from './audit-credentials.js';
-import { FREEIPA_LOGS, TELEMETRY_DEFAULTS } from './catalogue.js';
+import { FREEIPA_LOGS, FREEIPA_SECRET_TYPES, TELEMETRY_DEFAULTS } from './catalogue.js';
 import * as environment from './handlers.js';
 import * as freeipa from './freeipa-handlers.js';
 import * as account from './account-handlers.js';
 import * as usersync from './usersync.js';
 import * as diagnostics from './diagnostics.js';
+import * as idBroker from './id-broker.js';
 import { environments } from './provides.js';
 import { onBackend } from './backend.js';
 
@@ -34,6 +35,13 @@ export default defineService<OperationName>()({
     },
     proxyConfig: { noun: 'proxy configuration', keys: ['proxyConfigName'], hooks: { check: { delete: environment.proxyInUse } } },
     cloudStorageValidation: { keys: [] },
+    idBrokerMappings: {
+      noun: 'ID Broker mappings',
+      keys: [],
+      lives: { in: 'environment', by: ['environmentName'] },
+      // A part of its environment: it goes with it, and neither holds up its delete nor follows its stop.
+      withEnvironment: 'part',
+    },
     accountTelemetry: { noun: 'account telemetry', keys: ['accountId'] },
     azureImageTerms: { noun: 'Azure image terms policy', keys: ['accountId'] },
     auditCredential: {
@@ -92,8 +100,8 @@ export default defineService<OperationName>()({
     getFreeipaUpgradeOptions: code(onBackend(freeipa.getFreeipaUpgradeOptions)),
     getGovCloudAuditCredentialPrerequisites: code(onBackend(account.getGovCloudAuditCredentialPrerequisites)),
     getGovCloudCredentialPrerequisites: code(onBackend(account.getGovCloudCredentialPrerequisites)),
-    getIdBrokerMappings: code(onBackend(environment.getIdBrokerMappings)),
-    getIdBrokerMappingsSyncStatus: code(onBackend(environment.getIdBrokerMappingsSyncStatus)),
+    getIdBrokerMappings: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf }),
+    getIdBrokerMappingsSyncStatus: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf, answer: idBroker.idBrokerSyncStatus }),
     getKeytab: code(onBackend(environment.getKeytab)),
     getOperation: code(onBackend(environment.getOperation)),
     getRepairFreeipaStatus: code(onBackend(freeipa.getRepairFreeipaStatus)),
@@ -108,7 +116,7 @@ export default defineService<OperationName>()({
     listCredentials: r.credential.list({ select: environment.credentialsNamed }),
     listEnvironments: code(onBackend(environment.listEnvironments)),
     listFreeipaDiagnostics: r.freeipaDiagnostics.list({ select: diagnostics.collectionsOf }),
-    listFreeipaSecretTypes: code(onBackend(freeipa.listFreeipaSecretTypes)),
+    listFreeipaSecretTypes: fixed({ freeipaSecretTypes: FREEIPA_SECRET_TYPES }),
     listProxyConfigs: r.proxyConfig.list({ select: environment.proxiesNamed }),
     repairFreeipa: code(onBackend(freeipa.repairFreeipa)),
     repairTrust: code(onBackend(environment.repairTrust)),
@@ -123,7 +131,7 @@ export default defineService<OperationName>()({
     setEndpointAccessGateway: code(onBackend(environment.setEndpointAccessGateway)),
     setEnvironmentSetting: code(onBackend(account.setEnvironmentSetting)),
     setGCPAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
-    setIdBrokerMappings: code(onBackend(environment.setIdBrokerMappings)),
+    setIdBrokerMappings: r.idBrokerMappings.update({ rewrite: idBroker.idBrokerChange }),
     setPassword: code(usersync.setPassword),
     setTelemetryFeatures: code(onBackend(environment.setTelemetryFeatures)),
     setupActiveDirectoryTrust: code(onBackend(environment.setupActiveDirectoryTrust)),
@@ -131,7 +139,7 @@ export default defineService<OperationName>()({
     startFreeIpaVerticalScaling: code(onBackend(freeipa.startFreeIpaVerticalScaling)),
     stopEnvironment: code(onBackend(environment.stopEnvironment)),
     syncAllUsers: code(usersync.syncAllUsers),
-    syncIdBrokerMappings: code(onBackend(environment.syncIdBrokerMappings)),
+    syncIdBrokerMappings: code(idBroker.syncIdBrokerMappings),
     syncStatus: r.userSync.read({ answer: usersync.syncView }),
     syncUser: code(usersync.syncUser),
     testAccountTelemetryRules: code(onBackend(account.testAccountTelemetryRules)),

@@ -1,7 +1,7 @@
 /** Environments records -> wire documents (Environment, EnvironmentSummary, Credential, ProxyConfig, FreeIPA). */
 import type { Doc } from '../../types.js';
 import { compact } from '../../values.js';
-import type { IdBrokerRecord, ProxyRecord } from './backend.js';
+import type { ProxyRecord } from './backend.js';
 import { DEFAULT_FREEIPA_IMAGE, FREEIPA_CATALOG, type FreeipaImage } from './catalogue.js';
 import { domainOf, imageById, type Freeipa } from './freeipa.js';
 import type { EnvRecord, FreeipaRecord } from './records.js';
@@ -95,13 +95,3 @@ export const environmentSummary = (e: EnvRecord): Doc =>
 
 /** The wire `ProxyConfig`; the password is never answered. */
 export const proxyView = (p: ProxyRecord): Doc => compact({ ...p });
-
-export const idBrokerView = (m: IdBrokerRecord): Doc =>
-  compact({
-    mappingsVersion: m.mappingsVersion,
-    dataAccessRole: m.dataAccessRole,
-    rangerAuditRole: m.rangerAuditRole,
-    rangerCloudAccessAuthorizerRole: m.rangerCloudAccessAuthorizerRole,
-    baselineRole: m.baselineRole,
-    mappings: m.mappings,
-  });
