@@ -16,7 +16,7 @@
  * services) with it; starting it starts them again, its Data Hubs only when
  * asked to.
  */
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import {
   ENVIRONMENT_OPERATION_KIND,
   environmentResources,
@@ -31,7 +31,6 @@ import { Operations, type OperationRecord } from '../../engine/operations.js';
 import { Resources } from '../../engine/records.js';
 import type { BackendContext, Doc } from '../../types.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
 import type { resources } from '../../../model/services/environments/resources.js';
 import { AccountPart } from './account.js';
 import { AZURE_ZONES } from './catalogue.js';
@@ -43,20 +42,6 @@ import type { ComputeClusterConfiguration, CredentialRec, EnvRecord } from './re
 
 /** The resources of the service's table (model/services/environments/resources.ts). */
 export type R = keyof typeof resources.resources;
-
-/** The store kind of the proxy configurations (the table's `proxyConfig` records). */
-export const PROXY_KIND = 'environments.proxyConfig';
-
-export interface ProxyRecord {
-  proxyConfigName: string;
-  crn: string;
-  protocol: string;
-  host: string;
-  port: number;
-  description?: string;
-  noProxyHosts?: string;
-  user?: string;
-}
 
 /** What a new environment is made of, whatever its cloud. */
 export interface EnvironmentSpec {
@@ -128,23 +113,15 @@ export class EnvironmentsBackend {
     return this.h.records('credential').get(ref).doc as unknown as CredentialRec;
   }
 
-  /** A proxy configuration by name or CRN. */
-  proxy(ref: string): ProxyRecord {
-    const p = this.proxies(ref)[0];
-    if (!p) throw notFound(`proxy configuration ${ref.slice(0, 200)} not found`);
-    return p;
-  }
-
-  /** The proxy configurations, or those a name (any case) or CRN names. */
-  proxies(ref?: string): ProxyRecord[] {
-    const all = this.ctx.store.list<EngineRecord>(PROXY_KIND).map((d) => d.doc.doc as unknown as ProxyRecord);
-    return ref ? all.filter((p) => p.proxyConfigName.toLowerCase() === ref.toLowerCase() || p.crn === ref) : all;
+  /** The name of a proxy configuration a name (any case) or CRN names (the table's `proxyConfig` records). */
+  proxyName(ref: string): string {
+    return this.h.records('proxyConfig').get(ref).name ?? ref;
   }
 
   /** Sets (or, with no name, removes) an environment's proxy configuration. */
   setProxy(ref: string, name: string | undefined): void {
     const env = this.environment(ref);
-    if (name) env.proxyConfigName = this.proxy(name).proxyConfigName;
+    if (name) env.proxyConfigName = this.proxyName(name);
     else delete env.proxyConfigName;
     this.envs.save(env);
   }
@@ -182,7 +159,7 @@ export class EnvironmentsBackend {
       throw invalid(`FreeIPA runs one to three servers (freeIpa instanceCountByGroup 1-3); got ${servers}`);
     if (spec.platform === 'AZURE' && spec.availabilityZones?.some((z) => !AZURE_ZONES.includes(z)))
       throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${spec.availabilityZones.join(', ')}`);
-    const proxy = spec.proxyConfigName ? this.proxy(spec.proxyConfigName).proxyConfigName : undefined;
+    const proxy = spec.proxyConfigName ? this.proxyName(spec.proxyConfigName) : undefined;
     const network: EnvRecord['network'] = networkOf(spec.name, spec.platform, spec.network);
     if (spec.endpointAccessGatewayScheme) network.endpointAccessGatewayScheme = spec.endpointAccessGatewayScheme;
     if (spec.endpointAccessGatewaySubnetIds?.length) network.endpointAccessGatewaySubnetIds = spec.endpointAccessGatewaySubnetIds;

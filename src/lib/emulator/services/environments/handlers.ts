@@ -20,7 +20,7 @@ import { environmentSummary, environmentView } from './views.js';
 /** The environment with its proxy configuration, as describe and create answer it. */
 export const described = (b: EnvironmentsBackend, ref: string): Doc => {
   const e = b.environment(ref);
-  return environmentView(e, b.freeipa, e.proxyConfigName ? b.proxies(e.proxyConfigName)[0] : undefined);
+  return environmentView(e, b.freeipa, e.proxyConfigName ? b.h.records('proxyConfig').find(e.proxyConfigName)?.doc : undefined);
 };
 
 /** A string-valued object's fields ({} when absent). */
