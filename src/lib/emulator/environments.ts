@@ -17,7 +17,7 @@
  */
 import { notFound } from './errors.js';
 import { crn, stableUuid } from './ids.js';
-import { Resources } from './engine/records.js';
+import { Resources, type EngineRecord } from './engine/records.js';
 import { settledIn, type Activity, type EngineContext, type Lifecycle } from './engine/timeline.js';
 import type { BackendContext } from './types.js';
 
@@ -216,25 +216,27 @@ function preCreated(scope: EnvironmentScope, e: (typeof PRE_CREATED)[number], cr
   };
 }
 
-/** The credential a pre-created environment was made with. */
-function preCreatedCredential(scope: EnvironmentScope, e: (typeof PRE_CREATED)[number], created: string): CredentialRecord {
+/** The credential a pre-created environment was made with, as the environments service's table keeps a credential. */
+function preCreatedCredential(scope: EnvironmentScope, e: (typeof PRE_CREATED)[number], created: string): EngineRecord {
   const { accountId, region } = scope.info;
   const name = `${e.name}-credential`;
-  const rec: CredentialRecord = {
+  const id = stableUuid(`${accountId}/credential/${name}`);
+  const doc: CredentialRecord = {
     credentialName: name,
-    crn: crn('environments', region, accountId, 'credential', stableUuid(`${accountId}/credential/${name}`)),
+    crn: crn('environments', region, accountId, 'credential', id),
     cloudPlatform: e.platform,
     created,
     description: `Credential of ${e.name}`,
   };
   if (e.platform === 'AWS')
-    rec.awsCredentialProperties = {
+    doc.awsCredentialProperties = {
       roleArn: `arn:aws:iam::123456789012:role/${e.name}-cross-account`,
       govCloud: e.region.startsWith('us-gov-'),
     };
-  if (e.platform === 'AZURE') rec.azureCredentialProperties = { appId: stableUuid(`${name}/app`), authenticationType: 'SECRET' };
-  if (e.platform === 'GCP') rec.gcpCredentialProperties = { keyType: 'JSON' };
-  return rec;
+  if (e.platform === 'AZURE') doc.azureCredentialProperties = { appId: stableUuid(`${name}/app`), authenticationType: 'SECRET' };
+  if (e.platform === 'GCP') doc.gcpCredentialProperties = { keyType: 'JSON' };
+  const now = scope.clock.now();
+  return { id, name, crn: doc.crn, scope: '', doc: { ...doc }, activity: settledIn('create', '', now), createdAt: now };
 }
 
 /** Set in a store whose account was made empty (`emulator start --empty`): nothing is pre-created in it. */
@@ -255,7 +257,7 @@ function ensure(scope: EnvironmentScope): void {
       const rec = preCreated(scope, e, created, creator);
       scope.store.put(ENVIRONMENT_KIND, rec.crn, rec, { name: rec.environmentName, crn: rec.crn });
       const cred = preCreatedCredential(scope, e, created);
-      scope.store.put(CREDENTIAL_KIND, cred.crn, cred, { name: cred.credentialName, crn: cred.crn });
+      scope.store.put(CREDENTIAL_KIND, cred.id, cred, { name: cred.name, crn: cred.crn, parent: '' });
     }
     scope.store.setMeta(flag, '1');
     scope.store.setMeta(TRACKED, '1');
@@ -311,8 +313,8 @@ export function environmentResources(scope: EnvironmentScope): Resources<Environ
   });
 }
 
-/** ID Broker mappings of an environment, by its CRN. */
-export const ID_BROKER_KIND = 'environments.idbroker';
+/** ID Broker mappings of an environment (the environments table's `idBrokerMappings`), in its CRN's scope. */
+export const ID_BROKER_KIND = 'environments.idBrokerMappings';
 
 /**
  * Kinds of the environments service's records that are parts of one

@@ -86,7 +86,15 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // Format 6 (issue 29's third fan-out): dfworkload's parameter groups, reporting tasks, flow drafts and asset update
   // requests are engine records (the last under dfworkload.assetUpdateRequest), and a draft's test session one of its
   // own (dfworkload.testSession).
-  6: ['dfworkload.parameterGroup', 'dfworkload.reportingTask', 'dfworkload.flowDraft', 'dfworkload.assetRequest'],
+  6: [
+    'dfworkload.parameterGroup',
+    'dfworkload.reportingTask',
+    'dfworkload.flowDraft',
+    'dfworkload.assetRequest',
+    'environments.credential',
+    'environments.account',
+    'environments.idbroker',
+  ],
 };
 
 export class StateError extends Error {}

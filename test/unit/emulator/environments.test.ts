@@ -4,10 +4,9 @@
  * service, removal after a delete, and state kept before environments had a
  * lifecycle (records without an activity) read as available.
  */
-import { beforeEach, describe, expect, test } from '@jest/globals';
+import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import {
-  CREDENTIAL_KIND,
   ENVIRONMENT_KIND,
   PRE_CREATED,
   environmentResources,
@@ -19,6 +18,7 @@ import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import type { BackendContext } from '../../../src/lib/emulator/types.js';
 import { World } from '../../../src/lib/emulator/world.js';
+import { serviceCaller, type ServiceCaller } from '../../helpers/emulator-unit.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-01-01T00:00:00Z');
@@ -26,6 +26,11 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 let store: Store;
 let clock: Clock;
 let ctx: BackendContext;
+let service: ServiceCaller;
+
+beforeAll(async () => {
+  service = await serviceCaller('environments', () => ctx);
+});
 
 beforeEach(() => {
   clock = new Clock(1, { now: T0, paused: true }, () => T0);
@@ -43,7 +48,8 @@ describe('environment records', () => {
   test('the pre-created environments are AVAILABLE, each with its credential', () => {
     const all = environments(ctx);
     expect(all.map((e) => [e.environmentName, e.status])).toEqual(PRE_CREATED.map((p) => [p.name, 'AVAILABLE']));
-    const creds = store.list<{ credentialName: string }>(CREDENTIAL_KIND).map((c) => c.doc.credentialName);
+    const listed = service.call('listCredentials') as { credentials: Array<{ credentialName: string }> };
+    const creds = listed.credentials.map((c) => c.credentialName);
     expect(creds).toEqual(all.map((e) => e.credentialName));
   });
 

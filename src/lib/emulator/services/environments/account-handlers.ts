@@ -5,47 +5,45 @@
  */
 import type { Doc } from '../../types.js';
 import type { EnvironmentsBackend } from './backend.js';
-import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
+import { docs, num, str, stringMap, strings, text } from '../../values.js';
 
-import { anonymize } from './account.js';
+import { anonymize, compile } from './account.js';
+import type { Hook } from '../../engine/declare.js';
+import type { R } from './backend.js';
+import { TELEMETRY_DEFAULTS } from './catalogue.js';
 import type { AnonymizationRule } from './records.js';
-import { credentialView } from './views.js';
 
 const rulesOf = (v: unknown): AnonymizationRule[] =>
   docs(v).map((r) => ({ value: text(r.value), replacement: str(r.replacement) ?? '[REDACTED]' }));
 
-export const telemetryView = (t: {
-  workloadAnalytics: boolean;
-  reportDeploymentLogs: boolean;
-  rules: readonly AnonymizationRule[];
-}): Doc => ({
-  workloadAnalytics: t.workloadAnalytics,
-  reportDeploymentLogs: t.reportDeploymentLogs,
-  rules: t.rules.map((r) => ({ ...r })),
-});
-// telemetry
-export const getAccountTelemetry = (b: EnvironmentsBackend): Doc => telemetryView(b.account.telemetry());
+/**
+ * The account's telemetry settings and its Azure Marketplace image terms
+ * switch: one record each per account (the table's `accountTelemetry` and
+ * `azureImageTerms`), made with their defaults the first time the service
+ * is asked anything, named by the account.
+ */
+export function accountRecords(h: Hook<R>): void {
+  const id = h.ctx.info.accountId;
+  const telemetry = h.records('accountTelemetry');
+  if (!telemetry.byId(id)) telemetry.create({ id, scope: '', doc: { ...TELEMETRY_DEFAULTS, rules: [...TELEMETRY_DEFAULTS.rules] } });
+  const terms = h.records('azureImageTerms');
+  if (!terms.byId(id)) terms.create({ id, scope: '', doc: { accepted: false } });
+}
 
-export const setAccountTelemetry = (b: EnvironmentsBackend, req: Doc): Doc =>
-  telemetryView(
-    b.account.setTelemetry({
-      workloadAnalytics: optBool(req.workloadAnalytics),
-      reportDeploymentLogs: optBool(req.reportDeploymentLogs),
-      ...(Array.isArray(req.rules) ? { rules: rulesOf(req.rules) } : {}),
-    }),
-  );
+/** The request names the account's own record. */
+export const ofAccount = (h: Hook<R>, sent: Doc): Doc => ({ ...sent, accountId: h.ctx.info.accountId });
+
+/** A telemetry change: each rule a regular expression (INVALID_ARGUMENT naming one that is not), one without a replacement redacting. */
+export function telemetryChange(h: Hook<R>, sent: Doc): Doc {
+  if (!Array.isArray(sent.rules)) return ofAccount(h, sent);
+  const rules = rulesOf(sent.rules);
+  rules.forEach(compile);
+  return { ...ofAccount(h, sent), rules };
+}
 
 export const testAccountTelemetryRules = (_b: EnvironmentsBackend, req: Doc): Doc => ({
   output: anonymize(text(req.testInput), rulesOf(req.rules)),
 });
-
-// Azure Marketplace image terms
-export const getAzureImageTermsPolicy = (b: EnvironmentsBackend): Doc => ({ accepted: b.account.azureImageTermsAccepted() });
-
-export const updateAzureImageTermsPolicy = (b: EnvironmentsBackend, req: Doc): Doc => {
-  b.account.setAzureImageTerms(bool(req.accepted));
-  return {};
-};
 
 // settings
 export const getEnvironmentSetting = (b: EnvironmentsBackend, req: Doc): Doc => ({
@@ -72,32 +70,6 @@ export const getAuditCredentialPrerequisites = (b: EnvironmentsBackend, req: Doc
 export const getGovCloudAuditCredentialPrerequisites = (b: EnvironmentsBackend, req: Doc): Doc => {
   const { cloudPlatform: _platform, ...rest } = b.account.auditPrerequisites(text(req.cloudPlatform), true);
   return rest;
-};
-
-export const updateAwsCredential = (b: EnvironmentsBackend, req: Doc): Doc => ({
-  credential: credentialView(
-    b.updateAwsCredential(text(req.credentialName), {
-      roleArn: text(req.roleArn),
-      description: str(req.description),
-      skipOrgPolicyDecisions: bool(req.skipOrgPolicyDecisions),
-      verifyPermissions: bool(req.verifyPermissions),
-    }),
-  ),
-});
-
-export const updateAzureCredential = (b: EnvironmentsBackend, req: Doc): Doc => {
-  const app = obj(req.appBased);
-  return {
-    credential: credentialView(
-      b.updateAzureCredential(text(req.credentialName), {
-        subscriptionId: text(req.subscriptionId),
-        tenantId: text(req.tenantId),
-        appId: str(app.applicationId),
-        authenticationType: str(app.authenticationType),
-        description: str(req.description),
-      }),
-    ),
-  };
 };
 
 // checks

@@ -1,7 +1,7 @@
 /**
- * The account's side of the environments service: telemetry settings and
- * their anonymization rules, the Azure Marketplace image terms switch,
- * configuration settings (system-wide or of an environment), what a cloud
+ * The account's side of the environments service: telemetry's anonymization
+ * rules (the settings themselves and the Azure Marketplace image terms switch
+ * are the table's records: account-handlers.ts), configuration settings (system-wide or of an environment), what a cloud
  * account needs before a credential is made, and the checks a user runs
  * before registering things: a Cloudera Manager, a database, a Kubernetes
  * cluster, a log storage location. Checks answer with their result; a host,
@@ -12,10 +12,8 @@ import { invalid } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import type { EnvironmentsBackend } from './backend.js';
-import { CONTROL_PLANE_AWS_ACCOUNT, TELEMETRY_DEFAULTS, auditPrerequisites, awsPrerequisites, azurePrerequisites } from './catalogue.js';
+import { CONTROL_PLANE_AWS_ACCOUNT, auditPrerequisites, awsPrerequisites, azurePrerequisites } from './catalogue.js';
 import { ACCOUNT_KIND, type AccountSettings, type AnonymizationRule } from './records.js';
-
-type Telemetry = Required<AccountSettings>['telemetry'];
 
 const failing = (name: string): boolean => name.toLowerCase().startsWith('fail-');
 
@@ -35,7 +33,7 @@ export function anonymize(text: string, rules: readonly AnonymizationRule[]): st
   return rules.reduce((out, rule, i) => out.replace(compile(rule, i), rule.replacement), text);
 }
 
-function compile(rule: AnonymizationRule, i: number): RegExp {
+export function compile(rule: AnonymizationRule, i: number): RegExp {
   try {
     return new RegExp(rule.value, 'g');
   } catch (err) {
@@ -59,34 +57,6 @@ export class AccountPart {
     change(s);
     this.ctx.store.put(ACCOUNT_KIND, this.ctx.info.accountId, s);
     return s;
-  }
-
-  // ---- telemetry ------------------------------------------------------------------
-
-  telemetry(): Telemetry {
-    return this.read().telemetry ?? { ...TELEMETRY_DEFAULTS, rules: [...TELEMETRY_DEFAULTS.rules] };
-  }
-
-  setTelemetry(change: { workloadAnalytics?: boolean; reportDeploymentLogs?: boolean; rules?: AnonymizationRule[] }): Telemetry {
-    change.rules?.forEach((r, i) => compile(r, i));
-    const current = this.telemetry();
-    const next: Telemetry = {
-      workloadAnalytics: change.workloadAnalytics ?? current.workloadAnalytics,
-      reportDeploymentLogs: change.reportDeploymentLogs ?? current.reportDeploymentLogs,
-      rules: change.rules ?? current.rules,
-    };
-    this.write((s) => (s.telemetry = next));
-    return next;
-  }
-
-  // ---- Azure Marketplace image terms ------------------------------------------------
-
-  azureImageTermsAccepted(): boolean {
-    return this.read().azureImageTermsAccepted ?? false;
-  }
-
-  setAzureImageTerms(accepted: boolean): void {
-    this.write((s) => (s.azureImageTermsAccepted = accepted));
   }
 
   // ---- settings ------------------------------------------------------------------------

@@ -16,18 +16,14 @@
  * services) with it; starting it starts them again, its Data Hubs only when
  * asked to.
  */
-import { createHash } from 'node:crypto';
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import {
-  CREDENTIAL_KIND,
   ENVIRONMENT_OPERATION_KIND,
-  ID_BROKER_KIND,
   environmentResources,
   environments,
   networkOf,
   requireEnvironment,
   type CloudPlatform,
-  type CredentialRecord,
   type EnvironmentRecord,
 } from '../../environments.js';
 import { crn, uuid } from '../../ids.js';
@@ -35,12 +31,10 @@ import { Operations, type OperationRecord } from '../../engine/operations.js';
 import { Resources } from '../../engine/records.js';
 import type { BackendContext, Doc } from '../../types.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
 import type { resources } from '../../../model/services/environments/resources.js';
 import { AccountPart } from './account.js';
 import { AZURE_ZONES } from './catalogue.js';
 import { EnvironmentChanges } from './changes.js';
-import { selfSignedCertificate } from './credentials.js';
 import { Freeipa, type FreeipaSpec } from './freeipa.js';
 import { usersFingerprint } from './identity.js';
 import { ACTION_WORDS, ENVIRONMENT_WORK } from './lifecycles.js';
@@ -48,31 +42,6 @@ import type { ComputeClusterConfiguration, CredentialRec, EnvRecord } from './re
 
 /** The resources of the service's table (model/services/environments/resources.ts). */
 export type R = keyof typeof resources.resources;
-
-/** The store kind of the proxy configurations (the table's `proxyConfig` records). */
-export const PROXY_KIND = 'environments.proxyConfig';
-
-export interface ProxyRecord {
-  proxyConfigName: string;
-  crn: string;
-  protocol: string;
-  host: string;
-  port: number;
-  description?: string;
-  noProxyHosts?: string;
-  user?: string;
-}
-
-export interface IdBrokerRecord {
-  mappingsVersion: number;
-  dataAccessRole: string;
-  rangerAuditRole: string;
-  rangerCloudAccessAuthorizerRole?: string;
-  baselineRole?: string;
-  mappings: Array<{ accessorCrn: string; role: string }>;
-  /** The version last synced to the environment's clusters. */
-  syncedVersion: number;
-}
 
 /** What a new environment is made of, whatever its cloud. */
 export interface EnvironmentSpec {
@@ -112,56 +81,6 @@ export interface EnvironmentSpec {
   };
 }
 
-/**
- * Records without a lifecycle that environments name: unique by name in the
- * account, found by name or CRN, and kept while an environment uses them.
- */
-class NamedRecords<T extends { readonly crn: string }> {
-  constructor(
-    private readonly ctx: BackendContext,
-    private readonly kind: string,
-    private readonly noun: string,
-    private readonly nameOf: (r: T) => string,
-  ) {}
-
-  add(rec: T): T {
-    const name = this.nameOf(rec);
-    if (this.ctx.store.getByName(this.kind, name)) throw alreadyExists(`a ${this.noun} named ${name} already exists`);
-    this.ctx.store.put(this.kind, rec.crn, rec, { name, crn: rec.crn });
-    return rec;
-  }
-
-  get(ref: string): T {
-    const hit = ref.startsWith('crn:') ? this.ctx.store.getByCrn<T>(ref) : undefined;
-    const r = ref.startsWith('crn:') ? (hit?.kind === this.kind ? hit.doc : undefined) : this.ctx.store.getByName<T>(this.kind, ref);
-    if (!r) throw notFound(`${this.noun} ${ref.slice(0, 200)} not found`);
-    return r;
-  }
-
-  save(rec: T): T {
-    this.ctx.store.put(this.kind, rec.crn, rec, { name: this.nameOf(rec), crn: rec.crn });
-    return rec;
-  }
-
-  /** All of them, or those a name (any case) or CRN names. */
-  list(ref?: string): T[] {
-    const all = this.ctx.store.list<T>(this.kind).map((d) => d.doc);
-    return ref ? all.filter((r) => this.nameOf(r).toLowerCase() === ref.toLowerCase() || r.crn === ref) : all;
-  }
-
-  /** Deletes one that no environment uses; `hint` tells the user what to do when some do. */
-  remove(ref: string, users: (r: T) => readonly EnvironmentRecord[], hint: string): T {
-    const r = this.get(ref);
-    const using = users(r);
-    if (using.length > 0)
-      throw failedPrecondition(
-        `${this.noun} ${this.nameOf(r)} is used by environment ${using.map((e) => e.environmentName).join(', ')}; ${hint}`,
-      );
-    this.ctx.store.delete(this.kind, r.crn);
-    return r;
-  }
-}
-
 const LOG_DETAILS = { AWS: 'awsDetails', AZURE: 'azureDetails', GCP: 'gcpDetails' } as const;
 
 export class EnvironmentsBackend {
@@ -172,12 +91,12 @@ export class EnvironmentsBackend {
   readonly changes: EnvironmentChanges;
   readonly account: AccountPart;
 
-  private readonly credentialRecords: NamedRecords<CredentialRec>;
+  readonly ctx: BackendContext;
 
-  constructor(readonly ctx: BackendContext) {
+  constructor(readonly h: Hook<R>) {
+    const ctx = (this.ctx = h.ctx);
     this.envs = new Resources<EnvRecord>(ctx, { ...environmentResources(ctx).def, lifecycle: ENVIRONMENT_WORK });
     this.operations = new Operations(ctx, ENVIRONMENT_OPERATION_KIND);
-    this.credentialRecords = new NamedRecords(ctx, CREDENTIAL_KIND, 'credential', (c) => c.credentialName);
     this.freeipa = new Freeipa(this);
     this.changes = new EnvironmentChanges(this);
     this.account = new AccountPart(this);
@@ -189,99 +108,20 @@ export class EnvironmentsBackend {
 
   // ---- credentials and proxy configurations ---------------------------------------
 
-  createCredential(rec: Omit<CredentialRecord, 'crn' | 'created'>): CredentialRecord {
-    return this.credentialRecords.add({ ...rec, crn: this.crnOf('credential'), created: this.ctx.clock.iso() });
-  }
-
+  /** A credential by name or CRN (the table's `credential` records). */
   credential(ref: string): CredentialRec {
-    return this.credentialRecords.get(ref);
+    return this.h.records('credential').get(ref).doc as unknown as CredentialRec;
   }
 
-  credentials(ref?: string): CredentialRec[] {
-    return this.credentialRecords.list(ref);
-  }
-
-  /** Points an AWS credential at another role; `fail-` role names cannot be assumed when permissions are verified. */
-  updateAwsCredential(
-    ref: string,
-    change: { roleArn: string; description?: string; skipOrgPolicyDecisions: boolean; verifyPermissions: boolean },
-  ): CredentialRec {
-    const c = this.credential(ref);
-    const props = c.awsCredentialProperties;
-    if (c.cloudPlatform !== 'AWS' || !props)
-      throw invalid(`credential ${c.credentialName} is an ${c.cloudPlatform} credential; update it with its own cloud's command`);
-    const partition = props.govCloud ? 'aws-us-gov' : 'aws';
-    const arn = new RegExp(`^arn:${partition}:iam::\\d{12}:role/(.+)$`).exec(change.roleArn);
-    if (!arn) throw invalid(`${change.roleArn.slice(0, 200)} is not an IAM role ARN of the ${partition} partition`);
-    if (change.verifyPermissions && /(^|\/)fail-/.test(arn[1] ?? ''))
-      throw failedPrecondition(
-        `the control plane could not assume ${change.roleArn} (a role named fail-... fails on purpose); the credential is unchanged`,
-      );
-    c.awsCredentialProperties = { ...props, roleArn: change.roleArn };
-    if (change.description !== undefined) c.description = change.description;
-    c.skipOrgPolicyDecisions = change.skipOrgPolicyDecisions;
-    c.verifyPermissions = change.verifyPermissions;
-    return this.credentialRecords.save(c);
-  }
-
-  /** Changes the subscription, tenant or app of an Azure credential; a certificate-based one gets a new certificate. */
-  updateAzureCredential(
-    ref: string,
-    change: { subscriptionId: string; tenantId: string; appId?: string; authenticationType?: string; description?: string },
-  ): CredentialRec {
-    const c = this.credential(ref);
-    if (c.cloudPlatform !== 'AZURE')
-      throw invalid(`credential ${c.credentialName} is an ${c.cloudPlatform} credential; update it with its own cloud's command`);
-    const type = change.authenticationType ?? c.azureCredentialProperties?.authenticationType ?? 'SECRET';
-    const certificate =
-      type === 'CERTIFICATE'
-        ? selfSignedCertificate({ commonName: c.credentialName, organization: change.tenantId }, this.ctx.clock.now(), 1)
-        : undefined;
-    c.azureCredentialProperties = {
-      subscriptionId: change.subscriptionId,
-      tenantId: change.tenantId,
-      appId: change.appId ?? c.azureCredentialProperties?.appId,
-      authenticationType: type,
-      ...(certificate
-        ? {
-            certificate: {
-              status: 'ACTIVE',
-              expirationDate: new Date(certificate.notAfter).toISOString(),
-              sha512: createHash('sha512').update(certificate.der).digest('hex'),
-              base64: certificate.der.toString('base64'),
-            },
-          }
-        : {}),
-    };
-    if (change.description !== undefined) c.description = change.description;
-    return this.credentialRecords.save(c);
-  }
-
-  deleteCredential(ref: string): CredentialRecord {
-    return this.credentialRecords.remove(
-      ref,
-      (c) => this.envs.all().filter((e) => e.credentialName === c.credentialName),
-      'change their credential or delete them first',
-    );
-  }
-
-  /** A proxy configuration by name or CRN. */
-  proxy(ref: string): ProxyRecord {
-    const p = this.proxies(ref)[0];
-    if (!p) throw notFound(`proxy configuration ${ref.slice(0, 200)} not found`);
-    return p;
-  }
-
-  /** The proxy configurations, or those a name (any case) or CRN names. */
-  proxies(ref?: string): ProxyRecord[] {
-    const all = this.ctx.store.list<EngineRecord>(PROXY_KIND).map((d) => d.doc.doc as unknown as ProxyRecord);
-    return ref ? all.filter((p) => p.proxyConfigName.toLowerCase() === ref.toLowerCase() || p.crn === ref) : all;
+  /** The name of a proxy configuration a name (any case) or CRN names (the table's `proxyConfig` records). */
+  proxyName(ref: string): string {
+    return this.h.records('proxyConfig').get(ref).name ?? ref;
   }
 
   /** Sets (or, with no name, removes) an environment's proxy configuration. */
   setProxy(ref: string, name: string | undefined): void {
     const env = this.environment(ref);
-    if (name) env.proxyConfigName = this.proxy(name).proxyConfigName;
+    if (name) env.proxyConfigName = this.proxyName(name);
     else delete env.proxyConfigName;
     this.envs.save(env);
   }
@@ -319,7 +159,7 @@ export class EnvironmentsBackend {
       throw invalid(`FreeIPA runs one to three servers (freeIpa instanceCountByGroup 1-3); got ${servers}`);
     if (spec.platform === 'AZURE' && spec.availabilityZones?.some((z) => !AZURE_ZONES.includes(z)))
       throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${spec.availabilityZones.join(', ')}`);
-    const proxy = spec.proxyConfigName ? this.proxy(spec.proxyConfigName).proxyConfigName : undefined;
+    const proxy = spec.proxyConfigName ? this.proxyName(spec.proxyConfigName) : undefined;
     const network: EnvRecord['network'] = networkOf(spec.name, spec.platform, spec.network);
     if (spec.endpointAccessGatewayScheme) network.endpointAccessGatewayScheme = spec.endpointAccessGatewayScheme;
     if (spec.endpointAccessGatewaySubnetIds?.length) network.endpointAccessGatewaySubnetIds = spec.endpointAccessGatewaySubnetIds;
@@ -460,45 +300,10 @@ export class EnvironmentsBackend {
     const env = this.environment(ref);
     return this.operations.ofOwner(env.crn, `environment ${env.environmentName}`, operationId);
   }
-
-  // ---- ID Broker mappings ------------------------------------------------------
-
-  idBroker(ref: string): IdBrokerRecord {
-    const env = this.environment(ref);
-    return (
-      this.ctx.store.get<IdBrokerRecord>(ID_BROKER_KIND, env.crn) ?? {
-        mappingsVersion: 0,
-        dataAccessRole: '',
-        rangerAuditRole: '',
-        mappings: [],
-        syncedVersion: 0,
-      }
-    );
-  }
-
-  setIdBroker(ref: string, m: Omit<IdBrokerRecord, 'mappingsVersion' | 'syncedVersion'>): IdBrokerRecord {
-    const env = this.environment(ref);
-    const prev = this.idBroker(env.crn);
-    const accessors = new Set<string>();
-    for (const x of m.mappings) {
-      if (accessors.has(x.accessorCrn)) throw invalid(`accessor ${x.accessorCrn} is mapped twice; give each user or group one role`);
-      accessors.add(x.accessorCrn);
-    }
-    const rec: IdBrokerRecord = { ...m, mappingsVersion: prev.mappingsVersion + 1, syncedVersion: prev.syncedVersion };
-    this.ctx.store.put(ID_BROKER_KIND, env.crn, rec, { parent: env.crn });
-    return rec;
-  }
-
-  syncIdBroker(ref: string): void {
-    const env = this.environment(ref);
-    const rec = this.idBroker(env.crn);
-    rec.syncedVersion = rec.mappingsVersion;
-    this.ctx.store.put(ID_BROKER_KIND, env.crn, rec, { parent: env.crn });
-  }
 }
 
 /** The backend of the request a table entry serves. */
-export const backendOf = (h: Hook<R>): EnvironmentsBackend => new EnvironmentsBackend(h.ctx);
+export const backendOf = (h: Hook<R>): EnvironmentsBackend => new EnvironmentsBackend(h);
 
 /** A code entry over the backend, named as the function is (the coverage table shows it; an unnamed one, by its operation). */
 export function onBackend(fn: (b: EnvironmentsBackend, req: Doc, h: Hook<R>) => Doc): (h: Hook<R>, req: Doc) => Doc {

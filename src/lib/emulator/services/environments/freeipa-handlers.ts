@@ -2,7 +2,6 @@
 import type { Doc } from '../../types.js';
 import { bool, docs, iso, obj, str, strings, text } from '../../values.js';
 import type { EnvironmentsBackend } from './backend.js';
-import { FREEIPA_SECRET_TYPES } from './catalogue.js';
 import type { AvailabilityType } from './freeipa.js';
 import { freeipaStatusView, imageView } from './views.js';
 
@@ -100,11 +99,6 @@ export const rotateFreeipaSecrets = (b: EnvironmentsBackend, req: Doc): Doc => (
 export const rotateSaltPassword = (b: EnvironmentsBackend, req: Doc): Doc => ({
   operationId: b.freeipa.rotateSecrets(text(req.environment), ['SALT_PASSWORD']),
 });
-
-export const listFreeipaSecretTypes = (b: EnvironmentsBackend, req: Doc): Doc => {
-  b.freeipa.of(b.environment(text(req.environment)));
-  return { freeipaSecretTypes: FREEIPA_SECRET_TYPES.map((t) => ({ ...t })) };
-};
 
 export const updateFreeipaToAwsImdsV1 = (b: EnvironmentsBackend, req: Doc): Doc => ({
   operationId: b.freeipa.imds(text(req.environmentCrn), 'v1'),

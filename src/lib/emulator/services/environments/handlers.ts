@@ -6,20 +6,21 @@
  */
 import type { CloudPlatform } from '../../environments.js';
 import type { Hook } from '../../engine/declare.js';
+import { createHash } from 'node:crypto';
 import type { Doc } from '../../types.js';
-import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
+import { bool, compact, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type EnvironmentSpec, type R } from './backend.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { failedPrecondition } from '../../errors.js';
-import { gcpKeyType } from './credentials.js';
+import { failedPrecondition, invalid } from '../../errors.js';
+import { gcpKeyType, selfSignedCertificate } from './credentials.js';
 import { keytabOf, rootCertificateOf } from './identity.js';
-import type { ComputeClusterConfiguration } from './records.js';
-import { credentialView, environmentSummary, environmentView, idBrokerView } from './views.js';
+import type { ComputeClusterConfiguration, CredentialRec } from './records.js';
+import { environmentSummary, environmentView } from './views.js';
 
 /** The environment with its proxy configuration, as describe and create answer it. */
 export const described = (b: EnvironmentsBackend, ref: string): Doc => {
   const e = b.environment(ref);
-  return environmentView(e, b.freeipa, e.proxyConfigName ? b.proxies(e.proxyConfigName)[0] : undefined);
+  return environmentView(e, b.freeipa, e.proxyConfigName ? b.h.records('proxyConfig').find(e.proxyConfigName)?.doc : undefined);
 };
 
 /** A string-valued object's fields ({} when absent). */
@@ -117,8 +118,6 @@ export const createAWSGovCloudEnvironment = createEnvironment('AWS', true);
 export const createAzureEnvironment = createEnvironment('AZURE');
 export const createGCPEnvironment = createEnvironment('GCP');
 
-const credential = (c: ReturnType<EnvironmentsBackend['createCredential']>): Doc => ({ credential: credentialView(c) });
-
 /** What runs in an environment that is not a data service. */
 const NOT_DATA_SERVICES = ['datalake', 'datahub', 'environments'];
 
@@ -132,83 +131,121 @@ function trustCommands(b: EnvironmentsBackend, ref: string, cleanup: boolean): D
   };
 }
 // credentials
-export const createAWSCredential = (b: EnvironmentsBackend, req: Doc): Doc =>
-  credential(
-    b.createCredential({
-      credentialName: text(req.credentialName),
-      cloudPlatform: 'AWS',
-      description: str(req.description),
-      awsCredentialProperties: { roleArn: text(req.roleArn), govCloud: false },
-    }),
-  );
+/** The cloud a credential create is for, by its operation. */
+const CREDENTIAL_CLOUD: Readonly<Record<string, CloudPlatform>> = { createAzureCredential: 'AZURE', createGCPCredential: 'GCP' };
 
-export const createAWSGovCloudCredential = (b: EnvironmentsBackend, req: Doc): Doc =>
-  credential(
-    b.createCredential({
-      credentialName: text(req.credentialName),
-      cloudPlatform: 'AWS',
-      description: str(req.description),
-      awsCredentialProperties: { roleArn: text(req.roleArn), govCloud: true },
-    }),
-  );
-
-export const createAzureCredential = (b: EnvironmentsBackend, req: Doc): Doc => {
+/** What a create request makes of a credential: its cloud and that cloud's properties, never its secrets. */
+export function credentialFields(h: Hook<R>, _rec: Readonly<EngineRecord>, req: Doc): Doc {
+  const cloudPlatform = CREDENTIAL_CLOUD[h.ctx.op.name] ?? 'AWS';
+  if (cloudPlatform === 'GCP') return { cloudPlatform, gcpCredentialProperties: { keyType: gcpKeyType(text(req.credentialKey)) } };
+  if (cloudPlatform === 'AWS')
+    return {
+      cloudPlatform,
+      awsCredentialProperties: { roleArn: text(req.roleArn), govCloud: h.ctx.op.name === 'createAWSGovCloudCredential' },
+    };
   const app = obj(req.appBased);
-  return credential(
-    b.createCredential({
-      credentialName: text(req.credentialName),
-      cloudPlatform: 'AZURE',
-      description: str(req.description),
-      azureCredentialProperties: {
-        subscriptionId: str(req.subscriptionId),
-        tenantId: str(req.tenantId),
-        appId: str(app.applicationId),
-        authenticationType: str(app.authenticationType) ?? 'SECRET',
+  return {
+    cloudPlatform,
+    azureCredentialProperties: compact({
+      subscriptionId: str(req.subscriptionId),
+      tenantId: str(req.tenantId),
+      appId: str(app.applicationId),
+      authenticationType: str(app.authenticationType) ?? 'SECRET',
+    }),
+  };
+}
+
+/** Records of a resource that the request's field names (a name in any case, or a CRN); all of them when it names none. */
+const namedBy =
+  (resource: R, field: string) =>
+  (h: Hook<R>, req: Doc): EngineRecord[] => {
+    const ref = str(req[field]);
+    const all = h.records(resource).all('');
+    return ref ? all.filter((p) => p.name?.toLowerCase() === ref.toLowerCase() || p.crn === ref) : all;
+  };
+
+/** The credentials, or those the request names. */
+export const credentialsNamed = namedBy('credential', 'credentialName');
+
+/** Refuses deleting a record that environments use (their field `field` names it); `hint` tells what to do. */
+const unusedBy =
+  (field: 'credentialName' | 'proxyConfigName', noun: string, hint: string) =>
+  (h: Hook<R>, rec: Readonly<EngineRecord>): void => {
+    const using = backendOf(h)
+      .environments()
+      .filter((e) => e[field] === rec.name);
+    if (using.length > 0)
+      throw failedPrecondition(
+        `${noun} ${rec.name ?? rec.id} is used by environment ${using.map((e) => e.environmentName).join(', ')}; ${hint}`,
+      );
+  };
+
+/** A credential an environment uses is not deleted. */
+export const credentialInUse = unusedBy('credentialName', 'credential', 'change their credential or delete them first');
+
+/** An AWS credential update: another role of its partition; `fail-` role names cannot be assumed when permissions are verified. */
+export function awsCredentialChange(h: Hook<R>, sent: Doc): Doc {
+  const c = h.locate('credential', sent).doc as unknown as CredentialRec;
+  const props = c.awsCredentialProperties;
+  if (c.cloudPlatform !== 'AWS' || !props)
+    throw invalid(`credential ${c.credentialName} is an ${c.cloudPlatform} credential; update it with its own cloud's command`);
+  const partition = props.govCloud ? 'aws-us-gov' : 'aws';
+  const roleArn = text(sent.roleArn);
+  const arn = new RegExp(`^arn:${partition}:iam::\\d{12}:role/(.+)$`).exec(roleArn);
+  if (!arn) throw invalid(`${roleArn.slice(0, 200)} is not an IAM role ARN of the ${partition} partition`);
+  const verifyPermissions = bool(sent.verifyPermissions);
+  if (verifyPermissions && /(^|\/)fail-/.test(arn[1] ?? ''))
+    throw failedPrecondition(
+      `the control plane could not assume ${roleArn} (a role named fail-... fails on purpose); the credential is unchanged`,
+    );
+  return {
+    credentialName: sent.credentialName,
+    description: sent.description,
+    skipOrgPolicyDecisions: bool(sent.skipOrgPolicyDecisions),
+    verifyPermissions,
+    awsCredentialProperties: { ...props, roleArn },
+  };
+}
+
+/** An Azure credential update: its subscription, tenant or app; a certificate-based one gets a new certificate. */
+export function azureCredentialChange(h: Hook<R>, sent: Doc): Doc {
+  const c = h.locate('credential', sent).doc as unknown as CredentialRec;
+  if (c.cloudPlatform !== 'AZURE')
+    throw invalid(`credential ${c.credentialName} is an ${c.cloudPlatform} credential; update it with its own cloud's command`);
+  const app = obj(sent.appBased);
+  const tenantId = text(sent.tenantId);
+  const type = str(app.authenticationType) ?? c.azureCredentialProperties?.authenticationType ?? 'SECRET';
+  const certificate =
+    type === 'CERTIFICATE'
+      ? selfSignedCertificate({ commonName: c.credentialName, organization: tenantId }, h.ctx.clock.now(), 1)
+      : undefined;
+  return {
+    credentialName: sent.credentialName,
+    description: sent.description,
+    azureCredentialProperties: compact({
+      subscriptionId: text(sent.subscriptionId),
+      tenantId,
+      appId: str(app.applicationId) ?? c.azureCredentialProperties?.appId,
+      authenticationType: type,
+      certificate: certificate && {
+        status: 'ACTIVE',
+        expirationDate: new Date(certificate.notAfter).toISOString(),
+        sha512: createHash('sha512').update(certificate.der).digest('hex'),
+        base64: certificate.der.toString('base64'),
       },
     }),
-  );
-};
-
-export const createGCPCredential = (b: EnvironmentsBackend, req: Doc): Doc =>
-  credential(
-    b.createCredential({
-      credentialName: text(req.credentialName),
-      cloudPlatform: 'GCP',
-      description: str(req.description),
-      gcpCredentialProperties: { keyType: gcpKeyType(text(req.credentialKey)) },
-    }),
-  );
-
-export const listCredentials = (b: EnvironmentsBackend, req: Doc): Doc => ({
-  credentials: b.credentials(str(req.credentialName)).map(credentialView),
-});
-
-export const deleteCredential = (b: EnvironmentsBackend, req: Doc): Doc => {
-  b.deleteCredential(text(req.credentialName));
-  return {};
-};
+  };
+}
 
 // proxy configurations
 /** A proxy configuration's password goes to the cloud, never into its record. */
 export const withoutPassword = (_h: Hook<R>, { password: _password, ...rest }: Doc): Doc => rest;
 
-/** The proxy configurations, or those the request names (any case) or its CRN. */
-export function proxiesNamed(h: Hook<R>, req: Doc): EngineRecord[] {
-  const ref = str(req.proxyConfigName);
-  const all = h.records('proxyConfig').all('');
-  return ref ? all.filter((p) => p.name?.toLowerCase() === ref.toLowerCase() || p.crn === ref) : all;
-}
+/** The proxy configurations, or those the request names. */
+export const proxiesNamed = namedBy('proxyConfig', 'proxyConfigName');
 
 /** A proxy configuration an environment uses is not deleted. */
-export function proxyInUse(h: Hook<R>, rec: Readonly<EngineRecord>): void {
-  const using = backendOf(h)
-    .environments()
-    .filter((e) => e.proxyConfigName === rec.name);
-  if (using.length > 0)
-    throw failedPrecondition(
-      `proxy configuration ${rec.name ?? rec.id} is used by environment ${using.map((e) => e.environmentName).join(', ')}; remove it from them first`,
-    );
-}
+export const proxyInUse = unusedBy('proxyConfigName', 'proxy configuration', 'remove it from them first');
 
 export const updateProxyConfig = (b: EnvironmentsBackend, req: Doc): Doc => {
   b.setProxy(text(req.environment), bool(req.removeProxy) ? undefined : str(req.proxyConfigName));
@@ -394,32 +431,4 @@ export const listConnectedDataServices = (b: EnvironmentsBackend, req: Doc): Doc
   for (const d of b.ctx.world.inEnvironment(b.ctx, e.crn))
     if (!NOT_DATA_SERVICES.includes(d.service)) byService.set(d.service, [...(byService.get(d.service) ?? []), d.name]);
   return { result: [...byService].map(([name, clusters]) => ({ name, clusters })) };
-};
-
-// ID Broker mappings
-export const getIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc => idBrokerView(b.idBroker(text(req.environmentName)));
-
-export const setIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc =>
-  idBrokerView(
-    b.setIdBroker(text(req.environmentName), {
-      dataAccessRole: text(req.dataAccessRole),
-      rangerAuditRole: str(req.rangerAuditRole) ?? text(req.dataAccessRole),
-      rangerCloudAccessAuthorizerRole: str(req.rangerCloudAccessAuthorizerRole),
-      baselineRole: str(req.baselineRole),
-      mappings: docs(req.mappings).map((m) => ({ accessorCrn: text(m.accessorCrn), role: text(m.role) })),
-    }),
-  );
-
-export const syncIdBrokerMappings = (b: EnvironmentsBackend, req: Doc): Doc => {
-  b.syncIdBroker(text(req.environmentName));
-  return {};
-};
-
-export const getIdBrokerMappingsSyncStatus = (b: EnvironmentsBackend, req: Doc): Doc => {
-  const m = b.idBroker(text(req.environmentName));
-  return {
-    syncNeeded: m.syncedVersion !== m.mappingsVersion,
-    globalStatus: m.mappingsVersion === 0 ? 'NEVER_RUN' : 'COMPLETED',
-    statuses: {},
-  };
 };

@@ -1,136 +1,53 @@
 /**
  * What environments and their FreeIPA do besides create, stop, start and
  * delete (ENVIRONMENT in ../../environments.ts), and how long it takes in
- * emulated minutes. The state names are the environment service's: its
- * environment statuses (`UPGRADE_CCM_ON_DATALAKE_IN_PROGRESS`,
- * `TRUST_SETUP_FINISH_REQUIRED`...) and FreeIPA's (`UPDATE_IN_PROGRESS`).
+ * emulated minutes; the states are the model's (its resource facts).
  *
  * Changes of the whole environment show in its status; FreeIPA's own work
  * (scaling, repair, upgrade, secret rotation...) runs on its own record while
  * the environment stays AVAILABLE, one operation at a time. Both record their
  * operations under the environment, so `operations describe` follows them.
  */
+import { resources as facts } from '../../../model/services/environments/resources.js';
 import { ENVIRONMENT } from '../../environments.js';
-import type { ActionSpec, Lifecycle } from '../../engine/timeline.js';
+import { lifecycleOf } from '../../engine/derive.js';
+import type { Lifecycle } from '../../engine/timeline.js';
 
-const TRUST_STATES = ['TRUST_SETUP_FINISH_REQUIRED', 'TRUST_SETUP_FAILED', 'TRUST_SETUP_FINISH_FAILED', 'TRUST_REPAIR_FAILED'];
-
-/** Changes of a whole environment: its status passes through their states. */
-export const ENVIRONMENT_CHANGES: Lifecycle = {
-  // A private cloud environment is registered with its Cloudera Manager; it has no FreeIPA to create.
-  register: {
-    phases: [
-      ['CREATION_INITIATED', 0.5],
-      ['ENVIRONMENT_VALIDATION_IN_PROGRESS', 1],
-      ['ENVIRONMENT_INITIALIZATION_IN_PROGRESS', 2],
-    ],
-    success: 'AVAILABLE',
-    failure: 'CREATE_FAILED',
-    operation: 'CREATE',
-  },
-  upgradeccm: {
-    from: ['AVAILABLE'],
-    phases: [
-      ['UPGRADE_CCM_VALIDATION_IN_PROGRESS', 0.5],
-      ['UPGRADE_CCM_ON_FREEIPA_IN_PROGRESS', 3],
-      ['UPGRADE_CCM_TUNNEL_UPDATE_IN_PROGRESS', 0.5],
-      ['UPGRADE_CCM_ON_DATALAKE_IN_PROGRESS', 3],
-      ['UPGRADE_CCM_ON_DATAHUB_IN_PROGRESS', 3],
-    ],
-    success: 'AVAILABLE',
-    failure: 'UPGRADE_CCM_FAILED',
-    operation: 'UPGRADE_CCM',
-  },
-  computecluster: {
-    from: ['AVAILABLE'],
-    phases: [['COMPUTE_CLUSTER_CREATION_IN_PROGRESS', 10]],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'COMPUTE_CLUSTER_CREATION',
-  },
-  computereinit: {
-    from: ['AVAILABLE'],
-    phases: [['COMPUTE_CLUSTER_REINITIALIZATION_IN_PROGRESS', 8]],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'COMPUTE_CLUSTER_REINITIALIZATION',
-  },
-  endpointgateway: {
-    from: ['AVAILABLE'],
-    phases: [
-      ['UPDATE_INITIATED', 0.5],
-      ['LOAD_BALANCER_ENV_UPDATE_STARTED', 2],
-      ['LOAD_BALANCER_STACK_UPDATE_STARTED', 3],
-    ],
-    success: 'AVAILABLE',
-    failure: 'LOAD_BALANCER_ENV_UPDATE_FAILED',
-    operation: 'LOAD_BALANCER_UPDATE',
-  },
-  trustsetup: {
-    from: ['AVAILABLE', 'TRUST_SETUP_FAILED'],
-    phases: [
-      ['TRUST_SETUP_VALIDATION_IN_PROGRESS', 0.5],
-      ['TRUST_SETUP_IN_PROGRESS', 3],
-    ],
-    success: 'TRUST_SETUP_FINISH_REQUIRED',
-    failure: 'TRUST_SETUP_FAILED',
-    operation: 'TRUST_SETUP',
-  },
-  trustfinish: {
-    from: ['TRUST_SETUP_FINISH_REQUIRED', 'TRUST_SETUP_FINISH_FAILED'],
-    phases: [
-      ['TRUST_SETUP_FINISH_VALIDATION_IN_PROGRESS', 0.5],
-      ['TRUST_SETUP_FINISH_IN_PROGRESS', 2],
-    ],
-    success: 'AVAILABLE',
-    failure: 'TRUST_SETUP_FINISH_FAILED',
-    operation: 'TRUST_SETUP_FINISH',
-  },
-  trustcancel: {
-    from: ['AVAILABLE', 'TRUST_CANCEL_FAILED', ...TRUST_STATES],
-    phases: [
-      ['TRUST_CANCEL_VALIDATION_IN_PROGRESS', 0.5],
-      ['TRUST_CANCEL_IN_PROGRESS', 2],
-    ],
-    success: 'AVAILABLE',
-    failure: 'TRUST_CANCEL_FAILED',
-    operation: 'TRUST_CANCEL',
-  },
-  trustrepair: {
-    from: ['AVAILABLE', 'TRUST_REPAIR_FAILED'],
-    phases: [
-      ['TRUST_REPAIR_VALIDATION_IN_PROGRESS', 0.5],
-      ['TRUST_REPAIR_IN_PROGRESS', 2],
-    ],
-    success: 'AVAILABLE',
-    failure: 'TRUST_REPAIR_FAILED',
-    operation: 'TRUST_REPAIR',
-  },
-};
-
-/** A FreeIPA operation: requested, then under way for `minutes`; it ends AVAILABLE or UPDATE_FAILED. */
-const freeipaWork = (operation: string, minutes: number, from = ['AVAILABLE']): ActionSpec => ({
-  from,
-  phases: [
-    ['UPDATE_REQUESTED', 0.5],
-    ['UPDATE_IN_PROGRESS', minutes],
-  ],
-  success: 'AVAILABLE',
-  failure: 'UPDATE_FAILED',
-  operation,
+/**
+ * Changes of a whole environment besides create, stop, start and delete
+ * (ENVIRONMENT, what every service sees): the model's states, each lasting
+ * these emulated minutes. A private cloud environment is registered with its
+ * Cloudera Manager: it has no FreeIPA to create.
+ */
+const {
+  create: _create,
+  stop: _stop,
+  start: _start,
+  delete: _delete,
+  ...ENVIRONMENT_CHANGES
+} = lifecycleOf(facts.resources.environment, {
+  register: [0.5, 1, 2],
+  upgradeccm: [0.5, 3, 0.5, 3, 3],
+  computecluster: [10],
+  computereinit: [8],
+  endpointgateway: [0.5, 2, 3],
+  trustsetup: [0.5, 3],
+  trustfinish: [0.5, 2],
+  trustcancel: [0.5, 2],
+  trustrepair: [0.5, 2],
 });
 
-/** FreeIPA's own operations (states of its own record, which shows AVAILABLE while none runs). */
-export const FREEIPA: Lifecycle = {
-  upscale: freeipaWork('UPSCALE', 8),
-  downscale: freeipaWork('DOWNSCALE', 5),
-  repair: freeipaWork('REPAIR', 6, ['AVAILABLE', 'UPDATE_FAILED']),
-  upgrade: freeipaWork('UPGRADE', 15),
-  verticalscale: freeipaWork('VERTICAL_SCALE', 6),
-  rotatesecrets: freeipaWork('ROTATE_SECRETS', 3),
-  imds: freeipaWork('UPDATE_IMDS', 2),
-  saltupdate: freeipaWork('UPDATE_ORCHESTRATOR_STATE', 4),
-};
+/** FreeIPA's own operations (states of its own record, which shows AVAILABLE while none runs): requested, then under way for these minutes. */
+const FREEIPA: Lifecycle = lifecycleOf(facts.resources.freeipa, {
+  upscale: [0.5, 8],
+  downscale: [0.5, 5],
+  repair: [0.5, 6],
+  upgrade: [0.5, 15],
+  verticalscale: [0.5, 6],
+  rotatesecrets: [0.5, 3],
+  imds: [0.5, 2],
+  saltupdate: [0.5, 4],
+});
 
 /** What each action is called in messages ("... needs it AVAILABLE"). */
 export const ACTION_WORDS: Readonly<Record<string, string>> = {

@@ -6,7 +6,6 @@
  * until this service holds them itself.
  */
 import {
-  CREDENTIAL_KIND,
   ENVIRONMENT,
   environmentResources,
   environments as all,
@@ -16,21 +15,26 @@ import {
 } from '../../environments.js';
 import { createdAtOf, runsOf, spansOf, type ProviderScope } from '../../world.js';
 import type { Environments } from '../../world/contracts.js';
+import type { Hook } from '../../engine/declare.js';
+import type { Records } from '../../engine/records.js';
+import type { R } from './backend.js';
 
-export function environments(scope: ProviderScope): Environments {
+export function environments(h: Hook<R>): Environments {
+  const scope: ProviderScope = h.ctx;
+  const credentials = (): Records => {
+    // The pre-created environments' credentials are made the first time the environments are read.
+    environmentResources(scope);
+    return h.records('credential');
+  };
   return {
     find: (ref) => findEnvironment(scope, ref),
     require: (ref) => requireEnvironment(scope, ref),
     all: () => all(scope),
-    credential: (ref) =>
-      ref.startsWith('crn:')
-        ? scope.store.getByCrn<CredentialRecord>(ref)?.doc
-        : scope.store.getByName<CredentialRecord>(CREDENTIAL_KIND, ref),
-    credentials: () => {
-      // The pre-created environments' credentials are made the first time the environments are read.
-      environmentResources(scope);
-      return scope.store.list<CredentialRecord>(CREDENTIAL_KIND).map((c) => c.doc);
-    },
+    credential: (ref) => credentials().find(ref)?.doc as CredentialRecord | undefined,
+    credentials: () =>
+      credentials()
+        .all('')
+        .map((c) => c.doc as unknown as CredentialRecord),
     freeipaRuns: (crn) => {
       const e = environmentResources(scope)
         .all()

@@ -123,8 +123,6 @@ export interface AnonymizationRule {
 
 /** The account's own settings, by account id. */
 export interface AccountSettings {
-  telemetry?: { workloadAnalytics: boolean; reportDeploymentLogs: boolean; rules: AnonymizationRule[] };
-  azureImageTermsAccepted?: boolean;
   /** System-wide settings (settings set without an environment). */
   settings?: Record<string, string>;
 }

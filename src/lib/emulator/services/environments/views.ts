@@ -1,10 +1,9 @@
 /** Environments records -> wire documents (Environment, EnvironmentSummary, Credential, ProxyConfig, FreeIPA). */
 import type { Doc } from '../../types.js';
 import { compact } from '../../values.js';
-import type { IdBrokerRecord, ProxyRecord } from './backend.js';
 import { DEFAULT_FREEIPA_IMAGE, FREEIPA_CATALOG, type FreeipaImage } from './catalogue.js';
 import { domainOf, imageById, type Freeipa } from './freeipa.js';
-import type { CredentialRec, EnvRecord, FreeipaRecord } from './records.js';
+import type { EnvRecord, FreeipaRecord } from './records.js';
 
 /** The wire `ImageInfoResponse` of a FreeIPA image. */
 export const imageView = (i: FreeipaImage, catalog: string): Doc => ({
@@ -63,7 +62,7 @@ const basics = (e: EnvRecord): Doc => ({
 });
 
 /** The wire `Environment`: the shared record's wire fields and this service's, never its own bookkeeping. */
-export function environmentView(e: EnvRecord, ipa: Freeipa, proxy?: ProxyRecord): Doc {
+export function environmentView(e: EnvRecord, ipa: Freeipa, proxy?: Doc): Doc {
   const f = ipa.find(e);
   const { networkCidr, ...network } = e.network;
   return compact({
@@ -77,7 +76,8 @@ export function environmentView(e: EnvRecord, ipa: Freeipa, proxy?: ProxyRecord)
     azureDetails: e.azureDetails ? compact({ ...e.azureDetails }) : undefined,
     workloadAnalytics: e.workloadAnalytics,
     freeipa: f ? freeipaDetails(e, f, ipa) : undefined,
-    proxyConfig: proxy ? proxyView(proxy) : undefined,
+    // A proxy configuration's record never held its password.
+    proxyConfig: proxy,
     tags: e.tags,
     dataServices: e.dataServices,
     customDockerRegistry: e.customDockerRegistry,
@@ -92,18 +92,3 @@ export function environmentView(e: EnvRecord, ipa: Freeipa, proxy?: ProxyRecord)
 /** The wire `EnvironmentSummary`. */
 export const environmentSummary = (e: EnvRecord): Doc =>
   compact({ ...basics(e), proxyConfigName: e.proxyConfigName, computeClusterEnabled: e.computeClusterEnabled });
-
-export const credentialView = (c: CredentialRec): Doc => ({ ...c });
-
-/** The wire `ProxyConfig`; the password is never answered. */
-export const proxyView = (p: ProxyRecord): Doc => compact({ ...p });
-
-export const idBrokerView = (m: IdBrokerRecord): Doc =>
-  compact({
-    mappingsVersion: m.mappingsVersion,
-    dataAccessRole: m.dataAccessRole,
-    rangerAuditRole: m.rangerAuditRole,
-    rangerCloudAccessAuthorizerRole: m.rangerCloudAccessAuthorizerRole,
-    baselineRole: m.baselineRole,
-    mappings: m.mappings,
-  });

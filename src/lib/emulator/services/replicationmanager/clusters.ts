@@ -7,9 +7,8 @@
  * lake. Nothing here writes (the datahub service settles what it tells).
  */
 import { resources as lakeFacts } from '../../../model/services/datalake/resources.js';
-import { findEnvironment, type EnvironmentScope } from '../../environments.js';
 import type { ProviderScope } from '../../world.js';
-import type { ClusterView, HubView, LakeView } from '../../world/contracts.js';
+import type { ClusterView, Environments, HubView, LakeView } from '../../world/contracts.js';
 
 /** A cluster Replication Manager can know: a data lake (SDX) or a Data Hub cluster (DISTROX), as the world's `clusters` tells them. */
 export type WorldCluster = ClusterView;
@@ -19,8 +18,8 @@ const DEFAULT_RUNTIME = '7.2.18';
 /** The states a data lake passes through while it is made: it is known to Cloudera Manager once they are over. */
 const LAKE_CREATING: readonly string[] = lakeFacts.resources.datalake.lifecycle.create.through;
 
-function lakeCluster(scope: EnvironmentScope, l: LakeView): WorldCluster | undefined {
-  const env = findEnvironment(scope, l.environmentCrn);
+function lakeCluster(envs: Environments, l: LakeView): WorldCluster | undefined {
+  const env = envs.find(l.environmentCrn);
   if (!env) return undefined;
   return {
     crn: l.crn,
@@ -40,8 +39,8 @@ function lakeCluster(scope: EnvironmentScope, l: LakeView): WorldCluster | undef
   };
 }
 
-function hubCluster(scope: EnvironmentScope, h: HubView): WorldCluster | undefined {
-  const env = findEnvironment(scope, h.environmentCrn);
+function hubCluster(envs: Environments, h: HubView): WorldCluster | undefined {
+  const env = envs.find(h.environmentCrn);
   if (!env) return undefined;
   return {
     crn: h.crn,
@@ -62,10 +61,10 @@ function hubCluster(scope: EnvironmentScope, h: HubView): WorldCluster | undefin
 
 /** Every data lake and Data Hub cluster of the account, in creation order (data lakes first). */
 export function worldClusters(scope: ProviderScope): WorldCluster[] {
-  // Data lakes and Data Hub clusters as their services tell them (world/contracts.ts `lakes`, `hubs`), settled on the clock.
+  // Data lakes, Data Hub clusters and their environments as their services tell them (world/contracts.ts), settled on the clock.
   const world = scope.world.in(scope);
-  const lakes = world.lakes.all().map((l) => lakeCluster(scope, l));
-  const hubs = world.hubs.all().map((h) => hubCluster(scope, h));
+  const lakes = world.lakes.all().map((l) => lakeCluster(world.environments, l));
+  const hubs = world.hubs.all().map((h) => hubCluster(world.environments, h));
   return [...lakes, ...hubs].filter((c): c is WorldCluster => c !== undefined);
 }
 

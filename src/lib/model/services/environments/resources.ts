@@ -176,6 +176,12 @@ export const resources = {
         reject: { through: ['REQUESTED'], success: 'REJECTED', atOnce: true },
       },
     },
+    /** An environment's ID Broker mappings: one record per environment. */
+    idBrokerMappings: { shape: 'GetIdBrokerMappingsResponse' },
+    /** The account's telemetry settings: one record per account, made with the defaults. */
+    accountTelemetry: { shape: 'GetAccountTelemetryResponse' },
+    /** Whether the account accepted the Azure Marketplace image terms: one record per account. */
+    azureImageTerms: { shape: 'GetAzureImageTermsPolicyResponse' },
     /** What validateAwsCloudStorage answers (validateAzureCloudStorage's shape has the same values). */
     cloudStorageValidation: { shape: 'ValidateAwsCloudStorageResponse', values: { status: VALIDATION } },
   },
