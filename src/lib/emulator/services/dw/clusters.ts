@@ -223,7 +223,6 @@ function updateCluster(h: Hook, rec: EngineRecord, req: Doc): void {
     }
     rec.doc.externalBuckets = list;
   }
-  if (obj(req.azureUpdate).renewCertificate === true) rec.data = { ...rec.data, certificateRenewedAt: h.ctx.clock.now() };
 }
 
 /** A kubeconfig for the Kubernetes cluster behind a Data Warehouse cluster (the shared document: shared/kubeconfig.ts). */

@@ -102,7 +102,6 @@ function catalogFields(h: Hook, rec: Omit<EngineRecord, 'activity' | 'createdAt'
   const templateId = str(req.resourceTemplateId);
   const t = templateId ? templateById(h, templateId, 'dbc') : defaultTemplate(h, 'dbc');
   const version = str(req.imageVersion) ? release(text(req.imageVersion)).version : DEFAULT_RELEASE.version;
-  rec.data = { ...rec.data, loadDemoData: req.loadDemoData === true };
   recordConfig(h, cluster, rec, initialConfig('dbc'));
   return {
     resourceTemplateId: t.id,
