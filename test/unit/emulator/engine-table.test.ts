@@ -288,6 +288,52 @@ describe('verbs', () => {
     expect(fails('createNote', { noteName: 'n1' }).code).toBe('ALREADY_EXISTS');
   });
 
+  test('keep: what a change keeps beside the record, after its check and effect, never shown', () => {
+    const base = widgets.resources.cluster;
+    const keeping = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        cluster: {
+          ...base,
+          hooks: {
+            ...base.hooks,
+            keep: {
+              create: (_h, _rec, req) => ({ token: req.size }),
+              update: (_h, rec) => ({ sizeBefore: rec.doc.size }),
+              upgrade: (_h, rec) => ({ versionBefore: rec.doc.version }),
+            },
+            // The phase shows what was kept, so the test can read it.
+            show: (_h, rec) => ({ phase: [rec.data?.token, rec.data?.sizeBefore, rec.data?.versionBefore].map(String).join('/') }),
+          },
+        },
+      },
+    });
+    expect(keeping.servedBy('createCluster')?.hooks).toEqual(['check.create', 'fill', 'keep.create', 'show']);
+    expect(keeping.servedBy('updateCluster')?.hooks).toEqual(['keep.update', 'show']);
+    expect(keeping.servedBy('upgradeCluster')?.hooks).toEqual(['check.upgrade', 'effect.upgrade', 'keep.upgrade', 'show']);
+    const run = (op: WidgetOperation, req: Doc): Doc => {
+      const ctx: RequestContext = { store, clock, caller: UNIT_ADMIN, info: UNIT_INFO, world, op: { service: 'widgets', name: op } };
+      return store.transaction(() => keeping.handlers[op]?.(req, ctx) ?? {});
+    };
+    const shown = (): Doc => run('describeCluster', { clusterName: 'c1' }).cluster as Doc;
+    run('createCluster', { ...CLUSTER, size: 3 });
+    expect(shown()).toMatchObject({ phase: '3/undefined/undefined', size: 3 });
+    now += 10 * MIN;
+    run('updateCluster', { clusterName: 'c1', size: 5 });
+    now += MIN;
+    // The update's hook saw the request's fields on the record; its effect shows once it has succeeded.
+    expect(shown()).toMatchObject({ phase: '3/5/undefined', size: 5 });
+    run('upgradeCluster', { clusterName: 'c1' });
+    now += 4 * MIN;
+    expect(shown()).toMatchObject({ phase: '3/5/1.0', version: '1.1' });
+    // A change its check refuses keeps nothing.
+    run('upgradeCluster', { clusterName: 'c1' });
+    now += 4 * MIN;
+    expect(() => run('upgradeCluster', { clusterName: 'c1' })).toThrow('already the newest');
+    expect(shown()).toMatchObject({ phase: '3/5/1.1', version: VERSIONS[2] });
+  });
+
   test('a resource that lives in a record of another service, found through the world', () => {
     call('createMount', { hostCrn: HOST, mountName: 'm1' });
     expect(call('listMounts', { hostCrn: HOST }).mounts).toEqual([{ mountName: 'm1', hostCrn: HOST }]);

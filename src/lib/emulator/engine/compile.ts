@@ -144,8 +144,14 @@ function tableHooks(res: Resource): RuleHooks {
   const hk = res.hooks ?? {};
   const check = hk.check ?? {};
   const effect = hk.effect ?? {};
+  const keep = hk.keep ?? {};
   const fill = hk.fill;
   const show = hk.show;
+  /** What the change keeps beside the record, merged into its data. */
+  const kept = (change: string, h: EngineHook, rec: EngineRecord, req: Doc): void => {
+    const k = keep[change]?.(h, rec, req);
+    if (k) rec.data = { ...rec.data, ...k };
+  };
   const names = (verb: Verb): string[] => {
     const change = typeof verb === 'string' ? verb : 'action' in verb ? verb.action : verb.work;
     const out: string[] = [];
@@ -157,24 +163,35 @@ function tableHooks(res: Resource): RuleHooks {
     if (check[change]) out.push(`check.${change}`);
     if (verb === 'create' && fill) out.push('fill');
     if (typeof verb === 'object' && effect[change]) out.push(`effect.${change}`);
+    if ((verb === 'create' || verb === 'update' || typeof verb === 'object') && keep[change]) out.push(`keep.${change}`);
     if (verb !== 'events' && verb !== 'operation' && show) out.push('show');
     return out;
   };
   return {
     names,
-    ...(check.create || fill
+    ...(check.create || fill || keep.create
       ? {
           create: (h, rec, req) => {
             check.create?.(h, rec, req);
             if (fill) Object.assign(rec.doc, fill(h, rec, req));
+            kept('create', h, rec, req);
           },
         }
       : {}),
-    ...(check.update ? { update: check.update } : {}),
+    ...(check.update || keep.update
+      ? {
+          update: (h, rec, req) => {
+            check.update?.(h, rec, req);
+            kept('update', h, rec, req);
+          },
+        }
+      : {}),
     ...(check.delete ? { remove: check.delete } : {}),
     act: (h, rec, action, req) => {
       check[action]?.(h, rec, req);
-      return effect[action]?.(h, rec, req);
+      const sets = effect[action]?.(h, rec, req);
+      kept(action, h, rec, req);
+      return sets;
     },
     work: (h, parent, kind, req) => {
       check[kind]?.(h, parent, req);

@@ -9,8 +9,9 @@
  * a hook runs only where it is written and the coverage table can name it:
  * `check` refuses a change the rules forbid, `fill` computes a new record's
  * fields, `show` the fields a record shows beyond its stored ones, `effect`
- * what an action's success sets. An entry's `answer`, `select` and
- * `rewrite` compute its answer, its records, or the request it reads.
+ * what an action's success sets, `keep` what a change keeps beside the
+ * record. An entry's `answer`, `select` and `rewrite` compute its answer,
+ * its records, or the request it reads.
  */
 import type { PlaceName, WorldReads } from '../world/contracts.js';
 import type { Doc, RequestContext } from './context.js';
@@ -55,6 +56,13 @@ export interface ResourceHooks<R extends string = string> {
    * the work is for.
    */
   readonly effect?: { readonly [action: string]: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc };
+  /**
+   * What a change keeps beside the record once it is accepted (its `data`,
+   * never shown: the version an upgrade leaves, to roll back to; credentials
+   * a later answer reads), by `create`, `update` or an action's name; merged
+   * into what the record keeps. Runs after the change's check, fill and effect.
+   */
+  readonly keep?: { readonly [change: string]: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc };
 }
 
 /** How new ids are made: `cluster-6gqzwzb4` (short), `warehouse-1696571829-pps2` (stamped); default a UUID. */

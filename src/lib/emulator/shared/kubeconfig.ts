@@ -1,11 +1,11 @@
 /**
  * The kubeconfig document the emulated services hand out for the Kubernetes
- * clusters they run (Data Engineering, Machine Learning), written once: its
- * cluster's API server and made-up certificate authority, one context, and
- * one user who authenticates with a token or through a credential plugin
- * (`aws eks get-token`, `kubelogin`). DataFlow's and Data Warehouse's
- * documents are laid out otherwise (unindented lists, flow-style args) and
- * are still their own: moving them here would change their answers.
+ * clusters they run (Data Engineering, Machine Learning, Data Warehouse),
+ * written once: its cluster's API server and made-up certificate authority,
+ * one context, and one user who authenticates with a token or through a
+ * credential plugin (`aws eks get-token`, `kubelogin`). DataFlow's document
+ * is laid out otherwise (unindented lists, flow-style args) and is still its
+ * own.
  */
 
 export interface KubeconfigSpec {

@@ -7,7 +7,6 @@
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { verbs } from '../../engine/table.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { randomToken } from '../../ids.js';
 import { paged } from '../../paging.js';
@@ -58,26 +57,14 @@ export function fillBackup(h: Hook<R>, rec: Rec, req: Doc): Doc {
   };
 }
 
-/**
- * createBackup: the engine makes the backup; then it keeps what restoring
- * needs, the service's settings and, unless left out, its live virtual
- * clusters as they are now (code: a record keeps that beside what it
- * shows, which no hook writes).
- */
-export function createBackup(h: Hook<R>, req: Doc): Doc {
-  const answer = h.serve(verbs<R>('backup').create(), req);
-  const backups = h.records('backup');
-  const rec = backups.byId(String(answer.backupID));
+/** A backup keeps what restoring needs: the service's settings and, unless left out, its live virtual clusters as they are now. */
+export function keepRestorable(h: Hook<R>, _rec: Rec, req: Doc): Doc {
   const svc = serviceToBackUp(h, req);
-  if (rec) {
-    // Deleted virtual clusters kept as AppDeleted are not backed up.
-    const all = h.records('vc');
-    const vcs = req.includeVc === false ? [] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
-    const kept: Kept = { settings: settingsOf(svc), vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })) };
-    rec.data = { ...rec.data, kept };
-    backups.save(rec);
-  }
-  return answer;
+  // Deleted virtual clusters kept as AppDeleted are not backed up.
+  const all = h.records('vc');
+  const vcs = req.includeVc === false ? [] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
+  const kept: Kept = { settings: settingsOf(svc), vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })) };
+  return { kept };
 }
 
 /** A backup is deleted once it has ended (a pending one is cancelled first). */

@@ -15,8 +15,8 @@
 import type { OperationName } from '../../../model/services/de/wire.js';
 import { resources } from '../../../model/services/de/resources.js';
 import { code, defineService } from '../../engine/table.js';
-import { backupLogs, checkBackup, checkBackupDelete, createBackup, fillBackup, restoreService, selectBackups } from './backups.js';
-import { checkDisable, checkService, getKubeconfig, initLogs, serviceFieldsOf, updateService } from './service.js';
+import { backupLogs, checkBackup, checkBackupDelete, fillBackup, keepRestorable, restoreService, selectBackups } from './backups.js';
+import { checkDisable, checkService, getKubeconfig, initLogs, keepSettings, serviceFieldsOf, updateService } from './service.js';
 import { upgradeService, upgradeStatus } from './upgrade.js';
 import { checkServiceUp, checkVc, fillVc, resumeVc, suspendResumeStatus, suspendVc, updateVc } from './vcs.js';
 
@@ -34,8 +34,9 @@ export default defineService<OperationName>()({
       minutes: { create: [2, 14], restore: [4, 14], upgrade: 12, delete: 6 },
       deletes: { cascades: true },
       hooks: {
-        check: { create: (h, rec, req) => checkService(h, rec, req, WHAT), delete: checkDisable },
+        check: { create: (h, rec, req) => checkService(h, rec, req, WHAT), update: updateService, delete: checkDisable },
         fill: (h, rec, req) => serviceFieldsOf(h, rec, req, WHAT),
+        keep: { update: keepSettings },
       },
     },
     vc: {
@@ -49,6 +50,7 @@ export default defineService<OperationName>()({
           create: checkVc,
           suspend: (h, rec) => checkServiceUp(h, rec, 'suspend'),
           resume: (h, rec) => checkServiceUp(h, rec, 'resume'),
+          update: updateVc,
         },
         fill: fillVc,
       },
@@ -58,14 +60,14 @@ export default defineService<OperationName>()({
       // A backup has no name: one whose description starts with `fail-` fails.
       failsBy: 'doc.description',
       minutes: { create: [1, 4], cancel: 0 },
-      hooks: { check: { create: checkBackup, delete: checkBackupDelete }, fill: fillBackup },
+      hooks: { check: { create: checkBackup, delete: checkBackupDelete }, fill: fillBackup, keep: { create: keepRestorable } },
     },
   },
   operations: (r) => ({
     enableService: r.cluster.create(),
     describeService: r.cluster.read(),
     listServices: r.cluster.list(),
-    updateService: code(updateService),
+    updateService: r.cluster.update({ answer: (h, rec) => ({ status: h.records('cluster').state(rec) }) }),
     disableService: r.cluster.delete(),
     restoreService: code(restoreService),
     upgradeService: code(upgradeService),
@@ -76,11 +78,11 @@ export default defineService<OperationName>()({
     createVc: r.vc.create(),
     describeVc: r.vc.read(),
     listVcs: r.vc.list(),
-    updateVc: code(updateVc),
+    updateVc: r.vc.update(),
     deleteVc: r.vc.delete(),
     suspendVc: code(suspendVc),
     resumeVc: code(resumeVc),
-    createBackup: code(createBackup),
+    createBackup: r.backup.create(),
     describeBackup: r.backup.read(),
     listBackups: r.backup.list({ select: selectBackups }),
     cancelBackup: r.backup.act('cancel'),

@@ -7,12 +7,13 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { paged } from '../../paging.js';
 import { kubeconfig } from '../../shared/kubeconfig.js';
 import { b64, hex, iso, num, str, strings } from '../../values.js';
 import type { ClusterView, EnvironmentView } from '../../world/contracts.js';
-import { actionOf, callerOf, located, LATEST_VERSION, PREVIOUS_VERSION, timelineLog, USABLE, type R, type Rec } from './common.js';
+import { actionOf, callerOf, LATEST_VERSION, PREVIOUS_VERSION, timelineLog, USABLE, type R, type Rec } from './common.js';
 
 /** Service names as the service takes them. */
 const SERVICE_NAME = /^[a-zA-Z][a-zA-Z0-9.-]+[a-zA-Z0-9]$/;
@@ -164,29 +165,32 @@ export function serviceFieldsOf(h: Hook<R>, rec: Placed, settings: Doc, what: st
   return serviceFields(h, rec, env, readyLake(h, env, what), settings);
 }
 
+/** The settings an update leaves: those the service has, changed by the request's. */
+const updated = (rec: Rec, req: Doc): Doc => ({
+  ...settingsOf(rec),
+  ...Object.fromEntries(Object.entries(req).filter(([k]) => k !== 'clusterId')),
+});
+
 /**
- * updateService: the new autoscaling range and allowlists, on a service that
- * is up. Code: the update is checked against the settings it changes,
- * merged with those the service has, and what the service shows is made
- * anew from them (no field of the request is a field it shows as given).
+ * updateService: the new autoscaling range and allowlists, on a service
+ * that is up, checked against the settings it changes merged with those
+ * it has; what the service shows is made anew from them (its allowlists
+ * are lists in the request, text in what it shows).
  */
-export function updateService(h: Hook<R>, req: Doc): Doc {
-  const services = h.records('cluster');
-  const rec = located(h, 'cluster', req);
-  services.require(rec, USABLE, 'an update');
-  const given = Object.fromEntries(Object.entries(req).filter(([k]) => k !== 'clusterId'));
-  const settings: Doc = { ...settingsOf(rec), ...given };
+export function updateService(h: Hook<R>, rec: EngineRecord, req: Doc): void {
+  h.records('cluster').require(rec, USABLE, 'an update');
+  const settings = updated(rec, req);
   check(settings, environmentOf(h, rec));
   const list = (field: string): string | undefined => (Array.isArray(settings[field]) ? strings(settings[field]).join(',') : undefined);
-  rec.data = { ...rec.data, settings };
   Object.assign(rec.doc, {
     resources: { ...(rec.doc.resources as Doc | undefined), ...resourcesOf(settings) },
     whitelistIps: list('whitelistIps'),
     loadbalancerAllowlist: list('loadbalancerAllowlist'),
   });
-  services.save(rec);
-  return { status: services.state(rec) };
 }
+
+/** An update keeps the settings it leaves (a backup restores them). */
+export const keepSettings = (_h: Hook<R>, rec: Rec, req: Doc): Doc => ({ settings: updated(rec, req) });
 
 /** A disable waits for work under way to end, unless forced. */
 export function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {

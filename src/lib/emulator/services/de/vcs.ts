@@ -9,7 +9,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { verbs } from '../../engine/table.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { iso, num, str, strings, text } from '../../values.js';
-import { callerOf, located, older, serviceOf, USABLE, type R, type Rec } from './common.js';
+import { callerOf, older, serviceOf, USABLE, type R, type Rec } from './common.js';
 
 export const INSTALLED = 'AppInstalled';
 const SUSPENDED = 'AppSuspended';
@@ -112,19 +112,13 @@ const UPDATABLE = [INSTALLED, SUSPENDED, 'AppSuspending', 'AppResuming'];
 
 /**
  * updateVc: who may use it and its Spark settings (what it is, not what runs
- * in it). Code: the access it shows is made anew from the lists given and
- * those it had, and discardSparkConfigs takes its Spark settings away; no
- * field of the request is one it shows as given.
+ * in it). The access it shows is made anew from the lists given and those
+ * it had, and discardSparkConfigs takes its Spark settings away.
  */
-export function updateVc(h: Hook<R>, req: Doc): Doc {
-  const vcs = h.records('vc');
-  const rec = located(h, 'vc', req);
-  vcs.require(rec, UPDATABLE, 'an update');
+export function updateVc(h: Hook<R>, rec: EngineRecord, req: Doc): void {
+  h.records('vc').require(rec, UPDATABLE, 'an update');
   rec.doc.accessControl = accessOf(req, (rec.doc.accessControl as Doc | undefined) ?? {});
-  if (req.sparkConfigs !== undefined) rec.doc.sparkConfigs = req.sparkConfigs;
   if (req.discardSparkConfigs === true) delete rec.doc.sparkConfigs;
-  vcs.save(rec);
-  return { Vc: vcs.view(rec) };
 }
 
 /** A suspend or resume needs the virtual cluster's service up. */

@@ -8,7 +8,9 @@ import { invalid } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { docs, text } from '../../values.js';
 import { INSTANCE_TYPES, SERVER_SETTINGS, type Cloud } from './catalogue.js';
-import { SETTINGS_KIND } from './warehouses.js';
+
+/** Where the account's changes to the server settings are kept. */
+const SETTINGS_KIND = 'dw.serverSettings';
 
 /** The instance types of each cloud, for each engine and all together (the first is the default). */
 export function allowedInstanceTypes(): Doc {
@@ -27,6 +29,9 @@ export function allowedInstanceTypes(): Doc {
 }
 
 const overrides = (h: Hook): Record<string, boolean> => h.ctx.store.get<Record<string, boolean>>(SETTINGS_KIND, 'overrides') ?? {};
+
+/** The server setting of a key, as the account has it now. */
+export const setting = (h: Hook, key: string): boolean => overrides(h)[key] ?? SERVER_SETTINGS.find((s) => s.key === key)?.enabled ?? false;
 
 /** `server-settings list`: each setting as the account has it. */
 export function describeServerSetting(h: Hook): Doc {

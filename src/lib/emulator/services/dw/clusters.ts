@@ -16,6 +16,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { b64, docs, obj, str, strings, text } from '../../values.js';
+import { kubeconfig as kubeconfigDocument } from '../../shared/kubeconfig.js';
 import type { EnvironmentView } from '../../world/contracts.js';
 import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank } from './catalogue.js';
 import { actor, cloudOf, type R } from './common.js';
@@ -222,11 +223,10 @@ function updateCluster(h: Hook, rec: EngineRecord, req: Doc): void {
     }
     rec.doc.externalBuckets = list;
   }
-  if (obj(req.azureUpdate).renewCertificate === true) rec.data = { ...rec.data, certificateRenewedAt: h.ctx.clock.now() };
 }
 
-/** A kubeconfig for the Kubernetes cluster behind a Data Warehouse cluster. */
-function kubeconfig(h: Hook, rec: EngineRecord): Doc {
+/** A kubeconfig for the Kubernetes cluster behind a Data Warehouse cluster (the shared document: shared/kubeconfig.ts). */
+export function kubeconfig(h: Hook, rec: EngineRecord): Doc {
   h.records('cluster').require(rec, ['Running', 'PreUpdate', 'Updating', 'Stopped'], 'a kubeconfig');
   const env = h.world.environments.require(rec.env ?? '');
   const cloud = cloudOf(rec);
@@ -236,45 +236,13 @@ function kubeconfig(h: Hook, rec: EngineRecord): Doc {
       : cloud === 'AZURE'
         ? `https://${rec.id}-dns.hcp.${env.region}.azmk8s.emulator.invalid:443`
         : `https://${env.environmentName}.k8s.emulator.invalid:6443`;
-  const user =
+  const auth =
     cloud === 'AWS'
-      ? [
-          '    exec:',
-          '      apiVersion: client.authentication.k8s.io/v1beta1',
-          '      command: aws',
-          `      args: ["eks", "get-token", "--cluster-name", "${rec.id}"]`,
-        ]
+      ? { exec: { command: 'aws', args: ['eks', 'get-token', '--cluster-name', rec.id] } }
       : cloud === 'AZURE'
-        ? [
-            '    exec:',
-            '      apiVersion: client.authentication.k8s.io/v1beta1',
-            '      command: kubelogin',
-            '      args: ["get-token", "--login", "azurecli"]',
-          ]
-        : [`    token: ${b64(`${rec.id}:${h.ctx.caller.actorCrn}`)}`];
-  const ca = b64(`-----BEGIN CERTIFICATE-----\n${b64(`ca of ${rec.id}`)}\n-----END CERTIFICATE-----\n`);
-  return {
-    kubeconfig: [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: ${rec.id}`,
-      '  cluster:',
-      `    server: ${server}`,
-      `    certificate-authority-data: ${ca}`,
-      'contexts:',
-      `- name: ${rec.id}`,
-      '  context:',
-      `    cluster: ${rec.id}`,
-      `    user: ${rec.id}-user`,
-      `current-context: ${rec.id}`,
-      'users:',
-      `- name: ${rec.id}-user`,
-      '  user:',
-      ...user,
-      '',
-    ].join('\n'),
-  };
+        ? { exec: { command: 'kubelogin', args: ['get-token', '--login', 'azurecli'] } }
+        : { token: b64(`${rec.id}:${h.ctx.caller.actorCrn}`) };
+  return { kubeconfig: kubeconfigDocument({ cluster: rec.id, server, ca: b64(`ca of ${rec.id}`), user: `${rec.id}-user`, auth }) };
 }
 
 /** The catalogs, warehouses and visualizations of a cluster. */
@@ -319,7 +287,7 @@ function warehouseRequest(v: EngineRecord): Doc {
   };
 }
 
-function backupCluster(h: Hook, rec: EngineRecord): Doc {
+export function backupCluster(h: Hook, rec: EngineRecord): Doc {
   h.records('cluster').require(rec, ['Running', 'Stopped'], 'a backup');
   const { dbcs, vws, vizzes } = holdings(h, rec);
   const payload: ClusterBackup = {
@@ -570,8 +538,6 @@ export function latestVersions(h: Hook, rec: EngineRecord): Doc {
   const { dbcs, vws } = holdings(h, rec);
   return { idToLatestVersionsMap: Object.fromEntries([...dbcs, ...vws].map((r) => [r.id, NEWEST_RELEASE.version])) };
 }
-
-export { backupCluster, kubeconfig };
 
 /** Certificates are renewed on public cloud clusters. */
 function checkRenew(_h: Hook, rec: EngineRecord): void {

@@ -4,22 +4,15 @@
  * (an ActorResponse), when their status last changed, and the cluster a
  * catalog, warehouse or visualization lives in.
  */
-import { randomBytes } from 'node:crypto';
 import { resources as facts } from '../../../model/services/dw/resources.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { progress } from '../../engine/timeline.js';
+import { randomToken } from '../../ids.js';
 import type { Doc } from '../../types.js';
 
-const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Random lower-case letters and digits. */
-export function token(n: number): string {
-  return [...randomBytes(n)].map((b) => ALPHABET[b % ALPHABET.length]).join('');
-}
-
 /** `<prefix>-<unix seconds>-<4 characters>`: the ids of catalogs, warehouses, visualizations and configurations. */
-export const entityId = (h: Hook, prefix: string): string => `${prefix}-${Math.floor(h.ctx.clock.now() / 1000)}-${token(4)}`;
+export const entityId = (h: Hook, prefix: string): string => `${prefix}-${Math.floor(h.ctx.clock.now() / 1000)}-${randomToken(4)}`;
 
 /** The caller as an ActorResponse: its CRN, and its names when the account knows it. */
 export function actor(h: Hook): Doc {

@@ -22,6 +22,13 @@ export function diagnostics(owner: 'cluster' | 'dbc' | 'vw'): Resource<R> {
     minutes: { create: [0.5, 2.5] },
     failsBy: 'data.owner',
     hooks: {
+      // The fail- rule reads the name of the cluster, catalog or warehouse the job is of.
+      keep: {
+        create: (h, rec) => {
+          const of = h.records(owner).byId(rec.scope);
+          return { owner: of?.name ?? str(of?.doc.name) ?? rec.scope };
+        },
+      },
       check: {
         create: (h, rec, req) => {
           const jobs = h.records(`${owner}Diagnostics`);
@@ -33,8 +40,6 @@ export function diagnostics(owner: 'cluster' | 'dbc' | 'vw'): Resource<R> {
       fill: (h: Hook, rec: EngineRecord, req: Doc) => {
         const now = h.ctx.clock.now();
         const download = req.destination === 'DOWNLOAD';
-        const of = h.records(owner).byId(rec.scope);
-        rec.data = { ...rec.data, owner: of?.name ?? str(of?.doc.name) ?? rec.scope };
         return {
           jobId: rec.id,
           startTime: str(req.startTime) ?? new Date(now - HALF_HOUR).toISOString(),

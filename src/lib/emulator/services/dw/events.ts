@@ -11,7 +11,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
-import { num, str } from '../../values.js';
+import { iso, num, str } from '../../values.js';
 
 /** Where operations' own events are kept, under their operation id. */
 const EVENT_KIND = 'dw.event';
@@ -82,8 +82,6 @@ function ordered(events: DwEvent[], req: Doc, defaultLimit?: number): DwEvent[] 
   const newest = limit !== undefined ? events.slice(-Math.max(0, limit)) : events;
   return req.ascending === true ? newest : [...newest].reverse();
 }
-
-const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** The answer of `dbcs events list` and `vws events list`. */
 export const eventsAnswer =

@@ -27,10 +27,10 @@ import {
   rank,
   RELEASES,
   releaseOf,
-  SERVER_SETTINGS,
   T_SHIRT_NODES,
   VIZ_RELEASES,
 } from './catalogue.js';
+import { setting } from './account.js';
 import { actor, cloudOf, clusterOf, entityId, requireRunningCluster, statusSince, type R } from './common.js';
 import {
   applyComponentSet,
@@ -67,7 +67,7 @@ function release(version: string): { version: string; runtime: string } {
   return r;
 }
 
-const versionOf = (rec: EngineRecord): string => String(rec.doc.imageVersion ?? DEFAULT_RELEASE.version);
+export const versionOf = (rec: EngineRecord): string => String(rec.doc.imageVersion ?? DEFAULT_RELEASE.version);
 
 /** What an upgrade can go to: the newest release, and the newest one no newer than `ceiling` (what it is compatible with). */
 function upgradeVersions(current: string, ceiling: string): Doc {
@@ -95,15 +95,6 @@ export const vwUpgradeVersions = (h: Hook, rec: EngineRecord): Doc => upgradeVer
 /** `data-visualizations upgrade-version`: the newest Data Visualization release. */
 export const vizUpgradeVersion = (): Doc => ({ upgradeVersions: { latestVersion: VIZ_RELEASES[VIZ_RELEASES.length - 1] } });
 
-/** The server setting of a key, as the account has it now. */
-function setting(h: Hook, key: string): boolean {
-  const overrides = h.ctx.store.get<Record<string, boolean>>(SETTINGS_KIND, 'overrides') ?? {};
-  return overrides[key] ?? SERVER_SETTINGS.find((s) => s.key === key)?.enabled ?? false;
-}
-
-/** Where the account's changes to the server settings are kept. */
-export const SETTINGS_KIND = 'dw.serverSettings';
-
 // ---- Database Catalogs -----------------------------------------------------------
 
 /** The catalog fields a new catalog is given (returned): its template, version and creator; its first configuration is recorded. */
@@ -111,7 +102,6 @@ function catalogFields(h: Hook, rec: Omit<EngineRecord, 'activity' | 'createdAt'
   const templateId = str(req.resourceTemplateId);
   const t = templateId ? templateById(h, templateId, 'dbc') : defaultTemplate(h, 'dbc');
   const version = str(req.imageVersion) ? release(text(req.imageVersion)).version : DEFAULT_RELEASE.version;
-  rec.data = { ...rec.data, loadDemoData: req.loadDemoData === true };
   recordConfig(h, cluster, rec, initialConfig('dbc'));
   return {
     resourceTemplateId: t.id,
@@ -574,7 +564,6 @@ function compatibleVersion(h: Hook, rec: EngineRecord): string {
   return catalog ? versionOf(catalog) : versionOf(rec);
 }
 
-export { versionOf };
 // ---- Data Visualizations ---------------------------------------------------------------
 
 /** A new visualization: in a Running cluster, of a Data Visualization release, sized by a viz template (by name). */

@@ -28,6 +28,7 @@ import {
   checkRegistry,
   checkRegistryUpdate,
   fillApp,
+  keepCredentials,
   fillRegistry,
   registryName,
   registryOf,
@@ -36,6 +37,7 @@ import {
 } from './registries.js';
 import {
   WORKBENCH_EFFECTS,
+  WORKBENCH_KEEPS,
   backupDeletion,
   backupRequest,
   backupTaken,
@@ -50,6 +52,7 @@ import {
   restoreRequest,
   securityRequest,
   showWorkbench,
+  versionBefore,
 } from './workbenches.js';
 import { requestWorkflowCancellation, rolledBack } from './workflows.js';
 
@@ -82,6 +85,7 @@ export default defineService<OperationName>()({
         fill: fillWorkbench,
         show: showWorkbench,
         effect: WORKBENCH_EFFECTS,
+        keep: WORKBENCH_KEEPS,
       },
     },
     workspaceAccess: access('workspace'),
@@ -104,6 +108,7 @@ export default defineService<OperationName>()({
         check: { create: checkRegistry, update: checkRegistryUpdate },
         fill: fillRegistry,
         effect: REGISTRY_EFFECTS,
+        keep: { upgrade: versionBefore },
       },
     },
     modelRegistryAccess: access('modelRegistry'),
@@ -117,6 +122,7 @@ export default defineService<OperationName>()({
         fill: fillApp,
         show: showApp,
         effect: APP_EFFECTS,
+        keep: { update: keepCredentials },
       },
     },
     mlServingAppAccess: access('app'),

@@ -26,7 +26,7 @@ import {
   type Hook,
   type Rec,
 } from './clusters.js';
-import { remember, upgradeTarget } from './workbenches.js';
+import { upgradeTarget } from './workbenches.js';
 
 type Change = (h: Hook, rec: Rec, req: Doc) => Doc;
 
@@ -81,9 +81,7 @@ export function fillRegistry(h: Hook, rec: Rec, req: Doc): Doc {
 export const REGISTRY_EFFECTS: Readonly<Record<string, Change>> = {
   upgrade: (_h, rec) => {
     const running = text(rec.doc.version);
-    const to = upgradeTarget(REGISTRY_RELEASES, running, undefined, `model registry ${nameOf(rec)}`);
-    remember(rec, { versionBeforeUpgrade: running });
-    return { version: to };
+    return { version: upgradeTarget(REGISTRY_RELEASES, running, undefined, `model registry ${nameOf(rec)}`) };
   },
   rollback: (_h, rec) => {
     const before = str(rec.data?.versionBeforeUpgrade);
@@ -193,19 +191,19 @@ export const APP_EFFECTS: Readonly<Record<string, Change>> = {
   }),
 };
 
-/**
- * A change made at once (refreshAiInference, updateMlServingAppS3Creds),
- * of a service that is up; new S3 credentials for a registry are kept
- * beside it, for describe-registry-storage.
- */
+/** A change made at once (refreshAiInference, updateMlServingAppS3Creds), of a service that is up, with whole S3 credentials. */
 export function checkAppUpdate(h: Hook, rec: Rec, req: Doc): void {
   h.records('app').require(rec, APP_SERVING, h.ctx.op.name);
-  if (h.ctx.op.name !== 'updateMlServingAppS3Creds') return;
   const creds = obj(req.s3Creds);
-  if (!str(creds.s3AccessID) || !str(creds.s3SecretAccessKey)) throw invalid('s3Creds needs s3AccessID and s3SecretAccessKey');
-  const key = str(req.registryNamespace) ?? 'default';
-  const link = { ...creds, linkRegistry: req.linkRegistry === true, ...(str(req.envName) ? { envName: req.envName } : {}) };
-  remember(rec, { s3: { ...obj(rec.data?.s3), [key]: link } });
+  if (h.ctx.op.name === 'updateMlServingAppS3Creds' && (!str(creds.s3AccessID) || !str(creds.s3SecretAccessKey)))
+    throw invalid('s3Creds needs s3AccessID and s3SecretAccessKey');
+}
+
+/** New S3 credentials for a registry are kept beside the service, by registry namespace, for describe-registry-storage. */
+export function keepCredentials(h: Hook, rec: Rec, req: Doc): Doc {
+  if (h.ctx.op.name !== 'updateMlServingAppS3Creds') return {};
+  const link = { ...obj(req.s3Creds), linkRegistry: req.linkRegistry === true, ...(str(req.envName) ? { envName: req.envName } : {}) };
+  return { s3: { ...obj(rec.data?.s3), [str(req.registryNamespace) ?? 'default']: link } };
 }
 
 /** A certificate refresh needs the registry up. */

@@ -38,15 +38,8 @@ const nameOf = (rec: Rec): string => rec.name ?? rec.id;
 /** The request a record was made with (the engine keeps it; a restore's and a backup's as their entries made it). */
 const requestOf = (rec: Rec): Doc => obj(rec.data?.request);
 
-/**
- * What a change keeps beside a record as it starts (the version an upgrade
- * leaves, to roll back to; a file-system replica): set on the record the
- * engine saves with the change, as the older hooks did. No hook returns it:
- * `effect` is what the change's success sets, and `data` is never shown.
- */
-export function remember(rec: Rec, kept: Doc): void {
-  if (rec.data) Object.assign(rec.data, kept);
-}
+/** An upgrade keeps the version it leaves, to roll back to (a workbench's and a registry's `keep.upgrade`). */
+export const versionBefore = (_h: Hook, rec: Rec): Doc => ({ versionBeforeUpgrade: text(rec.doc.version) });
 
 /** FAILED_PRECONDITION unless the workbench is installed and reachable (it may be busy changing). */
 export function requireInstalled(h: Hook, rec: Rec, what: string): void {
@@ -186,7 +179,6 @@ export const WORKBENCH_EFFECTS: Readonly<Record<string, Change>> = {
   upgrade: (_h, rec, req) => {
     const running = text(rec.doc.version);
     const to = upgradeTarget(WORKBENCH_RELEASES, running, str(req.mlVersion), `workbench ${nameOf(rec)}`, req.overrideUpgrade === true);
-    remember(rec, { versionBeforeUpgrade: running });
     return { version: to, upgradeType: 'Inplace' };
   },
   rollback: (_h, rec, req) => {
@@ -202,8 +194,20 @@ export const WORKBENCH_EFFECTS: Readonly<Record<string, Change>> = {
       throw failedPrecondition(
         `workbench ${nameOf(rec)} has no file system replica to fail over to; create one first (ml file-replicas create)`,
       );
-    remember(rec, { replica: undefined });
     return { filesystemID: replica.filesystemID };
+  },
+};
+
+/** What a workbench's changes keep beside it: the version an upgrade leaves, its file system replica (made, failed over to, dropped). */
+export const WORKBENCH_KEEPS: Readonly<Record<string, Change>> = {
+  upgrade: versionBefore,
+  failover: () => ({ replica: undefined }),
+  update: (h, rec) => {
+    const op = h.ctx.op.name;
+    if (op === 'deleteFileReplica') return { replica: undefined };
+    if (op !== 'createFileReplica') return {};
+    const now = h.ctx.clock.now();
+    return { replica: { filesystemID: fileSystem(environmentOf(h, rec).cloudPlatform, `${rec.id}/replica/${now}`), since: now } };
   },
 };
 
@@ -221,22 +225,17 @@ export const loadBalancerRequest = (_h: Hook, sent: Doc): Doc => ({
   loadBalancerIPWhitelists: cidrBlocks(sent.loadBalancerIPAllowLists, 'loadBalancerIPAllowLists'),
 });
 
-/** What each change made at once needs and keeps (the update's check, by operation), beyond the workbench being installed. */
+/** What each change made at once needs (the update's check, by operation), beyond the workbench being installed. */
 const WORKBENCH_UPDATES: Readonly<Record<string, (h: Hook, rec: Rec) => void>> = {
   refreshModelRegistryConfigmap: (h, rec) => {
     if (!h.records('modelRegistry').all(rec.scope)[0])
       throw failedPrecondition(`environment ${text(rec.doc.environmentName)} has no model registry to refresh the settings of`);
   },
-  createFileReplica: (h, rec) => {
+  createFileReplica: (_h, rec) => {
     if (rec.data?.replica) throw alreadyExists(`workbench ${nameOf(rec)} already replicates its file system`);
-    const env = environmentOf(h, rec);
-    remember(rec, {
-      replica: { filesystemID: fileSystem(env.cloudPlatform, `${rec.id}/replica/${h.ctx.clock.now()}`), since: h.ctx.clock.now() },
-    });
   },
   deleteFileReplica: (_h, rec) => {
     if (!rec.data?.replica) throw notFound(`workbench ${nameOf(rec)} has no file system replica`);
-    remember(rec, { replica: undefined });
   },
 };
 

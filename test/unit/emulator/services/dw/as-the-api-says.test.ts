@@ -87,6 +87,18 @@ describe('a deleted diagnostic job', () => {
   );
 });
 
+describe('a diagnostic job of something named fail-...', () => {
+  test('fails: the fail- rule reads the name of the warehouse it is of', async () => {
+    const failing = (await emu.client.dw.createVw({ clusterId, dbcId, vwType: 'hive', name: 'fail-diag' })).vwId ?? '';
+    emu.clock.advance('5m');
+    const job = (await emu.client.dw.createVwDiagnosticDataJob({ clusterId, vwId: failing, destination: 'DOWNLOAD' })).id ?? '';
+    const fine = (await emu.client.dw.createVwDiagnosticDataJob({ clusterId, vwId, destination: 'DOWNLOAD' })).id ?? '';
+    emu.clock.advance('3m');
+    expect((await emu.client.dw.describeVwDiagnosticDataJob({ clusterId, vwId: failing, jobId: job })).job?.status).toBe('Failed');
+    expect((await emu.client.dw.describeVwDiagnosticDataJob({ clusterId, vwId, jobId: fine })).job?.status).toBe('Succeeded');
+  });
+});
+
 describe('identifiers', () => {
   test("a backup's delete answers the CRN of its delete request with the type deleteBackupRequest (as CDP's CRN types write it)", async () => {
     const { backupCrn } = await emu.client.dw.createBackup({ backupName: 'nightly' });
