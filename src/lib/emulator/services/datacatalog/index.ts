@@ -24,7 +24,7 @@ import {
   sharing,
   showShare,
 } from './shares.js';
-import { getFgacStatusByAssets, getSuggestedTags, launchProfilers, reviewSuggestedTags } from './tags.js';
+import { checkLaunch, fillProfilers, getFgacStatusByAssets, getSuggestedTags, profilersNamed, reviewSuggestedTags } from './tags.js';
 import {
   checkCredentials,
   createExternalUsers,
@@ -65,7 +65,8 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
       hooks: { check: { update: checkCredentials, delete: dropUserAccess } },
     },
     tagReview: { noun: 'tag review', keys: ['datalakeCrn'] },
-    profilers: { noun: 'profilers', keys: ['datalake'] },
+    // Named by their data lake (profilersNamed); launched once a data lake (checkLaunch, with its own message).
+    profilers: { noun: 'profilers', keys: ['datalake'], names: 'repeat', hooks: { check: { create: checkLaunch }, fill: fillProfilers } },
   },
   guard: lakeGuard,
   operations: (r) => ({
@@ -88,7 +89,7 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
     regenerateExternalUserCredentials: r.externalUser.update({ rewrite: regenerating, answer: regenerated }),
     getSuggestedTags: code(getSuggestedTags),
     reviewSuggestedTags: code(reviewSuggestedTags),
-    launchProfilers: code(launchProfilers),
+    launchProfilers: r.profilers.create({ rewrite: profilersNamed }),
     getFgacStatusByAssets: code(getFgacStatusByAssets),
   }),
 });
