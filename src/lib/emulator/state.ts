@@ -86,6 +86,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // Format 6 (issue 29's third fan-out): dfworkload's parameter groups, reporting tasks, flow drafts and asset update
   // requests are engine records (the last under dfworkload.assetUpdateRequest), and a draft's test session one of its
   // own (dfworkload.testSession).
+  // Format 6 (issue 29's third fan-out): datacatalog's data shares keep their users' access as `externalUsers`.
   6: [
     'dfworkload.parameterGroup',
     'dfworkload.reportingTask',
@@ -94,6 +95,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.credential',
     'environments.account',
     'environments.idbroker',
+    'datacatalog.dataShare',
   ],
 };
 

@@ -11,7 +11,8 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { DependentKind, Doc, RequestContext, Scope } from '../../../src/lib/emulator/engine/context.js';
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
-import { defineService, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
+import { readRecord } from '../../../src/lib/emulator/engine/records.js';
+import { code, defineService, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
 import { environments } from '../../../src/lib/emulator/environments.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { pagingOf } from '../../../src/lib/emulator/paging.js';
@@ -332,6 +333,35 @@ describe('verbs', () => {
     now += 4 * MIN;
     expect(() => run('upgradeCluster', { clusterName: 'c1' })).toThrow('already the newest');
     expect(shown()).toMatchObject({ phase: '3/5/1.1', version: VERSIONS[2] });
+  });
+
+  test('a resource read from the world: its reads and lists serve what another service keeps; nothing else is served', () => {
+    const kept = [
+      { id: 'n-1', name: 'n1', doc: { noteName: 'n1', text: 'kept elsewhere' } },
+      { id: 'n-2', name: 'n2', doc: { noteName: 'n2', text: 'and this' } },
+    ];
+    const readOnly = {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        note: { keys: ['noteName'], readsFrom: (_h: unknown, scope: string) => kept.map((x) => readRecord(x, scope)) },
+      },
+    };
+    const reading = serve(widgetModel, { ...readOnly, operations: { ...widgets.operations, createNote: code(() => ({})) } });
+    const ask = (op: 'describeNote' | 'listNotes', req: Doc): Doc => {
+      const ctx: RequestContext = { store, clock, caller: UNIT_ADMIN, info: UNIT_INFO, world, op: { service: 'widgets', name: op } };
+      return store.transaction(() => reading.handlers[op]?.(req, ctx) ?? {});
+    };
+    expect(ask('listNotes', {}).notes).toEqual(kept.map((x) => x.doc));
+    // By its name, id or CRN; the entry's answer as for a record of its own.
+    expect(ask('describeNote', { noteName: 'n-2' }).note).toEqual({ noteName: 'n2', text: 'and this!' });
+    expect(ask('describeNote', { noteName: 'n1' }).note).toEqual({ noteName: 'n1', text: 'kept elsewhere!' });
+    expect(refusal(() => ask('describeNote', { noteName: 'n3' }), 'describeNote')).toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'note n3 not found',
+    });
+    // A create (or any verb but a read and a list) of what another service keeps is refused at start.
+    expect(() => Engine.of(widgetModel, readOnly)).toThrow(/note is read from the world/);
   });
 
   test('a resource that lives in a record of another service, found through the world', () => {

@@ -76,6 +76,8 @@ export interface ResourceRules {
   /** Its records are work beside its parent: one at a time a parent, or a group of kinds. */
   readonly work?: { readonly groups: Readonly<Record<string, string>> };
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
+  /** Its records are another service's, read through the world (read and list only). */
+  readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
   readonly hooks: RuleHooks;
 }
 
@@ -228,6 +230,7 @@ function tableRules(res: Resource): ResourceRules {
     partOfEnvironment: withEnv === 'part',
     ...(res.work ? { work: { groups: res.work === true ? {} : res.work.groups } } : {}),
     ...(res.minutes ? { minutes: res.minutes } : {}),
+    ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
     hooks: tableHooks(res),
   };
 }

@@ -126,6 +126,14 @@ export interface Resource<R extends string = string> {
    * they end.
    */
   readonly work?: true | { readonly groups: Readonly<Record<string, string>> };
+  /**
+   * Its records are another service's, read through the world (the DataFlow
+   * workload's deployments, which DataFlow's control plane shows), each made
+   * a record of this resource by `readRecord` (records.ts): those of a scope
+   * (its parent's id; '' in the account). Only reads and lists serve it; a
+   * read finds one by the id, CRN or name its keys give.
+   */
+  readonly readsFrom?: (h: Hook<R>, scope: string) => readonly EngineRecord[];
   readonly hooks?: ResourceHooks<R>;
 }
 

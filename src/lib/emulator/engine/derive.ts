@@ -125,6 +125,8 @@ function checkBinding(service: Service, op: string, b: Bound, resources: Readonl
   if (typeof verb === 'object' && 'work' in verb && !r.work?.lifecycle?.[verb.work])
     throw new Error(`${service.name} ${op}: ${r.key} has no work resource whose lifecycle has ${verb.work}`);
   if (b.action && !r.lifecycle?.[b.action]) throw new Error(`${service.name} ${op}: ${r.key} has no action ${b.action} in its lifecycle`);
+  if (r.rules.readsFrom && b.verb !== 'read' && b.verb !== 'list')
+    throw new Error(`${service.name} ${op}: ${r.key} is read from the world; only its reads and lists are served`);
   const request = service.requestShape(service.operation(op));
   for (const k of [...(b.keys ?? []), ...(b.environment ?? [])])
     if (!b.rewrite && !request.byName.has(k)) throw new Error(`${service.name} ${op}: its request has no field ${k}`);

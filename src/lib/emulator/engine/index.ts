@@ -285,7 +285,11 @@ export class Engine {
       }
       throw invalid(`give ${keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.noun}`);
     }
-    return all.get(ref, place.scope, place.where, asKept);
+    if (!r.rules.readsFrom) return all.get(ref, place.scope, place.where, asKept);
+    const read = r.rules.readsFrom(h, place.scope ?? '');
+    const found = read.find((x) => x.id === ref) ?? read.find((x) => x.crn === ref) ?? read.find((x) => x.name === ref);
+    if (!found) throw notFound(`${r.noun} ${ref.slice(0, 200)} not found${place.where ? ` in ${place.where}` : ''}`);
+    return found;
   }
 
   // ---- verbs ---------------------------------------------------------------------
@@ -333,8 +337,13 @@ export class Engine {
     const item = this.listField(op, r);
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
     const total = this.totalField(op, item?.field);
-    if (b.select) {
-      const chosen = b.select(h, req);
+    // A resource read from the world lists what the world gives for the scope, unless the entry selects.
+    const chosen = b.select
+      ? b.select(h, req)
+      : r.rules.readsFrom
+        ? [...r.rules.readsFrom(h, this.place(h, r, req, b.environment).scope ?? '')]
+        : undefined;
+    if (chosen) {
       const counted = total ? this.totals(h.ctx, op, total, chosen.length, req) : {};
       if (op.paging) return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, chosen, view), ...counted }, op.name);
       return this.answerList(h, op, item?.field, chosen.map(view), { ...req, ...counted });

@@ -61,6 +61,17 @@ export interface EngineRecord {
   delivered?: true;
 }
 
+/**
+ * A record of another service as a resource read from the world holds it
+ * (a table's `readsFrom`): its names and document, in a scope, simply there.
+ */
+export function readRecord(
+  x: { readonly id: string; readonly name?: string; readonly crn?: string; readonly doc?: Doc },
+  scope: string,
+): EngineRecord {
+  return { ...x, doc: x.doc ?? {}, scope, activity: settledIn('read', '', 0), createdAt: 0 };
+}
+
 const PAST_KEPT = 100;
 const NO_LIFECYCLE: Lifecycle = {};
 const DURATION = /^(\d+)(s|m|h|d)$/;

@@ -2,9 +2,13 @@
  * Data shares of a data lake: `dataShare` records in the lake's
  * environment, each holding its data lake's CRN (a share of another lake is
  * not found), its assets (tables, each with a resource id of its share) and
- * the external users' access to it. A share starts Not Shared; sharing and
- * unsharing flip `isShared`; adding or removing assets, removing users'
- * access and deleting are refused while it is shared.
+ * the external users' access to it (`externalUsers`, as granted: shown with
+ * who they are). A share starts Not Shared; sharing and unsharing flip
+ * `isShared`; adding or removing assets, removing users' access and deleting
+ * are refused while it is shared. Every change is the update verb: each
+ * operation's `rewrite` checks the request and says what it sets, the
+ * share's `check.update` what any change keeps true (a unique name in the
+ * data lake, the update time, the next asset id).
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
@@ -30,6 +34,7 @@ export interface Asset {
   updatedBy: string;
 }
 
+/** An external user's access, as a share keeps it in `externalUsers` (showShare adds who they are). */
 interface Access {
   userId: number;
   sharedOn: string;
@@ -50,7 +55,7 @@ interface Share {
   termsOfUse?: string;
   assets: Asset[];
   datalakeCrn: string;
-  access: Access[];
+  externalUsers: Access[];
   nextResourceId: number;
 }
 
@@ -93,11 +98,6 @@ function mustBeNotShared(s: Share, what: string): void {
 
 export const notShared = (what: string) => (_h: Hook<R>, rec: Rec) => mustBeNotShared(shareOf(rec), what);
 
-function save(h: Hook<R>, rec: EngineRecord): void {
-  shareOf(rec).updatedAt = h.ctx.clock.iso();
-  h.records('dataShare').save(rec);
-}
-
 /** The shares of a data lake (in its environment), those whose name contains `filter` (any case) when given. */
 function shares(h: Hook<R>, req: Doc, filter?: string): EngineRecord[] {
   const f = filter?.toLowerCase();
@@ -115,7 +115,8 @@ function nameTaken(h: Hook<R>, req: Doc, name: string, except?: string): boolean
   return shares(h, req).some((r) => r.id !== except && shareOf(r).dataShareName.toLowerCase() === name.toLowerCase());
 }
 
-function makeAssets(h: Hook<R>, s: Share, given: unknown): Asset[] {
+/** New assets of a share (table names unique in it), numbered on from its next resource id. */
+function makeAssets(h: Hook<R>, s: Pick<Share, 'assets' | 'dataShareName' | 'nextResourceId'>, given: unknown): Asset[] {
   const now = h.ctx.clock.iso();
   const actor = h.ctx.caller.actorCrn;
   const out: Asset[] = [];
@@ -128,7 +129,7 @@ function makeAssets(h: Hook<R>, s: Share, given: unknown): Asset[] {
       throw alreadyExists(`table ${databaseName}.${tableName} is already in data share "${s.dataShareName}"`);
     const columns = Array.isArray(a.columns) ? a.columns.map(String) : [];
     out.push({
-      resourceId: String(s.nextResourceId++),
+      resourceId: String(s.nextResourceId + out.length),
       guid: str(a.guid) ?? uuid(),
       databaseName,
       tableName,
@@ -142,63 +143,61 @@ function makeAssets(h: Hook<R>, s: Share, given: unknown): Asset[] {
   return out;
 }
 
-/** Grants users access (until a time, or for good): each must be an active external user of the share's data lake. */
-function grantAccess(h: Hook<R>, s: Share, given: unknown): void {
+/** A share's access with users granted it (until a time, or for good): each must be an active external user of its data lake. */
+function granted(h: Hook<R>, lake: string, access: readonly Access[], given: unknown): Access[] {
   const now = h.ctx.clock.iso();
   const users = h.records('externalUser');
+  const out = access.map((a) => ({ ...a }));
   for (const u of docs(given)) {
     const userId = Number(u.externalUserId);
     const validTill = str(u.expiryTime);
     if (!Number.isInteger(userId)) throw invalid('externalUsers[].externalUserId is required');
     const user = users.byId(String(userId));
-    if (!user || user.doc.datalakeCrn !== s.datalakeCrn) throw notFound(`external user ${userId} not found in data lake ${s.datalakeCrn}`);
+    if (!user || user.doc.datalakeCrn !== lake) throw notFound(`external user ${userId} not found in data lake ${lake}`);
     if (user.doc.isActive !== true) throw failedPrecondition(`external user ${userId} has revoked credentials; regenerate them first`);
-    const hit = s.access.find((x) => x.userId === userId);
+    const hit = out.find((x) => x.userId === userId);
     if (hit) {
       if (validTill) hit.validTill = validTill;
       else delete hit.validTill;
-    } else s.access.push({ userId, sharedOn: now, ...(validTill ? { validTill } : {}) });
+    } else out.push({ userId, sharedOn: now, ...(validTill ? { validTill } : {}) });
   }
+  return out;
 }
 
 /** Drops a user's access to every share of their data lake. */
 export function dropAccessEverywhere(h: Hook<R>, userId: number, datalakeCrn: string): void {
   for (const rec of h.records('dataShare').all()) {
     const s = shareOf(rec);
-    if (s.datalakeCrn !== datalakeCrn || !s.access.some((a) => a.userId === userId)) continue;
-    s.access = s.access.filter((a) => a.userId !== userId);
+    if (s.datalakeCrn !== datalakeCrn || !s.externalUsers.some((a) => a.userId === userId)) continue;
+    s.externalUsers = s.externalUsers.filter((a) => a.userId !== userId);
     h.records('dataShare').save(rec);
   }
 }
 
-/** createDataShare: code, because a share's name is unique in its data lake (not its environment) and its assets and grants are made with it. */
-export function createDataShare(h: Hook<R>, req: Doc): Doc {
-  const name = text(req.dataShareName);
+/** createDataShare: a share's name is unique in its data lake (not its environment). */
+export function checkShareName(h: Hook<R>, rec: Rec, req: Doc): void {
+  const name = rec.name ?? '';
+  if (nameTaken(h, req, name, rec.id))
+    throw alreadyExists(`a data share named "${name}" already exists in data lake ${text(req.datalakeCrn)}`);
+}
+
+/** What a new share holds beside the request's fields: its data lake, its assets and grants, Not Shared. */
+export function fillShare(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const first = { assets: [], dataShareName: rec.name ?? '', nextResourceId: 1 };
+  const assets = makeAssets(h, first, req.assets);
   const lake = text(req.datalakeCrn);
-  if (nameTaken(h, req, name)) throw alreadyExists(`a data share named "${name}" already exists in data lake ${lake}`);
-  const env = h.world.environments.require(text(req.environmentCrn));
-  const now = h.ctx.clock.iso();
-  const id = uuid();
-  const s: Share = {
-    dataShareId: id,
-    dataShareName: name,
+  return {
     isShared: false,
-    createdAt: now,
-    updatedAt: now,
-    createdBy: h.ctx.caller.actorCrn,
+    updatedAt: rec.doc.createdAt,
     keywords: strings(req.keywords),
-    ...(str(req.expiryTime) ? { expiryTime: str(req.expiryTime) } : {}),
-    ...(typeof req.summary === 'string' ? { summary: req.summary } : {}),
-    ...(typeof req.termsOfUse === 'string' ? { termsOfUse: req.termsOfUse } : {}),
-    assets: [],
+    // Only what the request gives, none made up.
+    expiryTime: str(req.expiryTime),
+    tags: undefined,
+    assets,
     datalakeCrn: lake,
-    access: [],
-    nextResourceId: 1,
+    externalUsers: granted(h, lake, [], req.externalUsers),
+    nextResourceId: 1 + assets.length,
   };
-  s.assets = makeAssets(h, s, req.assets);
-  grantAccess(h, s, req.externalUsers);
-  h.records('dataShare').create({ id, name, scope: env.crn, env: env.crn, doc: s as unknown as Doc });
-  return { dataShareId: id, dataShareName: name, datalakeCrn: lake };
 }
 
 /** What every view of a share computes: the tags accepted for its tables, and its external users with their access. */
@@ -207,7 +206,7 @@ export function showShare(h: Hook<R>, rec: Rec): Doc {
   const users = h.records('externalUser');
   return {
     tags: [...new Set(s.assets.flatMap((a) => acceptedTags(h, s.datalakeCrn, `${a.databaseName}.${a.tableName}`)))],
-    externalUsers: s.access.flatMap((a) => {
+    externalUsers: s.externalUsers.flatMap((a) => {
       const u = users.byId(String(a.userId))?.doc;
       if (!u) return [];
       return [
@@ -243,76 +242,70 @@ export function listDataShares(h: Hook<R>, req: Doc): Doc {
   return { ...out, [token]: out[token] ?? '' };
 }
 
-/** updateDataShare: code, because a rename must stay unique in the data lake (the update verb never renames). */
-export function updateDataShare(h: Hook<R>, req: Doc): Doc {
-  const rec = shareIn(h, req);
+/**
+ * What every change of a share keeps true (its `check.update`): a new name
+ * is unique in its data lake (the update verb moves no name, so the rename is
+ * written here), the update time is now, and the next asset id follows every
+ * one given so far.
+ */
+export function checkShareUpdate(h: Hook<R>, rec: Rec, req: Doc): void {
   const s = shareOf(rec);
   const name = str(req.dataShareName);
   if (name && name.toLowerCase() !== s.dataShareName.toLowerCase() && nameTaken(h, req, name, rec.id))
     throw alreadyExists(`a data share named "${name}" already exists in data lake ${s.datalakeCrn}`);
   if (name) {
     s.dataShareName = name;
-    rec.name = name;
+    (rec as EngineRecord).name = name;
   }
-  if (Array.isArray(req.keywords)) s.keywords = req.keywords.map(String);
-  if (str(req.expiryTime)) s.expiryTime = str(req.expiryTime);
-  if (typeof req.summary === 'string') s.summary = req.summary;
-  if (typeof req.termsOfUse === 'string') s.termsOfUse = req.termsOfUse;
-  save(h, rec);
-  return {};
+  s.updatedAt = h.ctx.clock.iso();
+  s.nextResourceId = Math.max(s.nextResourceId, ...s.assets.map((a) => Number(a.resourceId) + 1));
 }
 
 /**
  * shareDataShare's and unshareDataShare's request, as the update verb reads
  * it: the share flipped to `shared` (only a change is allowed: sharing a
- * shared share fails), its update time now.
+ * shared share fails).
  */
 export const sharing =
   (shared: boolean) =>
   (h: Hook<R>, req: Doc): Doc => {
     const s = shareOf(shareIn(h, req));
     if (s.isShared === shared) throw failedPrecondition(`data share "${s.dataShareName}" is ${shared ? 'already shared' : 'not shared'}`);
-    return { ...req, isShared: shared, updatedAt: h.ctx.clock.iso() };
+    return { ...req, isShared: shared };
   };
 
-export function addAssetsToDataShare(h: Hook<R>, req: Doc): Doc {
-  const rec = shareIn(h, req);
-  const s = shareOf(rec);
+/** addAssetsToDataShare: the share's assets with the new ones (`added`, its answer); only while Not Shared. */
+export function assetsAdded(h: Hook<R>, req: Doc): Doc {
+  const s = shareOf(shareIn(h, req));
   mustBeNotShared(s, 'add assets');
   const added = makeAssets(h, s, req.assets);
-  s.assets.push(...added);
-  save(h, rec);
-  return { assets: added };
+  return { ...req, assets: [...s.assets, ...added], added };
 }
 
-export function removeAssetsFromDataShare(h: Hook<R>, req: Doc): Doc {
-  const rec = shareIn(h, req);
-  const s = shareOf(rec);
+export const addedAssets = (_h: Hook<R>, _rec: Rec, req: Doc): Doc => ({ assets: req.added });
+
+/** removeAssetsFromDataShare: the share's assets without those named; only while Not Shared. */
+export function assetsRemoved(h: Hook<R>, req: Doc): Doc {
+  const s = shareOf(shareIn(h, req));
   mustBeNotShared(s, 'remove assets');
   const ids = strings(req.resourceIds);
   const missing = ids.filter((r) => !s.assets.some((a) => a.resourceId === r));
   if (missing.length > 0) throw notFound(`data share "${s.dataShareName}" has no asset with resource id ${missing.join(', ')}`);
-  s.assets = s.assets.filter((a) => !ids.includes(a.resourceId));
-  save(h, rec);
-  return {};
+  return { ...req, assets: s.assets.filter((a) => !ids.includes(a.resourceId)) };
 }
 
 /** grantAccessToExternalUsersOnDataShare and updateAccessOfExternalUsersOnDataShare: the same grant (a new one, or a new end). */
-export function grantAccessToExternalUsers(h: Hook<R>, req: Doc): Doc {
-  const rec = shareIn(h, req);
-  grantAccess(h, shareOf(rec), req.externalUsers);
-  save(h, rec);
-  return {};
+export function accessGranted(h: Hook<R>, req: Doc): Doc {
+  const s = shareOf(shareIn(h, req));
+  return { ...req, externalUsers: granted(h, s.datalakeCrn, s.externalUsers, req.externalUsers) };
 }
 
-export function removeAccessOfExternalUsersOnDataShare(h: Hook<R>, req: Doc): Doc {
-  const rec = shareIn(h, req);
-  const s = shareOf(rec);
+/** removeAccessOfExternalUsersOnDataShare: the share's access without those users; only while Not Shared. */
+export function accessRemoved(h: Hook<R>, req: Doc): Doc {
+  const s = shareOf(shareIn(h, req));
   mustBeNotShared(s, "remove external users' access");
   const ids = Array.isArray(req.externalUserIds) ? req.externalUserIds.map(Number) : [];
-  const missing = ids.filter((u) => !s.access.some((a) => a.userId === u));
+  const missing = ids.filter((u) => !s.externalUsers.some((a) => a.userId === u));
   if (missing.length > 0) throw notFound(`external user ${missing.join(', ')} has no access to data share "${s.dataShareName}"`);
-  s.access = s.access.filter((a) => !ids.includes(a.userId));
-  save(h, rec);
-  return {};
+  return { ...req, externalUsers: s.externalUsers.filter((a) => !ids.includes(a.userId)) };
 }

@@ -10,7 +10,10 @@ import type { Hook } from '../../engine/declare.js';
 import { alreadyExists } from '../../errors.js';
 import { crn, crnId, stableUuid, uuid } from '../../ids.js';
 import { docs, str, strings, text } from '../../values.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { R } from './shares.js';
+
+type Rec = Readonly<EngineRecord>;
 
 /** What the built-in profile of every data lake finds: column -> suggested tags. */
 const PROFILE: Readonly<Record<string, readonly string[]>> = {
@@ -98,33 +101,41 @@ export function getFgacStatusByAssets(_h: Hook<R>, req: Doc): Doc {
   return { listOfFgacStatus };
 }
 
+/** The name a data lake's profilers go by: its id, or the name it was given by. */
+const profilersOf = (datalake: string): string => (datalake.startsWith('crn:') ? crnId(datalake) : datalake.toLowerCase());
+
+/** launchProfilers' request, as the create verb reads it: the profilers are named by their data lake. */
+export const profilersNamed = (_h: Hook<R>, sent: Doc): Doc => ({ ...sent, clusterName: profilersOf(text(sent.datalake)) });
+
+/** A data lake's profilers are launched once. */
+export function checkLaunch(h: Hook<R>, rec: Rec, req: Doc): void {
+  if (h.records('profilers').find(rec.name ?? ''))
+    throw alreadyExists(`the profilers of data lake ${text(req.datalake)} are already launched`);
+}
+
 /**
  * launchProfilers: a data lake's profilers, launched once: a Data Hub
  * cluster (HA: 3 nodes; with compute options up to maxNodes, at most 3),
  * made of the data lake the emulator has (its name, environment, cloud and
- * credential), when it has it.
+ * credential), when it has it; its CRN is a Data Hub's.
  */
-export function launchProfilers(h: Hook<R>, req: Doc): Doc {
+export function fillProfilers(h: Hook<R>, _rec: Rec, req: Doc): Doc {
   const datalake = text(req.datalake);
-  const key = datalake.startsWith('crn:') ? crnId(datalake) : datalake.toLowerCase();
-  const all = h.records('profilers');
-  if (all.find(key)) throw alreadyExists(`the profilers of data lake ${datalake} are already launched`);
   const lake = h.world.lakes.find(datalake);
   const env = lake ? h.world.environments.find(lake.environmentCrn) : undefined;
   const credentialCrn = env ? h.world.environments.credential(env.credentialName)?.crn : undefined;
   const maxNodes = typeof req.maxNodes === 'number' ? req.maxNodes : undefined;
   const compute = maxNodes !== undefined || req.profilers !== undefined || req.instanceTypes !== undefined;
   const { accountId, region } = h.ctx.info;
-  const cluster: Doc = {
+  return {
     clusterName: `${lake?.name ?? crnId(datalake)}-profilers`.slice(0, 40),
     crn: crn('datahub', region, accountId, 'cluster', uuid()),
-    creationDate: h.ctx.clock.iso(),
     clusterStatus: 'REQUESTED',
     nodeCount: req.enableHA === true ? 3 : compute ? Math.min(maxNodes ?? 30, 3) : 1,
     workloadType: 'DataCatalogProfilers',
     cloudPlatform: env?.cloudPlatform ?? 'AWS',
-    ...(lake ? { environmentCrn: lake.environmentCrn } : {}),
-    ...(credentialCrn ? { credentialCrn } : {}),
+    environmentCrn: lake?.environmentCrn,
+    credentialCrn,
     datalakeCrn: lake?.crn ?? (datalake.startsWith('crn:') ? datalake : undefined),
     clusterTemplateCrn: crn('datahub', region, 'cloudera', 'clustertemplate', 'datacatalog-profilers'),
     imageDetails: {
@@ -134,6 +145,4 @@ export function launchProfilers(h: Hook<R>, req: Doc): Doc {
       catalogName: 'cdp-default',
     },
   };
-  all.create({ id: uuid(), name: key, scope: '', doc: cluster });
-  return { datahubCluster: cluster };
 }

@@ -3,7 +3,8 @@
  * account) in the lake's environment, each holding its data lake's CRN. A
  * user gets a client id and a secret at creation (the secret is shown once
  * and only its hash is kept); revoking disables them and drops their access
- * to every share, regenerating issues new credentials, deleting is final.
+ * to every share, regenerating issues new credentials (both the update verb,
+ * each with a rewrite that says what it sets), deleting is final.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Doc } from '../../engine/context.js';
@@ -126,32 +127,43 @@ export function usersMatching(h: Hook<R>, req: Doc): EngineRecord[] {
   });
 }
 
-export function deleteExternalUser(h: Hook<R>, req: Doc): Doc {
-  const rec = userIn(h, req);
-  dropAccessEverywhere(h, userOf(rec).userId, userOf(rec).datalakeCrn);
-  h.records('externalUser').remove(rec);
-  return { success: true };
+/** A request about a user, as the verbs read it: only when the user is of the data lake it names. */
+export function userInLake(h: Hook<R>, req: Doc): Doc {
+  userIn(h, req);
+  return req;
 }
 
-export function revokeExternalUserCredentials(h: Hook<R>, req: Doc): Doc {
-  const rec = userIn(h, req);
-  const u = userOf(rec);
+export const succeeded = (): Doc => ({ success: true });
+
+/** deleteExternalUser: their access to every share of their data lake goes with them. */
+export const dropUserAccess = (h: Hook<R>, rec: Rec): void => dropAccessEverywhere(h, userOf(rec).userId, userOf(rec).datalakeCrn);
+
+/** revokeExternalUserCredentials: the user disabled (once). */
+export function revoking(h: Hook<R>, req: Doc): Doc {
+  const u = userOf(userIn(h, req));
   if (!u.isActive) throw failedPrecondition(`the credentials of external user ${u.userId} are already revoked`);
-  u.isActive = false;
-  h.records('externalUser').save(rec);
-  dropAccessEverywhere(h, u.userId, u.datalakeCrn);
-  return { success: true };
+  return { ...req, isActive: false };
 }
 
-/** New credentials (the secret shown this once); the user is active again. */
-export function regenerateExternalUserCredentials(h: Hook<R>, req: Doc): Doc {
-  const rec = userIn(h, req);
-  const u = userOf(rec);
-  const { clientId, secret } = newCredentials();
-  u.clientId = clientId;
-  u.secretHash = secretHash(secret);
-  u.isActive = true;
-  u.expiryTime = h.ctx.clock.iso(h.ctx.clock.now() + YEAR_MS);
-  h.records('externalUser').save(rec);
-  return { externalUser: shown(u, secret) };
+/** regenerateExternalUserCredentials: new credentials (the secret, for the answer only); the user is active again. */
+export function regenerating(h: Hook<R>, req: Doc): Doc {
+  userIn(h, req);
+  return { ...req, ...newCredentials(), isActive: true };
 }
+
+/**
+ * What a change of a user's credentials keeps true (its `check.update`): a
+ * disabled user has access to no share; new credentials keep only the
+ * secret's hash, and last a year from now.
+ */
+export function checkCredentials(h: Hook<R>, rec: Rec, req: Doc): void {
+  const u = userOf(rec);
+  if (!u.isActive) dropAccessEverywhere(h, u.userId, u.datalakeCrn);
+  const secret = str(req.secret);
+  if (secret === undefined) return;
+  u.secretHash = secretHash(secret);
+  u.expiryTime = h.ctx.clock.iso(h.ctx.clock.now() + YEAR_MS);
+}
+
+/** regenerateExternalUserCredentials' answer: the user with the secret, the one time it is shown. */
+export const regenerated = (_h: Hook<R>, rec: Rec, req: Doc): Doc => ({ externalUser: shown(userOf(rec), str(req.secret)) });

@@ -2,10 +2,14 @@
  * Deployments and their flows are the workload service's records
  * (dfworkload): df reads them through the world (contract `dataflows`), so a
  * deployment suspended through the workload API reads SUSPENDED here, and
- * opens there the requests its deployments are made from. Every operation
- * here is code: no record of df's holds what it answers.
+ * opens there the requests its deployments are made from. Its `deployment`
+ * and `deployedFlow` resources are read from the world (`readsFrom`): their
+ * reads and lists are verbs, and what they show is computed of the
+ * workload's records (show, and the entries' answers). The requests it opens
+ * and what it shows across the account are code.
  */
 import type { Hook } from '../../engine/declare.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { paged } from '../../paging.js';
@@ -32,8 +36,8 @@ import {
   rowsOf,
   runs,
 } from './monitoring.js';
-import { allServices, requireHealthy, serviceNamed, type R } from './services.js';
-import { DEPLOYMENT_STATES, deployedFlowView, deploymentSummary, deploymentView, projectsOfAccount } from './views.js';
+import { allServices, requireHealthy, serviceNamed, type R, type Rec } from './services.js';
+import { DEPLOYMENT_STATES, deployedFlowView, deploymentView, projectsOfAccount } from './views.js';
 
 function deploymentNamed(h: Hook<R>, deploymentCrn: string): Deployment {
   const d = h.world.dataflows.deployment(deploymentCrn);
@@ -113,14 +117,28 @@ export const initiateFlowInDeployment = (h: Hook<R>, req: Doc): Doc => ({
   dfxLocalUrl: `${h.ctx.info.baseUrl}/dfx/`,
 });
 
-// ---- deployments, read
+// ---- deployments and their flows, read: resources read from the world (readsFrom), with these hooks
 
-export const describeDeployment = (h: Hook<R>, req: Doc): Doc => ({
-  deployment: deploymentView(h, deploymentNamed(h, text(req.deploymentCrn))),
-});
+/** A deployment or a flow of the workload as a record of df's (read, not kept), by its CRN, in a scope (a flow's deployment). */
+const asRecord = (x: { crn: string; name: string }, scope: string): EngineRecord =>
+  readRecord({ id: x.crn, crn: x.crn, name: x.name }, scope);
 
-/** The deployments of the account: by name or CRN, filters (state, service, project), sorts. */
-export function listDeployments(h: Hook<R>, req: Doc): Doc {
+/** The deployments of the workload as records of df's `deployment`. */
+export const deploymentsRead = (h: Hook<R>): EngineRecord[] => h.world.dataflows.deployments().map((d) => asRecord(d, ''));
+
+/** The flows of a deployment as records of df's `deployedFlow`. */
+export const flowsRead = (h: Hook<R>, deploymentCrn: string): EngineRecord[] =>
+  h.world.dataflows.flowsOf(deploymentCrn).map((f) => asRecord(f, deploymentCrn));
+
+const deploymentOf = (h: Hook<R>, rec: Rec): Deployment => deploymentNamed(h, rec.id);
+const flowOf = (h: Hook<R>, rec: Rec): { d: Deployment; f: DeployedFlow } =>
+  flowNamed(h, { deploymentCrn: rec.scope, deployedFlowCrn: rec.id });
+
+/** What a deployment shows: the workload's record as the control plane shows it (a list keeps DeploymentSummary's fields). */
+export const deploymentShown = (h: Hook<R>, rec: Rec): Doc => deploymentView(h, deploymentOf(h, rec));
+
+/** listDeployments: by name or CRN, filters (state, service, project), sorts. */
+export function deploymentsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const t = str(req.searchTerm)?.toLowerCase();
   const found = h.world.dataflows.deployments().filter((d) => !t || d.name.toLowerCase().includes(t) || d.crn.toLowerCase().includes(t));
   const serviceOf = new Map(allServices(h).map((s) => [s.scope, s.crn ?? '']));
@@ -133,33 +151,35 @@ export function listDeployments(h: Hook<R>, req: Doc): Doc {
     req.sorts,
     { name: (d) => d.name, updated: (d) => d.updated, state: (d) => d.status.state },
   );
-  return paged(h.ctx, req, list, (d): Doc => deploymentSummary(h, d));
+  return list.map((d) => asRecord(d, ''));
 }
 
-export function listDeploymentEvents(h: Hook<R>, req: Doc): Doc {
-  const events = eventsWanted(deploymentEvents(h, deploymentNamed(h, text(req.deploymentCrn))), req);
+export function deploymentEventsListed(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const events = eventsWanted(deploymentEvents(h, deploymentOf(h, rec)), req);
   return paged(h.ctx, req, rowsOf(events, req), eventSummary);
 }
 
-export function describeDeploymentEventDetail(h: Hook<R>, req: Doc): Doc {
-  const d = deploymentNamed(h, text(req.deploymentCrn));
+export function deploymentEventDetail(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const d = deploymentOf(h, rec);
   return { eventDetail: { event: eventDoc(eventNamed(deploymentEvents(h, d), text(req.eventCrn), `deployment ${d.name}`)) } };
 }
 
-export const listDeploymentActiveAlerts = (h: Hook<R>, req: Doc): Doc => ({
-  eventSummaries: activeAlerts(deploymentEvents(h, deploymentNamed(h, text(req.deploymentCrn))), req.sort),
+export const deploymentAlerts = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
+  eventSummaries: activeAlerts(deploymentEvents(h, deploymentOf(h, rec)), req.sort),
 });
 
-export function listDeploymentKPIs(h: Hook<R>, req: Doc): Doc {
-  const d = deploymentNamed(h, text(req.deploymentCrn));
+export function deploymentKpis(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const d = deploymentOf(h, rec);
   return { metricCharts: kpiCharts(h, d.crn, d.kpis, d.created, runs(d.status.state), req.metricsTimePeriod) };
 }
 
-export const listDeploymentSystemMetrics = (h: Hook<R>, req: Doc): Doc => ({
-  metricCharts: deploymentSystemCharts(h, deploymentNamed(h, text(req.deploymentCrn)), req.metricsTimePeriod),
+export const deploymentSystemMetrics = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
+  metricCharts: deploymentSystemCharts(h, deploymentOf(h, rec), req.metricsTimePeriod),
 });
 
-// ---- flows of a deployment, read
+// A flow's state, as the workload shows it, is outside df's model while its deployment is suspended
+// (DEPLOYMENT_SUSPENDED is no DeployedFlowState): a verb's answer is conformed to the model, which would
+// make another up, so what shows it is code, answered as the workload says.
 
 export function describeFlowInDeployment(h: Hook<R>, req: Doc): Doc {
   const { d, f } = flowNamed(h, req);
@@ -178,23 +198,23 @@ export function listFlowsInDeployment(h: Hook<R>, req: Doc): Doc {
   return paged(h.ctx, req, list, (f): Doc => deployedFlowView(h, f, d, true));
 }
 
-export function listFlowEventsInDeployment(h: Hook<R>, req: Doc): Doc {
-  const { d, f } = flowNamed(h, req);
+export function flowEventsListed(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const { d, f } = flowOf(h, rec);
   return paged(h.ctx, req, eventsWanted(flowEvents(h, d, f), req), eventSummary);
 }
 
-export function describeFlowEventDetailInDeployment(h: Hook<R>, req: Doc): Doc {
-  const { d, f } = flowNamed(h, req);
+export function flowEventDetail(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const { d, f } = flowOf(h, rec);
   return { eventDetail: { event: eventDoc(eventNamed(flowEvents(h, d, f), text(req.eventCrn), `flow ${f.name} of ${d.name}`)) } };
 }
 
-export function listFlowActiveAlertsInDeployment(h: Hook<R>, req: Doc): Doc {
-  const { d, f } = flowNamed(h, req);
+export function flowAlerts(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const { d, f } = flowOf(h, rec);
   return { eventSummaries: activeAlerts(flowEvents(h, d, f), req.sort) };
 }
 
-export function listFlowKpisInDeployment(h: Hook<R>, req: Doc): Doc {
-  const { f } = flowNamed(h, req);
+export function flowKpis(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const { f } = flowOf(h, rec);
   return { metricCharts: kpiCharts(h, f.crn, f.kpis, f.created, runs(f.status.state), req.metricsTimePeriod) };
 }
 

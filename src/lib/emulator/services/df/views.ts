@@ -81,7 +81,7 @@ function serviceMetaOf(d: Deployment): Doc {
 }
 
 /** A deployment as listed (DeploymentSummary). */
-export function deploymentSummary(h: Hook<R>, d: Deployment): Doc {
+function deploymentSummary(h: Hook<R>, d: Deployment): Doc {
   const s = d.status;
   const project = projectOf(h, d.projectCrn);
   return {
@@ -95,7 +95,7 @@ export function deploymentSummary(h: Hook<R>, d: Deployment): Doc {
   };
 }
 
-/** A deployment in full (Deployment): the workload's record as the control plane shows it. */
+/** A deployment in full (Deployment; a list conforms it to DeploymentSummary): the workload's record as the control plane shows it. */
 export function deploymentView(h: Hook<R>, d: Deployment): Doc {
   const full = d.shown();
   const size = full.clusterSizeParams as { name?: string } | undefined;
