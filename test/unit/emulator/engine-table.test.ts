@@ -11,7 +11,7 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { DependentKind, Doc, RequestContext, Scope } from '../../../src/lib/emulator/engine/context.js';
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
-import { defineService, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
+import { defineService, verbs, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
 import { environments } from '../../../src/lib/emulator/environments.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { pagingOf } from '../../../src/lib/emulator/paging.js';
@@ -39,8 +39,8 @@ let store: Store;
 let now: number;
 const clock = clockAt(() => now);
 
-function call(op: WidgetOperation, req: Doc = {}): Doc {
-  const h = served.handlers[op];
+function call(op: WidgetOperation, req: Doc = {}, by: ReturnType<typeof serve> = served): Doc {
+  const h = by.handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
   const o = widgetModel.operation(op);
   const ctx: RequestContext = {
@@ -286,6 +286,36 @@ describe('verbs', () => {
     expect(call('listNotes').notes).toEqual([again]);
     // Without it, the name is taken.
     expect(fails('createNote', { noteName: 'n1' }).code).toBe('ALREADY_EXISTS');
+  });
+
+  test('keep: what a new record keeps beside its fields, never shown; failsFor: a fail-<action>- name of an action of others', () => {
+    const variant = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        note: { ...widgets.resources.note, hooks: { keep: (_h, _rec, req) => ({ said: req.text }) } },
+        backup: { ...widgets.resources.backup, failsFor: ['restore'] },
+      },
+      operations: {
+        ...widgets.operations,
+        describeNote: verbs<'note'>('note').read({
+          answer: (_h, rec) => ({ note: { ...rec.doc, text: `kept ${String(rec.data?.said)}` } }),
+        }),
+      },
+    });
+    expect(variant.servedBy('createNote')).toEqual({ how: 'hook', what: 'note.create', hooks: ['keep'] });
+    expect(call('createNote', { noteName: 'n1', text: 'hi' }, variant).note).not.toHaveProperty('said');
+    expect(call('describeNote', { noteName: 'n1' }, variant).note).toMatchObject({ text: 'kept hi' });
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    call('createBackup', { clusterName: 'c1', backupName: 'fail-restore-x' }, variant);
+    call('createBackup', { clusterName: 'c1', backupName: 'fail-restore-y' });
+    now += 10 * MIN;
+    const backups = call('listBackups', { clusterName: 'c1' }).backups as Doc[];
+    expect(backups.map((b) => [b.backupName, b.status])).toEqual([
+      ['fail-restore-x', 'SUCCESSFUL'],
+      ['fail-restore-y', 'FAILED'],
+    ]);
   });
 
   test('a resource that lives in a record of another service, found through the world', () => {

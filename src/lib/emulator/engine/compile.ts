@@ -64,6 +64,8 @@ export interface ResourceRules {
   readonly replaces?: boolean;
   /** The name the fail- rule reads. */
   readonly subject?: (rec: EngineRecord) => string | undefined;
+  /** Actions of other records a `fail-<action>-` name of its records names. */
+  readonly failsFor?: readonly string[];
   readonly idempotent: readonly string[];
   readonly forceFields: readonly string[];
   readonly cascades: boolean;
@@ -145,6 +147,7 @@ function tableHooks(res: Resource): RuleHooks {
   const check = hk.check ?? {};
   const effect = hk.effect ?? {};
   const fill = hk.fill;
+  const keep = hk.keep;
   const show = hk.show;
   const names = (verb: Verb): string[] => {
     const change = typeof verb === 'string' ? verb : 'action' in verb ? verb.action : verb.work;
@@ -156,17 +159,19 @@ function tableHooks(res: Resource): RuleHooks {
     }
     if (check[change]) out.push(`check.${change}`);
     if (verb === 'create' && fill) out.push('fill');
+    if (verb === 'create' && keep) out.push('keep');
     if (typeof verb === 'object' && effect[change]) out.push(`effect.${change}`);
     if (verb !== 'events' && verb !== 'operation' && show) out.push('show');
     return out;
   };
   return {
     names,
-    ...(check.create || fill
+    ...(check.create || fill || keep
       ? {
           create: (h, rec, req) => {
             check.create?.(h, rec, req);
             if (fill) Object.assign(rec.doc, fill(h, rec, req));
+            if (keep) rec.data = { ...rec.data, ...keep(h, rec, req) };
           },
         }
       : {}),
@@ -202,6 +207,7 @@ function tableRules(res: Resource): ResourceRules {
     uniqueNames: res.names !== 'repeat',
     ...(res.names === 'replace' ? { replaces: true } : {}),
     ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
+    ...(res.failsFor ? { failsFor: res.failsFor } : {}),
     idempotent: res.idempotent ?? [],
     forceFields: del.force ?? FORCE_FIELDS,
     cascades: del.cascades === true,

@@ -44,6 +44,8 @@ export interface ResourceHooks<R extends string = string> {
   readonly check?: { readonly [change: string]: CheckFn<R> };
   /** Fields a new record gets beyond the request's and the derived ones (id, name, CRN, environment, creator, time); returned, not set. */
   readonly fill?: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc;
+  /** What a new record keeps beside its fields and never shows (its `data`: the state a backup holds); returned, not set. */
+  readonly keep?: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc;
   /**
    * Fields computed whenever it is shown (a phase read off the clock), in
    * answers and listings alike: only those, over its stored view (`view`).
@@ -88,6 +90,12 @@ export interface Resource<R extends string = string> {
   readonly names?: 'unique' | 'repeat' | 'replace';
   /** The record path the fail- rule reads (`doc.description`, `data.owner`), for one named after something else; default its name. */
   readonly failsBy?: `${'doc' | 'data'}.${string}`;
+  /**
+   * Actions of other records that a `fail-<action>-` name of its records
+   * names, so that they fail and it does not (a backup named `fail-restore-`
+   * backs up, and its restores fail); its own actions and work are known.
+   */
+  readonly failsFor?: readonly string[];
   /** Actions that change nothing on a record already in the state they end in (`suspend` of a suspended warehouse). */
   readonly idempotent?: readonly string[];
   /**
