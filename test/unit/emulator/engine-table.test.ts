@@ -318,6 +318,17 @@ describe('verbs', () => {
     ]);
   });
 
+  test('beside: fields a list answers beside its items', () => {
+    const variant = serve(widgetModel, {
+      ...widgets,
+      operations: { ...widgets.operations, listNotes: verbs<'note'>('note').list({ beside: () => ({ skipped: ['n0'] }) }) },
+    });
+    expect(variant.servedBy('listNotes')).toEqual({ how: 'hook', what: 'note.list', hooks: ['beside'] });
+    call('createNote', { noteName: 'n1' });
+    expect(call('listNotes', {}, variant)).toEqual({ notes: [expect.objectContaining({ noteName: 'n1' })], skipped: ['n0'] });
+    expect(call('listNotes')).not.toHaveProperty('skipped');
+  });
+
   test('a resource that lives in a record of another service, found through the world', () => {
     call('createMount', { hostCrn: HOST, mountName: 'm1' });
     expect(call('listMounts', { hostCrn: HOST }).mounts).toEqual([{ mountName: 'm1', hostCrn: HOST }]);

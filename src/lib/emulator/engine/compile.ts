@@ -90,6 +90,7 @@ export interface Bound {
   readonly action?: string;
   readonly answer?: (h: EngineHook, rec: EngineRecord, req: Doc) => Doc;
   readonly select?: (h: EngineHook, req: Doc) => EngineRecord[];
+  readonly beside?: (h: EngineHook, req: Doc) => Doc;
   readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
   /** What the entry's own functions are called in the coverage table: answer, select, rewrite. */
   readonly named: readonly string[];
@@ -246,7 +247,8 @@ function boundOf(entry: VerbEntry, o: EntryOptions): Bound {
     ...(o.answer ? { answer: o.answer } : {}),
     ...(o.select ? { select: o.select } : {}),
     ...(o.rewrite ? { rewrite: o.rewrite } : {}),
-    named: (['answer', 'select', 'rewrite'] as const).filter((k) => o[k]),
+    ...(o.beside ? { beside: o.beside } : {}),
+    named: (['answer', 'select', 'rewrite', 'beside'] as const).filter((k) => o[k]),
   };
 }
 

@@ -143,6 +143,8 @@ export interface EntryOptions<R extends string = string> {
   readonly answer?: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc;
   /** For a list: the records shown, instead of those in the request's scope. */
   readonly select?: (h: Hook<R>, req: Doc) => EngineRecord[];
+  /** For a list: fields its answer has beside its items (the clusters it could not reach). */
+  readonly beside?: (h: Hook<R>, req: Doc) => Doc;
 }
 
 /** The verbs the engine serves from records. */
