@@ -65,7 +65,7 @@ const shapes = {
   NoteRequest: { noteName: 'string!', text: 'string' },
   NoteResponse: { note: 'Note' },
   ListNotesRequest: {},
-  ListNotesResponse: { notes: '[Note]' },
+  ListNotesResponse: { notes: '[Note]', skipped: '[string]' },
   Mount: { mountName: 'string', hostCrn: 'string' },
   CreateMountRequest: { hostCrn: 'string!', mountName: 'string!' },
   CreateMountResponse: { mount: 'Mount' },

@@ -87,6 +87,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // requests are engine records (the last under dfworkload.assetUpdateRequest), and a draft's test session one of its
   // own (dfworkload.testSession).
   // Format 6 (issue 29's third fan-out): datacatalog's data shares keep their users' access as `externalUsers`.
+  // Format 6 (issue 29's third fan-out): drscp's backups keep the state they hold beside them (no snapshot kind).
   6: [
     'dfworkload.parameterGroup',
     'dfworkload.reportingTask',
@@ -96,6 +97,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.account',
     'environments.idbroker',
     'datacatalog.dataShare',
+    'drscp.backup',
+    'drscp.snapshot',
   ],
 };
 

@@ -12,7 +12,7 @@ import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { DependentKind, Doc, RequestContext, Scope } from '../../../src/lib/emulator/engine/context.js';
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
 import { readRecord } from '../../../src/lib/emulator/engine/records.js';
-import { code, defineService, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
+import { code, defineService, verbs, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
 import { environments } from '../../../src/lib/emulator/environments.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { pagingOf } from '../../../src/lib/emulator/paging.js';
@@ -40,8 +40,8 @@ let store: Store;
 let now: number;
 const clock = clockAt(() => now);
 
-function call(op: WidgetOperation, req: Doc = {}): Doc {
-  const h = served.handlers[op];
+function call(op: WidgetOperation, req: Doc = {}, by: ReturnType<typeof serve> = served): Doc {
+  const h = by.handlers[op];
   if (!h) throw new Error(`no handler for ${op}`);
   const o = widgetModel.operation(op);
   const ctx: RequestContext = {
@@ -362,6 +362,47 @@ describe('verbs', () => {
     });
     // A create (or any verb but a read and a list) of what another service keeps is refused at start.
     expect(() => Engine.of(widgetModel, readOnly)).toThrow(/note is read from the world/);
+  });
+
+  test('keep: what a new record keeps beside its fields, never shown; failsFor: a fail-<action>- name of an action of others', () => {
+    const variant = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        note: { ...widgets.resources.note, hooks: { keep: { create: (_h, _rec, req) => ({ said: req.text }) } } },
+        backup: { ...widgets.resources.backup, failsFor: ['restore'] },
+      },
+      operations: {
+        ...widgets.operations,
+        describeNote: verbs<'note'>('note').read({
+          answer: (_h, rec) => ({ note: { ...rec.doc, text: `kept ${String(rec.data?.said)}` } }),
+        }),
+      },
+    });
+    expect(variant.servedBy('createNote')).toEqual({ how: 'hook', what: 'note.create', hooks: ['keep.create'] });
+    expect(call('createNote', { noteName: 'n1', text: 'hi' }, variant).note).not.toHaveProperty('said');
+    expect(call('describeNote', { noteName: 'n1' }, variant).note).toMatchObject({ text: 'kept hi' });
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    call('createBackup', { clusterName: 'c1', backupName: 'fail-restore-x' }, variant);
+    call('createBackup', { clusterName: 'c1', backupName: 'fail-restore-y' });
+    now += 10 * MIN;
+    const backups = call('listBackups', { clusterName: 'c1' }).backups as Doc[];
+    expect(backups.map((b) => [b.backupName, b.status])).toEqual([
+      ['fail-restore-x', 'SUCCESSFUL'],
+      ['fail-restore-y', 'FAILED'],
+    ]);
+  });
+
+  test('beside: fields a list answers beside its items', () => {
+    const variant = serve(widgetModel, {
+      ...widgets,
+      operations: { ...widgets.operations, listNotes: verbs<'note'>('note').list({ beside: () => ({ skipped: ['n0'] }) }) },
+    });
+    expect(variant.servedBy('listNotes')).toEqual({ how: 'hook', what: 'note.list', hooks: ['beside'] });
+    call('createNote', { noteName: 'n1' });
+    expect(call('listNotes', {}, variant)).toEqual({ notes: [expect.objectContaining({ noteName: 'n1' })], skipped: ['n0'] });
+    expect(call('listNotes')).not.toHaveProperty('skipped');
   });
 
   test('a resource that lives in a record of another service, found through the world', () => {

@@ -64,6 +64,8 @@ export interface ResourceRules {
   readonly replaces?: boolean;
   /** The name the fail- rule reads. */
   readonly subject?: (rec: EngineRecord) => string | undefined;
+  /** Actions of other records a `fail-<action>-` name of its records names. */
+  readonly failsFor?: readonly string[];
   readonly idempotent: readonly string[];
   readonly forceFields: readonly string[];
   readonly cascades: boolean;
@@ -90,6 +92,7 @@ export interface Bound {
   readonly action?: string;
   readonly answer?: (h: EngineHook, rec: EngineRecord, req: Doc) => Doc;
   readonly select?: (h: EngineHook, req: Doc) => EngineRecord[];
+  readonly beside?: (h: EngineHook, req: Doc) => Doc;
   readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
   /** What the entry's own functions are called in the coverage table: answer, select, rewrite. */
   readonly named: readonly string[];
@@ -221,6 +224,7 @@ function tableRules(res: Resource): ResourceRules {
     uniqueNames: res.names !== 'repeat',
     ...(res.names === 'replace' ? { replaces: true } : {}),
     ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
+    ...(res.failsFor ? { failsFor: res.failsFor } : {}),
     idempotent: res.idempotent ?? [],
     forceFields: del.force ?? FORCE_FIELDS,
     cascades: del.cascades === true,
@@ -260,7 +264,8 @@ function boundOf(entry: VerbEntry, o: EntryOptions): Bound {
     ...(o.answer ? { answer: o.answer } : {}),
     ...(o.select ? { select: o.select } : {}),
     ...(o.rewrite ? { rewrite: o.rewrite } : {}),
-    named: (['answer', 'select', 'rewrite'] as const).filter((k) => o[k]),
+    ...(o.beside ? { beside: o.beside } : {}),
+    named: (['answer', 'select', 'rewrite', 'beside'] as const).filter((k) => o[k]),
   };
 }
 

@@ -96,6 +96,12 @@ export interface Resource<R extends string = string> {
   readonly names?: 'unique' | 'repeat' | 'replace';
   /** The record path the fail- rule reads (`doc.description`, `data.owner`), for one named after something else; default its name. */
   readonly failsBy?: `${'doc' | 'data'}.${string}`;
+  /**
+   * Actions of other records that a `fail-<action>-` name of its records
+   * names, so that they fail and it does not (a backup named `fail-restore-`
+   * backs up, and its restores fail); its own actions and work are known.
+   */
+  readonly failsFor?: readonly string[];
   /** Actions that change nothing on a record already in the state they end in (`suspend` of a suspended warehouse). */
   readonly idempotent?: readonly string[];
   /**
@@ -151,6 +157,8 @@ export interface EntryOptions<R extends string = string> {
   readonly answer?: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc;
   /** For a list: the records shown, instead of those in the request's scope. */
   readonly select?: (h: Hook<R>, req: Doc) => EngineRecord[];
+  /** For a list: fields its answer has beside its items (the clusters it could not reach). */
+  readonly beside?: (h: Hook<R>, req: Doc) => Doc;
 }
 
 /** The verbs the engine serves from records. */

@@ -344,20 +344,23 @@ export class Engine {
         ? [...r.rules.readsFrom(h, this.place(h, r, req, b.environment).scope ?? '')]
         : undefined;
     if (chosen) {
-      const counted = total ? this.totals(h.ctx, op, total, chosen.length, req) : {};
+      const counted = { ...(total ? this.totals(h.ctx, op, total, chosen.length, req) : {}), ...b.beside?.(h, req) };
       if (op.paging) return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, chosen, view), ...counted }, op.name);
-      return this.answerList(h, op, item?.field, chosen.map(view), { ...req, ...counted });
+      return this.answerList(h, op, item?.field, chosen.map(view), req, counted);
     }
     const place = this.place(h, r, req, b.environment);
     const filter = this.filters(h, op, r, req);
     const shown = this.deletedShown(r, req);
     const keep = shown ? filter : (rec: EngineRecord): boolean => !rec.deleted && filter(rec);
     // A count of them all, where the answer has one (`totalClusters`): a read of every record the list keeps.
-    const counted = total ? this.totals(h.ctx, op, total, all.all(place.scope).filter(keep).length, req) : {};
+    const counted = {
+      ...(total ? this.totals(h.ctx, op, total, all.all(place.scope).filter(keep).length, req) : {}),
+      ...b.beside?.(h, req),
+    };
     if (op.paging)
       return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, all.listing(place.scope, keep), view), ...counted }, op.name);
     const items = all.all(place.scope).filter(keep).map(view);
-    return this.answerList(h, op, item?.field, items, { ...req, ...counted });
+    return this.answerList(h, op, item?.field, items, req, counted);
   }
 
   /** A list answer's totals: its items (`totalClusters`) and, for a paged one that has the field, its pages (`totalPages`). */
@@ -384,8 +387,8 @@ export class Engine {
     return 'hiddenWhen' in d.listed ? req[d.listed.hiddenWhen] !== true : req[d.listed.shownWhen] === true;
   }
 
-  private answerList(h: EngineHook, op: Operation, field: string | undefined, items: Doc[], req: Doc): Doc {
-    const out: Doc = { ...this.echo(op, req) };
+  private answerList(h: EngineHook, op: Operation, field: string | undefined, items: Doc[], req: Doc, fields: Doc = {}): Doc {
+    const out: Doc = { ...this.echo(op, req), ...fields };
     if (field) out[field] = items;
     return this.conform(h.ctx, op.output, out, op.name);
   }

@@ -116,8 +116,10 @@ function kindOf(m: ResourceModel): ResourceKind<EngineRecord> {
     id: (r) => r.id,
     name: (r) => r.name ?? r.id,
     ...(m.rules.subject ? { subject: m.rules.subject } : {}),
-    // `fail-renew-` names work of a record: the record's own actions do not fail for it.
-    ...(m.work ? { failActions: [...Object.keys(m.lifecycle ?? {}), ...Object.keys(m.work.lifecycle ?? {})] } : {}),
+    // `fail-renew-` names work of a record (or `fail-restore-`, an action of others it names): its own actions do not fail for it.
+    ...(m.work || m.rules.failsFor
+      ? { failActions: [...Object.keys(m.lifecycle ?? {}), ...Object.keys(m.work?.lifecycle ?? {}), ...(m.rules.failsFor ?? [])] }
+      : {}),
     // A deleted record that is kept keeps its name too: a name finds a live record first (Records.byName).
     keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
     // Work's operations are its parent's (getOperation names the parent).

@@ -18,7 +18,6 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import type { Listing } from '../../paging.js';
 import { bool, iso, num, str, strings, text } from '../../values.js';
 import { EVENT_KIND, EventLog, type EventRecord } from './events.js';
 
@@ -105,13 +104,6 @@ function latest(h: Hook<R>, kind: TaskData['kind']): EngineRecord | undefined {
   return id === undefined ? undefined : h.records('task').byId(id);
 }
 
-/** A task by id, or NOT_FOUND. */
-function task(h: Hook<R>, taskId: string): EngineRecord {
-  const t = h.records('task').byId(taskId);
-  if (!t) throw notFound(`archiving task ${taskId.slice(0, 200)} not found`);
-  return t;
-}
-
 /** One task of a kind at a time. */
 function refuseBusy(h: Hook<R>, kind: TaskData['kind'], what: string): void {
   const open = latest(h, kind);
@@ -182,7 +174,7 @@ const batchesOf = (h: Hook<R>, t: Readonly<EngineRecord>): Doc[] =>
   taskData(t)
     .archiveIds.map((id) => h.records('batch').byId(id))
     .filter((b): b is EngineRecord => b !== undefined)
-    .map((b) => batchView(h, b));
+    .map((b) => h.records('batch').view(b));
 
 /** Archives [from, to) to the configured storage: a task, and an archive run per batch. */
 export function archiveAuditEvents(h: Hook<R>, req: Doc): Doc {
@@ -201,7 +193,7 @@ export function archiveAuditEvents(h: Hook<R>, req: Doc): Doc {
     const data = { eventCount: b.doc.eventCount, storageLocation: location };
     runs.create({ id: runId, scope: '', doc: { runId, archiveId: b.id }, data }, 'archive', { minutes: taskMinutes(batches), fail });
   }
-  return { taskId: t.id, eventCount: t.doc.eventCount, eventBatches: batches.map((b) => batchView(h, b)) };
+  return { taskId: t.id, eventCount: t.doc.eventCount, eventBatches: batches.map((b) => h.records('batch').view(b)) };
 }
 
 /** An archive task's status, and once it has completed, what it archived. */
@@ -218,11 +210,16 @@ export function batchEventsForArchiving(h: Hook<R>, req: Doc): Doc {
   return { taskId: newTask(h, 'batch', cut(h, from, to, false, true), false).task.id };
 }
 
-export function getBatchEventsForArchivingStatus(h: Hook<R>, req: Doc): Doc {
+/** getBatchEventsForArchivingStatus reads the task named, or the newest that batched events (refused while automated archiving is on). */
+export function newestBatching(h: Hook<R>, sent: Doc): Doc {
   refuseAutomated(h, 'batching events');
-  const id = str(req.taskId);
-  const t = id ? task(h, id) : latest(h, 'batch');
-  if (!t) throw notFound('no task has batched events for archiving yet; start one with: cdpctl audit archive-batches create');
+  const taskId = str(sent.taskId) ?? latest(h, 'batch')?.id;
+  if (!taskId) throw notFound('no task has batched events for archiving yet; start one with: cdpctl audit archive-batches create');
+  return { taskId };
+}
+
+/** A batching task's status, and once it has completed, the batches it cut. */
+export function batchingStatus(h: Hook<R>, t: Readonly<EngineRecord>): Doc {
   const status = statusOf(h, t);
   return { status, ...(status === 'COMPLETED' ? { eventBatches: batchesOf(h, t) } : {}) };
 }
@@ -237,30 +234,40 @@ function refuseAutomated(h: Hook<R>, what: string): void {
 
 // ---- batches ---------------------------------------------------------------------
 
-/** A batch of the caller's archiving that is ready, or the reason it cannot be used. */
-function outstanding(h: Hook<R>, archiveId: string, what: string): EngineRecord {
+/** A batch of the caller's archiving that is ready (as found: `rec`), or the reason it cannot be used. */
+function outstanding(h: Hook<R>, archiveId: string, what: string, rec?: Readonly<EngineRecord>): Readonly<EngineRecord> {
   refuseAutomated(h, what);
-  const b = h.records('batch').byId(archiveId);
+  const b = rec ?? h.records('batch').byId(archiveId);
   if (!b || batchData(b).automated) throw notFound(`archive batch ${archiveId.slice(0, 200)} not found`);
   if (batchData(b).readyAt > now(h))
     throw failedPrecondition(`archive batch ${archiveId} is still being made by task ${batchData(b).taskId}`);
   return b;
 }
 
-/** The outstanding batches whose time is in [from, to), paged. */
-export function outstandingBatches(h: Hook<R>, from: number, to: number): Listing<EngineRecord> {
+/** listOutstandingArchiveBatches: the batches of the caller's archiving not marked yet whose time is in [from, to). */
+export function outstandingBatches(h: Hook<R>, req: Doc): EngineRecord[] {
   refuseAutomated(h, 'listing archive batches');
+  const { from, to } = range(req);
   const at = now(h);
-  return h.records('batch').listing(undefined, (b) => {
-    const d = batchData(b);
-    return !d.automated && d.markedAt === undefined && d.readyAt <= at && d.readyAt >= from && d.readyAt < to;
-  });
+  return h
+    .records('batch')
+    .all()
+    .filter((b) => {
+      const d = batchData(b);
+      return !d.automated && d.markedAt === undefined && d.readyAt <= at && d.readyAt >= from && d.readyAt < to;
+    });
+}
+
+/** listEventsInArchiveBatch's request, read only while automated archiving is off. */
+export function whileManual(h: Hook<R>, sent: Doc): Doc {
+  refuseAutomated(h, 'listing the events of a batch');
+  return sent;
 }
 
 /** The events of an outstanding batch, to write to the caller's archive. */
-export function listEventsInArchiveBatch(h: Hook<R>, req: Doc): Doc {
-  const archiveId = text(req.archiveId);
-  const b = batchData(outstanding(h, archiveId, 'listing the events of a batch'));
+export function eventsInBatch(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const archiveId = rec.id;
+  const b = batchData(outstanding(h, archiveId, 'listing the events of a batch', rec));
   if (b.markedAt !== undefined)
     throw failedPrecondition(`archive batch ${archiveId} was marked as archived at ${iso(b.markedAt)}; its events can no longer be listed`);
   const out: Doc[] = [];
@@ -287,34 +294,27 @@ export function markArchiveBatchesAsSuccessful(h: Hook<R>, req: Doc): Doc {
   return { archiveIds: ids, archiveTimestamp: new Date(at).toISOString() };
 }
 
-export function batchView(h: Hook<R>, b: Readonly<EngineRecord>): Doc {
+/** What a batch shows beyond its count and id: its account, and when it was marked archived, or became ready. */
+export function showBatch(h: Hook<R>, b: Readonly<EngineRecord>): Doc {
   const d = batchData(b);
-  return { accountId: h.ctx.info.accountId, eventCount: b.doc.eventCount, archiveId: b.id, archiveTimestamp: d.markedAt ?? d.readyAt };
+  return { accountId: h.ctx.info.accountId, archiveTimestamp: d.markedAt ?? d.readyAt };
 }
 
 // ---- runs ------------------------------------------------------------------------
 
-/** The newest runs first. */
-export function listRecentArchiveRuns(h: Hook<R>, req: Doc): Doc {
+/** listRecentArchiveRuns: the newest runs first, at most `limit`. */
+export function recentRuns(h: Hook<R>, req: Doc): EngineRecord[] {
   const limit = num(req.limit) ?? 20;
   if (limit < 1) throw invalid('limit must be 1 or more');
-  const runs = h.records('run');
-  const views = runs
-    .all()
-    .reverse()
-    .slice(0, limit)
-    .map((r) => runView(h, r));
-  return { archiveRuns: views };
+  return h.records('run').all().reverse().slice(0, limit);
 }
 
-function runView(h: Hook<R>, r: EngineRecord): Doc {
+/** What a run shows beyond its id, batch and status: its account, and what it archived where, read off the clock. */
+export function showRun(h: Hook<R>, r: Readonly<EngineRecord>): Doc {
   const p = h.records('run').progress(r);
   const { eventCount, storageLocation } = r.data as { eventCount: number; storageLocation: string };
   return {
     accountId: h.ctx.info.accountId,
-    runId: r.id,
-    archiveId: r.doc.archiveId,
-    status: p.state,
     summary: p.failed
       ? `archiving ${eventCount} events to ${storageLocation} failed`
       : p.done

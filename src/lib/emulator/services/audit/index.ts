@@ -15,17 +15,20 @@ import { paged } from '../../paging.js';
 import { obj, str, strings } from '../../values.js';
 import {
   archiveAuditEvents,
-  batchEventsForArchiving,
-  batchView,
-  configureArchiving,
-  getArchivingConfig,
   archivingStatus,
-  getBatchEventsForArchivingStatus,
-  listEventsInArchiveBatch,
-  listRecentArchiveRuns,
+  batchEventsForArchiving,
+  batchingStatus,
+  configureArchiving,
+  eventsInBatch,
+  getArchivingConfig,
   markArchiveBatchesAsSuccessful,
+  newestBatching,
   outstandingBatches,
   range,
+  recentRuns,
+  showBatch,
+  showRun,
+  whileManual,
   type R,
 } from './archiving.js';
 import { EventLog, type EventRecord } from './events.js';
@@ -77,26 +80,21 @@ function listEvents(h: Hook<R>, req: Doc): Doc {
   return paged(h.ctx, req, events.range(from, to, keep, source), (row) => row.doc.event);
 }
 
-function listOutstandingArchiveBatches(h: Hook<R>, req: Doc): Doc {
-  const { from, to } = range(req);
-  return paged(h.ctx, req, outstandingBatches(h, from, to), (b) => batchView(h, b));
-}
-
 /**
- * All but one operation is code: events are a log searched by time, source
- * and criteria (events.ts), not records a verb reads, and archiving's
- * requests name no record of their own but a time range, the account's
- * configuration, or tasks and batches found by the rules of archiving.ts
- * (refused while automated archiving is on, the newest when none is named,
- * all or none). The records are the engine's; a task's status is a read.
+ * Tasks, batches and runs are the engine's records: their statuses and
+ * listings are reads, what they show beyond their records their `show`.
+ * Code: events are a log searched by time, source and criteria (events.ts),
+ * not records a verb reads; the tasks that cut a time range into batches
+ * (and runs) make several records at once; the configuration is checked,
+ * and kept only when not verifying; marking batches is all or none.
  */
 export default defineService<OperationName>()({
   service: 'audit',
   facts: resources,
   resources: {
     task: { noun: 'archiving task', keys: ['taskId'] },
-    batch: { noun: 'archive batch', keys: ['archiveId'] },
-    run: { noun: 'archive run', keys: ['runId'] },
+    batch: { noun: 'archive batch', keys: ['archiveId'], hooks: { show: showBatch } },
+    run: { noun: 'archive run', keys: ['runId'], hooks: { show: showRun } },
     config: { noun: 'archiving configuration', keys: ['accountId'] },
   },
   observe: (call, scope) => new EventLog(scope.store).record(call),
@@ -106,11 +104,11 @@ export default defineService<OperationName>()({
     configureArchiving: code(configureArchiving),
     archiveAuditEvents: code(archiveAuditEvents),
     getArchivingStatus: r.task.read({ answer: archivingStatus }),
-    listRecentArchiveRuns: code(listRecentArchiveRuns),
+    listRecentArchiveRuns: r.run.list({ select: recentRuns }),
     batchEventsForArchiving: code(batchEventsForArchiving),
-    getBatchEventsForArchivingStatus: code(getBatchEventsForArchivingStatus),
-    listOutstandingArchiveBatches: code(listOutstandingArchiveBatches),
-    listEventsInArchiveBatch: code(listEventsInArchiveBatch),
+    getBatchEventsForArchivingStatus: r.task.read({ rewrite: newestBatching, answer: batchingStatus }),
+    listOutstandingArchiveBatches: r.batch.list({ select: outstandingBatches }),
+    listEventsInArchiveBatch: r.batch.read({ rewrite: whileManual, answer: eventsInBatch }),
     markArchiveBatchesAsSuccessful: code(markArchiveBatchesAsSuccessful),
   }),
 });

@@ -1,12 +1,12 @@
 /**
  * Cloud accounts authorized for the private-link services of a region: an
- * `access` record each (named `<provider>:<account>:<region>`). Authorizing
- * again changes nothing; revoking one that is not there is NOT_FOUND.
+ * `access` record each (named `<provider>:<account>:<region>`, whose names
+ * replace: authorizing again changes nothing); revoking one that is not
+ * there is NOT_FOUND.
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { notFound } from '../../errors.js';
-import { uuid } from '../../ids.js';
 import { str } from '../../values.js';
 import type { R } from './endpoints.js';
 import { checkRegion, checkServiceGroup, serviceResults, type Provider } from './regions.js';
@@ -20,12 +20,8 @@ export function accessRequest(_h: Hook<R>, req: Doc): Doc {
   return { ...req, provider, account, region, accessName: `${provider}:${account}:${region}` };
 }
 
-/** authorizePrivateLinkServiceAccess: code, because authorizing an authorized account succeeds as the first time did. */
-export function authorizePrivateLinkServiceAccess(h: Hook<R>, sent: Doc): Doc {
-  const req = accessRequest(h, sent);
-  const all = h.records('access');
-  const name = String(req.accessName);
-  if (!all.find(name)) all.create({ id: uuid(), name, scope: '', doc: {}, data: { authorizedAt: h.ctx.clock.now() } });
+/** authorizePrivateLinkServiceAccess's answer: each service of the region, authorized (as the first time, when it is again). */
+export function authorized(_h: Hook<R>, _rec: unknown, req: Doc): Doc {
   return {
     status: 'SUCCESS',
     authorizePrivateLinkServiceAccessResults: serviceResults(req.provider as Provider, String(req.region)).map((r) => ({

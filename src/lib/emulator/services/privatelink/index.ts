@@ -9,7 +9,7 @@
 import type { OperationName } from '../../../model/services/privatelink/wire.js';
 import { resources } from '../../../model/services/privatelink/resources.js';
 import { code, defineService } from '../../engine/table.js';
-import { authorizePrivateLinkServiceAccess, revokeRequest, revoked } from './access.js';
+import { accessRequest, authorized, revokeRequest, revoked } from './access.js';
 import {
   changeAnswer,
   changeRequest,
@@ -44,6 +44,8 @@ export default defineService<OperationName>()({
     access: {
       noun: 'private-link authorization',
       keys: ['accessName'],
+      // Authorizing an authorized account succeeds as the first time did.
+      names: 'replace',
     },
   },
   operations: (r) => ({
@@ -54,7 +56,7 @@ export default defineService<OperationName>()({
     listPrivateLinkEndpointStatuses: r.endpoint.read({ answer: endpointStatuses }),
     getPrivateLinkStatus: code(getPrivateLinkStatus),
     listPrivateLinkServicesForRegion: code(servicesForRegion),
-    authorizePrivateLinkServiceAccess: code(authorizePrivateLinkServiceAccess),
+    authorizePrivateLinkServiceAccess: r.access.create({ rewrite: accessRequest, answer: authorized }),
     revokePrivateLinkServiceAccess: r.access.delete({ rewrite: revokeRequest, answer: revoked }),
   }),
 });

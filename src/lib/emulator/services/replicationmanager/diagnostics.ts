@@ -11,7 +11,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition } from '../../errors.js';
 import { iso, obj } from '../../values.js';
 import type { WorldCluster } from './clusters.js';
-import { hasRun, jobLines, policyView } from './policies.js';
+import { hasRun, jobLines } from './policies.js';
 import { clusterByCrn, managerUrl, reachable, type R } from './sites.js';
 
 type Rec = Readonly<EngineRecord>;
@@ -121,7 +121,7 @@ export function bundle(h: Hook<R>, rec: Rec): Doc {
     ['README.txt', `Diagnostic bundle ${rec.id} of replication policy ${String(rec.doc.name)}, collected ${String(rec.doc.startTime)}.\n`],
     ...(policy
       ? ([
-          ['policy.json', `${JSON.stringify(policyView(h, policy), null, 2)}\n`],
+          ['policy.json', `${JSON.stringify(h.records('policy').view(policy), null, 2)}\n`],
           ['jobs.log', `${jobLines(h, policy).join('\n')}\n`],
         ] as const)
       : []),

@@ -14,6 +14,7 @@ import type { OperationName } from '../../../model/services/replicationmanager/w
 import { resources } from '../../../model/services/replicationmanager/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { code, defineService } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
 import { allCredentials, createCredential, credentialsOf, deleteCredential } from './credentials.js';
@@ -90,20 +91,18 @@ function verifyHbaseClusterPair(h: Hook<R>, req: Doc): Doc {
   });
 }
 
-/** listPolicies: the policies of every running cluster; the others are reported unreachable. */
-function listPolicies(h: Hook<R>): Doc {
-  const clusters = known(h);
-  const up = new Set(clusters.filter((c) => c.up).map((c) => c.crn));
-  return conformed(h, {
-    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-    policyErrors: [],
-    policies: h
-      .records('policy')
-      .all()
-      .filter((p) => up.has(p.scope))
-      .map((p) => policies.policyView(h, p)),
-  });
+/** listPolicies shows the policies of every running cluster; the others are reported unreachable beside them. */
+function onRunningClusters(h: Hook<R>): EngineRecord[] {
+  const up = new Set(known(h).flatMap((c) => (c.up ? [c.crn] : [])));
+  return h
+    .records('policy')
+    .all()
+    .filter((p) => up.has(p.scope));
 }
+const unreachableClusters = (h: Hook<R>): Doc => {
+  const clusters = known(h);
+  return { unreachableClusters: clusters.filter((c) => !c.up).map(unreachable), policyErrors: [] };
+};
 
 function listClusters(h: Hook<R>): Doc {
   const clusters = known(h);
@@ -146,6 +145,7 @@ export default defineService<OperationName>()({
       // A policy's changes take effect at once.
       minutes: { create: 0, suspend: 0, activate: 0 },
       hooks: {
+        show: policies.showPolicy,
         check: {
           create: (h, rec, req) => void policies.policyFields(h, rec, req),
           suspend: (h, rec) => policies.checkAction(h, rec, 'suspend'),
@@ -180,7 +180,7 @@ export default defineService<OperationName>()({
     createAwsCredential: code(createAwsCredential),
     createAbfsCredential: code(createAbfsCredential),
     deleteCredential: code(deleteCloudCredential),
-    listPolicies: code(listPolicies),
+    listPolicies: r.policy.list({ select: onRunningClusters, beside: unreachableClusters }),
     createPolicy: r.policy.create({ answer: policies.done('created') }),
     createHbasePolicy: r.policy.create({ rewrite: policies.withoutPassword, answer: policies.done('created') }),
     updateHbasePolicy: code(policies.updateHbasePolicy),

@@ -425,8 +425,8 @@ function jobView(rec: EngineRecord, j: Job, now: number): Doc {
   };
 }
 
-/** A policy as listPolicies shows it: its record, with its jobs and status read off the clock. */
-export function policyView(h: Hook<R>, rec: EngineRecord): Doc {
+/** What a policy shows beyond its record (its `show`): its jobs and status, read off the clock. */
+export function showPolicy(h: Hook<R>, rec: EngineRecord): Doc {
   const policies = h.records('policy');
   const now = h.ctx.clock.now();
   const state = policies.state(rec);
@@ -440,7 +440,6 @@ export function policyView(h: Hook<R>, rec: EngineRecord): Doc {
   const report = (j: Job | undefined): Doc | undefined =>
     j ? { status: j.failed ? 'FAILED' : 'SUCCEEDED', endTime: iso(j.end) } : undefined;
   return {
-    ...policies.view(rec),
     status,
     jobs: jobs.map((j) => jobView(rec, j, now)),
     report: { lastSucceededInstance: report(lastOk), lastFailedInstance: report(lastFailed) },

@@ -18,7 +18,7 @@ export const resources = {
   resources: {
     backup: {
       shape: 'Backup',
-      fields: { status: 'backupJobState' },
+      fields: { status: 'backupJobState', created: 'backupCreationTime' },
       crnType: 'backup',
       // Its delete answers the CRN of "the kubernetes delete backup custom resource", which nothing describes.
       alsoMints: ['deleteBackupRequest'],
@@ -31,7 +31,7 @@ export const resources = {
     },
     restore: {
       shape: 'Restore',
-      fields: { status: 'restoreJobState' },
+      fields: { status: 'restoreJobState', created: 'restoreCreationTime' },
       crnType: 'restore',
       lifecycle: { restore: JOB },
       values: {

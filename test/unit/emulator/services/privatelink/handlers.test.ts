@@ -116,6 +116,16 @@ describe('cloudprivatelinks emulator backend', () => {
     );
   });
 
+  test('authorizing an authorized account answers as the first time did; one revoke ends it', () => {
+    const access = { serviceGroup: 'CDP-CONTROL-PLANE', cloudServiceProvider: 'AWS', cloudAccountId: '123456789012', region: 'us-west-2' };
+    const first = call('authorizePrivateLinkServiceAccess', access);
+    expect(first.authorizePrivateLinkServiceAccessResults).toHaveLength(3);
+    now += 60_000;
+    expect(call('authorizePrivateLinkServiceAccess', access)).toEqual(first);
+    expect(call('revokePrivateLinkServiceAccess', access).status).toBe('SUCCESS');
+    expect(fails('revokePrivateLinkServiceAccess', access).code).toBe('NOT_FOUND');
+  });
+
   test('unknown tracking ids, regions and service groups', () => {
     expect(fails('listPrivateLinkEndpointStatuses', { trackingId: 'nope' }).code).toBe('NOT_FOUND');
     expect(fails('listPrivateLinkServicesForRegion', { region: 'moon-1' }).code).toBe('INVALID_ARGUMENT');
