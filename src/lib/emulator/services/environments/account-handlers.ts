@@ -16,29 +16,35 @@ import type { AnonymizationRule } from './records.js';
 const rulesOf = (v: unknown): AnonymizationRule[] =>
   docs(v).map((r) => ({ value: text(r.value), replacement: str(r.replacement) ?? '[REDACTED]' }));
 
+/** The account's two settings records, and what each holds before anything is set. */
+const ACCOUNT_DEFAULTS = {
+  accountTelemetry: (): Doc => ({ ...TELEMETRY_DEFAULTS, rules: [...TELEMETRY_DEFAULTS.rules] }),
+  azureImageTerms: (): Doc => ({ accepted: false }),
+} as const;
+
 /**
  * The account's telemetry settings and its Azure Marketplace image terms
  * switch: one record each per account (the table's `accountTelemetry` and
- * `azureImageTerms`), made with their defaults the first time the service
- * is asked anything, named by the account.
+ * `azureImageTerms`), named by the account and made with their defaults
+ * when first read or set. Not before: an account started empty holds
+ * nothing until somebody asks for it (bootstrap's --empty check).
  */
-export function accountRecords(h: Hook<R>): void {
-  const id = h.ctx.info.accountId;
-  const telemetry = h.records('accountTelemetry');
-  if (!telemetry.byId(id)) telemetry.create({ id, scope: '', doc: { ...TELEMETRY_DEFAULTS, rules: [...TELEMETRY_DEFAULTS.rules] } });
-  const terms = h.records('azureImageTerms');
-  if (!terms.byId(id)) terms.create({ id, scope: '', doc: { accepted: false } });
-}
-
-/** The request names the account's own record. */
-export const ofAccount = (h: Hook<R>, sent: Doc): Doc => ({ ...sent, accountId: h.ctx.info.accountId });
+export const ofAccount =
+  (kind: keyof typeof ACCOUNT_DEFAULTS) =>
+  (h: Hook<R>, sent: Doc): Doc => {
+    const id = h.ctx.info.accountId;
+    const records = h.records(kind);
+    if (!records.byId(id)) records.create({ id, scope: '', doc: ACCOUNT_DEFAULTS[kind]() });
+    return { ...sent, accountId: id };
+  };
 
 /** A telemetry change: each rule a regular expression (INVALID_ARGUMENT naming one that is not), one without a replacement redacting. */
 export function telemetryChange(h: Hook<R>, sent: Doc): Doc {
-  if (!Array.isArray(sent.rules)) return ofAccount(h, sent);
+  const named = ofAccount('accountTelemetry')(h, sent);
+  if (!Array.isArray(sent.rules)) return named;
   const rules = rulesOf(sent.rules);
   rules.forEach(compile);
-  return { ...ofAccount(h, sent), rules };
+  return { ...named, rules };
 }
 
 export const testAccountTelemetryRules = (_b: EnvironmentsBackend, req: Doc): Doc => ({

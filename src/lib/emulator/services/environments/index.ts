@@ -23,7 +23,6 @@ import { onBackend } from './backend.js';
 export default defineService<OperationName>()({
   service: 'environments',
   facts: resources,
-  setup: account.accountRecords,
   resources: {
     // Served by code over the shared environment records (emulator/environments.ts) until they are the engine's.
     environment: { keys: ['environmentName', 'environment', 'environmentCrn'] },
@@ -87,11 +86,11 @@ export default defineService<OperationName>()({
     detachFreeIpaRecipes: code(onBackend(freeipa.detachFreeIpaRecipes)),
     downscaleFreeipa: code(onBackend(freeipa.downscaleFreeipa)),
     finishSetupTrust: code(onBackend(environment.finishSetupTrust)),
-    getAccountTelemetry: r.accountTelemetry.read({ rewrite: account.ofAccount }),
+    getAccountTelemetry: r.accountTelemetry.read({ rewrite: account.ofAccount('accountTelemetry') }),
     getAccountTelemetryDefault: fixed(TELEMETRY_DEFAULTS),
     getAuditCredentialPrerequisites: code(onBackend(account.getAuditCredentialPrerequisites)),
     getAutomatedSyncEnvironmentStatus: code(usersync.getAutomatedSyncEnvironmentStatus),
-    getAzureImageTermsPolicy: r.azureImageTerms.read({ rewrite: account.ofAccount }),
+    getAzureImageTermsPolicy: r.azureImageTerms.read({ rewrite: account.ofAccount('azureImageTerms') }),
     getCredentialPrerequisites: code(onBackend(account.getCredentialPrerequisites)),
     getEnvironmentSetting: code(onBackend(account.getEnvironmentSetting)),
     getEnvironmentUserSyncState: code(usersync.getEnvironmentUserSyncState),
@@ -149,7 +148,7 @@ export default defineService<OperationName>()({
     updateAzureCredential: r.credential.update({ rewrite: environment.azureCredentialChange }),
     updateAzureDatabaseResources: code(onBackend(environment.updateAzureDatabaseResources)),
     updateAzureEncryptionResources: code(onBackend(environment.updateAzureEncryptionResources)),
-    updateAzureImageTermsPolicy: r.azureImageTerms.update({ rewrite: account.ofAccount }),
+    updateAzureImageTermsPolicy: r.azureImageTerms.update({ rewrite: account.ofAccount('azureImageTerms') }),
     updateCustomDockerRegistry: code(onBackend(environment.updateCustomDockerRegistry)),
     updateDataServiceResources: code(onBackend(environment.updateDataServiceResources)),
     updateFreeipaToAwsImdsV1: code(onBackend(freeipa.updateFreeipaToAwsImdsV1)),
