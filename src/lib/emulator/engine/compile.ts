@@ -156,7 +156,7 @@ function tableHooks(res: Resource): RuleHooks {
     }
     if (check[change]) out.push(`check.${change}`);
     if (verb === 'create' && fill) out.push('fill');
-    if (typeof verb === 'object' && effect[change]) out.push(`effect.${change}`);
+    if ((typeof verb === 'object' || verb === 'update') && effect[change]) out.push(`effect.${change}`);
     if (verb !== 'events' && verb !== 'operation' && show) out.push('show');
     return out;
   };
@@ -170,7 +170,15 @@ function tableHooks(res: Resource): RuleHooks {
           },
         }
       : {}),
-    ...(check.update ? { update: check.update } : {}),
+    ...(check.update || effect.update
+      ? {
+          update: (h, rec, req) => {
+            check.update?.(h, rec, req);
+            // What an update sets beyond the request's fields (a new version of the record's own making).
+            if (effect.update) Object.assign(rec.doc, effect.update(h, rec, req));
+          },
+        }
+      : {}),
     ...(check.delete ? { remove: check.delete } : {}),
     act: (h, rec, action, req) => {
       check[action]?.(h, rec, req);
