@@ -14,7 +14,6 @@ import { b64, docs, str, strings } from '../../values.js';
 import { CATALOG, NAMESPACES, type EnvironmentEntry } from './catalogue.js';
 import {
   actionsOf,
-  addVersion,
   associate,
   addTablePolicies,
   aggregate,
@@ -193,16 +192,6 @@ export function createTablePoliciesAssociations(h: Hook<R>, req: Doc): Doc {
 }
 
 // ---- policies
-
-/** updatePolicy: code, because it adds a version (the update verb sets fields of the record). */
-export function updatePolicy(h: Hook<R>, req: Doc): Doc {
-  const res = (req.resources ?? {}) as Doc;
-  addVersion(h, policy(h, hubScope(h, req), required(req, 'policyName')), {
-    script: str(res.script),
-    arguments: res.arguments === undefined ? undefined : (str(res.arguments) ?? null),
-  });
-  return {};
-}
 
 /** deletePolicy: code, because its resource scope may take the policy off one table only. */
 export function deletePolicy(h: Hook<R>, req: Doc): Doc {

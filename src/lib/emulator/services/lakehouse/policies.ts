@@ -424,22 +424,25 @@ export function showTask(h: Hook<R>, rec: Rec, view: Doc): Doc {
 
 // ---- changes of policies and tables ----------------------------------------------
 
-/** A new version with the script or arguments changed (the others as they were). */
-export function addVersion(h: Hook<R>, rec: EngineRecord, change: { script?: string; arguments?: string | null }): void {
+/**
+ * What updatePolicy sets: a new version with the script or arguments
+ * changed (the others as they were), whose schedule runs from now on (the
+ * old one's runs up to now were made by the guard).
+ */
+export function newVersion(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const res = (req.resources ?? {}) as Doc;
+  const script = str(res.script);
+  if (script === undefined && res.arguments === undefined) throw invalid('give resources.script or resources.arguments to change');
   const p = policyOf(rec);
   const prev = latest(p);
-  if (change.script === undefined && change.arguments === undefined)
-    throw invalid('give resources.script or resources.arguments to change');
   const now = h.ctx.clock.now();
-  p.versions.push({
+  const version: Version = {
     version: uuid(),
-    script: change.script ?? prev.script,
-    arguments: change.arguments !== undefined ? checkArguments(change.arguments ?? undefined) : prev.arguments,
+    script: script ?? prev.script,
+    arguments: res.arguments !== undefined ? checkArguments(str(res.arguments)) : prev.arguments,
     creationTime: now,
-  });
-  // The new version's schedule runs from now on (the old one's runs up to now were made by the guard).
-  p.scheduledThrough = now;
-  h.records('policy').save(rec);
+  };
+  return { versions: [...p.versions, version], scheduledThrough: now };
 }
 
 /**
