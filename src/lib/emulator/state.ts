@@ -88,6 +88,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // own (dfworkload.testSession).
   // Format 6 (issue 29's third fan-out): datacatalog's data shares keep their users' access as `externalUsers`.
   // Format 6 (issue 29's third fan-out): drscp's backups keep the state they hold beside them (no snapshot kind).
+  // Format 6 (issue 29's third fan-out): lakehouseopt's tables are records from the start, paused by their state.
   6: [
     'dfworkload.parameterGroup',
     'dfworkload.reportingTask',
@@ -99,6 +100,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'datacatalog.dataShare',
     'drscp.backup',
     'drscp.snapshot',
+    'lakehouseopt.table',
   ],
 };
 

@@ -194,6 +194,36 @@ describe('verbs', () => {
     expect(cluster()).toMatchObject({ status: 'RUNNING', size: 5 });
   });
 
+  test("an update's effect: what it sets beyond the request's fields, once it has succeeded, named by the coverage table", () => {
+    const cl = widgets.resources.cluster;
+    const doubling = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        cluster: {
+          ...cl,
+          hooks: { ...cl.hooks, effect: { ...cl.hooks?.effect, update: (_h, rec) => ({ size: Number(rec.doc.size) * 2 }) } },
+        },
+      },
+    });
+    expect(doubling.servedBy('updateCluster')?.hooks).toEqual(['effect.update', 'show']);
+    expect(served.servedBy('updateCluster')?.hooks).toEqual(['show']);
+    const ctx = (name: WidgetOperation): RequestContext => ({
+      store,
+      clock,
+      caller: UNIT_ADMIN,
+      info: UNIT_INFO,
+      world,
+      op: { service: 'widgets', name },
+    });
+    call('createCluster', { ...CLUSTER, size: 3 });
+    now += 10 * MIN;
+    store.transaction(() => doubling.handlers.updateCluster?.({ clusterName: 'c1', size: 5 }, ctx('updateCluster')));
+    expect(cluster()).toMatchObject({ status: 'UPGRADING', size: 3 });
+    now += MIN;
+    expect(cluster()).toMatchObject({ status: 'RUNNING', size: 10 });
+  });
+
   test('operation records: the newest of a record, or one by id; events of its actions', () => {
     call('createCluster', CLUSTER);
     now += 10 * MIN;

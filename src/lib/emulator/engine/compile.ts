@@ -167,7 +167,7 @@ function tableHooks(res: Resource): RuleHooks {
     }
     if (check[change]) out.push(`check.${change}`);
     if (verb === 'create' && fill) out.push('fill');
-    if (typeof verb === 'object' && effect[change]) out.push(`effect.${change}`);
+    if ((typeof verb === 'object' || verb === 'update') && effect[change]) out.push(`effect.${change}`);
     if ((verb === 'create' || verb === 'update' || typeof verb === 'object') && keep[change]) out.push(`keep.${change}`);
     if (verb !== 'events' && verb !== 'operation' && show) out.push('show');
     return out;
@@ -183,10 +183,12 @@ function tableHooks(res: Resource): RuleHooks {
           },
         }
       : {}),
-    ...(check.update || keep.update
+    ...(check.update || effect.update || keep.update
       ? {
           update: (h, rec, req) => {
             check.update?.(h, rec, req);
+            // What an update sets beyond the request's fields (a new version of the record's own making).
+            if (effect.update) Object.assign(rec.doc, effect.update(h, rec, req));
             kept('update', h, rec, req);
           },
         }

@@ -52,8 +52,9 @@ export interface ResourceHooks<R extends string = string> {
   readonly show?: (h: Hook<R>, rec: Readonly<EngineRecord>, view: Doc) => Doc;
   /**
    * Fields an action's success sets (a target version), by action, beyond
-   * the request's; for work (the `work` verb), by kind, set on the record
-   * the work is for.
+   * the request's; `update`, what an update sets beyond the request's
+   * fields the shape has (a new version of a kept list); for work (the
+   * `work` verb), by kind, set on the record the work is for.
    */
   readonly effect?: { readonly [action: string]: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc };
   /**

@@ -16,6 +16,7 @@ import { backupDatalake, backupStatus, cancelBackup, cancelRestore, listBackups,
 import { CM_ROLES, LOG_DESCRIPTORS } from './catalogue.js';
 import { cancelDatalakeDiagnostics, listCollections } from './diagnostics.js';
 import {
+  catalogSet,
   checkCreate,
   checkDelete,
   checkImds,
@@ -40,7 +41,6 @@ import {
   scaledOut,
   scaledUp,
   secretTypes,
-  setCatalog,
   setDefaultJavaVersion,
   upgradeDatalake,
   validateCloudStorage,
@@ -114,6 +114,7 @@ export default defineService<OperationName>()({
           imds: imdsVersion,
           migrateSkus: () => ({ sku: 'STANDARD' }),
           databaseUpgrade: databaseUpgraded,
+          update: catalogSet,
         },
       },
     },
@@ -193,7 +194,7 @@ export default defineService<OperationName>()({
     describeDatabaseServer: r.datalake.read({ keys: ['clusterCrn'], answer: databaseServer }),
     syncComponentVersionsFromCm: r.datalake.act('sync', started),
 
-    setCatalog: code(setCatalog),
+    setCatalog: r.datalake.update({ keys: ['datalake'], answer: () => ({}) }),
     setDefaultJavaVersion: code(setDefaultJavaVersion),
     updateOrchestratorState: r.datalake.act('orchestrator', by('clusterCrn')),
     updatePublicDnsEntries: r.datalake.act('dns', by('datalake')),

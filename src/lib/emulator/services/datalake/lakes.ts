@@ -442,13 +442,8 @@ export function replaceRecipes(h: Hook<R>, req: Doc): Doc {
   return { attachedRecipes: attached, detachedRecipes: detached };
 }
 
-/** The image catalog a lake's upgrades read (code: a setting that changes at once). */
-export function setCatalog(h: Hook<R>, req: Doc): Doc {
-  const lake = lakeNamed(h, req, 'datalake');
-  lakeDoc(lake).catalogName = text(req.catalogName);
-  h.records('datalake').save(lake);
-  return {};
-}
+/** setCatalog's effect: the image catalog the lake's upgrades read (no field of its shape: an update's request fields do not reach it). */
+export const catalogSet = (_h: Hook<R>, _lake: Lake, req: Doc): Doc => ({ catalogName: text(req.catalogName) });
 
 /** Changes the default Java version; a rolling restart takes twice as long (code: its length depends on the request). */
 export function setDefaultJavaVersion(h: Hook<R>, req: Doc): Doc {

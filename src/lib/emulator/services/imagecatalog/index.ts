@@ -19,7 +19,7 @@ import { resources } from '../../../model/services/imagecatalog/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { code, defineService } from '../../engine/table.js';
+import { defineService } from '../../engine/table.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { IMAGES } from '../../shared/images.js';
@@ -117,8 +117,8 @@ const vmImagesOf = (rec: EngineRecord, provider?: Provider): Doc[] =>
 
 const versionOf = (rec: EngineRecord): string | undefined => str((rec.doc.versions as Doc | undefined)?.cdp);
 
-/** The newest default image of a type for a cloud, runtime and architecture, or NOT_FOUND saying what there is. */
-function findDefaultImage(h: Hook<R>, req: Doc): Doc {
+/** findDefaultImage's request as the read takes it: the newest default image of a type for a cloud, runtime and architecture, or NOT_FOUND saying what there is. */
+function newestDefault(h: Hook<R>, req: Doc): Doc {
   const provider = text(req.provider) as Provider;
   const type = text(req.imageType) as ImageType;
   const arch = (str(req.architecture) ?? ARCHITECTURE).toUpperCase();
@@ -133,8 +133,14 @@ function findDefaultImage(h: Hook<R>, req: Doc): Doc {
     throw notFound(
       `the default catalog has no ${arch} ${provider} ${type} image${version ? ` for runtime ${version}` : ''}; images are ${ARCHITECTURE}`,
     );
-  return { imageId: newest.doc.imageId, vmImages: vmImagesOf(newest, provider) };
+  return { ...req, imageId: newest.id };
 }
+
+/** The image found, with its cloud images of the cloud asked for. */
+const foundImage = (_h: Hook<R>, img: Readonly<EngineRecord>, req: Doc): Doc => ({
+  imageId: img.id,
+  vmImages: vmImagesOf(img, text(req.provider) as Provider),
+});
 
 /** The cloud of a custom image's cloud images (all of one cloud), from their regions. */
 function providerOf(vmImages: readonly Doc[]): Provider {
@@ -157,53 +163,47 @@ function providerOf(vmImages: readonly Doc[]): Provider {
 const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 const typeName = (t: unknown): string => (t === 'FREEIPA' ? 'FreeIPA' : 'Runtime');
 
-/**
- * Adds or updates a Runtime or FreeIPA image of a custom catalog, customising
- * a default image of the same type. Code, not a create: an image named by an
- * id the catalog has is updated in place (same record), which no verb says.
- */
-function setImage(h: Hook<R>, req: Doc, type: ImageType): Doc {
-  const catalog = h.locate('catalog', req);
+/** The type of image an operation sets or deletes. */
+const typeAsked = (h: Hook<R>): ImageType => (/Freeipa/.test(h.ctx.op.name) ? 'FREEIPA' : 'RUNTIME');
+
+/** A set image's request as the create takes it: named in its catalog by its id, a new UUID when left out. */
+const imageNamed = (_h: Hook<R>, req: Doc): Doc => ({ ...req, imageName: str(req.imageId) ?? uuid() });
+
+/** An image customises a default image of its own type, for one cloud, under a UUID; an image set again by id stays of its type. */
+function checkImageSet(h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): void {
+  const type = typeAsked(h);
   const source = defaultImage(h, text(req.sourceImageId));
   if (source.doc.imageType !== type)
     throw invalid(
       `source image ${source.id} is a ${typeName(source.doc.imageType)} image; a ${typeName(type)} image customises a ${typeName(type)} image`,
     );
-  const vmImages = docs(req.vmImages);
-  const provider = providerOf(vmImages);
-  const imageId = str(req.imageId) ?? uuid();
+  providerOf(docs(req.vmImages));
+  const imageId = String(rec.name);
   if (!isUuid(imageId)) throw invalid(`imageId ${imageId.slice(0, 100)} is not a UUID; leave it out for a new one`);
-  const images = h.records('image');
-  const existing = images.find(imageId, catalog.id);
+  const existing = h.records('image').byId(rec.id);
   if (existing && existing.doc.imageType !== type)
-    throw invalid(`image ${imageId} of catalog ${catalog.name ?? ''} is a ${typeName(existing.doc.imageType)} image`);
-  const doc = h.conform(
-    IMAGE_SHAPE,
-    {
-      imageId,
-      imageDate: Math.floor(h.ctx.clock.now() / 1000),
-      imageType: type,
-      sourceImageId: source.id,
-      sourceImageDate: source.doc.imageDate,
-      versions: source.doc.versions,
-      provider,
-      ...(str(req.baseParcelUrl) ? { baseParcelUrl: req.baseParcelUrl } : {}),
-      vmImages: vmImages.map((v) => ({ region: v.region, imageReference: v.imageReference })),
-    },
-    imageId,
-  );
-  if (existing) images.save({ ...existing, doc });
-  else images.create({ id: `${catalog.id}/${imageId}`, name: imageId, scope: catalog.id, doc });
-  return { imageId };
+    throw invalid(`image ${imageId} of catalog ${h.locate('catalog', req).name ?? ''} is a ${typeName(existing.doc.imageType)} image`);
 }
 
-const setRuntimeImage = (h: Hook<R>, req: Doc): Doc => setImage(h, req, 'RUNTIME');
-const setFreeipaImage = (h: Hook<R>, req: Doc): Doc => setImage(h, req, 'FREEIPA');
+/** What a set image takes from its source (versions, dates), its cloud from its regions, and its time. */
+function imageFromSource(h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc {
+  const source = defaultImage(h, text(req.sourceImageId));
+  return {
+    imageId: rec.name,
+    imageDate: Math.floor(h.ctx.clock.now() / 1000),
+    imageType: typeAsked(h),
+    sourceImageId: source.id,
+    sourceImageDate: source.doc.imageDate,
+    versions: source.doc.versions,
+    provider: providerOf(docs(req.vmImages)),
+    baseParcelUrl: str(req.baseParcelUrl),
+  };
+}
 
-/** A default image by id, NOT_FOUND saying how to find one (code: the engine's NOT_FOUND has no such hint). */
-function describeDefaultImage(h: Hook<R>, req: Doc): Doc {
-  const img = defaultImage(h, text(req.imageId));
-  return { imageId: img.id, vmImages: vmImagesOf(img) };
+/** A default image by id, NOT_FOUND saying how to find one (the engine's NOT_FOUND has no such hint). */
+function inDefaultCatalog(h: Hook<R>, req: Doc): Doc {
+  defaultImage(h, text(req.imageId));
+  return req;
 }
 
 /** A custom catalog with its images. */
@@ -218,7 +218,7 @@ const catalogWithImages = (h: Hook<R>, rec: Readonly<EngineRecord>): Doc => ({
 
 /** Deleting a Runtime image as a FreeIPA one (or the other way round) is refused. */
 function checkImageDelete(h: Hook<R>, rec: Readonly<EngineRecord>): void {
-  const asked: ImageType = h.ctx.op.name === 'deleteFreeipaImage' ? 'FREEIPA' : 'RUNTIME';
+  const asked = typeAsked(h);
   if (rec.doc.imageType !== asked) throw invalid(`image ${rec.name ?? rec.id} is a ${typeName(rec.doc.imageType)} image; delete it as one`);
 }
 
@@ -240,7 +240,9 @@ export default defineService<OperationName>()({
     image: {
       keys: ['imageId'],
       lives: { in: 'parent', parent: 'catalog' },
-      hooks: { check: { delete: checkImageDelete } },
+      // Setting an image by an id its catalog has updates it in place.
+      names: 'replace',
+      hooks: { check: { create: checkImageSet, delete: checkImageDelete }, fill: imageFromSource },
     },
     defaultImage: { noun: 'default image', keys: ['imageId'] },
   },
@@ -250,12 +252,12 @@ export default defineService<OperationName>()({
     describeCustomCatalog: r.catalog.read({ answer: catalogWithImages }),
     listCustomCatalogs: r.catalog.list(),
     deleteCustomCatalog: r.catalog.delete(),
-    setRuntimeImage: code(setRuntimeImage),
-    setFreeipaImage: code(setFreeipaImage),
+    setRuntimeImage: r.image.create({ rewrite: imageNamed }),
+    setFreeipaImage: r.image.create({ rewrite: imageNamed }),
     describeCustomImage: r.image.read(),
     deleteRuntimeImage: r.image.delete(),
     deleteFreeipaImage: r.image.delete(),
-    findDefaultImage: code(findDefaultImage),
-    describeDefaultImage: code(describeDefaultImage),
+    findDefaultImage: r.defaultImage.read({ rewrite: newestDefault, answer: foundImage }),
+    describeDefaultImage: r.defaultImage.read({ rewrite: inDefaultCatalog }),
   }),
 });

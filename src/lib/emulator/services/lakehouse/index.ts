@@ -17,11 +17,16 @@ import { NAMESPACES, SCRIPTS, TIMEZONES } from './catalogue.js';
 import * as ops from './operations.js';
 import {
   atHub,
+  atTable,
+  catalogueTables,
   checkNewPolicy,
+  checkPaused,
   newPolicyRequest,
+  newVersion,
   onPolicy,
   hubScope,
   newPolicy,
+  pause,
   runSchedules,
   showPolicy,
   showTask,
@@ -31,10 +36,16 @@ import {
 /** The operations that name no hub (environments, time zones). */
 const HUBLESS: ReadonlySet<string> = new Set(['listEnvironments', 'getCloDatahub', 'getDatahubCrn', 'getTimezones']);
 
-/** Every other operation names the optimizer's hub: it must be one, and its schedules are brought up to now first. */
+/** Every other operation names the optimizer's hub: it must be one, its tables are there, and its schedules are brought up to now first. */
 function hubGuard(h: Hook<R>, op: string, req: Doc): void {
-  if (!HUBLESS.has(op)) runSchedules(h, hubScope(h, req));
+  if (HUBLESS.has(op)) return;
+  const scope = hubScope(h, req);
+  catalogueTables(h, scope);
+  runSchedules(h, scope);
 }
+
+/** A change whose answer is empty. */
+const NOTHING = { answer: () => ({}) };
 
 /** Policies, tables and tasks live in the hub's environment, as parts of it (they neither hold up its delete nor follow it). */
 const AT_HUB = { lives: { in: 'environment', by: ['environmentCrn'] }, withEnvironment: 'part' } as const;
@@ -49,9 +60,20 @@ export default defineService<OperationName>()({
     policy: {
       keys: ['policyName'],
       ...AT_HUB,
-      hooks: { check: { create: checkNewPolicy }, fill: newPolicy, show: showPolicy },
+      hooks: {
+        check: { create: checkNewPolicy },
+        fill: newPolicy,
+        show: showPolicy,
+        effect: { update: newVersion },
+      },
     },
-    table: { keys: ['tableName'], ...AT_HUB },
+    table: {
+      keys: ['tableName'],
+      ...AT_HUB,
+      idempotent: ['pause'],
+      minutes: { pause: 0, unpause: 0 },
+      hooks: { check: { unpause: checkPaused }, effect: { pause }, show: ops.showTable },
+    },
     task: { keys: ['taskId'], ...AT_HUB, names: 'repeat', minutes: { run: [0.5, 2] }, hooks: { show: showTask } },
   },
   guard: hubGuard,
@@ -63,16 +85,16 @@ export default defineService<OperationName>()({
     getNamespaces: fixed({ namespaces: Object.keys(NAMESPACES) }),
     getScripts: fixed({ scripts: SCRIPTS.map((s) => ({ name: s.name, uri: s.uri, description: s.description })) }),
     getTimezones: fixed({ timezones: TIMEZONES.map((t) => ({ ...t })) }),
-    listTables: code(ops.listTables),
+    listTables: r.table.list({ rewrite: atHub, select: ops.tablesIn }),
     getTableNames: code(ops.getTableNames),
-    getTablePolicies: code(ops.getTablePolicies),
-    getTableStatusDetails: code(ops.getTableStatusDetails),
-    pauseTable: code(ops.pauseTable),
-    unpauseTable: code(ops.unpauseTable),
+    getTablePolicies: r.table.read({ rewrite: atTable, answer: ops.tablePolicyRuns }),
+    getTableStatusDetails: r.table.read({ rewrite: atTable, answer: ops.tableStatusDetails }),
+    pauseTable: r.table.act('pause', { rewrite: atTable, ...NOTHING }),
+    unpauseTable: r.table.act('unpause', { rewrite: atTable, ...NOTHING }),
     changeTablePolicy: code(ops.changeTablePolicy),
     createTablePoliciesAssociations: code(ops.createTablePoliciesAssociations),
     createPolicy: r.policy.create({ rewrite: newPolicyRequest }),
-    updatePolicy: code(ops.updatePolicy),
+    updatePolicy: r.policy.update({ rewrite: onPolicy, ...NOTHING }),
     deletePolicy: code(ops.deletePolicy),
     getPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.policyDetail }),
     listPolicies: r.policy.list({ rewrite: atHub, select: ops.policiesIn }),

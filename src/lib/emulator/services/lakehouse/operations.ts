@@ -14,11 +14,10 @@ import { b64, docs, str, strings } from '../../values.js';
 import { CATALOG, NAMESPACES, type EnvironmentEntry } from './catalogue.js';
 import {
   actionsOf,
+  associate,
   addTablePolicies,
-  addVersion,
   aggregate,
   appliesTo,
-  associate,
   changeTablePolicies,
   coveredTables,
   deleteFromScope,
@@ -27,6 +26,7 @@ import {
   executePolicyNow,
   hubScope,
   inNamespace,
+  isPaused,
   latest,
   namespace,
   optimizerEnvironments,
@@ -39,14 +39,11 @@ import {
   required,
   scriptText,
   tableOf,
-  tableRecord,
   tableStatus,
   tableStatusAfter,
   taskOf,
-  tasks,
-  pause,
-  unpause,
   unsubscribe,
+  tasks,
   type R,
   type TableChange,
 } from './policies.js';
@@ -116,35 +113,33 @@ export function getHealth(h: Hook<R>, req: Doc): Doc {
 
 export const getTableNames = (_h: Hook<R>, req: Doc): Doc => ({ tables: [...(NAMESPACES[namespace(req)] ?? [])] });
 
-export function listTables(h: Hook<R>, req: Doc): Doc {
-  const scope = hubScope(h, req);
+/** listTables' records: the hub's tables of the namespace asked for, in the catalogue's order. */
+export function tablesIn(h: Hook<R>, req: Doc): EngineRecord[] {
   const ns = namespace(req);
-  const all = tasks(h, scope);
-  const ps = policies(h, scope).map(policyOf);
-  return {
-    tables: (NAMESPACES[ns] ?? []).map((table) => {
-      const st = tableStatus(h, scope, ns, table, all);
-      return {
-        status: st.status,
-        namespace: ns,
-        tableName: table,
-        policies: ps.filter((p) => appliesTo(p, ns, table)).map((p) => p.policyName),
-        ...(st.last !== undefined ? { lastExecutionTime: st.last } : {}),
-      };
-    }),
-  };
+  return h
+    .records('table')
+    .all(String(req.environmentCrn))
+    .filter((t) => t.doc.namespace === ns);
 }
 
-export function getTablePolicies(h: Hook<R>, req: Doc): Doc {
-  const scope = hubScope(h, req);
-  const { namespace: ns, table } = tableOf(req);
-  const all = tasks(h, scope);
-  const status = tableStatus(h, scope, ns, table, all).status;
-  const covering = new Set(policiesOfTable(h, scope, ns, table));
+const tableNames = (rec: Rec): { ns: string; table: string } => ({ ns: String(rec.doc.namespace), table: String(rec.doc.tableName) });
+
+/** What a table shows: its status after its latest task (or PAUSED), the policies covering it and when it last ran. */
+export function showTable(h: Hook<R>, rec: Rec): Doc {
+  const { ns, table } = tableNames(rec);
+  const st = tableStatus(h, rec.scope, ns, table, tasks(h, rec.scope));
+  return { status: st.status, policies: policiesOfTable(h, rec.scope, ns, table), lastExecutionTime: st.last };
+}
+
+/** getTablePolicies' answer: the policies covering the table, each with its runs there. */
+export function tablePolicyRuns(h: Hook<R>, rec: Rec): Doc {
+  const { ns, table } = tableNames(rec);
+  const all = tasks(h, rec.scope);
+  const status = tableStatus(h, rec.scope, ns, table, all).status;
   return {
-    policies: policies(h, scope)
+    policies: policies(h, rec.scope)
       .map(policyOf)
-      .filter((p) => covering.has(p.policyName))
+      .filter((p) => appliesTo(p, ns, table))
       .map((p) => {
         const s = policyTableStats(p, all, ns, table);
         return { status, policyName: p.policyName, taskCount: s.taskCount, ...(s.last !== undefined ? { lastExecutionTime: s.last } : {}) };
@@ -152,20 +147,19 @@ export function getTablePolicies(h: Hook<R>, req: Doc): Doc {
   };
 }
 
-export function getTableStatusDetails(h: Hook<R>, req: Doc): Doc {
-  const scope = hubScope(h, req);
-  const { namespace: ns, table } = tableOf(req);
-  const rec = tableRecord(h, scope, ns, table)?.doc;
+/** getTableStatusDetails' answer: why it is paused, and its latest task (of a policy, or ended as a status, when asked). */
+export function tableStatusDetails(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const { ns, table } = tableNames(rec);
   const wantPolicy = str(req.policyName)?.toLowerCase();
   const wantStatus = str(req.status);
   const out: Doc = {};
-  if (rec?.paused === true)
+  if (isPaused(h, rec))
     out.pausedTable = {
       message: `maintenance of ${ns}.${table} is paused`,
-      details: { pausedSince: rec.pausedSince, reasons: rec.reasons ?? [] },
+      details: { pausedSince: rec.doc.pausedSince, reasons: rec.doc.reasons ?? [] },
     };
   const works = h.records('task');
-  const recent = tasks(h, scope).find((r) => {
+  const recent = tasks(h, rec.scope).find((r) => {
     const t = taskOf(r);
     if (t.namespace !== ns || t.table !== table || (wantPolicy && t.policy.toLowerCase() !== wantPolicy)) return false;
     // The filter is a table status: SUCCESS and ERROR pick the latest task that ended that way.
@@ -186,18 +180,6 @@ export function getTableStatusDetails(h: Hook<R>, req: Doc): Doc {
   return out;
 }
 
-export function pauseTable(h: Hook<R>, req: Doc): Doc {
-  const { namespace: ns, table } = tableOf(req);
-  pause(h, hubScope(h, req), ns, table);
-  return {};
-}
-
-export function unpauseTable(h: Hook<R>, req: Doc): Doc {
-  const { namespace: ns, table } = tableOf(req);
-  unpause(h, hubScope(h, req), ns, table);
-  return {};
-}
-
 export function changeTablePolicy(h: Hook<R>, req: Doc): Doc {
   const { namespace: ns, table } = tableOf(req);
   changeTablePolicies(h, hubScope(h, req), ns, table, (str(req.operation) ?? 'APPEND') as TableChange, strings(req.policies));
@@ -210,16 +192,6 @@ export function createTablePoliciesAssociations(h: Hook<R>, req: Doc): Doc {
 }
 
 // ---- policies
-
-/** updatePolicy: code, because it adds a version (the update verb sets fields of the record). */
-export function updatePolicy(h: Hook<R>, req: Doc): Doc {
-  const res = (req.resources ?? {}) as Doc;
-  addVersion(h, policy(h, hubScope(h, req), required(req, 'policyName')), {
-    script: str(res.script),
-    arguments: res.arguments === undefined ? undefined : (str(res.arguments) ?? null),
-  });
-  return {};
-}
 
 /** deletePolicy: code, because its resource scope may take the policy off one table only. */
 export function deletePolicy(h: Hook<R>, req: Doc): Doc {

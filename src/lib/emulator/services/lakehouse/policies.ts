@@ -53,13 +53,6 @@ export interface PolicyRecord {
   scheduledThrough?: number;
 }
 
-/** A paused table's document (a table never paused has no record). */
-export interface TableRecord {
-  paused: boolean;
-  pausedSince?: string;
-  reasons?: string[];
-}
-
 /** A task's document: TaskObject's stored fields, and what its run does. */
 export interface TaskRecord {
   taskId: string;
@@ -262,10 +255,31 @@ export const tasks = (h: Hook<R>, scope: string): EngineRecord[] =>
     .all(scope)
     .sort((a, b) => taskOf(b).createdAt - taskOf(a).createdAt);
 
+/** A table's record: named `<namespace>.<table>` in the hub's scope (table names repeat across namespaces). */
 export const tableRecord = (h: Hook<R>, scope: string, ns: string, table: string): EngineRecord | undefined =>
   h.records('table').find(`${ns}.${table}`, scope);
 
-const paused = (h: Hook<R>, scope: string, ns: string, table: string): boolean => tableRecord(h, scope, ns, table)?.doc.paused === true;
+/** The hub's tables as records, made the first time the hub is named: the catalogue's tables are there from the start. */
+export function catalogueTables(h: Hook<R>, scope: string): void {
+  for (const [ns, tables] of Object.entries(NAMESPACES))
+    for (const tableName of tables)
+      if (!tableRecord(h, scope, ns, tableName))
+        h.records('table').create({ id: uuid(), name: `${ns}.${tableName}`, scope, env: scope, doc: { namespace: ns, tableName } });
+}
+
+/** A request about one table, as the verbs read it: in the hub's environment, the table by its record's name. */
+export function atTable(h: Hook<R>, req: Doc): Doc {
+  const { namespace: ns, table } = tableOf(req);
+  return { ...req, environmentCrn: hubScope(h, req), tableName: `${ns}.${table}` };
+}
+
+/** Whether a table's maintenance is paused (its record's state). */
+export const isPaused = (h: Hook<R>, rec: Rec): boolean => h.records('table').state(rec as EngineRecord) === 'PAUSED';
+
+const paused = (h: Hook<R>, scope: string, ns: string, table: string): boolean => {
+  const rec = tableRecord(h, scope, ns, table);
+  return rec !== undefined && isPaused(h, rec);
+};
 
 /** The status of a table now, and the time of its latest task. */
 export function tableStatus(h: Hook<R>, scope: string, ns: string, table: string, all: readonly Rec[]): { status: string; last?: number } {
@@ -410,22 +424,25 @@ export function showTask(h: Hook<R>, rec: Rec, view: Doc): Doc {
 
 // ---- changes of policies and tables ----------------------------------------------
 
-/** A new version with the script or arguments changed (the others as they were). */
-export function addVersion(h: Hook<R>, rec: EngineRecord, change: { script?: string; arguments?: string | null }): void {
+/**
+ * What updatePolicy sets: a new version with the script or arguments
+ * changed (the others as they were), whose schedule runs from now on (the
+ * old one's runs up to now were made by the guard).
+ */
+export function newVersion(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const res = (req.resources ?? {}) as Doc;
+  const script = str(res.script);
+  if (script === undefined && res.arguments === undefined) throw invalid('give resources.script or resources.arguments to change');
   const p = policyOf(rec);
   const prev = latest(p);
-  if (change.script === undefined && change.arguments === undefined)
-    throw invalid('give resources.script or resources.arguments to change');
   const now = h.ctx.clock.now();
-  p.versions.push({
+  const version: Version = {
     version: uuid(),
-    script: change.script ?? prev.script,
-    arguments: change.arguments !== undefined ? checkArguments(change.arguments ?? undefined) : prev.arguments,
+    script: script ?? prev.script,
+    arguments: res.arguments !== undefined ? checkArguments(str(res.arguments)) : prev.arguments,
     creationTime: now,
-  });
-  // The new version's schedule runs from now on (the old one's runs up to now were made by the guard).
-  p.scheduledThrough = now;
-  h.records('policy').save(rec);
+  };
+  return { versions: [...p.versions, version], scheduledThrough: now };
 }
 
 /**
@@ -455,22 +472,12 @@ export function deleteFromScope(h: Hook<R>, rec: EngineRecord, scope: string): n
   return 0;
 }
 
-/** Pausing moves any state to PAUSED; a paused table stays as it is (since, reasons). */
-export function pause(h: Hook<R>, scope: string, ns: string, table: string): void {
-  const rec = tableRecord(h, scope, ns, table);
-  if (rec?.doc.paused === true) return;
-  const doc: Doc = { paused: true, pausedSince: h.ctx.clock.iso(), reasons: [`paused by ${h.ctx.caller.actorCrn}`] };
-  if (rec) {
-    rec.doc = doc;
-    h.records('table').save(rec);
-  } else h.records('table').create({ id: uuid(), name: `${ns}.${table}`, scope, env: scope, doc });
-}
+/** What pausing sets: since when, and by whom. */
+export const pause = (h: Hook<R>): Doc => ({ pausedSince: h.ctx.clock.iso(), reasons: [`paused by ${h.ctx.caller.actorCrn}`] });
 
-export function unpause(h: Hook<R>, scope: string, ns: string, table: string): void {
-  const rec = tableRecord(h, scope, ns, table);
-  if (rec?.doc.paused !== true) throw failedPrecondition(`maintenance of ${ns}.${table} is not paused`);
-  rec.doc = { paused: false };
-  h.records('table').save(rec);
+/** Only a paused table unpauses. */
+export function checkPaused(h: Hook<R>, rec: Rec): void {
+  if (!isPaused(h, rec)) throw failedPrecondition(`maintenance of ${String(rec.name)} is not paused`);
 }
 
 /** The names of the policies covering a table. */

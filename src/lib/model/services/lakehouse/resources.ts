@@ -37,10 +37,19 @@ export const resources = {
         status: ['ERROR', 'SUCCESS', 'PAUSED', 'AUTO_PAUSED', 'USER_PAUSED', 'UNAVAILABLE', 'WARNING'],
       },
     },
-    /** A table of the optimizer's catalogue: UNAVAILABLE, SUCCESS or ERROR after its latest task, PAUSED (GetTableStatusDetailsRequest.status). */
+    /**
+     * A table of the optimizer's catalogue: UNAVAILABLE, SUCCESS or ERROR
+     * after its latest task, PAUSED (GetTableStatusDetailsRequest.status).
+     * Pausing and unpausing take effect when asked; the status a table shows
+     * otherwise is read off its tasks.
+     */
     table: {
       shape: 'TableObject',
       fields: { name: 'tableName' },
+      lifecycle: {
+        pause: { through: ['PAUSED'], success: 'PAUSED', atOnce: true },
+        unpause: { from: ['PAUSED'], through: ['PAUSED'], success: 'UNAVAILABLE', atOnce: true },
+      },
       values: { status: ['UNAVAILABLE', 'SUCCESS', 'ERROR', 'PAUSED'] },
     },
     /**

@@ -242,6 +242,13 @@ describe('upgrades', () => {
     expect(await statusOf('older-lake')).toBe('RUNNING');
     const after = await emu.client.datalake.upgradeDatalake({ datalakeName: 'older-lake', showAvailableImages: true });
     expect(after.current?.componentVersions?.cdp).toBe('7.2.18');
+    // setCatalog names the image catalog the lake's upgrades read from then on.
+    expect(after.current?.imageCatalogName).toBe('cdp-default');
+    expect(await emu.client.datalake.setCatalog({ datalake: 'older-lake', catalogName: 'my-catalog' })).toEqual({});
+    const next = await emu.client.datalake.upgradeDatalake({ datalakeName: 'older-lake', showAvailableImages: true });
+    expect([next.current?.imageCatalogName, ...(next.upgradeCandidates ?? []).map((i) => i.imageCatalogName)]).toEqual(
+      Array(1 + (next.upgradeCandidates ?? []).length).fill('my-catalog'),
+    );
   });
 
   test('the database server goes up one version or to the one asked for, never back, the same one only with force', async () => {
