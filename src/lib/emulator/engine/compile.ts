@@ -73,6 +73,8 @@ export interface ResourceRules {
   readonly forcedAtOnce: boolean;
   readonly follows: Partial<Record<'stop' | 'start', string>>;
   readonly partOfEnvironment: boolean;
+  /** What its environment's dependents call it; default its noun. */
+  readonly environmentNoun?: string;
   /** Its records are work beside its parent: one at a time a parent, or a group of kinds. */
   readonly work?: { readonly groups: Readonly<Record<string, string>> };
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
@@ -209,6 +211,7 @@ function tableRules(res: Resource): ResourceRules {
     forcedAtOnce: del.forcedAtOnce === true,
     follows: typeof withEnv === 'object' ? withEnv : {},
     partOfEnvironment: withEnv === 'part',
+    ...(res.environmentNoun ? { environmentNoun: res.environmentNoun } : {}),
     ...(res.work ? { work: { groups: res.work === true ? {} : res.work.groups } } : {}),
     ...(res.minutes ? { minutes: res.minutes } : {}),
     hooks: tableHooks(res),

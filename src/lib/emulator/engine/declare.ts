@@ -110,6 +110,8 @@ export interface Resource<R extends string = string> {
    * part of the environment (it neither holds up its delete nor follows it).
    */
   readonly withEnvironment?: { readonly stop?: string; readonly start?: string } | 'part';
+  /** What it is called among its environment's dependents (`Data Hub cluster`: an environment's delete names it); default its noun. */
+  readonly environmentNoun?: string;
   /**
    * Its records are work beside its parent (maintenance): the parent's
    * `work(kind)` entries make them, each kind an action of this resource's

@@ -433,9 +433,10 @@ export class Engine {
     const seed = this.declared.seed;
     return [...this.model.resources.values()]
       .filter((r) => r.rules.environment && !r.parent && !r.rules.partOfEnvironment)
-      .map((r) => ({
+      .map((r) => ({ r, noun: r.rules.environmentNoun ?? r.noun }))
+      .map(({ r, noun }) => ({
         service: this.service.name,
-        noun: r.noun,
+        noun,
         in: (scope: Scope, environmentCrn: string) => {
           seed?.(this.seeding(scope));
           const all = new Records(scope, r);
@@ -444,9 +445,9 @@ export class Engine {
             .filter((rec) => !rec.deleted)
             .map((rec) => ({
               service: this.service.name,
-              noun: r.noun,
+              noun,
               name: rec.name ?? rec.id,
-              what: `${r.noun} ${rec.name ?? rec.id}`,
+              what: `${noun} ${rec.name ?? rec.id}`,
               status: r.lifecycle ? all.state(rec) : '',
               ref: `${r.kind}/${rec.id}`,
               view: () => all.view(rec),
