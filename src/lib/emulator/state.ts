@@ -23,7 +23,7 @@ import { isUploadName, readUpload, STORED_AT, UPLOADS, uploadsDir } from './uplo
  * format is read as it is when it holds no documents of the kinds whose
  * layout changed since (CHANGED_IN); else it is refused.
  */
-export const STATE_FORMAT = 5;
+export const STATE_FORMAT = 6;
 const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   2: [
     'datalake.datalake',
@@ -83,6 +83,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
+  // Format 6 (issue 29's third fan-out): datahub's clusters are engine records (their document beside the engine's
+  // bookkeeping, in their environment); their maintenance and operation records are kept under the cluster's id.
+  6: ['datahub.cluster', 'datahub.work', 'datahub.operation'],
 };
 
 export class StateError extends Error {}

@@ -123,22 +123,22 @@ export const clusterCode = {
   }),
   syncCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
-    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.clusterName} is being deleted`);
+    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
     return {};
   }),
   scaleCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
     const preferred = [...strings(req.preferredSubnetIds), ...strings(req.preferredZones)];
-    if (strings(req.preferredSubnetIds).length > 0 && c.cloudPlatform !== 'AWS')
+    if (strings(req.preferredSubnetIds).length > 0 && c.doc.cloudPlatform !== 'AWS')
       throw invalid('preferredSubnetIds are for AWS clusters; Azure and GCP clusters take preferredZones');
-    if (strings(req.preferredZones).length > 0 && c.cloudPlatform === 'AWS')
+    if (strings(req.preferredZones).length > 0 && c.doc.cloudPlatform === 'AWS')
       throw invalid('preferredZones are for Azure and GCP clusters; AWS clusters take preferredSubnetIds');
-    const known = new Set(c.groups.flatMap((g) => g.instances.flatMap((i) => [i.subnetId, i.availabilityZone])));
-    const env = b.environment(c.environmentCrn);
+    const known = new Set(c.doc.groups.flatMap((g) => g.instances.flatMap((i) => [i.subnetId, i.availabilityZone])));
+    const env = b.environment(c.doc.environmentCrn);
     for (const p of preferred)
       if (!known.has(p) && !env.network.subnetIds.includes(p))
         throw invalid(`${p} is not a subnet or zone of environment ${env.environmentName}`);
-    return { operationId: b.scale(c.crn, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
+    return { operationId: b.scale(c.id, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
   }),
   repairCluster: op((b, req) => {
     const inst = obj(req.instances);
@@ -180,23 +180,24 @@ export const clusterCode = {
   // ---- upgrades
   upgradeCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
-    const current = imageInfo(b.image(c), c.catalogName);
+    const current = imageInfo(b.image(c), c.doc.catalogName);
     const osOnly = bool(req.lockComponents);
     if (bool(req.showAvailableImages) || bool(req.showLatestAvailableImagePerRuntime)) {
       const { images, reason } = b.candidates(c, osOnly);
       const list = shown(images, bool(req.showLatestAvailableImagePerRuntime));
-      return { current, upgradeCandidates: list.map((i) => imageInfo(i, c.catalogName)), ...(reason ? { reason } : {}) };
+      return { current, upgradeCandidates: list.map((i) => imageInfo(i, c.doc.catalogName)), ...(reason ? { reason } : {}) };
     }
     const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly });
-    if (bool(req.dryRun)) return { current, upgradeCandidates: [imageInfo(to, c.catalogName)], reason: 'dry run: the upgrade can be done' };
-    return { current, upgradeCandidates: [imageInfo(to, c.catalogName)], operationId: b.upgrade(c, to) };
+    if (bool(req.dryRun))
+      return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], reason: 'dry run: the upgrade can be done' };
+    return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId: b.upgrade(c, to) };
   }),
   prepareClusterUpgrade: op((b, req, m) => {
     const c = b.cluster(ref(req, 'cluster'));
     if (!str(req.imageId) && !str(req.runtime)) throw invalid('say what to prepare for: give --image-id or --runtime');
     const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly: false });
     const operationId = m.prepareUpgrade(c, to);
-    return { current: imageInfo(b.image(c), c.catalogName), upgradeCandidates: [imageInfo(to, c.catalogName)], operationId };
+    return { current: imageInfo(b.image(c), c.doc.catalogName), upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId };
   }),
   startDatabaseUpgrade: op((b, req) => {
     const r = b.databaseUpgrade(ref(req, 'cluster'), str(req.targetVersion), bool(req.force));
@@ -207,7 +208,7 @@ export const clusterCode = {
     const c = b.cluster(ref(req, 'cluster'));
     const catalog = text(req.catalogName).trim();
     if (!catalog) throw invalid('give the name of the image catalog');
-    c.catalogName = catalog;
+    c.doc.catalogName = catalog;
     b.clusters.save(c);
     return {};
   }),
@@ -247,14 +248,15 @@ export const clusterCode = {
   })),
   replaceRecipes: op((b, req) => {
     const c = b.cluster(ref(req, 'datahub'));
-    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.clusterName} is being deleted`);
+    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
     const attached: Doc[] = [];
     const detached: Doc[] = [];
     const seen = new Set<string>();
     for (const item of docs(req.instanceGroupRecipes)) {
       const name = text(item.instanceGroupName);
-      const g = c.groups.find((x) => x.name === name);
-      if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${name}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+      const g = c.doc.groups.find((x) => x.name === name);
+      if (!g)
+        throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
       if (seen.has(name)) throw invalid(`instance group ${name} is given twice`);
       seen.add(name);
       const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(b.h, r).name ?? r))];
@@ -335,7 +337,7 @@ export const clusterCode = {
     const c = b.cluster(ref(req, 'cluster'));
     const id = text(req.operationId);
     const hit = scalingActivities(b, c).find(({ op: o }) => o.operationId === id);
-    if (!hit) throw notFound(`cluster ${c.clusterName} has no scaling activity ${id.slice(0, 100)}`);
+    if (!hit) throw notFound(`cluster ${c.doc.clusterName} has no scaling activity ${id.slice(0, 100)}`);
     return { scalingActivity: hit.doc };
   }),
 

@@ -10,8 +10,6 @@
 import type { OperationName } from '../../../model/services/datahub/wire.js';
 import { resources } from '../../../model/services/datahub/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import { dependentKind } from '../../world.js';
-import { clusterResources } from './backend.js';
 import {
   blueprintResources,
   deleteClusterDefinitions,
@@ -32,8 +30,26 @@ export default defineService<OperationName>()({
   facts: resources,
   resources: {
     ...blueprintResources,
-    // Clusters, their maintenance, instances, autoscale rules and scaling activities are the code entries' records (backend.ts).
-    cluster: { keys: ['clusterName'] },
+    // A cluster lives in its environment (it holds up its delete, and stops and starts with it); its actions take these minutes.
+    cluster: {
+      keys: ['clusterName', 'crn'],
+      environmentNoun: 'Data Hub cluster',
+      lives: { in: 'environment', by: ['environmentName', 'environment'] },
+      failsBy: 'data.failName',
+      minutes: {
+        create: [0.5, 9.5],
+        stop: [0.5, 2.5],
+        start: [0.5, 3.5],
+        upscale: [0.5, 1.5],
+        downscale: [0.25, 0.75],
+        repair: [0.5, 2.5],
+        upgrade: 12,
+        verticalScale: 5,
+        databaseUpgrade: 8,
+        delete: [0.5, 1.5],
+      },
+    },
+    // Maintenance, instances, autoscale rules and scaling activities are the code entries' records (backend.ts).
     work: { keys: ['operationId'] },
     instance: { keys: ['instanceId'] },
     recipeSummary: { keys: ['recipeName'] },
@@ -118,13 +134,4 @@ export default defineService<OperationName>()({
     upgradeCluster: code(clusterCode.upgradeCluster),
   }),
   provides: { hubs },
-  dependents: [
-    dependentKind({
-      service: 'datahub',
-      noun: 'Data Hub cluster',
-      resources: clusterResources,
-      environmentOf: (c) => c.environmentCrn,
-      nameOf: (c) => c.clusterName,
-    }),
-  ],
 });

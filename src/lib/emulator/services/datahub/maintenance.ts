@@ -14,7 +14,7 @@ import type { Doc } from '../../types.js';
 import type { DatahubBackend } from './backend.js';
 import { compareVersions } from '../../shared/runtimes.js';
 import { KRAFT_RUNTIME, LOG_DESCRIPTORS, runtimeOf, SECRET_TYPES, SERVICE_ROLES, type Image } from './catalogue.js';
-import { RUNNING_STATES, type ClusterRec, type WorkEffect, type WorkRec } from './records.js';
+import { RUNNING_STATES, type ClusterDoc, type ClusterRec, type WorkEffect, type WorkRec } from './records.js';
 
 /** A diagnostics collection as the request asks for it. */
 export interface CollectionSpec {
@@ -34,7 +34,7 @@ export class Maintenance {
   private require(c: ClusterRec, states: readonly string[], what: string): void {
     const state = this.b.status(c);
     if (!states.includes(state))
-      throw failedPrecondition(`cluster ${c.clusterName} is ${state}; ${what} needs its instances up (${states.join(' or ')})`);
+      throw failedPrecondition(`cluster ${c.doc.clusterName} is ${state}; ${what} needs its instances up (${states.join(' or ')})`);
   }
 
   /** Starts a piece of work on a running cluster; returns its operation id. */
@@ -61,13 +61,13 @@ export class Maintenance {
 
   rotateDbCertificate(ref: string): string {
     const c = this.b.cluster(ref);
-    if ((c.database ?? 'NON_HA') === 'NONE')
-      throw failedPrecondition(`cluster ${c.clusterName} has no external database; its database certificate is Cloudera Manager's own`);
+    if ((c.doc.database ?? 'NON_HA') === 'NONE')
+      throw failedPrecondition(`cluster ${c.doc.clusterName} has no external database; its database certificate is Cloudera Manager's own`);
     return this.run(c, 'dbcert', 'rotating its database certificate').operationId;
   }
 
   secretTypes(c: ClusterRec): ReadonlyArray<readonly [string, string]> {
-    return SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || (c.database ?? 'NON_HA') !== 'NONE');
+    return SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || (c.doc.database ?? 'NON_HA') !== 'NONE');
   }
 
   rotateSecrets(ref: string, types: readonly string[]): string {
@@ -76,7 +76,7 @@ export class Maintenance {
     if (types.length === 0) throw invalid('give at least one secret type');
     for (const t of types)
       if (!known.includes(t))
-        throw invalid(`secret type ${t} cannot be rotated on cluster ${c.clusterName}; the types are ${known.join(', ')}`);
+        throw invalid(`secret type ${t} cannot be rotated on cluster ${c.doc.clusterName}; the types are ${known.join(', ')}`);
     return this.run(c, 'secrets', 'a secret rotation').operationId;
   }
 
@@ -95,17 +95,17 @@ export class Maintenance {
   /** Requires IMDSv1 or IMDSv2 of an AWS cluster's instances. */
   imds(ref: string, version: 'v1' | 'v2'): string {
     const c = this.b.cluster(ref);
-    if (c.cloudPlatform !== 'AWS')
-      throw failedPrecondition(`cluster ${c.clusterName} runs on ${c.cloudPlatform}; IMDS settings are for AWS`);
-    if ((c.imds ?? 'v2') === version && this.b.works.running(c, 'imds').length === 0)
-      throw failedPrecondition(`the instances of cluster ${c.clusterName} already use IMDS${version}`);
+    if (c.doc.cloudPlatform !== 'AWS')
+      throw failedPrecondition(`cluster ${c.doc.clusterName} runs on ${c.doc.cloudPlatform}; IMDS settings are for AWS`);
+    if ((c.doc.imds ?? 'v2') === version && this.b.works.running(c, 'imds').length === 0)
+      throw failedPrecondition(`the instances of cluster ${c.doc.clusterName} already use IMDS${version}`);
     return this.run(c, 'imds', `moving to IMDS${version}`, { fields: { imds: version } }).operationId;
   }
 
   setJava(ref: string, version: string): string {
     const c = this.b.cluster(ref);
     const java = Number(version);
-    const runtime = c.runtime ?? '7.2.18';
+    const runtime = c.doc.runtime ?? '7.2.18';
     const allowed = runtimeOf(runtime)?.java ?? [];
     if (!Number.isInteger(java) || !allowed.includes(java))
       throw invalid(`runtime ${runtime} runs on Java ${allowed.join(', ')}; not on ${version}`);
@@ -115,10 +115,10 @@ export class Maintenance {
   /** Moves an Azure cluster's load balancers and public IPs from the basic to the standard SKU. */
   migrateSkus(ref: string, force: boolean): string {
     const c = this.b.cluster(ref);
-    if (c.cloudPlatform !== 'AZURE')
-      throw failedPrecondition(`cluster ${c.clusterName} runs on ${c.cloudPlatform}; SKU migration is for Azure`);
-    if ((c.lbSku ?? 'BASIC') === 'STANDARD' && !force)
-      throw failedPrecondition(`cluster ${c.clusterName} already uses the standard SKU; --force migrates without this check`);
+    if (c.doc.cloudPlatform !== 'AZURE')
+      throw failedPrecondition(`cluster ${c.doc.clusterName} runs on ${c.doc.cloudPlatform}; SKU migration is for Azure`);
+    if ((c.doc.lbSku ?? 'BASIC') === 'STANDARD' && !force)
+      throw failedPrecondition(`cluster ${c.doc.clusterName} already uses the standard SKU; --force migrates without this check`);
     return this.run(c, 'skus', 'a SKU migration', { fields: { lbSku: 'STANDARD' } }, undefined, ['AVAILABLE']).operationId;
   }
 
@@ -135,14 +135,14 @@ export class Maintenance {
 
   // ---- instances -------------------------------------------------------------------------
 
-  private instances(c: ClusterRec, ids: readonly string[]): Array<{ group: ClusterRec['groups'][number]; id: string; stopped: boolean }> {
+  private instances(c: ClusterRec, ids: readonly string[]): Array<{ group: ClusterDoc['groups'][number]; id: string; stopped: boolean }> {
     if (ids.length === 0) throw invalid('give at least one instance id');
     return ids.map((id) => {
-      for (const group of c.groups) {
+      for (const group of c.doc.groups) {
         const i = group.instances.find((x) => x.id === id);
         if (i) return { group, id, stopped: i.stopped === true };
       }
-      throw notFound(`cluster ${c.clusterName} has no instance ${id}`);
+      throw notFound(`cluster ${c.doc.clusterName} has no instance ${id}`);
     });
   }
 
@@ -172,8 +172,11 @@ export class Maintenance {
   /** Starts stopped instances of a group: `count` of them (all when not given). */
   startInstances(ref: string, groupName: string, count?: number): string {
     const c = this.forInstances(ref);
-    const g = c.groups.find((x) => x.name === groupName);
-    if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${groupName}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+    const g = c.doc.groups.find((x) => x.name === groupName);
+    if (!g)
+      throw notFound(
+        `cluster ${c.doc.clusterName} has no instance group ${groupName}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`,
+      );
     const stopped = g.instances.filter((i) => i.stopped).map((i) => i.id);
     if (stopped.length === 0) throw failedPrecondition(`instance group ${g.name} has no stopped instances`);
     const n = count ?? stopped.length;
@@ -187,20 +190,21 @@ export class Maintenance {
 
   private kafka(ref: string): ClusterRec {
     const c = this.b.cluster(ref);
-    if (!c.kraft) throw failedPrecondition(`cluster ${c.clusterName} runs no Kafka; the KRaft migration is for Streams Messaging clusters`);
+    if (!c.doc.kraft)
+      throw failedPrecondition(`cluster ${c.doc.clusterName} runs no Kafka; the KRaft migration is for Streams Messaging clusters`);
     return c;
   }
 
   migrateToKraft(ref: string): string {
     const c = this.kafka(ref);
-    const runtime = c.runtime ?? '7.2.18';
+    const runtime = c.doc.runtime ?? '7.2.18';
     if (compareVersions(runtime, KRAFT_RUNTIME) < 0)
       throw failedPrecondition(
-        `cluster ${c.clusterName} runs runtime ${runtime}; KRaft needs ${KRAFT_RUNTIME} or newer (upgrade it first)`,
+        `cluster ${c.doc.clusterName} runs runtime ${runtime}; KRaft needs ${KRAFT_RUNTIME} or newer (upgrade it first)`,
       );
-    if (c.kraft !== 'ZOOKEEPER')
+    if (c.doc.kraft !== 'ZOOKEEPER')
       throw failedPrecondition(
-        `the Kafka brokers of cluster ${c.clusterName} are already ${c.kraft === 'KRAFT' ? 'on KRaft' : 'migrated, waiting to be finalized or rolled back'}`,
+        `the Kafka brokers of cluster ${c.doc.clusterName} are already ${c.doc.kraft === 'KRAFT' ? 'on KRaft' : 'migrated, waiting to be finalized or rolled back'}`,
       );
     return this.run(c, 'kraft', 'the KRaft migration', { fields: { kraft: 'MIGRATED' } }, undefined, ['AVAILABLE']).operationId;
   }
@@ -208,10 +212,10 @@ export class Maintenance {
   private migrated(ref: string, step: string): ClusterRec {
     const c = this.kafka(ref);
     if (this.b.works.running(c, 'kraft').length > 0)
-      throw failedPrecondition(`cluster ${c.clusterName} is still migrating to KRaft; wait for it`);
-    if (c.kraft !== 'MIGRATED')
+      throw failedPrecondition(`cluster ${c.doc.clusterName} is still migrating to KRaft; wait for it`);
+    if (c.doc.kraft !== 'MIGRATED')
       throw failedPrecondition(
-        `cluster ${c.clusterName} has no KRaft migration to ${step} (its brokers are ${c.kraft === 'KRAFT' ? 'on KRaft for good' : 'on ZooKeeper'})`,
+        `cluster ${c.doc.clusterName} has no KRaft migration to ${step} (its brokers are ${c.doc.kraft === 'KRAFT' ? 'on KRaft for good' : 'on ZooKeeper'})`,
       );
     return c;
   }
@@ -229,7 +233,7 @@ export class Maintenance {
   // ---- diagnostics -----------------------------------------------------------------------
 
   cmRoles(c: ClusterRec): string[] {
-    return [...new Set((c.services ?? []).flatMap((s) => SERVICE_ROLES[s] ?? []))];
+    return [...new Set((c.doc.services ?? []).flatMap((s) => SERVICE_ROLES[s] ?? []))];
   }
 
   /** Starts a collection of the hosts' logs (`diagnostics`) or a Cloudera Manager bundle (`cmdiagnostics`). */
@@ -237,15 +241,15 @@ export class Maintenance {
     const c = this.b.cluster(ref);
     const labels = LOG_DESCRIPTORS.map(([l]) => l);
     for (const l of spec.labels) if (!labels.includes(l)) throw invalid(`log label ${l} is not known; the labels are ${labels.join(', ')}`);
-    const fqdns = c.groups.flatMap((g) => g.instances.map((i) => i.fqdn));
-    for (const host of spec.hosts) if (!fqdns.includes(host)) throw notFound(`cluster ${c.clusterName} has no host ${host}`);
+    const fqdns = c.doc.groups.flatMap((g) => g.instances.map((i) => i.fqdn));
+    for (const host of spec.hosts) if (!fqdns.includes(host)) throw notFound(`cluster ${c.doc.clusterName} has no host ${host}`);
     for (const name of spec.hostGroups)
-      if (!c.groups.some((g) => g.name === name)) throw notFound(`cluster ${c.clusterName} has no instance group ${name}`);
+      if (!c.doc.groups.some((g) => g.name === name)) throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}`);
     const roles = this.cmRoles(c);
     for (const r of spec.roles)
-      if (!roles.includes(r)) throw invalid(`cluster ${c.clusterName} has no Cloudera Manager role ${r}; it has ${roles.join(', ')}`);
+      if (!roles.includes(r)) throw invalid(`cluster ${c.doc.clusterName} has no Cloudera Manager role ${r}; it has ${roles.join(', ')}`);
     if (spec.destination === 'CLOUD_STORAGE') {
-      const env = this.b.environment(c.environmentCrn);
+      const env = this.b.environment(c.doc.environmentCrn);
       if (!env.logStorage.enabled) throw failedPrecondition(`environment ${env.environmentName} has no log storage to collect into`);
     }
     const what = kind === 'diagnostics' ? 'a diagnostics collection' : 'a Cloudera Manager diagnostics collection';

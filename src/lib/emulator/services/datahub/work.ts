@@ -29,15 +29,15 @@ export class Works {
       lifecycle: WORK,
       id: (w) => w.operationId,
       name: (w) => w.clusterName,
-      keys: (w) => ({ parent: w.clusterCrn }),
+      keys: (w) => ({ parent: w.clusterId }),
       operations: KIND.operation,
-      operationOwner: (w) => w.clusterCrn,
+      operationOwner: (w) => w.clusterId,
     });
   }
 
   /** The cluster's work, oldest first, settled. */
   of(c: ClusterRec): WorkRec[] {
-    return this.all.children(c.crn);
+    return this.all.children(c.id);
   }
 
   progress(w: WorkRec): Progress {
@@ -54,21 +54,21 @@ export class Works {
     const busy = this.running(c, action)[0];
     if (busy)
       throw failedPrecondition(
-        `cluster ${c.clusterName} is already running ${what(busy.activity.action)} (operation ${busy.operationId}); wait for it to end`,
+        `cluster ${c.doc.clusterName} is already running ${what(busy.activity.action)} (operation ${busy.operationId}); wait for it to end`,
       );
     const ranBefore = this.of(c).some((w) => w.activity.action === action && this.progress(w).failed);
     const operationId = uuid();
     return this.all.create(
       {
         operationId,
-        clusterCrn: c.crn,
-        clusterName: c.clusterName,
+        clusterId: c.id,
+        clusterName: c.doc.clusterName,
         created: this.ctx.clock.now(),
         ...(effect ? { effect } : {}),
         ...(details ? { details } : {}),
       },
       action,
-      { operationId, fail: failsOnPurpose(c.clusterName, action, ALL_ACTIONS, ranBefore) },
+      { operationId, fail: failsOnPurpose(c.doc.clusterName, action, ALL_ACTIONS, ranBefore) },
     );
   }
 
@@ -97,10 +97,10 @@ export class Works {
 }
 
 function applyEffect(c: ClusterRec, e: WorkEffect): void {
-  if (e.fields) Object.assign(c, e.fields);
+  if (e.fields) Object.assign(c.doc, e.fields);
   const mark = (ids: readonly string[] | undefined, stopped: boolean): void => {
     if (!ids) return;
-    for (const g of c.groups)
+    for (const g of c.doc.groups)
       for (const i of g.instances)
         if (ids.includes(i.id)) {
           if (stopped) i.stopped = true;
