@@ -225,6 +225,21 @@ describe('verbs', () => {
     call('renewCertificate', { clusterName: 'c1' });
   });
 
+  test('running work named by its operation in refusals, when its resource says so', () => {
+    const resources = { ...widgets.resources, certificate: { ...widgets.resources.certificate, work: { named: 'operation' as const } } };
+    const named = serve(widgetModel, { ...widgets, resources });
+    const callNamed = (op: WidgetOperation, req: Doc): Doc => {
+      const ctx: RequestContext = { store, clock, caller: UNIT_ADMIN, info: UNIT_INFO, world, op: { service: 'widgets', name: op } };
+      return store.transaction(() => (named.handlers[op] as (r: Doc, c: RequestContext) => Doc)(req, ctx));
+    };
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    callNamed('renewCertificate', { clusterName: 'c1' });
+    expect(refusal(() => callNamed('renewCertificate', { clusterName: 'c1' }), 'renewCertificate').message).toMatch(
+      /is already running renew certificate \(operation /,
+    );
+  });
+
   test('work of a record named fail-<kind>- fails its first run only', () => {
     call('createCluster', { ...CLUSTER, clusterName: 'fail-renew-x' });
     now += 10 * MIN;

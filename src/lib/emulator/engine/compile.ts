@@ -76,7 +76,7 @@ export interface ResourceRules {
   /** What its environment's dependents call it; default its noun. */
   readonly environmentNoun?: string;
   /** Its records are work beside its parent: one at a time a parent, or a group of kinds. */
-  readonly work?: { readonly groups: Readonly<Record<string, string>> };
+  readonly work?: { readonly groups: Readonly<Record<string, string>>; readonly named?: 'operation' };
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   readonly hooks: RuleHooks;
 }
@@ -186,6 +186,12 @@ function tableHooks(res: Resource): RuleHooks {
   };
 }
 
+/** How work beside a record runs: its groups, and what a refusal calls running work. */
+function workRules(work: NonNullable<Resource['work']>): NonNullable<ResourceRules['work']> {
+  if (work === true) return { groups: {} };
+  return { groups: work.groups ?? {}, ...(work.named === 'operation' ? { named: 'operation' as const } : {}) };
+}
+
 /** A resource on the table as the engine serves it. */
 function tableRules(res: Resource): ResourceRules {
   const lives = res.lives ?? { in: 'account' };
@@ -212,7 +218,7 @@ function tableRules(res: Resource): ResourceRules {
     follows: typeof withEnv === 'object' ? withEnv : {},
     partOfEnvironment: withEnv === 'part',
     ...(res.environmentNoun ? { environmentNoun: res.environmentNoun } : {}),
-    ...(res.work ? { work: { groups: res.work === true ? {} : res.work.groups } } : {}),
+    ...(res.work ? { work: workRules(res.work) } : {}),
     ...(res.minutes ? { minutes: res.minutes } : {}),
     hooks: tableHooks(res),
   };

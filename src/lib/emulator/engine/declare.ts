@@ -117,9 +117,11 @@ export interface Resource<R extends string = string> {
    * `work(kind)` entries make them, each kind an action of this resource's
    * lifecycle; they run one at a time a parent (or a group of kinds: `groups`
    * maps a kind to its group), and their `effect` reaches the parent when
-   * they end.
+   * they end. `named: 'operation'`: a refusal while work runs names it by its
+   * operation record's name in words (`cm diagnostics collection`), not by
+   * its kind.
    */
-  readonly work?: true | { readonly groups: Readonly<Record<string, string>> };
+  readonly work?: true | { readonly groups?: Readonly<Record<string, string>>; readonly named?: 'kind' | 'operation' };
   readonly hooks?: ResourceHooks<R>;
 }
 

@@ -526,10 +526,12 @@ export class Engine {
     const works = this.records(h, w);
     const mine = works.all(rec.id);
     const running = mine.find((x) => works.busy(x) && groupOf(x.activity.action) === groupOf(kind));
-    if (running)
-      throw failedPrecondition(
-        `${r.noun} ${rec.name ?? rec.id} is already running ${running.activity.action} (operation ${running.id}); wait for it to end`,
-      );
+    if (running) {
+      const action = running.activity.action;
+      const operation = w.rules.work.named === 'operation' ? w.lifecycle?.[action]?.operation : undefined;
+      const what = operation ? operation.toLowerCase().replace(/_/g, ' ') : action;
+      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already running ${what} (operation ${running.id}); wait for it to end`);
+    }
     const effect = w.rules.hooks.work?.(h, rec, kind, req) ?? {};
     const id = uuid();
     const ranBefore = mine.some((x) => x.activity.action === kind && works.progress(x).failed);
