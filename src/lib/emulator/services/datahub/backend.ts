@@ -43,7 +43,6 @@ import {
   asCluster,
   FAILED_STATES,
   KIND,
-  WORK,
   type ClusterDoc,
   type ClusterRec,
   type DatahubHook,
@@ -51,7 +50,7 @@ import {
   type InstanceRec,
   type VolumeRec,
 } from './records.js';
-import { Works } from './work.js';
+import { running } from './maintenance.js';
 
 export type { ClusterRec, GroupRec, InstanceRec } from './records.js';
 
@@ -89,22 +88,14 @@ const zoneOf = (env: EnvironmentView, i: number): string =>
       ? `${env.region}-${'abc'[i % 3] ?? 'a'}`
       : String((i % 3) + 1);
 
-/** `fail-<action>-` naming maintenance: the cluster's own actions never fail for it (the name the fail- rule reads is kept only otherwise). */
-const namesWork = (name: string): boolean => {
-  const action = /^fail-([a-z0-9]+)-/.exec(name.toLowerCase())?.[1];
-  return action !== undefined && action in WORK;
-};
-
 export class DatahubBackend {
   readonly clusters: Records;
   readonly operations: Operations;
-  readonly works: Works;
   readonly autoscale: Autoscale;
 
   constructor(readonly h: DatahubHook) {
     this.clusters = h.records('cluster');
     this.operations = this.clusters.operations();
-    this.works = new Works(h.ctx);
     this.autoscale = new Autoscale(h, (c) => this.clusters.save(c));
   }
 
@@ -123,12 +114,7 @@ export class DatahubBackend {
 
   /** A cluster by name or CRN, with what its finished maintenance changed. */
   cluster(ref: string): ClusterRec {
-    return this.settled(asCluster(this.clusters.get(ref)));
-  }
-
-  private settled(c: ClusterRec): ClusterRec {
-    if (this.works.settle(c)) this.clusters.save(c);
-    return c;
+    return asCluster(this.clusters.get(ref));
   }
 
   status(c: ClusterRec): string {
@@ -137,7 +123,7 @@ export class DatahubBackend {
 
   list(environment?: string): ClusterRec[] {
     const env = environment ? this.environment(environment).crn : undefined;
-    return this.clusters.all(env).map((c) => this.settled(asCluster(c)));
+    return this.clusters.all(env).map(asCluster);
   }
 
   /** The data lake of an environment. */
@@ -284,8 +270,7 @@ export class DatahubBackend {
       certIssuedAt: this.ctx.clock.now(),
     };
     const rec = { id, name: spec.name, crn: clusterCrn, scope: env.crn, env: env.crn, doc: doc as unknown as Doc };
-    // The fail- rule reads the name kept in `data.failName` (failsBy): none for a name that fails maintenance only.
-    return asCluster(this.clusters.create({ ...rec, data: namesWork(spec.name) ? {} : { failName: spec.name } }, 'create'));
+    return asCluster(this.clusters.create(rec, 'create'));
   }
 
   /** The image a new cluster launches from: the one asked for (of its runtime), else the runtime's newest. */
@@ -307,11 +292,9 @@ export class DatahubBackend {
 
   /** FAILED_PRECONDITION while instances of the cluster are being restarted, stopped or started. */
   private requireNoInstanceWork(c: ClusterRec, what: string): void {
-    const w = this.works.running(c, 'restart')[0];
+    const w = running(this.h, c, 'restart')[0];
     if (w)
-      throw failedPrecondition(
-        `cluster ${c.doc.clusterName} has instance work running (operation ${w.operationId}); ${what} waits for it to end`,
-      );
+      throw failedPrecondition(`cluster ${c.doc.clusterName} has instance work running (operation ${w.id}); ${what} waits for it to end`);
   }
 
   /** Starts an action (a run after a failure of the same action is a retry: `fail-<action>-` fails its first run only). */
@@ -319,24 +302,14 @@ export class DatahubBackend {
     return this.clusters.begin(c, action, opts).operationId ?? '';
   }
 
-  /** Starts a stopped cluster; one that is already available is left as it is (no operation). */
-  start(ref: string): string | undefined {
-    const c = this.cluster(ref);
-    if (this.status(c) === 'AVAILABLE') return undefined;
-    return this.begin(c, 'start');
-  }
-
-  /** Stops an available cluster; one that is already stopped is left as it is (no operation). */
-  stop(ref: string): string | undefined {
-    const c = this.cluster(ref);
-    if (this.status(c) === 'STOPPED') return undefined;
+  /** A stop waits for the cluster's maintenance to end (a stopped cluster is left as it is: the verb's `idempotent`). */
+  checkStop(c: ClusterRec): void {
     this.requireNoInstanceWork(c, 'stopping');
-    const w = this.works.running(c)[0];
+    const w = running(this.h, c)[0];
     if (w)
       throw failedPrecondition(
-        `cluster ${c.doc.clusterName} is running ${WORK[w.activity.action]?.operation ?? w.activity.action} (operation ${w.operationId}); stop it when that has ended`,
+        `cluster ${c.doc.clusterName} is running ${this.clusters.model.work?.lifecycle?.[w.activity.action]?.operation ?? w.activity.action} (operation ${w.id}); stop it when that has ended`,
       );
-    return this.begin(c, 'stop');
   }
 
   /** Sets one instance group's node count: instances are added (numbered on) or the newest removed. */
@@ -442,19 +415,6 @@ export class DatahubBackend {
     this.clusters.begin(c, act.action, { retry: true, anyState: true, ...(act.effect ? { effect: act.effect } : {}) });
   }
 
-  delete(ref: string, force: boolean): string {
-    const c = this.cluster(ref);
-    if (c.activity.action === 'delete' && this.clusters.busy(c))
-      throw failedPrecondition(`cluster ${c.doc.clusterName} is already being deleted (${this.status(c)})`);
-    return this.begin(c, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
-  }
-
-  /** An operation of a cluster by id, or its latest. */
-  operation(ref: string, operationId?: string): OperationRecord {
-    const c = this.cluster(ref);
-    return this.clusters.operation(c, operationId);
-  }
-
   /** Every operation of a cluster, oldest first. */
   operationsOf(c: ClusterRec): OperationRecord[] {
     return this.ctx.store.children<OperationRecord>(KIND.operation, c.id).map((x) => x.doc);
@@ -527,7 +487,7 @@ export class DatahubBackend {
 
   /** Starts the upgrade of a cluster to an image. */
   upgrade(c: ClusterRec, to: Image): string {
-    if (this.works.running(c, 'prepare')[0])
+    if (running(this.h, c, 'prepare')[0])
       throw failedPrecondition(`cluster ${c.doc.clusterName} is still preparing an upgrade; wait for it to end`);
     this.requireNoInstanceWork(c, 'an upgrade');
     this.checkLake(c.doc.environmentCrn, to.runtime, 'an upgrade to', (r) => `upgrade the cluster to ${r} at most`);

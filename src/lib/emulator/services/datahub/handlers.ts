@@ -13,7 +13,7 @@ import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.
 import { DatahubBackend, type ClusterSpec } from './backend.js';
 import { answerOf, findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
-import { Maintenance, type CollectionSpec } from './maintenance.js';
+import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
 import type { DatahubHook } from './records.js';
 import {
   autoscaleView,
@@ -24,17 +24,16 @@ import {
   lifecycleEvents,
   scalingActivities,
   serviceStatuses,
-  summaryView,
 } from './views.js';
 
-type Served = (b: DatahubBackend, req: Doc, m: Maintenance) => Doc;
+type Served = (b: DatahubBackend, req: Doc) => Doc;
 
 /** A handler: a backend for the request, the answer conformed to the operation's response shape. */
 const op =
   (fn: Served) =>
   (h: DatahubHook, req: Doc): Doc => {
     const b = new DatahubBackend(h);
-    return answerOf(h, fn(b, req, new Maintenance(b)));
+    return answerOf(h, fn(b, req));
   };
 
 /** The cluster a request names, by the field the operation names it with (name or CRN). */
@@ -43,9 +42,6 @@ const ref = (req: Doc, field: string): string => {
   if (!v) throw invalid(`give "${field}" to name the cluster`);
   return v;
 };
-
-/** An answer that is an operation of a maintenance call. */
-const started = (operationId: string): Doc => ({ operationId });
 
 function create(platform: CloudPlatform, gov = false) {
   return op((b, given) => {
@@ -84,21 +80,6 @@ function shown(images: readonly Image[], latestPerRuntime: boolean): Image[] {
   return [...newest.values()];
 }
 
-function collection(kind: 'diagnostics' | 'cmdiagnostics') {
-  return op((b, req, m) => {
-    const spec: CollectionSpec = {
-      destination: text(req.destination),
-      description: str(req.description),
-      caseNumber: str(req.caseNumber),
-      labels: strings(req.labels),
-      hosts: strings(req.hosts),
-      hostGroups: strings(req.hostGroups),
-      roles: strings(req.roles),
-    };
-    return started(m.collect(text(req.crn), kind, spec));
-  });
-}
-
 const MINUTE = 60_000;
 
 /** The operations on clusters that are code: each over the backend, its answer conformed. */
@@ -107,16 +88,6 @@ export const clusterCode = {
   createAWSGovCloudCluster: create('AWS', true),
   createAzureCluster: create('AZURE'),
   createGCPCluster: create('GCP'),
-  describeCluster: op((b, req) => ({ cluster: clusterView(b, b.cluster(ref(req, 'clusterName'))) })),
-  listClusters: op((b, req) => ({ clusters: b.list(str(req.environmentName)).map((c) => summaryView(b, c)) })),
-  startCluster: op((b, req) => {
-    const id = b.start(ref(req, 'clusterName'));
-    return id ? { operationId: id } : {};
-  }),
-  stopCluster: op((b, req) => {
-    const id = b.stop(ref(req, 'clusterName'));
-    return id ? { operationId: id } : {};
-  }),
   retryCluster: op((b, req) => {
     b.retry(ref(req, 'clusterName'));
     return {};
@@ -146,13 +117,7 @@ export const clusterCode = {
       operationId: b.repair(ref(req, 'clusterName'), strings(req.instanceGroupNames), strings(inst.instanceIds), bool(req.removeOnly)),
     };
   }),
-  deleteCluster: op((b, req) => ({ operationId: b.delete(ref(req, 'clusterName'), bool(req.force)) })),
-  getOperation: op((b, req) => {
-    const cluster = str(req.clusterName) ?? str(req.crn);
-    if (!cluster) throw invalid('give "clusterName" (or the older "crn") to name the cluster');
-    return b.operations.view(b.operation(cluster, str(req.operationId)));
-  }),
-  listClusterLifecycleEvents: op((b, req, _m) => {
+  listClusterLifecycleEvents: op((b, req) => {
     const c = b.cluster(ref(req, 'cluster'));
     return paged(b.ctx, req, lifecycleEvents(b, c));
   }),
@@ -164,9 +129,6 @@ export const clusterCode = {
     const { cluster, operationId } = b.deleteInstances(ref(req, 'clusterName'), strings(req.instanceIds));
     return { cluster: clusterView(b, cluster), operationId };
   }),
-  restartClusterInstances: op((_b, req, m) => started(m.restartInstances(ref(req, 'cluster'), strings(req.instances)))),
-  stopInstances: op((_b, req, m) => started(m.stopInstances(ref(req, 'cluster'), strings(req.instanceIds)))),
-  startInstances: op((_b, req, m) => started(m.startInstances(ref(req, 'cluster'), text(req.hostGroup), num(req.instanceCount)))),
   startClusterVerticalScaling: op((b, req) => {
     const template = req.instanceTemplate === undefined ? undefined : str(obj(req.instanceTemplate).instanceType);
     if (req.instanceTemplate !== undefined && !template) throw invalid('instanceTemplate needs an instanceType');
@@ -192,18 +154,10 @@ export const clusterCode = {
       return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], reason: 'dry run: the upgrade can be done' };
     return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId: b.upgrade(c, to) };
   }),
-  prepareClusterUpgrade: op((b, req, m) => {
-    const c = b.cluster(ref(req, 'cluster'));
-    if (!str(req.imageId) && !str(req.runtime)) throw invalid('say what to prepare for: give --image-id or --runtime');
-    const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly: false });
-    const operationId = m.prepareUpgrade(c, to);
-    return { current: imageInfo(b.image(c), c.doc.catalogName), upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId };
-  }),
   startDatabaseUpgrade: op((b, req) => {
     const r = b.databaseUpgrade(ref(req, 'cluster'), str(req.targetVersion), bool(req.force));
     return { targetVersion: r.target, operationId: r.operationId };
   }),
-  syncComponentVersionsFromCm: op((_b, req, m) => started(m.syncComponentVersions(ref(req, 'datahubName')))),
   setCatalog: op((b, req) => {
     const c = b.cluster(ref(req, 'cluster'));
     const catalog = text(req.catalogName).trim();
@@ -212,39 +166,9 @@ export const clusterCode = {
     b.clusters.save(c);
     return {};
   }),
-  setDefaultJavaVersion: op((_b, req, m) => {
-    const version = str(req.javaVersion);
-    if (!version) throw invalid('give --java-version, e.g. 17');
-    return started(m.setJava(ref(req, 'clusterCrn'), version));
-  }),
-
   // ---- maintenance
-  updateOrchestratorState: op((_b, req, m) => started(m.updateOrchestratorState(ref(req, 'clusterCrn')))),
-  updatePublicDnsEntries: op((_b, req, m) => started(m.updatePublicDns(ref(req, 'datahub')))),
-  updateToAwsImdsV1: op((_b, req, m) => started(m.imds(ref(req, 'crn'), 'v1'))),
-  updateToAwsImdsV2: op((_b, req, m) => started(m.imds(ref(req, 'crn'), 'v2'))),
-  migrateSkus: op((_b, req, m) => started(m.migrateSkus(ref(req, 'clusterName'), bool(req.force)))),
-  migrateZookeeperToKraft: op((_b, req, m) => ({
-    operationId: m.migrateToKraft(ref(req, 'crn')),
-    message: 'Kafka brokers are moving to KRaft; finalize or roll back once it has finished',
-  })),
-  finalizeZookeeperToKraftMigration: op((_b, req, m) => ({
-    operationId: m.finalizeKraft(ref(req, 'crn')),
-    message: 'Kafka brokers are leaving ZooKeeper for good',
-  })),
-  rollbackZookeeperToKraftMigration: op((_b, req, m) => ({
-    operationId: m.rollbackKraft(ref(req, 'crn')),
-    message: 'Kafka brokers are going back to ZooKeeper',
-  })),
-  renewCertificate: op((_b, req, m) => started(m.renewPublicCertificate(ref(req, 'clusterName')))),
-  renewPublicCertificate: op((_b, req, m) => started(m.renewPublicCertificate(ref(req, 'datahub')))),
-  rotatePrivateCertificates: op((_b, req, m) => started(m.rotatePrivateCertificates(ref(req, 'datahub')))),
-  rotateAutoTlsCertificates: op((_b, req, m) => started(m.rotatePrivateCertificates(ref(req, 'datahubName')))),
-  rotateDbCertificate: op((_b, req, m) => started(m.rotateDbCertificate(ref(req, 'datahubName')))),
-  rotateSecrets: op((_b, req, m) => started(m.rotateSecrets(ref(req, 'datahub'), strings(req.secretTypes)))),
-  rotateSaltPassword: op((_b, req, m) => started(m.rotateSecrets(ref(req, 'cluster'), ['SALT_PASSWORD']))),
-  listDatahubSecretTypes: op((b, req, m) => ({
-    datahubSecretTypes: m.secretTypes(b.cluster(ref(req, 'datahub'))).map(([secretType, description]) => ({ secretType, description })),
+  listDatahubSecretTypes: op((b, req) => ({
+    datahubSecretTypes: secretTypes(b.cluster(ref(req, 'datahub'))).map(([secretType, description]) => ({ secretType, description })),
   })),
   replaceRecipes: op((b, req) => {
     const c = b.cluster(ref(req, 'datahub'));
@@ -342,15 +266,13 @@ export const clusterCode = {
   }),
 
   // ---- diagnostics
-  collectDatahubDiagnostics: collection('diagnostics'),
-  collectCmDiagnostics: collection('cmdiagnostics'),
-  listDatahubDiagnostics: op((b, req, m) => {
+  listDatahubDiagnostics: op((b, req) => {
     const c = b.cluster(ref(req, 'crn'));
-    return { collections: m.collections(c).map((w) => collectionView(b, c, w)) };
+    return { collections: collections(b.h, c).map((w) => collectionView(b, c, w)) };
   }),
-  cancelDatahubDiagnostics: op((b, req, m) => {
-    m.cancelCollections(b.cluster(ref(req, 'crn')));
+  cancelDatahubDiagnostics: op((b, req) => {
+    cancelCollections(b.h, b.cluster(ref(req, 'crn')));
     return {};
   }),
-  getCmRoles: op((b, req, m) => ({ roles: m.cmRoles(b.cluster(ref(req, 'crn'))) })),
+  getCmRoles: op((b, req) => ({ roles: cmRoles(b.cluster(ref(req, 'crn'))) })),
 } satisfies Record<string, (h: DatahubHook, req: Doc) => Doc>;

@@ -1,10 +1,11 @@
 /** Data Hub records -> wire documents (Cluster, ClusterSummary, instances, images, events, statuses, collections). */
 import type { OperationRecord } from '../../engine/operations.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 import { compact, iso } from '../../values.js';
-import type { DatahubBackend } from './backend.js';
+import { DatahubBackend } from './backend.js';
 import { CATALOG_URL, CERT_LIFETIME_DAYS, CERT_WARNING_DAYS, DEFAULT_CATALOG, ENDPOINTS, runtimeOf, type Image } from './catalogue.js';
-import { HEALTHY_STATES, type ClusterRec, type GroupRec, type WorkRec } from './records.js';
+import { asCluster, HEALTHY_STATES, type ClusterRec, type DatahubHook, type GroupRec } from './records.js';
 
 const DAY = 86_400_000;
 
@@ -117,22 +118,15 @@ export function clusterView(b: DatahubBackend, c: ClusterRec): Doc {
   });
 }
 
-/** The wire `ClusterSummary` (listClusters). */
-export function summaryView(b: DatahubBackend, c: ClusterRec): Doc {
-  return compact({
-    clusterName: c.doc.clusterName,
-    crn: c.crn,
-    status: b.status(c),
-    workloadType: c.doc.workloadType,
-    environmentCrn: c.doc.environmentCrn,
+/** What a cluster shows beyond its document, in every answer and listing (its `show`): the wire Cluster's fields and ClusterSummary's. */
+export function clusterShown(h: DatahubHook, rec: Readonly<EngineRecord>): Doc {
+  const b = new DatahubBackend(h);
+  const c = asCluster(rec as EngineRecord);
+  return {
+    ...clusterView(b, c),
     environmentName: b.environmentName(c.doc.environmentCrn),
-    cloudPlatform: c.doc.cloudPlatform,
-    nodeCount: nodeCount(c),
-    creationDate: c.doc.creationDate,
-    datalakeCrn: c.doc.datalakeCrn,
-    clusterTemplateCrn: c.doc.clusterTemplateCrn,
     certificateExpirationState: certificateState(b, c),
-  });
+  };
 }
 
 /** An image's name in the catalog. */
@@ -248,31 +242,31 @@ export function serviceStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
 }
 
 /** A diagnostics collection (DatahubDiagnosticsCollectionResponse). */
-export function collectionView(b: DatahubBackend, c: ClusterRec, w: WorkRec): Doc {
-  const p = b.works.progress(w);
+export function collectionView(b: DatahubBackend, c: ClusterRec, w: EngineRecord): Doc {
+  const p = b.h.records('work').progress(w);
   const total = p.endsAt - w.activity.tl.startedAt;
   const done = Math.min(1, total > 0 ? (b.ctx.clock.now() - w.activity.tl.startedAt) / total : 1);
   const status = p.cancelled ? 'CANCELLED' : !p.done ? 'RUNNING' : p.failed ? 'FAILED' : 'FINISHED';
-  const d = w.details ?? {};
+  const d = (w.data?.request ?? {}) as Doc;
   const destination = String(d.destination ?? 'LOCAL');
   const logs = b.environment(c.doc.environmentCrn).logStorage;
   const base = logs.awsDetails?.storageLocationBase ?? logs.azureDetails?.storageLocationBase ?? logs.gcpDetails?.storageLocationBase;
   const output =
     destination === 'CLOUD_STORAGE'
-      ? `${String(base ?? '').replace(/\/?$/, '/')}diagnostics/${w.operationId}`
+      ? `${String(base ?? '').replace(/\/?$/, '/')}diagnostics/${w.id}`
       : destination === 'LOCAL'
-        ? `/var/lib/filecollector/${w.operationId}.tar.gz`
-        : `${destination.toLowerCase()}://${w.operationId}`;
+        ? `/var/lib/filecollector/${w.id}.tar.gz`
+        : `${destination.toLowerCase()}://${w.id}`;
   return {
     status,
-    flowId: w.operationId,
+    flowId: w.id,
     flowState:
       status === 'RUNNING'
         ? w.activity.action === 'cmdiagnostics'
           ? 'CM_DIAGNOSTICS_COLLECTION_STATE'
           : 'DIAGNOSTICS_COLLECTION_STATE'
         : `DIAGNOSTICS_${status}_STATE`,
-    created: iso(w.created),
+    created: iso(w.createdAt),
     progressPercentage: status === 'FINISHED' ? 100 : Math.floor(done * 100),
     collectionDetails: compact({
       case: d.caseNumber,

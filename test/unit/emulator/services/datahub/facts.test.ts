@@ -1,8 +1,8 @@
 /**
  * datahub's clusters are records of the engine: their lifecycle is made of
  * the resource facts (model/services/datahub/resources.ts) and the minutes
- * the table declares. Their maintenance keeps a lifecycle of its own
- * (services/datahub/records.ts). Both must tell the facts' story: each
+ * the table declares, and so is their maintenance's (work beside a
+ * cluster). Both must tell the facts' story: each
  * action of a cluster, and each kind of maintenance beside it, passes the
  * facts' states in order, from the facts' states, ends as they say, and
  * makes the operation record they name.
@@ -11,7 +11,6 @@ import { describe, expect, test } from '@jest/globals';
 import type { Lifecycle } from '../../../../../src/lib/emulator/engine/timeline.js';
 import { lifecycleOf } from '../../../../../src/lib/emulator/engine/derive.js';
 import datahub from '../../../../../src/lib/emulator/services/datahub/index.js';
-import { WORK } from '../../../../../src/lib/emulator/services/datahub/records.js';
 import type { ActionFacts } from '../../../../../src/lib/model/resources.js';
 import { resources as facts } from '../../../../../src/lib/model/services/datahub/resources.js';
 
@@ -53,6 +52,29 @@ describe("datahub's lifecycles and its facts", () => {
   });
 
   test('maintenance beside a cluster', () => {
-    expect(asFacts(WORK)).toEqual(facts.resources.work.lifecycle);
+    const work = lifecycleOf(facts.resources.work, datahub.resources.work.minutes);
+    expect(asFacts(work)).toEqual(facts.resources.work.lifecycle);
+    const minutes = Object.fromEntries(Object.entries(work).map(([a, s]) => [a, s.phases.reduce((n, [, m]) => n + m, 0)]));
+    expect(minutes).toEqual({
+      prepare: 5,
+      renew: 3,
+      rotate: 4,
+      dbcert: 3,
+      secrets: 3,
+      dns: 1,
+      orchestrator: 2,
+      imds: 2,
+      java: 5,
+      sync: 1,
+      diagnostics: 5,
+      cmdiagnostics: 6,
+      restart: 3,
+      stopinstances: 2,
+      startinstances: 3,
+      kraft: 10,
+      finalize: 3,
+      rollback: 5,
+      skus: 4,
+    });
   });
 });
