@@ -18,7 +18,7 @@ import type { Operations, OperationRecord } from '../../engine/operations.js';
 import type { BeginOptions, Records } from '../../engine/records.js';
 import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contracts.js';
 import type { Doc } from '../../types.js';
-import { hex, str } from '../../values.js';
+import { bool, hex, obj, str, strings } from '../../values.js';
 import {
   DB_VERSIONS,
   DEFAULT_CATALOG,
@@ -381,14 +381,27 @@ export class DatahubBackend {
     return { cluster: c, operationId };
   }
 
-  /** Replaces the instances of the groups (or the instances) named; every group's when none is named. */
-  repair(ref: string, groupNames: readonly string[], instanceIds: readonly string[], removeOnly: boolean): string {
-    const c = this.cluster(ref);
+  /** The groups and instances a repair names, checked: its instance groups or instances must be the cluster's. */
+  private repairOf(c: ClusterRec, req: Doc): { groupNames: string[]; instanceIds: string[] } {
+    const groupNames = strings(req.instanceGroupNames);
+    const instanceIds = strings(obj(req.instances).instanceIds);
     for (const n of groupNames)
       if (!c.doc.groups.some((g) => g.name === n)) throw notFound(`cluster ${c.doc.clusterName} has no instance group ${n}`);
     const all = c.doc.groups.flatMap((g) => g.instances.map((i) => i.id));
     for (const id of instanceIds) if (!all.includes(id)) throw notFound(`cluster ${c.doc.clusterName} has no instance ${id}`);
+    return { groupNames, instanceIds };
+  }
+
+  /** A repair names the cluster's groups or instances, and waits for instance work to end. */
+  checkRepair(c: ClusterRec, req: Doc): void {
+    this.repairOf(c, req);
     this.requireNoInstanceWork(c, 'a repair');
+  }
+
+  /** The cluster's groups once repaired: the instances of the groups (or the instances) named replaced, every group's when none is named. */
+  repaired(c: ClusterRec, req: Doc): Doc {
+    const { groupNames, instanceIds } = this.repairOf(c, req);
+    const removeOnly = bool(req.removeOnly);
     const env = this.environment(c.doc.environmentCrn);
     const picked = (g: GroupRec, i: InstanceRec): boolean =>
       instanceIds.length > 0 ? instanceIds.includes(i.id) : groupNames.length === 0 || groupNames.includes(g.name);
@@ -402,7 +415,7 @@ export class DatahubBackend {
       );
       return { ...g, instances, nodeCount: instances.length };
     });
-    return this.begin(c, 'repair', { effect: { groups } });
+    return { groups };
   }
 
   /** Runs the action that failed again, from where it failed. */
@@ -551,21 +564,20 @@ export class DatahubBackend {
     return this.begin(c, 'verticalScale', { effect: { groups } });
   }
 
-  /** Upgrades the external database server: to the given version, else the next; the same one only with force. */
-  databaseUpgrade(ref: string, target: string | undefined, force: boolean): { target: string; operationId: string } {
-    const c = this.cluster(ref);
+  /** The version a database upgrade goes to: the one asked for, else the next; the same one only with force. */
+  databaseTarget(c: ClusterRec, req: Doc): string {
     if ((c.doc.database ?? 'NON_HA') === 'NONE')
       throw failedPrecondition(`cluster ${c.doc.clusterName} has no external database (created with --datahub-database NONE)`);
     const current = c.doc.dbVersion ?? DEFAULT_DB_VERSION;
     const at = DB_VERSIONS.indexOf(current);
-    const to = target ?? DB_VERSIONS[at + 1];
+    const to = str(req.targetVersion) ?? DB_VERSIONS[at + 1];
     if (!to) throw failedPrecondition(`the database of cluster ${c.doc.clusterName} is already at the newest version, ${current}`);
     const diff = DB_VERSIONS.indexOf(to) - at;
     if (diff < 0) throw failedPrecondition(`the database of cluster ${c.doc.clusterName} is at ${current}; it cannot go back to ${to}`);
-    if (diff === 0 && !force)
+    if (diff === 0 && !bool(req.force))
       throw failedPrecondition(`the database of cluster ${c.doc.clusterName} is already at ${to}; use --force to run the upgrade again`);
     this.requireNoInstanceWork(c, 'a database upgrade');
-    return { target: to, operationId: this.begin(c, 'databaseUpgrade', { effect: { dbVersion: to } }) };
+    return to;
   }
 }
 

@@ -14,7 +14,8 @@ import { DatahubBackend, type ClusterSpec } from './backend.js';
 import { answerOf, findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
-import type { DatahubHook } from './records.js';
+import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
+import type { EngineRecord } from '../../engine/records.js';
 import {
   autoscaleView,
   clusterView,
@@ -92,11 +93,6 @@ export const clusterCode = {
     b.retry(ref(req, 'clusterName'));
     return {};
   }),
-  syncCluster: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
-    return {};
-  }),
   scaleCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
     const preferred = [...strings(req.preferredSubnetIds), ...strings(req.preferredZones)];
@@ -111,19 +107,6 @@ export const clusterCode = {
         throw invalid(`${p} is not a subnet or zone of environment ${env.environmentName}`);
     return { operationId: b.scale(c.id, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
   }),
-  repairCluster: op((b, req) => {
-    const inst = obj(req.instances);
-    return {
-      operationId: b.repair(ref(req, 'clusterName'), strings(req.instanceGroupNames), strings(inst.instanceIds), bool(req.removeOnly)),
-    };
-  }),
-  listClusterLifecycleEvents: op((b, req) => {
-    const c = b.cluster(ref(req, 'cluster'));
-    return paged(b.ctx, req, lifecycleEvents(b, c));
-  }),
-  getClusterHostStatus: op((b, req) => ({ hosts: hostStatuses(b, b.cluster(ref(req, 'clusterName'))) })),
-  getClusterServiceStatus: op((b, req) => ({ services: serviceStatuses(b, b.cluster(ref(req, 'clusterName'))) })),
-
   // ---- instances
   deleteInstances: op((b, req) => {
     const { cluster, operationId } = b.deleteInstances(ref(req, 'clusterName'), strings(req.instanceIds));
@@ -154,10 +137,6 @@ export const clusterCode = {
       return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], reason: 'dry run: the upgrade can be done' };
     return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId: b.upgrade(c, to) };
   }),
-  startDatabaseUpgrade: op((b, req) => {
-    const r = b.databaseUpgrade(ref(req, 'cluster'), str(req.targetVersion), bool(req.force));
-    return { targetVersion: r.target, operationId: r.operationId };
-  }),
   setCatalog: op((b, req) => {
     const c = b.cluster(ref(req, 'cluster'));
     const catalog = text(req.catalogName).trim();
@@ -166,10 +145,6 @@ export const clusterCode = {
     b.clusters.save(c);
     return {};
   }),
-  // ---- maintenance
-  listDatahubSecretTypes: op((b, req) => ({
-    datahubSecretTypes: secretTypes(b.cluster(ref(req, 'datahub'))).map(([secretType, description]) => ({ secretType, description })),
-  })),
   replaceRecipes: op((b, req) => {
     const c = b.cluster(ref(req, 'datahub'));
     if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
@@ -221,25 +196,48 @@ export const clusterCode = {
     b.autoscale.update(c, req.autoScalePolicies === undefined ? undefined : docs(req.autoScalePolicies), optBool(req.enabled));
     return { autoScaleRules: autoscaleView(c) };
   }),
-  describeAutoScaleRules: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    b.autoscale.rules(c);
-    return { autoScaleRules: autoscaleView(c) };
-  }),
   deleteAutoScaleRules: op((b, req) => {
     b.autoscale.delete(b.cluster(ref(req, 'clusterName')));
     return {};
   }),
-  listAutoScaleHistory: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    return {
-      historyEvents: b.autoscale
-        .history(c, num(req.count))
-        .map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
-    };
+  // ---- diagnostics
+  cancelDatahubDiagnostics: op((b, req) => {
+    cancelCollections(b.h, b.cluster(ref(req, 'crn')));
+    return {};
   }),
-  listScalingActivities: op((b, req) => {
-    const c = b.cluster(ref(req, 'cluster'));
+} satisfies Record<string, (h: DatahubHook, req: Doc) => Doc>;
+
+/** An answer computed from the cluster a read finds (`r.cluster.read({ answer })`). */
+const shows =
+  (fn: (b: DatahubBackend, c: ClusterRec, req: Doc) => Doc) =>
+  (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc =>
+    fn(new DatahubBackend(h), asCluster(rec as EngineRecord), req);
+
+/** What reads of a cluster answer, beyond the cluster itself. */
+export const clusterAnswers = {
+  // A sync of a cluster being deleted is refused; Cloudera Manager's state is the emulator's already.
+  syncCluster: shows((b, c) => {
+    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
+    return {};
+  }),
+  listClusterLifecycleEvents: shows((b, c, req) => paged(b.ctx, req, lifecycleEvents(b, c))),
+  getClusterHostStatus: shows((b, c) => ({ hosts: hostStatuses(b, c) })),
+  getClusterServiceStatus: shows((b, c) => ({ services: serviceStatuses(b, c) })),
+  getCmRoles: shows((_b, c) => ({ roles: cmRoles(c) })),
+  listDatahubSecretTypes: shows((_b, c) => ({
+    datahubSecretTypes: secretTypes(c).map(([secretType, description]) => ({ secretType, description })),
+  })),
+  listDatahubDiagnostics: shows((b, c) => ({ collections: collections(b.h, c).map((w) => collectionView(b, c, w)) })),
+  describeAutoScaleRules: shows((b, c) => {
+    b.autoscale.rules(c);
+    return { autoScaleRules: autoscaleView(c) };
+  }),
+  listAutoScaleHistory: shows((b, c, req) => ({
+    historyEvents: b.autoscale
+      .history(c, num(req.count))
+      .map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
+  })),
+  listScalingActivities: shows((b, c, req) => {
     const now = b.ctx.clock.now();
     const duration = num(req.duration);
     const startTime = num(req.startTime);
@@ -257,22 +255,15 @@ export const clusterCode = {
       .map(({ doc }) => doc);
     return paged(b.ctx, req, items);
   }),
-  describeScalingActivity: op((b, req) => {
-    const c = b.cluster(ref(req, 'cluster'));
+  describeScalingActivity: shows((b, c, req) => {
     const id = text(req.operationId);
     const hit = scalingActivities(b, c).find(({ op: o }) => o.operationId === id);
     if (!hit) throw notFound(`cluster ${c.doc.clusterName} has no scaling activity ${id.slice(0, 100)}`);
     return { scalingActivity: hit.doc };
   }),
-
-  // ---- diagnostics
-  listDatahubDiagnostics: op((b, req) => {
-    const c = b.cluster(ref(req, 'crn'));
-    return { collections: collections(b.h, c).map((w) => collectionView(b, c, w)) };
+  // The version a database upgrade goes to, as its check chose it.
+  startDatabaseUpgrade: (_h: DatahubHook, rec: Readonly<EngineRecord>): Doc => ({
+    targetVersion: rec.activity.effect?.dbVersion,
+    operationId: rec.activity.operationId,
   }),
-  cancelDatahubDiagnostics: op((b, req) => {
-    cancelCollections(b.h, b.cluster(ref(req, 'crn')));
-    return {};
-  }),
-  getCmRoles: op((b, req) => ({ roles: cmRoles(b.cluster(ref(req, 'crn'))) })),
-} satisfies Record<string, (h: DatahubHook, req: Doc) => Doc>;
+};

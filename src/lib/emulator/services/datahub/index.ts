@@ -1,11 +1,15 @@
 /**
- * The datahub service of the emulator, on the operation table. Cluster
- * templates, cluster definitions, recipes and custom configurations are
- * resources of the engine (blueprints.ts: created, described and listed
- * from the model, with the built-in templates and definitions beside the
- * account's); the clusters and everything done to them are code entries
- * (handlers.ts) over the cluster records and their lifecycle (backend.ts,
- * maintenance.ts, autoscale.ts), not yet the engine's records.
+ * The datahub service of the emulator, on the operation table. Clusters are
+ * resources of the engine (their lifecycle the model's facts; what the wire
+ * shows of them computed by their `show`, views.ts), and so is their
+ * maintenance (work beside a cluster, maintenance.ts), as are cluster
+ * templates, cluster definitions, recipes and custom configurations
+ * (blueprints.ts: with the built-in templates and definitions beside the
+ * account's). What is still code: the creates (a cluster built from a
+ * definition and/or template, backend.ts), scaling, deleting instances,
+ * vertical scaling, upgrades and retries (what they change is computed from
+ * the request), the autoscale rules kept on a cluster (autoscale.ts), and the
+ * deletes of blueprints by lists of names.
  */
 import type { OperationName } from '../../../model/services/datahub/wire.js';
 import { resources } from '../../../model/services/datahub/resources.js';
@@ -22,7 +26,7 @@ import {
   listedTemplates,
 } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
-import { clusterCode } from './handlers.js';
+import { clusterAnswers, clusterCode } from './handlers.js';
 import { hubs } from './provides.js';
 import { DatahubBackend } from './backend.js';
 import { asCluster } from './records.js';
@@ -54,7 +58,15 @@ export default defineService<OperationName>()({
         delete: [0.5, 1.5],
       },
       hooks: {
-        check: { stop: (h, rec) => new DatahubBackend(h).checkStop(asCluster(rec)) },
+        check: {
+          stop: (h, rec) => new DatahubBackend(h).checkStop(asCluster(rec)),
+          repair: (h, rec, req) => new DatahubBackend(h).checkRepair(asCluster(rec), req),
+          databaseUpgrade: (h, rec, req) => void new DatahubBackend(h).databaseTarget(asCluster(rec), req),
+        },
+        effect: {
+          repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
+          databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
+        },
         show: clusterShown,
       },
     },
@@ -85,33 +97,33 @@ export default defineService<OperationName>()({
     deleteCustomConfigurations: code(deleteCustomConfigurations),
     deleteInstances: code(clusterCode.deleteInstances),
     deleteRecipes: code(deleteRecipes),
-    describeAutoScaleRules: code(clusterCode.describeAutoScaleRules),
+    describeAutoScaleRules: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.describeAutoScaleRules }),
     describeCluster: r.cluster.read(),
     describeClusterDefinition: code(describeClusterDefinition),
     describeClusterTemplate: code(describeClusterTemplate),
     describeCustomConfigurations: r.customConfigurations.read(),
     describeRecipe: r.recipe.read(),
-    describeScalingActivity: code(clusterCode.describeScalingActivity),
+    describeScalingActivity: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.describeScalingActivity }),
     finalizeZookeeperToKraftMigration: r.cluster.work('finalize', {
       keys: ['crn'],
       answer: kraftStep('Kafka brokers are leaving ZooKeeper for good'),
     }),
-    getClusterHostStatus: code(clusterCode.getClusterHostStatus),
-    getClusterServiceStatus: code(clusterCode.getClusterServiceStatus),
-    getCmRoles: code(clusterCode.getCmRoles),
+    getClusterHostStatus: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.getClusterHostStatus }),
+    getClusterServiceStatus: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.getClusterServiceStatus }),
+    getCmRoles: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.getCmRoles }),
     getDatahubLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
     getOperation: r.cluster.operation(),
     getVmTypes: code(clusterCode.getVmTypes),
-    listAutoScaleHistory: code(clusterCode.listAutoScaleHistory),
+    listAutoScaleHistory: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.listAutoScaleHistory }),
     listClusterDefinitions: r.clusterDefinition.list({ select: listedDefinitions }),
-    listClusterLifecycleEvents: code(clusterCode.listClusterLifecycleEvents),
+    listClusterLifecycleEvents: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.listClusterLifecycleEvents }),
     listClusterTemplates: r.clusterTemplate.list({ select: listedTemplates }),
     listClusters: r.cluster.list(),
     listCustomConfigurations: r.customConfigurations.list(),
-    listDatahubDiagnostics: code(clusterCode.listDatahubDiagnostics),
-    listDatahubSecretTypes: code(clusterCode.listDatahubSecretTypes),
+    listDatahubDiagnostics: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.listDatahubDiagnostics }),
+    listDatahubSecretTypes: r.cluster.read({ keys: ['datahub'], answer: clusterAnswers.listDatahubSecretTypes }),
     listRecipes: r.recipe.list(),
-    listScalingActivities: code(clusterCode.listScalingActivities),
+    listScalingActivities: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.listScalingActivities }),
     migrateSkus: r.cluster.work('skus', { keys: ['clusterName'] }),
     migrateZookeeperToKraft: r.cluster.work('kraft', {
       keys: ['crn'],
@@ -120,7 +132,7 @@ export default defineService<OperationName>()({
     prepareClusterUpgrade: r.cluster.work('prepare', { keys: ['cluster'], answer: upgradePrepared }),
     renewCertificate: r.cluster.work('renew', { keys: ['clusterName'] }),
     renewPublicCertificate: r.cluster.work('renew', { keys: ['datahub'] }),
-    repairCluster: code(clusterCode.repairCluster),
+    repairCluster: r.cluster.act('repair', { keys: ['clusterName'] }),
     replaceRecipes: code(clusterCode.replaceRecipes),
     restartClusterInstances: r.cluster.work('restart', { keys: ['cluster'] }),
     retryCluster: code(clusterCode.retryCluster),
@@ -138,11 +150,11 @@ export default defineService<OperationName>()({
     setDefaultJavaVersion: r.cluster.work('java', { keys: ['clusterCrn'] }),
     startCluster: r.cluster.act('start'),
     startClusterVerticalScaling: code(clusterCode.startClusterVerticalScaling),
-    startDatabaseUpgrade: code(clusterCode.startDatabaseUpgrade),
+    startDatabaseUpgrade: r.cluster.act('databaseUpgrade', { keys: ['cluster'], answer: clusterAnswers.startDatabaseUpgrade }),
     startInstances: r.cluster.work('startinstances', { keys: ['cluster'] }),
     stopCluster: r.cluster.act('stop'),
     stopInstances: r.cluster.work('stopinstances', { keys: ['cluster'] }),
-    syncCluster: code(clusterCode.syncCluster),
+    syncCluster: r.cluster.read({ answer: clusterAnswers.syncCluster }),
     syncComponentVersionsFromCm: r.cluster.work('sync', { keys: ['datahubName'] }),
     updateAutoScaleRules: code(clusterCode.updateAutoScaleRules),
     updateOrchestratorState: r.cluster.work('orchestrator', { keys: ['clusterCrn'] }),
