@@ -18,7 +18,7 @@ import type { Operations, OperationRecord } from '../../engine/operations.js';
 import type { BeginOptions, Records } from '../../engine/records.js';
 import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contracts.js';
 import type { Doc } from '../../types.js';
-import { bool, hex, obj, str, strings } from '../../values.js';
+import { bool, hex, obj, str, strings, text } from '../../values.js';
 import {
   DB_VERSIONS,
   DEFAULT_CATALOG,
@@ -509,9 +509,13 @@ export class DatahubBackend {
 
   // ---- vertical scaling, database ----------------------------------------------------------
 
-  /** Changes the instance type (on a stopped cluster) and/or the disks of every instance of a group. */
-  verticalScale(ref: string, groupName: string, instanceType: string | undefined, disks: Doc | undefined): string {
-    const c = this.cluster(ref);
+  /** The cluster's groups once a group's instance type (on a stopped cluster) and/or the disks of its instances have changed, as the request asks. */
+  verticallyScaled(c: ClusterRec, req: Doc): Doc {
+    const instanceType = req.instanceTemplate === undefined ? undefined : str(obj(req.instanceTemplate).instanceType);
+    if (req.instanceTemplate !== undefined && !instanceType) throw invalid('instanceTemplate needs an instanceType');
+    const disks = req.diskOptions === undefined ? undefined : obj(req.diskOptions);
+    if (instanceType === undefined && !disks) throw invalid('nothing to change: give instanceTemplate and/or diskOptions');
+    const groupName = text(req.group);
     const g = c.doc.groups.find((x) => x.name === groupName);
     if (!g)
       throw notFound(
@@ -561,7 +565,7 @@ export class DatahubBackend {
         ? x
         : { ...x, instanceType: instanceType ?? x.instanceType, volumes, ...(rootVolumeSize ? { rootVolumeSize } : {}) },
     );
-    return this.begin(c, 'verticalScale', { effect: { groups } });
+    return { groups };
   }
 
   /** The version a database upgrade goes to: the one asked for, else the next; the same one only with force. */

@@ -112,16 +112,6 @@ export const clusterCode = {
     const { cluster, operationId } = b.deleteInstances(ref(req, 'clusterName'), strings(req.instanceIds));
     return { cluster: clusterView(b, cluster), operationId };
   }),
-  startClusterVerticalScaling: op((b, req) => {
-    const template = req.instanceTemplate === undefined ? undefined : str(obj(req.instanceTemplate).instanceType);
-    if (req.instanceTemplate !== undefined && !template) throw invalid('instanceTemplate needs an instanceType');
-    const disks = req.diskOptions === undefined ? undefined : obj(req.diskOptions);
-    if (template === undefined && !disks) throw invalid('nothing to change: give instanceTemplate and/or diskOptions');
-    const group = text(req.group);
-    const operationId = b.verticalScale(ref(req, 'datahub'), group, template, disks);
-    return { result: `vertical scaling of instance group ${group} started`, operationId };
-  }),
-
   // ---- upgrades
   upgradeCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
@@ -260,6 +250,10 @@ export const clusterAnswers = {
     const hit = scalingActivities(b, c).find(({ op: o }) => o.operationId === id);
     if (!hit) throw notFound(`cluster ${c.doc.clusterName} has no scaling activity ${id.slice(0, 100)}`);
     return { scalingActivity: hit.doc };
+  }),
+  startClusterVerticalScaling: (_h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => ({
+    result: `vertical scaling of instance group ${text(req.group)} started`,
+    operationId: rec.activity.operationId,
   }),
   // The version a database upgrade goes to, as its check chose it.
   startDatabaseUpgrade: (_h: DatahubHook, rec: Readonly<EngineRecord>): Doc => ({

@@ -6,9 +6,10 @@
  * templates, cluster definitions, recipes and custom configurations
  * (blueprints.ts: with the built-in templates and definitions beside the
  * account's). What is still code: the creates (a cluster built from a
- * definition and/or template, backend.ts), scaling, deleting instances,
- * vertical scaling, upgrades and retries (what they change is computed from
- * the request), the autoscale rules kept on a cluster (autoscale.ts), and the
+ * definition and/or template, backend.ts), scaling and deleting instances
+ * (the action depends on the request), upgrades, retries, the image
+ * catalog, recipes replaced, the autoscale rules kept on a cluster
+ * (autoscale.ts), the built-in templates and definitions described, and the
  * deletes of blueprints by lists of names.
  */
 import type { OperationName } from '../../../model/services/datahub/wire.js';
@@ -62,10 +63,12 @@ export default defineService<OperationName>()({
           stop: (h, rec) => new DatahubBackend(h).checkStop(asCluster(rec)),
           repair: (h, rec, req) => new DatahubBackend(h).checkRepair(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => void new DatahubBackend(h).databaseTarget(asCluster(rec), req),
+          verticalScale: (h, rec, req) => void new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
         effect: {
           repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
+          verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
         show: clusterShown,
       },
@@ -149,7 +152,7 @@ export default defineService<OperationName>()({
     setCatalog: code(clusterCode.setCatalog),
     setDefaultJavaVersion: r.cluster.work('java', { keys: ['clusterCrn'] }),
     startCluster: r.cluster.act('start'),
-    startClusterVerticalScaling: code(clusterCode.startClusterVerticalScaling),
+    startClusterVerticalScaling: r.cluster.act('verticalScale', { keys: ['datahub'], answer: clusterAnswers.startClusterVerticalScaling }),
     startDatabaseUpgrade: r.cluster.act('databaseUpgrade', { keys: ['cluster'], answer: clusterAnswers.startDatabaseUpgrade }),
     startInstances: r.cluster.work('startinstances', { keys: ['cluster'] }),
     stopCluster: r.cluster.act('stop'),
