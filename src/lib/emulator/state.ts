@@ -89,6 +89,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // Format 6 (issue 29's third fan-out): datacatalog's data shares keep their users' access as `externalUsers`.
   // Format 6 (issue 29's third fan-out): drscp's backups keep the state they hold beside them (no snapshot kind).
   // Format 6 (issue 29's third fan-out): lakehouseopt's tables are records from the start, paused by their state.
+  // Format 6 (issue 29's third fan-out): datahub's clusters are engine records (their document beside the engine's
+  // bookkeeping, in their environment); their maintenance and operation records are kept under the cluster's id.
   6: [
     'dfworkload.parameterGroup',
     'dfworkload.reportingTask',
@@ -101,6 +103,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'drscp.backup',
     'drscp.snapshot',
     'lakehouseopt.table',
+    'datahub.cluster',
+    'datahub.work',
+    'datahub.operation',
   ],
 };
 

@@ -256,6 +256,21 @@ describe('verbs', () => {
     call('renewCertificate', { clusterName: 'c1' });
   });
 
+  test('running work named by its operation in refusals, when its resource says so', () => {
+    const resources = { ...widgets.resources, certificate: { ...widgets.resources.certificate, work: { named: 'operation' as const } } };
+    const named = serve(widgetModel, { ...widgets, resources });
+    const callNamed = (op: WidgetOperation, req: Doc): Doc => {
+      const ctx: RequestContext = { store, clock, caller: UNIT_ADMIN, info: UNIT_INFO, world, op: { service: 'widgets', name: op } };
+      return store.transaction(() => (named.handlers[op] as (r: Doc, c: RequestContext) => Doc)(req, ctx));
+    };
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    callNamed('renewCertificate', { clusterName: 'c1' });
+    expect(refusal(() => callNamed('renewCertificate', { clusterName: 'c1' }), 'renewCertificate').message).toMatch(
+      /is already running renew certificate \(operation /,
+    );
+  });
+
   test('work of a record named fail-<kind>- fails its first run only', () => {
     call('createCluster', { ...CLUSTER, clusterName: 'fail-renew-x' });
     now += 10 * MIN;
@@ -487,7 +502,7 @@ describe('deletion ends', () => {
 
 describe('seed', () => {
   /** The widgets service with a cluster of its own in sales-env from the start: made by its seed, once. */
-  const seeded = serve(widgetModel, {
+  const seededWidgets: typeof widgets = {
     ...widgets,
     seed: (h) => {
       if (h.records('cluster').all().length > 0) return;
@@ -495,7 +510,8 @@ describe('seed', () => {
       if (env)
         h.records('cluster').create({ id: 'widget-seeded', name: 'seeded', scope: env.crn, env: env.crn, doc: { clusterName: 'seeded' } });
     },
-  });
+  };
+  const seeded = serve(widgetModel, seededWidgets);
   const scope = (): Scope => ({ store, clock, info: UNIT_INFO });
 
   test('runs before the world reads what lives in an environment, as that read (no caller, no world), and before each operation', () => {
@@ -510,5 +526,16 @@ describe('seed', () => {
       { ...scope(), caller: UNIT_ADMIN, world, op: { service: 'widgets', name: 'listClusters' } },
     );
     expect((listed?.clusters as Doc[]).map((c) => c.clusterName)).toEqual(['seeded']);
+  });
+
+  test("names a resource among its environment's dependents by its environmentNoun, when it has one", () => {
+    const sales = environments(scope()).find((e) => e.environmentName === 'sales-env');
+    const named = serve(widgetModel, {
+      ...seededWidgets,
+      resources: { ...widgets.resources, cluster: { ...widgets.resources.cluster, environmentNoun: 'widget cluster' } },
+    });
+    const shown = (s: typeof seeded): string[][] => (s.dependents[0]?.in(scope(), sales?.crn ?? '') ?? []).map((d) => [d.noun, d.what]);
+    expect(shown(seeded)).toEqual([['cluster', 'cluster seeded']]);
+    expect(shown(named)).toEqual([['widget cluster', 'widget cluster seeded']]);
   });
 });

@@ -75,8 +75,10 @@ export interface ResourceRules {
   readonly forcedAtOnce: boolean;
   readonly follows: Partial<Record<'stop' | 'start', string>>;
   readonly partOfEnvironment: boolean;
+  /** What its environment's dependents call it; default its noun. */
+  readonly environmentNoun?: string;
   /** Its records are work beside its parent: one at a time a parent, or a group of kinds. */
-  readonly work?: { readonly groups: Readonly<Record<string, string>> };
+  readonly work?: { readonly groups: Readonly<Record<string, string>>; readonly named?: 'operation' };
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   /** Its records are another service's, read through the world (read and list only). */
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
@@ -208,6 +210,12 @@ function tableHooks(res: Resource): RuleHooks {
   };
 }
 
+/** How work beside a record runs: its groups, and what a refusal calls running work. */
+function workRules(work: NonNullable<Resource['work']>): NonNullable<ResourceRules['work']> {
+  if (work === true) return { groups: {} };
+  return { groups: work.groups ?? {}, ...(work.named === 'operation' ? { named: 'operation' as const } : {}) };
+}
+
 /** A resource on the table as the engine serves it. */
 function tableRules(res: Resource): ResourceRules {
   const lives = res.lives ?? { in: 'account' };
@@ -234,7 +242,8 @@ function tableRules(res: Resource): ResourceRules {
     forcedAtOnce: del.forcedAtOnce === true,
     follows: typeof withEnv === 'object' ? withEnv : {},
     partOfEnvironment: withEnv === 'part',
-    ...(res.work ? { work: { groups: res.work === true ? {} : res.work.groups } } : {}),
+    ...(res.environmentNoun ? { environmentNoun: res.environmentNoun } : {}),
+    ...(res.work ? { work: workRules(res.work) } : {}),
     ...(res.minutes ? { minutes: res.minutes } : {}),
     ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
     hooks: tableHooks(res),

@@ -125,14 +125,18 @@ export interface Resource<R extends string = string> {
    * part of the environment (it neither holds up its delete nor follows it).
    */
   readonly withEnvironment?: { readonly stop?: string; readonly start?: string } | 'part';
+  /** What it is called among its environment's dependents (`Data Hub cluster`: an environment's delete names it); default its noun. */
+  readonly environmentNoun?: string;
   /**
    * Its records are work beside its parent (maintenance): the parent's
    * `work(kind)` entries make them, each kind an action of this resource's
    * lifecycle; they run one at a time a parent (or a group of kinds: `groups`
    * maps a kind to its group), and their `effect` reaches the parent when
-   * they end.
+   * they end. `named: 'operation'`: a refusal while work runs names it by its
+   * operation record's name in words (`cm diagnostics collection`), not by
+   * its kind.
    */
-  readonly work?: true | { readonly groups: Readonly<Record<string, string>> };
+  readonly work?: true | { readonly groups?: Readonly<Record<string, string>>; readonly named?: 'kind' | 'operation' };
   /**
    * Its records are another service's, read through the world (the DataFlow
    * workload's deployments, which DataFlow's control plane shows), each made

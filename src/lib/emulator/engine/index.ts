@@ -445,9 +445,10 @@ export class Engine {
     const seed = this.declared.seed;
     return [...this.model.resources.values()]
       .filter((r) => r.rules.environment && !r.parent && !r.rules.partOfEnvironment)
-      .map((r) => ({
+      .map((r) => ({ r, noun: r.rules.environmentNoun ?? r.noun }))
+      .map(({ r, noun }) => ({
         service: this.service.name,
-        noun: r.noun,
+        noun,
         in: (scope: Scope, environmentCrn: string) => {
           seed?.(this.seeding(scope));
           const all = new Records(scope, r);
@@ -456,9 +457,9 @@ export class Engine {
             .filter((rec) => !rec.deleted)
             .map((rec) => ({
               service: this.service.name,
-              noun: r.noun,
+              noun,
               name: rec.name ?? rec.id,
-              what: `${r.noun} ${rec.name ?? rec.id}`,
+              what: `${noun} ${rec.name ?? rec.id}`,
               status: r.lifecycle ? all.state(rec) : '',
               ref: `${r.kind}/${rec.id}`,
               view: () => all.view(rec),
@@ -537,10 +538,12 @@ export class Engine {
     const works = this.records(h, w);
     const mine = works.all(rec.id);
     const running = mine.find((x) => works.busy(x) && groupOf(x.activity.action) === groupOf(kind));
-    if (running)
-      throw failedPrecondition(
-        `${r.noun} ${rec.name ?? rec.id} is already running ${running.activity.action} (operation ${running.id}); wait for it to end`,
-      );
+    if (running) {
+      const action = running.activity.action;
+      const operation = w.rules.work.named === 'operation' ? w.lifecycle?.[action]?.operation : undefined;
+      const what = operation ? operation.toLowerCase().replace(/_/g, ' ') : action;
+      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already running ${what} (operation ${running.id}); wait for it to end`);
+    }
     const effect = w.rules.hooks.work?.(h, rec, kind, req) ?? {};
     const id = uuid();
     const ranBefore = mine.some((x) => x.activity.action === kind && works.progress(x).failed);

@@ -39,7 +39,7 @@ function policiesOf(h: DatahubHook, c: ClusterRec, given: readonly Doc[]): Doc[]
   const claimed = new Map<string, number>();
   const ids = new Set<string>();
   const idOf = (given: unknown, kind: string, i: number, j = 0): string => {
-    const id = str(given) ?? `${c.clusterName}-${kind}-${i + 1}${kind === 'schedule' ? `-${j + 1}` : ''}`;
+    const id = str(given) ?? `${c.doc.clusterName}-${kind}-${i + 1}${kind === 'schedule' ? `-${j + 1}` : ''}`;
     if (ids.has(id)) throw invalid(`autoscale rule identifier ${id} is given twice`);
     ids.add(id);
     return id;
@@ -52,9 +52,11 @@ function policiesOf(h: DatahubHook, c: ClusterRec, given: readonly Doc[]): Doc[]
       .filter(Boolean);
     if (groups.length === 0) throw invalid(`${where}.hostGroups names no instance group`);
     for (const name of groups) {
-      const g = c.groups.find((x) => x.name === name);
+      const g = c.doc.groups.find((x) => x.name === name);
       if (!g)
-        throw invalid(`${where}: cluster ${c.clusterName} has no instance group ${name}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+        throw invalid(
+          `${where}: cluster ${c.doc.clusterName} has no instance group ${name}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`,
+        );
       if (g.type === 'GATEWAY') throw invalid(`${where}: instance group ${name} holds Cloudera Manager (GATEWAY) and cannot autoscale`);
       const other = claimed.get(name);
       if (other !== undefined) throw invalid(`${where}: instance group ${name} already has a policy (autoScalePolicies[${other}])`);
@@ -123,22 +125,22 @@ export class Autoscale {
   ) {}
 
   private log(c: ClusterRec, message: string): void {
-    c.autoscaleHistory = [...(c.autoscaleHistory ?? []), { at: this.h.ctx.clock.now(), message }].slice(-HISTORY_KEPT);
+    c.doc.autoscaleHistory = [...(c.doc.autoscaleHistory ?? []), { at: this.h.ctx.clock.now(), message }].slice(-HISTORY_KEPT);
   }
 
   rules(c: ClusterRec): AutoscaleRec {
-    if (!c.autoscale)
-      throw notFound(`cluster ${c.clusterName} has no autoscale rules; create them with \`datahub autoscale-rules create\``);
-    return c.autoscale;
+    if (!c.doc.autoscale)
+      throw notFound(`cluster ${c.doc.clusterName} has no autoscale rules; create them with \`datahub autoscale-rules create\``);
+    return c.doc.autoscale;
   }
 
   create(c: ClusterRec, policies: readonly Doc[], enabled: boolean): AutoscaleRec {
-    if (c.autoscale)
-      throw alreadyExists(`cluster ${c.clusterName} already has autoscale rules; change them with \`datahub autoscale-rules update\``);
-    c.autoscale = { enabled, policies: policiesOf(this.h, c, policies) };
-    this.log(c, `Autoscale rules created for ${describe(c.autoscale)}; autoscaling ${enabled ? 'enabled' : 'disabled'}`);
+    if (c.doc.autoscale)
+      throw alreadyExists(`cluster ${c.doc.clusterName} already has autoscale rules; change them with \`datahub autoscale-rules update\``);
+    c.doc.autoscale = { enabled, policies: policiesOf(this.h, c, policies) };
+    this.log(c, `Autoscale rules created for ${describe(c.doc.autoscale)}; autoscaling ${enabled ? 'enabled' : 'disabled'}`);
     this.save(c);
-    return c.autoscale;
+    return c.doc.autoscale;
   }
 
   update(c: ClusterRec, policies: readonly Doc[] | undefined, enabled: boolean | undefined): AutoscaleRec {
@@ -149,21 +151,21 @@ export class Autoscale {
     };
     if (policies) this.log(c, `Autoscale rules replaced: ${describe(next)}`);
     if (next.enabled !== current.enabled) this.log(c, `Autoscaling ${next.enabled ? 'enabled' : 'disabled'}`);
-    c.autoscale = next;
+    c.doc.autoscale = next;
     this.save(c);
     return next;
   }
 
   delete(c: ClusterRec): void {
     this.rules(c);
-    delete c.autoscale;
+    delete c.doc.autoscale;
     this.log(c, 'Autoscale rules deleted');
     this.save(c);
   }
 
   /** Newest first, at most `count` (default 200). */
   history(c: ClusterRec, count = 200): Array<{ at: number; message: string }> {
-    return [...(c.autoscaleHistory ?? [])].reverse().slice(0, count);
+    return [...(c.doc.autoscaleHistory ?? [])].reverse().slice(0, count);
   }
 }
 

@@ -13,13 +13,12 @@
  */
 import { compareVersions } from '../../shared/runtimes.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { crn, uuid } from '../../ids.js';
-import { Operations, type OperationRecord } from '../../engine/operations.js';
-import { Resources } from '../../engine/records.js';
-import { type EngineContext } from '../../engine/timeline.js';
+import { uuid } from '../../ids.js';
+import type { Operations, OperationRecord } from '../../engine/operations.js';
+import type { BeginOptions, Records } from '../../engine/records.js';
 import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contracts.js';
 import type { Doc } from '../../types.js';
-import { hex, str } from '../../values.js';
+import { bool, hex, obj, str, strings, text } from '../../values.js';
 import {
   DB_VERSIONS,
   DEFAULT_CATALOG,
@@ -41,19 +40,18 @@ import {
 } from './blueprints.js';
 import { Autoscale } from './autoscale.js';
 import {
-  CLUSTER,
+  asCluster,
   FAILED_STATES,
   KIND,
-  WORK,
+  type ClusterDoc,
   type ClusterRec,
   type DatahubHook,
   type GroupRec,
   type InstanceRec,
   type VolumeRec,
 } from './records.js';
-import { Works } from './work.js';
+import { running } from './maintenance.js';
 
-export { CLUSTER, KIND } from './records.js';
 export type { ClusterRec, GroupRec, InstanceRec } from './records.js';
 
 /** A cluster create, as the request asks for it. */
@@ -90,40 +88,14 @@ const zoneOf = (env: EnvironmentView, i: number): string =>
       ? `${env.region}-${'abc'[i % 3] ?? 'a'}`
       : String((i % 3) + 1);
 
-/** `fail-<action>-` naming maintenance: the cluster's own actions never fail for it. */
-const namesWork = (name: string): boolean => {
-  const action = /^fail-([a-z0-9]+)-/.exec(name.toLowerCase())?.[1];
-  return action !== undefined && action in WORK;
-};
-
-/** The Data Hub clusters of a request: lookups settle what they read. */
-export function clusterResources(ctx: EngineContext): Resources<ClusterRec> {
-  return new Resources<ClusterRec>(ctx, {
-    kind: KIND.cluster,
-    noun: 'cluster',
-    lifecycle: CLUSTER,
-    operations: KIND.operation,
-    id: (c) => c.crn,
-    name: (c) => c.clusterName,
-    subject: (c) => (namesWork(c.clusterName) ? undefined : c.clusterName),
-    keys: (c) => ({ name: c.clusterName, crn: c.crn }),
-    ended: (c, end) => {
-      if (end.failed) c.statusReason = c.activity.reason;
-      else delete c.statusReason;
-    },
-  });
-}
-
 export class DatahubBackend {
-  readonly clusters: Resources<ClusterRec>;
+  readonly clusters: Records;
   readonly operations: Operations;
-  readonly works: Works;
   readonly autoscale: Autoscale;
 
   constructor(readonly h: DatahubHook) {
-    this.clusters = clusterResources(h.ctx);
-    this.operations = new Operations(h.ctx, KIND.operation);
-    this.works = new Works(h.ctx);
+    this.clusters = h.records('cluster');
+    this.operations = this.clusters.operations();
     this.autoscale = new Autoscale(h, (c) => this.clusters.save(c));
   }
 
@@ -142,12 +114,7 @@ export class DatahubBackend {
 
   /** A cluster by name or CRN, with what its finished maintenance changed. */
   cluster(ref: string): ClusterRec {
-    return this.settled(this.clusters.get(ref));
-  }
-
-  private settled(c: ClusterRec): ClusterRec {
-    if (this.works.settle(c)) this.clusters.save(c);
-    return c;
+    return asCluster(this.clusters.get(ref));
   }
 
   status(c: ClusterRec): string {
@@ -156,10 +123,7 @@ export class DatahubBackend {
 
   list(environment?: string): ClusterRec[] {
     const env = environment ? this.environment(environment).crn : undefined;
-    return this.clusters
-      .all()
-      .filter((c) => !env || c.environmentCrn === env)
-      .map((c) => this.settled(c));
+    return this.clusters.all(env).map(asCluster);
   }
 
   /** The data lake of an environment. */
@@ -203,7 +167,7 @@ export class DatahubBackend {
   }
 
   private subnetsOf(c: ClusterRec): string[] {
-    return [...new Set(c.groups.flatMap((g) => g.instances.map((i) => i.subnetId)))];
+    return [...new Set(c.doc.groups.flatMap((g) => g.instances.map((i) => i.subnetId)))];
   }
 
   // ---- create --------------------------------------------------------------------------
@@ -270,43 +234,43 @@ export class DatahubBackend {
       instances: this.instances(env, subnets, spec.name, g.name, 0, g.nodeCount),
       volumes: { ...DEFAULT_VOLUME[spec.platform] },
     }));
-    const { accountId, region } = this.ctx.info;
     const credential = this.h.world.environments.credential(env.credentialName);
     const lake = this.lake(env.crn);
     const database = spec.database ?? 'NON_HA';
-    return this.clusters.create(
-      {
-        clusterName: spec.name,
-        crn: crn('datahub', region, accountId, 'cluster', uuid()),
-        environmentCrn: env.crn,
-        cloudPlatform: env.cloudPlatform,
-        region: env.region,
-        ...(lake ? { datalakeCrn: lake.crn } : {}),
-        ...(credential ? { credentialCrn: credential.crn } : {}),
-        clusterTemplateName: template.name,
-        clusterTemplateCrn: template.crn,
-        ...(def ? { clusterDefinitionName: def.name } : {}),
-        workloadType: template.name,
-        creationDate: this.ctx.clock.iso(),
-        multiAz: spec.multiAz,
-        groups: records,
-        runtime: template.runtime,
-        imageId: image.imageId,
-        catalogName: spec.image?.catalogName ?? DEFAULT_CATALOG,
-        services: [...template.services],
-        database,
-        ...(database !== 'NONE' ? { dbVersion: DEFAULT_DB_VERSION } : {}),
-        javaVersion: spec.javaVersion ?? runtime?.java[0] ?? 8,
-        ...(spec.platform === 'AWS' ? { imds: 'v2' } : {}),
-        ...(spec.platform === 'AZURE' ? { lbSku: spec.lbSku ?? 'BASIC' } : {}),
-        loadBalancer: spec.loadBalancer,
-        ...(custom ? { customConfigurations: custom.name } : {}),
-        tags: [...spec.tags],
-        ...(template.services.includes('KAFKA') ? { kraft: 'ZOOKEEPER' as const } : {}),
-        certIssuedAt: this.ctx.clock.now(),
-      },
-      'create',
-    );
+    const id = uuid();
+    const clusterCrn = this.h.crn('cluster', id);
+    const doc: ClusterDoc = {
+      clusterName: spec.name,
+      crn: clusterCrn,
+      environmentCrn: env.crn,
+      cloudPlatform: env.cloudPlatform,
+      region: env.region,
+      ...(lake ? { datalakeCrn: lake.crn } : {}),
+      ...(credential ? { credentialCrn: credential.crn } : {}),
+      clusterTemplateName: template.name,
+      clusterTemplateCrn: template.crn,
+      ...(def ? { clusterDefinitionName: def.name } : {}),
+      workloadType: template.name,
+      creationDate: this.ctx.clock.iso(),
+      multiAz: spec.multiAz,
+      groups: records,
+      runtime: template.runtime,
+      imageId: image.imageId,
+      catalogName: spec.image?.catalogName ?? DEFAULT_CATALOG,
+      services: [...template.services],
+      database,
+      ...(database !== 'NONE' ? { dbVersion: DEFAULT_DB_VERSION } : {}),
+      javaVersion: spec.javaVersion ?? runtime?.java[0] ?? 8,
+      ...(spec.platform === 'AWS' ? { imds: 'v2' } : {}),
+      ...(spec.platform === 'AZURE' ? { lbSku: spec.lbSku ?? 'BASIC' } : {}),
+      loadBalancer: spec.loadBalancer,
+      ...(custom ? { customConfigurations: custom.name } : {}),
+      tags: [...spec.tags],
+      ...(template.services.includes('KAFKA') ? { kraft: 'ZOOKEEPER' as const } : {}),
+      certIssuedAt: this.ctx.clock.now(),
+    };
+    const rec = { id, name: spec.name, crn: clusterCrn, scope: env.crn, env: env.crn, doc: doc as unknown as Doc };
+    return asCluster(this.clusters.create(rec, 'create'));
   }
 
   /** The image a new cluster launches from: the one asked for (of its runtime), else the runtime's newest. */
@@ -328,51 +292,41 @@ export class DatahubBackend {
 
   /** FAILED_PRECONDITION while instances of the cluster are being restarted, stopped or started. */
   private requireNoInstanceWork(c: ClusterRec, what: string): void {
-    const w = this.works.running(c, 'restart')[0];
+    const w = running(this.h, c, 'restart')[0];
     if (w)
-      throw failedPrecondition(
-        `cluster ${c.clusterName} has instance work running (operation ${w.operationId}); ${what} waits for it to end`,
-      );
+      throw failedPrecondition(`cluster ${c.doc.clusterName} has instance work running (operation ${w.id}); ${what} waits for it to end`);
   }
 
-  private begin(c: ClusterRec, action: string, opts: Parameters<Resources<ClusterRec>['begin']>[2] = {}): string {
-    // `fail-<action>-` fails an action's first run only: a run after a failure of the same action is a retry.
-    const again = c.activity.action === action && this.clusters.progress(c).failed;
-    return this.clusters.begin(c, action, { retry: again, ...opts }).operationId ?? '';
+  /** Starts an action (a run after a failure of the same action is a retry: `fail-<action>-` fails its first run only). */
+  private begin(c: ClusterRec, action: string, opts: BeginOptions = {}): string {
+    return this.clusters.begin(c, action, opts).operationId ?? '';
   }
 
-  /** Starts a stopped cluster; one that is already available is left as it is (no operation). */
-  start(ref: string): string | undefined {
-    const c = this.cluster(ref);
-    if (this.status(c) === 'AVAILABLE') return undefined;
-    return this.begin(c, 'start');
-  }
-
-  /** Stops an available cluster; one that is already stopped is left as it is (no operation). */
-  stop(ref: string): string | undefined {
-    const c = this.cluster(ref);
-    if (this.status(c) === 'STOPPED') return undefined;
+  /** A stop waits for the cluster's maintenance to end (a stopped cluster is left as it is: the verb's `idempotent`). */
+  checkStop(c: ClusterRec): void {
     this.requireNoInstanceWork(c, 'stopping');
-    const w = this.works.running(c)[0];
+    const w = running(this.h, c)[0];
     if (w)
       throw failedPrecondition(
-        `cluster ${c.clusterName} is running ${WORK[w.activity.action]?.operation ?? w.activity.action} (operation ${w.operationId}); stop it when that has ended`,
+        `cluster ${c.doc.clusterName} is running ${this.clusters.model.work?.lifecycle?.[w.activity.action]?.operation ?? w.activity.action} (operation ${w.id}); stop it when that has ended`,
       );
-    return this.begin(c, 'stop');
   }
 
   /** Sets one instance group's node count: instances are added (numbered on) or the newest removed. */
   scale(ref: string, groupName: string, count: number, reason?: string): string {
     const c = this.cluster(ref);
-    const g = c.groups.find((x) => x.name === groupName);
-    if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${groupName}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+    const g = c.doc.groups.find((x) => x.name === groupName);
+    if (!g)
+      throw notFound(
+        `cluster ${c.doc.clusterName} has no instance group ${groupName}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`,
+      );
     if (count < 0) throw invalid('instanceGroupDesiredCount must be 0 or more');
     if (g.type === 'GATEWAY') throw invalid(`instance group ${g.name} holds Cloudera Manager (GATEWAY) and cannot be scaled`);
     if (count === g.nodeCount) throw invalid(`instance group ${g.name} already has ${count} node(s)`);
     this.requireNoInstanceWork(c, 'scaling');
-    const env = this.environment(c.environmentCrn);
+    const env = this.environment(c.doc.environmentCrn);
     const subnets = this.subnetsOf(c);
-    const groups = c.groups.map((x) =>
+    const groups = c.doc.groups.map((x) =>
       x.name !== g.name
         ? x
         : {
@@ -381,7 +335,10 @@ export class DatahubBackend {
             instances:
               count < x.instances.length
                 ? x.instances.slice(0, count)
-                : [...x.instances, ...this.instances(env, subnets, c.clusterName, x.name, x.instances.length, count - x.instances.length)],
+                : [
+                    ...x.instances,
+                    ...this.instances(env, subnets, c.doc.clusterName, x.name, x.instances.length, count - x.instances.length),
+                  ],
           },
     );
     const up = count > g.nodeCount;
@@ -391,7 +348,7 @@ export class DatahubBackend {
   }
 
   private note(c: ClusterRec, operationId: string, reason: string): void {
-    c.scalingReasons = { ...(c.scalingReasons ?? {}), [operationId]: reason };
+    c.doc.scalingReasons = { ...(c.doc.scalingReasons ?? {}), [operationId]: reason };
     this.clusters.save(c);
   }
 
@@ -399,11 +356,11 @@ export class DatahubBackend {
   private instancesById(c: ClusterRec, ids: readonly string[]): Array<{ group: GroupRec; instance: InstanceRec }> {
     if (ids.length === 0) throw invalid('give at least one instance id');
     return ids.map((id) => {
-      for (const group of c.groups) {
+      for (const group of c.doc.groups) {
         const instance = group.instances.find((i) => i.id === id);
         if (instance) return { group, instance };
       }
-      throw notFound(`cluster ${c.clusterName} has no instance ${id}`);
+      throw notFound(`cluster ${c.doc.clusterName} has no instance ${id}`);
     });
   }
 
@@ -415,7 +372,7 @@ export class DatahubBackend {
       if (group.type === 'GATEWAY')
         throw invalid(`instance ${instance.id} is in instance group ${group.name}, which holds Cloudera Manager`);
     this.requireNoInstanceWork(c, 'deleting instances');
-    const groups = c.groups.map((g) => {
+    const groups = c.doc.groups.map((g) => {
       const instances = g.instances.filter((i) => !ids.includes(i.id));
       return { ...g, instances, nodeCount: instances.length };
     });
@@ -424,28 +381,41 @@ export class DatahubBackend {
     return { cluster: c, operationId };
   }
 
-  /** Replaces the instances of the groups (or the instances) named; every group's when none is named. */
-  repair(ref: string, groupNames: readonly string[], instanceIds: readonly string[], removeOnly: boolean): string {
-    const c = this.cluster(ref);
+  /** The groups and instances a repair names, checked: its instance groups or instances must be the cluster's. */
+  private repairOf(c: ClusterRec, req: Doc): { groupNames: string[]; instanceIds: string[] } {
+    const groupNames = strings(req.instanceGroupNames);
+    const instanceIds = strings(obj(req.instances).instanceIds);
     for (const n of groupNames)
-      if (!c.groups.some((g) => g.name === n)) throw notFound(`cluster ${c.clusterName} has no instance group ${n}`);
-    const all = c.groups.flatMap((g) => g.instances.map((i) => i.id));
-    for (const id of instanceIds) if (!all.includes(id)) throw notFound(`cluster ${c.clusterName} has no instance ${id}`);
+      if (!c.doc.groups.some((g) => g.name === n)) throw notFound(`cluster ${c.doc.clusterName} has no instance group ${n}`);
+    const all = c.doc.groups.flatMap((g) => g.instances.map((i) => i.id));
+    for (const id of instanceIds) if (!all.includes(id)) throw notFound(`cluster ${c.doc.clusterName} has no instance ${id}`);
+    return { groupNames, instanceIds };
+  }
+
+  /** A repair names the cluster's groups or instances, and waits for instance work to end. */
+  checkRepair(c: ClusterRec, req: Doc): void {
+    this.repairOf(c, req);
     this.requireNoInstanceWork(c, 'a repair');
-    const env = this.environment(c.environmentCrn);
+  }
+
+  /** The cluster's groups once repaired: the instances of the groups (or the instances) named replaced, every group's when none is named. */
+  repaired(c: ClusterRec, req: Doc): Doc {
+    const { groupNames, instanceIds } = this.repairOf(c, req);
+    const removeOnly = bool(req.removeOnly);
+    const env = this.environment(c.doc.environmentCrn);
     const picked = (g: GroupRec, i: InstanceRec): boolean =>
       instanceIds.length > 0 ? instanceIds.includes(i.id) : groupNames.length === 0 || groupNames.includes(g.name);
-    const groups = c.groups.map((g) => {
+    const groups = c.doc.groups.map((g) => {
       const instances = g.instances.flatMap((i, k) =>
         !picked(g, i)
           ? [i]
           : removeOnly
             ? []
-            : this.instances(env, [i.subnetId], c.clusterName, g.name, k, 1).map((n) => ({ ...n, fqdn: i.fqdn, subnetId: i.subnetId })),
+            : this.instances(env, [i.subnetId], c.doc.clusterName, g.name, k, 1).map((n) => ({ ...n, fqdn: i.fqdn, subnetId: i.subnetId })),
       );
       return { ...g, instances, nodeCount: instances.length };
     });
-    return this.begin(c, 'repair', { effect: { groups } });
+    return { groups };
   }
 
   /** Runs the action that failed again, from where it failed. */
@@ -453,39 +423,26 @@ export class DatahubBackend {
     const c = this.cluster(ref);
     const state = this.status(c);
     if (!FAILED_STATES.includes(state) || !this.clusters.progress(c).failed)
-      throw failedPrecondition(`cluster ${c.clusterName} is ${state}; only a failed cluster operation can be retried`);
+      throw failedPrecondition(`cluster ${c.doc.clusterName} is ${state}; only a failed cluster operation can be retried`);
     const act = c.activity;
     this.clusters.begin(c, act.action, { retry: true, anyState: true, ...(act.effect ? { effect: act.effect } : {}) });
   }
 
-  delete(ref: string, force: boolean): string {
-    const c = this.cluster(ref);
-    if (c.activity.action === 'delete' && this.clusters.busy(c))
-      throw failedPrecondition(`cluster ${c.clusterName} is already being deleted (${this.status(c)})`);
-    return this.begin(c, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
-  }
-
-  /** An operation of a cluster by id, or its latest. */
-  operation(ref: string, operationId?: string): OperationRecord {
-    const c = this.cluster(ref);
-    return this.operations.ofOwner(c.crn, `cluster ${c.clusterName}`, operationId);
-  }
-
   /** Every operation of a cluster, oldest first. */
   operationsOf(c: ClusterRec): OperationRecord[] {
-    return this.ctx.store.children<OperationRecord>(KIND.operation, c.crn).map((x) => x.doc);
+    return this.ctx.store.children<OperationRecord>(KIND.operation, c.id).map((x) => x.doc);
   }
 
   // ---- upgrades --------------------------------------------------------------------------
 
   /** The cluster's image now. */
   image(c: ClusterRec): Image {
-    const runtime = c.runtime ?? '7.2.18';
-    const known = IMAGES.find((i) => i.imageId === c.imageId);
+    const runtime = c.doc.runtime ?? '7.2.18';
+    const known = IMAGES.find((i) => i.imageId === c.doc.imageId);
     const newest = newestImage(runtime);
     if (known) return known;
     if (!newest) throw new Error(`no image of runtime ${runtime}`);
-    return c.imageId ? { ...newest, imageId: c.imageId } : newest;
+    return c.doc.imageId ? { ...newest, imageId: c.doc.imageId } : newest;
   }
 
   /**
@@ -495,7 +452,7 @@ export class DatahubBackend {
    */
   candidates(c: ClusterRec, osOnly: boolean): { images: Image[]; reason?: string } {
     const current = this.image(c);
-    const lake = this.lake(c.environmentCrn);
+    const lake = this.lake(c.doc.environmentCrn);
     const next = osOnly ? [] : (UPGRADES[current.runtime] ?? []);
     const os = IMAGES.filter((i) => i.runtime === current.runtime && i.created > current.created);
     const runtimes = IMAGES.filter((i) => next.includes(i.runtime));
@@ -505,7 +462,7 @@ export class DatahubBackend {
     const held = runtimes.length > allowed.length ? `; runtime ${next.join(', ')} needs data lake ${lake?.name} upgraded first` : '';
     return {
       images,
-      reason: `cluster ${c.clusterName} runs the newest image of runtime ${current.runtime}${osOnly ? '' : ` and no runtime it can be upgraded to${held ? '' : ' is available'}`}${held}`,
+      reason: `cluster ${c.doc.clusterName} runs the newest image of runtime ${current.runtime}${osOnly ? '' : ` and no runtime it can be upgraded to${held ? '' : ' is available'}`}${held}`,
     };
   }
 
@@ -520,15 +477,15 @@ export class DatahubBackend {
           .join(', ')}`,
       );
     if (ask.runtime && compareVersions(ask.runtime, current.runtime) < 0)
-      throw failedPrecondition(`cluster ${c.clusterName} runs runtime ${current.runtime}; it cannot go back to ${ask.runtime}`);
+      throw failedPrecondition(`cluster ${c.doc.clusterName} runs runtime ${current.runtime}; it cannot go back to ${ask.runtime}`);
     const { images, reason } = this.candidates(c, ask.osOnly);
     if (ask.imageId) {
       const hit = images.find((i) => i.imageId === ask.imageId);
       if (hit) return hit;
       if (!IMAGES.some((i) => i.imageId === ask.imageId))
-        throw notFound(`image ${ask.imageId} is not in image catalog ${c.catalogName ?? DEFAULT_CATALOG}`);
+        throw notFound(`image ${ask.imageId} is not in image catalog ${c.doc.catalogName ?? DEFAULT_CATALOG}`);
       throw failedPrecondition(
-        `image ${ask.imageId} is not an upgrade candidate of cluster ${c.clusterName}${reason ? `: ${reason}` : ''}`,
+        `image ${ask.imageId} is not an upgrade candidate of cluster ${c.doc.clusterName}${reason ? `: ${reason}` : ''}`,
       );
     }
     const pool = ask.runtime ? images.filter((i) => i.runtime === ask.runtime) : images;
@@ -536,33 +493,40 @@ export class DatahubBackend {
     if (pick) return pick;
     if (ask.runtime && ask.runtime !== current.runtime && !(UPGRADES[current.runtime] ?? []).includes(ask.runtime))
       throw failedPrecondition(
-        `cluster ${c.clusterName} runs runtime ${current.runtime}, which upgrades to ${(UPGRADES[current.runtime] ?? []).join(', ') || 'no newer runtime'}; not to ${ask.runtime}`,
+        `cluster ${c.doc.clusterName} runs runtime ${current.runtime}, which upgrades to ${(UPGRADES[current.runtime] ?? []).join(', ') || 'no newer runtime'}; not to ${ask.runtime}`,
       );
-    throw failedPrecondition(reason ?? `no upgrade of cluster ${c.clusterName} to runtime ${ask.runtime} is available`);
+    throw failedPrecondition(reason ?? `no upgrade of cluster ${c.doc.clusterName} to runtime ${ask.runtime} is available`);
   }
 
   /** Starts the upgrade of a cluster to an image. */
   upgrade(c: ClusterRec, to: Image): string {
-    if (this.works.running(c, 'prepare')[0])
-      throw failedPrecondition(`cluster ${c.clusterName} is still preparing an upgrade; wait for it to end`);
+    if (running(this.h, c, 'prepare')[0])
+      throw failedPrecondition(`cluster ${c.doc.clusterName} is still preparing an upgrade; wait for it to end`);
     this.requireNoInstanceWork(c, 'an upgrade');
-    this.checkLake(c.environmentCrn, to.runtime, 'an upgrade to', (r) => `upgrade the cluster to ${r} at most`);
+    this.checkLake(c.doc.environmentCrn, to.runtime, 'an upgrade to', (r) => `upgrade the cluster to ${r} at most`);
     return this.begin(c, 'upgrade', { effect: { runtime: to.runtime, imageId: to.imageId, prepared: undefined } });
   }
 
   // ---- vertical scaling, database ----------------------------------------------------------
 
-  /** Changes the instance type (on a stopped cluster) and/or the disks of every instance of a group. */
-  verticalScale(ref: string, groupName: string, instanceType: string | undefined, disks: Doc | undefined): string {
-    const c = this.cluster(ref);
-    const g = c.groups.find((x) => x.name === groupName);
-    if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${groupName}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+  /** The cluster's groups once a group's instance type (on a stopped cluster) and/or the disks of its instances have changed, as the request asks. */
+  verticallyScaled(c: ClusterRec, req: Doc): Doc {
+    const instanceType = req.instanceTemplate === undefined ? undefined : str(obj(req.instanceTemplate).instanceType);
+    if (req.instanceTemplate !== undefined && !instanceType) throw invalid('instanceTemplate needs an instanceType');
+    const disks = req.diskOptions === undefined ? undefined : obj(req.diskOptions);
+    if (instanceType === undefined && !disks) throw invalid('nothing to change: give instanceTemplate and/or diskOptions');
+    const groupName = text(req.group);
+    const g = c.doc.groups.find((x) => x.name === groupName);
+    if (!g)
+      throw notFound(
+        `cluster ${c.doc.clusterName} has no instance group ${groupName}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`,
+      );
     const state = this.status(c);
     if (instanceType !== undefined && state !== 'STOPPED')
-      throw failedPrecondition(`cluster ${c.clusterName} is ${state}; changing the instance type needs it STOPPED (stop it first)`);
+      throw failedPrecondition(`cluster ${c.doc.clusterName} is ${state}; changing the instance type needs it STOPPED (stop it first)`);
     if (instanceType !== undefined && instanceType === g.instanceType)
       throw invalid(`instance group ${g.name} already runs on ${instanceType}`);
-    const volumes = { ...(g.volumes ?? DEFAULT_VOLUME[c.cloudPlatform]) };
+    const volumes = { ...(g.volumes ?? DEFAULT_VOLUME[c.doc.cloudPlatform]) };
     let rootVolumeSize = g.rootVolumeSize;
     if (disks) {
       const add = disks.addDisks as Doc | undefined;
@@ -596,29 +560,28 @@ export class DatahubBackend {
       }
     }
     this.requireNoInstanceWork(c, 'vertical scaling');
-    const groups = c.groups.map((x) =>
+    const groups = c.doc.groups.map((x) =>
       x.name !== g.name
         ? x
         : { ...x, instanceType: instanceType ?? x.instanceType, volumes, ...(rootVolumeSize ? { rootVolumeSize } : {}) },
     );
-    return this.begin(c, 'verticalScale', { effect: { groups } });
+    return { groups };
   }
 
-  /** Upgrades the external database server: to the given version, else the next; the same one only with force. */
-  databaseUpgrade(ref: string, target: string | undefined, force: boolean): { target: string; operationId: string } {
-    const c = this.cluster(ref);
-    if ((c.database ?? 'NON_HA') === 'NONE')
-      throw failedPrecondition(`cluster ${c.clusterName} has no external database (created with --datahub-database NONE)`);
-    const current = c.dbVersion ?? DEFAULT_DB_VERSION;
+  /** The version a database upgrade goes to: the one asked for, else the next; the same one only with force. */
+  databaseTarget(c: ClusterRec, req: Doc): string {
+    if ((c.doc.database ?? 'NON_HA') === 'NONE')
+      throw failedPrecondition(`cluster ${c.doc.clusterName} has no external database (created with --datahub-database NONE)`);
+    const current = c.doc.dbVersion ?? DEFAULT_DB_VERSION;
     const at = DB_VERSIONS.indexOf(current);
-    const to = target ?? DB_VERSIONS[at + 1];
-    if (!to) throw failedPrecondition(`the database of cluster ${c.clusterName} is already at the newest version, ${current}`);
+    const to = str(req.targetVersion) ?? DB_VERSIONS[at + 1];
+    if (!to) throw failedPrecondition(`the database of cluster ${c.doc.clusterName} is already at the newest version, ${current}`);
     const diff = DB_VERSIONS.indexOf(to) - at;
-    if (diff < 0) throw failedPrecondition(`the database of cluster ${c.clusterName} is at ${current}; it cannot go back to ${to}`);
-    if (diff === 0 && !force)
-      throw failedPrecondition(`the database of cluster ${c.clusterName} is already at ${to}; use --force to run the upgrade again`);
+    if (diff < 0) throw failedPrecondition(`the database of cluster ${c.doc.clusterName} is at ${current}; it cannot go back to ${to}`);
+    if (diff === 0 && !bool(req.force))
+      throw failedPrecondition(`the database of cluster ${c.doc.clusterName} is already at ${to}; use --force to run the upgrade again`);
     this.requireNoInstanceWork(c, 'a database upgrade');
-    return { target: to, operationId: this.begin(c, 'databaseUpgrade', { effect: { dbVersion: to } }) };
+    return to;
   }
 }
 
@@ -628,12 +591,13 @@ export function clustersUsing(h: DatahubHook, what: 'template' | 'recipe' | 'cus
   const lc = name.toLowerCase();
   const uses = (c: ClusterRec): boolean =>
     what === 'template'
-      ? c.clusterTemplateName.toLowerCase() === lc
+      ? c.doc.clusterTemplateName.toLowerCase() === lc
       : what === 'recipe'
-        ? c.groups.some((g) => g.recipes.some((r) => r.toLowerCase() === lc))
-        : (c.customConfigurations ?? '').toLowerCase() === lc;
+        ? c.doc.groups.some((g) => g.recipes.some((r) => r.toLowerCase() === lc))
+        : (c.doc.customConfigurations ?? '').toLowerCase() === lc;
   return b.clusters
     .all()
+    .map(asCluster)
     .filter(uses)
-    .map((c) => c.clusterName);
+    .map((c) => c.doc.clusterName);
 }

@@ -13,8 +13,9 @@ import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.
 import { DatahubBackend, type ClusterSpec } from './backend.js';
 import { answerOf, findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
-import { Maintenance, type CollectionSpec } from './maintenance.js';
-import type { DatahubHook } from './records.js';
+import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
+import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
+import type { EngineRecord } from '../../engine/records.js';
 import {
   autoscaleView,
   clusterView,
@@ -24,17 +25,16 @@ import {
   lifecycleEvents,
   scalingActivities,
   serviceStatuses,
-  summaryView,
 } from './views.js';
 
-type Served = (b: DatahubBackend, req: Doc, m: Maintenance) => Doc;
+type Served = (b: DatahubBackend, req: Doc) => Doc;
 
 /** A handler: a backend for the request, the answer conformed to the operation's response shape. */
 const op =
   (fn: Served) =>
   (h: DatahubHook, req: Doc): Doc => {
     const b = new DatahubBackend(h);
-    return answerOf(h, fn(b, req, new Maintenance(b)));
+    return answerOf(h, fn(b, req));
   };
 
 /** The cluster a request names, by the field the operation names it with (name or CRN). */
@@ -43,9 +43,6 @@ const ref = (req: Doc, field: string): string => {
   if (!v) throw invalid(`give "${field}" to name the cluster`);
   return v;
 };
-
-/** An answer that is an operation of a maintenance call. */
-const started = (operationId: string): Doc => ({ operationId });
 
 function create(platform: CloudPlatform, gov = false) {
   return op((b, given) => {
@@ -84,21 +81,6 @@ function shown(images: readonly Image[], latestPerRuntime: boolean): Image[] {
   return [...newest.values()];
 }
 
-function collection(kind: 'diagnostics' | 'cmdiagnostics') {
-  return op((b, req, m) => {
-    const spec: CollectionSpec = {
-      destination: text(req.destination),
-      description: str(req.description),
-      caseNumber: str(req.caseNumber),
-      labels: strings(req.labels),
-      hosts: strings(req.hosts),
-      hostGroups: strings(req.hostGroups),
-      roles: strings(req.roles),
-    };
-    return started(m.collect(text(req.crn), kind, spec));
-  });
-}
-
 const MINUTE = 60_000;
 
 /** The operations on clusters that are code: each over the backend, its answer conformed. */
@@ -107,154 +89,63 @@ export const clusterCode = {
   createAWSGovCloudCluster: create('AWS', true),
   createAzureCluster: create('AZURE'),
   createGCPCluster: create('GCP'),
-  describeCluster: op((b, req) => ({ cluster: clusterView(b, b.cluster(ref(req, 'clusterName'))) })),
-  listClusters: op((b, req) => ({ clusters: b.list(str(req.environmentName)).map((c) => summaryView(b, c)) })),
-  startCluster: op((b, req) => {
-    const id = b.start(ref(req, 'clusterName'));
-    return id ? { operationId: id } : {};
-  }),
-  stopCluster: op((b, req) => {
-    const id = b.stop(ref(req, 'clusterName'));
-    return id ? { operationId: id } : {};
-  }),
   retryCluster: op((b, req) => {
     b.retry(ref(req, 'clusterName'));
-    return {};
-  }),
-  syncCluster: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.clusterName} is being deleted`);
     return {};
   }),
   scaleCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
     const preferred = [...strings(req.preferredSubnetIds), ...strings(req.preferredZones)];
-    if (strings(req.preferredSubnetIds).length > 0 && c.cloudPlatform !== 'AWS')
+    if (strings(req.preferredSubnetIds).length > 0 && c.doc.cloudPlatform !== 'AWS')
       throw invalid('preferredSubnetIds are for AWS clusters; Azure and GCP clusters take preferredZones');
-    if (strings(req.preferredZones).length > 0 && c.cloudPlatform === 'AWS')
+    if (strings(req.preferredZones).length > 0 && c.doc.cloudPlatform === 'AWS')
       throw invalid('preferredZones are for Azure and GCP clusters; AWS clusters take preferredSubnetIds');
-    const known = new Set(c.groups.flatMap((g) => g.instances.flatMap((i) => [i.subnetId, i.availabilityZone])));
-    const env = b.environment(c.environmentCrn);
+    const known = new Set(c.doc.groups.flatMap((g) => g.instances.flatMap((i) => [i.subnetId, i.availabilityZone])));
+    const env = b.environment(c.doc.environmentCrn);
     for (const p of preferred)
       if (!known.has(p) && !env.network.subnetIds.includes(p))
         throw invalid(`${p} is not a subnet or zone of environment ${env.environmentName}`);
-    return { operationId: b.scale(c.crn, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
+    return { operationId: b.scale(c.id, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
   }),
-  repairCluster: op((b, req) => {
-    const inst = obj(req.instances);
-    return {
-      operationId: b.repair(ref(req, 'clusterName'), strings(req.instanceGroupNames), strings(inst.instanceIds), bool(req.removeOnly)),
-    };
-  }),
-  deleteCluster: op((b, req) => ({ operationId: b.delete(ref(req, 'clusterName'), bool(req.force)) })),
-  getOperation: op((b, req) => {
-    const cluster = str(req.clusterName) ?? str(req.crn);
-    if (!cluster) throw invalid('give "clusterName" (or the older "crn") to name the cluster');
-    return b.operations.view(b.operation(cluster, str(req.operationId)));
-  }),
-  listClusterLifecycleEvents: op((b, req, _m) => {
-    const c = b.cluster(ref(req, 'cluster'));
-    return paged(b.ctx, req, lifecycleEvents(b, c));
-  }),
-  getClusterHostStatus: op((b, req) => ({ hosts: hostStatuses(b, b.cluster(ref(req, 'clusterName'))) })),
-  getClusterServiceStatus: op((b, req) => ({ services: serviceStatuses(b, b.cluster(ref(req, 'clusterName'))) })),
-
   // ---- instances
   deleteInstances: op((b, req) => {
     const { cluster, operationId } = b.deleteInstances(ref(req, 'clusterName'), strings(req.instanceIds));
     return { cluster: clusterView(b, cluster), operationId };
   }),
-  restartClusterInstances: op((_b, req, m) => started(m.restartInstances(ref(req, 'cluster'), strings(req.instances)))),
-  stopInstances: op((_b, req, m) => started(m.stopInstances(ref(req, 'cluster'), strings(req.instanceIds)))),
-  startInstances: op((_b, req, m) => started(m.startInstances(ref(req, 'cluster'), text(req.hostGroup), num(req.instanceCount)))),
-  startClusterVerticalScaling: op((b, req) => {
-    const template = req.instanceTemplate === undefined ? undefined : str(obj(req.instanceTemplate).instanceType);
-    if (req.instanceTemplate !== undefined && !template) throw invalid('instanceTemplate needs an instanceType');
-    const disks = req.diskOptions === undefined ? undefined : obj(req.diskOptions);
-    if (template === undefined && !disks) throw invalid('nothing to change: give instanceTemplate and/or diskOptions');
-    const group = text(req.group);
-    const operationId = b.verticalScale(ref(req, 'datahub'), group, template, disks);
-    return { result: `vertical scaling of instance group ${group} started`, operationId };
-  }),
-
   // ---- upgrades
   upgradeCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
-    const current = imageInfo(b.image(c), c.catalogName);
+    const current = imageInfo(b.image(c), c.doc.catalogName);
     const osOnly = bool(req.lockComponents);
     if (bool(req.showAvailableImages) || bool(req.showLatestAvailableImagePerRuntime)) {
       const { images, reason } = b.candidates(c, osOnly);
       const list = shown(images, bool(req.showLatestAvailableImagePerRuntime));
-      return { current, upgradeCandidates: list.map((i) => imageInfo(i, c.catalogName)), ...(reason ? { reason } : {}) };
+      return { current, upgradeCandidates: list.map((i) => imageInfo(i, c.doc.catalogName)), ...(reason ? { reason } : {}) };
     }
     const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly });
-    if (bool(req.dryRun)) return { current, upgradeCandidates: [imageInfo(to, c.catalogName)], reason: 'dry run: the upgrade can be done' };
-    return { current, upgradeCandidates: [imageInfo(to, c.catalogName)], operationId: b.upgrade(c, to) };
+    if (bool(req.dryRun))
+      return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], reason: 'dry run: the upgrade can be done' };
+    return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId: b.upgrade(c, to) };
   }),
-  prepareClusterUpgrade: op((b, req, m) => {
-    const c = b.cluster(ref(req, 'cluster'));
-    if (!str(req.imageId) && !str(req.runtime)) throw invalid('say what to prepare for: give --image-id or --runtime');
-    const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly: false });
-    const operationId = m.prepareUpgrade(c, to);
-    return { current: imageInfo(b.image(c), c.catalogName), upgradeCandidates: [imageInfo(to, c.catalogName)], operationId };
-  }),
-  startDatabaseUpgrade: op((b, req) => {
-    const r = b.databaseUpgrade(ref(req, 'cluster'), str(req.targetVersion), bool(req.force));
-    return { targetVersion: r.target, operationId: r.operationId };
-  }),
-  syncComponentVersionsFromCm: op((_b, req, m) => started(m.syncComponentVersions(ref(req, 'datahubName')))),
   setCatalog: op((b, req) => {
     const c = b.cluster(ref(req, 'cluster'));
     const catalog = text(req.catalogName).trim();
     if (!catalog) throw invalid('give the name of the image catalog');
-    c.catalogName = catalog;
+    c.doc.catalogName = catalog;
     b.clusters.save(c);
     return {};
   }),
-  setDefaultJavaVersion: op((_b, req, m) => {
-    const version = str(req.javaVersion);
-    if (!version) throw invalid('give --java-version, e.g. 17');
-    return started(m.setJava(ref(req, 'clusterCrn'), version));
-  }),
-
-  // ---- maintenance
-  updateOrchestratorState: op((_b, req, m) => started(m.updateOrchestratorState(ref(req, 'clusterCrn')))),
-  updatePublicDnsEntries: op((_b, req, m) => started(m.updatePublicDns(ref(req, 'datahub')))),
-  updateToAwsImdsV1: op((_b, req, m) => started(m.imds(ref(req, 'crn'), 'v1'))),
-  updateToAwsImdsV2: op((_b, req, m) => started(m.imds(ref(req, 'crn'), 'v2'))),
-  migrateSkus: op((_b, req, m) => started(m.migrateSkus(ref(req, 'clusterName'), bool(req.force)))),
-  migrateZookeeperToKraft: op((_b, req, m) => ({
-    operationId: m.migrateToKraft(ref(req, 'crn')),
-    message: 'Kafka brokers are moving to KRaft; finalize or roll back once it has finished',
-  })),
-  finalizeZookeeperToKraftMigration: op((_b, req, m) => ({
-    operationId: m.finalizeKraft(ref(req, 'crn')),
-    message: 'Kafka brokers are leaving ZooKeeper for good',
-  })),
-  rollbackZookeeperToKraftMigration: op((_b, req, m) => ({
-    operationId: m.rollbackKraft(ref(req, 'crn')),
-    message: 'Kafka brokers are going back to ZooKeeper',
-  })),
-  renewCertificate: op((_b, req, m) => started(m.renewPublicCertificate(ref(req, 'clusterName')))),
-  renewPublicCertificate: op((_b, req, m) => started(m.renewPublicCertificate(ref(req, 'datahub')))),
-  rotatePrivateCertificates: op((_b, req, m) => started(m.rotatePrivateCertificates(ref(req, 'datahub')))),
-  rotateAutoTlsCertificates: op((_b, req, m) => started(m.rotatePrivateCertificates(ref(req, 'datahubName')))),
-  rotateDbCertificate: op((_b, req, m) => started(m.rotateDbCertificate(ref(req, 'datahubName')))),
-  rotateSecrets: op((_b, req, m) => started(m.rotateSecrets(ref(req, 'datahub'), strings(req.secretTypes)))),
-  rotateSaltPassword: op((_b, req, m) => started(m.rotateSecrets(ref(req, 'cluster'), ['SALT_PASSWORD']))),
-  listDatahubSecretTypes: op((b, req, m) => ({
-    datahubSecretTypes: m.secretTypes(b.cluster(ref(req, 'datahub'))).map(([secretType, description]) => ({ secretType, description })),
-  })),
   replaceRecipes: op((b, req) => {
     const c = b.cluster(ref(req, 'datahub'));
-    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.clusterName} is being deleted`);
+    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
     const attached: Doc[] = [];
     const detached: Doc[] = [];
     const seen = new Set<string>();
     for (const item of docs(req.instanceGroupRecipes)) {
       const name = text(item.instanceGroupName);
-      const g = c.groups.find((x) => x.name === name);
-      if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${name}; it has ${c.groups.map((x) => x.name).join(', ')}`);
+      const g = c.doc.groups.find((x) => x.name === name);
+      if (!g)
+        throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
       if (seen.has(name)) throw invalid(`instance group ${name} is given twice`);
       seen.add(name);
       const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(b.h, r).name ?? r))];
@@ -295,25 +186,48 @@ export const clusterCode = {
     b.autoscale.update(c, req.autoScalePolicies === undefined ? undefined : docs(req.autoScalePolicies), optBool(req.enabled));
     return { autoScaleRules: autoscaleView(c) };
   }),
-  describeAutoScaleRules: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    b.autoscale.rules(c);
-    return { autoScaleRules: autoscaleView(c) };
-  }),
   deleteAutoScaleRules: op((b, req) => {
     b.autoscale.delete(b.cluster(ref(req, 'clusterName')));
     return {};
   }),
-  listAutoScaleHistory: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    return {
-      historyEvents: b.autoscale
-        .history(c, num(req.count))
-        .map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
-    };
+  // ---- diagnostics
+  cancelDatahubDiagnostics: op((b, req) => {
+    cancelCollections(b.h, b.cluster(ref(req, 'crn')));
+    return {};
   }),
-  listScalingActivities: op((b, req) => {
-    const c = b.cluster(ref(req, 'cluster'));
+} satisfies Record<string, (h: DatahubHook, req: Doc) => Doc>;
+
+/** An answer computed from the cluster a read finds (`r.cluster.read({ answer })`). */
+const shows =
+  (fn: (b: DatahubBackend, c: ClusterRec, req: Doc) => Doc) =>
+  (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc =>
+    fn(new DatahubBackend(h), asCluster(rec as EngineRecord), req);
+
+/** What reads of a cluster answer, beyond the cluster itself. */
+export const clusterAnswers = {
+  // A sync of a cluster being deleted is refused; Cloudera Manager's state is the emulator's already.
+  syncCluster: shows((b, c) => {
+    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
+    return {};
+  }),
+  listClusterLifecycleEvents: shows((b, c, req) => paged(b.ctx, req, lifecycleEvents(b, c))),
+  getClusterHostStatus: shows((b, c) => ({ hosts: hostStatuses(b, c) })),
+  getClusterServiceStatus: shows((b, c) => ({ services: serviceStatuses(b, c) })),
+  getCmRoles: shows((_b, c) => ({ roles: cmRoles(c) })),
+  listDatahubSecretTypes: shows((_b, c) => ({
+    datahubSecretTypes: secretTypes(c).map(([secretType, description]) => ({ secretType, description })),
+  })),
+  listDatahubDiagnostics: shows((b, c) => ({ collections: collections(b.h, c).map((w) => collectionView(b, c, w)) })),
+  describeAutoScaleRules: shows((b, c) => {
+    b.autoscale.rules(c);
+    return { autoScaleRules: autoscaleView(c) };
+  }),
+  listAutoScaleHistory: shows((b, c, req) => ({
+    historyEvents: b.autoscale
+      .history(c, num(req.count))
+      .map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
+  })),
+  listScalingActivities: shows((b, c, req) => {
     const now = b.ctx.clock.now();
     const duration = num(req.duration);
     const startTime = num(req.startTime);
@@ -331,24 +245,19 @@ export const clusterCode = {
       .map(({ doc }) => doc);
     return paged(b.ctx, req, items);
   }),
-  describeScalingActivity: op((b, req) => {
-    const c = b.cluster(ref(req, 'cluster'));
+  describeScalingActivity: shows((b, c, req) => {
     const id = text(req.operationId);
     const hit = scalingActivities(b, c).find(({ op: o }) => o.operationId === id);
-    if (!hit) throw notFound(`cluster ${c.clusterName} has no scaling activity ${id.slice(0, 100)}`);
+    if (!hit) throw notFound(`cluster ${c.doc.clusterName} has no scaling activity ${id.slice(0, 100)}`);
     return { scalingActivity: hit.doc };
   }),
-
-  // ---- diagnostics
-  collectDatahubDiagnostics: collection('diagnostics'),
-  collectCmDiagnostics: collection('cmdiagnostics'),
-  listDatahubDiagnostics: op((b, req, m) => {
-    const c = b.cluster(ref(req, 'crn'));
-    return { collections: m.collections(c).map((w) => collectionView(b, c, w)) };
+  startClusterVerticalScaling: (_h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => ({
+    result: `vertical scaling of instance group ${text(req.group)} started`,
+    operationId: rec.activity.operationId,
   }),
-  cancelDatahubDiagnostics: op((b, req, m) => {
-    m.cancelCollections(b.cluster(ref(req, 'crn')));
-    return {};
+  // The version a database upgrade goes to, as its check chose it.
+  startDatabaseUpgrade: (_h: DatahubHook, rec: Readonly<EngineRecord>): Doc => ({
+    targetVersion: rec.activity.effect?.dbVersion,
+    operationId: rec.activity.operationId,
   }),
-  getCmRoles: op((b, req, m) => ({ roles: m.cmRoles(b.cluster(ref(req, 'crn'))) })),
-} satisfies Record<string, (h: DatahubHook, req: Doc) => Doc>;
+};

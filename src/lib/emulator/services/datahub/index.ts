@@ -1,17 +1,20 @@
 /**
- * The datahub service of the emulator, on the operation table. Cluster
- * templates, cluster definitions, recipes and custom configurations are
- * resources of the engine (blueprints.ts: created, described and listed
- * from the model, with the built-in templates and definitions beside the
- * account's); the clusters and everything done to them are code entries
- * (handlers.ts) over the cluster records and their lifecycle (backend.ts,
- * maintenance.ts, autoscale.ts), not yet the engine's records.
+ * The datahub service of the emulator, on the operation table. Clusters are
+ * resources of the engine (their lifecycle the model's facts; what the wire
+ * shows of them computed by their `show`, views.ts), and so is their
+ * maintenance (work beside a cluster, maintenance.ts), as are cluster
+ * templates, cluster definitions, recipes and custom configurations
+ * (blueprints.ts: with the built-in templates and definitions beside the
+ * account's). What is still code: the creates (a cluster built from a
+ * definition and/or template, backend.ts), scaling and deleting instances
+ * (the action depends on the request), upgrades, retries, the image
+ * catalog, recipes replaced, the autoscale rules kept on a cluster
+ * (autoscale.ts), the built-in templates and definitions described, and the
+ * deletes of blueprints by lists of names.
  */
 import type { OperationName } from '../../../model/services/datahub/wire.js';
 import { resources } from '../../../model/services/datahub/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import { dependentKind } from '../../world.js';
-import { clusterResources } from './backend.js';
 import {
   blueprintResources,
   deleteClusterDefinitions,
@@ -24,17 +27,54 @@ import {
   listedTemplates,
 } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
-import { clusterCode } from './handlers.js';
+import { clusterAnswers, clusterCode } from './handlers.js';
 import { hubs } from './provides.js';
+import { DatahubBackend } from './backend.js';
+import { asCluster } from './records.js';
+import { clusterShown } from './views.js';
+import { kraftStep, saltPassword, upgradePrepared, workResource } from './maintenance.js';
 
 export default defineService<OperationName>()({
   service: 'datahub',
   facts: resources,
   resources: {
     ...blueprintResources,
-    // Clusters, their maintenance, instances, autoscale rules and scaling activities are the code entries' records (backend.ts).
-    cluster: { keys: ['clusterName'] },
-    work: { keys: ['operationId'] },
+    // A cluster lives in its environment (it holds up its delete, and stops and starts with it); its actions take these minutes.
+    cluster: {
+      keys: ['clusterName', 'crn'],
+      environmentNoun: 'Data Hub cluster',
+      // A start of a running cluster, or a stop of a stopped one, changes nothing.
+      idempotent: ['start', 'stop'],
+      lives: { in: 'environment', by: ['environmentName', 'environment'] },
+      minutes: {
+        create: [0.5, 9.5],
+        stop: [0.5, 2.5],
+        start: [0.5, 3.5],
+        upscale: [0.5, 1.5],
+        downscale: [0.25, 0.75],
+        repair: [0.5, 2.5],
+        upgrade: 12,
+        verticalScale: 5,
+        databaseUpgrade: 8,
+        delete: [0.5, 1.5],
+      },
+      hooks: {
+        check: {
+          stop: (h, rec) => new DatahubBackend(h).checkStop(asCluster(rec)),
+          repair: (h, rec, req) => new DatahubBackend(h).checkRepair(asCluster(rec), req),
+          databaseUpgrade: (h, rec, req) => void new DatahubBackend(h).databaseTarget(asCluster(rec), req),
+          verticalScale: (h, rec, req) => void new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
+        },
+        effect: {
+          repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
+          databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
+          verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
+        },
+        show: clusterShown,
+      },
+    },
+    // Instances, autoscale rules and scaling activities are the code entries' (backend.ts).
+    work: workResource,
     instance: { keys: ['instanceId'] },
     recipeSummary: { keys: ['recipeName'] },
     autoScaleRules: { keys: ['clusterName'] },
@@ -42,8 +82,8 @@ export default defineService<OperationName>()({
   },
   operations: (r) => ({
     cancelDatahubDiagnostics: code(clusterCode.cancelDatahubDiagnostics),
-    collectCmDiagnostics: code(clusterCode.collectCmDiagnostics),
-    collectDatahubDiagnostics: code(clusterCode.collectDatahubDiagnostics),
+    collectCmDiagnostics: r.cluster.work('cmdiagnostics', { keys: ['crn'] }),
+    collectDatahubDiagnostics: r.cluster.work('diagnostics', { keys: ['crn'] }),
     createAWSCluster: code(clusterCode.createAWSCluster),
     createAWSGovCloudCluster: code(clusterCode.createAWSGovCloudCluster),
     createAutoScaleRules: code(clusterCode.createAutoScaleRules),
@@ -54,77 +94,77 @@ export default defineService<OperationName>()({
     createGCPCluster: code(clusterCode.createGCPCluster),
     createRecipe: r.recipe.create(),
     deleteAutoScaleRules: code(clusterCode.deleteAutoScaleRules),
-    deleteCluster: code(clusterCode.deleteCluster),
+    deleteCluster: r.cluster.delete(),
     deleteClusterDefinitions: code(deleteClusterDefinitions),
     deleteClusterTemplates: code(deleteClusterTemplates),
     deleteCustomConfigurations: code(deleteCustomConfigurations),
     deleteInstances: code(clusterCode.deleteInstances),
     deleteRecipes: code(deleteRecipes),
-    describeAutoScaleRules: code(clusterCode.describeAutoScaleRules),
-    describeCluster: code(clusterCode.describeCluster),
+    describeAutoScaleRules: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.describeAutoScaleRules }),
+    describeCluster: r.cluster.read(),
     describeClusterDefinition: code(describeClusterDefinition),
     describeClusterTemplate: code(describeClusterTemplate),
     describeCustomConfigurations: r.customConfigurations.read(),
     describeRecipe: r.recipe.read(),
-    describeScalingActivity: code(clusterCode.describeScalingActivity),
-    finalizeZookeeperToKraftMigration: code(clusterCode.finalizeZookeeperToKraftMigration),
-    getClusterHostStatus: code(clusterCode.getClusterHostStatus),
-    getClusterServiceStatus: code(clusterCode.getClusterServiceStatus),
-    getCmRoles: code(clusterCode.getCmRoles),
+    describeScalingActivity: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.describeScalingActivity }),
+    finalizeZookeeperToKraftMigration: r.cluster.work('finalize', {
+      keys: ['crn'],
+      answer: kraftStep('Kafka brokers are leaving ZooKeeper for good'),
+    }),
+    getClusterHostStatus: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.getClusterHostStatus }),
+    getClusterServiceStatus: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.getClusterServiceStatus }),
+    getCmRoles: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.getCmRoles }),
     getDatahubLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
-    getOperation: code(clusterCode.getOperation),
+    getOperation: r.cluster.operation(),
     getVmTypes: code(clusterCode.getVmTypes),
-    listAutoScaleHistory: code(clusterCode.listAutoScaleHistory),
+    listAutoScaleHistory: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.listAutoScaleHistory }),
     listClusterDefinitions: r.clusterDefinition.list({ select: listedDefinitions }),
-    listClusterLifecycleEvents: code(clusterCode.listClusterLifecycleEvents),
+    listClusterLifecycleEvents: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.listClusterLifecycleEvents }),
     listClusterTemplates: r.clusterTemplate.list({ select: listedTemplates }),
-    listClusters: code(clusterCode.listClusters),
+    listClusters: r.cluster.list(),
     listCustomConfigurations: r.customConfigurations.list(),
-    listDatahubDiagnostics: code(clusterCode.listDatahubDiagnostics),
-    listDatahubSecretTypes: code(clusterCode.listDatahubSecretTypes),
+    listDatahubDiagnostics: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.listDatahubDiagnostics }),
+    listDatahubSecretTypes: r.cluster.read({ keys: ['datahub'], answer: clusterAnswers.listDatahubSecretTypes }),
     listRecipes: r.recipe.list(),
-    listScalingActivities: code(clusterCode.listScalingActivities),
-    migrateSkus: code(clusterCode.migrateSkus),
-    migrateZookeeperToKraft: code(clusterCode.migrateZookeeperToKraft),
-    prepareClusterUpgrade: code(clusterCode.prepareClusterUpgrade),
-    renewCertificate: code(clusterCode.renewCertificate),
-    renewPublicCertificate: code(clusterCode.renewPublicCertificate),
-    repairCluster: code(clusterCode.repairCluster),
+    listScalingActivities: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.listScalingActivities }),
+    migrateSkus: r.cluster.work('skus', { keys: ['clusterName'] }),
+    migrateZookeeperToKraft: r.cluster.work('kraft', {
+      keys: ['crn'],
+      answer: kraftStep('Kafka brokers are moving to KRaft; finalize or roll back once it has finished'),
+    }),
+    prepareClusterUpgrade: r.cluster.work('prepare', { keys: ['cluster'], answer: upgradePrepared }),
+    renewCertificate: r.cluster.work('renew', { keys: ['clusterName'] }),
+    renewPublicCertificate: r.cluster.work('renew', { keys: ['datahub'] }),
+    repairCluster: r.cluster.act('repair', { keys: ['clusterName'] }),
     replaceRecipes: code(clusterCode.replaceRecipes),
-    restartClusterInstances: code(clusterCode.restartClusterInstances),
+    restartClusterInstances: r.cluster.work('restart', { keys: ['cluster'] }),
     retryCluster: code(clusterCode.retryCluster),
-    rollbackZookeeperToKraftMigration: code(clusterCode.rollbackZookeeperToKraftMigration),
-    rotateAutoTlsCertificates: code(clusterCode.rotateAutoTlsCertificates),
-    rotateDbCertificate: code(clusterCode.rotateDbCertificate),
-    rotatePrivateCertificates: code(clusterCode.rotatePrivateCertificates),
-    rotateSaltPassword: code(clusterCode.rotateSaltPassword),
-    rotateSecrets: code(clusterCode.rotateSecrets),
+    rollbackZookeeperToKraftMigration: r.cluster.work('rollback', {
+      keys: ['crn'],
+      answer: kraftStep('Kafka brokers are going back to ZooKeeper'),
+    }),
+    rotateAutoTlsCertificates: r.cluster.work('rotate', { keys: ['datahubName'] }),
+    rotateDbCertificate: r.cluster.work('dbcert', { keys: ['datahubName'] }),
+    rotatePrivateCertificates: r.cluster.work('rotate', { keys: ['datahub'] }),
+    rotateSaltPassword: r.cluster.work('secrets', { keys: ['cluster'], rewrite: saltPassword }),
+    rotateSecrets: r.cluster.work('secrets', { keys: ['datahub'] }),
     scaleCluster: code(clusterCode.scaleCluster),
     setCatalog: code(clusterCode.setCatalog),
-    setDefaultJavaVersion: code(clusterCode.setDefaultJavaVersion),
-    startCluster: code(clusterCode.startCluster),
-    startClusterVerticalScaling: code(clusterCode.startClusterVerticalScaling),
-    startDatabaseUpgrade: code(clusterCode.startDatabaseUpgrade),
-    startInstances: code(clusterCode.startInstances),
-    stopCluster: code(clusterCode.stopCluster),
-    stopInstances: code(clusterCode.stopInstances),
-    syncCluster: code(clusterCode.syncCluster),
-    syncComponentVersionsFromCm: code(clusterCode.syncComponentVersionsFromCm),
+    setDefaultJavaVersion: r.cluster.work('java', { keys: ['clusterCrn'] }),
+    startCluster: r.cluster.act('start'),
+    startClusterVerticalScaling: r.cluster.act('verticalScale', { keys: ['datahub'], answer: clusterAnswers.startClusterVerticalScaling }),
+    startDatabaseUpgrade: r.cluster.act('databaseUpgrade', { keys: ['cluster'], answer: clusterAnswers.startDatabaseUpgrade }),
+    startInstances: r.cluster.work('startinstances', { keys: ['cluster'] }),
+    stopCluster: r.cluster.act('stop'),
+    stopInstances: r.cluster.work('stopinstances', { keys: ['cluster'] }),
+    syncCluster: r.cluster.read({ answer: clusterAnswers.syncCluster }),
+    syncComponentVersionsFromCm: r.cluster.work('sync', { keys: ['datahubName'] }),
     updateAutoScaleRules: code(clusterCode.updateAutoScaleRules),
-    updateOrchestratorState: code(clusterCode.updateOrchestratorState),
-    updatePublicDnsEntries: code(clusterCode.updatePublicDnsEntries),
-    updateToAwsImdsV1: code(clusterCode.updateToAwsImdsV1),
-    updateToAwsImdsV2: code(clusterCode.updateToAwsImdsV2),
+    updateOrchestratorState: r.cluster.work('orchestrator', { keys: ['clusterCrn'] }),
+    updatePublicDnsEntries: r.cluster.work('dns', { keys: ['datahub'] }),
+    updateToAwsImdsV1: r.cluster.work('imds', { keys: ['crn'] }),
+    updateToAwsImdsV2: r.cluster.work('imds', { keys: ['crn'] }),
     upgradeCluster: code(clusterCode.upgradeCluster),
   }),
   provides: { hubs },
-  dependents: [
-    dependentKind({
-      service: 'datahub',
-      noun: 'Data Hub cluster',
-      resources: clusterResources,
-      environmentOf: (c) => c.environmentCrn,
-      nameOf: (c) => c.clusterName,
-    }),
-  ],
 });

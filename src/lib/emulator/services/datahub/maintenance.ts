@@ -1,271 +1,340 @@
 /**
- * Maintenance of a running cluster (WORK in records.ts), with the rules each
- * has: certificates (public renewal, private rotation, the database
+ * Maintenance of a running cluster, as work of the engine beside the cluster
+ * (the `work` resource: its kinds are the actions of its facts'
+ * lifecycle): certificates (public renewal, private rotation, the database
  * server's), secrets, the public DNS entries, the orchestrator state, the
  * AWS instance metadata service version, Java, component versions,
  * diagnostics collections, restarting, stopping and starting instances, the
  * Azure SKU migration, the ZooKeeper to KRaft migration of Kafka clusters
  * (migrate, then finalize or roll back), and the preparation of an upgrade.
- * Each needs the cluster's instances up (RUNNING_STATES) unless it says
- * otherwise, runs as an operation, and changes the cluster when it finishes.
+ * The engine runs one at a time a cluster (per group: instance work, the
+ * KRaft steps) with an operation record; what is written here is what
+ * refuses each (`check`: most need the cluster's instances up,
+ * RUNNING_STATES) and what it changes on the cluster once it has finished
+ * (`effect`).
  */
+import type { CheckFn, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import type { Doc } from '../../types.js';
-import type { DatahubBackend } from './backend.js';
 import { compareVersions } from '../../shared/runtimes.js';
-import { KRAFT_RUNTIME, LOG_DESCRIPTORS, runtimeOf, SECRET_TYPES, SERVICE_ROLES, type Image } from './catalogue.js';
-import { RUNNING_STATES, type ClusterRec, type WorkEffect, type WorkRec } from './records.js';
+import type { Doc } from '../../types.js';
+import { str, strings, text, bool, num } from '../../values.js';
+import { DatahubBackend } from './backend.js';
+import { KRAFT_RUNTIME, LOG_DESCRIPTORS, runtimeOf, SECRET_TYPES, SERVICE_ROLES } from './catalogue.js';
+import { imageInfo } from './views.js';
+import { asCluster, RUNNING_STATES, type ClusterRec, type DatahubHook, type GroupRec, type R } from './records.js';
 
-/** A diagnostics collection as the request asks for it. */
-export interface CollectionSpec {
-  readonly destination: string;
-  readonly description?: string;
-  readonly caseNumber?: string;
-  readonly labels: readonly string[];
-  readonly hosts: readonly string[];
-  readonly hostGroups: readonly string[];
-  readonly roles: readonly string[];
+/** Work that cannot run beside each other: what acts on instances, and the steps of the KRaft migration. */
+export const WORK_GROUP: Readonly<Record<string, string>> = {
+  restart: 'instances',
+  stopinstances: 'instances',
+  startinstances: 'instances',
+  kraft: 'kraft',
+  finalize: 'kraft',
+  rollback: 'kraft',
+};
+
+const groupOf = (kind: string): string => WORK_GROUP[kind] ?? kind;
+
+/** The cluster's work still running: all of it, or that of a kind's group. */
+export function running(h: DatahubHook, c: Readonly<EngineRecord>, kind?: string): EngineRecord[] {
+  const works = h.records('work');
+  return works.all(c.id).filter((w) => works.busy(w) && (!kind || groupOf(w.activity.action) === groupOf(kind)));
 }
 
-export class Maintenance {
-  constructor(private readonly b: DatahubBackend) {}
+/** The newest work of a cluster: the one an entry just started. */
+export const newestWork = (h: DatahubHook, c: Readonly<EngineRecord>): EngineRecord | undefined => h.records('work').all(c.id).at(-1);
 
-  /** FAILED_PRECONDITION unless the cluster is in one of the states. */
-  private require(c: ClusterRec, states: readonly string[], what: string): void {
-    const state = this.b.status(c);
-    if (!states.includes(state))
-      throw failedPrecondition(`cluster ${c.clusterName} is ${state}; ${what} needs its instances up (${states.join(' or ')})`);
-  }
+/** FAILED_PRECONDITION unless the cluster is in one of the states. */
+function require(h: DatahubHook, c: ClusterRec, states: readonly string[], what: string): void {
+  const state = h.records('cluster').state(c);
+  if (!states.includes(state))
+    throw failedPrecondition(`cluster ${c.doc.clusterName} is ${state}; ${what} needs its instances up (${states.join(' or ')})`);
+}
 
-  /** Starts a piece of work on a running cluster; returns its operation id. */
-  private run(c: ClusterRec, action: string, what: string, effect?: WorkEffect, details?: Doc, states = RUNNING_STATES): WorkRec {
-    this.require(c, states, what);
-    return this.b.works.begin(c, action, effect, details);
-  }
+/** A check that the cluster's instances are up (in `states`), after the kind's own rules. */
+const up =
+  (what: string, rules?: (h: DatahubHook, c: ClusterRec, req: Doc) => void, states: readonly string[] = RUNNING_STATES): CheckFn<R> =>
+  (h, rec, req) => {
+    const c = asCluster(rec as EngineRecord);
+    rules?.(h, c, req);
+    require(h, c, states, what);
+  };
 
-  private op(ref: string, action: string, what: string, effect?: (c: ClusterRec) => WorkEffect | undefined): string {
-    const c = this.b.cluster(ref);
-    return this.run(c, action, what, effect?.(c)).operationId;
-  }
+/** Instance work needs the cluster available and not changing, then the instances it names. */
+const instanceWork =
+  (rules: (c: ClusterRec, req: Doc) => void): CheckFn<R> =>
+  (h, rec, req) => {
+    const c = asCluster(rec as EngineRecord);
+    require(h, c, ['AVAILABLE'], 'instance work');
+    rules(c, req);
+  };
 
-  /** New certificates: they count from when the renewal began. */
-  private reissued = (): WorkEffect => ({ fields: { certIssuedAt: this.b.ctx.clock.now() } });
+/** New certificates: they count from when the renewal began. */
+const reissued = (h: DatahubHook): Doc => ({ certIssuedAt: h.ctx.clock.now() });
 
-  renewPublicCertificate(ref: string): string {
-    return this.op(ref, 'renew', 'renewing its public certificate', this.reissued);
-  }
+export function secretTypes(c: ClusterRec): ReadonlyArray<readonly [string, string]> {
+  return SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || (c.doc.database ?? 'NON_HA') !== 'NONE');
+}
 
-  rotatePrivateCertificates(ref: string): string {
-    return this.op(ref, 'rotate', 'rotating its host certificates', this.reissued);
-  }
+const imdsVersion = (h: DatahubHook): string => (h.ctx.op.name === 'updateToAwsImdsV1' ? 'v1' : 'v2');
 
-  rotateDbCertificate(ref: string): string {
-    const c = this.b.cluster(ref);
-    if ((c.database ?? 'NON_HA') === 'NONE')
-      throw failedPrecondition(`cluster ${c.clusterName} has no external database; its database certificate is Cloudera Manager's own`);
-    return this.run(c, 'dbcert', 'rotating its database certificate').operationId;
-  }
-
-  secretTypes(c: ClusterRec): ReadonlyArray<readonly [string, string]> {
-    return SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || (c.database ?? 'NON_HA') !== 'NONE');
-  }
-
-  rotateSecrets(ref: string, types: readonly string[]): string {
-    const c = this.b.cluster(ref);
-    const known = this.secretTypes(c).map(([t]) => t);
-    if (types.length === 0) throw invalid('give at least one secret type');
-    for (const t of types)
-      if (!known.includes(t))
-        throw invalid(`secret type ${t} cannot be rotated on cluster ${c.clusterName}; the types are ${known.join(', ')}`);
-    return this.run(c, 'secrets', 'a secret rotation').operationId;
-  }
-
-  updatePublicDns(ref: string): string {
-    return this.op(ref, 'dns', 'updating its public DNS entries');
-  }
-
-  updateOrchestratorState(ref: string): string {
-    return this.op(ref, 'orchestrator', 'an orchestrator state update');
-  }
-
-  syncComponentVersions(ref: string): string {
-    return this.op(ref, 'sync', 'syncing component versions from Cloudera Manager');
-  }
-
-  /** Requires IMDSv1 or IMDSv2 of an AWS cluster's instances. */
-  imds(ref: string, version: 'v1' | 'v2'): string {
-    const c = this.b.cluster(ref);
-    if (c.cloudPlatform !== 'AWS')
-      throw failedPrecondition(`cluster ${c.clusterName} runs on ${c.cloudPlatform}; IMDS settings are for AWS`);
-    if ((c.imds ?? 'v2') === version && this.b.works.running(c, 'imds').length === 0)
-      throw failedPrecondition(`the instances of cluster ${c.clusterName} already use IMDS${version}`);
-    return this.run(c, 'imds', `moving to IMDS${version}`, { fields: { imds: version } }).operationId;
-  }
-
-  setJava(ref: string, version: string): string {
-    const c = this.b.cluster(ref);
-    const java = Number(version);
-    const runtime = c.runtime ?? '7.2.18';
-    const allowed = runtimeOf(runtime)?.java ?? [];
-    if (!Number.isInteger(java) || !allowed.includes(java))
-      throw invalid(`runtime ${runtime} runs on Java ${allowed.join(', ')}; not on ${version}`);
-    return this.run(c, 'java', 'changing its Java version', { fields: { javaVersion: java } }).operationId;
-  }
-
-  /** Moves an Azure cluster's load balancers and public IPs from the basic to the standard SKU. */
-  migrateSkus(ref: string, force: boolean): string {
-    const c = this.b.cluster(ref);
-    if (c.cloudPlatform !== 'AZURE')
-      throw failedPrecondition(`cluster ${c.clusterName} runs on ${c.cloudPlatform}; SKU migration is for Azure`);
-    if ((c.lbSku ?? 'BASIC') === 'STANDARD' && !force)
-      throw failedPrecondition(`cluster ${c.clusterName} already uses the standard SKU; --force migrates without this check`);
-    return this.run(c, 'skus', 'a SKU migration', { fields: { lbSku: 'STANDARD' } }, undefined, ['AVAILABLE']).operationId;
-  }
-
-  // ---- upgrade preparation --------------------------------------------------------------
-
-  /** Runs the upgrade checks and downloads the parcels of the target image. */
-  prepareUpgrade(c: ClusterRec, to: Image): string {
-    if (to.runtime === this.b.image(c).runtime)
-      throw invalid(
-        `image ${to.imageId} keeps runtime ${to.runtime}; preparation is for runtime upgrades (--runtime or --image-id of a newer runtime)`,
-      );
-    return this.run(c, 'prepare', 'preparing an upgrade', { fields: { prepared: to.imageId } }, undefined, ['AVAILABLE']).operationId;
-  }
-
-  // ---- instances -------------------------------------------------------------------------
-
-  private instances(c: ClusterRec, ids: readonly string[]): Array<{ group: ClusterRec['groups'][number]; id: string; stopped: boolean }> {
-    if (ids.length === 0) throw invalid('give at least one instance id');
-    return ids.map((id) => {
-      for (const group of c.groups) {
-        const i = group.instances.find((x) => x.id === id);
-        if (i) return { group, id, stopped: i.stopped === true };
-      }
-      throw notFound(`cluster ${c.clusterName} has no instance ${id}`);
-    });
-  }
-
-  /** Instance work needs the cluster available and not changing. */
-  private forInstances(ref: string): ClusterRec {
-    const c = this.b.cluster(ref);
-    this.require(c, ['AVAILABLE'], 'instance work');
-    return c;
-  }
-
-  restartInstances(ref: string, ids: readonly string[]): string {
-    const c = this.forInstances(ref);
-    for (const x of this.instances(c, ids))
-      if (x.stopped) throw failedPrecondition(`instance ${x.id} is stopped; start it (\`datahub instances start\`) rather than restart it`);
-    return this.run(c, 'restart', 'restarting instances').operationId;
-  }
-
-  stopInstances(ref: string, ids: readonly string[]): string {
-    const c = this.forInstances(ref);
-    for (const x of this.instances(c, ids)) {
-      if (x.group.type === 'GATEWAY') throw invalid(`instance ${x.id} is in instance group ${x.group.name}, which holds Cloudera Manager`);
-      if (x.stopped) throw failedPrecondition(`instance ${x.id} is already stopped`);
+/** The instances of a cluster with these ids; NOT_FOUND naming the first that is not one of them. */
+function instancesOf(c: ClusterRec, ids: readonly string[]): Array<{ group: GroupRec; id: string; stopped: boolean }> {
+  if (ids.length === 0) throw invalid('give at least one instance id');
+  return ids.map((id) => {
+    for (const group of c.doc.groups) {
+      const i = group.instances.find((x) => x.id === id);
+      if (i) return { group, id, stopped: i.stopped === true };
     }
-    return this.run(c, 'stopinstances', 'stopping instances', { stop: [...ids] }).operationId;
-  }
+    throw notFound(`cluster ${c.doc.clusterName} has no instance ${id}`);
+  });
+}
 
-  /** Starts stopped instances of a group: `count` of them (all when not given). */
-  startInstances(ref: string, groupName: string, count?: number): string {
-    const c = this.forInstances(ref);
-    const g = c.groups.find((x) => x.name === groupName);
-    if (!g) throw notFound(`cluster ${c.clusterName} has no instance group ${groupName}; it has ${c.groups.map((x) => x.name).join(', ')}`);
-    const stopped = g.instances.filter((i) => i.stopped).map((i) => i.id);
-    if (stopped.length === 0) throw failedPrecondition(`instance group ${g.name} has no stopped instances`);
-    const n = count ?? stopped.length;
-    if (n < 1) throw invalid('instanceCount must be 1 or more');
-    if (n > stopped.length)
-      throw failedPrecondition(`instance group ${g.name} has ${stopped.length} stopped instance(s); cannot start ${n}`);
-    return this.run(c, 'startinstances', 'starting instances', { start: stopped.slice(0, n) }).operationId;
-  }
+/** The cluster's groups with these instances stopped, or started again. */
+const marked = (c: ClusterRec, ids: readonly string[], stopped: boolean): Doc => ({
+  groups: c.doc.groups.map((g) => ({
+    ...g,
+    instances: g.instances.map((i) => {
+      if (!ids.includes(i.id)) return i;
+      const { stopped: _was, ...rest } = i;
+      return stopped ? { ...rest, stopped: true } : rest;
+    }),
+  })),
+});
 
-  // ---- ZooKeeper to KRaft ----------------------------------------------------------------
+/** The stopped instances of a group a start starts: `instanceCount` of them (all when not given). */
+function toStart(c: ClusterRec, req: Doc): string[] {
+  const groupName = text(req.hostGroup);
+  const g = c.doc.groups.find((x) => x.name === groupName);
+  if (!g)
+    throw notFound(`cluster ${c.doc.clusterName} has no instance group ${groupName}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
+  const stopped = g.instances.filter((i) => i.stopped).map((i) => i.id);
+  if (stopped.length === 0) throw failedPrecondition(`instance group ${g.name} has no stopped instances`);
+  const n = num(req.instanceCount) ?? stopped.length;
+  if (n < 1) throw invalid('instanceCount must be 1 or more');
+  if (n > stopped.length) throw failedPrecondition(`instance group ${g.name} has ${stopped.length} stopped instance(s); cannot start ${n}`);
+  return stopped.slice(0, n);
+}
 
-  private kafka(ref: string): ClusterRec {
-    const c = this.b.cluster(ref);
-    if (!c.kraft) throw failedPrecondition(`cluster ${c.clusterName} runs no Kafka; the KRaft migration is for Streams Messaging clusters`);
-    return c;
-  }
+function kafka(c: ClusterRec): void {
+  if (!c.doc.kraft)
+    throw failedPrecondition(`cluster ${c.doc.clusterName} runs no Kafka; the KRaft migration is for Streams Messaging clusters`);
+}
 
-  migrateToKraft(ref: string): string {
-    const c = this.kafka(ref);
-    const runtime = c.runtime ?? '7.2.18';
-    if (compareVersions(runtime, KRAFT_RUNTIME) < 0)
+/** A KRaft migration that has run and waits to be finalized or rolled back. */
+const migrated =
+  (step: string) =>
+  (_h: DatahubHook, c: ClusterRec): void => {
+    kafka(c);
+    if (c.doc.kraft !== 'MIGRATED')
       throw failedPrecondition(
-        `cluster ${c.clusterName} runs runtime ${runtime}; KRaft needs ${KRAFT_RUNTIME} or newer (upgrade it first)`,
+        `cluster ${c.doc.clusterName} has no KRaft migration to ${step} (its brokers are ${c.doc.kraft === 'KRAFT' ? 'on KRaft for good' : 'on ZooKeeper'})`,
       );
-    if (c.kraft !== 'ZOOKEEPER')
-      throw failedPrecondition(
-        `the Kafka brokers of cluster ${c.clusterName} are already ${c.kraft === 'KRAFT' ? 'on KRaft' : 'migrated, waiting to be finalized or rolled back'}`,
-      );
-    return this.run(c, 'kraft', 'the KRaft migration', { fields: { kraft: 'MIGRATED' } }, undefined, ['AVAILABLE']).operationId;
+  };
+
+export function cmRoles(c: ClusterRec): string[] {
+  return [...new Set((c.doc.services ?? []).flatMap((s) => SERVICE_ROLES[s] ?? []))];
+}
+
+/** What a diagnostics collection asks for: known labels, hosts, groups and roles; log storage for a collection into it. */
+function collection(h: DatahubHook, c: ClusterRec, req: Doc): void {
+  const labels = LOG_DESCRIPTORS.map(([l]) => l);
+  for (const l of strings(req.labels))
+    if (!labels.includes(l)) throw invalid(`log label ${l} is not known; the labels are ${labels.join(', ')}`);
+  const fqdns = c.doc.groups.flatMap((g) => g.instances.map((i) => i.fqdn));
+  for (const host of strings(req.hosts)) if (!fqdns.includes(host)) throw notFound(`cluster ${c.doc.clusterName} has no host ${host}`);
+  for (const name of strings(req.hostGroups))
+    if (!c.doc.groups.some((g) => g.name === name)) throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}`);
+  const roles = cmRoles(c);
+  for (const r of strings(req.roles))
+    if (!roles.includes(r)) throw invalid(`cluster ${c.doc.clusterName} has no Cloudera Manager role ${r}; it has ${roles.join(', ')}`);
+  if (text(req.destination) === 'CLOUD_STORAGE') {
+    const env = h.world.environments.require(c.doc.environmentCrn);
+    if (!env.logStorage.enabled) throw failedPrecondition(`environment ${env.environmentName} has no log storage to collect into`);
   }
+}
 
-  private migrated(ref: string, step: string): ClusterRec {
-    const c = this.kafka(ref);
-    if (this.b.works.running(c, 'kraft').length > 0)
-      throw failedPrecondition(`cluster ${c.clusterName} is still migrating to KRaft; wait for it`);
-    if (c.kraft !== 'MIGRATED')
-      throw failedPrecondition(
-        `cluster ${c.clusterName} has no KRaft migration to ${step} (its brokers are ${c.kraft === 'KRAFT' ? 'on KRaft for good' : 'on ZooKeeper'})`,
-      );
-    return c;
-  }
+/** The image an upgrade preparation readies the cluster for: a newer runtime's. */
+export function preparedFor(h: DatahubHook, c: ClusterRec, req: Doc): ReturnType<DatahubBackend['target']> {
+  if (!str(req.imageId) && !str(req.runtime)) throw invalid('say what to prepare for: give --image-id or --runtime');
+  const b = new DatahubBackend(h);
+  const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly: false });
+  if (to.runtime === b.image(c).runtime)
+    throw invalid(
+      `image ${to.imageId} keeps runtime ${to.runtime}; preparation is for runtime upgrades (--runtime or --image-id of a newer runtime)`,
+    );
+  return to;
+}
 
-  finalizeKraft(ref: string): string {
-    const c = this.migrated(ref, 'finalize');
-    return this.run(c, 'finalize', 'finalizing the KRaft migration', { fields: { kraft: 'KRAFT' } }).operationId;
-  }
+/** Emulated minutes each kind of maintenance takes. */
+const MINUTES = {
+  prepare: 5,
+  renew: 3,
+  rotate: 4,
+  dbcert: 3,
+  secrets: 3,
+  dns: 1,
+  orchestrator: 2,
+  imds: 2,
+  java: 5,
+  sync: 1,
+  diagnostics: 5,
+  cmdiagnostics: 6,
+  restart: 3,
+  stopinstances: 2,
+  startinstances: 3,
+  kraft: 10,
+  finalize: 3,
+  rollback: 5,
+  skus: 4,
+};
 
-  rollbackKraft(ref: string): string {
-    const c = this.migrated(ref, 'roll back');
-    return this.run(c, 'rollback', 'rolling back the KRaft migration', { fields: { kraft: 'ZOOKEEPER' } }).operationId;
-  }
+const asHub = (rec: Readonly<EngineRecord>): ClusterRec => asCluster(rec as EngineRecord);
 
-  // ---- diagnostics -----------------------------------------------------------------------
+/** Maintenance beside a cluster, as a resource of the table: what refuses each kind and what each changes. */
+export const workResource: Resource<R> = {
+  keys: ['operationId'],
+  noun: 'operation',
+  lives: { in: 'parent', parent: 'cluster', part: true },
+  work: { groups: WORK_GROUP, named: 'operation' },
+  minutes: MINUTES,
+  hooks: {
+    check: {
+      renew: up('renewing its public certificate'),
+      rotate: up('rotating its host certificates'),
+      dbcert: up('rotating its database certificate', (_h, c) => {
+        if ((c.doc.database ?? 'NON_HA') === 'NONE')
+          throw failedPrecondition(
+            `cluster ${c.doc.clusterName} has no external database; its database certificate is Cloudera Manager's own`,
+          );
+      }),
+      secrets: up('a secret rotation', (_h, c, req) => {
+        const types = strings(req.secretTypes);
+        const known = secretTypes(c).map(([t]) => t);
+        if (types.length === 0) throw invalid('give at least one secret type');
+        for (const t of types)
+          if (!known.includes(t))
+            throw invalid(`secret type ${t} cannot be rotated on cluster ${c.doc.clusterName}; the types are ${known.join(', ')}`);
+      }),
+      dns: up('updating its public DNS entries'),
+      orchestrator: up('an orchestrator state update'),
+      sync: up('syncing component versions from Cloudera Manager'),
+      imds: (h, rec, req) => {
+        const c = asHub(rec);
+        const version = imdsVersion(h);
+        if (c.doc.cloudPlatform !== 'AWS')
+          throw failedPrecondition(`cluster ${c.doc.clusterName} runs on ${c.doc.cloudPlatform}; IMDS settings are for AWS`);
+        if ((c.doc.imds ?? 'v2') === version)
+          throw failedPrecondition(`the instances of cluster ${c.doc.clusterName} already use IMDS${version}`);
+        up(`moving to IMDS${version}`)(h, rec, req);
+      },
+      java: up('changing its Java version', (_h, c, req) => {
+        const version = str(req.javaVersion);
+        if (!version) throw invalid('give --java-version, e.g. 17');
+        const runtime = c.doc.runtime ?? '7.2.18';
+        const allowed = runtimeOf(runtime)?.java ?? [];
+        const java = Number(version);
+        if (!Number.isInteger(java) || !allowed.includes(java))
+          throw invalid(`runtime ${runtime} runs on Java ${allowed.join(', ')}; not on ${version}`);
+      }),
+      skus: up(
+        'a SKU migration',
+        (_h, c, req) => {
+          if (c.doc.cloudPlatform !== 'AZURE')
+            throw failedPrecondition(`cluster ${c.doc.clusterName} runs on ${c.doc.cloudPlatform}; SKU migration is for Azure`);
+          if ((c.doc.lbSku ?? 'BASIC') === 'STANDARD' && !bool(req.force))
+            throw failedPrecondition(`cluster ${c.doc.clusterName} already uses the standard SKU; --force migrates without this check`);
+        },
+        ['AVAILABLE'],
+      ),
+      prepare: up('preparing an upgrade', (h, c, req) => void preparedFor(h, c, req), ['AVAILABLE']),
+      restart: instanceWork((c, req) => {
+        for (const x of instancesOf(c, strings(req.instances)))
+          if (x.stopped)
+            throw failedPrecondition(`instance ${x.id} is stopped; start it (\`datahub instances start\`) rather than restart it`);
+      }),
+      stopinstances: instanceWork((c, req) => {
+        for (const x of instancesOf(c, strings(req.instanceIds))) {
+          if (x.group.type === 'GATEWAY')
+            throw invalid(`instance ${x.id} is in instance group ${x.group.name}, which holds Cloudera Manager`);
+          if (x.stopped) throw failedPrecondition(`instance ${x.id} is already stopped`);
+        }
+      }),
+      startinstances: instanceWork((c, req) => void toStart(c, req)),
+      kraft: up(
+        'the KRaft migration',
+        (_h, c) => {
+          kafka(c);
+          const runtime = c.doc.runtime ?? '7.2.18';
+          if (compareVersions(runtime, KRAFT_RUNTIME) < 0)
+            throw failedPrecondition(
+              `cluster ${c.doc.clusterName} runs runtime ${runtime}; KRaft needs ${KRAFT_RUNTIME} or newer (upgrade it first)`,
+            );
+          if (c.doc.kraft !== 'ZOOKEEPER')
+            throw failedPrecondition(
+              `the Kafka brokers of cluster ${c.doc.clusterName} are already ${c.doc.kraft === 'KRAFT' ? 'on KRaft' : 'migrated, waiting to be finalized or rolled back'}`,
+            );
+        },
+        ['AVAILABLE'],
+      ),
+      finalize: up('finalizing the KRaft migration', migrated('finalize')),
+      rollback: up('rolling back the KRaft migration', migrated('roll back')),
+      diagnostics: up('a diagnostics collection', collection),
+      cmdiagnostics: up('a Cloudera Manager diagnostics collection', collection),
+    },
+    effect: {
+      renew: reissued,
+      rotate: reissued,
+      imds: (h) => ({ imds: imdsVersion(h) }),
+      java: (_h, _c, req) => ({ javaVersion: Number(str(req.javaVersion)) }),
+      skus: () => ({ lbSku: 'STANDARD' }),
+      prepare: (h, c, req) => ({ prepared: preparedFor(h, asHub(c), req).imageId }),
+      stopinstances: (_h, c, req) => marked(asHub(c), strings(req.instanceIds), true),
+      startinstances: (_h, c, req) => marked(asHub(c), toStart(asHub(c), req), false),
+      kraft: () => ({ kraft: 'MIGRATED' }),
+      finalize: () => ({ kraft: 'KRAFT' }),
+      rollback: () => ({ kraft: 'ZOOKEEPER' }),
+    },
+  },
+};
 
-  cmRoles(c: ClusterRec): string[] {
-    return [...new Set((c.services ?? []).flatMap((s) => SERVICE_ROLES[s] ?? []))];
-  }
+/** A step of the KRaft migration answers its operation and what it does. */
+export const kraftStep =
+  (message: string) =>
+  (h: DatahubHook, rec: Readonly<EngineRecord>): Doc => ({ operationId: newestWork(h, rec)?.id, message });
 
-  /** Starts a collection of the hosts' logs (`diagnostics`) or a Cloudera Manager bundle (`cmdiagnostics`). */
-  collect(ref: string, kind: 'diagnostics' | 'cmdiagnostics', spec: CollectionSpec): string {
-    const c = this.b.cluster(ref);
-    const labels = LOG_DESCRIPTORS.map(([l]) => l);
-    for (const l of spec.labels) if (!labels.includes(l)) throw invalid(`log label ${l} is not known; the labels are ${labels.join(', ')}`);
-    const fqdns = c.groups.flatMap((g) => g.instances.map((i) => i.fqdn));
-    for (const host of spec.hosts) if (!fqdns.includes(host)) throw notFound(`cluster ${c.clusterName} has no host ${host}`);
-    for (const name of spec.hostGroups)
-      if (!c.groups.some((g) => g.name === name)) throw notFound(`cluster ${c.clusterName} has no instance group ${name}`);
-    const roles = this.cmRoles(c);
-    for (const r of spec.roles)
-      if (!roles.includes(r)) throw invalid(`cluster ${c.clusterName} has no Cloudera Manager role ${r}; it has ${roles.join(', ')}`);
-    if (spec.destination === 'CLOUD_STORAGE') {
-      const env = this.b.environment(c.environmentCrn);
-      if (!env.logStorage.enabled) throw failedPrecondition(`environment ${env.environmentName} has no log storage to collect into`);
-    }
-    const what = kind === 'diagnostics' ? 'a diagnostics collection' : 'a Cloudera Manager diagnostics collection';
-    return this.run(c, kind, what, undefined, {
-      destination: spec.destination,
-      ...(spec.description ? { description: spec.description } : {}),
-      ...(spec.caseNumber ? { caseNumber: spec.caseNumber } : {}),
-    }).operationId;
-  }
+/** rotateSaltPassword is a secret rotation of the salt password. */
+export const saltPassword = (_h: DatahubHook, sent: Doc): Doc => ({ ...sent, secretTypes: ['SALT_PASSWORD'] });
 
-  /** The cluster's collections, newest first. */
-  collections(c: ClusterRec): WorkRec[] {
-    return this.b.works
-      .of(c)
-      .filter((w) => w.activity.action === 'diagnostics' || w.activity.action === 'cmdiagnostics')
-      .reverse();
-  }
+/** An upgrade preparation answers the image it readies the cluster for beside the current one. */
+export function upgradePrepared(h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc {
+  const c = asHub(rec);
+  const catalog = c.doc.catalogName;
+  return {
+    current: imageInfo(new DatahubBackend(h).image(c), catalog),
+    upgradeCandidates: [imageInfo(preparedFor(h, c, req), catalog)],
+    operationId: newestWork(h, rec)?.id,
+  };
+}
 
-  /** Cancels the cluster's running collections. */
-  cancelCollections(c: ClusterRec): void {
-    for (const w of this.collections(c)) if (!this.b.works.progress(w).done) this.b.works.cancel(w);
+/** The cluster's diagnostics collections, newest first. */
+export function collections(h: DatahubHook, c: ClusterRec): EngineRecord[] {
+  return h
+    .records('work')
+    .all(c.id)
+    .filter((w) => w.activity.action === 'diagnostics' || w.activity.action === 'cmdiagnostics')
+    .reverse();
+}
+
+/** Cancels the cluster's running collections (and their operation records). */
+export function cancelCollections(h: DatahubHook, c: ClusterRec): void {
+  const works = h.records('work');
+  for (const w of collections(h, c)) {
+    if (works.progress(w).done) continue;
+    w.activity.cancelledAt = h.ctx.clock.now();
+    w.delivered = true;
+    works.save(w);
+    works.operations().cancel(w.id);
   }
 }

@@ -1,26 +1,25 @@
 /** What the datahub service tells the rest of the emulator (world/contracts.ts `hubs`): its clusters, settled on the clock. */
 import type { HubView, Hubs } from '../../world/contracts.js';
-import { clusterResources } from './backend.js';
-import type { ClusterRec, DatahubHook } from './records.js';
+import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
 
 export function hubs(h: DatahubHook): Hubs {
-  const res = clusterResources(h.ctx);
+  const res = h.records('cluster');
   const view = (c: ClusterRec): HubView => ({
-    crn: c.crn,
-    name: c.clusterName,
-    environmentCrn: c.environmentCrn,
+    crn: c.doc.crn,
+    name: c.doc.clusterName,
+    environmentCrn: c.doc.environmentCrn,
     status: res.state(c),
-    template: c.clusterTemplateName,
+    template: c.doc.clusterTemplateName,
     registered: c.activity.action !== 'create' || res.progress(c).done,
-    hosts: [...c.groups.filter((g) => g.type === 'GATEWAY'), ...c.groups.filter((g) => g.type !== 'GATEWAY')].flatMap((g) =>
+    hosts: [...c.doc.groups.filter((g) => g.type === 'GATEWAY'), ...c.doc.groups.filter((g) => g.type !== 'GATEWAY')].flatMap((g) =>
       g.instances.map((i) => i.fqdn),
     ),
   });
   return {
     find: (ref) => {
       const c = res.find(ref);
-      return c ? view(c) : undefined;
+      return c ? view(asCluster(c)) : undefined;
     },
-    all: () => res.all().map(view),
+    all: () => res.all().map((c) => view(asCluster(c))),
   };
 }

@@ -1,19 +1,13 @@
 /**
- * What the datahub service stores, and the two kinds of long-running work a
- * cluster does. CLUSTER is the work that changes the cluster's status (the
- * StackStatus values): creating, starting, stopping, scaling, repairing,
- * upgrading, scaling vertically, upgrading its database, deleting; one at a
- * time. WORK is maintenance that runs beside the status while the cluster's
- * instances are up (certificates, secrets, DNS, IMDS, the orchestrator
- * state, Java, diagnostics, instance restarts, the KRaft migration...): each
- * is an operation record (RUNNING, then FINISHED or FAILED) and at most one
- * of a kind runs at a time.
+ * What a Data Hub cluster keeps, and the states its actions pass. A cluster
+ * is a record of the engine: its actions change its status (the StackStatus
+ * values, in the model's facts), one at a time; its maintenance runs beside
+ * the status as work of the engine (maintenance.ts).
  */
 import type { resources } from '../../../model/services/datahub/resources.js';
 import type { Hook } from '../../engine/declare.js';
 import type { CloudPlatform } from '../../world/contracts.js';
-import type { Lifecycle } from '../../engine/timeline.js';
-import type { Tracked } from '../../engine/records.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 
 /** The resources of datahub's operation table (the model's facts name them). */
@@ -21,107 +15,9 @@ export type R = keyof typeof resources.resources;
 /** What datahub's hooks and code entries work with. */
 export type DatahubHook = Hook<R>;
 
-export const KIND = { cluster: 'datahub.cluster', operation: 'datahub.operation', work: 'datahub.work' } as const;
+export const KIND = { operation: 'datahub.operation' } as const;
 
-/**
- * What clusters do, and how long it takes (emulated minutes); state names are
- * the service's StackStatus values (datahub.yaml:2317), a request's state
- * before its progress, as a client polling describe waits through them.
- */
-export const CLUSTER: Lifecycle = {
-  create: {
-    phases: [
-      ['REQUESTED', 0.5],
-      ['CREATE_IN_PROGRESS', 9.5],
-    ],
-    success: 'AVAILABLE',
-    failure: 'CREATE_FAILED',
-    operation: 'PROVISION',
-  },
-  stop: {
-    from: ['AVAILABLE', 'STOP_FAILED'],
-    phases: [
-      ['STOP_REQUESTED', 0.5],
-      ['STOP_IN_PROGRESS', 2.5],
-    ],
-    success: 'STOPPED',
-    failure: 'STOP_FAILED',
-    operation: 'STOP',
-  },
-  start: {
-    from: ['STOPPED', 'START_FAILED'],
-    phases: [
-      ['START_REQUESTED', 0.5],
-      ['START_IN_PROGRESS', 3.5],
-    ],
-    success: 'AVAILABLE',
-    failure: 'START_FAILED',
-    operation: 'START',
-  },
-  upscale: {
-    from: ['AVAILABLE'],
-    phases: [
-      ['UPDATE_REQUESTED', 0.5],
-      ['UPDATE_IN_PROGRESS', 1.5],
-    ],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'UPSCALE',
-  },
-  downscale: {
-    from: ['AVAILABLE'],
-    phases: [
-      ['UPDATE_REQUESTED', 0.25],
-      ['UPDATE_IN_PROGRESS', 0.75],
-    ],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'DOWNSCALE',
-  },
-  repair: {
-    from: ['AVAILABLE', 'NODE_FAILURE'],
-    phases: [
-      ['RECOVERY_REQUESTED', 0.5],
-      ['RECOVERY_IN_PROGRESS', 2.5],
-    ],
-    success: 'AVAILABLE',
-    failure: 'RECOVERY_FAILED',
-    operation: 'REPAIR',
-  },
-  upgrade: {
-    from: ['AVAILABLE'],
-    phases: [['UPDATE_IN_PROGRESS', 12]],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'UPGRADE',
-  },
-  // Instance types change on a stopped cluster, disks on a running one too: it ends where it began.
-  verticalScale: {
-    from: ['AVAILABLE', 'STOPPED'],
-    phases: [['UPDATE_IN_PROGRESS', 5]],
-    failure: 'UPDATE_FAILED',
-    operation: 'VERTICAL_SCALE',
-  },
-  databaseUpgrade: {
-    from: ['AVAILABLE'],
-    phases: [['UPDATE_IN_PROGRESS', 8]],
-    success: 'AVAILABLE',
-    failure: 'UPDATE_FAILED',
-    operation: 'DATABASE_UPGRADE',
-  },
-  delete: {
-    phases: [
-      ['PRE_DELETE_IN_PROGRESS', 0.5],
-      ['DELETE_IN_PROGRESS', 1.5],
-    ],
-    success: 'DELETE_COMPLETED',
-    failure: 'DELETE_FAILED',
-    operation: 'DELETION',
-    removes: true,
-  },
-};
-
-/** The states a failed action of CLUSTER ends in: a retry runs that action again. */
+/** The states a failed action of a cluster ends in: a retry runs that action again. */
 export const FAILED_STATES = ['CREATE_FAILED', 'STOP_FAILED', 'START_FAILED', 'UPDATE_FAILED', 'RECOVERY_FAILED'];
 
 /** The states in which a cluster's instances are up and its services in good health: it is being scaled or repaired, or not. */
@@ -129,49 +25,6 @@ export const HEALTHY_STATES = ['AVAILABLE', 'UPDATE_REQUESTED', 'UPDATE_IN_PROGR
 
 /** The states in which a cluster's instances are up and maintenance can run. */
 export const RUNNING_STATES = [...HEALTHY_STATES, 'UPDATE_FAILED', 'RECOVERY_FAILED', 'NODE_FAILURE'];
-
-const work = (operation: string, minutes: number): Lifecycle[string] => ({
-  phases: [['RUNNING', minutes]],
-  success: 'FINISHED',
-  failure: 'FAILED',
-  operation,
-});
-
-/** Maintenance of a running cluster: the action's name (as `fail-<action>-` names it), its operation and length. */
-export const WORK: Lifecycle = {
-  prepare: work('UPGRADE_PREPARATION', 5),
-  renew: work('CERTIFICATE_RENEWAL', 3),
-  rotate: work('CERTIFICATE_ROTATION', 4),
-  dbcert: work('DATABASE_CERTIFICATE_ROTATION', 3),
-  secrets: work('SECRET_ROTATION', 3),
-  dns: work('UPDATE_PUBLIC_DNS', 1),
-  orchestrator: work('SALT_UPDATE', 2),
-  imds: work('UPDATE_IMDS', 2),
-  java: work('SET_DEFAULT_JAVA_VERSION', 5),
-  sync: work('SYNC_COMPONENT_VERSIONS', 1),
-  diagnostics: work('DIAGNOSTICS_COLLECTION', 5),
-  cmdiagnostics: work('CM_DIAGNOSTICS_COLLECTION', 6),
-  restart: work('RESTART_INSTANCES', 3),
-  stopinstances: work('STOP_INSTANCES', 2),
-  startinstances: work('START_INSTANCES', 3),
-  kraft: work('ZOOKEEPER_TO_KRAFT_MIGRATION', 10),
-  finalize: work('ZOOKEEPER_TO_KRAFT_MIGRATION_FINALIZATION', 3),
-  rollback: work('ZOOKEEPER_TO_KRAFT_MIGRATION_ROLLBACK', 5),
-  skus: work('SKU_MIGRATION', 4),
-};
-
-/** Work that cannot run beside each other: what acts on instances, and the steps of the KRaft migration. */
-export const WORK_GROUP: Readonly<Record<string, string>> = {
-  restart: 'instances',
-  stopinstances: 'instances',
-  startinstances: 'instances',
-  kraft: 'kraft',
-  finalize: 'kraft',
-  rollback: 'kraft',
-};
-
-/** Every action name, for the fail- rule (`fail-rotate-...` fails certificate rotations only). */
-export const ALL_ACTIONS: Lifecycle = { ...CLUSTER, ...WORK };
 
 export interface InstanceRec {
   id: string;
@@ -210,7 +63,8 @@ export interface AutoscaleRec {
 /** Where a Kafka cluster's metadata lives: ZooKeeper, both (migrated, not finalized), or KRaft. */
 export type KraftState = 'ZOOKEEPER' | 'MIGRATED' | 'KRAFT';
 
-export interface ClusterRec extends Tracked {
+/** A cluster as it is kept: the engine's record (its id, name, CRN, its environment as its scope, its lifecycle) and this document. */
+export interface ClusterDoc {
   clusterName: string;
   crn: string;
   environmentCrn: string;
@@ -253,24 +107,8 @@ export interface ClusterRec extends Tracked {
   scalingReasons?: Record<string, string>;
 }
 
-/** What a finished piece of work changes on its cluster. */
-export interface WorkEffect {
-  /** Fields set as they are. */
-  readonly fields?: Partial<ClusterRec>;
-  /** Instances stopped, or started again. */
-  readonly stop?: readonly string[];
-  readonly start?: readonly string[];
-}
+/** A cluster record of the engine, its document as datahub keeps it. */
+export type ClusterRec = EngineRecord & { doc: ClusterDoc };
 
-/** A piece of maintenance of a cluster; its operation record has the same id. */
-export interface WorkRec extends Tracked {
-  operationId: string;
-  clusterCrn: string;
-  clusterName: string;
-  created: number;
-  effect?: WorkEffect;
-  /** Set once its effect is on the cluster (or it ended without one). */
-  done?: boolean;
-  /** What a diagnostics collection was asked for. */
-  details?: Doc;
-}
+/** A cluster record as datahub reads it. */
+export const asCluster = (rec: EngineRecord): ClusterRec => rec as ClusterRec;

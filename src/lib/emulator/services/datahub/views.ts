@@ -1,10 +1,11 @@
 /** Data Hub records -> wire documents (Cluster, ClusterSummary, instances, images, events, statuses, collections). */
 import type { OperationRecord } from '../../engine/operations.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 import { compact, iso } from '../../values.js';
-import type { DatahubBackend } from './backend.js';
+import { DatahubBackend } from './backend.js';
 import { CATALOG_URL, CERT_LIFETIME_DAYS, CERT_WARNING_DAYS, DEFAULT_CATALOG, ENDPOINTS, runtimeOf, type Image } from './catalogue.js';
-import { HEALTHY_STATES, type ClusterRec, type GroupRec, type WorkRec } from './records.js';
+import { asCluster, HEALTHY_STATES, type ClusterRec, type DatahubHook, type GroupRec } from './records.js';
 
 const DAY = 86_400_000;
 
@@ -44,15 +45,15 @@ function groupView(g: GroupRec, status: string): Doc {
   };
 }
 
-const nodeCount = (c: ClusterRec): number => c.groups.reduce((n, g) => n + g.instances.length, 0);
+const nodeCount = (c: ClusterRec): number => c.doc.groups.reduce((n, g) => n + g.instances.length, 0);
 
 /** The gateway host of a cluster: its Cloudera Manager host's name. */
 const gatewayHost = (c: ClusterRec): string =>
-  c.groups.find((g) => g.type === 'GATEWAY')?.instances[0]?.fqdn ?? `${c.clusterName}.cloudera.site`;
+  c.doc.groups.find((g) => g.type === 'GATEWAY')?.instances[0]?.fqdn ?? `${c.doc.clusterName}.cloudera.site`;
 
 function endpoints(c: ClusterRec): Doc[] {
-  const host = c.loadBalancer ? `${c.clusterName}-gateway.${gatewayHost(c).split('.').slice(1).join('.')}` : gatewayHost(c);
-  const base = `https://${host}/${c.clusterName}/cdp-proxy`;
+  const host = c.doc.loadBalancer ? `${c.doc.clusterName}-gateway.${gatewayHost(c).split('.').slice(1).join('.')}` : gatewayHost(c);
+  const base = `https://${host}/${c.doc.clusterName}/cdp-proxy`;
   const cm = {
     serviceName: 'CM-UI',
     serviceUrl: `${base}/cmf/home/`,
@@ -63,7 +64,7 @@ function endpoints(c: ClusterRec): Doc[] {
   };
   return [
     cm,
-    ...(c.services ?? [])
+    ...(c.doc.services ?? [])
       .filter((s) => ENDPOINTS[s])
       .map((s) => {
         const [knox, display] = ENDPOINTS[s] ?? [s, s];
@@ -81,7 +82,7 @@ function endpoints(c: ClusterRec): Doc[] {
 
 /** Whether the cluster's host certificates are in their last month. */
 export function certificateState(b: DatahubBackend, c: ClusterRec): string {
-  const issued = c.certIssuedAt ?? Date.parse(c.creationDate);
+  const issued = c.doc.certIssuedAt ?? Date.parse(c.doc.creationDate);
   const left = issued + CERT_LIFETIME_DAYS * DAY - b.ctx.clock.now();
   return left < CERT_WARNING_DAYS * DAY ? 'HOST_CERT_EXPIRING' : 'VALID';
 }
@@ -91,48 +92,41 @@ export function clusterView(b: DatahubBackend, c: ClusterRec): Doc {
   const status = b.status(c);
   const image = b.image(c);
   return compact({
-    clusterName: c.clusterName,
+    clusterName: c.doc.clusterName,
     crn: c.crn,
-    creationDate: c.creationDate,
+    creationDate: c.doc.creationDate,
     status,
     nodeCount: nodeCount(c),
-    instanceGroups: c.groups.map((g) => groupView(g, status)),
-    workloadType: c.workloadType,
-    cloudPlatform: c.cloudPlatform,
+    instanceGroups: c.doc.groups.map((g) => groupView(g, status)),
+    workloadType: c.doc.workloadType,
+    cloudPlatform: c.doc.cloudPlatform,
     // The image by id and OS; upgrade answers (ImageInfo) name it.
     imageDetails: {
       id: image.imageId,
       os: image.os,
       catalogUrl: CATALOG_URL,
-      catalogName: c.catalogName ?? DEFAULT_CATALOG,
+      catalogName: c.doc.catalogName ?? DEFAULT_CATALOG,
     },
-    environmentCrn: c.environmentCrn,
-    credentialCrn: c.credentialCrn,
-    datalakeCrn: c.datalakeCrn,
-    clusterTemplateCrn: c.clusterTemplateCrn,
-    statusReason: c.statusReason ?? (b.clusters.progress(c).failed ? c.activity.reason : undefined),
+    environmentCrn: c.doc.environmentCrn,
+    credentialCrn: c.doc.credentialCrn,
+    datalakeCrn: c.doc.datalakeCrn,
+    clusterTemplateCrn: c.doc.clusterTemplateCrn,
+    statusReason: c.doc.statusReason ?? (b.clusters.progress(c).failed ? c.activity.reason : undefined),
     clouderaManager: { version: image.cm, platformVersion: image.runtime },
     endpoints: status === 'AVAILABLE' ? { endpoints: endpoints(c) } : undefined,
-    multiAz: c.multiAz,
+    multiAz: c.doc.multiAz,
   });
 }
 
-/** The wire `ClusterSummary` (listClusters). */
-export function summaryView(b: DatahubBackend, c: ClusterRec): Doc {
-  return compact({
-    clusterName: c.clusterName,
-    crn: c.crn,
-    status: b.status(c),
-    workloadType: c.workloadType,
-    environmentCrn: c.environmentCrn,
-    environmentName: b.environmentName(c.environmentCrn),
-    cloudPlatform: c.cloudPlatform,
-    nodeCount: nodeCount(c),
-    creationDate: c.creationDate,
-    datalakeCrn: c.datalakeCrn,
-    clusterTemplateCrn: c.clusterTemplateCrn,
+/** What a cluster shows beyond its document, in every answer and listing (its `show`): the wire Cluster's fields and ClusterSummary's. */
+export function clusterShown(h: DatahubHook, rec: Readonly<EngineRecord>): Doc {
+  const b = new DatahubBackend(h);
+  const c = asCluster(rec as EngineRecord);
+  return {
+    ...clusterView(b, c),
+    environmentName: b.environmentName(c.doc.environmentCrn),
     certificateExpirationState: certificateState(b, c),
-  });
+  };
 }
 
 /** An image's name in the catalog. */
@@ -153,12 +147,12 @@ export function imageInfo(i: Image, catalog = DEFAULT_CATALOG): Doc {
 export function lifecycleEvents(b: DatahubBackend, c: ClusterRec): Doc[] {
   const status = b.status(c);
   const base = {
-    cloudType: c.cloudPlatform,
-    region: c.region,
-    clusterName: c.clusterName,
+    cloudType: c.doc.cloudPlatform,
+    region: c.doc.region,
+    clusterName: c.doc.clusterName,
     stackCrn: c.crn,
-    stackName: c.clusterName,
-    blueprintName: c.clusterTemplateName,
+    stackName: c.doc.clusterName,
+    blueprintName: c.doc.clusterTemplateName,
     nodeCount: nodeCount(c),
   };
   const ops = b.operationsOf(c);
@@ -206,7 +200,8 @@ export function scalingActivities(b: DatahubBackend, c: ClusterRec): Array<{ op:
           operationId: op.operationId,
           startTime: iso(op.tl.startedAt),
           endTime: iso(end),
-          scalingActivityReason: c.scalingReasons?.[op.operationId] ?? `${op.operationName.toLowerCase()} of cluster ${c.clusterName}`,
+          scalingActivityReason:
+            c.doc.scalingReasons?.[op.operationId] ?? `${op.operationName.toLowerCase()} of cluster ${c.doc.clusterName}`,
           activityStatus:
             status === 'RUNNING' ? 'SCALING_FLOW_IN_PROGRESS' : status === 'FINISHED' ? 'SCALING_FLOW_SUCCESS' : 'SCALING_FLOW_FAILED',
         },
@@ -217,7 +212,7 @@ export function scalingActivities(b: DatahubBackend, c: ClusterRec): Array<{ op:
 /** Cloudera Manager's health of each host. */
 export function hostStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
   const status = b.status(c);
-  return c.groups.flatMap((g) =>
+  return c.doc.groups.flatMap((g) =>
     g.instances.map((i) => ({
       hostid: i.id,
       hostname: i.fqdn,
@@ -238,7 +233,7 @@ export function serviceStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
   const status = b.status(c);
   const state = status === 'STOPPED' ? 'STOPPED' : HEALTHY_STATES.includes(status) ? 'STARTED' : 'UNKNOWN';
   const summary = health(status);
-  return (c.services ?? []).map((s) => ({
+  return (c.doc.services ?? []).map((s) => ({
     type: s,
     state,
     healthSummary: summary,
@@ -247,31 +242,31 @@ export function serviceStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
 }
 
 /** A diagnostics collection (DatahubDiagnosticsCollectionResponse). */
-export function collectionView(b: DatahubBackend, c: ClusterRec, w: WorkRec): Doc {
-  const p = b.works.progress(w);
+export function collectionView(b: DatahubBackend, c: ClusterRec, w: EngineRecord): Doc {
+  const p = b.h.records('work').progress(w);
   const total = p.endsAt - w.activity.tl.startedAt;
   const done = Math.min(1, total > 0 ? (b.ctx.clock.now() - w.activity.tl.startedAt) / total : 1);
   const status = p.cancelled ? 'CANCELLED' : !p.done ? 'RUNNING' : p.failed ? 'FAILED' : 'FINISHED';
-  const d = w.details ?? {};
+  const d = (w.data?.request ?? {}) as Doc;
   const destination = String(d.destination ?? 'LOCAL');
-  const logs = b.environment(c.environmentCrn).logStorage;
+  const logs = b.environment(c.doc.environmentCrn).logStorage;
   const base = logs.awsDetails?.storageLocationBase ?? logs.azureDetails?.storageLocationBase ?? logs.gcpDetails?.storageLocationBase;
   const output =
     destination === 'CLOUD_STORAGE'
-      ? `${String(base ?? '').replace(/\/?$/, '/')}diagnostics/${w.operationId}`
+      ? `${String(base ?? '').replace(/\/?$/, '/')}diagnostics/${w.id}`
       : destination === 'LOCAL'
-        ? `/var/lib/filecollector/${w.operationId}.tar.gz`
-        : `${destination.toLowerCase()}://${w.operationId}`;
+        ? `/var/lib/filecollector/${w.id}.tar.gz`
+        : `${destination.toLowerCase()}://${w.id}`;
   return {
     status,
-    flowId: w.operationId,
+    flowId: w.id,
     flowState:
       status === 'RUNNING'
         ? w.activity.action === 'cmdiagnostics'
           ? 'CM_DIAGNOSTICS_COLLECTION_STATE'
           : 'DIAGNOSTICS_COLLECTION_STATE'
         : `DIAGNOSTICS_${status}_STATE`,
-    created: iso(w.created),
+    created: iso(w.createdAt),
     progressPercentage: status === 'FINISHED' ? 100 : Math.floor(done * 100),
     collectionDetails: compact({
       case: d.caseNumber,
@@ -280,12 +275,12 @@ export function collectionView(b: DatahubBackend, c: ClusterRec, w: WorkRec): Do
       description: d.description,
       accountId: b.ctx.info.accountId,
       resourceCrn: c.crn,
-      clusterVersion: c.runtime ?? '7.2.18',
+      clusterVersion: c.doc.runtime ?? '7.2.18',
     }),
   };
 }
 
 /** The wire AutoScaleRulesResponse. */
 export function autoscaleView(c: ClusterRec): Doc {
-  return { clusterName: c.clusterName, enabled: c.autoscale?.enabled ?? false, autoScalePolicies: c.autoscale?.policies ?? [] };
+  return { clusterName: c.doc.clusterName, enabled: c.doc.autoscale?.enabled ?? false, autoScalePolicies: c.doc.autoscale?.policies ?? [] };
 }
