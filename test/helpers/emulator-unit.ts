@@ -8,7 +8,7 @@ import { loadAllServices, loadService } from '../../src/lib/model/index.js';
 import type { Clock } from '../../src/lib/emulator/clock.js';
 import { serve } from '../../src/lib/emulator/engine/index.js';
 import { ApiError } from '../../src/lib/emulator/errors.js';
-import { pagingOf } from '../../src/lib/emulator/paging.js';
+import { pagingOf } from '../../src/lib/emulator/engine/paging.js';
 import { loadServiceModule } from '../../src/lib/emulator/services/index.js';
 import type { Store } from '../../src/lib/emulator/store.js';
 import type { Caller, Doc, EmulatorInfo, OperationRef, RequestContext } from '../../src/lib/emulator/types.js';

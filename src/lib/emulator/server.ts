@@ -23,7 +23,7 @@ import { checkWorkloadScope, originOf, withoutSecrets, type CallOrigin } from '.
 import { Deliveries, drawFault, NO_FAULTS, type Delivery, type FaultSettings } from './http/faults.js';
 import { FileRequests } from './http/file-requests.js';
 import { Routes, type Route } from './http/routes.js';
-import { pagingOf, type Paging } from './paging.js';
+import { pagingOf, type Paging } from './engine/paging.js';
 import { RequestLog, type LogEntry } from './request-log.js';
 import { appliedKey, SeedError, type SeedFile } from './seed.js';
 import { loadServiceModule } from './services/index.js';

@@ -15,7 +15,7 @@ import { readRecord } from '../../../src/lib/emulator/engine/records.js';
 import { code, defineService, verbs, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
 import { environments } from '../../../src/lib/emulator/environments.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { pagingOf } from '../../../src/lib/emulator/paging.js';
+import { pagingOf } from '../../../src/lib/emulator/engine/paging.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { World } from '../../../src/lib/emulator/world.js';
 import { guarded, VERSIONS, widgetFacts, widgetModel, widgets, type WidgetOperation } from '../../helpers/engine-fixture.js';

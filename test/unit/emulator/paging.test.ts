@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bootstrap } from '../../../src/lib/emulator/bootstrap.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
-import { decodeToken, page, pageResponse, pagingOf, storeListing, type Paging } from '../../../src/lib/emulator/paging.js';
+import { decodeToken, page, pageResponse, pagingOf, storeListing, type Paging } from '../../../src/lib/emulator/engine/paging.js';
 import { Emulator } from '../../../src/lib/emulator/server.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import type { Doc } from '../../../src/lib/emulator/types.js';

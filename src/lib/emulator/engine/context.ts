@@ -5,7 +5,7 @@
  * `RequestContext` a request; the engine and every service read it.
  */
 import type { Clock } from '../clock.js';
-import type { Paging } from '../paging.js';
+import type { Paging } from './paging.js';
 import type { Store } from '../store.js';
 import type { ContractName, WorldReads } from '../world/contracts.js';
 import type { Run } from './runs.js';

@@ -15,7 +15,7 @@ import type { Field } from '../../model/shapes.js';
 import type { EnvironmentView, WorldReads } from '../world/contracts.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
-import { paged, pagingFor, pagingOf } from '../paging.js';
+import { paged, pagingFor, pagingOf } from './paging.js';
 import { bind, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
 import { Conformer, type FillContext, type FillMode } from './conform.js';
 import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope, WorldAccess } from './context.js';

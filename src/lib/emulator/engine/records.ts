@@ -20,7 +20,7 @@
  */
 import { failedPrecondition, notFound } from '../errors.js';
 import { uuid } from '../ids.js';
-import type { Listing } from '../paging.js';
+import type { Listing } from './paging.js';
 import type { PutOptions } from '../store.js';
 import type { Doc, RequestContext } from './context.js';
 import type { ResourceModel } from './derive.js';

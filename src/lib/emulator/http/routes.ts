@@ -6,7 +6,7 @@
 import { suggest } from '../../core/validate.js';
 import type { Operation, Service } from '../../model/index.js';
 import { notFound, type ApiError } from '../errors.js';
-import type { Paging } from '../paging.js';
+import type { Paging } from '../engine/paging.js';
 import { SeedError } from '../seed.js';
 import type { Handler, OperationRef } from '../types.js';
 

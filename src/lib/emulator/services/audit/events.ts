@@ -10,7 +10,7 @@
  * An account keeps at most EVENTS_KEPT events; the oldest go first.
  */
 import { uuid } from '../../ids.js';
-import type { Listing } from '../../paging.js';
+import type { Listing } from '../../engine/paging.js';
 import type { Store, StoredDoc } from '../../store.js';
 import type { Doc, ServedCall } from '../../types.js';
 

@@ -11,7 +11,7 @@ import { resources } from '../../../model/services/audit/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { code, defineService } from '../../engine/table.js';
-import { paged } from '../../paging.js';
+import { paged } from '../../engine/paging.js';
 import { obj, str, strings } from '../../values.js';
 import {
   archiveAuditEvents,

@@ -24,7 +24,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { code, defineService } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
-import { paged, type Listing } from '../../paging.js';
+import { paged, type Listing } from '../../engine/paging.js';
 import { docs, iso, obj, str } from '../../values.js';
 import type { RunView } from '../../world/contracts.js';
 

@@ -15,7 +15,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { paged, pagingFor } from '../../paging.js';
+import { paged, pagingFor } from '../../engine/paging.js';
 import { docs, str, strings, text } from '../../values.js';
 import { acceptedTags } from './tags.js';
 

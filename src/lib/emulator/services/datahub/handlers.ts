@@ -7,7 +7,7 @@
  */
 import type { CloudPlatform } from '../../world/contracts.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { paged } from '../../paging.js';
+import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { DatahubBackend, type ClusterSpec } from './backend.js';

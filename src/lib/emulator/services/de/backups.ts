@@ -9,7 +9,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { randomToken } from '../../ids.js';
-import { paged } from '../../paging.js';
+import { paged } from '../../engine/paging.js';
 import { num, obj, str, strings, text } from '../../values.js';
 import { actionOf, callerOf, located, timelineLog, USABLE, type R, type Rec } from './common.js';
 import { checkService, serviceFieldsOf, settingsOf } from './service.js';

@@ -9,7 +9,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import { paged } from '../../paging.js';
+import { paged } from '../../engine/paging.js';
 import { kubeconfig } from '../../shared/kubeconfig.js';
 import { b64, hex, iso, num, str, strings } from '../../values.js';
 import type { ClusterView, EnvironmentView } from '../../world/contracts.js';

@@ -12,7 +12,7 @@ import type { Hook } from '../../engine/declare.js';
 import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { paged } from '../../paging.js';
+import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
 import { num, str, text } from '../../values.js';
 import type {

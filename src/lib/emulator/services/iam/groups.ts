@@ -3,7 +3,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn, uuid } from '../../ids.js';
-import { paged, storeListing } from '../../paging.js';
+import { paged, storeListing } from '../../engine/paging.js';
 import { strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { KIND, type GroupRecord, type MembershipRow } from './records.js';

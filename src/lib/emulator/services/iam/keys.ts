@@ -4,7 +4,7 @@ import type { Hook } from '../../engine/declare.js';
 import { alreadyExists, forbidden, invalid, notFound } from '../../errors.js';
 import { isCrn, uuid } from '../../ids.js';
 import { issueKey } from '../../keys.js';
-import { paged, storeListing, type Listing } from '../../paging.js';
+import { paged, storeListing, type Listing } from '../../engine/paging.js';
 import { str, strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { KIND, type AccessKeyRecord, type AccessKeyType, type SshKeyRecord } from './records.js';

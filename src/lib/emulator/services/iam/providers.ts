@@ -8,7 +8,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { paged, storeListing } from '../../paging.js';
+import { paged, storeListing } from '../../engine/paging.js';
 import { strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { KIND, type LdapProviderRecord, type SamlProviderRecord, type ScimTokenRecord } from './records.js';

@@ -7,7 +7,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
-import { paged } from '../../paging.js';
+import { paged } from '../../engine/paging.js';
 import { str, strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { KIND, type ResourceAssignmentRow, type RoleAssignmentRow } from './records.js';

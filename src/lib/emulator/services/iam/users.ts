@@ -7,7 +7,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { isCrn, uuid } from '../../ids.js';
-import { paged, storeListing } from '../../paging.js';
+import { paged, storeListing } from '../../engine/paging.js';
 import { strings, text, uniq } from '../../values.js';
 import { addToGroup, createGroupRecord, leaveGroups } from './groups.js';
 import { iamOf, type Iam, type R } from './iam.js';

@@ -9,7 +9,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { notFound } from '../../errors.js';
-import { paged } from '../../paging.js';
+import { paged } from '../../engine/paging.js';
 import { b64, docs, str, strings } from '../../values.js';
 import { CATALOG, NAMESPACES, type EnvironmentEntry } from './catalogue.js';
 import {

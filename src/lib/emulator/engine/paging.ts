@@ -5,11 +5,11 @@
  * token format (`{"after": position}`, base64url) says where the next page
  * starts. The token is absent on the last page.
  */
-import type { Operation } from '../model/service.js';
-import type { PagingSpec } from '../model/types.js';
-import { invalid } from './errors.js';
-import type { Store } from './store.js';
-import type { Doc, OperationRef } from './engine/context.js';
+import type { Operation } from '../../model/service.js';
+import type { PagingSpec } from '../../model/types.js';
+import { invalid } from '../errors.js';
+import type { Store } from '../store.js';
+import type { Doc, OperationRef } from './context.js';
 
 /** An operation's paging as the emulator applies it: the model's spec, and the page size when a request gives none. */
 export interface Paging extends PagingSpec {
