@@ -19,6 +19,7 @@ import * as users from './users.js';
 
 export default defineService<OperationName>()({
   service: 'iam',
+  crnPartition: 'altus',
   facts: resources,
   resources: {
     user: { keys: ['userId', 'user'] },
@@ -35,7 +36,7 @@ export default defineService<OperationName>()({
   },
   guard,
   provides: { identities },
-  operations: () => ({
+  operations: (r) => ({
     createUser: code(users.createUser),
     getUser: code(users.getUser),
     updateUser: code(users.updateUser),
@@ -79,8 +80,8 @@ export default defineService<OperationName>()({
     listGroupAssignedRoles: code(roles.listAssignedRoles),
     listGroupAssignedResourceRoles: code(roles.listAssignedResourceRoles),
     listResourceAssignees: code(roles.listResourceAssignees),
-    listRoles: code(roles.listRoles),
-    listResourceRoles: code(roles.listResourceRoles),
+    listRoles: r.role.list({ select: roles.rolesNamed }),
+    listResourceRoles: r.resourceRole.list({ select: roles.resourceRolesNamed }),
 
     createUserAccessKey: code(keys.createUserAccessKey),
     createMachineUserAccessKey: code(keys.createMachineUserAccessKey),
