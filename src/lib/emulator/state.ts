@@ -23,7 +23,7 @@ import { isUploadName, readUpload, STORED_AT, UPLOADS, uploadsDir } from './uplo
  * format is read as it is when it holds no documents of the kinds whose
  * layout changed since (CHANGED_IN); else it is refused.
  */
-export const STATE_FORMAT = 5;
+export const STATE_FORMAT = 6;
 const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   2: [
     'datalake.datalake',
@@ -83,6 +83,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
+  // iam's records on the engine (an engine record each; SCIM tokens were iam.scimToken).
+  6: ['iam.samlProvider', 'iam.scimToken'],
 };
 
 export class StateError extends Error {}

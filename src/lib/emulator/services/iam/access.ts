@@ -63,6 +63,6 @@ const SELF: { readonly [op in OperationName]?: (iam: Iam, req: Doc) => string } 
 /** Fails with PERMISSION_DENIED unless the caller may call the operation (on the actor it names). */
 export function guard(h: Hook<R>, op: OperationName, req: Doc): void {
   if (OPEN.has(op)) return;
-  const iam = new Iam(h.ctx);
+  const iam = new Iam(h);
   iam.authorize(/^(describe|get|list)/.test(op) ? 'read' : 'write', op, SELF[op]?.(iam, req));
 }

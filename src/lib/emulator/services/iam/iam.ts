@@ -9,7 +9,7 @@ import type { Hook } from '../../engine/declare.js';
 import { forbidden, notFound } from '../../errors.js';
 import { crn, isCrn } from '../../ids.js';
 import type { Store } from '../../store.js';
-import type { BackendContext, Caller, EmulatorInfo } from '../../types.js';
+import type { Caller, EmulatorInfo } from '../../types.js';
 import { catalogue, type Catalogue } from './catalogue.js';
 import { DEFAULT_POLICY } from './passwords.js';
 import {
@@ -36,11 +36,16 @@ export class Iam {
   readonly roles: Catalogue;
   private level?: 'admin' | 'viewer' | 'none';
 
-  constructor(ctx: Pick<BackendContext, 'store' | 'clock' | 'info' | 'caller'>) {
+  /** iam for a request (`h`), acting as `actorCrn` when given (a sign-in acts on the user's own behalf). */
+  constructor(
+    readonly h: Hook<R>,
+    actorCrn?: string,
+  ) {
+    const ctx = h.ctx;
     this.store = ctx.store;
     this.clock = ctx.clock;
     this.info = ctx.info;
-    this.caller = ctx.caller;
+    this.caller = actorCrn === undefined ? ctx.caller : { ...ctx.caller, actorCrn };
     this.roles = catalogue(ctx.info.region);
   }
 
@@ -157,4 +162,4 @@ export class Iam {
 }
 
 /** iam as the request a hook serves sees it. */
-export const iamOf = (h: Hook<R>): Iam => new Iam(h.ctx);
+export const iamOf = (h: Hook<R>): Iam => new Iam(h);

@@ -59,7 +59,7 @@ const SYNCED_KINDS = [KIND.user, KIND.machineUser, KIND.group, KIND.membership, 
 export function identities(h: Hook<R>): Identities {
   const { store, info } = h.ctx;
   /** iam acting as `actorCrn` (a sign-in acts on the user's own behalf). */
-  const as = (actorCrn: string): Iam => new Iam({ ...h.ctx, caller: { ...h.ctx.caller, actorCrn } });
+  const as = (actorCrn: string): Iam => new Iam(h, actorCrn);
   return {
     actor(crn) {
       // Every signed request reads its key's owner: as kept, without copies (Store.peek).

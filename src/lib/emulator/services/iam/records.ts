@@ -25,9 +25,7 @@ export const KIND = {
   /** Two rows per assignment: one under the assignee, one under the resource. */
   resourceAssignment: 'iam.resourceAssignment',
   sshKey: 'iam.sshKey',
-  samlProvider: 'iam.samlProvider',
   ldapProvider: 'iam.ldapProvider',
-  scimToken: 'iam.scimToken',
   account: 'iam.account',
   workloadPassword: 'iam.workloadPassword',
   workloadUsername: 'iam.workloadUsername',
@@ -117,25 +115,6 @@ export interface SshKeyRecord {
   creationDate: string;
 }
 
-export interface SamlProviderRecord {
-  samlProviderId: string;
-  samlProviderName: string;
-  crn: string;
-  creationDate: string;
-  syncGroupsOnLogin: boolean;
-  generateWorkloadUsernameByEmail: boolean;
-  enableScim: boolean;
-  samlMetadataDocument?: string;
-  authnRequestConfigurationLastUpdated?: string;
-  authnRequestSigningKeyDefined: boolean;
-  currentAuthnRequestVerificationCertificateDefined: boolean;
-  nextAuthnRequestVerificationCertificateDefined: boolean;
-  samlResponseEncryptionDecryptionConfigurationLastUpdated?: string;
-  samlResponseEncryptionCertificateDefined: boolean;
-  currentSamlResponseDecryptionKeyDefined: boolean;
-  nextSamlResponseDecryptionKeyDefined: boolean;
-}
-
 export interface LdapProviderRecord {
   identityProviderConnectorId: string;
   ldapProviderName: string;
@@ -145,16 +124,6 @@ export interface LdapProviderRecord {
   ldapDetails: Doc;
   /** Whether a bind password was given; the password itself is not kept. */
   bindPasswordSet: boolean;
-}
-
-export interface ScimTokenRecord {
-  accessTokenId: string;
-  crn: string;
-  creationDate: string;
-  expirationDate: string;
-  providerCrn: string;
-  /** sha256 of the secret, hex. */
-  secretHash: string;
 }
 
 export interface AccountRecord {

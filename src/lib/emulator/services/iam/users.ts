@@ -96,9 +96,9 @@ export function createUser(h: Hook<R>, req: Doc): Doc {
   let idpCrn: string;
   let byEmail = false;
   if (typeof req.samlProviderName === 'string') {
-    const p = samlProvider(iam, req.samlProviderName);
-    idpCrn = p.crn;
-    byEmail = p.generateWorkloadUsernameByEmail;
+    const p = samlProvider(h, req.samlProviderName);
+    idpCrn = String(p.crn);
+    byEmail = p.doc.generateWorkloadUsernameByEmail === true;
   } else {
     idpCrn = defaultIdentityProviderCrn(iam);
   }
