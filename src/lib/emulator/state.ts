@@ -83,8 +83,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
-  // iam's records on the engine (an engine record each; SCIM tokens were iam.scimToken).
-  6: ['iam.samlProvider', 'iam.scimToken'],
+  // iam's records on the engine (an engine record each; SCIM tokens were iam.scimToken, SSH keys iam.sshKey).
+  6: ['iam.samlProvider', 'iam.scimToken', 'iam.sshKey'],
 };
 
 export class StateError extends Error {}

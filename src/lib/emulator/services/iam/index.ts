@@ -15,6 +15,7 @@ import * as keys from './keys.js';
 import * as providers from './providers.js';
 import { identities } from './provides.js';
 import * as roles from './roles.js';
+import * as ssh from './ssh.js';
 import * as users from './users.js';
 
 export default defineService<OperationName>()({
@@ -35,7 +36,7 @@ export default defineService<OperationName>()({
       hooks: providers.samlProviderHooks,
     },
     ldapProvider: { keys: ['ldapProviderName'] },
-    sshPublicKey: { keys: ['crnOrFingerprint'] },
+    sshPublicKey: { noun: 'SSH public key', keys: ['crnOrFingerprint'], hooks: ssh.sshPublicKeyHooks },
     scimAccessToken: {
       noun: 'SCIM access token',
       keys: ['accessTokenIdOrCrn'],
@@ -101,10 +102,10 @@ export default defineService<OperationName>()({
     updateAccessKey: code(keys.updateAccessKey),
     deleteAccessKey: code(keys.deleteAccessKey),
     listAccessKeys: code(keys.listAccessKeys),
-    addSshPublicKey: code(keys.addSshPublicKey),
-    describeSshPublicKey: code(keys.describeSshPublicKey),
-    deleteSshPublicKey: code(keys.deleteSshPublicKey),
-    listSshPublicKeys: code(keys.listSshPublicKeys),
+    addSshPublicKey: r.sshPublicKey.create({ rewrite: ssh.sshActorNamed }),
+    describeSshPublicKey: r.sshPublicKey.read({ rewrite: ssh.sshKeyNamed }),
+    deleteSshPublicKey: r.sshPublicKey.delete({ rewrite: ssh.sshKeyNamed }),
+    listSshPublicKeys: r.sshPublicKey.list({ select: ssh.sshKeysOfActor }),
 
     createSamlProvider: r.samlProvider.create(),
     updateSamlProvider: r.samlProvider.update(),

@@ -1,14 +1,13 @@
-/** Access keys (API keys of users and machine users) and SSH public keys of an actor. */
+/** Access keys (API keys of users and machine users). */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import { alreadyExists, forbidden, invalid, notFound } from '../../errors.js';
-import { isCrn, uuid } from '../../ids.js';
+import { forbidden, invalid } from '../../errors.js';
+import { uuid } from '../../ids.js';
 import { issueKey } from '../../keys.js';
 import { paged, storeListing, type Listing } from '../../paging.js';
 import { str, strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
-import { KIND, type AccessKeyRecord, type AccessKeyType, type SshKeyRecord } from './records.js';
-import { parseSshPublicKey } from './ssh.js';
+import { KIND, type AccessKeyRecord, type AccessKeyType } from './records.js';
 
 // ---------------------------------------------------------------- access keys
 
@@ -106,66 +105,4 @@ export function listAccessKeys(h: Hook<R>, req: Doc): Doc {
     if (own && keys.some((k) => k.actorCrn !== own)) throw forbidden('you may list only your own access keys');
   } else keys = own ? keysOf(iam, own) : storeListing<AccessKeyRecord>(iam.store, KIND.accessKey);
   return paged(h.ctx, req, keys, keyOut);
-}
-
-// ---------------------------------------------------------------- SSH keys
-
-const sshKeyOut = (k: SshKeyRecord): Doc => ({
-  crn: k.crn,
-  publicKeyFingerprint: k.publicKeyFingerprint,
-  ...(k.description !== undefined ? { description: k.description } : {}),
-  publicKey: k.publicKey,
-});
-
-/** The actor an SSH key request names, or the caller. */
-const sshActor = (h: Hook<R>, req: Doc): string => str(req.actorCrn) ?? h.ctx.caller.actorCrn;
-
-const sshKeysOf = (iam: Iam, actorCrn: string): SshKeyRecord[] => iam.store.children<SshKeyRecord>(KIND.sshKey, actorCrn).map((r) => r.doc);
-
-/** An actor's SSH key by CRN or fingerprint. */
-function sshKey(iam: Iam, actorCrn: string, crnOrFingerprint: string): SshKeyRecord {
-  const found = isCrn(crnOrFingerprint)
-    ? iam.byCrn<SshKeyRecord>(crnOrFingerprint, KIND.sshKey)
-    : sshKeysOf(iam, actorCrn).find((k) => k.publicKeyFingerprint === crnOrFingerprint);
-  if (!found || found.actorCrn !== actorCrn) throw notFound(`SSH public key ${crnOrFingerprint} not found for ${actorCrn}`);
-  return found;
-}
-
-export function addSshPublicKey(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const actorCrn = sshActor(h, req);
-  iam.actor(actorCrn);
-  const parsed = parseSshPublicKey(text(req.publicKey));
-  if (sshKeysOf(iam, actorCrn).some((k) => k.publicKeyFingerprint === parsed.fingerprint)) {
-    throw alreadyExists(`the SSH key ${parsed.fingerprint} is already registered for ${actorCrn}`);
-  }
-  const id = uuid();
-  const rec: SshKeyRecord = {
-    id,
-    crn: iam.crn('sshPublicKey', id),
-    actorCrn,
-    publicKeyFingerprint: parsed.fingerprint,
-    publicKey: parsed.text,
-    ...(typeof req.description === 'string' ? { description: req.description } : {}),
-    creationDate: iam.now(),
-  };
-  iam.store.put(KIND.sshKey, id, rec, { crn: rec.crn, parent: actorCrn });
-  return { sshPublicKey: sshKeyOut(rec) };
-}
-
-export function describeSshPublicKey(h: Hook<R>, req: Doc): Doc {
-  return { sshPublicKey: sshKeyOut(sshKey(iamOf(h), sshActor(h, req), text(req.crnOrFingerprint))) };
-}
-
-export function deleteSshPublicKey(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  iam.store.delete(KIND.sshKey, sshKey(iam, sshActor(h, req), text(req.crnOrFingerprint)).id);
-  return {};
-}
-
-export function listSshPublicKeys(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const actorCrn = sshActor(h, req);
-  iam.actor(actorCrn);
-  return { sshPublicKeys: sshKeysOf(iam, actorCrn).map(sshKeyOut) };
 }

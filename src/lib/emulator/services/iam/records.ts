@@ -24,7 +24,6 @@ export const KIND = {
   roleAssignment: 'iam.roleAssignment',
   /** Two rows per assignment: one under the assignee, one under the resource. */
   resourceAssignment: 'iam.resourceAssignment',
-  sshKey: 'iam.sshKey',
   ldapProvider: 'iam.ldapProvider',
   account: 'iam.account',
   workloadPassword: 'iam.workloadPassword',
@@ -103,16 +102,6 @@ export interface ResourceAssignmentRow {
   assigneeCrn: string;
   resourceCrn: string;
   resourceRoleCrn: string;
-}
-
-export interface SshKeyRecord {
-  id: string;
-  crn: string;
-  actorCrn: string;
-  publicKeyFingerprint: string;
-  publicKey: string;
-  description?: string;
-  creationDate: string;
 }
 
 export interface LdapProviderRecord {

@@ -165,7 +165,9 @@ function removeActorState(iam: Iam, actorCrn: string): Doc {
   const accessKeysDeleted = dropKeysOf(iam, actorCrn);
   const groupsModified = leaveGroups(iam, actorCrn);
   const { rolesUnassigned, resourcesUnassigned } = unassignAll(iam, actorCrn);
-  for (const kind of [KIND.sshKey, KIND.workloadToken]) for (const r of iam.store.children(kind, actorCrn)) iam.store.delete(kind, r.id);
+  for (const r of iam.store.children(KIND.workloadToken, actorCrn)) iam.store.delete(KIND.workloadToken, r.id);
+  const sshKeys = iam.h.records('sshPublicKey');
+  for (const k of sshKeys.all()) if ((k.data?.request as Doc | undefined)?.actorCrn === actorCrn) sshKeys.remove(k);
   iam.store.delete(KIND.workloadPassword, actorCrn);
   return { accessKeysDeleted, groupsModified, rolesUnassigned, resourcesUnassigned };
 }
