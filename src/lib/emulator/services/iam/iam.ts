@@ -16,7 +16,6 @@ import {
   KIND,
   type AccessKeyRecord,
   type AccountRecord,
-  type GroupRecord,
   type MachineUserRecord,
   type MembershipRow,
   type RoleAssignmentRow,
@@ -114,8 +113,10 @@ export class Iam {
     return this.need<MachineUserRecord>(KIND.machineUser, ref, 'machine user');
   }
 
-  group(ref: string): GroupRecord {
-    return this.need<GroupRecord>(KIND.group, ref, 'group');
+  /** A group by name, id or CRN: its CRN and name. */
+  group(ref: string): { crn: string; groupName: string } {
+    const g = this.h.records('group').get(ref);
+    return { crn: String(g.crn), groupName: g.name ?? g.id };
   }
 
   accessKey(ref: string): AccessKeyRecord {

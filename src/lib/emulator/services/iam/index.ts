@@ -25,7 +25,7 @@ export default defineService<OperationName>()({
   resources: {
     user: { keys: ['userId', 'user'] },
     machineUser: { keys: ['machineUserName', 'machineUser'] },
-    group: { keys: ['groupName'] },
+    group: { keys: ['groupName'], crnTail: 'name/id', hooks: groups.groupHooks },
     accessKey: { keys: ['accessKeyId'] },
     samlProvider: {
       noun: 'SAML provider',
@@ -62,10 +62,10 @@ export default defineService<OperationName>()({
     unlockMachineUserInControlPlane: code(users.unlockMachineUser),
     listMachineUsers: code(users.listMachineUsers),
 
-    createGroup: code(groups.createGroup),
-    updateGroup: code(groups.updateGroup),
+    createGroup: r.group.create({ rewrite: groups.groupNameChecked }),
+    updateGroup: r.group.update(),
     deleteGroup: code(groups.deleteGroup),
-    listGroups: code(groups.listGroups),
+    listGroups: r.group.list({ select: groups.groupsNamed }),
     addUserToGroup: code(groups.addGroupMember),
     removeUserFromGroup: code(groups.removeGroupMember),
     addMachineUserToGroup: code(groups.addGroupMember),

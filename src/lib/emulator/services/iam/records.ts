@@ -80,14 +80,6 @@ export interface WorkloadTokenRecord {
   expireAt: number;
 }
 
-export interface GroupRecord {
-  groupId: string;
-  groupName: string;
-  crn: string;
-  creationDate: string;
-  syncMembershipOnUserLogin: boolean;
-}
-
 export interface MembershipRow {
   groupCrn: string;
   memberCrn: string;

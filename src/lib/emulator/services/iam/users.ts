@@ -9,11 +9,11 @@ import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { isCrn, uuid } from '../../ids.js';
 import { paged, storeListing } from '../../paging.js';
 import { strings, text, uniq } from '../../values.js';
-import { addToGroup, createGroupRecord, leaveGroups } from './groups.js';
+import { addToGroup, leaveGroups } from './groups.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { dropKeysOf } from './keys.js';
 import { BUILTIN_USERS_IDP, CLOUDERA_SSO_CRN, defaultIdentityProviderCrn, identityProviderCrn, samlProvider } from './providers.js';
-import { KIND, type GroupRecord, type MachineUserRecord, type UserRecord, type WorkloadPasswordRecord } from './records.js';
+import { KIND, type MachineUserRecord, type UserRecord, type WorkloadPasswordRecord } from './records.js';
 import { unassignAll } from './roles.js';
 
 const MACHINE_USER_NAME = /^(?!__)[A-Za-z0-9_-]{1,128}$/;
@@ -125,7 +125,8 @@ export function createUser(h: Hook<R>, req: Doc): Doc {
   iam.store.put(KIND.identity, identityKey, { userId });
   for (const name of uniq(strings(req.groups))) {
     // A CRN must name an existing group; a missing name is created.
-    const g = isCrn(name) ? iam.group(name) : (iam.find<GroupRecord>(KIND.group, name) ?? createGroupRecord(iam, { groupName: name }));
+    if (!isCrn(name) && !h.records('group').find(name)) h.perform('createGroup', { groupName: name });
+    const g = iam.group(name);
     addToGroup(iam, g.crn, userCrn);
   }
   return { user: userOut(iam, rec) };
