@@ -13,7 +13,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { str } from '../../values.js';
 import { Iam, type R } from './iam.js';
-import { accessKeyOrCurrent } from './keys.js';
+import { keyOrCurrent } from './keys.js';
 
 /** Operations every caller may call; listAccessKeys shows a caller who may not read iam its own keys only. */
 const OPEN: ReadonlySet<OperationName> = new Set<OperationName>([
@@ -50,7 +50,7 @@ const SELF: { readonly [op in OperationName]?: (iam: Iam, req: Doc) => string } 
   listMachineUserAssignedResourceRoles: machineUserNamed,
   createUserAccessKey: userOrCaller('user'),
   createMachineUserAccessKey: machineUserNamed,
-  getAccessKey: (iam, req) => accessKeyOrCurrent(iam, req.accessKeyId).actorCrn,
+  getAccessKey: (iam, req) => iam.accessKey(keyOrCurrent(iam, req.accessKeyId)).actorCrn,
   updateAccessKey: keyOwner,
   deleteAccessKey: keyOwner,
   addSshPublicKey: actorOrCaller('actorCrn'),

@@ -8,7 +8,6 @@
  * indexed lookup and deleting an actor finds everything it holds.
  */
 import type { Doc } from '../../engine/context.js';
-import type { AccessKeyType } from '../../world/contracts.js';
 import type { Policy, StoredHash } from './passwords.js';
 
 export type { AccessKeyType } from '../../world/contracts.js';
@@ -56,18 +55,6 @@ export interface MachineUserRecord {
   status: Status;
   workloadUsername: string;
   [more: string]: unknown;
-}
-
-export interface AccessKeyRecord {
-  accessKeyId: string;
-  crn: string;
-  actorCrn: string;
-  creationDate: string;
-  status: 'ACTIVE' | 'INACTIVE';
-  type: AccessKeyType;
-  /** SPKI PEM of the public key; never returned on the wire. */
-  publicKey: string;
-  lastUsage?: { lastUsageDate: string; serviceName: string };
 }
 
 export interface WorkloadTokenRecord {
