@@ -26,9 +26,11 @@ export function putUser(store: Store, user: UserRecord): void {
   store.put(KIND.user, user.userId, user, { crn: user.crn, name: user.userId });
 }
 
-/** Stores a machine user as iam does (found by name and CRN). */
+/** Stores a machine user as iam does (an engine record found by name and CRN). */
 export function putMachineUser(store: Store, machineUser: MachineUserRecord): void {
-  store.put(KIND.machineUser, machineUser.machineUserName, machineUser, { crn: machineUser.crn, name: machineUser.machineUserName });
+  const { machineUserName: name, crn } = machineUser;
+  const rec: EngineRecord = { id: name, name, crn, scope: '', doc: machineUser, activity: settledIn('create', '', 0), createdAt: 0 };
+  store.put(KIND.machineUser, name, rec, { crn, name, parent: '' });
 }
 
 /** A user by id, as stored. */

@@ -6,6 +6,7 @@
 import type { resources } from '../../../model/services/iam/resources.js';
 import type { Clock } from '../../clock.js';
 import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { forbidden, notFound } from '../../errors.js';
 import { crn, isCrn } from '../../ids.js';
 import type { Store } from '../../store.js';
@@ -108,8 +109,9 @@ export class Iam {
     return this.need<UserRecord>(KIND.user, ref, 'user', 'id');
   }
 
+  /** A machine user by name, id or CRN, as the API shows it. */
   machineUser(ref: string): MachineUserRecord {
-    return this.need<MachineUserRecord>(KIND.machineUser, ref, 'machine user');
+    return this.h.records('machineUser').get(ref).doc as MachineUserRecord;
   }
 
   /** A group by name, id or CRN: its CRN and name. */
@@ -127,7 +129,8 @@ export class Iam {
   actor(actorCrn: string): Actor {
     const found = this.store.getByCrn<UserRecord | MachineUserRecord>(actorCrn);
     if (found?.kind === KIND.user) return { kind: 'user', rec: found.doc as UserRecord };
-    if (found?.kind === KIND.machineUser) return { kind: 'machineUser', rec: found.doc as MachineUserRecord };
+    if (found?.kind === KIND.machineUser)
+      return { kind: 'machineUser', rec: (found.doc as unknown as EngineRecord).doc as MachineUserRecord };
     throw notFound(`no user or machine user has the CRN ${actorCrn}`);
   }
 

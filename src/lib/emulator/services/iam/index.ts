@@ -24,7 +24,7 @@ export default defineService<OperationName>()({
   facts: resources,
   resources: {
     user: { keys: ['userId', 'user'] },
-    machineUser: { keys: ['machineUserName', 'machineUser'] },
+    machineUser: { noun: 'machine user', keys: ['machineUserName', 'machineUser'], crnTail: 'name/id', hooks: users.machineUserHooks },
     group: { keys: ['groupName'], crnTail: 'name/id', hooks: groups.groupHooks },
     accessKey: { noun: 'access key', keys: ['accessKeyId'], hooks: keys.accessKeyHooks },
     samlProvider: {
@@ -57,10 +57,10 @@ export default defineService<OperationName>()({
     unlockUserInControlPlane: code(users.unlockUser),
     listUsers: code(users.listUsers),
     migrateUsersToIdentityProvider: code(users.migrateUsers),
-    createMachineUser: code(users.createMachineUser),
+    createMachineUser: r.machineUser.create({ rewrite: users.machineUserNameChecked }),
     deleteMachineUser: code(users.deleteMachineUser),
-    unlockMachineUserInControlPlane: code(users.unlockMachineUser),
-    listMachineUsers: code(users.listMachineUsers),
+    unlockMachineUserInControlPlane: r.machineUser.update({ keys: ['machineUser'], rewrite: users.machineUserUnlocked }),
+    listMachineUsers: r.machineUser.list({ select: users.machineUsersNamed }),
 
     createGroup: r.group.create({ rewrite: groups.groupNameChecked }),
     updateGroup: r.group.update(),

@@ -36,7 +36,7 @@ function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView
     };
   }
   if (kind === KIND.machineUser) {
-    const m = doc as MachineUserRecord;
+    const m = (doc as unknown as EngineRecord).doc as MachineUserRecord;
     return { crn: m.crn, kind: 'machineUser', id: m.machineUserName, workloadUsername: m.workloadUsername, status: m.status };
   }
   return undefined;

@@ -48,6 +48,7 @@ export interface UserRecord {
   [more: string]: unknown;
 }
 
+/** A machine user as the API shows it: the document of its engine record. */
 export interface MachineUserRecord {
   machineUserName: string;
   crn: string;
