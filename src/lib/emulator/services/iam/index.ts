@@ -35,7 +35,7 @@ export default defineService<OperationName>()({
       deletes: { cascades: true },
       hooks: providers.samlProviderHooks,
     },
-    ldapProvider: { keys: ['ldapProviderName'] },
+    ldapProvider: { noun: 'LDAP provider', keys: ['ldapProviderName'], crnTail: 'name/id' },
     sshPublicKey: { noun: 'SSH public key', keys: ['crnOrFingerprint'], hooks: ssh.sshPublicKeyHooks },
     scimAccessToken: {
       noun: 'SCIM access token',
@@ -114,7 +114,7 @@ export default defineService<OperationName>()({
     listSamlProviders: r.samlProvider.list({ select: providers.samlProvidersNamed }),
     setSamlAuthnRequestSigningKey: r.samlProvider.update({ keys: ['samlProvider'], rewrite: providers.authnRequestSigningKeySet }),
     setSamlResponseDecryptionKey: r.samlProvider.update({ keys: ['samlProvider'], rewrite: providers.responseDecryptionKeySet }),
-    createLdapProvider: code(providers.createLdapProvider),
+    createLdapProvider: r.ldapProvider.create({ rewrite: providers.ldapProviderAsked }),
     updateLdapProvider: code(providers.updateLdapProvider),
     getDefaultIdentityProvider: code(providers.getDefaultIdentityProvider),
     setDefaultIdentityProvider: code(providers.setDefaultIdentityProvider),

@@ -8,10 +8,8 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { uuid } from '../../ids.js';
 import { strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
-import { KIND, type LdapProviderRecord } from './records.js';
 
 /**
  * The built-in identity provider, Cloudera SSO, by the CRN the API gives it
@@ -54,7 +52,7 @@ export const samlProvider = (h: Hook<R>, ref: string): EngineRecord => h.records
 /** A SAML or LDAP provider, or the built-in one, by name or CRN: its CRN. */
 export function identityProviderCrn(iam: Iam, ref: string): string {
   if (ref === CLOUDERA_SSO_CRN || ref === BUILTIN_USERS_IDP) return CLOUDERA_SSO_CRN;
-  const found = iam.h.records('samlProvider').find(ref)?.crn ?? iam.find<LdapProviderRecord>(KIND.ldapProvider, ref)?.crn;
+  const found = iam.h.records('samlProvider').find(ref)?.crn ?? iam.h.records('ldapProvider').find(ref)?.crn;
   if (found) return found;
   throw notFound(`identity provider ${ref} not found`);
 }
@@ -75,7 +73,7 @@ export function setDefaultIdentityProvider(h: Hook<R>, req: Doc): Doc {
 /** A new provider's name: letters, digits, "-" and "_", and free among SAML and LDAP providers alike. */
 function checkProviderName(h: Hook<R>, name: string, kind: 'SAML' | 'LDAP'): void {
   if (!PROVIDER_NAME.test(name)) throw invalid(`${kind} provider names use letters, digits, "-" and "_" and are at most 128 characters`);
-  if (h.records('samlProvider').find(name) || h.ctx.store.getByName(KIND.ldapProvider, name)) {
+  if (h.records('samlProvider').find(name) || h.records('ldapProvider').find(name)) {
     throw alreadyExists(`an identity provider named ${name} already exists`);
   }
 }
@@ -167,56 +165,47 @@ export const responseDecryptionKeySet = samlKeys('samlResponseEncryptionDecrypti
 
 // ---------------------------------------------------------------- LDAP
 
-function ldapDetails(req: Doc, previous?: LdapProviderRecord): { ldapDetails: Doc; bindPasswordSet: boolean } {
+/**
+ * An LDAP provider's details from a request (its URL checked; a bind DN
+ * needed unless the bind is anonymous), and whether it binds with a
+ * password (`previous`: whether it did before, when the request gives none).
+ * The password itself is not kept.
+ */
+function ldapDetails(req: Doc, previous = false): { ldapDetails: Doc; bindPasswordSet: boolean } {
   const url = String(req.url);
   if (!/^ldaps?:\/\/[^\s/:]+(:\d{1,5})?\/?$/i.test(url)) {
     throw invalid('the LDAP url must start with ldap:// or ldaps:// followed by a host and an optional port');
   }
-  const bindPasswordSet = typeof req.bindPassword === 'string' ? req.bindPassword !== '' : (previous?.bindPasswordSet ?? false);
+  const bindPasswordSet = typeof req.bindPassword === 'string' ? req.bindPassword !== '' : previous;
   if (bindPasswordSet && (typeof req.bindDn !== 'string' || !req.bindDn)) throw invalid('bindDn is required unless the bind is anonymous');
   const details: Doc = {};
   for (const f of LDAP_DETAIL_FIELDS) if (req[f] !== undefined) details[f] = req[f];
   return { ldapDetails: details, bindPasswordSet };
 }
 
-const putLdap = (iam: Iam, rec: LdapProviderRecord): void =>
-  void iam.store.put(KIND.ldapProvider, rec.identityProviderConnectorId, rec, { crn: rec.crn, name: rec.ldapProviderName });
-
-const ldapProviderOut = (p: LdapProviderRecord): Doc => ({
-  identityProviderConnectorId: p.identityProviderConnectorId,
-  ldapProviderName: p.ldapProviderName,
-  crn: p.crn,
-  skipGroupSyncOnLogin: p.skipGroupSyncOnLogin,
-  creationDate: p.creationDate,
-  ldapDetails: { ...p.ldapDetails },
-});
-
-export function createLdapProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const name = String(req.ldapProviderName);
+/** createLdapProvider: the request as the provider's fields (its name rule and details checked); whether it binds with a password is kept with it. */
+export function ldapProviderAsked(h: Hook<R>, sent: Doc): Doc {
+  const name = String(sent.ldapProviderName);
   checkProviderName(h, name, 'LDAP');
-  const id = uuid();
-  const rec: LdapProviderRecord = {
-    identityProviderConnectorId: id,
-    ldapProviderName: name,
-    crn: iam.crn('ldapProvider', `${name}/${id}`),
-    creationDate: iam.clock.now(),
-    skipGroupSyncOnLogin: req.skipGroupSyncOnLogin === true,
-    ...ldapDetails(req),
-  };
-  putLdap(iam, rec);
-  return { ldapProvider: ldapProviderOut(rec) };
+  return { ldapProviderName: name, skipGroupSyncOnLogin: sent.skipGroupSyncOnLogin === true, ...ldapDetails(sent) };
 }
 
+/** Whether an LDAP provider binds with a password (kept beside it: by its create's request, then by its updates). */
+const bindsWithPassword = (rec: Readonly<EngineRecord>): boolean =>
+  (rec.data?.bindPasswordSet ?? (rec.data?.request as Doc | undefined)?.bindPasswordSet) === true;
+
+/** updateLdapProvider: its details replaced, its group sync switched when the request says. */
 export function updateLdapProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const p = iam.need<LdapProviderRecord>(KIND.ldapProvider, text(req.ldapProviderName), 'LDAP provider');
-  Object.assign(p, ldapDetails(req, p));
-  if (typeof req.skipGroupSyncOnLogin === 'boolean') p.skipGroupSyncOnLogin = req.skipGroupSyncOnLogin;
-  putLdap(iam, p);
-  return { ldapProvider: ldapProviderOut(p) };
+  const p = h.records('ldapProvider').get(text(req.ldapProviderName));
+  const { ldapDetails: details, bindPasswordSet } = ldapDetails(req, bindsWithPassword(p));
+  p.doc = {
+    ...p.doc,
+    ldapDetails: details,
+    ...(typeof req.skipGroupSyncOnLogin === 'boolean' ? { skipGroupSyncOnLogin: req.skipGroupSyncOnLogin } : {}),
+  };
+  p.data = { ...p.data, bindPasswordSet };
+  return { ldapProvider: h.records('ldapProvider').save(p).doc };
 }
-
 // ---------------------------------------------------------------- SCIM access tokens
 
 export const scimAccessTokenHooks: ResourceHooks<R> = {

@@ -7,7 +7,6 @@
  * under the group and one under the member), so every listing is one
  * indexed lookup and deleting an actor finds everything it holds.
  */
-import type { Doc } from '../../engine/context.js';
 import type { Policy, StoredHash } from './passwords.js';
 
 export type { AccessKeyType } from '../../world/contracts.js';
@@ -23,7 +22,6 @@ export const KIND = {
   roleAssignment: 'iam.roleAssignment',
   /** Two rows per assignment: one under the assignee, one under the resource. */
   resourceAssignment: 'iam.resourceAssignment',
-  ldapProvider: 'iam.ldapProvider',
   account: 'iam.account',
   workloadPassword: 'iam.workloadPassword',
   workloadUsername: 'iam.workloadUsername',
@@ -82,17 +80,6 @@ export interface ResourceAssignmentRow {
   assigneeCrn: string;
   resourceCrn: string;
   resourceRoleCrn: string;
-}
-
-export interface LdapProviderRecord {
-  identityProviderConnectorId: string;
-  ldapProviderName: string;
-  crn: string;
-  creationDate: number;
-  skipGroupSyncOnLogin: boolean;
-  ldapDetails: Doc;
-  /** Whether a bind password was given; the password itself is not kept. */
-  bindPasswordSet: boolean;
 }
 
 export interface AccountRecord {

@@ -41,7 +41,12 @@ export const resources = {
     },
     accessKey: { shape: 'AccessKey', crnType: 'accessKey', deleted: { ends: 'gone' } },
     samlProvider: { shape: 'SamlProvider', crnType: 'samlProvider', deleted: { ends: 'gone' } },
-    ldapProvider: { shape: 'LdapProvider', crnType: 'ldapProvider', deleted: { ends: 'gone' } },
+    ldapProvider: {
+      shape: 'LdapProvider',
+      crnType: 'ldapProvider',
+      deleted: { ends: 'gone' },
+      fields: { id: 'identityProviderConnectorId' },
+    },
     sshPublicKey: { shape: 'SshPublicKey', crnType: 'sshPublicKey', deleted: { ends: 'gone' } },
     scimAccessToken: { shape: 'ScimAccessToken', crnType: 'scimAccessToken', deleted: { ends: 'gone' } },
     /** Built in, in the altus account: never made or deleted by a caller. */
