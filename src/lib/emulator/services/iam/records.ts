@@ -1,7 +1,11 @@
 /**
- * How iam keeps its records in the store: their kinds and layouts. The
- * shared auth layer reads users, machine users, access keys and workload
- * tokens (through provides.ts); the rest is iam's own.
+ * How iam keeps the records that are not the engine's (users, memberships,
+ * assignments, workload passwords and tokens, the account's settings):
+ * their kinds and layouts. Machine users, groups, access keys, SSH keys,
+ * identity providers and SCIM tokens are engine records of its resources
+ * (index.ts; a machine user's document is a MachineUserRecord). The shared
+ * auth layer reads users, machine users, access keys and workload tokens
+ * through provides.ts only.
  *
  * Relations are stored as rows keyed by both ends (a membership is one row
  * under the group and one under the member), so every listing is one
