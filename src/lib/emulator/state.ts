@@ -84,7 +84,16 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyConfig',
   ],
   // iam's records on the engine (an engine record each; SCIM tokens were iam.scimToken, SSH keys iam.sshKey).
-  6: ['iam.samlProvider', 'iam.scimToken', 'iam.sshKey', 'iam.group', 'iam.accessKey', 'iam.machineUser', 'iam.ldapProvider'],
+  6: [
+    'iam.samlProvider',
+    'iam.scimToken',
+    'iam.sshKey',
+    'iam.group',
+    'iam.accessKey',
+    'iam.machineUser',
+    'iam.ldapProvider',
+    'iam.account',
+  ],
 };
 
 export class StateError extends Error {}

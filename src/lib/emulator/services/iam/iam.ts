@@ -5,6 +5,7 @@
  */
 import type { resources } from '../../../model/services/iam/resources.js';
 import type { Clock } from '../../clock.js';
+import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { forbidden, notFound } from '../../errors.js';
@@ -21,6 +22,14 @@ import {
   type RoleAssignmentRow,
   type UserRecord,
 } from './records.js';
+
+/** The account's settings before anything changes them. */
+export const ACCOUNT_DEFAULTS = {
+  clouderaSSOLoginEnabled: true,
+  clouderaSSOAllLoginEnabled: true,
+  workloadPasswordPolicy: DEFAULT_POLICY,
+  userWorkloadPasswordChangedNotifications: false,
+} as const;
 
 /** iam's resources (model/services/iam/resources.ts). */
 export type R = keyof typeof resources.resources;
@@ -149,19 +158,21 @@ export class Iam {
 
   // ---------------------------------------------------------------- the account
 
+  /** The account's settings: its record's document (what getAccount shows) and what iam keeps beside it; the defaults until they change. */
   account(): AccountRecord {
-    return (
-      this.store.get<AccountRecord>(KIND.account, this.info.accountId) ?? {
-        clouderaSSOLoginEnabled: true,
-        clouderaSSOAllLoginEnabled: true,
-        workloadPasswordPolicy: { ...DEFAULT_POLICY },
-        userWorkloadPasswordChangedNotifications: false,
-      }
-    );
+    const rec = this.h.records('account').byId(this.info.accountId);
+    if (!rec) return { ...ACCOUNT_DEFAULTS, workloadPasswordPolicy: { ...DEFAULT_POLICY } };
+    return { ...rec.doc, ...rec.data } as unknown as AccountRecord;
   }
 
   putAccount(a: AccountRecord): void {
-    this.store.put(KIND.account, this.info.accountId, a);
+    const { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy, machineUserWorkloadPasswordPolicy, ...kept } = a;
+    const doc: Doc = { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy };
+    if (machineUserWorkloadPasswordPolicy) doc.machineUserWorkloadPasswordPolicy = machineUserWorkloadPasswordPolicy;
+    const accounts = this.h.records('account');
+    const rec = accounts.byId(this.info.accountId);
+    if (rec) accounts.save({ ...rec, doc, data: kept });
+    else accounts.create({ id: this.info.accountId, scope: '', doc, data: kept });
   }
 }
 

@@ -75,7 +75,7 @@ export function identities(h: Hook<R>): Identities {
     },
     workloadToken: (hash) => store.get<WorkloadTokenView>(KIND.workloadToken, hash),
     passwordPolicy: () =>
-      store.get<{ workloadPasswordPolicy?: Policy }>(KIND.account, info.accountId)?.workloadPasswordPolicy ?? DEFAULT_POLICY,
+      (store.get<EngineRecord>(KIND.account, info.accountId)?.doc.workloadPasswordPolicy as Policy | undefined) ?? DEFAULT_POLICY,
     passwordViolation: (password, policy) => policyViolation(password, policy),
     syncDigest() {
       const digest = createHash('sha256');

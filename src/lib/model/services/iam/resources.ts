@@ -51,6 +51,8 @@ export const resources = {
     },
     sshPublicKey: { shape: 'SshPublicKey', crnType: 'sshPublicKey', deleted: { ends: 'gone' } },
     scimAccessToken: { shape: 'ScimAccessToken', crnType: 'scimAccessToken', deleted: { ends: 'gone' } },
+    /** The account's settings: one an account, never made or deleted by a caller. */
+    account: { shape: 'Account' },
     /** Built in, in the altus account: never made or deleted by a caller. */
     role: { shape: 'Role', crnType: 'role' },
     resourceRole: { shape: 'ResourceRole', crnType: 'resourceRole' },
