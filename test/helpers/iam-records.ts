@@ -6,37 +6,57 @@
  * API's back, a token past its expiry) goes through these, so a change of
  * iam's stored layout changes this file only.
  */
+import type { EngineRecord } from '../../src/lib/emulator/engine/records.js';
+import { settledIn } from '../../src/lib/emulator/engine/timeline.js';
+import { accessKeyView } from '../../src/lib/emulator/services/iam/keys.js';
+import { KIND, type MachineUserRecord, type UserRecord, type WorkloadTokenRecord } from '../../src/lib/emulator/services/iam/records.js';
 import type { Store } from '../../src/lib/emulator/store.js';
-import {
-  KIND,
-  type AccessKeyRecord,
-  type MachineUserRecord,
-  type UserRecord,
-  type WorkloadTokenRecord,
-} from '../../src/lib/emulator/services/iam/records.js';
+import type { AccessKeyView } from '../../src/lib/emulator/world/contracts.js';
 
-export type { AccessKeyRecord, MachineUserRecord, UserRecord, WorkloadTokenRecord };
+export type { MachineUserRecord, UserRecord, WorkloadTokenRecord };
+
+/** An access key as the API shows it, with the public half of its key pair (which iam keeps beside it). */
+export interface AccessKeyRecord extends AccessKeyView {
+  readonly crn: string;
+  readonly creationDate: string;
+}
 
 /** Stores a user as iam does (found by id, CRN and name). */
 export function putUser(store: Store, user: UserRecord): void {
   store.put(KIND.user, user.userId, user, { crn: user.crn, name: user.userId });
 }
 
-/** Stores a machine user as iam does (found by name and CRN). */
+/** Stores a machine user as iam does (an engine record found by name and CRN). */
 export function putMachineUser(store: Store, machineUser: MachineUserRecord): void {
-  store.put(KIND.machineUser, machineUser.machineUserName, machineUser, { crn: machineUser.crn, name: machineUser.machineUserName });
+  const { machineUserName: name, crn } = machineUser;
+  const rec: EngineRecord = { id: name, name, crn, scope: '', doc: machineUser, activity: settledIn('create', '', 0), createdAt: 0 };
+  store.put(KIND.machineUser, name, rec, { crn, name, parent: '' });
 }
 
 /** A user by id, as stored. */
 export const storedUser = (store: Store, userId: string): UserRecord | undefined => store.get<UserRecord>(KIND.user, userId);
 
 /** An access key by id, as stored (its public key, status, owner). */
-export const storedAccessKey = (store: Store, accessKeyId: string): AccessKeyRecord | undefined =>
-  store.get<AccessKeyRecord>(KIND.accessKey, accessKeyId);
+export function storedAccessKey(store: Store, accessKeyId: string): AccessKeyRecord | undefined {
+  const rec = store.get<EngineRecord>(KIND.accessKey, accessKeyId);
+  return rec ? { ...accessKeyView(rec), crn: String(rec.crn), creationDate: String(rec.doc.creationDate) } : undefined;
+}
 
-/** Stores an access key as iam does (found by id and CRN). */
+/** Stores an access key as iam does (an engine record found by id and CRN, its public key beside its document). */
 export function putAccessKey(store: Store, key: AccessKeyRecord): void {
-  store.put(KIND.accessKey, key.accessKeyId, key, { crn: key.crn, parent: key.actorCrn });
+  const { publicKey, ...doc } = key;
+  const kept = store.get<EngineRecord>(KIND.accessKey, key.accessKeyId);
+  const rec: EngineRecord = {
+    activity: settledIn('create', '', 0),
+    createdAt: 0,
+    ...kept,
+    id: key.accessKeyId,
+    crn: key.crn,
+    scope: '',
+    doc,
+    data: { ...kept?.data, publicKey },
+  };
+  store.put(KIND.accessKey, key.accessKeyId, rec, { crn: key.crn, parent: '' });
 }
 
 /** How many access keys the account has (every user's and machine user's). */

@@ -83,14 +83,12 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.proxyconfig',
     'environments.proxyConfig',
   ],
-  // Format 6 (issue 29's third fan-out): dfworkload's parameter groups, reporting tasks, flow drafts and asset update
-  // requests are engine records (the last under dfworkload.assetUpdateRequest), and a draft's test session one of its
-  // own (dfworkload.testSession).
-  // Format 6 (issue 29's third fan-out): datacatalog's data shares keep their users' access as `externalUsers`.
-  // Format 6 (issue 29's third fan-out): drscp's backups keep the state they hold beside them (no snapshot kind).
-  // Format 6 (issue 29's third fan-out): lakehouseopt's tables are records from the start, paused by their state.
-  // Format 6 (issue 29's third fan-out): datahub's clusters are engine records (their document beside the engine's
-  // bookkeeping, in their environment); their maintenance and operation records are kept under the cluster's id.
+  // Format 6 (issue 29's third fan-out): kinds that became engine records (their document beside the engine's
+  // bookkeeping): dfworkload's parameter groups, reporting tasks, flow drafts and asset update requests (the last were
+  // dfworkload.assetRequest); environments' credentials, account settings and ID Broker mappings; datahub's clusters,
+  // their maintenance and operation records; lakehouseopt's tables; iam's SAML providers, SCIM tokens, SSH keys, groups,
+  // access keys, machine users, LDAP providers and account settings. datacatalog's data shares keep their users' access
+  // as `externalUsers`; drscp's backups keep the state they hold beside them (no drscp.snapshot kind).
   6: [
     'dfworkload.parameterGroup',
     'dfworkload.reportingTask',
@@ -106,6 +104,14 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'datahub.cluster',
     'datahub.work',
     'datahub.operation',
+    'iam.samlProvider',
+    'iam.scimToken',
+    'iam.sshKey',
+    'iam.group',
+    'iam.accessKey',
+    'iam.machineUser',
+    'iam.ldapProvider',
+    'iam.account',
   ],
 };
 

@@ -16,7 +16,8 @@ import { parsePrivateKey } from '../../../src/lib/core/signing.js';
 import { StartRefusal, bootstrap, createAdminKey, ensureAccount } from '../../../src/lib/emulator/bootstrap.js';
 import { profileSections, readInstance, writeProfile } from '../../../src/lib/emulator/instances.js';
 import { Emulator } from '../../../src/lib/emulator/server.js';
-import { KIND, type AccessKeyRecord, type UserRecord } from '../../../src/lib/emulator/services/iam/records.js';
+import type { UserRecord } from '../../../src/lib/emulator/services/iam/records.js';
+import { putAccessKey, storedAccessKey } from '../../helpers/iam-records.js';
 import type { Doc } from '../../../src/lib/emulator/types.js';
 
 let root: string;
@@ -80,7 +81,7 @@ describe('the account', () => {
   test("the admin's key is an active Ed25519 (V2) key of the admin, whose private half signs", () => {
     const { adminCrn } = ensureAccount(emu);
     const key = emu.store.transaction(() => createAdminKey(emu, adminCrn));
-    const rec = emu.store.get<AccessKeyRecord>(KIND.accessKey, key.accessKeyId);
+    const rec = storedAccessKey(emu.store, key.accessKeyId);
     expect(rec).toMatchObject({ actorCrn: adminCrn, status: 'ACTIVE', type: 'V2' });
     expect(rec?.crn).toBe(`crn:altus:iam:us-west-1:${emu.account}:accessKey:${key.accessKeyId}`);
     expect(parsePrivateKey(key.accessKeyId, key.privateKey).method).toBe('ed25519v1');
@@ -104,7 +105,7 @@ describe("the instance's profile", () => {
       device_login_url: `${url}consoleauth/deviceAuthorization?token=${emu.consoleToken}`,
     });
     const keyId = written.credentials?.cdp_access_key_id ?? '';
-    expect(emu.store.get<AccessKeyRecord>(KIND.accessKey, keyId)?.status).toBe('ACTIVE');
+    expect(storedAccessKey(emu.store, keyId)?.status).toBe('ACTIVE');
   });
 
   test("a later start keeps the profile's key while it works, and replaces it once it is inactive", async () => {
@@ -113,8 +114,9 @@ describe("the instance's profile", () => {
     const first = profileSections('emulator', env).credentials?.cdp_access_key_id ?? '';
     expect((await bootstrap(emu, env)).keyCreated).toBe(false);
     expect(profileSections('emulator', env).credentials?.cdp_access_key_id).toBe(first);
-    const rec = emu.store.get<AccessKeyRecord>(KIND.accessKey, first);
-    emu.store.put(KIND.accessKey, first, { ...rec, status: 'INACTIVE' });
+    const rec = storedAccessKey(emu.store, first);
+    if (!rec) throw new Error('no key record');
+    putAccessKey(emu.store, { ...rec, status: 'INACTIVE' });
     expect((await bootstrap(emu, env)).keyCreated).toBe(true);
     expect(profileSections('emulator', env).credentials?.cdp_access_key_id).not.toBe(first);
   });

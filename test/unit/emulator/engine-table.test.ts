@@ -164,6 +164,30 @@ describe('verbs', () => {
     expect(String((call('createCluster', { ...CLUSTER, clusterName: 'c2' }).cluster as Doc).crn)).toMatch(/^crn:cdp:widgets:/);
   });
 
+  test("a service's CRNs in another partition (crnPartition), ending with a resource's name and id when it says so (crnTail)", () => {
+    const altus = serve(widgetModel, {
+      ...widgets,
+      crnPartition: 'altus',
+      resources: { ...widgets.resources, cluster: { ...widgets.resources.cluster, crnTail: 'name/id' } },
+    });
+    const ctx = (name: WidgetOperation): RequestContext => ({
+      store,
+      clock,
+      caller: UNIT_ADMIN,
+      info: UNIT_INFO,
+      world,
+      op: { service: 'widgets', name },
+    });
+    const made = (altus.handlers.createCluster?.(CLUSTER, ctx('createCluster')) ?? {}) as { cluster?: Doc };
+    const crn = String(made.cluster?.crn);
+    expect(crn).toMatch(/^crn:altus:widgets:us-west-1:acct-1:cluster:c1\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    // The record is found by the CRN it was given.
+    const found = altus.handlers.describeCluster?.({ ...CLUSTER, clusterName: crn }, ctx('describeCluster')) as { cluster?: Doc };
+    expect(found.cluster?.clusterName).toBe('c1');
+    // Without the options: the cdp partition, the id alone.
+    expect(String((call('createCluster', { ...CLUSTER, clusterName: 'c2' }).cluster as Doc).crn)).toMatch(/^crn:cdp:widgets:[^/]+$/);
+  });
+
   test('an action: its from states, its check and effect; an idempotent one answers as it is', () => {
     call('createCluster', CLUSTER);
     expect(fails('stopCluster', { clusterName: 'c1' }).message).toMatch(/is CREATING; stop needs it RUNNING or STOP_FAILED/);

@@ -59,6 +59,8 @@ export interface ResourceRules {
   /** Where it lives when that is a record of another service. */
   readonly within?: Within;
   readonly newId?: (h: EngineHook, req: Doc) => string;
+  /** Its CRNs end with its name and id. */
+  readonly crnTail?: 'name/id';
   readonly uniqueNames: boolean;
   /** A create under a name taken changes that record in place. */
   readonly replaces?: boolean;
@@ -122,6 +124,8 @@ export interface Declared {
   readonly guard?: (h: EngineHook, op: string, req: Doc) => void;
   /** The service its CRNs name, when not its own. */
   readonly crnService?: string;
+  /** The partition its CRNs are in, when not `cdp`. */
+  readonly crnPartition?: string;
 }
 
 const FORCE_FIELDS = ['force', 'forced', 'cascade', 'cascading', 'forceDelete'];
@@ -231,6 +235,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(part === true ? { part: () => true } : part ? { part: (rec: EngineRecord) => atPath(rec, part) === true } : {}),
     ...(lives.in === 'world' ? { within: worldPlace(lives.place, lives.by) } : {}),
     ...(res.ids ? { newId: idMaker(res.ids) } : {}),
+    ...(res.crnTail ? { crnTail: res.crnTail } : {}),
     uniqueNames: res.names !== 'repeat',
     ...(res.names === 'replace' ? { replaces: true } : {}),
     ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
@@ -307,5 +312,6 @@ export function fromTable(svc: EmulatedService): Declared {
     ...(seed ? { seed: (h: EngineHook) => seed(h) } : {}),
     ...(guard ? { guard: (h: EngineHook, op: string, req: Doc) => guard(h, op, req) } : {}),
     ...(svc.crnService ? { crnService: svc.crnService } : {}),
+    ...(svc.crnPartition ? { crnPartition: svc.crnPartition } : {}),
   };
 }

@@ -88,6 +88,8 @@ export interface Resource<R extends string = string> {
   /** Emulated minutes each action takes: one number (spread evenly over its states) or one per state; default create 5, delete 2, others 3. */
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   readonly ids?: IdStyle;
+  /** Its CRNs end with its name and id (`group:admins/<uuid>`, iam's); default its id alone. */
+  readonly crnTail?: 'name/id';
   /**
    * `repeat`: two of its records in a scope may share a name (nightly
    * backups); `replace`: a create under a name its scope has changes that
@@ -205,6 +207,6 @@ export interface Hook<R extends string = string> {
   serve(entry: VerbEntry<R>, req: Doc): Doc;
   /** A document of a shape of this service's model, from what is given (required fields made up, seeded by `seed`). */
   conform(shape: string, doc: Doc, seed: string): Doc;
-  /** The CRN of a record of a resource of this service, by its id: the one place a CRN is minted. */
-  crn(resource: R, id: string): string;
+  /** The CRN of a record of a resource of this service, by its id (and name, for one whose CRNs end with both): the one place a CRN is minted. */
+  crn(resource: R, id: string, name?: string): string;
 }

@@ -168,10 +168,12 @@ export class Engine {
     return new Records(h.ctx, r, view ? (rec, v) => view(h, rec, v) : undefined);
   }
 
-  /** The CRN of a record of a resource: the one place the engine mints one. */
-  crnOf(ctx: RequestContext, r: ResourceModel, id: string): string {
-    const tail = r.facts?.crnUsesId || isUuid(id) ? id : stableUuid(id);
-    return crn(this.declared.crnService ?? this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, tail);
+  /** The CRN of a record of a resource: the one place the engine mints one (`name`: for a resource whose CRNs end with its name and id). */
+  crnOf(ctx: RequestContext, r: ResourceModel, id: string, name?: string): string {
+    const own = r.facts?.crnUsesId || isUuid(id) ? id : stableUuid(id);
+    const tail = r.rules.crnTail === 'name/id' && name !== undefined ? `${name}/${own}` : own;
+    const { crnService, crnPartition } = this.declared;
+    return crn(crnService ?? this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, tail, crnPartition);
   }
 
   fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {
@@ -312,7 +314,7 @@ export class Engine {
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
       ...(name !== undefined ? { name } : {}),
-      ...(r.fields.crn ? { crn: this.crnOf(h.ctx, r, id) } : {}),
+      ...(r.fields.crn ? { crn: this.crnOf(h.ctx, r, id, name) } : {}),
       scope: place.scope ?? '',
       ...(place.env ? { env: place.env.crn } : place.parent?.env ? { env: place.parent.env } : {}),
       doc: {},
@@ -834,8 +836,8 @@ class RequestHook implements EngineHook {
     return this.engine.conform(this.ctx, shape, doc, seed);
   }
 
-  crn(name: string, id: string): string {
-    return this.engine.crnOf(this.ctx, this.engine.resource(name), id);
+  crn(name: string, id: string, recordName?: string): string {
+    return this.engine.crnOf(this.ctx, this.engine.resource(name), id, recordName);
   }
 }
 

@@ -109,6 +109,8 @@ export interface EmulatedService<Op extends string = string, R extends string = 
   readonly workloadName?: string;
   /** The service its CRNs name, when not its own: the DataFlow workload's (dfworkload) are DataFlow's, `crn:cdp:df:`. */
   readonly crnService?: string;
+  /** The partition its CRNs are in, when not `cdp`: iam's are `altus` (`crn:altus:iam:`). */
+  readonly crnPartition?: string;
   /** Operations that take their file at another address: operation name -> the path the file goes to. */
   readonly redirectedUploads?: { readonly [op in Op]?: string };
 }

@@ -13,7 +13,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { str } from '../../values.js';
 import { Iam, type R } from './iam.js';
-import { accessKeyOrCurrent } from './keys.js';
+import { keyOrCurrent } from './keys.js';
 
 /** Operations every caller may call; listAccessKeys shows a caller who may not read iam its own keys only. */
 const OPEN: ReadonlySet<OperationName> = new Set<OperationName>([
@@ -50,7 +50,7 @@ const SELF: { readonly [op in OperationName]?: (iam: Iam, req: Doc) => string } 
   listMachineUserAssignedResourceRoles: machineUserNamed,
   createUserAccessKey: userOrCaller('user'),
   createMachineUserAccessKey: machineUserNamed,
-  getAccessKey: (iam, req) => accessKeyOrCurrent(iam, req.accessKeyId).actorCrn,
+  getAccessKey: (iam, req) => iam.accessKey(keyOrCurrent(iam, req.accessKeyId)).actorCrn,
   updateAccessKey: keyOwner,
   deleteAccessKey: keyOwner,
   addSshPublicKey: actorOrCaller('actorCrn'),
@@ -63,6 +63,6 @@ const SELF: { readonly [op in OperationName]?: (iam: Iam, req: Doc) => string } 
 /** Fails with PERMISSION_DENIED unless the caller may call the operation (on the actor it names). */
 export function guard(h: Hook<R>, op: OperationName, req: Doc): void {
   if (OPEN.has(op)) return;
-  const iam = new Iam(h.ctx);
+  const iam = new Iam(h);
   iam.authorize(/^(describe|get|list)/.test(op) ? 'read' : 'write', op, SELF[op]?.(iam, req));
 }

@@ -24,6 +24,24 @@ function accountOut(a: AccountRecord): Doc {
 
 export const getAccount = (h: Hook<R>): Doc => ({ account: accountOut(iamOf(h).account()) });
 
+/** The account's settings record, made at its first change (until then, every read gives the defaults). */
+function accountMade(h: Hook<R>): void {
+  const iam = iamOf(h);
+  if (!h.records('account').byId(iam.info.accountId)) iam.putAccount(iam.account());
+}
+
+/** The request of a change of the account's settings: the account (its record made at its first change), and the fields it sets. */
+const theAccount =
+  (set: (sent: Doc) => Doc) =>
+  (h: Hook<R>, sent: Doc): Doc => {
+    const fields = set(sent);
+    accountMade(h);
+    return { accountId: h.ctx.info.accountId, ...fields };
+  };
+
+export const ssoLoginOn = theAccount(() => ({ clouderaSSOLoginEnabled: true }));
+export const ssoLoginOff = theAccount(() => ({ clouderaSSOLoginEnabled: false }));
+
 /** Changes the account's settings: `change` edits them, and they are stored when it says they changed. */
 function changeAccount(h: Hook<R>, change: (a: AccountRecord) => boolean | void): AccountRecord {
   const iam = iamOf(h);
@@ -38,16 +56,6 @@ const setSwitch = (h: Hook<R>, name: 'clouderaSSOLoginEnabled' | 'userWorkloadPa
     if (a[name] === on) return false;
     a[name] = on;
   });
-
-export function enableClouderaSSOLogin(h: Hook<R>): Doc {
-  setSwitch(h, 'clouderaSSOLoginEnabled', true);
-  return {};
-}
-
-export function disableClouderaSSOLogin(h: Hook<R>): Doc {
-  setSwitch(h, 'clouderaSSOLoginEnabled', false);
-  return {};
-}
 
 export const enablePasswordChangedNotices = (h: Hook<R>): Doc => ({
   account: accountOut(setSwitch(h, 'userWorkloadPasswordChangedNotifications', true)),
@@ -74,16 +82,18 @@ export function setAccountMessages(h: Hook<R>, req: Doc): Doc {
 
 const isObj = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function setWorkloadPasswordPolicy(h: Hook<R>, req: Doc): Doc {
+/** setWorkloadPasswordPolicy: the policies it sets, checked. */
+export const policiesSet = theAccount((req) => {
   if (!isObj(req.globalPasswordPolicy) && !isObj(req.machineUsersPasswordPolicy)) {
     throw invalid('give globalPasswordPolicy, machineUsersPasswordPolicy or both');
   }
-  changeAccount(h, (a) => {
-    if (isObj(req.globalPasswordPolicy)) a.workloadPasswordPolicy = policyFrom(obj(req.globalPasswordPolicy));
-    if (isObj(req.machineUsersPasswordPolicy)) a.machineUserWorkloadPasswordPolicy = policyFrom(obj(req.machineUsersPasswordPolicy));
-  });
-  return {};
-}
+  return {
+    ...(isObj(req.globalPasswordPolicy) ? { workloadPasswordPolicy: policyFrom(obj(req.globalPasswordPolicy)) } : {}),
+    ...(isObj(req.machineUsersPasswordPolicy)
+      ? { machineUserWorkloadPasswordPolicy: policyFrom(obj(req.machineUsersPasswordPolicy)) }
+      : {}),
+  };
+});
 
 export function unsetWorkloadPasswordPolicy(h: Hook<R>, req: Doc): Doc {
   const global = req.unsetGlobalPasswordPolicy === true;

@@ -1,67 +1,43 @@
 /** Groups and their members: users and machine users, each a member of any number of groups. */
 import type { Doc } from '../../engine/context.js';
-import type { Hook } from '../../engine/declare.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { verbs } from '../../engine/table.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
-import { isCrn, uuid } from '../../ids.js';
-import { paged, storeListing } from '../../engine/paging.js';
+import { isCrn } from '../../ids.js';
+import { paged } from '../../engine/paging.js';
 import { strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
-import { KIND, type GroupRecord, type MembershipRow } from './records.js';
+import { KIND, type MembershipRow } from './records.js';
 import { unassignAll } from './roles.js';
 
-const groupOut = (g: GroupRecord): Doc => ({
-  groupName: g.groupName,
-  crn: g.crn,
-  creationDate: g.creationDate,
-  syncMembershipOnUserLogin: g.syncMembershipOnUserLogin,
-});
-
-const putGroup = (iam: Iam, rec: GroupRecord): void =>
-  void iam.store.put(KIND.group, rec.groupId, rec, { crn: rec.crn, name: rec.groupName });
-
-/** A new group (createGroup, and createUser's groups that do not exist yet). */
-export function createGroupRecord(iam: Iam, req: Doc): GroupRecord {
-  const name = String(req.groupName);
+/** createGroup: a group's name is 1 to 256 characters, not a CRN, and free (checked before the verb, in the words iam uses). */
+export function groupNameChecked(h: Hook<R>, sent: Doc): Doc {
+  const name = String(sent.groupName);
   if (!name.trim() || isCrn(name) || name.length > 256) throw invalid('a group name must be 1 to 256 characters and not a CRN');
-  if (iam.store.getByName(KIND.group, name)) throw alreadyExists(`a group named ${name} already exists`);
-  const id = uuid();
-  const rec: GroupRecord = {
-    groupId: id,
-    groupName: name,
-    crn: iam.crn('group', `${name}/${id}`),
-    creationDate: iam.now(),
-    syncMembershipOnUserLogin: typeof req.syncMembershipOnUserLogin === 'boolean' ? req.syncMembershipOnUserLogin : true,
-  };
-  putGroup(iam, rec);
-  return rec;
+  if (h.records('group').find(name)) throw alreadyExists(`a group named ${name} already exists`);
+  return sent;
 }
 
-export const createGroup = (h: Hook<R>, req: Doc): Doc => ({ group: groupOut(createGroupRecord(iamOf(h), req)) });
+export const groupHooks: ResourceHooks<R> = {
+  // A group syncs its members' memberships at their sign-in unless it says otherwise.
+  fill: (_h, _rec, req) => (typeof req.syncMembershipOnUserLogin === 'boolean' ? {} : { syncMembershipOnUserLogin: true }),
+};
 
-export function updateGroup(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const g = iam.group(text(req.groupName));
-  if (typeof req.syncMembershipOnUserLogin === 'boolean') {
-    g.syncMembershipOnUserLogin = req.syncMembershipOnUserLogin;
-    putGroup(iam, g);
-  }
-  return { group: groupOut(g) };
-}
-
+/** deleteGroup: its members leave it and its roles are taken from it, then it goes. */
 export function deleteGroup(h: Hook<R>, req: Doc): Doc {
   const iam = iamOf(h);
   const g = iam.group(text(req.groupName));
   for (const m of membersOf(iam, g.crn)) unlink(iam, g.crn, m);
   unassignAll(iam, g.crn);
-  iam.store.delete(KIND.group, g.groupId);
-  return {};
+  return h.serve(verbs<R>('group').delete(), req);
 }
 
-export function listGroups(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
+/** listGroups: the groups the request names (each must exist), or all. */
+export function groupsNamed(h: Hook<R>, req: Doc): EngineRecord[] {
   const names = uniq(strings(req.groupNames));
-  const all = names.length > 0 ? names.map((n) => iam.group(n)) : storeListing<GroupRecord>(iam.store, KIND.group);
-  return paged(h.ctx, req, all, groupOut);
+  const groups = h.records('group');
+  return names.length > 0 ? names.map((n) => groups.get(n)) : groups.all();
 }
 
 // ---------------------------------------------------------------- membership

@@ -5,23 +5,31 @@
  */
 import type { resources } from '../../../model/services/iam/resources.js';
 import type { Clock } from '../../clock.js';
+import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { forbidden, notFound } from '../../errors.js';
 import { crn, isCrn } from '../../ids.js';
 import type { Store } from '../../store.js';
-import type { BackendContext, Caller, EmulatorInfo } from '../../types.js';
+import type { Caller, EmulatorInfo } from '../../types.js';
 import { catalogue, type Catalogue } from './catalogue.js';
 import { DEFAULT_POLICY } from './passwords.js';
 import {
   KIND,
-  type AccessKeyRecord,
   type AccountRecord,
-  type GroupRecord,
   type MachineUserRecord,
   type MembershipRow,
   type RoleAssignmentRow,
   type UserRecord,
 } from './records.js';
+
+/** The account's settings before anything changes them. */
+export const ACCOUNT_DEFAULTS = {
+  clouderaSSOLoginEnabled: true,
+  clouderaSSOAllLoginEnabled: true,
+  workloadPasswordPolicy: DEFAULT_POLICY,
+  userWorkloadPasswordChangedNotifications: false,
+} as const;
 
 /** iam's resources (model/services/iam/resources.ts). */
 export type R = keyof typeof resources.resources;
@@ -36,11 +44,16 @@ export class Iam {
   readonly roles: Catalogue;
   private level?: 'admin' | 'viewer' | 'none';
 
-  constructor(ctx: Pick<BackendContext, 'store' | 'clock' | 'info' | 'caller'>) {
+  /** iam for a request (`h`), acting as `actorCrn` when given (a sign-in acts on the user's own behalf). */
+  constructor(
+    readonly h: Hook<R>,
+    actorCrn?: string,
+  ) {
+    const ctx = h.ctx;
     this.store = ctx.store;
     this.clock = ctx.clock;
     this.info = ctx.info;
-    this.caller = ctx.caller;
+    this.caller = actorCrn === undefined ? ctx.caller : { ...ctx.caller, actorCrn };
     this.roles = catalogue(ctx.info.region);
   }
 
@@ -105,23 +118,28 @@ export class Iam {
     return this.need<UserRecord>(KIND.user, ref, 'user', 'id');
   }
 
+  /** A machine user by name, id or CRN, as the API shows it. */
   machineUser(ref: string): MachineUserRecord {
-    return this.need<MachineUserRecord>(KIND.machineUser, ref, 'machine user');
+    return this.h.records('machineUser').get(ref).doc as MachineUserRecord;
   }
 
-  group(ref: string): GroupRecord {
-    return this.need<GroupRecord>(KIND.group, ref, 'group');
+  /** A group by name, id or CRN: its CRN and name. */
+  group(ref: string): { crn: string; groupName: string } {
+    const g = this.h.records('group').get(ref);
+    return { crn: String(g.crn), groupName: g.name ?? g.id };
   }
 
-  accessKey(ref: string): AccessKeyRecord {
-    return this.need<AccessKeyRecord>(KIND.accessKey, ref, 'access key', 'id');
+  /** An access key by id or CRN: whose it is. */
+  accessKey(ref: string): { actorCrn: string } {
+    return { actorCrn: String(this.h.records('accessKey').get(ref).doc.actorCrn) };
   }
 
   /** A user or machine user by CRN. */
   actor(actorCrn: string): Actor {
     const found = this.store.getByCrn<UserRecord | MachineUserRecord>(actorCrn);
     if (found?.kind === KIND.user) return { kind: 'user', rec: found.doc as UserRecord };
-    if (found?.kind === KIND.machineUser) return { kind: 'machineUser', rec: found.doc as MachineUserRecord };
+    if (found?.kind === KIND.machineUser)
+      return { kind: 'machineUser', rec: (found.doc as unknown as EngineRecord).doc as MachineUserRecord };
     throw notFound(`no user or machine user has the CRN ${actorCrn}`);
   }
 
@@ -140,21 +158,23 @@ export class Iam {
 
   // ---------------------------------------------------------------- the account
 
+  /** The account's settings: its record's document (what getAccount shows) and what iam keeps beside it; the defaults until they change. */
   account(): AccountRecord {
-    return (
-      this.store.get<AccountRecord>(KIND.account, this.info.accountId) ?? {
-        clouderaSSOLoginEnabled: true,
-        clouderaSSOAllLoginEnabled: true,
-        workloadPasswordPolicy: { ...DEFAULT_POLICY },
-        userWorkloadPasswordChangedNotifications: false,
-      }
-    );
+    const rec = this.h.records('account').byId(this.info.accountId);
+    if (!rec) return { ...ACCOUNT_DEFAULTS, workloadPasswordPolicy: { ...DEFAULT_POLICY } };
+    return { ...rec.doc, ...rec.data } as unknown as AccountRecord;
   }
 
   putAccount(a: AccountRecord): void {
-    this.store.put(KIND.account, this.info.accountId, a);
+    const { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy, machineUserWorkloadPasswordPolicy, ...kept } = a;
+    const doc: Doc = { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy };
+    if (machineUserWorkloadPasswordPolicy) doc.machineUserWorkloadPasswordPolicy = machineUserWorkloadPasswordPolicy;
+    const accounts = this.h.records('account');
+    const rec = accounts.byId(this.info.accountId);
+    if (rec) accounts.save({ ...rec, doc, data: kept });
+    else accounts.create({ id: this.info.accountId, scope: '', doc, data: kept });
   }
 }
 
 /** iam as the request a hook serves sees it. */
-export const iamOf = (h: Hook<R>): Iam => new Iam(h.ctx);
+export const iamOf = (h: Hook<R>): Iam => new Iam(h);

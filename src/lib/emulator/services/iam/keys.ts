@@ -1,171 +1,89 @@
-/** Access keys (API keys of users and machine users) and SSH public keys of an actor. */
+/**
+ * Access keys (API keys of users and machine users): engine records whose
+ * document is the key as the API shows it, the public half of its key pair
+ * kept beside it (`data.publicKey`, never shown). The server authenticates
+ * with them through the world (provides.ts, `accessKeyView`).
+ */
 import type { Doc } from '../../engine/context.js';
-import type { Hook } from '../../engine/declare.js';
-import { alreadyExists, forbidden, invalid, notFound } from '../../errors.js';
-import { isCrn, uuid } from '../../ids.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { forbidden, invalid } from '../../errors.js';
 import { issueKey } from '../../keys.js';
-import { paged, storeListing, type Listing } from '../../engine/paging.js';
-import { str, strings, text, uniq } from '../../values.js';
+import { str, strings, uniq } from '../../values.js';
+import type { AccessKeyView } from '../../world/contracts.js';
 import { iamOf, type Iam, type R } from './iam.js';
-import { KIND, type AccessKeyRecord, type AccessKeyType, type SshKeyRecord } from './records.js';
-import { parseSshPublicKey } from './ssh.js';
+import type { AccessKeyType } from './records.js';
 
-// ---------------------------------------------------------------- access keys
-
-const keyOut = (k: AccessKeyRecord): Doc => ({
-  accessKeyId: k.accessKeyId,
-  crn: k.crn,
-  actorCrn: k.actorCrn,
-  creationDate: k.creationDate,
-  status: k.status,
-  type: k.type,
-  ...(k.lastUsage ? { lastUsage: k.lastUsage } : {}),
+/** A key as the server checks it: its document and its public key. */
+export const accessKeyView = (rec: Readonly<EngineRecord>): AccessKeyView => ({
+  ...(rec.doc as Omit<AccessKeyView, 'publicKey'>),
+  publicKey: String(rec.data?.publicKey ?? ''),
 });
 
-const putKey = (iam: Iam, rec: AccessKeyRecord): void =>
-  void iam.store.put(KIND.accessKey, rec.accessKeyId, rec, { crn: rec.crn, parent: rec.actorCrn });
+/** The type a new key is of: the one asked for, else the region's default (V3 on Cloudera for Government). */
+const typeOf = (h: Hook<R>, type: unknown): AccessKeyType =>
+  type === 'V1' || type === 'V2' || type === 'V3' ? type : h.ctx.info.region.startsWith('usg') ? 'V3' : 'V2';
 
-/** A new key of an actor, of the type asked for (else the region's default: V3 on Cloudera for Government); its private key is shown once. */
-export function issueAccessKey(iam: Iam, actorCrn: string, type: unknown): { accessKey: Doc; privateKey: string } {
-  const t: AccessKeyType = type === 'V1' || type === 'V2' || type === 'V3' ? type : iam.info.region.startsWith('usg') ? 'V3' : 'V2';
-  const issued = issueKey(t);
-  const accessKeyId = uuid();
-  const rec: AccessKeyRecord = {
-    accessKeyId,
-    crn: iam.crn('accessKey', accessKeyId),
-    actorCrn,
-    creationDate: iam.now(),
-    status: 'ACTIVE',
-    type: t,
-    publicKey: issued.publicKey,
-  };
-  putKey(iam, rec);
-  return { accessKey: keyOut(rec), privateKey: issued.privateKey };
-}
-
-export function createUserAccessKey(h: Hook<R>, req: Doc): Doc {
+/** createUserAccessKey: the request with the key's owner, the user named or the caller. */
+export function userKeyOwner(h: Hook<R>, sent: Doc): Doc {
   const iam = iamOf(h);
-  return issueAccessKey(iam, str(req.user) ? iam.user(text(req.user)).crn : iam.caller.actorCrn, req.type);
+  return { ...sent, actorCrn: str(sent.user) ? iam.user(String(sent.user)).crn : iam.caller.actorCrn };
 }
 
-export function createMachineUserAccessKey(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  return issueAccessKey(iam, iam.machineUser(text(req.machineUserName)).crn, req.type);
+/** createMachineUserAccessKey: the request with the key's owner, the machine user named. */
+export const machineUserKeyOwner = (h: Hook<R>, sent: Doc): Doc => ({
+  ...sent,
+  actorCrn: iamOf(h).machineUser(String(sent.machineUserName)).crn,
+});
+
+export const accessKeyHooks: ResourceHooks<R> = {
+  check: {
+    update: (_h, _rec, req) => {
+      if (req.status !== 'ACTIVE' && req.status !== 'INACTIVE') throw invalid('status must be ACTIVE or INACTIVE');
+    },
+  },
+  fill: (h, _rec, req) => ({ status: 'ACTIVE', type: typeOf(h, req.type) }),
+};
+
+/** A new key's answer: its key pair, made now; the private half is shown once, the public half kept. */
+export function keyPairIssued(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const issued = issueKey(rec.doc.type as AccessKeyType);
+  h.records('accessKey').save({ ...rec, data: { ...rec.data, publicKey: issued.publicKey } });
+  return { accessKey: rec.doc, privateKey: issued.privateKey };
 }
 
-/** The key named, or the one that signed the request. */
-export function accessKeyOrCurrent(iam: Iam, ref: unknown): AccessKeyRecord {
-  if (typeof ref === 'string' && ref) return iam.accessKey(ref);
+/** The id of the key a request names, or of the one that signed it. */
+export function keyOrCurrent(iam: Iam, ref: unknown): string {
+  if (typeof ref === 'string' && ref) return ref;
   if (!iam.caller.accessKeyId) throw invalid('accessKeyId is required when the request is not signed with an access key');
-  return iam.accessKey(iam.caller.accessKeyId);
+  return iam.caller.accessKeyId;
 }
 
-export function getAccessKey(h: Hook<R>, req: Doc): Doc {
-  return { accessKey: keyOut(accessKeyOrCurrent(iamOf(h), req.accessKeyId)) };
-}
+/** getAccessKey: the key named, or the one that signed the request. */
+export const keyNamedOrCurrent = (h: Hook<R>, sent: Doc): Doc => ({ accessKeyId: keyOrCurrent(iamOf(h), sent.accessKeyId) });
 
-export function updateAccessKey(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const status = req.status;
-  if (status !== 'ACTIVE' && status !== 'INACTIVE') throw invalid('status must be ACTIVE or INACTIVE');
-  const k = iam.accessKey(text(req.accessKeyId));
-  k.status = status;
-  putKey(iam, k);
-  return { accessKey: keyOut(k) };
-}
-
-export function deleteAccessKey(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  iam.store.delete(KIND.accessKey, iam.accessKey(text(req.accessKeyId)).accessKeyId);
-  return {};
-}
-
-/** An actor's keys. The bootstrap key is stored without a parent, so this scans rather than lists children. */
-const keysOf = (iam: Iam, actorCrn: string): AccessKeyRecord[] =>
-  iam.store
-    .list<AccessKeyRecord>(KIND.accessKey)
-    .map((r) => r.doc)
-    .filter((k) => k.actorCrn === actorCrn);
+/** An actor's keys. */
+const keysOf = (iam: Iam, actorCrn: string): EngineRecord[] =>
+  iam.h
+    .records('accessKey')
+    .all()
+    .filter((k) => k.doc.actorCrn === actorCrn);
 
 /** Deletes an actor's keys; says which, by CRN. */
 export function dropKeysOf(iam: Iam, actorCrn: string): string[] {
   return keysOf(iam, actorCrn).map((k) => {
-    iam.store.delete(KIND.accessKey, k.accessKeyId);
-    return k.crn;
+    iam.h.records('accessKey').remove(k);
+    return String(k.crn);
   });
 }
 
-/** The keys named, or every key; a caller who may not read iam sees its own keys only. */
-export function listAccessKeys(h: Hook<R>, req: Doc): Doc {
+/** listAccessKeys: the keys named, or every key; a caller who may not read iam sees its own keys only. */
+export function keysListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const iam = iamOf(h);
   const own = iam.accessLevel() === 'none' ? iam.caller.actorCrn : undefined;
   const ids = uniq(strings(req.accessKeyIds));
-  let keys: readonly AccessKeyRecord[] | Listing<AccessKeyRecord>;
-  if (ids.length > 0) {
-    keys = ids.map((r) => iam.accessKey(r));
-    if (own && keys.some((k) => k.actorCrn !== own)) throw forbidden('you may list only your own access keys');
-  } else keys = own ? keysOf(iam, own) : storeListing<AccessKeyRecord>(iam.store, KIND.accessKey);
-  return paged(h.ctx, req, keys, keyOut);
-}
-
-// ---------------------------------------------------------------- SSH keys
-
-const sshKeyOut = (k: SshKeyRecord): Doc => ({
-  crn: k.crn,
-  publicKeyFingerprint: k.publicKeyFingerprint,
-  ...(k.description !== undefined ? { description: k.description } : {}),
-  publicKey: k.publicKey,
-});
-
-/** The actor an SSH key request names, or the caller. */
-const sshActor = (h: Hook<R>, req: Doc): string => str(req.actorCrn) ?? h.ctx.caller.actorCrn;
-
-const sshKeysOf = (iam: Iam, actorCrn: string): SshKeyRecord[] => iam.store.children<SshKeyRecord>(KIND.sshKey, actorCrn).map((r) => r.doc);
-
-/** An actor's SSH key by CRN or fingerprint. */
-function sshKey(iam: Iam, actorCrn: string, crnOrFingerprint: string): SshKeyRecord {
-  const found = isCrn(crnOrFingerprint)
-    ? iam.byCrn<SshKeyRecord>(crnOrFingerprint, KIND.sshKey)
-    : sshKeysOf(iam, actorCrn).find((k) => k.publicKeyFingerprint === crnOrFingerprint);
-  if (!found || found.actorCrn !== actorCrn) throw notFound(`SSH public key ${crnOrFingerprint} not found for ${actorCrn}`);
-  return found;
-}
-
-export function addSshPublicKey(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const actorCrn = sshActor(h, req);
-  iam.actor(actorCrn);
-  const parsed = parseSshPublicKey(text(req.publicKey));
-  if (sshKeysOf(iam, actorCrn).some((k) => k.publicKeyFingerprint === parsed.fingerprint)) {
-    throw alreadyExists(`the SSH key ${parsed.fingerprint} is already registered for ${actorCrn}`);
-  }
-  const id = uuid();
-  const rec: SshKeyRecord = {
-    id,
-    crn: iam.crn('sshPublicKey', id),
-    actorCrn,
-    publicKeyFingerprint: parsed.fingerprint,
-    publicKey: parsed.text,
-    ...(typeof req.description === 'string' ? { description: req.description } : {}),
-    creationDate: iam.now(),
-  };
-  iam.store.put(KIND.sshKey, id, rec, { crn: rec.crn, parent: actorCrn });
-  return { sshPublicKey: sshKeyOut(rec) };
-}
-
-export function describeSshPublicKey(h: Hook<R>, req: Doc): Doc {
-  return { sshPublicKey: sshKeyOut(sshKey(iamOf(h), sshActor(h, req), text(req.crnOrFingerprint))) };
-}
-
-export function deleteSshPublicKey(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  iam.store.delete(KIND.sshKey, sshKey(iam, sshActor(h, req), text(req.crnOrFingerprint)).id);
-  return {};
-}
-
-export function listSshPublicKeys(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const actorCrn = sshActor(h, req);
-  iam.actor(actorCrn);
-  return { sshPublicKeys: sshKeysOf(iam, actorCrn).map(sshKeyOut) };
+  if (ids.length === 0) return own ? keysOf(iam, own) : h.records('accessKey').all();
+  const keys = ids.map((id) => h.records('accessKey').get(id));
+  if (own && keys.some((k) => k.doc.actorCrn !== own)) throw forbidden('you may list only your own access keys');
+  return keys;
 }

@@ -5,13 +5,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Doc } from '../../engine/context.js';
-import type { Hook } from '../../engine/declare.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { uuid } from '../../ids.js';
-import { paged, storeListing } from '../../engine/paging.js';
 import { strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
-import { KIND, type LdapProviderRecord, type SamlProviderRecord, type ScimTokenRecord } from './records.js';
 
 /**
  * The built-in identity provider, Cloudera SSO, by the CRN the API gives it
@@ -48,14 +46,14 @@ const LDAP_DETAIL_FIELDS = [
   'startTls',
 ] as const;
 
-export const samlProvider = (iam: Iam, ref: string): SamlProviderRecord =>
-  iam.need<SamlProviderRecord>(KIND.samlProvider, ref, 'SAML provider');
+/** A SAML provider by name, id or CRN (NOT_FOUND otherwise). */
+export const samlProvider = (h: Hook<R>, ref: string): EngineRecord => h.records('samlProvider').get(ref);
 
 /** A SAML or LDAP provider, or the built-in one, by name or CRN: its CRN. */
 export function identityProviderCrn(iam: Iam, ref: string): string {
   if (ref === CLOUDERA_SSO_CRN || ref === BUILTIN_USERS_IDP) return CLOUDERA_SSO_CRN;
-  const found = iam.find<SamlProviderRecord>(KIND.samlProvider, ref) ?? iam.find<LdapProviderRecord>(KIND.ldapProvider, ref);
-  if (found) return found.crn;
+  const found = iam.h.records('samlProvider').find(ref)?.crn ?? iam.h.records('ldapProvider').find(ref)?.crn;
+  if (found) return found;
   throw notFound(`identity provider ${ref} not found`);
 }
 
@@ -72,13 +70,10 @@ export function setDefaultIdentityProvider(h: Hook<R>, req: Doc): Doc {
   return {};
 }
 
-function checkProviderName(name: string, kind: 'SAML' | 'LDAP'): void {
+/** A new provider's name: letters, digits, "-" and "_", and free among SAML and LDAP providers alike. */
+function checkProviderName(h: Hook<R>, name: string, kind: 'SAML' | 'LDAP'): void {
   if (!PROVIDER_NAME.test(name)) throw invalid(`${kind} provider names use letters, digits, "-" and "_" and are at most 128 characters`);
-}
-
-/** A new provider's name must be free among SAML and LDAP providers alike. */
-function checkProviderNameFree(iam: Iam, name: string): void {
-  if (iam.store.getByName(KIND.samlProvider, name) || iam.store.getByName(KIND.ldapProvider, name)) {
+  if (h.records('samlProvider').find(name) || h.records('ldapProvider').find(name)) {
     throw alreadyExists(`an identity provider named ${name} already exists`);
   }
 }
@@ -91,18 +86,25 @@ function checkMetadata(doc: unknown): void {
   }
 }
 
-const putSaml = (iam: Iam, rec: SamlProviderRecord): void =>
-  void iam.store.put(KIND.samlProvider, rec.samlProviderId, rec, { crn: rec.crn, name: rec.samlProviderName });
+/** What a new SAML provider is unless the request says otherwise: it syncs groups, and has no keys or certificates yet. */
+const SAML_DEFAULTS: Readonly<Doc> = {
+  syncGroupsOnLogin: true,
+  generateWorkloadUsernameByEmail: false,
+  enableScim: false,
+  authnRequestSigningKeyDefined: false,
+  currentAuthnRequestVerificationCertificateDefined: false,
+  nextAuthnRequestVerificationCertificateDefined: false,
+  samlResponseEncryptionCertificateDefined: false,
+  currentSamlResponseDecryptionKeyDefined: false,
+  nextSamlResponseDecryptionKeyDefined: false,
+};
 
-/** A SAML provider as the API shows it: with the service provider metadata CDP gives its identity provider, and its SCIM endpoint. */
-function samlProviderOut(iam: Iam, p: SamlProviderRecord): Doc {
-  const { accountId, baseUrl } = iam.info;
-  const entity = `${baseUrl}/saml/${accountId}/${p.samlProviderId}`;
-  const { samlMetadataDocument, ...rest } = p;
+/** A SAML provider shows the service provider metadata CDP gives its identity provider, and its SCIM endpoint when SCIM is on. */
+function samlShown(h: Hook<R>, rec: Readonly<EngineRecord>, view: Doc): Doc {
+  const { accountId, baseUrl } = h.ctx.info;
+  const entity = `${baseUrl}/saml/${accountId}/${rec.id}`;
   return {
-    ...rest,
-    ...(p.enableScim ? { scimUrl: `${baseUrl}/scim/v2/${accountId}/${p.samlProviderId}` } : {}),
-    ...(samlMetadataDocument !== undefined ? { samlMetadataDocument } : {}),
+    scimUrl: view.enableScim === true ? `${baseUrl}/scim/v2/${accountId}/${rec.id}` : undefined,
     cdpSpMetadata:
       `<?xml version="1.0"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="${entity}">` +
       `<md:SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol">` +
@@ -111,192 +113,116 @@ function samlProviderOut(iam: Iam, p: SamlProviderRecord): Doc {
   };
 }
 
-export function createSamlProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const name = String(req.samlProviderName);
-  checkProviderName(name, 'SAML');
-  checkMetadata(req.samlMetadataDocument);
-  checkProviderNameFree(iam, name);
-  const id = uuid();
-  const rec: SamlProviderRecord = {
-    samlProviderId: id,
-    samlProviderName: name,
-    crn: iam.crn('samlProvider', `${name}/${id}`),
-    creationDate: iam.now(),
-    syncGroupsOnLogin: typeof req.syncGroupsOnLogin === 'boolean' ? req.syncGroupsOnLogin : true,
-    generateWorkloadUsernameByEmail: req.generateWorkloadUsernameByEmail === true,
-    enableScim: req.enableScim === true,
-    ...(typeof req.samlMetadataDocument === 'string' ? { samlMetadataDocument: req.samlMetadataDocument } : {}),
-    authnRequestSigningKeyDefined: false,
-    currentAuthnRequestVerificationCertificateDefined: false,
-    nextAuthnRequestVerificationCertificateDefined: false,
-    samlResponseEncryptionCertificateDefined: false,
-    currentSamlResponseDecryptionKeyDefined: false,
-    nextSamlResponseDecryptionKeyDefined: false,
-  };
-  putSaml(iam, rec);
-  return { samlProvider: samlProviderOut(iam, rec) };
-}
+export const samlProviderHooks: ResourceHooks<R> = {
+  check: {
+    create: (h, rec, req) => {
+      checkProviderName(h, rec.name ?? '', 'SAML');
+      checkMetadata(req.samlMetadataDocument);
+    },
+    update: (_h, _rec, req) => checkMetadata(req.samlMetadataDocument),
+    delete: (h, rec) => {
+      if (iamOf(h).account().defaultIdentityProviderCrn === rec.crn) {
+        throw failedPrecondition(`SAML provider ${rec.name ?? rec.id} is the default identity provider; choose another default first`);
+      }
+    },
+  },
+  fill: (_h, _rec, req) => Object.fromEntries(Object.entries(SAML_DEFAULTS).filter(([k]) => typeof req[k] !== 'boolean')),
+  show: samlShown,
+};
 
-export function updateSamlProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const p = samlProvider(iam, text(req.samlProviderName));
-  checkMetadata(req.samlMetadataDocument);
-  if (typeof req.samlMetadataDocument === 'string') p.samlMetadataDocument = req.samlMetadataDocument;
-  for (const f of ['syncGroupsOnLogin', 'generateWorkloadUsernameByEmail', 'enableScim'] as const) {
-    const v = req[f];
-    if (typeof v === 'boolean') p[f] = v;
-  }
-  putSaml(iam, p);
-  return { samlProvider: samlProviderOut(iam, p) };
-}
-
-export function describeSamlProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  return { samlProvider: samlProviderOut(iam, samlProvider(iam, text(req.samlProviderName))) };
-}
-
-export function deleteSamlProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const p = samlProvider(iam, text(req.samlProviderName));
-  if (iam.account().defaultIdentityProviderCrn === p.crn) {
-    throw failedPrecondition(`SAML provider ${p.samlProviderName} is the default identity provider; choose another default first`);
-  }
-  for (const t of iam.store.children(KIND.scimToken, p.crn)) iam.store.delete(KIND.scimToken, t.id);
-  iam.store.delete(KIND.samlProvider, p.samlProviderId);
-  return {};
-}
-
-export function listSamlProviders(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
+/** listSamlProviders: the providers the request names (each must exist), or all. */
+export function samlProvidersNamed(h: Hook<R>, req: Doc): EngineRecord[] {
   const names = uniq(strings(req.samlProviderNames));
-  const all = names.length > 0 ? names.map((n) => samlProvider(iam, n)) : storeListing<SamlProviderRecord>(iam.store, KIND.samlProvider);
-  return paged(h.ctx, req, all, (p) => samlProviderOut(iam, p));
+  return names.length > 0 ? names.map((n) => samlProvider(h, n)) : h.records('samlProvider').all();
 }
 
 /**
- * Replaces keys and certificates of a SAML provider, each `fields` key the
- * record's `<flag>` set when the request gives its request field: what is
- * left out is cleared; only whether each is set is kept, with when.
+ * The request of a change of a SAML provider's keys and certificates, as
+ * the fields it sets: each `fields` key the flag set when the request gives
+ * its request field (what is left out is cleared), and when (`updated`);
+ * only whether each is set is kept.
  */
-function setSamlKeys(h: Hook<R>, req: Doc, updated: keyof SamlProviderRecord, fields: Readonly<Record<string, string>>): Doc {
-  const iam = iamOf(h);
-  const p = samlProvider(iam, text(req.samlProvider));
-  const given = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
-  const answer: Doc = { [updated]: iam.now() };
-  for (const [flag, field] of Object.entries(fields)) answer[flag] = given(req[field]);
-  Object.assign(p, answer);
-  putSaml(iam, p);
-  return answer;
-}
+const samlKeys =
+  (updated: string, fields: Readonly<Record<string, string>>) =>
+  (h: Hook<R>, sent: Doc): Doc => {
+    const given = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
+    const out: Doc = { samlProvider: sent.samlProvider, [updated]: h.ctx.clock.iso() };
+    for (const [flag, field] of Object.entries(fields)) out[flag] = given(sent[field]);
+    return out;
+  };
 
-export const setSamlAuthnRequestSigningKey = (h: Hook<R>, req: Doc): Doc =>
-  setSamlKeys(h, req, 'authnRequestConfigurationLastUpdated', {
-    authnRequestSigningKeyDefined: 'authnRequestSigningKey',
-    currentAuthnRequestVerificationCertificateDefined: 'currentAuthnRequestVerificationCertificate',
-    nextAuthnRequestVerificationCertificateDefined: 'nextAuthnRequestVerificationCertificate',
-  });
+export const authnRequestSigningKeySet = samlKeys('authnRequestConfigurationLastUpdated', {
+  authnRequestSigningKeyDefined: 'authnRequestSigningKey',
+  currentAuthnRequestVerificationCertificateDefined: 'currentAuthnRequestVerificationCertificate',
+  nextAuthnRequestVerificationCertificateDefined: 'nextAuthnRequestVerificationCertificate',
+});
 
-export const setSamlResponseDecryptionKey = (h: Hook<R>, req: Doc): Doc =>
-  setSamlKeys(h, req, 'samlResponseEncryptionDecryptionConfigurationLastUpdated', {
-    samlResponseEncryptionCertificateDefined: 'samlResponseEncryptionCertificate',
-    currentSamlResponseDecryptionKeyDefined: 'currentSamlResponseDecryptionKey',
-    nextSamlResponseDecryptionKeyDefined: 'nextSamlResponseDecryptionKey',
-  });
+export const responseDecryptionKeySet = samlKeys('samlResponseEncryptionDecryptionConfigurationLastUpdated', {
+  samlResponseEncryptionCertificateDefined: 'samlResponseEncryptionCertificate',
+  currentSamlResponseDecryptionKeyDefined: 'currentSamlResponseDecryptionKey',
+  nextSamlResponseDecryptionKeyDefined: 'nextSamlResponseDecryptionKey',
+});
 
 // ---------------------------------------------------------------- LDAP
 
-function ldapDetails(req: Doc, previous?: LdapProviderRecord): { ldapDetails: Doc; bindPasswordSet: boolean } {
+/**
+ * An LDAP provider's details from a request (its URL checked; a bind DN
+ * needed unless the bind is anonymous), and whether it binds with a
+ * password (`previous`: whether it did before, when the request gives none).
+ * The password itself is not kept.
+ */
+function ldapDetails(req: Doc, previous = false): { ldapDetails: Doc; bindPasswordSet: boolean } {
   const url = String(req.url);
   if (!/^ldaps?:\/\/[^\s/:]+(:\d{1,5})?\/?$/i.test(url)) {
     throw invalid('the LDAP url must start with ldap:// or ldaps:// followed by a host and an optional port');
   }
-  const bindPasswordSet = typeof req.bindPassword === 'string' ? req.bindPassword !== '' : (previous?.bindPasswordSet ?? false);
+  const bindPasswordSet = typeof req.bindPassword === 'string' ? req.bindPassword !== '' : previous;
   if (bindPasswordSet && (typeof req.bindDn !== 'string' || !req.bindDn)) throw invalid('bindDn is required unless the bind is anonymous');
   const details: Doc = {};
   for (const f of LDAP_DETAIL_FIELDS) if (req[f] !== undefined) details[f] = req[f];
   return { ldapDetails: details, bindPasswordSet };
 }
 
-const putLdap = (iam: Iam, rec: LdapProviderRecord): void =>
-  void iam.store.put(KIND.ldapProvider, rec.identityProviderConnectorId, rec, { crn: rec.crn, name: rec.ldapProviderName });
-
-const ldapProviderOut = (p: LdapProviderRecord): Doc => ({
-  identityProviderConnectorId: p.identityProviderConnectorId,
-  ldapProviderName: p.ldapProviderName,
-  crn: p.crn,
-  skipGroupSyncOnLogin: p.skipGroupSyncOnLogin,
-  creationDate: p.creationDate,
-  ldapDetails: { ...p.ldapDetails },
-});
-
-export function createLdapProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const name = String(req.ldapProviderName);
-  checkProviderName(name, 'LDAP');
-  checkProviderNameFree(iam, name);
-  const id = uuid();
-  const rec: LdapProviderRecord = {
-    identityProviderConnectorId: id,
-    ldapProviderName: name,
-    crn: iam.crn('ldapProvider', `${name}/${id}`),
-    creationDate: iam.clock.now(),
-    skipGroupSyncOnLogin: req.skipGroupSyncOnLogin === true,
-    ...ldapDetails(req),
-  };
-  putLdap(iam, rec);
-  return { ldapProvider: ldapProviderOut(rec) };
+/** createLdapProvider: the request as the provider's fields (its name rule and details checked); whether it binds with a password is kept with it. */
+export function ldapProviderAsked(h: Hook<R>, sent: Doc): Doc {
+  const name = String(sent.ldapProviderName);
+  checkProviderName(h, name, 'LDAP');
+  return { ldapProviderName: name, skipGroupSyncOnLogin: sent.skipGroupSyncOnLogin === true, ...ldapDetails(sent) };
 }
 
+/** Whether an LDAP provider binds with a password (kept beside it: by its create's request, then by its updates). */
+const bindsWithPassword = (rec: Readonly<EngineRecord>): boolean =>
+  (rec.data?.bindPasswordSet ?? (rec.data?.request as Doc | undefined)?.bindPasswordSet) === true;
+
+/** updateLdapProvider: its details replaced, its group sync switched when the request says. */
 export function updateLdapProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const p = iam.need<LdapProviderRecord>(KIND.ldapProvider, text(req.ldapProviderName), 'LDAP provider');
-  Object.assign(p, ldapDetails(req, p));
-  if (typeof req.skipGroupSyncOnLogin === 'boolean') p.skipGroupSyncOnLogin = req.skipGroupSyncOnLogin;
-  putLdap(iam, p);
-  return { ldapProvider: ldapProviderOut(p) };
+  const p = h.records('ldapProvider').get(text(req.ldapProviderName));
+  const { ldapDetails: details, bindPasswordSet } = ldapDetails(req, bindsWithPassword(p));
+  p.doc = {
+    ...p.doc,
+    ldapDetails: details,
+    ...(typeof req.skipGroupSyncOnLogin === 'boolean' ? { skipGroupSyncOnLogin: req.skipGroupSyncOnLogin } : {}),
+  };
+  p.data = { ...p.data, bindPasswordSet };
+  return { ldapProvider: h.records('ldapProvider').save(p).doc };
 }
-
 // ---------------------------------------------------------------- SCIM access tokens
 
-const scimTokenOut = (t: ScimTokenRecord): Doc => ({
-  accessTokenId: t.accessTokenId,
-  crn: t.crn,
-  creationDate: t.creationDate,
-  expirationDate: t.expirationDate,
-});
+export const scimAccessTokenHooks: ResourceHooks<R> = {
+  check: {
+    create: (h, rec, req) => {
+      const p = h.records('samlProvider').byId(rec.scope);
+      if (p && p.doc.enableScim !== true) throw failedPrecondition(`SCIM is not enabled for SAML provider ${p.name ?? p.id}`);
+      const days = Number(req.accessTokenLifetimeDays);
+      if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalid('accessTokenLifetimeDays must be between 1 and 3650');
+    },
+  },
+  fill: (h, _rec, req) => ({ expirationDate: h.ctx.clock.iso(h.ctx.clock.now() + Number(req.accessTokenLifetimeDays) * DAY_MS) }),
+};
 
-export function createScimAccessToken(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const p = samlProvider(iam, text(req.identityProviderNameOrCrn));
-  const days = Number(req.accessTokenLifetimeDays);
-  if (!p.enableScim) throw failedPrecondition(`SCIM is not enabled for SAML provider ${p.samlProviderName}`);
-  if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalid('accessTokenLifetimeDays must be between 1 and 3650');
-  const id = uuid();
+/** A new token's answer: its secret, made now and shown once; only its hash is kept. */
+export function scimTokenIssued(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
   const secret = randomBytes(32).toString('base64url');
-  const now = iam.clock.now();
-  const rec: ScimTokenRecord = {
-    accessTokenId: id,
-    crn: iam.crn('scimAccessToken', id),
-    creationDate: iam.clock.iso(now),
-    expirationDate: iam.clock.iso(now + days * DAY_MS),
-    providerCrn: p.crn,
-    secretHash: createHash('sha256').update(secret).digest('hex'),
-  };
-  iam.store.put(KIND.scimToken, id, rec, { crn: rec.crn, parent: p.crn });
-  return { accessToken: scimTokenOut(rec), accessTokenSecret: secret };
-}
-
-export function listScimAccessTokens(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const p = samlProvider(iam, text(req.identityProviderNameOrCrn));
-  const tokens = iam.store.children<ScimTokenRecord>(KIND.scimToken, p.crn).map((r) => r.doc);
-  return paged(h.ctx, req, tokens, scimTokenOut);
-}
-
-export function deleteScimAccessToken(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const t = iam.need<ScimTokenRecord>(KIND.scimToken, text(req.accessTokenIdOrCrn), 'SCIM access token', 'id');
-  iam.store.delete(KIND.scimToken, t.accessTokenId);
-  return {};
+  h.records('scimAccessToken').save({ ...rec, data: { ...rec.data, secretHash: createHash('sha256').update(secret).digest('hex') } });
+  return { accessToken: rec.doc, accessTokenSecret: secret };
 }

@@ -6,11 +6,13 @@
  * records (records.ts), as kept on the hot path of authentication.
  */
 import { createHash } from 'node:crypto';
+import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { forbidden } from '../../errors.js';
-import type { AccessKeyView, ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
+import type { ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
 import { Iam, type R } from './iam.js';
-import { issueAccessKey } from './keys.js';
+import { accessKeyView } from './keys.js';
 import { DEFAULT_POLICY, policyViolation, type Policy } from './passwords.js';
 import { identityProviderCrn } from './providers.js';
 import { KIND, type MachineUserRecord, type UserRecord } from './records.js';
@@ -34,7 +36,7 @@ function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView
     };
   }
   if (kind === KIND.machineUser) {
-    const m = doc as MachineUserRecord;
+    const m = (doc as unknown as EngineRecord).doc as MachineUserRecord;
     return { crn: m.crn, kind: 'machineUser', id: m.machineUserName, workloadUsername: m.workloadUsername, status: m.status };
   }
   return undefined;
@@ -45,12 +47,11 @@ function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView
  * be active; the sign-in time is recorded and, as the real console does for
  * `cdp login`, a new access key is made for the user.
  */
-function consoleSignIn(iam: Iam, userRef: string): { accessKey: { accessKeyId?: unknown }; privateKey: string } {
+function consoleSignIn(iam: Iam, userRef: string): void {
   const u = iam.user(userRef);
   if (u.status !== 'ACTIVE') throw forbidden(`${u.email || u.userId} cannot sign in: the user is ${u.status}`);
   u.lastInteractiveLogin = iam.now();
   putUser(iam, u);
-  return issueAccessKey(iam, u.crn, undefined);
 }
 
 /** What user sync carries into FreeIPA. */
@@ -59,7 +60,7 @@ const SYNCED_KINDS = [KIND.user, KIND.machineUser, KIND.group, KIND.membership, 
 export function identities(h: Hook<R>): Identities {
   const { store, info } = h.ctx;
   /** iam acting as `actorCrn` (a sign-in acts on the user's own behalf). */
-  const as = (actorCrn: string): Iam => new Iam({ ...h.ctx, caller: { ...h.ctx.caller, actorCrn } });
+  const as = (actorCrn: string): Iam => new Iam(h, actorCrn);
   return {
     actor(crn) {
       // Every signed request reads its key's owner: as kept, without copies (Store.peek).
@@ -68,10 +69,13 @@ export function identities(h: Hook<R>): Identities {
       return found && doc ? actorView(found.kind, doc) : undefined;
     },
     users: () => store.list<UserRecord>(KIND.user).flatMap((r) => actorView(KIND.user, r.doc) ?? []),
-    accessKey: (id) => store.peek<AccessKeyView>(KIND.accessKey, id),
+    accessKey(id) {
+      const rec = store.peek<EngineRecord>(KIND.accessKey, id);
+      return rec ? accessKeyView(rec) : undefined;
+    },
     workloadToken: (hash) => store.get<WorkloadTokenView>(KIND.workloadToken, hash),
     passwordPolicy: () =>
-      store.get<{ workloadPasswordPolicy?: Policy }>(KIND.account, info.accountId)?.workloadPasswordPolicy ?? DEFAULT_POLICY,
+      (store.get<EngineRecord>(KIND.account, info.accountId)?.doc.workloadPasswordPolicy as Policy | undefined) ?? DEFAULT_POLICY,
     passwordViolation: (password, policy) => policyViolation(password, policy),
     syncDigest() {
       const digest = createHash('sha256');
@@ -86,9 +90,10 @@ export function identities(h: Hook<R>): Identities {
     createAdmin: (userId) => actorView(KIND.user, createAdmin(as(''), userId)) as ActorView,
     firstStartKinds: () => ({ user: KIND.user, accessKey: KIND.accessKey }),
     issueAccessKey(actorCrn, opts = {}) {
-      const iam = as(actorCrn);
-      const made = opts.signIn ? consoleSignIn(iam, actorCrn) : issueAccessKey(iam, actorCrn, 'V2');
-      return { accessKeyId: String(made.accessKey.accessKeyId), privateKey: made.privateKey };
+      // A sign-in's key is of the region's default type, the administrator's first a V2.
+      if (opts.signIn) consoleSignIn(as(actorCrn), actorCrn);
+      const made = h.perform('createUserAccessKey', { user: actorCrn, ...(opts.signIn ? {} : { type: 'V2' }) });
+      return { accessKeyId: String((made.accessKey as Doc).accessKeyId), privateKey: String(made.privateKey) };
     },
   };
 }

@@ -1,14 +1,16 @@
 /**
- * How iam keeps its records in the store: their kinds and layouts. The
- * shared auth layer reads users, machine users, access keys and workload
- * tokens (through provides.ts); the rest is iam's own.
+ * How iam keeps the records that are not the engine's (users, memberships,
+ * assignments, workload passwords and tokens, the account's settings):
+ * their kinds and layouts. Machine users, groups, access keys, SSH keys,
+ * identity providers and SCIM tokens are engine records of its resources
+ * (index.ts; a machine user's document is a MachineUserRecord). The shared
+ * auth layer reads users, machine users, access keys and workload tokens
+ * through provides.ts only.
  *
  * Relations are stored as rows keyed by both ends (a membership is one row
  * under the group and one under the member), so every listing is one
  * indexed lookup and deleting an actor finds everything it holds.
  */
-import type { Doc } from '../../engine/context.js';
-import type { AccessKeyType } from '../../world/contracts.js';
 import type { Policy, StoredHash } from './passwords.js';
 
 export type { AccessKeyType } from '../../world/contracts.js';
@@ -24,10 +26,6 @@ export const KIND = {
   roleAssignment: 'iam.roleAssignment',
   /** Two rows per assignment: one under the assignee, one under the resource. */
   resourceAssignment: 'iam.resourceAssignment',
-  sshKey: 'iam.sshKey',
-  samlProvider: 'iam.samlProvider',
-  ldapProvider: 'iam.ldapProvider',
-  scimToken: 'iam.scimToken',
   account: 'iam.account',
   workloadPassword: 'iam.workloadPassword',
   workloadUsername: 'iam.workloadUsername',
@@ -52,6 +50,7 @@ export interface UserRecord {
   [more: string]: unknown;
 }
 
+/** A machine user as the API shows it: the document of its engine record. */
 export interface MachineUserRecord {
   machineUserName: string;
   crn: string;
@@ -59,18 +58,6 @@ export interface MachineUserRecord {
   status: Status;
   workloadUsername: string;
   [more: string]: unknown;
-}
-
-export interface AccessKeyRecord {
-  accessKeyId: string;
-  crn: string;
-  actorCrn: string;
-  creationDate: string;
-  status: 'ACTIVE' | 'INACTIVE';
-  type: AccessKeyType;
-  /** SPKI PEM of the public key; never returned on the wire. */
-  publicKey: string;
-  lastUsage?: { lastUsageDate: string; serviceName: string };
 }
 
 export interface WorkloadTokenRecord {
@@ -81,14 +68,6 @@ export interface WorkloadTokenRecord {
   workloadName: string;
   /** Wall-clock ms (tokens expire in real time, whatever the time scale). */
   expireAt: number;
-}
-
-export interface GroupRecord {
-  groupId: string;
-  groupName: string;
-  crn: string;
-  creationDate: string;
-  syncMembershipOnUserLogin: boolean;
 }
 
 export interface MembershipRow {
@@ -105,56 +84,6 @@ export interface ResourceAssignmentRow {
   assigneeCrn: string;
   resourceCrn: string;
   resourceRoleCrn: string;
-}
-
-export interface SshKeyRecord {
-  id: string;
-  crn: string;
-  actorCrn: string;
-  publicKeyFingerprint: string;
-  publicKey: string;
-  description?: string;
-  creationDate: string;
-}
-
-export interface SamlProviderRecord {
-  samlProviderId: string;
-  samlProviderName: string;
-  crn: string;
-  creationDate: string;
-  syncGroupsOnLogin: boolean;
-  generateWorkloadUsernameByEmail: boolean;
-  enableScim: boolean;
-  samlMetadataDocument?: string;
-  authnRequestConfigurationLastUpdated?: string;
-  authnRequestSigningKeyDefined: boolean;
-  currentAuthnRequestVerificationCertificateDefined: boolean;
-  nextAuthnRequestVerificationCertificateDefined: boolean;
-  samlResponseEncryptionDecryptionConfigurationLastUpdated?: string;
-  samlResponseEncryptionCertificateDefined: boolean;
-  currentSamlResponseDecryptionKeyDefined: boolean;
-  nextSamlResponseDecryptionKeyDefined: boolean;
-}
-
-export interface LdapProviderRecord {
-  identityProviderConnectorId: string;
-  ldapProviderName: string;
-  crn: string;
-  creationDate: number;
-  skipGroupSyncOnLogin: boolean;
-  ldapDetails: Doc;
-  /** Whether a bind password was given; the password itself is not kept. */
-  bindPasswordSet: boolean;
-}
-
-export interface ScimTokenRecord {
-  accessTokenId: string;
-  crn: string;
-  creationDate: string;
-  expirationDate: string;
-  providerCrn: string;
-  /** sha256 of the secret, hex. */
-  secretHash: string;
 }
 
 export interface AccountRecord {

@@ -5,6 +5,8 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { settledIn } from '../../engine/timeline.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
@@ -130,21 +132,24 @@ export function listResourceAssignees(h: Hook<R>, req: Doc): Doc {
   );
 }
 
-/** A catalogue, or the entries of it a request names (each must exist). */
-function catalogueListing(iam: Iam, all: Doc[], names: string[], resource: boolean): Doc[] {
-  if (names.length === 0) return all;
-  return uniq(names).map((n) => {
-    const c = roleCrnOf(iam, n, resource);
-    return all.find((r) => r.crn === c) as Doc;
-  });
+/**
+ * A built-in catalogue as records (never stored: every account sees the
+ * same), or the entries of it a request names (each must exist).
+ */
+function catalogueListing(iam: Iam, all: Array<Doc & { crn: string }>, names: string[], resource: boolean): EngineRecord[] {
+  const chosen =
+    names.length === 0 ? all : uniq(names).map((n) => all.find((r) => r.crn === roleCrnOf(iam, n, resource)) as Doc & { crn: string });
+  return chosen.map((doc) => ({ id: doc.crn, crn: doc.crn, scope: '', doc, createdAt: 0, activity: settledIn('create', '', 0) }));
 }
 
-export function listRoles(h: Hook<R>, req: Doc): Doc {
+/** listRoles: the roles the request names, or all. */
+export function rolesNamed(h: Hook<R>, req: Doc): EngineRecord[] {
   const iam = iamOf(h);
-  return paged(h.ctx, req, catalogueListing(iam, iam.roles.roles(), strings(req.roleNames), false));
+  return catalogueListing(iam, iam.roles.roles(), strings(req.roleNames), false);
 }
 
-export function listResourceRoles(h: Hook<R>, req: Doc): Doc {
+/** listResourceRoles: the resource roles the request names, or all. */
+export function resourceRolesNamed(h: Hook<R>, req: Doc): EngineRecord[] {
   const iam = iamOf(h);
-  return paged(h.ctx, req, catalogueListing(iam, iam.roles.resourceRoles(), strings(req.resourceRoleNames), true));
+  return catalogueListing(iam, iam.roles.resourceRoles(), strings(req.resourceRoleNames), true);
 }

@@ -1,11 +1,18 @@
 /**
- * OpenSSH public keys (the one-line `type base64 [comment]` form, RFC 4253
- * wire blob inside). Only RSA and Ed25519 are accepted; the fingerprint is
- * what `ssh-keygen -l` prints: SHA256: and the unpadded base64 of the
- * blob's sha256.
+ * SSH public keys of an actor (a user or machine user: the caller unless
+ * the request names one), and OpenSSH public keys (the one-line `type
+ * base64 [comment]` form, RFC 4253 wire blob inside). Only RSA and Ed25519
+ * are accepted; the fingerprint is what `ssh-keygen -l` prints: SHA256: and
+ * the unpadded base64 of the blob's sha256.
  */
 import { createHash } from 'node:crypto';
-import { invalid } from '../../errors.js';
+import type { Doc } from '../../engine/context.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { alreadyExists, invalid, notFound } from '../../errors.js';
+import { isCrn } from '../../ids.js';
+import { str, text } from '../../values.js';
+import { iamOf, type R } from './iam.js';
 
 export interface ParsedSshKey {
   readonly type: 'ssh-rsa' | 'ssh-ed25519';
@@ -59,3 +66,51 @@ export function parseSshPublicKey(input: string): ParsedSshKey {
   if (!r.done()) throw invalid('the public key blob has trailing data');
   return { type, text: [type, body, ...comment].join(' '), fingerprint: sshFingerprint(blob) };
 }
+
+// ---------------------------------------------------------------- an actor's keys
+
+/** The actor an SSH key request names, or the caller. */
+const actorOf = (h: Hook<R>, req: Doc): string => str(req.actorCrn) ?? h.ctx.caller.actorCrn;
+
+/** Whose a key is: the actor its add named (sshActorNamed put it in the request). */
+const ownerOf = (rec: Readonly<EngineRecord>): unknown => (rec.data?.request as Doc | undefined)?.actorCrn;
+
+/** An actor's keys (the actor must exist). */
+function keysOf(h: Hook<R>, actorCrn: string): EngineRecord[] {
+  iamOf(h).actor(actorCrn);
+  return h
+    .records('sshPublicKey')
+    .all()
+    .filter((k) => ownerOf(k) === actorCrn);
+}
+
+/** addSshPublicKey: the request with the actor it is for, the caller unless it names one. */
+export const sshActorNamed = (h: Hook<R>, sent: Doc): Doc => ({ ...sent, actorCrn: actorOf(h, sent) });
+
+/** describeSshPublicKey, deleteSshPublicKey: the key of the actor by CRN or fingerprint, by its id. */
+export function sshKeyNamed(h: Hook<R>, sent: Doc): Doc {
+  const actorCrn = actorOf(h, sent);
+  const ref = text(sent.crnOrFingerprint);
+  const found = isCrn(ref) ? h.records('sshPublicKey').find(ref) : keysOf(h, actorCrn).find((k) => k.doc.publicKeyFingerprint === ref);
+  if (!found || ownerOf(found) !== actorCrn) throw notFound(`SSH public key ${ref} not found for ${actorCrn}`);
+  return { crnOrFingerprint: found.id };
+}
+
+/** listSshPublicKeys: the actor's keys. */
+export const sshKeysOfActor = (h: Hook<R>, req: Doc): EngineRecord[] => keysOf(h, actorOf(h, req));
+
+export const sshPublicKeyHooks: ResourceHooks<R> = {
+  check: {
+    create: (h, _rec, req) => {
+      const actorCrn = text(req.actorCrn);
+      const { fingerprint } = parseSshPublicKey(text(req.publicKey));
+      if (keysOf(h, actorCrn).some((k) => k.doc.publicKeyFingerprint === fingerprint)) {
+        throw alreadyExists(`the SSH key ${fingerprint} is already registered for ${actorCrn}`);
+      }
+    },
+  },
+  fill: (_h, _rec, req) => {
+    const parsed = parseSshPublicKey(text(req.publicKey));
+    return { publicKeyFingerprint: parsed.fingerprint, publicKey: parsed.text };
+  },
+};

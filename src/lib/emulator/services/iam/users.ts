@@ -4,16 +4,17 @@
  * between identity providers; the account's first administrator.
  */
 import type { Doc } from '../../engine/context.js';
-import type { Hook } from '../../engine/declare.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { isCrn, uuid } from '../../ids.js';
 import { paged, storeListing } from '../../engine/paging.js';
 import { strings, text, uniq } from '../../values.js';
-import { addToGroup, createGroupRecord, leaveGroups } from './groups.js';
+import { addToGroup, leaveGroups } from './groups.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { dropKeysOf } from './keys.js';
 import { BUILTIN_USERS_IDP, CLOUDERA_SSO_CRN, defaultIdentityProviderCrn, identityProviderCrn, samlProvider } from './providers.js';
-import { KIND, type GroupRecord, type MachineUserRecord, type UserRecord, type WorkloadPasswordRecord } from './records.js';
+import { KIND, type UserRecord, type WorkloadPasswordRecord } from './records.js';
 import { unassignAll } from './roles.js';
 
 const MACHINE_USER_NAME = /^(?!__)[A-Za-z0-9_-]{1,128}$/;
@@ -47,22 +48,8 @@ function userOut(iam: Iam, u: UserRecord): Doc {
   };
 }
 
-function machineUserOut(iam: Iam, m: MachineUserRecord): Doc {
-  return {
-    machineUserName: m.machineUserName,
-    crn: m.crn,
-    creationDate: m.creationDate,
-    workloadUsername: m.workloadUsername,
-    status: m.status,
-    workloadPasswordDetails: passwordDetails(iam, m.crn),
-  };
-}
-
 export const putUser = (iam: Iam, rec: UserRecord): void =>
   void iam.store.put(KIND.user, rec.userId, rec, { crn: rec.crn, name: rec.userId });
-
-const putMachineUser = (iam: Iam, rec: MachineUserRecord): void =>
-  void iam.store.put(KIND.machineUser, String(rec.machineUserId), rec, { crn: rec.crn, name: rec.machineUserName });
 
 // ---------------------------------------------------------------- workload usernames
 
@@ -96,9 +83,9 @@ export function createUser(h: Hook<R>, req: Doc): Doc {
   let idpCrn: string;
   let byEmail = false;
   if (typeof req.samlProviderName === 'string') {
-    const p = samlProvider(iam, req.samlProviderName);
-    idpCrn = p.crn;
-    byEmail = p.generateWorkloadUsernameByEmail;
+    const p = samlProvider(h, req.samlProviderName);
+    idpCrn = String(p.crn);
+    byEmail = p.doc.generateWorkloadUsernameByEmail === true;
   } else {
     idpCrn = defaultIdentityProviderCrn(iam);
   }
@@ -125,7 +112,8 @@ export function createUser(h: Hook<R>, req: Doc): Doc {
   iam.store.put(KIND.identity, identityKey, { userId });
   for (const name of uniq(strings(req.groups))) {
     // A CRN must name an existing group; a missing name is created.
-    const g = isCrn(name) ? iam.group(name) : (iam.find<GroupRecord>(KIND.group, name) ?? createGroupRecord(iam, { groupName: name }));
+    if (!isCrn(name) && !h.records('group').find(name)) h.perform('createGroup', { groupName: name });
+    const g = iam.group(name);
     addToGroup(iam, g.crn, userCrn);
   }
   return { user: userOut(iam, rec) };
@@ -146,18 +134,15 @@ export function updateUser(h: Hook<R>, req: Doc): Doc {
   return { user: userOut(iam, u) };
 }
 
-/** A user or machine user locked out of the control plane is let in again (any other status stays). */
-function unlock<T extends UserRecord | MachineUserRecord>(iam: Iam, rec: T, put: (iam: Iam, rec: T) => void): T {
-  if (rec.status === 'CONTROL_PLANE_LOCKED_OUT') {
-    rec.status = 'ACTIVE';
-    put(iam, rec);
-  }
-  return rec;
-}
-
+/** A user locked out of the control plane is let in again (any other status stays). */
 export function unlockUser(h: Hook<R>, req: Doc): Doc {
   const iam = iamOf(h);
-  return { user: userOut(iam, unlock(iam, iam.user(text(req.user)), putUser)) };
+  const u = iam.user(text(req.user));
+  if (u.status === 'CONTROL_PLANE_LOCKED_OUT') {
+    u.status = 'ACTIVE';
+    putUser(iam, u);
+  }
+  return { user: userOut(iam, u) };
 }
 
 /** Removes everything an actor holds (keys, memberships, assignments, SSH keys, password, tokens) and says what went. */
@@ -165,7 +150,9 @@ function removeActorState(iam: Iam, actorCrn: string): Doc {
   const accessKeysDeleted = dropKeysOf(iam, actorCrn);
   const groupsModified = leaveGroups(iam, actorCrn);
   const { rolesUnassigned, resourcesUnassigned } = unassignAll(iam, actorCrn);
-  for (const kind of [KIND.sshKey, KIND.workloadToken]) for (const r of iam.store.children(kind, actorCrn)) iam.store.delete(kind, r.id);
+  for (const r of iam.store.children(KIND.workloadToken, actorCrn)) iam.store.delete(KIND.workloadToken, r.id);
+  const sshKeys = iam.h.records('sshPublicKey');
+  for (const k of sshKeys.all()) if ((k.data?.request as Doc | undefined)?.actorCrn === actorCrn) sshKeys.remove(k);
   iam.store.delete(KIND.workloadPassword, actorCrn);
   return { accessKeysDeleted, groupsModified, rolesUnassigned, resourcesUnassigned };
 }
@@ -230,45 +217,42 @@ export function createAdmin(iam: Iam, userId: string): UserRecord {
 
 // ---------------------------------------------------------------- machine users
 
-export function createMachineUser(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const name = text(req.machineUserName);
+/** createMachineUser: a machine user's name rule, and the words of its ALREADY_EXISTS (checked before the verb). */
+export function machineUserNameChecked(h: Hook<R>, sent: Doc): Doc {
+  const name = text(sent.machineUserName);
   if (!MACHINE_USER_NAME.test(name)) {
     throw invalid('machine user names use letters, digits, "-" and "_", do not start with "__", and are at most 128 characters');
   }
-  if (iam.store.getByName(KIND.machineUser, name)) throw alreadyExists(`a machine user named ${name} already exists`);
-  const id = uuid();
-  const mcrn = iam.crn('machineUser', `${name}/${id}`);
-  const rec: MachineUserRecord = {
-    machineUserId: id,
-    machineUserName: name,
-    crn: mcrn,
-    creationDate: iam.now(),
-    status: 'ACTIVE',
-    workloadUsername: claimWorkloadUsername(iam, `srv_${name}`, mcrn),
-  };
-  putMachineUser(iam, rec);
-  return { machineUser: machineUserOut(iam, rec) };
+  if (h.records('machineUser').find(name)) throw alreadyExists(`a machine user named ${name} already exists`);
+  return sent;
 }
 
+export const machineUserHooks: ResourceHooks<R> = {
+  // Its workload username is claimed as it is made: srv_<name>, or the first free one after it.
+  fill: (h, rec) => ({ status: 'ACTIVE', workloadUsername: claimWorkloadUsername(iamOf(h), `srv_${rec.name ?? ''}`, String(rec.crn)) }),
+  show: (h, rec) => ({ workloadPasswordDetails: passwordDetails(iamOf(h), String(rec.crn)) }),
+};
+
+/** unlockMachineUserInControlPlane: a machine user locked out of the control plane is let in again (any other status stays). */
+export function machineUserUnlocked(h: Hook<R>, sent: Doc): Doc {
+  const m = iamOf(h).machineUser(text(sent.machineUser));
+  return { machineUser: sent.machineUser, ...(m.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}) };
+}
+
+/** deleteMachineUser: with everything it holds; says what went. */
 export function deleteMachineUser(h: Hook<R>, req: Doc): Doc {
   const iam = iamOf(h);
-  const m = iam.machineUser(text(req.machineUserName));
+  const m = h.records('machineUser').get(text(req.machineUserName));
   if (m.crn === iam.caller.actorCrn) throw failedPrecondition('a machine user cannot delete itself');
-  const out = removeActorState(iam, m.crn);
-  iam.store.delete(KIND.machineUser, String(m.machineUserId));
-  iam.store.delete(KIND.workloadUsername, m.workloadUsername);
+  const out = removeActorState(iam, String(m.crn));
+  h.records('machineUser').remove(m);
+  iam.store.delete(KIND.workloadUsername, String(m.doc.workloadUsername));
   return out;
 }
 
-export function unlockMachineUser(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  return { machineUser: machineUserOut(iam, unlock(iam, iam.machineUser(text(req.machineUser)), putMachineUser)) };
-}
-
-export function listMachineUsers(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
+/** listMachineUsers: the machine users named (each must exist), or all. */
+export function machineUsersNamed(h: Hook<R>, req: Doc): EngineRecord[] {
   const names = uniq(strings(req.machineUserNames));
-  const all = names.length > 0 ? names.map((n) => iam.machineUser(n)) : storeListing<MachineUserRecord>(iam.store, KIND.machineUser);
-  return paged(h.ctx, req, all, (m) => machineUserOut(iam, m));
+  const all = h.records('machineUser');
+  return names.length > 0 ? names.map((n) => all.get(n)) : all.all();
 }

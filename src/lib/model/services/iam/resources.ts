@@ -7,9 +7,11 @@
  * Cloudera for Government, iam.yaml), a machine user's, and the identity
  * provider a user belongs to, "Cloudera-Default" for the built-in one (or
  * "Cloudera-Administration"; a user of a provider of the account carries
- * that provider's CRN instead, which is no fixed value). iam is not on the
- * operation table: these are data the emulator does not read yet; checked
- * against the wire by test/unit/model/resource-facts.test.ts.
+ * that provider's CRN instead, which is no fixed value). The emulator's
+ * iam reads them for its engine resources (machine users, groups, access
+ * keys, SSH keys, SAML and LDAP providers, SCIM tokens, the role
+ * catalogues); users are still kept in iam's own layout. Checked against the
+ * wire by test/unit/model/resource-facts.test.ts.
  */
 import type { ServiceResources } from '../../resources.js';
 
@@ -41,9 +43,16 @@ export const resources = {
     },
     accessKey: { shape: 'AccessKey', crnType: 'accessKey', deleted: { ends: 'gone' } },
     samlProvider: { shape: 'SamlProvider', crnType: 'samlProvider', deleted: { ends: 'gone' } },
-    ldapProvider: { shape: 'LdapProvider', crnType: 'ldapProvider', deleted: { ends: 'gone' } },
+    ldapProvider: {
+      shape: 'LdapProvider',
+      crnType: 'ldapProvider',
+      deleted: { ends: 'gone' },
+      fields: { id: 'identityProviderConnectorId' },
+    },
     sshPublicKey: { shape: 'SshPublicKey', crnType: 'sshPublicKey', deleted: { ends: 'gone' } },
     scimAccessToken: { shape: 'ScimAccessToken', crnType: 'scimAccessToken', deleted: { ends: 'gone' } },
+    /** The account's settings: one an account, never made or deleted by a caller. */
+    account: { shape: 'Account' },
     /** Built in, in the altus account: never made or deleted by a caller. */
     role: { shape: 'Role', crnType: 'role' },
     resourceRole: { shape: 'ResourceRole', crnType: 'resourceRole' },
