@@ -283,10 +283,7 @@ describe('verbs', () => {
   test('running work named by its operation in refusals, when its resource says so', () => {
     const resources = { ...widgets.resources, certificate: { ...widgets.resources.certificate, work: { named: 'operation' as const } } };
     const named = serve(widgetModel, { ...widgets, resources });
-    const callNamed = (op: WidgetOperation, req: Doc): Doc => {
-      const ctx: RequestContext = { store, clock, caller: UNIT_ADMIN, info: UNIT_INFO, world, op: { service: 'widgets', name: op } };
-      return store.transaction(() => (named.handlers[op] as (r: Doc, c: RequestContext) => Doc)(req, ctx));
-    };
+    const callNamed = (op: WidgetOperation, req: Doc): Doc => call(op, req, named);
     call('createCluster', CLUSTER);
     now += 10 * MIN;
     callNamed('renewCertificate', { clusterName: 'c1' });
@@ -338,17 +335,7 @@ describe('verbs', () => {
       ...widgets,
       resources: { ...widgets.resources, note: { ...widgets.resources.note, names: 'replace' } },
     });
-    const create = (req: Doc): Doc => {
-      const ctx: RequestContext = {
-        store,
-        clock,
-        caller: UNIT_ADMIN,
-        info: UNIT_INFO,
-        world,
-        op: { service: 'widgets', name: 'createNote' },
-      };
-      return store.transaction(() => replacing.handlers.createNote?.(req, ctx) ?? {}).note as Doc;
-    };
+    const create = (req: Doc): Doc => call('createNote', req, replacing).note as Doc;
     const first = create({ noteName: 'n1', text: 'hi' });
     now += MIN;
     const again = create({ noteName: 'n1', text: 'there' });
@@ -382,10 +369,7 @@ describe('verbs', () => {
     expect(keeping.servedBy('createCluster')?.hooks).toEqual(['check.create', 'fill', 'keep.create', 'show']);
     expect(keeping.servedBy('updateCluster')?.hooks).toEqual(['keep.update', 'show']);
     expect(keeping.servedBy('upgradeCluster')?.hooks).toEqual(['check.upgrade', 'effect.upgrade', 'keep.upgrade', 'show']);
-    const run = (op: WidgetOperation, req: Doc): Doc => {
-      const ctx: RequestContext = { store, clock, caller: UNIT_ADMIN, info: UNIT_INFO, world, op: { service: 'widgets', name: op } };
-      return store.transaction(() => keeping.handlers[op]?.(req, ctx) ?? {});
-    };
+    const run = (op: WidgetOperation, req: Doc): Doc => call(op, req, keeping);
     const shown = (): Doc => run('describeCluster', { clusterName: 'c1' }).cluster as Doc;
     run('createCluster', { ...CLUSTER, size: 3 });
     expect(shown()).toMatchObject({ phase: '3/undefined/undefined', size: 3 });
@@ -417,10 +401,7 @@ describe('verbs', () => {
       },
     };
     const reading = serve(widgetModel, { ...readOnly, operations: { ...widgets.operations, createNote: code(() => ({})) } });
-    const ask = (op: 'describeNote' | 'listNotes', req: Doc): Doc => {
-      const ctx: RequestContext = { store, clock, caller: UNIT_ADMIN, info: UNIT_INFO, world, op: { service: 'widgets', name: op } };
-      return store.transaction(() => reading.handlers[op]?.(req, ctx) ?? {});
-    };
+    const ask = (op: 'describeNote' | 'listNotes', req: Doc): Doc => call(op, req, reading);
     expect(ask('listNotes', {}).notes).toEqual(kept.map((x) => x.doc));
     // By its name, id or CRN; the entry's answer as for a record of its own.
     expect(ask('describeNote', { noteName: 'n-2' }).note).toEqual({ noteName: 'n2', text: 'and this!' });
