@@ -71,6 +71,9 @@ describe('the account', () => {
     try {
       expect(ensureAccount(bare, { empty: true })).toMatchObject({ fresh: true, empty: true });
       expect(environments(bare)).toEqual([]);
+      // Reading the account's settings shows their defaults and keeps nothing.
+      expect(bare.call('environments', 'getAccountTelemetry', {})).toMatchObject({ workloadAnalytics: true });
+      expect(bare.call('environments', 'getAzureImageTermsPolicy', {})).toEqual({ accepted: false });
       expect(ensureAccount(bare, { empty: true })).toMatchObject({ fresh: false, empty: true });
       expect(ensureAccount(bare)).toMatchObject({ empty: true });
     } finally {

@@ -84,6 +84,8 @@ export interface ResourceRules {
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   /** Its records are another service's, read through the world (read and list only). */
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
+  /** One record an account, read as these fields until its first change makes it. */
+  readonly perAccount?: (h: EngineHook) => Doc;
   readonly hooks: RuleHooks;
 }
 
@@ -251,6 +253,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(res.work ? { work: workRules(res.work) } : {}),
     ...(res.minutes ? { minutes: res.minutes } : {}),
     ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
+    ...(res.perAccount ? { perAccount: res.perAccount } : {}),
     hooks: tableHooks(res),
   };
 }

@@ -147,6 +147,14 @@ export interface Resource<R extends string = string> {
    * read finds one by the id, CRN or name its keys give.
    */
   readonly readsFrom?: (h: Hook<R>, scope: string) => readonly EngineRecord[];
+  /**
+   * One record an account, named by the account (its settings), found
+   * whatever the request names: a read before anything changed it shows
+   * these fields, and its first change makes it with them. Nothing is kept
+   * until then, so an account nobody changed holds none (an `--empty` start
+   * stays empty after a read).
+   */
+  readonly perAccount?: (h: Hook<R>) => Doc;
   readonly hooks?: ResourceHooks<R>;
 }
 

@@ -275,6 +275,7 @@ export class Engine {
    * only looks at it.
    */
   locate(h: EngineHook, r: ResourceModel, req: Doc, b?: Bound, asKept = false): EngineRecord {
+    if (r.rules.perAccount) return this.ofAccount(h, r, r.rules.perAccount, asKept);
     const place = this.place(h, r, req, b?.environment);
     const keys = b?.keys ?? r.rules.keys;
     const ref = keys.map((k) => refOf(req[k])).find(Boolean);
@@ -292,6 +293,16 @@ export class Engine {
     const found = read.find((x) => x.id === ref) ?? read.find((x) => x.crn === ref) ?? read.find((x) => x.name === ref);
     if (!found) throw notFound(`${r.noun} ${ref.slice(0, 200)} not found${place.where ? ` in ${place.where}` : ''}`);
     return found;
+  }
+
+  /** The account's one record of a resource: a read shows its defaults until a change makes it with them. */
+  private ofAccount(h: EngineHook, r: ResourceModel, defaults: (h: EngineHook) => Doc, asKept: boolean): EngineRecord {
+    const all = this.records(h, r);
+    const id = h.ctx.info.accountId;
+    const kept = all.byId(id);
+    if (kept) return kept;
+    const made = { id, scope: '', doc: defaults(h) };
+    return asKept ? all.unsaved(made) : all.create(made);
   }
 
   // ---- verbs ---------------------------------------------------------------------

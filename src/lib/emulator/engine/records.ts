@@ -340,6 +340,11 @@ export class Records {
     return this.tracked.save(full);
   }
 
+  /** A record as `create` would make it, not kept: what a read shows of one its first change will make. */
+  unsaved(rec: Omit<EngineRecord, 'activity' | 'createdAt'>): EngineRecord {
+    return { ...rec, createdAt: this.now, activity: settledIn('create', this.model.initialState ?? '', this.now) };
+  }
+
   has(action: string): boolean {
     return this.model.lifecycle?.[action] !== undefined;
   }

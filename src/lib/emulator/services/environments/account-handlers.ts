@@ -16,35 +16,20 @@ import type { AnonymizationRule } from './records.js';
 const rulesOf = (v: unknown): AnonymizationRule[] =>
   docs(v).map((r) => ({ value: text(r.value), replacement: str(r.replacement) ?? '[REDACTED]' }));
 
-/** The account's two settings records, and what each holds before anything is set. */
-const ACCOUNT_DEFAULTS = {
-  accountTelemetry: (): Doc => ({ ...TELEMETRY_DEFAULTS, rules: [...TELEMETRY_DEFAULTS.rules] }),
-  azureImageTerms: (): Doc => ({ accepted: false }),
-} as const;
-
 /**
  * The account's telemetry settings and its Azure Marketplace image terms
  * switch: one record each per account (the table's `accountTelemetry` and
- * `azureImageTerms`), named by the account and made with their defaults
- * when first read or set. Not before: an account started empty holds
- * nothing until somebody asks for it (bootstrap's --empty check).
+ * `azureImageTerms`, `perAccount`), read as these defaults until first set.
  */
-export const ofAccount =
-  (kind: keyof typeof ACCOUNT_DEFAULTS) =>
-  (h: Hook<R>, sent: Doc): Doc => {
-    const id = h.ctx.info.accountId;
-    const records = h.records(kind);
-    if (!records.byId(id)) records.create({ id, scope: '', doc: ACCOUNT_DEFAULTS[kind]() });
-    return { ...sent, accountId: id };
-  };
+export const telemetryDefaults = (): Doc => ({ ...TELEMETRY_DEFAULTS, rules: [...TELEMETRY_DEFAULTS.rules] });
+export const imageTermsDefaults = (): Doc => ({ accepted: false });
 
 /** A telemetry change: each rule a regular expression (INVALID_ARGUMENT naming one that is not), one without a replacement redacting. */
-export function telemetryChange(h: Hook<R>, sent: Doc): Doc {
-  const named = ofAccount('accountTelemetry')(h, sent);
-  if (!Array.isArray(sent.rules)) return named;
+export function telemetryChange(_h: Hook<R>, sent: Doc): Doc {
+  if (!Array.isArray(sent.rules)) return sent;
   const rules = rulesOf(sent.rules);
   rules.forEach(compile);
-  return { ...named, rules };
+  return { ...sent, rules };
 }
 
 export const testAccountTelemetryRules = (_b: EnvironmentsBackend, req: Doc): Doc => ({
