@@ -24,23 +24,9 @@ function accountOut(a: AccountRecord): Doc {
 
 export const getAccount = (h: Hook<R>): Doc => ({ account: accountOut(iamOf(h).account()) });
 
-/** The account's settings record, made at its first change (until then, every read gives the defaults). */
-function accountMade(h: Hook<R>): void {
-  const iam = iamOf(h);
-  if (!h.records('account').byId(iam.info.accountId)) iam.putAccount(iam.account());
-}
-
-/** The request of a change of the account's settings: the account (its record made at its first change), and the fields it sets. */
-const theAccount =
-  (set: (sent: Doc) => Doc) =>
-  (h: Hook<R>, sent: Doc): Doc => {
-    const fields = set(sent);
-    accountMade(h);
-    return { accountId: h.ctx.info.accountId, ...fields };
-  };
-
-export const ssoLoginOn = theAccount(() => ({ clouderaSSOLoginEnabled: true }));
-export const ssoLoginOff = theAccount(() => ({ clouderaSSOLoginEnabled: false }));
+// A change of the account's settings names no record: it is the account's one (`perAccount`), made by its first change.
+export const ssoLoginOn = (): Doc => ({ clouderaSSOLoginEnabled: true });
+export const ssoLoginOff = (): Doc => ({ clouderaSSOLoginEnabled: false });
 
 /** Changes the account's settings: `change` edits them, and they are stored when it says they changed. */
 function changeAccount(h: Hook<R>, change: (a: AccountRecord) => boolean | void): AccountRecord {
@@ -83,7 +69,7 @@ export function setAccountMessages(h: Hook<R>, req: Doc): Doc {
 const isObj = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** setWorkloadPasswordPolicy: the policies it sets, checked. */
-export const policiesSet = theAccount((req) => {
+export const policiesSet = (_h: Hook<R>, req: Doc): Doc => {
   if (!isObj(req.globalPasswordPolicy) && !isObj(req.machineUsersPasswordPolicy)) {
     throw invalid('give globalPasswordPolicy, machineUsersPasswordPolicy or both');
   }
@@ -93,7 +79,7 @@ export const policiesSet = theAccount((req) => {
       ? { machineUserWorkloadPasswordPolicy: policyFrom(obj(req.machineUsersPasswordPolicy)) }
       : {}),
   };
-});
+};
 
 export function unsetWorkloadPasswordPolicy(h: Hook<R>, req: Doc): Doc {
   const global = req.unsetGlobalPasswordPolicy === true;

@@ -31,6 +31,17 @@ export const ACCOUNT_DEFAULTS = {
   userWorkloadPasswordChangedNotifications: false,
 } as const;
 
+/** The account's settings before anything changes them (a copy of their own). */
+export const defaultAccount = (): AccountRecord => ({ ...ACCOUNT_DEFAULTS, workloadPasswordPolicy: { ...DEFAULT_POLICY } });
+
+/** The account's settings as its record holds them: the document getAccount shows, and what iam keeps beside it. */
+export function accountDoc(a: AccountRecord): { doc: Doc; kept: Doc } {
+  const { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy, machineUserWorkloadPasswordPolicy, ...kept } = a;
+  const doc: Doc = { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy };
+  if (machineUserWorkloadPasswordPolicy) doc.machineUserWorkloadPasswordPolicy = machineUserWorkloadPasswordPolicy;
+  return { doc, kept };
+}
+
 /** iam's resources (model/services/iam/resources.ts). */
 export type R = keyof typeof resources.resources;
 
@@ -161,14 +172,12 @@ export class Iam {
   /** The account's settings: its record's document (what getAccount shows) and what iam keeps beside it; the defaults until they change. */
   account(): AccountRecord {
     const rec = this.h.records('account').byId(this.info.accountId);
-    if (!rec) return { ...ACCOUNT_DEFAULTS, workloadPasswordPolicy: { ...DEFAULT_POLICY } };
-    return { ...rec.doc, ...rec.data } as unknown as AccountRecord;
+    // Its record (made by its first change: `perAccount`) holds what was set; the defaults stand for the rest.
+    return { ...defaultAccount(), ...rec?.doc, ...rec?.data } as unknown as AccountRecord;
   }
 
   putAccount(a: AccountRecord): void {
-    const { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy, machineUserWorkloadPasswordPolicy, ...kept } = a;
-    const doc: Doc = { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy };
-    if (machineUserWorkloadPasswordPolicy) doc.machineUserWorkloadPasswordPolicy = machineUserWorkloadPasswordPolicy;
+    const { doc, kept } = accountDoc(a);
     const accounts = this.h.records('account');
     const rec = accounts.byId(this.info.accountId);
     if (rec) accounts.save({ ...rec, doc, data: kept });

@@ -13,6 +13,7 @@ import * as account from './account.js';
 import * as groups from './groups.js';
 import * as keys from './keys.js';
 import * as providers from './providers.js';
+import { accountDoc, defaultAccount } from './iam.js';
 import { identities } from './provides.js';
 import * as roles from './roles.js';
 import * as ssh from './ssh.js';
@@ -46,7 +47,7 @@ export default defineService<OperationName>()({
     role: { keys: ['role'] },
     resourceRole: { keys: ['resourceRoleCrn'] },
     policy: { keys: ['policyCrn'] },
-    account: { keys: ['accountId'] },
+    account: { keys: [], perAccount: () => accountDoc(defaultAccount()).doc },
   },
   guard,
   provides: { identities },
