@@ -7,18 +7,13 @@
 import type { ServiceResources } from '../../model/resources.js';
 import { invalid } from '../errors.js';
 import { randomToken, uuid } from '../ids.js';
-import type { Service } from '../../model/service.js';
 import type { Doc } from './context.js';
 import type { EntryOptions, Hook, Resource, Verb, VerbEntry } from './declare.js';
 import type { EngineRecord } from './records.js';
-import type { Engine } from './index.js';
 import type { EmulatedService } from './table.js';
 
-/** The hook object every hand-written function of a service gets, as the engine's own code sees it. */
-export interface EngineHook extends Hook<string> {
-  readonly service: Service;
-  readonly engine: Engine;
-}
+/** The hook object every hand-written function of a service gets, its resources named by any string as the engine sees them. */
+export type EngineHook = Hook<string>;
 
 /** Where a resource lives when that is a record of another service: the request fields that name it, and how to find it. */
 export interface Within {

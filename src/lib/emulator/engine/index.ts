@@ -806,13 +806,9 @@ class RequestHook implements EngineHook {
   private bound?: WorldReads;
 
   constructor(
-    readonly engine: Engine,
+    private readonly engine: Engine,
     readonly ctx: RequestContext,
   ) {}
-
-  get service(): Service {
-    return this.engine.service;
-  }
 
   get world(): WorldReads {
     return (this.bound ??= this.ctx.world.in(this.ctx));
