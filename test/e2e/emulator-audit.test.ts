@@ -251,6 +251,9 @@ describe('archiving', () => {
     );
     const verify = ['--storage-location', 'fail-bucket', '--credential-name', 'sales-env-credential', '--enabled', '--verify-only'];
     refused(await em.cli(['audit', 'archiving', 'configure', ...verify]), 'FAILED_PRECONDITION');
+    // A configuration only verified answers the one kept, and keeps nothing.
+    const verified = ['--storage-location', 'audit-bucket', '--credential-name', 'sales-env-credential', '--enabled', '--verify-only'];
+    expect(await em.json(['audit', 'archiving', 'configure', ...verified])).toEqual({ configuration: { enabled: false } });
     refused(await em.cli(['audit', 'archive-runs', 'start', ...range(t0, t1 + DAY)]), 'FAILED_PRECONDITION');
     expect(await em.json(['audit', 'archiving', 'describe'])).toEqual({ configuration: { enabled: false } });
 

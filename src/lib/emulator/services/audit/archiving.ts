@@ -54,44 +54,35 @@ const taskData = (t: Readonly<EngineRecord>): TaskData => t.data as unknown as T
 
 // ---- configuration -------------------------------------------------------------
 
-/** The account's archiving configuration, if it has one. */
+/** The configuration's fields: a configure sets all of them (a storage region left out is none). */
+const CONFIG_FIELDS = ['storageLocation', 'credentialName', 'enabled', 'storageRegion'];
+
+/** The account's archiving configuration, once one names its storage (the engine's one record an account: `perAccount`). */
 export function config(h: Hook<R>): Doc | undefined {
-  return h.records('config').byId(h.ctx.info.accountId)?.doc;
+  const doc = h.records('config').byId(h.ctx.info.accountId)?.doc;
+  return str(doc?.storageLocation) ? doc : undefined;
 }
 
 const automated = (h: Hook<R>): boolean => config(h)?.enabled === true;
 
-export function getArchivingConfig(h: Hook<R>): Doc {
-  return { configuration: config(h) ?? { enabled: false } };
-}
-
-/** Checks a configuration (the credential exists, the storage can be written); stores it unless only verifying. */
-export function configureArchiving(h: Hook<R>, req: Doc): Doc {
-  const next: Doc = {
-    storageLocation: text(req.storageLocation),
-    credentialName: text(req.credentialName),
-    enabled: bool(req.enabled),
-    ...(str(req.storageRegion) ? { storageRegion: text(req.storageRegion) } : {}),
-  };
-  const location = String(next.storageLocation);
+/** A configuration's check: the storage named, the credential one of the account's; one only verified must be writable. */
+export function checkArchiving(h: Hook<R>, _rec: Readonly<EngineRecord>, req: Doc): void {
+  const location = text(req.storageLocation);
   if (location.trim() === '') throw invalid('storageLocation must name the storage, e.g. an S3 bucket');
-  const ref = String(next.credentialName);
+  const ref = text(req.credentialName);
   const envs = h.world.environments;
   const names = envs.credentials().map((c) => c.credentialName);
   if (!envs.credential(ref)) throw notFound(`credential ${ref.slice(0, 200)} not found; this account has ${names.join(', ') || 'none'}`);
-  if (bool(req.verifyOnly)) {
-    if (failsOnPurpose(location, 'archive', RUN_ACTIONS))
-      throw failedPrecondition(
-        `storage ${location} cannot be written with credential ${ref}: access denied (the location starts with "fail-")`,
-      );
-    return getArchivingConfig(h);
-  }
-  const all = h.records('config');
-  const id = h.ctx.info.accountId;
-  const kept = all.byId(id);
-  if (kept) all.save({ ...kept, doc: next });
-  else all.create({ id, scope: '', doc: next });
-  return { configuration: next };
+  if (bool(req.verifyOnly) && failsOnPurpose(location, 'archive', RUN_ACTIONS))
+    throw failedPrecondition(
+      `storage ${location} cannot be written with credential ${ref}: access denied (the location starts with "fail-")`,
+    );
+}
+
+/** What a configure sets: every field (a region left out is none); one only verified keeps the configuration as it was. */
+export function configured(h: Hook<R>, _rec: Readonly<EngineRecord>, req: Doc): Doc {
+  const was = bool(req.verifyOnly) ? (h.records('config').byId(h.ctx.info.accountId)?.doc ?? { enabled: false }) : req;
+  return Object.fromEntries(CONFIG_FIELDS.map((f) => [f, was[f]]));
 }
 
 // ---- tasks -----------------------------------------------------------------------

@@ -18,9 +18,9 @@ import {
   archivingStatus,
   batchEventsForArchiving,
   batchingStatus,
-  configureArchiving,
+  checkArchiving,
+  configured,
   eventsInBatch,
-  getArchivingConfig,
   markArchiveBatchesAsSuccessful,
   newestBatching,
   outstandingBatches,
@@ -83,10 +83,10 @@ function listEvents(h: Hook<R>, req: Doc): Doc {
 /**
  * Tasks, batches and runs are the engine's records: their statuses and
  * listings are reads, what they show beyond their records their `show`.
- * Code: events are a log searched by time, source and criteria (events.ts),
- * not records a verb reads; the tasks that cut a time range into batches
- * (and runs) make several records at once; the configuration is checked,
- * and kept only when not verifying; marking batches is all or none.
+ * The configuration is the account's one record (`perAccount`). Code:
+ * events are a log searched by time, source and criteria (events.ts), not
+ * records a verb reads; the tasks that cut a time range into batches (and
+ * runs) make several records at once; marking batches is all or none.
  */
 export default defineService<OperationName>()({
   service: 'audit',
@@ -95,13 +95,19 @@ export default defineService<OperationName>()({
     task: { noun: 'archiving task', keys: ['taskId'] },
     batch: { noun: 'archive batch', keys: ['archiveId'], hooks: { show: showBatch } },
     run: { noun: 'archive run', keys: ['runId'], hooks: { show: showRun } },
-    config: { noun: 'archiving configuration', keys: ['accountId'] },
+    // The account's one configuration: read as `enabled: false` until a configure makes it.
+    config: {
+      noun: 'archiving configuration',
+      keys: [],
+      perAccount: () => ({ enabled: false }),
+      hooks: { check: { update: checkArchiving }, effect: { update: configured } },
+    },
   },
   observe: (call, scope) => new EventLog(scope.store).record(call),
   operations: (r) => ({
     listEvents: code(listEvents),
-    getArchivingConfig: code(getArchivingConfig),
-    configureArchiving: code(configureArchiving),
+    getArchivingConfig: r.config.read(),
+    configureArchiving: r.config.update(),
     archiveAuditEvents: code(archiveAuditEvents),
     getArchivingStatus: r.task.read({ answer: archivingStatus }),
     listRecentArchiveRuns: r.run.list({ select: recentRuns }),
