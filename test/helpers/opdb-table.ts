@@ -20,6 +20,7 @@ export const OPDB_RESOURCES: { readonly [k in OpdbResource]: Resource<OpdbResour
   snapshot: { keys: ['snapshotName'], lives: { in: 'parent', parent: 'database' } },
   restore: { keys: ['restoreId'], lives: { in: 'parent', parent: 'database' } },
   diagnostics: { keys: ['id'], lives: { in: 'parent', parent: 'database' }, minutes: { create: 3 } },
+  environment: { keys: ['crn'] },
 };
 
 /** The table, with these resources and entries in place of the defaults, and a setup. */

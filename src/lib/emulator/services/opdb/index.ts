@@ -7,14 +7,15 @@
  * environment. What the model cannot say is written here: the client
  * connectivity a database's name and environment give (HBase and Phoenix
  * JDBC URLs through its gateway, its Kerberos realm), the runtime versions an
- * upgrade can go to, and which environments the service runs in.
+ * upgrade can go to, and which environments the service runs in (records of
+ * the environments service, read: `readsFrom`).
  */
 import type { OperationName } from '../../../model/services/opdb/wire.js';
 import { resources } from '../../../model/services/opdb/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
-import { code, defineService } from '../../engine/table.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
+import { defineService } from '../../engine/table.js';
 import { failedPrecondition } from '../../errors.js';
 import { DEFAULT_RUNTIME, newerRuntimes, runtimesFrom } from '../../shared/runtimes.js';
 import { str, text } from '../../values.js';
@@ -123,10 +124,11 @@ function restoreOf(h: Hook<R>, rec: Rec, req: Doc): Doc {
 }
 
 /** The environments COD runs in: AWS and Azure ones that are up. */
-function listSupportedEnvironments(h: Hook<R>): Doc {
-  const up = h.world.environments.all().filter((e) => e.cloudPlatform !== 'GCP' && e.status === 'AVAILABLE');
-  return { environments: up.map((e) => ({ crn: e.crn, name: e.environmentName })) };
-}
+const supportedEnvironments = (h: Hook<R>): EngineRecord[] =>
+  h.world.environments
+    .all()
+    .filter((e) => e.cloudPlatform !== 'GCP' && e.status === 'AVAILABLE')
+    .map((e) => readRecord({ id: e.crn, crn: e.crn, name: e.environmentName, doc: { crn: e.crn, name: e.environmentName } }, ''));
 
 /** Upgrades name the database and its environment in fields of their own. */
 const UPGRADE = { keys: ['database'], environment: ['environment'] } as const;
@@ -167,6 +169,7 @@ export default defineService<OperationName>()({
     },
     restore: { keys: ['restoreId'], lives: { in: 'parent', parent: 'database' }, hooks: { fill: restoreOf } },
     diagnostics: { keys: ['id'], lives: { in: 'parent', parent: 'database' }, minutes: { create: 3 } },
+    environment: { keys: ['crn'], readsFrom: supportedEnvironments },
   },
   operations: (r) => ({
     createDatabase: r.database.create(),
@@ -187,6 +190,6 @@ export default defineService<OperationName>()({
     listRestoreSnapshots: r.restore.list(),
     collectDiagnostics: r.diagnostics.create(),
     listDiagnostics: r.diagnostics.list(),
-    listSupportedEnvironments: code(listSupportedEnvironments),
+    listSupportedEnvironments: r.environment.list(),
   }),
 });

@@ -57,5 +57,7 @@ export const resources = {
       crnType: 'diagnostics',
       lifecycle: { create: { through: ['IN_PROGRESS'], success: 'FINISHED', failure: 'FAILED' } },
     },
+    // The environments COD can run in: the environments service's, read, never kept (listSupportedEnvironments).
+    environment: { shape: 'Environment' },
   },
 } as const satisfies ServiceResources;
