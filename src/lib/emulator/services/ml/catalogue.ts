@@ -10,6 +10,7 @@
  */
 import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
 import type { Doc } from '../../engine/context.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { compareVersions } from '../../shared/runtimes.js';
 import { invalid, notFound } from '../../errors.js';
 import { obj, str, text } from '../../values.js';
@@ -187,20 +188,21 @@ export function relevantInstances(cloud: CloudPlatform, wanted: 'CPU' | 'GPU', i
   );
 }
 
+/** An instance type as a record of ml's `instanceType`: the catalogue's, read, never kept. */
+const asRecord = (t: InstanceType): EngineRecord => readRecord({ id: t.name, name: t.name, doc: instanceDetails(t) }, '');
+
 /** listRelevantInstances: the instance types of the environment's cloud that offer what the request asks for. */
-export function listRelevantInstances(h: Hook, req: Doc): Doc {
+export function relevantTypes(h: Hook, req: Doc): EngineRecord[] {
   const env = h.world.environments.require(text(req.environmentName));
-  return {
-    instanceDetails: relevantInstances(env.cloudPlatform, category(req.instanceCategory), obj(req.requestInfo)).map(instanceDetails),
-  };
+  return relevantInstances(env.cloudPlatform, category(req.instanceCategory), obj(req.requestInfo)).map(asRecord);
 }
 
 /** listInstanceTypeConfiguration: one instance type of the environment's cloud, of the category asked for. */
-export function listInstanceTypeConfiguration(h: Hook, req: Doc): Doc {
+export function typeNamed(h: Hook, req: Doc): EngineRecord[] {
   const env = h.world.environments.require(text(req.environmentName));
   const wanted = category(req.instanceCategory);
   const t = instanceType(env.cloudPlatform, text(req.instanceType));
   if (!t || t.category !== wanted)
     throw notFound(`${env.cloudPlatform} has no ${wanted} instance type ${text(req.instanceType)} for environment ${env.environmentName}`);
-  return { instanceDetails: [instanceDetails(t)] };
+  return [asRecord(t)];
 }

@@ -19,7 +19,7 @@ import { resources } from '../../../model/services/ml/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { access, grantAnswer, grantees, identityOf, kubeconfigAnswer } from './access.js';
 import { getAuditEvents, getLogs, observe } from './audit.js';
-import { REGISTRY_RELEASES, WORKBENCH_RELEASES, listInstanceTypeConfiguration, listRelevantInstances } from './catalogue.js';
+import { REGISTRY_RELEASES, WORKBENCH_RELEASES, relevantTypes, typeNamed } from './catalogue.js';
 import {
   APP_EFFECTS,
   REGISTRY_EFFECTS,
@@ -126,6 +126,8 @@ export default defineService<OperationName>()({
       },
     },
     mlServingAppAccess: access('app'),
+    // The instance types of a cloud: the catalogue's (catalogue.ts), chosen by each list; none is kept.
+    instanceType: { noun: 'instance type', keys: ['instanceType'] },
   },
   operations: (r) => ({
     // Workbenches.
@@ -187,11 +189,12 @@ export default defineService<OperationName>()({
     grantMlServingAppAccess: r.mlServingAppAccess.create({ rewrite: identityOf, answer: grantAnswer('app') }),
     revokeMlServingAppAccess: r.mlServingAppAccess.delete({ rewrite: identityOf }),
     listMlServingAppAccess: r.app.read({ answer: grantees('app') }),
-    // Workflows, the audit trail, instance types: across resources, or of none.
+    // Instance types of the environment's cloud.
+    listRelevantInstances: r.instanceType.list({ select: relevantTypes }),
+    listInstanceTypeConfiguration: r.instanceType.list({ select: typeNamed }),
+    // Workflows and the audit trail: across resources.
     requestWorkflowCancellation: code(requestWorkflowCancellation),
     getAuditEvents: code(getAuditEvents),
     getLogs: code(getLogs),
-    listRelevantInstances: code(listRelevantInstances),
-    listInstanceTypeConfiguration: code(listInstanceTypeConfiguration),
   }),
 });

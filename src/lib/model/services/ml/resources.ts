@@ -124,5 +124,7 @@ export const resources = {
       fields: { name: 'identifier' },
       deleted: { ends: 'gone' },
     },
+    // The instance types a cloud offers: a catalogue, listed, never made or deleted.
+    instanceType: { shape: 'InstanceDetails' },
   },
 } as const satisfies ServiceResources;
