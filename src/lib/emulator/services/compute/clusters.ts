@@ -32,16 +32,6 @@ export const upgradesOf = (rec: Rec): string[] => {
   return K8S.slice(at + 1, at + 2);
 };
 
-/** A cluster's actions, each a status it shows while it runs. */
-const BUSY: Readonly<Record<string, string>> = {
-  create: 'CREATING',
-  delete: 'DELETING',
-  suspend: 'SUSPENDING',
-  resume: 'RESUMING',
-  update: 'UPDATING',
-  upgrade: 'UPGRADING',
-};
-
 /** The environment a cluster request names (name or CRN): compute clusters run in AWS and Azure environments. */
 export function computeEnvironment(h: Hook<R>, ref: string): EnvironmentView {
   const env = h.world.environments.require(ref);
@@ -117,7 +107,7 @@ export function showCluster(h: Hook<R>, rec: Rec, view: Doc): Doc {
     ? (rec.activity.reason ?? `${rec.activity.action} failed`)
     : status === 'DELETED' && forced
       ? 'force-deleted; cloud resources were not cleaned up'
-      : status === BUSY[rec.activity.action]
+      : !p.done
         ? `${rec.activity.action} in progress`
         : `cluster is ${status.toLowerCase()}`;
   const changed = Math.max(Number(rec.data?.changedAt ?? 0), p.done ? p.endsAt : rec.activity.tl.startedAt);
@@ -265,7 +255,8 @@ export function checkUpgrade(h: Hook<R>, rec: Rec): void {
 
 /** A delete waits for work under way; a forced one is only for a cluster whose delete failed. */
 export function checkDelete(h: Hook<R>, rec: Rec, req: Doc): void {
-  const status = h.records('cluster').state(rec);
+  const clusters = h.records('cluster');
+  const status = clusters.state(rec);
   if (req.force === true) {
     if (status !== 'DELETE_FAILED')
       throw failedPrecondition(
@@ -273,8 +264,7 @@ export function checkDelete(h: Hook<R>, rec: Rec, req: Doc): void {
       );
     return;
   }
-  if (Object.values(BUSY).includes(status))
-    throw failedPrecondition(`compute cluster ${String(rec.name)} is ${status}; wait until it finishes`);
+  if (clusters.busy(rec)) throw failedPrecondition(`compute cluster ${String(rec.name)} is ${status}; wait until it finishes`);
 }
 
 // ---- validations and the create that runs them ----------------------------------------------

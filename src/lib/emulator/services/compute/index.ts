@@ -26,7 +26,7 @@ import {
   type R,
 } from './clusters.js';
 import { describeDeployment, listDeployments, upgradeDeployment } from './deployments.js';
-import { operationDetails, operationStatus, retryOperation, upgradeCluster } from './operations.js';
+import { byRun, operationDetails, operationStatus, retryOperation, upgradeCluster } from './operations.js';
 import { computeClusters } from './provides.js';
 
 const refreshOrUpdate = (req: Doc): string =>
@@ -74,7 +74,7 @@ export default defineService<OperationName>()({
     resumeCluster: r.cluster.act('resume', { answer: started('resuming the cluster') }),
     upgradeCluster: code(upgradeCluster),
     getOperationStatus: r.cluster.operation({ answer: operationStatus }),
-    getOperationDetails: code(operationDetails),
+    getOperationDetails: r.cluster.operation({ rewrite: byRun, answer: operationDetails }),
     retryOperation: code(retryOperation),
     listDeployments: r.cluster.read({ answer: listDeployments }),
     describeDeployment: r.cluster.read({ answer: describeDeployment }),

@@ -95,22 +95,28 @@ function statusView(h: Hook<R>, cluster: Rec, op: OperationRecord): Doc {
 export const operationStatus = (h: Hook<R>, rec: Rec, req: Doc): Doc =>
   statusView(h, rec, h.records('cluster').operation(rec, text(req.operationId)));
 
-/** An operation by its id, or by the id of one of its runs, with the cluster it belongs to. */
-function operationOf(h: Hook<R>, req: Doc): { op: OperationRecord; cluster: Rec } {
+/** An operation by its id, with the cluster it belongs to. */
+function operationOf(h: Hook<R>, id: string): { op: OperationRecord; cluster: Rec } {
   const clusters = h.records('cluster');
-  const ops = clusters.operations();
-  const id = str(req.operationId);
-  const runId = str(req.runId);
-  const op = id ? ops.get(id) : h.ctx.store.list<OperationRecord>(ops.kind).find((r) => runOf(r.doc) === runId)?.doc;
-  if (!op) throw notFound(id ? `operation ${id} not found` : `no operation has run ${runId ?? ''}`);
+  const op = clusters.operations().get(id);
   const cluster = clusters.byId(op.owner);
   if (!cluster) throw notFound(`operation ${op.operationId} not found`);
   return { op, cluster };
 }
 
+/** getOperationDetails names an operation by its id, or by the id of one of its runs. */
+export function byRun(h: Hook<R>, sent: Doc): Doc {
+  const runId = str(sent.runId);
+  if (str(sent.operationId) || !runId) return sent;
+  const ops = h.records('cluster').operations();
+  const op = h.ctx.store.list<OperationRecord>(ops.kind).find((r) => runOf(r.doc) === runId)?.doc;
+  if (!op) throw notFound(`no operation has run ${runId}`);
+  return { operationId: op.operationId };
+}
+
 /** getOperationDetails: the status, who started it and its retries, and each phase's activities. */
-export function operationDetails(h: Hook<R>, req: Doc): Doc {
-  const { op, cluster } = operationOf(h, req);
+export function operationDetails(h: Hook<R>, cluster: Rec, req: Doc): Doc {
+  const op = h.records('cluster').operation(cluster, text(req.operationId));
   const { phaseWorkflowStatuses, ...rest } = statusView(h, cluster, op);
   const by = op.startedBy ?? '';
   const run = runOf(op);
@@ -159,7 +165,7 @@ export function upgradeCluster(h: Hook<R>, req: Doc): Doc {
 export function retryOperation(h: Hook<R>, req: Doc): Doc {
   const clusters = h.records('cluster');
   const ops = clusters.operations();
-  const { op, cluster } = operationOf(h, { operationId: text(req.operationId) });
+  const { op, cluster } = operationOf(h, text(req.operationId));
   const { status } = statusOf(h, op);
   if (status !== 'FAILED') throw failedPrecondition(`operation ${op.operationId} is ${status}; only a FAILED operation can be retried`);
   const action = op.operationName.toLowerCase();
