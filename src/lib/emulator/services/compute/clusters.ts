@@ -125,14 +125,6 @@ export function showCluster(h: Hook<R>, rec: Rec, view: Doc): Doc {
   };
 }
 
-/** The two node pools every emulated cluster has: a system pool and a worker pool. */
-function pools(size: number): Array<{ system: boolean; name: string; count: number; max: number }> {
-  return [
-    { system: true, name: 'system-pool', count: Math.min(size, 2), max: 3 },
-    { system: false, name: 'worker-pool', count: Math.max(size - 2, 0), max: 10 },
-  ];
-}
-
 const RESERVED = {
   kubeReservedCpu: 250,
   kubeReservedMemory: 1024,
@@ -142,21 +134,32 @@ const RESERVED = {
   systemReservedStorage: 1024,
 };
 
-function commonGroup(rec: Rec, tags: Doc, p: ReturnType<typeof pools>[number]): Doc {
-  return {
-    instanceGroupName: p.name,
-    instanceGroupId: `${rec.id}-${p.system ? 'system' : 'worker'}`,
-    instanceCount: p.count,
-    minInstance: 0,
-    maxInstance: p.max,
-    instanceStates: { running: p.count, creating: 0, terminating: 0, total: p.count },
-    labels: { pool: p.system ? 'system' : 'worker' },
-    taints: p.system ? { CriticalAddonsOnly: 'true:NoSchedule' } : {},
-    tags: { ...tags },
-    nodeVolumeSize: p.system ? 128 : 256,
-    singleZone: false,
-    ...RESERVED,
-  };
+/** The two node pools every emulated cluster has, a system pool and a worker pool, each with what its platform adds. */
+function nodePools(rec: Rec, tags: Doc, size: number, platform: (system: boolean) => Doc): Doc {
+  const pools = [
+    { system: true, name: 'system-pool', count: Math.min(size, 2), max: 3 },
+    { system: false, name: 'worker-pool', count: Math.max(size - 2, 0), max: 10 },
+  ];
+  return Object.fromEntries(
+    pools.map((p) => [
+      p.name,
+      {
+        instanceGroupName: p.name,
+        instanceGroupId: `${rec.id}-${p.system ? 'system' : 'worker'}`,
+        instanceCount: p.count,
+        minInstance: 0,
+        maxInstance: p.max,
+        instanceStates: { running: p.count, creating: 0, terminating: 0, total: p.count },
+        labels: { pool: p.system ? 'system' : 'worker' },
+        taints: p.system ? { CriticalAddonsOnly: 'true:NoSchedule' } : {},
+        tags: { ...tags },
+        nodeVolumeSize: p.system ? 128 : 256,
+        singleZone: false,
+        ...RESERVED,
+        ...platform(p.system),
+      },
+    ]),
+  );
 }
 
 /** The AKS (Azure) or EKS (AWS) state of a cluster: node pools, add-ons, and the network it was created with. */
@@ -166,20 +169,7 @@ function platformState(h: Hook<R>, rec: Rec, size: number): Doc {
   const tags = obj(rec.doc.labels);
   const subnets = Array.isArray(net.subnets) && net.subnets.length > 0 ? (net.subnets as string[]) : [...(env?.network.subnetIds ?? [])];
   const base = { clusterDisplayName: rec.name, tags, deployments: platformDeployments(rec), subnets };
-  if (rec.doc.envCloudProvider === 'AZURE') {
-    const groups = Object.fromEntries(
-      pools(size).map((p) => [
-        p.name,
-        {
-          ...commonGroup(rec, tags, p),
-          instanceType: p.system ? 'Standard_D4s_v3' : 'Standard_D8s_v3',
-          instanceTier: 'Regular',
-          isSystem: p.system,
-          enableAutoScaling: true,
-          availabilityZones: [1, 2, 3],
-        },
-      ]),
-    );
+  if (rec.doc.envCloudProvider === 'AZURE')
     return {
       aks: {
         ...base,
@@ -193,30 +183,19 @@ function platformState(h: Hook<R>, rec: Rec, size: number): Doc {
         serviceCidr: str(net.serviceCidr) ?? '10.0.0.0/16',
         networkCidrs: env ? [env.network.networkCidr] : [],
         egressType: str(net.outboundType) ?? 'loadBalancer',
-        instanceGroups: groups,
+        instanceGroups: nodePools(rec, tags, size, (system) => ({
+          instanceType: system ? 'Standard_D4s_v3' : 'Standard_D8s_v3',
+          instanceTier: 'Regular',
+          isSystem: system,
+          enableAutoScaling: true,
+          availabilityZones: [1, 2, 3],
+        })),
       },
     };
-  }
   const ami = `ami-0${rec.id
     .replace(/[^0-9a-f]/g, '')
     .padEnd(16, '0')
     .slice(0, 16)}`;
-  const groups = Object.fromEntries(
-    pools(size).map((p) => [
-      p.name,
-      {
-        ...commonGroup(rec, tags, p),
-        ami,
-        imageParam: '',
-        instanceTypes: [p.system ? 'm5.xlarge' : 'm5.2xlarge'],
-        instanceTier: 'on-demand',
-        autoscalingEnabled: true,
-        enableCfsQuota: true,
-        events: [],
-        imdsVersions: ['v2'],
-      },
-    ]),
-  );
   return {
     eks: {
       ...base,
@@ -228,7 +207,16 @@ function platformState(h: Hook<R>, rec: Rec, size: number): Doc {
       networkPlugin: 'aws-vpc-cni',
       serviceCidr: str(net.serviceCidr) ?? '172.20.0.0/16',
       csiEnabled: true,
-      instanceGroups: groups,
+      instanceGroups: nodePools(rec, tags, size, (system) => ({
+        ami,
+        imageParam: '',
+        instanceTypes: [system ? 'm5.xlarge' : 'm5.2xlarge'],
+        instanceTier: 'on-demand',
+        autoscalingEnabled: true,
+        enableCfsQuota: true,
+        events: [],
+        imdsVersions: ['v2'],
+      })),
     },
   };
 }
