@@ -87,13 +87,13 @@ export function configured(h: Hook<R>, _rec: Readonly<EngineRecord>, req: Doc): 
 
 // ---- tasks -----------------------------------------------------------------------
 
-/** Where the newest task of a kind is noted (one of a kind runs at a time: only the newest can be open). */
-const latestKey = (h: Hook<R>, kind: TaskData['kind']): string => `audit.latestTask:${kind}:${h.ctx.info.accountId}`;
-
-function latest(h: Hook<R>, kind: TaskData['kind']): EngineRecord | undefined {
-  const id = h.ctx.store.meta(latestKey(h, kind));
-  return id === undefined ? undefined : h.records('task').byId(id);
-}
+/** The newest task of a kind (one of a kind runs at a time: only the newest can be open). */
+const latest = (h: Hook<R>, kind: TaskData['kind']): EngineRecord | undefined =>
+  h
+    .records('task')
+    .all()
+    .filter((t) => taskData(t).kind === kind)
+    .pop();
 
 /** One task of a kind at a time. */
 function refuseBusy(h: Hook<R>, kind: TaskData['kind'], what: string): void {
@@ -135,7 +135,6 @@ function newTask(
       data: { ...b.data, taskId, readyAt },
     }),
   );
-  h.ctx.store.setMeta(latestKey(h, kind), taskId);
   return { task: made, batches };
 }
 
