@@ -125,6 +125,20 @@ export class EventLog {
     return lo;
   }
 
+  /** The rows of a scan from a position on, read a chunk at a time, up to the first event at or after `to`. */
+  private static *until(scan: Scan, from: number, to: number, chunk: number): Generator<StoredDoc<EventRecord>> {
+    for (let p = from; ;) {
+      const rows = scan(p, chunk);
+      for (const row of rows) {
+        if (row.doc.event.timestamp >= to) return;
+        yield row;
+      }
+      const last = rows[rows.length - 1];
+      if (rows.length < chunk || !last) return;
+      p = last.seq;
+    }
+  }
+
   /**
    * The events of [from, to) that `keep` takes, as a paged listing (of one
    * source's events when a source is given). Positions are store positions.
@@ -136,19 +150,11 @@ export class EventLog {
       read: (after, count) => {
         start ??= EventLog.startOf(scan, from);
         const out: Array<{ item: StoredDoc<EventRecord>; position: number }> = [];
-        const chunk = Math.max(count, 100);
-        let p = Math.max(after, start);
-        for (;;) {
-          const rows = scan(p, chunk);
-          for (const row of rows) {
-            if (row.doc.event.timestamp >= to) return out;
-            if (keep(row.doc)) out.push({ item: row, position: row.seq });
-            if (out.length === count) return out;
-          }
-          const last = rows[rows.length - 1];
-          if (rows.length < chunk || !last) return out;
-          p = last.seq;
+        for (const row of EventLog.until(scan, Math.max(after, start), to, Math.max(count, 100))) {
+          if (keep(row.doc)) out.push({ item: row, position: row.seq });
+          if (out.length === count) break;
         }
+        return out;
       },
     };
   }
@@ -159,18 +165,8 @@ export class EventLog {
   }
 
   /** Every event of [from, to) in order (for batching): all of them, not a page. */
-  *each(from: number, to: number): Generator<StoredDoc<EventRecord>> {
+  each(from: number, to: number): Generator<StoredDoc<EventRecord>> {
     const scan = this.scan();
-    let p = EventLog.startOf(scan, from);
-    for (;;) {
-      const rows = scan(p, 500);
-      for (const row of rows) {
-        if (row.doc.event.timestamp >= to) return;
-        yield row;
-      }
-      const last = rows[rows.length - 1];
-      if (rows.length < 500 || !last) return;
-      p = last.seq;
-    }
+    return EventLog.until(scan, EventLog.startOf(scan, from), to, 500);
   }
 }
