@@ -7,7 +7,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import { b64, docs, str, strings } from '../../values.js';
@@ -85,9 +85,17 @@ export function getCloDatahub(h: Hook<R>, req: Doc): Doc {
 
 export const getDatahubCrn = (h: Hook<R>, req: Doc): Doc => ({ datahubCrn: environmentOf(h, req).hub?.datahubCrn ?? null });
 
-/** getHealth: code, because its checks are made up of the clock and the hub's policies. */
-export function getHealth(h: Hook<R>, req: Doc): Doc {
-  const scope = hubScope(h, req);
+/** The optimizer's hubs, as records read off the world's environments (scoped to their environments). */
+export const hubs = (h: Hook<R>): EngineRecord[] =>
+  optimizerEnvironments(h).flatMap((e) =>
+    e.hub
+      ? [readRecord({ id: e.hub.datahubCrn, crn: e.hub.datahubCrn, name: e.hub.datahubName, doc: { ...e.hub } }, e.environmentCrn)]
+      : [],
+  );
+
+/** getHealth's answer: checks made up of the clock and the hub's policies. */
+export function health(h: Hook<R>, hub: Rec, req: Doc): Doc {
+  const scope = hub.scope;
   const full = req.scope === 'Full';
   const check = (message: string, duration: number, details: Record<string, string>): Doc => ({
     isHealthy: true,
@@ -111,7 +119,7 @@ export function getHealth(h: Hook<R>, req: Doc): Doc {
 
 // ---- tables: the catalogue's, with the records that say how they are
 
-export const getTableNames = (_h: Hook<R>, req: Doc): Doc => ({ tables: [...(NAMESPACES[namespace(req)] ?? [])] });
+export const namesOfTables = (_h: Hook<R>, _hub: Rec, req: Doc): Doc => ({ tables: [...(NAMESPACES[namespace(req)] ?? [])] });
 
 /** listTables' records: the hub's tables of the namespace asked for, in the catalogue's order. */
 export function tablesIn(h: Hook<R>, req: Doc): EngineRecord[] {
@@ -243,10 +251,10 @@ export function policiesIn(h: Hook<R>, req: Doc): EngineRecord[] {
   return policies(h, String(req.environmentCrn)).filter((r) => !ns || inNamespace(policyOf(r), ns));
 }
 
-export function getPolicyNames(h: Hook<R>, req: Doc): Doc {
+export function policyNames(h: Hook<R>, hub: Rec, req: Doc): Doc {
   const ns = namespaceFilter(req);
   return {
-    policyNames: policies(h, hubScope(h, req))
+    policyNames: policies(h, hub.scope)
       .map(policyOf)
       .filter((p) => !ns || inNamespace(p, ns))
       .map((p) => p.policyName),
@@ -318,9 +326,9 @@ export const associatedTables = (_h: Hook<R>, rec: Rec): Doc => ({
   })),
 });
 
-/** getAssociationDetails: code, because it reads every policy against every table of the catalogue. */
-export function getAssociationDetails(h: Hook<R>, req: Doc): Doc {
-  const scope = hubScope(h, req);
+/** getAssociationDetails' answer: every policy of the hub read against every table of the catalogue. */
+export function associationDetails(h: Hook<R>, hub: Rec): Doc {
+  const scope = hub.scope;
   const ps = policies(h, scope).map(policyOf);
   const all = tasks(h, scope);
   const direct: Doc[] = [];
