@@ -26,7 +26,6 @@ import {
   checkScaleUp,
   checkSecrets,
   checkSkus,
-  created,
   databaseUpgradeStarted,
   databaseUpgraded,
   fillLake,
@@ -47,7 +46,7 @@ import {
   type R,
 } from './lakes.js';
 import { lakes } from './provides.js';
-import { databaseServer, details, hostStatus, listItem, serviceStatus } from './views.js';
+import { databaseServer, details, hostStatus, serviceStatus, shown } from './views.js';
 
 /** A lake's action, answered with the operation it started. */
 const started = { answer: operationOf } as const satisfies EntryOptions<R>;
@@ -105,7 +104,7 @@ export default defineService<OperationName>()({
           rotateSecrets: checkSecrets,
         },
         fill: fillLake,
-        show: (h, lake) => listItem(h, lake),
+        show: shown,
         effect: {
           scaleHorizontal: scaledOut,
           scaleVertical: scaledUp,
@@ -132,10 +131,10 @@ export default defineService<OperationName>()({
     cloudStorageValidation: { keys: ['storageLocation'] },
   },
   operations: (r) => ({
-    createAWSDatalake: r.datalake.create({ answer: created }),
-    createAWSGovCloudDatalake: r.datalake.create({ answer: created }),
-    createAzureDatalake: r.datalake.create({ answer: created }),
-    createGCPDatalake: r.datalake.create({ answer: created }),
+    createAWSDatalake: r.datalake.create(),
+    createAWSGovCloudDatalake: r.datalake.create(),
+    createAzureDatalake: r.datalake.create(),
+    createGCPDatalake: r.datalake.create(),
     describeDatalake: r.datalake.read({ answer: (h, lake) => ({ datalake: details(h, lake) }) }),
     listDatalakes: r.datalake.list({ select: lakesListed }),
     deleteDatalake: r.datalake.delete(started),

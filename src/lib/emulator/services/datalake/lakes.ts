@@ -31,7 +31,7 @@ import {
   type Shape,
 } from './catalogue.js';
 import { lakeDoc, type CloudPlatform, type GroupRec, type InstanceRec, type Lake, type LakeDoc } from './records.js';
-import { imageDoc, imageInfo, listItem } from './views.js';
+import { imageDoc, imageInfo } from './views.js';
 
 export type R = keyof typeof resources.resources;
 
@@ -170,9 +170,6 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
   };
   return { ...doc };
 }
-
-/** A create's answer: the lake as listed, and the operation that provisions it. */
-export const created = (h: Hook<R>, lake: Lake): Doc => ({ datalake: listItem(h, lake), operationId: lake.activity.operationId });
 
 // ---- rules of actions -----------------------------------------------------------------
 
