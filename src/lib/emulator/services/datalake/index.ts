@@ -40,7 +40,7 @@ import {
   scaledOut,
   scaledUp,
   secretTypes,
-  setDefaultJavaVersion,
+  javaVersion,
   upgradeDatalake,
   validateCloudStorage,
   type R,
@@ -63,7 +63,8 @@ export default defineService<OperationName>()({
   resources: {
     datalake: {
       noun: 'data lake',
-      keys: ['datalakeName'],
+      // Its CRN is a key too, so an action naming the lake by `crn` (a name will do) never sets the lake's CRN.
+      keys: ['datalakeName', 'crn'],
       lives: { in: 'environment', by: ['environmentName'] },
       minutes: {
         create: [0.5, 3, 6.5],
@@ -114,6 +115,7 @@ export default defineService<OperationName>()({
           migrateSkus: () => ({ sku: 'STANDARD' }),
           databaseUpgrade: databaseUpgraded,
           update: catalogSet,
+          javaVersion,
         },
       },
     },
@@ -194,7 +196,12 @@ export default defineService<OperationName>()({
     syncComponentVersionsFromCm: r.datalake.act('sync', started),
 
     setCatalog: r.datalake.update({ keys: ['datalake'], answer: () => ({}) }),
-    setDefaultJavaVersion: code(setDefaultJavaVersion),
+    // A rolling restart takes twice as long.
+    setDefaultJavaVersion: r.datalake.act('javaVersion', {
+      keys: ['crn'],
+      answer: operationOf,
+      minutes: (_h, req) => (req.rollingRestart ? 10 : undefined),
+    }),
     updateOrchestratorState: r.datalake.act('orchestrator', by('clusterCrn')),
     updatePublicDnsEntries: r.datalake.act('dns', by('datalake')),
     updateToAwsImdsV1: r.datalake.act('imds', by('crn')),
