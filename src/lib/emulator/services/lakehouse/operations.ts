@@ -8,28 +8,26 @@
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { readRecord, type EngineRecord } from '../../engine/records.js';
-import { notFound } from '../../errors.js';
+import { failedPrecondition, notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import { b64, docs, str, strings } from '../../values.js';
 import { CATALOG, NAMESPACES, type EnvironmentEntry } from './catalogue.js';
 import {
   actionsOf,
-  associate,
-  addTablePolicies,
+  addTable,
   aggregate,
   appliesTo,
-  changeTablePolicies,
   coveredTables,
-  deleteFromScope,
   directlyOn,
+  dropTable,
   environmentOf,
-  executePolicyNow,
   hubScope,
   inNamespace,
   isPaused,
   latest,
   namespace,
   optimizerEnvironments,
+  paused,
   policies,
   policiesOfTable,
   policy,
@@ -38,14 +36,15 @@ import {
   requireCovers,
   required,
   scriptText,
+  startTask,
   tableOf,
   tableStatus,
   tableStatusAfter,
+  takeOff,
   taskOf,
-  unsubscribe,
   tasks,
+  throughNamespace,
   type R,
-  type TableChange,
 } from './policies.js';
 
 type Rec = Readonly<EngineRecord>;
@@ -188,23 +187,63 @@ export function tableStatusDetails(h: Hook<R>, rec: Rec, req: Doc): Doc {
   return out;
 }
 
+/** changeTablePolicy: APPEND adds the policies to the table; REMOVEALL and REPLACEALL leave it with exactly those named (code: it changes every policy of the table). */
 export function changeTablePolicy(h: Hook<R>, req: Doc): Doc {
   const { namespace: ns, table } = tableOf(req);
-  changeTablePolicies(h, hubScope(h, req), ns, table, (str(req.operation) ?? 'APPEND') as TableChange, strings(req.policies));
+  const scope = hubScope(h, req);
+  const op = str(req.operation) ?? 'APPEND';
+  const named = op === 'REMOVEALL' ? [] : strings(req.policies).map((n) => policy(h, scope, n));
+  if (op !== 'APPEND') {
+    // Refuse what would stay through the namespace.
+    const names = named.map((r) => policyOf(r).policyName.toLowerCase());
+    const kept = policies(h, scope)
+      .map(policyOf)
+      .find((p) => p.namespaces.includes(ns) && !names.includes(p.policyName.toLowerCase()));
+    if (kept) throw failedPrecondition(`${op}: ${throughNamespace(kept.policyName, ns, table)}`);
+    for (const rec of policies(h, scope)) if (dropTable(policyOf(rec), ns, table)) h.records('policy').save(rec);
+  }
+  for (const rec of named) onTable(h, rec, ns, table);
   return {};
 }
 
+/** Associates a policy with one table. */
+function onTable(h: Hook<R>, rec: EngineRecord, ns: string, table: string): void {
+  addTable(policyOf(rec), ns, table);
+  h.records('policy').save(rec);
+}
+
+/** createTablePoliciesAssociations: code, because it changes several policies; answers the table's policies. */
 export function createTablePoliciesAssociations(h: Hook<R>, req: Doc): Doc {
   const { namespace: ns, table } = tableOf(req);
-  return { policies: addTablePolicies(h, hubScope(h, req), ns, table, strings(req.policies)) };
+  const scope = hubScope(h, req);
+  for (const rec of strings(req.policies).map((n) => policy(h, scope, n))) onTable(h, rec, ns, table);
+  return { policies: policiesOfTable(h, scope, ns, table) };
 }
 
 // ---- policies
 
-/** deletePolicy: code, because its resource scope may take the policy off one table only. */
+/**
+ * deletePolicy: code, because its resource scope may take the policy off one
+ * table only: `<catalog>.*` deletes it with every version;
+ * `<catalog>.<namespace>.<table>` takes it off the table, and deletes it
+ * when that was its last. Answers the versions deleted.
+ */
 export function deletePolicy(h: Hook<R>, req: Doc): Doc {
   const rec = policy(h, hubScope(h, req), required(req, 'policyName'));
-  return { deletedPolicies: deleteFromScope(h, rec, String(req.resourceScope)) };
+  const p = policyOf(rec);
+  const [catalog, ns, table] = String(req.resourceScope).split('.');
+  if (catalog !== CATALOG) throw notFound(`catalog ${String(catalog)} not found; this Data Hub has ${CATALOG}`);
+  if (ns !== '*') {
+    const t = tableOf({ namespace: ns, tableName: table });
+    takeOff(p, t.namespace, t.table);
+    // A policy left on some table or namespace lives on (no version deleted).
+    if (coveredTables(p).length > 0) {
+      h.records('policy').save(rec);
+      return { deletedPolicies: 0 };
+    }
+  }
+  h.records('policy').remove(rec);
+  return { deletedPolicies: p.versions.length };
 }
 
 function associationsOut(h: Hook<R>, rec: Rec, all: readonly Rec[]): Doc[] {
@@ -288,7 +327,9 @@ export function executePolicy(h: Hook<R>, req: Doc): Doc {
     const details = { policy: p.policyName, version: v.version, table: `${CATALOG}.${ns}.${table}`, actions, arguments: args };
     return { dryRunResult: { actions, details: b64(JSON.stringify(details)) } };
   }
-  const task = executePolicyNow(h, scope, name, ns, table);
+  const p = policyOf(requireCovers(h, scope, name, ns, table));
+  if (paused(h, scope, ns, table)) throw failedPrecondition(`maintenance of ${ns}.${table} is paused; unpause it to run policies`);
+  const task = taskOf(startTask(h, scope, p, ns, table, h.ctx.clock.now(), false));
   const details = {
     taskId: task.taskId,
     policy: task.policy,
@@ -307,10 +348,22 @@ export function tasksIn(h: Hook<R>, req: Doc): EngineRecord[] {
 
 // ---- associations
 
+/** createAssociations: associates a policy with tables, or with whole namespaces (no tables given); answers what was associated. */
 export function createAssociations(h: Hook<R>, req: Doc): Doc {
   const rec = policy(h, hubScope(h, req), required(req, 'policyName'));
-  const associations = docs(req.associations).map((a) => ({ namespace: required(a, 'namespace'), tables: strings(a.tables) }));
-  return { associations: associate(h, rec, associations) };
+  const p = policyOf(rec);
+  const asked = docs(req.associations).map((a) => ({ namespace: required(a, 'namespace'), tables: strings(a.tables) }));
+  const associations = asked.map((a) => {
+    const ns = namespace(a);
+    if (a.tables.length === 0) {
+      if (!p.namespaces.includes(ns)) p.namespaces.push(ns);
+      return { namespace: ns, tables: [...(NAMESPACES[ns] ?? [])] };
+    }
+    for (const t of a.tables) addTable(p, tableOf({ namespace: ns, tableName: t }).namespace, t);
+    return a;
+  });
+  h.records('policy').save(rec);
+  return { associations };
 }
 
 export const associations = (_h: Hook<R>, rec: Rec): Doc => ({ associations: coveredTables(policyOf(rec)) });
@@ -357,5 +410,8 @@ export function associationDetails(h: Hook<R>, hub: Rec): Doc {
 export function unsubscribePolicy(h: Hook<R>, req: Doc): Doc {
   const scope = hubScope(h, req);
   const { namespace: ns, table } = tableOf(req);
-  return { policies: unsubscribe(h, scope, policy(h, scope, required(req, 'policyName')), ns, table) };
+  const rec = policy(h, scope, required(req, 'policyName'));
+  takeOff(policyOf(rec), ns, table);
+  h.records('policy').save(rec);
+  return { policies: policiesOfTable(h, scope, ns, table) };
 }
