@@ -107,9 +107,13 @@ export function scriptText(script: string): string {
   ].join('\n');
 }
 
-/** Checks policy arguments: a JSON object in text, with a valid schedule and time zone if it has them. */
-function checkArguments(text: string | undefined): string {
-  const args = text ?? '{}';
+/**
+ * The schedule in policy arguments (`schedule`: a five-field cron
+ * expression, `timezone`: an id from getTimezones, UTC when left out), or
+ * undefined when they have none. Throws INVALID_ARGUMENT for arguments that
+ * are no JSON object, or a bad schedule or time zone.
+ */
+function scheduleOf(args: string): { cron: Cron; offset: number } | undefined {
   let v: unknown;
   try {
     v = JSON.parse(args);
@@ -118,36 +122,25 @@ function checkArguments(text: string | undefined): string {
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     throw invalid('resources.arguments must be a JSON object in text, e.g. {"schedule":"0 2 * * *","timezone":"UTC"}');
-  scheduleOf(args);
-  return args;
-}
-
-/**
- * The schedule in a policy's arguments (`schedule`: a five-field cron
- * expression, `timezone`: an id from getTimezones, UTC when left out), or
- * undefined when it has none. Throws INVALID_ARGUMENT for a bad one.
- */
-function scheduleOf(args: string): { cron: Cron; offset: number } | undefined {
-  let v: Doc = {};
-  try {
-    v = JSON.parse(args) as Doc;
-  } catch {
-    return undefined;
-  }
-  const tz = v.timezone;
+  const { timezone: tz, schedule } = v as Doc;
   if (tz !== undefined && (typeof tz !== 'string' || !TIMEZONES.some((t) => t.id === tz)))
     throw invalid(
       `resources.arguments timezone ${JSON.stringify(tz)} is not a time zone of getTimezones (timezones list), e.g. UTC or Europe/Berlin`,
     );
-  const offset = TIMEZONES.find((t) => t.id === (tz ?? 'UTC'))?.offset ?? 0;
-  if (v.schedule === undefined) return undefined;
-  if (typeof v.schedule !== 'string') throw invalid('resources.arguments schedule must be a cron expression in text, e.g. "0 2 * * *"');
+  if (schedule === undefined) return undefined;
+  if (typeof schedule !== 'string') throw invalid('resources.arguments schedule must be a cron expression in text, e.g. "0 2 * * *"');
   try {
-    return { cron: parseCron(v.schedule), offset };
+    return { cron: parseCron(schedule), offset: TIMEZONES.find((t) => t.id === (tz ?? 'UTC'))?.offset ?? 0 };
   } catch (e) {
-    if (e instanceof CronError) throw invalid(`resources.arguments schedule "${v.schedule}" is not a valid cron expression: ${e.message}`);
+    if (e instanceof CronError) throw invalid(`resources.arguments schedule "${schedule}" is not a valid cron expression: ${e.message}`);
     throw e;
   }
+}
+
+/** Policy arguments as stored, once checked ({} when none are given). */
+function checkArguments(text: string | undefined): string {
+  scheduleOf(text ?? '{}');
+  return text ?? '{}';
 }
 
 /** The schedule of stored arguments (checked when stored; one stored before the check came in never runs). */
