@@ -11,7 +11,7 @@ import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import { b64, docs, str, strings } from '../../values.js';
-import { CATALOG, NAMESPACES, type EnvironmentEntry } from './catalogue.js';
+import { CATALOG, NAMESPACES } from './catalogue.js';
 import {
   actionsOf,
   addTable,
@@ -52,43 +52,27 @@ type Rec = Readonly<EngineRecord>;
 /** An optional namespace filter (`*` or none: every namespace). */
 const namespaceFilter = (req: Doc): string | undefined => (str(req.namespace) && req.namespace !== '*' ? namespace(req) : undefined);
 
-/**
- * An environment as the optimizer reports it: the hub fields and status are
- * null where the optimizer is not enabled (the seed's Environment record).
- */
-function envDoc(e: EnvironmentEntry): Doc {
-  return {
-    environmentName: e.environmentName,
-    environmentCrn: e.environmentCrn,
-    isCloEnabled: Boolean(e.hub),
-    datahubName: e.hub?.datahubName ?? null,
-    datahubCrn: e.hub?.datahubCrn ?? null,
-    cloudPlatform: e.cloudPlatform,
-    status: e.hub?.status ?? null,
-  };
-}
-
 // ---- environments and hub: read off the world, not records
 
 /** listEnvironments: code, because it reads the world's environments (a page token of ALL lists every one in one answer). */
 export function listEnvironments(h: Hook<R>, req: Doc): Doc {
-  const all = optimizerEnvironments(h).map(envDoc);
+  const all: Doc[] = optimizerEnvironments(h).map((e) => ({ ...e }));
   if (req.pageToken === 'ALL') return { environments: all, totalEnvironments: all.length };
   return { ...paged(h.ctx, req, all), totalEnvironments: all.length };
 }
 
 export function getCloDatahub(h: Hook<R>, req: Doc): Doc {
-  const { isCloEnabled: _, ...doc } = envDoc(environmentOf(h, req));
+  const { isCloEnabled: _, ...doc } = environmentOf(h, req);
   return doc;
 }
 
-export const getDatahubCrn = (h: Hook<R>, req: Doc): Doc => ({ datahubCrn: environmentOf(h, req).hub?.datahubCrn ?? null });
+export const getDatahubCrn = (h: Hook<R>, req: Doc): Doc => ({ datahubCrn: environmentOf(h, req).datahubCrn });
 
 /** The optimizer's hubs, as records read off the world's environments (scoped to their environments). */
 export const hubs = (h: Hook<R>): EngineRecord[] =>
   optimizerEnvironments(h).flatMap((e) =>
-    e.hub
-      ? [readRecord({ id: e.hub.datahubCrn, crn: e.hub.datahubCrn, name: e.hub.datahubName, doc: { ...e.hub } }, e.environmentCrn)]
+    e.datahubCrn && e.datahubName
+      ? [readRecord({ id: e.datahubCrn, crn: e.datahubCrn, name: e.datahubName, doc: { ...e } }, e.environmentCrn)]
       : [],
   );
 

@@ -210,8 +210,8 @@ export function environmentOf(h: Hook<R>, req: Doc): EnvironmentEntry {
 /** The scope of a hub's records: the environment of the hub a request names by datahubCrn (its CRN or name). */
 export function hubScope(h: Hook<R>, req: Doc): string {
   const ref = required(req, 'datahubCrn');
-  const env = optimizerEnvironments(h).find((e) => e.hub?.datahubCrn === ref || e.hub?.datahubName === ref);
-  if (!env?.hub) throw notFound(`no lakehouse optimizer Data Hub ${ref}`);
+  const env = optimizerEnvironments(h).find((e) => e.datahubCrn === ref || e.datahubName === ref);
+  if (!env?.datahubCrn) throw notFound(`no lakehouse optimizer Data Hub ${ref}`);
   return env.environmentCrn;
 }
 
