@@ -455,6 +455,25 @@ describe('verbs', () => {
     expect(call('listNotes')).not.toHaveProperty('skipped');
   });
 
+  test("minutes: an action's length chosen by its request, else the resource's", () => {
+    const variant = serve(widgetModel, {
+      ...widgets,
+      operations: {
+        ...widgets.operations,
+        stopCluster: verbs<'cluster'>('cluster').act('stop', { minutes: (_h, req) => (req.clusterName === 'slow' ? 9 : undefined) }),
+      },
+    });
+    expect(variant.servedBy('stopCluster')).toEqual({ how: 'hook', what: 'cluster.act:stop', hooks: ['show', 'minutes'] });
+    for (const name of ['slow', 'quick']) call('createCluster', { ...CLUSTER, clusterName: name });
+    now += 10 * MIN;
+    for (const name of ['slow', 'quick']) call('stopCluster', { clusterName: name }, variant);
+    now += 3 * MIN;
+    expect(cluster('quick').status).toBe('STOPPED');
+    expect(cluster('slow').status).toBe('STOPPING');
+    now += 6 * MIN;
+    expect(cluster('slow').status).toBe('STOPPED');
+  });
+
   test('a resource that lives in a record of another service, found through the world', () => {
     call('createMount', { hostCrn: HOST, mountName: 'm1' });
     expect(call('listMounts', { hostCrn: HOST }).mounts).toEqual([{ mountName: 'm1', hostCrn: HOST }]);

@@ -95,7 +95,8 @@ export interface Bound {
   readonly select?: (h: EngineHook, req: Doc) => EngineRecord[];
   readonly beside?: (h: EngineHook, req: Doc) => Doc;
   readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
-  /** What the entry's own functions are called in the coverage table: answer, select, rewrite. */
+  readonly minutes?: (h: EngineHook, req: Doc) => number | undefined;
+  /** What the entry's own functions are called in the coverage table: answer, select, rewrite, beside, minutes. */
   readonly named: readonly string[];
 }
 
@@ -279,7 +280,8 @@ function boundOf(entry: VerbEntry, o: EntryOptions): Bound {
     ...(o.select ? { select: o.select } : {}),
     ...(o.rewrite ? { rewrite: o.rewrite } : {}),
     ...(o.beside ? { beside: o.beside } : {}),
-    named: (['answer', 'select', 'rewrite', 'beside'] as const).filter((k) => o[k]),
+    ...(o.minutes ? { minutes: o.minutes } : {}),
+    named: (['answer', 'select', 'rewrite', 'beside', 'minutes'] as const).filter((k) => o[k]),
   };
 }
 

@@ -174,6 +174,8 @@ export interface EntryOptions<R extends string = string> {
   readonly select?: (h: Hook<R>, req: Doc) => EngineRecord[];
   /** For a list: fields its answer has beside its items (the clusters it could not reach). */
   readonly beside?: (h: Hook<R>, req: Doc) => Doc;
+  /** For an action: the emulated minutes it takes, when the request chooses them (a rolling restart); else the resource's. */
+  readonly minutes?: (h: Hook<R>, req: Doc) => number | undefined;
 }
 
 /** The verbs the engine serves from records. */

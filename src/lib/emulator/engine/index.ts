@@ -522,7 +522,8 @@ export class Engine {
       return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
     const hooked = r.rules.hooks.act?.(h, rec, action, req);
     const effect = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
-    if (all.has(action)) all.begin(rec, action, { effect });
+    const minutes = b.minutes?.(h, req);
+    if (all.has(action)) all.begin(rec, action, { effect, ...(minutes !== undefined ? { minutes } : {}) });
     else {
       rec.doc = { ...rec.doc, ...effect };
       all.save(rec);

@@ -340,25 +340,10 @@ export function backupDatalake(h: Hook<R>, req: Doc): Doc {
 export const backupStatus = (h: Hook<R>, lake: Lake, req: Doc): Doc =>
   brView(h, new Backups(h).find(lake, { id: str(req.backupId), name: str(req.backupName) }), true);
 
-export function listBackups(h: Hook<R>, lake: Lake): Doc {
-  return {
-    backups: new Backups(h).list(lake).map((r) => {
-      const v = brView(h, r, false);
-      return {
-        backupName: r.backupName ?? '',
-        accountId: v.accountId,
-        userCrn: v.userCrn,
-        backupId: v.backupId,
-        internalState: v.internalState,
-        status: v.status,
-        startTime: v.startTime,
-        endTime: v.endTime,
-        backupLocation: v.backupLocation,
-        failureReason: v.failureReason ?? '',
-      };
-    }),
-  };
-}
+/** A lake's backups as listed: each one's status view (the list's shape keeps what it has of it), no name or failure as ''. */
+export const listBackups = (h: Hook<R>, lake: Lake): Doc => ({
+  backups: new Backups(h).list(lake).map((r) => ({ backupName: '', failureReason: '', ...brView(h, r, false) })),
+});
 
 /** Starts a restore of a backup, of this lake or another (code: as a backup's, its action and length are its plan's). */
 export function restoreDatalake(h: Hook<R>, req: Doc): Doc {

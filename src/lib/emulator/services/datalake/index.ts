@@ -26,7 +26,6 @@ import {
   checkScaleUp,
   checkSecrets,
   checkSkus,
-  created,
   databaseUpgradeStarted,
   databaseUpgraded,
   fillLake,
@@ -41,13 +40,13 @@ import {
   scaledOut,
   scaledUp,
   secretTypes,
-  setDefaultJavaVersion,
+  javaVersion,
   upgradeDatalake,
   validateCloudStorage,
   type R,
 } from './lakes.js';
 import { lakes } from './provides.js';
-import { databaseServer, details, hostStatus, listItem, serviceStatus } from './views.js';
+import { databaseServer, details, hostStatus, serviceStatus, shown } from './views.js';
 
 /** A lake's action, answered with the operation it started. */
 const started = { answer: operationOf } as const satisfies EntryOptions<R>;
@@ -64,7 +63,8 @@ export default defineService<OperationName>()({
   resources: {
     datalake: {
       noun: 'data lake',
-      keys: ['datalakeName'],
+      // Its CRN is a key too, so an action naming the lake by `crn` (a name will do) never sets the lake's CRN.
+      keys: ['datalakeName', 'crn'],
       lives: { in: 'environment', by: ['environmentName'] },
       minutes: {
         create: [0.5, 3, 6.5],
@@ -105,7 +105,7 @@ export default defineService<OperationName>()({
           rotateSecrets: checkSecrets,
         },
         fill: fillLake,
-        show: (h, lake) => listItem(h, lake),
+        show: shown,
         effect: {
           scaleHorizontal: scaledOut,
           scaleVertical: scaledUp,
@@ -115,6 +115,7 @@ export default defineService<OperationName>()({
           migrateSkus: () => ({ sku: 'STANDARD' }),
           databaseUpgrade: databaseUpgraded,
           update: catalogSet,
+          javaVersion,
         },
       },
     },
@@ -132,10 +133,10 @@ export default defineService<OperationName>()({
     cloudStorageValidation: { keys: ['storageLocation'] },
   },
   operations: (r) => ({
-    createAWSDatalake: r.datalake.create({ answer: created }),
-    createAWSGovCloudDatalake: r.datalake.create({ answer: created }),
-    createAzureDatalake: r.datalake.create({ answer: created }),
-    createGCPDatalake: r.datalake.create({ answer: created }),
+    createAWSDatalake: r.datalake.create(),
+    createAWSGovCloudDatalake: r.datalake.create(),
+    createAzureDatalake: r.datalake.create(),
+    createGCPDatalake: r.datalake.create(),
     describeDatalake: r.datalake.read({ answer: (h, lake) => ({ datalake: details(h, lake) }) }),
     listDatalakes: r.datalake.list({ select: lakesListed }),
     deleteDatalake: r.datalake.delete(started),
@@ -195,7 +196,12 @@ export default defineService<OperationName>()({
     syncComponentVersionsFromCm: r.datalake.act('sync', started),
 
     setCatalog: r.datalake.update({ keys: ['datalake'], answer: () => ({}) }),
-    setDefaultJavaVersion: code(setDefaultJavaVersion),
+    // A rolling restart takes twice as long.
+    setDefaultJavaVersion: r.datalake.act('javaVersion', {
+      keys: ['crn'],
+      answer: operationOf,
+      minutes: (_h, req) => (req.rollingRestart ? 10 : undefined),
+    }),
     updateOrchestratorState: r.datalake.act('orchestrator', by('clusterCrn')),
     updatePublicDnsEntries: r.datalake.act('dns', by('datalake')),
     updateToAwsImdsV1: r.datalake.act('imds', by('crn')),

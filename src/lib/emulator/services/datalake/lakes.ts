@@ -31,7 +31,7 @@ import {
   type Shape,
 } from './catalogue.js';
 import { lakeDoc, type CloudPlatform, type GroupRec, type InstanceRec, type Lake, type LakeDoc } from './records.js';
-import { imageDoc, imageInfo, listItem } from './views.js';
+import { imageDoc, imageInfo } from './views.js';
 
 export type R = keyof typeof resources.resources;
 
@@ -171,9 +171,6 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
   return { ...doc };
 }
 
-/** A create's answer: the lake as listed, and the operation that provisions it. */
-export const created = (h: Hook<R>, lake: Lake): Doc => ({ datalake: listItem(h, lake), operationId: lake.activity.operationId });
-
 // ---- rules of actions -----------------------------------------------------------------
 
 const instanceOf = (lake: Lake, id: string): void => {
@@ -289,6 +286,7 @@ export const secretTypes = (_h: Hook<R>, lake: Lake): Doc => ({
   ),
 });
 
+/** The default Java version a change sets (8, 11, 17 or 21). */
 export function javaVersion(_h: Hook<R>, _lake: Lake, req: Doc): Doc {
   const version = Number(req.javaVersion);
   if (![8, 11, 17, 21].includes(version)) throw invalid(`Java ${version} is not supported; choose 8, 11, 17 or 21`);
@@ -444,14 +442,6 @@ export function replaceRecipes(h: Hook<R>, req: Doc): Doc {
 
 /** setCatalog's effect: the image catalog the lake's upgrades read (no field of its shape: an update's request fields do not reach it). */
 export const catalogSet = (_h: Hook<R>, _lake: Lake, req: Doc): Doc => ({ catalogName: text(req.catalogName) });
-
-/** Changes the default Java version; a rolling restart takes twice as long (code: its length depends on the request). */
-export function setDefaultJavaVersion(h: Hook<R>, req: Doc): Doc {
-  const lake = lakeNamed(h, req, 'crn');
-  const effect = javaVersion(h, lake, req);
-  const act = h.records('datalake').begin(lake, 'javaVersion', { effect, minutes: bool(req.rollingRestart) ? 10 : 5 });
-  return { operationId: act.operationId };
-}
 
 /** Whether a storage location can be written (code: the answer depends on the location only). */
 export function validateCloudStorage(_h: Hook<R>, req: Doc): Doc {

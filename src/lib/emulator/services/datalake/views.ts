@@ -55,20 +55,12 @@ export function imageDoc(img: Image, catalog = CATALOG): Doc {
 
 const stateOf = (h: Hook<R>, lake: Lake): string => h.records('datalake').state(lake);
 
-export function listItem(h: Hook<R>, lake: Lake): Doc {
-  const status = stateOf(h, lake);
-  const l = lakeDoc(lake);
+/** What a lake shows beyond its document (its list item, Datalake, is the rest): when made, why in its state, its certificates. */
+export function shown(h: Hook<R>, lake: Lake): Doc {
   return {
-    datalakeName: l.datalakeName,
-    crn: l.crn,
-    status,
-    environmentCrn: l.environmentCrn,
     creationDate: iso(lake.createdAt),
-    statusReason: statusReason(lake, status),
-    enableRangerRaz: l.enableRangerRaz,
+    statusReason: statusReason(lake, stateOf(h, lake)),
     certificateExpirationState: certState(h.ctx.clock.now(), lake),
-    multiAz: l.multiAz,
-    tags: l.tags,
   };
 }
 

@@ -10,12 +10,15 @@ import { crn, stableUuid } from '../../ids.js';
 
 export const CATALOG = 'spark_catalog';
 
+/** An environment as the optimizer reports it (Environment): the hub fields and status are null where the optimizer does not run. */
 export interface EnvironmentEntry {
   environmentName: string;
   environmentCrn: string;
+  isCloEnabled: boolean;
+  datahubName: string | null;
+  datahubCrn: string | null;
   cloudPlatform: string;
-  /** Present when the optimizer runs in the environment. */
-  hub?: { datahubName: string; datahubCrn: string; status: string };
+  status: string | null;
 }
 
 /** Environment name -> the Data Hub that runs the optimizer there (the others do not have it). */
@@ -35,16 +38,11 @@ export function environments(world: WorldReads, info: { readonly accountId: stri
       return {
         environmentName: e.environmentName,
         environmentCrn: e.crn,
+        isCloEnabled: hub !== undefined,
+        datahubName: hub ?? null,
+        datahubCrn: hub ? crn('datahub', region, accountId, 'cluster', stableUuid(`${accountId}/hub/${hub}`)) : null,
         cloudPlatform: e.cloudPlatform,
-        ...(hub
-          ? {
-              hub: {
-                datahubName: hub,
-                datahubCrn: crn('datahub', region, accountId, 'cluster', stableUuid(`${accountId}/hub/${hub}`)),
-                status: 'AVAILABLE',
-              },
-            }
-          : {}),
+        status: hub ? 'AVAILABLE' : null,
       };
     });
 }

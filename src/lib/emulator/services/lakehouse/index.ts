@@ -56,7 +56,8 @@ export default defineService<OperationName>()({
   resources: {
     // The environments and the hub are the world's (environments) and the built-in catalogue's: no records of their own.
     environment: { keys: ['environmentCrn'] },
-    hub: { noun: 'lakehouse optimizer Data Hub', keys: ['datahubCrn'] },
+    // The hubs are read off the world's environments (catalogue.ts): reads of a hub compute their answers over its records.
+    hub: { noun: 'lakehouse optimizer Data Hub', keys: ['datahubCrn'], readsFrom: ops.hubs },
     policy: {
       keys: ['policyName'],
       ...AT_HUB,
@@ -81,12 +82,12 @@ export default defineService<OperationName>()({
     listEnvironments: code(ops.listEnvironments),
     getCloDatahub: code(ops.getCloDatahub),
     getDatahubCrn: code(ops.getDatahubCrn),
-    getHealth: code(ops.getHealth),
+    getHealth: r.hub.read({ answer: ops.health }),
     getNamespaces: fixed({ namespaces: Object.keys(NAMESPACES) }),
     getScripts: fixed({ scripts: SCRIPTS.map((s) => ({ name: s.name, uri: s.uri, description: s.description })) }),
     getTimezones: fixed({ timezones: TIMEZONES.map((t) => ({ ...t })) }),
     listTables: r.table.list({ rewrite: atHub, select: ops.tablesIn }),
-    getTableNames: code(ops.getTableNames),
+    getTableNames: r.hub.read({ answer: ops.namesOfTables }),
     getTablePolicies: r.table.read({ rewrite: atTable, answer: ops.tablePolicyRuns }),
     getTableStatusDetails: r.table.read({ rewrite: atTable, answer: ops.tableStatusDetails }),
     pauseTable: r.table.act('pause', { rewrite: atTable, ...NOTHING }),
@@ -98,7 +99,7 @@ export default defineService<OperationName>()({
     deletePolicy: code(ops.deletePolicy),
     getPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.policyDetail }),
     listPolicies: r.policy.list({ rewrite: atHub, select: ops.policiesIn }),
-    getPolicyNames: code(ops.getPolicyNames),
+    getPolicyNames: r.hub.read({ answer: ops.policyNames }),
     downloadPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.download }),
     executePolicy: code(ops.executePolicy),
     listTasks: r.task.list({ rewrite: atHub, select: ops.tasksIn }),
@@ -106,7 +107,7 @@ export default defineService<OperationName>()({
     getAssociations: r.policy.read({ rewrite: onPolicy, answer: ops.associations }),
     getAssociatedNamespaces: r.policy.read({ rewrite: onPolicy, answer: ops.associatedNamespaces }),
     getAssociatedTables: r.policy.read({ rewrite: onPolicy, answer: ops.associatedTables }),
-    getAssociationDetails: code(ops.getAssociationDetails),
+    getAssociationDetails: r.hub.read({ answer: ops.associationDetails }),
     unsubscribePolicy: code(ops.unsubscribePolicy),
   }),
 });

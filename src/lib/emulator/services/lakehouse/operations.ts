@@ -7,29 +7,27 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
-import { notFound } from '../../errors.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
+import { failedPrecondition, notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import { b64, docs, str, strings } from '../../values.js';
-import { CATALOG, NAMESPACES, type EnvironmentEntry } from './catalogue.js';
+import { CATALOG, NAMESPACES } from './catalogue.js';
 import {
   actionsOf,
-  associate,
-  addTablePolicies,
+  addTable,
   aggregate,
   appliesTo,
-  changeTablePolicies,
   coveredTables,
-  deleteFromScope,
   directlyOn,
+  dropTable,
   environmentOf,
-  executePolicyNow,
   hubScope,
   inNamespace,
   isPaused,
   latest,
   namespace,
   optimizerEnvironments,
+  paused,
   policies,
   policiesOfTable,
   policy,
@@ -38,14 +36,15 @@ import {
   requireCovers,
   required,
   scriptText,
+  startTask,
   tableOf,
   tableStatus,
   tableStatusAfter,
+  takeOff,
   taskOf,
-  unsubscribe,
   tasks,
+  throughNamespace,
   type R,
-  type TableChange,
 } from './policies.js';
 
 type Rec = Readonly<EngineRecord>;
@@ -53,41 +52,33 @@ type Rec = Readonly<EngineRecord>;
 /** An optional namespace filter (`*` or none: every namespace). */
 const namespaceFilter = (req: Doc): string | undefined => (str(req.namespace) && req.namespace !== '*' ? namespace(req) : undefined);
 
-/**
- * An environment as the optimizer reports it: the hub fields and status are
- * null where the optimizer is not enabled (the seed's Environment record).
- */
-function envDoc(e: EnvironmentEntry): Doc {
-  return {
-    environmentName: e.environmentName,
-    environmentCrn: e.environmentCrn,
-    isCloEnabled: Boolean(e.hub),
-    datahubName: e.hub?.datahubName ?? null,
-    datahubCrn: e.hub?.datahubCrn ?? null,
-    cloudPlatform: e.cloudPlatform,
-    status: e.hub?.status ?? null,
-  };
-}
-
 // ---- environments and hub: read off the world, not records
 
 /** listEnvironments: code, because it reads the world's environments (a page token of ALL lists every one in one answer). */
 export function listEnvironments(h: Hook<R>, req: Doc): Doc {
-  const all = optimizerEnvironments(h).map(envDoc);
+  const all: Doc[] = optimizerEnvironments(h).map((e) => ({ ...e }));
   if (req.pageToken === 'ALL') return { environments: all, totalEnvironments: all.length };
   return { ...paged(h.ctx, req, all), totalEnvironments: all.length };
 }
 
 export function getCloDatahub(h: Hook<R>, req: Doc): Doc {
-  const { isCloEnabled: _, ...doc } = envDoc(environmentOf(h, req));
+  const { isCloEnabled: _, ...doc } = environmentOf(h, req);
   return doc;
 }
 
-export const getDatahubCrn = (h: Hook<R>, req: Doc): Doc => ({ datahubCrn: environmentOf(h, req).hub?.datahubCrn ?? null });
+export const getDatahubCrn = (h: Hook<R>, req: Doc): Doc => ({ datahubCrn: environmentOf(h, req).datahubCrn });
 
-/** getHealth: code, because its checks are made up of the clock and the hub's policies. */
-export function getHealth(h: Hook<R>, req: Doc): Doc {
-  const scope = hubScope(h, req);
+/** The optimizer's hubs, as records read off the world's environments (scoped to their environments). */
+export const hubs = (h: Hook<R>): EngineRecord[] =>
+  optimizerEnvironments(h).flatMap((e) =>
+    e.datahubCrn && e.datahubName
+      ? [readRecord({ id: e.datahubCrn, crn: e.datahubCrn, name: e.datahubName, doc: { ...e } }, e.environmentCrn)]
+      : [],
+  );
+
+/** getHealth's answer: checks made up of the clock and the hub's policies. */
+export function health(h: Hook<R>, hub: Rec, req: Doc): Doc {
+  const scope = hub.scope;
   const full = req.scope === 'Full';
   const check = (message: string, duration: number, details: Record<string, string>): Doc => ({
     isHealthy: true,
@@ -111,7 +102,7 @@ export function getHealth(h: Hook<R>, req: Doc): Doc {
 
 // ---- tables: the catalogue's, with the records that say how they are
 
-export const getTableNames = (_h: Hook<R>, req: Doc): Doc => ({ tables: [...(NAMESPACES[namespace(req)] ?? [])] });
+export const namesOfTables = (_h: Hook<R>, _hub: Rec, req: Doc): Doc => ({ tables: [...(NAMESPACES[namespace(req)] ?? [])] });
 
 /** listTables' records: the hub's tables of the namespace asked for, in the catalogue's order. */
 export function tablesIn(h: Hook<R>, req: Doc): EngineRecord[] {
@@ -180,23 +171,63 @@ export function tableStatusDetails(h: Hook<R>, rec: Rec, req: Doc): Doc {
   return out;
 }
 
+/** changeTablePolicy: APPEND adds the policies to the table; REMOVEALL and REPLACEALL leave it with exactly those named (code: it changes every policy of the table). */
 export function changeTablePolicy(h: Hook<R>, req: Doc): Doc {
   const { namespace: ns, table } = tableOf(req);
-  changeTablePolicies(h, hubScope(h, req), ns, table, (str(req.operation) ?? 'APPEND') as TableChange, strings(req.policies));
+  const scope = hubScope(h, req);
+  const op = str(req.operation) ?? 'APPEND';
+  const named = op === 'REMOVEALL' ? [] : strings(req.policies).map((n) => policy(h, scope, n));
+  if (op !== 'APPEND') {
+    // Refuse what would stay through the namespace.
+    const names = named.map((r) => policyOf(r).policyName.toLowerCase());
+    const kept = policies(h, scope)
+      .map(policyOf)
+      .find((p) => p.namespaces.includes(ns) && !names.includes(p.policyName.toLowerCase()));
+    if (kept) throw failedPrecondition(`${op}: ${throughNamespace(kept.policyName, ns, table)}`);
+    for (const rec of policies(h, scope)) if (dropTable(policyOf(rec), ns, table)) h.records('policy').save(rec);
+  }
+  for (const rec of named) onTable(h, rec, ns, table);
   return {};
 }
 
+/** Associates a policy with one table. */
+function onTable(h: Hook<R>, rec: EngineRecord, ns: string, table: string): void {
+  addTable(policyOf(rec), ns, table);
+  h.records('policy').save(rec);
+}
+
+/** createTablePoliciesAssociations: code, because it changes several policies; answers the table's policies. */
 export function createTablePoliciesAssociations(h: Hook<R>, req: Doc): Doc {
   const { namespace: ns, table } = tableOf(req);
-  return { policies: addTablePolicies(h, hubScope(h, req), ns, table, strings(req.policies)) };
+  const scope = hubScope(h, req);
+  for (const rec of strings(req.policies).map((n) => policy(h, scope, n))) onTable(h, rec, ns, table);
+  return { policies: policiesOfTable(h, scope, ns, table) };
 }
 
 // ---- policies
 
-/** deletePolicy: code, because its resource scope may take the policy off one table only. */
+/**
+ * deletePolicy: code, because its resource scope may take the policy off one
+ * table only: `<catalog>.*` deletes it with every version;
+ * `<catalog>.<namespace>.<table>` takes it off the table, and deletes it
+ * when that was its last. Answers the versions deleted.
+ */
 export function deletePolicy(h: Hook<R>, req: Doc): Doc {
   const rec = policy(h, hubScope(h, req), required(req, 'policyName'));
-  return { deletedPolicies: deleteFromScope(h, rec, String(req.resourceScope)) };
+  const p = policyOf(rec);
+  const [catalog, ns, table] = String(req.resourceScope).split('.');
+  if (catalog !== CATALOG) throw notFound(`catalog ${String(catalog)} not found; this Data Hub has ${CATALOG}`);
+  if (ns !== '*') {
+    const t = tableOf({ namespace: ns, tableName: table });
+    takeOff(p, t.namespace, t.table);
+    // A policy left on some table or namespace lives on (no version deleted).
+    if (coveredTables(p).length > 0) {
+      h.records('policy').save(rec);
+      return { deletedPolicies: 0 };
+    }
+  }
+  h.records('policy').remove(rec);
+  return { deletedPolicies: p.versions.length };
 }
 
 function associationsOut(h: Hook<R>, rec: Rec, all: readonly Rec[]): Doc[] {
@@ -243,10 +274,10 @@ export function policiesIn(h: Hook<R>, req: Doc): EngineRecord[] {
   return policies(h, String(req.environmentCrn)).filter((r) => !ns || inNamespace(policyOf(r), ns));
 }
 
-export function getPolicyNames(h: Hook<R>, req: Doc): Doc {
+export function policyNames(h: Hook<R>, hub: Rec, req: Doc): Doc {
   const ns = namespaceFilter(req);
   return {
-    policyNames: policies(h, hubScope(h, req))
+    policyNames: policies(h, hub.scope)
       .map(policyOf)
       .filter((p) => !ns || inNamespace(p, ns))
       .map((p) => p.policyName),
@@ -280,7 +311,9 @@ export function executePolicy(h: Hook<R>, req: Doc): Doc {
     const details = { policy: p.policyName, version: v.version, table: `${CATALOG}.${ns}.${table}`, actions, arguments: args };
     return { dryRunResult: { actions, details: b64(JSON.stringify(details)) } };
   }
-  const task = executePolicyNow(h, scope, name, ns, table);
+  const p = policyOf(requireCovers(h, scope, name, ns, table));
+  if (paused(h, scope, ns, table)) throw failedPrecondition(`maintenance of ${ns}.${table} is paused; unpause it to run policies`);
+  const task = taskOf(startTask(h, scope, p, ns, table, h.ctx.clock.now(), false));
   const details = {
     taskId: task.taskId,
     policy: task.policy,
@@ -299,10 +332,22 @@ export function tasksIn(h: Hook<R>, req: Doc): EngineRecord[] {
 
 // ---- associations
 
+/** createAssociations: associates a policy with tables, or with whole namespaces (no tables given); answers what was associated. */
 export function createAssociations(h: Hook<R>, req: Doc): Doc {
   const rec = policy(h, hubScope(h, req), required(req, 'policyName'));
-  const associations = docs(req.associations).map((a) => ({ namespace: required(a, 'namespace'), tables: strings(a.tables) }));
-  return { associations: associate(h, rec, associations) };
+  const p = policyOf(rec);
+  const asked = docs(req.associations).map((a) => ({ namespace: required(a, 'namespace'), tables: strings(a.tables) }));
+  const associations = asked.map((a) => {
+    const ns = namespace(a);
+    if (a.tables.length === 0) {
+      if (!p.namespaces.includes(ns)) p.namespaces.push(ns);
+      return { namespace: ns, tables: [...(NAMESPACES[ns] ?? [])] };
+    }
+    for (const t of a.tables) addTable(p, tableOf({ namespace: ns, tableName: t }).namespace, t);
+    return a;
+  });
+  h.records('policy').save(rec);
+  return { associations };
 }
 
 export const associations = (_h: Hook<R>, rec: Rec): Doc => ({ associations: coveredTables(policyOf(rec)) });
@@ -318,9 +363,9 @@ export const associatedTables = (_h: Hook<R>, rec: Rec): Doc => ({
   })),
 });
 
-/** getAssociationDetails: code, because it reads every policy against every table of the catalogue. */
-export function getAssociationDetails(h: Hook<R>, req: Doc): Doc {
-  const scope = hubScope(h, req);
+/** getAssociationDetails' answer: every policy of the hub read against every table of the catalogue. */
+export function associationDetails(h: Hook<R>, hub: Rec): Doc {
+  const scope = hub.scope;
   const ps = policies(h, scope).map(policyOf);
   const all = tasks(h, scope);
   const direct: Doc[] = [];
@@ -349,5 +394,8 @@ export function getAssociationDetails(h: Hook<R>, req: Doc): Doc {
 export function unsubscribePolicy(h: Hook<R>, req: Doc): Doc {
   const scope = hubScope(h, req);
   const { namespace: ns, table } = tableOf(req);
-  return { policies: unsubscribe(h, scope, policy(h, scope, required(req, 'policyName')), ns, table) };
+  const rec = policy(h, scope, required(req, 'policyName'));
+  takeOff(policyOf(rec), ns, table);
+  h.records('policy').save(rec);
+  return { policies: policiesOfTable(h, scope, ns, table) };
 }

@@ -66,8 +66,6 @@ export interface TaskRecord {
   scheduled?: boolean;
 }
 
-export type TableChange = 'APPEND' | 'REMOVEALL' | 'REPLACEALL';
-
 export const latest = (p: PolicyRecord): Version => p.versions[p.versions.length - 1] as Version;
 export const appliesTo = (p: PolicyRecord, ns: string, table: string): boolean =>
   p.namespaces.includes(ns) || (p.tables[ns] ?? []).includes(table);
@@ -109,9 +107,13 @@ export function scriptText(script: string): string {
   ].join('\n');
 }
 
-/** Checks policy arguments: a JSON object in text, with a valid schedule and time zone if it has them. */
-function checkArguments(text: string | undefined): string {
-  const args = text ?? '{}';
+/**
+ * The schedule in policy arguments (`schedule`: a five-field cron
+ * expression, `timezone`: an id from getTimezones, UTC when left out), or
+ * undefined when they have none. Throws INVALID_ARGUMENT for arguments that
+ * are no JSON object, or a bad schedule or time zone.
+ */
+function scheduleOf(args: string): { cron: Cron; offset: number } | undefined {
   let v: unknown;
   try {
     v = JSON.parse(args);
@@ -120,36 +122,25 @@ function checkArguments(text: string | undefined): string {
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     throw invalid('resources.arguments must be a JSON object in text, e.g. {"schedule":"0 2 * * *","timezone":"UTC"}');
-  scheduleOf(args);
-  return args;
-}
-
-/**
- * The schedule in a policy's arguments (`schedule`: a five-field cron
- * expression, `timezone`: an id from getTimezones, UTC when left out), or
- * undefined when it has none. Throws INVALID_ARGUMENT for a bad one.
- */
-function scheduleOf(args: string): { cron: Cron; offset: number } | undefined {
-  let v: Doc = {};
-  try {
-    v = JSON.parse(args) as Doc;
-  } catch {
-    return undefined;
-  }
-  const tz = v.timezone;
+  const { timezone: tz, schedule } = v as Doc;
   if (tz !== undefined && (typeof tz !== 'string' || !TIMEZONES.some((t) => t.id === tz)))
     throw invalid(
       `resources.arguments timezone ${JSON.stringify(tz)} is not a time zone of getTimezones (timezones list), e.g. UTC or Europe/Berlin`,
     );
-  const offset = TIMEZONES.find((t) => t.id === (tz ?? 'UTC'))?.offset ?? 0;
-  if (v.schedule === undefined) return undefined;
-  if (typeof v.schedule !== 'string') throw invalid('resources.arguments schedule must be a cron expression in text, e.g. "0 2 * * *"');
+  if (schedule === undefined) return undefined;
+  if (typeof schedule !== 'string') throw invalid('resources.arguments schedule must be a cron expression in text, e.g. "0 2 * * *"');
   try {
-    return { cron: parseCron(v.schedule), offset };
+    return { cron: parseCron(schedule), offset: TIMEZONES.find((t) => t.id === (tz ?? 'UTC'))?.offset ?? 0 };
   } catch (e) {
-    if (e instanceof CronError) throw invalid(`resources.arguments schedule "${v.schedule}" is not a valid cron expression: ${e.message}`);
+    if (e instanceof CronError) throw invalid(`resources.arguments schedule "${schedule}" is not a valid cron expression: ${e.message}`);
     throw e;
   }
+}
+
+/** Policy arguments as stored, once checked ({} when none are given). */
+function checkArguments(text: string | undefined): string {
+  scheduleOf(text ?? '{}');
+  return text ?? '{}';
 }
 
 /** The schedule of stored arguments (checked when stored; one stored before the check came in never runs). */
@@ -166,24 +157,31 @@ function storedSchedule(args: string): ReturnType<typeof scheduleOf> {
  * whole namespace, and an association with a namespace has no exceptions
  * (the wire has no way to show one).
  */
-function throughNamespace(policy: string, ns: string, table: string): string {
+export function throughNamespace(policy: string, ns: string, table: string): string {
   return (
     `table ${ns}.${table} gets policy ${policy} through its association with all of namespace ${ns}, which has no per-table exceptions; ` +
     `pause the table (tables pause) or delete the policy (policies delete --resource-scope '${CATALOG}.*')`
   );
 }
 
-function addTable(p: PolicyRecord, ns: string, table: string): void {
+export function addTable(p: PolicyRecord, ns: string, table: string): void {
   const list = p.tables[ns] ?? [];
   if (!list.includes(table)) p.tables[ns] = [...list, table];
 }
 
-function dropTable(p: PolicyRecord, ns: string, table: string): boolean {
+export function dropTable(p: PolicyRecord, ns: string, table: string): boolean {
   const list = p.tables[ns] ?? [];
   if (!list.includes(table)) return false;
   p.tables[ns] = list.filter((t) => t !== table);
   if (p.tables[ns].length === 0) delete p.tables[ns];
   return true;
+}
+
+/** Takes a policy off one table it is associated with by name (not through its namespace). */
+export function takeOff(p: PolicyRecord, ns: string, table: string): void {
+  if (dropTable(p, ns, table)) return;
+  if (p.namespaces.includes(ns)) throw failedPrecondition(throughNamespace(p.policyName, ns, table));
+  throw notFound(`policy ${p.policyName} is not associated with table ${ns}.${table}`);
 }
 
 // ---- the hub a request names, and its records ------------------------------------
@@ -212,8 +210,8 @@ export function environmentOf(h: Hook<R>, req: Doc): EnvironmentEntry {
 /** The scope of a hub's records: the environment of the hub a request names by datahubCrn (its CRN or name). */
 export function hubScope(h: Hook<R>, req: Doc): string {
   const ref = required(req, 'datahubCrn');
-  const env = optimizerEnvironments(h).find((e) => e.hub?.datahubCrn === ref || e.hub?.datahubName === ref);
-  if (!env?.hub) throw notFound(`no lakehouse optimizer Data Hub ${ref}`);
+  const env = optimizerEnvironments(h).find((e) => e.datahubCrn === ref || e.datahubName === ref);
+  if (!env?.datahubCrn) throw notFound(`no lakehouse optimizer Data Hub ${ref}`);
   return env.environmentCrn;
 }
 
@@ -276,7 +274,7 @@ export function atTable(h: Hook<R>, req: Doc): Doc {
 /** Whether a table's maintenance is paused (its record's state). */
 export const isPaused = (h: Hook<R>, rec: Rec): boolean => h.records('table').state(rec as EngineRecord) === 'PAUSED';
 
-const paused = (h: Hook<R>, scope: string, ns: string, table: string): boolean => {
+export const paused = (h: Hook<R>, scope: string, ns: string, table: string): boolean => {
   const rec = tableRecord(h, scope, ns, table);
   return rec !== undefined && isPaused(h, rec);
 };
@@ -302,7 +300,15 @@ export function policyTableStats(p: PolicyRecord, all: readonly Rec[], ns?: stri
 }
 
 /** A maintenance task of a policy on a table, started at a time (its run: the model's lifecycle). */
-function startTask(h: Hook<R>, scope: string, p: PolicyRecord, ns: string, table: string, at: number, scheduled: boolean): EngineRecord {
+export function startTask(
+  h: Hook<R>,
+  scope: string,
+  p: PolicyRecord,
+  ns: string,
+  table: string,
+  at: number,
+  scheduled: boolean,
+): EngineRecord {
   const v = latest(p);
   const taskId = uuid();
   const doc: TaskRecord = {
@@ -354,13 +360,6 @@ export function requireCovers(h: Hook<R>, scope: string, name: string, ns: strin
   const p = policyOf(rec);
   if (!appliesTo(p, ns, table)) throw failedPrecondition(`policy ${p.policyName} is not associated with table ${ns}.${table}`);
   return rec;
-}
-
-/** Runs a policy's latest version on a table now; the table must be covered and not paused. */
-export function executePolicyNow(h: Hook<R>, scope: string, name: string, ns: string, table: string): TaskRecord {
-  const p = policyOf(requireCovers(h, scope, name, ns, table));
-  if (paused(h, scope, ns, table)) throw failedPrecondition(`maintenance of ${ns}.${table} is paused; unpause it to run policies`);
-  return taskOf(startTask(h, scope, p, ns, table, h.ctx.clock.now(), false));
 }
 
 // ---- a policy's hooks ------------------------------------------------------------
@@ -445,33 +444,6 @@ export function newVersion(h: Hook<R>, rec: Rec, req: Doc): Doc {
   return { versions: [...p.versions, version], scheduledThrough: now };
 }
 
-/**
- * Deletes a policy from a scope: `<catalog>.*` deletes it with every
- * version; `<catalog>.<namespace>.<table>` takes it off the table, and
- * deletes it when that was its last table. Returns the versions deleted.
- */
-export function deleteFromScope(h: Hook<R>, rec: EngineRecord, scope: string): number {
-  const p = policyOf(rec);
-  const [catalog, ns, table] = scope.split('.');
-  if (catalog !== CATALOG) throw notFound(`catalog ${String(catalog)} not found; this Data Hub has ${CATALOG}`);
-  if (ns === '*') {
-    h.records('policy').remove(rec);
-    return p.versions.length;
-  }
-  const t = tableOf({ namespace: ns, tableName: table });
-  if (!dropTable(p, t.namespace, t.table)) {
-    if (p.namespaces.includes(t.namespace)) throw failedPrecondition(throughNamespace(p.policyName, t.namespace, t.table));
-    throw notFound(`policy ${p.policyName} is not associated with table ${t.namespace}.${t.table}`);
-  }
-  // A policy left on no table or namespace is deleted with its versions; otherwise it lives on (no version deleted).
-  if (coveredTables(p).length === 0) {
-    h.records('policy').remove(rec);
-    return p.versions.length;
-  }
-  h.records('policy').save(rec);
-  return 0;
-}
-
 /** What pausing sets: since when, and by whom. */
 export const pause = (h: Hook<R>): Doc => ({ pausedSince: h.ctx.clock.iso(), reasons: [`paused by ${h.ctx.caller.actorCrn}`] });
 
@@ -486,63 +458,3 @@ export const policiesOfTable = (h: Hook<R>, scope: string, ns: string, table: st
     .map(policyOf)
     .filter((p) => appliesTo(p, ns, table))
     .map((p) => p.policyName);
-
-/** Associates policies with one table; returns the table's policies. */
-export function addTablePolicies(h: Hook<R>, scope: string, ns: string, table: string, names: readonly string[]): string[] {
-  for (const rec of names.map((n) => policy(h, scope, n))) {
-    addTable(policyOf(rec), ns, table);
-    h.records('policy').save(rec);
-  }
-  return policiesOfTable(h, scope, ns, table);
-}
-
-/** APPEND adds the policies to the table; REMOVEALL and REPLACEALL leave it with exactly those named. */
-export function changeTablePolicies(h: Hook<R>, scope: string, ns: string, table: string, op: TableChange, names: readonly string[]): void {
-  const named = op === 'REMOVEALL' ? [] : names.map((n) => policyOf(policy(h, scope, n)).policyName.toLowerCase());
-  if (op !== 'APPEND') {
-    // Refuse what would stay through the namespace.
-    const kept = policies(h, scope)
-      .map(policyOf)
-      .find((p) => p.namespaces.includes(ns) && !named.includes(p.policyName.toLowerCase()));
-    if (kept) throw failedPrecondition(`${op}: ${throughNamespace(kept.policyName, ns, table)}`);
-    for (const rec of policies(h, scope)) if (dropTable(policyOf(rec), ns, table)) h.records('policy').save(rec);
-  }
-  for (const name of named) {
-    const rec = policy(h, scope, name);
-    addTable(policyOf(rec), ns, table);
-    h.records('policy').save(rec);
-  }
-}
-
-/** Associates a policy with tables, or with whole namespaces (no tables given); returns what was associated. */
-export function associate(
-  h: Hook<R>,
-  rec: EngineRecord,
-  associations: ReadonlyArray<{ namespace: string; tables: readonly string[] }>,
-): Doc[] {
-  const p = policyOf(rec);
-  const created: Doc[] = [];
-  for (const a of associations) {
-    const ns = namespace(a);
-    if (a.tables.length === 0) {
-      if (!p.namespaces.includes(ns)) p.namespaces.push(ns);
-      created.push({ namespace: ns, tables: [...(NAMESPACES[ns] ?? [])] });
-      continue;
-    }
-    for (const t of a.tables) addTable(p, tableOf({ namespace: ns, tableName: t }).namespace, t);
-    created.push({ namespace: ns, tables: [...a.tables] });
-  }
-  h.records('policy').save(rec);
-  return created;
-}
-
-/** Takes a policy off one table; returns the table's policies. */
-export function unsubscribe(h: Hook<R>, scope: string, rec: EngineRecord, ns: string, table: string): string[] {
-  const p = policyOf(rec);
-  if (!dropTable(p, ns, table)) {
-    if (p.namespaces.includes(ns)) throw failedPrecondition(throughNamespace(p.policyName, ns, table));
-    throw notFound(`policy ${p.policyName} is not associated with table ${ns}.${table}`);
-  }
-  h.records('policy').save(rec);
-  return policiesOfTable(h, scope, ns, table);
-}
