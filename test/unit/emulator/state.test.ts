@@ -152,7 +152,7 @@ describe('export and import', () => {
     try {
       const s = new Store(join(dir, 'state.db'), 'acct');
       s.setMeta('stateFormat', '2');
-      s.put('iam.membership', 'g|one|me', { groupCrn: 'one', memberCrn: 'me' });
+      s.put('iam.workloadPassword', 'me', { actorCrn: 'me', history: [] });
       checkStateFormat(s, dir);
       expect(s.meta('stateFormat')).toBe(String(STATE_FORMAT));
       s.setMeta('stateFormat', '2');

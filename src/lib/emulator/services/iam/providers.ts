@@ -59,16 +59,13 @@ export function identityProviderCrn(iam: Iam, ref: string): string {
 
 export const defaultIdentityProviderCrn = (iam: Iam): string => iam.account().defaultIdentityProviderCrn ?? CLOUDERA_SSO_CRN;
 
-export const getDefaultIdentityProvider = (h: Hook<R>): Doc => ({ crn: defaultIdentityProviderCrn(iamOf(h)) });
+/** getDefaultIdentityProvider: the account's default provider, the built-in one until another is chosen. */
+export const defaultProviderShown = (h: Hook<R>): Doc => ({ crn: defaultIdentityProviderCrn(iamOf(h)) });
 
-export function setDefaultIdentityProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const c = identityProviderCrn(iam, text(req.nameOrCrn));
-  const a = iam.account();
-  a.defaultIdentityProviderCrn = c;
-  iam.putAccount(a);
-  return {};
-}
+/** setDefaultIdentityProvider: the provider named, by its CRN (kept beside the account's settings). */
+export const defaultProviderSet = (h: Hook<R>, req: Doc): Doc => ({
+  defaultIdentityProviderCrn: identityProviderCrn(iamOf(h), text(req.nameOrCrn)),
+});
 
 /** A new provider's name: letters, digits, "-" and "_", and free among SAML and LDAP providers alike. */
 function checkProviderName(h: Hook<R>, name: string, kind: 'SAML' | 'LDAP'): void {

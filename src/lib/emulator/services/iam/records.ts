@@ -21,16 +21,9 @@ export const KIND = {
   accessKey: 'iam.accessKey',
   workloadToken: 'iam.workloadToken',
   group: 'iam.group',
-  /** Two rows per membership: one under the group, one under the member. */
-  membership: 'iam.membership',
-  roleAssignment: 'iam.roleAssignment',
-  /** Two rows per assignment: one under the assignee, one under the resource. */
-  resourceAssignment: 'iam.resourceAssignment',
   account: 'iam.account',
   workloadPassword: 'iam.workloadPassword',
   workloadUsername: 'iam.workloadUsername',
-  /** A user's identity at its provider (`<provider CRN>|<its user id there>`), unique. */
-  identity: 'iam.identity',
 } as const;
 
 type Status = 'ACTIVE' | 'CONTROL_PLANE_LOCKED_OUT' | 'DEACTIVATED';
@@ -68,22 +61,6 @@ export interface WorkloadTokenRecord {
   workloadName: string;
   /** Wall-clock ms (tokens expire in real time, whatever the time scale). */
   expireAt: number;
-}
-
-export interface MembershipRow {
-  groupCrn: string;
-  memberCrn: string;
-}
-
-export interface RoleAssignmentRow {
-  assigneeCrn: string;
-  roleCrn: string;
-}
-
-export interface ResourceAssignmentRow {
-  assigneeCrn: string;
-  resourceCrn: string;
-  resourceRoleCrn: string;
 }
 
 export interface AccountRecord {
