@@ -91,5 +91,6 @@ export function putWorkloadToken(store: Store, token: WorkloadTokenRecord): void
   store.put(KIND.workloadToken, token.hash, token, { parent: token.actorCrn });
 }
 
-/** Every workload password record as stored, for a test that checks what is (not) kept of them. */
-export const storedWorkloadPasswords = (store: Store): unknown => store.list(KIND.workloadPassword);
+/** Every workload password as stored (beside its user's or machine user's record), for a test that checks what is (not) kept of them. */
+export const storedWorkloadPasswords = (store: Store): unknown =>
+  [KIND.user, KIND.machineUser].flatMap((kind) => store.list<EngineRecord>(kind).map((r) => r.doc.data?.password ?? []));

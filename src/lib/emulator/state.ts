@@ -113,7 +113,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'iam.ldapProvider',
     'iam.account',
   ],
-  7: ['iam.user', 'iam.identity', 'iam.membership', 'iam.roleAssignment', 'iam.resourceAssignment'],
+  7: ['iam.user', 'iam.identity', 'iam.membership', 'iam.roleAssignment', 'iam.resourceAssignment', 'iam.workloadPassword'],
 };
 
 export class StateError extends Error {}

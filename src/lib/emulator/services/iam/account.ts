@@ -7,7 +7,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { obj, str, text } from '../../values.js';
-import { iamOf, type Iam, type R } from './iam.js';
+import { iamOf, type Actor, type R } from './iam.js';
 import { DEFAULT_POLICY, MAX_HISTORY, hashPassword, matches, policyFrom, policyViolation } from './passwords.js';
 import { KIND, type WorkloadPasswordRecord, type WorkloadTokenRecord } from './records.js';
 
@@ -71,20 +71,24 @@ export function policiesUnset(_h: Hook<R>, req: Doc): Doc {
   };
 }
 
-const passwordOf = (iam: Iam, actorCrn: string): WorkloadPasswordRecord | undefined =>
-  iam.store.get<WorkloadPasswordRecord>(KIND.workloadPassword, actorCrn);
+/** An actor's workload password, kept beside its record (`password`): hashes only. */
+export const passwordOf = (rec: Readonly<EngineRecord>): WorkloadPasswordRecord | undefined =>
+  rec.data?.password as WorkloadPasswordRecord | undefined;
+
+/** Keeps an actor's workload password beside its record. */
+const keepPassword = (h: Hook<R>, { resource, rec }: Actor, password: WorkloadPasswordRecord): void =>
+  void h.records(resource).save({ ...rec, data: { ...rec.data, password } });
 
 /** Sets an actor's workload password (the caller's own unless named): under its policy, not one of its recent ones, not too soon. */
 export function setWorkloadPassword(h: Hook<R>, req: Doc): Doc {
   const iam = iamOf(h);
-  const actorCrn = str(req.actorCrn) ?? iam.caller.actorCrn;
   const password = text(req.password);
-  const actor = iam.actor(actorCrn);
+  const actor = iam.actor(str(req.actorCrn) ?? iam.caller.actorCrn);
   const a = iam.account();
   const policy =
-    actor.kind === 'machineUser' ? (a.machineUserWorkloadPasswordPolicy ?? a.workloadPasswordPolicy) : a.workloadPasswordPolicy;
+    actor.resource === 'machineUser' ? (a.machineUserWorkloadPasswordPolicy ?? a.workloadPasswordPolicy) : a.workloadPasswordPolicy;
   const now = iam.clock.now();
-  const prev = passwordOf(iam, actorCrn);
+  const prev = passwordOf(actor.rec);
   if (prev?.passwordMinLifetimeDate && now < Date.parse(prev.passwordMinLifetimeDate)) {
     throw failedPrecondition(`the workload password cannot be changed before ${prev.passwordMinLifetimeDate}`);
   }
@@ -94,27 +98,20 @@ export function setWorkloadPassword(h: Hook<R>, req: Doc): Doc {
   if (policy.passwordHistorySize > 0 && history.slice(0, policy.passwordHistorySize).some((p) => matches(password, p))) {
     throw invalid(`the password was used recently: it must differ from the last ${policy.passwordHistorySize} passwords`);
   }
-  const rec: WorkloadPasswordRecord = {
-    actorCrn,
+  keepPassword(h, actor, {
     history: [hashPassword(password), ...history].slice(0, MAX_HISTORY),
     ...(policy.maxPasswordLifetimeDays > 0 ? { passwordExpirationDate: iam.clock.iso(now + policy.maxPasswordLifetimeDays * DAY_MS) } : {}),
     ...(policy.minPasswordLifetimeDays > 0
       ? { passwordMinLifetimeDate: iam.clock.iso(now + policy.minPasswordLifetimeDays * DAY_MS) }
       : {}),
-  };
-  iam.store.put(KIND.workloadPassword, actorCrn, rec);
+  });
   return {};
 }
 
 export function unsetWorkloadPasswordMinLifetime(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const actorCrn = text(req.actorCrn);
-  iam.actor(actorCrn);
-  const rec = passwordOf(iam, actorCrn);
-  if (rec?.passwordMinLifetimeDate) {
-    delete rec.passwordMinLifetimeDate;
-    iam.store.put(KIND.workloadPassword, actorCrn, rec);
-  }
+  const actor = iamOf(h).actor(text(req.actorCrn));
+  const pw = passwordOf(actor.rec);
+  if (pw?.passwordMinLifetimeDate) keepPassword(h, actor, { ...pw, passwordMinLifetimeDate: undefined });
   return {};
 }
 

@@ -26,7 +26,7 @@ export const defaultAccount = (): Doc => ({
 /** iam's resources (model/services/iam/resources.ts). */
 export type R = keyof typeof resources.resources;
 
-type Actor = { kind: 'user'; rec: UserRecord } | { kind: 'machineUser'; rec: MachineUserRecord };
+export type Actor = { readonly resource: 'user' | 'machineUser'; readonly rec: EngineRecord };
 
 export class Iam {
   readonly store: Store;
@@ -90,20 +90,21 @@ export class Iam {
     return { actorCrn: String(this.h.records('accessKey').get(ref).doc.actorCrn) };
   }
 
-  /** A user or machine user by CRN. */
+  /** A user's or machine user's record by CRN, and which of the two it is. */
   actor(actorCrn: string): Actor {
-    const found = this.store.getByCrn<EngineRecord>(actorCrn);
-    if (found?.kind === KIND.user) return { kind: 'user', rec: found.doc.doc as UserRecord };
-    if (found?.kind === KIND.machineUser) return { kind: 'machineUser', rec: found.doc.doc as MachineUserRecord };
-    throw notFound(`no user or machine user has the CRN ${actorCrn}`);
+    const found = this.store.idByCrn(actorCrn);
+    const resource = found?.kind === KIND.user ? 'user' : found?.kind === KIND.machineUser ? 'machineUser' : undefined;
+    const rec = found && resource ? this.h.records(resource).byId(found.id) : undefined;
+    if (!resource || !rec) throw notFound(`no user or machine user has the CRN ${actorCrn}`);
+    return { resource, rec };
   }
 
   /** The user named, or the caller when no user is named. */
   userOrCaller(ref: unknown): UserRecord {
     if (typeof ref === 'string' && ref) return this.user(ref);
     const me = this.actor(this.caller.actorCrn);
-    if (me.kind !== 'user') throw notFound(`the caller ${this.caller.actorCrn} is a machine user, not a user`);
-    return me.rec;
+    if (me.resource !== 'user') throw notFound(`the caller ${this.caller.actorCrn} is a machine user, not a user`);
+    return me.rec.doc as UserRecord;
   }
 
   /** The groups an actor is a member of. */

@@ -36,7 +36,7 @@ export default defineService<OperationName>()({
       deletes: { cascades: true },
       hooks: providers.samlProviderHooks,
     },
-    ldapProvider: { noun: 'LDAP provider', keys: ['ldapProviderName'], crnTail: 'name/id' },
+    ldapProvider: { noun: 'LDAP provider', keys: ['ldapProviderName'], crnTail: 'name/id', hooks: providers.ldapProviderHooks },
     sshPublicKey: { noun: 'SSH public key', keys: ['crnOrFingerprint'], hooks: ssh.sshPublicKeyHooks },
     scimAccessToken: {
       noun: 'SCIM access token',
@@ -117,7 +117,7 @@ export default defineService<OperationName>()({
     setSamlAuthnRequestSigningKey: r.samlProvider.update({ keys: ['samlProvider'], rewrite: providers.authnRequestSigningKeySet }),
     setSamlResponseDecryptionKey: r.samlProvider.update({ keys: ['samlProvider'], rewrite: providers.responseDecryptionKeySet }),
     createLdapProvider: r.ldapProvider.create({ rewrite: providers.ldapProviderAsked }),
-    updateLdapProvider: code(providers.updateLdapProvider),
+    updateLdapProvider: r.ldapProvider.update({ rewrite: providers.ldapProviderChanged }),
     getDefaultIdentityProvider: r.account.read({ answer: providers.defaultProviderShown }),
     setDefaultIdentityProvider: r.account.update({ rewrite: providers.defaultProviderSet }),
     createScimAccessToken: r.scimAccessToken.create({ answer: providers.scimTokenIssued }),

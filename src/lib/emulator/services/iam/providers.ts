@@ -191,18 +191,21 @@ export function ldapProviderAsked(h: Hook<R>, sent: Doc): Doc {
 const bindsWithPassword = (rec: Readonly<EngineRecord>): boolean =>
   (rec.data?.bindPasswordSet ?? (rec.data?.request as Doc | undefined)?.bindPasswordSet) === true;
 
-/** updateLdapProvider: its details replaced, its group sync switched when the request says. */
-export function updateLdapProvider(h: Hook<R>, req: Doc): Doc {
-  const p = h.records('ldapProvider').get(text(req.ldapProviderName));
-  const { ldapDetails: details, bindPasswordSet } = ldapDetails(req, bindsWithPassword(p));
-  p.doc = {
-    ...p.doc,
-    ldapDetails: details,
-    ...(typeof req.skipGroupSyncOnLogin === 'boolean' ? { skipGroupSyncOnLogin: req.skipGroupSyncOnLogin } : {}),
+/** updateLdapProvider: its details replaced (checked), its group sync switched when the request says. */
+export function ldapProviderChanged(h: Hook<R>, sent: Doc): Doc {
+  const p = h.records('ldapProvider').get(text(sent.ldapProviderName));
+  return {
+    ldapProviderName: sent.ldapProviderName,
+    ...(typeof sent.skipGroupSyncOnLogin === 'boolean' ? { skipGroupSyncOnLogin: sent.skipGroupSyncOnLogin } : {}),
+    ...ldapDetails(sent, bindsWithPassword(p)),
   };
-  p.data = { ...p.data, bindPasswordSet };
-  return { ldapProvider: h.records('ldapProvider').save(p).doc };
 }
+
+export const ldapProviderHooks: ResourceHooks<R> = {
+  // Whether it binds with a password, as its update found (its rewrite): the password itself is not kept.
+  keep: { update: (_h, _rec, req) => ({ bindPasswordSet: req.bindPasswordSet === true }) },
+};
+
 // ---------------------------------------------------------------- SCIM access tokens
 
 export const scimAccessTokenHooks: ResourceHooks<R> = {

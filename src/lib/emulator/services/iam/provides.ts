@@ -12,6 +12,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { forbidden } from '../../errors.js';
 import type { ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
 import { Iam, type R } from './iam.js';
+import { passwordOf } from './account.js';
 import { accessKeyView } from './keys.js';
 import { DEFAULT_POLICY, policyViolation, type Policy } from './passwords.js';
 import { identityProviderCrn } from './providers.js';
@@ -55,8 +56,8 @@ function consoleSignIn(h: Hook<R>, userRef: string): void {
   users.save({ ...rec, doc: { ...u, lastInteractiveLogin: h.ctx.clock.iso() } });
 }
 
-/** What user sync carries into FreeIPA (a group's record holds its members). */
-const SYNCED_KINDS = [KIND.user, KIND.machineUser, KIND.group, KIND.workloadPassword];
+/** What user sync carries into FreeIPA (a group's record holds its members, an actor's its workload password). */
+const SYNCED_KINDS = [KIND.user, KIND.machineUser, KIND.group];
 
 export function identities(h: Hook<R>): Identities {
   const { store, info } = h.ctx;
@@ -84,7 +85,11 @@ export function identities(h: Hook<R>): Identities {
       }
       return digest.digest('hex');
     },
-    workloadPasswordsSet: (actorCrn) => store.get<{ history?: unknown[] }>(KIND.workloadPassword, actorCrn)?.history?.length ?? 0,
+    workloadPasswordsSet(actorCrn) {
+      const found = store.idByCrn(actorCrn);
+      const rec = found ? store.peek<EngineRecord>(found.kind, found.id) : undefined;
+      return rec ? (passwordOf(rec)?.history.length ?? 0) : 0;
+    },
     identityProvider: (ref) => identityProviderCrn(new Iam(h), ref),
     createAdmin: (userId) => actorView(KIND.user, createAdmin(h, userId)) as ActorView,
     firstStartKinds: () => ({ user: KIND.user, accessKey: KIND.accessKey }),

@@ -22,7 +22,6 @@ export const KIND = {
   workloadToken: 'iam.workloadToken',
   group: 'iam.group',
   account: 'iam.account',
-  workloadPassword: 'iam.workloadPassword',
   workloadUsername: 'iam.workloadUsername',
 } as const;
 
@@ -74,7 +73,6 @@ export interface AccountRecord {
 }
 
 export interface WorkloadPasswordRecord {
-  actorCrn: string;
   /** Newest first; history[0] is the current password. */
   history: StoredHash[];
   passwordExpirationDate?: string;

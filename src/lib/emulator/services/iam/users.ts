@@ -13,7 +13,8 @@ import { addToGroup, leaveGroups } from './groups.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { dropKeysOf } from './keys.js';
 import { BUILTIN_USERS_IDP, CLOUDERA_SSO_CRN, defaultIdentityProviderCrn, identityProviderCrn, samlProvider } from './providers.js';
-import { KIND, type WorkloadPasswordRecord } from './records.js';
+import { passwordOf } from './account.js';
+import { KIND } from './records.js';
 import { keepsRelations } from './relations.js';
 import { assignmentsOf } from './roles.js';
 
@@ -21,8 +22,9 @@ const MACHINE_USER_NAME = /^(?!__)[A-Za-z0-9_-]{1,128}$/;
 
 // ---------------------------------------------------------------- views
 
-function passwordDetails(iam: Iam, actorCrn: string): Doc {
-  const pw = iam.store.get<WorkloadPasswordRecord>(KIND.workloadPassword, actorCrn);
+/** Whether an actor has a workload password, and until when (its record keeps its hashes beside it). */
+function passwordDetails(rec: Readonly<EngineRecord>): Doc {
+  const pw = passwordOf(rec);
   if (!pw) return { isPasswordSet: false };
   return {
     isPasswordSet: true,
@@ -95,7 +97,7 @@ export const userHooks: ResourceHooks<R> = {
   // A user of the built-in provider shows the name the API documents for it, not its CRN.
   show: (h, rec, view) => ({
     ...(view.identityProviderCrn === CLOUDERA_SSO_CRN ? { identityProviderCrn: BUILTIN_USERS_IDP } : {}),
-    workloadPasswordDetails: passwordDetails(iamOf(h), String(rec.crn)),
+    workloadPasswordDetails: passwordDetails(rec),
   }),
   check: {
     delete: (h, rec) => {
@@ -131,7 +133,7 @@ export function userUnlocked(h: Hook<R>, sent: Doc): Doc {
   return { user: sent.user, ...(u.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}) };
 }
 
-/** Removes everything an actor holds (keys, memberships, SSH keys, password, tokens) and says what went, with the roles that go with it. */
+/** Removes everything an actor holds (keys, memberships, SSH keys, tokens) and says what went, with the roles that go with it (and its password). */
 function removeActorState(iam: Iam, rec: Readonly<EngineRecord>): Doc {
   const actorCrn = String(rec.crn);
   const accessKeysDeleted = dropKeysOf(iam, actorCrn);
@@ -139,7 +141,6 @@ function removeActorState(iam: Iam, rec: Readonly<EngineRecord>): Doc {
   for (const r of iam.store.children(KIND.workloadToken, actorCrn)) iam.store.delete(KIND.workloadToken, r.id);
   const sshKeys = iam.h.records('sshPublicKey');
   for (const k of sshKeys.all()) if ((k.data?.request as Doc | undefined)?.actorCrn === actorCrn) sshKeys.remove(k);
-  iam.store.delete(KIND.workloadPassword, actorCrn);
   return { accessKeysDeleted, groupsModified, ...assignmentsOf(rec) };
 }
 
@@ -208,7 +209,7 @@ export function machineUserNameChecked(h: Hook<R>, sent: Doc): Doc {
 export const machineUserHooks: ResourceHooks<R> = {
   // Its workload username is claimed as it is made: srv_<name>, or the first free one after it.
   fill: (h, rec) => ({ status: 'ACTIVE', workloadUsername: claimWorkloadUsername(iamOf(h), `srv_${rec.name ?? ''}`, String(rec.crn)) }),
-  show: (h, rec) => ({ workloadPasswordDetails: passwordDetails(iamOf(h), String(rec.crn)) }),
+  show: (_h, rec) => ({ workloadPasswordDetails: passwordDetails(rec) }),
   check: {
     delete: (h, rec) => {
       if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition('a machine user cannot delete itself');
