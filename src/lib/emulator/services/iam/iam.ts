@@ -99,14 +99,6 @@ export class Iam {
     return { resource, rec };
   }
 
-  /** The user named, or the caller when no user is named. */
-  userOrCaller(ref: unknown): UserRecord {
-    if (typeof ref === 'string' && ref) return this.user(ref);
-    const me = this.actor(this.caller.actorCrn);
-    if (me.resource !== 'user') throw notFound(`the caller ${this.caller.actorCrn} is a machine user, not a user`);
-    return me.rec.doc as UserRecord;
-  }
-
   /** The groups an actor is a member of. */
   groupsOf(memberCrn: string): EngineRecord[] {
     return this.h

@@ -6,7 +6,7 @@
 import type { Doc } from '../../engine/context.js';
 import type { Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { str, strings, text, uniq } from '../../values.js';
 import { addToGroup, leaveGroups } from './groups.js';
@@ -116,8 +116,13 @@ export function userJoined(h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): D
   return { user: h.records('user').view(rec as EngineRecord) };
 }
 
-/** getUser: the user named, or the caller. */
-export const userNamedOrCaller = (h: Hook<R>, sent: Doc): Doc => ({ userId: iamOf(h).userOrCaller(sent.userId).crn });
+/** getUser: the user named, or the caller (by an index lookup: the engine's read finds it). */
+export function userNamedOrCaller(h: Hook<R>, sent: Doc): Doc {
+  const me = h.ctx.caller.actorCrn;
+  if (str(sent.userId)) return { userId: sent.userId };
+  if (h.ctx.store.idByCrn(me)?.kind === KIND.machineUser) throw notFound(`the caller ${me} is a machine user, not a user`);
+  return { userId: me };
+}
 
 /** updateUser: a user switched on or off (not the caller itself). */
 export function userSwitched(h: Hook<R>, sent: Doc): Doc {
