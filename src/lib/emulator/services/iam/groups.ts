@@ -23,11 +23,10 @@ export const groupHooks: ResourceHooks<R> = {
   ...keepsRelations,
 };
 
-/** listGroups: the groups the request names (each must exist), or all. */
-export function groupsNamed(h: Hook<R>, req: Doc): EngineRecord[] {
+/** listGroups: the groups the request names (each must exist), or all of them (the engine's own listing). */
+export function groupsNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
   const names = uniq(strings(req.groupNames));
-  const groups = h.records('group');
-  return names.length > 0 ? names.map((n) => groups.get(n)) : groups.all();
+  return names.length > 0 ? names.map((n) => h.records('group').get(n)) : undefined;
 }
 
 // ---------------------------------------------------------------- membership

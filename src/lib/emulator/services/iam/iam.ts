@@ -1,7 +1,8 @@
 /**
  * What every part of iam works with in one request (`iamOf(h)`): the store,
- * clock, caller and account, the CRNs iam mints, its records by id, name or
- * CRN, and what the caller may do in iam (the rule access.ts applies).
+ * clock, caller and the account's settings, its users, machine users and
+ * groups as the API shows them, and what the caller may do in iam (the rule
+ * access.ts applies).
  */
 import type { resources } from '../../../model/services/iam/resources.js';
 import type { Clock } from '../../clock.js';

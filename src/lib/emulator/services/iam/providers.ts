@@ -127,10 +127,10 @@ export const samlProviderHooks: ResourceHooks<R> = {
   show: samlShown,
 };
 
-/** listSamlProviders: the providers the request names (each must exist), or all. */
-export function samlProvidersNamed(h: Hook<R>, req: Doc): EngineRecord[] {
+/** listSamlProviders: the providers the request names (each must exist), or all of them (the engine's own listing). */
+export function samlProvidersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
   const names = uniq(strings(req.samlProviderNames));
-  return names.length > 0 ? names.map((n) => samlProvider(h, n)) : h.records('samlProvider').all();
+  return names.length > 0 ? names.map((n) => samlProvider(h, n)) : undefined;
 }
 
 /**

@@ -1,15 +1,12 @@
 /**
- * How iam keeps the records that are not the engine's (users, memberships,
- * assignments, workload passwords and tokens, the account's settings):
- * their kinds and layouts. Machine users, groups, access keys, SSH keys,
- * identity providers and SCIM tokens are engine records of its resources
- * (index.ts; a machine user's document is a MachineUserRecord). The shared
- * auth layer reads users, machine users, access keys and workload tokens
- * through provides.ts only.
- *
- * Relations are stored as rows keyed by both ends (a membership is one row
- * under the group and one under the member), so every listing is one
- * indexed lookup and deleting an actor finds everything it holds.
+ * The kinds iam keeps and the layouts of what they hold. Users, machine
+ * users, groups, access keys, SSH keys, identity providers, SCIM tokens and
+ * the account's settings are engine records of its resources (index.ts; a
+ * user's document is a UserRecord, a machine user's a MachineUserRecord),
+ * with what they relate beside them (relations.ts) and an actor's workload
+ * password too. Workload tokens and claimed workload usernames are kinds of
+ * iam's own. The shared auth layer reads users, machine users, access keys
+ * and workload tokens through provides.ts only.
  */
 import type { Policy, StoredHash } from './passwords.js';
 

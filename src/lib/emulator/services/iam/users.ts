@@ -229,9 +229,8 @@ export function machineUserUnlocked(h: Hook<R>, sent: Doc): Doc {
   return { machineUser: sent.machineUser, ...(m.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}) };
 }
 
-/** listMachineUsers: the machine users named (each must exist), or all. */
-export function machineUsersNamed(h: Hook<R>, req: Doc): EngineRecord[] {
+/** listMachineUsers: the machine users named (each must exist), or all of them (the engine's own listing). */
+export function machineUsersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
   const names = uniq(strings(req.machineUserNames));
-  const all = h.records('machineUser');
-  return names.length > 0 ? names.map((n) => all.get(n)) : all.all();
+  return names.length > 0 ? names.map((n) => h.records('machineUser').get(n)) : undefined;
 }
