@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Seeds users fast: straight into a stopped emulator's state.db, in the
-// document format the iam backend writes (kind iam.user, plus the identity
-// and workload-username claims createUser makes); and records of the
+// document format iam writes (kind iam.user, an engine record, plus the
+// workload-username claim createUser makes); and records of the
 // resource engine through its own create.
 //
 //   node bench/seed.mjs --data-dir DIR --users 100000   (the emulator must be stopped)
@@ -20,11 +20,13 @@ export function seedUsers(dataDir, count) {
   const db = new Database(join(dataDir, 'state.db'));
   const account = db.prepare("SELECT value FROM meta WHERE key = 'accountId'").get().value;
   const have = db.prepare("SELECT count(*) AS n FROM docs WHERE kind = 'iam.user' AND account = ?").get(account).n;
+  // The admin's record (an engine record of iam's user resource) is the template of the others.
   const admin = JSON.parse(
     db.prepare("SELECT body FROM docs WHERE kind = 'iam.user' AND account = ? ORDER BY seq LIMIT 1").get(account).body,
   );
   const region = admin.crn.split(':')[3];
-  const put = db.prepare('INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, NULL, ?)');
+  const idp = admin.doc.identityProviderCrn;
+  const put = db.prepare('INSERT INTO docs (kind, id, account, name_lc, crn, parent, body) VALUES (?, ?, ?, ?, ?, ?, ?)');
   const now = new Date().toISOString();
   db.transaction(() => {
     for (let i = have; i < count; i++) {
@@ -32,7 +34,9 @@ export function seedUsers(dataDir, count) {
       const userId = `00000000-0000-4000-8000-${hex}`;
       const crn = `crn:altus:iam:${region}:${account}:user:${userId}`;
       const login = `bench${i}`;
-      const user = {
+      // Found by its identity at its provider, as createUser names it.
+      const name = `${Buffer.from(login).toString('hex')}|${idp}`;
+      const doc = {
         userId,
         crn,
         email: `${login}@example.com`,
@@ -40,14 +44,13 @@ export function seedUsers(dataDir, count) {
         lastName: `User ${i}`,
         creationDate: now,
         accountAdmin: false,
-        identityProviderCrn: admin.identityProviderCrn,
+        identityProviderCrn: idp,
         status: 'ACTIVE',
         workloadUsername: login,
-        identityProviderUserId: login,
       };
-      put.run('iam.user', userId, account, userId, crn, JSON.stringify(user));
-      put.run('iam.identity', `${admin.identityProviderCrn}|${login}`, account, null, null, JSON.stringify({ userId }));
-      put.run('iam.workloadUsername', login, account, null, null, JSON.stringify({ owner: crn }));
+      const user = { ...admin, id: userId, name, crn, doc, data: { request: { identityProviderUserId: login } } };
+      put.run('iam.user', userId, account, name.toLowerCase(), crn, '', JSON.stringify(user));
+      put.run('iam.workloadUsername', login, account, null, null, null, JSON.stringify({ owner: crn }));
     }
   })();
   db.close();

@@ -21,9 +21,26 @@ export interface AccessKeyRecord extends AccessKeyView {
   readonly creationDate: string;
 }
 
-/** Stores a user as iam does (found by id, CRN and name). */
+/**
+ * Stores a user as iam does: an engine record found by id and CRN, and by
+ * its identity at its provider (its name), the user id it has there kept
+ * with the request that made it.
+ */
 export function putUser(store: Store, user: UserRecord): void {
-  store.put(KIND.user, user.userId, user, { crn: user.crn, name: user.userId });
+  const { userId: id, crn, identityProviderUserId, ...rest } = user;
+  const idpUserId = typeof identityProviderUserId === 'string' ? identityProviderUserId : undefined;
+  const name = `${Buffer.from(idpUserId ?? id).toString('hex')}|${user.identityProviderCrn}`;
+  const rec: EngineRecord = {
+    id,
+    name,
+    crn,
+    scope: '',
+    doc: { userId: id, crn, ...rest },
+    ...(idpUserId !== undefined ? { data: { request: { identityProviderUserId: idpUserId } } } : {}),
+    activity: settledIn('create', '', 0),
+    createdAt: 0,
+  };
+  store.put(KIND.user, id, rec, { crn, name, parent: '' });
 }
 
 /** Stores a machine user as iam does (an engine record found by name and CRN). */
@@ -33,8 +50,11 @@ export function putMachineUser(store: Store, machineUser: MachineUserRecord): vo
   store.put(KIND.machineUser, name, rec, { crn, name, parent: '' });
 }
 
-/** A user by id, as stored. */
-export const storedUser = (store: Store, userId: string): UserRecord | undefined => store.get<UserRecord>(KIND.user, userId);
+/** A user by id or CRN, as stored (what the API shows of it). */
+export function storedUser(store: Store, ref: string): UserRecord | undefined {
+  const rec = store.get<EngineRecord>(KIND.user, ref) ?? store.getByCrn<EngineRecord>(ref)?.doc;
+  return rec?.doc as UserRecord | undefined;
+}
 
 /** An access key by id, as stored (its public key, status, owner). */
 export function storedAccessKey(store: Store, accessKeyId: string): AccessKeyRecord | undefined {
@@ -71,5 +91,6 @@ export function putWorkloadToken(store: Store, token: WorkloadTokenRecord): void
   store.put(KIND.workloadToken, token.hash, token, { parent: token.actorCrn });
 }
 
-/** Every workload password record as stored, for a test that checks what is (not) kept of them. */
-export const storedWorkloadPasswords = (store: Store): unknown => store.list(KIND.workloadPassword);
+/** Every workload password as stored (beside its user's or machine user's record), for a test that checks what is (not) kept of them. */
+export const storedWorkloadPasswords = (store: Store): unknown =>
+  [KIND.user, KIND.machineUser].flatMap((kind) => store.list<EngineRecord>(kind).map((r) => r.doc.data?.password ?? []));

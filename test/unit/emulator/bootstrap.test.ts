@@ -16,8 +16,7 @@ import { parsePrivateKey } from '../../../src/lib/core/signing.js';
 import { StartRefusal, bootstrap, createAdminKey, ensureAccount } from '../../../src/lib/emulator/bootstrap.js';
 import { profileSections, readInstance, writeProfile } from '../../../src/lib/emulator/instances.js';
 import { Emulator } from '../../../src/lib/emulator/server.js';
-import type { UserRecord } from '../../../src/lib/emulator/services/iam/records.js';
-import { putAccessKey, storedAccessKey } from '../../helpers/iam-records.js';
+import { putAccessKey, storedAccessKey, storedUser } from '../../helpers/iam-records.js';
 import type { Doc } from '../../../src/lib/emulator/types.js';
 
 let root: string;
@@ -51,7 +50,7 @@ describe('the account', () => {
     expect(first).toMatchObject({ fresh: true, empty: false, accountId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect(first.adminCrn).toMatch(new RegExp(`^crn:altus:iam:us-west-1:${first.accountId}:user:[0-9a-f-]{36}$`));
     expect(emu.account).toBe(first.accountId);
-    const admin = emu.store.getByCrn<UserRecord>(first.adminCrn)?.doc;
+    const admin = storedUser(emu.store, first.adminCrn);
     expect(admin).toMatchObject({ email: 'admin@example.com', accountAdmin: true, status: 'ACTIVE', workloadUsername: 'admin' });
     const again = ensureAccount(emu);
     expect(again).toEqual({ ...first, fresh: false });

@@ -474,6 +474,24 @@ describe('verbs', () => {
     expect(cluster('slow').status).toBe('STOPPED');
   });
 
+  test("select: the records a list shows, or, when it gives none, the list's own (those in the request's scope)", () => {
+    let named: string[] = [];
+    const variant = serve(widgetModel, {
+      ...widgets,
+      operations: {
+        ...widgets.operations,
+        listNotes: verbs<'note'>('note').list({
+          select: (h) => (named.length > 0 ? named.map((n) => h.records('note').get(n)) : undefined),
+        }),
+      },
+    });
+    for (const n of ['n1', 'n2', 'n3']) call('createNote', { noteName: n });
+    const listed = (): unknown[] => (call('listNotes', {}, variant).notes as Doc[]).map((n) => n.noteName);
+    expect(listed()).toEqual(['n1', 'n2', 'n3']);
+    named = ['n3', 'n1'];
+    expect(listed()).toEqual(['n3', 'n1']);
+  });
+
   test('a resource that lives in a record of another service, found through the world', () => {
     call('createMount', { hostCrn: HOST, mountName: 'm1' });
     expect(call('listMounts', { hostCrn: HOST }).mounts).toEqual([{ mountName: 'm1', hostCrn: HOST }]);

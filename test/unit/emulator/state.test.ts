@@ -152,7 +152,7 @@ describe('export and import', () => {
     try {
       const s = new Store(join(dir, 'state.db'), 'acct');
       s.setMeta('stateFormat', '2');
-      s.put('iam.membership', 'g|one|me', { groupCrn: 'one', memberCrn: 'me' });
+      s.put('iam.workloadToken', 'h', { hash: 'h', actorCrn: 'me', workloadName: 'DE', expireAt: 0 });
       checkStateFormat(s, dir);
       expect(s.meta('stateFormat')).toBe(String(STATE_FORMAT));
       s.setMeta('stateFormat', '2');

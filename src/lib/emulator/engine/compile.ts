@@ -92,7 +92,7 @@ export interface Bound {
   readonly environment?: readonly string[];
   readonly action?: string;
   readonly answer?: (h: EngineHook, rec: EngineRecord, req: Doc) => Doc;
-  readonly select?: (h: EngineHook, req: Doc) => EngineRecord[];
+  readonly select?: (h: EngineHook, req: Doc) => EngineRecord[] | undefined;
   readonly beside?: (h: EngineHook, req: Doc) => Doc;
   readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
   readonly minutes?: (h: EngineHook, req: Doc) => number | undefined;

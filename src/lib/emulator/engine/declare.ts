@@ -170,8 +170,8 @@ export interface EntryOptions<R extends string = string> {
   readonly rewrite?: (h: Hook<R>, sent: Doc) => Doc;
   /** The answer, computed from the record instead of the derived one (conformed to the response shape). */
   readonly answer?: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc;
-  /** For a list: the records shown, instead of those in the request's scope. */
-  readonly select?: (h: Hook<R>, req: Doc) => EngineRecord[];
+  /** For a list: the records shown, instead of those in the request's scope (undefined: those, as without it, a page at a time). */
+  readonly select?: (h: Hook<R>, req: Doc) => EngineRecord[] | undefined;
   /** For a list: fields its answer has beside its items (the clusters it could not reach). */
   readonly beside?: (h: Hook<R>, req: Doc) => Doc;
   /** For an action: the emulated minutes it takes, when the request chooses them (a rolling restart); else the resource's. */

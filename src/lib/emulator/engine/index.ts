@@ -351,11 +351,8 @@ export class Engine {
     const view = (rec: EngineRecord): Doc => (item ? this.conform(h.ctx, item.shape, this.view(h, r, rec), rec.id) : this.view(h, r, rec));
     const total = this.totalField(op, item?.field);
     // A resource read from the world lists what the world gives for the scope, unless the entry selects.
-    const chosen = b.select
-      ? b.select(h, req)
-      : r.rules.readsFrom
-        ? [...r.rules.readsFrom(h, this.place(h, r, req, b.environment).scope ?? '')]
-        : undefined;
+    const chosen =
+      b.select?.(h, req) ?? (r.rules.readsFrom ? [...r.rules.readsFrom(h, this.place(h, r, req, b.environment).scope ?? '')] : undefined);
     if (chosen) {
       const counted = { ...(total ? this.totals(h.ctx, op, total, chosen.length, req) : {}), ...b.beside?.(h, req) };
       if (op.paging) return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, chosen, view), ...counted }, op.name);

@@ -41,7 +41,7 @@ const keyOwner = (iam: Iam, req: Doc): string => iam.accessKey(String(req.access
 
 /** The operations an actor may call on itself: the actor each acts on (a NOT_FOUND of it comes before any refusal). */
 const SELF: { readonly [op in OperationName]?: (iam: Iam, req: Doc) => string } = {
-  getUser: (iam, req) => iam.userOrCaller(req.userId).crn,
+  getUser: userOrCaller('userId'),
   listGroupsForUser: (iam, req) => iam.user(String(req.userId)).crn,
   listGroupsForMachineUser: machineUserNamed,
   listUserAssignedRoles: userOrCaller('user'),

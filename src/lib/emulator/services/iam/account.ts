@@ -2,67 +2,46 @@
 import { randomBytes } from 'node:crypto';
 import { tokenHash } from '../../auth.js';
 import type { Doc } from '../../engine/context.js';
-import type { Hook } from '../../engine/declare.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { obj, str, text } from '../../values.js';
-import { iamOf, type Iam, type R } from './iam.js';
+import { iamOf, type Actor, type R } from './iam.js';
 import { DEFAULT_POLICY, MAX_HISTORY, hashPassword, matches, policyFrom, policyViolation } from './passwords.js';
-import { KIND, type AccountRecord, type WorkloadPasswordRecord, type WorkloadTokenRecord } from './records.js';
+import { KIND, type WorkloadPasswordRecord, type WorkloadTokenRecord } from './records.js';
 
 const DAY_MS = 86_400_000;
 const TOKEN_LIFETIME_MS = 3_600_000;
 
-function accountOut(a: AccountRecord): Doc {
-  return {
-    clouderaSSOLoginEnabled: a.clouderaSSOLoginEnabled,
-    clouderaSSOAllLoginEnabled: a.clouderaSSOAllLoginEnabled,
-    workloadPasswordPolicy: { ...a.workloadPasswordPolicy },
-    ...(a.machineUserWorkloadPasswordPolicy ? { machineUserWorkloadPasswordPolicy: { ...a.machineUserWorkloadPasswordPolicy } } : {}),
-  };
-}
-
-export const getAccount = (h: Hook<R>): Doc => ({ account: accountOut(iamOf(h).account()) });
-
 // A change of the account's settings names no record: it is the account's one (`perAccount`), made by its first change.
 export const ssoLoginOn = (): Doc => ({ clouderaSSOLoginEnabled: true });
 export const ssoLoginOff = (): Doc => ({ clouderaSSOLoginEnabled: false });
+export const passwordChangedNoticesOn = (): Doc => ({ userWorkloadPasswordChangedNotifications: true });
+export const passwordChangedNoticesOff = (): Doc => ({ userWorkloadPasswordChangedNotifications: false });
 
-/** Changes the account's settings: `change` edits them, and they are stored when it says they changed. */
-function changeAccount(h: Hook<R>, change: (a: AccountRecord) => boolean | void): AccountRecord {
-  const iam = iamOf(h);
-  const a = iam.account();
-  if (change(a) !== false) iam.putAccount(a);
-  return a;
-}
-
-/** Changes one account switch; setting it to what it already is changes nothing. */
-const setSwitch = (h: Hook<R>, name: 'clouderaSSOLoginEnabled' | 'userWorkloadPasswordChangedNotifications', on: boolean): AccountRecord =>
-  changeAccount(h, (a) => {
-    if (a[name] === on) return false;
-    a[name] = on;
-  });
-
-export const enablePasswordChangedNotices = (h: Hook<R>): Doc => ({
-  account: accountOut(setSwitch(h, 'userWorkloadPasswordChangedNotifications', true)),
+/** setAccountMessages: the message it sets, or none (it is cleared). */
+export const messagesSet = (_h: Hook<R>, req: Doc): Doc => ({
+  contactYourAdministratorMessage:
+    typeof req.contactYourAdministratorMessage === 'string' ? req.contactYourAdministratorMessage : undefined,
 });
 
-export const disablePasswordChangedNotices = (h: Hook<R>): Doc => ({
-  account: accountOut(setSwitch(h, 'userWorkloadPasswordChangedNotifications', false)),
+/** getAccountMessages: the message set, if any. */
+export const accountMessages = (_h: Hook<R>, rec: Readonly<EngineRecord>): Doc => ({
+  contactYourAdministratorMessage: rec.data?.contactYourAdministratorMessage,
 });
 
-export function getAccountMessages(h: Hook<R>): Doc {
-  const m = iamOf(h).account().contactYourAdministratorMessage;
-  return m !== undefined ? { contactYourAdministratorMessage: m } : {};
-}
+/** The settings the account keeps beside what getAccount shows. */
+const KEPT = ['userWorkloadPasswordChangedNotifications', 'contactYourAdministratorMessage', 'defaultIdentityProviderCrn'];
+/** The settings getAccount shows that a change may take away (they are then the defaults again). */
+const UNSET = ['machineUserWorkloadPasswordPolicy'];
+const given = (req: Doc, names: readonly string[]): Doc => Object.fromEntries(names.filter((n) => n in req).map((n) => [n, req[n]]));
 
-export function setAccountMessages(h: Hook<R>, req: Doc): Doc {
-  changeAccount(h, (a) => {
-    if (typeof req.contactYourAdministratorMessage === 'string') a.contactYourAdministratorMessage = req.contactYourAdministratorMessage;
-    else delete a.contactYourAdministratorMessage;
-  });
-  return {};
-}
+export const accountHooks: ResourceHooks<R> = {
+  // A change's rewrite says what it sets: the settings shown are the request's fields, those kept beside them these.
+  effect: { update: (_h, _rec, req) => given(req, UNSET) },
+  keep: { update: (_h, _rec, req) => given(req, KEPT) },
+};
 
 // ---------------------------------------------------------------- workload passwords
 
@@ -81,31 +60,35 @@ export const policiesSet = (_h: Hook<R>, req: Doc): Doc => {
   };
 };
 
-export function unsetWorkloadPasswordPolicy(h: Hook<R>, req: Doc): Doc {
+/** unsetWorkloadPasswordPolicy: the policies it takes back to their defaults (the machine users' then follow the global one). */
+export function policiesUnset(_h: Hook<R>, req: Doc): Doc {
   const global = req.unsetGlobalPasswordPolicy === true;
   const machineUsers = req.unsetMachineUsersPasswordPolicy === true;
   if (!global && !machineUsers) throw invalid('nothing to unset: set unsetGlobalPasswordPolicy and/or unsetMachineUsersPasswordPolicy');
-  changeAccount(h, (a) => {
-    if (global) a.workloadPasswordPolicy = { ...DEFAULT_POLICY };
-    if (machineUsers) delete a.machineUserWorkloadPasswordPolicy;
-  });
-  return {};
+  return {
+    ...(global ? { workloadPasswordPolicy: { ...DEFAULT_POLICY } } : {}),
+    ...(machineUsers ? { machineUserWorkloadPasswordPolicy: undefined } : {}),
+  };
 }
 
-const passwordOf = (iam: Iam, actorCrn: string): WorkloadPasswordRecord | undefined =>
-  iam.store.get<WorkloadPasswordRecord>(KIND.workloadPassword, actorCrn);
+/** An actor's workload password, kept beside its record (`password`): hashes only. */
+export const passwordOf = (rec: Readonly<EngineRecord>): WorkloadPasswordRecord | undefined =>
+  rec.data?.password as WorkloadPasswordRecord | undefined;
+
+/** Keeps an actor's workload password beside its record. */
+const keepPassword = (h: Hook<R>, { resource, rec }: Actor, password: WorkloadPasswordRecord): void =>
+  void h.records(resource).save({ ...rec, data: { ...rec.data, password } });
 
 /** Sets an actor's workload password (the caller's own unless named): under its policy, not one of its recent ones, not too soon. */
 export function setWorkloadPassword(h: Hook<R>, req: Doc): Doc {
   const iam = iamOf(h);
-  const actorCrn = str(req.actorCrn) ?? iam.caller.actorCrn;
   const password = text(req.password);
-  const actor = iam.actor(actorCrn);
+  const actor = iam.actor(str(req.actorCrn) ?? iam.caller.actorCrn);
   const a = iam.account();
   const policy =
-    actor.kind === 'machineUser' ? (a.machineUserWorkloadPasswordPolicy ?? a.workloadPasswordPolicy) : a.workloadPasswordPolicy;
+    actor.resource === 'machineUser' ? (a.machineUserWorkloadPasswordPolicy ?? a.workloadPasswordPolicy) : a.workloadPasswordPolicy;
   const now = iam.clock.now();
-  const prev = passwordOf(iam, actorCrn);
+  const prev = passwordOf(actor.rec);
   if (prev?.passwordMinLifetimeDate && now < Date.parse(prev.passwordMinLifetimeDate)) {
     throw failedPrecondition(`the workload password cannot be changed before ${prev.passwordMinLifetimeDate}`);
   }
@@ -115,27 +98,20 @@ export function setWorkloadPassword(h: Hook<R>, req: Doc): Doc {
   if (policy.passwordHistorySize > 0 && history.slice(0, policy.passwordHistorySize).some((p) => matches(password, p))) {
     throw invalid(`the password was used recently: it must differ from the last ${policy.passwordHistorySize} passwords`);
   }
-  const rec: WorkloadPasswordRecord = {
-    actorCrn,
+  keepPassword(h, actor, {
     history: [hashPassword(password), ...history].slice(0, MAX_HISTORY),
     ...(policy.maxPasswordLifetimeDays > 0 ? { passwordExpirationDate: iam.clock.iso(now + policy.maxPasswordLifetimeDays * DAY_MS) } : {}),
     ...(policy.minPasswordLifetimeDays > 0
       ? { passwordMinLifetimeDate: iam.clock.iso(now + policy.minPasswordLifetimeDays * DAY_MS) }
       : {}),
-  };
-  iam.store.put(KIND.workloadPassword, actorCrn, rec);
+  });
   return {};
 }
 
 export function unsetWorkloadPasswordMinLifetime(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const actorCrn = text(req.actorCrn);
-  iam.actor(actorCrn);
-  const rec = passwordOf(iam, actorCrn);
-  if (rec?.passwordMinLifetimeDate) {
-    delete rec.passwordMinLifetimeDate;
-    iam.store.put(KIND.workloadPassword, actorCrn, rec);
-  }
+  const actor = iamOf(h).actor(text(req.actorCrn));
+  const pw = passwordOf(actor.rec);
+  if (pw?.passwordMinLifetimeDate) keepPassword(h, actor, { ...pw, passwordMinLifetimeDate: undefined });
   return {};
 }
 

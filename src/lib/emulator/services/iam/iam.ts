@@ -1,7 +1,8 @@
 /**
  * What every part of iam works with in one request (`iamOf(h)`): the store,
- * clock, caller and account, the CRNs iam mints, its records by id, name or
- * CRN, and what the caller may do in iam (the rule access.ts applies).
+ * clock, caller and the account's settings, its users, machine users and
+ * groups as the API shows them, and what the caller may do in iam (the rule
+ * access.ts applies).
  */
 import type { resources } from '../../../model/services/iam/resources.js';
 import type { Clock } from '../../clock.js';
@@ -9,43 +10,24 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { forbidden, notFound } from '../../errors.js';
-import { crn, isCrn } from '../../ids.js';
 import type { Store } from '../../store.js';
 import type { Caller, EmulatorInfo } from '../../types.js';
 import { catalogue, type Catalogue } from './catalogue.js';
 import { DEFAULT_POLICY } from './passwords.js';
-import {
-  KIND,
-  type AccountRecord,
-  type MachineUserRecord,
-  type MembershipRow,
-  type RoleAssignmentRow,
-  type UserRecord,
-} from './records.js';
+import { membersOf, rolesOf } from './relations.js';
+import { KIND, type AccountRecord, type MachineUserRecord, type UserRecord } from './records.js';
 
-/** The account's settings before anything changes them. */
-export const ACCOUNT_DEFAULTS = {
+/** The account's settings before anything changes them (what getAccount shows; a copy of their own). */
+export const defaultAccount = (): Doc => ({
   clouderaSSOLoginEnabled: true,
   clouderaSSOAllLoginEnabled: true,
-  workloadPasswordPolicy: DEFAULT_POLICY,
-  userWorkloadPasswordChangedNotifications: false,
-} as const;
-
-/** The account's settings before anything changes them (a copy of their own). */
-export const defaultAccount = (): AccountRecord => ({ ...ACCOUNT_DEFAULTS, workloadPasswordPolicy: { ...DEFAULT_POLICY } });
-
-/** The account's settings as its record holds them: the document getAccount shows, and what iam keeps beside it. */
-export function accountDoc(a: AccountRecord): { doc: Doc; kept: Doc } {
-  const { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy, machineUserWorkloadPasswordPolicy, ...kept } = a;
-  const doc: Doc = { clouderaSSOLoginEnabled, clouderaSSOAllLoginEnabled, workloadPasswordPolicy };
-  if (machineUserWorkloadPasswordPolicy) doc.machineUserWorkloadPasswordPolicy = machineUserWorkloadPasswordPolicy;
-  return { doc, kept };
-}
+  workloadPasswordPolicy: { ...DEFAULT_POLICY },
+});
 
 /** iam's resources (model/services/iam/resources.ts). */
 export type R = keyof typeof resources.resources;
 
-type Actor = { kind: 'user'; rec: UserRecord } | { kind: 'machineUser'; rec: MachineUserRecord };
+export type Actor = { readonly resource: 'user' | 'machineUser'; readonly rec: EngineRecord };
 
 export class Iam {
   readonly store: Store;
@@ -55,26 +37,14 @@ export class Iam {
   readonly roles: Catalogue;
   private level?: 'admin' | 'viewer' | 'none';
 
-  /** iam for a request (`h`), acting as `actorCrn` when given (a sign-in acts on the user's own behalf). */
-  constructor(
-    readonly h: Hook<R>,
-    actorCrn?: string,
-  ) {
+  /** iam for a request (`h`). */
+  constructor(readonly h: Hook<R>) {
     const ctx = h.ctx;
     this.store = ctx.store;
     this.clock = ctx.clock;
     this.info = ctx.info;
-    this.caller = actorCrn === undefined ? ctx.caller : { ...ctx.caller, actorCrn };
+    this.caller = ctx.caller;
     this.roles = catalogue(ctx.info.region);
-  }
-
-  /** A CRN of the account's, in the `altus` partition. */
-  crn(type: string, id: string): string {
-    return crn('iam', this.info.region, this.info.accountId, type, id, 'altus');
-  }
-
-  now(): string {
-    return this.clock.iso();
   }
 
   // ---------------------------------------------------------------- access
@@ -86,11 +56,10 @@ export class Iam {
    */
   accessLevel(): 'admin' | 'viewer' | 'none' {
     if (this.level) return this.level;
-    const found = this.store.getByCrn<UserRecord | MachineUserRecord>(this.caller.actorCrn);
-    if (found?.kind === KIND.user && (found.doc as UserRecord).accountAdmin) return (this.level = 'admin');
-    const holders = [this.caller.actorCrn, ...this.groupsOf(this.caller.actorCrn)];
-    const roleNames = new Set<string>();
-    for (const h of holders) for (const r of this.store.children<RoleAssignmentRow>(KIND.roleAssignment, h)) roleNames.add(r.doc.roleCrn);
+    const me = this.h.records('user').peek(this.caller.actorCrn) ?? this.h.records('machineUser').peek(this.caller.actorCrn);
+    if (me?.doc.accountAdmin === true) return (this.level = 'admin');
+    // The roles it holds itself or through its groups.
+    const roleNames = new Set([me, ...this.groupsOf(this.caller.actorCrn)].flatMap((x) => (x ? rolesOf(x) : [])));
     const has = (name: string): boolean => roleNames.has(this.roles.roleCrn(name));
     if (has('PowerUser') || has('IamUser') || has('OwnerAdmin')) return (this.level = 'admin');
     if (has('IamViewer')) return (this.level = 'viewer');
@@ -107,26 +76,9 @@ export class Iam {
 
   // ---------------------------------------------------------------- lookups
 
-  /** A record of a kind by CRN, or by its id (`by: 'id'`) or name; undefined when there is none. */
-  find<T>(kind: string, ref: string, by: 'id' | 'name' = 'name'): T | undefined {
-    if (isCrn(ref)) return this.byCrn<T>(ref, kind);
-    return by === 'id' ? this.store.get<T>(kind, ref) : this.store.getByName<T>(kind, ref);
-  }
-
-  /** As find, or NOT_FOUND naming it as `what`. */
-  need<T>(kind: string, ref: string, what: string, by: 'id' | 'name' = 'name'): T {
-    const rec = this.find<T>(kind, ref, by);
-    if (!rec) throw notFound(`${what} ${ref} not found`);
-    return rec;
-  }
-
-  byCrn<T>(ref: string, kind: string): T | undefined {
-    const found = this.store.getByCrn<T>(ref);
-    return found?.kind === kind ? found.doc : undefined;
-  }
-
+  /** A user by id or CRN, as the API shows it. */
   user(ref: string): UserRecord {
-    return this.need<UserRecord>(KIND.user, ref, 'user', 'id');
+    return this.h.records('user').get(ref).doc as UserRecord;
   }
 
   /** A machine user by name, id or CRN, as the API shows it. */
@@ -134,37 +86,26 @@ export class Iam {
     return this.h.records('machineUser').get(ref).doc as MachineUserRecord;
   }
 
-  /** A group by name, id or CRN: its CRN and name. */
-  group(ref: string): { crn: string; groupName: string } {
-    const g = this.h.records('group').get(ref);
-    return { crn: String(g.crn), groupName: g.name ?? g.id };
-  }
-
   /** An access key by id or CRN: whose it is. */
   accessKey(ref: string): { actorCrn: string } {
     return { actorCrn: String(this.h.records('accessKey').get(ref).doc.actorCrn) };
   }
 
-  /** A user or machine user by CRN. */
+  /** A user's or machine user's record by CRN, and which of the two it is. */
   actor(actorCrn: string): Actor {
-    const found = this.store.getByCrn<UserRecord | MachineUserRecord>(actorCrn);
-    if (found?.kind === KIND.user) return { kind: 'user', rec: found.doc as UserRecord };
-    if (found?.kind === KIND.machineUser)
-      return { kind: 'machineUser', rec: (found.doc as unknown as EngineRecord).doc as MachineUserRecord };
-    throw notFound(`no user or machine user has the CRN ${actorCrn}`);
+    const found = this.store.idByCrn(actorCrn);
+    const resource = found?.kind === KIND.user ? 'user' : found?.kind === KIND.machineUser ? 'machineUser' : undefined;
+    const rec = found && resource ? this.h.records(resource).byId(found.id) : undefined;
+    if (!resource || !rec) throw notFound(`no user or machine user has the CRN ${actorCrn}`);
+    return { resource, rec };
   }
 
-  /** The user named, or the caller when no user is named. */
-  userOrCaller(ref: unknown): UserRecord {
-    if (typeof ref === 'string' && ref) return this.user(ref);
-    const me = this.actor(this.caller.actorCrn);
-    if (me.kind !== 'user') throw notFound(`the caller ${this.caller.actorCrn} is a machine user, not a user`);
-    return me.rec;
-  }
-
-  /** The groups an actor is a member of, by CRN. */
-  groupsOf(memberCrn: string): string[] {
-    return this.store.children<MembershipRow>(KIND.membership, `m|${memberCrn}`).map((r) => r.doc.groupCrn);
+  /** The groups an actor is a member of. */
+  groupsOf(memberCrn: string): EngineRecord[] {
+    return this.h
+      .records('group')
+      .all()
+      .filter((g) => membersOf(g).includes(memberCrn));
   }
 
   // ---------------------------------------------------------------- the account
@@ -173,15 +114,7 @@ export class Iam {
   account(): AccountRecord {
     const rec = this.h.records('account').byId(this.info.accountId);
     // Its record (made by its first change: `perAccount`) holds what was set; the defaults stand for the rest.
-    return { ...defaultAccount(), ...rec?.doc, ...rec?.data } as unknown as AccountRecord;
-  }
-
-  putAccount(a: AccountRecord): void {
-    const { doc, kept } = accountDoc(a);
-    const accounts = this.h.records('account');
-    const rec = accounts.byId(this.info.accountId);
-    if (rec) accounts.save({ ...rec, doc, data: kept });
-    else accounts.create({ id: this.info.accountId, scope: '', doc, data: kept });
+    return { userWorkloadPasswordChangedNotifications: false, ...defaultAccount(), ...rec?.doc, ...rec?.data } as unknown as AccountRecord;
   }
 }
 

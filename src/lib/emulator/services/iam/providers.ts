@@ -59,16 +59,13 @@ export function identityProviderCrn(iam: Iam, ref: string): string {
 
 export const defaultIdentityProviderCrn = (iam: Iam): string => iam.account().defaultIdentityProviderCrn ?? CLOUDERA_SSO_CRN;
 
-export const getDefaultIdentityProvider = (h: Hook<R>): Doc => ({ crn: defaultIdentityProviderCrn(iamOf(h)) });
+/** getDefaultIdentityProvider: the account's default provider, the built-in one until another is chosen. */
+export const defaultProviderShown = (h: Hook<R>): Doc => ({ crn: defaultIdentityProviderCrn(iamOf(h)) });
 
-export function setDefaultIdentityProvider(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const c = identityProviderCrn(iam, text(req.nameOrCrn));
-  const a = iam.account();
-  a.defaultIdentityProviderCrn = c;
-  iam.putAccount(a);
-  return {};
-}
+/** setDefaultIdentityProvider: the provider named, by its CRN (kept beside the account's settings). */
+export const defaultProviderSet = (h: Hook<R>, req: Doc): Doc => ({
+  defaultIdentityProviderCrn: identityProviderCrn(iamOf(h), text(req.nameOrCrn)),
+});
 
 /** A new provider's name: letters, digits, "-" and "_", and free among SAML and LDAP providers alike. */
 function checkProviderName(h: Hook<R>, name: string, kind: 'SAML' | 'LDAP'): void {
@@ -130,10 +127,10 @@ export const samlProviderHooks: ResourceHooks<R> = {
   show: samlShown,
 };
 
-/** listSamlProviders: the providers the request names (each must exist), or all. */
-export function samlProvidersNamed(h: Hook<R>, req: Doc): EngineRecord[] {
+/** listSamlProviders: the providers the request names (each must exist), or all of them (the engine's own listing). */
+export function samlProvidersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
   const names = uniq(strings(req.samlProviderNames));
-  return names.length > 0 ? names.map((n) => samlProvider(h, n)) : h.records('samlProvider').all();
+  return names.length > 0 ? names.map((n) => samlProvider(h, n)) : undefined;
 }
 
 /**
@@ -194,18 +191,21 @@ export function ldapProviderAsked(h: Hook<R>, sent: Doc): Doc {
 const bindsWithPassword = (rec: Readonly<EngineRecord>): boolean =>
   (rec.data?.bindPasswordSet ?? (rec.data?.request as Doc | undefined)?.bindPasswordSet) === true;
 
-/** updateLdapProvider: its details replaced, its group sync switched when the request says. */
-export function updateLdapProvider(h: Hook<R>, req: Doc): Doc {
-  const p = h.records('ldapProvider').get(text(req.ldapProviderName));
-  const { ldapDetails: details, bindPasswordSet } = ldapDetails(req, bindsWithPassword(p));
-  p.doc = {
-    ...p.doc,
-    ldapDetails: details,
-    ...(typeof req.skipGroupSyncOnLogin === 'boolean' ? { skipGroupSyncOnLogin: req.skipGroupSyncOnLogin } : {}),
+/** updateLdapProvider: its details replaced (checked), its group sync switched when the request says. */
+export function ldapProviderChanged(h: Hook<R>, sent: Doc): Doc {
+  const p = h.records('ldapProvider').get(text(sent.ldapProviderName));
+  return {
+    ldapProviderName: sent.ldapProviderName,
+    ...(typeof sent.skipGroupSyncOnLogin === 'boolean' ? { skipGroupSyncOnLogin: sent.skipGroupSyncOnLogin } : {}),
+    ...ldapDetails(sent, bindsWithPassword(p)),
   };
-  p.data = { ...p.data, bindPasswordSet };
-  return { ldapProvider: h.records('ldapProvider').save(p).doc };
 }
+
+export const ldapProviderHooks: ResourceHooks<R> = {
+  // Whether it binds with a password, as its update found (its rewrite): the password itself is not kept.
+  keep: { update: (_h, _rec, req) => ({ bindPasswordSet: req.bindPasswordSet === true }) },
+};
+
 // ---------------------------------------------------------------- SCIM access tokens
 
 export const scimAccessTokenHooks: ResourceHooks<R> = {

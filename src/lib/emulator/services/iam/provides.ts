@@ -12,16 +12,17 @@ import type { EngineRecord } from '../../engine/records.js';
 import { forbidden } from '../../errors.js';
 import type { ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
 import { Iam, type R } from './iam.js';
+import { passwordOf } from './account.js';
 import { accessKeyView } from './keys.js';
 import { DEFAULT_POLICY, policyViolation, type Policy } from './passwords.js';
 import { identityProviderCrn } from './providers.js';
 import { KIND, type MachineUserRecord, type UserRecord } from './records.js';
-import { createAdmin, putUser } from './users.js';
+import { createAdmin } from './users.js';
 
-/** A user's or machine user's record, as other parts of the emulator see it. */
-function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView | undefined {
+/** A user's or machine user's record (an engine record of either), as other parts of the emulator see it. */
+function actorView(kind: string, rec: Readonly<EngineRecord>): ActorView | undefined {
   if (kind === KIND.user) {
-    const u = doc as UserRecord;
+    const u = rec.doc as UserRecord;
     return {
       crn: u.crn,
       kind: 'user',
@@ -36,7 +37,7 @@ function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView
     };
   }
   if (kind === KIND.machineUser) {
-    const m = (doc as unknown as EngineRecord).doc as MachineUserRecord;
+    const m = rec.doc as MachineUserRecord;
     return { crn: m.crn, kind: 'machineUser', id: m.machineUserName, workloadUsername: m.workloadUsername, status: m.status };
   }
   return undefined;
@@ -47,28 +48,27 @@ function actorView(kind: string, doc: UserRecord | MachineUserRecord): ActorView
  * be active; the sign-in time is recorded and, as the real console does for
  * `cdp login`, a new access key is made for the user.
  */
-function consoleSignIn(iam: Iam, userRef: string): void {
-  const u = iam.user(userRef);
+function consoleSignIn(h: Hook<R>, userRef: string): void {
+  const users = h.records('user');
+  const rec = users.get(userRef);
+  const u = rec.doc as UserRecord;
   if (u.status !== 'ACTIVE') throw forbidden(`${u.email || u.userId} cannot sign in: the user is ${u.status}`);
-  u.lastInteractiveLogin = iam.now();
-  putUser(iam, u);
+  users.save({ ...rec, doc: { ...u, lastInteractiveLogin: h.ctx.clock.iso() } });
 }
 
-/** What user sync carries into FreeIPA. */
-const SYNCED_KINDS = [KIND.user, KIND.machineUser, KIND.group, KIND.membership, KIND.workloadPassword];
+/** What user sync carries into FreeIPA (a group's record holds its members, an actor's its workload password). */
+const SYNCED_KINDS = [KIND.user, KIND.machineUser, KIND.group];
 
 export function identities(h: Hook<R>): Identities {
   const { store, info } = h.ctx;
-  /** iam acting as `actorCrn` (a sign-in acts on the user's own behalf). */
-  const as = (actorCrn: string): Iam => new Iam(h, actorCrn);
   return {
     actor(crn) {
       // Every signed request reads its key's owner: as kept, without copies (Store.peek).
       const found = store.idByCrn(crn);
-      const doc = found ? store.peek<UserRecord | MachineUserRecord>(found.kind, found.id) : undefined;
+      const doc = found ? store.peek<EngineRecord>(found.kind, found.id) : undefined;
       return found && doc ? actorView(found.kind, doc) : undefined;
     },
-    users: () => store.list<UserRecord>(KIND.user).flatMap((r) => actorView(KIND.user, r.doc) ?? []),
+    users: () => store.list<EngineRecord>(KIND.user).flatMap((r) => actorView(KIND.user, r.doc) ?? []),
     accessKey(id) {
       const rec = store.peek<EngineRecord>(KIND.accessKey, id);
       return rec ? accessKeyView(rec) : undefined;
@@ -85,13 +85,17 @@ export function identities(h: Hook<R>): Identities {
       }
       return digest.digest('hex');
     },
-    workloadPasswordsSet: (actorCrn) => store.get<{ history?: unknown[] }>(KIND.workloadPassword, actorCrn)?.history?.length ?? 0,
-    identityProvider: (ref) => identityProviderCrn(as(''), ref),
-    createAdmin: (userId) => actorView(KIND.user, createAdmin(as(''), userId)) as ActorView,
+    workloadPasswordsSet(actorCrn) {
+      const found = store.idByCrn(actorCrn);
+      const rec = found ? store.peek<EngineRecord>(found.kind, found.id) : undefined;
+      return rec ? (passwordOf(rec)?.history.length ?? 0) : 0;
+    },
+    identityProvider: (ref) => identityProviderCrn(new Iam(h), ref),
+    createAdmin: (userId) => actorView(KIND.user, createAdmin(h, userId)) as ActorView,
     firstStartKinds: () => ({ user: KIND.user, accessKey: KIND.accessKey }),
     issueAccessKey(actorCrn, opts = {}) {
       // A sign-in's key is of the region's default type, the administrator's first a V2.
-      if (opts.signIn) consoleSignIn(as(actorCrn), actorCrn);
+      if (opts.signIn) consoleSignIn(h, actorCrn);
       const made = h.perform('createUserAccessKey', { user: actorCrn, ...(opts.signIn ? {} : { type: 'V2' }) });
       return { accessKeyId: String((made.accessKey as Doc).accessKeyId), privateKey: String(made.privateKey) };
     },

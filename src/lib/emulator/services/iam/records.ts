@@ -1,15 +1,12 @@
 /**
- * How iam keeps the records that are not the engine's (users, memberships,
- * assignments, workload passwords and tokens, the account's settings):
- * their kinds and layouts. Machine users, groups, access keys, SSH keys,
- * identity providers and SCIM tokens are engine records of its resources
- * (index.ts; a machine user's document is a MachineUserRecord). The shared
- * auth layer reads users, machine users, access keys and workload tokens
- * through provides.ts only.
- *
- * Relations are stored as rows keyed by both ends (a membership is one row
- * under the group and one under the member), so every listing is one
- * indexed lookup and deleting an actor finds everything it holds.
+ * The kinds iam keeps and the layouts of what they hold. Users, machine
+ * users, groups, access keys, SSH keys, identity providers, SCIM tokens and
+ * the account's settings are engine records of its resources (index.ts; a
+ * user's document is a UserRecord, a machine user's a MachineUserRecord),
+ * with what they relate beside them (relations.ts) and an actor's workload
+ * password too. Workload tokens and claimed workload usernames are kinds of
+ * iam's own. The shared auth layer reads users, machine users, access keys
+ * and workload tokens through provides.ts only.
  */
 import type { Policy, StoredHash } from './passwords.js';
 
@@ -21,16 +18,8 @@ export const KIND = {
   accessKey: 'iam.accessKey',
   workloadToken: 'iam.workloadToken',
   group: 'iam.group',
-  /** Two rows per membership: one under the group, one under the member. */
-  membership: 'iam.membership',
-  roleAssignment: 'iam.roleAssignment',
-  /** Two rows per assignment: one under the assignee, one under the resource. */
-  resourceAssignment: 'iam.resourceAssignment',
   account: 'iam.account',
-  workloadPassword: 'iam.workloadPassword',
   workloadUsername: 'iam.workloadUsername',
-  /** A user's identity at its provider (`<provider CRN>|<its user id there>`), unique. */
-  identity: 'iam.identity',
 } as const;
 
 type Status = 'ACTIVE' | 'CONTROL_PLANE_LOCKED_OUT' | 'DEACTIVATED';
@@ -70,22 +59,6 @@ export interface WorkloadTokenRecord {
   expireAt: number;
 }
 
-export interface MembershipRow {
-  groupCrn: string;
-  memberCrn: string;
-}
-
-export interface RoleAssignmentRow {
-  assigneeCrn: string;
-  roleCrn: string;
-}
-
-export interface ResourceAssignmentRow {
-  assigneeCrn: string;
-  resourceCrn: string;
-  resourceRoleCrn: string;
-}
-
 export interface AccountRecord {
   clouderaSSOLoginEnabled: boolean;
   clouderaSSOAllLoginEnabled: boolean;
@@ -97,7 +70,6 @@ export interface AccountRecord {
 }
 
 export interface WorkloadPasswordRecord {
-  actorCrn: string;
   /** Newest first; history[0] is the current password. */
   history: StoredHash[];
   passwordExpirationDate?: string;

@@ -12,18 +12,22 @@ import { isCrn } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import { str, strings, text, uniq } from '../../values.js';
 import { iamOf, type Iam, type R } from './iam.js';
-import { KIND, type ResourceAssignmentRow, type RoleAssignmentRow } from './records.js';
+import { relating, relationsOf, type ResourceAssignment } from './relations.js';
 
-/**
- * The assignee a request names: a user (`user`), a machine user
- * (`machineUserName`) or a group (`groupName`); for a listing of a user's
- * roles that names none, the caller.
- */
-function assigneeOf(iam: Iam, req: Doc, orCaller = false): string {
-  if (req.machineUserName !== undefined) return iam.machineUser(text(req.machineUserName)).crn;
-  if (req.groupName !== undefined) return iam.group(text(req.groupName)).crn;
-  return orCaller && !str(req.user) ? iam.caller.actorCrn : iam.user(text(req.user)).crn;
+export /** The assignee a request names: a user (`user`), a machine user (`machineUserName`) or a group (`groupName`). */
+function assigneeOf(h: Hook<R>, req: Doc): EngineRecord {
+  if (req.machineUserName !== undefined) return h.records('machineUser').get(text(req.machineUserName));
+  if (req.groupName !== undefined) return h.records('group').get(text(req.groupName));
+  return h.records('user').get(text(req.user));
 }
+
+/** The request fields that name the assignee, as its update reads them. */
+const naming = (req: Doc): Doc =>
+  req.machineUserName !== undefined
+    ? { machineUserName: req.machineUserName }
+    : req.groupName !== undefined
+      ? { groupName: req.groupName }
+      : { user: req.user };
 
 /** A built-in role or resource role by name or CRN, by its CRN. */
 function roleCrnOf(iam: Iam, ref: string, resource = false): string {
@@ -32,104 +36,85 @@ function roleCrnOf(iam: Iam, ref: string, resource = false): string {
   return r.crn;
 }
 
-export function assignRole(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const assigneeCrn = assigneeOf(iam, req);
-  const roleCrn = roleCrnOf(iam, text(req.role));
-  const id = `${assigneeCrn}|${roleCrn}`;
-  if (iam.store.get(KIND.roleAssignment, id)) throw alreadyExists(`role ${roleCrn} is already assigned to ${assigneeCrn}`);
-  const row: RoleAssignmentRow = { assigneeCrn, roleCrn };
-  iam.store.put(KIND.roleAssignment, id, row, { parent: assigneeCrn });
-  return {};
+const rolesOf = (rec: Readonly<EngineRecord>): readonly string[] => relationsOf(rec).roles ?? [];
+const resourceRolesOf = (rec: Readonly<EngineRecord>): readonly ResourceAssignment[] => relationsOf(rec).resourceRoles ?? [];
+
+/** assign*Role: the role named is the assignee's (once). */
+export function roleAssigned(h: Hook<R>, sent: Doc): Doc {
+  const a = assigneeOf(h, sent);
+  const roleCrn = roleCrnOf(iamOf(h), text(sent.role));
+  if (rolesOf(a).includes(roleCrn)) throw alreadyExists(`role ${roleCrn} is already assigned to ${a.crn}`);
+  return relating(naming(sent), { roles: [...rolesOf(a), roleCrn] });
 }
 
-export function unassignRole(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const assigneeCrn = assigneeOf(iam, req);
-  const roleCrn = roleCrnOf(iam, text(req.role));
-  if (!iam.store.delete(KIND.roleAssignment, `${assigneeCrn}|${roleCrn}`))
-    throw notFound(`role ${roleCrn} is not assigned to ${assigneeCrn}`);
-  return {};
+/** unassign*Role: the role named is taken from the assignee. */
+export function roleUnassigned(h: Hook<R>, sent: Doc): Doc {
+  const a = assigneeOf(h, sent);
+  const roleCrn = roleCrnOf(iamOf(h), text(sent.role));
+  if (!rolesOf(a).includes(roleCrn)) throw notFound(`role ${roleCrn} is not assigned to ${a.crn}`);
+  return relating(naming(sent), { roles: rolesOf(a).filter((r) => r !== roleCrn) });
 }
-
-const byAssignee = (r: ResourceAssignmentRow): string => `a|${r.assigneeCrn}|${r.resourceCrn}|${r.resourceRoleCrn}`;
-const byResource = (r: ResourceAssignmentRow): string => `r|${r.resourceCrn}|${r.assigneeCrn}|${r.resourceRoleCrn}`;
 
 /** The resource assignment a request names (its resource role must exist; for a new one, its resource must be a CRN). */
-function resourceAssignment(iam: Iam, req: Doc, isNew = false): ResourceAssignmentRow {
-  const assigneeCrn = assigneeOf(iam, req);
+function resourceAssignment(h: Hook<R>, req: Doc, isNew = false): ResourceAssignment {
   const resourceCrn = text(req.resourceCrn);
   if (isNew && !isCrn(resourceCrn)) throw invalid(`resourceCrn must be a CRN, not ${resourceCrn.slice(0, 200)}`);
-  return { assigneeCrn, resourceCrn, resourceRoleCrn: roleCrnOf(iam, text(req.resourceRoleCrn), true) };
+  return { resourceCrn, resourceRoleCrn: roleCrnOf(iamOf(h), text(req.resourceRoleCrn), true) };
 }
 
-export function assignResourceRole(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const row = resourceAssignment(iam, req, true);
-  if (iam.store.get(KIND.resourceAssignment, byAssignee(row))) {
-    throw alreadyExists(`resource role ${row.resourceRoleCrn} on ${row.resourceCrn} is already assigned to ${row.assigneeCrn}`);
+const same = (x: ResourceAssignment, y: ResourceAssignment): boolean =>
+  x.resourceCrn === y.resourceCrn && x.resourceRoleCrn === y.resourceRoleCrn;
+
+/** assign*ResourceRole: the resource role on the resource named is the assignee's (once). */
+export function resourceRoleAssigned(h: Hook<R>, sent: Doc): Doc {
+  const a = assigneeOf(h, sent);
+  const asked = resourceAssignment(h, sent, true);
+  if (resourceRolesOf(a).some((x) => same(x, asked))) {
+    throw alreadyExists(`resource role ${asked.resourceRoleCrn} on ${asked.resourceCrn} is already assigned to ${a.crn}`);
   }
-  iam.store.put(KIND.resourceAssignment, byAssignee(row), row, { parent: `a|${row.assigneeCrn}` });
-  iam.store.put(KIND.resourceAssignment, byResource(row), row, { parent: `r|${row.resourceCrn}` });
-  return {};
+  return relating(naming(sent), { resourceRoles: [...resourceRolesOf(a), asked] });
 }
 
-export function unassignResourceRole(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const asked = resourceAssignment(iam, req);
-  const row = iam.store.get<ResourceAssignmentRow>(KIND.resourceAssignment, byAssignee(asked));
-  if (!row) throw notFound(`resource role ${asked.resourceRoleCrn} on ${asked.resourceCrn} is not assigned to ${asked.assigneeCrn}`);
-  dropResourceAssignment(iam, row);
-  return {};
-}
-
-function dropResourceAssignment(iam: Iam, r: ResourceAssignmentRow): void {
-  iam.store.delete(KIND.resourceAssignment, byAssignee(r));
-  iam.store.delete(KIND.resourceAssignment, byResource(r));
-}
-
-/** Takes every role and resource role from an assignee (a deleted actor or group); says which. */
-export function unassignAll(iam: Iam, assigneeCrn: string): Doc & { rolesUnassigned: string[] } {
-  const rolesUnassigned: string[] = [];
-  for (const r of iam.store.children<RoleAssignmentRow>(KIND.roleAssignment, assigneeCrn)) {
-    iam.store.delete(KIND.roleAssignment, r.id);
-    rolesUnassigned.push(r.doc.roleCrn);
+/** unassign*ResourceRole: the resource role on the resource named is taken from the assignee. */
+export function resourceRoleUnassigned(h: Hook<R>, sent: Doc): Doc {
+  const a = assigneeOf(h, sent);
+  const asked = resourceAssignment(h, sent);
+  if (!resourceRolesOf(a).some((x) => same(x, asked))) {
+    throw notFound(`resource role ${asked.resourceRoleCrn} on ${asked.resourceCrn} is not assigned to ${a.crn}`);
   }
-  const resourcesUnassigned: Doc[] = [];
-  for (const r of iam.store.children<ResourceAssignmentRow>(KIND.resourceAssignment, `a|${assigneeCrn}`)) {
-    dropResourceAssignment(iam, r.doc);
-    resourcesUnassigned.push({ resourceCrn: r.doc.resourceCrn, resourceRoleCrn: r.doc.resourceRoleCrn });
-  }
-  return { rolesUnassigned, resourcesUnassigned };
+  return relating(naming(sent), { resourceRoles: resourceRolesOf(a).filter((x) => !same(x, asked)) });
 }
 
-export function listAssignedRoles(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const rows = iam.store.children<RoleAssignmentRow>(KIND.roleAssignment, assigneeOf(iam, req, true));
-  return paged(
-    h.ctx,
-    req,
-    rows.map((r) => r.doc.roleCrn),
-  );
-}
+/** What a deleted actor held: its roles and resource roles, which go with its record. */
+export const assignmentsOf = (rec: Readonly<EngineRecord>): Doc => ({
+  rolesUnassigned: [...rolesOf(rec)],
+  resourcesUnassigned: resourceRolesOf(rec).map(({ resourceCrn, resourceRoleCrn }) => ({ resourceCrn, resourceRoleCrn })),
+});
 
-export function listAssignedResourceRoles(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const rows = iam.store.children<ResourceAssignmentRow>(KIND.resourceAssignment, `a|${assigneeOf(iam, req, true)}`);
-  return paged(
-    h.ctx,
-    req,
-    rows.map(({ doc: r }) => ({ resourceCrn: r.resourceCrn, resourceRoleCrn: r.resourceRoleCrn })),
-  );
-}
+/** listUserAssignedRoles: the user named (or the caller). */
+export const userOrCaller = (h: Hook<R>, sent: Doc): Doc => ({ ...sent, user: str(sent.user) ?? h.ctx.caller.actorCrn });
 
+/** list*AssignedRoles: the assignee's roles, by CRN. */
+export const assignedRoles = (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc => paged(h.ctx, req, [...rolesOf(rec)]);
+
+/** list*AssignedResourceRoles: the assignee's resource roles, each on its resource. */
+export const assignedResourceRoles = (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc =>
+  paged(h.ctx, req, [...resourceRolesOf(rec)]);
+
+/** listResourceAssignees: who holds a resource role on the resource, read off the users, machine users and groups. */
 export function listResourceAssignees(h: Hook<R>, req: Doc): Doc {
-  const rows = iamOf(h).store.children<ResourceAssignmentRow>(KIND.resourceAssignment, `r|${text(req.resourceCrn)}`);
-  return paged(
-    h.ctx,
-    req,
-    rows.map(({ doc: r }) => ({ assigneeCrn: r.assigneeCrn, resourceRoleCrn: r.resourceRoleCrn })),
+  const resourceCrn = text(req.resourceCrn);
+  const assignees = (['user', 'machineUser', 'group'] as const).flatMap((kind) =>
+    h
+      .records(kind)
+      .all()
+      .flatMap((a) =>
+        resourceRolesOf(a)
+          .filter((x) => x.resourceCrn === resourceCrn)
+          .map((x) => ({ assigneeCrn: String(a.crn), resourceRoleCrn: x.resourceRoleCrn })),
+      ),
   );
+  return paged(h.ctx, req, assignees);
 }
 
 /**

@@ -6,23 +6,25 @@
 import type { Doc } from '../../engine/context.js';
 import type { Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
-import { isCrn, uuid } from '../../ids.js';
-import { paged, storeListing } from '../../engine/paging.js';
-import { strings, text, uniq } from '../../values.js';
+import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { isCrn } from '../../ids.js';
+import { str, strings, text, uniq } from '../../values.js';
 import { addToGroup, leaveGroups } from './groups.js';
 import { iamOf, type Iam, type R } from './iam.js';
 import { dropKeysOf } from './keys.js';
 import { BUILTIN_USERS_IDP, CLOUDERA_SSO_CRN, defaultIdentityProviderCrn, identityProviderCrn, samlProvider } from './providers.js';
-import { KIND, type UserRecord, type WorkloadPasswordRecord } from './records.js';
-import { unassignAll } from './roles.js';
+import { passwordOf } from './account.js';
+import { KIND } from './records.js';
+import { keepsRelations } from './relations.js';
+import { assignmentsOf } from './roles.js';
 
 const MACHINE_USER_NAME = /^(?!__)[A-Za-z0-9_-]{1,128}$/;
 
 // ---------------------------------------------------------------- views
 
-function passwordDetails(iam: Iam, actorCrn: string): Doc {
-  const pw = iam.store.get<WorkloadPasswordRecord>(KIND.workloadPassword, actorCrn);
+/** Whether an actor has a workload password, and until when (its record keeps its hashes beside it). */
+function passwordDetails(rec: Readonly<EngineRecord>): Doc {
+  const pw = passwordOf(rec);
   if (!pw) return { isPasswordSet: false };
   return {
     isPasswordSet: true,
@@ -31,34 +33,13 @@ function passwordDetails(iam: Iam, actorCrn: string): Doc {
   };
 }
 
-function userOut(iam: Iam, u: UserRecord): Doc {
-  return {
-    userId: u.userId,
-    crn: u.crn,
-    email: u.email,
-    firstName: u.firstName,
-    lastName: u.lastName,
-    creationDate: u.creationDate,
-    accountAdmin: u.accountAdmin,
-    identityProviderCrn: u.identityProviderCrn === CLOUDERA_SSO_CRN ? BUILTIN_USERS_IDP : u.identityProviderCrn,
-    ...(u.lastInteractiveLogin ? { lastInteractiveLogin: u.lastInteractiveLogin } : {}),
-    workloadUsername: u.workloadUsername,
-    status: u.status,
-    workloadPasswordDetails: passwordDetails(iam, u.crn),
-  };
-}
-
-export const putUser = (iam: Iam, rec: UserRecord): void =>
-  void iam.store.put(KIND.user, rec.userId, rec, { crn: rec.crn, name: rec.userId });
-
 // ---------------------------------------------------------------- workload usernames
 
 function workloadUsernameTaken(iam: Iam, name: string): boolean {
   if (iam.store.get(KIND.workloadUsername, name)) return true;
   // The bootstrap admin predates the registry.
   const adminCrn = iam.store.meta('adminCrn');
-  const admin = adminCrn ? iam.byCrn<UserRecord>(adminCrn, KIND.user) : undefined;
-  return admin?.workloadUsername === name;
+  return adminCrn !== undefined && adminCrn !== '' && iam.h.records('user').find(adminCrn)?.doc.workloadUsername === name;
 }
 
 function claimWorkloadUsername(iam: Iam, wanted: string, owner: string): string {
@@ -75,105 +56,110 @@ function claimWorkloadUsername(iam: Iam, wanted: string, owner: string): string 
 
 // ---------------------------------------------------------------- users
 
-export function createUser(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const email = String(req.email);
-  const idpUserId = String(req.identityProviderUserId);
+/**
+ * A user is found by its id or CRN, and by its identity at its provider:
+ * its record's name, unique, `<its user id there, in hex>|<provider CRN>`
+ * (names match in any case, user ids there do not; a name must not start
+ * as a CRN does).
+ */
+const identityOf = (idpCrn: string, idpUserId: string): string => `${Buffer.from(idpUserId).toString('hex')}|${idpCrn}`;
+
+/** The user id a user has at its identity provider (kept with its create's request). */
+const idpUserIdOf = (rec: Readonly<EngineRecord>): string => text((rec.data?.request as Doc | undefined)?.identityProviderUserId) || rec.id;
+
+/** createUser: the request as the user's fields, its identity provider found and its identity there free. */
+export function userAsked(h: Hook<R>, sent: Doc): Doc {
+  const idpUserId = text(sent.identityProviderUserId);
   if (!idpUserId.trim()) throw invalid('identityProviderUserId cannot be empty');
-  let idpCrn: string;
-  let byEmail = false;
-  if (typeof req.samlProviderName === 'string') {
-    const p = samlProvider(h, req.samlProviderName);
-    idpCrn = String(p.crn);
-    byEmail = p.doc.generateWorkloadUsernameByEmail === true;
-  } else {
-    idpCrn = defaultIdentityProviderCrn(iam);
-  }
-  const identityKey = `${idpCrn}|${idpUserId}`;
-  if (iam.store.get(KIND.identity, identityKey)) {
-    throw alreadyExists(`a user with identity provider user ID ${idpUserId} already exists for ${idpCrn}`);
-  }
-  const userId = uuid();
-  const userCrn = iam.crn('user', userId);
-  const rec: UserRecord = {
-    userId,
-    crn: userCrn,
-    email,
-    firstName: typeof req.firstName === 'string' ? req.firstName : '',
-    lastName: typeof req.lastName === 'string' ? req.lastName : '',
-    creationDate: iam.now(),
-    accountAdmin: false,
+  const provider = typeof sent.samlProviderName === 'string' ? samlProvider(h, sent.samlProviderName) : undefined;
+  const idpCrn = provider ? String(provider.crn) : defaultIdentityProviderCrn(iamOf(h));
+  const name = identityOf(idpCrn, idpUserId);
+  if (h.records('user').find(name)) throw alreadyExists(`a user with identity provider user ID ${idpUserId} already exists for ${idpCrn}`);
+  const byEmail = provider?.doc.generateWorkloadUsernameByEmail === true;
+  const email = text(sent.email);
+  return {
+    ...sent,
+    name,
     identityProviderCrn: idpCrn,
-    status: 'ACTIVE',
-    workloadUsername: claimWorkloadUsername(iam, byEmail ? (email.split('@')[0] ?? email) : idpUserId, userCrn),
-    identityProviderUserId: idpUserId,
+    firstName: str(sent.firstName) ?? '',
+    lastName: str(sent.lastName) ?? '',
+    workloadUsername: byEmail ? (email.split('@')[0] ?? email) : idpUserId,
   };
-  putUser(iam, rec);
-  iam.store.put(KIND.identity, identityKey, { userId });
+}
+
+export const userHooks: ResourceHooks<R> = {
+  // Its workload username is claimed as it is made: the one asked for (userAsked), or the first free one after it.
+  fill: (h, rec, req) => ({
+    accountAdmin: false,
+    status: 'ACTIVE',
+    workloadUsername: claimWorkloadUsername(iamOf(h), text(req.workloadUsername), String(rec.crn)),
+  }),
+  // A user of the built-in provider shows the name the API documents for it, not its CRN.
+  show: (h, rec, view) => ({
+    ...(view.identityProviderCrn === CLOUDERA_SSO_CRN ? { identityProviderCrn: BUILTIN_USERS_IDP } : {}),
+    workloadPasswordDetails: passwordDetails(rec),
+  }),
+  check: {
+    delete: (h, rec) => {
+      if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition('you cannot delete yourself');
+    },
+  },
+  ...keepsRelations,
+};
+
+/** createUser: the new user joins the groups its request names (a CRN must name an existing group; a missing name is created). */
+export function userJoined(h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc {
   for (const name of uniq(strings(req.groups))) {
-    // A CRN must name an existing group; a missing name is created.
     if (!isCrn(name) && !h.records('group').find(name)) h.perform('createGroup', { groupName: name });
-    const g = iam.group(name);
-    addToGroup(iam, g.crn, userCrn);
+    addToGroup(iamOf(h), name, String(rec.crn));
   }
-  return { user: userOut(iam, rec) };
+  return { user: h.records('user').view(rec as EngineRecord) };
 }
 
-export function getUser(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  return { user: userOut(iam, iam.userOrCaller(req.userId)) };
+/** getUser: the user named, or the caller (by an index lookup: the engine's read finds it). */
+export function userNamedOrCaller(h: Hook<R>, sent: Doc): Doc {
+  const me = h.ctx.caller.actorCrn;
+  if (str(sent.userId)) return { userId: sent.userId };
+  if (h.ctx.store.idByCrn(me)?.kind === KIND.machineUser) throw notFound(`the caller ${me} is a machine user, not a user`);
+  return { userId: me };
 }
 
-export function updateUser(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  if (typeof req.active !== 'boolean') throw invalid('nothing to update: the request names no field to change');
-  const u = iam.user(text(req.user));
-  if (!req.active && u.crn === iam.caller.actorCrn) throw failedPrecondition('you cannot deactivate yourself');
-  u.status = req.active ? 'ACTIVE' : 'DEACTIVATED';
-  putUser(iam, u);
-  return { user: userOut(iam, u) };
+/** updateUser: a user switched on or off (not the caller itself). */
+export function userSwitched(h: Hook<R>, sent: Doc): Doc {
+  if (typeof sent.active !== 'boolean') throw invalid('nothing to update: the request names no field to change');
+  const u = iamOf(h).user(text(sent.user));
+  if (!sent.active && u.crn === h.ctx.caller.actorCrn) throw failedPrecondition('you cannot deactivate yourself');
+  return { user: sent.user, status: sent.active ? 'ACTIVE' : 'DEACTIVATED' };
 }
 
-/** A user locked out of the control plane is let in again (any other status stays). */
-export function unlockUser(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const u = iam.user(text(req.user));
-  if (u.status === 'CONTROL_PLANE_LOCKED_OUT') {
-    u.status = 'ACTIVE';
-    putUser(iam, u);
-  }
-  return { user: userOut(iam, u) };
+/** unlockUserInControlPlane: a user locked out of the control plane is let in again (any other status stays). */
+export function userUnlocked(h: Hook<R>, sent: Doc): Doc {
+  const u = iamOf(h).user(text(sent.user));
+  return { user: sent.user, ...(u.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}) };
 }
 
-/** Removes everything an actor holds (keys, memberships, assignments, SSH keys, password, tokens) and says what went. */
-function removeActorState(iam: Iam, actorCrn: string): Doc {
+/** Removes everything an actor holds (keys, memberships, SSH keys, tokens) and says what went, with the roles that go with it (and its password). */
+function removeActorState(iam: Iam, rec: Readonly<EngineRecord>): Doc {
+  const actorCrn = String(rec.crn);
   const accessKeysDeleted = dropKeysOf(iam, actorCrn);
   const groupsModified = leaveGroups(iam, actorCrn);
-  const { rolesUnassigned, resourcesUnassigned } = unassignAll(iam, actorCrn);
   for (const r of iam.store.children(KIND.workloadToken, actorCrn)) iam.store.delete(KIND.workloadToken, r.id);
   const sshKeys = iam.h.records('sshPublicKey');
   for (const k of sshKeys.all()) if ((k.data?.request as Doc | undefined)?.actorCrn === actorCrn) sshKeys.remove(k);
-  iam.store.delete(KIND.workloadPassword, actorCrn);
-  return { accessKeysDeleted, groupsModified, rolesUnassigned, resourcesUnassigned };
+  return { accessKeysDeleted, groupsModified, ...assignmentsOf(rec) };
 }
 
-export function deleteUser(h: Hook<R>, req: Doc): Doc {
+/** deleteUser, deleteMachineUser: the answer, as everything the actor held goes with it (its workload username is free again). */
+export function actorStateRemoved(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
   const iam = iamOf(h);
-  const u = iam.user(text(req.userId));
-  if (u.crn === iam.caller.actorCrn) throw failedPrecondition('you cannot delete yourself');
-  const out = removeActorState(iam, u.crn);
-  iam.store.delete(KIND.user, u.userId);
-  if (typeof u.identityProviderUserId === 'string') iam.store.delete(KIND.identity, `${u.identityProviderCrn}|${u.identityProviderUserId}`);
-  iam.store.delete(KIND.workloadUsername, u.workloadUsername);
-  return out;
+  iam.store.delete(KIND.workloadUsername, text(rec.doc.workloadUsername));
+  return removeActorState(iam, rec);
 }
 
-export function listUsers(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
+/** listUsers: the users named (each must exist), or all of them (the engine's own listing, a page at a time). */
+export function usersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
   const ids = uniq(strings(req.userIds));
-  // The users named (each must exist), or every user in creation order.
-  const users = ids.length > 0 ? ids.map((id) => iam.user(id)) : storeListing<UserRecord>(iam.store, KIND.user);
-  return paged(h.ctx, req, users, (u) => userOut(iam, u));
+  return ids.length > 0 ? ids.map((id) => h.records('user').get(id)) : undefined;
 }
 
 export function migrateUsers(h: Hook<R>, req: Doc): Doc {
@@ -181,38 +167,36 @@ export function migrateUsers(h: Hook<R>, req: Doc): Doc {
   const source = identityProviderCrn(iam, text(req.originalProviderName));
   const target = identityProviderCrn(iam, text(req.newProviderName));
   if (source === target) throw invalid('the original and new identity providers are the same');
+  const users = h.records('user');
   let n = 0;
-  for (const { doc: u } of iam.store.list<UserRecord>(KIND.user)) {
-    if (u.identityProviderCrn !== source) continue;
-    const idpUserId = typeof u.identityProviderUserId === 'string' ? u.identityProviderUserId : u.userId;
-    if (iam.store.get(KIND.identity, `${target}|${idpUserId}`)) {
+  for (const u of users.all()) {
+    if (u.doc.identityProviderCrn !== source) continue;
+    const idpUserId = idpUserIdOf(u);
+    if (users.find(identityOf(target, idpUserId))) {
       throw alreadyExists(`the new identity provider already has a user with identity provider user ID ${idpUserId}`);
     }
-    iam.store.delete(KIND.identity, `${source}|${idpUserId}`);
-    iam.store.put(KIND.identity, `${target}|${idpUserId}`, { userId: u.userId });
-    u.identityProviderCrn = target;
-    putUser(iam, u);
+    users.save({ ...u, name: identityOf(target, idpUserId), doc: { ...u.doc, identityProviderCrn: target } });
     n++;
   }
   return { numberOfUpdatedUsers: n };
 }
 
 /** The account's first administrator (its first start, bootstrap.ts), with this id. */
-export function createAdmin(iam: Iam, userId: string): UserRecord {
-  const admin: UserRecord = {
+export function createAdmin(h: Hook<R>, userId: string): EngineRecord {
+  const crn = h.crn('user', userId);
+  const doc: Doc = {
     userId,
-    crn: iam.crn('user', userId),
+    crn,
     email: 'admin@example.com',
     firstName: 'Account',
     lastName: 'Admin',
-    creationDate: iam.now(),
+    creationDate: h.ctx.clock.iso(),
     accountAdmin: true,
     identityProviderCrn: CLOUDERA_SSO_CRN,
     status: 'ACTIVE',
     workloadUsername: 'admin',
   };
-  putUser(iam, admin);
-  return admin;
+  return h.records('user').create({ id: userId, crn, name: identityOf(CLOUDERA_SSO_CRN, userId), scope: '', doc });
 }
 
 // ---------------------------------------------------------------- machine users
@@ -230,7 +214,13 @@ export function machineUserNameChecked(h: Hook<R>, sent: Doc): Doc {
 export const machineUserHooks: ResourceHooks<R> = {
   // Its workload username is claimed as it is made: srv_<name>, or the first free one after it.
   fill: (h, rec) => ({ status: 'ACTIVE', workloadUsername: claimWorkloadUsername(iamOf(h), `srv_${rec.name ?? ''}`, String(rec.crn)) }),
-  show: (h, rec) => ({ workloadPasswordDetails: passwordDetails(iamOf(h), String(rec.crn)) }),
+  show: (_h, rec) => ({ workloadPasswordDetails: passwordDetails(rec) }),
+  check: {
+    delete: (h, rec) => {
+      if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition('a machine user cannot delete itself');
+    },
+  },
+  ...keepsRelations,
 };
 
 /** unlockMachineUserInControlPlane: a machine user locked out of the control plane is let in again (any other status stays). */
@@ -239,20 +229,8 @@ export function machineUserUnlocked(h: Hook<R>, sent: Doc): Doc {
   return { machineUser: sent.machineUser, ...(m.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}) };
 }
 
-/** deleteMachineUser: with everything it holds; says what went. */
-export function deleteMachineUser(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const m = h.records('machineUser').get(text(req.machineUserName));
-  if (m.crn === iam.caller.actorCrn) throw failedPrecondition('a machine user cannot delete itself');
-  const out = removeActorState(iam, String(m.crn));
-  h.records('machineUser').remove(m);
-  iam.store.delete(KIND.workloadUsername, String(m.doc.workloadUsername));
-  return out;
-}
-
-/** listMachineUsers: the machine users named (each must exist), or all. */
-export function machineUsersNamed(h: Hook<R>, req: Doc): EngineRecord[] {
+/** listMachineUsers: the machine users named (each must exist), or all of them (the engine's own listing). */
+export function machineUsersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
   const names = uniq(strings(req.machineUserNames));
-  const all = h.records('machineUser');
-  return names.length > 0 ? names.map((n) => all.get(n)) : all.all();
+  return names.length > 0 ? names.map((n) => h.records('machineUser').get(n)) : undefined;
 }

@@ -8,10 +8,10 @@
  * provider a user belongs to, "Cloudera-Default" for the built-in one (or
  * "Cloudera-Administration"; a user of a provider of the account carries
  * that provider's CRN instead, which is no fixed value). The emulator's
- * iam reads them for its engine resources (machine users, groups, access
- * keys, SSH keys, SAML and LDAP providers, SCIM tokens, the role
- * catalogues); users are still kept in iam's own layout. Checked against the
- * wire by test/unit/model/resource-facts.test.ts.
+ * iam reads them for its engine resources (users, machine users, groups,
+ * access keys, SSH keys, SAML and LDAP providers, SCIM tokens, the role
+ * catalogues, the account's settings). Checked against the wire by
+ * test/unit/model/resource-facts.test.ts.
  */
 import type { ServiceResources } from '../../resources.js';
 

@@ -273,6 +273,15 @@ describe('iam emulator backend', () => {
     ).toMatchObject({
       url: 'ldap://h2',
     });
+    // It still binds with the password it was given (not kept, nor shown): an update without a bind DN is refused.
+    const { bindDn: _dn, bindPassword: _pw, ...anonymous } = ldapReq;
+    expect(fails('updateLdapProvider', { ...anonymous, url: 'ldap://h3' }).message).toContain('bindDn is required');
+    // An empty password makes the bind anonymous, and the next update needs no bind DN.
+    call('updateLdapProvider', { ...anonymous, bindPassword: '', url: 'ldap://h3' });
+    expect((call('updateLdapProvider', { ...anonymous, url: 'ldap://h4' }).ldapProvider as Doc).ldapDetails).toMatchObject({
+      url: 'ldap://h4',
+    });
+    expect(JSON.stringify(store.list('iam.ldapProvider'))).not.toContain('hunter2');
 
     const builtin = call('getDefaultIdentityProvider').crn;
     call('setDefaultIdentityProvider', { nameOrCrn: 'okta' });
