@@ -358,7 +358,7 @@ export class Engine {
         : undefined;
     if (chosen) {
       const counted = { ...(total ? this.totals(h.ctx, op, total, chosen.length, req) : {}), ...b.beside?.(h, req) };
-      if (op.paging) return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, chosen, view), ...counted }, op.name);
+      if (op.paging) return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, chosen, view) }, op.name);
       return this.answerList(h, op, item?.field, chosen.map(view), req, counted);
     }
     const place = this.place(h, r, req, b.environment);
@@ -371,7 +371,7 @@ export class Engine {
       ...b.beside?.(h, req),
     };
     if (op.paging)
-      return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, all.listing(place.scope, keep), view), ...counted }, op.name);
+      return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, all.listing(place.scope, keep), view) }, op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, req, counted);
   }
@@ -509,6 +509,8 @@ export class Engine {
     } else {
       rec.doc = { ...rec.doc, ...patch };
       r.rules.hooks.update?.(h, rec, req);
+      const name = r.rules.renames && r.fields.name ? str(rec.doc[r.fields.name]) : undefined;
+      if (name) rec.name = name;
       all.save(rec);
     }
     return this.answer(h, op, b, r, rec, req);
