@@ -19,21 +19,22 @@ import {
   fillShare,
   inLake,
   lakeGuard,
-  listDataShares,
+  lastPageToken,
   notShared,
+  shareChanged,
+  sharesNamed,
   sharing,
   showShare,
 } from './shares.js';
 import { checkLaunch, fillProfilers, getFgacStatusByAssets, getSuggestedTags, profilersNamed, reviewSuggestedTags } from './tags.js';
 import {
-  checkCredentials,
   createExternalUsers,
-  dropUserAccess,
+  credentialsChanged,
   regenerated,
   regenerating,
   revoking,
   succeeded,
-  userInLake,
+  userLeaving,
   usersMatching,
 } from './users.js';
 
@@ -51,8 +52,10 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
       ...IN_ENVIRONMENT,
       // Names are unique in a data lake, which an environment may hold more than one of (createDataShare checks).
       names: 'repeat',
+      renames: true,
       hooks: {
         check: { create: checkShareName, update: checkShareUpdate, delete: notShared('delete it') },
+        effect: { update: shareChanged },
         fill: fillShare,
         show: showShare,
       },
@@ -62,7 +65,7 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
       keys: ['externalUserId'],
       ...IN_ENVIRONMENT,
       names: 'repeat',
-      hooks: { check: { update: checkCredentials, delete: dropUserAccess } },
+      hooks: { effect: { update: credentialsChanged } },
     },
     tagReview: { noun: 'tag review', keys: ['datalakeCrn'] },
     // Named by their data lake (profilersNamed); launched once a data lake (checkLaunch, with its own message).
@@ -72,7 +75,7 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
   operations: (r) => ({
     createDataShare: r.dataShare.create(),
     getDataShare: r.dataShare.read({ rewrite: inLake }),
-    listDataShares: code(listDataShares),
+    listDataShares: r.dataShare.list({ select: sharesNamed, beside: lastPageToken }),
     updateDataShare: r.dataShare.update({ rewrite: inLake }),
     deleteDataShare: r.dataShare.delete({ rewrite: inLake }),
     shareDataShare: r.dataShare.update({ rewrite: sharing(true), answer: succeeded }),
@@ -84,7 +87,7 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
     removeAccessOfExternalUsersOnDataShare: r.dataShare.update({ rewrite: accessRemoved }),
     createExternalUsers: code(createExternalUsers),
     listExternalUsers: r.externalUser.list({ select: usersMatching }),
-    deleteExternalUser: r.externalUser.delete({ rewrite: userInLake, answer: succeeded }),
+    deleteExternalUser: r.externalUser.delete({ rewrite: userLeaving, answer: succeeded }),
     revokeExternalUserCredentials: r.externalUser.update({ rewrite: revoking, answer: succeeded }),
     regenerateExternalUserCredentials: r.externalUser.update({ rewrite: regenerating, answer: regenerated }),
     getSuggestedTags: code(getSuggestedTags),
