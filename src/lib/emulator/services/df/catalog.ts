@@ -323,15 +323,14 @@ export const collectionNamedIn = (_h: Hook, sent: Doc): Doc => ({ ...sent, name:
 /** updateCollection: as createCollection's, when it names the collection anew. */
 export const collectionRenamedIn = (h: Hook, sent: Doc): Doc => (sent.name === undefined ? sent : collectionNamedIn(h, sent));
 
-/** updateCollection: a new name is unique in the catalog. The engine's update moves no name, so the rename is written here. */
+/** updateCollection: a new name is unique in the catalog. */
 export function checkCollectionUpdate(h: Hook, rec: Rec, req: Doc): void {
-  if (req.name === undefined) return;
-  const name = text(req.name);
-  const other = h.records('catalogCollection').find(name, '');
-  if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? name}`);
-  (rec as EngineRecord).name = name;
-  rec.doc.name = name;
+  const other = req.name === undefined ? undefined : h.records('catalogCollection').find(text(req.name), '');
+  if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? text(req.name)}`);
 }
+
+/** updateCollection's new name (the resource renames: the update verb takes no name from the request). */
+export const collectionRenamed = (_h: Hook, _rec: Rec, req: Doc): Doc => (req.name === undefined ? {} : { name: text(req.name) });
 
 /** The flow definitions a collection holds. */
 const heldBy = (h: Hook, rec: Rec): EngineRecord[] =>
@@ -364,13 +363,14 @@ export const collectionsListed = (h: Hook, req: Doc): EngineRecord[] =>
 
 // ---- flow definitions and their versions ------------------------------------------------
 
-/** assignToCollection: into a collection of the catalog, or out of any. */
-export function checkAssign(h: Hook, rec: Rec, req: Doc): void {
-  const to = str(req.catalogCollectionCrn);
-  if (to) rec.doc.collectionCrn = collectionNamed(h, to).crn;
-  else delete rec.doc.collectionCrn;
-  rec.doc.modifiedTimestamp = h.ctx.clock.now();
-}
+/** assignToCollection: into a collection of the catalog (NOT_FOUND otherwise), or out of any. */
+export const checkAssign = (h: Hook, _rec: Rec, req: Doc): void =>
+  void (str(req.catalogCollectionCrn) && collectionNamed(h, text(req.catalogCollectionCrn)));
+
+export const assigned = (h: Hook, _rec: Rec, req: Doc): Doc => ({
+  collectionCrn: str(req.catalogCollectionCrn) ? collectionNamed(h, text(req.catalogCollectionCrn)).crn : undefined,
+  modifiedTimestamp: h.ctx.clock.now(),
+});
 
 export const checkFlowDelete = (h: Hook, rec: Rec): void => releasing(h, rec);
 

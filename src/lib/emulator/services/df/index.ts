@@ -53,13 +53,15 @@ export default defineService<OperationName>()({
         collectDiagnostics: 5,
         delete: 5,
       },
-      hooks: { check: services.serviceChecks, effect: services.serviceEffects, show: serviceShown },
+      hooks: { check: services.serviceChecks, effect: services.serviceEffects, keep: services.serviceKeeps, show: serviceShown },
     },
     project: {
       keys: ['projectCrn'],
+      renames: true,
       lives: { in: 'parent', parent: 'service' },
       hooks: {
         check: { create: projects.checkProject, update: projects.checkProjectUpdate },
+        effect: { update: projects.projectUpdated },
         fill: projects.fillProject,
         show: projects.projectShown,
       },
@@ -77,8 +79,10 @@ export default defineService<OperationName>()({
     catalogCollection: {
       noun: 'collection',
       keys: ['catalogCollectionCrn'],
+      renames: true,
       hooks: {
         check: { update: catalog.checkCollectionUpdate, delete: catalog.checkCollectionDelete },
+        effect: { update: catalog.collectionRenamed },
         show: catalog.collectionShown,
       },
     },
@@ -87,7 +91,11 @@ export default defineService<OperationName>()({
       keys: ['flowCrn'],
       // "Delete a flow definition and all its versions".
       deletes: { cascades: true },
-      hooks: { check: { update: catalog.checkAssign, delete: catalog.checkFlowDelete }, show: catalog.flowShown },
+      hooks: {
+        check: { update: catalog.checkAssign, delete: catalog.checkFlowDelete },
+        effect: { update: catalog.assigned },
+        show: catalog.flowShown,
+      },
     },
     flowVersion: {
       noun: 'flow version',

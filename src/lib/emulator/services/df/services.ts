@@ -54,11 +54,15 @@ const dataOf = (rec: Rec): ServiceData => (rec.data ?? {}) as ServiceData;
 /** Who started the action a service began at `at` (a user CRN). */
 export const actorAt = (rec: Rec, at: number): string | undefined => dataOf(rec).actors?.[String(at)];
 
-/** Notes the caller as who starts an action of the service now (kept with the record its action saves). */
-function noteActor(h: Hook<R>, rec: Rec): void {
-  const data = ((rec as EngineRecord).data ??= {}) as ServiceData;
-  const actors = Object.entries(data.actors ?? {}).slice(-49);
-  data.actors = Object.fromEntries([...actors, [String(h.ctx.clock.now()), h.ctx.caller.actorCrn]]);
+/** Who started the service's actions, with the caller as who starts one now (what an action keeps beside the record). */
+function actorsWith(h: Hook<R>, rec: Rec): Doc {
+  const actors = Object.entries(dataOf(rec).actors ?? {}).slice(-49);
+  return { actors: Object.fromEntries([...actors, [String(h.ctx.clock.now()), h.ctx.caller.actorCrn]]) };
+}
+
+/** Notes the caller as who starts an action of the service now, for code that begins one. */
+function noteActor(h: Hook<R>, rec: EngineRecord): void {
+  rec.data = { ...rec.data, ...actorsWith(h, rec) };
 }
 
 /** A user as DataFlow shows them (authors, events): their workload user name, else their CRN's id. */
@@ -198,8 +202,7 @@ export function enableService(h: Hook<R>, req: Doc): Doc {
   let rec: EngineRecord;
   if (!there) {
     const made = newService(h, env, doc);
-    noteActor(h, made as Rec);
-    rec = all.create(made, 'enable');
+    rec = all.create({ ...made, data: { ...made.data, ...actorsWith(h, made as Rec) } }, 'enable');
   } else {
     there.doc = doc;
     there.data = { ...dataOf(there), kubernetesAccess: [] };
@@ -242,10 +245,7 @@ export function notDisabled(h: Hook<R>, req: Doc): Doc {
 }
 
 /** An update names both node counts (and IP ranges, when given). */
-const checkUpdate = (h: Hook<R>, rec: Rec, req: Doc): void => {
-  nodeCounts(req);
-  noteActor(h, rec);
-};
+const checkUpdate = (_h: Hook<R>, _rec: Rec, req: Doc): void => void nodeCounts(req);
 
 /** An upgrade goes to the next workload version, if there is one. */
 function upgradeTo(_h: Hook<R>, rec: Rec): Doc {
@@ -257,11 +257,8 @@ function upgradeTo(_h: Hook<R>, rec: Rec): Doc {
 
 /**
  * Disabling: refused while the service has deployments, unless they are to
- * be terminated with it (they are, now); its cluster goes, and with it who
- * could reach it; its projects and diagnostics records go too, unless they
- * are to persist (a service enabled again in the environment is the same
- * record, and finds them). The state is checked first: nothing is ended for
- * a disable that is refused.
+ * be terminated with it. The state is checked first: nothing is ended for a
+ * disable that is refused.
  */
 function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
   services(h).require(rec as EngineRecord, [...HEALTHY, 'BAD_HEALTH'], 'disabling');
@@ -270,27 +267,37 @@ function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
     throw failedPrecondition(
       `DataFlow service ${rec.name ?? rec.id} has ${deployments.length} deployment(s); terminate them first or give terminateDeployments`,
     );
-  for (const d of deployments) h.world.dataflows.terminate(d.crn);
+}
+
+/**
+ * What disabling does: its deployments are terminated; its projects and
+ * diagnostics records go too, unless they are to persist (a service enabled
+ * again in the environment is the same record, and finds them).
+ */
+function disabling(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  for (const d of deploymentsOf(h, rec)) h.world.dataflows.terminate(d.crn);
   if (!bool(req.persist))
     for (const kind of ['project', 'diagnostics'] as const) {
       const held = h.records(kind);
       for (const x of held.all(rec.id)) held.remove(x);
     }
-  ((rec as EngineRecord).data ??= {}).kubernetesAccess = [];
-  noteActor(h, rec);
+  return {};
 }
 
-/** The hooks of a service's actions: who started each, and what the rules refuse. */
-export const serviceChecks = {
-  update: checkUpdate,
-  upgrade: noteActor,
-  renewCertificates: noteActor,
-  rotatePassword: noteActor,
-  updateNodeImages: noteActor,
-  delete: checkDisable,
-} as const;
+/** The hooks of a service's actions: what the rules refuse, what an action does, and who started it (kept beside). */
+export const serviceChecks = { update: checkUpdate, delete: checkDisable } as const;
 
-export const serviceEffects = { upgrade: upgradeTo } as const;
+export const serviceEffects = { upgrade: upgradeTo, delete: disabling } as const;
+
+/** Disabling also ends who could reach its cluster (the cluster goes). */
+export const serviceKeeps = {
+  update: actorsWith,
+  upgrade: actorsWith,
+  renewCertificates: actorsWith,
+  rotatePassword: actorsWith,
+  updateNodeImages: actorsWith,
+  delete: (h: Hook<R>, rec: Rec): Doc => ({ ...actorsWith(h, rec), kubernetesAccess: [] }),
+} as const;
 
 /** A diagnostics collection starts: the service shows COLLECTING_DIAGNOSTICS meanwhile (and goes back to the state it was in). */
 export function collectDiagnostics(h: Hook<R>, s: EngineRecord): void {
