@@ -177,16 +177,14 @@ export const deploymentSystemMetrics = (h: Hook<R>, rec: Rec, req: Doc): Doc => 
   metricCharts: deploymentSystemCharts(h, deploymentOf(h, rec), req.metricsTimePeriod),
 });
 
-// A flow's state, as the workload shows it, is outside df's model while its deployment is suspended
-// (DEPLOYMENT_SUSPENDED is no DeployedFlowState): a verb's answer is conformed to the model, which would
-// make another up, so what shows it is code, answered as the workload says.
-
-export function describeFlowInDeployment(h: Hook<R>, req: Doc): Doc {
-  const { d, f } = flowNamed(h, req);
-  return { deployedFlow: deployedFlowView(h, f, d) };
+/** What a flow of a deployment shows: the workload's record as the control plane shows it (a list keeps DeployedFlowSummary's fields). */
+export function deployedFlowShown(h: Hook<R>, rec: Rec): Doc {
+  const { d, f } = flowOf(h, rec);
+  return deployedFlowView(h, f, d);
 }
 
-export function listFlowsInDeployment(h: Hook<R>, req: Doc): Doc {
+/** listFlowsInDeployment: a deployment's flows by name, filters (state) and sorts. */
+export function flowsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const d = deploymentNamed(h, text(req.deploymentCrn));
   const t = str(req.searchTerm)?.toLowerCase();
   const flows = filtered(
@@ -194,8 +192,9 @@ export function listFlowsInDeployment(h: Hook<R>, req: Doc): Doc {
     req.filters,
     { state: (f) => f.status.state },
   );
-  const list = sorted(flows, req.sorts, { name: (f) => f.name, updated: (f) => f.updated, state: (f) => f.status.state });
-  return paged(h.ctx, req, list, (f): Doc => deployedFlowView(h, f, d, true));
+  return sorted(flows, req.sorts, { name: (f) => f.name, updated: (f) => f.updated, state: (f) => f.status.state }).map((f) =>
+    asRecord(f, d.crn),
+  );
 }
 
 export function flowEventsListed(h: Hook<R>, rec: Rec, req: Doc): Doc {

@@ -118,6 +118,7 @@ export default defineService<OperationName>()({
       keys: ['deployedFlowCrn'],
       lives: { in: 'parent', parent: 'deployment' },
       readsFrom: deployments.flowsRead,
+      hooks: { show: deployments.deployedFlowShown },
     },
     // What follows has no record of df's: an added ReadyFlow is a flow definition (catalog.ts), events
     // are computed (monitoring.ts), and the requests df opens are dfworkload's.
@@ -201,8 +202,8 @@ export default defineService<OperationName>()({
     listDeploymentActiveAlerts: r.deployment.read({ answer: deployments.deploymentAlerts }),
     listDeploymentKPIs: r.deployment.read({ answer: deployments.deploymentKpis }),
     listDeploymentSystemMetrics: r.deployment.read({ answer: deployments.deploymentSystemMetrics }),
-    describeFlowInDeployment: code(deployments.describeFlowInDeployment),
-    listFlowsInDeployment: code(deployments.listFlowsInDeployment),
+    describeFlowInDeployment: r.deployedFlow.read(),
+    listFlowsInDeployment: r.deployedFlow.list({ select: deployments.flowsListed }),
     listFlowEventsInDeployment: r.deployedFlow.read({ answer: deployments.flowEventsListed }),
     describeFlowEventDetailInDeployment: r.deployedFlow.read({ answer: deployments.flowEventDetail }),
     listFlowActiveAlertsInDeployment: r.deployedFlow.read({ answer: deployments.flowAlerts }),

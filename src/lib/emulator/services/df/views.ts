@@ -120,20 +120,15 @@ export function deploymentView(h: Hook<R>, d: Deployment): Doc {
   };
 }
 
-/** A flow of a deployment (DeployedFlow); `summary` keeps to DeployedFlowSummary. */
-export function deployedFlowView(h: Hook<R>, f: DeployedFlow, d: Deployment, summary = false): Doc {
-  const status = f.status;
-  const common = {
+/** A flow of a deployment (DeployedFlow; a list conforms it to DeployedFlowSummary). */
+export function deployedFlowView(h: Hook<R>, f: DeployedFlow, d: Deployment): Doc {
+  return {
     crn: f.crn,
     name: f.name,
     deploymentCrn: d.crn,
-    status: { state: status.state, detailedState: status.detailedState },
+    status: { state: f.status.state, detailedState: f.status.detailedState },
     updated: f.updated,
     ...alertCounts(flowEvents(h, d, f)),
-  };
-  if (summary) return common;
-  return {
-    ...common,
     deploymentName: d.name,
     ...(projectOf(h, f.projectCrn) ? { projectCrn: f.projectCrn } : {}),
     created: f.created,
