@@ -14,7 +14,7 @@ import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
-import { num, str, text } from '../../values.js';
+import { str, text } from '../../values.js';
 import type {
   DataflowDeploymentView as Deployment,
   DataflowFlowView as DeployedFlow,
@@ -29,15 +29,13 @@ import {
   eventNamed,
   eventSummary,
   eventsWanted,
-  filterOptions,
   flowEvents,
   kpiCharts,
-  notifications,
   rowsOf,
   runs,
 } from './monitoring.js';
 import { allServices, requireHealthy, serviceNamed, type R, type Rec } from './services.js';
-import { DEPLOYMENT_STATES, deployedFlowView, deploymentView, projectsOfAccount } from './views.js';
+import { deployedFlowView, deploymentView } from './views.js';
 
 function deploymentNamed(h: Hook<R>, deploymentCrn: string): Deployment {
   const d = h.world.dataflows.deployment(deploymentCrn);
@@ -215,24 +213,4 @@ export function flowAlerts(h: Hook<R>, rec: Rec, req: Doc): Doc {
 export function flowKpis(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const { f } = flowOf(h, rec);
   return { metricCharts: kpiCharts(h, f.crn, f.kpis, f.created, runs(f.status.state), req.metricsTimePeriod) };
-}
-
-// ---- across the account
-
-export const listNotifications = (h: Hook<R>, req: Doc): Doc => ({ notifications: notifications(h, num(req.timestampAfter) ?? 0) });
-
-export const listFilterOptions = (h: Hook<R>, req: Doc): Doc => ({
-  filterOptions: filterOptions(h, text(req.filterType), {
-    deploymentStates: DEPLOYMENT_STATES,
-    projects: projectsOfAccount(h).map((p) => ({ identifier: p.crn, label: p.name })),
-  }),
-});
-
-/** The values listProjects' filters take: its states, and the account's services. */
-export function listProjectFilterOptions(h: Hook<R>, req: Doc): Doc {
-  const type = text(req.filterType);
-  if (type === 'state')
-    return { filterOptions: ['ACTIVE', 'DELETING'].map((id) => ({ identifier: id, label: id.charAt(0) + id.slice(1).toLowerCase() })) };
-  if (type === 'service') return { filterOptions: allServices(h).map((s) => ({ identifier: s.crn, label: s.name })) };
-  throw invalid(`filterType must be state or service; got "${type.slice(0, 50)}"`);
 }

@@ -92,7 +92,7 @@ export default defineService<OperationName>()({
       // "Delete a flow definition and all its versions".
       deletes: { cascades: true },
       hooks: {
-        check: { update: catalog.checkAssign, delete: catalog.checkFlowDelete },
+        check: { delete: catalog.checkFlowDelete },
         effect: { update: catalog.assigned },
         show: catalog.flowShown,
       },
@@ -157,7 +157,7 @@ export default defineService<OperationName>()({
     updateProject: r.project.update(),
     deleteProject: code(projects.deleteProject),
     cancelDeleteProject: code(projects.cancelDeleteProject),
-    listProjectFilterOptions: code(deployments.listProjectFilterOptions),
+    listProjectFilterOptions: code(monitoring.listProjectFilterOptions),
     startGetDiagnosticsCollection: r.diagnostics.create({ answer: projects.diagnosticsStarted }),
     listDiagnostics: r.diagnostics.list({ select: projects.diagnosticsListed }),
 
@@ -208,8 +208,8 @@ export default defineService<OperationName>()({
     describeFlowEventDetailInDeployment: r.deployedFlow.read({ answer: deployments.flowEventDetail }),
     listFlowActiveAlertsInDeployment: r.deployedFlow.read({ answer: deployments.flowAlerts }),
     listFlowKpisInDeployment: r.deployedFlow.read({ answer: deployments.flowKpis }),
-    listNotifications: code(deployments.listNotifications),
-    listFilterOptions: code(deployments.listFilterOptions),
+    listNotifications: code(monitoring.listNotifications),
+    listFilterOptions: code(monitoring.listFilterOptions),
   }),
   redirectedUploads: {
     importFlowDefinition: '/df/catalog/flows/upload',

@@ -10,21 +10,6 @@ import type { DataflowDeploymentView as Deployment, DataflowFlowView as Deployed
 import { alertCounts, deploymentEvents, flowEvents, serviceEvents } from './monitoring.js';
 import { HEALTHY, UP, deploymentsOf, notEnabled, stateOf, type R, type Rec } from './services.js';
 
-/** The states a deployment can be in (the filter options of `state`). */
-export const DEPLOYMENT_STATES = [
-  'DEPLOYING',
-  'GOOD_HEALTH',
-  'CONCERNING_HEALTH',
-  'BAD_HEALTH',
-  'SUSPENDED',
-  'UPDATING',
-  'TERMINATING',
-  'RESTARTING',
-  'UPGRADING',
-  'SUSPENDING',
-  'RESUMING',
-] as const;
-
 function serviceActions(state: string): string[] {
   if (HEALTHY.includes(state))
     return [
@@ -57,14 +42,6 @@ export function serviceShown(h: Hook<R>, rec: Rec): Doc {
     terminatingK8sNodeCount: 0,
     k8sServerVersion: '1.30',
   };
-}
-
-/** The projects of the account that are not gone. */
-export function projectsOfAccount(h: Hook<R>): Array<{ crn: string; name: string }> {
-  return h
-    .records('project')
-    .all()
-    .map((p) => ({ crn: p.crn ?? '', name: p.name ?? p.id }));
 }
 
 /** The project a deployment belongs to, as ProjectMeta; none once the project is gone. */
