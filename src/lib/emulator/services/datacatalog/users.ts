@@ -39,18 +39,6 @@ function newCredentials(): { clientId: string; secret: string } {
   return { clientId: `ext-${randomBytes(10).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
 }
 
-/** A user as ExternalUser shows it: with the secret, the one time it is shown. */
-const shown = (u: User, secret?: string): Doc => ({
-  userId: u.userId,
-  username: u.username,
-  email: u.email,
-  companyName: u.companyName,
-  clientId: u.clientId,
-  ...(secret ? { secret } : {}),
-  createdAt: u.createdAt,
-  expiryTime: u.expiryTime,
-});
-
 /** The users of the data lake a request names. */
 function usersIn(h: Hook<R>, req: Doc): EngineRecord[] {
   const lake = text(req.datalakeCrn);
@@ -113,7 +101,8 @@ export function createExternalUsers(h: Hook<R>, req: Doc): Doc {
     };
     all.create({ id: String(user.userId), name: user.username, scope: env.crn, env: env.crn, doc: user as unknown as Doc });
     existing.push(user);
-    return shown(user, secret);
+    // The secret is shown this once.
+    return h.conform('ExternalUser', { ...user, secret }, String(user.userId));
   });
   return { externalUsers };
 }
