@@ -55,6 +55,12 @@ export default defineService<OperationName>()({
       },
       hooks: { check: services.serviceChecks, effect: services.serviceEffects, keep: services.serviceKeeps, show: serviceShown },
     },
+    kubernetesAccess: {
+      noun: 'Kubernetes access of',
+      keys: ['cloudUserId'],
+      lives: { in: 'parent', parent: 'service', part: true },
+      hooks: { check: { create: services.checkGrant } },
+    },
     project: {
       keys: ['projectCrn'],
       renames: true,
@@ -141,8 +147,8 @@ export default defineService<OperationName>()({
     // Its delete is an action of the lifecycle: what the service holds goes or persists as the request says (check.delete).
     disableService: r.service.act('delete', LIVE),
     resetService: code(services.resetService),
-    grantUserKubernetesAccess: code(services.grantUserKubernetesAccess),
-    revokeUserKubernetesAccess: code(services.revokeUserKubernetesAccess),
+    grantUserKubernetesAccess: r.kubernetesAccess.create({ ...LIVE, answer: services.cloudUserOf }),
+    revokeUserKubernetesAccess: r.kubernetesAccess.delete({ answer: services.cloudUserOf }),
     listUserKubernetesAccess: r.service.read({ answer: services.kubernetesAccess }),
     getKubeconfig: r.service.read({ answer: services.getKubeconfig }),
     listServiceEvents: r.service.read({ answer: monitoring.listServiceEvents }),

@@ -43,8 +43,6 @@ export const WORKLOAD_VERSIONS = ['2.9.0-b120', '2.10.0-b85'] as const;
 
 /** What a service keeps beside its document. */
 interface ServiceData {
-  /** Cloud users allowed to reach its Kubernetes cluster. */
-  kubernetesAccess?: string[];
   /** Who started each action, by the time it started. */
   actors?: Record<string, string>;
 }
@@ -123,7 +121,7 @@ function serviceDoc(h: Hook<R>, env: Place, given: Doc): Doc {
 /** A new service record of an environment. */
 function newService(h: Hook<R>, env: Place, doc: Doc): Omit<EngineRecord, 'activity' | 'createdAt'> {
   const id = crnId(env.crn);
-  return { id, name: env.environmentName, crn: h.crn('service', id), scope: env.crn, env: env.crn, doc, data: { kubernetesAccess: [] } };
+  return { id, name: env.environmentName, crn: h.crn('service', id), scope: env.crn, env: env.crn, doc };
 }
 
 /**
@@ -202,10 +200,9 @@ export function enableService(h: Hook<R>, req: Doc): Doc {
   let rec: EngineRecord;
   if (!there) {
     const made = newService(h, env, doc);
-    rec = all.create({ ...made, data: { ...made.data, ...actorsWith(h, made as Rec) } }, 'enable');
+    rec = all.create({ ...made, data: actorsWith(h, made as Rec) }, 'enable');
   } else {
     there.doc = doc;
-    there.data = { ...dataOf(there), kubernetesAccess: [] };
     delete there.deleted;
     noteActor(h, there);
     all.begin(there, 'enable');
@@ -276,11 +273,11 @@ function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
  */
 function disabling(h: Hook<R>, rec: Rec, req: Doc): Doc {
   for (const d of deploymentsOf(h, rec)) h.world.dataflows.terminate(d.crn);
-  if (!bool(req.persist))
-    for (const kind of ['project', 'diagnostics'] as const) {
-      const held = h.records(kind);
-      for (const x of held.all(rec.id)) held.remove(x);
-    }
+  // Its cluster goes, and with it who could reach it.
+  for (const kind of bool(req.persist) ? (['kubernetesAccess'] as const) : (['kubernetesAccess', 'project', 'diagnostics'] as const)) {
+    const held = h.records(kind);
+    for (const x of held.all(rec.id)) held.remove(x);
+  }
   return {};
 }
 
@@ -289,14 +286,13 @@ export const serviceChecks = { update: checkUpdate, delete: checkDisable } as co
 
 export const serviceEffects = { upgrade: upgradeTo, delete: disabling } as const;
 
-/** Disabling also ends who could reach its cluster (the cluster goes). */
 export const serviceKeeps = {
   update: actorsWith,
   upgrade: actorsWith,
   renewCertificates: actorsWith,
   rotatePassword: actorsWith,
   updateNodeImages: actorsWith,
-  delete: (h: Hook<R>, rec: Rec): Doc => ({ ...actorsWith(h, rec), kubernetesAccess: [] }),
+  delete: actorsWith,
 } as const;
 
 /** A diagnostics collection starts: the service shows COLLECTING_DIAGNOSTICS meanwhile (and goes back to the state it was in). */
@@ -339,32 +335,23 @@ function cloudUser(rec: Rec, id: string): string {
   return id;
 }
 
-/** Code: a grant is kept beside the service (no field of it), and changes no state. */
-export function grantUserKubernetesAccess(h: Hook<R>, req: Doc): Doc {
-  const rec = serviceNamed(h, text(req.serviceCrn));
-  requireHealthy(h, rec, 'granting Kubernetes access');
-  const id = cloudUser(rec, text(req.cloudUserId));
-  const list = dataOf(rec).kubernetesAccess ?? [];
-  if (list.includes(id))
-    throw alreadyExists(`${id} already has access to the Kubernetes cluster of DataFlow service ${rec.name ?? rec.id}`);
-  rec.data = { ...dataOf(rec), kubernetesAccess: [...list, id] };
-  services(h).save(rec);
-  return { cloudUserId: id };
+/** A grant of access to a service's cluster: the service healthy, the user one its cloud names. */
+export function checkGrant(h: Hook<R>, rec: Rec): void {
+  const service = h.records('service').byId(rec.scope);
+  if (!service) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
+  requireHealthy(h, service, 'granting Kubernetes access');
+  cloudUser(service, rec.name ?? '');
 }
 
-/** Code: taking access away needs no healthy cluster (a disabling one loses it anyway). */
-export function revokeUserKubernetesAccess(h: Hook<R>, req: Doc): Doc {
-  const rec = serviceNamed(h, text(req.serviceCrn));
-  const id = text(req.cloudUserId);
-  const list = dataOf(rec).kubernetesAccess ?? [];
-  if (!list.includes(id))
-    throw notFound(`${id.slice(0, 200)} has no access to the Kubernetes cluster of DataFlow service ${rec.name ?? rec.id}`);
-  rec.data = { ...dataOf(rec), kubernetesAccess: list.filter((x) => x !== id) };
-  services(h).save(rec);
-  return { cloudUserId: id };
-}
+/** grantUserKubernetesAccess's and revokeUserKubernetesAccess's answer: the cloud user. */
+export const cloudUserOf = (_h: Hook<R>, rec: Rec): Doc => ({ cloudUserId: rec.name });
 
-export const kubernetesAccess = (_h: Hook<R>, rec: Rec): Doc => ({ cloudUserIds: dataOf(rec).kubernetesAccess ?? [] });
+export const kubernetesAccess = (h: Hook<R>, rec: Rec): Doc => ({
+  cloudUserIds: h
+    .records('kubernetesAccess')
+    .all(rec.id)
+    .map((x) => x.name),
+});
 
 /**
  * The bearer token of a service's kubeconfig: made from when it was last
