@@ -113,7 +113,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'iam.ldapProvider',
     'iam.account',
   ],
-  7: ['iam.user', 'iam.identity', 'iam.membership', 'iam.roleAssignment', 'iam.resourceAssignment', 'iam.workloadPassword'],
+  // 7: df's services no longer keep who may reach their Kubernetes cluster beside them (df.kubernetesAccess records).
+  7: ['iam.user', 'iam.identity', 'iam.membership', 'iam.roleAssignment', 'iam.resourceAssignment', 'iam.workloadPassword', 'df.service'],
 };
 
 export class StateError extends Error {}

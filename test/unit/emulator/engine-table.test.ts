@@ -444,6 +444,29 @@ describe('verbs', () => {
     ]);
   });
 
+  test('renames: an update whose effect changes the name field renames the record (lookups by name follow)', () => {
+    const rename = (renames: boolean) =>
+      serve(widgetModel, {
+        ...widgets,
+        resources: {
+          ...widgets.resources,
+          note: {
+            ...widgets.resources.note,
+            ...(renames ? { renames: true as const } : {}),
+            hooks: { effect: { update: (_h, _rec, req) => ({ noteName: `${String(req.text)}` }) } },
+          },
+        },
+        operations: { ...widgets.operations, describeNote: verbs<'note'>('note').update() },
+      });
+    call('createNote', { noteName: 'n1' });
+    expect(call('describeNote', { noteName: 'n1', text: 'n2' }, rename(true))).toMatchObject({ note: { noteName: 'n2' } });
+    expect(call('listNotes').notes).toEqual([expect.objectContaining({ noteName: 'n2' })]);
+    expect(call('describeNote', { noteName: 'n2', text: 'n3' }, rename(true))).toMatchObject({ note: { noteName: 'n3' } });
+    // Without it, the record keeps the name it was made with: the new name in its document does not find it.
+    call('describeNote', { noteName: 'n3', text: 'n4' }, rename(false));
+    expect(fails('describeNote', { noteName: 'n4' }).code).toBe('NOT_FOUND');
+  });
+
   test('beside: fields a list answers beside its items', () => {
     const variant = serve(widgetModel, {
       ...widgets,

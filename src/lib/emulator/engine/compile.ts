@@ -81,6 +81,8 @@ export interface ResourceRules {
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
   /** One record an account, read as these fields until its first change makes it. */
   readonly perAccount?: (h: EngineHook) => Doc;
+  /** An update that is no action of its lifecycle renames the record when it changes its name field. */
+  readonly renames?: boolean;
   readonly hooks: RuleHooks;
 }
 
@@ -250,6 +252,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(res.minutes ? { minutes: res.minutes } : {}),
     ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
     ...(res.perAccount ? { perAccount: res.perAccount } : {}),
+    ...(res.renames ? { renames: true } : {}),
     hooks: tableHooks(res),
   };
 }

@@ -155,6 +155,13 @@ export interface Resource<R extends string = string> {
    * stays empty after a read).
    */
   readonly perAccount?: (h: Hook<R>) => Doc;
+  /**
+   * An update that changes its name field (its `effect.update` returns the
+   * new name; the request's is never taken as it is) renames the record:
+   * lookups by name and messages follow. Only an update that is no action
+   * of its lifecycle (one that changes it at once).
+   */
+  readonly renames?: true;
   readonly hooks?: ResourceHooks<R>;
 }
 
@@ -172,7 +179,7 @@ export interface EntryOptions<R extends string = string> {
   readonly answer?: (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc) => Doc;
   /** For a list: the records shown, instead of those in the request's scope (undefined: those, as without it, a page at a time). */
   readonly select?: (h: Hook<R>, req: Doc) => EngineRecord[] | undefined;
-  /** For a list: fields its answer has beside its items (the clusters it could not reach). */
+  /** For a list: fields its answer has beside its items (the clusters it could not reach); a page's own fields (its next token) win over them. */
   readonly beside?: (h: Hook<R>, req: Doc) => Doc;
   /** For an action: the emulated minutes it takes, when the request chooses them (a rolling restart); else the resource's. */
   readonly minutes?: (h: Hook<R>, req: Doc) => number | undefined;

@@ -355,7 +355,7 @@ export class Engine {
       b.select?.(h, req) ?? (r.rules.readsFrom ? [...r.rules.readsFrom(h, this.place(h, r, req, b.environment).scope ?? '')] : undefined);
     if (chosen) {
       const counted = { ...(total ? this.totals(h.ctx, op, total, chosen.length, req) : {}), ...b.beside?.(h, req) };
-      if (op.paging) return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, chosen, view), ...counted }, op.name);
+      if (op.paging) return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, chosen, view) }, op.name);
       return this.answerList(h, op, item?.field, chosen.map(view), req, counted);
     }
     const place = this.place(h, r, req, b.environment);
@@ -368,7 +368,7 @@ export class Engine {
       ...b.beside?.(h, req),
     };
     if (op.paging)
-      return this.conform(h.ctx, op.output, { ...paged(h.ctx, req, all.listing(place.scope, keep), view), ...counted }, op.name);
+      return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, all.listing(place.scope, keep), view) }, op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, req, counted);
   }
@@ -506,6 +506,8 @@ export class Engine {
     } else {
       rec.doc = { ...rec.doc, ...patch };
       r.rules.hooks.update?.(h, rec, req);
+      const name = r.rules.renames && r.fields.name ? str(rec.doc[r.fields.name]) : undefined;
+      if (name) rec.name = name;
       all.save(rec);
     }
     return this.answer(h, op, b, r, rec, req);

@@ -330,7 +330,8 @@ export type DeployedFlowState =
   | 'CHANGING_FLOW_VERSION'
   | 'UPDATING'
   | 'TERMINATING'
-  | 'UNKNOWN';
+  | 'UNKNOWN'
+  | 'DEPLOYMENT_SUSPENDED';
 
 export interface DeployedFlowStatus {
   detailedState: string;

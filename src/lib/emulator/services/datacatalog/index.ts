@@ -8,34 +8,9 @@
 import type { OperationName } from '../../../model/services/datacatalog/wire.js';
 import { resources } from '../../../model/services/datacatalog/resources.js';
 import { code, defineService } from '../../engine/table.js';
-import {
-  accessGranted,
-  accessRemoved,
-  addedAssets,
-  assetsAdded,
-  assetsRemoved,
-  checkShareName,
-  checkShareUpdate,
-  fillShare,
-  inLake,
-  lakeGuard,
-  listDataShares,
-  notShared,
-  sharing,
-  showShare,
-} from './shares.js';
-import { checkLaunch, fillProfilers, getFgacStatusByAssets, getSuggestedTags, profilersNamed, reviewSuggestedTags } from './tags.js';
-import {
-  checkCredentials,
-  createExternalUsers,
-  dropUserAccess,
-  regenerated,
-  regenerating,
-  revoking,
-  succeeded,
-  userInLake,
-  usersMatching,
-} from './users.js';
+import * as shares from './shares.js';
+import * as tags from './tags.js';
+import * as users from './users.js';
 
 /** Shares and users live in their data lake's environment, as parts of it: they neither hold up its delete nor follow its stop and start. */
 const IN_ENVIRONMENT = { lives: { in: 'environment', by: ['environmentCrn'] }, withEnvironment: 'part' } as const;
@@ -51,10 +26,12 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
       ...IN_ENVIRONMENT,
       // Names are unique in a data lake, which an environment may hold more than one of (createDataShare checks).
       names: 'repeat',
+      renames: true,
       hooks: {
-        check: { create: checkShareName, update: checkShareUpdate, delete: notShared('delete it') },
-        fill: fillShare,
-        show: showShare,
+        check: { create: shares.checkShareName, update: shares.checkShareUpdate, delete: shares.notShared('delete it') },
+        effect: { update: shares.shareChanged },
+        fill: shares.fillShare,
+        show: shares.showShare,
       },
     },
     externalUser: {
@@ -62,34 +39,39 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
       keys: ['externalUserId'],
       ...IN_ENVIRONMENT,
       names: 'repeat',
-      hooks: { check: { update: checkCredentials, delete: dropUserAccess } },
+      hooks: { effect: { update: users.credentialsChanged } },
     },
     tagReview: { noun: 'tag review', keys: ['datalakeCrn'] },
     // Named by their data lake (profilersNamed); launched once a data lake (checkLaunch, with its own message).
-    profilers: { noun: 'profilers', keys: ['datalake'], names: 'repeat', hooks: { check: { create: checkLaunch }, fill: fillProfilers } },
+    profilers: {
+      noun: 'profilers',
+      keys: ['datalake'],
+      names: 'repeat',
+      hooks: { check: { create: tags.checkLaunch }, fill: tags.fillProfilers },
+    },
   },
-  guard: lakeGuard,
+  guard: shares.lakeGuard,
   operations: (r) => ({
     createDataShare: r.dataShare.create(),
-    getDataShare: r.dataShare.read({ rewrite: inLake }),
-    listDataShares: code(listDataShares),
-    updateDataShare: r.dataShare.update({ rewrite: inLake }),
-    deleteDataShare: r.dataShare.delete({ rewrite: inLake }),
-    shareDataShare: r.dataShare.update({ rewrite: sharing(true), answer: succeeded }),
-    unshareDataShare: r.dataShare.update({ rewrite: sharing(false) }),
-    addAssetsToDataShare: r.dataShare.update({ rewrite: assetsAdded, answer: addedAssets }),
-    removeAssetsFromDataShare: r.dataShare.update({ rewrite: assetsRemoved }),
-    grantAccessToExternalUsersOnDataShare: r.dataShare.update({ rewrite: accessGranted }),
-    updateAccessOfExternalUsersOnDataShare: r.dataShare.update({ rewrite: accessGranted }),
-    removeAccessOfExternalUsersOnDataShare: r.dataShare.update({ rewrite: accessRemoved }),
-    createExternalUsers: code(createExternalUsers),
-    listExternalUsers: r.externalUser.list({ select: usersMatching }),
-    deleteExternalUser: r.externalUser.delete({ rewrite: userInLake, answer: succeeded }),
-    revokeExternalUserCredentials: r.externalUser.update({ rewrite: revoking, answer: succeeded }),
-    regenerateExternalUserCredentials: r.externalUser.update({ rewrite: regenerating, answer: regenerated }),
-    getSuggestedTags: code(getSuggestedTags),
-    reviewSuggestedTags: code(reviewSuggestedTags),
-    launchProfilers: r.profilers.create({ rewrite: profilersNamed }),
-    getFgacStatusByAssets: code(getFgacStatusByAssets),
+    getDataShare: r.dataShare.read({ rewrite: shares.inLake }),
+    listDataShares: r.dataShare.list({ select: shares.sharesNamed, beside: shares.lastPageToken }),
+    updateDataShare: r.dataShare.update({ rewrite: shares.inLake }),
+    deleteDataShare: r.dataShare.delete({ rewrite: shares.inLake }),
+    shareDataShare: r.dataShare.update({ rewrite: shares.sharing(true), answer: users.succeeded }),
+    unshareDataShare: r.dataShare.update({ rewrite: shares.sharing(false) }),
+    addAssetsToDataShare: r.dataShare.update({ rewrite: shares.assetsAdded, answer: shares.addedAssets }),
+    removeAssetsFromDataShare: r.dataShare.update({ rewrite: shares.assetsRemoved }),
+    grantAccessToExternalUsersOnDataShare: r.dataShare.update({ rewrite: shares.accessGranted }),
+    updateAccessOfExternalUsersOnDataShare: r.dataShare.update({ rewrite: shares.accessGranted }),
+    removeAccessOfExternalUsersOnDataShare: r.dataShare.update({ rewrite: shares.accessRemoved }),
+    createExternalUsers: code(users.createExternalUsers),
+    listExternalUsers: r.externalUser.list({ select: users.usersMatching }),
+    deleteExternalUser: r.externalUser.delete({ rewrite: users.userLeaving, answer: users.succeeded }),
+    revokeExternalUserCredentials: r.externalUser.update({ rewrite: users.revoking, answer: users.succeeded }),
+    regenerateExternalUserCredentials: r.externalUser.update({ rewrite: users.regenerating, answer: users.regenerated }),
+    getSuggestedTags: code(tags.getSuggestedTags),
+    reviewSuggestedTags: code(tags.reviewSuggestedTags),
+    launchProfilers: r.profilers.create({ rewrite: tags.profilersNamed }),
+    getFgacStatusByAssets: code(tags.getFgacStatusByAssets),
   }),
 });

@@ -7,15 +7,16 @@
  * `isShared`; adding or removing assets, removing users' access and deleting
  * are refused while it is shared. Every change is the update verb: each
  * operation's `rewrite` checks the request and says what it sets, the
- * share's `check.update` what any change keeps true (a unique name in the
- * data lake, the update time, the next asset id).
+ * share's `check.update` refuses a name taken in its data lake, and its
+ * `effect.update` sets what any change does (the name, the update time, the
+ * next asset id).
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { paged, pagingFor } from '../../engine/paging.js';
+import { pagingFor } from '../../engine/paging.js';
 import { docs, str, strings, text } from '../../values.js';
 import { acceptedTags } from './tags.js';
 
@@ -224,41 +225,33 @@ export function showShare(h: Hook<R>, rec: Rec): Doc {
   };
 }
 
-/** listDataShares: code, because its last page ends with an empty next token, as the service does (seed 001). */
-export function listDataShares(h: Hook<R>, req: Doc): Doc {
-  const out = paged(h.ctx, req, shares(h, req, str(req.name)), (r) => {
-    const s = shareOf(r);
-    return {
-      dataShareId: s.dataShareId,
-      dataShareName: s.dataShareName,
-      isShared: s.isShared,
-      createdAt: s.createdAt,
-      createdBy: s.createdBy,
-      keywords: s.keywords,
-      ...(s.expiryTime ? { expiryTime: s.expiryTime } : {}),
-    };
-  });
-  const token = pagingFor(h.ctx).outputToken;
-  return { ...out, [token]: out[token] ?? '' };
-}
+/** listDataShares' records: the data lake's shares, those whose name holds `name` (any case) when given. */
+export const sharesNamed = (h: Hook<R>, req: Doc): EngineRecord[] => shares(h, req, str(req.name));
 
-/**
- * What every change of a share keeps true (its `check.update`): a new name
- * is unique in its data lake (the update verb moves no name, so the rename is
- * written here), the update time is now, and the next asset id follows every
- * one given so far.
- */
+/** listDataShares' last page ends with an empty next token, as the service's does (seed 001); a page before it has its own. */
+export const lastPageToken = (h: Hook<R>): Doc => ({ [pagingFor(h.ctx).outputToken]: '' });
+
+/** Any change of a share: a new name is unique in its data lake. */
 export function checkShareUpdate(h: Hook<R>, rec: Rec, req: Doc): void {
   const s = shareOf(rec);
   const name = str(req.dataShareName);
   if (name && name.toLowerCase() !== s.dataShareName.toLowerCase() && nameTaken(h, req, name, rec.id))
     throw alreadyExists(`a data share named "${name}" already exists in data lake ${s.datalakeCrn}`);
-  if (name) {
-    s.dataShareName = name;
-    (rec as EngineRecord).name = name;
-  }
-  s.updatedAt = h.ctx.clock.iso();
-  s.nextResourceId = Math.max(s.nextResourceId, ...s.assets.map((a) => Number(a.resourceId) + 1));
+}
+
+/**
+ * What any change of a share sets (its `effect.update`): the new name (the
+ * resource renames), the update time, and the next asset id after every one
+ * given so far.
+ */
+export function shareChanged(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  const s = shareOf(rec);
+  const name = str(req.dataShareName);
+  return {
+    ...(name ? { dataShareName: name } : {}),
+    updatedAt: h.ctx.clock.iso(),
+    nextResourceId: Math.max(s.nextResourceId, ...s.assets.map((a) => Number(a.resourceId) + 1)),
+  };
 }
 
 /**

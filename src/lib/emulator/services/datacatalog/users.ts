@@ -39,18 +39,6 @@ function newCredentials(): { clientId: string; secret: string } {
   return { clientId: `ext-${randomBytes(10).toString('hex')}`, secret: randomBytes(32).toString('base64url') };
 }
 
-/** A user as ExternalUser shows it: with the secret, the one time it is shown. */
-const shown = (u: User, secret?: string): Doc => ({
-  userId: u.userId,
-  username: u.username,
-  email: u.email,
-  companyName: u.companyName,
-  clientId: u.clientId,
-  ...(secret ? { secret } : {}),
-  createdAt: u.createdAt,
-  expiryTime: u.expiryTime,
-});
-
 /** The users of the data lake a request names. */
 function usersIn(h: Hook<R>, req: Doc): EngineRecord[] {
   const lake = text(req.datalakeCrn);
@@ -113,7 +101,8 @@ export function createExternalUsers(h: Hook<R>, req: Doc): Doc {
     };
     all.create({ id: String(user.userId), name: user.username, scope: env.crn, env: env.crn, doc: user as unknown as Doc });
     existing.push(user);
-    return shown(user, secret);
+    // The secret is shown this once.
+    return h.conform('ExternalUser', { ...user, secret }, String(user.userId));
   });
   return { externalUsers };
 }
@@ -127,16 +116,14 @@ export function usersMatching(h: Hook<R>, req: Doc): EngineRecord[] {
   });
 }
 
-/** A request about a user, as the verbs read it: only when the user is of the data lake it names. */
-export function userInLake(h: Hook<R>, req: Doc): Doc {
-  userIn(h, req);
+/** deleteExternalUser's request: the user's access to every share of their data lake goes with them. */
+export function userLeaving(h: Hook<R>, req: Doc): Doc {
+  const u = userOf(userIn(h, req));
+  dropAccessEverywhere(h, u.userId, u.datalakeCrn);
   return req;
 }
 
 export const succeeded = (): Doc => ({ success: true });
-
-/** deleteExternalUser: their access to every share of their data lake goes with them. */
-export const dropUserAccess = (h: Hook<R>, rec: Rec): void => dropAccessEverywhere(h, userOf(rec).userId, userOf(rec).datalakeCrn);
 
 /** revokeExternalUserCredentials: the user disabled (once). */
 export function revoking(h: Hook<R>, req: Doc): Doc {
@@ -152,18 +139,16 @@ export function regenerating(h: Hook<R>, req: Doc): Doc {
 }
 
 /**
- * What a change of a user's credentials keeps true (its `check.update`): a
- * disabled user has access to no share; new credentials keep only the
- * secret's hash, and last a year from now.
+ * What a change of a user's credentials does (its `effect.update`): a
+ * disabled user loses their access to every share; new credentials keep
+ * only the secret's hash, and last a year from now.
  */
-export function checkCredentials(h: Hook<R>, rec: Rec, req: Doc): void {
+export function credentialsChanged(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const u = userOf(rec);
   if (!u.isActive) dropAccessEverywhere(h, u.userId, u.datalakeCrn);
   const secret = str(req.secret);
-  if (secret === undefined) return;
-  u.secretHash = secretHash(secret);
-  u.expiryTime = h.ctx.clock.iso(h.ctx.clock.now() + YEAR_MS);
+  return secret === undefined ? {} : { secretHash: secretHash(secret), expiryTime: h.ctx.clock.iso(h.ctx.clock.now() + YEAR_MS) };
 }
 
 /** regenerateExternalUserCredentials' answer: the user with the secret, the one time it is shown. */
-export const regenerated = (_h: Hook<R>, rec: Rec, req: Doc): Doc => ({ externalUser: shown(userOf(rec), str(req.secret)) });
+export const regenerated = (_h: Hook<R>, rec: Rec, req: Doc): Doc => ({ externalUser: { ...rec.doc, secret: str(req.secret) } });

@@ -122,22 +122,12 @@ function uploadedDefinition(ctx: RequestContext): { path: string; size: number }
 
 // ---- records ---------------------------------------------------------------------------
 
-/** The flow definition a request names by `flowCrn`, or NOT_FOUND. */
-function flowNamed(h: Hook, flowCrn: string): EngineRecord {
-  return h.records('flow').get(flowCrn);
-}
-
 /** The versions of a flow definition, oldest first. */
 function versionsOf(h: Hook, flow: Rec): EngineRecord[] {
   return h
     .records('flowVersion')
     .all(flow.id)
     .sort((a, b) => versionOf(a) - versionOf(b));
-}
-
-/** The collection a request names, or NOT_FOUND. */
-function collectionNamed(h: Hook, ref: string): EngineRecord {
-  return h.records('catalogCollection').get(ref);
 }
 
 /** Adds a version to a flow definition (with its tags): the next number, by the caller, now. */
@@ -313,8 +303,6 @@ function addedDetails(h: Hook, flow: Rec, r: ReadyFlow): Doc {
   };
 }
 
-const conform = (h: Hook, shape: string, doc: Doc, seed: string): Doc => h.conform(shape, doc, seed);
-
 // ---- collections ----------------------------------------------------------------------
 
 /** createCollection: the request as the verb reads it, its name checked and trimmed. */
@@ -323,15 +311,14 @@ export const collectionNamedIn = (_h: Hook, sent: Doc): Doc => ({ ...sent, name:
 /** updateCollection: as createCollection's, when it names the collection anew. */
 export const collectionRenamedIn = (h: Hook, sent: Doc): Doc => (sent.name === undefined ? sent : collectionNamedIn(h, sent));
 
-/** updateCollection: a new name is unique in the catalog. The engine's update moves no name, so the rename is written here. */
+/** updateCollection: a new name is unique in the catalog. */
 export function checkCollectionUpdate(h: Hook, rec: Rec, req: Doc): void {
-  if (req.name === undefined) return;
-  const name = text(req.name);
-  const other = h.records('catalogCollection').find(name, '');
-  if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? name}`);
-  (rec as EngineRecord).name = name;
-  rec.doc.name = name;
+  const other = req.name === undefined ? undefined : h.records('catalogCollection').find(text(req.name), '');
+  if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? text(req.name)}`);
 }
+
+/** updateCollection's new name (the resource renames: the update verb takes no name from the request). */
+export const collectionRenamed = (_h: Hook, _rec: Rec, req: Doc): Doc => (req.name === undefined ? {} : { name: text(req.name) });
 
 /** The flow definitions a collection holds. */
 const heldBy = (h: Hook, rec: Rec): EngineRecord[] =>
@@ -364,13 +351,11 @@ export const collectionsListed = (h: Hook, req: Doc): EngineRecord[] =>
 
 // ---- flow definitions and their versions ------------------------------------------------
 
-/** assignToCollection: into a collection of the catalog, or out of any. */
-export function checkAssign(h: Hook, rec: Rec, req: Doc): void {
-  const to = str(req.catalogCollectionCrn);
-  if (to) rec.doc.collectionCrn = collectionNamed(h, to).crn;
-  else delete rec.doc.collectionCrn;
-  rec.doc.modifiedTimestamp = h.ctx.clock.now();
-}
+/** assignToCollection's effect: into a collection of the catalog (NOT_FOUND otherwise), or out of any. */
+export const assigned = (h: Hook, _rec: Rec, req: Doc): Doc => ({
+  collectionCrn: str(req.catalogCollectionCrn) ? h.records('catalogCollection').get(text(req.catalogCollectionCrn)).crn : undefined,
+  modifiedTimestamp: h.ctx.clock.now(),
+});
 
 export const checkFlowDelete = (h: Hook, rec: Rec): void => releasing(h, rec);
 
@@ -392,7 +377,7 @@ export function flowShown(h: Hook, rec: Rec): Doc {
 /** listFlowDefinitions: of a collection when one is named, by name, through sorts. */
 export function flowsListed(h: Hook, req: Doc): EngineRecord[] {
   const collection = str(req.collectionCrn);
-  if (collection) collectionNamed(h, collection);
+  if (collection) h.records('catalogCollection').get(collection);
   const all = h
     .records('flow')
     .all('')
@@ -420,7 +405,7 @@ export function flowDefinitionOf(h: Hook, rec: Rec): Doc {
 
 /** listFlowDefinitionVersions: a flow definition's, those a tag name holds the search term of. */
 export function versionsListed(h: Hook, req: Doc): EngineRecord[] {
-  const flow = flowNamed(h, text(req.flowCrn));
+  const flow = h.records('flow').get(text(req.flowCrn));
   const tags = h.records('flowVersionTag');
   return searched(versionsOf(h, flow), req.searchTerm, (v) => tags.all(v.id).map((t) => t.name ?? ''));
 }
@@ -441,16 +426,16 @@ export const checkTag = (_h: Hook, rec: Rec): void => void checkedTag(rec.doc);
 export function importFlowDefinition(h: Hook, req: Doc): Doc {
   const name = catalogName('flow definition', req.name);
   const collection = str(req.collectionCrn);
-  const collectionCrn = collection ? collectionNamed(h, collection).crn : undefined;
+  const collectionCrn = collection ? h.records('catalogCollection').get(collection).crn : undefined;
   const tags = tagsOf(req.tags);
   const file = uploadedDefinition(h.ctx);
   const flow = newFlow(h, { name, slug: name, description: str(req.description), collectionCrn });
   addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
-  return conform(h, 'ImportFlowDefinitionResponse', h.records('flow').view(flow), flow.id);
+  return h.conform('ImportFlowDefinitionResponse', h.records('flow').view(flow), flow.id);
 }
 
 export function importFlowDefinitionVersion(h: Hook, req: Doc): Doc {
-  const flow = flowNamed(h, text(req.flowCrn));
+  const flow = h.records('flow').get(text(req.flowCrn));
   if (flowData(flow).readyflow)
     throw failedPrecondition(
       `${flow.name ?? flow.id} is a ReadyFlow: it gets new versions from Cloudera only; import yours as a flow definition of its own`,
@@ -458,7 +443,7 @@ export function importFlowDefinitionVersion(h: Hook, req: Doc): Doc {
   const tags = tagsOf(req.tags);
   const file = uploadedDefinition(h.ctx);
   const v = addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
-  return conform(h, 'ImportFlowDefinitionVersionResponse', h.records('flowVersion').view(v), v.id);
+  return h.conform('ImportFlowDefinitionVersionResponse', h.records('flowVersion').view(v), v.id);
 }
 
 // ---- ReadyFlows added: code (a flow definition made with all its versions; one that is not added is NOT_FOUND first) ----
@@ -477,7 +462,7 @@ export function addReadyflow(h: Hook, req: Doc): Doc {
       at: publishedAt(r, n),
       data: { definition: Buffer.from(JSON.stringify(readyflowDefinition(r, n))).toString('base64') },
     });
-  return conform(h, 'AddReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, r) }, flow.id);
+  return h.conform('AddReadyflowResponse', { addedReadyflowDetail: addedDetails(h, flow, r) }, flow.id);
 }
 
 /** describeAddedReadyflow: the ReadyFlow it was added from, and its versions. */

@@ -14,7 +14,7 @@ import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
-import { num, str, text } from '../../values.js';
+import { str, text } from '../../values.js';
 import type {
   DataflowDeploymentView as Deployment,
   DataflowFlowView as DeployedFlow,
@@ -29,15 +29,13 @@ import {
   eventNamed,
   eventSummary,
   eventsWanted,
-  filterOptions,
   flowEvents,
   kpiCharts,
-  notifications,
   rowsOf,
   runs,
 } from './monitoring.js';
 import { allServices, requireHealthy, serviceNamed, type R, type Rec } from './services.js';
-import { DEPLOYMENT_STATES, deployedFlowView, deploymentView, projectsOfAccount } from './views.js';
+import { deployedFlowView, deploymentView } from './views.js';
 
 function deploymentNamed(h: Hook<R>, deploymentCrn: string): Deployment {
   const d = h.world.dataflows.deployment(deploymentCrn);
@@ -177,16 +175,14 @@ export const deploymentSystemMetrics = (h: Hook<R>, rec: Rec, req: Doc): Doc => 
   metricCharts: deploymentSystemCharts(h, deploymentOf(h, rec), req.metricsTimePeriod),
 });
 
-// A flow's state, as the workload shows it, is outside df's model while its deployment is suspended
-// (DEPLOYMENT_SUSPENDED is no DeployedFlowState): a verb's answer is conformed to the model, which would
-// make another up, so what shows it is code, answered as the workload says.
-
-export function describeFlowInDeployment(h: Hook<R>, req: Doc): Doc {
-  const { d, f } = flowNamed(h, req);
-  return { deployedFlow: deployedFlowView(h, f, d) };
+/** What a flow of a deployment shows: the workload's record as the control plane shows it (a list keeps DeployedFlowSummary's fields). */
+export function deployedFlowShown(h: Hook<R>, rec: Rec): Doc {
+  const { d, f } = flowOf(h, rec);
+  return deployedFlowView(h, f, d);
 }
 
-export function listFlowsInDeployment(h: Hook<R>, req: Doc): Doc {
+/** listFlowsInDeployment: a deployment's flows by name, filters (state) and sorts. */
+export function flowsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const d = deploymentNamed(h, text(req.deploymentCrn));
   const t = str(req.searchTerm)?.toLowerCase();
   const flows = filtered(
@@ -194,8 +190,9 @@ export function listFlowsInDeployment(h: Hook<R>, req: Doc): Doc {
     req.filters,
     { state: (f) => f.status.state },
   );
-  const list = sorted(flows, req.sorts, { name: (f) => f.name, updated: (f) => f.updated, state: (f) => f.status.state });
-  return paged(h.ctx, req, list, (f): Doc => deployedFlowView(h, f, d, true));
+  return sorted(flows, req.sorts, { name: (f) => f.name, updated: (f) => f.updated, state: (f) => f.status.state }).map((f) =>
+    asRecord(f, d.crn),
+  );
 }
 
 export function flowEventsListed(h: Hook<R>, rec: Rec, req: Doc): Doc {
@@ -216,24 +213,4 @@ export function flowAlerts(h: Hook<R>, rec: Rec, req: Doc): Doc {
 export function flowKpis(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const { f } = flowOf(h, rec);
   return { metricCharts: kpiCharts(h, f.crn, f.kpis, f.created, runs(f.status.state), req.metricsTimePeriod) };
-}
-
-// ---- across the account
-
-export const listNotifications = (h: Hook<R>, req: Doc): Doc => ({ notifications: notifications(h, num(req.timestampAfter) ?? 0) });
-
-export const listFilterOptions = (h: Hook<R>, req: Doc): Doc => ({
-  filterOptions: filterOptions(h, text(req.filterType), {
-    deploymentStates: DEPLOYMENT_STATES,
-    projects: projectsOfAccount(h).map((p) => ({ identifier: p.crn, label: p.name })),
-  }),
-});
-
-/** The values listProjects' filters take: its states, and the account's services. */
-export function listProjectFilterOptions(h: Hook<R>, req: Doc): Doc {
-  const type = text(req.filterType);
-  if (type === 'state')
-    return { filterOptions: ['ACTIVE', 'DELETING'].map((id) => ({ identifier: id, label: id.charAt(0) + id.slice(1).toLowerCase() })) };
-  if (type === 'service') return { filterOptions: allServices(h).map((s) => ({ identifier: s.crn, label: s.name })) };
-  throw invalid(`filterType must be state or service; got "${type.slice(0, 50)}"`);
 }

@@ -53,13 +53,21 @@ export default defineService<OperationName>()({
         collectDiagnostics: 5,
         delete: 5,
       },
-      hooks: { check: services.serviceChecks, effect: services.serviceEffects, show: serviceShown },
+      hooks: { check: services.serviceChecks, effect: services.serviceEffects, keep: services.serviceKeeps, show: serviceShown },
+    },
+    kubernetesAccess: {
+      noun: 'Kubernetes access of',
+      keys: ['cloudUserId'],
+      lives: { in: 'parent', parent: 'service', part: true },
+      hooks: { check: { create: services.checkGrant } },
     },
     project: {
       keys: ['projectCrn'],
+      renames: true,
       lives: { in: 'parent', parent: 'service' },
       hooks: {
         check: { create: projects.checkProject, update: projects.checkProjectUpdate },
+        effect: { update: projects.projectUpdated },
         fill: projects.fillProject,
         show: projects.projectShown,
       },
@@ -77,8 +85,10 @@ export default defineService<OperationName>()({
     catalogCollection: {
       noun: 'collection',
       keys: ['catalogCollectionCrn'],
+      renames: true,
       hooks: {
         check: { update: catalog.checkCollectionUpdate, delete: catalog.checkCollectionDelete },
+        effect: { update: catalog.collectionRenamed },
         show: catalog.collectionShown,
       },
     },
@@ -87,7 +97,11 @@ export default defineService<OperationName>()({
       keys: ['flowCrn'],
       // "Delete a flow definition and all its versions".
       deletes: { cascades: true },
-      hooks: { check: { update: catalog.checkAssign, delete: catalog.checkFlowDelete }, show: catalog.flowShown },
+      hooks: {
+        check: { delete: catalog.checkFlowDelete },
+        effect: { update: catalog.assigned },
+        show: catalog.flowShown,
+      },
     },
     flowVersion: {
       noun: 'flow version',
@@ -110,6 +124,7 @@ export default defineService<OperationName>()({
       keys: ['deployedFlowCrn'],
       lives: { in: 'parent', parent: 'deployment' },
       readsFrom: deployments.flowsRead,
+      hooks: { show: deployments.deployedFlowShown },
     },
     // What follows has no record of df's: an added ReadyFlow is a flow definition (catalog.ts), events
     // are computed (monitoring.ts), and the requests df opens are dfworkload's.
@@ -132,8 +147,8 @@ export default defineService<OperationName>()({
     // Its delete is an action of the lifecycle: what the service holds goes or persists as the request says (check.delete).
     disableService: r.service.act('delete', LIVE),
     resetService: code(services.resetService),
-    grantUserKubernetesAccess: code(services.grantUserKubernetesAccess),
-    revokeUserKubernetesAccess: code(services.revokeUserKubernetesAccess),
+    grantUserKubernetesAccess: r.kubernetesAccess.create({ ...LIVE, answer: services.cloudUserOf }),
+    revokeUserKubernetesAccess: r.kubernetesAccess.delete({ answer: services.cloudUserOf }),
     listUserKubernetesAccess: r.service.read({ answer: services.kubernetesAccess }),
     getKubeconfig: r.service.read({ answer: services.getKubeconfig }),
     listServiceEvents: r.service.read({ answer: monitoring.listServiceEvents }),
@@ -148,7 +163,7 @@ export default defineService<OperationName>()({
     updateProject: r.project.update(),
     deleteProject: code(projects.deleteProject),
     cancelDeleteProject: code(projects.cancelDeleteProject),
-    listProjectFilterOptions: code(deployments.listProjectFilterOptions),
+    listProjectFilterOptions: code(monitoring.listProjectFilterOptions),
     startGetDiagnosticsCollection: r.diagnostics.create({ answer: projects.diagnosticsStarted }),
     listDiagnostics: r.diagnostics.list({ select: projects.diagnosticsListed }),
 
@@ -193,14 +208,14 @@ export default defineService<OperationName>()({
     listDeploymentActiveAlerts: r.deployment.read({ answer: deployments.deploymentAlerts }),
     listDeploymentKPIs: r.deployment.read({ answer: deployments.deploymentKpis }),
     listDeploymentSystemMetrics: r.deployment.read({ answer: deployments.deploymentSystemMetrics }),
-    describeFlowInDeployment: code(deployments.describeFlowInDeployment),
-    listFlowsInDeployment: code(deployments.listFlowsInDeployment),
+    describeFlowInDeployment: r.deployedFlow.read(),
+    listFlowsInDeployment: r.deployedFlow.list({ select: deployments.flowsListed }),
     listFlowEventsInDeployment: r.deployedFlow.read({ answer: deployments.flowEventsListed }),
     describeFlowEventDetailInDeployment: r.deployedFlow.read({ answer: deployments.flowEventDetail }),
     listFlowActiveAlertsInDeployment: r.deployedFlow.read({ answer: deployments.flowAlerts }),
     listFlowKpisInDeployment: r.deployedFlow.read({ answer: deployments.flowKpis }),
-    listNotifications: code(deployments.listNotifications),
-    listFilterOptions: code(deployments.listFilterOptions),
+    listNotifications: code(monitoring.listNotifications),
+    listFilterOptions: code(monitoring.listFilterOptions),
   }),
   redirectedUploads: {
     importFlowDefinition: '/df/catalog/flows/upload',

@@ -400,13 +400,14 @@ export function serviceSystemCharts(h: Hook<R>, s: Rec, period: unknown): Doc[] 
 
 // ---- notifications and filter options ------------------------------------------------------
 
-/** The events of every service and deployment of the account after a time, oldest first, as notifications. */
-export function notifications(h: Hook<R>, after: number): Doc[] {
+/** listNotifications: the events of every service and deployment of the account after a time, oldest first. */
+export function listNotifications(h: Hook<R>, req: Doc): Doc {
+  const after = num(req.timestampAfter) ?? 0;
   const all: DfEvent[] = [
     ...allServices(h).flatMap((s) => serviceEvents(h, s)),
     ...h.world.dataflows.deployments().flatMap((d) => deploymentEvents(h, d)),
   ];
-  return all
+  const notifications = all
     .filter((e) => e.firstOccurrence > after)
     .sort((x, y) => x.firstOccurrence - y.firstOccurrence)
     .map((e) => ({
@@ -419,27 +420,53 @@ export function notifications(h: Hook<R>, after: number): Doc[] {
       eventId: e.crn,
       timestamp: e.firstOccurrence,
     }));
+  return { notifications };
 }
+
+/** The states a deployment can be in (the filter options of `state`). */
+const DEPLOYMENT_STATES = [
+  'DEPLOYING',
+  'GOOD_HEALTH',
+  'CONCERNING_HEALTH',
+  'BAD_HEALTH',
+  'SUSPENDED',
+  'UPDATING',
+  'TERMINATING',
+  'RESTARTING',
+  'UPGRADING',
+  'SUSPENDING',
+  'RESUMING',
+] as const;
 
 const label = (id: string): string => id.charAt(0) + id.slice(1).toLowerCase().replace(/_/g, ' ');
 const options = (ids: readonly string[]): Doc[] => ids.map((id) => ({ identifier: id, label: label(id) }));
 
-/** The filter types of the deployment and event listings and the values each takes. */
-export function filterOptions(
-  h: Hook<R>,
-  type: string,
-  known: { readonly deploymentStates: readonly string[]; readonly projects: readonly Doc[] },
-): Doc[] {
+/** The values each filter type of a listing takes: of deployments and events, or (projects) of projects. */
+function filterOptions(h: Hook<R>, type: string, ofProjects: boolean): Doc[] {
   const kinds: Readonly<Record<string, () => Doc[]>> = {
-    state: () => options(known.deploymentStates),
+    state: () => options(ofProjects ? ['ACTIVE', 'DELETING'] : DEPLOYMENT_STATES),
     service: () => allServices(h).map((s) => ({ identifier: s.crn, label: s.name })),
-    project: () => [...known.projects],
-    severity: () => options(['INFO', 'WARNING', 'ERROR']),
+    ...(ofProjects
+      ? {}
+      : {
+          project: () =>
+            h
+              .records('project')
+              .all()
+              .map((p) => ({ identifier: p.crn, label: p.name ?? p.id })),
+          severity: () => options(['INFO', 'WARNING', 'ERROR']),
+        }),
   };
   const pick = kinds[type];
   if (!pick) throw invalid(`filterType must be one of ${Object.keys(kinds).join(', ')}; got "${type.slice(0, 50)}"`);
   return pick();
 }
+
+export const listFilterOptions = (h: Hook<R>, req: Doc): Doc => ({ filterOptions: filterOptions(h, text(req.filterType), false) });
+
+export const listProjectFilterOptions = (h: Hook<R>, req: Doc): Doc => ({
+  filterOptions: filterOptions(h, text(req.filterType), true),
+});
 
 // ---- a service's events, alerts and metrics: answers of reads of the service ----------------
 

@@ -30,16 +30,23 @@ function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
 
 // ---- projects ----
 
-/** Checks the revision a change names against the project's, and moves it on. */
-function revise(h: Hook<R>, rec: Rec, req: Doc): void {
+/** A change names the project's revision (a stale one is refused). */
+function checkRevision(rec: Rec, req: Doc): void {
   const current = num(rec.doc.revision) ?? 1;
   const given = num(req.projectRevision);
   if (given !== current)
     throw failedPrecondition(
       `project ${rec.name ?? rec.id} is at revision ${current}, not ${String(given)}: read it again (df projects describe) and retry`,
     );
-  rec.doc.revision = current + 1;
-  rec.doc.updated = h.ctx.clock.now();
+}
+
+/** What every change of a project sets: its next revision, and when. */
+const revised = (h: Hook<R>, rec: Rec): Doc => ({ revision: (num(rec.doc.revision) ?? 1) + 1, updated: h.ctx.clock.now() });
+
+/** Checks the revision a change names against the project's, and moves it on (for code). */
+function revise(h: Hook<R>, rec: EngineRecord, req: Doc): void {
+  checkRevision(rec, req);
+  Object.assign(rec.doc, revised(h, rec));
 }
 
 function projectName(given: unknown): string {
@@ -62,23 +69,22 @@ export const fillProject = (h: Hook<R>, rec: Rec): Doc => ({
   updated: h.ctx.clock.now(),
 });
 
-/**
- * updateProject: at the revision read, its new name (unique in its service)
- * and description, from fields of the request's own names. The engine's
- * update moves no name, so the rename is written here.
- */
+/** updateProject: at the revision read, a new name unique in its service. */
 export function checkProjectUpdate(h: Hook<R>, rec: Rec, req: Doc): void {
-  revise(h, rec, req);
-  if (req.projectName !== undefined) {
-    const name = projectName(req.projectName);
-    const other = h.records('project').find(name, rec.scope);
-    if (other && other.id !== rec.id)
-      throw alreadyExists(`DataFlow service ${String((rec.doc.service as Doc).name)} already has a project named ${name}`);
-    (rec as EngineRecord).name = name;
-    rec.doc.name = name;
-  }
-  if (req.projectDescription !== undefined) rec.doc.description = text(req.projectDescription);
+  checkRevision(rec, req);
+  if (req.projectName === undefined) return;
+  const name = projectName(req.projectName);
+  const other = h.records('project').find(name, rec.scope);
+  if (other && other.id !== rec.id)
+    throw alreadyExists(`DataFlow service ${String((rec.doc.service as Doc).name)} already has a project named ${name}`);
 }
+
+/** updateProject's effect: the next revision, its new name (the resource renames) and description, from fields of the request's own names. */
+export const projectUpdated = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
+  ...revised(h, rec),
+  ...(req.projectName !== undefined ? { name: projectName(req.projectName) } : {}),
+  ...(req.projectDescription !== undefined ? { description: text(req.projectDescription) } : {}),
+});
 
 /**
  * A project being deleted: DELETING (`deleting: true`) for two minutes, then
@@ -161,13 +167,10 @@ export function checkDiagnostics(h: Hook<R>, rec: Rec, req: Doc): void {
   });
   const [from, to] = times;
   if (from !== undefined && to !== undefined && from >= to) throw invalid('startTime must be before endTime');
-  // Times nobody gave are not made up: the collection then takes all the logs there are.
-  if (from === undefined) delete rec.doc.startTime;
-  if (to === undefined) delete rec.doc.endTime;
 }
 
 /** What a new collection shows of itself; its service shows COLLECTING_DIAGNOSTICS meanwhile. */
-export function fillDiagnostics(h: Hook<R>, rec: Rec): Doc {
+export function fillDiagnostics(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const s = serviceOf(h, rec);
   let bundleCloudPath: string | undefined;
   if (rec.doc.destination === 'CLOUD_STORAGE') {
@@ -179,6 +182,9 @@ export function fillDiagnostics(h: Hook<R>, rec: Rec): Doc {
   }
   collectDiagnostics(h, s);
   return {
+    // Times nobody gave are not made up: the collection then takes all the logs there are.
+    ...(str(req.startTime) === undefined ? { startTime: undefined } : {}),
+    ...(str(req.endTime) === undefined ? { endTime: undefined } : {}),
     uuid: rec.id,
     dfServiceCrn: s.crn,
     requestedTime: iso(h.ctx.clock.now()),

@@ -43,8 +43,6 @@ export const WORKLOAD_VERSIONS = ['2.9.0-b120', '2.10.0-b85'] as const;
 
 /** What a service keeps beside its document. */
 interface ServiceData {
-  /** Cloud users allowed to reach its Kubernetes cluster. */
-  kubernetesAccess?: string[];
   /** Who started each action, by the time it started. */
   actors?: Record<string, string>;
 }
@@ -54,11 +52,15 @@ const dataOf = (rec: Rec): ServiceData => (rec.data ?? {}) as ServiceData;
 /** Who started the action a service began at `at` (a user CRN). */
 export const actorAt = (rec: Rec, at: number): string | undefined => dataOf(rec).actors?.[String(at)];
 
-/** Notes the caller as who starts an action of the service now (kept with the record its action saves). */
-function noteActor(h: Hook<R>, rec: Rec): void {
-  const data = ((rec as EngineRecord).data ??= {}) as ServiceData;
-  const actors = Object.entries(data.actors ?? {}).slice(-49);
-  data.actors = Object.fromEntries([...actors, [String(h.ctx.clock.now()), h.ctx.caller.actorCrn]]);
+/** Who started the service's actions, with the caller as who starts one now (what an action keeps beside the record). */
+function actorsWith(h: Hook<R>, rec: Rec): Doc {
+  const actors = Object.entries(dataOf(rec).actors ?? {}).slice(-49);
+  return { actors: Object.fromEntries([...actors, [String(h.ctx.clock.now()), h.ctx.caller.actorCrn]]) };
+}
+
+/** Notes the caller as who starts an action of the service now, for code that begins one. */
+function noteActor(h: Hook<R>, rec: EngineRecord): void {
+  rec.data = { ...rec.data, ...actorsWith(h, rec) };
 }
 
 /** A user as DataFlow shows them (authors, events): their workload user name, else their CRN's id. */
@@ -119,7 +121,7 @@ function serviceDoc(h: Hook<R>, env: Place, given: Doc): Doc {
 /** A new service record of an environment. */
 function newService(h: Hook<R>, env: Place, doc: Doc): Omit<EngineRecord, 'activity' | 'createdAt'> {
   const id = crnId(env.crn);
-  return { id, name: env.environmentName, crn: h.crn('service', id), scope: env.crn, env: env.crn, doc, data: { kubernetesAccess: [] } };
+  return { id, name: env.environmentName, crn: h.crn('service', id), scope: env.crn, env: env.crn, doc };
 }
 
 /**
@@ -198,11 +200,9 @@ export function enableService(h: Hook<R>, req: Doc): Doc {
   let rec: EngineRecord;
   if (!there) {
     const made = newService(h, env, doc);
-    noteActor(h, made as Rec);
-    rec = all.create(made, 'enable');
+    rec = all.create({ ...made, data: actorsWith(h, made as Rec) }, 'enable');
   } else {
     there.doc = doc;
-    there.data = { ...dataOf(there), kubernetesAccess: [] };
     delete there.deleted;
     noteActor(h, there);
     all.begin(there, 'enable');
@@ -242,10 +242,7 @@ export function notDisabled(h: Hook<R>, req: Doc): Doc {
 }
 
 /** An update names both node counts (and IP ranges, when given). */
-const checkUpdate = (h: Hook<R>, rec: Rec, req: Doc): void => {
-  nodeCounts(req);
-  noteActor(h, rec);
-};
+const checkUpdate = (_h: Hook<R>, _rec: Rec, req: Doc): void => void nodeCounts(req);
 
 /** An upgrade goes to the next workload version, if there is one. */
 function upgradeTo(_h: Hook<R>, rec: Rec): Doc {
@@ -257,11 +254,8 @@ function upgradeTo(_h: Hook<R>, rec: Rec): Doc {
 
 /**
  * Disabling: refused while the service has deployments, unless they are to
- * be terminated with it (they are, now); its cluster goes, and with it who
- * could reach it; its projects and diagnostics records go too, unless they
- * are to persist (a service enabled again in the environment is the same
- * record, and finds them). The state is checked first: nothing is ended for
- * a disable that is refused.
+ * be terminated with it. The state is checked first: nothing is ended for a
+ * disable that is refused.
  */
 function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
   services(h).require(rec as EngineRecord, [...HEALTHY, 'BAD_HEALTH'], 'disabling');
@@ -270,27 +264,36 @@ function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
     throw failedPrecondition(
       `DataFlow service ${rec.name ?? rec.id} has ${deployments.length} deployment(s); terminate them first or give terminateDeployments`,
     );
-  for (const d of deployments) h.world.dataflows.terminate(d.crn);
-  if (!bool(req.persist))
-    for (const kind of ['project', 'diagnostics'] as const) {
-      const held = h.records(kind);
-      for (const x of held.all(rec.id)) held.remove(x);
-    }
-  ((rec as EngineRecord).data ??= {}).kubernetesAccess = [];
-  noteActor(h, rec);
 }
 
-/** The hooks of a service's actions: who started each, and what the rules refuse. */
-export const serviceChecks = {
-  update: checkUpdate,
-  upgrade: noteActor,
-  renewCertificates: noteActor,
-  rotatePassword: noteActor,
-  updateNodeImages: noteActor,
-  delete: checkDisable,
-} as const;
+/**
+ * What disabling does: its deployments are terminated; its projects and
+ * diagnostics records go too, unless they are to persist (a service enabled
+ * again in the environment is the same record, and finds them).
+ */
+function disabling(h: Hook<R>, rec: Rec, req: Doc): Doc {
+  for (const d of deploymentsOf(h, rec)) h.world.dataflows.terminate(d.crn);
+  // Its cluster goes, and with it who could reach it.
+  for (const kind of bool(req.persist) ? (['kubernetesAccess'] as const) : (['kubernetesAccess', 'project', 'diagnostics'] as const)) {
+    const held = h.records(kind);
+    for (const x of held.all(rec.id)) held.remove(x);
+  }
+  return {};
+}
 
-export const serviceEffects = { upgrade: upgradeTo } as const;
+/** The hooks of a service's actions: what the rules refuse, what an action does, and who started it (kept beside). */
+export const serviceChecks = { update: checkUpdate, delete: checkDisable } as const;
+
+export const serviceEffects = { upgrade: upgradeTo, delete: disabling } as const;
+
+export const serviceKeeps = {
+  update: actorsWith,
+  upgrade: actorsWith,
+  renewCertificates: actorsWith,
+  rotatePassword: actorsWith,
+  updateNodeImages: actorsWith,
+  delete: actorsWith,
+} as const;
 
 /** A diagnostics collection starts: the service shows COLLECTING_DIAGNOSTICS meanwhile (and goes back to the state it was in). */
 export function collectDiagnostics(h: Hook<R>, s: EngineRecord): void {
@@ -332,32 +335,23 @@ function cloudUser(rec: Rec, id: string): string {
   return id;
 }
 
-/** Code: a grant is kept beside the service (no field of it), and changes no state. */
-export function grantUserKubernetesAccess(h: Hook<R>, req: Doc): Doc {
-  const rec = serviceNamed(h, text(req.serviceCrn));
-  requireHealthy(h, rec, 'granting Kubernetes access');
-  const id = cloudUser(rec, text(req.cloudUserId));
-  const list = dataOf(rec).kubernetesAccess ?? [];
-  if (list.includes(id))
-    throw alreadyExists(`${id} already has access to the Kubernetes cluster of DataFlow service ${rec.name ?? rec.id}`);
-  rec.data = { ...dataOf(rec), kubernetesAccess: [...list, id] };
-  services(h).save(rec);
-  return { cloudUserId: id };
+/** A grant of access to a service's cluster: the service healthy, the user one its cloud names. */
+export function checkGrant(h: Hook<R>, rec: Rec): void {
+  const service = h.records('service').byId(rec.scope);
+  if (!service) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
+  requireHealthy(h, service, 'granting Kubernetes access');
+  cloudUser(service, rec.name ?? '');
 }
 
-/** Code: taking access away needs no healthy cluster (a disabling one loses it anyway). */
-export function revokeUserKubernetesAccess(h: Hook<R>, req: Doc): Doc {
-  const rec = serviceNamed(h, text(req.serviceCrn));
-  const id = text(req.cloudUserId);
-  const list = dataOf(rec).kubernetesAccess ?? [];
-  if (!list.includes(id))
-    throw notFound(`${id.slice(0, 200)} has no access to the Kubernetes cluster of DataFlow service ${rec.name ?? rec.id}`);
-  rec.data = { ...dataOf(rec), kubernetesAccess: list.filter((x) => x !== id) };
-  services(h).save(rec);
-  return { cloudUserId: id };
-}
+/** grantUserKubernetesAccess's and revokeUserKubernetesAccess's answer: the cloud user. */
+export const cloudUserOf = (_h: Hook<R>, rec: Rec): Doc => ({ cloudUserId: rec.name });
 
-export const kubernetesAccess = (_h: Hook<R>, rec: Rec): Doc => ({ cloudUserIds: dataOf(rec).kubernetesAccess ?? [] });
+export const kubernetesAccess = (h: Hook<R>, rec: Rec): Doc => ({
+  cloudUserIds: h
+    .records('kubernetesAccess')
+    .all(rec.id)
+    .map((x) => x.name),
+});
 
 /**
  * The bearer token of a service's kubeconfig: made from when it was last

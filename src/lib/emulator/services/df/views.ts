@@ -10,21 +10,6 @@ import type { DataflowDeploymentView as Deployment, DataflowFlowView as Deployed
 import { alertCounts, deploymentEvents, flowEvents, serviceEvents } from './monitoring.js';
 import { HEALTHY, UP, deploymentsOf, notEnabled, stateOf, type R, type Rec } from './services.js';
 
-/** The states a deployment can be in (the filter options of `state`). */
-export const DEPLOYMENT_STATES = [
-  'DEPLOYING',
-  'GOOD_HEALTH',
-  'CONCERNING_HEALTH',
-  'BAD_HEALTH',
-  'SUSPENDED',
-  'UPDATING',
-  'TERMINATING',
-  'RESTARTING',
-  'UPGRADING',
-  'SUSPENDING',
-  'RESUMING',
-] as const;
-
 function serviceActions(state: string): string[] {
   if (HEALTHY.includes(state))
     return [
@@ -57,14 +42,6 @@ export function serviceShown(h: Hook<R>, rec: Rec): Doc {
     terminatingK8sNodeCount: 0,
     k8sServerVersion: '1.30',
   };
-}
-
-/** The projects of the account that are not gone. */
-export function projectsOfAccount(h: Hook<R>): Array<{ crn: string; name: string }> {
-  return h
-    .records('project')
-    .all()
-    .map((p) => ({ crn: p.crn ?? '', name: p.name ?? p.id }));
 }
 
 /** The project a deployment belongs to, as ProjectMeta; none once the project is gone. */
@@ -120,20 +97,15 @@ export function deploymentView(h: Hook<R>, d: Deployment): Doc {
   };
 }
 
-/** A flow of a deployment (DeployedFlow); `summary` keeps to DeployedFlowSummary. */
-export function deployedFlowView(h: Hook<R>, f: DeployedFlow, d: Deployment, summary = false): Doc {
-  const status = f.status;
-  const common = {
+/** A flow of a deployment (DeployedFlow; a list conforms it to DeployedFlowSummary). */
+export function deployedFlowView(h: Hook<R>, f: DeployedFlow, d: Deployment): Doc {
+  return {
     crn: f.crn,
     name: f.name,
     deploymentCrn: d.crn,
-    status: { state: status.state, detailedState: status.detailedState },
+    status: { state: f.status.state, detailedState: f.status.detailedState },
     updated: f.updated,
     ...alertCounts(flowEvents(h, d, f)),
-  };
-  if (summary) return common;
-  return {
-    ...common,
     deploymentName: d.name,
     ...(projectOf(h, f.projectCrn) ? { projectCrn: f.projectCrn } : {}),
     created: f.created,

@@ -9,18 +9,9 @@
 import type { OperationName } from '../../../model/services/privatelink/wire.js';
 import { resources } from '../../../model/services/privatelink/resources.js';
 import { code, defineService } from '../../engine/table.js';
-import { accessRequest, authorized, revokeRequest, revoked } from './access.js';
-import {
-  changeAnswer,
-  changeRequest,
-  createEndpoints,
-  endpointStatuses,
-  getPrivateLinkStatus,
-  migrateRequest,
-  showNetwork,
-  workHooks,
-} from './endpoints.js';
-import { servicesForRegion } from './regions.js';
+import * as access from './access.js';
+import * as endpoints from './endpoints.js';
+import * as regions from './regions.js';
 
 export default defineService<OperationName>()({
   service: 'cloudprivatelinks',
@@ -31,7 +22,7 @@ export default defineService<OperationName>()({
       keys: ['networkName'],
       // The fail- rule reads the VPC or VNet id (the record's name also holds its cloud).
       failsBy: 'doc.network',
-      hooks: { show: showNetwork },
+      hooks: { show: endpoints.showNetwork },
     },
     endpoint: {
       noun: 'private-link work',
@@ -39,7 +30,7 @@ export default defineService<OperationName>()({
       lives: { in: 'parent', parent: 'network' },
       work: true,
       minutes: { create: 3, update: 3, delete: 3, migrate: 3 },
-      hooks: workHooks,
+      hooks: endpoints.workHooks,
     },
     access: {
       noun: 'private-link authorization',
@@ -49,14 +40,14 @@ export default defineService<OperationName>()({
     },
   },
   operations: (r) => ({
-    createPrivateLinkEndpoint: code(createEndpoints),
-    updatePrivateLinkEndpoint: r.network.work('update', { rewrite: changeRequest, ...changeAnswer }),
-    deletePrivateLinkEndpoint: r.network.work('delete', { rewrite: changeRequest, ...changeAnswer }),
-    migratePrivateLinkEndpoints: r.network.work('migrate', { rewrite: migrateRequest, ...changeAnswer }),
-    listPrivateLinkEndpointStatuses: r.endpoint.read({ answer: endpointStatuses }),
-    getPrivateLinkStatus: code(getPrivateLinkStatus),
-    listPrivateLinkServicesForRegion: code(servicesForRegion),
-    authorizePrivateLinkServiceAccess: r.access.create({ rewrite: accessRequest, answer: authorized }),
-    revokePrivateLinkServiceAccess: r.access.delete({ rewrite: revokeRequest, answer: revoked }),
+    createPrivateLinkEndpoint: code(endpoints.createEndpoints),
+    updatePrivateLinkEndpoint: r.network.work('update', { rewrite: endpoints.changeRequest, ...endpoints.changeAnswer }),
+    deletePrivateLinkEndpoint: r.network.work('delete', { rewrite: endpoints.changeRequest, ...endpoints.changeAnswer }),
+    migratePrivateLinkEndpoints: r.network.work('migrate', { rewrite: endpoints.migrateRequest, ...endpoints.changeAnswer }),
+    listPrivateLinkEndpointStatuses: r.endpoint.read({ answer: endpoints.endpointStatuses }),
+    getPrivateLinkStatus: code(endpoints.getPrivateLinkStatus),
+    listPrivateLinkServicesForRegion: code(regions.servicesForRegion),
+    authorizePrivateLinkServiceAccess: r.access.create({ rewrite: access.accessRequest, answer: access.authorized }),
+    revokePrivateLinkServiceAccess: r.access.delete({ rewrite: access.revokeRequest, answer: access.revoked }),
   }),
 });

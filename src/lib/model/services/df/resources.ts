@@ -45,6 +45,12 @@ export const resources = {
       // A user's Kubernetes access, gone from listUserKubernetesAccess once revoked.
       deletedBy: { revokeUserKubernetesAccess: 'held' },
     },
+    /** A cloud user allowed to reach a service's Kubernetes cluster (grantUserKubernetesAccess); revoked, it is gone. */
+    kubernetesAccess: {
+      shape: 'GrantUserKubernetesAccessResponse',
+      fields: { name: 'cloudUserId' },
+      deleted: { ends: 'gone' },
+    },
     flow: {
       // listFlowDefinitions shows it so (describeFlow as Flow, without artifactType).
       shape: 'FlowSummary',

@@ -120,9 +120,12 @@ describe('deployments are the workload records', () => {
     expect(listed).toEqual([expect.objectContaining({ crn, status: expect.objectContaining({ state: 'SUSPENDED' }) })]);
     const flows = df('listFlowsInDeployment', { deploymentCrn: crn }).deployedFlows as Array<{ crn: string }>;
     expect(flows).toHaveLength(1);
+    // Its flow reads as the workload shows it, a state df's model has too: not one the conforming made up.
+    expect(flows[0]).toMatchObject({ status: { state: 'DEPLOYMENT_SUSPENDED', detailedState: 'DEPLOYMENT_SUSPENDED' } });
     expect(df('describeFlowInDeployment', { deploymentCrn: crn, deployedFlowCrn: flows[0]?.crn }).deployedFlow).toMatchObject({
       deploymentName: 'orders',
       flowVersion: 3,
+      status: { state: 'DEPLOYMENT_SUSPENDED' },
     });
     // A service with a deployment is disabled only with its deployments.
     expect(fails('disableService', { serviceCrn: serviceOf(SALES) }).code).toBe('FAILED_PRECONDITION');
