@@ -11,23 +11,24 @@ import { uuid } from '../../ids.js';
 import { willFail } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import * as assetRequests from './asset-requests.js';
-import { moveAssets } from './assets.js';
+import { drop, moveAssets } from './assets.js';
 import { DEFAULT_NIFI, NIFI_VERSIONS, checkClusterSize } from './catalogue.js';
 import * as configs from './configurations.js';
 import {
   CREATION_MINUTES,
+  beginOn,
   checkVersion,
   deploymentRecords,
   deploymentStatus,
-  flowRecords,
+  findDeployment,
   flowsOf,
   getDeployment,
-  releaseEndpoint,
+  saveDeployed,
 } from './deployed.js';
 import * as flows from './flows.js';
 import * as inbound from './inbound.js';
 import { sharedGroup } from './parameter-groups.js';
-import { HEALTHY, KIND, STEADY_DEPLOYMENT, type Archive, type DeployedFlow, type Deployment } from './records.js';
+import { HEALTHY, KIND, STEADY_DEPLOYMENT, type Archive, type Asset, type DeployedFlow, type Deployment } from './records.js';
 import * as requests from './requests.js';
 import type { Workload } from './workload.js';
 
@@ -92,7 +93,7 @@ export interface DeploymentChange {
 export function create(w: Workload, env: string, spec: DeploymentSpec): { deployment: Deployment; flow: DeployedFlow } {
   if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,127}$/.test(spec.name))
     throw invalid('deployment names are 1 to 128 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit');
-  if (deploymentRecords(w).find(`${env}|${spec.name}`)) throw alreadyExists(`a deployment named "${spec.name}" already exists`);
+  if (findDeployment(w, spec.name, env)) throw alreadyExists(`a deployment named "${spec.name}" already exists`);
   if (spec.nifiVersion !== undefined && !NIFI_VERSIONS.includes(spec.nifiVersion))
     throw invalid(`NiFi version ${spec.nifiVersion} is not available; see listNifiVersions`);
   for (const key of ['customNarConfigurationCrn', 'customPythonConfigurationCrn'] as const) {
@@ -105,11 +106,13 @@ export function create(w: Workload, env: string, spec: DeploymentSpec): { deploy
   const req = requests.use(w, env, spec.requestCrn, 'deployment');
   const id = uuid();
   const now = w.now;
-  const d = deploymentRecords(w).create(
-    {
-      id,
-      crn: w.crnOf('deployment', id),
-      name: spec.name,
+  const d = deploymentRecords(w).create({
+    id,
+    crn: w.h.crn('deployment', id),
+    name: spec.name,
+    scope: env,
+    env,
+    doc: {
       environmentCrn: env,
       projectCrn: spec.projectCrn,
       creatorCrn: w.ctx.caller.actorCrn,
@@ -121,11 +124,10 @@ export function create(w: Workload, env: string, spec: DeploymentSpec): { deploy
       config: { ...spec.config },
       cfmNifiVersion: spec.nifiVersion ?? DEFAULT_NIFI,
     },
-    'create',
-  );
+  }) as Deployment;
   const hostname = spec.config.inboundHostname;
   if (typeof hostname === 'string' && hostname) {
-    d.inboundEndpointCrn = inbound.assign(w, env, hostname, d.crn);
+    d.doc.inboundEndpointCrn = inbound.assign(w, env, hostname, d.crn);
     deploymentRecords(w).save(d);
   }
   // The deployment's first flow, deployed with it.
@@ -149,7 +151,7 @@ export function update(w: Workload, env: string, deploymentCrn: string | undefin
   const d = getDeployment(w, env, deploymentCrn);
   const s = deploymentStatus(w, d);
   if (s.state === 'TERMINATING') throw failedPrecondition(`deployment ${d.name} is terminating`);
-  checkVersion(d.configurationVersion, change.configurationVersion, 'deployment');
+  checkVersion(d.doc.configurationVersion, change.configurationVersion, 'deployment');
   const c = change.config;
   if (typeof c.autoScaleMinNodes === 'number' && typeof c.autoScaleMaxNodes === 'number' && c.autoScaleMinNodes > c.autoScaleMaxNodes)
     throw invalid('autoScaleMinNodes is above autoScaleMaxNodes');
@@ -159,36 +161,52 @@ export function update(w: Workload, env: string, deploymentCrn: string | undefin
     if (typeof crn === 'string' && crn)
       configs.get(w, key === 'customNarConfigurationCrn' ? 'customNarConfiguration' : 'customPythonConfiguration', env, crn);
   }
-  for (const k of UPDATE_KEYS) if (c[k] !== undefined) d.config[k] = c[k];
-  if (c.autoScaleMinNodes !== undefined || c.autoScaleMaxNodes !== undefined) d.config.autoScalingEnabled = true;
-  else if (c.staticNodeCount !== undefined) d.config.autoScalingEnabled = false;
+  const config = d.doc.config;
+  for (const k of UPDATE_KEYS) if (c[k] !== undefined) config[k] = c[k];
+  if (c.autoScaleMinNodes !== undefined || c.autoScaleMaxNodes !== undefined) config.autoScalingEnabled = true;
+  else if (c.staticNodeCount !== undefined) config.autoScalingEnabled = false;
   if (change.deactivateInbound) {
     releaseEndpoint(w, d);
-    delete d.config.inboundHostname;
-  } else if (change.inboundHostname && change.inboundHostname !== d.config.inboundHostname) {
+    delete config.inboundHostname;
+  } else if (change.inboundHostname && change.inboundHostname !== config.inboundHostname) {
     releaseEndpoint(w, d);
-    d.inboundEndpointCrn = inbound.assign(w, env, change.inboundHostname, d.crn);
-    d.config.inboundHostname = change.inboundHostname;
+    d.doc.inboundEndpointCrn = inbound.assign(w, env, change.inboundHostname, d.crn);
+    config.inboundHostname = change.inboundHostname;
   }
   const flows = flowsOf(w, d);
   if (change.assetUpdateRequestCrn) assetRequests.applyRequest(w, env, change.assetUpdateRequestCrn, d, flows[0]);
   if (change.parameterGroups && flows[0]) {
-    flows[0].parameterGroups = change.parameterGroups;
-    flowRecords(w).save(flows[0]);
+    flows[0].doc.parameterGroups = change.parameterGroups;
+    saveDeployed(w, flows[0]);
   }
-  d.configurationVersion += 1;
-  d.deployedBy = w.actorName();
-  if (STEADY_DEPLOYMENT.has(s.state)) deploymentRecords(w).begin(d, 'update');
-  else deploymentRecords(w).save(d);
+  d.doc.configurationVersion += 1;
+  d.doc.deployedBy = w.actorName();
+  if (STEADY_DEPLOYMENT.has(s.state)) beginOn(w, d, 'update');
+  else saveDeployed(w, d);
   return d;
+}
+
+/** Frees a deployment's inbound connection endpoint. */
+function releaseEndpoint(w: Workload, d: Deployment): void {
+  const crn = d.doc.inboundEndpointCrn;
+  if (!crn) return;
+  const records = w.h.records('inboundConnectionEndpoint');
+  const found = records.find(crn);
+  if (found && found.doc.deploymentCrn === d.crn) {
+    delete found.doc.deploymentCrn;
+    records.save(found);
+  }
+  delete d.doc.inboundEndpointCrn;
 }
 
 /** Terminates a deployment and its flows (once: terminating again changes nothing). */
 export function terminate(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
   const d = getDeployment(w, env, deploymentCrn);
   if (deploymentStatus(w, d).state !== 'TERMINATING') {
-    deploymentRecords(w).begin(d, 'terminate');
     for (const f of flowsOf(w, d)) flows.terminateWith(w, f);
+    for (const a of w.store.children<Asset>(KIND.asset, d.crn)) drop(w, a.doc);
+    releaseEndpoint(w, d);
+    beginOn(w, d, 'delete');
   }
   return d;
 }
@@ -198,7 +216,7 @@ export function suspend(w: Workload, env: string, deploymentCrn: string | undefi
   const s = deploymentStatus(w, d);
   if (s.state === 'SUSPENDING' || s.state === 'SUSPENDED') return d;
   if (!STEADY_DEPLOYMENT.has(s.state)) throw failedPrecondition(`deployment ${d.name} cannot be suspended while ${s.state}`);
-  deploymentRecords(w).begin(d, 'suspend');
+  beginOn(w, d, 'suspend');
   return d;
 }
 
@@ -206,7 +224,7 @@ export function suspend(w: Workload, env: string, deploymentCrn: string | undefi
 export function resume(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
   const d = getDeployment(w, env, deploymentCrn);
   const s = deploymentStatus(w, d);
-  if (s.state === 'SUSPENDED') deploymentRecords(w).begin(d, 'resume');
+  if (s.state === 'SUSPENDED') beginOn(w, d, 'resume');
   else if (['SUSPENDING', 'TERMINATING'].includes(s.state))
     throw failedPrecondition(`deployment ${d.name} cannot be resumed while ${s.state}`);
   return d;
@@ -218,7 +236,7 @@ export function restart(w: Workload, env: string, deploymentCrn: string | undefi
   if (s.state === 'RESTARTING') return d;
   if (!STEADY_DEPLOYMENT.has(s.state) || s.detailedState === 'FAILED_TO_DEPLOY')
     throw failedPrecondition(`deployment ${d.name} cannot be restarted while ${s.state}`);
-  deploymentRecords(w).begin(d, 'restart');
+  beginOn(w, d, 'restart');
   return d;
 }
 
@@ -227,10 +245,10 @@ export function updateNifiVersion(w: Workload, env: string, deploymentCrn: strin
   const s = deploymentStatus(w, d);
   if (!NIFI_VERSIONS.includes(version)) throw invalid(`NiFi version ${version} is not available; see listNifiVersions`);
   if (!HEALTHY.has(s.state)) throw failedPrecondition(`deployment ${d.name} cannot change NiFi version while ${s.state}`);
-  if (version === d.cfmNifiVersion) throw failedPrecondition(`deployment ${d.name} already runs NiFi ${version}`);
-  d.previousNifiVersion = d.cfmNifiVersion;
-  d.cfmNifiVersion = version;
-  deploymentRecords(w).begin(d, 'updateNifi');
+  if (version === d.doc.cfmNifiVersion) throw failedPrecondition(`deployment ${d.name} already runs NiFi ${version}`);
+  d.doc.previousNifiVersion = d.doc.cfmNifiVersion;
+  d.doc.cfmNifiVersion = version;
+  beginOn(w, d, 'updateNifi');
   return d;
 }
 
@@ -238,9 +256,9 @@ export function cancelNifiVersionUpdate(w: Workload, env: string, deploymentCrn:
   const d = getDeployment(w, env, deploymentCrn);
   if (deploymentStatus(w, d).detailedState !== 'UPDATING_NIFI_VERSION')
     throw failedPrecondition(`deployment ${d.name} is not changing its NiFi version`);
-  if (d.previousNifiVersion) d.cfmNifiVersion = d.previousNifiVersion;
-  delete d.previousNifiVersion;
-  deploymentRecords(w).begin(d, 'cancelNifiUpdate');
+  if (d.doc.previousNifiVersion) d.doc.cfmNifiVersion = d.doc.previousNifiVersion;
+  delete d.doc.previousNifiVersion;
+  beginOn(w, d, 'cancelNifiUpdate');
   return d;
 }
 
@@ -276,16 +294,16 @@ export function exportArchive(w: Workload, env: string, deploymentCrn: string | 
     archiveName: `${d.name.replace(/\s+/g, '-')}-${stamp}-${randomBytes(2).toString('hex')}`,
     environmentCrn: env,
     deploymentName: d.name,
-    flowName: flows[0]?.flowName ?? '',
-    deployedFlows: flows.map((f) => ({ deployedFlowName: f.name, flowDefinitionName: f.flowName })),
+    flowName: flows[0]?.doc.flowName ?? '',
+    deployedFlows: flows.map((f) => ({ deployedFlowName: f.name, flowDefinitionName: f.doc.flowName })),
     archiveDescription: description,
     modifiedTime: w.now,
     uploadTime: w.now,
-    projectCrn: d.projectCrn,
+    projectCrn: d.doc.projectCrn,
     snapshot: {
-      config: d.config,
-      cfmNifiVersion: d.cfmNifiVersion,
-      flows: flows.map((f) => ({ name: f.name, flowName: f.flowName, parameterGroups: f.parameterGroups, kpis: f.kpis })),
+      config: d.doc.config,
+      cfmNifiVersion: d.doc.cfmNifiVersion,
+      flows: flows.map((f) => ({ name: f.name, flowName: f.doc.flowName, parameterGroups: f.doc.parameterGroups, kpis: f.doc.kpis })),
     },
   };
   w.store.put(KIND.archive, `${env}|${a.archiveName}`, a, { name: `${env}|${a.archiveName}` });

@@ -15,11 +15,9 @@ import {
   archiveDoc,
   deployedFlowDoc,
   deploymentConfigDoc,
-  deploymentConfigMetadata,
   deploymentDoc,
   deploymentRequestDetails,
   flowConfigDoc,
-  flowConfigMetadata,
   importedConfig,
   requestMetadata,
 } from './views.js';
@@ -126,12 +124,6 @@ export const calls = {
     return { rpcImportedDeploymentConfiguration: imported };
   },
   listDeploymentArchives: (w, r, env) => ({ archives: deployments.archives(w, env, str(r.searchTerm)).map(archiveDoc) }),
-  getDeploymentConfiguration: (w, r, env) => ({
-    deploymentConfiguration: deploymentConfigDoc(w, getDeployment(w, env, str(r.deploymentCrn))),
-  }),
-  getDeploymentConfigurationMetadata: (w, r, env) => ({
-    deploymentConfigurationMetadata: deploymentConfigMetadata(w, getDeployment(w, env, str(r.deploymentCrn))),
-  }),
   getDeploymentRequestDetails: (w, r, env) => ({
     deploymentConfigurationMetadata: deploymentRequestDetails(
       w,
@@ -199,14 +191,6 @@ export const calls = {
     const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
     flows.cancelChange(w, f, d);
     return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
-  },
-  getFlowConfigurationInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
-  },
-  getFlowConfigurationMetadataInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    return { deployedFlowConfigurationMetadata: flowConfigMetadata(w, f, d) };
   },
   getFlowRequestDetailsInDeployment: (w, r, env) => ({
     deployedFlowConfigurationMetadata: requestMetadata(w, requests.get(w, env, str(r.deployedFlowRequestCrn), 'flow', true)),

@@ -1,15 +1,15 @@
 /**
  * The DataFlow workload service (dfworkload) on the operation table: served
- * under /dfx/ with Bearer tokens issued for the DF workload. Custom
+ * under /dfx/ with Bearer tokens issued for the DF workload. Deployments and
+ * their flows (deployed.ts; changed by deployments.ts and flows.ts), custom
  * configurations (configurations.ts), inbound connection endpoints
  * (inbound.ts), parameter groups, reporting tasks, flow drafts with their
  * test sessions (drafts.ts) and asset update requests are the engine's
- * records, each of an environment. Deployments and their flows are still
- * records of their own (deployed.ts, deployments.ts, flows.ts), with the
- * deployment and flow requests (requests.ts) and uploaded assets
- * (assets.ts), served by the code entries over the request's workload
- * (entries.ts, workload.ts). It tells DataFlow's control plane its
- * deployments (provides.ts).
+ * records, each of an environment. The deployment and flow requests
+ * (requests.ts) and uploaded assets (assets.ts) are records of their own;
+ * the code entries work over the request's workload (entries.ts,
+ * workload.ts). It tells DataFlow's control plane its deployments
+ * (provides.ts).
  */
 import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import { resources } from '../../../model/services/dataflow/resources.js';
@@ -22,6 +22,8 @@ import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } fro
 import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
 import { assetUpdateRequest } from './asset-requests.js';
 import { dataflows } from './provides.js';
+import { deployedFlow, deployment } from './deployed.js';
+import { deploymentConfiguration, deploymentConfigurationMetadata, flowConfiguration, flowConfigurationMetadata } from './views.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
 
 export default defineService<OperationName>()({
@@ -30,8 +32,8 @@ export default defineService<OperationName>()({
   crnService: 'df',
   facts: resources,
   resources: {
-    deployment: { keys: ['deploymentCrn'] },
-    deployedFlow: { keys: ['deployedFlowCrn'] },
+    deployment,
+    deployedFlow,
     parameterGroup,
     customNarConfiguration: configuration('customNarConfiguration'),
     customPythonConfiguration: configuration('customPythonConfiguration'),
@@ -72,6 +74,10 @@ export default defineService<OperationName>()({
     listFlowDrafts: r.flowDraft.list({ rewrite: seeded }),
     listTestSessions: r.flowDraft.list({ rewrite: seeded, select: withSession }),
     deleteFlowDraft: r.flowDraft.delete(),
+    getDeploymentConfiguration: r.deployment.read({ answer: deploymentConfiguration }),
+    getDeploymentConfigurationMetadata: r.deployment.read({ answer: deploymentConfigurationMetadata }),
+    getFlowConfigurationInDeployment: r.deployedFlow.read({ answer: flowConfiguration }),
+    getFlowConfigurationMetadataInDeployment: r.deployedFlow.read({ answer: flowConfigurationMetadata }),
     restartTestSession: code(restartTestSession),
     suspendTestSession: r.testSession.act('suspend', { rewrite: sessionOf }),
     terminateTestSession: r.testSession.delete({ rewrite: sessionOf }),

@@ -19,7 +19,7 @@ import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId } from '../../ids.js';
 import type { Hook } from '../../engine/declare.js';
 import type { BackendContext } from '../../types.js';
-import { KIND, type FlowRequest, type R } from './records.js';
+import type { FlowRequest, R } from './records.js';
 
 /** A resource moved between projects by reassignResources. */
 export interface Reassignment {
@@ -95,24 +95,21 @@ export class Workload {
 
   /** A resource of the environment that is in a project, as reassignResources moves it: its document, and how it is kept. */
   private projectHolder(env: string, ref: string): { doc: Record<string, unknown>; save(): void } | undefined {
-    for (const r of ['customNarConfiguration', 'customPythonConfiguration', 'inboundConnectionEndpoint', 'parameterGroup'] as const) {
+    for (const r of PROJECT_HOLDERS) {
       const records = this.h.records(r);
-      const rec = records.find(ref, env);
-      if (rec) return { doc: rec.doc, save: () => void records.save(rec) };
+      const rec = records.find(ref);
+      if (rec && rec.env === env) return { doc: rec.doc, save: () => void records.save(rec) };
     }
-    const hit = this.store.getByCrn<Record<string, unknown>>(ref);
-    if (!hit || !PROJECT_KINDS.has(hit.kind) || hit.doc.environmentCrn !== env) return undefined;
-    const doc = hit.doc as { name?: string; deploymentCrn?: string; environmentCrn?: string };
-    const name =
-      hit.kind === KIND.deployment
-        ? `${String(doc.environmentCrn)}|${String(doc.name)}`
-        : hit.kind === KIND.flow
-          ? `${String(doc.deploymentCrn)}|${String(doc.name)}`
-          : undefined;
-    const parent = hit.kind === KIND.flow ? doc.deploymentCrn : undefined;
-    return { doc: hit.doc, save: () => this.store.put(hit.kind, hit.id, hit.doc, { crn: String(hit.doc.crn), name, parent }) };
+    return undefined;
   }
 }
 
-/** The kinds of the workload's own records a project holds (the engine's configurations, endpoints and parameter groups apart). */
-const PROJECT_KINDS = new Set<string>([KIND.deployment, KIND.flow]);
+/** The resources of the workload a project holds. */
+const PROJECT_HOLDERS = [
+  'customNarConfiguration',
+  'customPythonConfiguration',
+  'inboundConnectionEndpoint',
+  'parameterGroup',
+  'deployment',
+  'deployedFlow',
+] as const satisfies readonly R[];
