@@ -7,32 +7,36 @@
  * a flow shows its deployment's suspension and termination.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import type { Resource } from '../../engine/declare.js';
+import type { ActionFacts } from '../../../model/resources.js';
+import { resources } from '../../../model/services/dataflow/resources.js';
 import type { Records } from '../../engine/records.js';
-import { inEnvironment, split, type DeployedFlow, type Deployment, type R, type Status } from './records.js';
+import { split, type DeployedFlow, type Deployment, type Status } from './records.js';
 import type { Workload } from './workload.js';
 
 /** Emulated minutes of a deployment's creation, one per state: its first flow deploys meanwhile. */
-const CREATING = [0.5, 3, 1, 1];
+export const CREATING = [0.5, 3, 1, 1];
 
 /** How long a deployment's creation takes. */
 export const CREATION_MINUTES = CREATING.reduce((t, m) => t + m, 0);
 
-/** The declaration of deployments (states and actions: the model's facts). */
-export const deployment: Resource<R> = {
-  ...inEnvironment('deployment', ['deploymentCrn']),
-  minutes: { create: CREATING, update: 1, delete: 2, suspend: 1, resume: 2, restart: 2, updateNifi: 3, cancelNifiUpdate: 1 },
-};
+/** The states of a resource's lifecycle (the model's facts) whose STATE (before the `/`) passes `keep`. */
+export function statesOf(resource: 'deployment' | 'deployedFlow', keep: (state: string) => boolean): string[] {
+  const actions = Object.values(resources.resources[resource].lifecycle as Readonly<Record<string, ActionFacts>>);
+  const all = actions.flatMap((a) => [...a.through, a.success ?? '', a.failure ?? '']);
+  return [...new Set(all)].filter((s) => s !== '' && keep(split(s).state));
+}
 
-/** The declaration of deployed flows: each a part of its deployment, failing only with it (its creation is told). */
-export const deployedFlow: Resource<R> = {
-  noun: 'flow',
-  keys: ['deployedFlowCrn'],
-  lives: { in: 'parent', parent: 'deployment', part: true },
-  failsBy: 'data.failsAs',
-  // Deploying takes as long as its deployment needs (given as it starts), importing a minute of it.
-  minutes: { deploy: [0, 1], deployStopped: [0, 1], start: 0.5, stop: 0.5, changeVersion: 1, cancelChange: 0.5, update: 0.5, delete: 0.5 },
-};
+/** The NiFi version a deployment shows: the one it moves to while its update runs (the update's effect), else its own. */
+export const nifiVersionOf = (d: Deployment): string =>
+  (d.activity.action === 'updateNifi' && typeof d.activity.effect?.cfmNifiVersion === 'string'
+    ? d.activity.effect.cfmNifiVersion
+    : undefined) ?? d.doc.cfmNifiVersion;
+
+/** When a deployment or flow last changed: by hand, or by its action (begun, or ended). */
+export function changedAt(w: Workload, x: Deployment | DeployedFlow): number {
+  const p = recordsOf(w, x).progress(x);
+  return Math.max(x.doc.updated, p.done ? Math.min(p.endsAt, w.now) : x.activity.tl.startedAt);
+}
 
 /** Fails unless a configuration change names the current version. */
 export function checkVersion(current: number, given: unknown, what: string): void {
@@ -58,16 +62,19 @@ export const allFlows = (w: Workload): DeployedFlow[] => flowRecords(w).all() as
 export const findDeployment = (w: Workload, ref: string, env?: string): Deployment | undefined =>
   deploymentRecords(w).find(ref, env || undefined) as Deployment | undefined;
 
+/** The records a deployment or a flow is one of. */
+const recordsOf = (w: Workload, x: Deployment | DeployedFlow): Records =>
+  x.doc.deploymentCrn === undefined ? deploymentRecords(w) : flowRecords(w);
+
 /** Keeps a deployment or flow changed by hand, stamped as changed now. */
 export function saveDeployed(w: Workload, x: Deployment | DeployedFlow): void {
   x.doc.updated = w.now;
-  (x.doc.deploymentCrn === undefined ? deploymentRecords(w) : flowRecords(w)).save(x);
+  recordsOf(w, x).save(x);
 }
 
-/** Starts an action of a deployment or flow, stamped as changed now. */
+/** Starts an action of a deployment or flow. */
 export function beginOn(w: Workload, x: Deployment | DeployedFlow, action: string, opts: Parameters<Records['begin']>[2] = {}): void {
-  x.doc.updated = w.now;
-  (x.doc.deploymentCrn === undefined ? deploymentRecords(w) : flowRecords(w)).begin(x, action, opts);
+  recordsOf(w, x).begin(x, action, opts);
 }
 
 export function deploymentStatus(w: Workload, d: Deployment): Status & { done: boolean; failed: boolean } {

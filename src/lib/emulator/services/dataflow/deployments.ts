@@ -10,6 +10,7 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import { uuid } from '../../ids.js';
 import { willFail } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
+import { text } from '../../values.js';
 import * as assetRequests from './asset-requests.js';
 import { drop, moveAssets } from './assets.js';
 import { DEFAULT_NIFI, NIFI_VERSIONS, checkClusterSize } from './catalogue.js';
@@ -24,13 +25,29 @@ import {
   flowsOf,
   getDeployment,
   saveDeployed,
+  statesOf,
+  CREATING,
+  nifiVersionOf,
 } from './deployed.js';
 import * as flows from './flows.js';
 import * as inbound from './inbound.js';
 import { sharedGroup } from './parameter-groups.js';
-import { HEALTHY, KIND, STEADY_DEPLOYMENT, type Archive, type Asset, type DeployedFlow, type Deployment } from './records.js';
+import {
+  HEALTHY,
+  KIND,
+  STEADY_DEPLOYMENT,
+  inEnvironment,
+  type Archive,
+  type Asset,
+  type DeployedFlow,
+  type Deployment,
+  type R,
+  type Status,
+} from './records.js';
 import * as requests from './requests.js';
-import type { Workload } from './workload.js';
+import { Workload } from './workload.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 
 /** Deployment settings stored as given (sizing, scaling, KPIs, inbound connection, custom configurations). */
 export const CONFIG_KEYS = [
@@ -211,56 +228,52 @@ export function terminate(w: Workload, env: string, deploymentCrn: string | unde
   return d;
 }
 
-export function suspend(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (s.state === 'SUSPENDING' || s.state === 'SUSPENDED') return d;
-  if (!STEADY_DEPLOYMENT.has(s.state)) throw failedPrecondition(`deployment ${d.name} cannot be suspended while ${s.state}`);
-  beginOn(w, d, 'suspend');
-  return d;
-}
+/** The STATE and DETAILED_STATE of a deployment a check reads. */
+const statusOf = (h: Hook<R>, rec: Readonly<EngineRecord>): Status => deploymentStatus(new Workload(h), rec as Deployment);
 
-/** Resumes a suspended deployment; one running or on its way there stays as it is. */
-export function resume(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (s.state === 'SUSPENDED') beginOn(w, d, 'resume');
-  else if (['SUSPENDING', 'TERMINATING'].includes(s.state))
-    throw failedPrecondition(`deployment ${d.name} cannot be resumed while ${s.state}`);
-  return d;
-}
-
-export function restart(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (s.state === 'RESTARTING') return d;
-  if (!STEADY_DEPLOYMENT.has(s.state) || s.detailedState === 'FAILED_TO_DEPLOY')
-    throw failedPrecondition(`deployment ${d.name} cannot be restarted while ${s.state}`);
-  beginOn(w, d, 'restart');
-  return d;
-}
-
-export function updateNifiVersion(w: Workload, env: string, deploymentCrn: string | undefined, version: string): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (!NIFI_VERSIONS.includes(version)) throw invalid(`NiFi version ${version} is not available; see listNifiVersions`);
-  if (!HEALTHY.has(s.state)) throw failedPrecondition(`deployment ${d.name} cannot change NiFi version while ${s.state}`);
-  if (version === d.doc.cfmNifiVersion) throw failedPrecondition(`deployment ${d.name} already runs NiFi ${version}`);
-  d.doc.previousNifiVersion = d.doc.cfmNifiVersion;
-  d.doc.cfmNifiVersion = version;
-  beginOn(w, d, 'updateNifi');
-  return d;
-}
-
-export function cancelNifiVersionUpdate(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  if (deploymentStatus(w, d).detailedState !== 'UPDATING_NIFI_VERSION')
-    throw failedPrecondition(`deployment ${d.name} is not changing its NiFi version`);
-  if (d.doc.previousNifiVersion) d.doc.cfmNifiVersion = d.doc.previousNifiVersion;
-  delete d.doc.previousNifiVersion;
-  beginOn(w, d, 'cancelNifiUpdate');
-  return d;
-}
+/** The declaration of deployments (states and actions: the model's facts). */
+export const deployment: Resource<R> = {
+  ...inEnvironment('deployment', ['deploymentCrn']),
+  minutes: { create: CREATING, update: 1, delete: 2, suspend: 1, resume: 2, restart: 2, updateNifi: 3, cancelNifiUpdate: 1 },
+  // Asking for what is so, or under way, changes nothing: a resume, of one that runs or is on its way there.
+  unchangedIn: {
+    suspend: statesOf('deployment', (s) => s === 'SUSPENDING' || s === 'SUSPENDED'),
+    resume: statesOf('deployment', (s) => !['SUSPENDED', 'SUSPENDING', 'TERMINATING', 'TERMINATED'].includes(s)),
+    restart: statesOf('deployment', (s) => s === 'RESTARTING'),
+  },
+  hooks: {
+    check: {
+      suspend: (h, rec) => {
+        const s = statusOf(h, rec).state;
+        if (s !== 'SUSPENDING' && s !== 'SUSPENDED' && !STEADY_DEPLOYMENT.has(s))
+          throw failedPrecondition(`deployment ${String(rec.name)} cannot be suspended while ${s}`);
+      },
+      resume: (h, rec) => {
+        const s = statusOf(h, rec).state;
+        if (s === 'SUSPENDING' || s === 'TERMINATING')
+          throw failedPrecondition(`deployment ${String(rec.name)} cannot be resumed while ${s}`);
+      },
+      // To a version on offer, other than the one it runs, from a healthy state.
+      updateNifi: (h, rec, req) => {
+        const version = text(req.cfmNifiVersion);
+        const s = statusOf(h, rec).state;
+        if (!NIFI_VERSIONS.includes(version)) throw invalid(`NiFi version ${version} is not available; see listNifiVersions`);
+        if (!HEALTHY.has(s)) throw failedPrecondition(`deployment ${String(rec.name)} cannot change NiFi version while ${s}`);
+        if (version === rec.doc.cfmNifiVersion) throw failedPrecondition(`deployment ${String(rec.name)} already runs NiFi ${version}`);
+      },
+      // Its version stays the one it ran: the update's effect is never applied.
+      cancelNifiUpdate: (h, rec) => {
+        if (statusOf(h, rec).detailedState !== 'UPDATING_NIFI_VERSION')
+          throw failedPrecondition(`deployment ${String(rec.name)} is not changing its NiFi version`);
+      },
+      restart: (h, rec) => {
+        const s = statusOf(h, rec);
+        if (s.state !== 'RESTARTING' && (!STEADY_DEPLOYMENT.has(s.state) || s.detailedState === 'FAILED_TO_DEPLOY'))
+          throw failedPrecondition(`deployment ${String(rec.name)} cannot be restarted while ${s.state}`);
+      },
+    },
+  },
+};
 
 /** Starts or stops every flow of a steady deployment. */
 export function moveAllFlows(w: Workload, env: string, deploymentCrn: string | undefined, start: boolean): Deployment {
@@ -302,7 +315,7 @@ export function exportArchive(w: Workload, env: string, deploymentCrn: string | 
     projectCrn: d.doc.projectCrn,
     snapshot: {
       config: d.doc.config,
-      cfmNifiVersion: d.doc.cfmNifiVersion,
+      cfmNifiVersion: nifiVersionOf(d),
       flows: flows.map((f) => ({ name: f.name, flowName: f.doc.flowName, parameterGroups: f.doc.parameterGroups, kpis: f.doc.kpis })),
     },
   };

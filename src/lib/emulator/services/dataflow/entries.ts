@@ -78,15 +78,6 @@ export const calls = {
     return { deploymentConfiguration: deploymentConfigDoc(w, d) };
   },
   terminateDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.terminate(w, env, str(r.deploymentCrn))) }),
-  suspendDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.suspend(w, env, str(r.deploymentCrn))) }),
-  resumeDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.resume(w, env, str(r.deploymentCrn))) }),
-  restartDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.restart(w, env, str(r.deploymentCrn))) }),
-  updateNifiVersion: (w, r, env) => ({
-    deployment: deploymentDoc(w, deployments.updateNifiVersion(w, env, str(r.deploymentCrn), text(r.cfmNifiVersion))),
-  }),
-  cancelNifiVersionUpdate: (w, r, env) => ({
-    deployment: deploymentDoc(w, deployments.cancelNifiVersionUpdate(w, env, str(r.deploymentCrn))),
-  }),
   startAllFlowsInDeployment: (w, r, env) => ({
     deployment: deploymentDoc(w, deployments.moveAllFlows(w, env, str(r.deploymentCrn), true)),
   }),
@@ -155,21 +146,6 @@ export const calls = {
     const imported = importedConfig(a, text(r.flowName));
     if (!imported) throw notFound(`archive ${a.archiveName} has no flow ${text(r.flowName)}`);
     return { rpcImportedDeploymentConfiguration: imported };
-  },
-  startFlowInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    flows.move(w, f, d, true);
-    return { deployedFlow: deployedFlowDoc(w, f, d) };
-  },
-  stopFlowInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    flows.move(w, f, d, false);
-    return { deployedFlow: deployedFlowDoc(w, f, d) };
-  },
-  terminateFlowInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    flows.terminate(w, f, d);
-    return { deployedFlow: deployedFlowDoc(w, f, d) };
   },
   updateFlowInDeployment: (w, r, env) => {
     const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));

@@ -9,11 +9,13 @@ import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import * as assetRequests from './asset-requests.js';
 import { moveAssets } from './assets.js';
-import { beginOn, checkVersion, deploymentStatus, flowRecords, flowStatus, getDeployment, saveDeployed } from './deployed.js';
+import { beginOn, checkVersion, deploymentStatus, flowRecords, flowStatus, getDeployment, saveDeployed, statesOf } from './deployed.js';
 import { sharedGroup } from './parameter-groups.js';
-import { HEALTHY, STEADY_DEPLOYMENT, STEADY_FLOW, type DeployedFlow, type Deployment, type FlowRequest } from './records.js';
+import { HEALTHY, STEADY_DEPLOYMENT, STEADY_FLOW, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 import * as requests from './requests.js';
-import type { Workload } from './workload.js';
+import { Workload } from './workload.js';
+import type { CheckFn, Resource } from '../../engine/declare.js';
+import { str } from '../../values.js';
 
 export interface FlowSpec {
   readonly name: string;
@@ -97,24 +99,54 @@ export function add(
   return { d, f };
 }
 
+/** Flow states (the STATE of its own, or as its deployment makes it) in which a start, or a stop, changes nothing. */
+const STARTED = ['GOOD_HEALTH', 'CONCERNING_HEALTH', 'STARTING_FLOW', 'DEPLOYING', 'IMPORTING_FLOW', 'CHANGING_FLOW_VERSION', 'UPDATING'];
+const STOPPED = ['FLOW_STOPPED', 'STOPPING_FLOW'];
+
+/** Refuses to start or stop a flow where it cannot be; true when asking changes nothing (it is so, or under way). */
+function checkMove(w: Workload, f: DeployedFlow, d: Deployment, start: boolean): boolean {
+  const s = flowStatus(w, f, d).state;
+  if (start) {
+    if (STARTED.includes(s)) return true;
+    if (s !== 'FLOW_STOPPED' && s !== 'BAD_HEALTH') throw failedPrecondition(`flow ${f.name} cannot be started while ${s}`);
+    const ds = deploymentStatus(w, d).state;
+    if (!STEADY_DEPLOYMENT.has(ds)) throw failedPrecondition(`deployment ${d.name} is ${ds}`);
+    return false;
+  }
+  if (STOPPED.includes(s)) return true;
+  if (!STEADY_FLOW.has(s)) throw failedPrecondition(`flow ${f.name} cannot be stopped while ${s}`);
+  return false;
+}
+
 /** Starts or stops a flow; asking for what is already so (or under way) changes nothing. */
 export function move(w: Workload, f: DeployedFlow, d: Deployment, start: boolean): void {
-  const s = flowStatus(w, f, d).state;
-  const ds = deploymentStatus(w, d).state;
-  if (start) {
-    if (
-      ['GOOD_HEALTH', 'CONCERNING_HEALTH', 'STARTING_FLOW', 'DEPLOYING', 'IMPORTING_FLOW', 'CHANGING_FLOW_VERSION', 'UPDATING'].includes(s)
-    )
-      return;
-    if (s !== 'FLOW_STOPPED' && s !== 'BAD_HEALTH') throw failedPrecondition(`flow ${f.name} cannot be started while ${s}`);
-    if (!STEADY_DEPLOYMENT.has(ds)) throw failedPrecondition(`deployment ${d.name} is ${ds}`);
-    beginOn(w, f, 'start');
-  } else {
-    if (s === 'FLOW_STOPPED' || s === 'STOPPING_FLOW') return;
-    if (!STEADY_FLOW.has(s)) throw failedPrecondition(`flow ${f.name} cannot be stopped while ${s}`);
-    beginOn(w, f, 'stop');
-  }
+  if (!checkMove(w, f, d, start)) beginOn(w, f, start ? 'start' : 'stop');
 }
+
+/** A check of a flow's start or stop (index.ts's verbs), over its deployment. */
+const moving =
+  (start: boolean): CheckFn<R> =>
+  (h, rec) => {
+    const w = new Workload(h);
+    checkMove(w, rec as DeployedFlow, getDeployment(w, '', str(rec.doc.deploymentCrn)), start);
+  };
+
+/** The declaration of deployed flows: each a part of its deployment, failing only with it (its creation is told). */
+export const deployedFlow: Resource<R> = {
+  noun: 'flow',
+  keys: ['deployedFlowCrn'],
+  lives: { in: 'parent', parent: 'deployment', part: true },
+  failsBy: 'data.failsAs',
+  // Deploying takes as long as its deployment needs (given as it starts), importing a minute of it.
+  minutes: { deploy: [0, 1], deployStopped: [0, 1], start: 0.5, stop: 0.5, changeVersion: 1, cancelChange: 0.5, update: 0.5, delete: 0.5 },
+  // Asking for what is so, or under way, changes nothing (its own state; the checks read the one its deployment makes).
+  unchangedIn: {
+    start: statesOf('deployedFlow', (s) => STARTED.includes(s)),
+    stop: statesOf('deployedFlow', (s) => STOPPED.includes(s)),
+    delete: statesOf('deployedFlow', (s) => s === 'TERMINATING'),
+  },
+  hooks: { check: { start: moving(true), stop: moving(false) } },
+};
 
 /** Moves a flow to another version: the one a deployment request brings, else the next. */
 export function changeVersion(w: Workload, f: DeployedFlow, d: Deployment, change: VersionChange): void {
@@ -139,11 +171,6 @@ export function cancelChange(w: Workload, f: DeployedFlow, d: Deployment): void 
   if (f.doc.previousFlowVersion !== undefined) f.doc.flowVersion = f.doc.previousFlowVersion;
   delete f.doc.previousFlowVersion;
   beginOn(w, f, 'cancelChange');
-}
-
-/** Terminates a flow (once: terminating again changes nothing). */
-export function terminate(w: Workload, f: DeployedFlow, d: Deployment): void {
-  if (flowStatus(w, f, d).state !== 'TERMINATING') beginOn(w, f, 'delete');
 }
 
 /** Terminates a flow with its deployment. */

@@ -22,8 +22,16 @@ import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } fro
 import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
 import { assetUpdateRequest } from './asset-requests.js';
 import { dataflows } from './provides.js';
-import { deployedFlow, deployment } from './deployed.js';
-import { deploymentConfiguration, deploymentConfigurationMetadata, flowConfiguration, flowConfigurationMetadata } from './views.js';
+import { deployment } from './deployments.js';
+import { deployedFlow } from './flows.js';
+import {
+  deploymentConfiguration,
+  deploymentConfigurationMetadata,
+  deploymentShown,
+  flowConfiguration,
+  flowConfigurationMetadata,
+  flowShown,
+} from './views.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
 
 export default defineService<OperationName>()({
@@ -74,6 +82,15 @@ export default defineService<OperationName>()({
     listFlowDrafts: r.flowDraft.list({ rewrite: seeded }),
     listTestSessions: r.flowDraft.list({ rewrite: seeded, select: withSession }),
     deleteFlowDraft: r.flowDraft.delete(),
+    suspendDeployment: r.deployment.act('suspend', { answer: deploymentShown }),
+    resumeDeployment: r.deployment.act('resume', { answer: deploymentShown }),
+    restartDeployment: r.deployment.act('restart', { answer: deploymentShown }),
+    // The version asked for is the update's effect (the request's cfmNifiVersion, a field of a deployment).
+    updateNifiVersion: r.deployment.act('updateNifi', { answer: deploymentShown }),
+    cancelNifiVersionUpdate: r.deployment.act('cancelNifiUpdate', { answer: deploymentShown }),
+    startFlowInDeployment: r.deployedFlow.act('start', { answer: flowShown }),
+    stopFlowInDeployment: r.deployedFlow.act('stop', { answer: flowShown }),
+    terminateFlowInDeployment: r.deployedFlow.act('delete', { answer: flowShown }),
     getDeploymentConfiguration: r.deployment.read({ answer: deploymentConfiguration }),
     getDeploymentConfigurationMetadata: r.deployment.read({ answer: deploymentConfigurationMetadata }),
     getFlowConfigurationInDeployment: r.deployedFlow.read({ answer: flowConfiguration }),

@@ -12,7 +12,7 @@ import { KPI_METADATA } from './catalogue.js';
 import { KIND, split, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 import { deploymentDoc } from './views.js';
 import { Workload } from './workload.js';
-import { allDeployments, allFlows, deploymentStatus, findDeployment, flowStatus, flowsOf } from './deployed.js';
+import { allDeployments, allFlows, changedAt, nifiVersionOf, deploymentStatus, findDeployment, flowStatus, flowsOf } from './deployed.js';
 import * as deployments from './deployments.js';
 
 const kpisOf = (v: unknown): Array<Readonly<Record<string, unknown>>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
@@ -43,9 +43,9 @@ export function dataflows(h: Hook<R>): Dataflows {
       creatorCrn: d.doc.creatorCrn,
       deployedBy: d.doc.deployedBy,
       created: d.doc.created,
-      updated: d.doc.updated,
+      updated: changedAt(w, d),
       configurationVersion: d.doc.configurationVersion,
-      cfmNifiVersion: d.doc.cfmNifiVersion,
+      cfmNifiVersion: nifiVersionOf(d),
       kpis: kpisOf(d.doc.config.kpis),
       status: { state: s.state, detailedState: s.detailedState },
       work: work(d.activity),
@@ -62,7 +62,7 @@ export function dataflows(h: Hook<R>): Dataflows {
       ...(f.doc.projectCrn ? { projectCrn: f.doc.projectCrn } : {}),
       creatorCrn: f.doc.creatorCrn,
       created: f.doc.created,
-      updated: f.doc.updated,
+      updated: changedAt(w, f),
       flowCrn: f.doc.flowCrn,
       flowName: f.doc.flowName,
       flowVersion: f.doc.flowVersion,

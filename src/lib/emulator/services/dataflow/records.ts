@@ -37,7 +37,6 @@ export interface DeploymentDoc {
   configurationVersion: number;
   config: Doc;
   cfmNifiVersion: string;
-  previousNifiVersion?: string;
   inboundEndpointCrn?: string;
 }
 

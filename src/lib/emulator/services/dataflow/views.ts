@@ -7,7 +7,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
 import { withAssets } from './assets.js';
-import { deploymentRecords, deploymentStatus, flowStatus, flowsOf } from './deployed.js';
+import { changedAt, nifiVersionOf, deploymentRecords, deploymentStatus, flowStatus, flowsOf } from './deployed.js';
 import { HEALTHY, artifactTypeOf, type Archive, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 
 function validActions(state: string, detailed: string): string[] {
@@ -53,7 +53,7 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
     activeWarningAlertCount: 0,
     activeErrorAlertCount: s.state === 'BAD_HEALTH' ? 1 : 0,
     created: d.doc.created,
-    updated: d.doc.updated,
+    updated: changedAt(w, d),
     validActions: validActions(s.state, s.detailedState),
     nifiUrl: `${base}/nifi/${d.id}/`,
     clusterSizeParams: clusterSizeOf(c.clusterSize),
@@ -68,7 +68,7 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
     dfxLocalUrl: `${base}/dfx/`,
     configurationVersion: d.doc.configurationVersion,
     lastUpdatedByUsername: d.doc.deployedBy,
-    cfmNifiVersion: d.doc.cfmNifiVersion,
+    cfmNifiVersion: nifiVersionOf(d),
     testSession: false,
     nodeStorageProfile: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
     ...(d.doc.inboundEndpointCrn ? { inboundConnectionEndpointId: crnId(d.doc.inboundEndpointCrn) } : {}),
@@ -97,7 +97,7 @@ export function deploymentConfigDoc(w: Workload, d: Deployment): Doc {
     ...(c.autoScalingEnabled ? { autoScaleMinNodes: num(c.autoScaleMinNodes) ?? 1, autoScaleMaxNodes: num(c.autoScaleMaxNodes) ?? 3 } : {}),
     staticNodeCount: num(c.staticNodeCount) ?? 1,
     kpis: docs(c.kpis),
-    cfmNifiVersion: d.doc.cfmNifiVersion,
+    cfmNifiVersion: nifiVersionOf(d),
     autoStartFlow: c.autoStartFlow !== false,
     clusterSize: basicSize(c.clusterSize),
     nodeStorageProfileName: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
@@ -189,7 +189,7 @@ export function deployedFlowDoc(w: Workload, f: DeployedFlow, d: Deployment, nes
     deployedByUsername: f.doc.deployedBy,
     deployedByName: f.doc.deployedBy,
     created: f.doc.created,
-    updated: f.doc.updated,
+    updated: changedAt(w, f),
     validActions: actions,
     ...(f.doc.projectCrn ? { projectCrn: f.doc.projectCrn } : {}),
     ...(nested ? {} : { deploymentCrn: d.crn }),
@@ -279,6 +279,8 @@ const ofFlow =
     return { [field]: view(w, rec as DeployedFlow, deploymentRecords(w).byId(rec.scope) as Deployment) };
   };
 
+export const deploymentShown = ofDeployment('deployment', deploymentDoc);
+export const flowShown = ofFlow('deployedFlow', deployedFlowDoc);
 export const deploymentConfiguration = ofDeployment('deploymentConfiguration', deploymentConfigDoc);
 export const deploymentConfigurationMetadata = ofDeployment('deploymentConfigurationMetadata', deploymentConfigMetadata);
 export const flowConfiguration = ofFlow('deployedFlowConfiguration', flowConfigDoc);

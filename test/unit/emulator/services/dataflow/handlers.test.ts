@@ -77,6 +77,32 @@ describe('dfworkload emulator backend', () => {
     expect(fails('getDeploymentConfiguration', { deploymentCrn: crn }).status).toBe(404);
   });
 
+  test('a NiFi version change shows the version it moves to, and a cancel the one it ran; a restart repeated changes nothing', () => {
+    const crn = deploy();
+    const nifi = (d: Doc): unknown => [(d.status as Doc).detailedState, d.cfmNifiVersion];
+    const change = (to: string): Doc => call('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: to }).deployment as Doc;
+    expect(fails('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: '2.0.0.4.3.1.0-40' }).code).toBe('FAILED_PRECONDITION');
+    now += 10 * MIN;
+    expect(fails('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: '9.9' }).code).toBe('INVALID_ARGUMENT');
+    expect(fails('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: '1.28.1.2.3.16.0-5' }).message).toMatch(/already runs NiFi/);
+    expect(nifi(change('2.0.0.4.3.1.0-40'))).toEqual(['UPDATING_NIFI_VERSION', '2.0.0.4.3.1.0-40']);
+    const cancelled = call('cancelNifiVersionUpdate', { deploymentCrn: crn }).deployment as Doc;
+    expect(nifi(cancelled)).toEqual(['CANCELLING_NIFI_VERSION_UPDATE', '1.28.1.2.3.16.0-5']);
+    expect(fails('cancelNifiVersionUpdate', { deploymentCrn: crn }).message).toMatch(/is not changing its NiFi version/);
+    now += 5 * MIN;
+    expect(nifi(call('resumeDeployment', { deploymentCrn: crn }).deployment as Doc)).toEqual(['GOOD_HEALTH', '1.28.1.2.3.16.0-5']);
+    change('2.0.0.4.3.1.0-40');
+    now += 5 * MIN;
+    expect(nifi(call('resumeDeployment', { deploymentCrn: crn }).deployment as Doc)).toEqual(['GOOD_HEALTH', '2.0.0.4.3.1.0-40']);
+    const restart = (): Doc => (call('restartDeployment', { deploymentCrn: crn }).deployment as Doc).status as Doc;
+    expect(restart().state).toBe('RESTARTING');
+    now += MIN;
+    expect(restart().state).toBe('RESTARTING');
+    // The first restart's two minutes are over: the second changed nothing.
+    now += MIN;
+    expect(state(crn)).toBe('GOOD_HEALTH');
+  });
+
   test('configuration versions: stale updates fail with FAILED_PRECONDITION', () => {
     const crn = deploy();
     now += 10 * MIN;
