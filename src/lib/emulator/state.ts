@@ -113,9 +113,9 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'iam.ldapProvider',
     'iam.account',
   ],
-  // Format 7 (issue 29's fourth fan-out): dfworkload's deployments and deployed flows are engine records (the flows
-  // were dfworkload.flow, now dfworkload.deployedFlow, each in its deployment).
-  7: ['dfworkload.deployment', 'dfworkload.flow'],
+  // Format 7 (issue 29's fourth fan-out): dfworkload's deployments, deployed flows and deployment archives are engine
+  // records (the flows were dfworkload.flow, now dfworkload.deployedFlow, each in its deployment).
+  7: ['dfworkload.deployment', 'dfworkload.flow', 'dfworkload.archive'],
 };
 
 export class StateError extends Error {}

@@ -5,8 +5,7 @@
  * deployed.ts). A deployment whose name starts with `fail-` ends its
  * creation in BAD_HEALTH / FAILED_TO_DEPLOY.
  */
-import { randomBytes } from 'node:crypto';
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { willFail } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
@@ -27,7 +26,6 @@ import {
   saveDeployed,
   statesOf,
   CREATING,
-  nifiVersionOf,
 } from './deployed.js';
 import * as flows from './flows.js';
 import * as inbound from './inbound.js';
@@ -37,7 +35,6 @@ import {
   KIND,
   STEADY_DEPLOYMENT,
   inEnvironment,
-  type Archive,
   type Asset,
   type DeployedFlow,
   type Deployment,
@@ -291,65 +288,4 @@ export function singleFlow(w: Workload, d: Deployment): DeployedFlow {
   if (flows.length !== 1 || !flows[0])
     throw failedPrecondition(`deployment ${d.name} has ${flows.length} flows; use the calls that name the flow (deployed-flows)`);
   return flows[0];
-}
-
-// ---- archives
-
-/** Exports a deployment's configuration and flows into a named archive. */
-export function exportArchive(w: Workload, env: string, deploymentCrn: string | undefined, description?: string): Archive {
-  const d = getDeployment(w, env, deploymentCrn);
-  const flows = flowsOf(w, d);
-  const stamp = new Date(w.now)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  const a: Archive = {
-    archiveName: `${d.name.replace(/\s+/g, '-')}-${stamp}-${randomBytes(2).toString('hex')}`,
-    environmentCrn: env,
-    deploymentName: d.name,
-    flowName: flows[0]?.doc.flowName ?? '',
-    deployedFlows: flows.map((f) => ({ deployedFlowName: f.name, flowDefinitionName: f.doc.flowName })),
-    archiveDescription: description,
-    modifiedTime: w.now,
-    uploadTime: w.now,
-    projectCrn: d.doc.projectCrn,
-    snapshot: {
-      config: d.doc.config,
-      cfmNifiVersion: nifiVersionOf(d),
-      flows: flows.map((f) => ({ name: f.name, flowName: f.doc.flowName, parameterGroups: f.doc.parameterGroups, kpis: f.doc.kpis })),
-    },
-  };
-  w.store.put(KIND.archive, `${env}|${a.archiveName}`, a, { name: `${env}|${a.archiveName}` });
-  return a;
-}
-
-export function archive(w: Workload, env: string, name: string | undefined): Archive {
-  if (!name) throw invalid('archiveName is required');
-  const a = w.store.get<Archive>(KIND.archive, `${env}|${name}`);
-  if (!a) throw notFound(`archive ${name} not found`);
-  return a;
-}
-
-/** The archives of an environment, those whose name contains `term` when given. */
-export function archives(w: Workload, env: string, term?: string): Archive[] {
-  const t = term?.toLowerCase();
-  return w.store
-    .list<Archive>(KIND.archive)
-    .map((x) => x.doc)
-    .filter((a) => a.environmentCrn === env && (!t || a.archiveName.toLowerCase().includes(t)));
-}
-
-/** Ties an archive to an open request, for a deployment (or a flow) made from it. */
-export function importArchive(
-  w: Workload,
-  env: string,
-  requestCrn: string | undefined,
-  kind: 'deployment' | 'flow',
-  archiveName: string | undefined,
-): Archive {
-  const req = requests.open(w, env, requestCrn, kind);
-  const a = archive(w, env, archiveName);
-  req.archive = a.archiveName;
-  requests.save(w, req);
-  return a;
 }

@@ -22,6 +22,7 @@ import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } fro
 import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
 import { assetUpdateRequest } from './asset-requests.js';
 import { dataflows } from './provides.js';
+import { archive, exported, searched } from './archives.js';
 import { deployment } from './deployments.js';
 import { deployedFlow } from './flows.js';
 import {
@@ -42,6 +43,7 @@ export default defineService<OperationName>()({
   resources: {
     deployment,
     deployedFlow,
+    archive,
     parameterGroup,
     customNarConfiguration: configuration('customNarConfiguration'),
     customPythonConfiguration: configuration('customPythonConfiguration'),
@@ -91,6 +93,8 @@ export default defineService<OperationName>()({
     startFlowInDeployment: r.deployedFlow.act('start', { answer: flowShown }),
     stopFlowInDeployment: r.deployedFlow.act('stop', { answer: flowShown }),
     terminateFlowInDeployment: r.deployedFlow.act('delete', { answer: flowShown }),
+    exportDeployment: r.archive.create({ rewrite: exported }),
+    listDeploymentArchives: r.archive.list({ select: searched }),
     getDeploymentConfiguration: r.deployment.read({ answer: deploymentConfiguration }),
     getDeploymentConfigurationMetadata: r.deployment.read({ answer: deploymentConfigurationMetadata }),
     getFlowConfigurationInDeployment: r.deployedFlow.read({ answer: flowConfiguration }),

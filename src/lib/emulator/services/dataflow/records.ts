@@ -22,7 +22,6 @@ export const inEnvironment = (noun: string, keys: readonly string[]): Pick<Resou
 export const KIND = {
   request: 'dfworkload.request',
   asset: 'dfworkload.asset',
-  archive: 'dfworkload.archive',
 } as const;
 
 /** What a deployment keeps (its record's document): the status is its lifecycle's, `STATE/DETAILED_STATE`. */
@@ -106,19 +105,6 @@ export interface Asset {
   storedAt: string;
   deployedFlowName?: string;
   created: number;
-}
-
-export interface Archive {
-  archiveName: string;
-  environmentCrn: string;
-  deploymentName: string;
-  flowName: string;
-  deployedFlows: Doc[];
-  archiveDescription?: string;
-  modifiedTime: number;
-  uploadTime: number;
-  projectCrn?: string;
-  snapshot: Doc;
 }
 
 /** A `STATE/DETAILED_STATE` lifecycle state as the wire has it. */

@@ -8,7 +8,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
 import { withAssets } from './assets.js';
 import { changedAt, nifiVersionOf, deploymentRecords, deploymentStatus, flowStatus, flowsOf } from './deployed.js';
-import { HEALTHY, artifactTypeOf, type Archive, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
+import { HEALTHY, artifactTypeOf, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 
 function validActions(state: string, detailed: string): string[] {
   if (HEALTHY.has(state) || state === 'BAD_HEALTH') {
@@ -224,8 +224,8 @@ export function flowConfigMetadata(w: Workload, f: DeployedFlow, d: Deployment):
 }
 
 /** The configuration an archive holds (of one flow of it, when named). */
-export function importedConfig(a: Archive, flowName?: string): Doc | undefined {
-  const snap = a.snapshot as { config: Doc; cfmNifiVersion: string; flows: Doc[] };
+export function importedConfig(snapshot: Doc, projectCrn: unknown, flowName?: string): Doc | undefined {
+  const snap = snapshot as { config: Doc; cfmNifiVersion: string; flows: Doc[] };
   const flows = flowName ? snap.flows.filter((f) => f.name === flowName || f.flowName === flowName) : snap.flows;
   if (flowName && flows.length === 0) return undefined;
   const c = snap.config;
@@ -242,23 +242,9 @@ export function importedConfig(a: Archive, flowName?: string): Doc | undefined {
     cfmNifiVersion: snap.cfmNifiVersion,
     ...(str(c.inboundHostname) ? { inboundHostName: c.inboundHostname } : {}),
     nodeStorageProfile: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
-    ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
+    ...(projectCrn ? { projectCrn } : {}),
     ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationCrn: c.customNarConfigurationCrn } : {}),
     ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationCrn: c.customPythonConfigurationCrn } : {}),
-  };
-}
-
-export function archiveDoc(a: Archive): Doc {
-  return {
-    workloadVersion: '2.11.0',
-    deploymentName: a.deploymentName,
-    flowName: a.flowName,
-    deployedFlows: a.deployedFlows,
-    archiveName: a.archiveName,
-    modifiedTime: a.modifiedTime,
-    ...(a.archiveDescription ? { archiveDescription: a.archiveDescription } : {}),
-    uploadTime: a.uploadTime,
-    ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
   };
 }
 

@@ -68,6 +68,11 @@ export const resources = {
       },
       deleted: { ends: 'gone' },
     },
+    /** A deployment exported (exportDeployment), named by its archive name. */
+    archive: {
+      shape: 'RpcDeploymentArchiveMetadata',
+      fields: { name: 'archiveName' },
+    },
     parameterGroup: {
       shape: 'ParameterGroup',
       crnType: 'parameterGroup',

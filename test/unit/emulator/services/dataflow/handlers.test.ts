@@ -103,6 +103,25 @@ describe('dfworkload emulator backend', () => {
     expect(state(crn)).toBe('GOOD_HEALTH');
   });
 
+  test('archives: a deployment exported under its name and the time, listed by a search term, imported into an open request', () => {
+    const crn = String(deployment('sales ingest', { staticNodeCount: 2 }).crn);
+    now += 10 * MIN;
+    const { archiveName } = call('exportDeployment', { deploymentCrn: crn, archiveDescription: 'nightly' }) as { archiveName: string };
+    expect(archiveName).toMatch(/^sales-ingest-20260101T001000Z-[0-9a-f]{4}$/);
+    const listed = call('listDeploymentArchives', { searchTerm: 'SALES' }).archives as Doc[];
+    expect(listed).toEqual([
+      expect.objectContaining({ archiveName, archiveDescription: 'nightly', deploymentName: 'sales ingest', modifiedTime: now }),
+    ]);
+    expect(listed[0]?.deployedFlows).toEqual([expect.objectContaining({ flowDefinitionName: expect.any(String) })]);
+    expect(call('listDeploymentArchives', { searchTerm: 'other' }).archives ?? []).toEqual([]);
+    const deploymentRequestCrn = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:from-archive';
+    call('getDeploymentRequestDetails', { deploymentRequestCrn });
+    const imported = call('importDeployment', { deploymentRequestCrn, archiveName }).rpcImportedDeploymentConfiguration as Doc;
+    expect(imported).toMatchObject({ staticNodeCount: 2, autoScalingEnabled: false, cfmNifiVersion: '1.28.1.2.3.16.0-5' });
+    expect(fails('importDeployment', { deploymentRequestCrn, archiveName: 'none' }).code).toBe('NOT_FOUND');
+    expect(fails('importDeployment', { deploymentRequestCrn, archiveName, flowName: 'no-such-flow' }).message).toMatch(/has no flow/);
+  });
+
   test('configuration versions: stale updates fail with FAILED_PRECONDITION', () => {
     const crn = deploy();
     now += 10 * MIN;
