@@ -1,18 +1,18 @@
 /**
  * The DataFlow workload of an account, for one request: what its parts
  * share (the clock, CRNs, the caller's workload user name, the environment
- * a request is for, and what a part makes once a request), and the move of
- * resources between projects. The parts are modules of functions over it,
- * each importing only those below it: deployed.ts (deployments and flows as
- * records), assets.ts, requests.ts, inbound.ts, configurations.ts,
- * parameter-groups.ts, asset-requests.ts, reporting-tasks.ts, then flows.ts
- * and deployments.ts (what changes them). Records are in records.ts, the
+ * a request is for), and the move of resources between projects. The parts
+ * are modules of functions over it: deployed.ts (what every part reads of
+ * deployments and flows, engine records), assets.ts, requests.ts,
+ * inbound.ts, configurations.ts, parameter-groups.ts, asset-requests.ts,
+ * reporting-tasks.ts, then flows.ts, deployments.ts and archives.ts (what
+ * changes them, and their declarations). Records are in records.ts, the
  * fixed world in catalogue.ts, wire views in views.ts.
  *
- * Deployments and flows move through `STATE/DETAILED_STATE` pairs on
- * lifecycles (engine/timeline.ts), read lazily. Calls that ask for a
- * state (suspend, resume, start, stop) change nothing when the resource is
- * already in that state or on its way there. Configurations carry a version:
+ * Deployments and flows move through the model's `STATE/DETAILED_STATE`
+ * pairs, read lazily. Calls that ask for a state (suspend, resume, start,
+ * stop) change nothing when the resource is already in that state or on
+ * its way there (`unchangedIn`). Configurations carry a version:
  * an update must name the current one and moves it on by one.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
@@ -30,18 +30,10 @@ export interface Reassignment {
 
 /** What the workload's parts share, made for one request. */
 export class Workload {
-  /** What a part makes once a request (its records), by name. */
-  private readonly made = new Map<string, unknown>();
-
   constructor(readonly h: Hook<R>) {}
 
   get ctx(): BackendContext {
     return this.h.ctx;
-  }
-
-  once<T>(name: string, make: () => T): T {
-    if (!this.made.has(name)) this.made.set(name, make());
-    return this.made.get(name) as T;
   }
 
   get now(): number {
