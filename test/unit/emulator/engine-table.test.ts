@@ -209,6 +209,30 @@ describe('verbs', () => {
     expect(cluster().clusterStatus).toBeUndefined();
   });
 
+  test('unchangedIn: an action asked for in one of its states changes nothing, once its checks pass', () => {
+    const base = widgets.resources.cluster;
+    const unchanged = serve(widgetModel, {
+      ...widgets,
+      resources: { ...widgets.resources, cluster: { ...base, unchangedIn: { stop: ['STOPPING'] } } },
+    });
+    const stop = (by: ReturnType<typeof serve>): Doc => call('stopCluster', { clusterName: 'c1' }, by).clusterStatus as Doc;
+    call('createCluster', CLUSTER);
+    // Its checks still refuse first (from RUNNING or STOP_FAILED).
+    expect(refusal(() => stop(unchanged), 'stopCluster').message).toMatch(/is CREATING; stop needs it RUNNING/);
+    now += 10 * MIN;
+    expect(stop(unchanged).status).toBe('STOPPING');
+    now += 2 * MIN;
+    // Asked again while it stops: the stop under way is kept (it ends 3 minutes after it began, not after this).
+    expect(stop(unchanged).status).toBe('STOPPING');
+    now += MIN;
+    expect(cluster().status).toBe('STOPPED');
+    // Without it, the stop's from states refuse the second stop.
+    call('startCluster', { clusterName: 'c1' });
+    now += 3 * MIN;
+    stop(served);
+    expect(fails('stopCluster', { clusterName: 'c1' }).message).toMatch(/is STOPPING; stop needs it RUNNING/);
+  });
+
   test('an update starts the update action; what it sets shows once it has succeeded', () => {
     call('createCluster', { ...CLUSTER, size: 3 });
     now += 10 * MIN;

@@ -64,6 +64,8 @@ export interface ResourceRules {
   /** Actions of other records a `fail-<action>-` name of its records names. */
   readonly failsFor?: readonly string[];
   readonly idempotent: readonly string[];
+  /** States in which an action changes nothing once its checks pass, by action. */
+  readonly unchangedIn: Readonly<Record<string, readonly string[]>>;
   readonly forceFields: readonly string[];
   readonly cascades: boolean;
   /** A delete ends at once even when its lifecycle has one. */
@@ -241,6 +243,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
     ...(res.failsFor ? { failsFor: res.failsFor } : {}),
     idempotent: res.idempotent ?? [],
+    unchangedIn: res.unchangedIn ?? {},
     forceFields: del.force ?? FORCE_FIELDS,
     cascades: del.cascades === true,
     immediate: del.immediate === true,

@@ -108,6 +108,12 @@ export interface Resource<R extends string = string> {
   /** Actions that change nothing on a record already in the state they end in (`suspend` of a suspended warehouse). */
   readonly idempotent?: readonly string[];
   /**
+   * States in which asking for an action changes nothing, by action (it is
+   * under way, or where it leads is so already: `suspend` of a deployment
+   * SUSPENDING): once its checks pass, it answers the record as it is.
+   */
+  readonly unchangedIn?: Readonly<Record<string, readonly string[]>>;
+  /**
    * What a delete does beyond the model's deletion end: `cascades`, it takes
    * what it holds with it (else it is refused while it holds any, unless
    * forced); `force`, the request fields that force it (default force,

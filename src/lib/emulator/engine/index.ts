@@ -520,6 +520,8 @@ export class Engine {
     if (r.rules.idempotent.includes(action) && there === previous && !all.busy(rec))
       return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
     const hooked = r.rules.hooks.act?.(h, rec, action, req);
+    if (r.rules.unchangedIn[action]?.includes(previous))
+      return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
     const effect = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
     const minutes = b.minutes?.(h, req);
     if (all.has(action)) all.begin(rec, action, { effect, ...(minutes !== undefined ? { minutes } : {}) });

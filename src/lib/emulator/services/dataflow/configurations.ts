@@ -11,7 +11,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { invalid, failedPrecondition, notFound } from '../../errors.js';
 import { num, str, text } from '../../values.js';
 import { storageLocationOk } from './catalogue.js';
-import { checkVersion, deploymentRecords, getDeployment } from './deployed.js';
+import { allDeployments, checkVersion, getDeployment } from './deployed.js';
 import { inEnvironment, type R } from './records.js';
 import { Workload } from './workload.js';
 
@@ -44,7 +44,7 @@ export const named =
     const deploymentCrn = str(sent.deploymentCrn);
     if (str(sent[configField(r)]) || !deploymentCrn) return sent;
     const d = getDeployment(new Workload(h), text(sent.environmentCrn), deploymentCrn);
-    const used = str(d.config[configField(r)]);
+    const used = str(d.doc.config[configField(r)]);
     if (!used) throw notFound(`deployment ${d.name} uses no ${label(r)} configuration`);
     return { ...sent, [configField(r)]: used };
   };
@@ -76,9 +76,7 @@ export const configuration = (r: ConfigResource): Resource<R> => ({
       update: (_h, rec) => checkLocation(rec.doc),
       delete: (h, rec, req) => {
         checkVersion(versionOf(rec), req.configurationVersion, label(r));
-        const user = deploymentRecords(new Workload(h))
-          .all()
-          .find((d) => d.config[configField(r)] === rec.crn);
+        const user = allDeployments(new Workload(h)).find((d) => d.doc.config[configField(r)] === rec.crn);
         if (user)
           throw failedPrecondition(`the configuration is used by deployment ${user.name}; only unused configurations can be deleted`);
       },

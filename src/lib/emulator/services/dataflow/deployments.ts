@@ -5,31 +5,46 @@
  * deployed.ts). A deployment whose name starts with `fail-` ends its
  * creation in BAD_HEALTH / FAILED_TO_DEPLOY.
  */
-import { randomBytes } from 'node:crypto';
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { willFail } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
+import { text } from '../../values.js';
 import * as assetRequests from './asset-requests.js';
-import { moveAssets } from './assets.js';
+import { drop, moveAssets } from './assets.js';
 import { DEFAULT_NIFI, NIFI_VERSIONS, checkClusterSize } from './catalogue.js';
 import * as configs from './configurations.js';
 import {
   CREATION_MINUTES,
+  beginOn,
   checkVersion,
   deploymentRecords,
   deploymentStatus,
-  flowRecords,
+  findDeployment,
   flowsOf,
   getDeployment,
-  releaseEndpoint,
+  saveDeployed,
+  statesOf,
+  CREATING,
 } from './deployed.js';
 import * as flows from './flows.js';
 import * as inbound from './inbound.js';
 import { sharedGroup } from './parameter-groups.js';
-import { HEALTHY, KIND, STEADY_DEPLOYMENT, type Archive, type DeployedFlow, type Deployment } from './records.js';
+import {
+  HEALTHY,
+  KIND,
+  STEADY_DEPLOYMENT,
+  inEnvironment,
+  type Asset,
+  type DeployedFlow,
+  type Deployment,
+  type R,
+  type Status,
+} from './records.js';
 import * as requests from './requests.js';
-import type { Workload } from './workload.js';
+import { Workload } from './workload.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 
 /** Deployment settings stored as given (sizing, scaling, KPIs, inbound connection, custom configurations). */
 export const CONFIG_KEYS = [
@@ -92,7 +107,7 @@ export interface DeploymentChange {
 export function create(w: Workload, env: string, spec: DeploymentSpec): { deployment: Deployment; flow: DeployedFlow } {
   if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,127}$/.test(spec.name))
     throw invalid('deployment names are 1 to 128 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit');
-  if (deploymentRecords(w).find(`${env}|${spec.name}`)) throw alreadyExists(`a deployment named "${spec.name}" already exists`);
+  if (findDeployment(w, spec.name, env)) throw alreadyExists(`a deployment named "${spec.name}" already exists`);
   if (spec.nifiVersion !== undefined && !NIFI_VERSIONS.includes(spec.nifiVersion))
     throw invalid(`NiFi version ${spec.nifiVersion} is not available; see listNifiVersions`);
   for (const key of ['customNarConfigurationCrn', 'customPythonConfigurationCrn'] as const) {
@@ -105,11 +120,13 @@ export function create(w: Workload, env: string, spec: DeploymentSpec): { deploy
   const req = requests.use(w, env, spec.requestCrn, 'deployment');
   const id = uuid();
   const now = w.now;
-  const d = deploymentRecords(w).create(
-    {
-      id,
-      crn: w.crnOf('deployment', id),
-      name: spec.name,
+  const d = deploymentRecords(w).create({
+    id,
+    crn: w.h.crn('deployment', id),
+    name: spec.name,
+    scope: env,
+    env,
+    doc: {
       environmentCrn: env,
       projectCrn: spec.projectCrn,
       creatorCrn: w.ctx.caller.actorCrn,
@@ -121,11 +138,10 @@ export function create(w: Workload, env: string, spec: DeploymentSpec): { deploy
       config: { ...spec.config },
       cfmNifiVersion: spec.nifiVersion ?? DEFAULT_NIFI,
     },
-    'create',
-  );
+  }) as Deployment;
   const hostname = spec.config.inboundHostname;
   if (typeof hostname === 'string' && hostname) {
-    d.inboundEndpointCrn = inbound.assign(w, env, hostname, d.crn);
+    d.doc.inboundEndpointCrn = inbound.assign(w, env, hostname, d.crn);
     deploymentRecords(w).save(d);
   }
   // The deployment's first flow, deployed with it.
@@ -149,7 +165,7 @@ export function update(w: Workload, env: string, deploymentCrn: string | undefin
   const d = getDeployment(w, env, deploymentCrn);
   const s = deploymentStatus(w, d);
   if (s.state === 'TERMINATING') throw failedPrecondition(`deployment ${d.name} is terminating`);
-  checkVersion(d.configurationVersion, change.configurationVersion, 'deployment');
+  checkVersion(d.doc.configurationVersion, change.configurationVersion, 'deployment');
   const c = change.config;
   if (typeof c.autoScaleMinNodes === 'number' && typeof c.autoScaleMaxNodes === 'number' && c.autoScaleMinNodes > c.autoScaleMaxNodes)
     throw invalid('autoScaleMinNodes is above autoScaleMaxNodes');
@@ -159,90 +175,102 @@ export function update(w: Workload, env: string, deploymentCrn: string | undefin
     if (typeof crn === 'string' && crn)
       configs.get(w, key === 'customNarConfigurationCrn' ? 'customNarConfiguration' : 'customPythonConfiguration', env, crn);
   }
-  for (const k of UPDATE_KEYS) if (c[k] !== undefined) d.config[k] = c[k];
-  if (c.autoScaleMinNodes !== undefined || c.autoScaleMaxNodes !== undefined) d.config.autoScalingEnabled = true;
-  else if (c.staticNodeCount !== undefined) d.config.autoScalingEnabled = false;
+  const config = d.doc.config;
+  for (const k of UPDATE_KEYS) if (c[k] !== undefined) config[k] = c[k];
+  if (c.autoScaleMinNodes !== undefined || c.autoScaleMaxNodes !== undefined) config.autoScalingEnabled = true;
+  else if (c.staticNodeCount !== undefined) config.autoScalingEnabled = false;
   if (change.deactivateInbound) {
     releaseEndpoint(w, d);
-    delete d.config.inboundHostname;
-  } else if (change.inboundHostname && change.inboundHostname !== d.config.inboundHostname) {
+    delete config.inboundHostname;
+  } else if (change.inboundHostname && change.inboundHostname !== config.inboundHostname) {
     releaseEndpoint(w, d);
-    d.inboundEndpointCrn = inbound.assign(w, env, change.inboundHostname, d.crn);
-    d.config.inboundHostname = change.inboundHostname;
+    d.doc.inboundEndpointCrn = inbound.assign(w, env, change.inboundHostname, d.crn);
+    config.inboundHostname = change.inboundHostname;
   }
   const flows = flowsOf(w, d);
   if (change.assetUpdateRequestCrn) assetRequests.applyRequest(w, env, change.assetUpdateRequestCrn, d, flows[0]);
   if (change.parameterGroups && flows[0]) {
-    flows[0].parameterGroups = change.parameterGroups;
-    flowRecords(w).save(flows[0]);
+    flows[0].doc.parameterGroups = change.parameterGroups;
+    saveDeployed(w, flows[0]);
   }
-  d.configurationVersion += 1;
-  d.deployedBy = w.actorName();
-  if (STEADY_DEPLOYMENT.has(s.state)) deploymentRecords(w).begin(d, 'update');
-  else deploymentRecords(w).save(d);
+  d.doc.configurationVersion += 1;
+  d.doc.deployedBy = w.actorName();
+  if (STEADY_DEPLOYMENT.has(s.state)) beginOn(w, d, 'update');
+  else saveDeployed(w, d);
   return d;
+}
+
+/** Frees a deployment's inbound connection endpoint. */
+function releaseEndpoint(w: Workload, d: Deployment): void {
+  const crn = d.doc.inboundEndpointCrn;
+  if (!crn) return;
+  const records = w.h.records('inboundConnectionEndpoint');
+  const found = records.find(crn);
+  if (found && found.doc.deploymentCrn === d.crn) {
+    delete found.doc.deploymentCrn;
+    records.save(found);
+  }
+  delete d.doc.inboundEndpointCrn;
 }
 
 /** Terminates a deployment and its flows (once: terminating again changes nothing). */
 export function terminate(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
   const d = getDeployment(w, env, deploymentCrn);
   if (deploymentStatus(w, d).state !== 'TERMINATING') {
-    deploymentRecords(w).begin(d, 'terminate');
     for (const f of flowsOf(w, d)) flows.terminateWith(w, f);
+    for (const a of w.store.children<Asset>(KIND.asset, d.crn)) drop(w, a.doc);
+    releaseEndpoint(w, d);
+    beginOn(w, d, 'delete');
   }
   return d;
 }
 
-export function suspend(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (s.state === 'SUSPENDING' || s.state === 'SUSPENDED') return d;
-  if (!STEADY_DEPLOYMENT.has(s.state)) throw failedPrecondition(`deployment ${d.name} cannot be suspended while ${s.state}`);
-  deploymentRecords(w).begin(d, 'suspend');
-  return d;
-}
+/** The STATE and DETAILED_STATE of a deployment a check reads. */
+const statusOf = (h: Hook<R>, rec: Readonly<EngineRecord>): Status => deploymentStatus(new Workload(h), rec as Deployment);
 
-/** Resumes a suspended deployment; one running or on its way there stays as it is. */
-export function resume(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (s.state === 'SUSPENDED') deploymentRecords(w).begin(d, 'resume');
-  else if (['SUSPENDING', 'TERMINATING'].includes(s.state))
-    throw failedPrecondition(`deployment ${d.name} cannot be resumed while ${s.state}`);
-  return d;
-}
-
-export function restart(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (s.state === 'RESTARTING') return d;
-  if (!STEADY_DEPLOYMENT.has(s.state) || s.detailedState === 'FAILED_TO_DEPLOY')
-    throw failedPrecondition(`deployment ${d.name} cannot be restarted while ${s.state}`);
-  deploymentRecords(w).begin(d, 'restart');
-  return d;
-}
-
-export function updateNifiVersion(w: Workload, env: string, deploymentCrn: string | undefined, version: string): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (!NIFI_VERSIONS.includes(version)) throw invalid(`NiFi version ${version} is not available; see listNifiVersions`);
-  if (!HEALTHY.has(s.state)) throw failedPrecondition(`deployment ${d.name} cannot change NiFi version while ${s.state}`);
-  if (version === d.cfmNifiVersion) throw failedPrecondition(`deployment ${d.name} already runs NiFi ${version}`);
-  d.previousNifiVersion = d.cfmNifiVersion;
-  d.cfmNifiVersion = version;
-  deploymentRecords(w).begin(d, 'updateNifi');
-  return d;
-}
-
-export function cancelNifiVersionUpdate(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  if (deploymentStatus(w, d).detailedState !== 'UPDATING_NIFI_VERSION')
-    throw failedPrecondition(`deployment ${d.name} is not changing its NiFi version`);
-  if (d.previousNifiVersion) d.cfmNifiVersion = d.previousNifiVersion;
-  delete d.previousNifiVersion;
-  deploymentRecords(w).begin(d, 'cancelNifiUpdate');
-  return d;
-}
+/** The declaration of deployments (states and actions: the model's facts). */
+export const deployment: Resource<R> = {
+  ...inEnvironment('deployment', ['deploymentCrn']),
+  minutes: { create: CREATING, update: 1, delete: 2, suspend: 1, resume: 2, restart: 2, updateNifi: 3, cancelNifiUpdate: 1 },
+  // Asking for what is so, or under way, changes nothing: a resume, of one that runs or is on its way there.
+  unchangedIn: {
+    suspend: statesOf('deployment', (s) => s === 'SUSPENDING' || s === 'SUSPENDED'),
+    resume: statesOf('deployment', (s) => !['SUSPENDED', 'SUSPENDING', 'TERMINATING', 'TERMINATED'].includes(s)),
+    restart: statesOf('deployment', (s) => s === 'RESTARTING'),
+  },
+  hooks: {
+    check: {
+      suspend: (h, rec) => {
+        const s = statusOf(h, rec).state;
+        if (s !== 'SUSPENDING' && s !== 'SUSPENDED' && !STEADY_DEPLOYMENT.has(s))
+          throw failedPrecondition(`deployment ${String(rec.name)} cannot be suspended while ${s}`);
+      },
+      resume: (h, rec) => {
+        const s = statusOf(h, rec).state;
+        if (s === 'SUSPENDING' || s === 'TERMINATING')
+          throw failedPrecondition(`deployment ${String(rec.name)} cannot be resumed while ${s}`);
+      },
+      // To a version on offer, other than the one it runs, from a healthy state.
+      updateNifi: (h, rec, req) => {
+        const version = text(req.cfmNifiVersion);
+        const s = statusOf(h, rec).state;
+        if (!NIFI_VERSIONS.includes(version)) throw invalid(`NiFi version ${version} is not available; see listNifiVersions`);
+        if (!HEALTHY.has(s)) throw failedPrecondition(`deployment ${String(rec.name)} cannot change NiFi version while ${s}`);
+        if (version === rec.doc.cfmNifiVersion) throw failedPrecondition(`deployment ${String(rec.name)} already runs NiFi ${version}`);
+      },
+      // Its version stays the one it ran: the update's effect is never applied.
+      cancelNifiUpdate: (h, rec) => {
+        if (statusOf(h, rec).detailedState !== 'UPDATING_NIFI_VERSION')
+          throw failedPrecondition(`deployment ${String(rec.name)} is not changing its NiFi version`);
+      },
+      restart: (h, rec) => {
+        const s = statusOf(h, rec);
+        if (s.state !== 'RESTARTING' && (!STEADY_DEPLOYMENT.has(s.state) || s.detailedState === 'FAILED_TO_DEPLOY'))
+          throw failedPrecondition(`deployment ${String(rec.name)} cannot be restarted while ${s.state}`);
+      },
+    },
+  },
+};
 
 /** Starts or stops every flow of a steady deployment. */
 export function moveAllFlows(w: Workload, env: string, deploymentCrn: string | undefined, start: boolean): Deployment {
@@ -260,65 +288,4 @@ export function singleFlow(w: Workload, d: Deployment): DeployedFlow {
   if (flows.length !== 1 || !flows[0])
     throw failedPrecondition(`deployment ${d.name} has ${flows.length} flows; use the calls that name the flow (deployed-flows)`);
   return flows[0];
-}
-
-// ---- archives
-
-/** Exports a deployment's configuration and flows into a named archive. */
-export function exportArchive(w: Workload, env: string, deploymentCrn: string | undefined, description?: string): Archive {
-  const d = getDeployment(w, env, deploymentCrn);
-  const flows = flowsOf(w, d);
-  const stamp = new Date(w.now)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
-  const a: Archive = {
-    archiveName: `${d.name.replace(/\s+/g, '-')}-${stamp}-${randomBytes(2).toString('hex')}`,
-    environmentCrn: env,
-    deploymentName: d.name,
-    flowName: flows[0]?.flowName ?? '',
-    deployedFlows: flows.map((f) => ({ deployedFlowName: f.name, flowDefinitionName: f.flowName })),
-    archiveDescription: description,
-    modifiedTime: w.now,
-    uploadTime: w.now,
-    projectCrn: d.projectCrn,
-    snapshot: {
-      config: d.config,
-      cfmNifiVersion: d.cfmNifiVersion,
-      flows: flows.map((f) => ({ name: f.name, flowName: f.flowName, parameterGroups: f.parameterGroups, kpis: f.kpis })),
-    },
-  };
-  w.store.put(KIND.archive, `${env}|${a.archiveName}`, a, { name: `${env}|${a.archiveName}` });
-  return a;
-}
-
-export function archive(w: Workload, env: string, name: string | undefined): Archive {
-  if (!name) throw invalid('archiveName is required');
-  const a = w.store.get<Archive>(KIND.archive, `${env}|${name}`);
-  if (!a) throw notFound(`archive ${name} not found`);
-  return a;
-}
-
-/** The archives of an environment, those whose name contains `term` when given. */
-export function archives(w: Workload, env: string, term?: string): Archive[] {
-  const t = term?.toLowerCase();
-  return w.store
-    .list<Archive>(KIND.archive)
-    .map((x) => x.doc)
-    .filter((a) => a.environmentCrn === env && (!t || a.archiveName.toLowerCase().includes(t)));
-}
-
-/** Ties an archive to an open request, for a deployment (or a flow) made from it. */
-export function importArchive(
-  w: Workload,
-  env: string,
-  requestCrn: string | undefined,
-  kind: 'deployment' | 'flow',
-  archiveName: string | undefined,
-): Archive {
-  const req = requests.open(w, env, requestCrn, kind);
-  const a = archive(w, env, archiveName);
-  req.archive = a.archiveName;
-  requests.save(w, req);
-  return a;
 }

@@ -1,5 +1,4 @@
 /** dfworkload's code entries (index.ts's table): unpack the wire request, call the workload's parts, build the wire answer. */
-import { notFound } from '../../errors.js';
 import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
@@ -11,19 +10,9 @@ import * as configs from './configurations.js';
 import * as flows from './flows.js';
 import type { VersionChange } from './flows.js';
 import { CONFIG_KEYS, UPDATE_KEYS, type DeploymentConfig } from './deployments.js';
-import {
-  archiveDoc,
-  deployedFlowDoc,
-  deploymentConfigDoc,
-  deploymentConfigMetadata,
-  deploymentDoc,
-  deploymentRequestDetails,
-  flowConfigDoc,
-  flowConfigMetadata,
-  importedConfig,
-  requestMetadata,
-} from './views.js';
+import { deployedFlowDoc, deploymentConfigDoc, deploymentDoc, deploymentRequestDetails, flowConfigDoc, requestMetadata } from './views.js';
 import { getDeployment, getFlow } from './deployed.js';
+import { importFrom } from './archives.js';
 import * as requests from './requests.js';
 import * as deployments from './deployments.js';
 import * as assetRequests from './asset-requests.js';
@@ -80,15 +69,6 @@ export const calls = {
     return { deploymentConfiguration: deploymentConfigDoc(w, d) };
   },
   terminateDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.terminate(w, env, str(r.deploymentCrn))) }),
-  suspendDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.suspend(w, env, str(r.deploymentCrn))) }),
-  resumeDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.resume(w, env, str(r.deploymentCrn))) }),
-  restartDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, deployments.restart(w, env, str(r.deploymentCrn))) }),
-  updateNifiVersion: (w, r, env) => ({
-    deployment: deploymentDoc(w, deployments.updateNifiVersion(w, env, str(r.deploymentCrn), text(r.cfmNifiVersion))),
-  }),
-  cancelNifiVersionUpdate: (w, r, env) => ({
-    deployment: deploymentDoc(w, deployments.cancelNifiVersionUpdate(w, env, str(r.deploymentCrn))),
-  }),
   startAllFlowsInDeployment: (w, r, env) => ({
     deployment: deploymentDoc(w, deployments.moveAllFlows(w, env, str(r.deploymentCrn), true)),
   }),
@@ -115,23 +95,7 @@ export const calls = {
     flows.cancelChange(w, deployments.singleFlow(w, d), d);
     return { deploymentConfiguration: deploymentConfigDoc(w, d) };
   },
-  exportDeployment: (w, r, env) => ({
-    archiveName: deployments.exportArchive(w, env, str(r.deploymentCrn), str(r.archiveDescription)).archiveName,
-  }),
-  importDeployment: (w, r, env) => {
-    const a = deployments.importArchive(w, env, str(r.deploymentRequestCrn), 'deployment', str(r.archiveName));
-    const flow = str(r.flowName);
-    const imported = importedConfig(a, flow);
-    if (!imported) throw notFound(`archive ${a.archiveName} has no flow ${String(flow)}`);
-    return { rpcImportedDeploymentConfiguration: imported };
-  },
-  listDeploymentArchives: (w, r, env) => ({ archives: deployments.archives(w, env, str(r.searchTerm)).map(archiveDoc) }),
-  getDeploymentConfiguration: (w, r, env) => ({
-    deploymentConfiguration: deploymentConfigDoc(w, getDeployment(w, env, str(r.deploymentCrn))),
-  }),
-  getDeploymentConfigurationMetadata: (w, r, env) => ({
-    deploymentConfigurationMetadata: deploymentConfigMetadata(w, getDeployment(w, env, str(r.deploymentCrn))),
-  }),
+  importDeployment: (w, r, env) => importFrom(w, env, str(r.deploymentRequestCrn), 'deployment', r),
   getDeploymentRequestDetails: (w, r, env) => ({
     deploymentConfigurationMetadata: deploymentRequestDetails(
       w,
@@ -158,27 +122,7 @@ export const calls = {
     });
     return { deployedFlow: deployedFlowDoc(w, f, d) };
   },
-  importFlowIntoDeployment: (w, r, env) => {
-    const a = deployments.importArchive(w, env, str(r.deployedFlowRequestCrn), 'flow', str(r.archiveName));
-    const imported = importedConfig(a, text(r.flowName));
-    if (!imported) throw notFound(`archive ${a.archiveName} has no flow ${text(r.flowName)}`);
-    return { rpcImportedDeploymentConfiguration: imported };
-  },
-  startFlowInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    flows.move(w, f, d, true);
-    return { deployedFlow: deployedFlowDoc(w, f, d) };
-  },
-  stopFlowInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    flows.move(w, f, d, false);
-    return { deployedFlow: deployedFlowDoc(w, f, d) };
-  },
-  terminateFlowInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    flows.terminate(w, f, d);
-    return { deployedFlow: deployedFlowDoc(w, f, d) };
-  },
+  importFlowIntoDeployment: (w, r, env) => importFrom(w, env, str(r.deployedFlowRequestCrn), 'flow', r),
   updateFlowInDeployment: (w, r, env) => {
     const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
     flows.update(w, f, d, {
@@ -199,14 +143,6 @@ export const calls = {
     const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
     flows.cancelChange(w, f, d);
     return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
-  },
-  getFlowConfigurationInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    return { deployedFlowConfiguration: flowConfigDoc(w, f, d) };
-  },
-  getFlowConfigurationMetadataInDeployment: (w, r, env) => {
-    const { d, f } = getFlow(w, env, str(r.deploymentCrn), str(r.deployedFlowCrn));
-    return { deployedFlowConfigurationMetadata: flowConfigMetadata(w, f, d) };
   },
   getFlowRequestDetailsInDeployment: (w, r, env) => ({
     deployedFlowConfigurationMetadata: requestMetadata(w, requests.get(w, env, str(r.deployedFlowRequestCrn), 'flow', true)),

@@ -1,15 +1,15 @@
 /**
  * The DataFlow workload service (dfworkload) on the operation table: served
- * under /dfx/ with Bearer tokens issued for the DF workload. Custom
+ * under /dfx/ with Bearer tokens issued for the DF workload. Deployments and
+ * their flows (deployed.ts; changed by deployments.ts and flows.ts), custom
  * configurations (configurations.ts), inbound connection endpoints
  * (inbound.ts), parameter groups, reporting tasks, flow drafts with their
  * test sessions (drafts.ts) and asset update requests are the engine's
- * records, each of an environment. Deployments and their flows are still
- * records of their own (deployed.ts, deployments.ts, flows.ts), with the
- * deployment and flow requests (requests.ts) and uploaded assets
- * (assets.ts), served by the code entries over the request's workload
- * (entries.ts, workload.ts). It tells DataFlow's control plane its
- * deployments (provides.ts).
+ * records, each of an environment. The deployment and flow requests
+ * (requests.ts) and uploaded assets (assets.ts) are records of their own;
+ * the code entries work over the request's workload (entries.ts,
+ * workload.ts). It tells DataFlow's control plane its deployments
+ * (provides.ts).
  */
 import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import { resources } from '../../../model/services/dataflow/resources.js';
@@ -22,6 +22,17 @@ import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } fro
 import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
 import { assetUpdateRequest } from './asset-requests.js';
 import { dataflows } from './provides.js';
+import { archive, exported, searched } from './archives.js';
+import { deployment } from './deployments.js';
+import { deployedFlow } from './flows.js';
+import {
+  deploymentConfiguration,
+  deploymentConfigurationMetadata,
+  deploymentShown,
+  flowConfiguration,
+  flowConfigurationMetadata,
+  flowShown,
+} from './views.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
 
 export default defineService<OperationName>()({
@@ -30,8 +41,9 @@ export default defineService<OperationName>()({
   crnService: 'df',
   facts: resources,
   resources: {
-    deployment: { keys: ['deploymentCrn'] },
-    deployedFlow: { keys: ['deployedFlowCrn'] },
+    deployment,
+    deployedFlow,
+    archive,
     parameterGroup,
     customNarConfiguration: configuration('customNarConfiguration'),
     customPythonConfiguration: configuration('customPythonConfiguration'),
@@ -72,6 +84,21 @@ export default defineService<OperationName>()({
     listFlowDrafts: r.flowDraft.list({ rewrite: seeded }),
     listTestSessions: r.flowDraft.list({ rewrite: seeded, select: withSession }),
     deleteFlowDraft: r.flowDraft.delete(),
+    suspendDeployment: r.deployment.act('suspend', { answer: deploymentShown }),
+    resumeDeployment: r.deployment.act('resume', { answer: deploymentShown }),
+    restartDeployment: r.deployment.act('restart', { answer: deploymentShown }),
+    // The version asked for is the update's effect (the request's cfmNifiVersion, a field of a deployment).
+    updateNifiVersion: r.deployment.act('updateNifi', { answer: deploymentShown }),
+    cancelNifiVersionUpdate: r.deployment.act('cancelNifiUpdate', { answer: deploymentShown }),
+    startFlowInDeployment: r.deployedFlow.act('start', { answer: flowShown }),
+    stopFlowInDeployment: r.deployedFlow.act('stop', { answer: flowShown }),
+    terminateFlowInDeployment: r.deployedFlow.act('delete', { answer: flowShown }),
+    exportDeployment: r.archive.create({ rewrite: exported }),
+    listDeploymentArchives: r.archive.list({ select: searched }),
+    getDeploymentConfiguration: r.deployment.read({ answer: deploymentConfiguration }),
+    getDeploymentConfigurationMetadata: r.deployment.read({ answer: deploymentConfigurationMetadata }),
+    getFlowConfigurationInDeployment: r.deployedFlow.read({ answer: flowConfiguration }),
+    getFlowConfigurationMetadataInDeployment: r.deployedFlow.read({ answer: flowConfigurationMetadata }),
     restartTestSession: code(restartTestSession),
     suspendTestSession: r.testSession.act('suspend', { rewrite: sessionOf }),
     terminateTestSession: r.testSession.delete({ rewrite: sessionOf }),

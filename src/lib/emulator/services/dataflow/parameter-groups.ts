@@ -12,7 +12,7 @@ import { crnId } from '../../ids.js';
 import { docs, num, str, strings, text } from '../../values.js';
 import { KIND, inEnvironment, type Asset, type R } from './records.js';
 import { Workload } from './workload.js';
-import { deploymentRecords, flowRecords, flowStatus } from './deployed.js';
+import { allFlows, findDeployment, flowStatus } from './deployed.js';
 import { drop, keepUpload, reference } from './assets.js';
 
 type Rec = Readonly<EngineRecord>;
@@ -32,9 +32,9 @@ function checkParameters(_h: Hook<R>, rec: Rec): void {
 function usages(h: Hook<R>, crn: string | undefined): Doc[] {
   const w = new Workload(h);
   const out: Doc[] = [];
-  for (const f of flowRecords(w).all()) {
-    if (f.sharedParameterGroupCrn !== crn) continue;
-    const d = deploymentRecords(w).find(f.deploymentCrn);
+  for (const f of allFlows(w)) {
+    if (f.doc.sharedParameterGroupCrn !== crn) continue;
+    const d = findDeployment(w, f.doc.deploymentCrn);
     if (!d) continue;
     const status = flowStatus(w, f, d).state;
     if (status === 'TERMINATED') continue;

@@ -12,7 +12,7 @@ import { KPI_METADATA } from './catalogue.js';
 import { KIND, split, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 import { deploymentDoc } from './views.js';
 import { Workload } from './workload.js';
-import { deploymentRecords, deploymentStatus, flowRecords, flowStatus, flowsOf } from './deployed.js';
+import { allDeployments, allFlows, changedAt, nifiVersionOf, deploymentStatus, findDeployment, flowStatus, flowsOf } from './deployed.js';
 import * as deployments from './deployments.js';
 
 const kpisOf = (v: unknown): Array<Readonly<Record<string, unknown>>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
@@ -20,10 +20,11 @@ const kpisOf = (v: unknown): Array<Readonly<Record<string, unknown>>> => (Array.
 /** Made for df's request: reads need no caller; a termination df starts is the control plane's (its request's caller when it has one). */
 export function dataflows(h: Hook<R>): Dataflows {
   const w = new Workload(h);
-  const work = (a: Activity): DataflowWorkView => {
+  // A delete is a termination as df tells it; a flow's with its deployment is `terminateAll`.
+  const work = (a: Activity, withDeployment = false): DataflowWorkView => {
     const p = progress(a, h.ctx.clock.now());
     return {
-      action: a.action,
+      action: a.action === 'delete' ? (withDeployment ? 'terminateAll' : 'terminate') : a.action,
       startedAt: a.tl.startedAt,
       endsAt: p.endsAt,
       state: split(p.state).state,
@@ -37,15 +38,15 @@ export function dataflows(h: Hook<R>): Dataflows {
     return {
       crn: d.crn,
       name: d.name,
-      environmentCrn: d.environmentCrn,
-      ...(d.projectCrn ? { projectCrn: d.projectCrn } : {}),
-      creatorCrn: d.creatorCrn,
-      deployedBy: d.deployedBy,
-      created: d.created,
-      updated: d.updated,
-      configurationVersion: d.configurationVersion,
-      cfmNifiVersion: d.cfmNifiVersion,
-      kpis: kpisOf(d.config.kpis),
+      environmentCrn: d.doc.environmentCrn,
+      ...(d.doc.projectCrn ? { projectCrn: d.doc.projectCrn } : {}),
+      creatorCrn: d.doc.creatorCrn,
+      deployedBy: d.doc.deployedBy,
+      created: d.doc.created,
+      updated: changedAt(w, d),
+      configurationVersion: d.doc.configurationVersion,
+      cfmNifiVersion: nifiVersionOf(d),
+      kpis: kpisOf(d.doc.config.kpis),
       status: { state: s.state, detailedState: s.detailedState },
       work: work(d.activity),
       shown: () => deploymentDoc(w, d),
@@ -56,34 +57,31 @@ export function dataflows(h: Hook<R>): Dataflows {
     return {
       crn: f.crn,
       name: f.name,
-      deploymentCrn: f.deploymentCrn,
-      environmentCrn: f.environmentCrn,
-      ...(f.projectCrn ? { projectCrn: f.projectCrn } : {}),
-      creatorCrn: f.creatorCrn,
-      created: f.created,
-      updated: f.updated,
-      flowCrn: f.flowCrn,
-      flowName: f.flowName,
-      flowVersion: f.flowVersion,
-      kpis: kpisOf(f.kpis),
+      deploymentCrn: f.doc.deploymentCrn,
+      environmentCrn: f.doc.environmentCrn,
+      ...(f.doc.projectCrn ? { projectCrn: f.doc.projectCrn } : {}),
+      creatorCrn: f.doc.creatorCrn,
+      created: f.doc.created,
+      updated: changedAt(w, f),
+      flowCrn: f.doc.flowCrn,
+      flowName: f.doc.flowName,
+      flowVersion: f.doc.flowVersion,
+      kpis: kpisOf(f.doc.kpis),
       status: { state: s.state, detailedState: s.detailedState },
-      work: work(f.activity),
+      work: work(f.activity, f.doc.withDeployment),
     };
   };
   return {
-    deployments: () => deploymentRecords(w).all().map(deployment),
+    deployments: () => allDeployments(w).map(deployment),
     deployment: (crn) => {
-      const d = deploymentRecords(w).find(crn);
+      const d = findDeployment(w, crn);
       return d ? deployment(d) : undefined;
     },
     flowsOf: (deploymentCrn) => {
-      const d = deploymentRecords(w).find(deploymentCrn);
+      const d = findDeployment(w, deploymentCrn);
       return d ? flowsOf(w, d).map((f) => flow(f, d)) : [];
     },
-    flows: () =>
-      flowRecords(w)
-        .all()
-        .map((f) => flow(f, undefined)),
+    flows: () => allFlows(w).map((f) => flow(f, undefined)),
     terminate: (deploymentCrn) => void deployments.terminate(w, '', deploymentCrn),
     openRequest: (spec) => {
       const req: FlowRequest = { ...spec, status: 'OPEN' };

@@ -1,7 +1,7 @@
 /** What the DataFlow workload service stores. States are `STATE/DETAILED_STATE` pairs on lifecycles (see split). */
 import type { resources } from '../../../model/services/dataflow/resources.js';
 import type { Resource } from '../../engine/declare.js';
-import type { Activity } from '../../engine/timeline.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 
 /** The resources of the service's facts (model/services/dataflow/resources.ts). */
@@ -20,17 +20,12 @@ export const inEnvironment = (noun: string, keys: readonly string[]): Pick<Resou
 });
 
 export const KIND = {
-  deployment: 'dfworkload.deployment',
-  flow: 'dfworkload.flow',
   request: 'dfworkload.request',
   asset: 'dfworkload.asset',
-  archive: 'dfworkload.archive',
 } as const;
 
-export interface Deployment {
-  id: string;
-  crn: string;
-  name: string;
+/** What a deployment keeps (its record's document): the status is its lifecycle's, `STATE/DETAILED_STATE`. */
+export interface DeploymentDoc {
   environmentCrn: string;
   projectCrn?: string;
   creatorCrn: string;
@@ -41,15 +36,18 @@ export interface Deployment {
   configurationVersion: number;
   config: Doc;
   cfmNifiVersion: string;
-  previousNifiVersion?: string;
   inboundEndpointCrn?: string;
-  activity: Activity;
 }
 
-export interface DeployedFlow {
-  id: string;
-  crn: string;
+/** A deployment: an engine record of the `deployment` resource (in its environment). */
+export interface Deployment extends EngineRecord {
   name: string;
+  crn: string;
+  doc: DeploymentDoc & Doc;
+}
+
+/** What a deployed flow keeps (its record's document). */
+export interface FlowDoc {
   deploymentCrn: string;
   environmentCrn: string;
   projectCrn?: string;
@@ -65,7 +63,15 @@ export interface DeployedFlow {
   flowVersion: number;
   previousFlowVersion?: number;
   sharedParameterGroupCrn?: string;
-  activity: Activity;
+  /** Terminated with its deployment. */
+  withDeployment?: true;
+}
+
+/** A deployed flow: an engine record of the `deployedFlow` resource (in its deployment). */
+export interface DeployedFlow extends EngineRecord {
+  name: string;
+  crn: string;
+  doc: FlowDoc & Doc;
 }
 
 export interface FlowRequest {
@@ -99,19 +105,6 @@ export interface Asset {
   storedAt: string;
   deployedFlowName?: string;
   created: number;
-}
-
-export interface Archive {
-  archiveName: string;
-  environmentCrn: string;
-  deploymentName: string;
-  flowName: string;
-  deployedFlows: Doc[];
-  archiveDescription?: string;
-  modifiedTime: number;
-  uploadTime: number;
-  projectCrn?: string;
-  snapshot: Doc;
 }
 
 /** A `STATE/DETAILED_STATE` lifecycle state as the wire has it. */

@@ -2,11 +2,13 @@
 import { crn, crnId } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str } from '../../values.js';
-import type { Workload } from './workload.js';
+import { Workload } from './workload.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
 import { withAssets } from './assets.js';
-import { deploymentStatus, flowStatus, flowsOf } from './deployed.js';
-import { HEALTHY, artifactTypeOf, type Archive, type DeployedFlow, type Deployment, type FlowRequest } from './records.js';
+import { changedAt, nifiVersionOf, deploymentRecords, deploymentStatus, flowStatus, flowsOf } from './deployed.js';
+import { HEALTHY, artifactTypeOf, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 
 function validActions(state: string, detailed: string): string[] {
   if (HEALTHY.has(state) || state === 'BAD_HEALTH') {
@@ -35,7 +37,7 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
   const s = deploymentStatus(w, d);
   const status: Doc = { state: s.state, detailedState: s.detailedState };
   if (s.failed && d.activity.reason) status.message = d.activity.reason;
-  const c = d.config;
+  const c = d.doc.config;
   const running = HEALTHY.has(s.state) || s.state === 'BAD_HEALTH' || s.state === 'UPDATING' || s.state === 'RESTARTING';
   const nodes = c.autoScalingEnabled ? (num(c.autoScaleMinNodes) ?? 1) : (num(c.staticNodeCount) ?? 1);
   const flows = flowsOf(w, d);
@@ -46,12 +48,12 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
     crn: d.crn,
     status,
     runtimeStatus: status,
-    service: serviceMeta(w, d.environmentCrn),
+    service: serviceMeta(w, d.doc.environmentCrn),
     activeInfoAlertCount: 0,
     activeWarningAlertCount: 0,
     activeErrorAlertCount: s.state === 'BAD_HEALTH' ? 1 : 0,
-    created: d.created,
-    updated: d.updated,
+    created: d.doc.created,
+    updated: changedAt(w, d),
     validActions: validActions(s.state, s.detailedState),
     nifiUrl: `${base}/nifi/${d.id}/`,
     clusterSizeParams: clusterSizeOf(c.clusterSize),
@@ -60,42 +62,42 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
     ...(c.autoScalingEnabled ? { autoscaleMinNodes: num(c.autoScaleMinNodes) ?? 1, autoscaleMaxNodes: num(c.autoScaleMaxNodes) ?? 3 } : {}),
     staticNodeCount: num(c.staticNodeCount) ?? 1,
     currentNodeCount: running ? nodes : 0,
-    creatorCrn: d.creatorCrn,
-    deployedByUsername: d.deployedBy,
-    deployedByName: d.deployedBy,
+    creatorCrn: d.doc.creatorCrn,
+    deployedByUsername: d.doc.deployedBy,
+    deployedByName: d.doc.deployedBy,
     dfxLocalUrl: `${base}/dfx/`,
-    configurationVersion: d.configurationVersion,
-    lastUpdatedByUsername: d.deployedBy,
-    cfmNifiVersion: d.cfmNifiVersion,
+    configurationVersion: d.doc.configurationVersion,
+    lastUpdatedByUsername: d.doc.deployedBy,
+    cfmNifiVersion: nifiVersionOf(d),
     testSession: false,
     nodeStorageProfile: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
-    ...(d.inboundEndpointCrn ? { inboundConnectionEndpointId: crnId(d.inboundEndpointCrn) } : {}),
+    ...(d.doc.inboundEndpointCrn ? { inboundConnectionEndpointId: crnId(d.doc.inboundEndpointCrn) } : {}),
     ...(Array.isArray(c.inboundConnectionAuthorizedIpRanges)
       ? { inboundConnectionAuthorizedIpRanges: c.inboundConnectionAuthorizedIpRanges }
       : {}),
     ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
     ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationId: crnId(String(c.customPythonConfigurationCrn)) } : {}),
-    ...(first ? { flowName: first.flowName, flowVersion: first.flowVersion, flowCrn: first.flowCrn } : {}),
+    ...(first ? { flowName: first.doc.flowName, flowVersion: first.doc.flowVersion, flowCrn: first.doc.flowCrn } : {}),
     deployedFlows: flows.map((f) => deployedFlowDoc(w, f, d, true)),
-    ...(d.projectCrn ? { projectCrn: d.projectCrn } : {}),
+    ...(d.doc.projectCrn ? { projectCrn: d.doc.projectCrn } : {}),
   };
 }
 
 export function deploymentConfigDoc(w: Workload, d: Deployment): Doc {
-  const c = d.config;
+  const c = d.doc.config;
   const first = flowsOf(w, d)[0];
   return {
-    configurationVersion: d.configurationVersion,
+    configurationVersion: d.doc.configurationVersion,
     deploymentId: d.id,
     deploymentCrn: d.crn,
     name: d.name,
-    parameterGroups: first ? withAssets(w, first.parameterGroups, [d.crn, first.crn]) : [],
+    parameterGroups: first ? withAssets(w, first.doc.parameterGroups, [d.crn, first.crn]) : [],
     autoScalingEnabled: Boolean(c.autoScalingEnabled),
     flowMetricsScalingEnabled: Boolean(c.flowMetricsScalingEnabled),
     ...(c.autoScalingEnabled ? { autoScaleMinNodes: num(c.autoScaleMinNodes) ?? 1, autoScaleMaxNodes: num(c.autoScaleMaxNodes) ?? 3 } : {}),
     staticNodeCount: num(c.staticNodeCount) ?? 1,
     kpis: docs(c.kpis),
-    cfmNifiVersion: d.cfmNifiVersion,
+    cfmNifiVersion: nifiVersionOf(d),
     autoStartFlow: c.autoStartFlow !== false,
     clusterSize: basicSize(c.clusterSize),
     nodeStorageProfileName: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
@@ -103,10 +105,10 @@ export function deploymentConfigDoc(w: Workload, d: Deployment): Doc {
     sizingAndScalingDirty: false,
     customNarConfigurationDirty: false,
     customPythonConfigurationDirty: false,
-    lastUpdatedByUsername: d.deployedBy,
+    lastUpdatedByUsername: d.doc.deployedBy,
     ...(str(c.inboundHostname) ? { inboundHostname: c.inboundHostname } : {}),
     ...(Array.isArray(c.listenComponents) ? { listenComponents: c.listenComponents } : {}),
-    ...(d.projectCrn ? { projectCrn: d.projectCrn } : {}),
+    ...(d.doc.projectCrn ? { projectCrn: d.doc.projectCrn } : {}),
     assetConfigurationAvailable: true,
     pythonWorkDirectorySize: num(c.pythonWorkDirectorySize) ?? 5,
     ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
@@ -117,15 +119,15 @@ export function deploymentConfigDoc(w: Workload, d: Deployment): Doc {
 /** getDeploymentConfigurationMetadata's answer. */
 export function deploymentConfigMetadata(w: Workload, d: Deployment): Doc {
   const f = flowsOf(w, d)[0];
-  const flowCrn = f?.flowCrn ?? w.crnOf('flow', 'none');
+  const flowCrn = f?.doc.flowCrn ?? w.crnOf('flow', 'none');
   return {
     flowCrn,
-    flowName: f?.flowName ?? '',
-    flowVersion: f?.flowVersion ?? 0,
-    flowVersionCrn: `${flowCrn}/v.${f?.flowVersion ?? 0}`,
-    service: serviceMeta(w, d.environmentCrn),
+    flowName: f?.doc.flowName ?? '',
+    flowVersion: f?.doc.flowVersion ?? 0,
+    flowVersionCrn: `${flowCrn}/v.${f?.doc.flowVersion ?? 0}`,
+    service: serviceMeta(w, d.doc.environmentCrn),
     requiresEnvironmentSslContextService: false,
-    parameterGroups: f ? withAssets(w, f.parameterGroups, [d.crn, f.crn]) : [],
+    parameterGroups: f ? withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]) : [],
     kpiMetaData: KPI_METADATA,
     clusterSizingOptions: CLUSTER_SIZES,
     nodeStorageProfileMetadata: STORAGE_PROFILES,
@@ -171,59 +173,59 @@ export function deployedFlowDoc(w: Workload, f: DeployedFlow, d: Deployment, nes
     name: f.name,
     crn: f.crn,
     status: s,
-    configurationVersion: f.configurationVersion,
+    configurationVersion: f.doc.configurationVersion,
     targetProcessGroupId: f.id,
     activeInfoAlertCount: 0,
     activeWarningAlertCount: 0,
     activeErrorAlertCount: s.state === 'BAD_HEALTH' ? 1 : 0,
-    environmentId: crnId(f.environmentCrn),
+    environmentId: crnId(f.doc.environmentCrn),
     deploymentName: d.name,
-    artifactName: f.flowName,
-    flowVersion: f.flowVersion,
-    flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
-    flowCrn: f.flowCrn,
-    creatorCrn: f.creatorCrn,
-    artifactTypeName: artifactTypeOf(f.flowCrn),
-    deployedByUsername: f.deployedBy,
-    deployedByName: f.deployedBy,
-    created: f.created,
-    updated: f.updated,
+    artifactName: f.doc.flowName,
+    flowVersion: f.doc.flowVersion,
+    flowVersionCrn: `${f.doc.flowCrn}/v.${f.doc.flowVersion}`,
+    flowCrn: f.doc.flowCrn,
+    creatorCrn: f.doc.creatorCrn,
+    artifactTypeName: artifactTypeOf(f.doc.flowCrn),
+    deployedByUsername: f.doc.deployedBy,
+    deployedByName: f.doc.deployedBy,
+    created: f.doc.created,
+    updated: changedAt(w, f),
     validActions: actions,
-    ...(f.projectCrn ? { projectCrn: f.projectCrn } : {}),
+    ...(f.doc.projectCrn ? { projectCrn: f.doc.projectCrn } : {}),
     ...(nested ? {} : { deploymentCrn: d.crn }),
   };
 }
 
 export function flowConfigDoc(w: Workload, f: DeployedFlow, d: Deployment): Doc {
   return {
-    configurationVersion: f.configurationVersion,
+    configurationVersion: f.doc.configurationVersion,
     deployedFlowId: f.id,
     deployedFlowName: f.name,
     deployedFlowCrn: f.crn,
     parametersDirty: false,
     kpisDirty: false,
-    lastUpdatedByUsername: f.deployedBy,
-    parameterGroups: withAssets(w, f.parameterGroups, [d.crn, f.crn]),
-    kpis: f.kpis,
+    lastUpdatedByUsername: f.doc.deployedBy,
+    parameterGroups: withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]),
+    kpis: f.doc.kpis,
   };
 }
 
 export function flowConfigMetadata(w: Workload, f: DeployedFlow, d: Deployment): Doc {
   return {
-    flowCrn: f.flowCrn,
-    flowName: f.flowName,
-    flowVersion: f.flowVersion,
-    flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
+    flowCrn: f.doc.flowCrn,
+    flowName: f.doc.flowName,
+    flowVersion: f.doc.flowVersion,
+    flowVersionCrn: `${f.doc.flowCrn}/v.${f.doc.flowVersion}`,
     requiresEnvironmentSslContextService: false,
-    artifactTypeName: artifactTypeOf(f.flowCrn),
-    parameterGroups: withAssets(w, f.parameterGroups, [d.crn, f.crn]),
+    artifactTypeName: artifactTypeOf(f.doc.flowCrn),
+    parameterGroups: withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]),
     kpiMetaData: KPI_METADATA,
   };
 }
 
 /** The configuration an archive holds (of one flow of it, when named). */
-export function importedConfig(a: Archive, flowName?: string): Doc | undefined {
-  const snap = a.snapshot as { config: Doc; cfmNifiVersion: string; flows: Doc[] };
+export function importedConfig(snapshot: Doc, projectCrn: unknown, flowName?: string): Doc | undefined {
+  const snap = snapshot as { config: Doc; cfmNifiVersion: string; flows: Doc[] };
   const flows = flowName ? snap.flows.filter((f) => f.name === flowName || f.flowName === flowName) : snap.flows;
   if (flowName && flows.length === 0) return undefined;
   const c = snap.config;
@@ -240,22 +242,32 @@ export function importedConfig(a: Archive, flowName?: string): Doc | undefined {
     cfmNifiVersion: snap.cfmNifiVersion,
     ...(str(c.inboundHostname) ? { inboundHostName: c.inboundHostname } : {}),
     nodeStorageProfile: str(c.nodeStorageProfileName) ?? 'STANDARD_AWS',
-    ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
+    ...(projectCrn ? { projectCrn } : {}),
     ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationCrn: c.customNarConfigurationCrn } : {}),
     ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationCrn: c.customPythonConfigurationCrn } : {}),
   };
 }
 
-export function archiveDoc(a: Archive): Doc {
-  return {
-    workloadVersion: '2.11.0',
-    deploymentName: a.deploymentName,
-    flowName: a.flowName,
-    deployedFlows: a.deployedFlows,
-    archiveName: a.archiveName,
-    modifiedTime: a.modifiedTime,
-    ...(a.archiveDescription ? { archiveDescription: a.archiveDescription } : {}),
-    uploadTime: a.uploadTime,
-    ...(a.projectCrn ? { projectCrn: a.projectCrn } : {}),
+// ---- the answers of the reads served as verbs (index.ts)
+
+type Answer = (h: Hook<R>, rec: Readonly<EngineRecord>) => Doc;
+
+/** A read's answer: a view of the deployment read, under its field. */
+const ofDeployment =
+  (field: string, view: (w: Workload, d: Deployment) => Doc): Answer =>
+  (h, rec) => ({ [field]: view(new Workload(h), rec as Deployment) });
+
+/** A read's answer: a view of the flow read (and its deployment), under its field. */
+const ofFlow =
+  (field: string, view: (w: Workload, f: DeployedFlow, d: Deployment) => Doc): Answer =>
+  (h, rec) => {
+    const w = new Workload(h);
+    return { [field]: view(w, rec as DeployedFlow, deploymentRecords(w).byId(rec.scope) as Deployment) };
   };
-}
+
+export const deploymentShown = ofDeployment('deployment', deploymentDoc);
+export const flowShown = ofFlow('deployedFlow', deployedFlowDoc);
+export const deploymentConfiguration = ofDeployment('deploymentConfiguration', deploymentConfigDoc);
+export const deploymentConfigurationMetadata = ofDeployment('deploymentConfigurationMetadata', deploymentConfigMetadata);
+export const flowConfiguration = ofFlow('deployedFlowConfiguration', flowConfigDoc);
+export const flowConfigurationMetadata = ofFlow('deployedFlowConfigurationMetadata', flowConfigMetadata);

@@ -1,25 +1,25 @@
 /**
  * The DataFlow workload of an account, for one request: what its parts
  * share (the clock, CRNs, the caller's workload user name, the environment
- * a request is for, and what a part makes once a request), and the move of
- * resources between projects. The parts are modules of functions over it,
- * each importing only those below it: deployed.ts (deployments and flows as
- * records), assets.ts, requests.ts, inbound.ts, configurations.ts,
- * parameter-groups.ts, asset-requests.ts, reporting-tasks.ts, then flows.ts
- * and deployments.ts (what changes them). Records are in records.ts, the
+ * a request is for), and the move of resources between projects. The parts
+ * are modules of functions over it: deployed.ts (what every part reads of
+ * deployments and flows, engine records), assets.ts, requests.ts,
+ * inbound.ts, configurations.ts, parameter-groups.ts, asset-requests.ts,
+ * reporting-tasks.ts, then flows.ts, deployments.ts and archives.ts (what
+ * changes them, and their declarations). Records are in records.ts, the
  * fixed world in catalogue.ts, wire views in views.ts.
  *
- * Deployments and flows move through `STATE/DETAILED_STATE` pairs on
- * lifecycles (engine/timeline.ts), read lazily. Calls that ask for a
- * state (suspend, resume, start, stop) change nothing when the resource is
- * already in that state or on its way there. Configurations carry a version:
+ * Deployments and flows move through the model's `STATE/DETAILED_STATE`
+ * pairs, read lazily. Calls that ask for a state (suspend, resume, start,
+ * stop) change nothing when the resource is already in that state or on
+ * its way there (`unchangedIn`). Configurations carry a version:
  * an update must name the current one and moves it on by one.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId } from '../../ids.js';
 import type { Hook } from '../../engine/declare.js';
 import type { BackendContext } from '../../types.js';
-import { KIND, type FlowRequest, type R } from './records.js';
+import type { FlowRequest, R } from './records.js';
 
 /** A resource moved between projects by reassignResources. */
 export interface Reassignment {
@@ -30,18 +30,10 @@ export interface Reassignment {
 
 /** What the workload's parts share, made for one request. */
 export class Workload {
-  /** What a part makes once a request (its records), by name. */
-  private readonly made = new Map<string, unknown>();
-
   constructor(readonly h: Hook<R>) {}
 
   get ctx(): BackendContext {
     return this.h.ctx;
-  }
-
-  once<T>(name: string, make: () => T): T {
-    if (!this.made.has(name)) this.made.set(name, make());
-    return this.made.get(name) as T;
   }
 
   get now(): number {
@@ -95,24 +87,21 @@ export class Workload {
 
   /** A resource of the environment that is in a project, as reassignResources moves it: its document, and how it is kept. */
   private projectHolder(env: string, ref: string): { doc: Record<string, unknown>; save(): void } | undefined {
-    for (const r of ['customNarConfiguration', 'customPythonConfiguration', 'inboundConnectionEndpoint', 'parameterGroup'] as const) {
+    for (const r of PROJECT_HOLDERS) {
       const records = this.h.records(r);
-      const rec = records.find(ref, env);
-      if (rec) return { doc: rec.doc, save: () => void records.save(rec) };
+      const rec = records.find(ref);
+      if (rec && rec.env === env) return { doc: rec.doc, save: () => void records.save(rec) };
     }
-    const hit = this.store.getByCrn<Record<string, unknown>>(ref);
-    if (!hit || !PROJECT_KINDS.has(hit.kind) || hit.doc.environmentCrn !== env) return undefined;
-    const doc = hit.doc as { name?: string; deploymentCrn?: string; environmentCrn?: string };
-    const name =
-      hit.kind === KIND.deployment
-        ? `${String(doc.environmentCrn)}|${String(doc.name)}`
-        : hit.kind === KIND.flow
-          ? `${String(doc.deploymentCrn)}|${String(doc.name)}`
-          : undefined;
-    const parent = hit.kind === KIND.flow ? doc.deploymentCrn : undefined;
-    return { doc: hit.doc, save: () => this.store.put(hit.kind, hit.id, hit.doc, { crn: String(hit.doc.crn), name, parent }) };
+    return undefined;
   }
 }
 
-/** The kinds of the workload's own records a project holds (the engine's configurations, endpoints and parameter groups apart). */
-const PROJECT_KINDS = new Set<string>([KIND.deployment, KIND.flow]);
+/** The resources of the workload a project holds. */
+const PROJECT_HOLDERS = [
+  'customNarConfiguration',
+  'customPythonConfiguration',
+  'inboundConnectionEndpoint',
+  'parameterGroup',
+  'deployment',
+  'deployedFlow',
+] as const satisfies readonly R[];

@@ -77,6 +77,51 @@ describe('dfworkload emulator backend', () => {
     expect(fails('getDeploymentConfiguration', { deploymentCrn: crn }).status).toBe(404);
   });
 
+  test('a NiFi version change shows the version it moves to, and a cancel the one it ran; a restart repeated changes nothing', () => {
+    const crn = deploy();
+    const nifi = (d: Doc): unknown => [(d.status as Doc).detailedState, d.cfmNifiVersion];
+    const change = (to: string): Doc => call('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: to }).deployment as Doc;
+    expect(fails('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: '2.0.0.4.3.1.0-40' }).code).toBe('FAILED_PRECONDITION');
+    now += 10 * MIN;
+    expect(fails('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: '9.9' }).code).toBe('INVALID_ARGUMENT');
+    expect(fails('updateNifiVersion', { deploymentCrn: crn, cfmNifiVersion: '1.28.1.2.3.16.0-5' }).message).toMatch(/already runs NiFi/);
+    expect(nifi(change('2.0.0.4.3.1.0-40'))).toEqual(['UPDATING_NIFI_VERSION', '2.0.0.4.3.1.0-40']);
+    const cancelled = call('cancelNifiVersionUpdate', { deploymentCrn: crn }).deployment as Doc;
+    expect(nifi(cancelled)).toEqual(['CANCELLING_NIFI_VERSION_UPDATE', '1.28.1.2.3.16.0-5']);
+    expect(fails('cancelNifiVersionUpdate', { deploymentCrn: crn }).message).toMatch(/is not changing its NiFi version/);
+    now += 5 * MIN;
+    expect(nifi(call('resumeDeployment', { deploymentCrn: crn }).deployment as Doc)).toEqual(['GOOD_HEALTH', '1.28.1.2.3.16.0-5']);
+    change('2.0.0.4.3.1.0-40');
+    now += 5 * MIN;
+    expect(nifi(call('resumeDeployment', { deploymentCrn: crn }).deployment as Doc)).toEqual(['GOOD_HEALTH', '2.0.0.4.3.1.0-40']);
+    const restart = (): Doc => (call('restartDeployment', { deploymentCrn: crn }).deployment as Doc).status as Doc;
+    expect(restart().state).toBe('RESTARTING');
+    now += MIN;
+    expect(restart().state).toBe('RESTARTING');
+    // The first restart's two minutes are over: the second changed nothing.
+    now += MIN;
+    expect(state(crn)).toBe('GOOD_HEALTH');
+  });
+
+  test('archives: a deployment exported under its name and the time, listed by a search term, imported into an open request', () => {
+    const crn = String(deployment('sales ingest', { staticNodeCount: 2 }).crn);
+    now += 10 * MIN;
+    const { archiveName } = call('exportDeployment', { deploymentCrn: crn, archiveDescription: 'nightly' }) as { archiveName: string };
+    expect(archiveName).toMatch(/^sales-ingest-20260101T001000Z-[0-9a-f]{4}$/);
+    const listed = call('listDeploymentArchives', { searchTerm: 'SALES' }).archives as Doc[];
+    expect(listed).toEqual([
+      expect.objectContaining({ archiveName, archiveDescription: 'nightly', deploymentName: 'sales ingest', modifiedTime: now }),
+    ]);
+    expect(listed[0]?.deployedFlows).toEqual([expect.objectContaining({ flowDefinitionName: expect.any(String) })]);
+    expect(call('listDeploymentArchives', { searchTerm: 'other' }).archives ?? []).toEqual([]);
+    const deploymentRequestCrn = 'crn:cdp:df:us-west-1:acct-1:deploymentRequest:from-archive';
+    call('getDeploymentRequestDetails', { deploymentRequestCrn });
+    const imported = call('importDeployment', { deploymentRequestCrn, archiveName }).rpcImportedDeploymentConfiguration as Doc;
+    expect(imported).toMatchObject({ staticNodeCount: 2, autoScalingEnabled: false, cfmNifiVersion: '1.28.1.2.3.16.0-5' });
+    expect(fails('importDeployment', { deploymentRequestCrn, archiveName: 'none' }).code).toBe('NOT_FOUND');
+    expect(fails('importDeployment', { deploymentRequestCrn, archiveName, flowName: 'no-such-flow' }).message).toMatch(/has no flow/);
+  });
+
   test('configuration versions: stale updates fail with FAILED_PRECONDITION', () => {
     const crn = deploy();
     now += 10 * MIN;
