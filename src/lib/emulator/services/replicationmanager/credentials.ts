@@ -142,22 +142,14 @@ export function credentialsOf(h: Hook<R>, req: Doc): EngineRecord[] {
   return picked;
 }
 
-/** listAllCredentials: the credentials of every cluster, by cluster. */
-export function allCredentials(h: Hook<R>): Doc {
+/** listAllCredentials: the credentials of a running cluster, as one item of its answer. */
+export function credentialsOn(h: Hook<R>, c: WorldCluster): Doc {
   const credentials = h.records('credential');
-  const clusters = known(h);
+  const views = credentials.all(c.crn).map((r) => credentials.view(r));
   return {
-    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-    credentials: clusters
-      .filter((c) => c.up)
-      .map((c) => {
-        const views = credentials.all(c.crn).map((r) => credentials.view(r));
-        return {
-          clusterCrn: c.crn,
-          clusterUrl: clusterUrl(c),
-          replicationEngineType: 'CM',
-          credentials: { totalResults: views.length, results: views.length, credentials: views },
-        };
-      }),
+    clusterCrn: c.crn,
+    clusterUrl: clusterUrl(c),
+    replicationEngineType: 'CM',
+    credentials: { totalResults: views.length, results: views.length, credentials: views },
   };
 }

@@ -14,10 +14,10 @@ import type { OperationName } from '../../../model/services/replicationmanager/w
 import { resources } from '../../../model/services/replicationmanager/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { code, defineService } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
-import { allCredentials, createCredential, credentialsOf, deleteCredential } from './credentials.js';
+import { createCredential, credentialsOf, credentialsOn, deleteCredential } from './credentials.js';
 import { bundle, checkCollection, commandView, fillCollection } from './diagnostics.js';
 import * as policies from './policies.js';
 import { clusters } from './provides.js';
@@ -28,27 +28,28 @@ import {
   hbaseSuspend,
   known,
   managerUrl,
+  ofRunning,
   reachable,
   runs,
   servicesOf,
-  unreachable,
+  serviceStatuses,
+  unreachableOnes,
   type R,
 } from './sites.js';
 
 /** Credentials, policies and commands live in the cluster a request names by CRN. */
 const ON_CLUSTER = { in: 'world', place: 'clusters', by: ['clusterCrn'] } as const;
 
-/** An answer of an operation served here, conformed to its response shape. */
-const conformed = (h: Hook<R>, doc: Doc): Doc => {
-  const op = h.ctx.op.name;
-  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
-};
+/** A read of one running cluster by a request field: an unknown CRN is NOT_FOUND naming the clusters there are. */
+const running =
+  (field: string, what: string) =>
+  (h: Hook<R>, sent: Doc): Doc => ({ ...sent, [field]: reachable(clusterByCrn(h, String(sent[field])), what).crn });
 
 const FEATURES = ['HDFS_REPLICATION', 'HIVE_REPLICATION', 'HBASE_REPLICATION', 'SNAPSHOT_BASED_REPLICATION', 'CLOUD_REPLICATION'];
 
 /** getClusterConfig: what a running cluster runs and supports. */
-function getClusterConfig(h: Hook<R>, req: Doc): Doc {
-  const c = reachable(clusterByCrn(h, String(req.clusterCrn)), 'reading its configuration');
+function clusterConfig(h: Hook<R>, rec: EngineRecord): Doc {
+  const c = clusterByCrn(h, rec.id);
   const has = (s: string): boolean => runs(c, s);
   const supported: Readonly<Record<string, boolean>> = {
     HDFS_REPLICATION: has('HDFS'),
@@ -57,30 +58,30 @@ function getClusterConfig(h: Hook<R>, req: Doc): Doc {
     SNAPSHOT_BASED_REPLICATION: has('HDFS'),
     CLOUD_REPLICATION: has('HDFS'),
   };
-  return conformed(h, {
+  return {
     clusterCrn: c.crn,
     cmApiVersion: cmApiVersion(c),
     underlyingFsForHive: c.cloudPlatform === 'AZURE' ? 'ABFS' : c.cloudPlatform === 'GCP' ? 'GCS' : 'S3',
     dmx: { hbaseSuspend: hbaseSuspend(c) },
     featureSupport: Object.fromEntries(FEATURES.map((f) => [f, supported[f] === true])),
     services: servicesOf(c).map((name) => ({ name, configs: { service_state: 'STARTED' } })),
-  });
+  };
 }
 
-/** verifyHbaseClusterPair: whether two running clusters with HBase are paired, or ready to be. */
-function verifyHbaseClusterPair(h: Hook<R>, req: Doc): Doc {
-  const from = reachable(clusterByCrn(h, String(req.sourceClusterCrn)), 'verifying an HBase pair');
+/** verifyHbaseClusterPair (a read of its source): whether two running clusters with HBase are paired, or ready to be. */
+function hbasePairing(h: Hook<R>, rec: EngineRecord, req: Doc): Doc {
+  const from = clusterByCrn(h, rec.id);
   const to = reachable(clusterByCrn(h, String(req.destinationClusterCrn)), 'verifying an HBase pair');
   if (from.crn === to.crn) throw invalid(`the source and destination are the same cluster, ${from.name}`);
   const missing = [from, to].filter((c) => !runs(c, 'HBASE'));
   if (missing.length > 0)
-    return conformed(h, {
+    return {
       pairingStatus: 'NOT_READY',
       pairingMessage: `${missing.map((c) => c.name).join(' and ')} run(s) no HBase service`,
-    });
+    };
   const steps = (c: typeof from): Doc => ({ clusterManagerUrl: managerUrl(c), steps: [] });
   const paired = policies.activePairs(h).some(([s, t]) => s === from.crn && t === to.crn);
-  return conformed(h, {
+  return {
     pairingStatus: paired ? 'PAIRED' : 'NOT_PAIRED',
     ...(paired ? { pairedStatus: 'HEALTHY' } : {}),
     pairingMessage: paired
@@ -88,7 +89,7 @@ function verifyHbaseClusterPair(h: Hook<R>, req: Doc): Doc {
       : `${from.name} and ${to.name} are ready for an HBase policy: both are cloud clusters, which need no manual steps`,
     beforePolicySteps: { summary: 'No manual steps are needed before creating the policy.', source: steps(from), destination: steps(to) },
     afterPolicySteps: { summary: 'No manual steps are needed after creating the policy.', source: steps(from), destination: steps(to) },
-  });
+  };
 }
 
 /** listPolicies shows the policies of every running cluster; the others are reported unreachable beside them. */
@@ -99,37 +100,24 @@ function onRunningClusters(h: Hook<R>): EngineRecord[] {
     .all()
     .filter((p) => up.has(p.scope));
 }
-const unreachableClusters = (h: Hook<R>): Doc => {
-  const clusters = known(h);
-  return { unreachableClusters: clusters.filter((c) => !c.up).map(unreachable), policyErrors: [] };
+
+/** The HBase pairs of active policies as records of `hbasePair`. */
+const pairRecords = (h: Hook<R>): EngineRecord[] =>
+  policies.activePairs(h).map((pair) => readRecord({ id: pair.join(' '), doc: { pairedCrns: [...pair] } }, ''));
+
+/** What listPairedHbaseClusters answers beside the pairs: the running clusters without HBase, and those not running. */
+const withoutHbase = (h: Hook<R>): Doc => ({
+  crnsMissingHbaseService: known(h)
+    .filter((c) => c.up && !runs(c, 'HBASE'))
+    .map((c) => c.crn),
+  ...unreachableOnes(h),
+});
+
+/** An answer of a credential operation served here (a change on several clusters), conformed to its response shape. */
+const conformed = (h: Hook<R>, doc: Doc): Doc => {
+  const op = h.ctx.op.name;
+  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
 };
-
-function listClusters(h: Hook<R>): Doc {
-  const clusters = known(h);
-  return conformed(h, {
-    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-    clusters: clusters.filter((c) => c.up).map(clusterView),
-  });
-}
-
-function listClusterServiceStatuses(h: Hook<R>): Doc {
-  return conformed(h, {
-    statuses: known(h)
-      .filter((c) => c.up)
-      .map((c) => ({ clusterCrn: c.crn, serviceStatuses: servicesOf(c).map((serviceName) => ({ serviceName, status: 'STARTED' })) })),
-  });
-}
-
-function listPairedHbaseClusters(h: Hook<R>): Doc {
-  const clusters = known(h);
-  return conformed(h, {
-    pairings: policies.activePairs(h).map((pair) => ({ pairedCrns: [...pair] })),
-    crnsMissingHbaseService: clusters.filter((c) => c.up && !runs(c, 'HBASE')).map((c) => c.crn),
-    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-  });
-}
-
-const listAllCredentials = (h: Hook<R>): Doc => conformed(h, allCredentials(h));
 const createAwsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'AWS'));
 const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'ABFS'));
 const deleteCloudCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, deleteCredential(h, req));
@@ -139,6 +127,10 @@ export default defineService<OperationName>()({
   facts: resources,
   resources: {
     credential: { keys: ['credentialId', 'credentialName'], lives: ON_CLUSTER },
+    cluster: { keys: ['clusterCrn'], readsFrom: ofRunning((_h, c) => clusterView(c)) },
+    serviceStatuses: { keys: ['clusterCrn'], readsFrom: ofRunning(serviceStatuses) },
+    clusterCredentials: { keys: ['clusterCrn'], readsFrom: ofRunning(credentialsOn) },
+    hbasePair: { keys: [], readsFrom: pairRecords },
     policy: {
       keys: ['policyName', 'policyId'],
       lives: ON_CLUSTER,
@@ -170,17 +162,21 @@ export default defineService<OperationName>()({
     },
   },
   operations: (r) => ({
-    listClusters: code(listClusters),
-    listClusterServiceStatuses: code(listClusterServiceStatuses),
-    getClusterConfig: code(getClusterConfig),
-    verifyHbaseClusterPair: code(verifyHbaseClusterPair),
-    listPairedHbaseClusters: code(listPairedHbaseClusters),
-    listAllCredentials: code(listAllCredentials),
+    listClusters: r.cluster.list({ beside: unreachableOnes }),
+    listClusterServiceStatuses: r.serviceStatuses.list(),
+    getClusterConfig: r.cluster.read({ rewrite: running('clusterCrn', 'reading its configuration'), answer: clusterConfig }),
+    verifyHbaseClusterPair: r.cluster.read({
+      keys: ['sourceClusterCrn'],
+      rewrite: running('sourceClusterCrn', 'verifying an HBase pair'),
+      answer: hbasePairing,
+    }),
+    listPairedHbaseClusters: r.hbasePair.list({ beside: withoutHbase }),
+    listAllCredentials: r.clusterCredentials.list({ beside: unreachableOnes }),
     getCredentials: r.credential.list({ select: credentialsOf }),
     createAwsCredential: code(createAwsCredential),
     createAbfsCredential: code(createAbfsCredential),
     deleteCredential: code(deleteCloudCredential),
-    listPolicies: r.policy.list({ select: onRunningClusters, beside: unreachableClusters }),
+    listPolicies: r.policy.list({ select: onRunningClusters, beside: (h) => ({ ...unreachableOnes(h), policyErrors: [] }) }),
     createPolicy: r.policy.create({ answer: policies.done('created') }),
     createHbasePolicy: r.policy.create({ rewrite: policies.withoutPassword, answer: policies.done('created') }),
     updateHbasePolicy: code(policies.updateHbasePolicy),
