@@ -59,6 +59,8 @@ export interface ResourceRules {
   readonly uniqueNames: boolean;
   /** A create under a name taken changes that record in place. */
   readonly replaces?: boolean;
+  /** An update that gives a new name renames it. */
+  readonly renames?: boolean;
   /** The name the fail- rule reads. */
   readonly subject?: (rec: EngineRecord) => string | undefined;
   /** Actions of other records a `fail-<action>-` name of its records names. */
@@ -235,6 +237,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(res.crnTail ? { crnTail: res.crnTail } : {}),
     uniqueNames: res.names !== 'repeat',
     ...(res.names === 'replace' ? { replaces: true } : {}),
+    ...(res.renames ? { renames: true } : {}),
     ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
     ...(res.failsFor ? { failsFor: res.failsFor } : {}),
     idempotent: res.idempotent ?? [],

@@ -97,6 +97,8 @@ export interface Resource<R extends string = string> {
    * the account's audit credential of a cloud); default unique.
    */
   readonly names?: 'unique' | 'repeat' | 'replace';
+  /** An update that gives a new name (its shape's name field) renames it, the name unique in its scope; default its name stays. */
+  readonly renames?: true;
   /** The record path the fail- rule reads (`doc.description`, `data.owner`), for one named after something else; default its name. */
   readonly failsBy?: `${'doc' | 'data'}.${string}`;
   /**

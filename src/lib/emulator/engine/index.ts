@@ -498,6 +498,13 @@ export class Engine {
   private update(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
     const all = this.records(h, r);
     const patch = this.patchFrom(h, op, r, rec, req);
+    const name = r.rules.renames && r.fields.name ? str(req[r.fields.name]) : undefined;
+    if (name !== undefined && r.fields.name && name !== rec.name) {
+      const taken = r.rules.uniqueNames ? all.find(name, rec.scope) : undefined;
+      if (taken && !taken.deleted && taken.id !== rec.id) throw alreadyExists(`${r.noun} ${name} already exists`);
+      rec.name = name;
+      patch[r.fields.name] = name;
+    }
     const action = b.action ?? 'update';
     if (all.has(action)) {
       const before = rec.doc;
