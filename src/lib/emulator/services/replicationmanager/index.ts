@@ -133,6 +133,8 @@ export default defineService<OperationName>()({
     hbasePair: { keys: [], readsFrom: pairRecords },
     policy: {
       keys: ['policyName', 'policyId'],
+      // updateHbasePolicy renames it.
+      renames: true,
       lives: ON_CLUSTER,
       // A policy's changes take effect at once.
       minutes: { create: 0, suspend: 0, activate: 0 },
@@ -142,6 +144,7 @@ export default defineService<OperationName>()({
           create: (h, rec, req) => void policies.policyFields(h, rec, req),
           suspend: (h, rec) => policies.checkAction(h, rec, 'suspend'),
           activate: (h, rec) => policies.checkAction(h, rec, 'activate'),
+          update: policies.checkUpdate,
           delete: policies.checkDelete,
         },
         fill: policies.policyFields,
@@ -179,7 +182,7 @@ export default defineService<OperationName>()({
     listPolicies: r.policy.list({ select: onRunningClusters, beside: (h) => ({ ...unreachableOnes(h), policyErrors: [] }) }),
     createPolicy: r.policy.create({ answer: policies.done('created') }),
     createHbasePolicy: r.policy.create({ rewrite: policies.withoutPassword, answer: policies.done('created') }),
-    updateHbasePolicy: code(policies.updateHbasePolicy),
+    updateHbasePolicy: r.policy.update({ rewrite: policies.hbaseUpdate, answer: policies.done('updated') }),
     suspendPolicy: r.policy.act('suspend', { answer: policies.done('suspended') }),
     suspendHbasePolicy: r.policy.act('suspend', { answer: policies.done('suspended') }),
     activatePolicy: r.policy.act('activate', { answer: policies.done('resumed') }),
