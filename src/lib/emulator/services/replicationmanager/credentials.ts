@@ -52,7 +52,7 @@ function refusal(errors: readonly Doc[]): ApiError {
 }
 
 /** createAwsCredential and createAbfsCredential: the credential on each cluster that can take it. */
-export function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
+function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
   const name = String(req.name);
   if (!NAME.test(name))
     throw invalid(`credential name ${name} is not valid: letters, digits, "_", "." and "-", beginning with a letter or digit`);
@@ -95,6 +95,9 @@ export function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): D
   if (made === 0) throw refusal(errors);
   return errors.length > 0 ? { errors } : {};
 }
+
+export const createAwsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'AWS');
+export const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'ABFS');
 
 /** The policies on a cluster that write with a credential. */
 function usersOf(h: Hook<R>, cred: EngineRecord): EngineRecord[] {

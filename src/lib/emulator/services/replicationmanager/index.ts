@@ -2,13 +2,15 @@
  * Replication Manager on the operation table; its resources' states are the
  * model's (model/services/replicationmanager/resources.ts). Its clusters are the account's
  * data lakes and Data Hub clusters (read from their services, never
- * changed); only a running one answers. Cloud credentials, policies and
- * diagnostic commands live in a cluster (`clusterCrn`): the engine finds
- * them there, keeps policy names unique per cluster, and serves creates,
- * deletes, suspend and activate from the records. Written here: the rules
- * a policy definition follows against the clusters and credentials it
- * names, jobs read off the clock, HBase pairs, and the list answers that
- * report unreachable clusters.
+ * changed); only a running one answers. They, what each runs, the
+ * credentials each holds and the HBase pairs of its policies are resources
+ * read from the world (`readsFrom`), listed beside the clusters that cannot
+ * be reached. Cloud credentials, policies and diagnostic commands live in a
+ * cluster (`clusterCrn`): the engine finds them there, keeps policy names
+ * unique per cluster, and serves creates, updates, deletes, suspend and
+ * activate from the records. Written here: the rules a policy definition
+ * follows against the clusters and credentials it names, jobs read off the
+ * clock, and credentials made and deleted on several clusters at once.
  */
 import type { OperationName } from '../../../model/services/replicationmanager/wire.js';
 import { resources } from '../../../model/services/replicationmanager/resources.js';
@@ -17,7 +19,7 @@ import type { Hook } from '../../engine/declare.js';
 import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { code, defineService } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
-import { createCredential, credentialsOf, credentialsOn, deleteCredential } from './credentials.js';
+import { createAbfsCredential, createAwsCredential, credentialsOf, credentialsOn, deleteCredential } from './credentials.js';
 import { bundle, checkCollection, commandView, fillCollection } from './diagnostics.js';
 import * as policies from './policies.js';
 import { clusters } from './provides.js';
@@ -113,15 +115,6 @@ const withoutHbase = (h: Hook<R>): Doc => ({
   ...unreachableOnes(h),
 });
 
-/** An answer of a credential operation served here (a change on several clusters), conformed to its response shape. */
-const conformed = (h: Hook<R>, doc: Doc): Doc => {
-  const op = h.ctx.op.name;
-  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
-};
-const createAwsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'AWS'));
-const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'ABFS'));
-const deleteCloudCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, deleteCredential(h, req));
-
 export default defineService<OperationName>()({
   service: 'replicationmanager',
   facts: resources,
@@ -178,7 +171,7 @@ export default defineService<OperationName>()({
     getCredentials: r.credential.list({ select: credentialsOf }),
     createAwsCredential: code(createAwsCredential),
     createAbfsCredential: code(createAbfsCredential),
-    deleteCredential: code(deleteCloudCredential),
+    deleteCredential: code(deleteCredential),
     listPolicies: r.policy.list({ select: onRunningClusters, beside: (h) => ({ ...unreachableOnes(h), policyErrors: [] }) }),
     createPolicy: r.policy.create({ answer: policies.done('created') }),
     createHbasePolicy: r.policy.create({ rewrite: policies.withoutPassword, answer: policies.done('created') }),
