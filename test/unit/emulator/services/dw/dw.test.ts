@@ -227,6 +227,28 @@ describe('Virtual Warehouses', () => {
   });
 });
 
+describe('connectors', () => {
+  test('an update renames a connector, its name unique in its cluster (ALREADY_EXISTS); a kind of source it does not know is INVALID_ARGUMENT', async () => {
+    const make = (name: string) =>
+      emu.client.dw.createConnector({
+        clusterId: cluster,
+        name,
+        template: 'postgresql',
+        config: { 'connection-url': 'jdbc:postgresql://db/x' },
+      });
+    const sales = (await make('sales-db')).result?.id ?? '';
+    await make('ops-db');
+    await emu.client.dw.updateConnector({ clusterId: cluster, connectorId: sales, name: 'sales-pg' });
+    const names = async () => ((await emu.client.dw.listConnectors({ clusterId: cluster })).connectors ?? []).map((c) => c.name);
+    expect(await names()).toEqual(['sales-pg', 'ops-db']);
+    const taken = await refused(emu.client.dw.updateConnector({ clusterId: cluster, connectorId: sales, name: 'ops-db' }));
+    expect([taken.code, taken.message]).toEqual(['ALREADY_EXISTS', 'connector ops-db already exists']);
+    const kind = await refused(emu.client.dw.updateConnector({ clusterId: cluster, connectorId: sales, template: 'paper' }));
+    expect(kind.code).toBe('INVALID_ARGUMENT');
+    expect(await names()).toEqual(['sales-pg', 'ops-db']);
+  });
+});
+
 describe('Database Catalogs', () => {
   test('the default catalog goes only with its cluster; a catalog with warehouses is not deleted; a new one cannot be a default', async () => {
     const byDefault = await refused(emu.client.dw.deleteDbc({ clusterId: cluster, dbcId: catalog }));
