@@ -286,6 +286,21 @@ describe('account-wide settings and templates', () => {
     expect(reset.settings?.find((s) => s.configurationKey === 'dwx.impala.query.log')?.enabled).toBe(false);
   });
 
+  test('an update of a template is its new version, under the name it gives (unique: ALREADY_EXISTS); deleting that version goes back', async () => {
+    const resources = { 'hue-backend': { cpu: 1, memory: '2Gi' } };
+    const make = async (name: string) =>
+      (await emu.client.dw.createResourceTemplate({ name, entityType: 'hue', resources })).templateId ?? '';
+    const small = await make('hue-s');
+    await make('hue-m');
+    const shown = async () => (await emu.client.dw.listResourceTemplates({})).templates?.find((t) => t.id === small);
+    await emu.client.dw.updateResourceTemplate({ templateId: small, name: 'hue-s2' });
+    expect(await shown()).toMatchObject({ name: 'hue-s2', version: 2 });
+    const taken = await refused(emu.client.dw.updateResourceTemplate({ templateId: small, name: 'hue-m' }));
+    expect([taken.code, taken.message]).toEqual(['ALREADY_EXISTS', 'resource template hue-m already exists']);
+    await emu.client.dw.deleteResourceTemplate({ templateId: small, templateVersion: 2 });
+    expect(await shown()).toMatchObject({ name: 'hue-s', version: 1 });
+  });
+
   test('every account has a default and a reduced resource template of each kind', async () => {
     const { templates } = await emu.client.dw.listResourceTemplates({});
     const hiveTemplates = templates?.filter((t) => t.entityType === 'Hive').map((t) => [t.name, t.isDefault]);
