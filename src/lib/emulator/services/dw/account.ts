@@ -2,7 +2,7 @@
  * What the Data Warehouse answers of the account as a whole: the instance
  * types each cloud allows for each engine (a catalogue), and the server
  * settings, the account's one record (`perAccount`), made by its first
- * change; a reset deletes it.
+ * change; a reset sets the defaults again.
  */
 import type { Hook } from '../../engine/declare.js';
 import { invalid } from '../../errors.js';

@@ -160,6 +160,7 @@ export default defineService<OperationName>()({
     describeAllowedInstanceTypes: fixed(allowedInstanceTypes()),
     describeServerSetting: r.serverSettings.read(),
     updateServerSetting: r.serverSettings.update({ rewrite: settingsChanged, answer: settingsUpdated }),
-    resetServerSettings: r.serverSettings.delete({ answer: () => ({ status: 'reset to the defaults' }) }),
+    // A reset is an update to the defaults: the settings stay readable, so it is no delete.
+    resetServerSettings: r.serverSettings.update({ rewrite: defaultSettings, answer: () => ({ status: 'reset to the defaults' }) }),
   }),
 });
