@@ -116,7 +116,19 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // 7: df's services no longer keep who may reach their Kubernetes cluster beside them (df.kubernetesAccess records).
   // Format 7 (issue 29's fourth fan-out): dfworkload's deployments, deployed flows and deployment archives are engine
   // records (the flows were dfworkload.flow, now dfworkload.deployedFlow, each in its deployment).
-  7: ['iam.user', 'iam.identity', 'iam.membership', 'iam.roleAssignment', 'iam.resourceAssignment', 'iam.workloadPassword', 'df.service', 'dfworkload.deployment', 'dfworkload.flow', 'dfworkload.archive'],
+  7: [
+    'iam.user',
+    'iam.identity',
+    'iam.membership',
+    'iam.roleAssignment',
+    'iam.resourceAssignment',
+    'iam.workloadPassword',
+    'df.service',
+    'dfworkload.deployment',
+    'dfworkload.flow',
+    'dfworkload.archive',
+    'dw.serverSettings',
+  ],
 };
 
 export class StateError extends Error {}

@@ -369,6 +369,32 @@ describe('verbs', () => {
     expect(fails('createNote', { noteName: 'n1' }).code).toBe('ALREADY_EXISTS');
   });
 
+  test('a resource whose updates rename it: the name an update gives becomes its name, unique in its scope', () => {
+    // describeNote made an update that names a note by its id and gives it the request's text as its new name.
+    const updating = (renames: boolean): ReturnType<typeof serve> =>
+      serve(widgetModel, {
+        ...widgets,
+        resources: { ...widgets.resources, note: { ...widgets.resources.note, ...(renames ? { renames: true as const } : {}) } },
+        operations: {
+          ...widgets.operations,
+          describeNote: verbs('note').update({
+            keys: ['noteId'],
+            rewrite: (h, sent) => ({ noteId: h.locate('note', { noteName: sent.noteName }).id, noteName: sent.text }),
+          }),
+        },
+      });
+    const first = call('createNote', { noteName: 'n1', text: 'hi' }).note as Doc;
+    call('createNote', { noteName: 'n2' });
+    const rename = (from: string, to: string, renames = true): Doc =>
+      call('describeNote', { noteName: from, text: to }, updating(renames)).note as Doc;
+    expect(rename('n1', 'n3')).toEqual({ ...first, noteName: 'n3' });
+    expect((call('listNotes').notes as Doc[]).map((n) => n.noteName)).toEqual(['n3', 'n2']);
+    expect(fails('describeNote', { noteName: 'n1' }).code).toBe('NOT_FOUND');
+    expect(refusal(() => rename('n3', 'n2'), 'describeNote')).toMatchObject({ code: 'ALREADY_EXISTS', message: 'note n2 already exists' });
+    // Without it, an update leaves the name as it is.
+    expect(rename('n2', 'n4', false).noteName).toBe('n2');
+  });
+
   test('keep: what a change keeps beside the record, after its check and effect, never shown', () => {
     const base = widgets.resources.cluster;
     const keeping = serve(widgetModel, {

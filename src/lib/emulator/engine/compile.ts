@@ -59,6 +59,8 @@ export interface ResourceRules {
   readonly uniqueNames: boolean;
   /** A create under a name taken changes that record in place. */
   readonly replaces?: boolean;
+  /** An update that gives a new name (the request's, or its effect's) renames it. */
+  readonly renames?: boolean;
   /** The name the fail- rule reads. */
   readonly subject?: (rec: EngineRecord) => string | undefined;
   /** Actions of other records a `fail-<action>-` name of its records names. */
@@ -83,8 +85,6 @@ export interface ResourceRules {
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
   /** One record an account, read as these fields until its first change makes it. */
   readonly perAccount?: (h: EngineHook) => Doc;
-  /** An update that is no action of its lifecycle renames the record when it changes its name field. */
-  readonly renames?: boolean;
   readonly hooks: RuleHooks;
 }
 

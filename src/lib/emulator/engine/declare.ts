@@ -97,6 +97,13 @@ export interface Resource<R extends string = string> {
    * the account's audit credential of a cloud); default unique.
    */
   readonly names?: 'unique' | 'repeat' | 'replace';
+  /**
+   * An update that gives a new name renames it: the request's name field, or
+   * what its `effect.update` sets there; unique in its scope (ALREADY_EXISTS
+   * otherwise) unless names repeat. Lookups by name and messages follow.
+   * Default: its name stays.
+   */
+  readonly renames?: true;
   /** The record path the fail- rule reads (`doc.description`, `data.owner`), for one named after something else; default its name. */
   readonly failsBy?: `${'doc' | 'data'}.${string}`;
   /**
@@ -161,13 +168,6 @@ export interface Resource<R extends string = string> {
    * stays empty after a read).
    */
   readonly perAccount?: (h: Hook<R>) => Doc;
-  /**
-   * An update that changes its name field (its `effect.update` returns the
-   * new name; the request's is never taken as it is) renames the record:
-   * lookups by name and messages follow. Only an update that is no action
-   * of its lifecycle (one that changes it at once).
-   */
-  readonly renames?: true;
   readonly hooks?: ResourceHooks<R>;
 }
 

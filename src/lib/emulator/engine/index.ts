@@ -495,6 +495,16 @@ export class Engine {
   private update(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
     const all = this.records(h, r);
     const patch = this.patchFrom(h, op, r, rec, req);
+    // A resource that `renames` takes a new name from the request's name field, or from what its update's effect sets there.
+    const nameField = r.rules.renames ? r.fields.name : undefined;
+    const rename = (to: string | undefined): void => {
+      if (!nameField || to === undefined || to === rec.name) return;
+      const taken = r.rules.uniqueNames ? all.find(to, rec.scope) : undefined;
+      if (taken && !taken.deleted && taken.id !== rec.id) throw alreadyExists(`${r.noun} ${to} already exists`);
+      rec.name = to;
+      patch[nameField] = to;
+    };
+    if (nameField) rename(str(req[nameField]));
     const action = b.action ?? 'update';
     if (all.has(action)) {
       const before = rec.doc;
@@ -506,8 +516,7 @@ export class Engine {
     } else {
       rec.doc = { ...rec.doc, ...patch };
       r.rules.hooks.update?.(h, rec, req);
-      const name = r.rules.renames && r.fields.name ? str(rec.doc[r.fields.name]) : undefined;
-      if (name) rec.name = name;
+      if (nameField) rename(str(rec.doc[nameField]));
       all.save(rec);
     }
     return this.answer(h, op, b, r, rec, req);

@@ -1,16 +1,15 @@
 /**
  * What the Data Warehouse answers of the account as a whole: the instance
  * types each cloud allows for each engine (a catalogue), and the server
- * settings with the account's changes to them.
+ * settings, the account's one record (`perAccount`), made by its first
+ * change; a reset sets the defaults again.
  */
 import type { Hook } from '../../engine/declare.js';
 import { invalid } from '../../errors.js';
 import type { Doc } from '../../types.js';
-import { docs, text } from '../../values.js';
+import type { R } from './common.js';
+import { docs, strings, text } from '../../values.js';
 import { INSTANCE_TYPES, SERVER_SETTINGS, type Cloud } from './catalogue.js';
-
-/** Where the account's changes to the server settings are kept. */
-const SETTINGS_KIND = 'dw.serverSettings';
 
 /** The instance types of each cloud, for each engine and all together (the first is the default). */
 export function allowedInstanceTypes(): Doc {
@@ -28,24 +27,22 @@ export function allowedInstanceTypes(): Doc {
   return { aws: of('AWS'), azure: of('AZURE') };
 }
 
-const overrides = (h: Hook): Record<string, boolean> => h.ctx.store.get<Record<string, boolean>>(SETTINGS_KIND, 'overrides') ?? {};
+/** The server settings as an account has them before any change: the catalogue's defaults. */
+export const defaultSettings = (): Doc => ({
+  settings: SERVER_SETTINGS.map((s) => ({
+    configurationName: s.name,
+    configurationKey: s.key,
+    enabled: s.enabled,
+    description: s.description,
+    requiresUpdate: [...s.requiresUpdate],
+  })),
+});
+
+/** The account's server settings now (its one record, made by the first update; the defaults until then). */
+const settingsOf = (h: Hook<R>): Doc[] => docs((h.records('serverSettings').byId(h.ctx.info.accountId)?.doc ?? defaultSettings()).settings);
 
 /** The server setting of a key, as the account has it now. */
-export const setting = (h: Hook, key: string): boolean => overrides(h)[key] ?? SERVER_SETTINGS.find((s) => s.key === key)?.enabled ?? false;
-
-/** `server-settings list`: each setting as the account has it. */
-export function describeServerSetting(h: Hook): Doc {
-  const set = overrides(h);
-  return {
-    settings: SERVER_SETTINGS.map((s) => ({
-      configurationName: s.name,
-      configurationKey: s.key,
-      enabled: set[s.key] ?? s.enabled,
-      description: s.description,
-      requiresUpdate: [...s.requiresUpdate],
-    })),
-  };
-}
+export const setting = (h: Hook<R>, key: string): boolean => settingsOf(h).find((s) => s.configurationKey === key)?.enabled === true;
 
 const NEEDS: Readonly<Record<string, string>> = {
   ENVIRONMENT: 'environments',
@@ -57,26 +54,30 @@ const NEEDS: Readonly<Record<string, string>> = {
   CDW_HUE: 'Hue',
 };
 
-/** `server-settings update`: every key known and every value a boolean, or nothing changes. */
-export function updateServerSetting(h: Hook, req: Doc): Doc {
-  const changes = docs(req.settings);
+/**
+ * `server-settings update`, as the update of the account's settings reads
+ * it: every setting, the changed ones set (every key known and every value a
+ * boolean, or nothing changes), and what must be updated for them to take
+ * effect (`needs`, which its answer tells).
+ */
+export function settingsChanged(h: Hook<R>, sent: Doc): Doc {
+  const changes = docs(sent.settings);
   if (changes.length === 0) throw invalid('give the settings to change: configurationKey and enabled');
-  const set = overrides(h);
+  const settings = settingsOf(h).map((s) => ({ ...s }));
   const needs = new Set<string>();
   for (const c of changes) {
     const key = text(c.configurationKey);
-    const known = SERVER_SETTINGS.find((s) => s.key === key);
+    const known = settings.find((s) => s.configurationKey === key);
     if (!known) throw invalid(`${key || '(no configurationKey)'} is not a server setting; see \`dw server-settings list\``);
     if (typeof c.enabled !== 'boolean') throw invalid(`${key}: say whether it is enabled (true or false)`);
-    if ((set[key] ?? known.enabled) !== c.enabled) for (const n of known.requiresUpdate) needs.add(NEEDS[n] ?? n);
-    set[key] = c.enabled;
+    if (known.enabled !== c.enabled) for (const n of strings(known.requiresUpdate)) needs.add(NEEDS[n] ?? n);
+    known.enabled = c.enabled;
   }
-  h.ctx.store.put(SETTINGS_KIND, 'overrides', set);
-  return { status: needs.size > 0 ? `updated; takes effect as ${[...needs].join(', ')} are updated or recreated` : 'updated' };
+  return { settings, needs: [...needs] };
 }
 
-/** `server-settings reset`: the defaults again. */
-export function resetServerSettings(h: Hook): Doc {
-  h.ctx.store.delete(SETTINGS_KIND, 'overrides');
-  return { status: 'reset to the defaults' };
-}
+/** What an update of the server settings answers: what must be updated for it to take effect. */
+export const settingsUpdated = (_h: Hook<R>, _rec: unknown, req: Doc): Doc => {
+  const needs = strings(req.needs);
+  return { status: needs.length > 0 ? `updated; takes effect as ${needs.join(', ')} are updated or recreated` : 'updated' };
+};

@@ -12,7 +12,7 @@
  */
 import type { OperationName } from '../../../model/services/dw/wire.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import { allowedInstanceTypes, describeServerSetting, resetServerSettings, updateServerSetting } from './account.js';
+import { allowedInstanceTypes, defaultSettings, settingsChanged, settingsUpdated } from './account.js';
 import { backupCluster, cluster, kubeconfig, latestVersions, listClusters, restoreCluster, sshKeyPushed } from './clusters.js';
 import { recordFacts } from './common.js';
 import { configDiffIn, configIn } from './configs.js';
@@ -54,6 +54,7 @@ export default defineService<OperationName>()({
     template,
     backup,
     restore,
+    serverSettings: { keys: [], perAccount: defaultSettings },
   },
   operations: (r) => ({
     createAwsCluster: r.cluster.create(),
@@ -157,8 +158,9 @@ export default defineService<OperationName>()({
 
     healthCheck: fixed({ message: 'OK' }),
     describeAllowedInstanceTypes: fixed(allowedInstanceTypes()),
-    describeServerSetting: code(describeServerSetting),
-    updateServerSetting: code(updateServerSetting),
-    resetServerSettings: code(resetServerSettings),
+    describeServerSetting: r.serverSettings.read(),
+    updateServerSetting: r.serverSettings.update({ rewrite: settingsChanged, answer: settingsUpdated }),
+    // A reset is an update to the defaults: the settings stay readable, so it is no delete.
+    resetServerSettings: r.serverSettings.update({ rewrite: defaultSettings, answer: () => ({ status: 'reset to the defaults' }) }),
   }),
 });

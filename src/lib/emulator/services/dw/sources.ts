@@ -96,10 +96,11 @@ const usersOf = (h: Hook, c: EngineRecord): EngineRecord[] =>
     .all(c.scope)
     .filter((v) => Object.values((v.doc.associatedConnectors as Record<string, Doc> | undefined) ?? {}).some((a) => a.name === c.name));
 
-/** A connector to a kind of data source; one a warehouse uses is not deleted. */
+/** A connector to a kind of data source, renamed by its update; one a warehouse uses is not deleted. */
 export const connector: Resource<R> = {
   noun: 'connector',
   keys: ['connectorId'],
+  renames: true,
   lives: { in: 'parent', parent: 'cluster', part: true },
   hooks: {
     fill: (h, rec, req) => {
@@ -109,13 +110,6 @@ export const connector: Resource<R> = {
     },
     check: {
       update: (h, rec: EngineRecord, req) => {
-        const name = str(req.name);
-        if (name && name.toLowerCase() !== rec.name?.toLowerCase()) {
-          if (h.records('connector').find(name, rec.scope))
-            throw failedPrecondition(`a connector named ${name} already exists in the cluster`);
-          rec.name = name;
-          rec.doc.name = name;
-        }
         if (str(req.template)) checkTemplate(text(req.template));
         Object.assign(rec.doc, { updatedAt: h.ctx.clock.now(), updatedBy: h.ctx.caller.actorCrn });
       },

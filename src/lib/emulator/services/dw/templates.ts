@@ -119,6 +119,7 @@ function usersOf(h: Hook, t: EngineRecord): string[] {
 export const template: Resource<R> = {
   noun: 'resource template',
   keys: ['templateId'],
+  renames: true,
   hooks: {
     // Kept as the request's word (what catalogs, warehouses and visualizations look templates up by); shown as answers name it.
     show: (_h, rec) => ({ entityType: TEMPLATE_ENTITY_SHOWN[rec.doc.entityType as TemplateEntity] ?? rec.doc.entityType }),
@@ -135,16 +136,14 @@ export const template: Resource<R> = {
       return { entityType: entity, version: 1, isDefault: false };
     },
     check: {
-      update: (h, rec: EngineRecord, req) => {
+      // A new version, under the name the update gave (the engine renames it: `renames`).
+      update: (_h, rec: EngineRecord, req) => {
         const versions = versionsOf(rec);
         const last = versions.at(-1);
-        const name = str(req.name) ?? rec.name ?? '';
-        if (name.toLowerCase() !== rec.name?.toLowerCase() && h.records('template').find(name, ''))
-          throw failedPrecondition(`a resource template named ${name} already exists`);
+        const name = rec.name ?? '';
         const version = (last?.version ?? 0) + 1;
         const resources = { ...(last?.resources ?? {}), ...resourcesOf(req.resources) };
-        rec.name = name;
-        Object.assign(rec.doc, { name, version });
+        rec.doc.version = version;
         rec.data = { ...rec.data, versions: [...versions, { version, name, description: str(rec.doc.description), resources }] };
       },
     },

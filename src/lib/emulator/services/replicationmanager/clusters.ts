@@ -18,46 +18,38 @@ const DEFAULT_RUNTIME = '7.2.18';
 /** The states a data lake passes through while it is made: it is known to Cloudera Manager once they are over. */
 const LAKE_CREATING: readonly string[] = lakeFacts.resources.datalake.lifecycle.create.through;
 
-function lakeCluster(envs: Environments, l: LakeView): WorldCluster | undefined {
-  const env = envs.find(l.environmentCrn);
+/** A data lake or Data Hub cluster in its environment, as Replication Manager knows it. */
+function inEnvironment(
+  envs: Environments,
+  x: LakeView | HubView,
+  c: Pick<WorldCluster, 'type' | 'state' | 'registered' | 'up' | 'runtime' | 'template'>,
+): WorldCluster | undefined {
+  const env = envs.find(x.environmentCrn);
   if (!env) return undefined;
-  return {
-    crn: l.crn,
-    name: l.name,
+  const { environmentName, cloudPlatform, region } = env;
+  const storage = 'storage' in x && x.storage ? { storage: x.storage } : {};
+  return { crn: x.crn, name: x.name, environmentCrn: env.crn, environmentName, cloudPlatform, region, hosts: x.hosts, ...c, ...storage };
+}
+
+const lakeCluster = (envs: Environments, l: LakeView): WorldCluster | undefined =>
+  inEnvironment(envs, l, {
     type: 'SDX',
-    environmentCrn: env.crn,
-    environmentName: env.environmentName,
-    cloudPlatform: env.cloudPlatform,
-    region: env.region,
     state: l.status,
     registered: !LAKE_CREATING.includes(l.status),
     up: l.status === 'RUNNING',
     runtime: l.runtime || DEFAULT_RUNTIME,
     template: 'Data Lake',
-    hosts: l.hosts,
-    ...(l.storage ? { storage: l.storage } : {}),
-  };
-}
+  });
 
-function hubCluster(envs: Environments, h: HubView): WorldCluster | undefined {
-  const env = envs.find(h.environmentCrn);
-  if (!env) return undefined;
-  return {
-    crn: h.crn,
-    name: h.name,
+const hubCluster = (envs: Environments, h: HubView): WorldCluster | undefined =>
+  inEnvironment(envs, h, {
     type: 'DISTROX',
-    environmentCrn: env.crn,
-    environmentName: env.environmentName,
-    cloudPlatform: env.cloudPlatform,
-    region: env.region,
     state: h.status,
     registered: h.registered,
     up: h.status === 'AVAILABLE',
     runtime: /^(\d+\.\d+\.\d+)/.exec(h.template)?.[1] ?? DEFAULT_RUNTIME,
     template: h.template,
-    hosts: h.hosts,
-  };
-}
+  });
 
 /** Every data lake and Data Hub cluster of the account, in creation order (data lakes first). */
 export function worldClusters(scope: ProviderScope): WorldCluster[] {

@@ -52,7 +52,7 @@ function refusal(errors: readonly Doc[]): ApiError {
 }
 
 /** createAwsCredential and createAbfsCredential: the credential on each cluster that can take it. */
-export function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
+function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
   const name = String(req.name);
   if (!NAME.test(name))
     throw invalid(`credential name ${name} is not valid: letters, digits, "_", "." and "-", beginning with a letter or digit`);
@@ -95,6 +95,9 @@ export function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): D
   if (made === 0) throw refusal(errors);
   return errors.length > 0 ? { errors } : {};
 }
+
+export const createAwsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'AWS');
+export const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'ABFS');
 
 /** The policies on a cluster that write with a credential. */
 function usersOf(h: Hook<R>, cred: EngineRecord): EngineRecord[] {
@@ -142,22 +145,14 @@ export function credentialsOf(h: Hook<R>, req: Doc): EngineRecord[] {
   return picked;
 }
 
-/** listAllCredentials: the credentials of every cluster, by cluster. */
-export function allCredentials(h: Hook<R>): Doc {
+/** listAllCredentials: the credentials of a running cluster, as one item of its answer. */
+export function credentialsOn(h: Hook<R>, c: WorldCluster): Doc {
   const credentials = h.records('credential');
-  const clusters = known(h);
+  const views = credentials.all(c.crn).map((r) => credentials.view(r));
   return {
-    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-    credentials: clusters
-      .filter((c) => c.up)
-      .map((c) => {
-        const views = credentials.all(c.crn).map((r) => credentials.view(r));
-        return {
-          clusterCrn: c.crn,
-          clusterUrl: clusterUrl(c),
-          replicationEngineType: 'CM',
-          credentials: { totalResults: views.length, results: views.length, credentials: views },
-        };
-      }),
+    clusterCrn: c.crn,
+    clusterUrl: clusterUrl(c),
+    replicationEngineType: 'CM',
+    credentials: { totalResults: views.length, results: views.length, credentials: views },
   };
 }

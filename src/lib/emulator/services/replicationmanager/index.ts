@@ -2,22 +2,24 @@
  * Replication Manager on the operation table; its resources' states are the
  * model's (model/services/replicationmanager/resources.ts). Its clusters are the account's
  * data lakes and Data Hub clusters (read from their services, never
- * changed); only a running one answers. Cloud credentials, policies and
- * diagnostic commands live in a cluster (`clusterCrn`): the engine finds
- * them there, keeps policy names unique per cluster, and serves creates,
- * deletes, suspend and activate from the records. Written here: the rules
- * a policy definition follows against the clusters and credentials it
- * names, jobs read off the clock, HBase pairs, and the list answers that
- * report unreachable clusters.
+ * changed); only a running one answers. They, what each runs, the
+ * credentials each holds and the HBase pairs of its policies are resources
+ * read from the world (`readsFrom`), listed beside the clusters that cannot
+ * be reached. Cloud credentials, policies and diagnostic commands live in a
+ * cluster (`clusterCrn`): the engine finds them there, keeps policy names
+ * unique per cluster, and serves creates, updates, deletes, suspend and
+ * activate from the records. Written here: the rules a policy definition
+ * follows against the clusters and credentials it names, jobs read off the
+ * clock, and credentials made and deleted on several clusters at once.
  */
 import type { OperationName } from '../../../model/services/replicationmanager/wire.js';
 import { resources } from '../../../model/services/replicationmanager/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { code, defineService } from '../../engine/table.js';
 import { invalid } from '../../errors.js';
-import { allCredentials, createCredential, credentialsOf, deleteCredential } from './credentials.js';
+import { createAbfsCredential, createAwsCredential, credentialsOf, credentialsOn, deleteCredential } from './credentials.js';
 import { bundle, checkCollection, commandView, fillCollection } from './diagnostics.js';
 import * as policies from './policies.js';
 import { clusters } from './provides.js';
@@ -28,27 +30,28 @@ import {
   hbaseSuspend,
   known,
   managerUrl,
+  ofRunning,
   reachable,
   runs,
   servicesOf,
-  unreachable,
+  serviceStatuses,
+  unreachableOnes,
   type R,
 } from './sites.js';
 
 /** Credentials, policies and commands live in the cluster a request names by CRN. */
 const ON_CLUSTER = { in: 'world', place: 'clusters', by: ['clusterCrn'] } as const;
 
-/** An answer of an operation served here, conformed to its response shape. */
-const conformed = (h: Hook<R>, doc: Doc): Doc => {
-  const op = h.ctx.op.name;
-  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
-};
+/** A read of one running cluster by a request field: an unknown CRN is NOT_FOUND naming the clusters there are. */
+const running =
+  (field: string, what: string) =>
+  (h: Hook<R>, sent: Doc): Doc => ({ ...sent, [field]: reachable(clusterByCrn(h, String(sent[field])), what).crn });
 
 const FEATURES = ['HDFS_REPLICATION', 'HIVE_REPLICATION', 'HBASE_REPLICATION', 'SNAPSHOT_BASED_REPLICATION', 'CLOUD_REPLICATION'];
 
 /** getClusterConfig: what a running cluster runs and supports. */
-function getClusterConfig(h: Hook<R>, req: Doc): Doc {
-  const c = reachable(clusterByCrn(h, String(req.clusterCrn)), 'reading its configuration');
+function clusterConfig(h: Hook<R>, rec: EngineRecord): Doc {
+  const c = clusterByCrn(h, rec.id);
   const has = (s: string): boolean => runs(c, s);
   const supported: Readonly<Record<string, boolean>> = {
     HDFS_REPLICATION: has('HDFS'),
@@ -57,30 +60,30 @@ function getClusterConfig(h: Hook<R>, req: Doc): Doc {
     SNAPSHOT_BASED_REPLICATION: has('HDFS'),
     CLOUD_REPLICATION: has('HDFS'),
   };
-  return conformed(h, {
+  return {
     clusterCrn: c.crn,
     cmApiVersion: cmApiVersion(c),
     underlyingFsForHive: c.cloudPlatform === 'AZURE' ? 'ABFS' : c.cloudPlatform === 'GCP' ? 'GCS' : 'S3',
     dmx: { hbaseSuspend: hbaseSuspend(c) },
     featureSupport: Object.fromEntries(FEATURES.map((f) => [f, supported[f] === true])),
     services: servicesOf(c).map((name) => ({ name, configs: { service_state: 'STARTED' } })),
-  });
+  };
 }
 
-/** verifyHbaseClusterPair: whether two running clusters with HBase are paired, or ready to be. */
-function verifyHbaseClusterPair(h: Hook<R>, req: Doc): Doc {
-  const from = reachable(clusterByCrn(h, String(req.sourceClusterCrn)), 'verifying an HBase pair');
+/** verifyHbaseClusterPair (a read of its source): whether two running clusters with HBase are paired, or ready to be. */
+function hbasePairing(h: Hook<R>, rec: EngineRecord, req: Doc): Doc {
+  const from = clusterByCrn(h, rec.id);
   const to = reachable(clusterByCrn(h, String(req.destinationClusterCrn)), 'verifying an HBase pair');
   if (from.crn === to.crn) throw invalid(`the source and destination are the same cluster, ${from.name}`);
   const missing = [from, to].filter((c) => !runs(c, 'HBASE'));
   if (missing.length > 0)
-    return conformed(h, {
+    return {
       pairingStatus: 'NOT_READY',
       pairingMessage: `${missing.map((c) => c.name).join(' and ')} run(s) no HBase service`,
-    });
+    };
   const steps = (c: typeof from): Doc => ({ clusterManagerUrl: managerUrl(c), steps: [] });
   const paired = policies.activePairs(h).some(([s, t]) => s === from.crn && t === to.crn);
-  return conformed(h, {
+  return {
     pairingStatus: paired ? 'PAIRED' : 'NOT_PAIRED',
     ...(paired ? { pairedStatus: 'HEALTHY' } : {}),
     pairingMessage: paired
@@ -88,7 +91,7 @@ function verifyHbaseClusterPair(h: Hook<R>, req: Doc): Doc {
       : `${from.name} and ${to.name} are ready for an HBase policy: both are cloud clusters, which need no manual steps`,
     beforePolicySteps: { summary: 'No manual steps are needed before creating the policy.', source: steps(from), destination: steps(to) },
     afterPolicySteps: { summary: 'No manual steps are needed after creating the policy.', source: steps(from), destination: steps(to) },
-  });
+  };
 }
 
 /** listPolicies shows the policies of every running cluster; the others are reported unreachable beside them. */
@@ -99,48 +102,32 @@ function onRunningClusters(h: Hook<R>): EngineRecord[] {
     .all()
     .filter((p) => up.has(p.scope));
 }
-const unreachableClusters = (h: Hook<R>): Doc => {
-  const clusters = known(h);
-  return { unreachableClusters: clusters.filter((c) => !c.up).map(unreachable), policyErrors: [] };
-};
 
-function listClusters(h: Hook<R>): Doc {
-  const clusters = known(h);
-  return conformed(h, {
-    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-    clusters: clusters.filter((c) => c.up).map(clusterView),
-  });
-}
+/** The HBase pairs of active policies as records of `hbasePair`. */
+const pairRecords = (h: Hook<R>): EngineRecord[] =>
+  policies.activePairs(h).map((pair) => readRecord({ id: pair.join(' '), doc: { pairedCrns: [...pair] } }, ''));
 
-function listClusterServiceStatuses(h: Hook<R>): Doc {
-  return conformed(h, {
-    statuses: known(h)
-      .filter((c) => c.up)
-      .map((c) => ({ clusterCrn: c.crn, serviceStatuses: servicesOf(c).map((serviceName) => ({ serviceName, status: 'STARTED' })) })),
-  });
-}
-
-function listPairedHbaseClusters(h: Hook<R>): Doc {
-  const clusters = known(h);
-  return conformed(h, {
-    pairings: policies.activePairs(h).map((pair) => ({ pairedCrns: [...pair] })),
-    crnsMissingHbaseService: clusters.filter((c) => c.up && !runs(c, 'HBASE')).map((c) => c.crn),
-    unreachableClusters: clusters.filter((c) => !c.up).map(unreachable),
-  });
-}
-
-const listAllCredentials = (h: Hook<R>): Doc => conformed(h, allCredentials(h));
-const createAwsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'AWS'));
-const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, createCredential(h, req, 'ABFS'));
-const deleteCloudCredential = (h: Hook<R>, req: Doc): Doc => conformed(h, deleteCredential(h, req));
+/** What listPairedHbaseClusters answers beside the pairs: the running clusters without HBase, and those not running. */
+const withoutHbase = (h: Hook<R>): Doc => ({
+  crnsMissingHbaseService: known(h)
+    .filter((c) => c.up && !runs(c, 'HBASE'))
+    .map((c) => c.crn),
+  ...unreachableOnes(h),
+});
 
 export default defineService<OperationName>()({
   service: 'replicationmanager',
   facts: resources,
   resources: {
     credential: { keys: ['credentialId', 'credentialName'], lives: ON_CLUSTER },
+    cluster: { keys: ['clusterCrn'], readsFrom: ofRunning((_h, c) => clusterView(c)) },
+    serviceStatuses: { keys: ['clusterCrn'], readsFrom: ofRunning(serviceStatuses) },
+    clusterCredentials: { keys: ['clusterCrn'], readsFrom: ofRunning(credentialsOn) },
+    hbasePair: { keys: [], readsFrom: pairRecords },
     policy: {
       keys: ['policyName', 'policyId'],
+      // updateHbasePolicy renames it.
+      renames: true,
       lives: ON_CLUSTER,
       // A policy's changes take effect at once.
       minutes: { create: 0, suspend: 0, activate: 0 },
@@ -150,6 +137,7 @@ export default defineService<OperationName>()({
           create: (h, rec, req) => void policies.policyFields(h, rec, req),
           suspend: (h, rec) => policies.checkAction(h, rec, 'suspend'),
           activate: (h, rec) => policies.checkAction(h, rec, 'activate'),
+          update: policies.checkUpdate,
           delete: policies.checkDelete,
         },
         fill: policies.policyFields,
@@ -170,20 +158,24 @@ export default defineService<OperationName>()({
     },
   },
   operations: (r) => ({
-    listClusters: code(listClusters),
-    listClusterServiceStatuses: code(listClusterServiceStatuses),
-    getClusterConfig: code(getClusterConfig),
-    verifyHbaseClusterPair: code(verifyHbaseClusterPair),
-    listPairedHbaseClusters: code(listPairedHbaseClusters),
-    listAllCredentials: code(listAllCredentials),
+    listClusters: r.cluster.list({ beside: unreachableOnes }),
+    listClusterServiceStatuses: r.serviceStatuses.list(),
+    getClusterConfig: r.cluster.read({ rewrite: running('clusterCrn', 'reading its configuration'), answer: clusterConfig }),
+    verifyHbaseClusterPair: r.cluster.read({
+      keys: ['sourceClusterCrn'],
+      rewrite: running('sourceClusterCrn', 'verifying an HBase pair'),
+      answer: hbasePairing,
+    }),
+    listPairedHbaseClusters: r.hbasePair.list({ beside: withoutHbase }),
+    listAllCredentials: r.clusterCredentials.list({ beside: unreachableOnes }),
     getCredentials: r.credential.list({ select: credentialsOf }),
     createAwsCredential: code(createAwsCredential),
     createAbfsCredential: code(createAbfsCredential),
-    deleteCredential: code(deleteCloudCredential),
-    listPolicies: r.policy.list({ select: onRunningClusters, beside: unreachableClusters }),
+    deleteCredential: code(deleteCredential),
+    listPolicies: r.policy.list({ select: onRunningClusters, beside: (h) => ({ ...unreachableOnes(h), policyErrors: [] }) }),
     createPolicy: r.policy.create({ answer: policies.done('created') }),
     createHbasePolicy: r.policy.create({ rewrite: policies.withoutPassword, answer: policies.done('created') }),
-    updateHbasePolicy: code(policies.updateHbasePolicy),
+    updateHbasePolicy: r.policy.update({ rewrite: policies.hbaseUpdate, answer: policies.done('updated') }),
     suspendPolicy: r.policy.act('suspend', { answer: policies.done('suspended') }),
     suspendHbasePolicy: r.policy.act('suspend', { answer: policies.done('suspended') }),
     activatePolicy: r.policy.act('activate', { answer: policies.done('resumed') }),

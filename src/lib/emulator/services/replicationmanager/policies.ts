@@ -243,31 +243,26 @@ export function withoutPassword(_h: Hook<R>, sent: Doc): Doc {
   return { ...sent, policyDefinition: { ...def, machineUser: kept } };
 }
 
-/**
- * updateHbasePolicy: a new name, description or tables. Code: they come in
- * a nested definition, which no verb applies.
- */
-export function updateHbasePolicy(h: Hook<R>, req: Doc): Doc {
-  const rec = h.locate('policy', req);
+/** updateHbasePolicy, as the policy's update reads it: a new name, description or tables, out of their nested definition. */
+export function hbaseUpdate(_h: Hook<R>, sent: Doc): Doc {
+  const def = obj(sent.updateHbasePolicyDefinition);
+  const tables = Array.isArray(def.tables) ? strings(def.tables) : undefined;
+  return {
+    clusterCrn: sent.clusterCrn,
+    policyId: sent.policyId,
+    ...(str(def.name) ? { name: str(def.name) } : {}),
+    ...(def.description !== undefined ? { description: str(def.description) } : {}),
+    ...(tables ? { sourceDataset: tables, targetDataset: tables } : {}),
+  };
+}
+
+/** An update: of an HBase policy on a running cluster, its tables namespace:table. */
+export function checkUpdate(h: Hook<R>, rec: Rec, req: Doc): void {
   requireKind(h, rec);
   onCluster(h, rec, 'an update');
-  const def = obj(req.updateHbasePolicyDefinition);
-  const name = str(def.name);
-  if (name && name !== rec.name) {
-    if (h.records('policy').find(name, rec.scope)) throw failedPrecondition(`this cluster already has a policy named ${name}`);
-    rec.name = name;
-    rec.doc.name = name;
-  }
-  if (def.description !== undefined) rec.doc.description = str(def.description);
-  if (Array.isArray(def.tables)) {
-    const tables = strings(def.tables);
-    checkTables(tables);
-    rec.doc.sourceDataset = tables;
-    rec.doc.targetDataset = tables;
-  }
-  h.records('policy').save(rec);
-  return done('updated')(h, rec, req);
+  if (Array.isArray(req.sourceDataset)) checkTables(strings(req.sourceDataset));
 }
+
 /** suspend and activate: of HBase policies, as the destination's Cloudera Manager does them. */
 export function checkAction(h: Hook<R>, rec: Rec, action: string): void {
   requireKind(h, rec);

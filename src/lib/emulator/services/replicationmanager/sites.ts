@@ -7,6 +7,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
+import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
 import { hex } from '../../values.js';
@@ -108,6 +109,30 @@ export function unreachable(c: WorldCluster): Doc {
 
 /** The clusters Replication Manager knows: those whose creation has ended. */
 export const known = (h: Hook<R>): WorldCluster[] => h.world.clusters.all().filter((c) => c.registered);
+
+/** A cluster as a record read from the world (a resource's `readsFrom`), by its CRN, showing `doc`. */
+const asRecord = (c: WorldCluster, doc: Doc): EngineRecord => readRecord({ id: c.crn, crn: c.crn, name: c.name, doc }, '');
+
+/** Records read off the running clusters, each showing what `doc` makes of it: what the list answers show. */
+export const ofRunning =
+  (doc: (h: Hook<R>, c: WorldCluster) => Doc) =>
+  (h: Hook<R>): EngineRecord[] =>
+    known(h)
+      .filter((c) => c.up)
+      .map((c) => asRecord(c, doc(h, c)));
+
+/** The clusters a list answer reports beside its items: those that do not run. */
+export const unreachableOnes = (h: Hook<R>): Doc => ({
+  unreachableClusters: known(h)
+    .filter((c) => !c.up)
+    .map(unreachable),
+});
+
+/** What a running cluster's services are doing (listClusterServiceStatuses): started, each. */
+export const serviceStatuses = (_h: Hook<R>, c: WorldCluster): Doc => ({
+  clusterCrn: c.crn,
+  serviceStatuses: servicesOf(c).map((serviceName) => ({ serviceName, status: 'STARTED' })),
+});
 
 /** The cluster a CRN names, or NOT_FOUND naming those there are. */
 export function clusterByCrn(h: Hook<R>, crn: string): WorldCluster {

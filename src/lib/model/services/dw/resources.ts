@@ -182,6 +182,8 @@ export const resources = {
       crnType: 'restore',
       lifecycle: { create: JOB },
     },
+    /** The account's server settings, one record an account (what describeServerSetting answers). */
+    serverSettings: { shape: 'DescribeServerSettingResponse' },
     /** What restoreCluster answers: "Create, Skip" (dw.yaml:2557). */
     clusterRestore: { shape: 'RestoreClusterResponse', values: { action: ['Create', 'Skip'] } },
     /** What a restore plans for each entity: "Create, Update, Skip" (dw.yaml:2608). */

@@ -15,6 +15,12 @@ import type { ServiceResources } from '../../resources.js';
 export const resources = {
   resources: {
     credential: { shape: 'CredentialDetails', deleted: { ends: 'gone' } },
+    // Read from the world: the account's data lakes and Data Hub clusters, what each runs, the credentials each holds, and
+    // the HBase pairs its policies make. Nothing of Replication Manager's own makes or deletes them.
+    cluster: { shape: 'Cluster' },
+    serviceStatuses: { shape: 'ClusterServiceStatuses' },
+    clusterCredentials: { shape: 'CredentialsResponse' },
+    hbasePair: { shape: 'HbaseCrnPairs' },
     policy: {
       shape: 'Policy',
       // Each change takes effect when asked: a client polling sees only where it ends.

@@ -227,6 +227,28 @@ describe('Virtual Warehouses', () => {
   });
 });
 
+describe('connectors', () => {
+  test('an update renames a connector, its name unique in its cluster (ALREADY_EXISTS); a kind of source it does not know is INVALID_ARGUMENT', async () => {
+    const make = (name: string) =>
+      emu.client.dw.createConnector({
+        clusterId: cluster,
+        name,
+        template: 'postgresql',
+        config: { 'connection-url': 'jdbc:postgresql://db/x' },
+      });
+    const sales = (await make('sales-db')).result?.id ?? '';
+    await make('ops-db');
+    await emu.client.dw.updateConnector({ clusterId: cluster, connectorId: sales, name: 'sales-pg' });
+    const names = async () => ((await emu.client.dw.listConnectors({ clusterId: cluster })).connectors ?? []).map((c) => c.name);
+    expect(await names()).toEqual(['sales-pg', 'ops-db']);
+    const taken = await refused(emu.client.dw.updateConnector({ clusterId: cluster, connectorId: sales, name: 'ops-db' }));
+    expect([taken.code, taken.message]).toEqual(['ALREADY_EXISTS', 'connector ops-db already exists']);
+    const kind = await refused(emu.client.dw.updateConnector({ clusterId: cluster, connectorId: sales, template: 'paper' }));
+    expect(kind.code).toBe('INVALID_ARGUMENT');
+    expect(await names()).toEqual(['sales-pg', 'ops-db']);
+  });
+});
+
 describe('Database Catalogs', () => {
   test('the default catalog goes only with its cluster; a catalog with warehouses is not deleted; a new one cannot be a default', async () => {
     const byDefault = await refused(emu.client.dw.deleteDbc({ clusterId: cluster, dbcId: catalog }));
@@ -262,6 +284,21 @@ describe('account-wide settings and templates', () => {
     await emu.client.dw.resetServerSettings({});
     const reset = await emu.client.dw.describeServerSetting({});
     expect(reset.settings?.find((s) => s.configurationKey === 'dwx.impala.query.log')?.enabled).toBe(false);
+  });
+
+  test('an update of a template is its new version, under the name it gives (unique: ALREADY_EXISTS); deleting that version goes back', async () => {
+    const resources = { 'hue-backend': { cpu: 1, memory: '2Gi' } };
+    const make = async (name: string) =>
+      (await emu.client.dw.createResourceTemplate({ name, entityType: 'hue', resources })).templateId ?? '';
+    const small = await make('hue-s');
+    await make('hue-m');
+    const shown = async () => (await emu.client.dw.listResourceTemplates({})).templates?.find((t) => t.id === small);
+    await emu.client.dw.updateResourceTemplate({ templateId: small, name: 'hue-s2' });
+    expect(await shown()).toMatchObject({ name: 'hue-s2', version: 2 });
+    const taken = await refused(emu.client.dw.updateResourceTemplate({ templateId: small, name: 'hue-m' }));
+    expect([taken.code, taken.message]).toEqual(['ALREADY_EXISTS', 'resource template hue-m already exists']);
+    await emu.client.dw.deleteResourceTemplate({ templateId: small, templateVersion: 2 });
+    expect(await shown()).toMatchObject({ name: 'hue-s', version: 1 });
   });
 
   test('every account has a default and a reduced resource template of each kind', async () => {
