@@ -503,6 +503,28 @@ describe('deletion ends', () => {
     now += 2 * MIN;
     expect(call('listBackups', { clusterName: 'c1' }).backups).toEqual([]);
   });
+
+  test('gone: what its service keeps under a record by hand (goneWith: by its id, as their id or parent) goes with it', () => {
+    const parted = serve(widgetModel, {
+      ...widgets,
+      resources: { ...widgets.resources, backup: { ...widgets.resources.backup, goneWith: ['widgets.part'] } },
+    });
+    call('createCluster', CLUSTER, parted);
+    now += 10 * MIN;
+    call('createBackup', { clusterName: 'c1', backupName: 'b1' }, parted);
+    now += 5 * MIN;
+    const id = store.list<{ id: string }>('widgets.backup')[0]?.id ?? '';
+    store.put('widgets.part', id, { of: 'b1' });
+    store.put('widgets.part', 'under-b1', { of: 'b1' }, { parent: id });
+    store.put('widgets.part', 'other', { of: 'nothing' });
+    call('deleteBackup', { clusterName: 'c1', backupName: 'b1' }, parted);
+    expect(store.children('widgets.part', id)).toHaveLength(1);
+    now += 2 * MIN;
+    expect(call('listBackups', { clusterName: 'c1' }, parted).backups).toEqual([]);
+    expect(store.get('widgets.part', id)).toBeUndefined();
+    expect(store.children('widgets.part', id)).toEqual([]);
+    expect(store.get('widgets.part', 'other')).toEqual({ of: 'nothing' });
+  });
 });
 
 describe('seed', () => {

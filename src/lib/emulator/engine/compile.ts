@@ -81,6 +81,8 @@ export interface ResourceRules {
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
   /** One record an account, read as these fields until its first change makes it. */
   readonly perAccount?: (h: EngineHook) => Doc;
+  /** Store kinds kept under its id or CRN that are gone when it is. */
+  readonly goneWith?: readonly string[];
   readonly hooks: RuleHooks;
 }
 
@@ -249,6 +251,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(res.minutes ? { minutes: res.minutes } : {}),
     ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
     ...(res.perAccount ? { perAccount: res.perAccount } : {}),
+    ...(res.goneWith ? { goneWith: res.goneWith } : {}),
     hooks: tableHooks(res),
   };
 }
