@@ -20,6 +20,7 @@ import { crn, stableUuid } from './ids.js';
 import { Resources, type EngineRecord } from './engine/records.js';
 import { settledIn, type Activity, type EngineContext, type Lifecycle } from './engine/timeline.js';
 import type { BackendContext } from './types.js';
+import { EMPTY_ACCOUNT, PRE_CREATED, preCreatedEnvironmentCrn } from './shared/pre-created.js';
 
 export const ENVIRONMENT_KIND = 'environments.environment';
 export const CREDENTIAL_KIND = 'environments.credential';
@@ -132,31 +133,8 @@ export interface CredentialRecord {
   gcpCredentialProperties?: { keyType: string };
 }
 
-/** The environments every emulated account starts with. */
-export const PRE_CREATED: ReadonlyArray<{
-  readonly name: string;
-  readonly platform: CloudPlatform;
-  readonly region: string;
-  readonly about: string;
-  /** DataFlow is enabled in it from the start (staging-aws, gov-env and ml-env are left bare, so a whole teardown can be tried). */
-  readonly dataflow?: boolean;
-}> = [
-  { name: 'sales-env', platform: 'AWS', region: 'us-west-2', about: 'AWS environment for sales analytics', dataflow: true },
-  { name: 'gov-env', platform: 'AWS', region: 'us-gov-west-1', about: 'AWS GovCloud environment' },
-  { name: 'ops-env', platform: 'AZURE', region: 'westus2', about: 'Azure environment for operations', dataflow: true },
-  { name: 'ml-env', platform: 'GCP', region: 'us-west1', about: 'GCP environment for machine learning' },
-  { name: 'lakehouse-aws', platform: 'AWS', region: 'us-west-2', about: 'AWS environment running the lakehouse optimizer', dataflow: true },
-  { name: 'analytics-azure', platform: 'AZURE', region: 'westus2', about: 'Azure analytics environment', dataflow: true },
-  { name: 'staging-aws', platform: 'AWS', region: 'us-east-1', about: 'AWS staging environment' },
-];
-
 /** What a lookup needs: the state, the clock, and the account and region CRNs are made in. */
 export type EnvironmentScope = EngineContext & Pick<BackendContext, 'info'>;
-
-/** The CRN a pre-created environment has in an account. */
-export function preCreatedEnvironmentCrn(accountId: string, region: string, name: string): string {
-  return crn('environments', region, accountId, 'environment', stableUuid(`${accountId}/env/${name}`));
-}
 
 /** The network of an environment: given subnets, or three made-up ones named after it. */
 export function networkOf(
@@ -238,9 +216,6 @@ function preCreatedCredential(scope: EnvironmentScope, e: (typeof PRE_CREATED)[n
   const now = scope.clock.now();
   return { id, name, crn: doc.crn, scope: '', doc: { ...doc }, activity: settledIn('create', '', now), createdAt: now };
 }
-
-/** Set in a store whose account was made empty (`emulator start --empty`): nothing is pre-created in it. */
-export const EMPTY_ACCOUNT = 'account.empty';
 
 /** Creates the pre-created environments and their credentials once (the first time anything asks), unless the account was made empty. */
 function ensure(scope: EnvironmentScope): void {

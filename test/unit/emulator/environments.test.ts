@@ -8,13 +8,13 @@ import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import {
   ENVIRONMENT_KIND,
-  PRE_CREATED,
   environmentResources,
   environments,
   findEnvironment,
   requireEnvironment,
 } from '../../../src/lib/emulator/environments.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { PRE_CREATED } from '../../../src/lib/emulator/shared/pre-created.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import type { BackendContext } from '../../../src/lib/emulator/types.js';
 import { World } from '../../../src/lib/emulator/world.js';
