@@ -17,13 +17,15 @@ function repairView(b: EnvironmentsBackend, operationId: string): Doc {
   const rec = b.freeipa.repairOperation(operationId);
   const { status, ended } = b.operations.status(rec);
   const state = REPAIR_STATUS[status] ?? 'RUNNING';
-  const detail = { environmentCrn: rec.owner, message: `repaired the FreeIPA servers of the environment` };
-  const error = state === 'FAILED' ? (b.freeipa.failure(rec.owner, operationId) ?? 'the repair failed') : undefined;
+  // Its owner is its environment, by id.
+  const environmentCrn = b.envs.byId(rec.owner)?.crn ?? rec.owner;
+  const detail = { environmentCrn, message: `repaired the FreeIPA servers of the environment` };
+  const error = state === 'FAILED' ? (b.freeipa.failure(environmentCrn, operationId) ?? 'the repair failed') : undefined;
   return {
     operationId,
     status: state,
     successfulOperationDetails: state === 'COMPLETED' ? [detail] : [],
-    failureOperationDetails: error ? [{ environmentCrn: rec.owner, message: error }] : [],
+    failureOperationDetails: error ? [{ environmentCrn, message: error }] : [],
     ...(error ? { error } : {}),
     startDate: iso(rec.tl.startedAt),
     ...(ended !== undefined ? { endDate: iso(ended) } : {}),
