@@ -28,7 +28,7 @@ import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
 import { AZURE_ZONES } from './catalogue.js';
-import { domainOf, realmOf, type FreeipaSpec } from './freeipa.js';
+import { domainOf, realmOf } from './freeipa.js';
 import { usersFingerprint } from './identity.js';
 import { ACTION_WORDS, ENVIRONMENT } from './lifecycles.js';
 import { networkOf } from './pre-created.js';
@@ -58,48 +58,6 @@ export function asChange(h: Hook<R>, sent: Doc): Doc {
 
 // ---- create ---------------------------------------------------------------------------
 
-/** What a new public cloud environment is made of, whatever its cloud. */
-interface EnvironmentSpec {
-  readonly platform: CloudPlatform;
-  readonly gov: boolean;
-  readonly credentialName: string;
-  readonly region: string;
-  readonly description?: string;
-  readonly network: { id?: string; subnets?: string[]; cidr?: string };
-  readonly endpointAccessGatewayScheme?: string;
-  readonly logStorage: Record<string, string>;
-  readonly authentication?: EnvRecord['authentication'];
-  readonly securityAccess?: EnvRecord['securityAccess'];
-  readonly usePublicIp: boolean;
-  readonly freeipa: FreeipaSpec;
-  readonly tags: Record<string, string>;
-  readonly proxyConfigName?: string;
-  readonly workloadAnalytics?: boolean;
-  readonly enableComputeCluster: boolean;
-  readonly computeCluster?: ComputeClusterConfiguration;
-  readonly environmentType?: 'PUBLIC_CLOUD' | 'HYBRID';
-  readonly enableTunnel: boolean;
-  readonly encryptionKeyArn?: string;
-  readonly customDockerRegistry?: string;
-  readonly availabilityZones?: string[];
-  readonly endpointAccessGatewaySubnetIds?: string[];
-  readonly azure: {
-    resourceGroupName?: string;
-    sharedManagedIdentity?: string;
-    aksPrivateDnsZoneId?: string;
-    databasePrivateDnsZoneId?: string;
-    flexibleServerSubnetIds?: string[];
-    encryptionKeyUrl?: string;
-    encryptionKeyResourceGroupName?: string;
-    encryptionUserManagedIdentity?: string;
-  };
-}
-
-/** What a new private cloud environment is made of. */
-interface PrivateSpec extends PrivateCloudRecord {
-  readonly description?: string;
-}
-
 /** The cloud each public cloud create is for. */
 const CREATES: Readonly<Record<string, { platform: CloudPlatform; gov: boolean }>> = {
   createAWSEnvironment: { platform: 'AWS', gov: false },
@@ -123,207 +81,182 @@ const computeConfig = (v: unknown): ComputeClusterConfiguration => {
   };
 };
 
-/** A public cloud environment's create request, read. */
-function publicSpec(platform: CloudPlatform, gov: boolean, req: Doc): EnvironmentSpec {
-  const net = obj(req.existingNetworkParams);
-  const auth = obj(req.authentication);
-  const access = strs(req.securityAccess);
-  const ipa = obj(req.freeIpa);
-  const image = obj(req.image);
-  const dataServices = obj(obj(req.dataServices).azure);
-  const publicKey = str(req.publicKey) ?? str(auth.publicKey);
-  return {
-    platform,
-    gov,
-    credentialName: text(req.credentialName),
-    region: text(req.region),
-    description: str(req.description),
-    network:
-      platform === 'AWS'
-        ? { id: str(req.vpcId), subnets: strings(req.subnetIds), cidr: str(req.networkCidr) }
-        : platform === 'AZURE'
-          ? { id: str(net.networkId), subnets: strings(net.subnetIds) }
-          : { id: str(net.networkName), subnets: strings(net.subnetNames) },
-    endpointAccessGatewayScheme: str(req.endpointAccessGatewayScheme),
-    logStorage: strs(req.logStorage),
-    authentication:
-      publicKey || str(auth.publicKeyId)
-        ? {
-            ...(publicKey ? { publicKey } : {}),
-            ...(str(auth.publicKeyId) ? { publicKeyId: text(auth.publicKeyId) } : {}),
-            loginUserName: 'cloudbreak',
-          }
-        : undefined,
-    securityAccess: Object.keys(access).length > 0 ? access : undefined,
-    usePublicIp: bool(req.usePublicIp),
-    freeipa: {
-      instanceCountByGroup: num(ipa.instanceCountByGroup) ?? 1,
-      multiAz: bool(ipa.multiAz),
-      recipes: strings(ipa.recipes),
-      instanceType: str(ipa.instanceType),
-      image: { id: str(image.id), os: str(image.os), catalog: str(image.catalog) },
-    },
-    tags: Object.fromEntries(docs(req.tags).map((t) => [text(t.key), text(t.value)])),
-    proxyConfigName: str(req.proxyConfigName),
-    workloadAnalytics: optBool(req.workloadAnalytics),
-    enableComputeCluster: bool(req.enableComputeCluster),
-    computeCluster: req.computeClusterConfiguration ? computeConfig(req.computeClusterConfiguration) : undefined,
-    environmentType: req.environmentType === 'HYBRID' ? 'HYBRID' : undefined,
-    enableTunnel: optBool(req.enableTunnel) ?? true,
-    encryptionKeyArn: str(req.encryptionKeyArn),
-    customDockerRegistry: str(obj(req.customDockerRegistry).crn),
-    availabilityZones: strings(req.availabilityZones),
-    endpointAccessGatewaySubnetIds: strings(req.endpointAccessGatewaySubnetIds),
-    azure: {
-      resourceGroupName: str(req.resourceGroupName) ?? str(net.resourceGroupName),
-      sharedManagedIdentity: str(dataServices.sharedManagedIdentity),
-      aksPrivateDnsZoneId: str(dataServices.aksPrivateDnsZoneId) ?? str(net.aksPrivateDnsZoneId),
-      databasePrivateDnsZoneId: str(net.databasePrivateDnsZoneId),
-      flexibleServerSubnetIds: strings(req.flexibleServerSubnetIds),
-      encryptionKeyUrl: str(req.encryptionKeyUrl),
-      encryptionKeyResourceGroupName: str(req.encryptionKeyResourceGroupName),
-      encryptionUserManagedIdentity: str(req.encryptionUserManagedIdentity),
-    },
-  };
-}
-
-/** A private cloud environment's create request, read. */
-function privateSpec(req: Doc): PrivateSpec {
-  const quota = obj(req.environmentQuota);
-  return {
-    description: str(req.description),
-    address: text(req.address),
-    user: text(req.user),
-    clusterNames: strings(req.clusterNames),
-    platform: str(req.platform) ?? 'OPENSHIFT',
-    namespacePrefix: str(req.namespacePrefix) ?? 'cdp',
-    ...(str(req.domain) ? { domain: text(req.domain) } : {}),
-    ...(str(req.storageClass) ? { storageClass: text(req.storageClass) } : {}),
-    ...(Object.keys(quota).length > 0
-      ? { quota: { cpuQuota: num(quota.cpuQuota), memoryQuota: num(quota.memoryQuota), gpuQuota: num(quota.gpuQuota) } }
-      : {}),
-  };
-}
-
-/** A create's request as the verb reads it: the new environment's name and what it is made of (a name taken is refused first). */
+/** A create's request as the verb reads it: the new environment's name, and the request as sent for `fill` (a name taken is refused first). */
 export function newEnvironment(h: Hook<R>, sent: Doc): Doc {
   const name = text(sent.environmentName);
   if (backendOf(h).envs.find(name)) throw alreadyExists(`an environment named ${name} already exists`);
-  const cloud = CREATES[h.ctx.op.name];
-  return { environmentName: name, ...(cloud ? { spec: publicSpec(cloud.platform, cloud.gov, sent) } : { privateSpec: privateSpec(sent) }) };
+  return { environmentName: name, sent };
 }
 
 const LOG_DETAILS = { AWS: 'awsDetails', AZURE: 'azureDetails', GCP: 'gcpDetails' } as const;
 
-/** The fields a new environment gets: a public cloud's, with its FreeIPA made beside it, or a private cloud's. */
+/** The fields a new environment gets from its request: a public cloud's, with its FreeIPA made beside it, or a private cloud's. */
 export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const b = backendOf(h);
+  const sent = obj(req.sent);
   const name = rec.name ?? '';
-  const made = { environmentName: name, crn: rec.crn ?? '', status: '', created: h.ctx.clock.iso(), creator: h.ctx.caller.actorCrn };
-  const usersSeen = { fingerprint: usersFingerprint(h.ctx), at: h.ctx.clock.now() };
-  if (req.privateSpec) return privateFields(made, req.privateSpec as PrivateSpec, usersSeen);
-  const spec = req.spec as EnvironmentSpec;
-  const gov = spec.region.startsWith('us-gov-');
-  if (spec.platform === 'AWS' && gov !== spec.gov)
+  const made = {
+    environmentName: name,
+    crn: rec.crn ?? '',
+    status: '',
+    created: h.ctx.clock.iso(),
+    creator: h.ctx.caller.actorCrn,
+    usersSeen: { fingerprint: usersFingerprint(h.ctx), at: h.ctx.clock.now() },
+  };
+  const cloud = CREATES[h.ctx.op.name];
+  if (!cloud) return privateFields(made, sent);
+  const { platform } = cloud;
+  const region = text(sent.region);
+  if (platform === 'AWS' && region.startsWith('us-gov-') !== cloud.gov)
     throw invalid(
-      spec.gov
-        ? `${spec.region} is not an AWS GovCloud region (us-gov-west-1, us-gov-east-1)`
-        : `${spec.region} is a GovCloud region: use create-aws-gov-cloud-environment`,
+      cloud.gov
+        ? `${region} is not an AWS GovCloud region (us-gov-west-1, us-gov-east-1)`
+        : `${region} is a GovCloud region: use create-aws-gov-cloud-environment`,
     );
-  const cred = b.credential(spec.credentialName);
+  const cred = b.credential(text(sent.credentialName));
   const credGov = cred.awsCredentialProperties?.govCloud === true;
-  if (cred.cloudPlatform !== spec.platform || credGov !== spec.gov)
+  if (cred.cloudPlatform !== platform || credGov !== cloud.gov)
     throw invalid(
-      `credential ${cred.credentialName} is for ${credGov ? 'AWS GovCloud' : cred.cloudPlatform}; this environment needs a ${spec.gov ? 'AWS GovCloud' : spec.platform} credential`,
+      `credential ${cred.credentialName} is for ${credGov ? 'AWS GovCloud' : cred.cloudPlatform}; this environment needs a ${cloud.gov ? 'AWS GovCloud' : platform} credential`,
     );
-  const servers = spec.freeipa.instanceCountByGroup;
+  const ipa = obj(sent.freeIpa);
+  const image = obj(sent.image);
+  const freeipa = {
+    instanceCountByGroup: num(ipa.instanceCountByGroup) ?? 1,
+    multiAz: bool(ipa.multiAz),
+    recipes: strings(ipa.recipes),
+    instanceType: str(ipa.instanceType),
+    image: { id: str(image.id), os: str(image.os), catalog: str(image.catalog) },
+  };
+  const servers = freeipa.instanceCountByGroup;
   if (!Number.isInteger(servers) || servers < 1 || servers > 3)
     throw invalid(`FreeIPA runs one to three servers (freeIpa instanceCountByGroup 1-3); got ${servers}`);
-  if (spec.platform === 'AZURE' && spec.availabilityZones?.some((z) => !AZURE_ZONES.includes(z)))
-    throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${spec.availabilityZones.join(', ')}`);
-  const proxy = spec.proxyConfigName ? b.proxyName(spec.proxyConfigName) : undefined;
-  const network = networkOf(name, spec.platform, spec.network);
-  if (spec.endpointAccessGatewayScheme) network.endpointAccessGatewayScheme = spec.endpointAccessGatewayScheme;
-  if (spec.endpointAccessGatewaySubnetIds?.length) network.endpointAccessGatewaySubnetIds = spec.endpointAccessGatewaySubnetIds;
-  const az = spec.azure;
+  const zones = strings(sent.availabilityZones);
+  if (platform === 'AZURE' && zones.some((z) => !AZURE_ZONES.includes(z)))
+    throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${zones.join(', ')}`);
+  const proxy = str(sent.proxyConfigName) ? b.proxyName(text(sent.proxyConfigName)) : undefined;
+  const net = obj(sent.existingNetworkParams);
+  const network = networkOf(
+    name,
+    platform,
+    platform === 'AWS'
+      ? { id: str(sent.vpcId), subnets: strings(sent.subnetIds), cidr: str(sent.networkCidr) }
+      : platform === 'AZURE'
+        ? { id: str(net.networkId), subnets: strings(net.subnetIds) }
+        : { id: str(net.networkName), subnets: strings(net.subnetNames) },
+  );
+  const scheme = str(sent.endpointAccessGatewayScheme);
+  const gatewaySubnets = strings(sent.endpointAccessGatewaySubnetIds);
+  if (scheme) network.endpointAccessGatewayScheme = scheme;
+  if (gatewaySubnets.length > 0) network.endpointAccessGatewaySubnetIds = gatewaySubnets;
+  const dataServices = obj(obj(sent.dataServices).azure);
+  const group = str(sent.resourceGroupName) ?? str(net.resourceGroupName);
   if (network.azure) {
-    network.azure.usePublicIp = spec.usePublicIp;
-    if (az.resourceGroupName) network.azure.resourceGroupName = az.resourceGroupName;
-    if (az.databasePrivateDnsZoneId) network.azure.databasePrivateDnsZoneId = az.databasePrivateDnsZoneId;
-    if (az.aksPrivateDnsZoneId) network.azure.aksPrivateDnsZoneId = az.aksPrivateDnsZoneId;
-    if (az.flexibleServerSubnetIds?.length) network.azure.flexibleServerSubnetIds = az.flexibleServerSubnetIds;
+    const dbZone = str(net.databasePrivateDnsZoneId);
+    const aksZone = str(dataServices.aksPrivateDnsZoneId) ?? str(net.aksPrivateDnsZoneId);
+    const flexible = strings(sent.flexibleServerSubnetIds);
+    network.azure.usePublicIp = bool(sent.usePublicIp);
+    if (group) network.azure.resourceGroupName = group;
+    if (dbZone) network.azure.databasePrivateDnsZoneId = dbZone;
+    if (aksZone) network.azure.aksPrivateDnsZoneId = aksZone;
+    if (flexible.length > 0) network.azure.flexibleServerSubnetIds = flexible;
   }
-  if (network.gcp) network.gcp.usePublicIp = spec.usePublicIp;
+  if (network.gcp) network.gcp.usePublicIp = bool(sent.usePublicIp);
+  const auth = obj(sent.authentication);
+  const publicKey = str(sent.publicKey) ?? str(auth.publicKey);
+  const publicKeyId = str(auth.publicKeyId);
+  const access = strs(sent.securityAccess);
+  const computeCluster = bool(sent.enableComputeCluster);
+  const config = sent.computeClusterConfiguration ? computeConfig(sent.computeClusterConfiguration) : {};
+  const identity = str(dataServices.sharedManagedIdentity);
+  const keyUrl = str(sent.encryptionKeyUrl);
+  const keyArn = str(sent.encryptionKeyArn);
+  const registry = str(obj(sent.customDockerRegistry).crn);
+  const workloadAnalytics = optBool(sent.workloadAnalytics);
   const env: EnvRecord = {
     ...made,
-    region: spec.region,
-    cloudPlatform: spec.platform,
+    region,
+    cloudPlatform: platform,
     credentialName: cred.credentialName,
-    description: spec.description ?? '',
+    description: str(sent.description) ?? '',
     network,
-    logStorage: { enabled: true, [LOG_DETAILS[spec.platform]]: spec.logStorage },
-    computeClusterEnabled: spec.enableComputeCluster,
-    ...(spec.enableComputeCluster && spec.platform === 'AWS' ? { awsComputeClusterConfiguration: spec.computeCluster ?? {} } : {}),
-    ...(spec.enableComputeCluster && spec.platform === 'AZURE' ? { azureComputeClusterConfiguration: spec.computeCluster ?? {} } : {}),
-    environmentType: spec.environmentType ?? 'PUBLIC_CLOUD',
-    tunnel: spec.enableTunnel ? 'CCMV2_JUMPGATE' : 'DIRECT',
-    usersSeen,
-    ...(spec.encryptionKeyArn ? { encryptionKeyArn: spec.encryptionKeyArn } : {}),
-    ...(spec.customDockerRegistry ? { customDockerRegistry: { crn: spec.customDockerRegistry } } : {}),
-    ...(spec.availabilityZones?.length ? { availabilityZones: spec.availabilityZones } : {}),
-    ...(az.sharedManagedIdentity ? { dataServices: { azure: { sharedManagedIdentity: az.sharedManagedIdentity } } } : {}),
-    ...(spec.platform === 'AZURE'
+    logStorage: { enabled: true, [LOG_DETAILS[platform]]: strs(sent.logStorage) },
+    computeClusterEnabled: computeCluster,
+    ...(computeCluster && platform === 'AWS' ? { awsComputeClusterConfiguration: config } : {}),
+    ...(computeCluster && platform === 'AZURE' ? { azureComputeClusterConfiguration: config } : {}),
+    environmentType: sent.environmentType === 'HYBRID' ? 'HYBRID' : 'PUBLIC_CLOUD',
+    tunnel: (optBool(sent.enableTunnel) ?? true) ? 'CCMV2_JUMPGATE' : 'DIRECT',
+    ...(keyArn ? { encryptionKeyArn: keyArn } : {}),
+    ...(registry ? { customDockerRegistry: { crn: registry } } : {}),
+    ...(zones.length > 0 ? { availabilityZones: zones } : {}),
+    ...(identity ? { dataServices: { azure: { sharedManagedIdentity: identity } } } : {}),
+    ...(platform === 'AZURE'
       ? {
           azureDetails: {
             resourceGroupName: network.azure?.resourceGroupName,
-            ...(az.encryptionKeyUrl
+            ...(keyUrl
               ? {
                   resourceEncryptionParameters: {
-                    encryptionKeyUrl: az.encryptionKeyUrl,
-                    encryptionKeyResourceGroupName: az.encryptionKeyResourceGroupName,
-                    encryptionUserManagedIdentity: az.encryptionUserManagedIdentity,
+                    encryptionKeyUrl: keyUrl,
+                    encryptionKeyResourceGroupName: str(sent.encryptionKeyResourceGroupName),
+                    encryptionUserManagedIdentity: str(sent.encryptionUserManagedIdentity),
                   },
                 }
               : {}),
           },
         }
       : {}),
-    tags: { userDefined: spec.tags, defaults: { 'Cloudera-Environment-Resource-Name': name } },
-    ...(spec.authentication ? { authentication: spec.authentication } : {}),
-    ...(spec.securityAccess ? { securityAccess: spec.securityAccess } : {}),
+    tags: {
+      userDefined: Object.fromEntries(docs(sent.tags).map((t) => [text(t.key), text(t.value)])),
+      defaults: { 'Cloudera-Environment-Resource-Name': name },
+    },
+    ...(publicKey || publicKeyId
+      ? { authentication: { ...(publicKey ? { publicKey } : {}), ...(publicKeyId ? { publicKeyId } : {}), loginUserName: 'cloudbreak' } }
+      : {}),
+    ...(Object.keys(access).length > 0 ? { securityAccess: access } : {}),
     ...(proxy ? { proxyConfigName: proxy } : {}),
-    ...(spec.workloadAnalytics !== undefined ? { workloadAnalytics: spec.workloadAnalytics } : {}),
-    freeipa: { instanceCountByGroup: servers, multiAz: spec.freeipa.multiAz, recipes: [...spec.freeipa.recipes] },
+    ...(workloadAnalytics !== undefined ? { workloadAnalytics } : {}),
+    freeipa: { instanceCountByGroup: servers, multiAz: freeipa.multiAz, recipes: [...freeipa.recipes] },
   };
-  b.freeipa.create(env, spec.freeipa);
+  b.freeipa.create(env, freeipa);
   return env as unknown as Doc;
 }
 
 /** A private cloud environment: its Cloudera Manager's base cluster is its data lake; it has no FreeIPA. */
-function privateFields(
-  made: Pick<EnvRecord, 'environmentName' | 'crn' | 'status' | 'created' | 'creator'>,
-  spec: PrivateSpec,
-  usersSeen: EnvRecord['usersSeen'],
-): Doc {
-  const { description, ...privateCloud } = spec;
-  const url = /^https?:\/\/([^/:\s]+)(:\d+)?\/?$/.exec(spec.address);
-  if (!url) throw invalid(`${spec.address.slice(0, 200)} is not the address of a Cloudera Manager (https://host:port)`);
-  if (spec.clusterNames.length === 0) throw invalid('give the base cluster(s) to use as the data lake: --cluster-names');
+function privateFields(made: Pick<EnvRecord, 'environmentName' | 'crn' | 'status' | 'created' | 'creator' | 'usersSeen'>, sent: Doc): Doc {
+  const address = text(sent.address);
+  const clusterNames = strings(sent.clusterNames);
+  if (!/^https?:\/\/([^/:\s]+)(:\d+)?\/?$/.test(address))
+    throw invalid(`${address.slice(0, 200)} is not the address of a Cloudera Manager (https://host:port)`);
+  if (clusterNames.length === 0) throw invalid('give the base cluster(s) to use as the data lake: --cluster-names');
+  const platform = str(sent.platform) ?? 'OPENSHIFT';
+  const quota = obj(sent.environmentQuota);
+  const privateCloud: PrivateCloudRecord = {
+    address,
+    user: text(sent.user),
+    clusterNames,
+    platform,
+    namespacePrefix: str(sent.namespacePrefix) ?? 'cdp',
+    ...(str(sent.domain) ? { domain: text(sent.domain) } : {}),
+    ...(str(sent.storageClass) ? { storageClass: text(sent.storageClass) } : {}),
+    ...(Object.keys(quota).length > 0
+      ? { quota: { cpuQuota: num(quota.cpuQuota), memoryQuota: num(quota.memoryQuota), gpuQuota: num(quota.gpuQuota) } }
+      : {}),
+  };
   const env: EnvRecord = {
     ...made,
     region: 'on-premises',
     // A private cloud environment runs on its Kubernetes platform, which the public clouds' type does not list:
     // other services compare it with their clouds and refuse it, as the control plane does.
-    cloudPlatform: spec.platform.toUpperCase() as CloudPlatform,
+    cloudPlatform: platform.toUpperCase() as CloudPlatform,
     credentialName: '',
-    description: description ?? '',
+    description: str(sent.description) ?? '',
     network: { networkName: `${made.environmentName}-network`, subnetIds: [], networkCidr: '' },
     logStorage: { enabled: false },
     computeClusterEnabled: true,
     environmentType: 'PUBLIC_CLOUD',
     tags: { userDefined: {}, defaults: { 'Cloudera-Environment-Resource-Name': made.environmentName } },
     freeipa: { instanceCountByGroup: 0, multiAz: false, recipes: [] },
-    usersSeen,
     privateCloud,
   };
   return env as unknown as Doc;

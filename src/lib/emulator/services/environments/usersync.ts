@@ -196,18 +196,17 @@ export function lastSyncStatus(h: Hook<R>, req: Doc): Doc {
 }
 
 /** Whether an environment's FreeIPA has the account's users as iam has them now. */
-export function getEnvironmentUserSyncState(h: Hook<R>, req: Doc): Doc {
+export function userSyncState(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
   const b = backendOf(h);
-  const e = b.environment(text(req.environmentName));
+  const e = b.of(rec);
   b.freeipa.of(e);
   const { state, last } = syncState(h, e);
   return { state, ...(last ? { userSyncOperationId: last.id } : {}) };
 }
 
 /** Whether an environment waits for a sync, and how its last one went. */
-export function getAutomatedSyncEnvironmentStatus(h: Hook<R>, req: Doc): Doc {
-  const b = backendOf(h);
-  const e = b.environment(text(req.environmentName));
+export function automatedSyncStatus(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const e = backendOf(h).of(rec);
   if (e.privateCloud) return { environmentCrn: e.crn, syncPendingState: 'UNKNOWN' };
   const { state, last } = syncState(h, e);
   const p = last ? h.records('userSync').progress(last) : undefined;
