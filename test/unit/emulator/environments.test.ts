@@ -2,12 +2,17 @@
  * The environment records every service reads (the world's `environments`,
  * provided by the environments service): pre-created ones with their
  * credentials and lifecycle, the status read off the clock for every
- * service, and removal after a delete.
+ * service, and removal after a delete; records kept before they were the
+ * engine's are refused at start, with what to do.
  */
 import { beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import { PRE_CREATED } from '../../../src/lib/emulator/shared/pre-created.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { STATE_FORMAT, checkStateFormat } from '../../../src/lib/emulator/state.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import type { BackendContext } from '../../../src/lib/emulator/types.js';
 import type { World } from '../../../src/lib/emulator/world.js';
@@ -68,5 +73,21 @@ describe('environment records', () => {
         .all()
         .map((e) => e.environmentName),
     ).not.toContain('sales-env');
+  });
+
+  test("records kept before environments were the engine's (state format 6) are refused at start, with what to do", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cdpctl-env-format-'));
+    try {
+      const s = new Store(join(dir, 'state.db'), 'acct');
+      s.setMeta('stateFormat', '6');
+      const crn = 'crn:cdp:environments:us-west-1:acct:environment:1';
+      s.put('environments.environment', crn, { environmentName: 'old-env', crn }, { name: 'old-env', crn });
+      expect(() => checkStateFormat(s, dir)).toThrow(
+        `state format 6; this one reads ${STATE_FORMAT}); start with another --data-dir, or delete it with: cdpctl emulator reset`,
+      );
+      s.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
