@@ -150,7 +150,7 @@ export default defineService<OperationName>()({
     getTrustSetupCommands: r.environment.read({ rewrite: env.existing, answer: env.trustCommands }),
     initializeAWSComputeCluster: code(env.initializeComputeCluster),
     initializeAzureComputeCluster: code(env.initializeComputeCluster),
-    lastSyncStatus: code(usersync.lastSyncStatus),
+    lastSyncStatus: r.environment.read({ rewrite: usersync.syncedEnvironment, answer: usersync.lastSync }),
     listAuditCredentials: r.auditCredential.list(),
     listConnectedDataServices: r.environment.read({ rewrite: env.existing, answer: environment.connectedDataServices }),
     listCredentials: r.credential.list({ select: environment.credentialsNamed }),

@@ -185,14 +185,19 @@ export function setPassword(h: Hook<R>, req: Doc): Doc {
   return startSync(h, 'SET_PASSWORD', false, strings(req.environmentCRNs), actor);
 }
 
-/** The newest sync that reached an environment. */
-export function lastSyncStatus(h: Hook<R>, req: Doc): Doc {
-  const ref = str(req.environment) ?? str(req.envNameOrCrn);
+/** lastSyncStatus names its environment by either field (the account's environments named when it has none of that name). */
+export function syncedEnvironment(h: Hook<R>, sent: Doc): Doc {
+  const ref = str(sent.environment) ?? str(sent.envNameOrCrn);
   if (!ref) throw invalid('give --environment to name the environment');
-  const e = backendOf(h).environment(ref);
-  const last = syncsOf(h, e.crn)[0];
-  if (!last) throw notFound(`no user sync has run in environment ${e.environmentName}; run environments users sync`);
-  return h.conform('LastSyncStatusResponse', syncView(h, last), last.id);
+  backendOf(h).record(ref);
+  return { environment: ref };
+}
+
+/** The newest sync that reached an environment. */
+export function lastSync(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const last = syncsOf(h, rec.crn ?? '')[0];
+  if (!last) throw notFound(`no user sync has run in environment ${rec.name ?? rec.id}; run environments users sync`);
+  return syncView(h, last);
 }
 
 /** Whether an environment's FreeIPA has the account's users as iam has them now. */
