@@ -68,10 +68,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            ...EMULATOR,
-            { regex: '^\\.\\./(services|console|http)/|^\\.\\./(world|server|environments|control)\\.js$', message: GROUND },
-          ],
+          patterns: [...EMULATOR, { regex: '^\\.\\./(services|console|http)/|^\\.\\./(world|server|control)\\.js$', message: GROUND }],
         },
       ],
     },

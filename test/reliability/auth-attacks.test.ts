@@ -12,7 +12,7 @@ import { authHead, b64url, parsePrivateKey, signRequest, type SigningKey } from 
 import { createAdminKey } from '../../src/lib/emulator/bootstrap.js';
 import { putAccessKey, putWorkloadToken, storedAccessKey, storedWorkloadToken } from '../helpers/iam-records.js';
 import { tokenHash } from '../../src/lib/emulator/auth.js';
-import { preCreatedEnvironmentCrn } from '../../src/lib/emulator/environments.js';
+import { preCreatedEnvironmentCrn } from '../../src/lib/emulator/shared/pre-created.js';
 import { send, sendRaw, signed, postJson, startInProcess, type InProcessEmulator, type Reply } from './helpers.js';
 
 let E: InProcessEmulator;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { preCreatedEnvironmentCrn } from '../../src/lib/emulator/environments.js';
+import { preCreatedEnvironmentCrn } from '../../src/lib/emulator/shared/pre-created.js';
 import { loadAllServices, type Operation } from '../../src/lib/model/index.js';
 import { defectArb, noiseArb, type Doc } from './fuzz.js';
 import { isErrorBody, postJson, send, sendRaw, signed, startInProcess, type InProcessEmulator, type Reply } from './helpers.js';

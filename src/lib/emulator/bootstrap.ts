@@ -10,7 +10,7 @@
  */
 import { type Env } from '../core/config.js';
 import { consoleLink } from './console/secret.js';
-import { EMPTY_ACCOUNT } from './environments.js';
+import { EMPTY_ACCOUNT } from './shared/pre-created.js';
 import { uuid } from './ids.js';
 import { DEFAULT_PROFILE, endpointOf, loopbackPort, profileSections, readInstance, writeInstance, writeProfile } from './instances.js';
 import type { Emulator } from './server.js';

@@ -113,9 +113,12 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'iam.ldapProvider',
     'iam.account',
   ],
-  // 7: df's services no longer keep who may reach their Kubernetes cluster beside them (df.kubernetesAccess records).
-  // Format 7 (issue 29's fourth fan-out): dfworkload's deployments, deployed flows and deployment archives are engine
-  // records (the flows were dfworkload.flow, now dfworkload.deployedFlow, each in its deployment).
+  // Format 7 (issue 29's fourth fan-out): iam's users are engine records (their identity at a provider is their
+  // name; memberships, role assignments and workload passwords are kept in the records they belong to); df's
+  // Kubernetes access grants are records of their own; dfworkload's deployments, deployed flows (now
+  // dfworkload.deployedFlow, each in its deployment) and archives, environments, and Data Hub clusters are engine
+  // records; dw's server settings are one record an account; environments' operation records are kept under the
+  // environment's id.
   7: [
     'iam.user',
     'iam.identity',
@@ -128,6 +131,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'dfworkload.flow',
     'dfworkload.archive',
     'dw.serverSettings',
+    'environments.environment',
+    'environments.operation',
   ],
 };
 

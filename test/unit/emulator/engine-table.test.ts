@@ -13,8 +13,8 @@ import type { DependentKind, Doc, RequestContext, Scope } from '../../../src/lib
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
 import { readRecord } from '../../../src/lib/emulator/engine/records.js';
 import { code, defineService, verbs, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
-import { environments } from '../../../src/lib/emulator/environments.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/shared/pre-created.js';
 import { pagingOf } from '../../../src/lib/emulator/engine/paging.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { World } from '../../../src/lib/emulator/world.js';
@@ -613,6 +613,28 @@ describe('deletion ends', () => {
     now += 2 * MIN;
     expect(call('listBackups', { clusterName: 'c1' }).backups).toEqual([]);
   });
+
+  test('gone: what its service keeps under a record by hand (goneWith: by its id, as their id or parent) goes with it', () => {
+    const parted = serve(widgetModel, {
+      ...widgets,
+      resources: { ...widgets.resources, backup: { ...widgets.resources.backup, goneWith: ['widgets.part'] } },
+    });
+    call('createCluster', CLUSTER, parted);
+    now += 10 * MIN;
+    call('createBackup', { clusterName: 'c1', backupName: 'b1' }, parted);
+    now += 5 * MIN;
+    const id = store.list<{ id: string }>('widgets.backup')[0]?.id ?? '';
+    store.put('widgets.part', id, { of: 'b1' });
+    store.put('widgets.part', 'under-b1', { of: 'b1' }, { parent: id });
+    store.put('widgets.part', 'other', { of: 'nothing' });
+    call('deleteBackup', { clusterName: 'c1', backupName: 'b1' }, parted);
+    expect(store.children('widgets.part', id)).toHaveLength(1);
+    now += 2 * MIN;
+    expect(call('listBackups', { clusterName: 'c1' }, parted).backups).toEqual([]);
+    expect(store.get('widgets.part', id)).toBeUndefined();
+    expect(store.children('widgets.part', id)).toEqual([]);
+    expect(store.get('widgets.part', 'other')).toEqual({ of: 'nothing' });
+  });
 });
 
 describe('seed', () => {
@@ -621,16 +643,16 @@ describe('seed', () => {
     ...widgets,
     seed: (h) => {
       if (h.records('cluster').all().length > 0) return;
-      const env = environments(h.ctx).find((e) => e.environmentName === 'sales-env');
-      if (env)
-        h.records('cluster').create({ id: 'widget-seeded', name: 'seeded', scope: env.crn, env: env.crn, doc: { clusterName: 'seeded' } });
+      // It reads the state only: sales-env is known by its CRN, which the account fixes.
+      const env = preCreatedEnvironmentCrn(h.ctx.info.accountId, h.ctx.info.region, 'sales-env');
+      h.records('cluster').create({ id: 'widget-seeded', name: 'seeded', scope: env, env, doc: { clusterName: 'seeded' } });
     },
   };
   const seeded = serve(widgetModel, seededWidgets);
   const scope = (): Scope => ({ store, clock, info: UNIT_INFO });
 
   test('runs before the world reads what lives in an environment, as that read (no caller, no world), and before each operation', () => {
-    const sales = environments(scope()).find((e) => e.environmentName === 'sales-env');
+    const sales = world.in(scope()).environments.find('sales-env');
     expect(serve(widgetModel, widgets).dependents[0]?.in(scope(), sales?.crn ?? '')).toEqual([]);
     const [kind] = seeded.dependents;
     expect(kind?.in(scope(), sales?.crn ?? '').map((d) => d.name)).toEqual(['seeded']);
@@ -644,7 +666,7 @@ describe('seed', () => {
   });
 
   test("names a resource among its environment's dependents by its environmentNoun, when it has one", () => {
-    const sales = environments(scope()).find((e) => e.environmentName === 'sales-env');
+    const sales = world.in(scope()).environments.find('sales-env');
     const named = serve(widgetModel, {
       ...seededWidgets,
       resources: { ...widgets.resources, cluster: { ...widgets.resources.cluster, environmentNoun: 'widget cluster' } },

@@ -29,7 +29,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDuration } from '../clock.js';
-import { environments, findEnvironment, type EnvironmentRecord } from '../environments.js';
 import { ApiError } from '../errors.js';
 import type { LogEntry } from '../request-log.js';
 import type { FaultSettings } from '../http/faults.js';
@@ -246,17 +245,20 @@ export class ConsoleBoard {
         accountId: host.info.accountId,
         clock: { now: new Date(now).toISOString(), paused, timeScale: host.clock.scale },
         faults: host.faultSettings,
-        environments: environments(scope).map((e: EnvironmentRecord) => ({
-          name: e.environmentName,
-          crn: e.crn,
-          cloudPlatform: e.cloudPlatform,
-          region: e.region,
-          status: e.status,
-          ref: `environment/${e.crn}`,
-          resources: host.worldView
-            .inEnvironment(scope, e.crn)
-            .map((d) => ({ service: d.service, noun: d.noun, name: d.name, status: d.status, ref: d.ref })),
-        })),
+        environments: host.worldView
+          .in(scope)
+          .environments.all()
+          .map((e) => ({
+            name: e.environmentName,
+            crn: e.crn,
+            cloudPlatform: e.cloudPlatform,
+            region: e.region,
+            status: e.status,
+            ref: `environment/${e.crn}`,
+            resources: host.worldView
+              .inEnvironment(scope, e.crn)
+              .map((d) => ({ service: d.service, noun: d.noun, name: d.name, status: d.status, ref: d.ref })),
+          })),
       }),
       { readOnly: true },
     );
@@ -295,10 +297,10 @@ export class ConsoleBoard {
     return host.store.transaction(
       () => {
         if (ref.startsWith('environment/')) {
-          const env = findEnvironment(scope, ref.slice('environment/'.length));
+          const env = host.worldView.in(scope).environments.find(ref.slice('environment/'.length));
           if (env) return env;
         } else
-          for (const e of environments(scope)) {
+          for (const e of host.worldView.in(scope).environments.all()) {
             const hit = host.worldView.inEnvironment(scope, e.crn).find((d) => d.ref === ref);
             if (hit) return hit.view();
           }

@@ -85,6 +85,8 @@ export interface ResourceRules {
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
   /** One record an account, read as these fields until its first change makes it. */
   readonly perAccount?: (h: EngineHook) => Doc;
+  /** Store kinds kept under its id or CRN that are gone when it is. */
+  readonly goneWith?: readonly string[];
   readonly hooks: RuleHooks;
 }
 
@@ -256,6 +258,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
     ...(res.perAccount ? { perAccount: res.perAccount } : {}),
     ...(res.renames ? { renames: true } : {}),
+    ...(res.goneWith ? { goneWith: res.goneWith } : {}),
     hooks: tableHooks(res),
   };
 }

@@ -168,6 +168,12 @@ export interface Resource<R extends string = string> {
    * stays empty after a read).
    */
   readonly perAccount?: (h: Hook<R>) => Doc;
+  /**
+   * Store kinds of records its service keeps under its id or CRN, as their
+   * id or their parent, by hand (an environment's FreeIPA and operation
+   * records): they are gone when it is, removed as its delete ends.
+   */
+  readonly goneWith?: readonly string[];
   readonly hooks?: ResourceHooks<R>;
 }
 

@@ -157,6 +157,17 @@ function ended(m: ResourceModel, r: EngineRecord, end: Progress): void {
   if (end.succeeded && r.activity.action === 'delete' && keepsDeleted(m)) r.deleted = { at: end.endsAt };
 }
 
+/** Removes a record, and what its service keeps under its id or CRN in the kinds `with_` (as their id or their parent). */
+function goneWith(ctx: EngineContext, r: EngineRecord, kind: string, with_: readonly string[]): void {
+  ctx.store.delete(kind, r.id);
+  const keys = r.crn ? [r.id, r.crn] : [r.id];
+  for (const k of with_)
+    for (const key of keys) {
+      ctx.store.delete(k, key);
+      for (const part of ctx.store.children(k, key)) ctx.store.delete(k, part.id);
+    }
+}
+
 /** The records of one resource of one service, for one request. */
 export class Records {
   private readonly tracked: Resources<EngineRecord>;
@@ -173,7 +184,10 @@ export class Records {
   ) {
     const deleted = model.facts?.deleted;
     if (deleted?.ends === 'kept' && deleted.retention) this.retention = durationMs(deleted.retention);
-    this.tracked = new Resources<EngineRecord>(ctx, kindOf(model));
+    const kind = kindOf(model);
+    const with_ = model.rules.goneWith;
+    // What the service keeps under the record by hand goes with it (a resource's `goneWith`).
+    this.tracked = new Resources<EngineRecord>(ctx, with_ ? { ...kind, remove: (r) => goneWith(ctx, r, kind.kind, with_) } : kind);
   }
 
   private get now(): number {

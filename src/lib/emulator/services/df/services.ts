@@ -18,12 +18,12 @@
 import type { resources } from '../../../model/services/df/resources.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord, Records } from '../../engine/records.js';
-import { PRE_CREATED, environments } from '../../environments.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId, stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { bool, num, str, stringMap, strings, text } from '../../values.js';
 import type { EnvironmentView } from '../../world/contracts.js';
+import { EMPTY_ACCOUNT, PRE_CREATED, preCreatedEnvironmentCrn } from '../../shared/pre-created.js';
 import { sorted } from './listing.js';
 
 export type R = keyof typeof resources.resources;
@@ -125,19 +125,29 @@ function newService(h: Hook<R>, env: Place, doc: Doc): Omit<EngineRecord, 'activ
 }
 
 /**
- * DataFlow enabled, once, in the pre-created environments that say so: the
- * first time df is called or the world reads what lives in an environment
- * (the engine's seed; it reads environments from the state, not the world).
+ * DataFlow enabled, once, in the pre-created environments that say so
+ * (unless the account was made empty): the first time df is called or the
+ * world reads what lives in an environment (the engine's seed; it reads the
+ * state only, not the world, so it knows them by the shared list). That is
+ * before any of them can be deleted: a delete reads what lives in its
+ * environment first.
  */
 export function preEnable(h: Hook<R>): void {
-  const flag = `df.seeded:${h.ctx.info.accountId}`;
+  const { accountId, region } = h.ctx.info;
+  const flag = `df.seeded:${accountId}`;
   if (h.ctx.store.meta(flag)) return;
   const all = services(h);
-  const names = new Set(PRE_CREATED.filter((e) => e.dataflow).map((e) => e.name));
-  for (const env of environments(h.ctx))
-    if (names.has(env.environmentName) && !all.byId(crnId(env.crn)))
-      // Enabled from the start: its enable ended as it was made.
-      all.create(newService(h, env, serviceDoc(h, env, PRE_ENABLED)), 'enable', { minutes: 0 });
+  const empty = h.ctx.store.meta(EMPTY_ACCOUNT) === '1';
+  for (const e of empty ? [] : PRE_CREATED.filter((x) => x.dataflow)) {
+    const env: Place = {
+      crn: preCreatedEnvironmentCrn(accountId, region, e.name),
+      environmentName: e.name,
+      cloudPlatform: e.platform,
+      region: e.region,
+    };
+    // Enabled from the start: its enable ended as it was made.
+    if (!all.byId(crnId(env.crn))) all.create(newService(h, env, serviceDoc(h, env, PRE_ENABLED)), 'enable', { minutes: 0 });
+  }
   h.ctx.store.setMeta(flag, '1');
 }
 

@@ -7,13 +7,12 @@
  * cluster, a log storage location. Checks answer with their result; a host,
  * bucket or storage account named `fail-...` fails its check on purpose.
  */
-import type { CloudPlatform } from '../../environments.js';
 import { invalid } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import type { EnvironmentsBackend } from './backend.js';
 import { CONTROL_PLANE_AWS_ACCOUNT, auditPrerequisites, awsPrerequisites, azurePrerequisites } from './catalogue.js';
-import { ACCOUNT_KIND, type AccountSettings, type AnonymizationRule } from './records.js';
+import { ACCOUNT_KIND, type AccountSettings, type AnonymizationRule, type CloudPlatform } from './records.js';
 
 const failing = (name: string): boolean => name.toLowerCase().startsWith('fail-');
 
@@ -74,7 +73,7 @@ export class AccountPart {
     if (environment) {
       const e = this.b.environment(environment);
       e.settings = { ...e.settings, ...settings };
-      this.b.envs.save(e);
+      this.b.save(e);
     } else this.write((s) => (s.settings = { ...s.settings, ...settings }));
   }
 

@@ -5,7 +5,7 @@
  * that cloud in place (same name and CRN); all four are the engine's verbs.
  * Secrets (an Azure app's secret, a GCP key) are never kept.
  */
-import type { CloudPlatform } from '../../environments.js';
+import type { CloudPlatform } from './records.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { invalid } from '../../errors.js';

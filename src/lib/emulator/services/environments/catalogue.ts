@@ -5,7 +5,7 @@
  * what a cloud account needs before a credential (or audit credential) is
  * made: the policies, roles and commands the prerequisites answer with.
  */
-import type { CloudPlatform } from '../../environments.js';
+import type { CloudPlatform } from './records.js';
 import { stableUuid } from '../../ids.js';
 import { b64 } from '../../values.js';
 import type { AnonymizationRule } from './records.js';

@@ -8,14 +8,13 @@
  */
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { ENVIRONMENT_OPERATION_KIND } from '../../environments.js';
 import { failedPrecondition, invalid } from '../../errors.js';
-import { uuid } from '../../ids.js';
+import { crnId, uuid } from '../../ids.js';
 import { Operations } from '../../engine/operations.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
-import { backendOf, type R } from './backend.js';
+import { OPERATION_KIND, backendOf, type R } from './backend.js';
 import { FREEIPA_LOGS } from './catalogue.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
 import type { EnvRecord } from './records.js';
@@ -64,7 +63,7 @@ export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
   const b = backendOf(h);
   const e = b.environment(text(req.environmentName));
   const f = b.freeipa.of(e);
-  b.envs.require(e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
+  b.require(e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
   const all = h.records('freeipaDiagnostics');
   if (all.all(e.crn).some((r) => all.busy(r)))
     throw failedPrecondition(
@@ -107,7 +106,7 @@ export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
   // Its operation is the environment's: `operations describe --environment-name` (and --wait) follow it.
   rec.activity.operationId = id;
   all.save(rec);
-  new Operations(h.ctx, ENVIRONMENT_OPERATION_KIND).recordActivity(e.crn, 'DIAGNOSTICS_COLLECTION', rec.activity);
+  new Operations(h.ctx, OPERATION_KIND).recordActivity(crnId(e.crn), 'DIAGNOSTICS_COLLECTION', rec.activity);
   return { operationId: id };
 }
 
@@ -115,7 +114,7 @@ export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
 export function cancelFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
   const e = backendOf(h).environment(text(req.environmentName));
   const all = h.records('freeipaDiagnostics');
-  const ops = new Operations(h.ctx, ENVIRONMENT_OPERATION_KIND);
+  const ops = new Operations(h.ctx, OPERATION_KIND);
   for (const r of all.all(e.crn).filter((x) => all.busy(x))) {
     r.activity.cancelledAt = h.ctx.clock.now();
     all.save(r);

@@ -1,7 +1,9 @@
 /** environments operations on FreeIPA: unpack the wire request, call the FreeIPA part, build the wire answer. */
 import type { Doc } from '../../types.js';
 import { bool, docs, iso, obj, str, strings, text } from '../../values.js';
-import type { EnvironmentsBackend } from './backend.js';
+import type { Hook } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
 import type { AvailabilityType } from './freeipa.js';
 import { freeipaStatusView, imageView } from './views.js';
 
@@ -17,13 +19,15 @@ function repairView(b: EnvironmentsBackend, operationId: string): Doc {
   const rec = b.freeipa.repairOperation(operationId);
   const { status, ended } = b.operations.status(rec);
   const state = REPAIR_STATUS[status] ?? 'RUNNING';
-  const detail = { environmentCrn: rec.owner, message: `repaired the FreeIPA servers of the environment` };
-  const error = state === 'FAILED' ? (b.freeipa.failure(rec.owner, operationId) ?? 'the repair failed') : undefined;
+  // Its owner is its environment, by id.
+  const environmentCrn = b.envs.byId(rec.owner)?.crn ?? rec.owner;
+  const detail = { environmentCrn, message: `repaired the FreeIPA servers of the environment` };
+  const error = state === 'FAILED' ? (b.freeipa.failure(environmentCrn, operationId) ?? 'the repair failed') : undefined;
   return {
     operationId,
     status: state,
     successfulOperationDetails: state === 'COMPLETED' ? [detail] : [],
-    failureOperationDetails: error ? [{ environmentCrn: rec.owner, message: error }] : [],
+    failureOperationDetails: error ? [{ environmentCrn, message: error }] : [],
     ...(error ? { error } : {}),
     startDate: iso(rec.tl.startedAt),
     ...(ended !== undefined ? { endDate: iso(ended) } : {}),
@@ -32,8 +36,10 @@ function repairView(b: EnvironmentsBackend, operationId: string): Doc {
 
 /** An availability type a response shape's enum allows, else nothing (the wire has no value for it). */
 const onlyIf = (allowed: readonly string[], field: string, value: string): Doc => (allowed.includes(value) ? { [field]: value } : {});
-export const getFreeipaStatus = (b: EnvironmentsBackend, req: Doc): Doc => {
-  const e = b.environment(text(req.environmentName));
+/** The status of an environment's FreeIPA and of each of its servers. */
+export const freeipaStatus = (h: Hook<R>, rec: Readonly<EngineRecord>): Doc => {
+  const b = backendOf(h);
+  const e = b.of(rec);
   return freeipaStatusView(e, b.freeipa.of(e), b.freeipa);
 };
 
@@ -75,8 +81,10 @@ export const getRepairFreeipaStatus = (b: EnvironmentsBackend, req: Doc): Doc =>
 
 export const retryFreeipa = (b: EnvironmentsBackend, req: Doc): Doc => ({ operationId: b.freeipa.retry(text(req.environment)) });
 
-export const getFreeipaUpgradeOptions = (b: EnvironmentsBackend, req: Doc): Doc => {
-  const o = b.freeipa.upgradeOptions(text(req.environment), bool(req.allowMajorOsUpgrade));
+/** The images an environment's FreeIPA can be upgraded to. */
+export const upgradeOptions = (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc => {
+  const b = backendOf(h);
+  const o = b.freeipa.upgradeOptions(rec.crn ?? '', bool(req.allowMajorOsUpgrade));
   const catalog = str(req.catalog) ?? o.catalog;
   return { currentImage: imageView(o.current, o.catalog), images: o.images.map((i) => imageView(i, catalog)) };
 };

@@ -13,13 +13,13 @@
  * newer image of the same OS (the next OS with allowMajorOsUpgrade); a retry
  * runs the last failed operation again.
  */
-import { ENVIRONMENT_OPERATION_KIND, type CloudPlatform } from '../../environments.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { Resources } from '../../engine/records.js';
+import { crnId } from '../../ids.js';
 import { settledIn } from '../../engine/timeline.js';
 import { type OperationRecord } from '../../engine/operations.js';
 import { hex, iso } from '../../values.js';
-import type { EnvironmentsBackend } from './backend.js';
+import { OPERATION_KIND, type EnvironmentsBackend } from './backend.js';
 import {
   DEFAULT_FREEIPA_IMAGE,
   FREEIPA_CATALOG,
@@ -31,7 +31,7 @@ import {
   type FreeipaImage,
 } from './catalogue.js';
 import { ACTION_WORDS, ENVIRONMENT_WORK } from './lifecycles.js';
-import { FREEIPA_KIND, type EnvRecord, type FreeipaNode, type FreeipaRecord } from './records.js';
+import { FREEIPA_KIND, type CloudPlatform, type EnvRecord, type FreeipaNode, type FreeipaRecord } from './records.js';
 
 export type AvailabilityType = 'NON_HA' | 'TWO_NODE_BASED' | 'HA';
 
@@ -126,8 +126,9 @@ export class Freeipa {
       kind: FREEIPA_KIND,
       noun: 'FreeIPA of environment',
       lifecycle: ENVIRONMENT_WORK,
-      operations: ENVIRONMENT_OPERATION_KIND,
-      operationOwner: (f) => f.environmentCrn,
+      operations: OPERATION_KIND,
+      // Its operations are its environment's (getOperation names the environment), whose id ends its CRN.
+      operationOwner: (f) => crnId(f.environmentCrn),
       id: (f) => f.environmentCrn,
       name: (f) => f.environmentName,
       keys: (f) => ({ parent: f.environmentCrn }),
@@ -199,7 +200,7 @@ export class Freeipa {
   private ready(ref: string, what: string, environmentState = 'AVAILABLE'): { e: EnvRecord; f: FreeipaRecord } {
     const e = this.b.environment(ref);
     const f = this.of(e);
-    this.b.envs.require(e, [environmentState], what);
+    this.b.require(e, [environmentState], what);
     return { e, f };
   }
 
@@ -272,7 +273,7 @@ export class Freeipa {
   repair(ref: string, opts: { force: boolean; instances: readonly string[]; rebuild: boolean }): string {
     const e = this.b.environment(ref);
     const f = this.of(e);
-    this.b.envs.require(e, ['AVAILABLE'], 'a FreeIPA repair');
+    this.b.require(e, ['AVAILABLE'], 'a FreeIPA repair');
     for (const id of opts.instances)
       if (!f.instances.some((n) => n.id === id))
         throw notFound(`instance ${id} is not a FreeIPA server of environment ${e.environmentName}`);
@@ -304,7 +305,7 @@ export class Freeipa {
   retry(ref: string): string {
     const e = this.b.environment(ref);
     const f = this.of(e);
-    this.b.envs.require(e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
+    this.b.require(e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
     const last = f.activity;
     if (!this.records.progress(f).failed)
       throw failedPrecondition(

@@ -1,31 +1,72 @@
 /**
- * The environments service on the operation table: environments,
- * credentials, proxy configurations, FreeIPA, ID Broker mappings, trust and
- * the account's settings (code over the shared environment records,
- * emulator/environments.ts, and backend.ts), audit credentials, FreeIPA
- * diagnostics collections and user syncs on the engine's records. What the
- * API says of its resources is model/services/environments/resources.ts.
+ * The environments service on the operation table: environments (the
+ * records every other service reads through the world, `provides`), their
+ * changes and cross-realm trust (environment.ts), credentials, proxy
+ * configurations, audit credentials, ID Broker mappings, FreeIPA
+ * diagnostics collections, user syncs and the account's settings on the
+ * engine's records; FreeIPA's own work is code over its record
+ * (freeipa.ts). What the API says of its resources is
+ * model/services/environments/resources.ts.
  */
 import type { OperationName } from '../../../model/services/environments/wire.js';
 import { resources } from '../../../model/services/environments/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
+import * as env from './environment.js';
 import { auditCredentialFields, auditCredentialRequest } from './audit-credentials.js';
 import { FREEIPA_LOGS, FREEIPA_SECRET_TYPES, TELEMETRY_DEFAULTS } from './catalogue.js';
 import * as environment from './handlers.js';
+import { ENVIRONMENT_MINUTES, NOT_ITS_OWN } from './lifecycles.js';
+import { preCreate } from './pre-created.js';
+import { FREEIPA_KIND } from './records.js';
 import * as freeipa from './freeipa-handlers.js';
 import * as account from './account-handlers.js';
 import * as usersync from './usersync.js';
 import * as diagnostics from './diagnostics.js';
 import * as idBroker from './id-broker.js';
 import { environments } from './provides.js';
-import { onBackend } from './backend.js';
+import { OPERATION_KIND, onBackend } from './backend.js';
 
 export default defineService<OperationName>()({
   service: 'environments',
   facts: resources,
   resources: {
-    // Served by code over the shared environment records (emulator/environments.ts) until they are the engine's.
-    environment: { keys: ['environmentName', 'environment', 'environmentCrn'] },
+    environment: {
+      keys: env.ENVIRONMENT_KEYS,
+      minutes: ENVIRONMENT_MINUTES,
+      // Its FreeIPA's work, user syncs and log collections fail by its name too, and its own actions do not.
+      failsFor: NOT_ITS_OWN,
+      deletes: { force: ['forced'] },
+      goneWith: [FREEIPA_KIND, 'environments.idBrokerMappings', 'environments.freeipaDiagnostics', OPERATION_KIND],
+      hooks: {
+        fill: env.environmentFields,
+        show: env.environmentShown,
+        check: {
+          delete: env.canDelete,
+          stop: env.canStop,
+          start: env.canStart,
+          upgradeccm: env.canUpgradeCcm,
+          computecluster: env.canMakeComputeCluster,
+          computereinit: env.canMakeComputeCluster,
+          endpointgateway: env.canSetGateway,
+          trustsetup: env.canSetUpTrust,
+          trustfinish: env.hasTrust('trustfinish'),
+          trustcancel: env.hasTrust('trustcancel'),
+          trustrepair: env.hasTrust('trustrepair'),
+        },
+        effect: {
+          update: env.environmentChange,
+          stop: env.stopsWhatRuns,
+          start: env.startsWhatRuns,
+          upgradeccm: () => ({ tunnel: 'CCMV2_JUMPGATE' }),
+          computecluster: env.computeClusterMade,
+          computereinit: env.computeClusterMade,
+          endpointgateway: env.gatewaySet,
+          trustsetup: env.trustSetUp,
+          trustfinish: env.trustFinished,
+          trustcancel: env.trustCancelled,
+        },
+      },
+    },
     freeipa: { keys: ['environmentName', 'environment'] },
     freeipaInstance: { keys: [] },
     credential: {
@@ -62,63 +103,63 @@ export default defineService<OperationName>()({
   operations: (r) => ({
     attachFreeIpaRecipes: code(onBackend(freeipa.attachFreeIpaRecipes)),
     cancelFreeipaDiagnostics: code(diagnostics.cancelFreeipaDiagnostics),
-    cancelTrust: code(onBackend(environment.cancelTrust)),
-    changeEnvironmentCredential: code(onBackend(environment.changeEnvironmentCredential)),
+    cancelTrust: r.environment.act('trustcancel', { rewrite: env.existing, answer: env.flowAndOperation }),
+    changeEnvironmentCredential: r.environment.update({ rewrite: env.asChange }),
     checkDatabaseConnectivity: code(onBackend(account.checkDatabaseConnectivity)),
     checkEnvironmentConnectivity: code(onBackend(account.checkEnvironmentConnectivity)),
     checkKubernetesConnectivity: code(onBackend(account.checkKubernetesConnectivity)),
     collectFreeipaDiagnostics: code(diagnostics.collectFreeipaDiagnostics),
     createAWSCredential: r.credential.create(),
-    createAWSEnvironment: code(onBackend(environment.createAWSEnvironment)),
+    createAWSEnvironment: r.environment.create({ rewrite: env.newEnvironment }),
     createAWSGovCloudCredential: r.credential.create(),
-    createAWSGovCloudEnvironment: code(onBackend(environment.createAWSGovCloudEnvironment)),
+    createAWSGovCloudEnvironment: r.environment.create({ rewrite: env.newEnvironment }),
     createAzureCredential: r.credential.create(),
-    createAzureEnvironment: code(onBackend(environment.createAzureEnvironment)),
+    createAzureEnvironment: r.environment.create({ rewrite: env.newEnvironment }),
     createGCPCredential: r.credential.create(),
-    createGCPEnvironment: code(onBackend(environment.createGCPEnvironment)),
-    createPrivateEnvironment: code(onBackend(environment.createPrivateEnvironment)),
+    createGCPEnvironment: r.environment.create({ rewrite: env.newEnvironment }),
+    createPrivateEnvironment: r.environment.create({ rewrite: env.newEnvironment, action: 'register' }),
     createProxyConfig: r.proxyConfig.create({ rewrite: environment.withoutPassword }),
     deleteAuditCredential: r.auditCredential.delete(),
     deleteCredential: r.credential.delete(),
-    deleteEnvironment: code(onBackend(environment.deleteEnvironment)),
+    deleteEnvironment: r.environment.delete({ rewrite: env.existing }),
     deleteProxyConfig: r.proxyConfig.delete(),
-    describeEnvironment: code(onBackend(environment.describeEnvironment)),
+    describeEnvironment: r.environment.read({ rewrite: env.existing }),
     detachFreeIpaRecipes: code(onBackend(freeipa.detachFreeIpaRecipes)),
     downscaleFreeipa: code(onBackend(freeipa.downscaleFreeipa)),
-    finishSetupTrust: code(onBackend(environment.finishSetupTrust)),
+    finishSetupTrust: r.environment.act('trustfinish', { rewrite: env.existing, answer: env.flowAndOperation }),
     getAccountTelemetry: r.accountTelemetry.read(),
     getAccountTelemetryDefault: fixed(TELEMETRY_DEFAULTS),
     getAuditCredentialPrerequisites: code(onBackend(account.getAuditCredentialPrerequisites)),
-    getAutomatedSyncEnvironmentStatus: code(usersync.getAutomatedSyncEnvironmentStatus),
+    getAutomatedSyncEnvironmentStatus: r.environment.read({ rewrite: env.existing, answer: usersync.automatedSyncStatus }),
     getAzureImageTermsPolicy: r.azureImageTerms.read(),
     getCredentialPrerequisites: code(onBackend(account.getCredentialPrerequisites)),
     getEnvironmentSetting: code(onBackend(account.getEnvironmentSetting)),
-    getEnvironmentUserSyncState: code(usersync.getEnvironmentUserSyncState),
+    getEnvironmentUserSyncState: r.environment.read({ rewrite: env.existing, answer: usersync.userSyncState }),
     getFreeipaLogDescriptors: fixed({ logs: FREEIPA_LOGS }),
-    getFreeipaStatus: code(onBackend(freeipa.getFreeipaStatus)),
-    getFreeipaUpgradeOptions: code(onBackend(freeipa.getFreeipaUpgradeOptions)),
+    getFreeipaStatus: r.environment.read({ rewrite: env.existing, answer: freeipa.freeipaStatus }),
+    getFreeipaUpgradeOptions: r.environment.read({ rewrite: env.existing, answer: freeipa.upgradeOptions }),
     getGovCloudAuditCredentialPrerequisites: code(onBackend(account.getGovCloudAuditCredentialPrerequisites)),
     getGovCloudCredentialPrerequisites: code(onBackend(account.getGovCloudCredentialPrerequisites)),
     getIdBrokerMappings: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf }),
     getIdBrokerMappingsSyncStatus: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf, answer: idBroker.idBrokerSyncStatus }),
-    getKeytab: code(onBackend(environment.getKeytab)),
-    getOperation: code(onBackend(environment.getOperation)),
+    getKeytab: r.environment.read({ rewrite: env.existing, answer: environment.keytab }),
+    getOperation: r.environment.operation({ rewrite: env.existing }),
     getRepairFreeipaStatus: code(onBackend(freeipa.getRepairFreeipaStatus)),
     getRootCertificate: code(onBackend(environment.getRootCertificate)),
-    getTrustCleanupCommands: code(onBackend(environment.getTrustCleanupCommands)),
-    getTrustSetupCommands: code(onBackend(environment.getTrustSetupCommands)),
-    initializeAWSComputeCluster: code(onBackend(environment.initializeAWSComputeCluster)),
-    initializeAzureComputeCluster: code(onBackend(environment.initializeAzureComputeCluster)),
-    lastSyncStatus: code(usersync.lastSyncStatus),
+    getTrustCleanupCommands: r.environment.read({ rewrite: env.existing, answer: env.trustCommands }),
+    getTrustSetupCommands: r.environment.read({ rewrite: env.existing, answer: env.trustCommands }),
+    initializeAWSComputeCluster: code(env.initializeComputeCluster),
+    initializeAzureComputeCluster: code(env.initializeComputeCluster),
+    lastSyncStatus: r.environment.read({ rewrite: usersync.syncedEnvironment, answer: usersync.lastSync }),
     listAuditCredentials: r.auditCredential.list(),
-    listConnectedDataServices: code(onBackend(environment.listConnectedDataServices)),
+    listConnectedDataServices: r.environment.read({ rewrite: env.existing, answer: environment.connectedDataServices }),
     listCredentials: r.credential.list({ select: environment.credentialsNamed }),
-    listEnvironments: code(onBackend(environment.listEnvironments)),
+    listEnvironments: r.environment.list(),
     listFreeipaDiagnostics: r.freeipaDiagnostics.list({ select: diagnostics.collectionsOf }),
     listFreeipaSecretTypes: fixed({ freeipaSecretTypes: FREEIPA_SECRET_TYPES }),
     listProxyConfigs: r.proxyConfig.list({ select: environment.proxiesNamed }),
     repairFreeipa: code(onBackend(freeipa.repairFreeipa)),
-    repairTrust: code(onBackend(environment.repairTrust)),
+    repairTrust: r.environment.act('trustrepair', { rewrite: env.existing, answer: env.flowAndOperation }),
     retryFreeipa: code(onBackend(freeipa.retryFreeipa)),
     rotateFreeipaSecrets: code(onBackend(freeipa.rotateFreeipaSecrets)),
     rotateSaltPassword: code(onBackend(freeipa.rotateSaltPassword)),
@@ -127,43 +168,44 @@ export default defineService<OperationName>()({
     setAccountTelemetry: r.accountTelemetry.update({ rewrite: account.telemetryChange }),
     setAzureAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
     setCatalog: code(onBackend(freeipa.setCatalog)),
-    setEndpointAccessGateway: code(onBackend(environment.setEndpointAccessGateway)),
+    setEndpointAccessGateway: r.environment.act('endpointgateway', { rewrite: env.existing }),
     setEnvironmentSetting: code(onBackend(account.setEnvironmentSetting)),
     setGCPAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
     setIdBrokerMappings: r.idBrokerMappings.update({ rewrite: idBroker.idBrokerChange }),
     setPassword: code(usersync.setPassword),
-    setTelemetryFeatures: code(onBackend(environment.setTelemetryFeatures)),
-    setupActiveDirectoryTrust: code(onBackend(environment.setupActiveDirectoryTrust)),
-    startEnvironment: code(onBackend(environment.startEnvironment)),
+    setTelemetryFeatures: r.environment.update({ rewrite: env.asChange }),
+    setupActiveDirectoryTrust: r.environment.act('trustsetup', { rewrite: env.existing, answer: env.flow }),
+    startEnvironment: r.environment.act('start', { rewrite: env.existing }),
     startFreeIpaVerticalScaling: code(onBackend(freeipa.startFreeIpaVerticalScaling)),
-    stopEnvironment: code(onBackend(environment.stopEnvironment)),
+    stopEnvironment: r.environment.act('stop', { rewrite: env.existing }),
     syncAllUsers: code(usersync.syncAllUsers),
     syncIdBrokerMappings: code(idBroker.syncIdBrokerMappings),
     syncStatus: r.userSync.read({ answer: usersync.syncView }),
     syncUser: code(usersync.syncUser),
     testAccountTelemetryRules: code(onBackend(account.testAccountTelemetryRules)),
     updateAwsCredential: r.credential.update({ rewrite: environment.awsCredentialChange }),
-    updateAwsDiskEncryptionParameters: code(onBackend(environment.updateAwsDiskEncryptionParameters)),
-    updateAzureAvailabilityZones: code(onBackend(environment.updateAzureAvailabilityZones)),
+    updateAwsDiskEncryptionParameters: r.environment.update({ rewrite: env.asChange, answer: env.withDiskEncryption }),
+    updateAzureAvailabilityZones: r.environment.update({ rewrite: env.asChange }),
     updateAzureCredential: r.credential.update({ rewrite: environment.azureCredentialChange }),
-    updateAzureDatabaseResources: code(onBackend(environment.updateAzureDatabaseResources)),
-    updateAzureEncryptionResources: code(onBackend(environment.updateAzureEncryptionResources)),
+    updateAzureDatabaseResources: r.environment.update({ rewrite: env.asChange, answer: env.withDatabaseResources }),
+    updateAzureEncryptionResources: r.environment.update({ rewrite: env.asChange, answer: env.withResourceEncryption }),
     updateAzureImageTermsPolicy: r.azureImageTerms.update(),
-    updateCustomDockerRegistry: code(onBackend(environment.updateCustomDockerRegistry)),
-    updateDataServiceResources: code(onBackend(environment.updateDataServiceResources)),
+    updateCustomDockerRegistry: r.environment.update({ rewrite: env.asChange }),
+    updateDataServiceResources: r.environment.update({ rewrite: env.asChange }),
     updateFreeipaToAwsImdsV1: code(onBackend(freeipa.updateFreeipaToAwsImdsV1)),
     updateFreeipaToAwsImdsV2: code(onBackend(freeipa.updateFreeipaToAwsImdsV2)),
     updateOrchestratorState: code(onBackend(freeipa.updateOrchestratorState)),
-    updateProxyConfig: code(onBackend(environment.updateProxyConfig)),
-    updateSecurityAccess: code(onBackend(environment.updateSecurityAccess)),
-    updateSshKey: code(onBackend(environment.updateSshKey)),
-    updateSubnet: code(onBackend(environment.updateSubnet)),
-    updateTags: code(onBackend(environment.updateTags)),
-    upgradeCcm: code(onBackend(environment.upgradeCcm)),
+    updateProxyConfig: r.environment.update({ rewrite: env.asChange }),
+    updateSecurityAccess: r.environment.update({ rewrite: env.asChange }),
+    updateSshKey: r.environment.update({ rewrite: env.asChange }),
+    updateSubnet: r.environment.update({ rewrite: env.asChange }),
+    updateTags: r.environment.update({ rewrite: env.asChange }),
+    upgradeCcm: r.environment.act('upgradeccm', { rewrite: env.existing }),
     upgradeFreeipa: code(onBackend(freeipa.upgradeFreeipa)),
     upscaleFreeipa: code(onBackend(freeipa.upscaleFreeipa)),
     validateAwsCloudStorage: code(onBackend(account.validateAwsCloudStorage)),
     validateAzureCloudStorage: code(onBackend(account.validateAzureCloudStorage)),
   }),
+  setup: preCreate,
   provides: { environments },
 });

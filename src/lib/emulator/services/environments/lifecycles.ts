@@ -1,7 +1,6 @@
 /**
- * What environments and their FreeIPA do besides create, stop, start and
- * delete (ENVIRONMENT in ../../environments.ts), and how long it takes in
- * emulated minutes; the states are the model's (its resource facts).
+ * How long what environments and their FreeIPA do takes, in emulated
+ * minutes; the states are the model's (its resource facts).
  *
  * Changes of the whole environment show in its status; FreeIPA's own work
  * (scaling, repair, upgrade, secret rotation...) runs on its own record while
@@ -9,24 +8,20 @@
  * operations under the environment, so `operations describe` follows them.
  */
 import { resources as facts } from '../../../model/services/environments/resources.js';
-import { ENVIRONMENT } from '../../environments.js';
 import { lifecycleOf } from '../../engine/derive.js';
 import type { Lifecycle } from '../../engine/timeline.js';
 
 /**
- * Changes of a whole environment besides create, stop, start and delete
- * (ENVIRONMENT, what every service sees): the model's states, each lasting
- * these emulated minutes. A private cloud environment is registered with its
- * Cloudera Manager: it has no FreeIPA to create.
+ * The minutes of each state of an environment's actions (the table's
+ * `environment` resource). A private cloud environment is registered with
+ * its Cloudera Manager: it has no FreeIPA to create.
  */
-const {
-  create: _create,
-  stop: _stop,
-  start: _start,
-  delete: _delete,
-  ...ENVIRONMENT_CHANGES
-} = lifecycleOf(facts.resources.environment, {
+export const ENVIRONMENT_MINUTES = {
+  create: [0.5, 1, 2, 8],
   register: [0.5, 1, 2],
+  stop: [2, 3, 2],
+  start: [3, 4, 2],
+  delete: [0.5, 3, 1.5],
   upgradeccm: [0.5, 3, 0.5, 3, 3],
   computecluster: [10],
   computereinit: [8],
@@ -35,7 +30,7 @@ const {
   trustfinish: [0.5, 2],
   trustcancel: [0.5, 2],
   trustrepair: [0.5, 2],
-});
+} as const;
 
 /** FreeIPA's own operations (states of its own record, which shows AVAILABLE while none runs): requested, then under way for these minutes. */
 const FREEIPA: Lifecycle = lifecycleOf(facts.resources.freeipa, {
@@ -74,12 +69,18 @@ export const ACTION_WORDS: Readonly<Record<string, string>> = {
  * collection): never begun on the environment, but failing by the
  * environment's name as its actions do (`fail-usersync-...`).
  */
-export const ELSEWHERE: Lifecycle = { usersync: { phases: [] }, diagnostics: { phases: [] } };
+const ELSEWHERE: Lifecycle = { usersync: { phases: [] }, diagnostics: { phases: [] } };
+
+/** The environment's own actions. */
+export const ENVIRONMENT: Lifecycle = lifecycleOf(facts.resources.environment, ENVIRONMENT_MINUTES);
 
 /**
  * Every action of an environment and of its FreeIPA, in one list: the
- * `fail-<action>-` rule (lifecycle.ts) reads action names from the lifecycle
- * an action begins with, so an environment named `fail-upgrade-...` must find
+ * `fail-<action>-` rule reads action names from the lifecycle an action
+ * begins with, so an environment named `fail-upgrade-...` must find
  * `upgrade` whichever record begins its work (and its create succeed).
  */
-export const ENVIRONMENT_WORK: Lifecycle = { ...ENVIRONMENT, ...ENVIRONMENT_CHANGES, ...FREEIPA, ...ELSEWHERE };
+export const ENVIRONMENT_WORK: Lifecycle = { ...ENVIRONMENT, ...FREEIPA, ...ELSEWHERE };
+
+/** The actions of other records an environment's `fail-<action>-` name names (its resource's `failsFor`). */
+export const NOT_ITS_OWN: readonly string[] = [...Object.keys(FREEIPA), ...Object.keys(ELSEWHERE)];

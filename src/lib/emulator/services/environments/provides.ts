@@ -1,49 +1,36 @@
 /**
  * What the environments service tells the rest of the emulator
  * (world/contracts.ts `environments`): the account's environments, settled
- * on the clock with their status as of now, and its credentials. A thin
- * adapter over the shared environment records (emulator/environments.ts),
- * until this service holds them itself.
+ * on the clock with their status as of now (the pre-created ones made the
+ * first time anything asks), and its credentials.
  */
-import {
-  ENVIRONMENT,
-  environmentResources,
-  environments as all,
-  findEnvironment,
-  requireEnvironment,
-  type CredentialRecord,
-} from '../../environments.js';
-import { createdAtOf, runsOf, spansOf, type ProviderScope } from '../../world.js';
 import type { Environments } from '../../world/contracts.js';
 import type { Hook } from '../../engine/declare.js';
-import type { Records } from '../../engine/records.js';
-import type { R } from './backend.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { createdAtOf, runsOf, spansOf } from '../../world.js';
+import { backendOf, type R } from './backend.js';
+import { ENVIRONMENT } from './lifecycles.js';
+import type { CredentialRec, EnvRecord } from './records.js';
 
 export function environments(h: Hook<R>): Environments {
-  const scope: ProviderScope = h.ctx;
-  const credentials = (): Records => {
-    // The pre-created environments' credentials are made the first time the environments are read.
-    environmentResources(scope);
-    return h.records('credential');
-  };
+  const b = backendOf(h);
+  const credentials = h.records('credential');
   return {
-    find: (ref) => findEnvironment(scope, ref),
-    require: (ref) => requireEnvironment(scope, ref),
-    all: () => all(scope),
-    credential: (ref) => credentials().find(ref)?.doc as CredentialRecord | undefined,
-    credentials: () =>
-      credentials()
-        .all('')
-        .map((c) => c.doc as unknown as CredentialRecord),
+    find: (ref) => {
+      const rec = b.find(ref);
+      return rec ? b.of(rec) : undefined;
+    },
+    require: (ref) => b.environment(ref),
+    all: () => b.environments(),
+    credential: (ref) => credentials.find(ref)?.doc as CredentialRec | undefined,
+    credentials: () => credentials.all('').map((c) => c.doc as unknown as CredentialRec),
     freeipaRuns: (crn) => {
-      const e = environmentResources(scope)
-        .all()
-        .find((x) => x.crn === crn);
-      if (!e) return undefined;
-      const now = scope.clock.now();
+      const rec: EngineRecord | undefined = b.find(crn);
+      if (!rec) return undefined;
+      const now = h.ctx.clock.now();
       return {
-        runs: runsOf(ENVIRONMENT, spansOf(ENVIRONMENT, e.activity, now, createdAtOf(e)), now),
-        instances: e.freeipa.instanceCountByGroup,
+        runs: runsOf(ENVIRONMENT, spansOf(ENVIRONMENT, rec.activity, now, createdAtOf(rec)), now),
+        instances: (rec.doc as unknown as EnvRecord).freeipa.instanceCountByGroup,
       };
     },
   };

@@ -1,13 +1,15 @@
 /**
- * What the environments service stores beyond the shared environment record
- * (../../environments.ts): the fields of an environment only this service
- * reads, an environment's FreeIPA (its own record, with its own operations),
- * and the account's settings (telemetry, Azure image terms, system-wide
- * settings). An environment's parts are stored under its CRN and go with it
- * (ENVIRONMENT_PARTS in environments.ts).
+ * What the environments service stores: an environment (the engine record
+ * of the `environment` resource, whose document is an `EnvRecord`: the wire
+ * `Environment`'s fields the emulator fills, and this service's own),
+ * its FreeIPA (a record of its own, with its own operations), and the
+ * account's settings (system-wide settings). An environment's parts are
+ * stored under its id or CRN and go with it (the resource's `goneWith`).
  */
-import type { CredentialRecord, EnvironmentRecord } from '../../environments.js';
+import type { CloudPlatform } from '../../world/contracts.js';
 import type { Tracked } from '../../engine/records.js';
+
+export type { CloudPlatform } from '../../world/contracts.js';
 
 export const FREEIPA_KIND = 'environments.freeipa';
 export const ACCOUNT_KIND = 'environments.account';
@@ -43,12 +45,52 @@ export interface UsersSeen {
   at: number;
 }
 
-/** An environment as the environments service stores it: the shared record and this service's own fields. */
-export interface EnvRecord extends EnvironmentRecord {
-  network: EnvironmentRecord['network'] & {
+/** An environment as the environments service stores it (the document of its engine record). */
+export interface EnvRecord {
+  environmentName: string;
+  crn: string;
+  /** The state its last action settled in (the engine writes it; views read the clock). */
+  status: string;
+  /** The cloud region the environment runs in (not the control-plane region of its CRN). */
+  region: string;
+  cloudPlatform: CloudPlatform;
+  credentialName: string;
+  description: string;
+  created: string;
+  creator?: string;
+  network: {
+    networkName: string;
+    subnetIds: string[];
+    networkCidr: string;
+    endpointAccessGatewayScheme?: string;
     endpointAccessGatewaySubnetIds?: string[];
-    azure?: { databasePrivateDnsZoneId?: string; aksPrivateDnsZoneId?: string; flexibleServerSubnetIds?: string[] };
+    aws?: { vpcId: string };
+    azure?: {
+      networkId: string;
+      resourceGroupName: string;
+      usePublicIp: boolean;
+      databasePrivateDnsZoneId?: string;
+      aksPrivateDnsZoneId?: string;
+      flexibleServerSubnetIds?: string[];
+    };
+    gcp?: { networkName: string; usePublicIp: boolean };
   };
+  logStorage: {
+    enabled: boolean;
+    awsDetails?: Record<string, string>;
+    azureDetails?: Record<string, string>;
+    gcpDetails?: Record<string, string>;
+  };
+  computeClusterEnabled: boolean;
+  environmentType: 'PUBLIC_CLOUD' | 'HYBRID';
+  tags: { userDefined: Record<string, string>; defaults: Record<string, string> };
+  statusReason?: string;
+  authentication?: { publicKey?: string; publicKeyId?: string; loginUserName: string };
+  securityAccess?: { cidr?: string; securityGroupIdForKnox?: string; defaultSecurityGroupId?: string };
+  proxyConfigName?: string;
+  workloadAnalytics?: boolean;
+  /** FreeIPA as it was asked for: instances per group (1 to 3) and whether they spread over zones. */
+  freeipa: { instanceCountByGroup: number; multiAz: boolean; recipes: string[] };
   tunnel?: Tunnel;
   /** null once cancelled (an action's effect is stored as JSON, which has no undefined). */
   trust?: TrustRecord | null;
@@ -82,8 +124,19 @@ export interface AzureEncryption {
   diskEncryptionSetId?: string;
 }
 
-/** A credential with what its updates say of it. */
-export type CredentialRec = CredentialRecord & { skipOrgPolicyDecisions?: boolean; verifyPermissions?: boolean };
+/** A credential of the environments service (the wire `Credential`), with what its updates say of it. */
+export interface CredentialRec {
+  credentialName: string;
+  crn: string;
+  cloudPlatform: CloudPlatform;
+  created: string;
+  description?: string;
+  awsCredentialProperties?: { roleArn: string; govCloud: boolean };
+  azureCredentialProperties?: { subscriptionId?: string; tenantId?: string; appId?: string; authenticationType?: string };
+  gcpCredentialProperties?: { keyType: string };
+  skipOrgPolicyDecisions?: boolean;
+  verifyPermissions?: boolean;
+}
 
 export interface FreeipaNode {
   id: string;

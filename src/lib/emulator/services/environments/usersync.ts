@@ -185,29 +185,33 @@ export function setPassword(h: Hook<R>, req: Doc): Doc {
   return startSync(h, 'SET_PASSWORD', false, strings(req.environmentCRNs), actor);
 }
 
-/** The newest sync that reached an environment. */
-export function lastSyncStatus(h: Hook<R>, req: Doc): Doc {
-  const ref = str(req.environment) ?? str(req.envNameOrCrn);
+/** lastSyncStatus names its environment by either field (the account's environments named when it has none of that name). */
+export function syncedEnvironment(h: Hook<R>, sent: Doc): Doc {
+  const ref = str(sent.environment) ?? str(sent.envNameOrCrn);
   if (!ref) throw invalid('give --environment to name the environment');
-  const e = backendOf(h).environment(ref);
-  const last = syncsOf(h, e.crn)[0];
-  if (!last) throw notFound(`no user sync has run in environment ${e.environmentName}; run environments users sync`);
-  return h.conform('LastSyncStatusResponse', syncView(h, last), last.id);
+  backendOf(h).record(ref);
+  return { environment: ref };
+}
+
+/** The newest sync that reached an environment. */
+export function lastSync(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const last = syncsOf(h, rec.crn ?? '')[0];
+  if (!last) throw notFound(`no user sync has run in environment ${rec.name ?? rec.id}; run environments users sync`);
+  return syncView(h, last);
 }
 
 /** Whether an environment's FreeIPA has the account's users as iam has them now. */
-export function getEnvironmentUserSyncState(h: Hook<R>, req: Doc): Doc {
+export function userSyncState(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
   const b = backendOf(h);
-  const e = b.environment(text(req.environmentName));
+  const e = b.of(rec);
   b.freeipa.of(e);
   const { state, last } = syncState(h, e);
   return { state, ...(last ? { userSyncOperationId: last.id } : {}) };
 }
 
 /** Whether an environment waits for a sync, and how its last one went. */
-export function getAutomatedSyncEnvironmentStatus(h: Hook<R>, req: Doc): Doc {
-  const b = backendOf(h);
-  const e = b.environment(text(req.environmentName));
+export function automatedSyncStatus(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const e = backendOf(h).of(rec);
   if (e.privateCloud) return { environmentCrn: e.crn, syncPendingState: 'UNKNOWN' };
   const { state, last } = syncState(h, e);
   const p = last ? h.records('userSync').progress(last) : undefined;

@@ -1,6 +1,5 @@
-/** Environments records -> wire documents (Environment, EnvironmentSummary, Credential, ProxyConfig, FreeIPA). */
+/** What the wire shows of an environment beyond its document (its FreeIPA, its proxy configuration), and FreeIPA's own answers. */
 import type { Doc } from '../../types.js';
-import { compact } from '../../values.js';
 import { DEFAULT_FREEIPA_IMAGE, FREEIPA_CATALOG, type FreeipaImage } from './catalogue.js';
 import { domainOf, imageById, type Freeipa } from './freeipa.js';
 import type { EnvRecord, FreeipaRecord } from './records.js';
@@ -49,46 +48,14 @@ function freeipaDetails(e: EnvRecord, f: FreeipaRecord, ipa: Freeipa): Doc {
   };
 }
 
-/** What an environment's answers all show of it. */
-const basics = (e: EnvRecord): Doc => ({
-  environmentName: e.environmentName,
-  crn: e.crn,
-  status: e.status,
-  region: e.region,
-  cloudPlatform: e.cloudPlatform,
-  credentialName: e.credentialName,
-  description: e.description,
-  created: e.created,
-});
-
-/** The wire `Environment`: the shared record's wire fields and this service's, never its own bookkeeping. */
+/** What an environment shows beyond its stored document: its FreeIPA, its proxy configuration (never its password), its network as the wire has it. */
 export function environmentView(e: EnvRecord, ipa: Freeipa, proxy?: Doc): Doc {
   const f = ipa.find(e);
-  const { networkCidr, ...network } = e.network;
-  return compact({
-    ...basics(e),
-    network: compact({ ...network, networkCidr: networkCidr || undefined }),
-    logStorage: e.logStorage,
-    authentication: e.authentication,
-    securityAccess: e.securityAccess,
-    statusReason: e.statusReason,
-    creator: e.creator,
-    azureDetails: e.azureDetails ? compact({ ...e.azureDetails }) : undefined,
-    workloadAnalytics: e.workloadAnalytics,
+  return {
+    network: { ...e.network, networkCidr: e.network.networkCidr || undefined },
     freeipa: f ? freeipaDetails(e, f, ipa) : undefined,
-    // A proxy configuration's record never held its password.
     proxyConfig: proxy,
-    tags: e.tags,
-    dataServices: e.dataServices,
-    customDockerRegistry: e.customDockerRegistry,
-    awsComputeClusterConfiguration: e.awsComputeClusterConfiguration,
-    azureComputeClusterConfiguration: e.azureComputeClusterConfiguration,
-    computeClusterEnabled: e.computeClusterEnabled,
     // A private cloud environment is neither a public cloud nor a hybrid one.
     environmentType: e.privateCloud ? undefined : e.environmentType,
-  });
+  };
 }
-
-/** The wire `EnvironmentSummary`. */
-export const environmentSummary = (e: EnvRecord): Doc =>
-  compact({ ...basics(e), proxyConfigName: e.proxyConfigName, computeClusterEnabled: e.computeClusterEnabled });

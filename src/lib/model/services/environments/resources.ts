@@ -10,10 +10,9 @@
  * gone: an environment's describe answers NOT_FOUND once its delete is
  * over (clients wait for that), credentials, proxy configs and audit
  * credentials at once. Audit credentials are credentials: their CRNs carry
- * `credential`. The emulator reads those of audit credentials, FreeIPA
- * diagnostics collections and user syncs (environments' own records are
- * still the shared ones of emulator/environments.ts); checked against the
- * wire by test/unit/model/resource-facts.test.ts.
+ * `credential`. The emulator reads them all (FreeIPA's work is still its
+ * own code's, over these states); checked against the wire by
+ * test/unit/model/resource-facts.test.ts.
  */
 import type { ServiceResources } from '../../resources.js';
 

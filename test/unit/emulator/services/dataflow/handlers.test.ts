@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkloadTokens } from '../../../../../src/lib/core/workload.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
-import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
+import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/shared/pre-created.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import { operations } from '../../../../../src/lib/model/services/dataflow/wire.js';
 import type { Caller, Doc, RequestContext } from '../../../../../src/lib/emulator/types.js';

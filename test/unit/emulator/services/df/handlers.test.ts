@@ -7,7 +7,7 @@
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
-import { PRE_CREATED, preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
+import { PRE_CREATED, preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/shared/pre-created.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';
 import { clockAt, refusal, serviceCaller } from '../../../../helpers/emulator-unit.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bootstrap } from '../../../../../src/lib/emulator/bootstrap.js';
-import { ENVIRONMENT_PARTS } from '../../../../../src/lib/emulator/environments.js';
+import { crnId } from '../../../../../src/lib/emulator/ids.js';
 import { Emulator } from '../../../../../src/lib/emulator/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cdpctl-env-parts-'));
@@ -27,9 +27,22 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The parts stored under an environment's CRN, by kind. */
+/** The kinds of an environment's parts: its ID Broker mappings, its FreeIPA, FreeIPA's log collections and its operation records. */
+const ENVIRONMENT_PARTS = [
+  'environments.idBrokerMappings',
+  'environments.freeipa',
+  'environments.freeipaDiagnostics',
+  'environments.operation',
+];
+
+/** The parts stored under an environment's CRN or id (as their id or parent), by kind. */
 const partsOf = (crn: string): Record<string, number> =>
-  Object.fromEntries(ENVIRONMENT_PARTS.map((k) => [k, (em.store.get(k, crn) ? 1 : 0) + em.store.children(k, crn).length]));
+  Object.fromEntries(
+    ENVIRONMENT_PARTS.map((k) => [
+      k,
+      [crn, crnId(crn)].reduce((n, key) => n + (em.store.get(k, key) ? 1 : 0) + em.store.children(k, key).length, 0),
+    ]),
+  );
 
 test('a deleted environment takes its FreeIPA, log collections, mappings and operations with it', () => {
   const crnOf = (name: string): string =>

@@ -9,7 +9,7 @@ import { Clock } from '../../../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import { authenticateBearer, tokenHash } from '../../../../../src/lib/emulator/auth.js';
-import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/environments.js';
+import { preCreatedEnvironmentCrn } from '../../../../../src/lib/emulator/shared/pre-created.js';
 import { operations } from '../../../../../src/lib/model/services/iam/wire.js';
 import { parseSshPublicKey } from '../../../../../src/lib/emulator/services/iam/ssh.js';
 import type { Caller, Doc } from '../../../../../src/lib/emulator/types.js';

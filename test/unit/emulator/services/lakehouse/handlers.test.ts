@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { ApiError } from '../../../../../src/lib/emulator/errors.js';
-import { PRE_CREATED } from '../../../../../src/lib/emulator/environments.js';
+import { PRE_CREATED } from '../../../../../src/lib/emulator/shared/pre-created.js';
 import { Store } from '../../../../../src/lib/emulator/store.js';
 import { validateRequest } from '../../../../../src/lib/core/validate.js';
 import { loadService } from '../../../../../src/lib/model/index.js';
