@@ -414,6 +414,36 @@ describe('verbs', () => {
     expect(() => Engine.of(widgetModel, readOnly)).toThrow(/note is read from the world/);
   });
 
+  test('built-ins: records every account sees beside its own, listed first, found by name or CRN, never changed or stored', () => {
+    const crn = 'crn:cdp:widgets:us-west-1:cloudera:note:n-0';
+    const withBuiltIns = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        note: { ...widgets.resources.note, builtIns: () => [{ name: 'Welcome', crn, doc: { noteName: 'Welcome', text: 'hi' } }] },
+      },
+      operations: { ...widgets.operations, createMount: code((h, req) => h.serve(verbs<'note'>('note').delete(), req)) },
+    });
+    const run = (op: WidgetOperation, req: Doc): Doc => call(op, req, withBuiltIns);
+    run('createNote', { noteName: 'mine', text: 'own' });
+    expect((run('listNotes', {}).notes as Doc[]).map((n) => n.noteName)).toEqual(['Welcome', 'mine']);
+    // A list's filters apply to them too.
+    expect((run('listNotes', { text: 'own' }).notes as Doc[]).map((n) => n.noteName)).toEqual(['mine']);
+    expect(run('describeNote', { noteName: 'welcome' }).note).toEqual({ noteName: 'Welcome', text: 'hi!' });
+    expect(run('describeNote', { noteName: crn }).note).toMatchObject({ noteName: 'Welcome' });
+    expect(refusal(() => run('createNote', { noteName: 'WELCOME' }), 'createNote')).toMatchObject({
+      code: 'ALREADY_EXISTS',
+      message: 'note WELCOME already exists (a built-in one)',
+    });
+    expect(refusal(() => run('createMount', { noteName: 'Welcome' }), 'createMount')).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: "note Welcome is built in; only an account's own can be changed",
+    });
+    // Nothing of them is stored, and a table without them sees only the account's own.
+    expect(store.count('widgets.note')).toBe(1);
+    expect((call('listNotes', {}).notes as Doc[]).map((n) => n.noteName)).toEqual(['mine']);
+  });
+
   test('keep: what a new record keeps beside its fields, never shown; failsFor: a fail-<action>- name of an action of others', () => {
     const variant = serve(widgetModel, {
       ...widgets,

@@ -81,6 +81,8 @@ export interface ResourceRules {
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
   /** One record an account, read as these fields until its first change makes it. */
   readonly perAccount?: (h: EngineHook) => Doc;
+  /** Records every account sees beside its own, never stored. */
+  readonly builtIns?: (h: EngineHook) => ReadonlyArray<{ readonly name: string; readonly crn?: string; readonly doc: Doc }>;
   readonly hooks: RuleHooks;
 }
 
@@ -249,6 +251,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(res.minutes ? { minutes: res.minutes } : {}),
     ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
     ...(res.perAccount ? { perAccount: res.perAccount } : {}),
+    ...(res.builtIns ? { builtIns: res.builtIns } : {}),
     hooks: tableHooks(res),
   };
 }

@@ -155,6 +155,15 @@ export interface Resource<R extends string = string> {
    * stays empty after a read).
    */
   readonly perAccount?: (h: Hook<R>) => Doc;
+  /**
+   * Records every account sees beside its own (the platform's catalogue:
+   * Data Hub's built-in cluster templates), made by this function and never
+   * stored (the store's CRNs are unique across accounts): a read finds one
+   * when the account has none of that name or CRN, a list shows them before
+   * the account's own, a create under one's name is ALREADY_EXISTS, and any
+   * other verb on one is FAILED_PRECONDITION.
+   */
+  readonly builtIns?: (h: Hook<R>) => ReadonlyArray<{ readonly name: string; readonly crn?: string; readonly doc: Doc }>;
   readonly hooks?: ResourceHooks<R>;
 }
 
