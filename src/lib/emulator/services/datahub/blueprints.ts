@@ -14,8 +14,7 @@
 import type { Resource } from '../../engine/declare.js';
 import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { settledIn } from '../../engine/timeline.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
 import { clustersUsing } from './backend.js';
@@ -49,17 +48,6 @@ const RECIPE_TYPES = ['PRE_SERVICE_DEPLOYMENT', 'POST_CLOUDERA_MANAGER_START', '
 const GATEWAY_NAMES = ['master', 'manager', 'gateway', 'management'];
 
 const platform = (h: DatahubHook): ReturnType<typeof builtIns> => builtIns(h.ctx.info.region);
-
-/** A built-in template or definition as a record of the engine (listed, never stored). */
-const fixedRecord = (name: string, crn: string, doc: Doc): EngineRecord => ({
-  id: crn,
-  name,
-  crn,
-  scope: '',
-  doc,
-  activity: settledIn('create', '', 0),
-  createdAt: 0,
-});
 
 const builtInTemplateDoc = (t: BuiltInTemplate): Doc => ({
   clusterTemplateName: t.name,
@@ -283,56 +271,9 @@ function deleteMany(
   };
 }
 
-/** Built-in records of a resource (the platform's): listed and described beside the account's, never stored. */
-function catalogued<T extends { readonly name: string; readonly crn: string }>(c: {
-  readonly resource: R;
-  readonly noun: string;
-  /** The request field a describe names it with, and the answer field it is shown in. */
-  readonly field: string;
-  readonly answer: string;
-  readonly builtIns: (h: DatahubHook) => readonly T[];
-  readonly doc: (t: T) => Doc;
-}) {
-  const isBuiltIn = (h: DatahubHook, ref: string): boolean => c.builtIns(h).some(named(ref));
-  return {
-    isBuiltIn,
-    /** A list's records: the built-in ones, then the account's. */
-    listed: (h: DatahubHook): EngineRecord[] => [
-      ...c.builtIns(h).map((t) => fixedRecord(t.name, t.crn, c.doc(t))),
-      ...h.records(c.resource).all(''),
-    ],
-    describe: (h: DatahubHook, req: Doc): Doc => {
-      const ref = text(req[c.field]);
-      const own = h.records(c.resource).find(ref, '')?.doc;
-      const builtIn = c.builtIns(h).find(named(ref));
-      const doc = own ?? (builtIn ? c.doc(builtIn) : undefined);
-      if (!doc) throw notFound(`${c.noun} ${ref.slice(0, 200)} not found`);
-      return answerOf(h, { [c.answer]: doc });
-    },
-    /** A new record of the account may not take a built-in name. */
-    refuseBuiltInName: (h: DatahubHook, name: string): void => {
-      if (isBuiltIn(h, name)) throw alreadyExists(`${c.noun} ${name} already exists (a built-in one)`);
-    },
-  };
-}
-
-const templates = catalogued({
-  resource: 'clusterTemplate',
-  noun: 'cluster template',
-  field: 'clusterTemplateName',
-  answer: 'clusterTemplate',
-  builtIns: (h) => platform(h).templates,
-  doc: builtInTemplateDoc,
-});
-
-const definitions = catalogued({
-  resource: 'clusterDefinition',
-  noun: 'cluster definition',
-  field: 'clusterDefinitionName',
-  answer: 'clusterDefinition',
-  builtIns: (h) => platform(h).definitions,
-  doc: builtInDefinitionDoc,
-});
+/** Whether a name or CRN is one of the platform's built-in templates (or definitions): never the account's to delete. */
+const builtInTemplate = (h: DatahubHook, ref: string): boolean => platform(h).templates.some(named(ref));
+const builtInDefinition = (h: DatahubHook, ref: string): boolean => platform(h).definitions.some(named(ref));
 
 /** Refuses the delete of what clusters of the account still use. */
 const refuseInUse = (what: 'template' | 'recipe' | 'customConfigurations', noun: string) => (h: DatahubHook, rec: EngineRecord) => {
@@ -348,8 +289,8 @@ export const blueprintResources = {
   clusterTemplate: {
     keys: ['clusterTemplateName'],
     noun: 'cluster template',
+    builtIns: (h) => platform(h).templates.map((t) => ({ name: t.name, crn: t.crn, doc: builtInTemplateDoc(t) })),
     hooks: {
-      check: { create: (h, rec) => void templates.refuseBuiltInName(h, rec.name ?? '') },
       fill: (_h, rec) => {
         const t = readTemplate(String(rec.doc.clusterTemplateContent ?? ''));
         return { status: 'USER_MANAGED', instanceGroupCount: t.groups.length, productVersion: t.runtime };
@@ -359,8 +300,8 @@ export const blueprintResources = {
   clusterDefinition: {
     keys: ['clusterDefinitionName'],
     noun: 'cluster definition',
+    builtIns: (h) => platform(h).definitions.map((d) => ({ name: d.name, crn: d.crn, doc: builtInDefinitionDoc(d) })),
     hooks: {
-      check: { create: (h, rec) => void definitions.refuseBuiltInName(h, rec.name ?? '') },
       fill: (h, rec) => {
         const d = readDefinition(h, String(rec.doc.workloadTemplate ?? ''));
         return {
@@ -409,19 +350,6 @@ export const blueprintResources = {
   },
 } as const satisfies { readonly [key in 'clusterTemplate' | 'clusterDefinition' | 'recipe' | 'customConfigurations']: Resource<R> };
 
-/** The built-in templates, then the account's. */
-export const listedTemplates = templates.listed;
-/** The built-in definitions, then the account's. */
-export const listedDefinitions = definitions.listed;
-/** A template by name or CRN, built in or the account's (a code entry: the built-in ones are no records). */
-export function describeClusterTemplate(h: DatahubHook, req: Doc): Doc {
-  return templates.describe(h, req);
-}
-/** A definition by name or CRN, built in or the account's. */
-export function describeClusterDefinition(h: DatahubHook, req: Doc): Doc {
-  return definitions.describe(h, req);
-}
-
 export const deleteClusterTemplates = deleteMany(
   'clusterTemplate',
   'cluster template',
@@ -438,7 +366,7 @@ export const deleteClusterTemplates = deleteMany(
         `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
       );
   },
-  templates.isBuiltIn,
+  builtInTemplate,
 );
 
 export const deleteClusterDefinitions = deleteMany(
@@ -447,7 +375,7 @@ export const deleteClusterDefinitions = deleteMany(
   'clusterDefinitionNames',
   'clusterDefinitions',
   () => undefined,
-  definitions.isBuiltIn,
+  builtInDefinition,
 );
 
 export const deleteRecipes = deleteMany('recipe', 'recipe', 'recipeNames', 'recipes', refuseInUse('recipe', 'recipe'), () => false);

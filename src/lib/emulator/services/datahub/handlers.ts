@@ -11,7 +11,7 @@ import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { DatahubBackend, type ClusterSpec } from './backend.js';
-import { answerOf, findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
+import { answerOf, findDefinition, jsonObject, requireRecipe } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
 import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
@@ -158,23 +158,6 @@ export const clusterCode = {
     b.clusters.save(c);
     return { attachedRecipes: attached, detachedRecipes: detached };
   }),
-  getVmTypes: op((b, req) => {
-    requireTemplate(b.h, text(req.clusterTemplate));
-    const definition = str(req.clusterDefinitionName);
-    if (definition && !findDefinition(b.h, definition)) throw notFound(`cluster definition ${definition.slice(0, 200)} not found`);
-    const cref = text(req.credential);
-    const credential = b.h.world.environments.credential(cref);
-    if (!credential) throw notFound(`credential ${cref.slice(0, 200)} not found; see \`environments credentials list\``);
-    const types = VM_TYPES[credential.cloudPlatform].all;
-    return {
-      vmTypes: types.map(([name]) => name),
-      vmTypesWithMetadata: types.map(([name, cpu, memory]) => ({
-        name,
-        properties: JSON.stringify({ Cpu: cpu, Memory: memory, region: text(req.region) }),
-      })),
-    };
-  }),
-
   // ---- autoscaling
   createAutoScaleRules: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
@@ -261,3 +244,20 @@ export const clusterAnswers = {
     operationId: rec.activity.operationId,
   }),
 };
+
+/** The instance types of the credential's cloud, for a template (read by the entry) and, if named, a definition. */
+export function vmTypes(h: DatahubHook, _template: Readonly<EngineRecord>, req: Doc): Doc {
+  const definition = str(req.clusterDefinitionName);
+  if (definition && !findDefinition(h, definition)) throw notFound(`cluster definition ${definition.slice(0, 200)} not found`);
+  const cref = text(req.credential);
+  const credential = h.world.environments.credential(cref);
+  if (!credential) throw notFound(`credential ${cref.slice(0, 200)} not found; see \`environments credentials list\``);
+  const types = VM_TYPES[credential.cloudPlatform].all;
+  return {
+    vmTypes: types.map(([name]) => name),
+    vmTypesWithMetadata: types.map(([name, cpu, memory]) => ({
+      name,
+      properties: JSON.stringify({ Cpu: cpu, Memory: memory, region: text(req.region) }),
+    })),
+  };
+}

@@ -21,13 +21,9 @@ import {
   deleteClusterTemplates,
   deleteCustomConfigurations,
   deleteRecipes,
-  describeClusterDefinition,
-  describeClusterTemplate,
-  listedDefinitions,
-  listedTemplates,
 } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
-import { clusterAnswers, clusterCode } from './handlers.js';
+import { clusterAnswers, clusterCode, vmTypes } from './handlers.js';
 import { hubs } from './provides.js';
 import { DatahubBackend } from './backend.js';
 import { asCluster } from './records.js';
@@ -102,8 +98,8 @@ export default defineService<OperationName>()({
     deleteRecipes: code(deleteRecipes),
     describeAutoScaleRules: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.describeAutoScaleRules }),
     describeCluster: r.cluster.read(),
-    describeClusterDefinition: code(describeClusterDefinition),
-    describeClusterTemplate: code(describeClusterTemplate),
+    describeClusterDefinition: r.clusterDefinition.read(),
+    describeClusterTemplate: r.clusterTemplate.read(),
     describeCustomConfigurations: r.customConfigurations.read(),
     describeRecipe: r.recipe.read(),
     describeScalingActivity: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.describeScalingActivity }),
@@ -116,11 +112,11 @@ export default defineService<OperationName>()({
     getCmRoles: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.getCmRoles }),
     getDatahubLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
     getOperation: r.cluster.operation(),
-    getVmTypes: code(clusterCode.getVmTypes),
+    getVmTypes: r.clusterTemplate.read({ keys: ['clusterTemplate'], answer: vmTypes }),
     listAutoScaleHistory: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.listAutoScaleHistory }),
-    listClusterDefinitions: r.clusterDefinition.list({ select: listedDefinitions }),
+    listClusterDefinitions: r.clusterDefinition.list(),
     listClusterLifecycleEvents: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.listClusterLifecycleEvents }),
-    listClusterTemplates: r.clusterTemplate.list({ select: listedTemplates }),
+    listClusterTemplates: r.clusterTemplate.list(),
     listClusters: r.cluster.list(),
     listCustomConfigurations: r.customConfigurations.list(),
     listDatahubDiagnostics: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.listDatahubDiagnostics }),
