@@ -5,13 +5,12 @@
  * engine's lookups (templates, definitions, recipes, custom configurations)
  * are at hand through the Hook.
  */
-import type { CloudPlatform } from '../../world/contracts.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
-import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
-import { DatahubBackend, type ClusterSpec } from './backend.js';
-import { answerOf, findDefinition, jsonObject, requireRecipe } from './blueprints.js';
+import { bool, docs, num, optBool, str, strings, text } from '../../values.js';
+import { DatahubBackend } from './backend.js';
+import { answerOf, findDefinition, requireRecipe } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
 import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
@@ -44,35 +43,6 @@ const ref = (req: Doc, field: string): string => {
   return v;
 };
 
-function create(platform: CloudPlatform, gov = false) {
-  return op((b, given) => {
-    // The older request template: a cluster request as JSON, whose fields the request's own override.
-    const template = str(given.requestTemplate);
-    const req: Doc = template ? { ...jsonObject(template, 'requestTemplate', 'the cluster request as JSON'), ...given } : given;
-    const image = obj(req.image);
-    const spec: ClusterSpec = {
-      name: text(req.clusterName),
-      platform,
-      gov,
-      environment: str(req.environment) ?? text(req.environmentName),
-      template: str(req.clusterTemplate) ?? str(req.clusterTemplateName),
-      definition: str(req.clusterDefinition) ?? str(req.clusterDefinitionName),
-      groups: docs(req.instanceGroups),
-      multiAz: bool(req.multiAz),
-      ...(str(image.id) || str(image.catalogName) ? { image: { id: str(image.id), catalogName: str(image.catalogName) } } : {}),
-      database: str(req.datahubDatabase),
-      javaVersion: num(req.javaVersion),
-      customConfigurations: str(req.customConfigurationsName),
-      loadBalancer: bool(req.enableLoadBalancer),
-      lbSku: str(req.loadBalancerSku),
-      tags: docs(req.tags).map((t) => ({ key: text(t.key), value: text(t.value) })),
-      subnetIds: [...strings(req.subnetIds), ...(str(req.subnetId) ? [text(req.subnetId)] : [])],
-    };
-    const c = b.create(spec);
-    return { cluster: clusterView(b, c), operationId: c.activity.operationId };
-  });
-}
-
 /** Upgrade candidates as the request asks to see them: all, or the newest of each runtime. */
 function shown(images: readonly Image[], latestPerRuntime: boolean): Image[] {
   if (!latestPerRuntime) return [...images];
@@ -85,10 +55,6 @@ const MINUTE = 60_000;
 
 /** The operations on clusters that are code: each over the backend, its answer conformed. */
 export const clusterCode = {
-  createAWSCluster: create('AWS'),
-  createAWSGovCloudCluster: create('AWS', true),
-  createAzureCluster: create('AZURE'),
-  createGCPCluster: create('GCP'),
   retryCluster: op((b, req) => {
     b.retry(ref(req, 'clusterName'));
     return {};

@@ -28,6 +28,7 @@ import { hubs } from './provides.js';
 import { DatahubBackend } from './backend.js';
 import { asCluster } from './records.js';
 import { clusterShown } from './views.js';
+import { clusterMade, withRequestTemplate } from './clusters.js';
 import { kraftStep, saltPassword, upgradePrepared, workResource } from './maintenance.js';
 
 export default defineService<OperationName>()({
@@ -66,6 +67,7 @@ export default defineService<OperationName>()({
           databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
           verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
+        fill: clusterMade,
         show: clusterShown,
       },
     },
@@ -80,14 +82,14 @@ export default defineService<OperationName>()({
     cancelDatahubDiagnostics: code(clusterCode.cancelDatahubDiagnostics),
     collectCmDiagnostics: r.cluster.work('cmdiagnostics', { keys: ['crn'] }),
     collectDatahubDiagnostics: r.cluster.work('diagnostics', { keys: ['crn'] }),
-    createAWSCluster: code(clusterCode.createAWSCluster),
-    createAWSGovCloudCluster: code(clusterCode.createAWSGovCloudCluster),
+    createAWSCluster: r.cluster.create({ rewrite: withRequestTemplate }),
+    createAWSGovCloudCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createAutoScaleRules: code(clusterCode.createAutoScaleRules),
-    createAzureCluster: code(clusterCode.createAzureCluster),
+    createAzureCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createClusterDefinition: r.clusterDefinition.create(),
     createClusterTemplate: r.clusterTemplate.create(),
     createCustomConfigurations: r.customConfigurations.create(),
-    createGCPCluster: code(clusterCode.createGCPCluster),
+    createGCPCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createRecipe: r.recipe.create(),
     deleteAutoScaleRules: code(clusterCode.deleteAutoScaleRules),
     deleteCluster: r.cluster.delete(),
