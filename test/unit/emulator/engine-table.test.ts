@@ -14,7 +14,7 @@ import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
 import { readRecord } from '../../../src/lib/emulator/engine/records.js';
 import { code, defineService, verbs, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
 import { environments } from '../../../src/lib/emulator/environments.js';
-import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { ApiError, failedPrecondition } from '../../../src/lib/emulator/errors.js';
 import { pagingOf } from '../../../src/lib/emulator/engine/paging.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { World } from '../../../src/lib/emulator/world.js';
@@ -442,6 +442,51 @@ describe('verbs', () => {
     // Nothing of them is stored, and a table without them sees only the account's own.
     expect(store.count('widgets.note')).toBe(1);
     expect((call('listNotes', {}).notes as Doc[]).map((n) => n.noteName)).toEqual(['mine']);
+  });
+
+  test('each: a delete of the records a request field lists, each as a delete of one, all or none', () => {
+    const bulk = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        note: {
+          ...widgets.resources.note,
+          hooks: {
+            check: {
+              delete: (_h, rec) => {
+                if (rec.name === 'pinned') throw failedPrecondition('note pinned is pinned');
+              },
+            },
+          },
+          builtIns: () => [{ name: 'Welcome', doc: { noteName: 'Welcome' } }],
+        },
+      },
+      operations: { ...widgets.operations, listNotes: code((h, req) => h.serve(verbs<'note'>('note').delete({ each: 'noteNames' }), req)) },
+    });
+    for (const n of ['n1', 'n2', 'pinned']) call('createNote', { noteName: n, text: n });
+    const del = (names: unknown): ApiError | Doc => {
+      try {
+        return call('listNotes', { noteNames: names }, bulk);
+      } catch (e) {
+        if (e instanceof ApiError) return e;
+        throw e;
+      }
+    };
+    const names = (): unknown[] => (call('listNotes').notes as Doc[]).map((n) => n.noteName);
+    // One refused (its check, a built-in one, one not there, none given): none deleted.
+    expect(del(['n1', 'pinned'])).toMatchObject({ code: 'FAILED_PRECONDITION', message: 'note pinned is pinned' });
+    expect(del(['n1', 'welcome'])).toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringMatching(/Welcome is built in/) });
+    expect(del(['n1', 'n3'])).toMatchObject({ code: 'NOT_FOUND', message: 'note n3 not found' });
+    expect(del([])).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(names()).toEqual(['n1', 'n2', 'pinned']);
+    // The answer lists them as they were, a name given twice twice.
+    expect(del(['n1', 'N2', 'n1'])).toEqual({
+      notes: ['n1', 'n2', 'n1'].map((n) => ({ noteName: n, text: n, noteId: expect.any(String) })),
+    });
+    expect(names()).toEqual(['pinned']);
+    // Only a delete's request list field is one.
+    const wrong = { ...widgets, operations: { ...widgets.operations, listNotes: verbs<'note'>('note').list({ each: 'noteName' }) } };
+    expect(() => Engine.of(widgetModel, wrong)).toThrow(/each \(noteName\) is a list field of a delete's request/);
   });
 
   test('keep: what a new record keeps beside its fields, never shown; failsFor: a fail-<action>- name of an action of others', () => {

@@ -97,6 +97,8 @@ export interface Bound {
   readonly select?: (h: EngineHook, req: Doc) => EngineRecord[];
   readonly beside?: (h: EngineHook, req: Doc) => Doc;
   readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
+  /** For a delete: the request field listing the records it deletes. */
+  readonly each?: string;
   /** What the entry's own functions are called in the coverage table: answer, select, rewrite. */
   readonly named: readonly string[];
 }
@@ -282,6 +284,7 @@ function boundOf(entry: VerbEntry, o: EntryOptions): Bound {
     ...(o.select ? { select: o.select } : {}),
     ...(o.rewrite ? { rewrite: o.rewrite } : {}),
     ...(o.beside ? { beside: o.beside } : {}),
+    ...(o.each ? { each: o.each } : {}),
     named: (['answer', 'select', 'rewrite', 'beside'] as const).filter((k) => o[k]),
   };
 }

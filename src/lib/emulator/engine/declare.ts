@@ -183,6 +183,12 @@ export interface EntryOptions<R extends string = string> {
   readonly select?: (h: Hook<R>, req: Doc) => EngineRecord[];
   /** For a list: fields its answer has beside its items (the clusters it could not reach). */
   readonly beside?: (h: Hook<R>, req: Doc) => Doc;
+  /**
+   * For a delete: the request field that lists the records it deletes, by
+   * name or CRN (deleteRecipes' `recipeNames`): each deleted as a delete of
+   * one (its checks apply), all or none; the answer lists them as they were.
+   */
+  readonly each?: string;
 }
 
 /** The verbs the engine serves from records. */

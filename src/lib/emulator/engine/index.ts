@@ -215,12 +215,12 @@ export class Engine {
     if (verb === 'create') return this.create(h, op, b, r, req);
     if (verb === 'list') return this.list(h, op, b, r, req);
     if (verb === 'operation') return this.operation(h, op, b, r, req);
+    if (verb === 'delete' && b.each) return this.removeEach(h, op, b, r, req, b.each);
     // A read only shows its record: it gets it as the store keeps it, frozen, without a copy.
     const rec = this.locate(h, r, req, b, verb === 'read');
     if (verb === 'read') return this.answer(h, op, b, r, rec, req);
     if (verb === 'events') return this.events(h, op, r, rec, req);
-    if (this.builtInRecords.has(rec))
-      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is built in; only an account's own can be changed`);
+    this.refuseBuiltIn(r, rec);
     const records = this.records(h, r);
     if (records.isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is ${verb === 'delete' ? 'already ' : ''}deleted`);
     if (verb === 'delete') return this.remove(h, op, b, r, rec, req);
@@ -310,6 +310,12 @@ export class Engine {
       this.builtInRecords.add(rec);
       return rec;
     });
+  }
+
+  /** FAILED_PRECONDITION for a built-in record: it is shown, never changed. */
+  private refuseBuiltIn(r: ResourceModel, rec: EngineRecord): void {
+    if (this.builtInRecords.has(rec))
+      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is built in; only an account's own can be changed`);
   }
 
   /** The built-in record of a resource with this name (any case) or CRN. */
@@ -469,6 +475,34 @@ export class Engine {
     const answer = this.answer(h, op, b, r, rec, req);
     all.remove(rec);
     return answer;
+  }
+
+  /**
+   * A delete of the records a request field lists (by name or CRN): each as
+   * a delete of one, all or none (the request's transaction); the answer's
+   * list holds them as they were.
+   */
+  private removeEach(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc, field: string): Doc {
+    const given: unknown = req[field];
+    const refs = Array.isArray(given) ? given.filter((x): x is string => typeof x === 'string' && x !== '') : [];
+    if (refs.length === 0) throw invalid(`give the ${r.noun}s to delete ("${field}")`);
+    const key = (b.keys ?? r.rules.keys)[0] ?? '';
+    const one = { ...b, each: undefined, answer: undefined };
+    const found = refs.map((ref) => {
+      const rec = this.locate(h, r, { ...req, [key]: ref }, b);
+      this.refuseBuiltIn(r, rec);
+      if (this.records(h, r).isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is already deleted`);
+      return rec;
+    });
+    const shown = found.map((rec) => this.view(h, r, rec));
+    const done = new Set<string>();
+    for (const rec of found)
+      if (!done.has(rec.id)) {
+        done.add(rec.id);
+        this.remove(h, op, one, r, rec, req);
+      }
+    const list = this.listField(op, r);
+    return this.conform(h.ctx, op.output, list ? { [list.field]: shown } : {}, op.name);
   }
 
   /** Whether a record is deleted and kept, or being deleted. */
