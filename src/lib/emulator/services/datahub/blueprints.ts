@@ -245,36 +245,6 @@ export const answerOf = (h: DatahubHook, doc: Doc): Doc => {
   return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
 };
 
-/** Deletes the records a list of names or CRNs names, all or none: built-in ones and those in use are refused. */
-function deleteMany(
-  resource: R,
-  noun: string,
-  field: string,
-  list: string,
-  check: (h: DatahubHook, rec: EngineRecord) => void,
-  builtIn: (h: DatahubHook, ref: string) => boolean,
-) {
-  return (h: DatahubHook, req: Doc): Doc => {
-    const all = h.records(resource);
-    const refs = strings(req[field]);
-    if (refs.length === 0) throw invalid(`give the ${noun}s to delete`);
-    const found = refs.map((ref) => {
-      const rec = all.find(ref, '');
-      if (!rec && builtIn(h, ref)) throw failedPrecondition(`${noun} ${ref} is built in; only an account's own ${noun}s can be deleted`);
-      if (!rec) throw notFound(`${noun} ${ref.slice(0, 200)} not found`);
-      check(h, rec);
-      return rec;
-    });
-    const out = found.map((rec) => all.view(rec));
-    for (const rec of new Map(found.map((r) => [r.id, r])).values()) all.remove(rec);
-    return answerOf(h, { [list]: out });
-  };
-}
-
-/** Whether a name or CRN is one of the platform's built-in templates (or definitions): never the account's to delete. */
-const builtInTemplate = (h: DatahubHook, ref: string): boolean => platform(h).templates.some(named(ref));
-const builtInDefinition = (h: DatahubHook, ref: string): boolean => platform(h).definitions.some(named(ref));
-
 /** Refuses the delete of what clusters of the account still use. */
 const refuseInUse = (what: 'template' | 'recipe' | 'customConfigurations', noun: string) => (h: DatahubHook, rec: EngineRecord) => {
   const clusters = clustersUsing(h, what, rec.name ?? '');
@@ -291,6 +261,20 @@ export const blueprintResources = {
     noun: 'cluster template',
     builtIns: (h) => platform(h).templates.map((t) => ({ name: t.name, crn: t.crn, doc: builtInTemplateDoc(t) })),
     hooks: {
+      check: {
+        // Refused while clusters or definitions of the account use it.
+        delete: (h, rec) => {
+          refuseInUse('template', 'cluster template')(h, rec);
+          const defs = h
+            .records('clusterDefinition')
+            .all('')
+            .filter((d) => same(definitionTemplateName(d), rec.name ?? ''));
+          if (defs.length > 0)
+            throw failedPrecondition(
+              `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
+            );
+        },
+      },
       fill: (_h, rec) => {
         const t = readTemplate(String(rec.doc.clusterTemplateContent ?? ''));
         return { status: 'USER_MANAGED', instanceGroupCount: t.groups.length, productVersion: t.runtime };
@@ -318,6 +302,7 @@ export const blueprintResources = {
     keys: ['recipeName'],
     hooks: {
       check: {
+        delete: refuseInUse('recipe', 'recipe'),
         create: (_h, rec) => {
           const type = String(rec.doc.type ?? '');
           if (!RECIPE_TYPES.includes(type)) throw invalid(`recipe type ${type} is not one of ${RECIPE_TYPES.join(', ')}`);
@@ -331,6 +316,7 @@ export const blueprintResources = {
     noun: 'custom configurations',
     hooks: {
       check: {
+        delete: refuseInUse('customConfigurations', 'custom configurations'),
         create: (_h, rec) => {
           const runtime = str(rec.doc.runtimeVersion);
           if (runtime && !runtimeOf(runtime))
@@ -349,45 +335,6 @@ export const blueprintResources = {
     },
   },
 } as const satisfies { readonly [key in 'clusterTemplate' | 'clusterDefinition' | 'recipe' | 'customConfigurations']: Resource<R> };
-
-export const deleteClusterTemplates = deleteMany(
-  'clusterTemplate',
-  'cluster template',
-  'clusterTemplateNames',
-  'clusterTemplates',
-  (h, rec) => {
-    refuseInUse('template', 'cluster template')(h, rec);
-    const defs = h
-      .records('clusterDefinition')
-      .all('')
-      .filter((d) => same(definitionTemplateName(d), rec.name ?? ''));
-    if (defs.length > 0)
-      throw failedPrecondition(
-        `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
-      );
-  },
-  builtInTemplate,
-);
-
-export const deleteClusterDefinitions = deleteMany(
-  'clusterDefinition',
-  'cluster definition',
-  'clusterDefinitionNames',
-  'clusterDefinitions',
-  () => undefined,
-  builtInDefinition,
-);
-
-export const deleteRecipes = deleteMany('recipe', 'recipe', 'recipeNames', 'recipes', refuseInUse('recipe', 'recipe'), () => false);
-
-export const deleteCustomConfigurations = deleteMany(
-  'customConfigurations',
-  'custom configurations',
-  'customConfigurations',
-  'customConfigurations',
-  refuseInUse('customConfigurations', 'custom configurations'),
-  () => false,
-);
 
 /** A recipe of the account by name or CRN, or NOT_FOUND. */
 export function requireRecipe(h: DatahubHook, ref: string): EngineRecord {

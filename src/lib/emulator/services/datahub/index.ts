@@ -15,13 +15,7 @@
 import type { OperationName } from '../../../model/services/datahub/wire.js';
 import { resources } from '../../../model/services/datahub/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import {
-  blueprintResources,
-  deleteClusterDefinitions,
-  deleteClusterTemplates,
-  deleteCustomConfigurations,
-  deleteRecipes,
-} from './blueprints.js';
+import { blueprintResources } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
 import { clusterAnswers, clusterCode, vmTypes } from './handlers.js';
 import { hubs } from './provides.js';
@@ -93,11 +87,11 @@ export default defineService<OperationName>()({
     createRecipe: r.recipe.create(),
     deleteAutoScaleRules: code(clusterCode.deleteAutoScaleRules),
     deleteCluster: r.cluster.delete(),
-    deleteClusterDefinitions: code(deleteClusterDefinitions),
-    deleteClusterTemplates: code(deleteClusterTemplates),
-    deleteCustomConfigurations: code(deleteCustomConfigurations),
+    deleteClusterDefinitions: r.clusterDefinition.delete({ each: 'clusterDefinitionNames' }),
+    deleteClusterTemplates: r.clusterTemplate.delete({ each: 'clusterTemplateNames' }),
+    deleteCustomConfigurations: r.customConfigurations.delete({ each: 'customConfigurations' }),
     deleteInstances: code(clusterCode.deleteInstances),
-    deleteRecipes: code(deleteRecipes),
+    deleteRecipes: r.recipe.delete({ each: 'recipeNames' }),
     describeAutoScaleRules: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.describeAutoScaleRules }),
     describeCluster: r.cluster.read(),
     describeClusterDefinition: r.clusterDefinition.read(),
