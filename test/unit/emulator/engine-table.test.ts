@@ -248,6 +248,43 @@ describe('verbs', () => {
     expect(cluster()).toMatchObject({ status: 'RUNNING', size: 10 });
   });
 
+  test('change: an update whose hooks are keyed by its own name, for a resource several updates change', () => {
+    const cl = widgets.resources.cluster;
+    const named = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        cluster: {
+          ...cl,
+          hooks: {
+            ...cl.hooks,
+            check: {
+              ...cl.hooks?.check,
+              resize: (_h, _rec, req) => {
+                if (Number(req.size) > 9) throw failedPrecondition('too big');
+              },
+            },
+            effect: { ...cl.hooks?.effect, resize: (_h, rec) => ({ size: Number(rec.doc.size) + 1 }), update: () => ({ size: 0 }) },
+          },
+        },
+      },
+      operations: { ...widgets.operations, updateCluster: verbs<'cluster'>('cluster').update({ change: 'resize' }) },
+    });
+    expect(named.servedBy('updateCluster')?.hooks).toEqual(['check.resize', 'effect.resize', 'show']);
+    call('createCluster', { ...CLUSTER, size: 3 });
+    now += 10 * MIN;
+    call('updateCluster', { clusterName: 'c1', size: 5 }, named);
+    now += MIN;
+    // Its own effect ran, not the update's.
+    expect(cluster()).toMatchObject({ status: 'RUNNING', size: 6 });
+    expect(() => call('updateCluster', { clusterName: 'c1', size: 10 }, named)).toThrow('too big');
+    const wrong = {
+      ...widgets,
+      operations: { ...widgets.operations, startCluster: verbs<'cluster'>('cluster').act('start', { change: 'x' }) },
+    };
+    expect(() => Engine.of(widgetModel, wrong)).toThrow(/change \(x\) names an update's hooks/);
+  });
+
   test('operation records: the newest of a record, or one by id; events of its actions', () => {
     call('createCluster', CLUSTER);
     now += 10 * MIN;

@@ -189,6 +189,13 @@ export interface EntryOptions<R extends string = string> {
    * one (its checks apply), all or none; the answer lists them as they were.
    */
   readonly each?: string;
+  /**
+   * For an update: the name its hooks are keyed by (`check.<change>`,
+   * `effect.<change>`, `keep.<change>`) instead of `update`, for a resource
+   * changed by several updates that check and set different things (a Data
+   * Hub cluster's image catalog, its recipes, its autoscale rules).
+   */
+  readonly change?: string;
 }
 
 /** The verbs the engine serves from records. */

@@ -111,7 +111,7 @@ export class Engine {
     const w = typeof b.verb === 'object' && 'work' in b.verb ? r.work : undefined;
     // An entry's own answer shows no view of the record, so the hooks that compute views do not run for it (but a list's items).
     const shows = (name: string): boolean => !(b.answer && b.verb !== 'list' && (name === 'show' || name === 'viewing'));
-    const hooks = [...(w ?? r).rules.hooks.names(b.verb).filter(shows), ...b.named];
+    const hooks = [...(w ?? r).rules.hooks.names(b.verb, b.change).filter(shows), ...b.named];
     const what = `${b.resource}.${verbName(b.verb)}`;
     return hooks.length > 0 ? { how: 'hook', what, hooks } : { how: 'declared', what };
   }
@@ -570,13 +570,13 @@ export class Engine {
     if (all.has(action)) {
       const before = rec.doc;
       rec.doc = { ...rec.doc, ...patch };
-      r.rules.hooks.update?.(h, rec, req);
+      r.rules.hooks.update?.(h, rec, req, b.change);
       const changed = rec.doc;
       rec.doc = before;
       all.begin(rec, action, { effect: changed });
     } else {
       rec.doc = { ...rec.doc, ...patch };
-      r.rules.hooks.update?.(h, rec, req);
+      r.rules.hooks.update?.(h, rec, req, b.change);
       all.save(rec);
     }
     return this.answer(h, op, b, r, rec, req);
