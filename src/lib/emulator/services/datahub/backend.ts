@@ -20,7 +20,6 @@ import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contr
 import type { Doc } from '../../types.js';
 import { bool, hex, obj, str, strings, text } from '../../values.js';
 import { DB_VERSIONS, DEFAULT_CATALOG, DEFAULT_DB_VERSION, IMAGES, newestImage, runtimeOf, UPGRADES, type Image } from './catalogue.js';
-import { Autoscale } from './autoscale.js';
 import {
   asCluster,
   FAILED_STATES,
@@ -51,12 +50,10 @@ const zoneOf = (env: EnvironmentView, i: number): string =>
 export class DatahubBackend {
   readonly clusters: Records;
   readonly operations: Operations;
-  readonly autoscale: Autoscale;
 
   constructor(readonly h: DatahubHook) {
     this.clusters = h.records('cluster');
     this.operations = this.clusters.operations();
-    this.autoscale = new Autoscale(h, (c) => this.clusters.save(c));
   }
 
   get ctx(): DatahubHook['ctx'] {

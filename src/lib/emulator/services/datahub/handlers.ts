@@ -8,8 +8,9 @@
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
-import { bool, docs, num, optBool, str, strings, text } from '../../values.js';
+import { bool, docs, num, str, strings, text } from '../../values.js';
 import { DatahubBackend } from './backend.js';
+import { historyOf, rulesOf } from './autoscale.js';
 import { answerOf, findDefinition, requireRecipe } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
@@ -124,21 +125,6 @@ export const clusterCode = {
     b.clusters.save(c);
     return { attachedRecipes: attached, detachedRecipes: detached };
   }),
-  // ---- autoscaling
-  createAutoScaleRules: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    b.autoscale.create(c, docs(req.autoScalePolicies), optBool(req.enabled) ?? true);
-    return { autoScaleRules: autoscaleView(c) };
-  }),
-  updateAutoScaleRules: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    b.autoscale.update(c, req.autoScalePolicies === undefined ? undefined : docs(req.autoScalePolicies), optBool(req.enabled));
-    return { autoScaleRules: autoscaleView(c) };
-  }),
-  deleteAutoScaleRules: op((b, req) => {
-    b.autoscale.delete(b.cluster(ref(req, 'clusterName')));
-    return {};
-  }),
   // ---- diagnostics
   cancelDatahubDiagnostics: op((b, req) => {
     cancelCollections(b.h, b.cluster(ref(req, 'crn')));
@@ -168,13 +154,11 @@ export const clusterAnswers = {
   })),
   listDatahubDiagnostics: shows((b, c) => ({ collections: collections(b.h, c).map((w) => collectionView(b, c, w)) })),
   describeAutoScaleRules: shows((b, c) => {
-    b.autoscale.rules(c);
+    rulesOf(c);
     return { autoScaleRules: autoscaleView(c) };
   }),
   listAutoScaleHistory: shows((b, c, req) => ({
-    historyEvents: b.autoscale
-      .history(c, num(req.count))
-      .map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
+    historyEvents: historyOf(c, num(req.count)).map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
   })),
   listScalingActivities: shows((b, c, req) => {
     const now = b.ctx.clock.now();

@@ -23,6 +23,7 @@ import { DatahubBackend } from './backend.js';
 import { asCluster } from './records.js';
 import { clusterShown } from './views.js';
 import { clusterMade, withRequestTemplate } from './clusters.js';
+import { autoscaleChanges } from './autoscale.js';
 import { kraftStep, saltPassword, upgradePrepared, workResource } from './maintenance.js';
 
 export default defineService<OperationName>()({
@@ -57,6 +58,7 @@ export default defineService<OperationName>()({
           verticalScale: (h, rec, req) => void new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
         effect: {
+          ...autoscaleChanges,
           repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
           verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
@@ -78,14 +80,18 @@ export default defineService<OperationName>()({
     collectDatahubDiagnostics: r.cluster.work('diagnostics', { keys: ['crn'] }),
     createAWSCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createAWSGovCloudCluster: r.cluster.create({ rewrite: withRequestTemplate }),
-    createAutoScaleRules: code(clusterCode.createAutoScaleRules),
+    createAutoScaleRules: r.cluster.update({
+      keys: ['clusterName'],
+      change: 'autoscaleCreate',
+      answer: clusterAnswers.describeAutoScaleRules,
+    }),
     createAzureCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createClusterDefinition: r.clusterDefinition.create(),
     createClusterTemplate: r.clusterTemplate.create(),
     createCustomConfigurations: r.customConfigurations.create(),
     createGCPCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createRecipe: r.recipe.create(),
-    deleteAutoScaleRules: code(clusterCode.deleteAutoScaleRules),
+    deleteAutoScaleRules: r.cluster.update({ keys: ['clusterName'], change: 'autoscaleDelete', answer: () => ({}) }),
     deleteCluster: r.cluster.delete(),
     deleteClusterDefinitions: r.clusterDefinition.delete({ each: 'clusterDefinitionNames' }),
     deleteClusterTemplates: r.clusterTemplate.delete({ each: 'clusterTemplateNames' }),
@@ -151,7 +157,11 @@ export default defineService<OperationName>()({
     stopInstances: r.cluster.work('stopinstances', { keys: ['cluster'] }),
     syncCluster: r.cluster.read({ answer: clusterAnswers.syncCluster }),
     syncComponentVersionsFromCm: r.cluster.work('sync', { keys: ['datahubName'] }),
-    updateAutoScaleRules: code(clusterCode.updateAutoScaleRules),
+    updateAutoScaleRules: r.cluster.update({
+      keys: ['clusterName'],
+      change: 'autoscaleUpdate',
+      answer: clusterAnswers.describeAutoScaleRules,
+    }),
     updateOrchestratorState: r.cluster.work('orchestrator', { keys: ['clusterCrn'] }),
     updatePublicDnsEntries: r.cluster.work('dns', { keys: ['datahub'] }),
     updateToAwsImdsV1: r.cluster.work('imds', { keys: ['crn'] }),
