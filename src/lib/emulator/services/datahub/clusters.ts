@@ -22,7 +22,7 @@ import {
   type TemplateRef,
 } from './blueprints.js';
 import { DEFAULT_CATALOG, DEFAULT_DB_VERSION, runtimeOf, VM_TYPES } from './catalogue.js';
-import type { ClusterDoc, DatahubHook, GroupRec } from './records.js';
+import { asCluster, type ClusterDoc, type DatahubHook, type GroupRec } from './records.js';
 
 /** The cloud each create is for. */
 const CLOUD_OF: Readonly<Record<string, { platform: CloudPlatform; gov: boolean }>> = {
@@ -145,3 +145,36 @@ export function clusterMade(h: DatahubHook, rec: Readonly<EngineRecord>, req: Do
   // The request's instance groups are kept as the groups above, not as the wire's.
   return { ...doc, instanceGroups: undefined };
 }
+
+/** What changing a cluster's image catalog and its groups' recipes sets (the effects of its updates, by change). */
+export const clusterChanges = {
+  catalog: (_h: DatahubHook, _rec: Readonly<EngineRecord>, req: Doc): Doc => {
+    const catalog = text(req.catalogName).trim();
+    if (!catalog) throw invalid('give the name of the image catalog');
+    return { catalogName: catalog };
+  },
+  // The groups' recipes as the request lists them, and what that attached and detached (the answer's).
+  recipes: (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => {
+    const c = asCluster(rec as EngineRecord);
+    if (h.records('cluster').busy(c) && c.activity.action === 'delete')
+      throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
+    const attachedRecipes: Doc[] = [];
+    const detachedRecipes: Doc[] = [];
+    const given = new Map<string, string[]>();
+    for (const item of docs(req.instanceGroupRecipes)) {
+      const name = text(item.instanceGroupName);
+      const g = c.doc.groups.find((x) => x.name === name);
+      if (!g)
+        throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
+      if (given.has(name)) throw invalid(`instance group ${name} is given twice`);
+      const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(h, r).name ?? r))];
+      given.set(name, next);
+      const added = next.filter((r) => !g.recipes.includes(r));
+      const removed = g.recipes.filter((r) => !next.includes(r));
+      if (added.length > 0) attachedRecipes.push({ instanceGroupName: name, recipeNames: added });
+      if (removed.length > 0) detachedRecipes.push({ instanceGroupName: name, recipeNames: removed });
+    }
+    const groups = c.doc.groups.map((g) => ({ ...g, recipes: given.get(g.name) ?? g.recipes }));
+    return { groups, recipesReplaced: { attachedRecipes, detachedRecipes } };
+  },
+};

@@ -8,10 +8,10 @@
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
-import { bool, docs, num, str, strings, text } from '../../values.js';
+import { bool, num, str, strings, text } from '../../values.js';
 import { DatahubBackend } from './backend.js';
 import { historyOf, rulesOf } from './autoscale.js';
-import { answerOf, findDefinition, requireRecipe } from './blueprints.js';
+import { answerOf, findDefinition } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
 import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
@@ -93,37 +93,6 @@ export const clusterCode = {
     if (bool(req.dryRun))
       return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], reason: 'dry run: the upgrade can be done' };
     return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId: b.upgrade(c, to) };
-  }),
-  setCatalog: op((b, req) => {
-    const c = b.cluster(ref(req, 'cluster'));
-    const catalog = text(req.catalogName).trim();
-    if (!catalog) throw invalid('give the name of the image catalog');
-    c.doc.catalogName = catalog;
-    b.clusters.save(c);
-    return {};
-  }),
-  replaceRecipes: op((b, req) => {
-    const c = b.cluster(ref(req, 'datahub'));
-    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
-    const attached: Doc[] = [];
-    const detached: Doc[] = [];
-    const seen = new Set<string>();
-    for (const item of docs(req.instanceGroupRecipes)) {
-      const name = text(item.instanceGroupName);
-      const g = c.doc.groups.find((x) => x.name === name);
-      if (!g)
-        throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
-      if (seen.has(name)) throw invalid(`instance group ${name} is given twice`);
-      seen.add(name);
-      const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(b.h, r).name ?? r))];
-      const added = next.filter((r) => !g.recipes.includes(r));
-      const removed = g.recipes.filter((r) => !next.includes(r));
-      if (added.length > 0) attached.push({ instanceGroupName: name, recipeNames: added });
-      if (removed.length > 0) detached.push({ instanceGroupName: name, recipeNames: removed });
-      g.recipes = next;
-    }
-    b.clusters.save(c);
-    return { attachedRecipes: attached, detachedRecipes: detached };
   }),
   // ---- diagnostics
   cancelDatahubDiagnostics: op((b, req) => {

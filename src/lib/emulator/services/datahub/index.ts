@@ -22,7 +22,7 @@ import { hubs } from './provides.js';
 import { DatahubBackend } from './backend.js';
 import { asCluster } from './records.js';
 import { clusterShown } from './views.js';
-import { clusterMade, withRequestTemplate } from './clusters.js';
+import { clusterChanges, clusterMade, withRequestTemplate } from './clusters.js';
 import { autoscaleChanges } from './autoscale.js';
 import { kraftStep, saltPassword, upgradePrepared, workResource } from './maintenance.js';
 
@@ -59,6 +59,7 @@ export default defineService<OperationName>()({
         },
         effect: {
           ...autoscaleChanges,
+          ...clusterChanges,
           repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
           verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
@@ -134,7 +135,11 @@ export default defineService<OperationName>()({
     renewCertificate: r.cluster.work('renew', { keys: ['clusterName'] }),
     renewPublicCertificate: r.cluster.work('renew', { keys: ['datahub'] }),
     repairCluster: r.cluster.act('repair', { keys: ['clusterName'] }),
-    replaceRecipes: code(clusterCode.replaceRecipes),
+    replaceRecipes: r.cluster.update({
+      keys: ['datahub'],
+      change: 'recipes',
+      answer: (_h, rec) => asCluster(rec).doc.recipesReplaced ?? {},
+    }),
     restartClusterInstances: r.cluster.work('restart', { keys: ['cluster'] }),
     retryCluster: code(clusterCode.retryCluster),
     rollbackZookeeperToKraftMigration: r.cluster.work('rollback', {
@@ -147,7 +152,7 @@ export default defineService<OperationName>()({
     rotateSaltPassword: r.cluster.work('secrets', { keys: ['cluster'], rewrite: saltPassword }),
     rotateSecrets: r.cluster.work('secrets', { keys: ['datahub'] }),
     scaleCluster: code(clusterCode.scaleCluster),
-    setCatalog: code(clusterCode.setCatalog),
+    setCatalog: r.cluster.update({ keys: ['cluster'], change: 'catalog' }),
     setDefaultJavaVersion: r.cluster.work('java', { keys: ['clusterCrn'] }),
     startCluster: r.cluster.act('start'),
     startClusterVerticalScaling: r.cluster.act('verticalScale', { keys: ['datahub'], answer: clusterAnswers.startClusterVerticalScaling }),

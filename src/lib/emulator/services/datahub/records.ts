@@ -103,6 +103,8 @@ export interface ClusterDoc {
   prepared?: string;
   autoscale?: AutoscaleRec;
   autoscaleHistory?: Array<{ at: number; message: string }>;
+  /** What the last replaceRecipes attached and detached (its answer). */
+  recipesReplaced?: Doc;
   /** Why each scaling operation ran, by operation id. */
   scalingReasons?: Record<string, string>;
 }
