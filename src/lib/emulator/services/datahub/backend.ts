@@ -1,8 +1,6 @@
 /**
- * Data Hub clusters: their lifecycle (CLUSTER, on the emulator clock, read
- * lazily), creation in one of the account's environments from a cluster
- * definition and/or template (the built-in ones and the account's own), and
- * the actions that change a cluster's status: start, stop, scale (one
+ * Data Hub clusters: what the hooks of their actions and the code entries
+ * compute (a new cluster's create is clusters.ts): scale (one
  * instance group's node count), delete instances, repair, upgrade (the image
  * or the runtime, on the paths the runtimes allow), vertical scaling, the
  * database upgrade, retry and delete. Maintenance beside the status is in
@@ -76,11 +74,6 @@ export class DatahubBackend {
 
   status(c: ClusterRec): string {
     return this.clusters.state(c);
-  }
-
-  list(environment?: string): ClusterRec[] {
-    const env = environment ? this.environment(environment).crn : undefined;
-    return this.clusters.all(env).map(asCluster);
   }
 
   /** The data lake of an environment. */

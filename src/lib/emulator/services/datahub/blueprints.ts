@@ -4,12 +4,11 @@
  * cluster definitions (a cluster request for one environment: the cloud
  * settings and the template it builds), recipes (scripts for instance
  * groups) and custom configurations (service properties for a runtime).
- * Creating, describing and listing are the engine's; what is written here is
- * what the model cannot say: the built-in templates and definitions of the
- * catalogue listed and found beside the account's own, the content of a
- * template and of a definition read and checked, the deletes that take a
- * list of names, and what refuses a delete (built-ins, and what a cluster or
- * a definition still uses).
+ * Creating, describing, listing and deleting (by lists of names) are the
+ * engine's, the platform's built-in templates and definitions its built-in
+ * records; what is written here is what the model cannot say: the content
+ * of a template and of a definition read and checked, and what refuses a
+ * delete (what a cluster or a definition still uses).
  */
 import type { Resource } from '../../engine/declare.js';
 import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';

@@ -1,16 +1,16 @@
 /**
  * The datahub service of the emulator, on the operation table. Clusters are
  * resources of the engine (their lifecycle the model's facts; what the wire
- * shows of them computed by their `show`, views.ts), and so is their
- * maintenance (work beside a cluster, maintenance.ts), as are cluster
- * templates, cluster definitions, recipes and custom configurations
- * (blueprints.ts: with the built-in templates and definitions beside the
- * account's). What is still code: the creates (a cluster built from a
- * definition and/or template, backend.ts), scaling and deleting instances
- * (the action depends on the request), upgrades, retries, the image
- * catalog, recipes replaced, the autoscale rules kept on a cluster
- * (autoscale.ts), the built-in templates and definitions described, and the
- * deletes of blueprints by lists of names.
+ * shows of them computed by their `show`, views.ts; a new cluster's fields
+ * its `fill`, clusters.ts), and so is their maintenance (work beside a
+ * cluster, maintenance.ts); their image catalog, recipes and autoscale
+ * rules (autoscale.ts) are updates of the cluster, each keyed by its own
+ * change. Cluster templates, cluster definitions, recipes and custom
+ * configurations are resources too (blueprints.ts), the platform's built-in
+ * templates and definitions their built-in records. What is still code
+ * (handlers.ts): scaling (upscale or downscale, by the request), deleting
+ * instances, upgrades (a listing of candidates, a dry run or an upgrade),
+ * retries (the failed action run again) and cancelling diagnostics.
  */
 import type { OperationName } from '../../../model/services/datahub/wire.js';
 import { resources } from '../../../model/services/datahub/resources.js';
