@@ -153,7 +153,7 @@ export class DatahubBackend {
   }
 
   /** Sets one instance group's node count: instances are added (numbered on) or the newest removed. */
-  scale(ref: string, groupName: string, count: number, reason?: string): string {
+  scale(ref: string, groupName: string, count: number): string {
     const c = this.cluster(ref);
     const g = c.doc.groups.find((x) => x.name === groupName);
     if (!g)
@@ -183,13 +183,16 @@ export class DatahubBackend {
     );
     const up = count > g.nodeCount;
     const id = this.begin(c, up ? 'upscale' : 'downscale', { effect: { groups } });
-    this.note(c, id, reason ?? `Manual ${up ? 'upscale' : 'downscale'} of instance group ${g.name} from ${g.nodeCount} to ${count} nodes`);
-    return id;
-  }
-
-  private note(c: ClusterRec, operationId: string, reason: string): void {
-    c.doc.scalingReasons = { ...(c.doc.scalingReasons ?? {}), [operationId]: reason };
+    c.data = {
+      ...c.data,
+      ...scalingReason(
+        this.h,
+        c,
+        `Manual ${up ? 'upscale' : 'downscale'} of instance group ${g.name} from ${g.nodeCount} to ${count} nodes`,
+      ),
+    };
     this.clusters.save(c);
+    return id;
   }
 
   /** The instances of the cluster with these ids; NOT_FOUND naming the first that is not one of them. */
@@ -204,21 +207,12 @@ export class DatahubBackend {
     });
   }
 
-  /** Removes instances (downscaling their groups); Cloudera Manager's host stays. */
-  deleteInstances(ref: string, ids: readonly string[]): { cluster: ClusterRec; operationId: string } {
-    const c = this.cluster(ref);
-    const found = this.instancesById(c, ids);
-    for (const { group, instance } of found)
+  /** A delete of instances (a downscale of their groups) names instances of the cluster, none Cloudera Manager's host. */
+  checkDeleteInstances(c: ClusterRec, req: Doc): void {
+    for (const { group, instance } of this.instancesById(c, strings(req.instanceIds)))
       if (group.type === 'GATEWAY')
         throw invalid(`instance ${instance.id} is in instance group ${group.name}, which holds Cloudera Manager`);
     this.requireNoInstanceWork(c, 'deleting instances');
-    const groups = c.doc.groups.map((g) => {
-      const instances = g.instances.filter((i) => !ids.includes(i.id));
-      return { ...g, instances, nodeCount: instances.length };
-    });
-    const operationId = this.begin(c, 'downscale', { effect: { groups } });
-    this.note(c, operationId, `Instances ${ids.join(', ')} removed`);
-    return { cluster: c, operationId };
   }
 
   /** The groups and instances a repair names, checked: its instance groups or instances must be the cluster's. */
@@ -440,4 +434,20 @@ export function clustersUsing(h: DatahubHook, what: 'template' | 'recipe' | 'cus
     .map(asCluster)
     .filter(uses)
     .map((c) => c.doc.clusterName);
+}
+
+/** Why the scaling that starts now runs, kept beside the cluster by the time it starts (its operation's start). */
+export const scalingReason = (h: DatahubHook, c: ClusterRec, reason: string): Doc => ({
+  scalingReasons: { ...(c.data?.scalingReasons as Record<string, string> | undefined), [String(h.ctx.clock.now())]: reason },
+});
+
+/** The groups of a cluster once the instances a delete names are gone. */
+export function withoutInstances(c: ClusterRec, req: Doc): Doc {
+  const ids = strings(req.instanceIds);
+  return {
+    groups: c.doc.groups.map((g) => {
+      const instances = g.instances.filter((i) => !ids.includes(i.id));
+      return { ...g, instances, nodeCount: instances.length };
+    }),
+  };
 }

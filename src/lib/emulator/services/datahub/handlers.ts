@@ -16,16 +16,7 @@ import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
 import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
 import type { EngineRecord } from '../../engine/records.js';
-import {
-  autoscaleView,
-  clusterView,
-  collectionView,
-  hostStatuses,
-  imageInfo,
-  lifecycleEvents,
-  scalingActivities,
-  serviceStatuses,
-} from './views.js';
+import { autoscaleView, collectionView, hostStatuses, imageInfo, lifecycleEvents, scalingActivities, serviceStatuses } from './views.js';
 
 type Served = (b: DatahubBackend, req: Doc) => Doc;
 
@@ -75,10 +66,6 @@ export const clusterCode = {
     return { operationId: b.scale(c.id, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
   }),
   // ---- instances
-  deleteInstances: op((b, req) => {
-    const { cluster, operationId } = b.deleteInstances(ref(req, 'clusterName'), strings(req.instanceIds));
-    return { cluster: clusterView(b, cluster), operationId };
-  }),
   // ---- upgrades
   upgradeCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));

@@ -19,7 +19,8 @@ import { blueprintResources } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
 import { clusterAnswers, clusterCode, vmTypes } from './handlers.js';
 import { hubs } from './provides.js';
-import { DatahubBackend } from './backend.js';
+import { DatahubBackend, scalingReason, withoutInstances } from './backend.js';
+import { strings } from '../../values.js';
 import { asCluster } from './records.js';
 import { clusterShown } from './views.js';
 import { clusterChanges, clusterMade, withRequestTemplate } from './clusters.js';
@@ -53,17 +54,21 @@ export default defineService<OperationName>()({
       hooks: {
         check: {
           stop: (h, rec) => new DatahubBackend(h).checkStop(asCluster(rec)),
+          downscale: (h, rec, req) => new DatahubBackend(h).checkDeleteInstances(asCluster(rec), req),
           repair: (h, rec, req) => new DatahubBackend(h).checkRepair(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => void new DatahubBackend(h).databaseTarget(asCluster(rec), req),
           verticalScale: (h, rec, req) => void new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
         effect: {
+          downscale: (_h, rec, req) => withoutInstances(asCluster(rec), req),
           ...autoscaleChanges,
           ...clusterChanges,
           repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
           verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
+        // Why a delete of instances runs (scalingActivities show it).
+        keep: { downscale: (h, rec, req) => scalingReason(h, asCluster(rec), `Instances ${strings(req.instanceIds).join(', ')} removed`) },
         fill: clusterMade,
         show: clusterShown,
       },
@@ -97,7 +102,7 @@ export default defineService<OperationName>()({
     deleteClusterDefinitions: r.clusterDefinition.delete({ each: 'clusterDefinitionNames' }),
     deleteClusterTemplates: r.clusterTemplate.delete({ each: 'clusterTemplateNames' }),
     deleteCustomConfigurations: r.customConfigurations.delete({ each: 'customConfigurations' }),
-    deleteInstances: code(clusterCode.deleteInstances),
+    deleteInstances: r.cluster.act('downscale', { keys: ['clusterName'] }),
     deleteRecipes: r.recipe.delete({ each: 'recipeNames' }),
     describeAutoScaleRules: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.describeAutoScaleRules }),
     describeCluster: r.cluster.read(),

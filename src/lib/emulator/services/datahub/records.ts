@@ -105,8 +105,6 @@ export interface ClusterDoc {
   autoscaleHistory?: Array<{ at: number; message: string }>;
   /** What the last replaceRecipes attached and detached (its answer). */
   recipesReplaced?: Doc;
-  /** Why each scaling operation ran, by operation id. */
-  scalingReasons?: Record<string, string>;
 }
 
 /** A cluster record of the engine, its document as datahub keeps it. */
