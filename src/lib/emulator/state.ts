@@ -119,6 +119,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   // dfworkload.deployedFlow, each in its deployment) and archives, environments, and Data Hub clusters are engine
   // records; dw's server settings are one record an account; environments' operation records are kept under the
   // environment's id.
+  // Format 7 (issue 29's fourth fan-out): datahub's clusters keep why each scaling ran beside them (by its start), not
+  // in their document by operation id.
   7: [
     'iam.user',
     'iam.identity',
@@ -133,6 +135,7 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'dw.serverSettings',
     'environments.environment',
     'environments.operation',
+    'datahub.cluster',
   ],
 };
 

@@ -13,7 +13,7 @@ import type { DependentKind, Doc, RequestContext, Scope } from '../../../src/lib
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
 import { readRecord } from '../../../src/lib/emulator/engine/records.js';
 import { code, defineService, verbs, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
-import { ApiError } from '../../../src/lib/emulator/errors.js';
+import { ApiError, failedPrecondition } from '../../../src/lib/emulator/errors.js';
 import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/shared/pre-created.js';
 import { pagingOf } from '../../../src/lib/emulator/engine/paging.js';
 import { Store } from '../../../src/lib/emulator/store.js';
@@ -272,6 +272,43 @@ describe('verbs', () => {
     expect(cluster()).toMatchObject({ status: 'RUNNING', size: 10 });
   });
 
+  test('change: an update whose hooks are keyed by its own name, for a resource several updates change', () => {
+    const cl = widgets.resources.cluster;
+    const named = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        cluster: {
+          ...cl,
+          hooks: {
+            ...cl.hooks,
+            check: {
+              ...cl.hooks?.check,
+              resize: (_h, _rec, req) => {
+                if (Number(req.size) > 9) throw failedPrecondition('too big');
+              },
+            },
+            effect: { ...cl.hooks?.effect, resize: (_h, rec) => ({ size: Number(rec.doc.size) + 1 }), update: () => ({ size: 0 }) },
+          },
+        },
+      },
+      operations: { ...widgets.operations, updateCluster: verbs<'cluster'>('cluster').update({ change: 'resize' }) },
+    });
+    expect(named.servedBy('updateCluster')?.hooks).toEqual(['check.resize', 'effect.resize', 'show']);
+    call('createCluster', { ...CLUSTER, size: 3 });
+    now += 10 * MIN;
+    call('updateCluster', { clusterName: 'c1', size: 5 }, named);
+    now += MIN;
+    // Its own effect ran, not the update's.
+    expect(cluster()).toMatchObject({ status: 'RUNNING', size: 6 });
+    expect(() => call('updateCluster', { clusterName: 'c1', size: 10 }, named)).toThrow('too big');
+    const wrong = {
+      ...widgets,
+      operations: { ...widgets.operations, startCluster: verbs<'cluster'>('cluster').act('start', { change: 'x' }) },
+    };
+    expect(() => Engine.of(widgetModel, wrong)).toThrow(/change \(x\) names an update's hooks/);
+  });
+
   test('operation records: the newest of a record, or one by id; events of its actions', () => {
     call('createCluster', CLUSTER);
     now += 10 * MIN;
@@ -462,6 +499,81 @@ describe('verbs', () => {
     });
     // A create (or any verb but a read and a list) of what another service keeps is refused at start.
     expect(() => Engine.of(widgetModel, readOnly)).toThrow(/note is read from the world/);
+  });
+
+  test('built-ins: records every account sees beside its own, listed first, found by name or CRN, never changed or stored', () => {
+    const crn = 'crn:cdp:widgets:us-west-1:cloudera:note:n-0';
+    const withBuiltIns = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        note: { ...widgets.resources.note, builtIns: () => [{ name: 'Welcome', crn, doc: { noteName: 'Welcome', text: 'hi' } }] },
+      },
+      operations: { ...widgets.operations, createMount: code((h, req) => h.serve(verbs<'note'>('note').delete(), req)) },
+    });
+    const run = (op: WidgetOperation, req: Doc): Doc => call(op, req, withBuiltIns);
+    run('createNote', { noteName: 'mine', text: 'own' });
+    expect((run('listNotes', {}).notes as Doc[]).map((n) => n.noteName)).toEqual(['Welcome', 'mine']);
+    // A list's filters apply to them too.
+    expect((run('listNotes', { text: 'own' }).notes as Doc[]).map((n) => n.noteName)).toEqual(['mine']);
+    expect(run('describeNote', { noteName: 'welcome' }).note).toEqual({ noteName: 'Welcome', text: 'hi!' });
+    expect(run('describeNote', { noteName: crn }).note).toMatchObject({ noteName: 'Welcome' });
+    expect(refusal(() => run('createNote', { noteName: 'WELCOME' }), 'createNote')).toMatchObject({
+      code: 'ALREADY_EXISTS',
+      message: 'note WELCOME already exists (a built-in one)',
+    });
+    expect(refusal(() => run('createMount', { noteName: 'Welcome' }), 'createMount')).toMatchObject({
+      code: 'FAILED_PRECONDITION',
+      message: "note Welcome is built in; only an account's own can be changed",
+    });
+    // Nothing of them is stored, and a table without them sees only the account's own.
+    expect(store.count('widgets.note')).toBe(1);
+    expect((call('listNotes', {}).notes as Doc[]).map((n) => n.noteName)).toEqual(['mine']);
+  });
+
+  test('each: a delete of the records a request field lists, each as a delete of one, all or none', () => {
+    const bulk = serve(widgetModel, {
+      ...widgets,
+      resources: {
+        ...widgets.resources,
+        note: {
+          ...widgets.resources.note,
+          hooks: {
+            check: {
+              delete: (_h, rec) => {
+                if (rec.name === 'pinned') throw failedPrecondition('note pinned is pinned');
+              },
+            },
+          },
+          builtIns: () => [{ name: 'Welcome', doc: { noteName: 'Welcome' } }],
+        },
+      },
+      operations: { ...widgets.operations, listNotes: code((h, req) => h.serve(verbs<'note'>('note').delete({ each: 'noteNames' }), req)) },
+    });
+    for (const n of ['n1', 'n2', 'pinned']) call('createNote', { noteName: n, text: n });
+    const del = (names: unknown): ApiError | Doc => {
+      try {
+        return call('listNotes', { noteNames: names }, bulk);
+      } catch (e) {
+        if (e instanceof ApiError) return e;
+        throw e;
+      }
+    };
+    const names = (): unknown[] => (call('listNotes').notes as Doc[]).map((n) => n.noteName);
+    // One refused (its check, a built-in one, one not there, none given): none deleted.
+    expect(del(['n1', 'pinned'])).toMatchObject({ code: 'FAILED_PRECONDITION', message: 'note pinned is pinned' });
+    expect(del(['n1', 'welcome'])).toMatchObject({ code: 'FAILED_PRECONDITION', message: expect.stringMatching(/Welcome is built in/) });
+    expect(del(['n1', 'n3'])).toMatchObject({ code: 'NOT_FOUND', message: 'note n3 not found' });
+    expect(del([])).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect(names()).toEqual(['n1', 'n2', 'pinned']);
+    // The answer lists them as they were, a name given twice twice.
+    expect(del(['n1', 'N2', 'n1'])).toEqual({
+      notes: ['n1', 'n2', 'n1'].map((n) => ({ noteName: n, text: n, noteId: expect.any(String) })),
+    });
+    expect(names()).toEqual(['pinned']);
+    // Only a delete's request list field is one.
+    const wrong = { ...widgets, operations: { ...widgets.operations, listNotes: verbs<'note'>('note').list({ each: 'noteName' }) } };
+    expect(() => Engine.of(widgetModel, wrong)).toThrow(/each \(noteName\) is a list field of a delete's request/);
   });
 
   test('keep: what a new record keeps beside its fields, never shown; failsFor: a fail-<action>- name of an action of others', () => {

@@ -26,8 +26,8 @@ export interface Within {
 export interface RuleHooks {
   /** Before a new record is saved: refuses, or sets computed fields on its document. */
   readonly create?: (h: EngineHook, rec: EngineRecord, req: Doc) => void;
-  /** Before an update is saved (`rec.doc` already has the request's fields). */
-  readonly update?: (h: EngineHook, rec: EngineRecord, req: Doc) => void;
+  /** Before an update is saved (`rec.doc` already has the request's fields); `change`: the entry's name for it (default update). */
+  readonly update?: (h: EngineHook, rec: EngineRecord, req: Doc, change?: string) => void;
   /** Before an action starts; may return the fields its success sets. */
   readonly act?: (h: EngineHook, rec: EngineRecord, action: string, req: Doc) => Doc | void;
   /** Before a delete starts or the record is removed. */
@@ -36,8 +36,8 @@ export interface RuleHooks {
   readonly view?: (h: EngineHook, rec: EngineRecord, view: Doc) => Doc;
   /** Before work of a kind starts beside `parent` (this resource holds work): refuses, or returns what its success sets on the parent. */
   readonly work?: (h: EngineHook, parent: EngineRecord, kind: string, req: Doc) => Doc | void;
-  /** The hand-written hooks that run for a verb, by name (the coverage table). */
-  readonly names: (verb: Verb) => string[];
+  /** The hand-written hooks that run for a verb (an update under its entry's `change`), by name (the coverage table). */
+  readonly names: (verb: Verb, change?: string) => string[];
 }
 
 /** A resource as the engine serves it: what its declaration says beyond the model's facts. */
@@ -87,6 +87,8 @@ export interface ResourceRules {
   readonly perAccount?: (h: EngineHook) => Doc;
   /** Store kinds kept under its id or CRN that are gone when it is. */
   readonly goneWith?: readonly string[];
+  /** Records every account sees beside its own, never stored. */
+  readonly builtIns?: (h: EngineHook) => ReadonlyArray<{ readonly name: string; readonly crn?: string; readonly doc: Doc }>;
   readonly hooks: RuleHooks;
 }
 
@@ -102,6 +104,10 @@ export interface Bound {
   readonly beside?: (h: EngineHook, req: Doc) => Doc;
   readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
   readonly minutes?: (h: EngineHook, req: Doc) => number | undefined;
+  /** For a delete: the request field listing the records it deletes. */
+  readonly each?: string;
+  /** For an update: the name its hooks are keyed by. */
+  readonly change?: string;
   /** What the entry's own functions are called in the coverage table: answer, select, rewrite, beside, minutes. */
   readonly named: readonly string[];
 }
@@ -167,8 +173,8 @@ function tableHooks(res: Resource): RuleHooks {
     const k = keep[change]?.(h, rec, req);
     if (k) rec.data = { ...rec.data, ...k };
   };
-  const names = (verb: Verb): string[] => {
-    const change = typeof verb === 'string' ? verb : 'action' in verb ? verb.action : verb.work;
+  const names = (verb: Verb, named?: string): string[] => {
+    const change = named ?? (typeof verb === 'string' ? verb : 'action' in verb ? verb.action : verb.work);
     const out: string[] = [];
     if (typeof verb === 'object' && 'work' in verb) {
       if (check[change]) out.push(`check.${change}`);
@@ -193,13 +199,14 @@ function tableHooks(res: Resource): RuleHooks {
           },
         }
       : {}),
-    ...(check.update || effect.update || keep.update
+    ...(Object.keys(check).length + Object.keys(effect).length + Object.keys(keep).length > 0
       ? {
-          update: (h, rec, req) => {
-            check.update?.(h, rec, req);
+          update: (h, rec, req, change = 'update') => {
+            check[change]?.(h, rec, req);
             // What an update sets beyond the request's fields (a new version of the record's own making).
-            if (effect.update) Object.assign(rec.doc, effect.update(h, rec, req));
-            kept('update', h, rec, req);
+            const sets = effect[change]?.(h, rec, req);
+            if (sets) Object.assign(rec.doc, sets);
+            kept(change, h, rec, req);
           },
         }
       : {}),
@@ -259,6 +266,7 @@ function tableRules(res: Resource): ResourceRules {
     ...(res.perAccount ? { perAccount: res.perAccount } : {}),
     ...(res.renames ? { renames: true } : {}),
     ...(res.goneWith ? { goneWith: res.goneWith } : {}),
+    ...(res.builtIns ? { builtIns: res.builtIns } : {}),
     hooks: tableHooks(res),
   };
 }
@@ -290,6 +298,8 @@ function boundOf(entry: VerbEntry, o: EntryOptions): Bound {
     ...(o.rewrite ? { rewrite: o.rewrite } : {}),
     ...(o.beside ? { beside: o.beside } : {}),
     ...(o.minutes ? { minutes: o.minutes } : {}),
+    ...(o.each ? { each: o.each } : {}),
+    ...(o.change ? { change: o.change } : {}),
     named: (['answer', 'select', 'rewrite', 'beside', 'minutes'] as const).filter((k) => o[k]),
   };
 }

@@ -174,6 +174,15 @@ export interface Resource<R extends string = string> {
    * records): they are gone when it is, removed as its delete ends.
    */
   readonly goneWith?: readonly string[];
+  /**
+   * Records every account sees beside its own (the platform's catalogue:
+   * Data Hub's built-in cluster templates), made by this function and never
+   * stored (the store's CRNs are unique across accounts): a read finds one
+   * when the account has none of that name or CRN, a list shows them before
+   * the account's own, a create under one's name is ALREADY_EXISTS, and any
+   * other verb on one is FAILED_PRECONDITION.
+   */
+  readonly builtIns?: (h: Hook<R>) => ReadonlyArray<{ readonly name: string; readonly crn?: string; readonly doc: Doc }>;
   readonly hooks?: ResourceHooks<R>;
 }
 
@@ -195,6 +204,19 @@ export interface EntryOptions<R extends string = string> {
   readonly beside?: (h: Hook<R>, req: Doc) => Doc;
   /** For an action: the emulated minutes it takes, when the request chooses them (a rolling restart); else the resource's. */
   readonly minutes?: (h: Hook<R>, req: Doc) => number | undefined;
+  /**
+   * For a delete: the request field that lists the records it deletes, by
+   * name or CRN (deleteRecipes' `recipeNames`): each deleted as a delete of
+   * one (its checks apply), all or none; the answer lists them as they were.
+   */
+  readonly each?: string;
+  /**
+   * For an update: the name its hooks are keyed by (`check.<change>`,
+   * `effect.<change>`, `keep.<change>`) instead of `update`, for a resource
+   * changed by several updates that check and set different things (a Data
+   * Hub cluster's image catalog, its recipes, its autoscale rules).
+   */
+  readonly change?: string;
 }
 
 /** The verbs the engine serves from records. */

@@ -128,6 +128,9 @@ function checkBinding(service: Service, op: string, b: Bound, resources: Readonl
   if (r.rules.readsFrom && b.verb !== 'read' && b.verb !== 'list')
     throw new Error(`${service.name} ${op}: ${r.key} is read from the world; only its reads and lists are served`);
   const request = service.requestShape(service.operation(op));
+  if (b.change && b.verb !== 'update') throw new Error(`${service.name} ${op}: change (${b.change}) names an update's hooks`);
+  if (b.each && (b.verb !== 'delete' || !request.byName.has(b.each)))
+    throw new Error(`${service.name} ${op}: each (${b.each}) is a list field of a delete's request`);
   for (const k of [...(b.keys ?? []), ...(b.environment ?? [])])
     if (!b.rewrite && !request.byName.has(k)) throw new Error(`${service.name} ${op}: its request has no field ${k}`);
 }

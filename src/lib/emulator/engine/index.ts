@@ -21,7 +21,7 @@ import { Conformer, type FillContext, type FillMode } from './conform.js';
 import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope, WorldAccess } from './context.js';
 import type { Verb, VerbEntry } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
-import { Records, type EngineRecord, type PastActivity } from './records.js';
+import { readRecord, Records, type EngineRecord, type PastActivity } from './records.js';
 import { runsAtAll } from './runs.js';
 import type { EmulatedService } from './table.js';
 import { failsOnPurpose } from './timeline.js';
@@ -55,6 +55,8 @@ const NO_WORLD: WorldAccess = { in: unread, inEnvironment: unread, follow: unrea
 export class Engine {
   readonly model: ServiceModel;
   private readonly conformer: Conformer;
+  /** The built-in records this engine made (a resource's `builtIns`): shown, never changed. */
+  private readonly builtInRecords = new WeakSet<EngineRecord>();
 
   constructor(
     readonly service: Service,
@@ -109,7 +111,7 @@ export class Engine {
     const w = typeof b.verb === 'object' && 'work' in b.verb ? r.work : undefined;
     // An entry's own answer shows no view of the record, so the hooks that compute views do not run for it (but a list's items).
     const shows = (name: string): boolean => !(b.answer && b.verb !== 'list' && (name === 'show' || name === 'viewing'));
-    const hooks = [...(w ?? r).rules.hooks.names(b.verb).filter(shows), ...b.named];
+    const hooks = [...(w ?? r).rules.hooks.names(b.verb, b.change).filter(shows), ...b.named];
     const what = `${b.resource}.${verbName(b.verb)}`;
     return hooks.length > 0 ? { how: 'hook', what, hooks } : { how: 'declared', what };
   }
@@ -213,10 +215,12 @@ export class Engine {
     if (verb === 'create') return this.create(h, op, b, r, req);
     if (verb === 'list') return this.list(h, op, b, r, req);
     if (verb === 'operation') return this.operation(h, op, b, r, req);
+    if (verb === 'delete' && b.each) return this.removeEach(h, op, b, r, req, b.each);
     // A read only shows its record: it gets it as the store keeps it, frozen, without a copy.
     const rec = this.locate(h, r, req, b, verb === 'read');
     if (verb === 'read') return this.answer(h, op, b, r, rec, req);
     if (verb === 'events') return this.events(h, op, r, rec, req);
+    this.refuseBuiltIn(r, rec);
     const records = this.records(h, r);
     if (records.isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is ${verb === 'delete' ? 'already ' : ''}deleted`);
     if (verb === 'delete') return this.remove(h, op, b, r, rec, req);
@@ -288,11 +292,36 @@ export class Engine {
       }
       throw invalid(`give ${keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.noun}`);
     }
+    if (r.rules.builtIns) {
+      const found = (asKept ? all.peek(ref, place.scope) : all.find(ref, place.scope)) ?? this.builtIn(h, r, ref);
+      if (found) return found;
+    }
     if (!r.rules.readsFrom) return all.get(ref, place.scope, place.where, asKept);
     const read = r.rules.readsFrom(h, place.scope ?? '');
     const found = read.find((x) => x.id === ref) ?? read.find((x) => x.crn === ref) ?? read.find((x) => x.name === ref);
     if (!found) throw notFound(`${r.noun} ${ref.slice(0, 200)} not found${place.where ? ` in ${place.where}` : ''}`);
     return found;
+  }
+
+  /** A resource's built-in records (its `builtIns`), as records of the account's own scope. */
+  private builtIns(h: EngineHook, r: ResourceModel): EngineRecord[] {
+    return (r.rules.builtIns?.(h) ?? []).map((x) => {
+      const rec = readRecord({ id: x.crn ?? x.name, ...x }, '');
+      this.builtInRecords.add(rec);
+      return rec;
+    });
+  }
+
+  /** FAILED_PRECONDITION for a built-in record: it is shown, never changed. */
+  private refuseBuiltIn(r: ResourceModel, rec: EngineRecord): void {
+    if (this.builtInRecords.has(rec))
+      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is built in; only an account's own can be changed`);
+  }
+
+  /** The built-in record of a resource with this name (any case) or CRN. */
+  private builtIn(h: EngineHook, r: ResourceModel, ref: string): EngineRecord | undefined {
+    const lc = ref.toLowerCase();
+    return this.builtIns(h, r).find((x) => x.crn === ref || x.name?.toLowerCase() === lc);
   }
 
   /** The account's one record of a resource: a read shows its defaults until a change makes it with them. */
@@ -321,6 +350,8 @@ export class Engine {
     const taken = name !== undefined && r.rules.uniqueNames ? all.find(name, place.scope ?? '') : undefined;
     if (taken && !taken.deleted && r.rules.replaces) return this.replace(h, op, b, r, taken, req);
     if (taken && !taken.deleted) throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
+    if (name !== undefined && r.rules.builtIns && this.builtIn(h, r, name))
+      throw alreadyExists(`${r.noun} ${name} already exists (a built-in one)`);
     const id = r.rules.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
@@ -352,7 +383,12 @@ export class Engine {
     const total = this.totalField(op, item?.field);
     // A resource read from the world lists what the world gives for the scope, unless the entry selects.
     const chosen =
-      b.select?.(h, req) ?? (r.rules.readsFrom ? [...r.rules.readsFrom(h, this.place(h, r, req, b.environment).scope ?? '')] : undefined);
+      b.select?.(h, req) ??
+      (r.rules.readsFrom
+        ? [...r.rules.readsFrom(h, this.place(h, r, req, b.environment).scope ?? '')]
+        : r.rules.builtIns
+          ? this.withBuiltIns(h, op, r, req, b)
+          : undefined);
     if (chosen) {
       const counted = { ...(total ? this.totals(h.ctx, op, total, chosen.length, req) : {}), ...b.beside?.(h, req) };
       if (op.paging) return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, chosen, view) }, op.name);
@@ -371,6 +407,13 @@ export class Engine {
       return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, all.listing(place.scope, keep), view) }, op.name);
     const items = all.all(place.scope).filter(keep).map(view);
     return this.answerList(h, op, item?.field, items, req, counted);
+  }
+
+  /** A list of a resource with built-in records: those, then the account's own (the request's filters apply to both). */
+  private withBuiltIns(h: EngineHook, op: Operation, r: ResourceModel, req: Doc, b: Bound): EngineRecord[] {
+    const filter = this.filters(h, op, r, req);
+    const own = this.records(h, r).all(this.place(h, r, req, b.environment).scope);
+    return [...this.builtIns(h, r), ...own.filter((x) => !x.deleted)].filter(filter);
   }
 
   /** A list answer's totals: its items (`totalClusters`) and, for a paged one that has the field, its pages (`totalPages`). */
@@ -432,6 +475,34 @@ export class Engine {
     const answer = this.answer(h, op, b, r, rec, req);
     all.remove(rec);
     return answer;
+  }
+
+  /**
+   * A delete of the records a request field lists (by name or CRN): each as
+   * a delete of one, all or none (the request's transaction); the answer's
+   * list holds them as they were.
+   */
+  private removeEach(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc, field: string): Doc {
+    const given: unknown = req[field];
+    const refs = Array.isArray(given) ? given.filter((x): x is string => typeof x === 'string' && x !== '') : [];
+    if (refs.length === 0) throw invalid(`give the ${r.noun}s to delete ("${field}")`);
+    const key = (b.keys ?? r.rules.keys)[0] ?? '';
+    const one = { ...b, each: undefined, answer: undefined };
+    const found = refs.map((ref) => {
+      const rec = this.locate(h, r, { ...req, [key]: ref }, b);
+      this.refuseBuiltIn(r, rec);
+      if (this.records(h, r).isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is already deleted`);
+      return rec;
+    });
+    const shown = found.map((rec) => this.view(h, r, rec));
+    const done = new Set<string>();
+    for (const rec of found)
+      if (!done.has(rec.id)) {
+        done.add(rec.id);
+        this.remove(h, op, one, r, rec, req);
+      }
+    const list = this.listField(op, r);
+    return this.conform(h.ctx, op.output, list ? { [list.field]: shown } : {}, op.name);
   }
 
   /** Whether a record is deleted and kept, or being deleted. */
@@ -509,13 +580,13 @@ export class Engine {
     if (all.has(action)) {
       const before = rec.doc;
       rec.doc = { ...rec.doc, ...patch };
-      r.rules.hooks.update?.(h, rec, req);
+      r.rules.hooks.update?.(h, rec, req, b.change);
       const changed = rec.doc;
       rec.doc = before;
       all.begin(rec, action, { effect: changed });
     } else {
       rec.doc = { ...rec.doc, ...patch };
-      r.rules.hooks.update?.(h, rec, req);
+      r.rules.hooks.update?.(h, rec, req, b.change);
       if (nameField) rename(str(rec.doc[nameField]));
       all.save(rec);
     }

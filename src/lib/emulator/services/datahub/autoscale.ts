@@ -12,8 +12,9 @@ import { ShapeIndex } from '../../../model/shapes.js';
 import { shapes } from '../../../model/services/datahub/wire.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
-import { docs, num, obj, str, text } from '../../values.js';
-import type { AutoscaleRec, ClusterRec, DatahubHook } from './records.js';
+import { docs, num, obj, optBool, str, text } from '../../values.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { asCluster, type AutoscaleRec, type ClusterRec, type DatahubHook } from './records.js';
 
 /** The model's shapes, for checking the nested schedule configuration. */
 const SHAPES = new ShapeIndex(shapes);
@@ -117,56 +118,55 @@ function policiesOf(h: DatahubHook, c: ClusterRec, given: readonly Doc[]): Doc[]
   });
 }
 
-/** The autoscale rules of clusters: checked, kept on the cluster record, with their history. */
-export class Autoscale {
-  constructor(
-    private readonly h: DatahubHook,
-    private readonly save: (c: ClusterRec) => void,
-  ) {}
+/** The cluster's rules, or NOT_FOUND. */
+export function rulesOf(c: ClusterRec): AutoscaleRec {
+  if (!c.doc.autoscale)
+    throw notFound(`cluster ${c.doc.clusterName} has no autoscale rules; create them with \`datahub autoscale-rules create\``);
+  return c.doc.autoscale;
+}
 
-  private log(c: ClusterRec, message: string): void {
-    c.doc.autoscaleHistory = [...(c.doc.autoscaleHistory ?? []), { at: this.h.ctx.clock.now(), message }].slice(-HISTORY_KEPT);
-  }
+/** The history with what was just done added (the newest kept). */
+const logged = (h: DatahubHook, c: ClusterRec, ...messages: string[]): Doc => ({
+  autoscaleHistory: [...(c.doc.autoscaleHistory ?? []), ...messages.map((message) => ({ at: h.ctx.clock.now(), message }))].slice(
+    -HISTORY_KEPT,
+  ),
+});
 
-  rules(c: ClusterRec): AutoscaleRec {
-    if (!c.doc.autoscale)
-      throw notFound(`cluster ${c.doc.clusterName} has no autoscale rules; create them with \`datahub autoscale-rules create\``);
-    return c.doc.autoscale;
-  }
-
-  create(c: ClusterRec, policies: readonly Doc[], enabled: boolean): AutoscaleRec {
+/** What the changes of a cluster's autoscale rules set on it (effects of its updates, by change): the rules and their history. */
+export const autoscaleChanges = {
+  autoscaleCreate: (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => {
+    const c = asCluster(rec as EngineRecord);
     if (c.doc.autoscale)
       throw alreadyExists(`cluster ${c.doc.clusterName} already has autoscale rules; change them with \`datahub autoscale-rules update\``);
-    c.doc.autoscale = { enabled, policies: policiesOf(this.h, c, policies) };
-    this.log(c, `Autoscale rules created for ${describe(c.doc.autoscale)}; autoscaling ${enabled ? 'enabled' : 'disabled'}`);
-    this.save(c);
-    return c.doc.autoscale;
-  }
-
-  update(c: ClusterRec, policies: readonly Doc[] | undefined, enabled: boolean | undefined): AutoscaleRec {
-    const current = this.rules(c);
+    const enabled = optBool(req.enabled) ?? true;
+    const autoscale = { enabled, policies: policiesOf(h, c, docs(req.autoScalePolicies)) };
+    const what = `Autoscale rules created for ${describe(autoscale)}; autoscaling ${enabled ? 'enabled' : 'disabled'}`;
+    return { autoscale, ...logged(h, c, what) };
+  },
+  autoscaleUpdate: (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => {
+    const c = asCluster(rec as EngineRecord);
+    const current = rulesOf(c);
+    const policies = req.autoScalePolicies === undefined ? undefined : docs(req.autoScalePolicies);
     const next: AutoscaleRec = {
-      enabled: enabled ?? current.enabled,
-      policies: policies ? policiesOf(this.h, c, policies) : current.policies,
+      enabled: optBool(req.enabled) ?? current.enabled,
+      policies: policies ? policiesOf(h, c, policies) : current.policies,
     };
-    if (policies) this.log(c, `Autoscale rules replaced: ${describe(next)}`);
-    if (next.enabled !== current.enabled) this.log(c, `Autoscaling ${next.enabled ? 'enabled' : 'disabled'}`);
-    c.doc.autoscale = next;
-    this.save(c);
-    return next;
-  }
+    const what = [
+      ...(policies ? [`Autoscale rules replaced: ${describe(next)}`] : []),
+      ...(next.enabled !== current.enabled ? [`Autoscaling ${next.enabled ? 'enabled' : 'disabled'}`] : []),
+    ];
+    return { autoscale: next, ...logged(h, c, ...what) };
+  },
+  autoscaleDelete: (h: DatahubHook, rec: Readonly<EngineRecord>): Doc => {
+    const c = asCluster(rec as EngineRecord);
+    rulesOf(c);
+    return { autoscale: undefined, ...logged(h, c, 'Autoscale rules deleted') };
+  },
+};
 
-  delete(c: ClusterRec): void {
-    this.rules(c);
-    delete c.doc.autoscale;
-    this.log(c, 'Autoscale rules deleted');
-    this.save(c);
-  }
-
-  /** Newest first, at most `count` (default 200). */
-  history(c: ClusterRec, count = 200): Array<{ at: number; message: string }> {
-    return [...(c.doc.autoscaleHistory ?? [])].reverse().slice(0, count);
-  }
+/** Newest first, at most `count` (default 200). */
+export function historyOf(c: ClusterRec, count = 200): Array<{ at: number; message: string }> {
+  return [...(c.doc.autoscaleHistory ?? [])].reverse().slice(0, count);
 }
 
 function describe(a: AutoscaleRec): string {

@@ -1,8 +1,6 @@
 /**
- * Data Hub clusters: their lifecycle (CLUSTER, on the emulator clock, read
- * lazily), creation in one of the account's environments from a cluster
- * definition and/or template (the built-in ones and the account's own), and
- * the actions that change a cluster's status: start, stop, scale (one
+ * Data Hub clusters: what the hooks of their actions and the code entries
+ * compute (a new cluster's create is clusters.ts): scale (one
  * instance group's node count), delete instances, repair, upgrade (the image
  * or the runtime, on the paths the runtimes allow), vertical scaling, the
  * database upgrade, retry and delete. Maintenance beside the status is in
@@ -12,38 +10,18 @@
  * once); a forced delete never fails.
  */
 import { compareVersions } from '../../shared/runtimes.js';
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import type { Operations, OperationRecord } from '../../engine/operations.js';
 import type { BeginOptions, Records } from '../../engine/records.js';
 import type { CloudPlatform, EnvironmentView, LakeView } from '../../world/contracts.js';
 import type { Doc } from '../../types.js';
 import { bool, hex, obj, str, strings, text } from '../../values.js';
-import {
-  DB_VERSIONS,
-  DEFAULT_CATALOG,
-  DEFAULT_DB_VERSION,
-  IMAGES,
-  newestImage,
-  runtimeOf,
-  UPGRADES,
-  VM_TYPES,
-  type Image,
-} from './catalogue.js';
-import {
-  findDefinition,
-  overrideGroups,
-  requireCustomConfigurations,
-  requireRecipe,
-  requireTemplate,
-  type TemplateRef,
-} from './blueprints.js';
-import { Autoscale } from './autoscale.js';
+import { DB_VERSIONS, DEFAULT_CATALOG, DEFAULT_DB_VERSION, IMAGES, newestImage, runtimeOf, UPGRADES, type Image } from './catalogue.js';
 import {
   asCluster,
   FAILED_STATES,
   KIND,
-  type ClusterDoc,
   type ClusterRec,
   type DatahubHook,
   type GroupRec,
@@ -54,28 +32,7 @@ import { running } from './maintenance.js';
 
 export type { ClusterRec, GroupRec, InstanceRec } from './records.js';
 
-/** A cluster create, as the request asks for it. */
-export interface ClusterSpec {
-  readonly name: string;
-  readonly platform: CloudPlatform;
-  readonly gov: boolean;
-  readonly environment: string;
-  readonly template?: string;
-  readonly definition?: string;
-  /** The request's instance groups (each overrides the template's group of its name). */
-  readonly groups: readonly Doc[];
-  readonly multiAz: boolean;
-  readonly image?: { readonly id?: string; readonly catalogName?: string };
-  readonly database?: string;
-  readonly javaVersion?: number;
-  readonly customConfigurations?: string;
-  readonly loadBalancer: boolean;
-  readonly lbSku?: string;
-  readonly tags: ReadonlyArray<{ key: string; value: string }>;
-  readonly subnetIds: readonly string[];
-}
-
-const DEFAULT_VOLUME: Readonly<Record<CloudPlatform, VolumeRec>> = {
+export const DEFAULT_VOLUME: Readonly<Record<CloudPlatform, VolumeRec>> = {
   AWS: { count: 1, volumeType: 'gp3', size: 500 },
   AZURE: { count: 1, volumeType: 'StandardSSD_LRS', size: 500 },
   GCP: { count: 1, volumeType: 'pd-ssd', size: 500 },
@@ -91,12 +48,10 @@ const zoneOf = (env: EnvironmentView, i: number): string =>
 export class DatahubBackend {
   readonly clusters: Records;
   readonly operations: Operations;
-  readonly autoscale: Autoscale;
 
   constructor(readonly h: DatahubHook) {
     this.clusters = h.records('cluster');
     this.operations = this.clusters.operations();
-    this.autoscale = new Autoscale(h, (c) => this.clusters.save(c));
   }
 
   get ctx(): DatahubHook['ctx'] {
@@ -121,18 +76,13 @@ export class DatahubBackend {
     return this.clusters.state(c);
   }
 
-  list(environment?: string): ClusterRec[] {
-    const env = environment ? this.environment(environment).crn : undefined;
-    return this.clusters.all(env).map(asCluster);
-  }
-
   /** The data lake of an environment. */
   lake(envCrn: string): LakeView | undefined {
     return this.h.world.lakes.of(envCrn);
   }
 
   /** A Data Hub runs no newer runtime than its data lake; `instead` is the other way out than upgrading the lake. */
-  private checkLake(envCrn: string, runtime: string, what: string, instead: (lakeRuntime: string) => string): void {
+  checkLake(envCrn: string, runtime: string, what: string, instead: (lakeRuntime: string) => string): void {
     const lake = this.lake(envCrn);
     if (lake?.runtime && compareVersions(runtime, lake.runtime) > 0)
       throw failedPrecondition(
@@ -141,14 +91,7 @@ export class DatahubBackend {
   }
 
   /** `count` instances of a group, numbered from `from`, spread over the subnets. */
-  private instances(
-    env: EnvironmentView,
-    subnets: readonly string[],
-    cluster: string,
-    group: string,
-    from: number,
-    count: number,
-  ): InstanceRec[] {
+  instances(env: EnvironmentView, subnets: readonly string[], cluster: string, group: string, from: number, count: number): InstanceRec[] {
     const nets = subnets.length > 0 ? subnets : env.network.subnetIds;
     return Array.from({ length: count }, (_, k) => {
       const i = from + k;
@@ -170,111 +113,8 @@ export class DatahubBackend {
     return [...new Set(c.doc.groups.flatMap((g) => g.instances.map((i) => i.subnetId)))];
   }
 
-  // ---- create --------------------------------------------------------------------------
-
-  create(spec: ClusterSpec): ClusterRec {
-    if (this.clusters.find(spec.name)) throw alreadyExists(`a Data Hub cluster named ${spec.name} already exists`);
-    const env = this.environment(spec.environment);
-    const envGov = env.region.startsWith('us-gov-');
-    const kind = (p: string, g: boolean): string => (g ? 'AWS GovCloud' : p);
-    if (env.cloudPlatform !== spec.platform || envGov !== spec.gov)
-      throw invalid(
-        `environment ${env.environmentName} is an ${kind(env.cloudPlatform, envGov)} environment; a ${kind(spec.platform, spec.gov)} cluster needs one of its own platform`,
-      );
-    if (env.status !== 'AVAILABLE')
-      throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; a Data Hub cluster needs it AVAILABLE`);
-    if (!spec.template && !spec.definition)
-      throw invalid(
-        'say what to build: give --cluster-definition (with the template it names), or --cluster-template with --instance-groups',
-      );
-    const def = spec.definition ? findDefinition(this.h, spec.definition) : undefined;
-    if (spec.definition && !def)
-      throw notFound(
-        `cluster definition ${spec.definition.slice(0, 200)} not found; \`datahub cluster-definitions list\` shows those a cluster can be created with`,
-      );
-    if (def) {
-      if (def.platform !== spec.platform || (def.gov !== undefined && def.gov !== spec.gov))
-        throw invalid(
-          `cluster definition ${def.name} is for ${kind(def.platform, def.gov ?? false)}, not for ${kind(spec.platform, spec.gov)}`,
-        );
-      if (def.environmentCrn && def.environmentCrn !== env.crn)
-        throw invalid(
-          `cluster definition ${def.name} is for environment ${this.environmentName(def.environmentCrn) ?? def.environmentCrn}, not ${env.environmentName}`,
-        );
-      if (!def.template.crn)
-        throw failedPrecondition(`cluster template ${def.template.name} of cluster definition ${def.name} no longer exists`);
-    }
-    const template: TemplateRef = spec.template ? requireTemplate(this.h, spec.template) : (def?.template as TemplateRef);
-    if (def && template.runtime !== def.template.runtime)
-      throw invalid(
-        `cluster template ${template.name} is for runtime ${template.runtime}; cluster definition ${def.name} is for ${def.template.runtime}`,
-      );
-    const groups = overrideGroups({ ...template, groups: def?.groups ?? template.groups }, spec.groups);
-    for (const g of groups) g.recipes = g.recipes.map((r) => requireRecipe(this.h, r).name ?? r);
-    const custom = spec.customConfigurations ? requireCustomConfigurations(this.h, spec.customConfigurations) : undefined;
-    const customRuntime = str(custom?.doc.runtimeVersion);
-    if (customRuntime && customRuntime !== template.runtime)
-      throw invalid(`custom configurations ${custom?.name} are for runtime ${customRuntime}; the cluster runs ${template.runtime}`);
-    this.checkLake(env.crn, template.runtime, 'a cluster of', (r) => `create the cluster from a ${r} cluster definition`);
-    const image = this.imageFor(template.runtime, spec.image);
-    const runtime = runtimeOf(template.runtime);
-    if (spec.javaVersion !== undefined && !runtime?.java.includes(spec.javaVersion))
-      throw invalid(`runtime ${template.runtime} runs on Java ${runtime?.java.join(', ')}, not ${spec.javaVersion}`);
-    for (const s of spec.subnetIds)
-      if (!env.network.subnetIds.includes(s))
-        throw invalid(`subnet ${s} is not a subnet of environment ${env.environmentName}; it has ${env.network.subnetIds.join(', ')}`);
-    const subnets = spec.subnetIds.length > 0 ? spec.subnetIds : spec.multiAz ? env.network.subnetIds : env.network.subnetIds.slice(0, 1);
-    const vm = VM_TYPES[spec.platform];
-    const records: GroupRec[] = groups.map((g) => ({
-      name: g.name,
-      type: g.type,
-      instanceType: g.instanceType ?? (g.type === 'GATEWAY' ? vm.gateway : vm.core),
-      nodeCount: g.nodeCount,
-      recipes: g.recipes,
-      instances: this.instances(env, subnets, spec.name, g.name, 0, g.nodeCount),
-      volumes: { ...DEFAULT_VOLUME[spec.platform] },
-    }));
-    const credential = this.h.world.environments.credential(env.credentialName);
-    const lake = this.lake(env.crn);
-    const database = spec.database ?? 'NON_HA';
-    const id = uuid();
-    const clusterCrn = this.h.crn('cluster', id);
-    const doc: ClusterDoc = {
-      clusterName: spec.name,
-      crn: clusterCrn,
-      environmentCrn: env.crn,
-      cloudPlatform: env.cloudPlatform,
-      region: env.region,
-      ...(lake ? { datalakeCrn: lake.crn } : {}),
-      ...(credential ? { credentialCrn: credential.crn } : {}),
-      clusterTemplateName: template.name,
-      clusterTemplateCrn: template.crn,
-      ...(def ? { clusterDefinitionName: def.name } : {}),
-      workloadType: template.name,
-      creationDate: this.ctx.clock.iso(),
-      multiAz: spec.multiAz,
-      groups: records,
-      runtime: template.runtime,
-      imageId: image.imageId,
-      catalogName: spec.image?.catalogName ?? DEFAULT_CATALOG,
-      services: [...template.services],
-      database,
-      ...(database !== 'NONE' ? { dbVersion: DEFAULT_DB_VERSION } : {}),
-      javaVersion: spec.javaVersion ?? runtime?.java[0] ?? 8,
-      ...(spec.platform === 'AWS' ? { imds: 'v2' } : {}),
-      ...(spec.platform === 'AZURE' ? { lbSku: spec.lbSku ?? 'BASIC' } : {}),
-      loadBalancer: spec.loadBalancer,
-      ...(custom ? { customConfigurations: custom.name } : {}),
-      tags: [...spec.tags],
-      ...(template.services.includes('KAFKA') ? { kraft: 'ZOOKEEPER' as const } : {}),
-      certIssuedAt: this.ctx.clock.now(),
-    };
-    const rec = { id, name: spec.name, crn: clusterCrn, scope: env.crn, env: env.crn, doc: doc as unknown as Doc };
-    return asCluster(this.clusters.create(rec, 'create'));
-  }
-
   /** The image a new cluster launches from: the one asked for (of its runtime), else the runtime's newest. */
-  private imageFor(runtime: string, asked?: ClusterSpec['image']): Image {
+  imageFor(runtime: string, asked?: { readonly id?: string; readonly catalogName?: string }): Image {
     const newest = newestImage(runtime);
     if (!newest) throw invalid(`runtime ${runtime} has no images`);
     const id = asked?.id;
@@ -313,7 +153,7 @@ export class DatahubBackend {
   }
 
   /** Sets one instance group's node count: instances are added (numbered on) or the newest removed. */
-  scale(ref: string, groupName: string, count: number, reason?: string): string {
+  scale(ref: string, groupName: string, count: number): string {
     const c = this.cluster(ref);
     const g = c.doc.groups.find((x) => x.name === groupName);
     if (!g)
@@ -343,13 +183,16 @@ export class DatahubBackend {
     );
     const up = count > g.nodeCount;
     const id = this.begin(c, up ? 'upscale' : 'downscale', { effect: { groups } });
-    this.note(c, id, reason ?? `Manual ${up ? 'upscale' : 'downscale'} of instance group ${g.name} from ${g.nodeCount} to ${count} nodes`);
-    return id;
-  }
-
-  private note(c: ClusterRec, operationId: string, reason: string): void {
-    c.doc.scalingReasons = { ...(c.doc.scalingReasons ?? {}), [operationId]: reason };
+    c.data = {
+      ...c.data,
+      ...scalingReason(
+        this.h,
+        c,
+        `Manual ${up ? 'upscale' : 'downscale'} of instance group ${g.name} from ${g.nodeCount} to ${count} nodes`,
+      ),
+    };
     this.clusters.save(c);
+    return id;
   }
 
   /** The instances of the cluster with these ids; NOT_FOUND naming the first that is not one of them. */
@@ -364,21 +207,12 @@ export class DatahubBackend {
     });
   }
 
-  /** Removes instances (downscaling their groups); Cloudera Manager's host stays. */
-  deleteInstances(ref: string, ids: readonly string[]): { cluster: ClusterRec; operationId: string } {
-    const c = this.cluster(ref);
-    const found = this.instancesById(c, ids);
-    for (const { group, instance } of found)
+  /** A delete of instances (a downscale of their groups) names instances of the cluster, none Cloudera Manager's host. */
+  checkDeleteInstances(c: ClusterRec, req: Doc): void {
+    for (const { group, instance } of this.instancesById(c, strings(req.instanceIds)))
       if (group.type === 'GATEWAY')
         throw invalid(`instance ${instance.id} is in instance group ${group.name}, which holds Cloudera Manager`);
     this.requireNoInstanceWork(c, 'deleting instances');
-    const groups = c.doc.groups.map((g) => {
-      const instances = g.instances.filter((i) => !ids.includes(i.id));
-      return { ...g, instances, nodeCount: instances.length };
-    });
-    const operationId = this.begin(c, 'downscale', { effect: { groups } });
-    this.note(c, operationId, `Instances ${ids.join(', ')} removed`);
-    return { cluster: c, operationId };
   }
 
   /** The groups and instances a repair names, checked: its instance groups or instances must be the cluster's. */
@@ -600,4 +434,20 @@ export function clustersUsing(h: DatahubHook, what: 'template' | 'recipe' | 'cus
     .map(asCluster)
     .filter(uses)
     .map((c) => c.doc.clusterName);
+}
+
+/** Why the scaling that starts now runs, kept beside the cluster by the time it starts (its operation's start). */
+export const scalingReason = (h: DatahubHook, c: ClusterRec, reason: string): Doc => ({
+  scalingReasons: { ...(c.data?.scalingReasons as Record<string, string> | undefined), [String(h.ctx.clock.now())]: reason },
+});
+
+/** The groups of a cluster once the instances a delete names are gone. */
+export function withoutInstances(c: ClusterRec, req: Doc): Doc {
+  const ids = strings(req.instanceIds);
+  return {
+    groups: c.doc.groups.map((g) => {
+      const instances = g.instances.filter((i) => !ids.includes(i.id));
+      return { ...g, instances, nodeCount: instances.length };
+    }),
+  };
 }

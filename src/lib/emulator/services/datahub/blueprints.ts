@@ -4,18 +4,16 @@
  * cluster definitions (a cluster request for one environment: the cloud
  * settings and the template it builds), recipes (scripts for instance
  * groups) and custom configurations (service properties for a runtime).
- * Creating, describing and listing are the engine's; what is written here is
- * what the model cannot say: the built-in templates and definitions of the
- * catalogue listed and found beside the account's own, the content of a
- * template and of a definition read and checked, the deletes that take a
- * list of names, and what refuses a delete (built-ins, and what a cluster or
- * a definition still uses).
+ * Creating, describing, listing and deleting (by lists of names) are the
+ * engine's, the platform's built-in templates and definitions its built-in
+ * records; what is written here is what the model cannot say: the content
+ * of a template and of a definition read and checked, and what refuses a
+ * delete (what a cluster or a definition still uses).
  */
 import type { Resource } from '../../engine/declare.js';
 import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { settledIn } from '../../engine/timeline.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
 import { clustersUsing } from './backend.js';
@@ -49,17 +47,6 @@ const RECIPE_TYPES = ['PRE_SERVICE_DEPLOYMENT', 'POST_CLOUDERA_MANAGER_START', '
 const GATEWAY_NAMES = ['master', 'manager', 'gateway', 'management'];
 
 const platform = (h: DatahubHook): ReturnType<typeof builtIns> => builtIns(h.ctx.info.region);
-
-/** A built-in template or definition as a record of the engine (listed, never stored). */
-const fixedRecord = (name: string, crn: string, doc: Doc): EngineRecord => ({
-  id: crn,
-  name,
-  crn,
-  scope: '',
-  doc,
-  activity: settledIn('create', '', 0),
-  createdAt: 0,
-});
 
 const builtInTemplateDoc = (t: BuiltInTemplate): Doc => ({
   clusterTemplateName: t.name,
@@ -257,83 +244,6 @@ export const answerOf = (h: DatahubHook, doc: Doc): Doc => {
   return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
 };
 
-/** Deletes the records a list of names or CRNs names, all or none: built-in ones and those in use are refused. */
-function deleteMany(
-  resource: R,
-  noun: string,
-  field: string,
-  list: string,
-  check: (h: DatahubHook, rec: EngineRecord) => void,
-  builtIn: (h: DatahubHook, ref: string) => boolean,
-) {
-  return (h: DatahubHook, req: Doc): Doc => {
-    const all = h.records(resource);
-    const refs = strings(req[field]);
-    if (refs.length === 0) throw invalid(`give the ${noun}s to delete`);
-    const found = refs.map((ref) => {
-      const rec = all.find(ref, '');
-      if (!rec && builtIn(h, ref)) throw failedPrecondition(`${noun} ${ref} is built in; only an account's own ${noun}s can be deleted`);
-      if (!rec) throw notFound(`${noun} ${ref.slice(0, 200)} not found`);
-      check(h, rec);
-      return rec;
-    });
-    const out = found.map((rec) => all.view(rec));
-    for (const rec of new Map(found.map((r) => [r.id, r])).values()) all.remove(rec);
-    return answerOf(h, { [list]: out });
-  };
-}
-
-/** Built-in records of a resource (the platform's): listed and described beside the account's, never stored. */
-function catalogued<T extends { readonly name: string; readonly crn: string }>(c: {
-  readonly resource: R;
-  readonly noun: string;
-  /** The request field a describe names it with, and the answer field it is shown in. */
-  readonly field: string;
-  readonly answer: string;
-  readonly builtIns: (h: DatahubHook) => readonly T[];
-  readonly doc: (t: T) => Doc;
-}) {
-  const isBuiltIn = (h: DatahubHook, ref: string): boolean => c.builtIns(h).some(named(ref));
-  return {
-    isBuiltIn,
-    /** A list's records: the built-in ones, then the account's. */
-    listed: (h: DatahubHook): EngineRecord[] => [
-      ...c.builtIns(h).map((t) => fixedRecord(t.name, t.crn, c.doc(t))),
-      ...h.records(c.resource).all(''),
-    ],
-    describe: (h: DatahubHook, req: Doc): Doc => {
-      const ref = text(req[c.field]);
-      const own = h.records(c.resource).find(ref, '')?.doc;
-      const builtIn = c.builtIns(h).find(named(ref));
-      const doc = own ?? (builtIn ? c.doc(builtIn) : undefined);
-      if (!doc) throw notFound(`${c.noun} ${ref.slice(0, 200)} not found`);
-      return answerOf(h, { [c.answer]: doc });
-    },
-    /** A new record of the account may not take a built-in name. */
-    refuseBuiltInName: (h: DatahubHook, name: string): void => {
-      if (isBuiltIn(h, name)) throw alreadyExists(`${c.noun} ${name} already exists (a built-in one)`);
-    },
-  };
-}
-
-const templates = catalogued({
-  resource: 'clusterTemplate',
-  noun: 'cluster template',
-  field: 'clusterTemplateName',
-  answer: 'clusterTemplate',
-  builtIns: (h) => platform(h).templates,
-  doc: builtInTemplateDoc,
-});
-
-const definitions = catalogued({
-  resource: 'clusterDefinition',
-  noun: 'cluster definition',
-  field: 'clusterDefinitionName',
-  answer: 'clusterDefinition',
-  builtIns: (h) => platform(h).definitions,
-  doc: builtInDefinitionDoc,
-});
-
 /** Refuses the delete of what clusters of the account still use. */
 const refuseInUse = (what: 'template' | 'recipe' | 'customConfigurations', noun: string) => (h: DatahubHook, rec: EngineRecord) => {
   const clusters = clustersUsing(h, what, rec.name ?? '');
@@ -348,8 +258,22 @@ export const blueprintResources = {
   clusterTemplate: {
     keys: ['clusterTemplateName'],
     noun: 'cluster template',
+    builtIns: (h) => platform(h).templates.map((t) => ({ name: t.name, crn: t.crn, doc: builtInTemplateDoc(t) })),
     hooks: {
-      check: { create: (h, rec) => void templates.refuseBuiltInName(h, rec.name ?? '') },
+      check: {
+        // Refused while clusters or definitions of the account use it.
+        delete: (h, rec) => {
+          refuseInUse('template', 'cluster template')(h, rec);
+          const defs = h
+            .records('clusterDefinition')
+            .all('')
+            .filter((d) => same(definitionTemplateName(d), rec.name ?? ''));
+          if (defs.length > 0)
+            throw failedPrecondition(
+              `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
+            );
+        },
+      },
       fill: (_h, rec) => {
         const t = readTemplate(String(rec.doc.clusterTemplateContent ?? ''));
         return { status: 'USER_MANAGED', instanceGroupCount: t.groups.length, productVersion: t.runtime };
@@ -359,8 +283,8 @@ export const blueprintResources = {
   clusterDefinition: {
     keys: ['clusterDefinitionName'],
     noun: 'cluster definition',
+    builtIns: (h) => platform(h).definitions.map((d) => ({ name: d.name, crn: d.crn, doc: builtInDefinitionDoc(d) })),
     hooks: {
-      check: { create: (h, rec) => void definitions.refuseBuiltInName(h, rec.name ?? '') },
       fill: (h, rec) => {
         const d = readDefinition(h, String(rec.doc.workloadTemplate ?? ''));
         return {
@@ -377,6 +301,7 @@ export const blueprintResources = {
     keys: ['recipeName'],
     hooks: {
       check: {
+        delete: refuseInUse('recipe', 'recipe'),
         create: (_h, rec) => {
           const type = String(rec.doc.type ?? '');
           if (!RECIPE_TYPES.includes(type)) throw invalid(`recipe type ${type} is not one of ${RECIPE_TYPES.join(', ')}`);
@@ -390,6 +315,7 @@ export const blueprintResources = {
     noun: 'custom configurations',
     hooks: {
       check: {
+        delete: refuseInUse('customConfigurations', 'custom configurations'),
         create: (_h, rec) => {
           const runtime = str(rec.doc.runtimeVersion);
           if (runtime && !runtimeOf(runtime))
@@ -408,58 +334,6 @@ export const blueprintResources = {
     },
   },
 } as const satisfies { readonly [key in 'clusterTemplate' | 'clusterDefinition' | 'recipe' | 'customConfigurations']: Resource<R> };
-
-/** The built-in templates, then the account's. */
-export const listedTemplates = templates.listed;
-/** The built-in definitions, then the account's. */
-export const listedDefinitions = definitions.listed;
-/** A template by name or CRN, built in or the account's (a code entry: the built-in ones are no records). */
-export function describeClusterTemplate(h: DatahubHook, req: Doc): Doc {
-  return templates.describe(h, req);
-}
-/** A definition by name or CRN, built in or the account's. */
-export function describeClusterDefinition(h: DatahubHook, req: Doc): Doc {
-  return definitions.describe(h, req);
-}
-
-export const deleteClusterTemplates = deleteMany(
-  'clusterTemplate',
-  'cluster template',
-  'clusterTemplateNames',
-  'clusterTemplates',
-  (h, rec) => {
-    refuseInUse('template', 'cluster template')(h, rec);
-    const defs = h
-      .records('clusterDefinition')
-      .all('')
-      .filter((d) => same(definitionTemplateName(d), rec.name ?? ''));
-    if (defs.length > 0)
-      throw failedPrecondition(
-        `cluster template ${rec.name} is used by cluster definition ${defs.map((d) => d.name).join(', ')}; delete it first`,
-      );
-  },
-  templates.isBuiltIn,
-);
-
-export const deleteClusterDefinitions = deleteMany(
-  'clusterDefinition',
-  'cluster definition',
-  'clusterDefinitionNames',
-  'clusterDefinitions',
-  () => undefined,
-  definitions.isBuiltIn,
-);
-
-export const deleteRecipes = deleteMany('recipe', 'recipe', 'recipeNames', 'recipes', refuseInUse('recipe', 'recipe'), () => false);
-
-export const deleteCustomConfigurations = deleteMany(
-  'customConfigurations',
-  'custom configurations',
-  'customConfigurations',
-  'customConfigurations',
-  refuseInUse('customConfigurations', 'custom configurations'),
-  () => false,
-);
 
 /** A recipe of the account by name or CRN, or NOT_FOUND. */
 export function requireRecipe(h: DatahubHook, ref: string): EngineRecord {

@@ -5,27 +5,18 @@
  * engine's lookups (templates, definitions, recipes, custom configurations)
  * are at hand through the Hook.
  */
-import type { CloudPlatform } from '../../world/contracts.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
-import { bool, docs, num, obj, optBool, str, strings, text } from '../../values.js';
-import { DatahubBackend, type ClusterSpec } from './backend.js';
-import { answerOf, findDefinition, jsonObject, requireRecipe, requireTemplate } from './blueprints.js';
+import { bool, num, str, strings, text } from '../../values.js';
+import { DatahubBackend } from './backend.js';
+import { historyOf, rulesOf } from './autoscale.js';
+import { answerOf, findDefinition } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
 import { asCluster, type ClusterRec, type DatahubHook } from './records.js';
 import type { EngineRecord } from '../../engine/records.js';
-import {
-  autoscaleView,
-  clusterView,
-  collectionView,
-  hostStatuses,
-  imageInfo,
-  lifecycleEvents,
-  scalingActivities,
-  serviceStatuses,
-} from './views.js';
+import { autoscaleView, collectionView, hostStatuses, imageInfo, lifecycleEvents, scalingActivities, serviceStatuses } from './views.js';
 
 type Served = (b: DatahubBackend, req: Doc) => Doc;
 
@@ -44,35 +35,6 @@ const ref = (req: Doc, field: string): string => {
   return v;
 };
 
-function create(platform: CloudPlatform, gov = false) {
-  return op((b, given) => {
-    // The older request template: a cluster request as JSON, whose fields the request's own override.
-    const template = str(given.requestTemplate);
-    const req: Doc = template ? { ...jsonObject(template, 'requestTemplate', 'the cluster request as JSON'), ...given } : given;
-    const image = obj(req.image);
-    const spec: ClusterSpec = {
-      name: text(req.clusterName),
-      platform,
-      gov,
-      environment: str(req.environment) ?? text(req.environmentName),
-      template: str(req.clusterTemplate) ?? str(req.clusterTemplateName),
-      definition: str(req.clusterDefinition) ?? str(req.clusterDefinitionName),
-      groups: docs(req.instanceGroups),
-      multiAz: bool(req.multiAz),
-      ...(str(image.id) || str(image.catalogName) ? { image: { id: str(image.id), catalogName: str(image.catalogName) } } : {}),
-      database: str(req.datahubDatabase),
-      javaVersion: num(req.javaVersion),
-      customConfigurations: str(req.customConfigurationsName),
-      loadBalancer: bool(req.enableLoadBalancer),
-      lbSku: str(req.loadBalancerSku),
-      tags: docs(req.tags).map((t) => ({ key: text(t.key), value: text(t.value) })),
-      subnetIds: [...strings(req.subnetIds), ...(str(req.subnetId) ? [text(req.subnetId)] : [])],
-    };
-    const c = b.create(spec);
-    return { cluster: clusterView(b, c), operationId: c.activity.operationId };
-  });
-}
-
 /** Upgrade candidates as the request asks to see them: all, or the newest of each runtime. */
 function shown(images: readonly Image[], latestPerRuntime: boolean): Image[] {
   if (!latestPerRuntime) return [...images];
@@ -85,10 +47,6 @@ const MINUTE = 60_000;
 
 /** The operations on clusters that are code: each over the backend, its answer conformed. */
 export const clusterCode = {
-  createAWSCluster: create('AWS'),
-  createAWSGovCloudCluster: create('AWS', true),
-  createAzureCluster: create('AZURE'),
-  createGCPCluster: create('GCP'),
   retryCluster: op((b, req) => {
     b.retry(ref(req, 'clusterName'));
     return {};
@@ -108,10 +66,6 @@ export const clusterCode = {
     return { operationId: b.scale(c.id, text(req.instanceGroupName), num(req.instanceGroupDesiredCount) ?? 0) };
   }),
   // ---- instances
-  deleteInstances: op((b, req) => {
-    const { cluster, operationId } = b.deleteInstances(ref(req, 'clusterName'), strings(req.instanceIds));
-    return { cluster: clusterView(b, cluster), operationId };
-  }),
   // ---- upgrades
   upgradeCluster: op((b, req) => {
     const c = b.cluster(ref(req, 'clusterName'));
@@ -126,69 +80,6 @@ export const clusterCode = {
     if (bool(req.dryRun))
       return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], reason: 'dry run: the upgrade can be done' };
     return { current, upgradeCandidates: [imageInfo(to, c.doc.catalogName)], operationId: b.upgrade(c, to) };
-  }),
-  setCatalog: op((b, req) => {
-    const c = b.cluster(ref(req, 'cluster'));
-    const catalog = text(req.catalogName).trim();
-    if (!catalog) throw invalid('give the name of the image catalog');
-    c.doc.catalogName = catalog;
-    b.clusters.save(c);
-    return {};
-  }),
-  replaceRecipes: op((b, req) => {
-    const c = b.cluster(ref(req, 'datahub'));
-    if (b.clusters.busy(c) && c.activity.action === 'delete') throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
-    const attached: Doc[] = [];
-    const detached: Doc[] = [];
-    const seen = new Set<string>();
-    for (const item of docs(req.instanceGroupRecipes)) {
-      const name = text(item.instanceGroupName);
-      const g = c.doc.groups.find((x) => x.name === name);
-      if (!g)
-        throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
-      if (seen.has(name)) throw invalid(`instance group ${name} is given twice`);
-      seen.add(name);
-      const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(b.h, r).name ?? r))];
-      const added = next.filter((r) => !g.recipes.includes(r));
-      const removed = g.recipes.filter((r) => !next.includes(r));
-      if (added.length > 0) attached.push({ instanceGroupName: name, recipeNames: added });
-      if (removed.length > 0) detached.push({ instanceGroupName: name, recipeNames: removed });
-      g.recipes = next;
-    }
-    b.clusters.save(c);
-    return { attachedRecipes: attached, detachedRecipes: detached };
-  }),
-  getVmTypes: op((b, req) => {
-    requireTemplate(b.h, text(req.clusterTemplate));
-    const definition = str(req.clusterDefinitionName);
-    if (definition && !findDefinition(b.h, definition)) throw notFound(`cluster definition ${definition.slice(0, 200)} not found`);
-    const cref = text(req.credential);
-    const credential = b.h.world.environments.credential(cref);
-    if (!credential) throw notFound(`credential ${cref.slice(0, 200)} not found; see \`environments credentials list\``);
-    const types = VM_TYPES[credential.cloudPlatform].all;
-    return {
-      vmTypes: types.map(([name]) => name),
-      vmTypesWithMetadata: types.map(([name, cpu, memory]) => ({
-        name,
-        properties: JSON.stringify({ Cpu: cpu, Memory: memory, region: text(req.region) }),
-      })),
-    };
-  }),
-
-  // ---- autoscaling
-  createAutoScaleRules: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    b.autoscale.create(c, docs(req.autoScalePolicies), optBool(req.enabled) ?? true);
-    return { autoScaleRules: autoscaleView(c) };
-  }),
-  updateAutoScaleRules: op((b, req) => {
-    const c = b.cluster(ref(req, 'clusterName'));
-    b.autoscale.update(c, req.autoScalePolicies === undefined ? undefined : docs(req.autoScalePolicies), optBool(req.enabled));
-    return { autoScaleRules: autoscaleView(c) };
-  }),
-  deleteAutoScaleRules: op((b, req) => {
-    b.autoscale.delete(b.cluster(ref(req, 'clusterName')));
-    return {};
   }),
   // ---- diagnostics
   cancelDatahubDiagnostics: op((b, req) => {
@@ -219,13 +110,11 @@ export const clusterAnswers = {
   })),
   listDatahubDiagnostics: shows((b, c) => ({ collections: collections(b.h, c).map((w) => collectionView(b, c, w)) })),
   describeAutoScaleRules: shows((b, c) => {
-    b.autoscale.rules(c);
+    rulesOf(c);
     return { autoScaleRules: autoscaleView(c) };
   }),
   listAutoScaleHistory: shows((b, c, req) => ({
-    historyEvents: b.autoscale
-      .history(c, num(req.count))
-      .map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
+    historyEvents: historyOf(c, num(req.count)).map((e) => ({ eventTime: new Date(e.at).toISOString(), eventMessage: e.message })),
   })),
   listScalingActivities: shows((b, c, req) => {
     const now = b.ctx.clock.now();
@@ -261,3 +150,20 @@ export const clusterAnswers = {
     operationId: rec.activity.operationId,
   }),
 };
+
+/** The instance types of the credential's cloud, for a template (read by the entry) and, if named, a definition. */
+export function vmTypes(h: DatahubHook, _template: Readonly<EngineRecord>, req: Doc): Doc {
+  const definition = str(req.clusterDefinitionName);
+  if (definition && !findDefinition(h, definition)) throw notFound(`cluster definition ${definition.slice(0, 200)} not found`);
+  const cref = text(req.credential);
+  const credential = h.world.environments.credential(cref);
+  if (!credential) throw notFound(`credential ${cref.slice(0, 200)} not found; see \`environments credentials list\``);
+  const types = VM_TYPES[credential.cloudPlatform].all;
+  return {
+    vmTypes: types.map(([name]) => name),
+    vmTypesWithMetadata: types.map(([name, cpu, memory]) => ({
+      name,
+      properties: JSON.stringify({ Cpu: cpu, Memory: memory, region: text(req.region) }),
+    })),
+  };
+}

@@ -1,37 +1,30 @@
 /**
  * The datahub service of the emulator, on the operation table. Clusters are
  * resources of the engine (their lifecycle the model's facts; what the wire
- * shows of them computed by their `show`, views.ts), and so is their
- * maintenance (work beside a cluster, maintenance.ts), as are cluster
- * templates, cluster definitions, recipes and custom configurations
- * (blueprints.ts: with the built-in templates and definitions beside the
- * account's). What is still code: the creates (a cluster built from a
- * definition and/or template, backend.ts), scaling and deleting instances
- * (the action depends on the request), upgrades, retries, the image
- * catalog, recipes replaced, the autoscale rules kept on a cluster
- * (autoscale.ts), the built-in templates and definitions described, and the
- * deletes of blueprints by lists of names.
+ * shows of them computed by their `show`, views.ts; a new cluster's fields
+ * its `fill`, clusters.ts), and so is their maintenance (work beside a
+ * cluster, maintenance.ts); their image catalog, recipes and autoscale
+ * rules (autoscale.ts) are updates of the cluster, each keyed by its own
+ * change. Cluster templates, cluster definitions, recipes and custom
+ * configurations are resources too (blueprints.ts), the platform's built-in
+ * templates and definitions their built-in records. What is still code
+ * (handlers.ts): scaling (upscale or downscale, by the request), deleting
+ * instances, upgrades (a listing of candidates, a dry run or an upgrade),
+ * retries (the failed action run again) and cancelling diagnostics.
  */
 import type { OperationName } from '../../../model/services/datahub/wire.js';
 import { resources } from '../../../model/services/datahub/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import {
-  blueprintResources,
-  deleteClusterDefinitions,
-  deleteClusterTemplates,
-  deleteCustomConfigurations,
-  deleteRecipes,
-  describeClusterDefinition,
-  describeClusterTemplate,
-  listedDefinitions,
-  listedTemplates,
-} from './blueprints.js';
+import { blueprintResources } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
-import { clusterAnswers, clusterCode } from './handlers.js';
+import { clusterAnswers, clusterCode, vmTypes } from './handlers.js';
 import { hubs } from './provides.js';
-import { DatahubBackend } from './backend.js';
+import { DatahubBackend, scalingReason, withoutInstances } from './backend.js';
+import { strings } from '../../values.js';
 import { asCluster } from './records.js';
 import { clusterShown } from './views.js';
+import { clusterChanges, clusterMade, withRequestTemplate } from './clusters.js';
+import { autoscaleChanges } from './autoscale.js';
 import { kraftStep, saltPassword, upgradePrepared, workResource } from './maintenance.js';
 
 export default defineService<OperationName>()({
@@ -61,15 +54,22 @@ export default defineService<OperationName>()({
       hooks: {
         check: {
           stop: (h, rec) => new DatahubBackend(h).checkStop(asCluster(rec)),
+          downscale: (h, rec, req) => new DatahubBackend(h).checkDeleteInstances(asCluster(rec), req),
           repair: (h, rec, req) => new DatahubBackend(h).checkRepair(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => void new DatahubBackend(h).databaseTarget(asCluster(rec), req),
           verticalScale: (h, rec, req) => void new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
         effect: {
+          downscale: (_h, rec, req) => withoutInstances(asCluster(rec), req),
+          ...autoscaleChanges,
+          ...clusterChanges,
           repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
           databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
           verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
         },
+        // Why a delete of instances runs (scalingActivities show it).
+        keep: { downscale: (h, rec, req) => scalingReason(h, asCluster(rec), `Instances ${strings(req.instanceIds).join(', ')} removed`) },
+        fill: clusterMade,
         show: clusterShown,
       },
     },
@@ -84,26 +84,30 @@ export default defineService<OperationName>()({
     cancelDatahubDiagnostics: code(clusterCode.cancelDatahubDiagnostics),
     collectCmDiagnostics: r.cluster.work('cmdiagnostics', { keys: ['crn'] }),
     collectDatahubDiagnostics: r.cluster.work('diagnostics', { keys: ['crn'] }),
-    createAWSCluster: code(clusterCode.createAWSCluster),
-    createAWSGovCloudCluster: code(clusterCode.createAWSGovCloudCluster),
-    createAutoScaleRules: code(clusterCode.createAutoScaleRules),
-    createAzureCluster: code(clusterCode.createAzureCluster),
+    createAWSCluster: r.cluster.create({ rewrite: withRequestTemplate }),
+    createAWSGovCloudCluster: r.cluster.create({ rewrite: withRequestTemplate }),
+    createAutoScaleRules: r.cluster.update({
+      keys: ['clusterName'],
+      change: 'autoscaleCreate',
+      answer: clusterAnswers.describeAutoScaleRules,
+    }),
+    createAzureCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createClusterDefinition: r.clusterDefinition.create(),
     createClusterTemplate: r.clusterTemplate.create(),
     createCustomConfigurations: r.customConfigurations.create(),
-    createGCPCluster: code(clusterCode.createGCPCluster),
+    createGCPCluster: r.cluster.create({ rewrite: withRequestTemplate }),
     createRecipe: r.recipe.create(),
-    deleteAutoScaleRules: code(clusterCode.deleteAutoScaleRules),
+    deleteAutoScaleRules: r.cluster.update({ keys: ['clusterName'], change: 'autoscaleDelete', answer: () => ({}) }),
     deleteCluster: r.cluster.delete(),
-    deleteClusterDefinitions: code(deleteClusterDefinitions),
-    deleteClusterTemplates: code(deleteClusterTemplates),
-    deleteCustomConfigurations: code(deleteCustomConfigurations),
-    deleteInstances: code(clusterCode.deleteInstances),
-    deleteRecipes: code(deleteRecipes),
+    deleteClusterDefinitions: r.clusterDefinition.delete({ each: 'clusterDefinitionNames' }),
+    deleteClusterTemplates: r.clusterTemplate.delete({ each: 'clusterTemplateNames' }),
+    deleteCustomConfigurations: r.customConfigurations.delete({ each: 'customConfigurations' }),
+    deleteInstances: r.cluster.act('downscale', { keys: ['clusterName'] }),
+    deleteRecipes: r.recipe.delete({ each: 'recipeNames' }),
     describeAutoScaleRules: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.describeAutoScaleRules }),
     describeCluster: r.cluster.read(),
-    describeClusterDefinition: code(describeClusterDefinition),
-    describeClusterTemplate: code(describeClusterTemplate),
+    describeClusterDefinition: r.clusterDefinition.read(),
+    describeClusterTemplate: r.clusterTemplate.read(),
     describeCustomConfigurations: r.customConfigurations.read(),
     describeRecipe: r.recipe.read(),
     describeScalingActivity: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.describeScalingActivity }),
@@ -116,11 +120,11 @@ export default defineService<OperationName>()({
     getCmRoles: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.getCmRoles }),
     getDatahubLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
     getOperation: r.cluster.operation(),
-    getVmTypes: code(clusterCode.getVmTypes),
+    getVmTypes: r.clusterTemplate.read({ keys: ['clusterTemplate'], answer: vmTypes }),
     listAutoScaleHistory: r.cluster.read({ keys: ['clusterName'], answer: clusterAnswers.listAutoScaleHistory }),
-    listClusterDefinitions: r.clusterDefinition.list({ select: listedDefinitions }),
+    listClusterDefinitions: r.clusterDefinition.list(),
     listClusterLifecycleEvents: r.cluster.read({ keys: ['cluster'], answer: clusterAnswers.listClusterLifecycleEvents }),
-    listClusterTemplates: r.clusterTemplate.list({ select: listedTemplates }),
+    listClusterTemplates: r.clusterTemplate.list(),
     listClusters: r.cluster.list(),
     listCustomConfigurations: r.customConfigurations.list(),
     listDatahubDiagnostics: r.cluster.read({ keys: ['crn'], answer: clusterAnswers.listDatahubDiagnostics }),
@@ -136,7 +140,11 @@ export default defineService<OperationName>()({
     renewCertificate: r.cluster.work('renew', { keys: ['clusterName'] }),
     renewPublicCertificate: r.cluster.work('renew', { keys: ['datahub'] }),
     repairCluster: r.cluster.act('repair', { keys: ['clusterName'] }),
-    replaceRecipes: code(clusterCode.replaceRecipes),
+    replaceRecipes: r.cluster.update({
+      keys: ['datahub'],
+      change: 'recipes',
+      answer: (_h, rec) => asCluster(rec).doc.recipesReplaced ?? {},
+    }),
     restartClusterInstances: r.cluster.work('restart', { keys: ['cluster'] }),
     retryCluster: code(clusterCode.retryCluster),
     rollbackZookeeperToKraftMigration: r.cluster.work('rollback', {
@@ -149,7 +157,7 @@ export default defineService<OperationName>()({
     rotateSaltPassword: r.cluster.work('secrets', { keys: ['cluster'], rewrite: saltPassword }),
     rotateSecrets: r.cluster.work('secrets', { keys: ['datahub'] }),
     scaleCluster: code(clusterCode.scaleCluster),
-    setCatalog: code(clusterCode.setCatalog),
+    setCatalog: r.cluster.update({ keys: ['cluster'], change: 'catalog' }),
     setDefaultJavaVersion: r.cluster.work('java', { keys: ['clusterCrn'] }),
     startCluster: r.cluster.act('start'),
     startClusterVerticalScaling: r.cluster.act('verticalScale', { keys: ['datahub'], answer: clusterAnswers.startClusterVerticalScaling }),
@@ -159,7 +167,11 @@ export default defineService<OperationName>()({
     stopInstances: r.cluster.work('stopinstances', { keys: ['cluster'] }),
     syncCluster: r.cluster.read({ answer: clusterAnswers.syncCluster }),
     syncComponentVersionsFromCm: r.cluster.work('sync', { keys: ['datahubName'] }),
-    updateAutoScaleRules: code(clusterCode.updateAutoScaleRules),
+    updateAutoScaleRules: r.cluster.update({
+      keys: ['clusterName'],
+      change: 'autoscaleUpdate',
+      answer: clusterAnswers.describeAutoScaleRules,
+    }),
     updateOrchestratorState: r.cluster.work('orchestrator', { keys: ['clusterCrn'] }),
     updatePublicDnsEntries: r.cluster.work('dns', { keys: ['datahub'] }),
     updateToAwsImdsV1: r.cluster.work('imds', { keys: ['crn'] }),

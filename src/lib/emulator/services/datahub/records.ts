@@ -103,8 +103,8 @@ export interface ClusterDoc {
   prepared?: string;
   autoscale?: AutoscaleRec;
   autoscaleHistory?: Array<{ at: number; message: string }>;
-  /** Why each scaling operation ran, by operation id. */
-  scalingReasons?: Record<string, string>;
+  /** What the last replaceRecipes attached and detached (its answer). */
+  recipesReplaced?: Doc;
 }
 
 /** A cluster record of the engine, its document as datahub keeps it. */

@@ -201,7 +201,8 @@ export function scalingActivities(b: DatahubBackend, c: ClusterRec): Array<{ op:
           startTime: iso(op.tl.startedAt),
           endTime: iso(end),
           scalingActivityReason:
-            c.doc.scalingReasons?.[op.operationId] ?? `${op.operationName.toLowerCase()} of cluster ${c.doc.clusterName}`,
+            (c.data?.scalingReasons as Record<string, string> | undefined)?.[String(op.tl.startedAt)] ??
+            `${op.operationName.toLowerCase()} of cluster ${c.doc.clusterName}`,
           activityStatus:
             status === 'RUNNING' ? 'SCALING_FLOW_IN_PROGRESS' : status === 'FINISHED' ? 'SCALING_FLOW_SUCCESS' : 'SCALING_FLOW_FAILED',
         },

@@ -8,11 +8,9 @@
  * operationStatus); how each delete ends (every one gone: a force delete
  * "removes the entry", datahub.yaml:3095, and no list keeps deleted
  * clusters); the CRN types; and the string fields whose descriptions list
- * their values. The emulator's table reads them for recipes, templates,
- * definitions and custom configurations; its clusters and their maintenance
- * are still code entries over lifecycles of their own
- * (services/datahub/records.ts), of which these are true. Checked against
- * the wire by test/unit/model/resource-facts.test.ts.
+ * their values. The emulator's table reads them for its clusters, their
+ * maintenance, recipes, templates, definitions and custom configurations.
+ * Checked against the wire by test/unit/model/resource-facts.test.ts.
  */
 import type { ActionFacts, ServiceResources } from '../../resources.js';
 

@@ -67,6 +67,22 @@ describe('datahub built-in catalogue', () => {
     });
   });
 
+  test("VM types: a built-in template's, of its credential's cloud; an unknown template or credential is refused", () => {
+    const template = String((call('listClusterTemplates', {}).clusterTemplates as Doc[])[0]?.clusterTemplateName);
+    const credential = String(
+      (em.call('environments', 'describeEnvironment', { environmentName: 'ops-env' }).environment as Doc).credentialName,
+    );
+    const vm = call('getVmTypes', { clusterTemplate: template, credential, region: 'westus2' });
+    expect((vm.vmTypes as string[])[0]).toBe('Standard_D8s_v3');
+    expect(JSON.parse(String((vm.vmTypesWithMetadata as Doc[])[0]?.properties))).toEqual({ Cpu: 8, Memory: 32, region: 'westus2' });
+    expect(() => call('getVmTypes', { clusterTemplate: 'no such template', credential, region: 'westus2' })).toThrow(
+      /cluster template no such template not found/,
+    );
+    expect(() => call('getVmTypes', { clusterTemplate: template, credential: 'nope', region: 'westus2' })).toThrow(
+      /credential nope not found/,
+    );
+  });
+
   test('a definition or template the lists do not show is refused, and no cluster is made', () => {
     const refused = (req: Doc): string => {
       try {
