@@ -14,82 +14,11 @@
  * emulator gives the world to every request (RequestContext.world); two
  * emulators in one process each have their own.
  */
-import type {
-  Dependent,
-  DependentKind,
-  EnvironmentChange,
-  Provider,
-  Providers,
-  Running,
-  Scope,
-  WorldAccess,
-  WorldPlace,
-} from './engine/context.js';
-import { createdAtOf, runsAtAll, runsOf, spansOf } from './engine/runs.js';
-import type { Resources, Tracked } from './engine/records.js';
+import type { Dependent, DependentKind, EnvironmentChange, Provider, Providers, Scope, WorldAccess, WorldPlace } from './engine/context.js';
 import { CONTRACTS, type ContractName, type WorldReads } from './world/contracts.js';
 
 export { createdAtOf, runsAtAll, runsOf, spansOf, type ActionSpan, type Run } from './engine/runs.js';
 export type { Dependent, DependentKind, EnvironmentChange, Provider, ProviderScope, Providers, Running } from './engine/context.js';
-
-/** What a dependent's lookups need: the request's state, clock and account. */
-export type WorldScope = Scope;
-
-/** A dependent kind over a lifecycle resource: its records, which environment each is in, and its name. */
-export function dependentKind<T extends Tracked>(def: {
-  readonly service: string;
-  readonly noun: string;
-  readonly resources: (scope: WorldScope) => Resources<T>;
-  readonly environmentOf: (r: T) => string | undefined;
-  readonly nameOf: (r: T) => string;
-  /** The records of one environment, when the kind indexes them by it (else every record is read and filtered). */
-  readonly inEnvironment?: (res: Resources<T>, environmentCrn: string) => T[];
-  /** What it does as its environment stops or starts: the action of its lifecycle (default: the same name). */
-  readonly follows?: Partial<Record<EnvironmentChange, string>>;
-}): DependentKind {
-  return {
-    service: def.service,
-    noun: def.noun,
-    in(scope, environmentCrn) {
-      const res = def.resources(scope);
-      const records = def.inEnvironment
-        ? def.inEnvironment(res, environmentCrn)
-        : res.all().filter((r) => def.environmentOf(r) === environmentCrn);
-      const lc = res.def.lifecycle;
-      const runs = runsAtAll(lc);
-      return records.map((r) => ({
-        service: def.service,
-        noun: def.noun,
-        name: def.nameOf(r),
-        what: `${def.noun} ${def.nameOf(r)}`,
-        status: res.state(r),
-        ref: `${res.def.kind}/${res.def.id(r)}`,
-        view: () => {
-          // The stored record, with its state as of now in place of the lifecycle's bookkeeping.
-          const { activity: _activity, ...shown } = r as T & Record<string, unknown>;
-          return { ...shown, status: res.state(r) };
-        },
-        remove: () => scope.store.delete(res.def.kind, res.def.id(r)),
-        ...(runs
-          ? {
-              running: (): Running => {
-                const now = scope.clock.now();
-                const spans = spansOf(lc, r.activity, now, createdAtOf(r));
-                return { name: def.nameOf(r), crn: res.def.keys(r).crn, runs: runsOf(lc, spans, now), record: r };
-              },
-            }
-          : {}),
-        follow: (change) => {
-          const action = def.follows?.[change] ?? change;
-          const spec = res.def.lifecycle[action];
-          if (!spec || res.busy(r) || (spec.from && !spec.from.includes(res.state(r)))) return false;
-          res.begin(r, action);
-          return true;
-        },
-      }));
-    },
-  };
-}
 
 /** A contract that is also a place records of other services live in (`lives: { in: 'world', place }`). */
 interface PlaceContract {
