@@ -85,6 +85,8 @@ describe('environment records', () => {
       expect(() => checkStateFormat(s, dir)).toThrow(
         `state format 6; this one reads ${STATE_FORMAT}); start with another --data-dir, or delete it with: cdpctl emulator reset`,
       );
+      // Refused as it is: the store still says what wrote it.
+      expect(s.meta('stateFormat')).toBe('6');
       s.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
