@@ -23,7 +23,7 @@ import { isUploadName, readUpload, STORED_AT, UPLOADS, uploadsDir } from './uplo
  * format is read as it is when it holds no documents of the kinds whose
  * layout changed since (CHANGED_IN); else it is refused.
  */
-export const STATE_FORMAT = 7;
+export const STATE_FORMAT = 8;
 const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
   2: [
     'datalake.datalake',
@@ -137,6 +137,8 @@ const CHANGED_IN: Readonly<Record<number, readonly string[]>> = {
     'environments.operation',
     'datahub.cluster',
   ],
+  // Format 8: an environment's FreeIPA is a part of its document, and its kind holds FreeIPA's work (engine records).
+  8: ['environments.freeipa'],
 };
 
 export class StateError extends Error {}

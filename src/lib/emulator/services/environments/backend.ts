@@ -1,8 +1,8 @@
 /**
  * What the environments service's code works with in one request: its
  * environments (the table's `environment` records, whose documents are
- * `EnvRecord`s: records.ts), read with their status as of now; their
- * FreeIPA (freeipa.ts) and the account's side (account.ts); credentials and
+ * `EnvRecord`s: records.ts), read with their status as of now; the
+ * account's side (account.ts); credentials and
  * proxy configurations by name.
  */
 import { notFound } from '../../errors.js';
@@ -12,19 +12,17 @@ import type { BackendContext, Doc } from '../../types.js';
 import type { Hook } from '../../engine/declare.js';
 import type { resources } from '../../../model/services/environments/resources.js';
 import { AccountPart } from './account.js';
-import { Freeipa } from './freeipa.js';
 import { preCreate } from './pre-created.js';
 import type { CredentialRec, EnvRecord } from './records.js';
 
 /** The resources of the service's table (model/services/environments/resources.ts). */
 export type R = keyof typeof resources.resources;
 
-/** The store kind of the operation records of environments and their FreeIPA (getOperation). */
+/** The store kind of the operation records of environments and their FreeIPA's work (getOperation). */
 export const OPERATION_KIND = 'environments.operation';
 
 export class EnvironmentsBackend {
   readonly operations: Operations;
-  readonly freeipa: Freeipa;
   readonly account: AccountPart;
   readonly ctx: BackendContext;
   /** The record each environment this request read is the document of (save). */
@@ -34,7 +32,6 @@ export class EnvironmentsBackend {
     this.ctx = h.ctx;
     preCreate(h);
     this.operations = new Operations(h.ctx, OPERATION_KIND);
-    this.freeipa = new Freeipa(this);
     this.account = new AccountPart(this);
   }
 

@@ -16,6 +16,7 @@ import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
 import { OPERATION_KIND, backendOf, type R } from './backend.js';
 import { FREEIPA_LOGS } from './catalogue.js';
+import { ipaRequired } from './freeipa.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
 import type { EnvRecord } from './records.js';
 
@@ -62,7 +63,7 @@ function outputOf(e: EnvRecord, destination: string, id: string, caseNumber?: st
 export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
   const b = backendOf(h);
   const e = b.environment(text(req.environmentName));
-  const f = b.freeipa.of(e);
+  const f = ipaRequired(e);
   b.require(e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
   const all = h.records('freeipaDiagnostics');
   if (all.all(e.crn).some((r) => all.busy(r)))

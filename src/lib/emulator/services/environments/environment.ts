@@ -28,7 +28,7 @@ import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
 import { AZURE_ZONES } from './catalogue.js';
-import { domainOf, realmOf } from './freeipa.js';
+import { domainOf, ipaIdle, ipaRequired, newIpa, realmOf } from './freeipa.js';
 import { usersFingerprint } from './identity.js';
 import { ACTION_WORDS, ENVIRONMENT } from './lifecycles.js';
 import { networkOf } from './pre-created.js';
@@ -218,7 +218,7 @@ export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
     ...(workloadAnalytics !== undefined ? { workloadAnalytics } : {}),
     freeipa: { instanceCountByGroup: servers, multiAz: freeipa.multiAz, recipes: [...freeipa.recipes] },
   };
-  b.freeipa.create(env, freeipa);
+  env.ipa = newIpa(env, freeipa);
   return env as unknown as Doc;
 }
 
@@ -265,10 +265,10 @@ function privateFields(made: Pick<EnvRecord, 'environmentName' | 'crn' | 'status
 // ---- what every answer shows ----------------------------------------------------------------
 
 /** What an environment shows beyond its document: its FreeIPA, its proxy configuration (never its password), its network as the wire has it. */
-export function environmentShown(h: Hook<R>, _rec: Rec, view: Doc): Doc {
+export function environmentShown(h: Hook<R>, rec: Rec, view: Doc): Doc {
   const e = view as unknown as EnvRecord;
   const proxy = e.proxyConfigName ? h.records('proxyConfig').find(e.proxyConfigName)?.doc : undefined;
-  return environmentView(e, backendOf(h).freeipa, proxy);
+  return environmentView(h, e, rec, proxy);
 }
 
 /** The environment as answers show it. */
@@ -276,21 +276,12 @@ const shown = (h: Hook<R>, rec: Rec): Doc => h.records('environment').view(rec a
 
 // ---- stop, start, delete ----------------------------------------------------------------------
 
-/** FAILED_PRECONDITION while FreeIPA works: the environment waits for it. */
-function freeipaIdle(b: EnvironmentsBackend, e: EnvRecord, what: string): void {
-  if (!b.freeipa.busy(e)) return;
-  const f = b.freeipa.of(e);
-  throw failedPrecondition(
-    `FreeIPA of environment ${e.environmentName} is ${b.freeipa.records.state(f)} (${ACTION_WORDS[f.activity.action] ?? f.activity.action}); ${what} waits until it is done`,
-  );
-}
-
 /** Stopping: not a private cloud environment, not while FreeIPA works, from a state it stops from. */
 export function canStop(h: Hook<R>, rec: Rec): void {
   const b = backendOf(h);
   const e = b.of(rec);
   if (e.privateCloud) throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it does not stop`);
-  freeipaIdle(b, e, 'a stop');
+  ipaIdle(h, e, rec, 'a stop');
   b.require(e, ENVIRONMENT.stop?.from ?? [], 'stop');
 }
 
@@ -306,7 +297,7 @@ export function canStart(h: Hook<R>, rec: Rec): void {
   const e = b.of(rec);
   if (e.privateCloud)
     throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it does not stop or start`);
-  freeipaIdle(b, e, 'a start');
+  ipaIdle(h, e, rec, 'a start');
   b.require(e, ENVIRONMENT.start?.from ?? [], 'start');
 }
 
@@ -673,7 +664,7 @@ export function trustCommands(h: Hook<R>, rec: Rec): Doc {
   const cleanup = h.ctx.op.name === 'getTrustCleanupCommands';
   const realm = realmOf(e);
   const domain = domainOf(e);
-  const ipa = b.freeipa.of(e).instances;
+  const ipa = ipaRequired(e).instances;
   const ad = trust.kdcServers[0];
   const adCommands = cleanup
     ? [

@@ -1,25 +1,27 @@
 /**
- * FreeIPA, the identity servers of an environment: its own record (by the
- * environment's CRN) with its servers, instance type, image, recipes and
- * secrets, and its own operations (FREEIPA in lifecycles.ts), one at a time,
- * recorded under the environment. Its status is its own while an operation
- * runs or after one failed, else its environment's (creating, stopped,
- * deleting...). Private cloud environments have none.
+ * FreeIPA, the identity servers of an environment: its state (servers,
+ * instance type, image, recipes, secrets) is a part of the environment's
+ * document (`ipa`), and its own operations are work of the engine beside
+ * the environment (the table's `freeipa` resource, each kind an action of
+ * its facts' lifecycle), recorded under the environment. Its status is its
+ * newest work's while that runs or after it failed, else its environment's
+ * (creating, stopped, deleting...). Private cloud environments have none.
  *
  * Rules, as the service has them: FreeIPA work needs its environment
- * AVAILABLE (vertical scaling needs it stopped); scaling goes between one
- * server (NON_HA), two (TWO_NODE_BASED) and three (HA), and a downscale keeps
- * two; a repair works on failed servers unless forced; an upgrade goes to a
- * newer image of the same OS (the next OS with allowMajorOsUpgrade); a retry
- * runs the last failed operation again.
+ * AVAILABLE (vertical scaling needs it stopped) and FreeIPA in a state the
+ * kind starts from; scaling goes between one server (NON_HA), two
+ * (TWO_NODE_BASED) and three (HA), and a downscale keeps two; a repair works
+ * on failed servers unless forced; an upgrade goes to a newer image of the
+ * same OS (the next OS with allowMajorOsUpgrade); a retry runs the last
+ * failed operation again.
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { Resources } from '../../engine/records.js';
-import { crnId } from '../../ids.js';
-import { settledIn } from '../../engine/timeline.js';
-import { type OperationRecord } from '../../engine/operations.js';
-import { hex, iso } from '../../values.js';
-import { OPERATION_KIND, type EnvironmentsBackend } from './backend.js';
+import type { CheckFn, Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { uuid } from '../../ids.js';
+import type { Doc } from '../../types.js';
+import { bool, docs, hex, iso, obj, str, strings, text } from '../../values.js';
+import { backendOf, type R } from './backend.js';
 import {
   DEFAULT_FREEIPA_IMAGE,
   FREEIPA_CATALOG,
@@ -30,9 +32,11 @@ import {
   OS_SERIES,
   type FreeipaImage,
 } from './catalogue.js';
-import { ACTION_WORDS, ENVIRONMENT_WORK } from './lifecycles.js';
-import { FREEIPA_KIND, type CloudPlatform, type EnvRecord, type FreeipaNode, type FreeipaRecord } from './records.js';
+import { existing } from './environment.js';
+import { ACTION_WORDS, ENVIRONMENT_WORK, FREEIPA_MINUTES } from './lifecycles.js';
+import type { EnvRecord, FreeipaNode, IpaState } from './records.js';
 
+type Rec = Readonly<EngineRecord>;
 export type AvailabilityType = 'NON_HA' | 'TWO_NODE_BASED' | 'HA';
 
 const SERVERS: Readonly<Record<AvailabilityType, number>> = { NON_HA: 1, TWO_NODE_BASED: 2, HA: 3 };
@@ -77,8 +81,10 @@ export const domainOf = (e: { environmentName: string; crn: string }): string =>
 /** Its Kerberos realm: the domain, upper case. */
 export const realmOf = (e: { environmentName: string; crn: string }): string => domainOf(e).toUpperCase();
 
+type Placed = Pick<EnvRecord, 'crn' | 'cloudPlatform' | 'network'>;
+
 /** A FreeIPA server by its index: ids, host names and addresses made from the environment. */
-function node(e: EnvRecord, index: number, generation = 0): FreeipaNode {
+function node(e: Placed & { environmentName: string }, index: number, generation = 0): FreeipaNode {
   const seed = generation === 0 ? `${e.crn}/ipa/${index}` : `${e.crn}/ipa/${index}/${generation}`;
   return {
     id: `${e.cloudPlatform === 'AWS' ? 'i-' : ''}${hex(seed, 17)}`,
@@ -88,6 +94,16 @@ function node(e: EnvRecord, index: number, generation = 0): FreeipaNode {
     index,
   };
 }
+
+/** The wire `ImageInfoResponse` of a FreeIPA image. */
+export const imageView = (i: FreeipaImage, catalog: string): Doc => ({
+  catalog,
+  id: i.id,
+  os: i.os,
+  imageName: i.imageName,
+  date: i.date,
+  catalogName: catalog === FREEIPA_CATALOG.url ? FREEIPA_CATALOG.name : 'custom',
+});
 
 export const imageById = (id: string): FreeipaImage | undefined => FREEIPA_IMAGES.find((i) => i.id === id);
 
@@ -118,292 +134,416 @@ export function requestedImage(spec: FreeipaSpec['image']): FreeipaImage {
   return DEFAULT_FREEIPA_IMAGE;
 }
 
-export class Freeipa {
-  readonly records: Resources<FreeipaRecord>;
-
-  constructor(private readonly b: EnvironmentsBackend) {
-    this.records = new Resources<FreeipaRecord>(b.ctx, {
-      kind: FREEIPA_KIND,
-      noun: 'FreeIPA of environment',
-      lifecycle: ENVIRONMENT_WORK,
-      operations: OPERATION_KIND,
-      // Its operations are its environment's (getOperation names the environment), whose id ends its CRN.
-      operationOwner: (f) => crnId(f.environmentCrn),
-      id: (f) => f.environmentCrn,
-      name: (f) => f.environmentName,
-      keys: (f) => ({ parent: f.environmentCrn }),
-    });
-  }
-
-  private get now(): number {
-    return this.b.ctx.clock.now();
-  }
-
-  /** Makes the FreeIPA of a new environment. */
-  create(e: EnvRecord, spec: FreeipaSpec): FreeipaRecord {
-    const count = Math.min(Math.max(1, spec.instanceCountByGroup), 3);
-    const image = requestedImage(spec.image);
-    const f: FreeipaRecord = {
-      activity: settledIn('create', 'AVAILABLE', this.now),
-      environmentCrn: e.crn,
-      environmentName: e.environmentName,
-      instances: Array.from({ length: count }, (_, i) => node(e, i)),
-      nextIndex: count,
-      instanceType: spec.instanceType ?? FREEIPA_INSTANCE_TYPE[e.cloudPlatform] ?? 'm5.large',
-      multiAz: spec.multiAz,
-      recipes: [...spec.recipes],
-      image: image.id,
-      ...(spec.image?.catalog ? { catalog: spec.image.catalog } : {}),
-      imds: 'v2',
-      secretsRotated: {},
-    };
-    // It comes up with its environment (whose create shows FreeIPA's progress): no work, no operation of its own.
-    return this.records.save(f);
-  }
-
-  /** The FreeIPA of an environment, if it has one (one made before FreeIPA had a record of its own is made now). */
-  find(e: EnvRecord): FreeipaRecord | undefined {
-    if (e.privateCloud) return undefined;
-    return this.records.byId(e.crn) ?? this.create(e, e.freeipa);
-  }
-
-  /** The FreeIPA of an environment, or FAILED_PRECONDITION for a private cloud environment. */
-  of(e: EnvRecord): FreeipaRecord {
-    const f = this.find(e);
-    if (!f) throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it has no FreeIPA`);
-    return f;
-  }
-
-  /** Its status as getFreeipaStatus shows it: its own while it works or after it failed, else its environment's. */
-  status(e: EnvRecord, f: FreeipaRecord): string {
-    const own = this.records.progress(f);
-    if (!own.done) return own.state;
-    const byEnv = BY_ENVIRONMENT[e.status] ?? 'AVAILABLE';
-    if (byEnv !== 'AVAILABLE') return byEnv;
-    return own.state === 'UPDATE_FAILED' ? 'UPDATE_FAILED' : 'AVAILABLE';
-  }
-
-  /** A server's status. */
-  nodeStatus(e: EnvRecord, f: FreeipaRecord, n: FreeipaNode): string {
-    const busy = this.records.busy(f);
-    if (busy && f.repairing?.instances.includes(n.id)) return f.repairing.rebuild ? 'REQUESTED' : 'REBOOTING';
-    return NODE_STATUS[this.status(e, f)] ?? 'CREATED';
-  }
-
-  /** Whether FreeIPA has an operation under way. */
-  busy(e: EnvRecord): boolean {
-    const f = this.find(e);
-    return f !== undefined && this.records.busy(f);
-  }
-
-  /** The FreeIPA of a running environment, for an operation (`what`) to begin on. */
-  private ready(ref: string, what: string, environmentState = 'AVAILABLE'): { e: EnvRecord; f: FreeipaRecord } {
-    const e = this.b.environment(ref);
-    const f = this.of(e);
-    this.b.require(e, [environmentState], what);
-    return { e, f };
-  }
-
-  private begin(f: FreeipaRecord, action: string, effect: Partial<FreeipaRecord>, anyState = false): string {
-    const from = ENVIRONMENT_WORK[action]?.from;
-    if (from && !anyState) this.records.require(f, from, ACTION_WORDS[action] ?? action);
-    return this.records.begin(f, action, { effect, anyState: true }).operationId ?? '';
-  }
-
-  // ---- scaling ------------------------------------------------------------------
-
-  upscale(ref: string, target: AvailabilityType): { original: AvailabilityType; operationId: string } {
-    const { e, f } = this.ready(ref, 'a FreeIPA upscale');
-    const have = f.instances.length;
-    const want = SERVERS[target];
-    if (want <= have)
-      throw failedPrecondition(
-        `FreeIPA of environment ${e.environmentName} has ${have} servers (${availabilityOf(have)}); an upscale to ${target} needs fewer`,
-      );
-    const added = Array.from({ length: want - have }, (_, i) => node(e, f.nextIndex + i));
-    const operationId = this.begin(f, 'upscale', { instances: [...f.instances, ...added], nextIndex: f.nextIndex + added.length });
-    return { original: availabilityOf(have), operationId };
-  }
-
-  downscale(
-    ref: string,
-    opts: { target?: AvailabilityType; instances: readonly string[]; force: boolean },
-  ): { original: AvailabilityType; target: AvailabilityType; operationId: string } {
-    const { e, f } = this.ready(ref, 'a FreeIPA downscale');
-    const have = f.instances.length;
-    for (const id of opts.instances)
-      if (!f.instances.some((n) => n.id === id))
-        throw notFound(
-          `instance ${id} is not a FreeIPA server of environment ${e.environmentName}; servers: ${f.instances.map((n) => n.id).join(', ')}`,
-        );
-    const removed = new Set(opts.instances);
-    let keep = f.instances.filter((n) => !removed.has(n.id));
-    if (opts.target) {
-      const want = SERVERS[opts.target];
-      if (opts.instances.length > 0 && keep.length !== want)
-        throw invalid(`removing ${opts.instances.length} of ${have} servers leaves ${keep.length}, not ${opts.target} (${want})`);
-      if (want >= have)
-        throw failedPrecondition(
-          `FreeIPA of environment ${e.environmentName} has ${have} servers (${availabilityOf(have)}); a downscale to ${opts.target} needs more`,
-        );
-      keep = keep.slice(0, want);
-    } else if (opts.instances.length === 0) throw invalid('say what to remove: give --target-availability-type or --instances');
-    if (keep.length < SERVERS.TWO_NODE_BASED)
-      throw failedPrecondition(
-        `a FreeIPA downscale keeps at least two servers (TWO_NODE_BASED); environment ${e.environmentName} would keep ${keep.length}`,
-      );
-    const operationId = this.begin(f, 'downscale', { instances: keep }, opts.force && !this.records.busy(f));
-    return { original: availabilityOf(have), target: availabilityOf(keep.length), operationId };
-  }
-
-  verticalScale(ref: string, instanceType: string | undefined, volumes: number): { from: string; to: string; operationId: string } {
-    const { e, f } = this.ready(ref, 'FreeIPA vertical scaling', 'ENV_STOPPED');
-    const platform: CloudPlatform = e.cloudPlatform;
-    if (!instanceType && volumes === 0) throw invalid('say what to change: give instanceType or attachedVolumes in --instance-template');
-    if (instanceType && !INSTANCE_TYPE_PATTERN[platform].test(instanceType))
-      throw invalid(`${instanceType} is not an instance type of ${platform} (FreeIPA runs ${f.instanceType})`);
-    if (instanceType === f.instanceType && volumes === 0)
-      throw failedPrecondition(`FreeIPA of environment ${e.environmentName} already runs ${instanceType}`);
-    const to = instanceType ?? f.instanceType;
-    return { from: f.instanceType, to, operationId: this.begin(f, 'verticalscale', { instanceType: to }) };
-  }
-
-  // ---- repair and retry -----------------------------------------------------------
-
-  repair(ref: string, opts: { force: boolean; instances: readonly string[]; rebuild: boolean }): string {
-    const e = this.b.environment(ref);
-    const f = this.of(e);
-    this.b.require(e, ['AVAILABLE'], 'a FreeIPA repair');
-    for (const id of opts.instances)
-      if (!f.instances.some((n) => n.id === id))
-        throw notFound(`instance ${id} is not a FreeIPA server of environment ${e.environmentName}`);
-    const failed = this.records.state(f) === 'UPDATE_FAILED';
-    if (!failed && !opts.force)
-      throw failedPrecondition(`the FreeIPA servers of environment ${e.environmentName} are healthy; repair them anyway with --force`);
-    const targets = opts.instances.length > 0 ? [...opts.instances] : f.instances.map((n) => n.id);
-    const instances = f.instances.map((n) =>
-      opts.rebuild && targets.includes(n.id) ? { ...node(e, n.index, this.now), index: n.index } : n,
-    );
-    f.repairing = { instances: targets, rebuild: opts.rebuild };
-    return this.begin(f, 'repair', { instances, repairing: null });
-  }
-
-  /** A repair's operation record, by its id. */
-  repairOperation(operationId: string): OperationRecord {
-    const op = this.b.operations.get(operationId);
-    if (op.operationName !== 'REPAIR') throw notFound(`operation ${operationId} is not a FreeIPA repair (it is ${op.operationName})`);
-    return op;
-  }
-
-  /** Why the FreeIPA operation `operationId` failed, when it is the last one and did. */
-  failure(environmentCrn: string, operationId: string): string | undefined {
-    const f = this.records.byId(environmentCrn);
-    if (!f || f.activity.operationId !== operationId || !this.records.progress(f).failed) return undefined;
-    return f.activity.reason;
-  }
-
-  retry(ref: string): string {
-    const e = this.b.environment(ref);
-    const f = this.of(e);
-    this.b.require(e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
-    const last = f.activity;
-    if (!this.records.progress(f).failed)
-      throw failedPrecondition(
-        `nothing to retry: the last FreeIPA operation of environment ${e.environmentName} (${last.action}) did not fail`,
-      );
-    return (
-      this.records.begin(f, last.action, { retry: true, anyState: true, ...(last.effect ? { effect: last.effect } : {}) }).operationId ?? ''
-    );
-  }
-
-  // ---- images -----------------------------------------------------------------------
-
-  /** The images FreeIPA can upgrade to: newer ones of its OS, and of the next OS when allowed. */
-  upgradeOptions(ref: string, allowMajorOsUpgrade: boolean): { current: FreeipaImage; images: FreeipaImage[]; catalog: string } {
-    const e = this.b.environment(ref);
-    const f = this.of(e);
-    const current = imageById(f.image) ?? DEFAULT_FREEIPA_IMAGE;
-    const series = OS_SERIES.indexOf(current.os);
-    const images = FREEIPA_IMAGES.filter(
-      (i) => i.date > current.date && (i.os === current.os || (allowMajorOsUpgrade && OS_SERIES.indexOf(i.os) === series + 1)),
-    );
-    return { current, images, catalog: f.catalog ?? FREEIPA_CATALOG.url };
-  }
-
-  upgrade(
-    ref: string,
-    imageId: string | undefined,
-    allowMajorOsUpgrade: boolean,
-  ): { original: FreeipaImage; target: FreeipaImage; operationId: string } {
-    const { e, f } = this.ready(ref, 'a FreeIPA upgrade');
-    const options = this.upgradeOptions(e.crn, allowMajorOsUpgrade);
-    const target = imageId ? options.images.find((i) => i.id === imageId) : options.images[options.images.length - 1];
-    if (!target) {
-      if (imageId)
-        throw failedPrecondition(
-          `image ${imageId} is not an upgrade of FreeIPA of environment ${e.environmentName} (${options.current.imageName}); see environments freeipa upgrade-options${allowMajorOsUpgrade ? '' : ' (--allow-major-os-upgrade for the next OS)'}`,
-        );
-      throw failedPrecondition(
-        `FreeIPA of environment ${e.environmentName} runs the newest image of ${options.current.os} (${options.current.imageName})${allowMajorOsUpgrade ? '' : '; --allow-major-os-upgrade takes it to the next OS'}`,
-      );
-    }
-    return { original: options.current, target, operationId: this.begin(f, 'upgrade', { image: target.id }) };
-  }
-
-  setCatalog(ref: string, catalog: string): void {
-    const e = this.b.environment(ref);
-    const f = this.of(e);
-    if (!/^https?:\/\/[^\s/]+/.test(catalog)) throw invalid(`${catalog.slice(0, 200)} is not the URL of an image catalog`);
-    f.catalog = catalog;
-    this.records.save(f);
-  }
-
-  // ---- maintenance --------------------------------------------------------------------
-
-  rotateSecrets(ref: string, types: readonly string[]): string {
-    const { f } = this.ready(ref, 'a FreeIPA secret rotation');
-    if (types.length === 0) throw invalid('give the secret types to rotate (see environments freeipa secrets list-types)');
-    const known = FREEIPA_SECRET_TYPES.map((t) => t.secretType);
-    const unknown = types.filter((t) => !known.includes(t));
-    if (unknown.length > 0) throw invalid(`unknown FreeIPA secret type ${unknown.join(', ')}; types: ${known.join(', ')}`);
-    const at = iso(this.now);
-    return this.begin(f, 'rotatesecrets', { secretsRotated: { ...f.secretsRotated, ...Object.fromEntries(types.map((t) => [t, at])) } });
-  }
-
-  imds(ref: string, version: 'v1' | 'v2'): string {
-    const { e, f } = this.ready(ref, `a FreeIPA IMDS${version} update`);
-    if (e.cloudPlatform !== 'AWS')
-      throw failedPrecondition(
-        `environment ${e.environmentName} runs on ${e.cloudPlatform}; the instance metadata service version is AWS's`,
-      );
-    return this.begin(f, 'imds', { imds: version });
-  }
-
-  updateOrchestratorState(ref: string): string {
-    const { f } = this.ready(ref, 'a FreeIPA orchestrator state update');
-    return this.begin(f, 'saltupdate', {});
-  }
-
-  // ---- recipes ------------------------------------------------------------------------
-
-  attachRecipes(ref: string, names: readonly string[]): void {
-    const e = this.b.environment(ref);
-    const f = this.of(e);
-    if (names.length === 0) throw invalid('give the recipes to attach');
-    for (const n of names) if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(n)) throw invalid(`${n.slice(0, 100)} is not a recipe name`);
-    f.recipes = [...new Set([...f.recipes, ...names])];
-    this.records.save(f);
-  }
-
-  detachRecipes(ref: string, names: readonly string[]): void {
-    const e = this.b.environment(ref);
-    const f = this.of(e);
-    const missing = names.filter((n) => !f.recipes.includes(n));
-    if (missing.length > 0)
-      throw notFound(
-        `recipe ${missing.join(', ')} is not attached to FreeIPA of environment ${e.environmentName}; attached: ${f.recipes.join(', ') || 'none'}`,
-      );
-    f.recipes = f.recipes.filter((r) => !names.includes(r));
-    this.records.save(f);
-  }
+/** The FreeIPA a new environment comes up with (its create shows FreeIPA's progress: no work of its own). */
+export function newIpa(e: Placed & { environmentName: string }, spec: FreeipaSpec): IpaState {
+  const count = Math.min(Math.max(1, spec.instanceCountByGroup), 3);
+  return {
+    instances: Array.from({ length: count }, (_, i) => node(e, i)),
+    nextIndex: count,
+    instanceType: spec.instanceType ?? FREEIPA_INSTANCE_TYPE[e.cloudPlatform] ?? 'm5.large',
+    multiAz: spec.multiAz,
+    recipes: [...spec.recipes],
+    image: requestedImage(spec.image).id,
+    ...(spec.image?.catalog ? { catalog: spec.image.catalog } : {}),
+    imds: 'v2',
+    secretsRotated: {},
+  };
 }
+
+/** The FreeIPA of an environment, if it has one (one made before FreeIPA was a part of its document is made from its create's). */
+export function ipaOf(e: EnvRecord): IpaState | undefined {
+  if (e.privateCloud) return undefined;
+  return e.ipa ?? newIpa(e, e.freeipa);
+}
+
+/** The FreeIPA of an environment, or FAILED_PRECONDITION for a private cloud environment. */
+export function ipaRequired(e: EnvRecord): IpaState {
+  const f = ipaOf(e);
+  if (!f) throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it has no FreeIPA`);
+  return f;
+}
+
+/** FreeIPA's newest work on an environment. */
+export const lastWork = (h: Hook<R>, env: Rec): EngineRecord | undefined => h.records('freeipa').all(env.id).at(-1);
+
+/** FreeIPA's own state: its newest work's (AVAILABLE when it has had none). */
+export function ownState(h: Hook<R>, env: Rec): { state: string; done: boolean; work?: EngineRecord } {
+  const w = lastWork(h, env);
+  if (!w) return { state: 'AVAILABLE', done: true };
+  const p = h.records('freeipa').progress(w);
+  return { state: p.state, done: p.done, work: w };
+}
+
+/** Its status as getFreeipaStatus shows it: its own while it works or after it failed, else its environment's. */
+export function ipaStatus(h: Hook<R>, e: EnvRecord, env: Rec): string {
+  const own = ownState(h, env);
+  if (!own.done) return own.state;
+  const byEnv = BY_ENVIRONMENT[e.status] ?? 'AVAILABLE';
+  if (byEnv !== 'AVAILABLE') return byEnv;
+  return own.state === 'UPDATE_FAILED' ? 'UPDATE_FAILED' : 'AVAILABLE';
+}
+
+/** Each server's status: a repair under way reboots (or rebuilds) those it works on. */
+export function nodeStatuses(h: Hook<R>, e: EnvRecord, env: Rec, f: IpaState): Map<string, string> {
+  const own = ownState(h, env);
+  const repair = !own.done && own.work?.activity.action === 'repair' ? obj(own.work.data?.request) : undefined;
+  const targets = repair ? strings(repair.instances) : [];
+  const all = NODE_STATUS[ipaStatus(h, e, env)] ?? 'CREATED';
+  const during = text(repair?.repairType) === 'REBUILD' ? 'REQUESTED' : 'REBOOTING';
+  return new Map(f.instances.map((n) => [n.id, repair && (targets.length === 0 || targets.includes(n.id)) ? during : all]));
+}
+
+/** FAILED_PRECONDITION while FreeIPA works: `what` waits for it. */
+export function ipaIdle(h: Hook<R>, e: EnvRecord, env: Rec, what: string): void {
+  const own = ownState(h, env);
+  if (own.done || !own.work) return;
+  const action = own.work.activity.action;
+  throw failedPrecondition(
+    `FreeIPA of environment ${e.environmentName} is ${own.state} (${ACTION_WORDS[action] ?? action}); ${what} waits until it is done`,
+  );
+}
+
+// ---- what each kind of work asks and changes ----------------------------------------------------------
+
+interface Ready {
+  readonly e: EnvRecord;
+  readonly f: IpaState;
+  /** The environment's record. */
+  readonly env: Rec;
+}
+
+const ipaOfRec = (h: Hook<R>, env: Rec): Ready => {
+  const e = backendOf(h).of(env);
+  return { e, f: ipaRequired(e), env };
+};
+
+/** The environment and its FreeIPA, for work of a kind: the environment in its state, FreeIPA in a state the kind starts from. */
+const ready =
+  (kind: string, rules?: (x: Ready, req: Doc, h: Hook<R>) => void, environmentState = 'AVAILABLE'): CheckFn<R> =>
+  (h, rec, req) => {
+    const x = ipaOfRec(h, rec);
+    const what = ACTION_WORDS[kind] ?? kind;
+    backendOf(h).require(x.e, [environmentState], what);
+    rules?.(x, req, h);
+    const e = x.e;
+    const from = ENVIRONMENT_WORK[kind]?.from ?? [];
+    const own = ownState(h, rec);
+    if (kind === 'downscale' && bool(req.force) && own.done) return;
+    if (!from.includes(own.state))
+      throw failedPrecondition(`FreeIPA of environment ${e.environmentName} is ${own.state}; ${what} needs it ${from.join(' or ')}`);
+  };
+
+/** The FreeIPA a change of it leaves (what reaches the environment when the work succeeds). */
+const changed = (f: IpaState, change: Partial<IpaState>): Doc => ({ ipa: { ...f, ...change } });
+
+function upscaled({ e, f }: Ready, req: Doc): FreeipaNode[] {
+  const target = text(req.targetAvailabilityType) as AvailabilityType;
+  const have = f.instances.length;
+  const want = SERVERS[target];
+  if (want <= have)
+    throw failedPrecondition(
+      `FreeIPA of environment ${e.environmentName} has ${have} servers (${availabilityOf(have)}); an upscale to ${target} needs fewer`,
+    );
+  return [...f.instances, ...Array.from({ length: want - have }, (_, i) => node(e, f.nextIndex + i))];
+}
+
+function downscaled({ e, f }: Ready, req: Doc): FreeipaNode[] {
+  const have = f.instances.length;
+  const ids = strings(req.instances);
+  const target = str(req.targetAvailabilityType) as AvailabilityType | undefined;
+  for (const id of ids)
+    if (!f.instances.some((n) => n.id === id))
+      throw notFound(
+        `instance ${id} is not a FreeIPA server of environment ${e.environmentName}; servers: ${f.instances.map((n) => n.id).join(', ')}`,
+      );
+  let keep = f.instances.filter((n) => !ids.includes(n.id));
+  if (target) {
+    const want = SERVERS[target];
+    if (ids.length > 0 && keep.length !== want)
+      throw invalid(`removing ${ids.length} of ${have} servers leaves ${keep.length}, not ${target} (${want})`);
+    if (want >= have)
+      throw failedPrecondition(
+        `FreeIPA of environment ${e.environmentName} has ${have} servers (${availabilityOf(have)}); a downscale to ${target} needs more`,
+      );
+    keep = keep.slice(0, want);
+  } else if (ids.length === 0) throw invalid('say what to remove: give --target-availability-type or --instances');
+  if (keep.length < SERVERS.TWO_NODE_BASED)
+    throw failedPrecondition(
+      `a FreeIPA downscale keeps at least two servers (TWO_NODE_BASED); environment ${e.environmentName} would keep ${keep.length}`,
+    );
+  return keep;
+}
+
+/** The instance type vertical scaling moves FreeIPA to. */
+function scaledTo({ e, f }: Ready, req: Doc): string {
+  const template = obj(req.instanceTemplate);
+  const instanceType = str(template.instanceType);
+  const volumes = docs(template.attachedVolumes).length;
+  if (!instanceType && volumes === 0) throw invalid('say what to change: give instanceType or attachedVolumes in --instance-template');
+  if (instanceType && !INSTANCE_TYPE_PATTERN[e.cloudPlatform].test(instanceType))
+    throw invalid(`${instanceType} is not an instance type of ${e.cloudPlatform} (FreeIPA runs ${f.instanceType})`);
+  if (instanceType === f.instanceType && volumes === 0)
+    throw failedPrecondition(`FreeIPA of environment ${e.environmentName} already runs ${instanceType}`);
+  return instanceType ?? f.instanceType;
+}
+
+function repairable({ e, f, env }: Ready, req: Doc, h: Hook<R>): void {
+  for (const id of strings(req.instances))
+    if (!f.instances.some((n) => n.id === id)) throw notFound(`instance ${id} is not a FreeIPA server of environment ${e.environmentName}`);
+  if (ownState(h, env).state !== 'UPDATE_FAILED' && !bool(req.force))
+    throw failedPrecondition(`the FreeIPA servers of environment ${e.environmentName} are healthy; repair them anyway with --force`);
+}
+
+/** The servers a repair leaves: those it rebuilds are new servers at the same index. */
+function repaired({ e, f }: Ready, req: Doc, now: number): FreeipaNode[] {
+  const targets = strings(req.instances);
+  const rebuild = text(req.repairType) === 'REBUILD';
+  return f.instances.map((n) => (rebuild && (targets.length === 0 || targets.includes(n.id)) ? node(e, n.index, now) : n));
+}
+
+/** The images FreeIPA can upgrade to: newer ones of its OS, and of the next OS when allowed. */
+export function upgradeOptions(f: IpaState, allowMajorOsUpgrade: boolean): { current: FreeipaImage; images: FreeipaImage[] } {
+  const current = imageById(f.image) ?? DEFAULT_FREEIPA_IMAGE;
+  const series = OS_SERIES.indexOf(current.os);
+  const images = FREEIPA_IMAGES.filter(
+    (i) => i.date > current.date && (i.os === current.os || (allowMajorOsUpgrade && OS_SERIES.indexOf(i.os) === series + 1)),
+  );
+  return { current, images };
+}
+
+function upgradeTarget({ e, f }: Ready, req: Doc): FreeipaImage {
+  const imageId = str(req.imageId);
+  const major = bool(req.allowMajorOsUpgrade);
+  const options = upgradeOptions(f, major);
+  const target = imageId ? options.images.find((i) => i.id === imageId) : options.images[options.images.length - 1];
+  if (target) return target;
+  if (imageId)
+    throw failedPrecondition(
+      `image ${imageId} is not an upgrade of FreeIPA of environment ${e.environmentName} (${options.current.imageName}); see environments freeipa upgrade-options${major ? '' : ' (--allow-major-os-upgrade for the next OS)'}`,
+    );
+  throw failedPrecondition(
+    `FreeIPA of environment ${e.environmentName} runs the newest image of ${options.current.os} (${options.current.imageName})${major ? '' : '; --allow-major-os-upgrade takes it to the next OS'}`,
+  );
+}
+
+function secretTypes(_x: Ready, req: Doc): void {
+  const types = strings(req.secretTypes);
+  if (types.length === 0) throw invalid('give the secret types to rotate (see environments freeipa secrets list-types)');
+  const known = FREEIPA_SECRET_TYPES.map((t) => t.secretType);
+  const unknown = types.filter((t) => !known.includes(t));
+  if (unknown.length > 0) throw invalid(`unknown FreeIPA secret type ${unknown.join(', ')}; types: ${known.join(', ')}`);
+}
+
+const imdsVersion = (h: Hook<R>): 'v1' | 'v2' => (h.ctx.op.name === 'updateFreeipaToAwsImdsV1' ? 'v1' : 'v2');
+
+function onAws({ e }: Ready): void {
+  if (e.cloudPlatform !== 'AWS')
+    throw failedPrecondition(`environment ${e.environmentName} runs on ${e.cloudPlatform}; the instance metadata service version is AWS's`);
+}
+
+/**
+ * FreeIPA's work beside its environment, as a resource of the table. Each
+ * kind is a group of its own, so that the engine does not refuse one kind
+ * while another runs: FreeIPA's `check` refuses any while one runs, naming
+ * FreeIPA's state as the service does.
+ */
+export const freeipaWork: Resource<R> = {
+  keys: ['operationId'],
+  noun: 'FreeIPA operation',
+  lives: { in: 'parent', parent: 'environment', part: true },
+  work: { groups: Object.fromEntries(Object.keys(FREEIPA_MINUTES).map((k) => [k, k])), named: 'operation' },
+  minutes: FREEIPA_MINUTES,
+  hooks: {
+    check: {
+      upscale: ready('upscale', (x, req) => void upscaled(x, req)),
+      downscale: ready('downscale', (x, req) => void downscaled(x, req)),
+      verticalscale: ready('verticalscale', (x, req) => void scaledTo(x, req), 'ENV_STOPPED'),
+      repair: ready('repair', repairable),
+      upgrade: ready('upgrade', (x, req) => void upgradeTarget(x, req)),
+      rotatesecrets: ready('rotatesecrets', secretTypes),
+      imds: ready('imds', onAws),
+      saltupdate: ready('saltupdate'),
+    },
+    effect: {
+      upscale: (h, rec, req) => {
+        const x = ipaOfRec(h, rec);
+        const instances = upscaled(x, req);
+        return changed(x.f, { instances, nextIndex: x.f.nextIndex + instances.length - x.f.instances.length });
+      },
+      downscale: (h, rec, req) => {
+        const x = ipaOfRec(h, rec);
+        return changed(x.f, { instances: downscaled(x, req) });
+      },
+      verticalscale: (h, rec, req) => {
+        const x = ipaOfRec(h, rec);
+        return changed(x.f, { instanceType: scaledTo(x, req) });
+      },
+      repair: (h, rec, req) => {
+        const x = ipaOfRec(h, rec);
+        return changed(x.f, { instances: repaired(x, req, h.ctx.clock.now()) });
+      },
+      upgrade: (h, rec, req) => {
+        const x = ipaOfRec(h, rec);
+        return changed(x.f, { image: upgradeTarget(x, req).id });
+      },
+      rotatesecrets: (h, rec, req) => {
+        const { f } = ipaOfRec(h, rec);
+        const at = iso(h.ctx.clock.now());
+        return changed(f, { secretsRotated: { ...f.secretsRotated, ...Object.fromEntries(strings(req.secretTypes).map((t) => [t, at])) } });
+      },
+      imds: (h, rec) => changed(ipaOfRec(h, rec).f, { imds: imdsVersion(h) }),
+    },
+  },
+};
+
+// ---- answers --------------------------------------------------------------------------------------------
+
+/** An availability type a response shape's enum allows, else nothing (the wire has no value for it). */
+const onlyIf = (allowed: readonly string[], field: string, value: string): Doc => (allowed.includes(value) ? { [field]: value } : {});
+
+/** The operation of the work an entry just began. */
+const begun = (h: Hook<R>, rec: Rec): string => lastWork(h, rec)?.id ?? '';
+
+export const upscaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
+  originalAvailabilityType: availabilityOf(ipaOfRec(h, rec).f.instances.length),
+  ...onlyIf(['HA'], 'targetAvailabilityType', text(req.targetAvailabilityType)),
+  operationId: begun(h, rec),
+});
+
+export const downscaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
+  const x = ipaOfRec(h, rec);
+  return {
+    ...onlyIf(['HA'], 'originalAvailabilityType', availabilityOf(x.f.instances.length)),
+    targetAvailabilityType: availabilityOf(downscaled(x, req).length),
+    operationId: begun(h, rec),
+  };
+};
+
+export const verticalScaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
+  const x = ipaOfRec(h, rec);
+  return { result: `FreeIPA moves from ${x.f.instanceType} to ${scaledTo(x, req)}`, operationId: begun(h, rec) };
+};
+
+export const upgradeAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
+  const x = ipaOfRec(h, rec);
+  const catalog = x.f.catalog ?? FREEIPA_CATALOG.url;
+  const original = imageById(x.f.image) ?? DEFAULT_FREEIPA_IMAGE;
+  return {
+    originalImage: imageView(original, catalog),
+    targetImage: imageView(upgradeTarget(x, req), catalog),
+    operationId: begun(h, rec),
+  };
+};
+
+/** Work that answers its operation alone. */
+export const operationAnswer = (h: Hook<R>, rec: Rec): Doc => ({ operationId: begun(h, rec) });
+
+/** rotateSaltPassword is a secret rotation of the salt password. */
+export const saltPassword = (h: Hook<R>, sent: Doc): Doc => ({ ...existing(h, sent), secretTypes: ['SALT_PASSWORD'] });
+
+const REPAIR_STATUS: Readonly<Record<string, string>> = {
+  RUNNING: 'RUNNING',
+  FINISHED: 'COMPLETED',
+  FAILED: 'FAILED',
+  CANCELLED: 'FAILED',
+};
+
+/** A repair as getRepairFreeipaStatus (and repairFreeipa) answers it, from its operation record. */
+function repairView(h: Hook<R>, env: Rec, operationId: string): Doc {
+  const ops = h.records('environment').operations();
+  const op = ops.get(operationId);
+  if (op.operationName !== 'REPAIR') throw notFound(`operation ${operationId} is not a FreeIPA repair (it is ${op.operationName})`);
+  const { status, ended } = ops.status(op);
+  const state = REPAIR_STATUS[status] ?? 'RUNNING';
+  const environmentCrn = env.crn ?? '';
+  const work = h.records('freeipa').byId(operationId);
+  const failed = work && state === 'FAILED' ? (work.activity.reason ?? 'the repair failed') : undefined;
+  return {
+    operationId,
+    status: state,
+    successfulOperationDetails:
+      state === 'COMPLETED' ? [{ environmentCrn, message: 'repaired the FreeIPA servers of the environment' }] : [],
+    failureOperationDetails: failed ? [{ environmentCrn, message: failed }] : [],
+    ...(failed ? { error: failed } : {}),
+    startDate: iso(op.tl.startedAt),
+    ...(ended !== undefined ? { endDate: iso(ended) } : {}),
+  };
+}
+
+export const repairAnswer = (h: Hook<R>, rec: Rec): Doc => repairView(h, rec, begun(h, rec));
+
+/** getRepairFreeipaStatus: the repair an operation id names, under its environment. */
+export const repairStatus = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
+  const { operationId: _id, ...view } = repairView(h, rec, text(req.operationId));
+  return view;
+};
+
+/** Code: a retry runs FreeIPA's last failed work again, as it was asked for (its request and what its success sets). */
+export function retryFreeipa(h: Hook<R>, req: Doc): Doc {
+  const b = backendOf(h);
+  const env = b.record(text(req.environment));
+  const e = b.of(env);
+  ipaRequired(e);
+  b.require(e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
+  const own = ownState(h, env);
+  const last = own.work;
+  if (!last || !h.records('freeipa').progress(last).failed)
+    throw failedPrecondition(
+      `nothing to retry: the last FreeIPA operation of environment ${e.environmentName} (${last?.activity.action ?? 'none'}) did not fail`,
+    );
+  const id = uuid();
+  h.records('freeipa').create(
+    { id, scope: env.id, ...(env.env ? { env: env.env } : {}), doc: {}, ...(last.data ? { data: last.data } : {}) },
+    last.activity.action,
+    { retry: true, operationId: id, ...(last.activity.effect ? { effect: last.activity.effect } : {}) },
+  );
+  return { operationId: id };
+}
+
+/** The images an environment's FreeIPA can be upgraded to. */
+export const upgradeOptionsAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
+  const { f } = ipaOfRec(h, rec);
+  const o = upgradeOptions(f, bool(req.allowMajorOsUpgrade));
+  const own = f.catalog ?? FREEIPA_CATALOG.url;
+  const catalog = str(req.catalog) ?? own;
+  return { currentImage: imageView(o.current, own), images: o.images.map((i) => imageView(i, catalog)) };
+};
+
+// ---- changes at once: catalog and recipes -------------------------------------------------------------
+
+/** Code: changes the FreeIPA of the environment a request names at once (`change` refuses, or returns what it sets). */
+function ipaChange(name: string, change: (x: Ready, req: Doc) => Partial<IpaState>): (h: Hook<R>, req: Doc) => Doc {
+  const fn = (h: Hook<R>, req: Doc): Doc => {
+    const b = backendOf(h);
+    const env = b.record(text(req.environment));
+    const e = b.of(env);
+    const f = ipaRequired(e);
+    b.save(Object.assign(e, changed(f, change({ e, f, env }, req))));
+    return {};
+  };
+  // The coverage table names a code entry by its function.
+  return Object.defineProperty(fn, 'name', { value: name });
+}
+
+export const setCatalog = ipaChange('setCatalog', (_x, req) => {
+  const catalog = text(req.catalog);
+  if (!/^https?:\/\/[^\s/]+/.test(catalog)) throw invalid(`${catalog.slice(0, 200)} is not the URL of an image catalog`);
+  return { catalog };
+});
+
+export const attachFreeIpaRecipes = ipaChange('attachFreeIpaRecipes', ({ f }, req) => {
+  const names = strings(req.recipes);
+  if (names.length === 0) throw invalid('give the recipes to attach');
+  for (const n of names) if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(n)) throw invalid(`${n.slice(0, 100)} is not a recipe name`);
+  return { recipes: [...new Set([...f.recipes, ...names])] };
+});
+
+export const detachFreeIpaRecipes = ipaChange('detachFreeIpaRecipes', ({ e, f }, req) => {
+  const names = strings(req.recipes);
+  const missing = names.filter((n) => !f.recipes.includes(n));
+  if (missing.length > 0)
+    throw notFound(
+      `recipe ${missing.join(', ')} is not attached to FreeIPA of environment ${e.environmentName}; attached: ${f.recipes.join(', ') || 'none'}`,
+    );
+  return { recipes: f.recipes.filter((r) => !names.includes(r)) };
+});

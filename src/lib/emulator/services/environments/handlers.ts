@@ -12,6 +12,7 @@ import type { Doc } from '../../types.js';
 import { bool, compact, obj, str, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
 import { gcpKeyType, selfSignedCertificate } from './credentials.js';
+import { ipaRequired } from './freeipa.js';
 import { keytabOf, rootCertificateOf } from './identity.js';
 import type { CloudPlatform, CredentialRec } from './records.js';
 
@@ -136,14 +137,14 @@ export const proxyInUse = unusedBy('proxyConfigName', 'proxy configuration', 're
 export const keytab = (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc => {
   const b = backendOf(h);
   const e = b.of(rec);
-  b.freeipa.of(e);
+  ipaRequired(e);
   return { contents: keytabOf(h.ctx, e, str(req.actorCrn) ?? h.ctx.caller.actorCrn) };
 };
 
 /** Code: the certificate is made the first time it is asked for, and kept. */
 export const getRootCertificate = (b: EnvironmentsBackend, req: Doc): Doc => {
   const e = b.environment(text(req.environmentName));
-  b.freeipa.of(e);
+  ipaRequired(e);
   const cert = rootCertificateOf(e);
   if (cert.made) b.save(Object.assign(e, { rootCertificate: cert.pem }));
   return { contents: cert.pem };

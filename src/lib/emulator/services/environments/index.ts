@@ -4,8 +4,8 @@
  * changes and cross-realm trust (environment.ts), credentials, proxy
  * configurations, audit credentials, ID Broker mappings, FreeIPA
  * diagnostics collections, user syncs and the account's settings on the
- * engine's records; FreeIPA's own work is code over its record
- * (freeipa.ts). What the API says of its resources is
+ * engine's records; FreeIPA's own work is work of the engine beside its
+ * environment (freeipa.ts). What the API says of its resources is
  * model/services/environments/resources.ts.
  */
 import type { OperationName } from '../../../model/services/environments/wire.js';
@@ -17,8 +17,8 @@ import { FREEIPA_LOGS, FREEIPA_SECRET_TYPES, TELEMETRY_DEFAULTS } from './catalo
 import * as environment from './handlers.js';
 import { ENVIRONMENT_MINUTES, NOT_ITS_OWN } from './lifecycles.js';
 import { preCreate } from './pre-created.js';
-import { FREEIPA_KIND } from './records.js';
-import * as freeipa from './freeipa-handlers.js';
+import * as freeipa from './freeipa.js';
+import { freeipaStatus } from './views.js';
 import * as account from './account-handlers.js';
 import * as usersync from './usersync.js';
 import * as diagnostics from './diagnostics.js';
@@ -36,7 +36,7 @@ export default defineService<OperationName>()({
       // Its FreeIPA's work, user syncs and log collections fail by its name too, and its own actions do not.
       failsFor: NOT_ITS_OWN,
       deletes: { force: ['forced'] },
-      goneWith: [FREEIPA_KIND, 'environments.idBrokerMappings', 'environments.freeipaDiagnostics', OPERATION_KIND],
+      goneWith: ['environments.idBrokerMappings', 'environments.freeipaDiagnostics', OPERATION_KIND],
       hooks: {
         fill: env.environmentFields,
         show: env.environmentShown,
@@ -67,7 +67,7 @@ export default defineService<OperationName>()({
         },
       },
     },
-    freeipa: { keys: ['environmentName', 'environment'] },
+    freeipa: freeipa.freeipaWork,
     freeipaInstance: { keys: [] },
     credential: {
       keys: ['credentialName'],
@@ -101,7 +101,7 @@ export default defineService<OperationName>()({
     userSync: { noun: 'user sync operation', keys: ['operationId'], minutes: { create: [0.2, 1.8], reject: 0 } },
   },
   operations: (r) => ({
-    attachFreeIpaRecipes: code(onBackend(freeipa.attachFreeIpaRecipes)),
+    attachFreeIpaRecipes: code(freeipa.attachFreeIpaRecipes),
     cancelFreeipaDiagnostics: code(diagnostics.cancelFreeipaDiagnostics),
     cancelTrust: r.environment.act('trustcancel', { rewrite: env.existing, answer: env.flowAndOperation }),
     changeEnvironmentCredential: r.environment.update({ rewrite: env.asChange }),
@@ -124,8 +124,8 @@ export default defineService<OperationName>()({
     deleteEnvironment: r.environment.delete({ rewrite: env.existing }),
     deleteProxyConfig: r.proxyConfig.delete(),
     describeEnvironment: r.environment.read({ rewrite: env.existing }),
-    detachFreeIpaRecipes: code(onBackend(freeipa.detachFreeIpaRecipes)),
-    downscaleFreeipa: code(onBackend(freeipa.downscaleFreeipa)),
+    detachFreeIpaRecipes: code(freeipa.detachFreeIpaRecipes),
+    downscaleFreeipa: r.environment.work('downscale', { rewrite: env.existing, answer: freeipa.downscaleAnswer }),
     finishSetupTrust: r.environment.act('trustfinish', { rewrite: env.existing, answer: env.flowAndOperation }),
     getAccountTelemetry: r.accountTelemetry.read(),
     getAccountTelemetryDefault: fixed(TELEMETRY_DEFAULTS),
@@ -136,15 +136,15 @@ export default defineService<OperationName>()({
     getEnvironmentSetting: code(onBackend(account.getEnvironmentSetting)),
     getEnvironmentUserSyncState: r.environment.read({ rewrite: env.existing, answer: usersync.userSyncState }),
     getFreeipaLogDescriptors: fixed({ logs: FREEIPA_LOGS }),
-    getFreeipaStatus: r.environment.read({ rewrite: env.existing, answer: freeipa.freeipaStatus }),
-    getFreeipaUpgradeOptions: r.environment.read({ rewrite: env.existing, answer: freeipa.upgradeOptions }),
+    getFreeipaStatus: r.environment.read({ rewrite: env.existing, answer: freeipaStatus }),
+    getFreeipaUpgradeOptions: r.environment.read({ rewrite: env.existing, answer: freeipa.upgradeOptionsAnswer }),
     getGovCloudAuditCredentialPrerequisites: code(onBackend(account.getGovCloudAuditCredentialPrerequisites)),
     getGovCloudCredentialPrerequisites: code(onBackend(account.getGovCloudCredentialPrerequisites)),
     getIdBrokerMappings: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf }),
     getIdBrokerMappingsSyncStatus: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf, answer: idBroker.idBrokerSyncStatus }),
     getKeytab: r.environment.read({ rewrite: env.existing, answer: environment.keytab }),
     getOperation: r.environment.operation({ rewrite: env.existing }),
-    getRepairFreeipaStatus: code(onBackend(freeipa.getRepairFreeipaStatus)),
+    getRepairFreeipaStatus: r.environment.operation({ answer: freeipa.repairStatus }),
     getRootCertificate: code(onBackend(environment.getRootCertificate)),
     getTrustCleanupCommands: r.environment.read({ rewrite: env.existing, answer: env.trustCommands }),
     getTrustSetupCommands: r.environment.read({ rewrite: env.existing, answer: env.trustCommands }),
@@ -158,16 +158,16 @@ export default defineService<OperationName>()({
     listFreeipaDiagnostics: r.freeipaDiagnostics.list({ select: diagnostics.collectionsOf }),
     listFreeipaSecretTypes: fixed({ freeipaSecretTypes: FREEIPA_SECRET_TYPES }),
     listProxyConfigs: r.proxyConfig.list({ select: environment.proxiesNamed }),
-    repairFreeipa: code(onBackend(freeipa.repairFreeipa)),
+    repairFreeipa: r.environment.work('repair', { rewrite: env.existing, answer: freeipa.repairAnswer }),
     repairTrust: r.environment.act('trustrepair', { rewrite: env.existing, answer: env.flowAndOperation }),
-    retryFreeipa: code(onBackend(freeipa.retryFreeipa)),
-    rotateFreeipaSecrets: code(onBackend(freeipa.rotateFreeipaSecrets)),
-    rotateSaltPassword: code(onBackend(freeipa.rotateSaltPassword)),
+    retryFreeipa: code(freeipa.retryFreeipa),
+    rotateFreeipaSecrets: r.environment.work('rotatesecrets', { rewrite: env.existing, answer: freeipa.operationAnswer }),
+    rotateSaltPassword: r.environment.work('rotatesecrets', { rewrite: freeipa.saltPassword, answer: freeipa.operationAnswer }),
     setAWSAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
     setAWSGovCloudAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
     setAccountTelemetry: r.accountTelemetry.update({ rewrite: account.telemetryChange }),
     setAzureAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
-    setCatalog: code(onBackend(freeipa.setCatalog)),
+    setCatalog: code(freeipa.setCatalog),
     setEndpointAccessGateway: r.environment.act('endpointgateway', { rewrite: env.existing }),
     setEnvironmentSetting: code(onBackend(account.setEnvironmentSetting)),
     setGCPAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
@@ -176,7 +176,7 @@ export default defineService<OperationName>()({
     setTelemetryFeatures: r.environment.update({ rewrite: env.asChange }),
     setupActiveDirectoryTrust: r.environment.act('trustsetup', { rewrite: env.existing, answer: env.flow }),
     startEnvironment: r.environment.act('start', { rewrite: env.existing }),
-    startFreeIpaVerticalScaling: code(onBackend(freeipa.startFreeIpaVerticalScaling)),
+    startFreeIpaVerticalScaling: r.environment.work('verticalscale', { rewrite: env.existing, answer: freeipa.verticalScaleAnswer }),
     stopEnvironment: r.environment.act('stop', { rewrite: env.existing }),
     syncAllUsers: code(usersync.syncAllUsers),
     syncIdBrokerMappings: code(idBroker.syncIdBrokerMappings),
@@ -192,17 +192,17 @@ export default defineService<OperationName>()({
     updateAzureImageTermsPolicy: r.azureImageTerms.update(),
     updateCustomDockerRegistry: r.environment.update({ rewrite: env.asChange }),
     updateDataServiceResources: r.environment.update({ rewrite: env.asChange }),
-    updateFreeipaToAwsImdsV1: code(onBackend(freeipa.updateFreeipaToAwsImdsV1)),
-    updateFreeipaToAwsImdsV2: code(onBackend(freeipa.updateFreeipaToAwsImdsV2)),
-    updateOrchestratorState: code(onBackend(freeipa.updateOrchestratorState)),
+    updateFreeipaToAwsImdsV1: r.environment.work('imds', { rewrite: env.existing, answer: freeipa.operationAnswer }),
+    updateFreeipaToAwsImdsV2: r.environment.work('imds', { rewrite: env.existing, answer: freeipa.operationAnswer }),
+    updateOrchestratorState: r.environment.work('saltupdate', { rewrite: env.existing, answer: freeipa.operationAnswer }),
     updateProxyConfig: r.environment.update({ rewrite: env.asChange }),
     updateSecurityAccess: r.environment.update({ rewrite: env.asChange }),
     updateSshKey: r.environment.update({ rewrite: env.asChange }),
     updateSubnet: r.environment.update({ rewrite: env.asChange }),
     updateTags: r.environment.update({ rewrite: env.asChange }),
     upgradeCcm: r.environment.act('upgradeccm', { rewrite: env.existing }),
-    upgradeFreeipa: code(onBackend(freeipa.upgradeFreeipa)),
-    upscaleFreeipa: code(onBackend(freeipa.upscaleFreeipa)),
+    upgradeFreeipa: r.environment.work('upgrade', { rewrite: env.existing, answer: freeipa.upgradeAnswer }),
+    upscaleFreeipa: r.environment.work('upscale', { rewrite: env.existing, answer: freeipa.upscaleAnswer }),
     validateAwsCloudStorage: code(onBackend(account.validateAwsCloudStorage)),
     validateAzureCloudStorage: code(onBackend(account.validateAzureCloudStorage)),
   }),

@@ -32,8 +32,8 @@ export const ENVIRONMENT_MINUTES = {
   trustrepair: [0.5, 2],
 } as const;
 
-/** FreeIPA's own operations (states of its own record, which shows AVAILABLE while none runs): requested, then under way for these minutes. */
-const FREEIPA: Lifecycle = lifecycleOf(facts.resources.freeipa, {
+/** FreeIPA's own work (beside its environment; FreeIPA shows AVAILABLE while none runs): requested, then under way for these minutes. */
+export const FREEIPA_MINUTES = {
   upscale: [0.5, 8],
   downscale: [0.5, 5],
   repair: [0.5, 6],
@@ -42,7 +42,9 @@ const FREEIPA: Lifecycle = lifecycleOf(facts.resources.freeipa, {
   rotatesecrets: [0.5, 3],
   imds: [0.5, 2],
   saltupdate: [0.5, 4],
-});
+} as const;
+
+const FREEIPA: Lifecycle = lifecycleOf(facts.resources.freeipa, FREEIPA_MINUTES);
 
 /** What each action is called in messages ("... needs it AVAILABLE"). */
 export const ACTION_WORDS: Readonly<Record<string, string>> = {
@@ -74,12 +76,7 @@ const ELSEWHERE: Lifecycle = { usersync: { phases: [] }, diagnostics: { phases: 
 /** The environment's own actions. */
 export const ENVIRONMENT: Lifecycle = lifecycleOf(facts.resources.environment, ENVIRONMENT_MINUTES);
 
-/**
- * Every action of an environment and of its FreeIPA, in one list: the
- * `fail-<action>-` rule reads action names from the lifecycle an action
- * begins with, so an environment named `fail-upgrade-...` must find
- * `upgrade` whichever record begins its work (and its create succeed).
- */
+/** Every action of an environment and of its FreeIPA, in one list (what FreeIPA's work starts from, by kind). */
 export const ENVIRONMENT_WORK: Lifecycle = { ...ENVIRONMENT, ...FREEIPA, ...ELSEWHERE };
 
 /** The actions of other records an environment's `fail-<action>-` name names (its resource's `failsFor`). */

@@ -2,16 +2,14 @@
  * What the environments service stores: an environment (the engine record
  * of the `environment` resource, whose document is an `EnvRecord`: the wire
  * `Environment`'s fields the emulator fills, and this service's own),
- * its FreeIPA (a record of its own, with its own operations), and the
+ * its FreeIPA (a part of its document, `ipa`; its work is the engine's), and the
  * account's settings (system-wide settings). An environment's parts are
  * stored under its id or CRN and go with it (the resource's `goneWith`).
  */
 import type { CloudPlatform } from '../../world/contracts.js';
-import type { Tracked } from '../../engine/records.js';
 
 export type { CloudPlatform } from '../../world/contracts.js';
 
-export const FREEIPA_KIND = 'environments.freeipa';
 export const ACCOUNT_KIND = 'environments.account';
 
 /** How the control plane reaches an environment's hosts. */
@@ -91,6 +89,8 @@ export interface EnvRecord {
   workloadAnalytics?: boolean;
   /** FreeIPA as it was asked for: instances per group (1 to 3) and whether they spread over zones. */
   freeipa: { instanceCountByGroup: number; multiAz: boolean; recipes: string[] };
+  /** Its FreeIPA as it is now (one made before it was kept here is made from `freeipa`: freeipa.ts). */
+  ipa?: IpaState;
   tunnel?: Tunnel;
   /** null once cancelled (an action's effect is stored as JSON, which has no undefined). */
   trust?: TrustRecord | null;
@@ -147,10 +147,8 @@ export interface FreeipaNode {
   index: number;
 }
 
-/** The FreeIPA servers of an environment, by its CRN; their operations are the environment's. */
-export interface FreeipaRecord extends Tracked {
-  environmentCrn: string;
-  environmentName: string;
+/** The FreeIPA of an environment, as a part of its document: what its work changes. */
+export interface IpaState {
   instances: FreeipaNode[];
   /** The next index a new server gets. */
   nextIndex: number;
@@ -164,8 +162,6 @@ export interface FreeipaRecord extends Tracked {
   imds: 'v1' | 'v2';
   /** When each secret type was last rotated. */
   secretsRotated: Record<string, string>;
-  /** Instances a repair under way works on, and how (null once it is done). */
-  repairing?: { instances: string[]; rebuild: boolean } | null;
 }
 
 /** Anonymization rule of account telemetry. */

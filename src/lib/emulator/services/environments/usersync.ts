@@ -17,6 +17,7 @@ import { failsOnPurpose } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
+import { ipaRequired, ipaStatus } from './freeipa.js';
 import { usersFingerprint, workloadActor, workloadPasswordViolation } from './identity.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
 import type { EnvRecord, UsersSeen } from './records.js';
@@ -93,7 +94,7 @@ function outcome(h: Hook<R>, b: EnvironmentsBackend, e: EnvRecord): Outcome {
   const at = { crn: e.crn, name: e.environmentName };
   if (e.privateCloud) return { ...at, failed: 'a private cloud environment takes its users from its Cloudera Manager' };
   if (e.status !== 'AVAILABLE') return { ...at, failed: `the environment is ${e.status}` };
-  const ipa = b.freeipa.status(e, b.freeipa.of(e));
+  const ipa = ipaStatus(h, e, b.record(e.crn));
   if (ipa !== 'AVAILABLE') return { ...at, failed: `its FreeIPA is ${ipa}` };
   const before = h
     .records('userSync')
@@ -204,7 +205,7 @@ export function lastSync(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
 export function userSyncState(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
   const b = backendOf(h);
   const e = b.of(rec);
-  b.freeipa.of(e);
+  ipaRequired(e);
   const { state, last } = syncState(h, e);
   return { state, ...(last ? { userSyncOperationId: last.id } : {}) };
 }
