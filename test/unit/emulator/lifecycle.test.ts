@@ -2,14 +2,20 @@
  * The lifecycle engine: actions as data, states read off the clock, the
  * fail- rule, effects applied once, removal, `from` checks, operation
  * records, cancellation, and a made-up service's lifecycle in the few lines
- * docs/architecture.md shows.
+ * docs/architecture.md shows, on the engine's records (a resource the
+ * engine derives from the opdb model, with that lifecycle in its place).
  */
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import { Clock } from '../../../src/lib/emulator/clock.js';
 import { ApiError } from '../../../src/lib/emulator/errors.js';
 import { Operations } from '../../../src/lib/emulator/engine/operations.js';
-import { Resources } from '../../../src/lib/emulator/engine/records.js';
-import { failsOnPurpose, progress, settle, start, type Activity, type Lifecycle } from '../../../src/lib/emulator/engine/timeline.js';
+import { fromTable } from '../../../src/lib/emulator/engine/compile.js';
+import { deriveService, type ResourceModel } from '../../../src/lib/emulator/engine/derive.js';
+import { Records, type EngineRecord } from '../../../src/lib/emulator/engine/records.js';
+import type { EmulatedService } from '../../../src/lib/emulator/engine/table.js';
+import { loadServiceModule } from '../../../src/lib/emulator/services/index.js';
+import { loadService } from '../../../src/lib/model/index.js';
+import { failsOnPurpose, progress, settle, start, type Lifecycle } from '../../../src/lib/emulator/engine/timeline.js';
 import { Store } from '../../../src/lib/emulator/store.js';
 import { refusal } from '../../helpers/emulator-unit.js';
 import type { BackendContext } from '../../../src/lib/emulator/types.js';
@@ -41,18 +47,29 @@ const CLUSTER: Lifecycle = {
   delete: { phases: [['DELETE_IN_PROGRESS', 2]], success: 'DELETED', failure: 'DELETE_FAILED', operation: 'DELETE', removes: true },
 };
 
-interface Cluster {
-  id: string;
-  crn: string;
-  name: string;
-  nodes: number;
-  activity: Activity;
-}
+/** The made-up clusters: a resource of the engine (opdb's database, derived from its model) with the lifecycle above, on kinds of their own. */
+const opdb = deriveService(await loadService('opdb'), fromTable((await loadServiceModule('opdb')) as EmulatedService));
+const CLUSTERS: ResourceModel = (() => {
+  const base = opdb.resources.get('database');
+  if (!base) throw new Error('opdb has no database resource');
+  const { subject: _subject, failsFor: _failsFor, goneWith: _goneWith, work: _work, ...rules } = base.rules;
+  const { facts: _facts, parent: _parent, work: _w, initialState: _initial, ...rest } = base;
+  return {
+    ...rest,
+    kind: 'test.cluster',
+    noun: 'cluster',
+    rules,
+    fields: {},
+    lifecycle: CLUSTER,
+    operationKind: 'test.operation',
+    children: [],
+  };
+})();
 
 let store: Store;
 let clock: Clock;
 let ctx: BackendContext;
-let clusters: Resources<Cluster>;
+let clusters: Records;
 
 beforeEach(() => {
   clock = new Clock(1, { now: T0, paused: true }, () => T0);
@@ -64,19 +81,13 @@ beforeEach(() => {
     info: { accountId: 'acct', region: 'us-west-1', baseUrl: 'http://localhost:1' },
     world: World.empty,
   };
-  clusters = new Resources<Cluster>(ctx, {
-    kind: 'test.cluster',
-    noun: 'cluster',
-    lifecycle: CLUSTER,
-    id: (c) => c.id,
-    name: (c) => c.name,
-    keys: (c) => ({ name: c.name, crn: c.crn }),
-    operations: 'test.operation',
-  });
+  clusters = new Records(ctx, CLUSTERS);
 });
 
-const make = (name: string): Cluster =>
-  store.transaction(() => clusters.create({ id: name, crn: `crn:cdp:test:us-west-1:acct:cluster:${name}`, name, nodes: 3 }, 'create'));
+const make = (name: string): EngineRecord =>
+  store.transaction(() =>
+    clusters.create({ id: name, crn: `crn:cdp:test:us-west-1:acct:cluster:${name}`, name, scope: '', doc: { nodes: 3 } }, 'create'),
+  );
 const stateOf = (name: string): string => store.transaction(() => clusters.state(clusters.get(name)));
 const fails = (fn: () => unknown): ApiError => refusal(fn, 'the call');
 
@@ -106,9 +117,9 @@ describe('lifecycle engine', () => {
     make('c3');
     clock.advance(10 * MIN);
     store.transaction(() => clusters.begin(clusters.get('c3'), 'scale', { effect: { nodes: 5 } }));
-    expect(store.transaction(() => clusters.get('c3')).nodes).toBe(3);
+    expect(store.transaction(() => clusters.get('c3')).doc.nodes).toBe(3);
     clock.advance(2 * MIN);
-    expect(store.transaction(() => clusters.get('c3')).nodes).toBe(5);
+    expect(store.transaction(() => clusters.get('c3')).doc.nodes).toBe(5);
     make('fail-c4');
     clock.advance(10 * MIN);
     expect(stateOf('fail-c4')).toBe('CREATE_FAILED');
@@ -120,22 +131,24 @@ describe('lifecycle engine', () => {
   test('a peek is the record as kept (frozen) until its action ends; then it is read, settled and saved once, as a get would', () => {
     make('p1');
     clock.advance(10 * MIN);
-    const kept = store.transaction(() => clusters.peekById('p1'));
+    // The create's end is written by the read that first finds it ended (its past, how it ended); a peek then is the record as kept.
+    expect(Object.isFrozen(store.transaction(() => clusters.peek('p1')))).toBe(false);
+    const kept = store.transaction(() => clusters.peek('p1'));
     expect(Object.isFrozen(kept)).toBe(true);
-    expect(store.transaction(() => clusters.peekById('p1'))).toBe(kept);
+    expect(store.transaction(() => clusters.peek('p1'))).toBe(kept);
     store.transaction(() => clusters.begin(clusters.get('p1'), 'scale', { effect: { nodes: 7 } }));
-    expect(store.transaction(() => clusters.peek('p1'))?.nodes).toBe(3);
+    expect(store.transaction(() => clusters.peek('p1'))?.doc.nodes).toBe(3);
     clock.advance(2 * MIN);
     // The first read after the end applies the effect and saves it; the store has it from then on.
     const settled = store.transaction(() => clusters.peek('crn:cdp:test:us-west-1:acct:cluster:p1'));
-    expect(settled?.nodes).toBe(7);
-    expect(store.get<Cluster>('test.cluster', 'p1')?.nodes).toBe(7);
-    expect(store.get<Cluster>('test.cluster', 'p1')?.activity.applied).toBe(true);
-    expect(Object.isFrozen(store.transaction(() => clusters.peekById('p1')))).toBe(true);
+    expect(settled?.doc.nodes).toBe(7);
+    expect(store.get<EngineRecord>('test.cluster', 'p1')?.doc.nodes).toBe(7);
+    expect(store.get<EngineRecord>('test.cluster', 'p1')?.activity.applied).toBe(true);
+    expect(Object.isFrozen(store.transaction(() => clusters.peek('p1')))).toBe(true);
     // A delete that has ended removes the record on the peek that finds it so.
     store.transaction(() => clusters.begin(clusters.get('p1'), 'delete'));
     clock.advance(2 * MIN);
-    expect(store.transaction(() => clusters.peekById('p1'))).toBeUndefined();
+    expect(store.transaction(() => clusters.peek('p1'))).toBeUndefined();
     expect(store.get('test.cluster', 'p1')).toBeUndefined();
   });
 

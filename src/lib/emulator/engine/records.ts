@@ -13,15 +13,10 @@
  * deleted state with its name freed, for its retention on the emulator
  * clock (`kept`: model/resources.ts); work beside a record (the `work` verb)
  * brings its effect to the record once it has ended.
- *
- * `Resources<T>` is the same machinery over a layout of a service's own
- * (its id, name and keys read by functions): kept for the services that are
- * not on the operation table yet, and removed with them.
  */
 import { failedPrecondition, notFound } from '../errors.js';
 import { uuid } from '../ids.js';
 import type { Listing } from './paging.js';
-import type { PutOptions } from '../store.js';
 import type { Doc, RequestContext } from './context.js';
 import type { ResourceModel } from './derive.js';
 import { Operations, type OperationRecord } from './operations.js';
@@ -103,46 +98,6 @@ export interface BeginOptions {
 
 const keepsDeleted = (m: ResourceModel): boolean => m.facts?.deleted?.ends === 'kept';
 
-/** How the records of a resource are stored, named and ended: made once a resource (no request's state in it). */
-const kinds = new WeakMap<ResourceModel, ResourceKind<EngineRecord>>();
-function kindOf(m: ResourceModel): ResourceKind<EngineRecord> {
-  let k = kinds.get(m);
-  if (k) return k;
-  k = {
-    kind: m.kind,
-    noun: m.noun,
-    lifecycle: m.lifecycle ?? NO_LIFECYCLE,
-    operations: m.operationKind,
-    id: (r) => r.id,
-    name: (r) => r.name ?? r.id,
-    ...(m.rules.subject ? { subject: m.rules.subject } : {}),
-    // `fail-renew-` names work of a record (or `fail-restore-`, an action of others it names): its own actions do not fail for it.
-    ...(m.work || m.rules.failsFor
-      ? { failActions: [...Object.keys(m.lifecycle ?? {}), ...Object.keys(m.work?.lifecycle ?? {}), ...(m.rules.failsFor ?? [])] }
-      : {}),
-    // A deleted record that is kept keeps its name too: a name finds a live record first (Records.byName).
-    keys: (r) => ({ ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope }),
-    // Work's operations are its parent's (getOperation names the parent).
-    ...(m.rules.work ? { operationOwner: (r: EngineRecord) => r.scope } : {}),
-    began: (r, prev, now) => {
-      // A new record's placeholder (settled in no state) is no action it went through.
-      if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
-      const p = progress(prev, now);
-      r.past = [
-        ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
-        { action: prev.action, startedAt: prev.tl.startedAt, endedAt: Math.min(p.endsAt, now), state: p.state, failed: p.failed },
-      ];
-    },
-    ended: (r, end) => ended(m, r, end),
-    // An engine record's effect is fields of its document; work's reaches its parent instead (Records.settleWork).
-    effect: (r, effect) => {
-      if (!m.rules.work) Object.assign(r.doc, effect);
-    },
-  };
-  kinds.set(m, k);
-  return k;
-}
-
 /** Writes how an action ended into a record's document (its status, why it failed), and a kept delete's end. */
 function ended(m: ResourceModel, r: EngineRecord, end: Progress): void {
   const f = m.fields;
@@ -170,8 +125,10 @@ function goneWith(ctx: EngineContext, r: EngineRecord, kind: string, with_: read
 
 /** The records of one resource of one service, for one request. */
 export class Records {
-  private readonly tracked: Resources<EngineRecord>;
   private readonly retention?: number;
+  private readonly lifecycle: Lifecycle;
+  /** The actions the fail- rule knows a `fail-<action>-` name by: its own, its work's and others' it names (`failsFor`). */
+  private readonly failActions?: readonly string[];
 
   /**
    * `computed` adds the fields other records say of a record to its views
@@ -184,10 +141,10 @@ export class Records {
   ) {
     const deleted = model.facts?.deleted;
     if (deleted?.ends === 'kept' && deleted.retention) this.retention = durationMs(deleted.retention);
-    const kind = kindOf(model);
-    const with_ = model.rules.goneWith;
-    // What the service keeps under the record by hand goes with it (a resource's `goneWith`).
-    this.tracked = new Resources<EngineRecord>(ctx, with_ ? { ...kind, remove: (r) => goneWith(ctx, r, kind.kind, with_) } : kind);
+    this.lifecycle = model.lifecycle ?? NO_LIFECYCLE;
+    // `fail-renew-` names work of a record (or `fail-restore-`, an action of others it names): its own actions do not fail for it.
+    if (model.work || model.rules.failsFor)
+      this.failActions = [...Object.keys(this.lifecycle), ...Object.keys(model.work?.lifecycle ?? {}), ...(model.rules.failsFor ?? [])];
   }
 
   private get now(): number {
@@ -268,12 +225,13 @@ export class Records {
   }
 
   private lookup(ref: string, scope: string | undefined, asKept: boolean): EngineRecord | undefined {
-    const t = this.tracked;
     const kept = asKept && !this.model.work;
-    const byId = (id: string): EngineRecord | undefined => this.read(kept && !this.undelivered(id) ? t.peekById(id) : t.byId(id));
+    const byId = (id: string): EngineRecord | undefined =>
+      this.read(kept && !this.undelivered(id) ? this.peekById(id) : this.settledById(id));
     let r: EngineRecord | undefined;
     if (ref.startsWith('crn:')) {
-      const id = t.idOf(ref);
+      const hit = this.ctx.store.idByCrn(ref);
+      const id = hit?.kind === this.kind ? hit.id : undefined;
       r = id !== undefined ? byId(id) : undefined;
     } else r = byId(ref) ?? this.byName(ref, scope, byId);
     if (r && scope !== undefined && r.scope !== scope) return undefined;
@@ -310,13 +268,14 @@ export class Records {
   }
 
   byId(id: string): EngineRecord | undefined {
-    return this.read(this.tracked.byId(id));
+    return this.read(this.settledById(id));
   }
 
   /** Every record in a scope (every one of the account when none is given), settled, in creation order. */
   all(scope?: string): EngineRecord[] {
-    const rs = scope === undefined ? this.tracked.all() : this.tracked.children(scope);
-    return rs.flatMap((r) => this.read(r) ?? []);
+    const rows =
+      scope === undefined ? this.ctx.store.list<EngineRecord>(this.kind) : this.ctx.store.children<EngineRecord>(this.kind, scope);
+    return rows.flatMap((x) => this.read(this.settled(x.doc)) ?? []);
   }
 
   /** The records in a scope as a paged listing: one range scan a page. */
@@ -348,10 +307,15 @@ export class Records {
   create(rec: Omit<EngineRecord, 'activity' | 'createdAt'>, action = 'create', opts: BeginOptions = {}): EngineRecord {
     const full = { ...rec, createdAt: this.now } as EngineRecord;
     const lc = this.model.lifecycle;
-    if (lc && lc[action]) return this.tracked.create(full, action, { ...opts, ...(this.caller ? { startedBy: this.caller } : {}) });
+    if (lc && lc[action]) {
+      // Its first action's `from` is not checked: it has no state yet.
+      full.activity = settledIn(action, '', this.now);
+      this.start(full, action, { ...opts, anyState: true, ...(this.caller ? { startedBy: this.caller } : {}) });
+      return full;
+    }
     full.activity = settledIn(action, lc ? (this.model.initialState ?? '') : '', this.now);
     if (this.model.fields.status && this.model.initialState) full.doc[this.model.fields.status] = this.model.initialState;
-    return this.tracked.save(full);
+    return this.save(full);
   }
 
   /** A record as `create` would make it, not kept: what a read shows of one its first change will make. */
@@ -371,8 +335,8 @@ export class Records {
   begin(r: EngineRecord, action: string, opts: BeginOptions = {}): Activity {
     const { effect, ...rest } = opts;
     const failedBefore =
-      (r.activity.action === action && this.tracked.progress(r).failed) || (r.past ?? []).some((p) => p.action === action && p.failed);
-    return this.tracked.begin(r, action, {
+      (r.activity.action === action && this.progress(r).failed) || (r.past ?? []).some((p) => p.action === action && p.failed);
+    return this.start(r, action, {
       ...rest,
       ...(effect && Object.keys(effect).length > 0 ? { effect } : {}),
       ...(failedBefore ? { retry: true } : {}),
@@ -385,7 +349,7 @@ export class Records {
     const kept = this.model.facts?.deleted;
     const state = kept?.ends === 'kept' ? kept.status : (this.model.lifecycle?.delete?.success ?? '');
     // The action it was in goes to its past, as an action that begins puts it there.
-    this.tracked.def.began?.(r, r.activity, this.now);
+    this.began(r, r.activity);
     r.activity = settledIn('delete', state, this.now);
     const f = this.model.fields;
     if (f.status) r.doc[f.status] = state;
@@ -394,7 +358,10 @@ export class Records {
   }
 
   save(r: EngineRecord): EngineRecord {
-    return this.tracked.save(r);
+    // A deleted record that is kept keeps its name too: a name finds a live record first (byName).
+    const keys = { ...(r.name !== undefined ? { name: r.name } : {}), ...(r.crn ? { crn: r.crn } : {}), parent: r.scope };
+    this.ctx.store.put(this.kind, r.id, r, keys);
+    return r;
   }
 
   /**
@@ -409,7 +376,7 @@ export class Records {
     const passed = act.tl.steps.slice(0, -1).filter((s) => s.afterMs <= elapsed);
     act.tl = { startedAt: act.tl.startedAt, steps: [...passed, { afterMs: elapsed, state: act.failure }] };
     act.reason = reason;
-    this.tracked.save(r);
+    this.save(r);
     return true;
   }
 
@@ -418,20 +385,23 @@ export class Records {
   }
 
   state(r: EngineRecord): string {
-    return this.tracked.state(r);
+    return this.progress(r).state;
   }
 
   progress(r: EngineRecord): Progress {
-    return this.tracked.progress(r);
+    return progress(r.activity, this.now);
   }
 
+  /** Whether an action is still under way. */
   busy(r: EngineRecord): boolean {
-    return this.tracked.busy(r);
+    return !this.progress(r).done;
   }
 
   /** FAILED_PRECONDITION unless it is in one of the states. */
   require(r: EngineRecord, allowed: readonly string[], what: string): void {
-    this.tracked.require(r, allowed, what);
+    const state = this.state(r);
+    if (!allowed.includes(state))
+      throw failedPrecondition(`${this.model.noun} ${r.name ?? r.id} is ${state}; ${what} needs it ${allowed.join(' or ')}`);
   }
 
   /**
@@ -445,7 +415,7 @@ export class Records {
     if (!status && !this.computed) return r.doc;
     const out: Doc = { ...r.doc };
     if (status) {
-      const p = this.tracked.progress(r);
+      const p = this.progress(r);
       out[status] = p.state || r.doc[status];
       if (f.statusReason && p.failed && r.activity.reason) out[f.statusReason] = r.activity.reason;
     }
@@ -454,7 +424,7 @@ export class Records {
 
   /** Its actions as events, oldest first: those it has been through, then the current one. */
   events(r: EngineRecord): PastActivity[] {
-    const p = this.tracked.progress(r);
+    const p = this.progress(r);
     const current: PastActivity = {
       action: r.activity.action,
       startedAt: r.activity.tl.startedAt,
@@ -479,88 +449,41 @@ export class Records {
   operation(r: EngineRecord, operationId?: string): OperationRecord {
     return this.operations().ofOwner(r.id, `${this.model.noun} ${r.name ?? r.id}`, operationId);
   }
-}
 
-// ---- the machinery over a service's own layout (the services not yet on the table) ----
+  // ---- how an action begins and ends ------------------------------------------------------
 
-/** A stored resource with a lifecycle. */
-export interface Tracked {
-  activity: Activity;
-}
-
-/** How the resources of one kind are stored, named and ended. */
-export interface ResourceKind<T extends Tracked> {
-  /** Store kind: `datalake.datalake`. */
-  readonly kind: string;
-  /** What it is called in messages: `data lake`. */
-  readonly noun: string;
-  readonly lifecycle: Lifecycle;
-  /** Its store id. */
-  readonly id: (r: T) => string;
-  /** Its name in messages. */
-  readonly name: (r: T) => string;
-  /** The name the fail- rule reads (default: its name; undefined: it never fails on purpose). */
-  readonly subject?: (r: T) => string | undefined;
-  /** Its lookup keys (unique name, CRN, parent); see Store.put. */
-  readonly keys: (r: T) => PutOptions;
-  /** The store kind of its operation records, when its actions name operations. */
-  readonly operations?: string;
-  /** Whose operations they are (getOperation by resource); default: the resource's own id. */
-  readonly operationOwner?: (r: T) => string;
-  /** Runs on every save (e.g. to stamp when it changed). */
-  readonly touched?: (r: T, now: number) => void;
-  /** Runs when an action begins, with the activity it replaces (e.g. to keep a history), and the time. */
-  readonly began?: (r: T, previous: Activity, now: number) => void;
-  /** Runs once when an action has ended (after a success's effect), before the resource is saved. */
-  readonly ended?: (r: T, end: Progress) => void;
-  /** Takes the resource away once an action that removes it has succeeded (default: deletes its document); reads answer NOT_FOUND. */
-  readonly remove?: (r: T) => void;
-  /** Where a success's effect goes (default: its fields set on the record itself). */
-  readonly effect?: (r: T, effect: Doc) => void;
-  /** The actions the fail- rule knows a `fail-<action>-` name by (default: the lifecycle's; a record with work adds its work's kinds). */
-  readonly failActions?: readonly string[];
-}
-
-/** The resources of one kind, for one request: lookups settle what they find. */
-export class Resources<T extends Tracked> {
-  constructor(
-    private readonly ctx: EngineContext,
-    readonly def: ResourceKind<T>,
-  ) {}
-
-  private get now(): number {
-    return this.ctx.clock.now();
+  /** Whether the success of its action removes the record. */
+  private removes(r: EngineRecord): boolean {
+    return this.lifecycle[r.activity.action]?.removes === true;
   }
 
-  /** Whether the success of its action removes the resource. */
-  private removes(r: T): boolean {
-    return this.def.lifecycle[r.activity.action]?.removes === true;
-  }
-
-  /** Whether reading the resource now applies the end of its action (a write): settle() would change it. */
-  private unsettled(r: T): boolean {
-    // An end that changes nothing (no effect, no end hook, no removal) needs no write.
-    if (!r.activity.effect && !this.def.ended && !this.removes(r)) return false;
+  /** Whether reading the record now applies the end of its action (a write): settled() would change it. */
+  private unsettled(r: EngineRecord): boolean {
     return !r.activity.applied && progress(r.activity, this.now).done;
   }
 
-  /** Settles a resource read from the store; undefined once it has been removed. */
-  private settled(r: T): T | undefined {
+  /** A record read from the store with the end of its action applied, once; undefined once its end removed it. */
+  private settled(r: EngineRecord): EngineRecord | undefined {
     if (!this.unsettled(r)) return r;
-    const end = settle(r, this.now, this.def.effect);
+    const m = this.model;
+    // An engine record's effect is fields of its document; work's reaches its parent instead (settleWork).
+    const end = settle(r, this.now, (x, effect) => {
+      if (!m.rules.work) Object.assign(x.doc, effect);
+    });
     if (!end) return r;
-    this.def.ended?.(r, end);
+    ended(m, r, end);
     if (end.succeeded && this.removes(r)) {
-      if (this.def.remove) this.def.remove(r);
-      else this.ctx.store.delete(this.def.kind, this.def.id(r));
+      // What the service keeps under the record by hand goes with it (a resource's `goneWith`).
+      if (m.rules.goneWith) goneWith(this.ctx, r, this.kind, m.rules.goneWith);
+      else this.ctx.store.delete(this.kind, r.id);
       return undefined;
     }
     this.save(r);
     return r;
   }
 
-  byId(id: string): T | undefined {
-    const r = this.ctx.store.get<T>(this.def.kind, id);
+  private settledById(id: string): EngineRecord | undefined {
+    const r = this.ctx.store.get<EngineRecord>(this.kind, id);
     return r ? this.settled(r) : undefined;
   }
 
@@ -569,112 +492,46 @@ export class Resources<T extends Tracked> {
    * One whose action has ended since it was last written is read as byId
    * reads it, so that the end is applied and saved once.
    */
-  peekById(id: string): Readonly<T> | undefined {
-    const r = this.ctx.store.peek<T>(this.def.kind, id);
+  private peekById(id: string): EngineRecord | undefined {
+    const r = this.ctx.store.peek<EngineRecord>(this.kind, id);
     if (!r) return undefined;
-    return this.unsettled(r as T) ? this.byId(id) : r;
+    return this.unsettled(r as EngineRecord) ? this.settledById(id) : (r as EngineRecord);
   }
 
-  /** By CRN, or by name (any case) when the kind indexes names. */
-  find(ref: string): T | undefined {
-    const id = this.idOf(ref);
-    return id !== undefined ? this.byId(id) : undefined;
+  /** Keeps the action a record ends as one it went through (a new record's placeholder is none). */
+  private began(r: EngineRecord, prev: Activity): void {
+    if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
+    const p = progress(prev, this.now);
+    r.past = [
+      ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
+      { action: prev.action, startedAt: prev.tl.startedAt, endedAt: Math.min(p.endsAt, this.now), state: p.state, failed: p.failed },
+    ];
   }
 
-  /** As find, as kept (peekById). */
-  peek(ref: string): Readonly<T> | undefined {
-    const id = this.idOf(ref);
-    return id !== undefined ? this.peekById(id) : undefined;
-  }
-
-  /** The id of the resource a CRN or a name (any case) names. */
-  idOf(ref: string): string | undefined {
-    if (!ref.startsWith('crn:')) return this.ctx.store.idByName(this.def.kind, ref);
-    const hit = this.ctx.store.idByCrn(ref);
-    return hit?.kind === this.def.kind ? hit.id : undefined;
-  }
-
-  /** By CRN or name, or NOT_FOUND. */
-  get(ref: string): T {
-    const r = this.find(ref);
-    if (!r) throw notFound(`${this.def.noun} ${ref.slice(0, 200)} not found`);
-    return r;
-  }
-
-  /** Every one of the account, in creation order, settled; removed ones left out. */
-  all(): T[] {
-    return this.ctx.store
-      .list<T>(this.def.kind)
-      .map((x) => this.settled(x.doc))
-      .filter((r): r is T => r !== undefined);
-  }
-
-  /** Those under a parent key, settled. */
-  children(parent: string): T[] {
-    return this.ctx.store
-      .children<T>(this.def.kind, parent)
-      .map((x) => this.settled(x.doc))
-      .filter((r): r is T => r !== undefined);
-  }
-
-  save(r: T): T {
-    this.def.touched?.(r, this.now);
-    this.ctx.store.put(this.def.kind, this.def.id(r), r, this.def.keys(r));
-    return r;
-  }
-
-  progress(r: T): Progress {
-    return progress(r.activity, this.now);
-  }
-
-  state(r: T): string {
-    return this.progress(r).state;
-  }
-
-  /** Whether an action is still under way. */
-  busy(r: T): boolean {
-    return !this.progress(r).done;
-  }
-
-  /** FAILED_PRECONDITION unless the resource is in one of the states (or the test passes). */
-  require(r: T, allowed: readonly string[] | ((state: string) => boolean), what: string): void {
-    const state = this.state(r);
-    const ok = typeof allowed === 'function' ? allowed(state) : allowed.includes(state);
-    if (!ok)
-      throw failedPrecondition(
-        `${this.def.noun} ${this.def.name(r)} is ${state}; ${what} needs it ${typeof allowed === 'function' ? 'in another state' : allowed.join(' or ')}`,
-      );
-  }
-
-  /** Stores a new resource whose first action starts now (`from` is not checked: it has no state yet). */
-  create(fields: Omit<T, 'activity'>, action: string, opts: BeginOptions = {}): T {
-    const r = { ...fields, activity: settledIn(action, '', this.now) } as T;
-    this.begin(r, action, { ...opts, anyState: true });
-    return r;
-  }
-
-  /** Starts an action on a resource: checks the state it may start from, records its operation, saves. */
-  begin(r: T, action: string, opts: BeginOptions = {}): Activity {
-    const spec = this.def.lifecycle[action];
-    if (!spec) throw new Error(`no action ${action} for ${this.def.noun}`);
+  /** Starts an action on a record: checks the state it may start from, records its operation, saves. */
+  private start(r: EngineRecord, action: string, opts: BeginOptions): Activity {
+    const spec = this.lifecycle[action];
+    if (!spec) throw new Error(`no action ${action} for ${this.model.noun}`);
     const current = this.state(r);
     if (spec.from && !opts.anyState) this.require(r, spec.from, action);
-    const act = start(this.def.lifecycle, action, this.now, {
-      subject: this.def.subject ? this.def.subject(r) : this.def.name(r),
-      ...(this.def.failActions ? { actions: this.def.failActions } : {}),
-      subjectNoun: `${this.def.noun} name`,
+    const operations = this.model.operationKind;
+    const act = start(this.lifecycle, action, this.now, {
+      subject: this.model.rules.subject ? this.model.rules.subject(r) : (r.name ?? r.id),
+      ...(this.failActions ? { actions: this.failActions } : {}),
+      subjectNoun: `${this.model.noun} name`,
       current,
       ...opts,
-      operationId: spec.operation && this.def.operations ? (opts.operationId ?? uuid()) : undefined,
+      operationId: spec.operation && operations ? (opts.operationId ?? uuid()) : undefined,
     });
-    if (spec.operation && this.def.operations && act.operationId)
-      new Operations(this.ctx, this.def.operations).recordActivity(
-        (this.def.operationOwner ?? this.def.id)(r),
+    // Work's operations are its parent's (getOperation names the parent).
+    if (spec.operation && operations && act.operationId)
+      new Operations(this.ctx, operations).recordActivity(
+        this.model.rules.work ? r.scope : r.id,
         spec.operation,
         act,
         opts.startedBy ? { startedBy: opts.startedBy } : {},
       );
-    this.def.began?.(r, r.activity, this.now);
+    this.began(r, r.activity);
     r.activity = act;
     this.save(r);
     return act;
