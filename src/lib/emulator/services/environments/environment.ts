@@ -28,7 +28,7 @@ import type { Doc } from '../../types.js';
 import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
 import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
 import { AZURE_ZONES } from './catalogue.js';
-import { domainOf, ipaIdle, ipaRequired, newIpa, realmOf } from './freeipa.js';
+import { catalogSet, domainOf, ipaIdle, ipaRequired, newIpa, realmOf, recipesAttached, recipesDetached } from './freeipa.js';
 import { usersFingerprint } from './identity.js';
 import { ACTION_WORDS, ENVIRONMENT } from './lifecycles.js';
 import { networkOf } from './pre-created.js';
@@ -343,6 +343,9 @@ type Change = (b: EnvironmentsBackend, e: EnvRecord, req: Doc) => Partial<EnvRec
 
 /** What each change of an environment sets, by operation: its request as sent (`asChange`). */
 const CHANGES: Readonly<Record<string, Change>> = {
+  setCatalog: (_b, e, req) => catalogSet(e, req),
+  attachFreeIpaRecipes: (_b, e, req) => recipesAttached(e, req),
+  detachFreeIpaRecipes: (_b, e, req) => recipesDetached(e, req),
   changeEnvironmentCredential: (b, e, req) => {
     const cred = b.credential(text(req.credentialName));
     if (cred.cloudPlatform !== e.cloudPlatform)

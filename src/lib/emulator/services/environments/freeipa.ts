@@ -509,41 +509,36 @@ export const upgradeOptionsAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
   return { currentImage: imageView(o.current, own), images: o.images.map((i) => imageView(i, catalog)) };
 };
 
-// ---- changes at once: catalog and recipes -------------------------------------------------------------
+// ---- changes at once: catalog and recipes (changes of the environment: CHANGES in environment.ts) ---------
 
-/** Code: changes the FreeIPA of the environment a request names at once (`change` refuses, or returns what it sets). */
-function ipaChange(name: string, change: (x: Ready, req: Doc) => Partial<IpaState>): (h: Hook<R>, req: Doc) => Doc {
-  const fn = (h: Hook<R>, req: Doc): Doc => {
-    const b = backendOf(h);
-    const env = b.record(text(req.environment));
-    const e = b.of(env);
-    const f = ipaRequired(e);
-    b.save(Object.assign(e, changed(f, change({ e, f, env }, req))));
-    return {};
-  };
-  // The coverage table names a code entry by its function.
-  return Object.defineProperty(fn, 'name', { value: name });
-}
+/** What a change of FreeIPA at once sets on its environment (refused for a private cloud environment). */
+const ipaChanged = (e: EnvRecord, change: (f: IpaState) => Partial<IpaState>): Partial<EnvRecord> => {
+  const f = ipaRequired(e);
+  return { ipa: { ...f, ...change(f) } };
+};
 
-export const setCatalog = ipaChange('setCatalog', (_x, req) => {
-  const catalog = text(req.catalog);
-  if (!/^https?:\/\/[^\s/]+/.test(catalog)) throw invalid(`${catalog.slice(0, 200)} is not the URL of an image catalog`);
-  return { catalog };
-});
+export const catalogSet = (e: EnvRecord, req: Doc): Partial<EnvRecord> =>
+  ipaChanged(e, () => {
+    const catalog = text(req.catalog);
+    if (!/^https?:\/\/[^\s/]+/.test(catalog)) throw invalid(`${catalog.slice(0, 200)} is not the URL of an image catalog`);
+    return { catalog };
+  });
 
-export const attachFreeIpaRecipes = ipaChange('attachFreeIpaRecipes', ({ f }, req) => {
-  const names = strings(req.recipes);
-  if (names.length === 0) throw invalid('give the recipes to attach');
-  for (const n of names) if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(n)) throw invalid(`${n.slice(0, 100)} is not a recipe name`);
-  return { recipes: [...new Set([...f.recipes, ...names])] };
-});
+export const recipesAttached = (e: EnvRecord, req: Doc): Partial<EnvRecord> =>
+  ipaChanged(e, (f) => {
+    const names = strings(req.recipes);
+    if (names.length === 0) throw invalid('give the recipes to attach');
+    for (const n of names) if (!/^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(n)) throw invalid(`${n.slice(0, 100)} is not a recipe name`);
+    return { recipes: [...new Set([...f.recipes, ...names])] };
+  });
 
-export const detachFreeIpaRecipes = ipaChange('detachFreeIpaRecipes', ({ e, f }, req) => {
-  const names = strings(req.recipes);
-  const missing = names.filter((n) => !f.recipes.includes(n));
-  if (missing.length > 0)
-    throw notFound(
-      `recipe ${missing.join(', ')} is not attached to FreeIPA of environment ${e.environmentName}; attached: ${f.recipes.join(', ') || 'none'}`,
-    );
-  return { recipes: f.recipes.filter((r) => !names.includes(r)) };
-});
+export const recipesDetached = (e: EnvRecord, req: Doc): Partial<EnvRecord> =>
+  ipaChanged(e, (f) => {
+    const names = strings(req.recipes);
+    const missing = names.filter((n) => !f.recipes.includes(n));
+    if (missing.length > 0)
+      throw notFound(
+        `recipe ${missing.join(', ')} is not attached to FreeIPA of environment ${e.environmentName}; attached: ${f.recipes.join(', ') || 'none'}`,
+      );
+    return { recipes: f.recipes.filter((r) => !names.includes(r)) };
+  });
