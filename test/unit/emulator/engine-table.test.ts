@@ -11,7 +11,8 @@
 import { beforeEach, describe, expect, test } from '@jest/globals';
 import type { DependentKind, Doc, RequestContext, Scope } from '../../../src/lib/emulator/engine/context.js';
 import { Engine, serve } from '../../../src/lib/emulator/engine/index.js';
-import { readRecord } from '../../../src/lib/emulator/engine/records.js';
+import { readRecord, type EngineRecord } from '../../../src/lib/emulator/engine/records.js';
+import type { Hook } from '../../../src/lib/emulator/engine/declare.js';
 import { code, defineService, verbs, type OperationTable } from '../../../src/lib/emulator/engine/table.js';
 import { ApiError, failedPrecondition } from '../../../src/lib/emulator/errors.js';
 import { preCreatedEnvironmentCrn } from '../../../src/lib/emulator/shared/pre-created.js';
@@ -351,6 +352,37 @@ describe('verbs', () => {
     expect(refusal(() => callNamed('renewCertificate', { clusterName: 'c1' }), 'renewCertificate').message).toMatch(
       /is already running renew certificate \(operation /,
     );
+  });
+
+  test("work whose resource's check refuses it while other work runs: the engine does not (refusedBy: 'check')", () => {
+    const resources = {
+      ...widgets.resources,
+      certificate: {
+        ...widgets.resources.certificate,
+        work: { refusedBy: 'check' as const },
+        hooks: {
+          check: {
+            renew: (h: Hook<string>, rec: Readonly<EngineRecord>) => {
+              const works = h.records('certificate');
+              const busy = works.all(rec.id).find((x) => works.busy(x));
+              if (busy) throw failedPrecondition(`certificates of ${rec.name ?? ''} are ${works.state(busy)}`);
+            },
+          },
+        },
+      },
+    };
+    const own = serve(widgetModel, { ...widgets, resources });
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    call('renewCertificate', { clusterName: 'c1' }, own);
+    expect(refusal(() => call('renewCertificate', { clusterName: 'c1' }, own), 'renewCertificate').message).toMatch(
+      /^certificates of c1 are [A-Z_]+$/,
+    );
+    // Without it, the engine refuses first, naming the running work.
+    call('createCluster', { ...CLUSTER, clusterName: 'c2' });
+    now += 10 * MIN;
+    call('renewCertificate', { clusterName: 'c2' });
+    expect(fails('renewCertificate', { clusterName: 'c2' }).message).toMatch(/already running renew \(operation /);
   });
 
   test('work of a record named fail-<kind>- fails its first run only', () => {

@@ -79,7 +79,7 @@ export interface ResourceRules {
   /** What its environment's dependents call it; default its noun. */
   readonly environmentNoun?: string;
   /** Its records are work beside its parent: one at a time a parent, or a group of kinds. */
-  readonly work?: { readonly groups: Readonly<Record<string, string>>; readonly named?: 'operation' };
+  readonly work?: { readonly groups: Readonly<Record<string, string>>; readonly named?: 'operation'; readonly refusedBy?: 'check' };
   readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
   /** Its records are another service's, read through the world (read and list only). */
   readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
@@ -228,7 +228,11 @@ function tableHooks(res: Resource): RuleHooks {
 /** How work beside a record runs: its groups, and what a refusal calls running work. */
 function workRules(work: NonNullable<Resource['work']>): NonNullable<ResourceRules['work']> {
   if (work === true) return { groups: {} };
-  return { groups: work.groups ?? {}, ...(work.named === 'operation' ? { named: 'operation' as const } : {}) };
+  return {
+    groups: work.groups ?? {},
+    ...(work.named === 'operation' ? { named: 'operation' as const } : {}),
+    ...(work.refusedBy ? { refusedBy: work.refusedBy } : {}),
+  };
 }
 
 /** A resource on the table as the engine serves it. */

@@ -149,9 +149,12 @@ export interface Resource<R extends string = string> {
    * maps a kind to its group), and their `effect` reaches the parent when
    * they end. `named: 'operation'`: a refusal while work runs names it by its
    * operation record's name in words (`cm diagnostics collection`), not by
-   * its kind.
+   * its kind. `refusedBy: 'check'`: the engine does not refuse work while
+   * other work runs; the resource's `check` does (FreeIPA's names its own
+   * state, as clients know it).
    */
-  readonly work?: true | { readonly groups?: Readonly<Record<string, string>>; readonly named?: 'kind' | 'operation' };
+  readonly work?:
+    true | { readonly groups?: Readonly<Record<string, string>>; readonly named?: 'kind' | 'operation'; readonly refusedBy?: 'check' };
   /**
    * Its records are another service's, read through the world (the DataFlow
    * workload's deployments, which DataFlow's control plane shows), each made

@@ -632,7 +632,8 @@ export class Engine {
     const groupOf = (k: string): string => groups[k] ?? (Object.keys(groups).length > 0 ? k : '');
     const works = this.records(h, w);
     const mine = works.all(rec.id);
-    const running = mine.find((x) => works.busy(x) && groupOf(x.activity.action) === groupOf(kind));
+    // A resource whose check refuses work while other work runs (`refusedBy: 'check'`) is not refused here.
+    const running = w.rules.work.refusedBy ? undefined : mine.find((x) => works.busy(x) && groupOf(x.activity.action) === groupOf(kind));
     if (running) {
       const action = running.activity.action;
       const operation = w.rules.work.named === 'operation' ? w.lifecycle?.[action]?.operation : undefined;
