@@ -342,16 +342,15 @@ function onAws({ e }: Ready): void {
 }
 
 /**
- * FreeIPA's work beside its environment, as a resource of the table. Each
- * kind is a group of its own, so that the engine does not refuse one kind
- * while another runs: FreeIPA's `check` refuses any while one runs, naming
- * FreeIPA's state as the service does.
+ * FreeIPA's work beside its environment, as a resource of the table: one at
+ * a time, refused by its `check` (naming FreeIPA's state, as the service
+ * does) rather than by the engine.
  */
 export const freeipaWork: Resource<R> = {
   keys: ['operationId'],
   noun: 'FreeIPA operation',
   lives: { in: 'parent', parent: 'environment', part: true },
-  work: { groups: Object.fromEntries(Object.keys(FREEIPA_MINUTES).map((k) => [k, k])), named: 'operation' },
+  work: { named: 'operation', refusedBy: 'check' },
   minutes: FREEIPA_MINUTES,
   hooks: {
     check: {

@@ -2,7 +2,8 @@
  * An environment's parts go with it: once its delete has ended, its FreeIPA,
  * FreeIPA's log collections, its ID Broker mappings and its operation
  * records are gone from the store, whoever reads the environment first;
- * another environment's parts stay. Run against an emulator in this process.
+ * another environment's parts stay. FreeIPA's work runs one at a time,
+ * refused with FreeIPA's own state. Run against an emulator in this process.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,4 +67,31 @@ test('a deleted environment takes its FreeIPA, log collections, mappings and ope
   expect(partsOf(doomed)).toEqual(Object.fromEntries(ENVIRONMENT_PARTS.map((k) => [k, 0])));
   expect(() => em.call('environments', 'describeEnvironment', { environmentName: 'gov-env' })).toThrow(/not found/);
   expect(Object.values(partsOf(kept)).every((n) => n > 0)).toBe(true);
+});
+
+test("FreeIPA's work runs one at a time, refused with FreeIPA's state, and what it leaves reaches its environment when it ends", () => {
+  const ipa = (): { status: string; instances: Record<string, unknown> } =>
+    em.call('environments', 'getFreeipaStatus', { environmentName: 'sales-env' }) as { status: string; instances: Record<string, unknown> };
+  const before = Object.keys(ipa().instances).length;
+  const up = em.call('environments', 'upscaleFreeipa', { environmentName: 'sales-env', targetAvailabilityType: 'HA' }) as Record<
+    string,
+    string
+  >;
+  expect(typeof up.operationId).toBe('string');
+  expect(ipa().status).toBe('UPDATE_REQUESTED');
+  // The same kind and another kind are refused alike while it runs, naming FreeIPA's state.
+  expect(() => em.call('environments', 'upscaleFreeipa', { environmentName: 'sales-env', targetAvailabilityType: 'HA' })).toThrow(
+    'FreeIPA of environment sales-env is UPDATE_REQUESTED; a FreeIPA upscale needs it AVAILABLE',
+  );
+  expect(() => em.call('environments', 'updateOrchestratorState', { environment: 'sales-env' })).toThrow(
+    'FreeIPA of environment sales-env is UPDATE_REQUESTED; a FreeIPA orchestrator state update needs it AVAILABLE',
+  );
+  expect(Object.keys(ipa().instances)).toHaveLength(before);
+  em.driveClock({ advanceMs: HOUR });
+  expect(ipa().status).toBe('AVAILABLE');
+  expect(Object.keys(ipa().instances)).toHaveLength(3);
+  expect(em.call('environments', 'getOperation', { environmentName: 'sales-env', operationId: up.operationId })).toMatchObject({
+    operationName: 'UPSCALE',
+    operationStatus: 'FINISHED',
+  });
 });
