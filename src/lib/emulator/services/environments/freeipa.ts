@@ -233,8 +233,13 @@ const ready =
       throw failedPrecondition(`FreeIPA of environment ${e.environmentName} is ${own.state}; ${what} needs it ${from.join(' or ')}`);
   };
 
-/** The FreeIPA a change of it leaves (what reaches the environment when the work succeeds). */
-const changed = (f: IpaState, change: Partial<IpaState>): Doc => ({ ipa: { ...f, ...change } });
+/** A kind's effect: the FreeIPA its work leaves, which reaches the environment when it succeeds. */
+const leaves =
+  (change: (x: Ready, req: Doc, h: Hook<R>) => Partial<IpaState>) =>
+  (h: Hook<R>, env: Rec, req: Doc): Doc => {
+    const x = ipaOfRec(h, env);
+    return { ipa: { ...x.f, ...change(x, req, h) } };
+  };
 
 function upscaled({ e, f }: Ready, req: Doc): FreeipaNode[] {
   const target = text(req.targetAvailabilityType) as AvailabilityType;
@@ -364,33 +369,19 @@ export const freeipaWork: Resource<R> = {
       saltupdate: ready('saltupdate'),
     },
     effect: {
-      upscale: (h, rec, req) => {
-        const x = ipaOfRec(h, rec);
+      upscale: leaves((x, req) => {
         const instances = upscaled(x, req);
-        return changed(x.f, { instances, nextIndex: x.f.nextIndex + instances.length - x.f.instances.length });
-      },
-      downscale: (h, rec, req) => {
-        const x = ipaOfRec(h, rec);
-        return changed(x.f, { instances: downscaled(x, req) });
-      },
-      verticalscale: (h, rec, req) => {
-        const x = ipaOfRec(h, rec);
-        return changed(x.f, { instanceType: scaledTo(x, req) });
-      },
-      repair: (h, rec, req) => {
-        const x = ipaOfRec(h, rec);
-        return changed(x.f, { instances: repaired(x, req, h.ctx.clock.now()) });
-      },
-      upgrade: (h, rec, req) => {
-        const x = ipaOfRec(h, rec);
-        return changed(x.f, { image: upgradeTarget(x, req).id });
-      },
-      rotatesecrets: (h, rec, req) => {
-        const { f } = ipaOfRec(h, rec);
+        return { instances, nextIndex: x.f.nextIndex + instances.length - x.f.instances.length };
+      }),
+      downscale: leaves((x, req) => ({ instances: downscaled(x, req) })),
+      verticalscale: leaves((x, req) => ({ instanceType: scaledTo(x, req) })),
+      repair: leaves((x, req, h) => ({ instances: repaired(x, req, h.ctx.clock.now()) })),
+      upgrade: leaves((x, req) => ({ image: upgradeTarget(x, req).id })),
+      rotatesecrets: leaves(({ f }, req, h) => {
         const at = iso(h.ctx.clock.now());
-        return changed(f, { secretsRotated: { ...f.secretsRotated, ...Object.fromEntries(strings(req.secretTypes).map((t) => [t, at])) } });
-      },
-      imds: (h, rec) => changed(ipaOfRec(h, rec).f, { imds: imdsVersion(h) }),
+        return { secretsRotated: { ...f.secretsRotated, ...Object.fromEntries(strings(req.secretTypes).map((t) => [t, at])) } };
+      }),
+      imds: leaves((_x, _req, h) => ({ imds: imdsVersion(h) })),
     },
   },
 };
