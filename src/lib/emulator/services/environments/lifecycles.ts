@@ -3,8 +3,9 @@
  * minutes; the states are the model's (its resource facts).
  *
  * Changes of the whole environment show in its status; FreeIPA's own work
- * (scaling, repair, upgrade, secret rotation...) runs on its own record while
- * the environment stays AVAILABLE, one operation at a time. Both record their
+ * (scaling, repair, upgrade, secret rotation...) is work beside the
+ * environment (a record of its own each: freeipa.ts) while the environment
+ * stays AVAILABLE, one operation at a time. Both record their
  * operations under the environment, so `operations describe` follows them.
  */
 import { resources as facts } from '../../../model/services/environments/resources.js';
