@@ -69,6 +69,6 @@ describe('the emulator coverage table', () => {
   // A ratchet (issue 29: at least 75% of the operations served by declarations, with or without hooks): raise it as services move.
   test('at least this many operations are served by declarations', () => {
     const declared = rows.reduce((t, r) => t + servedCounts(r).declared + servedCounts(r).hook, 0);
-    expect(declared).toBeGreaterThanOrEqual(642);
+    expect(declared).toBeGreaterThanOrEqual(656);
   });
 });
