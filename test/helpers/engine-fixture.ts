@@ -39,7 +39,8 @@ const shapes = {
   ListClustersRequest: { environmentName: 'string', includeDeleted: 'boolean' },
   ListClustersResponse: { clusters: '[Cluster]' },
   DeleteClusterRequest: { clusterName: 'string!', force: 'boolean' },
-  UpdateClusterRequest: { clusterName: 'string!', size: 'int32' },
+  // crn: a variant's entry may name the cluster by it (its own key), as datalake's name a lake by `crn`.
+  UpdateClusterRequest: { clusterName: 'string!', crn: 'string', size: 'int32' },
   UpgradeClusterRequest: { clusterName: 'string!', version: 'string' },
   OperationResponse: { operationId: 'string' },
   ClusterStatusDetail: { status: 'ClusterStatus', message: 'string' },

@@ -691,6 +691,22 @@ describe('verbs', () => {
     expect(cluster('slow').status).toBe('STOPPED');
   });
 
+  test("an entry's own keys name the record and are never written into it, as the resource's keys are not", () => {
+    const byCrn = serve(widgetModel, {
+      ...widgets,
+      operations: { ...widgets.operations, updateCluster: verbs<'cluster'>('cluster').update({ keys: ['crn'] }) },
+    });
+    call('createCluster', CLUSTER);
+    now += 10 * MIN;
+    const crn = cluster().crn;
+    expect(crn).toMatch(/^crn:cdp:widgets:/);
+    // Named by its name in the entry's key field: found and resized (its update takes a minute), its CRN its own.
+    expect((call('updateCluster', { crn: 'c1', size: 7 }, byCrn).cluster as Doc).crn).toBe(crn);
+    now += MIN;
+    expect([cluster().crn, cluster().size]).toEqual([crn, 7]);
+    expect(call('describeCluster', { clusterName: crn }).cluster).toMatchObject({ clusterName: 'c1', size: 7 });
+  });
+
   test("select: the records a list shows, or, when it gives none, the list's own (those in the request's scope)", () => {
     let named: string[] = [];
     const variant = serve(widgetModel, {

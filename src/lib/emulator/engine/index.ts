@@ -565,7 +565,7 @@ export class Engine {
 
   private update(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
     const all = this.records(h, r);
-    const patch = this.patchFrom(h, op, r, rec, req);
+    const patch = this.patchFrom(h, op, r, b, rec, req);
     // A resource that `renames` takes a new name from the request's name field, or from what its update's effect sets there.
     const nameField = r.rules.renames ? r.fields.name : undefined;
     const rename = (to: string | undefined): void => {
@@ -602,7 +602,7 @@ export class Engine {
     const hooked = r.rules.hooks.act?.(h, rec, action, req);
     if (r.rules.unchangedIn[action]?.includes(previous))
       return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
-    const effect = { ...this.patchFrom(h, op, r, rec, req), ...(hooked ?? {}) };
+    const effect = { ...this.patchFrom(h, op, r, b, rec, req), ...(hooked ?? {}) };
     const minutes = b.minutes?.(h, req);
     if (all.has(action)) all.begin(rec, action, { effect, ...(minutes !== undefined ? { minutes } : {}) });
     else {
@@ -808,10 +808,17 @@ export class Engine {
     return doc;
   }
 
-  /** The fields an update or action sets: the request's fields the shape has, except those that name the resource. */
-  private patchFrom(h: EngineHook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
+  /**
+   * The fields an update or action sets: the request's fields the shape has,
+   * except those that name the record or its place, the resource's or the
+   * entry's own (datalake's actions name a lake by `crn`, which must not
+   * become its CRN).
+   */
+  private patchFrom(h: EngineHook, op: Operation, r: ResourceModel, b: Bound, rec: EngineRecord, req: Doc): Doc {
     const keys = new Set([
       ...r.rules.keys,
+      ...(b.keys ?? []),
+      ...(b.environment ?? []),
       ...(r.rules.environment ?? []),
       ...(r.rules.within?.fields ?? []),
       ...(r.parent?.rules.keys ?? []),
