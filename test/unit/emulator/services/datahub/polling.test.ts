@@ -5,19 +5,14 @@
  * in the order a client waits through them, a request before its progress.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { startEmulator, type RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
+import type { RunningEmulator } from '../../../../../src/lib/sdk/emulator.js';
+import { emulatorWithRunningHub } from '../../../../helpers/hub.js';
 
 let emu: RunningEmulator;
 const clusterName = 'polled-hub';
 
 beforeAll(async () => {
-  emu = await startEmulator({ paused: true });
-  await emu.client.datahub.createAWSCluster({
-    clusterName,
-    environmentName: 'sales-env',
-    clusterDefinitionName: '7.2.18 - Data Engineering for AWS',
-  });
-  emu.clock.advance('15m');
+  emu = await emulatorWithRunningHub(clusterName);
 });
 
 afterAll(async () => {
