@@ -8,33 +8,30 @@ import type { Hook } from '../../engine/declare.js';
 import { invalid } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import type { R } from './common.js';
-import { docs, strings, text } from '../../values.js';
+import { docs, strings, text, uniq } from '../../values.js';
 import { INSTANCE_TYPES, SERVER_SETTINGS, type Cloud } from './catalogue.js';
 
 /** The instance types of each cloud, for each engine and all together (the first is the default). */
 export function allowedInstanceTypes(): Doc {
-  const of = (cloud: Cloud): Doc => {
-    const t = INSTANCE_TYPES[cloud];
-    const engine = (list: readonly string[]): Doc => ({ default: list[0], allowed: [...list] });
-    return {
-      default: [t.hive[0]],
-      allowed: [...new Set([...t.hive, ...t.impala, ...t.trino])],
-      hive: engine(t.hive),
-      impala: engine(t.impala),
-      trino: engine(t.trino),
-    };
-  };
-  return { aws: of('AWS'), azure: of('AZURE') };
+  const engine = (list: readonly string[]): Doc => ({ default: list[0], allowed: [...list] });
+  const of = ({ hive, impala, trino }: (typeof INSTANCE_TYPES)[Cloud]): Doc => ({
+    default: [hive[0]],
+    allowed: uniq([...hive, ...impala, ...trino]),
+    hive: engine(hive),
+    impala: engine(impala),
+    trino: engine(trino),
+  });
+  return { aws: of(INSTANCE_TYPES.AWS), azure: of(INSTANCE_TYPES.AZURE) };
 }
 
 /** The server settings as an account has them before any change: the catalogue's defaults. */
 export const defaultSettings = (): Doc => ({
-  settings: SERVER_SETTINGS.map((s) => ({
-    configurationName: s.name,
-    configurationKey: s.key,
-    enabled: s.enabled,
-    description: s.description,
-    requiresUpdate: [...s.requiresUpdate],
+  settings: SERVER_SETTINGS.map(([configurationKey, configurationName, enabled, requiresUpdate, description]) => ({
+    configurationName,
+    configurationKey,
+    enabled,
+    description,
+    requiresUpdate: [...requiresUpdate],
   })),
 });
 

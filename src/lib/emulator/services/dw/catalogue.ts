@@ -2,29 +2,34 @@
  * The fixed world of the Data Warehouse service: the releases catalogs and
  * warehouses run (and the Cloudera Runtime each bundles), the Data
  * Visualization releases, the instance types warehouses may use on each
- * cloud, the t-shirt sizes, the built-in resource templates, the server
- * settings, and the configuration files of each component. Everything the
- * service answers about them comes from here.
+ * cloud, the t-shirt sizes, the entities resource templates size, the
+ * server settings, and the configuration files of each component.
+ * Everything the service answers about them comes from here.
  */
-
-/** A Data Warehouse release: the image version catalogs and warehouses run, and the Runtime it bundles. */
-export interface Release {
-  readonly version: string;
-  readonly runtime: string;
-}
+import { invalid } from '../../errors.js';
+import type { Doc } from '../../types.js';
 
 /** Oldest first. New catalogs get the default release unless they ask for another; the newest is there to upgrade to. */
-export const RELEASES: readonly Release[] = [
+export const RELEASES = [
   { version: '2024.0.17.0-73', runtime: '7.2.17.0-334' },
   { version: '2024.0.18.0-301', runtime: '7.2.18.0-641' },
   { version: '2024.0.19.0-45', runtime: '7.2.18.200-39' },
   { version: '2025.0.20.0-112', runtime: '7.3.1.0-197' },
-];
-
-export const NEWEST_RELEASE: Release = RELEASES[RELEASES.length - 1] ?? { version: '', runtime: '' };
-export const DEFAULT_RELEASE: Release = RELEASES[RELEASES.length - 2] ?? NEWEST_RELEASE;
+] as const;
+export type Release = (typeof RELEASES)[number];
+export const [NEWEST_RELEASE, DEFAULT_RELEASE]: readonly [Release, Release] = [RELEASES[3], RELEASES[2]];
 
 export const releaseOf = (version: string): Release | undefined => RELEASES.find((r) => r.version === version);
+
+/** The release a version names, or INVALID_ARGUMENT listing those there are. */
+export function release(version: string): Release {
+  const r = releaseOf(version);
+  if (!r) throw invalid(`image version ${version} is not a Data Warehouse release; releases: ${RELEASES.map((x) => x.version).join(', ')}`);
+  return r;
+}
+
+/** The release a catalog or warehouse runs. */
+export const versionOf = (rec: { doc: Doc }): string => String(rec.doc.imageVersion ?? DEFAULT_RELEASE.version);
 
 /** Where a version stands among the releases (-1: not one of them). */
 export const rank = (version: string): number => RELEASES.findIndex((r) => r.version === version);
@@ -35,13 +40,8 @@ export const DEFAULT_VIZ_RELEASE = '7.2.2-b31';
 
 export type Cloud = 'AWS' | 'AZURE';
 
-/** An instance type's size: what a warehouse node of it brings. */
-interface InstanceSize {
-  readonly cores: number;
-  readonly memoryMb: number;
-}
-
-export const INSTANCE_SIZES: Readonly<Record<string, InstanceSize>> = {
+/** What a warehouse node of an instance type brings; PRIVATE_NODE, one of a private cloud (which has no instance types). */
+export const INSTANCE_SIZES: Readonly<Record<string, { cores: number; memoryMb: number }>> = {
   'r5d.4xlarge': { cores: 16, memoryMb: 131_072 },
   'r6id.4xlarge': { cores: 16, memoryMb: 131_072 },
   'r5dn.4xlarge': { cores: 16, memoryMb: 131_072 },
@@ -50,14 +50,10 @@ export const INSTANCE_SIZES: Readonly<Record<string, InstanceSize>> = {
   Standard_E16d_v5: { cores: 16, memoryMb: 131_072 },
   Standard_E32ds_v5: { cores: 32, memoryMb: 262_144 },
 };
-
-/** Nodes of a private cloud warehouse (no instance types there). */
-export const PRIVATE_NODE: InstanceSize = { cores: 12, memoryMb: 98_304 };
-
-export type EngineKind = 'hive' | 'impala' | 'trino';
+export const PRIVATE_NODE = { cores: 12, memoryMb: 98_304 };
 
 /** The instance types each engine may use on each cloud; the first is the default. */
-export const INSTANCE_TYPES: Readonly<Record<Cloud, Readonly<Record<EngineKind, readonly string[]>>>> = {
+export const INSTANCE_TYPES: Readonly<Record<Cloud, Readonly<Record<'hive' | 'impala' | 'trino', readonly string[]>>>> = {
   AWS: {
     hive: ['r5d.4xlarge', 'r6id.4xlarge', 'r5dn.4xlarge'],
     impala: ['r5d.4xlarge', 'r6id.4xlarge', 'r5dn.4xlarge', 'r6id.8xlarge'],
@@ -70,141 +66,65 @@ export const INSTANCE_TYPES: Readonly<Record<Cloud, Readonly<Record<EngineKind, 
   },
 };
 
-/** Executor nodes per executor group of each t-shirt size. */
+/** Executor nodes per executor group of each t-shirt size; a warehouse that names none is `xsmall`. */
 export const T_SHIRT_NODES: Readonly<Record<string, number>> = { xsmall: 2, small: 10, medium: 20, large: 40, waa: 10 };
-export const DEFAULT_T_SHIRT = 'xsmall';
-
-// ---- resource templates ------------------------------------------------------
-
-export const TEMPLATE_ENTITIES = ['impala', 'hive', 'trino', 'hue', 'dbc', 'viz'] as const;
-export type TemplateEntity = (typeof TEMPLATE_ENTITIES)[number];
 
 /**
- * A template's entity as answers name it. The two descriptions disagree: a
- * request names it "impala, hive, trino, hue, dbc, viz" (dw.yaml:6496), a
- * response "one of the following: Hive, Impala, Hue, DataViz" (dw.yaml:6776).
- * Requests take either; answers are the response's. Trino and Dbc, which the
- * response's list leaves out, are written as the API names them elsewhere
- * (trino's warehouses, `DbcSummary`).
+ * What resource templates size: each entity as a request names it (its
+ * key), as answers name it (`shown`), what it is in words, and the CPU and
+ * memory (Gi) of each component it runs at the default size. The two
+ * descriptions disagree: a request names it "impala, hive, trino, hue, dbc,
+ * viz" (dw.yaml:6496), a response "one of the following: Hive, Impala, Hue,
+ * DataViz" (dw.yaml:6776). Requests take either; answers are the
+ * response's. Trino and Dbc, which the response's list leaves out, are
+ * written as the API names them elsewhere (trino's warehouses, `DbcSummary`).
  */
-export const TEMPLATE_ENTITY_SHOWN: Readonly<Record<TemplateEntity, string>> = {
-  impala: 'Impala',
-  hive: 'Hive',
-  trino: 'Trino',
-  hue: 'Hue',
-  dbc: 'Dbc',
-  viz: 'DataViz',
-};
-
-/** CPU and memory of each component an entity runs, at the default size. */
-const COMPONENT_SIZES: Readonly<Record<TemplateEntity, Readonly<Record<string, readonly [cpu: number, memoryGi: number]>>>> = {
-  impala: { 'impala-coordinator': [14, 110], 'impala-executor': [14, 110], catalogd: [2, 16], statestored: [0.5, 1] },
-  hive: { hiveserver2: [6, 16], 'query-coordinator': [1, 4], 'query-executor': [14, 110] },
-  trino: { 'trino-coordinator': [6, 32], 'trino-worker': [14, 110] },
-  hue: { 'hue-backend': [2, 8], 'hue-frontend': [0.5, 1] },
-  dbc: { metastore: [4, 16], 'das-event-processor': [1, 4] },
-  viz: { viz: [2, 8] },
-};
-
-/** A built-in template: each entity has a default one and a reduced one (half the size). */
-export interface BuiltInTemplate {
-  readonly name: string;
-  readonly entityType: TemplateEntity;
-  readonly isDefault: boolean;
-  readonly description: string;
-  readonly resources: Readonly<Record<string, { cpu: number; memory: string }>>;
-}
-
-const LABEL: Readonly<Record<TemplateEntity, string>> = {
-  impala: 'Impala Virtual Warehouses',
-  hive: 'Hive Virtual Warehouses',
-  trino: 'Trino Virtual Warehouses',
-  hue: 'Hue query editors',
-  dbc: 'Database Catalogs',
-  viz: 'Data Visualizations',
-};
-
-const sized = (entity: TemplateEntity, factor: number): BuiltInTemplate['resources'] =>
-  Object.fromEntries(
-    Object.entries(COMPONENT_SIZES[entity]).map(([component, [cpu, gi]]) => [
-      component,
-      { cpu: cpu * factor, memory: `${Math.max(1, Math.round(gi * factor))}Gi` },
-    ]),
-  );
-
-export const BUILT_IN_TEMPLATES: readonly BuiltInTemplate[] = TEMPLATE_ENTITIES.flatMap((entity) => [
-  {
-    name: `${entity}-default`,
-    entityType: entity,
-    isDefault: true,
-    description: `Default resources of ${LABEL[entity]}`,
-    resources: sized(entity, 1),
+export const TEMPLATE_ENTITIES = {
+  impala: {
+    shown: 'Impala',
+    label: 'Impala Virtual Warehouses',
+    sizes: { 'impala-coordinator': [14, 110], 'impala-executor': [14, 110], catalogd: [2, 16], statestored: [0.5, 1] },
   },
-  {
-    name: `${entity}-reduced`,
-    entityType: entity,
-    isDefault: false,
-    description: `Half the default resources of ${LABEL[entity]}, for small workloads`,
-    resources: sized(entity, 0.5),
+  hive: {
+    shown: 'Hive',
+    label: 'Hive Virtual Warehouses',
+    sizes: { hiveserver2: [6, 16], 'query-coordinator': [1, 4], 'query-executor': [14, 110] },
   },
-]);
+  trino: { shown: 'Trino', label: 'Trino Virtual Warehouses', sizes: { 'trino-coordinator': [6, 32], 'trino-worker': [14, 110] } },
+  hue: { shown: 'Hue', label: 'Hue query editors', sizes: { 'hue-backend': [2, 8], 'hue-frontend': [0.5, 1] } },
+  dbc: { shown: 'Dbc', label: 'Database Catalogs', sizes: { metastore: [4, 16], 'das-event-processor': [1, 4] } },
+  viz: { shown: 'DataViz', label: 'Data Visualizations', sizes: { viz: [2, 8] } },
+} as const satisfies Record<string, { shown: string; label: string; sizes: Record<string, readonly [cpu: number, memoryGi: number]> }>;
+export type TemplateEntity = keyof typeof TEMPLATE_ENTITIES;
 
 // ---- server settings (private cloud) -------------------------------------------
 
-export type SettingUpdate = 'ENVIRONMENT' | 'DBC' | 'IMPALA' | 'HIVE' | 'TRINO' | 'VIZ' | 'CDW_HUE';
-
-export interface ServerSetting {
-  readonly key: string;
-  readonly name: string;
-  readonly description: string;
-  readonly enabled: boolean;
-  /** What has to be updated or recreated for a change to take effect. */
-  readonly requiresUpdate: readonly SettingUpdate[];
-}
-
-export const SERVER_SETTINGS: readonly ServerSetting[] = [
-  {
-    key: 'dwx.impala.query.log',
-    name: 'Impala query log',
-    description: 'New Impala Virtual Warehouses keep their queries in sys.impala_query_log',
-    enabled: false,
-    requiresUpdate: ['IMPALA'],
-  },
-  {
-    key: 'dwx.hive.query.history',
-    name: 'Hive query history',
-    description: 'New Hive Virtual Warehouses record completed queries in sys.query_history',
-    enabled: false,
-    requiresUpdate: ['HIVE'],
-  },
-  {
-    key: 'dwx.dbc.metastore.ha',
-    name: 'Metastore high availability',
-    description: 'Database Catalogs run a standby metastore',
-    enabled: true,
-    requiresUpdate: ['DBC'],
-  },
-  {
-    key: 'dwx.viz.sso',
-    name: 'Data Visualization single sign-on',
-    description: 'Data Visualizations sign users in through the platform',
-    enabled: true,
-    requiresUpdate: ['VIZ'],
-  },
-  {
-    key: 'dwx.hue.unified.editor',
-    name: 'Unified Hue editor',
-    description: 'One Hue editor for the Hive and Impala warehouses of a catalog',
-    enabled: false,
-    requiresUpdate: ['CDW_HUE'],
-  },
-  {
-    key: 'dwx.trino.enabled',
-    name: 'Trino Virtual Warehouses',
-    description: 'Trino can be chosen as the engine of new Virtual Warehouses',
-    enabled: false,
-    requiresUpdate: ['ENVIRONMENT', 'TRINO'],
-  },
+/** Each setting: key, name, enabled by default, what has to be updated or recreated for a change to take effect, description. */
+export const SERVER_SETTINGS: ReadonlyArray<readonly [string, string, boolean, readonly string[], string]> = [
+  [
+    'dwx.impala.query.log',
+    'Impala query log',
+    false,
+    ['IMPALA'],
+    'New Impala Virtual Warehouses keep their queries in sys.impala_query_log',
+  ],
+  [
+    'dwx.hive.query.history',
+    'Hive query history',
+    false,
+    ['HIVE'],
+    'New Hive Virtual Warehouses record completed queries in sys.query_history',
+  ],
+  ['dwx.dbc.metastore.ha', 'Metastore high availability', true, ['DBC'], 'Database Catalogs run a standby metastore'],
+  ['dwx.viz.sso', 'Data Visualization single sign-on', true, ['VIZ'], 'Data Visualizations sign users in through the platform'],
+  ['dwx.hue.unified.editor', 'Unified Hue editor', false, ['CDW_HUE'], 'One Hue editor for the Hive and Impala warehouses of a catalog'],
+  [
+    'dwx.trino.enabled',
+    'Trino Virtual Warehouses',
+    false,
+    ['ENVIRONMENT', 'TRINO'],
+    'Trino can be chosen as the engine of new Virtual Warehouses',
+  ],
 ];
 
 // ---- configuration files of each component ---------------------------------------

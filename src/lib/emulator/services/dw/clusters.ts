@@ -16,13 +16,14 @@ import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { b64, docs, obj, str, strings, text } from '../../values.js';
-import { kubeconfig as kubeconfigDocument } from '../../shared/kubeconfig.js';
+import { kubeconfig as kubeconfigDocument, type KubeconfigSpec } from '../../shared/kubeconfig.js';
 import type { EnvironmentView } from '../../world/contracts.js';
-import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank } from './catalogue.js';
-import { actor, cloudOf, type R } from './common.js';
+import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank, versionOf } from './catalogue.js';
+import { actor, cloudOf, named, type R } from './common.js';
 import { currentConfig, type ServiceConfig } from './configs.js';
 import { logEvent } from './events.js';
-import { makeDefaultCatalog, versionOf } from './warehouses.js';
+import { templatesOf } from './templates.js';
+import { makeDefaultCatalog } from './warehouses.js';
 
 type Form = 'AWS' | 'AZURE' | 'PRIVATE';
 
@@ -44,6 +45,9 @@ function formOf(op: string, env: EnvironmentView, req: Doc): Form {
   }
   return want;
 }
+
+/** The fields of a request that are strings other than empty, as they are. */
+const optional = (o: Doc, ...fields: string[]): Doc => Object.fromEntries(fields.flatMap((f) => (str(o[f]) ? [[f, str(o[f])]] : [])));
 
 const CIDR = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})\/(\d{1,2})$/;
 
@@ -88,7 +92,7 @@ function awsOptions(env: EnvironmentView, op: string, req: Doc): { options: Doc;
       workerSubnetIds: used,
       lbSubnetIds: lbs.length > 0 ? lbs : used,
       availabilityZones: zonesOf(env, used),
-      ...(str(o.customAmiId) ? { customAmiId: str(o.customAmiId) } : {}),
+      ...optional(o, 'customAmiId'),
       reducedPermissionMode: o.reducedPermissionMode === true,
       ...(Object.keys(proxy).length > 0
         ? { nonTransparentProxy: { use: proxy.use === true, bypassedDomains: strings(proxy.bypassedDomains) } }
@@ -120,13 +124,10 @@ function azureOptions(env: EnvironmentView, op: string, req: Doc): { options: Do
     options: {
       subnetId: subnet.includes('/') ? subnet : `${String(env.network.azure?.networkId ?? env.network.networkName)}/subnets/${subnet}`,
       enableAZ: o.enableAZ === true,
-      ...(str(o.outboundType) ? { outboundType: str(o.outboundType) } : { outboundType: 'LoadBalancer' }),
-      ...(str(o.aksPodCIDR) ? { aksPodCIDR: str(o.aksPodCIDR) } : {}),
-      ...(str(o.logAnalyticsWorkspaceId) ? { logAnalyticsWorkspaceId: str(o.logAnalyticsWorkspaceId) } : {}),
-      ...(str(o.privateSQLSubnetName) ? { privateSQLSubnetName: str(o.privateSQLSubnetName) } : {}),
-      ...(str(o.privateDNSZoneSQL) ? { privateDNSZoneSQL: str(o.privateDNSZoneSQL) } : {}),
+      outboundType: str(o.outboundType) ?? 'LoadBalancer',
+      ...optional(o, 'aksPodCIDR', 'logAnalyticsWorkspaceId', 'privateSQLSubnetName', 'privateDNSZoneSQL'),
       enablePrivateSQL: o.enablePrivateSQL === true,
-      ...(str(o.privateDNSZoneAKS) ? { privateDNSZoneAKS: str(o.privateDNSZoneAKS) } : {}),
+      ...optional(o, 'privateDNSZoneAKS'),
       enablePrivateAKS: o.enablePrivateAks === true,
       userAssignedManagedIdentity: identity,
     },
@@ -135,10 +136,11 @@ function azureOptions(env: EnvironmentView, op: string, req: Doc): { options: Do
 
 function checkPrivate(op: string, req: Doc): void {
   const o = op === 'createCluster' ? obj(req.privateCloudOptions) : req;
-  const creds = o.dbClientCredentials === undefined ? undefined : obj(o.dbClientCredentials);
-  if (creds && !/-----BEGIN [A-Z ]*CERTIFICATE-----/.test(text(creds.certificate)))
+  if (o.dbClientCredentials === undefined) return;
+  const creds = obj(o.dbClientCredentials);
+  if (!/-----BEGIN [A-Z ]*CERTIFICATE-----/.test(text(creds.certificate)))
     throw invalid('dbClientCredentials: certificate must be the text of a PEM certificate (-----BEGIN CERTIFICATE-----)');
-  if (creds && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text(creds.privateKey)))
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text(creds.privateKey)))
     throw invalid('dbClientCredentials: privateKey must be the text of a PEM private key (-----BEGIN PRIVATE KEY-----)');
 }
 
@@ -159,11 +161,9 @@ function activate(h: Hook, rec: EngineRecord, req: Doc): Doc {
   const k8s = strings(req.whitelistK8sClusterAccessIpCIDRs);
   const workload = strings(req.whitelistWorkloadAccessIpCIDRs);
   const legacy = str(req.whitelistIpCIDRs)?.split(',') ?? [];
-  let options: Doc = {};
-  let spot = false;
-  if (form === 'AWS') ({ options, spot } = awsOptions(env, op, req));
-  if (form === 'AZURE') ({ options, spot } = azureOptions(env, op, req));
   if (form === 'PRIVATE') checkPrivate(op, req);
+  const { options, spot } =
+    form === 'AWS' ? awsOptions(env, op, req) : form === 'AZURE' ? azureOptions(env, op, req) : { options: {}, spot: false };
   const now = h.ctx.clock.now();
   const fields: Doc = {
     name: env.environmentName,
@@ -207,20 +207,13 @@ function updateCluster(h: Hook, rec: EngineRecord, req: Doc): void {
     const joined = cidrs(strings(both), 'whitelistIpCIDRs');
     Object.assign(rec.doc, { whitelistK8sClusterAccessIpCIDRs: joined, whitelistWorkloadAccessIpCIDRs: joined });
   }
-  if (Array.isArray(req.whitelistK8sClusterAccessIpCIDRs))
-    rec.doc.whitelistK8sClusterAccessIpCIDRs = cidrs(strings(req.whitelistK8sClusterAccessIpCIDRs), 'whitelistK8sClusterAccessIpCIDRs');
-  if (Array.isArray(req.whitelistWorkloadAccessIpCIDRs))
-    rec.doc.whitelistWorkloadAccessIpCIDRs = cidrs(strings(req.whitelistWorkloadAccessIpCIDRs), 'whitelistWorkloadAccessIpCIDRs');
+  for (const field of ['whitelistK8sClusterAccessIpCIDRs', 'whitelistWorkloadAccessIpCIDRs'])
+    if (Array.isArray(req[field])) rec.doc[field] = cidrs(strings(req[field]), field);
   const buckets = obj(obj(req.awsUpdate).externalBuckets);
   if (Object.keys(buckets).length > 0) {
     const list = docs(rec.doc.externalBuckets).filter((b) => !(String(b.name) in buckets));
-    for (const [name, info] of Object.entries(buckets)) {
-      const i = obj(info);
-      list.push({
-        name,
-        accessInfo: { accessMode: str(i.accessMode) ?? 'READ', ...(str(i.kmsCmkArn) ? { kmsCmkArn: str(i.kmsCmkArn) } : {}) },
-      });
-    }
+    for (const [name, info] of Object.entries(buckets))
+      list.push({ name, accessInfo: { accessMode: str(obj(info).accessMode) ?? 'READ', ...optional(obj(info), 'kmsCmkArn') } });
     rec.doc.externalBuckets = list;
   }
 }
@@ -229,19 +222,13 @@ function updateCluster(h: Hook, rec: EngineRecord, req: Doc): void {
 export function kubeconfig(h: Hook, rec: EngineRecord): Doc {
   h.records('cluster').require(rec, ['Running', 'PreUpdate', 'Updating', 'Stopped'], 'a kubeconfig');
   const env = h.world.environments.require(rec.env ?? '');
-  const cloud = cloudOf(rec);
-  const server =
-    cloud === 'AWS'
-      ? `https://${rec.id}.eks.${env.region}.emulator.invalid`
-      : cloud === 'AZURE'
-        ? `https://${rec.id}-dns.hcp.${env.region}.azmk8s.emulator.invalid:443`
-        : `https://${env.environmentName}.k8s.emulator.invalid:6443`;
-  const auth =
-    cloud === 'AWS'
-      ? { exec: { command: 'aws', args: ['eks', 'get-token', '--cluster-name', rec.id] } }
-      : cloud === 'AZURE'
-        ? { exec: { command: 'kubelogin', args: ['get-token', '--login', 'azurecli'] } }
-        : { token: b64(`${rec.id}:${h.ctx.caller.actorCrn}`) };
+  const exec = (command: string, ...args: string[]): KubeconfigSpec['auth'] => ({ exec: { command, args } });
+  const by: Record<'AWS' | 'AZURE' | 'PRIVATE', [server: string, auth: KubeconfigSpec['auth']]> = {
+    AWS: [`https://${rec.id}.eks.${env.region}.emulator.invalid`, exec('aws', 'eks', 'get-token', '--cluster-name', rec.id)],
+    AZURE: [`https://${rec.id}-dns.hcp.${env.region}.azmk8s.emulator.invalid:443`, exec('kubelogin', 'get-token', '--login', 'azurecli')],
+    PRIVATE: [`https://${env.environmentName}.k8s.emulator.invalid:6443`, { token: b64(`${rec.id}:${h.ctx.caller.actorCrn}`) }],
+  };
+  const [server, auth] = by[cloudOf(rec) ?? 'PRIVATE'];
   return { kubeconfig: kubeconfigDocument({ cluster: rec.id, server, ca: b64(`ca of ${rec.id}`), user: `${rec.id}-user`, auth }) };
 }
 
@@ -252,58 +239,44 @@ const holdings = (h: Hook, cluster: EngineRecord) => ({
   vizzes: h.records('dataVisualization').all(cluster.id),
 });
 
-/** What `clusters backup` gives back: the settings of a cluster and of what runs on it. */
-interface ClusterBackup {
-  format: typeof BACKUP_FORMAT;
-  clusterId: string;
-  environmentCrn: string;
-  cloudPlatform?: string;
-  settings: Doc;
-  dbcs: Array<{ ref: string; name: string; isDefault: boolean; imageVersion: string; resourceTemplateId?: string; config: ServiceConfig }>;
-  vws: Array<{ ref: string; name: string; dbcRef: string; request: Doc; config: ServiceConfig }>;
-  dataVisualizations: Array<{ ref: string; name: string; request: Doc }>;
-}
-
 const BACKUP_FORMAT = 'cdw-cluster-backup/1';
 
 /** A warehouse as the create request that makes it again. */
 function warehouseRequest(v: EngineRecord): Doc {
-  const a = obj(v.doc.autoscalingOptions);
-  const ha = obj(v.doc.impalaHaSettingsOptions);
+  const { autoscalingOptions, impalaHaSettingsOptions, impalaQueryLog, logHiveQueries, instanceType } = v.doc;
+  const mode = obj(impalaHaSettingsOptions).highAvailabilityMode;
+  const dropped = ['impalaExecutorGroupSets', 'enableUnifiedAnalytics', 'impalaHighAvailabilityMode'];
   return {
     vwType: v.doc.vwType,
     nodeCount: v.doc.nodeCount,
     imageVersion: v.doc.imageVersion,
-    ...(v.doc.instanceType ? { instanceType: v.doc.instanceType } : {}),
-    autoscaling: Object.fromEntries(
-      Object.entries(a).filter(([k]) => !['impalaExecutorGroupSets', 'enableUnifiedAnalytics', 'impalaHighAvailabilityMode'].includes(k)),
-    ),
-    ...(v.doc.vwType === 'impala' && ha.highAvailabilityMode
-      ? { impalaHaSettings: { highAvailabilityMode: ha.highAvailabilityMode } }
-      : {}),
+    ...(instanceType ? { instanceType } : {}),
+    autoscaling: Object.fromEntries(Object.entries(obj(autoscalingOptions)).filter(([k]) => !dropped.includes(k))),
+    ...(v.doc.vwType === 'impala' && mode ? { impalaHaSettings: { highAvailabilityMode: mode } } : {}),
     tags: docs(v.doc.tags),
-    ...(v.doc.impalaQueryLog !== undefined ? { impalaQueryLog: v.doc.impalaQueryLog } : {}),
-    ...(v.doc.logHiveQueries !== undefined ? { logHiveQueries: v.doc.logHiveQueries } : {}),
+    ...(impalaQueryLog !== undefined ? { impalaQueryLog } : {}),
+    ...(logHiveQueries !== undefined ? { logHiveQueries } : {}),
   };
 }
 
-export function backupCluster(h: Hook, rec: EngineRecord): Doc {
-  h.records('cluster').require(rec, ['Running', 'Stopped'], 'a backup');
+/** The settings of a cluster and of what runs on it (`clusters backup`'s data). */
+function backupOf(h: Hook, rec: EngineRecord) {
   const { dbcs, vws, vizzes } = holdings(h, rec);
-  const payload: ClusterBackup = {
+  const { description, whitelistK8sClusterAccessIpCIDRs, whitelistWorkloadAccessIpCIDRs, azureOptions } = rec.doc;
+  return {
     format: BACKUP_FORMAT,
     clusterId: rec.id,
     environmentCrn: rec.env ?? '',
     ...(rec.doc.cloudPlatform ? { cloudPlatform: String(rec.doc.cloudPlatform) } : {}),
     settings: {
-      ...(rec.doc.description ? { description: rec.doc.description } : {}),
-      whitelistK8sClusterAccessIpCIDRs: rec.doc.whitelistK8sClusterAccessIpCIDRs,
-      whitelistWorkloadAccessIpCIDRs: rec.doc.whitelistWorkloadAccessIpCIDRs,
-      ...(rec.doc.azureOptions ? { azureOptions: rec.doc.azureOptions } : {}),
-    },
+      ...(description ? { description } : {}),
+      whitelistK8sClusterAccessIpCIDRs,
+      whitelistWorkloadAccessIpCIDRs,
+      ...(azureOptions ? { azureOptions } : {}),
+    } as Doc,
     dbcs: dbcs.map((d) => ({
       ref: d.id,
-      name: d.name ?? d.id,
+      name: named(d),
       isDefault: d.data?.isDefault === true,
       imageVersion: versionOf(d),
       ...(d.doc.resourceTemplateId ? { resourceTemplateId: String(d.doc.resourceTemplateId) } : {}),
@@ -311,36 +284,35 @@ export function backupCluster(h: Hook, rec: EngineRecord): Doc {
     })),
     vws: vws.map((v) => ({
       ref: v.id,
-      name: v.name ?? v.id,
+      name: named(v),
       dbcRef: String(v.doc.dbcId),
       request: warehouseRequest(v),
       config: currentConfig(h, rec.id, v.id).config,
     })),
     dataVisualizations: vizzes.map((z) => ({
       ref: z.id,
-      name: z.name ?? z.id,
+      name: named(z),
       request: {
         config: { userGroups: strings(z.doc.userGroups), adminGroups: strings(z.doc.adminGroups) },
         imageVersion: z.doc.imageVersion,
         resourceTemplate: z.doc.size,
-      },
+      } as Doc,
     })),
   };
+}
+type ClusterBackup = ReturnType<typeof backupOf>;
+
+/** `clusters backup`: the settings of a cluster and of what runs on it, as data `clusters restore` takes. */
+export function backupCluster(h: Hook, rec: EngineRecord): Doc {
+  h.records('cluster').require(rec, ['Running', 'Stopped'], 'a backup');
+  const payload = backupOf(h, rec);
   const data = b64(JSON.stringify(payload));
   const operationId = uuid();
-  logEvent(h, {
-    operationId,
-    serviceId: rec.id,
-    event: 'BackupCreated',
-    message: `backup of cluster ${rec.id}: ${dbcs.length} Database Catalog(s), ${vws.length} Virtual Warehouse(s), ${vizzes.length} Data Visualization(s)`,
-  });
-  return {
-    clusterId: rec.id,
-    operationId,
-    timestamp: new Date(h.ctx.clock.now()).toISOString(),
-    data,
-    md5: createHash('md5').update(data).digest('hex'),
-  };
+  const [dbcs, vws, vizzes] = [payload.dbcs.length, payload.vws.length, payload.dataVisualizations.length];
+  const message = `backup of cluster ${rec.id}: ${dbcs} Database Catalog(s), ${vws} Virtual Warehouse(s), ${vizzes} Data Visualization(s)`;
+  logEvent(h, { operationId, serviceId: rec.id, event: 'BackupCreated', message });
+  const timestamp = new Date(h.ctx.clock.now()).toISOString();
+  return { clusterId: rec.id, operationId, timestamp, data, md5: createHash('md5').update(data).digest('hex') };
 }
 
 function decodeBackup(data: string): ClusterBackup {
@@ -354,13 +326,14 @@ function decodeBackup(data: string): ClusterBackup {
 }
 
 /** A configuration as the ServiceConfigReq that applies it again (SSO stays as the warehouse was made). */
-const configRequest = (c: ServiceConfig): Doc => ({
-  commonConfigs: c.commonConfigs,
-  applicationConfigs: c.applicationConfigs,
-  ldapGroups: c.ldapGroups,
+const configRequest = ({ commonConfigs, applicationConfigs, ldapGroups }: ServiceConfig): Doc => ({
+  commonConfigs,
+  applicationConfigs,
+  ldapGroups,
 });
 
 type Plan = { ref: string; id?: string; action: 'Create' | 'Update' | 'Skip'; message: string };
+const plan = (ref: string, action: Plan['action'], message: string, id?: string): Plan => ({ ref, ...(id ? { id } : {}), action, message });
 
 /** Activates the Data Warehouse in an environment from a backup's settings. */
 function activateFrom(h: Hook, env: EnvironmentView, backup: ClusterBackup): EngineRecord {
@@ -371,19 +344,14 @@ function activateFrom(h: Hook, env: EnvironmentView, backup: ClusterBackup): Eng
     whitelistK8sClusterAccessIpCIDRs: cidr(s.whitelistK8sClusterAccessIpCIDRs),
     whitelistWorkloadAccessIpCIDRs: cidr(s.whitelistWorkloadAccessIpCIDRs),
   };
-  let out: Doc;
-  if (env.cloudPlatform === 'AZURE') {
-    const az = obj(s.azureOptions);
-    if (!str(az.userAssignedManagedIdentity) || !str(az.subnetId))
-      throw invalid(
-        `the backup holds no Azure settings to activate ${env.environmentName} with; activate it with \`dw clusters create azure\` and restore into the cluster`,
-      );
-    out = h.perform('createAzureCluster', {
-      ...common,
-      userAssignedManagedIdentity: az.userAssignedManagedIdentity,
-      subnetName: text(az.subnetId).split('/').pop(),
-    });
-  } else out = h.perform('createAwsCluster', common);
+  if (env.cloudPlatform !== 'AZURE') return h.records('cluster').get(text(h.perform('createAwsCluster', common).clusterId));
+  const az = obj(s.azureOptions);
+  if (!str(az.userAssignedManagedIdentity) || !str(az.subnetId))
+    throw invalid(
+      `the backup holds no Azure settings to activate ${env.environmentName} with; activate it with \`dw clusters create azure\` and restore into the cluster`,
+    );
+  const subnetName = text(az.subnetId).split('/').pop();
+  const out = h.perform('createAzureCluster', { ...common, userAssignedManagedIdentity: az.userAssignedManagedIdentity, subnetName });
   return h.records('cluster').get(text(out.clusterId));
 }
 
@@ -391,21 +359,18 @@ function activateFrom(h: Hook, env: EnvironmentView, backup: ClusterBackup): Eng
 export function restoreCluster(h: Hook, req: Doc): Doc {
   const backup = decodeBackup(text(req.data));
   const target = text(req.clusterId);
-  const clusters = h.records('cluster');
+  const [clusters, catalogs] = [h.records('cluster'), h.records('dbc')];
   let cluster: EngineRecord;
   let action: Plan['action'] = 'Skip';
   let message: string;
   if (target.startsWith('crn:')) {
     const env = h.world.environments.require(target);
     const existing = clusters.all(env.crn)[0];
-    if (existing) {
-      cluster = existing;
-      message = `environment ${env.environmentName} already has cluster ${existing.id}; restoring into it`;
-    } else {
-      cluster = activateFrom(h, env, backup);
-      action = 'Create';
-      message = `activating the Data Warehouse in environment ${env.environmentName} as cluster ${cluster.id}`;
-    }
+    cluster = existing ?? activateFrom(h, env, backup);
+    if (!existing) action = 'Create';
+    message = existing
+      ? `environment ${env.environmentName} already has cluster ${existing.id}; restoring into it`
+      : `activating the Data Warehouse in environment ${env.environmentName} as cluster ${cluster.id}`;
   } else {
     cluster = h.locate('cluster', { clusterId: target });
     message = `restoring into cluster ${cluster.id}`;
@@ -417,89 +382,68 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
   const { dbcs, vws, vizzes } = holdings(h, cluster);
   const byName = (list: EngineRecord[], name: string): EngineRecord | undefined =>
     list.find((r) => r.name?.toLowerCase() === name.toLowerCase());
-  const catalogs = h.records('dbc');
   const dbcFor = new Map<string, EngineRecord>();
 
-  const dbcPlans: Plan[] = backup.dbcs.map((b) => {
+  const dbcPlans = backup.dbcs.map((b): Plan => {
     const there = b.isDefault ? dbcs.find((d) => d.data?.isDefault === true) : byName(dbcs, b.name);
     if (there) dbcFor.set(b.ref, there);
-    if (!running)
-      return { ref: b.ref, ...(there ? { id: there.id } : {}), action: 'Skip', message: later(b.isDefault ? 'configured' : 'created') };
-    if (there && !b.isDefault) return { ref: b.ref, id: there.id, action: 'Skip', message: `Database Catalog ${b.name} already exists` };
+    if (!running) return plan(b.ref, 'Skip', later(b.isDefault ? 'configured' : 'created'), there?.id);
+    if (there && !b.isDefault) return plan(b.ref, 'Skip', `Database Catalog ${b.name} already exists`, there.id);
+    if (there && catalogs.state(there) !== 'Running')
+      return plan(b.ref, 'Skip', `the default Database Catalog is ${catalogs.state(there)}; restore again once it is Running`, there.id);
     if (there) {
-      if (catalogs.state(there) !== 'Running')
-        return {
-          ref: b.ref,
-          id: there.id,
-          action: 'Skip',
-          message: `the default Database Catalog is ${catalogs.state(there)}; restore again once it is Running`,
-        };
       h.perform('updateDbc', { clusterId: cluster.id, dbcId: there.id, config: configRequest(b.config) });
-      return { ref: b.ref, id: there.id, action: 'Update', message: 'the default Database Catalog gets the configuration of the backup' };
+      return plan(b.ref, 'Update', 'the default Database Catalog gets the configuration of the backup', there.id);
     }
     const made = h.perform('createDbc', { clusterId: cluster.id, name: b.name, imageVersion: b.imageVersion });
-    return { ref: b.ref, id: text(made.dbcId), action: 'Create', message: `Database Catalog ${b.name} created` };
+    return plan(b.ref, 'Create', `Database Catalog ${b.name} created`, text(made.dbcId));
   });
 
-  const vwPlans = backup.vws.map((b): Plan & { type: string } => {
-    const type = String(b.request.vwType);
+  const vwPlans = backup.vws.map((b): Plan => {
     const there = byName(vws, b.name);
-    if (there) return { type, ref: b.ref, id: there.id, action: 'Skip', message: `Virtual Warehouse ${b.name} already exists` };
-    if (!running) return { type, ref: b.ref, action: 'Skip', message: later('created') };
+    if (there) return plan(b.ref, 'Skip', `Virtual Warehouse ${b.name} already exists`, there.id);
+    if (!running) return plan(b.ref, 'Skip', later('created'));
     const catalog = dbcFor.get(b.dbcRef);
     if (!catalog || catalogs.state(catalog) !== 'Running')
-      return {
-        type,
-        ref: b.ref,
-        action: 'Skip',
-        message: `its Database Catalog is ${catalog ? catalogs.state(catalog) : 'not in the cluster'}; restore again once it is Running`,
-      };
+      return plan(
+        b.ref,
+        'Skip',
+        `its Database Catalog is ${catalog ? catalogs.state(catalog) : 'not in the cluster'}; restore again once it is Running`,
+      );
     const cloud = cloudOf(cluster);
-    const request: Doc = {
-      ...b.request,
-      clusterId: cluster.id,
-      dbcId: catalog.id,
-      name: b.name,
-      config: { ...configRequest(b.config), enableSSO: b.config.enableSSO },
-    };
+    const config = { ...configRequest(b.config), enableSSO: b.config.enableSSO };
+    const request: Doc = { ...b.request, clusterId: cluster.id, dbcId: catalog.id, name: b.name, config };
     // What the target cannot take is left to its defaults: another cloud's instance type, a release newer than the catalog's.
-    if (!cloud || !INSTANCE_TYPES[cloud][type === 'impala' ? 'impala' : 'hive'].includes(String(request.instanceType)))
+    if (!cloud || !INSTANCE_TYPES[cloud][b.request.vwType === 'impala' ? 'impala' : 'hive'].includes(String(request.instanceType)))
       delete request.instanceType;
     if (rank(String(request.imageVersion)) > rank(versionOf(catalog))) delete request.imageVersion;
-    const made = h.perform('createVw', request);
-    return { type, ref: b.ref, id: text(made.vwId), action: 'Create', message: `Virtual Warehouse ${b.name} created` };
+    return plan(b.ref, 'Create', `Virtual Warehouse ${b.name} created`, text(h.perform('createVw', request).vwId));
   });
+  const impala = backup.vws.map((b) => b.request.vwType === 'impala');
 
-  const vizPlans: Plan[] = (backup.dataVisualizations ?? []).map((b) => {
+  const vizPlans = backup.dataVisualizations.map((b): Plan => {
     const there = byName(vizzes, b.name);
-    if (there) return { ref: b.ref, id: there.id, action: 'Skip', message: `Data Visualization ${b.name} already exists` };
-    if (!running) return { ref: b.ref, action: 'Skip', message: later('created') };
+    if (there) return plan(b.ref, 'Skip', `Data Visualization ${b.name} already exists`, there.id);
+    if (!running) return plan(b.ref, 'Skip', later('created'));
     const template = str(b.request.resourceTemplate);
-    const known =
-      template &&
-      h
-        .records('template')
-        .all('')
-        .some((t) => t.doc.entityType === 'viz' && t.name === template);
     const request: Doc = { ...b.request, clusterId: cluster.id, name: b.name };
-    if (!known) delete request.resourceTemplate;
+    if (!template || !templatesOf(h, 'viz').some((t) => t.name === template)) delete request.resourceTemplate;
     const made = h.perform('createDataVisualization', request);
-    return { ref: b.ref, id: text(made.dataVisualizationId), action: 'Create', message: `Data Visualization ${b.name} created` };
+    return plan(b.ref, 'Create', `Data Visualization ${b.name} created`, text(made.dataVisualizationId));
   });
 
-  const all = [...dbcPlans, ...vwPlans, ...vizPlans];
   logEvent(h, { operationId, serviceId: cluster.id, event: action === 'Create' ? 'RestoreActivation' : 'RestoreStarted', message });
-  for (const p of all) logEvent(h, { operationId, serviceId: p.id ?? cluster.id, event: `Restore${p.action}`, message: p.message });
-  const plan = (p: Plan): Doc => ({ ref: p.ref, ...(p.id ? { id: p.id } : {}), action: p.action, message: p.message });
+  for (const p of [...dbcPlans, ...vwPlans, ...vizPlans])
+    logEvent(h, { operationId, serviceId: p.id ?? cluster.id, event: `Restore${p.action}`, message: p.message });
   return {
     clusterId: cluster.id,
     operationId,
     action,
     message,
-    dbcRestorePlans: dbcPlans.map(plan),
-    hiveRestorePlans: vwPlans.filter((p) => p.type !== 'impala').map(plan),
-    impalaRestorePlans: vwPlans.filter((p) => p.type === 'impala').map(plan),
-    vizRestorePlans: vizPlans.map(plan),
+    dbcRestorePlans: dbcPlans,
+    hiveRestorePlans: vwPlans.filter((_, i) => !impala[i]),
+    impalaRestorePlans: vwPlans.filter((_, i) => impala[i]),
+    vizRestorePlans: vizPlans,
     hueRestorePlans: [],
     cdwHueRestorePlans: [],
     trinoRestorePlans: [],

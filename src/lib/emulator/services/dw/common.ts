@@ -10,6 +10,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { progress } from '../../engine/timeline.js';
 import { randomToken } from '../../ids.js';
 import type { Doc } from '../../types.js';
+import { iso } from '../../values.js';
 
 /** `<prefix>-<unix seconds>-<4 characters>`: the ids of catalogs, warehouses, visualizations and configurations. */
 export const entityId = (h: Hook, prefix: string): string => `${prefix}-${Math.floor(h.ctx.clock.now() / 1000)}-${randomToken(4)}`;
@@ -19,23 +20,24 @@ export function actor(h: Hook): Doc {
   const crn = h.ctx.caller.actorCrn;
   const known = h.world.identities.actor(crn);
   const name = known?.workloadUsername;
-  return {
-    crn,
-    ...(known?.email ? { email: known.email } : {}),
-    ...(name ? (h.ctx.caller.kind === 'machineUser' ? { machineUsername: name } : { workloadUsername: name }) : {}),
-  };
+  const username = h.ctx.caller.kind === 'machineUser' ? 'machineUsername' : 'workloadUsername';
+  return { crn, ...(known?.email ? { email: known.email } : {}), ...(name ? { [username]: name } : {}) };
 }
 
 /** When a record's current status began (ISO 8601): the start of the phase its activity is in. */
 export function statusSince(h: Hook, rec: EngineRecord): string {
   const now = h.ctx.clock.now();
-  const act = rec.activity;
-  const p = progress(act, now);
-  if (p.cancelled) return new Date(p.endsAt).toISOString();
-  let since = act.tl.startedAt;
-  for (const step of act.tl.steps) if (act.tl.startedAt + step.afterMs <= now) since = act.tl.startedAt + step.afterMs;
-  return new Date(since).toISOString();
+  const { tl } = rec.activity;
+  const p = progress(rec.activity, now);
+  if (p.cancelled) return iso(p.endsAt);
+  return iso(Math.max(tl.startedAt, ...tl.steps.map((s) => tl.startedAt + s.afterMs).filter((at) => at <= now)));
 }
+
+/** What messages call a record: its name, else its id. */
+export const named = (rec: { id: string; name?: string }): string => rec.name ?? rec.id;
+
+/** The records of a resource in a scope (all the account's when none is given), in creation order. */
+export const all = (h: Hook, key: R, scope?: string): EngineRecord[] => h.records(key).all(scope);
 
 /** The cluster a record of the cluster lives in (its scope). */
 export function clusterOf(h: Hook, rec: EngineRecord): EngineRecord {
@@ -57,17 +59,10 @@ export const cloudOf = (cluster: EngineRecord): 'AWS' | 'AZURE' | undefined => {
 
 /**
  * The facts of the resources dw keeps records of. Its facts' other entries
- * (productSupport, dbcUpgrade, vwUpgrade, backupDeletion, clusterRestore,
- * restorePlan) are the shapes of answers whose values they list.
+ * are the shapes of answers whose values they list.
  */
-const {
-  productSupport: _productSupport,
-  dbcUpgrade: _dbcUpgrade,
-  vwUpgrade: _vwUpgrade,
-  backupDeletion: _backupDeletion,
-  clusterRestore: _clusterRestore,
-  restorePlan: _restorePlan,
-  ...records
-} = facts.resources;
+const SHAPES = ['productSupport', 'dbcUpgrade', 'vwUpgrade', 'backupDeletion', 'clusterRestore', 'restorePlan'] as const;
+type Records = Omit<typeof facts.resources, (typeof SHAPES)[number]>;
+const records = Object.fromEntries(Object.entries(facts.resources).filter(([k]) => !(SHAPES as readonly string[]).includes(k))) as Records;
 export const recordFacts = { resources: records };
-export type R = keyof typeof records;
+export type R = keyof Records;

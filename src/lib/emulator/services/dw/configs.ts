@@ -12,21 +12,17 @@ import { invalid, notFound } from '../../errors.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
-import { docs, obj, str, stringMap, strings, text } from '../../values.js';
+import { compact, docs, obj, str, stringMap, strings, text } from '../../values.js';
 import { COMPONENTS, type ComponentFiles } from './catalogue.js';
-import { entityId } from './common.js';
+import { all, clusterOf, entityId } from './common.js';
 
 /** What a block of configuration holds: key-values, or text (JSON is text too). */
-export interface BlockContent {
+interface BlockContent {
   keyValues?: Record<string, string>;
   text?: string;
   json?: string;
 }
-
-export interface ConfigBlock {
-  id: string;
-  content: BlockContent;
-}
+type ConfigBlock = { id: string; content: BlockContent };
 
 /** A service's configuration as ServiceConfigResp shows it. */
 export interface ServiceConfig {
@@ -57,11 +53,11 @@ const copy = (c: ServiceConfig): ServiceConfig => JSON.parse(JSON.stringify(c)) 
 /** A block's content from a request's ConfigContentReq (only what it gives). */
 function contentOf(raw: unknown): BlockContent {
   const c = obj(raw);
-  return {
-    ...(c.keyValues !== undefined ? { keyValues: stringMap(c.keyValues) } : {}),
-    ...(str(c.text) !== undefined ? { text: str(c.text) } : {}),
-    ...(str(c.json) !== undefined ? { json: str(c.json) } : {}),
-  };
+  return compact({
+    keyValues: c.keyValues !== undefined ? stringMap(c.keyValues) : undefined,
+    text: str(c.text),
+    json: str(c.json),
+  }) as BlockContent;
 }
 
 /** Puts a change into a block list: key-values added to the block's, text replaced; a new block id added. */
@@ -119,7 +115,7 @@ export function applyServiceConfig(current: ServiceConfig, req: unknown, kind: C
 }
 
 /** `config update --component C --set [...]`: files of one component changed. */
-export function applyComponentSet(current: ServiceConfig, component: string, set: unknown, kind: ConfigKind, what: string): ServiceConfig {
+function applyComponentSet(current: ServiceConfig, component: string, set: unknown, kind: ConfigKind, what: string): ServiceConfig {
   checkComponent(kind, component, what);
   const changes = docs(set);
   if (changes.length === 0) throw invalid('give the files to change in --set: configFile and keyValue or content');
@@ -145,32 +141,43 @@ export const configIn = (rec: EngineRecord): ServiceConfig => rec.data?.config a
 
 /**
  * Records a new configuration version of a catalog or warehouse (`service`,
- * being created or changed) of a cluster; returns its id. The service keeps
+ * being created or changed) of a cluster. The service keeps
  * the id of its newest version, so a describe need not read every version.
  */
-export function recordConfig(h: Hook, cluster: EngineRecord, service: { id: string; data?: Doc }, config: ServiceConfig): string {
-  const serviceId = service.id;
-  const now = h.ctx.clock.now();
+export function recordConfig(h: Hook, cluster: EngineRecord, service: { id: string; data?: Doc }, config: ServiceConfig): void {
   const id = entityId(h, 'config');
   service.data = { ...service.data, configId: id };
-  h.records('config').create({
-    id,
-    scope: cluster.id,
-    ...(cluster.env ? { env: cluster.env } : {}),
-    doc: { serviceId, configId: id, from: new Date(now).toISOString() },
-    data: { config },
-  });
-  return id;
+  const doc = { serviceId: service.id, configId: id, from: new Date(h.ctx.clock.now()).toISOString() };
+  h.records('config').create({ id, scope: cluster.id, ...(cluster.env ? { env: cluster.env } : {}), doc, data: { config } });
+}
+
+/**
+ * An update of a catalog's or warehouse's configuration: the files of one
+ * component (`component`, `set`) or a ServiceConfigReq (`config`), on top
+ * of the version it runs.
+ */
+export function changeConfig(h: Hook, rec: EngineRecord, req: Doc, kind: ConfigKind, what: string): void {
+  if (req.component === undefined && req.config === undefined) return;
+  const cluster = clusterOf(h, rec);
+  const current = currentConfig(h, cluster.id, rec.id).config;
+  const next =
+    req.component !== undefined
+      ? applyComponentSet(current, text(req.component), req.set, kind, what)
+      : applyServiceConfig(current, req.config, kind, what);
+  recordConfig(h, cluster, rec, next);
 }
 
 /** The versions of a service's configuration, newest first. */
-export function versionsOf(h: Hook, clusterId: string, serviceId: string): EngineRecord[] {
-  return h
-    .records('config')
-    .all(clusterId)
+const versionsOf = (h: Hook, clusterId: string, serviceId: string): EngineRecord[] =>
+  all(h, 'config', clusterId)
     .filter((c) => c.doc.serviceId === serviceId)
     .reverse();
-}
+
+/** `dbcs|vws config history`: its configuration's versions, newest first. */
+export const configHistory = (h: Hook, rec: EngineRecord): Doc => ({ configHistory: versionsOf(h, rec.scope, rec.id).map((c) => c.doc) });
+
+/** `dbcs|vws config describe`: the configuration a catalog or warehouse runs with. */
+export const configNow = (h: Hook, rec: EngineRecord): Doc => ({ config: currentConfig(h, rec.scope, rec.id).config });
 
 /** The id of the configuration a service runs with, as the service keeps it (recordConfig). */
 export const currentConfigId = (h: Hook, service: EngineRecord): string =>

@@ -15,23 +15,13 @@ import { code, defineService, fixed } from '../../engine/table.js';
 import { allowedInstanceTypes, defaultSettings, settingsChanged, settingsUpdated } from './account.js';
 import { backupCluster, cluster, kubeconfig, latestVersions, listClusters, restoreCluster, sshKeyPushed } from './clusters.js';
 import { recordFacts } from './common.js';
-import { configDiffIn, configIn } from './configs.js';
+import { configDiffIn, configHistory, configIn, configNow } from './configs.js';
 import { diagnostics } from './diagnostics.js';
 import { backup, backupDeletion, getLogs, listBackupEntities, listBackups, listRestores, restore, restoreStarted } from './drs.js';
 import { eventsAnswer, listEvents } from './events.js';
 import { connector, connectorTest, secret, secretDeleted, user } from './sources.js';
 import { deleteTemplate, ensureTemplates, template } from './templates.js';
-import {
-  configHistory,
-  configNow,
-  dataVisualization,
-  dbc,
-  dbcUpgradeVersions,
-  listVws,
-  vizUpgradeVersion,
-  vw,
-  vwUpgradeVersions,
-} from './warehouses.js';
+import { dataVisualization, dbc, dbcUpgradeVersions, listVws, vizUpgradeVersion, vw, vwUpgradeVersions } from './warehouses.js';
 
 export default defineService<OperationName>()({
   service: 'dw',

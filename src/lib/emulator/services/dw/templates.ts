@@ -11,9 +11,11 @@ import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
-import { num, obj, str, text } from '../../values.js';
-import type { R } from './common.js';
-import { BUILT_IN_TEMPLATES, TEMPLATE_ENTITIES, TEMPLATE_ENTITY_SHOWN, type TemplateEntity } from './catalogue.js';
+import { compact, num, obj, str, text } from '../../values.js';
+import { all, type R } from './common.js';
+import { TEMPLATE_ENTITIES, type TemplateEntity } from './catalogue.js';
+
+const ENTITIES = Object.keys(TEMPLATE_ENTITIES) as TemplateEntity[];
 
 interface TemplateVersion {
   version: number;
@@ -24,21 +26,39 @@ interface TemplateVersion {
 
 const versionsOf = (rec: EngineRecord): TemplateVersion[] => (rec.data?.versions as TemplateVersion[] | undefined) ?? [];
 
-/** Makes the built-in templates of the account, once (the engine's setup runs it before every operation). */
+/** The resources of a built-in template: each component of its entity at the default size times `factor`. */
+const sized = (entity: TemplateEntity, factor: number): Doc =>
+  Object.fromEntries(
+    Object.entries(TEMPLATE_ENTITIES[entity].sizes).map(([component, [cpu, gi]]) => [
+      component,
+      { cpu: cpu * factor, memory: `${Math.max(1, Math.round(gi * factor))}Gi` },
+    ]),
+  );
+
+/**
+ * Makes the built-in templates of the account, once (the engine's setup
+ * runs it before every operation): each entity has a default one and a
+ * reduced one (half the size).
+ */
 export function ensureTemplates(h: Hook): void {
   const flag = `dw.templates:${h.ctx.info.accountId}`;
   if (h.ctx.store.meta(flag)) return;
-  const all = h.records('template');
-  for (const t of BUILT_IN_TEMPLATES) {
-    const id = stableUuid(`${h.ctx.info.accountId}/dw/template/${t.name}`);
-    const version: TemplateVersion = { version: 1, name: t.name, description: t.description, resources: t.resources };
-    all.create({
-      id,
-      name: t.name,
-      scope: '',
-      doc: { id, name: t.name, version: 1, entityType: t.entityType, description: t.description, isDefault: t.isDefault },
-      data: { versions: [version], builtIn: true },
-    });
+  for (const entityType of ENTITIES) {
+    const { label } = TEMPLATE_ENTITIES[entityType];
+    for (const [kind, description, factor] of [
+      ['default', `Default resources of ${label}`, 1],
+      ['reduced', `Half the default resources of ${label}, for small workloads`, 0.5],
+    ] as const) {
+      const name = `${entityType}-${kind}`;
+      const id = stableUuid(`${h.ctx.info.accountId}/dw/template/${name}`);
+      h.records('template').create({
+        id,
+        name,
+        scope: '',
+        doc: { id, name, version: 1, entityType, description, isDefault: factor === 1 },
+        data: { versions: [{ version: 1, name, description, resources: sized(entityType, factor) }], builtIn: true },
+      });
+    }
   }
   h.ctx.store.setMeta(flag, '1');
 }
@@ -49,7 +69,7 @@ export const templateResources = (rec: EngineRecord): Doc => versionsOf(rec).at(
 /** The entity a request names, as the request's description writes it or as answers show it (`hive`, `Hive`; `viz`, `DataViz`). */
 function entityOf(asked: string): TemplateEntity | undefined {
   const low = asked.toLowerCase();
-  return TEMPLATE_ENTITIES.find((e) => e === low || TEMPLATE_ENTITY_SHOWN[e].toLowerCase() === low);
+  return ENTITIES.find((e) => e === low || TEMPLATE_ENTITIES[e].shown.toLowerCase() === low);
 }
 
 /** A template by id for an entity type: NOT_FOUND, or INVALID_ARGUMENT when it sizes another kind. */
@@ -60,12 +80,13 @@ export function templateById(h: Hook, id: string, entity: TemplateEntity): Engin
   return t;
 }
 
+/** The account's templates of an entity type. */
+export const templatesOf = (h: Hook, entity: TemplateEntity): EngineRecord[] =>
+  all(h, 'template', '').filter((t) => t.doc.entityType === entity);
+
 /** A template by name for an entity type (Data Visualizations name theirs), or NOT_FOUND naming those there are. */
 export function templateByName(h: Hook, name: string, entity: TemplateEntity): EngineRecord {
-  const all = h
-    .records('template')
-    .all('')
-    .filter((t) => t.doc.entityType === entity);
+  const all = templatesOf(h, entity);
   const hit = all.find((t) => t.name?.toLowerCase() === name.toLowerCase());
   if (!hit) throw notFound(`resource template ${name} not found for ${entity}; there are ${all.map((t) => t.name).join(', ')}`);
   return hit;
@@ -73,10 +94,7 @@ export function templateByName(h: Hook, name: string, entity: TemplateEntity): E
 
 /** The default template of an entity type. */
 export function defaultTemplate(h: Hook, entity: TemplateEntity): EngineRecord {
-  const hit = h
-    .records('template')
-    .all('')
-    .find((t) => t.doc.entityType === entity && t.doc.isDefault === true);
+  const hit = templatesOf(h, entity).find((t) => t.doc.isDefault === true);
   if (!hit) throw new Error(`dw has no default ${entity} template`);
   return hit;
 }
@@ -85,34 +103,24 @@ export function defaultTemplate(h: Hook, entity: TemplateEntity): EngineRecord {
 function resourcesOf(raw: unknown): Doc {
   const out: Doc = {};
   for (const [component, r] of Object.entries(obj(raw))) {
-    const res = obj(r);
-    out[component] = {
-      ...(num(res.cpu) !== undefined ? { cpu: num(res.cpu) } : {}),
-      ...(str(res.memory) ? { memory: str(res.memory) } : {}),
-      ...(res.breakdown !== undefined ? { breakdown: obj(res.breakdown) } : {}),
-      ...(str(res.ephemeralStorage) ? { ephemeralStorage: str(res.ephemeralStorage) } : {}),
-      ...(res.localStorageSize !== undefined ? { localStorageSize: obj(res.localStorageSize) } : {}),
-    };
+    const { cpu, memory, breakdown, ephemeralStorage, localStorageSize } = obj(r);
+    const given = (v: unknown): Doc | undefined => (v === undefined ? undefined : obj(v));
+    out[component] = compact({
+      cpu: num(cpu),
+      memory: str(memory),
+      breakdown: given(breakdown),
+      ephemeralStorage: str(ephemeralStorage),
+      localStorageSize: given(localStorageSize),
+    });
   }
   return out;
 }
 
 /** What uses a template: the catalogs sized by it and the visualizations sized by its name. */
 function usersOf(h: Hook, t: EngineRecord): string[] {
-  const catalogs = h
-    .records('dbc')
-    .all()
-    .filter((d) => d.doc.resourceTemplateId === t.id)
-    .map((d) => `Database Catalog ${d.name ?? d.id}`);
-  const vizzes =
-    t.doc.entityType === 'viz'
-      ? h
-          .records('dataVisualization')
-          .all()
-          .filter((v) => v.doc.size === t.name)
-          .map((v) => `Data Visualization ${v.name ?? v.id}`)
-      : [];
-  return [...catalogs, ...vizzes];
+  const catalogs = all(h, 'dbc').filter((d) => d.doc.resourceTemplateId === t.id);
+  const vizzes = t.doc.entityType === 'viz' ? all(h, 'dataVisualization').filter((v) => v.doc.size === t.name) : [];
+  return [...catalogs.map((d) => `Database Catalog ${d.name ?? d.id}`), ...vizzes.map((v) => `Data Visualization ${v.name ?? v.id}`)];
 }
 
 /** A resource template of the account (the built-in ones are made by `ensureTemplates`). */
@@ -122,12 +130,12 @@ export const template: Resource<R> = {
   renames: true,
   hooks: {
     // Kept as the request's word (what catalogs, warehouses and visualizations look templates up by); shown as answers name it.
-    show: (_h, rec) => ({ entityType: TEMPLATE_ENTITY_SHOWN[rec.doc.entityType as TemplateEntity] ?? rec.doc.entityType }),
+    show: (_h, rec) => ({ entityType: TEMPLATE_ENTITIES[rec.doc.entityType as TemplateEntity]?.shown ?? rec.doc.entityType }),
     fill: (_h, rec: EngineRecord, req) => {
       const entity = entityOf(text(req.entityType));
       if (!entity)
         throw invalid(
-          `--entity-type must be one of ${TEMPLATE_ENTITIES.join(', ')} (or as answers name them: ${Object.values(TEMPLATE_ENTITY_SHOWN).join(', ')})`,
+          `--entity-type must be one of ${ENTITIES.join(', ')} (or as answers name them: ${ENTITIES.map((e) => TEMPLATE_ENTITIES[e].shown).join(', ')})`,
         );
       if (!rec.name) throw invalid('give the template a --name');
       const resources = resourcesOf(req.resources);
@@ -157,14 +165,15 @@ export const template: Resource<R> = {
 export function deleteTemplate(h: Hook, req: Doc): Doc {
   const all = h.records('template');
   const t = all.get(text(req.templateId));
-  if (t.doc.isDefault === true) throw failedPrecondition(`resource template ${t.name ?? t.id} is a default template and cannot be deleted`);
+  const named = `resource template ${t.name ?? t.id}`;
+  if (t.doc.isDefault === true) throw failedPrecondition(`${named} is a default template and cannot be deleted`);
   const versions = versionsOf(t);
   const which = num(req.templateVersion);
+  if (which !== undefined && !versions.some((v) => v.version === which))
+    throw notFound(
+      `${named} has no version ${which}${versions.length > 1 ? `; its versions are ${versions.map((v) => v.version).join(', ')}` : ''}`,
+    );
   if (which !== undefined && versions.length > 1) {
-    if (!versions.some((v) => v.version === which))
-      throw notFound(
-        `resource template ${t.name ?? t.id} has no version ${which}; its versions are ${versions.map((v) => v.version).join(', ')}`,
-      );
     const left = versions.filter((v) => v.version !== which);
     const shown = left.at(-1);
     t.data = { ...t.data, versions: left };
@@ -175,10 +184,8 @@ export function deleteTemplate(h: Hook, req: Doc): Doc {
     all.save(t);
     return { templateId: t.id };
   }
-  if (which !== undefined && !versions.some((v) => v.version === which))
-    throw notFound(`resource template ${t.name ?? t.id} has no version ${which}`);
   const users = usersOf(h, t);
-  if (users.length > 0) throw failedPrecondition(`resource template ${t.name ?? t.id} is used by ${users.join(', ')}`);
+  if (users.length > 0) throw failedPrecondition(`${named} is used by ${users.join(', ')}`);
   all.remove(t);
   return { templateId: t.id };
 }
