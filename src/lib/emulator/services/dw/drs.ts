@@ -13,8 +13,8 @@ import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { crn, stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
-import { str, strings, text } from '../../values.js';
-import { statusSince, type R } from './common.js';
+import { iso, str, strings, text } from '../../values.js';
+import { all, named, statusSince, type R } from './common.js';
 import { actionEvents } from './events.js';
 
 /** How long a backup's deletion takes (emulated minutes; TERMINATING, then gone). */
@@ -33,31 +33,18 @@ const PHASE: Readonly<Record<string, string>> = {
 
 /** Where the deletions of backups are kept (their CRN outlives the backup, for its logs). */
 const DELETION_KIND = 'dw.backupDeletion';
-
-interface Deletion {
-  crn: string;
-  backupCrn: string;
-  backupName: string;
-  at: number;
-}
+type Deletion = { crn: string; backupCrn: string; backupName: string; at: number };
 
 /** The namespaces of the Data Warehouse: one per catalog, warehouse and visualization of every cluster. */
-export function namespaces(h: Hook): string[] {
-  return ['dbc', 'vw', 'dataVisualization'].flatMap((key) =>
-    h
-      .records(key)
-      .all()
-      .map((r) => r.id),
-  );
-}
+const namespaces = (h: Hook): string[] => (['dbc', 'vw', 'dataVisualization'] as const).flatMap((key) => all(h, key).map((r) => r.id));
 
-export function listBackupEntities(h: Hook): Doc {
-  return { items: namespaces(h) };
-}
+export const listBackupEntities = (h: Hook): Doc => ({ items: namespaces(h) });
 
-/** A job's state filter: the records whose job is in one of the states (all when none are given). */
-const inStates = (h: Hook, key: string, states: readonly string[]) => (rec: EngineRecord) =>
-  states.length === 0 || states.includes(h.records(key).state(rec));
+/** The jobs of a kind whose state is one of the request's `jobStates` (all when it gives none). */
+const inStates = (h: Hook, key: 'backup' | 'restore', req: Doc): EngineRecord[] => {
+  const states = strings(req.jobStates);
+  return all(h, key, '').filter((rec) => states.length === 0 || states.includes(h.records(key).state(rec)));
+};
 
 /** The fields a backup or restore computes as it is shown: phase, last update, errors of a failure. */
 function jobView(prefix: 'backup' | 'restore') {
@@ -77,10 +64,7 @@ function jobView(prefix: 'backup' | 'restore') {
 /** `backups list`: by name and job state. */
 export function listBackups(h: Hook, req: Doc): EngineRecord[] {
   const name = str(req.backupName)?.toLowerCase();
-  return h
-    .records('backup')
-    .all('')
-    .filter((b) => (!name || b.name?.toLowerCase() === name) && inStates(h, 'backup', strings(req.jobStates))(b));
+  return inStates(h, 'backup', req).filter((b) => !name || b.name?.toLowerCase() === name);
 }
 
 /** What `backups delete` answers: the CRN of the deletion, kept for its logs once the backup is gone. */
@@ -107,19 +91,18 @@ export const backup: Resource<R> = {
   minutes: { create: [0.5, 4], restore: 0, delete: DELETE_MINUTES },
   hooks: {
     fill: (h, rec, req) => {
-      const all = namespaces(h);
+      const known = namespaces(h);
       const asked = strings(req.namespaceNames);
-      const unknown = asked.filter((n) => !all.includes(n));
+      const unknown = asked.filter((n) => !known.includes(n));
       if (unknown.length > 0)
         throw invalid(
-          `${unknown.join(', ')}: not a namespace of the Data Warehouse; see \`dw backups list-entities\` (${all.join(', ') || 'none'})`,
+          `${unknown.join(', ')}: not a namespace of the Data Warehouse; see \`dw backups list-entities\` (${known.join(', ') || 'none'})`,
         );
-      const now = new Date(h.ctx.clock.now()).toISOString();
       return {
         backupName: rec.name ?? '',
-        backupCreationTime: now,
+        backupCreationTime: iso(h.ctx.clock.now()),
         backupJob: `backup-${rec.id.slice(0, 8)}`,
-        includedNamespaces: asked.length > 0 ? asked : all,
+        includedNamespaces: asked.length > 0 ? asked : known,
       };
     },
     show: jobView('backup'),
@@ -128,21 +111,16 @@ export const backup: Resource<R> = {
 
 /** What a restore does to one namespace: with `rebuild`, the catalog or warehouse there is rebuilt. */
 function planFor(h: Hook, namespace: string, rebuild: boolean): { kind: string; entry: Doc } {
-  for (const [key, kind] of [
-    ['dbc', 'dbc'],
-    ['vw', ''],
-    ['dataVisualization', 'viz'],
-  ] as const) {
-    const rec = h.records(key).byId(namespace);
+  for (const key of ['dbc', 'vw', 'dataVisualization'] as const) {
+    const records = h.records(key);
+    const rec = records.byId(namespace);
     if (!rec) continue;
-    const k = kind || (rec.doc.vwType === 'impala' ? 'impala' : 'hive');
-    const all = h.records(key);
+    const kind = key === 'dbc' ? 'dbc' : key === 'dataVisualization' ? 'viz' : rec.doc.vwType === 'impala' ? 'impala' : 'hive';
     const from: readonly string[] = facts.resources.dbc.lifecycle.rebuild.from ?? [];
-    if (rebuild && key !== 'dataVisualization' && !all.busy(rec) && from.includes(all.state(rec))) {
-      all.begin(rec, 'rebuild');
-      return { kind: k, entry: { ref: namespace, id: rec.id, action: 'Update', message: `restored and rebuilding ${rec.name ?? rec.id}` } };
-    }
-    return { kind: k, entry: { ref: namespace, id: rec.id, action: 'Update', message: `restored ${rec.name ?? rec.id}` } };
+    const rebuilds = rebuild && key !== 'dataVisualization' && !records.busy(rec) && from.includes(records.state(rec));
+    if (rebuilds) records.begin(rec, 'rebuild');
+    const message = `restored ${rebuilds ? 'and rebuilding ' : ''}${named(rec)}`;
+    return { kind, entry: { ref: namespace, id: rec.id, action: 'Update', message } };
   }
   return { kind: 'dbc', entry: { ref: namespace, action: 'Skip', message: `${namespace} is no longer in the Data Warehouse` } };
 }
@@ -157,10 +135,7 @@ export const restoreStarted = (_h: Hook, rec: EngineRecord): Doc => ({
 /** `backups list-restores`: by backup and job state. */
 export function listRestores(h: Hook, req: Doc): EngineRecord[] {
   const of = str(req.backupCrn);
-  return h
-    .records('restore')
-    .all('')
-    .filter((r) => (!of || r.doc.backupCrn === of) && inStates(h, 'restore', strings(req.jobStates))(r));
+  return inStates(h, 'restore', req).filter((r) => !of || r.doc.backupCrn === of);
 }
 
 /** A restore from a COMPLETED backup: NOT_STARTED half a minute, IN_PROGRESS five; it fails for a backup named fail-restore-... */
@@ -194,7 +169,7 @@ export const restore: Resource<R> = {
       };
       return {
         backupCrn: b.crn,
-        restoreCreationTime: new Date(h.ctx.clock.now()).toISOString(),
+        restoreCreationTime: iso(h.ctx.clock.now()),
         restoreJob: `restore-${rec.id.slice(0, 8)}`,
         includedNamespaces: restoring,
         excludedResources: [],
@@ -208,27 +183,18 @@ export const restore: Resource<R> = {
 /** `backups logs`: the job log of a backup, a restore or a backup deletion. */
 export function getLogs(h: Hook, req: Doc): Doc {
   const ref = text(req.crn);
-  const line = (at: number, what: string): string => `${new Date(at).toISOString()} ${what}`;
+  const line = (at: number, what: string): string => `${iso(at)} ${what}`;
+  const logs = (lines: string[]): Doc => ({ logs: lines.join('\n') + '\n' });
   for (const key of ['backup', 'restore'] as const) {
     const rec = h.records(key).find(ref);
-    if (rec)
-      return {
-        logs:
-          actionEvents(h, key, rec, key)
-            .map((e) => line(e.at, `${e.event}: ${e.message}`))
-            .join('\n') + '\n',
-      };
+    if (rec) return logs(actionEvents(h, key, rec, key).map((e) => line(e.at, `${e.event}: ${e.message}`)));
   }
   const deletion = h.ctx.store.get<Deletion>(DELETION_KIND, ref);
-  if (deletion) {
-    const gone = !h.records('backup').find(deletion.backupCrn);
-    return {
-      logs:
-        [
-          line(deletion.at, `DeleteRequested: backup ${deletion.backupName || deletion.backupCrn}`),
-          ...(gone ? [line(deletion.at + DELETE_MS, `DeleteCompleted: backup ${deletion.backupName || deletion.backupCrn} removed`)] : []),
-        ].join('\n') + '\n',
-    };
-  }
-  throw notFound(`no backup, restore or backup deletion has the CRN ${ref.slice(0, 200)}`);
+  if (!deletion) throw notFound(`no backup, restore or backup deletion has the CRN ${ref.slice(0, 200)}`);
+  const what = `backup ${deletion.backupName || deletion.backupCrn}`;
+  const gone = !h.records('backup').find(deletion.backupCrn);
+  return logs([
+    line(deletion.at, `DeleteRequested: ${what}`),
+    ...(gone ? [line(deletion.at + DELETE_MS, `DeleteCompleted: ${what} removed`)] : []),
+  ]);
 }

@@ -12,68 +12,42 @@ import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { iso, num, str } from '../../values.js';
+import { named } from './common.js';
 
 /** Where operations' own events are kept, under their operation id. */
 const EVENT_KIND = 'dw.event';
 /** What the service keeps of each resource's events. */
 const KEPT = 50;
 
-interface DwEvent {
-  operationId?: string;
-  serviceId: string;
-  event: string;
-  message: string;
-  /** Emulated ms. */
-  at: number;
-}
+/** An event; `at`, in emulated ms. */
+type DwEvent = { operationId?: string; serviceId: string; event: string; message: string; at: number };
 
 /** Logs an event of an operation that spans resources. */
 export function logEvent(h: Hook, e: Omit<DwEvent, 'at'> & { operationId: string }): void {
   h.ctx.store.put<DwEvent>(EVENT_KIND, uuid(), { ...e, at: h.ctx.clock.now() }, { parent: e.operationId });
 }
 
-const cap = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
-
 /** The events of a record's actions: each one's start, and its end once it has ended. */
 export function actionEvents(h: Hook, key: string, rec: EngineRecord, noun: string): DwEvent[] {
-  const all = h.records(key);
-  const acts = all.events(rec);
-  const now = all.progress(rec);
-  const name = rec.name ?? rec.id;
+  const acts = h.records(key).events(rec);
+  const done = h.records(key).progress(rec).done;
+  const serviceId = rec.id;
   return acts.flatMap((a, i) => {
     const current = i === acts.length - 1;
-    const ended = !current || now.done;
-    const word = cap(a.action === 'sshKey' ? 'sshKeyUpdate' : a.action);
-    const what = a.action === 'sshKey' ? 'SSH key update' : a.action;
-    const start: DwEvent = {
-      serviceId: rec.id,
-      event: `${word}Requested`,
-      message: `${noun} ${name}: ${what} requested`,
-      at: a.startedAt,
-    };
-    if (!ended) return [start];
+    const word = a.action === 'sshKey' ? 'SshKeyUpdate' : a.action.charAt(0).toUpperCase() + a.action.slice(1);
+    const what = `${noun} ${named(rec)}: ${a.action === 'sshKey' ? 'SSH key update' : a.action}`;
+    const start: DwEvent = { serviceId, event: `${word}Requested`, message: `${what} requested`, at: a.startedAt };
+    if (current && !done) return [start];
     const why = current && a.failed && rec.activity.reason ? `: ${rec.activity.reason}` : '';
-    const end: DwEvent = {
-      serviceId: rec.id,
-      event: a.failed ? `${word}Failed` : `${word}Completed`,
-      message: a.failed ? `${noun} ${name}: ${what} failed${why}` : `${noun} ${name}: ${what} completed, ${a.state}`,
-      at: a.endedAt,
-    };
-    return [start, end];
+    const message = a.failed ? `${what} failed${why}` : `${what} completed, ${a.state}`;
+    return [start, { serviceId, event: `${word}${a.failed ? 'Failed' : 'Completed'}`, message, at: a.endedAt }];
   });
 }
 
-/** The logged events of a resource (by its id). */
-function loggedFor(h: Hook, serviceId: string): DwEvent[] {
-  return h.ctx.store
-    .list<DwEvent>(EVENT_KIND)
-    .map((x) => x.doc)
-    .filter((e) => e.serviceId === serviceId);
-}
-
-/** A resource's events, the last KEPT of them, oldest first. */
+/** A resource's events (of its actions, and those logged for it by its id), the last KEPT of them, oldest first. */
 function eventsOf(h: Hook, key: string, rec: EngineRecord, noun: string): DwEvent[] {
-  return [...actionEvents(h, key, rec, noun), ...loggedFor(h, rec.id)].sort((a, b) => a.at - b.at).slice(-KEPT);
+  const logged = h.ctx.store.list<DwEvent>(EVENT_KIND).flatMap(({ doc }) => (doc.serviceId === rec.id ? [doc] : []));
+  return [...actionEvents(h, key, rec, noun), ...logged].sort((a, b) => a.at - b.at).slice(-KEPT);
 }
 
 /** Newest first unless `ascending`; at most `limit` (the newest ones). */
@@ -91,12 +65,12 @@ export const eventsAnswer =
   });
 
 /** What `listEvents --service-id` may name, and what each is called. */
-const SERVICES: ReadonlyArray<readonly [key: string, noun: string]> = [
-  ['cluster', 'Data Warehouse cluster'],
-  ['dbc', 'Database Catalog'],
-  ['vw', 'Virtual Warehouse'],
-  ['dataVisualization', 'Data Visualization'],
-];
+const SERVICES = {
+  cluster: 'Data Warehouse cluster',
+  dbc: 'Database Catalog',
+  vw: 'Virtual Warehouse',
+  dataVisualization: 'Data Visualization',
+};
 
 /** `events list`: the events of an operation, or of a cluster, catalog, warehouse or visualization. */
 export function listEvents(h: Hook, req: Doc): Doc {
@@ -108,19 +82,19 @@ export function listEvents(h: Hook, req: Doc): Doc {
     if (events.length === 0) throw notFound(`operation ${operationId} not found`);
     if (serviceId) events = events.filter((e) => e.serviceId === serviceId);
   } else if (serviceId) {
-    const found = SERVICES.map(([key, noun]) => ({ key, noun, rec: h.records(key).byId(serviceId) })).find((x) => x.rec);
+    const found = Object.entries(SERVICES)
+      .map(([key, noun]) => ({ key, noun, rec: h.records(key).byId(serviceId) }))
+      .find((x) => x.rec);
     if (!found?.rec) throw notFound(`no cluster, Database Catalog, Virtual Warehouse or Data Visualization has the id ${serviceId}`);
     events = eventsOf(h, found.key, found.rec, found.noun);
   } else throw invalid('say whose events: give operationId or serviceId');
   const filter = str(req.event)?.toLowerCase();
   if (filter) events = events.filter((e) => e.event.toLowerCase().includes(filter));
   return {
-    events: ordered(events, req, 20).map((e) => ({
-      ...(e.operationId ? { operationId: e.operationId } : {}),
-      serviceId: e.serviceId,
-      event: e.event,
-      message: e.message,
-      timestamp: iso(e.at),
+    events: ordered(events, req, 20).map(({ at, operationId: op, ...e }) => ({
+      ...(op ? { operationId: op } : {}),
+      ...e,
+      timestamp: iso(at),
     })),
   };
 }

@@ -9,23 +9,11 @@ import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
-import { str, stringMap, text } from '../../values.js';
-import { cloudOf, clusterOf, type R } from './common.js';
+import { iso, obj, str, stringMap, text } from '../../values.js';
+import { all, cloudOf, clusterOf, named, type R } from './common.js';
 
 /** Kinds of data source connectors are made for. */
-const CONNECTOR_TEMPLATES = [
-  'postgresql',
-  'mysql',
-  'mariadb',
-  'oracle',
-  'mssql',
-  'db2',
-  'hive',
-  'iceberg',
-  'kudu',
-  'snowflake',
-  'redshift',
-];
+const CONNECTOR_TEMPLATES = 'postgresql mysql mariadb oracle mssql db2 hive iceberg kudu snowflake redshift'.split(' ');
 
 // ---- users -----------------------------------------------------------------------
 
@@ -91,10 +79,7 @@ function checkTemplate(t: string): void {
 
 /** The warehouses that use a connector. */
 const usersOf = (h: Hook, c: EngineRecord): EngineRecord[] =>
-  h
-    .records('vw')
-    .all(c.scope)
-    .filter((v) => Object.values((v.doc.associatedConnectors as Record<string, Doc> | undefined) ?? {}).some((a) => a.name === c.name));
+  all(h, 'vw', c.scope).filter((v) => Object.values(obj(v.doc.associatedConnectors)).some((a) => obj(a).name === c.name));
 
 /** A connector to a kind of data source, renamed by its update; one a warehouse uses is not deleted. */
 export const connector: Resource<R> = {
@@ -116,9 +101,7 @@ export const connector: Resource<R> = {
       delete: (h, rec) => {
         const using = usersOf(h, rec);
         if (using.length > 0)
-          throw failedPrecondition(
-            `connector ${rec.name ?? rec.id} is used by ${using.map((v) => `Virtual Warehouse ${v.name ?? v.id}`).join(', ')}`,
-          );
+          throw failedPrecondition(`connector ${named(rec)} is used by ${using.map((v) => `Virtual Warehouse ${named(v)}`).join(', ')}`);
       },
     },
   },
@@ -143,18 +126,15 @@ export const connectorTest: Resource<R> = {
         throw invalid('say what to test: connectorId, connectorName, or the connection properties in config');
       const url = config['connection-url'] ?? config.url ?? '(no connection-url)';
       rec.data = { ...rec.data, connectorName: c?.name ?? '', url };
-      return {
-        jobId: rec.id,
-        jobStartTime: new Date(h.ctx.clock.now()).toISOString(),
-        labels: { ...(c ? { connector: c.name ?? c.id, template: String(c.doc.template) } : {}) },
-      };
+      const labels = c ? { connector: named(c), template: String(c.doc.template) } : {};
+      return { jobId: rec.id, jobStartTime: iso(h.ctx.clock.now()), labels };
     },
     show: (h, rec) => {
       const p = h.records('connectorTest').progress(rec);
       const url = String(rec.data?.url ?? '');
       const log = [`connecting to ${url}`];
       if (p.done) log.push(p.failed ? `connection failed: ${rec.activity.reason ?? 'refused'}` : 'connected; the source answered');
-      return { outputLog: log.join('\n'), ...(p.done ? { jobFinishTime: new Date(p.endsAt).toISOString() } : {}) };
+      return { outputLog: log.join('\n'), ...(p.done ? { jobFinishTime: iso(p.endsAt) } : {}) };
     },
   },
 };
