@@ -192,44 +192,32 @@ export function currentConfig(h: Hook, clusterId: string, serviceId: string): { 
 
 // ---- differences -------------------------------------------------------------------
 
-const sameContent = (a: BlockContent, b: BlockContent): boolean => JSON.stringify(a) === JSON.stringify(b);
-
 function keyValuesDiff(a: Record<string, string>, b: Record<string, string>): Doc {
-  const added: Record<string, string> = {};
-  const removed: Record<string, string> = {};
-  const same: Record<string, string> = {};
-  const changed: Record<string, { from: string; to: string }> = {};
-  for (const [k, v] of Object.entries(b)) {
-    const before = a[k];
-    if (before === undefined) added[k] = v;
-    else if (before === v) same[k] = v;
-    else changed[k] = { from: before, to: v };
-  }
-  for (const [k, v] of Object.entries(a)) if (b[k] === undefined) removed[k] = v;
-  return { added, removed, same, changed };
+  const where = (of: Record<string, string>, keep: (k: string, v: string) => boolean) =>
+    Object.fromEntries(Object.entries(of).filter(([k, v]) => keep(k, v)));
+  const changed = where(b, (k, v) => a[k] !== undefined && a[k] !== v);
+  return {
+    added: where(b, (k) => a[k] === undefined),
+    removed: where(a, (k) => b[k] === undefined),
+    same: where(b, (k, v) => a[k] === v),
+    changed: Object.fromEntries(Object.entries(changed).map(([k, v]) => [k, { from: a[k], to: v }])),
+  };
 }
 
 function blocksDiff(from: readonly ConfigBlock[], to: readonly ConfigBlock[]): Doc {
-  const byId = (list: readonly ConfigBlock[]) => new Map(list.map((b) => [b.id, b]));
-  const a = byId(from);
-  const b = byId(to);
-  const added = to.filter((x) => !a.has(x.id));
-  const removed = from.filter((x) => !b.has(x.id));
-  const same: ConfigBlock[] = [];
-  const changed: Doc[] = [];
-  for (const x of to) {
-    const before = a.get(x.id);
-    if (!before) continue;
-    if (sameContent(before.content, x.content)) same.push(x);
-    else
-      changed.push({
-        id: x.id,
-        contentDiff:
-          before.content.keyValues || x.content.keyValues
-            ? { keyValues: keyValuesDiff(before.content.keyValues ?? {}, x.content.keyValues ?? {}) }
-            : {},
-      });
-  }
+  const before = new Map(from.map((b) => [b.id, b.content]));
+  const after = new Set(to.map((b) => b.id));
+  const kept = to.filter((x) => before.has(x.id));
+  const same = kept.filter((x) => JSON.stringify(before.get(x.id)) === JSON.stringify(x.content));
+  const changed = kept
+    .filter((x) => !same.includes(x))
+    .map(({ id, content }) => {
+      const was = before.get(id) ?? {};
+      const keyValues = was.keyValues || content.keyValues ? keyValuesDiff(was.keyValues ?? {}, content.keyValues ?? {}) : undefined;
+      return { id, contentDiff: keyValues ? { keyValues } : {} };
+    });
+  const added = to.filter((x) => !before.has(x.id));
+  const removed = from.filter((x) => !after.has(x.id));
   const isChanged = added.length + removed.length + changed.length > 0;
   return { isChanged, configBlocksDiffs: { isChanged, added, removed, same, changed } };
 }

@@ -18,7 +18,7 @@ import type { Doc } from '../../types.js';
 import { docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { setting } from './account.js';
 import * as catalogue from './catalogue.js';
-import { NEWEST_RELEASE, rank, release, releaseOf, versionOf, VIZ_RELEASES } from './catalogue.js';
+import { NEWEST_RELEASE, rank, release, releaseOf, versionOf, VIZ_RELEASES, type Release } from './catalogue.js';
 import { actor, all, cloudOf, clusterOf, entityId, named, requireRunningCluster, statusSince, type R } from './common.js';
 import { applyServiceConfig, changeConfig, currentConfigId, initialConfig, recordConfig } from './configs.js';
 import { defaultTemplate, templateById, templateByName, templateResources } from './templates.js';
@@ -56,15 +56,26 @@ export const vizUpgradeVersion = (): Doc => ({ upgradeVersions: { latestVersion:
 const poolOf = (cluster: EngineRecord, asked?: unknown): Doc =>
   cloudOf(cluster) ? {} : { resourcePool: str(asked) ?? String(cluster.doc.resourcePool ?? 'root.default') };
 
-/** What starting, upgrading and rebuilding a catalog or warehouse need: a Running cluster (and, for a warehouse, catalog). */
-const needsRunning = (noun: string, action: string) => {
-  const doing = `${{ start: 'starting', upgrade: 'upgrading', rebuild: 'rebuilding' }[action] ?? action} a ${noun}`;
-  return (h: Hook, rec: EngineRecord): void => {
-    requireRunningCluster(h, clusterOf(h, rec), doing);
-    const catalog = noun === 'Virtual Warehouse' ? h.records('dbc').byId(String(rec.doc.dbcId)) : undefined;
-    if (catalog) h.records('dbc').require(catalog, ['Running'], `${doing} on it`);
-  };
-};
+/** What starting, upgrading and rebuilding a catalog or warehouse need, by action: a Running cluster (and, for a warehouse, catalog). */
+const needsRunning = (noun: string) =>
+  Object.fromEntries(
+    Object.entries({ start: 'starting', upgrade: 'upgrading', rebuild: 'rebuilding' }).map(([action, doing]) => [
+      action,
+      (h: Hook, rec: EngineRecord): void => {
+        requireRunningCluster(h, clusterOf(h, rec), `${doing} a ${noun}`);
+        const catalog = noun === 'Virtual Warehouse' ? h.records('dbc').byId(String(rec.doc.dbcId)) : undefined;
+        if (catalog) h.records('dbc').require(catalog, ['Running'], `${doing} a ${noun} on it`);
+      },
+    ]),
+  );
+
+/** The release an upgrade of a catalog or warehouse goes to: one newer than it runs. */
+function upgradeTo(rec: EngineRecord, noun: string, version: string): Release {
+  const to = release(version);
+  if (rank(to.version) <= rank(versionOf(rec)))
+    throw failedPrecondition(`${noun} ${named(rec)} runs ${versionOf(rec)}; ${to.version} is not newer`);
+  return to;
+}
 
 // ---- Database Catalogs -----------------------------------------------------------
 
@@ -112,9 +123,7 @@ export const dbc: Resource<R> = {
         }
         changeConfig(h, rec, req, 'dbc', `Database Catalog ${named(rec)}`);
       },
-      start: needsRunning('Database Catalog', 'start'),
-      upgrade: needsRunning('Database Catalog', 'upgrade'),
-      rebuild: needsRunning('Database Catalog', 'rebuild'),
+      ...needsRunning('Database Catalog'),
       delete: (h, rec) => {
         if (rec.data?.isDefault === true)
           throw failedPrecondition(`Database Catalog ${named(rec)} is the default one of its cluster; it goes when the cluster is deleted`);
@@ -128,12 +137,7 @@ export const dbc: Resource<R> = {
     fill: (h, rec: EngineRecord, req) => catalogFields(h, rec, clusterOf(h, rec), req),
     effect: {
       // A catalog's upgrade goes to a newer release.
-      upgrade: (_h, rec: EngineRecord, req) => {
-        const to = release(text(req.imageVersion));
-        if (rank(to.version) <= rank(versionOf(rec)))
-          throw failedPrecondition(`Database Catalog ${named(rec)} runs ${versionOf(rec)}; ${to.version} is not newer`);
-        return { imageVersion: to.version };
-      },
+      upgrade: (_h, rec: EngineRecord, req) => ({ imageVersion: upgradeTo(rec, 'Database Catalog', text(req.imageVersion)).version }),
     },
     show: (h, rec) => ({ statusChangedAt: statusSince(h, rec) }),
   },
@@ -409,9 +413,7 @@ function upgradeWarehouse(h: Hook, rec: EngineRecord, req: Doc): Doc {
   const catalog = h.records('dbc').byId(String(rec.doc.dbcId));
   if (text(req.dbcId) !== rec.doc.dbcId)
     throw invalid(`Virtual Warehouse ${named(rec)} is on Database Catalog ${String(rec.doc.dbcId)}, not ${text(req.dbcId)}`);
-  const to = release(text(req.imageVersion));
-  if (rank(to.version) <= rank(versionOf(rec)))
-    throw failedPrecondition(`Virtual Warehouse ${named(rec)} runs ${versionOf(rec)}; ${to.version} is not newer`);
+  const to = upgradeTo(rec, 'Virtual Warehouse', text(req.imageVersion));
   if (catalog && rank(to.version) > rank(versionOf(catalog)))
     throw failedPrecondition(
       `Database Catalog ${named(catalog)} runs ${versionOf(catalog)}; upgrade it to ${to.version} before its Virtual Warehouses`,
@@ -431,9 +433,7 @@ export const vw: Resource<R> = {
     fill: fillWarehouse,
     check: {
       update: updateWarehouse,
-      start: needsRunning('Virtual Warehouse', 'start'),
-      upgrade: needsRunning('Virtual Warehouse', 'upgrade'),
-      rebuild: needsRunning('Virtual Warehouse', 'rebuild'),
+      ...needsRunning('Virtual Warehouse'),
     },
     effect: { upgrade: upgradeWarehouse },
     show: (h, rec, view) => ({
