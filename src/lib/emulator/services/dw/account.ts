@@ -9,7 +9,7 @@ import { invalid } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import type { R } from './common.js';
 import { docs, strings, text, uniq } from '../../values.js';
-import { INSTANCE_TYPES, SERVER_SETTINGS, type Cloud } from './catalogue.js';
+import { INSTANCE_TYPES, SERVER_SETTINGS, TEMPLATE_ENTITIES, type Cloud, type TemplateEntity } from './catalogue.js';
 
 /** The instance types of each cloud, for each engine and all together (the first is the default). */
 export function allowedInstanceTypes(): Doc {
@@ -41,15 +41,9 @@ const settingsOf = (h: Hook<R>): Doc[] => docs((h.records('serverSettings').byId
 /** The server setting of a key, as the account has it now. */
 export const setting = (h: Hook<R>, key: string): boolean => settingsOf(h).find((s) => s.configurationKey === key)?.enabled === true;
 
-const NEEDS: Readonly<Record<string, string>> = {
-  ENVIRONMENT: 'environments',
-  DBC: 'Database Catalogs',
-  IMPALA: 'Impala Virtual Warehouses',
-  HIVE: 'Hive Virtual Warehouses',
-  TRINO: 'Trino Virtual Warehouses',
-  VIZ: 'Data Visualizations',
-  CDW_HUE: 'Hue',
-};
+/** What has to be updated for a setting to take effect, in words: the entities' as templates name them (DBC, IMPALA, ...), and these. */
+const NEEDS: Readonly<Record<string, string>> = { ENVIRONMENT: 'environments', CDW_HUE: 'Hue' };
+const needed = (n: string): string => NEEDS[n] ?? TEMPLATE_ENTITIES[n.toLowerCase() as TemplateEntity]?.label ?? n;
 
 /**
  * `server-settings update`, as the update of the account's settings reads
@@ -67,7 +61,7 @@ export function settingsChanged(h: Hook<R>, sent: Doc): Doc {
     const known = settings.find((s) => s.configurationKey === key);
     if (!known) throw invalid(`${key || '(no configurationKey)'} is not a server setting; see \`dw server-settings list\``);
     if (typeof c.enabled !== 'boolean') throw invalid(`${key}: say whether it is enabled (true or false)`);
-    if (known.enabled !== c.enabled) for (const n of strings(known.requiresUpdate)) needs.add(NEEDS[n] ?? n);
+    if (known.enabled !== c.enabled) for (const n of strings(known.requiresUpdate)) needs.add(needed(n));
     known.enabled = c.enabled;
   }
   return { settings, needs: [...needs] };

@@ -453,18 +453,16 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
 
 /** `clusters list`: the account's clusters, filtered by environment, id, name, status and cloud. */
 export function listClusters(h: Hook, req: Doc): EngineRecord[] {
-  const all = h.records('cluster');
+  const clusters = h.records('cluster');
   const name = str(req.name)?.toLowerCase();
-  return all
-    .all()
-    .filter(
-      (c) =>
-        (!str(req.environmentCrn) || c.env === req.environmentCrn) &&
-        (!str(req.clusterId) || c.id === req.clusterId) &&
-        (!name || String(c.doc.name).toLowerCase() === name) &&
-        (!str(req.status) || all.state(c) === req.status) &&
-        (!str(req.cloudPlatform) || c.doc.cloudPlatform === req.cloudPlatform),
-    );
+  const asked = ['environmentCrn', 'clusterId', 'status', 'cloudPlatform'].filter((k) => str(req[k]));
+  const shown = (c: EngineRecord): Doc => ({
+    environmentCrn: c.env,
+    clusterId: c.id,
+    status: clusters.state(c),
+    cloudPlatform: c.doc.cloudPlatform,
+  });
+  return clusters.all().filter((c) => (!name || String(c.doc.name).toLowerCase() === name) && asked.every((k) => shown(c)[k] === req[k]));
 }
 
 /** What `clusters update-ssh-key` answers: the environment's key pushed to the nodes. */

@@ -4,11 +4,9 @@
  * named fail-...); deleted even while running, after which it stays
  * `Deleted` for a day (the model's facts).
  */
-import type { Hook, Resource } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import type { Resource } from '../../engine/declare.js';
 import { invalid } from '../../errors.js';
-import type { Doc } from '../../types.js';
-import { str, stringMap, text } from '../../values.js';
+import { iso, str, stringMap, text } from '../../values.js';
 import type { R } from './common.js';
 
 const HALF_HOUR = 30 * 60_000;
@@ -37,19 +35,16 @@ export function diagnostics(owner: 'cluster' | 'dbc' | 'vw'): Resource<R> {
             throw invalid(`diagnostic job ${running.id} is still collecting; wait for it, or give force to start another`);
         },
       },
-      fill: (h: Hook, rec: EngineRecord, req: Doc) => {
+      fill: (h, rec, req) => {
         const now = h.ctx.clock.now();
-        const download = req.destination === 'DOWNLOAD';
+        const url = `https://dw-diagnostics.${h.ctx.info.region}.emulator.invalid/${rec.scope}/${rec.id}.zip`;
+        const caseNumber = str(req.caseNumber);
         return {
           jobId: rec.id,
-          startTime: str(req.startTime) ?? new Date(now - HALF_HOUR).toISOString(),
-          endTime: str(req.endTime) ?? new Date(now).toISOString(),
-          ...(download ? { url: `https://dw-diagnostics.${h.ctx.info.region}.emulator.invalid/${rec.scope}/${rec.id}.zip` } : {}),
-          labels: {
-            ...stringMap(req.bundleMetadata),
-            destination: text(req.destination),
-            ...(str(req.caseNumber) ? { caseNumber: text(req.caseNumber) } : {}),
-          },
+          startTime: str(req.startTime) ?? iso(now - HALF_HOUR),
+          endTime: str(req.endTime) ?? iso(now),
+          ...(req.destination === 'DOWNLOAD' ? { url } : {}),
+          labels: { ...stringMap(req.bundleMetadata), destination: text(req.destination), ...(caseNumber ? { caseNumber } : {}) },
         };
       },
     },

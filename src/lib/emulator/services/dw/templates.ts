@@ -12,7 +12,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { compact, num, obj, str, text } from '../../values.js';
-import { all, type R } from './common.js';
+import { all, named, type R } from './common.js';
 import { TEMPLATE_ENTITIES, type TemplateEntity } from './catalogue.js';
 
 const ENTITIES = Object.keys(TEMPLATE_ENTITIES) as TemplateEntity[];
@@ -148,11 +148,11 @@ export const template: Resource<R> = {
       update: (_h, rec: EngineRecord, req) => {
         const versions = versionsOf(rec);
         const last = versions.at(-1);
-        const name = rec.name ?? '';
         const version = (last?.version ?? 0) + 1;
         const resources = { ...(last?.resources ?? {}), ...resourcesOf(req.resources) };
+        const next = { version, name: rec.name ?? '', description: str(rec.doc.description), resources };
         rec.doc.version = version;
-        rec.data = { ...rec.data, versions: [...versions, { version, name, description: str(rec.doc.description), resources }] };
+        rec.data = { ...rec.data, versions: [...versions, next] };
       },
     },
   },
@@ -163,15 +163,15 @@ export const template: Resource<R> = {
  * newest version left; deleting its only version deletes it).
  */
 export function deleteTemplate(h: Hook, req: Doc): Doc {
-  const all = h.records('template');
-  const t = all.get(text(req.templateId));
-  const named = `resource template ${t.name ?? t.id}`;
-  if (t.doc.isDefault === true) throw failedPrecondition(`${named} is a default template and cannot be deleted`);
+  const templates = h.records('template');
+  const t = templates.get(text(req.templateId));
+  const what = `resource template ${named(t)}`;
+  if (t.doc.isDefault === true) throw failedPrecondition(`${what} is a default template and cannot be deleted`);
   const versions = versionsOf(t);
   const which = num(req.templateVersion);
   if (which !== undefined && !versions.some((v) => v.version === which))
     throw notFound(
-      `${named} has no version ${which}${versions.length > 1 ? `; its versions are ${versions.map((v) => v.version).join(', ')}` : ''}`,
+      `${what} has no version ${which}${versions.length > 1 ? `; its versions are ${versions.map((v) => v.version).join(', ')}` : ''}`,
     );
   if (which !== undefined && versions.length > 1) {
     const left = versions.filter((v) => v.version !== which);
@@ -181,11 +181,11 @@ export function deleteTemplate(h: Hook, req: Doc): Doc {
       t.name = shown.name;
       Object.assign(t.doc, { name: shown.name, version: shown.version, description: shown.description });
     }
-    all.save(t);
-    return { templateId: t.id };
+    templates.save(t);
+  } else {
+    const users = usersOf(h, t);
+    if (users.length > 0) throw failedPrecondition(`${what} is used by ${users.join(', ')}`);
+    templates.remove(t);
   }
-  const users = usersOf(h, t);
-  if (users.length > 0) throw failedPrecondition(`${named} is used by ${users.join(', ')}`);
-  all.remove(t);
   return { templateId: t.id };
 }
