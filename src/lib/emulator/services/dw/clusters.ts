@@ -15,7 +15,7 @@ import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
-import { b64, docs, obj, str, strings, text } from '../../values.js';
+import { b64, docs, iso, obj, str, strings, text } from '../../values.js';
 import { kubeconfig as kubeconfigDocument, type KubeconfigSpec } from '../../shared/kubeconfig.js';
 import type { EnvironmentView } from '../../world/contracts.js';
 import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank, versionOf } from './catalogue.js';
@@ -37,12 +37,9 @@ function formOf(op: string, env: EnvironmentView, req: Doc): Form {
     throw invalid(
       `environment ${env.environmentName} is on ${env.cloudPlatform}; activate it with \`dw clusters create ${env.cloudPlatform === 'AWS' ? 'aws' : 'azure'}\``,
     );
-  if (op === 'createCluster') {
-    if (want === 'AWS' && req.azureOptions !== undefined)
-      throw invalid(`azureOptions are for Azure environments; ${env.environmentName} is on AWS`);
-    if (want === 'AZURE' && req.awsOptions !== undefined)
-      throw invalid(`awsOptions are for AWS environments; ${env.environmentName} is on Azure`);
-  }
+  const [other, otherCloud, cloud] = want === 'AWS' ? ['azureOptions', 'Azure', 'AWS'] : ['awsOptions', 'AWS', 'Azure'];
+  if (op === 'createCluster' && req[other] !== undefined)
+    throw invalid(`${other} are for ${otherCloud} environments; ${env.environmentName} is on ${cloud}`);
   return want;
 }
 
@@ -164,16 +161,12 @@ function activate(h: Hook, rec: EngineRecord, req: Doc): Doc {
   if (form === 'PRIVATE') checkPrivate(op, req);
   const { options, spot } =
     form === 'AWS' ? awsOptions(env, op, req) : form === 'AZURE' ? azureOptions(env, op, req) : { options: {}, spot: false };
-  const now = h.ctx.clock.now();
+  const expiryDate = iso(h.ctx.clock.now() + 365 * 86_400_000);
   const fields: Doc = {
     name: env.environmentName,
     creator: actor(h),
     version: DEFAULT_RELEASE.version,
-    productSupport: {
-      status: 'COVERED',
-      expiryDate: new Date(now + 365 * 86_400_000).toISOString(),
-      message: `Version ${DEFAULT_RELEASE.version} has active support`,
-    },
+    productSupport: { status: 'COVERED', expiryDate, message: `Version ${DEFAULT_RELEASE.version} has active support` },
     ...allowed('whitelistK8sClusterAccessIpCIDRs', k8s.length > 0 ? k8s : legacy),
     ...allowed('whitelistWorkloadAccessIpCIDRs', workload.length > 0 ? workload : legacy),
     useOverlayNetwork: req.useOverlayNetwork === true || req.useOverlayNetworking === true,
@@ -360,21 +353,16 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
   const backup = decodeBackup(text(req.data));
   const target = text(req.clusterId);
   const [clusters, catalogs] = [h.records('cluster'), h.records('dbc')];
-  let cluster: EngineRecord;
-  let action: Plan['action'] = 'Skip';
-  let message: string;
-  if (target.startsWith('crn:')) {
-    const env = h.world.environments.require(target);
-    const existing = clusters.all(env.crn)[0];
-    cluster = existing ?? activateFrom(h, env, backup);
-    if (!existing) action = 'Create';
-    message = existing
-      ? `environment ${env.environmentName} already has cluster ${existing.id}; restoring into it`
+  const env = target.startsWith('crn:') ? h.world.environments.require(target) : undefined;
+  const into = env ? clusters.all(env.crn)[0] : h.locate('cluster', { clusterId: target });
+  // No cluster to restore into: the target is an environment without one.
+  const cluster = into ?? activateFrom(h, env as EnvironmentView, backup);
+  const action: Plan['action'] = into ? 'Skip' : 'Create';
+  const message = !env
+    ? `restoring into cluster ${cluster.id}`
+    : into
+      ? `environment ${env.environmentName} already has cluster ${into.id}; restoring into it`
       : `activating the Data Warehouse in environment ${env.environmentName} as cluster ${cluster.id}`;
-  } else {
-    cluster = h.locate('cluster', { clusterId: target });
-    message = `restoring into cluster ${cluster.id}`;
-  }
   const operationId = uuid();
   const state = clusters.state(cluster);
   const later = (what: string): string => `${what} when the cluster is Running (it is ${state}): restore again then`;
@@ -404,12 +392,9 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
     if (there) return plan(b.ref, 'Skip', `Virtual Warehouse ${b.name} already exists`, there.id);
     if (!running) return plan(b.ref, 'Skip', later('created'));
     const catalog = dbcFor.get(b.dbcRef);
-    if (!catalog || catalogs.state(catalog) !== 'Running')
-      return plan(
-        b.ref,
-        'Skip',
-        `its Database Catalog is ${catalog ? catalogs.state(catalog) : 'not in the cluster'}; restore again once it is Running`,
-      );
+    const catalogState = catalog ? catalogs.state(catalog) : 'not in the cluster';
+    if (!catalog || catalogState !== 'Running')
+      return plan(b.ref, 'Skip', `its Database Catalog is ${catalogState}; restore again once it is Running`);
     const cloud = cloudOf(cluster);
     const config = { ...configRequest(b.config), enableSSO: b.config.enableSSO };
     const request: Doc = { ...b.request, clusterId: cluster.id, dbcId: catalog.id, name: b.name, config };
