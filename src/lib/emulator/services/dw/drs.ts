@@ -157,10 +157,7 @@ export const restore: Resource<R> = {
       const restoring = asked.length > 0 ? asked : held;
       const rebuild = req.rebuild === true;
       const plan: Record<string, Doc[]> = { dbc: [], hue: [], hive: [], impala: [], trino: [], viz: [], cdwHue: [] };
-      for (const n of restoring) {
-        const { kind, entry } = planFor(h, n, rebuild);
-        (plan[kind] ??= []).push(entry);
-      }
+      for (const { kind, entry } of restoring.map((n) => planFor(h, n, rebuild))) (plan[kind] ??= []).push(entry);
       rec.data = {
         ...rec.data,
         backupName: b.name ?? '',
