@@ -293,7 +293,8 @@ function backupOf(h: Hook, rec: EngineRecord) {
     })),
   };
 }
-type ClusterBackup = ReturnType<typeof backupOf>;
+type ClusterBackup = Omit<ReturnType<typeof backupOf>, 'dataVisualizations'> &
+  Partial<Pick<ReturnType<typeof backupOf>, 'dataVisualizations'>>;
 
 /** `clusters backup`: the settings of a cluster and of what runs on it, as data `clusters restore` takes. */
 export function backupCluster(h: Hook, rec: EngineRecord): Doc {
@@ -406,7 +407,8 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
   });
   const impala = backup.vws.map((b) => b.request.vwType === 'impala');
 
-  const vizPlans = backup.dataVisualizations.map((b): Plan => {
+  // decodeBackup checks only a backup's catalogs and warehouses: one without visualizations restores none.
+  const vizPlans = (backup.dataVisualizations ?? []).map((b): Plan => {
     const there = byName(vizzes, b.name);
     if (there) return plan(b.ref, 'Skip', `Data Visualization ${b.name} already exists`, there.id);
     if (!running) return plan(b.ref, 'Skip', later('created'));
