@@ -20,7 +20,7 @@ import { kubeconfig as kubeconfigDocument, type KubeconfigSpec } from '../../sha
 import type { EnvironmentView } from '../../world/contracts.js';
 import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank, versionOf } from './catalogue.js';
 import { actor, cloudOf, named, type R } from './common.js';
-import { currentConfig, type ServiceConfig } from './configs.js';
+import { applyServiceConfig, configDiff, currentConfig, type ServiceConfig } from './configs.js';
 import { logEvent } from './events.js';
 import { templatesOf } from './templates.js';
 import { makeDefaultCatalog } from './warehouses.js';
@@ -381,6 +381,11 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
     if (there && catalogs.state(there) !== 'Running')
       return plan(b.ref, 'Skip', `the default Database Catalog is ${catalogs.state(there)}; restore again once it is Running`, there.id);
     if (there) {
+      const current = currentConfig(h, cluster.id, there.id).config;
+      // A restore run again once the catalog is Running finds it configured: updating it again would put it back in
+      // PreUpdate, and the warehouses on it would wait for ever.
+      if (configDiff(current, applyServiceConfig(current, configRequest(b.config), 'dbc', named(there))).isChanged !== true)
+        return plan(b.ref, 'Skip', 'the default Database Catalog has the configuration of the backup already', there.id);
       h.perform('updateDbc', { clusterId: cluster.id, dbcId: there.id, config: configRequest(b.config) });
       return plan(b.ref, 'Update', 'the default Database Catalog gets the configuration of the backup', there.id);
     }
@@ -392,7 +397,9 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
     const there = byName(vws, b.name);
     if (there) return plan(b.ref, 'Skip', `Virtual Warehouse ${b.name} already exists`, there.id);
     if (!running) return plan(b.ref, 'Skip', later('created'));
-    const catalog = dbcFor.get(b.dbcRef);
+    // As the catalog plans above left it: an update of the default catalog moved it out of Running.
+    const known = dbcFor.get(b.dbcRef);
+    const catalog = known && (catalogs.byId(known.id) ?? known);
     const catalogState = catalog ? catalogs.state(catalog) : 'not in the cluster';
     if (!catalog || catalogState !== 'Running')
       return plan(b.ref, 'Skip', `its Database Catalog is ${catalogState}; restore again once it is Running`);

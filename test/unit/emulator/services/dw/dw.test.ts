@@ -332,6 +332,32 @@ describe("a cluster's backup, restore and delete", () => {
     ]);
   });
 
+  test('a restore run again as the restored cluster comes up makes what the backup holds, a step at a time, and then finds it all there', async () => {
+    // The source's default catalog has a configuration of its own, which a restore gives the target's default catalog.
+    await emu.client.dw.updateDbc({ clusterId: cluster, dbcId: catalog, config: { ldapGroups: ['analysts'] } });
+    emu.clock.advance('1h');
+    const { data } = await emu.client.dw.backupCluster({ clusterId: cluster });
+    const restore = () => emu.client.dw.restoreCluster({ clusterId: envCrn['lakehouse-aws'] ?? '', data: data ?? '' });
+    const plans = (r: Awaited<ReturnType<typeof restore>>) =>
+      [...(r.dbcRestorePlans ?? []), ...(r.hiveRestorePlans ?? []), ...(r.impalaRestorePlans ?? [])].map((p) => p.action);
+    // The target is Running: its default catalog takes the backup's configuration (and leaves Running for it), the other
+    // catalog is made; the warehouses wait for their catalogs.
+    const first = await restore();
+    expect(plans(first)).toEqual(['Update', 'Create', 'Skip', 'Skip', 'Skip']);
+    expect(first.hiveRestorePlans?.[0]?.message).toMatch(
+      /^its Database Catalog is (PreUpdate|Updating); restore again once it is Running$/,
+    );
+    emu.clock.advance('1h');
+    const second = await restore();
+    expect(second.dbcRestorePlans?.map((p) => [p.action, p.message])).toEqual([
+      ['Skip', 'the default Database Catalog has the configuration of the backup already'],
+      ['Skip', 'Database Catalog second already exists'],
+    ]);
+    expect(plans(second)).toEqual(['Skip', 'Skip', 'Create', 'Create', 'Create']);
+    emu.clock.advance('1h');
+    expect(plans(await restore())).toEqual(['Skip', 'Skip', 'Skip', 'Skip', 'Skip']);
+  });
+
   test('a cluster holding catalogs and warehouses is deleted only with force, which takes them with it; then it is gone', async () => {
     const held = await refused(emu.client.dw.deleteCluster({ clusterId: cluster }));
     expect([held.code, held.status, held.message]).toEqual([
