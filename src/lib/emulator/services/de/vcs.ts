@@ -11,9 +11,6 @@ import { failedPrecondition, invalid } from '../../errors.js';
 import { iso, num, str, strings, text } from '../../values.js';
 import { callerOf, older, serviceOf, USABLE, type R, type Rec } from './common.js';
 
-export const INSTALLED = 'AppInstalled';
-const SUSPENDED = 'AppSuspended';
-
 /** The Data Engineering version each Spark version needs, from the service's own description. */
 const SPARK_SINCE: Readonly<Record<string, string>> = { SPARK3_3: '1.19.0', SPARK3_5: '1.21.0', SPARK3_5_4: '1.25.0' };
 /** The data lake runtime from which SPARK3_5_4 replaces SPARK3_5. */
@@ -25,19 +22,16 @@ const MEMORY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|K|M|G|T)?$/;
 /** Who may use a virtual cluster, from a create or update request (given lists replace those it had). */
 function accessOf(req: Doc, before: Doc = {}): Doc {
   const acl = str(req.aclUsers);
-  const pick = (f: string): string[] | undefined => (Array.isArray(req[f]) ? strings(req[f]) : (before[f] as string[] | undefined));
+  const lists = ['fullAccessUsers', 'fullAccessGroups', 'viewOnlyUsers', 'viewOnlyGroups'];
   return {
     users:
       acl !== undefined
         ? acl
-            .split(',')
-            .map((u) => u.trim())
+            .trim()
+            .split(/\s*,\s*/)
             .filter(Boolean)
         : (before.users ?? []),
-    fullAccessUsers: pick('fullAccessUsers') ?? [],
-    fullAccessGroups: pick('fullAccessGroups') ?? [],
-    viewOnlyUsers: pick('viewOnlyUsers') ?? [],
-    viewOnlyGroups: pick('viewOnlyGroups') ?? [],
+    ...Object.fromEntries(lists.map((f) => [f, Array.isArray(req[f]) ? strings(req[f]) : (before[f] ?? [])])),
   };
 }
 
@@ -89,7 +83,7 @@ export function fillVc(h: Hook<R>, rec: Rec, req: Doc): Doc {
       actualCpuRequests: String(Number(cpu) + 4),
       actualMemoryRequests: `${parseFloat(memory) + 16}${/[A-Za-z]+$/.exec(memory)?.[0] ?? ''}`,
     },
-    ...(caller.email ? { creatorEmail: caller.email } : {}),
+    creatorEmail: caller.email,
     creatorID: caller.id,
     creatorName: caller.name,
     vcApiUrl: `https://${host}/dex/api/v1`,
@@ -108,7 +102,7 @@ export function fillVc(h: Hook<R>, rec: Rec, req: Doc): Doc {
 }
 
 /** States a virtual cluster takes updates in: installed, suspended, or on its way between the two. */
-const UPDATABLE = [INSTALLED, SUSPENDED, 'AppSuspending', 'AppResuming'];
+const UPDATABLE = ['AppInstalled', 'AppSuspended', 'AppSuspending', 'AppResuming'];
 
 /**
  * updateVc: who may use it and its Spark settings (what it is, not what runs
