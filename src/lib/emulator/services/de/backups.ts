@@ -11,7 +11,7 @@ import { failedPrecondition, invalid } from '../../errors.js';
 import { randomToken } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import { num, obj, str, strings, text } from '../../values.js';
-import { callerOf, firstActionLog, located, USABLE, type R, type Rec } from './common.js';
+import { callerOf, firstActionLog, liveVcs, located, USABLE, type R, type Rec } from './common.js';
 import { checkService, serviceFieldsOf, settingsOf } from './service.js';
 
 /** What a backup keeps to restore from. */
@@ -60,9 +60,7 @@ export function fillBackup(h: Hook<R>, rec: Rec, req: Doc): Doc {
 /** A backup keeps what restoring needs: the service's settings and, unless left out, its live virtual clusters as they are now. */
 export function keepRestorable(h: Hook<R>, _rec: Rec, req: Doc): Doc {
   const svc = serviceToBackUp(h, req);
-  // Deleted virtual clusters kept as AppDeleted are not backed up.
-  const all = h.records('vc');
-  const vcs = req.includeVc === false ? [] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
+  const vcs = req.includeVc === false ? [] : liveVcs(h, svc);
   const kept: Kept = { settings: settingsOf(svc), vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })) };
   return { kept };
 }
@@ -114,6 +112,16 @@ const COMPARING: Readonly<Record<string, (c: number) => boolean>> = {
   gte: (c) => c >= 0,
 };
 
+/** The pattern of a like (SQL's `%` and `_`, in any case) or rlike (a regular expression) condition. */
+function patternOf(filter: string, op: 'like' | 'rlike', arg: string): RegExp {
+  const escaped = arg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  try {
+    return op === 'like' ? new RegExp(`^${escaped.replace(/%/g, '.*').replace(/_/g, '.')}$`, 'i') : new RegExp(arg);
+  } catch {
+    throw invalid(`filter ${filter}: ${arg} is not a regular expression`);
+  }
+}
+
 /** One `field(operator)argument` condition as a test of a backup's view. */
 function condition(filter: string): (view: Doc) => boolean {
   const m = FILTER.exec(filter);
@@ -125,29 +133,14 @@ function condition(filter: string): (view: Doc) => boolean {
   const op = m[2] ?? 'eq';
   const arg = m[3] ?? '';
   const list = arg.split(',').map((s) => s.trim());
-  const like = (pattern: string): RegExp =>
-    new RegExp(
-      `^${pattern
-        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-        .replace(/%/g, '.*')
-        .replace(/_/g, '.')}$`,
-      'i',
-    );
-  let rlike: RegExp | undefined;
-  if (op === 'rlike')
-    try {
-      rlike = new RegExp(arg);
-    } catch {
-      throw invalid(`filter ${filter}: ${arg} is not a regular expression`);
-    }
+  const pattern = op === 'like' || op === 'rlike' ? patternOf(filter, op, arg) : undefined;
   const isNull = arg.toLowerCase() === 'null';
   return (view) => {
     const v = view[field];
     const passes = COMPARING[op];
     if (passes) return passes(compare(v, arg));
     if (op === 'in' || op === 'notin') return list.some((x) => compare(v, x) === 0) === (op === 'in');
-    if (op === 'like') return like(arg).test(text(v));
-    if (op === 'rlike') return rlike?.test(text(v)) ?? false;
+    if (pattern) return pattern.test(text(v));
     // is and isnot: whether it is null (has no value), or equals the argument.
     return (isNull ? v === undefined : compare(v, arg) === 0) === (op === 'is');
   };

@@ -41,6 +41,13 @@ export function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
   return svc;
 }
 
+/** A service's virtual clusters but those deleted (kept as AppDeleted). */
+export const liveVcs = (h: Hook<R>, svc: Rec): EngineRecord[] =>
+  h
+    .records('vc')
+    .all(svc.id)
+    .filter((vc) => !h.records('vc').isDeleted(vc));
+
 /** The record a request names, unless its delete has ended (then NOT_FOUND, as the engine's verbs answer). */
 export function located(h: Hook<R>, resource: R, req: Doc): EngineRecord {
   const rec = h.locate(resource, req);

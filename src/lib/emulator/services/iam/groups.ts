@@ -6,8 +6,7 @@ import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import { text } from '../../values.js';
-import { crnOf, groupsOf, type R } from './iam.js';
-import { keepsRelations, membersOf, relating } from './relations.js';
+import { crnOf, groupsOf, keepsRelations, membersOf, type R, relating } from './iam.js';
 
 /** createGroup: a group's name is 1 to 256 characters, not a CRN, and free (checked before the verb, in the words iam uses). */
 export function groupNameChecked(h: Hook<R>, sent: Doc): Doc {

@@ -1,17 +1,16 @@
 /**
  * What every part of iam reads in a request: what the caller may do in iam
- * (the rule access.ts applies), an actor by CRN, the groups of a member and
- * the account's settings.
+ * (the rule access.ts applies), an actor by CRN, the groups of a member, the
+ * account's settings, and the relations records keep beside them.
  */
 import type { resources } from '../../../model/services/iam/resources.js';
 import type { Doc } from '../../engine/context.js';
-import type { Hook } from '../../engine/declare.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { notFound } from '../../errors.js';
 import { str, strings, uniq } from '../../values.js';
 import { catalogue } from './catalogue.js';
 import { DEFAULT_POLICY } from './passwords.js';
-import { membersOf, rolesOf } from './relations.js';
 import { KIND, type AccountRecord } from './records.js';
 
 /** iam's resources (model/services/iam/resources.ts). */
@@ -80,3 +79,50 @@ export function accountOf(h: Hook<R>): AccountRecord {
   const rec = h.records('account').byId(h.ctx.info.accountId);
   return { userWorkloadPasswordChangedNotifications: false, ...defaultAccount(), ...rec?.doc, ...rec?.data } as unknown as AccountRecord;
 }
+
+// ---------------------------------------------------------------- relations
+/*
+ * What iam relates: a group's members, kept beside the group (`members`),
+ * and the roles and resource roles assigned to a user, machine user or
+ * group, kept beside the assignee (`roles`, `resourceRoles`). A change of
+ * one is an update of the record it is kept beside: the entry's rewrite
+ * checks it and says what the record then keeps (`relating`), and the
+ * resource's `keep.update` keeps it. The other way round (the groups of a
+ * member, the assignees of a resource) is read off the records.
+ */
+
+/** A resource role on one resource. */
+export interface ResourceAssignment {
+  readonly resourceCrn: string;
+  readonly resourceRoleCrn: string;
+}
+
+/** What a record keeps of its relations. */
+export interface Relations {
+  readonly members?: readonly string[];
+  readonly roles?: readonly string[];
+  readonly resourceRoles?: readonly ResourceAssignment[];
+}
+
+/** The relations a rewrite's request changes, by that request: a request as sent cannot say them. */
+const changes = new WeakMap<Doc, Relations>();
+
+/** The request a rewrite made, with the relations its update keeps. */
+export function relating(req: Doc, kept: Relations): Doc {
+  changes.set(req, kept);
+  return req;
+}
+
+/** A record's relations as kept. */
+export const relationsOf = (rec: Readonly<EngineRecord> | undefined): Relations => (rec?.data ?? {}) as Relations;
+
+/** A group's members, by CRN, in the order they joined. */
+export const membersOf = (g: Readonly<EngineRecord>): readonly string[] => relationsOf(g).members ?? [];
+
+/** The roles assigned to a user, machine user or group, by CRN. */
+export const rolesOf = (rec: Readonly<EngineRecord>): readonly string[] => relationsOf(rec).roles ?? [];
+
+/** The hooks of a resource whose records keep relations. */
+export const keepsRelations: Pick<ResourceHooks<R>, 'keep'> = {
+  keep: { update: (_h: Hook<R>, _rec: Readonly<EngineRecord>, req: Doc): Doc => ({ ...changes.get(req) }) },
+};

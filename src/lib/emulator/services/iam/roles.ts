@@ -11,8 +11,7 @@ import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import { str, strings, text, uniq } from '../../values.js';
-import { rolesCatalogue, type R } from './iam.js';
-import { relating, relationsOf, rolesOf, type ResourceAssignment } from './relations.js';
+import { type R, relating, relationsOf, type ResourceAssignment, rolesCatalogue, rolesOf } from './iam.js';
 
 /** The request fields that name an assignee, tried in order, and what each names. */
 const ASSIGNEES = { machineUserName: 'machineUser', groupName: 'group', user: 'user' } as const;

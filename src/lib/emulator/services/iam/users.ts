@@ -4,21 +4,27 @@
  * between identity providers; the account's first administrator.
  */
 import type { Doc } from '../../engine/context.js';
-import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { CheckFn, Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { str, strings, text, uniq } from '../../values.js';
 import { addToGroup, leaveGroups } from './groups.js';
-import { accountOf, crnOf, type R } from './iam.js';
+import { accountOf, crnOf, keepsRelations, type R } from './iam.js';
 import { keysOf } from './keys.js';
 import { BUILTIN_USERS_IDP, CLOUDERA_SSO_CRN, identityProviderCrn } from './providers.js';
 import { passwordOf } from './account.js';
 import { KIND } from './records.js';
-import { keepsRelations } from './relations.js';
 import { assignmentsOf } from './roles.js';
 
 const MACHINE_USER_NAME = /^(?!__)[A-Za-z0-9_-]{1,128}$/;
+
+/** A delete's check: an actor does not delete itself. */
+const notSelf =
+  (message: string): CheckFn<R> =>
+  (h, rec) => {
+    if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition(message);
+  };
 
 /** Whether an actor has a workload password, and until when (its record keeps its hashes beside it). */
 const passwordDetails = (rec: Readonly<EngineRecord>): Doc => {
@@ -89,11 +95,7 @@ export const userHooks: ResourceHooks<R> = {
     ...(view.identityProviderCrn === CLOUDERA_SSO_CRN ? { identityProviderCrn: BUILTIN_USERS_IDP } : {}),
     workloadPasswordDetails: passwordDetails(rec),
   }),
-  check: {
-    delete: (h, rec) => {
-      if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition('you cannot delete yourself');
-    },
-  },
+  check: { delete: notSelf('you cannot delete yourself') },
   ...keepsRelations,
 };
 
@@ -160,17 +162,14 @@ export function migrateUsers(h: Hook<R>, req: Doc): Doc {
   const target = identityProviderCrn(h, text(req.newProviderName));
   if (source === target) throw invalid('the original and new identity providers are the same');
   const users = h.records('user');
-  let n = 0;
-  for (const u of users.all()) {
-    if (u.doc.identityProviderCrn !== source) continue;
+  const moving = users.all().filter((u) => u.doc.identityProviderCrn === source);
+  for (const u of moving) {
     const idpUserId = idpUserIdOf(u);
-    if (users.find(identityOf(target, idpUserId))) {
+    if (users.find(identityOf(target, idpUserId)))
       throw alreadyExists(`the new identity provider already has a user with identity provider user ID ${idpUserId}`);
-    }
     users.save({ ...u, name: identityOf(target, idpUserId), doc: { ...u.doc, identityProviderCrn: target } });
-    n++;
   }
-  return { numberOfUpdatedUsers: n };
+  return { numberOfUpdatedUsers: moving.length };
 }
 
 /** The account's first administrator (its first start, bootstrap.ts), with this id. */
@@ -194,9 +193,8 @@ export function createAdmin(h: Hook<R>, userId: string): EngineRecord {
 /** createMachineUser: a machine user's name rule, and the words of its ALREADY_EXISTS (checked before the verb). */
 export function machineUserNameChecked(h: Hook<R>, sent: Doc): Doc {
   const name = text(sent.machineUserName);
-  if (!MACHINE_USER_NAME.test(name)) {
+  if (!MACHINE_USER_NAME.test(name))
     throw invalid('machine user names use letters, digits, "-" and "_", do not start with "__", and are at most 128 characters');
-  }
   if (h.records('machineUser').find(name)) throw alreadyExists(`a machine user named ${name} already exists`);
   return sent;
 }
@@ -205,10 +203,6 @@ export const machineUserHooks: ResourceHooks<R> = {
   // Its workload username is claimed as it is made: srv_<name>, or the first free one after it.
   fill: (h, rec) => ({ status: 'ACTIVE', workloadUsername: claimWorkloadUsername(h, `srv_${rec.name ?? ''}`, String(rec.crn)) }),
   show: (_h, rec) => ({ workloadPasswordDetails: passwordDetails(rec) }),
-  check: {
-    delete: (h, rec) => {
-      if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition('a machine user cannot delete itself');
-    },
-  },
+  check: { delete: notSelf('a machine user cannot delete itself') },
   ...keepsRelations,
 };
