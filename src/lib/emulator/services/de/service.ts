@@ -19,13 +19,8 @@ import { callerOf, firstActionLog, LATEST_VERSION, PREVIOUS_VERSION, USABLE, typ
 const SERVICE_NAME = /^[a-zA-Z][a-zA-Z0-9.-]+[a-zA-Z0-9]$/;
 
 /** Settings only an Azure environment takes. */
-const AZURE_ONLY = [
-  'azureFilesharePrivateDNSZoneId',
-  'azureDatabasePrivateDNSZoneId',
-  'customAzureFilesConfigs',
-  'azureServiceManagedIdentity',
-  'azureVirtualClusterManagedIdentities',
-];
+const AZURE_ONLY = `azureFilesharePrivateDNSZoneId azureDatabasePrivateDNSZoneId customAzureFilesConfigs azureServiceManagedIdentity
+  azureVirtualClusterManagedIdentities`.split(/\s+/);
 
 /** The environment's data lake, when the environment is available and its data lake running; else FAILED_PRECONDITION. */
 export function readyLake(h: Hook<R>, env: EnvironmentView, what: string): ClusterView {
