@@ -11,7 +11,7 @@ import { failedPrecondition, invalid } from '../../errors.js';
 import { randomToken } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import { num, obj, str, strings, text } from '../../values.js';
-import { actionOf, callerOf, located, timelineLog, USABLE, type R, type Rec } from './common.js';
+import { callerOf, firstActionLog, liveVcs, located, USABLE, type R, type Rec } from './common.js';
 import { checkService, serviceFieldsOf, settingsOf } from './service.js';
 
 /** What a backup keeps to restore from. */
@@ -60,9 +60,7 @@ export function fillBackup(h: Hook<R>, rec: Rec, req: Doc): Doc {
 /** A backup keeps what restoring needs: the service's settings and, unless left out, its live virtual clusters as they are now. */
 export function keepRestorable(h: Hook<R>, _rec: Rec, req: Doc): Doc {
   const svc = serviceToBackUp(h, req);
-  // Deleted virtual clusters kept as AppDeleted are not backed up.
-  const all = h.records('vc');
-  const vcs = req.includeVc === false ? [] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
+  const vcs = req.includeVc === false ? [] : liveVcs(h, svc);
   const kept: Kept = { settings: settingsOf(svc), vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })) };
   return { kept };
 }
@@ -76,25 +74,13 @@ export function checkBackupDelete(h: Hook<R>, rec: Rec): void {
 
 /** The backup's log, as far as the clock has got. */
 export function backupLogs(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const backups = h.records('backup');
-  const spec = actionOf(h, 'backup', 'create');
-  const kept = rec.data?.kept as Kept | undefined;
-  const p = backups.progress(rec);
-  const first = rec.past?.[0];
-  const startedAt = first?.startedAt ?? rec.activity.tl.startedAt;
-  const lines = spec
-    ? timelineLog(
-        spec,
-        startedAt,
-        first ? first.endedAt : h.ctx.clock.now(),
-        {
-          begin: `backup ${rec.id} of service ${String(rec.doc.serviceName)} (${String(rec.doc.serviceID)}), ${kept?.vcs.length ?? 0} virtual cluster(s): ${(kept?.vcs ?? []).map((v) => v.name).join(', ') || 'none'}`,
-          success: `archive written to ${String(rec.doc.archiveBasePath)}/${String(rec.doc.archiveLocation)}`,
-          failure: `backup failed: ${String(rec.doc.errorMessage ?? rec.activity.reason ?? 'see the backup status')}`,
-        },
-        first ? first.failed : p.failed,
-      )
-    : [];
+  const vcs = (rec.data?.kept as Kept | undefined)?.vcs ?? [];
+  const words = {
+    begin: `backup ${rec.id} of service ${String(rec.doc.serviceName)} (${String(rec.doc.serviceID)}), ${vcs.length} virtual cluster(s): ${vcs.map((v) => v.name).join(', ') || 'none'}`,
+    success: `archive written to ${String(rec.doc.archiveBasePath)}/${String(rec.doc.archiveLocation)}`,
+    failure: `backup failed: ${String(rec.doc.errorMessage ?? rec.activity.reason ?? 'see the backup status')}`,
+  };
+  const lines = firstActionLog(h, 'backup', rec, () => words, true);
   if (rec.activity.action === 'cancel') lines.push(`${new Date(rec.activity.tl.startedAt).toISOString()} INFO backup cancelled`);
   return paged(h.ctx, req, lines);
 }
@@ -116,6 +102,26 @@ const FILTER = /^(\w+)\((eq|noteq|lte|lt|gte|gt|in|notin|like|rlike|is|isnot)\)(
 const compare = (a: unknown, b: string): number =>
   typeof a === 'number' ? a - Number(b) : text(a).localeCompare(b, undefined, { numeric: true, sensitivity: 'base' });
 
+/** The filter operators that compare a field with their argument: whether the comparison passes. */
+const COMPARING: Readonly<Record<string, (c: number) => boolean>> = {
+  eq: (c) => c === 0,
+  noteq: (c) => c !== 0,
+  lt: (c) => c < 0,
+  lte: (c) => c <= 0,
+  gt: (c) => c > 0,
+  gte: (c) => c >= 0,
+};
+
+/** The pattern of a like (SQL's `%` and `_`, in any case) or rlike (a regular expression) condition. */
+function patternOf(filter: string, op: 'like' | 'rlike', arg: string): RegExp {
+  const escaped = arg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  try {
+    return op === 'like' ? new RegExp(`^${escaped.replace(/%/g, '.*').replace(/_/g, '.')}$`, 'i') : new RegExp(arg);
+  } catch {
+    throw invalid(`filter ${filter}: ${arg} is not a regular expression`);
+  }
+}
+
 /** One `field(operator)argument` condition as a test of a backup's view. */
 function condition(filter: string): (view: Doc) => boolean {
   const m = FILTER.exec(filter);
@@ -127,49 +133,16 @@ function condition(filter: string): (view: Doc) => boolean {
   const op = m[2] ?? 'eq';
   const arg = m[3] ?? '';
   const list = arg.split(',').map((s) => s.trim());
-  const like = (pattern: string): RegExp =>
-    new RegExp(
-      `^${pattern
-        .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-        .replace(/%/g, '.*')
-        .replace(/_/g, '.')}$`,
-      'i',
-    );
-  let rlike: RegExp | undefined;
-  if (op === 'rlike')
-    try {
-      rlike = new RegExp(arg);
-    } catch {
-      throw invalid(`filter ${filter}: ${arg} is not a regular expression`);
-    }
+  const pattern = op === 'like' || op === 'rlike' ? patternOf(filter, op, arg) : undefined;
+  const isNull = arg.toLowerCase() === 'null';
   return (view) => {
     const v = view[field];
-    switch (op) {
-      case 'eq':
-        return compare(v, arg) === 0;
-      case 'noteq':
-        return compare(v, arg) !== 0;
-      case 'lt':
-        return compare(v, arg) < 0;
-      case 'lte':
-        return compare(v, arg) <= 0;
-      case 'gt':
-        return compare(v, arg) > 0;
-      case 'gte':
-        return compare(v, arg) >= 0;
-      case 'in':
-        return list.some((x) => compare(v, x) === 0);
-      case 'notin':
-        return !list.some((x) => compare(v, x) === 0);
-      case 'like':
-        return like(arg).test(text(v));
-      case 'rlike':
-        return rlike?.test(text(v)) ?? false;
-      case 'is':
-        return arg.toLowerCase() === 'null' ? v === undefined : compare(v, arg) === 0;
-      default:
-        return arg.toLowerCase() === 'null' ? v !== undefined : compare(v, arg) !== 0;
-    }
+    const passes = COMPARING[op];
+    if (passes) return passes(compare(v, arg));
+    if (op === 'in' || op === 'notin') return list.some((x) => compare(v, x) === 0) === (op === 'in');
+    if (pattern) return pattern.test(text(v));
+    // is and isnot: whether it is null (has no value), or equals the argument.
+    return (isNull ? v === undefined : compare(v, arg) === 0) === (op === 'is');
   };
 }
 

@@ -1,13 +1,12 @@
 /**
  * What the parts of the Data Engineering service share: the states a
  * service is usable in, its versions, who is calling, and log lines read off
- * an action's timeline.
+ * a record's first action.
  */
 import type { resources } from '../../../model/services/de/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import type { ActionSpec } from '../../engine/timeline.js';
 import { notFound } from '../../errors.js';
 import { crnId } from '../../ids.js';
 import { compareVersions } from '../../shared/runtimes.js';
@@ -16,10 +15,8 @@ import { iso } from '../../values.js';
 export type R = keyof typeof resources.resources;
 export type Rec = Readonly<EngineRecord>;
 
-/** A service that is up. */
-export const READY = 'ClusterCreationCompleted';
 /** States a service takes work in: up, or up after a failed upgrade (which leaves it running its old version). */
-export const USABLE = [READY, 'ClusterUpgradeFailed'];
+export const USABLE = ['ClusterCreationCompleted', 'ClusterUpgradeFailed'];
 
 /** Data Engineering versions: a new service gets the newest, or the one before with deployPreviousVersion. */
 export const LATEST_VERSION = '1.25.0';
@@ -28,20 +25,12 @@ export const PREVIOUS_VERSION = '1.24.1';
 /** `a` is an older version than `b`. */
 export const older = (a: string, b: string): boolean => compareVersions(a, b) < 0;
 
-export interface Caller {
-  readonly crn: string;
-  readonly id: string;
-  /** Workload user name. */
-  readonly name: string;
-  readonly email?: string;
-}
-
-/** Who is calling, with the names the account knows them by. */
-export function callerOf(h: Hook<R>): Caller {
+/** Who is calling, with the names the account knows them by (`name`: its workload user name). */
+export function callerOf(h: Hook<R>): { crn: string; id: string; name: string; email?: string } {
   const crn = h.ctx.caller.actorCrn;
   const who = h.world.identities.actor(crn);
   const id = crnId(crn);
-  return { crn, id, name: who?.workloadUsername || id, ...(who?.email ? { email: who.email } : {}) };
+  return { crn, id, name: who?.workloadUsername || id, email: who?.email || undefined };
 }
 
 /** The service a record of the service's resources belongs to (the record itself, or its parent). */
@@ -52,6 +41,13 @@ export function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
   return svc;
 }
 
+/** A service's virtual clusters but those deleted (kept as AppDeleted). */
+export const liveVcs = (h: Hook<R>, svc: Rec): EngineRecord[] =>
+  h
+    .records('vc')
+    .all(svc.id)
+    .filter((vc) => !h.records('vc').isDeleted(vc));
+
 /** The record a request names, unless its delete has ended (then NOT_FOUND, as the engine's verbs answer). */
 export function located(h: Hook<R>, resource: R, req: Doc): EngineRecord {
   const rec = h.locate(resource, req);
@@ -60,29 +56,33 @@ export function located(h: Hook<R>, resource: R, req: Doc): EngineRecord {
   return rec;
 }
 
-/** An action of a resource's lifecycle (the model's facts with the emulated minutes). */
-export function actionOf(h: Hook<R>, resource: R, action: string): ActionSpec | undefined {
-  return h.records(resource).model.lifecycle?.[action];
-}
-
 /**
- * Log lines of an action read off its timeline: one when it begins, one as
- * it enters each of its states, and how it ended; only those of times the
- * clock has reached.
+ * The log of a record's first action read off its timeline: one line when
+ * it begins, one as it enters each of its states, and how it ended; only
+ * those of times the clock has reached (`toItsEnd`: of times before the
+ * action ended, once it has).
  */
-export function timelineLog(
-  spec: ActionSpec,
-  startedAt: number,
-  now: number,
-  words: { readonly begin: string; readonly success: string; readonly failure?: string },
-  failed: boolean,
+export function firstActionLog(
+  h: Hook<R>,
+  resource: R,
+  rec: Rec,
+  words: (action: string) => { readonly begin: string; readonly success: string; readonly failure: string },
+  toItsEnd = false,
 ): string[] {
-  const lines: Array<[number, string]> = [[startedAt, `INFO ${words.begin}`]];
-  let at = startedAt;
+  const first = rec.past?.[0];
+  const action = first?.action ?? rec.activity.action;
+  const lifecycle = h.records(resource).model.lifecycle;
+  const spec = lifecycle?.[action] ?? lifecycle?.create;
+  if (!spec) return [];
+  const { begin, success, failure } = words(action);
+  let at = first?.startedAt ?? rec.activity.tl.startedAt;
+  const lines: Array<[number, string]> = [[at, `INFO ${begin}`]];
   for (const [state, minutes] of spec.phases) {
     lines.push([at, `INFO ${state}`]);
     at += minutes * 60_000;
   }
-  lines.push([at, failed ? `ERROR ${words.failure ?? 'failed'}` : `INFO ${words.success}`]);
-  return lines.filter(([t]) => t <= now).map(([t, line]) => `${iso(t)} ${line}`);
+  const failed = first ? first.failed : h.records(resource).progress(rec).failed;
+  lines.push([at, failed ? `ERROR ${failure}` : `INFO ${success}`]);
+  const until = first && toItsEnd ? first.endedAt : h.ctx.clock.now();
+  return lines.filter(([t]) => t <= until).map(([t, line]) => `${iso(t)} ${line}`);
 }

@@ -13,19 +13,14 @@ import { paged } from '../../engine/paging.js';
 import { kubeconfig } from '../../shared/kubeconfig.js';
 import { b64, hex, iso, num, str, strings } from '../../values.js';
 import type { ClusterView, EnvironmentView } from '../../world/contracts.js';
-import { actionOf, callerOf, LATEST_VERSION, PREVIOUS_VERSION, timelineLog, USABLE, type R, type Rec } from './common.js';
+import { callerOf, firstActionLog, LATEST_VERSION, PREVIOUS_VERSION, USABLE, type R, type Rec } from './common.js';
 
 /** Service names as the service takes them. */
 const SERVICE_NAME = /^[a-zA-Z][a-zA-Z0-9.-]+[a-zA-Z0-9]$/;
 
 /** Settings only an Azure environment takes. */
-const AZURE_ONLY = [
-  'azureFilesharePrivateDNSZoneId',
-  'azureDatabasePrivateDNSZoneId',
-  'customAzureFilesConfigs',
-  'azureServiceManagedIdentity',
-  'azureVirtualClusterManagedIdentities',
-];
+const AZURE_ONLY = `azureFilesharePrivateDNSZoneId azureDatabasePrivateDNSZoneId customAzureFilesConfigs azureServiceManagedIdentity
+  azureVirtualClusterManagedIdentities`.split(/\s+/);
 
 /** The environment's data lake, when the environment is available and its data lake running; else FAILED_PRECONDITION. */
 export function readyLake(h: Hook<R>, env: EnvironmentView, what: string): ClusterView {
@@ -38,9 +33,12 @@ export function readyLake(h: Hook<R>, env: EnvironmentView, what: string): Clust
   return lake;
 }
 
+/** A setting's name in a group of settings: `minimumInstances`, or `allPurposeMinimumInstances` with the prefix `allPurpose`. */
+const named = (prefix: string, name: string): string => (prefix ? `${prefix}${name.charAt(0).toUpperCase()}${name.slice(1)}` : name);
+
 /** A lower and an upper bound, and where a start value sits between them. */
-function range(s: Doc, low: string, high: string, start?: string): void {
-  const [a, b, c] = [num(s[low]), num(s[high]), start ? num(s[start]) : undefined];
+function range(s: Doc, low: string, high: string, start: string): void {
+  const [a, b, c] = [num(s[low]), num(s[high]), num(s[start])];
   if (a !== undefined && a < 0) throw invalid(`${low} must be 0 or more`);
   if (a !== undefined && b !== undefined && a > b) throw invalid(`${low} (${a}) is above ${high} (${b})`);
   if (c !== undefined && ((a !== undefined && c < a) || (b !== undefined && c > b)))
@@ -49,10 +47,9 @@ function range(s: Doc, low: string, high: string, start?: string): void {
 
 /** The rules the settings of a service follow in its environment. */
 function check(s: Doc, env: EnvironmentView): void {
-  range(s, 'minimumInstances', 'maximumInstances', 'initialInstances');
-  range(s, 'minimumSpotInstances', 'maximumSpotInstances', 'initialSpotInstances');
-  range(s, 'allPurposeMinimumInstances', 'allPurposeMaximumInstances', 'allPurposeInitialInstances');
-  range(s, 'allPurposeMinimumSpotInstances', 'allPurposeMaximumSpotInstances', 'allPurposeInitialSpotInstances');
+  for (const p of ['', 'allPurpose'])
+    for (const spot of ['', 'Spot'])
+      range(s, named(p, `minimum${spot}Instances`), named(p, `maximum${spot}Instances`), named(p, `initial${spot}Instances`));
   if (s.useSsd === true && env.cloudPlatform !== 'AWS')
     throw invalid(`useSsd is supported on AWS only; environment ${env.environmentName} is on ${env.cloudPlatform}`);
   const azure = AZURE_ONLY.filter((f) => s[f] !== undefined);
@@ -67,51 +64,51 @@ function check(s: Doc, env: EnvironmentView): void {
     );
 }
 
-const count = (v: unknown, otherwise: number): string => String(num(v) ?? otherwise);
-
-/** The resources of a service as it shows them (counts as strings). */
-function resourcesOf(s: Doc): Doc {
-  const min = num(s.minimumInstances) ?? 0;
-  const minSpot = num(s.minimumSpotInstances) ?? 0;
-  const allPurpose = str(s.allPurposeInstanceType);
-  const apMin = num(s.allPurposeMinimumInstances) ?? 0;
-  const apMinSpot = num(s.allPurposeMinimumSpotInstances) ?? 0;
+/** An instance group of a service as it shows it (counts as strings), from the settings named with `prefix` (`allPurpose`) or none. */
+function instanceGroup(s: Doc, prefix: string): Doc {
+  const get = (name: string): unknown => s[named(prefix, name)];
+  const count = (name: string, otherwise: number): string => String(num(get(name)) ?? otherwise);
+  const [min, minSpot] = [num(get('minimumInstances')) ?? 0, num(get('minimumSpotInstances')) ?? 0];
   return {
-    instance_type: str(s.instanceType),
+    instance_type: str(get('instanceType')),
     min_instances: String(min),
-    max_instances: count(s.maximumInstances, min),
-    initial_instances: count(s.initialInstances, min),
+    max_instances: count('maximumInstances', min),
+    initial_instances: count('initialInstances', min),
     min_spot_instances: String(minSpot),
-    max_spot_instances: count(s.maximumSpotInstances, 0),
-    initial_spot_instances: count(s.initialSpotInstances, minSpot),
-    root_vol_size: count(s.rootVolumeSize, 200),
-    ...(allPurpose
-      ? {
-          allPurposeInstanceGroupDetails: {
-            instance_type: allPurpose,
-            min_instances: String(apMin),
-            max_instances: count(s.allPurposeMaximumInstances, apMin),
-            initial_instances: count(s.allPurposeInitialInstances, apMin),
-            min_spot_instances: String(apMinSpot),
-            max_spot_instances: count(s.allPurposeMaximumSpotInstances, 0),
-            initial_spot_instances: count(s.allPurposeInitialSpotInstances, apMinSpot),
-            root_vol_size: count(s.allPurposeRootVolumeSize, 200),
-          },
-        }
-      : {}),
+    max_spot_instances: count('maximumSpotInstances', 0),
+    initial_spot_instances: count('initialSpotInstances', minSpot),
+    root_vol_size: count('rootVolumeSize', 200),
   };
 }
 
-/** What a service shows, made from its settings, its environment and the environment's data lake. */
-function serviceFields(h: Hook<R>, rec: Placed, env: EnvironmentView, lake: ClusterView, s: Doc): Doc {
+/** The resources of a service as it shows them. */
+const resourcesOf = (s: Doc): Doc => ({
+  ...instanceGroup(s, ''),
+  ...(str(s.allPurposeInstanceType) ? { allPurposeInstanceGroupDetails: instanceGroup(s, 'allPurpose') } : {}),
+});
+
+/** The settings a service was made with, and changed by updates since. */
+export const settingsOf = (rec: Rec): Doc => (rec.data?.settings ?? rec.data?.request ?? {}) as Doc;
+
+/** A service as its rules and fields read it: its id, name and environment (a restore's before it is made). */
+type Placed = Pick<Rec, 'id' | 'name' | 'env'>;
+
+const environmentOf = (h: Hook<R>, rec: Placed): EnvironmentView => h.world.environments.require(rec.env ?? '');
+
+/** A list setting as a service shows it: its items joined by commas. */
+const joined = (s: Doc, field: string): string | undefined => (Array.isArray(s[field]) ? strings(s[field]).join(',') : undefined);
+
+/** The fields a service shows, from its settings, its environment and the environment's data lake. */
+export function serviceFieldsOf(h: Hook<R>, rec: Placed, s: Doc, what: string): Doc {
+  const env = environmentOf(h, rec);
+  const lake = readyLake(h, env, what);
   const base = (lake.storage ?? `s3a://${env.environmentName}-storage`).replace(/\/$/, '');
   const host = `${rec.id.replace(/^cluster-/, '')}.cde-${hex(env.crn, 8)}.${env.environmentName}.emulator.invalid`;
   const caller = callerOf(h);
-  const list = (field: string): string | undefined => (Array.isArray(s[field]) ? strings(s[field]).join(',') : undefined);
   return {
     name: rec.name,
     tenantId: h.ctx.info.accountId,
-    ...(caller.email ? { creatorEmail: caller.email } : {}),
+    creatorEmail: caller.email,
     creatorCrn: caller.crn,
     enablingTime: iso(h.ctx.clock.now()),
     clusterFqdn: host,
@@ -120,10 +117,10 @@ function serviceFields(h: Hook<R>, rec: Placed, env: EnvironmentView, lake: Clus
     logLocation: `${base}/dex/logs`,
     backupLocation: `${base}/dex/backups/${rec.id}`,
     dataLakeAtlasUIEndpoint: `https://${lake.hosts[0] ?? `${lake.name}.emulator.invalid`}/${lake.name}/cdp-proxy/atlas/`,
-    ...(Array.isArray(s.chartValueOverrides) ? { chartValueOverrides: s.chartValueOverrides } : {}),
-    whitelistIps: list('whitelistIps'),
-    loadbalancerAllowlist: list('loadbalancerAllowlist'),
-    subnets: list('subnets') ?? env.network.subnetIds.join(','),
+    chartValueOverrides: Array.isArray(s.chartValueOverrides) ? s.chartValueOverrides : undefined,
+    whitelistIps: joined(s, 'whitelistIps'),
+    loadbalancerAllowlist: joined(s, 'loadbalancerAllowlist'),
+    subnets: joined(s, 'subnets') ?? env.network.subnetIds.join(','),
     privateClusterEnabled: s.enablePrivateNetwork === true,
     publicEndpointEnabled: s.enablePublicEndpoint === true,
     // The request's enum writes it UDR; the service shows it as its description does, 'udr'.
@@ -135,14 +132,6 @@ function serviceFields(h: Hook<R>, rec: Placed, env: EnvironmentView, lake: Clus
     resources: resourcesOf(s),
   };
 }
-
-/** The settings a service was made with, and changed by updates since. */
-export const settingsOf = (rec: Rec): Doc => (rec.data?.settings ?? rec.data?.request ?? {}) as Doc;
-
-/** A service as its rules and fields read it: its id, name and environment (a restore's before it is made). */
-type Placed = Pick<Rec, 'id' | 'name' | 'env'>;
-
-const environmentOf = (h: Hook<R>, rec: Placed): EnvironmentView => h.world.environments.require(rec.env ?? '');
 
 /**
  * Refuses a service whose settings break a rule: its name, its environment
@@ -157,12 +146,6 @@ export function checkService(h: Hook<R>, rec: Placed, settings: Doc, what: strin
   const env = environmentOf(h, rec);
   readyLake(h, env, what);
   check(settings, env);
-}
-
-/** The fields a service shows, from its settings, its environment and the environment's data lake. */
-export function serviceFieldsOf(h: Hook<R>, rec: Placed, settings: Doc, what: string): Doc {
-  const env = environmentOf(h, rec);
-  return serviceFields(h, rec, env, readyLake(h, env, what), settings);
 }
 
 /** The settings an update leaves: those the service has, changed by the request's. */
@@ -181,11 +164,10 @@ export function updateService(h: Hook<R>, rec: EngineRecord, req: Doc): void {
   h.records('cluster').require(rec, USABLE, 'an update');
   const settings = updated(rec, req);
   check(settings, environmentOf(h, rec));
-  const list = (field: string): string | undefined => (Array.isArray(settings[field]) ? strings(settings[field]).join(',') : undefined);
   Object.assign(rec.doc, {
     resources: { ...(rec.doc.resources as Doc | undefined), ...resourcesOf(settings) },
-    whitelistIps: list('whitelistIps'),
-    loadbalancerAllowlist: list('loadbalancerAllowlist'),
+    whitelistIps: joined(settings, 'whitelistIps'),
+    loadbalancerAllowlist: joined(settings, 'loadbalancerAllowlist'),
   });
 }
 
@@ -216,24 +198,13 @@ export function getKubeconfig(h: Hook<R>, rec: Rec): Doc {
 
 /** The log of the service's first action (its enabling or restoring), as far as the clock has got. */
 export function initLogs(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const services = h.records('cluster');
-  const first = rec.past?.[0];
-  const action = first?.action ?? rec.activity.action;
-  const startedAt = first?.startedAt ?? rec.activity.tl.startedAt;
-  const failed = first ? first.failed : services.progress(rec).failed;
-  const spec = actionOf(h, 'cluster', action) ?? actionOf(h, 'cluster', 'create');
-  if (!spec) return paged(h.ctx, req, []);
-  const what = action === 'restore' ? 'restoring' : 'enabling';
-  const lines = timelineLog(
-    spec,
-    startedAt,
-    h.ctx.clock.now(),
-    {
+  const lines = firstActionLog(h, 'cluster', rec, (action) => {
+    const what = action === 'restore' ? 'restoring' : 'enabling';
+    return {
       begin: `${what} Data Engineering service ${rec.name ?? rec.id} (${rec.id}) in environment ${String(rec.doc.environmentName)}`,
       success: `service ${rec.name ?? rec.id} is ready: version ${String(rec.doc.version)}, endpoint ${String(rec.doc.clusterFqdn)}`,
       failure: `${what} failed: ${rec.activity.reason ?? 'see the service status'}`,
-    },
-    failed,
-  );
+    };
+  });
   return paged(h.ctx, req, lines);
 }

@@ -13,23 +13,16 @@ import { LATEST_VERSION, located, older, USABLE, type R, type Rec } from './comm
 const STEPS = ['prepare', 'backup', 'upgrade', 'resume'] as const;
 type Step = (typeof STEPS)[number];
 
-/** Minutes the steps the service runs on its own take; backup and upgrade take what their backup and upgrade take. */
-const MINUTES: Readonly<Partial<Record<Step, number>>> = { prepare: 3, resume: 3 };
+/** Minutes the steps the service runs on its own (prepare, resume) take; backup and upgrade take what their backup and upgrade take. */
+const OWN_STEP_MINUTES = 3;
 
-interface StepRun {
-  readonly step: Step;
-  readonly at: number;
-  /** The backup the backup step made. */
-  readonly backupId?: string;
-}
-
-/** An upgrade of a service, kept on its record. */
+/** An upgrade of a service, kept on its record: the steps taken, when, and the backup the backup step made. */
 interface UpgradeRun {
   readonly from: string;
   readonly to: string;
-  readonly steps: StepRun[];
+  readonly steps: ReadonlyArray<{ readonly step: Step; readonly at: number; readonly backupId?: string }>;
 }
-
+type StepRun = UpgradeRun['steps'][number];
 type StepState = 'running' | 'done' | 'failed';
 
 const runOf = (rec: Rec): UpgradeRun | undefined => rec.data?.upgrade as UpgradeRun | undefined;
@@ -50,7 +43,7 @@ function stateOf(h: Hook<R>, rec: Rec, s: StepRun): { state: StepState; why?: st
     if (!p.done) return { state: 'running' };
     return p.failed ? { state: 'failed', why: rec.activity.reason ?? p.state } : { state: 'done' };
   }
-  return { state: h.ctx.clock.now() >= s.at + (MINUTES[s.step] ?? 0) * 60_000 ? 'done' : 'running' };
+  return { state: h.ctx.clock.now() >= s.at + OWN_STEP_MINUTES * 60_000 ? 'done' : 'running' };
 }
 
 /** Where an upgrade stands: its last step and how that is going. */
@@ -61,36 +54,29 @@ function standing(h: Hook<R>, rec: Rec, run: UpgradeRun): { last: StepRun; state
 
 const nextOf = (step: Step): Step | undefined => STEPS[STEPS.indexOf(step) + 1];
 
+const said = (upgradeStatusMessage: string, allStepsCompleted: boolean, nextStep?: string): Doc => ({
+  upgradeStatusMessage,
+  nextStep,
+  allStepsCompleted,
+});
+
 /** getUpgradeStatus: what has been done, and the step to take next. */
 export function upgradeStatus(h: Hook<R>, rec: Rec): Doc {
   const version = String(rec.doc.version);
   const run = runOf(rec);
-  const at = run ? standing(h, rec, run) : undefined;
-  if (!run || !at) {
+  const at = run && standing(h, rec, run);
+  if (!run || !at)
     return older(version, LATEST_VERSION)
-      ? {
-          upgradeStatusMessage: `version ${LATEST_VERSION} is available (the service runs ${version}); begin with the prepare step`,
-          nextStep: 'prepare',
-          allStepsCompleted: false,
-        }
-      : { upgradeStatusMessage: `the service runs the newest version, ${version}`, allStepsCompleted: true };
-  }
+      ? said(`version ${LATEST_VERSION} is available (the service runs ${version}); begin with the prepare step`, false, 'prepare')
+      : said(`the service runs the newest version, ${version}`, true);
   const { last, state, why } = at;
-  if (state === 'running')
-    return { upgradeStatusMessage: `upgrade from ${run.from} to ${run.to}: ${last.step} in progress`, allStepsCompleted: false };
-  if (state === 'failed')
-    return {
-      upgradeStatusMessage: `upgrade from ${run.from} to ${run.to}: ${last.step} failed (${why ?? 'unknown'}); run it again, or cancel`,
-      nextStep: last.step,
-      allStepsCompleted: false,
-    };
+  const upgrade = `upgrade from ${run.from} to ${run.to}`;
+  if (state === 'running') return said(`${upgrade}: ${last.step} in progress`, false);
+  if (state === 'failed') return said(`${upgrade}: ${last.step} failed (${why ?? 'unknown'}); run it again, or cancel`, false, last.step);
   const next = nextOf(last.step);
-  if (!next) return { upgradeStatusMessage: `upgraded from ${run.from} to ${run.to}`, allStepsCompleted: true };
-  return {
-    upgradeStatusMessage: `upgrade from ${run.from} to ${run.to}: ${last.step} completed; next: ${next}`,
-    nextStep: next,
-    allStepsCompleted: false,
-  };
+  return next
+    ? said(`${upgrade}: ${last.step} completed; next: ${next}`, false, next)
+    : said(`upgraded from ${run.from} to ${run.to}`, true);
 }
 
 /**
@@ -101,18 +87,20 @@ export function upgradeStatus(h: Hook<R>, rec: Rec): Doc {
 export function upgradeService(h: Hook<R>, req: Doc): Doc {
   const services = h.records('cluster');
   const rec = located(h, 'cluster', req);
+  const keep = (upgrade: UpgradeRun | undefined, message: string): Doc => {
+    services.save({ ...rec, data: { ...rec.data, upgrade } });
+    return { message };
+  };
   const step = String(req.step);
   const name = rec.name ?? rec.id;
   const run = runOf(rec);
-  const at = run ? standing(h, rec, run) : undefined;
+  const at = run && standing(h, rec, run);
   const open = run && at && !(at.last.step === 'resume' && at.state === 'done');
   if (step === 'cancel') {
     if (!run || !open) throw failedPrecondition(`service ${name} has no upgrade under way`);
     if (run.steps.some((s) => s.step === 'upgrade'))
       throw failedPrecondition(`the upgrade step of service ${name} has begun; the upgrade cannot be cancelled`);
-    rec.data = { ...rec.data, upgrade: undefined };
-    services.save(rec);
-    return { message: `the upgrade of service ${name} to ${run.to} is cancelled` };
+    return keep(undefined, `the upgrade of service ${name} to ${run.to} is cancelled`);
   }
   if (step === 'prepare') {
     if (open)
@@ -123,25 +111,24 @@ export function upgradeService(h: Hook<R>, req: Doc): Doc {
     if (!older(version, LATEST_VERSION))
       throw failedPrecondition(`service ${name} runs the newest version, ${version}; there is nothing to upgrade to`);
     services.require(rec, USABLE, 'an upgrade');
-    const started: UpgradeRun = { from: version, to: LATEST_VERSION, steps: [{ step: 'prepare', at: h.ctx.clock.now() }] };
-    rec.data = { ...rec.data, upgrade: started };
-    services.save(rec);
-    return { message: 'prepare step triggered successfully' };
+    return keep(
+      { from: version, to: LATEST_VERSION, steps: [{ step: 'prepare', at: h.ctx.clock.now() }] },
+      'prepare step triggered successfully',
+    );
   }
   if (!run || !at || !open) throw failedPrecondition(`service ${name} has no upgrade under way; begin with the prepare step`);
   if (at.state === 'running') throw failedPrecondition(`the ${at.last.step} step of service ${name} is still running`);
   const expected = at.state === 'failed' ? at.last.step : nextOf(at.last.step);
   if (step !== expected) throw failedPrecondition(`the next step of the upgrade of service ${name} is ${expected ?? 'none'}, not ${step}`);
-  const now = h.ctx.clock.now();
-  let added: StepRun = { step: step as Step, at: now };
-  if (step === 'backup') {
-    const made = h.perform('createBackup', { serviceId: rec.id, description: `before the upgrade to ${run.to}` });
-    added = { ...added, backupId: String(made.backupID) };
-  }
+  const backupId =
+    step === 'backup'
+      ? String(h.perform('createBackup', { serviceId: rec.id, description: `before the upgrade to ${run.to}` }).backupID)
+      : undefined;
   if (step === 'upgrade')
     services.begin(rec, 'upgrade', { effect: { version: run.to }, ...(at.state === 'failed' ? { fail: false } : {}) });
   const again = at.state === 'failed' ? run.steps.slice(0, -1) : run.steps;
-  rec.data = { ...rec.data, upgrade: { ...run, steps: [...again, added] } };
-  services.save(rec);
-  return { message: `${step} step triggered successfully` };
+  return keep(
+    { ...run, steps: [...again, { step: step as Step, at: h.ctx.clock.now(), ...(backupId ? { backupId } : {}) }] },
+    `${step} step triggered successfully`,
+  );
 }

@@ -9,10 +9,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { verbs } from '../../engine/table.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { iso, num, str, strings, text } from '../../values.js';
-import { callerOf, older, serviceOf, USABLE, type R, type Rec } from './common.js';
-
-export const INSTALLED = 'AppInstalled';
-const SUSPENDED = 'AppSuspended';
+import { callerOf, liveVcs, older, serviceOf, USABLE, type R, type Rec } from './common.js';
 
 /** The Data Engineering version each Spark version needs, from the service's own description. */
 const SPARK_SINCE: Readonly<Record<string, string>> = { SPARK3_3: '1.19.0', SPARK3_5: '1.21.0', SPARK3_5_4: '1.25.0' };
@@ -25,19 +22,16 @@ const MEMORY = /^\d+(\.\d+)?(Ki|Mi|Gi|Ti|K|M|G|T)?$/;
 /** Who may use a virtual cluster, from a create or update request (given lists replace those it had). */
 function accessOf(req: Doc, before: Doc = {}): Doc {
   const acl = str(req.aclUsers);
-  const pick = (f: string): string[] | undefined => (Array.isArray(req[f]) ? strings(req[f]) : (before[f] as string[] | undefined));
+  const lists = ['fullAccessUsers', 'fullAccessGroups', 'viewOnlyUsers', 'viewOnlyGroups'];
   return {
     users:
       acl !== undefined
         ? acl
-            .split(',')
-            .map((u) => u.trim())
+            .trim()
+            .split(/\s*,\s*/)
             .filter(Boolean)
         : (before.users ?? []),
-    fullAccessUsers: pick('fullAccessUsers') ?? [],
-    fullAccessGroups: pick('fullAccessGroups') ?? [],
-    viewOnlyUsers: pick('viewOnlyUsers') ?? [],
-    viewOnlyGroups: pick('viewOnlyGroups') ?? [],
+    ...Object.fromEntries(lists.map((f) => [f, Array.isArray(req[f]) ? strings(req[f]) : (before[f] ?? [])])),
   };
 }
 
@@ -89,7 +83,7 @@ export function fillVc(h: Hook<R>, rec: Rec, req: Doc): Doc {
       actualCpuRequests: String(Number(cpu) + 4),
       actualMemoryRequests: `${parseFloat(memory) + 16}${/[A-Za-z]+$/.exec(memory)?.[0] ?? ''}`,
     },
-    ...(caller.email ? { creatorEmail: caller.email } : {}),
+    creatorEmail: caller.email,
     creatorID: caller.id,
     creatorName: caller.name,
     vcApiUrl: `https://${host}/dex/api/v1`,
@@ -107,8 +101,14 @@ export function fillVc(h: Hook<R>, rec: Rec, req: Doc): Doc {
   };
 }
 
+/** How a suspend and a resume are told, and the action that comes after each. */
+const WORDS = {
+  suspend: { ing: 'suspending', ed: 'suspended', then: 'resume' },
+  resume: { ing: 'resuming', ed: 'resumed', then: 'suspend' },
+} as const;
+
 /** States a virtual cluster takes updates in: installed, suspended, or on its way between the two. */
-const UPDATABLE = [INSTALLED, SUSPENDED, 'AppSuspending', 'AppResuming'];
+const UPDATABLE = ['AppInstalled', 'AppSuspended', 'AppSuspending', 'AppResuming'];
 
 /**
  * updateVc: who may use it and its Spark settings (what it is, not what runs
@@ -136,9 +136,7 @@ const suspendOrResume =
   (action: 'suspend' | 'resume') =>
   (h: Hook<R>, req: Doc): Doc =>
     h.serve(
-      verbs<R>('vc').act(action, {
-        answer: (_h, rec) => ({ status: `${action === 'suspend' ? 'suspending' : 'resuming'} virtual cluster ${rec.name ?? rec.id}` }),
-      }),
+      verbs<R>('vc').act(action, { answer: (_h, rec) => ({ status: `${WORDS[action].ing} virtual cluster ${rec.name ?? rec.id}` }) }),
       req,
     );
 export const suspendVc = suspendOrResume('suspend');
@@ -152,28 +150,19 @@ function progressOf(h: Hook<R>, vc: EngineRecord): { message: string; done: bool
   if (action !== 'suspend' && action !== 'resume')
     return { message: `virtual cluster ${name} is ${vcs.state(vc)}`, done: true, next: 'suspend' };
   const p = vcs.progress(vc);
-  const ing = action === 'suspend' ? 'suspending' : 'resuming';
+  const { ing, ed, then } = WORDS[action];
   if (p.failed) return { message: `${ing} virtual cluster ${name} failed: ${vc.activity.reason ?? p.state}`, done: false, next: action };
   if (!p.done) return { message: `${ing} virtual cluster ${name}: ${p.state}`, done: false };
-  return {
-    message: `virtual cluster ${name} is ${action === 'suspend' ? 'suspended' : 'resumed'}`,
-    done: true,
-    next: action === 'suspend' ? 'resume' : 'suspend',
-  };
+  return { message: `virtual cluster ${name} is ${ed}`, done: true, next: then };
 }
 
 /** getSuspendResumeStatus: of one virtual cluster (vcId), or of every live one of the service. */
 export function suspendResumeStatus(h: Hook<R>, svc: Rec, req: Doc): Doc {
-  const all = h.records('vc');
-  const vcs = str(req.vcId) ? [h.locate('vc', req)] : all.all(svc.id).filter((vc) => !all.isDeleted(vc));
+  const vcs = str(req.vcId) ? [h.locate('vc', req)] : liveVcs(h, svc);
   if (vcs.length === 0) return { statusMessage: `service ${svc.name ?? svc.id} has no virtual clusters`, allStepsCompleted: true };
   const each = vcs.map((vc) => progressOf(h, vc));
   const pending = each.filter((p) => !p.done);
   const shown = pending.length > 0 ? pending : each;
   const next = vcs.length === 1 ? each[0]?.next : undefined;
-  return {
-    statusMessage: shown.map((p) => p.message).join('; '),
-    ...(next ? { nextStep: next } : {}),
-    allStepsCompleted: pending.length === 0,
-  };
+  return { statusMessage: shown.map((p) => p.message).join('; '), nextStep: next, allStepsCompleted: pending.length === 0 };
 }

@@ -6,8 +6,8 @@ import type { Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { isCrn } from '../../ids.js';
-import { obj, str, text } from '../../values.js';
-import { iamOf, type Actor, type R } from './iam.js';
+import { obj, text } from '../../values.js';
+import { accountOf, actorOf, actorOrCaller, type Actor, type R } from './iam.js';
 import { DEFAULT_POLICY, MAX_HISTORY, hashPassword, matches, policyFrom, policyViolation } from './passwords.js';
 import { KIND, type WorkloadPasswordRecord, type WorkloadTokenRecord } from './records.js';
 
@@ -15,10 +15,11 @@ const DAY_MS = 86_400_000;
 const TOKEN_LIFETIME_MS = 3_600_000;
 
 // A change of the account's settings names no record: it is the account's one (`perAccount`), made by its first change.
-export const ssoLoginOn = (): Doc => ({ clouderaSSOLoginEnabled: true });
-export const ssoLoginOff = (): Doc => ({ clouderaSSOLoginEnabled: false });
-export const passwordChangedNoticesOn = (): Doc => ({ userWorkloadPasswordChangedNotifications: true });
-export const passwordChangedNoticesOff = (): Doc => ({ userWorkloadPasswordChangedNotifications: false });
+const setting = (field: string, value: boolean) => (): Doc => ({ [field]: value });
+export const ssoLoginOn = setting('clouderaSSOLoginEnabled', true);
+export const ssoLoginOff = setting('clouderaSSOLoginEnabled', false);
+export const passwordChangedNoticesOn = setting('userWorkloadPasswordChangedNotifications', true);
+export const passwordChangedNoticesOff = setting('userWorkloadPasswordChangedNotifications', false);
 
 /** setAccountMessages: the message it sets, or none (it is cleared). */
 export const messagesSet = (_h: Hook<R>, req: Doc): Doc => ({
@@ -43,20 +44,17 @@ export const accountHooks: ResourceHooks<R> = {
   keep: { update: (_h, _rec, req) => given(req, KEPT) },
 };
 
-// ---------------------------------------------------------------- workload passwords
-
 const isObj = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** setWorkloadPasswordPolicy: the policies it sets, checked. */
 export const policiesSet = (_h: Hook<R>, req: Doc): Doc => {
-  if (!isObj(req.globalPasswordPolicy) && !isObj(req.machineUsersPasswordPolicy)) {
-    throw invalid('give globalPasswordPolicy, machineUsersPasswordPolicy or both');
-  }
+  const [global, machineUsers] = [req.globalPasswordPolicy, req.machineUsersPasswordPolicy].map((p) =>
+    isObj(p) ? policyFrom(obj(p)) : undefined,
+  );
+  if (!global && !machineUsers) throw invalid('give globalPasswordPolicy, machineUsersPasswordPolicy or both');
   return {
-    ...(isObj(req.globalPasswordPolicy) ? { workloadPasswordPolicy: policyFrom(obj(req.globalPasswordPolicy)) } : {}),
-    ...(isObj(req.machineUsersPasswordPolicy)
-      ? { machineUserWorkloadPasswordPolicy: policyFrom(obj(req.machineUsersPasswordPolicy)) }
-      : {}),
+    ...(global ? { workloadPasswordPolicy: global } : {}),
+    ...(machineUsers ? { machineUserWorkloadPasswordPolicy: machineUsers } : {}),
   };
 };
 
@@ -81,57 +79,51 @@ const keepPassword = (h: Hook<R>, { resource, rec }: Actor, password: WorkloadPa
 
 /** Sets an actor's workload password (the caller's own unless named): under its policy, not one of its recent ones, not too soon. */
 export function setWorkloadPassword(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
   const password = text(req.password);
-  const actor = iam.actor(str(req.actorCrn) ?? iam.caller.actorCrn);
-  const a = iam.account();
+  const actor = actorOf(h, actorOrCaller(h, req));
+  const a = accountOf(h);
   const policy =
     actor.resource === 'machineUser' ? (a.machineUserWorkloadPasswordPolicy ?? a.workloadPasswordPolicy) : a.workloadPasswordPolicy;
-  const now = iam.clock.now();
+  const { clock } = h.ctx;
+  const now = clock.now();
+  const days = (n: number): string | undefined => (n > 0 ? clock.iso(now + n * DAY_MS) : undefined);
   const prev = passwordOf(actor.rec);
-  if (prev?.passwordMinLifetimeDate && now < Date.parse(prev.passwordMinLifetimeDate)) {
+  if (prev?.passwordMinLifetimeDate && now < Date.parse(prev.passwordMinLifetimeDate))
     throw failedPrecondition(`the workload password cannot be changed before ${prev.passwordMinLifetimeDate}`);
-  }
   const violation = policyViolation(password, policy);
   if (violation) throw invalid(violation);
   const history = prev?.history ?? [];
-  if (policy.passwordHistorySize > 0 && history.slice(0, policy.passwordHistorySize).some((p) => matches(password, p))) {
+  if (policy.passwordHistorySize > 0 && history.slice(0, policy.passwordHistorySize).some((p) => matches(password, p)))
     throw invalid(`the password was used recently: it must differ from the last ${policy.passwordHistorySize} passwords`);
-  }
   keepPassword(h, actor, {
     history: [hashPassword(password), ...history].slice(0, MAX_HISTORY),
-    ...(policy.maxPasswordLifetimeDays > 0 ? { passwordExpirationDate: iam.clock.iso(now + policy.maxPasswordLifetimeDays * DAY_MS) } : {}),
-    ...(policy.minPasswordLifetimeDays > 0
-      ? { passwordMinLifetimeDate: iam.clock.iso(now + policy.minPasswordLifetimeDays * DAY_MS) }
-      : {}),
+    passwordExpirationDate: days(policy.maxPasswordLifetimeDays),
+    passwordMinLifetimeDate: days(policy.minPasswordLifetimeDays),
   });
   return {};
 }
 
 export function unsetWorkloadPasswordMinLifetime(h: Hook<R>, req: Doc): Doc {
-  const actor = iamOf(h).actor(text(req.actorCrn));
+  const actor = actorOf(h, text(req.actorCrn));
   const pw = passwordOf(actor.rec);
   if (pw?.passwordMinLifetimeDate) keepPassword(h, actor, { ...pw, passwordMinLifetimeDate: undefined });
   return {};
 }
 
-// ---------------------------------------------------------------- workload tokens
-
 /** A bearer token for a workload API; only its hash is stored. Tokens live one hour of real time. */
 export function generateWorkloadAuthToken(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
+  const { store, caller, info } = h.ctx;
   const workloadName = String(req.workloadName);
   const asked = typeof req.environmentCrn === 'string' && req.environmentCrn ? req.environmentCrn : undefined;
   if (workloadName === 'DF' && !asked) throw invalid('environmentCrn is required for the DF workload');
   if (asked && !isCrn(asked)) throw invalid('environmentCrn must be a CRN');
   // The token is scoped to the environment (the workload paths check it), which must exist.
   const environmentCrn = asked ? h.world.environments.require(asked).crn : undefined;
-  const actorCrn = iam.caller.actorCrn;
+  const actorCrn = caller.actorCrn;
   const wall = Date.now();
   // Drop this actor's expired tokens so they do not pile up.
-  for (const t of iam.store.children<WorkloadTokenRecord>(KIND.workloadToken, actorCrn)) {
-    if (t.doc.expireAt <= wall) iam.store.delete(KIND.workloadToken, t.id);
-  }
+  for (const t of store.children<WorkloadTokenRecord>(KIND.workloadToken, actorCrn))
+    if (t.doc.expireAt <= wall) store.delete(KIND.workloadToken, t.id);
   const token = randomBytes(32).toString('base64url');
   const hash = tokenHash(token);
   const rec: WorkloadTokenRecord = {
@@ -141,7 +133,7 @@ export function generateWorkloadAuthToken(h: Hook<R>, req: Doc): Doc {
     workloadName,
     expireAt: wall + TOKEN_LIFETIME_MS,
   };
-  iam.store.put(KIND.workloadToken, hash, rec, { parent: actorCrn });
+  store.put(KIND.workloadToken, hash, rec, { parent: actorCrn });
   const path = workloadName === 'DF' ? 'dfx' : workloadName.toLowerCase();
-  return { endpointUrl: `${iam.info.baseUrl}/${path}/`, token, expireAt: new Date(rec.expireAt).toISOString() };
+  return { endpointUrl: `${info.baseUrl}/${path}/`, token, expireAt: new Date(rec.expireAt).toISOString() };
 }

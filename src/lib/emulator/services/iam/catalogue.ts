@@ -46,16 +46,8 @@ const RESOURCE_ROLES: readonly RoleDef[] = [
   { name: 'Owner', rights: ['*'] },
 ];
 
-export interface Catalogue {
-  roleCrn(name: string): string;
-  /** A role by name (any case) or CRN. */
-  findRole(nameOrCrn: string): { name: string; crn: string } | undefined;
-  findResourceRole(nameOrCrn: string): { name: string; crn: string } | undefined;
-  roles(): Array<{ crn: string; policies: Array<{ crn: string; policyStatements: Array<{ rights: string[]; resources: string[] }> }> }>;
-  resourceRoles(): Array<{ crn: string; rights: string[] }>;
-}
-
-export function catalogue(region: string): Catalogue {
+/** The catalogue of a region: its roles as listRoles shows them, its resource roles as listResourceRoles does, and lookups by name or CRN. */
+export function catalogue(region: string) {
   const roleCrn = (name: string): string => crn('iam', region, 'altus', 'role', name, 'altus');
   const resourceRoleCrn = (name: string): string => crn('iam', region, 'altus', 'resourceRole', name, 'altus');
   const finder =

@@ -5,9 +5,8 @@ import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
-import { strings, text, uniq } from '../../values.js';
-import { iamOf, type Iam, type R } from './iam.js';
-import { keepsRelations, membersOf, relating } from './relations.js';
+import { text } from '../../values.js';
+import { crnOf, groupsOf, keepsRelations, membersOf, type R, relating } from './iam.js';
 
 /** createGroup: a group's name is 1 to 256 characters, not a CRN, and free (checked before the verb, in the words iam uses). */
 export function groupNameChecked(h: Hook<R>, sent: Doc): Doc {
@@ -23,49 +22,41 @@ export const groupHooks: ResourceHooks<R> = {
   ...keepsRelations,
 };
 
-/** listGroups: the groups the request names (each must exist), or all of them (the engine's own listing). */
-export function groupsNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
-  const names = uniq(strings(req.groupNames));
-  return names.length > 0 ? names.map((n) => h.records('group').get(n)) : undefined;
-}
-
-// ---------------------------------------------------------------- membership
+/** Sets a group's members. */
+const saveMembers = (h: Hook<R>, g: EngineRecord, members: readonly string[]): EngineRecord =>
+  h.records('group').save({ ...g, data: { ...g.data, members } });
 
 /** Makes an actor a member of a group. */
-export function addToGroup(iam: Iam, groupRef: string, memberCrn: string): void {
-  const groups = iam.h.records('group');
-  const g = groups.get(groupRef);
-  groups.save({ ...g, data: { ...g.data, members: [...membersOf(g), memberCrn] } });
+export function addToGroup(h: Hook<R>, groupRef: string, memberCrn: string): void {
+  const g = h.records('group').get(groupRef);
+  saveMembers(h, g, [...membersOf(g), memberCrn]);
 }
 
 /** Takes an actor out of every group it is in; says which, by CRN. */
-export function leaveGroups(iam: Iam, memberCrn: string): string[] {
-  const groups = iam.h.records('group');
-  return iam.groupsOf(memberCrn).map((g) => {
-    groups.save({ ...g, data: { ...g.data, members: membersOf(g).filter((m) => m !== memberCrn) } });
-    return String(g.crn);
-  });
-}
+export const leaveGroups = (h: Hook<R>, memberCrn: string): string[] =>
+  groupsOf(h, memberCrn).map((g) =>
+    String(
+      saveMembers(
+        h,
+        g,
+        membersOf(g).filter((m) => m !== memberCrn),
+      ).crn,
+    ),
+  );
 
-/** The member a request names: a user by `userId`, else a machine user by `machineUserName`. */
-const memberOf = (iam: Iam, req: Doc): string =>
-  req.userId !== undefined ? iam.user(text(req.userId)).crn : iam.machineUser(text(req.machineUserName)).crn;
-
-/** addUserToGroup, addMachineUserToGroup: the member named joins the group (once). */
-export function memberAdded(h: Hook<R>, sent: Doc): Doc {
-  const member = memberOf(iamOf(h), sent);
-  const g = h.records('group').get(text(sent.groupName));
-  if (membersOf(g).includes(member)) throw alreadyExists(`${member} is already a member of group ${g.name ?? g.id}`);
-  return relating({ groupName: sent.groupName }, { members: [...membersOf(g), member] });
-}
-
-/** removeUserFromGroup, removeMachineUserFromGroup: the member named leaves the group. */
-export function memberRemoved(h: Hook<R>, sent: Doc): Doc {
-  const member = memberOf(iamOf(h), sent);
-  const g = h.records('group').get(text(sent.groupName));
-  if (!membersOf(g).includes(member)) throw notFound(`${member} is not a member of group ${g.name ?? g.id}`);
-  return relating({ groupName: sent.groupName }, { members: membersOf(g).filter((m) => m !== member) });
-}
+/** add*ToGroup, remove*FromGroup: the member named (a user by `userId`, else a machine user by `machineUserName`) joins (once) or leaves. */
+const membership =
+  (joining: boolean) =>
+  (h: Hook<R>, sent: Doc): Doc => {
+    const member = sent.userId !== undefined ? crnOf(h, 'user', text(sent.userId)) : crnOf(h, 'machineUser', text(sent.machineUserName));
+    const g = h.records('group').get(text(sent.groupName));
+    const members = membersOf(g);
+    if (joining && members.includes(member)) throw alreadyExists(`${member} is already a member of group ${g.name ?? g.id}`);
+    if (!joining && !members.includes(member)) throw notFound(`${member} is not a member of group ${g.name ?? g.id}`);
+    return relating({ groupName: sent.groupName }, { members: joining ? [...members, member] : members.filter((m) => m !== member) });
+  };
+export const memberAdded = membership(true);
+export const memberRemoved = membership(false);
 
 /** listGroupMembers: the group's members, by CRN, in the order they joined. */
 export const membersListed = (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc => paged(h.ctx, req, [...membersOf(rec)]);
@@ -75,7 +66,5 @@ export const groupsOfMember = (h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc
   paged(
     h.ctx,
     req,
-    iamOf(h)
-      .groupsOf(String(rec.crn))
-      .map((g) => String(g.crn)),
+    groupsOf(h, String(rec.crn)).map((g) => String(g.crn)),
   );

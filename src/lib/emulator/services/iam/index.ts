@@ -13,7 +13,7 @@ import * as account from './account.js';
 import * as groups from './groups.js';
 import * as keys from './keys.js';
 import * as providers from './providers.js';
-import { defaultAccount } from './iam.js';
+import { defaultAccount, named } from './iam.js';
 import { identities } from './provides.js';
 import * as roles from './roles.js';
 import * as ssh from './ssh.js';
@@ -57,17 +57,17 @@ export default defineService<OperationName>()({
     updateUser: r.user.update({ keys: ['user'], rewrite: users.userSwitched }),
     deleteUser: r.user.delete({ keys: ['userId'], answer: users.actorStateRemoved }),
     unlockUserInControlPlane: r.user.update({ keys: ['user'], rewrite: users.userUnlocked }),
-    listUsers: r.user.list({ select: users.usersNamed }),
+    listUsers: r.user.list({ select: named('user', 'userIds') }),
     migrateUsersToIdentityProvider: code(users.migrateUsers),
     createMachineUser: r.machineUser.create({ rewrite: users.machineUserNameChecked }),
     deleteMachineUser: r.machineUser.delete({ answer: users.actorStateRemoved }),
     unlockMachineUserInControlPlane: r.machineUser.update({ keys: ['machineUser'], rewrite: users.machineUserUnlocked }),
-    listMachineUsers: r.machineUser.list({ select: users.machineUsersNamed }),
+    listMachineUsers: r.machineUser.list({ select: named('machineUser', 'machineUserNames') }),
 
     createGroup: r.group.create({ rewrite: groups.groupNameChecked }),
     updateGroup: r.group.update(),
     deleteGroup: r.group.delete(),
-    listGroups: r.group.list({ select: groups.groupsNamed }),
+    listGroups: r.group.list({ select: named('group', 'groupNames') }),
     addUserToGroup: r.group.update({ keys: ['groupName'], rewrite: groups.memberAdded }),
     removeUserFromGroup: r.group.update({ keys: ['groupName'], rewrite: groups.memberRemoved }),
     addMachineUserToGroup: r.group.update({ keys: ['groupName'], rewrite: groups.memberAdded }),
@@ -113,7 +113,7 @@ export default defineService<OperationName>()({
     updateSamlProvider: r.samlProvider.update(),
     describeSamlProvider: r.samlProvider.read(),
     deleteSamlProvider: r.samlProvider.delete(),
-    listSamlProviders: r.samlProvider.list({ select: providers.samlProvidersNamed }),
+    listSamlProviders: r.samlProvider.list({ select: named('samlProvider', 'samlProviderNames') }),
     setSamlAuthnRequestSigningKey: r.samlProvider.update({ keys: ['samlProvider'], rewrite: providers.authnRequestSigningKeySet }),
     setSamlResponseDecryptionKey: r.samlProvider.update({ keys: ['samlProvider'], rewrite: providers.responseDecryptionKeySet }),
     createLdapProvider: r.ldapProvider.create({ rewrite: providers.ldapProviderAsked }),

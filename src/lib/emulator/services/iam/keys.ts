@@ -11,7 +11,7 @@ import { forbidden, invalid } from '../../errors.js';
 import { issueKey } from '../../keys.js';
 import { str, strings, uniq } from '../../values.js';
 import type { AccessKeyView } from '../../world/contracts.js';
-import { iamOf, type Iam, type R } from './iam.js';
+import { accessLevel, crnOf, type R } from './iam.js';
 import type { AccessKeyType } from './records.js';
 
 /** A key as the server checks it: its document and its public key. */
@@ -25,15 +25,15 @@ const typeOf = (h: Hook<R>, type: unknown): AccessKeyType =>
   type === 'V1' || type === 'V2' || type === 'V3' ? type : h.ctx.info.region.startsWith('usg') ? 'V3' : 'V2';
 
 /** createUserAccessKey: the request with the key's owner, the user named or the caller. */
-export function userKeyOwner(h: Hook<R>, sent: Doc): Doc {
-  const iam = iamOf(h);
-  return { ...sent, actorCrn: str(sent.user) ? iam.user(String(sent.user)).crn : iam.caller.actorCrn };
-}
+export const userKeyOwner = (h: Hook<R>, sent: Doc): Doc => ({
+  ...sent,
+  actorCrn: str(sent.user) ? crnOf(h, 'user', String(sent.user)) : h.ctx.caller.actorCrn,
+});
 
 /** createMachineUserAccessKey: the request with the key's owner, the machine user named. */
 export const machineUserKeyOwner = (h: Hook<R>, sent: Doc): Doc => ({
   ...sent,
-  actorCrn: iamOf(h).machineUser(String(sent.machineUserName)).crn,
+  actorCrn: crnOf(h, 'machineUser', String(sent.machineUserName)),
 });
 
 export const accessKeyHooks: ResourceHooks<R> = {
@@ -53,36 +53,27 @@ export function keyPairIssued(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
 }
 
 /** The id of the key a request names, or of the one that signed it. */
-export function keyOrCurrent(iam: Iam, ref: unknown): string {
+export function keyOrCurrent(h: Hook<R>, ref: unknown): string {
   if (typeof ref === 'string' && ref) return ref;
-  if (!iam.caller.accessKeyId) throw invalid('accessKeyId is required when the request is not signed with an access key');
-  return iam.caller.accessKeyId;
+  if (!h.ctx.caller.accessKeyId) throw invalid('accessKeyId is required when the request is not signed with an access key');
+  return h.ctx.caller.accessKeyId;
 }
 
 /** getAccessKey: the key named, or the one that signed the request. */
-export const keyNamedOrCurrent = (h: Hook<R>, sent: Doc): Doc => ({ accessKeyId: keyOrCurrent(iamOf(h), sent.accessKeyId) });
+export const keyNamedOrCurrent = (h: Hook<R>, sent: Doc): Doc => ({ accessKeyId: keyOrCurrent(h, sent.accessKeyId) });
 
 /** An actor's keys. */
-const keysOf = (iam: Iam, actorCrn: string): EngineRecord[] =>
-  iam.h
+export const keysOf = (h: Hook<R>, actorCrn: string): EngineRecord[] =>
+  h
     .records('accessKey')
     .all()
     .filter((k) => k.doc.actorCrn === actorCrn);
 
-/** Deletes an actor's keys; says which, by CRN. */
-export function dropKeysOf(iam: Iam, actorCrn: string): string[] {
-  return keysOf(iam, actorCrn).map((k) => {
-    iam.h.records('accessKey').remove(k);
-    return String(k.crn);
-  });
-}
-
 /** listAccessKeys: the keys named, or every key; a caller who may not read iam sees its own keys only. */
 export function keysListed(h: Hook<R>, req: Doc): EngineRecord[] {
-  const iam = iamOf(h);
-  const own = iam.accessLevel() === 'none' ? iam.caller.actorCrn : undefined;
+  const own = accessLevel(h) === 'none' ? h.ctx.caller.actorCrn : undefined;
   const ids = uniq(strings(req.accessKeyIds));
-  if (ids.length === 0) return own ? keysOf(iam, own) : h.records('accessKey').all();
+  if (ids.length === 0) return own ? keysOf(h, own) : h.records('accessKey').all();
   const keys = ids.map((id) => h.records('accessKey').get(id));
   if (own && keys.some((k) => k.doc.actorCrn !== own)) throw forbidden('you may list only your own access keys');
   return keys;

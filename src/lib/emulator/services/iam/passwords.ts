@@ -6,18 +6,7 @@
 import { randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { invalid } from '../../errors.js';
 
-export interface Policy {
-  maxPasswordLifetimeDays: number;
-  minPasswordLength: number;
-  mustIncludeUpperCaseCharacters: boolean;
-  mustIncludeLowerCaseCharacters: boolean;
-  mustIncludeNumbers: boolean;
-  mustIncludeSymbols: boolean;
-  minPasswordLifetimeDays: number;
-  passwordHistorySize: number;
-}
-
-export const DEFAULT_POLICY: Readonly<Policy> = {
+const defaults = {
   maxPasswordLifetimeDays: 0,
   minPasswordLength: 8,
   mustIncludeUpperCaseCharacters: false,
@@ -27,6 +16,8 @@ export const DEFAULT_POLICY: Readonly<Policy> = {
   minPasswordLifetimeDays: 0,
   passwordHistorySize: 0,
 };
+export type Policy = typeof defaults;
+export const DEFAULT_POLICY: Readonly<Policy> = defaults;
 
 export const MAX_HISTORY = 20;
 export const SYMBOLS = '#&*$%@^._!';

@@ -8,8 +8,8 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
-import { strings, text, uniq } from '../../values.js';
-import { iamOf, type Iam, type R } from './iam.js';
+import { text } from '../../values.js';
+import { accountOf, type R } from './iam.js';
 
 /**
  * The built-in identity provider, Cloudera SSO, by the CRN the API gives it
@@ -28,72 +28,57 @@ export const BUILTIN_USERS_IDP = 'Cloudera-Default';
 const PROVIDER_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 const DAY_MS = 86_400_000;
 
-const LDAP_DETAIL_FIELDS = [
-  'url',
-  'userSearchBase',
-  'userSearchFilter',
-  'groupSearchBase',
-  'groupSearchFilter',
-  'bindDn',
-  'userBindProperty',
-  'groupDnProperty',
-  'usernameMappingAttribute',
-  'emailMappingAttribute',
-  'firstNameMappingAttribute',
-  'lastNameMappingAttribute',
-  'groupNameMappingAttribute',
-  'tlsCaCertificates',
-  'startTls',
-] as const;
-
-/** A SAML provider by name, id or CRN (NOT_FOUND otherwise). */
-export const samlProvider = (h: Hook<R>, ref: string): EngineRecord => h.records('samlProvider').get(ref);
+/** An LDAP provider's details: the request fields of these names. */
+const LDAP_DETAIL_FIELDS = `url userSearchBase userSearchFilter groupSearchBase groupSearchFilter bindDn userBindProperty groupDnProperty
+  usernameMappingAttribute emailMappingAttribute firstNameMappingAttribute lastNameMappingAttribute groupNameMappingAttribute
+  tlsCaCertificates startTls`.split(/\s+/);
 
 /** A SAML or LDAP provider, or the built-in one, by name or CRN: its CRN. */
-export function identityProviderCrn(iam: Iam, ref: string): string {
+export function identityProviderCrn(h: Hook<R>, ref: string): string {
   if (ref === CLOUDERA_SSO_CRN || ref === BUILTIN_USERS_IDP) return CLOUDERA_SSO_CRN;
-  const found = iam.h.records('samlProvider').find(ref)?.crn ?? iam.h.records('ldapProvider').find(ref)?.crn;
+  const found = h.records('samlProvider').find(ref)?.crn ?? h.records('ldapProvider').find(ref)?.crn;
   if (found) return found;
   throw notFound(`identity provider ${ref} not found`);
 }
 
-export const defaultIdentityProviderCrn = (iam: Iam): string => iam.account().defaultIdentityProviderCrn ?? CLOUDERA_SSO_CRN;
-
 /** getDefaultIdentityProvider: the account's default provider, the built-in one until another is chosen. */
-export const defaultProviderShown = (h: Hook<R>): Doc => ({ crn: defaultIdentityProviderCrn(iamOf(h)) });
+export const defaultProviderShown = (h: Hook<R>): Doc => ({ crn: accountOf(h).defaultIdentityProviderCrn ?? CLOUDERA_SSO_CRN });
 
 /** setDefaultIdentityProvider: the provider named, by its CRN (kept beside the account's settings). */
 export const defaultProviderSet = (h: Hook<R>, req: Doc): Doc => ({
-  defaultIdentityProviderCrn: identityProviderCrn(iamOf(h), text(req.nameOrCrn)),
+  defaultIdentityProviderCrn: identityProviderCrn(h, text(req.nameOrCrn)),
 });
 
 /** A new provider's name: letters, digits, "-" and "_", and free among SAML and LDAP providers alike. */
 function checkProviderName(h: Hook<R>, name: string, kind: 'SAML' | 'LDAP'): void {
   if (!PROVIDER_NAME.test(name)) throw invalid(`${kind} provider names use letters, digits, "-" and "_" and are at most 128 characters`);
-  if (h.records('samlProvider').find(name) || h.records('ldapProvider').find(name)) {
+  if (h.records('samlProvider').find(name) || h.records('ldapProvider').find(name))
     throw alreadyExists(`an identity provider named ${name} already exists`);
-  }
 }
-
-// ---------------------------------------------------------------- SAML
 
 function checkMetadata(doc: unknown): void {
-  if (typeof doc === 'string' && Buffer.byteLength(doc, 'utf8') > 200_000) {
+  if (typeof doc === 'string' && Buffer.byteLength(doc, 'utf8') > 200_000)
     throw invalid('the SAML metadata document is larger than 200,000 bytes');
-  }
 }
+
+/** The flags a change of a SAML provider's keys and certificates sets, by the request field each says is given. */
+const AUTHN_KEYS = {
+  authnRequestSigningKeyDefined: 'authnRequestSigningKey',
+  currentAuthnRequestVerificationCertificateDefined: 'currentAuthnRequestVerificationCertificate',
+  nextAuthnRequestVerificationCertificateDefined: 'nextAuthnRequestVerificationCertificate',
+};
+const DECRYPTION_KEYS = {
+  samlResponseEncryptionCertificateDefined: 'samlResponseEncryptionCertificate',
+  currentSamlResponseDecryptionKeyDefined: 'currentSamlResponseDecryptionKey',
+  nextSamlResponseDecryptionKeyDefined: 'nextSamlResponseDecryptionKey',
+};
 
 /** What a new SAML provider is unless the request says otherwise: it syncs groups, and has no keys or certificates yet. */
 const SAML_DEFAULTS: Readonly<Doc> = {
   syncGroupsOnLogin: true,
   generateWorkloadUsernameByEmail: false,
   enableScim: false,
-  authnRequestSigningKeyDefined: false,
-  currentAuthnRequestVerificationCertificateDefined: false,
-  nextAuthnRequestVerificationCertificateDefined: false,
-  samlResponseEncryptionCertificateDefined: false,
-  currentSamlResponseDecryptionKeyDefined: false,
-  nextSamlResponseDecryptionKeyDefined: false,
+  ...Object.fromEntries(Object.keys({ ...AUTHN_KEYS, ...DECRYPTION_KEYS }).map((flag) => [flag, false])),
 };
 
 /** A SAML provider shows the service provider metadata CDP gives its identity provider, and its SCIM endpoint when SCIM is on. */
@@ -118,20 +103,13 @@ export const samlProviderHooks: ResourceHooks<R> = {
     },
     update: (_h, _rec, req) => checkMetadata(req.samlMetadataDocument),
     delete: (h, rec) => {
-      if (iamOf(h).account().defaultIdentityProviderCrn === rec.crn) {
+      if (accountOf(h).defaultIdentityProviderCrn === rec.crn)
         throw failedPrecondition(`SAML provider ${rec.name ?? rec.id} is the default identity provider; choose another default first`);
-      }
     },
   },
   fill: (_h, _rec, req) => Object.fromEntries(Object.entries(SAML_DEFAULTS).filter(([k]) => typeof req[k] !== 'boolean')),
   show: samlShown,
 };
-
-/** listSamlProviders: the providers the request names (each must exist), or all of them (the engine's own listing). */
-export function samlProvidersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
-  const names = uniq(strings(req.samlProviderNames));
-  return names.length > 0 ? names.map((n) => samlProvider(h, n)) : undefined;
-}
 
 /**
  * The request of a change of a SAML provider's keys and certificates, as
@@ -148,19 +126,8 @@ const samlKeys =
     return out;
   };
 
-export const authnRequestSigningKeySet = samlKeys('authnRequestConfigurationLastUpdated', {
-  authnRequestSigningKeyDefined: 'authnRequestSigningKey',
-  currentAuthnRequestVerificationCertificateDefined: 'currentAuthnRequestVerificationCertificate',
-  nextAuthnRequestVerificationCertificateDefined: 'nextAuthnRequestVerificationCertificate',
-});
-
-export const responseDecryptionKeySet = samlKeys('samlResponseEncryptionDecryptionConfigurationLastUpdated', {
-  samlResponseEncryptionCertificateDefined: 'samlResponseEncryptionCertificate',
-  currentSamlResponseDecryptionKeyDefined: 'currentSamlResponseDecryptionKey',
-  nextSamlResponseDecryptionKeyDefined: 'nextSamlResponseDecryptionKey',
-});
-
-// ---------------------------------------------------------------- LDAP
+export const authnRequestSigningKeySet = samlKeys('authnRequestConfigurationLastUpdated', AUTHN_KEYS);
+export const responseDecryptionKeySet = samlKeys('samlResponseEncryptionDecryptionConfigurationLastUpdated', DECRYPTION_KEYS);
 
 /**
  * An LDAP provider's details from a request (its URL checked; a bind DN
@@ -170,14 +137,14 @@ export const responseDecryptionKeySet = samlKeys('samlResponseEncryptionDecrypti
  */
 function ldapDetails(req: Doc, previous = false): { ldapDetails: Doc; bindPasswordSet: boolean } {
   const url = String(req.url);
-  if (!/^ldaps?:\/\/[^\s/:]+(:\d{1,5})?\/?$/i.test(url)) {
+  if (!/^ldaps?:\/\/[^\s/:]+(:\d{1,5})?\/?$/i.test(url))
     throw invalid('the LDAP url must start with ldap:// or ldaps:// followed by a host and an optional port');
-  }
   const bindPasswordSet = typeof req.bindPassword === 'string' ? req.bindPassword !== '' : previous;
   if (bindPasswordSet && (typeof req.bindDn !== 'string' || !req.bindDn)) throw invalid('bindDn is required unless the bind is anonymous');
-  const details: Doc = {};
-  for (const f of LDAP_DETAIL_FIELDS) if (req[f] !== undefined) details[f] = req[f];
-  return { ldapDetails: details, bindPasswordSet };
+  return {
+    ldapDetails: Object.fromEntries(LDAP_DETAIL_FIELDS.filter((f) => req[f] !== undefined).map((f) => [f, req[f]])),
+    bindPasswordSet,
+  };
 }
 
 /** createLdapProvider: the request as the provider's fields (its name rule and details checked); whether it binds with a password is kept with it. */
@@ -205,8 +172,6 @@ export const ldapProviderHooks: ResourceHooks<R> = {
   // Whether it binds with a password, as its update found (its rewrite): the password itself is not kept.
   keep: { update: (_h, _rec, req) => ({ bindPasswordSet: req.bindPasswordSet === true }) },
 };
-
-// ---------------------------------------------------------------- SCIM access tokens
 
 export const scimAccessTokenHooks: ResourceHooks<R> = {
   check: {

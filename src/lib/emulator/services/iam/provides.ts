@@ -11,7 +11,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { forbidden } from '../../errors.js';
 import type { ActorView, Identities, WorkloadTokenView } from '../../world/contracts.js';
-import { Iam, type R } from './iam.js';
+import type { R } from './iam.js';
 import { passwordOf } from './account.js';
 import { accessKeyView } from './keys.js';
 import { DEFAULT_POLICY, policyViolation, type Policy } from './passwords.js';
@@ -21,26 +21,11 @@ import { createAdmin } from './users.js';
 
 /** A user's or machine user's record (an engine record of either), as other parts of the emulator see it. */
 function actorView(kind: string, rec: Readonly<EngineRecord>): ActorView | undefined {
-  if (kind === KIND.user) {
-    const u = rec.doc as UserRecord;
-    return {
-      crn: u.crn,
-      kind: 'user',
-      id: u.userId,
-      workloadUsername: u.workloadUsername,
-      status: u.status,
-      email: u.email,
-      firstName: u.firstName,
-      lastName: u.lastName,
-      accountAdmin: u.accountAdmin,
-      identityProviderCrn: u.identityProviderCrn,
-    };
-  }
-  if (kind === KIND.machineUser) {
-    const m = rec.doc as MachineUserRecord;
-    return { crn: m.crn, kind: 'machineUser', id: m.machineUserName, workloadUsername: m.workloadUsername, status: m.status };
-  }
-  return undefined;
+  const { crn, workloadUsername, status, machineUserName } = rec.doc as MachineUserRecord;
+  if (kind === KIND.machineUser) return { crn, kind: 'machineUser', id: machineUserName, workloadUsername, status };
+  if (kind !== KIND.user) return undefined;
+  const { userId: id, email, firstName, lastName, accountAdmin, identityProviderCrn } = rec.doc as UserRecord;
+  return { crn, kind: 'user', id, workloadUsername, status, email, firstName, lastName, accountAdmin, identityProviderCrn };
 }
 
 /**
@@ -90,7 +75,7 @@ export function identities(h: Hook<R>): Identities {
       const rec = found ? store.peek<EngineRecord>(found.kind, found.id) : undefined;
       return rec ? (passwordOf(rec)?.history.length ?? 0) : 0;
     },
-    identityProvider: (ref) => identityProviderCrn(new Iam(h), ref),
+    identityProvider: (ref) => identityProviderCrn(h, ref),
     createAdmin: (userId) => actorView(KIND.user, createAdmin(h, userId)) as ActorView,
     firstStartKinds: () => ({ user: KIND.user, accessKey: KIND.accessKey }),
     issueAccessKey(actorCrn, opts = {}) {

@@ -11,6 +11,7 @@
 import type { Policy, StoredHash } from './passwords.js';
 
 export type { AccessKeyType } from '../../world/contracts.js';
+import type { WorkloadTokenView } from '../../world/contracts.js';
 
 export const KIND = {
   user: 'iam.user',
@@ -49,15 +50,8 @@ export interface MachineUserRecord {
   [more: string]: unknown;
 }
 
-export interface WorkloadTokenRecord {
-  /** sha256 of the token, hex; the token itself is not stored. */
-  hash: string;
-  actorCrn: string;
-  environmentCrn?: string;
-  workloadName: string;
-  /** Wall-clock ms (tokens expire in real time, whatever the time scale). */
-  expireAt: number;
-}
+/** A workload token as kept: the sha256 of its text (the token itself is not stored), and when it expires in wall-clock time (whatever the time scale). */
+export type WorkloadTokenRecord = WorkloadTokenView;
 
 export interface AccountRecord {
   clouderaSSOLoginEnabled: boolean;

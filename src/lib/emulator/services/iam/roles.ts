@@ -11,79 +11,70 @@ import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
 import { str, strings, text, uniq } from '../../values.js';
-import { iamOf, type Iam, type R } from './iam.js';
-import { relating, relationsOf, type ResourceAssignment } from './relations.js';
+import { type R, relating, relationsOf, type ResourceAssignment, rolesCatalogue, rolesOf } from './iam.js';
 
-export /** The assignee a request names: a user (`user`), a machine user (`machineUserName`) or a group (`groupName`). */
-function assigneeOf(h: Hook<R>, req: Doc): EngineRecord {
-  if (req.machineUserName !== undefined) return h.records('machineUser').get(text(req.machineUserName));
-  if (req.groupName !== undefined) return h.records('group').get(text(req.groupName));
-  return h.records('user').get(text(req.user));
-}
-
-/** The request fields that name the assignee, as its update reads them. */
-const naming = (req: Doc): Doc =>
-  req.machineUserName !== undefined
-    ? { machineUserName: req.machineUserName }
-    : req.groupName !== undefined
-      ? { groupName: req.groupName }
-      : { user: req.user };
+/** The request fields that name an assignee, tried in order, and what each names. */
+const ASSIGNEES = { machineUserName: 'machineUser', groupName: 'group', user: 'user' } as const;
 
 /** A built-in role or resource role by name or CRN, by its CRN. */
-function roleCrnOf(iam: Iam, ref: string, resource = false): string {
-  const r = resource ? iam.roles.findResourceRole(ref) : iam.roles.findRole(ref);
+function roleCrnOf(h: Hook<R>, ref: string, resource = false): string {
+  const r = resource ? rolesCatalogue(h).findResourceRole(ref) : rolesCatalogue(h).findRole(ref);
   if (!r) throw notFound(`${resource ? 'resource role' : 'role'} ${ref} not found`);
   return r.crn;
 }
 
-const rolesOf = (rec: Readonly<EngineRecord>): readonly string[] => relationsOf(rec).roles ?? [];
 const resourceRolesOf = (rec: Readonly<EngineRecord>): readonly ResourceAssignment[] => relationsOf(rec).resourceRoles ?? [];
 
-/** assign*Role: the role named is the assignee's (once). */
-export function roleAssigned(h: Hook<R>, sent: Doc): Doc {
-  const a = assigneeOf(h, sent);
-  const roleCrn = roleCrnOf(iamOf(h), text(sent.role));
-  if (rolesOf(a).includes(roleCrn)) throw alreadyExists(`role ${roleCrn} is already assigned to ${a.crn}`);
-  return relating(naming(sent), { roles: [...rolesOf(a), roleCrn] });
+/**
+ * An assignment's change, for roles or resource roles: the assignee the
+ * request names (by the fields in ASSIGNEES) gets (once) or loses what it
+ * asks for (`asked`, the same as one held when their `key`s are).
+ */
+function assignment<T>(
+  field: 'roles' | 'resourceRoles',
+  askedOf: (h: Hook<R>, req: Doc, assigning: boolean) => T,
+  key: (x: T) => string,
+  what: (x: T) => string,
+) {
+  return (assigning: boolean) =>
+    (h: Hook<R>, sent: Doc): Doc => {
+      const by = (Object.keys(ASSIGNEES) as Array<keyof typeof ASSIGNEES>).find((f) => sent[f] !== undefined) ?? 'user';
+      const a = h.records(ASSIGNEES[by]).get(text(sent[by]));
+      const asked = askedOf(h, sent, assigning);
+      const held = (relationsOf(a)[field] ?? []) as readonly T[];
+      const others = held.filter((x) => key(x) !== key(asked));
+      if (assigning && others.length < held.length) throw alreadyExists(`${what(asked)} is already assigned to ${a.crn}`);
+      if (!assigning && others.length === held.length) throw notFound(`${what(asked)} is not assigned to ${a.crn}`);
+      return relating({ [by]: sent[by] }, { [field]: assigning ? [...held, asked] : others });
+    };
 }
 
-/** unassign*Role: the role named is taken from the assignee. */
-export function roleUnassigned(h: Hook<R>, sent: Doc): Doc {
-  const a = assigneeOf(h, sent);
-  const roleCrn = roleCrnOf(iamOf(h), text(sent.role));
-  if (!rolesOf(a).includes(roleCrn)) throw notFound(`role ${roleCrn} is not assigned to ${a.crn}`);
-  return relating(naming(sent), { roles: rolesOf(a).filter((r) => r !== roleCrn) });
-}
+const role = assignment(
+  'roles',
+  (h, req) => roleCrnOf(h, text(req.role)),
+  (x) => x,
+  (x) => `role ${x}`,
+);
+/** assign*Role, unassign*Role: the role named is the assignee's (once), or is taken from it. */
+export const roleAssigned = role(true);
+export const roleUnassigned = role(false);
 
 /** The resource assignment a request names (its resource role must exist; for a new one, its resource must be a CRN). */
-function resourceAssignment(h: Hook<R>, req: Doc, isNew = false): ResourceAssignment {
+function resourceAssignment(h: Hook<R>, req: Doc, assigning: boolean): ResourceAssignment {
   const resourceCrn = text(req.resourceCrn);
-  if (isNew && !isCrn(resourceCrn)) throw invalid(`resourceCrn must be a CRN, not ${resourceCrn.slice(0, 200)}`);
-  return { resourceCrn, resourceRoleCrn: roleCrnOf(iamOf(h), text(req.resourceRoleCrn), true) };
+  if (assigning && !isCrn(resourceCrn)) throw invalid(`resourceCrn must be a CRN, not ${resourceCrn.slice(0, 200)}`);
+  return { resourceCrn, resourceRoleCrn: roleCrnOf(h, text(req.resourceRoleCrn), true) };
 }
 
-const same = (x: ResourceAssignment, y: ResourceAssignment): boolean =>
-  x.resourceCrn === y.resourceCrn && x.resourceRoleCrn === y.resourceRoleCrn;
-
-/** assign*ResourceRole: the resource role on the resource named is the assignee's (once). */
-export function resourceRoleAssigned(h: Hook<R>, sent: Doc): Doc {
-  const a = assigneeOf(h, sent);
-  const asked = resourceAssignment(h, sent, true);
-  if (resourceRolesOf(a).some((x) => same(x, asked))) {
-    throw alreadyExists(`resource role ${asked.resourceRoleCrn} on ${asked.resourceCrn} is already assigned to ${a.crn}`);
-  }
-  return relating(naming(sent), { resourceRoles: [...resourceRolesOf(a), asked] });
-}
-
-/** unassign*ResourceRole: the resource role on the resource named is taken from the assignee. */
-export function resourceRoleUnassigned(h: Hook<R>, sent: Doc): Doc {
-  const a = assigneeOf(h, sent);
-  const asked = resourceAssignment(h, sent);
-  if (!resourceRolesOf(a).some((x) => same(x, asked))) {
-    throw notFound(`resource role ${asked.resourceRoleCrn} on ${asked.resourceCrn} is not assigned to ${a.crn}`);
-  }
-  return relating(naming(sent), { resourceRoles: resourceRolesOf(a).filter((x) => !same(x, asked)) });
-}
+const resourceRole = assignment(
+  'resourceRoles',
+  resourceAssignment,
+  (x) => `${x.resourceCrn} ${x.resourceRoleCrn}`,
+  (x) => `resource role ${x.resourceRoleCrn} on ${x.resourceCrn}`,
+);
+/** assign*ResourceRole, unassign*ResourceRole: the resource role on the resource named is the assignee's (once), or is taken from it. */
+export const resourceRoleAssigned = resourceRole(true);
+export const resourceRoleUnassigned = resourceRole(false);
 
 /** What a deleted actor held: its roles and resource roles, which go with its record. */
 export const assignmentsOf = (rec: Readonly<EngineRecord>): Doc => ({
@@ -118,23 +109,18 @@ export function listResourceAssignees(h: Hook<R>, req: Doc): Doc {
 }
 
 /**
- * A built-in catalogue as records (never stored: every account sees the
- * same), or the entries of it a request names (each must exist).
+ * listRoles, listResourceRoles: a built-in catalogue as records (never
+ * stored: every account sees the same), or the entries of it the request
+ * names by `field` (each must exist).
  */
-function catalogueListing(iam: Iam, all: Array<Doc & { crn: string }>, names: string[], resource: boolean): EngineRecord[] {
-  const chosen =
-    names.length === 0 ? all : uniq(names).map((n) => all.find((r) => r.crn === roleCrnOf(iam, n, resource)) as Doc & { crn: string });
-  return chosen.map((doc) => ({ id: doc.crn, crn: doc.crn, scope: '', doc, createdAt: 0, activity: settledIn('create', '', 0) }));
-}
-
-/** listRoles: the roles the request names, or all. */
-export function rolesNamed(h: Hook<R>, req: Doc): EngineRecord[] {
-  const iam = iamOf(h);
-  return catalogueListing(iam, iam.roles.roles(), strings(req.roleNames), false);
-}
-
-/** listResourceRoles: the resource roles the request names, or all. */
-export function resourceRolesNamed(h: Hook<R>, req: Doc): EngineRecord[] {
-  const iam = iamOf(h);
-  return catalogueListing(iam, iam.roles.resourceRoles(), strings(req.resourceRoleNames), true);
-}
+const catalogueListed =
+  (resource: boolean, field: string) =>
+  (h: Hook<R>, req: Doc): EngineRecord[] => {
+    const all: Array<Doc & { crn: string }> = resource ? rolesCatalogue(h).resourceRoles() : rolesCatalogue(h).roles();
+    const names = uniq(strings(req[field]));
+    const chosen =
+      names.length === 0 ? all : names.map((n) => all.find((r) => r.crn === roleCrnOf(h, n, resource)) as Doc & { crn: string });
+    return chosen.map((doc) => ({ id: doc.crn, crn: doc.crn, scope: '', doc, createdAt: 0, activity: settledIn('create', '', 0) }));
+  };
+export const rolesNamed = catalogueListed(false, 'roleNames');
+export const resourceRolesNamed = catalogueListed(true, 'resourceRoleNames');

@@ -4,57 +4,53 @@
  * between identity providers; the account's first administrator.
  */
 import type { Doc } from '../../engine/context.js';
-import type { Hook, ResourceHooks } from '../../engine/declare.js';
+import type { CheckFn, Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { str, strings, text, uniq } from '../../values.js';
 import { addToGroup, leaveGroups } from './groups.js';
-import { iamOf, type Iam, type R } from './iam.js';
-import { dropKeysOf } from './keys.js';
-import { BUILTIN_USERS_IDP, CLOUDERA_SSO_CRN, defaultIdentityProviderCrn, identityProviderCrn, samlProvider } from './providers.js';
+import { accountOf, crnOf, keepsRelations, type R } from './iam.js';
+import { keysOf } from './keys.js';
+import { BUILTIN_USERS_IDP, CLOUDERA_SSO_CRN, identityProviderCrn } from './providers.js';
 import { passwordOf } from './account.js';
 import { KIND } from './records.js';
-import { keepsRelations } from './relations.js';
 import { assignmentsOf } from './roles.js';
 
 const MACHINE_USER_NAME = /^(?!__)[A-Za-z0-9_-]{1,128}$/;
 
-// ---------------------------------------------------------------- views
+/** A delete's check: an actor does not delete itself. */
+const notSelf =
+  (message: string): CheckFn<R> =>
+  (h, rec) => {
+    if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition(message);
+  };
 
 /** Whether an actor has a workload password, and until when (its record keeps its hashes beside it). */
-function passwordDetails(rec: Readonly<EngineRecord>): Doc {
+const passwordDetails = (rec: Readonly<EngineRecord>): Doc => {
   const pw = passwordOf(rec);
-  if (!pw) return { isPasswordSet: false };
-  return {
-    isPasswordSet: true,
-    ...(pw.passwordExpirationDate ? { passwordExpirationDate: pw.passwordExpirationDate } : {}),
-    ...(pw.passwordMinLifetimeDate ? { passwordMinLifetimeDate: pw.passwordMinLifetimeDate } : {}),
-  };
-}
+  return { isPasswordSet: pw !== undefined, ...pw, history: undefined };
+};
 
-// ---------------------------------------------------------------- workload usernames
-
-function workloadUsernameTaken(iam: Iam, name: string): boolean {
-  if (iam.store.get(KIND.workloadUsername, name)) return true;
+function workloadUsernameTaken(h: Hook<R>, name: string): boolean {
+  if (h.ctx.store.get(KIND.workloadUsername, name)) return true;
   // The bootstrap admin predates the registry.
-  const adminCrn = iam.store.meta('adminCrn');
-  return adminCrn !== undefined && adminCrn !== '' && iam.h.records('user').find(adminCrn)?.doc.workloadUsername === name;
+  const adminCrn = h.ctx.store.meta('adminCrn');
+  return adminCrn !== undefined && adminCrn !== '' && h.records('user').find(adminCrn)?.doc.workloadUsername === name;
 }
 
-function claimWorkloadUsername(iam: Iam, wanted: string, owner: string): string {
+/** The workload username wanted (made safe), or the first free one after it: claimed for its owner. */
+function claimWorkloadUsername(h: Hook<R>, wanted: string, owner: string): string {
   const base =
     wanted
       .toLowerCase()
       .replace(/[^a-z0-9._-]/g, '_')
       .slice(0, 60) || 'user';
   let name = base;
-  for (let i = 1; workloadUsernameTaken(iam, name); i++) name = `${base}${i}`;
-  iam.store.put(KIND.workloadUsername, name, { owner });
+  for (let i = 1; workloadUsernameTaken(h, name); i++) name = `${base}${i}`;
+  h.ctx.store.put(KIND.workloadUsername, name, { owner });
   return name;
 }
-
-// ---------------------------------------------------------------- users
 
 /**
  * A user is found by its id or CRN, and by its identity at its provider:
@@ -71,8 +67,8 @@ const idpUserIdOf = (rec: Readonly<EngineRecord>): string => text((rec.data?.req
 export function userAsked(h: Hook<R>, sent: Doc): Doc {
   const idpUserId = text(sent.identityProviderUserId);
   if (!idpUserId.trim()) throw invalid('identityProviderUserId cannot be empty');
-  const provider = typeof sent.samlProviderName === 'string' ? samlProvider(h, sent.samlProviderName) : undefined;
-  const idpCrn = provider ? String(provider.crn) : defaultIdentityProviderCrn(iamOf(h));
+  const provider = typeof sent.samlProviderName === 'string' ? h.records('samlProvider').get(sent.samlProviderName) : undefined;
+  const idpCrn = provider ? String(provider.crn) : (accountOf(h).defaultIdentityProviderCrn ?? CLOUDERA_SSO_CRN);
   const name = identityOf(idpCrn, idpUserId);
   if (h.records('user').find(name)) throw alreadyExists(`a user with identity provider user ID ${idpUserId} already exists for ${idpCrn}`);
   const byEmail = provider?.doc.generateWorkloadUsernameByEmail === true;
@@ -92,18 +88,14 @@ export const userHooks: ResourceHooks<R> = {
   fill: (h, rec, req) => ({
     accountAdmin: false,
     status: 'ACTIVE',
-    workloadUsername: claimWorkloadUsername(iamOf(h), text(req.workloadUsername), String(rec.crn)),
+    workloadUsername: claimWorkloadUsername(h, text(req.workloadUsername), String(rec.crn)),
   }),
   // A user of the built-in provider shows the name the API documents for it, not its CRN.
   show: (h, rec, view) => ({
     ...(view.identityProviderCrn === CLOUDERA_SSO_CRN ? { identityProviderCrn: BUILTIN_USERS_IDP } : {}),
     workloadPasswordDetails: passwordDetails(rec),
   }),
-  check: {
-    delete: (h, rec) => {
-      if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition('you cannot delete yourself');
-    },
-  },
+  check: { delete: notSelf('you cannot delete yourself') },
   ...keepsRelations,
 };
 
@@ -111,7 +103,7 @@ export const userHooks: ResourceHooks<R> = {
 export function userJoined(h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc {
   for (const name of uniq(strings(req.groups))) {
     if (!isCrn(name) && !h.records('group').find(name)) h.perform('createGroup', { groupName: name });
-    addToGroup(iamOf(h), name, String(rec.crn));
+    addToGroup(h, name, String(rec.crn));
   }
   return { user: h.records('user').view(rec as EngineRecord) };
 }
@@ -127,58 +119,57 @@ export function userNamedOrCaller(h: Hook<R>, sent: Doc): Doc {
 /** updateUser: a user switched on or off (not the caller itself). */
 export function userSwitched(h: Hook<R>, sent: Doc): Doc {
   if (typeof sent.active !== 'boolean') throw invalid('nothing to update: the request names no field to change');
-  const u = iamOf(h).user(text(sent.user));
-  if (!sent.active && u.crn === h.ctx.caller.actorCrn) throw failedPrecondition('you cannot deactivate yourself');
+  if (!sent.active && crnOf(h, 'user', text(sent.user)) === h.ctx.caller.actorCrn)
+    throw failedPrecondition('you cannot deactivate yourself');
   return { user: sent.user, status: sent.active ? 'ACTIVE' : 'DEACTIVATED' };
 }
 
-/** unlockUserInControlPlane: a user locked out of the control plane is let in again (any other status stays). */
-export function userUnlocked(h: Hook<R>, sent: Doc): Doc {
-  const u = iamOf(h).user(text(sent.user));
-  return { user: sent.user, ...(u.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}) };
-}
+/**
+ * unlockUserInControlPlane, unlockMachineUserInControlPlane: an actor
+ * locked out of the control plane is let in again (any other status stays).
+ */
+const unlocked =
+  (resource: 'user' | 'machineUser') =>
+  (h: Hook<R>, sent: Doc): Doc => ({
+    [resource]: sent[resource],
+    ...(h.records(resource).get(text(sent[resource])).doc.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}),
+  });
+export const userUnlocked = unlocked('user');
+export const machineUserUnlocked = unlocked('machineUser');
 
-/** Removes everything an actor holds (keys, memberships, SSH keys, tokens) and says what went, with the roles that go with it (and its password). */
-function removeActorState(iam: Iam, rec: Readonly<EngineRecord>): Doc {
+/**
+ * deleteUser, deleteMachineUser: the answer, as everything the actor held
+ * goes with it (keys, memberships, SSH keys, tokens; its roles and password
+ * with its record) and its workload username is free again.
+ */
+export function actorStateRemoved(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
+  const { store } = h.ctx;
   const actorCrn = String(rec.crn);
-  const accessKeysDeleted = dropKeysOf(iam, actorCrn);
-  const groupsModified = leaveGroups(iam, actorCrn);
-  for (const r of iam.store.children(KIND.workloadToken, actorCrn)) iam.store.delete(KIND.workloadToken, r.id);
-  const sshKeys = iam.h.records('sshPublicKey');
+  store.delete(KIND.workloadUsername, text(rec.doc.workloadUsername));
+  const accessKeysDeleted = keysOf(h, actorCrn).map((k) => {
+    h.records('accessKey').remove(k);
+    return String(k.crn);
+  });
+  const groupsModified = leaveGroups(h, actorCrn);
+  for (const r of store.children(KIND.workloadToken, actorCrn)) store.delete(KIND.workloadToken, r.id);
+  const sshKeys = h.records('sshPublicKey');
   for (const k of sshKeys.all()) if ((k.data?.request as Doc | undefined)?.actorCrn === actorCrn) sshKeys.remove(k);
   return { accessKeysDeleted, groupsModified, ...assignmentsOf(rec) };
 }
 
-/** deleteUser, deleteMachineUser: the answer, as everything the actor held goes with it (its workload username is free again). */
-export function actorStateRemoved(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
-  const iam = iamOf(h);
-  iam.store.delete(KIND.workloadUsername, text(rec.doc.workloadUsername));
-  return removeActorState(iam, rec);
-}
-
-/** listUsers: the users named (each must exist), or all of them (the engine's own listing, a page at a time). */
-export function usersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
-  const ids = uniq(strings(req.userIds));
-  return ids.length > 0 ? ids.map((id) => h.records('user').get(id)) : undefined;
-}
-
 export function migrateUsers(h: Hook<R>, req: Doc): Doc {
-  const iam = iamOf(h);
-  const source = identityProviderCrn(iam, text(req.originalProviderName));
-  const target = identityProviderCrn(iam, text(req.newProviderName));
+  const source = identityProviderCrn(h, text(req.originalProviderName));
+  const target = identityProviderCrn(h, text(req.newProviderName));
   if (source === target) throw invalid('the original and new identity providers are the same');
   const users = h.records('user');
-  let n = 0;
-  for (const u of users.all()) {
-    if (u.doc.identityProviderCrn !== source) continue;
+  const moving = users.all().filter((u) => u.doc.identityProviderCrn === source);
+  for (const u of moving) {
     const idpUserId = idpUserIdOf(u);
-    if (users.find(identityOf(target, idpUserId))) {
+    if (users.find(identityOf(target, idpUserId)))
       throw alreadyExists(`the new identity provider already has a user with identity provider user ID ${idpUserId}`);
-    }
     users.save({ ...u, name: identityOf(target, idpUserId), doc: { ...u.doc, identityProviderCrn: target } });
-    n++;
   }
-  return { numberOfUpdatedUsers: n };
+  return { numberOfUpdatedUsers: moving.length };
 }
 
 /** The account's first administrator (its first start, bootstrap.ts), with this id. */
@@ -199,38 +190,19 @@ export function createAdmin(h: Hook<R>, userId: string): EngineRecord {
   return h.records('user').create({ id: userId, crn, name: identityOf(CLOUDERA_SSO_CRN, userId), scope: '', doc });
 }
 
-// ---------------------------------------------------------------- machine users
-
 /** createMachineUser: a machine user's name rule, and the words of its ALREADY_EXISTS (checked before the verb). */
 export function machineUserNameChecked(h: Hook<R>, sent: Doc): Doc {
   const name = text(sent.machineUserName);
-  if (!MACHINE_USER_NAME.test(name)) {
+  if (!MACHINE_USER_NAME.test(name))
     throw invalid('machine user names use letters, digits, "-" and "_", do not start with "__", and are at most 128 characters');
-  }
   if (h.records('machineUser').find(name)) throw alreadyExists(`a machine user named ${name} already exists`);
   return sent;
 }
 
 export const machineUserHooks: ResourceHooks<R> = {
   // Its workload username is claimed as it is made: srv_<name>, or the first free one after it.
-  fill: (h, rec) => ({ status: 'ACTIVE', workloadUsername: claimWorkloadUsername(iamOf(h), `srv_${rec.name ?? ''}`, String(rec.crn)) }),
+  fill: (h, rec) => ({ status: 'ACTIVE', workloadUsername: claimWorkloadUsername(h, `srv_${rec.name ?? ''}`, String(rec.crn)) }),
   show: (_h, rec) => ({ workloadPasswordDetails: passwordDetails(rec) }),
-  check: {
-    delete: (h, rec) => {
-      if (rec.crn === h.ctx.caller.actorCrn) throw failedPrecondition('a machine user cannot delete itself');
-    },
-  },
+  check: { delete: notSelf('a machine user cannot delete itself') },
   ...keepsRelations,
 };
-
-/** unlockMachineUserInControlPlane: a machine user locked out of the control plane is let in again (any other status stays). */
-export function machineUserUnlocked(h: Hook<R>, sent: Doc): Doc {
-  const m = iamOf(h).machineUser(text(sent.machineUser));
-  return { machineUser: sent.machineUser, ...(m.status === 'CONTROL_PLANE_LOCKED_OUT' ? { status: 'ACTIVE' } : {}) };
-}
-
-/** listMachineUsers: the machine users named (each must exist), or all of them (the engine's own listing). */
-export function machineUsersNamed(h: Hook<R>, req: Doc): EngineRecord[] | undefined {
-  const names = uniq(strings(req.machineUserNames));
-  return names.length > 0 ? names.map((n) => h.records('machineUser').get(n)) : undefined;
-}
