@@ -12,7 +12,7 @@ import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
 import type { Doc } from '../../engine/context.js';
 import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { compareVersions } from '../../shared/runtimes.js';
-import { invalid, notFound } from '../../errors.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { obj, str, text } from '../../values.js';
 import type { CloudPlatform } from '../../world/contracts.js';
 import type { Hook } from './clusters.js';
@@ -28,6 +28,16 @@ export const SERVING_RELEASES = releases(['1.3.0', '1.4.0', '1.5.0'], '1.4.0');
 
 /** Whether release `a` comes after `b` (numeric parts compared in order: 2.0.50-b58 after 2.0.49-b11). */
 export const newer = (a: string, b: string): boolean => compareVersions(a, b) > 0;
+
+/** The release an upgrade goes to: the one asked for (newer than the running one), else the newest. */
+export function upgradeTarget(releases: Releases, running: string, asked: string | undefined, what: string, again = false): string {
+  if (asked !== undefined && !releases.all.includes(asked))
+    throw invalid(`${asked} is not a release; the releases are ${releases.all.join(', ')}`);
+  const to = asked ?? releases.latest;
+  if (to === running && !again) throw failedPrecondition(`${what} already runs ${running}${asked ? '' : ', the latest release'}`);
+  if (to !== running && !newer(to, running)) throw failedPrecondition(`${what} runs ${running}; ${to} is older`);
+  return to;
+}
 
 // ---- statuses ------------------------------------------------------------------
 

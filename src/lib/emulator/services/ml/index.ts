@@ -10,19 +10,18 @@
  * CLI's waiters read; a `fail-` name makes them end failed (deletes with
  * `force` go through anyway). What the model cannot say is in the files
  * beside this one: the rules of each resource (workbenches.ts,
- * registries.ts), clusters and their instance groups (clusters.ts), their
- * kubeconfigs and access grants (access.ts), the fixed world
- * (catalogue.ts), workflows (workflows.ts) and the audit trail (audit.ts).
+ * registries.ts), clusters, their instance groups, kubeconfigs and access
+ * grants (clusters.ts), the fixed world (catalogue.ts), and workflows and
+ * the audit trail (audit.ts).
  */
 import type { OperationName } from '../../../model/services/ml/wire.js';
 import { resources } from '../../../model/services/ml/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import { access, grantAnswer, grantees, identityOf, kubeconfigAnswer } from './access.js';
-import { getAuditEvents, getLogs, observe } from './audit.js';
+import { getAuditEvents, getLogs, observe, requestWorkflowCancellation, rolledBack } from './audit.js';
 import { REGISTRY_RELEASES, WORKBENCH_RELEASES, relevantTypes, typeNamed } from './catalogue.js';
 import * as ai from './registries.js';
 import * as wb from './workbenches.js';
-import { requestWorkflowCancellation, rolledBack } from './workflows.js';
+import { access, grantAnswer, grantees, identityOf, kubeconfigAnswer } from './clusters.js';
 
 /** A new cluster takes half its minutes to provision, half to install. */
 const provision = (minutes: number): readonly number[] => [minutes / 2, minutes / 2];
