@@ -140,37 +140,22 @@ const amount = (v: unknown): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 
-/** The instance types of a cloud of a category that offer at least what `info` asks for (RequestResourceInfo). */
-export function relevantInstances(cloud: CloudPlatform, wanted: 'CPU' | 'GPU', info: Doc): InstanceType[] {
-  const atLeast = (have: number | undefined, field: string): boolean => {
-    const want = amount(info[field]);
-    return want === undefined || (have ?? 0) >= want;
-  };
-  const like = (have: string | undefined, field: string): boolean => {
-    const want = str(info[field])?.toLowerCase();
-    return want === undefined || (have ?? '').toLowerCase().includes(want);
-  };
-  return INSTANCE_TYPES[cloud].filter(
-    (t) =>
-      t.category === wanted &&
-      atLeast(t.cpu, 'cpu') &&
-      atLeast(t.memory, 'memory') &&
-      atLeast(t.gpu, 'gpu') &&
-      atLeast(t.gpuMemory, 'gpuMemory') &&
-      atLeast(Number(t.computeCapability ?? 0), 'computeCapability') &&
-      like(t.gpuModel, 'gpuModel') &&
-      like(t.gpuType, 'gpuType') &&
-      like(t.interconnectType, 'interconnectType'),
-  );
-}
-
 /** An instance type as a record of ml's `instanceType`: the catalogue's, read, never kept. */
 const asRecord = (t: InstanceType): EngineRecord => readRecord({ id: t.name, name: t.name, doc: t }, '');
 
-/** listRelevantInstances: the instance types of the environment's cloud that offer what the request asks for. */
+/** What RequestResourceInfo can ask of an instance type: at least an amount (none asked: 0), or a text within one. */
+const AT_LEAST = ['cpu', 'memory', 'gpu', 'gpuMemory', 'computeCapability'] as const;
+const LIKE = ['gpuModel', 'gpuType', 'interconnectType'] as const;
+
+/** listRelevantInstances: the instance types of the environment's cloud, of a category, that offer at least what the request asks for. */
 export function relevantTypes(h: Hook, req: Doc): EngineRecord[] {
   const env = h.world.environments.require(text(req.environmentName));
-  return relevantInstances(env.cloudPlatform, category(req.instanceCategory), obj(req.requestInfo)).map(asRecord);
+  const wanted = category(req.instanceCategory);
+  const info = obj(req.requestInfo);
+  const enough = (t: InstanceType): boolean =>
+    AT_LEAST.every((f) => Number(t[f] ?? 0) >= (amount(info[f]) ?? 0)) &&
+    LIKE.every((f) => (t[f] ?? '').toLowerCase().includes(str(info[f])?.toLowerCase() ?? ''));
+  return INSTANCE_TYPES[env.cloudPlatform].filter((t) => t.category === wanted && enough(t)).map(asRecord);
 }
 
 /** listInstanceTypeConfiguration: one instance type of the environment's cloud, of the category asked for. */
