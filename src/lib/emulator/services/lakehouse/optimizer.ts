@@ -278,11 +278,16 @@ function tableStatus(h: Hook<R>, scope: string, ns: string, table: string, all: 
 }
 
 /** How many tasks a policy ran (on a namespace or table) and when the latest started. */
-function policyTableStats(p: PolicyRecord, all: readonly Rec[], ns?: string, table?: string): { taskCount: number; last?: number } {
+function policyTableStats(
+  p: PolicyRecord,
+  all: readonly Rec[],
+  ns?: string,
+  table?: string,
+): { taskCount: number; lastExecutionTime?: number } {
   const mine = all
     .map(taskOf)
     .filter((t) => t.policy.toLowerCase() === p.policyName.toLowerCase() && (!ns || t.namespace === ns) && (!table || t.table === table));
-  return { taskCount: mine.length, last: mine.length > 0 ? Math.max(...mine.map((t) => t.createdAt)) : undefined };
+  return { taskCount: mine.length, lastExecutionTime: mine.length > 0 ? Math.max(...mine.map((t) => t.createdAt)) : undefined };
 }
 
 /** A maintenance task of a policy on a table (its run: the model's lifecycle), started now or when its schedule fired. */
@@ -379,15 +384,8 @@ export function newVersion(h: Hook<R>, rec: Rec, req: Doc): Doc {
 export function showPolicy(h: Hook<R>, rec: Rec): Doc {
   const p = policyOf(rec);
   const all = tasks(h, rec.scope);
-  const stats = policyTableStats(p, all);
   const statuses = coveredTables(p).flatMap((c) => c.tables.map((t) => tableStatus(h, rec.scope, c.namespace, t, all).status));
-  return {
-    status: aggregate(statuses),
-    taskCount: stats.taskCount,
-    tableCount: tableCount(p),
-    lastExecutionTime: stats.last,
-    isDefault: false,
-  };
+  return { status: aggregate(statuses), ...policyTableStats(p, all), tableCount: tableCount(p), isDefault: false };
 }
 
 /** What pausing sets: since when, and by whom. */
@@ -484,10 +482,7 @@ export function tablePolicyRuns(h: Hook<R>, rec: Rec): Doc {
     policies: policies(h, rec.scope)
       .map(policyOf)
       .filter((p) => appliesTo(p, ns, table))
-      .map((p) => {
-        const s = policyTableStats(p, all, ns, table);
-        return { status, policyName: p.policyName, taskCount: s.taskCount, lastExecutionTime: s.last };
-      }),
+      .map((p) => ({ status, policyName: p.policyName, ...policyTableStats(p, all, ns, table) })),
   };
 }
 
@@ -589,9 +584,8 @@ export function policyDetail(h: Hook<R>, rec: Rec): Doc {
   const all = tasks(h, rec.scope);
   const associations = coveredTables(p).map(({ namespace: ns, tables }) => {
     const tableAssociations = tables.map((name) => {
-      const s = policyTableStats(p, all, ns, name);
       const status = tableStatus(h, rec.scope, ns, name, all).status;
-      return { name, namespace: ns, taskCount: s.taskCount, lastExecutionTime: s.last, version: v.version, status };
+      return { name, namespace: ns, ...policyTableStats(p, all, ns, name), version: v.version, status };
     });
     return { namespace: ns, status: aggregate(tableAssociations.map((t) => t.status)), tableAssociations };
   });
@@ -604,7 +598,7 @@ export function policyDetail(h: Hook<R>, rec: Rec): Doc {
       associations,
       tableCount: tableCount(p),
       creationTime: v.creationTime,
-      lastExecutionTime: policyTableStats(p, all).last,
+      lastExecutionTime: policyTableStats(p, all).lastExecutionTime,
     },
   };
 }
