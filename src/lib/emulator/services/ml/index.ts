@@ -23,9 +23,6 @@ import * as ai from './registries.js';
 import * as wb from './workbenches.js';
 import { access, grantAnswer, grantees, identityOf, kubeconfigAnswer } from './clusters.js';
 
-/** A new cluster takes half its minutes to provision, half to install. */
-const provision = (minutes: number): readonly number[] => [minutes / 2, minutes / 2];
-
 export default defineService<OperationName>()({
   service: 'ml',
   facts: resources,
@@ -35,17 +32,8 @@ export default defineService<OperationName>()({
       noun: 'workbench',
       keys: ['workspaceCrn', 'workspaceName'],
       lives: { in: 'environment', by: ['environmentName'] },
-      minutes: {
-        create: provision(18),
-        restore: provision(24),
-        delete: 6,
-        suspend: 4,
-        resume: 5,
-        upgrade: 12,
-        modify: 4,
-        rollback: 8,
-        failover: 5,
-      },
+      // A new cluster (a workbench's, a registry's, an inference service's) takes as long to provision as to install.
+      minutes: { create: [9, 9], restore: [12, 12], delete: 6, suspend: 4, resume: 5, upgrade: 12, modify: 4, rollback: 8, failover: 5 },
       withEnvironment: { stop: 'suspend', start: 'resume' },
       hooks: {
         check: { create: wb.checkWorkbench, update: wb.checkWorkbenchUpdate },
@@ -70,7 +58,7 @@ export default defineService<OperationName>()({
       lives: { in: 'environment', by: ['environmentCrn', 'environmentName'] },
       // An environment has one registry (ai.checkRegistry says so), so its name needs no check of its own.
       names: 'repeat',
-      minutes: { create: provision(12), delete: 6, upgrade: 8, rollback: 6 },
+      minutes: { create: [6, 6], delete: 6, upgrade: 8, rollback: 6 },
       hooks: {
         check: { create: ai.checkRegistry, update: ai.checkRegistryUpdate },
         fill: ai.fillRegistry,
@@ -83,7 +71,7 @@ export default defineService<OperationName>()({
       noun: 'inference service',
       keys: ['appCrn', 'resourceCrn'],
       lives: { in: 'environment', by: ['environmentCrn'] },
-      minutes: { create: provision(14), delete: 6, upgrade: 8, modify: 4 },
+      minutes: { create: [7, 7], delete: 6, upgrade: 8, modify: 4 },
       hooks: {
         check: { create: ai.checkApp, update: ai.checkAppUpdate },
         fill: ai.fillApp,
