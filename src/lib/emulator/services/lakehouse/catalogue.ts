@@ -10,29 +10,19 @@ import { crn, stableUuid } from '../../ids.js';
 
 export const CATALOG = 'spark_catalog';
 
-/** An environment as the optimizer reports it (Environment): the hub fields and status are null where the optimizer does not run. */
-export interface EnvironmentEntry {
-  environmentName: string;
-  environmentCrn: string;
-  isCloEnabled: boolean;
-  datahubName: string | null;
-  datahubCrn: string | null;
-  cloudPlatform: string;
-  status: string | null;
-}
-
 /** Environment name -> the Data Hub that runs the optimizer there (the others do not have it). */
 const HUBS: Readonly<Record<string, string>> = { 'lakehouse-aws': 'lakehouse-optimizer' };
 
-/** The two platforms the optimizer runs on (its Environment's cloudPlatform is one of them, the seed says). */
-const OPTIMIZER_PLATFORMS: ReadonlySet<string> = new Set(['AWS', 'AZURE']);
-
-/** The account's AWS and Azure environments (the world's), with the optimizer hub where it runs. */
-export function environments(world: WorldReads, info: { readonly accountId: string; readonly region: string }): EnvironmentEntry[] {
+/**
+ * The account's AWS and Azure environments (the world's: the two platforms
+ * the optimizer runs on, the seed says), as the optimizer reports them
+ * (Environment): the hub fields and status are null where it does not run.
+ */
+export function environments(world: WorldReads, info: { readonly accountId: string; readonly region: string }) {
   const { accountId, region } = info;
   return world.environments
     .all()
-    .flatMap((e) => (OPTIMIZER_PLATFORMS.has(e.cloudPlatform) ? [e] : []))
+    .filter((e) => e.cloudPlatform === 'AWS' || e.cloudPlatform === 'AZURE')
     .map((e) => {
       const hub = HUBS[e.environmentName];
       return {
@@ -47,6 +37,8 @@ export function environments(world: WorldReads, info: { readonly accountId: stri
     });
 }
 
+export type EnvironmentEntry = ReturnType<typeof environments>[number];
+
 /** Namespace -> tables of the optimizer's hub. */
 export const NAMESPACES: Readonly<Record<string, readonly string[]>> = {
   sales: ['orders', 'customers', 'returns'],
@@ -54,45 +46,24 @@ export const NAMESPACES: Readonly<Record<string, readonly string[]>> = {
   logs: ['web_events', 'app_events'],
 };
 
-export interface ScriptEntry {
-  name: string;
-  uri: string;
-  description: string;
-  /** What a run of the script does. */
-  actions: readonly string[];
-}
+/** A built-in script: its source is `builtin://iceberg/<file>.py`; a run does its actions (by default, the one its file is named for). */
+const script = (name: string, file: string, description: string, actions: readonly string[] = [file]) => ({
+  name,
+  uri: `builtin://iceberg/${file}.py`,
+  description,
+  actions,
+});
 
-export const SCRIPTS: readonly ScriptEntry[] = [
-  {
-    name: 'compaction',
-    uri: 'builtin://iceberg/rewrite_data_files.py',
-    description: 'Rewrites small data files into larger ones.',
-    actions: ['rewrite_data_files'],
-  },
-  {
-    name: 'expire_snapshots',
-    uri: 'builtin://iceberg/expire_snapshots.py',
-    description: 'Expires old snapshots and the files only they use.',
-    actions: ['expire_snapshots'],
-  },
-  {
-    name: 'remove_orphan_files',
-    uri: 'builtin://iceberg/remove_orphan_files.py',
-    description: 'Deletes files no snapshot refers to.',
-    actions: ['remove_orphan_files'],
-  },
-  {
-    name: 'rewrite_manifests',
-    uri: 'builtin://iceberg/rewrite_manifests.py',
-    description: 'Rewrites manifests to speed up planning.',
-    actions: ['rewrite_manifests'],
-  },
-  {
-    name: 'full_maintenance',
-    uri: 'builtin://iceberg/full_maintenance.py',
-    description: 'Compaction, snapshot expiry and orphan file removal in one run.',
-    actions: ['rewrite_data_files', 'expire_snapshots', 'remove_orphan_files'],
-  },
+export const SCRIPTS = [
+  script('compaction', 'rewrite_data_files', 'Rewrites small data files into larger ones.'),
+  script('expire_snapshots', 'expire_snapshots', 'Expires old snapshots and the files only they use.'),
+  script('remove_orphan_files', 'remove_orphan_files', 'Deletes files no snapshot refers to.'),
+  script('rewrite_manifests', 'rewrite_manifests', 'Rewrites manifests to speed up planning.'),
+  script('full_maintenance', 'full_maintenance', 'Compaction, snapshot expiry and orphan file removal in one run.', [
+    'rewrite_data_files',
+    'expire_snapshots',
+    'remove_orphan_files',
+  ]),
 ];
 
 export const TIMEZONES: ReadonlyArray<{ id: string; displayName: string; offset: number }> = [

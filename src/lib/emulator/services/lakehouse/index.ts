@@ -5,8 +5,8 @@
  * (model/services/lakehouse/resources.ts: INIT -> SUBMITTED -> COMPLETED |
  * FAILED). The service's guard checks the hub a request names and makes
  * the tasks its scheduled policies ran since it was last named. What the
- * model cannot say is policies.ts (records and rules), operations.ts (code
- * and computed answers) and catalogue.ts (the built-in catalogue).
+ * model cannot say is optimizer.ts (records, rules, answers and code) and
+ * catalogue.ts (the built-in catalogue).
  */
 import type { OperationName } from '../../../model/services/lakehouse/wire.js';
 import { resources } from '../../../model/services/lakehouse/resources.js';
@@ -14,34 +14,17 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { NAMESPACES, SCRIPTS, TIMEZONES } from './catalogue.js';
-import * as ops from './operations.js';
-import {
-  atHub,
-  atTable,
-  catalogueTables,
-  checkNewPolicy,
-  checkPaused,
-  newPolicyRequest,
-  newVersion,
-  onPolicy,
-  hubScope,
-  newPolicy,
-  pause,
-  runSchedules,
-  showPolicy,
-  showTask,
-  type R,
-} from './policies.js';
+import * as ops from './optimizer.js';
 
 /** The operations that name no hub (environments, time zones). */
 const HUBLESS: ReadonlySet<string> = new Set(['listEnvironments', 'getCloDatahub', 'getDatahubCrn', 'getTimezones']);
 
 /** Every other operation names the optimizer's hub: it must be one, its tables are there, and its schedules are brought up to now first. */
-function hubGuard(h: Hook<R>, op: string, req: Doc): void {
+function hubGuard(h: Hook<ops.R>, op: string, req: Doc): void {
   if (HUBLESS.has(op)) return;
-  const scope = hubScope(h, req);
-  catalogueTables(h, scope);
-  runSchedules(h, scope);
+  const scope = ops.hubScope(h, req);
+  ops.catalogueTables(h, scope);
+  ops.runSchedules(h, scope);
 }
 
 /** A change whose answer is empty. */
@@ -61,21 +44,16 @@ export default defineService<OperationName>()({
     policy: {
       keys: ['policyName'],
       ...AT_HUB,
-      hooks: {
-        check: { create: checkNewPolicy },
-        fill: newPolicy,
-        show: showPolicy,
-        effect: { update: newVersion },
-      },
+      hooks: { check: { create: ops.checkNewPolicy }, fill: ops.newPolicy, show: ops.showPolicy, effect: { update: ops.newVersion } },
     },
     table: {
       keys: ['tableName'],
       ...AT_HUB,
       idempotent: ['pause'],
       minutes: { pause: 0, unpause: 0 },
-      hooks: { check: { unpause: checkPaused }, effect: { pause }, show: ops.showTable },
+      hooks: { check: { unpause: ops.checkPaused }, effect: { pause: ops.pause }, show: ops.showTable },
     },
-    task: { keys: ['taskId'], ...AT_HUB, names: 'repeat', minutes: { run: [0.5, 2] }, hooks: { show: showTask } },
+    task: { keys: ['taskId'], ...AT_HUB, names: 'repeat', minutes: { run: [0.5, 2] }, hooks: { show: ops.showTask } },
   },
   guard: hubGuard,
   operations: (r) => ({
@@ -84,29 +62,29 @@ export default defineService<OperationName>()({
     getDatahubCrn: code(ops.getDatahubCrn),
     getHealth: r.hub.read({ answer: ops.health }),
     getNamespaces: fixed({ namespaces: Object.keys(NAMESPACES) }),
-    getScripts: fixed({ scripts: SCRIPTS.map((s) => ({ name: s.name, uri: s.uri, description: s.description })) }),
-    getTimezones: fixed({ timezones: TIMEZONES.map((t) => ({ ...t })) }),
-    listTables: r.table.list({ rewrite: atHub, select: ops.tablesIn }),
+    getScripts: fixed({ scripts: SCRIPTS }),
+    getTimezones: fixed({ timezones: TIMEZONES }),
+    listTables: r.table.list({ rewrite: ops.atHub, select: ops.tablesIn }),
     getTableNames: r.hub.read({ answer: ops.namesOfTables }),
-    getTablePolicies: r.table.read({ rewrite: atTable, answer: ops.tablePolicyRuns }),
-    getTableStatusDetails: r.table.read({ rewrite: atTable, answer: ops.tableStatusDetails }),
-    pauseTable: r.table.act('pause', { rewrite: atTable, ...NOTHING }),
-    unpauseTable: r.table.act('unpause', { rewrite: atTable, ...NOTHING }),
+    getTablePolicies: r.table.read({ rewrite: ops.atTable, answer: ops.tablePolicyRuns }),
+    getTableStatusDetails: r.table.read({ rewrite: ops.atTable, answer: ops.tableStatusDetails }),
+    pauseTable: r.table.act('pause', { rewrite: ops.atTable, ...NOTHING }),
+    unpauseTable: r.table.act('unpause', { rewrite: ops.atTable, ...NOTHING }),
     changeTablePolicy: code(ops.changeTablePolicy),
     createTablePoliciesAssociations: code(ops.createTablePoliciesAssociations),
-    createPolicy: r.policy.create({ rewrite: newPolicyRequest }),
-    updatePolicy: r.policy.update({ rewrite: onPolicy, ...NOTHING }),
+    createPolicy: r.policy.create({ rewrite: ops.newPolicyRequest }),
+    updatePolicy: r.policy.update({ rewrite: ops.onPolicy, ...NOTHING }),
     deletePolicy: code(ops.deletePolicy),
-    getPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.policyDetail }),
-    listPolicies: r.policy.list({ rewrite: atHub, select: ops.policiesIn }),
+    getPolicy: r.policy.read({ rewrite: ops.onPolicy, answer: ops.policyDetail }),
+    listPolicies: r.policy.list({ rewrite: ops.atHub, select: ops.policiesIn }),
     getPolicyNames: r.hub.read({ answer: ops.policyNames }),
-    downloadPolicy: r.policy.read({ rewrite: onPolicy, answer: ops.download }),
+    downloadPolicy: r.policy.read({ rewrite: ops.onPolicy, answer: ops.download }),
     executePolicy: code(ops.executePolicy),
-    listTasks: r.task.list({ rewrite: atHub, select: ops.tasksIn }),
+    listTasks: r.task.list({ rewrite: ops.atHub, select: ops.tasksIn }),
     createAssociations: code(ops.createAssociations),
-    getAssociations: r.policy.read({ rewrite: onPolicy, answer: ops.associations }),
-    getAssociatedNamespaces: r.policy.read({ rewrite: onPolicy, answer: ops.associatedNamespaces }),
-    getAssociatedTables: r.policy.read({ rewrite: onPolicy, answer: ops.associatedTables }),
+    getAssociations: r.policy.read({ rewrite: ops.onPolicy, answer: ops.associations }),
+    getAssociatedNamespaces: r.policy.read({ rewrite: ops.onPolicy, answer: ops.associatedNamespaces }),
+    getAssociatedTables: r.policy.read({ rewrite: ops.onPolicy, answer: ops.associatedTables }),
     getAssociationDetails: r.hub.read({ answer: ops.associationDetails }),
     unsubscribePolicy: code(ops.unsubscribePolicy),
   }),

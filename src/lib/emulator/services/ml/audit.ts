@@ -1,23 +1,73 @@
 /**
- * The audit trail of workbenches and AI registries: every call that changed
- * one (or an inference service) is an event with who made it and its request
- * id, the one the emulator answered with in `x-cdp-request-id`. The logs of
- * a request are its event and the states of the workflow it started, as far
- * as the clock has gone (a cancelled workflow's logs end where it ended).
+ * Workflows and the audit trail. Every lifecycle action of a workbench, AI
+ * registry or inference service is a long-running workflow
+ * (`UPGRADE_WORKSPACE`, `PROVISION_MODEL_REGISTRY`), numbered per resource
+ * in the order they ran. A running one may be cancelled (it ends now, in its
+ * failure state) except a deprovision; an upgrade may be rolled back.
+ *
+ * Every call that changed a workbench, registry or inference service is an
+ * audit event with who made it and its request id, the one the emulator
+ * answered with in `x-cdp-request-id`. The logs of a request are its event
+ * and the states of the workflow it started, as far as the clock has gone
+ * (a cancelled workflow's logs end where it ended).
  */
 import type { CallObserver, Doc, Scope } from '../../engine/context.js';
-import type { EngineRecord } from '../../engine/records.js';
+import type { EngineRecord, Records } from '../../engine/records.js';
 import type { Activity, Step } from '../../engine/timeline.js';
-import { invalid, notFound } from '../../errors.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
+import { stableUuid } from '../../ids.js';
 import { iso, num, obj, str, text } from '../../values.js';
-import type { Hook } from './clusters.js';
-import { workflowType } from './workflows.js';
+import type { Hook, R, Rec } from './clusters.js';
+
+// ---- workflows ------------------------------------------------------------------
+
+/** The resources that run workflows (and are audited), and the noun their workflow types end in. */
+const OWNERS: Readonly<Record<string, string>> = { workspace: 'WORKSPACE', modelRegistry: 'MODEL_REGISTRY', app: 'ML_SERVING_APP' };
+
+/** What the service calls an action in workflow types. */
+const WORD: Readonly<Record<string, string>> = { create: 'PROVISION', delete: 'DEPROVISION' };
+
+const workflowType = (action: string, owner: string): string =>
+  `${WORD[action] ?? action.toUpperCase()}_${OWNERS[owner] ?? owner.toUpperCase()}`;
+
+/** The id of the workflow an action of a record was (the same every time it is read). */
+export const workflowId = (rec: Rec, action: string, startedAt: number): string => stableUuid(`${rec.id}/${action}/${startedAt}`);
+
+/** The workflows of a record, oldest first, as WorkflowMetadata. */
+function workflows(all: Records, rec: Rec): Doc[] {
+  return all.events(rec).map((e, i) => ({
+    resourceId: rec.crn,
+    workflowIndex: i + 1,
+    workflowType: workflowType(e.action, all.model.key),
+    workflowId: workflowId(rec, e.action, e.startedAt),
+    lastKnownStatus: e.state,
+  }));
+}
+
+/**
+ * Cancels the running workflow of a resource (of the type asked for, when
+ * one is): it ends now in its failure state. Answers those cancelled; none
+ * when nothing of that type runs. A deprovision cannot be cancelled.
+ */
+export function requestWorkflowCancellation(h: Hook, req: Doc): Doc {
+  const ref = text(req.resourceId);
+  const all = (Object.keys(OWNERS) as R[]).map((key) => h.records(key)).find((x) => x.find(ref));
+  const rec = all?.find(ref);
+  if (!all || !rec) throw notFound(`no workbench, model registry or inference service has id ${ref.slice(0, 200)}`);
+  const wanted = str(req.workflowType)?.toUpperCase();
+  const running = workflowType(rec.activity.action, all.model.key);
+  if (!all.busy(rec) || (wanted && wanted !== running)) return { workflowMetadata: [] };
+  if (rec.activity.action === 'delete') throw failedPrecondition(`${running} of ${rec.name ?? rec.id} cannot be cancelled`);
+  all.abort(rec, `${running} was cancelled on request`);
+  return { workflowMetadata: workflows(all, rec).slice(-1) };
+}
+
+/** requestWorkflowRollback's answer: the workflow it undoes, the upgrade before it. */
+export const rolledBack = (h: Hook, rec: Rec): Doc => ({ workflowMetadata: workflows(h.records('workspace'), rec).slice(-2, -1) });
+
+// ---- the audit trail ----------------------------------------------------------------
 
 const AUDIT_KIND = 'ml.audit';
-
-/** Store kinds of the resources audited, by their key in the module's resources. */
-const KINDS: Readonly<Record<string, string>> = { workspace: 'ml.workspace', modelRegistry: 'ml.modelRegistry', app: 'ml.app' };
-const BACKUP_KIND = 'ml.workspaceBackup';
 
 interface AuditRecord {
   resourceCrn: string;
@@ -36,9 +86,10 @@ function auditedResource(scope: Scope, req: Doc): { key: string; rec: Stored } |
   const byCrn = (ref: unknown): { key: string; rec: Stored } | undefined => {
     const crn = str(ref);
     const hit = crn?.startsWith('crn:') ? scope.store.getByCrn<Stored>(crn) : undefined;
-    if (hit?.kind === BACKUP_KIND) return byCrn(obj(hit.doc.data?.request).workspaceCrn);
-    const key = Object.keys(KINDS).find((k) => KINDS[k] === hit?.kind);
-    return key && hit ? { key, rec: hit.doc } : undefined;
+    // A backup's calls are its workbench's; the audited resources' store kinds are `ml.<key>`.
+    if (hit?.kind === 'ml.workspaceBackup') return byCrn(obj(hit.doc.data?.request).workspaceCrn);
+    const key = hit?.kind.replace(/^ml\./, '');
+    return key && hit && OWNERS[key] ? { key, rec: hit.doc } : undefined;
   };
   for (const f of ['workspaceCrn', 'modelRegistryCrn', 'appCrn', 'resourceCrn', 'crn', 'resourceId', 'backupCrn']) {
     const found = byCrn(req[f]);
@@ -50,7 +101,7 @@ function auditedResource(scope: Scope, req: Doc): { key: string; rec: Stored } |
   if (!envRef) return undefined;
   const inEnv = (key: string): Stored[] =>
     scope.store
-      .list<Stored>(KINDS[key] ?? '')
+      .list<Stored>(`ml.${key}`)
       .map((x) => x.doc)
       .filter((r) => r.env?.toLowerCase() === envRef || text(r.doc.environmentName).toLowerCase() === envRef);
   const named = (key: string, name: unknown): { key: string; rec: Stored } | undefined => {
@@ -72,22 +123,15 @@ export const observe: CallObserver = (call, scope) => {
   if (!target?.rec.crn) return;
   const act = target.rec.activity;
   const started = act.tl.startedAt === call.at && act.tl.steps.length > 1;
+  const reason = act.reason ? { reason: act.reason } : {};
+  const workflow = { type: workflowType(act.action, target.key), startedAt: act.tl.startedAt, steps: [...act.tl.steps], ...reason };
   const event: AuditRecord = {
     resourceCrn: target.rec.crn,
     userCrn: call.caller.actorCrn,
     requestID: call.requestId,
     action: call.operation,
     at: call.at,
-    ...(started
-      ? {
-          workflow: {
-            type: workflowType(act.action, target.key),
-            startedAt: act.tl.startedAt,
-            steps: [...act.tl.steps],
-            ...(act.reason ? { reason: act.reason } : {}),
-          },
-        }
-      : {}),
+    ...(started ? { workflow } : {}),
   };
   scope.store.put(AUDIT_KIND, call.requestId, event, { parent: target.rec.crn });
 };

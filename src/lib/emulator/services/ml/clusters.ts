@@ -3,17 +3,19 @@
  * services: what they need of their environment, the network settings a
  * request may give (CIDR blocks, the environment's subnets), their instance
  * groups (named by the service, sized from the cloud's instance types, with
- * instances spread over zones), and the kubeconfig that reaches them.
+ * instances spread over zones), and how their users reach them: a
+ * kubeconfig (while the cluster exists), and access grants, one per cloud
+ * identity, parts of the record whose cluster they open (they go with it).
  */
 import type { resources } from '../../../model/services/ml/resources.js';
 import type { Doc } from '../../engine/context.js';
-import type { Hook as TableHook } from '../../engine/declare.js';
+import type { Resource, Hook as TableHook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
-import { b64, docs, hex, num, obj, str, strings } from '../../values.js';
-import { kubeconfig as kubeconfigDocument } from '../../shared/kubeconfig.js';
+import { b64, docs, hex, num, obj, str, strings, text } from '../../values.js';
+import { kubeconfig } from '../../shared/kubeconfig.js';
 import type { EnvironmentView } from '../../world/contracts.js';
-import { instanceType } from './catalogue.js';
+import { clusterExists, instanceType } from './catalogue.js';
 
 /** The resources of ml (its facts' keys), the hook its code gets, and a record as hooks read it. */
 export type R = keyof typeof resources.resources;
@@ -66,28 +68,30 @@ export function cidrBlocks(v: unknown, field: string): string[] {
   return blocks;
 }
 
-/** Subnets of the environment's network, or INVALID_ARGUMENT naming one that is not. */
-export function environmentSubnets(env: EnvironmentView, v: unknown, field: string): string[] {
-  const given = strings(v);
-  const have = env.network.subnetIds;
-  const stranger = given.find((s) => !have.includes(s));
-  if (stranger) throw invalid(`${field}: ${stranger} is not a subnet of environment ${env.environmentName} (it has ${have.join(', ')})`);
-  return given;
+/** An allow-list of CIDR blocks that lets only them reach the API server needs at least one. */
+export function authorizedRanges(v: unknown, only: boolean, flag: string): string[] {
+  const ranges = cidrBlocks(v, 'authorizedIPRanges');
+  if (only && ranges.length === 0) throw invalid(`${flag} lets only authorizedIPRanges reach the API server: give at least one CIDR block`);
+  return ranges;
 }
 
 /** Checks a request's network settings against the environment; the settings a record keeps. */
 export function networkSettings(env: EnvironmentView, req: Doc): Doc {
   const whitelist = req.whitelistAuthorizedIPRanges === true;
-  const ranges = cidrBlocks(req.authorizedIPRanges, 'authorizedIPRanges');
-  if (whitelist && ranges.length === 0)
-    throw invalid('whitelistAuthorizedIPRanges lets only authorizedIPRanges reach the API server: give at least one CIDR block');
+  const ranges = authorizedRanges(req.authorizedIPRanges, whitelist, 'whitelistAuthorizedIPRanges');
   if (strings(req.outboundTypes).includes('OUTBOUND_TYPE_UDR') && env.cloudPlatform !== 'AZURE')
     throw invalid(
       `outboundTypes OUTBOUND_TYPE_UDR (user-defined routing) is for Azure; environment ${env.environmentName} is on ${env.cloudPlatform}`,
     );
+  const loadBalancerIPWhitelists = cidrBlocks(req.loadBalancerIPWhitelists, 'loadBalancerIPWhitelists');
+  const subnets = strings(req.subnetsForLoadBalancers);
+  const have = env.network.subnetIds;
+  const stranger = subnets.find((s) => !have.includes(s));
+  if (stranger)
+    throw invalid(`subnetsForLoadBalancers: ${stranger} is not a subnet of environment ${env.environmentName} (it has ${have.join(', ')})`);
   return {
-    loadBalancerIPWhitelists: cidrBlocks(req.loadBalancerIPWhitelists, 'loadBalancerIPWhitelists'),
-    subnetsForLoadBalancers: environmentSubnets(env, req.subnetsForLoadBalancers, 'subnetsForLoadBalancers'),
+    loadBalancerIPWhitelists,
+    subnetsForLoadBalancers: subnets,
     whitelistAuthorizedIPRanges: whitelist,
     authorizedIPRanges: ranges,
   };
@@ -103,53 +107,44 @@ export function provisionRequest(env: EnvironmentView, req: Doc, envField: 'envi
 
 // ---- instance groups ------------------------------------------------------------------
 
-const kebabType = (t: string): string => t.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-const ZONES = ['a', 'b', 'c'];
-
 /** The instances of a group, spread over the environment's zones, with the ids its cloud gives. */
 function instances(env: EnvironmentView, cluster: string, group: string, count: number): Doc[] {
   return Array.from({ length: count }, (_, i) => {
     const seed = hex(`${cluster}/${group}/${i}`, 17);
-    const zone = i % ZONES.length;
-    if (env.cloudPlatform === 'AZURE')
-      return {
-        instanceId: `aks-${group}-${seed.slice(0, 8)}-vmss${String(i).padStart(6, '0')}`,
-        availabilityZone: `${env.region}-${zone + 1}`,
-      };
+    const zone = 'abc'.charAt(i % 3);
+    if (env.cloudPlatform === 'AZURE') {
+      const vm = `aks-${group}-${seed.slice(0, 8)}-vmss${String(i).padStart(6, '0')}`;
+      return { instanceId: vm, availabilityZone: `${env.region}-${(i % 3) + 1}` };
+    }
     if (env.cloudPlatform === 'GCP')
-      return { instanceId: `gke-${cluster}-${group}-${seed.slice(0, 8)}`, availabilityZone: `${env.region}-${ZONES[zone] ?? 'a'}` };
-    return { instanceId: `i-0${seed.slice(0, 16)}`, availabilityZone: `${env.region}${ZONES[zone] ?? 'a'}` };
+      return { instanceId: `gke-${cluster}-${group}-${seed.slice(0, 8)}`, availabilityZone: `${env.region}-${zone}` };
+    return { instanceId: `i-0${seed.slice(0, 16)}`, availabilityZone: `${env.region}${zone}` };
   });
 }
 
-interface Sizing {
-  readonly min: number;
-  readonly max: number;
-  readonly count: number;
-}
-
-function sizing(min: number, max: number, count: number | undefined, where: string): Sizing {
+/**
+ * A group as the service shows it, from its type, autoscaling range and
+ * count (checked: `where` names it in errors), and the user's settings in
+ * `extra`; an accelerator goes only on an instance type with GPUs (when the
+ * type is known).
+ */
+function groupDoc(env: EnvironmentView, cluster: string, name: string, type: string, range: number[], extra: Doc, where: string): Doc {
+  const [min = 0, max = 0, count = min] = range;
   if (min < 0) throw invalid(`${where}: the minimum instances (${min}) cannot be negative`);
   if (max < 1) throw invalid(`${where}: the maximum instances (${max}) must be at least 1`);
   if (min > max) throw invalid(`${where}: the minimum instances (${min}) is above the maximum (${max})`);
-  const n = count ?? min;
-  if (n < min || n > max) throw invalid(`${where}: ${n} instances is outside the autoscaling range ${min}-${max}`);
-  return { min, max, count: n };
-}
-
-/** A group as the service shows it, from its type, size and the user's settings. */
-function groupDoc(env: EnvironmentView, cluster: string, name: string, type: string, size: Sizing, extra: Doc, tags: Doc[]): Doc {
+  if (count < min || count > max) throw invalid(`${where}: ${count} instances is outside the autoscaling range ${min}-${max}`);
   const known = instanceType(env.cloudPlatform, type);
   const accelerator = obj(extra.accelerator);
   const gpus = num(accelerator.count) ?? known?.gpu ?? 0;
   return {
     instanceGroupName: name,
     instanceType: type,
-    instanceCount: size.count,
-    minInstances: size.min,
-    maxInstances: size.max,
-    instances: instances(env, cluster, name, size.count),
-    tags,
+    instanceCount: count,
+    minInstances: min,
+    maxInstances: max,
+    instances: instances(env, cluster, name, count),
+    tags: docs(extra.tags),
     ...(known ? { cpu: String(known.cpu), memory: String(known.memory), gpu: String(gpus) } : {}),
     ...(extra.rootVolumeSize !== undefined ? { rootVolumeSize: extra.rootVolumeSize } : {}),
     ...(str(extra.name) ? { name: extra.name } : {}),
@@ -159,8 +154,7 @@ function groupDoc(env: EnvironmentView, cluster: string, name: string, type: str
 
 /** Checks that an accelerator goes on an instance type with GPUs (when the type is known). */
 function checkAccelerator(env: EnvironmentView, type: string, accelerator: unknown, where: string): void {
-  const known = instanceType(env.cloudPlatform, type);
-  if (accelerator !== undefined && known && known.gpu === 0)
+  if (accelerator !== undefined && instanceType(env.cloudPlatform, type)?.gpu === 0)
     throw invalid(`${where}: instance type ${type} has no GPU for the accelerator given`);
 }
 
@@ -176,106 +170,146 @@ export function newGroups(env: EnvironmentView, cluster: string, current: readon
     const min = num(scaling.minInstances) ?? count ?? 1;
     const max = num(scaling.maxInstances) ?? Math.max(min, count ?? 1, 1);
     const gpu = (instanceType(env.cloudPlatform, type)?.gpu ?? 0) > 0 || spec.accelerator !== undefined;
-    const stem = `${gpu ? 'gpu' : 'cpu'}-${kebabType(type)}`;
+    const stem = `${gpu ? 'gpu' : 'cpu'}-${type.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
     let name = stem;
     for (let n = 2; taken.has(name); n++) name = `${stem}-${n}`;
     taken.add(name);
-    const extra = { ...spec, rootVolumeSize: num(obj(spec.rootVolume).size) ?? 256 };
-    return groupDoc(env, cluster, name, type, sizing(min, max, count, where), extra, [...tags, ...docs(spec.tags)]);
+    const extra = { ...spec, rootVolumeSize: num(obj(spec.rootVolume).size) ?? 256, tags: [...tags, ...docs(spec.tags)] };
+    return groupDoc(env, cluster, name, type, count === undefined ? [min, max] : [min, max, count], extra, where);
   });
 }
 
-/** The group of a cluster by the name the service gave it, or NOT_FOUND naming those it has. */
-export function groupNamed(groups: readonly Doc[], name: string, owner: string): Doc {
-  const g = groups.find((x) => x.instanceGroupName === name);
-  if (!g) {
-    const names = groups.map((x) => String(x.instanceGroupName));
-    throw notFound(`${owner} has no instance group ${name}; it has ${names.length > 0 ? names.join(', ') : 'none'}`);
-  }
-  return g;
-}
-
-/** The groups with one changed: its type and autoscaling range (its instances kept within the range). */
-export function modifiedGroups(env: EnvironmentView, cluster: string, groups: readonly Doc[], req: Doc, owner: string): Doc[] {
+/**
+ * What an instance-group change (the `modify` action of a workbench or an
+ * inference service) makes of the groups `at` holds (with their tags) in
+ * `cluster`: groups added, one changed (its type and autoscaling range, its
+ * instances kept within the range), or the groups without one (a cluster
+ * keeps at least one), by the operation's verb.
+ */
+export function groupChange(h: Hook, rec: Rec, req: Doc, at: Doc, cluster: string, owner: string): Doc[] {
+  const groups = docs(at.instanceGroups);
   const name = str(req.instanceGroupName) ?? '';
-  const g = groupNamed(groups, name, owner);
+  const named = (): Doc => {
+    const g = groups.find((x) => x.instanceGroupName === name);
+    const names = groups.map((x) => String(x.instanceGroupName));
+    if (!g) throw notFound(`${owner} has no instance group ${name}; it has ${names.length > 0 ? names.join(', ') : 'none'}`);
+    return g;
+  };
+  const op = h.ctx.op.name;
+  if (op.startsWith('delete')) {
+    const g = named();
+    if (groups.length === 1) throw failedPrecondition(`${name} is the last instance group of ${owner}; a cluster needs one`);
+    return groups.filter((x) => x !== g);
+  }
+  const env = environmentOf(h, rec);
+  if (op.startsWith('add')) return [...groups, ...newGroups(env, cluster, groups, docs(req.instanceGroups), docs(at.tags))];
+  const g = named();
   const type = str(req.instanceType) ?? String(g.instanceType);
-  checkAccelerator(env, type, req.accelerator, `instance group ${name}`);
+  const where = `instance group ${name}`;
+  checkAccelerator(env, type, req.accelerator, where);
   const min = num(req.min) ?? Number(g.minInstances);
   const max = num(req.max) ?? Number(g.maxInstances);
   const count = Math.min(Math.max(Number(g.instanceCount), min), max);
   // A new type brings its own GPUs, unless an accelerator is given.
   const accelerator = req.accelerator ?? (type === g.instanceType ? g.accelerator : undefined);
   const extra = { ...g, ...(req.name !== undefined ? { name: req.name } : {}), accelerator };
-  const changed = groupDoc(env, cluster, name, type, sizing(min, max, count, `instance group ${name}`), extra, docs(g.tags));
+  const changed = groupDoc(env, cluster, name, type, [min, max, count], extra, where);
   return groups.map((x) => (x === g ? changed : x));
 }
 
-/** The groups without one; a cluster keeps at least one. */
-export function groupsWithout(groups: readonly Doc[], name: string, owner: string): Doc[] {
-  const g = groupNamed(groups, name, owner);
-  if (groups.length === 1) throw failedPrecondition(`${name} is the last instance group of ${owner}; a cluster needs one`);
-  return groups.filter((x) => x !== g);
-}
+// ---- kubeconfigs and access grants ---------------------------------------------------
 
-/** Where a record keeps its instance groups: the groups, its cluster, their tags, its name in messages, and the fields that set them. */
-export interface GroupsOf {
-  readonly groups: readonly Doc[];
-  readonly cluster: string;
-  readonly tags: Doc[];
-  readonly owner: string;
-  readonly set: (groups: Doc[]) => Doc;
+/** The records whose clusters can be reached, and the resource of their grants. */
+type ClusterOwner = 'workspace' | 'modelRegistry' | 'app';
+const GRANTS = { workspace: 'workspaceAccess', modelRegistry: 'modelRegistryAccess', app: 'mlServingAppAccess' } as const;
+
+/** FAILED_PRECONDITION unless the cluster of a workbench, registry or inference service exists (installed, or suspended). */
+export function requireCluster(h: Hook, key: ClusterOwner, rec: Rec, what: string): void {
+  const state = h.records(key).state(rec);
+  if (!clusterExists(state)) throw failedPrecondition(`${rec.name ?? rec.id} is ${state}; ${what} needs its cluster`);
 }
 
 /**
- * What an instance-group change (the `modify` action of a workbench or an
- * inference service) sets when it succeeds: groups added, one changed, or
- * the groups without one, by the operation's verb.
+ * The kubeconfig of the cluster of a workbench, registry or inference
+ * service (for an identity granted access): its API server and how kubectl
+ * gets a token, as its cloud's managed Kubernetes names them.
  */
-export function groupChange(h: Hook, rec: Rec, req: Doc, at: GroupsOf): Doc {
-  const op = h.ctx.op.name;
-  if (op.startsWith('delete')) return at.set(groupsWithout(at.groups, str(req.instanceGroupName) ?? '', at.owner));
+function kubeconfigOf(h: Hook, key: ClusterOwner, rec: Rec, identity?: string): string {
+  requireCluster(h, key, rec, 'a kubeconfig');
   const env = environmentOf(h, rec);
-  if (op.startsWith('add')) return at.set([...at.groups, ...newGroups(env, at.cluster, at.groups, docs(req.instanceGroups), at.tags)]);
-  return at.set(modifiedGroups(env, at.cluster, at.groups, req, at.owner));
-}
-
-// ---- kubeconfig --------------------------------------------------------------------------
-
-/** The API server of a cluster, as its cloud's managed Kubernetes names it. */
-function apiServer(env: EnvironmentView, cluster: string): string {
+  const cluster =
+    key === 'workspace' ? text(rec.doc.k8sClusterName) : key === 'app' ? text(obj(rec.doc.cluster).clusterName) : clusterName(rec);
   const id = hex(`${env.crn}/${cluster}`, 32).toUpperCase();
-  if (env.cloudPlatform === 'AZURE')
-    return `https://${cluster}-dns-${id.slice(0, 8).toLowerCase()}.hcp.${env.region}.azmk8s.emulator.invalid:443`;
-  if (env.cloudPlatform === 'GCP') return `https://${cluster}.${env.region}.gke.emulator.invalid`;
-  return `https://${id}.gr7.${env.region}.eks.emulator.invalid`;
-}
-
-/** How kubectl gets a token for the cluster: its cloud's tool, as `identity` when one is given. */
-function credentialPlugin(env: EnvironmentView, cluster: string, identity?: string): { command: string; args: string[] } {
-  if (env.cloudPlatform === 'AZURE')
-    return { command: 'kubelogin', args: ['get-token', '--login', 'azurecli', '--server-id', hex(cluster, 8)] };
-  if (env.cloudPlatform === 'GCP') return { command: 'gke-gcloud-auth-plugin', args: [] };
   const role = identity && /:role\//.test(identity) ? ['--role-arn', identity] : [];
-  return { command: 'aws', args: ['eks', 'get-token', '--cluster-name', cluster, '--region', env.region, ...role] };
+  const { server, exec } = {
+    AZURE: {
+      server: `https://${cluster}-dns-${id.slice(0, 8).toLowerCase()}.hcp.${env.region}.azmk8s.emulator.invalid:443`,
+      exec: { command: 'kubelogin', args: ['get-token', '--login', 'azurecli', '--server-id', hex(cluster, 8)] },
+    },
+    GCP: { server: `https://${cluster}.${env.region}.gke.emulator.invalid`, exec: { command: 'gke-gcloud-auth-plugin', args: [] } },
+    AWS: {
+      server: `https://${id}.gr7.${env.region}.eks.emulator.invalid`,
+      exec: { command: 'aws', args: ['eks', 'get-token', '--cluster-name', cluster, '--region', env.region, ...role] },
+    },
+  }[env.cloudPlatform];
+  return kubeconfig({ cluster, server, ca: b64(hex(`${cluster}/ca`, 48)), user: cluster, auth: { exec } });
 }
 
-/** A kubeconfig for the cluster `cluster` of an environment (the shared document: shared/kubeconfig.ts). */
-export function kubeconfig(env: EnvironmentView, cluster: string, identity?: string): string {
-  return kubeconfigDocument({
-    cluster,
-    server: apiServer(env, cluster),
-    ca: b64(hex(`${cluster}/ca`, 48)),
-    user: cluster,
-    auth: { exec: credentialPlugin(env, cluster, identity) },
+/** getKubeconfig, getMlServingAppKubeconfig (`kubeconfig`) and getModelRegistryKubeconfig (`kubeConfig`). */
+export const kubeconfigAnswer =
+  (key: ClusterOwner, field: 'kubeconfig' | 'kubeConfig' = 'kubeconfig') =>
+  (h: Hook, rec: Rec): Doc => ({ [field]: kubeconfigOf(h, key, rec) });
+
+/** The identities granted access to a record's cluster (its grants). */
+export const grantees =
+  (key: ClusterOwner) =>
+  (h: Hook, rec: Rec): Doc => ({
+    users: h
+      .records(GRANTS[key])
+      .all(rec.id)
+      .map((g) => g.name ?? g.id),
   });
+
+/** A grant request names its identity by `identifier` (or the older `arn`). */
+export const identityOf = (_h: Hook, req: Doc): Doc => ({ ...req, identifier: req.identifier ?? req.arn });
+
+/** The record whose cluster a grant opens. */
+function owner(h: Hook, key: ClusterOwner, grant: Rec): Rec {
+  const p = h.records(key).byId(grant.scope);
+  if (!p) throw notFound(`the ${key} of access grant ${grant.name ?? grant.id} no longer exists`);
+  return p;
 }
+
+/** Access is granted by the cluster's API server, which stays while a workbench is suspended. */
+function ownerUp(h: Hook, key: ClusterOwner, grant: Rec, what: string): Rec {
+  const p = owner(h, key, grant);
+  requireCluster(h, key, p, what);
+  return p;
+}
+
+/** A grant's answer: a kubeconfig for the identity it lets in. */
+export const grantAnswer =
+  (key: ClusterOwner) =>
+  (h: Hook, grant: Rec): Doc => ({ kubeconfig: kubeconfigOf(h, key, owner(h, key, grant), grant.name) });
 
 const AWS_IDENTITY = /^arn:aws(-[a-z]+)*:iam::\d{12}:(user|role)\/[\w+=,.@/-]+$/;
 
-/** The cloud identity a grant names: on AWS the ARN of an IAM user or role. */
-export function cloudIdentity(env: EnvironmentView, identity: string): string {
-  if (env.cloudPlatform === 'AWS' && !AWS_IDENTITY.test(identity))
-    throw invalid(`identifier ${identity} is not the ARN of an AWS IAM user or role (arn:aws:iam::<account>:role/<name>)`);
-  return identity;
+/** Kubernetes access to the cluster of `key`'s records: one grant per cloud identity (on AWS the ARN of an IAM user or role), a part of its record. */
+export function access(key: ClusterOwner): Resource<R> {
+  return {
+    noun: 'access grant',
+    keys: ['identifier'],
+    lives: { in: 'parent', parent: key, part: true },
+    hooks: {
+      check: {
+        create: (h, grant) => {
+          if (!grant.name) throw invalid('give identifier: the cloud identity to let in');
+          const env = environmentOf(h, ownerUp(h, key, grant, 'a new access grant'));
+          if (env.cloudPlatform === 'AWS' && !AWS_IDENTITY.test(grant.name))
+            throw invalid(`identifier ${grant.name} is not the ARN of an AWS IAM user or role (arn:aws:iam::<account>:role/<name>)`);
+        },
+        delete: (h, grant) => void ownerUp(h, key, grant, 'revoking access'),
+      },
+    },
+  };
 }

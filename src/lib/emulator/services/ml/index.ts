@@ -10,54 +10,18 @@
  * CLI's waiters read; a `fail-` name makes them end failed (deletes with
  * `force` go through anyway). What the model cannot say is in the files
  * beside this one: the rules of each resource (workbenches.ts,
- * registries.ts), clusters and their instance groups (clusters.ts), their
- * kubeconfigs and access grants (access.ts), the fixed world
- * (catalogue.ts), workflows (workflows.ts) and the audit trail (audit.ts).
+ * registries.ts), clusters, their instance groups, kubeconfigs and access
+ * grants (clusters.ts), the fixed world (catalogue.ts), and workflows and
+ * the audit trail (audit.ts).
  */
 import type { OperationName } from '../../../model/services/ml/wire.js';
 import { resources } from '../../../model/services/ml/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
-import { access, grantAnswer, grantees, identityOf, kubeconfigAnswer } from './access.js';
-import { getAuditEvents, getLogs, observe } from './audit.js';
+import { getAuditEvents, getLogs, observe, requestWorkflowCancellation, rolledBack } from './audit.js';
 import { REGISTRY_RELEASES, WORKBENCH_RELEASES, relevantTypes, typeNamed } from './catalogue.js';
-import {
-  APP_EFFECTS,
-  REGISTRY_EFFECTS,
-  checkApp,
-  checkAppUpdate,
-  checkRegistry,
-  checkRegistryUpdate,
-  fillApp,
-  keepCredentials,
-  fillRegistry,
-  registryName,
-  registryOf,
-  registryStorage,
-  showApp,
-} from './registries.js';
-import {
-  WORKBENCH_EFFECTS,
-  WORKBENCH_KEEPS,
-  backupDeletion,
-  backupRequest,
-  backupTaken,
-  backupsOfRequest,
-  checkBackup,
-  checkBackupDelete,
-  checkWorkbench,
-  checkWorkbenchUpdate,
-  fillBackup,
-  fillWorkbench,
-  loadBalancerRequest,
-  restoreRequest,
-  securityRequest,
-  showWorkbench,
-  versionBefore,
-} from './workbenches.js';
-import { requestWorkflowCancellation, rolledBack } from './workflows.js';
-
-/** A new cluster takes half its minutes to provision, half to install. */
-const provision = (minutes: number): readonly number[] => [minutes / 2, minutes / 2];
+import * as ai from './registries.js';
+import * as wb from './workbenches.js';
+import { access, grantAnswer, grantees, identityOf, kubeconfigAnswer } from './clusters.js';
 
 export default defineService<OperationName>()({
   service: 'ml',
@@ -68,47 +32,38 @@ export default defineService<OperationName>()({
       noun: 'workbench',
       keys: ['workspaceCrn', 'workspaceName'],
       lives: { in: 'environment', by: ['environmentName'] },
-      minutes: {
-        create: provision(18),
-        restore: provision(24),
-        delete: 6,
-        suspend: 4,
-        resume: 5,
-        upgrade: 12,
-        modify: 4,
-        rollback: 8,
-        failover: 5,
-      },
+      // A new cluster (a workbench's, a registry's, an inference service's) takes as long to provision as to install.
+      minutes: { create: [9, 9], restore: [12, 12], delete: 6, suspend: 4, resume: 5, upgrade: 12, modify: 4, rollback: 8, failover: 5 },
       withEnvironment: { stop: 'suspend', start: 'resume' },
       hooks: {
-        check: { create: checkWorkbench, update: checkWorkbenchUpdate },
-        fill: fillWorkbench,
-        show: showWorkbench,
-        effect: WORKBENCH_EFFECTS,
-        keep: WORKBENCH_KEEPS,
+        check: { create: wb.checkWorkbench, update: wb.checkWorkbenchUpdate },
+        fill: wb.fillWorkbench,
+        show: wb.showWorkbench,
+        effect: wb.WORKBENCH_EFFECTS,
+        keep: wb.WORKBENCH_KEEPS,
       },
     },
     workspaceAccess: access('workspace'),
-    // Backup names are unique per workbench, not per account: checkBackup checks them.
+    // Backup names are unique per workbench, not per account: wb.checkBackup checks them.
     workspaceBackup: {
       noun: 'backup',
       keys: ['backupCrn'],
       names: 'repeat',
       minutes: { create: 6, delete: 2 },
-      hooks: { check: { create: checkBackup, delete: checkBackupDelete }, fill: fillBackup },
+      hooks: { check: { create: wb.checkBackup, delete: wb.checkBackupDelete }, fill: wb.fillBackup },
     },
     modelRegistry: {
       noun: 'model registry',
       keys: ['modelRegistryCrn', 'crn', 'resourceCrn'],
       lives: { in: 'environment', by: ['environmentCrn', 'environmentName'] },
-      // An environment has one registry (checkRegistry says so), so its name needs no check of its own.
+      // An environment has one registry (ai.checkRegistry says so), so its name needs no check of its own.
       names: 'repeat',
-      minutes: { create: provision(12), delete: 6, upgrade: 8, rollback: 6 },
+      minutes: { create: [6, 6], delete: 6, upgrade: 8, rollback: 6 },
       hooks: {
-        check: { create: checkRegistry, update: checkRegistryUpdate },
-        fill: fillRegistry,
-        effect: REGISTRY_EFFECTS,
-        keep: { upgrade: versionBefore },
+        check: { create: ai.checkRegistry, update: ai.checkRegistryUpdate },
+        fill: ai.fillRegistry,
+        effect: ai.REGISTRY_EFFECTS,
+        keep: { upgrade: wb.versionBefore },
       },
     },
     modelRegistryAccess: access('modelRegistry'),
@@ -116,13 +71,13 @@ export default defineService<OperationName>()({
       noun: 'inference service',
       keys: ['appCrn', 'resourceCrn'],
       lives: { in: 'environment', by: ['environmentCrn'] },
-      minutes: { create: provision(14), delete: 6, upgrade: 8, modify: 4 },
+      minutes: { create: [7, 7], delete: 6, upgrade: 8, modify: 4 },
       hooks: {
-        check: { create: checkApp, update: checkAppUpdate },
-        fill: fillApp,
-        show: showApp,
-        effect: APP_EFFECTS,
-        keep: { update: keepCredentials },
+        check: { create: ai.checkApp, update: ai.checkAppUpdate },
+        fill: ai.fillApp,
+        show: ai.showApp,
+        effect: ai.APP_EFFECTS,
+        keep: { update: ai.keepCredentials },
       },
     },
     mlServingAppAccess: access('app'),
@@ -132,7 +87,7 @@ export default defineService<OperationName>()({
   operations: (r) => ({
     // Workbenches.
     createWorkspace: r.workspace.create(),
-    restoreWorkspace: r.workspace.create({ action: 'restore', rewrite: restoreRequest }),
+    restoreWorkspace: r.workspace.create({ action: 'restore', rewrite: wb.restoreRequest }),
     describeWorkspace: r.workspace.read(),
     listWorkspaces: r.workspace.list(),
     deleteWorkspace: r.workspace.delete(),
@@ -144,8 +99,8 @@ export default defineService<OperationName>()({
     deleteInstanceGroup: r.workspace.act('modify'),
     modifyClusterInstanceGroup: r.workspace.act('modify'),
     failOverFileSystem: r.workspace.act('failover'),
-    modifyClusterSecurity: r.workspace.update({ rewrite: securityRequest }),
-    modifyWorkspaceLoadBalancer: r.workspace.update({ rewrite: loadBalancerRequest }),
+    modifyClusterSecurity: r.workspace.update({ rewrite: wb.securityRequest }),
+    modifyWorkspaceLoadBalancer: r.workspace.update({ rewrite: wb.loadBalancerRequest }),
     refreshModelRegistryConfigmap: r.workspace.update(),
     createFileReplica: r.workspace.update(),
     deleteFileReplica: r.workspace.update(),
@@ -155,19 +110,19 @@ export default defineService<OperationName>()({
     revokeWorkspaceAccess: r.workspaceAccess.delete({ rewrite: identityOf }),
     listWorkspaceAccess: r.workspace.read({ answer: grantees('workspace') }),
     // Backups.
-    backupWorkspace: r.workspaceBackup.create({ rewrite: backupRequest, answer: backupTaken }),
+    backupWorkspace: r.workspaceBackup.create({ rewrite: wb.backupRequest, answer: wb.backupTaken }),
     describeWorkspaceBackup: r.workspaceBackup.read(),
-    listWorkspaceBackups: r.workspaceBackup.list({ select: backupsOfRequest }),
-    deleteBackup: r.workspaceBackup.delete({ answer: backupDeletion }),
+    listWorkspaceBackups: r.workspaceBackup.list({ select: wb.backupsOfRequest }),
+    deleteBackup: r.workspaceBackup.delete({ answer: wb.backupDeletion }),
     // AI registries.
-    createModelRegistry: r.modelRegistry.create({ rewrite: registryName }),
+    createModelRegistry: r.modelRegistry.create({ rewrite: ai.registryName }),
     describeModelRegistry: r.modelRegistry.read(),
     listModelRegistries: r.modelRegistry.list(),
     // The older form names the registry by its environment's CRN (`id`).
     deleteModelRegistry: r.modelRegistry.delete({ environment: ['id'] }),
     upgradeModelRegistry: r.modelRegistry.act('upgrade'),
     rollbackModelRegistryUpgrade: r.modelRegistry.act('rollback'),
-    refreshAiRegistry: r.modelRegistry.update({ rewrite: registryOf }),
+    refreshAiRegistry: r.modelRegistry.update({ rewrite: ai.registryOf }),
     getModelRegistryKubeconfig: r.modelRegistry.read({ answer: kubeconfigAnswer('modelRegistry', 'kubeConfig') }),
     getLatestModelRegistryVersion: fixed({ version: REGISTRY_RELEASES.latest }),
     grantModelRegistryAccess: r.modelRegistryAccess.create({ rewrite: identityOf, answer: grantAnswer('modelRegistry') }),
@@ -185,7 +140,7 @@ export default defineService<OperationName>()({
     refreshAiInference: r.app.update(),
     updateMlServingAppS3Creds: r.app.update(),
     getMlServingAppKubeconfig: r.app.read({ answer: kubeconfigAnswer('app') }),
-    fetchAiRegistriesStorageConfig: r.app.read({ answer: registryStorage }),
+    fetchAiRegistriesStorageConfig: r.app.read({ answer: ai.registryStorage }),
     grantMlServingAppAccess: r.mlServingAppAccess.create({ rewrite: identityOf, answer: grantAnswer('app') }),
     revokeMlServingAppAccess: r.mlServingAppAccess.delete({ rewrite: identityOf }),
     listMlServingAppAccess: r.app.read({ answer: grantees('app') }),

@@ -12,22 +12,11 @@ import { crn, crnId } from '../../ids.js';
 import { docs, hex, obj, str, text } from '../../values.js';
 import type { EnvironmentView } from '../../world/contracts.js';
 import { APP_SERVING, REGISTRY_SERVING } from '../../../model/services/ml/resources.js';
-import { REGISTRY_RELEASES, SERVING_RELEASES, newer } from './catalogue.js';
-import {
-  clusterName,
-  environmentOf,
-  groupChange,
-  networkSettings,
-  newGroups,
-  provisionRequest,
-  requireAvailable,
-  requireRunningLake,
-  sameEnvironment,
-  type Hook,
-  type Rec,
-} from './clusters.js';
-import { upgradeTarget } from './workbenches.js';
+import { REGISTRY_RELEASES, SERVING_RELEASES, newer, upgradeTarget } from './catalogue.js';
+import * as k8s from './clusters.js';
 
+type Hook = k8s.Hook;
+type Rec = k8s.Rec;
 type Change = (h: Hook, rec: Rec, req: Doc) => Doc;
 
 const nameOf = (rec: Rec): string => rec.name ?? rec.id;
@@ -43,35 +32,28 @@ export function registryName(h: Hook, sent: Doc): Doc {
 
 /** A new registry: in an environment that is up, named once, with network settings it supports; the only one of its environment. */
 export function checkRegistry(h: Hook, rec: Rec, req: Doc): void {
-  const env = environmentOf(h, rec);
-  sameEnvironment(env, req.environmentName, 'environmentName');
-  sameEnvironment(env, req.environmentCrn, 'environmentCrn');
-  requireAvailable(env, 'a new model registry');
+  const env = k8s.environmentOf(h, rec);
+  k8s.sameEnvironment(env, req.environmentName, 'environmentName');
+  k8s.sameEnvironment(env, req.environmentCrn, 'environmentCrn');
+  k8s.requireAvailable(env, 'a new model registry');
   const existing = h.records('modelRegistry').all(rec.scope)[0];
   if (existing)
     throw alreadyExists(`environment ${env.environmentName} already has model registry ${nameOf(existing)}; an environment has one`);
   if (str(req.backupCrn)) h.records('workspaceBackup').get(text(req.backupCrn));
-  networkSettings(env, req);
+  k8s.networkSettings(env, req);
 }
 
 /** What the service gives a new registry: its namespace, release, domain, creator and machine user. */
 export function fillRegistry(h: Hook, rec: Rec, req: Doc): Doc {
-  const env = environmentOf(h, rec);
   const { region, accountId } = h.ctx.info;
+  const user = `srv_modelregistry_${hex(rec.id, 8)}/${crnId(rec.crn ?? rec.id)}`;
   return {
     namespace: str(req.namespace) ?? 'model-registry',
     version: REGISTRY_RELEASES.deployed,
-    domain: `modelregistry-${hex(rec.id, 8)}.${domainOf(env)}`,
+    domain: `modelregistry-${hex(rec.id, 8)}.${domainOf(k8s.environmentOf(h, rec))}`,
     endpointPublicAccess: req.usePublicLoadBalancer === true,
     creator: str(req.creatorCrn) ?? h.ctx.caller.actorCrn,
-    machineUserCrn: crn(
-      'iam',
-      region,
-      accountId,
-      'machineUser',
-      `srv_modelregistry_${hex(rec.id, 8)}/${crnId(rec.crn ?? rec.id)}`,
-      'altus',
-    ),
+    machineUserCrn: crn('iam', region, accountId, 'machineUser', user, 'altus'),
     // Ozone storage is for the private cloud: shown only when the request gives it.
     ...(str(req.s3Endpoint) ? {} : { s3Endpoint: undefined }),
   };
@@ -79,10 +61,9 @@ export function fillRegistry(h: Hook, rec: Rec, req: Doc): Doc {
 
 /** Upgrades and their rollback: what their success sets (the version), by action. */
 export const REGISTRY_EFFECTS: Readonly<Record<string, Change>> = {
-  upgrade: (_h, rec) => {
-    const running = text(rec.doc.version);
-    return { version: upgradeTarget(REGISTRY_RELEASES, running, undefined, `model registry ${nameOf(rec)}`) };
-  },
+  upgrade: (_h, rec) => ({
+    version: upgradeTarget(REGISTRY_RELEASES, text(rec.doc.version), undefined, `model registry ${nameOf(rec)}`),
+  }),
   rollback: (_h, rec) => {
     const before = str(rec.data?.versionBeforeUpgrade);
     if (!before) throw failedPrecondition(`model registry ${nameOf(rec)} has no upgrade to roll back`);
@@ -94,11 +75,9 @@ export const REGISTRY_EFFECTS: Readonly<Record<string, Change>> = {
 export function registryOf(h: Hook, sent: Doc): Doc {
   const ref = text(sent.workspaceCrn);
   const registries = h.records('modelRegistry');
-  const own = registries.find(ref);
-  if (own) return { modelRegistryCrn: own.crn };
-  const ws = h.records('workspace').find(ref);
-  const ofEnv = ws ? registries.all(ws.scope)[0] : undefined;
-  if (ofEnv) return { modelRegistryCrn: ofEnv.crn };
+  const ws = registries.find(ref) ? undefined : h.records('workspace').find(ref);
+  const found = registries.find(ref) ?? (ws ? registries.all(ws.scope)[0] : undefined);
+  if (found) return { modelRegistryCrn: found.crn };
   throw notFound(
     ws
       ? `environment ${text(ws.doc.environmentName)} of workbench ${nameOf(ws)} has no model registry`
@@ -106,10 +85,14 @@ export function registryOf(h: Hook, sent: Doc): Doc {
   );
 }
 
+/** A certificate refresh needs the registry up. */
+export const checkRegistryUpdate = (h: Hook, rec: Rec): void =>
+  h.records('modelRegistry').require(rec, REGISTRY_SERVING, 'a certificate refresh');
+
 // ---- AI inference services ----------------------------------------------------------------
 
 /** An existing compute cluster of the environment to deploy on (as compute tells it, world/contracts.ts): running. */
-function computeCluster(h: Hook, env: EnvironmentView, ref: string): Doc {
+function computeCluster(h: Hook, env: EnvironmentView, ref: string): { clusterCrn: string; clusterName: string } {
   const c = h.world.computeClusters.find(ref);
   if (!c) throw notFound(`compute cluster ${ref.slice(0, 200)} not found`);
   if (c.environmentCrn !== env.crn) throw invalid(`compute cluster ${ref} is not in environment ${env.environmentName}`);
@@ -117,36 +100,31 @@ function computeCluster(h: Hook, env: EnvironmentView, ref: string): Doc {
   return { clusterCrn: ref, clusterName: c.name };
 }
 
-/** The email of the caller, when a user (as iam tells it). */
-function ownerEmail(h: Hook): string | undefined {
-  const who = h.world.identities.actor(h.ctx.caller.actorCrn);
-  return who?.kind === 'user' ? str(who.email) : undefined;
-}
-
 /** A new inference service: on a cluster it provisions, or on an existing compute cluster of its environment (checked). */
 export function checkApp(h: Hook, rec: Rec, req: Doc): void {
-  const env = environmentOf(h, rec);
-  requireAvailable(env, 'a new inference service');
-  const provision = provisionRequest(env, req, 'environmentCrn');
+  const env = k8s.environmentOf(h, rec);
+  k8s.requireAvailable(env, 'a new inference service');
+  const provision = k8s.provisionRequest(env, req, 'environmentCrn');
   const existing = str(req.clusterCrn);
   if (!provision && !existing)
     throw invalid('give provisionK8sRequest (a cluster to provision) or clusterCrn (an existing compute cluster to deploy on)');
   if (provision && existing) throw invalid('give provisionK8sRequest or clusterCrn, not both');
   if (provision && docs(provision.instanceGroups).length === 0) throw invalid('provisionK8sRequest needs at least one instance group');
   if (existing) computeCluster(h, env, existing);
-  if (req.enableFineGrainedAccessControl === true) requireRunningLake(h, env, 'fine-grained access control (Ranger)');
+  if (req.enableFineGrainedAccessControl === true) k8s.requireRunningLake(h, env, 'fine-grained access control (Ranger)');
 }
 
-/** What the service gives a new inference service: its namespace, release, load balancer and cluster. */
+/** What the service gives a new inference service: its namespace, release, load balancer, owner (the caller, when a user) and cluster. */
 export function fillApp(h: Hook, rec: Rec, req: Doc): Doc {
-  const env = environmentOf(h, rec);
-  const provision = provisionRequest(env, req, 'environmentCrn');
+  const env = k8s.environmentOf(h, rec);
+  const provision = k8s.provisionRequest(env, req, 'environmentCrn');
   const existing = str(req.clusterCrn);
   const on = existing ? computeCluster(h, env, existing) : undefined;
-  const network = networkSettings(env, req);
-  const cluster = str(on?.clusterName) ?? clusterName(rec);
+  const network = k8s.networkSettings(env, req);
+  const cluster = str(on?.clusterName) ?? k8s.clusterName(rec);
   const tags = docs(provision?.tags);
-  const email = ownerEmail(h);
+  const who = h.world.identities.actor(h.ctx.caller.actorCrn);
+  const email = who?.kind === 'user' ? str(who.email) : undefined;
   return {
     cloudPlatform: env.cloudPlatform,
     namespace: `serving-${nameOf(rec)}`,
@@ -166,26 +144,20 @@ export function fillApp(h: Hook, rec: Rec, req: Doc): Doc {
       authorizedIpRanges: '',
       authorizedIpRangesAllowList: false,
       tags,
-      instanceGroups: provision ? newGroups(env, cluster, [], docs(provision.instanceGroups), tags) : [],
+      instanceGroups: provision ? k8s.newGroups(env, cluster, [], docs(provision.instanceGroups), tags) : [],
       // A cluster of the compute service only when it runs on one; a cluster it provisions is its own.
       ...(on ? { clusterCrn: on.clusterCrn } : {}),
     },
   };
 }
 
-const appCluster = (rec: Rec): Doc => obj(rec.doc.cluster);
-const appGroups = (rec: Rec): Doc[] => docs(appCluster(rec).instanceGroups);
-
 /** What the changes of an inference service set when they succeed, by action: its cluster's groups, its release. */
 export const APP_EFFECTS: Readonly<Record<string, Change>> = {
-  modify: (h, rec, req) =>
-    groupChange(h, rec, req, {
-      groups: appGroups(rec),
-      cluster: text(appCluster(rec).clusterName),
-      tags: docs(appCluster(rec).tags),
-      owner: `inference service ${nameOf(rec)}`,
-      set: (instanceGroups) => ({ cluster: { ...appCluster(rec), instanceGroups } }),
-    }),
+  modify: (h, rec, req) => {
+    const at = obj(rec.doc.cluster);
+    const instanceGroups = k8s.groupChange(h, rec, req, at, text(at.clusterName), `inference service ${nameOf(rec)}`);
+    return { cluster: { ...at, instanceGroups } };
+  },
   upgrade: (_h, rec) => ({
     mlServingVersion: upgradeTarget(SERVING_RELEASES, text(rec.doc.mlServingVersion), undefined, `inference service ${nameOf(rec)}`),
   }),
@@ -206,13 +178,9 @@ export function keepCredentials(h: Hook, rec: Rec, req: Doc): Doc {
   return { s3: { ...obj(rec.data?.s3), [str(req.registryNamespace) ?? 'default']: link } };
 }
 
-/** A certificate refresh needs the registry up. */
-export const checkRegistryUpdate = (h: Hook, rec: Rec): void =>
-  h.records('modelRegistry').require(rec, REGISTRY_SERVING, 'a certificate refresh');
-
 /** fetchAiRegistriesStorageConfig: the registries an inference service reads models from, and their object storage. */
 export function registryStorage(h: Hook, rec: Rec): Doc {
-  const env = environmentOf(h, rec);
+  const env = k8s.environmentOf(h, rec);
   const registries: Doc = {};
   // The registry of its own environment is linked by default.
   for (const r of h.records('modelRegistry').all(rec.scope))

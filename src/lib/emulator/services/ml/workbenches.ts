@@ -11,25 +11,14 @@ import type { Doc } from '../../engine/context.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { docs, hex, iso, obj, str, text } from '../../values.js';
-import type { EnvironmentView } from '../../world/contracts.js';
+import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';
 import { WORKBENCH_SERVING } from '../../../model/services/ml/resources.js';
-import { WORKBENCH_RELEASES, installed, newer, type Releases } from './catalogue.js';
-import { requireCluster } from './access.js';
-import { workflowId } from './workflows.js';
-import {
-  cidrBlocks,
-  clusterName,
-  environmentOf,
-  groupChange,
-  networkSettings,
-  newGroups,
-  provisionRequest,
-  requireAvailable,
-  requireRunningLake,
-  type Hook,
-  type Rec,
-} from './clusters.js';
+import { WORKBENCH_RELEASES, installed, upgradeTarget } from './catalogue.js';
+import { workflowId } from './audit.js';
+import * as k8s from './clusters.js';
 
+type Hook = k8s.Hook;
+type Rec = k8s.Rec;
 type Change = (h: Hook, rec: Rec, req: Doc) => Doc;
 
 const workbenches = (h: Hook) => h.records('workspace');
@@ -41,18 +30,9 @@ const requestOf = (rec: Rec): Doc => obj(rec.data?.request);
 /** An upgrade keeps the version it leaves, to roll back to (a workbench's and a registry's `keep.upgrade`). */
 export const versionBefore = (_h: Hook, rec: Rec): Doc => ({ versionBeforeUpgrade: text(rec.doc.version) });
 
-/** FAILED_PRECONDITION unless the workbench is installed and reachable (it may be busy changing). */
-export function requireInstalled(h: Hook, rec: Rec, what: string): void {
-  const state = workbenches(h).state(rec);
-  if (!installed(state)) throw failedPrecondition(`workbench ${nameOf(rec)} is ${state}; ${what} needs it installed and running`);
-}
-
 /** The file system a cloud gives a workbench: EFS on AWS, NFS on Azure, Filestore on GCP. */
-function fileSystem(cloud: string, seed: string): string {
-  if (cloud === 'AZURE') return `nfs-${hex(seed, 12)}`;
-  if (cloud === 'GCP') return `filestore-${hex(seed, 12)}`;
-  return `fs-${hex(seed, 17)}`;
-}
+const fileSystem = (cloud: CloudPlatform, seed: string): string =>
+  ({ AZURE: `nfs-${hex(seed, 12)}`, GCP: `filestore-${hex(seed, 12)}`, AWS: `fs-${hex(seed, 17)}` })[cloud];
 
 /** The backup a restore names (NOT_FOUND when there is none). */
 const backupOf = (h: Hook, req: Doc): EngineRecord | undefined =>
@@ -60,16 +40,6 @@ const backupOf = (h: Hook, req: Doc): EngineRecord | undefined =>
 
 /** The static subdomain a workbench was given (a restore's may be its backup's). */
 const staticSubdomainOf = (rec: Rec): string | undefined => str(requestOf(rec).staticSubdomain);
-
-/** A recorded instance group as a request gives one (to provision it again in a restore). */
-const asRequested = (g: Doc): Doc => ({
-  instanceType: g.instanceType,
-  instanceCount: g.instanceCount,
-  autoscaling: { minInstances: g.minInstances, maxInstances: g.maxInstances },
-  ...(g.rootVolumeSize !== undefined ? { rootVolume: { size: g.rootVolumeSize } } : {}),
-  ...(g.name !== undefined ? { name: g.name } : {}),
-  ...(g.accelerator !== undefined ? { accelerator: g.accelerator } : {}),
-});
 
 /**
  * restoreWorkspace gives the new workbench in `newWorkspaceParameters`; with
@@ -84,16 +54,24 @@ export function restoreRequest(h: Hook, sent: Doc): Doc {
   return { ...params, backupCrn: sent.backupCrn, useStaticSubdomain: sent.useStaticSubdomain, staticSubdomain: subdomain };
 }
 
-/** The instance groups a new workbench is provisioned with: the request's, else (a restore) its backup's. */
+/** The instance groups a new workbench is provisioned with: the request's, else (a restore) its backup's, as a request gives them. */
 function requestedGroups(env: EnvironmentView, req: Doc, backup: EngineRecord | undefined): Doc[] {
-  const specs = docs(provisionRequest(env, req, 'environmentName')?.instanceGroups);
-  return specs.length > 0 ? specs : docs(backup?.doc.instanceGroups).map(asRequested);
+  const specs = docs(k8s.provisionRequest(env, req, 'environmentName')?.instanceGroups);
+  if (specs.length > 0) return specs;
+  return docs(backup?.doc.instanceGroups).map((g) => ({
+    instanceType: g.instanceType,
+    instanceCount: g.instanceCount,
+    autoscaling: { minInstances: g.minInstances, maxInstances: g.maxInstances },
+    ...(g.rootVolumeSize !== undefined ? { rootVolume: { size: g.rootVolumeSize } } : {}),
+    ...(g.name !== undefined ? { name: g.name } : {}),
+    ...(g.accelerator !== undefined ? { accelerator: g.accelerator } : {}),
+  }));
 }
 
 /** A new workbench (createWorkspace, or restoreWorkspace from a finished backup): what it needs of its environment and request. */
 export function checkWorkbench(h: Hook, rec: Rec, req: Doc): void {
-  const env = environmentOf(h, rec);
-  requireAvailable(env, 'a new workbench');
+  const env = k8s.environmentOf(h, rec);
+  k8s.requireAvailable(env, 'a new workbench');
   const backup = backupOf(h, req);
   if (backup) backups(h).require(backup, ['backup:finished'], 'a restore');
   if (requestedGroups(env, req, backup).length === 0)
@@ -102,30 +80,29 @@ export function checkWorkbench(h: Hook, rec: Rec, req: Doc): void {
     );
   if (str(req.existingNFS) && env.cloudPlatform !== 'AZURE')
     throw invalid(`existingNFS is for Azure and private cloud; environment ${env.environmentName} is on ${env.cloudPlatform}`);
-  if (req.enableGovernance === true) requireRunningLake(h, env, 'governance (enableGovernance)');
+  if (req.enableGovernance === true) k8s.requireRunningLake(h, env, 'governance (enableGovernance)');
   const subdomain = str(req.staticSubdomain);
-  const clash =
-    subdomain &&
-    workbenches(h)
-      .all(rec.scope)
-      .find((w) => staticSubdomainOf(w) === subdomain);
+  const clash = subdomain
+    ? workbenches(h)
+        .all(rec.scope)
+        .find((w) => staticSubdomainOf(w) === subdomain)
+    : undefined;
   if (clash) throw alreadyExists(`workbench ${nameOf(clash)} already has the subdomain ${subdomain} in environment ${env.environmentName}`);
 }
 
 /** What the service gives a new workbench: its URL, cluster, file system, network settings and instance groups. */
 export function fillWorkbench(h: Hook, rec: Rec, req: Doc): Doc {
-  const env = environmentOf(h, rec);
+  const env = k8s.environmentOf(h, rec);
   const backup = backupOf(h, req);
   const groups = requestedGroups(env, req, backup);
-  const subdomain = str(req.staticSubdomain);
-  const cluster = clusterName(rec);
+  const cluster = k8s.clusterName(rec);
   const domain = `${env.environmentName}.ml.emulator.invalid`;
-  const tags = docs(provisionRequest(env, req, 'environmentName')?.tags);
+  const tags = docs(k8s.provisionRequest(env, req, 'environmentName')?.tags);
   const pool = obj(req.resourcePoolConfig);
   const parent = str(pool.parentPoolName) ?? 'root';
   return {
-    ...networkSettings(env, req),
-    instanceUrl: `${req.disableTLS === true ? 'http' : 'https'}://${subdomain ?? `ml-${hex(rec.id, 8)}`}.${domain}`,
+    ...k8s.networkSettings(env, req),
+    instanceUrl: `${req.disableTLS === true ? 'http' : 'https'}://${str(req.staticSubdomain) ?? `ml-${hex(rec.id, 8)}`}.${domain}`,
     k8sClusterName: cluster,
     clusterID: cluster,
     clusterBaseDomain: domain,
@@ -142,7 +119,7 @@ export function fillWorkbench(h: Hook, rec: Rec, req: Doc): Doc {
     filesystemID: str(req.existingNFS) ?? fileSystem(env.cloudPlatform, rec.id),
     nfsVersion: str(req.nfsVersion) ?? '4.1',
     tags,
-    instanceGroups: newGroups(env, cluster, [], groups, tags),
+    instanceGroups: k8s.newGroups(env, cluster, [], groups, tags),
     ...(env.cloudPlatform === 'GCP' ? { secondaryPodRangeNames: [`${cluster}-pods`] } : {}),
     // Resource pools are for the private cloud: shown only when the request configures one.
     ...(Object.keys(pool).length > 0
@@ -153,29 +130,11 @@ export function fillWorkbench(h: Hook, rec: Rec, req: Doc): Doc {
 
 // ---- changes of a running workbench ------------------------------------------------
 
-const groupsOf = (rec: Rec): Doc[] => docs(rec.doc.instanceGroups);
-const clusterOf = (rec: Rec): string => text(rec.doc.k8sClusterName);
-
-/** The release an upgrade goes to: the one asked for (newer than the running one), else the newest. */
-export function upgradeTarget(releases: Releases, running: string, asked: string | undefined, what: string, again = false): string {
-  if (asked !== undefined && !releases.all.includes(asked))
-    throw invalid(`${asked} is not a release; the releases are ${releases.all.join(', ')}`);
-  const to = asked ?? releases.latest;
-  if (to === running && !again) throw failedPrecondition(`${what} already runs ${running}${asked ? '' : ', the latest release'}`);
-  if (to !== running && !newer(to, running)) throw failedPrecondition(`${what} runs ${running}; ${to} is older`);
-  return to;
-}
-
 /** What the changes of a workbench set when they succeed, by action. */
 export const WORKBENCH_EFFECTS: Readonly<Record<string, Change>> = {
-  modify: (h, rec, req) =>
-    groupChange(h, rec, req, {
-      groups: groupsOf(rec),
-      cluster: clusterOf(rec),
-      tags: docs(rec.doc.tags),
-      owner: `workbench ${nameOf(rec)}`,
-      set: (instanceGroups) => ({ instanceGroups }),
-    }),
+  modify: (h, rec, req) => ({
+    instanceGroups: k8s.groupChange(h, rec, req, rec.doc, text(rec.doc.k8sClusterName), `workbench ${nameOf(rec)}`),
+  }),
   upgrade: (_h, rec, req) => {
     const running = text(rec.doc.version);
     const to = upgradeTarget(WORKBENCH_RELEASES, running, str(req.mlVersion), `workbench ${nameOf(rec)}`, req.overrideUpgrade === true);
@@ -207,50 +166,46 @@ export const WORKBENCH_KEEPS: Readonly<Record<string, Change>> = {
     if (op === 'deleteFileReplica') return { replica: undefined };
     if (op !== 'createFileReplica') return {};
     const now = h.ctx.clock.now();
-    return { replica: { filesystemID: fileSystem(environmentOf(h, rec).cloudPlatform, `${rec.id}/replica/${now}`), since: now } };
+    return { replica: { filesystemID: fileSystem(k8s.environmentOf(h, rec).cloudPlatform, `${rec.id}/replica/${now}`), since: now } };
   },
 };
 
 /** modifyClusterSecurity's allow-list, as the workbench's fields (the update applies them). */
 export function securityRequest(_h: Hook, sent: Doc): Doc {
-  const ranges = cidrBlocks(sent.authorizedIPRanges, 'authorizedIPRanges');
-  if (sent.allowlistAuthorizedIPRanges === true && ranges.length === 0)
-    throw invalid('allowlistAuthorizedIPRanges lets only authorizedIPRanges reach the API server: give at least one CIDR block');
-  return { ...sent, whitelistAuthorizedIPRanges: sent.allowlistAuthorizedIPRanges === true, authorizedIPRanges: ranges };
+  const only = sent.allowlistAuthorizedIPRanges === true;
+  return {
+    ...sent,
+    whitelistAuthorizedIPRanges: only,
+    authorizedIPRanges: k8s.authorizedRanges(sent.authorizedIPRanges, only, 'allowlistAuthorizedIPRanges'),
+  };
 }
 
 /** modifyWorkspaceLoadBalancer's allow-list, as the workbench's field (the update applies it). */
 export const loadBalancerRequest = (_h: Hook, sent: Doc): Doc => ({
   ...sent,
-  loadBalancerIPWhitelists: cidrBlocks(sent.loadBalancerIPAllowLists, 'loadBalancerIPAllowLists'),
+  loadBalancerIPWhitelists: k8s.cidrBlocks(sent.loadBalancerIPAllowLists, 'loadBalancerIPAllowLists'),
 });
 
-/** What each change made at once needs (the update's check, by operation), beyond the workbench being installed. */
-const WORKBENCH_UPDATES: Readonly<Record<string, (h: Hook, rec: Rec) => void>> = {
-  refreshModelRegistryConfigmap: (h, rec) => {
-    if (!h.records('modelRegistry').all(rec.scope)[0])
-      throw failedPrecondition(`environment ${text(rec.doc.environmentName)} has no model registry to refresh the settings of`);
-  },
-  createFileReplica: (_h, rec) => {
-    if (rec.data?.replica) throw alreadyExists(`workbench ${nameOf(rec)} already replicates its file system`);
-  },
-  deleteFileReplica: (_h, rec) => {
-    if (!rec.data?.replica) throw notFound(`workbench ${nameOf(rec)} has no file system replica`);
-  },
-};
-
-/** A change made at once: its workbench installed (its file system, even suspended), and what the change itself needs. */
+/**
+ * A change made at once: its workbench installed (its file system, even
+ * suspended), and what the change itself needs (the update's check, by
+ * operation).
+ */
 export function checkWorkbenchUpdate(h: Hook, rec: Rec): void {
   const op = h.ctx.op.name;
-  if (/FileReplica$/.test(op)) requireCluster(h, 'workspace', rec, op);
-  else requireInstalled(h, rec, op);
-  WORKBENCH_UPDATES[op]?.(h, rec);
+  const state = workbenches(h).state(rec);
+  if (/FileReplica$/.test(op)) k8s.requireCluster(h, 'workspace', rec, op);
+  else if (!installed(state)) throw failedPrecondition(`workbench ${nameOf(rec)} is ${state}; ${op} needs it installed and running`);
+  if (op === 'refreshModelRegistryConfigmap' && !h.records('modelRegistry').all(rec.scope)[0])
+    throw failedPrecondition(`environment ${text(rec.doc.environmentName)} has no model registry to refresh the settings of`);
+  if (op === 'createFileReplica' && rec.data?.replica) throw alreadyExists(`workbench ${nameOf(rec)} already replicates its file system`);
+  if (op === 'deleteFileReplica' && !rec.data?.replica) throw notFound(`workbench ${nameOf(rec)} has no file system replica`);
 }
 
 // ---- what a workbench shows -----------------------------------------------------------
 
 /** Its backups (they outlive it): by its CRN. */
-export const backupsOf = (h: Hook, crn: string | undefined): EngineRecord[] =>
+const backupsOf = (h: Hook, crn: string | undefined): EngineRecord[] =>
   backups(h)
     .all('')
     .filter((b) => requestOf(b).workspaceCrn === crn);
@@ -279,36 +234,25 @@ export function showWorkbench(h: Hook, rec: Rec, view: Doc): Doc {
   if (upgrade)
     out.upgradeState = { state: upgrade.state, ...(upgrade.failed && rec.activity.reason ? { reason: rec.activity.reason } : {}) };
   const up = installed(state);
-  out.healthInfoLists = [
-    {
-      resourceName: text(view.k8sClusterName),
-      isHealthy: up,
-      updatedAt: iso(h.ctx.clock.now()),
-      message: up ? 'the workbench and its cluster are running' : `the workbench is ${state}`,
-      details: [],
-    },
-  ];
+  const message = up ? 'the workbench and its cluster are running' : `the workbench is ${state}`;
+  const health = { resourceName: text(view.k8sClusterName), isHealthy: up, updatedAt: iso(h.ctx.clock.now()), message, details: [] };
+  out.healthInfoLists = [health];
   // A suspended workbench keeps its groups with no instances.
   if (state === 'suspend:finished' || state === 'resume:started')
-    out.instanceGroups = groupsOf(rec).map((g) => ({ ...g, instanceCount: 0, instances: [] }));
+    out.instanceGroups = docs(rec.doc.instanceGroups).map((g) => ({ ...g, instanceCount: 0, instances: [] }));
   return out;
 }
 
 // ---- backups -------------------------------------------------------------------
 
 /** The vault an environment's workbench backups are kept in. */
-export const vaultOf = (environmentCrn: string): string => `ml-backup-vault-${hex(environmentCrn, 8)}`;
+const vaultOf = (environmentCrn: string): string => `ml-backup-vault-${hex(environmentCrn, 8)}`;
 
 /** backupWorkspace names a workbench by CRN: what its backups are found by is kept with the request. */
 export function backupRequest(h: Hook, sent: Doc): Doc {
   const ws = workbenches(h).get(text(sent.workspaceCrn));
-  return {
-    ...sent,
-    workspaceName: ws.name,
-    environmentName: ws.doc.environmentName,
-    environmentCrn: ws.env,
-    staticSubdomain: staticSubdomainOf(ws),
-  };
+  const found = { workspaceName: ws.name, environmentName: ws.doc.environmentName, environmentCrn: ws.env };
+  return { ...sent, ...found, staticSubdomain: staticSubdomainOf(ws) };
 }
 
 /** A new backup: of a workbench that is up and not being upgraded, named uniquely among its backups. */
@@ -325,7 +269,7 @@ export function checkBackup(h: Hook, _rec: Rec, req: Doc): void {
 /** What a backup records of its workbench: its version and instance groups. */
 export function fillBackup(h: Hook, _rec: Rec, req: Doc): Doc {
   const ws = workbenches(h).get(text(req.workspaceCrn));
-  return { workspaceVersionAtBackup: ws.doc.version, instanceGroups: groupsOf(ws), isCrossNsBackup: false };
+  return { workspaceVersionAtBackup: ws.doc.version, instanceGroups: docs(ws.doc.instanceGroups), isCrossNsBackup: false };
 }
 
 /** backupWorkspace's answer: the backup and the vault it is kept in. */
@@ -347,15 +291,10 @@ export function backupsOfRequest(h: Hook, req: Doc): EngineRecord[] {
   const crn = str(req.workspaceCrn);
   const env = str(req.environmentName)?.toLowerCase();
   const name = str(req.workspaceName)?.toLowerCase();
-  const ws = crn ? workbenches(h).find(crn) : undefined;
-  const found = backups(h)
-    .all('')
-    .filter((b) =>
-      crn
-        ? requestOf(b).workspaceCrn === crn
-        : text(requestOf(b).environmentName).toLowerCase() === env && text(requestOf(b).workspaceName).toLowerCase() === name,
-    );
-  if (found.length > 0 || ws) return found;
+  const named = (b: EngineRecord): boolean =>
+    text(requestOf(b).environmentName).toLowerCase() === env && text(requestOf(b).workspaceName).toLowerCase() === name;
+  const found = crn ? backupsOf(h, crn) : backups(h).all('').filter(named);
+  if (found.length > 0 || (crn && workbenches(h).find(crn))) return found;
   if (!crn && env && name) {
     // A workbench that exists and has no backups: an empty list (the engine's lookup says NOT_FOUND otherwise).
     h.locate('workspace', req);
