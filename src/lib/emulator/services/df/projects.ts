@@ -19,7 +19,7 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import type { Doc } from '../../types.js';
 import { iso, num, str, strings, text } from '../../values.js';
 import { filtered, sorted } from './listing.js';
-import { collectDiagnostics, requireHealthy, serviceMeta, type R, type Rec } from './services.js';
+import { collectDiagnostics, recordsIn, requireHealthy, serviceMeta, type R, type Rec } from './services.js';
 
 /** The service a project or a collection lives in. */
 function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
@@ -42,12 +42,6 @@ function checkRevision(rec: Rec, req: Doc): void {
 
 /** What every change of a project sets: its next revision, and when. */
 const revised = (h: Hook<R>, rec: Rec): Doc => ({ revision: (num(rec.doc.revision) ?? 1) + 1, updated: h.ctx.clock.now() });
-
-/** Checks the revision a change names against the project's, and moves it on (for code). */
-function revise(h: Hook<R>, rec: EngineRecord, req: Doc): void {
-  checkRevision(rec, req);
-  Object.assign(rec.doc, revised(h, rec));
-}
 
 function projectName(given: unknown): string {
   const name = text(given).trim();
@@ -107,26 +101,25 @@ export function endProjectDeletes(h: Hook<R>): void {
   }
 }
 
-/** Code: a delete under way is no state of the record (see DELETING_MS). */
-export function deleteProject(h: Hook<R>, req: Doc): Doc {
+/**
+ * Code: a delete under way (or its cancellation) is no state of the record
+ * (see DELETING_MS); either moves the revision on.
+ */
+function markDeleting(h: Hook<R>, req: Doc, deleting: boolean): Doc {
   const rec = h.locate('project', req);
-  if (deletingSince(rec) !== undefined) throw failedPrecondition(`project ${rec.name ?? rec.id} is already being deleted`);
-  revise(h, rec, req);
-  rec.data = { ...rec.data, deletingSince: h.ctx.clock.now() };
+  if ((deletingSince(rec) !== undefined) === deleting)
+    throw failedPrecondition(`project ${rec.name ?? rec.id} is ${deleting ? 'already being deleted' : 'not being deleted'}`);
+  checkRevision(rec, req);
+  Object.assign(rec.doc, revised(h, rec));
+  const { deletingSince: _was, ...data } = rec.data ?? {};
+  rec.data = deleting ? { ...data, deletingSince: h.ctx.clock.now() } : data;
   h.records('project').save(rec);
   return {};
 }
 
-/** Code: a delete is cancelled while it is under way (see DELETING_MS). */
-export function cancelDeleteProject(h: Hook<R>, req: Doc): Doc {
-  const rec = h.locate('project', req);
-  if (deletingSince(rec) === undefined) throw failedPrecondition(`project ${rec.name ?? rec.id} is not being deleted`);
-  revise(h, rec, req);
-  const { deletingSince: _cancelled, ...data } = rec.data ?? {};
-  rec.data = data;
-  h.records('project').save(rec);
-  return {};
-}
+export const deleteProject = (h: Hook<R>, req: Doc): Doc => markDeleting(h, req, true);
+
+export const cancelDeleteProject = (h: Hook<R>, req: Doc): Doc => markDeleting(h, req, false);
 
 /** listProjects: through its filters (service, state) and sorts. */
 export function projectsListed(h: Hook<R>, req: Doc): EngineRecord[] {
@@ -197,10 +190,7 @@ export function diagnosticsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const ref = str(req.dfServiceCrn);
   const scope = ref ? h.records('service').get(ref).id : undefined;
   const uuids = strings(req.uuids);
-  return h
-    .records('diagnostics')
-    .all(scope)
-    .filter((d) => uuids.length === 0 || uuids.includes(d.id));
+  return recordsIn(h, 'diagnostics', scope).filter((d) => uuids.length === 0 || uuids.includes(d.id));
 }
 
 export const diagnosticsStarted = (_h: Hook<R>, rec: Rec): Doc => ({ uuid: rec.id });
