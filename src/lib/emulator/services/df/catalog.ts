@@ -212,19 +212,12 @@ export function seedReadyflows(h: Hook): void {
   const all = h.records('readyflow');
   for (const r of READYFLOWS)
     if (!all.byId(r.slug))
-      // Its CRN is a field, not the record's: an added ReadyFlow's flow definition has the same one (readyflows.ts).
+      // Its summary; its CRN is a field, not the record's: an added ReadyFlow's flow definition has the same one (readyflows.ts).
       all.create({
         id: r.slug,
         name: r.name,
         scope: '',
-        doc: {
-          readyflowCrn: readyflowCrn(h.ctx.info, r),
-          name: r.name,
-          summary: r.summary,
-          source: r.source,
-          destination: r.destination,
-          latestVersion: r.latestVersion,
-        },
+        doc: h.conform('ReadyflowSummary', { ...r, readyflowCrn: readyflowCrn(h.ctx.info, r) }, r.slug),
       });
   h.ctx.store.setMeta(flag, '1');
 }
@@ -294,15 +287,6 @@ export const collectionNamedIn = (_h: Hook, sent: Doc): Doc => ({ ...sent, name:
 
 /** updateCollection: as createCollection's, when it names the collection anew. */
 export const collectionRenamedIn = (h: Hook, sent: Doc): Doc => (sent.name === undefined ? sent : collectionNamedIn(h, sent));
-
-/** updateCollection: a new name is unique in the catalog. */
-export function checkCollectionUpdate(h: Hook, rec: Rec, req: Doc): void {
-  const other = req.name === undefined ? undefined : h.records('catalogCollection').find(text(req.name), '');
-  if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? text(req.name)}`);
-}
-
-/** updateCollection's new name (the resource renames: the update verb takes no name from the request). */
-export const collectionRenamed = (_h: Hook, _rec: Rec, req: Doc): Doc => (req.name === undefined ? {} : { name: text(req.name) });
 
 /** The flow definitions a collection holds. */
 const heldBy = (h: Hook, rec: Rec): EngineRecord[] => recordsIn(h, 'flow', '').filter((f) => f.doc.collectionCrn === rec.crn);

@@ -14,11 +14,7 @@ import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { num, str, text } from '../../values.js';
-import type {
-  DataflowDeploymentView as Deployment,
-  DataflowFlowView as DeployedFlow,
-  DataflowRequestSpec as FlowRequest,
-} from '../../world/contracts.js';
+import type { DataflowDeploymentView as Deployment, DataflowFlowView as DeployedFlow, DataflowRequestSpec } from '../../world/contracts.js';
 import { filtered, sorted } from './listing.js';
 import { alertCounts, deploymentEvents, deploymentSystemCharts, eventAnswers, flowEvents, kpiCharts } from './monitoring.js';
 import { allServices, requireHealthy, serviceNamed, type R, type Rec } from './services.js';
@@ -50,7 +46,7 @@ function flowNamed(h: Hook<R>, deploymentCrn: string, flowCrn: string): { d: Dep
  * version of a flow the catalog does not hold is taken as it is (the flow
  * comes from outside the catalog).
  */
-function initiate(h: Hook<R>, kind: FlowRequest['kind'], req: Doc): FlowRequest {
+function initiate(h: Hook<R>, kind: DataflowRequestSpec['kind'], req: Doc): DataflowRequestSpec {
   const s = serviceNamed(h, text(req.serviceCrn));
   requireHealthy(h, s, 'a new deployment');
   const deploymentCrn = str(req.deploymentCrn);
@@ -70,7 +66,7 @@ function initiate(h: Hook<R>, kind: FlowRequest['kind'], req: Doc): FlowRequest 
   const flow = h.records('flow').find(flowCrn);
   if (flow && !h.records('flowVersion').find(`${flowCrn}/v.${version}`))
     throw notFound(`flow definition ${flow.name ?? flowCrn} has no version ${version} (see df flow-versions list)`);
-  const request: FlowRequest = {
+  const request: DataflowRequestSpec = {
     crn: h.crn(kind === 'deployment' ? 'deploymentRequest' : 'deployedFlowRequest', uuid()),
     kind,
     environmentCrn: s.scope,

@@ -76,11 +76,7 @@ export default defineService<OperationName>()({
       noun: 'collection',
       keys: ['catalogCollectionCrn'],
       renames: true,
-      hooks: {
-        check: { update: catalog.checkCollectionUpdate, delete: catalog.checkCollectionDelete },
-        effect: { update: catalog.collectionRenamed },
-        show: catalog.collectionShown,
-      },
+      hooks: { check: { delete: catalog.checkCollectionDelete }, show: catalog.collectionShown },
     },
     flow: {
       noun: 'flow definition',

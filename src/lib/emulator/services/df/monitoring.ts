@@ -12,7 +12,7 @@
  * response, which keeps the fields of EventSummary or Event, in its order.
  */
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import type { EngineRecord, PastActivity } from '../../engine/records.js';
 import { paged } from '../../engine/paging.js';
 import { invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
@@ -20,19 +20,8 @@ import type { Doc } from '../../types.js';
 import { docs, hex, num, obj, str, text } from '../../values.js';
 import type { DataflowDeploymentView as Deployment, DataflowFlowView as DeployedFlow } from '../../world/contracts.js';
 import { filtered, sorted } from './listing.js';
-import {
-  HEALTHY,
-  UP,
-  actorAt,
-  allServices,
-  deploymentsOf,
-  notEnabled,
-  recordsIn,
-  stateOf,
-  userNameOf,
-  type R,
-  type Rec,
-} from './services.js';
+import { HEALTHY, UP, actorAt, allServices, deploymentsOf, notEnabled, recordsIn, stateOf, userNameOf } from './services.js';
+import type { R, Rec } from './services.js';
 
 /** An event of a service, deployment or flow (the wire Event, with the CRN of what it is about). */
 export interface DfEvent {
@@ -57,17 +46,8 @@ interface Subject {
   readonly name: string;
 }
 
-/** An action a subject has been through, or is going through. */
-interface Action {
-  readonly action: string;
-  readonly startedAt: number;
-  readonly endedAt: number;
-  readonly state: string;
-  readonly failed: boolean;
-  readonly done: boolean;
-  /** Who started it (a user CRN). */
-  readonly by?: string | undefined;
-}
+/** An action a subject has been through, or is going through: whether it is done, and who started it (a user CRN). */
+type Action = PastActivity & { readonly done: boolean; readonly by?: string | undefined };
 
 const MINUTE = 60_000;
 

@@ -288,8 +288,7 @@ export function collectDiagnostics(h: Hook<R>, s: EngineRecord): void {
 // ---- what a service shows ----
 
 /** The deployments of the workload in a service's environment. */
-export const deploymentsOf = (h: Hook<R>, rec: Rec): ReturnType<Hook<R>['world']['dataflows']['deployments']> =>
-  h.world.dataflows.deployments().filter((d) => d.environmentCrn === rec.scope);
+export const deploymentsOf = (h: Hook<R>, rec: Rec) => h.world.dataflows.deployments().filter((d) => d.environmentCrn === rec.scope);
 
 /** listServices: those whose name or CRN holds the search term, in the order `sorts` asks. */
 export function servicesListed(h: Hook<R>, req: Doc): EngineRecord[] {
@@ -339,8 +338,7 @@ export const kubernetesAccess = (h: Hook<R>, rec: Rec): Doc => ({
 function clusterToken(h: Hook<R>, rec: Rec): string {
   const made = services(h)
     .events(rec as EngineRecord)
-    .filter((e) => (e.action === 'enable' || e.action === 'rotatePassword') && !e.failed)
-    .at(-1);
+    .findLast((e) => (e.action === 'enable' || e.action === 'rotatePassword') && !e.failed);
   return stableUuid(`${rec.crn ?? rec.id}/token/${made?.startedAt ?? rec.createdAt}`);
 }
 
