@@ -19,14 +19,7 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import type { Doc } from '../../types.js';
 import { iso, num, str, strings, text } from '../../values.js';
 import { filtered, sorted } from './listing.js';
-import { collectDiagnostics, recordsIn, requireHealthy, serviceMeta, type R, type Rec } from './services.js';
-
-/** The service a project or a collection lives in. */
-function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
-  const s = h.records('service').byId(rec.scope);
-  if (!s) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
-  return s;
-}
+import { collectDiagnostics, recordsIn, requireHealthy, serviceMeta, serviceOf, type R, type Rec } from './services.js';
 
 // ---- projects ----
 

@@ -89,6 +89,13 @@ export function serviceNamed(h: Hook<R>, serviceCrn: string): EngineRecord {
   return services(h).get(serviceCrn);
 }
 
+/** The service a record lives in (a project, a diagnostics collection, a user's access). */
+export function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
+  const s = services(h).byId(rec.scope);
+  if (!s) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
+  return s;
+}
+
 /** Every service of the account (disabled ones too), in the order they were first enabled. */
 export const allServices = (h: Hook<R>): EngineRecord[] => services(h).all();
 
@@ -311,8 +318,7 @@ const ACCOUNT_EMAIL = { form: /^\S+@\S+$/, is: 'a user or service account email'
 
 /** A grant of access to a service's cluster: the service healthy, the user one its cloud names. */
 export function checkGrant(h: Hook<R>, rec: Rec): void {
-  const service = h.records('service').byId(rec.scope);
-  if (!service) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
+  const service = serviceOf(h, rec);
   requireHealthy(h, service, 'granting Kubernetes access');
   const platform = String(service.doc.cloudPlatform);
   const id = rec.name ?? '';
