@@ -273,11 +273,7 @@ function addedFrom(flow: Rec | undefined, ref: string): ReadyFlow {
 
 function addedDetails(h: Hook, flow: Rec, r: ReadyFlow): Doc {
   const versions = h.records('flowVersion');
-  return {
-    addedReadyflowCrn: flow.crn,
-    readyflow: readyflowDetails(h, r),
-    versions: versionsOf(h, flow).map((v) => versions.view(v)),
-  };
+  return { addedReadyflowCrn: flow.crn, readyflow: readyflowDetails(h, r), versions: versionsOf(h, flow).map((v) => versions.view(v)) };
 }
 
 // ---- collections ----------------------------------------------------------------------

@@ -83,11 +83,7 @@ export default defineService<OperationName>()({
       keys: ['flowCrn'],
       // "Delete a flow definition and all its versions".
       deletes: { cascades: true },
-      hooks: {
-        check: { delete: catalog.checkFlowDelete },
-        effect: { update: catalog.assigned },
-        show: catalog.flowShown,
-      },
+      hooks: { check: { delete: catalog.checkFlowDelete }, effect: { update: catalog.assigned }, show: catalog.flowShown },
     },
     flowVersion: {
       noun: 'flow version',
@@ -203,8 +199,5 @@ export default defineService<OperationName>()({
     listNotifications: code(monitoring.listNotifications),
     listFilterOptions: code(monitoring.listFilterOptions),
   }),
-  redirectedUploads: {
-    importFlowDefinition: '/df/catalog/flows/upload',
-    importFlowDefinitionVersion: '/df/catalog/flow-versions/upload',
-  },
+  redirectedUploads: { importFlowDefinition: '/df/catalog/flows/upload', importFlowDefinitionVersion: '/df/catalog/flow-versions/upload' },
 });

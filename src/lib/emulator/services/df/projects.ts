@@ -17,7 +17,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
-import { iso, num, str, strings, text } from '../../values.js';
+import { iso, num, obj, str, strings, text } from '../../values.js';
 import { filtered, sorted } from './listing.js';
 import { collectDiagnostics, recordsIn, requireHealthy, serviceMeta, serviceOf, type R, type Rec } from './services.js';
 
@@ -119,18 +119,11 @@ export function projectsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const all = h.records('project');
   return sorted(
     filtered(all.all(), req.filters, {
-      service: (p) => {
-        const s = p.doc.service as Doc | undefined;
-        return [String(s?.crn ?? ''), String(s?.name ?? '')];
-      },
+      service: (p) => [String(obj(p.doc.service).crn ?? ''), String(obj(p.doc.service).name ?? '')],
       state: (p) => (deletingSince(p) !== undefined ? 'DELETING' : 'ACTIVE'),
     }),
     req.sorts,
-    {
-      name: (p) => (p.name ?? '').toLowerCase(),
-      created: (p) => num(p.doc.created) ?? 0,
-      updated: (p) => num(p.doc.updated) ?? 0,
-    },
+    { name: (p) => (p.name ?? '').toLowerCase(), created: (p) => num(p.doc.created) ?? 0, updated: (p) => num(p.doc.updated) ?? 0 },
   );
 }
 
@@ -144,14 +137,13 @@ export function checkDiagnostics(h: Hook<R>, rec: Rec, req: Doc): void {
     if (!d) throw notFound(`deployment ${ref.slice(0, 200)} not found`);
     if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name ?? s.id}`);
   }
-  const times = (['startTime', 'endTime'] as const).map((k) => {
+  const [from, to] = (['startTime', 'endTime'] as const).map((k) => {
     const v = str(req[k]);
     if (v === undefined) return undefined;
     const at = Date.parse(v);
     if (Number.isNaN(at)) throw invalid(`${k} must be a date-time (ISO 8601); got "${v.slice(0, 50)}"`);
     return at;
   });
-  const [from, to] = times;
   if (from !== undefined && to !== undefined && from >= to) throw invalid('startTime must be before endTime');
 }
 
