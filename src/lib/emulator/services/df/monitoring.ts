@@ -245,33 +245,31 @@ const UNITS: Readonly<Record<string, Unit>> = {
   count: { type: 'COUNT', label: (v) => v.toFixed(0) },
 };
 
-/** A metric: its label, unit, the range its values move in, and what it is about. */
+/**
+ * A metric: its label, unit, the range its values move in, and what it is
+ * about (default SYSTEM); on a chart, with the KPI it is for, or its value
+ * when that is not made up.
+ */
 interface Metric {
   readonly id: string;
   readonly label: string;
   readonly unit: string;
   readonly range: readonly [number, number];
-  readonly componentType: string;
+  readonly componentType?: string;
+  readonly kpi?: Doc;
+  readonly fixed?: number;
 }
 
-const system = (id: string, label: string, range: readonly [number, number], unit = 'percentage'): Metric => ({
-  id,
-  label,
-  unit,
-  range,
-  componentType: 'SYSTEM',
-});
-
 /** The system metrics of a deployment (per NiFi node) and of a service (its Kubernetes cluster). */
-const DEPLOYMENT_SYSTEM = [
-  system('cpuUtilization', 'CPU utilization', [15, 65]),
-  system('memoryUtilization', 'Memory utilization', [30, 70]),
-  system('contentRepositoryUsage', 'Content repository usage', [5, 40]),
+const DEPLOYMENT_SYSTEM: readonly Metric[] = [
+  { id: 'cpuUtilization', label: 'CPU utilization', unit: 'percentage', range: [15, 65] },
+  { id: 'memoryUtilization', label: 'Memory utilization', unit: 'percentage', range: [30, 70] },
+  { id: 'contentRepositoryUsage', label: 'Content repository usage', unit: 'percentage', range: [5, 40] },
 ];
-const SERVICE_SYSTEM = [
-  system('cpuUsage', 'CPU usage', [10, 55]),
-  system('memoryUsage', 'Memory usage', [25, 60]),
-  system('nodeCount', 'Kubernetes nodes', [0, 0], 'count'),
+const SERVICE_SYSTEM: readonly Metric[] = [
+  { id: 'cpuUsage', label: 'CPU usage', unit: 'percentage', range: [10, 55] },
+  { id: 'memoryUsage', label: 'Memory usage', unit: 'percentage', range: [25, 60] },
+  { id: 'nodeCount', label: 'Kubernetes nodes', unit: 'count', range: [0, 0] },
 ];
 
 /** A KPI's metric, from the workload service's KPI metadata (an unknown one counts). */
@@ -315,12 +313,13 @@ interface Span {
  * steady for one subject, metric and time (or `fixed`); each with its alert
  * thresholds from the KPI it is for, when one is configured.
  */
-function charts(h: Hook<R>, period: unknown, span: Span, metrics: ReadonlyArray<{ m: Metric; kpi?: Doc; fixed?: number }>): Doc[] {
+function charts(h: Hook<R>, period: unknown, span: Span, metrics: readonly Metric[]): Doc[] {
   const p = PERIODS[typeof period === 'string' ? period : ''];
   if (!p) throw invalid(`metricsTimePeriod must be one of ${Object.keys(PERIODS).join(', ')}; got "${String(period).slice(0, 50)}"`);
   const stepMs = p.step * MINUTE;
   const last = Math.floor(h.ctx.clock.now() / stepMs) * stepMs;
-  return metrics.map(({ m, kpi, fixed }) => {
+  return metrics.map((m) => {
+    const { kpi, fixed } = m;
     const unit = UNITS[m.unit] ?? (UNITS.count as Unit);
     const [lo, hi] = m.range;
     const valueAt = (t: number): number => round1(lo + (hi - lo) * (parseInt(hex(`${span.seed}/${m.id}/${t}`, 6), 16) / 0xffffff));
@@ -334,7 +333,7 @@ function charts(h: Hook<R>, period: unknown, span: Span, metrics: ReadonlyArray<
     return {
       name: m.label,
       unitType: unit.type,
-      componentType: m.componentType,
+      componentType: m.componentType ?? 'SYSTEM',
       ...(str(kpi?.componentId) ? { componentName: str(kpi?.componentId) } : {}),
       metrics: chartData(points, unit),
       mirroredMetrics: chartData([], unit),
@@ -354,21 +353,13 @@ const runs = (state: string): boolean => HEALTHY.includes(state) || state === 'B
 const workloadSpan = (x: Deployment | DeployedFlow): Span => ({ seed: x.crn, since: x.created, running: runs(x.status.state) });
 
 /** The charts of the KPIs a deployment or a flow is configured with. */
-export const kpiCharts = (h: Hook<R>, x: Deployment | DeployedFlow, period: unknown): Doc[] =>
-  charts(
-    h,
-    period,
-    workloadSpan(x),
-    x.kpis.map((k) => ({ m: kpiMetric(h, str(k.metricId) ?? 'unknown', str(k.metricComponentType)), kpi: k })),
-  );
+export function kpiCharts(h: Hook<R>, x: Deployment | DeployedFlow, period: unknown): Doc[] {
+  const kpis = x.kpis.map((k) => ({ ...kpiMetric(h, str(k.metricId) ?? 'unknown', str(k.metricComponentType)), kpi: k }));
+  return charts(h, period, workloadSpan(x), kpis);
+}
 
 export const deploymentSystemCharts = (h: Hook<R>, d: Deployment, period: unknown): Doc[] =>
-  charts(
-    h,
-    period,
-    workloadSpan(d),
-    DEPLOYMENT_SYSTEM.map((m) => ({ m })),
-  );
+  charts(h, period, workloadSpan(d), DEPLOYMENT_SYSTEM);
 
 /** listServiceSystemMetrics: its cluster's, while it runs; its nodes, one a deployment above the least, up to the most. */
 export function listServiceSystemMetrics(h: Hook<R>, s: Rec, req: Doc): Doc {
@@ -376,14 +367,8 @@ export function listServiceSystemMetrics(h: Hook<R>, s: Rec, req: Doc): Doc {
   const min = num(s.doc.minK8sNodeCount) ?? 0;
   const nodes = min + Math.min(deploymentsOf(h, s).length, (num(s.doc.maxK8sNodeCount) ?? min) - min);
   const span = { seed: s.crn ?? s.id, since: s.createdAt, running: UP.includes(state) || state === 'BAD_HEALTH' };
-  return {
-    metricCharts: charts(
-      h,
-      req.metricsTimePeriod,
-      span,
-      SERVICE_SYSTEM.map((m) => ({ m, ...(m.id === 'nodeCount' ? { fixed: nodes } : {}) })),
-    ),
-  };
+  const metrics = SERVICE_SYSTEM.map((m) => (m.id === 'nodeCount' ? { ...m, fixed: nodes } : m));
+  return { metricCharts: charts(h, req.metricsTimePeriod, span, metrics) };
 }
 
 // ---- notifications and filter options ------------------------------------------------------
