@@ -26,7 +26,7 @@ import { crn, uuid } from '../../ids.js';
 import { readUpload, removeUpload } from '../../uploads.js';
 import type { Doc, RequestContext } from '../../types.js';
 import { docs, num, str, text } from '../../values.js';
-import { userNameOf, type R, type Rec } from './services.js';
+import { recordsIn, userNameOf, type R, type Rec } from './services.js';
 import { searched, sorted } from './listing.js';
 import { READYFLOWS, publishedAt, readyflowCrn, readyflowDefinition, type ReadyFlow } from './readyflows.js';
 
@@ -124,10 +124,7 @@ function uploadedDefinition(ctx: RequestContext): { path: string; size: number }
 
 /** The versions of a flow definition, oldest first. */
 function versionsOf(h: Hook, flow: Rec): EngineRecord[] {
-  return h
-    .records('flowVersion')
-    .all(flow.id)
-    .sort((a, b) => versionOf(a) - versionOf(b));
+  return recordsIn(h, 'flowVersion', flow.id).sort((a, b) => versionOf(a) - versionOf(b));
 }
 
 /** Adds a version to a flow definition (with its tags): the next number, by the caller, now. */
@@ -190,17 +187,15 @@ function newFlow(
   });
 }
 
-/** Refuses to remove a flow definition a deployment runs; otherwise its stored files go. */
-function releasing(h: Hook, flow: Rec): void {
+/** deleteFlow (deleteAddedReadyflow too): refused while a deployment runs it; otherwise its stored files go. */
+export function checkFlowDelete(h: Hook, flow: Rec): void {
   const counts = deployedVersions(h.ctx);
   const running = versionsOf(h, flow).filter((v) => (counts.get(v.crn ?? '') ?? 0) > 0);
   if (running.length > 0)
     throw failedPrecondition(
       `flow definition ${flow.name ?? flow.id} is deployed (version ${running.map(versionOf).join(', ')}); terminate its deployments first`,
     );
-  for (const v of versionsOf(h, flow)) {
-    removeUpload(h.ctx.info.dataDir, versionData(v).storedAt);
-  }
+  for (const v of versionsOf(h, flow)) removeUpload(h.ctx.info.dataDir, versionData(v).storedAt);
 }
 
 // ---- ReadyFlows ------------------------------------------------------------------------
@@ -217,19 +212,12 @@ export function seedReadyflows(h: Hook): void {
   const all = h.records('readyflow');
   for (const r of READYFLOWS)
     if (!all.byId(r.slug))
-      // Its CRN is a field, not the record's: an added ReadyFlow's flow definition has the same one (readyflows.ts).
+      // Its summary; its CRN is a field, not the record's: an added ReadyFlow's flow definition has the same one (readyflows.ts).
       all.create({
         id: r.slug,
         name: r.name,
         scope: '',
-        doc: {
-          readyflowCrn: readyflowCrn(h.ctx.info, r),
-          name: r.name,
-          summary: r.summary,
-          source: r.source,
-          destination: r.destination,
-          latestVersion: r.latestVersion,
-        },
+        doc: h.conform('ReadyflowSummary', { ...r, readyflowCrn: readyflowCrn(h.ctx.info, r) }, r.slug),
       });
   h.ctx.store.setMeta(flag, '1');
 }
@@ -250,10 +238,7 @@ const readyflowOf = (rec: Rec): ReadyFlow => {
 
 /** The flow definition a ReadyFlow was added as, if it was. */
 function addedAs(h: Hook, slug: string): EngineRecord | undefined {
-  return h
-    .records('flow')
-    .all('')
-    .find((f) => flowData(f).readyflow === slug);
+  return recordsIn(h, 'flow', '').find((f) => flowData(f).readyflow === slug);
 }
 
 /** What a ReadyFlow shows of the account's catalog: whether it was added, and as what. */
@@ -269,23 +254,15 @@ export const readyflowsListed = (h: Hook, req: Doc): EngineRecord[] =>
 /** describeReadyflow: its details (ReadyflowDetails), which its record does not keep. */
 export const readyflowDetail = (h: Hook, rec: Rec): Doc => ({ readyflowDetail: readyflowDetails(h, readyflowOf(rec)) });
 
-function readyflowDetails(h: Hook, r: ReadyFlow): Doc {
-  return {
-    readyflowCrn: readyflowCrn(h.ctx.info, r),
-    name: r.name,
-    author: 'Cloudera',
-    summary: r.summary,
-    description: r.description,
-    documentationLink: `https://docs.cloudera.com/dataflow/cloud/readyflow-overview/topics/cdf-readyflow-${r.slug}.html`,
-    ...(r.notes ? { notes: r.notes } : {}),
-    source: r.source,
-    sourceDataFormat: r.sourceDataFormat,
-    destination: r.destination,
-    destinationDataFormat: r.destinationDataFormat,
-    imported: addedAs(h, r.slug) !== undefined,
-    modifiedTimestamp: r.modified,
-  };
-}
+/** A ReadyFlow's details (ReadyflowDetails: the answers that hold them keep its fields). */
+const readyflowDetails = (h: Hook, r: ReadyFlow): Doc => ({
+  ...r,
+  readyflowCrn: readyflowCrn(h.ctx.info, r),
+  author: 'Cloudera',
+  documentationLink: `https://docs.cloudera.com/dataflow/cloud/readyflow-overview/topics/cdf-readyflow-${r.slug}.html`,
+  imported: addedAs(h, r.slug) !== undefined,
+  modifiedTimestamp: r.modified,
+});
 
 /** The ReadyFlow a flow definition was added from, or NOT_FOUND: one of the account's own is no added ReadyFlow. */
 function addedFrom(flow: Rec | undefined, ref: string): ReadyFlow {
@@ -296,11 +273,7 @@ function addedFrom(flow: Rec | undefined, ref: string): ReadyFlow {
 
 function addedDetails(h: Hook, flow: Rec, r: ReadyFlow): Doc {
   const versions = h.records('flowVersion');
-  return {
-    addedReadyflowCrn: flow.crn,
-    readyflow: readyflowDetails(h, r),
-    versions: versionsOf(h, flow).map((v) => versions.view(v)),
-  };
+  return { addedReadyflowCrn: flow.crn, readyflow: readyflowDetails(h, r), versions: versionsOf(h, flow).map((v) => versions.view(v)) };
 }
 
 // ---- collections ----------------------------------------------------------------------
@@ -311,21 +284,8 @@ export const collectionNamedIn = (_h: Hook, sent: Doc): Doc => ({ ...sent, name:
 /** updateCollection: as createCollection's, when it names the collection anew. */
 export const collectionRenamedIn = (h: Hook, sent: Doc): Doc => (sent.name === undefined ? sent : collectionNamedIn(h, sent));
 
-/** updateCollection: a new name is unique in the catalog. */
-export function checkCollectionUpdate(h: Hook, rec: Rec, req: Doc): void {
-  const other = req.name === undefined ? undefined : h.records('catalogCollection').find(text(req.name), '');
-  if (other && other.id !== rec.id) throw alreadyExists(`the catalog already has a collection named ${other.name ?? text(req.name)}`);
-}
-
-/** updateCollection's new name (the resource renames: the update verb takes no name from the request). */
-export const collectionRenamed = (_h: Hook, _rec: Rec, req: Doc): Doc => (req.name === undefined ? {} : { name: text(req.name) });
-
 /** The flow definitions a collection holds. */
-const heldBy = (h: Hook, rec: Rec): EngineRecord[] =>
-  h
-    .records('flow')
-    .all('')
-    .filter((f) => f.doc.collectionCrn === rec.crn);
+const heldBy = (h: Hook, rec: Rec): EngineRecord[] => recordsIn(h, 'flow', '').filter((f) => f.doc.collectionCrn === rec.crn);
 
 /** deleteCollection: only an empty one. */
 export function checkCollectionDelete(h: Hook, rec: Rec): void {
@@ -357,8 +317,6 @@ export const assigned = (h: Hook, _rec: Rec, req: Doc): Doc => ({
   modifiedTimestamp: h.ctx.clock.now(),
 });
 
-export const checkFlowDelete = (h: Hook, rec: Rec): void => releasing(h, rec);
-
 /** What a flow definition shows of its versions, its kind (`artifactType`) and its collection. */
 export function flowShown(h: Hook, rec: Rec): Doc {
   const versions = h.records('flowVersion');
@@ -378,10 +336,7 @@ export function flowShown(h: Hook, rec: Rec): Doc {
 export function flowsListed(h: Hook, req: Doc): EngineRecord[] {
   const collection = str(req.collectionCrn);
   if (collection) h.records('catalogCollection').get(collection);
-  const all = h
-    .records('flow')
-    .all('')
-    .filter((f) => !collection || f.doc.collectionCrn === collection);
+  const all = recordsIn(h, 'flow', '').filter((f) => !collection || f.doc.collectionCrn === collection);
   return sorted(
     searched(all, req.searchTerm, (f) => f.name ?? ''),
     req.sorts,
@@ -411,10 +366,7 @@ export function versionsListed(h: Hook, req: Doc): EngineRecord[] {
 }
 
 export const versionShown = (h: Hook, rec: Rec): Doc => ({
-  tags: h
-    .records('flowVersionTag')
-    .all(rec.id)
-    .map((t) => t.doc),
+  tags: recordsIn(h, 'flowVersionTag', rec.id).map((t) => t.doc),
   deploymentCount: deployedVersions(h.ctx).get(rec.crn ?? '') ?? 0,
 });
 
@@ -422,15 +374,20 @@ export const checkTag = (_h: Hook, rec: Rec): void => void checkedTag(rec.doc);
 
 // ---- imports: code (the file comes to the address the request is redirected to) ----------
 
+/** A version an import makes: its tags, comments and the file that has come to the redirected address. */
+const imported = (h: Hook, req: Doc): Parameters<typeof addVersion>[2] => {
+  const tags = tagsOf(req.tags);
+  return { comments: str(req.comments), tags, data: { storedAt: uploadedDefinition(h.ctx).path } };
+};
+
 /** The file has come to the redirected address: the flow definition and its first version. */
 export function importFlowDefinition(h: Hook, req: Doc): Doc {
   const name = catalogName('flow definition', req.name);
   const collection = str(req.collectionCrn);
   const collectionCrn = collection ? h.records('catalogCollection').get(collection).crn : undefined;
-  const tags = tagsOf(req.tags);
-  const file = uploadedDefinition(h.ctx);
+  const version = imported(h, req);
   const flow = newFlow(h, { name, slug: name, description: str(req.description), collectionCrn });
-  addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
+  addVersion(h, flow, version);
   return h.conform('ImportFlowDefinitionResponse', h.records('flow').view(flow), flow.id);
 }
 
@@ -440,9 +397,7 @@ export function importFlowDefinitionVersion(h: Hook, req: Doc): Doc {
     throw failedPrecondition(
       `${flow.name ?? flow.id} is a ReadyFlow: it gets new versions from Cloudera only; import yours as a flow definition of its own`,
     );
-  const tags = tagsOf(req.tags);
-  const file = uploadedDefinition(h.ctx);
-  const v = addVersion(h, flow, { comments: str(req.comments), tags, data: { storedAt: file.path } });
+  const v = addVersion(h, flow, imported(h, req));
   return h.conform('ImportFlowDefinitionVersionResponse', h.records('flowVersion').view(v), v.id);
 }
 

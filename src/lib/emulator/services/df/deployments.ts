@@ -5,37 +5,19 @@
  * opens there the requests its deployments are made from. Its `deployment`
  * and `deployedFlow` resources are read from the world (`readsFrom`): their
  * reads and lists are verbs, and what they show is computed of the
- * workload's records (show, and the entries' answers). The requests it opens
- * and what it shows across the account are code.
+ * workload's records (show, and the entries' answers), with their projects.
+ * The requests it opens and what it shows across the account are code.
  */
 import type { Hook } from '../../engine/declare.js';
 import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { paged } from '../../engine/paging.js';
 import type { Doc } from '../../types.js';
-import { str, text } from '../../values.js';
-import type {
-  DataflowDeploymentView as Deployment,
-  DataflowFlowView as DeployedFlow,
-  DataflowRequestSpec as FlowRequest,
-} from '../../world/contracts.js';
+import { num, str, text } from '../../values.js';
+import type { DataflowDeploymentView as Deployment, DataflowFlowView as DeployedFlow, DataflowRequestSpec } from '../../world/contracts.js';
 import { filtered, sorted } from './listing.js';
-import {
-  activeAlerts,
-  deploymentEvents,
-  deploymentSystemCharts,
-  eventDoc,
-  eventNamed,
-  eventSummary,
-  eventsWanted,
-  flowEvents,
-  kpiCharts,
-  rowsOf,
-  runs,
-} from './monitoring.js';
+import { alertCounts, deploymentEvents, deploymentSystemCharts, eventAnswers, flowEvents, kpiCharts } from './monitoring.js';
 import { allServices, requireHealthy, serviceNamed, type R, type Rec } from './services.js';
-import { deployedFlowView, deploymentView } from './views.js';
 
 function deploymentNamed(h: Hook<R>, deploymentCrn: string): Deployment {
   const d = h.world.dataflows.deployment(deploymentCrn);
@@ -44,9 +26,8 @@ function deploymentNamed(h: Hook<R>, deploymentCrn: string): Deployment {
 }
 
 /** A flow of a deployment, or NOT_FOUND. */
-function flowNamed(h: Hook<R>, req: Doc): { d: Deployment; f: DeployedFlow } {
-  const d = deploymentNamed(h, text(req.deploymentCrn));
-  const flowCrn = text(req.deployedFlowCrn);
+function flowNamed(h: Hook<R>, deploymentCrn: string, flowCrn: string): { d: Deployment; f: DeployedFlow } {
+  const d = deploymentNamed(h, deploymentCrn);
   if (!flowCrn) throw invalid('deployedFlowCrn is required');
   const f = h.world.dataflows.flowsOf(d.crn).find((x) => x.crn === flowCrn);
   if (!f) throw notFound(`flow ${flowCrn.slice(0, 200)} not found in deployment ${d.name}`);
@@ -56,32 +37,23 @@ function flowNamed(h: Hook<R>, req: Doc): { d: Deployment; f: DeployedFlow } {
 // ---- deployment requests: the control plane's half of a new deployment or flow
 
 /**
- * A flow definition of the catalog is deployed at a version it has
- * (NOT_FOUND otherwise); a flow version CRN whose flow the catalog does not
- * hold is taken as it is (the flow comes from outside the catalog).
- */
-function checkCatalogVersion(h: Hook<R>, flowCrn: string, version: number): void {
-  const flow = h.records('flow').find(flowCrn);
-  if (!flow) return;
-  if (!h.records('flowVersion').find(`${flowCrn}/v.${version}`))
-    throw notFound(`flow definition ${flow.name ?? flowCrn} has no version ${version} (see df flow-versions list)`);
-}
-
-/**
  * Opens a request to deploy a flow version into a healthy service: the
  * workload service knows it from then on (its details can be read, a
  * deployment or a flow made from it once). The flow is named by the
  * version CRN's resource, `<flow>/v.<version>`, of type `flow` (the
- * account's own) or `readyFlow` (an added ReadyFlow).
+ * account's own) or `readyFlow` (an added ReadyFlow). A flow definition of
+ * the catalog is deployed at a version it has (NOT_FOUND otherwise); a
+ * version of a flow the catalog does not hold is taken as it is (the flow
+ * comes from outside the catalog).
  */
-function initiate(h: Hook<R>, kind: FlowRequest['kind'], req: Doc): FlowRequest {
+function initiate(h: Hook<R>, kind: DataflowRequestSpec['kind'], req: Doc): DataflowRequestSpec {
   const s = serviceNamed(h, text(req.serviceCrn));
   requireHealthy(h, s, 'a new deployment');
   const deploymentCrn = str(req.deploymentCrn);
   if (deploymentCrn) {
     const d = deploymentNamed(h, deploymentCrn);
     if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name ?? s.id}`);
-    if (str(req.deployedFlowCrn)) flowNamed(h, req);
+    if (str(req.deployedFlowCrn)) flowNamed(h, deploymentCrn, text(req.deployedFlowCrn));
   }
   const flowVersionCrn = text(req.flowVersionCrn);
   const m = /^crn:cdp:df:[^:]*:[^:]*:(?:flow|readyFlow):([^/]+)(?:\/v\.(\d+))?$/.exec(flowVersionCrn);
@@ -91,10 +63,11 @@ function initiate(h: Hook<R>, kind: FlowRequest['kind'], req: Doc): FlowRequest 
     );
   const flowCrn = flowVersionCrn.replace(/\/v\.\d+$/, '');
   const version = Number(m[2] ?? 1);
-  checkCatalogVersion(h, flowCrn, version);
-  const type = kind === 'deployment' ? 'deploymentRequest' : 'deployedFlowRequest';
-  const request: FlowRequest = {
-    crn: h.crn(type, uuid()),
+  const flow = h.records('flow').find(flowCrn);
+  if (flow && !h.records('flowVersion').find(`${flowCrn}/v.${version}`))
+    throw notFound(`flow definition ${flow.name ?? flowCrn} has no version ${version} (see df flow-versions list)`);
+  const request: DataflowRequestSpec = {
+    crn: h.crn(kind === 'deployment' ? 'deploymentRequest' : 'deployedFlowRequest', uuid()),
     kind,
     environmentCrn: s.scope,
     flowName: m[1],
@@ -129,11 +102,48 @@ export const flowsRead = (h: Hook<R>, deploymentCrn: string): EngineRecord[] =>
   h.world.dataflows.flowsOf(deploymentCrn).map((f) => asRecord(f, deploymentCrn));
 
 const deploymentOf = (h: Hook<R>, rec: Rec): Deployment => deploymentNamed(h, rec.id);
-const flowOf = (h: Hook<R>, rec: Rec): { d: Deployment; f: DeployedFlow } =>
-  flowNamed(h, { deploymentCrn: rec.scope, deployedFlowCrn: rec.id });
+const flowOf = (h: Hook<R>, rec: Rec): { d: Deployment; f: DeployedFlow } => flowNamed(h, rec.scope, rec.id);
 
-/** What a deployment shows: the workload's record as the control plane shows it (a list keeps DeploymentSummary's fields). */
-export const deploymentShown = (h: Hook<R>, rec: Rec): Doc => deploymentView(h, deploymentOf(h, rec));
+/** The project a deployment or flow belongs to, as ProjectMeta; none once the project is gone. */
+function projectOf(h: Hook<R>, projectCrn: string | undefined): Doc | undefined {
+  const p = projectCrn ? h.records('project').find(projectCrn) : undefined;
+  return p ? { id: p.id, crn: projectCrn, name: p.name ?? p.id } : undefined;
+}
+
+/**
+ * What a deployment shows (Deployment; a list conforms it to
+ * DeploymentSummary): the workload's record as the control plane shows it.
+ */
+export function deploymentShown(h: Hook<R>, rec: Rec): Doc {
+  const d = deploymentOf(h, rec);
+  const full = d.shown();
+  const m = full.service as { crn: string; name: string; cloudPlatform: string; region: { name: string } };
+  return {
+    crn: d.crn,
+    name: d.name,
+    status: { state: d.status.state, detailedState: d.status.detailedState, message: d.work.failed ? (d.work.reason ?? '') : '' },
+    service: { crn: m.crn, name: m.name, cloudProvider: m.cloudPlatform, region: m.region.name, environmentCrn: d.environmentCrn },
+    updated: d.updated,
+    ...alertCounts(deploymentEvents(h, d)),
+    project: projectOf(h, d.projectCrn),
+    clusterSize: (full.clusterSizeParams as { name?: string } | undefined)?.name ?? 'EXTRA_SMALL',
+    nifiUrl: full.nifiUrl,
+    autoscalingEnabled: full.autoscalingEnabled,
+    ...(num(full.autoscaleMinNodes) !== undefined
+      ? { autoscaleMinNodes: full.autoscaleMinNodes, autoscaleMaxNodes: full.autoscaleMaxNodes }
+      : {}),
+    staticNodeCount: full.staticNodeCount,
+    currentNodeCount: full.currentNodeCount,
+    deployedByCrn: d.creatorCrn,
+    deployedByName: d.deployedBy,
+    lastUpdatedByName: d.deployedBy,
+    dfxLocalUrl: full.dfxLocalUrl,
+    configurationVersion: d.configurationVersion,
+    cfmNifiVersion: d.cfmNifiVersion,
+    flowMetricsScalingEnabled: full.flowMetricsScalingEnabled,
+    ...(full.flowCrn ? { flowCrn: full.flowCrn, flowName: full.flowName, flowVersion: full.flowVersion } : {}),
+  };
+}
 
 /** listDeployments: by name or CRN, filters (state, service, project), sorts. */
 export function deploymentsListed(h: Hook<R>, req: Doc): EngineRecord[] {
@@ -152,33 +162,35 @@ export function deploymentsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   return list.map((d) => asRecord(d, ''));
 }
 
-export function deploymentEventsListed(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const events = eventsWanted(deploymentEvents(h, deploymentOf(h, rec)), req);
-  return paged(h.ctx, req, rowsOf(events, req), eventSummary);
-}
-
-export function deploymentEventDetail(h: Hook<R>, rec: Rec, req: Doc): Doc {
+export const deploymentWatch = eventAnswers((h, rec) => {
   const d = deploymentOf(h, rec);
-  return { eventDetail: { event: eventDoc(eventNamed(deploymentEvents(h, d), text(req.eventCrn), `deployment ${d.name}`)) } };
-}
-
-export const deploymentAlerts = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
-  eventSummaries: activeAlerts(deploymentEvents(h, deploymentOf(h, rec)), req.sort),
+  return { events: deploymentEvents(h, d), what: `deployment ${d.name}` };
 });
 
-export function deploymentKpis(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const d = deploymentOf(h, rec);
-  return { metricCharts: kpiCharts(h, d.crn, d.kpis, d.created, runs(d.status.state), req.metricsTimePeriod) };
-}
+export const deploymentKpis = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
+  metricCharts: kpiCharts(h, deploymentOf(h, rec), req.metricsTimePeriod),
+});
 
 export const deploymentSystemMetrics = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
   metricCharts: deploymentSystemCharts(h, deploymentOf(h, rec), req.metricsTimePeriod),
 });
 
-/** What a flow of a deployment shows: the workload's record as the control plane shows it (a list keeps DeployedFlowSummary's fields). */
+/**
+ * What a flow of a deployment shows (DeployedFlow; a list conforms it to
+ * DeployedFlowSummary): the workload's record as the control plane shows it,
+ * its project's CRN while the project is there.
+ */
 export function deployedFlowShown(h: Hook<R>, rec: Rec): Doc {
   const { d, f } = flowOf(h, rec);
-  return deployedFlowView(h, f, d);
+  return {
+    ...f,
+    deploymentCrn: d.crn,
+    status: { state: f.status.state, detailedState: f.status.detailedState },
+    ...alertCounts(flowEvents(h, d, f)),
+    deploymentName: d.name,
+    projectCrn: projectOf(h, f.projectCrn) ? f.projectCrn : undefined,
+    flowVersionCrn: `${f.flowCrn}/v.${f.flowVersion}`,
+  };
 }
 
 /** listFlowsInDeployment: a deployment's flows by name, filters (state) and sorts. */
@@ -195,22 +207,9 @@ export function flowsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   );
 }
 
-export function flowEventsListed(h: Hook<R>, rec: Rec, req: Doc): Doc {
+export const flowWatch = eventAnswers((h, rec) => {
   const { d, f } = flowOf(h, rec);
-  return paged(h.ctx, req, eventsWanted(flowEvents(h, d, f), req), eventSummary);
-}
+  return { events: flowEvents(h, d, f), what: `flow ${f.name} of ${d.name}` };
+});
 
-export function flowEventDetail(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const { d, f } = flowOf(h, rec);
-  return { eventDetail: { event: eventDoc(eventNamed(flowEvents(h, d, f), text(req.eventCrn), `flow ${f.name} of ${d.name}`)) } };
-}
-
-export function flowAlerts(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const { d, f } = flowOf(h, rec);
-  return { eventSummaries: activeAlerts(flowEvents(h, d, f), req.sort) };
-}
-
-export function flowKpis(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const { f } = flowOf(h, rec);
-  return { metricCharts: kpiCharts(h, f.crn, f.kpis, f.created, runs(f.status.state), req.metricsTimePeriod) };
-}
+export const flowKpis = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({ metricCharts: kpiCharts(h, flowOf(h, rec).f, req.metricsTimePeriod) });

@@ -20,7 +20,6 @@ import * as deployments from './deployments.js';
 import * as monitoring from './monitoring.js';
 import * as projects from './projects.js';
 import * as services from './services.js';
-import { serviceShown } from './views.js';
 
 /** A service's actions are refused while it is disabled (the request is checked before the record is read). */
 const LIVE = { rewrite: services.notDisabled } as const;
@@ -42,18 +41,9 @@ export default defineService<OperationName>()({
       // Diagnostics name their service by `dfServiceCrn`.
       keys: ['serviceCrn', 'dfServiceCrn'],
       lives: { in: 'environment', by: ['environmentCrn'] },
-      minutes: {
-        enable: 10,
-        update: 2,
-        upgrade: 8,
-        renewCertificates: 3,
-        rotatePassword: 3,
-        // The nodes are replaced one by one: the service is unavailable meanwhile.
-        updateNodeImages: 12,
-        collectDiagnostics: 5,
-        delete: 5,
-      },
-      hooks: { check: services.serviceChecks, effect: services.serviceEffects, keep: services.serviceKeeps, show: serviceShown },
+      // Certificates and passwords take the default 3; node images are replaced one by one: the service is unavailable meanwhile.
+      minutes: { enable: 10, update: 2, upgrade: 8, updateNodeImages: 12, collectDiagnostics: 5, delete: 5 },
+      hooks: { check: services.serviceChecks, effect: services.serviceEffects, keep: services.serviceKeeps, show: monitoring.serviceShown },
     },
     kubernetesAccess: {
       noun: 'Kubernetes access of',
@@ -86,22 +76,14 @@ export default defineService<OperationName>()({
       noun: 'collection',
       keys: ['catalogCollectionCrn'],
       renames: true,
-      hooks: {
-        check: { update: catalog.checkCollectionUpdate, delete: catalog.checkCollectionDelete },
-        effect: { update: catalog.collectionRenamed },
-        show: catalog.collectionShown,
-      },
+      hooks: { check: { delete: catalog.checkCollectionDelete }, show: catalog.collectionShown },
     },
     flow: {
       noun: 'flow definition',
       keys: ['flowCrn'],
       // "Delete a flow definition and all its versions".
       deletes: { cascades: true },
-      hooks: {
-        check: { delete: catalog.checkFlowDelete },
-        effect: { update: catalog.assigned },
-        show: catalog.flowShown,
-      },
+      hooks: { check: { delete: catalog.checkFlowDelete }, effect: { update: catalog.assigned }, show: catalog.flowShown },
     },
     flowVersion: {
       noun: 'flow version',
@@ -151,9 +133,9 @@ export default defineService<OperationName>()({
     revokeUserKubernetesAccess: r.kubernetesAccess.delete({ answer: services.cloudUserOf }),
     listUserKubernetesAccess: r.service.read({ answer: services.kubernetesAccess }),
     getKubeconfig: r.service.read({ answer: services.getKubeconfig }),
-    listServiceEvents: r.service.read({ answer: monitoring.listServiceEvents }),
-    describeServiceEventDetail: r.service.read({ answer: monitoring.describeServiceEventDetail }),
-    listServiceActiveAlerts: r.service.read({ answer: monitoring.listServiceActiveAlerts }),
+    listServiceEvents: r.service.read({ answer: monitoring.serviceWatch.listed }),
+    describeServiceEventDetail: r.service.read({ answer: monitoring.serviceWatch.detail }),
+    listServiceActiveAlerts: r.service.read({ answer: monitoring.serviceWatch.alerts }),
     listServiceSystemMetrics: r.service.read({ answer: monitoring.listServiceSystemMetrics }),
 
     // ---- projects and diagnostics
@@ -203,22 +185,19 @@ export default defineService<OperationName>()({
     initiateFlowInDeployment: code(deployments.initiateFlowInDeployment),
     describeDeployment: r.deployment.read(),
     listDeployments: r.deployment.list({ select: deployments.deploymentsListed }),
-    listDeploymentEvents: r.deployment.read({ answer: deployments.deploymentEventsListed }),
-    describeDeploymentEventDetail: r.deployment.read({ answer: deployments.deploymentEventDetail }),
-    listDeploymentActiveAlerts: r.deployment.read({ answer: deployments.deploymentAlerts }),
+    listDeploymentEvents: r.deployment.read({ answer: deployments.deploymentWatch.listed }),
+    describeDeploymentEventDetail: r.deployment.read({ answer: deployments.deploymentWatch.detail }),
+    listDeploymentActiveAlerts: r.deployment.read({ answer: deployments.deploymentWatch.alerts }),
     listDeploymentKPIs: r.deployment.read({ answer: deployments.deploymentKpis }),
     listDeploymentSystemMetrics: r.deployment.read({ answer: deployments.deploymentSystemMetrics }),
     describeFlowInDeployment: r.deployedFlow.read(),
     listFlowsInDeployment: r.deployedFlow.list({ select: deployments.flowsListed }),
-    listFlowEventsInDeployment: r.deployedFlow.read({ answer: deployments.flowEventsListed }),
-    describeFlowEventDetailInDeployment: r.deployedFlow.read({ answer: deployments.flowEventDetail }),
-    listFlowActiveAlertsInDeployment: r.deployedFlow.read({ answer: deployments.flowAlerts }),
+    listFlowEventsInDeployment: r.deployedFlow.read({ answer: deployments.flowWatch.listed }),
+    describeFlowEventDetailInDeployment: r.deployedFlow.read({ answer: deployments.flowWatch.detail }),
+    listFlowActiveAlertsInDeployment: r.deployedFlow.read({ answer: deployments.flowWatch.alerts }),
     listFlowKpisInDeployment: r.deployedFlow.read({ answer: deployments.flowKpis }),
     listNotifications: code(monitoring.listNotifications),
     listFilterOptions: code(monitoring.listFilterOptions),
   }),
-  redirectedUploads: {
-    importFlowDefinition: '/df/catalog/flows/upload',
-    importFlowDefinitionVersion: '/df/catalog/flow-versions/upload',
-  },
+  redirectedUploads: { importFlowDefinition: '/df/catalog/flows/upload', importFlowDefinitionVersion: '/df/catalog/flow-versions/upload' },
 });

@@ -17,16 +17,9 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
-import { iso, num, str, strings, text } from '../../values.js';
+import { iso, num, obj, str, strings, text } from '../../values.js';
 import { filtered, sorted } from './listing.js';
-import { collectDiagnostics, requireHealthy, serviceMeta, type R, type Rec } from './services.js';
-
-/** The service a project or a collection lives in. */
-function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
-  const s = h.records('service').byId(rec.scope);
-  if (!s) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
-  return s;
-}
+import { collectDiagnostics, recordsIn, requireHealthy, serviceMeta, serviceOf, type R, type Rec } from './services.js';
 
 // ---- projects ----
 
@@ -42,12 +35,6 @@ function checkRevision(rec: Rec, req: Doc): void {
 
 /** What every change of a project sets: its next revision, and when. */
 const revised = (h: Hook<R>, rec: Rec): Doc => ({ revision: (num(rec.doc.revision) ?? 1) + 1, updated: h.ctx.clock.now() });
-
-/** Checks the revision a change names against the project's, and moves it on (for code). */
-function revise(h: Hook<R>, rec: EngineRecord, req: Doc): void {
-  checkRevision(rec, req);
-  Object.assign(rec.doc, revised(h, rec));
-}
 
 function projectName(given: unknown): string {
   const name = text(given).trim();
@@ -107,44 +94,36 @@ export function endProjectDeletes(h: Hook<R>): void {
   }
 }
 
-/** Code: a delete under way is no state of the record (see DELETING_MS). */
-export function deleteProject(h: Hook<R>, req: Doc): Doc {
+/**
+ * Code: a delete under way (or its cancellation) is no state of the record
+ * (see DELETING_MS); either moves the revision on.
+ */
+function markDeleting(h: Hook<R>, req: Doc, deleting: boolean): Doc {
   const rec = h.locate('project', req);
-  if (deletingSince(rec) !== undefined) throw failedPrecondition(`project ${rec.name ?? rec.id} is already being deleted`);
-  revise(h, rec, req);
-  rec.data = { ...rec.data, deletingSince: h.ctx.clock.now() };
+  if ((deletingSince(rec) !== undefined) === deleting)
+    throw failedPrecondition(`project ${rec.name ?? rec.id} is ${deleting ? 'already being deleted' : 'not being deleted'}`);
+  checkRevision(rec, req);
+  Object.assign(rec.doc, revised(h, rec));
+  const { deletingSince: _was, ...data } = rec.data ?? {};
+  rec.data = deleting ? { ...data, deletingSince: h.ctx.clock.now() } : data;
   h.records('project').save(rec);
   return {};
 }
 
-/** Code: a delete is cancelled while it is under way (see DELETING_MS). */
-export function cancelDeleteProject(h: Hook<R>, req: Doc): Doc {
-  const rec = h.locate('project', req);
-  if (deletingSince(rec) === undefined) throw failedPrecondition(`project ${rec.name ?? rec.id} is not being deleted`);
-  revise(h, rec, req);
-  const { deletingSince: _cancelled, ...data } = rec.data ?? {};
-  rec.data = data;
-  h.records('project').save(rec);
-  return {};
-}
+export const deleteProject = (h: Hook<R>, req: Doc): Doc => markDeleting(h, req, true);
+
+export const cancelDeleteProject = (h: Hook<R>, req: Doc): Doc => markDeleting(h, req, false);
 
 /** listProjects: through its filters (service, state) and sorts. */
 export function projectsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const all = h.records('project');
   return sorted(
     filtered(all.all(), req.filters, {
-      service: (p) => {
-        const s = p.doc.service as Doc | undefined;
-        return [String(s?.crn ?? ''), String(s?.name ?? '')];
-      },
+      service: (p) => [String(obj(p.doc.service).crn ?? ''), String(obj(p.doc.service).name ?? '')],
       state: (p) => (deletingSince(p) !== undefined ? 'DELETING' : 'ACTIVE'),
     }),
     req.sorts,
-    {
-      name: (p) => (p.name ?? '').toLowerCase(),
-      created: (p) => num(p.doc.created) ?? 0,
-      updated: (p) => num(p.doc.updated) ?? 0,
-    },
+    { name: (p) => (p.name ?? '').toLowerCase(), created: (p) => num(p.doc.created) ?? 0, updated: (p) => num(p.doc.updated) ?? 0 },
   );
 }
 
@@ -158,14 +137,13 @@ export function checkDiagnostics(h: Hook<R>, rec: Rec, req: Doc): void {
     if (!d) throw notFound(`deployment ${ref.slice(0, 200)} not found`);
     if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name ?? s.id}`);
   }
-  const times = (['startTime', 'endTime'] as const).map((k) => {
+  const [from, to] = (['startTime', 'endTime'] as const).map((k) => {
     const v = str(req[k]);
     if (v === undefined) return undefined;
     const at = Date.parse(v);
     if (Number.isNaN(at)) throw invalid(`${k} must be a date-time (ISO 8601); got "${v.slice(0, 50)}"`);
     return at;
   });
-  const [from, to] = times;
   if (from !== undefined && to !== undefined && from >= to) throw invalid('startTime must be before endTime');
 }
 
@@ -197,10 +175,7 @@ export function diagnosticsListed(h: Hook<R>, req: Doc): EngineRecord[] {
   const ref = str(req.dfServiceCrn);
   const scope = ref ? h.records('service').get(ref).id : undefined;
   const uuids = strings(req.uuids);
-  return h
-    .records('diagnostics')
-    .all(scope)
-    .filter((d) => uuids.length === 0 || uuids.includes(d.id));
+  return recordsIn(h, 'diagnostics', scope).filter((d) => uuids.length === 0 || uuids.includes(d.id));
 }
 
 export const diagnosticsStarted = (_h: Hook<R>, rec: Rec): Doc => ({ uuid: rec.id });

@@ -70,6 +70,9 @@ export function userNameOf(h: Hook<R>, actorCrn: string): string {
 
 const services = (h: Hook<R>): Records => h.records('service');
 
+/** The records of a resource in a scope (a parent's id; '' in the account), or in every scope. */
+export const recordsIn = (h: Hook<R>, resource: R, scope?: string): EngineRecord[] => h.records(resource).all(scope);
+
 /** The state a service is in now. */
 export const stateOf = (h: Hook<R>, rec: Rec): string => services(h).state(rec as EngineRecord);
 
@@ -86,42 +89,25 @@ export function serviceNamed(h: Hook<R>, serviceCrn: string): EngineRecord {
   return services(h).get(serviceCrn);
 }
 
+/** The service a record lives in (a project, a diagnostics collection, a user's access). */
+export function serviceOf(h: Hook<R>, rec: Rec): EngineRecord {
+  const s = services(h).byId(rec.scope);
+  if (!s) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
+  return s;
+}
+
 /** Every service of the account (disabled ones too), in the order they were first enabled. */
 export const allServices = (h: Hook<R>): EngineRecord[] => services(h).all();
 
 // ---- setup: DataFlow in the pre-created environments; disabled services of deleted environments forgotten ----
 
-const PRE_ENABLED: Doc = {
-  minK8sNodeCount: 3,
-  maxK8sNodeCount: 10,
-  usePublicLoadBalancer: true,
-  privateCluster: false,
-  userDefinedRouting: false,
-  enforceProject: false,
-  kubeApiAuthorizedIpRanges: [],
-  loadBalancerAuthorizedIpRanges: [],
-  clusterSubnets: [],
-  loadBalancerSubnets: [],
-  tags: {},
-};
-
-/** The document of an environment's service, from what enableService takes. */
-function serviceDoc(h: Hook<R>, env: Place, given: Doc): Doc {
-  return {
-    ...given,
-    crn: h.crn('service', crnId(env.crn)),
-    environmentCrn: env.crn,
-    name: env.environmentName,
-    cloudPlatform: env.cloudPlatform,
-    region: env.region,
-    workloadVersion: WORKLOAD_VERSIONS[0],
-  };
-}
-
-/** A new service record of an environment. */
-function newService(h: Hook<R>, env: Place, doc: Doc): Omit<EngineRecord, 'activity' | 'createdAt'> {
+/** A new service record of an environment, with what enableService takes. */
+function newService(h: Hook<R>, env: Place, given: Doc): Omit<EngineRecord, 'activity' | 'createdAt'> {
   const id = crnId(env.crn);
-  return { id, name: env.environmentName, crn: h.crn('service', id), scope: env.crn, env: env.crn, doc };
+  const crn = h.crn('service', id);
+  const name = env.environmentName;
+  const place = { environmentCrn: env.crn, name, cloudPlatform: env.cloudPlatform, region: env.region };
+  return { id, name, crn, scope: env.crn, env: env.crn, doc: { ...given, crn, ...place, workloadVersion: WORKLOAD_VERSIONS[0] } };
 }
 
 /**
@@ -146,7 +132,7 @@ export function preEnable(h: Hook<R>): void {
       region: e.region,
     };
     // Enabled from the start: its enable ended as it was made.
-    if (!all.byId(crnId(env.crn))) all.create(newService(h, env, serviceDoc(h, env, PRE_ENABLED)), 'enable', { minutes: 0 });
+    if (!all.byId(crnId(env.crn))) all.create(newService(h, env, PRE_ENABLED), 'enable', { minutes: 0 });
   }
   h.ctx.store.setMeta(flag, '1');
 }
@@ -172,6 +158,22 @@ function nodeCounts(req: Doc): { minK8sNodeCount: number; maxK8sNodeCount: numbe
   return { minK8sNodeCount: min, maxK8sNodeCount: max };
 }
 
+const FLAGS = ['usePublicLoadBalancer', 'privateCluster', 'userDefinedRouting', 'enforceProject'];
+const TEXTS = ['instanceType', 'podCidr', 'serviceCidr'];
+const LISTS = ['kubeApiAuthorizedIpRanges', 'loadBalancerAuthorizedIpRanges', 'clusterSubnets', 'loadBalancerSubnets'];
+
+/** The settings of a service, as enableService takes them: those not given are off, or empty. */
+const settings = (req: Doc): Doc => ({
+  ...nodeCounts(req),
+  ...Object.fromEntries(FLAGS.map((k) => [k, bool(req[k])])),
+  ...Object.fromEntries(TEXTS.filter((k) => str(req[k])).map((k) => [k, str(req[k])])),
+  ...Object.fromEntries(LISTS.map((k) => [k, strings(req[k])])),
+  tags: stringMap(req.tags),
+});
+
+/** The settings of the pre-created environments' services. */
+const PRE_ENABLED = settings({ minK8sNodeCount: 3, maxK8sNodeCount: 10, usePublicLoadBalancer: true });
+
 /** A service as an answer shows it. */
 const shown = (h: Hook<R>, rec: EngineRecord): Doc => h.conform('Service', services(h).view(rec), rec.id);
 
@@ -181,7 +183,7 @@ const shown = (h: Hook<R>, rec: EngineRecord): Doc => h.conform('Service', servi
  * is enabled again as it is asked now, under its CRN, keeping its history.
  */
 export function enableService(h: Hook<R>, req: Doc): Doc {
-  const counts = nodeCounts(req);
+  const given = settings(req);
   const env = h.world.environments.require(text(req.environmentCrn));
   const all = services(h);
   const there = all.byId(crnId(env.crn));
@@ -192,27 +194,11 @@ export function enableService(h: Hook<R>, req: Doc): Doc {
   if (there && !there.deleted) throw alreadyExists(`DataFlow is already enabled in environment ${env.environmentName}`);
   if (env.status !== 'AVAILABLE')
     throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; DataFlow can be enabled in an AVAILABLE environment`);
-  const doc = serviceDoc(h, env, {
-    ...counts,
-    usePublicLoadBalancer: bool(req.usePublicLoadBalancer),
-    privateCluster: bool(req.privateCluster),
-    userDefinedRouting: bool(req.userDefinedRouting),
-    enforceProject: bool(req.enforceProject),
-    ...(str(req.instanceType) ? { instanceType: str(req.instanceType) } : {}),
-    ...(str(req.podCidr) ? { podCidr: str(req.podCidr) } : {}),
-    ...(str(req.serviceCidr) ? { serviceCidr: str(req.serviceCidr) } : {}),
-    kubeApiAuthorizedIpRanges: strings(req.kubeApiAuthorizedIpRanges),
-    loadBalancerAuthorizedIpRanges: strings(req.loadBalancerAuthorizedIpRanges),
-    clusterSubnets: strings(req.clusterSubnets),
-    loadBalancerSubnets: strings(req.loadBalancerSubnets),
-    tags: stringMap(req.tags),
-  });
+  const made = newService(h, env, given);
   let rec: EngineRecord;
-  if (!there) {
-    const made = newService(h, env, doc);
-    rec = all.create({ ...made, data: actorsWith(h, made as Rec) }, 'enable');
-  } else {
-    there.doc = doc;
+  if (!there) rec = all.create({ ...made, data: actorsWith(h, made as Rec) }, 'enable');
+  else {
+    there.doc = made.doc;
     delete there.deleted;
     noteActor(h, there);
     all.begin(there, 'enable');
@@ -296,14 +282,9 @@ export const serviceChecks = { update: checkUpdate, delete: checkDisable } as co
 
 export const serviceEffects = { upgrade: upgradeTo, delete: disabling } as const;
 
-export const serviceKeeps = {
-  update: actorsWith,
-  upgrade: actorsWith,
-  renewCertificates: actorsWith,
-  rotatePassword: actorsWith,
-  updateNodeImages: actorsWith,
-  delete: actorsWith,
-} as const;
+export const serviceKeeps = Object.fromEntries(
+  ['update', 'upgrade', 'renewCertificates', 'rotatePassword', 'updateNodeImages', 'delete'].map((action) => [action, actorsWith]),
+);
 
 /** A diagnostics collection starts: the service shows COLLECTING_DIAGNOSTICS meanwhile (and goes back to the state it was in). */
 export function collectDiagnostics(h: Hook<R>, s: EngineRecord): void {
@@ -314,8 +295,7 @@ export function collectDiagnostics(h: Hook<R>, s: EngineRecord): void {
 // ---- what a service shows ----
 
 /** The deployments of the workload in a service's environment. */
-export const deploymentsOf = (h: Hook<R>, rec: Rec): ReturnType<Hook<R>['world']['dataflows']['deployments']> =>
-  h.world.dataflows.deployments().filter((d) => d.environmentCrn === rec.scope);
+export const deploymentsOf = (h: Hook<R>, rec: Rec) => h.world.dataflows.deployments().filter((d) => d.environmentCrn === rec.scope);
 
 /** listServices: those whose name or CRN holds the search term, in the order `sorts` asks. */
 export function servicesListed(h: Hook<R>, req: Doc): EngineRecord[] {
@@ -329,38 +309,32 @@ export const deployable = (h: Hook<R>): EngineRecord[] => allServices(h).filter(
 
 // ---- the cluster of a service ----
 
-/** Cloud users as their provider names them: an IAM user or role ARN on AWS, an object id on Azure and GCP's account emails. */
-function cloudUser(rec: Rec, id: string): string {
-  const platform = String(rec.doc.cloudPlatform);
-  const ok =
-    platform === 'AWS'
-      ? /^arn:aws(-[a-z-]+)?:iam::\d{12}:(user|role)\/\S+$/.test(id)
-      : platform === 'AZURE'
-        ? /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
-        : /^\S+@\S+$/.test(id);
-  if (!ok)
-    throw invalid(
-      `cloudUserId must be ${platform === 'AWS' ? 'an IAM user or role ARN' : platform === 'AZURE' ? 'an Azure AD object id' : 'a user or service account email'} for DataFlow service ${rec.name ?? rec.id} (${platform}); got "${id.slice(0, 200)}"`,
-    );
-  return id;
-}
+/** Cloud users as their provider names them: an IAM user or role ARN on AWS, an object id on Azure, and GCP's account emails. */
+const CLOUD_USERS: Readonly<Record<string, { form: RegExp; is: string }>> = {
+  AWS: { form: /^arn:aws(-[a-z-]+)?:iam::\d{12}:(user|role)\/\S+$/, is: 'an IAM user or role ARN' },
+  AZURE: { form: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, is: 'an Azure AD object id' },
+};
+const ACCOUNT_EMAIL = { form: /^\S+@\S+$/, is: 'a user or service account email' };
 
 /** A grant of access to a service's cluster: the service healthy, the user one its cloud names. */
 export function checkGrant(h: Hook<R>, rec: Rec): void {
-  const service = h.records('service').byId(rec.scope);
-  if (!service) throw notFound(`DataFlow service ${rec.scope.slice(0, 200)} not found`);
+  const service = serviceOf(h, rec);
   requireHealthy(h, service, 'granting Kubernetes access');
-  cloudUser(service, rec.name ?? '');
+  const platform = String(service.doc.cloudPlatform);
+  const id = rec.name ?? '';
+  const user = CLOUD_USERS[platform] ?? ACCOUNT_EMAIL;
+  if (!user.form.test(id))
+    throw invalid(
+      `cloudUserId must be ${user.is} for DataFlow service ${service.name ?? service.id} (${platform}); got "${id.slice(0, 200)}"`,
+    );
 }
 
 /** grantUserKubernetesAccess's and revokeUserKubernetesAccess's answer: the cloud user. */
 export const cloudUserOf = (_h: Hook<R>, rec: Rec): Doc => ({ cloudUserId: rec.name });
 
+/** listUserKubernetesAccess: the cloud users allowed to reach the service's cluster. */
 export const kubernetesAccess = (h: Hook<R>, rec: Rec): Doc => ({
-  cloudUserIds: h
-    .records('kubernetesAccess')
-    .all(rec.id)
-    .map((x) => x.name),
+  cloudUserIds: recordsIn(h, 'kubernetesAccess', rec.id).map((x) => x.name),
 });
 
 /**
@@ -370,8 +344,7 @@ export const kubernetesAccess = (h: Hook<R>, rec: Rec): Doc => ({
 function clusterToken(h: Hook<R>, rec: Rec): string {
   const made = services(h)
     .events(rec as EngineRecord)
-    .filter((e) => (e.action === 'enable' || e.action === 'rotatePassword') && !e.failed)
-    .at(-1);
+    .findLast((e) => (e.action === 'enable' || e.action === 'rotatePassword') && !e.failed);
   return stableUuid(`${rec.crn ?? rec.id}/token/${made?.startedAt ?? rec.createdAt}`);
 }
 
