@@ -2,26 +2,21 @@
  * Deployment archives, records of the engine (index.ts's `archive`): a
  * deployment's configuration and flows exported under a name made of its
  * own and the time, the snapshot kept beside it; a deployment (or a flow)
- * is later made from one, tied to its open request.
+ * is later made from one, tied to its open request (requests.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Doc } from '../../engine/context.js';
 import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
-import { invalid, notFound } from '../../errors.js';
 import { str } from '../../values.js';
-import { flowsOf, getDeployment, nifiVersionOf } from './deployed.js';
-import { inEnvironment, type R } from './records.js';
-import * as requests from './requests.js';
-import { importedConfig } from './views.js';
-import { Workload } from './workload.js';
+import { Workload, inEnvironment, nifiVersionOf, type R } from './workload.js';
 
 /** An export: the deployment's archive as the request the create reads, its snapshot beside (kept, never shown). */
 export function exported(h: Hook<R>, sent: Doc): Doc {
   const w = new Workload(h);
   const env = w.environment(str(sent.environmentCrn));
-  const d = getDeployment(w, env, str(sent.deploymentCrn));
-  const flows = flowsOf(w, d);
+  const d = w.deployment(env, str(sent.deploymentCrn));
+  const flows = w.flowsOf(d);
   const stamp = new Date(w.now)
     .toISOString()
     .replace(/[-:]/g, '')
@@ -59,21 +54,3 @@ export const archive: Resource<R> = {
   ...inEnvironment('archive', ['archiveName']),
   hooks: { keep: { create: (_h, _rec, req) => ({ snapshot: req.snapshot }) } },
 };
-
-/**
- * Ties an archive of the environment to an open request, for a deployment
- * (or a flow) made from it: the configuration it holds (of the flow named).
- */
-export function importFrom(w: Workload, env: string, requestCrn: string | undefined, kind: 'deployment' | 'flow', r: Doc): Doc {
-  const req = requests.open(w, env, requestCrn, kind);
-  const name = str(r.archiveName);
-  if (!name) throw invalid('archiveName is required');
-  const a = w.h.records('archive').find(name, env);
-  if (!a) throw notFound(`archive ${name} not found`);
-  req.archive = String(a.name);
-  requests.save(w, req);
-  const flow = str(r.flowName);
-  const imported = importedConfig(a.data?.snapshot as Doc, a.doc.projectCrn, flow);
-  if (!imported) throw notFound(`archive ${String(a.name)} has no flow ${String(flow)}`);
-  return { rpcImportedDeploymentConfiguration: imported };
-}

@@ -3,21 +3,22 @@
  * request, an asset update request or a parameter group, and kept with
  * their owner), and how a flow's parameters show them. The bytes are on
  * disk (the server wrote them); records point at them.
+ *
+ * Asset update requests, records of the engine (index.ts's
+ * `assetUpdateRequest`): a deployment's (or one of its flows') request to
+ * change the files of its parameters, OPEN until it is used or aborted.
+ * Files are uploaded for an open one (or for an open deployment request),
+ * and go to the deployment or flow that uses it; an aborted one takes its
+ * files with it.
  */
-import { invalid } from '../../errors.js';
+import type { Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { removeUpload } from '../../uploads.js';
 import type { BackendContext, Doc } from '../../types.js';
-import { docs } from '../../values.js';
-import { KIND, type Asset } from './records.js';
-import type { Workload } from './workload.js';
-
-export interface AssetSpec {
-  readonly parameterGroup: string;
-  readonly parameterName: string;
-  readonly filePath: string;
-  readonly deployedFlowName?: string;
-}
+import { removeUpload } from '../../uploads.js';
+import { docs, str } from '../../values.js';
+import { KIND, Workload, inEnvironment, type Asset, type Call, type DeployedFlow, type Deployment, type R } from './workload.js';
 
 export function upload(w: Workload): NonNullable<BackendContext['upload']> {
   const u = w.ctx.upload;
@@ -31,17 +32,10 @@ export function withAssets(w: Workload, groups: readonly Doc[], owners: readonly
   for (const owner of owners) {
     for (const { doc: a } of w.store.children<Asset>(KIND.asset, owner)) {
       let g = out.find((x) => x.name === a.parameterGroup);
-      if (!g) {
-        g = { name: a.parameterGroup, parameters: [] };
-        out.push(g);
-      }
+      if (!g) out.push((g = { name: a.parameterGroup, parameters: [] }));
       let p = g.parameters.find((x) => x.name === a.parameterName);
-      if (!p) {
-        p = { name: a.parameterName, type: 'FILE' };
-        g.parameters.push(p);
-      }
-      const refs = docs(p.assetReferences).filter((x) => x.name !== a.name);
-      refs.push(reference(a));
+      if (!p) g.parameters.push((p = { name: a.parameterName, type: 'FILE' }));
+      const refs = [...docs(p.assetReferences).filter((x) => x.name !== a.name), reference(a)];
       p.assetReferences = refs;
       if (refs.length > 1) p.type = 'FILES';
     }
@@ -57,13 +51,23 @@ export function moveAssets(w: Workload, from: string, to: string): void {
   }
 }
 
-export function drop(w: Workload, a: { id: string; storedAt: string }): void {
+/** Drops the assets of an owner, their files with them. */
+export function dropAssets(w: Workload, owner: string): void {
+  for (const { doc } of w.store.children<Asset>(KIND.asset, owner)) drop(w, doc);
+}
+
+function drop(w: Workload, a: Asset): void {
   removeUpload(w.ctx.info.dataDir, a.storedAt);
   w.store.delete(KIND.asset, a.id);
 }
 
 /** Keeps the uploaded file as an asset of `owner` (a new upload of the same parameter and name replaces it). */
-export function keepUpload(w: Workload, env: string, owner: string, spec: AssetSpec): Asset {
+export function keepUpload(
+  w: Workload,
+  env: string,
+  owner: string,
+  spec: Pick<Asset, 'parameterGroup' | 'parameterName' | 'deployedFlowName'> & { filePath: string },
+): Asset {
   const u = upload(w);
   const name = spec.filePath.split(/[\\/]/).pop() || spec.filePath;
   for (const { doc } of w.store.children<Asset>(KIND.asset, owner))
@@ -93,3 +97,61 @@ export const reference = (a: Asset): Doc => ({
   version: String(a.created),
   environmentProvided: false,
 });
+
+/** The declaration of asset update requests. */
+export const assetUpdateRequest: Resource<R> = {
+  ...inEnvironment('asset update request', ['assetUpdateRequestCrn']),
+  hooks: {
+    // For a deployment of the environment, or one of its flows.
+    check: {
+      create: (h, rec, req) => {
+        const w = new Workload(h);
+        w.deployment(rec.scope, str(req.deploymentCrn));
+        if (str(req.deployedFlowCrn)) w.flow(rec.scope, str(req.deploymentCrn), str(req.deployedFlowCrn));
+      },
+    },
+    fill: (_h, _rec, req) => ({ deploymentCrn: str(req.deploymentCrn), deployedFlowCrn: str(req.deployedFlowCrn), status: 'OPEN' }),
+  },
+};
+
+/** An asset update request of the environment (any, when none is given), or NOT_FOUND. */
+export function assetRequest(w: Workload, env: string, crn: string | undefined): EngineRecord {
+  if (!crn) throw invalid('assetUpdateRequestCrn is required');
+  const found = w.h.records('assetUpdateRequest').find(crn, env || undefined);
+  if (!found) throw notFound(`asset update request ${crn} not found`);
+  return found;
+}
+
+/** Refuses a request that is no longer open. */
+export function requireOpen(req: EngineRecord): EngineRecord {
+  if (req.doc.status !== 'OPEN')
+    throw failedPrecondition(`asset update request ${String(req.crn)} is ${String(req.doc.status).toLowerCase()}`);
+  return req;
+}
+
+/** Moves an open request on to USED or ABORTED. */
+function settle(w: Workload, req: EngineRecord, status: 'USED' | 'ABORTED'): void {
+  req.doc.status = status;
+  w.h.records('assetUpdateRequest').save(req);
+}
+
+/** Uses an open asset update request of the deployment: its assets go to the flow (or the deployment). */
+export function applyRequest(w: Workload, env: string, crn: string, d: Deployment, f?: DeployedFlow): void {
+  const req = assetRequest(w, env, crn);
+  if (req.doc.deploymentCrn !== d.crn) throw invalid(`asset update request ${String(req.crn)} belongs to another deployment`);
+  requireOpen(req);
+  settle(w, req, 'USED');
+  moveAssets(w, String(req.crn), f?.crn ?? d.crn);
+}
+
+export const assetCalls = {
+  abortAssetUpdateRequest: (w, r, env) => {
+    const d = w.deployment(env, str(r.deploymentCrn));
+    const req = assetRequest(w, env, str(r.assetUpdateRequestCrn));
+    if (req.doc.deploymentCrn !== d.crn) throw notFound(`asset update request ${String(req.crn)} not found for deployment ${d.name}`);
+    if (req.doc.status === 'USED') throw failedPrecondition(`asset update request ${String(req.crn)} has already been applied`);
+    settle(w, req, 'ABORTED');
+    dropAssets(w, String(req.crn));
+    return {};
+  },
+} satisfies Record<string, Call>;

@@ -11,9 +11,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { invalid, failedPrecondition, notFound } from '../../errors.js';
 import { num, str, text } from '../../values.js';
 import { storageLocationOk } from './catalogue.js';
-import { allDeployments, checkVersion, getDeployment } from './deployed.js';
-import { inEnvironment, type R } from './records.js';
-import { Workload } from './workload.js';
+import { Workload, checkVersion, inEnvironment, type Call, type R } from './workload.js';
 
 export type ConfigResource = Extract<R, 'customNarConfiguration' | 'customPythonConfiguration'>;
 
@@ -43,7 +41,7 @@ export const named =
   (h: Hook<R>, sent: Doc): Doc => {
     const deploymentCrn = str(sent.deploymentCrn);
     if (str(sent[configField(r)]) || !deploymentCrn) return sent;
-    const d = getDeployment(new Workload(h), text(sent.environmentCrn), deploymentCrn);
+    const d = new Workload(h).deployment(text(sent.environmentCrn), deploymentCrn);
     const used = str(d.doc.config[configField(r)]);
     if (!used) throw notFound(`deployment ${d.name} uses no ${label(r)} configuration`);
     return { ...sent, [configField(r)]: used };
@@ -76,7 +74,7 @@ export const configuration = (r: ConfigResource): Resource<R> => ({
       update: (_h, rec) => checkLocation(rec.doc),
       delete: (h, rec, req) => {
         checkVersion(versionOf(rec), req.configurationVersion, label(r));
-        const user = allDeployments(new Workload(h)).find((d) => d.doc.config[configField(r)] === rec.crn);
+        const user = new Workload(h).allDeployments().find((d) => d.doc.config[configField(r)] === rec.crn);
         if (user)
           throw failedPrecondition(`the configuration is used by deployment ${user.name}; only unused configurations can be deleted`);
       },
@@ -87,3 +85,11 @@ export const configuration = (r: ConfigResource): Resource<R> => ({
     show: () => ({ password: '********' }),
   },
 });
+
+/** A validation checks a configuration's settings without keeping them. */
+const validate: Call = (_w, r) => {
+  checkLocation(r);
+  return {};
+};
+
+export const configurationCalls = { validateCustomNarConfiguration: validate, validateCustomPythonConfiguration: validate };

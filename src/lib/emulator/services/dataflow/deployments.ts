@@ -1,203 +1,59 @@
 /**
  * Deployments: creation from a deployment request with their first flow,
  * configuration updates, the state changes a caller asks for, NiFi version
- * changes, and export to archives (their records and lifecycle are in
- * deployed.ts). A deployment whose name starts with `fail-` ends its
- * creation in BAD_HEALTH / FAILED_TO_DEPLOY.
+ * changes and termination, and the deprecated calls on a deployment's only
+ * flow. A deployment whose name starts with `fail-` ends its creation in
+ * BAD_HEALTH / FAILED_TO_DEPLOY.
  */
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
+import { willFail } from '../../engine/timeline.js';
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { uuid } from '../../ids.js';
-import { willFail } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
-import { text } from '../../values.js';
-import * as assetRequests from './asset-requests.js';
-import { drop, moveAssets } from './assets.js';
+import { num, str, text } from '../../values.js';
+import { applyRequest, dropAssets } from './assets.js';
 import { DEFAULT_NIFI, NIFI_VERSIONS, checkClusterSize } from './catalogue.js';
-import * as configs from './configurations.js';
-import {
-  CREATION_MINUTES,
-  beginOn,
-  checkVersion,
-  deploymentRecords,
-  deploymentStatus,
-  findDeployment,
-  flowsOf,
-  getDeployment,
-  saveDeployed,
-  statesOf,
-  CREATING,
-} from './deployed.js';
-import * as flows from './flows.js';
-import * as inbound from './inbound.js';
+import { configField, get as configuration } from './configurations.js';
+import { cancelChange, changeVersion, deploy, move } from './flows.js';
+import { assign } from './inbound.js';
 import { sharedGroup } from './parameter-groups.js';
+import * as requests from './requests.js';
+import { deploymentConfigDoc, deploymentDoc } from './views.js';
 import {
   HEALTHY,
-  KIND,
   STEADY_DEPLOYMENT,
+  Workload,
+  checkVersion,
   inEnvironment,
-  type Asset,
+  statesOf,
+  type Call,
   type DeployedFlow,
   type Deployment,
   type R,
   type Status,
-} from './records.js';
-import * as requests from './requests.js';
-import { Workload } from './workload.js';
-import type { Hook, Resource } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+} from './workload.js';
 
+const words = (s: string): string[] => s.split(/\s+/);
 /** Deployment settings stored as given (sizing, scaling, KPIs, inbound connection, custom configurations). */
-export const CONFIG_KEYS = [
-  'autoScalingEnabled',
-  'flowMetricsScalingEnabled',
-  'autoScaleMinNodes',
-  'autoScaleMaxNodes',
-  'staticNodeCount',
-  'kpis',
-  'autoStartFlow',
-  'clusterSize',
-  'inboundHostname',
-  'listenComponents',
-  'inboundConnectionAuthorizedIpRanges',
-  'nodeStorageProfileName',
-  'nodeStorage',
-  'pythonWorkDirectorySize',
-  'customNarConfigurationCrn',
-  'customPythonConfigurationCrn',
-] as const;
+const CONFIG_KEYS = words(`autoScalingEnabled flowMetricsScalingEnabled autoScaleMinNodes autoScaleMaxNodes staticNodeCount kpis
+  autoStartFlow clusterSize inboundHostname listenComponents inboundConnectionAuthorizedIpRanges nodeStorageProfileName nodeStorage
+  pythonWorkDirectorySize customNarConfigurationCrn customPythonConfigurationCrn`);
 /** The settings an update may change. */
-export const UPDATE_KEYS = [
-  'clusterSize',
-  'autoScaleMinNodes',
-  'autoScaleMaxNodes',
-  'staticNodeCount',
-  'kpis',
-  'listenComponents',
-  'inboundConnectionAuthorizedIpRanges',
-  'customNarConfigurationCrn',
-  'customPythonConfigurationCrn',
-] as const;
+const UPDATE_KEYS = words(`clusterSize autoScaleMinNodes autoScaleMaxNodes staticNodeCount kpis listenComponents
+  inboundConnectionAuthorizedIpRanges customNarConfigurationCrn customPythonConfigurationCrn`);
 
-export type DeploymentConfig = Partial<Record<(typeof CONFIG_KEYS)[number], unknown>>;
+/** Emulated minutes of a deployment's creation, one per state: its first flow deploys meanwhile. */
+const CREATING = [0.5, 3, 1, 1];
 
-export interface DeploymentSpec {
-  readonly name: string;
-  readonly projectCrn?: string;
-  readonly requestCrn?: string;
-  readonly configurationVersion?: number;
-  readonly nifiVersion?: string;
-  readonly config: DeploymentConfig;
-  /** Its first flow. */
-  readonly flowName?: string;
-  readonly parameterGroups: Doc[];
-  readonly kpis: Doc[];
-  readonly sharedParameterGroupCrn?: string;
-  readonly autoStartFlow: boolean;
-}
+const pick = (r: Doc, keys: readonly string[]): Doc => Object.fromEntries(keys.filter((k) => r[k] !== undefined).map((k) => [k, r[k]]));
 
-export interface DeploymentChange {
-  readonly configurationVersion: unknown;
-  readonly config: DeploymentConfig;
-  readonly deactivateInbound: boolean;
-  readonly inboundHostname?: string;
-  readonly assetUpdateRequestCrn?: string;
-  readonly parameterGroups?: Doc[];
-}
-
-export function create(w: Workload, env: string, spec: DeploymentSpec): { deployment: Deployment; flow: DeployedFlow } {
-  if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,127}$/.test(spec.name))
-    throw invalid('deployment names are 1 to 128 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit');
-  if (findDeployment(w, spec.name, env)) throw alreadyExists(`a deployment named "${spec.name}" already exists`);
-  if (spec.nifiVersion !== undefined && !NIFI_VERSIONS.includes(spec.nifiVersion))
-    throw invalid(`NiFi version ${spec.nifiVersion} is not available; see listNifiVersions`);
-  for (const key of ['customNarConfigurationCrn', 'customPythonConfigurationCrn'] as const) {
-    const c = spec.config[key];
-    if (typeof c === 'string' && c)
-      configs.get(w, key === 'customNarConfigurationCrn' ? 'customNarConfiguration' : 'customPythonConfiguration', env, c);
+/** The custom configurations a deployment's settings name are of its environment. */
+function checkConfigurations(w: Workload, env: string, c: Doc): void {
+  for (const r of ['customNarConfiguration', 'customPythonConfiguration'] as const) {
+    const crn = str(c[configField(r)]);
+    if (crn) configuration(w, r, env, crn);
   }
-  if (spec.sharedParameterGroupCrn) sharedGroup(w, env, spec.sharedParameterGroupCrn);
-  if (spec.config.clusterSize !== undefined) checkClusterSize(spec.config.clusterSize);
-  const req = requests.use(w, env, spec.requestCrn, 'deployment');
-  const id = uuid();
-  const now = w.now;
-  const d = deploymentRecords(w).create({
-    id,
-    crn: w.h.crn('deployment', id),
-    name: spec.name,
-    scope: env,
-    env,
-    doc: {
-      environmentCrn: env,
-      projectCrn: spec.projectCrn,
-      creatorCrn: w.ctx.caller.actorCrn,
-      deployedBy: w.actorName(),
-      deploymentRequestCrn: req.crn,
-      created: now,
-      updated: now,
-      configurationVersion: spec.configurationVersion ?? 0,
-      config: { ...spec.config },
-      cfmNifiVersion: spec.nifiVersion ?? DEFAULT_NIFI,
-    },
-  }) as Deployment;
-  const hostname = spec.config.inboundHostname;
-  if (typeof hostname === 'string' && hostname) {
-    d.doc.inboundEndpointCrn = inbound.assign(w, env, hostname, d.crn);
-    deploymentRecords(w).save(d);
-  }
-  // The deployment's first flow, deployed with it.
-  const flow = flows.deploy(w, d, {
-    name: spec.flowName ?? req.flowName,
-    req,
-    parameterGroups: spec.parameterGroups,
-    kpis: spec.kpis,
-    configurationVersion: 0,
-    autoStart: spec.autoStartFlow,
-    sharedParameterGroupCrn: spec.sharedParameterGroupCrn,
-    deployFor: CREATION_MINUTES,
-    failing: willFail(d.activity),
-  });
-  moveAssets(w, req.crn, flow.crn);
-  return { deployment: d, flow };
-}
-
-/** Changes a deployment's configuration (the current version must be named). */
-export function update(w: Workload, env: string, deploymentCrn: string | undefined, change: DeploymentChange): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (s.state === 'TERMINATING') throw failedPrecondition(`deployment ${d.name} is terminating`);
-  checkVersion(d.doc.configurationVersion, change.configurationVersion, 'deployment');
-  const c = change.config;
-  if (typeof c.autoScaleMinNodes === 'number' && typeof c.autoScaleMaxNodes === 'number' && c.autoScaleMinNodes > c.autoScaleMaxNodes)
-    throw invalid('autoScaleMinNodes is above autoScaleMaxNodes');
-  if (c.clusterSize !== undefined) checkClusterSize(c.clusterSize);
-  for (const key of ['customNarConfigurationCrn', 'customPythonConfigurationCrn'] as const) {
-    const crn = c[key];
-    if (typeof crn === 'string' && crn)
-      configs.get(w, key === 'customNarConfigurationCrn' ? 'customNarConfiguration' : 'customPythonConfiguration', env, crn);
-  }
-  const config = d.doc.config;
-  for (const k of UPDATE_KEYS) if (c[k] !== undefined) config[k] = c[k];
-  if (c.autoScaleMinNodes !== undefined || c.autoScaleMaxNodes !== undefined) config.autoScalingEnabled = true;
-  else if (c.staticNodeCount !== undefined) config.autoScalingEnabled = false;
-  if (change.deactivateInbound) {
-    releaseEndpoint(w, d);
-    delete config.inboundHostname;
-  } else if (change.inboundHostname && change.inboundHostname !== config.inboundHostname) {
-    releaseEndpoint(w, d);
-    d.doc.inboundEndpointCrn = inbound.assign(w, env, change.inboundHostname, d.crn);
-    config.inboundHostname = change.inboundHostname;
-  }
-  const flows = flowsOf(w, d);
-  if (change.assetUpdateRequestCrn) assetRequests.applyRequest(w, env, change.assetUpdateRequestCrn, d, flows[0]);
-  if (change.parameterGroups && flows[0]) {
-    flows[0].doc.parameterGroups = change.parameterGroups;
-    saveDeployed(w, flows[0]);
-  }
-  d.doc.configurationVersion += 1;
-  d.doc.deployedBy = w.actorName();
-  if (STEADY_DEPLOYMENT.has(s.state)) beginOn(w, d, 'update');
-  else saveDeployed(w, d);
-  return d;
 }
 
 /** Frees a deployment's inbound connection endpoint. */
@@ -215,18 +71,135 @@ function releaseEndpoint(w: Workload, d: Deployment): void {
 
 /** Terminates a deployment and its flows (once: terminating again changes nothing). */
 export function terminate(w: Workload, env: string, deploymentCrn: string | undefined): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  if (deploymentStatus(w, d).state !== 'TERMINATING') {
-    for (const f of flowsOf(w, d)) flows.terminateWith(w, f);
-    for (const a of w.store.children<Asset>(KIND.asset, d.crn)) drop(w, a.doc);
+  const d = w.deployment(env, deploymentCrn);
+  if (w.deploymentStatus(d).state !== 'TERMINATING') {
+    for (const f of w.flowsOf(d)) {
+      f.doc.withDeployment = true;
+      w.begin(f, 'delete', { minutes: 2 });
+    }
+    dropAssets(w, d.crn);
     releaseEndpoint(w, d);
-    beginOn(w, d, 'delete');
+    w.begin(d, 'delete');
   }
   return d;
 }
 
+/** Starts or stops every flow of a steady deployment. */
+const moveAll =
+  (start: boolean): Call =>
+  (w, r, env) => {
+    const d = w.deployment(env, str(r.deploymentCrn));
+    const s = w.deploymentStatus(d).state;
+    if (!STEADY_DEPLOYMENT.has(s))
+      throw failedPrecondition(`deployment ${d.name} is ${s}; its flows cannot be ${start ? 'started' : 'stopped'}`);
+    for (const f of w.flowsOf(d)) move(w, f, d, start);
+    return { deployment: deploymentDoc(w, d) };
+  };
+
+/** A deprecated call on the only flow of a deployment; it answers the deployment, or its configuration. */
+const onSingleFlow =
+  (act: (w: Workload, f: DeployedFlow, d: Deployment, r: Doc) => void, configurationAnswer = false): Call =>
+  (w, r, env) => {
+    const d = w.deployment(env, str(r.deploymentCrn));
+    const flows = w.flowsOf(d);
+    if (flows.length !== 1 || !flows[0])
+      throw failedPrecondition(`deployment ${d.name} has ${flows.length} flows; use the calls that name the flow (deployed-flows)`);
+    act(w, flows[0], d, r);
+    return configurationAnswer ? { deploymentConfiguration: deploymentConfigDoc(w, d) } : { deployment: deploymentDoc(w, d) };
+  };
+
+export const deploymentCalls = {
+  createDeployment: (w, r, env) => {
+    const name = text(r.name);
+    const nifiVersion = typeof r.cfmNifiVersion === 'string' ? r.cfmNifiVersion : undefined;
+    const config = pick(r, CONFIG_KEYS);
+    const sharedGroupCrn = str(r.useSharedParameterGroupCrn);
+    if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,127}$/.test(name))
+      throw invalid('deployment names are 1 to 128 letters, digits, spaces, ".", "_" or "-", starting with a letter or digit');
+    if (w.findDeployment(name, env)) throw alreadyExists(`a deployment named "${name}" already exists`);
+    if (nifiVersion !== undefined && !NIFI_VERSIONS.includes(nifiVersion))
+      throw invalid(`NiFi version ${nifiVersion} is not available; see listNifiVersions`);
+    checkConfigurations(w, env, config);
+    if (sharedGroupCrn) sharedGroup(w, env, sharedGroupCrn);
+    if (config.clusterSize !== undefined) checkClusterSize(config.clusterSize);
+    const req = requests.use(w, env, str(r.deploymentRequestCrn), 'deployment');
+    const id = uuid();
+    const d = w.deployments.create({
+      id,
+      crn: w.h.crn('deployment', id),
+      name,
+      scope: env,
+      env,
+      doc: {
+        environmentCrn: env,
+        projectCrn: str(r.projectCrn),
+        creatorCrn: w.ctx.caller.actorCrn,
+        deployedBy: w.actorName(),
+        deploymentRequestCrn: req.crn,
+        created: w.now,
+        updated: w.now,
+        configurationVersion: num(r.configurationVersion) ?? 0,
+        config,
+        cfmNifiVersion: nifiVersion ?? DEFAULT_NIFI,
+      },
+    }) as Deployment;
+    const hostname = str(config.inboundHostname);
+    if (hostname) {
+      d.doc.inboundEndpointCrn = assign(w, env, hostname, d.crn);
+      w.deployments.save(d);
+    }
+    // The deployment's first flow, deployed with it.
+    const minutes = CREATING.reduce((t, m) => t + m, 0);
+    deploy(w, d, req, r, { name: str(r.deployedFlowName) ?? req.flowName, minutes, failing: willFail(d.activity) });
+    return { deployment: deploymentDoc(w, d) };
+  },
+  // Changes a deployment's configuration (the current version must be named).
+  updateDeployment: (w, r, env) => {
+    const d = w.deployment(env, str(r.deploymentCrn));
+    const s = w.deploymentStatus(d);
+    if (s.state === 'TERMINATING') throw failedPrecondition(`deployment ${d.name} is terminating`);
+    checkVersion(d.doc.configurationVersion, r.configurationVersion, 'deployment');
+    const c = pick(r, UPDATE_KEYS);
+    if (typeof c.autoScaleMinNodes === 'number' && typeof c.autoScaleMaxNodes === 'number' && c.autoScaleMinNodes > c.autoScaleMaxNodes)
+      throw invalid('autoScaleMinNodes is above autoScaleMaxNodes');
+    if (c.clusterSize !== undefined) checkClusterSize(c.clusterSize);
+    checkConfigurations(w, env, c);
+    const config = Object.assign(d.doc.config, c);
+    if (c.autoScaleMinNodes !== undefined || c.autoScaleMaxNodes !== undefined) config.autoScalingEnabled = true;
+    else if (c.staticNodeCount !== undefined) config.autoScalingEnabled = false;
+    const hostname = str(r.inboundHostname);
+    if (r.deactivateInboundConnection === true) {
+      releaseEndpoint(w, d);
+      delete config.inboundHostname;
+    } else if (hostname && hostname !== config.inboundHostname) {
+      releaseEndpoint(w, d);
+      d.doc.inboundEndpointCrn = assign(w, env, hostname, d.crn);
+      config.inboundHostname = hostname;
+    }
+    const [first] = w.flowsOf(d);
+    const assetRequest = str(r.assetUpdateRequestCrn);
+    if (assetRequest) applyRequest(w, env, assetRequest, d, first);
+    if (Array.isArray(r.parameterGroups) && first) {
+      first.doc.parameterGroups = r.parameterGroups as Doc[];
+      w.save(first);
+    }
+    d.doc.configurationVersion += 1;
+    d.doc.deployedBy = w.actorName();
+    if (STEADY_DEPLOYMENT.has(s.state)) w.begin(d, 'update');
+    else w.save(d);
+    return { deploymentConfiguration: deploymentConfigDoc(w, d) };
+  },
+  terminateDeployment: (w, r, env) => ({ deployment: deploymentDoc(w, terminate(w, env, str(r.deploymentCrn))) }),
+  startAllFlowsInDeployment: moveAll(true),
+  stopAllFlowsInDeployment: moveAll(false),
+  startFlow: onSingleFlow((w, f, d) => move(w, f, d, true)),
+  stopFlow: onSingleFlow((w, f, d) => move(w, f, d, false)),
+  changeFlowVersion: onSingleFlow(changeVersion, true),
+  cancelChangeFlowVersion: onSingleFlow(cancelChange, true),
+} satisfies Record<string, Call>;
+
 /** The STATE and DETAILED_STATE of a deployment a check reads. */
-const statusOf = (h: Hook<R>, rec: Readonly<EngineRecord>): Status => deploymentStatus(new Workload(h), rec as Deployment);
+const statusOf = (h: Hook<R>, rec: Readonly<EngineRecord>): Status => new Workload(h).deploymentStatus(rec);
 
 /** The declaration of deployments (states and actions: the model's facts). */
 export const deployment: Resource<R> = {
@@ -271,21 +244,3 @@ export const deployment: Resource<R> = {
     },
   },
 };
-
-/** Starts or stops every flow of a steady deployment. */
-export function moveAllFlows(w: Workload, env: string, deploymentCrn: string | undefined, start: boolean): Deployment {
-  const d = getDeployment(w, env, deploymentCrn);
-  const s = deploymentStatus(w, d);
-  if (!STEADY_DEPLOYMENT.has(s.state))
-    throw failedPrecondition(`deployment ${d.name} is ${s.state}; its flows cannot be ${start ? 'started' : 'stopped'}`);
-  for (const f of flowsOf(w, d)) flows.move(w, f, d, start);
-  return d;
-}
-
-/** The only flow of a deployment, for the single-flow (deprecated) calls. */
-export function singleFlow(w: Workload, d: Deployment): DeployedFlow {
-  const flows = flowsOf(w, d);
-  if (flows.length !== 1 || !flows[0])
-    throw failedPrecondition(`deployment ${d.name} has ${flows.length} flows; use the calls that name the flow (deployed-flows)`);
-  return flows[0];
-}

@@ -14,8 +14,7 @@ import { failedPrecondition } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { str, text } from '../../values.js';
 import { DEFAULT_NIFI } from './catalogue.js';
-import { STEADY_DEPLOYMENT, inEnvironment, type R } from './records.js';
-import { Workload } from './workload.js';
+import { STEADY_DEPLOYMENT, Workload, inEnvironment, type R } from './workload.js';
 
 /** A session's detailed state, where it is not its state. */
 const DETAILED: Readonly<Record<string, string>> = { SUSPENDED: 'TEST_SESSION_SUSPENDED', TERMINATED: 'TEST_SESSION_TERMINATED' };

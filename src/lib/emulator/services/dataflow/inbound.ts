@@ -12,9 +12,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { crnId } from '../../ids.js';
 import { docs, num, str, text } from '../../values.js';
-import { deploymentRecords } from './deployed.js';
-import { inEnvironment, type R } from './records.js';
-import { Workload } from './workload.js';
+import { Workload, inEnvironment, type R } from './workload.js';
 
 const YEAR = 365 * 24 * 3600_000;
 const CERTIFICATES = ['SERVER_ENTITY', 'CLIENT_ENTITY', 'CLIENT_CA'] as const;
@@ -65,7 +63,7 @@ export const endpoint: Resource<R> = {
           throw alreadyExists(`host name ${String(rec.name)} is already reserved`);
       },
       delete: (h, rec) => {
-        const d = str(rec.doc.deploymentCrn) ? deploymentRecords(new Workload(h)).find(String(rec.doc.deploymentCrn)) : undefined;
+        const d = str(rec.doc.deploymentCrn) ? new Workload(h).deployments.find(String(rec.doc.deploymentCrn)) : undefined;
         if (d)
           throw failedPrecondition(
             `the endpoint is used by deployment ${d.name}; detach it first (deployments update --deactivate-inbound-connection)`,

@@ -15,16 +15,17 @@ import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import { resources } from '../../../model/services/dataflow/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { NIFI_VERSIONS } from './catalogue.js';
-import { configuration, firstNar, named, nextVersion } from './configurations.js';
-import { codeEntries } from './entries.js';
+import { configuration, configurationCalls, firstNar, named, nextVersion } from './configurations.js';
 import { clientCertificates, endpoint, hostnameOf, renewed } from './inbound.js';
 import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } from './parameter-groups.js';
 import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
-import { assetUpdateRequest } from './asset-requests.js';
+import { assetCalls, assetUpdateRequest } from './assets.js';
 import { dataflows } from './provides.js';
 import { archive, exported, searched } from './archives.js';
-import { deployment } from './deployments.js';
-import { deployedFlow } from './flows.js';
+import { deployment, deploymentCalls } from './deployments.js';
+import { deployedFlow, flowCalls } from './flows.js';
+import { requestCalls } from './requests.js';
+import { codeEntries, type Call } from './workload.js';
 import {
   deploymentConfiguration,
   deploymentConfigurationMetadata,
@@ -34,6 +35,13 @@ import {
   flowShown,
 } from './views.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
+import { docs, str } from '../../values.js';
+
+/** Moves resources of the environment to another project (none: out of any project). */
+const reassignResources: Call = (w, r, env) => {
+  w.reassign(env, str(r.destinationProjectCrn), docs(r.workloadResourceSummaries));
+  return {};
+};
 
 export default defineService<OperationName>()({
   service: 'dfworkload',
@@ -103,7 +111,7 @@ export default defineService<OperationName>()({
     suspendTestSession: r.testSession.act('suspend', { rewrite: sessionOf }),
     terminateTestSession: r.testSession.delete({ rewrite: sessionOf }),
     // Last, so that an operation both here and above is a type error (TS2783: specified more than once).
-    ...codeEntries,
+    ...codeEntries({ ...deploymentCalls, ...flowCalls, ...requestCalls, ...assetCalls, ...configurationCalls, reassignResources }),
   }),
   provides: { dataflows },
 });

@@ -10,10 +10,8 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { crnId } from '../../ids.js';
 import { docs, num, str, strings, text } from '../../values.js';
-import { KIND, inEnvironment, type Asset, type R } from './records.js';
-import { Workload } from './workload.js';
-import { allFlows, findDeployment, flowStatus } from './deployed.js';
-import { drop, keepUpload, reference } from './assets.js';
+import { Workload, inEnvironment, type R } from './workload.js';
+import { dropAssets, keepUpload, reference } from './assets.js';
 
 type Rec = Readonly<EngineRecord>;
 
@@ -32,11 +30,11 @@ function checkParameters(_h: Hook<R>, rec: Rec): void {
 function usages(h: Hook<R>, crn: string | undefined): Doc[] {
   const w = new Workload(h);
   const out: Doc[] = [];
-  for (const f of allFlows(w)) {
+  for (const f of w.allFlows()) {
     if (f.doc.sharedParameterGroupCrn !== crn) continue;
-    const d = findDeployment(w, f.doc.deploymentCrn);
+    const d = w.findDeployment(f.doc.deploymentCrn);
     if (!d) continue;
-    const status = flowStatus(w, f, d).state;
+    const status = w.flowStatus(f, d).state;
     if (status === 'TERMINATED') continue;
     out.push({ resourceId: f.id, resourceType: 'DEPLOYED_FLOW', parentResourceId: d.id, resourceName: f.name, status });
   }
@@ -96,8 +94,7 @@ export const parameterGroup: Resource<R> = {
       delete: (h, rec) => {
         const used = usages(h, rec.crn)[0];
         if (used) throw failedPrecondition(`parameter group ${String(rec.name)} is used by flow ${text(used.resourceName)}`);
-        const w = new Workload(h);
-        for (const a of w.store.children<Asset>(KIND.asset, String(rec.crn))) drop(w, a.doc);
+        dropAssets(new Workload(h), String(rec.crn));
       },
     },
     // In the project asked for or none; made by the caller, at version 1.

@@ -9,11 +9,9 @@ import type { Hook } from '../../engine/declare.js';
 import { progress, type Activity } from '../../engine/timeline.js';
 import type { DataflowDeploymentView, DataflowFlowView, DataflowWorkView, Dataflows } from '../../world/contracts.js';
 import { KPI_METADATA } from './catalogue.js';
-import { KIND, split, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
 import { deploymentDoc } from './views.js';
-import { Workload } from './workload.js';
-import { allDeployments, allFlows, changedAt, nifiVersionOf, deploymentStatus, findDeployment, flowStatus, flowsOf } from './deployed.js';
-import * as deployments from './deployments.js';
+import { KIND, Workload, nifiVersionOf, split, type DeployedFlow, type Deployment, type FlowRequest, type R } from './workload.js';
+import { terminate } from './deployments.js';
 
 const kpisOf = (v: unknown): Array<Readonly<Record<string, unknown>>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
 
@@ -34,7 +32,7 @@ export function dataflows(h: Hook<R>): Dataflows {
     };
   };
   const deployment = (d: Deployment): DataflowDeploymentView => {
-    const s = deploymentStatus(w, d);
+    const s = w.deploymentStatus(d);
     return {
       crn: d.crn,
       name: d.name,
@@ -43,7 +41,7 @@ export function dataflows(h: Hook<R>): Dataflows {
       creatorCrn: d.doc.creatorCrn,
       deployedBy: d.doc.deployedBy,
       created: d.doc.created,
-      updated: changedAt(w, d),
+      updated: w.changedAt(d),
       configurationVersion: d.doc.configurationVersion,
       cfmNifiVersion: nifiVersionOf(d),
       kpis: kpisOf(d.doc.config.kpis),
@@ -53,7 +51,7 @@ export function dataflows(h: Hook<R>): Dataflows {
     };
   };
   const flow = (f: DeployedFlow, d: Deployment | undefined): DataflowFlowView => {
-    const s = flowStatus(w, f, d);
+    const s = w.flowStatus(f, d);
     return {
       crn: f.crn,
       name: f.name,
@@ -62,7 +60,7 @@ export function dataflows(h: Hook<R>): Dataflows {
       ...(f.doc.projectCrn ? { projectCrn: f.doc.projectCrn } : {}),
       creatorCrn: f.doc.creatorCrn,
       created: f.doc.created,
-      updated: changedAt(w, f),
+      updated: w.changedAt(f),
       flowCrn: f.doc.flowCrn,
       flowName: f.doc.flowName,
       flowVersion: f.doc.flowVersion,
@@ -72,17 +70,17 @@ export function dataflows(h: Hook<R>): Dataflows {
     };
   };
   return {
-    deployments: () => allDeployments(w).map(deployment),
+    deployments: () => w.allDeployments().map(deployment),
     deployment: (crn) => {
-      const d = findDeployment(w, crn);
+      const d = w.findDeployment(crn);
       return d ? deployment(d) : undefined;
     },
     flowsOf: (deploymentCrn) => {
-      const d = findDeployment(w, deploymentCrn);
-      return d ? flowsOf(w, d).map((f) => flow(f, d)) : [];
+      const d = w.findDeployment(deploymentCrn);
+      return d ? w.flowsOf(d).map((f) => flow(f, d)) : [];
     },
-    flows: () => allFlows(w).map((f) => flow(f, undefined)),
-    terminate: (deploymentCrn) => void deployments.terminate(w, '', deploymentCrn),
+    flows: () => w.allFlows().map((f) => flow(f, undefined)),
+    terminate: (deploymentCrn) => void terminate(w, '', deploymentCrn),
     openRequest: (spec) => {
       const req: FlowRequest = { ...spec, status: 'OPEN' };
       w.store.put(KIND.request, req.crn, req);

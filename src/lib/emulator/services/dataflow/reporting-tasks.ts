@@ -11,16 +11,14 @@ import { invalid, notFound } from '../../errors.js';
 import { removeUpload } from '../../uploads.js';
 import { str, text } from '../../values.js';
 import { upload } from './assets.js';
-import { getDeployment } from './deployed.js';
-import { inEnvironment, type R } from './records.js';
-import { Workload } from './workload.js';
+import { Workload, inEnvironment, type R } from './workload.js';
 
 /** A create's task is what its uploaded definition says: its name (else the file's) and type. */
 export function definition(h: Hook<R>, sent: Doc): Doc {
   const w = new Workload(h);
   const u = upload(w);
   const deploymentCrn = str(sent.deploymentCrn);
-  if (deploymentCrn) getDeployment(w, w.environment(str(sent.environmentCrn)), deploymentCrn);
+  if (deploymentCrn) w.deployment(w.environment(str(sent.environmentCrn)), deploymentCrn);
   if (u.size > 1024 * 1024) throw invalid('the reporting task definition is over 1 MiB');
   let def: Doc;
   try {
@@ -41,7 +39,7 @@ export function tasksOf(h: Hook<R>, req: Doc): EngineRecord[] {
   const w = new Workload(h);
   const env = w.environment(str(req.environmentCrn));
   const deploymentCrn = str(req.deploymentCrn);
-  if (deploymentCrn) getDeployment(w, env, deploymentCrn);
+  if (deploymentCrn) w.deployment(env, deploymentCrn);
   return h
     .records('reportingTask')
     .all(env)

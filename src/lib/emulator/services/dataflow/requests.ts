@@ -3,20 +3,22 @@
  * plane; this service knows it once its details have been read
  * (get-deployment-request-details or get-flow-request-details-in-deployment),
  * every other use of an unknown one is refused. A request is used once.
+ * Files are uploaded for an open deployment request (or an asset update
+ * request), and an open request is tied to an archive a deployment (or a
+ * flow) is made from.
  */
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId } from '../../ids.js';
-import type { Workload } from './workload.js';
-import { KIND, type Asset, type FlowRequest } from './records.js';
-import { drop } from './assets.js';
+import type { Doc } from '../../types.js';
+import { str, text } from '../../values.js';
+import { assetRequest, dropAssets, keepUpload, requireOpen, upload } from './assets.js';
+import { importedConfig, requestMetadata, serviceMeta } from './views.js';
+import { CLUSTER_SIZES, STORAGE_PROFILES } from './catalogue.js';
+import { KIND, type Call, type FlowRequest, type Workload } from './workload.js';
 
-function field(kind: FlowRequest['kind']): string {
-  return kind === 'deployment' ? 'deploymentRequestCrn' : 'deployedFlowRequestCrn';
-}
+const field = (kind: FlowRequest['kind']): string => (kind === 'deployment' ? 'deploymentRequestCrn' : 'deployedFlowRequestCrn');
 
-export function save(w: Workload, req: FlowRequest): void {
-  w.store.put(KIND.request, req.crn, req);
-}
+const save = (w: Workload, req: FlowRequest): void => void w.store.put(KIND.request, req.crn, req);
 
 /** A known request; `register` (reading its details) makes an unknown one known. */
 export function get(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], register = false): FlowRequest {
@@ -30,7 +32,7 @@ export function get(w: Workload, env: string, requestCrn: string | undefined, ki
   }
   if (!register) {
     const read = kind === 'deployment' ? 'get-deployment-request-details' : 'get-flow-request-details-in-deployment';
-    throw notFound(`${kind === 'deployment' ? 'deployment' : 'flow'} request ${c} is not known here; read its details first (${read})`);
+    throw notFound(`${kind} request ${c} is not known here; read its details first (${read})`);
   }
   const seed = crnId(c).replace(/[^A-Za-z0-9]/g, '');
   const rec: FlowRequest = {
@@ -56,17 +58,67 @@ export function use(w: Workload, env: string, requestCrn: string | undefined, ki
 }
 
 /** An open request (for an import or an upload). */
-export function open(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], what = 'request'): FlowRequest {
+function open(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], what = 'request'): FlowRequest {
   const req = get(w, env, requestCrn, kind);
   if (req.status !== 'OPEN') throw failedPrecondition(`${what} ${req.crn} is ${req.status.toLowerCase()}`);
   return req;
 }
 
 /** Aborts a request that was not used; the assets uploaded for it go. */
-export function abort(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind']): void {
-  const req = get(w, env, requestCrn, kind);
-  if (req.status === 'USED') throw failedPrecondition(`request ${req.crn} has already been deployed`);
-  req.status = 'ABORTED';
-  save(w, req);
-  if (kind === 'deployment') for (const a of w.store.children<Asset>(KIND.asset, req.crn)) drop(w, a.doc);
-}
+const abort =
+  (kind: FlowRequest['kind']): Call =>
+  (w, r, env) => {
+    const req = get(w, env, str(r[field(kind)]), kind);
+    if (req.status === 'USED') throw failedPrecondition(`request ${req.crn} has already been deployed`);
+    req.status = 'ABORTED';
+    save(w, req);
+    if (kind === 'deployment') dropAssets(w, req.crn);
+    return {};
+  };
+
+/**
+ * Ties an archive of the environment to an open request, for a deployment
+ * (or a flow) made from it: the configuration it holds (of the flow named).
+ */
+const importFrom =
+  (kind: FlowRequest['kind']): Call =>
+  (w, r, env) => {
+    const req = open(w, env, str(r[field(kind)]), kind);
+    const name = str(r.archiveName);
+    if (!name) throw invalid('archiveName is required');
+    const a = w.h.records('archive').find(name, env);
+    if (!a) throw notFound(`archive ${name} not found`);
+    req.archive = String(a.name);
+    save(w, req);
+    const flow = str(r.flowName);
+    const imported = importedConfig(a.data?.snapshot as Doc, a.doc.projectCrn, flow);
+    if (!imported) throw notFound(`archive ${String(a.name)} has no flow ${String(flow)}`);
+    return { rpcImportedDeploymentConfiguration: imported };
+  };
+
+export const requestCalls = {
+  getDeploymentRequestDetails: (w, r, env) => {
+    const req = get(w, env, str(r.deploymentRequestCrn), 'deployment', true);
+    const more = { service: serviceMeta(w, env), clusterSizingOptions: CLUSTER_SIZES, nodeStorageProfileMetadata: STORAGE_PROFILES };
+    return { deploymentConfigurationMetadata: { ...requestMetadata(w, req), ...more } };
+  },
+  getFlowRequestDetailsInDeployment: (w, r, env) => ({
+    deployedFlowConfigurationMetadata: requestMetadata(w, get(w, env, str(r.deployedFlowRequestCrn), 'flow', true)),
+  }),
+  abortDeploymentRequest: abort('deployment'),
+  abortFlowRequestInDeployment: abort('flow'),
+  importDeployment: importFrom('deployment'),
+  importFlowIntoDeployment: importFrom('flow'),
+  // An asset uploaded for an open asset update request or deployment request.
+  uploadAsset: (w, r, env) => {
+    upload(w);
+    const [assetRequestCrn, deploymentRequestCrn] = [str(r.assetUpdateRequestCrn), str(r.deploymentRequestCrn)];
+    let owner: string;
+    if (assetRequestCrn) owner = String(requireOpen(assetRequest(w, env, assetRequestCrn)).crn);
+    else if (deploymentRequestCrn) owner = open(w, env, deploymentRequestCrn, 'deployment', 'deployment request').crn;
+    else throw invalid('give deploymentRequestCrn or assetUpdateRequestCrn');
+    const spec = { parameterGroup: text(r.parameterGroup), parameterName: text(r.parameterName), filePath: text(r.filePath) };
+    keepUpload(w, env, owner, { ...spec, deployedFlowName: str(r.deployedFlowName) });
+    return {};
+  },
+} satisfies Record<string, Call>;

@@ -2,13 +2,26 @@
 import { crn, crnId } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str } from '../../values.js';
-import { Workload } from './workload.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
 import { withAssets } from './assets.js';
-import { changedAt, nifiVersionOf, deploymentRecords, deploymentStatus, flowStatus, flowsOf } from './deployed.js';
-import { HEALTHY, artifactTypeOf, type DeployedFlow, type Deployment, type FlowRequest, type R } from './records.js';
+import {
+  HEALTHY,
+  Workload,
+  artifactTypeOf,
+  nifiVersionOf,
+  type DeployedFlow,
+  type Deployment,
+  type FlowRequest,
+  type R,
+} from './workload.js';
+
+/** The ids of the custom configurations a deployment's settings name. */
+const configurationIds = (c: Doc): Doc => ({
+  ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
+  ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationId: crnId(String(c.customPythonConfigurationCrn)) } : {}),
+});
 
 function validActions(state: string, detailed: string): string[] {
   if (HEALTHY.has(state) || state === 'BAD_HEALTH') {
@@ -34,13 +47,13 @@ export function serviceMeta(w: Workload, env: string): Doc {
 }
 
 export function deploymentDoc(w: Workload, d: Deployment): Doc {
-  const s = deploymentStatus(w, d);
+  const s = w.deploymentStatus(d);
   const status: Doc = { state: s.state, detailedState: s.detailedState };
   if (s.failed && d.activity.reason) status.message = d.activity.reason;
   const c = d.doc.config;
   const running = HEALTHY.has(s.state) || s.state === 'BAD_HEALTH' || s.state === 'UPDATING' || s.state === 'RESTARTING';
   const nodes = c.autoScalingEnabled ? (num(c.autoScaleMinNodes) ?? 1) : (num(c.staticNodeCount) ?? 1);
-  const flows = flowsOf(w, d);
+  const flows = w.flowsOf(d);
   const first = flows[0];
   const base = w.ctx.info.baseUrl;
   return {
@@ -53,7 +66,7 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
     activeWarningAlertCount: 0,
     activeErrorAlertCount: s.state === 'BAD_HEALTH' ? 1 : 0,
     created: d.doc.created,
-    updated: changedAt(w, d),
+    updated: w.changedAt(d),
     validActions: validActions(s.state, s.detailedState),
     nifiUrl: `${base}/nifi/${d.id}/`,
     clusterSizeParams: clusterSizeOf(c.clusterSize),
@@ -75,8 +88,7 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
     ...(Array.isArray(c.inboundConnectionAuthorizedIpRanges)
       ? { inboundConnectionAuthorizedIpRanges: c.inboundConnectionAuthorizedIpRanges }
       : {}),
-    ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
-    ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationId: crnId(String(c.customPythonConfigurationCrn)) } : {}),
+    ...configurationIds(c),
     ...(first ? { flowName: first.doc.flowName, flowVersion: first.doc.flowVersion, flowCrn: first.doc.flowCrn } : {}),
     deployedFlows: flows.map((f) => deployedFlowDoc(w, f, d, true)),
     ...(d.doc.projectCrn ? { projectCrn: d.doc.projectCrn } : {}),
@@ -85,7 +97,7 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
 
 export function deploymentConfigDoc(w: Workload, d: Deployment): Doc {
   const c = d.doc.config;
-  const first = flowsOf(w, d)[0];
+  const first = w.flowsOf(d)[0];
   return {
     configurationVersion: d.doc.configurationVersion,
     deploymentId: d.id,
@@ -111,55 +123,48 @@ export function deploymentConfigDoc(w: Workload, d: Deployment): Doc {
     ...(d.doc.projectCrn ? { projectCrn: d.doc.projectCrn } : {}),
     assetConfigurationAvailable: true,
     pythonWorkDirectorySize: num(c.pythonWorkDirectorySize) ?? 5,
-    ...(str(c.customNarConfigurationCrn) ? { customNarConfigurationId: crnId(String(c.customNarConfigurationCrn)) } : {}),
-    ...(str(c.customPythonConfigurationCrn) ? { customPythonConfigurationId: crnId(String(c.customPythonConfigurationCrn)) } : {}),
+    ...configurationIds(c),
   };
 }
 
-/** getDeploymentConfigurationMetadata's answer. */
-export function deploymentConfigMetadata(w: Workload, d: Deployment): Doc {
-  const f = flowsOf(w, d)[0];
-  const flowCrn = f?.doc.flowCrn ?? w.crnOf('flow', 'none');
+/** What a flow deploys (a deployed one, or a request's): its definition and version, and the parameters and KPIs it takes. */
+function flowMetadata(flowCrn: string, flowName: string, flowVersion: number, parameterGroups: Doc[]): Doc {
+  const flowVersionCrn = `${flowCrn}/v.${flowVersion}`;
+  const artifactTypeName = artifactTypeOf(flowCrn);
   return {
     flowCrn,
-    flowName: f?.doc.flowName ?? '',
-    flowVersion: f?.doc.flowVersion ?? 0,
-    flowVersionCrn: `${flowCrn}/v.${f?.doc.flowVersion ?? 0}`,
-    service: serviceMeta(w, d.doc.environmentCrn),
+    flowName,
+    flowVersion,
+    flowVersionCrn,
     requiresEnvironmentSslContextService: false,
-    parameterGroups: f ? withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]) : [],
+    artifactTypeName,
+    parameterGroups,
     kpiMetaData: KPI_METADATA,
-    clusterSizingOptions: CLUSTER_SIZES,
-    nodeStorageProfileMetadata: STORAGE_PROFILES,
   };
 }
 
 /** What a deployment or flow request will deploy. */
-export function requestMetadata(w: Workload, req: FlowRequest): Doc {
-  const flowCrn = w.flowCrnOf(req);
-  return {
-    flowCrn,
-    flowName: req.flowName,
-    flowVersion: req.flowVersion,
-    flowVersionCrn: `${flowCrn}/v.${req.flowVersion}`,
-    requiresEnvironmentSslContextService: false,
-    artifactTypeName: artifactTypeOf(flowCrn),
-    parameterGroups: withAssets(w, [], [req.crn]),
-    kpiMetaData: KPI_METADATA,
-  };
-}
+export const requestMetadata = (w: Workload, req: FlowRequest): Doc =>
+  flowMetadata(w.flowCrnOf(req), req.flowName, req.flowVersion, withAssets(w, [], [req.crn]));
 
-export function deploymentRequestDetails(w: Workload, env: string, req: FlowRequest): Doc {
+const flowConfigMetadata = (w: Workload, f: DeployedFlow, d: Deployment): Doc =>
+  flowMetadata(f.doc.flowCrn, f.doc.flowName, f.doc.flowVersion, withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]));
+
+/** getDeploymentConfigurationMetadata's answer: its first flow's (no artifact type), with the deployment's options. */
+function deploymentConfigMetadata(w: Workload, d: Deployment): Doc {
+  const f = w.flowsOf(d)[0];
+  const groups = f ? withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]) : [];
   return {
-    ...requestMetadata(w, req),
-    service: serviceMeta(w, env),
+    ...flowMetadata(f?.doc.flowCrn ?? w.crnOf('flow', 'none'), f?.doc.flowName ?? '', f?.doc.flowVersion ?? 0, groups),
+    artifactTypeName: undefined,
+    service: serviceMeta(w, d.doc.environmentCrn),
     clusterSizingOptions: CLUSTER_SIZES,
     nodeStorageProfileMetadata: STORAGE_PROFILES,
   };
 }
 
 export function deployedFlowDoc(w: Workload, f: DeployedFlow, d: Deployment, nested = false): Doc {
-  const s = flowStatus(w, f, d);
+  const s = w.flowStatus(f, d);
   const actions =
     s.state === 'FLOW_STOPPED'
       ? ['VIEW_NIFI', 'START_FLOW', 'EDIT', 'TERMINATE', 'CHANGE_FLOW_VERSION']
@@ -189,7 +194,7 @@ export function deployedFlowDoc(w: Workload, f: DeployedFlow, d: Deployment, nes
     deployedByUsername: f.doc.deployedBy,
     deployedByName: f.doc.deployedBy,
     created: f.doc.created,
-    updated: changedAt(w, f),
+    updated: w.changedAt(f),
     validActions: actions,
     ...(f.doc.projectCrn ? { projectCrn: f.doc.projectCrn } : {}),
     ...(nested ? {} : { deploymentCrn: d.crn }),
@@ -207,19 +212,6 @@ export function flowConfigDoc(w: Workload, f: DeployedFlow, d: Deployment): Doc 
     lastUpdatedByUsername: f.doc.deployedBy,
     parameterGroups: withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]),
     kpis: f.doc.kpis,
-  };
-}
-
-export function flowConfigMetadata(w: Workload, f: DeployedFlow, d: Deployment): Doc {
-  return {
-    flowCrn: f.doc.flowCrn,
-    flowName: f.doc.flowName,
-    flowVersion: f.doc.flowVersion,
-    flowVersionCrn: `${f.doc.flowCrn}/v.${f.doc.flowVersion}`,
-    requiresEnvironmentSslContextService: false,
-    artifactTypeName: artifactTypeOf(f.doc.flowCrn),
-    parameterGroups: withAssets(w, f.doc.parameterGroups, [d.crn, f.crn]),
-    kpiMetaData: KPI_METADATA,
   };
 }
 
@@ -262,7 +254,7 @@ const ofFlow =
   (field: string, view: (w: Workload, f: DeployedFlow, d: Deployment) => Doc): Answer =>
   (h, rec) => {
     const w = new Workload(h);
-    return { [field]: view(w, rec as DeployedFlow, deploymentRecords(w).byId(rec.scope) as Deployment) };
+    return { [field]: view(w, rec as DeployedFlow, w.deployments.byId(rec.scope) as Deployment) };
   };
 
 export const deploymentShown = ofDeployment('deployment', deploymentDoc);

@@ -1,47 +1,170 @@
 /**
  * The DataFlow workload of an account, for one request: what its parts
  * share (the clock, CRNs, the caller's workload user name, the environment
- * a request is for), and the move of resources between projects. The parts
- * are modules of functions over it: deployed.ts (what every part reads of
- * deployments and flows, engine records), assets.ts, requests.ts,
- * inbound.ts, configurations.ts, parameter-groups.ts, asset-requests.ts,
- * reporting-tasks.ts, then flows.ts, deployments.ts and archives.ts (what
- * changes them, and their declarations). Records are in records.ts, the
- * fixed world in catalogue.ts, wire views in views.ts.
- *
- * Deployments and flows move through the model's `STATE/DETAILED_STATE`
- * pairs, read lazily. Calls that ask for a state (suspend, resume, start,
- * stop) change nothing when the resource is already in that state or on
- * its way there (`unchangedIn`). Configurations carry a version:
+ * a request is for), what it stores, and what every part reads of
+ * deployments and flows (engine records whose lifecycles are the model's
+ * `STATE/DETAILED_STATE` pairs, read lazily). A terminated deployment or
+ * flow is gone once its termination has finished; a flow shows its
+ * deployment's suspension and termination. Configurations carry a version:
  * an update must name the current one and moves it on by one.
  */
+import type { ActionFacts } from '../../../model/resources.js';
+import { resources } from '../../../model/services/dataflow/resources.js';
+import type { Hook, Resource } from '../../engine/declare.js';
+import type { BeginOptions, EngineRecord, Records } from '../../engine/records.js';
+import { code, type CodeEntry } from '../../engine/table.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId } from '../../ids.js';
-import type { Hook } from '../../engine/declare.js';
-import type { BackendContext } from '../../types.js';
-import type { FlowRequest, R } from './records.js';
+import type { Doc } from '../../types.js';
+import { str, text } from '../../values.js';
 
-/** A resource moved between projects by reassignResources. */
-export interface Reassignment {
-  readonly resourceCrn: string;
-  /** The project it must be in now, when given. */
-  readonly projectCrn?: string;
+/** The resources of the service's facts (model/services/dataflow/resources.ts). */
+export type R = keyof typeof resources.resources;
+
+/**
+ * What every engine resource of the workload is: of an environment (named by
+ * `environmentCrn`), and a part of it, not one of its dependents (it neither
+ * holds up its delete nor follows its stop and start).
+ */
+export const inEnvironment = (noun: string, keys: readonly string[]): Pick<Resource<R>, 'noun' | 'keys' | 'lives' | 'withEnvironment'> => ({
+  noun,
+  keys,
+  lives: { in: 'environment', by: ['environmentCrn'] },
+  withEnvironment: 'part',
+});
+
+export const KIND = { request: 'dfworkload.request', asset: 'dfworkload.asset' } as const;
+
+/** A deployment: an engine record of the `deployment` resource (in its environment); its status is its lifecycle's. */
+export interface Deployment extends EngineRecord {
+  name: string;
+  crn: string;
+  doc: Doc & {
+    environmentCrn: string;
+    projectCrn?: string;
+    creatorCrn: string;
+    deployedBy: string;
+    deploymentRequestCrn: string;
+    created: number;
+    updated: number;
+    configurationVersion: number;
+    config: Doc;
+    cfmNifiVersion: string;
+    inboundEndpointCrn?: string;
+  };
 }
+
+/** A deployed flow: an engine record of the `deployedFlow` resource (in its deployment). */
+export interface DeployedFlow extends EngineRecord {
+  name: string;
+  crn: string;
+  doc: Doc & {
+    deploymentCrn: string;
+    environmentCrn: string;
+    projectCrn?: string;
+    creatorCrn: string;
+    deployedBy: string;
+    created: number;
+    updated: number;
+    configurationVersion: number;
+    parameterGroups: Doc[];
+    kpis: Doc[];
+    flowName: string;
+    flowCrn: string;
+    flowVersion: number;
+    previousFlowVersion?: number;
+    sharedParameterGroupCrn?: string;
+    /** Terminated with its deployment. */
+    withDeployment?: true;
+  };
+}
+
+export interface FlowRequest {
+  crn: string;
+  kind: 'deployment' | 'flow';
+  environmentCrn: string;
+  status: 'OPEN' | 'USED' | 'ABORTED';
+  flowName: string;
+  flowVersion: number;
+  /**
+   * The catalog's flow definition it deploys, as the control plane named it
+   * (`...:flow:<name>`, or `...:readyFlow:<slug>` for an added ReadyFlow);
+   * absent for a request this service only knows by its CRN: `flow:<flowName>`.
+   */
+  flowCrn?: string;
+  archive?: string;
+}
+
+export interface Asset {
+  id: string;
+  environmentCrn: string;
+  owner: string;
+  parameterGroup: string;
+  parameterName: string;
+  name: string;
+  path: string;
+  size: number;
+  storedAt: string;
+  deployedFlowName?: string;
+  created: number;
+}
+
+/** A `STATE/DETAILED_STATE` lifecycle state as the wire has it. */
+export interface Status {
+  readonly state: string;
+  readonly detailedState: string;
+}
+
+export function split(step: string): Status {
+  const [state = 'UNKNOWN', detailedState = 'UNKNOWN'] = step.split('/');
+  return { state, detailedState };
+}
+
+export const HEALTHY = new Set(['GOOD_HEALTH', 'CONCERNING_HEALTH']);
+export const STEADY_DEPLOYMENT = new Set([...HEALTHY, 'BAD_HEALTH']);
+export const STEADY_FLOW = new Set([...STEADY_DEPLOYMENT, 'FLOW_STOPPED']);
+
+/** The states of a resource's lifecycle (the model's facts) whose STATE (before the `/`) passes `keep`. */
+export function statesOf(resource: 'deployment' | 'deployedFlow', keep: (state: string) => boolean): string[] {
+  const actions = Object.values(resources.resources[resource].lifecycle as Readonly<Record<string, ActionFacts>>);
+  const all = actions.flatMap((a) => [...a.through, a.success ?? '', a.failure ?? '']);
+  return [...new Set(all)].filter((s) => s !== '' && keep(split(s).state));
+}
+
+/** Fails unless a configuration change names the current version. */
+export function checkVersion(current: number, given: unknown, what: string): void {
+  if (given !== current)
+    throw failedPrecondition(
+      `the ${what} configuration has changed: version ${String(given)} is stale, the current version is ${current}; read it again and retry`,
+    );
+}
+
+/** The resources of the workload a project holds (reassignResources moves them). */
+const PROJECT_HOLDERS = [
+  'customNarConfiguration',
+  'customPythonConfiguration',
+  'inboundConnectionEndpoint',
+  'parameterGroup',
+  'deployment',
+  'deployedFlow',
+] as const satisfies readonly R[];
 
 /** What the workload's parts share, made for one request. */
 export class Workload {
-  constructor(readonly h: Hook<R>) {}
+  readonly ctx: Hook<R>['ctx'];
+  readonly store: Hook<R>['ctx']['store'];
+  readonly deployments: Records;
+  readonly flows: Records;
 
-  get ctx(): BackendContext {
-    return this.h.ctx;
+  constructor(readonly h: Hook<R>) {
+    this.ctx = h.ctx;
+    this.store = h.ctx.store;
+    this.deployments = h.records('deployment');
+    this.flows = h.records('deployedFlow');
   }
 
   get now(): number {
     return this.ctx.clock.now();
-  }
-
-  get store(): BackendContext['store'] {
-    return this.ctx.store;
   }
 
   crnOf(type: string, id: string): string {
@@ -69,39 +192,128 @@ export class Workload {
     return this.h.world.identities.actor(this.ctx.caller.actorCrn)?.workloadUsername ?? crnId(this.ctx.caller.actorCrn);
   }
 
+  /** Every deployment of the account that is not gone. */
+  allDeployments(): Deployment[] {
+    return this.deployments.all() as Deployment[];
+  }
+
+  /** Every flow of the account that is not gone. */
+  allFlows(): DeployedFlow[] {
+    return this.flows.all() as DeployedFlow[];
+  }
+
+  /** A deployment by CRN (or name), settled; undefined once gone. */
+  findDeployment(ref: string, env?: string): Deployment | undefined {
+    return this.deployments.find(ref, env || undefined) as Deployment | undefined;
+  }
+
+  /** The deployment, or NOT_FOUND (also once termination has finished). */
+  deployment(env: string, deploymentCrn: string | undefined): Deployment {
+    if (!deploymentCrn) throw invalid('deploymentCrn is required');
+    const d = this.findDeployment(deploymentCrn);
+    if (!d || (env && d.doc.environmentCrn !== env)) throw notFound(`deployment ${deploymentCrn} not found`);
+    return d;
+  }
+
+  /** A flow of a deployment, or NOT_FOUND (also once terminated). */
+  flow(env: string, deploymentCrn: string | undefined, flowCrn: string | undefined): { d: Deployment; f: DeployedFlow } {
+    const d = this.deployment(env, deploymentCrn);
+    if (!flowCrn) throw invalid('deployedFlowCrn is required');
+    const f = this.flows.find(flowCrn, d.id) as DeployedFlow | undefined;
+    if (!f || this.flowStatus(f, d).state === 'TERMINATED') throw notFound(`flow ${flowCrn} not found in deployment ${d.name}`);
+    return { d, f };
+  }
+
+  /** The flows of a deployment that are not gone. */
+  flowsOf(d: Deployment): DeployedFlow[] {
+    return (this.flows.all(d.id) as DeployedFlow[]).filter((f) => this.flowStatus(f, d).state !== 'TERMINATED');
+  }
+
+  deploymentStatus(d: Readonly<EngineRecord>): Status & { done: boolean; failed: boolean } {
+    const p = this.deployments.progress(d);
+    return { ...split(p.state), done: p.done, failed: p.failed };
+  }
+
+  /** A flow's state: its own, or its deployment's suspension or termination. */
+  flowStatus(f: DeployedFlow, d?: Deployment): Status {
+    const own = split(this.flows.state(f));
+    if (own.state === 'TERMINATING' || own.state === 'TERMINATED') return own;
+    const ds = d ? this.deploymentStatus(d).state : undefined;
+    if (ds === 'SUSPENDING' || ds === 'SUSPENDED') return { state: 'DEPLOYMENT_SUSPENDED', detailedState: 'DEPLOYMENT_SUSPENDED' };
+    if (ds === 'TERMINATING' || ds === 'TERMINATED') return { state: 'TERMINATING', detailedState: 'TERMINATING' };
+    return own;
+  }
+
+  /** The records a deployment or a flow is one of. */
+  recordsOf(x: Deployment | DeployedFlow): Records {
+    return x.doc.deploymentCrn === undefined ? this.deployments : this.flows;
+  }
+
+  /** When a deployment or flow last changed: by hand, or by its action (begun, or ended). */
+  changedAt(x: Deployment | DeployedFlow): number {
+    const p = this.recordsOf(x).progress(x);
+    return Math.max(x.doc.updated, p.done ? Math.min(p.endsAt, this.now) : x.activity.tl.startedAt);
+  }
+
+  /** Starts an action of a deployment or flow. */
+  begin(x: Deployment | DeployedFlow, action: string, opts?: BeginOptions): void {
+    this.recordsOf(x).begin(x, action, opts);
+  }
+
+  /** Keeps a deployment or flow changed by hand, stamped as changed now. */
+  save(x: Deployment | DeployedFlow): void {
+    x.doc.updated = this.now;
+    this.recordsOf(x).save(x);
+  }
+
   /** Moves resources of the environment to another project (none: out of any project). */
-  reassign(env: string, destination: string | undefined, items: readonly Reassignment[]): void {
+  reassign(env: string, destination: string | undefined, items: readonly Doc[]): void {
     const found = items.map((it) => {
-      const hit = this.projectHolder(env, it.resourceCrn);
-      if (!hit) throw notFound(`resource ${it.resourceCrn} not found`);
-      if (it.projectCrn !== undefined && hit.doc.projectCrn !== it.projectCrn)
-        throw failedPrecondition(`resource ${it.resourceCrn} is not in project ${it.projectCrn}`);
+      const [resourceCrn, projectCrn] = [text(it.resourceCrn), it.projectCrn === undefined ? undefined : text(it.projectCrn)];
+      const hit = this.projectHolder(env, resourceCrn);
+      if (!hit) throw notFound(`resource ${resourceCrn} not found`);
+      if (projectCrn !== undefined && hit.rec.doc.projectCrn !== projectCrn)
+        throw failedPrecondition(`resource ${resourceCrn} is not in project ${projectCrn}`);
       return hit;
     });
-    for (const hit of found) {
-      if (destination) hit.doc.projectCrn = destination;
-      else delete hit.doc.projectCrn;
-      hit.save();
+    for (const { rec, records } of found) {
+      if (destination) rec.doc.projectCrn = destination;
+      else delete rec.doc.projectCrn;
+      records.save(rec);
     }
   }
 
-  /** A resource of the environment that is in a project, as reassignResources moves it: its document, and how it is kept. */
-  private projectHolder(env: string, ref: string): { doc: Record<string, unknown>; save(): void } | undefined {
+  /** A resource of the environment that is in a project, as reassignResources moves it. */
+  private projectHolder(env: string, ref: string): { rec: EngineRecord; records: Records } | undefined {
     for (const r of PROJECT_HOLDERS) {
       const records = this.h.records(r);
       const rec = records.find(ref);
-      if (rec && rec.env === env) return { doc: rec.doc, save: () => void records.save(rec) };
+      if (rec && rec.env === env) return { rec, records };
     }
     return undefined;
   }
 }
 
-/** The resources of the workload a project holds. */
-const PROJECT_HOLDERS = [
-  'customNarConfiguration',
-  'customPythonConfiguration',
-  'inboundConnectionEndpoint',
-  'parameterGroup',
-  'deployment',
-  'deployedFlow',
-] as const satisfies readonly R[];
+/** The NiFi version a deployment shows: the one it moves to while its update runs (the update's effect), else its own. */
+export const nifiVersionOf = (d: Deployment): string =>
+  (d.activity.action === 'updateNifi' && typeof d.activity.effect?.cfmNifiVersion === 'string'
+    ? d.activity.effect.cfmNifiVersion
+    : undefined) ?? d.doc.cfmNifiVersion;
+
+/** The artifact type of a flow definition, as its CRN's resource type says: `flow` or `readyFlow`. */
+export const artifactTypeOf = (flowCrn: string): string => (flowCrn.split(':')[5] === 'readyFlow' ? 'readyFlow' : 'flow');
+
+/** The work of a code entry: given the request's workload, the request, and the environment it is for (its own, or its workload token's). */
+export type Call = (w: Workload, r: Doc, env: string) => Doc;
+
+/** The table's code entries (index.ts): each call over the request's workload, named after its operation for the coverage table. */
+export const codeEntries = <K extends string>(calls: Record<K, Call>): { readonly [op in K]: CodeEntry<R> } =>
+  Object.fromEntries(
+    Object.entries<Call>(calls).map(([op, call]) => {
+      const run = (h: Hook<R>, req: Doc): Doc => {
+        const w = new Workload(h);
+        return call(w, req, w.environment(str(req.environmentCrn)));
+      };
+      return [op, code(Object.defineProperty(run, 'name', { value: op }))];
+    }),
+  ) as { readonly [op in K]: CodeEntry<R> };
