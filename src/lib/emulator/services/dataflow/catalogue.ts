@@ -82,25 +82,19 @@ export function checkClusterSize(given: unknown): void {
     throw invalid('clusterSize CUSTOM needs coresPerNode and memoryLimit');
 }
 
-export const STORAGE_PROFILES: Doc[] = [
-  {
-    name: 'STANDARD_AWS',
-    text: 'Standard',
-    contentRepoSize: 512,
-    provenanceRepoSize: 512,
-    flowfileRepoSize: 10,
-    iops: '3000',
-    throughput: '125',
-    storageVolumeType: 'gp3',
-  },
-  {
-    name: 'PERFORMANCE_AWS',
-    text: 'Performance',
-    contentRepoSize: 1024,
-    provenanceRepoSize: 1024,
-    flowfileRepoSize: 20,
-    iops: '6000',
-    throughput: '250',
-    storageVolumeType: 'gp3',
-  },
+/** A node storage profile on AWS (gp3 volumes): its content and provenance repositories are of one size. */
+const awsProfile = (name: string, text: string, repoSize: number, flowfileRepoSize: number, iops: string, throughput: string): Doc => ({
+  name,
+  text,
+  contentRepoSize: repoSize,
+  provenanceRepoSize: repoSize,
+  flowfileRepoSize,
+  iops,
+  throughput,
+  storageVolumeType: 'gp3',
+});
+
+export const STORAGE_PROFILES = [
+  awsProfile('STANDARD_AWS', 'Standard', 512, 10, '3000', '125'),
+  awsProfile('PERFORMANCE_AWS', 'Performance', 1024, 20, '6000', '250'),
 ];

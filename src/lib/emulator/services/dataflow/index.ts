@@ -21,11 +21,9 @@ import { copyOf, groupsFound, nextGroupVersion, parameterGroup, withUpload } fro
 import { flowDraft, restartTestSession, seeded, sessionOf, testSession, withSession } from './drafts.js';
 import { assetCalls, assetUpdateRequest } from './assets.js';
 import { dataflows } from './provides.js';
-import { archive, exported, searched } from './archives.js';
-import { deployment, deploymentCalls } from './deployments.js';
-import { deployedFlow, flowCalls } from './flows.js';
-import { requestCalls } from './requests.js';
-import { codeEntries, type Call } from './workload.js';
+import { deployedFlow, deployment, deploymentCalls, flowCalls } from './deployments.js';
+import { archive, exported, requestCalls, searched } from './requests.js';
+import { codeEntries, type Call, type R } from './workload.js';
 import {
   deploymentConfiguration,
   deploymentConfigurationMetadata,
@@ -35,11 +33,36 @@ import {
   flowShown,
 } from './views.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
-import { docs, str } from '../../values.js';
+import { docs, str, text } from '../../values.js';
+import { failedPrecondition, notFound } from '../../errors.js';
+
+/** The resources of the workload a project holds. */
+const PROJECT_HOLDERS = [
+  'customNarConfiguration',
+  'customPythonConfiguration',
+  'inboundConnectionEndpoint',
+  'parameterGroup',
+  'deployment',
+  'deployedFlow',
+] as const satisfies readonly R[];
 
 /** Moves resources of the environment to another project (none: out of any project). */
 const reassignResources: Call = (w, r, env) => {
-  w.reassign(env, str(r.destinationProjectCrn), docs(r.workloadResourceSummaries));
+  const found = docs(r.workloadResourceSummaries).map((it) => {
+    const [resourceCrn, projectCrn] = [text(it.resourceCrn), it.projectCrn === undefined ? undefined : text(it.projectCrn)];
+    const records = PROJECT_HOLDERS.map((x) => w.h.records(x)).find((all) => all.find(resourceCrn)?.env === env);
+    const rec = records?.find(resourceCrn);
+    if (!records || !rec) throw notFound(`resource ${resourceCrn} not found`);
+    if (projectCrn !== undefined && rec.doc.projectCrn !== projectCrn)
+      throw failedPrecondition(`resource ${resourceCrn} is not in project ${projectCrn}`);
+    return { rec, records };
+  });
+  const destination = str(r.destinationProjectCrn);
+  for (const { rec, records } of found) {
+    if (destination) rec.doc.projectCrn = destination;
+    else delete rec.doc.projectCrn;
+    records.save(rec);
+  }
   return {};
 };
 

@@ -16,7 +16,7 @@ import { code, type CodeEntry } from '../../engine/table.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, crnId } from '../../ids.js';
 import type { Doc } from '../../types.js';
-import { str, text } from '../../values.js';
+import { str } from '../../values.js';
 
 /** The resources of the service's facts (model/services/dataflow/resources.ts). */
 export type R = keyof typeof resources.resources;
@@ -139,16 +139,6 @@ export function checkVersion(current: number, given: unknown, what: string): voi
     );
 }
 
-/** The resources of the workload a project holds (reassignResources moves them). */
-const PROJECT_HOLDERS = [
-  'customNarConfiguration',
-  'customPythonConfiguration',
-  'inboundConnectionEndpoint',
-  'parameterGroup',
-  'deployment',
-  'deployedFlow',
-] as const satisfies readonly R[];
-
 /** What the workload's parts share, made for one request. */
 export class Workload {
   readonly ctx: Hook<R>['ctx'];
@@ -157,24 +147,17 @@ export class Workload {
   readonly flows: Records;
 
   constructor(readonly h: Hook<R>) {
-    this.ctx = h.ctx;
-    this.store = h.ctx.store;
-    this.deployments = h.records('deployment');
-    this.flows = h.records('deployedFlow');
+    [this.ctx, this.store, this.deployments, this.flows] = [h.ctx, h.ctx.store, h.records('deployment'), h.records('deployedFlow')];
   }
 
   get now(): number {
     return this.ctx.clock.now();
   }
 
-  crnOf(type: string, id: string): string {
-    return crn('df', this.ctx.info.region, this.ctx.info.accountId, type, id);
-  }
+  readonly crnOf = (type: string, id: string): string => crn('df', this.ctx.info.region, this.ctx.info.accountId, type, id);
 
   /** The flow definition a request deploys: the one the control plane named, else `flow:<its flow's name>`. */
-  flowCrnOf(req: FlowRequest): string {
-    return req.flowCrn ?? this.crnOf('flow', req.flowName);
-  }
+  readonly flowCrnOf = (req: FlowRequest): string => req.flowCrn ?? this.crnOf('flow', req.flowName);
 
   /**
    * The CRN of the environment a request names; the workload token's
@@ -188,24 +171,18 @@ export class Workload {
   }
 
   /** The caller's workload user name (what DataFlow shows as "deployed by"). */
-  actorName(): string {
-    return this.h.world.identities.actor(this.ctx.caller.actorCrn)?.workloadUsername ?? crnId(this.ctx.caller.actorCrn);
-  }
+  readonly actorName = (): string =>
+    this.h.world.identities.actor(this.ctx.caller.actorCrn)?.workloadUsername ?? crnId(this.ctx.caller.actorCrn);
 
   /** Every deployment of the account that is not gone. */
-  allDeployments(): Deployment[] {
-    return this.deployments.all() as Deployment[];
-  }
+  readonly allDeployments = (): Deployment[] => this.deployments.all() as Deployment[];
 
   /** Every flow of the account that is not gone. */
-  allFlows(): DeployedFlow[] {
-    return this.flows.all() as DeployedFlow[];
-  }
+  readonly allFlows = (): DeployedFlow[] => this.flows.all() as DeployedFlow[];
 
   /** A deployment by CRN (or name), settled; undefined once gone. */
-  findDeployment(ref: string, env?: string): Deployment | undefined {
-    return this.deployments.find(ref, env || undefined) as Deployment | undefined;
-  }
+  readonly findDeployment = (ref: string, env?: string): Deployment | undefined =>
+    this.deployments.find(ref, env || undefined) as Deployment | undefined;
 
   /** The deployment, or NOT_FOUND (also once termination has finished). */
   deployment(env: string, deploymentCrn: string | undefined): Deployment {
@@ -225,9 +202,8 @@ export class Workload {
   }
 
   /** The flows of a deployment that are not gone. */
-  flowsOf(d: Deployment): DeployedFlow[] {
-    return (this.flows.all(d.id) as DeployedFlow[]).filter((f) => this.flowStatus(f, d).state !== 'TERMINATED');
-  }
+  readonly flowsOf = (d: Deployment): DeployedFlow[] =>
+    (this.flows.all(d.id) as DeployedFlow[]).filter((f) => this.flowStatus(f, d).state !== 'TERMINATED');
 
   deploymentStatus(d: Readonly<EngineRecord>): Status & { done: boolean; failed: boolean } {
     const p = this.deployments.progress(d);
@@ -245,9 +221,7 @@ export class Workload {
   }
 
   /** The records a deployment or a flow is one of. */
-  recordsOf(x: Deployment | DeployedFlow): Records {
-    return x.doc.deploymentCrn === undefined ? this.deployments : this.flows;
-  }
+  readonly recordsOf = (x: Deployment | DeployedFlow): Records => (x.doc.deploymentCrn === undefined ? this.deployments : this.flows);
 
   /** When a deployment or flow last changed: by hand, or by its action (begun, or ended). */
   changedAt(x: Deployment | DeployedFlow): number {
@@ -256,41 +230,13 @@ export class Workload {
   }
 
   /** Starts an action of a deployment or flow. */
-  begin(x: Deployment | DeployedFlow, action: string, opts?: BeginOptions): void {
-    this.recordsOf(x).begin(x, action, opts);
-  }
+  readonly begin = (x: Deployment | DeployedFlow, action: string, opts?: BeginOptions): void =>
+    void this.recordsOf(x).begin(x, action, opts);
 
   /** Keeps a deployment or flow changed by hand, stamped as changed now. */
   save(x: Deployment | DeployedFlow): void {
     x.doc.updated = this.now;
     this.recordsOf(x).save(x);
-  }
-
-  /** Moves resources of the environment to another project (none: out of any project). */
-  reassign(env: string, destination: string | undefined, items: readonly Doc[]): void {
-    const found = items.map((it) => {
-      const [resourceCrn, projectCrn] = [text(it.resourceCrn), it.projectCrn === undefined ? undefined : text(it.projectCrn)];
-      const hit = this.projectHolder(env, resourceCrn);
-      if (!hit) throw notFound(`resource ${resourceCrn} not found`);
-      if (projectCrn !== undefined && hit.rec.doc.projectCrn !== projectCrn)
-        throw failedPrecondition(`resource ${resourceCrn} is not in project ${projectCrn}`);
-      return hit;
-    });
-    for (const { rec, records } of found) {
-      if (destination) rec.doc.projectCrn = destination;
-      else delete rec.doc.projectCrn;
-      records.save(rec);
-    }
-  }
-
-  /** A resource of the environment that is in a project, as reassignResources moves it. */
-  private projectHolder(env: string, ref: string): { rec: EngineRecord; records: Records } | undefined {
-    for (const r of PROJECT_HOLDERS) {
-      const records = this.h.records(r);
-      const rec = records.find(ref);
-      if (rec && rec.env === env) return { rec, records };
-    }
-    return undefined;
   }
 }
 
