@@ -24,26 +24,22 @@ const sessionOfDraft = (h: Hook<R>, draft: Readonly<EngineRecord>): EngineRecord
 
 /** Makes the environment's two drafts the first time it is asked for them: the request as sent. */
 export function seeded(h: Hook<R>, sent: Doc): Doc {
-  const env = new Workload(h).environment(str(sent.environmentCrn));
+  const w = new Workload(h);
+  const env = w.environment(str(sent.environmentCrn));
   const key = `dfworkload.draftsSeeded ${h.ctx.info.accountId} ${env}`;
   if (!env || h.ctx.store.meta(key)) return sent;
   h.ctx.store.setMeta(key, '1');
-  const at = h.ctx.clock.now();
-  const by = new Workload(h).actorName();
-  for (const [name, running] of [
-    ['orders-draft', true],
-    ['metrics-draft', false],
-  ] as const) {
+  const [at, by] = [w.now, w.actorName()];
+  for (const name of ['orders-draft', 'metrics-draft']) {
     const id = uuid();
     const doc = { flowName: name, crn: h.crn('flowDraft', id), created: at, lastModified: at, createdBy: by, runtimeVersion: DEFAULT_NIFI };
     const draft = h.records('flowDraft').create({ id, name, crn: doc.crn, scope: env, env, doc });
-    if (!running) continue;
+    if (name !== 'orders-draft') continue;
+    // The first one's session is running already: its restart ended as the environment was made.
     const sid = uuid();
     const session = { name: `${name}-session`, crn: h.crn('testSession', sid), createdTimestamp: at, runtimeVersion: DEFAULT_NIFI };
-    // Running already: its restart ended as the environment was made.
-    h.records('testSession').create({ id: sid, name: session.name, crn: session.crn, scope: draft.id, env, doc: session }, 'restart', {
-      at: at - 60_000,
-    });
+    const made = { id: sid, name: session.name, crn: session.crn, scope: draft.id, env, doc: session };
+    h.records('testSession').create(made, 'restart', { at: at - 60_000 });
   }
   return sent;
 }

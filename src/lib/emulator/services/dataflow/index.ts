@@ -1,17 +1,16 @@
 /**
  * The DataFlow workload service (dfworkload) on the operation table: served
  * under /dfx/ with Bearer tokens issued for the DF workload. Deployments and
- * their flows (deployed.ts; changed by deployments.ts and flows.ts), custom
- * configurations (configurations.ts), inbound connection endpoints
- * (inbound.ts), parameter groups, reporting tasks, flow drafts with their
- * test sessions (drafts.ts) and asset update requests are the engine's
- * records, each of an environment. The deployment and flow requests
- * (requests.ts) and uploaded assets (assets.ts) are records of their own;
- * the code entries work over the request's workload (entries.ts,
- * workload.ts). It tells DataFlow's control plane its deployments
+ * their flows (deployments.ts), custom configurations (configurations.ts),
+ * inbound connection endpoints (inbound.ts), parameter groups, reporting
+ * tasks, flow drafts with their test sessions (drafts.ts), deployment
+ * archives (requests.ts) and asset update requests (assets.ts) are the
+ * engine's records, each of an environment. The deployment and flow
+ * requests (requests.ts) and uploaded assets (assets.ts) are records of
+ * their own; the code entries work over the request's workload
+ * (workload.ts). It tells DataFlow's control plane its deployments
  * (provides.ts).
- */
-import type { OperationName } from '../../../model/services/dataflow/wire.js';
+ */ import type { OperationName } from '../../../model/services/dataflow/wire.js';
 import { resources } from '../../../model/services/dataflow/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { NIFI_VERSIONS } from './catalogue.js';

@@ -29,16 +29,12 @@ function checkParameters(_h: Hook<R>, rec: Rec): void {
 /** The flows (not terminated) using a group, as its usages. */
 function usages(h: Hook<R>, crn: string | undefined): Doc[] {
   const w = new Workload(h);
-  const out: Doc[] = [];
-  for (const f of w.allFlows()) {
-    if (f.doc.sharedParameterGroupCrn !== crn) continue;
-    const d = w.findDeployment(f.doc.deploymentCrn);
-    if (!d) continue;
-    const status = w.flowStatus(f, d).state;
-    if (status === 'TERMINATED') continue;
-    out.push({ resourceId: f.id, resourceType: 'DEPLOYED_FLOW', parentResourceId: d.id, resourceName: f.name, status });
-  }
-  return out;
+  return w.allFlows().flatMap((f) => {
+    const d = f.doc.sharedParameterGroupCrn === crn ? w.findDeployment(f.doc.deploymentCrn) : undefined;
+    const status = d && w.flowStatus(f, d).state;
+    if (!d || status === 'TERMINATED') return [];
+    return [{ resourceId: f.id, resourceType: 'DEPLOYED_FLOW', parentResourceId: d.id, resourceName: f.name, status }];
+  });
 }
 
 /** An update (an upload too) moves the version on by one. */
