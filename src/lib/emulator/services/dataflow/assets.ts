@@ -129,18 +129,13 @@ export function requireOpen(req: EngineRecord): EngineRecord {
   return req;
 }
 
-/** Moves an open request on to USED or ABORTED. */
-function settle(w: Workload, req: EngineRecord, status: 'USED' | 'ABORTED'): void {
-  req.doc.status = status;
-  w.h.records('assetUpdateRequest').save(req);
-}
-
 /** Uses an open asset update request of the deployment: its assets go to the flow (or the deployment). */
 export function applyRequest(w: Workload, env: string, crn: string, d: Deployment, f?: DeployedFlow): void {
   const req = assetRequest(w, env, crn);
   if (req.doc.deploymentCrn !== d.crn) throw invalid(`asset update request ${String(req.crn)} belongs to another deployment`);
   requireOpen(req);
-  settle(w, req, 'USED');
+  req.doc.status = 'USED';
+  w.h.records('assetUpdateRequest').save(req);
   moveAssets(w, String(req.crn), f?.crn ?? d.crn);
 }
 
@@ -150,7 +145,8 @@ export const assetCalls = {
     const req = assetRequest(w, env, str(r.assetUpdateRequestCrn));
     if (req.doc.deploymentCrn !== d.crn) throw notFound(`asset update request ${String(req.crn)} not found for deployment ${d.name}`);
     if (req.doc.status === 'USED') throw failedPrecondition(`asset update request ${String(req.crn)} has already been applied`);
-    settle(w, req, 'ABORTED');
+    req.doc.status = 'ABORTED';
+    w.h.records('assetUpdateRequest').save(req);
     dropAssets(w, String(req.crn));
     return {};
   },

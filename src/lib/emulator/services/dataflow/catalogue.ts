@@ -6,11 +6,6 @@ import { num, str } from '../../values.js';
 export const NIFI_VERSIONS = ['1.26.0.2.3.14.0-9', '1.27.0.2.3.15.0-12', '1.28.1.2.3.16.0-5', '2.0.0.4.3.1.0-40'];
 export const DEFAULT_NIFI = '1.28.1.2.3.16.0-5';
 
-/** An object store URL a custom configuration may point at. */
-export function storageLocationOk(loc: string): boolean {
-  return /^(s3a?|abfss?|wasbs?|gs|hdfs|ofs|https?):\/\/\S+$/i.test(loc);
-}
-
 export const KPI_METADATA: Doc = {
   kpiScopes: [
     {

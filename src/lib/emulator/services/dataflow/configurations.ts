@@ -10,7 +10,6 @@ import type { Hook, Resource } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { invalid, failedPrecondition, notFound } from '../../errors.js';
 import { num, str, text } from '../../values.js';
-import { storageLocationOk } from './catalogue.js';
 import { Workload, checkVersion, inEnvironment, type Call, type R } from './workload.js';
 
 export type ConfigResource = Extract<R, 'customNarConfiguration' | 'customPythonConfiguration'>;
@@ -23,7 +22,7 @@ const versionOf = (rec: Readonly<EngineRecord>): number => num(rec.doc.configura
 /** A configuration's storage location is an object-store URL and its user name is not empty. */
 export function checkLocation(spec: Doc): void {
   const location = text(spec.storageLocation);
-  if (!storageLocationOk(location))
+  if (!/^(s3a?|abfss?|wasbs?|gs|hdfs|ofs|https?):\/\/\S+$/i.test(location))
     throw invalid(`storage location "${location.slice(0, 200)}" is not an object-store URL such as s3a://bucket/path`);
   if (!text(spec.username).trim()) throw invalid('username must not be empty');
 }

@@ -23,14 +23,7 @@ import { dataflows } from './provides.js';
 import { deployedFlow, deployment, deploymentCalls, flowCalls } from './deployments.js';
 import { archive, exported, requestCalls, searched } from './requests.js';
 import { codeEntries, type Call, type R } from './workload.js';
-import {
-  deploymentConfiguration,
-  deploymentConfigurationMetadata,
-  deploymentShown,
-  flowConfiguration,
-  flowConfigurationMetadata,
-  flowShown,
-} from './views.js';
+import * as views from './views.js';
 import { definition, reportingTask, tasksOf } from './reporting-tasks.js';
 import { docs, str, text } from '../../values.js';
 import { failedPrecondition, notFound } from '../../errors.js';
@@ -114,21 +107,21 @@ export default defineService<OperationName>()({
     listFlowDrafts: r.flowDraft.list({ rewrite: seeded }),
     listTestSessions: r.flowDraft.list({ rewrite: seeded, select: withSession }),
     deleteFlowDraft: r.flowDraft.delete(),
-    suspendDeployment: r.deployment.act('suspend', { answer: deploymentShown }),
-    resumeDeployment: r.deployment.act('resume', { answer: deploymentShown }),
-    restartDeployment: r.deployment.act('restart', { answer: deploymentShown }),
+    suspendDeployment: r.deployment.act('suspend', { answer: views.deploymentShown }),
+    resumeDeployment: r.deployment.act('resume', { answer: views.deploymentShown }),
+    restartDeployment: r.deployment.act('restart', { answer: views.deploymentShown }),
     // The version asked for is the update's effect (the request's cfmNifiVersion, a field of a deployment).
-    updateNifiVersion: r.deployment.act('updateNifi', { answer: deploymentShown }),
-    cancelNifiVersionUpdate: r.deployment.act('cancelNifiUpdate', { answer: deploymentShown }),
-    startFlowInDeployment: r.deployedFlow.act('start', { answer: flowShown }),
-    stopFlowInDeployment: r.deployedFlow.act('stop', { answer: flowShown }),
-    terminateFlowInDeployment: r.deployedFlow.act('delete', { answer: flowShown }),
+    updateNifiVersion: r.deployment.act('updateNifi', { answer: views.deploymentShown }),
+    cancelNifiVersionUpdate: r.deployment.act('cancelNifiUpdate', { answer: views.deploymentShown }),
+    startFlowInDeployment: r.deployedFlow.act('start', { answer: views.flowShown }),
+    stopFlowInDeployment: r.deployedFlow.act('stop', { answer: views.flowShown }),
+    terminateFlowInDeployment: r.deployedFlow.act('delete', { answer: views.flowShown }),
     exportDeployment: r.archive.create({ rewrite: exported }),
     listDeploymentArchives: r.archive.list({ select: searched }),
-    getDeploymentConfiguration: r.deployment.read({ answer: deploymentConfiguration }),
-    getDeploymentConfigurationMetadata: r.deployment.read({ answer: deploymentConfigurationMetadata }),
-    getFlowConfigurationInDeployment: r.deployedFlow.read({ answer: flowConfiguration }),
-    getFlowConfigurationMetadataInDeployment: r.deployedFlow.read({ answer: flowConfigurationMetadata }),
+    getDeploymentConfiguration: r.deployment.read({ answer: views.deploymentConfiguration }),
+    getDeploymentConfigurationMetadata: r.deployment.read({ answer: views.deploymentConfigurationMetadata }),
+    getFlowConfigurationInDeployment: r.deployedFlow.read({ answer: views.flowConfiguration }),
+    getFlowConfigurationMetadataInDeployment: r.deployedFlow.read({ answer: views.flowConfigurationMetadata }),
     restartTestSession: code(restartTestSession),
     suspendTestSession: r.testSession.act('suspend', { rewrite: sessionOf }),
     terminateTestSession: r.testSession.delete({ rewrite: sessionOf }),

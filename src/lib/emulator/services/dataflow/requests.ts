@@ -28,8 +28,7 @@ const field = (kind: FlowRequest['kind']): string => (kind === 'deployment' ? 'd
 const save = (w: Workload, req: FlowRequest): void => void w.store.put(KIND.request, req.crn, req);
 
 /** A known request; `register` (reading its details) makes an unknown one known. */
-export function get(w: Workload, env: string, requestCrn: string | undefined, kind: FlowRequest['kind'], register = false): FlowRequest {
-  const c = requestCrn;
+export function get(w: Workload, env: string, c: string | undefined, kind: FlowRequest['kind'], register = false): FlowRequest {
   if (!c) throw invalid(`${field(kind)} is required`);
   if (!c.startsWith('crn:')) throw invalid(`${field(kind)} must be a CRN`);
   const found = w.store.get<FlowRequest>(KIND.request, c);

@@ -7,7 +7,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { CLUSTER_SIZES, KPI_METADATA, STORAGE_PROFILES, basicSize, clusterSizeOf } from './catalogue.js';
 import { withAssets } from './assets.js';
 import {
-  HEALTHY,
+  STEADY_DEPLOYMENT,
   Workload,
   artifactTypeOf,
   nifiVersionOf,
@@ -24,7 +24,7 @@ const configurationIds = (c: Doc): Doc => ({
 });
 
 function validActions(state: string, detailed: string): string[] {
-  if (HEALTHY.has(state) || state === 'BAD_HEALTH') {
+  if (STEADY_DEPLOYMENT.has(state)) {
     const base = ['VIEW_NIFI', 'EDIT', 'TERMINATE', 'VIEW_METRICS', 'UPDATE_NIFI_VERSION', 'RESTART_DEPLOYMENT', 'MANAGE_DEPLOYMENT'];
     return [...base, 'EXPORT', 'SUSPEND', 'DOWNLOAD_LOG', 'CHANGE_FLOW_VERSION', 'DEPLOY_NEW_FLOW', 'START_ALL', 'STOP_ALL'];
   }
@@ -51,7 +51,7 @@ export function deploymentDoc(w: Workload, d: Deployment): Doc {
   const status: Doc = { state: s.state, detailedState: s.detailedState };
   if (s.failed && d.activity.reason) status.message = d.activity.reason;
   const c = d.doc.config;
-  const running = HEALTHY.has(s.state) || s.state === 'BAD_HEALTH' || s.state === 'UPDATING' || s.state === 'RESTARTING';
+  const running = STEADY_DEPLOYMENT.has(s.state) || s.state === 'UPDATING' || s.state === 'RESTARTING';
   const nodes = c.autoScalingEnabled ? (num(c.autoScaleMinNodes) ?? 1) : (num(c.staticNodeCount) ?? 1);
   const flows = w.flowsOf(d);
   const first = flows[0];
@@ -165,14 +165,8 @@ function deploymentConfigMetadata(w: Workload, d: Deployment): Doc {
 
 export function deployedFlowDoc(w: Workload, f: DeployedFlow, d: Deployment, nested = false): Doc {
   const s = w.flowStatus(f, d);
-  const actions =
-    s.state === 'FLOW_STOPPED'
-      ? ['VIEW_NIFI', 'START_FLOW', 'EDIT', 'TERMINATE', 'CHANGE_FLOW_VERSION']
-      : HEALTHY.has(s.state) || s.state === 'BAD_HEALTH'
-        ? ['VIEW_NIFI', 'STOP_FLOW', 'EDIT', 'TERMINATE', 'CHANGE_FLOW_VERSION']
-        : s.state === 'CHANGING_FLOW_VERSION'
-          ? ['CANCEL_CHANGE_FLOW_VERSION']
-          : [];
+  const move = s.state === 'FLOW_STOPPED' ? 'START_FLOW' : STEADY_DEPLOYMENT.has(s.state) ? 'STOP_FLOW' : undefined;
+  const actions = move ? ['VIEW_NIFI', move, 'EDIT', 'TERMINATE', 'CHANGE_FLOW_VERSION'] : [];
   return {
     ...(nested ? { id: f.id, deploymentId: crnId(d.crn) } : {}),
     name: f.name,
@@ -195,7 +189,7 @@ export function deployedFlowDoc(w: Workload, f: DeployedFlow, d: Deployment, nes
     deployedByName: f.doc.deployedBy,
     created: f.doc.created,
     updated: w.changedAt(f),
-    validActions: actions,
+    validActions: s.state === 'CHANGING_FLOW_VERSION' ? ['CANCEL_CHANGE_FLOW_VERSION'] : actions,
     ...(f.doc.projectCrn ? { projectCrn: f.doc.projectCrn } : {}),
     ...(nested ? {} : { deploymentCrn: d.crn }),
   };
