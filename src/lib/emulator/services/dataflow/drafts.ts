@@ -55,10 +55,8 @@ export function sessionOf(h: Hook<R>, sent: Doc): Doc {
 /** The drafts of an environment whose session is running. */
 export function withSession(h: Hook<R>, req: Doc): EngineRecord[] {
   const env = new Workload(h).environment(str(req.environmentCrn));
-  return h
-    .records('flowDraft')
-    .all(env || undefined)
-    .filter((d) => sessionOfDraft(h, d) !== undefined);
+  const drafts = h.records('flowDraft').all(env || undefined);
+  return drafts.filter((d) => sessionOfDraft(h, d) !== undefined);
 }
 
 /** Restarts a draft's test session, or starts a new one when it has none. */

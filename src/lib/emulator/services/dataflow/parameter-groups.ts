@@ -119,12 +119,8 @@ export function groupsFound(h: Hook<R>, req: Doc): EngineRecord[] {
   const env = str(req.environmentCrn) ? h.world.environments.require(text(req.environmentCrn)).crn : undefined;
   const t = str(req.searchTerm)?.toLowerCase();
   const projects = strings(req.projectCrns);
-  return h
-    .records('parameterGroup')
-    .all(env)
-    .filter(
-      (g) =>
-        (!t || String(g.name).toLowerCase().includes(t)) &&
-        (projects.length === 0 || (str(g.doc.projectCrn) !== undefined && projects.includes(String(g.doc.projectCrn)))),
-    );
+  const groups = h.records('parameterGroup').all(env);
+  const inProjects = (g: EngineRecord): boolean =>
+    projects.length === 0 || (str(g.doc.projectCrn) !== undefined && projects.includes(String(g.doc.projectCrn)));
+  return groups.filter((g) => (!t || String(g.name).toLowerCase().includes(t)) && inProjects(g));
 }

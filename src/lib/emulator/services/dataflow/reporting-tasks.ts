@@ -40,10 +40,8 @@ export function tasksOf(h: Hook<R>, req: Doc): EngineRecord[] {
   const env = w.environment(str(req.environmentCrn));
   const deploymentCrn = str(req.deploymentCrn);
   if (deploymentCrn) w.deployment(env, deploymentCrn);
-  return h
-    .records('reportingTask')
-    .all(env)
-    .filter((t) => !deploymentCrn || t.doc.deploymentCrn === deploymentCrn);
+  const tasks = h.records('reportingTask').all(env);
+  return tasks.filter((t) => !deploymentCrn || t.doc.deploymentCrn === deploymentCrn);
 }
 
 /** The declaration of reporting tasks. */

@@ -137,10 +137,8 @@ export function exported(h: Hook<R>, sent: Doc): Doc {
   const env = w.environment(str(sent.environmentCrn));
   const d = w.deployment(env, str(sent.deploymentCrn));
   const flows = w.flowsOf(d);
-  const stamp = new Date(w.now)
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d+Z$/, 'Z');
+  // The time as 20260101T000000Z.
+  const stamp = new Date(w.now).toISOString().replace(/[-:]|\.\d+(?=Z$)/g, '');
   return {
     environmentCrn: env,
     archiveName: `${d.name.replace(/\s+/g, '-')}-${stamp}-${randomBytes(2).toString('hex')}`,
@@ -164,10 +162,8 @@ export function exported(h: Hook<R>, sent: Doc): Doc {
 export function searched(h: Hook<R>, req: Doc): EngineRecord[] {
   const env = new Workload(h).environment(str(req.environmentCrn));
   const t = str(req.searchTerm)?.toLowerCase();
-  return h
-    .records('archive')
-    .all(env)
-    .filter((a) => !t || String(a.name).toLowerCase().includes(t));
+  const archives = h.records('archive').all(env);
+  return archives.filter((a) => !t || String(a.name).toLowerCase().includes(t));
 }
 
 export const archive: Resource<R> = {

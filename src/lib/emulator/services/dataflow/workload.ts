@@ -35,48 +35,41 @@ export const inEnvironment = (noun: string, keys: readonly string[]): Pick<Resou
 
 export const KIND = { request: 'dfworkload.request', asset: 'dfworkload.asset' } as const;
 
+/** What a deployment and a flow both keep: where, whose, since when, and at which configuration version. */
+interface Deployed {
+  environmentCrn: string;
+  projectCrn?: string;
+  creatorCrn: string;
+  deployedBy: string;
+  created: number;
+  updated: number;
+  configurationVersion: number;
+}
+
 /** A deployment: an engine record of the `deployment` resource (in its environment); its status is its lifecycle's. */
 export interface Deployment extends EngineRecord {
   name: string;
   crn: string;
-  doc: Doc & {
-    environmentCrn: string;
-    projectCrn?: string;
-    creatorCrn: string;
-    deployedBy: string;
-    deploymentRequestCrn: string;
-    created: number;
-    updated: number;
-    configurationVersion: number;
-    config: Doc;
-    cfmNifiVersion: string;
-    inboundEndpointCrn?: string;
-  };
+  doc: Doc & Deployed & { deploymentRequestCrn: string; config: Doc; cfmNifiVersion: string; inboundEndpointCrn?: string };
 }
 
 /** A deployed flow: an engine record of the `deployedFlow` resource (in its deployment). */
 export interface DeployedFlow extends EngineRecord {
   name: string;
   crn: string;
-  doc: Doc & {
-    deploymentCrn: string;
-    environmentCrn: string;
-    projectCrn?: string;
-    creatorCrn: string;
-    deployedBy: string;
-    created: number;
-    updated: number;
-    configurationVersion: number;
-    parameterGroups: Doc[];
-    kpis: Doc[];
-    flowName: string;
-    flowCrn: string;
-    flowVersion: number;
-    previousFlowVersion?: number;
-    sharedParameterGroupCrn?: string;
-    /** Terminated with its deployment. */
-    withDeployment?: true;
-  };
+  doc: Doc &
+    Deployed & {
+      deploymentCrn: string;
+      parameterGroups: Doc[];
+      kpis: Doc[];
+      flowName: string;
+      flowCrn: string;
+      flowVersion: number;
+      previousFlowVersion?: number;
+      sharedParameterGroupCrn?: string;
+      /** Terminated with its deployment. */
+      withDeployment?: true;
+    };
 }
 
 export interface FlowRequest {
