@@ -22,10 +22,7 @@ export const KPI_METADATA: Doc = {
       metricTypes: [{ id: 'dataIn', label: 'Data in', unitTypeKey: 'RATE', defaultUnitId: 'bytesPerSecond' }],
     },
   ],
-  unitTypes: {
-    RATIO: [{ id: 'percentage', label: 'Percent', factor: 1 }],
-    RATE: [{ id: 'bytesPerSecond', label: 'Bytes/s', factor: 1 }],
-  },
+  unitTypes: { RATIO: [{ id: 'percentage', label: 'Percent', factor: 1 }], RATE: [{ id: 'bytesPerSecond', label: 'Bytes/s', factor: 1 }] },
   alertFrequencyTolerance: {
     units: [
       { id: 'SECONDS', label: 'Seconds', abbreviation: 's' },
