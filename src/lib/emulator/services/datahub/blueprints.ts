@@ -16,7 +16,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
-import { clustersUsing } from './backend.js';
+import { clustersUsing } from './actions.js';
 import { builtIns, runtimeOf, RUNTIMES, type BuiltInDefinition, type BuiltInTemplate, type GroupDef } from './catalogue.js';
 import type { DatahubHook, R } from './records.js';
 
