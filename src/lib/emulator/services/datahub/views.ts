@@ -87,42 +87,23 @@ export function certificateState(h: DatahubHook, c: ClusterRec): string {
   return left < CERT_WARNING_DAYS * DAY ? 'HOST_CERT_EXPIRING' : 'VALID';
 }
 
-/** The wire `Cluster` (describeCluster, the creates). */
-export function clusterView(h: DatahubHook, c: ClusterRec): Doc {
+/**
+ * What a cluster shows beyond its document, in every answer and listing (its
+ * `show`): the wire Cluster's computed fields (its instances, image, Cloudera
+ * Manager and endpoints) and ClusterSummary's.
+ */
+export function clusterShown(h: DatahubHook, rec: Readonly<EngineRecord>): Doc {
+  const c = asCluster(rec);
   const status = h.records('cluster').state(c);
   const image = imageOf(c);
-  return compact({
-    clusterName: c.doc.clusterName,
-    crn: c.crn,
-    creationDate: c.doc.creationDate,
+  return {
     status,
     nodeCount: nodeCount(c),
     instanceGroups: c.doc.groups.map((g) => groupView(g, status)),
-    workloadType: c.doc.workloadType,
-    cloudPlatform: c.doc.cloudPlatform,
     // The image by id and OS; upgrade answers (ImageInfo) name it.
-    imageDetails: {
-      id: image.imageId,
-      os: image.os,
-      catalogUrl: CATALOG_URL,
-      catalogName: c.doc.catalogName ?? DEFAULT_CATALOG,
-    },
-    environmentCrn: c.doc.environmentCrn,
-    credentialCrn: c.doc.credentialCrn,
-    datalakeCrn: c.doc.datalakeCrn,
-    clusterTemplateCrn: c.doc.clusterTemplateCrn,
-    statusReason: c.doc.statusReason ?? (h.records('cluster').progress(c).failed ? c.activity.reason : undefined),
+    imageDetails: { id: image.imageId, os: image.os, catalogUrl: CATALOG_URL, catalogName: c.doc.catalogName ?? DEFAULT_CATALOG },
     clouderaManager: { version: image.cm, platformVersion: image.runtime },
     endpoints: status === 'AVAILABLE' ? { endpoints: endpoints(c) } : undefined,
-    multiAz: c.doc.multiAz,
-  });
-}
-
-/** What a cluster shows beyond its document, in every answer and listing (its `show`): the wire Cluster's fields and ClusterSummary's. */
-export function clusterShown(h: DatahubHook, rec: Readonly<EngineRecord>): Doc {
-  const c = asCluster(rec);
-  return {
-    ...clusterView(h, c),
     environmentName: h.world.environments.find(c.doc.environmentCrn)?.environmentName,
     certificateExpirationState: certificateState(h, c),
   };
