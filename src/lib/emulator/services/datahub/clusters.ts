@@ -12,15 +12,7 @@ import type { Doc } from '../../types.js';
 import type { CloudPlatform } from '../../world/contracts.js';
 import { bool, docs, num, obj, str, strings, text } from '../../values.js';
 import { checkLake, DEFAULT_VOLUME, groupNamed, imageFor, instances } from './actions.js';
-import {
-  findDefinition,
-  jsonObject,
-  overrideGroups,
-  requireCustomConfigurations,
-  requireRecipe,
-  requireTemplate,
-  type TemplateRef,
-} from './blueprints.js';
+import { findDefinition, jsonObject, overrideGroups, requireOwn, requireTemplate, type TemplateRef } from './blueprints.js';
 import { DEFAULT_CATALOG, DEFAULT_DB_VERSION, runtimeOf, VM_TYPES } from './catalogue.js';
 import { asCluster, type ClusterDoc, type DatahubHook, type GroupRec } from './records.js';
 
@@ -81,9 +73,9 @@ export function clusterMade(h: DatahubHook, rec: Readonly<EngineRecord>, req: Do
       `cluster template ${template.name} is for runtime ${template.runtime}; cluster definition ${def.name} is for ${def.template.runtime}`,
     );
   const groups = overrideGroups({ ...template, groups: def?.groups ?? template.groups }, docs(req.instanceGroups));
-  for (const g of groups) g.recipes = g.recipes.map((r) => requireRecipe(h, r).name ?? r);
+  for (const g of groups) g.recipes = g.recipes.map((r) => requireOwn(h, 'recipe', r).name ?? r);
   const customName = str(req.customConfigurationsName);
-  const custom = customName ? requireCustomConfigurations(h, customName) : undefined;
+  const custom = customName ? requireOwn(h, 'customConfigurations', customName) : undefined;
   const customRuntime = str(custom?.doc.runtimeVersion);
   if (customRuntime && customRuntime !== template.runtime)
     throw invalid(`custom configurations ${custom?.name} are for runtime ${customRuntime}; the cluster runs ${template.runtime}`);
@@ -164,7 +156,7 @@ export const clusterChanges = {
       const name = text(item.instanceGroupName);
       const g = groupNamed(c, name);
       if (given.has(name)) throw invalid(`instance group ${name} is given twice`);
-      const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(h, r).name ?? r))];
+      const next = [...new Set(strings(item.recipeNames).map((r) => requireOwn(h, 'recipe', r).name ?? r))];
       given.set(name, next);
       const added = next.filter((r) => !g.recipes.includes(r));
       const removed = g.recipes.filter((r) => !next.includes(r));

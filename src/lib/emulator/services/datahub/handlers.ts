@@ -12,13 +12,19 @@ import type { Doc } from '../../types.js';
 import { bool, num, str, strings, text } from '../../values.js';
 import { candidates, clusterIn, imageOf, retry, scale, target, upgrade } from './actions.js';
 import { historyOf, rulesOf } from './autoscale.js';
-import { answerOf, findDefinition } from './blueprints.js';
+import { findDefinition } from './blueprints.js';
 import { VM_TYPES, type Image } from './catalogue.js';
 import { cancelCollections, cmRoles, collections, secretTypes } from './maintenance.js';
 import { asCluster, type DatahubHook } from './records.js';
 import { autoscaleView, collectionView, hostStatuses, imageInfo, lifecycleEvents, scalingActivities, serviceStatuses } from './views.js';
 
 const MINUTE = 60_000;
+
+/** A code entry's answer, conformed to the operation's response shape (`scaleCluster` -> ScaleClusterResponse). */
+const answerOf = (h: DatahubHook, doc: Doc): Doc => {
+  const op = h.ctx.op.name;
+  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
+};
 
 export function retryCluster(h: DatahubHook, req: Doc): Doc {
   retry(h, clusterIn(h, req, 'clusterName'));
