@@ -17,7 +17,7 @@ import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
 import { clustersUsing } from './actions.js';
-import { builtIns, runtimeOf, RUNTIMES, type BuiltInDefinition, type BuiltInTemplate, type GroupDef } from './catalogue.js';
+import { builtIns, runtimeOf, RUNTIMES, type GroupDef } from './catalogue.js';
 import type { DatahubHook, R } from './records.js';
 
 /** A template as a cluster create uses it: its name, CRN and what its content says. */
@@ -40,33 +40,6 @@ const RECIPE_TYPES = ['PRE_SERVICE_DEPLOYMENT', 'POST_CLOUDERA_MANAGER_START', '
 const GATEWAY_NAMES = ['master', 'manager', 'gateway', 'management'];
 
 const platform = (h: DatahubHook): ReturnType<typeof builtIns> => builtIns(h.ctx.info.region);
-
-const builtInTemplateDoc = (t: BuiltInTemplate): Doc => ({
-  clusterTemplateName: t.name,
-  crn: t.crn,
-  description: t.workload.description,
-  productVersion: t.runtime,
-  instanceGroupCount: t.workload.groups.length,
-  status: 'DEFAULT',
-  tags: [],
-  clusterTemplateContent: t.content,
-});
-
-function builtInDefinitionDoc(d: BuiltInDefinition): Doc {
-  return {
-    clusterDefinitionName: d.name,
-    crn: d.crn,
-    type: d.workload.type,
-    nodeCount: d.workload.groups.reduce((n, x) => n + x.nodeCount, 0),
-    cloudPlatform: d.cloud.platform,
-    productVersion: d.runtime,
-    description: `${d.workload.description}, on ${d.cloud.label}`,
-    workloadTemplate: JSON.stringify({
-      clusterTemplateName: d.template.name,
-      instanceGroups: d.workload.groups.map((x) => ({ instanceGroupName: x.name, instanceGroupType: x.type, nodeCount: x.nodeCount })),
-    }),
-  };
-}
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 const named = (ref: string) => (x: { name: string; crn: string }) => same(x.name, ref) || x.crn === ref;
@@ -230,7 +203,7 @@ export const blueprintResources = {
   clusterTemplate: {
     keys: ['clusterTemplateName'],
     noun: 'cluster template',
-    builtIns: (h) => platform(h).templates.map((t) => ({ name: t.name, crn: t.crn, doc: builtInTemplateDoc(t) })),
+    builtIns: (h) => platform(h).templates,
     hooks: {
       check: {
         // Refused while clusters or definitions of the account use it.
@@ -255,7 +228,7 @@ export const blueprintResources = {
   clusterDefinition: {
     keys: ['clusterDefinitionName'],
     noun: 'cluster definition',
-    builtIns: (h) => platform(h).definitions.map((d) => ({ name: d.name, crn: d.crn, doc: builtInDefinitionDoc(d) })),
+    builtIns: (h) => platform(h).definitions,
     hooks: {
       fill: (h, rec) => {
         const d = readDefinition(h, String(rec.doc.workloadTemplate ?? ''));
