@@ -13,6 +13,8 @@ import { compareVersions } from '../../shared/runtimes.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import type { OperationRecord } from '../../engine/operations.js';
+import type { CheckFn } from '../../engine/declare.js';
+import type { EngineRecord } from '../../engine/records.js';
 import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';
 import type { Doc } from '../../types.js';
 import { bool, hex, obj, str, strings, text } from '../../values.js';
@@ -23,6 +25,7 @@ import {
   KIND,
   type ClusterRec,
   type DatahubHook,
+  type R,
   type GroupRec,
   type InstanceRec,
   type VolumeRec,
@@ -129,7 +132,7 @@ function requireNoInstanceWork(h: DatahubHook, c: ClusterRec, what: string): voi
 }
 
 /** A stop waits for the cluster's maintenance to end (a stopped cluster is left as it is: the verb's `idempotent`). */
-export function checkStop(h: DatahubHook, c: ClusterRec): void {
+function checkStop(h: DatahubHook, c: ClusterRec): void {
   requireNoInstanceWork(h, c, 'stopping');
   const w = running(h, c)[0];
   if (w)
@@ -165,7 +168,7 @@ export function scale(h: DatahubHook, c: ClusterRec, groupName: string, count: n
 }
 
 /** A delete of instances (a downscale of their groups) names instances of the cluster, none Cloudera Manager's host. */
-export function checkDeleteInstances(h: DatahubHook, c: ClusterRec, req: Doc): void {
+function checkDeleteInstances(h: DatahubHook, c: ClusterRec, req: Doc): void {
   for (const { group, instance } of instancesNamed(c, strings(req.instanceIds)))
     if (group.type === 'GATEWAY') throw invalid(`instance ${instance.id} is in instance group ${group.name}, which holds Cloudera Manager`);
   requireNoInstanceWork(h, c, 'deleting instances');
@@ -183,13 +186,13 @@ function repairOf(c: ClusterRec, req: Doc): { groupNames: string[]; instanceIds:
 }
 
 /** A repair names the cluster's groups or instances, and waits for instance work to end. */
-export function checkRepair(h: DatahubHook, c: ClusterRec, req: Doc): void {
+function checkRepair(h: DatahubHook, c: ClusterRec, req: Doc): void {
   repairOf(c, req);
   requireNoInstanceWork(h, c, 'a repair');
 }
 
 /** The cluster's groups once repaired: the instances of the groups (or the instances) named replaced, every group's when none is named. */
-export function repaired(h: DatahubHook, c: ClusterRec, req: Doc): Doc {
+function repaired(h: DatahubHook, c: ClusterRec, req: Doc): Doc {
   const { groupNames, instanceIds } = repairOf(c, req);
   const env = h.world.environments.require(c.doc.environmentCrn);
   const picked = (g: GroupRec, i: InstanceRec): boolean =>
@@ -212,6 +215,23 @@ export function retry(h: DatahubHook, c: ClusterRec): void {
   const act = c.activity;
   clusters.begin(c, act.action, { retry: true, anyState: true, ...(act.effect ? { effect: act.effect } : {}) });
 }
+
+/** What refuses the cluster's actions, by action. */
+export const actionChecks = {
+  stop: (h, rec) => checkStop(h, asCluster(rec)),
+  downscale: (h, rec, req) => checkDeleteInstances(h, asCluster(rec), req),
+  repair: (h, rec, req) => checkRepair(h, asCluster(rec), req),
+  databaseUpgrade: (h, rec, req) => void databaseTarget(h, asCluster(rec), req),
+  verticalScale: (h, rec, req) => void verticallyScaled(h, asCluster(rec), req),
+} satisfies Record<string, CheckFn<R>>;
+
+/** What the cluster's actions set once they have succeeded, by action. */
+export const actionEffects = {
+  downscale: (_h, rec, req) => withoutInstances(asCluster(rec), req),
+  repair: (h, rec, req) => repaired(h, asCluster(rec), req),
+  databaseUpgrade: (h, rec, req) => ({ dbVersion: databaseTarget(h, asCluster(rec), req) }),
+  verticalScale: (h, rec, req) => verticallyScaled(h, asCluster(rec), req),
+} satisfies Record<string, (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc) => Doc>;
 
 /** Every operation of a cluster, oldest first. */
 export const operationsOf = (h: DatahubHook, c: ClusterRec): OperationRecord[] =>
@@ -297,7 +317,7 @@ export function upgrade(h: DatahubHook, c: ClusterRec, to: Image): string {
 // ---- vertical scaling, database ----------------------------------------------------------
 
 /** The cluster's groups once a group's instance type (on a stopped cluster) and/or the disks of its instances have changed, as the request asks. */
-export function verticallyScaled(h: DatahubHook, c: ClusterRec, req: Doc): Doc {
+function verticallyScaled(h: DatahubHook, c: ClusterRec, req: Doc): Doc {
   const instanceType = req.instanceTemplate === undefined ? undefined : str(obj(req.instanceTemplate).instanceType);
   if (req.instanceTemplate !== undefined && !instanceType) throw invalid('instanceTemplate needs an instanceType');
   const disks = req.diskOptions === undefined ? undefined : obj(req.diskOptions);
@@ -349,7 +369,7 @@ export function verticallyScaled(h: DatahubHook, c: ClusterRec, req: Doc): Doc {
 }
 
 /** The version a database upgrade goes to: the one asked for, else the next; the same one only with force. */
-export function databaseTarget(h: DatahubHook, c: ClusterRec, req: Doc): string {
+function databaseTarget(h: DatahubHook, c: ClusterRec, req: Doc): string {
   if ((c.doc.database ?? 'NON_HA') === 'NONE')
     throw failedPrecondition(`cluster ${c.doc.clusterName} has no external database (created with --datahub-database NONE)`);
   const current = c.doc.dbVersion ?? DEFAULT_DB_VERSION;
@@ -387,7 +407,7 @@ export const scalingReason = (h: DatahubHook, c: ClusterRec, reason: string): Do
 });
 
 /** The groups of a cluster once the instances a delete names are gone. */
-export function withoutInstances(c: ClusterRec, req: Doc): Doc {
+function withoutInstances(c: ClusterRec, req: Doc): Doc {
   const ids = strings(req.instanceIds);
   return {
     groups: c.doc.groups.map((g) => {

@@ -19,16 +19,7 @@ import { blueprintResources } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
 import { cancelDatahubDiagnostics, clusterAnswers, retryCluster, scaleCluster, upgradeCluster, vmTypes } from './handlers.js';
 import { hubs } from './provides.js';
-import {
-  checkDeleteInstances,
-  checkRepair,
-  checkStop,
-  databaseTarget,
-  repaired,
-  scalingReason,
-  verticallyScaled,
-  withoutInstances,
-} from './actions.js';
+import { actionChecks, actionEffects, scalingReason } from './actions.js';
 import { strings } from '../../values.js';
 import { asCluster } from './records.js';
 import { clusterShown } from './views.js';
@@ -61,28 +52,15 @@ export default defineService<OperationName>()({
         delete: [0.5, 1.5],
       },
       hooks: {
-        check: {
-          stop: (h, rec) => checkStop(h, asCluster(rec)),
-          downscale: (h, rec, req) => checkDeleteInstances(h, asCluster(rec), req),
-          repair: (h, rec, req) => checkRepair(h, asCluster(rec), req),
-          databaseUpgrade: (h, rec, req) => void databaseTarget(h, asCluster(rec), req),
-          verticalScale: (h, rec, req) => void verticallyScaled(h, asCluster(rec), req),
-        },
-        effect: {
-          downscale: (_h, rec, req) => withoutInstances(asCluster(rec), req),
-          ...autoscaleChanges,
-          ...clusterChanges,
-          repair: (h, rec, req) => repaired(h, asCluster(rec), req),
-          databaseUpgrade: (h, rec, req) => ({ dbVersion: databaseTarget(h, asCluster(rec), req) }),
-          verticalScale: (h, rec, req) => verticallyScaled(h, asCluster(rec), req),
-        },
+        check: actionChecks,
+        effect: { ...actionEffects, ...autoscaleChanges, ...clusterChanges },
         // Why a delete of instances runs (scalingActivities show it).
         keep: { downscale: (h, rec, req) => scalingReason(h, asCluster(rec), `Instances ${strings(req.instanceIds).join(', ')} removed`) },
         fill: clusterMade,
         show: clusterShown,
       },
     },
-    // Instances, autoscale rules and scaling activities are the code entries' (backend.ts).
+    // Instances, autoscale rules and scaling activities are what the cluster's answers hold (handlers.ts).
     work: workResource,
     instance: { keys: ['instanceId'] },
     recipeSummary: { keys: ['recipeName'] },
