@@ -54,29 +54,18 @@ const gatewayHost = (c: ClusterRec): string =>
 function endpoints(c: ClusterRec): Doc[] {
   const host = c.doc.loadBalancer ? `${c.doc.clusterName}-gateway.${gatewayHost(c).split('.').slice(1).join('.')}` : gatewayHost(c);
   const base = `https://${host}/${c.doc.clusterName}/cdp-proxy`;
-  const cm = {
-    serviceName: 'CM-UI',
-    serviceUrl: `${base}/cmf/home/`,
-    displayName: 'Cloudera Manager',
-    knoxService: 'CM-UI',
-    mode: 'PAM',
+  const endpoint = (knox: string, displayName: string, path: string, mode: string): Doc => ({
+    serviceName: knox,
+    serviceUrl: `${base}/${path}/`,
+    displayName,
+    knoxService: knox,
+    mode,
     open: true,
-  };
+  });
+  const proxied = (c.doc.services ?? []).filter((s) => ENDPOINTS[s]).map((s) => ENDPOINTS[s] ?? [s, s]);
   return [
-    cm,
-    ...(c.doc.services ?? [])
-      .filter((s) => ENDPOINTS[s])
-      .map((s) => {
-        const [knox, display] = ENDPOINTS[s] ?? [s, s];
-        return {
-          serviceName: knox,
-          serviceUrl: `${base}/${knox.toLowerCase()}/`,
-          displayName: display,
-          knoxService: knox,
-          mode: 'SSO_PROVIDER',
-          open: true,
-        };
-      }),
+    endpoint('CM-UI', 'Cloudera Manager', 'cmf/home', 'PAM'),
+    ...proxied.map(([knox, display]) => endpoint(knox, display, knox.toLowerCase(), 'SSO_PROVIDER')),
   ];
 }
 
