@@ -127,29 +127,16 @@ export function lifecycleEvents(h: DatahubHook, c: ClusterRec): Doc[] {
   const ops = operationsOf(h, c);
   return ops.flatMap((op, n) => {
     const { status: opStatus, ended } = h.records('cluster').operations().status(op);
-    const name = op.operationName;
-    const words = name.toLowerCase().replace(/_/g, ' ');
-    const last = n === ops.length - 1;
-    const began = {
-      ...base,
-      eventType: name,
-      eventTimestamp: iso(op.tl.startedAt),
-      eventMessage: `${words} started`,
-      notificationType: 'IN_PROGRESS',
+    const words = op.operationName.toLowerCase().replace(/_/g, ' ');
+    const event = (at: number, how: string, notificationType: string): Doc => {
+      const eventMessage = `${words} ${how}`;
+      return { ...base, eventType: op.operationName, eventTimestamp: iso(at), eventMessage, notificationType };
     };
-    if (ended === undefined) return [{ ...began, ...(last ? { stackStatus: status } : {}) }];
+    const events = [event(op.tl.startedAt, 'started', 'IN_PROGRESS')];
     const how = opStatus === 'FINISHED' ? 'finished' : opStatus === 'CANCELLED' ? 'was cancelled' : 'failed';
-    return [
-      began,
-      {
-        ...base,
-        eventType: name,
-        eventTimestamp: iso(ended),
-        eventMessage: `${words} ${how}`,
-        notificationType: opStatus === 'FINISHED' ? 'SUCCESS' : 'ERROR',
-        ...(last ? { stackStatus: status } : {}),
-      },
-    ];
+    if (ended !== undefined) events.push(event(ended, how, opStatus === 'FINISHED' ? 'SUCCESS' : 'ERROR'));
+    // The newest event carries the cluster's status now.
+    return n === ops.length - 1 ? events.map((e, i) => (i === events.length - 1 ? { ...e, stackStatus: status } : e)) : events;
   });
 }
 
