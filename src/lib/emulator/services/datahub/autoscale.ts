@@ -135,7 +135,7 @@ const logged = (h: DatahubHook, c: ClusterRec, ...messages: string[]): Doc => ({
 /** What the changes of a cluster's autoscale rules set on it (effects of its updates, by change): the rules and their history. */
 export const autoscaleChanges = {
   autoscaleCreate: (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => {
-    const c = asCluster(rec as EngineRecord);
+    const c = asCluster(rec);
     if (c.doc.autoscale)
       throw alreadyExists(`cluster ${c.doc.clusterName} already has autoscale rules; change them with \`datahub autoscale-rules update\``);
     const enabled = optBool(req.enabled) ?? true;
@@ -144,7 +144,7 @@ export const autoscaleChanges = {
     return { autoscale, ...logged(h, c, what) };
   },
   autoscaleUpdate: (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => {
-    const c = asCluster(rec as EngineRecord);
+    const c = asCluster(rec);
     const current = rulesOf(c);
     const policies = req.autoScalePolicies === undefined ? undefined : docs(req.autoScalePolicies);
     const next: AutoscaleRec = {
@@ -158,7 +158,7 @@ export const autoscaleChanges = {
     return { autoscale: next, ...logged(h, c, ...what) };
   },
   autoscaleDelete: (h: DatahubHook, rec: Readonly<EngineRecord>): Doc => {
-    const c = asCluster(rec as EngineRecord);
+    const c = asCluster(rec);
     rulesOf(c);
     return { autoscale: undefined, ...logged(h, c, 'Autoscale rules deleted') };
   },

@@ -16,19 +16,12 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { docs, num, str, strings, text } from '../../values.js';
-import { clustersUsing } from './backend.js';
-import { builtIns, runtimeOf, RUNTIMES, type BuiltInDefinition, type BuiltInTemplate, type GroupDef } from './catalogue.js';
+import { clustersUsing } from './actions.js';
+import { builtIns, runtimeOf, RUNTIMES, type GroupDef } from './catalogue.js';
 import type { DatahubHook, R } from './records.js';
 
-/** A template as a cluster create uses it. */
-export interface TemplateRef {
-  readonly name: string;
-  readonly crn: string;
-  readonly runtime: string;
-  readonly services: readonly string[];
-  readonly groups: readonly GroupDef[];
-  readonly builtIn: boolean;
-}
+/** A template as a cluster create uses it: its name, CRN and what its content says. */
+export type TemplateRef = { readonly name: string; readonly crn: string } & ReturnType<typeof readTemplate>;
 
 /** A definition as a cluster create uses it: its cloud, the template it builds and its instance groups. */
 export interface DefinitionRef {
@@ -48,33 +41,6 @@ const GATEWAY_NAMES = ['master', 'manager', 'gateway', 'management'];
 
 const platform = (h: DatahubHook): ReturnType<typeof builtIns> => builtIns(h.ctx.info.region);
 
-const builtInTemplateDoc = (t: BuiltInTemplate): Doc => ({
-  clusterTemplateName: t.name,
-  crn: t.crn,
-  description: t.workload.description,
-  productVersion: t.runtime,
-  instanceGroupCount: t.workload.groups.length,
-  status: 'DEFAULT',
-  tags: [],
-  clusterTemplateContent: t.content,
-});
-
-function builtInDefinitionDoc(d: BuiltInDefinition): Doc {
-  return {
-    clusterDefinitionName: d.name,
-    crn: d.crn,
-    type: d.workload.type,
-    nodeCount: d.workload.groups.reduce((n, x) => n + x.nodeCount, 0),
-    cloudPlatform: d.cloud.platform,
-    productVersion: d.runtime,
-    description: `${d.workload.description}, on ${d.cloud.label}`,
-    workloadTemplate: JSON.stringify({
-      clusterTemplateName: d.template.name,
-      instanceGroups: d.workload.groups.map((x) => ({ instanceGroupName: x.name, instanceGroupType: x.type, nodeCount: x.nodeCount })),
-    }),
-  };
-}
-
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase();
 const named = (ref: string) => (x: { name: string; crn: string }) => same(x.name, ref) || x.crn === ref;
 
@@ -93,7 +59,7 @@ export function jsonObject(text: string, what: string, hint: string): Doc {
 // ---- templates -----------------------------------------------------------------------
 
 /** What a template's content says: its runtime, services and host groups (a Cloudera Manager template). */
-function readTemplate(content: string): { runtime: string; services: string[]; groups: GroupDef[] } {
+function readTemplate(content: string): { runtime: string; services: readonly string[]; groups: readonly GroupDef[] } {
   const t = jsonObject(content, 'the cluster template content', 'a Cloudera Manager cluster template');
   const runtime = str(t.cdhVersion);
   if (!runtime) throw invalid('the cluster template content has no "cdhVersion" (the runtime it is for, e.g. 7.2.18)');
@@ -108,26 +74,18 @@ function readTemplate(content: string): { runtime: string; services: string[]; g
   };
 }
 
-function templateRef(rec: EngineRecord): TemplateRef {
-  const read = readTemplate(String(rec.doc.clusterTemplateContent ?? '{}'));
-  return { name: rec.name ?? '', crn: rec.crn ?? '', ...read, builtIn: false };
-}
-
-const builtInTemplateRef = (t: BuiltInTemplate): TemplateRef => ({
-  name: t.name,
-  crn: t.crn,
-  runtime: t.runtime,
-  services: t.workload.services,
-  groups: t.workload.groups,
-  builtIn: true,
+const templateRef = (name: string, crn: string, content: unknown): TemplateRef => ({
+  name,
+  crn,
+  ...readTemplate(String(content ?? '{}')),
 });
 
 /** A template by name or CRN: the account's, or a built-in one. */
 export function findTemplate(h: DatahubHook, ref: string): TemplateRef | undefined {
   const own = h.records('clusterTemplate').find(ref, '');
-  if (own) return templateRef(own);
+  if (own) return templateRef(own.name ?? '', own.crn ?? '', own.doc.clusterTemplateContent);
   const t = platform(h).templates.find(named(ref));
-  return t ? builtInTemplateRef(t) : undefined;
+  return t && templateRef(t.name, t.crn, t.content);
 }
 
 export function requireTemplate(h: DatahubHook, ref: string): TemplateRef {
@@ -215,34 +173,21 @@ function definitionRef(h: DatahubHook, rec: EngineRecord): DefinitionRef {
     platform: String(rec.doc.cloudPlatform) as CloudPlatform,
     environmentCrn: str(rec.doc.environmentCrn),
     // A definition whose template was deleted since cannot build a cluster: its create says so.
-    template: template ?? { name, crn: '', runtime: '', services: [], groups, builtIn: false },
+    template: template ?? { name, crn: '', runtime: '', services: [], groups },
     groups,
   };
 }
-
-const builtInDefinitionRef = (d: BuiltInDefinition): DefinitionRef => ({
-  name: d.name,
-  crn: d.crn,
-  platform: d.cloud.platform,
-  gov: d.cloud.gov,
-  template: builtInTemplateRef(d.template),
-  groups: d.workload.groups,
-});
 
 export function findDefinition(h: DatahubHook, ref: string): DefinitionRef | undefined {
   const own = h.records('clusterDefinition').find(ref, '');
   if (own) return definitionRef(h, own);
   const d = platform(h).definitions.find(named(ref));
-  return d ? builtInDefinitionRef(d) : undefined;
+  if (!d) return undefined;
+  const template = templateRef(d.template.name, d.template.crn, d.template.content);
+  return { name: d.name, crn: d.crn, platform: d.cloud.platform, gov: d.cloud.gov, template, groups: template.groups };
 }
 
 // ---- the account's records in use --------------------------------------------------
-
-/** A hand-written answer, conformed to the operation's response shape (`describeCluster` -> DescribeClusterResponse). */
-export const answerOf = (h: DatahubHook, doc: Doc): Doc => {
-  const op = h.ctx.op.name;
-  return h.conform(`${op.charAt(0).toUpperCase()}${op.slice(1)}Response`, doc, op);
-};
 
 /** Refuses the delete of what clusters of the account still use. */
 const refuseInUse = (what: 'template' | 'recipe' | 'customConfigurations', noun: string) => (h: DatahubHook, rec: EngineRecord) => {
@@ -258,7 +203,7 @@ export const blueprintResources = {
   clusterTemplate: {
     keys: ['clusterTemplateName'],
     noun: 'cluster template',
-    builtIns: (h) => platform(h).templates.map((t) => ({ name: t.name, crn: t.crn, doc: builtInTemplateDoc(t) })),
+    builtIns: (h) => platform(h).templates,
     hooks: {
       check: {
         // Refused while clusters or definitions of the account use it.
@@ -283,7 +228,7 @@ export const blueprintResources = {
   clusterDefinition: {
     keys: ['clusterDefinitionName'],
     noun: 'cluster definition',
-    builtIns: (h) => platform(h).definitions.map((d) => ({ name: d.name, crn: d.crn, doc: builtInDefinitionDoc(d) })),
+    builtIns: (h) => platform(h).definitions,
     hooks: {
       fill: (h, rec) => {
         const d = readDefinition(h, String(rec.doc.workloadTemplate ?? ''));
@@ -335,16 +280,10 @@ export const blueprintResources = {
   },
 } as const satisfies { readonly [key in 'clusterTemplate' | 'clusterDefinition' | 'recipe' | 'customConfigurations']: Resource<R> };
 
-/** A recipe of the account by name or CRN, or NOT_FOUND. */
-export function requireRecipe(h: DatahubHook, ref: string): EngineRecord {
-  const r = h.records('recipe').find(ref, '');
-  if (!r) throw notFound(`recipe ${ref.slice(0, 200)} not found; see \`datahub recipes list\``);
-  return r;
-}
-
-/** Custom configurations of the account by name or CRN, or NOT_FOUND. */
-export function requireCustomConfigurations(h: DatahubHook, ref: string): EngineRecord {
-  const r = h.records('customConfigurations').find(ref, '');
-  if (!r) throw notFound(`custom configurations ${ref.slice(0, 200)} not found; see \`datahub custom-configurations list\``);
+/** A recipe or custom configurations of the account by name or CRN, or NOT_FOUND (`noun` and `list` in its message). */
+export function requireOwn(h: DatahubHook, resource: 'recipe' | 'customConfigurations', ref: string): EngineRecord {
+  const r = h.records(resource).find(ref, '');
+  const [noun, list] = resource === 'recipe' ? ['recipe', 'recipes'] : ['custom configurations', 'custom-configurations'];
+  if (!r) throw notFound(`${noun} ${ref.slice(0, 200)} not found; see \`datahub ${list} list\``);
   return r;
 }

@@ -193,24 +193,6 @@ export const VM_TYPES: Readonly<
   },
 };
 
-/** What the platform's built-in records look like to the rest of the module. */
-export interface BuiltInTemplate {
-  readonly name: string;
-  readonly crn: string;
-  readonly runtime: string;
-  readonly workload: Workload;
-  readonly content: string;
-}
-
-export interface BuiltInDefinition {
-  readonly name: string;
-  readonly crn: string;
-  readonly runtime: string;
-  readonly workload: Workload;
-  readonly cloud: (typeof CLOUDS)[number];
-  readonly template: BuiltInTemplate;
-}
-
 const platformCrn = (region: string, type: string, seed: string): string => crn('datahub', region, 'cloudera', type, stableUuid(seed));
 
 /** The Cloudera Manager template of a workload on a runtime: its services and a host template per group. */
@@ -223,33 +205,48 @@ function templateContent(runtime: string, w: Workload): string {
   });
 }
 
-/** The built-in templates and definitions of a region (every runtime, workload and cloud). */
-export function builtIns(region: string): { templates: BuiltInTemplate[]; definitions: BuiltInDefinition[] } {
-  const templates: BuiltInTemplate[] = [];
-  const definitions: BuiltInDefinition[] = [];
-  for (const r of RUNTIMES)
-    for (const w of WORKLOADS) {
+/**
+ * The built-in templates and definitions of a region (every runtime, workload
+ * and cloud), each with its document as describe and list show it.
+ */
+export function builtIns(region: string) {
+  const templates = RUNTIMES.flatMap((r) =>
+    WORKLOADS.map((w) => {
       const name = `${r.runtime} - ${w.template}`;
-      const t: BuiltInTemplate = {
-        name,
+      const content = templateContent(r.runtime, w);
+      const doc = {
+        clusterTemplateName: name,
         crn: platformCrn(region, 'clustertemplate', `template/${name}`),
-        runtime: r.runtime,
-        workload: w,
-        content: templateContent(r.runtime, w),
+        description: w.description,
+        productVersion: r.runtime,
+        instanceGroupCount: w.groups.length,
+        status: 'DEFAULT',
+        tags: [],
+        clusterTemplateContent: content,
       };
-      templates.push(t);
-      for (const cloud of CLOUDS) {
-        const dname = `${r.runtime} - ${w.name} for ${cloud.label}`;
-        definitions.push({
-          name: dname,
-          crn: platformCrn(region, 'clusterdefinition', `definition/${dname}`),
-          runtime: r.runtime,
-          workload: w,
-          cloud,
-          template: t,
-        });
-      }
-    }
+      return { name, crn: doc.crn, runtime: r.runtime, workload: w, content, doc };
+    }),
+  );
+  const definitions = templates.flatMap((t) =>
+    CLOUDS.map((cloud) => {
+      const name = `${t.runtime} - ${t.workload.name} for ${cloud.label}`;
+      const groups = t.workload.groups;
+      const doc = {
+        clusterDefinitionName: name,
+        crn: platformCrn(region, 'clusterdefinition', `definition/${name}`),
+        type: t.workload.type,
+        nodeCount: groups.reduce((n, x) => n + x.nodeCount, 0),
+        cloudPlatform: cloud.platform,
+        productVersion: t.runtime,
+        description: `${t.workload.description}, on ${cloud.label}`,
+        workloadTemplate: JSON.stringify({
+          clusterTemplateName: t.name,
+          instanceGroups: groups.map((x) => ({ instanceGroupName: x.name, instanceGroupType: x.type, nodeCount: x.nodeCount })),
+        }),
+      };
+      return { name, crn: doc.crn, cloud, template: t, doc };
+    }),
+  );
   return { templates, definitions };
 }
 

@@ -11,16 +11,8 @@ import { alreadyExists, failedPrecondition, invalid, notFound } from '../../erro
 import type { Doc } from '../../types.js';
 import type { CloudPlatform } from '../../world/contracts.js';
 import { bool, docs, num, obj, str, strings, text } from '../../values.js';
-import { DatahubBackend, DEFAULT_VOLUME } from './backend.js';
-import {
-  findDefinition,
-  jsonObject,
-  overrideGroups,
-  requireCustomConfigurations,
-  requireRecipe,
-  requireTemplate,
-  type TemplateRef,
-} from './blueprints.js';
+import { checkLake, DEFAULT_VOLUME, groupNamed, imageFor, instances } from './actions.js';
+import { findDefinition, jsonObject, overrideGroups, requireOwn, requireTemplate, type TemplateRef } from './blueprints.js';
 import { DEFAULT_CATALOG, DEFAULT_DB_VERSION, runtimeOf, VM_TYPES } from './catalogue.js';
 import { asCluster, type ClusterDoc, type DatahubHook, type GroupRec } from './records.js';
 
@@ -46,8 +38,7 @@ export function clusterMade(h: DatahubHook, rec: Readonly<EngineRecord>, req: Do
   const name = rec.name ?? '';
   // Cluster names are unique in the account, not only in their environment.
   if (h.records('cluster').find(name)) throw alreadyExists(`a Data Hub cluster named ${name} already exists`);
-  const b = new DatahubBackend(h);
-  const env = b.environment(rec.scope);
+  const env = h.world.environments.require(rec.scope);
   const envGov = env.region.startsWith('us-gov-');
   if (env.cloudPlatform !== platform || envGov !== gov)
     throw invalid(
@@ -71,7 +62,7 @@ export function clusterMade(h: DatahubHook, rec: Readonly<EngineRecord>, req: Do
       throw invalid(`cluster definition ${def.name} is for ${kind(def.platform, def.gov ?? false)}, not for ${kind(platform, gov)}`);
     if (def.environmentCrn && def.environmentCrn !== env.crn)
       throw invalid(
-        `cluster definition ${def.name} is for environment ${b.environmentName(def.environmentCrn) ?? def.environmentCrn}, not ${env.environmentName}`,
+        `cluster definition ${def.name} is for environment ${h.world.environments.find(def.environmentCrn)?.environmentName ?? def.environmentCrn}, not ${env.environmentName}`,
       );
     if (!def.template.crn)
       throw failedPrecondition(`cluster template ${def.template.name} of cluster definition ${def.name} no longer exists`);
@@ -82,15 +73,15 @@ export function clusterMade(h: DatahubHook, rec: Readonly<EngineRecord>, req: Do
       `cluster template ${template.name} is for runtime ${template.runtime}; cluster definition ${def.name} is for ${def.template.runtime}`,
     );
   const groups = overrideGroups({ ...template, groups: def?.groups ?? template.groups }, docs(req.instanceGroups));
-  for (const g of groups) g.recipes = g.recipes.map((r) => requireRecipe(h, r).name ?? r);
+  for (const g of groups) g.recipes = g.recipes.map((r) => requireOwn(h, 'recipe', r).name ?? r);
   const customName = str(req.customConfigurationsName);
-  const custom = customName ? requireCustomConfigurations(h, customName) : undefined;
+  const custom = customName ? requireOwn(h, 'customConfigurations', customName) : undefined;
   const customRuntime = str(custom?.doc.runtimeVersion);
   if (customRuntime && customRuntime !== template.runtime)
     throw invalid(`custom configurations ${custom?.name} are for runtime ${customRuntime}; the cluster runs ${template.runtime}`);
-  b.checkLake(env.crn, template.runtime, 'a cluster of', (r) => `create the cluster from a ${r} cluster definition`);
+  checkLake(h, env.crn, template.runtime, 'a cluster of', (r) => `create the cluster from a ${r} cluster definition`);
   const asked = obj(req.image);
-  const image = b.imageFor(template.runtime, { id: str(asked.id), catalogName: str(asked.catalogName) });
+  const image = imageFor(template.runtime, { id: str(asked.id), catalogName: str(asked.catalogName) });
   const runtime = runtimeOf(template.runtime);
   const javaVersion = num(req.javaVersion);
   if (javaVersion !== undefined && !runtime?.java.includes(javaVersion))
@@ -108,11 +99,11 @@ export function clusterMade(h: DatahubHook, rec: Readonly<EngineRecord>, req: Do
     instanceType: g.instanceType ?? (g.type === 'GATEWAY' ? vm.gateway : vm.core),
     nodeCount: g.nodeCount,
     recipes: g.recipes,
-    instances: b.instances(env, subnets, name, g.name, 0, g.nodeCount),
+    instances: instances(env, subnets, name, g.name, 0, g.nodeCount),
     volumes: { ...DEFAULT_VOLUME[platform] },
   }));
   const credential = h.world.environments.credential(env.credentialName);
-  const lake = b.lake(env.crn);
+  const lake = h.world.lakes.of(env.crn);
   const database = str(req.datahubDatabase) ?? 'NON_HA';
   const doc: Omit<ClusterDoc, 'clusterName' | 'crn'> = {
     environmentCrn: env.crn,
@@ -155,7 +146,7 @@ export const clusterChanges = {
   },
   // The groups' recipes as the request lists them, and what that attached and detached (the answer's).
   recipes: (h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc => {
-    const c = asCluster(rec as EngineRecord);
+    const c = asCluster(rec);
     if (h.records('cluster').busy(c) && c.activity.action === 'delete')
       throw failedPrecondition(`cluster ${c.doc.clusterName} is being deleted`);
     const attachedRecipes: Doc[] = [];
@@ -163,11 +154,9 @@ export const clusterChanges = {
     const given = new Map<string, string[]>();
     for (const item of docs(req.instanceGroupRecipes)) {
       const name = text(item.instanceGroupName);
-      const g = c.doc.groups.find((x) => x.name === name);
-      if (!g)
-        throw notFound(`cluster ${c.doc.clusterName} has no instance group ${name}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
+      const g = groupNamed(c, name);
       if (given.has(name)) throw invalid(`instance group ${name} is given twice`);
-      const next = [...new Set(strings(item.recipeNames).map((r) => requireRecipe(h, r).name ?? r))];
+      const next = [...new Set(strings(item.recipeNames).map((r) => requireOwn(h, 'recipe', r).name ?? r))];
       given.set(name, next);
       const added = next.filter((r) => !g.recipes.includes(r));
       const removed = g.recipes.filter((r) => !next.includes(r));

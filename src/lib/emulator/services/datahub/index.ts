@@ -17,9 +17,9 @@ import { resources } from '../../../model/services/datahub/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import { blueprintResources } from './blueprints.js';
 import { LOG_DESCRIPTORS } from './catalogue.js';
-import { clusterAnswers, clusterCode, vmTypes } from './handlers.js';
+import { cancelDatahubDiagnostics, clusterAnswers, retryCluster, scaleCluster, upgradeCluster, vmTypes } from './handlers.js';
 import { hubs } from './provides.js';
-import { DatahubBackend, scalingReason, withoutInstances } from './backend.js';
+import { actionChecks, actionEffects, scalingReason } from './actions.js';
 import { strings } from '../../values.js';
 import { asCluster } from './records.js';
 import { clusterShown } from './views.js';
@@ -52,28 +52,15 @@ export default defineService<OperationName>()({
         delete: [0.5, 1.5],
       },
       hooks: {
-        check: {
-          stop: (h, rec) => new DatahubBackend(h).checkStop(asCluster(rec)),
-          downscale: (h, rec, req) => new DatahubBackend(h).checkDeleteInstances(asCluster(rec), req),
-          repair: (h, rec, req) => new DatahubBackend(h).checkRepair(asCluster(rec), req),
-          databaseUpgrade: (h, rec, req) => void new DatahubBackend(h).databaseTarget(asCluster(rec), req),
-          verticalScale: (h, rec, req) => void new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
-        },
-        effect: {
-          downscale: (_h, rec, req) => withoutInstances(asCluster(rec), req),
-          ...autoscaleChanges,
-          ...clusterChanges,
-          repair: (h, rec, req) => new DatahubBackend(h).repaired(asCluster(rec), req),
-          databaseUpgrade: (h, rec, req) => ({ dbVersion: new DatahubBackend(h).databaseTarget(asCluster(rec), req) }),
-          verticalScale: (h, rec, req) => new DatahubBackend(h).verticallyScaled(asCluster(rec), req),
-        },
+        check: actionChecks,
+        effect: { ...actionEffects, ...autoscaleChanges, ...clusterChanges },
         // Why a delete of instances runs (scalingActivities show it).
         keep: { downscale: (h, rec, req) => scalingReason(h, asCluster(rec), `Instances ${strings(req.instanceIds).join(', ')} removed`) },
         fill: clusterMade,
         show: clusterShown,
       },
     },
-    // Instances, autoscale rules and scaling activities are the code entries' (backend.ts).
+    // Instances, autoscale rules and scaling activities are what the cluster's answers hold (handlers.ts).
     work: workResource,
     instance: { keys: ['instanceId'] },
     recipeSummary: { keys: ['recipeName'] },
@@ -81,7 +68,7 @@ export default defineService<OperationName>()({
     scalingActivity: { keys: ['operationId'] },
   },
   operations: (r) => ({
-    cancelDatahubDiagnostics: code(clusterCode.cancelDatahubDiagnostics),
+    cancelDatahubDiagnostics: code(cancelDatahubDiagnostics),
     collectCmDiagnostics: r.cluster.work('cmdiagnostics', { keys: ['crn'] }),
     collectDatahubDiagnostics: r.cluster.work('diagnostics', { keys: ['crn'] }),
     createAWSCluster: r.cluster.create({ rewrite: withRequestTemplate }),
@@ -146,7 +133,7 @@ export default defineService<OperationName>()({
       answer: (_h, rec) => asCluster(rec).doc.recipesReplaced ?? {},
     }),
     restartClusterInstances: r.cluster.work('restart', { keys: ['cluster'] }),
-    retryCluster: code(clusterCode.retryCluster),
+    retryCluster: code(retryCluster),
     rollbackZookeeperToKraftMigration: r.cluster.work('rollback', {
       keys: ['crn'],
       answer: kraftStep('Kafka brokers are going back to ZooKeeper'),
@@ -156,7 +143,7 @@ export default defineService<OperationName>()({
     rotatePrivateCertificates: r.cluster.work('rotate', { keys: ['datahub'] }),
     rotateSaltPassword: r.cluster.work('secrets', { keys: ['cluster'], rewrite: saltPassword }),
     rotateSecrets: r.cluster.work('secrets', { keys: ['datahub'] }),
-    scaleCluster: code(clusterCode.scaleCluster),
+    scaleCluster: code(scaleCluster),
     setCatalog: r.cluster.update({ keys: ['cluster'], change: 'catalog' }),
     setDefaultJavaVersion: r.cluster.work('java', { keys: ['clusterCrn'] }),
     startCluster: r.cluster.act('start'),
@@ -176,7 +163,7 @@ export default defineService<OperationName>()({
     updatePublicDnsEntries: r.cluster.work('dns', { keys: ['datahub'] }),
     updateToAwsImdsV1: r.cluster.work('imds', { keys: ['crn'] }),
     updateToAwsImdsV2: r.cluster.work('imds', { keys: ['crn'] }),
-    upgradeCluster: code(clusterCode.upgradeCluster),
+    upgradeCluster: code(upgradeCluster),
   }),
   provides: { hubs },
 });

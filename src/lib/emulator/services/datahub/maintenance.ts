@@ -19,10 +19,10 @@ import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { compareVersions } from '../../shared/runtimes.js';
 import type { Doc } from '../../types.js';
 import { str, strings, text, bool, num } from '../../values.js';
-import { DatahubBackend } from './backend.js';
-import { KRAFT_RUNTIME, LOG_DESCRIPTORS, runtimeOf, SECRET_TYPES, SERVICE_ROLES } from './catalogue.js';
+import { groupNamed, imageOf, instancesNamed, target } from './actions.js';
+import { KRAFT_RUNTIME, LOG_DESCRIPTORS, runtimeOf, SECRET_TYPES, SERVICE_ROLES, type Image } from './catalogue.js';
 import { imageInfo } from './views.js';
-import { asCluster, RUNNING_STATES, type ClusterRec, type DatahubHook, type GroupRec, type R } from './records.js';
+import { asCluster, RUNNING_STATES, type ClusterRec, type DatahubHook, type R } from './records.js';
 
 /** Work that cannot run beside each other: what acts on instances, and the steps of the KRaft migration. */
 export const WORK_GROUP: Readonly<Record<string, string>> = {
@@ -56,7 +56,7 @@ function require(h: DatahubHook, c: ClusterRec, states: readonly string[], what:
 const up =
   (what: string, rules?: (h: DatahubHook, c: ClusterRec, req: Doc) => void, states: readonly string[] = RUNNING_STATES): CheckFn<R> =>
   (h, rec, req) => {
-    const c = asCluster(rec as EngineRecord);
+    const c = asCluster(rec);
     rules?.(h, c, req);
     require(h, c, states, what);
   };
@@ -65,7 +65,7 @@ const up =
 const instanceWork =
   (rules: (c: ClusterRec, req: Doc) => void): CheckFn<R> =>
   (h, rec, req) => {
-    const c = asCluster(rec as EngineRecord);
+    const c = asCluster(rec);
     require(h, c, ['AVAILABLE'], 'instance work');
     rules(c, req);
   };
@@ -78,18 +78,6 @@ export function secretTypes(c: ClusterRec): ReadonlyArray<readonly [string, stri
 }
 
 const imdsVersion = (h: DatahubHook): string => (h.ctx.op.name === 'updateToAwsImdsV1' ? 'v1' : 'v2');
-
-/** The instances of a cluster with these ids; NOT_FOUND naming the first that is not one of them. */
-function instancesOf(c: ClusterRec, ids: readonly string[]): Array<{ group: GroupRec; id: string; stopped: boolean }> {
-  if (ids.length === 0) throw invalid('give at least one instance id');
-  return ids.map((id) => {
-    for (const group of c.doc.groups) {
-      const i = group.instances.find((x) => x.id === id);
-      if (i) return { group, id, stopped: i.stopped === true };
-    }
-    throw notFound(`cluster ${c.doc.clusterName} has no instance ${id}`);
-  });
-}
 
 /** The cluster's groups with these instances stopped, or started again. */
 const marked = (c: ClusterRec, ids: readonly string[], stopped: boolean): Doc => ({
@@ -105,10 +93,7 @@ const marked = (c: ClusterRec, ids: readonly string[], stopped: boolean): Doc =>
 
 /** The stopped instances of a group a start starts: `instanceCount` of them (all when not given). */
 function toStart(c: ClusterRec, req: Doc): string[] {
-  const groupName = text(req.hostGroup);
-  const g = c.doc.groups.find((x) => x.name === groupName);
-  if (!g)
-    throw notFound(`cluster ${c.doc.clusterName} has no instance group ${groupName}; it has ${c.doc.groups.map((x) => x.name).join(', ')}`);
+  const g = groupNamed(c, text(req.hostGroup));
   const stopped = g.instances.filter((i) => i.stopped).map((i) => i.id);
   if (stopped.length === 0) throw failedPrecondition(`instance group ${g.name} has no stopped instances`);
   const n = num(req.instanceCount) ?? stopped.length;
@@ -156,11 +141,10 @@ function collection(h: DatahubHook, c: ClusterRec, req: Doc): void {
 }
 
 /** The image an upgrade preparation readies the cluster for: a newer runtime's. */
-export function preparedFor(h: DatahubHook, c: ClusterRec, req: Doc): ReturnType<DatahubBackend['target']> {
+export function preparedFor(h: DatahubHook, c: ClusterRec, req: Doc): Image {
   if (!str(req.imageId) && !str(req.runtime)) throw invalid('say what to prepare for: give --image-id or --runtime');
-  const b = new DatahubBackend(h);
-  const to = b.target(c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly: false });
-  if (to.runtime === b.image(c).runtime)
+  const to = target(h, c, { imageId: str(req.imageId), runtime: str(req.runtime), osOnly: false });
+  if (to.runtime === imageOf(c).runtime)
     throw invalid(
       `image ${to.imageId} keeps runtime ${to.runtime}; preparation is for runtime upgrades (--runtime or --image-id of a newer runtime)`,
     );
@@ -189,8 +173,6 @@ const MINUTES = {
   rollback: 5,
   skus: 4,
 };
-
-const asHub = (rec: Readonly<EngineRecord>): ClusterRec => asCluster(rec as EngineRecord);
 
 /** Maintenance beside a cluster, as a resource of the table: what refuses each kind and what each changes. */
 export const workResource: Resource<R> = {
@@ -221,7 +203,7 @@ export const workResource: Resource<R> = {
       orchestrator: up('an orchestrator state update'),
       sync: up('syncing component versions from Cloudera Manager'),
       imds: (h, rec, req) => {
-        const c = asHub(rec);
+        const c = asCluster(rec);
         const version = imdsVersion(h);
         if (c.doc.cloudPlatform !== 'AWS')
           throw failedPrecondition(`cluster ${c.doc.clusterName} runs on ${c.doc.cloudPlatform}; IMDS settings are for AWS`);
@@ -250,14 +232,13 @@ export const workResource: Resource<R> = {
       ),
       prepare: up('preparing an upgrade', (h, c, req) => void preparedFor(h, c, req), ['AVAILABLE']),
       restart: instanceWork((c, req) => {
-        for (const x of instancesOf(c, strings(req.instances)))
+        for (const { instance: x } of instancesNamed(c, strings(req.instances)))
           if (x.stopped)
             throw failedPrecondition(`instance ${x.id} is stopped; start it (\`datahub instances start\`) rather than restart it`);
       }),
       stopinstances: instanceWork((c, req) => {
-        for (const x of instancesOf(c, strings(req.instanceIds))) {
-          if (x.group.type === 'GATEWAY')
-            throw invalid(`instance ${x.id} is in instance group ${x.group.name}, which holds Cloudera Manager`);
+        for (const { group, instance: x } of instancesNamed(c, strings(req.instanceIds))) {
+          if (group.type === 'GATEWAY') throw invalid(`instance ${x.id} is in instance group ${group.name}, which holds Cloudera Manager`);
           if (x.stopped) throw failedPrecondition(`instance ${x.id} is already stopped`);
         }
       }),
@@ -289,9 +270,9 @@ export const workResource: Resource<R> = {
       imds: (h) => ({ imds: imdsVersion(h) }),
       java: (_h, _c, req) => ({ javaVersion: Number(str(req.javaVersion)) }),
       skus: () => ({ lbSku: 'STANDARD' }),
-      prepare: (h, c, req) => ({ prepared: preparedFor(h, asHub(c), req).imageId }),
-      stopinstances: (_h, c, req) => marked(asHub(c), strings(req.instanceIds), true),
-      startinstances: (_h, c, req) => marked(asHub(c), toStart(asHub(c), req), false),
+      prepare: (h, c, req) => ({ prepared: preparedFor(h, asCluster(c), req).imageId }),
+      stopinstances: (_h, c, req) => marked(asCluster(c), strings(req.instanceIds), true),
+      startinstances: (_h, c, req) => marked(asCluster(c), toStart(asCluster(c), req), false),
       kraft: () => ({ kraft: 'MIGRATED' }),
       finalize: () => ({ kraft: 'KRAFT' }),
       rollback: () => ({ kraft: 'ZOOKEEPER' }),
@@ -309,10 +290,10 @@ export const saltPassword = (_h: DatahubHook, sent: Doc): Doc => ({ ...sent, sec
 
 /** An upgrade preparation answers the image it readies the cluster for beside the current one. */
 export function upgradePrepared(h: DatahubHook, rec: Readonly<EngineRecord>, req: Doc): Doc {
-  const c = asHub(rec);
+  const c = asCluster(rec);
   const catalog = c.doc.catalogName;
   return {
-    current: imageInfo(new DatahubBackend(h).image(c), catalog),
+    current: imageInfo(imageOf(c), catalog),
     upgradeCandidates: [imageInfo(preparedFor(h, c, req), catalog)],
     operationId: newestWork(h, rec)?.id,
   };

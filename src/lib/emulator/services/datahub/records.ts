@@ -111,4 +111,4 @@ export interface ClusterDoc {
 export type ClusterRec = EngineRecord & { doc: ClusterDoc };
 
 /** A cluster record as datahub reads it. */
-export const asCluster = (rec: EngineRecord): ClusterRec => rec as ClusterRec;
+export const asCluster = (rec: Readonly<EngineRecord>): ClusterRec => rec as ClusterRec;

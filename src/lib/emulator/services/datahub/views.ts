@@ -3,7 +3,7 @@ import type { OperationRecord } from '../../engine/operations.js';
 import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 import { compact, iso } from '../../values.js';
-import { DatahubBackend } from './backend.js';
+import { imageOf, operationsOf } from './actions.js';
 import { CATALOG_URL, CERT_LIFETIME_DAYS, CERT_WARNING_DAYS, DEFAULT_CATALOG, ENDPOINTS, runtimeOf, type Image } from './catalogue.js';
 import { asCluster, HEALTHY_STATES, type ClusterRec, type DatahubHook, type GroupRec } from './records.js';
 
@@ -54,78 +54,47 @@ const gatewayHost = (c: ClusterRec): string =>
 function endpoints(c: ClusterRec): Doc[] {
   const host = c.doc.loadBalancer ? `${c.doc.clusterName}-gateway.${gatewayHost(c).split('.').slice(1).join('.')}` : gatewayHost(c);
   const base = `https://${host}/${c.doc.clusterName}/cdp-proxy`;
-  const cm = {
-    serviceName: 'CM-UI',
-    serviceUrl: `${base}/cmf/home/`,
-    displayName: 'Cloudera Manager',
-    knoxService: 'CM-UI',
-    mode: 'PAM',
+  const endpoint = (knox: string, displayName: string, path: string, mode: string): Doc => ({
+    serviceName: knox,
+    serviceUrl: `${base}/${path}/`,
+    displayName,
+    knoxService: knox,
+    mode,
     open: true,
-  };
+  });
+  const proxied = (c.doc.services ?? []).filter((s) => ENDPOINTS[s]).map((s) => ENDPOINTS[s] ?? [s, s]);
   return [
-    cm,
-    ...(c.doc.services ?? [])
-      .filter((s) => ENDPOINTS[s])
-      .map((s) => {
-        const [knox, display] = ENDPOINTS[s] ?? [s, s];
-        return {
-          serviceName: knox,
-          serviceUrl: `${base}/${knox.toLowerCase()}/`,
-          displayName: display,
-          knoxService: knox,
-          mode: 'SSO_PROVIDER',
-          open: true,
-        };
-      }),
+    endpoint('CM-UI', 'Cloudera Manager', 'cmf/home', 'PAM'),
+    ...proxied.map(([knox, display]) => endpoint(knox, display, knox.toLowerCase(), 'SSO_PROVIDER')),
   ];
 }
 
 /** Whether the cluster's host certificates are in their last month. */
-export function certificateState(b: DatahubBackend, c: ClusterRec): string {
+export function certificateState(h: DatahubHook, c: ClusterRec): string {
   const issued = c.doc.certIssuedAt ?? Date.parse(c.doc.creationDate);
-  const left = issued + CERT_LIFETIME_DAYS * DAY - b.ctx.clock.now();
+  const left = issued + CERT_LIFETIME_DAYS * DAY - h.ctx.clock.now();
   return left < CERT_WARNING_DAYS * DAY ? 'HOST_CERT_EXPIRING' : 'VALID';
 }
 
-/** The wire `Cluster` (describeCluster, the creates). */
-export function clusterView(b: DatahubBackend, c: ClusterRec): Doc {
-  const status = b.status(c);
-  const image = b.image(c);
-  return compact({
-    clusterName: c.doc.clusterName,
-    crn: c.crn,
-    creationDate: c.doc.creationDate,
+/**
+ * What a cluster shows beyond its document, in every answer and listing (its
+ * `show`): the wire Cluster's computed fields (its instances, image, Cloudera
+ * Manager and endpoints) and ClusterSummary's.
+ */
+export function clusterShown(h: DatahubHook, rec: Readonly<EngineRecord>): Doc {
+  const c = asCluster(rec);
+  const status = h.records('cluster').state(c);
+  const image = imageOf(c);
+  return {
     status,
     nodeCount: nodeCount(c),
     instanceGroups: c.doc.groups.map((g) => groupView(g, status)),
-    workloadType: c.doc.workloadType,
-    cloudPlatform: c.doc.cloudPlatform,
     // The image by id and OS; upgrade answers (ImageInfo) name it.
-    imageDetails: {
-      id: image.imageId,
-      os: image.os,
-      catalogUrl: CATALOG_URL,
-      catalogName: c.doc.catalogName ?? DEFAULT_CATALOG,
-    },
-    environmentCrn: c.doc.environmentCrn,
-    credentialCrn: c.doc.credentialCrn,
-    datalakeCrn: c.doc.datalakeCrn,
-    clusterTemplateCrn: c.doc.clusterTemplateCrn,
-    statusReason: c.doc.statusReason ?? (b.clusters.progress(c).failed ? c.activity.reason : undefined),
+    imageDetails: { id: image.imageId, os: image.os, catalogUrl: CATALOG_URL, catalogName: c.doc.catalogName ?? DEFAULT_CATALOG },
     clouderaManager: { version: image.cm, platformVersion: image.runtime },
     endpoints: status === 'AVAILABLE' ? { endpoints: endpoints(c) } : undefined,
-    multiAz: c.doc.multiAz,
-  });
-}
-
-/** What a cluster shows beyond its document, in every answer and listing (its `show`): the wire Cluster's fields and ClusterSummary's. */
-export function clusterShown(h: DatahubHook, rec: Readonly<EngineRecord>): Doc {
-  const b = new DatahubBackend(h);
-  const c = asCluster(rec as EngineRecord);
-  return {
-    ...clusterView(b, c),
-    environmentName: b.environmentName(c.doc.environmentCrn),
-    certificateExpirationState: certificateState(b, c),
+    environmentName: h.world.environments.find(c.doc.environmentCrn)?.environmentName,
+    certificateExpirationState: certificateState(h, c),
   };
 }
 
@@ -144,8 +113,8 @@ export function imageInfo(i: Image, catalog = DEFAULT_CATALOG): Doc {
 }
 
 /** The lifecycle events of a cluster: each of its operations began, and ended (ClusterLifecycleEvents). */
-export function lifecycleEvents(b: DatahubBackend, c: ClusterRec): Doc[] {
-  const status = b.status(c);
+export function lifecycleEvents(h: DatahubHook, c: ClusterRec): Doc[] {
+  const status = h.records('cluster').state(c);
   const base = {
     cloudType: c.doc.cloudPlatform,
     region: c.doc.region,
@@ -155,44 +124,30 @@ export function lifecycleEvents(b: DatahubBackend, c: ClusterRec): Doc[] {
     blueprintName: c.doc.clusterTemplateName,
     nodeCount: nodeCount(c),
   };
-  const ops = b.operationsOf(c);
+  const ops = operationsOf(h, c);
   return ops.flatMap((op, n) => {
-    const { status: opStatus, ended } = b.operations.status(op);
-    const name = op.operationName;
-    const words = name.toLowerCase().replace(/_/g, ' ');
-    const last = n === ops.length - 1;
-    const began = {
-      ...base,
-      eventType: name,
-      eventTimestamp: iso(op.tl.startedAt),
-      eventMessage: `${words} started`,
-      notificationType: 'IN_PROGRESS',
+    const { status: opStatus, ended } = h.records('cluster').operations().status(op);
+    const words = op.operationName.toLowerCase().replace(/_/g, ' ');
+    const event = (at: number, how: string, notificationType: string): Doc => {
+      const eventMessage = `${words} ${how}`;
+      return { ...base, eventType: op.operationName, eventTimestamp: iso(at), eventMessage, notificationType };
     };
-    if (ended === undefined) return [{ ...began, ...(last ? { stackStatus: status } : {}) }];
+    const events = [event(op.tl.startedAt, 'started', 'IN_PROGRESS')];
     const how = opStatus === 'FINISHED' ? 'finished' : opStatus === 'CANCELLED' ? 'was cancelled' : 'failed';
-    return [
-      began,
-      {
-        ...base,
-        eventType: name,
-        eventTimestamp: iso(ended),
-        eventMessage: `${words} ${how}`,
-        notificationType: opStatus === 'FINISHED' ? 'SUCCESS' : 'ERROR',
-        ...(last ? { stackStatus: status } : {}),
-      },
-    ];
+    if (ended !== undefined) events.push(event(ended, how, opStatus === 'FINISHED' ? 'SUCCESS' : 'ERROR'));
+    // The newest event carries the cluster's status now.
+    return n === ops.length - 1 ? events.map((e, i) => (i === events.length - 1 ? { ...e, stackStatus: status } : e)) : events;
   });
 }
 
 const SCALING = ['UPSCALE', 'DOWNSCALE'];
 
 /** The scaling activities of a cluster (its upscale and downscale operations), oldest first. */
-export function scalingActivities(b: DatahubBackend, c: ClusterRec): Array<{ op: OperationRecord; doc: Doc }> {
-  return b
-    .operationsOf(c)
+export function scalingActivities(h: DatahubHook, c: ClusterRec): Array<{ op: OperationRecord; doc: Doc }> {
+  return operationsOf(h, c)
     .filter((op) => SCALING.includes(op.operationName))
     .map((op) => {
-      const { status } = b.operations.status(op);
+      const { status } = h.records('cluster').operations().status(op);
       const end = op.tl.startedAt + (op.tl.steps.at(-1)?.afterMs ?? 0);
       return {
         op,
@@ -211,8 +166,8 @@ export function scalingActivities(b: DatahubBackend, c: ClusterRec): Array<{ op:
 }
 
 /** Cloudera Manager's health of each host. */
-export function hostStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
-  const status = b.status(c);
+export function hostStatuses(h: DatahubHook, c: ClusterRec): Doc[] {
+  const status = h.records('cluster').state(c);
   return c.doc.groups.flatMap((g) =>
     g.instances.map((i) => ({
       hostid: i.id,
@@ -230,8 +185,8 @@ function health(status: string, stopped = false): string {
 }
 
 /** Cloudera Manager's state and health of each service. */
-export function serviceStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
-  const status = b.status(c);
+export function serviceStatuses(h: DatahubHook, c: ClusterRec): Doc[] {
+  const status = h.records('cluster').state(c);
   const state = status === 'STOPPED' ? 'STOPPED' : HEALTHY_STATES.includes(status) ? 'STARTED' : 'UNKNOWN';
   const summary = health(status);
   return (c.doc.services ?? []).map((s) => ({
@@ -243,14 +198,14 @@ export function serviceStatuses(b: DatahubBackend, c: ClusterRec): Doc[] {
 }
 
 /** A diagnostics collection (DatahubDiagnosticsCollectionResponse). */
-export function collectionView(b: DatahubBackend, c: ClusterRec, w: EngineRecord): Doc {
-  const p = b.h.records('work').progress(w);
+export function collectionView(h: DatahubHook, c: ClusterRec, w: EngineRecord): Doc {
+  const p = h.records('work').progress(w);
   const total = p.endsAt - w.activity.tl.startedAt;
-  const done = Math.min(1, total > 0 ? (b.ctx.clock.now() - w.activity.tl.startedAt) / total : 1);
+  const done = Math.min(1, total > 0 ? (h.ctx.clock.now() - w.activity.tl.startedAt) / total : 1);
   const status = p.cancelled ? 'CANCELLED' : !p.done ? 'RUNNING' : p.failed ? 'FAILED' : 'FINISHED';
   const d = (w.data?.request ?? {}) as Doc;
   const destination = String(d.destination ?? 'LOCAL');
-  const logs = b.environment(c.doc.environmentCrn).logStorage;
+  const logs = h.world.environments.require(c.doc.environmentCrn).logStorage;
   const base = logs.awsDetails?.storageLocationBase ?? logs.azureDetails?.storageLocationBase ?? logs.gcpDetails?.storageLocationBase;
   const output =
     destination === 'CLOUD_STORAGE'
@@ -274,7 +229,7 @@ export function collectionView(b: DatahubBackend, c: ClusterRec, w: EngineRecord
       output,
       destination,
       description: d.description,
-      accountId: b.ctx.info.accountId,
+      accountId: h.ctx.info.accountId,
       resourceCrn: c.crn,
       clusterVersion: c.doc.runtime ?? '7.2.18',
     }),
