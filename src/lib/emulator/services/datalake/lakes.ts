@@ -30,10 +30,18 @@ import {
   type Image,
   type Shape,
 } from './catalogue.js';
-import { lakeDoc, type CloudPlatform, type GroupRec, type InstanceRec, type Lake, type LakeDoc } from './records.js';
 import { imageDoc, imageInfo } from './views.js';
 
 export type R = keyof typeof resources.resources;
+
+/** A data lake as the engine keeps it; its document is what fillLake makes (and its effects change). */
+export type Lake = Readonly<EngineRecord>;
+export type LakeDoc = ReturnType<typeof fillLake>;
+export const lakeDoc = (lake: Lake): LakeDoc => lake.doc as unknown as LakeDoc;
+
+type CloudPlatform = 'AWS' | 'AZURE' | 'GCP';
+type InstanceRec = ReturnType<typeof makeInstance>;
+type GroupRec = ReturnType<typeof makeGroups>[number];
 
 const RUNNING = ['RUNNING'];
 const isFailed = (status: string): boolean => status.endsWith('_FAILED');
@@ -42,45 +50,54 @@ const versions = RUNTIMES.map((r) => r.version);
 /** The answer of a lake's long-running action: the operation it started. */
 export const operationOf = (_h: Hook<R>, lake: Lake): Doc => ({ operationId: lake.activity.operationId });
 
-export function makeInstance(
-  lake: string,
-  group: string,
-  i: number,
-  type: string,
-  platform: CloudPlatform,
-  region: string,
-  multiAz: boolean,
-  cm: boolean,
-): InstanceRec {
+/** Where a lake's instances are: what making one reads of it. */
+interface Site {
+  readonly datalakeName: string;
+  readonly cloudPlatform: CloudPlatform;
+  readonly region: string;
+  readonly multiAz: boolean;
+}
+
+function makeInstance(l: Site, group: string, i: number, type: string, cm: boolean) {
+  const { datalakeName: lake, cloudPlatform: platform, region } = l;
   const zones =
     platform === 'AZURE'
       ? ['1', '2', '3']
       : platform === 'GCP'
         ? ['a', 'b', 'c'].map((z) => `${region}-${z}`)
         : ['a', 'b', 'c'].map((z) => `${region}${z}`);
-  const zone = multiAz ? zones[i % 3] : zones[0];
   const bytes = createHash('md5').update(`${lake}/${group}/${i}/${uuid()}`).digest();
   return {
     id: platform === 'AWS' ? `i-0${bytes.toString('hex').slice(0, 16)}` : `${lake}-${group}${i}-${bytes.toString('hex').slice(0, 6)}`,
     discoveryFQDN: `${lake}-${group}${i}.${lake}.xcu2-8y8x.wl.cloudera.site`,
     privateIp: `10.${bytes[0] ?? 0}.${bytes[1] ?? 0}.${((bytes[2] ?? 0) % 250) + 4}`,
     instanceVmType: type,
-    availabilityZone: zone ?? '',
+    availabilityZone: (l.multiAz ? zones[i % 3] : zones[0]) ?? '',
     subnetId: `subnet-${bytes.toString('hex').slice(6, 14)}`,
     clouderaManagerServer: cm,
     volumes: { count: 1, volumeType: platform === 'AWS' ? 'gp3' : platform === 'AZURE' ? 'StandardSSD_LRS' : 'pd-ssd', size: 100 },
   };
 }
 
-function makeGroups(name: string, shape: Shape, platform: CloudPlatform, region: string, multiAz: boolean): GroupRec[] {
+function makeGroups(l: Site, shape: Shape) {
   return SHAPE_GROUPS[shape].map(([group, count, type]) => ({
     name: group,
-    recipes: [],
-    instances: Array.from({ length: count }, (_, i) =>
-      makeInstance(name, group, i, type, platform, region, multiAz, group === 'master' && i === 0),
-    ),
+    recipes: [] as string[],
+    instances: Array.from({ length: count }, (_, i) => makeInstance(l, group, i, type, group === 'master' && i === 0)),
   }));
 }
+
+/** Sets what the request asks of each group it names by `name` (its instance type, its disk size), refusing one the shape lacks. */
+function customise(groups: GroupRec[], asked: Doc[], missing: (name: string) => string, set: (i: InstanceRec, c: Doc) => void): void {
+  for (const c of asked) {
+    const g = groups.find((x) => x.name === text(c.name));
+    if (!g) throw invalid(missing(text(c.name)));
+    for (const i of g.instances) set(i, c);
+  }
+}
+const instanceType = (i: InstanceRec, c: Doc): void => {
+  i.instanceVmType = str(c.instanceType) ?? i.instanceVmType;
+};
 
 // ---- creating ----------------------------------------------------------------------
 
@@ -109,7 +126,7 @@ export function checkCreate(h: Hook<R>, lake: Lake, req: Doc): void {
 }
 
 /** A new lake: its runtime and image (the request's, else the default's newest), its shape's instance groups, its settings. */
-export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
+export function fillLake(h: Hook<R>, lake: Readonly<EngineRecord>, req: Doc) {
   const name = text(req.datalakeName);
   const env = h.world.environments.require(String(lake.env));
   const [platform, gov] = platformOf(h);
@@ -129,13 +146,8 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
   img ??= IMAGES.filter((i) => i.runtime === runtime).pop();
   const shape = (str(req.scale) as Shape | undefined) ?? 'LIGHT_DUTY';
   const multiAz = bool(req.multiAz);
-  const groups = makeGroups(name, shape, platform, env.region, multiAz);
-  for (const c of docs(req.customInstanceGroups)) {
-    const g = groups.find((x) => x.name === text(c.name));
-    if (!g) throw invalid(`instance group ${text(c.name)} is not part of a ${shape} data lake`);
-    const type = str(c.instanceType);
-    if (type) for (const i of g.instances) i.instanceVmType = type;
-  }
+  const groups = makeGroups({ datalakeName: name, cloudPlatform: platform, region: env.region, multiAz }, shape);
+  customise(groups, docs(req.customInstanceGroups), (g) => `instance group ${g} is not part of a ${shape} data lake`, instanceType);
   for (const r of docs(req.recipes)) {
     const g = groups.find((x) => x.name === text(r.instanceGroupName));
     if (!g) throw invalid(`recipes name instance group ${text(r.instanceGroupName)}, which a ${shape} data lake does not have`);
@@ -143,7 +155,7 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
   }
   const cfg = obj(req.cloudProviderConfiguration);
   const { accountId, region } = h.ctx.info;
-  const doc: LakeDoc = {
+  return {
     crn: String(lake.crn),
     datalakeName: name,
     environmentName: env.environmentName,
@@ -168,7 +180,6 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
     sku: platform === 'AZURE' ? (str(req.loadBalancerSku) ?? 'STANDARD') : 'NONE',
     certIssuedAt: h.ctx.clock.now(),
   };
-  return { ...doc };
 }
 
 // ---- rules of actions -----------------------------------------------------------------
@@ -220,16 +231,10 @@ export function scaledOut(_h: Hook<R>, lake: Lake, req: Doc): Doc {
   const count = Number(req.instanceGroupDesiredCount);
   const l = lakeDoc(lake);
   const groups = l.groups.map((g) => ({ ...g, instances: [...g.instances] }));
-  let group = groups.find((g) => g.name === groupName);
-  if (!group) {
-    group = { name: groupName, instances: [], recipes: [] };
-    groups.push(group);
-  }
+  const group = groups.find((g) => g.name === groupName) ?? { name: groupName, instances: [], recipes: [] };
+  if (!groups.includes(group)) groups.push(group);
   const type = groupName === 'storage_scale_out' ? 'r5.2xlarge' : 'm5.2xlarge';
-  while (group.instances.length < count)
-    group.instances.push(
-      makeInstance(l.datalakeName, groupName, group.instances.length, type, l.cloudPlatform, l.region, l.multiAz, false),
-    );
+  while (group.instances.length < count) group.instances.push(makeInstance(l, groupName, group.instances.length, type, false));
   group.instances.length = count;
   return { groups };
 }
@@ -359,19 +364,12 @@ export function resizeDatalake(h: Hook<R>, req: Doc): Doc {
     tags: l.tags,
   };
   if (bool(req.validationOnly)) return { ...base, status: 'RUNNING', statusReason: `resize to ${target} is possible` };
-  const groups = makeGroups(l.datalakeName, target, l.cloudPlatform, l.region, multiAz);
-  for (const t of docs(req.customInstanceTypes)) {
-    const g = groups.find((x) => x.name === text(t.name));
-    if (!g) throw invalid(`a ${target} data lake has no instance group ${text(t.name)}`);
-    const type = str(t.instanceType);
-    if (type) for (const i of g.instances) i.instanceVmType = type;
-  }
-  for (const d of docs(req.customInstanceDisks)) {
-    const g = groups.find((x) => x.name === text(d.name));
-    if (!g) throw invalid(`a ${target} data lake has no instance group ${text(d.name)}`);
-    const size = num(d.diskSize);
-    if (size !== undefined) for (const i of g.instances) i.volumes = { ...i.volumes, size };
-  }
+  const groups = makeGroups({ ...l, multiAz }, target);
+  const missing = (g: string): string => `a ${target} data lake has no instance group ${g}`;
+  customise(groups, docs(req.customInstanceTypes), missing, instanceType);
+  customise(groups, docs(req.customInstanceDisks), missing, (i, d) => {
+    i.volumes = { ...i.volumes, size: num(d.diskSize) ?? i.volumes.size };
+  });
   for (const g of groups) g.recipes = l.groups.find((x) => x.name === g.name)?.recipes ?? [];
   const act = lakes.begin(lake, 'resize', { effect: { shape: target, multiAz, groups } });
   return { ...base, status: lakes.state(lake), statusReason: `resizing to ${target}`, operationId: act.operationId };
