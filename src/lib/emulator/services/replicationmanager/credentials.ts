@@ -11,7 +11,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, ApiError, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { iso, str, strings, uniq } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
+import type { WorldCluster } from './provides.js';
 import { scheduleOf } from './policies.js';
 import { clusterByCrn, clusterUrl, known, reachable, unreachable, type R } from './sites.js';
 

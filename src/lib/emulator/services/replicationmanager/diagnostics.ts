@@ -10,7 +10,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition } from '../../errors.js';
 import { iso, obj } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
+import type { WorldCluster } from './provides.js';
 import { hasRun, jobLines } from './policies.js';
 import { clusterByCrn, managerUrl, reachable, type R } from './sites.js';
 

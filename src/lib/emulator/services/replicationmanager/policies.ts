@@ -16,8 +16,8 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import { docs, hex, iso, num, obj, str, strings } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
-import { clusterByCrn, clusterBySite, hbaseSuspend, reachable, runs, siteName, type R } from './sites.js';
+import type { WorldCluster } from './provides.js';
+import { clusterByCrn, clusterBySite, hbaseSuspend, known, reachable, runs, siteName, type R } from './sites.js';
 
 /** Minutes a job of each kind takes. */
 const JOB_MINUTES: Readonly<Record<string, number>> = {
@@ -60,14 +60,11 @@ export function scheduleOf(rec: Rec): Schedule {
     start: Date.parse(String(rec.doc.startTime)),
     ...(end ? { end: Date.parse(end) } : {}),
     every: num(rec.doc.frequency) ?? 0,
-    job:
-      type === 'HIVE'
-        ? 'HIVE_REPLICATION'
-        : type === 'FS'
-          ? 'HDFS_REPLICATION'
-          : def.initialSnapshot === true
-            ? 'HBASE_INITIAL_SNAPSHOT'
-            : 'HBASE_SETUP',
+    job: {
+      HIVE: 'HIVE_REPLICATION',
+      FS: 'HDFS_REPLICATION',
+      HBASE: def.initialSnapshot === true ? 'HBASE_INITIAL_SNAPSHOT' : 'HBASE_SETUP',
+    }[type],
     source: String(rec.doc.sourceClusterCrn),
     ...(target ? { target } : {}),
     ...(credential ? { credential } : {}),
@@ -85,6 +82,10 @@ const timeOf = (v: unknown, field: string): number | undefined => {
   if (Number.isNaN(t)) throw invalid(`${field} ${s} is not a time`);
   return t;
 };
+
+/** The custom properties a definition gives of these, as text. */
+const customOf = (def: Doc, fields: readonly string[]): Doc =>
+  Object.fromEntries(fields.filter((f) => def[f] !== undefined).map((f) => [f, String(def[f])]));
 
 /** The policy an HBase operation or a plain one is asked of must be of its kind. */
 export function requireKind(h: Hook<R>, rec: Rec): void {
@@ -111,15 +112,11 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
   if (type === 'HBASE') throw invalid('HBase policies are created with createHbasePolicy (hbase-policies create)');
   const every = num(def.frequencyInSec) ?? 0;
   if (every <= 0) throw invalid('frequencyInSec must be a number of seconds above 0');
-  const now = h.ctx.clock.now();
-  const start = timeOf(def.startTime, 'startTime') ?? now;
+  const start = timeOf(def.startTime, 'startTime') ?? h.ctx.clock.now();
   const end = timeOf(def.endTime, 'endTime');
   if (end !== undefined && end <= start) throw invalid('endTime must come after startTime');
-  const source = obj(def.sourceDataset);
-  const hdfs = obj(source.hdfsArguments);
-  const hive = obj(source.hiveArguments);
-  const path = str(hdfs.path);
-  const databases = docs(hive.databasesAndTables);
+  const path = str(obj(obj(def.sourceDataset).hdfsArguments).path);
+  const databases = docs(obj(obj(def.sourceDataset).hiveArguments).databasesAndTables);
   if (type === 'FS' && !path?.startsWith('/')) throw invalid('an FS policy needs sourceDataset.hdfsArguments.path, an absolute HDFS path');
   if (type === 'HIVE' && databases.length === 0) throw invalid('a HIVE policy needs sourceDataset.hiveArguments.databasesAndTables');
   for (const d of databases)
@@ -133,7 +130,6 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const cloud = targetPath !== undefined && CLOUD.test(targetPath);
   let from: WorldCluster;
   let to: WorldCluster | undefined;
-  let credential: string | undefined;
   if (cloud) {
     if (type !== 'FS') throw invalid('a HIVE policy replicates to a cluster with Hive (targetCluster), not to a cloud path');
     from = def.sourceCluster !== undefined ? clusterBySite(h, String(def.sourceCluster), 'sourceCluster') : on;
@@ -141,7 +137,7 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
       throw invalid(
         `a policy that copies to cloud storage runs on its source cluster: create it with clusterCrn ${from.crn} (${from.name})`,
       );
-    credential = str(def.cloudCredential);
+    const credential = str(def.cloudCredential);
     if (!credential) throw invalid(`copying to ${targetPath} needs a cloudCredential of cluster ${on.name}`);
     const cred = h.records('credential').find(credential, on.crn);
     if (!cred) throw failedPrecondition(`cluster ${on.name} has no credential ${credential}; create it first (credentials create)`);
@@ -165,9 +161,14 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
         `cluster ${c.name} runs no ${needs} service; a ${type} policy needs it on ${c === from ? 'its source' : 'its destination'}`,
       );
   const sourceDataset = type === 'FS' ? [path ?? ''] : databases.map((d) => `${String(d.database)}.${str(d.tablesIncludeRegex) ?? '*'}`);
-  const custom: Doc = {};
-  for (const f of ['queueName', 'distcpMaxMaps', 'distcpMapBandwidth', 'cloudCredential', 'tdeSameKey', 'enableSnapshotBasedReplication'])
-    if (def[f] !== undefined) custom[f] = String(def[f]);
+  const custom = customOf(def, [
+    'queueName',
+    'distcpMaxMaps',
+    'distcpMapBandwidth',
+    'cloudCredential',
+    'tdeSameKey',
+    'enableSnapshotBasedReplication',
+  ]);
   return {
     // A policy to cloud storage has no target cluster.
     targetClusterCrn: undefined,
@@ -176,7 +177,7 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
     description: str(def.description),
     executionType: 'SCHEDULED',
     sourceDataset,
-    targetDataset: cloud ? [targetPath] : targetPath ? [targetPath] : sourceDataset,
+    targetDataset: targetPath ? [targetPath] : sourceDataset,
     startTime: iso(start),
     sourceCluster: siteName(from),
     sourceClusterCrn: from.crn,
@@ -207,11 +208,9 @@ function hbasePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
     if (!runs(c, 'HBASE')) throw failedPrecondition(`cluster ${c.name} runs no HBase service; an HBase policy needs it on both clusters`);
   const tables = strings(args.tables);
   checkTables(tables);
-  const custom: Doc = {};
-  for (const f of ['queueName', 'distcpMaxMaps', 'sourceRestartType', 'targetRestartType'])
-    if (def[f] !== undefined) custom[f] = String(def[f]);
-  if (!custom.sourceRestartType) custom.sourceRestartType = 'ROLLING_RESTART';
-  if (!custom.targetRestartType) custom.targetRestartType = 'ROLLING_RESTART';
+  const custom = customOf(def, ['queueName', 'distcpMaxMaps', 'sourceRestartType', 'targetRestartType']);
+  custom.sourceRestartType ||= 'ROLLING_RESTART';
+  custom.targetRestartType ||= 'ROLLING_RESTART';
   const strategy = str(obj(args.databaseArguments).replicationStrategy) ?? 'ALL_TABLES';
   return {
     type: 'HBASE',
@@ -267,10 +266,7 @@ export function checkUpdate(h: Hook<R>, rec: Rec, req: Doc): void {
 export function checkAction(h: Hook<R>, rec: Rec, action: string): void {
   requireKind(h, rec);
   const on = onCluster(h, rec, `a ${action === 'activate' ? 'resume' : action}`);
-  const s = scheduleOf(rec);
-  if (s.type !== 'HBASE') return;
-  const scope = hbaseSuspend(on);
-  if (scope === 'NOT_SUPPORTED')
+  if (scheduleOf(rec).type === 'HBASE' && hbaseSuspend(on) === 'NOT_SUPPORTED')
     throw failedPrecondition(`cluster ${on.name} (Cloudera Manager API ${on.runtime}) cannot suspend or resume HBase policies`);
 }
 
@@ -295,31 +291,26 @@ export function pairFollows(h: Hook<R>, rec: Rec, action: string): Doc {
   return {};
 }
 
+/** The cluster a CRN names, if Replication Manager knows it. */
+const clusterOrNone = (h: Hook<R>, crn: string): WorldCluster | undefined => known(h).find((c) => c.crn === crn);
+
 /** A delete: on a running cluster; an HBase policy whose source cannot be reached only with force. */
 export function checkDelete(h: Hook<R>, rec: Rec, req: Doc): void {
   requireKind(h, rec);
   onCluster(h, rec, 'a delete');
   const s = scheduleOf(rec);
   if (s.type !== 'HBASE' || req.force === true) return;
-  const source = clusterByCrnOrNone(h, s.source);
+  const source = clusterOrNone(h, s.source);
   if (!source?.up)
     throw failedPrecondition(
       `the source cluster of HBase policy ${rec.name ?? rec.id} ${source ? `is ${source.state}` : 'is gone'} and cannot be reached; delete it with --force`,
     );
 }
 
-function clusterByCrnOrNone(h: Hook<R>, crn: string): WorldCluster | undefined {
-  try {
-    return clusterByCrn(h, crn);
-  } catch {
-    return undefined;
-  }
-}
-
 /** continueHbaseSetup: only a classic source waits for it, and these clusters are all Data Hubs and data lakes. */
 export function continueSetup(h: Hook<R>, rec: Rec): Doc {
   requireKind(h, rec);
-  const source = clusterByCrnOrNone(h, scheduleOf(rec).source);
+  const source = clusterOrNone(h, scheduleOf(rec).source);
   throw failedPrecondition(
     `the source of HBase policy ${rec.name ?? rec.id} is ${source ? `a ${source.type} cluster (${source.name})` : 'gone'}: its HBase restarted with the policy setup, so there is nothing to continue; only a classic cluster source needs this`,
   );

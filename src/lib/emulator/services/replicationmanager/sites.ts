@@ -11,7 +11,7 @@ import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
 import { hex } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
+import type { WorldCluster } from './provides.js';
 import type { resources } from '../../../model/services/replicationmanager/resources.js';
 
 export type R = keyof typeof resources.resources;
