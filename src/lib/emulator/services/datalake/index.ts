@@ -103,7 +103,7 @@ export default defineService<OperationName>()({
     createAWSGovCloudDatalake: r.datalake.create(),
     createAzureDatalake: r.datalake.create(),
     createGCPDatalake: r.datalake.create(),
-    describeDatalake: r.datalake.read({ answer: (h, lake) => ({ datalake: views.details(h, lake) }) }),
+    describeDatalake: r.datalake.read(),
     listDatalakes: r.datalake.list({ select: lakes.lakesListed }),
     deleteDatalake: r.datalake.delete(started),
     startDatalake: r.datalake.act('start', { answer: () => ({}) }),

@@ -54,29 +54,24 @@ export function imageDoc(img: Image, catalog = CATALOG): Doc {
 
 const stateOf = (h: Hook<R>, lake: Lake): string => h.records('datalake').state(lake);
 
-/** What a lake shows beyond its document (its list item, Datalake, is the rest): when made, why in its state, its certificates. */
-export function shown(h: Hook<R>, lake: Lake): Doc {
-  return {
-    creationDate: iso(lake.createdAt),
-    statusReason: statusReason(lake, stateOf(h, lake)),
-    certificateExpirationState: certState(h.ctx.clock.now(), lake),
-  };
-}
-
 /** The field of its cloud's configuration that names a lake's identity. */
 const IDENTITY = { AWS: 'instanceProfile', AZURE: 'managedIdentity', GCP: 'serviceAccountEmail' } as const;
 
-export function details(h: Hook<R>, rec: Lake): Doc {
+/**
+ * What a lake shows beyond its document and status, in every view: its list item (Datalake) keeps when it was made,
+ * why it is in its state and its certificates' state; describe's DatalakeDetails the rest.
+ */
+export function shown(h: Hook<R>, rec: Lake): Doc {
   const status = stateOf(h, rec);
   const lake = lakeDoc(rec);
   const running = status === 'RUNNING';
   const iStatus = instanceStatus(status);
   const cm = runtimeOf(lake.runtime)?.cm ?? '7.12.0';
   const gateway = `https://${lake.datalakeName}-gateway.${lake.datalakeName}.xcu2-8y8x.cloudera.site`;
-  // The rest of the answer is the lake's document (the answer keeps what the model's DatalakeDetails has of it).
   return {
-    ...lake,
-    status,
+    creationDate: iso(rec.createdAt),
+    statusReason: statusReason(rec, status),
+    certificateExpirationState: certState(h.ctx.clock.now(), rec),
     instanceGroups: lake.groups.map((g) => ({
       ...g,
       availabilityZones: [...new Set(g.instances.map((i) => i.availabilityZone))],
@@ -90,7 +85,6 @@ export function details(h: Hook<R>, rec: Lake): Doc {
         attachedVolumes: [i.volumes],
       })),
     })),
-    creationDate: iso(rec.createdAt),
     clouderaManager: {
       version: cm,
       clouderaManagerRepositoryURL: `https://archive.cloudera.com/p/cm7/${cm}/redhat8/yum/`,
@@ -100,7 +94,6 @@ export function details(h: Hook<R>, rec: Lake): Doc {
       { name: 'CDH', version: `${lake.runtime}-1.cdh${lake.runtime}.p0` },
       { name: 'CM', version: cm },
     ],
-    statusReason: statusReason(rec, status),
     [`${lake.cloudPlatform.toLowerCase()}Configuration`]: { [IDENTITY[lake.cloudPlatform]]: lake.identity },
     endpoints: {
       endpoints: ['CM-UI', 'RANGER', 'ATLAS', 'SOLR'].map((svc) => ({
