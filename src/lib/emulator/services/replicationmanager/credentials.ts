@@ -46,9 +46,7 @@ const partial = (status: number, code: string, message: string, c?: WorldCluster
 function refusal(errors: readonly Doc[]): ApiError {
   const first = errors[0] ?? {};
   const message = String(first.message ?? 'nothing was done');
-  if (first.code === 404) return notFound(message);
-  if (first.code === 409) return first.status === 'ALREADY_EXISTS' ? alreadyExists(message) : failedPrecondition(message);
-  return failedPrecondition(message);
+  return first.code === 404 ? notFound(message) : first.status === 'ALREADY_EXISTS' ? alreadyExists(message) : failedPrecondition(message);
 }
 
 /** createAwsCredential and createAbfsCredential: the credential on each cluster that can take it. */
@@ -77,17 +75,9 @@ function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
     else if (credentials.find(name, c.crn))
       errors.push(partial(409, 'ALREADY_EXISTS', `cluster ${c.name} already has a credential named ${name}`, c));
     else {
-      const id = uuid();
-      const now = iso(h.ctx.clock.now());
-      const doc = {
-        id,
-        name,
-        provider: kind.provider,
-        authType: kind.authType,
-        creationTime: now,
-        lastModifiedTime: now,
-        configs: kind.configs(req),
-      };
+      const [id, now] = [uuid(), iso(h.ctx.clock.now())];
+      const { provider, authType } = kind;
+      const doc = { id, name, provider, authType, creationTime: now, lastModifiedTime: now, configs: kind.configs(req) };
       credentials.create({ id, name, scope: c.crn, env: c.environmentCrn, doc: h.conform('CredentialDetails', doc, id) });
       made++;
     }
@@ -98,14 +88,6 @@ function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
 
 export const createAwsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'AWS');
 export const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'ABFS');
-
-/** The policies on a cluster that write with a credential. */
-function usersOf(h: Hook<R>, cred: EngineRecord): EngineRecord[] {
-  return h
-    .records('policy')
-    .all(cred.scope)
-    .filter((p) => scheduleOf(p).credential === cred.name);
-}
 
 /** deleteCredential: the credential on every cluster that holds it and can be reached. */
 export function deleteCredential(h: Hook<R>, req: Doc): Doc {
@@ -121,7 +103,11 @@ export function deleteCredential(h: Hook<R>, req: Doc): Doc {
       errors.push(unreachable(c));
       continue;
     }
-    const users = usersOf(h, cred);
+    // The policies on its cluster that write with it.
+    const users = h
+      .records('policy')
+      .all(cred.scope)
+      .filter((p) => scheduleOf(p).credential === cred.name);
     if (users.length > 0)
       throw failedPrecondition(
         `credential ${cred.name ?? ''} is used by policy ${users.map((p) => p.name).join(', ')}${c ? ` on cluster ${c.name}` : ''}; delete those policies first`,

@@ -20,38 +20,24 @@ import type { WorldCluster } from './provides.js';
 import { clusterByCrn, clusterBySite, hbaseSuspend, known, reachable, runs, siteName, type R } from './sites.js';
 
 /** Minutes a job of each kind takes. */
-const JOB_MINUTES: Readonly<Record<string, number>> = {
-  HDFS_REPLICATION: 4,
-  HIVE_REPLICATION: 6,
-  HBASE_SETUP: 2,
-  HBASE_INITIAL_SNAPSHOT: 8,
-};
+const JOB_MINUTES: Record<string, number> = { HDFS_REPLICATION: 4, HIVE_REPLICATION: 6, HBASE_SETUP: 2, HBASE_INITIAL_SNAPSHOT: 8 };
 
 /** How far back a policy shows its jobs. */
 const JOBS_SHOWN = 10;
-
-/** What a policy's jobs are read off the clock by: made from what it shows and the definition it was created with. */
-interface Schedule {
-  readonly type: 'FS' | 'HIVE' | 'HBASE';
-  readonly start: number;
-  readonly end?: number;
-  /** Seconds between runs; 0 for an HBase policy, which replicates continuously after its first job. */
-  readonly every: number;
-  readonly job: string;
-  readonly source: string;
-  readonly target?: string;
-  /** The cloud credential it writes with. */
-  readonly credential?: string;
-}
 
 type Rec = Readonly<EngineRecord>;
 
 /** A policy's definition, as it was created. */
 const definitionOf = (rec: Rec): Doc => obj(obj(rec.data?.request).policyDefinition);
 
-export function scheduleOf(rec: Rec): Schedule {
+/**
+ * What a policy's jobs are read off the clock by, from what it shows and the definition it was created with: its
+ * kind, start and end, seconds between runs (0 for an HBase policy, which replicates continuously after its first
+ * job), its jobs' type, its clusters and the cloud credential it writes with.
+ */
+export function scheduleOf(rec: Rec) {
   const def = definitionOf(rec);
-  const type = rec.doc.type === 'HBASE' ? 'HBASE' : rec.doc.type === 'HIVE' ? 'HIVE' : 'FS';
+  const type: 'FS' | 'HIVE' | 'HBASE' = rec.doc.type === 'HBASE' ? 'HBASE' : rec.doc.type === 'HIVE' ? 'HIVE' : 'FS';
   const end = type === 'HBASE' ? undefined : str(def.endTime);
   const credential = type === 'HBASE' ? str(obj(def.hbasePolicyArguments).cloudCredential) : str(def.cloudCredential);
   const target = str(rec.doc.targetClusterCrn);
@@ -60,11 +46,12 @@ export function scheduleOf(rec: Rec): Schedule {
     start: Date.parse(String(rec.doc.startTime)),
     ...(end ? { end: Date.parse(end) } : {}),
     every: num(rec.doc.frequency) ?? 0,
-    job: {
-      HIVE: 'HIVE_REPLICATION',
-      FS: 'HDFS_REPLICATION',
-      HBASE: def.initialSnapshot === true ? 'HBASE_INITIAL_SNAPSHOT' : 'HBASE_SETUP',
-    }[type],
+    job:
+      type !== 'HBASE'
+        ? `${type === 'FS' ? 'HDFS' : 'HIVE'}_REPLICATION`
+        : def.initialSnapshot === true
+          ? 'HBASE_INITIAL_SNAPSHOT'
+          : 'HBASE_SETUP',
     source: String(rec.doc.sourceClusterCrn),
     ...(target ? { target } : {}),
     ...(credential ? { credential } : {}),
@@ -98,9 +85,7 @@ export function requireKind(h: Hook<R>, rec: Rec): void {
 }
 
 /** The cluster a policy was created on, which has to be running to take a change. */
-function onCluster(h: Hook<R>, rec: Rec, what: string): WorldCluster {
-  return reachable(clusterByCrn(h, rec.scope), what);
-}
+const onCluster = (h: Hook<R>, rec: Rec, what: string): WorldCluster => reachable(clusterByCrn(h, rec.scope), what);
 
 /** What a new HDFS or Hive policy shows: its definition checked against the clusters and credentials it names. */
 function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
@@ -280,14 +265,10 @@ export function pairFollows(h: Hook<R>, rec: Rec, action: string): Doc {
   if (s.type !== 'HBASE' || hbaseSuspend(onCluster(h, rec, action)) !== 'ALL') return {};
   const policies = h.records('policy');
   const from = action === 'suspend' ? 'RUNNING' : 'SUSPENDED';
-  for (const other of policies.all(rec.scope))
-    if (
-      other.id !== rec.id &&
-      scheduleOf(other).type === 'HBASE' &&
-      scheduleOf(other).source === s.source &&
-      policies.state(other) === from
-    )
-      policies.begin(other, action);
+  for (const other of policies.all(rec.scope)) {
+    const o = scheduleOf(other);
+    if (other.id !== rec.id && o.type === 'HBASE' && o.source === s.source && policies.state(other) === from) policies.begin(other, action);
+  }
   return {};
 }
 
