@@ -13,7 +13,7 @@ import { uuid } from '../../ids.js';
 import { iso, str, strings, uniq } from '../../values.js';
 import type { WorldCluster } from './provides.js';
 import { scheduleOf } from './policies.js';
-import { clusterByCrn, clusterUrl, known, reachable, unreachable, type R } from './sites.js';
+import { clusterByCrn, clusterUrl, failure, known, reachable, unreachable, type R } from './sites.js';
 
 /** What a credential of each cloud and type is in Cloudera Manager, and the fields it needs. */
 const KINDS: Readonly<Record<string, { provider: string; authType: string; needs: readonly string[]; configs: (req: Doc) => Doc }>> = {
@@ -33,14 +33,6 @@ const KINDS: Readonly<Record<string, { provider: string; authType: string; needs
 };
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-
-/** An error of a partial failure. */
-const partial = (status: number, code: string, message: string, c?: WorldCluster): Doc => ({
-  code: status,
-  message,
-  status: code,
-  ...(c ? { clusterUrl: clusterUrl(c) } : {}),
-});
 
 /** The error a request that worked nowhere is refused with: the first of its partial ones. */
 function refusal(errors: readonly Doc[]): ApiError {
@@ -70,10 +62,10 @@ function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
   let made = 0;
   for (const crn of crns) {
     const c = known(h).find((x) => x.crn === crn);
-    if (!c) errors.push(partial(404, 'NOT_FOUND', `cluster ${crn} not found`));
+    if (!c) errors.push(failure(404, 'NOT_FOUND', `cluster ${crn} not found`));
     else if (!c.up) errors.push(unreachable(c));
     else if (credentials.find(name, c.crn))
-      errors.push(partial(409, 'ALREADY_EXISTS', `cluster ${c.name} already has a credential named ${name}`, c));
+      errors.push(failure(409, 'ALREADY_EXISTS', `cluster ${c.name} already has a credential named ${name}`, c));
     else {
       const [id, now] = [uuid(), iso(h.ctx.clock.now())];
       const { provider, authType } = kind;
