@@ -10,8 +10,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { iso, obj, str, text } from '../../values.js';
-import type { R } from './lakes.js';
-import { lakeDoc, type Lake } from './records.js';
+import { lakeDoc, type Lake, type R } from './lakes.js';
 
 /** When a collection would have ended had it not been cancelled. */
 const endOf = (d: EngineRecord): number => d.activity.tl.startedAt + (d.activity.tl.steps[d.activity.tl.steps.length - 1]?.afterMs ?? 0);

@@ -15,43 +15,15 @@ import { DEFAULT_RUNTIME, RUNTIMES } from '../../shared/runtimes.js';
 import { backupDatalake, backupStatus, cancelBackup, cancelRestore, listBackups, restoreDatalake, restoreStatus } from './backups.js';
 import { CM_ROLES, LOG_DESCRIPTORS } from './catalogue.js';
 import { cancelDatalakeDiagnostics, listCollections } from './diagnostics.js';
-import {
-  catalogSet,
-  checkCreate,
-  checkDelete,
-  checkImds,
-  checkRepair,
-  checkRestart,
-  checkScaleOut,
-  checkScaleUp,
-  checkSecrets,
-  checkSkus,
-  databaseUpgradeStarted,
-  databaseUpgraded,
-  fillLake,
-  imdsVersion,
-  lakesListed,
-  operationOf,
-  prepareDatalakeUpgrade,
-  reissued,
-  replaceRecipes,
-  resizeDatalake,
-  retryDatalake,
-  scaledOut,
-  scaledUp,
-  secretTypes,
-  javaVersion,
-  upgradeDatalake,
-  validateCloudStorage,
-  type R,
-} from './lakes.js';
-import { lakes } from './provides.js';
-import { databaseServer, details, hostStatus, serviceStatus, shown } from './views.js';
+import * as lakes from './lakes.js';
+import type { R } from './lakes.js';
+import { provided } from './provides.js';
+import * as views from './views.js';
 
 /** A lake's action, answered with the operation it started. */
-const started = { answer: operationOf } as const satisfies EntryOptions<R>;
+const started = { answer: lakes.operationOf } as const satisfies EntryOptions<R>;
 /** Operations that name the lake in a field of their own. */
-const by = (field: string): EntryOptions<R> => ({ keys: [field], answer: operationOf });
+const by = (field: string): EntryOptions<R> => ({ keys: [field], answer: lakes.operationOf });
 
 /** A backup or restore goes with its lake. */
 const RUN_OF_LAKE = { in: 'parent', parent: 'datalake', part: true } as const;
@@ -70,20 +42,14 @@ export default defineService<OperationName>()({
         create: [0.5, 3, 6.5],
         delete: [0.5, 2, 1],
         start: 4,
-        stop: 3,
         resize: 15,
         upgrade: 12,
-        prepareUpgrade: 3,
         databaseUpgrade: 8,
         repair: 6,
         recover: 8,
         scaleHorizontal: 4,
         scaleVertical: 5,
-        restart: 3,
-        renewCertificate: 3,
         rotateCertificates: 4,
-        rotateDbCertificate: 3,
-        rotateSecrets: 3,
         javaVersion: 5,
         dns: 1,
         imds: 2,
@@ -92,32 +58,7 @@ export default defineService<OperationName>()({
         migrateSkus: 4,
       },
       deletes: { force: ['force'] },
-      hooks: {
-        check: {
-          create: checkCreate,
-          delete: checkDelete,
-          repair: checkRepair,
-          restart: checkRestart,
-          scaleHorizontal: checkScaleOut,
-          scaleVertical: checkScaleUp,
-          imds: checkImds,
-          migrateSkus: checkSkus,
-          rotateSecrets: checkSecrets,
-        },
-        fill: fillLake,
-        show: shown,
-        effect: {
-          scaleHorizontal: scaledOut,
-          scaleVertical: scaledUp,
-          renewCertificate: reissued,
-          rotateCertificates: reissued,
-          imds: imdsVersion,
-          migrateSkus: () => ({ sku: 'STANDARD' }),
-          databaseUpgrade: databaseUpgraded,
-          update: catalogSet,
-          javaVersion,
-        },
-      },
+      hooks: lakes.hooks,
     },
     // Runs of a lake with plans of their own (backups.ts): STARTED for half a minute, then IN_PROGRESS as long as the plan.
     backup: { keys: ['backupId'], lives: RUN_OF_LAKE, names: 'repeat', minutes: RUN_MINUTES },
@@ -137,15 +78,15 @@ export default defineService<OperationName>()({
     createAWSGovCloudDatalake: r.datalake.create(),
     createAzureDatalake: r.datalake.create(),
     createGCPDatalake: r.datalake.create(),
-    describeDatalake: r.datalake.read({ answer: (h, lake) => ({ datalake: details(h, lake) }) }),
-    listDatalakes: r.datalake.list({ select: lakesListed }),
+    describeDatalake: r.datalake.read(),
+    listDatalakes: r.datalake.list({ select: lakes.lakesListed }),
     deleteDatalake: r.datalake.delete(started),
     startDatalake: r.datalake.act('start', { answer: () => ({}) }),
     stopDatalake: r.datalake.act('stop', { answer: () => ({}) }),
-    retryDatalake: code(retryDatalake),
+    retryDatalake: code(lakes.retryDatalake),
     repairDatalake: r.datalake.act('repair', started),
     recoverDatalake: r.datalake.act('recover', started),
-    resizeDatalake: code(resizeDatalake),
+    resizeDatalake: code(lakes.resizeDatalake),
     migrateSkus: r.datalake.act('migrateSkus', started),
 
     backupDatalake: code(backupDatalake),
@@ -163,9 +104,9 @@ export default defineService<OperationName>()({
     getDatalakeLogDescriptors: fixed({ logs: LOG_DESCRIPTORS.map(([label, path]) => ({ label, path })) }),
     getCmRoles: r.datalake.read({ keys: ['crn'], answer: () => ({ roles: CM_ROLES }) }),
 
-    prepareDatalakeUpgrade: code(prepareDatalakeUpgrade),
-    upgradeDatalake: code(upgradeDatalake),
-    startDatabaseUpgrade: r.datalake.act('databaseUpgrade', { keys: ['datalake'], answer: databaseUpgradeStarted }),
+    prepareDatalakeUpgrade: code(lakes.prepareDatalakeUpgrade),
+    upgradeDatalake: code(lakes.upgradeDatalake),
+    startDatabaseUpgrade: r.datalake.act('databaseUpgrade', { keys: ['datalake'], answer: lakes.databaseUpgradeStarted }),
     listRuntimes: fixed({
       versions: RUNTIMES.map((v) => ({ runtimeVersion: v.version, defaultRuntimeVersion: v.version === DEFAULT_RUNTIME })),
     }),
@@ -178,7 +119,7 @@ export default defineService<OperationName>()({
       answer: (_h, lake, req) => ({ result: `scaling instance group ${String(req.group)}`, operationId: lake.activity.operationId }),
     }),
     restartDatalakeInstances: r.datalake.act('restart', started),
-    replaceRecipes: code(replaceRecipes),
+    replaceRecipes: code(lakes.replaceRecipes),
 
     renewPublicCertificate: r.datalake.act('renewCertificate', by('datalake')),
     renewCertificate: r.datalake.act('renewCertificate', started),
@@ -186,20 +127,20 @@ export default defineService<OperationName>()({
     rotateAutoTlsCertificates: r.datalake.act('rotateCertificates', started),
     rotateDbCertificate: r.datalake.act('rotateDbCertificate', started),
     rotateSecrets: r.datalake.act('rotateSecrets', by('datalake')),
-    listDatalakeSecretTypes: r.datalake.read({ keys: ['datalake'], answer: secretTypes }),
+    listDatalakeSecretTypes: r.datalake.read({ keys: ['datalake'], answer: lakes.secretTypes }),
     rotateSaltPassword: r.datalake.act('rotateSecrets', by('datalake')),
 
     getOperation: r.datalake.operation({ keys: ['datalakeName', 'crn'] }),
-    getClusterHostStatus: r.datalake.read({ keys: ['clusterName'], answer: hostStatus }),
-    getClusterServiceStatus: r.datalake.read({ keys: ['clusterName'], answer: serviceStatus }),
-    describeDatabaseServer: r.datalake.read({ keys: ['clusterCrn'], answer: databaseServer }),
+    getClusterHostStatus: r.datalake.read({ keys: ['clusterName'], answer: views.hostStatus }),
+    getClusterServiceStatus: r.datalake.read({ keys: ['clusterName'], answer: views.serviceStatus }),
+    describeDatabaseServer: r.datalake.read({ keys: ['clusterCrn'], answer: views.databaseServer }),
     syncComponentVersionsFromCm: r.datalake.act('sync', started),
 
     setCatalog: r.datalake.update({ keys: ['datalake'], answer: () => ({}) }),
     // A rolling restart takes twice as long.
     setDefaultJavaVersion: r.datalake.act('javaVersion', {
       keys: ['crn'],
-      answer: operationOf,
+      answer: lakes.operationOf,
       minutes: (_h, req) => (req.rollingRestart ? 10 : undefined),
     }),
     updateOrchestratorState: r.datalake.act('orchestrator', by('clusterCrn')),
@@ -207,8 +148,8 @@ export default defineService<OperationName>()({
     updateToAwsImdsV1: r.datalake.act('imds', by('crn')),
     updateToAwsImdsV2: r.datalake.act('imds', by('crn')),
 
-    validateAwsCloudStorage: code(validateCloudStorage),
-    validateAzureCloudStorage: code(validateCloudStorage),
+    validateAwsCloudStorage: code(lakes.validateCloudStorage),
+    validateAzureCloudStorage: code(lakes.validateCloudStorage),
   }),
-  provides: { lakes },
+  provides: { lakes: provided },
 });

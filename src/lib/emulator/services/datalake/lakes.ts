@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { resources } from '../../../model/services/datalake/resources.js';
 import type { Doc } from '../../engine/context.js';
-import type { Hook } from '../../engine/declare.js';
+import type { Hook, ResourceHooks } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
@@ -30,10 +30,18 @@ import {
   type Image,
   type Shape,
 } from './catalogue.js';
-import { lakeDoc, type CloudPlatform, type GroupRec, type InstanceRec, type Lake, type LakeDoc } from './records.js';
-import { imageDoc, imageInfo } from './views.js';
+import { imageDoc, imageInfo, shown } from './views.js';
 
 export type R = keyof typeof resources.resources;
+
+/** A data lake as the engine keeps it; its document is what fillLake makes (and its effects change). */
+export type Lake = Readonly<EngineRecord>;
+export type LakeDoc = ReturnType<typeof fillLake>;
+export const lakeDoc = (lake: Lake): LakeDoc => lake.doc as unknown as LakeDoc;
+
+type CloudPlatform = 'AWS' | 'AZURE' | 'GCP';
+type InstanceRec = ReturnType<typeof makeInstance>;
+type GroupRec = ReturnType<typeof makeGroups>[number];
 
 const RUNNING = ['RUNNING'];
 const isFailed = (status: string): boolean => status.endsWith('_FAILED');
@@ -42,45 +50,54 @@ const versions = RUNTIMES.map((r) => r.version);
 /** The answer of a lake's long-running action: the operation it started. */
 export const operationOf = (_h: Hook<R>, lake: Lake): Doc => ({ operationId: lake.activity.operationId });
 
-export function makeInstance(
-  lake: string,
-  group: string,
-  i: number,
-  type: string,
-  platform: CloudPlatform,
-  region: string,
-  multiAz: boolean,
-  cm: boolean,
-): InstanceRec {
+/** Where a lake's instances are: what making one reads of it. */
+interface Site {
+  readonly datalakeName: string;
+  readonly cloudPlatform: CloudPlatform;
+  readonly region: string;
+  readonly multiAz: boolean;
+}
+
+function makeInstance(l: Site, group: string, i: number, type: string, cm: boolean) {
+  const { datalakeName: lake, cloudPlatform: platform, region } = l;
   const zones =
     platform === 'AZURE'
       ? ['1', '2', '3']
       : platform === 'GCP'
         ? ['a', 'b', 'c'].map((z) => `${region}-${z}`)
         : ['a', 'b', 'c'].map((z) => `${region}${z}`);
-  const zone = multiAz ? zones[i % 3] : zones[0];
   const bytes = createHash('md5').update(`${lake}/${group}/${i}/${uuid()}`).digest();
   return {
     id: platform === 'AWS' ? `i-0${bytes.toString('hex').slice(0, 16)}` : `${lake}-${group}${i}-${bytes.toString('hex').slice(0, 6)}`,
     discoveryFQDN: `${lake}-${group}${i}.${lake}.xcu2-8y8x.wl.cloudera.site`,
     privateIp: `10.${bytes[0] ?? 0}.${bytes[1] ?? 0}.${((bytes[2] ?? 0) % 250) + 4}`,
     instanceVmType: type,
-    availabilityZone: zone ?? '',
+    availabilityZone: (l.multiAz ? zones[i % 3] : zones[0]) ?? '',
     subnetId: `subnet-${bytes.toString('hex').slice(6, 14)}`,
     clouderaManagerServer: cm,
     volumes: { count: 1, volumeType: platform === 'AWS' ? 'gp3' : platform === 'AZURE' ? 'StandardSSD_LRS' : 'pd-ssd', size: 100 },
   };
 }
 
-function makeGroups(name: string, shape: Shape, platform: CloudPlatform, region: string, multiAz: boolean): GroupRec[] {
+function makeGroups(l: Site, shape: Shape) {
   return SHAPE_GROUPS[shape].map(([group, count, type]) => ({
     name: group,
-    recipes: [],
-    instances: Array.from({ length: count }, (_, i) =>
-      makeInstance(name, group, i, type, platform, region, multiAz, group === 'master' && i === 0),
-    ),
+    recipes: [] as string[],
+    instances: Array.from({ length: count }, (_, i) => makeInstance(l, group, i, type, group === 'master' && i === 0)),
   }));
 }
+
+/** Sets what the request asks of each group it names by `name` (its instance type, its disk size), refusing one the shape lacks. */
+function customise(groups: GroupRec[], asked: Doc[], missing: (name: string) => string, set: (i: InstanceRec, c: Doc) => void): void {
+  for (const c of asked) {
+    const g = groups.find((x) => x.name === text(c.name));
+    if (!g) throw invalid(missing(text(c.name)));
+    for (const i of g.instances) set(i, c);
+  }
+}
+const instanceType = (i: InstanceRec, c: Doc): void => {
+  i.instanceVmType = str(c.instanceType) ?? i.instanceVmType;
+};
 
 // ---- creating ----------------------------------------------------------------------
 
@@ -94,7 +111,7 @@ const PLATFORMS: Readonly<Record<string, readonly [CloudPlatform, boolean]>> = {
 const platformOf = (h: Hook<R>): readonly [CloudPlatform, boolean] => PLATFORMS[h.ctx.op.name] ?? ['AWS', false];
 
 /** A lake's name is unique in the account, and it is made on its environment's own platform. */
-export function checkCreate(h: Hook<R>, lake: Lake, req: Doc): void {
+function checkCreate(h: Hook<R>, lake: Lake, req: Doc): void {
   const name = text(req.datalakeName);
   if (h.records('datalake').find(name)) throw alreadyExists(`a data lake named ${name} already exists`);
   const env = h.world.environments.require(String(lake.env));
@@ -109,7 +126,7 @@ export function checkCreate(h: Hook<R>, lake: Lake, req: Doc): void {
 }
 
 /** A new lake: its runtime and image (the request's, else the default's newest), its shape's instance groups, its settings. */
-export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
+export function fillLake(h: Hook<R>, lake: Readonly<EngineRecord>, req: Doc) {
   const name = text(req.datalakeName);
   const env = h.world.environments.require(String(lake.env));
   const [platform, gov] = platformOf(h);
@@ -129,13 +146,8 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
   img ??= IMAGES.filter((i) => i.runtime === runtime).pop();
   const shape = (str(req.scale) as Shape | undefined) ?? 'LIGHT_DUTY';
   const multiAz = bool(req.multiAz);
-  const groups = makeGroups(name, shape, platform, env.region, multiAz);
-  for (const c of docs(req.customInstanceGroups)) {
-    const g = groups.find((x) => x.name === text(c.name));
-    if (!g) throw invalid(`instance group ${text(c.name)} is not part of a ${shape} data lake`);
-    const type = str(c.instanceType);
-    if (type) for (const i of g.instances) i.instanceVmType = type;
-  }
+  const groups = makeGroups({ datalakeName: name, cloudPlatform: platform, region: env.region, multiAz }, shape);
+  customise(groups, docs(req.customInstanceGroups), (g) => `instance group ${g} is not part of a ${shape} data lake`, instanceType);
   for (const r of docs(req.recipes)) {
     const g = groups.find((x) => x.name === text(r.instanceGroupName));
     if (!g) throw invalid(`recipes name instance group ${text(r.instanceGroupName)}, which a ${shape} data lake does not have`);
@@ -143,7 +155,7 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
   }
   const cfg = obj(req.cloudProviderConfiguration);
   const { accountId, region } = h.ctx.info;
-  const doc: LakeDoc = {
+  return {
     crn: String(lake.crn),
     datalakeName: name,
     environmentName: env.environmentName,
@@ -168,7 +180,6 @@ export function fillLake(h: Hook<R>, lake: Lake, req: Doc): Doc {
     sku: platform === 'AZURE' ? (str(req.loadBalancerSku) ?? 'STANDARD') : 'NONE',
     certIssuedAt: h.ctx.clock.now(),
   };
-  return { ...doc };
 }
 
 // ---- rules of actions -----------------------------------------------------------------
@@ -183,116 +194,6 @@ const groupOf = (lake: Lake, name: string): GroupRec => {
   return g;
 };
 
-/** A delete while other work runs only with force; never a second one. */
-export function checkDelete(h: Hook<R>, lake: Lake, req: Doc): void {
-  const lakes = h.records('datalake');
-  const busy = lakes.busy(lake);
-  if (busy && lake.activity.action === 'delete') throw failedPrecondition(`data lake ${lake.name} is already being deleted`);
-  if (busy && !bool(req.force))
-    throw failedPrecondition(`data lake ${lake.name} is ${lakes.state(lake)}; wait for it to finish or delete with --force`);
-}
-
-/** A repair from RUNNING or a failed state (not a failed delete), of groups and instances the lake has. */
-export function checkRepair(h: Hook<R>, lake: Lake, req: Doc): void {
-  const lakes = h.records('datalake');
-  const state = lakes.state(lake);
-  if (!(state === 'RUNNING' || (isFailed(state) && state !== 'DELETE_FAILED')))
-    throw failedPrecondition(`data lake ${lake.name} is ${state}; repair needs it in another state`);
-  for (const g of [...strings(req.instanceGroupNames), ...(str(req.instanceGroupName) ? [text(req.instanceGroupName)] : [])])
-    groupOf(lake, g);
-  for (const id of strings(obj(req.instances).instanceIds)) instanceOf(lake, id);
-}
-
-export const checkRestart = (_h: Hook<R>, lake: Lake, req: Doc): void => {
-  for (const id of strings(req.instances)) instanceOf(lake, id);
-};
-
-/** Scaling out needs the lake RUNNING, and names a scale-out group. */
-export function checkScaleOut(h: Hook<R>, lake: Lake, req: Doc): void {
-  h.records('datalake').require(lake, RUNNING, 'scaling');
-  const group = text(req.instanceGroupName);
-  if (!SCALE_OUT_GROUPS.includes(group)) throw invalid(`${group} is not a scale-out instance group`);
-}
-
-/** Sets the instance count of a scale-out group (made when missing), on success. */
-export function scaledOut(_h: Hook<R>, lake: Lake, req: Doc): Doc {
-  const groupName = text(req.instanceGroupName);
-  const count = Number(req.instanceGroupDesiredCount);
-  const l = lakeDoc(lake);
-  const groups = l.groups.map((g) => ({ ...g, instances: [...g.instances] }));
-  let group = groups.find((g) => g.name === groupName);
-  if (!group) {
-    group = { name: groupName, instances: [], recipes: [] };
-    groups.push(group);
-  }
-  const type = groupName === 'storage_scale_out' ? 'r5.2xlarge' : 'm5.2xlarge';
-  while (group.instances.length < count)
-    group.instances.push(
-      makeInstance(l.datalakeName, groupName, group.instances.length, type, l.cloudPlatform, l.region, l.multiAz, false),
-    );
-  group.instances.length = count;
-  return { groups };
-}
-
-/** Scaling up needs the lake RUNNING, and names a group it has. */
-export function checkScaleUp(h: Hook<R>, lake: Lake, req: Doc): void {
-  h.records('datalake').require(lake, RUNNING, 'vertical scaling');
-  groupOf(lake, text(req.group));
-}
-
-/** A group's new instance type and disks, on success. */
-export function scaledUp(_h: Hook<R>, lake: Lake, req: Doc): Doc {
-  const disks = obj(req.diskOptions);
-  const modify = obj(disks.modifyDisks);
-  const instanceType = str(obj(req.instanceTemplate).instanceType);
-  const size = num(modify.size);
-  const volumeType = str(modify.volumeType);
-  const addDisks = num(obj(disks.addDisks).numberOfDisks);
-  const groups = structuredClone(lakeDoc(lake).groups);
-  for (const i of groups.find((g) => g.name === text(req.group))?.instances ?? []) {
-    if (instanceType) i.instanceVmType = instanceType;
-    if (size !== undefined) i.volumes = { ...i.volumes, size, volumeType: volumeType ?? i.volumes.volumeType };
-    if (addDisks !== undefined) i.volumes = { ...i.volumes, count: i.volumes.count + addDisks };
-  }
-  return { groups };
-}
-
-/** Renewed or rotated certificates of the lake start their lifetime again. */
-export const reissued = (h: Hook<R>): Doc => ({ certIssuedAt: h.ctx.clock.now() });
-
-export function checkImds(_h: Hook<R>, lake: Lake): void {
-  const platform = lakeDoc(lake).cloudPlatform;
-  if (platform !== 'AWS') throw failedPrecondition(`data lake ${lake.name} runs on ${platform}; IMDS settings are for AWS`);
-}
-export const imdsVersion = (h: Hook<R>): Doc => ({ imds: h.ctx.op.name === 'updateToAwsImdsV1' ? 'v1' : 'v2' });
-
-export function checkSkus(_h: Hook<R>, lake: Lake, req: Doc): void {
-  const l = lakeDoc(lake);
-  if (l.cloudPlatform !== 'AZURE')
-    throw failedPrecondition(`data lake ${lake.name} runs on ${l.cloudPlatform}; SKU migration is for Azure`);
-  if (l.sku === 'STANDARD' && !bool(req.force)) throw failedPrecondition(`data lake ${lake.name} already uses the STANDARD SKU`);
-}
-
-export function checkSecrets(_h: Hook<R>, _lake: Lake, req: Doc): void {
-  const known = new Set(SECRET_TYPES.map(([t]) => t));
-  const bad = strings(req.secretTypes).filter((t) => !known.has(t));
-  if (bad.length) throw invalid(`unknown secret type ${bad.join(', ')}; see listDatalakeSecretTypes`);
-}
-
-/** The secret types a lake has (no database root password on GCP). */
-export const secretTypes = (_h: Hook<R>, lake: Lake): Doc => ({
-  datalakeSecretTypes: SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || lakeDoc(lake).cloudPlatform !== 'GCP').map(
-    ([secretType, description]) => ({ secretType, description }),
-  ),
-});
-
-/** The default Java version a change sets (8, 11, 17 or 21). */
-export function javaVersion(_h: Hook<R>, _lake: Lake, req: Doc): Doc {
-  const version = Number(req.javaVersion);
-  if (![8, 11, 17, 21].includes(version)) throw invalid(`Java ${version} is not supported; choose 8, 11, 17 or 21`);
-  return { javaVersion: version };
-}
-
 /** The database server's version after an upgrade (the newest when none is given); never back, the same one only with force. */
 function databaseTarget(lake: Lake, req: Doc): string {
   const at = lakeDoc(lake).databaseVersion;
@@ -303,7 +204,116 @@ function databaseTarget(lake: Lake, req: Doc): string {
     throw failedPrecondition(`the database server is already at ${to}; use --force to run the upgrade again`);
   return to;
 }
-export const databaseUpgraded = (_h: Hook<R>, lake: Lake, req: Doc): Doc => ({ databaseVersion: databaseTarget(lake, req) });
+
+/** Renewed or rotated certificates of the lake start their lifetime again. */
+const reissued = (h: Hook<R>): Doc => ({ certIssuedAt: h.ctx.clock.now() });
+
+/** A lake's hooks: the rules each change has beyond the states it starts in, a new lake's fields, its views' and what each action's success sets. */
+export const hooks: ResourceHooks<R> = {
+  check: {
+    create: checkCreate,
+    /** A delete while other work runs only with force; never a second one. */
+    delete: (h, lake, req) => {
+      const lakes = h.records('datalake');
+      const busy = lakes.busy(lake);
+      if (busy && lake.activity.action === 'delete') throw failedPrecondition(`data lake ${lake.name} is already being deleted`);
+      if (busy && !bool(req.force))
+        throw failedPrecondition(`data lake ${lake.name} is ${lakes.state(lake)}; wait for it to finish or delete with --force`);
+    },
+    /** A repair from RUNNING or a failed state (not a failed delete), of groups and instances the lake has. */
+    repair: (h, lake, req) => {
+      const state = h.records('datalake').state(lake);
+      if (!(state === 'RUNNING' || (isFailed(state) && state !== 'DELETE_FAILED')))
+        throw failedPrecondition(`data lake ${lake.name} is ${state}; repair needs it in another state`);
+      for (const g of [...strings(req.instanceGroupNames), ...(str(req.instanceGroupName) ? [text(req.instanceGroupName)] : [])])
+        groupOf(lake, g);
+      for (const id of strings(obj(req.instances).instanceIds)) instanceOf(lake, id);
+    },
+    restart: (_h, lake, req) => {
+      for (const id of strings(req.instances)) instanceOf(lake, id);
+    },
+    /** Scaling out needs the lake RUNNING, and names a scale-out group. */
+    scaleHorizontal: (h, lake, req) => {
+      h.records('datalake').require(lake, RUNNING, 'scaling');
+      const group = text(req.instanceGroupName);
+      if (!SCALE_OUT_GROUPS.includes(group)) throw invalid(`${group} is not a scale-out instance group`);
+    },
+    /** Scaling up needs the lake RUNNING, and names a group it has. */
+    scaleVertical: (h, lake, req) => {
+      h.records('datalake').require(lake, RUNNING, 'vertical scaling');
+      groupOf(lake, text(req.group));
+    },
+    imds: (_h, lake) => {
+      const platform = lakeDoc(lake).cloudPlatform;
+      if (platform !== 'AWS') throw failedPrecondition(`data lake ${lake.name} runs on ${platform}; IMDS settings are for AWS`);
+    },
+    migrateSkus: (_h, lake, req) => {
+      const l = lakeDoc(lake);
+      if (l.cloudPlatform !== 'AZURE')
+        throw failedPrecondition(`data lake ${lake.name} runs on ${l.cloudPlatform}; SKU migration is for Azure`);
+      if (l.sku === 'STANDARD' && !bool(req.force)) throw failedPrecondition(`data lake ${lake.name} already uses the STANDARD SKU`);
+    },
+    rotateSecrets: (_h, _lake, req) => {
+      const known = new Set(SECRET_TYPES.map(([t]) => t));
+      const bad = strings(req.secretTypes).filter((t) => !known.has(t));
+      if (bad.length) throw invalid(`unknown secret type ${bad.join(', ')}; see listDatalakeSecretTypes`);
+    },
+  },
+  fill: fillLake,
+  show: shown,
+  effect: {
+    /** Sets the instance count of a scale-out group (made when missing). */
+    scaleHorizontal: (_h, lake, req) => {
+      const groupName = text(req.instanceGroupName);
+      const count = Number(req.instanceGroupDesiredCount);
+      const l = lakeDoc(lake);
+      const groups = l.groups.map((g) => ({ ...g, instances: [...g.instances] }));
+      const group = groups.find((g) => g.name === groupName) ?? { name: groupName, instances: [], recipes: [] };
+      if (!groups.includes(group)) groups.push(group);
+      const type = groupName === 'storage_scale_out' ? 'r5.2xlarge' : 'm5.2xlarge';
+      while (group.instances.length < count) group.instances.push(makeInstance(l, groupName, group.instances.length, type, false));
+      group.instances.length = count;
+      return { groups };
+    },
+    /** A group's new instance type and disks. */
+    scaleVertical: (_h, lake, req) => {
+      const disks = obj(req.diskOptions);
+      const modify = obj(disks.modifyDisks);
+      const instanceType = str(obj(req.instanceTemplate).instanceType);
+      const size = num(modify.size);
+      const volumeType = str(modify.volumeType);
+      const addDisks = num(obj(disks.addDisks).numberOfDisks);
+      const groups = structuredClone(lakeDoc(lake).groups);
+      for (const i of groups.find((g) => g.name === text(req.group))?.instances ?? []) {
+        if (instanceType) i.instanceVmType = instanceType;
+        if (size !== undefined) i.volumes = { ...i.volumes, size, volumeType: volumeType ?? i.volumes.volumeType };
+        if (addDisks !== undefined) i.volumes = { ...i.volumes, count: i.volumes.count + addDisks };
+      }
+      return { groups };
+    },
+    renewCertificate: reissued,
+    rotateCertificates: reissued,
+    imds: (h) => ({ imds: h.ctx.op.name === 'updateToAwsImdsV1' ? 'v1' : 'v2' }),
+    migrateSkus: () => ({ sku: 'STANDARD' }),
+    databaseUpgrade: (_h, lake, req) => ({ databaseVersion: databaseTarget(lake, req) }),
+    /** setCatalog: the image catalog the lake's upgrades read (no field of its shape: an update's request fields do not reach it). */
+    update: (_h, _lake, req) => ({ catalogName: text(req.catalogName) }),
+    /** The default Java version a change sets (8, 11, 17 or 21). */
+    javaVersion: (_h, _lake, req) => {
+      const version = Number(req.javaVersion);
+      if (![8, 11, 17, 21].includes(version)) throw invalid(`Java ${version} is not supported; choose 8, 11, 17 or 21`);
+      return { javaVersion: version };
+    },
+  },
+};
+
+/** The secret types a lake has (no database root password on GCP). */
+export const secretTypes = (_h: Hook<R>, lake: Lake): Doc => ({
+  datalakeSecretTypes: SECRET_TYPES.filter(([t]) => t !== 'DATABASE_ROOT_PASSWORD' || lakeDoc(lake).cloudPlatform !== 'GCP').map(
+    ([secretType, description]) => ({ secretType, description }),
+  ),
+});
+
 export const databaseUpgradeStarted = (_h: Hook<R>, lake: Lake): Doc => ({
   targetVersion: lake.activity.effect?.databaseVersion,
   operationId: lake.activity.operationId,
@@ -359,19 +369,12 @@ export function resizeDatalake(h: Hook<R>, req: Doc): Doc {
     tags: l.tags,
   };
   if (bool(req.validationOnly)) return { ...base, status: 'RUNNING', statusReason: `resize to ${target} is possible` };
-  const groups = makeGroups(l.datalakeName, target, l.cloudPlatform, l.region, multiAz);
-  for (const t of docs(req.customInstanceTypes)) {
-    const g = groups.find((x) => x.name === text(t.name));
-    if (!g) throw invalid(`a ${target} data lake has no instance group ${text(t.name)}`);
-    const type = str(t.instanceType);
-    if (type) for (const i of g.instances) i.instanceVmType = type;
-  }
-  for (const d of docs(req.customInstanceDisks)) {
-    const g = groups.find((x) => x.name === text(d.name));
-    if (!g) throw invalid(`a ${target} data lake has no instance group ${text(d.name)}`);
-    const size = num(d.diskSize);
-    if (size !== undefined) for (const i of g.instances) i.volumes = { ...i.volumes, size };
-  }
+  const groups = makeGroups({ ...l, multiAz }, target);
+  const missing = (g: string): string => `a ${target} data lake has no instance group ${g}`;
+  customise(groups, docs(req.customInstanceTypes), missing, instanceType);
+  customise(groups, docs(req.customInstanceDisks), missing, (i, d) => {
+    i.volumes = { ...i.volumes, size: num(d.diskSize) ?? i.volumes.size };
+  });
   for (const g of groups) g.recipes = l.groups.find((x) => x.name === g.name)?.recipes ?? [];
   const act = lakes.begin(lake, 'resize', { effect: { shape: target, multiAz, groups } });
   return { ...base, status: lakes.state(lake), statusReason: `resizing to ${target}`, operationId: act.operationId };
@@ -439,9 +442,6 @@ export function replaceRecipes(h: Hook<R>, req: Doc): Doc {
   lakes.save(lake);
   return { attachedRecipes: attached, detachedRecipes: detached };
 }
-
-/** setCatalog's effect: the image catalog the lake's upgrades read (no field of its shape: an update's request fields do not reach it). */
-export const catalogSet = (_h: Hook<R>, _lake: Lake, req: Doc): Doc => ({ catalogName: text(req.catalogName) });
 
 /** Whether a storage location can be written (code: the answer depends on the location only). */
 export function validateCloudStorage(_h: Hook<R>, req: Doc): Doc {

@@ -1,10 +1,9 @@
 /** What the datalake service tells the rest of the emulator (world/contracts.ts `lakes`): its data lakes, settled on the clock. */
 import type { Hook } from '../../engine/declare.js';
 import type { LakeView, Lakes } from '../../world/contracts.js';
-import type { R } from './lakes.js';
-import { lakeDoc, type Lake } from './records.js';
+import { lakeDoc, type Lake, type R } from './lakes.js';
 
-export function lakes(h: Hook<R>): Lakes {
+export function provided(h: Hook<R>): Lakes {
   const records = h.records('datalake');
   const view = (lake: Lake): LakeView => {
     const l = lakeDoc(lake);

@@ -5,8 +5,7 @@ import { crn } from '../../ids.js';
 import { runtimeOf } from '../../shared/runtimes.js';
 import { iso } from '../../values.js';
 import { CATALOG, CERT_LIFETIME_DAYS, CERT_WARNING_DAYS, IMAGES, SERVICES, hashId, imageOrder, type Image } from './catalogue.js';
-import type { R } from './lakes.js';
-import { lakeDoc, type Lake } from './records.js';
+import { lakeDoc, type Lake, type R } from './lakes.js';
 
 function instanceStatus(status: string): string {
   if (status === 'RUNNING' || status.endsWith('_IN_PROGRESS'))
@@ -55,16 +54,14 @@ export function imageDoc(img: Image, catalog = CATALOG): Doc {
 
 const stateOf = (h: Hook<R>, lake: Lake): string => h.records('datalake').state(lake);
 
-/** What a lake shows beyond its document (its list item, Datalake, is the rest): when made, why in its state, its certificates. */
-export function shown(h: Hook<R>, lake: Lake): Doc {
-  return {
-    creationDate: iso(lake.createdAt),
-    statusReason: statusReason(lake, stateOf(h, lake)),
-    certificateExpirationState: certState(h.ctx.clock.now(), lake),
-  };
-}
+/** The field of its cloud's configuration that names a lake's identity. */
+const IDENTITY = { AWS: 'instanceProfile', AZURE: 'managedIdentity', GCP: 'serviceAccountEmail' } as const;
 
-export function details(h: Hook<R>, rec: Lake): Doc {
+/**
+ * What a lake shows beyond its document and status, in every view: its list item (Datalake) keeps when it was made,
+ * why it is in its state and its certificates' state; describe's DatalakeDetails the rest.
+ */
+export function shown(h: Hook<R>, rec: Lake): Doc {
   const status = stateOf(h, rec);
   const lake = lakeDoc(rec);
   const running = status === 'RUNNING';
@@ -72,34 +69,22 @@ export function details(h: Hook<R>, rec: Lake): Doc {
   const cm = runtimeOf(lake.runtime)?.cm ?? '7.12.0';
   const gateway = `https://${lake.datalakeName}-gateway.${lake.datalakeName}.xcu2-8y8x.cloudera.site`;
   return {
-    crn: lake.crn,
-    datalakeName: lake.datalakeName,
-    status,
-    shape: lake.shape,
-    environmentCrn: lake.environmentCrn,
-    credentialCrn: lake.credentialCrn,
-    cloudPlatform: lake.cloudPlatform,
+    creationDate: iso(rec.createdAt),
+    statusReason: statusReason(rec, status),
+    certificateExpirationState: certState(h.ctx.clock.now(), rec),
     instanceGroups: lake.groups.map((g) => ({
-      name: g.name,
-      recipes: g.recipes,
+      ...g,
       availabilityZones: [...new Set(g.instances.map((i) => i.availabilityZone))],
       instances: g.instances.map((i) => ({
-        id: i.id,
+        ...i,
         state: running ? 'HEALTHY' : iStatus === 'STOPPED' ? 'STOPPED' : 'UNHEALTHY',
-        discoveryFQDN: i.discoveryFQDN,
         instanceStatus: iStatus,
-        privateIp: i.privateIp,
         sshPort: 22,
-        clouderaManagerServer: i.clouderaManagerServer,
         instanceGroup: g.name,
         instanceTypeVal: i.clouderaManagerServer ? 'GATEWAY_PRIMARY' : g.name === 'master' || g.name === 'gateway' ? 'GATEWAY' : 'CORE',
         attachedVolumes: [i.volumes],
-        availabilityZone: i.availabilityZone,
-        instanceVmType: i.instanceVmType,
-        subnetId: i.subnetId,
       })),
     })),
-    creationDate: iso(rec.createdAt),
     clouderaManager: {
       version: cm,
       clouderaManagerRepositoryURL: `https://archive.cloudera.com/p/cm7/${cm}/redhat8/yum/`,
@@ -109,11 +94,7 @@ export function details(h: Hook<R>, rec: Lake): Doc {
       { name: 'CDH', version: `${lake.runtime}-1.cdh${lake.runtime}.p0` },
       { name: 'CM', version: cm },
     ],
-    region: lake.region,
-    statusReason: statusReason(rec, status),
-    ...(lake.cloudPlatform === 'AWS' ? { awsConfiguration: { instanceProfile: lake.identity } } : {}),
-    ...(lake.cloudPlatform === 'AZURE' ? { azureConfiguration: { managedIdentity: lake.identity } } : {}),
-    ...(lake.cloudPlatform === 'GCP' ? { gcpConfiguration: { serviceAccountEmail: lake.identity } } : {}),
+    [`${lake.cloudPlatform.toLowerCase()}Configuration`]: { [IDENTITY[lake.cloudPlatform]]: lake.identity },
     endpoints: {
       endpoints: ['CM-UI', 'RANGER', 'ATLAS', 'SOLR'].map((svc) => ({
         serviceName: svc,
@@ -125,23 +106,14 @@ export function details(h: Hook<R>, rec: Lake): Doc {
       })),
     },
     cloudStorageBaseLocation: lake.storage,
-    enableRangerRaz: lake.enableRangerRaz,
     imageDetails: imageInfo(rec),
-    tags: lake.tags,
   };
 }
 
 export function databaseServer(h: Hook<R>, rec: Lake): Doc {
   const status = stateOf(h, rec);
   const lake = lakeDoc(rec);
-  const dbStatus =
-    status === 'RUNNING'
-      ? 'AVAILABLE'
-      : status === 'STOPPED'
-        ? 'STOPPED'
-        : status.includes('DATABASE')
-          ? 'UPDATE_IN_PROGRESS'
-          : 'AVAILABLE';
+  const dbStatus = status === 'STOPPED' ? 'STOPPED' : status.includes('DATABASE') ? 'UPDATE_IN_PROGRESS' : 'AVAILABLE';
   return {
     crn: crn('redbeams', h.ctx.info.region, h.ctx.info.accountId, 'databaseServer', hashId(`db:${rec.id}`)),
     name: `${lake.datalakeName}-db`,

@@ -11,9 +11,9 @@ import type { EngineRecord } from '../../engine/records.js';
 import { alreadyExists, ApiError, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { iso, str, strings, uniq } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
+import type { WorldCluster } from './provides.js';
 import { scheduleOf } from './policies.js';
-import { clusterByCrn, clusterUrl, known, reachable, unreachable, type R } from './sites.js';
+import { clusterByCrn, clusterUrl, failure, known, reachable, unreachable, type R } from './sites.js';
 
 /** What a credential of each cloud and type is in Cloudera Manager, and the fields it needs. */
 const KINDS: Readonly<Record<string, { provider: string; authType: string; needs: readonly string[]; configs: (req: Doc) => Doc }>> = {
@@ -34,21 +34,11 @@ const KINDS: Readonly<Record<string, { provider: string; authType: string; needs
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
 
-/** An error of a partial failure. */
-const partial = (status: number, code: string, message: string, c?: WorldCluster): Doc => ({
-  code: status,
-  message,
-  status: code,
-  ...(c ? { clusterUrl: clusterUrl(c) } : {}),
-});
-
 /** The error a request that worked nowhere is refused with: the first of its partial ones. */
 function refusal(errors: readonly Doc[]): ApiError {
   const first = errors[0] ?? {};
   const message = String(first.message ?? 'nothing was done');
-  if (first.code === 404) return notFound(message);
-  if (first.code === 409) return first.status === 'ALREADY_EXISTS' ? alreadyExists(message) : failedPrecondition(message);
-  return failedPrecondition(message);
+  return first.code === 404 ? notFound(message) : first.status === 'ALREADY_EXISTS' ? alreadyExists(message) : failedPrecondition(message);
 }
 
 /** createAwsCredential and createAbfsCredential: the credential on each cluster that can take it. */
@@ -72,22 +62,14 @@ function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
   let made = 0;
   for (const crn of crns) {
     const c = known(h).find((x) => x.crn === crn);
-    if (!c) errors.push(partial(404, 'NOT_FOUND', `cluster ${crn} not found`));
+    if (!c) errors.push(failure(404, 'NOT_FOUND', `cluster ${crn} not found`));
     else if (!c.up) errors.push(unreachable(c));
     else if (credentials.find(name, c.crn))
-      errors.push(partial(409, 'ALREADY_EXISTS', `cluster ${c.name} already has a credential named ${name}`, c));
+      errors.push(failure(409, 'ALREADY_EXISTS', `cluster ${c.name} already has a credential named ${name}`, c));
     else {
-      const id = uuid();
-      const now = iso(h.ctx.clock.now());
-      const doc = {
-        id,
-        name,
-        provider: kind.provider,
-        authType: kind.authType,
-        creationTime: now,
-        lastModifiedTime: now,
-        configs: kind.configs(req),
-      };
+      const [id, now] = [uuid(), iso(h.ctx.clock.now())];
+      const { provider, authType } = kind;
+      const doc = { id, name, provider, authType, creationTime: now, lastModifiedTime: now, configs: kind.configs(req) };
       credentials.create({ id, name, scope: c.crn, env: c.environmentCrn, doc: h.conform('CredentialDetails', doc, id) });
       made++;
     }
@@ -98,14 +80,6 @@ function createCredential(h: Hook<R>, req: Doc, cloud: 'AWS' | 'ABFS'): Doc {
 
 export const createAwsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'AWS');
 export const createAbfsCredential = (h: Hook<R>, req: Doc): Doc => createCredential(h, req, 'ABFS');
-
-/** The policies on a cluster that write with a credential. */
-function usersOf(h: Hook<R>, cred: EngineRecord): EngineRecord[] {
-  return h
-    .records('policy')
-    .all(cred.scope)
-    .filter((p) => scheduleOf(p).credential === cred.name);
-}
 
 /** deleteCredential: the credential on every cluster that holds it and can be reached. */
 export function deleteCredential(h: Hook<R>, req: Doc): Doc {
@@ -121,7 +95,11 @@ export function deleteCredential(h: Hook<R>, req: Doc): Doc {
       errors.push(unreachable(c));
       continue;
     }
-    const users = usersOf(h, cred);
+    // The policies on its cluster that write with it.
+    const users = h
+      .records('policy')
+      .all(cred.scope)
+      .filter((p) => scheduleOf(p).credential === cred.name);
     if (users.length > 0)
       throw failedPrecondition(
         `credential ${cred.name ?? ''} is used by policy ${users.map((p) => p.name).join(', ')}${c ? ` on cluster ${c.name}` : ''}; delete those policies first`,

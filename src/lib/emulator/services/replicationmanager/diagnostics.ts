@@ -10,7 +10,7 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition } from '../../errors.js';
 import { iso, obj } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
+import type { WorldCluster } from './provides.js';
 import { hasRun, jobLines } from './policies.js';
 import { clusterByCrn, managerUrl, reachable, type R } from './sites.js';
 
@@ -72,42 +72,38 @@ function crc32(data: Buffer): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-/** A zip of files, stored (not compressed): what `unzip` reads. */
+/** Little-endian fields of a zip header, each [bytes, value]. */
+const le = (...fields: ReadonlyArray<readonly [2 | 4, number]>): Buffer =>
+  Buffer.concat(
+    fields.map(([bytes, v]) => {
+      const b = Buffer.alloc(bytes);
+      if (bytes === 2) b.writeUInt16LE(v);
+      else b.writeUInt32LE(v);
+      return b;
+    }),
+  );
+
+/** A zip of files, stored (not compressed): what `unzip` reads. Versions 2.0; no times, flags, attributes or comments. */
 function zip(files: ReadonlyArray<readonly [name: string, text: string]>): Buffer {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
   for (const [name, text] of files) {
-    const data = Buffer.from(text, 'utf8');
-    const fileName = Buffer.from(name, 'utf8');
-    const crc = crc32(data);
-    // A file's checksum, sizes (stored: both the same) and name length, as both of its headers carry them.
-    const facts = (header: Buffer, at: number): Buffer => {
-      header.writeUInt32LE(crc, at);
-      header.writeUInt32LE(data.length, at + 4);
-      header.writeUInt32LE(data.length, at + 8);
-      header.writeUInt16LE(fileName.length, at + 12);
-      return header;
-    };
-    const local = facts(Buffer.alloc(30), 14);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    const entry = facts(Buffer.alloc(46), 16);
-    entry.writeUInt32LE(0x02014b50, 0);
-    entry.writeUInt16LE(20, 4);
-    entry.writeUInt16LE(20, 6);
-    entry.writeUInt32LE(offset, 42);
+    const [data, fileName] = [Buffer.from(text, 'utf8'), Buffer.from(name, 'utf8')];
+    // A file's checksum, sizes (stored: both the same), name length and no extra field, as both of its headers carry them.
+    const facts = le([4, crc32(data)], [4, data.length], [4, data.length], [2, fileName.length], [2, 0]);
+    const local = Buffer.concat([le([4, 0x04034b50], [2, 20], [2, 0], [2, 0], [2, 0], [2, 0]), facts]);
+    const entry = [
+      le([4, 0x02014b50], [2, 20], [2, 20], [2, 0], [2, 0], [2, 0], [2, 0]),
+      facts,
+      le([2, 0], [2, 0], [2, 0], [4, 0], [4, offset]),
+    ];
     locals.push(local, fileName, data);
-    central.push(entry, fileName);
+    central.push(...entry, fileName);
     offset += local.length + fileName.length + data.length;
   }
   const dir = Buffer.concat(central);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(files.length, 8);
-  end.writeUInt16LE(files.length, 10);
-  end.writeUInt32LE(dir.length, 12);
-  end.writeUInt32LE(offset, 16);
+  const end = le([4, 0x06054b50], [2, 0], [2, 0], [2, files.length], [2, files.length], [4, dir.length], [4, offset], [2, 0]);
   return Buffer.concat([...locals, dir, end]);
 }
 

@@ -23,21 +23,8 @@ import { createAbfsCredential, createAwsCredential, credentialsOf, credentialsOn
 import { bundle, checkCollection, commandView, fillCollection } from './diagnostics.js';
 import * as policies from './policies.js';
 import { clusters } from './provides.js';
-import {
-  clusterByCrn,
-  clusterView,
-  cmApiVersion,
-  hbaseSuspend,
-  known,
-  managerUrl,
-  ofRunning,
-  reachable,
-  runs,
-  servicesOf,
-  serviceStatuses,
-  unreachableOnes,
-  type R,
-} from './sites.js';
+import * as sites from './sites.js';
+import type { R } from './sites.js';
 
 /** Credentials, policies and commands live in the cluster a request names by CRN. */
 const ON_CLUSTER = { in: 'world', place: 'clusters', by: ['clusterCrn'] } as const;
@@ -45,43 +32,42 @@ const ON_CLUSTER = { in: 'world', place: 'clusters', by: ['clusterCrn'] } as con
 /** A read of one running cluster by a request field: an unknown CRN is NOT_FOUND naming the clusters there are. */
 const running =
   (field: string, what: string) =>
-  (h: Hook<R>, sent: Doc): Doc => ({ ...sent, [field]: reachable(clusterByCrn(h, String(sent[field])), what).crn });
+  (h: Hook<R>, sent: Doc): Doc => ({ ...sent, [field]: sites.reachable(sites.clusterByCrn(h, String(sent[field])), what).crn });
 
-const FEATURES = ['HDFS_REPLICATION', 'HIVE_REPLICATION', 'HBASE_REPLICATION', 'SNAPSHOT_BASED_REPLICATION', 'CLOUD_REPLICATION'];
+/** The service each replication feature needs. */
+const FEATURES = {
+  HDFS_REPLICATION: 'HDFS',
+  HIVE_REPLICATION: 'HIVE',
+  HBASE_REPLICATION: 'HBASE',
+  SNAPSHOT_BASED_REPLICATION: 'HDFS',
+  CLOUD_REPLICATION: 'HDFS',
+};
 
 /** getClusterConfig: what a running cluster runs and supports. */
 function clusterConfig(h: Hook<R>, rec: EngineRecord): Doc {
-  const c = clusterByCrn(h, rec.id);
-  const has = (s: string): boolean => runs(c, s);
-  const supported: Readonly<Record<string, boolean>> = {
-    HDFS_REPLICATION: has('HDFS'),
-    HIVE_REPLICATION: has('HIVE'),
-    HBASE_REPLICATION: has('HBASE'),
-    SNAPSHOT_BASED_REPLICATION: has('HDFS'),
-    CLOUD_REPLICATION: has('HDFS'),
-  };
+  const c = sites.clusterByCrn(h, rec.id);
   return {
     clusterCrn: c.crn,
-    cmApiVersion: cmApiVersion(c),
+    cmApiVersion: sites.cmApiVersion(c),
     underlyingFsForHive: c.cloudPlatform === 'AZURE' ? 'ABFS' : c.cloudPlatform === 'GCP' ? 'GCS' : 'S3',
-    dmx: { hbaseSuspend: hbaseSuspend(c) },
-    featureSupport: Object.fromEntries(FEATURES.map((f) => [f, supported[f] === true])),
-    services: servicesOf(c).map((name) => ({ name, configs: { service_state: 'STARTED' } })),
+    dmx: { hbaseSuspend: sites.hbaseSuspend(c) },
+    featureSupport: Object.fromEntries(Object.entries(FEATURES).map(([f, service]) => [f, sites.runs(c, service)])),
+    services: sites.servicesOf(c).map((name) => ({ name, configs: { service_state: 'STARTED' } })),
   };
 }
 
 /** verifyHbaseClusterPair (a read of its source): whether two running clusters with HBase are paired, or ready to be. */
 function hbasePairing(h: Hook<R>, rec: EngineRecord, req: Doc): Doc {
-  const from = clusterByCrn(h, rec.id);
-  const to = reachable(clusterByCrn(h, String(req.destinationClusterCrn)), 'verifying an HBase pair');
+  const from = sites.clusterByCrn(h, rec.id);
+  const to = sites.reachable(sites.clusterByCrn(h, String(req.destinationClusterCrn)), 'verifying an HBase pair');
   if (from.crn === to.crn) throw invalid(`the source and destination are the same cluster, ${from.name}`);
-  const missing = [from, to].filter((c) => !runs(c, 'HBASE'));
+  const missing = [from, to].filter((c) => !sites.runs(c, 'HBASE'));
   if (missing.length > 0)
     return {
       pairingStatus: 'NOT_READY',
       pairingMessage: `${missing.map((c) => c.name).join(' and ')} run(s) no HBase service`,
     };
-  const steps = (c: typeof from): Doc => ({ clusterManagerUrl: managerUrl(c), steps: [] });
+  const steps = (c: typeof from): Doc => ({ clusterManagerUrl: sites.managerUrl(c), steps: [] });
   const paired = policies.activePairs(h).some(([s, t]) => s === from.crn && t === to.crn);
   return {
     pairingStatus: paired ? 'PAIRED' : 'NOT_PAIRED',
@@ -96,7 +82,7 @@ function hbasePairing(h: Hook<R>, rec: EngineRecord, req: Doc): Doc {
 
 /** listPolicies shows the policies of every running cluster; the others are reported unreachable beside them. */
 function onRunningClusters(h: Hook<R>): EngineRecord[] {
-  const up = new Set(known(h).flatMap((c) => (c.up ? [c.crn] : [])));
+  const up = new Set(sites.known(h).flatMap((c) => (c.up ? [c.crn] : [])));
   return h
     .records('policy')
     .all()
@@ -109,10 +95,11 @@ const pairRecords = (h: Hook<R>): EngineRecord[] =>
 
 /** What listPairedHbaseClusters answers beside the pairs: the running clusters without HBase, and those not running. */
 const withoutHbase = (h: Hook<R>): Doc => ({
-  crnsMissingHbaseService: known(h)
-    .filter((c) => c.up && !runs(c, 'HBASE'))
+  crnsMissingHbaseService: sites
+    .known(h)
+    .filter((c) => c.up && !sites.runs(c, 'HBASE'))
     .map((c) => c.crn),
-  ...unreachableOnes(h),
+  ...sites.unreachableOnes(h),
 });
 
 export default defineService<OperationName>()({
@@ -120,9 +107,9 @@ export default defineService<OperationName>()({
   facts: resources,
   resources: {
     credential: { keys: ['credentialId', 'credentialName'], lives: ON_CLUSTER },
-    cluster: { keys: ['clusterCrn'], readsFrom: ofRunning((_h, c) => clusterView(c)) },
-    serviceStatuses: { keys: ['clusterCrn'], readsFrom: ofRunning(serviceStatuses) },
-    clusterCredentials: { keys: ['clusterCrn'], readsFrom: ofRunning(credentialsOn) },
+    cluster: { keys: ['clusterCrn'], readsFrom: sites.ofRunning((_h, c) => sites.clusterView(c)) },
+    serviceStatuses: { keys: ['clusterCrn'], readsFrom: sites.ofRunning(sites.serviceStatuses) },
+    clusterCredentials: { keys: ['clusterCrn'], readsFrom: sites.ofRunning(credentialsOn) },
     hbasePair: { keys: [], readsFrom: pairRecords },
     policy: {
       keys: ['policyName', 'policyId'],
@@ -158,7 +145,7 @@ export default defineService<OperationName>()({
     },
   },
   operations: (r) => ({
-    listClusters: r.cluster.list({ beside: unreachableOnes }),
+    listClusters: r.cluster.list({ beside: sites.unreachableOnes }),
     listClusterServiceStatuses: r.serviceStatuses.list(),
     getClusterConfig: r.cluster.read({ rewrite: running('clusterCrn', 'reading its configuration'), answer: clusterConfig }),
     verifyHbaseClusterPair: r.cluster.read({
@@ -167,12 +154,12 @@ export default defineService<OperationName>()({
       answer: hbasePairing,
     }),
     listPairedHbaseClusters: r.hbasePair.list({ beside: withoutHbase }),
-    listAllCredentials: r.clusterCredentials.list({ beside: unreachableOnes }),
+    listAllCredentials: r.clusterCredentials.list({ beside: sites.unreachableOnes }),
     getCredentials: r.credential.list({ select: credentialsOf }),
     createAwsCredential: code(createAwsCredential),
     createAbfsCredential: code(createAbfsCredential),
     deleteCredential: code(deleteCredential),
-    listPolicies: r.policy.list({ select: onRunningClusters, beside: (h) => ({ ...unreachableOnes(h), policyErrors: [] }) }),
+    listPolicies: r.policy.list({ select: onRunningClusters, beside: (h) => ({ ...sites.unreachableOnes(h), policyErrors: [] }) }),
     createPolicy: r.policy.create({ answer: policies.done('created') }),
     createHbasePolicy: r.policy.create({ rewrite: policies.withoutPassword, answer: policies.done('created') }),
     updateHbasePolicy: r.policy.update({ rewrite: policies.hbaseUpdate, answer: policies.done('updated') }),

@@ -16,42 +16,28 @@ import type { EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import { docs, hex, iso, num, obj, str, strings } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
-import { clusterByCrn, clusterBySite, hbaseSuspend, reachable, runs, siteName, type R } from './sites.js';
+import type { WorldCluster } from './provides.js';
+import { clusterByCrn, clusterBySite, hbaseSuspend, known, reachable, runs, siteName, type R } from './sites.js';
 
 /** Minutes a job of each kind takes. */
-const JOB_MINUTES: Readonly<Record<string, number>> = {
-  HDFS_REPLICATION: 4,
-  HIVE_REPLICATION: 6,
-  HBASE_SETUP: 2,
-  HBASE_INITIAL_SNAPSHOT: 8,
-};
+const JOB_MINUTES: Record<string, number> = { HDFS_REPLICATION: 4, HIVE_REPLICATION: 6, HBASE_SETUP: 2, HBASE_INITIAL_SNAPSHOT: 8 };
 
 /** How far back a policy shows its jobs. */
 const JOBS_SHOWN = 10;
-
-/** What a policy's jobs are read off the clock by: made from what it shows and the definition it was created with. */
-interface Schedule {
-  readonly type: 'FS' | 'HIVE' | 'HBASE';
-  readonly start: number;
-  readonly end?: number;
-  /** Seconds between runs; 0 for an HBase policy, which replicates continuously after its first job. */
-  readonly every: number;
-  readonly job: string;
-  readonly source: string;
-  readonly target?: string;
-  /** The cloud credential it writes with. */
-  readonly credential?: string;
-}
 
 type Rec = Readonly<EngineRecord>;
 
 /** A policy's definition, as it was created. */
 const definitionOf = (rec: Rec): Doc => obj(obj(rec.data?.request).policyDefinition);
 
-export function scheduleOf(rec: Rec): Schedule {
+/**
+ * What a policy's jobs are read off the clock by, from what it shows and the definition it was created with: its
+ * kind, start and end, seconds between runs (0 for an HBase policy, which replicates continuously after its first
+ * job), its jobs' type, its clusters and the cloud credential it writes with.
+ */
+export function scheduleOf(rec: Rec) {
   const def = definitionOf(rec);
-  const type = rec.doc.type === 'HBASE' ? 'HBASE' : rec.doc.type === 'HIVE' ? 'HIVE' : 'FS';
+  const type: 'FS' | 'HIVE' | 'HBASE' = rec.doc.type === 'HBASE' ? 'HBASE' : rec.doc.type === 'HIVE' ? 'HIVE' : 'FS';
   const end = type === 'HBASE' ? undefined : str(def.endTime);
   const credential = type === 'HBASE' ? str(obj(def.hbasePolicyArguments).cloudCredential) : str(def.cloudCredential);
   const target = str(rec.doc.targetClusterCrn);
@@ -61,13 +47,11 @@ export function scheduleOf(rec: Rec): Schedule {
     ...(end ? { end: Date.parse(end) } : {}),
     every: num(rec.doc.frequency) ?? 0,
     job:
-      type === 'HIVE'
-        ? 'HIVE_REPLICATION'
-        : type === 'FS'
-          ? 'HDFS_REPLICATION'
-          : def.initialSnapshot === true
-            ? 'HBASE_INITIAL_SNAPSHOT'
-            : 'HBASE_SETUP',
+      type !== 'HBASE'
+        ? `${type === 'FS' ? 'HDFS' : 'HIVE'}_REPLICATION`
+        : def.initialSnapshot === true
+          ? 'HBASE_INITIAL_SNAPSHOT'
+          : 'HBASE_SETUP',
     source: String(rec.doc.sourceClusterCrn),
     ...(target ? { target } : {}),
     ...(credential ? { credential } : {}),
@@ -86,6 +70,10 @@ const timeOf = (v: unknown, field: string): number | undefined => {
   return t;
 };
 
+/** The custom properties a definition gives of these, as text. */
+const customOf = (def: Doc, fields: readonly string[]): Doc =>
+  Object.fromEntries(fields.filter((f) => def[f] !== undefined).map((f) => [f, String(def[f])]));
+
 /** The policy an HBase operation or a plain one is asked of must be of its kind. */
 export function requireKind(h: Hook<R>, rec: Rec): void {
   const hbaseOp = /Hbase/.test(h.ctx.op.name);
@@ -97,9 +85,7 @@ export function requireKind(h: Hook<R>, rec: Rec): void {
 }
 
 /** The cluster a policy was created on, which has to be running to take a change. */
-function onCluster(h: Hook<R>, rec: Rec, what: string): WorldCluster {
-  return reachable(clusterByCrn(h, rec.scope), what);
-}
+const onCluster = (h: Hook<R>, rec: Rec, what: string): WorldCluster => reachable(clusterByCrn(h, rec.scope), what);
 
 /** What a new HDFS or Hive policy shows: its definition checked against the clusters and credentials it names. */
 function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
@@ -111,15 +97,11 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
   if (type === 'HBASE') throw invalid('HBase policies are created with createHbasePolicy (hbase-policies create)');
   const every = num(def.frequencyInSec) ?? 0;
   if (every <= 0) throw invalid('frequencyInSec must be a number of seconds above 0');
-  const now = h.ctx.clock.now();
-  const start = timeOf(def.startTime, 'startTime') ?? now;
+  const start = timeOf(def.startTime, 'startTime') ?? h.ctx.clock.now();
   const end = timeOf(def.endTime, 'endTime');
   if (end !== undefined && end <= start) throw invalid('endTime must come after startTime');
-  const source = obj(def.sourceDataset);
-  const hdfs = obj(source.hdfsArguments);
-  const hive = obj(source.hiveArguments);
-  const path = str(hdfs.path);
-  const databases = docs(hive.databasesAndTables);
+  const path = str(obj(obj(def.sourceDataset).hdfsArguments).path);
+  const databases = docs(obj(obj(def.sourceDataset).hiveArguments).databasesAndTables);
   if (type === 'FS' && !path?.startsWith('/')) throw invalid('an FS policy needs sourceDataset.hdfsArguments.path, an absolute HDFS path');
   if (type === 'HIVE' && databases.length === 0) throw invalid('a HIVE policy needs sourceDataset.hiveArguments.databasesAndTables');
   for (const d of databases)
@@ -133,7 +115,6 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const cloud = targetPath !== undefined && CLOUD.test(targetPath);
   let from: WorldCluster;
   let to: WorldCluster | undefined;
-  let credential: string | undefined;
   if (cloud) {
     if (type !== 'FS') throw invalid('a HIVE policy replicates to a cluster with Hive (targetCluster), not to a cloud path');
     from = def.sourceCluster !== undefined ? clusterBySite(h, String(def.sourceCluster), 'sourceCluster') : on;
@@ -141,7 +122,7 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
       throw invalid(
         `a policy that copies to cloud storage runs on its source cluster: create it with clusterCrn ${from.crn} (${from.name})`,
       );
-    credential = str(def.cloudCredential);
+    const credential = str(def.cloudCredential);
     if (!credential) throw invalid(`copying to ${targetPath} needs a cloudCredential of cluster ${on.name}`);
     const cred = h.records('credential').find(credential, on.crn);
     if (!cred) throw failedPrecondition(`cluster ${on.name} has no credential ${credential}; create it first (credentials create)`);
@@ -165,9 +146,14 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
         `cluster ${c.name} runs no ${needs} service; a ${type} policy needs it on ${c === from ? 'its source' : 'its destination'}`,
       );
   const sourceDataset = type === 'FS' ? [path ?? ''] : databases.map((d) => `${String(d.database)}.${str(d.tablesIncludeRegex) ?? '*'}`);
-  const custom: Doc = {};
-  for (const f of ['queueName', 'distcpMaxMaps', 'distcpMapBandwidth', 'cloudCredential', 'tdeSameKey', 'enableSnapshotBasedReplication'])
-    if (def[f] !== undefined) custom[f] = String(def[f]);
+  const custom = customOf(def, [
+    'queueName',
+    'distcpMaxMaps',
+    'distcpMapBandwidth',
+    'cloudCredential',
+    'tdeSameKey',
+    'enableSnapshotBasedReplication',
+  ]);
   return {
     // A policy to cloud storage has no target cluster.
     targetClusterCrn: undefined,
@@ -176,7 +162,7 @@ function hdfsOrHivePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
     description: str(def.description),
     executionType: 'SCHEDULED',
     sourceDataset,
-    targetDataset: cloud ? [targetPath] : targetPath ? [targetPath] : sourceDataset,
+    targetDataset: targetPath ? [targetPath] : sourceDataset,
     startTime: iso(start),
     sourceCluster: siteName(from),
     sourceClusterCrn: from.crn,
@@ -207,11 +193,9 @@ function hbasePolicy(h: Hook<R>, rec: Rec, req: Doc): Doc {
     if (!runs(c, 'HBASE')) throw failedPrecondition(`cluster ${c.name} runs no HBase service; an HBase policy needs it on both clusters`);
   const tables = strings(args.tables);
   checkTables(tables);
-  const custom: Doc = {};
-  for (const f of ['queueName', 'distcpMaxMaps', 'sourceRestartType', 'targetRestartType'])
-    if (def[f] !== undefined) custom[f] = String(def[f]);
-  if (!custom.sourceRestartType) custom.sourceRestartType = 'ROLLING_RESTART';
-  if (!custom.targetRestartType) custom.targetRestartType = 'ROLLING_RESTART';
+  const custom = customOf(def, ['queueName', 'distcpMaxMaps', 'sourceRestartType', 'targetRestartType']);
+  custom.sourceRestartType ||= 'ROLLING_RESTART';
+  custom.targetRestartType ||= 'ROLLING_RESTART';
   const strategy = str(obj(args.databaseArguments).replicationStrategy) ?? 'ALL_TABLES';
   return {
     type: 'HBASE',
@@ -267,10 +251,7 @@ export function checkUpdate(h: Hook<R>, rec: Rec, req: Doc): void {
 export function checkAction(h: Hook<R>, rec: Rec, action: string): void {
   requireKind(h, rec);
   const on = onCluster(h, rec, `a ${action === 'activate' ? 'resume' : action}`);
-  const s = scheduleOf(rec);
-  if (s.type !== 'HBASE') return;
-  const scope = hbaseSuspend(on);
-  if (scope === 'NOT_SUPPORTED')
+  if (scheduleOf(rec).type === 'HBASE' && hbaseSuspend(on) === 'NOT_SUPPORTED')
     throw failedPrecondition(`cluster ${on.name} (Cloudera Manager API ${on.runtime}) cannot suspend or resume HBase policies`);
 }
 
@@ -284,16 +265,15 @@ export function pairFollows(h: Hook<R>, rec: Rec, action: string): Doc {
   if (s.type !== 'HBASE' || hbaseSuspend(onCluster(h, rec, action)) !== 'ALL') return {};
   const policies = h.records('policy');
   const from = action === 'suspend' ? 'RUNNING' : 'SUSPENDED';
-  for (const other of policies.all(rec.scope))
-    if (
-      other.id !== rec.id &&
-      scheduleOf(other).type === 'HBASE' &&
-      scheduleOf(other).source === s.source &&
-      policies.state(other) === from
-    )
-      policies.begin(other, action);
+  for (const other of policies.all(rec.scope)) {
+    const o = scheduleOf(other);
+    if (other.id !== rec.id && o.type === 'HBASE' && o.source === s.source && policies.state(other) === from) policies.begin(other, action);
+  }
   return {};
 }
+
+/** The cluster a CRN names, if Replication Manager knows it. */
+const clusterOrNone = (h: Hook<R>, crn: string): WorldCluster | undefined => known(h).find((c) => c.crn === crn);
 
 /** A delete: on a running cluster; an HBase policy whose source cannot be reached only with force. */
 export function checkDelete(h: Hook<R>, rec: Rec, req: Doc): void {
@@ -301,25 +281,17 @@ export function checkDelete(h: Hook<R>, rec: Rec, req: Doc): void {
   onCluster(h, rec, 'a delete');
   const s = scheduleOf(rec);
   if (s.type !== 'HBASE' || req.force === true) return;
-  const source = clusterByCrnOrNone(h, s.source);
+  const source = clusterOrNone(h, s.source);
   if (!source?.up)
     throw failedPrecondition(
       `the source cluster of HBase policy ${rec.name ?? rec.id} ${source ? `is ${source.state}` : 'is gone'} and cannot be reached; delete it with --force`,
     );
 }
 
-function clusterByCrnOrNone(h: Hook<R>, crn: string): WorldCluster | undefined {
-  try {
-    return clusterByCrn(h, crn);
-  } catch {
-    return undefined;
-  }
-}
-
 /** continueHbaseSetup: only a classic source waits for it, and these clusters are all Data Hubs and data lakes. */
 export function continueSetup(h: Hook<R>, rec: Rec): Doc {
   requireKind(h, rec);
-  const source = clusterByCrnOrNone(h, scheduleOf(rec).source);
+  const source = clusterOrNone(h, scheduleOf(rec).source);
   throw failedPrecondition(
     `the source of HBase policy ${rec.name ?? rec.id} is ${source ? `a ${source.type} cluster (${source.name})` : 'gone'}: its HBase restarted with the policy setup, so there is nothing to continue; only a classic cluster source needs this`,
   );

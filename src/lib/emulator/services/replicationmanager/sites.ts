@@ -11,7 +11,7 @@ import { readRecord, type EngineRecord } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
 import { hex } from '../../values.js';
-import type { WorldCluster } from './clusters.js';
+import type { WorldCluster } from './provides.js';
 import type { resources } from '../../../model/services/replicationmanager/resources.js';
 
 export type R = keyof typeof resources.resources;
@@ -97,29 +97,28 @@ export function clusterView(c: WorldCluster): Doc {
   };
 }
 
+/** An error a list or a change on several clusters answers beside what it did (a partial failure), of a cluster when it names one. */
+export const failure = (code: number, status: string, message: string, c?: WorldCluster): Doc => ({
+  code,
+  message,
+  status,
+  ...(c ? { clusterUrl: clusterUrl(c) } : {}),
+});
+
 /** Why Replication Manager cannot reach a cluster, as list answers report it. */
-export function unreachable(c: WorldCluster): Doc {
-  return {
-    code: 503,
-    message: `cluster ${c.name} is ${c.state}: its Cloudera Manager cannot be reached`,
-    status: 'SERVICE_UNAVAILABLE',
-    clusterUrl: clusterUrl(c),
-  };
-}
+export const unreachable = (c: WorldCluster): Doc =>
+  failure(503, 'SERVICE_UNAVAILABLE', `cluster ${c.name} is ${c.state}: its Cloudera Manager cannot be reached`, c);
 
 /** The clusters Replication Manager knows: those whose creation has ended. */
 export const known = (h: Hook<R>): WorldCluster[] => h.world.clusters.all().filter((c) => c.registered);
 
-/** A cluster as a record read from the world (a resource's `readsFrom`), by its CRN, showing `doc`. */
-const asRecord = (c: WorldCluster, doc: Doc): EngineRecord => readRecord({ id: c.crn, crn: c.crn, name: c.name, doc }, '');
-
-/** Records read off the running clusters, each showing what `doc` makes of it: what the list answers show. */
+/** Records read off the running clusters (a resource's `readsFrom`), by CRN, each showing what `doc` makes of it: what the list answers show. */
 export const ofRunning =
   (doc: (h: Hook<R>, c: WorldCluster) => Doc) =>
   (h: Hook<R>): EngineRecord[] =>
     known(h)
       .filter((c) => c.up)
-      .map((c) => asRecord(c, doc(h, c)));
+      .map((c) => readRecord({ id: c.crn, crn: c.crn, name: c.name, doc: doc(h, c) }, ''));
 
 /** The clusters a list answer reports beside its items: those that do not run. */
 export const unreachableOnes = (h: Hook<R>): Doc => ({
