@@ -14,7 +14,7 @@ import { Operations } from '../../engine/operations.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
-import { OPERATION_KIND, backendOf, type R } from './backend.js';
+import { environmentOf, OPERATION_KIND, requireState, type R } from './backend.js';
 import { FREEIPA_LOGS } from './catalogue.js';
 import { ipaRequired } from './freeipa.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
@@ -28,7 +28,7 @@ const FLOW_STATES: ReadonlyArray<readonly [upTo: number, state: string]> = [
 
 /** An environment's collections, each with how far it has got. */
 export function collectionsOf(h: Hook<R>, req: Doc): EngineRecord[] {
-  const e = backendOf(h).environment(text(req.environmentName));
+  const e = environmentOf(h, text(req.environmentName));
   return h
     .records('freeipaDiagnostics')
     .all(e.crn)
@@ -61,10 +61,9 @@ function outputOf(e: EnvRecord, destination: string, id: string, caseNumber?: st
 
 /** Starts a collection of FreeIPA's logs, when none runs in the environment. */
 export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
-  const b = backendOf(h);
-  const e = b.environment(text(req.environmentName));
+  const e = environmentOf(h, text(req.environmentName));
   const f = ipaRequired(e);
-  b.require(e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
+  requireState(h, e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
   const all = h.records('freeipaDiagnostics');
   if (all.all(e.crn).some((r) => all.busy(r)))
     throw failedPrecondition(
@@ -113,7 +112,7 @@ export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
 
 /** Cancels the collections running in an environment. */
 export function cancelFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
-  const e = backendOf(h).environment(text(req.environmentName));
+  const e = environmentOf(h, text(req.environmentName));
   const all = h.records('freeipaDiagnostics');
   const ops = new Operations(h.ctx, OPERATION_KIND);
   for (const r of all.all(e.crn).filter((x) => all.busy(x))) {

@@ -21,7 +21,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { bool, docs, hex, iso, obj, str, strings, text } from '../../values.js';
-import { backendOf, type R } from './backend.js';
+import { environmentRecord, envOf, requireState, type R } from './backend.js';
 import {
   DEFAULT_FREEIPA_IMAGE,
   FREEIPA_CATALOG,
@@ -203,6 +203,48 @@ export function ipaIdle(h: Hook<R>, e: EnvRecord, env: Rec, what: string): void 
   );
 }
 
+/** The status of an environment's FreeIPA and of each of its servers (getFreeipaStatus). */
+export function freeipaStatus(h: Hook<R>, env: Rec): Doc {
+  const e = envOf(h, env);
+  const f = ipaRequired(e);
+  const nodes = nodeStatuses(h, e, env, f);
+  return {
+    environmentCrn: e.crn,
+    environmentName: e.environmentName,
+    status: ipaStatus(h, e, env),
+    instances: Object.fromEntries(f.instances.map((n) => [n.id, { hostname: n.fqdn, status: nodes.get(n.id), instanceId: n.id }])),
+  };
+}
+
+/** The FreeIPA an environment's answers show, if it has one. */
+export function freeipaDetails(h: Hook<R>, e: EnvRecord, env: Rec): Doc | undefined {
+  const f = ipaOf(e);
+  if (!f) return undefined;
+  const nodes = nodeStatuses(h, e, env, f);
+  const image = imageById(f.image) ?? DEFAULT_FREEIPA_IMAGE;
+  return {
+    crn: e.crn.replace(':environments:', ':freeipa:').replace(':environment:', ':freeipa:'),
+    domain: domainOf(e),
+    hostname: 'ipaserver',
+    serverIP: f.instances.map((n) => n.ip),
+    recipes: f.recipes,
+    instanceCountByGroup: f.instances.length,
+    multiAz: f.multiAz,
+    imageDetails: { imageId: image.id, imageCatalogName: f.catalog ?? FREEIPA_CATALOG.name, imageOs: image.os },
+    instances: f.instances.map((n) => ({
+      instanceId: n.id,
+      discoveryFQDN: n.fqdn,
+      instanceGroup: 'master',
+      instanceStatus: nodes.get(n.id),
+      instanceType: 'GATEWAY_PRIMARY',
+      instanceVmType: f.instanceType,
+      privateIP: n.ip,
+      sshPort: 22,
+      subnetId: n.subnet,
+    })),
+  };
+}
+
 // ---- what each kind of work asks and changes ----------------------------------------------------------
 
 interface Ready {
@@ -213,7 +255,7 @@ interface Ready {
 }
 
 const ipaOfRec = (h: Hook<R>, env: Rec): Ready => {
-  const e = backendOf(h).of(env);
+  const e = envOf(h, env);
   return { e, f: ipaRequired(e), env };
 };
 
@@ -223,7 +265,7 @@ const ready =
   (h, rec, req) => {
     const x = ipaOfRec(h, rec);
     const what = ACTION_WORDS[kind] ?? kind;
-    backendOf(h).require(x.e, [environmentState], what);
+    requireState(h, x.e, [environmentState], what);
     rules?.(x, req, h);
     const e = x.e;
     const from = ENVIRONMENT_WORK[kind]?.from ?? [];
@@ -470,11 +512,10 @@ export const repairStatus = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
 
 /** Code: a retry runs FreeIPA's last failed work again, as it was asked for (its request and what its success sets). */
 export function retryFreeipa(h: Hook<R>, req: Doc): Doc {
-  const b = backendOf(h);
-  const env = b.record(text(req.environment));
-  const e = b.of(env);
+  const env = environmentRecord(h, text(req.environment));
+  const e = envOf(h, env);
   ipaRequired(e);
-  b.require(e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
+  requireState(h, e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
   const own = ownState(h, env);
   const last = own.work;
   if (!last || !h.records('freeipa').progress(last).failed)

@@ -8,24 +8,25 @@ import type { Environments } from '../../world/contracts.js';
 import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { createdAtOf, runsOf, spansOf } from '../../world.js';
-import { backendOf, type R } from './backend.js';
+import { allEnvironments, environmentOf, envOf, findEnvironment, type R } from './backend.js';
 import { ENVIRONMENT } from './lifecycles.js';
+import { preCreate } from './pre-created.js';
 import type { CredentialRec, EnvRecord } from './records.js';
 
 export function environments(h: Hook<R>): Environments {
-  const b = backendOf(h);
+  preCreate(h);
   const credentials = h.records('credential');
   return {
     find: (ref) => {
-      const rec = b.find(ref);
-      return rec ? b.of(rec) : undefined;
+      const rec = findEnvironment(h, ref);
+      return rec ? envOf(h, rec) : undefined;
     },
-    require: (ref) => b.environment(ref),
-    all: () => b.environments(),
+    require: (ref) => environmentOf(h, ref),
+    all: () => allEnvironments(h),
     credential: (ref) => credentials.find(ref)?.doc as CredentialRec | undefined,
     credentials: () => credentials.all('').map((c) => c.doc as unknown as CredentialRec),
     freeipaRuns: (crn) => {
-      const rec: EngineRecord | undefined = b.find(crn);
+      const rec: EngineRecord | undefined = findEnvironment(h, crn);
       if (!rec) return undefined;
       const now = h.ctx.clock.now();
       return {
