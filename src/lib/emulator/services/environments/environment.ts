@@ -295,27 +295,23 @@ export const connectedDataServices = (h: Hook<R>, rec: Readonly<EngineRecord>): 
 
 // ---- stop, start, delete ----------------------------------------------------------------------
 
-/** Stopping: not a private cloud environment, not while FreeIPA works, from a state it stops from. */
-export function canStop(h: Hook<R>, rec: Rec): void {
-  const e = envOf(h, rec);
-  if (e.privateCloud) throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it does not stop`);
-  ipaIdle(h, e, rec, 'a stop');
-  requireState(h, e, ENVIRONMENT.stop?.from ?? [], 'stop');
-}
+/** Stopping or starting (`action`): not a private cloud environment (`refusal`), not while FreeIPA works, from a state it starts from. */
+const canStopOrStart =
+  (action: 'stop' | 'start', refusal: string) =>
+  (h: Hook<R>, rec: Rec): void => {
+    const e = envOf(h, rec);
+    if (e.privateCloud) throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; ${refusal}`);
+    ipaIdle(h, e, rec, `a ${action}`);
+    requireState(h, e, ENVIRONMENT[action]?.from ?? [], action);
+  };
+
+export const canStop = canStopOrStart('stop', 'it does not stop');
+export const canStart = canStopOrStart('start', 'it does not stop or start');
 
 /** What runs in the environment stops with it. */
 export function stopsWhatRuns(h: Hook<R>, rec: Rec): Doc {
   h.ctx.world.follow(h.ctx, rec.crn ?? '', 'stop');
   return {};
-}
-
-/** Starting: not a private cloud environment, not while FreeIPA works, from a state it starts from. */
-export function canStart(h: Hook<R>, rec: Rec): void {
-  const e = envOf(h, rec);
-  if (e.privateCloud)
-    throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it does not stop or start`);
-  ipaIdle(h, e, rec, 'a start');
-  requireState(h, e, ENVIRONMENT.start?.from ?? [], 'start');
 }
 
 /**
@@ -473,29 +469,17 @@ export function environmentChange(h: Hook<R>, rec: Rec, req: Doc): Doc {
   return change(h, envOf(h, rec), obj(req.change)) as Doc;
 }
 
-/** updateAwsDiskEncryptionParameters' answer: the environment and its key. */
-export const withDiskEncryption = (h: Hook<R>, rec: Rec): Doc => ({
-  environment: shown(h, rec),
-  awsDiskEncryptionParameters: { encryptionKeyArn: rec.doc.encryptionKeyArn },
-});
+/** The answer of a change that shows the environment and a part of it (`field`). */
+const withPart =
+  (field: string, part: (e: EnvRecord) => unknown) =>
+  (h: Hook<R>, rec: Rec): Doc => ({ environment: shown(h, rec), [field]: part(rec.doc as unknown as EnvRecord) });
 
-/** updateAzureEncryptionResources' answer: the environment and its encryption parameters. */
-export const withResourceEncryption = (h: Hook<R>, rec: Rec): Doc => ({
-  environment: shown(h, rec),
-  resourceEncryptionParameters: (rec.doc as unknown as EnvRecord).azureDetails?.resourceEncryptionParameters,
-});
-
-/** updateAzureDatabaseResources' answer: the environment and its database resources. */
-export const withDatabaseResources = (h: Hook<R>, rec: Rec): Doc => {
-  const net = (rec.doc as unknown as EnvRecord).network.azure;
-  return {
-    environment: shown(h, rec),
-    azureDatabaseResources: {
-      databasePrivateDnsZoneId: net?.databasePrivateDnsZoneId,
-      flexibleServerSubnetIds: net?.flexibleServerSubnetIds,
-    },
-  };
-};
+export const withDiskEncryption = withPart('awsDiskEncryptionParameters', (e) => ({ encryptionKeyArn: e.encryptionKeyArn }));
+export const withResourceEncryption = withPart('resourceEncryptionParameters', (e) => e.azureDetails?.resourceEncryptionParameters);
+export const withDatabaseResources = withPart('azureDatabaseResources', ({ network: { azure } }) => ({
+  databasePrivateDnsZoneId: azure?.databasePrivateDnsZoneId,
+  flexibleServerSubnetIds: azure?.flexibleServerSubnetIds,
+}));
 
 // ---- changes that take time (actions) -------------------------------------------------------------
 
@@ -565,14 +549,9 @@ export function canSetGateway(h: Hook<R>, rec: Rec, req: Doc): void {
 /** What an endpoint access gateway's success sets: its scheme and subnets. */
 export function gatewaySet(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const e = envOf(h, rec);
-  const subnets = strings(req.endpointAccessGatewaySubnetIds);
-  return {
-    network: {
-      ...e.network,
-      endpointAccessGatewayScheme: req.endpointAccessGatewayScheme === 'PUBLIC' ? 'PUBLIC' : 'PRIVATE',
-      ...(subnets.length > 0 ? { endpointAccessGatewaySubnetIds: [...subnets] } : {}),
-    },
-  };
+  const scheme = req.endpointAccessGatewayScheme === 'PUBLIC' ? 'PUBLIC' : 'PRIVATE';
+  const subnets = compact({ endpointAccessGatewaySubnetIds: some(strings(req.endpointAccessGatewaySubnetIds)) });
+  return { network: { ...e.network, endpointAccessGatewayScheme: scheme, ...subnets } };
 }
 
 // ---- cross-realm trust --------------------------------------------------------------------------

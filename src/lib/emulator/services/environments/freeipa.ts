@@ -108,13 +108,7 @@ export const imageView = (i: FreeipaImage, catalog: string): Doc => ({
 export const imageById = (id: string): FreeipaImage | undefined => FREEIPA_IMAGES.find((i) => i.id === id);
 
 /** What an environment asks of its FreeIPA when it is created. */
-export interface FreeipaSpec {
-  readonly instanceCountByGroup: number;
-  readonly multiAz: boolean;
-  readonly recipes: readonly string[];
-  readonly instanceType?: string;
-  readonly image?: { id?: string; os?: string; catalog?: string };
-}
+type FreeipaSpec = EnvRecord['freeipa'] & { instanceType?: string; image?: { id?: string; os?: string; catalog?: string } };
 
 /** The image a create asks for (by id, or the newest of an OS), or the default. */
 export function requestedImage(spec: FreeipaSpec['image']): FreeipaImage {

@@ -144,16 +144,8 @@ const ENCTYPES: ReadonlyArray<readonly [type: number, bytes: number]> = [
   [17, 16], // aes128-cts-hmac-sha1-96
 ];
 
-const u16 = (n: number): Buffer => {
-  const b = Buffer.alloc(2);
-  b.writeUInt16BE(n);
-  return b;
-};
-const u32 = (n: number): Buffer => {
-  const b = Buffer.alloc(4);
-  b.writeUInt32BE(n >>> 0);
-  return b;
-};
+const u16 = (n: number): Buffer => Buffer.from([n >>> 8, n & 0xff]);
+const u32 = (n: number): Buffer => Buffer.from([n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff]);
 const counted = (b: Buffer): Buffer => Buffer.concat([u16(b.length), b]);
 
 /**
