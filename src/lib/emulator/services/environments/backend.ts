@@ -3,11 +3,18 @@
  * table's `environment` records, whose documents are `EnvRecord`s:
  * records.ts): each with its status as of now, found by name or CRN, kept
  * again when code changes one; and credentials and proxy configurations by
- * name.
+ * name. What it tells the rest of the emulator (world/contracts.ts
+ * `environments`) is the same: the account's environments, settled on the
+ * clock (the pre-created ones made the first time anything asks), and its
+ * credentials.
  */
 import { notFound } from '../../errors.js';
 import type { EngineRecord } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
+import type { Environments } from '../../world/contracts.js';
+import { createdAtOf, runsOf, spansOf } from '../../world.js';
+import { ENVIRONMENT } from './lifecycles.js';
+import { preCreate } from './pre-created.js';
 import type { Hook } from '../../engine/declare.js';
 import type { resources } from '../../../model/services/environments/resources.js';
 import type { CredentialRec, EnvRecord } from './records.js';
@@ -84,4 +91,29 @@ export function busy(h: Hook<R>, e: EnvRecord): boolean {
 /** FAILED_PRECONDITION unless the environment is in one of the states. */
 export function requireState(h: Hook<R>, e: EnvRecord, allowed: readonly string[], what: string): void {
   h.records('environment').require(recordOf.get(e) ?? environmentRecord(h, e.crn), allowed, what);
+}
+
+/** The world's `environments`. */
+export function environments(h: Hook<R>): Environments {
+  preCreate(h);
+  const credentials = h.records('credential');
+  return {
+    find: (ref) => {
+      const rec = findEnvironment(h, ref);
+      return rec ? envOf(h, rec) : undefined;
+    },
+    require: (ref) => environmentOf(h, ref),
+    all: () => allEnvironments(h),
+    credential: (ref) => credentials.find(ref)?.doc as CredentialRec | undefined,
+    credentials: () => credentials.all('').map((c) => c.doc as unknown as CredentialRec),
+    freeipaRuns: (crn) => {
+      const rec = findEnvironment(h, crn);
+      if (!rec) return undefined;
+      const now = h.ctx.clock.now();
+      return {
+        runs: runsOf(ENVIRONMENT, spansOf(ENVIRONMENT, rec.activity, now, createdAtOf(rec)), now),
+        instances: (rec.doc as unknown as EnvRecord).freeipa.instanceCountByGroup,
+      };
+    },
+  };
 }

@@ -59,11 +59,7 @@ export function existing(h: Hook<R>, sent: Doc): Doc {
 }
 
 /** A change of an environment: the environment it names, and the request as sent for its effect (`change`). */
-export function asChange(h: Hook<R>, sent: Doc): Doc {
-  const ref = refIn(sent);
-  if (ref) environmentRecord(h, ref);
-  return { environmentName: ref, change: sent };
-}
+export const asChange = (h: Hook<R>, sent: Doc): Doc => ({ environmentName: refIn(existing(h, sent)), change: sent });
 
 // ---- create ---------------------------------------------------------------------------
 

@@ -96,12 +96,9 @@ function node(e: Placed & { environmentName: string }, index: number, generation
 }
 
 /** The wire `ImageInfoResponse` of a FreeIPA image. */
-export const imageView = (i: FreeipaImage, catalog: string): Doc => ({
+const imageView = (i: FreeipaImage, catalog: string): Doc => ({
   catalog,
-  id: i.id,
-  os: i.os,
-  imageName: i.imageName,
-  date: i.date,
+  ...i,
   catalogName: catalog === FREEIPA_CATALOG.url ? FREEIPA_CATALOG.name : 'custom',
 });
 
@@ -430,36 +427,30 @@ const onlyIf = (allowed: readonly string[], field: string, value: string): Doc =
 /** The operation of the work an entry just began. */
 const begun = (h: Hook<R>, rec: Rec): string => lastWork(h, rec)?.id ?? '';
 
-export const upscaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
-  originalAvailabilityType: availabilityOf(ipaOfRec(h, rec).f.instances.length),
+/** The answer of work beside FreeIPA: what `fields` says of it, and the operation it began. */
+const answering =
+  (fields: (x: Ready, req: Doc) => Doc) =>
+  (h: Hook<R>, rec: Rec, req: Doc): Doc => ({ ...fields(ipaOfRec(h, rec), req), operationId: begun(h, rec) });
+
+export const upscaleAnswer = answering(({ f }, req) => ({
+  originalAvailabilityType: availabilityOf(f.instances.length),
   ...onlyIf(['HA'], 'targetAvailabilityType', text(req.targetAvailabilityType)),
-  operationId: begun(h, rec),
-});
+}));
 
-export const downscaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
-  const x = ipaOfRec(h, rec);
-  return {
-    ...onlyIf(['HA'], 'originalAvailabilityType', availabilityOf(x.f.instances.length)),
-    targetAvailabilityType: availabilityOf(downscaled(x, req).length),
-    operationId: begun(h, rec),
-  };
-};
+export const downscaleAnswer = answering((x, req) => ({
+  ...onlyIf(['HA'], 'originalAvailabilityType', availabilityOf(x.f.instances.length)),
+  targetAvailabilityType: availabilityOf(downscaled(x, req).length),
+}));
 
-export const verticalScaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
-  const x = ipaOfRec(h, rec);
-  return { result: `FreeIPA moves from ${x.f.instanceType} to ${scaledTo(x, req)}`, operationId: begun(h, rec) };
-};
+export const verticalScaleAnswer = answering((x, req) => ({ result: `FreeIPA moves from ${x.f.instanceType} to ${scaledTo(x, req)}` }));
 
-export const upgradeAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
-  const x = ipaOfRec(h, rec);
+export const upgradeAnswer = answering((x, req) => {
   const catalog = x.f.catalog ?? FREEIPA_CATALOG.url;
-  const original = imageById(x.f.image) ?? DEFAULT_FREEIPA_IMAGE;
   return {
-    originalImage: imageView(original, catalog),
+    originalImage: imageView(imageById(x.f.image) ?? DEFAULT_FREEIPA_IMAGE, catalog),
     targetImage: imageView(upgradeTarget(x, req), catalog),
-    operationId: begun(h, rec),
   };
-};
+});
 
 /** Work that answers its operation alone. */
 export const operationAnswer = (h: Hook<R>, rec: Rec): Doc => ({ operationId: begun(h, rec) });

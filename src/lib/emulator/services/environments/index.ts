@@ -22,8 +22,10 @@ import * as account from './account.js';
 import * as usersync from './usersync.js';
 import * as diagnostics from './diagnostics.js';
 import * as idBroker from './id-broker.js';
-import { environments } from './provides.js';
-import { OPERATION_KIND } from './backend.js';
+import { OPERATION_KIND, environments } from './backend.js';
+
+/** A part of its environment: it goes with it, and neither holds up its delete nor follows its stop. */
+const PART_OF_ENVIRONMENT = { lives: { in: 'environment', by: ['environmentName'] }, withEnvironment: 'part' } as const;
 
 export default defineService<OperationName>()({
   service: 'environments',
@@ -77,9 +79,7 @@ export default defineService<OperationName>()({
     idBrokerMappings: {
       noun: 'ID Broker mappings',
       keys: [],
-      lives: { in: 'environment', by: ['environmentName'] },
-      // A part of its environment: it goes with it, and neither holds up its delete nor follows its stop.
-      withEnvironment: 'part',
+      ...PART_OF_ENVIRONMENT,
     },
     accountTelemetry: { noun: 'account telemetry', keys: [], perAccount: account.telemetryDefaults },
     azureImageTerms: { noun: 'Azure image terms policy', keys: [], perAccount: account.imageTermsDefaults },
@@ -92,9 +92,7 @@ export default defineService<OperationName>()({
     freeipaDiagnostics: {
       noun: 'FreeIPA diagnostics collection',
       keys: ['flowId'],
-      lives: { in: 'environment', by: ['environmentName'] },
-      // A part of its environment: it goes with it, and neither holds up its delete nor follows its stop.
-      withEnvironment: 'part',
+      ...PART_OF_ENVIRONMENT,
       minutes: { create: 5 },
     },
     userSync: { noun: 'user sync operation', keys: ['operationId'], minutes: { create: [0.2, 1.8], reject: 0 } },

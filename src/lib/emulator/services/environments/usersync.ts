@@ -15,7 +15,7 @@ import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
-import { iso, str, strings, text } from '../../values.js';
+import { compact, iso, str, strings, text } from '../../values.js';
 import { allEnvironments, environmentOf, environmentRecord, envOf, type R } from './backend.js';
 import { ipaRequired, ipaStatus } from './freeipa.js';
 import { identitiesOf, usersFingerprint, workloadActor } from './identity.js';
@@ -114,20 +114,9 @@ function startSync(h: Hook<R>, type: SyncType, all: boolean, refs: readonly stri
       ? syncs.all('').find((r) => syncs.busy(r) && dataOf(r).type === 'USER_SYNC' && envs.some((e) => includes(r, e.crn)))
       : undefined;
   const outcomes = envs.map((e) => outcome(h, e));
-  const data: SyncData = {
-    type,
-    all,
-    ...(actor ? { actor } : {}),
-    fingerprint: usersFingerprint(h.ctx),
-    outcomes,
-    ...(running
-      ? {
-          rejected: `a user sync (${running.id}) is already running in ${dataOf(running)
-            .outcomes.map((o) => o.name)
-            .join(', ')}`,
-        }
-      : {}),
-  };
+  const names = running && dataOf(running).outcomes.map((o) => o.name);
+  const rejected = running && `a user sync (${running.id}) is already running in ${names?.join(', ')}`;
+  const data = compact({ type, all, actor, fingerprint: usersFingerprint(h.ctx), outcomes, rejected });
   const id = uuid();
   const rec = syncs.create(
     { id, scope: '', doc: { operationId: id, operationType: type }, data: { sync: data } },
