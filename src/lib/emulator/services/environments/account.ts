@@ -112,18 +112,17 @@ function auditCredentialPrerequisites(h: Hook<R>, platform: string, gov: boolean
 
 export const getCredentialPrerequisites = (h: Hook<R>, req: Doc): Doc => credentialPrerequisites(h, text(req.cloudPlatform), false);
 
-export const getGovCloudCredentialPrerequisites = (h: Hook<R>, req: Doc): Doc => {
-  const { cloudPlatform: _platform, ...rest } = credentialPrerequisites(h, text(req.cloudPlatform), true);
-  return rest;
-};
+/** GovCloud's prerequisites do not name their cloud. */
+const withoutPlatform = ({ cloudPlatform: _platform, ...rest }: Doc): Doc => rest;
+
+export const getGovCloudCredentialPrerequisites = (h: Hook<R>, req: Doc): Doc =>
+  withoutPlatform(credentialPrerequisites(h, text(req.cloudPlatform), true));
 
 export const getAuditCredentialPrerequisites = (h: Hook<R>, req: Doc): Doc =>
   auditCredentialPrerequisites(h, text(req.cloudPlatform), false);
 
-export const getGovCloudAuditCredentialPrerequisites = (h: Hook<R>, req: Doc): Doc => {
-  const { cloudPlatform: _platform, ...rest } = auditCredentialPrerequisites(h, text(req.cloudPlatform), true);
-  return rest;
-};
+export const getGovCloudAuditCredentialPrerequisites = (h: Hook<R>, req: Doc): Doc =>
+  withoutPlatform(auditCredentialPrerequisites(h, text(req.cloudPlatform), true));
 
 // ---- checks ---------------------------------------------------------------------------
 

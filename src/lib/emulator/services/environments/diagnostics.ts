@@ -49,10 +49,8 @@ function progressOf(h: Hook<R>, rec: EngineRecord): Doc {
 /** Where a collection goes, in words. */
 function outputOf(e: EnvRecord, destination: string, id: string, caseNumber?: string): string {
   const name = `freeipa-diagnostics-${e.environmentName}-${id.slice(0, 8)}.tar.gz`;
-  const base =
-    e.logStorage.awsDetails?.storageLocationBase ??
-    e.logStorage.azureDetails?.storageLocationBase ??
-    e.logStorage.gcpDetails?.storageLocationBase;
+  const { awsDetails, azureDetails, gcpDetails } = e.logStorage;
+  const base = [awsDetails, azureDetails, gcpDetails].map((d) => d?.storageLocationBase).find((b) => b !== undefined);
   if (destination === 'CLOUD_STORAGE') return `${(base ?? `s3a://${e.environmentName}-logs/`).replace(/\/$/, '')}/diagnostics/${name}`;
   if (destination === 'SUPPORT') return `Cloudera support${caseNumber ? ` case ${caseNumber}` : ''}: ${name}`;
   if (destination === 'ENG') return `Cloudera engineering: ${name}`;

@@ -37,11 +37,11 @@ import { ACTION_WORDS, ENVIRONMENT_WORK, FREEIPA_MINUTES } from './lifecycles.js
 import type { EnvRecord, FreeipaNode, IpaState } from './records.js';
 
 type Rec = Readonly<EngineRecord>;
-export type AvailabilityType = 'NON_HA' | 'TWO_NODE_BASED' | 'HA';
+type AvailabilityType = 'NON_HA' | 'TWO_NODE_BASED' | 'HA';
 
 const SERVERS: Readonly<Record<AvailabilityType, number>> = { NON_HA: 1, TWO_NODE_BASED: 2, HA: 3 };
 
-export const availabilityOf = (count: number): AvailabilityType => (count >= 3 ? 'HA' : count === 2 ? 'TWO_NODE_BASED' : 'NON_HA');
+const availabilityOf = (count: number): AvailabilityType => (count >= 3 ? 'HA' : count === 2 ? 'TWO_NODE_BASED' : 'NON_HA');
 
 /** FreeIPA's status while its environment is in a state (AVAILABLE for the others). */
 const BY_ENVIRONMENT: Readonly<Record<string, string>> = {
@@ -102,13 +102,13 @@ const imageView = (i: FreeipaImage, catalog: string): Doc => ({
   catalogName: catalog === FREEIPA_CATALOG.url ? FREEIPA_CATALOG.name : 'custom',
 });
 
-export const imageById = (id: string): FreeipaImage | undefined => FREEIPA_IMAGES.find((i) => i.id === id);
+const imageById = (id: string): FreeipaImage | undefined => FREEIPA_IMAGES.find((i) => i.id === id);
 
 /** What an environment asks of its FreeIPA when it is created. */
 type FreeipaSpec = EnvRecord['freeipa'] & { instanceType?: string; image?: { id?: string; os?: string; catalog?: string } };
 
 /** The image a create asks for (by id, or the newest of an OS), or the default. */
-export function requestedImage(spec: FreeipaSpec['image']): FreeipaImage {
+function requestedImage(spec: FreeipaSpec['image']): FreeipaImage {
   if (spec?.id) {
     const found = imageById(spec.id);
     if (!found)
@@ -142,7 +142,7 @@ export function newIpa(e: Placed & { environmentName: string }, spec: FreeipaSpe
 }
 
 /** The FreeIPA of an environment, if it has one (one made before FreeIPA was a part of its document is made from its create's). */
-export function ipaOf(e: EnvRecord): IpaState | undefined {
+function ipaOf(e: EnvRecord): IpaState | undefined {
   if (e.privateCloud) return undefined;
   return e.ipa ?? newIpa(e, e.freeipa);
 }
@@ -155,10 +155,10 @@ export function ipaRequired(e: EnvRecord): IpaState {
 }
 
 /** FreeIPA's newest work on an environment. */
-export const lastWork = (h: Hook<R>, env: Rec): EngineRecord | undefined => h.records('freeipa').all(env.id).at(-1);
+const lastWork = (h: Hook<R>, env: Rec): EngineRecord | undefined => h.records('freeipa').all(env.id).at(-1);
 
 /** FreeIPA's own state: its newest work's (AVAILABLE when it has had none). */
-export function ownState(h: Hook<R>, env: Rec): { state: string; done: boolean; work?: EngineRecord } {
+function ownState(h: Hook<R>, env: Rec): { state: string; done: boolean; work?: EngineRecord } {
   const w = lastWork(h, env);
   if (!w) return { state: 'AVAILABLE', done: true };
   const p = h.records('freeipa').progress(w);
@@ -175,7 +175,7 @@ export function ipaStatus(h: Hook<R>, e: EnvRecord, env: Rec): string {
 }
 
 /** Each server's status: a repair under way reboots (or rebuilds) those it works on. */
-export function nodeStatuses(h: Hook<R>, e: EnvRecord, env: Rec, f: IpaState): Map<string, string> {
+function nodeStatuses(h: Hook<R>, e: EnvRecord, env: Rec, f: IpaState): Map<string, string> {
   const own = ownState(h, env);
   const repair = !own.done && own.work?.activity.action === 'repair' ? obj(own.work.data?.request) : undefined;
   const targets = repair ? strings(repair.instances) : [];
@@ -340,7 +340,7 @@ function repaired({ e, f }: Ready, req: Doc, now: number): FreeipaNode[] {
 }
 
 /** The images FreeIPA can upgrade to: newer ones of its OS, and of the next OS when allowed. */
-export function upgradeOptions(f: IpaState, allowMajorOsUpgrade: boolean): { current: FreeipaImage; images: FreeipaImage[] } {
+function upgradeOptions(f: IpaState, allowMajorOsUpgrade: boolean): { current: FreeipaImage; images: FreeipaImage[] } {
   const current = imageById(f.image) ?? DEFAULT_FREEIPA_IMAGE;
   const series = OS_SERIES.indexOf(current.os);
   const images = FREEIPA_IMAGES.filter(
