@@ -8,7 +8,6 @@
 import type { CloudPlatform } from './records.js';
 import { stableUuid } from '../../ids.js';
 import { b64 } from '../../values.js';
-import type { AnonymizationRule } from './records.js';
 
 // ---- FreeIPA images -------------------------------------------------------------
 
@@ -91,7 +90,7 @@ export const FREEIPA_LOGS: ReadonlyArray<{ readonly path: string; readonly label
 // ---- account telemetry ---------------------------------------------------------------
 
 /** What account telemetry is until someone sets it, and what `telemetry account defaults` answers. */
-export const TELEMETRY_DEFAULTS: { workloadAnalytics: boolean; reportDeploymentLogs: boolean; rules: AnonymizationRule[] } = {
+export const TELEMETRY_DEFAULTS = {
   workloadAnalytics: true,
   reportDeploymentLogs: false,
   rules: [

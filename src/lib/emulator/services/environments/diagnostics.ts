@@ -14,7 +14,7 @@ import { Operations } from '../../engine/operations.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
-import { OPERATION_KIND, backendOf, type R } from './backend.js';
+import { environmentOf, OPERATION_KIND, requireState, type R } from './backend.js';
 import { FREEIPA_LOGS } from './catalogue.js';
 import { ipaRequired } from './freeipa.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
@@ -28,7 +28,7 @@ const FLOW_STATES: ReadonlyArray<readonly [upTo: number, state: string]> = [
 
 /** An environment's collections, each with how far it has got. */
 export function collectionsOf(h: Hook<R>, req: Doc): EngineRecord[] {
-  const e = backendOf(h).environment(text(req.environmentName));
+  const e = environmentOf(h, text(req.environmentName));
   return h
     .records('freeipaDiagnostics')
     .all(e.crn)
@@ -49,10 +49,8 @@ function progressOf(h: Hook<R>, rec: EngineRecord): Doc {
 /** Where a collection goes, in words. */
 function outputOf(e: EnvRecord, destination: string, id: string, caseNumber?: string): string {
   const name = `freeipa-diagnostics-${e.environmentName}-${id.slice(0, 8)}.tar.gz`;
-  const base =
-    e.logStorage.awsDetails?.storageLocationBase ??
-    e.logStorage.azureDetails?.storageLocationBase ??
-    e.logStorage.gcpDetails?.storageLocationBase;
+  const { awsDetails, azureDetails, gcpDetails } = e.logStorage;
+  const base = [awsDetails, azureDetails, gcpDetails].map((d) => d?.storageLocationBase).find((b) => b !== undefined);
   if (destination === 'CLOUD_STORAGE') return `${(base ?? `s3a://${e.environmentName}-logs/`).replace(/\/$/, '')}/diagnostics/${name}`;
   if (destination === 'SUPPORT') return `Cloudera support${caseNumber ? ` case ${caseNumber}` : ''}: ${name}`;
   if (destination === 'ENG') return `Cloudera engineering: ${name}`;
@@ -61,10 +59,9 @@ function outputOf(e: EnvRecord, destination: string, id: string, caseNumber?: st
 
 /** Starts a collection of FreeIPA's logs, when none runs in the environment. */
 export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
-  const b = backendOf(h);
-  const e = b.environment(text(req.environmentName));
+  const e = environmentOf(h, text(req.environmentName));
   const f = ipaRequired(e);
-  b.require(e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
+  requireState(h, e, ['AVAILABLE'], 'a FreeIPA diagnostics collection');
   const all = h.records('freeipaDiagnostics');
   if (all.all(e.crn).some((r) => all.busy(r)))
     throw failedPrecondition(
@@ -113,7 +110,7 @@ export function collectFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
 
 /** Cancels the collections running in an environment. */
 export function cancelFreeipaDiagnostics(h: Hook<R>, req: Doc): Doc {
-  const e = backendOf(h).environment(text(req.environmentName));
+  const e = environmentOf(h, text(req.environmentName));
   const all = h.records('freeipaDiagnostics');
   const ops = new Operations(h.ctx, OPERATION_KIND);
   for (const r of all.all(e.crn).filter((x) => all.busy(x))) {

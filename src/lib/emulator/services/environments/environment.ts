@@ -25,15 +25,24 @@ import type { Hook } from '../../engine/declare.js';
 import type { EngineRecord } from '../../engine/records.js';
 import { verbs } from '../../engine/table.js';
 import type { Doc } from '../../types.js';
-import { bool, docs, num, obj, optBool, str, stringMap, strings, text } from '../../values.js';
-import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
+import { bool, compact, docs, num, obj, optBool, str, stringMap, strings, text, uniq } from '../../values.js';
+import { busy, credentialOf, environmentOf, environmentRecord, envOf, proxyName, requireState, type R } from './backend.js';
 import { AZURE_ZONES } from './catalogue.js';
-import { catalogSet, domainOf, ipaIdle, ipaRequired, newIpa, realmOf, recipesAttached, recipesDetached } from './freeipa.js';
+import {
+  catalogSet,
+  domainOf,
+  freeipaDetails,
+  ipaIdle,
+  ipaRequired,
+  newIpa,
+  realmOf,
+  recipesAttached,
+  recipesDetached,
+} from './freeipa.js';
 import { usersFingerprint } from './identity.js';
 import { ACTION_WORDS, ENVIRONMENT } from './lifecycles.js';
 import { networkOf } from './pre-created.js';
-import type { AzureEncryption, CloudPlatform, ComputeClusterConfiguration, EnvRecord, PrivateCloudRecord, TrustRecord } from './records.js';
-import { environmentView } from './views.js';
+import type { CloudPlatform, ComputeClusterConfiguration, EnvRecord, TrustRecord } from './records.js';
 
 type Rec = Readonly<EngineRecord>;
 
@@ -45,16 +54,12 @@ const refIn = (req: Doc): string | undefined => ENVIRONMENT_KEYS.map((k) => str(
 /** A request that names an environment the account has (else NOT_FOUND naming those it has), as sent. */
 export function existing(h: Hook<R>, sent: Doc): Doc {
   const ref = refIn(sent);
-  if (ref) backendOf(h).record(ref);
+  if (ref) environmentRecord(h, ref);
   return sent;
 }
 
 /** A change of an environment: the environment it names, and the request as sent for its effect (`change`). */
-export function asChange(h: Hook<R>, sent: Doc): Doc {
-  const ref = refIn(sent);
-  if (ref) backendOf(h).record(ref);
-  return { environmentName: ref, change: sent };
-}
+export const asChange = (h: Hook<R>, sent: Doc): Doc => ({ environmentName: refIn(existing(h, sent)), change: sent });
 
 // ---- create ---------------------------------------------------------------------------
 
@@ -73,26 +78,29 @@ const strs = (v: unknown): Record<string, string> =>
 /** A compute cluster configuration of a request. */
 const computeConfig = (v: unknown): ComputeClusterConfiguration => {
   const c = obj(v);
-  return {
-    ...(optBool(c.privateCluster) !== undefined ? { privateCluster: bool(c.privateCluster) } : {}),
-    ...(Array.isArray(c.kubeApiAuthorizedIpRanges) ? { kubeApiAuthorizedIpRanges: strings(c.kubeApiAuthorizedIpRanges) } : {}),
-    ...(Array.isArray(c.workerNodeSubnets) ? { workerNodeSubnets: strings(c.workerNodeSubnets) } : {}),
-    ...(str(c.outboundType) ? { outboundType: text(c.outboundType) } : {}),
-  };
+  const list = (x: unknown): string[] | undefined => (Array.isArray(x) ? strings(x) : undefined);
+  return compact({
+    privateCluster: optBool(c.privateCluster),
+    kubeApiAuthorizedIpRanges: list(c.kubeApiAuthorizedIpRanges),
+    workerNodeSubnets: list(c.workerNodeSubnets),
+    outboundType: str(c.outboundType),
+  });
 };
 
 /** A create's request as the verb reads it: the new environment's name, and the request as sent for `fill` (a name taken is refused first). */
 export function newEnvironment(h: Hook<R>, sent: Doc): Doc {
   const name = text(sent.environmentName);
-  if (backendOf(h).envs.find(name)) throw alreadyExists(`an environment named ${name} already exists`);
+  if (h.records('environment').find(name)) throw alreadyExists(`an environment named ${name} already exists`);
   return { environmentName: name, sent };
 }
+
+/** A list, or nothing when it is empty. */
+const some = <T>(xs: T[]): T[] | undefined => (xs.length > 0 ? xs : undefined);
 
 const LOG_DETAILS = { AWS: 'awsDetails', AZURE: 'azureDetails', GCP: 'gcpDetails' } as const;
 
 /** The fields a new environment gets from its request: a public cloud's, with its FreeIPA made beside it, or a private cloud's. */
 export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const b = backendOf(h);
   const sent = obj(req.sent);
   const name = rec.name ?? '';
   const made = {
@@ -113,7 +121,7 @@ export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
         ? `${region} is not an AWS GovCloud region (us-gov-west-1, us-gov-east-1)`
         : `${region} is a GovCloud region: use create-aws-gov-cloud-environment`,
     );
-  const cred = b.credential(text(sent.credentialName));
+  const cred = credentialOf(h, text(sent.credentialName));
   const credGov = cred.awsCredentialProperties?.govCloud === true;
   if (cred.cloudPlatform !== platform || credGov !== cloud.gov)
     throw invalid(
@@ -121,20 +129,13 @@ export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
     );
   const ipa = obj(sent.freeIpa);
   const image = obj(sent.image);
-  const freeipa = {
-    instanceCountByGroup: num(ipa.instanceCountByGroup) ?? 1,
-    multiAz: bool(ipa.multiAz),
-    recipes: strings(ipa.recipes),
-    instanceType: str(ipa.instanceType),
-    image: { id: str(image.id), os: str(image.os), catalog: str(image.catalog) },
-  };
-  const servers = freeipa.instanceCountByGroup;
+  const servers = num(ipa.instanceCountByGroup) ?? 1;
   if (!Number.isInteger(servers) || servers < 1 || servers > 3)
     throw invalid(`FreeIPA runs one to three servers (freeIpa instanceCountByGroup 1-3); got ${servers}`);
   const zones = strings(sent.availabilityZones);
   if (platform === 'AZURE' && zones.some((z) => !AZURE_ZONES.includes(z)))
     throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${zones.join(', ')}`);
-  const proxy = str(sent.proxyConfigName) ? b.proxyName(text(sent.proxyConfigName)) : undefined;
+  const proxy = str(sent.proxyConfigName) ? proxyName(h, text(sent.proxyConfigName)) : undefined;
   const net = obj(sent.existingNetworkParams);
   const network = networkOf(
     name,
@@ -145,22 +146,25 @@ export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
         ? { id: str(net.networkId), subnets: strings(net.subnetIds) }
         : { id: str(net.networkName), subnets: strings(net.subnetNames) },
   );
-  const scheme = str(sent.endpointAccessGatewayScheme);
-  const gatewaySubnets = strings(sent.endpointAccessGatewaySubnetIds);
-  if (scheme) network.endpointAccessGatewayScheme = scheme;
-  if (gatewaySubnets.length > 0) network.endpointAccessGatewaySubnetIds = gatewaySubnets;
+  Object.assign(
+    network,
+    compact({
+      endpointAccessGatewayScheme: str(sent.endpointAccessGatewayScheme),
+      endpointAccessGatewaySubnetIds: some(strings(sent.endpointAccessGatewaySubnetIds)),
+    }),
+  );
   const dataServices = obj(obj(sent.dataServices).azure);
-  const group = str(sent.resourceGroupName) ?? str(net.resourceGroupName);
-  if (network.azure) {
-    const dbZone = str(net.databasePrivateDnsZoneId);
-    const aksZone = str(dataServices.aksPrivateDnsZoneId) ?? str(net.aksPrivateDnsZoneId);
-    const flexible = strings(sent.flexibleServerSubnetIds);
-    network.azure.usePublicIp = bool(sent.usePublicIp);
-    if (group) network.azure.resourceGroupName = group;
-    if (dbZone) network.azure.databasePrivateDnsZoneId = dbZone;
-    if (aksZone) network.azure.aksPrivateDnsZoneId = aksZone;
-    if (flexible.length > 0) network.azure.flexibleServerSubnetIds = flexible;
-  }
+  if (network.azure)
+    Object.assign(
+      network.azure,
+      compact({
+        usePublicIp: bool(sent.usePublicIp),
+        resourceGroupName: str(sent.resourceGroupName) ?? str(net.resourceGroupName),
+        databasePrivateDnsZoneId: str(net.databasePrivateDnsZoneId),
+        aksPrivateDnsZoneId: str(dataServices.aksPrivateDnsZoneId) ?? str(net.aksPrivateDnsZoneId),
+        flexibleServerSubnetIds: some(strings(sent.flexibleServerSubnetIds)),
+      }),
+    );
   if (network.gcp) network.gcp.usePublicIp = bool(sent.usePublicIp);
   const auth = obj(sent.authentication);
   const publicKey = str(sent.publicKey) ?? str(auth.publicKey);
@@ -170,10 +174,8 @@ export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const config = sent.computeClusterConfiguration ? computeConfig(sent.computeClusterConfiguration) : {};
   const identity = str(dataServices.sharedManagedIdentity);
   const keyUrl = str(sent.encryptionKeyUrl);
-  const keyArn = str(sent.encryptionKeyArn);
   const registry = str(obj(sent.customDockerRegistry).crn);
-  const workloadAnalytics = optBool(sent.workloadAnalytics);
-  const env: EnvRecord = {
+  const env = compact({
     ...made,
     region,
     cloudPlatform: platform,
@@ -182,43 +184,40 @@ export function environmentFields(h: Hook<R>, rec: Rec, req: Doc): Doc {
     network,
     logStorage: { enabled: true, [LOG_DETAILS[platform]]: strs(sent.logStorage) },
     computeClusterEnabled: computeCluster,
-    ...(computeCluster && platform === 'AWS' ? { awsComputeClusterConfiguration: config } : {}),
-    ...(computeCluster && platform === 'AZURE' ? { azureComputeClusterConfiguration: config } : {}),
+    awsComputeClusterConfiguration: computeCluster && platform === 'AWS' ? config : undefined,
+    azureComputeClusterConfiguration: computeCluster && platform === 'AZURE' ? config : undefined,
     environmentType: sent.environmentType === 'HYBRID' ? 'HYBRID' : 'PUBLIC_CLOUD',
     tunnel: (optBool(sent.enableTunnel) ?? true) ? 'CCMV2_JUMPGATE' : 'DIRECT',
-    ...(keyArn ? { encryptionKeyArn: keyArn } : {}),
-    ...(registry ? { customDockerRegistry: { crn: registry } } : {}),
-    ...(zones.length > 0 ? { availabilityZones: zones } : {}),
-    ...(identity ? { dataServices: { azure: { sharedManagedIdentity: identity } } } : {}),
-    ...(platform === 'AZURE'
-      ? {
-          azureDetails: {
+    encryptionKeyArn: str(sent.encryptionKeyArn),
+    customDockerRegistry: registry ? { crn: registry } : undefined,
+    availabilityZones: some(zones),
+    dataServices: identity ? { azure: { sharedManagedIdentity: identity } } : undefined,
+    azureDetails:
+      platform === 'AZURE'
+        ? compact({
             resourceGroupName: network.azure?.resourceGroupName,
-            ...(keyUrl
-              ? {
-                  resourceEncryptionParameters: {
-                    encryptionKeyUrl: keyUrl,
-                    encryptionKeyResourceGroupName: str(sent.encryptionKeyResourceGroupName),
-                    encryptionUserManagedIdentity: str(sent.encryptionUserManagedIdentity),
-                  },
-                }
-              : {}),
-          },
-        }
-      : {}),
+            resourceEncryptionParameters: keyUrl && {
+              encryptionKeyUrl: keyUrl,
+              encryptionKeyResourceGroupName: str(sent.encryptionKeyResourceGroupName),
+              encryptionUserManagedIdentity: str(sent.encryptionUserManagedIdentity),
+            },
+          })
+        : undefined,
     tags: {
       userDefined: Object.fromEntries(docs(sent.tags).map((t) => [text(t.key), text(t.value)])),
       defaults: { 'Cloudera-Environment-Resource-Name': name },
     },
-    ...(publicKey || publicKeyId
-      ? { authentication: { ...(publicKey ? { publicKey } : {}), ...(publicKeyId ? { publicKeyId } : {}), loginUserName: 'cloudbreak' } }
-      : {}),
-    ...(Object.keys(access).length > 0 ? { securityAccess: access } : {}),
-    ...(proxy ? { proxyConfigName: proxy } : {}),
-    ...(workloadAnalytics !== undefined ? { workloadAnalytics } : {}),
-    freeipa: { instanceCountByGroup: servers, multiAz: freeipa.multiAz, recipes: [...freeipa.recipes] },
-  };
-  env.ipa = newIpa(env, freeipa);
+    authentication: publicKey || publicKeyId ? compact({ publicKey, publicKeyId, loginUserName: 'cloudbreak' }) : undefined,
+    securityAccess: Object.keys(access).length > 0 ? access : undefined,
+    proxyConfigName: proxy,
+    workloadAnalytics: optBool(sent.workloadAnalytics),
+    freeipa: { instanceCountByGroup: servers, multiAz: bool(ipa.multiAz), recipes: strings(ipa.recipes) },
+  }) as unknown as EnvRecord;
+  env.ipa = newIpa(env, {
+    ...env.freeipa,
+    instanceType: str(ipa.instanceType),
+    image: { id: str(image.id), os: str(image.os), catalog: str(image.catalog) },
+  });
   return env as unknown as Doc;
 }
 
@@ -231,24 +230,25 @@ function privateFields(made: Pick<EnvRecord, 'environmentName' | 'crn' | 'status
   if (clusterNames.length === 0) throw invalid('give the base cluster(s) to use as the data lake: --cluster-names');
   const platform = str(sent.platform) ?? 'OPENSHIFT';
   const quota = obj(sent.environmentQuota);
-  const privateCloud: PrivateCloudRecord = {
+  const privateCloud = compact({
     address,
     user: text(sent.user),
     clusterNames,
     platform,
     namespacePrefix: str(sent.namespacePrefix) ?? 'cdp',
-    ...(str(sent.domain) ? { domain: text(sent.domain) } : {}),
-    ...(str(sent.storageClass) ? { storageClass: text(sent.storageClass) } : {}),
-    ...(Object.keys(quota).length > 0
-      ? { quota: { cpuQuota: num(quota.cpuQuota), memoryQuota: num(quota.memoryQuota), gpuQuota: num(quota.gpuQuota) } }
-      : {}),
-  };
-  const env: EnvRecord = {
+    domain: str(sent.domain),
+    storageClass: str(sent.storageClass),
+    quota:
+      Object.keys(quota).length > 0
+        ? { cpuQuota: num(quota.cpuQuota), memoryQuota: num(quota.memoryQuota), gpuQuota: num(quota.gpuQuota) }
+        : undefined,
+  });
+  return {
     ...made,
     region: 'on-premises',
     // A private cloud environment runs on its Kubernetes platform, which the public clouds' type does not list:
     // other services compare it with their clouds and refuse it, as the control plane does.
-    cloudPlatform: platform.toUpperCase() as CloudPlatform,
+    cloudPlatform: platform.toUpperCase(),
     credentialName: '',
     description: str(sent.description) ?? '',
     network: { networkName: `${made.environmentName}-network`, subnetIds: [], networkCidr: '' },
@@ -259,7 +259,6 @@ function privateFields(made: Pick<EnvRecord, 'environmentName' | 'crn' | 'status
     freeipa: { instanceCountByGroup: 0, multiAz: false, recipes: [] },
     privateCloud,
   };
-  return env as unknown as Doc;
 }
 
 // ---- what every answer shows ----------------------------------------------------------------
@@ -267,38 +266,48 @@ function privateFields(made: Pick<EnvRecord, 'environmentName' | 'crn' | 'status
 /** What an environment shows beyond its document: its FreeIPA, its proxy configuration (never its password), its network as the wire has it. */
 export function environmentShown(h: Hook<R>, rec: Rec, view: Doc): Doc {
   const e = view as unknown as EnvRecord;
-  const proxy = e.proxyConfigName ? h.records('proxyConfig').find(e.proxyConfigName)?.doc : undefined;
-  return environmentView(h, e, rec, proxy);
+  return {
+    network: { ...e.network, networkCidr: e.network.networkCidr || undefined },
+    freeipa: freeipaDetails(h, e, rec),
+    ipa: undefined,
+    proxyConfig: e.proxyConfigName ? h.records('proxyConfig').find(e.proxyConfigName)?.doc : undefined,
+    // A private cloud environment is neither a public cloud nor a hybrid one.
+    environmentType: e.privateCloud ? undefined : e.environmentType,
+  };
 }
 
 /** The environment as answers show it. */
 const shown = (h: Hook<R>, rec: Rec): Doc => h.records('environment').view(rec as EngineRecord);
 
+/** What runs in an environment that is not a data service. */
+const NOT_DATA_SERVICES = ['datalake', 'datahub', 'environments'];
+
+export const connectedDataServices = (h: Hook<R>, rec: Readonly<EngineRecord>): Doc => {
+  const byService = new Map<string, string[]>();
+  for (const d of h.ctx.world.inEnvironment(h.ctx, rec.crn ?? ''))
+    if (!NOT_DATA_SERVICES.includes(d.service)) byService.set(d.service, [...(byService.get(d.service) ?? []), d.name]);
+  return { result: [...byService].map(([name, clusters]) => ({ name, clusters })) };
+};
+
 // ---- stop, start, delete ----------------------------------------------------------------------
 
-/** Stopping: not a private cloud environment, not while FreeIPA works, from a state it stops from. */
-export function canStop(h: Hook<R>, rec: Rec): void {
-  const b = backendOf(h);
-  const e = b.of(rec);
-  if (e.privateCloud) throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it does not stop`);
-  ipaIdle(h, e, rec, 'a stop');
-  b.require(e, ENVIRONMENT.stop?.from ?? [], 'stop');
-}
+/** Stopping or starting (`action`): not a private cloud environment (`refusal`), not while FreeIPA works, from a state it starts from. */
+const canStopOrStart =
+  (action: 'stop' | 'start', refusal: string) =>
+  (h: Hook<R>, rec: Rec): void => {
+    const e = envOf(h, rec);
+    if (e.privateCloud) throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; ${refusal}`);
+    ipaIdle(h, e, rec, `a ${action}`);
+    requireState(h, e, ENVIRONMENT[action]?.from ?? [], action);
+  };
+
+export const canStop = canStopOrStart('stop', 'it does not stop');
+export const canStart = canStopOrStart('start', 'it does not stop or start');
 
 /** What runs in the environment stops with it. */
 export function stopsWhatRuns(h: Hook<R>, rec: Rec): Doc {
   h.ctx.world.follow(h.ctx, rec.crn ?? '', 'stop');
   return {};
-}
-
-/** Starting: not a private cloud environment, not while FreeIPA works, from a state it starts from. */
-export function canStart(h: Hook<R>, rec: Rec): void {
-  const b = backendOf(h);
-  const e = b.of(rec);
-  if (e.privateCloud)
-    throw failedPrecondition(`environment ${e.environmentName} is a private cloud environment; it does not stop or start`);
-  ipaIdle(h, e, rec, 'a start');
-  b.require(e, ENVIRONMENT.start?.from ?? [], 'start');
 }
 
 /**
@@ -330,55 +339,47 @@ export function canDelete(h: Hook<R>, rec: Rec, req: Doc): void {
 // ---- changes at once ---------------------------------------------------------------------------
 
 /** The environment, at rest (no action under way), on one of `clouds` when given. */
-function atRest(b: EnvironmentsBackend, e: EnvRecord, what: string, clouds?: readonly CloudPlatform[]): EnvRecord {
+function atRest(h: Hook<R>, e: EnvRecord, what: string, clouds?: readonly CloudPlatform[]): EnvRecord {
   if (clouds && !clouds.includes(e.cloudPlatform))
     throw failedPrecondition(
       `environment ${e.environmentName} runs on ${e.cloudPlatform}; ${what} is for ${clouds.join(' and ')} environments`,
     );
-  if (b.busy(e)) throw failedPrecondition(`environment ${e.environmentName} is ${e.status}; ${what} waits until it is done`);
+  if (busy(h, e)) throw failedPrecondition(`environment ${e.environmentName} is ${e.status}; ${what} waits until it is done`);
   return e;
 }
 
-type Change = (b: EnvironmentsBackend, e: EnvRecord, req: Doc) => Partial<EnvRecord>;
+type Change = (h: Hook<R>, e: EnvRecord, req: Doc) => Partial<EnvRecord>;
 
 /** What each change of an environment sets, by operation: its request as sent (`asChange`). */
 const CHANGES: Readonly<Record<string, Change>> = {
-  setCatalog: (_b, e, req) => catalogSet(e, req),
-  attachFreeIpaRecipes: (_b, e, req) => recipesAttached(e, req),
-  detachFreeIpaRecipes: (_b, e, req) => recipesDetached(e, req),
-  changeEnvironmentCredential: (b, e, req) => {
-    const cred = b.credential(text(req.credentialName));
+  setCatalog: (_h, e, req) => catalogSet(e, req),
+  attachFreeIpaRecipes: (_h, e, req) => recipesAttached(e, req),
+  detachFreeIpaRecipes: (_h, e, req) => recipesDetached(e, req),
+  changeEnvironmentCredential: (h, e, req) => {
+    const cred = credentialOf(h, text(req.credentialName));
     if (cred.cloudPlatform !== e.cloudPlatform)
       throw invalid(
         `credential ${cred.credentialName} is for ${cred.cloudPlatform}; environment ${e.environmentName} runs on ${e.cloudPlatform}`,
       );
     return { credentialName: cred.credentialName };
   },
-  updateTags: (_b, e, req) => ({ tags: { ...e.tags, userDefined: { ...e.tags.userDefined, ...stringMap(req.tags) } } }),
-  updateProxyConfig: (b, _e, req) => {
+  updateTags: (_h, e, req) => ({ tags: { ...e.tags, userDefined: { ...e.tags.userDefined, ...stringMap(req.tags) } } }),
+  updateProxyConfig: (h, _e, req) => {
     const name = bool(req.removeProxy) ? undefined : str(req.proxyConfigName);
-    return { proxyConfigName: name ? b.proxyName(name) : undefined };
+    return { proxyConfigName: name ? proxyName(h, name) : undefined };
   },
-  setTelemetryFeatures: (_b, _e, req) => {
-    const workloadAnalytics = optBool(req.workloadAnalytics);
-    return workloadAnalytics !== undefined ? { workloadAnalytics } : {};
-  },
-  updateSubnet: (b, e, req) => {
-    atRest(b, e, 'a subnet update');
+  setTelemetryFeatures: (_h, _e, req) => compact({ workloadAnalytics: optBool(req.workloadAnalytics) }),
+  updateSubnet: (h, e, req) => {
+    atRest(h, e, 'a subnet update');
     const subnetIds = strings(req.subnetIds);
     const gateway = strings(req.endpointAccessGatewaySubnetIds);
     if (subnetIds.length === 0 && gateway.length === 0)
       throw invalid('nothing to update: give --subnet-ids or --endpoint-access-gateway-subnet-ids');
-    return {
-      network: {
-        ...e.network,
-        ...(subnetIds.length > 0 ? { subnetIds: [...new Set(subnetIds)] } : {}),
-        ...(gateway.length > 0 ? { endpointAccessGatewaySubnetIds: [...new Set(gateway)] } : {}),
-      },
-    };
+    const given = compact({ subnetIds: some(uniq(subnetIds)), endpointAccessGatewaySubnetIds: some(uniq(gateway)) });
+    return { network: { ...e.network, ...given } };
   },
-  updateSecurityAccess: (b, e, req) => {
-    atRest(b, e, 'a security access update');
+  updateSecurityAccess: (h, e, req) => {
+    atRest(h, e, 'a security access update');
     return {
       securityAccess: {
         securityGroupIdForKnox: text(req.gatewayNodeSecurityGroupId),
@@ -386,79 +387,66 @@ const CHANGES: Readonly<Record<string, Change>> = {
       },
     };
   },
-  updateSshKey: (b, e, req) => {
-    atRest(b, e, 'an SSH key update');
+  updateSshKey: (h, e, req) => {
+    atRest(h, e, 'an SSH key update');
     const publicKey = str(req.newPublicKey);
     const publicKeyId = str(req.existingPublicKeyId);
     if (publicKey && !/^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp\d+) [A-Za-z0-9+/=]+( .*)?$/.test(publicKey.trim()))
       throw invalid('--new-public-key is not an OpenSSH public key ("ssh-ed25519 AAAA..." or "ssh-rsa AAAA...")');
-    return {
-      authentication: {
-        ...(publicKey ? { publicKey: publicKey.trim() } : {}),
-        ...(publicKeyId ? { publicKeyId } : {}),
-        loginUserName: e.authentication?.loginUserName ?? 'cloudbreak',
-      },
-    };
+    const loginUserName = e.authentication?.loginUserName ?? 'cloudbreak';
+    return { authentication: compact({ publicKey: publicKey?.trim(), publicKeyId, loginUserName }) as EnvRecord['authentication'] };
   },
-  updateAwsDiskEncryptionParameters: (b, e, req) => {
-    atRest(b, e, 'a disk encryption key update', ['AWS']);
+  updateAwsDiskEncryptionParameters: (h, e, req) => {
+    atRest(h, e, 'a disk encryption key update', ['AWS']);
     const keyArn = text(req.encryptionKeyArn);
     if (!/^arn:aws(-us-gov)?:kms:[a-z0-9-]+:\d{12}:(key|alias)\/.+$/.test(keyArn))
       throw invalid(`${keyArn.slice(0, 200)} is not the ARN of a KMS key`);
     return { encryptionKeyArn: keyArn };
   },
-  updateAzureEncryptionResources: (b, e, req) => {
-    atRest(b, e, 'an encryption resources update', ['AZURE']);
-    const enc: AzureEncryption = {
-      encryptionKeyUrl: text(req.encryptionKeyUrl),
-      ...(str(req.encryptionKeyResourceGroupName) ? { encryptionKeyResourceGroupName: text(req.encryptionKeyResourceGroupName) } : {}),
-      ...(str(req.encryptionUserManagedIdentity) ? { encryptionUserManagedIdentity: text(req.encryptionUserManagedIdentity) } : {}),
-    };
-    if (!/^https:\/\/[a-z0-9-]+\.vault\.azure\.net\/keys\/[^/]+\/[0-9a-f]+$/i.test(enc.encryptionKeyUrl))
-      throw invalid(`${enc.encryptionKeyUrl.slice(0, 200)} is not the URL of a key version in an Azure key vault`);
-    const group = enc.encryptionKeyResourceGroupName ?? e.azureDetails?.resourceGroupName ?? e.network.azure?.resourceGroupName;
+  updateAzureEncryptionResources: (h, e, req) => {
+    atRest(h, e, 'an encryption resources update', ['AZURE']);
+    const encryptionKeyUrl = text(req.encryptionKeyUrl);
+    if (!/^https:\/\/[a-z0-9-]+\.vault\.azure\.net\/keys\/[^/]+\/[0-9a-f]+$/i.test(encryptionKeyUrl))
+      throw invalid(`${encryptionKeyUrl.slice(0, 200)} is not the URL of a key version in an Azure key vault`);
+    const group = str(req.encryptionKeyResourceGroupName) ?? e.azureDetails?.resourceGroupName ?? e.network.azure?.resourceGroupName;
     return {
       azureDetails: {
         ...e.azureDetails,
         resourceEncryptionParameters: {
-          ...enc,
-          ...(group ? { encryptionKeyResourceGroupName: group } : {}),
+          encryptionKeyUrl,
+          ...compact({ encryptionKeyResourceGroupName: group, encryptionUserManagedIdentity: str(req.encryptionUserManagedIdentity) }),
           diskEncryptionSetId: `/subscriptions/${e.crn.split(':')[4] ?? ''}/resourceGroups/${group ?? 'cdp'}/providers/Microsoft.Compute/diskEncryptionSets/${e.environmentName}-des`,
         },
       },
     };
   },
-  updateAzureDatabaseResources: (b, e, req) => {
-    atRest(b, e, 'a database resources update', ['AZURE']);
+  updateAzureDatabaseResources: (h, e, req) => {
+    atRest(h, e, 'a database resources update', ['AZURE']);
     const net = e.network.azure;
     if (!net) throw failedPrecondition(`environment ${e.environmentName} has no Azure network`);
     const zoneId = str(req.databasePrivateDnsZoneId);
     const subnets = strings(req.flexibleServerSubnetIds);
     if (!zoneId && subnets.length === 0)
       throw invalid('nothing to update: give --database-private-dns-zone-id or --flexible-server-subnet-ids');
-    const azure = {
-      ...net,
-      ...(zoneId ? { databasePrivateDnsZoneId: zoneId } : {}),
-      ...(subnets.length > 0 ? { flexibleServerSubnetIds: subnets } : {}),
-    };
-    return { network: { ...e.network, azure } };
+    const given = compact({ databasePrivateDnsZoneId: zoneId, flexibleServerSubnetIds: some(subnets) });
+    return { network: { ...e.network, azure: { ...net, ...given } } };
   },
-  updateAzureAvailabilityZones: (b, e, req) => {
-    atRest(b, e, 'an availability zone update', ['AZURE']);
+  updateAzureAvailabilityZones: (h, e, req) => {
+    atRest(h, e, 'an availability zone update', ['AZURE']);
     const zones = strings(req.availabilityZones);
     const bad = zones.filter((z) => !AZURE_ZONES.includes(z));
     if (zones.length === 0 || bad.length > 0)
       throw invalid(`Azure availability zones are ${AZURE_ZONES.join(', ')}; got ${zones.join(', ') || 'none'}`);
     return { availabilityZones: [...new Set([...(e.availabilityZones ?? []), ...zones])].sort() };
   },
-  updateCustomDockerRegistry: (b, e, req) => {
-    atRest(b, e, 'a Docker registry update');
+  updateCustomDockerRegistry: (h, e, req) => {
+    atRest(h, e, 'a Docker registry update');
     const registry = text(req.customDockerRegistry);
     if (!isCrn(registry)) throw invalid(`${registry.slice(0, 200)} is not the CRN of a custom Docker registry`);
     return { customDockerRegistry: { crn: registry } };
   },
-  updateDataServiceResources: (b, e, req) => {
-    atRest(b, e, 'a data services update', ['AZURE']);
+  updateDataServiceResources: (h, e, req) => {
+    atRest(h, e, 'a data services update', ['AZURE']);
     const azure = obj(obj(req.dataServices).azure);
     const identity = str(azure.sharedManagedIdentity);
     if (!identity) throw invalid('give the Azure shared managed identity: --data-services \'{"azure":{"sharedManagedIdentity":"..."}}\'');
@@ -474,46 +462,32 @@ const CHANGES: Readonly<Record<string, Change>> = {
 export function environmentChange(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const change = CHANGES[h.ctx.op.name];
   if (!change) throw new Error(`environments ${h.ctx.op.name} is no change of an environment`);
-  const b = backendOf(h);
-  return change(b, b.of(rec), obj(req.change)) as Doc;
+  return change(h, envOf(h, rec), obj(req.change)) as Doc;
 }
 
-/** updateAwsDiskEncryptionParameters' answer: the environment and its key. */
-export const withDiskEncryption = (h: Hook<R>, rec: Rec): Doc => ({
-  environment: shown(h, rec),
-  awsDiskEncryptionParameters: { encryptionKeyArn: rec.doc.encryptionKeyArn },
-});
+/** The answer of a change that shows the environment and a part of it (`field`). */
+const withPart =
+  (field: string, part: (e: EnvRecord) => unknown) =>
+  (h: Hook<R>, rec: Rec): Doc => ({ environment: shown(h, rec), [field]: part(rec.doc as unknown as EnvRecord) });
 
-/** updateAzureEncryptionResources' answer: the environment and its encryption parameters. */
-export const withResourceEncryption = (h: Hook<R>, rec: Rec): Doc => ({
-  environment: shown(h, rec),
-  resourceEncryptionParameters: (rec.doc as unknown as EnvRecord).azureDetails?.resourceEncryptionParameters,
-});
-
-/** updateAzureDatabaseResources' answer: the environment and its database resources. */
-export const withDatabaseResources = (h: Hook<R>, rec: Rec): Doc => {
-  const net = (rec.doc as unknown as EnvRecord).network.azure;
-  return {
-    environment: shown(h, rec),
-    azureDatabaseResources: {
-      databasePrivateDnsZoneId: net?.databasePrivateDnsZoneId,
-      flexibleServerSubnetIds: net?.flexibleServerSubnetIds,
-    },
-  };
-};
+export const withDiskEncryption = withPart('awsDiskEncryptionParameters', (e) => ({ encryptionKeyArn: e.encryptionKeyArn }));
+export const withResourceEncryption = withPart('resourceEncryptionParameters', (e) => e.azureDetails?.resourceEncryptionParameters);
+export const withDatabaseResources = withPart('azureDatabaseResources', ({ network: { azure } }) => ({
+  databasePrivateDnsZoneId: azure?.databasePrivateDnsZoneId,
+  flexibleServerSubnetIds: azure?.flexibleServerSubnetIds,
+}));
 
 // ---- changes that take time (actions) -------------------------------------------------------------
 
 /** FAILED_PRECONDITION unless the environment is in a state the action starts from (the action in words). */
-function startsFrom(b: EnvironmentsBackend, e: EnvRecord, action: string): void {
+function startsFrom(h: Hook<R>, e: EnvRecord, action: string): void {
   const from = ENVIRONMENT[action]?.from;
-  if (from) b.require(e, from, ACTION_WORDS[action] ?? action);
+  if (from) requireState(h, e, from, ACTION_WORDS[action] ?? action);
 }
 
 /** A CCM upgrade: of an environment on an older Cluster Connectivity Manager. */
 export function canUpgradeCcm(h: Hook<R>, rec: Rec): void {
-  const b = backendOf(h);
-  const e = atRest(b, b.of(rec), 'a CCM upgrade');
+  const e = atRest(h, envOf(h, rec), 'a CCM upgrade');
   const tunnel = e.tunnel ?? 'CCMV2';
   if (tunnel === 'DIRECT')
     throw failedPrecondition(
@@ -521,7 +495,7 @@ export function canUpgradeCcm(h: Hook<R>, rec: Rec): void {
     );
   if (tunnel === 'CCMV2_JUMPGATE')
     throw failedPrecondition(`environment ${e.environmentName} already runs the newest Cluster Connectivity Manager (CCMV2_JUMPGATE)`);
-  startsFrom(b, e, 'upgradeccm');
+  startsFrom(h, e, 'upgradeccm');
 }
 
 /** The cloud a compute cluster initialization is for, by its operation. */
@@ -529,8 +503,7 @@ const computeCloud = (h: Hook<R>): 'AWS' | 'AZURE' => (h.ctx.op.name === 'initia
 
 /** A compute cluster: of the operation's cloud, private without public API ranges, on the environment's own subnets. */
 export function canMakeComputeCluster(h: Hook<R>, rec: Rec, req: Doc): void {
-  const b = backendOf(h);
-  const e = atRest(b, b.of(rec), 'a compute cluster', [computeCloud(h)]);
+  const e = atRest(h, envOf(h, rec), 'a compute cluster', [computeCloud(h)]);
   const config = computeConfig(req.computeClusterConfiguration);
   if (config.privateCluster && (config.kubeApiAuthorizedIpRanges?.length ?? 0) > 0)
     throw invalid('a private compute cluster has no public API server: leave out kubeApiAuthorizedIpRanges');
@@ -539,7 +512,7 @@ export function canMakeComputeCluster(h: Hook<R>, rec: Rec, req: Doc): void {
     throw invalid(
       `worker node subnets ${unknown.join(', ')} are not subnets of environment ${e.environmentName} (${e.network.subnetIds.join(', ')})`,
     );
-  startsFrom(b, e, e.computeClusterEnabled ? 'computereinit' : 'computecluster');
+  startsFrom(h, e, e.computeClusterEnabled ? 'computereinit' : 'computecluster');
 }
 
 /** What a compute cluster's success sets: enabled, with its configuration. */
@@ -553,34 +526,28 @@ export function computeClusterMade(h: Hook<R>, _rec: Rec, req: Doc): Doc {
 
 /** Creates (or creates again) the Kubernetes compute cluster of an AWS or Azure environment: code, as the action depends on whether it has one. */
 export function initializeComputeCluster(h: Hook<R>, req: Doc): Doc {
-  const e = backendOf(h).environment(text(req.environmentName));
+  const e = environmentOf(h, text(req.environmentName));
   return h.serve(verbs<R>('environment').act(e.computeClusterEnabled ? 'computereinit' : 'computecluster'), req);
 }
 
 /** An endpoint access gateway: a public one needs public subnets. */
 export function canSetGateway(h: Hook<R>, rec: Rec, req: Doc): void {
-  const b = backendOf(h);
-  const e = atRest(b, b.of(rec), 'an endpoint access gateway update');
+  const e = atRest(h, envOf(h, rec), 'an endpoint access gateway update');
   if (
     req.endpointAccessGatewayScheme === 'PUBLIC' &&
     strings(req.endpointAccessGatewaySubnetIds).length === 0 &&
     !e.network.endpointAccessGatewaySubnetIds?.length
   )
     throw invalid('a PUBLIC endpoint access gateway needs public subnets: give --endpoint-access-gateway-subnet-ids');
-  startsFrom(b, e, 'endpointgateway');
+  startsFrom(h, e, 'endpointgateway');
 }
 
 /** What an endpoint access gateway's success sets: its scheme and subnets. */
 export function gatewaySet(h: Hook<R>, rec: Rec, req: Doc): Doc {
-  const e = backendOf(h).of(rec);
-  const subnets = strings(req.endpointAccessGatewaySubnetIds);
-  return {
-    network: {
-      ...e.network,
-      endpointAccessGatewayScheme: req.endpointAccessGatewayScheme === 'PUBLIC' ? 'PUBLIC' : 'PRIVATE',
-      ...(subnets.length > 0 ? { endpointAccessGatewaySubnetIds: [...subnets] } : {}),
-    },
-  };
+  const e = envOf(h, rec);
+  const scheme = req.endpointAccessGatewayScheme === 'PUBLIC' ? 'PUBLIC' : 'PRIVATE';
+  const subnets = compact({ endpointAccessGatewaySubnetIds: some(strings(req.endpointAccessGatewaySubnetIds)) });
+  return { network: { ...e.network, endpointAccessGatewayScheme: scheme, ...subnets } };
 }
 
 // ---- cross-realm trust --------------------------------------------------------------------------
@@ -604,8 +571,7 @@ function trustOf(e: EnvRecord): TrustRecord {
 
 /** A trust's setup: of a hybrid environment without one in use, with one KDC and DNS server. */
 export function canSetUpTrust(h: Hook<R>, rec: Rec, req: Doc): void {
-  const b = backendOf(h);
-  const e = hybrid(b.of(rec));
+  const e = hybrid(envOf(h, rec));
   if (e.trust?.active)
     throw failedPrecondition(`environment ${e.environmentName} already trusts ${e.trust.realm}; cancel that trust first`);
   const spec = trustIn(req);
@@ -615,7 +581,7 @@ export function canSetUpTrust(h: Hook<R>, rec: Rec, req: Doc): void {
     if (!IPV4.test(ip)) throw invalid(`${ip.slice(0, 100)} is not an IPv4 address`);
   if (!/^[A-Za-z0-9.-]+$/.test(spec.realm)) throw invalid(`${spec.realm.slice(0, 100)} is not a Kerberos realm`);
   if (!isCrn(spec.remoteEnvironmentCrn)) throw invalid(`${spec.remoteEnvironmentCrn.slice(0, 200)} is not an environment CRN`);
-  startsFrom(b, e, 'trustsetup');
+  startsFrom(h, e, 'trustsetup');
 }
 
 /** A trust as its setup asks for it (its secret never kept). */
@@ -634,18 +600,17 @@ export const trustSetUp = (_h: Hook<R>, _rec: Rec, req: Doc): Doc => ({ trust: t
 export const hasTrust =
   (action: 'trustfinish' | 'trustcancel' | 'trustrepair') =>
   (h: Hook<R>, rec: Rec): void => {
-    const b = backendOf(h);
-    const e = hybrid(b.of(rec));
+    const e = hybrid(envOf(h, rec));
     const trust = trustOf(e);
     if (action === 'trustrepair' && !trust.active)
       throw failedPrecondition(
         `the trust of environment ${e.environmentName} with ${trust.realm} is not set up yet; finish its setup first`,
       );
-    startsFrom(b, e, action);
+    startsFrom(h, e, action);
   };
 
 /** What finishing a trust's setup sets: the trust in use. */
-export const trustFinished = (h: Hook<R>, rec: Rec): Doc => ({ trust: { ...trustOf(backendOf(h).of(rec)), active: true } });
+export const trustFinished = (h: Hook<R>, rec: Rec): Doc => ({ trust: { ...trustOf(envOf(h, rec)), active: true } });
 
 /** What cancelling a trust sets: none (null: an effect is stored as JSON). */
 export const trustCancelled = (): Doc => ({ trust: null });
@@ -661,8 +626,7 @@ export const flowAndOperation = (_h: Hook<R>, rec: Rec): Doc => ({
 
 /** The commands Active Directory and the base cluster run to set up (or clean up) the trust. */
 export function trustCommands(h: Hook<R>, rec: Rec): Doc {
-  const b = backendOf(h);
-  const e = hybrid(b.of(rec));
+  const e = hybrid(envOf(h, rec));
   const trust = trustOf(e);
   const cleanup = h.ctx.op.name === 'getTrustCleanupCommands';
   const realm = realmOf(e);

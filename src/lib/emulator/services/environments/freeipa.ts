@@ -21,7 +21,7 @@ import type { EngineRecord } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { bool, docs, hex, iso, obj, str, strings, text } from '../../values.js';
-import { backendOf, type R } from './backend.js';
+import { environmentRecord, envOf, requireState, type R } from './backend.js';
 import {
   DEFAULT_FREEIPA_IMAGE,
   FREEIPA_CATALOG,
@@ -37,11 +37,11 @@ import { ACTION_WORDS, ENVIRONMENT_WORK, FREEIPA_MINUTES } from './lifecycles.js
 import type { EnvRecord, FreeipaNode, IpaState } from './records.js';
 
 type Rec = Readonly<EngineRecord>;
-export type AvailabilityType = 'NON_HA' | 'TWO_NODE_BASED' | 'HA';
+type AvailabilityType = 'NON_HA' | 'TWO_NODE_BASED' | 'HA';
 
 const SERVERS: Readonly<Record<AvailabilityType, number>> = { NON_HA: 1, TWO_NODE_BASED: 2, HA: 3 };
 
-export const availabilityOf = (count: number): AvailabilityType => (count >= 3 ? 'HA' : count === 2 ? 'TWO_NODE_BASED' : 'NON_HA');
+const availabilityOf = (count: number): AvailabilityType => (count >= 3 ? 'HA' : count === 2 ? 'TWO_NODE_BASED' : 'NON_HA');
 
 /** FreeIPA's status while its environment is in a state (AVAILABLE for the others). */
 const BY_ENVIRONMENT: Readonly<Record<string, string>> = {
@@ -96,28 +96,19 @@ function node(e: Placed & { environmentName: string }, index: number, generation
 }
 
 /** The wire `ImageInfoResponse` of a FreeIPA image. */
-export const imageView = (i: FreeipaImage, catalog: string): Doc => ({
+const imageView = (i: FreeipaImage, catalog: string): Doc => ({
   catalog,
-  id: i.id,
-  os: i.os,
-  imageName: i.imageName,
-  date: i.date,
+  ...i,
   catalogName: catalog === FREEIPA_CATALOG.url ? FREEIPA_CATALOG.name : 'custom',
 });
 
-export const imageById = (id: string): FreeipaImage | undefined => FREEIPA_IMAGES.find((i) => i.id === id);
+const imageById = (id: string): FreeipaImage | undefined => FREEIPA_IMAGES.find((i) => i.id === id);
 
 /** What an environment asks of its FreeIPA when it is created. */
-export interface FreeipaSpec {
-  readonly instanceCountByGroup: number;
-  readonly multiAz: boolean;
-  readonly recipes: readonly string[];
-  readonly instanceType?: string;
-  readonly image?: { id?: string; os?: string; catalog?: string };
-}
+type FreeipaSpec = EnvRecord['freeipa'] & { instanceType?: string; image?: { id?: string; os?: string; catalog?: string } };
 
 /** The image a create asks for (by id, or the newest of an OS), or the default. */
-export function requestedImage(spec: FreeipaSpec['image']): FreeipaImage {
+function requestedImage(spec: FreeipaSpec['image']): FreeipaImage {
   if (spec?.id) {
     const found = imageById(spec.id);
     if (!found)
@@ -151,7 +142,7 @@ export function newIpa(e: Placed & { environmentName: string }, spec: FreeipaSpe
 }
 
 /** The FreeIPA of an environment, if it has one (one made before FreeIPA was a part of its document is made from its create's). */
-export function ipaOf(e: EnvRecord): IpaState | undefined {
+function ipaOf(e: EnvRecord): IpaState | undefined {
   if (e.privateCloud) return undefined;
   return e.ipa ?? newIpa(e, e.freeipa);
 }
@@ -164,10 +155,10 @@ export function ipaRequired(e: EnvRecord): IpaState {
 }
 
 /** FreeIPA's newest work on an environment. */
-export const lastWork = (h: Hook<R>, env: Rec): EngineRecord | undefined => h.records('freeipa').all(env.id).at(-1);
+const lastWork = (h: Hook<R>, env: Rec): EngineRecord | undefined => h.records('freeipa').all(env.id).at(-1);
 
 /** FreeIPA's own state: its newest work's (AVAILABLE when it has had none). */
-export function ownState(h: Hook<R>, env: Rec): { state: string; done: boolean; work?: EngineRecord } {
+function ownState(h: Hook<R>, env: Rec): { state: string; done: boolean; work?: EngineRecord } {
   const w = lastWork(h, env);
   if (!w) return { state: 'AVAILABLE', done: true };
   const p = h.records('freeipa').progress(w);
@@ -184,7 +175,7 @@ export function ipaStatus(h: Hook<R>, e: EnvRecord, env: Rec): string {
 }
 
 /** Each server's status: a repair under way reboots (or rebuilds) those it works on. */
-export function nodeStatuses(h: Hook<R>, e: EnvRecord, env: Rec, f: IpaState): Map<string, string> {
+function nodeStatuses(h: Hook<R>, e: EnvRecord, env: Rec, f: IpaState): Map<string, string> {
   const own = ownState(h, env);
   const repair = !own.done && own.work?.activity.action === 'repair' ? obj(own.work.data?.request) : undefined;
   const targets = repair ? strings(repair.instances) : [];
@@ -203,6 +194,48 @@ export function ipaIdle(h: Hook<R>, e: EnvRecord, env: Rec, what: string): void 
   );
 }
 
+/** The status of an environment's FreeIPA and of each of its servers (getFreeipaStatus). */
+export function freeipaStatus(h: Hook<R>, env: Rec): Doc {
+  const e = envOf(h, env);
+  const f = ipaRequired(e);
+  const nodes = nodeStatuses(h, e, env, f);
+  return {
+    environmentCrn: e.crn,
+    environmentName: e.environmentName,
+    status: ipaStatus(h, e, env),
+    instances: Object.fromEntries(f.instances.map((n) => [n.id, { hostname: n.fqdn, status: nodes.get(n.id), instanceId: n.id }])),
+  };
+}
+
+/** The FreeIPA an environment's answers show, if it has one. */
+export function freeipaDetails(h: Hook<R>, e: EnvRecord, env: Rec): Doc | undefined {
+  const f = ipaOf(e);
+  if (!f) return undefined;
+  const nodes = nodeStatuses(h, e, env, f);
+  const image = imageById(f.image) ?? DEFAULT_FREEIPA_IMAGE;
+  return {
+    crn: e.crn.replace(':environments:', ':freeipa:').replace(':environment:', ':freeipa:'),
+    domain: domainOf(e),
+    hostname: 'ipaserver',
+    serverIP: f.instances.map((n) => n.ip),
+    recipes: f.recipes,
+    instanceCountByGroup: f.instances.length,
+    multiAz: f.multiAz,
+    imageDetails: { imageId: image.id, imageCatalogName: f.catalog ?? FREEIPA_CATALOG.name, imageOs: image.os },
+    instances: f.instances.map((n) => ({
+      instanceId: n.id,
+      discoveryFQDN: n.fqdn,
+      instanceGroup: 'master',
+      instanceStatus: nodes.get(n.id),
+      instanceType: 'GATEWAY_PRIMARY',
+      instanceVmType: f.instanceType,
+      privateIP: n.ip,
+      sshPort: 22,
+      subnetId: n.subnet,
+    })),
+  };
+}
+
 // ---- what each kind of work asks and changes ----------------------------------------------------------
 
 interface Ready {
@@ -213,7 +246,7 @@ interface Ready {
 }
 
 const ipaOfRec = (h: Hook<R>, env: Rec): Ready => {
-  const e = backendOf(h).of(env);
+  const e = envOf(h, env);
   return { e, f: ipaRequired(e), env };
 };
 
@@ -223,7 +256,7 @@ const ready =
   (h, rec, req) => {
     const x = ipaOfRec(h, rec);
     const what = ACTION_WORDS[kind] ?? kind;
-    backendOf(h).require(x.e, [environmentState], what);
+    requireState(h, x.e, [environmentState], what);
     rules?.(x, req, h);
     const e = x.e;
     const from = ENVIRONMENT_WORK[kind]?.from ?? [];
@@ -307,7 +340,7 @@ function repaired({ e, f }: Ready, req: Doc, now: number): FreeipaNode[] {
 }
 
 /** The images FreeIPA can upgrade to: newer ones of its OS, and of the next OS when allowed. */
-export function upgradeOptions(f: IpaState, allowMajorOsUpgrade: boolean): { current: FreeipaImage; images: FreeipaImage[] } {
+function upgradeOptions(f: IpaState, allowMajorOsUpgrade: boolean): { current: FreeipaImage; images: FreeipaImage[] } {
   const current = imageById(f.image) ?? DEFAULT_FREEIPA_IMAGE;
   const series = OS_SERIES.indexOf(current.os);
   const images = FREEIPA_IMAGES.filter(
@@ -394,36 +427,30 @@ const onlyIf = (allowed: readonly string[], field: string, value: string): Doc =
 /** The operation of the work an entry just began. */
 const begun = (h: Hook<R>, rec: Rec): string => lastWork(h, rec)?.id ?? '';
 
-export const upscaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => ({
-  originalAvailabilityType: availabilityOf(ipaOfRec(h, rec).f.instances.length),
+/** The answer of work beside FreeIPA: what `fields` says of it, and the operation it began. */
+const answering =
+  (fields: (x: Ready, req: Doc) => Doc) =>
+  (h: Hook<R>, rec: Rec, req: Doc): Doc => ({ ...fields(ipaOfRec(h, rec), req), operationId: begun(h, rec) });
+
+export const upscaleAnswer = answering(({ f }, req) => ({
+  originalAvailabilityType: availabilityOf(f.instances.length),
   ...onlyIf(['HA'], 'targetAvailabilityType', text(req.targetAvailabilityType)),
-  operationId: begun(h, rec),
-});
+}));
 
-export const downscaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
-  const x = ipaOfRec(h, rec);
-  return {
-    ...onlyIf(['HA'], 'originalAvailabilityType', availabilityOf(x.f.instances.length)),
-    targetAvailabilityType: availabilityOf(downscaled(x, req).length),
-    operationId: begun(h, rec),
-  };
-};
+export const downscaleAnswer = answering((x, req) => ({
+  ...onlyIf(['HA'], 'originalAvailabilityType', availabilityOf(x.f.instances.length)),
+  targetAvailabilityType: availabilityOf(downscaled(x, req).length),
+}));
 
-export const verticalScaleAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
-  const x = ipaOfRec(h, rec);
-  return { result: `FreeIPA moves from ${x.f.instanceType} to ${scaledTo(x, req)}`, operationId: begun(h, rec) };
-};
+export const verticalScaleAnswer = answering((x, req) => ({ result: `FreeIPA moves from ${x.f.instanceType} to ${scaledTo(x, req)}` }));
 
-export const upgradeAnswer = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
-  const x = ipaOfRec(h, rec);
+export const upgradeAnswer = answering((x, req) => {
   const catalog = x.f.catalog ?? FREEIPA_CATALOG.url;
-  const original = imageById(x.f.image) ?? DEFAULT_FREEIPA_IMAGE;
   return {
-    originalImage: imageView(original, catalog),
+    originalImage: imageView(imageById(x.f.image) ?? DEFAULT_FREEIPA_IMAGE, catalog),
     targetImage: imageView(upgradeTarget(x, req), catalog),
-    operationId: begun(h, rec),
   };
-};
+});
 
 /** Work that answers its operation alone. */
 export const operationAnswer = (h: Hook<R>, rec: Rec): Doc => ({ operationId: begun(h, rec) });
@@ -470,11 +497,10 @@ export const repairStatus = (h: Hook<R>, rec: Rec, req: Doc): Doc => {
 
 /** Code: a retry runs FreeIPA's last failed work again, as it was asked for (its request and what its success sets). */
 export function retryFreeipa(h: Hook<R>, req: Doc): Doc {
-  const b = backendOf(h);
-  const env = b.record(text(req.environment));
-  const e = b.of(env);
+  const env = environmentRecord(h, text(req.environment));
+  const e = envOf(h, env);
   ipaRequired(e);
-  b.require(e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
+  requireState(h, e, ['AVAILABLE', 'ENV_STOPPED'], 'a FreeIPA retry');
   const own = ownState(h, env);
   const last = own.work;
   if (!last || !h.records('freeipa').progress(last).failed)

@@ -39,11 +39,8 @@ const versionOf = (rec: Readonly<EngineRecord>): number => num(rec.doc.mappingsV
 export function idBrokerChange(h: Hook<R>, sent: Doc): Doc {
   const current = h.locate('idBrokerMappings', idBrokerOf(h, sent));
   const mappings = docs(sent.mappings).map((m) => ({ accessorCrn: text(m.accessorCrn), role: text(m.role) }));
-  const accessors = new Set<string>();
-  for (const { accessorCrn } of mappings) {
-    if (accessors.has(accessorCrn)) throw invalid(`accessor ${accessorCrn} is mapped twice; give each user or group one role`);
-    accessors.add(accessorCrn);
-  }
+  const twice = mappings.map((m) => m.accessorCrn).find((a, i, all) => all.indexOf(a) !== i);
+  if (twice !== undefined) throw invalid(`accessor ${twice} is mapped twice; give each user or group one role`);
   return {
     environmentName: sent.environmentName,
     mappingsVersion: versionOf(current) + 1,

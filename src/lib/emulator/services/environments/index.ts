@@ -12,19 +12,20 @@ import type { OperationName } from '../../../model/services/environments/wire.js
 import { resources } from '../../../model/services/environments/resources.js';
 import { code, defineService, fixed } from '../../engine/table.js';
 import * as env from './environment.js';
-import { auditCredentialFields, auditCredentialRequest } from './audit-credentials.js';
 import { FREEIPA_LOGS, FREEIPA_SECRET_TYPES, TELEMETRY_DEFAULTS } from './catalogue.js';
-import * as environment from './handlers.js';
+import * as credentials from './credentials.js';
+import { getKeytab, getRootCertificate } from './identity.js';
 import { ENVIRONMENT_MINUTES, NOT_ITS_OWN } from './lifecycles.js';
 import { preCreate } from './pre-created.js';
 import * as freeipa from './freeipa.js';
-import { freeipaStatus } from './views.js';
-import * as account from './account-handlers.js';
+import * as account from './account.js';
 import * as usersync from './usersync.js';
 import * as diagnostics from './diagnostics.js';
 import * as idBroker from './id-broker.js';
-import { environments } from './provides.js';
-import { OPERATION_KIND, onBackend } from './backend.js';
+import { OPERATION_KIND, environments } from './backend.js';
+
+/** A part of its environment: it goes with it, and neither holds up its delete nor follows its stop. */
+const PART_OF_ENVIRONMENT = { lives: { in: 'environment', by: ['environmentName'] }, withEnvironment: 'part' } as const;
 
 export default defineService<OperationName>()({
   service: 'environments',
@@ -71,16 +72,14 @@ export default defineService<OperationName>()({
     freeipaInstance: { keys: [] },
     credential: {
       keys: ['credentialName'],
-      hooks: { fill: environment.credentialFields, check: { delete: environment.credentialInUse } },
+      hooks: { fill: credentials.credentialFields, check: { delete: credentials.credentialInUse } },
     },
-    proxyConfig: { noun: 'proxy configuration', keys: ['proxyConfigName'], hooks: { check: { delete: environment.proxyInUse } } },
+    proxyConfig: { noun: 'proxy configuration', keys: ['proxyConfigName'], hooks: { check: { delete: credentials.proxyInUse } } },
     cloudStorageValidation: { keys: [] },
     idBrokerMappings: {
       noun: 'ID Broker mappings',
       keys: [],
-      lives: { in: 'environment', by: ['environmentName'] },
-      // A part of its environment: it goes with it, and neither holds up its delete nor follows its stop.
-      withEnvironment: 'part',
+      ...PART_OF_ENVIRONMENT,
     },
     accountTelemetry: { noun: 'account telemetry', keys: [], perAccount: account.telemetryDefaults },
     azureImageTerms: { noun: 'Azure image terms policy', keys: [], perAccount: account.imageTermsDefaults },
@@ -88,14 +87,12 @@ export default defineService<OperationName>()({
       noun: 'audit credential',
       keys: ['credentialName'],
       names: 'replace',
-      hooks: { fill: auditCredentialFields },
+      hooks: { fill: credentials.auditCredentialFields },
     },
     freeipaDiagnostics: {
       noun: 'FreeIPA diagnostics collection',
       keys: ['flowId'],
-      lives: { in: 'environment', by: ['environmentName'] },
-      // A part of its environment: it goes with it, and neither holds up its delete nor follows its stop.
-      withEnvironment: 'part',
+      ...PART_OF_ENVIRONMENT,
       minutes: { create: 5 },
     },
     userSync: { noun: 'user sync operation', keys: ['operationId'], minutes: { create: [0.2, 1.8], reject: 0 } },
@@ -105,9 +102,9 @@ export default defineService<OperationName>()({
     cancelFreeipaDiagnostics: code(diagnostics.cancelFreeipaDiagnostics),
     cancelTrust: r.environment.act('trustcancel', { rewrite: env.existing, answer: env.flowAndOperation }),
     changeEnvironmentCredential: r.environment.update({ rewrite: env.asChange }),
-    checkDatabaseConnectivity: code(onBackend(account.checkDatabaseConnectivity)),
-    checkEnvironmentConnectivity: code(onBackend(account.checkEnvironmentConnectivity)),
-    checkKubernetesConnectivity: code(onBackend(account.checkKubernetesConnectivity)),
+    checkDatabaseConnectivity: code(account.checkDatabaseConnectivity),
+    checkEnvironmentConnectivity: code(account.checkEnvironmentConnectivity),
+    checkKubernetesConnectivity: code(account.checkKubernetesConnectivity),
     collectFreeipaDiagnostics: code(diagnostics.collectFreeipaDiagnostics),
     createAWSCredential: r.credential.create(),
     createAWSEnvironment: r.environment.create({ rewrite: env.newEnvironment }),
@@ -118,7 +115,7 @@ export default defineService<OperationName>()({
     createGCPCredential: r.credential.create(),
     createGCPEnvironment: r.environment.create({ rewrite: env.newEnvironment }),
     createPrivateEnvironment: r.environment.create({ rewrite: env.newEnvironment, action: 'register' }),
-    createProxyConfig: r.proxyConfig.create({ rewrite: environment.withoutPassword }),
+    createProxyConfig: r.proxyConfig.create({ rewrite: credentials.withoutPassword }),
     deleteAuditCredential: r.auditCredential.delete(),
     deleteCredential: r.credential.delete(),
     deleteEnvironment: r.environment.delete({ rewrite: env.existing }),
@@ -129,48 +126,48 @@ export default defineService<OperationName>()({
     finishSetupTrust: r.environment.act('trustfinish', { rewrite: env.existing, answer: env.flowAndOperation }),
     getAccountTelemetry: r.accountTelemetry.read(),
     getAccountTelemetryDefault: fixed(TELEMETRY_DEFAULTS),
-    getAuditCredentialPrerequisites: code(onBackend(account.getAuditCredentialPrerequisites)),
+    getAuditCredentialPrerequisites: code(account.getAuditCredentialPrerequisites),
     getAutomatedSyncEnvironmentStatus: r.environment.read({ rewrite: env.existing, answer: usersync.automatedSyncStatus }),
     getAzureImageTermsPolicy: r.azureImageTerms.read(),
-    getCredentialPrerequisites: code(onBackend(account.getCredentialPrerequisites)),
-    getEnvironmentSetting: code(onBackend(account.getEnvironmentSetting)),
+    getCredentialPrerequisites: code(account.getCredentialPrerequisites),
+    getEnvironmentSetting: code(account.getEnvironmentSetting),
     getEnvironmentUserSyncState: r.environment.read({ rewrite: env.existing, answer: usersync.userSyncState }),
     getFreeipaLogDescriptors: fixed({ logs: FREEIPA_LOGS }),
-    getFreeipaStatus: r.environment.read({ rewrite: env.existing, answer: freeipaStatus }),
+    getFreeipaStatus: r.environment.read({ rewrite: env.existing, answer: freeipa.freeipaStatus }),
     getFreeipaUpgradeOptions: r.environment.read({ rewrite: env.existing, answer: freeipa.upgradeOptionsAnswer }),
-    getGovCloudAuditCredentialPrerequisites: code(onBackend(account.getGovCloudAuditCredentialPrerequisites)),
-    getGovCloudCredentialPrerequisites: code(onBackend(account.getGovCloudCredentialPrerequisites)),
+    getGovCloudAuditCredentialPrerequisites: code(account.getGovCloudAuditCredentialPrerequisites),
+    getGovCloudCredentialPrerequisites: code(account.getGovCloudCredentialPrerequisites),
     getIdBrokerMappings: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf }),
     getIdBrokerMappingsSyncStatus: r.idBrokerMappings.read({ rewrite: idBroker.idBrokerOf, answer: idBroker.idBrokerSyncStatus }),
-    getKeytab: r.environment.read({ rewrite: env.existing, answer: environment.keytab }),
+    getKeytab: r.environment.read({ rewrite: env.existing, answer: getKeytab }),
     getOperation: r.environment.operation({ rewrite: env.existing }),
     getRepairFreeipaStatus: r.environment.operation({ answer: freeipa.repairStatus }),
-    getRootCertificate: code(onBackend(environment.getRootCertificate)),
+    getRootCertificate: code(getRootCertificate),
     getTrustCleanupCommands: r.environment.read({ rewrite: env.existing, answer: env.trustCommands }),
     getTrustSetupCommands: r.environment.read({ rewrite: env.existing, answer: env.trustCommands }),
     initializeAWSComputeCluster: code(env.initializeComputeCluster),
     initializeAzureComputeCluster: code(env.initializeComputeCluster),
     lastSyncStatus: r.environment.read({ rewrite: usersync.syncedEnvironment, answer: usersync.lastSync }),
     listAuditCredentials: r.auditCredential.list(),
-    listConnectedDataServices: r.environment.read({ rewrite: env.existing, answer: environment.connectedDataServices }),
-    listCredentials: r.credential.list({ select: environment.credentialsNamed }),
+    listConnectedDataServices: r.environment.read({ rewrite: env.existing, answer: env.connectedDataServices }),
+    listCredentials: r.credential.list({ select: credentials.credentialsNamed }),
     listEnvironments: r.environment.list(),
     listFreeipaDiagnostics: r.freeipaDiagnostics.list({ select: diagnostics.collectionsOf }),
     listFreeipaSecretTypes: fixed({ freeipaSecretTypes: FREEIPA_SECRET_TYPES }),
-    listProxyConfigs: r.proxyConfig.list({ select: environment.proxiesNamed }),
+    listProxyConfigs: r.proxyConfig.list({ select: credentials.proxiesNamed }),
     repairFreeipa: r.environment.work('repair', { rewrite: env.existing, answer: freeipa.repairAnswer }),
     repairTrust: r.environment.act('trustrepair', { rewrite: env.existing, answer: env.flowAndOperation }),
     retryFreeipa: code(freeipa.retryFreeipa),
     rotateFreeipaSecrets: r.environment.work('rotatesecrets', { rewrite: env.existing, answer: freeipa.operationAnswer }),
     rotateSaltPassword: r.environment.work('rotatesecrets', { rewrite: freeipa.saltPassword, answer: freeipa.operationAnswer }),
-    setAWSAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
-    setAWSGovCloudAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setAWSAuditCredential: r.auditCredential.create({ rewrite: credentials.auditCredentialRequest }),
+    setAWSGovCloudAuditCredential: r.auditCredential.create({ rewrite: credentials.auditCredentialRequest }),
     setAccountTelemetry: r.accountTelemetry.update({ rewrite: account.telemetryChange }),
-    setAzureAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setAzureAuditCredential: r.auditCredential.create({ rewrite: credentials.auditCredentialRequest }),
     setCatalog: r.environment.update({ rewrite: env.asChange }),
     setEndpointAccessGateway: r.environment.act('endpointgateway', { rewrite: env.existing }),
-    setEnvironmentSetting: code(onBackend(account.setEnvironmentSetting)),
-    setGCPAuditCredential: r.auditCredential.create({ rewrite: auditCredentialRequest }),
+    setEnvironmentSetting: code(account.setEnvironmentSetting),
+    setGCPAuditCredential: r.auditCredential.create({ rewrite: credentials.auditCredentialRequest }),
     setIdBrokerMappings: r.idBrokerMappings.update({ rewrite: idBroker.idBrokerChange }),
     setPassword: code(usersync.setPassword),
     setTelemetryFeatures: r.environment.update({ rewrite: env.asChange }),
@@ -182,11 +179,11 @@ export default defineService<OperationName>()({
     syncIdBrokerMappings: code(idBroker.syncIdBrokerMappings),
     syncStatus: r.userSync.read({ answer: usersync.syncView }),
     syncUser: code(usersync.syncUser),
-    testAccountTelemetryRules: code(onBackend(account.testAccountTelemetryRules)),
-    updateAwsCredential: r.credential.update({ rewrite: environment.awsCredentialChange }),
+    testAccountTelemetryRules: code(account.testAccountTelemetryRules),
+    updateAwsCredential: r.credential.update({ rewrite: credentials.awsCredentialChange }),
     updateAwsDiskEncryptionParameters: r.environment.update({ rewrite: env.asChange, answer: env.withDiskEncryption }),
     updateAzureAvailabilityZones: r.environment.update({ rewrite: env.asChange }),
-    updateAzureCredential: r.credential.update({ rewrite: environment.azureCredentialChange }),
+    updateAzureCredential: r.credential.update({ rewrite: credentials.azureCredentialChange }),
     updateAzureDatabaseResources: r.environment.update({ rewrite: env.asChange, answer: env.withDatabaseResources }),
     updateAzureEncryptionResources: r.environment.update({ rewrite: env.asChange, answer: env.withResourceEncryption }),
     updateAzureImageTermsPolicy: r.azureImageTerms.update(),
@@ -203,8 +200,8 @@ export default defineService<OperationName>()({
     upgradeCcm: r.environment.act('upgradeccm', { rewrite: env.existing }),
     upgradeFreeipa: r.environment.work('upgrade', { rewrite: env.existing, answer: freeipa.upgradeAnswer }),
     upscaleFreeipa: r.environment.work('upscale', { rewrite: env.existing, answer: freeipa.upscaleAnswer }),
-    validateAwsCloudStorage: code(onBackend(account.validateAwsCloudStorage)),
-    validateAzureCloudStorage: code(onBackend(account.validateAzureCloudStorage)),
+    validateAwsCloudStorage: code(account.validateAwsCloudStorage),
+    validateAzureCloudStorage: code(account.validateAzureCloudStorage),
   }),
   setup: preCreate,
   provides: { environments },

@@ -33,29 +33,18 @@ export function networkOf(
   return network;
 }
 
-/** Where a pre-created environment keeps its logs. */
-function logsOf(e: PreCreated): EnvRecord['logStorage'] {
-  if (e.platform === 'AWS')
-    return {
-      enabled: true,
-      awsDetails: {
-        storageLocationBase: `s3a://${e.name}-logs/`,
-        instanceProfile: `arn:aws:iam::123456789012:instance-profile/${e.name}-logs`,
-      },
-    };
-  if (e.platform === 'AZURE')
-    return {
-      enabled: true,
-      azureDetails: {
-        storageLocationBase: `abfs://logs@${e.name.replace(/-/g, '')}.dfs.core.windows.net`,
-        managedIdentity: `${e.name}-logger`,
-      },
-    };
-  return {
-    enabled: true,
-    gcpDetails: { storageLocationBase: `gs://${e.name}-logs/`, serviceAccountEmail: `logger@${e.name}.iam.gserviceaccount.com` },
-  };
-}
+/** Where a pre-created environment keeps its logs, by its cloud. */
+const LOGS: Readonly<Record<CloudPlatform, (name: string) => Omit<EnvRecord['logStorage'], 'enabled'>>> = {
+  AWS: (name) => ({
+    awsDetails: { storageLocationBase: `s3a://${name}-logs/`, instanceProfile: `arn:aws:iam::123456789012:instance-profile/${name}-logs` },
+  }),
+  AZURE: (name) => ({
+    azureDetails: { storageLocationBase: `abfs://logs@${name.replace(/-/g, '')}.dfs.core.windows.net`, managedIdentity: `${name}-logger` },
+  }),
+  GCP: (name) => ({
+    gcpDetails: { storageLocationBase: `gs://${name}-logs/`, serviceAccountEmail: `logger@${name}.iam.gserviceaccount.com` },
+  }),
+};
 
 function environmentOf(h: Hook<R>, e: PreCreated, created: string, creator: string | undefined): EngineRecord {
   const { accountId, region } = h.ctx.info;
@@ -72,7 +61,7 @@ function environmentOf(h: Hook<R>, e: PreCreated, created: string, creator: stri
     created,
     ...(creator ? { creator } : {}),
     network: networkOf(e.name, e.platform, e.platform === 'AWS' ? { id: `vpc-${id.slice(0, 8)}` } : {}),
-    logStorage: logsOf(e),
+    logStorage: { enabled: true, ...LOGS[e.platform](e.name) },
     computeClusterEnabled: e.platform !== 'GCP',
     environmentType: 'PUBLIC_CLOUD',
     tags: { userDefined: {}, defaults: { owner: 'emulator' } },
@@ -93,14 +82,17 @@ function credentialOf(h: Hook<R>, e: PreCreated, created: string): EngineRecord 
     cloudPlatform: e.platform,
     created,
     description: `Credential of ${e.name}`,
+    ...{
+      AWS: {
+        awsCredentialProperties: {
+          roleArn: `arn:aws:iam::123456789012:role/${e.name}-cross-account`,
+          govCloud: e.region.startsWith('us-gov-'),
+        },
+      },
+      AZURE: { azureCredentialProperties: { appId: stableUuid(`${name}/app`), authenticationType: 'SECRET' } },
+      GCP: { gcpCredentialProperties: { keyType: 'JSON' } },
+    }[e.platform],
   };
-  if (e.platform === 'AWS')
-    doc.awsCredentialProperties = {
-      roleArn: `arn:aws:iam::123456789012:role/${e.name}-cross-account`,
-      govCloud: e.region.startsWith('us-gov-'),
-    };
-  if (e.platform === 'AZURE') doc.azureCredentialProperties = { appId: stableUuid(`${name}/app`), authenticationType: 'SECRET' };
-  if (e.platform === 'GCP') doc.gcpCredentialProperties = { keyType: 'JSON' };
   const now = h.ctx.clock.now();
   return { id, name, crn: doc.crn, scope: '', doc: { ...doc }, activity: settledIn('create', '', now), createdAt: now };
 }

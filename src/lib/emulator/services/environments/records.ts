@@ -6,14 +6,13 @@
  * account's settings (system-wide settings). An environment's parts are
  * stored under its id or CRN and go with it (the resource's `goneWith`).
  */
-import type { CloudPlatform } from '../../world/contracts.js';
+import type { CredentialView, EnvironmentView } from '../../world/contracts.js';
 
 export type { CloudPlatform } from '../../world/contracts.js';
 
 export const ACCOUNT_KIND = 'environments.account';
 
-/** How the control plane reaches an environment's hosts. */
-export type Tunnel = 'DIRECT' | 'CCM' | 'CCMV2' | 'CCMV2_JUMPGATE';
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** A cross-realm trust with Active Directory, as its setup gave it (the secret is never kept). */
 export interface TrustRecord {
@@ -25,37 +24,8 @@ export interface TrustRecord {
   active: boolean;
 }
 
-/** A private cloud environment: the Cloudera Manager and Kubernetes cluster it was registered with. */
-export interface PrivateCloudRecord {
-  address: string;
-  user: string;
-  clusterNames: string[];
-  platform: string;
-  namespacePrefix: string;
-  domain?: string;
-  storageClass?: string;
-  quota?: { cpuQuota?: number; memoryQuota?: number; gpuQuota?: number };
-}
-
-/** The iam users and groups as a user sync saw them: a digest, and when. */
-export interface UsersSeen {
-  fingerprint: string;
-  at: number;
-}
-
-/** An environment as the environments service stores it (the document of its engine record). */
-export interface EnvRecord {
-  environmentName: string;
-  crn: string;
-  /** The state its last action settled in (the engine writes it; views read the clock). */
-  status: string;
-  /** The cloud region the environment runs in (not the control-plane region of its CRN). */
-  region: string;
-  cloudPlatform: CloudPlatform;
-  credentialName: string;
-  description: string;
-  created: string;
-  creator?: string;
+/** An environment as the environments service stores it (the document of its engine record): what the world sees of it, and its own. */
+export interface EnvRecord extends Writable<EnvironmentView> {
   network: {
     networkName: string;
     subnetIds: string[];
@@ -73,16 +43,6 @@ export interface EnvRecord {
     };
     gcp?: { networkName: string; usePublicIp: boolean };
   };
-  logStorage: {
-    enabled: boolean;
-    awsDetails?: Record<string, string>;
-    azureDetails?: Record<string, string>;
-    gcpDetails?: Record<string, string>;
-  };
-  computeClusterEnabled: boolean;
-  environmentType: 'PUBLIC_CLOUD' | 'HYBRID';
-  tags: { userDefined: Record<string, string>; defaults: Record<string, string> };
-  statusReason?: string;
   authentication?: { publicKey?: string; publicKeyId?: string; loginUserName: string };
   securityAccess?: { cidr?: string; securityGroupIdForKnox?: string; defaultSecurityGroupId?: string };
   proxyConfigName?: string;
@@ -91,23 +51,33 @@ export interface EnvRecord {
   freeipa: { instanceCountByGroup: number; multiAz: boolean; recipes: string[] };
   /** Its FreeIPA as it is now (one made before it was kept here is made from `freeipa`: freeipa.ts). */
   ipa?: IpaState;
-  tunnel?: Tunnel;
+  /** How the control plane reaches its hosts. */
+  tunnel?: 'DIRECT' | 'CCM' | 'CCMV2' | 'CCMV2_JUMPGATE';
   /** null once cancelled (an action's effect is stored as JSON, which has no undefined). */
   trust?: TrustRecord | null;
   /** Configuration settings (settings set). */
   settings?: Record<string, string>;
-  /** The iam users and groups the environment's FreeIPA last had (at creation or start). */
-  usersSeen?: UsersSeen;
+  /** The iam users and groups (a digest) the environment's FreeIPA last had, and when: at creation or start. */
+  usersSeen?: { fingerprint: string; at: number };
   /** PEM of its certificate authority, made the first time it is asked for. */
   rootCertificate?: string;
-  privateCloud?: PrivateCloudRecord;
+  /** A private cloud environment: the Cloudera Manager and Kubernetes cluster it was registered with. */
+  privateCloud?: Record<string, unknown>;
   availabilityZones?: string[];
   encryptionKeyArn?: string;
   customDockerRegistry?: { crn: string };
   dataServices?: { azure?: { sharedManagedIdentity: string } };
   awsComputeClusterConfiguration?: ComputeClusterConfiguration;
   azureComputeClusterConfiguration?: ComputeClusterConfiguration;
-  azureDetails?: { resourceGroupName?: string; resourceEncryptionParameters?: AzureEncryption };
+  azureDetails?: {
+    resourceGroupName?: string;
+    resourceEncryptionParameters?: {
+      encryptionKeyUrl: string;
+      encryptionKeyResourceGroupName?: string;
+      encryptionUserManagedIdentity?: string;
+      diskEncryptionSetId?: string;
+    };
+  };
 }
 
 export interface ComputeClusterConfiguration {
@@ -117,20 +87,9 @@ export interface ComputeClusterConfiguration {
   outboundType?: string;
 }
 
-export interface AzureEncryption {
-  encryptionKeyUrl: string;
-  encryptionKeyResourceGroupName?: string;
-  encryptionUserManagedIdentity?: string;
-  diskEncryptionSetId?: string;
-}
-
 /** A credential of the environments service (the wire `Credential`), with what its updates say of it. */
-export interface CredentialRec {
-  credentialName: string;
-  crn: string;
-  cloudPlatform: CloudPlatform;
+export interface CredentialRec extends Writable<CredentialView> {
   created: string;
-  description?: string;
   awsCredentialProperties?: { roleArn: string; govCloud: boolean };
   azureCredentialProperties?: { subscriptionId?: string; tenantId?: string; appId?: string; authenticationType?: string };
   gcpCredentialProperties?: { keyType: string };
@@ -162,16 +121,4 @@ export interface IpaState {
   imds: 'v1' | 'v2';
   /** When each secret type was last rotated. */
   secretsRotated: Record<string, string>;
-}
-
-/** Anonymization rule of account telemetry. */
-export interface AnonymizationRule {
-  value: string;
-  replacement: string;
-}
-
-/** The account's own settings, by account id. */
-export interface AccountSettings {
-  /** System-wide settings (settings set without an environment). */
-  settings?: Record<string, string>;
 }

@@ -15,12 +15,12 @@ import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import type { Doc } from '../../types.js';
-import { iso, str, strings, text } from '../../values.js';
-import { backendOf, type EnvironmentsBackend, type R } from './backend.js';
+import { compact, iso, str, strings, text } from '../../values.js';
+import { allEnvironments, environmentOf, environmentRecord, envOf, type R } from './backend.js';
 import { ipaRequired, ipaStatus } from './freeipa.js';
-import { usersFingerprint, workloadActor, workloadPasswordViolation } from './identity.js';
+import { identitiesOf, usersFingerprint, workloadActor } from './identity.js';
 import { ENVIRONMENT_WORK } from './lifecycles.js';
-import type { EnvRecord, UsersSeen } from './records.js';
+import type { EnvRecord } from './records.js';
 
 type SyncType = 'USER_SYNC' | 'SET_PASSWORD';
 
@@ -85,16 +85,16 @@ function syncsOf(h: Hook<R>, crn: string, all?: boolean): EngineRecord[] {
 }
 
 /** The environments a sync goes to: those named, else every running public cloud environment. */
-function targets(b: EnvironmentsBackend, refs: readonly string[]): EnvRecord[] {
-  if (refs.length > 0) return [...new Map(refs.map((r) => b.environment(r)).map((e) => [e.crn, e])).values()];
-  return b.environments().filter((e) => !e.privateCloud && e.status === 'AVAILABLE');
+function targets(h: Hook<R>, refs: readonly string[]): EnvRecord[] {
+  if (refs.length > 0) return [...new Map(refs.map((r) => environmentOf(h, r)).map((e) => [e.crn, e])).values()];
+  return allEnvironments(h).filter((e) => !e.privateCloud && e.status === 'AVAILABLE');
 }
 
-function outcome(h: Hook<R>, b: EnvironmentsBackend, e: EnvRecord): Outcome {
+function outcome(h: Hook<R>, e: EnvRecord): Outcome {
   const at = { crn: e.crn, name: e.environmentName };
   if (e.privateCloud) return { ...at, failed: 'a private cloud environment takes its users from its Cloudera Manager' };
   if (e.status !== 'AVAILABLE') return { ...at, failed: `the environment is ${e.status}` };
-  const ipa = ipaStatus(h, e, b.record(e.crn));
+  const ipa = ipaStatus(h, e, environmentRecord(h, e.crn));
   if (ipa !== 'AVAILABLE') return { ...at, failed: `its FreeIPA is ${ipa}` };
   const before = h
     .records('userSync')
@@ -107,28 +107,16 @@ function outcome(h: Hook<R>, b: EnvironmentsBackend, e: EnvRecord): Outcome {
 
 /** Starts a sync (or password change) in environments; answers its record's view. */
 function startSync(h: Hook<R>, type: SyncType, all: boolean, refs: readonly string[], actor?: string): Doc {
-  const b = backendOf(h);
-  const envs = targets(b, refs);
+  const envs = targets(h, refs);
   const syncs = h.records('userSync');
   const running =
     type === 'USER_SYNC'
       ? syncs.all('').find((r) => syncs.busy(r) && dataOf(r).type === 'USER_SYNC' && envs.some((e) => includes(r, e.crn)))
       : undefined;
-  const outcomes = envs.map((e) => outcome(h, b, e));
-  const data: SyncData = {
-    type,
-    all,
-    ...(actor ? { actor } : {}),
-    fingerprint: usersFingerprint(h.ctx),
-    outcomes,
-    ...(running
-      ? {
-          rejected: `a user sync (${running.id}) is already running in ${dataOf(running)
-            .outcomes.map((o) => o.name)
-            .join(', ')}`,
-        }
-      : {}),
-  };
+  const outcomes = envs.map((e) => outcome(h, e));
+  const names = running && dataOf(running).outcomes.map((o) => o.name);
+  const rejected = running && `a user sync (${running.id}) is already running in ${names?.join(', ')}`;
+  const data = compact({ type, all, actor, fingerprint: usersFingerprint(h.ctx), outcomes, rejected });
   const id = uuid();
   const rec = syncs.create(
     { id, scope: '', doc: { operationId: id, operationType: type }, data: { sync: data } },
@@ -156,7 +144,7 @@ function syncState(h: Hook<R>, e: EnvRecord): { state: string; last?: EngineReco
   const last = mine[0];
   if (last && syncs.busy(last)) return { state: 'SYNC_IN_PROGRESS', last };
   const full = mine.find((r) => dataOf(r).all && !dataOf(r).rejected && !failedIn(r, e.crn));
-  const seen: UsersSeen[] = [
+  const seen: Array<NonNullable<EnvRecord['usersSeen']>> = [
     ...(e.usersSeen ? [e.usersSeen] : []),
     ...(full ? [{ fingerprint: dataOf(full).fingerprint, at: full.activity.tl.startedAt }] : []),
   ];
@@ -181,7 +169,8 @@ export const syncUser = (h: Hook<R>): Doc => startSync(h, 'USER_SYNC', false, []
 /** Sets the caller's workload password in environments, when it keeps the account's policy. */
 export function setPassword(h: Hook<R>, req: Doc): Doc {
   const actor = callerOf(h);
-  const violation = workloadPasswordViolation(h.ctx, text(req.password));
+  const ids = identitiesOf(h.ctx);
+  const violation = ids.passwordViolation(text(req.password), ids.passwordPolicy());
   if (violation) throw invalid(violation);
   return startSync(h, 'SET_PASSWORD', false, strings(req.environmentCRNs), actor);
 }
@@ -190,7 +179,7 @@ export function setPassword(h: Hook<R>, req: Doc): Doc {
 export function syncedEnvironment(h: Hook<R>, sent: Doc): Doc {
   const ref = str(sent.environment) ?? str(sent.envNameOrCrn);
   if (!ref) throw invalid('give --environment to name the environment');
-  backendOf(h).record(ref);
+  environmentRecord(h, ref);
   return { environment: ref };
 }
 
@@ -203,8 +192,7 @@ export function lastSync(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
 
 /** Whether an environment's FreeIPA has the account's users as iam has them now. */
 export function userSyncState(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
-  const b = backendOf(h);
-  const e = b.of(rec);
+  const e = envOf(h, rec);
   ipaRequired(e);
   const { state, last } = syncState(h, e);
   return { state, ...(last ? { userSyncOperationId: last.id } : {}) };
@@ -212,7 +200,7 @@ export function userSyncState(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
 
 /** Whether an environment waits for a sync, and how its last one went. */
 export function automatedSyncStatus(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
-  const e = backendOf(h).of(rec);
+  const e = envOf(h, rec);
   if (e.privateCloud) return { environmentCrn: e.crn, syncPendingState: 'UNKNOWN' };
   const { state, last } = syncState(h, e);
   const p = last ? h.records('userSync').progress(last) : undefined;
