@@ -199,7 +199,7 @@ function migrateCheck(h: Hook<R>, net: Rec, req: Doc): void {
   if (region && region !== n.region) throw invalid(`the endpoints of "${n.network}" are in ${n.region}, not ${region}`);
 }
 
-/** Every change answers the tracking id of the work it started (the network's newest); a migration is of AWS endpoints. */
+/** Every change answers the tracking id of the work it started (the network's newest). */
 const tracking = (h: Hook<R>, net: Rec): Doc => ({ trackingId: newestWork(h, net)?.id });
 const change = { rewrite: changeRequest, answer: tracking };
 
@@ -216,12 +216,9 @@ function createEndpoints(h: Hook<R>, req: Doc): Doc {
   const region = checkRegion(provider, str(provider === 'AWS' ? details.region : details.location));
   const subnet = str(details.subnetId);
   const subnetIds = provider === 'AWS' ? strings(details.subnetIds) : subnet ? [subnet] : [];
-  if (subnetIds.length === 0)
-    throw invalid(
-      provider === 'AWS'
-        ? 'awsAccountDetails.subnetIds: give the private subnets for the endpoints'
-        : 'azureAccountDetails.subnetId is required',
-    );
+  if (provider === 'AWS' && subnetIds.length === 0)
+    throw invalid('awsAccountDetails.subnetIds: give the private subnets for the endpoints');
+  if (provider === 'AZURE' && subnetIds.length === 0) throw invalid('azureAccountDetails.subnetId is required');
   const spec: Network = {
     provider,
     network,
@@ -315,6 +312,7 @@ export default defineService<OperationName>()({
     createPrivateLinkEndpoint: code(createEndpoints),
     updatePrivateLinkEndpoint: r.network.work('update', change),
     deletePrivateLinkEndpoint: r.network.work('delete', change),
+    // A migration is of AWS endpoints.
     migratePrivateLinkEndpoints: r.network.work('migrate', { ...change, rewrite: (h, sent) => changeRequest(h, sent, 'AWS') }),
     listPrivateLinkEndpointStatuses: r.endpoint.read({ answer: endpointStatuses }),
     getPrivateLinkStatus: code(getPrivateLinkStatus),
