@@ -45,7 +45,6 @@ const KINDS: Readonly<Record<string, { feature: string; type?: string; rate: num
   df: { feature: 'DATA_FLOW', rate: 0.6 },
   dfworkload: { feature: 'DATA_FLOW', rate: 0.6 },
 };
-const OTHER = { rate: 0.5 };
 
 /** FreeIPA's instance type in each cloud. */
 const FREEIPA_TYPE: Readonly<Record<string, string>> = { AWS: 'm5.large', AZURE: 'Standard_D2s_v3', GCP: 'e2-standard-4' };
@@ -78,11 +77,11 @@ function instancesOf(record: unknown): { type?: string; count: number } {
     }
     const [type] = [...byType.entries()].sort((a, b) => b[1] - a[1])[0] ?? [''];
     const count = [...byType.values()].reduce((n, c) => n + c, 0);
-    return { ...(type ? { type } : {}), count: Math.max(1, count) };
+    return { type, count: Math.max(1, count) };
   }
   const type = Object.entries(r).find(([k, v]) => /instanceType$/i.test(k) && typeof v === 'string')?.[1] as string | undefined;
   const count = ['nodeCount', 'instanceCount', 'numberOfNodes', 'nodes', 'workerCount'].map((k) => r[k]).find((v) => typeof v === 'number');
-  return { ...(type ? { type } : {}), count: typeof count === 'number' && count > 0 ? count : 1 };
+  return { type, count: typeof count === 'number' && count > 0 ? count : 1 };
 }
 
 /** A record's user tags as a map: from `[{key, value}]`, `{userDefined: {...}}` or a plain map. */
@@ -96,8 +95,8 @@ function tagsOf(record: unknown): Doc | undefined {
   return Object.keys(map).length > 0 ? map : undefined;
 }
 
-const kindOf = (service: string): { feature: string; type?: string; rate: number } =>
-  KINDS[service] ?? { feature: service.toUpperCase(), ...OTHER };
+/** Any other kind: its service's name, at the default rate. */
+const kindOf = (service: string) => KINDS[service] ?? { feature: service.toUpperCase(), rate: 0.5 };
 
 /** Everything of the account that runs, in a stable order: by when it first ran, then by name. */
 function sources(h: Hook): Source[] {
@@ -122,18 +121,17 @@ function sources(h: Hook): Source[] {
       if (!running) continue;
       const inst = instancesOf(running.record);
       const noun = d.what.slice(0, d.what.length - running.name.length).trim();
-      const template = str(obj(running.record).clusterTemplateName);
       out.push({
         service: d.service,
         name: running.name,
-        ...(running.crn ? { crn: running.crn } : {}),
+        crn: running.crn,
         clusterType: kindOf(d.service).type ?? noun.toUpperCase().replace(/[^A-Z0-9]+/g, '_'),
         env,
         runs: running.runs,
-        ...(inst.type ? { instanceType: inst.type } : {}),
+        instanceType: inst.type,
         instanceCount: inst.count,
         tags: tagsOf(running.record),
-        ...(template ? { template } : {}),
+        template: str(obj(running.record).clusterTemplateName),
       });
     }
   }
@@ -161,13 +159,13 @@ function usage(s: Source, from: number, to: number): Doc | undefined {
   const k = kindOf(s.service);
   const hours = ran / HOUR;
   const quantity = hours * s.instanceCount;
-  return {
+  const record: Doc = {
     quantityType: 'INSTANCE_USAGE',
-    ...(s.env.name ? { environmentName: s.env.name } : {}),
-    ...(s.env.crn ? { environmentCrn: s.env.crn } : {}),
+    environmentName: s.env.name,
+    environmentCrn: s.env.crn,
     clusterName: s.name,
-    ...(s.crn ? { clusterCrn: s.crn } : {}),
-    ...(s.env.cloud ? { cloudProvider: s.env.cloud } : {}),
+    clusterCrn: s.crn,
+    cloudProvider: s.env.cloud,
     serviceFeature: k.feature,
     usageStartTimestamp: iso(from),
     usageEndTimestamp: iso(to),
@@ -175,12 +173,14 @@ function usage(s: Source, from: number, to: number): Doc | undefined {
     grossCharge: Math.round(quantity * k.rate * 1e6) / 1e6,
     listRate: k.rate,
     hours,
-    ...(s.instanceType ? { instanceType: s.instanceType } : {}),
+    instanceType: s.instanceType,
     instanceCount: s.instanceCount,
     clusterType: s.clusterType,
-    ...(s.tags ? { userTags: JSON.stringify(s.tags) } : {}),
-    ...(s.template ? { clusterTemplate: s.template } : {}),
+    userTags: s.tags && JSON.stringify(s.tags),
+    clusterTemplate: s.template,
   };
+  // What a source does not know (no CRN, no instance type) is left out, not sent empty.
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined && v !== ''));
 }
 
 /** The usage records of [from, to), hour by hour, each hour's in source order; hours nothing ran in are skipped over. */

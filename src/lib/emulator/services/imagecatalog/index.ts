@@ -69,8 +69,10 @@ const FREEIPA = [
   { imageId: '2f7b9c1d-4e6a-4b8c-9d0e-1f2a3b4c5d6e', version: '4.10.2' },
 ];
 
-/** The default catalog's images as records to seed: the data lake service's Runtime images and two FreeIPA images. */
-function defaultCatalog(): Doc[] {
+/** Seeds the default catalog's images the first time the account uses the service: the data lake service's Runtime images and two FreeIPA images. */
+function seedDefaultCatalog(h: Hook<R>): void {
+  const seeded = `imagecatalog.defaultCatalog:${h.ctx.info.accountId}`;
+  if (h.ctx.store.meta(seeded)) return;
   const runtime = IMAGES.map((img) => ({
     imageId: img.imageId,
     imageDate: img.created,
@@ -85,25 +87,14 @@ function defaultCatalog(): Doc[] {
     versions: { freeipa: version, os: 'redhat8' },
     vmImages: published(`freeipa-${version.replace(/\./g, '-')}`),
   }));
-  return [...runtime, ...freeipa];
-}
-
-/** Seeds the default catalog's images the first time the account uses the service. */
-function seedDefaultCatalog(h: Hook<R>): void {
-  const seeded = `imagecatalog.defaultCatalog:${h.ctx.info.accountId}`;
-  if (h.ctx.store.meta(seeded)) return;
   const all = h.records('defaultImage');
-  for (const doc of defaultCatalog()) {
-    const id = String(doc.imageId);
-    all.create({ id, scope: '', doc: h.conform(IMAGE_SHAPE, doc, id), data: { architecture: ARCHITECTURE } });
-  }
+  for (const doc of [...runtime, ...freeipa])
+    all.create({ id: doc.imageId, scope: '', doc: h.conform(IMAGE_SHAPE, doc, doc.imageId), data: { architecture: ARCHITECTURE } });
   h.ctx.store.setMeta(seeded, '1');
 }
 
-const defaultImages = (h: Hook<R>): EngineRecord[] => h.records('defaultImage').all();
-
 function defaultImage(h: Hook<R>, imageId: string): EngineRecord {
-  const img = defaultImages(h).find((r) => r.id === imageId);
+  const img = h.records('defaultImage').byId(imageId);
   if (!img)
     throw notFound(
       `image ${imageId.slice(0, 200)} is not in the default catalog; find one with: cdpctl imagecatalog default-images find --provider AWS --image-type RUNTIME`,
@@ -122,7 +113,10 @@ function newestDefault(h: Hook<R>, req: Doc): Doc {
   const provider = text(req.provider) as Provider;
   const type = text(req.imageType) as ImageType;
   const arch = (str(req.architecture) ?? ARCHITECTURE).toUpperCase();
-  const ofType = defaultImages(h).filter((r) => r.doc.imageType === type && vmImagesOf(r, provider).length > 0);
+  const ofType = h
+    .records('defaultImage')
+    .all()
+    .filter((r) => r.doc.imageType === type && vmImagesOf(r, provider).length > 0);
   const version = type === 'RUNTIME' ? (str(req.runtimeVersion) ?? DEFAULT_RUNTIME) : undefined;
   const versions = [...new Set(ofType.map(versionOf).filter((v): v is string => v !== undefined))];
   if (version && !versions.includes(version))
@@ -201,10 +195,7 @@ function imageFromSource(h: Hook<R>, rec: Readonly<EngineRecord>, req: Doc): Doc
 }
 
 /** A default image by id, NOT_FOUND saying how to find one (the engine's NOT_FOUND has no such hint). */
-function inDefaultCatalog(h: Hook<R>, req: Doc): Doc {
-  defaultImage(h, text(req.imageId));
-  return req;
-}
+const inDefaultCatalog = (h: Hook<R>, req: Doc): Doc => ({ ...req, imageId: defaultImage(h, text(req.imageId)).id });
 
 /** A custom catalog with its images. */
 const catalogWithImages = (h: Hook<R>, rec: Readonly<EngineRecord>): Doc => ({

@@ -72,6 +72,11 @@ function connectivity(_h: Hook<R>, rec: Rec): Doc {
   };
 }
 
+/** FAILED_PRECONDITION unless the database (when there is one) is AVAILABLE for `what`. */
+function requireAvailable(h: Hook<R>, db: Rec | undefined, what: string): void {
+  if (db) h.records('database').require(db, ['AVAILABLE'], what);
+}
+
 /** The runtime a database runs, and the newer ones it may go to. */
 function runtimesOf(rec: Rec): { current: string; newer: string[] } {
   const current = String(rec.doc.dbVersion ?? DEFAULT_RUNTIME);
@@ -95,7 +100,7 @@ function upgradeCheck(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const runtime = str(req.runtime);
   if (runtime && !versions.includes(runtime))
     throw failedPrecondition(`runtime ${runtime} is not available; available: ${versions.join(', ')}`);
-  h.records('database').require(rec, ['AVAILABLE'], 'an upgrade check');
+  requireAvailable(h, rec, 'an upgrade check');
   return { statusReason: `the database is ready to upgrade${runtime ? ` to ${runtime}` : ''}` };
 }
 
@@ -114,7 +119,7 @@ function upgradeTo(_h: Hook<R>, rec: Rec, req: Doc): Doc {
 function restoreOf(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const snapshot = h.records('snapshot').get(text(req.snapshotName), rec.scope, `database ${text(req.databaseName)}`);
   const target = h.locate('database', { environmentName: req.targetEnvironmentName, databaseName: req.targetDatabaseName });
-  h.records('database').require(target, ['AVAILABLE'], 'a restore into it');
+  requireAvailable(h, target, 'a restore into it');
   return {
     snapshotId: snapshot.doc.snapshotId,
     snapshotName: snapshot.name,
@@ -149,7 +154,7 @@ export default defineService<OperationName>()({
           storageLocation: `s3a://${String(rec.doc.environmentName)}-cod/${rec.name ?? rec.id}`,
           internalName: `cod-${rec.id.slice(0, 12)}`,
         }),
-        check: { upgrade: (h, rec) => h.records('database').require(rec, ['AVAILABLE'], 'an upgrade') },
+        check: { upgrade: (h, rec) => requireAvailable(h, rec, 'an upgrade') },
         effect: { upgrade: upgradeTo },
       },
     },
@@ -157,15 +162,7 @@ export default defineService<OperationName>()({
       keys: ['snapshotName'],
       lives: { in: 'parent', parent: 'database' },
       minutes: { create: [0.5, 4.5] },
-      hooks: {
-        check: {
-          create: (h, rec) => {
-            const db = h.records('database');
-            const parent = db.byId(rec.scope);
-            if (parent) db.require(parent, ['AVAILABLE'], 'a snapshot');
-          },
-        },
-      },
+      hooks: { check: { create: (h, rec) => requireAvailable(h, h.records('database').byId(rec.scope), 'a snapshot') } },
     },
     restore: { keys: ['restoreId'], lives: { in: 'parent', parent: 'database' }, hooks: { fill: restoreOf } },
     diagnostics: { keys: ['id'], lives: { in: 'parent', parent: 'database' }, minutes: { create: 3 } },
