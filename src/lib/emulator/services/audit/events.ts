@@ -125,12 +125,17 @@ export class EventLog {
     return lo;
   }
 
-  /** The rows of a scan from a position on, read a chunk at a time, up to the first event at or after `to`. */
-  private static *until(scan: Scan, from: number, to: number, chunk: number): Generator<StoredDoc<EventRecord>> {
+  /** The rows of a scan after a position, read a chunk at a time, up to the first that is `past` the end. */
+  private static *until(
+    scan: Scan,
+    from: number,
+    past: (row: StoredDoc<EventRecord>) => boolean,
+    chunk: number,
+  ): Generator<StoredDoc<EventRecord>> {
     for (let p = from; ;) {
       const rows = scan(p, chunk);
       for (const row of rows) {
-        if (row.doc.event.timestamp >= to) return;
+        if (past(row)) return;
         yield row;
       }
       const last = rows[rows.length - 1];
@@ -150,7 +155,8 @@ export class EventLog {
       read: (after, count) => {
         start ??= EventLog.startOf(scan, from);
         const out: Array<{ item: StoredDoc<EventRecord>; position: number }> = [];
-        for (const row of EventLog.until(scan, Math.max(after, start), to, Math.max(count, 100))) {
+        const rows = EventLog.until(scan, Math.max(after, start), (row) => row.doc.event.timestamp >= to, Math.max(count, 100));
+        for (const row of rows) {
           if (keep(row.doc)) out.push({ item: row, position: row.seq });
           if (out.length === count) break;
         }
@@ -167,6 +173,11 @@ export class EventLog {
   /** Every event of [from, to) in order (for batching): all of them, not a page. */
   each(from: number, to: number): Generator<StoredDoc<EventRecord>> {
     const scan = this.scan();
-    return EventLog.until(scan, EventLog.startOf(scan, from), to, 500);
+    return EventLog.until(scan, EventLog.startOf(scan, from), (row) => row.doc.event.timestamp >= to, 500);
+  }
+
+  /** Every event at store positions first..last, in order (a batch's). */
+  at(first: number, last: number): Generator<StoredDoc<EventRecord>> {
+    return EventLog.until(this.scan(), first - 1, (row) => row.seq > last, 500);
   }
 }
