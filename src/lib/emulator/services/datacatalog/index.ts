@@ -3,14 +3,13 @@
  * data lake (records in the lake's environment that hold the lake's CRN),
  * tag suggestions and their review, and the profilers a data lake launches.
  * What the model says of them is model/services/datacatalog/resources.ts;
- * what it cannot say is shares.ts, users.ts and tags.ts.
+ * what it cannot say is shares.ts, shares.ts and tags.ts.
  */
 import type { OperationName } from '../../../model/services/datacatalog/wire.js';
 import { resources } from '../../../model/services/datacatalog/resources.js';
 import { code, defineService } from '../../engine/table.js';
 import * as shares from './shares.js';
 import * as tags from './tags.js';
-import * as users from './users.js';
 
 /** Shares and users live in their data lake's environment, as parts of it: they neither hold up its delete nor follow its stop and start. */
 const IN_ENVIRONMENT = { lives: { in: 'environment', by: ['environmentCrn'] }, withEnvironment: 'part' } as const;
@@ -39,7 +38,7 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
       keys: ['externalUserId'],
       ...IN_ENVIRONMENT,
       names: 'repeat',
-      hooks: { effect: { update: users.credentialsChanged } },
+      hooks: { effect: { update: shares.credentialsChanged } },
     },
     tagReview: { noun: 'tag review', keys: ['datalakeCrn'] },
     // Named by their data lake (profilersNamed); launched once a data lake (checkLaunch, with its own message).
@@ -57,18 +56,18 @@ export default defineService<OperationName | 'getFgacStatusByAssets'>()({
     listDataShares: r.dataShare.list({ select: shares.sharesNamed, beside: shares.lastPageToken }),
     updateDataShare: r.dataShare.update({ rewrite: shares.inLake }),
     deleteDataShare: r.dataShare.delete({ rewrite: shares.inLake }),
-    shareDataShare: r.dataShare.update({ rewrite: shares.sharing(true), answer: users.succeeded }),
+    shareDataShare: r.dataShare.update({ rewrite: shares.sharing(true), answer: shares.succeeded }),
     unshareDataShare: r.dataShare.update({ rewrite: shares.sharing(false) }),
     addAssetsToDataShare: r.dataShare.update({ rewrite: shares.assetsAdded, answer: shares.addedAssets }),
     removeAssetsFromDataShare: r.dataShare.update({ rewrite: shares.assetsRemoved }),
     grantAccessToExternalUsersOnDataShare: r.dataShare.update({ rewrite: shares.accessGranted }),
     updateAccessOfExternalUsersOnDataShare: r.dataShare.update({ rewrite: shares.accessGranted }),
     removeAccessOfExternalUsersOnDataShare: r.dataShare.update({ rewrite: shares.accessRemoved }),
-    createExternalUsers: code(users.createExternalUsers),
-    listExternalUsers: r.externalUser.list({ select: users.usersMatching }),
-    deleteExternalUser: r.externalUser.delete({ rewrite: users.userLeaving, answer: users.succeeded }),
-    revokeExternalUserCredentials: r.externalUser.update({ rewrite: users.revoking, answer: users.succeeded }),
-    regenerateExternalUserCredentials: r.externalUser.update({ rewrite: users.regenerating, answer: users.regenerated }),
+    createExternalUsers: code(shares.createExternalUsers),
+    listExternalUsers: r.externalUser.list({ select: shares.usersMatching }),
+    deleteExternalUser: r.externalUser.delete({ rewrite: shares.userLeaving, answer: shares.succeeded }),
+    revokeExternalUserCredentials: r.externalUser.update({ rewrite: shares.revoking, answer: shares.succeeded }),
+    regenerateExternalUserCredentials: r.externalUser.update({ rewrite: shares.regenerating, answer: shares.regenerated }),
     getSuggestedTags: code(tags.getSuggestedTags),
     reviewSuggestedTags: code(tags.reviewSuggestedTags),
     launchProfilers: r.profilers.create({ rewrite: tags.profilersNamed }),

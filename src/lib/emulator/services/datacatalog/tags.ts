@@ -10,10 +10,7 @@ import type { Hook } from '../../engine/declare.js';
 import { alreadyExists } from '../../errors.js';
 import { crn, crnId, stableUuid, uuid } from '../../ids.js';
 import { docs, str, strings, text } from '../../values.js';
-import type { EngineRecord } from '../../engine/records.js';
-import type { R } from './shares.js';
-
-type Rec = Readonly<EngineRecord>;
+import type { R, Rec } from './shares.js';
 
 /** What the built-in profile of every data lake finds: column -> suggested tags. */
 const PROFILE: Readonly<Record<string, readonly string[]>> = {
