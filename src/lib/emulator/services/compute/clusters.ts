@@ -23,7 +23,7 @@ import type { resources } from '../../../model/services/compute/resources.js';
 export type R = keyof typeof resources.resources;
 export type Rec = Readonly<EngineRecord>;
 
-export const K8S = ['1.27', '1.28', '1.29', '1.30'];
+const K8S = ['1.27', '1.28', '1.29', '1.30'];
 const DEFAULT_K8S = '1.29';
 
 /** The Kubernetes version a cluster may move to next (one step at a time). */
@@ -86,7 +86,7 @@ export function fillCluster(h: Hook<R>, rec: Rec, req: Doc): Doc {
 }
 
 /** A cluster's state version: one at creation, one more for every change since (an action begun, a deployment moved). */
-export const stateVersion = (rec: Rec): number => 1 + (rec.past?.length ?? 0) + Number(rec.data?.changes ?? 0);
+const stateVersion = (rec: Rec): number => 1 + (rec.past?.length ?? 0) + Number(rec.data?.changes ?? 0);
 
 /** The answer of a change of a cluster: its status now, with what the change started (`suspending the cluster`). */
 export const started =

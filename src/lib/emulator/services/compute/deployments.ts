@@ -8,52 +8,30 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { str, text } from '../../values.js';
-import type { EngineRecord } from '../../engine/records.js';
-import type { resources } from '../../../model/services/compute/resources.js';
-
-type R = keyof typeof resources.resources;
-type Rec = Readonly<EngineRecord>;
+import type { R, Rec } from './clusters.js';
 
 interface Chart {
+  /** Where every cluster has it installed. */
+  readonly namespace: string;
   readonly name: string;
   readonly description: string;
   readonly versions: ReadonlyArray<{ readonly deploymentVersion: string; readonly applicationVersion: string }>;
 }
 
-const CHARTS: readonly Chart[] = [
-  {
-    name: 'cluster-autoscaler',
-    description: 'Scales node groups to fit pending pods',
-    versions: [
-      { deploymentVersion: '9.29.0', applicationVersion: '1.27.2' },
-      { deploymentVersion: '9.37.0', applicationVersion: '1.29.0' },
-    ],
-  },
-  {
-    name: 'metrics-server',
-    description: 'Resource metrics for autoscaling',
-    versions: [
-      { deploymentVersion: '3.11.0', applicationVersion: '0.6.4' },
-      { deploymentVersion: '3.12.1', applicationVersion: '0.7.1' },
-    ],
-  },
-  { name: 'ingress-nginx', description: 'Ingress controller', versions: [{ deploymentVersion: '4.8.3', applicationVersion: '1.9.4' }] },
-  {
-    name: 'yunikorn',
-    description: 'Batch scheduler',
-    versions: [
-      { deploymentVersion: '1.4.0', applicationVersion: '1.4.0' },
-      { deploymentVersion: '1.5.0', applicationVersion: '1.5.0' },
-    ],
-  },
-];
+/** A chart, with its versions as [deployment version, application version], oldest first. */
+const chart = (namespace: string, name: string, description: string, ...versions: Array<[string, string]>): Chart => ({
+  namespace,
+  name,
+  description,
+  versions: versions.map(([deploymentVersion, applicationVersion]) => ({ deploymentVersion, applicationVersion })),
+});
 
-/** The charts every cluster starts with, by namespace. */
-const INSTALLED: ReadonlyArray<readonly [string, string]> = [
-  ['kube-system', 'cluster-autoscaler'],
-  ['kube-system', 'metrics-server'],
-  ['ingress', 'ingress-nginx'],
-  ['yunikorn', 'yunikorn'],
+/** The charts every cluster starts with. */
+const CHARTS: readonly Chart[] = [
+  chart('kube-system', 'cluster-autoscaler', 'Scales node groups to fit pending pods', ['9.29.0', '1.27.2'], ['9.37.0', '1.29.0']),
+  chart('kube-system', 'metrics-server', 'Resource metrics for autoscaling', ['3.11.0', '0.6.4'], ['3.12.1', '0.7.1']),
+  chart('ingress', 'ingress-nginx', 'Ingress controller', ['4.8.3', '1.9.4']),
+  chart('yunikorn', 'yunikorn', 'Batch scheduler', ['1.4.0', '1.4.0'], ['1.5.0', '1.5.0']),
 ];
 
 const AVAILABLE_CHARTS = [
@@ -76,9 +54,9 @@ interface DeploymentRec {
 function deploymentsOf(rec: Rec): DeploymentRec[] {
   const kept = rec.data?.deployments as DeploymentRec[] | undefined;
   if (kept) return kept;
-  return INSTALLED.map(([namespace, chart]) => {
-    const version = CHARTS.find((x) => x.name === chart)?.versions[0]?.deploymentVersion ?? '1.0.0';
-    return { name: chart, namespace, chart, version, overrides: '{}', history: [{ revision: 1, version, overrides: '{}' }] };
+  return CHARTS.map(({ namespace, name, versions }) => {
+    const version = versions[0]?.deploymentVersion ?? '1.0.0';
+    return { name, namespace, chart: name, version, overrides: '{}', history: [{ revision: 1, version, overrides: '{}' }] };
   });
 }
 
@@ -145,10 +123,10 @@ function live(rec: Rec): DeploymentRec[] {
   return deploymentsOf(rec);
 }
 
-function deployment(rec: Rec, req: Doc): DeploymentRec {
+function deployment(rec: Rec, req: Doc, all = live(rec)): DeploymentRec {
   const namespace = text(req.namespace);
   const name = text(req.name);
-  const d = live(rec).find((x) => x.namespace === namespace && x.name === name);
+  const d = all.find((x) => x.namespace === namespace && x.name === name);
   if (!d) throw notFound(`no deployment ${namespace}/${name} in compute cluster ${String(rec.name)}`);
   return d;
 }
@@ -187,8 +165,7 @@ export function upgradeDeployment(h: Hook<R>, req: Doc): Doc {
   const rec = h.locate('cluster', req);
   clusters.require(rec, ['RUNNING'], 'a deployment upgrade');
   const all = live(rec).map((d) => ({ ...d, history: [...d.history] }));
-  const d = all.find((x) => x.namespace === text(req.namespace) && x.name === text(req.name));
-  if (!d) throw notFound(`no deployment ${text(req.namespace)}/${text(req.name)} in compute cluster ${String(rec.name)}`);
+  const d = deployment(rec, req, all);
   const versions = CHARTS.find((x) => x.name === d.chart)?.versions ?? [];
   const idx = versions.findIndex((v) => v.deploymentVersion === d.version);
   let target = str(req.chartVersion);

@@ -12,21 +12,10 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { code, defineService } from '../../engine/table.js';
 import { obj } from '../../values.js';
-import {
-  checkDelete,
-  checkUpdate,
-  checkUpgrade,
-  computeEnvironment,
-  createCluster,
-  started,
-  fillCluster,
-  showCluster,
-  upgradesOf,
-  validateCluster,
-  type R,
-} from './clusters.js';
-import { describeDeployment, listDeployments, upgradeDeployment } from './deployments.js';
-import { byRun, operationDetails, operationStatus, retryOperation, upgradeCluster } from './operations.js';
+import * as clusters from './clusters.js';
+import type { R } from './clusters.js';
+import * as deployments from './deployments.js';
+import * as ops from './operations.js';
 import { computeClusters } from './provides.js';
 
 const refreshOrUpdate = (req: Doc): string =>
@@ -52,33 +41,33 @@ export default defineService<OperationName>()({
       withEnvironment: 'part',
       hooks: {
         check: {
-          create: (h, rec) => void computeEnvironment(h, String(rec.env)),
-          update: checkUpdate,
-          upgrade: checkUpgrade,
-          delete: checkDelete,
+          create: (h, rec) => void clusters.computeEnvironment(h, String(rec.env)),
+          update: clusters.checkUpdate,
+          upgrade: clusters.checkUpgrade,
+          delete: clusters.checkDelete,
         },
-        fill: fillCluster,
-        show: showCluster,
-        effect: { upgrade: (_h, rec) => ({ kubernetesVersion: upgradesOf(rec)[0] }) },
+        fill: clusters.fillCluster,
+        show: clusters.showCluster,
+        effect: { upgrade: (_h, rec) => ({ kubernetesVersion: clusters.upgradesOf(rec)[0] }) },
       },
     },
   },
   operations: (r) => ({
-    createCluster: code(createCluster),
-    validateCluster: code(validateCluster),
+    createCluster: code(clusters.createCluster),
+    validateCluster: code(clusters.validateCluster),
     describeCluster: r.cluster.read(),
     listClusters: r.cluster.list({ environment: ['envNameOrCrn'], rewrite: defaultOnly }),
-    updateCluster: r.cluster.update({ answer: started(refreshOrUpdate) }),
-    deleteCluster: r.cluster.delete({ answer: started(forcedOrDeleting) }),
-    suspendCluster: r.cluster.act('suspend', { answer: started('suspending the cluster') }),
-    resumeCluster: r.cluster.act('resume', { answer: started('resuming the cluster') }),
-    upgradeCluster: code(upgradeCluster),
-    getOperationStatus: r.cluster.operation({ answer: operationStatus }),
-    getOperationDetails: r.cluster.operation({ rewrite: byRun, answer: operationDetails }),
-    retryOperation: code(retryOperation),
-    listDeployments: r.cluster.read({ answer: listDeployments }),
-    describeDeployment: r.cluster.read({ answer: describeDeployment }),
-    upgradeDeployment: code(upgradeDeployment),
+    updateCluster: r.cluster.update({ answer: clusters.started(refreshOrUpdate) }),
+    deleteCluster: r.cluster.delete({ answer: clusters.started(forcedOrDeleting) }),
+    suspendCluster: r.cluster.act('suspend', { answer: clusters.started('suspending the cluster') }),
+    resumeCluster: r.cluster.act('resume', { answer: clusters.started('resuming the cluster') }),
+    upgradeCluster: code(ops.upgradeCluster),
+    getOperationStatus: r.cluster.operation({ answer: ops.operationStatus }),
+    getOperationDetails: r.cluster.operation({ rewrite: ops.byRun, answer: ops.operationDetails }),
+    retryOperation: code(ops.retryOperation),
+    listDeployments: r.cluster.read({ answer: deployments.listDeployments }),
+    describeDeployment: r.cluster.read({ answer: deployments.describeDeployment }),
+    upgradeDeployment: code(deployments.upgradeDeployment),
   }),
   provides: { computeClusters },
 });

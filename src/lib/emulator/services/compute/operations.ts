@@ -9,7 +9,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { OperationRecord } from '../../engine/operations.js';
+import type { OperationOptions, OperationRecord } from '../../engine/operations.js';
 import { verbs } from '../../engine/table.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import { failedPrecondition, notFound } from '../../errors.js';
@@ -37,12 +37,8 @@ function statusOf(h: Hook<R>, op: OperationRecord): { status: string; endsAt: nu
   return { status: status === 'FINISHED' ? 'COMPLETED' : status, endsAt: ended ?? endsAt };
 }
 
-const PHASES = [
-  ['VALIDATE', 0.1],
-  ['PREPARE', 0.2],
-  ['EXECUTE', 0.6],
-  ['FINALIZE', 0.1],
-] as const;
+/** The phases in order, each with its share of the operation's time. */
+const PHASES = Object.entries({ VALIDATE: 0.1, PREPARE: 0.2, EXECUTE: 0.6, FINALIZE: 0.1 });
 
 /** The phases of a workflow operation: VALIDATE, PREPARE, EXECUTE, FINALIZE (a dry run: VALIDATE only). */
 function phases(h: Hook<R>, op: OperationRecord): Doc[] {
@@ -95,15 +91,6 @@ function statusView(h: Hook<R>, cluster: Rec, op: OperationRecord): Doc {
 export const operationStatus = (h: Hook<R>, rec: Rec, req: Doc): Doc =>
   statusView(h, rec, h.records('cluster').operation(rec, text(req.operationId)));
 
-/** An operation by its id, with the cluster it belongs to. */
-function operationOf(h: Hook<R>, id: string): { op: OperationRecord; cluster: Rec } {
-  const clusters = h.records('cluster');
-  const op = clusters.operations().get(id);
-  const cluster = clusters.byId(op.owner);
-  if (!cluster) throw notFound(`operation ${op.operationId} not found`);
-  return { op, cluster };
-}
-
 /** getOperationDetails names an operation by its id, or by the id of one of its runs. */
 export function byRun(h: Hook<R>, sent: Doc): Doc {
   const runId = str(sent.runId);
@@ -145,27 +132,29 @@ export function operationDetails(h: Hook<R>, cluster: Rec, req: Doc): Doc {
   };
 }
 
-/** How long a dry run's operation runs, in emulated minutes. */
-const DRY_RUN_MINUTES = 0.5;
+/** A dry run's operation (half an emulated minute): the validation alone, failing as its action would (`retry`: its first run is over). */
+function dryRun(h: Hook<R>, cluster: Rec, name: string, retry: boolean, opts: Omit<OperationOptions, 'minutes' | 'failed'>): Doc {
+  const clusters = h.records('cluster');
+  const failed = failsOnPurpose(cluster.name, name.toLowerCase(), clusters.model.lifecycle ?? {}, retry);
+  const op = clusters.operations().record(cluster.id, name, { minutes: 0.5, failed, startedBy: h.ctx.caller.actorCrn, ...opts });
+  return { operationId: op.operationId };
+}
 
 /** An upgrade: the cluster's upgrade with its operation, or a dry run, which runs the operation's validation alone. */
 export function upgradeCluster(h: Hook<R>, req: Doc): Doc {
   if (req.dryRun !== true) return h.serve(verbs<R>('cluster').act('upgrade'), req);
-  const clusters = h.records('cluster');
   const rec = h.locate('cluster', req);
   checkUpgrade(h, rec);
-  const failed = failsOnPurpose(rec.name, 'upgrade', clusters.model.lifecycle ?? {});
-  const op = clusters
-    .operations()
-    .record(rec.id, 'UPGRADE', { minutes: DRY_RUN_MINUTES, failed, startedBy: h.ctx.caller.actorCrn, data: { dryRun: true } });
-  return { operationId: op.operationId };
+  return dryRun(h, rec, 'UPGRADE', false, { data: { dryRun: true } });
 }
 
 /** Runs a FAILED operation again, under its own id: its cluster's action with it, unless it was a dry run. */
 export function retryOperation(h: Hook<R>, req: Doc): Doc {
   const clusters = h.records('cluster');
   const ops = clusters.operations();
-  const { op, cluster } = operationOf(h, text(req.operationId));
+  const op = ops.get(text(req.operationId));
+  const rec = clusters.byId(op.owner);
+  if (!rec) throw notFound(`operation ${op.operationId} not found`);
   const { status } = statusOf(h, op);
   if (status !== 'FAILED') throw failedPrecondition(`operation ${op.operationId} is ${status}; only a FAILED operation can be retried`);
   const action = op.operationName.toLowerCase();
@@ -173,21 +162,14 @@ export function retryOperation(h: Hook<R>, req: Doc): Doc {
   if (!spec) throw failedPrecondition(`operation ${op.operationId} cannot be retried`);
   const data = dataOf(op);
   const again: WorkflowData = { ...data, retryCount: (data.retryCount ?? 0) + 1, runId: uuid() };
-  if (data.dryRun) {
-    const failed = failsOnPurpose(cluster.name, action, clusters.model.lifecycle ?? {}, true);
-    ops.record(cluster.id, op.operationName, {
-      minutes: DRY_RUN_MINUTES,
-      failed,
+  if (data.dryRun)
+    return dryRun(h, rec, op.operationName, true, {
       operationId: op.operationId,
-      startedBy: op.startedBy ?? h.ctx.caller.actorCrn,
+      ...(op.startedBy ? { startedBy: op.startedBy } : {}),
       data: { ...again },
     });
-    return { operationId: op.operationId };
-  }
-  const rec = clusters.byId(cluster.id);
-  const state = rec ? clusters.state(rec) : '';
-  if (!rec || state !== spec.failure)
-    throw failedPrecondition(`compute cluster ${String(cluster.name)} is ${state}; the operation no longer applies`);
+  const state = clusters.state(rec);
+  if (state !== spec.failure) throw failedPrecondition(`compute cluster ${String(rec.name)} is ${state}; the operation no longer applies`);
   // The action again, with what its success sets, under the operation's own id; a `fail-<action>-` name fails only its first run.
   clusters.begin(rec, action, {
     anyState: true,
