@@ -26,7 +26,7 @@
  * one-time id of the page it came from. Every value shown is escaped on the
  * server, and set as text (never as markup) by the script.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseDuration } from '../clock.js';
 import { ApiError } from '../errors.js';
@@ -34,9 +34,9 @@ import type { LogEntry } from '../request-log.js';
 import type { FaultSettings } from '../http/faults.js';
 import type { World } from '../world.js';
 import { APP_SCRIPT, boardPage, boardSignInPage, clockPart, logPart, resourcesPart, type BoardState } from './board-page.js';
-import { Refusal, type ConsoleFlows, type ConsoleHost } from './flows.js';
-import { pageHeaders, readSmallBody, requireSecret } from './http.js';
-import { ConsoleGate } from './secret.js';
+import { refuse, Refusal, type ConsoleFlows, type ConsoleHost } from './flows.js';
+import { checkOrigin, pageHeaders, readSmallBody, redirect, requireSecret, sendJson, sendPage } from './http.js';
+import { ConsoleGate, cookieOf, same } from './secret.js';
 import type { SiteInfo } from './pages.js';
 
 /** What the board needs of the emulator beyond the sign-in pages' host. */
@@ -67,25 +67,10 @@ const BODY_LIMIT = 16 * 1024;
 const HTML_HEADERS = pageHeaders(
   "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
 );
-
-const HTML = 'text/html; charset=utf-8';
+/** JSON answers are not sniffed either. */
+const JSON_HEADERS = { 'x-content-type-options': 'nosniff' };
 
 const secret = (): string => randomBytes(24).toString('base64url');
-
-function same(a: string | undefined, b: string): boolean {
-  if (a === undefined) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-function cookieOf(req: IncomingMessage): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === COOKIE) return v.join('=');
-  }
-  return undefined;
-}
 
 export class ConsoleBoard {
   private readonly sessions = new Map<string, Session>();
@@ -107,7 +92,7 @@ export class ConsoleBoard {
   }
 
   private session(req: IncomingMessage): Session | undefined {
-    const id = cookieOf(req);
+    const id = cookieOf(req, COOKIE);
     const s = id ? this.sessions.get(id) : undefined;
     if (!s) return undefined;
     if (s.expiresAt <= this.now()) {
@@ -126,31 +111,31 @@ export class ConsoleBoard {
       // Every page and call asks for the console's secret (secret.ts), a signed-in one too.
       requireSecret(this.gate, req, url, res);
       const route = `${req.method ?? ''} ${path}`;
-      if (route === 'GET /console/app.js') return this.send(res, 200, APP_SCRIPT, 'text/javascript; charset=utf-8');
+      if (route === 'GET /console/app.js')
+        return sendPage(res, HTML_HEADERS, 200, APP_SCRIPT, { 'content-type': 'text/javascript; charset=utf-8' });
       if (route === 'GET /console/signin') return this.signInPage(res);
       if (route === 'POST /console/signin') return await this.signIn(req, res);
       const s = this.session(req);
       if (!s) {
         if (api) throw new Refusal(401, 'UNAUTHENTICATED', 'Not signed in', 'Sign in at /console/signin first.');
-        return this.redirect(res, '/console/signin');
+        return redirect(res, '/console/signin');
       }
       if (req.method === 'POST') this.checkToken(req, s);
       switch (route) {
         case 'GET /console':
-          return this.send(
+          return this.page(
             res,
             200,
             boardPage(this.site, { ...this.state(), user: s.email, token: s.token }, this.log(url.searchParams), this.services()),
-            HTML,
           );
         case 'GET /console/part/clock':
-          return this.send(res, 200, clockPart(this.state().clock), HTML);
+          return this.page(res, 200, clockPart(this.state().clock));
         case 'GET /console/part/resources':
-          return this.send(res, 200, resourcesPart(this.state().environments), HTML);
+          return this.page(res, 200, resourcesPart(this.state().environments));
         case 'GET /console/part/log':
-          return this.send(res, 200, logPart(this.log(url.searchParams)), HTML);
+          return this.page(res, 200, logPart(this.log(url.searchParams)));
         case 'POST /console/signout':
-          this.sessions.delete(cookieOf(req) ?? '');
+          this.sessions.delete(cookieOf(req, COOKIE) ?? '');
           res.writeHead(303, {
             location: '/console/signin',
             'set-cookie': `${COOKIE}=; Path=/console; Max-Age=0; HttpOnly; SameSite=Strict`,
@@ -167,7 +152,7 @@ export class ConsoleBoard {
         case 'POST /console/api/faults':
           return this.json(res, 200, this.faults(await this.body(req)));
         default:
-          throw new Refusal(404, 'NOT_FOUND', 'Not found', `There is no page at ${path.slice(0, 200)}.`);
+          throw refuse.notFound('Not found', `There is no page at ${path.slice(0, 200)}.`);
       }
     } catch (err) {
       const known = err instanceof ApiError;
@@ -175,7 +160,7 @@ export class ConsoleBoard {
       const message = known ? err.message : 'The emulator failed to handle this request.';
       if (!res.headersSent) {
         if (api || req.method === 'POST') this.json(res, status, { code: known ? err.code : 'INTERNAL_ERROR', message });
-        else this.send(res, status, boardSignInPage(this.site, { error: message, requestId: this.newSignIn(), users: [], total: 0 }), HTML);
+        else this.page(res, status, boardSignInPage(this.site, { error: message, requestId: this.newSignIn(), users: [], total: 0 }));
       }
       if (!req.complete) req.resume();
     }
@@ -192,24 +177,17 @@ export class ConsoleBoard {
 
   private signInPage(res: ServerResponse): void {
     const { listed, total } = this.flows.users();
-    this.send(res, 200, boardSignInPage(this.site, { requestId: this.newSignIn(), users: listed, total }), HTML);
+    this.page(res, 200, boardSignInPage(this.site, { requestId: this.newSignIn(), users: listed, total }));
   }
 
   private async signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const origin = req.headers.origin;
-    if (origin !== undefined && origin !== 'null' && origin !== `http://${req.headers.host ?? ''}`)
-      throw new Refusal(403, 'PERMISSION_DENIED', 'Not allowed', 'The sign-in form may only be sent from the console’s own page.');
+    checkOrigin(req, 'The sign-in form may only be sent from the console’s own page.');
     const form = new URLSearchParams(await readSmallBody(req, BODY_LIMIT, 'request'));
     const id = form.get('request') ?? '';
     const until = this.signIns.get(id);
     this.signIns.delete(id);
     if (until === undefined || until <= this.now())
-      throw new Refusal(
-        400,
-        'INVALID_ARGUMENT',
-        'Sign-in expired',
-        'This sign-in page has expired or was used; open /console/signin again.',
-      );
+      throw refuse.invalid('Sign-in expired', 'This sign-in page has expired or was used; open /console/signin again.');
     const user = this.flows.chosenUser(form.get('otherUser')?.trim() || form.get('user'));
     while (this.sessions.size >= MAX_SESSIONS) this.sessions.delete(this.sessions.keys().next().value ?? '');
     const sid = secret();
@@ -225,12 +203,7 @@ export class ConsoleBoard {
   private checkToken(req: IncomingMessage, s: Session): void {
     const given = req.headers['x-console-token'];
     if (!same(typeof given === 'string' ? given : undefined, s.token))
-      throw new Refusal(
-        403,
-        'PERMISSION_DENIED',
-        'Not allowed',
-        'Changes must come from the console page (its token is missing or wrong).',
-      );
+      throw refuse.denied('Not allowed', 'Changes must come from the console page (its token is missing or wrong).');
   }
 
   // ---- what the page shows -----------------------------------------------------------
@@ -304,7 +277,7 @@ export class ConsoleBoard {
             const hit = host.worldView.inEnvironment(scope, e.crn).find((d) => d.ref === ref);
             if (hit) return hit.view();
           }
-        throw new Refusal(404, 'NOT_FOUND', 'Not found', `Nothing is known as ${ref.slice(0, 200)}.`);
+        throw refuse.notFound('Not found', `Nothing is known as ${ref.slice(0, 200)}.`);
       },
       { readOnly: true },
     );
@@ -315,8 +288,7 @@ export class ConsoleBoard {
     let advanceMs: number | undefined;
     if (advance !== undefined) {
       advanceMs = typeof advance === 'string' ? parseDuration(advance) : undefined;
-      if (advanceMs === undefined)
-        throw new Refusal(400, 'INVALID_ARGUMENT', 'Not a duration', 'advance takes a duration such as 30s, 15m, 2h or 1d.');
+      if (advanceMs === undefined) throw refuse.invalid('Not a duration', 'advance takes a duration such as 30s, 15m, 2h or 1d.');
     }
     this.host.driveClock({ pause: body.pause === true, resume: body.resume === true, ...(advanceMs !== undefined ? { advanceMs } : {}) });
     return this.state().clock;
@@ -326,14 +298,12 @@ export class ConsoleBoard {
     const rate = Number(body.rate ?? 0);
     const latencyMs = Number(body.latencyMs ?? 0);
     const kinds = Array.isArray(body.kinds) ? body.kinds.map(String) : [];
-    if (!(rate >= 0 && rate <= 1)) throw new Refusal(400, 'INVALID_ARGUMENT', 'Bad rate', 'The fault rate is a fraction between 0 and 1.');
-    if (!(latencyMs >= 0 && latencyMs <= 60_000))
-      throw new Refusal(400, 'INVALID_ARGUMENT', 'Bad latency', 'The latency is 0 to 60000 ms.');
+    if (!(rate >= 0 && rate <= 1)) throw refuse.invalid('Bad rate', 'The fault rate is a fraction between 0 and 1.');
+    if (!(latencyMs >= 0 && latencyMs <= 60_000)) throw refuse.invalid('Bad latency', 'The latency is 0 to 60000 ms.');
     const known = ['503', '429', 'reset'] as const;
     const chosen = known.filter((k) => kinds.includes(k));
-    if (chosen.length !== kinds.length) throw new Refusal(400, 'INVALID_ARGUMENT', 'Bad kinds', 'Fault kinds are 503, 429 and reset.');
-    if (rate > 0 && chosen.length === 0)
-      throw new Refusal(400, 'INVALID_ARGUMENT', 'No kind', 'Choose at least one kind of fault to inject.');
+    if (chosen.length !== kinds.length) throw refuse.invalid('Bad kinds', 'Fault kinds are 503, 429 and reset.');
+    if (rate > 0 && chosen.length === 0) throw refuse.invalid('No kind', 'Choose at least one kind of fault to inject.');
     this.host.setFaults({ rate, latencyMs, kinds: chosen });
     return this.host.faultSettings;
   }
@@ -347,32 +317,19 @@ export class ConsoleBoard {
     try {
       v = JSON.parse((await readSmallBody(req, BODY_LIMIT, 'request')) || '{}');
     } catch {
-      throw new Refusal(400, 'INVALID_ARGUMENT', 'Not JSON', 'The request body is not valid JSON.');
+      throw refuse.invalid('Not JSON', 'The request body is not valid JSON.');
     }
     if (typeof v !== 'object' || v === null || Array.isArray(v))
-      throw new Refusal(400, 'INVALID_ARGUMENT', 'Not an object', 'The request body must be a JSON object.');
+      throw refuse.invalid('Not an object', 'The request body must be a JSON object.');
     return v as Record<string, unknown>;
   }
 
-  private send(res: ServerResponse, status: number, text: string, type: string): void {
-    res.writeHead(status, { ...HTML_HEADERS, 'content-type': type, 'content-length': Buffer.byteLength(text) });
-    res.end(text);
+  private page(res: ServerResponse, status: number, html: string): void {
+    sendPage(res, HTML_HEADERS, status, html);
   }
 
   private json(res: ServerResponse, status: number, body: unknown): void {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'content-length': Buffer.byteLength(text),
-    });
-    res.end(text);
-  }
-
-  private redirect(res: ServerResponse, location: string): void {
-    res.writeHead(303, { location, 'cache-control': 'no-store', 'content-length': 0 });
-    res.end();
+    sendJson(res, status, body, JSON_HEADERS);
   }
 }
 

@@ -44,6 +44,14 @@ export class Refusal extends ApiError {
   }
 }
 
+/** The usual refusals: a title for the page and the reason. */
+export const refuse = {
+  invalid: (title: string, message: string): Refusal => new Refusal(400, 'INVALID_ARGUMENT', title, message),
+  denied: (title: string, message: string): Refusal => new Refusal(403, 'PERMISSION_DENIED', title, message),
+  notFound: (title: string, message: string): Refusal => new Refusal(404, 'NOT_FOUND', title, message),
+  expired: (title: string, message: string): Refusal => new Refusal(410, 'EXPIRED', title, message),
+};
+
 /** How long a sign-in page or a device code stays usable. */
 export const DEFAULT_TTL_MS = 10 * 60_000;
 /** Seconds the CLI should wait between polls of the access key address. */
@@ -121,10 +129,10 @@ export function normalizeUserCode(typed: string): string {
  * and on the parsed URL (which would quietly turn `127.1` into `127.0.0.1`).
  */
 export function checkReturnUrl(given: string | null): URL {
-  const refuse = (why: string): never => {
-    throw new Refusal(400, 'INVALID_ARGUMENT', 'This return address is not allowed', why);
+  const refused = (why: string): never => {
+    throw refuse.invalid('This return address is not allowed', why);
   };
-  if (!given) return refuse('The sign-in request names no returnUrl to send the access key to.');
+  if (!given) return refused('The sign-in request names no returnUrl to send the access key to.');
   const m = /^http:\/\/(localhost|127\.0\.0\.1):([0-9]{1,5})\//.exec(given);
   let url: URL | undefined;
   try {
@@ -134,11 +142,11 @@ export function checkReturnUrl(given: string | null): URL {
   }
   const port = Number(m?.[2]);
   if (!m || !url || url.protocol !== 'http:' || url.hostname !== m[1] || url.port !== String(port) || port < 1 || port > 65535) {
-    return refuse(
+    return refused(
       `The console sends access keys only to {{http://localhost:<port>/…}} or {{http://127.0.0.1:<port>/…}} on this computer; this request asked for {{${given.slice(0, 100)}}}.`,
     );
   }
-  if (url.username || url.password) return refuse('The return address must not carry a user name or password.');
+  if (url.username || url.password) return refused('The return address must not carry a user name or password.');
   return url;
 }
 
@@ -148,7 +156,7 @@ const token = (bytes: number): string => randomBytes(bytes).toString('base64url'
 function clientState(given: string | null): string | undefined {
   if (given === null || given === '') return undefined;
   if (!STATE.test(given)) {
-    throw new Refusal(400, 'INVALID_ARGUMENT', 'This sign-in is not valid', 'The state must be 1 to 512 URL-safe characters.');
+    throw refuse.invalid('This sign-in is not valid', 'The state must be 1 to 512 URL-safe characters.');
   }
   return given;
 }
@@ -188,11 +196,9 @@ export class ConsoleFlows {
   }
 
   private checkAccount(accountId: string | null): string {
-    if (!accountId) throw new Refusal(400, 'INVALID_ARGUMENT', 'No account named', 'The sign-in request names no accountId.');
+    if (!accountId) throw refuse.invalid('No account named', 'The sign-in request names no accountId.');
     if (accountId !== this.accountId) {
-      throw new Refusal(
-        404,
-        'NOT_FOUND',
+      throw refuse.notFound(
         'Unknown account',
         `There is no account {{${accountId}}} here; this emulator serves account {{${this.accountId}}}.`,
       );
@@ -207,7 +213,7 @@ export class ConsoleFlows {
       return this.host.store.transaction(() => this.iam('').identityProvider(idp), { readOnly: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
-        throw new Refusal(404, 'NOT_FOUND', 'Unknown identity provider', `The account has no identity provider {{${idp}}}.`);
+        throw refuse.notFound('Unknown identity provider', `The account has no identity provider {{${idp}}}.`);
       }
       throw err;
     }
@@ -229,7 +235,7 @@ export class ConsoleFlows {
   /** A user by CRN, user ID or email, who must be active and of the provider when one was named. */
   chosenUser(ref: string | null, idpCrn?: string): ActorView {
     const wanted = (ref ?? '').trim();
-    if (!wanted) throw new Refusal(400, 'INVALID_ARGUMENT', 'No user chosen', 'Choose the user to sign in as.');
+    if (!wanted) throw refuse.invalid('No user chosen', 'Choose the user to sign in as.');
     const iam = this.iam('');
     let user: ActorView | undefined;
     if (isCrn(wanted)) {
@@ -237,20 +243,10 @@ export class ConsoleFlows {
       user = found?.kind === 'user' ? found : undefined;
     } else user = iam.users().find((u) => u.id === wanted || u.email?.toLowerCase() === wanted.toLowerCase());
     if (!user || (idpCrn && user.identityProviderCrn !== idpCrn)) {
-      throw new Refusal(
-        404,
-        'NOT_FOUND',
-        'Unknown user',
-        `The account has no user ${wanted}${idpCrn ? ' at this identity provider' : ''}.`,
-      );
+      throw refuse.notFound('Unknown user', `The account has no user ${wanted}${idpCrn ? ' at this identity provider' : ''}.`);
     }
     if (user.status !== 'ACTIVE') {
-      throw new Refusal(
-        403,
-        'PERMISSION_DENIED',
-        'This user cannot sign in',
-        `${user.email ?? user.id} cannot sign in: the user is ${user.status}.`,
-      );
+      throw refuse.denied('This user cannot sign in', `${user.email ?? user.id} cannot sign in: the user is ${user.status}.`);
     }
     return user;
   }
@@ -277,16 +273,11 @@ export class ConsoleFlows {
   private takeSignIn(id: string | null): SignInRequest {
     const req = id ? this.signIns.get(id) : undefined;
     if (!req) {
-      throw new Refusal(
-        404,
-        'NOT_FOUND',
-        'This sign-in is not pending',
-        'Start again from your terminal: this sign-in was used already or never began.',
-      );
+      throw refuse.notFound('This sign-in is not pending', 'Start again from your terminal: this sign-in was used already or never began.');
     }
     this.signIns.delete(req.id);
     if (req.expiresAt <= this.now()) {
-      throw new Refusal(410, 'EXPIRED', 'This sign-in has expired', 'The page was open too long. Start again from your terminal.');
+      throw refuse.expired('This sign-in has expired', 'The page was open too long. Start again from your terminal.');
     }
     return req;
   }
@@ -331,7 +322,7 @@ export class ConsoleFlows {
     const accountId = this.checkAccount(q.get('accountId'));
     const idpCrn = this.identityProvider(q.get('idp'));
     const clientId = q.get('clientId');
-    if (!clientId) throw new Refusal(400, 'INVALID_ARGUMENT', 'No client', 'The device sign-in request names no clientId.');
+    if (!clientId) throw refuse.invalid('No client', 'The device sign-in request names no clientId.');
     const stateOfClient = clientState(q.get('state'));
     ConsoleFlows.trim(this.devices);
     let userCode: string;
@@ -442,20 +433,13 @@ export class ConsoleFlows {
     const rec = deviceCode ? this.devices.get(deviceCode) : undefined;
     if (!rec || rec.state !== 'pending') {
       if (attempts) this.missed(attempts);
-      throw new Refusal(
-        404,
-        'NOT_FOUND',
+      throw refuse.notFound(
         'Unknown code',
         `No sign-in is waiting for the code {{${code || '(empty)'}}}. Check the code in your terminal.`,
       );
     }
     if (rec.expiresAt <= this.now()) {
-      throw new Refusal(
-        410,
-        'EXPIRED',
-        'This code has expired',
-        `The code {{${code}}} has expired. Run the sign-in command again for a new one.`,
-      );
+      throw refuse.expired('This code has expired', `The code {{${code}}} has expired. Run the sign-in command again for a new one.`);
     }
     return rec;
   }
@@ -484,33 +468,30 @@ export class ConsoleFlows {
   collectDeviceKey(form: URLSearchParams): Doc {
     const deviceCode = form.get('deviceCode');
     const rec = deviceCode ? this.devices.get(deviceCode) : undefined;
-    if (!rec) throw new Refusal(404, 'NOT_FOUND', 'Unknown device code', 'No device sign-in has this device code.');
+    if (!rec) throw refuse.notFound('Unknown device code', 'No device sign-in has this device code.');
     if (form.get('clientId') !== rec.clientId || normalizeUserCode(form.get('userCode') ?? '') !== rec.userCode) {
-      throw new Refusal(403, 'PERMISSION_DENIED', 'Wrong client', 'The client ID or user code does not match this device code.');
+      throw refuse.denied('Wrong client', 'The client ID or user code does not match this device code.');
     }
     if (rec.clientState !== undefined && !sameState(form.get('state'), rec.clientState)) {
-      throw new Refusal(403, 'PERMISSION_DENIED', 'Wrong client', 'The state does not match the one this device sign-in began with.');
+      throw refuse.denied('Wrong client', 'The state does not match the one this device sign-in began with.');
     }
     if (rec.state === 'approved' && rec.key) {
       this.forget(rec);
       return { ...rec.key, ...(rec.clientState !== undefined ? { state: rec.clientState } : {}) };
     }
-    if (rec.state === 'denied') {
+    if (rec.state === 'denied' || rec.state === 'withdrawn') {
       this.forget(rec);
-      throw new Refusal(403, 'ACCESS_DENIED', 'Denied', 'The sign-in was denied in the browser.');
-    }
-    if (rec.state === 'withdrawn') {
-      this.forget(rec);
-      throw new Refusal(
-        403,
-        'ACCESS_DENIED',
-        'Withdrawn',
-        `Too many wrong codes were entered while the code ${rec.userCode} waited, so it was withdrawn; run the sign-in again.`,
-      );
+      throw rec.state === 'denied'
+        ? new Refusal(403, 'ACCESS_DENIED', 'Denied', 'The sign-in was denied in the browser.')
+        : new Refusal(
+            403,
+            'ACCESS_DENIED',
+            'Withdrawn',
+            `Too many wrong codes were entered while the code ${rec.userCode} waited, so it was withdrawn; run the sign-in again.`,
+          );
     }
     // Kept until pushed out (MAX_PENDING), so that the page can still say the code expired.
-    if (rec.expiresAt <= this.now())
-      throw new Refusal(410, 'EXPIRED', 'Expired', `The code ${rec.userCode} expired before anyone signed in with it.`);
+    if (rec.expiresAt <= this.now()) throw refuse.expired('Expired', `The code ${rec.userCode} expired before anyone signed in with it.`);
     throw new Refusal(401, 'AUTHORIZATION_PENDING', 'Pending', 'Nobody has entered the code yet.');
   }
 }

@@ -16,12 +16,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from '../errors.js';
-import { ConsoleFlows, Refusal, type ConsoleHost } from './flows.js';
-import { pageHeaders, readSmallBody, requireSecret } from './http.js';
+import { ConsoleFlows, refuse, Refusal, type ConsoleHost } from './flows.js';
+import { checkOrigin, pageHeaders, readSmallBody, redirect, requireSecret, sendJson, sendPage } from './http.js';
 import { ConsoleGate } from './secret.js';
 import { deviceCodePage, deviceDonePage, deviceUserPage, errorPage, loginPage, type SiteInfo } from './pages.js';
 
 const FORM_LIMIT = 64 * 1024;
+const ORIGIN_REFUSAL = 'Sign-in forms may only be sent from the console’s own pages.';
+/** The return address, which carries the key, is never told where the browser came from. */
+const NO_REFERRER = { 'referrer-policy': 'no-referrer' };
 
 /** Pages allow nothing from elsewhere; forms post here and may be sent on to the loopback return address. */
 const PAGE_HEADERS = pageHeaders(
@@ -52,37 +55,6 @@ export class ConsoleSite {
     return { baseUrl: this.host.info.baseUrl, accountId: this.host.info.accountId };
   }
 
-  private page(res: ServerResponse, status: number, html: string, headers: Readonly<Record<string, string>> = {}): void {
-    res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'content-length': Buffer.byteLength(html) });
-    res.end(html);
-  }
-
-  private json(res: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
-    const text = JSON.stringify(body);
-    res.writeHead(status, {
-      'content-type': 'application/json',
-      'cache-control': 'no-store',
-      ...headers,
-      'content-length': Buffer.byteLength(text),
-    });
-    res.end(text);
-  }
-
-  private redirect(res: ServerResponse, location: URL): void {
-    res.writeHead(303, { location: location.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer', 'content-length': 0 });
-    res.end();
-  }
-
-  /** A form post must come from this site's own pages (or from no page at all), never from another origin. */
-  private checkOrigin(req: IncomingMessage): void {
-    const origin = req.headers.origin;
-    if (origin === undefined || origin === 'null') return;
-    const host = req.headers.host ?? '';
-    if (origin !== `http://${host}`) {
-      throw new Refusal(403, 'PERMISSION_DENIED', 'Not allowed', 'Sign-in forms may only be sent from the console’s own pages.');
-    }
-  }
-
   /** Serves one request under /consoleauth/; never throws. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -97,8 +69,9 @@ export class ConsoleSite {
         case 'GET /consoleauth/login': {
           const sr = this.flows.beginSignIn(url.searchParams);
           const { listed, total } = this.flows.users(sr.idpCrn);
-          return this.page(
+          return sendPage(
             res,
+            PAGE_HEADERS,
             200,
             loginPage(this.site, {
               requestId: sr.id,
@@ -110,20 +83,20 @@ export class ConsoleSite {
           );
         }
         case 'POST /consoleauth/login': {
-          this.checkOrigin(req);
+          checkOrigin(req, ORIGIN_REFUSAL);
           const form = await readForm(req);
-          if (form.get('action') === 'cancel') return this.redirect(res, this.flows.cancelSignIn(form.get('request')));
+          if (form.get('action') === 'cancel') return redirect(res, this.flows.cancelSignIn(form.get('request')).href, NO_REFERRER);
           const user = form.get('otherUser')?.trim() || form.get('user');
-          return this.redirect(res, this.flows.completeSignIn(form.get('request'), user).location);
+          return redirect(res, this.flows.completeSignIn(form.get('request'), user).location.href, NO_REFERRER);
         }
         case 'GET /consoleauth/deviceAuthorization':
-          return this.json(res, 200, this.flows.authorizeDevice(url.searchParams));
+          return sendJson(res, 200, this.flows.authorizeDevice(url.searchParams));
         case 'POST /consoleauth/deviceAccessKey':
-          return this.json(res, 200, this.flows.collectDeviceKey(await readForm(req)));
+          return sendJson(res, 200, this.flows.collectDeviceKey(await readForm(req)));
         case 'GET /consoleauth/device':
-          return this.page(res, 200, deviceCodePage(this.site));
+          return sendPage(res, PAGE_HEADERS, 200, deviceCodePage(this.site));
         case 'POST /consoleauth/device': {
-          this.checkOrigin(req);
+          checkOrigin(req, ORIGIN_REFUSAL);
           const form = await readForm(req);
           const typed = form.get('userCode') ?? '';
           let rec;
@@ -132,26 +105,26 @@ export class ConsoleSite {
           } catch (err) {
             // A mistyped or stale code: the same page again, saying why.
             if (!(err instanceof Refusal)) throw err;
-            return this.page(res, err.status, deviceCodePage(this.site, { error: err.message, typed }), err.headers);
+            return sendPage(res, PAGE_HEADERS, err.status, deviceCodePage(this.site, { error: err.message, typed }), err.headers);
           }
           const { listed, total } = this.flows.users(rec.idpCrn);
-          return this.page(res, 200, deviceUserPage(this.site, { userCode: rec.userCode, users: listed, total }));
+          return sendPage(res, PAGE_HEADERS, 200, deviceUserPage(this.site, { userCode: rec.userCode, users: listed, total }));
         }
         case 'POST /consoleauth/device/approve': {
-          this.checkOrigin(req);
+          checkOrigin(req, ORIGIN_REFUSAL);
           const form = await readForm(req);
           if (form.get('action') === 'deny') {
             this.flows.denyDevice(form.get('userCode'), client);
-            return this.page(res, 200, deviceDonePage(this.site, { approved: false }));
+            return sendPage(res, PAGE_HEADERS, 200, deviceDonePage(this.site, { approved: false }));
           }
           const { user } = this.flows.approveDevice(form.get('userCode'), form.get('otherUser')?.trim() || form.get('user'), client);
-          return this.page(res, 200, deviceDonePage(this.site, { approved: true, who: user.email }));
+          return sendPage(res, PAGE_HEADERS, 200, deviceDonePage(this.site, { approved: true, who: user.email }));
         }
         default: {
           const known = isKnownPath(url.pathname);
           throw known
             ? new Refusal(405, 'METHOD_NOT_ALLOWED', 'Not allowed', `${req.method ?? ''} is not allowed at ${url.pathname}.`)
-            : new Refusal(404, 'NOT_FOUND', 'Not found', `There is no page at ${url.pathname.slice(0, 200)}.`);
+            : refuse.notFound('Not found', `There is no page at ${url.pathname.slice(0, 200)}.`);
         }
       }
     } catch (err) {
@@ -162,13 +135,13 @@ export class ConsoleSite {
       if (!known) this.log?.(`internal error in the console pages: ${(err as Error).stack ?? String(err)}`);
       if (!res.headersSent) {
         const headers = known ? err.headers : {};
-        if (wantsJson) this.json(res, status, { code, message: message.replace(/\{\{|\}\}/g, '') }, headers);
+        if (wantsJson) sendJson(res, status, { code, message: message.replace(/\{\{|\}\}/g, '') }, headers);
         else {
           const title = err instanceof Refusal ? err.title : known ? 'Sign-in refused' : 'Something went wrong';
           const again = url.pathname.startsWith('/consoleauth/device')
             ? { href: '/consoleauth/device', text: 'Enter a code again' }
             : undefined;
-          this.page(res, status, errorPage(this.site, title, message, again), headers);
+          sendPage(res, PAGE_HEADERS, status, errorPage(this.site, title, message, again), headers);
         }
       }
       if (!req.complete) req.resume();

@@ -30,11 +30,21 @@ export function consoleLink(base: string, path: string, token: string): string {
   return url.href;
 }
 
-function same(given: string | undefined, token: string): boolean {
+/** Whether `given` is the secret, compared in constant time. */
+export function same(given: string | undefined, token: string): boolean {
   if (given === undefined) return false;
   const a = Buffer.from(given);
   const b = Buffer.from(token);
   return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** A request's cookie of that name. */
+export function cookieOf(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=');
+  }
+  return undefined;
 }
 
 /** Checks requests for the secret and says how a browser keeps it. */
@@ -48,15 +58,6 @@ export class ConsoleGate {
     return `cdpctl_console_key_${req.socket.localPort ?? 0}`;
   }
 
-  private static cookie(req: IncomingMessage): string | undefined {
-    const name = ConsoleGate.cookieName(req);
-    for (const part of (req.headers.cookie ?? '').split(';')) {
-      const [k, ...v] = part.trim().split('=');
-      if (k === name) return v.join('=');
-    }
-    return undefined;
-  }
-
   /**
    * Whether a request carries the secret; when it came in the link, a
    * Set-Cookie goes on the answer, so that the pages and forms that follow
@@ -67,7 +68,7 @@ export class ConsoleGate {
       res.setHeader('set-cookie', `${ConsoleGate.cookieName(req)}=${this.token}; Path=/; HttpOnly; SameSite=Strict`);
       return true;
     }
-    return same(ConsoleGate.cookie(req), this.token);
+    return same(cookieOf(req, ConsoleGate.cookieName(req)), this.token);
   }
 }
 
