@@ -7,6 +7,7 @@
  * holds that file's admin token (identity.ts).
  */
 import { spawn } from 'node:child_process';
+import type { OutgoingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { closeSync, constants, fstatSync, openSync, readSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -57,6 +58,9 @@ export function consoleAddress(pid: Pick<PidFile, 'port' | 'consoleToken'>): str
   return pid.consoleToken ? consoleLink(base, '/console', pid.consoleToken) : `${base}/console`;
 }
 
+const usage = (code: string, message: string): CdpError => cdpError({ kind: 'usage', code, message });
+const failed = (code: string, message: string): CdpError => cdpError({ kind: 'service', code, message });
+
 /** Exit code of an emulator process that refused to start over bad input (a seed file, a data directory it cannot read). */
 export const EXIT_REFUSED = 2;
 
@@ -66,14 +70,12 @@ export function readSeed(path: string): SeedFile {
   try {
     text = readBounded(path, { label: 'the seed file', maxBytes: READ_LIMITS.request }).toString('utf8');
   } catch (err) {
-    if (err instanceof CdpError) throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
-    throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: `cannot read the seed file ${path}: ${fileProblem(err)}` });
+    throw usage('SEED_FILE', err instanceof CdpError ? err.message : `cannot read the seed file ${path}: ${fileProblem(err)}`);
   }
   try {
     return parseSeed(text, path);
   } catch (err) {
-    if (err instanceof SeedError) throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: err.message });
-    throw err;
+    throw err instanceof SeedError ? usage('SEED_FILE', err.message) : err;
   }
 }
 
@@ -89,13 +91,6 @@ export interface PidFile {
 
 export const defaultDataDir = (env: Env = process.env): string =>
   env.CDPCTL_EMULATOR_DIR || join(env.HOME || homedir(), '.cdpctl', 'emulator');
-export const DEFAULT_PORT = 48480;
-/**
- * How much faster than real time long operations advance by default: an
- * emulated minute a second, so the usual 5-15 minute creates finish in
- * seconds. `--time-scale 1` keeps real time.
- */
-export const DEFAULT_TIME_SCALE = 60;
 
 /**
  * The data directory an emulator command is about: that of the running
@@ -107,12 +102,7 @@ export async function emulatorDir(
 ): Promise<string> {
   if (flags.profile === undefined) return flags['data-dir'] ?? defaultDataDir(env);
   const found = (await runningInstances(env)).find((i) => i.entry.profile === flags.profile)?.entry.dataDir;
-  if (!found)
-    throw cdpError({
-      kind: 'service',
-      code: 'NOT_RUNNING',
-      message: `no running emulator writes profile "${flags.profile}" (see cdpctl emulator status)`,
-    });
+  if (!found) throw failed('NOT_RUNNING', `no running emulator writes profile "${flags.profile}" (see cdpctl emulator status)`);
   return found;
 }
 const pidPath = (dataDir: string): string => join(dataDir, 'emulator.json');
@@ -163,37 +153,46 @@ const HEALTH_MAX_BYTES = 64 * 1024;
  * `challenge`, the answer carries the emulator's proof of it (identity.ts).
  */
 export async function health(port: number, timeoutMs = 1000, challenge?: string): Promise<(Health & { proof?: unknown }) | undefined> {
+  try {
+    const headers = challenge ? { [CHALLENGE_HEADER]: challenge } : {};
+    const answer = await ask(port, 'GET', '/_emulator/health', { headers, timeoutMs, maxBytes: HEALTH_MAX_BYTES });
+    return answer.status === 200 ? (JSON.parse(answer.text) as Health) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One request to the emulator on a loopback port: the answer's status and body; an error when the connection fails or is cut. */
+async function ask(
+  port: number,
+  method: string,
+  path: string,
+  opts: { headers?: OutgoingHttpHeaders; body?: Buffer; timeoutMs?: number; maxBytes?: number },
+): Promise<{ status?: number; text: string }> {
   const http = await import('node:http');
-  return new Promise((resolve) => {
-    const headers: Record<string, string> = { host: `localhost:${port}`, ...(challenge ? { [CHALLENGE_HEADER]: challenge } : {}) };
-    const req = http.get({ host: '127.0.0.1', port, path: '/_emulator/health', headers, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        size += c.length;
-        if (size > HEALTH_MAX_BYTES) req.destroy();
-        else chunks.push(c);
+  let deadline: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise((resolve, reject) => {
+      const headers = { host: `localhost:${port}`, ...opts.headers };
+      const req = http.request({ host: '127.0.0.1', port, method, path, headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > (opts.maxBytes ?? Infinity)) req.destroy();
+          else chunks.push(c);
+        });
+        res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
       });
-      res.on('end', () => {
-        clearTimeout(deadline);
-        try {
-          resolve(res.statusCode === 200 ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as Health) : undefined);
-        } catch {
-          resolve(undefined);
-        }
-      });
-      res.on('error', () => resolve(undefined));
+      if (opts.timeoutMs !== undefined) deadline = setTimeout(() => req.destroy(), opts.timeoutMs);
+      req.on('error', reject);
+      req.on('close', () => reject(new Error('the connection closed before the answer')));
+      req.end(opts.body);
     });
-    const deadline = setTimeout(() => req.destroy(), timeoutMs);
-    req.on('error', () => {
-      clearTimeout(deadline);
-      resolve(undefined);
-    });
-    req.on('close', () => {
-      clearTimeout(deadline);
-      resolve(undefined);
-    });
-  });
+  } finally {
+    clearTimeout(deadline);
+  }
 }
 
 /**
@@ -217,13 +216,11 @@ export async function startInProcess(
   env: Env = process.env,
 ): Promise<{ emu: Emulator; boot: BootstrapResult; stop: () => Promise<void> }> {
   const already = await running(opts.dataDir);
-  if (already) {
-    throw cdpError({
-      kind: 'usage',
-      code: 'ALREADY_RUNNING',
-      message: `an emulator for ${opts.dataDir} is already running on port ${already.pid.port} (pid ${already.pid.pid})`,
-    });
-  }
+  if (already)
+    throw usage(
+      'ALREADY_RUNNING',
+      `an emulator for ${opts.dataDir} is already running on port ${already.pid.port} (pid ${already.pid.pid})`,
+    );
   const seed = opts.seed ? readSeed(opts.seed) : undefined;
   const profile = profileOf(opts.dataDir, opts.profile);
   await refuseTakenProfile(opts.dataDir, profile, env);
@@ -253,29 +250,20 @@ export async function startInProcess(
       repairProfile: () => repairProfile(emu, profile, env),
     });
   } catch (err) {
-    if (err instanceof StateError) throw cdpError({ kind: 'usage', code: 'STATE_FORMAT', message: err.message });
-    throw err;
+    throw err instanceof StateError ? usage('STATE_FORMAT', err.message) : err;
   }
   try {
     await emu.start();
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') {
-      throw cdpError({
-        kind: 'usage',
-        code: 'PORT_IN_USE',
-        message: `port ${opts.port} is in use; choose another with --port (0 picks a free one)`,
-      });
-    }
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw usage('PORT_IN_USE', `port ${opts.port} is in use; choose another with --port (0 picks a free one)`);
   }
   let boot: BootstrapResult;
   try {
     boot = await bootstrap(emu, env, { dataDir: opts.dataDir, profile, empty: opts.empty });
   } catch (err) {
     await emu.stop();
-    if (err instanceof StartRefusal) throw cdpError({ kind: 'usage', code: 'NOT_EMPTY', message: err.message });
-    throw err;
+    throw err instanceof StartRefusal ? usage('NOT_EMPTY', err.message) : err;
   }
   if (seed) {
     try {
@@ -283,9 +271,7 @@ export async function startInProcess(
       opts.log?.(applied ? `seed ${seed.name} applied (${seed.steps.length} operations)` : `seed ${seed.name} was applied before; skipped`);
     } catch (err) {
       await emu.stop();
-      if (err instanceof SeedError)
-        throw cdpError({ kind: 'usage', code: 'SEED_FILE', message: `${err.message}; nothing of the seed file was applied` });
-      throw err;
+      throw err instanceof SeedError ? usage('SEED_FILE', `${err.message}; nothing of the seed file was applied`) : err;
     }
   }
   writePrivateFile(pidPath(opts.dataDir), JSON.stringify(pidFile(boot.accountId)));
@@ -318,17 +304,15 @@ export async function startDetached(
   if (already) {
     const profile = already.health.profile ?? profileOf(opts.dataDir);
     if (opts.profile && opts.profile !== profile)
-      throw cdpError({
-        kind: 'usage',
-        code: 'ALREADY_RUNNING',
-        message: `the emulator for ${opts.dataDir} is already running and writes profile "${profile}"; stop it (cdpctl emulator stop --data-dir ${opts.dataDir}) to start it with profile "${opts.profile}"`,
-      });
+      throw usage(
+        'ALREADY_RUNNING',
+        `the emulator for ${opts.dataDir} is already running and writes profile "${profile}"; stop it (cdpctl emulator stop --data-dir ${opts.dataDir}) to start it with profile "${opts.profile}"`,
+      );
     if (opts.empty)
-      throw cdpError({
-        kind: 'usage',
-        code: 'ALREADY_RUNNING',
-        message: `the emulator for ${opts.dataDir} is already running; --empty applies to a new account only (use another --data-dir)`,
-      });
+      throw usage(
+        'ALREADY_RUNNING',
+        `the emulator for ${opts.dataDir} is already running; --empty applies to a new account only (use another --data-dir)`,
+      );
     const repaired = (await adminRequest(already.pid, 'POST', '/_emulator/profile')) as unknown as ProfileRepair;
     return { ...already, already: true, repaired };
   }
@@ -403,14 +387,9 @@ async function waitForStart(
     if (exited !== null) {
       const lines = tailOf(logFile).trim().split('\n');
       const refusal = lines.filter((l) => l.startsWith('emulator refused: ')).pop();
-      if (exited === EXIT_REFUSED && refusal)
-        throw cdpError({ kind: 'usage', code: 'EMULATOR_REFUSED', message: refusal.slice('emulator refused: '.length) });
+      if (exited === EXIT_REFUSED && refusal) throw usage('EMULATOR_REFUSED', refusal.slice('emulator refused: '.length));
       const tail = lines.slice(-3).join(' | ');
-      throw cdpError({
-        kind: 'service',
-        code: 'EMULATOR_FAILED',
-        message: `the emulator exited during start (code ${exited})${tail ? `: ${tail}` : ''}`,
-      });
+      throw failed('EMULATOR_FAILED', `the emulator exited during start (code ${exited})${tail ? `: ${tail}` : ''}`);
     }
     const found = await running(dataDir);
     if (found && found.pid.pid === pid) return { ...found, already: false };
@@ -452,8 +431,7 @@ export async function stopEmulator(dataDir: string): Promise<(PidFile & { profil
   process.kill(found.pid.pid, 'SIGTERM');
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline && alive(found.pid.pid)) await new Promise((r) => setTimeout(r, 50));
-  if (alive(found.pid.pid))
-    throw cdpError({ kind: 'service', code: 'STOP_FAILED', message: `the emulator (pid ${found.pid.pid}) did not stop within 15 s` });
+  if (alive(found.pid.pid)) throw failed('STOP_FAILED', `the emulator (pid ${found.pid.pid}) did not stop within 15 s`);
   // The emulator gave its profile back as it stopped (instances.ts) and wrote down how.
   const inst = readInstance(dataDir);
   return { ...found.pid, profile: inst?.profile ?? DEFAULT_PROFILE, release: inst?.released ?? 'untouched' };
@@ -486,11 +464,10 @@ async function refuseTakenProfile(dataDir: string, profile: string, env: Env): P
       forget(e, env);
       continue;
     }
-    throw cdpError({
-      kind: 'usage',
-      code: 'PROFILE_IN_USE',
-      message: `profile "${profile}" belongs to the emulator running for ${e.dataDir} on port ${e.port}; give this one a profile of its own with --profile NAME`,
-    });
+    throw usage(
+      'PROFILE_IN_USE',
+      `profile "${profile}" belongs to the emulator running for ${e.dataDir} on port ${e.port}; give this one a profile of its own with --profile NAME`,
+    );
   }
 }
 
@@ -516,9 +493,7 @@ export async function runningInstances(env: Env = process.env): Promise<Array<{ 
 
 /** Deletes all emulator state. Refuses while it runs: stop it first. */
 export async function resetEmulator(dataDir: string): Promise<void> {
-  if (await running(dataDir)) {
-    throw cdpError({ kind: 'usage', code: 'RUNNING', message: 'the emulator is running; stop it first (cdpctl emulator stop)' });
-  }
+  if (await running(dataDir)) throw usage('RUNNING', 'the emulator is running; stop it first (cdpctl emulator stop)');
   // Everything but the log of the emulator's own process and the profile it remembers (instance.json).
   for (const f of DATA_DIR_ENTRIES)
     if (f !== 'emulator.log' && f !== 'instance.json') rmSync(join(dataDir, f), { recursive: true, force: true });
@@ -527,53 +502,30 @@ export async function resetEmulator(dataDir: string): Promise<void> {
 /** The emulator running for a data directory, or NOT_RUNNING naming what to do. */
 export async function requireRunning(dataDir: string, what: string): Promise<{ pid: PidFile; health: Health }> {
   const found = await running(dataDir);
-  if (!found)
-    throw cdpError({
-      kind: 'service',
-      code: 'NOT_RUNNING',
-      message: `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)`,
-    });
+  if (!found) throw failed('NOT_RUNNING', `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)`);
   return found;
 }
 
 /** A request to a running emulator's admin API, with the token from its pid file. */
 export async function adminRequest(pid: PidFile, method: 'GET' | 'POST', path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const http = await import('node:http');
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port: pid.port,
-        method,
-        path,
-        headers: {
-          host: `localhost:${pid.port}`,
-          'x-emulator-admin': pid.adminToken,
-          ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          let out: Record<string, unknown>;
-          try {
-            out = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-          } catch {
-            return reject(cdpError({ kind: 'service', code: 'EMULATOR_ANSWER', message: `the emulator answered ${path} with no JSON` }));
-          }
-          if (res.statusCode === 200) return resolve(out);
-          const kind = res.statusCode === 400 ? 'usage' : 'service';
-          reject(
-            cdpError({ kind, code: String(out.code ?? 'EMULATOR_ERROR'), message: String(out.message ?? `status ${res.statusCode}`) }),
-          );
-        });
-      },
-    );
-    req.on('error', (err) =>
-      reject(cdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `the emulator did not answer: ${err.message}` })),
-    );
-    req.end(payload);
-  });
+  const headers = {
+    'x-emulator-admin': pid.adminToken,
+    ...(payload ? { 'content-type': 'application/json', 'content-length': payload.length } : {}),
+  };
+  let answer: Awaited<ReturnType<typeof ask>>;
+  try {
+    answer = await ask(pid.port, method, path, { headers, body: payload });
+  } catch (err) {
+    throw cdpError({ kind: 'network', code: 'NETWORK_ERROR', message: `the emulator did not answer: ${(err as Error).message}` });
+  }
+  let out: Record<string, unknown>;
+  try {
+    out = JSON.parse(answer.text) as Record<string, unknown>;
+  } catch {
+    throw failed('EMULATOR_ANSWER', `the emulator answered ${path} with no JSON`);
+  }
+  if (answer.status === 200) return out;
+  const kind = answer.status === 400 ? 'usage' : 'service';
+  throw cdpError({ kind, code: String(out.code ?? 'EMULATOR_ERROR'), message: String(out.message ?? `status ${answer.status}`) });
 }
