@@ -53,28 +53,15 @@ function field(text: string, f: FieldSpec): Set<number> {
     if (item === '') throw new CronError(`the ${f.name} field has an empty list item`);
     const [range = '', stepText, extra] = item.split('/');
     if (extra !== undefined) throw new CronError(`the ${f.name} field has "${item}" with more than one step`);
-    let step = 1;
-    if (stepText !== undefined) {
-      if (!/^\d+$/.test(stepText) || Number(stepText) < 1)
-        throw new CronError(`the ${f.name} field has step "${stepText}"; a step is a whole number of at least 1`);
-      step = Number(stepText);
-    }
-    let lo: number;
-    let hi: number;
-    if (range === '*') {
-      lo = f.min;
-      hi = f.max;
-    } else if (range.includes('-')) {
-      const [a = '', b = '', more] = range.split('-');
-      if (more !== undefined) throw new CronError(`the ${f.name} field has "${range}", which is not a range`);
-      lo = value(a, f);
-      hi = value(b, f);
-      if (lo > hi) throw new CronError(`the ${f.name} field has the range ${range}, which runs backwards`);
-    } else {
-      lo = value(range, f);
-      // `5/15` means from 5 to the end in steps of 15.
-      hi = stepText !== undefined ? f.max : lo;
-    }
+    if (stepText !== undefined && (!/^\d+$/.test(stepText) || Number(stepText) < 1))
+      throw new CronError(`the ${f.name} field has step "${stepText}"; a step is a whole number of at least 1`);
+    const step = Number(stepText ?? 1);
+    const [a = '', b, more] = range === '*' ? [String(f.min), String(f.max)] : range.split('-');
+    if (more !== undefined) throw new CronError(`the ${f.name} field has "${range}", which is not a range`);
+    const lo = value(a, f);
+    // `5/15` means from 5 to the end in steps of 15.
+    const hi = b !== undefined ? value(b, f) : stepText !== undefined ? f.max : lo;
+    if (lo > hi) throw new CronError(`the ${f.name} field has the range ${range}, which runs backwards`);
     for (let v = lo; v <= hi; v += step) out.add(f.name === 'day of week' && v === 7 ? 0 : v);
   }
   return out;
@@ -95,8 +82,8 @@ export function parseCron(text: string): Cron {
 const MINUTE = 60_000;
 
 /** The largest member of a set at or below a value, or -1. */
-function atOrBelow(set: ReadonlySet<number>, v: number, min: number): number {
-  for (let x = v; x >= min; x--) if (set.has(x)) return x;
+function atOrBelow(set: ReadonlySet<number>, v: number): number {
+  for (let x = v; x >= 0; x--) if (set.has(x)) return x;
   return -1;
 }
 
@@ -122,32 +109,19 @@ export function firesBetween(c: Cron, offsetMinutes: number, since: number, unti
     const mo = d.getUTCMonth();
     const day = d.getUTCDate();
     const h = d.getUTCHours();
-    if (!c.months.has(mo + 1)) {
-      t = Date.UTC(y, mo, 1) - MINUTE;
-      continue;
+    const hour = atOrBelow(c.hours, h);
+    const minute = atOrBelow(c.minutes, d.getUTCMinutes());
+    // Back to the end of the month, day or hour before when nothing in this one can match.
+    if (!c.months.has(mo + 1)) t = Date.UTC(y, mo, 1) - MINUTE;
+    else if (!dayMatches(c, d) || hour < 0) t = Date.UTC(y, mo, day) - MINUTE;
+    else if (hour < h) t = Date.UTC(y, mo, day, hour, 59);
+    else if (minute < 0) t = Date.UTC(y, mo, day, h) - MINUTE;
+    else {
+      t = Date.UTC(y, mo, day, h, minute);
+      if (t <= stop) break;
+      out.push(t - off);
+      t -= MINUTE;
     }
-    if (!dayMatches(c, d)) {
-      t = Date.UTC(y, mo, day) - MINUTE;
-      continue;
-    }
-    const hour = atOrBelow(c.hours, h, 0);
-    if (hour < 0) {
-      t = Date.UTC(y, mo, day) - MINUTE;
-      continue;
-    }
-    if (hour < h) {
-      t = Date.UTC(y, mo, day, hour, 59);
-      continue;
-    }
-    const minute = atOrBelow(c.minutes, d.getUTCMinutes(), 0);
-    if (minute < 0) {
-      t = Date.UTC(y, mo, day, h) - MINUTE;
-      continue;
-    }
-    t = Date.UTC(y, mo, day, h, minute);
-    if (t <= stop) break;
-    out.push(t - off);
-    t -= MINUTE;
   }
   return out;
 }
