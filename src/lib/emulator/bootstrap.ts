@@ -25,13 +25,9 @@ export interface BootstrapOptions {
   readonly dataDir?: string;
 }
 
-export interface BootstrapResult {
-  readonly accountId: string;
-  readonly adminCrn: string;
+export interface BootstrapResult extends Omit<Account, 'fresh'> {
   readonly keyCreated: boolean;
   readonly profile: string;
-  /** The account holds only what was made in it (started with --empty). */
-  readonly empty: boolean;
 }
 
 /** The account's users and keys, as iam keeps them (the world's `identities`). */
@@ -64,15 +60,13 @@ export function ensureAccount(emu: Emulator, opts: { readonly empty?: boolean } 
   let adminCrn = store.meta('adminCrn');
   const fresh = !accountId || !adminCrn;
   if (!accountId || !adminCrn) {
-    accountId = uuid();
-    emu.setAccount(accountId);
-    const a = accountId;
-    const empty = opts.empty === true;
+    const id = (accountId = uuid());
+    emu.setAccount(id);
     adminCrn = store.transaction(() => {
       const c = identitiesOf(emu).createAdmin(uuid()).crn;
-      store.setMeta('accountId', a);
+      store.setMeta('accountId', id);
       store.setMeta('adminCrn', c);
-      if (empty) store.setMeta(EMPTY_ACCOUNT, '1');
+      if (opts.empty) store.setMeta(EMPTY_ACCOUNT, '1');
       return c;
     });
   }

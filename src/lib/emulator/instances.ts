@@ -159,17 +159,16 @@ export function registered(env: Env): RunningEntry[] {
   } catch {
     return [];
   }
-  const out: RunningEntry[] = [];
-  for (const n of names) {
+  return names.flatMap((n) => {
     try {
       const e = readSmallJson(join(dir, n), 'a running entry') as RunningEntry;
-      if (typeof e.dataDir === 'string' && Number.isInteger(e.port) && Number.isInteger(e.pid) && typeof e.profile === 'string')
-        out.push(e);
+      const valid = typeof e.dataDir === 'string' && Number.isInteger(e.port) && Number.isInteger(e.pid) && typeof e.profile === 'string';
+      return valid ? [e] : [];
     } catch {
       // A half-written or foreign file, or anything not a regular file: skipped.
+      return [];
     }
-  }
-  return out;
+  });
 }
 
 /** Drops an entry whose instance no longer runs. */

@@ -5,7 +5,7 @@
  * ECPrivateKey names its curve (OpenSSL's default leaves the curve only in
  * the outer algorithm identifier, which that CLI's parser rejects).
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { AccessKeyType } from './world/contracts.js';
 
 /** The signing method each kind of access key signs with (x-altus-auth's `auth_method`). */
@@ -41,22 +41,18 @@ export const pem = (label: string, body: Buffer): string =>
     .match(/.{1,64}/g)
     ?.join('\n')}\n-----END ${label}-----\n`;
 
+const spki = (key: KeyObject): string => key.export({ format: 'pem', type: 'spki' }).toString();
+
 export function issueKey(type: AccessKeyType): IssuedKey {
   switch (type) {
     case 'V2': {
       const { privateKey, publicKey } = generateKeyPairSync('ed25519');
       const pkcs8 = privateKey.export({ format: 'der', type: 'pkcs8' });
-      return {
-        privateKey: pkcs8.subarray(pkcs8.length - 32).toString('base64'),
-        publicKey: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
-      };
+      return { privateKey: pkcs8.subarray(pkcs8.length - 32).toString('base64'), publicKey: spki(publicKey) };
     }
     case 'V1': {
       const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-      return {
-        privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-        publicKey: publicKey.export({ format: 'pem', type: 'spki' }).toString(),
-      };
+      return { privateKey: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(), publicKey: spki(publicKey) };
     }
     case 'V3': {
       const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
@@ -66,7 +62,7 @@ export function issueKey(type: AccessKeyType): IssuedKey {
         0x30,
         Buffer.concat([der(0x02, Buffer.from([0])), der(0x30, Buffer.concat([OID_EC_PUBLIC_KEY, OID_P256])), der(0x04, sec1)]),
       );
-      return { privateKey: pem('PRIVATE KEY', pkcs8), publicKey: publicKey.export({ format: 'pem', type: 'spki' }).toString() };
+      return { privateKey: pem('PRIVATE KEY', pkcs8), publicKey: spki(publicKey) };
     }
   }
 }

@@ -67,8 +67,7 @@ export function parseSeed(text: string, name: string): SeedFile {
     const parts = key.trim().split(/\s+/);
     if (parts.length !== 2 || !parts[0] || !parts[1])
       throw new SeedError(`${name} line ${line}: "${key.slice(0, 100)}" is not "<service> <operation>", e.g. ${EXAMPLE}`);
-    const value: unknown = pair?.value === null || pair?.value === undefined ? {} : (pair.value as YamlModule.Node).toJSON();
-    const request = value === null ? {} : value;
+    const request: unknown = (pair?.value as YamlModule.Node | null | undefined)?.toJSON() ?? {};
     if (typeof request !== 'object' || Array.isArray(request))
       throw new SeedError(`${name} line ${line}: the request of ${key} must be an object of its fields, e.g. {groupName: data-eng}`);
     return { line, service: parts[0], operation: parts[1], request: request as Doc };
