@@ -141,11 +141,10 @@ export function checkReturnUrl(given: string | null): URL {
     url = undefined;
   }
   const port = Number(m?.[2]);
-  if (!m || !url || url.protocol !== 'http:' || url.hostname !== m[1] || url.port !== String(port) || port < 1 || port > 65535) {
+  if (!m || !url || url.protocol !== 'http:' || url.hostname !== m[1] || url.port !== String(port) || port < 1 || port > 65535)
     return refused(
       `The console sends access keys only to {{http://localhost:<port>/…}} or {{http://127.0.0.1:<port>/…}} on this computer; this request asked for {{${given.slice(0, 100)}}}.`,
     );
-  }
   if (url.username || url.password) return refused('The return address must not carry a user name or password.');
   return url;
 }
@@ -155,9 +154,7 @@ const token = (bytes: number): string => randomBytes(bytes).toString('base64url'
 /** A client's state, checked for form (it is echoed into a redirect); none is fine (`cdp login` sends none). */
 function clientState(given: string | null): string | undefined {
   if (given === null || given === '') return undefined;
-  if (!STATE.test(given)) {
-    throw refuse.invalid('This sign-in is not valid', 'The state must be 1 to 512 URL-safe characters.');
-  }
+  if (!STATE.test(given)) throw refuse.invalid('This sign-in is not valid', 'The state must be 1 to 512 URL-safe characters.');
   return given;
 }
 
@@ -197,12 +194,11 @@ export class ConsoleFlows {
 
   private checkAccount(accountId: string | null): string {
     if (!accountId) throw refuse.invalid('No account named', 'The sign-in request names no accountId.');
-    if (accountId !== this.accountId) {
+    if (accountId !== this.accountId)
       throw refuse.notFound(
         'Unknown account',
         `There is no account {{${accountId}}} here; this emulator serves account {{${this.accountId}}}.`,
       );
-    }
     return accountId;
   }
 
@@ -212,9 +208,8 @@ export class ConsoleFlows {
     try {
       return this.host.store.transaction(() => this.iam('').identityProvider(idp), { readOnly: true });
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) {
+      if (err instanceof ApiError && err.status === 404)
         throw refuse.notFound('Unknown identity provider', `The account has no identity provider {{${idp}}}.`);
-      }
       throw err;
     }
   }
@@ -242,12 +237,10 @@ export class ConsoleFlows {
       const found = iam.actor(wanted);
       user = found?.kind === 'user' ? found : undefined;
     } else user = iam.users().find((u) => u.id === wanted || u.email?.toLowerCase() === wanted.toLowerCase());
-    if (!user || (idpCrn && user.identityProviderCrn !== idpCrn)) {
+    if (!user || (idpCrn && user.identityProviderCrn !== idpCrn))
       throw refuse.notFound('Unknown user', `The account has no user ${wanted}${idpCrn ? ' at this identity provider' : ''}.`);
-    }
-    if (user.status !== 'ACTIVE') {
+    if (user.status !== 'ACTIVE')
       throw refuse.denied('This user cannot sign in', `${user.email ?? user.id} cannot sign in: the user is ${user.status}.`);
-    }
     return user;
   }
 
@@ -272,13 +265,11 @@ export class ConsoleFlows {
 
   private takeSignIn(id: string | null): SignInRequest {
     const req = id ? this.signIns.get(id) : undefined;
-    if (!req) {
+    if (!req)
       throw refuse.notFound('This sign-in is not pending', 'Start again from your terminal: this sign-in was used already or never began.');
-    }
     this.signIns.delete(req.id);
-    if (req.expiresAt <= this.now()) {
+    if (req.expiresAt <= this.now())
       throw refuse.expired('This sign-in has expired', 'The page was open too long. Start again from your terminal.');
-    }
     return req;
   }
 
@@ -438,9 +429,8 @@ export class ConsoleFlows {
         `No sign-in is waiting for the code {{${code || '(empty)'}}}. Check the code in your terminal.`,
       );
     }
-    if (rec.expiresAt <= this.now()) {
+    if (rec.expiresAt <= this.now())
       throw refuse.expired('This code has expired', `The code {{${code}}} has expired. Run the sign-in command again for a new one.`);
-    }
     return rec;
   }
 
@@ -469,12 +459,10 @@ export class ConsoleFlows {
     const deviceCode = form.get('deviceCode');
     const rec = deviceCode ? this.devices.get(deviceCode) : undefined;
     if (!rec) throw refuse.notFound('Unknown device code', 'No device sign-in has this device code.');
-    if (form.get('clientId') !== rec.clientId || normalizeUserCode(form.get('userCode') ?? '') !== rec.userCode) {
+    if (form.get('clientId') !== rec.clientId || normalizeUserCode(form.get('userCode') ?? '') !== rec.userCode)
       throw refuse.denied('Wrong client', 'The client ID or user code does not match this device code.');
-    }
-    if (rec.clientState !== undefined && !sameState(form.get('state'), rec.clientState)) {
+    if (rec.clientState !== undefined && !sameState(form.get('state'), rec.clientState))
       throw refuse.denied('Wrong client', 'The state does not match the one this device sign-in began with.');
-    }
     if (rec.state === 'approved' && rec.key) {
       this.forget(rec);
       return { ...rec.key, ...(rec.clientState !== undefined ? { state: rec.clientState } : {}) };
