@@ -37,7 +37,6 @@ import { APP_SCRIPT, boardPage, boardSignInPage, clockPart, logPart, resourcesPa
 import { refuse, Refusal, type ConsoleFlows, type ConsoleHost } from './flows.js';
 import { checkOrigin, pageHeaders, readSmallBody, redirect, requireSecret, sendJson, sendPage } from './http.js';
 import { ConsoleGate, cookieOf, same } from './secret.js';
-import type { SiteInfo } from './pages.js';
 
 /** What the board needs of the emulator beyond the sign-in pages' host. */
 export interface BoardHost extends ConsoleHost {
@@ -87,10 +86,6 @@ export class ConsoleBoard {
     this.gate = new ConsoleGate(host.consoleToken ?? '');
   }
 
-  private get site(): SiteInfo {
-    return { baseUrl: this.host.info.baseUrl, accountId: this.host.info.accountId };
-  }
-
   private session(req: IncomingMessage): Session | undefined {
     const id = cookieOf(req, COOKIE);
     const s = id ? this.sessions.get(id) : undefined;
@@ -126,7 +121,7 @@ export class ConsoleBoard {
           return this.page(
             res,
             200,
-            boardPage(this.site, { ...this.state(), user: s.email, token: s.token }, this.log(url.searchParams), this.services()),
+            boardPage(this.host.info, { ...this.state(), user: s.email, token: s.token }, this.log(url.searchParams), this.services()),
           );
         case 'GET /console/part/clock':
           return this.page(res, 200, clockPart(this.state().clock));
@@ -160,7 +155,7 @@ export class ConsoleBoard {
       const message = known ? err.message : 'The emulator failed to handle this request.';
       if (!res.headersSent) {
         if (api || req.method === 'POST') this.json(res, status, { code: known ? err.code : 'INTERNAL_ERROR', message });
-        else this.page(res, status, boardSignInPage(this.site, { error: message, requestId: this.newSignIn(), users: [], total: 0 }));
+        else this.page(res, status, boardSignInPage(this.host.info, { error: message, requestId: this.newSignIn(), users: [], total: 0 }));
       }
       if (!req.complete) req.resume();
     }
@@ -177,7 +172,7 @@ export class ConsoleBoard {
 
   private signInPage(res: ServerResponse): void {
     const { listed, total } = this.flows.users();
-    this.page(res, 200, boardSignInPage(this.site, { requestId: this.newSignIn(), users: listed, total }));
+    this.page(res, 200, boardSignInPage(this.host.info, { requestId: this.newSignIn(), users: listed, total }));
   }
 
   private async signIn(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -19,7 +19,7 @@ import { ApiError } from '../errors.js';
 import { ConsoleFlows, refuse, Refusal, type ConsoleHost } from './flows.js';
 import { checkOrigin, pageHeaders, readSmallBody, redirect, requireSecret, sendJson, sendPage } from './http.js';
 import { ConsoleGate } from './secret.js';
-import { deviceCodePage, deviceDonePage, deviceUserPage, errorPage, loginPage, type SiteInfo } from './pages.js';
+import { deviceCodePage, deviceDonePage, deviceUserPage, errorPage, loginPage } from './pages.js';
 
 const FORM_LIMIT = 64 * 1024;
 const ORIGIN_REFUSAL = 'Sign-in forms may only be sent from the console’s own pages.';
@@ -51,10 +51,6 @@ export class ConsoleSite {
     this.gate = new ConsoleGate(host.consoleToken ?? '');
   }
 
-  private get site(): SiteInfo {
-    return { baseUrl: this.host.info.baseUrl, accountId: this.host.info.accountId };
-  }
-
   /** Serves one request under /consoleauth/; never throws. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -73,7 +69,7 @@ export class ConsoleSite {
             res,
             PAGE_HEADERS,
             200,
-            loginPage(this.site, {
+            loginPage(this.host.info, {
               requestId: sr.id,
               returnHost: sr.returnUrl.host,
               idp: url.searchParams.get('idp') ?? undefined,
@@ -94,7 +90,7 @@ export class ConsoleSite {
         case 'POST /consoleauth/deviceAccessKey':
           return sendJson(res, 200, this.flows.collectDeviceKey(await readForm(req)));
         case 'GET /consoleauth/device':
-          return sendPage(res, PAGE_HEADERS, 200, deviceCodePage(this.site));
+          return sendPage(res, PAGE_HEADERS, 200, deviceCodePage(this.host.info));
         case 'POST /consoleauth/device': {
           checkOrigin(req, ORIGIN_REFUSAL);
           const form = await readForm(req);
@@ -105,24 +101,23 @@ export class ConsoleSite {
           } catch (err) {
             // A mistyped or stale code: the same page again, saying why.
             if (!(err instanceof Refusal)) throw err;
-            return sendPage(res, PAGE_HEADERS, err.status, deviceCodePage(this.site, { error: err.message, typed }), err.headers);
+            return sendPage(res, PAGE_HEADERS, err.status, deviceCodePage(this.host.info, { error: err.message, typed }), err.headers);
           }
           const { listed, total } = this.flows.users(rec.idpCrn);
-          return sendPage(res, PAGE_HEADERS, 200, deviceUserPage(this.site, { userCode: rec.userCode, users: listed, total }));
+          return sendPage(res, PAGE_HEADERS, 200, deviceUserPage(this.host.info, { userCode: rec.userCode, users: listed, total }));
         }
         case 'POST /consoleauth/device/approve': {
           checkOrigin(req, ORIGIN_REFUSAL);
           const form = await readForm(req);
           if (form.get('action') === 'deny') {
             this.flows.denyDevice(form.get('userCode'), client);
-            return sendPage(res, PAGE_HEADERS, 200, deviceDonePage(this.site, { approved: false }));
+            return sendPage(res, PAGE_HEADERS, 200, deviceDonePage(this.host.info, { approved: false }));
           }
           const { user } = this.flows.approveDevice(form.get('userCode'), form.get('otherUser')?.trim() || form.get('user'), client);
-          return sendPage(res, PAGE_HEADERS, 200, deviceDonePage(this.site, { approved: true, who: user.email }));
+          return sendPage(res, PAGE_HEADERS, 200, deviceDonePage(this.host.info, { approved: true, who: user.email }));
         }
         default: {
-          const known = isKnownPath(url.pathname);
-          throw known
+          throw KNOWN.has(url.pathname.replace(/\/+$/, ''))
             ? new Refusal(405, 'METHOD_NOT_ALLOWED', 'Not allowed', `${req.method ?? ''} is not allowed at ${url.pathname}.`)
             : refuse.notFound('Not found', `There is no page at ${url.pathname.slice(0, 200)}.`);
         }
@@ -141,7 +136,7 @@ export class ConsoleSite {
           const again = url.pathname.startsWith('/consoleauth/device')
             ? { href: '/consoleauth/device', text: 'Enter a code again' }
             : undefined;
-          sendPage(res, PAGE_HEADERS, status, errorPage(this.site, title, message, again), headers);
+          sendPage(res, PAGE_HEADERS, status, errorPage(this.host.info, title, message, again), headers);
         }
       }
       if (!req.complete) req.resume();
@@ -149,6 +144,7 @@ export class ConsoleSite {
   }
 }
 
+/** The site's paths: another method at one of them is 405, not 404. */
 const KNOWN = new Set([
   '/consoleauth/login',
   '/consoleauth/deviceAuthorization',
@@ -156,4 +152,3 @@ const KNOWN = new Set([
   '/consoleauth/device',
   '/consoleauth/device/approve',
 ]);
-const isKnownPath = (path: string): boolean => KNOWN.has(path.replace(/\/+$/, ''));
