@@ -240,10 +240,7 @@ export class ConsoleBoard {
   /** The newest requests that match the filters (each a part of the field, any case), newest first. */
   log(q: URLSearchParams): LogEntry[] {
     const want = (k: string): string => (q.get(k) ?? '').trim().toLowerCase();
-    const service = want('service');
-    const operation = want('operation');
-    const status = want('status');
-    const actor = want('actor');
+    const [service, operation, status, actor] = ['service', 'operation', 'status', 'actor'].map(want);
     const out: LogEntry[] = [];
     const all = this.host.recentRequests();
     for (let i = all.length - 1; i >= 0 && out.length < LOG_SHOWN; i--) {
@@ -279,12 +276,9 @@ export class ConsoleBoard {
   }
 
   private clock(body: Record<string, unknown>): unknown {
-    const advance = body.advance;
-    let advanceMs: number | undefined;
-    if (advance !== undefined) {
-      advanceMs = typeof advance === 'string' ? parseDuration(advance) : undefined;
-      if (advanceMs === undefined) throw refuse.invalid('Not a duration', 'advance takes a duration such as 30s, 15m, 2h or 1d.');
-    }
+    const advanceMs = typeof body.advance === 'string' ? parseDuration(body.advance) : undefined;
+    if (body.advance !== undefined && advanceMs === undefined)
+      throw refuse.invalid('Not a duration', 'advance takes a duration such as 30s, 15m, 2h or 1d.');
     this.host.driveClock({ pause: body.pause === true, resume: body.resume === true, ...(advanceMs !== undefined ? { advanceMs } : {}) });
     return this.state().clock;
   }
