@@ -6,35 +6,12 @@
  * text. So there is one renderer, and it is here.
  */
 import type { LogEntry } from '../request-log.js';
-import type { FaultSettings } from '../http/faults.js';
+import type { ConsoleBoard } from './board.js';
 import { chooseUserPage, escapeHtml, layout, type SignInUser, type SiteInfo } from './pages.js';
 
-export interface BoardResource {
-  readonly service: string;
-  readonly noun: string;
-  readonly name: string;
-  readonly status: string;
-  readonly ref: string;
-}
-
-export interface BoardEnvironment {
-  readonly name: string;
-  readonly crn: string;
-  readonly cloudPlatform: string;
-  readonly region: string;
-  readonly status: string;
-  readonly ref: string;
-  readonly resources: readonly BoardResource[];
-}
-
-export interface BoardState {
-  readonly accountId: string;
-  readonly clock: { readonly now: string; readonly paused: boolean; readonly timeScale: number };
-  readonly faults: FaultSettings;
-  readonly environments: readonly BoardEnvironment[];
-  readonly user: string;
-  readonly token: string;
-}
+/** What the page shows: the account as the board reads it, and who is signed in with the token the page sends back. */
+export type BoardState = ReturnType<ConsoleBoard['state']> & { readonly user: string; readonly token: string };
+type BoardEnvironment = BoardState['environments'][number];
 
 const e = escapeHtml;
 

@@ -33,7 +33,7 @@ import { ApiError } from '../errors.js';
 import type { LogEntry } from '../request-log.js';
 import type { FaultSettings } from '../http/faults.js';
 import type { World } from '../world.js';
-import { APP_SCRIPT, boardPage, boardSignInPage, clockPart, logPart, resourcesPart, type BoardState } from './board-page.js';
+import { APP_SCRIPT, boardPage, boardSignInPage, clockPart, logPart, resourcesPart } from './board-page.js';
 import { refuse, Refusal, type ConsoleFlows, type ConsoleHost } from './flows.js';
 import { checkOrigin, pageHeaders, readSmallBody, redirect, requireSecret, sendJson, sendPage } from './http.js';
 import { ConsoleGate, cookieOf, same } from './secret.js';
@@ -204,7 +204,7 @@ export class ConsoleBoard {
   // ---- what the page shows -----------------------------------------------------------
 
   /** The account as the page shows it: clock, faults, and every environment with what runs in it. */
-  state(): Omit<BoardState, 'user' | 'token'> {
+  state() {
     const host = this.host;
     const scope = { store: host.store, clock: host.clock.frozen(), info: host.info };
     const { now, paused } = host.clock.state();
