@@ -193,14 +193,7 @@ export function boardSignInPage(
     site,
     'Sign in to the console',
     'Choose who you are in this emulated account. The console shows what the account holds, the requests it answers, and its clock.',
-    {
-      action: '/console/signin',
-      hidden: ['request', p.requestId],
-      users: p.users,
-      total: p.total,
-      accept: 'signin',
-      refuse: undefined,
-    },
+    { ...p, action: '/console/signin', hidden: ['request', p.requestId], accept: 'signin' },
   );
 }
 

@@ -115,7 +115,7 @@ export function chooseUserPage(
     users: readonly SignInUser[];
     total: number;
     accept: string;
-    refuse: readonly [string, string] | undefined;
+    refuse?: readonly [string, string];
   },
 ): string {
   return layout(
@@ -141,10 +141,9 @@ export function loginPage(
     `A command line on this computer asked to sign in to account {{${site.accountId}}}${p.idp ? ` through the identity provider {{${p.idp}}}` : ''}. The user you choose gets a new access key, which the console sends to {{${p.returnHost}}}.`,
   );
   return chooseUserPage(site, 'Sign in to the command line', intro, {
+    ...p,
     action: '/consoleauth/login',
     hidden: ['request', p.requestId],
-    users: p.users,
-    total: p.total,
     accept: 'signin',
     refuse: ['cancel', 'Cancel'],
   });
@@ -171,10 +170,9 @@ export function deviceUserPage(site: SiteInfo, p: { userCode: string; idp?: stri
     `The code {{${p.userCode}}} asks to sign in a command line to account {{${site.accountId}}}${p.idp ? ` through the identity provider {{${p.idp}}}` : ''}. Choose the user; the command line gets a new access key for them. Deny if you did not start this.`,
   );
   return chooseUserPage(site, 'Confirm the device sign-in', intro, {
+    ...p,
     action: '/consoleauth/device/approve',
     hidden: ['userCode', p.userCode],
-    users: p.users,
-    total: p.total,
     accept: 'approve',
     refuse: ['deny', 'Deny'],
   });
