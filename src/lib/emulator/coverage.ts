@@ -114,20 +114,10 @@ export function coverageMarkdown(rows: readonly ServiceCoverage[]): string {
     `Served by declarations, with or without hooks: ${declared} of ${total(count)} (${percent(declared, total(count))}).`,
   ];
   for (const r of rows) {
-    lines.push('', `**${r.service}**`, '');
-    const ops = [...r.implemented, ...r.notEmulated].sort();
-    lines.push(
-      ...alignedTable(
-        [
-          ['operation', 'served by', 'entry and hand-written code'],
-          ...ops.map((op) => {
-            const s = r.servedBy[op];
-            return [`\`${op}\``, s ? SERVED_AS[s.how] : 'not emulated', servedCell(s)];
-          }),
-        ],
-        true,
-      ),
-    );
+    const ops = [...r.implemented, ...r.notEmulated].sort().map((op) => [op, r.servedBy[op]] as const);
+    const head = ['operation', 'served by', 'entry and hand-written code'];
+    const table = [head, ...ops.map(([op, s]) => [`\`${op}\``, s ? SERVED_AS[s.how] : 'not emulated', servedCell(s)])];
+    lines.push('', `**${r.service}**`, '', ...alignedTable(table, true));
   }
   lines.push('', COVERAGE_END);
   return lines.join('\n');
