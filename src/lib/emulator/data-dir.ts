@@ -113,11 +113,8 @@ export const DATA_DIR_ENTRIES = [
  * is appended to, chmodded or deleted through it.
  */
 export function checkDataDir(dir: string, opts: { readonly create: boolean }): boolean {
-  let link: Stats;
-  try {
-    link = lstatSync(dir);
-  } catch (err) {
-    if (code(err) !== 'ENOENT') throw err;
+  let link = lstatSync(dir, { throwIfNoEntry: false });
+  if (!link) {
     if (!opts.create) return false;
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     link = lstatSync(dir);
@@ -131,13 +128,8 @@ export function checkDataDir(dir: string, opts: { readonly create: boolean }): b
   checkOwned(dir, st, 'the data directory');
   checkAncestors(real);
   if (st.mode & 0o077) chmodSync(real, 0o700);
-  for (const name of DATA_DIR_ENTRIES) {
-    try {
-      if (lstatSync(join(real, name)).isSymbolicLink()) throw linkRefused(join(dir, name));
-    } catch (err) {
-      if (code(err) !== 'ENOENT') throw err;
-    }
-  }
+  for (const name of DATA_DIR_ENTRIES)
+    if (lstatSync(join(real, name), { throwIfNoEntry: false })?.isSymbolicLink()) throw linkRefused(join(dir, name));
   return true;
 }
 
@@ -203,13 +195,8 @@ export function privateFile(path: string): void {
 
 /** An existing file of the data directory (SQLite's journals): refused when a link, made 0600 when looser. */
 export function checkPrivateFile(path: string): void {
-  let st: Stats;
-  try {
-    st = lstatSync(path);
-  } catch (err) {
-    if (code(err) === 'ENOENT') return;
-    throw err;
-  }
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return;
   if (st.isSymbolicLink()) throw linkRefused(path);
   if (st.isFile() && st.mode & 0o077) chmodSync(path, 0o600);
 }
