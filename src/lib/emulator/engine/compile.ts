@@ -7,6 +7,7 @@
 import type { ServiceResources } from '../../model/resources.js';
 import { invalid } from '../errors.js';
 import { randomToken, uuid } from '../ids.js';
+import { str } from '../values.js';
 import type { Doc } from './context.js';
 import type { EntryOptions, Hook, Resource, Verb, VerbEntry } from './declare.js';
 import type { EngineRecord } from './records.js';
@@ -40,11 +41,21 @@ export interface RuleHooks {
   readonly names: (verb: Verb, change?: string) => string[];
 }
 
-/** A resource as the engine serves it: what its declaration says beyond the model's facts. */
-export interface ResourceRules {
-  readonly noun?: string;
-  /** Request fields that name it, tried in order. */
-  readonly keys: readonly string[];
+/** A resource as the engine serves it: what its declaration says beyond the model's facts (its own words, declare.ts, and these). */
+export interface ResourceRules extends Pick<
+  Resource,
+  | 'noun'
+  | 'keys'
+  | 'crnTail'
+  | 'renames'
+  | 'failsFor'
+  | 'environmentNoun'
+  | 'minutes'
+  | 'readsFrom'
+  | 'perAccount'
+  | 'goneWith'
+  | 'builtIns'
+> {
   /** Request fields that name the environment it lives in. */
   readonly environment?: readonly string[];
   /** The resource of this service it lives in. */
@@ -54,17 +65,11 @@ export interface ResourceRules {
   /** Where it lives when that is a record of another service. */
   readonly within?: Within;
   readonly newId?: (h: EngineHook, req: Doc) => string;
-  /** Its CRNs end with its name and id. */
-  readonly crnTail?: 'name/id';
   readonly uniqueNames: boolean;
   /** A create under a name taken changes that record in place. */
   readonly replaces?: boolean;
-  /** An update that gives a new name (the request's, or its effect's) renames it. */
-  readonly renames?: boolean;
   /** The name the fail- rule reads. */
   readonly subject?: (rec: EngineRecord) => string | undefined;
-  /** Actions of other records a `fail-<action>-` name of its records names. */
-  readonly failsFor?: readonly string[];
   readonly idempotent: readonly string[];
   /** States in which an action changes nothing once its checks pass, by action. */
   readonly unchangedIn: Readonly<Record<string, readonly string[]>>;
@@ -76,38 +81,15 @@ export interface ResourceRules {
   readonly forcedAtOnce: boolean;
   readonly follows: Partial<Record<'stop' | 'start', string>>;
   readonly partOfEnvironment: boolean;
-  /** What its environment's dependents call it; default its noun. */
-  readonly environmentNoun?: string;
   /** Its records are work beside its parent: one at a time a parent, or a group of kinds. */
   readonly work?: { readonly groups: Readonly<Record<string, string>>; readonly named?: 'operation'; readonly refusedBy?: 'check' };
-  readonly minutes?: Readonly<Record<string, number | readonly number[]>>;
-  /** Its records are another service's, read through the world (read and list only). */
-  readonly readsFrom?: (h: EngineHook, scope: string) => readonly EngineRecord[];
-  /** One record an account, read as these fields until its first change makes it. */
-  readonly perAccount?: (h: EngineHook) => Doc;
-  /** Store kinds kept under its id or CRN that are gone when it is. */
-  readonly goneWith?: readonly string[];
-  /** Records every account sees beside its own, never stored. */
-  readonly builtIns?: (h: EngineHook) => ReadonlyArray<{ readonly name: string; readonly crn?: string; readonly doc: Doc }>;
   readonly hooks: RuleHooks;
 }
 
-/** How an operation is placed on a resource's verb, as the engine serves it. */
-export interface Bound {
+/** How an operation is placed on a resource's verb, as the engine serves it: its entry's options, as declared. */
+export interface Bound extends EntryOptions {
   readonly resource: string;
   readonly verb: Verb;
-  readonly keys?: readonly string[];
-  readonly environment?: readonly string[];
-  readonly action?: string;
-  readonly answer?: (h: EngineHook, rec: EngineRecord, req: Doc) => Doc;
-  readonly select?: (h: EngineHook, req: Doc) => EngineRecord[] | undefined;
-  readonly beside?: (h: EngineHook, req: Doc) => Doc;
-  readonly rewrite?: (h: EngineHook, req: Doc) => Doc;
-  readonly minutes?: (h: EngineHook, req: Doc) => number | undefined;
-  /** For a delete: the request field listing the records it deletes. */
-  readonly each?: string;
-  /** For an update: the name its hooks are keyed by. */
-  readonly change?: string;
   /** What the entry's own functions are called in the coverage table: answer, select, rewrite, beside, minutes. */
   readonly named: readonly string[];
 }
@@ -175,18 +157,16 @@ function tableHooks(res: Resource): RuleHooks {
   };
   const names = (verb: Verb, named?: string): string[] => {
     const change = named ?? (typeof verb === 'string' ? verb : 'action' in verb ? verb.action : verb.work);
-    const out: string[] = [];
-    if (typeof verb === 'object' && 'work' in verb) {
-      if (check[change]) out.push(`check.${change}`);
-      if (effect[change]) out.push(`effect.${change}`);
-      return out;
-    }
-    if (check[change]) out.push(`check.${change}`);
-    if (verb === 'create' && fill) out.push('fill');
-    if ((typeof verb === 'object' || verb === 'update') && effect[change]) out.push(`effect.${change}`);
-    if ((verb === 'create' || verb === 'update' || typeof verb === 'object') && keep[change]) out.push(`keep.${change}`);
-    if (verb !== 'events' && verb !== 'operation' && show) out.push('show');
-    return out;
+    // Work runs its check and effect only; an action or an update has an effect, and keeps what it keeps as a create does.
+    const work = typeof verb === 'object' && 'work' in verb;
+    const changes = typeof verb === 'object' || verb === 'update';
+    return [
+      check[change] && `check.${change}`,
+      verb === 'create' && fill && 'fill',
+      changes && effect[change] && `effect.${change}`,
+      !work && (changes || verb === 'create') && keep[change] && `keep.${change}`,
+      !work && verb !== 'events' && verb !== 'operation' && show && 'show',
+    ].filter((x): x is string => typeof x === 'string');
   };
   return {
     names,
@@ -243,18 +223,15 @@ function tableRules(res: Resource): ResourceRules {
   const part = lives.in === 'parent' ? lives.part : undefined;
   const failsBy = res.failsBy;
   return {
-    ...(res.noun ? { noun: res.noun } : {}),
-    keys: res.keys,
+    ...res,
     ...(lives.in === 'environment' ? { environment: lives.by } : {}),
     ...(lives.in === 'parent' ? { parent: lives.parent } : {}),
     ...(part === true ? { part: () => true } : part ? { part: (rec: EngineRecord) => atPath(rec, part) === true } : {}),
     ...(lives.in === 'world' ? { within: worldPlace(lives.place, lives.by) } : {}),
     ...(res.ids ? { newId: idMaker(res.ids) } : {}),
-    ...(res.crnTail ? { crnTail: res.crnTail } : {}),
     uniqueNames: res.names !== 'repeat',
     ...(res.names === 'replace' ? { replaces: true } : {}),
     ...(failsBy ? { subject: (rec: EngineRecord) => str(atPath(rec, failsBy)) } : {}),
-    ...(res.failsFor ? { failsFor: res.failsFor } : {}),
     idempotent: res.idempotent ?? [],
     unchangedIn: res.unchangedIn ?? {},
     forceFields: del.force ?? FORCE_FIELDS,
@@ -263,19 +240,10 @@ function tableRules(res: Resource): ResourceRules {
     forcedAtOnce: del.forcedAtOnce === true,
     follows: typeof withEnv === 'object' ? withEnv : {},
     partOfEnvironment: withEnv === 'part',
-    ...(res.environmentNoun ? { environmentNoun: res.environmentNoun } : {}),
-    ...(res.work ? { work: workRules(res.work) } : {}),
-    ...(res.minutes ? { minutes: res.minutes } : {}),
-    ...(res.readsFrom ? { readsFrom: res.readsFrom } : {}),
-    ...(res.perAccount ? { perAccount: res.perAccount } : {}),
-    ...(res.renames ? { renames: true } : {}),
-    ...(res.goneWith ? { goneWith: res.goneWith } : {}),
-    ...(res.builtIns ? { builtIns: res.builtIns } : {}),
+    work: res.work ? workRules(res.work) : undefined,
     hooks: tableHooks(res),
   };
 }
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** A resource that lives in a record of another service: found through the world's places, by the request's fields. */
 function worldPlace(place: string, by: readonly string[]): Within {
@@ -292,18 +260,9 @@ function worldPlace(place: string, by: readonly string[]): Within {
 /** The options of a verb entry as the engine binds them. */
 function boundOf(entry: VerbEntry, o: EntryOptions): Bound {
   return {
+    ...o,
     resource: entry.resource,
     verb: entry.verb,
-    ...(o.keys ? { keys: o.keys } : {}),
-    ...(o.environment ? { environment: o.environment } : {}),
-    ...(o.action ? { action: o.action } : {}),
-    ...(o.answer ? { answer: o.answer } : {}),
-    ...(o.select ? { select: o.select } : {}),
-    ...(o.rewrite ? { rewrite: o.rewrite } : {}),
-    ...(o.beside ? { beside: o.beside } : {}),
-    ...(o.minutes ? { minutes: o.minutes } : {}),
-    ...(o.each ? { each: o.each } : {}),
-    ...(o.change ? { change: o.change } : {}),
     named: (['answer', 'select', 'rewrite', 'beside', 'minutes'] as const).filter((k) => o[k]),
   };
 }
@@ -322,18 +281,16 @@ export function fromTable(svc: EmulatedService): Declared {
     else bindings.set(op, bind(entry));
   }
   const resources = new Map(Object.entries(svc.resources).map(([k, r]) => [k, tableRules(r as Resource)]));
-  const setup = svc.setup;
-  const seed = svc.seed;
-  const guard = svc.guard;
+  const { setup, seed, guard } = svc;
   return {
     facts: svc.facts,
     resources,
     bindings,
     code,
     fixed,
-    ...(setup ? { setup: (h: EngineHook) => setup(h) } : {}),
-    ...(seed ? { seed: (h: EngineHook) => seed(h) } : {}),
-    ...(guard ? { guard: (h: EngineHook, op: string, req: Doc) => guard(h, op, req) } : {}),
+    ...(setup ? { setup } : {}),
+    ...(seed ? { seed } : {}),
+    ...(guard ? { guard } : {}),
     ...(svc.crnService ? { crnService: svc.crnService } : {}),
     ...(svc.crnPartition ? { crnPartition: svc.crnPartition } : {}),
   };

@@ -11,7 +11,7 @@
  */
 import type { ActionFacts, FieldRoles, ResourceFacts } from '../../model/resources.js';
 import type { Operation, Service } from '../../model/service.js';
-import type { Field, Type } from '../../model/shapes.js';
+import type { Field } from '../../model/shapes.js';
 import type { Bound, Declared, ResourceRules } from './compile.js';
 import type { Verb } from './declare.js';
 import type { ActionSpec, Lifecycle } from './timeline.js';
@@ -57,28 +57,18 @@ const low = (s: string): string => s.charAt(0).toLowerCase() + s.slice(1);
 /** Derives the resources and bindings of a service from its model and declaration. */
 export function deriveService(service: Service, declared: Declared): ServiceModel {
   const resources = new Map<string, ResourceModel>();
-  const factsOf = (key: string): ResourceFacts | undefined => declared.facts?.resources[key];
-  // A lifecycle is made of the model's facts and the emulated minutes the declaration gives.
-  const lifecycles = new Map<string, Lifecycle | undefined>(
-    [...declared.resources].map(([key, rules]) => {
-      const facts = factsOf(key);
-      return [key, facts?.lifecycle ? lifecycleOf(facts, rules.minutes) : undefined];
-    }),
-  );
-  const placed = new Map<string, Bound>();
   for (const [op, b] of declared.bindings) {
     if (!service.has(op)) throw new Error(`${service.name}: no operation ${op}`);
     if (!declared.resources.has(b.resource)) throw new Error(`${service.name} ${op}: no resource ${b.resource}`);
-    placed.set(op, b);
   }
-
   for (const [key, rules] of declared.resources) {
-    const ops = [...placed.entries()].filter(([, b]) => b.resource === key).map(([name, b]) => ({ op: service.operation(name), b }));
-    const facts = factsOf(key);
+    const ops = [...declared.bindings].filter(([, b]) => b.resource === key).map(([name, b]) => ({ op: service.operation(name), b }));
+    const facts = declared.facts?.resources[key];
     const shape = facts?.shape ?? shapeFromOperations(service, ops);
     if (!shape) throw new Error(`${service.name} resource ${key}: no describe or list operation shows its shape; give it a shape`);
     const fields = fieldsOf(service, shape, key, rules, facts);
-    const lifecycle = lifecycles.get(key);
+    // A lifecycle is made of the model's facts and the emulated minutes the declaration gives.
+    const lifecycle = facts?.lifecycle ? lifecycleOf(facts, rules.minutes) : undefined;
     const names = Object.values(facts?.lifecycle ?? {}).some((a) => a.operation !== undefined);
     resources.set(key, {
       key,
@@ -111,8 +101,8 @@ export function deriveService(service: Service, declared: Declared): ServiceMode
     }
   }
   // What the compiler cannot check of the table's entries is checked at start.
-  for (const [op, b] of placed) checkBinding(service, op, b, resources);
-  return { service, resources, bindings: placed };
+  for (const [op, b] of declared.bindings) checkBinding(service, op, b, resources);
+  return { service, resources, bindings: declared.bindings };
 }
 
 /** What the compiler cannot check of an entry: its action and work kind exist, its keys are request fields. */
@@ -206,35 +196,15 @@ export function lifecycleOf(facts: ResourceFacts, minutes: ResourceRules['minute
 const norm = (s: string): string => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /** States that mean the resource is up. */
-const UP = [
-  'AVAILABLE',
-  'RUNNING',
-  'ACTIVE',
-  'READY',
-  'HEALTHY',
-  'GOODHEALTH',
-  'CREATED',
-  'ENABLED',
-  'INSTALLED',
-  'SUCCEEDED',
-  'SUCCESSFUL',
-  'COMPLETED',
-  'FINISHED',
-  'UP',
-];
+const UP = new Set(
+  'AVAILABLE RUNNING ACTIVE READY HEALTHY GOODHEALTH CREATED ENABLED INSTALLED SUCCEEDED SUCCESSFUL COMPLETED FINISHED UP'.split(' '),
+);
 
-/** The status values a resource's status field can take (its enum), or none. */
-function statusValues(service: Service, shape: string, fields: RecordFields): readonly string[] {
-  const s = service.shapes.get(shape);
-  if (s.kind !== 'struct' || !fields.status) return [];
-  const f: Field | undefined = s.byName.get(fields.status);
-  const t: Type | undefined = f ? service.shapes.resolve(f.type) : undefined;
-  return t?.enum ?? [];
-}
-
+/** The state a record without a create action starts in: an up value of its status field's enum, else its first. */
 function initialStateOf(service: Service, shape: string, fields: RecordFields, lc: Lifecycle): string | undefined {
-  const create = lc.create;
-  if (create?.success) return create.success;
-  const values = statusValues(service, shape, fields);
-  return values.find((v) => UP.includes(norm(v))) ?? values[0];
+  if (lc.create?.success) return lc.create.success;
+  const s = service.shapes.get(shape);
+  const f: Field | undefined = s.kind === 'struct' && fields.status ? s.byName.get(fields.status) : undefined;
+  const values = (f ? service.shapes.resolve(f.type).enum : undefined) ?? [];
+  return values.find((v) => UP.has(norm(v))) ?? values[0];
 }

@@ -15,9 +15,10 @@ import type { Field } from '../../model/shapes.js';
 import type { EnvironmentView, WorldReads } from '../world/contracts.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../errors.js';
 import { crn, stableUuid, uuid } from '../ids.js';
+import { str } from '../values.js';
 import { paged, pagingFor, pagingOf } from './paging.js';
 import { bind, fromTable, type Bound, type CodeFn, type Declared, type EngineHook } from './compile.js';
-import { Conformer, type FillContext, type FillMode } from './conform.js';
+import { Conformer, type FillMode } from './conform.js';
 import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope, WorldAccess } from './context.js';
 import type { Verb, VerbEntry } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
@@ -30,9 +31,10 @@ export type { EngineRecord } from './records.js';
 export { Records } from './records.js';
 
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 /** A request value that names a record: a string, or a number (the id of an int64 id field). */
 const refOf = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
+/** Request fields as messages name them: `"clusterName" or "clusterCrn"`. */
+const either = (keys: readonly string[]): string => keys.map((k) => `"${k}"`).join(' or ');
 
 /** Where a request puts a resource: the scope it lives in, its environment, its parent. */
 interface Place {
@@ -178,28 +180,17 @@ export class Engine {
     return crn(crnService ?? this.service.name, ctx.info.region, ctx.info.accountId, r.crnType, tail, crnPartition);
   }
 
-  fill(ctx: RequestContext, seed: string, r?: ResourceModel): FillContext {
-    return {
-      seed,
-      now: ctx.clock.now(),
-      service: this.service.name,
-      region: ctx.info.region,
-      account: ctx.info.accountId,
-      ...(r ? { resource: r.crnType } : {}),
-    };
-  }
-
   /** A document of a shape, from what is given; absent fields made up by `mode`. */
   conform(ctx: RequestContext, shape: string, value: Doc, seed: string, mode: FillMode = 'required', r?: ResourceModel): Doc {
-    return this.conformer.struct(shape, value, this.fill(ctx, seed, r), mode);
+    const { region, accountId: account } = ctx.info;
+    const fill = { seed, now: ctx.clock.now(), service: this.service.name, region, account, ...(r ? { resource: r.crnType } : {}) };
+    return this.conformer.struct(shape, value, fill, mode);
   }
 
   /** A fixed answer: conformed to the response shape, its list paged when the operation pages. */
   private fixedAnswer(ctx: RequestContext, op: Operation, answer: Doc, req: Doc): Doc {
-    const result = op.paging?.result;
-    const items = result ? answer[result] : undefined;
-    if (op.paging && Array.isArray(items)) return this.conform(ctx, op.output, { ...answer, ...paged(ctx, req, items) }, op.name);
-    return this.conform(ctx, op.output, answer, op.name);
+    const items = op.paging?.result ? answer[op.paging.result] : undefined;
+    return this.conform(ctx, op.output, Array.isArray(items) ? { ...answer, ...paged(ctx, req, items) } : answer, op.name);
   }
 
   /** Serves a verb entry for a code entry that hands its request on (`h.serve(verbs('cluster').create(), req)`), as its own operation. */
@@ -258,15 +249,11 @@ export class Engine {
       return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
     }
     const within = r.rules.within;
-    if (within) {
-      const ref = within.fields.map((f) => str(req[f])).find(Boolean);
-      if (!ref) return {};
-      return within.find(h, ref);
-    }
-    const fields = envFields ?? r.rules.environment;
+    const fields = within ? within.fields : (envFields ?? r.rules.environment);
     if (fields) {
       const ref = fields.map((f) => str(req[f])).find(Boolean);
       if (!ref) return {};
+      if (within) return within.find(h, ref);
       const env = h.world.environments.require(ref);
       return { scope: env.crn, env, where: `environment ${env.environmentName}` };
     }
@@ -290,7 +277,7 @@ export class Engine {
         const only = all.all(place.scope);
         if (only.length === 1 && only[0]) return only[0];
       }
-      throw invalid(`give ${keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.noun}`);
+      throw invalid(`give ${either(keys)} to name the ${r.noun}`);
     }
     if (r.rules.builtIns) {
       const found = (asKept ? all.peek(ref, place.scope) : all.find(ref, place.scope)) ?? this.builtIn(h, r, ref);
@@ -338,13 +325,11 @@ export class Engine {
 
   private create(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, req: Doc): Doc {
     const place = this.place(h, r, req, b.environment);
-    if (r.parent && !place.parent)
-      throw invalid(`give ${r.parent.rules.keys.map((k) => `"${k}"`).join(' or ')} to name the ${r.parent.noun} it belongs to`);
+    if (r.parent && !place.parent) throw invalid(`give ${either(r.parent.rules.keys)} to name the ${r.parent.noun} it belongs to`);
     if (place.parent?.deleted) throw notFound(`${r.parent?.noun ?? ''} ${place.parent.name ?? place.parent.id} is deleted`);
-    if (r.rules.environment && !place.env && !b.environment)
-      throw invalid(`give ${r.rules.environment.map((k) => `"${k}"`).join(' or ')} to name its environment`);
+    if (r.rules.environment && !place.env && !b.environment) throw invalid(`give ${either(r.rules.environment)} to name its environment`);
     if (r.rules.within && place.scope === undefined)
-      throw invalid(`give ${r.rules.within.fields.map((k) => `"${k}"`).join(' or ')} to name where the ${r.noun} lives`);
+      throw invalid(`give ${either(r.rules.within.fields)} to name where the ${r.noun} lives`);
     const all = this.records(h, r);
     const name = this.nameIn(op, r, req, b.rewrite !== undefined);
     const taken = name !== undefined && r.rules.uniqueNames ? all.find(name, place.scope ?? '') : undefined;
@@ -352,7 +337,9 @@ export class Engine {
     if (taken && !taken.deleted) throw alreadyExists(`${r.noun} ${name} already exists${place.where ? ` in ${place.where}` : ''}`);
     if (name !== undefined && r.rules.builtIns && this.builtIn(h, r, name))
       throw alreadyExists(`${r.noun} ${name} already exists (a built-in one)`);
-    const id = r.rules.newId?.(h, req) ?? (this.numbered(r) ? String(this.nextNumber(h.ctx, r)) : uuid());
+    // A record whose id field is a number (opdb snapshot ids) gets 1, 2, 3... per kind.
+    const numbered = ['int32', 'int64'].includes(this.kindOf(r, r.fields.id) ?? '');
+    const id = r.rules.newId?.(h, req) ?? (numbered ? String(this.nextNumber(h.ctx, r)) : uuid());
     const rec: Omit<EngineRecord, 'activity' | 'createdAt'> = {
       id,
       ...(name !== undefined ? { name } : {}),
@@ -389,24 +376,16 @@ export class Engine {
         : r.rules.builtIns
           ? this.withBuiltIns(h, op, r, req, b)
           : undefined);
-    if (chosen) {
-      const counted = { ...(total ? this.totals(h.ctx, op, total, chosen.length, req) : {}), ...b.beside?.(h, req) };
-      if (op.paging) return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, chosen, view) }, op.name);
-      return this.answerList(h, op, item?.field, chosen.map(view), req, counted);
-    }
-    const place = this.place(h, r, req, b.environment);
+    // Else the records in the request's scope the list keeps: all read for a count, or a page at a time.
+    const scope = chosen ? '' : this.place(h, r, req, b.environment).scope;
     const filter = this.filters(h, op, r, req);
-    const shown = this.deletedShown(r, req);
-    const keep = shown ? filter : (rec: EngineRecord): boolean => !rec.deleted && filter(rec);
-    // A count of them all, where the answer has one (`totalClusters`): a read of every record the list keeps.
-    const counted = {
-      ...(total ? this.totals(h.ctx, op, total, all.all(place.scope).filter(keep).length, req) : {}),
-      ...b.beside?.(h, req),
-    };
+    const keep = this.deletedShown(r, req) ? filter : (rec: EngineRecord): boolean => !rec.deleted && filter(rec);
+    const shown = (): EngineRecord[] => chosen ?? all.all(scope).filter(keep);
+    // A count of them all, where the answer has one (`totalClusters`).
+    const counted = { ...(total ? this.totals(h.ctx, op, total, shown().length, req) : {}), ...b.beside?.(h, req) };
     if (op.paging)
-      return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, all.listing(place.scope, keep), view) }, op.name);
-    const items = all.all(place.scope).filter(keep).map(view);
-    return this.answerList(h, op, item?.field, items, req, counted);
+      return this.conform(h.ctx, op.output, { ...counted, ...paged(h.ctx, req, chosen ?? all.listing(scope, keep), view) }, op.name);
+    return this.answerList(h, op, item?.field, shown().map(view), req, counted);
   }
 
   /** A list of a resource with built-in records: those, then the account's own (the request's filters apply to both). */
@@ -458,15 +437,14 @@ export class Engine {
         `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
       );
     r.rules.hooks.remove?.(h, rec, req);
-    const atOnce = force && r.rules.forcedAtOnce;
-    if (all.has('delete') && !r.rules.immediate && !atOnce) {
-      if (rec.activity.action === 'delete' && all.busy(rec))
-        throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
-      for (const x of held.reverse()) this.records(h, x.model).remove(x.rec);
+    const lasting = all.has('delete') && !r.rules.immediate && !(force && r.rules.forcedAtOnce);
+    if (lasting && rec.activity.action === 'delete' && all.busy(rec))
+      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
+    for (const x of held.reverse()) this.records(h, x.model).remove(x.rec);
+    if (lasting) {
       all.begin(rec, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
       return this.answer(h, op, b, r, rec, req);
     }
-    for (const x of held.reverse()) this.records(h, x.model).remove(x.rec);
     // A resource that keeps its deleted records ends in its deleted state now; any other is gone. The answer shows it as it was left.
     if (all.keepsDeleted) {
       all.endDeleted(rec, force);
@@ -495,12 +473,8 @@ export class Engine {
       return rec;
     });
     const shown = found.map((rec) => this.view(h, r, rec));
-    const done = new Set<string>();
-    for (const rec of found)
-      if (!done.has(rec.id)) {
-        done.add(rec.id);
-        this.remove(h, op, one, r, rec, req);
-      }
+    // A record named twice is deleted once.
+    for (const rec of found.filter((x, i) => found.findIndex((y) => y.id === x.id) === i)) this.remove(h, op, one, r, rec, req);
     const list = this.listField(op, r);
     return this.conform(h.ctx, op.output, list ? { [list.field]: shown } : {}, op.name);
   }
@@ -577,16 +551,15 @@ export class Engine {
     };
     if (nameField) rename(str(req[nameField]));
     const action = b.action ?? 'update';
+    const before = rec.doc;
+    rec.doc = { ...rec.doc, ...patch };
+    r.rules.hooks.update?.(h, rec, req, b.change);
     if (all.has(action)) {
-      const before = rec.doc;
-      rec.doc = { ...rec.doc, ...patch };
-      r.rules.hooks.update?.(h, rec, req, b.change);
+      // A lasting update sets its fields when it ends: until then the record shows what it had.
       const changed = rec.doc;
       rec.doc = before;
       all.begin(rec, action, { effect: changed });
     } else {
-      rec.doc = { ...rec.doc, ...patch };
-      r.rules.hooks.update?.(h, rec, req, b.change);
       if (nameField) rename(str(rec.doc[nameField]));
       all.save(rec);
     }
@@ -596,12 +569,11 @@ export class Engine {
   private act(h: EngineHook, op: Operation, b: Bound, r: ResourceModel, rec: EngineRecord, action: string, req: Doc): Doc {
     const all = this.records(h, r);
     const previous = all.state(rec);
+    const was = { previousStatus: previous, previousState: previous };
     const there = r.lifecycle?.[action]?.success;
-    if (r.rules.idempotent.includes(action) && there === previous && !all.busy(rec))
-      return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
+    if (r.rules.idempotent.includes(action) && there === previous && !all.busy(rec)) return this.answer(h, op, b, r, rec, req, was);
     const hooked = r.rules.hooks.act?.(h, rec, action, req);
-    if (r.rules.unchangedIn[action]?.includes(previous))
-      return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous });
+    if (r.rules.unchangedIn[action]?.includes(previous)) return this.answer(h, op, b, r, rec, req, was);
     const effect = { ...this.patchFrom(h, op, r, b, rec, req), ...(hooked ?? {}) };
     const minutes = b.minutes?.(h, req);
     if (all.has(action)) all.begin(rec, action, { effect, ...(minutes !== undefined ? { minutes } : {}) });
@@ -615,7 +587,7 @@ export class Engine {
         .filter((f) => /^was[A-Z]/.test(f.name))
         .map((f) => [f.name, true]),
     );
-    return this.answer(h, op, b, r, rec, req, { previousStatus: previous, previousState: previous, ...taken });
+    return this.answer(h, op, b, r, rec, req, { ...was, ...taken });
   }
 
   /**
@@ -668,7 +640,7 @@ export class Engine {
     const id = str(req.operationId);
     const keys = b.keys ?? r.rules.keys;
     const named = keys.some((k) => refOf(req[k]) !== undefined);
-    if (!named && !id) throw invalid(`give "operationId" or ${keys.map((k) => `"${k}"`).join(' or ')}`);
+    if (!named && !id) throw invalid(`give ${either(['operationId', ...keys])}`);
     const ops = all.operations();
     const found = named ? all.operation(this.locate(h, r, req, b, true), id) : ops.get(id ?? '');
     const owner = all.byId(found.owner);
@@ -680,8 +652,7 @@ export class Engine {
 
   private events(h: EngineHook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
     const all = this.records(h, r);
-    const out = this.service.shapes.get(op.output);
-    const list = out.kind === 'struct' ? out.fields.find((f) => f.type.kind === 'list') : undefined;
+    const list = this.outputFields(op).find((f) => f.type.kind === 'list');
     const itemShape = list?.type.of ? this.service.shapes.struct(list.type.of)?.name : undefined;
     const events = all.events(rec).map((e, i) => eventDoc(e, i, rec, r));
     const items = itemShape ? events.map((e, i) => this.conform(h.ctx, itemShape, e, `${rec.id}/event/${i}`)) : events;
@@ -700,11 +671,10 @@ export class Engine {
   answer(h: EngineHook, op: Operation, b: Bound | undefined, r: ResourceModel, rec: EngineRecord, req: Doc, extra: Doc = {}): Doc {
     if (b?.answer) return this.conform(h.ctx, op.output, b.answer(h, rec, req), `${rec.id}/${op.name}`);
     const view = this.view(h, r, rec);
-    const out = this.service.shapes.get(op.output);
-    if (out.kind !== 'struct') return {};
+    const fields = this.outputFields(op);
     const doc: Doc = {};
-    const structs = out.fields.filter((f) => this.service.shapes.struct(f.type));
-    for (const f of out.fields) {
+    const structs = fields.filter((f) => this.service.shapes.struct(f.type));
+    for (const f of fields) {
       const v = extra[f.name] ?? this.valueFor(h, f, r, rec, view, req, structs.length === 1);
       if (v !== undefined) doc[f.name] = v;
     }
@@ -734,9 +704,7 @@ export class Engine {
     if (f.name === 'operationId' && rec.activity.operationId) return rec.activity.operationId;
     if (view[f.name] !== undefined) return view[f.name];
     if (f.name === r.fields.status || f.name === 'status') return view[r.fields.status ?? ''];
-    const given = req[f.name];
-    if (given !== undefined) return given;
-    return undefined;
+    return req[f.name];
   }
 
   private outputFields(op: Operation): readonly Field[] {
@@ -746,18 +714,14 @@ export class Engine {
 
   /** The request's own fields an answer repeats (`environmentName` of opdb listings). */
   private echo(op: Operation, req: Doc): Doc {
-    const out = this.service.shapes.get(op.output);
-    if (out.kind !== 'struct') return {};
     const doc: Doc = {};
-    for (const f of out.fields) if (req[f.name] !== undefined && !isObject(req[f.name])) doc[f.name] = req[f.name];
+    for (const f of this.outputFields(op)) if (req[f.name] !== undefined && !isObject(req[f.name])) doc[f.name] = req[f.name];
     return doc;
   }
 
   /** The list field of a list answer and its item shape. */
   private listField(op: Operation, r: ResourceModel): { field: string; shape: string } | undefined {
-    const out = this.service.shapes.get(op.output);
-    if (out.kind !== 'struct') return undefined;
-    const lists = out.fields.flatMap((f) => {
+    const lists = this.outputFields(op).flatMap((f) => {
       const of = f.type.kind === 'list' && f.type.of ? this.service.shapes.struct(f.type.of) : undefined;
       return of ? [{ field: f.name, shape: of.name }] : [];
     });
@@ -766,11 +730,10 @@ export class Engine {
 
   // ---- request -> record ---------------------------------------------------------
 
-  /** Whether the record's id field is a number (opdb snapshot ids): ids are then 1, 2, 3... per kind. */
-  private numbered(r: ResourceModel): boolean {
+  /** The type of a field of the record's shape, by its kind (`int64`). */
+  private kindOf(r: ResourceModel, field: string | undefined): string | undefined {
     const s = this.service.shapes.get(r.shape);
-    const t = r.fields.id && s.kind === 'struct' ? s.byName.get(r.fields.id)?.type.kind : undefined;
-    return t === 'int32' || t === 'int64';
+    return field && s.kind === 'struct' ? s.byName.get(field)?.type.kind : undefined;
   }
 
   private nextNumber(ctx: RequestContext, r: ResourceModel): number {
@@ -785,12 +748,8 @@ export class Engine {
     const k = r.key;
     const candidates = [...r.rules.keys.filter((f) => /Name$/.test(f)), `${k}Name`, 'name', r.fields.name ?? ''];
     // A request the binding made holds only what it means; one as sent, only the operation's own fields.
-    for (const c of candidates) if (str(req[c]) && (made || this.requestHas(op, c))) return str(req[c]);
+    for (const c of candidates) if (str(req[c]) && (made || this.service.requestShape(op).byName.has(c))) return str(req[c]);
     return undefined;
-  }
-
-  private requestHas(op: Operation, field: string): boolean {
-    return this.service.requestShape(op).byName.has(field);
   }
 
   /** The request's fields the record's shape has, by name; `<resource>Name` etc. become the shape's own name fields. */
@@ -850,9 +809,7 @@ export class Engine {
 
   /** A time as a field of the record's shape holds it: epoch ms for an integer, else ISO 8601. */
   private timeAs(r: ResourceModel, field: string, ms: number): number | string {
-    const s = this.service.shapes.get(r.shape);
-    const t = s.kind === 'struct' ? s.byName.get(field)?.type.kind : undefined;
-    return t === 'int64' || t === 'int32' || t === 'double' ? ms : new Date(ms).toISOString();
+    return ['int64', 'int32', 'double'].includes(this.kindOf(r, field) ?? '') ? ms : new Date(ms).toISOString();
   }
 
   /** What a record keeps of its create request: every field but the secret ones. */
@@ -949,21 +906,15 @@ const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 function eventDoc(e: PastActivity, i: number, rec: EngineRecord, r: ResourceModel): Doc {
   const when = new Date(e.startedAt).toISOString();
   const message = `${r.noun} ${rec.name ?? rec.id}: ${e.action} ${e.failed ? 'failed' : e.state ? `reached ${e.state}` : 'done'}`;
+  const id = `${rec.id}-${i}`;
+  const type = e.action.toUpperCase();
+  const each = (names: string, v: unknown): Doc => Object.fromEntries(names.split(' ').map((n) => [n, v]));
   return {
-    id: `${rec.id}-${i}`,
-    eventId: `${rec.id}-${i}`,
-    time: when,
-    timestamp: when,
-    eventTime: when,
-    createdAt: when,
-    created: when,
-    type: e.action.toUpperCase(),
-    eventType: e.action.toUpperCase(),
-    message,
-    eventMessage: message,
-    description: message,
-    status: e.state,
-    state: e.state,
+    ...each('id eventId', id),
+    ...each('time timestamp eventTime createdAt created', when),
+    ...each('type eventType', type),
+    ...each('message eventMessage description', message),
+    ...each('status state', e.state),
     resourceCrn: rec.crn,
   };
 }
@@ -1018,10 +969,7 @@ export function serve(
   const lives: DependentKind = {
     service: service.name,
     noun: service.name,
-    in: (scope, environmentCrn) =>
-      engine()
-        .engine.dependents()
-        .flatMap((k) => k.in(scope, environmentCrn)),
+    in: (scope, environmentCrn) => engine().lives.flatMap((k) => k.in(scope, environmentCrn)),
   };
   return {
     handlers,

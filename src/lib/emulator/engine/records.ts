@@ -20,7 +20,7 @@ import type { Listing } from './paging.js';
 import type { Doc, RequestContext } from './context.js';
 import type { ResourceModel } from './derive.js';
 import { Operations, type OperationRecord } from './operations.js';
-import { runsOf, type Run } from './runs.js';
+import { runsOf, spanOf, type Run } from './runs.js';
 import { progress, settle, settledIn, start, type Activity, type EngineContext, type Lifecycle, type Progress } from './timeline.js';
 
 /** An action a record has been through. */
@@ -424,15 +424,7 @@ export class Records {
 
   /** Its actions as events, oldest first: those it has been through, then the current one. */
   events(r: EngineRecord): PastActivity[] {
-    const p = this.progress(r);
-    const current: PastActivity = {
-      action: r.activity.action,
-      startedAt: r.activity.tl.startedAt,
-      endedAt: Math.min(p.endsAt, this.now),
-      state: p.state,
-      failed: p.failed,
-    };
-    return [...(r.past ?? []), current];
+    return [...(r.past ?? []), spanOf(r.activity, this.now)];
   }
 
   /** When it ran (its instances up), on the emulator clock: what usage is computed from. */
@@ -501,11 +493,7 @@ export class Records {
   /** Keeps the action a record ends as one it went through (a new record's placeholder is none). */
   private began(r: EngineRecord, prev: Activity): void {
     if (!prev.action || prev.tl.steps.length === 0 || (prev.success === '' && prev.applied === true)) return;
-    const p = progress(prev, this.now);
-    r.past = [
-      ...(r.past ?? []).slice(-(PAST_KEPT - 1)),
-      { action: prev.action, startedAt: prev.tl.startedAt, endedAt: Math.min(p.endsAt, this.now), state: p.state, failed: p.failed },
-    ];
+    r.past = [...(r.past ?? []).slice(-(PAST_KEPT - 1)), spanOf(prev, this.now)];
   }
 
   /** Starts an action on a record: checks the state it may start from, records its operation, saves. */

@@ -66,18 +66,17 @@ export function runsOf(lc: Lifecycle, spans: readonly ActionSpan[], now: number)
  * since is).
  */
 export function spansOf(lc: Lifecycle, activity: Activity, now: number, createdAt: number | undefined): ActionSpan[] {
-  const p = progress(activity, now);
-  const current: ActionSpan = {
-    action: activity.action,
-    startedAt: activity.tl.startedAt,
-    endedAt: Math.min(p.endsAt, now),
-    state: p.state,
-    failed: p.failed,
-  };
+  const current = spanOf(activity, now);
   const down = downStates(lc);
   const restarts = (lc[activity.action]?.from ?? []).some((s) => down.has(s));
   if (createdAt === undefined || createdAt >= current.startedAt || restarts) return [current];
   return [{ action: 'create', startedAt: createdAt, endedAt: createdAt, state: '', failed: false }, current];
+}
+
+/** An action as it stands now: when it began, when it ended (now while it runs), the state it is in, whether it failed. */
+export function spanOf(act: Activity, now: number): ActionSpan {
+  const p = progress(act, now);
+  return { action: act.action, startedAt: act.tl.startedAt, endedAt: Math.min(p.endsAt, now), state: p.state, failed: p.failed };
 }
 
 /** When a stored record was made, by the field names records keep it under (epoch ms or ISO 8601). */
