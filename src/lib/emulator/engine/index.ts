@@ -84,19 +84,20 @@ export class Engine {
       guard?.(h, name, req);
       return h;
     };
-    for (const [name, b] of this.model.bindings) {
-      const op = this.service.operation(name);
-      out[name] = (req, ctx) => this.serveBound(begin(name, req, ctx), op, b, req);
-    }
-    for (const [name, fn] of this.declared.code) out[name] = (req, ctx) => fn.run(begin(name, req, ctx), req);
-    for (const [name, answer] of this.declared.fixed) {
-      const op = this.service.operation(name);
-      out[name] = (req, ctx) => {
-        begin(name, req, ctx);
-        return this.fixedAnswer(ctx, op, answer, req);
-      };
-    }
+    for (const name of [...this.model.bindings.keys(), ...this.declared.code.keys(), ...this.declared.fixed.keys()])
+      out[name] = (req, ctx) => this.run(begin(name, req, ctx), name, req);
     return out;
+  }
+
+  /** Serves an operation with a hook of its request: its verb, its code or its fixed answer. */
+  private run(h: EngineHook, name: string, req: Doc): Doc {
+    const b = this.model.bindings.get(name);
+    if (b) return this.serveBound(h, this.service.operation(name), b, req);
+    const code = this.declared.code.get(name);
+    if (code) return code.run(h, req);
+    const answer = this.declared.fixed.get(name);
+    if (answer) return this.fixedAnswer(h.ctx, this.service.operation(name), answer, req);
+    throw new Error(`${this.service.name} ${name} is not an operation the engine serves`);
   }
 
   /**
@@ -126,25 +127,14 @@ export class Engine {
   providers(svc: EmulatedService): Providers {
     const out: Record<string, (scope: ProviderScope) => unknown> = {};
     for (const [name, provide] of Object.entries(svc.provides ?? {}) as Array<[string, (h: EngineHook) => unknown]>)
-      out[name] = (scope) =>
-        provide(
-          this.hook({
-            ...scope,
-            caller: scope.caller ?? { accountId: scope.info.accountId, actorCrn: '', kind: 'user' },
-            op: { service: this.service.name, name: scope.op?.name ?? '' },
-          }),
-        );
+      out[name] = (scope) => provide(this.reading(scope));
     return out as Providers;
   }
 
-  /** A hook for the service's seed as the world reads an environment: no caller, and no world to read. */
-  private seeding(scope: Scope): EngineHook {
-    return this.hook({
-      ...scope,
-      caller: { accountId: scope.info.accountId, actorCrn: '', kind: 'user' },
-      op: { service: this.service.name, name: '' },
-      world: NO_WORLD,
-    });
+  /** A hook for a read from outside a request of this service: its caller's, or the account's with no caller. */
+  private reading(scope: ProviderScope): EngineHook {
+    const caller = scope.caller ?? { accountId: scope.info.accountId, actorCrn: '', kind: 'user' };
+    return this.hook({ ...scope, caller, op: { service: this.service.name, name: scope.op?.name ?? '' } });
   }
 
   /** What hooks and code get for one request: the engine's lookups for this service. */
@@ -227,14 +217,7 @@ export class Engine {
    */
   perform(h: EngineHook, opName: string, req: Doc): Doc {
     const op = this.service.operation(opName);
-    const ctx: RequestContext = { ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } };
-    const b = this.model.bindings.get(opName);
-    if (b) return this.serveBound(this.hook(ctx), op, b, req);
-    const code = this.declared.code.get(opName);
-    if (code) return code.run(this.hook(ctx), req);
-    const answer = this.declared.fixed.get(opName);
-    if (answer) return this.fixedAnswer(ctx, op, answer, req);
-    throw new Error(`${this.service.name} ${opName} is not an operation the engine serves`);
+    return this.run(this.hook({ ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } }), opName, req);
   }
 
   // ---- finding -----------------------------------------------------------------
@@ -505,7 +488,8 @@ export class Engine {
         service: this.service.name,
         noun,
         in: (scope: Scope, environmentCrn: string) => {
-          seed?.(this.seeding(scope));
+          // The seed as the world reads an environment: no caller, and no world to read.
+          seed?.(this.reading({ ...scope, caller: undefined, op: undefined, world: NO_WORLD }));
           const all = new Records(scope, r);
           return all
             .all(environmentCrn)

@@ -22,6 +22,7 @@ import type { ResourceModel } from './derive.js';
 import { Operations, type OperationRecord } from './operations.js';
 import { runsOf, spanOf, type Run } from './runs.js';
 import { progress, settle, settledIn, start, type Activity, type EngineContext, type Lifecycle, type Progress } from './timeline.js';
+import type { StartOptions } from './timeline.js';
 
 /** An action a record has been through. */
 export interface PastActivity {
@@ -79,19 +80,10 @@ export function durationMs(text: string): number {
   return Number(m[1]) * (UNIT_MS[m[2] ?? ''] ?? 0);
 }
 
-/** Options of an action's start. */
-export interface BeginOptions {
-  /** Fields success sets (merged into an engine record's document). */
-  readonly effect?: Doc;
-  /** When it starts (emulated ms; now when left out). */
-  readonly at?: number;
-  readonly fail?: boolean;
-  readonly retry?: boolean;
-  readonly minutes?: number;
+/** Options of an action's start (timeline.ts's, and these). */
+export interface BeginOptions extends Pick<StartOptions, 'effect' | 'at' | 'fail' | 'retry' | 'minutes' | 'operationId'> {
   /** Skip the spec's `from` check (e.g. a forced delete). */
   readonly anyState?: boolean;
-  /** The id its operation record gets (a new one when left out). */
-  readonly operationId?: string;
   /** Who starts it, kept with its operation record. */
   readonly startedBy?: string;
 }
