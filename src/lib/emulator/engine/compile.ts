@@ -208,11 +208,7 @@ function tableHooks(res: Resource): RuleHooks {
 /** How work beside a record runs: its groups, and what a refusal calls running work. */
 function workRules(work: NonNullable<Resource['work']>): NonNullable<ResourceRules['work']> {
   if (work === true) return { groups: {} };
-  return {
-    groups: work.groups ?? {},
-    ...(work.named === 'operation' ? { named: 'operation' as const } : {}),
-    ...(work.refusedBy ? { refusedBy: work.refusedBy } : {}),
-  };
+  return { groups: work.groups ?? {}, named: work.named === 'operation' ? 'operation' : undefined, refusedBy: work.refusedBy };
 }
 
 /** A resource on the table as the engine serves it. */

@@ -13,7 +13,6 @@ import type { ActionFacts, FieldRoles, ResourceFacts } from '../../model/resourc
 import type { Operation, Service } from '../../model/service.js';
 import type { Field } from '../../model/shapes.js';
 import type { Bound, Declared, ResourceRules } from './compile.js';
-import type { Verb } from './declare.js';
 import type { ActionSpec, Lifecycle } from './timeline.js';
 
 /** The roles of a record's fields, by name in its shape. */
@@ -127,8 +126,7 @@ function checkBinding(service: Service, op: string, b: Bound, resources: Readonl
 
 /** The shape a resource's describe (or get, or list, or create) operation shows it in. */
 function shapeFromOperations(service: Service, ops: ReadonlyArray<{ op: Operation; b: Bound }>): string | undefined {
-  const order: ReadonlyArray<Verb> = ['read', 'list', 'create'];
-  for (const verb of order)
+  for (const verb of ['read', 'list', 'create'] as const)
     for (const { op, b } of ops) {
       // A computed answer shows something else than the resource.
       if (b.verb !== verb || b.answer) continue;

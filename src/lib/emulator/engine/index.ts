@@ -34,6 +34,8 @@ const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null &
 /** A request value that names a record: a string, or a number (the id of an int64 id field). */
 const refOf = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
 /** Request fields as messages name them: `"clusterName" or "clusterCrn"`. */
+/** A record as messages name it: `cluster sales-cluster`. */
+const named = (r: { readonly noun: string }, rec: Readonly<EngineRecord>): string => `${r.noun} ${rec.name ?? rec.id}`;
 const either = (keys: readonly string[]): string => keys.map((k) => `"${k}"`).join(' or ');
 
 /** Where a request puts a resource: the scope it lives in, its environment, its parent. */
@@ -203,7 +205,7 @@ export class Engine {
     if (verb === 'events') return this.events(h, op, r, rec, req);
     this.refuseBuiltIn(r, rec);
     const records = this.records(h, r);
-    if (records.isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is ${verb === 'delete' ? 'already ' : ''}deleted`);
+    if (records.isDeleted(rec)) throw notFound(`${named(r, rec)} is ${verb === 'delete' ? 'already ' : ''}deleted`);
     if (verb === 'delete') return this.remove(h, op, b, r, rec, req);
     if (verb === 'update') return this.update(h, op, b, r, rec, req);
     if ('work' in verb) return this.work(h, op, b, r, rec, verb.work, req);
@@ -229,7 +231,7 @@ export class Engine {
       if (parentKeys.length === 0) return {};
       // The parent only places the record (its id, name and environment): read as kept, frozen.
       const parent = this.locate(h, r.parent, req, undefined, true);
-      return { scope: parent.id, parent, where: `${r.parent.noun} ${parent.name ?? parent.id}` };
+      return { scope: parent.id, parent, where: named(r.parent, parent) };
     }
     const within = r.rules.within;
     const fields = within ? within.fields : (envFields ?? r.rules.environment);
@@ -284,8 +286,7 @@ export class Engine {
 
   /** FAILED_PRECONDITION for a built-in record: it is shown, never changed. */
   private refuseBuiltIn(r: ResourceModel, rec: EngineRecord): void {
-    if (this.builtInRecords.has(rec))
-      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is built in; only an account's own can be changed`);
+    if (this.builtInRecords.has(rec)) throw failedPrecondition(`${named(r, rec)} is built in; only an account's own can be changed`);
   }
 
   /** The built-in record of a resource with this name (any case) or CRN. */
@@ -414,15 +415,14 @@ export class Engine {
     const held = this.held(h.ctx, r, rec);
     // Parts of the record go with it, and so does all it holds when its delete cascades; anything else needs force,
     // except what is going already: a kept deleted record, or one being deleted.
-    const blocking = r.rules.cascades ? [] : held.filter((x) => !partOf(x.model, x.rec) && !this.going(h.ctx, x.model, x.rec));
+    const blocking = r.rules.cascades ? [] : held.filter((x) => x.model.rules.part?.(x.rec) !== true && !this.going(h.ctx, x.model, x.rec));
     if (blocking.length > 0 && !force)
       throw failedPrecondition(
-        `${r.noun} ${rec.name ?? rec.id} still has ${blocking.map((x) => `${x.model.noun} ${x.rec.name ?? x.rec.id}`).join(', ')}; delete them first, or delete with force`,
+        `${named(r, rec)} still has ${blocking.map((x) => named(x.model, x.rec)).join(', ')}; delete them first, or delete with force`,
       );
     r.rules.hooks.remove?.(h, rec, req);
     const lasting = all.has('delete') && !r.rules.immediate && !(force && r.rules.forcedAtOnce);
-    if (lasting && rec.activity.action === 'delete' && all.busy(rec))
-      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already being deleted`);
+    if (lasting && rec.activity.action === 'delete' && all.busy(rec)) throw failedPrecondition(`${named(r, rec)} is already being deleted`);
     for (const x of held.reverse()) this.records(h, x.model).remove(x.rec);
     if (lasting) {
       all.begin(rec, 'delete', { anyState: true, ...(force ? { fail: false } : {}) });
@@ -452,7 +452,7 @@ export class Engine {
     const found = refs.map((ref) => {
       const rec = this.locate(h, r, { ...req, [key]: ref }, b);
       this.refuseBuiltIn(r, rec);
-      if (this.records(h, r).isDeleted(rec)) throw notFound(`${r.noun} ${rec.name ?? rec.id} is already deleted`);
+      if (this.records(h, r).isDeleted(rec)) throw notFound(`${named(r, rec)} is already deleted`);
       return rec;
     });
     const shown = found.map((rec) => this.view(h, r, rec));
@@ -594,7 +594,7 @@ export class Engine {
       const action = running.activity.action;
       const operation = w.rules.work.named === 'operation' ? w.lifecycle?.[action]?.operation : undefined;
       const what = operation ? operation.toLowerCase().replace(/_/g, ' ') : action;
-      throw failedPrecondition(`${r.noun} ${rec.name ?? rec.id} is already running ${what} (operation ${running.id}); wait for it to end`);
+      throw failedPrecondition(`${named(r, rec)} is already running ${what} (operation ${running.id}); wait for it to end`);
     }
     const effect = w.rules.hooks.work?.(h, rec, kind, req) ?? {};
     const id = uuid();
@@ -635,10 +635,11 @@ export class Engine {
   }
 
   private events(h: EngineHook, op: Operation, r: ResourceModel, rec: EngineRecord, req: Doc): Doc {
-    const all = this.records(h, r);
     const list = this.outputFields(op).find((f) => f.type.kind === 'list');
     const itemShape = list?.type.of ? this.service.shapes.struct(list.type.of)?.name : undefined;
-    const events = all.events(rec).map((e, i) => eventDoc(e, i, rec, r));
+    const events = this.records(h, r)
+      .events(rec)
+      .map((e, i) => eventDoc(e, i, rec, r));
     const items = itemShape ? events.map((e, i) => this.conform(h.ctx, itemShape, e, `${rec.id}/event/${i}`)) : events;
     if (op.paging) return this.conform(h.ctx, op.output, paged(h.ctx, req, items), op.name);
     return this.conform(h.ctx, op.output, { ...this.echo(op, req), ...(list ? { [list.name]: items } : {}) }, op.name);
@@ -879,17 +880,12 @@ class RequestHook implements EngineHook {
   }
 }
 
-/** Whether a record is a part of its parent, which goes with it without force (a default catalog, a workspace's instance group). */
-function partOf(model: ResourceModel, rec: EngineRecord): boolean {
-  return model.rules.part?.(rec) === true;
-}
-
 const isUuid = (s: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s);
 
 /** An event of a record in the words event shapes use: when, what, how it ended. */
 function eventDoc(e: PastActivity, i: number, rec: EngineRecord, r: ResourceModel): Doc {
   const when = new Date(e.startedAt).toISOString();
-  const message = `${r.noun} ${rec.name ?? rec.id}: ${e.action} ${e.failed ? 'failed' : e.state ? `reached ${e.state}` : 'done'}`;
+  const message = `${named(r, rec)}: ${e.action} ${e.failed ? 'failed' : e.state ? `reached ${e.state}` : 'done'}`;
   const id = `${rec.id}-${i}`;
   const type = e.action.toUpperCase();
   const each = (names: string, v: unknown): Doc => Object.fromEntries(names.split(' ').map((n) => [n, v]));

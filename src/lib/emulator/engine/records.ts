@@ -436,11 +436,6 @@ export class Records {
 
   // ---- how an action begins and ends ------------------------------------------------------
 
-  /** Whether the success of its action removes the record. */
-  private removes(r: EngineRecord): boolean {
-    return this.lifecycle[r.activity.action]?.removes === true;
-  }
-
   /** Whether reading the record now applies the end of its action (a write): settled() would change it. */
   private unsettled(r: EngineRecord): boolean {
     return !r.activity.applied && progress(r.activity, this.now).done;
@@ -456,7 +451,7 @@ export class Records {
     });
     if (!end) return r;
     ended(m, r, end);
-    if (end.succeeded && this.removes(r)) {
+    if (end.succeeded && this.lifecycle[r.activity.action]?.removes === true) {
       // What the service keeps under the record by hand goes with it (a resource's `goneWith`).
       if (m.rules.goneWith) goneWith(this.ctx, r, this.kind, m.rules.goneWith);
       else this.ctx.store.delete(this.kind, r.id);
