@@ -335,8 +335,7 @@ export class Engine {
     };
     rec.doc = this.conform(h.ctx, r.shape, { ...this.fromRequest(op, r, req), ...this.made(h, r, rec, place) }, id, 'known', r);
     r.rules.hooks.create?.(h, rec as EngineRecord, req);
-    const made = all.create(rec, b.action ?? 'create');
-    return this.answer(h, op, b, r, made, req);
+    return this.answer(h, op, b, r, all.create(rec, b.action ?? 'create'), req);
   }
 
   /** A create under a name taken, for a resource whose names replace: the record changes in place (its id, CRN and creation stay). */

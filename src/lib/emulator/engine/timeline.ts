@@ -57,11 +57,9 @@ export function timeline(startedAt: number, phases: ReadonlyArray<readonly [stri
 
 /** The state a timeline has reached, and whether it has finished. */
 export function stateAt(tl: Timeline, now: number): { state: string; index: number; done: boolean } {
-  let index = 0;
-  for (let i = 0; i < tl.steps.length; i++) {
-    const step = tl.steps[i];
-    if (step && now - tl.startedAt >= step.afterMs) index = i;
-  }
+  // The last step reached; the first one before any is.
+  const reached = tl.steps.findLastIndex((step) => now - tl.startedAt >= step.afterMs);
+  const index = Math.max(0, reached);
   return { state: tl.steps[index]?.state ?? '', index, done: index === tl.steps.length - 1 };
 }
 
