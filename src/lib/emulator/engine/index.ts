@@ -33,6 +33,12 @@ export { Records } from './records.js';
 const isObject = (v: unknown): v is Doc => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** A request value that names a record: a string, or a number (the id of an int64 id field). */
 const refOf = (v: unknown): string | undefined => (typeof v === 'number' && Number.isFinite(v) ? String(v) : str(v));
+/** The request fields that place a record of a resource: its environment's, its world place's, its parent's keys. */
+const placing = (r: ResourceModel): string[] => [
+  ...(r.rules.environment ?? []),
+  ...(r.rules.within?.fields ?? []),
+  ...(r.parent?.rules.keys ?? []),
+];
 /** Request fields as messages name them: `"clusterName" or "clusterCrn"`. */
 /** A record as messages name it: `cluster sales-cluster`. */
 const named = (r: { readonly noun: string }, rec: Readonly<EngineRecord>): string => `${r.noun} ${rec.name ?? rec.id}`;
@@ -758,14 +764,7 @@ export class Engine {
    * become its CRN).
    */
   private patchFrom(h: EngineHook, op: Operation, r: ResourceModel, b: Bound, rec: EngineRecord, req: Doc): Doc {
-    const keys = new Set([
-      ...r.rules.keys,
-      ...(b.keys ?? []),
-      ...(b.environment ?? []),
-      ...(r.rules.environment ?? []),
-      ...(r.rules.within?.fields ?? []),
-      ...(r.parent?.rules.keys ?? []),
-    ]);
+    const keys = new Set([...r.rules.keys, ...(b.keys ?? []), ...(b.environment ?? []), ...placing(r)]);
     const given: Doc = {};
     for (const [f, v] of Object.entries(this.fromRequest(op, r, req))) if (!keys.has(f) && f !== r.fields.name) given[f] = v;
     if (Object.keys(given).length === 0) return {};
@@ -806,12 +805,7 @@ export class Engine {
 
   /** A list's filters: request fields (beyond the scope and paging) the records show, compared as given. */
   private filters(h: EngineHook, op: Operation, r: ResourceModel, req: Doc): (rec: EngineRecord) => boolean {
-    const skip = new Set([
-      ...(r.rules.environment ?? []),
-      ...(r.rules.within?.fields ?? []),
-      ...(r.parent?.rules.keys ?? []),
-      ...(op.paging ? [op.paging.pageSize, op.paging.inputToken] : []),
-    ]);
+    const skip = new Set([...placing(r), ...(op.paging ? [op.paging.pageSize, op.paging.inputToken] : [])]);
     const shape = this.service.shapes.get(r.shape);
     if (shape.kind !== 'struct') return () => true;
     const tests: Array<[string, unknown]> = [];
