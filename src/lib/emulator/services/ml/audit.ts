@@ -17,7 +17,7 @@ import type { Activity, Step } from '../../engine/timeline.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
 import { iso, num, obj, str, text } from '../../values.js';
-import type { Hook, R, Rec } from './clusters.js';
+import { nameOf, type Hook, type R, type Rec } from './clusters.js';
 
 // ---- workflows ------------------------------------------------------------------
 
@@ -57,7 +57,7 @@ export function requestWorkflowCancellation(h: Hook, req: Doc): Doc {
   const wanted = str(req.workflowType)?.toUpperCase();
   const running = workflowType(rec.activity.action, all.model.key);
   if (!all.busy(rec) || (wanted && wanted !== running)) return { workflowMetadata: [] };
-  if (rec.activity.action === 'delete') throw failedPrecondition(`${running} of ${rec.name ?? rec.id} cannot be cancelled`);
+  if (rec.activity.action === 'delete') throw failedPrecondition(`${running} of ${nameOf(rec)} cannot be cancelled`);
   all.abort(rec, `${running} was cancelled on request`);
   return { workflowMetadata: workflows(all, rec).slice(-1) };
 }

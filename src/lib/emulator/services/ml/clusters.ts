@@ -22,6 +22,9 @@ export type R = keyof typeof resources.resources;
 export type Hook = TableHook<R>;
 export type Rec = Readonly<EngineRecord>;
 
+/** What messages call a record: its name, else its id. */
+export const nameOf = (rec: Rec): string => rec.name ?? rec.id;
+
 /** The Kubernetes cluster behind a registry or inference service of its own (a workbench's is named the same way). */
 export const clusterName = (rec: Rec): string => `liftie-${hex(rec.id, 8)}`;
 
@@ -30,7 +33,7 @@ export const clusterName = (rec: Rec): string => `liftie-${hex(rec.id, 8)}`;
 /** The environment a record lives in, as the environments service has it now (through the world). */
 export function environmentOf(h: Hook, rec: Rec): EnvironmentView {
   const env = rec.env ? h.world.environments.find(rec.env) : undefined;
-  if (!env) throw notFound(`the environment of ${rec.name ?? rec.id} no longer exists`);
+  if (!env) throw notFound(`the environment of ${nameOf(rec)} no longer exists`);
   return env;
 }
 
@@ -226,7 +229,7 @@ const GRANTS = { workspace: 'workspaceAccess', modelRegistry: 'modelRegistryAcce
 /** FAILED_PRECONDITION unless the cluster of a workbench, registry or inference service exists (installed, or suspended). */
 export function requireCluster(h: Hook, key: ClusterOwner, rec: Rec, what: string): void {
   const state = h.records(key).state(rec);
-  if (!clusterExists(state)) throw failedPrecondition(`${rec.name ?? rec.id} is ${state}; ${what} needs its cluster`);
+  if (!clusterExists(state)) throw failedPrecondition(`${nameOf(rec)} is ${state}; ${what} needs its cluster`);
 }
 
 /**
