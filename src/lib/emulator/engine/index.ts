@@ -39,9 +39,9 @@ const placing = (r: ResourceModel): string[] => [
   ...(r.rules.within?.fields ?? []),
   ...(r.parent?.rules.keys ?? []),
 ];
-/** Request fields as messages name them: `"clusterName" or "clusterCrn"`. */
 /** A record as messages name it: `cluster sales-cluster`. */
 const named = (r: { readonly noun: string }, rec: Readonly<EngineRecord>): string => `${r.noun} ${rec.name ?? rec.id}`;
+/** Request fields as messages name them: `"clusterName" or "clusterCrn"`. */
 const either = (keys: readonly string[]): string => keys.map((k) => `"${k}"`).join(' or ');
 
 /** Where a request puts a resource: the scope it lives in, its environment, its parent. */
@@ -92,19 +92,22 @@ export class Engine {
       guard?.(h, name, req);
       return h;
     };
-    for (const name of [...this.model.bindings.keys(), ...this.declared.code.keys(), ...this.declared.fixed.keys()])
-      out[name] = (req, ctx) => this.run(begin(name, req, ctx), name, req);
+    for (const name of [...this.model.bindings.keys(), ...this.declared.code.keys(), ...this.declared.fixed.keys()]) {
+      const serve = this.server(name);
+      out[name] = (req, ctx) => serve(begin(name, req, ctx), req);
+    }
     return out;
   }
 
-  /** Serves an operation with a hook of its request: its verb, its code or its fixed answer. */
-  private run(h: EngineHook, name: string, req: Doc): Doc {
+  /** What serves an operation, given a hook of its request: its verb, its code or its fixed answer (found once, not per request). */
+  private server(name: string): (h: EngineHook, req: Doc) => Doc {
+    const op = this.service.operation(name);
     const b = this.model.bindings.get(name);
-    if (b) return this.serveBound(h, this.service.operation(name), b, req);
+    if (b) return (h, req) => this.serveBound(h, op, b, req);
     const code = this.declared.code.get(name);
-    if (code) return code.run(h, req);
+    if (code) return (h, req) => code.run(h, req);
     const answer = this.declared.fixed.get(name);
-    if (answer) return this.fixedAnswer(h.ctx, this.service.operation(name), answer, req);
+    if (answer) return (h, req) => this.fixedAnswer(h.ctx, op, answer, req);
     throw new Error(`${this.service.name} ${name} is not an operation the engine serves`);
   }
 
@@ -225,7 +228,8 @@ export class Engine {
    */
   perform(h: EngineHook, opName: string, req: Doc): Doc {
     const op = this.service.operation(opName);
-    return this.run(this.hook({ ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } }), opName, req);
+    const serve = this.server(opName);
+    return serve(this.hook({ ...h.ctx, op: { service: this.service.name, name: op.name, paging: pagingOf(op) } }), req);
   }
 
   // ---- finding -----------------------------------------------------------------
@@ -369,7 +373,9 @@ export class Engine {
     const scope = chosen ? '' : this.place(h, r, req, b.environment).scope;
     const filter = this.filters(h, op, r, req);
     const keep = this.deletedShown(r, req) ? filter : (rec: EngineRecord): boolean => !rec.deleted && filter(rec);
-    const shown = (): EngineRecord[] => chosen ?? all.all(scope).filter(keep);
+    let kept: EngineRecord[] | undefined;
+    // Read once, for the count and the items both.
+    const shown = (): EngineRecord[] => (kept ??= chosen ?? all.all(scope).filter(keep));
     // A count of them all, where the answer has one (`totalClusters`).
     const counted = { ...(total ? this.totals(h.ctx, op, total, shown().length, req) : {}), ...b.beside?.(h, req) };
     if (op.paging)
