@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { environmentCrns, startEmulator, type RunResult, type TestEmulator } from '../helpers/cli.js';
 
 let em: TestEmulator;
@@ -606,6 +607,20 @@ describe('bad input', () => {
     await refused(['df', 'kubernetes-access', 'revoke', '--service-crn', SERVICE, '--cloud-user-id', user, '--yes'], 'NOT_FOUND');
     const kube = await em.json<{ kubeconfig: string }>(['df', 'services', 'kubeconfig', '--service-crn', SERVICE]);
     expect(kube.kubeconfig).toMatch(/^apiVersion: v1\nkind: Config\n/);
+    // What kubectl reads of it: one cluster, its context current, and a user with a bearer token.
+    const doc = parseYaml(kube.kubeconfig) as {
+      clusters: { name: string; cluster: { server: string } }[];
+      contexts: { name: string; context: { cluster: string; user: string } }[];
+      'current-context': string;
+      users: { name: string; user: { token: string } }[];
+    };
+    expect(doc.clusters).toHaveLength(1);
+    const cluster = doc.clusters[0]!.name;
+    expect(cluster).toMatch(/^dfx-/);
+    expect(doc.clusters[0]!.cluster.server).toMatch(new RegExp(`^https://${cluster}\\.`));
+    expect(doc['current-context']).toBe(cluster);
+    expect(doc.contexts).toEqual([{ name: cluster, context: { cluster, user: `${cluster}-admin` } }]);
+    expect(doc.users).toEqual([{ name: `${cluster}-admin`, user: { token: expect.stringMatching(/^[0-9a-f-]{36}$/) } }]);
     const rotated = await em.cli(['df', 'services', 'rotate-password', '--service-crn', SERVICE, '--wait', ...FAST]);
     expect(rotated.code).toBe(0);
     const after = await em.json<{ kubeconfig: string }>(['df', 'services', 'kubeconfig', '--service-crn', SERVICE]);

@@ -1,11 +1,9 @@
 /**
  * The kubeconfig document the emulated services hand out for the Kubernetes
- * clusters they run (Data Engineering, Machine Learning, Data Warehouse),
+ * clusters they run (Data Engineering, Machine Learning, Data Warehouse, DataFlow),
  * written once: its cluster's API server and made-up certificate authority,
  * one context, and one user who authenticates with a token or through a
- * credential plugin (`aws eks get-token`, `kubelogin`). DataFlow's document
- * is laid out otherwise (unindented lists, flow-style args) and is still its
- * own.
+ * credential plugin (`aws eks get-token`, `kubelogin`).
  */
 
 export interface KubeconfigSpec {

@@ -17,12 +17,13 @@
  */
 import type { resources } from '../../../model/services/df/resources.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord, Records } from '../../engine/records.js';
+import { type EngineRecord, nameOf, type Records } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crnId, stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { bool, num, str, stringMap, strings, text } from '../../values.js';
 import type { EnvironmentView } from '../../world/contracts.js';
+import { kubeconfig } from '../../shared/kubeconfig.js';
 import { EMPTY_ACCOUNT, PRE_CREATED, preCreatedEnvironmentCrn } from '../../shared/pre-created.js';
 import { sorted } from './listing.js';
 
@@ -188,9 +189,7 @@ export function enableService(h: Hook<R>, req: Doc): Doc {
   const all = services(h);
   const there = all.byId(crnId(env.crn));
   if (there && notEnabled(h, there))
-    throw failedPrecondition(
-      `DataFlow service ${there.name ?? there.id} failed to enable; reset it (df services reset) or disable it first`,
-    );
+    throw failedPrecondition(`DataFlow service ${nameOf(there)} failed to enable; reset it (df services reset) or disable it first`);
   if (there && !there.deleted) throw alreadyExists(`DataFlow is already enabled in environment ${env.environmentName}`);
   if (env.status !== 'AVAILABLE')
     throw failedPrecondition(`environment ${env.environmentName} is ${env.status}; DataFlow can be enabled in an AVAILABLE environment`);
@@ -216,7 +215,7 @@ export function resetService(h: Hook<R>, req: Doc): Doc {
   const rec = serviceNamed(h, text(req.serviceCrn));
   if (!notEnabled(h, rec) && !rec.deleted)
     throw failedPrecondition(
-      `DataFlow service ${rec.name ?? rec.id} is ${stateOf(h, rec)}; only a service that is not enabled (disabled, or whose enable failed) can be reset`,
+      `DataFlow service ${nameOf(rec)} is ${stateOf(h, rec)}; only a service that is not enabled (disabled, or whose enable failed) can be reset`,
     );
   services(h).remove(rec);
   return {};
@@ -232,8 +231,7 @@ export function resetService(h: Hook<R>, req: Doc): Doc {
  */
 export function notDisabled(h: Hook<R>, req: Doc): Doc {
   const rec = serviceNamed(h, text(req.serviceCrn));
-  if (rec.deleted)
-    throw failedPrecondition(`DataFlow service ${rec.name ?? rec.id} is NOT_ENABLED; enable it again first (df services enable)`);
+  if (rec.deleted) throw failedPrecondition(`DataFlow service ${nameOf(rec)} is NOT_ENABLED; enable it again first (df services enable)`);
   return req;
 }
 
@@ -244,7 +242,7 @@ const checkUpdate = (_h: Hook<R>, _rec: Rec, req: Doc): void => void nodeCounts(
 function upgradeTo(_h: Hook<R>, rec: Rec): Doc {
   const now = String(rec.doc.workloadVersion);
   const next = WORKLOAD_VERSIONS[WORKLOAD_VERSIONS.indexOf(now as (typeof WORKLOAD_VERSIONS)[number]) + 1];
-  if (!next) throw failedPrecondition(`DataFlow service ${rec.name ?? rec.id} already runs the newest version ${now}`);
+  if (!next) throw failedPrecondition(`DataFlow service ${nameOf(rec)} already runs the newest version ${now}`);
   return { workloadVersion: next };
 }
 
@@ -258,7 +256,7 @@ function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
   const deployments = deploymentsOf(h, rec);
   if (deployments.length > 0 && !bool(req.terminateDeployments))
     throw failedPrecondition(
-      `DataFlow service ${rec.name ?? rec.id} has ${deployments.length} deployment(s); terminate them first or give terminateDeployments`,
+      `DataFlow service ${nameOf(rec)} has ${deployments.length} deployment(s); terminate them first or give terminateDeployments`,
     );
 }
 
@@ -324,9 +322,7 @@ export function checkGrant(h: Hook<R>, rec: Rec): void {
   const id = rec.name ?? '';
   const user = CLOUD_USERS[platform] ?? ACCOUNT_EMAIL;
   if (!user.form.test(id))
-    throw invalid(
-      `cloudUserId must be ${user.is} for DataFlow service ${service.name ?? service.id} (${platform}); got "${id.slice(0, 200)}"`,
-    );
+    throw invalid(`cloudUserId must be ${user.is} for DataFlow service ${nameOf(service)} (${platform}); got "${id.slice(0, 200)}"`);
 }
 
 /** grantUserKubernetesAccess's and revokeUserKubernetesAccess's answer: the cloud user. */
@@ -348,30 +344,12 @@ function clusterToken(h: Hook<R>, rec: Rec): string {
   return stableUuid(`${rec.crn ?? rec.id}/token/${made?.startedAt ?? rec.createdAt}`);
 }
 
-/** The kubeconfig of the service's cluster: its API server and a token. DataFlow's own layout (unindented lists). */
+/** The kubeconfig of the service's cluster: its API server and a token. */
 export function getKubeconfig(h: Hook<R>, rec: Rec): Doc {
   requireHealthy(h, rec, 'a kubeconfig');
   const cluster = `dfx-${rec.id.slice(0, 8)}`;
-  const kubeconfig = [
-    'apiVersion: v1',
-    'kind: Config',
-    'clusters:',
-    `- name: ${cluster}`,
-    '  cluster:',
-    `    server: https://${cluster}.${String(rec.doc.region)}.k8s.emulator.invalid:443`,
-    'contexts:',
-    `- name: ${cluster}`,
-    '  context:',
-    `    cluster: ${cluster}`,
-    `    user: ${cluster}-admin`,
-    `current-context: ${cluster}`,
-    'users:',
-    `- name: ${cluster}-admin`,
-    '  user:',
-    `    token: ${clusterToken(h, rec)}`,
-    '',
-  ].join('\n');
-  return { kubeconfig };
+  const server = `https://${cluster}.${String(rec.doc.region)}.k8s.emulator.invalid:443`;
+  return { kubeconfig: kubeconfig({ cluster, server, user: `${cluster}-admin`, auth: { token: clusterToken(h, rec) } }) };
 }
 
 /** ServiceMeta: how deployments and projects name their service. */
