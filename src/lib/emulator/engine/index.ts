@@ -22,7 +22,7 @@ import { Conformer, type FillMode } from './conform.js';
 import type { DependentKind, Doc, Handler, ProviderScope, Providers, RequestContext, Scope, WorldAccess } from './context.js';
 import type { Verb, VerbEntry } from './declare.js';
 import { deriveService, type ResourceModel, type ServiceModel } from './derive.js';
-import { readRecord, Records, type EngineRecord, type PastActivity } from './records.js';
+import { type EngineRecord, nameOf, type PastActivity, readRecord, Records } from './records.js';
 import { runsAtAll } from './runs.js';
 import type { EmulatedService } from './table.js';
 import { failsOnPurpose } from './timeline.js';
@@ -40,7 +40,7 @@ const placing = (r: ResourceModel): string[] => [
   ...(r.parent?.rules.keys ?? []),
 ];
 /** A record as messages name it: `cluster sales-cluster`. */
-const named = (r: { readonly noun: string }, rec: Readonly<EngineRecord>): string => `${r.noun} ${rec.name ?? rec.id}`;
+const named = (r: { readonly noun: string }, rec: Readonly<EngineRecord>): string => `${r.noun} ${nameOf(rec)}`;
 /** Request fields as messages name them: `"clusterName" or "clusterCrn"`. */
 const either = (keys: readonly string[]): string => keys.map((k) => `"${k}"`).join(' or ');
 
@@ -468,7 +468,7 @@ export class Engine {
     });
     const shown = found.map((rec) => this.view(h, r, rec));
     // A record named twice is deleted once.
-    for (const rec of found.filter((x, i) => found.findIndex((y) => y.id === x.id) === i)) this.remove(h, op, one, r, rec, req);
+    for (const rec of new Map(found.map((x) => [x.id, x])).values()) this.remove(h, op, one, r, rec, req);
     const list = this.listField(op, r);
     return this.conform(h.ctx, op.output, list ? { [list.field]: shown } : {}, op.name);
   }
@@ -508,8 +508,8 @@ export class Engine {
             .map((rec) => ({
               service: this.service.name,
               noun,
-              name: rec.name ?? rec.id,
-              what: `${noun} ${rec.name ?? rec.id}`,
+              name: nameOf(rec),
+              what: `${noun} ${nameOf(rec)}`,
               status: r.lifecycle ? all.state(rec) : '',
               ref: `${r.kind}/${rec.id}`,
               view: () => all.view(rec),
@@ -525,7 +525,7 @@ export class Engine {
                 return true;
               },
               ...(r.lifecycle && runsAtAll(r.lifecycle)
-                ? { running: () => ({ name: rec.name ?? rec.id, crn: rec.crn, runs: all.runs(rec), record: rec.doc }) }
+                ? { running: () => ({ name: nameOf(rec), crn: rec.crn, runs: all.runs(rec), record: rec.doc }) }
                 : {}),
             }));
         },
@@ -610,7 +610,7 @@ export class Engine {
     const effect = w.rules.hooks.work?.(h, rec, kind, req) ?? {};
     const id = uuid();
     const ranBefore = mine.some((x) => x.activity.action === kind && works.progress(x).failed);
-    const subject = r.rules.subject ? r.rules.subject(rec) : (rec.name ?? rec.id);
+    const subject = r.rules.subject ? r.rules.subject(rec) : nameOf(rec);
     const made = works.create(
       { id, scope: rec.id, ...(rec.env ? { env: rec.env } : {}), doc: {}, data: { request: this.kept(op, req) } },
       kind,

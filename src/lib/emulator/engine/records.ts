@@ -68,6 +68,9 @@ export function readRecord(
   return { ...x, doc: x.doc ?? {}, scope, activity: settledIn('read', '', 0), createdAt: 0 };
 }
 
+/** What a message calls a record: its name, else its id. */
+export const nameOf = (rec: { readonly id: string; readonly name?: string }): string => rec.name ?? rec.id;
+
 const PAST_KEPT = 100;
 const NO_LIFECYCLE: Lifecycle = {};
 const DURATION = /^(\d+)(s|m|h|d)$/;
@@ -393,7 +396,7 @@ export class Records {
   require(r: EngineRecord, allowed: readonly string[], what: string): void {
     const state = this.state(r);
     if (!allowed.includes(state))
-      throw failedPrecondition(`${this.model.noun} ${r.name ?? r.id} is ${state}; ${what} needs it ${allowed.join(' or ')}`);
+      throw failedPrecondition(`${this.model.noun} ${nameOf(r)} is ${state}; ${what} needs it ${allowed.join(' or ')}`);
   }
 
   /**
@@ -431,7 +434,7 @@ export class Records {
 
   /** A record's operation by id, or its newest; NOT_FOUND when it has none or the id is another's. */
   operation(r: EngineRecord, operationId?: string): OperationRecord {
-    return this.operations().ofOwner(r.id, `${this.model.noun} ${r.name ?? r.id}`, operationId);
+    return this.operations().ofOwner(r.id, `${this.model.noun} ${nameOf(r)}`, operationId);
   }
 
   // ---- how an action begins and ends ------------------------------------------------------
@@ -491,7 +494,7 @@ export class Records {
     if (spec.from && !opts.anyState) this.require(r, spec.from, action);
     const operations = this.model.operationKind;
     const act = start(this.lifecycle, action, this.now, {
-      subject: this.model.rules.subject ? this.model.rules.subject(r) : (r.name ?? r.id),
+      subject: this.model.rules.subject ? this.model.rules.subject(r) : nameOf(r),
       ...(this.failActions ? { actions: this.failActions } : {}),
       subjectNoun: `${this.model.noun} name`,
       current,

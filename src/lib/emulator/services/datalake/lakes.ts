@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import type { resources } from '../../../model/services/datalake/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook, ResourceHooks } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
 import { DEFAULT_RUNTIME, RUNTIMES } from '../../shared/runtimes.js';
@@ -186,11 +186,11 @@ export function fillLake(h: Hook<R>, lake: Readonly<EngineRecord>, req: Doc) {
 
 const instanceOf = (lake: Lake, id: string): void => {
   if (!lakeDoc(lake).groups.some((g) => g.instances.some((i) => i.id === id)))
-    throw notFound(`data lake ${lake.name ?? lake.id} has no instance ${id}`);
+    throw notFound(`data lake ${nameOf(lake)} has no instance ${id}`);
 };
 const groupOf = (lake: Lake, name: string): GroupRec => {
   const g = lakeDoc(lake).groups.find((x) => x.name === name);
-  if (!g) throw notFound(`data lake ${lake.name ?? lake.id} has no instance group ${name}`);
+  if (!g) throw notFound(`data lake ${nameOf(lake)} has no instance group ${name}`);
   return g;
 };
 

@@ -6,7 +6,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { randomToken } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
@@ -61,7 +61,7 @@ export function fillBackup(h: Hook<R>, rec: Rec, req: Doc): Doc {
 export function keepRestorable(h: Hook<R>, _rec: Rec, req: Doc): Doc {
   const svc = serviceToBackUp(h, req);
   const vcs = req.includeVc === false ? [] : liveVcs(h, svc);
-  const kept: Kept = { settings: settingsOf(svc), vcs: vcs.map((vc) => ({ name: vc.name ?? vc.id, doc: vc.doc })) };
+  const kept: Kept = { settings: settingsOf(svc), vcs: vcs.map((vc) => ({ name: nameOf(vc), doc: vc.doc })) };
   return { kept };
 }
 

@@ -6,7 +6,7 @@
 import type { resources } from '../../../model/services/de/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { notFound } from '../../errors.js';
 import { crnId } from '../../ids.js';
 import { compareVersions } from '../../shared/runtimes.js';
@@ -52,7 +52,7 @@ export const liveVcs = (h: Hook<R>, svc: Rec): EngineRecord[] =>
 export function located(h: Hook<R>, resource: R, req: Doc): EngineRecord {
   const rec = h.locate(resource, req);
   const all = h.records(resource);
-  if (all.isDeleted(rec)) throw notFound(`${all.model.noun} ${rec.name ?? rec.id} is deleted`);
+  if (all.isDeleted(rec)) throw notFound(`${all.model.noun} ${nameOf(rec)} is deleted`);
   return rec;
 }
 

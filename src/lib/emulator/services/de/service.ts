@@ -7,7 +7,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { paged } from '../../engine/paging.js';
 import { kubeconfig } from '../../shared/kubeconfig.js';
@@ -178,7 +178,7 @@ export const keepSettings = (_h: Hook<R>, rec: Rec, req: Doc): Doc => ({ setting
 export function checkDisable(h: Hook<R>, rec: Rec, req: Doc): void {
   const services = h.records('cluster');
   if (services.busy(rec) && rec.activity.action !== 'delete' && req.force !== true)
-    throw failedPrecondition(`service ${rec.name ?? rec.id} is ${services.state(rec)}; disable it once that has ended, or with --force`);
+    throw failedPrecondition(`service ${nameOf(rec)} is ${services.state(rec)}; disable it once that has ended, or with --force`);
 }
 
 /** The kubeconfig of the service's Kubernetes cluster, for the caller. */
@@ -201,8 +201,8 @@ export function initLogs(h: Hook<R>, rec: Rec, req: Doc): Doc {
   const lines = firstActionLog(h, 'cluster', rec, (action) => {
     const what = action === 'restore' ? 'restoring' : 'enabling';
     return {
-      begin: `${what} Data Engineering service ${rec.name ?? rec.id} (${rec.id}) in environment ${String(rec.doc.environmentName)}`,
-      success: `service ${rec.name ?? rec.id} is ready: version ${String(rec.doc.version)}, endpoint ${String(rec.doc.clusterFqdn)}`,
+      begin: `${what} Data Engineering service ${nameOf(rec)} (${rec.id}) in environment ${String(rec.doc.environmentName)}`,
+      success: `service ${nameOf(rec)} is ready: version ${String(rec.doc.version)}, endpoint ${String(rec.doc.clusterFqdn)}`,
       failure: `${what} failed: ${rec.activity.reason ?? 'see the service status'}`,
     };
   });

@@ -9,6 +9,7 @@ import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
 import { failedPrecondition } from '../../errors.js';
 import { LATEST_VERSION, located, older, USABLE, type R, type Rec } from './common.js';
+import { nameOf } from '../../engine/records.js';
 
 const STEPS = ['prepare', 'backup', 'upgrade', 'resume'] as const;
 type Step = (typeof STEPS)[number];
@@ -92,7 +93,7 @@ export function upgradeService(h: Hook<R>, req: Doc): Doc {
     return { message };
   };
   const step = String(req.step);
-  const name = rec.name ?? rec.id;
+  const name = nameOf(rec);
   const run = runOf(rec);
   const at = run && standing(h, rec, run);
   const open = run && at && !(at.last.step === 'resume' && at.state === 'done');

@@ -5,7 +5,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { verbs } from '../../engine/table.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { iso, num, str, strings, text } from '../../values.js';
@@ -135,10 +135,7 @@ export const checkServiceUp = (h: Hook<R>, rec: Rec, action: string): void =>
 const suspendOrResume =
   (action: 'suspend' | 'resume') =>
   (h: Hook<R>, req: Doc): Doc =>
-    h.serve(
-      verbs<R>('vc').act(action, { answer: (_h, rec) => ({ status: `${WORDS[action].ing} virtual cluster ${rec.name ?? rec.id}` }) }),
-      req,
-    );
+    h.serve(verbs<R>('vc').act(action, { answer: (_h, rec) => ({ status: `${WORDS[action].ing} virtual cluster ${nameOf(rec)}` }) }), req);
 export const suspendVc = suspendOrResume('suspend');
 export const resumeVc = suspendOrResume('resume');
 
@@ -146,7 +143,7 @@ export const resumeVc = suspendOrResume('resume');
 function progressOf(h: Hook<R>, vc: EngineRecord): { message: string; done: boolean; next?: string } {
   const vcs = h.records('vc');
   const action = vc.activity.action;
-  const name = vc.name ?? vc.id;
+  const name = nameOf(vc);
   if (action !== 'suspend' && action !== 'resume')
     return { message: `virtual cluster ${name} is ${vcs.state(vc)}`, done: true, next: 'suspend' };
   const p = vcs.progress(vc);
@@ -159,7 +156,7 @@ function progressOf(h: Hook<R>, vc: EngineRecord): { message: string; done: bool
 /** getSuspendResumeStatus: of one virtual cluster (vcId), or of every live one of the service. */
 export function suspendResumeStatus(h: Hook<R>, svc: Rec, req: Doc): Doc {
   const vcs = str(req.vcId) ? [h.locate('vc', req)] : liveVcs(h, svc);
-  if (vcs.length === 0) return { statusMessage: `service ${svc.name ?? svc.id} has no virtual clusters`, allStepsCompleted: true };
+  if (vcs.length === 0) return { statusMessage: `service ${nameOf(svc)} has no virtual clusters`, allStepsCompleted: true };
   const each = vcs.map((vc) => progressOf(h, vc));
   const pending = each.filter((p) => !p.done);
   const shown = pending.length > 0 ? pending : each;

@@ -20,7 +20,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { Hook as TableHook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, uuid } from '../../ids.js';
 import { readUpload, removeUpload } from '../../uploads.js';
@@ -193,7 +193,7 @@ export function checkFlowDelete(h: Hook, flow: Rec): void {
   const running = versionsOf(h, flow).filter((v) => (counts.get(v.crn ?? '') ?? 0) > 0);
   if (running.length > 0)
     throw failedPrecondition(
-      `flow definition ${flow.name ?? flow.id} is deployed (version ${running.map(versionOf).join(', ')}); terminate its deployments first`,
+      `flow definition ${nameOf(flow)} is deployed (version ${running.map(versionOf).join(', ')}); terminate its deployments first`,
     );
   for (const v of versionsOf(h, flow)) removeUpload(h.ctx.info.dataDir, versionData(v).storedAt);
 }
@@ -292,7 +292,7 @@ export function checkCollectionDelete(h: Hook, rec: Rec): void {
   const held = heldBy(h, rec);
   if (held.length > 0)
     throw failedPrecondition(
-      `collection ${rec.name ?? rec.id} still holds ${held.map((f) => f.name ?? f.id).join(', ')}; move them out first (df flows set-collection)`,
+      `collection ${nameOf(rec)} still holds ${held.map((f) => nameOf(f)).join(', ')}; move them out first (df flows set-collection)`,
     );
 }
 
@@ -395,7 +395,7 @@ export function importFlowDefinitionVersion(h: Hook, req: Doc): Doc {
   const flow = h.records('flow').get(text(req.flowCrn));
   if (flowData(flow).readyflow)
     throw failedPrecondition(
-      `${flow.name ?? flow.id} is a ReadyFlow: it gets new versions from Cloudera only; import yours as a flow definition of its own`,
+      `${nameOf(flow)} is a ReadyFlow: it gets new versions from Cloudera only; import yours as a flow definition of its own`,
     );
   const v = addVersion(h, flow, imported(h, req));
   return h.conform('ImportFlowDefinitionVersionResponse', h.records('flowVersion').view(v), v.id);

@@ -9,7 +9,7 @@
  * The requests it opens and what it shows across the account are code.
  */
 import type { Hook } from '../../engine/declare.js';
-import { readRecord, type EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf, readRecord } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
@@ -52,7 +52,7 @@ function initiate(h: Hook<R>, kind: DataflowRequestSpec['kind'], req: Doc): Data
   const deploymentCrn = str(req.deploymentCrn);
   if (deploymentCrn) {
     const d = deploymentNamed(h, deploymentCrn);
-    if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name ?? s.id}`);
+    if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${nameOf(s)}`);
     if (str(req.deployedFlowCrn)) flowNamed(h, deploymentCrn, text(req.deployedFlowCrn));
   }
   const flowVersionCrn = text(req.flowVersionCrn);
@@ -107,7 +107,7 @@ const flowOf = (h: Hook<R>, rec: Rec): { d: Deployment; f: DeployedFlow } => flo
 /** The project a deployment or flow belongs to, as ProjectMeta; none once the project is gone. */
 function projectOf(h: Hook<R>, projectCrn: string | undefined): Doc | undefined {
   const p = projectCrn ? h.records('project').find(projectCrn) : undefined;
-  return p ? { id: p.id, crn: projectCrn, name: p.name ?? p.id } : undefined;
+  return p ? { id: p.id, crn: projectCrn, name: nameOf(p) } : undefined;
 }
 
 /**

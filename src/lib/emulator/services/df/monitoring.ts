@@ -12,7 +12,7 @@
  * response, which keeps the fields of EventSummary or Event, in its order.
  */
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord, PastActivity } from '../../engine/records.js';
+import { type EngineRecord, nameOf, type PastActivity } from '../../engine/records.js';
 import { paged } from '../../engine/paging.js';
 import { invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
@@ -122,7 +122,7 @@ export function serviceEvents(h: Hook<R>, s: Rec): DfEvent[] {
   const done = records.progress(s as EngineRecord).done;
   const events = records.events(s as EngineRecord);
   const actions = events.map((a, i) => ({ ...a, done: i < events.length - 1 || done, by: actorAt(s, a.startedAt) }));
-  const about = { type: 'SERVICE', crn: s.crn ?? s.id, noun: 'DataFlow service', name: s.name ?? s.id } as const;
+  const about = { type: 'SERVICE', crn: s.crn ?? s.id, noun: 'DataFlow service', name: nameOf(s) } as const;
   return eventsOf(h, about, actions, stateOf(h, s) === 'BAD_HEALTH');
 }
 
@@ -221,7 +221,7 @@ export function serviceShown(h: Hook<R>, rec: Rec): Doc {
   };
 }
 
-export const serviceWatch = eventAnswers((h, s) => ({ events: serviceEvents(h, s), what: `DataFlow service ${s.name ?? s.id}` }));
+export const serviceWatch = eventAnswers((h, s) => ({ events: serviceEvents(h, s), what: `DataFlow service ${nameOf(s)}` }));
 
 // ---- metrics -----------------------------------------------------------------------------
 
@@ -422,7 +422,7 @@ function filterOptions(h: Hook<R>, type: string, ofProjects: boolean): Doc {
     ...(ofProjects
       ? {}
       : {
-          project: () => recordsIn(h, 'project').map((p) => ({ identifier: p.crn, label: p.name ?? p.id })),
+          project: () => recordsIn(h, 'project').map((p) => ({ identifier: p.crn, label: nameOf(p) })),
           severity: () => options(['INFO', 'WARNING', 'ERROR']),
         }),
   };

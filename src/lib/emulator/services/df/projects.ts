@@ -14,7 +14,7 @@
  * and a bundle for cloud storage goes under the environment's log storage.
  */
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { iso, num, obj, str, strings, text } from '../../values.js';
@@ -29,7 +29,7 @@ function checkRevision(rec: Rec, req: Doc): void {
   const given = num(req.projectRevision);
   if (given !== current)
     throw failedPrecondition(
-      `project ${rec.name ?? rec.id} is at revision ${current}, not ${String(given)}: read it again (df projects describe) and retry`,
+      `project ${nameOf(rec)} is at revision ${current}, not ${String(given)}: read it again (df projects describe) and retry`,
     );
 }
 
@@ -101,7 +101,7 @@ export function endProjectDeletes(h: Hook<R>): void {
 function markDeleting(h: Hook<R>, req: Doc, deleting: boolean): Doc {
   const rec = h.locate('project', req);
   if ((deletingSince(rec) !== undefined) === deleting)
-    throw failedPrecondition(`project ${rec.name ?? rec.id} is ${deleting ? 'already being deleted' : 'not being deleted'}`);
+    throw failedPrecondition(`project ${nameOf(rec)} is ${deleting ? 'already being deleted' : 'not being deleted'}`);
   checkRevision(rec, req);
   Object.assign(rec.doc, revised(h, rec));
   const { deletingSince: _was, ...data } = rec.data ?? {};
@@ -135,7 +135,7 @@ export function checkDiagnostics(h: Hook<R>, rec: Rec, req: Doc): void {
   for (const ref of strings(req.deployments)) {
     const d = h.world.dataflows.deployment(ref);
     if (!d) throw notFound(`deployment ${ref.slice(0, 200)} not found`);
-    if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${s.name ?? s.id}`);
+    if (d.environmentCrn !== s.scope) throw invalid(`deployment ${d.name} is not in DataFlow service ${nameOf(s)}`);
   }
   const [from, to] = (['startTime', 'endTime'] as const).map((k) => {
     const v = str(req[k]);
@@ -154,8 +154,7 @@ export function fillDiagnostics(h: Hook<R>, rec: Rec, req: Doc): Doc {
   if (rec.doc.destination === 'CLOUD_STORAGE') {
     const logs = h.world.environments.require(s.scope).logStorage;
     const base = logs.awsDetails?.storageLocationBase ?? logs.azureDetails?.storageLocationBase ?? logs.gcpDetails?.storageLocationBase;
-    if (!base)
-      throw failedPrecondition(`environment ${s.name ?? s.id} has no log storage to put a diagnostic bundle in; send it to SUPPORT`);
+    if (!base) throw failedPrecondition(`environment ${nameOf(s)} has no log storage to put a diagnostic bundle in; send it to SUPPORT`);
     bundleCloudPath = `${base.replace(/\/$/, '')}/dataflow-diagnostics/${rec.id}.zip`;
   }
   collectDiagnostics(h, s);

@@ -23,7 +23,7 @@ import type { OperationName } from '../../../model/services/drscp/wire.js';
 import { resources } from '../../../model/services/drscp/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { code, defineService, fixed, verbs } from '../../engine/table.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { crn, stableUuid } from '../../ids.js';
@@ -113,7 +113,7 @@ function restoreState(h: Hook<R>, backup: StateFile): void {
 /** The state a backup holds (`keep`), as its record keeps it. */
 function heldState(backup: Rec): StateFile {
   const state = backup.data?.state;
-  if (typeof state !== 'object' || state === null) throw failedPrecondition(`backup ${backup.name ?? backup.id} holds no state to restore`);
+  if (typeof state !== 'object' || state === null) throw failedPrecondition(`backup ${nameOf(backup)} holds no state to restore`);
   return state as StateFile;
 }
 
@@ -135,7 +135,7 @@ function checkBackup(h: Hook<R>, _rec: Rec, req: Doc): void {
 function checkDelete(h: Hook<R>, rec: Rec): void {
   const restores = h.records('restore');
   if (restores.all().some((r) => r.doc.backupCrn === rec.crn && restores.busy(r)))
-    throw failedPrecondition(`backup ${rec.name ?? rec.id} is being restored from; delete it after the restore ends`);
+    throw failedPrecondition(`backup ${nameOf(rec)} is being restored from; delete it after the restore ends`);
 }
 
 /**
@@ -192,7 +192,7 @@ function getLogs(h: Hook<R>, req: Doc): Doc {
   const job = ref.startsWith('crn:') ? JOBS.find((j) => h.records(j).find(ref)) : undefined;
   const rec = job && h.records(job).find(ref);
   if (!job || !rec) throw notFound(`no backup or restore has the CRN ${ref.slice(0, 200)}`);
-  const who = `${job} ${rec.name ?? rec.id}`;
+  const who = `${job} ${nameOf(rec)}`;
   const lines = reached(h, job, rec)
     .filter((p) => p.name !== 'FINISHED')
     .map((p) => `${iso(rec.createdAt + p.at * 60_000)} INFO ${who}: phase ${p.name}`);

@@ -12,14 +12,14 @@
 import { createHash } from 'node:crypto';
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { b64, docs, iso, obj, str, strings, text } from '../../values.js';
 import { kubeconfig as kubeconfigDocument, type KubeconfigSpec } from '../../shared/kubeconfig.js';
 import type { EnvironmentView } from '../../world/contracts.js';
 import { DEFAULT_RELEASE, INSTANCE_TYPES, NEWEST_RELEASE, rank, versionOf } from './catalogue.js';
-import { actor, cloudOf, named, type R } from './common.js';
+import { actor, cloudOf, type R } from './common.js';
 import { applyServiceConfig, configDiff, currentConfig, type ServiceConfig } from './configs.js';
 import { logEvent } from './events.js';
 import { templatesOf } from './templates.js';
@@ -269,7 +269,7 @@ function backupOf(h: Hook, rec: EngineRecord) {
     } as Doc,
     dbcs: dbcs.map((d) => ({
       ref: d.id,
-      name: named(d),
+      name: nameOf(d),
       isDefault: d.data?.isDefault === true,
       imageVersion: versionOf(d),
       ...(d.doc.resourceTemplateId ? { resourceTemplateId: String(d.doc.resourceTemplateId) } : {}),
@@ -277,14 +277,14 @@ function backupOf(h: Hook, rec: EngineRecord) {
     })),
     vws: vws.map((v) => ({
       ref: v.id,
-      name: named(v),
+      name: nameOf(v),
       dbcRef: String(v.doc.dbcId),
       request: warehouseRequest(v),
       config: currentConfig(h, rec.id, v.id).config,
     })),
     dataVisualizations: vizzes.map((z) => ({
       ref: z.id,
-      name: named(z),
+      name: nameOf(z),
       request: {
         config: { userGroups: strings(z.doc.userGroups), adminGroups: strings(z.doc.adminGroups) },
         imageVersion: z.doc.imageVersion,
@@ -384,7 +384,7 @@ export function restoreCluster(h: Hook, req: Doc): Doc {
       const current = currentConfig(h, cluster.id, there.id).config;
       // A restore run again once the catalog is Running finds it configured: updating it again would put it back in
       // PreUpdate, and the warehouses on it would wait for ever.
-      if (configDiff(current, applyServiceConfig(current, configRequest(b.config), 'dbc', named(there))).isChanged !== true)
+      if (configDiff(current, applyServiceConfig(current, configRequest(b.config), 'dbc', nameOf(there))).isChanged !== true)
         return plan(b.ref, 'Skip', 'the default Database Catalog has the configuration of the backup already', there.id);
       h.perform('updateDbc', { clusterId: cluster.id, dbcId: there.id, config: configRequest(b.config) });
       return plan(b.ref, 'Update', 'the default Database Catalog gets the configuration of the backup', there.id);

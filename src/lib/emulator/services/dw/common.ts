@@ -33,9 +33,6 @@ export function statusSince(h: Hook, rec: EngineRecord): string {
   return iso(Math.max(tl.startedAt, ...tl.steps.map((s) => tl.startedAt + s.afterMs).filter((at) => at <= now)));
 }
 
-/** What messages call a record: its name, else its id. */
-export const named = (rec: { id: string; name?: string }): string => rec.name ?? rec.id;
-
 /** The records of a resource in a scope (all the account's when none is given), in creation order. */
 export const all = (h: Hook, key: R, scope?: string): EngineRecord[] => h.records(key).all(scope);
 

@@ -10,11 +10,11 @@
 import { resources as facts } from '../../../model/services/dw/resources.js';
 import { invalid, notFound } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { crn, stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { iso, str, strings, text } from '../../values.js';
-import { all, named, statusSince, type R } from './common.js';
+import { all, statusSince, type R } from './common.js';
 import { actionEvents } from './events.js';
 
 /** How long a backup's deletion takes (emulated minutes; TERMINATING, then gone). */
@@ -119,7 +119,7 @@ function planFor(h: Hook, namespace: string, rebuild: boolean): { kind: string; 
     const from: readonly string[] = facts.resources.dbc.lifecycle.rebuild.from ?? [];
     const rebuilds = rebuild && key !== 'dataVisualization' && !records.busy(rec) && from.includes(records.state(rec));
     if (rebuilds) records.begin(rec, 'rebuild');
-    const message = `restored ${rebuilds ? 'and rebuilding ' : ''}${named(rec)}`;
+    const message = `restored ${rebuilds ? 'and rebuilding ' : ''}${nameOf(rec)}`;
     return { kind, entry: { ref: namespace, id: rec.id, action: 'Update', message } };
   }
   return { kind: 'dbc', entry: { ref: namespace, action: 'Skip', message: `${namespace} is no longer in the Data Warehouse` } };

@@ -8,11 +8,10 @@
  */
 import { invalid, notFound } from '../../errors.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { uuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { iso, num, str } from '../../values.js';
-import { named } from './common.js';
 
 /** Where operations' own events are kept, under their operation id. */
 const EVENT_KIND = 'dw.event';
@@ -35,7 +34,7 @@ export function actionEvents(h: Hook, key: string, rec: EngineRecord, noun: stri
   return acts.flatMap((a, i) => {
     const current = i === acts.length - 1;
     const word = a.action === 'sshKey' ? 'SshKeyUpdate' : a.action.charAt(0).toUpperCase() + a.action.slice(1);
-    const what = `${noun} ${named(rec)}: ${a.action === 'sshKey' ? 'SSH key update' : a.action}`;
+    const what = `${noun} ${nameOf(rec)}: ${a.action === 'sshKey' ? 'SSH key update' : a.action}`;
     const start: DwEvent = { serviceId, event: `${word}Requested`, message: `${what} requested`, at: a.startedAt };
     if (current && !done) return [start];
     const why = current && a.failed && rec.activity.reason ? `: ${rec.activity.reason}` : '';

@@ -7,10 +7,10 @@
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 import { iso, obj, str, stringMap, text } from '../../values.js';
-import { all, cloudOf, clusterOf, named, type R } from './common.js';
+import { all, cloudOf, clusterOf, type R } from './common.js';
 
 /** Kinds of data source connectors are made for. */
 const CONNECTOR_TEMPLATES = 'postgresql mysql mariadb oracle mssql db2 hive iceberg kudu snowflake redshift'.split(' ');
@@ -101,7 +101,7 @@ export const connector: Resource<R> = {
       delete: (h, rec) => {
         const using = usersOf(h, rec);
         if (using.length > 0)
-          throw failedPrecondition(`connector ${named(rec)} is used by ${using.map((v) => `Virtual Warehouse ${named(v)}`).join(', ')}`);
+          throw failedPrecondition(`connector ${nameOf(rec)} is used by ${using.map((v) => `Virtual Warehouse ${nameOf(v)}`).join(', ')}`);
       },
     },
   },
@@ -126,7 +126,7 @@ export const connectorTest: Resource<R> = {
         throw invalid('say what to test: connectorId, connectorName, or the connection properties in config');
       const url = config['connection-url'] ?? config.url ?? '(no connection-url)';
       rec.data = { ...rec.data, connectorName: c?.name ?? '', url };
-      const labels = c ? { connector: named(c), template: String(c.doc.template) } : {};
+      const labels = c ? { connector: nameOf(c), template: String(c.doc.template) } : {};
       return { jobId: rec.id, jobStartTime: iso(h.ctx.clock.now()), labels };
     },
     show: (h, rec) => {

@@ -8,11 +8,11 @@
  */
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { compact, num, obj, str, text } from '../../values.js';
-import { all, named, type R } from './common.js';
+import { all, type R } from './common.js';
 import { TEMPLATE_ENTITIES, type TemplateEntity } from './catalogue.js';
 
 const ENTITIES = Object.keys(TEMPLATE_ENTITIES) as TemplateEntity[];
@@ -120,7 +120,7 @@ function resourcesOf(raw: unknown): Doc {
 function usersOf(h: Hook, t: EngineRecord): string[] {
   const catalogs = all(h, 'dbc').filter((d) => d.doc.resourceTemplateId === t.id);
   const vizzes = t.doc.entityType === 'viz' ? all(h, 'dataVisualization').filter((v) => v.doc.size === t.name) : [];
-  return [...catalogs.map((d) => `Database Catalog ${d.name ?? d.id}`), ...vizzes.map((v) => `Data Visualization ${v.name ?? v.id}`)];
+  return [...catalogs.map((d) => `Database Catalog ${nameOf(d)}`), ...vizzes.map((v) => `Data Visualization ${nameOf(v)}`)];
 }
 
 /** A resource template of the account (the built-in ones are made by `ensureTemplates`). */
@@ -165,7 +165,7 @@ export const template: Resource<R> = {
 export function deleteTemplate(h: Hook, req: Doc): Doc {
   const templates = h.records('template');
   const t = templates.get(text(req.templateId));
-  const what = `resource template ${named(t)}`;
+  const what = `resource template ${nameOf(t)}`;
   if (t.doc.isDefault === true) throw failedPrecondition(`${what} is a default template and cannot be deleted`);
   const versions = versionsOf(t);
   const which = num(req.templateVersion);

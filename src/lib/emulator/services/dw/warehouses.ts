@@ -12,14 +12,14 @@
  */
 import { failedPrecondition, invalid } from '../../errors.js';
 import type { Hook, Resource } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { stableUuid } from '../../ids.js';
 import type { Doc } from '../../types.js';
 import { docs, num, obj, optBool, str, strings, text } from '../../values.js';
 import { setting } from './account.js';
 import * as catalogue from './catalogue.js';
 import { NEWEST_RELEASE, rank, release, releaseOf, versionOf, VIZ_RELEASES, type Release } from './catalogue.js';
-import { actor, all, cloudOf, clusterOf, entityId, named, requireRunningCluster, statusSince, type R } from './common.js';
+import { actor, all, cloudOf, clusterOf, entityId, requireRunningCluster, statusSince, type R } from './common.js';
 import { applyServiceConfig, changeConfig, currentConfigId, initialConfig, recordConfig } from './configs.js';
 import { defaultTemplate, templateById, templateByName, templateResources } from './templates.js';
 
@@ -73,7 +73,7 @@ const needsRunning = (noun: string) =>
 function upgradeTo(rec: EngineRecord, noun: string, version: string): Release {
   const to = release(version);
   if (rank(to.version) <= rank(versionOf(rec)))
-    throw failedPrecondition(`${noun} ${named(rec)} runs ${versionOf(rec)}; ${to.version} is not newer`);
+    throw failedPrecondition(`${noun} ${nameOf(rec)} runs ${versionOf(rec)}; ${to.version} is not newer`);
   return to;
 }
 
@@ -115,22 +115,24 @@ export const dbc: Resource<R> = {
           throw invalid('creating a default Database Catalog is no longer allowed: activating the cluster made its default one');
       },
       update: (h, rec: EngineRecord, req) => {
-        if (req.component !== undefined) return changeConfig(h, rec, req, 'dbc', `Database Catalog ${named(rec)}`);
+        if (req.component !== undefined) return changeConfig(h, rec, req, 'dbc', `Database Catalog ${nameOf(rec)}`);
         const templateId = str(req.resourceTemplateId);
         if (templateId) {
           const t = templateById(h, templateId, 'dbc');
           Object.assign(rec.doc, { resourceTemplateId: t.id, resources: templateResources(t) });
         }
-        changeConfig(h, rec, req, 'dbc', `Database Catalog ${named(rec)}`);
+        changeConfig(h, rec, req, 'dbc', `Database Catalog ${nameOf(rec)}`);
       },
       ...needsRunning('Database Catalog'),
       delete: (h, rec) => {
         if (rec.data?.isDefault === true)
-          throw failedPrecondition(`Database Catalog ${named(rec)} is the default one of its cluster; it goes when the cluster is deleted`);
+          throw failedPrecondition(
+            `Database Catalog ${nameOf(rec)} is the default one of its cluster; it goes when the cluster is deleted`,
+          );
         const on = all(h, 'vw', rec.scope).filter((v) => v.doc.dbcId === rec.id);
         if (on.length > 0)
           throw failedPrecondition(
-            `Database Catalog ${named(rec)} still has ${on.map((v) => `Virtual Warehouse ${named(v)}`).join(', ')}; delete them first`,
+            `Database Catalog ${nameOf(rec)} still has ${on.map((v) => `Virtual Warehouse ${nameOf(v)}`).join(', ')}; delete them first`,
           );
       },
     },
@@ -155,7 +157,7 @@ const typeOf = (rec: { doc: Doc }): WarehouseType => (rec.doc.vwType === 'impala
  * it is; a describe polled by a waiter then walks none of it).
  */
 function endpoints(rec: EngineRecord, cluster: EngineRecord, jwt: boolean): Doc {
-  const name = named(rec);
+  const name = nameOf(rec);
   const domain = `dw-${String(cluster.doc.name ?? cluster.id)}.${cluster.id}.emulator.invalid`;
   const hue = `https://hue-${name}.${domain}/`;
   const jwtUrl = `https://${domain}/jwt/token`;
@@ -318,11 +320,11 @@ function fillWarehouse(h: Hook, rec: EngineRecord, req: Doc): Doc {
   const version = str(req.imageVersion) ? release(text(req.imageVersion)) : releaseOf(versionOf(catalog));
   if (!version || rank(version.version) > rank(versionOf(catalog)))
     throw failedPrecondition(
-      `Database Catalog ${named(catalog)} runs ${versionOf(catalog)}; a Virtual Warehouse on it runs that release or an older one`,
+      `Database Catalog ${nameOf(catalog)} runs ${versionOf(catalog)}; a Virtual Warehouse on it runs that release or an older one`,
     );
   const instanceType = instanceTypeFor(cluster, type, str(req.instanceType));
   const jwt = req.platformJwtAuth === true;
-  const config = applyServiceConfig(initialConfig(type), req.config ?? {}, type, `Virtual Warehouse ${named(rec)}`, true);
+  const config = applyServiceConfig(initialConfig(type), req.config ?? {}, type, `Virtual Warehouse ${nameOf(rec)}`, true);
   recordConfig(h, cluster, rec, config);
   const isolation = obj(req.queryIsolationOptions);
   return {
@@ -373,7 +375,7 @@ function autoscalingUpdated(was: Doc, a: Doc): Doc {
 
 /** What an update of a warehouse changes beyond its fields: size, autoscaling, high availability, JWT, connectors, configuration. */
 function updateWarehouse(h: Hook, rec: EngineRecord, req: Doc): void {
-  const what = `Virtual Warehouse ${named(rec)}`;
+  const what = `Virtual Warehouse ${nameOf(rec)}`;
   if (req.component !== undefined) return changeConfig(h, rec, req, typeOf(rec), what);
   const cluster = clusterOf(h, rec);
   // As it is now: the request's own fields are already on rec.doc.
@@ -412,11 +414,11 @@ function updateWarehouse(h: Hook, rec: EngineRecord, req: Doc): void {
 function upgradeWarehouse(h: Hook, rec: EngineRecord, req: Doc): Doc {
   const catalog = h.records('dbc').byId(String(rec.doc.dbcId));
   if (text(req.dbcId) !== rec.doc.dbcId)
-    throw invalid(`Virtual Warehouse ${named(rec)} is on Database Catalog ${String(rec.doc.dbcId)}, not ${text(req.dbcId)}`);
+    throw invalid(`Virtual Warehouse ${nameOf(rec)} is on Database Catalog ${String(rec.doc.dbcId)}, not ${text(req.dbcId)}`);
   const to = upgradeTo(rec, 'Virtual Warehouse', text(req.imageVersion));
   if (catalog && rank(to.version) > rank(versionOf(catalog)))
     throw failedPrecondition(
-      `Database Catalog ${named(catalog)} runs ${versionOf(catalog)}; upgrade it to ${to.version} before its Virtual Warehouses`,
+      `Database Catalog ${nameOf(catalog)} runs ${versionOf(catalog)}; upgrade it to ${to.version} before its Virtual Warehouses`,
     );
   return { imageVersion: to.version, cdhVersion: to.runtime, ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}) };
 }
@@ -488,7 +490,7 @@ export const dataVisualization: Resource<R> = {
       upgrade: (_h, rec: EngineRecord, req) => {
         const to = vizRelease(text(req.imageVersion));
         if (VIZ_RELEASES.indexOf(to) <= VIZ_RELEASES.indexOf(String(rec.doc.imageVersion)))
-          throw failedPrecondition(`Data Visualization ${named(rec)} runs ${String(rec.doc.imageVersion)}; ${to} is not newer`);
+          throw failedPrecondition(`Data Visualization ${nameOf(rec)} runs ${String(rec.doc.imageVersion)}; ${to} is not newer`);
         return { imageVersion: to, ...(str(req.resourcePool) ? { resourcePool: str(req.resourcePool) } : {}) };
       },
     },

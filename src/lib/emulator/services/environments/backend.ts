@@ -9,7 +9,7 @@
  * credentials.
  */
 import { notFound } from '../../errors.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import type { Doc } from '../../types.js';
 import type { Environments } from '../../world/contracts.js';
 import { createdAtOf, runsOf, spansOf } from '../../world.js';
@@ -48,7 +48,7 @@ export function environmentRecord(h: Hook<R>, ref: string): EngineRecord {
   const names = h
     .records('environment')
     .all()
-    .map((e) => e.name ?? e.id);
+    .map((e) => nameOf(e));
   throw notFound(`environment ${ref.slice(0, 200)} not found; this account has ${names.length > 0 ? names.join(', ') : 'none'}`);
 }
 

@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import type { Doc } from '../../types.js';
 import { bool, compact, obj, str, text } from '../../values.js';
@@ -86,9 +86,7 @@ const unusedBy =
   (h: Hook<R>, rec: Readonly<EngineRecord>): void => {
     const using = allEnvironments(h).filter((e) => e[field] === rec.name);
     if (using.length > 0)
-      throw failedPrecondition(
-        `${noun} ${rec.name ?? rec.id} is used by environment ${using.map((e) => e.environmentName).join(', ')}; ${hint}`,
-      );
+      throw failedPrecondition(`${noun} ${nameOf(rec)} is used by environment ${using.map((e) => e.environmentName).join(', ')}; ${hint}`);
   };
 
 export const credentialInUse = unusedBy('credentialName', 'credential', 'change their credential or delete them first');

@@ -22,7 +22,7 @@
 import { alreadyExists, failedPrecondition, invalid } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { verbs } from '../../engine/table.js';
 import type { Doc } from '../../types.js';
 import { bool, compact, docs, num, obj, optBool, str, stringMap, strings, text, uniq } from '../../values.js';
@@ -324,7 +324,7 @@ export function startsWhatRuns(h: Hook<R>, rec: Rec, req: Doc): Doc {
 /** Deleting: not twice; what runs in it holds it up, unless `cascading` removes it first (at once here). */
 export function canDelete(h: Hook<R>, rec: Rec, req: Doc): void {
   const all = h.records('environment');
-  const name = rec.name ?? rec.id;
+  const name = nameOf(rec);
   if (rec.activity.action === 'delete' && all.busy(rec as EngineRecord))
     throw failedPrecondition(`environment ${name} is already being deleted (${all.state(rec as EngineRecord)})`);
   // What every service runs in it, read settled: a delete that has ended is gone, whoever asked since.

@@ -10,7 +10,7 @@
  * full sync.
  */
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
@@ -186,7 +186,7 @@ export function syncedEnvironment(h: Hook<R>, sent: Doc): Doc {
 /** The newest sync that reached an environment. */
 export function lastSync(h: Hook<R>, rec: Readonly<EngineRecord>): Doc {
   const last = syncsOf(h, rec.crn ?? '')[0];
-  if (!last) throw notFound(`no user sync has run in environment ${rec.name ?? rec.id}; run environments users sync`);
+  if (!last) throw notFound(`no user sync has run in environment ${nameOf(rec)}; run environments users sync`);
   return syncView(h, last);
 }
 

@@ -1,7 +1,7 @@
 /** Groups and their members: users and machine users, each a member of any number of groups. */
 import type { Doc } from '../../engine/context.js';
 import type { Hook, ResourceHooks } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { isCrn } from '../../ids.js';
 import { paged } from '../../engine/paging.js';
@@ -51,8 +51,8 @@ const membership =
     const member = sent.userId !== undefined ? crnOf(h, 'user', text(sent.userId)) : crnOf(h, 'machineUser', text(sent.machineUserName));
     const g = h.records('group').get(text(sent.groupName));
     const members = membersOf(g);
-    if (joining && members.includes(member)) throw alreadyExists(`${member} is already a member of group ${g.name ?? g.id}`);
-    if (!joining && !members.includes(member)) throw notFound(`${member} is not a member of group ${g.name ?? g.id}`);
+    if (joining && members.includes(member)) throw alreadyExists(`${member} is already a member of group ${nameOf(g)}`);
+    if (!joining && !members.includes(member)) throw notFound(`${member} is not a member of group ${nameOf(g)}`);
     return relating({ groupName: sent.groupName }, { members: joining ? [...members, member] : members.filter((m) => m !== member) });
   };
 export const memberAdded = membership(true);

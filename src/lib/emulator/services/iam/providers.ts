@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Doc } from '../../engine/context.js';
 import type { Hook, ResourceHooks } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { text } from '../../values.js';
 import { accountOf, type R } from './iam.js';
@@ -104,7 +104,7 @@ export const samlProviderHooks: ResourceHooks<R> = {
     update: (_h, _rec, req) => checkMetadata(req.samlMetadataDocument),
     delete: (h, rec) => {
       if (accountOf(h).defaultIdentityProviderCrn === rec.crn)
-        throw failedPrecondition(`SAML provider ${rec.name ?? rec.id} is the default identity provider; choose another default first`);
+        throw failedPrecondition(`SAML provider ${nameOf(rec)} is the default identity provider; choose another default first`);
     },
   },
   fill: (_h, _rec, req) => Object.fromEntries(Object.entries(SAML_DEFAULTS).filter(([k]) => typeof req[k] !== 'boolean')),
@@ -177,7 +177,7 @@ export const scimAccessTokenHooks: ResourceHooks<R> = {
   check: {
     create: (h, rec, req) => {
       const p = h.records('samlProvider').byId(rec.scope);
-      if (p && p.doc.enableScim !== true) throw failedPrecondition(`SCIM is not enabled for SAML provider ${p.name ?? p.id}`);
+      if (p && p.doc.enableScim !== true) throw failedPrecondition(`SCIM is not enabled for SAML provider ${nameOf(p)}`);
       const days = Number(req.accessTokenLifetimeDays);
       if (!Number.isInteger(days) || days < 1 || days > 3650) throw invalid('accessTokenLifetimeDays must be between 1 and 3650');
     },

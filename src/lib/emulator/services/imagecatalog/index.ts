@@ -18,7 +18,7 @@ import type { OperationName } from '../../../model/services/imagecatalog/wire.js
 import { resources } from '../../../model/services/imagecatalog/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { defineService } from '../../engine/table.js';
 import { alreadyExists, invalid, notFound } from '../../errors.js';
 import { uuid } from '../../ids.js';
@@ -210,7 +210,7 @@ const catalogWithImages = (h: Hook<R>, rec: Readonly<EngineRecord>): Doc => ({
 /** Deleting a Runtime image as a FreeIPA one (or the other way round) is refused. */
 function checkImageDelete(h: Hook<R>, rec: Readonly<EngineRecord>): void {
   const asked = typeAsked(h);
-  if (rec.doc.imageType !== asked) throw invalid(`image ${rec.name ?? rec.id} is a ${typeName(rec.doc.imageType)} image; delete it as one`);
+  if (rec.doc.imageType !== asked) throw invalid(`image ${nameOf(rec)} is a ${typeName(rec.doc.imageType)} image; delete it as one`);
 }
 
 /** Nobody names a catalog as the default one. */

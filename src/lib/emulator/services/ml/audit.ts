@@ -12,12 +12,12 @@
  * (a cancelled workflow's logs end where it ended).
  */
 import type { CallObserver, Doc, Scope } from '../../engine/context.js';
-import type { EngineRecord, Records } from '../../engine/records.js';
+import { type EngineRecord, nameOf, type Records } from '../../engine/records.js';
 import type { Activity, Step } from '../../engine/timeline.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { stableUuid } from '../../ids.js';
 import { iso, num, obj, str, text } from '../../values.js';
-import { nameOf, type Hook, type R, type Rec } from './clusters.js';
+import { type Hook, type R, type Rec } from './clusters.js';
 
 // ---- workflows ------------------------------------------------------------------
 

@@ -10,7 +10,7 @@
 import type { resources } from '../../../model/services/ml/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Resource, Hook as TableHook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { failedPrecondition, invalid, notFound } from '../../errors.js';
 import { b64, docs, hex, num, obj, str, strings, text } from '../../values.js';
 import { kubeconfig } from '../../shared/kubeconfig.js';
@@ -21,9 +21,6 @@ import { clusterExists, instanceType } from './catalogue.js';
 export type R = keyof typeof resources.resources;
 export type Hook = TableHook<R>;
 export type Rec = Readonly<EngineRecord>;
-
-/** What messages call a record: its name, else its id. */
-export const nameOf = (rec: Rec): string => rec.name ?? rec.id;
 
 /** The Kubernetes cluster behind a registry or inference service of its own (a workbench's is named the same way). */
 export const clusterName = (rec: Rec): string => `liftie-${hex(rec.id, 8)}`;
@@ -270,7 +267,7 @@ export const grantees =
     users: h
       .records(GRANTS[key])
       .all(rec.id)
-      .map((g) => g.name ?? g.id),
+      .map((g) => nameOf(g)),
   });
 
 /** A grant request names its identity by `identifier` (or the older `arn`). */
@@ -279,7 +276,7 @@ export const identityOf = (_h: Hook, req: Doc): Doc => ({ ...req, identifier: re
 /** The record whose cluster a grant opens. */
 function owner(h: Hook, key: ClusterOwner, grant: Rec): Rec {
   const p = h.records(key).byId(grant.scope);
-  if (!p) throw notFound(`the ${key} of access grant ${grant.name ?? grant.id} no longer exists`);
+  if (!p) throw notFound(`the ${key} of access grant ${nameOf(grant)} no longer exists`);
   return p;
 }
 

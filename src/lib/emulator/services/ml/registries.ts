@@ -14,6 +14,7 @@ import type { EnvironmentView } from '../../world/contracts.js';
 import { APP_SERVING, REGISTRY_SERVING } from '../../../model/services/ml/resources.js';
 import { REGISTRY_RELEASES, SERVING_RELEASES, newer, upgradeTarget } from './catalogue.js';
 import * as k8s from './clusters.js';
+import { nameOf } from '../../engine/records.js';
 
 type Hook = k8s.Hook;
 type Rec = k8s.Rec;
@@ -37,7 +38,7 @@ export function checkRegistry(h: Hook, rec: Rec, req: Doc): void {
   k8s.requireAvailable(env, 'a new model registry');
   const existing = h.records('modelRegistry').all(rec.scope)[0];
   if (existing)
-    throw alreadyExists(`environment ${env.environmentName} already has model registry ${k8s.nameOf(existing)}; an environment has one`);
+    throw alreadyExists(`environment ${env.environmentName} already has model registry ${nameOf(existing)}; an environment has one`);
   if (str(req.backupCrn)) h.records('workspaceBackup').get(text(req.backupCrn));
   k8s.networkSettings(env, req);
 }
@@ -61,11 +62,11 @@ export function fillRegistry(h: Hook, rec: Rec, req: Doc): Doc {
 /** Upgrades and their rollback: what their success sets (the version), by action. */
 export const REGISTRY_EFFECTS: Readonly<Record<string, Change>> = {
   upgrade: (_h, rec) => ({
-    version: upgradeTarget(REGISTRY_RELEASES, text(rec.doc.version), undefined, `model registry ${k8s.nameOf(rec)}`),
+    version: upgradeTarget(REGISTRY_RELEASES, text(rec.doc.version), undefined, `model registry ${nameOf(rec)}`),
   }),
   rollback: (_h, rec) => {
     const before = str(rec.data?.versionBeforeUpgrade);
-    if (!before) throw failedPrecondition(`model registry ${k8s.nameOf(rec)} has no upgrade to roll back`);
+    if (!before) throw failedPrecondition(`model registry ${nameOf(rec)} has no upgrade to roll back`);
     return { version: before };
   },
 };
@@ -79,7 +80,7 @@ export function registryOf(h: Hook, sent: Doc): Doc {
   if (found) return { modelRegistryCrn: found.crn };
   throw notFound(
     ws
-      ? `environment ${text(ws.doc.environmentName)} of workbench ${k8s.nameOf(ws)} has no model registry`
+      ? `environment ${text(ws.doc.environmentName)} of workbench ${nameOf(ws)} has no model registry`
       : `no model registry or workbench has CRN ${ref.slice(0, 200)}`,
   );
 }
@@ -126,7 +127,7 @@ export function fillApp(h: Hook, rec: Rec, req: Doc): Doc {
   const email = who?.kind === 'user' ? str(who.email) : undefined;
   return {
     cloudPlatform: env.cloudPlatform,
-    namespace: `serving-${k8s.nameOf(rec)}`,
+    namespace: `serving-${nameOf(rec)}`,
     mlServingVersion: SERVING_RELEASES.deployed,
     isPrivateCluster: false,
     usePublicLoadBalancer: req.usePublicLoadBalancer === true,
@@ -154,11 +155,11 @@ export function fillApp(h: Hook, rec: Rec, req: Doc): Doc {
 export const APP_EFFECTS: Readonly<Record<string, Change>> = {
   modify: (h, rec, req) => {
     const at = obj(rec.doc.cluster);
-    const instanceGroups = k8s.groupChange(h, rec, req, at, text(at.clusterName), `inference service ${k8s.nameOf(rec)}`);
+    const instanceGroups = k8s.groupChange(h, rec, req, at, text(at.clusterName), `inference service ${nameOf(rec)}`);
     return { cluster: { ...at, instanceGroups } };
   },
   upgrade: (_h, rec) => ({
-    mlServingVersion: upgradeTarget(SERVING_RELEASES, text(rec.doc.mlServingVersion), undefined, `inference service ${k8s.nameOf(rec)}`),
+    mlServingVersion: upgradeTarget(SERVING_RELEASES, text(rec.doc.mlServingVersion), undefined, `inference service ${nameOf(rec)}`),
   }),
 };
 
@@ -183,7 +184,7 @@ export function registryStorage(h: Hook, rec: Rec): Doc {
   const registries: Doc = {};
   // The registry of its own environment is linked by default.
   for (const r of h.records('modelRegistry').all(rec.scope))
-    registries[k8s.nameOf(r)] = {
+    registries[nameOf(r)] = {
       s3EndpointUrl: str(r.doc.s3Endpoint) ?? `https://${env.cloudPlatform === 'AWS' ? `s3.${env.region}.amazonaws.com` : r.doc.domain}`,
       s3Region: env.region,
       linkRegistry: true,

@@ -8,7 +8,7 @@
  * stores (its backups, its last upgrade, its health).
  */
 import type { Doc } from '../../engine/context.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { alreadyExists, failedPrecondition, invalid, notFound } from '../../errors.js';
 import { docs, hex, iso, obj, str, text } from '../../values.js';
 import type { CloudPlatform, EnvironmentView } from '../../world/contracts.js';
@@ -86,8 +86,7 @@ export function checkWorkbench(h: Hook, rec: Rec, req: Doc): void {
         .all(rec.scope)
         .find((w) => staticSubdomainOf(w) === subdomain)
     : undefined;
-  if (clash)
-    throw alreadyExists(`workbench ${k8s.nameOf(clash)} already has the subdomain ${subdomain} in environment ${env.environmentName}`);
+  if (clash) throw alreadyExists(`workbench ${nameOf(clash)} already has the subdomain ${subdomain} in environment ${env.environmentName}`);
 }
 
 /** What the service gives a new workbench: its URL, cluster, file system, network settings and instance groups. */
@@ -123,7 +122,7 @@ export function fillWorkbench(h: Hook, rec: Rec, req: Doc): Doc {
     ...(env.cloudPlatform === 'GCP' ? { secondaryPodRangeNames: [`${cluster}-pods`] } : {}),
     // Resource pools are for the private cloud: shown only when the request configures one.
     ...(Object.keys(pool).length > 0
-      ? { resourcePoolName: `${parent}.${k8s.nameOf(rec)}`, parentResourcePoolName: parent, quota: pool.workspaceQuota }
+      ? { resourcePoolName: `${parent}.${nameOf(rec)}`, parentResourcePoolName: parent, quota: pool.workspaceQuota }
       : { resourcePoolName: undefined, parentResourcePoolName: undefined }),
   };
 }
@@ -133,25 +132,25 @@ export function fillWorkbench(h: Hook, rec: Rec, req: Doc): Doc {
 /** What the changes of a workbench set when they succeed, by action. */
 export const WORKBENCH_EFFECTS: Readonly<Record<string, Change>> = {
   modify: (h, rec, req) => ({
-    instanceGroups: k8s.groupChange(h, rec, req, rec.doc, text(rec.doc.k8sClusterName), `workbench ${k8s.nameOf(rec)}`),
+    instanceGroups: k8s.groupChange(h, rec, req, rec.doc, text(rec.doc.k8sClusterName), `workbench ${nameOf(rec)}`),
   }),
   upgrade: (_h, rec, req) => {
     const running = text(rec.doc.version);
-    const to = upgradeTarget(WORKBENCH_RELEASES, running, str(req.mlVersion), `workbench ${k8s.nameOf(rec)}`, req.overrideUpgrade === true);
+    const to = upgradeTarget(WORKBENCH_RELEASES, running, str(req.mlVersion), `workbench ${nameOf(rec)}`, req.overrideUpgrade === true);
     return { version: to, upgradeType: 'Inplace' };
   },
   rollback: (_h, rec, req) => {
     const type = str(req.workflowType)?.toUpperCase();
     if (type && type !== 'UPGRADE_WORKSPACE') throw failedPrecondition(`only UPGRADE_WORKSPACE workflows can be rolled back, not ${type}`);
     const before = str(rec.data?.versionBeforeUpgrade);
-    if (!before) throw failedPrecondition(`workbench ${k8s.nameOf(rec)} has no upgrade to roll back`);
+    if (!before) throw failedPrecondition(`workbench ${nameOf(rec)} has no upgrade to roll back`);
     return { version: before };
   },
   failover: (_h, rec) => {
     const replica = obj(rec.data?.replica);
     if (!str(replica.filesystemID))
       throw failedPrecondition(
-        `workbench ${k8s.nameOf(rec)} has no file system replica to fail over to; create one first (ml file-replicas create)`,
+        `workbench ${nameOf(rec)} has no file system replica to fail over to; create one first (ml file-replicas create)`,
       );
     return { filesystemID: replica.filesystemID };
   },
@@ -195,12 +194,11 @@ export function checkWorkbenchUpdate(h: Hook, rec: Rec): void {
   const op = h.ctx.op.name;
   const state = workbenches(h).state(rec);
   if (/FileReplica$/.test(op)) k8s.requireCluster(h, 'workspace', rec, op);
-  else if (!installed(state)) throw failedPrecondition(`workbench ${k8s.nameOf(rec)} is ${state}; ${op} needs it installed and running`);
+  else if (!installed(state)) throw failedPrecondition(`workbench ${nameOf(rec)} is ${state}; ${op} needs it installed and running`);
   if (op === 'refreshModelRegistryConfigmap' && !h.records('modelRegistry').all(rec.scope)[0])
     throw failedPrecondition(`environment ${text(rec.doc.environmentName)} has no model registry to refresh the settings of`);
-  if (op === 'createFileReplica' && rec.data?.replica)
-    throw alreadyExists(`workbench ${k8s.nameOf(rec)} already replicates its file system`);
-  if (op === 'deleteFileReplica' && !rec.data?.replica) throw notFound(`workbench ${k8s.nameOf(rec)} has no file system replica`);
+  if (op === 'createFileReplica' && rec.data?.replica) throw alreadyExists(`workbench ${nameOf(rec)} already replicates its file system`);
+  if (op === 'deleteFileReplica' && !rec.data?.replica) throw notFound(`workbench ${nameOf(rec)} has no file system replica`);
 }
 
 // ---- what a workbench shows -----------------------------------------------------------
@@ -262,7 +260,7 @@ export function checkBackup(h: Hook, _rec: Rec, req: Doc): void {
   workbenches(h).require(ws, [...WORKBENCH_SERVING, 'modify:started'], 'a backup');
   const name = text(req.backupName);
   if (backupsOf(h, ws.crn).some((b) => b.name?.toLowerCase() === name.toLowerCase()))
-    throw alreadyExists(`workbench ${k8s.nameOf(ws)} already has a backup named ${name}`);
+    throw alreadyExists(`workbench ${nameOf(ws)} already has a backup named ${name}`);
   if (typeof req.backupJobTimeoutMinutes === 'number' && req.backupJobTimeoutMinutes < 1)
     throw invalid('backupJobTimeoutMinutes must be at least 1');
 }
@@ -308,5 +306,5 @@ export function backupsOfRequest(h: Hook, req: Doc): EngineRecord[] {
 
 /** A backup being taken cannot be deleted yet. */
 export function checkBackupDelete(h: Hook, rec: Rec): void {
-  if (backups(h).state(rec) === 'backup:started') throw failedPrecondition(`backup ${k8s.nameOf(rec)} is still being taken`);
+  if (backups(h).state(rec) === 'backup:started') throw failedPrecondition(`backup ${nameOf(rec)} is still being taken`);
 }

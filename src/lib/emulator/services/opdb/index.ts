@@ -14,7 +14,7 @@ import type { OperationName } from '../../../model/services/opdb/wire.js';
 import { resources } from '../../../model/services/opdb/resources.js';
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import { readRecord, type EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf, readRecord } from '../../engine/records.js';
 import { defineService } from '../../engine/table.js';
 import { failedPrecondition } from '../../errors.js';
 import { DEFAULT_RUNTIME, newerRuntimes, runtimesFrom } from '../../shared/runtimes.js';
@@ -28,10 +28,10 @@ const RUNTIMES = runtimesFrom('7.2.17');
 const versions = RUNTIMES.map((r) => r.version);
 
 /** Where a database answers: its gateway host, made of its name and environment. */
-const gateway = (rec: Rec): string => `${rec.name ?? rec.id}-gateway.${String(rec.doc.environmentName ?? 'env')}.cod.emulator.invalid`;
+const gateway = (rec: Rec): string => `${nameOf(rec)}-gateway.${String(rec.doc.environmentName ?? 'env')}.cod.emulator.invalid`;
 
 function connectivity(_h: Hook<R>, rec: Rec): Doc {
-  const db = rec.name ?? rec.id;
+  const db = nameOf(rec);
   const host = gateway(rec);
   const realm = `${String(rec.doc.environmentName ?? 'ENV')
     .toUpperCase()
@@ -109,7 +109,7 @@ function upgradeTo(_h: Hook<R>, rec: Rec, req: Doc): Doc {
   if (req.osUpgradeOnly === true) return {};
   const v = runtimesOf(rec);
   const to = str(req.runtime) ?? v.newer[v.newer.length - 1];
-  if (!to) throw failedPrecondition(`database ${rec.name ?? rec.id} already runs the newest runtime ${v.current}`);
+  if (!to) throw failedPrecondition(`database ${nameOf(rec)} already runs the newest runtime ${v.current}`);
   if (!v.newer.includes(to))
     throw failedPrecondition(`runtime ${to} is not newer than ${v.current}; available: ${v.newer.join(', ') || 'none'}`);
   return { dbVersion: to };
@@ -150,8 +150,8 @@ export default defineService<OperationName>()({
       hooks: {
         fill: (_h, rec) => ({
           dbVersion: DEFAULT_RUNTIME,
-          hueEndpoint: `https://${gateway(rec)}/${rec.name ?? rec.id}/cdp-proxy/hue/`,
-          storageLocation: `s3a://${String(rec.doc.environmentName)}-cod/${rec.name ?? rec.id}`,
+          hueEndpoint: `https://${gateway(rec)}/${nameOf(rec)}/cdp-proxy/hue/`,
+          storageLocation: `s3a://${String(rec.doc.environmentName)}-cod/${nameOf(rec)}`,
           internalName: `cod-${rec.id.slice(0, 12)}`,
         }),
         check: { upgrade: (h, rec) => requireAvailable(h, rec, 'an upgrade') },

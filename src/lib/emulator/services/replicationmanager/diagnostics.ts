@@ -7,7 +7,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { failedPrecondition } from '../../errors.js';
 import { iso, obj } from '../../values.js';
 import type { WorldCluster } from './provides.js';
@@ -20,8 +20,7 @@ type Rec = Readonly<EngineRecord>;
 function policyOf(h: Hook<R>, rec: Rec, req: Doc): { readonly policy: EngineRecord; readonly cluster: WorldCluster } {
   const cluster = reachable(clusterByCrn(h, rec.scope), 'a diagnostic bundle');
   const policy = h.records('policy').get(String(req.policyName), rec.scope, `cluster ${cluster.name}`);
-  if (!hasRun(h, policy))
-    throw failedPrecondition(`policy ${policy.name ?? policy.id} has no job runs yet; its bundle would collect their logs`);
+  if (!hasRun(h, policy)) throw failedPrecondition(`policy ${nameOf(policy)} has no job runs yet; its bundle would collect their logs`);
   return { policy, cluster };
 }
 

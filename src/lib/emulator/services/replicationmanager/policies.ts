@@ -12,7 +12,7 @@
  */
 import type { Doc } from '../../engine/context.js';
 import type { Hook } from '../../engine/declare.js';
-import type { EngineRecord } from '../../engine/records.js';
+import { type EngineRecord, nameOf } from '../../engine/records.js';
 import { failedPrecondition, invalid } from '../../errors.js';
 import { failsOnPurpose } from '../../engine/timeline.js';
 import { docs, hex, iso, num, obj, str, strings } from '../../values.js';
@@ -80,7 +80,7 @@ export function requireKind(h: Hook<R>, rec: Rec): void {
   const hbase = scheduleOf(rec).type === 'HBASE';
   if (hbaseOp !== hbase)
     throw invalid(
-      `policy ${rec.name ?? rec.id} is ${hbase ? 'an HBase' : `a ${scheduleOf(rec).type}`} policy; use the ${hbase ? 'hbase-policies' : 'policies'} commands for it`,
+      `policy ${nameOf(rec)} is ${hbase ? 'an HBase' : `a ${scheduleOf(rec).type}`} policy; use the ${hbase ? 'hbase-policies' : 'policies'} commands for it`,
     );
 }
 
@@ -284,7 +284,7 @@ export function checkDelete(h: Hook<R>, rec: Rec, req: Doc): void {
   const source = clusterOrNone(h, s.source);
   if (!source?.up)
     throw failedPrecondition(
-      `the source cluster of HBase policy ${rec.name ?? rec.id} ${source ? `is ${source.state}` : 'is gone'} and cannot be reached; delete it with --force`,
+      `the source cluster of HBase policy ${nameOf(rec)} ${source ? `is ${source.state}` : 'is gone'} and cannot be reached; delete it with --force`,
     );
 }
 
@@ -293,7 +293,7 @@ export function continueSetup(h: Hook<R>, rec: Rec): Doc {
   requireKind(h, rec);
   const source = clusterOrNone(h, scheduleOf(rec).source);
   throw failedPrecondition(
-    `the source of HBase policy ${rec.name ?? rec.id} is ${source ? `a ${source.type} cluster (${source.name})` : 'gone'}: its HBase restarted with the policy setup, so there is nothing to continue; only a classic cluster source needs this`,
+    `the source of HBase policy ${nameOf(rec)} is ${source ? `a ${source.type} cluster (${source.name})` : 'gone'}: its HBase restarted with the policy setup, so there is nothing to continue; only a classic cluster source needs this`,
   );
 }
 
@@ -383,7 +383,7 @@ function jobView(rec: EngineRecord, j: Job, now: number): Doc {
     }),
     message: done
       ? j.failed
-        ? `job ${j.index + 1} of policy ${rec.name ?? rec.id} failed on purpose: the policy name starts with "fail-"`
+        ? `job ${j.index + 1} of policy ${nameOf(rec)} failed on purpose: the policy name starts with "fail-"`
         : `${what} to ${strings(rec.doc.targetDataset).join(', ')}`
       : `running: step ${completed + 1} of ${total}`,
     jobType: s.job,
@@ -445,6 +445,6 @@ export const done =
   (what: string) =>
   (_h: Hook<R>, rec: EngineRecord, req: Doc): Doc => ({
     clusterCrn: req.clusterCrn,
-    message: `policy ${rec.name ?? rec.id} ${what}`,
+    message: `policy ${nameOf(rec)} ${what}`,
     status: 'Successful',
   });
