@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { seedUsers } from './seed.mjs';
 
@@ -342,7 +343,21 @@ async function versusCdp() {
 }
 
 // ---------------------------------------------------------------- emulator throughput
-function load(clients, seconds, path = '/iam/getUser', body = '{}', at = home) {
+/**
+ * The CPU time (user + system, µs) the emulator process of a data directory has used: read before and after a
+ * load run, it gives the emulator's own cost per request, which the other processes on a small machine (the load
+ * client among them) move far less than they move req/s.
+ */
+function emulatorCpuUs(dir) {
+  const pid = JSON.parse(readFileSync(join(dir, 'emulator.json'), 'utf8')).pid;
+  // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name (which may hold spaces) closes.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+function load(clients, seconds, path = '/iam/getUser', body = '{}', at = home, dir) {
+  const cpuBefore = dir ? emulatorCpuUs(dir) : 0;
   const r = spawnSync(
     NODE,
     [
@@ -352,7 +367,10 @@ function load(clients, seconds, path = '/iam/getUser', body = '{}', at = home) {
     { env, encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(`load client failed: ${r.stderr}`);
-  return JSON.parse(r.stdout.trim().split('\n').pop());
+  const result = JSON.parse(r.stdout.trim().split('\n').pop());
+  // The load client's warm-up requests are not in its count; their share of the CPU is small against a run's.
+  if (dir) result.cpuUsPerRequest = (emulatorCpuUs(dir) - cpuBefore) / result.requests;
+  return result;
 }
 
 function emulator() {
@@ -490,6 +508,34 @@ function peakRssMb(pid) {
  * (a dw cluster's diagnostic jobs, paged as the model pages them) with the
  * memory of the emulator and of the CLI.
  */
+/**
+ * The emulator process of a build alone, from its spawn until it says it answers (its --ready-fd line), in a
+ * new data directory: what `emulator start --detach` waits for, without the command line around it (about
+ * two thirds of the whole start, and the same code in both builds).
+ */
+function bootOnce(root, at) {
+  // A home of its own: the profile it writes must not meet the bench's running emulator's.
+  const dir = mkdtempSync(join(at, 'boot-'));
+  return new Promise((done, fail) => {
+    const t0 = performance.now();
+    const child = spawn(
+      NODE,
+      [join(root, 'dist', 'emulator', 'main.mjs'), '--data-dir', join(dir, 'emu'), '--port', '0', '--time-scale', '60', '--ready-fd', '3'],
+      { stdio: ['ignore', 'ignore', 'ignore', 'pipe'], env: { ...env, HOME: dir, XDG_CACHE_HOME: join(dir, '.cache') } },
+    );
+    let took;
+    child.stdio[3].once('data', () => {
+      took = performance.now() - t0;
+      child.kill('SIGTERM');
+    });
+    child.on('exit', () => {
+      rmSync(dir, { recursive: true, force: true });
+      if (took === undefined) fail(new Error(`the emulator of ${root} exited before it answered`));
+      else done(took);
+    });
+  });
+}
+
 /** Emulator starts timed per build (after one that warms up, left out). */
 const START_RUNS = 10;
 /** Rounds of the engine's throughput cases. */
@@ -536,6 +582,25 @@ async function engine() {
       baseline: ms(b),
       ratio: `${(sBefore / b).toFixed(2)}x`,
     });
+  if (BEFORE) {
+    // The emulator process alone, the two builds taking turns (whichever goes second finds the page cache warmer).
+    const boots = [];
+    const beforeBoots = [];
+    mkdirSync(beforeHome, { recursive: true });
+    for (let i = 0; i < START_RUNS + 1; i++) {
+      const pair = i % 2 === 0 ? [ROOT, BEFORE] : [BEFORE, ROOT];
+      for (const root of pair) (root === ROOT ? boots : beforeBoots).push(await bootOnce(root, root === ROOT ? home : beforeHome));
+    }
+    const boot = median(boots.slice(1));
+    const bootBefore = median(beforeBoots.slice(1));
+    row({
+      group: 'engine',
+      measure: `the emulator process alone, spawned until it answers (no command line), median of ${START_RUNS}`,
+      value: `${ms(boot)}; ${beforeCommit}: ${ms(bootBefore)}`,
+      baseline: ms(b),
+      ratio: `${(boot / b).toFixed(2)}x; ${(boot / bootBefore).toFixed(2)}x of ${beforeCommit}'s`,
+    });
+  }
 
   // An engine operation beside getUser, in the same run.
   const env_ = callJson(['environments', 'describe', '--environment-name', 'staging-aws']).environment;
@@ -546,13 +611,14 @@ async function engine() {
   const seconds = Number(opt.seconds);
   const vwBody = JSON.stringify({ clusterId, vwId });
   const cases = {
-    user: () => load(16, seconds),
-    vw: () => load(16, seconds, '/api/v1/dw/describeVw', vwBody),
+    user: () => load(16, seconds, '/iam/getUser', '{}', home, dataDir),
+    vw: () => load(16, seconds, '/api/v1/dw/describeVw', vwBody, home, dataDir),
   };
   if (BEFORE) {
-    const r = beforeCli(['emulator', 'start', '--detach', '--port', '0', '--data-dir', beforeDataDir]);
+    // At the time scale this build's emulator runs at (startEmulator), so that both serve the same way.
+    const r = beforeCli(['emulator', 'start', '--detach', '--port', '0', '--data-dir', beforeDataDir, '--time-scale', '1000']);
     if (r.status !== 0) throw new Error(`the --before emulator did not start: ${r.stderr}`);
-    cases.beforeUser = () => load(16, seconds, '/iam/getUser', '{}', beforeHome);
+    cases.beforeUser = () => load(16, seconds, '/iam/getUser', '{}', beforeHome, beforeDataDir);
   }
   // LOAD_ROUNDS rounds, every other one in reverse order, so that drift on the machine falls on every case alike
   // (a 2-core machine's load moves one 5 s figure by up to ±20%; four rounds halve what that does to the mean).
@@ -566,14 +632,24 @@ async function engine() {
     p50: Math.max(...rs.map((r) => r.p50)),
     p99: Math.max(...rs.map((r) => r.p99)),
     errors: rs.reduce((a, r) => a + r.errors, 0),
+    cpu: rs.reduce((a, r) => a + r.cpuUsPerRequest, 0) / rs.length,
   });
   const user = mean(runs.user);
   const vw = mean(runs.vw);
   const today = runs.beforeUser ? mean(runs.beforeUser) : undefined;
   const fmt = (r) =>
-    `${Math.round(r.rps).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors`;
+    `${Math.round(r.rps).toLocaleString('en-US')} req/s, p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms, ${r.errors} errors; emulator CPU ${r.cpu.toFixed(0)} µs/request`;
   const each = `16 signed clients, mean of ${LOAD_ROUNDS} x ${seconds} s`;
-  row({ group: 'engine', measure: `iam getUser, ${each} (same run)`, value: fmt(user) });
+  row({
+    group: 'engine',
+    measure: `iam getUser, ${each} (same run)`,
+    value: fmt(user),
+    ...(today
+      ? {
+          ratio: `${(user.rps / today.rps).toFixed(2)}x ${beforeCommit}'s req/s; ${(user.cpu / today.cpu).toFixed(2)}x its CPU per request`,
+        }
+      : {}),
+  });
   if (today) row({ group: 'engine', measure: `iam getUser at ${beforeCommit} (--before), ${each} (same run)`, value: fmt(today) });
   // The issue's target is stated against getUser as it was before the engine: with --before it is checked against that build.
   const against = today ?? user;
@@ -581,7 +657,7 @@ async function engine() {
     group: 'engine',
     measure: `dw describeVw (the engine), ${each}`,
     value: fmt(vw),
-    ratio: `${(vw.rps / user.rps).toFixed(2)}x getUser${today ? `; ${(vw.rps / today.rps).toFixed(2)}x ${beforeCommit}'s getUser` : ''}`,
+    ratio: `${(vw.rps / user.rps).toFixed(2)}x getUser (CPU per request ${(vw.cpu / user.cpu).toFixed(2)}x)${today ? `; ${(vw.rps / today.rps).toFixed(2)}x ${beforeCommit}'s getUser` : ''}`,
     target: `within 20% of ${today ? `${beforeCommit}'s ` : ''}getUser, 0 errors`,
     met: vw.rps >= 0.8 * against.rps && vw.errors === 0 ? 'yes' : 'no',
   });
