@@ -14,7 +14,13 @@ export class ApiError extends Error {
     /** Extra response headers (e.g. Retry-After). */
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(oneLine(message));
+    const text = oneLine(message);
+    // An answer, not a fault: nothing reads where it was made (only internal errors' stacks are logged), and
+    // capturing that cost a refused request more than its own work.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    super(text);
+    Error.stackTraceLimit = limit;
   }
 }
 

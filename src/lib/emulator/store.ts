@@ -161,14 +161,20 @@ export class Store {
   transaction<T>(fn: () => T, opts: { readOnly?: boolean } = {}): T {
     if (this.db.inTransaction) return fn();
     this.run ??= this.db.transaction((f: () => unknown) => f());
+    const writesBefore = this.writes;
     try {
       return (opts.readOnly ? this.run.deferred(fn) : this.run.immediate(fn)) as T;
     } catch (err) {
-      // Rolled back: what was written inside it is undone, so nothing kept from it may stay.
-      this.forgetKept();
+      // Rolled back: what it wrote is undone, so nothing kept since its first write may stay. One that wrote nothing
+      // (a describe refused with NOT_FOUND) read only what was committed: what it kept stays, or every refusal
+      // would send the requests after it (their callers' keys among them) back to SQLite.
+      if (this.writes !== writesBefore) this.forgetKept();
       throw err;
     }
   }
+
+  /** Writes so far (put, delete, setMeta, reset): whether a failed transaction wrote anything. */
+  private writes = 0;
 
   /**
    * Documents read by id, parsed, for the reads that follow (a describe
@@ -272,6 +278,7 @@ export class Store {
   }
 
   put<T>(kind: string, id: string, doc: T, opts: PutOptions = {}): T {
+    this.writes++;
     this.forget(kind, id);
     this.stmts.upsert.run(
       kind,
@@ -286,6 +293,7 @@ export class Store {
   }
 
   delete(kind: string, id: string): boolean {
+    this.writes++;
     this.forget(kind, id);
     return this.stmts.del.run(kind, id).changes > 0;
   }
@@ -340,7 +348,7 @@ export class Store {
    * process is the only writer while it has the database open (one emulator
    * per data directory; export and import of a stopped one open their own),
    * every write goes through setMeta or reset, and a transaction that fails
-   * forgets them all, since its writes are undone.
+   * that wrote and failed forgets them all, since its writes are undone.
    */
   private readonly metaCache = new Map<string, string | undefined>();
 
@@ -352,6 +360,7 @@ export class Store {
   }
 
   setMeta(key: string, value: string): void {
+    this.writes++;
     this.stmts.setMeta.run(key, value);
     this.metaCache.set(key, value);
   }
@@ -398,6 +407,7 @@ export class Store {
 
   /** Drops all state (emulator reset). */
   reset(): void {
+    this.writes++;
     this.db.exec('DELETE FROM docs; DELETE FROM meta;');
     this.forgetKept();
   }

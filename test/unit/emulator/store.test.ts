@@ -2,8 +2,8 @@
  * The store's documents read by id are kept parsed between requests; these
  * pin that what is kept never differs from what is stored: readers get
  * copies (or, peeking, the kept document frozen), every write and a
- * rolled-back transaction drop what was kept (documents and where CRNs
- * are), and a key "__proto__" stays a field.
+ * rolled-back transaction that wrote drop what was kept (documents and where
+ * CRNs are), and a key "__proto__" stays a field.
  */
 import { describe, expect, test } from '@jest/globals';
 import { Store } from '../../../src/lib/emulator/store.js';
@@ -59,6 +59,33 @@ describe('documents read by id', () => {
       }),
     ).toThrow('refused');
     expect(s.get<Doc>('k', 'a')?.nested.n).toBe(1);
+  });
+
+  test('a transaction that fails having written nothing keeps what was kept; one that wrote meta forgets it', () => {
+    const s = fresh();
+    s.setMeta('m', 'before');
+    const kept = s.peek<Doc>('k', 'a');
+    expect(() =>
+      s.transaction(
+        () => {
+          expect(s.peek<Doc>('k', 'a')).toBe(kept);
+          throw new Error('not found');
+        },
+        { readOnly: true },
+      ),
+    ).toThrow('not found');
+    // The same kept document, not one read from SQLite again.
+    expect(s.peek<Doc>('k', 'a')).toBe(kept);
+    expect(() =>
+      s.transaction(() => {
+        s.setMeta('m', 'inside');
+        expect(s.meta('m')).toBe('inside');
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    expect(s.meta('m')).toBe('before');
+    expect(s.peek<Doc>('k', 'a')).not.toBe(kept);
+    expect(s.peek<Doc>('k', 'a')).toEqual(kept);
   });
 
   test('reset and restore drop what was kept', () => {
