@@ -35,7 +35,7 @@ import {
   type RunningEntry,
 } from './instances.js';
 import { parseSeed, SeedError, type SeedFile } from './seed.js';
-import { Emulator, type FaultSettings } from './server.js';
+import type { Emulator, FaultSettings } from './server.js';
 import { StateError } from './state.js';
 
 export interface StartOptions {
@@ -234,8 +234,11 @@ export async function startInProcess(
     accountId,
     startedAt,
   });
+  // The server (every service's module, ~45 ms to load) is loaded only to run an emulator here: the commands
+  // that start one detached, stop one or ask one something load this file and need none of it.
+  const server = await import('./server.js');
   try {
-    emu = new Emulator({
+    emu = new server.Emulator({
       dataDir: opts.dataDir,
       port: opts.port,
       timeScale: opts.timeScale,
