@@ -503,10 +503,19 @@ export async function resetEmulator(dataDir: string): Promise<void> {
 }
 
 /** The emulator running for a data directory, or NOT_RUNNING naming what to do. */
-export async function requireRunning(dataDir: string, what: string): Promise<{ pid: PidFile; health: Health }> {
+export async function requireRunning(dataDir: string, what: string, env: Env = process.env): Promise<{ pid: PidFile; health: Health }> {
   const found = await running(dataDir);
-  if (!found) throw failed('NOT_RUNNING', `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)`);
-  return found;
+  if (found) return found;
+  // One started with another --data-dir is the usual cause: name it, so that the next try is the right one.
+  const others = (await runningInstances(env)).filter((i) => resolve(i.entry.dataDir) !== resolve(dataDir));
+  const [only] = others;
+  const elsewhere =
+    others.length === 0
+      ? ''
+      : only && others.length === 1
+        ? `; one is running for ${only.entry.dataDir} (profile "${only.entry.profile}"): give --data-dir ${only.entry.dataDir} or --profile ${only.entry.profile}`
+        : `; ${others.length} are running for other data directories (cdpctl emulator status lists them): give --data-dir or --profile`;
+  throw failed('NOT_RUNNING', `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)${elsewhere}`);
 }
 
 /** A request to a running emulator's admin API, with the token from its pid file. */

@@ -142,11 +142,17 @@ describe('stopping, and what is left', () => {
     expect(registered(env).map((e) => e.profile)).toEqual(['emulator']);
     expect(profileSections('third', env)).toEqual({});
     expect(await running(dir)).toBeUndefined();
-    const notRunning = await refusedWith(requireRunning(dir, 'start it first'));
+    // A home whose registry names no emulator: the refusal says only what to do.
+    const notRunning = await refusedWith(requireRunning(dir, 'start it first', { HOME: join(root, 'nobody') }));
     expect([notRunning.code, notRunning.message]).toEqual([
       'NOT_RUNNING',
       `no emulator is running for ${dir}; start it first (cdpctl emulator start --detach)`,
     ]);
+    // One running for another data directory (a's) is named, with the flags that reach it.
+    const elsewhere = await refusedWith(requireRunning(dir, 'start it first', env));
+    expect(elsewhere.message).toBe(
+      `no emulator is running for ${dir}; start it first (cdpctl emulator start --detach); one is running for ${dirA} (profile "emulator"): give --data-dir ${dirA} or --profile emulator`,
+    );
     mkdirSync(join(dir, 'uploads'), { recursive: true });
     await resetEmulator(dir);
     for (const f of ['state.db', 'uploads']) expect(existsSync(join(dir, f))).toBe(false);
