@@ -110,6 +110,17 @@ describe('instances that do not step on each other', () => {
     ok(await cdpctl(['emulator', 'start', '--detach', '--port', '0', '--data-dir', join(home, 'b'), '--time-scale', '1000']));
     expect(await groups('emu-b')).toHaveLength(4);
     ok(await cdpctl(['emulator', 'stop', '--data-dir', join(home, 'b')]));
+    // Nothing runs for b now: stopping it again is no error, and names the one that runs (a) with the flags that reach it.
+    const reachA = `one is running for ${join(home, 'a')} (profile "emulator"): give --data-dir ${join(home, 'a')} or --profile emulator`;
+    const stopNone = ok(await cdpctl(['emulator', 'stop', '--data-dir', join(home, 'b')]));
+    expect(stopNone.stderr).toContain(`no emulator is running for that data directory; ${reachA}`);
+    // The clock, which needs one, is refused with the same pointer.
+    const noClock = await cdpctl(['emulator', 'clock', '--data-dir', join(home, 'b')]);
+    expect([noClock.code, noClock.stderr]).toEqual([
+      1,
+      expect.stringContaining(`NOT_RUNNING: no emulator is running for ${join(home, 'b')}`),
+    ]);
+    expect(noClock.stderr).toContain(reachA);
     const stopA = ok(await cdpctl(['emulator', 'stop', '--data-dir', join(home, 'a')]));
     expect(stopA.stderr).toContain('profile "emulator" removed');
     const none = await cdpctl(['emulator', 'status']);

@@ -20,9 +20,14 @@ export default class EmulatorStop extends BaseCommand<typeof EmulatorStop> {
   };
 
   protected async execute(_ctx: RunContext, { flags }: ParsedLine<typeof EmulatorStop>): Promise<Output> {
-    const { emulatorDir, stopEmulator } = await import('../../lib/emulator/control.js');
-    const stopped = await stopEmulator(await emulatorDir(flags));
-    if (!stopped) return nothing({ info: 'no emulator is running for that data directory' });
+    const { emulatorDir, runningElsewhere, stopEmulator } = await import('../../lib/emulator/control.js');
+    const dataDir = await emulatorDir(flags);
+    const stopped = await stopEmulator(dataDir);
+    if (!stopped) {
+      // Nothing to stop is not an error (scripts stop unconditionally), but one running elsewhere is worth naming.
+      const elsewhere = await runningElsewhere(dataDir);
+      return nothing({ info: `no emulator is running for that data directory${elsewhere ? `; ${elsewhere}` : ''}` });
+    }
     const said = {
       restored: 'restored to what it held before this emulator took it',
       removed: 'removed (it held nothing before, or named an emulator that no longer runs)',

@@ -506,16 +506,25 @@ export async function resetEmulator(dataDir: string): Promise<void> {
 export async function requireRunning(dataDir: string, what: string, env: Env = process.env): Promise<{ pid: PidFile; health: Health }> {
   const found = await running(dataDir);
   if (found) return found;
-  // One started with another --data-dir is the usual cause: name it, so that the next try is the right one.
+  const elsewhere = await runningElsewhere(dataDir, env);
+  throw failed(
+    'NOT_RUNNING',
+    `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)${elsewhere ? `; ${elsewhere}` : ''}`,
+  );
+}
+
+/**
+ * The emulators running for other data directories, and the flags that reach them, for a command that found none
+ * for its own (one started with another --data-dir is the usual cause); empty when there are none.
+ */
+export async function runningElsewhere(dataDir: string, env: Env = process.env): Promise<string> {
   const others = (await runningInstances(env)).filter((i) => resolve(i.entry.dataDir) !== resolve(dataDir));
   const [only] = others;
-  const elsewhere =
-    others.length === 0
-      ? ''
-      : only && others.length === 1
-        ? `; one is running for ${only.entry.dataDir} (profile "${only.entry.profile}"): give --data-dir ${only.entry.dataDir} or --profile ${only.entry.profile}`
-        : `; ${others.length} are running for other data directories (cdpctl emulator status lists them): give --data-dir or --profile`;
-  throw failed('NOT_RUNNING', `no emulator is running for ${dataDir}; ${what} (cdpctl emulator start --detach)${elsewhere}`);
+  if (!only) return '';
+  if (others.length > 1)
+    return `${others.length} are running for other data directories (cdpctl emulator status lists them): give --data-dir or --profile`;
+  const { dataDir: dir, profile } = only.entry;
+  return `one is running for ${dir} (profile "${profile}"): give --data-dir ${dir} or --profile ${profile}`;
 }
 
 /** A request to a running emulator's admin API, with the token from its pid file. */
