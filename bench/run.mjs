@@ -352,9 +352,11 @@ function emulatorCpuUs(dir) {
   const pid = JSON.parse(readFileSync(join(dir, 'emulator.json'), 'utf8')).pid;
   // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name (which may hold spaces) closes.
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / clockTicks;
 }
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+/** Ticks a second of /proc's CPU times, asked of getconf by the first run that reads them. */
+let clockTicks;
 
 function load(clients, seconds, path = '/iam/getUser', body = '{}', at = home, dir) {
   const cpuBefore = dir ? emulatorCpuUs(dir) : 0;
@@ -501,14 +503,6 @@ function peakRssMb(pid) {
 }
 
 /**
- * The emulator with all 779 operations served: how long a start takes
- * (a fresh data directory, `emulator start --detach` until it answers), the
- * throughput of an operation the engine serves (dw describeVw) beside iam
- * getUser in the same run, and a listing of RECORDS records of one resource
- * (a dw cluster's diagnostic jobs, paged as the model pages them) with the
- * memory of the emulator and of the CLI.
- */
-/**
  * The emulator process of a build alone, from its spawn until it says it answers (its --ready-fd line), in a
  * new data directory: what `emulator start --detach` waits for, without the command line around it (about
  * two thirds of the whole start, and the same code in both builds).
@@ -541,6 +535,14 @@ const START_RUNS = 10;
 /** Rounds of the engine's throughput cases. */
 const LOAD_ROUNDS = 4;
 
+/**
+ * The emulator with all 779 operations served: how long a start takes
+ * (a fresh data directory, `emulator start --detach` until it answers), the
+ * throughput of an operation the engine serves (dw describeVw) beside iam
+ * getUser in the same run, and a listing of RECORDS records of one resource
+ * (a dw cluster's diagnostic jobs, paged as the model pages them) with the
+ * memory of the emulator and of the CLI.
+ */
 async function engine() {
   process.stderr.write('emulator start-up and the resource engine\n');
   const starts = [];
